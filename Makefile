@@ -1,0 +1,39 @@
+# The two commands of README.md. CMake does the real work; this file only
+# chains install, configure, build and run.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+EXAMPLE    ?= examples/player.json
+
+.PHONY: run test deps build build-asan bench clean install
+
+run: build
+	./$(BUILD)/serval dump $(EXAMPLE)
+
+test: build build-asan
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j$(JOBS)
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+
+# The sanitizer pass is built with clang, so both gcc and clang compile every
+# file with -Wall -Wextra -Werror on each run of make test.
+build-asan: deps
+	CC=clang cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSERVAL_SANITIZE=ON \
+	  -DSERVAL_BENCH=OFF >/dev/null
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+
+bench: build
+	./$(BUILD)/bench/serval-bench
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

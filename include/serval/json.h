@@ -1,0 +1,47 @@
+/* serval: the typed JSON reader and writer.
+ *
+ * The typed JSON is a lossless mapping of the whole value tree (docs/json.md):
+ * plain JSON where nothing is lost, and single-key "$" forms such as
+ * {"$i32": 5}, {"$f32": 1.5}, {"$bytes": "AAE="}, {"$vector3": [1.0, 2.0, 3.0]}
+ * for everything else. With plain=true the reader treats "$" keys as ordinary
+ * keys (RFC 8259 JSON into the tree) and the writer never emits "$" forms. */
+#ifndef SERVAL_JSON_H
+#define SERVAL_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+#include "value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sv_json_read_opts {
+    sv_limits limits;    /* depth, string length, allocation */
+    bool allow_comments; /* accept // and / * * / comments (O3DE files carry them) */
+    bool plain;          /* do not interpret "$" forms */
+} sv_json_read_opts;
+
+/* Parses len bytes of UTF-8 JSON text into doc; *out gets the root value
+ * (it is not made the document's root). opts may be NULL. On failure err has
+ * the byte offset, line and column. */
+sv_status sv_json_read(sv_doc *doc, const char *text, size_t len,
+                       const sv_json_read_opts *opts, sv_value *out, sv_error *err);
+
+typedef struct sv_json_write_opts {
+    int indent; /* 0 = compact; n = pretty with n spaces per level */
+    bool plain; /* lossy plain JSON: no "$" forms (for tools that want them not) */
+} sv_json_write_opts;
+
+/* Appends the JSON text of v (no trailing newline) to out. opts may be NULL.
+ * Fails only on allocation failure or a malformed tree. */
+sv_status sv_json_write(const sv_value *v, const sv_json_write_opts *opts, sv_buf *out,
+                        sv_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+/* serval: the format registry.
+ *
+ * Each format (json, godot4, ...) registers a name, its file extensions, a
+ * probe, a decoder, an encoder and the options it understands. The CLI knows
+ * formats only through this table. */
+#ifndef SERVAL_REGISTRY_H
+#define SERVAL_REGISTRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "error.h"
+#include "value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Options handed to a format: the limits plus "name=value" pairs. */
+typedef struct sv_options {
+    sv_limits limits;
+    const char *const *names;  /* count entries */
+    const char *const *values; /* count entries ("" for a bare flag) */
+    size_t count;
+} sv_options;
+
+/* The value of option name, or NULL when not given. opts may be NULL. */
+const char *sv_options_get(const sv_options *opts, const char *name);
+/* An option as a boolean: "", "1", "true", "yes" are true; "0", "false", "no" false. */
+bool sv_options_flag(const sv_options *opts, const char *name, bool def);
+
+typedef struct sv_option_desc {
+    const char *name;
+    const char *help; /* one line */
+} sv_option_desc;
+
+typedef struct sv_format {
+    const char *name;            /* "json" */
+    const char *description;     /* one line */
+    const char *const *extensions; /* NULL-terminated, without dot: {"json", NULL} */
+    /* How sure the format is that the bytes are its own: 0 (no) to 100 (magic
+     * matched). May be NULL (never detected by content). */
+    int (*probe)(const uint8_t *data, size_t len);
+    sv_status (*decode)(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                        sv_value *out, sv_error *err);
+    /* May be NULL for read-only formats. */
+    sv_status (*encode)(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err);
+    const sv_option_desc *options; /* terminated by {NULL, NULL}; may be NULL */
+} sv_format;
+
+/* All registered formats, in a stable order. */
+const sv_format *const *sv_formats(size_t *count);
+const sv_format *sv_format_find(const char *name);
+/* The best format for the data: by probe score, then by the file name's
+ * extension (filename may be NULL). NULL when nothing fits. */
+const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,287 @@
+/* serval: the value tree.
+ *
+ * Every format decodes into an sv_doc and encodes from one. A document owns an
+ * arena: every value, string and packed array of the document lives in it and
+ * is freed at once by sv_doc_free. There is no per-value malloc and no
+ * reference counting; values are 16-byte structs copied by value.
+ *
+ * Kinds (sv_kind) cover all of serval's formats. A value can also carry:
+ *  - a width (integers 1/2/4/8 bytes, floats 4/8 bytes) and the EXPLICIT flag,
+ *    which says "this width was chosen by the source, keep it" (a Godot int
+ *    stored as 64 bits although it fits in 32, for instance);
+ *  - a tag (tags.h): the engine type the value stands for (a StringName, a
+ *    Vector3, ...), so an encoder can give back the exact bytes;
+ *  - for arrays, maps and objects, a "meta" value: format data attached to
+ *    the container itself (a Godot typed array's element type, say).
+ *
+ * Reading functions are NULL-safe: asking a NULL value or a value of another
+ * kind returns 0 / NULL / an empty string, never crashes. */
+#ifndef SERVAL_VALUE_H
+#define SERVAL_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sv_kind {
+    SV_NULL = 0,
+    SV_BOOL,
+    SV_INT,    /* signed integer, width 1, 2, 4 or 8 bytes */
+    SV_UINT,   /* unsigned integer, width 1, 2, 4 or 8 bytes */
+    SV_FLOAT,  /* float32 (width 4) or float64 (width 8), kept apart */
+    SV_STRING, /* UTF-8 (WTF-8 if it came from UTF-16 with lone surrogates), NUL allowed */
+    SV_BYTES,  /* raw bytes */
+    SV_ARRAY,  /* ordered values */
+    SV_MAP,    /* ordered (key, value) pairs, keys of any kind */
+    SV_OBJECT, /* a class instance: class (name or hash) and ordered fields */
+    SV_TUPLE,  /* a fixed math tuple (vector3, color, ...): tag = shape */
+    SV_PACKED, /* a packed numeric array, contiguous; optional shape tag */
+    SV_REF,    /* a reference to another object (index or id), or a null ref */
+    SV_KIND_COUNT
+} sv_kind;
+
+/* Element types of TUPLE and PACKED values. */
+typedef enum sv_elem {
+    SV_ELEM_NONE = 0,
+    SV_ELEM_U8,
+    SV_ELEM_I8,
+    SV_ELEM_U16,
+    SV_ELEM_I16,
+    SV_ELEM_U32,
+    SV_ELEM_I32,
+    SV_ELEM_U64,
+    SV_ELEM_I64,
+    SV_ELEM_F32,
+    SV_ELEM_F64,
+    SV_ELEM_COUNT
+} sv_elem;
+
+#include "tags.h"
+
+typedef enum sv_tag {
+#define SV_X_TAG(id, name, kind, scalars, elem) id,
+    SV_TAG_LIST(SV_X_TAG)
+#undef SV_X_TAG
+    SV_TAG_COUNT
+} sv_tag;
+
+/* Value flags. */
+enum {
+    SV_F_EXPLICIT = 0x01, /* INT/UINT/FLOAT: the width is the source's choice */
+    SV_F_UTF16 = 0x02,    /* STRING: came from UTF-16 (write back as UTF-16) */
+    SV_F_NULLREF = 0x04   /* REF: a null reference */
+};
+
+typedef struct sv_value sv_value;
+typedef struct sv_pair sv_pair;
+typedef struct sv_container sv_container;
+typedef struct sv_doc sv_doc;
+
+/* 16 bytes. Treat the fields as read-only outside serval; use the functions. */
+struct sv_value {
+    uint8_t kind : 4;  /* sv_kind */
+    uint8_t flags : 4; /* SV_F_* */
+    uint8_t sub;       /* INT/UINT/FLOAT: width in bytes; TUPLE/PACKED: sv_elem */
+    uint16_t tag;      /* sv_tag */
+    /* STRING/BYTES: byte length; ARRAY/MAP/OBJECT: item count;
+     * TUPLE/PACKED: number of scalars (items x scalars per item). */
+    uint32_t len;
+    union {
+        bool b;
+        int64_t i;
+        uint64_t u;
+        double f64;
+        float f32;
+        const char *str;      /* NUL-terminated after len bytes */
+        const uint8_t *bytes;
+        const void *data;     /* TUPLE/PACKED scalars */
+        sv_container *box;    /* ARRAY/MAP/OBJECT */
+    } as;
+};
+
+struct sv_pair {
+    sv_value key; /* MAP: any value; OBJECT: the field name (a STRING) */
+    sv_value val;
+};
+
+/* The storage of an ARRAY, MAP or OBJECT; items follow it in memory. */
+struct sv_container {
+    uint32_t cap;          /* items allocated after the header */
+    uint32_t reserved;
+    const sv_value *meta;  /* format data about the container, or NULL */
+    const sv_value *cls;   /* OBJECT: class name (STRING) or hash (UINT) */
+};
+
+/* ---- limits ------------------------------------------------------------ */
+
+/* Limits every decoder honours. Zero in any field means "the default". */
+typedef struct sv_limits {
+    uint32_t max_depth;        /* nesting depth; default 1024 */
+    uint64_t max_alloc;        /* bytes a document may allocate; default 4 GiB */
+    uint64_t max_string;       /* bytes in one string or bytes value; default 256 MiB */
+    uint64_t max_decompressed; /* bytes a decompressor may produce; default 1 GiB */
+} sv_limits;
+
+#define SV_DEFAULT_MAX_DEPTH 1024u
+#define SV_DEFAULT_MAX_ALLOC (UINT64_C(4) << 30)
+#define SV_DEFAULT_MAX_STRING (UINT64_C(256) << 20)
+#define SV_DEFAULT_MAX_DECOMPRESSED (UINT64_C(1) << 30)
+
+/* Returns lim with every zero field replaced by its default. lim may be NULL. */
+sv_limits sv_limits_resolve(const sv_limits *lim);
+
+/* ---- documents ---------------------------------------------------------- */
+
+/* A new empty document (root is null). alloc may be NULL (libc).
+ * Returns NULL if the first allocation fails. */
+sv_doc *sv_doc_new(const sv_alloc *alloc);
+void sv_doc_free(sv_doc *doc);
+
+/* Caps the bytes the document may allocate (0 = SV_DEFAULT_MAX_ALLOC). */
+void sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes);
+/* Bytes the document's arena has taken from its allocator so far. */
+uint64_t sv_doc_allocated(const sv_doc *doc);
+/* SV_OK, or SV_ERR_NOMEM / SV_ERR_LIMIT once an allocation failed (sticky). */
+sv_status sv_doc_status(const sv_doc *doc);
+
+sv_value *sv_doc_root(sv_doc *doc);
+void sv_doc_set_root(sv_doc *doc, sv_value root);
+
+/* Raw arena memory, 8-byte aligned, freed with the document. NULL on failure
+ * (and the document's status becomes SV_ERR_NOMEM or SV_ERR_LIMIT). */
+void *sv_doc_alloc(sv_doc *doc, size_t size);
+
+/* Grows the last block handed out by sv_doc_alloc in place when possible,
+ * else copies it. Returns the (possibly moved) block, or NULL on failure. */
+void *sv_doc_realloc(sv_doc *doc, void *ptr, size_t old_size, size_t new_size);
+
+/* ---- making values ------------------------------------------------------ */
+
+sv_value sv_null(void);
+sv_value sv_bool(bool b);
+sv_value sv_int(int64_t i);                 /* width 8, not explicit */
+sv_value sv_uint(uint64_t u);               /* width 8, not explicit */
+sv_value sv_int_w(int64_t i, int width);    /* width 1/2/4/8, explicit */
+sv_value sv_uint_w(uint64_t u, int width);  /* width 1/2/4/8, explicit */
+sv_value sv_f64(double d);                  /* not explicit */
+sv_value sv_f32(float f);                   /* width 4 (always explicit) */
+sv_value sv_ref(uint64_t target);
+sv_value sv_ref_null(void);
+sv_value sv_with_tag(sv_value v, sv_tag tag);
+sv_value sv_with_flags(sv_value v, unsigned flags);
+
+/* Copies bytes into the arena (strings get a trailing NUL). On failure the
+ * returned value is null and the document's status is set. */
+sv_value sv_str(sv_doc *doc, const char *s, size_t len);
+sv_value sv_strz(sv_doc *doc, const char *s);
+/* Returns the document's single copy of the string (for keys, class names). */
+sv_value sv_str_intern(sv_doc *doc, const char *s, size_t len);
+sv_value sv_bytes(sv_doc *doc, const void *p, size_t len);
+/* A string or bytes value of len bytes to be filled through sv_value_buf. */
+sv_value sv_str_uninit(sv_doc *doc, size_t len);
+sv_value sv_bytes_uninit(sv_doc *doc, size_t len);
+/* Writable storage of a string, bytes, tuple or packed value just made. */
+void *sv_value_buf(sv_value *v);
+
+/* A tuple of the shape's scalar count; data may be NULL (zeros). */
+sv_value sv_tuple(sv_doc *doc, sv_tag shape, sv_elem elem, const void *data);
+/* A packed array of count scalars (not items); shape may be SV_TAG_NONE.
+ * data may be NULL (zeroed). count * elem size is checked for overflow. */
+sv_value sv_packed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data, size_t count);
+
+/* Containers of count items, all null until set; cap >= count room. */
+sv_value sv_array(sv_doc *doc, size_t count);
+sv_value sv_map(sv_doc *doc, size_t count);
+/* cls is a STRING (class name) or UINT (class hash) value. */
+sv_value sv_object(sv_doc *doc, sv_value cls, size_t count);
+
+/* Appends to an ARRAY (item) / MAP or OBJECT (key, val), growing it in the
+ * arena (amortised doubling). Returns false on failure (status is set). */
+bool sv_array_push(sv_doc *doc, sv_value *arr, sv_value item);
+bool sv_map_put(sv_doc *doc, sv_value *map, sv_value key, sv_value val);
+/* Same, with a C string key (interned). */
+bool sv_map_put_str(sv_doc *doc, sv_value *map, const char *key, sv_value val);
+
+/* Attaches a copy of meta to an ARRAY, MAP or OBJECT. */
+bool sv_set_meta(sv_doc *doc, sv_value *container, sv_value meta);
+
+/* ---- reading values ----------------------------------------------------- */
+
+static inline sv_kind sv_kind_of(const sv_value *v) { return v ? (sv_kind)v->kind : SV_NULL; }
+static inline sv_tag sv_tag_of(const sv_value *v) { return v ? (sv_tag)v->tag : SV_TAG_NONE; }
+static inline bool sv_is_explicit(const sv_value *v) { return v && (v->flags & SV_F_EXPLICIT); }
+static inline int sv_width(const sv_value *v) { return v ? v->sub : 0; }
+static inline uint32_t sv_len(const sv_value *v) { return v ? v->len : 0; }
+
+bool sv_get_bool(const sv_value *v);
+/* INT, UINT (if it fits), FLOAT (truncated, saturated) or BOOL as int64. */
+int64_t sv_get_int(const sv_value *v);
+uint64_t sv_get_uint(const sv_value *v);
+/* INT, UINT or FLOAT as double. */
+double sv_get_f64(const sv_value *v);
+/* STRING or BYTES contents (never NULL: "" for other kinds); *len may be NULL. */
+const char *sv_get_str(const sv_value *v, size_t *len);
+
+/* ARRAY: item i, or NULL when out of range. */
+sv_value *sv_array_at(const sv_value *arr, size_t i);
+sv_value *sv_array_items(const sv_value *arr);
+/* MAP/OBJECT: pair i, or NULL. */
+sv_pair *sv_pair_at(const sv_value *map, size_t i);
+sv_pair *sv_pairs(const sv_value *map);
+/* MAP/OBJECT: the value of the first pair whose key is the string key. */
+sv_value *sv_map_get(const sv_value *map, const char *key, size_t key_len);
+static inline sv_value *sv_map_getz(const sv_value *map, const char *key)
+{
+    size_t n = 0;
+    while (key && key[n]) n++;
+    return sv_map_get(map, key, n);
+}
+/* ARRAY/MAP/OBJECT: the meta value, or NULL. OBJECT: the class, or NULL. */
+const sv_value *sv_meta(const sv_value *container);
+const sv_value *sv_object_class(const sv_value *obj);
+
+/* TUPLE/PACKED: scalar storage, element type and count of scalars. */
+const void *sv_numbers(const sv_value *v);
+sv_elem sv_elem_of(const sv_value *v);
+/* Scalar i of a TUPLE/PACKED as double (0 if out of range). */
+double sv_number_at(const sv_value *v, size_t i);
+
+/* ---- tables -------------------------------------------------------------- */
+
+const char *sv_kind_name(sv_kind kind);       /* "null", "bool", "int", ... */
+const char *sv_elem_name(sv_elem elem);       /* "u8", "i8", ..., "f64" */
+size_t sv_elem_size(sv_elem elem);            /* bytes per scalar, 0 for NONE */
+const char *sv_tag_name(sv_tag tag);          /* "vector3", "" for NONE */
+sv_kind sv_tag_kind(sv_tag tag);              /* SV_KIND_COUNT = any kind */
+unsigned sv_tag_scalars(sv_tag tag);          /* scalars per item, shape tags */
+sv_elem sv_tag_default_elem(sv_tag tag);
+/* Looks a tag up by name; SV_TAG_NONE when unknown. */
+sv_tag sv_tag_by_name(const char *name, size_t len);
+sv_elem sv_elem_by_name(const char *name, size_t len);
+
+/* ---- whole trees ---------------------------------------------------------- */
+
+/* Deep equality: kinds, widths, flags, tags, meta, class, order and contents
+ * (floats compared by bits, so NaN equals the same NaN and 0.0 != -0.0). */
+bool sv_equal(const sv_value *a, const sv_value *b);
+
+/* Deep copy of v (from any document) into doc. */
+sv_value sv_copy(sv_doc *doc, const sv_value *v);
+
+/* Pre-order walk. The callback gets each value with its depth and the JSON
+ * Pointer path to it; returning false stops the walk. Returns false if it was
+ * stopped. Path rendering costs time: pass want_path=false if unused. */
+typedef bool (*sv_walk_fn)(const sv_value *v, unsigned depth, const char *path, void *ctx);
+bool sv_walk(const sv_value *root, bool want_path, sv_walk_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

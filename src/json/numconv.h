@@ -1,0 +1,43 @@
+/* Number <-> text conversion for the typed JSON (internal).
+ *
+ * Formatting is shortest round-trip: the fewest significant digits that read
+ * back to the same bits, the closest such digits to the exact value when
+ * several qualify. Layout rules: docs/json.md, "Numbers".
+ *
+ * Parsing is correctly rounded (round-half-even), as strtod/strtof in the C
+ * locale are, but without locale and much faster on common inputs. */
+#ifndef SV_JSON_NUMCONV_H
+#define SV_JSON_NUMCONV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Buffer sizes that always suffice (including no NUL: results are not
+ * NUL-terminated). */
+#define SV_FMT_F64_MAX 32
+#define SV_FMT_F32_MAX 24
+#define SV_FMT_INT_MAX 21
+
+/* Finite values only (the caller handles NaN and infinities). Return the
+ * number of characters written to out. */
+size_t sv_fmt_f64(double d, char *out);
+size_t sv_fmt_f32(float f, char *out);
+size_t sv_fmt_u64(uint64_t u, char *out);
+size_t sv_fmt_i64(int64_t i, char *out);
+
+/* Parses text[0..len) which must match the JSON number grammar
+ * (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?) into the nearest double /
+ * float. Overflow gives +-infinity and returns false; so does any text that is
+ * not a JSON number. Underflow gives +-0 or a subnormal and returns true. */
+bool sv_parse_f64(const char *text, size_t len, double *out);
+bool sv_parse_f32(const char *text, size_t len, float *out);
+
+/* The core of sv_parse_f64 for callers that scanned the digits themselves:
+ * value = (negative ? -1 : 1) * mantissa * 10^exp10, where mantissa holds the
+ * first 19 significant digits. Returns false when the result cannot be
+ * decided from these alone (more than 19 digits were given and the truncation
+ * matters, or a rare hard case): then call sv_parse_f64 on the text. */
+bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated,
+                       double *out);
+#endif
