@@ -1,0 +1,176 @@
+/* sv_doc: a document that owns an arena. Everything a document holds is
+ * allocated here and freed at once by sv_doc_free. */
+#include <string.h>
+
+#include "core/doc_internal.h"
+
+#define ARENA_FIRST_CHUNK 4096u
+#define ARENA_MAX_CHUNK ((size_t)64 << 20)
+#define ARENA_ALIGN 8u
+
+sv_limits sv_limits_resolve(const sv_limits *lim)
+{
+    sv_limits r = {0, 0, 0, 0};
+    if (lim) r = *lim;
+    if (!r.max_depth) r.max_depth = SV_DEFAULT_MAX_DEPTH;
+    if (!r.max_alloc) r.max_alloc = SV_DEFAULT_MAX_ALLOC;
+    if (!r.max_string) r.max_string = SV_DEFAULT_MAX_STRING;
+    if (!r.max_decompressed) r.max_decompressed = SV_DEFAULT_MAX_DECOMPRESSED;
+    return r;
+}
+
+static void doc_fail(sv_doc *doc, sv_status status)
+{
+    if (doc->status == SV_OK) doc->status = status;
+}
+
+void *sv__doc_sys_alloc(sv_doc *doc, size_t size)
+{
+    if (doc->status != SV_OK) return NULL;
+    if (size > doc->max_alloc || doc->allocated > doc->max_alloc - size) {
+        doc_fail(doc, SV_ERR_LIMIT);
+        return NULL;
+    }
+    void *p = doc->alloc.malloc(doc->alloc.ctx, size);
+    if (!p) {
+        doc_fail(doc, SV_ERR_NOMEM);
+        return NULL;
+    }
+    doc->allocated += size;
+    return p;
+}
+
+void sv__doc_sys_free(sv_doc *doc, void *p, size_t size)
+{
+    if (!p) return;
+    doc->alloc.free(doc->alloc.ctx, p, size);
+    doc->allocated -= size;
+}
+
+sv_doc *sv_doc_new(const sv_alloc *alloc)
+{
+    if (!alloc) alloc = sv_alloc_libc();
+    sv_doc *doc = alloc->malloc(alloc->ctx, sizeof *doc);
+    if (!doc) return NULL;
+    memset(doc, 0, sizeof *doc);
+    doc->alloc = *alloc;
+    doc->next_chunk = ARENA_FIRST_CHUNK;
+    doc->max_alloc = SV_DEFAULT_MAX_ALLOC;
+    doc->status = SV_OK;
+    doc->root = sv_null();
+    return doc;
+}
+
+void sv_doc_free(sv_doc *doc)
+{
+    if (!doc) return;
+    sv_chunk *c = doc->chunk;
+    while (c) {
+        sv_chunk *prev = c->prev;
+        doc->alloc.free(doc->alloc.ctx, c, c->size);
+        c = prev;
+    }
+    if (doc->intern) {
+        doc->alloc.free(doc->alloc.ctx, doc->intern, (size_t)doc->intern_cap * sizeof *doc->intern);
+    }
+    sv_alloc a = doc->alloc;
+    a.free(a.ctx, doc, sizeof *doc);
+}
+
+void sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes)
+{
+    if (doc) doc->max_alloc = max_bytes ? max_bytes : SV_DEFAULT_MAX_ALLOC;
+}
+
+uint64_t sv_doc_allocated(const sv_doc *doc)
+{
+    return doc ? doc->allocated : 0;
+}
+
+sv_status sv_doc_status(const sv_doc *doc)
+{
+    return doc ? doc->status : SV_ERR_USAGE;
+}
+
+sv_value *sv_doc_root(sv_doc *doc)
+{
+    return doc ? &doc->root : NULL;
+}
+
+void sv_doc_set_root(sv_doc *doc, sv_value root)
+{
+    if (doc) doc->root = root;
+}
+
+/* Adds a chunk with at least need usable bytes. A request larger than half the
+ * regular chunk size gets a chunk of exactly its size, placed behind the
+ * current chunk so the current chunk's free space is not lost. */
+static bool arena_add_chunk(sv_doc *doc, size_t need)
+{
+    const size_t header = (sizeof(sv_chunk) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    bool oversized = need > doc->next_chunk / 2;
+    size_t size = oversized ? need + header : doc->next_chunk;
+    if (size < need + header) return false; /* overflow */
+    sv_chunk *c = sv__doc_sys_alloc(doc, size);
+    if (!c) return false;
+    c->size = size;
+    if (oversized && doc->chunk) {
+        /* keep the current chunk current; hand out this block directly */
+        c->prev = doc->chunk->prev;
+        doc->chunk->prev = c;
+        doc->last = NULL;
+        doc->cur_oversized = (uint8_t *)c + header;
+        return true;
+    }
+    c->prev = doc->chunk;
+    doc->chunk = c;
+    doc->cur = (uint8_t *)c + header;
+    doc->end = (uint8_t *)c + size;
+    doc->cur_oversized = NULL;
+    if (!oversized && doc->next_chunk < ARENA_MAX_CHUNK) doc->next_chunk *= 2;
+    return true;
+}
+
+void *sv_doc_alloc(sv_doc *doc, size_t size)
+{
+    if (!doc || doc->status != SV_OK) return NULL;
+    if (size == 0) size = 1;
+    if (size > SIZE_MAX - ARENA_ALIGN) {
+        doc_fail(doc, SV_ERR_LIMIT);
+        return NULL;
+    }
+    size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if ((size_t)(doc->end - doc->cur) < size) {
+        if (!arena_add_chunk(doc, size)) {
+            doc_fail(doc, SV_ERR_NOMEM);
+            return NULL;
+        }
+        if (doc->cur_oversized) {
+            void *p = doc->cur_oversized;
+            doc->cur_oversized = NULL;
+            return p;
+        }
+    }
+    void *p = doc->cur;
+    doc->last = doc->cur;
+    doc->cur += size;
+    return p;
+}
+
+void *sv_doc_realloc(sv_doc *doc, void *ptr, size_t old_size, size_t new_size)
+{
+    if (!doc || doc->status != SV_OK) return NULL;
+    if (!ptr) return sv_doc_alloc(doc, new_size);
+    size_t old_r = (old_size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (new_size <= old_r) return ptr;
+    size_t new_r = (new_size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    /* The last block of the current chunk can grow in place. */
+    if ((uint8_t *)ptr == doc->last && doc->last + old_r == doc->cur &&
+        (size_t)(doc->end - doc->last) >= new_r) {
+        doc->cur = doc->last + new_r;
+        return ptr;
+    }
+    void *p = sv_doc_alloc(doc, new_size);
+    if (p) memcpy(p, ptr, old_size);
+    return p;
+}

@@ -1,0 +1,176 @@
+/* Bounds-checked LSB-first bit reading and writing (internal).
+ *
+ * Bit k of the stream is (buf[k >> 3] >> (k & 7)) & 1, and an n-bit field
+ * takes stream bits in order as value bits 0..n-1 (KingsIsle ObjectProperty,
+ * spec kingsisle-objectproperty §3). A whole-byte field read at a byte
+ * boundary is therefore its little-endian bytes.
+ *
+ * The reader loads 64 bits at a time from the byte position and shifts, so a
+ * field of up to 57 bits costs one load; it keeps a sticky error like
+ * sv_reader and records failures with byte and bit offsets. */
+#ifndef SV_CORE_BITIO_H
+#define SV_CORE_BITIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "serval/buf.h"
+#include "serval/error.h"
+
+typedef struct sv_bitreader {
+    const uint8_t *data;
+    uint64_t bit_len; /* total bits */
+    uint64_t pos;     /* next bit */
+    const char *format;
+    sv_error *err;
+    sv_status status;
+} sv_bitreader;
+
+static inline void sv_br_init(sv_bitreader *r, const void *data, size_t len, const char *format,
+                              sv_error *err)
+{
+    r->data = (const uint8_t *)data;
+    r->bit_len = (uint64_t)len * 8u;
+    r->pos = 0;
+    r->format = format;
+    r->err = err;
+    r->status = SV_OK;
+}
+
+static inline bool sv_br_ok(const sv_bitreader *r) { return r->status == SV_OK; }
+static inline uint64_t sv_br_remaining(const sv_bitreader *r)
+{
+    return r->status == SV_OK ? r->bit_len - r->pos : 0;
+}
+
+/* Records a failure at the current bit position (first one wins). */
+sv_status sv_br_fail(sv_bitreader *r, sv_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Loads up to 64 bits starting at byte index i (fewer at the end: zeros). */
+static inline uint64_t sv__br_load64(const sv_bitreader *r, uint64_t i)
+{
+    uint64_t bytes = (r->bit_len + 7) / 8;
+    uint64_t w = 0;
+    if (i + 8 <= bytes) {
+        memcpy(&w, r->data + i, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+#endif
+    } else {
+        for (uint64_t k = 0; i + k < bytes; k++) w |= (uint64_t)r->data[i + k] << (8 * k);
+    }
+    return w;
+}
+
+/* Reads n bits (0..64) as an unsigned value; 0 on failure. */
+static inline uint64_t sv_br_read(sv_bitreader *r, unsigned n)
+{
+    if (r->status != SV_OK) return 0;
+    if (n == 0) return 0;
+    if (n > 64 || r->bit_len - r->pos < n) {
+        sv_br_fail(r, SV_ERR_TRUNCATED, "%u-bit field needs %u bits, %llu left", n, n,
+                   (unsigned long long)(r->bit_len - r->pos));
+        return 0;
+    }
+    unsigned shift = (unsigned)(r->pos & 7);
+    uint64_t v = sv__br_load64(r, r->pos >> 3) >> shift;
+    if (shift + n > 64) { /* the field spills into a ninth byte */
+        uint64_t hi = r->data[(r->pos >> 3) + 8];
+        v |= hi << (64 - shift);
+    }
+    r->pos += n;
+    return n == 64 ? v : v & ((UINT64_C(1) << n) - 1);
+}
+
+/* Reads n bits (1..64) as a two's complement signed value. */
+static inline int64_t sv_br_read_signed(sv_bitreader *r, unsigned n)
+{
+    uint64_t v = sv_br_read(r, n);
+    if (n == 0 || n >= 64) return (int64_t)v;
+    uint64_t sign = UINT64_C(1) << (n - 1);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+/* Skips to the next byte boundary. Returns the skipped padding bits (their
+ * contents are undefined in KingsIsle data; a lossless rewrite keeps them). */
+static inline unsigned sv_br_align(sv_bitreader *r)
+{
+    unsigned n = (unsigned)((8 - (r->pos & 7)) & 7);
+    if (n == 0 || r->status != SV_OK) return 0;
+    if (r->bit_len - r->pos < n) { /* partial last byte: padding may be missing */
+        r->pos = r->bit_len;
+        return 0;
+    }
+    return (unsigned)sv_br_read(r, n);
+}
+
+/* Byte offset / bit within it of the next bit. */
+static inline uint64_t sv_br_byte_offset(const sv_bitreader *r) { return r->pos >> 3; }
+static inline int sv_br_bit_offset(const sv_bitreader *r) { return (int)(r->pos & 7); }
+
+/* ---- writer ---- */
+
+typedef struct sv_bitwriter {
+    sv_buf *out;
+    uint64_t acc;   /* pending bits, LSB first */
+    unsigned nacc;  /* number of pending bits (< 8 after every call) */
+} sv_bitwriter;
+
+static inline void sv_bw_init(sv_bitwriter *w, sv_buf *out)
+{
+    w->out = out;
+    w->acc = 0;
+    w->nacc = 0;
+}
+
+/* Writes the low n bits (0..64) of v. */
+static inline void sv_bw_write(sv_bitwriter *w, uint64_t v, unsigned n)
+{
+    if (n == 0) return;
+    if (n < 64) v &= (UINT64_C(1) << n) - 1;
+    /* acc has < 8 bits pending; add at most 56 at a time so nothing is lost */
+    while (n) {
+        unsigned take = n > 56 ? 56 : n;
+        uint64_t part = take == 64 ? v : v & ((UINT64_C(1) << take) - 1);
+        w->acc |= part << w->nacc;
+        w->nacc += take;
+        v = take >= 64 ? 0 : v >> take;
+        n -= take;
+        while (w->nacc >= 8) {
+            sv_buf_putc(w->out, (uint8_t)w->acc);
+            w->acc >>= 8;
+            w->nacc -= 8;
+        }
+    }
+}
+
+/* Pads to a byte boundary with the given padding bits (0 for zeros). */
+static inline void sv_bw_align(sv_bitwriter *w, unsigned pad_bits)
+{
+    if (w->nacc == 0) return;
+    sv_bw_write(w, pad_bits, 8 - w->nacc);
+}
+
+/* Bits written so far, pending ones included. */
+static inline uint64_t sv_bw_bit_len(const sv_bitwriter *w)
+{
+    return (uint64_t)w->out->len * 8u + w->nacc;
+}
+
+/* Flushes a partial last byte (zero high bits). */
+static inline void sv_bw_flush(sv_bitwriter *w)
+{
+    if (w->nacc) {
+        sv_buf_putc(w->out, (uint8_t)w->acc);
+        w->acc = 0;
+        w->nacc = 0;
+    }
+}
+
+#endif

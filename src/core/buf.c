@@ -1,0 +1,54 @@
+/* sv_buf: a growable byte buffer with a sticky failure flag. */
+#include "serval/buf.h"
+
+#include <stdint.h>
+
+void sv_buf_init(sv_buf *b, const sv_alloc *alloc)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+    b->alloc = alloc ? alloc : sv_alloc_libc();
+    b->failed = false;
+}
+
+void sv_buf_free(sv_buf *b)
+{
+    if (b->data) b->alloc->free(b->alloc->ctx, b->data, b->cap);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+bool sv_buf_grow(sv_buf *b, size_t extra)
+{
+    if (b->failed) return false;
+    if (extra > SIZE_MAX - b->len) {
+        b->failed = true;
+        return false;
+    }
+    size_t need = b->len + extra;
+    if (need <= b->cap) return true;
+    /* Grow by 1.5x at least, starting at 4 KiB, so appends are amortised O(1)
+     * and a large output does not waste a whole doubling. */
+    size_t cap = b->cap < 4096 ? 4096 : b->cap + b->cap / 2;
+    if (cap < need) cap = need;
+    uint8_t *p = b->data ? b->alloc->realloc(b->alloc->ctx, b->data, b->cap, cap)
+                         : b->alloc->malloc(b->alloc->ctx, cap);
+    if (!p) {
+        b->failed = true;
+        return false;
+    }
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+uint8_t *sv_buf_take(sv_buf *b, size_t *len, size_t *cap)
+{
+    uint8_t *p = b->data;
+    if (len) *len = b->len;
+    if (cap) *cap = b->cap;
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return p;
+}

@@ -1,0 +1,46 @@
+/* The document and its arena (internal). */
+#ifndef SV_CORE_DOC_INTERNAL_H
+#define SV_CORE_DOC_INTERNAL_H
+
+#include <stdint.h>
+
+#include "serval/value.h"
+
+/* Arena memory comes in chunks, each starting with this header. Chunks grow
+ * geometrically so a large document needs few of them; an allocation bigger
+ * than half the next chunk gets a chunk of its own. */
+typedef struct sv_chunk {
+    struct sv_chunk *prev;
+    size_t size; /* bytes of the whole chunk, header included */
+} sv_chunk;
+
+/* Open-addressing table of interned strings: slot = the string's hash, its
+ * length and its arena pointer. */
+typedef struct sv_intern_slot {
+    uint32_t hash;
+    uint32_t len;
+    const char *str;
+} sv_intern_slot;
+
+struct sv_doc {
+    sv_alloc alloc;
+    sv_chunk *chunk;       /* current chunk (newest) */
+    uint8_t *cur, *end;    /* free space of the current chunk */
+    uint8_t *last;         /* start of the last block handed out (for in-place growth) */
+    uint8_t *cur_oversized; /* a just-made chunk of its own for one big block */
+    size_t next_chunk;     /* size of the next regular chunk */
+    uint64_t allocated;    /* bytes taken from the allocator */
+    uint64_t max_alloc;
+    sv_status status;      /* sticky: first allocation failure */
+    sv_value root;
+    sv_intern_slot *intern;
+    uint32_t intern_cap;   /* power of two, or 0 */
+    uint32_t intern_count;
+};
+
+/* Takes bytes from the document's allocator, counting them against max_alloc
+ * (for memory the document owns outside the arena, e.g. the intern table). */
+void *sv__doc_sys_alloc(sv_doc *doc, size_t size);
+void sv__doc_sys_free(sv_doc *doc, void *p, size_t size);
+
+#endif

@@ -1,0 +1,159 @@
+/* Status texts and the error detail (sv_error). */
+#include "serval/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const status_text[] = {
+#define SV_X_TEXT(name, code, text) text,
+    SV_STATUS_LIST(SV_X_TEXT)
+#undef SV_X_TEXT
+};
+
+static const char *const status_names[] = {
+#define SV_X_NAME(name, code, text) #name,
+    SV_STATUS_LIST(SV_X_NAME)
+#undef SV_X_NAME
+};
+
+static const int status_exit[] = {
+#define SV_X_CODE(name, code, text) code,
+    SV_STATUS_LIST(SV_X_CODE)
+#undef SV_X_CODE
+};
+
+const char *sv_status_str(sv_status status)
+{
+    if ((unsigned)status >= SV_STATUS_COUNT) return "unknown status";
+    return status_text[status];
+}
+
+const char *sv_status_name(sv_status status)
+{
+    if ((unsigned)status >= SV_STATUS_COUNT) return "SV_UNKNOWN";
+    return status_names[status];
+}
+
+int sv_status_exit_code(sv_status status)
+{
+    if ((unsigned)status >= SV_STATUS_COUNT) return 1;
+    return status_exit[status];
+}
+
+void sv_error_clear(sv_error *err)
+{
+    if (!err) return;
+    memset(err, 0, sizeof *err);
+    err->status = SV_OK;
+    err->format = "";
+    err->bit_offset = -1;
+}
+
+static sv_status error_vset(sv_error *err, sv_status status, const char *format,
+                            uint64_t byte_offset, int bit_offset, const char *fmt, va_list ap)
+{
+    if (!err) return status;
+    if (err->status != SV_OK) return err->status; /* the first error wins */
+    err->status = status;
+    err->format = format ? format : "";
+    err->byte_offset = byte_offset;
+    err->bit_offset = bit_offset;
+    err->line = err->column = 0;
+    err->path[0] = '\0';
+    if (fmt) {
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+    } else {
+        err->message[0] = '\0';
+    }
+    return status;
+}
+
+sv_status sv_error_set(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sv_status s = error_vset(err, status, format, byte_offset, -1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
+                            uint64_t byte_offset, int bit_offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sv_status s = error_vset(err, status, format, byte_offset, bit_offset, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* Puts seg (n bytes) in front of the current path. When the result would not
+ * fit, the path keeps its innermost part and starts with "..." so the reader
+ * still sees where in the deepest level it failed. */
+static void path_prepend(sv_error *err, const char *seg, size_t n)
+{
+    size_t cur = strlen(err->path);
+    const size_t cap = SV_ERROR_PATH_MAX - 1;
+    if (cur >= 3 && memcmp(err->path, "...", 3) == 0) return; /* already truncated */
+    if (n + cur > cap) {
+        static const char dots[] = "...";
+        size_t keep = cur;
+        if (keep > cap - 3) keep = cap - 3;
+        memmove(err->path + 3, err->path + (cur - keep), keep);
+        memcpy(err->path, dots, 3);
+        err->path[3 + keep] = '\0';
+        return;
+    }
+    memmove(err->path + n, err->path, cur + 1);
+    memcpy(err->path, seg, n);
+}
+
+void sv_error_path_index(sv_error *err, uint64_t index)
+{
+    if (!err || err->status == SV_OK) return;
+    char seg[24];
+    int n = snprintf(seg, sizeof seg, "/%llu", (unsigned long long)index);
+    path_prepend(err, seg, (size_t)n);
+}
+
+void sv_error_path_key(sv_error *err, const char *key, size_t len)
+{
+    if (!err || err->status == SV_OK) return;
+    char seg[SV_ERROR_PATH_MAX];
+    size_t n = 0;
+    seg[n++] = '/';
+    for (size_t i = 0; i < len && n + 2 < sizeof seg; i++) {
+        char c = key[i];
+        if (c == '~') {
+            seg[n++] = '~';
+            seg[n++] = '0';
+        } else if (c == '/') {
+            seg[n++] = '~';
+            seg[n++] = '1';
+        } else {
+            seg[n++] = c;
+        }
+    }
+    path_prepend(err, seg, n);
+}
+
+int sv_error_format(const sv_error *err, char *buf, size_t size)
+{
+    if (!err) return snprintf(buf, size, "no error");
+    char where[96] = "";
+    if (err->status != SV_OK && err->status != SV_ERR_NOMEM && err->status != SV_ERR_USAGE &&
+        err->status != SV_ERR_IO) {
+        int n = snprintf(where, sizeof where, " at byte %llu", (unsigned long long)err->byte_offset);
+        if (err->bit_offset >= 0 && n > 0 && (size_t)n < sizeof where)
+            n += snprintf(where + n, sizeof where - (size_t)n, " bit %d", err->bit_offset);
+        if (err->line > 0 && n > 0 && (size_t)n < sizeof where)
+            snprintf(where + n, sizeof where - (size_t)n, " (line %u, column %u)", err->line,
+                     err->column);
+    }
+    const char *fmt = err->format && err->format[0] ? err->format : "serval";
+    return snprintf(buf, size, "%s: %s%s%s%s%s%s", fmt, sv_status_str(err->status), where,
+                    err->path[0] ? " at " : "", err->path, err->message[0] ? ": " : "",
+                    err->message);
+}

@@ -1,0 +1,52 @@
+/* Inside the library: direct access to containers and fast constructors.
+ * Formats use these in hot loops; the public value.h functions are the same
+ * operations with checks. */
+#ifndef SV_CORE_VALUE_INTERNAL_H
+#define SV_CORE_VALUE_INTERNAL_H
+
+#include <string.h>
+
+#include "serval/value.h"
+
+_Static_assert(sizeof(sv_value) == 16, "sv_value must stay 16 bytes");
+_Static_assert(sizeof(sv_container) == 24, "items follow a 24-byte container header");
+
+static inline sv_value *sv__items(sv_container *box)
+{
+    return (sv_value *)(void *)(box + 1);
+}
+
+static inline sv_pair *sv__pairs(sv_container *box)
+{
+    return (sv_pair *)(void *)(box + 1);
+}
+
+static inline sv_value sv__make(sv_kind kind, unsigned sub, unsigned flags)
+{
+    sv_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = kind & 0xF;
+    v.flags = flags & 0xF;
+    v.sub = (uint8_t)sub;
+    return v;
+}
+
+/* A STRING value over bytes that already live in the document (NUL after). */
+static inline sv_value sv__str_value(const char *s, uint32_t len)
+{
+    sv_value v = sv__make(SV_STRING, 0, 0);
+    v.len = len;
+    v.as.str = s;
+    return v;
+}
+
+/* An ARRAY of exactly n items copied from items (n may be 0).
+ * Returns a null value (and sets the doc status) on failure. */
+sv_value sv__array_from(sv_doc *doc, const sv_value *items, size_t n);
+/* A MAP (kind SV_MAP) or OBJECT (kind SV_OBJECT, cls set later) of exactly n
+ * pairs copied from pairs. */
+sv_value sv__pairs_from(sv_doc *doc, sv_kind kind, const sv_pair *pairs, size_t n);
+/* A container of room for cap items of item_size bytes, count 0. */
+sv_container *sv__box_new(sv_doc *doc, size_t item_size, size_t cap);
+
+#endif
