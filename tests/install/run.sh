@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs serval from the build tree into a temporary prefix, then builds a
 # consumer program twice, with find_package(serval) and with pkg-config, and
-# runs both. Usage: run.sh <build-dir>
+# runs both (pkg-config --define-prefix relocates the .pc file). Usage: run.sh <build-dir>
 set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,11 +16,11 @@ cmake --build "$tmp/cm" >/dev/null
 "$tmp/cm/consumer"
 # 2. pkg-config, static library
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig:$tmp/prefix/lib64/pkgconfig:$tmp/prefix/lib/x86_64-linux-gnu/pkgconfig"
-cc -o "$tmp/pc" "$here/consumer.c" $(pkg-config --cflags serval) \
-   $(pkg-config --libs --static serval | sed 's/-lserval/-l:libserval.a/')
+cc -o "$tmp/pc" "$here/consumer.c" $(pkg-config --define-prefix --cflags serval) \
+   $(pkg-config --define-prefix --libs --static serval | sed 's/-lserval/-l:libserval.a/')
 "$tmp/pc"
 # 3. the shared library
-cc -o "$tmp/so" "$here/consumer.c" $(pkg-config --cflags --libs serval) \
-   -Wl,-rpath,"$(pkg-config --variable=libdir serval)"
+cc -o "$tmp/so" "$here/consumer.c" $(pkg-config --define-prefix --cflags --libs serval) \
+   -Wl,-rpath,"$(pkg-config --define-prefix --variable=libdir serval)"
 "$tmp/so"
 echo "1 passed, 0 failed"

@@ -1,0 +1,277 @@
+/* Command-line parsing shared by the subcommands (see cli_args.h). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "cli_diag.h"
+
+typedef enum opt_id {
+    OPT_FROM,
+    OPT_TO,
+    OPT_OUTPUT,
+    OPT_COMPACT,
+    OPT_FORMAT,
+    OPT_MAX_DEPTH,
+    OPT_MAX_ALLOC,
+    OPT_HELP
+} opt_id;
+
+typedef struct opt_spec {
+    opt_id id;
+    const char *long_name;
+    char short_name; /* 0: none */
+    unsigned needs;  /* the CLI_OPT_* flag a command must accept; 0 = always */
+    bool takes_value;
+} opt_spec;
+
+static const opt_spec specs[] = {
+    {OPT_FROM, "from", 0, CLI_OPT_FROM, true},
+    {OPT_TO, "to", 0, CLI_OPT_TO, true},
+    {OPT_OUTPUT, "output", 'o', CLI_OPT_OUTPUT, true},
+    {OPT_COMPACT, "compact", 0, CLI_OPT_COMPACT, false},
+    {OPT_FORMAT, "option", 'O', CLI_OPT_FORMAT, true},
+    {OPT_MAX_DEPTH, "max-depth", 0, CLI_OPT_LIMITS, true},
+    {OPT_MAX_ALLOC, "max-alloc", 0, CLI_OPT_LIMITS, true},
+    {OPT_HELP, "help", 'h', 0, false},
+};
+#define SPEC_COUNT (sizeof specs / sizeof specs[0])
+
+/* Finds the option arg names. *inline_value gets the text after "=" (long
+ * options) or after the letter (short ones), or NULL. */
+static const opt_spec *find_spec(const char *arg, const char **inline_value)
+{
+    *inline_value = NULL;
+    if (arg[1] == '-') {
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t n = eq ? (size_t)(eq - name) : strlen(name);
+        for (size_t i = 0; i < SPEC_COUNT; i++) {
+            if (strlen(specs[i].long_name) == n && memcmp(specs[i].long_name, name, n) == 0) {
+                if (eq) *inline_value = eq + 1;
+                return &specs[i];
+            }
+        }
+        return NULL;
+    }
+    for (size_t i = 0; i < SPEC_COUNT; i++) {
+        if (specs[i].short_name && specs[i].short_name == arg[1]) {
+            if (arg[2]) *inline_value = arg + 2;
+            return &specs[i];
+        }
+    }
+    return NULL;
+}
+
+/* A decimal count with an optional binary suffix (k, m, g, t: KiB ...),
+ * from 1 to max. */
+static bool parse_amount(const char *s, bool suffix_ok, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9') return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    if (*p && suffix_ok) {
+        const char *units = "kmgt";
+        const char *u = strchr(units, *p | 0x20);
+        if (!u || p[1]) return false;
+        for (ptrdiff_t k = 0; k <= u - units; k++) {
+            if (v > UINT64_MAX / 1024) return false;
+            v *= 1024;
+        }
+        p++;
+    }
+    if (*p || v == 0 || v > max) return false;
+    *out = v;
+    return true;
+}
+
+/* Stores "-O name[=value]" as owned strings in the next slot. */
+static int add_format_option(cli_args *a, const char *cmd, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    size_t n = eq ? (size_t)(eq - text) : strlen(text);
+    if (n == 0) {
+        cli_usage_error(cmd, "option '-O' needs NAME or NAME=VALUE, got '%s'", text);
+        return 2;
+    }
+    char *name = strndup(text, n);
+    char *value = strdup(eq ? eq + 1 : "");
+    if (!name || !value) {
+        free(name);
+        free(value);
+        cli_error("%s", sv_status_str(SV_ERR_NOMEM));
+        return 3;
+    }
+    a->opt_count++;
+    a->opt_names[a->opt_count] = name;
+    a->opt_values[a->opt_count] = value;
+    return 0;
+}
+
+static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *value)
+{
+    uint64_t n = 0;
+    switch (s->id) {
+    case OPT_FROM: a->from = value; break;
+    case OPT_TO: a->to = value; break;
+    case OPT_OUTPUT: a->output = value; break;
+    case OPT_COMPACT: a->compact = true; break;
+    case OPT_HELP: a->help = true; break;
+    case OPT_FORMAT: return add_format_option(a, cmd, value);
+    case OPT_MAX_DEPTH:
+        if (!parse_amount(value, false, UINT32_MAX, &n)) {
+            cli_usage_error(cmd, "--max-depth needs a whole number from 1 to %u, got '%s'",
+                            (unsigned)UINT32_MAX, value);
+            return 2;
+        }
+        a->limits.max_depth = (uint32_t)n;
+        break;
+    case OPT_MAX_ALLOC:
+        if (!parse_amount(value, true, UINT64_MAX, &n)) {
+            cli_usage_error(cmd,
+                            "--max-alloc needs a size in bytes (suffix k, m, g or t for "
+                            "KiB, MiB, GiB, TiB), got '%s'",
+                            value);
+            return 2;
+        }
+        a->limits.max_alloc = n;
+        break;
+    }
+    return 0;
+}
+
+/* Handles the option at argv[*i]; may consume the next argument as its
+ * value. Returns 0, 2 or 3. */
+static int parse_option(cli_args *a, const char *cmd, int argc, char **argv, int *i,
+                        unsigned accepted)
+{
+    const char *arg = argv[*i], *value;
+    const opt_spec *s = find_spec(arg, &value);
+    if (!s || (s->needs && !(accepted & s->needs))) {
+        const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
+        cli_usage_error(cmd, "unknown option '%.*s'", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+        return 2;
+    }
+    if (!s->takes_value) {
+        if (value) {
+            if (arg[1] == '-')
+                cli_usage_error(cmd, "option '--%s' takes no value", s->long_name);
+            else
+                cli_usage_error(cmd, "unknown option '%s'", arg);
+            return 2;
+        }
+        return apply(a, cmd, s, NULL);
+    }
+    /* The option as written, without any "=value": "--from" or "-o". */
+    char shown[32];
+    if (arg[1] == '-')
+        snprintf(shown, sizeof shown, "--%s", s->long_name);
+    else
+        snprintf(shown, sizeof shown, "-%c", s->short_name);
+    if (!value) {
+        if (*i + 1 >= argc) {
+            cli_usage_error(cmd, "option '%s' needs a value", shown);
+            return 2;
+        }
+        value = argv[++*i];
+    }
+    if (!*value) {
+        cli_usage_error(cmd, "option '%s' needs a non-empty value", shown);
+        return 2;
+    }
+    return apply(a, cmd, s, value);
+}
+
+int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned accepted)
+{
+    memset(a, 0, sizeof *a);
+    size_t slots = (size_t)(argc > 0 ? argc : 0) + 1;
+    a->opt_names = calloc(slots, sizeof *a->opt_names);
+    a->opt_values = calloc(slots, sizeof *a->opt_values);
+    a->files = calloc(slots, sizeof *a->files);
+    if (!a->opt_names || !a->opt_values || !a->files) {
+        cli_args_free(a);
+        cli_error("%s", sv_status_str(SV_ERR_NOMEM));
+        return 3;
+    }
+
+    bool only_files = false;
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+        if (only_files || arg[0] != '-' || arg[1] == '\0') {
+            a->files[a->file_count++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            only_files = true;
+        } else {
+            int rc = parse_option(a, cmd, argc, argv, &i, accepted);
+            if (rc) {
+                cli_args_free(a);
+                return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+void cli_args_free(cli_args *a)
+{
+    /* Slot 0 holds the command's default, which is not ours. */
+    for (size_t i = 1; i <= a->opt_count; i++) {
+        free((void *)a->opt_names[i]);
+        free((void *)a->opt_values[i]);
+    }
+    free(a->opt_names);
+    free(a->opt_values);
+    free(a->files);
+    memset(a, 0, sizeof *a);
+}
+
+sv_options cli_format_options(cli_args *a, const char *def_name, const char *def_value)
+{
+    sv_options o;
+    memset(&o, 0, sizeof o);
+    o.limits = a->limits;
+    if (def_name) {
+        a->opt_names[0] = def_name;
+        a->opt_values[0] = def_value ? def_value : "";
+        o.names = a->opt_names;
+        o.values = a->opt_values;
+        o.count = a->opt_count + 1;
+    } else {
+        o.names = a->opt_names + 1;
+        o.values = a->opt_values + 1;
+        o.count = a->opt_count;
+    }
+    return o;
+}
+
+static bool format_has_option(const sv_format *f, const char *name)
+{
+    if (!f || !f->options) return false;
+    for (const sv_option_desc *d = f->options; d->name; d++)
+        if (strcmp(d->name, name) == 0) return true;
+    return false;
+}
+
+int cli_check_format_options(const cli_args *a, const char *cmd, const sv_format *f1,
+                             const sv_format *f2)
+{
+    if (f1 == f2) f2 = NULL;
+    if (!f1) {
+        f1 = f2;
+        f2 = NULL;
+    }
+    for (size_t i = 1; i <= a->opt_count; i++) {
+        const char *name = a->opt_names[i];
+        if (format_has_option(f1, name) || format_has_option(f2, name)) continue;
+        cli_usage_error(cmd, "format option '%s' is not known to %s%s%s (see 'serval formats')",
+                        name, f1 ? f1->name : "any format", f2 ? " or " : "", f2 ? f2->name : "");
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,58 @@
+/* Command-line parsing shared by the subcommands.
+ *
+ * Every subcommand takes its options anywhere among its FILE arguments;
+ * "--" ends the options and "-" is a FILE (standard input). Values go
+ * either after "=" or as the next argument: "--from=json", "--from json",
+ * "-O indent=4", "-Oindent=4". */
+#ifndef SERVAL_CLI_ARGS_H
+#define SERVAL_CLI_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "serval/registry.h"
+
+/* Which options a subcommand accepts (--help always). */
+enum {
+    CLI_OPT_FROM = 1u << 0,    /* --from FMT */
+    CLI_OPT_TO = 1u << 1,      /* --to FMT */
+    CLI_OPT_OUTPUT = 1u << 2,  /* -o, --output OUT */
+    CLI_OPT_COMPACT = 1u << 3, /* --compact */
+    CLI_OPT_FORMAT = 1u << 4,  /* -O, --option NAME[=VALUE] */
+    CLI_OPT_LIMITS = 1u << 5   /* --max-depth N, --max-alloc SIZE */
+};
+
+typedef struct cli_args {
+    const char *from, *to, *output; /* NULL when not given */
+    bool compact;
+    bool help;
+    sv_limits limits; /* zero fields: the library's defaults */
+
+    /* The -O options. Slot 0 is kept free for a default the command sets
+     * (see cli_format_options), so the user's options come after it and
+     * win. The strings are owned by the struct. */
+    const char **opt_names;
+    const char **opt_values;
+    size_t opt_count; /* user options, in slots 1..opt_count */
+
+    char **files; /* the FILE arguments, pointing into argv */
+    size_t file_count;
+} cli_args;
+
+/* Parses the arguments after the subcommand's name (argv[0] is the name).
+ * Returns 0, or 2 after printing a usage error. On 0 the caller must
+ * cli_args_free; on 2 nothing is left to free. */
+int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned accepted);
+void cli_args_free(cli_args *a);
+
+/* The options to hand a format: the user's -O options and limits, after a
+ * default name=value pair of the command's (def_name NULL: none). The result
+ * points into a. */
+sv_options cli_format_options(cli_args *a, const char *def_name, const char *def_value);
+
+/* Checks that every -O name is an option of format f1 or f2 (either may be
+ * NULL). Returns 0, or 2 after printing a usage error. */
+int cli_check_format_options(const cli_args *a, const char *cmd, const sv_format *f1,
+                             const sv_format *f2);
+
+#endif

@@ -1,0 +1,27 @@
+/* The subcommands of serval, one file each. Each gets the arguments from its
+ * own name on (argv[0] is "dump", ...) and returns the process exit code:
+ * 0 ok, 1 bad data, 2 usage, 3 I/O, 4 unsupported. */
+#ifndef SERVAL_CLI_CMDS_H
+#define SERVAL_CLI_CMDS_H
+
+int cmd_formats(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_conv(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+
+/* The line every help text ends with. */
+#define CLI_HELP_EXIT                                                                              \
+    "Exit status: 0 ok, 1 bad data, 2 usage error, 3 I/O error, 4 unsupported format.\n"
+
+/* The help lines of the options several commands share. */
+#define CLI_HELP_FROM "  --from FMT          read as format FMT (default: detect it)\n"
+#define CLI_HELP_FORMAT_OPTION                                                                     \
+    "  -O NAME[=VALUE]     a format option, repeatable (see 'serval formats')\n"
+#define CLI_HELP_LIMITS                                                                            \
+    "  --max-depth N       fail on nesting deeper than N (default 1024)\n"                         \
+    "  --max-alloc SIZE    fail when a document needs more than SIZE bytes\n"                      \
+    "                      (suffix k, m, g or t; default 4g)\n"
+#define CLI_HELP_HELP "  -h, --help          show this help\n"
+
+#endif

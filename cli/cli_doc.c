@@ -1,0 +1,114 @@
+/* Finding formats and decoding files for dump, conv and validate. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_diag.h"
+#include "cli_doc.h"
+
+/* "json, godot4, ..." into buf (truncated if it must be). */
+static const char *format_names(char *buf, size_t size)
+{
+    size_t count = 0, used = 0;
+    const sv_format *const *all = sv_formats(&count);
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && used < size; i++) {
+        int n = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", all[i]->name);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
+int cli_find_format(const char *name, const sv_format **out)
+{
+    char names[512];
+    *out = sv_format_find(name);
+    if (*out) return 0;
+    cli_error("unknown format '%s' (known formats: %s)", name, format_names(names, sizeof names));
+    return sv_status_exit_code(SV_ERR_UNSUPPORTED);
+}
+
+int cli_input_format(const char *from, const char *path, const cli_input *in, const sv_format **out)
+{
+    char names[512];
+    if (from) return cli_find_format(from, out);
+    *out = sv_format_detect(in->data, in->len, cli_is_stdio(path) ? NULL : path);
+    if (*out) return 0;
+    cli_error("%s: cannot tell the format; name it with --from (known formats: %s)",
+              cli_display_name(path), format_names(names, sizeof names));
+    return sv_status_exit_code(SV_ERR_UNSUPPORTED);
+}
+
+/* A codec that fails without saying why still gets a useful line. */
+static void ensure_error(sv_error *err, sv_status st, const sv_format *f, const char *what)
+{
+    if (err->status != SV_OK) return;
+    sv_error_set(err, st, f->name, 0, "%s", what);
+}
+
+static int decode(cli_args *a, const char *path, cli_loaded *l)
+{
+    sv_options opts = cli_format_options(a, NULL, NULL);
+    sv_error err;
+    sv_error_clear(&err);
+
+    l->doc = sv_doc_new(NULL);
+    if (!l->doc) {
+        cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
+        return sv_status_exit_code(SV_ERR_NOMEM);
+    }
+    /* The decoder sees the limit too, but the document enforces it for
+     * every allocation, whichever code makes it. */
+    if (a->limits.max_alloc) sv_doc_set_max_alloc(l->doc, a->limits.max_alloc);
+
+    sv_status st = l->format->decode(l->doc, l->in.data, l->in.len, &opts, &l->root, &err);
+    if (st == SV_OK) st = sv_doc_status(l->doc);
+    if (st == SV_OK) return 0;
+    ensure_error(&err, st, l->format, "the decoder gave no details");
+    cli_report(cli_display_name(path), &err);
+    return sv_status_exit_code(err.status);
+}
+
+int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
+             cli_loaded *out)
+{
+    memset(out, 0, sizeof *out);
+    /* Before reading anything: a misspelt --from is found at once. */
+    if (a->from) {
+        int rc = cli_find_format(a->from, &out->format);
+        if (rc) return rc;
+    }
+    sv_status st = cli_read_input(path, &out->in);
+    if (st != SV_OK) return sv_status_exit_code(st);
+
+    int rc = cli_input_format(a->from, path, &out->in, &out->format);
+    if (!rc) rc = cli_check_format_options(a, cmd, out->format, out_format);
+    if (!rc && !out->format->decode) {
+        cli_error("%s: format %s cannot be read", cli_display_name(path), out->format->name);
+        rc = sv_status_exit_code(SV_ERR_UNSUPPORTED);
+    }
+    if (!rc) rc = decode(a, path, out);
+    if (rc) cli_loaded_free(out);
+    return rc;
+}
+
+void cli_loaded_free(cli_loaded *l)
+{
+    if (l->doc) sv_doc_free(l->doc);
+    cli_input_free(&l->in);
+    memset(l, 0, sizeof *l);
+}
+
+int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts, const char *path,
+               sv_buf *out)
+{
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = f->encode(root, opts, out, &err);
+    if (st == SV_OK && !sv_buf_ok(out)) st = SV_ERR_NOMEM;
+    if (st == SV_OK) return 0;
+    ensure_error(&err, st, f,
+                 st == SV_ERR_NOMEM ? "no memory for the output" : "the encoder gave no details");
+    cli_report(cli_display_name(path), &err);
+    return sv_status_exit_code(err.status);
+}

@@ -1,0 +1,42 @@
+/* The steps dump, conv and validate share: find a format by name or by
+ * content, read a file and decode it into a document. Each step prints its
+ * own diagnostic and returns a CLI exit code (0 = success). */
+#ifndef SERVAL_CLI_DOC_H
+#define SERVAL_CLI_DOC_H
+
+#include "cli_args.h"
+#include "cli_io.h"
+#include "serval/buf.h"
+#include "serval/registry.h"
+#include "serval/value.h"
+
+/* The format called name, or exit code 4 with the list of known formats. */
+int cli_find_format(const char *name, const sv_format **out);
+
+/* --from's format when given, else the one detected from the bytes and the
+ * file name; exit code 4 when nothing fits. */
+int cli_input_format(const char *from, const char *path, const cli_input *in,
+                     const sv_format **out);
+
+/* A decoded file: the bytes, the document and its root value. */
+typedef struct cli_loaded {
+    cli_input in;
+    const sv_format *format;
+    sv_doc *doc;
+    sv_value root;
+} cli_loaded;
+
+/* Reads path, picks its format (from a->from or by detection), checks the -O
+ * options against it and out_format (NULL: none), and decodes. On any
+ * failure prints the diagnostic and returns its exit code with nothing left
+ * to free; on 0 the caller must cli_loaded_free. */
+int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
+             cli_loaded *out);
+void cli_loaded_free(cli_loaded *l);
+
+/* Encodes root with format f into out (which the caller owns and frees).
+ * path names the input in diagnostics. */
+int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts, const char *path,
+               sv_buf *out);
+
+#endif

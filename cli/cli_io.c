@@ -1,0 +1,263 @@
+/* Reading inputs whole and writing outputs atomically (see cli_io.h). */
+/* realpath(3) is an XSI function: POSIX alone (the build's _POSIX_C_SOURCE)
+ * does not declare it. */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "cli_diag.h"
+#include "cli_io.h"
+
+/* Buffer for inputs of unknown size (pipes, /proc files); doubled as needed. */
+#define READ_CHUNK ((size_t)64 * 1024)
+/* One read(2) call asks for at most this much: POSIX leaves counts above
+ * SSIZE_MAX implementation-defined. */
+#define READ_MAX ((size_t)1 << 30)
+/* Target names longer than this get a generic temporary name, so that the
+ * temporary name cannot exceed NAME_MAX when the target's name does not. */
+#define TMP_BASE_MAX 200
+
+void cli_io_init(void)
+{
+    /* Held back, SIGXFSZ would still kill the process once released; ignored,
+     * the write returns EFBIG and we clean up and report it. */
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+bool cli_is_stdio(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
+const char *cli_display_name(const char *path)
+{
+    return cli_is_stdio(path) ? "<stdin>" : path;
+}
+
+/* ---- input -------------------------------------------------------------------- */
+
+/* Reads fd to its end. hint is the expected size (0 = unknown). Sized from
+ * the hint plus one byte, a regular file takes one allocation and the last,
+ * empty read finds the end without growing the buffer. A file that grows
+ * while it is read is still read whole. Returns 0 or an errno value. */
+static int read_fd(int fd, size_t hint, cli_input *in)
+{
+    size_t cap = hint ? hint + 1 : READ_CHUNK, len = 0;
+    uint8_t *buf = malloc(cap);
+    if (!buf) return ENOMEM;
+    for (;;) {
+        if (len == cap) {
+            if (cap > SIZE_MAX / 2) {
+                free(buf);
+                return EFBIG;
+            }
+            uint8_t *bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                return ENOMEM;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t want = cap - len < READ_MAX ? cap - len : READ_MAX;
+        ssize_t n = read(fd, buf + len, want);
+        if (n < 0) {
+            int e = errno;
+            if (e == EINTR) continue;
+            free(buf);
+            return e;
+        }
+        if (n == 0) break;
+        len += (size_t)n;
+    }
+    in->data = buf;
+    in->len = len;
+    return 0;
+}
+
+static int read_path(const char *path, cli_input *in)
+{
+    int fd = STDIN_FILENO;
+    if (!cli_is_stdio(path)) {
+        /* Read-only, always: serval never writes to its inputs. */
+        fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0) return errno;
+    }
+    int e = 0;
+    size_t hint = 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+    } else if (S_ISDIR(st.st_mode)) {
+        e = EISDIR;
+    } else if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        if ((uintmax_t)st.st_size >= SIZE_MAX)
+            e = EFBIG;
+        else
+            hint = (size_t)st.st_size;
+    }
+    if (!e) e = read_fd(fd, hint, in);
+    if (fd != STDIN_FILENO) close(fd);
+    return e;
+}
+
+sv_status cli_read_input(const char *path, cli_input *in)
+{
+    in->data = NULL;
+    in->len = 0;
+    int e = read_path(path, in);
+    if (!e) return SV_OK;
+    if (e == ENOMEM) {
+        cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
+        return SV_ERR_NOMEM;
+    }
+    cli_error("%s: %s", cli_display_name(path), strerror(e));
+    return SV_ERR_IO;
+}
+
+void cli_input_free(cli_input *in)
+{
+    free(in->data);
+    in->data = NULL;
+    in->len = 0;
+}
+
+/* ---- output -------------------------------------------------------------------- */
+
+/* Returns 0 or an errno value. */
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+    while (len > 0) {
+        size_t want = len < READ_MAX ? len : READ_MAX;
+        ssize_t n = write(fd, p, want);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static sv_status write_stdout(const void *data, size_t len)
+{
+    /* Anything printf'd before must come first. */
+    int e = fflush(stdout) == 0 ? 0 : errno;
+    if (!e) e = write_all(STDOUT_FILENO, data, len);
+    if (!e) return SV_OK;
+    cli_error("<stdout>: %s", strerror(e));
+    return SV_ERR_IO;
+}
+
+/* The mode a new file gets from open(2) with 0666: what the user expects
+ * rather than mkstemp's 0600. */
+static mode_t new_file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+/* Best effort: makes the rename itself durable. Some file systems refuse
+ * fsync on a directory; the data is already safe then. */
+static void sync_dir(const char *tmpl, size_t dir_len)
+{
+    char *dir = dir_len ? strndup(tmpl, dir_len) : NULL;
+    int fd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+/* Writes through a temporary file in target's directory, then renames it
+ * over target. Signals that would end the process are held back meanwhile
+ * (and act once the temporary file is renamed or removed), so no temporary
+ * file is left behind. Returns 0 or an errno. */
+static int write_atomic(const char *target, const void *data, size_t len, mode_t mode)
+{
+    const char *slash = strrchr(target, '/');
+    size_t dir_len = slash ? (size_t)(slash - target) + 1 : 0;
+    const char *base = target + dir_len;
+    if (strlen(base) > TMP_BASE_MAX) base = "serval";
+    char *tmpl = malloc(dir_len + strlen(base) + sizeof "..XXXXXX");
+    if (!tmpl) return ENOMEM;
+    sprintf(tmpl, "%.*s.%s.XXXXXX", (int)dir_len, target, base);
+
+    sigset_t hold, saved;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    sigaddset(&hold, SIGHUP);
+    sigaddset(&hold, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &hold, &saved);
+
+    int e = 0;
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        e = errno;
+    } else {
+        e = write_all(fd, data, len);
+        if (!e && fchmod(fd, mode) != 0) e = errno;
+        if (!e && fsync(fd) != 0) e = errno;
+        if (close(fd) != 0 && !e) e = errno;
+        if (!e && rename(tmpl, target) != 0) e = errno;
+        if (e)
+            unlink(tmpl);
+        else
+            sync_dir(tmpl, dir_len);
+    }
+
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+    free(tmpl);
+    return e;
+}
+
+/* For devices and FIFOs: there is nothing to rename over. */
+static int write_in_place(const char *target, const void *data, size_t len)
+{
+    int fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int e = write_all(fd, data, len);
+    if (close(fd) != 0 && !e) e = errno;
+    return e;
+}
+
+sv_status cli_write_output(const char *path, const void *data, size_t len)
+{
+    if (!path || cli_is_stdio(path)) return write_stdout(data, len);
+
+    /* Through a symbolic link, replace the file it points to, not the link. */
+    char *resolved = NULL;
+    const char *target = path;
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        resolved = realpath(path, NULL);
+        if (resolved) target = resolved;
+    }
+
+    int e;
+    if (stat(target, &st) != 0) {
+        e = errno == ENOENT ? write_atomic(target, data, len, new_file_mode()) : errno;
+    } else if (S_ISDIR(st.st_mode)) {
+        e = EISDIR;
+    } else if (!S_ISREG(st.st_mode)) {
+        e = write_in_place(target, data, len);
+    } else {
+        e = write_atomic(target, data, len, st.st_mode & 07777);
+    }
+    free(resolved);
+    if (!e) return SV_OK;
+    cli_error("%s: %s", path, strerror(e));
+    return SV_ERR_IO;
+}

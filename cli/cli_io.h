@@ -1,0 +1,43 @@
+/* File input and output for the serval command.
+ *
+ * Input is read whole into memory (one allocation sized from fstat for a
+ * regular file) and never opened for writing. Output to a file is atomic: the
+ * bytes go to a temporary file next to the target, which is synced and then
+ * renamed over it, so a failed or interrupted run leaves the target as it was
+ * and no temporary file behind. */
+#ifndef SERVAL_CLI_IO_H
+#define SERVAL_CLI_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serval/error.h"
+
+/* Call once at start: a file size limit (ulimit -f) then makes writes fail
+ * with EFBIG, reported as an I/O error, instead of killing the process. */
+void cli_io_init(void);
+
+/* The name to show for an input path in messages: "<stdin>" for "-". */
+const char *cli_display_name(const char *path);
+
+/* Whether path means standard input/output ("-"). */
+bool cli_is_stdio(const char *path);
+
+typedef struct cli_input {
+    uint8_t *data; /* len bytes, malloc'd; never NULL after a success */
+    size_t len;
+} cli_input;
+
+/* Reads the whole file, or standard input for "-". On failure prints
+ * "serval: FILE: reason" and returns SV_ERR_IO or SV_ERR_NOMEM. */
+sv_status cli_read_input(const char *path, cli_input *in);
+void cli_input_free(cli_input *in);
+
+/* Writes data to path atomically, or to standard output when path is NULL or
+ * "-". A target that exists and is not a regular file (a device, a FIFO) is
+ * written in place, as there is nothing to rename over. On failure prints
+ * "serval: FILE: reason", leaves the target untouched and returns SV_ERR_IO. */
+sv_status cli_write_output(const char *path, const void *data, size_t len);
+
+#endif

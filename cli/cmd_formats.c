@@ -1,0 +1,56 @@
+/* serval formats: the registry's table, with each format's options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "cli_cmds.h"
+#include "cli_diag.h"
+
+/* One line of source per line of output. */
+/* clang-format off */
+static const char help[] =
+    "usage: serval formats\n"
+    "\n"
+    "Lists the formats serval knows: name, whether it can read and write it,\n"
+    "file extensions and a description, then the format's options for -O.\n"
+    "\n"
+    "Options:\n"
+    CLI_HELP_HELP
+    "\n"
+    CLI_HELP_EXIT;
+/* clang-format on */
+
+static void print_format(const sv_format *f)
+{
+    char exts[128] = "";
+    size_t used = 0;
+    for (const char *const *e = f->extensions; e && *e && used < sizeof exts; e++) {
+        int n = snprintf(exts + used, sizeof exts - used, "%s.%s", used ? " " : "", *e);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+    const char *can = f->decode && f->encode ? "read/write" : f->decode ? "read" : "write";
+    printf("%-9s %-11s %-11s %s\n", f->name, can, used ? exts : "-", f->description);
+    for (const sv_option_desc *d = f->options; d && d->name; d++)
+        printf("  -O %-12s %s\n", d->name, d->help);
+}
+
+int cmd_formats(int argc, char **argv)
+{
+    cli_args a;
+    int rc = cli_args_parse(&a, "formats", argc, argv, 0);
+    if (rc) return rc;
+    if (a.help) {
+        fputs(help, stdout);
+    } else if (a.file_count) {
+        cli_usage_error("formats", "takes no arguments");
+        rc = 2;
+    } else {
+        size_t count = 0;
+        const sv_format *const *all = sv_formats(&count);
+        for (size_t i = 0; i < count; i++)
+            print_format(all[i]);
+    }
+    cli_args_free(&a);
+    return rc;
+}

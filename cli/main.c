@@ -1,0 +1,113 @@
+/* serval: the command-line tool. Finds the subcommand and runs it; each
+ * subcommand lives in its own cmd_<name>.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_cmds.h"
+#include "cli_diag.h"
+#include "cli_io.h"
+#include "serval/serval.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"formats", cmd_formats, "list the formats serval reads and writes"},
+    {"detect", cmd_detect, "tell the format of each file"},
+    {"dump", cmd_dump, "print a file as typed JSON"},
+    {"conv", cmd_conv, "convert a file from one format to another"},
+    {"validate", cmd_validate, "check that files decode"},
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static void print_help(void)
+{
+    fputs("usage: serval COMMAND [OPTIONS] [FILE...]\n"
+          "\n"
+          "Reads and writes game-engine serialization formats through one value\n"
+          "tree and one lossless typed JSON.\n"
+          "\n"
+          "Commands:\n",
+          stdout);
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n"
+          "Options:\n"
+          "  -h, --help  show this help; 'serval COMMAND --help' for a command's\n"
+          "  --version   print the version\n"
+          "\n"
+          "A FILE of '-' is standard input. Data goes to standard output,\n"
+          "messages to standard error.\n"
+          "\n" CLI_HELP_EXIT,
+          stdout);
+}
+
+static const command *find_command(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(commands[i].name, name) == 0) return &commands[i];
+    return NULL;
+}
+
+/* Output that could not be written is an I/O error even when all else went
+ * well (serval formats > /dev/full). */
+static int finish(int rc)
+{
+    int e = 0;
+    if (fflush(stdout) != 0)
+        e = errno;
+    else if (ferror(stdout))
+        e = EIO;
+    if (!e) return rc;
+    cli_error("<stdout>: %s", strerror(e));
+    return rc ? rc : 3;
+}
+
+static int run(int argc, char **argv)
+{
+    if (argc < 2) {
+        cli_usage_error(NULL, "missing command (formats, detect, dump, conv or validate)");
+        return 2;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        print_help();
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("serval %s\n", SERVAL_VERSION_STRING);
+        return 0;
+    }
+    if (strcmp(name, "help") == 0) {
+        /* "serval help dump" is "serval dump --help". */
+        if (argc < 3) {
+            print_help();
+            return 0;
+        }
+        const command *c = find_command(argv[2]);
+        if (!c) {
+            cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+            return 2;
+        }
+        char help_flag[] = "--help";
+        char *sub_argv[] = {argv[2], help_flag, NULL};
+        return c->run(2, sub_argv);
+    }
+    const command *c = find_command(name);
+    if (c) return c->run(argc - 1, argv + 1);
+    if (name[0] == '-')
+        cli_usage_error(NULL, "unknown option '%s'", name);
+    else
+        cli_usage_error(NULL, "unknown command '%s'", name);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    cli_io_init();
+    return finish(run(argc, argv));
+}

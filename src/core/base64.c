@@ -1,0 +1,118 @@
+/* Standard base64 with padding (RFC 4648 §4), strict decoding (§3.3, §3.5). */
+#include "core/base64.h"
+
+static const char b64_alphabet[64] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* 6-bit value of each alphabet character; 0xFF for everything else ('='
+ * included: padding is handled by position, never by the table). */
+static const uint8_t b64_value[256] = {
+#define R16 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
+    R16, R16,
+    /* 0x20 - 0x2F: '+' = 62, '/' = 63 */
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 62, 0xFF, 0xFF, 0xFF, 63,
+    /* 0x30 - 0x3F: '0'..'9' = 52..61 */
+    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    /* 0x40 - 0x5F: 'A'..'Z' = 0..25 */
+    0xFF, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    /* 0x60 - 0x7F: 'a'..'z' = 26..51 */
+    0xFF, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+    41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    R16, R16, R16, R16, R16, R16, R16, R16
+#undef R16
+};
+
+size_t sv_base64_encoded_len(size_t n) { return (n / 3 + (n % 3 != 0)) * 4; }
+
+void sv_base64_encode(const uint8_t *in, size_t n, char *out)
+{
+    size_t full = n / 3;
+    for (size_t i = 0; i < full; i++, in += 3, out += 4) {
+        uint32_t w = (uint32_t)in[0] << 16 | (uint32_t)in[1] << 8 | in[2];
+        out[0] = b64_alphabet[w >> 18];
+        out[1] = b64_alphabet[(w >> 12) & 63];
+        out[2] = b64_alphabet[(w >> 6) & 63];
+        out[3] = b64_alphabet[w & 63];
+    }
+    size_t rest = n % 3;
+    if (rest == 0) return;
+    uint32_t w = (uint32_t)in[0] << 16 | (rest == 2 ? (uint32_t)in[1] << 8 : 0);
+    out[0] = b64_alphabet[w >> 18];
+    out[1] = b64_alphabet[(w >> 12) & 63];
+    out[2] = rest == 2 ? b64_alphabet[(w >> 6) & 63] : '=';
+    out[3] = '=';
+}
+
+/* The offset in q[0..4) of the first character that is not in the alphabet. */
+static size_t first_bad(const char *q)
+{
+    size_t i = 0;
+    while (i < 4 && b64_value[(uint8_t)q[i]] != 0xFF) i++;
+    return i;
+}
+
+static bool fail(size_t *err_pos, size_t pos)
+{
+    if (err_pos) *err_pos = pos;
+    return false;
+}
+
+bool sv_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len,
+                      size_t *err_pos)
+{
+    const char *start = in;
+    uint8_t *o = out;
+    bool whole = len % 4 == 0;
+    /* Quads that must hold four alphabet characters: all but a final one. */
+    size_t full = whole && len ? len / 4 - 1 : len / 4;
+    *out_len = 0;
+    for (size_t qi = 0; qi < full; qi++, in += 4) {
+        uint32_t a = b64_value[(uint8_t)in[0]], b = b64_value[(uint8_t)in[1]];
+        uint32_t c = b64_value[(uint8_t)in[2]], d = b64_value[(uint8_t)in[3]];
+        if ((a | b | c | d) & 0x80) /* only the invalid marker has bit 7 */
+            return fail(err_pos, (size_t)(in - start) + first_bad(in));
+        uint32_t w = a << 18 | b << 12 | c << 6 | d;
+        o[0] = (uint8_t)(w >> 16);
+        o[1] = (uint8_t)(w >> 8);
+        o[2] = (uint8_t)w;
+        o += 3;
+    }
+    if (!whole) {
+        /* a stray character in the tail is named; else the text ends early */
+        for (size_t i = full * 4; i < len; i++)
+            if (b64_value[(uint8_t)start[i]] == 0xFF && start[i] != '=') return fail(err_pos, i);
+        return fail(err_pos, len);
+    }
+    if (len == 0) return true;
+    size_t base = (size_t)(in - start);
+    /* The final quad: "xxxx", "xxx=" or "xx==" (RFC 4648 §4). */
+    uint32_t a = b64_value[(uint8_t)in[0]], b = b64_value[(uint8_t)in[1]];
+    uint32_t c = b64_value[(uint8_t)in[2]], d = b64_value[(uint8_t)in[3]];
+    if (a == 0xFF) return fail(err_pos, base);
+    if (b == 0xFF) return fail(err_pos, base + 1);
+    if (c == 0xFF) {
+        if (in[2] != '=') return fail(err_pos, base + 2);
+        if (in[3] != '=') return fail(err_pos, base + 3);
+        /* one byte: the low 4 bits of b are not part of the data (§3.5) */
+        if (b & 0x0F) return fail(err_pos, base + 1);
+        o[0] = (uint8_t)(a << 2 | b >> 4);
+        o += 1;
+    } else if (d == 0xFF) {
+        if (in[3] != '=') return fail(err_pos, base + 3);
+        /* two bytes: the low 2 bits of c are not part of the data */
+        if (c & 0x03) return fail(err_pos, base + 2);
+        uint32_t w = a << 18 | b << 12 | c << 6;
+        o[0] = (uint8_t)(w >> 16);
+        o[1] = (uint8_t)(w >> 8);
+        o += 2;
+    } else {
+        uint32_t w = a << 18 | b << 12 | c << 6 | d;
+        o[0] = (uint8_t)(w >> 16);
+        o[1] = (uint8_t)(w >> 8);
+        o[2] = (uint8_t)w;
+        o += 3;
+    }
+    *out_len = (size_t)(o - out);
+    return true;
+}

@@ -1,0 +1,387 @@
+/* The typed JSON writer: integers and floats of every width, math tuples
+ * and packed numeric arrays (docs/json.md, "Scalars" and "Math tuples and
+ * packed arrays"). Digits come from numconv (shortest round-trip floats). */
+#include "json/json_write_internal.h"
+
+#include "json/numconv.h"
+
+/* Room for one number of any element type and its separator. Non-finite
+ * floats in tuples are strings, at most "nan:0x" + 16 hex digits + quotes. */
+#define NUM_ROOM (SV_FMT_F64_MAX + 2)
+/* A packed array without shape is written this many numbers per line. */
+#define FLAT_ROW 8
+
+#define LIT(s) s, sizeof(s) - 1
+
+static sv_status malformed(sv_jw *w, const char *what)
+{
+    return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: %s", what);
+}
+
+static inline uint8_t *put(uint8_t *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* "{\"$i8\":" etc., by width 1, 2, 4, 8 (index 0..3). */
+static const char *const int_open[4] = {"{\"$i8\":", "{\"$i16\":", "{\"$i32\":", "{\"$i64\":"};
+static const char *const uint_open[4] = {"{\"$u8\":", "{\"$u16\":", "{\"$u32\":", "{\"$u64\":"};
+static const uint8_t int_open_len[4] = {7, 8, 8, 8};
+
+static int width_index(unsigned width)
+{
+    switch (width) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    default: return -1;
+    }
+}
+
+static const char hex_lower[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
+                                   '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+
+static uint8_t *put_hex(uint8_t *p, uint64_t bits, int digits)
+{
+    for (int i = digits - 1; i >= 0; i--) *p++ = (uint8_t)hex_lower[(bits >> (4 * i)) & 0xF];
+    return p;
+}
+
+/* A non-finite float as its typed JSON string: "inf", "-inf", "nan" for the
+ * one canonical quiet NaN, else "nan:0x" and the raw bits. */
+static uint8_t *put_nonfinite64(uint8_t *p, uint64_t bits)
+{
+    if ((bits & UINT64_C(0x000fffffffffffff)) == 0)
+        return bits >> 63 ? put(p, LIT("\"-inf\"")) : put(p, LIT("\"inf\""));
+    if (bits == UINT64_C(0x7ff8000000000000)) return put(p, LIT("\"nan\""));
+    p = put(p, LIT("\"nan:0x"));
+    p = put_hex(p, bits, 16);
+    *p++ = '"';
+    return p;
+}
+
+static uint8_t *put_nonfinite32(uint8_t *p, uint32_t bits)
+{
+    if ((bits & 0x007fffffu) == 0) return bits >> 31 ? put(p, LIT("\"-inf\"")) : put(p, LIT("\"inf\""));
+    if (bits == 0x7fc00000u) return put(p, LIT("\"nan\""));
+    p = put(p, LIT("\"nan:0x"));
+    p = put_hex(p, bits, 8);
+    *p++ = '"';
+    return p;
+}
+
+static inline uint64_t f64_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static inline uint32_t f32_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+static inline bool bits64_finite(uint64_t b)
+{
+    return (b & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
+}
+
+static inline bool bits32_finite(uint32_t b) { return (b & 0x7f800000u) != 0x7f800000u; }
+
+/* ---- scalars ---------------------------------------------------------------- */
+
+sv_status sv__jw_int(sv_jw *w, const sv_value *v)
+{
+    int wi = width_index(v->sub);
+    if (wi < 0) return malformed(w, "an int whose width is not 1, 2, 4 or 8");
+    int64_t i = v->as.i;
+    if (wi < 3) {
+        int64_t lim = (int64_t)1 << (8 * v->sub - 1);
+        if (i < -lim || i >= lim)
+            return sv_error_set(w->err, SV_ERR_RANGE, SV_JW_FORMAT, 0,
+                                "malformed tree: %lld does not fit an int of %u bytes",
+                                (long long)i, (unsigned)v->sub);
+    }
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 12)) return SV_ERR_NOMEM;
+    uint8_t *p = w->p;
+    bool form = !w->plain && (wi != 3 || (v->flags & SV_F_EXPLICIT));
+    if (form) {
+        p = put(p, int_open[wi], int_open_len[wi]);
+        if (w->pretty) *p++ = ' ';
+    }
+    p += sv_fmt_i64(i, (char *)p);
+    if (form) *p++ = '}';
+    w->p = p;
+    return SV_OK;
+}
+
+sv_status sv__jw_uint(sv_jw *w, const sv_value *v)
+{
+    int wi = width_index(v->sub);
+    if (wi < 0) return malformed(w, "a uint whose width is not 1, 2, 4 or 8");
+    uint64_t u = v->as.u;
+    if (wi < 3 && (u >> (8 * v->sub)) != 0)
+        return sv_error_set(w->err, SV_ERR_RANGE, SV_JW_FORMAT, 0,
+                            "malformed tree: %llu does not fit a uint of %u bytes",
+                            (unsigned long long)u, (unsigned)v->sub);
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 12)) return SV_ERR_NOMEM;
+    uint8_t *p = w->p;
+    /* a plain literal above int64's range reads back as this uint; at or
+     * below it, it would read back as an int */
+    bool form = !w->plain && (wi != 3 || (v->flags & SV_F_EXPLICIT) || u <= (uint64_t)INT64_MAX);
+    if (form) {
+        p = put(p, uint_open[wi], int_open_len[wi]);
+        if (w->pretty) *p++ = ' ';
+    }
+    p += sv_fmt_u64(u, (char *)p);
+    if (form) *p++ = '}';
+    w->p = p;
+    return SV_OK;
+}
+
+sv_status sv__jw_float(sv_jw *w, const sv_value *v)
+{
+    if (v->sub != 8 && v->sub != 4) return malformed(w, "a float whose width is not 4 or 8");
+    if (!sv__jw_need(w, SV_FMT_F64_MAX + 12)) return SV_ERR_NOMEM;
+    uint8_t *p = w->p;
+    if (v->sub == 8) {
+        double d = v->as.f64;
+        uint64_t bits = f64_bits(d);
+        bool finite = bits64_finite(bits);
+        if (w->plain) {
+            if (finite) p += sv_fmt_f64(d, (char *)p);
+            else p = put(p, LIT("null"));
+        } else if (finite && !(v->flags & SV_F_EXPLICIT)) {
+            p += sv_fmt_f64(d, (char *)p);
+        } else {
+            p = put(p, LIT("{\"$f64\":"));
+            if (w->pretty) *p++ = ' ';
+            if (finite) p += sv_fmt_f64(d, (char *)p);
+            else p = put_nonfinite64(p, bits);
+            *p++ = '}';
+        }
+    } else {
+        float f = v->as.f32;
+        uint32_t bits = f32_bits(f);
+        bool finite = bits32_finite(bits);
+        if (w->plain) {
+            if (finite) p += sv_fmt_f32(f, (char *)p);
+            else p = put(p, LIT("null"));
+        } else {
+            p = put(p, LIT("{\"$f32\":"));
+            if (w->pretty) *p++ = ' ';
+            if (finite) p += sv_fmt_f32(f, (char *)p);
+            else p = put_nonfinite32(p, bits);
+            *p++ = '}';
+        }
+    }
+    w->p = p;
+    return SV_OK;
+}
+
+/* ---- runs of numbers ------------------------------------------------------------ */
+
+/* Writes m numbers of element type elem from data, starting at scalar
+ * start, separated by ',' (", " when space). Room: m * NUM_ROOM. */
+static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, unsigned elem,
+                         bool plain, bool space)
+{
+#define SEP()                            \
+    do {                                 \
+        if (j) {                         \
+            *p++ = ',';                  \
+            if (space) *p++ = ' ';       \
+        }                                \
+    } while (0)
+#define INT_RUN(T, FMT)                                                  \
+    do {                                                                 \
+        const uint8_t *d = (const uint8_t *)data + start * sizeof(T);    \
+        for (size_t j = 0; j < m; j++) {                                 \
+            T x;                                                         \
+            memcpy(&x, d + j * sizeof(T), sizeof(T));                    \
+            SEP();                                                       \
+            p += FMT(x, (char *)p);                                      \
+        }                                                                \
+    } while (0)
+    switch (elem) {
+    case SV_ELEM_U8: INT_RUN(uint8_t, sv_fmt_u64); break;
+    case SV_ELEM_I8: INT_RUN(int8_t, sv_fmt_i64); break;
+    case SV_ELEM_U16: INT_RUN(uint16_t, sv_fmt_u64); break;
+    case SV_ELEM_I16: INT_RUN(int16_t, sv_fmt_i64); break;
+    case SV_ELEM_U32: INT_RUN(uint32_t, sv_fmt_u64); break;
+    case SV_ELEM_I32: INT_RUN(int32_t, sv_fmt_i64); break;
+    case SV_ELEM_U64: INT_RUN(uint64_t, sv_fmt_u64); break;
+    case SV_ELEM_I64: INT_RUN(int64_t, sv_fmt_i64); break;
+    case SV_ELEM_F32: {
+        const uint8_t *d = (const uint8_t *)data + start * 4;
+        for (size_t j = 0; j < m; j++) {
+            float f;
+            memcpy(&f, d + j * 4, 4);
+            SEP();
+            uint32_t bits = f32_bits(f);
+            if (bits32_finite(bits)) p += sv_fmt_f32(f, (char *)p);
+            else if (plain) p = put(p, LIT("null"));
+            else p = put_nonfinite32(p, bits);
+        }
+        break;
+    }
+    case SV_ELEM_F64: {
+        const uint8_t *d = (const uint8_t *)data + start * 8;
+        for (size_t j = 0; j < m; j++) {
+            double f;
+            memcpy(&f, d + j * 8, 8);
+            SEP();
+            uint64_t bits = f64_bits(f);
+            if (bits64_finite(bits)) p += sv_fmt_f64(f, (char *)p);
+            else if (plain) p = put(p, LIT("null"));
+            else p = put_nonfinite64(p, bits);
+        }
+        break;
+    }
+    default: break;
+    }
+#undef INT_RUN
+#undef SEP
+    return p;
+}
+
+/* ,"$elem":"f64" (with spaces when pretty). Room: 24. */
+static uint8_t *put_elem_member(uint8_t *p, unsigned elem, bool pretty)
+{
+    static const char *const names[SV_ELEM_COUNT] = {"",    "u8",  "i8",  "u16", "i16", "u32",
+                                                     "i32", "u64", "i64", "f32", "f64"};
+    *p++ = ',';
+    if (pretty) *p++ = ' ';
+    p = put(p, LIT("\"$elem\":"));
+    if (pretty) *p++ = ' ';
+    *p++ = '"';
+    p = put(p, names[elem], strlen(names[elem]));
+    *p++ = '"';
+    return p;
+}
+
+sv_status sv__jw_tuple(sv_jw *w, const sv_value *v)
+{
+    unsigned tag = v->tag, elem = v->sub;
+    if (tag == 0 || tag >= SV_TAG_COUNT || sv__jw_tags[tag].kind != SV_TUPLE)
+        return malformed(w, "a tuple without a shape tag");
+    const sv_jw_tag *t = &sv__jw_tags[tag];
+    if (elem == SV_ELEM_NONE || elem >= SV_ELEM_COUNT)
+        return malformed(w, "a tuple without an element type");
+    if (v->len != t->scalars || !v->as.data)
+        return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
+                            "malformed tree: a %s tuple holds %u numbers, not %u",
+                            sv_tag_name((sv_tag)tag), v->as.data ? (unsigned)v->len : 0u,
+                            (unsigned)t->scalars);
+    size_t n = v->len;
+    if (!sv__jw_need(w, (size_t)t->open_len + 32 + n * NUM_ROOM)) return SV_ERR_NOMEM;
+    uint8_t *p = w->p;
+    if (!w->plain) {
+        p = put(p, t->open, t->open_len);
+        if (w->pretty) *p++ = ' ';
+    }
+    /* the numbers of a tuple stay on one line */
+    *p++ = '[';
+    p = put_nums(p, v->as.data, 0, n, elem, w->plain, w->pretty);
+    *p++ = ']';
+    if (!w->plain) {
+        if (elem != t->elem) p = put_elem_member(p, elem, w->pretty);
+        *p++ = '}';
+    }
+    w->p = p;
+    return SV_OK;
+}
+
+/* [[a, b, c], ...]: one item per line, its numbers on that line. */
+static sv_status packed_items(sv_jw *w, const void *data, size_t items, size_t k, unsigned elem)
+{
+    if (items == 0) {
+        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+        w->p = put(w->p, "[]", 2);
+        return SV_OK;
+    }
+    size_t outer = w->ind, ci = outer + w->indent;
+    uint8_t open = '[';
+    for (size_t i = 0; i < items; i++) {
+        if (!sv__jw_need(w, ci + 4 + SV_JW_NL_SLACK + k * NUM_ROOM)) return SV_ERR_NOMEM;
+        uint8_t *p = w->p;
+        *p++ = open;
+        open = ',';
+        if (w->pretty) p = sv__jw_nl(p, ci);
+        *p++ = '[';
+        p = put_nums(p, data, i * k, k, elem, w->plain, w->pretty);
+        *p++ = ']';
+        w->p = p;
+    }
+    if (!sv__jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return SV_ERR_NOMEM;
+    if (w->pretty) w->p = sv__jw_nl(w->p, outer);
+    *w->p++ = ']';
+    return SV_OK;
+}
+
+/* [a, b, ...]: when pretty, on the form's line if it fits one row of
+ * FLAT_ROW numbers, else FLAT_ROW numbers per line. */
+static sv_status packed_flat(sv_jw *w, const void *data, size_t n, unsigned elem)
+{
+    if (n == 0) {
+        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+        w->p = put(w->p, "[]", 2);
+        return SV_OK;
+    }
+    bool rows = w->pretty && n > FLAT_ROW;
+    size_t outer = w->ind, ci = outer + w->indent;
+    for (size_t i = 0; i < n; i += FLAT_ROW) {
+        size_t m = n - i < FLAT_ROW ? n - i : FLAT_ROW;
+        if (!sv__jw_need(w, ci + 4 + SV_JW_NL_SLACK + FLAT_ROW * NUM_ROOM)) return SV_ERR_NOMEM;
+        uint8_t *p = w->p;
+        *p++ = i ? ',' : '[';
+        if (rows) p = sv__jw_nl(p, ci);
+        else if (i && w->pretty) *p++ = ' ';
+        p = put_nums(p, data, i, m, elem, w->plain, w->pretty);
+        w->p = p;
+    }
+    if (!sv__jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return SV_ERR_NOMEM;
+    if (rows) w->p = sv__jw_nl(w->p, outer);
+    *w->p++ = ']';
+    return SV_OK;
+}
+
+sv_status sv__jw_packed(sv_jw *w, const sv_value *v)
+{
+    static const char *const flat_open[SV_ELEM_COUNT] = {
+        "",           "{\"$u8s\":",  "{\"$i8s\":",  "{\"$u16s\":", "{\"$i16s\":", "{\"$u32s\":",
+        "{\"$i32s\":", "{\"$u64s\":", "{\"$i64s\":", "{\"$f32s\":", "{\"$f64s\":"};
+    unsigned tag = v->tag, elem = v->sub;
+    /* any other tag was written around this value by the caller */
+    const sv_jw_tag *shape =
+        tag && tag < SV_TAG_COUNT && sv__jw_tags[tag].kind == SV_PACKED ? &sv__jw_tags[tag] : NULL;
+    if (elem == SV_ELEM_NONE || elem >= SV_ELEM_COUNT)
+        return malformed(w, "a packed array without an element type");
+    size_t n = v->len, k = shape ? shape->scalars : 1;
+    if (n && !v->as.data) return malformed(w, "a packed array without storage");
+    if (n % k)
+        return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
+                            "malformed tree: %zu numbers do not make whole %s items", n,
+                            sv_tag_name((sv_tag)tag));
+    if (!w->plain) {
+        const char *open = shape ? shape->open : flat_open[elem];
+        size_t len = strlen(open);
+        if (!sv__jw_need(w, len + 1)) return SV_ERR_NOMEM;
+        w->p = put(w->p, open, len);
+        if (w->pretty) *w->p++ = ' ';
+    }
+    sv_status st = shape ? packed_items(w, v->as.data, n / k, k, elem)
+                         : packed_flat(w, v->as.data, n, elem);
+    if (st) return st;
+    if (!w->plain) {
+        if (!sv__jw_need(w, 32)) return SV_ERR_NOMEM;
+        if (shape && elem != shape->elem) w->p = put_elem_member(w->p, elem, w->pretty);
+        *w->p++ = '}';
+    }
+    return SV_OK;
+}

@@ -1,0 +1,180 @@
+/* The typed JSON writer: strings (escaping and UTF-8 / WTF-8 checks) and
+ * bytes (base64). Escapes follow docs/json.md, "Strings and bytes".
+ *
+ * Strings are scanned 8 bytes at a time (SWAR): one 64-bit word tells whether
+ * any of its bytes is a control, '"', '\\' or non-ASCII. Clean words are
+ * stored whole; only the flagged byte takes the slow path. */
+#include "json/json_write_internal.h"
+
+#include "core/base64.h"
+
+/* Input bytes handled per reservation: the output of n input bytes is at most
+ * 6n (a control becomes \u00XX), so a long string is reserved piecewise. */
+#define STR_CHUNK 4096
+/* Slack beyond 6n: the 8-byte word stores, quotes, '$', ':' and a space. */
+#define STR_SLACK 32
+
+/* Index of the first special byte of the word loaded from s (one is there).
+ * On little-endian machines the first byte in memory is the lowest. */
+static inline size_t first_special(uint64_t mask, const uint8_t *s)
+{
+#ifdef SV_JW_LE
+    (void)s;
+    return (size_t)__builtin_ctzll(mask) >> 3;
+#else
+    (void)mask;
+    size_t k = 0;
+    while (!(s[k] < 0x20 || s[k] == '"' || s[k] == '\\' || s[k] >= 0x80)) k++;
+    return k;
+#endif
+}
+
+/* Escapes of the controls U+0000..U+001F (docs/json.md): the five short ones
+ * and \u00XX with lower-case hex for the others. */
+static const char ctl_escape[32][8] = {
+    "\\u0000", "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0005", "\\u0006", "\\u0007",
+    "\\b",     "\\t",     "\\n",     "\\u000b", "\\f",     "\\r",     "\\u000e", "\\u000f",
+    "\\u0010", "\\u0011", "\\u0012", "\\u0013", "\\u0014", "\\u0015", "\\u0016", "\\u0017",
+    "\\u0018", "\\u0019", "\\u001a", "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f",
+};
+static const uint8_t ctl_escape_len[32] = {6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 6, 2, 2, 6, 6,
+                                           6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
+
+static inline bool cont(uint8_t c) { return (c & 0xC0) == 0x80; }
+
+/* Length of the UTF-8 sequence at s (s[0] >= 0x80, rem bytes left), or 0 if
+ * it is invalid (RFC 3629: no overlongs, no surrogates, nothing above
+ * U+10FFFF). With wtf8, an encoded surrogate U+D800..U+DFFF is accepted
+ * (3 bytes, *lone set) unless it is a high one directly followed by a low
+ * one: WTF-8 encodes such a pair as one 4-byte sequence, never as two. */
+static size_t utf8_seq(const uint8_t *s, size_t rem, bool wtf8, bool *lone)
+{
+    uint8_t c = s[0];
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) return rem >= 2 && cont(s[1]) ? 2 : 0;
+    if (c < 0xF0) {
+        if (rem < 3 || !cont(s[1]) || !cont(s[2])) return 0;
+        if (c == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
+        if (c == 0xED && s[1] >= 0xA0) {        /* a surrogate */
+            if (!wtf8) return 0;
+            if (s[1] < 0xB0 && rem >= 6 && s[3] == 0xED && s[4] >= 0xB0 && s[4] <= 0xBF) return 0;
+            *lone = true;
+        }
+        return 3;
+    }
+    if (c < 0xF5) {
+        if (rem < 4 || !cont(s[1]) || !cont(s[2]) || !cont(s[3])) return 0;
+        if (c == 0xF0 && s[1] < 0x90) return 0; /* overlong */
+        if (c == 0xF4 && s[1] >= 0x90) return 0; /* above U+10FFFF */
+        return 4;
+    }
+    return 0;
+}
+
+static const char hex_lower[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
+                                   '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+
+sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flags)
+{
+    const uint8_t *s = (const uint8_t *)str, *start = s, *e = s + len;
+    size_t first = len < STR_CHUNK ? len : STR_CHUNK;
+    if (!sv__jw_need(w, first * 6 + STR_SLACK)) return SV_ERR_NOMEM;
+    bool wtf8 = (flags & SV_JW_STR_WTF8) != 0;
+    uint8_t *p = w->p;
+    *p++ = '"';
+    if ((flags & SV_JW_STR_DOLLAR) && len && s[0] == '$') *p++ = '$';
+    const uint8_t *seg_end = s + first;
+    for (;;) {
+        while (s < seg_end) {
+            size_t rem = (size_t)(e - s);
+            uint64_t x = rem >= 8 ? sv__jw_load64(s) : sv__jw_load_tail(e, rem, start);
+            uint64_t mask = sv__jw_special(x);
+            memcpy(p, &x, 8); /* room: reserved with slack */
+            if (!mask) {
+                size_t k = rem < 8 ? rem : 8;
+                p += k;
+                s += k;
+                continue;
+            }
+            size_t k = first_special(mask, s);
+            p += k;
+            s += k;
+            uint8_t c = *s;
+            if (c < 0x20) {
+                memcpy(p, ctl_escape[c], 8);
+                p += ctl_escape_len[c];
+                s++;
+            } else if (c < 0x80) { /* '"' or '\\' */
+                p[0] = '\\';
+                p[1] = c;
+                p += 2;
+                s++;
+            } else {
+                bool lone = false;
+                size_t n = utf8_seq(s, (size_t)(e - s), wtf8, &lone);
+                if (n == 0)
+                    return sv_error_set(w->err, SV_ERR_UTF8, SV_JW_FORMAT, (uint64_t)(s - start),
+                                        "%s at byte %zu of a %s: 0x%02x",
+                                        wtf8 ? "invalid WTF-8" : "invalid UTF-8",
+                                        (size_t)(s - start),
+                                        (flags & SV_JW_STR_KEY) ? "key" : "string", (unsigned)c);
+                if (lone) {
+                    /* ED A0..BF xx encodes U+D800..U+DFFF: \udXXX */
+                    unsigned cp = 0xD000u | (unsigned)(s[1] & 0x3F) << 6 | (unsigned)(s[2] & 0x3F);
+                    p[0] = '\\';
+                    p[1] = 'u';
+                    p[2] = 'd';
+                    p[3] = (uint8_t)hex_lower[(cp >> 8) & 0xF];
+                    p[4] = (uint8_t)hex_lower[(cp >> 4) & 0xF];
+                    p[5] = (uint8_t)hex_lower[cp & 0xF];
+                    p += 6;
+                } else {
+                    p[0] = s[0];
+                    p[1] = s[1];
+                    if (n > 2) p[2] = s[2];
+                    if (n > 3) p[3] = s[3];
+                    p += n;
+                }
+                s += n;
+            }
+        }
+        if (s >= e) break;
+        size_t next = (size_t)(e - s) < STR_CHUNK ? (size_t)(e - s) : STR_CHUNK;
+        seg_end = s + next;
+        w->p = p;
+        if (!sv__jw_need(w, next * 6 + STR_SLACK)) return SV_ERR_NOMEM;
+        p = w->p;
+    }
+    *p++ = '"';
+    if (flags & SV_JW_STR_KEY) {
+        *p++ = ':';
+        if (w->pretty) *p++ = ' ';
+    }
+    w->p = p;
+    return SV_OK;
+}
+
+sv_status sv__jw_bytes(sv_jw *w, const sv_value *v)
+{
+    size_t n = v->len;
+    if (!v->as.bytes && n)
+        return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
+                            "malformed tree: bytes without storage");
+    if (n > (SIZE_MAX - 64) / 4 * 3)
+        return sv_error_set(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0, "bytes too long to encode");
+    size_t enc = sv_base64_encoded_len(n);
+    if (!sv__jw_need(w, enc + 16)) return SV_ERR_NOMEM;
+    uint8_t *p = w->p;
+    if (!w->plain) {
+        memcpy(p, "{\"$bytes\":", 10);
+        p += 10;
+        if (w->pretty) *p++ = ' ';
+    }
+    *p++ = '"';
+    if (n) sv_base64_encode(v->as.bytes, n, (char *)p);
+    p += enc;
+    *p++ = '"';
+    if (!w->plain) *p++ = '}';
+    w->p = p;
+    return SV_OK;
+}

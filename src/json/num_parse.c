@@ -1,0 +1,562 @@
+/* Correctly rounded decimal -> double / float, without locale or malloc.
+ *
+ * Three tiers, each exact where it answers:
+ *  1. Clinger's fast path (William D. Clinger, "How to Read Floating Point
+ *     Numbers Accurately", 1990): a mantissa that is exact in the target type
+ *     times an exact power of ten is one correctly rounded IEEE operation.
+ *  2. Eisel-Lemire (Daniel Lemire, "Number Parsing at a Gigabyte per Second",
+ *     2021, after Michael Eisel): the first 19 significant digits w, times the
+ *     truncated 128-bit significand of 5^q from pow10_table.c. Our variant
+ *     keeps the full 192-bit product P (the third 64-bit limb only when the
+ *     first 128 bits leave the rounding open) and reasons on its error: the
+ *     table entry is a lower bound within one unit, so the exact product lies
+ *     in [P, P + 2^64). Rounding is decided unless the bits below the kept
+ *     ones fall in [half - 2^64, half), which never happens in practice; for
+ *     0 <= q <= 55 the entry is exact, so exact ties are seen and go to even.
+ *     When digits beyond the 19th were dropped, w and w + 1 must round alike.
+ *  3. A big-integer comparison for whatever is left: the decimal (at most 800
+ *     significant digits kept, then a sticky digit; a double halfway point has
+ *     at most 767) is compared with the halfway point between candidates,
+ *     starting from a lower bound that tier 2 computes.
+ * Floats go through the same steps with 24-bit precision, never via double
+ * (which would round twice). */
+#include "json/numconv.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "json/pow10_table.h"
+
+/* ---- binary formats ----------------------------------------------------- */
+
+typedef struct {
+    int prec;         /* significand bits, hidden bit included */
+    int emin;         /* exponent of the smallest normal: 2^emin */
+    int emax;         /* exponent of the largest binade */
+    int q_zero;       /* 19 digits * 10^q with q below this round to zero */
+    int q_inf;        /* 1 * 10^q with q above this overflows */
+    uint64_t inf_bits; /* +infinity */
+} binfmt;
+
+static const binfmt fmt64 = {53, -1022, 1023, -342, 308, UINT64_C(0x7FF0000000000000)};
+static const binfmt fmt32 = {24, -126, 127, -65, 38, UINT64_C(0x7F800000)};
+
+/* ---- Eisel-Lemire --------------------------------------------------------- */
+
+enum { EL_DONE, EL_OPEN };
+
+/* w * 10^q rounded to the format (bits, no sign) when EL_DONE. Always stores
+ * in *low a value at or below w * 10^q and at most two units below its
+ * correct rounding (the slow path's starting candidate). Requires w != 0 and
+ * f->q_zero <= q <= f->q_inf. */
+static inline int eisel_lemire(uint64_t w, int q, const binfmt *f, uint64_t *bits, uint64_t *low)
+{
+    int lz = sv_clz64(w);
+    w <<= lz;
+    const uint64_t *t = sv_pow5_128[q - SV_POW5_MIN];
+    uint64_t p1, p0 = 0;
+    uint64_t p1_hi;
+    p1 = sv_mul128(w, t[0], &p1_hi);
+    uint64_t p2 = p1_hi;
+
+    int u = (int)(p2 >> 63);
+    /* w * 10^q lies in [2^x, 2^(x+1)) (x one low at most, see below). */
+    int x = 63 + u + q + sv_floor_log2_pow5(q) - lz;
+    if (x > f->emax) {
+        *bits = *low = f->inf_bits;
+        return EL_DONE;
+    }
+    int keep = x - f->emin + f->prec; /* significant bits the result keeps */
+    if (keep > f->prec) keep = f->prec;
+    if (keep < -1) {
+        /* Below 2^-1076 (double) / 2^-151 (float): under half the smallest
+         * subnormal, so zero. */
+        *bits = *low = 0;
+        return EL_DONE;
+    }
+    if (keep < 1) {
+        *low = 0;
+        return EL_OPEN;
+    }
+
+    /* Keep the top `keep` bits of the 192-bit product; all discarded bits
+     * that matter for rounding start in p2 (shift in [10, 63]). */
+    int sh = 63 + u - keep;
+    uint64_t mask = (UINT64_C(1) << sh) - 1;
+    uint64_t half = UINT64_C(1) << (sh - 1);
+    uint64_t r2 = p2 & mask;
+    /* The low product adds less than 2^128 to the bits below p2, the table's
+     * error less than 2^64 more: decided now unless r2 is half or half - 1. */
+    if (r2 + 1 == half || (r2 == half && p1 == 0)) {
+        uint64_t b1, b0 = sv_mul128(w, t[1], &b1);
+        p0 = b0;
+        p1 += b1;
+        p2 += p1 < b1; /* cannot reach the kept bits: r2 <= half here */
+        r2 = p2 & mask;
+    }
+    uint64_t m = p2 >> sh;
+    bool up;
+    if (q >= 0 && q <= SV_POW5_EXACT_MAX) {
+        /* Exact product: round half to even. */
+        if (r2 != half) up = r2 > half;
+        else up = (p1 | p0) != 0 || (m & 1);
+    } else {
+        /* The exact product is P + e, 0 < e < 2^64: at or above half means
+         * strictly above; below half by less than 2^64 is undecidable. */
+        if (r2 >= half) {
+            up = true;
+        } else if (r2 + 1 == half && p1 == UINT64_MAX && p0 != 0) {
+            *low = keep == f->prec ? ((uint64_t)(x - f->emin) << (f->prec - 1)) + m : m;
+            return EL_OPEN;
+        } else {
+            up = false;
+        }
+    }
+    /* A normal result carries its biased exponent minus one above the
+     * significand (whose hidden bit adds the one); a carry out of the
+     * significand moves into the exponent by itself. A subnormal result is
+     * the significand alone. */
+    uint64_t base = keep == f->prec ? ((uint64_t)(x - f->emin) << (f->prec - 1)) : 0;
+    *low = base + m;
+    uint64_t r = base + m + up;
+    *bits = r >= f->inf_bits ? f->inf_bits : r;
+    return EL_DONE;
+}
+
+/* ---- the decimal core ----------------------------------------------------- */
+
+static const double exact_pow10_f64[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                           1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                           1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+static const float exact_pow10_f32[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                          1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+
+enum { CORE_DONE, CORE_OVERFLOW, CORE_OPEN };
+
+static inline double bits_to_f64(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+static inline float bits_to_f32(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* Decides w * 10^q (w != 0; when truncated, a value strictly between that and
+ * (w + 1) * 10^q) as result bits, or CORE_OPEN with a lower-bound candidate. */
+static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const binfmt *f,
+                               uint64_t *bits, uint64_t *low)
+{
+    if (q < f->q_zero) {
+        *bits = 0;
+        return CORE_DONE;
+    }
+    if (q > f->q_inf) {
+        *bits = f->inf_bits;
+        return CORE_OVERFLOW;
+    }
+    uint64_t b;
+    *bits = 0;
+    if (eisel_lemire(w, (int)q, f, &b, low) == EL_OPEN) {
+        *bits = *low;
+        return CORE_OPEN;
+    }
+    if (truncated) {
+        uint64_t b2, low2;
+        if (eisel_lemire(w + 1, (int)q, f, &b2, &low2) == EL_OPEN || b2 != b) {
+            *bits = *low;
+            return CORE_OPEN;
+        }
+    }
+    *bits = b;
+    return b == f->inf_bits ? CORE_OVERFLOW : CORE_DONE;
+}
+
+bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated,
+                       double *out)
+{
+    uint64_t sign = (uint64_t)negative << 63;
+    if (mantissa == 0) {
+        *out = bits_to_f64(sign);
+        return true;
+    }
+#if FLT_EVAL_METHOD == 0
+    if (!truncated && mantissa <= (UINT64_C(1) << 53) && exp10 >= -22 && exp10 <= 22) {
+        double d = (double)mantissa;
+        d = exp10 < 0 ? d / exact_pow10_f64[-exp10] : d * exact_pow10_f64[exp10];
+        *out = negative ? -d : d;
+        return true;
+    }
+#endif
+    uint64_t bits, low;
+    int r = decimal_core(mantissa, exp10, truncated, &fmt64, &bits, &low);
+    *out = bits_to_f64(sign | bits);
+    return r == CORE_DONE;
+}
+
+/* ---- scanning ------------------------------------------------------------- */
+
+#define MAX_SIG_DIGITS 19
+
+typedef struct {
+    uint64_t w;        /* first significant digits, at most 19 */
+    int64_t q;         /* value ~ w * 10^q */
+    bool neg;
+    bool truncated;    /* a nonzero digit was dropped */
+    const char *ib, *ie; /* integer digits */
+    const char *fb, *fe; /* fraction digits (fb == fe: none) */
+    int64_t exp;       /* explicit exponent, saturated */
+} scan;
+
+static inline bool is_digit(char c)
+{
+    return (unsigned char)(c - '0') < 10;
+}
+
+/* Checks the JSON number grammar over exactly [p, end) and collects w, q. */
+static bool scan_number(const char *p, const char *end, scan *s)
+{
+    s->neg = false;
+    if (p < end && *p == '-') {
+        s->neg = true;
+        p++;
+    }
+    if (p == end) return false;
+    s->ib = p;
+    if (*p == '0') {
+        p++;
+    } else if (is_digit(*p)) {
+        while (p < end && is_digit(*p)) p++;
+    } else {
+        return false;
+    }
+    s->ie = p;
+    s->fb = s->fe = p;
+    if (p < end && *p == '.') {
+        s->fb = ++p;
+        while (p < end && is_digit(*p)) p++;
+        s->fe = p;
+        if (s->fb == s->fe) return false;
+    }
+    s->exp = 0;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = false;
+        if (p < end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
+        if (p == end || !is_digit(*p)) return false;
+        int64_t e = 0;
+        while (p < end && is_digit(*p)) {
+            /* Saturate: past 10^9 the value is 0 or infinite anyway. */
+            if (e < 1000000000) e = e * 10 + (*p - '0');
+            p++;
+        }
+        s->exp = eneg ? -e : e;
+    }
+    if (p != end) return false;
+
+    uint64_t w = 0;
+    int nd = 0;
+    int64_t q = s->exp;
+    bool trunc = false;
+    for (const char *c = s->ib; c < s->ie; c++) {
+        if (nd < MAX_SIG_DIGITS) {
+            w = w * 10 + (uint64_t)(*c - '0');
+            nd += w != 0;
+        } else {
+            q++;
+            trunc |= *c != '0';
+        }
+    }
+    for (const char *c = s->fb; c < s->fe; c++) {
+        if (nd < MAX_SIG_DIGITS) {
+            w = w * 10 + (uint64_t)(*c - '0');
+            nd += w != 0;
+            q--;
+        } else {
+            trunc |= *c != '0';
+        }
+    }
+    s->w = w;
+    s->q = q;
+    s->truncated = trunc;
+    return true;
+}
+
+/* ---- slow path: big-integer comparison ------------------------------------ */
+
+/* Digits kept before the sticky one; a double halfway point has <= 767. */
+#define SLOW_DIGITS 800
+/* 4096 bits: the operands stay under ~2750 bits (digits < 10^801, 5^1143,
+ * shifts that align the two sides to within a few bits). */
+#define BIG_LIMBS 64
+
+typedef struct {
+    int n; /* limbs in use; v[n-1] != 0 unless n == 0 */
+    uint64_t v[BIG_LIMBS];
+} big;
+
+static void big_set(big *b, uint64_t x)
+{
+    b->v[0] = x;
+    b->n = x != 0;
+}
+
+/* b = b * m + a */
+static void big_muladd(big *b, uint64_t m, uint64_t a)
+{
+    uint64_t carry = a;
+    for (int i = 0; i < b->n; i++) {
+        uint64_t hi, lo = sv_mul128(b->v[i], m, &hi);
+        lo += carry;
+        hi += lo < carry;
+        b->v[i] = lo;
+        carry = hi;
+    }
+    if (carry && b->n < BIG_LIMBS) b->v[b->n++] = carry;
+}
+
+static void big_mul_pow5(big *b, int e)
+{
+    static const uint64_t pow5[28] = {1,
+                                      5,
+                                      25,
+                                      125,
+                                      625,
+                                      3125,
+                                      15625,
+                                      78125,
+                                      390625,
+                                      1953125,
+                                      9765625,
+                                      48828125,
+                                      244140625,
+                                      1220703125,
+                                      6103515625,
+                                      30517578125,
+                                      152587890625,
+                                      762939453125,
+                                      3814697265625,
+                                      19073486328125,
+                                      95367431640625,
+                                      476837158203125,
+                                      2384185791015625,
+                                      11920928955078125,
+                                      59604644775390625,
+                                      298023223876953125,
+                                      1490116119384765625,
+                                      7450580596923828125};
+    while (e >= 27) {
+        big_muladd(b, pow5[27], 0);
+        e -= 27;
+    }
+    if (e) big_muladd(b, pow5[e], 0);
+}
+
+static void big_shl(big *b, int bits)
+{
+    int limbs = bits / 64, r = bits % 64;
+    /* The callers' bounds keep every operand far below BIG_LIMBS; the check
+     * only guards memory. */
+    if (b->n == 0 || b->n + limbs + 1 > BIG_LIMBS) return;
+    int n = b->n + limbs;
+    b->v[n] = 0;
+    for (int i = b->n - 1; i >= 0; i--) {
+        uint64_t x = b->v[i];
+        if (r) {
+            b->v[i + limbs + 1] |= x >> (64 - r);
+            b->v[i + limbs] = x << r;
+        } else {
+            b->v[i + limbs] = x;
+        }
+    }
+    for (int i = 0; i < limbs; i++) b->v[i] = 0;
+    b->n = n + (b->v[n] != 0);
+}
+
+static int big_cmp(const big *a, const big *b)
+{
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    for (int i = a->n - 1; i >= 0; i--)
+        if (a->v[i] != b->v[i]) return a->v[i] < b->v[i] ? -1 : 1;
+    return 0;
+}
+
+/* The exact value of the text as digits * 10^e10, digits < 10^801. Returns the
+ * position dp of the decimal point relative to the first significant digit
+ * (value = 0.d1d2... * 10^dp) through *dp; false when the value is zero. */
+static bool slow_digits(const scan *s, big *digits, int64_t *e10, int64_t *dp)
+{
+    int64_t pos = 0; /* dp before the explicit exponent */
+    int nd = 0;
+    bool seen = false, sticky = false;
+    uint64_t chunk = 0;
+    int chunk_len = 0;
+    big_set(digits, 0);
+    for (int part = 0; part < 2; part++) {
+        const char *c = part ? s->fb : s->ib, *end = part ? s->fe : s->ie;
+        for (; c < end; c++) {
+            int d = *c - '0';
+            if (!seen) {
+                if (d == 0) {
+                    if (part) pos--;
+                    continue;
+                }
+                seen = true;
+            }
+            if (!part) pos++;
+            if (nd == SLOW_DIGITS) {
+                sticky |= d != 0;
+                continue;
+            }
+            chunk = chunk * 10 + (uint64_t)d;
+            nd++;
+            if (++chunk_len == 19) {
+                big_muladd(digits, UINT64_C(10000000000000000000), chunk);
+                chunk = 0;
+                chunk_len = 0;
+            }
+        }
+    }
+    if (!seen) return false;
+    if (sticky) {
+        /* Any nonzero tail below the 800th digit acts like one more digit 1:
+         * both lie strictly between the same multiples of that digit's unit. */
+        chunk = chunk * 10 + 1;
+        chunk_len++;
+        nd++;
+    }
+    if (chunk_len) {
+        static const uint64_t p10[20] = {1u,
+                                         10u,
+                                         100u,
+                                         1000u,
+                                         10000u,
+                                         100000u,
+                                         1000000u,
+                                         10000000u,
+                                         100000000u,
+                                         1000000000u,
+                                         10000000000u,
+                                         100000000000u,
+                                         1000000000000u,
+                                         10000000000000u,
+                                         100000000000000u,
+                                         1000000000000000u,
+                                         10000000000000000u,
+                                         100000000000000000u,
+                                         1000000000000000000u,
+                                         10000000000000000000u};
+        big_muladd(digits, p10[chunk_len], chunk);
+    }
+    *dp = pos + s->exp;
+    *e10 = *dp - nd;
+    return true;
+}
+
+/* The correctly rounded bits of the text's value, given a candidate at or
+ * below it and at most a few units under the result. */
+static uint64_t slow_path(const scan *s, const binfmt *f, uint64_t cand)
+{
+    big digits;
+    int64_t e10, dp;
+    if (!slow_digits(s, &digits, &e10, &dp)) return 0;
+    /* value in [10^(dp-1), 10^dp) */
+    if (dp < f->q_zero) return 0;
+    if (dp > f->q_inf + 2) return f->inf_bits;
+
+    /* Compare digits * 10^e10 with (2m + 1) * 2^(e - 1): the powers of five
+     * go to one side once, the powers of two are a shift per candidate. */
+    big lhs = digits, five;
+    big_set(&five, 1);
+    if (e10 >= 0) big_mul_pow5(&lhs, (int)e10);
+    else big_mul_pow5(&five, (int)-e10);
+
+    uint64_t frac_mask = (UINT64_C(1) << (f->prec - 1)) - 1;
+    for (int iter = 0; iter < 8 && cand < f->inf_bits; iter++) {
+        uint64_t be = cand >> (f->prec - 1);
+        uint64_t m = cand & frac_mask;
+        int e = f->emin - f->prec + 1; /* subnormal unit */
+        if (be) {
+            m |= frac_mask + 1;
+            e += (int)be - 1;
+        }
+        big a = lhs, b = five;
+        big_muladd(&b, 2 * m + 1, 0);
+        int64_t p2 = e10 - (e - 1);
+        if (p2 >= 0) big_shl(&a, (int)p2);
+        else big_shl(&b, (int)-p2);
+        int c = big_cmp(&a, &b);
+        if (c < 0) return cand;
+        if (c == 0) return cand + (cand & 1); /* tie: the even one */
+        cand++;
+    }
+    return cand >= f->inf_bits ? f->inf_bits : cand;
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+bool sv_parse_f64(const char *text, size_t len, double *out)
+{
+    scan s;
+    if (!scan_number(text, text + len, &s)) {
+        *out = (len && text[0] == '-') ? -HUGE_VAL : HUGE_VAL;
+        return false;
+    }
+    uint64_t sign = (uint64_t)s.neg << 63;
+    if (s.w == 0) {
+        *out = bits_to_f64(sign);
+        return true;
+    }
+#if FLT_EVAL_METHOD == 0
+    if (!s.truncated && s.w <= (UINT64_C(1) << 53) && s.q >= -22 && s.q <= 22) {
+        double d = (double)s.w;
+        d = s.q < 0 ? d / exact_pow10_f64[-s.q] : d * exact_pow10_f64[s.q];
+        *out = s.neg ? -d : d;
+        return true;
+    }
+#endif
+    uint64_t bits, low;
+    int r = decimal_core(s.w, s.q, s.truncated, &fmt64, &bits, &low);
+    if (r == CORE_OPEN) {
+        bits = slow_path(&s, &fmt64, low);
+        r = bits == fmt64.inf_bits ? CORE_OVERFLOW : CORE_DONE;
+    }
+    *out = bits_to_f64(sign | bits);
+    return r == CORE_DONE;
+}
+
+bool sv_parse_f32(const char *text, size_t len, float *out)
+{
+    scan s;
+    if (!scan_number(text, text + len, &s)) {
+        *out = (len && text[0] == '-') ? -HUGE_VALF : HUGE_VALF;
+        return false;
+    }
+    uint32_t sign = (uint32_t)s.neg << 31;
+    if (s.w == 0) {
+        *out = bits_to_f32(sign);
+        return true;
+    }
+#if FLT_EVAL_METHOD == 0
+    if (!s.truncated && s.w <= (UINT64_C(1) << 24) && s.q >= -10 && s.q <= 10) {
+        float x = (float)s.w;
+        x = s.q < 0 ? x / exact_pow10_f32[-s.q] : x * exact_pow10_f32[s.q];
+        *out = s.neg ? -x : x;
+        return true;
+    }
+#endif
+    uint64_t bits, low;
+    int r = decimal_core(s.w, s.q, s.truncated, &fmt32, &bits, &low);
+    if (r == CORE_OPEN) {
+        bits = slow_path(&s, &fmt32, low);
+        r = bits == fmt32.inf_bits ? CORE_OVERFLOW : CORE_DONE;
+    }
+    *out = bits_to_f32(sign | (uint32_t)bits);
+    return r == CORE_DONE;
+}

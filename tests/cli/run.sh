@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Golden tests of the serval command.
+#
+#   bash tests/cli/run.sh PATH-TO-SERVAL
+#
+# Each directory in cases/ is one test, of one of two kinds:
+#  - a golden case: `cmd` holds the arguments on one line (split at spaces, no
+#    quoting), run with the case directory as the working directory, so the
+#    arguments name files there or ../../../vectors/...; `stdin` (optional)
+#    is fed to standard input; `stdout`, `stderr` and `exit` hold what must
+#    come out, byte for byte (a missing stdout/stderr means empty, a missing
+#    exit means 0);
+#  - a scripted case: `script` is run with bash in a fresh scratch directory,
+#    with SERVAL (the binary), CASE (the case directory) and VECTORS (the
+#    vectors directory) in the environment; it passes when it exits 0 and
+#    says what went wrong on its output otherwise.
+# Then every typed-JSON vector in ../vectors/json/ must come back byte for
+# byte through `conv --from json --to json`, through `dump | conv`, and must
+# pass `validate`.
+#
+# Prints one TAP-like line per check and, last, "N passed, M failed". Exits
+# non-zero when anything failed.
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: bash run.sh PATH-TO-SERVAL" >&2
+    exit 2
+fi
+SERVAL=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+VECTORS=$(cd "$HERE/../vectors" && pwd)
+export SERVAL VECTORS
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/serval-cli.XXXXXX") || exit 3
+trap 'rm -rf "$scratch"' EXIT
+
+count=0
+passed=0
+failed=0
+
+ok() {
+    count=$((count + 1))
+    passed=$((passed + 1))
+    echo "ok $count - $1"
+}
+
+# not_ok NAME FILE-WITH-DETAILS
+not_ok() {
+    count=$((count + 1))
+    failed=$((failed + 1))
+    echo "not ok $count - $1"
+    if [ -s "$2" ]; then sed -e 's/^/#   /' "$2" | head -n 40; fi
+}
+
+# compare WHAT EXPECTED-FILE ACTUAL-FILE REPORT: appends a diff to REPORT
+# when they differ. A missing EXPECTED-FILE stands for empty.
+compare() {
+    local expected=$2
+    [ -f "$expected" ] || expected=/dev/null
+    if ! cmp -s "$expected" "$3"; then
+        {
+            echo "$1 differs (--- expected, +++ actual):"
+            diff -u "$expected" "$3" | tail -n +3
+        } >>"$4"
+        return 1
+    fi
+    return 0
+}
+
+run_golden() {
+    local dir=$1 name=$2 args=() stdin=/dev/null
+    local out="$scratch/$name.stdout" err="$scratch/$name.stderr" report="$scratch/$name.report"
+    read -r -a args <"$dir/cmd" || true
+    [ -f "$dir/stdin" ] && stdin="$dir/stdin"
+    (cd "$dir" && exec "$SERVAL" ${args[@]+"${args[@]}"} <"$stdin" >"$out" 2>"$err")
+    local code=$? want=0
+    [ -f "$dir/exit" ] && want=$(tr -d ' \n' <"$dir/exit")
+    : >"$report"
+    local good=1
+    compare stdout "$dir/stdout" "$out" "$report" || good=0
+    compare stderr "$dir/stderr" "$err" "$report" || good=0
+    if [ "$code" != "$want" ]; then
+        echo "exit code $code, expected $want" >>"$report"
+        good=0
+    fi
+    if [ $good = 1 ]; then ok "$name"; else not_ok "$name" "$report"; fi
+}
+
+run_script() {
+    local dir=$1 name=$2 work="$scratch/$name.work" report="$scratch/$name.report"
+    mkdir -p "$work"
+    if (cd "$work" && CASE="$dir" exec bash "$dir/script") >"$report" 2>&1; then
+        ok "$name"
+    else
+        not_ok "$name" "$report"
+    fi
+}
+
+for dir in "$HERE"/cases/*/; do
+    dir=${dir%/}
+    name=$(basename "$dir")
+    if [ -f "$dir/script" ]; then
+        run_script "$dir" "$name"
+    elif [ -f "$dir/cmd" ]; then
+        run_golden "$dir" "$name"
+    else
+        echo "no cmd or script" >"$scratch/$name.report"
+        not_ok "$name" "$scratch/$name.report"
+    fi
+done
+
+# The vectors are compact canonical typed JSON: reading and writing them
+# again must give the same bytes (docs/json.md, "Writing").
+for vec in "$VECTORS"/json/*.json; do
+    rel=${vec#"$VECTORS"/}
+    out="$scratch/vector.out"
+    report="$scratch/vector.report"
+
+    : >"$report"
+    "$SERVAL" conv --from json --to json "$vec" >"$out" 2>"$report"
+    if [ $? = 0 ] && compare "conv output" "$vec" "$out" "$report"; then
+        ok "$rel: conv --from json --to json gives the same bytes"
+    else
+        not_ok "$rel: conv --from json --to json gives the same bytes" "$report"
+    fi
+
+    : >"$report"
+    "$SERVAL" dump "$vec" 2>"$report" | "$SERVAL" conv --from json --to json - >"$out" 2>>"$report"
+    if [ "${PIPESTATUS[0]}${PIPESTATUS[1]}" = 00 ] && compare "dump | conv" "$vec" "$out" "$report"; then
+        ok "$rel: dump | conv gives the same bytes"
+    else
+        not_ok "$rel: dump | conv gives the same bytes" "$report"
+    fi
+
+    : >"$report"
+    "$SERVAL" validate "$vec" >"$out" 2>"$report"
+    if [ $? = 0 ] && [ "$(cat "$out")" = "$vec: ok" ]; then
+        ok "$rel: validate says ok"
+    else
+        cat "$out" >>"$report"
+        not_ok "$rel: validate says ok" "$report"
+    fi
+done
+
+echo "1..$count"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
