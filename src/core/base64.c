@@ -6,6 +6,7 @@ static const char b64_alphabet[64] =
 
 /* 6-bit value of each alphabet character; 0xFF for everything else ('='
  * included: padding is handled by position, never by the table). */
+/* clang-format off */
 static const uint8_t b64_value[256] = {
 #define R16 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
     R16, R16,
@@ -19,11 +20,16 @@ static const uint8_t b64_value[256] = {
     /* 0x60 - 0x7F: 'a'..'z' = 26..51 */
     0xFF, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
     41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    /* 0x80 - 0xFF */
     R16, R16, R16, R16, R16, R16, R16, R16
 #undef R16
 };
+/* clang-format on */
 
-size_t sv_base64_encoded_len(size_t n) { return (n / 3 + (n % 3 != 0)) * 4; }
+size_t sv_base64_encoded_len(size_t n)
+{
+    return (n / 3 + (n % 3 != 0)) * 4;
+}
 
 void sv_base64_encode(const uint8_t *in, size_t n, char *out)
 {
@@ -48,7 +54,8 @@ void sv_base64_encode(const uint8_t *in, size_t n, char *out)
 static size_t first_bad(const char *q)
 {
     size_t i = 0;
-    while (i < 4 && b64_value[(uint8_t)q[i]] != 0xFF) i++;
+    while (i < 4 && b64_value[(uint8_t)q[i]] != 0xFF)
+        i++;
     return i;
 }
 
@@ -58,8 +65,7 @@ static bool fail(size_t *err_pos, size_t pos)
     return false;
 }
 
-bool sv_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len,
-                      size_t *err_pos)
+bool sv_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_pos)
 {
     const char *start = in;
     uint8_t *o = out;

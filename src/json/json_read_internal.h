@@ -3,11 +3,14 @@
  * The reader is one pass over [text, end): a loop in json_read.c with an
  * explicit stack of frames (open arrays, objects and "$" forms) and a stack of
  * finished values; each closed container is copied from the value stack into
- * one arena block. Strings (json_read_string.c), numbers (json_read_number.c)
- * and the "$" forms that hold no arbitrary values (json_read_forms.c: scalars,
- * bytes, tuples, packed arrays) are parsed by helpers that take a pointer to
- * the text and return the pointer after what they consumed, or NULL after
- * recording an error in r->err. */
+ * one arena block. The helpers take a pointer to the text and return the
+ * pointer after what they consumed, or NULL after recording an error:
+ *   json_read_string.c  whitespace, comments, strings, UTF-8, escapes
+ *   json_read_number.c  number tokens and their conversion
+ *   json_read_forms.c   "$" forms that hold no arbitrary value ($i32, $bytes)
+ *   json_read_packed.c  numbers in forms: tuples, packed arrays, elements
+ *   json_read_memory.c  scratch stacks and the arena bump allocator
+ *   json_read_errors.c  error positions, messages and JSON Pointer paths */
 #ifndef SV_JSON_READ_INTERNAL_H
 #define SV_JSON_READ_INTERNAL_H
 
@@ -18,7 +21,45 @@
 
 #include "serval/json.h"
 
-typedef struct jr_frame jr_frame;
+/* An open container or form. */
+enum { JR_FR_ARRAY, JR_FR_MAP, JR_FR_PAIRS, JR_FR_PAIR, JR_FR_FORM };
+/* JR_FR_MAP: what the object is. */
+enum { JR_MK_PLAIN, JR_MK_OBJECT, JR_MK_PAYLOAD };
+
+typedef struct jr_frame {
+    uint8_t type;     /* JR_FR_* */
+    uint8_t sub;      /* JR_FR_MAP: JR_MK_*; JR_FR_FORM: JF_ARRAY, JF_MAP or JF_TAG */
+    uint8_t phase;    /* JR_FR_MAP object: 1 while in the $meta value;
+                         JR_FR_FORM: 0 payload, 1 after it, 2 in the $meta value */
+    uint8_t has_meta; /* JR_FR_MAP object */
+    uint16_t tag;     /* JR_FR_FORM tag; JR_FR_MAP: 1 + the key slot of the last key, or 0 */
+    size_t mark;      /* r->vtop when the frame opened: where its values start */
+    size_t base;      /* first item (after a $class's class and meta) */
+    const char *at;   /* JR_FR_FORM: where the payload starts (for kind errors) */
+} jr_frame;
+
+/* Form keys ("$vector3", "$f32") repeat even more than keys: a cache from
+ * the key's text to what sv_jr_form_lookup says. */
+#define JR_FORM_CACHE_BITS 6
+typedef struct jr_form_slot {
+    uint64_t head, tail; /* first and last 8 bytes of the name (zero-padded) */
+    uint32_t len;        /* UINT32_MAX: empty */
+    uint8_t id, elem;    /* a jr_form */
+    uint16_t tag;
+} jr_form_slot;
+
+/* A small direct-mapped cache in front of sv_str_intern: object keys repeat
+ * (every Entity has an "id"), and a hit costs one hash and one compare of the
+ * key's first 8 bytes. Each slot also remembers which key came next, so that
+ * the next key of an object of a known shape is checked against the text
+ * directly. */
+#define JR_KEY_CACHE_BITS 8
+typedef struct jr_key_slot {
+    uint64_t head; /* the key's first (up to) 8 bytes, zero-padded */
+    const char *s; /* the document's interned copy */
+    uint32_t len;  /* UINT32_MAX: an empty slot */
+    uint32_t next; /* 1 + the slot of the key that followed this one last time, or 0 */
+} jr_key_slot;
 
 typedef struct jr {
     sv_doc *doc;
@@ -42,9 +83,16 @@ typedef struct jr {
     size_t ncap;
     /* Bytes held by the four buffers above: they count toward max_alloc. */
     uint64_t scratch;
+    jr_key_slot keys[1u << JR_KEY_CACHE_BITS];
+    jr_form_slot forms[1u << JR_FORM_CACHE_BITS];
+    const sv_value *cls; /* the class value last stored for an object without meta */
+    /* Small arena allocations are carved from blocks the reader takes from
+     * the document (sv_doc_alloc): a pointer bump instead of a call. */
+    char *bump, *bump_end;
+    size_t bump_next; /* size of the next block: 1 KiB doubling to 64 KiB */
 } jr;
 
-/* ---- errors (json_read.c) ----------------------------------------------------- */
+/* ---- errors (json_read_errors.c) ----------------------------------------------------- */
 
 /* Records the first error at position at (line and column are worked out from
  * the text). A SYNTAX or TYPE error at the end of the input becomes
@@ -56,9 +104,140 @@ bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
     ;
 /* Records the document's allocation failure (NOMEM or LIMIT) at at. */
 bool sv_jr_fail_alloc(jr *r, const char *at);
-/* Makes room for need bytes in a scratch buffer (sbuf or nbuf), counting it
- * against max_alloc. */
+/* Errors for a value that cannot start at p, and for a misspelt literal. */
+void sv_jr_bad_value(jr *r, const char *p);
+void sv_jr_bad_literal(jr *r, const char *p);
+/* After an error: prepends the JSON Pointer segments of the open frames.
+ * open: the innermost frame has an item (or payload) in progress. */
+void sv_jr_build_path(jr *r, bool open);
+/* ---- memory (json_read_memory.c) -------------------------------------------------------- */
+
+/* Makes room for need items of size bytes in a scratch buffer (libc),
+ * counting it against max_alloc; *cap is in items. */
+bool sv_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const char *at);
+/* The same for a byte buffer (sbuf or nbuf). */
 bool sv_jr_reserve(jr *r, void **buf, size_t *cap, size_t need, const char *at);
+
+/* Arena memory for the document (8-byte aligned); NULL after recording the
+ * allocation failure at at. */
+void *sv_jr_alloc_slow(jr *r, size_t n, const char *at);
+
+static inline void *sv_jr_alloc(jr *r, size_t n, const char *at)
+{
+    size_t m = (n + 7) & ~(size_t)7;
+    if (m >= n && (size_t)(r->bump_end - r->bump) >= m) {
+        void *p = r->bump;
+        r->bump += m;
+        return p;
+    }
+    return sv_jr_alloc_slow(r, n, at);
+}
+
+/* ---- 8 bytes at a time ---------------------------------------------------------------- */
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JR_SWAR 1
+#else
+#define JR_SWAR 0
+#endif
+
+static inline uint64_t jr_load64(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* High bit set in each byte of w that is '"', '\\', below 0x20 or above 0x7F.
+ * A borrow can only start at such a byte, so the lowest set bit is exact. */
+static inline uint64_t jr_special_bytes(uint64_t w)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    uint64_t q = w ^ (ones * '"');
+    uint64_t b = w ^ (ones * '\\');
+    return ((q - ones) | (b - ones) | (w - ones * 0x20) | w) & (ones * 0x80);
+}
+
+/* The length of the string whose body starts at s when it ends within 16
+ * bytes and holds no escape, control or non-ASCII byte; -1 otherwise (then
+ * the general scanner decides). Needs 16 bytes of input after s. */
+static inline long jr_short_string(const char *s, const char *end)
+{
+#if JR_SWAR
+    if (end - s >= 16) {
+        uint64_t m = jr_special_bytes(jr_load64(s));
+        if (m) {
+            unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
+            return s[i] == '"' ? (long)i : -1;
+        }
+        m = jr_special_bytes(jr_load64(s + 8));
+        if (m) {
+            unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
+            return s[8 + i] == '"' ? (long)(8 + i) : -1;
+        }
+    }
+#else
+    (void)s;
+    (void)end;
+#endif
+    return -1;
+}
+
+/* ---- digits ------------------------------------------------------------------------ */
+
+#if JR_SWAR
+/* The value of 8 digits already reduced to 0..9 per byte, the first digit in
+ * the lowest byte (little-endian load). Pairs first: byte i becomes
+ * 10 * d[i] + d[i+1] (at most 99, so no byte carries); then the four pairs
+ * at bytes 0, 2, 4, 6 are weighted 10^6, 10^4, 10^2, 1 by two multiplies
+ * whose upper halves add up to the result. */
+static inline uint64_t jr_eight_digits(uint64_t t)
+{
+    t = t * 10 + (t >> 8);
+    uint64_t a = t & UINT64_C(0x000000FF000000FF);         /* pairs 0 and 2 */
+    uint64_t b = (t >> 16) & UINT64_C(0x000000FF000000FF); /* pairs 1 and 3 */
+    return (a * (100 + (UINT64_C(1000000) << 32)) + b * (1 + (UINT64_C(10000) << 32))) >> 32;
+}
+#endif
+
+/* Takes the digits at p into *m (m = m * 10^k + digits; it wraps past 19
+ * digits, which the caller checks by counting). Returns the end of them. */
+static inline const char *jr_take_digits(const char *p, const char *end, uint64_t *m)
+{
+    uint64_t acc = *m;
+#if JR_SWAR
+    static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    const uint64_t zeros = UINT64_C(0x3030303030303030);
+    while (end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        /* High bit of each byte below '0' (borrow) or above '9' (+0x46
+         * reaches 0x80); only the lowest flagged byte is exact. */
+        uint64_t nd =
+            ((w - zeros) | (w + UINT64_C(0x4646464646464646))) & UINT64_C(0x8080808080808080);
+        if (!nd) {
+            acc = acc * 100000000 + jr_eight_digits(w - zeros);
+            p += 8;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctzll(nd) >> 3;
+        if (k) {
+            /* the k digits to the top bytes: zeros in front of them */
+            acc = acc * pow10[k] + jr_eight_digits((w - zeros) << (8 * (8 - k)));
+            p += k;
+        }
+        *m = acc;
+        return p;
+    }
+#endif
+    unsigned d;
+    while (p < end && (d = (unsigned)((unsigned char)*p - '0')) <= 9) {
+        acc = acc * 10 + d;
+        p++;
+    }
+    *m = acc;
+    return p;
+}
 
 /* ---- whitespace ------------------------------------------------------------------ */
 
@@ -78,6 +257,7 @@ static inline const char *sv_jr_ws(jr *r, const char *p)
 typedef struct jr_str {
     const char *s; /* the decoded bytes: in the input, or in r->sbuf */
     size_t len;
+    bool escaped; /* s is in r->sbuf */
 } jr_str;
 
 /* Scans the string whose opening quote is at p (escapes and UTF-8 checked).
@@ -90,6 +270,8 @@ void sv_jr_unescape(const char *p, const char *q, char *dst, bool wtf8);
 /* Reads the string at p into out (in place when it has no escape, else into
  * r->sbuf). Returns the pointer after the closing quote, or NULL. */
 const char *sv_jr_read_str(jr *r, const char *p, jr_str *out, bool wtf8);
+/* The document's interned copy of a key or class name (at: for errors). */
+bool sv_jr_intern(jr *r, const jr_str *k, const char *at, sv_value *out);
 /* A STRING value of the string at p, copied into the arena. */
 const char *sv_jr_string_value(jr *r, const char *p, sv_value *out, bool wtf8);
 /* Length (1 to 4) of the valid UTF-8 sequence at p, 0 if invalid, -1 if the
@@ -100,20 +282,23 @@ int sv_jr_utf8_seq(const unsigned char *p, const unsigned char *end);
 
 /* A scanned number token (RFC 8259 §6 grammar). */
 typedef struct jr_num {
-    const char *s, *e;  /* the token's text */
-    uint64_t mant;      /* its first 19 significant digits */
-    int64_t exp10;      /* value = mant * 10^exp10 (up to the truncated digits) */
-    uint64_t mag;       /* integers: the magnitude, when it fits (!big) */
-    bool neg;           /* a leading '-' */
-    bool is_int;        /* no fraction, no exponent */
-    bool big;           /* integer magnitude above UINT64_MAX */
-    bool truncated;     /* a non-zero digit beyond the 19 in mant */
+    const char *s, *e; /* the token's text */
+    uint64_t mant;     /* its first 19 significant digits */
+    int64_t exp10;     /* value = mant * 10^exp10 (up to the truncated digits) */
+    uint64_t mag;      /* integers: the magnitude, when it fits (!big) */
+    bool neg;          /* a leading '-' */
+    bool is_int;       /* no fraction, no exponent */
+    bool big;          /* integer magnitude above UINT64_MAX */
+    bool truncated;    /* a non-zero digit beyond the 19 in mant */
 } jr_num;
 
 /* Scans the number at p (a '-' or a digit). Returns the pointer after it. */
 const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n);
 /* The nearest double; false if the magnitude is beyond float64's range. */
 bool sv_jr_num_f64(const jr_num *n, double *out);
+/* The nearest float32, correctly rounded from the decimal (never the float
+ * nearest to the nearest double); false beyond float32's range. */
+bool sv_jr_num_f32(const jr_num *n, float *out);
 /* The plain-JSON value of a number: int, uint or float64 (docs/json.md). */
 bool sv_jr_num_value(jr *r, const jr_num *n, sv_value *out);
 
@@ -121,8 +306,8 @@ bool sv_jr_num_value(jr *r, const jr_num *n, sv_value *out);
 
 typedef enum jr_form_id {
     JF_UNKNOWN = 0,
-    JF_INT,    /* $i8 .. $u64: elem says which */
-    JF_FLOAT,  /* $f32, $f64 */
+    JF_INT,   /* $i8 .. $u64: elem says which */
+    JF_FLOAT, /* $f32, $f64 */
     JF_BYTES,
     JF_UTF16,
     JF_REF,
@@ -150,5 +335,69 @@ jr_form sv_jr_form_lookup(const char *name, size_t len);
 const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out);
 /* The class of a $class form: a string (interned) or an unsigned integer. */
 const char *sv_jr_class_value(jr *r, const char *p, sv_value *out);
+
+/* An error for a payload of the wrong kind at p ("$i32 takes an integer,
+ * not a string"); SYNTAX when p does not start a value at all. false. */
+bool sv_jr_type_error(jr *r, const char *p, const char *name, const char *want);
+
+/* ---- numbers in forms (json_read_packed.c) ------------------------------------------------- */
+
+/* One number (or special float string: "nan", "inf", "-inf", "nan:0x...")
+ * at p for element type e, stored at dst. Syntax errors always fail. A value
+ * that does not suit e fails with an error if report; otherwise it sets
+ * *bad, and once *bad is set nothing more is converted. name: the form, for
+ * messages. */
+const char *sv_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool report, bool *bad,
+                          const char *name);
+/* The payload of a shape form ($vector3: a tuple; $packed_vector3: a packed
+ * array) and its optional "$elem", up to (not including) the closing '}'. */
+const char *sv_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name, sv_value *out);
+/* The payload of $u8s .. $f64s. */
+const char *sv_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name, sv_value *out);
+
+/* ---- small shared helpers ------------------------------------------------------------------ */
+
+static inline bool sv_jr_is_number_start(const char *p, const char *end)
+{
+    return p < end && (*p == '-' || (unsigned)((unsigned char)*p - '0') <= 9);
+}
+
+static inline bool sv_jr_str_is(const jr_str *s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s->len == n && memcmp(s->s, lit, n) == 0;
+}
+
+/* Prepends a form's key ("$vector3") to the error path. */
+static inline void sv_jr_path_name(jr *r, const char *name)
+{
+    sv_error_path_key(r->err, name, strlen(name));
+}
+
+static inline bool sv_jr_elem_signed(sv_elem e)
+{
+    return e == SV_ELEM_I8 || e == SV_ELEM_I16 || e == SV_ELEM_I32 || e == SV_ELEM_I64;
+}
+
+/* Whether the integer token n fits element type e. */
+static inline bool sv_jr_int_fits(const jr_num *n, sv_elem e)
+{
+    if (n->big) return false;
+    unsigned bits = (unsigned)sv_elem_size(e) * 8;
+    uint64_t umax = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    if (!sv_jr_elem_signed(e)) return n->neg ? n->mag == 0 : n->mag <= umax;
+    uint64_t smax = umax >> 1;
+    return n->neg ? n->mag <= smax + 1 : n->mag <= smax;
+}
+
+/* The signed value of an integer token that fits an int64. */
+static inline int64_t sv_jr_int_of(const jr_num *n)
+{
+    if (!n->neg) return (int64_t)n->mag;
+    return n->mag > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)n->mag;
+}
+
+/* Converts a number token to elem and stores it at dst. When it does not
+ * fit: an error if report, else just false. */
 
 #endif

@@ -1,23 +1,30 @@
 /* The typed JSON reader: number tokens.
  *
  * A token is checked against RFC 8259 §6 (-?(0|[1-9][0-9]*)(\.[0-9]+)?
- * ([eE][+-]?[0-9]+)?) while its first 19 significant digits are gathered,
- * so the conversion to double (numconv.h) does not read the text again in
- * the common case. Short integers never come here: json_read.c converts
- * them inline. */
+ * ([eE][+-]?[0-9]+)?) while its digits are gathered into a mantissa, so the
+ * conversion (numconv.h) does not read the text again in the common case.
+ * Digits are taken 8 at a time where the input allows. Short integers never
+ * come here: json_read.c converts them inline. */
+#include <float.h>
 #include <math.h>
 
 #include "core/value_internal.h"
 #include "json/json_read_internal.h"
 #include "json/numconv.h"
 
-static inline unsigned digit(const char *p) { return (unsigned)((unsigned char)*p - '0'); }
+static inline unsigned digit(const char *p)
+{
+    return (unsigned)((unsigned char)*p - '0');
+}
 
 /* An exponent above this is saturated: 10^(1e9) is infinity either way and
  * the sum with the digit count below cannot overflow an int64. */
 #define EXP_SATURATE 1000000000
 
-const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
+/* The careful scan, for tokens of more than 19 digits: it keeps the first 19
+ * significant ones, notes whether a dropped one was non-zero and tracks the
+ * integer magnitude with overflow checks. */
+static const char *scan_long(jr *r, const char *p, jr_num *n)
 {
     const char *end = r->end;
     uint64_t mant = 0, mag = 0;
@@ -107,6 +114,71 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
     return p;
 }
 
+const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
+{
+    /* One pass that gathers every digit into a uint64: exact up to 19
+     * digits (leading zeros included), which is nearly every real number;
+     * longer tokens are scanned again carefully. */
+    const char *end = r->end, *s = p;
+    bool neg = *p == '-';
+    p += neg;
+    const char *ds = p;
+    uint64_t m = 0;
+    unsigned d;
+    p = jr_take_digits(p, end, &m);
+    size_t digits = (size_t)(p - ds);
+    if (digits == 0) {
+        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit after '-'");
+        return NULL;
+    }
+    if (digits > 1 && *ds == '0') {
+        sv_jr_fail(r, ds + 1, SV_ERR_SYNTAX, "leading zeros are not allowed");
+        return NULL;
+    }
+    bool is_int = true;
+    size_t frac = 0;
+    if (p < end && *p == '.') {
+        is_int = false;
+        const char *fs = ++p;
+        p = jr_take_digits(p, end, &m);
+        frac = (size_t)(p - fs);
+        if (frac == 0) {
+            sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit after '.'");
+            return NULL;
+        }
+    }
+    int64_t e = 0;
+    if (p < end && (*p | 0x20) == 'e') {
+        is_int = false;
+        p++;
+        bool eneg = false;
+        if (p < end && (*p == '+' || *p == '-')) {
+            eneg = *p == '-';
+            p++;
+        }
+        if (p >= end || (d = digit(p)) > 9) {
+            sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit in the exponent");
+            return NULL;
+        }
+        do {
+            if (e < EXP_SATURATE) e = e * 10 + d;
+            p++;
+        } while (p < end && (d = digit(p)) <= 9);
+        if (eneg) e = -e;
+    }
+    if (digits + frac > 19) return scan_long(r, s, n);
+    n->s = s;
+    n->e = p;
+    n->mant = m;
+    n->exp10 = e - (int64_t)frac;
+    n->mag = m;
+    n->neg = neg;
+    n->is_int = is_int;
+    n->big = false;
+    n->truncated = false;
+    return p;
+}
+
 bool sv_jr_num_f64(const jr_num *n, double *out)
 {
     double d;
@@ -121,23 +193,64 @@ bool sv_jr_num_f64(const jr_num *n, double *out)
     return true;
 }
 
+#if FLT_EVAL_METHOD == 0
+static const float exact_pow10_f32[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                          1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+#endif
+
+bool sv_jr_num_f32(const jr_num *n, float *out)
+{
+    float f;
+    if (n->mant == 0) {
+        f = 0.0f;
+        *out = n->neg ? -f : f;
+        return true;
+    }
+#if FLT_EVAL_METHOD == 0
+    /* Both operands exact floats, one IEEE operation: correctly rounded. */
+    if (!n->truncated && n->mant <= (UINT64_C(1) << 24) && n->exp10 >= -10 && n->exp10 <= 10) {
+        f = (float)n->mant;
+        f = n->exp10 < 0 ? f / exact_pow10_f32[-n->exp10] : f * exact_pow10_f32[n->exp10];
+        *out = n->neg ? -f : f;
+        return true;
+    }
+    /* Through the correctly rounded double d of the decimal x. Every midpoint
+     * m between two adjacent floats is a double, and rounding to double is
+     * monotonic, so x < m gives d <= m and x > m gives d >= m: unless d is
+     * itself such a midpoint, d lies on the same side of every midpoint as
+     * x does, and rounding d to float gives the float nearest to x. In the
+     * normal float range a double is a midpoint when its 29 fraction bits
+     * below float precision are exactly 1 followed by 28 zeros. Otherwise,
+     * and outside that range, sv_parse_f32 reads the text itself. */
+    double d;
+    if (sv_decimal_to_f64(n->mant, n->exp10, false, n->truncated, &d) && d >= 0x1p-126 &&
+        d <= (double)FLT_MAX) {
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        if ((bits & UINT64_C(0x1FFFFFFF)) != UINT64_C(0x10000000)) {
+            f = (float)d;
+            *out = n->neg ? -f : f;
+            return true;
+        }
+    }
+#endif
+    return sv_parse_f32(n->s, (size_t)(n->e - n->s), out);
+}
+
 bool sv_jr_num_value(jr *r, const jr_num *n, sv_value *out)
 {
+    sv_value v;
     if (n->is_int && !n->big) {
         if (!n->neg) {
-            if (n->mag <= (uint64_t)INT64_MAX) {
-                *out = sv_int((int64_t)n->mag);
-            } else {
-                *out = sv_uint(n->mag);
-            }
+            v = sv__make(n->mag <= (uint64_t)INT64_MAX ? SV_INT : SV_UINT, 8, 0);
+            v.as.u = n->mag;
+            *out = v;
             return true;
         }
-        if (n->mag <= (uint64_t)INT64_MAX) {
-            *out = sv_int(-(int64_t)n->mag);
-            return true;
-        }
-        if (n->mag == (uint64_t)INT64_MAX + 1) {
-            *out = sv_int(INT64_MIN);
+        if (n->mag <= (uint64_t)INT64_MAX + 1) {
+            v = sv__make(SV_INT, 8, 0);
+            v.as.i = n->mag > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)n->mag;
+            *out = v;
             return true;
         }
     }
@@ -148,6 +261,8 @@ bool sv_jr_num_value(jr *r, const jr_num *n, sv_value *out)
         return sv_jr_fail(r, n->s, SV_ERR_RANGE, "number %.*s%s is beyond the range of float64",
                           (int)(len > 40 ? 40 : len), n->s, len > 40 ? "..." : "");
     }
-    *out = sv_f64(d);
+    v = sv__make(SV_FLOAT, 8, 0);
+    v.as.f64 = d;
+    *out = v;
     return true;
 }

@@ -10,19 +10,6 @@
 #include "core/value_internal.h"
 #include "json/json_read_internal.h"
 
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JR_SWAR 1
-#else
-#define JR_SWAR 0
-#endif
-
-static inline uint64_t load64(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
-
 /* ---- whitespace and comments ---------------------------------------------------- */
 
 /* p is at '/' and comments are allowed. */
@@ -65,7 +52,8 @@ const char *sv_jr_ws_slow(jr *r, const char *p)
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
             p++;
             /* Pretty text indents with runs of spaces: take them 8 at a time. */
-            while (end - p >= 8 && load64(p) == UINT64_C(0x2020202020202020)) p += 8;
+            while (end - p >= 8 && jr_load64(p) == UINT64_C(0x2020202020202020))
+                p += 8;
             continue;
         }
         if (c == '/' && r->comments) {
@@ -178,11 +166,15 @@ static const char *check_escape(jr *r, const char *p, size_t *shrink, bool wtf8)
         return NULL;
     }
     switch (p[1]) {
-    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-        *shrink += 1;
-        return p + 2;
-    case 'u':
-        break;
+    case '"':
+    case '\\':
+    case '/':
+    case 'b':
+    case 'f':
+    case 'n':
+    case 'r':
+    case 't': *shrink += 1; return p + 2;
+    case 'u': break;
     default: {
         unsigned char c = (unsigned char)p[1];
         if (c >= 0x20 && c < 0x7F)
@@ -270,18 +262,6 @@ void sv_jr_unescape(const char *p, const char *q, char *dst, bool wtf8)
 
 /* ---- scanning ---------------------------------------------------------------------------- */
 
-#if JR_SWAR
-/* High bit set in each byte of w that is '"', '\\', below 0x20 or above 0x7F.
- * A borrow can only start at such a byte, so the lowest set bit is exact. */
-static inline uint64_t special_bytes(uint64_t w)
-{
-    const uint64_t ones = UINT64_C(0x0101010101010101);
-    uint64_t q = w ^ (ones * '"');
-    uint64_t b = w ^ (ones * '\\');
-    return ((q - ones) | (b - ones) | (w - ones * 0x20) | w) & (ones * 0x80);
-}
-#endif
-
 const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped, bool wtf8)
 {
     const char *end = r->end;
@@ -291,7 +271,7 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
     for (;;) {
 #if JR_SWAR
         while (end - p >= 8) {
-            uint64_t m = special_bytes(load64(p));
+            uint64_t m = jr_special_bytes(jr_load64(p));
             if (m) {
                 p += __builtin_ctzll(m) >> 3;
                 goto special;
@@ -309,34 +289,34 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
             p++;
         }
 #if JR_SWAR
-    special:
+    special :
 #endif
-        {
-            unsigned char c = (unsigned char)*p;
-            if (c == '"') break;
-            if (c == '\\') {
-                esc = true;
-                p = check_escape(r, p, &shrink, wtf8);
-                if (!p) return NULL;
-                continue;
-            }
-            if (c < 0x20) {
-                sv_jr_fail(r, p, SV_ERR_SYNTAX, "control character 0x%02x in a string (escape it)", c);
+    {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"') break;
+        if (c == '\\') {
+            esc = true;
+            p = check_escape(r, p, &shrink, wtf8);
+            if (!p) return NULL;
+            continue;
+        }
+        if (c < 0x20) {
+            sv_jr_fail(r, p, SV_ERR_SYNTAX, "control character 0x%02x in a string (escape it)", c);
+            return NULL;
+        }
+        /* Non-ASCII: take whole sequences while they come. */
+        do {
+            int n = sv_jr_utf8_seq((const unsigned char *)p, (const unsigned char *)end);
+            if (n <= 0) {
+                if (n < 0)
+                    sv_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
+                else
+                    sv_jr_fail(r, p, SV_ERR_UTF8, "invalid UTF-8 byte 0x%02x", (unsigned char)*p);
                 return NULL;
             }
-            /* Non-ASCII: take whole sequences while they come. */
-            do {
-                int n = sv_jr_utf8_seq((const unsigned char *)p, (const unsigned char *)end);
-                if (n <= 0) {
-                    if (n < 0)
-                        sv_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
-                    else
-                        sv_jr_fail(r, p, SV_ERR_UTF8, "invalid UTF-8 byte 0x%02x", (unsigned char)*p);
-                    return NULL;
-                }
-                p += n;
-            } while (p < end && (unsigned char)*p >= 0x80);
-        }
+            p += n;
+        } while (p < end && (unsigned char)*p >= 0x80);
+    }
     }
     *dlen = (size_t)(p - s) - shrink;
     *escaped = esc;
@@ -346,9 +326,9 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
 static bool check_max_string(jr *r, const char *at, size_t len)
 {
     if (len <= r->lim.max_string && len <= UINT32_MAX) return true;
-    return sv_jr_fail(r, at, SV_ERR_LIMIT, "string of %zu bytes is over the limit of %llu", len,
-                      (unsigned long long)(r->lim.max_string < UINT32_MAX ? r->lim.max_string
-                                                                          : UINT32_MAX));
+    return sv_jr_fail(
+        r, at, SV_ERR_LIMIT, "string of %zu bytes is over the limit of %llu", len,
+        (unsigned long long)(r->lim.max_string < UINT32_MAX ? r->lim.max_string : UINT32_MAX));
 }
 
 const char *sv_jr_read_str(jr *r, const char *p, jr_str *out, bool wtf8)
@@ -358,6 +338,7 @@ const char *sv_jr_read_str(jr *r, const char *p, jr_str *out, bool wtf8)
     const char *q = sv_jr_scan_string(r, p, &dlen, &esc, wtf8);
     if (!q) return NULL;
     if (!check_max_string(r, p, dlen)) return NULL;
+    out->escaped = esc;
     if (!esc) {
         out->s = p + 1;
     } else {
@@ -377,11 +358,8 @@ const char *sv_jr_string_value(jr *r, const char *p, sv_value *out, bool wtf8)
     if (!q) return NULL;
     if (!check_max_string(r, p, dlen)) return NULL;
     /* Like sv_str, inlined: one arena block of len + 1 bytes. */
-    char *dst = sv_doc_alloc(r->doc, dlen + 1);
-    if (!dst) {
-        sv_jr_fail_alloc(r, p);
-        return NULL;
-    }
+    char *dst = sv_jr_alloc(r, dlen + 1, p);
+    if (!dst) return NULL;
     if (!esc)
         memcpy(dst, p + 1, dlen);
     else

@@ -13,8 +13,9 @@
 
 #define SV_JW_MAX_DEPTH (SV_DEFAULT_MAX_DEPTH * 2)
 
+_Static_assert(sizeof("{\"$packed_vector4\":") <= SV_JW_OPEN_MAX, "tag names fit");
 const sv_jw_tag sv__jw_tags[SV_TAG_COUNT] = {
-#define SV_X_TAG(id, name, kind, scalars, elem) \
+#define SV_X_TAG(id, name, kind, scalars, elem)                                                    \
     {"{\"$" name "\":", sizeof("{\"$" name "\":") - 1, kind, scalars, elem},
     SV_TAG_LIST(SV_X_TAG)
 #undef SV_X_TAG
@@ -25,6 +26,11 @@ const sv_jw_tag sv__jw_tags[SV_TAG_COUNT] = {
 #define ITEM_ROOM(ind) ((ind) + 2 + SV_JW_NL_SLACK + SV_FMT_F64_MAX)
 
 static sv_status write_value(sv_jw *w, const sv_value *v);
+static sv_status write_array(sv_jw *w, const sv_value *v);
+static sv_status write_map(sv_jw *w, const sv_value *v);
+static sv_status write_object(sv_jw *w, const sv_value *v);
+static sv_status write_ref(sv_jw *w, const sv_value *v);
+static sv_status write_string_value(sv_jw *w, const sv_value *v);
 
 bool sv__jw_grow(sv_jw *w, size_t n)
 {
@@ -44,7 +50,10 @@ bool sv__jw_grow(sv_jw *w, size_t n)
     return true;
 }
 
-static sv_status nomem(void) { return SV_ERR_NOMEM; }
+static sv_status nomem(void)
+{
+    return SV_ERR_NOMEM;
+}
 
 static inline void put(sv_jw *w, const char *s, size_t n)
 {
@@ -61,8 +70,8 @@ static inline void put_key_lit(sv_jw *w, const char *s, size_t n)
 
 static sv_status malformed(sv_jw *w, const char *what, const sv_value *v)
 {
-    return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: %s (kind %s)",
-                        what, sv_kind_name((sv_kind)v->kind));
+    return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: %s (kind %s)", what,
+                        sv_kind_name((sv_kind)v->kind));
 }
 
 /* ---- the common leaves, inline --------------------------------------------- */
@@ -74,84 +83,66 @@ static inline bool f64_finite(double d)
     return (bits & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
 }
 
-/* Untagged null, bool, plain int64, plain finite float64 and UTF-8 strings
- * are written the same way in typed and plain mode; the rest goes through
- * write_value. */
+/* v without its wrapping tag (shape tags of tuples and packed arrays are
+ * part of their own form). Inlined into the container loops: the common
+ * leaves (null, bool, int64, finite float64, short UTF-8 strings) are written
+ * right there, the other kinds cost one call. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline sv_status
+write_untagged(sv_jw *w, const sv_value *v)
+{
+    switch (v->kind) {
+    case SV_STRING:
+        if (!(v->flags & SV_F_UTF16) && (v->as.str || !v->len))
+            return sv__jw_string(w, v->as.str, v->len, 0);
+        return write_string_value(w, v);
+    case SV_INT:
+        if (v->sub == 8 && !(v->flags & SV_F_EXPLICIT)) {
+            if (!sv__jw_need(w, SV_FMT_INT_MAX)) return nomem();
+            w->p += sv_fmt_i64(v->as.i, (char *)w->p);
+            return SV_OK;
+        }
+        return sv__jw_int(w, v);
+    case SV_FLOAT:
+        if (v->sub == 8 && !(v->flags & SV_F_EXPLICIT) && f64_finite(v->as.f64)) {
+            if (!sv__jw_need(w, SV_FMT_F64_MAX)) return nomem();
+            w->p += sv_fmt_f64(v->as.f64, (char *)w->p);
+            return SV_OK;
+        }
+        return sv__jw_float(w, v);
+    case SV_BOOL:
+        if (!sv__jw_need(w, 5)) return nomem();
+        if (v->as.b)
+            put(w, "true", 4);
+        else
+            put(w, "false", 5);
+        return SV_OK;
+    case SV_NULL:
+        if (!sv__jw_need(w, 4)) return nomem();
+        put(w, "null", 4);
+        return SV_OK;
+    case SV_UINT: return sv__jw_uint(w, v);
+    case SV_BYTES: return sv__jw_bytes(w, v);
+    case SV_ARRAY: return write_array(w, v);
+    case SV_MAP: return write_map(w, v);
+    case SV_OBJECT: return write_object(w, v);
+    case SV_TUPLE: return sv__jw_tuple(w, v);
+    case SV_PACKED: return sv__jw_packed(w, v);
+    case SV_REF: return write_ref(w, v);
+    default:
+        return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: unknown kind %u",
+                            (unsigned)v->kind);
+    }
+}
+
+/* An item of a container: untagged values (and tuples, whose tag is their
+ * shape) inline, tagged ones by a call. */
 static inline sv_status write_item(sv_jw *w, const sv_value *v)
 {
-    if (v->tag == 0) {
-        switch (v->kind) {
-        case SV_STRING:
-            if (!(v->flags & SV_F_UTF16) && (v->as.str || !v->len))
-                return sv__jw_string(w, v->as.str, v->len, 0);
-            break;
-        case SV_INT:
-            if (v->sub == 8 && !(v->flags & SV_F_EXPLICIT)) {
-                if (!sv__jw_need(w, SV_FMT_INT_MAX)) return nomem();
-                w->p += sv_fmt_i64(v->as.i, (char *)w->p);
-                return SV_OK;
-            }
-            break;
-        case SV_FLOAT:
-            if (v->sub == 8 && !(v->flags & SV_F_EXPLICIT) && f64_finite(v->as.f64)) {
-                if (!sv__jw_need(w, SV_FMT_F64_MAX)) return nomem();
-                w->p += sv_fmt_f64(v->as.f64, (char *)w->p);
-                return SV_OK;
-            }
-            break;
-        case SV_BOOL:
-            if (!sv__jw_need(w, 5)) return nomem();
-            if (v->as.b) put(w, "true", 4);
-            else put(w, "false", 5);
-            return SV_OK;
-        case SV_NULL:
-            if (!sv__jw_need(w, 4)) return nomem();
-            put(w, "null", 4);
-            return SV_OK;
-        default: break;
-        }
-    }
+    if (v->tag == 0 || v->kind == SV_TUPLE) return write_untagged(w, v);
     return write_value(w, v);
-}
-
-/* Asks for the memory behind a value ahead of its turn: a large tree does
- * not fit the caches, and without this each container and string costs a
- * wait for memory when the writer reaches it. */
-#if defined(__GNUC__)
-#define PREFETCH(addr) __builtin_prefetch(addr)
-#else
-#define PREFETCH(addr) ((void)0)
-#endif
-#define PREFETCH_AHEAD 8
-
-static inline void prefetch_value(const sv_value *v)
-{
-    unsigned k = v->kind;
-    if (k < SV_STRING || k > SV_PACKED) return;
-    const char *p = v->as.data;
-    PREFETCH(p);
-    if (k >= SV_ARRAY && k <= SV_OBJECT && v->len > 1) {
-        /* the header and the first pairs span several lines */
-        PREFETCH(p + 64);
-        PREFETCH(p + 128);
-        PREFETCH(p + 192);
-    }
-}
-
-/* For a container whose own memory was asked for earlier: asks for what its
- * first items point to (nested containers, strings, numbers). */
-static inline void prefetch_children(const sv_value *v)
-{
-    unsigned k = v->kind;
-    if (k < SV_ARRAY || k > SV_OBJECT || !v->as.box) return;
-    uint32_t n = v->len < 16 ? v->len : 16;
-    if (k == SV_ARRAY) {
-        const sv_value *items = sv__items(v->as.box);
-        for (uint32_t i = 0; i < n; i++) prefetch_value(&items[i]);
-    } else {
-        const sv_pair *pairs = sv__pairs(v->as.box);
-        for (uint32_t i = 0; i < n; i++) prefetch_value(&pairs[i].val);
-    }
 }
 
 /* ---- helpers for "$" forms with several keys ---------------------------------- */
@@ -208,10 +199,12 @@ static sv_status array_body(sv_jw *w, const sv_value *items, uint32_t n)
     size_t outer = w->ind, ci = outer + w->indent;
     w->ind = ci;
     uint8_t open = '[';
-    for (uint32_t i = 0; i < n && i < PREFETCH_AHEAD; i++) prefetch_value(&items[i]);
+    for (uint32_t i = 0; i < n && i < SV_JW_PREFETCH_AHEAD; i++)
+        sv__jw_prefetch(&items[i]);
     for (uint32_t i = 0; i < n; i++) {
-        if (i + PREFETCH_AHEAD < n) prefetch_value(&items[i + PREFETCH_AHEAD]);
-        if (i + PREFETCH_AHEAD / 2 < n) prefetch_children(&items[i + PREFETCH_AHEAD / 2]);
+        if (i + SV_JW_PREFETCH_AHEAD < n) sv__jw_prefetch(&items[i + SV_JW_PREFETCH_AHEAD]);
+        if (i + SV_JW_PREFETCH_AHEAD / 2 < n)
+            sv__jw_prefetch_items(&items[i + SV_JW_PREFETCH_AHEAD / 2]);
         if (!sv__jw_need(w, ITEM_ROOM(ci))) return nomem();
         *w->p++ = open;
         open = ',';
@@ -254,12 +247,21 @@ static sv_status write_array(sv_jw *w, const sv_value *v)
  * status: callers turn it into the $map form or an error). */
 #define NOT_OBJECT_KEYS ((sv_status)SV_STATUS_COUNT)
 
+/* The first 4 bytes of a value (kind, flags, sub, tag) as one word. */
+static inline uint32_t head_word(const sv_value *v)
+{
+    uint32_t h;
+    memcpy(&h, v, sizeof h);
+    return h;
+}
+
 /* An object key: an untagged UTF-8 string in typed mode, any string in
- * plain mode. */
+ * plain mode. One masked compare of the value's head (key_mask and key_want
+ * are made from sv_values in sv_json_write, so no bit-field layout is
+ * assumed). */
 static inline bool object_key(const sv_jw *w, const sv_value *k)
 {
-    if (k->kind != SV_STRING || (!k->as.str && k->len)) return false;
-    return w->plain || (k->tag == 0 && !(k->flags & SV_F_UTF16));
+    return (head_word(k) & w->key_mask) == w->key_want && (k->as.str || !k->len);
 }
 
 static void path_of_pair(sv_jw *w, const sv_pair *pr, uint32_t i)
@@ -271,6 +273,47 @@ static void path_of_pair(sv_jw *w, const sv_pair *pr, uint32_t i)
         sv_error_path_index(w->err, i);
 }
 
+/* "key": (and a space when pretty), from the key cache when it is there.
+ * Room for SV_JW_KEY_TEXT bytes is reserved by the caller. A bad key is
+ * reported at the map that holds it: the key itself cannot be a readable
+ * path segment. */
+static inline sv_status write_key(sv_jw *w, const sv_value *k, unsigned kflags)
+{
+    const char *s = k->as.str;
+    uint32_t len = k->len;
+    if (!s) return sv__jw_string(w, "", 0, kflags); /* an empty key without storage */
+    /* multiplicative hash: interned keys sit a few bytes apart, which the
+     * low bits alone would map onto each other */
+    uint64_t h = ((uint64_t)(uintptr_t)s + len) * UINT64_C(0x9E3779B97F4A7C15);
+    size_t slot = (size_t)(h >> (64 - SV_JW_KEY_CACHE_BITS));
+    /* two ways: a key may sit in its slot or the neighbour (slot ^ 1) */
+    sv_jw_key *c = &w->keys[slot];
+    if (c->str != s || c->len != len) {
+        sv_jw_key *c2 = &w->keys[slot ^ 1];
+        if (c2->str == s && c2->len == len)
+            c = c2;
+        else if (c->str && !c2->str)
+            c = c2; /* a miss: fill an empty way first */
+    }
+    if (c->str == s && c->len == len) {
+        memcpy(w->p, c->text, SV_JW_KEY_TEXT);
+        w->p += c->n;
+        return SV_OK;
+    }
+    size_t start = (size_t)(w->p - w->buf->data);
+    unsigned f = kflags | ((k->flags & SV_F_UTF16) ? SV_JW_STR_WTF8 : 0u);
+    sv_status st = sv__jw_string(w, s, len, f);
+    if (st) return st;
+    size_t n = (size_t)(w->p - w->buf->data) - start;
+    if (n <= SV_JW_KEY_TEXT) {
+        c->str = s;
+        c->len = len;
+        c->n = (uint32_t)n;
+        memcpy(c->text, w->buf->data + start, n);
+    }
+    return SV_OK;
+}
+
 /* "key": value members; the first is preceded by open (a '{' or ','), the
  * others by ','. A key that is not an object key stops the loop with
  * NOT_OBJECT_KEYS and its index in *bad. */
@@ -278,22 +321,20 @@ static sv_status members(sv_jw *w, const sv_pair *pairs, uint32_t n, uint8_t ope
 {
     size_t ci = w->ind;
     unsigned kflags = SV_JW_STR_KEY | (w->plain ? 0u : SV_JW_STR_DOLLAR);
-    for (uint32_t i = 0; i < n && i < PREFETCH_AHEAD; i++) prefetch_value(&pairs[i].val);
+    for (uint32_t i = 0; i < n && i < SV_JW_PREFETCH_AHEAD; i++)
+        sv__jw_prefetch(&pairs[i].val);
     for (uint32_t i = 0; i < n; i++) {
         const sv_pair *pr = &pairs[i];
-        if (i + PREFETCH_AHEAD < n) prefetch_value(&pairs[i + PREFETCH_AHEAD].val);
+        if (i + SV_JW_PREFETCH_AHEAD < n) sv__jw_prefetch(&pairs[i + SV_JW_PREFETCH_AHEAD].val);
         if (!object_key(w, &pr->key)) {
             *bad = i;
             return NOT_OBJECT_KEYS;
         }
-        if (!sv__jw_need(w, ci + 2 + SV_JW_NL_SLACK)) return nomem();
+        if (!sv__jw_need(w, ci + 2 + SV_JW_NL_SLACK + SV_JW_KEY_TEXT)) return nomem();
         *w->p++ = open;
         open = ',';
         if (w->pretty) w->p = sv__jw_nl(w->p, ci);
-        unsigned f = kflags | ((pr->key.flags & SV_F_UTF16) ? SV_JW_STR_WTF8 : 0u);
-        /* a bad key is reported at the map that holds it: the key itself
-         * cannot be a readable path segment */
-        sv_status st = sv__jw_string(w, pr->key.as.str, pr->key.len, f);
+        sv_status st = write_key(w, &pr->key, kflags);
         if (st) return st;
         if ((st = write_item(w, &pr->val)) != SV_OK) {
             path_of_pair(w, pr, i);
@@ -354,21 +395,23 @@ static sv_status map_pairs_body(sv_jw *w, const sv_pair *pairs, uint32_t n)
 }
 
 /* The payload of a map: {"k": v, ...} when every key is an object key, else
- * the list of pairs. Keys are checked while writing, not in a pass before:
- * at the first other key the output goes back to where the payload began. */
+ * the list of pairs. The keys are looked at before anything is written:
+ * writing optimistically and starting again at a bad key would write nested
+ * maps again at every level, which a hostile tree could make exponential. */
 static sv_status map_payload(sv_jw *w, const sv_pair *pairs, uint32_t n, bool *as_pairs)
 {
-    size_t mark = (size_t)(w->p - w->buf->data), ind = w->ind;
-    uint32_t bad;
-    unsigned depth = w->depth;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!object_key(w, &pairs[i].key)) {
+            *as_pairs = true;
+            return SV_OK;
+        }
+    }
     *as_pairs = false;
     sv_status st = map_object_body(w, pairs, n, &bad);
-    if (st != NOT_OBJECT_KEYS) return st;
-    w->p = w->buf->data + mark;
-    w->ind = ind;
-    w->depth = depth;
-    *as_pairs = true;
-    return SV_OK;
+    if (st == NOT_OBJECT_KEYS) /* cannot happen: the keys were checked above */
+        st = sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: map key");
+    return st;
 }
 
 static sv_status write_map(sv_jw *w, const sv_value *v)
@@ -471,8 +514,10 @@ static sv_status write_ref(sv_jw *w, const sv_value *v)
 {
     if (!sv__jw_need(w, SV_FMT_INT_MAX + 12)) return nomem();
     if (!w->plain) put_key_lit(w, LIT("{\"$ref\":"));
-    if (v->flags & SV_F_NULLREF) put(w, "null", 4);
-    else w->p += sv_fmt_u64(v->as.u, (char *)w->p);
+    if (v->flags & SV_F_NULLREF)
+        put(w, "null", 4);
+    else
+        w->p += sv_fmt_u64(v->as.u, (char *)w->p);
     if (!w->plain) *w->p++ = '}';
     return SV_OK;
 }
@@ -491,57 +536,35 @@ static sv_status write_string_value(sv_jw *w, const sv_value *v)
     return SV_OK;
 }
 
-/* v without its wrapping tag (shape tags of tuples and packed arrays are
- * part of their own form). */
-static sv_status write_untagged(sv_jw *w, const sv_value *v)
+/* The same, not inlined (for the rarer tagged values and the root). */
+static sv_status write_untagged_call(sv_jw *w, const sv_value *v)
 {
-    switch (v->kind) {
-    case SV_NULL:
-        if (!sv__jw_need(w, 4)) return nomem();
-        put(w, "null", 4);
-        return SV_OK;
-    case SV_BOOL:
-        if (!sv__jw_need(w, 5)) return nomem();
-        if (v->as.b) put(w, "true", 4);
-        else put(w, "false", 5);
-        return SV_OK;
-    case SV_INT: return sv__jw_int(w, v);
-    case SV_UINT: return sv__jw_uint(w, v);
-    case SV_FLOAT: return sv__jw_float(w, v);
-    case SV_STRING: return write_string_value(w, v);
-    case SV_BYTES: return sv__jw_bytes(w, v);
-    case SV_ARRAY: return write_array(w, v);
-    case SV_MAP: return write_map(w, v);
-    case SV_OBJECT: return write_object(w, v);
-    case SV_TUPLE: return sv__jw_tuple(w, v);
-    case SV_PACKED: return sv__jw_packed(w, v);
-    case SV_REF: return write_ref(w, v);
-    default:
-        return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
-                            "malformed tree: unknown kind %u", (unsigned)v->kind);
-    }
+    return write_untagged(w, v);
 }
 
 static sv_status write_value(sv_jw *w, const sv_value *v)
 {
     unsigned tag = v->tag;
-    if (tag == 0) return write_untagged(w, v);
+    if (tag == 0) return write_untagged_call(w, v);
     if (tag >= SV_TAG_COUNT)
-        return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
-                            "malformed tree: unknown tag %u", tag);
+        return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: unknown tag %u",
+                            tag);
     const sv_jw_tag *t = &sv__jw_tags[tag];
     unsigned kind = v->kind;
     /* a shape is part of the tuple's or packed array's own form */
-    if (kind == SV_TUPLE || (kind == SV_PACKED && t->kind == SV_PACKED)) return write_untagged(w, v);
+    if (kind == SV_TUPLE || (kind == SV_PACKED && t->kind == SV_PACKED))
+        return write_untagged_call(w, v);
     if (t->kind != SV_KIND_COUNT && t->kind != kind)
         return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
-                            "malformed tree: tag %s does not apply to a %s", sv_tag_name((sv_tag)tag),
-                            sv_kind_name((sv_kind)kind));
-    if (w->plain) return write_untagged(w, v);
+                            "malformed tree: tag %s does not apply to a %s",
+                            sv_tag_name((sv_tag)tag), sv_kind_name((sv_kind)kind));
+    if (w->plain) return write_untagged_call(w, v);
     /* {"$tag": value}: the value starts on the form's line, at its level */
-    if (!sv__jw_need(w, (size_t)t->open_len + 1)) return nomem();
-    put_key_lit(w, t->open, t->open_len);
-    sv_status st = write_untagged(w, v);
+    if (!sv__jw_need(w, SV_JW_OPEN_MAX + 1)) return nomem();
+    memcpy(w->p, t->open, SV_JW_OPEN_MAX);
+    w->p += t->open_len;
+    if (w->pretty) *w->p++ = ' ';
+    sv_status st = write_untagged_call(w, v);
     if (st) return st;
     if (!sv__jw_need(w, 1)) return nomem();
     *w->p++ = '}';
@@ -568,6 +591,22 @@ sv_status sv_json_write(const sv_value *v, const sv_json_write_opts *opts, sv_bu
     w.depth = 0;
     w.pretty = w.indent > 0;
     w.plain = opts && opts->plain;
+    for (size_t i = 0; i < SV_JW_KEY_CACHE; i++) {
+        w.keys[i].str = NULL;
+        w.keys[i].len = 0;
+    }
+    /* object keys: kind STRING, and in typed mode no tag and no UTF16 flag */
+    sv_value want, mask;
+    memset(&want, 0, sizeof want);
+    memset(&mask, 0, sizeof mask);
+    want.kind = SV_STRING;
+    mask.kind = 0xF;
+    if (!w.plain) {
+        mask.flags = SV_F_UTF16;
+        mask.tag = 0xFFFF;
+    }
+    w.key_want = head_word(&want);
+    w.key_mask = head_word(&mask);
     size_t start = out->len;
     sv_status st = write_value(&w, v);
     /* on failure the buffer is left as it was (less any growth) */

@@ -22,9 +22,22 @@
  * includes this much slack. */
 #define SV_JW_NL_SLACK 16
 
+/* Object keys repeat (every object of a class has the same field names, and
+ * they are interned): the writer remembers the text of recent short keys by
+ * the address of their bytes, which is stable while it runs. */
+#define SV_JW_KEY_CACHE_BITS 6
+#define SV_JW_KEY_CACHE (1 << SV_JW_KEY_CACHE_BITS)
+#define SV_JW_KEY_TEXT 24
+typedef struct sv_jw_key {
+    const char *str; /* the key's bytes, NULL = empty slot */
+    uint32_t len;
+    uint32_t n; /* bytes of text: "key": and a space when pretty */
+    uint8_t text[SV_JW_KEY_TEXT];
+} sv_jw_key;
+
 typedef struct sv_jw {
-    uint8_t *p;     /* next byte to write */
-    uint8_t *end;   /* end of the reserved room (the buffer's capacity) */
+    uint8_t *p;   /* next byte to write */
+    uint8_t *end; /* end of the reserved room (the buffer's capacity) */
     sv_buf *buf;
     sv_error *err;
     size_t indent;  /* spaces per level; 0 = compact */
@@ -32,16 +45,19 @@ typedef struct sv_jw {
     unsigned depth; /* containers open */
     bool pretty;
     bool plain;
+    uint32_t key_mask, key_want; /* see object_key() in json_write.c */
+    sv_jw_key keys[SV_JW_KEY_CACHE];
 } sv_jw;
 
 /* One row per tag (tags.h): the typed JSON opening of its form and what the
  * tag applies to. */
+#define SV_JW_OPEN_MAX 24 /* the longest, {"$packed_vector4":, has 19 */
 typedef struct sv_jw_tag {
-    const char *open;  /* {"$name": */
+    char open[SV_JW_OPEN_MAX]; /* {"$name":, copied whole (a constant-size copy) */
     uint8_t open_len;
-    uint8_t kind;      /* sv_kind, SV_KIND_COUNT = any */
-    uint8_t scalars;   /* shapes: scalars per item */
-    uint8_t elem;      /* shapes: default element type */
+    uint8_t kind;    /* sv_kind, SV_KIND_COUNT = any */
+    uint8_t scalars; /* shapes: scalars per item */
+    uint8_t elem;    /* shapes: default element type */
 } sv_jw_tag;
 
 extern const sv_jw_tag sv__jw_tags[SV_TAG_COUNT];
@@ -60,8 +76,57 @@ static inline bool sv__jw_need(sv_jw *w, size_t n)
 static inline uint8_t *sv__jw_nl(uint8_t *p, size_t ind)
 {
     *p++ = '\n';
-    for (size_t k = 0; k < ind; k += 16) memcpy(p + k, "                ", 16);
+    for (size_t k = 0; k < ind; k += 16)
+        memcpy(p + k, "                ", 16);
     return p + ind;
+}
+
+/* ---- prefetching ---------------------------------------------------------- */
+
+/* Asks for the memory behind a value ahead of its turn: a large tree does
+ * not fit the caches, and without this each container and string costs a
+ * wait for memory when the writer reaches it. */
+#if defined(__GNUC__)
+#define SV_JW_PREFETCH(addr) __builtin_prefetch(addr)
+#else
+#define SV_JW_PREFETCH(addr) ((void)0)
+#endif
+#define SV_JW_PREFETCH_AHEAD 8
+
+static inline void sv__jw_prefetch(const sv_value *v)
+{
+    unsigned k = v->kind;
+    if (k < SV_STRING || k > SV_PACKED) return;
+    const char *p = v->as.data;
+    if (!p) return;
+    SV_JW_PREFETCH(p);
+    if (k >= SV_ARRAY && k <= SV_OBJECT) {
+        /* the header and the first items span several lines (up to 8) */
+        size_t size = sizeof(sv_container) + (size_t)v->len * (k == SV_ARRAY ? 16 : 32);
+        size_t end = size < 512 ? size : 512;
+        for (size_t off = 64; off < end; off += 64)
+            SV_JW_PREFETCH(p + off);
+    }
+}
+
+/* For a container whose own memory was asked for earlier: asks for what its
+ * first items point to (nested containers, strings, numbers). */
+static inline void sv__jw_prefetch_items(const sv_value *v)
+{
+    unsigned k = v->kind;
+    if (k < SV_ARRAY || k > SV_OBJECT || !v->as.box) return;
+    /* (the container is not checked yet: stay within its room) */
+    uint32_t n = v->len < v->as.box->cap ? v->len : v->as.box->cap;
+    if (n > 16) n = 16;
+    if (k == SV_ARRAY) {
+        const sv_value *items = sv__items(v->as.box);
+        for (uint32_t i = 0; i < n; i++)
+            sv__jw_prefetch(&items[i]);
+    } else {
+        const sv_pair *pairs = sv__pairs(v->as.box);
+        for (uint32_t i = 0; i < n; i++)
+            sv__jw_prefetch(&pairs[i].val);
+    }
 }
 
 /* String flags for sv__jw_string. */
@@ -133,37 +198,42 @@ static inline uint64_t sv__jw_load_tail(const uint8_t *e, size_t rem, const uint
 sv_status sv__jw_string_any(sv_jw *w, const char *s, size_t len, unsigned flags);
 
 /* The same; strings of up to 16 bytes with nothing to escape (most keys and
- * short values) are stored inline here, in two words. */
-static inline sv_status sv__jw_string(sv_jw *w, const char *str, size_t len, unsigned flags)
+ * short values) are stored inline here, in one or two words. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline sv_status
+sv__jw_string(sv_jw *w, const char *str, size_t len, unsigned flags)
 {
     const uint8_t *s = (const uint8_t *)str;
     if (len - 1 < 16 && (size_t)(w->end - w->p) >= 24 &&
         !((flags & SV_JW_STR_DOLLAR) && s[0] == '$')) {
-        uint64_t a, b = SV_JW_ONES * 'A';
-        if (len >= 8) {
-            a = sv__jw_load64(s);
-            if (len == 16) b = sv__jw_load64(s + 8);
-            else if (len > 8) b = sv__jw_load_tail(s + len, len - 8, s);
+        uint8_t *p = w->p;
+        if (len <= 8) {
+            uint64_t a = len == 8 ? sv__jw_load64(s) : sv__jw_load_tail(s + len, len, s);
+            if (sv__jw_special(a)) goto slow;
+            memcpy(p + 1, &a, 8);
         } else {
-            a = sv__jw_load_tail(s + len, len, s);
-        }
-        if ((sv__jw_special(a) | sv__jw_special(b)) == 0) {
-            uint8_t *p = w->p;
-            p[0] = '"';
+            uint64_t a = sv__jw_load64(s);
+            uint64_t b = len == 16 ? sv__jw_load64(s + 8) : sv__jw_load_tail(s + len, len - 8, s);
+            if (sv__jw_special(a) | sv__jw_special(b)) goto slow;
             memcpy(p + 1, &a, 8);
             memcpy(p + 9, &b, 8);
-            p += 1 + len;
-            *p++ = '"';
-            if (flags & SV_JW_STR_KEY) {
-                *p++ = ':';
-                if (w->pretty) *p++ = ' ';
-            }
-            w->p = p;
-            return SV_OK;
         }
+        p[0] = '"';
+        p += 1 + len;
+        *p++ = '"';
+        if (flags & SV_JW_STR_KEY) {
+            *p++ = ':';
+            if (w->pretty) *p++ = ' ';
+        }
+        w->p = p;
+        return SV_OK;
     }
+slow:
     return sv__jw_string_any(w, str, len, flags);
 }
+
 /* BYTES: {"$bytes": "base64"} (plain: the base64 string). */
 sv_status sv__jw_bytes(sv_jw *w, const sv_value *v);
 

@@ -24,9 +24,10 @@ static inline uint8_t *put(uint8_t *p, const char *s, size_t n)
     return p + n;
 }
 
-/* "{\"$i8\":" etc., by width 1, 2, 4, 8 (index 0..3). */
-static const char *const int_open[4] = {"{\"$i8\":", "{\"$i16\":", "{\"$i32\":", "{\"$i64\":"};
-static const char *const uint_open[4] = {"{\"$u8\":", "{\"$u16\":", "{\"$u32\":", "{\"$u64\":"};
+/* "{\"$i8\":" etc., by width 1, 2, 4, 8 (index 0..3); copied 8 bytes at a
+ * time (a constant-size copy), the pointer then advanced by the length. */
+static const char int_open[4][8] = {"{\"$i8\":", "{\"$i16\":", "{\"$i32\":", "{\"$i64\":"};
+static const char uint_open[4][8] = {"{\"$u8\":", "{\"$u16\":", "{\"$u32\":", "{\"$u64\":"};
 static const uint8_t int_open_len[4] = {7, 8, 8, 8};
 
 static int width_index(unsigned width)
@@ -45,7 +46,8 @@ static const char hex_lower[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
 
 static uint8_t *put_hex(uint8_t *p, uint64_t bits, int digits)
 {
-    for (int i = digits - 1; i >= 0; i--) *p++ = (uint8_t)hex_lower[(bits >> (4 * i)) & 0xF];
+    for (int i = digits - 1; i >= 0; i--)
+        *p++ = (uint8_t)hex_lower[(bits >> (4 * i)) & 0xF];
     return p;
 }
 
@@ -64,7 +66,8 @@ static uint8_t *put_nonfinite64(uint8_t *p, uint64_t bits)
 
 static uint8_t *put_nonfinite32(uint8_t *p, uint32_t bits)
 {
-    if ((bits & 0x007fffffu) == 0) return bits >> 31 ? put(p, LIT("\"-inf\"")) : put(p, LIT("\"inf\""));
+    if ((bits & 0x007fffffu) == 0)
+        return bits >> 31 ? put(p, LIT("\"-inf\"")) : put(p, LIT("\"inf\""));
     if (bits == 0x7fc00000u) return put(p, LIT("\"nan\""));
     p = put(p, LIT("\"nan:0x"));
     p = put_hex(p, bits, 8);
@@ -91,7 +94,10 @@ static inline bool bits64_finite(uint64_t b)
     return (b & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
 }
 
-static inline bool bits32_finite(uint32_t b) { return (b & 0x7f800000u) != 0x7f800000u; }
+static inline bool bits32_finite(uint32_t b)
+{
+    return (b & 0x7f800000u) != 0x7f800000u;
+}
 
 /* ---- scalars ---------------------------------------------------------------- */
 
@@ -111,7 +117,8 @@ sv_status sv__jw_int(sv_jw *w, const sv_value *v)
     uint8_t *p = w->p;
     bool form = !w->plain && (wi != 3 || (v->flags & SV_F_EXPLICIT));
     if (form) {
-        p = put(p, int_open[wi], int_open_len[wi]);
+        memcpy(p, int_open[wi], 8);
+        p += int_open_len[wi];
         if (w->pretty) *p++ = ' ';
     }
     p += sv_fmt_i64(i, (char *)p);
@@ -135,7 +142,8 @@ sv_status sv__jw_uint(sv_jw *w, const sv_value *v)
      * below it, it would read back as an int */
     bool form = !w->plain && (wi != 3 || (v->flags & SV_F_EXPLICIT) || u <= (uint64_t)INT64_MAX);
     if (form) {
-        p = put(p, uint_open[wi], int_open_len[wi]);
+        memcpy(p, uint_open[wi], 8);
+        p += int_open_len[wi];
         if (w->pretty) *p++ = ' ';
     }
     p += sv_fmt_u64(u, (char *)p);
@@ -154,15 +162,19 @@ sv_status sv__jw_float(sv_jw *w, const sv_value *v)
         uint64_t bits = f64_bits(d);
         bool finite = bits64_finite(bits);
         if (w->plain) {
-            if (finite) p += sv_fmt_f64(d, (char *)p);
-            else p = put(p, LIT("null"));
+            if (finite)
+                p += sv_fmt_f64(d, (char *)p);
+            else
+                p = put(p, LIT("null"));
         } else if (finite && !(v->flags & SV_F_EXPLICIT)) {
             p += sv_fmt_f64(d, (char *)p);
         } else {
             p = put(p, LIT("{\"$f64\":"));
             if (w->pretty) *p++ = ' ';
-            if (finite) p += sv_fmt_f64(d, (char *)p);
-            else p = put_nonfinite64(p, bits);
+            if (finite)
+                p += sv_fmt_f64(d, (char *)p);
+            else
+                p = put_nonfinite64(p, bits);
             *p++ = '}';
         }
     } else {
@@ -170,13 +182,17 @@ sv_status sv__jw_float(sv_jw *w, const sv_value *v)
         uint32_t bits = f32_bits(f);
         bool finite = bits32_finite(bits);
         if (w->plain) {
-            if (finite) p += sv_fmt_f32(f, (char *)p);
-            else p = put(p, LIT("null"));
+            if (finite)
+                p += sv_fmt_f32(f, (char *)p);
+            else
+                p = put(p, LIT("null"));
         } else {
             p = put(p, LIT("{\"$f32\":"));
             if (w->pretty) *p++ = ' ';
-            if (finite) p += sv_fmt_f32(f, (char *)p);
-            else p = put_nonfinite32(p, bits);
+            if (finite)
+                p += sv_fmt_f32(f, (char *)p);
+            else
+                p = put_nonfinite32(p, bits);
             *p++ = '}';
         }
     }
@@ -191,22 +207,22 @@ sv_status sv__jw_float(sv_jw *w, const sv_value *v)
 static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, unsigned elem,
                          bool plain, bool space)
 {
-#define SEP()                            \
-    do {                                 \
-        if (j) {                         \
-            *p++ = ',';                  \
-            if (space) *p++ = ' ';       \
-        }                                \
+#define SEP()                                                                                      \
+    do {                                                                                           \
+        if (j) {                                                                                   \
+            *p++ = ',';                                                                            \
+            if (space) *p++ = ' ';                                                                 \
+        }                                                                                          \
     } while (0)
-#define INT_RUN(T, FMT)                                                  \
-    do {                                                                 \
-        const uint8_t *d = (const uint8_t *)data + start * sizeof(T);    \
-        for (size_t j = 0; j < m; j++) {                                 \
-            T x;                                                         \
-            memcpy(&x, d + j * sizeof(T), sizeof(T));                    \
-            SEP();                                                       \
-            p += FMT(x, (char *)p);                                      \
-        }                                                                \
+#define INT_RUN(T, FMT)                                                                            \
+    do {                                                                                           \
+        const uint8_t *d = (const uint8_t *)data + start * sizeof(T);                              \
+        for (size_t j = 0; j < m; j++) {                                                           \
+            T x;                                                                                   \
+            memcpy(&x, d + j * sizeof(T), sizeof(T));                                              \
+            SEP();                                                                                 \
+            p += FMT(x, (char *)p);                                                                \
+        }                                                                                          \
     } while (0)
     switch (elem) {
     case SV_ELEM_U8: INT_RUN(uint8_t, sv_fmt_u64); break;
@@ -224,9 +240,12 @@ static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, u
             memcpy(&f, d + j * 4, 4);
             SEP();
             uint32_t bits = f32_bits(f);
-            if (bits32_finite(bits)) p += sv_fmt_f32(f, (char *)p);
-            else if (plain) p = put(p, LIT("null"));
-            else p = put_nonfinite32(p, bits);
+            if (bits32_finite(bits))
+                p += sv_fmt_f32(f, (char *)p);
+            else if (plain)
+                p = put(p, LIT("null"));
+            else
+                p = put_nonfinite32(p, bits);
         }
         break;
     }
@@ -237,9 +256,12 @@ static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, u
             memcpy(&f, d + j * 8, 8);
             SEP();
             uint64_t bits = f64_bits(f);
-            if (bits64_finite(bits)) p += sv_fmt_f64(f, (char *)p);
-            else if (plain) p = put(p, LIT("null"));
-            else p = put_nonfinite64(p, bits);
+            if (bits64_finite(bits))
+                p += sv_fmt_f64(f, (char *)p);
+            else if (plain)
+                p = put(p, LIT("null"));
+            else
+                p = put_nonfinite64(p, bits);
         }
         break;
     }
@@ -253,14 +275,15 @@ static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, u
 /* ,"$elem":"f64" (with spaces when pretty). Room: 24. */
 static uint8_t *put_elem_member(uint8_t *p, unsigned elem, bool pretty)
 {
-    static const char *const names[SV_ELEM_COUNT] = {"",    "u8",  "i8",  "u16", "i16", "u32",
-                                                     "i32", "u64", "i64", "f32", "f64"};
+    static const char names[SV_ELEM_COUNT][4] = {"",    "u8",  "i8",  "u16", "i16", "u32",
+                                                 "i32", "u64", "i64", "f32", "f64"};
     *p++ = ',';
     if (pretty) *p++ = ' ';
     p = put(p, LIT("\"$elem\":"));
     if (pretty) *p++ = ' ';
     *p++ = '"';
-    p = put(p, names[elem], strlen(names[elem]));
+    memcpy(p, names[elem], 4);
+    p += elem <= SV_ELEM_I8 ? 2 : 3;
     *p++ = '"';
     return p;
 }
@@ -279,10 +302,11 @@ sv_status sv__jw_tuple(sv_jw *w, const sv_value *v)
                             sv_tag_name((sv_tag)tag), v->as.data ? (unsigned)v->len : 0u,
                             (unsigned)t->scalars);
     size_t n = v->len;
-    if (!sv__jw_need(w, (size_t)t->open_len + 32 + n * NUM_ROOM)) return SV_ERR_NOMEM;
+    if (!sv__jw_need(w, SV_JW_OPEN_MAX + 32 + n * NUM_ROOM)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
     if (!w->plain) {
-        p = put(p, t->open, t->open_len);
+        memcpy(p, t->open, SV_JW_OPEN_MAX);
+        p += t->open_len;
         if (w->pretty) *p++ = ' ';
     }
     /* the numbers of a tuple stay on one line */
@@ -340,8 +364,10 @@ static sv_status packed_flat(sv_jw *w, const void *data, size_t n, unsigned elem
         if (!sv__jw_need(w, ci + 4 + SV_JW_NL_SLACK + FLAT_ROW * NUM_ROOM)) return SV_ERR_NOMEM;
         uint8_t *p = w->p;
         *p++ = i ? ',' : '[';
-        if (rows) p = sv__jw_nl(p, ci);
-        else if (i && w->pretty) *p++ = ' ';
+        if (rows)
+            p = sv__jw_nl(p, ci);
+        else if (i && w->pretty)
+            *p++ = ' ';
         p = put_nums(p, data, i, m, elem, w->plain, w->pretty);
         w->p = p;
     }
@@ -353,9 +379,17 @@ static sv_status packed_flat(sv_jw *w, const void *data, size_t n, unsigned elem
 
 sv_status sv__jw_packed(sv_jw *w, const sv_value *v)
 {
-    static const char *const flat_open[SV_ELEM_COUNT] = {
-        "",           "{\"$u8s\":",  "{\"$i8s\":",  "{\"$u16s\":", "{\"$i16s\":", "{\"$u32s\":",
-        "{\"$i32s\":", "{\"$u64s\":", "{\"$i64s\":", "{\"$f32s\":", "{\"$f64s\":"};
+    static const char flat_open[SV_ELEM_COUNT][12] = {"",
+                                                      "{\"$u8s\":",
+                                                      "{\"$i8s\":",
+                                                      "{\"$u16s\":",
+                                                      "{\"$i16s\":",
+                                                      "{\"$u32s\":",
+                                                      "{\"$i32s\":",
+                                                      "{\"$u64s\":",
+                                                      "{\"$i64s\":",
+                                                      "{\"$f32s\":",
+                                                      "{\"$f64s\":"};
     unsigned tag = v->tag, elem = v->sub;
     /* any other tag was written around this value by the caller */
     const sv_jw_tag *shape =
@@ -369,14 +403,18 @@ sv_status sv__jw_packed(sv_jw *w, const sv_value *v)
                             "malformed tree: %zu numbers do not make whole %s items", n,
                             sv_tag_name((sv_tag)tag));
     if (!w->plain) {
-        const char *open = shape ? shape->open : flat_open[elem];
-        size_t len = strlen(open);
-        if (!sv__jw_need(w, len + 1)) return SV_ERR_NOMEM;
-        w->p = put(w->p, open, len);
+        if (!sv__jw_need(w, SV_JW_OPEN_MAX + 1)) return SV_ERR_NOMEM;
+        if (shape) {
+            memcpy(w->p, shape->open, SV_JW_OPEN_MAX);
+            w->p += shape->open_len;
+        } else {
+            memcpy(w->p, flat_open[elem], 12);
+            w->p += elem == SV_ELEM_U8 || elem == SV_ELEM_I8 ? 8 : 9;
+        }
         if (w->pretty) *w->p++ = ' ';
     }
-    sv_status st = shape ? packed_items(w, v->as.data, n / k, k, elem)
-                         : packed_flat(w, v->as.data, n, elem);
+    sv_status st =
+        shape ? packed_items(w, v->as.data, n / k, k, elem) : packed_flat(w, v->as.data, n, elem);
     if (st) return st;
     if (!w->plain) {
         if (!sv__jw_need(w, 32)) return SV_ERR_NOMEM;

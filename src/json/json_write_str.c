@@ -24,7 +24,8 @@ static inline size_t first_special(uint64_t mask, const uint8_t *s)
 #else
     (void)mask;
     size_t k = 0;
-    while (!(s[k] < 0x20 || s[k] == '"' || s[k] == '\\' || s[k] >= 0x80)) k++;
+    while (!(s[k] < 0x20 || s[k] == '"' || s[k] == '\\' || s[k] >= 0x80))
+        k++;
     return k;
 #endif
 }
@@ -40,7 +41,10 @@ static const char ctl_escape[32][8] = {
 static const uint8_t ctl_escape_len[32] = {6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 6, 2, 2, 6, 6,
                                            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
 
-static inline bool cont(uint8_t c) { return (c & 0xC0) == 0x80; }
+static inline bool cont(uint8_t c)
+{
+    return (c & 0xC0) == 0x80;
+}
 
 /* Length of the UTF-8 sequence at s (s[0] >= 0x80, rem bytes left), or 0 if
  * it is invalid (RFC 3629: no overlongs, no surrogates, nothing above
@@ -64,7 +68,7 @@ static size_t utf8_seq(const uint8_t *s, size_t rem, bool wtf8, bool *lone)
     }
     if (c < 0xF5) {
         if (rem < 4 || !cont(s[1]) || !cont(s[2]) || !cont(s[3])) return 0;
-        if (c == 0xF0 && s[1] < 0x90) return 0; /* overlong */
+        if (c == 0xF0 && s[1] < 0x90) return 0;  /* overlong */
         if (c == 0xF4 && s[1] >= 0x90) return 0; /* above U+10FFFF */
         return 4;
     }

@@ -34,40 +34,26 @@
 #include "json/pow10_table.h"
 
 /* "00" "01" ... "99": two digits per table read. */
-static const char digit_pairs[200] = {
-    '0', '0', '0', '1', '0', '2', '0', '3', '0', '4', '0', '5', '0', '6', '0', '7', '0', '8',
-    '0', '9', '1', '0', '1', '1', '1', '2', '1', '3', '1', '4', '1', '5', '1', '6', '1', '7',
-    '1', '8', '1', '9', '2', '0', '2', '1', '2', '2', '2', '3', '2', '4', '2', '5', '2', '6',
-    '2', '7', '2', '8', '2', '9', '3', '0', '3', '1', '3', '2', '3', '3', '3', '4', '3', '5',
-    '3', '6', '3', '7', '3', '8', '3', '9', '4', '0', '4', '1', '4', '2', '4', '3', '4', '4',
-    '4', '5', '4', '6', '4', '7', '4', '8', '4', '9', '5', '0', '5', '1', '5', '2', '5', '3',
-    '5', '4', '5', '5', '5', '6', '5', '7', '5', '8', '5', '9', '6', '0', '6', '1', '6', '2',
-    '6', '3', '6', '4', '6', '5', '6', '6', '6', '7', '6', '8', '6', '9', '7', '0', '7', '1',
-    '7', '2', '7', '3', '7', '4', '7', '5', '7', '6', '7', '7', '7', '8', '7', '9', '8', '0',
-    '8', '1', '8', '2', '8', '3', '8', '4', '8', '5', '8', '6', '8', '7', '8', '8', '8', '9',
-    '9', '0', '9', '1', '9', '2', '9', '3', '9', '4', '9', '5', '9', '6', '9', '7', '9', '8',
-    '9', '9'};
+static const char digit_pairs[201] = "00010203040506070809"
+                                     "10111213141516171819"
+                                     "20212223242526272829"
+                                     "30313233343536373839"
+                                     "40414243444546474849"
+                                     "50515253545556575859"
+                                     "60616263646566676869"
+                                     "70717273747576777879"
+                                     "80818283848586878889"
+                                     "90919293949596979899";
 
-static const uint64_t pow10_u64[20] = {1u,
-                                       10u,
-                                       100u,
-                                       1000u,
-                                       10000u,
-                                       100000u,
-                                       1000000u,
-                                       10000000u,
-                                       100000000u,
-                                       1000000000u,
-                                       10000000000u,
-                                       100000000000u,
-                                       1000000000000u,
-                                       10000000000000u,
-                                       100000000000000u,
-                                       1000000000000000u,
-                                       10000000000000000u,
-                                       100000000000000000u,
-                                       1000000000000000000u,
-                                       10000000000000000000u};
+/* clang-format off */
+static const uint64_t pow10_u64[20] = {
+    UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
+    UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
+    UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
+    UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
+    UINT64_C(1000000000000000), UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+    UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)};
+/* clang-format on */
 
 /* ---- integers ----------------------------------------------------------- */
 
@@ -82,18 +68,44 @@ static inline int count_digits(uint64_t v)
     return t - (v < pow10_u64[t]) + 1;
 }
 
-/* Writes exactly n digits of v ending at end (v < 10^n), two at a time. */
-static inline void write_digits_backward(char *end, uint64_t v, int n)
+/* Writes exactly n digits of v ending at end (v < 10^n), two at a time, in
+ * 32-bit arithmetic. */
+static inline void write_small_backward(char *end, uint32_t v, int n)
 {
     while (n >= 2) {
-        uint64_t q = v / 100;
-        unsigned r = (unsigned)(v - q * 100);
+        uint32_t q = v / 100;
+        uint32_t r = v - q * 100;
         end -= 2;
         memcpy(end, digit_pairs + 2 * r, 2);
         v = q;
         n -= 2;
     }
     if (n) *--end = (char)('0' + v);
+}
+
+/* Writes exactly 8 digits of v < 10^8 at p; the two halves are independent,
+ * so the CPU works on both at once. */
+static inline void write8(char *p, uint32_t v)
+{
+    uint32_t hi = v / 10000, lo = v - hi * 10000;
+    uint32_t a = hi / 100, b = hi - a * 100, c = lo / 100, d = lo - c * 100;
+    memcpy(p, digit_pairs + 2 * a, 2);
+    memcpy(p + 2, digit_pairs + 2 * b, 2);
+    memcpy(p + 4, digit_pairs + 2 * c, 2);
+    memcpy(p + 6, digit_pairs + 2 * d, 2);
+}
+
+/* Writes exactly n digits of v ending at end (v < 10^n). */
+static inline void write_digits_backward(char *end, uint64_t v, int n)
+{
+    while (n > 8) {
+        uint64_t q = v / 100000000;
+        end -= 8;
+        write8(end, (uint32_t)(v - q * 100000000));
+        v = q;
+        n -= 8;
+    }
+    write_small_backward(end, (uint32_t)v, n);
 }
 
 size_t sv_fmt_u64(uint64_t u, char *out)
@@ -115,79 +127,139 @@ size_t sv_fmt_i64(int64_t i, char *out)
 
 /* ---- layout ------------------------------------------------------------- */
 
-/* Writes (neg ? -1 : 1) * f * 10^e, f > 0, f < 10^17, in the JSON layout. */
-static size_t write_decimal(char *out, bool neg, uint64_t f, int e)
-{
-    char *p = out;
-    if (neg) *p++ = '-';
+/* The layout works with fixed-size block copies instead of digit loops: the
+ * digits sit in a scratch buffer followed by '0' characters, and every copy
+ * has a constant length, bounded so that nothing is written past
+ * SV_FMT_F64_MAX / SV_FMT_F32_MAX bytes of out (bytes past the returned
+ * length may be overwritten, which the size contract allows). */
+#define ZERO_FILL 24
 
-    /* Drop trailing zeros: the digits must be the significant ones. Rare
-     * for random values; whole numbers come here through the integer path. */
-    while (f % 10 == 0) {
-        f /= 10;
-        e++;
-    }
-    int n = count_digits(f);
-    int dp = e + n; /* value = 0.d1d2...dn * 10^dp */
+/* Exactly 17 digits of f < 10^17 (zero-padded) at d. */
+static inline void digits17(char *d, uint64_t f)
+{
+    uint64_t hi = f / 100000000; /* < 10^9 */
+    uint32_t lo = (uint32_t)(f - hi * 100000000);
+    uint32_t top = (uint32_t)(hi / 100000000); /* < 10 */
+    uint32_t mid = (uint32_t)(hi - (uint64_t)top * 100000000);
+    d[0] = (char)('0' + top);
+    write8(d + 1, mid);
+    write8(d + 9, lo);
+}
+
+/* Exactly 9 digits of f < 10^9 at d. */
+static inline void digits9(char *d, uint32_t f)
+{
+    uint32_t top = f / 100000000;
+    d[0] = (char)('0' + top);
+    write8(d + 1, f - top * 100000000);
+}
+
+/* e, sign, 1 to 3 digits; without branches on the digit count, which is
+ * unpredictable on random data. Writes 5 bytes, returns the end. */
+static inline char *write_exponent(char *p, int x)
+{
+    p[0] = 'e';
+    p[1] = x < 0 ? '-' : '+';
+    unsigned a = (unsigned)(x < 0 ? -x : x); /* < 1000 */
+    unsigned h = a / 100, r = a - h * 100;
+    char d[6] = {0};
+    d[0] = (char)('0' + h);
+    memcpy(d + 1, digit_pairs + 2 * r, 2);
+    unsigned len = 1 + (a >= 10) + (a >= 100);
+    memcpy(p + 2, d + 3 - len, 3); /* the last len of the 3 digits, + pad */
+    return p + 2 + len;
+}
+
+/* Lays out the n significant digits at s (followed by at least ZERO_FILL '0'
+ * characters) with value 0.s * 10^dp. maxd is 17 (double) or 9 (float), a
+ * constant after inlining. */
+static inline size_t layout(char *out, bool neg, const char *s, int n, int dp, int maxd)
+{
+    char *q = out + neg;
+    out[0] = '-'; /* overwritten below when positive */
 
     /* -6 <= dp: |v| >= 1e-7; dp <= 21: |v| < 1e21 (judged on the shortest
      * digits, so the double nearest 1e-7 counts as 1e-7). */
     if (dp >= -6 && dp <= 21) {
         if (dp >= n) {
-            /* Whole number: digits, zeros, ".0". */
-            write_digits_backward(p + n, f, n);
-            p += n;
-            memset(p, '0', (size_t)(dp - n));
-            p += dp - n;
-            memcpy(p, ".0", 2);
-            return (size_t)(p + 2 - out);
+            /* Whole number: digits, the zeros after them, ".0". */
+            memcpy(q, s, 21);
+            memcpy(q + dp, ".0", 2);
+            return (size_t)(q + dp + 2 - out);
         }
         if (dp > 0) {
-            /* Point inside: write all digits one place right, then move the
-             * integer part left over the point's slot. */
-            write_digits_backward(p + n + 1, f, n);
-            memmove(p, p + 1, (size_t)dp);
-            p[dp] = '.';
-            return (size_t)(p + n + 1 - out);
+            /* Point inside: integer part (dp < maxd), point, fraction in
+             * 8-byte blocks (a second block only for short integer parts). */
+            if (maxd > 9)
+                memcpy(q, s, 16);
+            else
+                memcpy(q, s, 8);
+            q[dp] = '.';
+            memcpy(q + dp + 1, s + dp, 8);
+            if (maxd > 9 && n - dp > 8) memcpy(q + dp + 9, s + dp + 8, 8);
+            return (size_t)(q + n + 1 - out);
         }
         /* 0.000ddd */
-        p[0] = '0';
-        p[1] = '.';
-        memset(p + 2, '0', (size_t)-dp);
-        p += 2 - dp;
-        write_digits_backward(p + n, f, n);
-        return (size_t)(p + n - out);
+        memcpy(q, "0.000000", 8);
+        if (maxd > 9)
+            memcpy(q + 2 - dp, s, 17);
+        else
+            memcpy(q + 2 - dp, s, 9);
+        return (size_t)(q + 2 - dp + n - out);
     }
 
     /* Scientific: d[.ddd]e(+|-)x */
-    write_digits_backward(p + n + 1, f, n);
-    p[0] = p[1];
-    if (n > 1) {
-        p[1] = '.';
-        p += n + 1;
-    } else {
-        p += 1;
+    q[0] = s[0];
+    q[1] = '.';
+    if (maxd > 9)
+        memcpy(q + 2, s + 1, 16);
+    else
+        memcpy(q + 2, s + 1, 8);
+    q += n > 1 ? n + 1 : 1;
+    return (size_t)(write_exponent(q, dp - 1) - out);
+}
+
+/* Drops the trailing zeros of f (> 0), adding them to *e. Values from short
+ * decimals have many: Schubfach gives up to 17 digits. */
+static inline uint64_t strip_zeros(uint64_t f, int *e)
+{
+    if (f % 10 == 0) {
+        while (f % 10000 == 0) {
+            f /= 10000;
+            *e += 4;
+        }
+        if (f % 100 == 0) {
+            f /= 100;
+            *e += 2;
+        }
+        if (f % 10 == 0) {
+            f /= 10;
+            *e += 1;
+        }
     }
-    int x = dp - 1;
-    *p++ = 'e';
-    if (x < 0) {
-        *p++ = '-';
-        x = -x;
-    } else {
-        *p++ = '+';
-    }
-    if (x >= 100) {
-        *p++ = (char)('0' + x / 100);
-        x %= 100;
-        memcpy(p, digit_pairs + 2 * x, 2);
-        p += 2;
-    } else if (x >= 10) {
-        memcpy(p, digit_pairs + 2 * x, 2);
-        p += 2;
-    } else {
-        *p++ = (char)('0' + x);
-    }
-    return (size_t)(p - out);
+    return f;
+}
+
+/* Writes (neg ? -1 : 1) * f * 10^e, 0 < f < 10^17, in the JSON layout. */
+static size_t write_decimal64(char *out, bool neg, uint64_t f, int e)
+{
+    char tmp[17 + ZERO_FILL];
+    f = strip_zeros(f, &e);
+    int n = count_digits(f);
+    digits17(tmp, f);
+    memset(tmp + 17, '0', ZERO_FILL);
+    return layout(out, neg, tmp + 17 - n, n, e + n, 17);
+}
+
+/* The same for floats, 0 < f < 10^9. */
+static size_t write_decimal32(char *out, bool neg, uint32_t f, int e)
+{
+    char tmp[9 + ZERO_FILL];
+    f = (uint32_t)strip_zeros(f, &e);
+    int n = count_digits(f);
+    digits9(tmp, f);
+    memset(tmp + 9, '0', ZERO_FILL);
+    return layout(out, neg, tmp + 9 - n, n, e + n, 9);
 }
 
 /* ---- Schubfach ---------------------------------------------------------- */
@@ -234,7 +306,9 @@ static inline uint64_t rop64(uint64_t g, uint64_t cp)
 }
 
 /* The decision of section 9 of the paper, shared by both widths: s, t = s+1
- * bracket v (in units of 10^k), sp10 and tp10 the multiples of ten around. */
+ * bracket v (in units of 10^k), sp10 and tp10 the multiples of ten around.
+ * Unlike Java, which wants at least two digits and skips the first test for
+ * s < 100, we always make it: 20 * 2^-1074 must print as "1e-322". */
 static inline decimal schubfach_pick(uint64_t vb, uint64_t vbl, uint64_t vbr, unsigned out, int k)
 {
     decimal d;
@@ -325,14 +399,14 @@ size_t sv_fmt_f64(double d, char *out)
          * integer itself is the shortest text. */
         if (q <= 0 && q > -53) {
             uint64_t f = c >> -q;
-            if (f << -q == c) return write_decimal(out, neg, f, 0);
+            if (f << -q == c) return write_decimal64(out, neg, f, 0);
         }
     } else {
         c = frac;
         q = -1074;
     }
     decimal dec = shortest64(c, q);
-    return write_decimal(out, neg, dec.digits, dec.exp10);
+    return write_decimal64(out, neg, dec.digits, dec.exp10);
 }
 
 size_t sv_fmt_f32(float f, char *out)
@@ -358,12 +432,12 @@ size_t sv_fmt_f32(float f, char *out)
         q = be - 150;
         if (q <= 0 && q > -24) {
             uint32_t i = c >> -q;
-            if (i << -q == c) return write_decimal(out, neg, i, 0);
+            if (i << -q == c) return write_decimal32(out, neg, i, 0);
         }
     } else {
         c = frac;
         q = -149;
     }
     decimal dec = shortest32(c, q);
-    return write_decimal(out, neg, dec.digits, dec.exp10);
+    return write_decimal32(out, neg, (uint32_t)dec.digits, dec.exp10);
 }

@@ -31,11 +31,11 @@
 /* ---- binary formats ----------------------------------------------------- */
 
 typedef struct {
-    int prec;         /* significand bits, hidden bit included */
-    int emin;         /* exponent of the smallest normal: 2^emin */
-    int emax;         /* exponent of the largest binade */
-    int q_zero;       /* 19 digits * 10^q with q below this round to zero */
-    int q_inf;        /* 1 * 10^q with q above this overflows */
+    int prec;          /* significand bits, hidden bit included */
+    int emin;          /* exponent of the smallest normal: 2^emin */
+    int emax;          /* exponent of the largest binade */
+    int q_zero;        /* 19 digits * 10^q with q below this round to zero */
+    int q_inf;         /* 1 * 10^q with q above this overflows */
     uint64_t inf_bits; /* +infinity */
 } binfmt;
 
@@ -61,7 +61,9 @@ static inline int eisel_lemire(uint64_t w, int q, const binfmt *f, uint64_t *bit
     uint64_t p2 = p1_hi;
 
     int u = (int)(p2 >> 63);
-    /* w * 10^q lies in [2^x, 2^(x+1)) (x one low at most, see below). */
+    /* w * 10^q lies in [2^x, 2^(x+1)), or x is one low: when P < 2^191 but
+     * the exact product is not. Then P's top bits are all ones, the
+     * rounding goes up and the carry lands on 2^(x+1), the right answer. */
     int x = 63 + u + q + sv_floor_log2_pow5(q) - lz;
     if (x > f->emax) {
         *bits = *low = f->inf_bits;
@@ -99,8 +101,10 @@ static inline int eisel_lemire(uint64_t w, int q, const binfmt *f, uint64_t *bit
     bool up;
     if (q >= 0 && q <= SV_POW5_EXACT_MAX) {
         /* Exact product: round half to even. */
-        if (r2 != half) up = r2 > half;
-        else up = (p1 | p0) != 0 || (m & 1);
+        if (r2 != half)
+            up = r2 > half;
+        else
+            up = (p1 | p0) != 0 || (m & 1);
     } else {
         /* The exact product is P + e, 0 < e < 2^64: at or above half means
          * strictly above; below half by less than 2^64 is undecidable. */
@@ -169,7 +173,7 @@ static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const binf
     }
     if (truncated) {
         uint64_t b2, low2;
-        if (eisel_lemire(w + 1, (int)q, f, &b2, &low2) == EL_OPEN || b2 != b) {
+        if (w == UINT64_MAX || eisel_lemire(w + 1, (int)q, f, &b2, &low2) == EL_OPEN || b2 != b) {
             *bits = *low;
             return CORE_OPEN;
         }
@@ -178,8 +182,7 @@ static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const binf
     return b == f->inf_bits ? CORE_OVERFLOW : CORE_DONE;
 }
 
-bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated,
-                       double *out)
+bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated, double *out)
 {
     uint64_t sign = (uint64_t)negative << 63;
     if (mantissa == 0) {
@@ -205,13 +208,13 @@ bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool tru
 #define MAX_SIG_DIGITS 19
 
 typedef struct {
-    uint64_t w;        /* first significant digits, at most 19 */
-    int64_t q;         /* value ~ w * 10^q */
+    uint64_t w; /* first significant digits, at most 19 */
+    int64_t q;  /* value ~ w * 10^q */
     bool neg;
-    bool truncated;    /* a nonzero digit was dropped */
+    bool truncated;      /* a nonzero digit was dropped */
     const char *ib, *ie; /* integer digits */
     const char *fb, *fe; /* fraction digits (fb == fe: none) */
-    int64_t exp;       /* explicit exponent, saturated */
+    int64_t exp;         /* explicit exponent, saturated */
 } scan;
 
 static inline bool is_digit(char c)
@@ -219,9 +222,44 @@ static inline bool is_digit(char c)
     return (unsigned char)(c - '0') < 10;
 }
 
-/* Checks the JSON number grammar over exactly [p, end) and collects w, q. */
+/* Eight digits at once (SWAR): the 8 bytes at p loaded little-endian. */
+static inline uint64_t load8(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+/* All 8 bytes in '0'..'9': high nibble 3, and still 3 after adding 6. */
+static inline bool all_digits8(uint64_t v)
+{
+    const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0);
+    return ((v & hi) | (((v + UINT64_C(0x0606060606060606)) & hi) >> 4)) ==
+           UINT64_C(0x3333333333333333);
+}
+
+/* The value of 8 digit bytes, first byte most significant: pairs, then
+ * quads, then the whole, each step one multiply on all lanes. */
+static inline uint32_t parse8(uint64_t v)
+{
+    v -= UINT64_C(0x3030303030303030);
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);   /* 2-digit lanes */
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF); /* 4-digit lanes */
+    return (uint32_t)(v * 10000 + (v >> 32));
+}
+
+/* Checks the JSON number grammar over exactly [p, end) and collects the
+ * first 19 significant digits w with w * 10^q ~ value, in one pass. */
 static bool scan_number(const char *p, const char *end, scan *s)
 {
+    uint64_t w = 0;
+    int nd = 0; /* significant digits in w */
+    int64_t q = 0;
+    bool trunc = false;
+
     s->neg = false;
     if (p < end && *p == '-') {
         s->neg = true;
@@ -232,7 +270,21 @@ static bool scan_number(const char *p, const char *end, scan *s)
     if (*p == '0') {
         p++;
     } else if (is_digit(*p)) {
-        while (p < end && is_digit(*p)) p++;
+        /* The first digit is nonzero, so every digit is significant. */
+        while (end - p >= 8 && nd <= MAX_SIG_DIGITS - 8 && all_digits8(load8(p))) {
+            w = w * 100000000 + parse8(load8(p));
+            nd += 8;
+            p += 8;
+        }
+        for (; p < end && is_digit(*p); p++) {
+            if (nd < MAX_SIG_DIGITS) {
+                w = w * 10 + (uint64_t)(*p - '0');
+                nd++;
+            } else {
+                q++;
+                trunc |= *p != '0';
+            }
+        }
     } else {
         return false;
     }
@@ -240,7 +292,26 @@ static bool scan_number(const char *p, const char *end, scan *s)
     s->fb = s->fe = p;
     if (p < end && *p == '.') {
         s->fb = ++p;
-        while (p < end && is_digit(*p)) p++;
+        if (w == 0) {
+            /* 0.000ddd: the zeros only scale. */
+            for (; p < end && *p == '0'; p++)
+                q--;
+        }
+        while (end - p >= 8 && nd <= MAX_SIG_DIGITS - 8 && all_digits8(load8(p))) {
+            w = w * 100000000 + parse8(load8(p));
+            nd += 8;
+            q -= 8;
+            p += 8;
+        }
+        for (; p < end && is_digit(*p); p++) {
+            if (nd < MAX_SIG_DIGITS) {
+                w = w * 10 + (uint64_t)(*p - '0');
+                nd++;
+                q--;
+            } else {
+                trunc |= *p != '0';
+            }
+        }
         s->fe = p;
         if (s->fb == s->fe) return false;
     }
@@ -251,39 +322,15 @@ static bool scan_number(const char *p, const char *end, scan *s)
         if (p < end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
         if (p == end || !is_digit(*p)) return false;
         int64_t e = 0;
-        while (p < end && is_digit(*p)) {
+        for (; p < end && is_digit(*p); p++) {
             /* Saturate: past 10^9 the value is 0 or infinite anyway. */
             if (e < 1000000000) e = e * 10 + (*p - '0');
-            p++;
         }
         s->exp = eneg ? -e : e;
     }
     if (p != end) return false;
-
-    uint64_t w = 0;
-    int nd = 0;
-    int64_t q = s->exp;
-    bool trunc = false;
-    for (const char *c = s->ib; c < s->ie; c++) {
-        if (nd < MAX_SIG_DIGITS) {
-            w = w * 10 + (uint64_t)(*c - '0');
-            nd += w != 0;
-        } else {
-            q++;
-            trunc |= *c != '0';
-        }
-    }
-    for (const char *c = s->fb; c < s->fe; c++) {
-        if (nd < MAX_SIG_DIGITS) {
-            w = w * 10 + (uint64_t)(*c - '0');
-            nd += w != 0;
-            q--;
-        } else {
-            trunc |= *c != '0';
-        }
-    }
     s->w = w;
-    s->q = q;
+    s->q = q + s->exp;
     s->truncated = trunc;
     return true;
 }
@@ -323,39 +370,14 @@ static void big_muladd(big *b, uint64_t m, uint64_t a)
 
 static void big_mul_pow5(big *b, int e)
 {
-    static const uint64_t pow5[28] = {1,
-                                      5,
-                                      25,
-                                      125,
-                                      625,
-                                      3125,
-                                      15625,
-                                      78125,
-                                      390625,
-                                      1953125,
-                                      9765625,
-                                      48828125,
-                                      244140625,
-                                      1220703125,
-                                      6103515625,
-                                      30517578125,
-                                      152587890625,
-                                      762939453125,
-                                      3814697265625,
-                                      19073486328125,
-                                      95367431640625,
-                                      476837158203125,
-                                      2384185791015625,
-                                      11920928955078125,
-                                      59604644775390625,
-                                      298023223876953125,
-                                      1490116119384765625,
-                                      7450580596923828125};
     while (e >= 27) {
-        big_muladd(b, pow5[27], 0);
+        big_muladd(b, UINT64_C(7450580596923828125), 0); /* 5^27 < 2^64 */
         e -= 27;
     }
-    if (e) big_muladd(b, pow5[e], 0);
+    uint64_t m = 1;
+    while (e-- > 0)
+        m *= 5;
+    if (m > 1) big_muladd(b, m, 0);
 }
 
 static void big_shl(big *b, int bits)
@@ -375,7 +397,8 @@ static void big_shl(big *b, int bits)
             b->v[i + limbs] = x;
         }
     }
-    for (int i = 0; i < limbs; i++) b->v[i] = 0;
+    for (int i = 0; i < limbs; i++)
+        b->v[i] = 0;
     b->n = n + (b->v[n] != 0);
 }
 
@@ -432,27 +455,10 @@ static bool slow_digits(const scan *s, big *digits, int64_t *e10, int64_t *dp)
         nd++;
     }
     if (chunk_len) {
-        static const uint64_t p10[20] = {1u,
-                                         10u,
-                                         100u,
-                                         1000u,
-                                         10000u,
-                                         100000u,
-                                         1000000u,
-                                         10000000u,
-                                         100000000u,
-                                         1000000000u,
-                                         10000000000u,
-                                         100000000000u,
-                                         1000000000000u,
-                                         10000000000000u,
-                                         100000000000000u,
-                                         1000000000000000u,
-                                         10000000000000000u,
-                                         100000000000000000u,
-                                         1000000000000000000u,
-                                         10000000000000000000u};
-        big_muladd(digits, p10[chunk_len], chunk);
+        uint64_t scale = 1;
+        for (int i = 0; i < chunk_len; i++)
+            scale *= 10;
+        big_muladd(digits, scale, chunk);
     }
     *dp = pos + s->exp;
     *e10 = *dp - nd;
@@ -474,8 +480,10 @@ static uint64_t slow_path(const scan *s, const binfmt *f, uint64_t cand)
      * go to one side once, the powers of two are a shift per candidate. */
     big lhs = digits, five;
     big_set(&five, 1);
-    if (e10 >= 0) big_mul_pow5(&lhs, (int)e10);
-    else big_mul_pow5(&five, (int)-e10);
+    if (e10 >= 0)
+        big_mul_pow5(&lhs, (int)e10);
+    else
+        big_mul_pow5(&five, (int)-e10);
 
     uint64_t frac_mask = (UINT64_C(1) << (f->prec - 1)) - 1;
     for (int iter = 0; iter < 8 && cand < f->inf_bits; iter++) {
@@ -489,8 +497,10 @@ static uint64_t slow_path(const scan *s, const binfmt *f, uint64_t cand)
         big a = lhs, b = five;
         big_muladd(&b, 2 * m + 1, 0);
         int64_t p2 = e10 - (e - 1);
-        if (p2 >= 0) big_shl(&a, (int)p2);
-        else big_shl(&b, (int)-p2);
+        if (p2 >= 0)
+            big_shl(&a, (int)p2);
+        else
+            big_shl(&b, (int)-p2);
         int c = big_cmp(&a, &b);
         if (c < 0) return cand;
         if (c == 0) return cand + (cand & 1); /* tie: the even one */

@@ -73,7 +73,8 @@ static void test_all_bytes_round_trip(void **state)
     (void)state;
     uint8_t in[256], back[256 + 3];
     char text[344 + 4];
-    for (int i = 0; i < 256; i++) in[i] = (uint8_t)i;
+    for (int i = 0; i < 256; i++)
+        in[i] = (uint8_t)i;
     for (size_t n = 0; n <= 256; n++) {
         size_t len = sv_base64_encoded_len(n);
         assert_int_equal(len, (n + 2) / 3 * 4);
@@ -89,11 +90,13 @@ static void test_rejects_bad_characters(void **state)
 {
     (void)state;
     check_reject("Zm 9", 2);
-    check_reject("Zm9v\n", 4); /* '\n' is not in the alphabet */
-    check_reject("Zm9vYm-y", 6);       /* URL-safe alphabet is not base64 */
+    check_reject("Zm9v\n", 4);   /* '\n' is not in the alphabet */
+    check_reject("Zm9vYm-y", 6); /* URL-safe alphabet is not base64 */
     check_reject("Zm9vYm_y", 6);
     check_reject("Z\x80==", 1);
-    check_reject("AAAA\xff" "AAA", 4);
+    check_reject("AAAA\xff"
+                 "AAA",
+                 4);
     check_reject("Zm9v*mFy", 4);
     /* a NUL inside the text is a bad character like any other */
     uint8_t out[16];
@@ -107,13 +110,13 @@ static void test_rejects_bad_characters(void **state)
 static void test_rejects_bad_padding(void **state)
 {
     (void)state;
-    check_reject("Zg", 2);          /* padding missing: length not a multiple of 4 */
+    check_reject("Zg", 2); /* padding missing: length not a multiple of 4 */
     check_reject("Zg=", 3);
     check_reject("Zm9vY", 5);
     check_reject("====", 0);
     check_reject("Z===", 1);
-    check_reject("Zg=a", 3);        /* '=' must be followed by '=' */
-    check_reject("Zg==Zg==", 2);    /* padding only at the very end */
+    check_reject("Zg=a", 3);     /* '=' must be followed by '=' */
+    check_reject("Zg==Zg==", 2); /* padding only at the very end */
     check_reject("Zm8=Zm8=", 3);
     check_reject("Zm9vYmFy====", 8);
     check_reject("=Zm9", 0);
@@ -147,12 +150,9 @@ static void test_decode_sizes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rfc4648_vectors),
-        cmocka_unit_test(test_alphabet_edges),
-        cmocka_unit_test(test_all_bytes_round_trip),
-        cmocka_unit_test(test_rejects_bad_characters),
-        cmocka_unit_test(test_rejects_bad_padding),
-        cmocka_unit_test(test_rejects_trailing_bits),
+        cmocka_unit_test(test_rfc4648_vectors),      cmocka_unit_test(test_alphabet_edges),
+        cmocka_unit_test(test_all_bytes_round_trip), cmocka_unit_test(test_rejects_bad_characters),
+        cmocka_unit_test(test_rejects_bad_padding),  cmocka_unit_test(test_rejects_trailing_bits),
         cmocka_unit_test(test_decode_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

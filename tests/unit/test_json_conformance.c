@@ -30,8 +30,14 @@ typedef struct conf_case {
     sv_status want; /* SV_OK: accept */
 } conf_case;
 
-#define Y(name, lit) {name, lit, sizeof(lit) - 1, SV_OK}
-#define N(name, lit, st) {name, lit, sizeof(lit) - 1, st}
+#define Y(name, lit)                                                                               \
+    {                                                                                              \
+        name, lit, sizeof(lit) - 1, SV_OK                                                          \
+    }
+#define N(name, lit, st)                                                                           \
+    {                                                                                              \
+        name, lit, sizeof(lit) - 1, st                                                             \
+    }
 
 static const conf_case cases[] = {
     /* ---- structure ---- */
@@ -104,7 +110,10 @@ static const conf_case cases[] = {
     /* ---- whitespace: only space, tab, CR, LF ---- */
     N("n_ws_formfeed", "\f[1]", SV_ERR_SYNTAX),
     N("n_ws_vtab", "[\v1]", SV_ERR_SYNTAX),
-    N("n_ws_nbsp", "[\xc2\xa0" "1]", SV_ERR_SYNTAX),
+    N("n_ws_nbsp",
+      "[\xc2\xa0"
+      "1]",
+      SV_ERR_SYNTAX),
     N("n_ws_u2028", "[1\xe2\x80\xa8]", SV_ERR_SYNTAX),
     N("n_ws_ideographic_space", "\xe3\x80\x80[]", SV_ERR_SYNTAX),
     N("n_bom", "\xef\xbb\xbf[]", SV_ERR_SYNTAX),
@@ -233,7 +242,8 @@ static const conf_case cases[] = {
     Y("y_utf8_noncharacter", "\"\xef\xbf\xbe\""),
     Y("y_utf8_4_min", "\"\xf0\x90\x80\x80\""),
     Y("y_utf8_4_max", "\"\xf4\x8f\xbf\xbf\""),
-    Y("y_utf8_mixed_long", "\"abcdefgh\xc3\xa9ijklmnop\xe6\x97\xa5\xe6\x9c\xac qrstuvw\xf0\x9f\x90\x89\""),
+    Y("y_utf8_mixed_long",
+      "\"abcdefgh\xc3\xa9ijklmnop\xe6\x97\xa5\xe6\x9c\xac qrstuvw\xf0\x9f\x90\x89\""),
     Y("y_utf8_key", "{\"\xc3\xa9t\xc3\xa9\":1}"),
     N("n_utf8_overlong_2_c0", "\"\xc0\xaf\"", SV_ERR_UTF8),
     N("n_utf8_overlong_2_c1", "\"\xc1\xbf\"", SV_ERR_UTF8),
@@ -254,14 +264,23 @@ static const conf_case cases[] = {
     N("n_utf8_ff", "\"\xff\"", SV_ERR_UTF8),
     N("n_utf8_stray_80", "\"\x80\"", SV_ERR_UTF8),
     N("n_utf8_stray_bf", "\"\xbf\"", SV_ERR_UTF8),
-    N("n_utf8_stray_middle", "\"a\x80" "b\"", SV_ERR_UTF8),
+    N("n_utf8_stray_middle",
+      "\"a\x80"
+      "b\"",
+      SV_ERR_UTF8),
     N("n_utf8_stray_after_valid", "\"\xc3\xa9\xa9\"", SV_ERR_UTF8),
     N("n_utf8_cut_2", "\"\xc3\"", SV_ERR_UTF8),
     N("n_utf8_cut_3_of_1", "\"\xe6\"", SV_ERR_UTF8),
     N("n_utf8_cut_3_of_2", "\"\xe6\x97\"", SV_ERR_UTF8),
     N("n_utf8_cut_4_of_3", "\"\xf0\x9f\x98\"", SV_ERR_UTF8),
-    N("n_utf8_lead_then_ascii", "\"\xc3" "a\"", SV_ERR_UTF8),
-    N("n_utf8_cut_in_long", "\"abcdefghijklmnop\xe6\x97" "abcdefgh\"", SV_ERR_UTF8),
+    N("n_utf8_lead_then_ascii",
+      "\"\xc3"
+      "a\"",
+      SV_ERR_UTF8),
+    N("n_utf8_cut_in_long",
+      "\"abcdefghijklmnop\xe6\x97"
+      "abcdefgh\"",
+      SV_ERR_UTF8),
     N("n_utf8_in_key", "{\"\xff\":1}", SV_ERR_UTF8),
     N("n_utf8_end_of_input_2", "\"\xc3", SV_ERR_TRUNCATED),
     N("n_utf8_end_of_input_4", "\"\xf0\x9f\x98", SV_ERR_TRUNCATED),
@@ -314,7 +333,8 @@ static void test_table_names(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const conf_case *c = &cases[i];
         assert_true((c->name[0] == 'y') == (c->want == SV_OK));
-        for (size_t j = 0; j < i; j++) assert_string_not_equal(c->name, cases[j].name);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(c->name, cases[j].name);
     }
 }
 

@@ -54,13 +54,15 @@ static void expect(const char *text, size_t len, const sv_json_read_opts *opts, 
 }
 
 /* A text made of a repeated piece: prefix, n times piece, suffix. */
-static char *repeat(const char *prefix, const char *piece, size_t n, const char *suffix, size_t *len)
+static char *repeat(const char *prefix, const char *piece, size_t n, const char *suffix,
+                    size_t *len)
 {
     size_t a = strlen(prefix), b = strlen(piece), c = strlen(suffix);
     char *s = malloc(a + b * n + c + 1);
     assert_non_null(s);
     memcpy(s, prefix, a);
-    for (size_t i = 0; i < n; i++) memcpy(s + a + i * b, piece, b);
+    for (size_t i = 0; i < n; i++)
+        memcpy(s + a + i * b, piece, b);
     memcpy(s + a + b * n, suffix, c);
     s[a + b * n + c] = '\0';
     *len = a + b * n + c;
@@ -74,7 +76,8 @@ static const char doc_typed[] =
     "\"name\": \"Ann \\u00e9\\ud83d\\ude00 \\\"q\\\" \xc3\xa9\xf0\x9f\x90\x89\", "
     "\"hp\": {\"$i32\": -5}, \"pos\": {\"$vector3\": [1.5, -2, 3e1], \"$elem\": \"f64\"}, "
     "\"mesh\": {\"$packed_vector2\": [[1, 2], [3, 4]]}, \"f\": {\"$f32\": \"nan:0x7fc00001\"}, "
-    "\"b\": {\"$bytes\": \"AAEC/w==\"}, \"u\": {\"$utf16\": \"a\\udc00\"}, \"r\": {\"$ref\": null}, "
+    "\"b\": {\"$bytes\": \"AAEC/w==\"}, \"u\": {\"$utf16\": \"a\\udc00\"}, \"r\": {\"$ref\": "
+    "null}, "
     "\"m\": {\"$map\": [[1, \"x\"], [[2], {}]], \"$meta\": [true]}, "
     "\"mo\": {\"$map\": {\"k\": 1}, \"$meta\": 2}, "
     "\"a\": {\"$array\": [false, null], \"$meta\": 0}, \"t\": {\"$string_name\": \"jump\"}, "
@@ -230,7 +233,8 @@ static void test_depth_no_recursion(void **state)
     s = repeat("", "{\"$array\": [", 100000, "", &len);
     char *t = malloc(len + 100000 * 2 + 1);
     memcpy(t, s, len);
-    for (size_t i = 0; i < 100000; i++) memcpy(t + len + 2 * i, "]}", 2);
+    for (size_t i = 0; i < 100000; i++)
+        memcpy(t + len + 2 * i, "]}", 2);
     assert_int_equal(parse(t, len + 200000, &o, NULL, &err), SV_OK);
     free(s);
     free(t);
@@ -385,7 +389,8 @@ static void test_max_alloc(void **state)
     char *t = malloc(40 * 20000 + 16);
     size_t n = 0;
     t[n++] = '{';
-    for (int i = 0; i < 20000; i++) n += (size_t)sprintf(t + n, "%s\"key%d\": %d", i ? ", " : "", i, i);
+    for (int i = 0; i < 20000; i++)
+        n += (size_t)sprintf(t + n, "%s\"key%d\": %d", i ? ", " : "", i, i);
     t[n++] = '}';
     assert_int_equal(parse(t, n, &o, NULL, &err), SV_ERR_LIMIT);
     /* and without the limit it all fits */
@@ -420,16 +425,28 @@ static void test_failing_allocations(void **state)
     assert_true(reached_ok);
 }
 
-/* ---- invalid UTF-8 everywhere ------------------------------------------------------------------ */
+/* ---- invalid UTF-8 everywhere ------------------------------------------------------------------
+ */
 
 static void test_invalid_utf8_everywhere(void **state)
 {
     (void)state;
     static const char base[] = "{\"key\": [\"value\", \"x\"], \"k2\": \"abc\", \"\": [\"\"]}";
-    static const char *const bad[] = {"\xff", "\xfe", "\x80", "\xbf", "\xc0\xaf", "\xc1\xbf",
-                                      "\xe0\x80\xaf", "\xed\xa0\x80", "\xed\xbf\xbf",
-                                      "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80",
-                                      "\xc3", "\xe6\x97", "\xf0\x9f\x98"};
+    static const char *const bad[] = {"\xff",
+                                      "\xfe",
+                                      "\x80",
+                                      "\xbf",
+                                      "\xc0\xaf",
+                                      "\xc1\xbf",
+                                      "\xe0\x80\xaf",
+                                      "\xed\xa0\x80",
+                                      "\xed\xbf\xbf",
+                                      "\xf0\x8f\xbf\xbf",
+                                      "\xf4\x90\x80\x80",
+                                      "\xf8\x88\x80\x80\x80",
+                                      "\xc3",
+                                      "\xe6\x97",
+                                      "\xf0\x9f\x98"};
     size_t blen = sizeof base - 1;
     char buf[128];
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
@@ -497,9 +514,7 @@ static void test_random_mutations(void **state)
                     len--;
                 }
                 break;
-            default: /* truncate */
-                len = at;
-                break;
+            default: /* truncate */ len = at; break;
             }
         }
         sv_json_read_opts o;

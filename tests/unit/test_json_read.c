@@ -46,7 +46,10 @@ static sv_value read_opts(const char *text, const sv_json_read_opts *opts)
     return v;
 }
 
-static sv_value rd(const char *text) { return read_opts(text, NULL); }
+static sv_value rd(const char *text)
+{
+    return read_opts(text, NULL);
+}
 
 static void check_error(const char *text, size_t len, const sv_json_read_opts *opts, sv_status st,
                         uint64_t off, uint32_t line, uint32_t col, const char *path)
@@ -58,9 +61,9 @@ static void check_error(const char *text, size_t len, const sv_json_read_opts *o
         strcmp(err.path, path) != 0) {
         char buf[512];
         sv_error_format(&err, buf, sizeof buf);
-        print_error("text: %s\n  got: %s (%s) path '%s'\n  want: %s at %llu (%u:%u) path '%s'\n", text,
-                    buf, sv_status_name(got), err.path, sv_status_name(st), (unsigned long long)off,
-                    line, col, path);
+        print_error("text: %s\n  got: %s (%s) path '%s'\n  want: %s at %llu (%u:%u) path '%s'\n",
+                    text, buf, sv_status_name(got), err.path, sv_status_name(st),
+                    (unsigned long long)off, line, col, path);
     }
     assert_int_equal(got, st);
     assert_int_equal(err.status, st);
@@ -74,8 +77,9 @@ static void check_error(const char *text, size_t len, const sv_json_read_opts *o
 }
 
 /* Errors on one line: column = offset + 1. */
-#define ERR1(text, st, off, path) check_error(text, sizeof(text) - 1, NULL, st, off, 1, (off) + 1, path)
-#define ERR_OPTS(text, opts, st, off, path) \
+#define ERR1(text, st, off, path)                                                                  \
+    check_error(text, sizeof(text) - 1, NULL, st, off, 1, (off) + 1, path)
+#define ERR_OPTS(text, opts, st, off, path)                                                        \
     check_error(text, sizeof(text) - 1, opts, st, off, 1, (off) + 1, path)
 
 static uint32_t f32_bits(const sv_value *v)
@@ -364,6 +368,113 @@ static void test_float_forms(void **state)
     ERR1("{\"$f64\": {}}", SV_ERR_TYPE, 9, "/$f64");
 }
 
+/* ---- numbers against glibc's strtof / strtod ---------------------------------------- */
+
+static uint64_t rng_state = UINT64_C(0x9e3779b97f4a7c15);
+
+static uint64_t rnd(void)
+{
+    /* splitmix64 */
+    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* Reads text as {"$f32": text} and as an element of {"$f32s": [...]} and
+ * compares the bits with strtof, which glibc rounds correctly. */
+static void check_f32_text(const char *text)
+{
+    char json[256];
+    float want = strtof(text, NULL);
+    uint32_t wb;
+    memcpy(&wb, &want, 4);
+    if (isinf(want)) return; /* an error for the reader, checked elsewhere */
+    snprintf(json, sizeof json, "{\"$f32\": %s}", text);
+    sv_value v = rd(json);
+    if (f32_bits(&v) != wb)
+        print_error("$f32 %s: got 0x%08x, want 0x%08x\n", text, f32_bits(&v), wb);
+    assert_int_equal(f32_bits(&v), wb);
+    snprintf(json, sizeof json, "{\"$f32s\": [0, %s]}", text);
+    v = rd(json);
+    uint32_t got;
+    memcpy(&got, (const char *)sv_numbers(&v) + 4, 4);
+    assert_int_equal(got, wb);
+}
+
+static void test_f32_against_strtof(void **state)
+{
+    (void)state;
+    char text[200];
+    for (int i = 0; i < 20000; i++) {
+        /* a random finite float (normal or subnormal) */
+        uint32_t bits = (uint32_t)rnd();
+        if ((bits & 0x7f800000) == 0x7f800000) bits &= 0xbfffffffu;
+        float f, g;
+        memcpy(&f, &bits, 4);
+        /* its shortest-ish text, and the midpoint to the next float up: the
+         * exact decimal of the midpoint (a double), and just above and below
+         * it, which must round apart */
+        snprintf(text, sizeof text, "%.9g", (double)f);
+        check_f32_text(text);
+        g = nextafterf(f, INFINITY);
+        if (isinf(g)) continue;
+        double mid = ((double)f + (double)g) / 2;
+        snprintf(text, sizeof text, "%.120e", mid);
+        check_f32_text(text);
+        snprintf(text, sizeof text, "%.17e", mid);
+        check_f32_text(text);
+        snprintf(text, sizeof text, "%.17e", nextafter(mid, INFINITY));
+        check_f32_text(text);
+        snprintf(text, sizeof text, "%.17e", nextafter(mid, -INFINITY));
+        check_f32_text(text);
+        /* random decimals: 1 to 25 digits, an exponent from -50 to 40 */
+        int nd = 1 + (int)(rnd() % 25), n = 0;
+        if (rnd() & 1) text[n++] = '-';
+        text[n++] = (char)('1' + rnd() % 9);
+        if (nd > 1) text[n++] = '.';
+        for (int k = 1; k < nd; k++)
+            text[n++] = (char)('0' + rnd() % 10);
+        snprintf(text + n, sizeof text - (size_t)n, "e%d", (int)(rnd() % 91) - 50);
+        check_f32_text(text);
+    }
+    /* hand-picked: the exact midpoint between 1 and 1 + 2^-23 goes to even;
+     * a hair above goes up; 7-digit and 9-digit shortest forms */
+    check_f32_text("1.000000059604644775390625");
+    check_f32_text("1.0000000596046447753906250000001");
+    check_f32_text("1.0000000596046447753906249999999");
+    check_f32_text("167.87988");
+    check_f32_text("0.550471979");
+    check_f32_text("3.4028234663852886e38"); /* FLT_MAX */
+    check_f32_text("3.4028235e38");
+    check_f32_text("1.17549435e-38"); /* FLT_MIN */
+    check_f32_text("1.1754942e-38");  /* subnormal */
+    check_f32_text("1.4e-45");
+    check_f32_text("7.0064923216240854e-46"); /* half the smallest subnormal: to even, 0 */
+    check_f32_text("7.0064923216240862e-46"); /* a hair above: the smallest subnormal */
+}
+
+static void test_f64_against_strtod(void **state)
+{
+    (void)state;
+    char text[200], json[256];
+    for (int i = 0; i < 20000; i++) {
+        int nd = 1 + (int)(rnd() % 25), n = 0;
+        if (rnd() & 1) text[n++] = '-';
+        text[n++] = (char)('1' + rnd() % 9);
+        if (nd > 1) text[n++] = '.';
+        for (int k = 1; k < nd; k++)
+            text[n++] = (char)('0' + rnd() % 10);
+        snprintf(text + n, sizeof text - (size_t)n, "e%d", (int)(rnd() % 700) - 350);
+        double want = strtod(text, NULL);
+        if (isinf(want)) continue;
+        snprintf(json, sizeof json, "[%s, {\"$f64\": %s}]", text, text);
+        sv_value v = rd(json);
+        assert_true(f64_bits(sv_array_at(&v, 0)->as.f64) == f64_bits(want));
+        assert_true(f64_bits(sv_array_at(&v, 1)->as.f64) == f64_bits(want));
+    }
+}
+
 static void test_string_forms(void **state)
 {
     (void)state;
@@ -390,7 +501,10 @@ static void test_string_forms(void **state)
     assert_true(v.flags & SV_F_UTF16);
     /* lone surrogates become WTF-8: U+D800 is ED A0 80 */
     v = rd("{\"$utf16\": \"a\\ud800b\"}");
-    assert_str(&v, "a\xed\xa0\x80" "b", 5);
+    assert_str(&v,
+               "a\xed\xa0\x80"
+               "b",
+               5);
     v = rd("{\"$utf16\": \"\\udc00\\ud800\"}"); /* low then high: two lone ones */
     assert_str(&v, "\xed\xb0\x80\xed\xa0\x80", 6);
     v = rd("{\"$utf16\": \"\\ud83d\\ude00\"}"); /* a pair is one code point */
@@ -518,7 +632,8 @@ static void test_array_and_map_forms(void **state)
     ERR1("{\"$elem\": \"f32\"}", SV_ERR_SYNTAX, 1, "");
 }
 
-/* ---- tuples and packed arrays ------------------------------------------------------------------ */
+/* ---- tuples and packed arrays ------------------------------------------------------------------
+ */
 
 static void test_tuples(void **state)
 {
@@ -733,7 +848,8 @@ static void test_comments_option(void **state)
     ERR_OPTS("[1] /* */ x", &o, SV_ERR_TRAILING, 10, "");
 }
 
-/* ---- positions --------------------------------------------------------------------------------- */
+/* ---- positions ---------------------------------------------------------------------------------
+ */
 
 static void test_error_positions(void **state)
 {
@@ -801,6 +917,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plain_containers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_int_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_float_forms, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_f32_against_strtof, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_f64_against_strtod, setup, teardown),
         cmocka_unit_test_setup_teardown(test_string_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_class_form, setup, teardown),
         cmocka_unit_test_setup_teardown(test_array_and_map_forms, setup, teardown),

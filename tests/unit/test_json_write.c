@@ -84,15 +84,22 @@ static sv_error expect_fail(sv_value v, bool plain, sv_status expected)
     return err;
 }
 
-static sv_value S(const char *s) { return sv_strz(doc, s); }
-static sv_value SN(const char *s, size_t n) { return sv_str(doc, s, n); }
+static sv_value S(const char *s)
+{
+    return sv_strz(doc, s);
+}
+static sv_value SN(const char *s, size_t n)
+{
+    return sv_str(doc, s, n);
+}
 
 static sv_value arr(int n, ...)
 {
     sv_value a = sv_array(doc, 0);
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++) assert_true(sv_array_push(doc, &a, va_arg(ap, sv_value)));
+    for (int i = 0; i < n; i++)
+        assert_true(sv_array_push(doc, &a, va_arg(ap, sv_value)));
     va_end(ap);
     return a;
 }
@@ -155,7 +162,10 @@ static float f32_of(uint32_t bits)
     return f;
 }
 
-static sv_value utf16(const char *s, size_t n) { return sv_with_flags(SN(s, n), SV_F_UTF16); }
+static sv_value utf16(const char *s, size_t n)
+{
+    return sv_with_flags(SN(s, n), SV_F_UTF16);
+}
 
 static sv_value vec3(float x, float y, float z)
 {
@@ -274,7 +284,8 @@ static void test_strings(void **state)
     CHECK(S("a\"b\\c"), "\"a\\\"b\\\\c\"");
     /* '/', DEL and non-ASCII are written as they are */
     CHECK(S("a/b\x7f"), "\"a/b\x7f\"");
-    CHECK(S("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+    CHECK(S("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+          "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
     CHECK(SN("a\0b", 3), "\"a\\u0000b\"");
     /* every printable ASCII character but '"' and '\\' is written as it is */
     char all[128], exp[140];
@@ -294,7 +305,8 @@ static void test_control_escapes(void **state)
 {
     (void)state;
     char ctl[33];
-    for (int c = 0; c < 32; c++) ctl[c] = (char)c;
+    for (int c = 0; c < 32; c++)
+        ctl[c] = (char)c;
     ctl[32] = 0x7f;
     CHECK(SN(ctl, 33), "\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007"
                        "\\b\\t\\n\\u000b\\f\\r\\u000e\\u000f"
@@ -343,7 +355,8 @@ static void test_long_strings(void **state)
     assert_non_null(exp);
     memset(in, 0x01, n);
     exp[0] = '"';
-    for (size_t i = 0; i < n; i++) memcpy(exp + 1 + i * 6, "\\u0001", 6);
+    for (size_t i = 0; i < n; i++)
+        memcpy(exp + 1 + i * 6, "\\u0001", 6);
     exp[1 + n * 6] = '"';
     exp[2 + n * 6] = '\0';
     check_str(SN(in, n), exp);
@@ -351,7 +364,8 @@ static void test_long_strings(void **state)
     /* a 3-byte character across 4096, and multibyte text throughout */
     memset(in, 'a', n);
     memcpy(in + 4094, "\xe2\x82\xac", 3);
-    for (size_t i = 6000; i + 2 <= n; i += 2) memcpy(in + i, "\xc3\xa9", 2);
+    for (size_t i = 6000; i + 2 <= n; i += 2)
+        memcpy(in + i, "\xc3\xa9", 2);
     exp[0] = '"';
     memcpy(exp + 1, in, n);
     exp[n + 1] = '"';
@@ -380,10 +394,26 @@ static void test_invalid_utf8(void **state)
 {
     (void)state;
     static const char *const bad[] = {
-        "\x80",         "\xbf",         "\xc0\x80",         "\xc1\xbf",         "\xc2",
-        "\xc2\x41",     "\xe0\x80\x80", "\xe0\x9f\xbf",     "\xed\xa0\x80",     "\xed\xbf\xbf",
-        "\xe1\x80",     "\xe1\x41\x80", "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80",
-        "\xf5\x80\x80\x80", "\xf1\x80\x80", "\xff",         "\xfe",             "\xf8\x88\x80\x80\x80",
+        "\x80",
+        "\xbf",
+        "\xc0\x80",
+        "\xc1\xbf",
+        "\xc2",
+        "\xc2\x41",
+        "\xe0\x80\x80",
+        "\xe0\x9f\xbf",
+        "\xed\xa0\x80",
+        "\xed\xbf\xbf",
+        "\xe1\x80",
+        "\xe1\x41\x80",
+        "\xf0\x80\x80\x80",
+        "\xf0\x8f\xbf\xbf",
+        "\xf4\x90\x80\x80",
+        "\xf5\x80\x80\x80",
+        "\xf1\x80\x80",
+        "\xff",
+        "\xfe",
+        "\xf8\x88\x80\x80\x80",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         for (size_t prefix = 0; prefix < 10; prefix++) {
@@ -475,6 +505,29 @@ static void test_maps_other_keys(void **state)
           "{\"$map\":[[{\"$f32\":1.5},{\"$vector3\":[1.0,2.0,3.0]}]]}");
 }
 
+/* Maps nested 200 deep, each with a non-string key after the nested one:
+ * written once each (a writer that wrote a map optimistically and started
+ * again at a bad key would take 2^200 steps here). */
+static void test_nested_maps_with_other_keys(void **state)
+{
+    (void)state;
+    enum { DEPTH = 200 };
+    sv_value v = sv_int(0);
+    for (int d = 0; d < DEPTH; d++)
+        v = map(2, S("c"), v, sv_int(1), sv_null());
+    static const char open[] = "{\"$map\":[[\"c\",", close[] = "],[1,null]]}";
+    char *exp = malloc(DEPTH * (sizeof open + sizeof close) + 2);
+    assert_non_null(exp);
+    size_t m = 0;
+    for (int d = 0; d < DEPTH; d++)
+        m += (size_t)sprintf(exp + m, "%s", open);
+    exp[m++] = '0';
+    for (int d = 0; d < DEPTH; d++)
+        m += (size_t)sprintf(exp + m, "%s", close);
+    check_str(v, exp);
+    free(exp);
+}
+
 static void test_objects(void **state)
 {
     (void)state;
@@ -496,8 +549,7 @@ static void test_meta(void **state)
     CHECK(with_meta(arr(0), sv_null()), "{\"$array\":[],\"$meta\":null}");
     CHECK(with_meta(map(1, S("a"), sv_int(1)), sv_int_w(3, 4)),
           "{\"$map\":{\"a\":1},\"$meta\":{\"$i32\":3}}");
-    CHECK(with_meta(map(1, S("$a"), sv_int(1)), sv_int(3)),
-          "{\"$map\":{\"$$a\":1},\"$meta\":3}");
+    CHECK(with_meta(map(1, S("$a"), sv_int(1)), sv_int(3)), "{\"$map\":{\"$$a\":1},\"$meta\":3}");
     CHECK(with_meta(map(1, sv_int(1), sv_int(2)), arr(2, S("int"), S("int"))),
           "{\"$map\":[[1,2]],\"$meta\":[\"int\",\"int\"]}");
     CHECK(with_meta(map(0), sv_int(0)), "{\"$map\":{},\"$meta\":0}");
@@ -520,16 +572,26 @@ typedef struct shape_row {
 
 /* docs/json.md, "Shapes, their scalar counts and default element types" */
 static const shape_row shapes[] = {
-    {SV_TAG_VECTOR2, "vector2", 2, false},         {SV_TAG_VECTOR2I, "vector2i", 2, true},
-    {SV_TAG_RECT2, "rect2", 4, false},             {SV_TAG_RECT2I, "rect2i", 4, true},
-    {SV_TAG_VECTOR3, "vector3", 3, false},         {SV_TAG_VECTOR3I, "vector3i", 3, true},
-    {SV_TAG_TRANSFORM2D, "transform2d", 6, false}, {SV_TAG_VECTOR4, "vector4", 4, false},
-    {SV_TAG_VECTOR4I, "vector4i", 4, true},        {SV_TAG_PLANE, "plane", 4, false},
-    {SV_TAG_QUATERNION, "quaternion", 4, false},   {SV_TAG_AABB, "aabb", 6, false},
-    {SV_TAG_BASIS, "basis", 9, false},             {SV_TAG_TRANSFORM3D, "transform3d", 12, false},
-    {SV_TAG_PROJECTION, "projection", 16, false},  {SV_TAG_COLOR, "color", 4, false},
-    {SV_TAG_MATRIX3X3, "matrix3x3", 9, false},     {SV_TAG_MATRIX3X4, "matrix3x4", 12, false},
-    {SV_TAG_MATRIX4X4, "matrix4x4", 16, false},    {SV_TAG_EULER, "euler", 3, false},
+    {SV_TAG_VECTOR2, "vector2", 2, false},
+    {SV_TAG_VECTOR2I, "vector2i", 2, true},
+    {SV_TAG_RECT2, "rect2", 4, false},
+    {SV_TAG_RECT2I, "rect2i", 4, true},
+    {SV_TAG_VECTOR3, "vector3", 3, false},
+    {SV_TAG_VECTOR3I, "vector3i", 3, true},
+    {SV_TAG_TRANSFORM2D, "transform2d", 6, false},
+    {SV_TAG_VECTOR4, "vector4", 4, false},
+    {SV_TAG_VECTOR4I, "vector4i", 4, true},
+    {SV_TAG_PLANE, "plane", 4, false},
+    {SV_TAG_QUATERNION, "quaternion", 4, false},
+    {SV_TAG_AABB, "aabb", 6, false},
+    {SV_TAG_BASIS, "basis", 9, false},
+    {SV_TAG_TRANSFORM3D, "transform3d", 12, false},
+    {SV_TAG_PROJECTION, "projection", 16, false},
+    {SV_TAG_COLOR, "color", 4, false},
+    {SV_TAG_MATRIX3X3, "matrix3x3", 9, false},
+    {SV_TAG_MATRIX3X4, "matrix3x4", 12, false},
+    {SV_TAG_MATRIX4X4, "matrix4x4", 16, false},
+    {SV_TAG_EULER, "euler", 3, false},
 };
 
 static void test_tuples_every_shape(void **state)
@@ -547,7 +609,8 @@ static void test_tuples_every_shape(void **state)
             if (r->ints)
                 m += snprintf(exp + m, sizeof exp - (size_t)m, "%s%d", i ? "," : "", (int)i32[i]);
             else
-                m += snprintf(exp + m, sizeof exp - (size_t)m, "%s%.1f", i ? "," : "", (double)f[i]);
+                m +=
+                    snprintf(exp + m, sizeof exp - (size_t)m, "%s%.1f", i ? "," : "", (double)f[i]);
         }
         snprintf(exp + m, sizeof exp - (size_t)m, "]}");
         sv_value v = r->ints ? sv_tuple(doc, r->tag, SV_ELEM_I32, i32)
@@ -570,15 +633,20 @@ static void test_tuples_other_elems(void **state)
     CHECK(sv_tuple(doc, SV_TAG_VECTOR2I, SV_ELEM_F32, f),
           "{\"$vector2i\":[1.0,0.1],\"$elem\":\"f32\"}");
     int32_t i32[2] = {-1, 2};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I32, i32), "{\"$vector2\":[-1,2],\"$elem\":\"i32\"}");
+    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I32, i32),
+          "{\"$vector2\":[-1,2],\"$elem\":\"i32\"}");
     uint8_t u8[4] = {0, 128, 255, 1};
-    CHECK(sv_tuple(doc, SV_TAG_COLOR, SV_ELEM_U8, u8), "{\"$color\":[0,128,255,1],\"$elem\":\"u8\"}");
+    CHECK(sv_tuple(doc, SV_TAG_COLOR, SV_ELEM_U8, u8),
+          "{\"$color\":[0,128,255,1],\"$elem\":\"u8\"}");
     int8_t i8[2] = {-128, 127};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I8, i8), "{\"$vector2\":[-128,127],\"$elem\":\"i8\"}");
+    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I8, i8),
+          "{\"$vector2\":[-128,127],\"$elem\":\"i8\"}");
     uint16_t u16[2] = {0, 65535};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_U16, u16), "{\"$vector2\":[0,65535],\"$elem\":\"u16\"}");
+    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_U16, u16),
+          "{\"$vector2\":[0,65535],\"$elem\":\"u16\"}");
     int16_t i16[2] = {-32768, 1};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I16, i16), "{\"$vector2\":[-32768,1],\"$elem\":\"i16\"}");
+    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I16, i16),
+          "{\"$vector2\":[-32768,1],\"$elem\":\"i16\"}");
     uint32_t u32[2] = {4294967295u, 0};
     CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_U32, u32),
           "{\"$vector2\":[4294967295,0],\"$elem\":\"u32\"}");
@@ -587,9 +655,11 @@ static void test_tuples_other_elems(void **state)
           "{\"$vector2\":[18446744073709551615,0],\"$elem\":\"u64\"}");
     /* non-finite elements are strings */
     float nf[3] = {f32_of(0x7fc00000u), f32_of(0x7f800000u), f32_of(0xff800000u)};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, nf), "{\"$vector3\":[\"nan\",\"inf\",\"-inf\"]}");
+    CHECK(sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, nf),
+          "{\"$vector3\":[\"nan\",\"inf\",\"-inf\"]}");
     float nf2[2] = {f32_of(0xffc00000u), -0.0f};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_F32, nf2), "{\"$vector2\":[\"nan:0xffc00000\",-0.0]}");
+    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_F32, nf2),
+          "{\"$vector2\":[\"nan:0xffc00000\",-0.0]}");
     double nd[2] = {0, 0};
     uint64_t b = UINT64_C(0x7ff8000000000001);
     memcpy(&nd[0], &b, 8);
@@ -651,6 +721,49 @@ static void test_packed_shaped(void **state)
           "{\"$packed_color\":[[255,0,0,255],[0,255,0,128]],\"$elem\":\"u8\"}");
 }
 
+/* Many objects with many keys, some repeated, some long, some escaped: the
+ * writer remembers recent key texts, which must never change the output. */
+static void test_many_keys(void **state)
+{
+    (void)state;
+    enum { OBJECTS = 5, KEYS = 150 };
+    sv_value a = sv_array(doc, 0);
+    char *exp = malloc(OBJECTS * KEYS * 64 + 16);
+    assert_non_null(exp);
+    size_t m = 0;
+    exp[m++] = '[';
+    for (int o = 0; o < OBJECTS; o++) {
+        sv_value ob = map(0);
+        if (o) exp[m++] = ',';
+        exp[m++] = '{';
+        for (int k = 0; k < KEYS; k++) {
+            char key[64];
+            const char *shape = k % 5 == 0   ? "$k%d"
+                                : k % 5 == 1 ? "a rather long key number %d"
+                                : k % 5 == 2 ? "q\"%d"
+                                             : "k%d";
+            int n = snprintf(key, sizeof key, shape, k);
+            /* every third object has fresh (not interned) copies of the keys */
+            sv_value kv = o % 3 == 2 ? SN(key, (size_t)n) : sv_str_intern(doc, key, (size_t)n);
+            assert_true(sv_map_put(doc, &ob, kv, sv_int(k)));
+            if (k) exp[m++] = ',';
+            exp[m++] = '"';
+            if (key[0] == '$') exp[m++] = '$';
+            for (int i = 0; i < n; i++) {
+                if (key[i] == '"') exp[m++] = '\\';
+                exp[m++] = key[i];
+            }
+            m += (size_t)sprintf(exp + m, "\":%d", k);
+        }
+        exp[m++] = '}';
+        assert_true(sv_array_push(doc, &a, ob));
+    }
+    exp[m++] = ']';
+    exp[m] = '\0';
+    check_str(a, exp);
+    free(exp);
+}
+
 /* ---- tags ------------------------------------------------------------------- */
 
 static void test_tags(void **state)
@@ -678,13 +791,20 @@ static void test_tags(void **state)
     static const struct {
         sv_tag tag;
         const char *name;
-    } any[] = {{SV_TAG_RID, "rid"},           {SV_TAG_CALLABLE, "callable"},
-               {SV_TAG_SIGNAL, "signal"},     {SV_TAG_OBJECT_ID, "object_id"},
-               {SV_TAG_DATETIME, "datetime"}, {SV_TAG_OBJECTID, "objectid"},
-               {SV_TAG_REGEX, "regex"},       {SV_TAG_TIMESTAMP, "timestamp"},
-               {SV_TAG_DECIMAL128, "decimal128"}, {SV_TAG_MINKEY, "minkey"},
-               {SV_TAG_MAXKEY, "maxkey"},     {SV_TAG_UUID, "uuid"},
-               {SV_TAG_ENUM, "enum"},         {SV_TAG_CHAR, "char"}};
+    } any[] = {{SV_TAG_RID, "rid"},
+               {SV_TAG_CALLABLE, "callable"},
+               {SV_TAG_SIGNAL, "signal"},
+               {SV_TAG_OBJECT_ID, "object_id"},
+               {SV_TAG_DATETIME, "datetime"},
+               {SV_TAG_OBJECTID, "objectid"},
+               {SV_TAG_REGEX, "regex"},
+               {SV_TAG_TIMESTAMP, "timestamp"},
+               {SV_TAG_DECIMAL128, "decimal128"},
+               {SV_TAG_MINKEY, "minkey"},
+               {SV_TAG_MAXKEY, "maxkey"},
+               {SV_TAG_UUID, "uuid"},
+               {SV_TAG_ENUM, "enum"},
+               {SV_TAG_CHAR, "char"}};
     for (size_t i = 0; i < sizeof any / sizeof any[0]; i++) {
         char exp[64];
         snprintf(exp, sizeof exp, "{\"$%s\":-7}", any[i].name);
@@ -793,8 +913,7 @@ static void test_pretty_forms(void **state)
     CHECK_PRETTY(map(0), 2, "{}");
     CHECK_PRETTY(sv_int_w(5, 4), 2, "{\"$i32\": 5}");
     /* indent 4 */
-    CHECK_PRETTY(map(1, S("a"), arr(1, sv_int(1))), 4,
-                 "{\n    \"a\": [\n        1\n    ]\n}");
+    CHECK_PRETTY(map(1, S("a"), arr(1, sv_int(1))), 4, "{\n    \"a\": [\n        1\n    ]\n}");
     /* a map with meta and pairs */
     CHECK_PRETTY(with_meta(map(1, sv_int(1), sv_int(2)), sv_int(0)), 2,
                  "{\n"
@@ -842,6 +961,14 @@ static void test_pretty_forms(void **state)
                  "}}");
     CHECK_PRETTY(sv_with_tag(sv_uint_w(1, 4), SV_TAG_RID), 2, "{\"$rid\": {\"$u32\": 1}}");
     CHECK_PRETTY(map(1, sv_null(), arr(0)), 2, "{\"$map\": [\n  [null, []]\n]}");
+    /* the same keys again (the writer remembers their text, space included) */
+    CHECK_PRETTY(arr(2, obj(S("P"), 2, "x", sv_int(1), "$y", sv_int(2)),
+                     obj(S("P"), 2, "x", sv_int(3), "$y", sv_int(4))),
+                 2,
+                 "[\n"
+                 "  {\n    \"$class\": \"P\",\n    \"x\": 1,\n    \"$$y\": 2\n  },\n"
+                 "  {\n    \"$class\": \"P\",\n    \"x\": 3,\n    \"$$y\": 4\n  }\n"
+                 "]");
 }
 
 /* The example of docs/json.md, "Writing", byte for byte. */
@@ -859,9 +986,9 @@ static void test_pretty_doc_example(void **state)
     sv_map_put_str(doc, &m, "inv", obj(S("Item"), 1, "id", sv_int(7)));
     sv_map_put_str(doc, &m, "pts", sv_packed(doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, pts, 6));
     sv_map_put_str(doc, &m, "ids", sv_packed(doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
-    sv_map_put_str(doc, &m, "dict",
-                   map(2, sv_int(1), S("one"), sv_tuple(doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i),
-                       arr(0)));
+    sv_map_put_str(
+        doc, &m, "dict",
+        map(2, sv_int(1), S("one"), sv_tuple(doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i), arr(0)));
     CHECK_PRETTY(m, 2,
                  "{\n"
                  "  \"name\": \"Ann\",\n"
@@ -896,7 +1023,8 @@ static void test_pretty_deep(void **state)
     (void)state;
     enum { DEPTH = 12 };
     sv_value v = sv_int(1);
-    for (int d = 0; d < DEPTH; d++) v = arr(1, v);
+    for (int d = 0; d < DEPTH; d++)
+        v = arr(1, v);
     for (int indent = 1; indent <= 3; indent++) {
         char exp[2048];
         size_t m = 0;
@@ -999,14 +1127,18 @@ static void test_round_trip(void **state)
     (void)state;
     check_round_trip(sample_document());
     char ctl[40];
-    for (int c = 0; c < 40; c++) ctl[c] = (char)c;
+    for (int c = 0; c < 40; c++)
+        ctl[c] = (char)c;
     check_round_trip(arr(4, SN(ctl, 40), S("caf\xc3\xa9 \xf0\x9f\x98\x80 \"\\/"),
-                         utf16("a\xed\xa0\x80" "b\xed\xbf\xbf", 8), sv_bytes(doc, "", 0)));
+                         utf16("a\xed\xa0\x80"
+                               "b\xed\xbf\xbf",
+                               8),
+                         sv_bytes(doc, "", 0)));
     check_round_trip(arr(8, sv_int(INT64_MIN), sv_uint(UINT64_MAX), sv_uint(5), sv_int_w(-1, 1),
                          sv_uint_w(7, 2), sv_int_w(5, 8), sv_f64(-0.0), sv_f64(5e-324)));
     check_round_trip(arr(6, f64_bits(UINT64_C(0x7ff8000000000001)), f32_bits(0xffc00000u),
-                         f32_bits(0x7f800000u), sv_f32(0.1f), sv_with_flags(sv_f64(2), SV_F_EXPLICIT),
-                         sv_f64(1e21)));
+                         f32_bits(0x7f800000u), sv_f32(0.1f),
+                         sv_with_flags(sv_f64(2), SV_F_EXPLICIT), sv_f64(1e21)));
     check_round_trip(map(3, S("$"), sv_int(1), S("$$x"), with_meta(arr(0), sv_null()), S(""),
                          with_meta(map(1, sv_int(1), sv_int(2)), S("m"))));
     check_round_trip(with_meta(obj(sv_uint(3735928559u), 1, "$f", sv_ref_null()), sv_ref(4)));
@@ -1117,7 +1249,8 @@ static void test_depth(void **state)
     (void)state;
     /* 2 x SV_DEFAULT_MAX_DEPTH nested containers are written ... */
     sv_value v = sv_int(1);
-    for (unsigned d = 0; d < 2 * SV_DEFAULT_MAX_DEPTH; d++) v = arr(1, v);
+    for (unsigned d = 0; d < 2 * SV_DEFAULT_MAX_DEPTH; d++)
+        v = arr(1, v);
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
@@ -1130,7 +1263,8 @@ static void test_depth(void **state)
     v = arr(1, v);
     expect_fail(v, false, SV_ERR_DEPTH);
     v = sv_int(1);
-    for (unsigned d = 0; d < 3000; d++) v = map(1, S("k"), v);
+    for (unsigned d = 0; d < 3000; d++)
+        v = map(1, S("k"), v);
     expect_fail(v, true, SV_ERR_DEPTH);
 }
 
@@ -1211,12 +1345,14 @@ int main(void)
         cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_maps),
         cmocka_unit_test(test_maps_other_keys),
+        cmocka_unit_test(test_nested_maps_with_other_keys),
         cmocka_unit_test(test_objects),
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_tuples_every_shape),
         cmocka_unit_test(test_tuples_other_elems),
         cmocka_unit_test(test_packed_flat),
         cmocka_unit_test(test_packed_shaped),
+        cmocka_unit_test(test_many_keys),
         cmocka_unit_test(test_tags),
         cmocka_unit_test(test_pretty_document),
         cmocka_unit_test(test_pretty_forms),

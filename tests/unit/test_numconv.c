@@ -40,16 +40,16 @@
 #define DECIMAL_F64 150000
 #endif
 #ifndef RANDOM_F32
-#define RANDOM_F32 400000
+#define RANDOM_F32 600000
 #endif
 #ifndef DECIMAL_F32
-#define DECIMAL_F32 150000
+#define DECIMAL_F32 250000
 #endif
 #ifndef PARSE_RANDOM
 #define PARSE_RANDOM 300000
 #endif
 #ifndef PARSE_HALFWAY
-#define PARSE_HALFWAY 20000
+#define PARSE_HALFWAY 6000
 #endif
 #ifndef PARSE_LONG
 #define PARSE_LONG 2000
@@ -113,7 +113,8 @@ static void parse_glibc_e(const char *s, sci *out)
         if (*p != '.') out->d[out->n++] = *p;
     assert_true(*p == 'e');
     out->exp = atoi(p + 1);
-    while (out->n > 1 && out->d[out->n - 1] == '0') out->n--;
+    while (out->n > 1 && out->d[out->n - 1] == '0')
+        out->n--;
     out->d[out->n] = 0;
 }
 
@@ -144,7 +145,8 @@ static void parse_ours(const char *s, sci *out)
         }
         assert_true(e[1] == '+' || e[1] == '-');
         assert_true(e[2] >= '1' && e[2] <= '9');
-        for (const char *q = e + 2; *q; q++) assert_true(*q >= '0' && *q <= '9');
+        for (const char *q = e + 2; *q; q++)
+            assert_true(*q >= '0' && *q <= '9');
         out->exp = atoi(e + 1);
         assert_true(out->exp < -7 || out->exp > 20);
         out->d[out->n] = 0;
@@ -158,8 +160,10 @@ static void parse_ours(const char *s, sci *out)
     const char *frac = dot + 1;
     size_t flen = strlen(frac);
     assert_true(flen >= 1);
-    for (const char *q = p; q < dot; q++) assert_true(*q >= '0' && *q <= '9');
-    for (const char *q = frac; *q; q++) assert_true(*q >= '0' && *q <= '9');
+    for (const char *q = p; q < dot; q++)
+        assert_true(*q >= '0' && *q <= '9');
+    for (const char *q = frac; *q; q++)
+        assert_true(*q >= '0' && *q <= '9');
     /* A whole number ends in exactly ".0"; otherwise no trailing zero. */
     if (frac[flen - 1] == '0') assert_true(flen == 1);
     int int_len = (int)(dot - p);
@@ -186,7 +190,8 @@ static void parse_ours(const char *s, sci *out)
         out->d[1] = 0;
         return;
     }
-    while (out->n > 1 && out->d[out->n - 1] == '0') out->n--;
+    while (out->n > 1 && out->d[out->n - 1] == '0')
+        out->n--;
     out->d[out->n] = 0;
     out->exp = first;
     assert_true(out->exp >= -7 && out->exp <= 20);
@@ -194,8 +199,10 @@ static void parse_ours(const char *s, sci *out)
 
 static void sci_to_text(const sci *s, char *buf, size_t size)
 {
-    if (s->n == 1) snprintf(buf, size, "%ce%d", s->d[0], s->exp);
-    else snprintf(buf, size, "%c.%se%d", s->d[0], s->d + 1, s->exp);
+    if (s->n == 1)
+        snprintf(buf, size, "%ce%d", s->d[0], s->exp);
+    else
+        snprintf(buf, size, "%c.%se%d", s->d[0], s->d + 1, s->exp);
 }
 
 /* The next decimal with the same number of digits above (dir > 0) or below
@@ -204,7 +211,8 @@ static void sci_step(sci *s, int dir)
 {
     if (dir > 0) {
         int i = s->n - 1;
-        while (i >= 0 && s->d[i] == '9') s->d[i--] = '0';
+        while (i >= 0 && s->d[i] == '9')
+            s->d[i--] = '0';
         if (i < 0) {
             /* 99..9 -> 10^(exp+1) */
             s->d[0] = '1';
@@ -217,7 +225,8 @@ static void sci_step(sci *s, int dir)
         return;
     }
     bool power = s->d[0] == '1';
-    for (int i = 1; i < s->n; i++) power &= s->d[i] == '0';
+    for (int i = 1; i < s->n; i++)
+        power &= s->d[i] == '0';
     if (power) {
         /* 10..0 -> 99..9 one decade lower, same digit count */
         memset(s->d, '9', (size_t)s->n);
@@ -225,7 +234,8 @@ static void sci_step(sci *s, int dir)
         return;
     }
     int i = s->n - 1;
-    while (s->d[i] == '0') s->d[i--] = '9';
+    while (s->d[i] == '0')
+        s->d[i--] = '9';
     s->d[i]--;
 }
 
@@ -237,7 +247,8 @@ static void check_f64(double x)
     memset(buf, 0x7f, sizeof buf);
     size_t n = sv_fmt_f64(x, buf);
     assert_true(n > 0 && n <= SV_FMT_F64_MAX);
-    for (size_t i = SV_FMT_F64_MAX; i < sizeof buf; i++) assert_int_equal(buf[i], 0x7f);
+    for (size_t i = SV_FMT_F64_MAX; i < sizeof buf; i++)
+        assert_int_equal(buf[i], 0x7f);
     buf[n] = 0;
 
     sci ours;
@@ -260,7 +271,8 @@ static void check_f64(double x)
         sci other;
         parse_glibc_e(text, &other);
         /* glibc's result may have lost trailing zeros; restore the count. */
-        while (other.n < digits - 1) other.d[other.n++] = '0';
+        while (other.n < digits - 1)
+            other.d[other.n++] = '0';
         other.d[other.n] = 0;
         sci_step(&other, fabs(c) < fabs(x) ? 1 : -1);
         sci_to_text(&other, text, sizeof text);
@@ -271,16 +283,16 @@ static void check_f64(double x)
     snprintf(text, sizeof text, "%.*e", digits - 1, x);
     sci best;
     parse_glibc_e(text, &best);
-    if (strtod(text, NULL) == x) {
-        if (strcmp(best.d, ours.d) != 0 || best.exp != ours.exp)
-            fail_msg("%s: closest is %s (%a)", buf, text, x);
-    } else {
-        /* The closest N-digit decimal does not read back: only possible at
-         * the bottom of a binade (significand field zero) where the interval
-         * below is half as wide. Ours must then be the neighbour above. */
+    if (strcmp(best.d, ours.d) != 0 || best.exp != ours.exp) {
+        if (strtod(text, NULL) == x) fail_msg("%s: closest is %s (%a)", buf, text, x);
+        /* Ours differs from the closest N-digit decimal, which does not
+         * read back: only possible at the bottom of a binade (significand
+         * field zero) where the interval below is half as wide. Ours must
+         * then be the neighbour above. */
         if ((f64_bits(x) & ((UINT64_C(1) << 52) - 1)) != 0)
             fail_msg("%s: closest %s does not read back, not a binade bottom", buf, text);
-        while (best.n < digits) best.d[best.n++] = '0';
+        while (best.n < digits)
+            best.d[best.n++] = '0';
         best.d[best.n] = 0;
         sci_step(&best, 1);
         if (strcmp(best.d, ours.d) != 0 || best.exp != ours.exp)
@@ -294,7 +306,8 @@ static void check_f32(float x)
     memset(buf, 0x7f, sizeof buf);
     size_t n = sv_fmt_f32(x, buf);
     assert_true(n > 0 && n <= SV_FMT_F32_MAX);
-    for (size_t i = SV_FMT_F32_MAX; i < sizeof buf; i++) assert_int_equal(buf[i], 0x7f);
+    for (size_t i = SV_FMT_F32_MAX; i < sizeof buf; i++)
+        assert_int_equal(buf[i], 0x7f);
     buf[n] = 0;
 
     sci ours;
@@ -315,7 +328,8 @@ static void check_f32(float x)
         if (c == x) fail_msg("%s: %s has fewer digits and reads back", buf, text);
         sci other;
         parse_glibc_e(text, &other);
-        while (other.n < digits - 1) other.d[other.n++] = '0';
+        while (other.n < digits - 1)
+            other.d[other.n++] = '0';
         other.d[other.n] = 0;
         sci_step(&other, fabsf(c) < fabsf(x) ? 1 : -1);
         sci_to_text(&other, text, sizeof text);
@@ -325,13 +339,12 @@ static void check_f32(float x)
     snprintf(text, sizeof text, "%.*e", digits - 1, xd);
     sci best;
     parse_glibc_e(text, &best);
-    if (strtof(text, NULL) == x) {
-        if (strcmp(best.d, ours.d) != 0 || best.exp != ours.exp)
-            fail_msg("%s: closest is %s (%a)", buf, text, xd);
-    } else {
+    if (strcmp(best.d, ours.d) != 0 || best.exp != ours.exp) {
+        if (strtof(text, NULL) == x) fail_msg("%s: closest is %s (%a)", buf, text, xd);
         if ((f32_bits(x) & ((UINT32_C(1) << 23) - 1)) != 0)
             fail_msg("%s: closest %s does not read back, not a binade bottom", buf, text);
-        while (best.n < digits) best.d[best.n++] = '0';
+        while (best.n < digits)
+            best.d[best.n++] = '0';
         best.d[best.n] = 0;
         sci_step(&best, 1);
         if (strcmp(best.d, ours.d) != 0 || best.exp != ours.exp)
@@ -523,9 +536,11 @@ static void test_fmt_f64_special_values(void **state)
         check_f64(f64_from_bits(e << 52 | UINT64_C(0x000fffffffffffff)));
     }
     /* Subnormals with a small significand: the interval is wide there. */
-    for (uint64_t m = 1; m < 3000; m++) check_f64(f64_from_bits(m));
+    for (uint64_t m = 1; m < 3000; m++)
+        check_f64(f64_from_bits(m));
     /* Integers, and all powers of ten that are doubles' neighbours. */
-    for (int i = 0; i <= 1000000; i += 1 + (int)(rnd() % 37)) check_f64((double)i);
+    for (int i = 0; i <= 1000000; i += 1 + (int)(rnd() % 37))
+        check_f64((double)i);
     for (int e = -325; e <= 308; e++) {
         char t[32];
         snprintf(t, sizeof t, "1e%d", e);
@@ -588,10 +603,13 @@ static void test_fmt_f32_values(void **state)
         check_f32_both_signs(f32_from_bits(e << 23 | (e ? 0 : 1)));
         check_f32(f32_from_bits(e << 23 | 1));
         check_f32(f32_from_bits(e << 23 | 0x7fffff));
-        for (int i = 0; i < 64; i++) check_f32(f32_from_bits(e << 23 | (uint32_t)(rnd() & 0x7fffff)));
+        for (int i = 0; i < 64; i++)
+            check_f32(f32_from_bits(e << 23 | (uint32_t)(rnd() & 0x7fffff)));
     }
-    for (uint32_t m = 1; m < 5000; m++) check_f32(f32_from_bits(m));
-    for (int i = 0; i <= 1000000; i += 1 + (int)(rnd() % 97)) check_f32((float)i);
+    for (uint32_t m = 1; m < 5000; m++)
+        check_f32(f32_from_bits(m));
+    for (int i = 0; i <= 1000000; i += 1 + (int)(rnd() % 97))
+        check_f32((float)i);
 }
 
 static void test_fmt_f32_random(void **state)
@@ -682,7 +700,8 @@ static void check_parse(const char *t)
     assert_int_equal(ok, !isinf(g));
     float f = 0, gf = strtof(t, NULL);
     ok = sv_parse_f32(t, n, &f);
-    if (f32_bits(f) != f32_bits(gf)) fail_msg("f32 %s: ours %a, glibc %a", t, (double)f, (double)gf);
+    if (f32_bits(f) != f32_bits(gf))
+        fail_msg("f32 %s: ours %a, glibc %a", t, (double)f, (double)gf);
     assert_int_equal(ok, !isinf(gf));
 }
 
@@ -741,31 +760,99 @@ static void test_parse_known(void **state)
     assert_true(sv_parse_f32("16777217.000000000000000001", 27, &f));
     assert_true(f == 16777218.0f);
 
-    const char *same[] = {"0", "-0", "0.0", "1", "-1", "0e0", "0E+0", "1E-0", "123.456e-2",
-                          "4.9406564584124654e-324", "2.2250738585072011e-308",
-                          "2.2250738585072012e-308", "1.00000000000000011102230246251565404236316680908203125",
+    const char *same[] = {"0",
+                          "-0",
+                          "0.0",
+                          "1",
+                          "-1",
+                          "0e0",
+                          "0E+0",
+                          "1E-0",
+                          "123.456e-2",
+                          "4.9406564584124654e-324",
+                          "2.2250738585072011e-308",
+                          "2.2250738585072012e-308",
+                          "1.00000000000000011102230246251565404236316680908203125",
                           "1.00000000000000011102230246251565404236316680908203124",
                           "1.00000000000000011102230246251565404236316680908203126",
                           "7.0064923216240853546186479164495807e-46",
                           "7.0064923216240853546186479164495806e-46",
-                          "1.4012984643248170709237295832899161e-45", "179769313486231580793728971405301e276",
+                          "1.4012984643248170709237295832899161e-45",
+                          "179769313486231580793728971405301e276",
                           "3.40282356779733661637539395458142568448e38",
                           "3.40282356779733661637539395458142568447e38"};
-    for (size_t i = 0; i < sizeof same / sizeof *same; i++) check_parse(same[i]);
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        check_parse(same[i]);
 }
 
 static void test_parse_rejects(void **state)
 {
     (void)state;
-    const char *bad[] = {"",    "-",   "+1",  "01",   "-01", "1.",  ".5",   "1e",
-                         "1e+", "1E-", "1.e5", "0x10", "inf", "nan", "NaN",  " 1",
-                         "1 ",  "1e5.", "--1", "1,5",  "1.5.", "\xd9\xa3", "1e+-5", "00"};
+    const char *bad[] = {"",    "-",    "+1",   "01",   "-01",  "1.",       ".5",    "1e",
+                         "1e+", "1E-",  "1.e5", "0x10", "inf",  "nan",      "NaN",   " 1",
+                         "1 ",  "1e5.", "--1",  "1,5",  "1.5.", "\xd9\xa3", "1e+-5", "00"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         double d = 0;
         float f = 0;
         assert_false(sv_parse_f64(bad[i], strlen(bad[i]), &d));
         assert_false(sv_parse_f32(bad[i], strlen(bad[i]), &f));
     }
+}
+
+/* The JSON number grammar, written out plainly as the reference:
+ * -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool json_number_grammar(const char *t)
+{
+    size_t i = 0;
+    if (t[i] == '-') i++;
+    if (t[i] == '0') {
+        i++;
+    } else if (t[i] >= '1' && t[i] <= '9') {
+        while (t[i] >= '0' && t[i] <= '9')
+            i++;
+    } else {
+        return false;
+    }
+    if (t[i] == '.') {
+        i++;
+        if (!(t[i] >= '0' && t[i] <= '9')) return false;
+        while (t[i] >= '0' && t[i] <= '9')
+            i++;
+    }
+    if (t[i] == 'e' || t[i] == 'E') {
+        i++;
+        if (t[i] == '+' || t[i] == '-') i++;
+        if (!(t[i] >= '0' && t[i] <= '9')) return false;
+        while (t[i] >= '0' && t[i] <= '9')
+            i++;
+    }
+    return t[i] == 0;
+}
+
+/* Short random strings over the number alphabet: the grammar is checked
+ * exactly, and valid ones read as glibc reads them. */
+static void test_parse_grammar_random(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "0123456789000.-+eE";
+    char t[24];
+    int valid = 0;
+    for (int i = 0; i < 200000; i++) {
+        int len = 1 + (int)(rnd() % 12);
+        for (int k = 0; k < len; k++)
+            t[k] = alphabet[rnd() % (sizeof alphabet - 1)];
+        t[len] = 0;
+        if (json_number_grammar(t)) {
+            valid++;
+            check_parse(t);
+        } else {
+            double d;
+            float f;
+            assert_false(sv_parse_f64(t, (size_t)len, &d));
+            assert_false(sv_parse_f32(t, (size_t)len, &f));
+        }
+    }
+    assert_true(valid > 1000);
 }
 
 /* A random decimal: 1..25 significant digits, some leading/trailing zeros,
@@ -780,7 +867,8 @@ static void random_decimal(char *t, size_t size)
     if (lead_zero) {
         *p++ = '0';
         *p++ = '.';
-        for (int z = (int)(rnd() % 5); z > 0; z--) *p++ = '0';
+        for (int z = (int)(rnd() % 5); z > 0; z--)
+            *p++ = '0';
         point = -1;
     }
     for (int i = 0; i < nd; i++) {
@@ -825,17 +913,48 @@ static void decrement_last(char *t)
     (*q)--;
 }
 
+/* The exact decimal of a long double midpoint, then just above and below. */
+static void check_midpoint_text(long double mid, int digits)
+{
+    static char t[1400];
+    snprintf(t, sizeof t, "%.*Le", digits, mid);
+    check_parse(t);
+    insert_before_e(t, "000000000000000000000000000000001"); /* above: past 800 digits */
+    check_parse(t);
+    snprintf(t, sizeof t, "%.*Le", digits, mid);
+    decrement_last(t); /* just below */
+    check_parse(t);
+}
+
 /* Exact halfway points between neighbours, and just above and below them:
  * where a reader that rounds twice or approximates goes wrong. */
 static void test_parse_halfway(void **state)
 {
     (void)state;
 #if LDBL_MANT_DIG >= 64
+    /* The edges: zero and the smallest subnormal (2^-1075 ties to 0), the
+     * subnormal/normal border, the overflow threshold (ties to "even" 2^1024,
+     * infinity); the same for float. */
+    check_midpoint_text(0x1p-1075L, 780);
+    check_midpoint_text(0x3p-1075L, 780);
+    check_midpoint_text(((long double)DBL_MIN + nextafter(DBL_MIN, 0)) / 2, 780);
+    check_midpoint_text(((long double)DBL_MAX + 0x1p1024L) / 2, 780);
+    check_midpoint_text(0x1p-150L, 200);
+    check_midpoint_text(((long double)FLT_MIN + nextafterf(FLT_MIN, 0)) / 2, 200);
+    check_midpoint_text(((long double)FLT_MAX + 0x1p128L) / 2, 200);
+    double d;
+    char e[1400];
+    snprintf(e, sizeof e, "%.780Le", 0x1p-1075L);
+    assert_true(sv_parse_f64(e, strlen(e), &d) && f64_bits(d) == 0);
+    snprintf(e, sizeof e, "%.780Le", ((long double)DBL_MAX + 0x1p1024L) / 2);
+    assert_false(sv_parse_f64(e, strlen(e), &d));
+    assert_true(isinf(d));
+
     static char t[1400];
     for (int i = 0; i < PARSE_HALFWAY; i++) {
         double x;
         switch (i % 4) {
-        case 0: x = f64_from_bits(rnd() >> 1); break;                    /* anywhere */
+        case 0: x = f64_from_bits(rnd() >> 1); break;                           /* anywhere */
         case 1: x = f64_from_bits(rnd() % UINT64_C(0x0010000000000000)); break; /* subnormal */
         case 2: x = ldexp((double)(rnd() >> 11), (int)(rnd() % 120) - 60); break;
         default: x = (double)(rnd() >> 11 | 1); break;
@@ -890,7 +1009,8 @@ static void test_parse_long(void **state)
         char *p = t;
         *p++ = (char)('1' + rnd() % 9);
         *p++ = '.';
-        for (int k = 1; k < nd; k++) *p++ = (char)('0' + rnd() % 10);
+        for (int k = 1; k < nd; k++)
+            *p++ = (char)('0' + rnd() % 10);
         snprintf(p, 32, "e%d", (int)(rnd() % 660) - 330);
         check_parse(t);
     }
@@ -973,7 +1093,8 @@ static void test_pow5_table(void **state)
     __extension__ unsigned __int128 p = 1;
     for (int q = 0; q <= SV_POW5_EXACT_MAX; q++) {
         int len = 128;
-        while (!(p >> (len - 1))) len--;
+        while (!(p >> (len - 1)))
+            len--;
         assert_int_equal(len - 1, sv_floor_log2_pow5(q));
         __extension__ unsigned __int128 norm = p << (128 - len);
         assert_true(sv_pow5_128[q - SV_POW5_MIN][0] == (uint64_t)(norm >> 64));
@@ -989,7 +1110,8 @@ static void test_pow5_table(void **state)
         __extension__ unsigned __int128 hl = (unsigned __int128)a[0] * b[1];
         __extension__ unsigned __int128 lh = (unsigned __int128)a[1] * b[0];
         __extension__ unsigned __int128 ll = (unsigned __int128)a[1] * b[1];
-        __extension__ unsigned __int128 low = (unsigned __int128)(uint64_t)hl + (uint64_t)lh + (uint64_t)(ll >> 64);
+        __extension__ unsigned __int128 low =
+            (unsigned __int128)(uint64_t)hl + (uint64_t)lh + (uint64_t)(ll >> 64);
         __extension__ unsigned __int128 top = hh + (hl >> 64) + (lh >> 64) + (low >> 64);
         /* top = floor(product / 2^128): just below 2^127. */
         __extension__ unsigned __int128 limit = (unsigned __int128)1 << 127;
@@ -1013,6 +1135,7 @@ int main(void)
         cmocka_unit_test(test_pow5_table),
         cmocka_unit_test(test_parse_known),
         cmocka_unit_test(test_parse_rejects),
+        cmocka_unit_test(test_parse_grammar_random),
         cmocka_unit_test(test_decimal_to_f64),
         cmocka_unit_test(test_fmt_f64_special_values),
         cmocka_unit_test(test_fmt_f64_random_bits),
