@@ -1,0 +1,100 @@
+/* The format registry: lookup, detection by content and extension, options,
+ * and the json format's decode/encode entry points. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "serval/serval.h"
+
+static void test_table_and_find(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    const sv_format *const *all = sv_formats(&n);
+    assert_true(n >= 1);
+    assert_string_equal(all[0]->name, "json");
+    assert_ptr_equal(sv_format_find("json"), all[0]);
+    assert_null(sv_format_find("JSON")); /* names are exact */
+    assert_null(sv_format_find("nope"));
+    assert_null(sv_format_find(NULL));
+    for (size_t i = 0; i < n; i++) {
+        assert_non_null(all[i]->decode);
+        assert_non_null(all[i]->description);
+        assert_non_null(all[i]->extensions);
+    }
+}
+
+static void test_detect(void **state)
+{
+    (void)state;
+    const sv_format *json = sv_format_find("json");
+    const uint8_t obj[] = "  {\"a\": 1}";
+    assert_ptr_equal(sv_format_detect(obj, sizeof obj - 1, NULL), json);
+    assert_ptr_equal(sv_format_detect(obj, sizeof obj - 1, "x.bin"), json);
+    const uint8_t num[] = "42";
+    assert_ptr_equal(sv_format_detect(num, 2, "save.JSON"), json);
+    /* nothing, or bytes no probe accepts, is unknown whatever the name says */
+    assert_null(sv_format_detect(NULL, 0, "empty.json"));
+    const uint8_t zeros[4] = {0, 0, 0, 0};
+    assert_null(sv_format_detect(zeros, sizeof zeros, "zeros.json"));
+}
+
+static void test_options(void **state)
+{
+    (void)state;
+    const char *names[] = {"indent", "plain", "indent", "comments", "weird"};
+    const char *values[] = {"2", "", "4", "no", "maybe"};
+    sv_options o = {{0, 0, 0, 0}, names, values, 5};
+    assert_string_equal(sv_options_get(&o, "indent"), "4"); /* the last one wins */
+    assert_string_equal(sv_options_get(&o, "plain"), "");
+    assert_null(sv_options_get(&o, "missing"));
+    assert_null(sv_options_get(NULL, "indent"));
+    assert_true(sv_options_flag(&o, "plain", false));      /* a bare flag is true */
+    assert_false(sv_options_flag(&o, "comments", true));   /* "no" */
+    assert_true(sv_options_flag(&o, "weird", true));       /* unknown text: the default */
+    assert_false(sv_options_flag(&o, "weird", false));
+    assert_true(sv_options_flag(&o, "missing", true));
+}
+
+static void test_json_format_round_trip(void **state)
+{
+    (void)state;
+    const sv_format *json = sv_format_find("json");
+    const char text[] = "// a comment\n{\"a\":[1,{\"$f32\":0.5}]}";
+    const char *names[] = {"comments"};
+    const char *values[] = {""};
+    sv_options o = {{0, 0, 0, 0}, names, values, 1};
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    sv_error_clear(&err);
+    /* without the option the comment is a syntax error at byte 0 */
+    assert_int_equal(json->decode(doc, (const uint8_t *)text, sizeof text - 1, NULL, &v, &err),
+                     SV_ERR_SYNTAX);
+    assert_int_equal(err.byte_offset, 0);
+    sv_error_clear(&err);
+    assert_int_equal(json->decode(doc, (const uint8_t *)text, sizeof text - 1, &o, &v, &err), SV_OK);
+    sv_buf out;
+    sv_buf_init(&out, NULL);
+    assert_int_equal(json->encode(&v, NULL, &out, &err), SV_OK);
+    const char expect[] = "{\"a\":[1,{\"$f32\":0.5}]}";
+    assert_int_equal(out.len, sizeof expect - 1);
+    assert_memory_equal(out.data, expect, out.len);
+    sv_buf_free(&out);
+    sv_doc_free(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_and_find),
+        cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_json_format_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
