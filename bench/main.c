@@ -1,0 +1,269 @@
+/* serval-bench: runs named workloads (all by default) and prints, for each,
+ * one line per implementation and one line of ratios. What is measured and
+ * how: README.md and harness.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <serval/serval.h>
+
+#include "gen_json.h"
+#include "harness.h"
+#include "peers/peers.h"
+#include "workloads.h"
+
+#ifndef SERVAL_BENCH_BUILD_TYPE
+#define SERVAL_BENCH_BUILD_TYPE "unknown"
+#endif
+#if defined(__clang__)
+#define BENCH_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define BENCH_COMPILER "gcc " __VERSION__
+#else
+#define BENCH_COMPILER "an unknown compiler"
+#endif
+
+#define MAX_WORKLOADS 64
+
+static const bench_workload *workloads[MAX_WORKLOADS];
+static size_t workload_count;
+
+static void collect_workloads(void)
+{
+#define BENCH_COLLECT(group)                                                                       \
+    for (const bench_workload *w = bench_workloads_##group; w->name; w++)                          \
+        if (workload_count < MAX_WORKLOADS) workloads[workload_count++] = w;
+    BENCH_WORKLOAD_GROUPS(BENCH_COLLECT)
+#undef BENCH_COLLECT
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: serval-bench [--runs N] [--size-mb N] [--verbose] [workload...]\n"
+            "       serval-bench --list\n"
+            "       serval-bench [--size-mb N] --save FILE\n"
+            "  --runs N      timed runs per measurement (default 7, at most %d)\n"
+            "  --size-mb N   size of generated inputs in MB of 10^6 bytes (default 50)\n"
+            "  --verbose     also print every run's time\n"
+            "  --list        print the workloads and exit\n"
+            "  --save FILE   write the generated JSON document to FILE and exit\n"
+            "  workload      a name from --list, or a group prefix (\"json\" = json.*);\n"
+            "                default: all\n",
+            BENCH_MAX_RUNS);
+}
+
+/* "json.parse" matches itself and the group name "json". */
+static bool name_matches(const char *arg, const char *name)
+{
+    size_t n = strlen(arg);
+    return strcmp(arg, name) == 0 || (strncmp(arg, name, n) == 0 && name[n] == '.');
+}
+
+static bool parse_number(const char *s, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    double v = s ? strtod(s, &end) : 0;
+    if (!s || end == s || *end || !(v >= lo && v <= hi)) return false;
+    *out = v;
+    return true;
+}
+
+static void print_cpu(void)
+{
+    char line[256], model[200] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            snprintf(model, sizeof model, "%s", colon + 2);
+            model[strcspn(model, "\n")] = '\0';
+            break;
+        }
+    }
+    if (f) fclose(f);
+    /* The load says whether other work shared the machine during the run. */
+    double load = -1;
+    f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &load) != 1) load = -1;
+    if (f) fclose(f);
+    printf("cpu: %s, %ld online, load average %.2f at start\n", model,
+           sysconf(_SC_NPROCESSORS_ONLN), load);
+}
+
+static void print_header(const bench_opts *opts)
+{
+    /* __clang_version__ ends with a space; drop it. */
+    int compiler_len = (int)strlen(BENCH_COMPILER);
+    while (compiler_len > 0 && BENCH_COMPILER[compiler_len - 1] == ' ')
+        compiler_len--;
+    printf("serval-bench: serval %s (%s, %.*s)", sv_version(), SERVAL_BENCH_BUILD_TYPE,
+           compiler_len, BENCH_COMPILER);
+#ifdef SERVAL_BENCH_RAPIDJSON
+    printf(", RapidJSON %s", bench_rj_version());
+#else
+    printf(", RapidJSON not built (rapidjson-dev or a C++ compiler missing)");
+#endif
+#ifdef SERVAL_BENCH_JANSSON
+    printf(", jansson %s", bench_jansson_version());
+#else
+    printf(", jansson not built (libjansson-dev missing)");
+#endif
+    printf("\n");
+    print_cpu();
+    printf("speed: input bytes / median time of %d runs, MB = 10^6 bytes; "
+           "ratio = peer median time / serval median time (> 1: serval is faster)\n",
+           opts->runs);
+    printf("memory: alloc = serval's peak bytes held, through a counting sv_alloc; "
+           "rss = ru_maxrss growth of the forked child over its size at fork (peers; "
+           "shown for serval too)\n");
+}
+
+static void print_result(const bench_workload *w, const bench_impl *impl, const bench_input *in,
+                         const bench_result *r, bool verbose)
+{
+    printf("%-12s %-10s ", w->name, impl->name);
+    if (!r->ok) {
+        printf("FAILED: %s\n", r->msg);
+        return;
+    }
+    const char *reset = r->rss_reset ? "" : " (high-water mark not reset)";
+    printf("%9.1f MB/s  (median of %d: %.1f ms, min %.1f ms; ",
+           bench_mb_per_s(in->len, r->median_s), r->runs, r->median_s * 1e3, r->min_s * 1e3);
+    if (r->mem == BENCH_MEM_ALLOC)
+        printf("peak %.1f MB alloc, rss +%.1f MB%s", (double)r->alloc_peak / 1e6,
+               (double)r->rss_growth / 1e6, reset);
+    else
+        printf("peak +%.1f MB rss%s", (double)r->rss_growth / 1e6, reset);
+    if (r->out_size) printf("; out %llu bytes", (unsigned long long)r->out_size);
+    printf(")\n");
+    if (!verbose) return;
+    printf("%-12s %-10s runs (ms, in order):", w->name, impl->name);
+    for (int i = 0; i < r->runs; i++)
+        printf(" %.1f", r->seconds[i] * 1e3);
+    printf("\n");
+}
+
+static void print_ratios(const bench_workload *w, const bench_result *res, size_t n)
+{
+    if (n < 2) return;
+    printf("%-12s ", w->name);
+    if (!res[0].ok) {
+        printf("no ratios: %s failed\n", w->impls[0]->name);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        const char *sep = i > 1 ? "   " : "";
+        if (res[i].ok)
+            printf("%s%s / %s = %.2fx", sep, w->impls[0]->name, w->impls[i]->name,
+                   res[i].median_s / res[0].median_s);
+        else
+            printf("%s%s / %s = n/a", sep, w->impls[0]->name, w->impls[i]->name);
+    }
+    printf("\n");
+}
+
+/* Runs one workload; returns the number of failed measurements. */
+static int run_workload(const bench_workload *w, const bench_opts *opts)
+{
+    bench_input in;
+    char msg[BENCH_MSG_MAX];
+    if (!w->input(opts, &in, msg, sizeof msg)) {
+        printf("%-12s FAILED: %s\n", w->name, msg);
+        return 1;
+    }
+    bench_result res[BENCH_MAX_IMPLS];
+    size_t n = 0;
+    while (n < BENCH_MAX_IMPLS && w->impls[n])
+        n++;
+    int failed = bench_measure(w->impls, n, &in, opts->runs, res);
+    for (size_t i = 0; i < n; i++)
+        print_result(w, w->impls[i], &in, &res[i], opts->verbose);
+    print_ratios(w, res, n);
+    fflush(stdout);
+    return failed;
+}
+
+static int save_json(const bench_opts *opts, const char *path)
+{
+    bench_json_doc doc;
+    char msg[BENCH_MSG_MAX];
+    if (!bench_gen_json((size_t)(opts->size_mb * 1e6), &doc, msg, sizeof msg)) {
+        fprintf(stderr, "serval-bench: %s\n", msg);
+        return 1;
+    }
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(doc.text, 1, doc.len, f) == doc.len;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) {
+        fprintf(stderr, "serval-bench: cannot write %s\n", path);
+    } else {
+        printf("wrote %s: %zu bytes, %zu Entity objects\n", path, doc.len, doc.entities);
+    }
+    bench_json_doc_free(&doc);
+    return ok ? 0 : 3;
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts opts = {7, 50.0, false};
+    const char *save_path = NULL;
+    bool list = false;
+    const char *names[MAX_WORKLOADS];
+    size_t name_count = 0;
+
+    collect_workloads();
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        double v = 0;
+        if (strcmp(a, "--runs") == 0 && parse_number(argv[i + 1], 1, BENCH_MAX_RUNS, &v) &&
+            v == (int)v) {
+            opts.runs = (int)v;
+            i++;
+        } else if (strcmp(a, "--size-mb") == 0 && parse_number(argv[i + 1], 0.001, 2000, &v)) {
+            opts.size_mb = v;
+            i++;
+        } else if (strcmp(a, "--save") == 0 && argv[i + 1]) {
+            save_path = argv[++i];
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            opts.verbose = true;
+        } else if (strcmp(a, "--list") == 0) {
+            list = true;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (a[0] != '-' && name_count < MAX_WORKLOADS) {
+            names[name_count++] = a;
+        } else {
+            fprintf(stderr, "serval-bench: bad argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+
+    if (list) {
+        for (size_t i = 0; i < workload_count; i++)
+            printf("%-12s %s\n", workloads[i]->name, workloads[i]->what);
+        return 0;
+    }
+    if (save_path) return save_json(&opts, save_path);
+
+    bool selected[MAX_WORKLOADS] = {false};
+    for (size_t k = 0; k < name_count; k++) {
+        bool any = false;
+        for (size_t i = 0; i < workload_count; i++)
+            if (name_matches(names[k], workloads[i]->name)) selected[i] = any = true;
+        if (!any) {
+            fprintf(stderr, "serval-bench: no workload '%s' (see --list)\n", names[k]);
+            return 2;
+        }
+    }
+
+    print_header(&opts);
+    int failed = 0;
+    for (size_t i = 0; i < workload_count; i++)
+        if (name_count == 0 || selected[i]) failed += run_workload(workloads[i], &opts);
+    if (failed) printf("%d measurement(s) failed\n", failed);
+    return failed ? 1 : 0;
+}
