@@ -203,7 +203,10 @@ sv_value sv_map(sv_doc *doc, size_t count);
 sv_value sv_object(sv_doc *doc, sv_value cls, size_t count);
 
 /* Appends to an ARRAY (item) / MAP or OBJECT (key, val), growing it in the
- * arena (amortised doubling). Returns false on failure (status is set). */
+ * arena (amortised doubling). Returns false on failure (status is set).
+ * Growing may move the items: fill a container through the sv_value you
+ * hold, then store that value in its parent (a copy stored earlier would
+ * still see the old length and storage). */
 bool sv_array_push(sv_doc *doc, sv_value *arr, sv_value item);
 bool sv_map_put(sv_doc *doc, sv_value *map, sv_value key, sv_value val);
 /* Same, with a C string key (interned). */
