@@ -15,20 +15,31 @@
  * keys included, such as /pos/$vector3/1), which is what a user editing the
  * text needs.
  *
- * Speed: the loop reads from a pointer and an end; compact text has no
- * whitespace, so each whitespace check is one compare; short clean keys and
- * strings (up to 15 bytes) are found with two 8-byte loads; keys go through
- * a small cache before the document's intern table. */
+ * Speed (measured with callgrind on the benchmark document, bench/): the
+ * loop keeps the text pointer, the value stack and the top frame in locals
+ * and makes each value in place, in the value stack slot where it stays; a
+ * value's 16 bytes are built as two words (jr_value). Compact text has no
+ * whitespace: a structural byte is checked first and whitespace handled
+ * only when it is not there. Keys are predicted from the key cache
+ * (jr_key_slot): the key that followed the previous one last time, the
+ * first key of an object from the key it is the value of, the keys of an
+ * object from its class; a hit is one or two 8-byte compares. A "$" form's
+ * key is looked up by its first 16 bytes, and the common one-key forms
+ * ($f32, $u8, $bytes, $vector3, ...) are read by json_read_fast.h straight
+ * into their values. Short clean strings (up to 15 bytes) are found with two
+ * 8-byte loads. Everything else, and every error, goes the general way. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
+#include "json/json_read_fast.h"
 #include "json/json_read_internal.h"
 #include "json/numconv.h"
 
-/* The value stack lives in parse()'s locals (vs, vtop, vcap: kept in
- * registers); this grows it and hands back the new storage. */
+/* The value stack's storage and top live in parse()'s locals (vs, vtop:
+ * kept in registers); this grows it to hold vs[vtop] and hands back the new
+ * storage. */
 static sv_value *grow_values(jr *r, size_t vtop, const char *at)
 {
     r->vtop = vtop;
@@ -42,6 +53,9 @@ static bool depth_error(jr *r, const char *at)
                       (unsigned)r->lim.max_depth);
 }
 
+/* ---- frames --------------------------------------------------------------------------------- */
+
+/* parse() keeps the top frame in a local (f); these return the new top. */
 static inline jr_frame *push_frame(jr *r, int type, const char *at, size_t vtop)
 {
     if (r->ftop >= r->lim.max_depth) {
@@ -62,6 +76,27 @@ static inline jr_frame *push_frame(jr *r, int type, const char *at, size_t vtop)
     return f;
 }
 
+static inline jr_frame *pop_frame(jr *r)
+{
+    r->ftop--;
+    return r->ftop ? &r->fs[r->ftop - 1] : &r->root;
+}
+
+/* Where a map or array opened inside frame f finds its first key predicted:
+ * inside a map, the "first" of the key whose value it is (the slot whose
+ * next field f->link points at: worked out from the address); inside an
+ * array, the array's own link, so that the maps of an array share one
+ * prediction; elsewhere slot 0, which predicts nothing. */
+static inline uint16_t *child_link(jr *r, const jr_frame *f)
+{
+    if (f->type == JR_FR_MAP) {
+        size_t slot = ((uintptr_t)f->link - (uintptr_t)r->keys) / sizeof(jr_key_slot);
+        return &r->keys[slot].first;
+    }
+    if (f->type == JR_FR_ARRAY) return f->link;
+    return &r->keys[0].first;
+}
+
 /* ---- keys --------------------------------------------------------------------------------- */
 
 /* Reads the key (or any string) at p, a '"': in place when short and clean. */
@@ -77,87 +112,6 @@ static inline const char *read_key(jr *r, const char *p, jr_str *key)
     return sv_jr_read_str(r, p, key, false);
 }
 
-/* The document's copy of a key, through the reader's cache: a hit costs a
- * hash of the first and last 8 bytes and one compare of the first 8.
- * *slot_out gets 1 + the cache slot used, or 0 if the key is not cached. */
-static inline bool intern(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *slot_out)
-{
-    const char *s = k->s;
-    size_t n = k->len;
-    *slot_out = 0;
-#if JR_SWAR
-    /* Keys read in place with 8 bytes to spare; the rest go straight to the
-     * document's table. */
-    if (!k->escaped && r->end - s >= 8) {
-        uint64_t head = jr_load64(s);
-        if (n < 8) head &= (UINT64_C(1) << (8 * n)) - 1;
-        uint64_t tail = n > 8 ? jr_load64(s + n - 8) : 0;
-        uint64_t h =
-            ((head ^ n) * UINT64_C(0x9e3779b97f4a7c15) ^ tail) * UINT64_C(0xbf58476d1ce4e5b9);
-        unsigned i = (unsigned)(h >> (64 - JR_KEY_CACHE_BITS));
-        jr_key_slot *slot = &r->keys[i];
-        *slot_out = i + 1;
-        if (slot->head == head && slot->len == n && /* empty slots have len UINT32_MAX */
-            (n <= 8 || memcmp(slot->s + 8, s + 8, n - 8) == 0)) {
-            *out = sv__str_value(slot->s, (uint32_t)n);
-            return true;
-        }
-        sv_value v = sv_str_intern(r->doc, s, n);
-        if (v.kind != SV_STRING) return sv_jr_fail_alloc(r, at);
-        slot->head = head;
-        slot->s = v.as.str;
-        slot->len = (uint32_t)n;
-        slot->next = 0;
-        *out = v;
-        return true;
-    }
-#endif
-    sv_value v = sv_str_intern(r->doc, s, n);
-    if (v.kind != SV_STRING) return sv_jr_fail_alloc(r, at);
-    *out = v;
-    return true;
-}
-
-/* The key that followed the last key (slot prev, 1-based) last time, if the
- * text at p (a '"') is exactly that key: its value, and p after it. Keys of
- * objects of one class come in one order, so this is the usual case and
- * skips the scan and the hash. */
-static inline const char *predicted_key(jr *r, const char *p, unsigned prev, sv_value *out,
-                                        unsigned *slot_out)
-{
-#if JR_SWAR
-    unsigned next = r->keys[prev - 1].next;
-    if (!next) return NULL;
-    const jr_key_slot *e = &r->keys[next - 1];
-    size_t n = e->len;
-    if (r->end - p < 18 || n > 15) return NULL;
-    /* A cached "$..." (a class name, or the key of "$$...") must never stand
-     * for a text key "$...": that key is a form or an error. */
-    if (n && (e->head & 0xFF) == '$' && !r->plain) return NULL;
-    uint64_t w = jr_load64(p + 1);
-    uint64_t mask = n < 8 ? (UINT64_C(1) << (8 * n)) - 1 : ~UINT64_C(0);
-    if (((w & mask) != e->head) || p[1 + n] != '"' ||
-        (n > 8 && memcmp(e->s + 8, p + 9, n - 8) != 0))
-        return NULL;
-    *out = sv__str_value(e->s, (uint32_t)n);
-    *slot_out = next;
-    return p + n + 2;
-#else
-    (void)r;
-    (void)p;
-    (void)prev;
-    (void)out;
-    (void)slot_out;
-    return NULL;
-#endif
-}
-
-bool sv_jr_intern(jr *r, const jr_str *k, const char *at, sv_value *out)
-{
-    unsigned slot;
-    return intern(r, k, at, out, &slot);
-}
-
 /* A map key: interned, with a doubled leading '$' made single. */
 static inline bool key_value(jr *r, const jr_str *key, const char *at, sv_value *out,
                              unsigned *slot)
@@ -166,45 +120,11 @@ static inline bool key_value(jr *r, const jr_str *key, const char *at, sv_value 
     if (k.len >= 2 && k.s[0] == '$' && k.s[1] == '$' && !r->plain) {
         k.s++;
         k.len--;
-        *slot = 0;
-        sv_value v;
-        if (!intern(r, &k, at, &v, slot)) return false;
+        if (!sv_jr_key(r, &k, at, out, slot)) return false;
         *slot = 0; /* the text is not the key: no prediction */
-        *out = v;
         return true;
     }
-    return intern(r, &k, at, out, slot);
-}
-
-/* The form named by a "$" key (name: the key without its '$'), through the
- * reader's form cache. */
-static inline jr_form form_of(jr *r, const jr_str *key)
-{
-    const char *s = key->s + 1;
-    size_t n = key->len - 1;
-#if JR_SWAR
-    if (!key->escaped && n <= 16 && r->end - s >= 16) {
-        uint64_t head = jr_load64(s);
-        uint64_t tail = n > 8 ? jr_load64(s + n - 8) : 0;
-        if (n < 8) head &= (UINT64_C(1) << (8 * n)) - 1;
-        unsigned i = (unsigned)(((head ^ n) * UINT64_C(0x9e3779b97f4a7c15) ^ tail) >>
-                                (64 - JR_FORM_CACHE_BITS));
-        jr_form_slot *slot = &r->forms[i];
-        if (slot->head == head && slot->tail == tail && slot->len == n) {
-            jr_form f = {(jr_form_id)slot->id, (sv_elem)slot->elem, (sv_tag)slot->tag};
-            return f;
-        }
-        jr_form f = sv_jr_form_lookup(s, n);
-        slot->head = head;
-        slot->tail = tail;
-        slot->len = (uint32_t)n;
-        slot->id = (uint8_t)f.id;
-        slot->elem = (uint8_t)f.elem;
-        slot->tag = (uint16_t)f.tag;
-        return f;
-    }
-#endif
-    return sv_jr_form_lookup(s, n);
+    return sv_jr_key(r, &k, at, out, slot);
 }
 
 static inline bool is_form_key(const jr *r, const jr_str *k)
@@ -230,57 +150,60 @@ static inline bool make_box(jr *r, sv_kind kind, const void *items, size_t n, si
                           (unsigned long)UINT32_MAX);
     sv_container *box = sv_jr_alloc(r, sizeof(sv_container) + n * size, at);
     if (!box) return false;
-    *box = (sv_container){0};
     box->cap = (uint32_t)n;
-    if (n) memcpy(box + 1, items, n * size);
-    sv_value v = sv__make(kind, 0, 0);
-    v.len = (uint32_t)n;
-    v.as.box = box;
-    *out = v;
+    box->reserved = 0;
+    box->meta = NULL;
+    box->cls = NULL;
+    size_t bytes = n * size;
+    if (bytes <= 96) {
+        /* small containers (most of them): 16 bytes a step, no call */
+        for (size_t i = 0; i < bytes; i += 16)
+            memcpy((char *)(box + 1) + i, (const char *)items + i, 16);
+    } else {
+        memcpy(box + 1, items, bytes);
+    }
+    *out = jr_value(jr_hdr(kind, 0, 0, 0, n), jr_ptr_word(box));
     return true;
 }
 
-/* Closes the top frame, a JR_FR_ARRAY: its items are vs[f->base..*vtop). */
-static inline bool close_array(jr *r, const sv_value *vs, size_t *vtop, const char *at,
-                               sv_value *out)
+/* The container of the top frame f, a JR_FR_ARRAY: its items are
+ * vs[base..vtop). (The caller pops the frame: CLOSE in parse.) */
+static inline bool close_array(jr *r, const sv_value *vs, size_t vtop, const jr_frame *f,
+                               const char *at, sv_value *out)
 {
-    jr_frame *f = &r->fs[r->ftop - 1];
-    if (!make_box(r, SV_ARRAY, vs + f->base, *vtop - f->base, sizeof(sv_value), at, out))
-        return false;
-    *vtop = f->mark;
-    r->ftop--;
-    return true;
+    return make_box(r, SV_ARRAY, vs + f->base, vtop - f->base, sizeof(sv_value), at, out);
 }
 
-/* Closes the top frame, a JR_FR_MAP or JR_FR_PAIRS: a MAP, or an OBJECT
- * whose class (and meta) sit before its pairs. */
-static inline bool close_map(jr *r, const sv_value *vs, size_t *vtop, const char *at, sv_value *out)
+/* The container of the top frame f, a JR_FR_MAP or JR_FR_PAIRS: a MAP, or
+ * an OBJECT whose class (and meta) sit before its pairs. out may be the
+ * class's own slot (vs[f->mark]): the class is read first. */
+static inline bool close_map(jr *r, const sv_value *vs, size_t vtop, const jr_frame *f,
+                             const char *at, sv_value *out)
 {
-    jr_frame *f = &r->fs[r->ftop - 1];
     bool object = f->type == JR_FR_MAP && f->sub == JR_MK_OBJECT;
-    if (!make_box(r, object ? SV_OBJECT : SV_MAP, vs + f->base, (*vtop - f->base) / 2,
+    sv_value cm_vals[2];
+    if (object) memcpy(cm_vals, &vs[f->mark], (1 + (size_t)f->has_meta) * sizeof(sv_value));
+    if (!make_box(r, object ? SV_OBJECT : SV_MAP, vs + f->base, (vtop - f->base) / 2,
                   sizeof(sv_pair), at, out))
         return false;
     if (object) {
-        const sv_value *cls = &vs[f->mark];
-        if (!f->has_meta && r->cls && memcmp(r->cls, cls, sizeof *cls) == 0) {
+        sv_container *box = out->as.box;
+        if (!f->has_meta && r->cls && memcmp(r->cls, &cm_vals[0], sizeof(sv_value)) == 0) {
             /* objects of one class share one read-only class value */
-            out->as.box->cls = r->cls;
+            box->cls = r->cls;
         } else {
             /* class and meta in one block */
-            size_t extra = 1 + f->has_meta;
+            size_t extra = 1 + (size_t)f->has_meta;
             sv_value *cm = sv_jr_alloc(r, extra * sizeof(sv_value), at);
             if (!cm) return false;
-            memcpy(cm, cls, extra * sizeof(sv_value));
-            out->as.box->cls = cm;
+            memcpy(cm, cm_vals, extra * sizeof(sv_value));
+            box->cls = cm;
             if (f->has_meta)
-                out->as.box->meta = cm + 1;
+                box->meta = cm + 1;
             else
                 r->cls = cm;
         }
     }
-    *vtop = f->mark;
-    r->ftop--;
     return true;
 }
 
@@ -295,70 +218,46 @@ static const char *number_general(jr *r, const char *p, sv_value *out)
     return e;
 }
 
-/* A number. Tokens of up to 19 digits without an exponent (nearly all) are
- * read here in one pass: the digits 8 at a time into one integer, then
- * either that integer or one call to sv_decimal_to_f64. Anything else, and
- * every error, goes through json_read_number.c. */
+/* A number: plain decimals of up to 19 digits (nearly all) are converted
+ * from their digits here; anything else, and every error, goes through
+ * json_read_number.c. Integers that fit an int64 are INT, larger ones up
+ * to UINT64_MAX are UINT (docs/json.md), the rest float64. */
 static inline const char *number(jr *r, const char *p, sv_value *out)
 {
-    const char *end = r->end, *s = p;
-    bool neg = *p == '-';
-    p += neg;
-    const char *ds = p;
-    uint64_t m = 0;
-    p = jr_take_digits(p, end, &m);
-    size_t nd = (size_t)(p - ds);
-    if (nd == 0 || nd > 19 || (nd > 1 && *ds == '0')) goto general;
-    if (p == end || (*p != '.' && (*p | 0x20) != 'e')) {
-        sv_value v;
-        if (!neg && m <= (uint64_t)INT64_MAX) {
-            v = sv__make(SV_INT, 8, 0);
-            v.as.i = (int64_t)m;
-        } else if (!neg) {
-            v = sv__make(SV_UINT, 8, 0);
-            v.as.u = m;
-        } else if (m <= (uint64_t)INT64_MAX) {
-            v = sv__make(SV_INT, 8, 0);
-            v.as.i = -(int64_t)m;
-        } else {
-            goto general; /* -2^63 and below */
-        }
-        *out = v;
-        return p;
+    jr_dec d;
+    const char *q = jr_decimal(p, r->end, &d);
+    if (q && d.nf == 0 && (!d.neg || d.m <= (uint64_t)INT64_MAX)) {
+        sv_kind kind = d.m > (uint64_t)INT64_MAX ? SV_UINT : SV_INT;
+        *out = jr_value(jr_hdr(kind, 0, 8, 0, 0), d.neg ? 0 - d.m : d.m);
+        return q;
     }
-    int64_t e10 = 0;
-    if (*p == '.') {
-        const char *fs = ++p;
-        p = jr_take_digits(p, end, &m);
-        size_t nf = (size_t)(p - fs);
-        if (nf == 0 || nd + nf > 19) goto general;
-        e10 = -(int64_t)nf;
+    double x;
+    if (q && d.nf && jr_dec_f64(d.m, d.nf, d.neg, &x)) {
+        uint64_t w;
+        memcpy(&w, &x, sizeof w);
+        *out = jr_value(jr_hdr(SV_FLOAT, 0, 8, 0, 0), w);
+        return q;
     }
-    if (p < end && (*p | 0x20) == 'e') goto general;
-    double d = 0.0;
-    if (m != 0 && !sv_decimal_to_f64(m, e10, false, false, &d)) goto general;
-    sv_value v = sv__make(SV_FLOAT, 8, 0);
-    v.as.f64 = neg ? -d : d;
-    *out = v;
-    return p;
-general:
-    return number_general(r, s, out);
+    return number_general(r, p, out);
 }
 
 /* A string value: up to 15 clean bytes inline, the rest through
- * json_read_string.c. */
+ * json_read_string.c. The body moves as one or two whole words (8 or 16
+ * bytes, which is what the arena rounds len + 1 up to anyway). */
 static inline const char *string_value(jr *r, const char *p, sv_value *out)
 {
     long n = jr_short_string(p + 1, r->end);
     if (n >= 0 && (uint64_t)n <= r->lim.max_string) {
-        /* 8 or 16 bytes, which is what the arena rounds len + 1 up to
-         * anyway: the body moves as whole words. */
-        size_t room = n < 8 ? 8 : 16;
-        char *dst = sv_jr_alloc(r, room, p);
-        if (!dst) return NULL;
-        memcpy(dst, p + 1, room);
+        char *dst;
+        if (n < 8) {
+            if (!(dst = sv_jr_alloc(r, 8, p))) return NULL;
+            memcpy(dst, p + 1, 8);
+        } else {
+            if (!(dst = sv_jr_alloc(r, 16, p))) return NULL;
+            memcpy(dst, p + 1, 16);
+        }
         dst[n] = '\0';
-        *out = sv__str_value(dst, (uint32_t)n);
+        *out = jr_value(jr_hdr(SV_STRING, 0, 0, 0, (uint64_t)n), jr_ptr_word(dst));
         return p + n + 2;
     }
     return sv_jr_string_value(r, p, out, false);
@@ -368,9 +267,24 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 
 #define SKIP_WS(p)                                                                                 \
     do {                                                                                           \
-        if ((p) < end && ((unsigned char)*(p) <= ' ' || *(p) == '/')) {                            \
+        if ((p) < r->end && ((unsigned char)*(p) <= ' ' || *(p) == '/')) {                         \
             (p) = sv_jr_ws_slow(r, (p));                                                           \
             if (!(p)) goto fail;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+/* Where a structural byte was expected: when p is at whitespace (or a
+ * comment), skips it and goes back to label; else falls through to the
+ * caller's error. Compact text never gets here. */
+#define WS_THEN(label)                                                                             \
+    do {                                                                                           \
+        if (p < r->end && ((unsigned char)*p <= ' ' || *p == '/')) {                               \
+            const char *ws_ = sv_jr_ws_slow(r, p);                                                 \
+            if (!ws_) goto fail;                                                                   \
+            if (ws_ != p) {                                                                        \
+                p = ws_;                                                                           \
+                goto label;                                                                        \
+            }                                                                                      \
         }                                                                                          \
     } while (0)
 
@@ -382,78 +296,106 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 
 #define TRY(expr)                                                                                  \
     do {                                                                                           \
-        if (!(expr)) goto fail;                                                                    \
+        if (JR_UNLIKELY(!(expr))) goto fail;                                                       \
     } while (0)
 
-#define PUSH(val, at)                                                                              \
+/* Room on the value stack for vs[vtop]. */
+#define ROOM(at)                                                                                   \
     do {                                                                                           \
-        if (vtop == vcap) {                                                                        \
+        if (JR_UNLIKELY(vtop >= r->vcap)) {                                                        \
             if (!(vs = grow_values(r, vtop, (at)))) goto fail;                                     \
-            vcap = r->vcap;                                                                        \
         }                                                                                          \
-        vs[vtop++] = (val);                                                                        \
     } while (0)
 
-static bool parse(jr *r, const char *p, sv_value *root)
+/* Closes the top frame with close_array or close_map: the container takes
+ * the place of its first value (vs[f->mark], the new vs[vtop]) and the
+ * frame below becomes the top. */
+#define CLOSE(close, at)                                                                           \
+    do {                                                                                           \
+        TRY(close(r, vs, vtop, f, (at), &vs[f->mark]));                                            \
+        vtop = f->mark;                                                                            \
+        f = pop_frame(r);                                                                          \
+    } while (0)
+
+/* Pushes a map or array frame that predicts its first key from the frame
+ * below (child_link). */
+#define PUSH_CONTAINER(type, at)                                                                   \
+    do {                                                                                           \
+        uint16_t *link_ = child_link(r, f);                                                        \
+        TRY(f = push_frame(r, (type), (at), vtop));                                                \
+        f->link = link_;                                                                           \
+    } while (0)
+
+/* What can start at a byte where a value is expected. */
+enum { JT_BAD, JT_STRING, JT_NUMBER, JT_TRUE, JT_FALSE, JT_NULL, JT_ARRAY, JT_OBJECT, JT_SPACE };
+static const uint8_t jr_token[256] = {
+    ['"'] = JT_STRING, ['-'] = JT_NUMBER, ['0'] = JT_NUMBER, ['1'] = JT_NUMBER, ['2'] = JT_NUMBER,
+    ['3'] = JT_NUMBER, ['4'] = JT_NUMBER, ['5'] = JT_NUMBER, ['6'] = JT_NUMBER, ['7'] = JT_NUMBER,
+    ['8'] = JT_NUMBER, ['9'] = JT_NUMBER, ['t'] = JT_TRUE,   ['f'] = JT_FALSE,  ['n'] = JT_NULL,
+    ['['] = JT_ARRAY,  ['{'] = JT_OBJECT, [' '] = JT_SPACE,  ['\t'] = JT_SPACE, ['\n'] = JT_SPACE,
+    ['\r'] = JT_SPACE, ['/'] = JT_SPACE,
+};
+
+/* The loop. A value is made in place at vs[vtop], the slot after the values
+ * of the open containers (so it is never copied to get there), and the top
+ * frame (f) decides what happens to it at have_value: in an array or a map
+ * it just stays (vtop++). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool
+parse(jr *r, const char *p, sv_value *root)
 {
-    const char *const end = r->end;
     sv_value *vs = r->vs;
-    size_t vtop = r->vtop, vcap = r->vcap;
-    jr_frame *f;
-    sv_value v;
+    size_t vtop = r->vtop;
+    jr_frame *f = &r->root; /* the top frame */
     jr_str key;
     jr_form fm;
     const char *kq, *obj;
     unsigned slot;
-    bool open = true; /* the innermost frame has an item in progress (for error paths) */
 
 value:
-    open = true;
-    SKIP_WS(p);
-    if (p >= end) {
+    ROOM(p);
+value_roomy: /* vs[vtop] has room */
+    r->open = true;
+    if (JR_UNLIKELY(p >= r->end)) {
         sv_jr_bad_value(r, p);
         goto fail;
     }
-    switch (*p) {
-    case '"': TRY(p = string_value(r, p, &v)); goto have_value;
-    case '-':
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7':
-    case '8':
-    case '9': TRY(p = number(r, p, &v)); goto have_value;
-    case 't':
-        if (end - p < 4 || memcmp(p, "true", 4) != 0) goto literal;
-        v = sv__make(SV_BOOL, 0, 0);
-        v.as.b = true;
+    switch (jr_token[(unsigned char)*p]) {
+    case JT_STRING: TRY(p = string_value(r, p, &vs[vtop])); goto have_value;
+    case JT_NUMBER: TRY(p = number(r, p, &vs[vtop])); goto have_value;
+    case JT_TRUE:
+        if (r->end - p < 4 || memcmp(p, "true", 4) != 0) goto literal;
+        vs[vtop] = jr_value(jr_hdr(SV_BOOL, 0, 0, 0, 0), jr_bool_word(true));
         p += 4;
         goto have_value;
-    case 'f':
-        if (end - p < 5 || memcmp(p, "false", 5) != 0) goto literal;
-        v = sv__make(SV_BOOL, 0, 0);
+    case JT_FALSE:
+        if (r->end - p < 5 || memcmp(p, "false", 5) != 0) goto literal;
+        vs[vtop] = jr_value(jr_hdr(SV_BOOL, 0, 0, 0, 0), jr_bool_word(false));
         p += 5;
         goto have_value;
-    case 'n':
-        if (end - p < 4 || memcmp(p, "null", 4) != 0) goto literal;
-        v = sv__make(SV_NULL, 0, 0);
+    case JT_NULL:
+        if (r->end - p < 4 || memcmp(p, "null", 4) != 0) goto literal;
+        vs[vtop] = jr_value(jr_hdr(SV_NULL, 0, 0, 0, 0), 0);
         p += 4;
         goto have_value;
-    case '[':
-        TRY(push_frame(r, JR_FR_ARRAY, p, vtop));
+    case JT_ARRAY:
+        PUSH_CONTAINER(JR_FR_ARRAY, p);
         p++;
         SKIP_WS(p);
-        if (p < end && *p == ']') {
-            TRY(close_array(r, vs, &vtop, p++, &v));
+        if (p < r->end && *p == ']') {
+            CLOSE(close_array, p++);
             goto have_value;
         }
         goto value;
-    case '{': goto object;
-    default: sv_jr_bad_value(r, p); goto fail;
+    case JT_OBJECT: goto object;
+    case JT_SPACE:
+        WS_THEN(value);
+        /* fall through - a '/' when comments are off */
+    default:
+        sv_jr_bad_value(r, p);
+        goto fail;
     }
 
 literal:
@@ -462,25 +404,51 @@ literal:
 
 object:
     obj = p;
-    if (r->ftop >= r->lim.max_depth) {
+    if (JR_UNLIKELY(r->ftop >= r->lim.max_depth)) {
         depth_error(r, p);
         goto fail;
     }
     p++;
+#if JR_SWAR
+    /* A form whose key the form cache knows: a one-key form's payload is
+     * read at once (jr_leaf_fast), any other form goes to its payload. */
+    if (r->end - p >= 24 && p[0] == '"' && p[1] == '$' && !r->plain) {
+        const char *q;
+        const jr_form_slot *fsl = jr_form_key(r, p, &q);
+        if (fsl && *q == ':') {
+            const char *e = jr_leaf_fast(r, q + 1 + (q[1] == ' '), &fsl->form, &vs[vtop]);
+            if (e) {
+                p = e;
+                goto have_value;
+            }
+            if (fsl->form.id != JF_UNKNOWN && fsl->form.id != JF_META &&
+                fsl->form.id != JF_ELEM) {
+                fm = fsl->form;
+                kq = p;
+                p = q + 1;
+                goto form_payload;
+            }
+        }
+    }
+#endif
     SKIP_WS(p);
-    if (p < end && *p == '}') {
-        TRY(make_box(r, SV_MAP, NULL, 0, sizeof(sv_pair), p++, &v));
+    if (p < r->end && *p == '}') {
+        TRY(make_box(r, SV_MAP, NULL, 0, sizeof(sv_pair), p++, &vs[vtop]));
         goto have_value;
     }
-    if (p >= end || *p != '"') FAIL(p, SV_ERR_SYNTAX, "expected a key or '}' after '{'");
+    if (p >= r->end || *p != '"') FAIL(p, SV_ERR_SYNTAX, "expected a key or '}' after '{'");
     kq = p;
-    TRY(p = read_key(r, p, &key));
-    if (is_form_key(r, &key)) goto form;
-    TRY(push_frame(r, JR_FR_MAP, obj, vtop));
-    goto key_push;
+    if (r->end - p < 2 || p[1] == '$' || p[1] == '\\') { /* may be a form */
+        TRY(p = read_key(r, p, &key));
+        if (is_form_key(r, &key)) goto form;
+        PUSH_CONTAINER(JR_FR_MAP, obj);
+        goto key_push;
+    }
+    PUSH_CONTAINER(JR_FR_MAP, obj);
+    goto map_key; /* the first key may be predicted */
 
 form:
-    fm = form_of(r, &key);
+    fm = sv_jr_form_of(r, &key);
     switch (fm.id) {
     case JF_UNKNOWN:
         FAIL(kq, SV_ERR_SYNTAX,
@@ -493,31 +461,50 @@ form:
     default: break;
     }
     SKIP_WS(p);
-    if (p >= end || *p != ':') FAIL(p, SV_ERR_SYNTAX, "expected ':' after an object key");
+    if (p >= r->end || *p != ':') FAIL(p, SV_ERR_SYNTAX, "expected ':' after an object key");
     p++;
+form_payload:
     SKIP_WS(p);
     switch (fm.id) {
     case JF_CLASS:
         TRY(f = push_frame(r, JR_FR_MAP, kq, vtop));
         f->sub = JR_MK_OBJECT;
-        if (p < end && *p == '"') { /* a class name, usually short: inline */
-            const char *cq = p;
-            TRY(p = read_key(r, p, &key));
-            TRY(intern(r, &key, cq, &v, &slot));
+        slot = 0;
+        /* vs[vtop] has room (value:), and becomes the class */
+        if (p < r->end && *p == '"') { /* a class name, usually short: inline */
+#if JR_SWAR
+            /* The class of the last object, from its key slot's text: the
+             * `"key":` pattern without the colon (its top byte). */
+            const jr_key_slot *c = &r->keys[r->last_class];
+            uint64_t m0 = c->m1 ? c->m0 : c->m0 >> 8, m1 = c->m1 >> 8;
+            if (c->m0 && r->end - p >= 16 && (jr_load64(p) & m0) == (c->p0 & m0) &&
+                (jr_load64(p + 8) & m1) == (c->p1 & m1)) {
+                vs[vtop] = jr_value(c->hdr, jr_ptr_word(c->s));
+                slot = r->last_class;
+                p += (c->hdr >> 32) + 2;
+            } else
+#endif
+            {
+                const char *cq = p;
+                TRY(p = read_key(r, p, &key));
+                TRY(sv_jr_key(r, &key, cq, &vs[vtop], &slot));
+                r->last_class = (uint16_t)slot;
+            }
         } else {
-            TRY(p = sv_jr_class_value(r, p, &v));
+            TRY(p = sv_jr_class_value(r, p, &vs[vtop]));
         }
-        PUSH(v, p);
-        r->fs[r->ftop - 1].base = vtop;
+        vtop++;
+        f->base = vtop;
+        f->link = &r->keys[slot].next; /* objects of a class: keys in one order */
         goto map_next;
     case JF_ARRAY:
-        if (p >= end || *p != '[') FAIL(p, SV_ERR_TYPE, "$array takes an array");
+        if (p >= r->end || *p != '[') FAIL(p, SV_ERR_TYPE, "$array takes an array");
         TRY(f = push_frame(r, JR_FR_FORM, kq, vtop));
         f->sub = JF_ARRAY;
         f->at = p;
         goto value;
     case JF_MAP:
-        if (p >= end || (*p != '[' && *p != '{'))
+        if (p >= r->end || (*p != '[' && *p != '{'))
             FAIL(p, SV_ERR_TYPE, "$map takes an array of [key, value] pairs or an object");
         TRY(f = push_frame(r, JR_FR_FORM, kq, vtop));
         f->sub = JF_MAP;
@@ -525,108 +512,108 @@ form:
         TRY(f = push_frame(r, *p == '[' ? JR_FR_PAIRS : JR_FR_MAP, p, vtop));
         if (*p == '{') {
             f->sub = JR_MK_PAYLOAD;
+            f->link = &r->keys[0].first;
             p++;
             SKIP_WS(p);
-            if (p < end && *p == '}') {
-                TRY(close_map(r, vs, &vtop, p++, &v));
+            if (p < r->end && *p == '}') {
+                CLOSE(close_map, p++);
                 goto have_value;
             }
             goto map_key;
         }
         p++;
         SKIP_WS(p);
-        if (p < end && *p == ']') {
-            TRY(close_map(r, vs, &vtop, p++, &v));
+        if (p < r->end && *p == ']') {
+            CLOSE(close_map, p++);
             goto have_value;
         }
         goto pair_open;
     case JF_TAG:
         TRY(f = push_frame(r, JR_FR_FORM, kq, vtop));
         f->sub = JF_TAG;
-        f->tag = (uint16_t)fm.tag;
+        f->tag = fm.tag;
         f->at = p;
         goto value;
-    default: TRY(p = sv_jr_leaf_form(r, p, fm, &v)); goto have_value;
+    default: {
+        const char *q = jr_leaf_fast(r, p, &fm, &vs[vtop]);
+        if (q) {
+            p = q;
+            goto have_value;
+        }
+        TRY(p = sv_jr_leaf_form(r, p, fm, &vs[vtop]));
+        goto have_value;
+    }
     }
 
-have_value:
-    open = false;
-    if (r->ftop == 0) {
-        *root = v;
-        SKIP_WS(p);
-        if (p != end) FAIL(p, SV_ERR_TRAILING, "unexpected data after the JSON value");
-        return true;
+have_value: /* the value is vs[vtop] */
+    r->open = false;
+    if (f->type == JR_FR_MAP) {
+        vtop++;
+        goto map_next;
     }
-    f = &r->fs[r->ftop - 1];
+    if (f->type == JR_FR_ARRAY) {
+        vtop++;
+        goto arr_next;
+    }
     switch (f->type) {
-    case JR_FR_ARRAY:
-        PUSH(v, p);
+    case JR_FR_ROOT:
+        *root = vs[vtop];
         SKIP_WS(p);
-        if (p < end) {
-            if (*p == ',') {
-                p++;
-                goto value;
-            }
-            if (*p == ']') {
-                TRY(close_array(r, vs, &vtop, p++, &v));
-                goto have_value;
-            }
-        }
-        FAIL(p, SV_ERR_SYNTAX, "expected ',' or ']' after an array item");
-    case JR_FR_MAP:
-        PUSH(v, p);
-        if (f->phase == 1) { /* that was the $meta of a $class */
-            f->phase = 0;
-            f->has_meta = 1;
-            f->base = vtop;
-        }
+        if (p != r->end) FAIL(p, SV_ERR_TRAILING, "unexpected data after the JSON value");
+        return true;
+    case JR_FR_OBJMETA: /* that was the $meta of a $class */
+        vtop++;
+        f->type = JR_FR_MAP;
+        f->has_meta = 1;
+        f->base = vtop;
         goto map_next;
     case JR_FR_PAIR:
-        PUSH(v, p);
+        vtop++;
         SKIP_WS(p);
         if (vtop - f->base == 1) {
-            if (p < end && *p == ',') {
+            if (p < r->end && *p == ',') {
                 p++;
                 goto value;
             }
             FAIL(p, SV_ERR_SYNTAX, "expected ',' after the key of a $map pair");
         }
-        if (p >= end || *p != ']')
+        if (p >= r->end || *p != ']')
             FAIL(p, SV_ERR_SYNTAX,
                  "expected ']' after the value of a $map pair (a pair has two items)");
         p++;
-        r->ftop--;
+        f = pop_frame(r);
         goto pairs_next;
     case JR_FR_FORM:
         if (f->sub == JF_TAG) {
+            sv_value *v = &vs[vtop];
             sv_tag tag = (sv_tag)f->tag;
             sv_kind want = sv_tag_kind(tag);
-            open = true; /* errors below are about the wrapped value */
-            if (want != SV_KIND_COUNT && v.kind != want)
+            r->open = true; /* errors below are about the wrapped value */
+            if (want != SV_KIND_COUNT && v->kind != want)
                 FAIL(f->at, SV_ERR_TYPE, "$%s takes a %s, not a %s", sv_tag_name(tag),
-                     sv_kind_name(want), sv_kind_name((sv_kind)v.kind));
-            if (v.tag != SV_TAG_NONE)
+                     sv_kind_name(want), sv_kind_name((sv_kind)v->kind));
+            if (v->tag != SV_TAG_NONE)
                 FAIL(f->at, SV_ERR_TYPE, "a value has one tag: $%s cannot wrap a $%s value",
-                     sv_tag_name(tag), sv_tag_name((sv_tag)v.tag));
-            open = false;
-            v.tag = (uint16_t)tag;
+                     sv_tag_name(tag), sv_tag_name((sv_tag)v->tag));
+            r->open = false;
+            v->tag = (uint16_t)tag;
             SKIP_WS(p);
-            if (p >= end || *p != '}')
+            if (p >= r->end || *p != '}')
                 FAIL(p, SV_ERR_SYNTAX, "expected '}' after the $%s value (a tag form has one key)",
                      sv_tag_name(tag));
             p++;
-            r->ftop--;
+            f = pop_frame(r); /* the value stays at vs[vtop] (vtop is the form's mark) */
             goto have_value;
         }
         if (f->phase == 0) { /* the $array or $map payload */
-            PUSH(v, p);
+            vtop++;
             f->phase = 1;
             SKIP_WS(p);
-            if (p < end && *p == ',') {
+            if (p < r->end && *p == ',') {
                 p++;
                 SKIP_WS(p);
                 kq = p;
-                if (p >= end || *p != '"') FAIL(p, SV_ERR_SYNTAX, "expected \"$meta\" after ','");
+                if (p >= r->end || *p != '"') FAIL(p, SV_ERR_SYNTAX, "expected \"$meta\" after ','");
                 TRY(p = read_key(r, p, &key));
                 if (!key_is(&key, "$meta"))
                     FAIL(kq, SV_ERR_SYNTAX, "only \"$meta\" may follow the payload of $%s",
@@ -637,53 +624,74 @@ have_value:
         } else { /* phase 2: the $meta value */
             sv_value *m = sv_jr_alloc(r, sizeof *m, p);
             if (!m) goto fail;
-            *m = v;
+            *m = vs[vtop];
             vs[f->mark].as.box->meta = m;
             f->phase = 1;
             SKIP_WS(p);
         }
-        if (p >= end || *p != '}')
+        if (p >= r->end || *p != '}')
             FAIL(p, SV_ERR_SYNTAX, "expected '}' to close the $%s form",
                  f->sub == JF_ARRAY ? "array" : "map");
         p++;
-        v = vs[f->mark];
-        vtop = f->mark;
-        r->ftop--;
+        vtop = f->mark; /* the payload, at vs[f->mark], is the form's value */
+        f = pop_frame(r);
         goto have_value;
     }
     FAIL(p, SV_ERR_SYNTAX, "internal error: bad frame"); /* not reached */
 
+arr_next:
+    if (JR_LIKELY(p < r->end)) {
+        if (*p == ',') {
+            p++;
+            goto value;
+        }
+        if (*p == ']') {
+            CLOSE(close_array, p++);
+            goto have_value;
+        }
+    }
+    WS_THEN(arr_next);
+    FAIL(p, SV_ERR_SYNTAX, "expected ',' or ']' after an array item");
+
 map_next:
-    SKIP_WS(p);
-    if (p < end && *p == ',') {
-        p++;
-        goto map_key;
+    if (JR_LIKELY(p < r->end)) {
+        if (*p == ',') {
+            p++;
+            goto map_key;
+        }
+        if (*p == '}') {
+            CLOSE(close_map, p++);
+            goto have_value;
+        }
     }
-    if (p < end && *p == '}') {
-        TRY(close_map(r, vs, &vtop, p++, &v));
-        goto have_value;
-    }
+    WS_THEN(map_next);
     FAIL(p, SV_ERR_SYNTAX, "expected ',' or '}' after an object member");
 
 map_key:
-    SKIP_WS(p);
-    if (p >= end || *p != '"') FAIL(p, SV_ERR_SYNTAX, "expected a key (a string)");
-    kq = p;
-    f = &r->fs[r->ftop - 1];
-    if (f->tag) {
-        const char *q = predicted_key(r, p, f->tag, &v, &slot);
-        if (q) {
-            p = q;
-            f->tag = (uint16_t)slot;
-            PUSH(v, kq);
-            goto map_colon;
+    /* room for the key and its value at once (the value then skips ROOM) */
+    if (JR_UNLIKELY(vtop + 1 >= r->vcap) && !(vs = grow_values(r, vtop + 1, p))) goto fail;
+#if JR_SWAR
+    /* The key that came here last time (jr_key_slot): `"key":` as expected
+     * is taken at once. */
+    if (JR_LIKELY(r->end - p >= 16)) {
+        unsigned s = *f->link;
+        const jr_key_slot *e = &r->keys[s];
+        if (JR_LIKELY((jr_load64(p) & e->m0) == e->p0) &&
+            (!e->m1 || (jr_load64(p + 8) & e->m1) == e->p1)) {
+            vs[vtop++] = jr_value(e->hdr, jr_ptr_word(e->s));
+            f->link = &r->keys[s].next;
+            p += (e->hdr >> 32) + 3; /* the quotes and the colon */
+            goto value_roomy;
         }
     }
+#endif
+    SKIP_WS(p);
+    if (p >= r->end || *p != '"') FAIL(p, SV_ERR_SYNTAX, "expected a key (a string)");
+    kq = p;
     TRY(p = read_key(r, p, &key));
     if (is_form_key(r, &key)) {
-        f = &r->fs[r->ftop - 1];
         if (key_is(&key, "$meta") && f->sub == JR_MK_OBJECT && !f->has_meta && vtop == f->base) {
-            f->phase = 1;
+            f->type = JR_FR_OBJMETA;
             goto map_colon;
         }
         if (key_is(&key, "$meta") && f->sub == JR_MK_OBJECT)
@@ -693,50 +701,50 @@ map_key:
              (int)(key.len > 40 ? 40 : key.len), key.s);
     }
 key_push:
-    TRY(key_value(r, &key, kq, &v, &slot));
-    PUSH(v, kq);
-    /* remember the order of keys for predicted_key */
-    f = &r->fs[r->ftop - 1];
-    if (f->tag && slot) r->keys[f->tag - 1].next = slot;
-    f->tag = (uint16_t)slot;
+    ROOM(kq);
+    TRY(key_value(r, &key, kq, &vs[vtop], &slot));
+    vtop++;
+    /* remember the order of keys for the prediction above */
+    *f->link = (uint16_t)slot;
+    f->link = &r->keys[slot].next;
 
 map_colon:
-    open = true;
+    r->open = true;
     SKIP_WS(p);
-    if (p >= end || *p != ':') FAIL(p, SV_ERR_SYNTAX, "expected ':' after an object key");
+    if (p >= r->end || *p != ':') FAIL(p, SV_ERR_SYNTAX, "expected ':' after an object key");
     p++;
     goto value;
 
 pair_open:
-    open = true;
+    r->open = true;
     SKIP_WS(p);
-    if (p >= end || *p != '[') {
-        if (p < end && (*p == ']' || *p == '}')) {
+    if (p >= r->end || *p != '[') {
+        if (p < r->end && (*p == ']' || *p == '}')) {
             sv_jr_bad_value(r, p);
             goto fail;
         }
         FAIL(p, SV_ERR_TYPE, "a $map item is a [key, value] array");
     }
-    TRY(push_frame(r, JR_FR_PAIR, p, vtop));
+    TRY(f = push_frame(r, JR_FR_PAIR, p, vtop));
     p++;
     goto value;
 
 pairs_next:
-    open = false;
+    r->open = false;
     SKIP_WS(p);
-    if (p < end && *p == ',') {
+    if (p < r->end && *p == ',') {
         p++;
         goto pair_open;
     }
-    if (p < end && *p == ']') {
-        TRY(close_map(r, vs, &vtop, p++, &v));
+    if (p < r->end && *p == ']') {
+        CLOSE(close_map, p++);
         goto have_value;
     }
     FAIL(p, SV_ERR_SYNTAX, "expected ',' or ']' after a $map pair");
 
 fail:
     r->vtop = vtop;
-    sv_jr_build_path(r, open);
+    sv_jr_build_path(r, r->open);
     return false;
 }
 
@@ -761,10 +769,8 @@ sv_status sv_json_read(sv_doc *doc, const char *text, size_t len, const sv_json_
     r.lim.max_alloc = doc->max_alloc; /* the document's own cap when opts leave it */
     r.comments = opts && opts->allow_comments;
     r.plain = opts && opts->plain;
-    for (size_t i = 0; i < sizeof r.keys / sizeof r.keys[0]; i++)
-        r.keys[i].len = UINT32_MAX;
-    for (size_t i = 0; i < sizeof r.forms / sizeof r.forms[0]; i++)
-        r.forms[i].len = UINT32_MAX;
+    r.root.type = JR_FR_ROOT;
+    sv_jr_caches_init(&r);
     static char no_block[1];
     r.bump = r.bump_end = no_block;
 

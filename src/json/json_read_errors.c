@@ -118,9 +118,10 @@ void sv_jr_build_path(jr *r, bool open)
             if (in_item) sv_error_path_index(err, (next - f->base) / 2);
             break;
         case JR_FR_MAP:
+        case JR_FR_OBJMETA:
             if (f->sub == JR_MK_OBJECT && next == f->mark)
                 path_literal(err, "$class", "");
-            else if (f->phase == 1)
+            else if (f->type == JR_FR_OBJMETA)
                 path_literal(err, "$meta", "");
             else if (next > f->base && ((next - f->base) & 1))
                 path_key_text(err, &r->vs[next - 1], r->plain); /* a key waiting for its value */

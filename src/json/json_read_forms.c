@@ -76,7 +76,7 @@ static sv_elem elem_of_name(const char *s, size_t n)
 
 jr_form sv_jr_form_lookup(const char *s, size_t n)
 {
-    jr_form f = {JF_UNKNOWN, SV_ELEM_NONE, SV_TAG_NONE};
+    jr_form f = {JF_UNKNOWN, SV_ELEM_NONE, 0, 0, SV_TAG_NONE};
     jr_str k = {s, n, false};
     if (n == 0) return f;
     switch (s[0]) {
@@ -87,7 +87,7 @@ jr_form sv_jr_form_lookup(const char *s, size_t n)
         sv_elem e = elem_of_name(s, n - plural);
         if (e != SV_ELEM_NONE) {
             f.id = plural ? JF_PACKED : (e == SV_ELEM_F32 || e == SV_ELEM_F64) ? JF_FLOAT : JF_INT;
-            f.elem = e;
+            f.elem = (uint8_t)e;
             return f;
         }
         if (sv_jr_str_is(&k, "utf16")) f.id = JF_UTF16;
@@ -119,7 +119,12 @@ jr_form sv_jr_form_lookup(const char *s, size_t n)
     if (t != SV_TAG_NONE) {
         unsigned kind = tag_rows[t].kind;
         f.id = kind == SV_TUPLE || kind == SV_PACKED ? JF_SHAPE : JF_TAG;
-        f.tag = t;
+        f.tag = (uint16_t)t;
+        if (f.id == JF_SHAPE) {
+            f.elem = (uint8_t)sv_tag_default_elem(t);
+            f.per = (uint8_t)sv_tag_scalars(t);
+            f.tuple = kind == SV_TUPLE;
+        }
     }
     return f;
 }
@@ -334,8 +339,8 @@ const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
     const char *name = form_name(form);
     const char *q;
     switch (form.id) {
-    case JF_INT: q = int_form(r, p, form.elem, name, out); break;
-    case JF_FLOAT: q = float_form(r, p, form.elem, name, out); break;
+    case JF_INT: q = int_form(r, p, (sv_elem)form.elem, name, out); break;
+    case JF_FLOAT: q = float_form(r, p, (sv_elem)form.elem, name, out); break;
     case JF_BYTES: q = bytes_form(r, p, name, out); break;
     case JF_UTF16:
         if (p >= r->end || *p != '"') {
@@ -347,9 +352,9 @@ const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
         }
         break;
     case JF_REF: q = ref_form(r, p, name, out); break;
-    case JF_PACKED: q = sv_jr_packed_form(r, p, form.elem, name, out); break;
+    case JF_PACKED: q = sv_jr_packed_form(r, p, (sv_elem)form.elem, name, out); break;
     case JF_SHAPE:
-        q = sv_jr_shape_form(r, p, form.tag, name, out);
+        q = sv_jr_shape_form(r, p, (sv_tag)form.tag, name, out);
         return q ? close_form(r, q, name) : NULL; /* shape_form names its own paths */
     default:
         sv_jr_fail(r, p, SV_ERR_SYNTAX, "internal error: %s is not a leaf form", name);

@@ -5,6 +5,9 @@
  * finished values; each closed container is copied from the value stack into
  * one arena block. The helpers take a pointer to the text and return the
  * pointer after what they consumed, or NULL after recording an error:
+ *   json_read_fast.h    fast paths of the loop (included by json_read.c only):
+ *                       plain decimals, form keys, one-key forms
+ *   json_read_keys.c    the key cache (interning and prediction), form cache
  *   json_read_string.c  whitespace, comments, strings, UTF-8, escapes
  *   json_read_number.c  number tokens and their conversion
  *   json_read_forms.c   "$" forms that hold no arbitrary value ($i32, $bytes)
@@ -21,47 +24,95 @@
 
 #include "serval/json.h"
 
-/* An open container or form. */
-enum { JR_FR_ARRAY, JR_FR_MAP, JR_FR_PAIRS, JR_FR_PAIR, JR_FR_FORM };
+/* A "$" form: what its key says (json_read_forms.c). */
+typedef enum jr_form_id {
+    JF_UNKNOWN = 0,
+    JF_INT,   /* $i8 .. $u64: elem says which */
+    JF_FLOAT, /* $f32, $f64 */
+    JF_BYTES,
+    JF_UTF16,
+    JF_REF,
+    JF_PACKED, /* $u8s .. $f64s */
+    JF_SHAPE,  /* a tuple or packed shape tag: $vector3, $packed_vector3 */
+    JF_TAG,    /* any other tag: wraps a value */
+    JF_ARRAY,
+    JF_MAP,
+    JF_CLASS,
+    JF_META,
+    JF_ELEM
+} jr_form_id;
+
+typedef struct jr_form {
+    uint8_t id;    /* jr_form_id */
+    uint8_t elem;  /* sv_elem: JF_INT, JF_FLOAT, JF_PACKED; JF_SHAPE: the shape's default */
+    uint8_t per;   /* JF_SHAPE: numbers per item (a tuple's count) */
+    uint8_t tuple; /* JF_SHAPE: 1 for a tuple, 0 for a packed shape */
+    uint16_t tag;  /* sv_tag: JF_SHAPE, JF_TAG */
+} jr_form;
+
+/* An open container or form. JR_FR_OBJMETA is a $class object (a JR_FR_MAP
+ * of sub JR_MK_OBJECT) while its "$meta" value is read; JR_FR_ROOT is the
+ * frame below the outermost value (r->root, never on the stack). */
+enum { JR_FR_ARRAY, JR_FR_MAP, JR_FR_PAIRS, JR_FR_PAIR, JR_FR_FORM, JR_FR_OBJMETA, JR_FR_ROOT };
 /* JR_FR_MAP: what the object is. */
 enum { JR_MK_PLAIN, JR_MK_OBJECT, JR_MK_PAYLOAD };
 
 typedef struct jr_frame {
     uint8_t type;     /* JR_FR_* */
     uint8_t sub;      /* JR_FR_MAP: JR_MK_*; JR_FR_FORM: JF_ARRAY, JF_MAP or JF_TAG */
-    uint8_t phase;    /* JR_FR_MAP object: 1 while in the $meta value;
-                         JR_FR_FORM: 0 payload, 1 after it, 2 in the $meta value */
+    uint8_t phase;    /* JR_FR_FORM: 0 payload, 1 after it, 2 in the $meta value */
     uint8_t has_meta; /* JR_FR_MAP object */
-    uint16_t tag;     /* JR_FR_FORM tag; JR_FR_MAP: 1 + the key slot of the last key, or 0 */
+    uint16_t tag;     /* JR_FR_FORM: the tag of a JF_TAG form */
     size_t mark;      /* r->vtop when the frame opened: where its values start */
     size_t base;      /* first item (after a $class's class and meta) */
-    const char *at;   /* JR_FR_FORM: where the payload starts (for kind errors) */
+    union {
+        const char *at; /* JR_FR_FORM: where the payload starts (for kind errors) */
+        uint16_t *link; /* JR_FR_MAP, JR_FR_ARRAY: key prediction (see jr_key_slot): a
+                           next or first field of r->keys */
+    };
 } jr_frame;
 
 /* Form keys ("$vector3", "$f32") repeat even more than keys: a cache from
- * the key's text to what sv_jr_form_lookup says. */
+ * the key's text to what sv_jr_form_lookup says. The key is the name after
+ * the '$' and its closing quote, up to 16 bytes as two zero-padded words:
+ * the quote makes the words of two different names differ, and no name can
+ * match an empty slot (all zeros). */
 #define JR_FORM_CACHE_BITS 6
 typedef struct jr_form_slot {
-    uint64_t head, tail; /* first and last 8 bytes of the name (zero-padded) */
-    uint32_t len;        /* UINT32_MAX: empty */
-    uint8_t id, elem;    /* a jr_form */
-    uint16_t tag;
+    uint64_t w0, w1;
+    jr_form form;
 } jr_form_slot;
 
 /* A small direct-mapped cache in front of sv_str_intern: object keys repeat
  * (every Entity has an "id"), and a hit costs one hash and one compare of the
- * key's first 8 bytes. Each slot also remembers which key came next, so that
- * the next key of an object of a known shape is checked against the text
- * directly. */
+ * key's first 8 bytes.
+ *
+ * Slots also predict keys. Objects of one shape list their keys in one
+ * order, so each slot remembers the slot of the key that came next after it
+ * (next) and the first key of the object or array that was its value
+ * (first). A frame's link points at the field that names the key expected
+ * next; when the text there is exactly `"key":` (p0 and p1 under the masks
+ * m0 and m1: the quotes, the key's text and the colon; m1 is 0 for keys of
+ * up to 5 bytes), the key is taken with one or two loads and compares,
+ * without a scan or a hash. Keys that cannot be predicted (longer than 13
+ * bytes, needing escapes, or starting with '$' unless plain) get masks that
+ * never match (m0 = 0, p0 = 1), and so does slot 0, which stands for "no
+ * slot". */
 #define JR_KEY_CACHE_BITS 8
 typedef struct jr_key_slot {
-    uint64_t head; /* the key's first (up to) 8 bytes, zero-padded */
+    uint64_t p0, m0, p1, m1;
+    uint64_t hdr;  /* the first word of the key's STRING value (jr_hdr) */
     const char *s; /* the document's interned copy */
+    uint64_t head; /* the key's first (up to) 8 bytes, zero-padded */
     uint32_t len;  /* UINT32_MAX: an empty slot */
-    uint32_t next; /* 1 + the slot of the key that followed this one last time, or 0 */
+    uint16_t next;  /* the slot of the key that followed this one last time */
+    uint16_t first; /* the slot of the first key of this key's value */
 } jr_key_slot;
 
 typedef struct jr {
+    /* first: the key cache, 64-byte aligned, one slot per cache line */
+    _Alignas(64) jr_key_slot keys[1 + (1u << JR_KEY_CACHE_BITS)]; /* [0]: no slot */
+    jr_form_slot forms[1u << JR_FORM_CACHE_BITS];
     sv_doc *doc;
     const char *text; /* start of the input: offsets are counted from here */
     const char *end;
@@ -69,6 +120,7 @@ typedef struct jr {
     sv_limits lim;
     bool comments; /* opts->allow_comments */
     bool plain;    /* opts->plain */
+    bool open;     /* parse: the innermost frame has an item in progress (for error paths) */
 
     /* Values of containers still open (a map's pairs as key, value, ...). */
     sv_value *vs;
@@ -76,6 +128,7 @@ typedef struct jr {
     /* Open containers and forms, innermost last; ftop is the nesting depth. */
     jr_frame *fs;
     size_t ftop, fcap;
+    jr_frame root; /* the frame of the outermost value: JR_FR_ROOT */
     /* Scratch: unescaped keys and form strings; numbers of a packed array. */
     char *sbuf;
     size_t scap;
@@ -83,9 +136,8 @@ typedef struct jr {
     size_t ncap;
     /* Bytes held by the four buffers above: they count toward max_alloc. */
     uint64_t scratch;
-    jr_key_slot keys[1u << JR_KEY_CACHE_BITS];
-    jr_form_slot forms[1u << JR_FORM_CACHE_BITS];
     const sv_value *cls; /* the class value last stored for an object without meta */
+    uint16_t last_class; /* the key slot of the last class name read in full, or 0 */
     /* Small arena allocations are carved from blocks the reader takes from
      * the document (sv_doc_alloc): a pointer bump instead of a call. */
     char *bump, *bump_end;
@@ -133,6 +185,15 @@ static inline void *sv_jr_alloc(jr *r, size_t n, const char *at)
     return sv_jr_alloc_slow(r, n, at);
 }
 
+/* Branch hints for the hot loops: error and growth paths are unlikely. */
+#if defined(__GNUC__)
+#define JR_LIKELY(x) __builtin_expect(!!(x), 1)
+#define JR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define JR_LIKELY(x) (x)
+#define JR_UNLIKELY(x) (x)
+#endif
+
 /* ---- 8 bytes at a time ---------------------------------------------------------------- */
 
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -146,6 +207,91 @@ static inline uint64_t jr_load64(const char *p)
     uint64_t w;
     memcpy(&w, p, 8);
     return w;
+}
+
+/* Keeps the first k bytes of w (all of them when k >= 8): a table, since
+ * a shift by 64 is undefined and k is often 8. */
+static inline uint64_t jr_keep(uint64_t w, size_t k)
+{
+    static const uint64_t masks[9] = {0,
+                                      UINT64_C(0xFF),
+                                      UINT64_C(0xFFFF),
+                                      UINT64_C(0xFFFFFF),
+                                      UINT64_C(0xFFFFFFFF),
+                                      UINT64_C(0xFFFFFFFFFF),
+                                      UINT64_C(0xFFFFFFFFFFFF),
+                                      UINT64_C(0xFFFFFFFFFFFFFF),
+                                      UINT64_C(0xFFFFFFFFFFFFFFFF)};
+    return w & masks[k < 8 ? k : 8];
+}
+
+/* ---- values as two words --------------------------------------------------------------- */
+
+/* The reader builds a value as two 64-bit words: the first holds kind,
+ * flags, sub, tag and len as value.h lays them out, the second the union.
+ * With GCC and Clang on a little-endian target, bit-fields fill their byte
+ * from the lowest bit: kind is bits 0-3, flags bits 4-7, sub byte 1, tag
+ * bytes 2-3 and len bytes 4-7 (test_json_read.c checks this against
+ * sv__make). Two stores then make a value, where a memset and bit-field
+ * stores go through the stack. Other compilers get the field stores. */
+static inline uint64_t jr_hdr(unsigned kind, unsigned flags, unsigned sub, unsigned tag,
+                              uint64_t len)
+{
+    return (uint64_t)kind | (uint64_t)flags << 4 | (uint64_t)sub << 8 | (uint64_t)tag << 16 |
+           len << 32;
+}
+
+static inline sv_value jr_value(uint64_t hdr, uint64_t payload)
+{
+    sv_value v;
+#if JR_SWAR
+    memcpy(&v, &hdr, 8);
+    memcpy((char *)&v + 8, &payload, 8);
+#else
+    memset(&v, 0, sizeof v);
+    v.kind = hdr & 0xF;
+    v.flags = (hdr >> 4) & 0xF;
+    v.sub = (uint8_t)(hdr >> 8);
+    v.tag = (uint16_t)(hdr >> 16);
+    v.len = (uint32_t)(hdr >> 32);
+    v.as.u = payload;
+#endif
+    return v;
+}
+
+/* The union word of a float32 (the other 4 bytes zero, as sv_f32 makes it)
+ * and of a pointer. */
+static inline uint64_t jr_f32_word(float f)
+{
+    union {
+        uint64_t u;
+        float f;
+    } x;
+    x.u = 0;
+    x.f = f;
+    return x.u;
+}
+
+static inline uint64_t jr_bool_word(bool b)
+{
+    union {
+        uint64_t u;
+        bool b;
+    } x;
+    x.u = 0;
+    x.b = b;
+    return x.u;
+}
+
+static inline uint64_t jr_ptr_word(const void *p)
+{
+    union {
+        uint64_t u;
+        const void *p;
+    } x;
+    x.u = 0;
+    x.p = p;
+    return x.u;
 }
 
 /* High bit set in each byte of w that is '"', '\\', below 0x20 or above 0x7F.
@@ -292,6 +438,17 @@ typedef struct jr_num {
     bool truncated;    /* a non-zero digit beyond the 19 in mant */
 } jr_num;
 
+/* A plain decimal: -?(0|[1-9][0-9]*)(\.[0-9]+)? of at most 19 digits. */
+typedef struct jr_dec {
+    uint64_t m;  /* every digit, as one integer */
+    unsigned nf; /* how many of them follow the point */
+    bool neg;
+} jr_dec;
+
+/* Scans such a decimal at p (below end) followed by no exponent: returns
+ * its end, or NULL for anything else (json_read_fast.h, jr_decimal, is the
+ * fast version of this). */
+const char *sv_jr_decimal_careful(const char *p, const char *end, jr_dec *d);
 /* Scans the number at p (a '-' or a digit). Returns the pointer after it. */
 const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n);
 /* The nearest double; false if the magnitude is beyond float64's range. */
@@ -302,30 +459,17 @@ bool sv_jr_num_f32(const jr_num *n, float *out);
 /* The plain-JSON value of a number: int, uint or float64 (docs/json.md). */
 bool sv_jr_num_value(jr *r, const jr_num *n, sv_value *out);
 
+/* ---- the key and form caches (json_read_keys.c) --------------------------------------- */
+
+/* The document's interned copy of a key or class name k through the key
+ * cache (at: for errors); *slot gets the cache slot used, or 0. */
+bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *slot);
+/* The form named by a "$" key (the key with its '$'), through the form cache. */
+jr_form sv_jr_form_of(jr *r, const jr_str *key);
+/* Empties both caches (at the start of a parse). */
+void sv_jr_caches_init(jr *r);
+
 /* ---- "$" forms (json_read_forms.c) ---------------------------------------------------- */
-
-typedef enum jr_form_id {
-    JF_UNKNOWN = 0,
-    JF_INT,   /* $i8 .. $u64: elem says which */
-    JF_FLOAT, /* $f32, $f64 */
-    JF_BYTES,
-    JF_UTF16,
-    JF_REF,
-    JF_PACKED, /* $u8s .. $f64s */
-    JF_SHAPE,  /* a tuple or packed shape tag: $vector3, $packed_vector3 */
-    JF_TAG,    /* any other tag: wraps a value */
-    JF_ARRAY,
-    JF_MAP,
-    JF_CLASS,
-    JF_META,
-    JF_ELEM
-} jr_form_id;
-
-typedef struct jr_form {
-    jr_form_id id;
-    sv_elem elem; /* JF_INT, JF_FLOAT, JF_PACKED */
-    sv_tag tag;   /* JF_SHAPE, JF_TAG */
-} jr_form;
 
 /* Which form the key name (without its leading '$') names. */
 jr_form sv_jr_form_lookup(const char *name, size_t len);
@@ -397,7 +541,5 @@ static inline int64_t sv_jr_int_of(const jr_num *n)
     return n->mag > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)n->mag;
 }
 
-/* Converts a number token to elem and stores it at dst. When it does not
- * fit: an error if report, else just false. */
 
 #endif

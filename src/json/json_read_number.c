@@ -179,6 +179,28 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
     return p;
 }
 
+const char *sv_jr_decimal_careful(const char *p, const char *end, jr_dec *d)
+{
+    bool neg = *p == '-';
+    p += neg;
+    const char *ds = p;
+    uint64_t m = 0;
+    p = jr_take_digits(p, end, &m);
+    size_t nd = (size_t)(p - ds), nf = 0;
+    if (nd == 0 || nd > 19 || (nd > 1 && *ds == '0')) return NULL;
+    if (p < end && *p == '.') {
+        const char *fs = ++p;
+        p = jr_take_digits(p, end, &m);
+        nf = (size_t)(p - fs);
+        if (nf == 0 || nd + nf > 19) return NULL;
+    }
+    if (p < end && (*p | 0x20) == 'e') return NULL;
+    d->m = m;
+    d->nf = (unsigned)nf;
+    d->neg = neg;
+    return p;
+}
+
 bool sv_jr_num_f64(const jr_num *n, double *out)
 {
     double d;

@@ -1,0 +1,127 @@
+/* The typed JSON reader: its key and form caches (json_read_internal.h says
+ * what the slots hold).
+ *
+ * Both are small direct-mapped tables that live for one parse. The key cache
+ * stands in front of the document's intern table (sv_str_intern) and also
+ * predicts keys (json_read.c, map_key); the form cache remembers what a "$"
+ * key names (sv_jr_form_lookup), for the general path and for the main
+ * loop's check of a form's key (jr_form_key). */
+#include <string.h>
+
+#include "core/value_internal.h"
+#include "json/json_read_fast.h"
+#include "json/json_read_internal.h"
+
+/* Key slots whose text can never be predicted: (w & 0) ^ 1 is never 0. */
+static void key_unpredictable(jr_key_slot *slot)
+{
+    slot->p0 = 1;
+    slot->m0 = 0;
+    slot->p1 = 0;
+    slot->m1 = 0;
+}
+
+void sv_jr_caches_init(jr *r)
+{
+    for (size_t i = 0; i < sizeof r->keys / sizeof r->keys[0]; i++) {
+        jr_key_slot *slot = &r->keys[i];
+        memset(slot, 0, sizeof *slot);
+        key_unpredictable(slot);
+        slot->len = UINT32_MAX;
+    }
+    memset(r->forms, 0, sizeof r->forms); /* no name's words are all zero */
+}
+
+/* The text `"key":` of the slot's key as two masked words: the key is
+ * written as it is when it needs no escape, and a key that starts with '$'
+ * is written '$$' or is a form (unless plain), so those are never predicted;
+ * neither are keys longer than 13 bytes (the text must fit 16 bytes). */
+static void key_patterns(const jr *r, jr_key_slot *slot)
+{
+    const char *s = slot->s;
+    size_t n = slot->len;
+    key_unpredictable(slot);
+    if (n > 13 || (n && s[0] == '$' && !r->plain)) return;
+    char t[16] = {0};
+    t[0] = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\' || c < 0x20) return;
+        t[1 + i] = (char)c;
+    }
+    t[n + 1] = '"';
+    t[n + 2] = ':';
+    uint64_t w0, w1;
+    memcpy(&w0, t, 8);
+    memcpy(&w1, t + 8, 8);
+    slot->m0 = jr_keep(~UINT64_C(0), n + 3);
+    slot->m1 = n + 3 > 8 ? jr_keep(~UINT64_C(0), n + 3 - 8) : 0;
+    slot->p0 = w0 & slot->m0;
+    slot->p1 = w1 & slot->m1;
+}
+
+bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *slot_out)
+{
+    const char *s = k->s;
+    size_t n = k->len;
+    *slot_out = 0;
+#if JR_SWAR
+    /* Keys read in place with 8 bytes to spare; the rest go straight to the
+     * document's table. A hit costs a hash of the first and last 8 bytes and
+     * one compare of the first 8 (and of the rest, when longer). */
+    if (!k->escaped && r->end - s >= 8) {
+        uint64_t head = jr_keep(jr_load64(s), n);
+        uint64_t tail = n > 8 ? jr_load64(s + n - 8) : 0;
+        uint64_t h =
+            ((head ^ n) * UINT64_C(0x9e3779b97f4a7c15) ^ tail) * UINT64_C(0xbf58476d1ce4e5b9);
+        unsigned i = 1 + (unsigned)(h >> (64 - JR_KEY_CACHE_BITS)); /* slot 0 is "none" */
+        jr_key_slot *slot = &r->keys[i];
+        *slot_out = i;
+        if (slot->head == head && slot->len == n && /* empty slots have len UINT32_MAX */
+            (n <= 8 || memcmp(slot->s + 8, s + 8, n - 8) == 0)) {
+            *out = jr_value(slot->hdr, jr_ptr_word(slot->s));
+            return true;
+        }
+        sv_value v = sv_str_intern(r->doc, s, n);
+        if (v.kind != SV_STRING) return sv_jr_fail_alloc(r, at);
+        slot->head = head;
+        slot->s = v.as.str;
+        slot->len = (uint32_t)n;
+        slot->hdr = jr_hdr(SV_STRING, 0, 0, 0, n);
+        slot->next = slot->first = 0;
+        key_patterns(r, slot);
+        *out = v;
+        return true;
+    }
+#endif
+    sv_value v = sv_str_intern(r->doc, s, n);
+    if (v.kind != SV_STRING) return sv_jr_fail_alloc(r, at);
+    *out = v;
+    return true;
+}
+
+bool sv_jr_intern(jr *r, const jr_str *k, const char *at, sv_value *out)
+{
+    unsigned slot;
+    return sv_jr_key(r, k, at, out, &slot);
+}
+
+jr_form sv_jr_form_of(jr *r, const jr_str *key)
+{
+    const char *s = key->s + 1;
+    size_t n = key->len - 1;
+#if JR_SWAR
+    /* An unescaped key is read in place: its closing quote follows it. */
+    if (!key->escaped && n >= 1 && n <= 15 && r->end - s >= 16) {
+        uint64_t w0, w1;
+        jr_form_slot *slot = jr_form_slot_of(r, s, (unsigned)n, &w0, &w1);
+        if (slot->w0 == w0 && slot->w1 == w1) return slot->form;
+        jr_form f = sv_jr_form_lookup(s, n);
+        slot->w0 = w0;
+        slot->w1 = w1;
+        slot->form = f;
+        return f;
+    }
+#endif
+    return sv_jr_form_lookup(s, n);
+}
