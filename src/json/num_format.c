@@ -8,30 +8,56 @@
  *    even, because reading rounds half to even);
  *  - k = floor(log10(width of R)), so R holds at most one multiple of
  *    10^(k+1) and at least one of 10^k;
- *  - v, vl and vr are scaled by 10^-k (times 4, to keep two fraction bits)
- *    with one 64x128-bit product each against a 128-bit upper approximation g
- *    of 10^-k, rounded to odd. Round-to-odd keeps every comparison with an
- *    even integer exact, which is all the decisions below need;
  *  - if one multiple of 10^(k+1) is in R it is the shortest (it has at most
  *    as many digits as anything else in R); otherwise the shortest have their
  *    last digit at 10^k, and the one closest to v among s = floor(v / 10^k) and
  *    s + 1 is taken (ties to even).
- * The paper proves that a 126-bit g keeps every fraction of the scaled values
- * either zero or far from 0 and 1; our g has 128 bits and our sticky test
- * (any of the 64 fraction bits below the result) needs a weaker margin.
  *
- * For float the same steps run with the top 64 bits of g (plus one) and a
- * 64x64-bit product; the sticky test then ignores the 32 lowest fraction bits,
- * which hold only approximation error. This was checked exhaustively over
- * all 2^32 floats against the 128-bit computation.
+ * Two implementations of that decision:
+ *  - shortest64 / shortest32, the paper's: v, vl and vr scaled by 10^-k
+ *    (times 4, to keep two fraction bits) with one 64x128-bit product each
+ *    against a 128-bit upper approximation g of 10^-k, rounded to odd.
+ *    Round-to-odd keeps every comparison with an even integer exact, which is
+ *    all the decisions need. The paper proves that a 126-bit g keeps every
+ *    fraction of the scaled values either zero or far from 0 and 1; our g has
+ *    128 bits and our sticky test (any of the 64 fraction bits below the
+ *    result) needs a weaker margin. For float the same steps run with the top
+ *    64 bits of g (plus one) and a 64x64-bit product; the sticky test then
+ *    ignores the 32 lowest fraction bits, which hold only approximation error
+ *    (checked over all 2^32 floats against the 128-bit computation);
+ *  - shortest64_fast / shortest32_fast, used first: v alone, from one product,
+ *    with an explicit error bound, deciding only when every comparison is
+ *    clear of its threshold by more than that bound, and otherwise handing
+ *    over to the exact code (see pick_fast). That is about half the work, and
+ *    exact by construction.
  *
- * Layout (docs/json.md "Numbers"): positional for 1e-7 <= |v| < 1e21 and for
- * zero, with ".0" on whole numbers; otherwise d[.ddd]e(+|-)x. */
+ * The digits are then written without a loop: 16 of the 17 (doubles) come
+ * out of one SSE2 register (a SWAR word pair elsewhere), the trailing zeros
+ * are counted on them, and the layout places them with fixed-size stores.
+ * Layout (docs/json.md "Numbers", JavaScript's Number.prototype.toString):
+ * positional for 1e-6 <= |v| < 1e21 and for zero, with ".0" on whole
+ * numbers; otherwise d[.ddd]e(+|-)x. The range is judged on the shortest
+ * digits, so the double nearest 1e-6 (just below it) prints as 0.000001. */
 #include "json/numconv.h"
 
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "json/pow10_table.h"
+
+/* The hot path is one function: calls between its parts cost more
+ * instructions (saved registers) than the parts' own work. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define COLD __attribute__((noinline, cold))
+#define MAYBE_UNUSED __attribute__((unused))
+#else
+#define ALWAYS_INLINE inline
+#define COLD
+#define MAYBE_UNUSED
+#endif
 
 /* "00" "01" ... "99": two digits per table read. */
 static const char digit_pairs[201] = "00010203040506070809"
@@ -125,141 +151,310 @@ size_t sv_fmt_i64(int64_t i, char *out)
     return sv_fmt_u64((uint64_t)i, out);
 }
 
-/* ---- layout ------------------------------------------------------------- */
+/* ---- digits and layout ------------------------------------------------- */
 
-/* The layout works with fixed-size block copies instead of digit loops: the
- * digits sit in a scratch buffer followed by '0' characters, and every copy
- * has a constant length, bounded so that nothing is written past
- * SV_FMT_F64_MAX / SV_FMT_F32_MAX bytes of out (bytes past the returned
- * length may be overwritten, which the size contract allows). */
-#define ZERO_FILL 24
+/* The layout code works on digits held in registers, one digit per byte with
+ * the first digit in the lowest byte, and writes them with fixed-size stores
+ * at their final places: no digit loop, no scratch buffer, no memmove.
+ * Stores may run past the returned length, never past SV_FMT_F64_MAX /
+ * SV_FMT_F32_MAX bytes of out (numconv.h). */
 
-/* Exactly 17 digits of f < 10^17 (zero-padded) at d. */
-static inline void digits17(char *d, uint64_t f)
+/* '0' in every byte: turns digit values 0..9 into characters. */
+#define ASCII_ZEROS UINT64_C(0x3030303030303030)
+
+/* Stores w so that its lowest byte lands at p (little-endian order on every
+ * host, which is what the shifts below assume). */
+static inline void store64(char *p, uint64_t w)
 {
-    uint64_t hi = f / 100000000; /* < 10^9 */
-    uint32_t lo = (uint32_t)(f - hi * 100000000);
-    uint32_t top = (uint32_t)(hi / 100000000); /* < 10 */
-    uint32_t mid = (uint32_t)(hi - (uint64_t)top * 100000000);
-    d[0] = (char)('0' + top);
-    write8(d + 1, mid);
-    write8(d + 9, lo);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
 }
 
-/* Exactly 9 digits of f < 10^9 at d. */
-static inline void digits9(char *d, uint32_t f)
+static inline void store32(char *p, uint32_t w)
 {
-    uint32_t top = f / 100000000;
-    d[0] = (char)('0' + top);
-    write8(d + 1, f - top * 100000000);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    memcpy(p, &w, 4);
 }
 
-/* e, sign, 1 to 3 digits; without branches on the digit count, which is
- * unpredictable on random data. Writes 5 bytes, returns the end. */
+/* The 8 decimal digits of x < 10^8 as byte values 0..9, the first digit in
+ * the lowest byte. SWAR: each step splits every lane of the word into its
+ * high and low halves with one multiplication by a reciprocal, then moves the
+ * low halves into the upper half of each lane with one multiply-add:
+ *   x -> two 32-bit lanes of 4 digits -> four 16-bit lanes of 2 digits ->
+ *   eight bytes of 1 digit.
+ * The reciprocals are exact on the ranges used (checked in the comments); no
+ * lane's product reaches into the next lane. */
+static inline uint64_t digits8(uint32_t x)
+{
+    /* x / 10^4 = x * 109951163 >> 40 for x < 10^8: the error of the
+     * reciprocal (2.1e-13 relative) moves the product by less than 2.1e-5
+     * units, and x / 10^4 has fraction at most 0.9999. */
+    uint64_t hi = (uint64_t)x * 109951163 >> 40;
+    /* Lanes (low, high) = (hi, x - 10^4 hi). */
+    uint64_t v = ((uint64_t)x << 32) + hi * (1 - (UINT64_C(10000) << 32));
+    /* y / 100 = y * 10486 >> 20 for y < 10^4 (error < 0.0023 units, fraction
+     * at most 0.99); the products stay below 2^27 within each 32-bit lane, and
+     * the mask drops what the high lane shifts into the low one. */
+    uint64_t h = (v * 10486 >> 20) & UINT64_C(0x0000007F0000007F);
+    v = (v << 16) + h * (1 - (UINT64_C(100) << 16));
+    /* y / 10 = y * 103 >> 10 for y < 100 (exact up to 178); products < 2^14
+     * within each 16-bit lane. */
+    uint64_t t = (v * 103 >> 10) & UINT64_C(0x000F000F000F000F);
+    return (v << 8) + t * (1 - (UINT64_C(10) << 8));
+}
+
+/* Number of leading zero bytes of a nonzero word: in the digit words above,
+ * the number of trailing zero digits. */
+static inline int zero_digits_at_end(uint64_t raw)
+{
+    return sv_clz64(raw) >> 3;
+}
+
+/* The 16 digits of hi8 * 10^8 + lo8 as characters, the first 8 in *lo, the
+ * last 8 in *hi; returns the number of digits up to the last nonzero one,
+ * plus 1 (1 when all are zero): with a nonzero digit in front, the count of
+ * significant digits. Portable; the SSE2 version below must agree with it
+ * (checked by the test, which is why it is compiled there too). */
+static inline MAYBE_UNUSED int digits16_swar(uint32_t hi8, uint32_t lo8, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t r1 = digits8(hi8), r2 = digits8(lo8);
+    *lo = r1 | ASCII_ZEROS;
+    *hi = r2 | ASCII_ZEROS;
+    return r2 ? 17 - zero_digits_at_end(r2) : r1 ? 9 - zero_digits_at_end(r1) : 1;
+}
+
+/* digits16_t: 16 digit characters from digits16(hi8, lo8, &d), which returns
+ * what digits16_swar returns; stored whole or the last 8 only, or read as
+ * two words of 8 (first digit in the low byte). */
+#if defined(__SSE2__) && defined(__x86_64__)
+/* With SSE2 (every x86-64 has it) all 16 digits sit in one register, and the
+ * steps of digits8 run on 16-bit lanes, where "x * m >> 16" is one
+ * instruction (pmulhuw), so the reciprocals need no room above the lane:
+ *   [hi8, lo8] -> 32-bit lanes (a, b), (c, d) of 4 digits, a = hi8 / 10^4
+ *   (x * 109951163 >> 40, as in digits8) -> 16-bit lanes a a b b c c d d
+ *   -> each pair (x / 100, x % 100): x * 10486 >> 20 for x < 10^4, as in
+ *   digits8 -> 16 lanes of one digit, below. */
+typedef struct {
+    __m128i v;
+} digits16_t;
+
+static inline int digits16(uint32_t hi8, uint32_t lo8, digits16_t *d)
+{
+    __m128i v = _mm_set_epi64x((long long)lo8, (long long)hi8);
+    __m128i a = _mm_srli_epi64(_mm_mul_epu32(v, _mm_set1_epi64x(109951163)), 40);
+    /* Low 32 bits of each 64-bit lane: a + (x - 10^4 a) << 16, computed as
+     * (x << 16) + a * (1 - 10^4 << 16) modulo 2^32. */
+    __m128i ab = _mm_add_epi64(_mm_slli_epi64(v, 16),
+                               _mm_mul_epu32(a, _mm_set1_epi64x((uint32_t)(1 - 10000 * 65536))));
+    __m128i x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(ab, _MM_SHUFFLE(1, 1, 0, 0)),
+                                    _MM_SHUFFLE(1, 1, 0, 0));
+    __m128i hundreds = _mm_srli_epi16(_mm_mulhi_epu16(x, _mm_set1_epi16(10486)), 4);
+    /* Even lanes x / 100, odd lanes x - 100 (x / 100). */
+    __m128i y =
+        _mm_add_epi16(_mm_mullo_epi16(hundreds, _mm_set_epi16(-100, 1, -100, 1, -100, 1, -100, 1)),
+                      _mm_and_si128(x, _mm_set_epi16(-1, 0, -1, 0, -1, 0, -1, 0)));
+    /* y * 6554 = 65536 (y / 10) + 0.4 y for y < 100 (integer division): the
+     * high half is y / 10, the low half 65536 frac(y / 10) + 0.4 y (< 40),
+     * and 10 times that, over 65536, is y % 10 plus less than 0.007. */
+    __m128i tens = _mm_mulhi_epu16(y, _mm_set1_epi16(6554));
+    __m128i ones = _mm_mulhi_epu16(_mm_mullo_epi16(y, _mm_set1_epi16(6554)), _mm_set1_epi16(10));
+    /* Low byte y / 10, high byte y % 10. */
+    __m128i raw = _mm_or_si128(tens, _mm_slli_epi16(ones, 8));
+    unsigned nonzero =
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(raw, _mm_setzero_si128())) ^ 0xFFFFu;
+    d->v = _mm_or_si128(raw, _mm_set1_epi8('0'));
+    /* Bit i + 1 of 2 * nonzero + 1 is digit i; bit 0 stands for the digit in
+     * front. */
+    return 32 - __builtin_clz(2 * nonzero + 1);
+}
+
+static inline void store_digits16(char *p, digits16_t d)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, d.v);
+}
+
+static inline void store_digits16_hi(char *p, digits16_t d)
+{
+    _mm_storel_epi64((__m128i *)(void *)p, _mm_unpackhi_epi64(d.v, d.v));
+}
+
+static inline uint64_t digits16_lo(digits16_t d)
+{
+    return (uint64_t)_mm_cvtsi128_si64(d.v);
+}
+
+static inline uint64_t digits16_hi(digits16_t d)
+{
+    return (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d.v, d.v));
+}
+#else
+typedef struct {
+    uint64_t lo, hi;
+} digits16_t;
+
+static inline int digits16(uint32_t hi8, uint32_t lo8, digits16_t *d)
+{
+    return digits16_swar(hi8, lo8, &d->lo, &d->hi);
+}
+
+static inline void store_digits16(char *p, digits16_t d)
+{
+    store64(p, d.lo);
+    store64(p + 8, d.hi);
+}
+
+static inline void store_digits16_hi(char *p, digits16_t d)
+{
+    store64(p, d.hi);
+}
+
+static inline uint64_t digits16_lo(digits16_t d)
+{
+    return d.lo;
+}
+
+static inline uint64_t digits16_hi(digits16_t d)
+{
+    return d.hi;
+}
+#endif
+
+/* The decimal text of 0..399 without leading zeros, for exponents (|x| <= 324
+ * for doubles): the characters from the low byte up, the length in the top
+ * byte. Built by the preprocessor, 100 * h + 10 * t + o for each h, t, o. */
+#define EXP_TEXT(h, t, o)                                                                          \
+    ((h) ? (uint32_t)('0' + (h)) | (uint32_t)('0' + (t)) << 8 | (uint32_t)('0' + (o)) << 16 |      \
+               UINT32_C(3) << 24                                                                   \
+     : (t) ? (uint32_t)('0' + (t)) | (uint32_t)('0' + (o)) << 8 | UINT32_C(2) << 24                \
+           : (uint32_t)('0' + (o)) | UINT32_C(1) << 24)
+#define EXP_TEXT10(h, t)                                                                           \
+    EXP_TEXT(h, t, 0), EXP_TEXT(h, t, 1), EXP_TEXT(h, t, 2), EXP_TEXT(h, t, 3), EXP_TEXT(h, t, 4), \
+        EXP_TEXT(h, t, 5), EXP_TEXT(h, t, 6), EXP_TEXT(h, t, 7), EXP_TEXT(h, t, 8),                \
+        EXP_TEXT(h, t, 9)
+#define EXP_TEXT100(h)                                                                             \
+    EXP_TEXT10(h, 0), EXP_TEXT10(h, 1), EXP_TEXT10(h, 2), EXP_TEXT10(h, 3), EXP_TEXT10(h, 4),      \
+        EXP_TEXT10(h, 5), EXP_TEXT10(h, 6), EXP_TEXT10(h, 7), EXP_TEXT10(h, 8), EXP_TEXT10(h, 9)
+static const uint32_t exp_text[400] = {EXP_TEXT100(0), EXP_TEXT100(1), EXP_TEXT100(2),
+                                       EXP_TEXT100(3)};
+
+/* 'e', the sign, then |x| (< 400). Writes at most 6 bytes; returns the end. */
 static inline char *write_exponent(char *p, int x)
 {
+    uint32_t text = exp_text[x < 0 ? -x : x];
     p[0] = 'e';
     p[1] = x < 0 ? '-' : '+';
-    unsigned a = (unsigned)(x < 0 ? -x : x); /* < 1000 */
-    unsigned h = a / 100, r = a - h * 100;
-    char d[6] = {0};
-    d[0] = (char)('0' + h);
-    memcpy(d + 1, digit_pairs + 2 * r, 2);
-    unsigned len = 1 + (a >= 10) + (a >= 100);
-    memcpy(p + 2, d + 3 - len, 3); /* the last len of the 3 digits, + pad */
-    return p + 2 + len;
+    store32(p + 2, text); /* the length byte lands past the end */
+    return p + 2 + (text >> 24);
 }
 
-/* Lays out the n significant digits at s (followed by at least ZERO_FILL '0'
- * characters) with value 0.s * 10^dp. maxd is 17 (double) or 9 (float), a
- * constant after inlining. */
-static inline size_t layout(char *out, bool neg, const char *s, int n, int dp, int maxd)
+/* Decimal digits of a float's value: (neg ? -1 : 1) * f * 10^e. */
+typedef struct {
+    uint64_t f;
+    int e;
+} decimal;
+
+/* Brings 0 < f < 10^want to exactly `want` digits, lowering e to match. */
+static inline decimal normalize(uint64_t f, int e, int want)
 {
+    int n = count_digits(f);
+    decimal d = {f * pow10_u64[want - n], e - (want - n)};
+    return d;
+}
+
+/* Writes (neg ? -1 : 1) * f * 10^e, 10^16 <= f < 10^17, in the JSON layout:
+ * value = 0.D * 10^dp with D the 17 digits: lead, then 16 in ds. */
+static ALWAYS_INLINE size_t write17(char *out, bool neg, uint64_t f, int e)
+{
+    uint64_t hi9 = f / 100000000; /* < 10^9 */
+    uint32_t lo8 = (uint32_t)(f - hi9 * 100000000);
+    uint32_t top = (uint32_t)hi9 / 100000000; /* 1..9 */
+    uint32_t mid8 = (uint32_t)hi9 - top * 100000000;
+    digits16_t ds;
+    ptrdiff_t n = digits16(mid8, lo8, &ds); /* significant digits */
+    char lead = (char)('0' + top);
+    ptrdiff_t dp = (ptrdiff_t)e + 17;
+
+    out[0] = '-'; /* overwritten by the first digit when positive */
     char *q = out + neg;
-    out[0] = '-'; /* overwritten below when positive */
-
-    /* -6 <= dp: |v| >= 1e-7; dp <= 21: |v| < 1e21 (judged on the shortest
-     * digits, so the double nearest 1e-7 counts as 1e-7). */
-    if (dp >= -6 && dp <= 21) {
-        if (dp >= n) {
-            /* Whole number: digits, the zeros after them, ".0". */
-            memcpy(q, s, 21);
-            memcpy(q + dp, ".0", 2);
-            return (size_t)(q + dp + 2 - out);
-        }
-        if (dp > 0) {
-            /* Point inside: integer part (dp < maxd), point, fraction in
-             * 8-byte blocks (a second block only for short integer parts). */
-            if (maxd > 9)
-                memcpy(q, s, 16);
-            else
-                memcpy(q, s, 8);
+    if (dp >= 1 && dp <= 21) {
+        q[0] = lead;
+        store_digits16(q + 1, ds);
+        if (dp < n) {
+            /* Point after digit dp (<= 16): the point, then the rest again
+             * one byte further, from the word that holds digit dp shifted
+             * down to it. */
+            unsigned s = (8 * (unsigned)(dp - 1)) & 63;
             q[dp] = '.';
-            memcpy(q + dp + 1, s + dp, 8);
-            if (maxd > 9 && n - dp > 8) memcpy(q + dp + 9, s + dp + 8, 8);
-            return (size_t)(q + n + 1 - out);
+            if (dp <= 9) {
+                store64(q + dp + 1, digits16_lo(ds) >> s);
+                store_digits16_hi(q + 10, ds);
+            } else {
+                store64(q + dp + 1, digits16_hi(ds) >> s);
+            }
+            return (size_t)neg + (size_t)n + 1;
         }
-        /* 0.000ddd */
+        /* Whole number: the 17 digits, zeros up to 21, ".0". */
+        store64(q + 17, ASCII_ZEROS);
+        memcpy(q + dp, ".0", 2);
+        return (size_t)neg + (size_t)dp + 2;
+    }
+    if (dp <= 0 && dp >= -5) {
+        /* 0.000ddd (|v| >= 1e-6) */
         memcpy(q, "0.000000", 8);
-        if (maxd > 9)
-            memcpy(q + 2 - dp, s, 17);
-        else
-            memcpy(q + 2 - dp, s, 9);
-        return (size_t)(q + 2 - dp + n - out);
+        char *p = q + 2 - dp;
+        p[0] = lead;
+        store_digits16(p + 1, ds);
+        return (size_t)neg + (size_t)(2 - dp + n);
     }
-
     /* Scientific: d[.ddd]e(+|-)x */
-    q[0] = s[0];
+    q[0] = lead;
     q[1] = '.';
-    if (maxd > 9)
-        memcpy(q + 2, s + 1, 16);
-    else
-        memcpy(q + 2, s + 1, 8);
-    q += n > 1 ? n + 1 : 1;
-    return (size_t)(write_exponent(q, dp - 1) - out);
+    store_digits16(q + 2, ds);
+    return (size_t)(write_exponent(q + (n > 1 ? n + 1 : 1), (int)dp - 1) - out);
 }
 
-/* Drops the trailing zeros of f (> 0), adding them to *e. Values from short
- * decimals have many: Schubfach gives up to 17 digits. */
-static inline uint64_t strip_zeros(uint64_t f, int *e)
+/* The same for floats: 10^8 <= f < 10^9, D = lead, then 8 digits in w1. */
+static ALWAYS_INLINE size_t write9(char *out, bool neg, uint32_t f, int e)
 {
-    if (f % 10 == 0) {
-        while (f % 10000 == 0) {
-            f /= 10000;
-            *e += 4;
+    uint32_t top = f / 100000000; /* 1..9 */
+    uint64_t r1 = digits8(f - top * 100000000);
+    int n = r1 ? 9 - zero_digits_at_end(r1) : 1;
+    uint64_t w1 = r1 | ASCII_ZEROS;
+    char lead = (char)('0' + top);
+    int dp = e + 9;
+
+    out[0] = '-';
+    char *q = out + neg;
+    if (dp >= 1 && dp <= 21) {
+        q[0] = lead;
+        store64(q + 1, w1);
+        if (dp < n) {
+            /* dp <= 8 */
+            q[dp] = '.';
+            store64(q + dp + 1, w1 >> (8 * (dp - 1)));
+            return (size_t)neg + (size_t)n + 1;
         }
-        if (f % 100 == 0) {
-            f /= 100;
-            *e += 2;
-        }
-        if (f % 10 == 0) {
-            f /= 10;
-            *e += 1;
-        }
+        /* Zeros up to 21 in 12 bytes, to stay within SV_FMT_F32_MAX. */
+        store64(q + 9, ASCII_ZEROS);
+        memcpy(q + 17, "0000", 4);
+        memcpy(q + dp, ".0", 2);
+        return (size_t)neg + (size_t)dp + 2;
     }
-    return f;
-}
-
-/* Writes (neg ? -1 : 1) * f * 10^e, 0 < f < 10^17, in the JSON layout. */
-static size_t write_decimal64(char *out, bool neg, uint64_t f, int e)
-{
-    char tmp[17 + ZERO_FILL];
-    f = strip_zeros(f, &e);
-    int n = count_digits(f);
-    digits17(tmp, f);
-    memset(tmp + 17, '0', ZERO_FILL);
-    return layout(out, neg, tmp + 17 - n, n, e + n, 17);
-}
-
-/* The same for floats, 0 < f < 10^9. */
-static size_t write_decimal32(char *out, bool neg, uint32_t f, int e)
-{
-    char tmp[9 + ZERO_FILL];
-    f = (uint32_t)strip_zeros(f, &e);
-    int n = count_digits(f);
-    digits9(tmp, f);
-    memset(tmp + 9, '0', ZERO_FILL);
-    return layout(out, neg, tmp + 9 - n, n, e + n, 9);
+    if (dp <= 0 && dp >= -5) {
+        memcpy(q, "0.000000", 8);
+        char *p = q + 2 - dp;
+        p[0] = lead;
+        store64(p + 1, w1);
+        return (size_t)neg + (size_t)(2 - dp + n);
+    }
+    q[0] = lead;
+    q[1] = '.';
+    store64(q + 2, w1);
+    return (size_t)(write_exponent(q + (n > 1 ? n + 1 : 1), dp - 1) - out);
 }
 
 /* ---- Schubfach ---------------------------------------------------------- */
@@ -278,11 +473,6 @@ static inline int floor_log10_three_quarters_pow2(int e)
 {
     return (int)(((int64_t)e * 1292913986 - 536607788) >> 32);
 }
-
-typedef struct {
-    uint64_t digits;
-    int exp10;
-} decimal;
 
 /* Round to odd of (g * cp) / 2^128 where g = ghi:glo: the integer part with
  * its lowest bit forced to 1 when the 64 fraction bits kept are nonzero. */
@@ -312,50 +502,181 @@ static inline uint64_t rop64(uint64_t g, uint64_t cp)
 static inline decimal schubfach_pick(uint64_t vb, uint64_t vbl, uint64_t vbr, unsigned out, int k)
 {
     decimal d;
+    d.e = k;
     uint64_t s = vb >> 2;
     uint64_t sp10 = (s / 10) * 10;
     uint64_t tp10 = sp10 + 10;
-    bool upin = vbl + out <= sp10 << 2;
-    bool wpin = (tp10 << 2) + out <= vbr;
+    /* x is in R when lo <= 4x <= hi. */
+    uint64_t lo = vbl + out, hi = vbr - out;
+    bool upin = lo <= sp10 << 2;
+    bool wpin = tp10 << 2 <= hi;
     if (upin != wpin) {
-        d.digits = upin ? sp10 : tp10;
-        d.exp10 = k;
+        d.f = upin ? sp10 : tp10;
         return d;
     }
     uint64_t t = s + 1;
-    bool uin = vbl + out <= s << 2;
-    bool win = (t << 2) + out <= vbr;
-    d.exp10 = k;
+    bool uin = lo <= s << 2;
+    bool win = t << 2 <= hi;
     if (uin != win) {
-        d.digits = uin ? s : t;
+        d.f = uin ? s : t;
         return d;
     }
     /* Both in R: the closer to v; vb compared with 4s + 2 (the midpoint). */
     uint64_t mid = (s + t) << 1;
-    d.digits = (vb < mid || (vb == mid && !(s & 1))) ? s : t;
+    d.f = (vb < mid || (vb == mid && !(s & 1))) ? s : t;
     return d;
 }
 
-/* c * 2^q with c the full significand (hidden bit included). */
+/* Shortest digits of c * 2^q where the neighbours are equally far apart:
+ * every double except the irregular ones below. */
 static decimal shortest64(uint64_t c, int q)
 {
-    /* Irregular spacing: the binade's lowest value, where the gap below is
-     * half the gap above (not for the smallest normal exponent). */
-    bool irregular = c == (UINT64_C(1) << 52) && q != -1074;
-    int k = irregular ? floor_log10_three_quarters_pow2(q) : floor_log10_pow2(q);
-    int h = q + sv_floor_log2_pow10(-k) + 1;
+    int k = floor_log10_pow2(q);
+    int h = q + sv_floor_log2_pow10(-k) + 1; /* 1..4 */
     const uint64_t *g = sv_pow5_128[-k - SV_POW5_MIN];
     /* g = table + 1: an upper bound of 10^-k's significand, as the paper's. */
     uint64_t glo = g[1] + 1;
     uint64_t ghi = g[0] + (glo == 0);
 
-    uint64_t cb = c << 2;
-    uint64_t cbl = cb - (irregular ? 1 : 2);
-    uint64_t cbr = cb + 2;
-    uint64_t vb = rop128(ghi, glo, cb << h);
-    uint64_t vbl = rop128(ghi, glo, cbl << h);
-    uint64_t vbr = rop128(ghi, glo, cbr << h);
+    /* cb = 4c, cbl = cb - 2, cbr = cb + 2; each shifted left by h. */
+    uint64_t cp = c << (h + 2);
+    uint64_t half_gap = (uint64_t)2 << h;
+    uint64_t vb = rop128(ghi, glo, cp);
+    uint64_t vbl = rop128(ghi, glo, cp - half_gap);
+    uint64_t vbr = rop128(ghi, glo, cp + half_gap);
     return schubfach_pick(vb, vbl, vbr, (unsigned)(c & 1), k);
+}
+
+/* The decision of schubfach_pick from an approximation of the scaled value
+ * alone, or false when it is too close to call (then the exact Schubfach
+ * decides; on random input about once in 2^50 values for doubles, 2^30 for
+ * floats).
+ *
+ * In units of 10^k, R = [V - W/2, V + W/2] with V = c * W and
+ * W = 2^q / 10^k in [1, 10). R holds at most one multiple of 10, since
+ * W < 10; if it holds one, m (the multiple of 10 at or below V) or m + 10,
+ * that is the answer (shortest, as in schubfach_pick); otherwise the integer
+ * nearest V is (it is in R, as W >= 1), and that is what schubfach_pick
+ * takes between s and t. So three comparisons decide: V - m against W/2,
+ * m + 10 - V against W/2, and the fraction of V against 1/2.
+ *
+ * In: m, dist = (V - m) * 2^59 and half_w = W/2 * 2^59, dist and half_w each
+ * below the true value by less than eps / 2. A decision is made only when
+ * the compared quantities are more than eps away from the threshold: the
+ * exact values then fall on the same side, ties and values exactly on an end
+ * of R included (those are never decided here). (If V is a multiple of 10
+ * and its approximation falls just below, m is 10 too low and dist just
+ * below 10 * 2^59: the m + 10 test then takes V, as it should.) */
+static ALWAYS_INLINE bool pick_fast(uint64_t m, uint64_t dist, uint64_t half_w, uint64_t eps,
+                                    uint64_t *f)
+{
+    const uint64_t ten = (uint64_t)10 << 59, half = (uint64_t)1 << 58;
+    /* Neither multiple of 10 in R, each clearly (the common case):
+     * half_w + eps < dist < ten - half_w - eps, as one unsigned test (W < 9.99,
+     * so the range is never empty). Then V rounds to nearest, when clearly
+     * not a tie; the fraction of V is dist's low 59 bits. */
+    if (dist - (half_w + eps + 1) < ten - 2 * (half_w + eps + 1)) {
+        /* The fraction of V is within eps of 1/2 when that of
+         * V + 1/2 + eps is within 2 eps of 0 (<< 5 keeps those 59 bits). */
+        uint64_t up = dist + half;
+        *f = m + (up >> 59);
+        return (up + eps) << 5 > (2 * eps) << 5;
+    }
+    if (dist + eps < half_w) {
+        *f = m;
+        return true;
+    }
+    *f = m + 10;
+    return dist > ten - half_w + eps;
+}
+
+/* k = floor_log10_pow2(q) and h' + 4 (see shortest64_fast) for every
+ * q = be - 1075, be the biased exponent of a double (floats use the same
+ * rows): (k + 400) | (h' + 4) << 12. One load instead of two
+ * multiplications and their shifts on the hot path. Built by the preprocessor from the
+ * same formulas as floor_log10_pow2 and sv_floor_log2_pow10 (the test
+ * checks every entry against them). */
+#define KH_K(be) (((-1075 + (be)) * 78913) >> 18)
+#define KH_H(be) ((-1075 + (be)) + (-KH_K(be) - 1) + (((-KH_K(be) - 1) * 1217359) >> 19) + 5)
+#define KH(be) (uint16_t)((KH_K(be) + 400) | KH_H(be) << 12)
+#define KH4(b) KH(b), KH((b) + 1), KH((b) + 2), KH((b) + 3)
+#define KH16(b) KH4(b), KH4((b) + 4), KH4((b) + 8), KH4((b) + 12)
+#define KH64(b) KH16(b), KH16((b) + 16), KH16((b) + 32), KH16((b) + 48)
+#define KH256(b) KH64(b), KH64((b) + 64), KH64((b) + 128), KH64((b) + 192)
+static const uint16_t k_and_h[2048] = {KH256(0),    KH256(256),  KH256(512),  KH256(768),
+                                       KH256(1024), KH256(1280), KH256(1536), KH256(1792)};
+
+/* Shortest digits of a normal, regular double c * 2^q from one 64x128-bit
+ * product, or false (see pick_fast).
+ *
+ * The product is with 10^-(k+1), so it gives U = V / 10 = ui + uf / 2^64:
+ * m = 10 ui and dist = 10 uf / 2^5, no division. h' + 4 (h' as h for k + 1,
+ * -3..0) keeps the shift positive, and the integer part starts at bit 132.
+ * W/2 * 2^59 = 5 T 2^(h' - 69) with T the table entry (128 bits).
+ *
+ * Errors: T is below 10^-(k+1)'s significand by less than one unit
+ * (2^-75 in U), and the product's bits below uf are dropped (less than
+ * 2^-64): U is below its true value by less than 2^-63, 0.33 units of 2^-59
+ * in dist, which loses less than 5 more to the truncation of uf before the
+ * multiplication by 5; half_w is below by less than 5.2 (the shift of T's top
+ * word). So each is below by less than 8 = eps / 2, and the comparisons are
+ * off by less than 10.6 units; the margin is 16. */
+static ALWAYS_INLINE bool shortest64_fast(uint64_t c, int q, decimal *out)
+{
+    unsigned kh = k_and_h[q + 1075];
+    int k = (int)(kh & 0xFFF) - 400;
+    int h = (int)(kh >> 12); /* h' + 4: 1..4 */
+    const uint64_t *g = sv_pow5_128[-k - 1 - SV_POW5_MIN];
+    uint64_t ghi = g[0], glo = g[1];
+
+    uint64_t cp = c << h; /* < 2^57 */
+    uint64_t x_hi, y_hi;
+    sv_mul128(glo, cp, &x_hi);
+    uint64_t y_lo = sv_mul128(ghi, cp, &y_hi);
+    uint64_t mid = y_lo + x_hi;
+    y_hi += mid < y_lo;
+    uint64_t ui = y_hi >> 4, uf = y_hi << 60 | mid >> 4;
+
+    out->e = k;
+    return pick_fast(10 * ui, (uf >> 4) * 5, (ghi >> (9 - h)) * 5, 16, &out->f);
+}
+
+/* The same for a normal, regular float, with T's top word only: U is then
+ * below its true value by less than (c << h) / 2^68 + 2^-64 < 2^-40 + 2^-64,
+ * less than 10 * 2^19 + 1 units of 2^-59 in dist (plus 5 for the truncation
+ * of uf), which is below 2^23 = eps / 2. */
+static ALWAYS_INLINE bool shortest32_fast(uint32_t c, int q, decimal *out)
+{
+    unsigned kh = k_and_h[q + 1075];
+    int k = (int)(kh & 0xFFF) - 400;
+    int h = (int)(kh >> 12); /* 1..4 */
+    uint64_t ghi = sv_pow5_128[-k - 1 - SV_POW5_MIN][0];
+
+    uint64_t hi;
+    uint64_t lo = sv_mul128(ghi, (uint64_t)c << h, &hi); /* hi < 2^32 */
+    uint64_t uf = hi << 60 | lo >> 4;
+
+    out->e = k;
+    return pick_fast(10 * (hi >> 4), (uf >> 4) * 5, (ghi >> (9 - h)) * 5, (uint64_t)1 << 24,
+                     &out->f);
+}
+
+/* The irregular doubles: c = 2^52 above the smallest normal binade, the
+ * lowest value of a binade, where the gap below is half the gap above. */
+static COLD decimal shortest64_irregular(int q)
+{
+    uint64_t c = UINT64_C(1) << 52;
+    int k = floor_log10_three_quarters_pow2(q);
+    int h = q + sv_floor_log2_pow10(-k) + 1;
+    const uint64_t *g = sv_pow5_128[-k - SV_POW5_MIN];
+    uint64_t glo = g[1] + 1;
+    uint64_t ghi = g[0] + (glo == 0);
+
+    uint64_t cb = c << 2;
+    uint64_t vb = rop128(ghi, glo, cb << h);
+    uint64_t vbl = rop128(ghi, glo, (cb - 1) << h);
+    uint64_t vbr = rop128(ghi, glo, (cb + 2) << h);
+    return schubfach_pick(vb, vbl, vbr, 0, k);
 }
 
 static decimal shortest32(uint32_t c, int q)
@@ -374,6 +695,42 @@ static decimal shortest32(uint32_t c, int q)
     return schubfach_pick(vb, vbl, vbr, c & 1, k);
 }
 
+/* ---- entry points ----------------------------------------------------------- */
+
+static size_t put_zero(char *out, bool neg)
+{
+    memcpy(out, "-0.0", 4);
+    if (neg) return 4;
+    memcpy(out, "0.0", 3);
+    return 3;
+}
+
+/* Zero, subnormals, the lowest double of each binade and what
+ * shortest64_fast cannot decide, off the common path. It takes the double
+ * itself, so that the common path keeps nothing alive for it. */
+static COLD size_t fmt_f64_slow(double d, char *out)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    bool neg = bits >> 63;
+    uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
+    int be = (int)((bits >> 52) & 0x7FF);
+    decimal dec;
+    if (be == 0) {
+        if (frac == 0) return put_zero(out, neg);
+        dec = shortest64(frac, -1074);
+    } else if (frac == 0 && be > 1) {
+        /* The lowest value of a binade has a nearer neighbour below, except
+         * in the lowest binade, where the largest subnormal is as far below
+         * as the next double is above. */
+        dec = shortest64_irregular(be - 1075);
+    } else {
+        dec = shortest64(frac | (UINT64_C(1) << 52), be - 1075);
+    }
+    dec = normalize(dec.f, dec.e, 17);
+    return write17(out, neg, dec.f, dec.e);
+}
+
 size_t sv_fmt_f64(double d, char *out)
 {
     uint64_t bits;
@@ -381,32 +738,37 @@ size_t sv_fmt_f64(double d, char *out)
     bool neg = bits >> 63;
     uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
     int be = (int)((bits >> 52) & 0x7FF);
+    if (be == 0) return fmt_f64_slow(d, out);
 
-    if (be == 0 && frac == 0) {
-        if (neg) {
-            memcpy(out, "-0.0", 4);
-            return 4;
-        }
-        memcpy(out, "0.0", 3);
-        return 3;
-    }
-    uint64_t c;
-    int q;
-    if (be) {
-        c = frac | (UINT64_C(1) << 52);
-        q = be - 1075;
-        /* Whole numbers below 2^53: every integer there is a double, so the
-         * integer itself is the shortest text. */
-        if (q <= 0 && q > -53) {
-            uint64_t f = c >> -q;
-            if (f << -q == c) return write_decimal64(out, neg, f, 0);
-        }
+    uint64_t c = frac | (UINT64_C(1) << 52);
+    int q = be - 1075;
+    decimal dec;
+    /* Whole numbers below 2^53: every integer there is a double, so the
+     * integer itself is the shortest text. (For q < -52 the test fails by
+     * itself: c has at most 52 trailing zero bits.) */
+    if (q <= 0 && sv_ctz64(c) >= -q) {
+        dec = normalize(c >> -q, 0, 17);
     } else {
-        c = frac;
-        q = -1074;
+        /* frac == 0: the lowest double of a binade, see fmt_f64_slow. */
+        if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
+        /* A normal double's shortest digits number 16 or 17 (c >= 2^52 and
+         * 1 <= 2^q / 10^k < 10 give 4.5e15 <= digits < 9.1e16). */
+        if (dec.f < UINT64_C(10000000000000000)) {
+            dec.f *= 10;
+            dec.e -= 1;
+        }
     }
-    decimal dec = shortest64(c, q);
-    return write_decimal64(out, neg, dec.digits, dec.exp10);
+    return write17(out, neg, dec.f, dec.e);
+}
+
+/* Zero, subnormals, the lowest float of each binade and what
+ * shortest32_fast cannot decide. */
+static COLD size_t fmt_f32_slow(char *out, bool neg, uint32_t frac, int be)
+{
+    if (be == 0 && frac == 0) return put_zero(out, neg);
+    decimal dec = be ? shortest32(frac | (UINT32_C(1) << 23), be - 150) : shortest32(frac, -149);
+    dec = normalize(dec.f, dec.e, 9);
+    return write9(out, neg, (uint32_t)dec.f, dec.e);
 }
 
 size_t sv_fmt_f32(float f, char *out)
@@ -416,28 +778,20 @@ size_t sv_fmt_f32(float f, char *out)
     bool neg = bits >> 31;
     uint32_t frac = bits & ((UINT32_C(1) << 23) - 1);
     int be = (int)((bits >> 23) & 0xFF);
+    if (be == 0) return fmt_f32_slow(out, neg, frac, be);
 
-    if (be == 0 && frac == 0) {
-        if (neg) {
-            memcpy(out, "-0.0", 4);
-            return 4;
-        }
-        memcpy(out, "0.0", 3);
-        return 3;
-    }
-    uint32_t c;
-    int q;
-    if (be) {
-        c = frac | (UINT32_C(1) << 23);
-        q = be - 150;
-        if (q <= 0 && q > -24) {
-            uint32_t i = c >> -q;
-            if (i << -q == c) return write_decimal32(out, neg, i, 0);
-        }
+    uint32_t c = frac | (UINT32_C(1) << 23);
+    int q = be - 150;
+    decimal dec;
+    if (q <= 0 && sv_ctz64(c) >= -q) {
+        /* Whole numbers below 2^24 (see sv_fmt_f64). */
+        dec = normalize(c >> -q, 0, 9);
     } else {
-        c = frac;
-        q = -149;
+        if (frac == 0 || !shortest32_fast(c, q, &dec)) return fmt_f32_slow(out, neg, frac, be);
+        /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8. */
+        int more = (dec.f < 100000000) + (dec.f < 10000000);
+        dec.f *= pow10_u64[more];
+        dec.e -= more;
     }
-    decimal dec = shortest32(c, q);
-    return write_decimal32(out, neg, (uint32_t)dec.digits, dec.exp10);
+    return write9(out, neg, (uint32_t)dec.f, dec.e);
 }

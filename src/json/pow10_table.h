@@ -66,4 +66,19 @@ static inline int sv_clz64(uint64_t x)
 #endif
 }
 
+/* Number of trailing zero bits of a nonzero x. */
+static inline int sv_ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
 #endif
