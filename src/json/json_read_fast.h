@@ -21,6 +21,7 @@
 #include "core/base64.h"
 #include "json/json_read_internal.h"
 #include "json/numconv.h"
+#include "json/pow10_table.h"
 
 /* ---- plain decimals --------------------------------------------------------------------- */
 
@@ -132,34 +133,13 @@ static const float jr_exact_pow10_f32[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
 #if JR_EXACT_DIV && JR_SWAR && defined(__SIZEOF_INT128__)
 #define JR_LEMIRE 1
 /* For m / 10^nf with nf = 1..19: T = 5^-nf scaled to 128 bits, T = floor(2^(127
- * + L) / 5^nf) where L is the bit length of 5^nf (so 2^127 <= T < 2^128), as
- * two words, and e = 63 - L - nf, the binary exponent of the result before
- * the normalisation below. Worked out with exact integer arithmetic. */
-static const struct {
-    uint64_t hi, lo;
-    int e;
-} jr_pow5_neg[20] = {
-    {0, 0, 0},
-    {UINT64_C(0xcccccccccccccccc), UINT64_C(0xcccccccccccccccc), 59}, /* 10^-1 */
-    {UINT64_C(0xa3d70a3d70a3d70a), UINT64_C(0x3d70a3d70a3d70a3), 56}, /* 10^-2 */
-    {UINT64_C(0x83126e978d4fdf3b), UINT64_C(0x645a1cac083126e9), 53}, /* 10^-3 */
-    {UINT64_C(0xd1b71758e219652b), UINT64_C(0xd3c36113404ea4a8), 49}, /* 10^-4 */
-    {UINT64_C(0xa7c5ac471b478423), UINT64_C(0x0fcf80dc33721d53), 46}, /* 10^-5 */
-    {UINT64_C(0x8637bd05af6c69b5), UINT64_C(0xa63f9a49c2c1b10f), 43}, /* 10^-6 */
-    {UINT64_C(0xd6bf94d5e57a42bc), UINT64_C(0x3d32907604691b4c), 39}, /* 10^-7 */
-    {UINT64_C(0xabcc77118461cefc), UINT64_C(0xfdc20d2b36ba7c3d), 36}, /* 10^-8 */
-    {UINT64_C(0x89705f4136b4a597), UINT64_C(0x31680a88f8953030), 33}, /* 10^-9 */
-    {UINT64_C(0xdbe6fecebdedd5be), UINT64_C(0xb573440e5a884d1b), 29}, /* 10^-10 */
-    {UINT64_C(0xafebff0bcb24aafe), UINT64_C(0xf78f69a51539d748), 26}, /* 10^-11 */
-    {UINT64_C(0x8cbccc096f5088cb), UINT64_C(0xf93f87b7442e45d3), 23}, /* 10^-12 */
-    {UINT64_C(0xe12e13424bb40e13), UINT64_C(0x2865a5f206b06fb9), 19}, /* 10^-13 */
-    {UINT64_C(0xb424dc35095cd80f), UINT64_C(0x538484c19ef38c94), 16}, /* 10^-14 */
-    {UINT64_C(0x901d7cf73ab0acd9), UINT64_C(0x0f9d37014bf60a10), 13}, /* 10^-15 */
-    {UINT64_C(0xe69594bec44de15b), UINT64_C(0x4c2ebe687989a9b3), 9}, /* 10^-16 */
-    {UINT64_C(0xb877aa3236a4b449), UINT64_C(0x09befeb9fad487c2), 6}, /* 10^-17 */
-    {UINT64_C(0x9392ee8e921d5d07), UINT64_C(0x3aff322e62439fcf), 3}, /* 10^-18 */
-    {UINT64_C(0xec1e4a7db69561a5), UINT64_C(0x2b31e9e3d06c32e5), -1}, /* 10^-19 */
-};
+ * + L) / 5^nf) where L is the bit length of 5^nf (so 2^127 <= T < 2^128): that
+ * is entry -nf of the shared table sv_pow5_128 (pow10_table.h). The binary
+ * exponent of the result before the normalisation below is e = 63 - L - nf. */
+static inline int jr_pow5_neg_exp(unsigned nf)
+{
+    return 62 - sv_floor_log2_pow5((int)nf) - (int)nf;
+}
 
 /* The correctly rounded m / 10^nf for 2^53 < m < 10^19 and 5 <= nf <= 19
  * (the Eisel-Lemire method: Lemire, "Number parsing at a gigabyte per
@@ -174,17 +154,18 @@ static inline bool jr_lemire(uint64_t m, unsigned nf, double *out)
 {
     unsigned lz = (unsigned)__builtin_clzll(m);
     uint64_t w = m << lz;
-    unsigned __int128 p = (unsigned __int128)w * jr_pow5_neg[nf].hi;
+    const uint64_t *t = sv_pow5_128[-(int)nf - SV_POW5_MIN];
+    unsigned __int128 p = (unsigned __int128)w * t[0];
     uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
     if ((hi & 0x1FF) == 0x1FF) { /* near a carry: add the next word of the product */
-        uint64_t h2 = (uint64_t)(((unsigned __int128)w * jr_pow5_neg[nf].lo) >> 64);
+        uint64_t h2 = (uint64_t)(((unsigned __int128)w * t[1]) >> 64);
         lo += h2;
         hi += lo < h2;
         if ((hi & 0x1FF) == 0x1FF && lo >= UINT64_MAX - 1) return false;
     }
     unsigned top = (unsigned)(hi >> 63);        /* the product's top bit: 1 or 0 */
     uint64_t mant = hi >> (top + 9);             /* 53 bits and the rounding bit */
-    int e = jr_pow5_neg[nf].e + (int)top - (int)lz; /* binary exponent of 1.f */
+    int e = jr_pow5_neg_exp(nf) + (int)top - (int)lz; /* binary exponent of 1.f */
     mant = (mant + (mant & 1)) >> 1;             /* round half up (never a tie) */
     if (mant == (UINT64_C(1) << 53)) {
         mant >>= 1;
