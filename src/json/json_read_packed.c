@@ -152,21 +152,11 @@ fast_element(const char *p, const char *end, sv_elem e, void *dst)
 {
     if (p >= end) return NULL;
     const char *s = p;
-    bool neg = *p == '-';
-    p += neg;
-    const char *ds = p;
-    uint64_t m = 0;
-    p = jr_take_digits(p, end, &m);
-    size_t nd = (size_t)(p - ds), nf = 0;
-    if (nd == 0 || nd > 19 || (nd > 1 && *ds == '0')) return NULL;
-    if (p < end && *p == '.') {
-        const char *fs = ++p;
-        p = jr_take_digits(p, end, &m);
-        nf = (size_t)(p - fs);
-        if (nf == 0 || nd + nf > 19) return NULL;
-    }
-    if (p < end && (*p | 0x20) == 'e') return NULL;
-    jr_num n = {s, p, m, -(int64_t)nf, m, neg, nf == 0, false, false};
+    jr_dec dec;
+    p = sv_jr_decimal_careful(p, end, &dec);
+    if (!p) return NULL;
+    size_t nf = dec.nf;
+    jr_num n = {s, p, dec.m, -(int64_t)nf, dec.m, dec.neg, nf == 0, false, false};
     if (e == SV_ELEM_F32) {
         float f;
         if (!sv_jr_num_f32(&n, &f)) return NULL;
