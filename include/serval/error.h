@@ -6,6 +6,7 @@
 #ifndef SERVAL_ERROR_H
 #define SERVAL_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +81,11 @@ sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+/* The va_list form of sv_error_set_bits (bit_offset -1 = none), for readers
+ * that wrap it in printf-style functions of their own. */
+sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                        int bit_offset, const char *fmt, va_list ap);
 
 /* Paths are built while a failure unwinds: each level of a recursive decoder
  * that sees a child fail prepends its own segment, so the success path costs

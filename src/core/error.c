@@ -50,8 +50,8 @@ void sv_error_clear(sv_error *err)
     err->bit_offset = -1;
 }
 
-static sv_status error_vset(sv_error *err, sv_status status, const char *format,
-                            uint64_t byte_offset, int bit_offset, const char *fmt, va_list ap)
+sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                        int bit_offset, const char *fmt, va_list ap)
 {
     if (!err) return status;
     if (err->status != SV_OK) return err->status; /* the first error wins */
@@ -74,7 +74,7 @@ sv_status sv_error_set(sv_error *err, sv_status status, const char *format, uint
 {
     va_list ap;
     va_start(ap, fmt);
-    sv_status s = error_vset(err, status, format, byte_offset, -1, fmt, ap);
+    sv_status s = sv_error_vset(err, status, format, byte_offset, -1, fmt, ap);
     va_end(ap);
     return s;
 }
@@ -84,7 +84,7 @@ sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
 {
     va_list ap;
     va_start(ap, fmt);
-    sv_status s = error_vset(err, status, format, byte_offset, bit_offset, fmt, ap);
+    sv_status s = sv_error_vset(err, status, format, byte_offset, bit_offset, fmt, ap);
     va_end(ap);
     return s;
 }
