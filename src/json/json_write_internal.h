@@ -1,9 +1,12 @@
 /* The typed JSON writer's shared state and helpers (internal).
  *
  * The writer keeps a raw cursor (p, end) into the output sv_buf and writes
- * with plain stores: every emitter first asks sv__jw_need() for an upper
- * bound of what it is about to write, then stores without further checks.
- * The buffer's len is synchronised only when it has to grow and at the end. */
+ * with plain stores: every emitter first makes sure there is room for an
+ * upper bound of what it is about to write (sv__jw_need, or in the container
+ * loops one check per item against a fixed bound), then stores without
+ * further checks. The buffer's len is synchronised only when it has to grow
+ * and at the end. The container loops keep the cursor in a local variable
+ * and hand it back to w->p only around calls that write through w. */
 #ifndef SV_JSON_WRITE_INTERNAL_H
 #define SV_JSON_WRITE_INTERNAL_H
 
@@ -13,9 +16,18 @@
 #include <string.h>
 
 #include "core/value_internal.h"
+#include "json/numconv.h"
 #include "serval/json.h"
 
 #define SV_JW_FORMAT "json"
+
+#if defined(__GNUC__)
+#define SV_JW_INLINE __attribute__((always_inline)) inline
+#define SV_JW_NOINLINE __attribute__((noinline))
+#else
+#define SV_JW_INLINE inline
+#define SV_JW_NOINLINE
+#endif
 
 /* Indentation lines are written 16 spaces at a time (whole chunks, so the
  * copy has a constant size); every reservation that precedes a newline
@@ -23,20 +35,23 @@
 #define SV_JW_NL_SLACK 16
 
 /* Object keys repeat (every object of a class has the same field names, and
- * they are interned): the writer remembers the text of recent short keys by
- * the address of their bytes, which is stable while it runs. */
+ * they are interned): the writer remembers the text of recent keys by the
+ * address of their bytes, which is stable while it runs, and writes a
+ * remembered key with one constant-size copy. */
 #define SV_JW_KEY_CACHE_BITS 6
 #define SV_JW_KEY_CACHE (1 << SV_JW_KEY_CACHE_BITS)
-#define SV_JW_KEY_TEXT 24
+#define SV_JW_KEY_TEXT 32 /* bytes copied for a remembered key: "key": and a space */
 typedef struct sv_jw_key {
-    const char *str; /* the key's bytes, NULL = empty slot */
-    uint32_t len;
-    uint32_t n; /* bytes of text: "key": and a space when pretty */
+    const char *str; /* the key's bytes; an empty slot holds sv_jw.keys itself */
+    uint64_t head;   /* the key value's first 8 bytes: kind, flags, sub, tag, len */
+    uint64_t n;      /* bytes of text */
     uint8_t text[SV_JW_KEY_TEXT];
+    uint64_t pad; /* (64 bytes: a slot's offset is its index shifted) */
 } sv_jw_key;
+_Static_assert(sizeof(sv_jw_key) == 64, "a key slot is 64 bytes");
 
 typedef struct sv_jw {
-    uint8_t *p;   /* next byte to write */
+    uint8_t *p;   /* next byte to write (while no container loop holds it) */
     uint8_t *end; /* end of the reserved room (the buffer's capacity) */
     sv_buf *buf;
     sv_error *err;
@@ -45,8 +60,16 @@ typedef struct sv_jw {
     unsigned depth; /* containers open */
     bool pretty;
     bool plain;
-    uint32_t key_mask, key_want; /* see object_key() in json_write.c */
+    uint32_t key_mask, key_want; /* see sv__jw_object_key() */
+    /* kind, the UTF16 flag and tag: the mask of a value head (sv__jw_head)
+     * that tells an untagged UTF-8 string */
+    uint32_t mask_string;
     sv_jw_key keys[SV_JW_KEY_CACHE];
+    /* the previous object's class (its value's two words; an empty entry
+     * holds the address of keys) and its text: "$class": and the class */
+    uint64_t cls_words[2];
+    size_t cls_n;
+    uint8_t cls_text[SV_JW_KEY_TEXT];
 } sv_jw;
 
 /* One row per tag (tags.h): the typed JSON opening of its form and what the
@@ -72,6 +95,20 @@ static inline bool sv__jw_need(sv_jw *w, size_t n)
     return sv__jw_grow(w, n);
 }
 
+/* Stores n bytes of s at w->p (room checked by the caller). */
+static inline void sv__jw_put(sv_jw *w, const char *s, size_t n)
+{
+    memcpy(w->p, s, n);
+    w->p += n;
+}
+
+/* Writes s (a literal) and, when pretty, a space: the "key": part of a form. */
+static inline void sv__jw_put_key_lit(sv_jw *w, const char *s, size_t n)
+{
+    sv__jw_put(w, s, n);
+    if (w->pretty) *w->p++ = ' ';
+}
+
 /* '\n' and ind spaces. Room: ind + 1 + SV_JW_NL_SLACK. */
 static inline uint8_t *sv__jw_nl(uint8_t *p, size_t ind)
 {
@@ -81,52 +118,34 @@ static inline uint8_t *sv__jw_nl(uint8_t *p, size_t ind)
     return p + ind;
 }
 
-/* ---- prefetching ---------------------------------------------------------- */
+/* ---- value heads ---------------------------------------------------------- */
 
-/* Asks for the memory behind a value ahead of its turn: a large tree does
- * not fit the caches, and without this each container and string costs a
- * wait for memory when the writer reaches it. */
-#if defined(__GNUC__)
-#define SV_JW_PREFETCH(addr) __builtin_prefetch(addr)
-#else
-#define SV_JW_PREFETCH(addr) ((void)0)
-#endif
-#define SV_JW_PREFETCH_AHEAD 8
-
-static inline void sv__jw_prefetch(const sv_value *v)
+/* The first 4 bytes of a value (kind, flags, sub, tag) as one word, so that
+ * "an untagged float64 without flags" is one compare. */
+static inline uint32_t sv__jw_head(const sv_value *v)
 {
-    unsigned k = v->kind;
-    if (k < SV_STRING || k > SV_PACKED) return;
-    const char *p = v->as.data;
-    if (!p) return;
-    SV_JW_PREFETCH(p);
-    if (k >= SV_ARRAY && k <= SV_OBJECT) {
-        /* the header and the first items span several lines (up to 8) */
-        size_t size = sizeof(sv_container) + (size_t)v->len * (k == SV_ARRAY ? 16 : 32);
-        size_t end = size < 512 ? size : 512;
-        for (size_t off = 64; off < end; off += 64)
-            SV_JW_PREFETCH(p + off);
-    }
+    uint32_t h;
+    memcpy(&h, v, sizeof h);
+    return h;
 }
 
-/* For a container whose own memory was asked for earlier: asks for what its
- * first items point to (nested containers, strings, numbers). */
-static inline void sv__jw_prefetch_items(const sv_value *v)
+/* The head word of a value with these fields; built through an sv_value so
+ * that no bit-field layout is assumed (the compiler folds it to a constant
+ * for plain values; masks, with all bits of a bit-field set, are not always
+ * folded, and are kept in sv_jw). */
+static inline uint32_t sv__jw_head_of(unsigned kind, unsigned flags, unsigned sub, unsigned tag)
 {
-    unsigned k = v->kind;
-    if (k < SV_ARRAY || k > SV_OBJECT || !v->as.box) return;
-    /* (the container is not checked yet: stay within its room) */
-    uint32_t n = v->len < v->as.box->cap ? v->len : v->as.box->cap;
-    if (n > 16) n = 16;
-    if (k == SV_ARRAY) {
-        const sv_value *items = sv__items(v->as.box);
-        for (uint32_t i = 0; i < n; i++)
-            sv__jw_prefetch(&items[i]);
-    } else {
-        const sv_pair *pairs = sv__pairs(v->as.box);
-        for (uint32_t i = 0; i < n; i++)
-            sv__jw_prefetch(&pairs[i].val);
-    }
+    sv_value v = sv__make((sv_kind)kind, sub, flags);
+    v.tag = (uint16_t)tag;
+    return sv__jw_head(&v);
+}
+
+/* An object key: an untagged UTF-8 string in typed mode, any string in
+ * plain mode. One masked compare of the value's head (key_mask and key_want
+ * are made in sv_json_write). */
+static inline bool sv__jw_object_key(const sv_jw *w, const sv_value *k)
+{
+    return (sv__jw_head(k) & w->key_mask) == w->key_want && (k->as.str || !k->len);
 }
 
 /* String flags for sv__jw_string. */
@@ -136,9 +155,72 @@ enum {
     SV_JW_STR_KEY = 4     /* followed by ':' (and a space when pretty) */
 };
 
-/* ---- strings: 8 bytes at a time ----------------------------------------- */
+/* ---- integers: eight digits at once ----------------------------------------- */
 
 #define SV_JW_ONES UINT64_C(0x0101010101010101)
+
+/* "00" to "99": the two digits of each number below 100. */
+extern const char sv__jw_digits2[200];
+
+/* The decimal digits of u (no sign, no leading zeros), written with
+ * constant-size stores: up to 8 bytes whatever the length (room:
+ * SV_FMT_INT_MAX). Small values, the commonest in game data (counts, ids,
+ * flags), take a table of digit pairs. Below 10^8 the eight digits are
+ * computed side by side in one word (SWAR): u splits into two 4-digit halves
+ * in the two 32-bit lanes, each lane into two 2-digit halves, each of those
+ * into two digits, one per byte, the most significant digit in the lowest
+ * byte (the first in memory on a little-endian machine). The divisions by
+ * 100 and 10 are multiplications by 10486 / 2^20 and 103 / 2^10, exact for
+ * every lane value that can occur (below 10^4 and 10^2; the unit tests write
+ * every one). The leading zero digits are shifted out and the word stored
+ * whole. Larger values go to sv_fmt_u64. */
+static SV_JW_INLINE size_t sv__jw_fmt_u64(uint64_t u, uint8_t *p)
+{
+    if (u < 10) {
+        *p = (uint8_t)('0' + u);
+        return 1;
+    }
+    if (u < 100) {
+        memcpy(p, sv__jw_digits2 + 2 * u, 2);
+        return 2;
+    }
+    if (u < 10000) {
+        uint32_t x = (uint32_t)u, hi = x / 100, lo = x % 100; /* (32-bit division: cheaper) */
+        if (hi < 10) {
+            *p = (uint8_t)('0' + hi);
+            memcpy(p + 1, sv__jw_digits2 + 2 * lo, 2);
+            return 3;
+        }
+        memcpy(p, sv__jw_digits2 + 2 * hi, 2);
+        memcpy(p + 2, sv__jw_digits2 + 2 * lo, 2);
+        return 4;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+    if (u < 100000000) {
+        uint64_t x = u / 10000 | (u % 10000) << 32;
+        uint64_t hund = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
+        x = hund | (x - hund * 100) << 16;
+        uint64_t tens = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
+        x = tens | (x - tens * 10) << 8;
+        /* u >= 10^4, so x != 0: its lowest non-zero byte is the first digit */
+        unsigned zeros = (unsigned)__builtin_ctzll(x) >> 3;
+        x = (x >> (8 * zeros)) + SV_JW_ONES * '0';
+        memcpy(p, &x, 8);
+        return 8 - zeros;
+    }
+#endif
+    return sv_fmt_u64(u, (char *)p);
+}
+
+static SV_JW_INLINE size_t sv__jw_fmt_i64(int64_t i, uint8_t *p)
+{
+    if (i >= 0) return sv__jw_fmt_u64((uint64_t)i, p);
+    *p = '-';
+    return 1 + sv__jw_fmt_u64(0 - (uint64_t)i, p + 1);
+}
+
+/* ---- strings: 8 bytes at a time ----------------------------------------- */
+
 #define SV_JW_HIGHS UINT64_C(0x8080808080808080)
 
 /* Bit 7 of each byte of the result is set for a byte that is < 0x20, '"',
@@ -192,47 +274,90 @@ static inline uint64_t sv__jw_load_tail(const uint8_t *e, size_t rem, const uint
 #endif
 }
 
-/* Writes a quoted, escaped string. Invalid UTF-8 (or invalid WTF-8 with
- * SV_JW_STR_WTF8) is SV_ERR_UTF8, with the offset of the bad byte in the
- * string as the error's byte offset. */
+/* Writes a quoted, escaped string at w->p. Invalid UTF-8 (or invalid WTF-8
+ * with SV_JW_STR_WTF8) is SV_ERR_UTF8, with the offset of the bad byte in
+ * the string as the error's byte offset. */
 sv_status sv__jw_string_any(sv_jw *w, const char *s, size_t len, unsigned flags);
 
-/* The same; strings of up to 16 bytes with nothing to escape (most keys and
- * short values) are stored inline here, in one or two words. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline sv_status
-sv__jw_string(sv_jw *w, const char *str, size_t len, unsigned flags)
+static inline uint32_t sv__jw_load32(const uint8_t *s)
+{
+    uint32_t x;
+    memcpy(&x, s, 4);
+    return x;
+}
+
+/* The quoted text of a string of 1 to 16 bytes with nothing to escape (most
+ * keys and short values) at p; returns the end, or NULL (nothing meaningful
+ * written) when the string is not such a one. Room: 24 bytes. The string is
+ * read as two words that overlap when it is shorter than both (its first
+ * and its last 8, or 4, bytes: every load stays inside it) and stored the
+ * same way: the overlapping bytes are written twice, with the same value.
+ * Bytes >= 0x80 take the slow path, so the UTF-8 check is done there. */
+static SV_JW_INLINE uint8_t *sv__jw_short_string(uint8_t *p, const char *str, size_t len)
 {
     const uint8_t *s = (const uint8_t *)str;
-    if (len - 1 < 16 && (size_t)(w->end - w->p) >= 24 &&
-        !((flags & SV_JW_STR_DOLLAR) && s[0] == '$')) {
-        uint8_t *p = w->p;
-        if (len <= 8) {
-            uint64_t a = len == 8 ? sv__jw_load64(s) : sv__jw_load_tail(s + len, len, s);
-            if (sv__jw_special(a)) goto slow;
-            memcpy(p + 1, &a, 8);
-        } else {
-            uint64_t a = sv__jw_load64(s);
-            uint64_t b = len == 16 ? sv__jw_load64(s + 8) : sv__jw_load_tail(s + len, len - 8, s);
-            if (sv__jw_special(a) | sv__jw_special(b)) goto slow;
-            memcpy(p + 1, &a, 8);
-            memcpy(p + 9, &b, 8);
-        }
-        p[0] = '"';
-        p += 1 + len;
-        *p++ = '"';
-        if (flags & SV_JW_STR_KEY) {
-            *p++ = ':';
-            if (w->pretty) *p++ = ' ';
-        }
-        w->p = p;
-        return SV_OK;
+    if (len - 1 >= 16) return NULL;
+    if (len >= 8) {
+        uint64_t a = sv__jw_load64(s), b = sv__jw_load64(s + len - 8);
+        if (sv__jw_special(a) | sv__jw_special(b)) return NULL;
+        memcpy(p + 1, &a, 8);
+        memcpy(p + len - 7, &b, 8);
+    } else if (len >= 4) {
+        uint32_t a = sv__jw_load32(s), b = sv__jw_load32(s + len - 4);
+        if (sv__jw_special((uint64_t)a | (uint64_t)b << 32)) return NULL;
+        memcpy(p + 1, &a, 4);
+        memcpy(p + len - 3, &b, 4);
+    } else {
+        /* 1 to 3 bytes: the first, the middle and the last (some the same),
+         * checked in one word whose other bytes are 'A' (no escape) */
+        uint8_t c0 = s[0], c1 = s[len / 2], c2 = s[len - 1];
+        if (sv__jw_special(c0 | (uint64_t)c1 << 8 | (uint64_t)c2 << 16 | (SV_JW_ONES * 'A' << 24)))
+            return NULL;
+        p[1] = c0;
+        p[1 + len / 2] = c1;
+        p[len] = c2;
     }
-slow:
+    p[0] = '"';
+    p[1 + len] = '"';
+    return p + 2 + len;
+}
+
+/* A string at w->p: the short form above when it applies, else the general
+ * one. */
+static SV_JW_INLINE sv_status sv__jw_string(sv_jw *w, const char *str, size_t len, unsigned flags)
+{
+    if ((size_t)(w->end - w->p) >= 24 && !((flags & SV_JW_STR_DOLLAR) && len && str[0] == '$')) {
+        uint8_t *p = sv__jw_short_string(w->p, str, len);
+        if (p) {
+            if (flags & SV_JW_STR_KEY) {
+                *p++ = ':';
+                if (w->pretty) *p++ = ' ';
+            }
+            w->p = p;
+            return SV_OK;
+        }
+    }
     return sv__jw_string_any(w, str, len, flags);
 }
+
+/* ---- the writers (each checks its value and its room itself) ----------------- */
+
+/* Any value, tagged or not (json_write.c). */
+sv_status sv__jw_value(sv_jw *w, const sv_value *v);
+
+/* The writers of untagged values by kind (the shape tags of tuples and
+ * packed arrays are part of their own form); 16 rows, one per value of the
+ * 4-bit kind field (json_write.c). */
+typedef sv_status (*sv_jw_writer)(sv_jw *w, const sv_value *v);
+extern const sv_jw_writer sv__jw_by_kind[16];
+
+/* SV_ERR_TYPE "malformed tree: what (kind k)". */
+sv_status sv__jw_malformed(sv_jw *w, const char *what, const sv_value *v);
+
+/* ARRAY, MAP, OBJECT (json_write_containers.c). */
+sv_status sv__jw_array(sv_jw *w, const sv_value *v);
+sv_status sv__jw_map(sv_jw *w, const sv_value *v);
+sv_status sv__jw_object(sv_jw *w, const sv_value *v);
 
 /* BYTES: {"$bytes": "base64"} (plain: the base64 string). */
 sv_status sv__jw_bytes(sv_jw *w, const sv_value *v);

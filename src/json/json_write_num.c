@@ -3,8 +3,6 @@
  * packed arrays"). Digits come from numconv (shortest round-trip floats). */
 #include "json/json_write_internal.h"
 
-#include "json/numconv.h"
-
 /* Room for one number of any element type and its separator. Non-finite
  * floats in tuples are strings, at most "nan:0x" + 16 hex digits + quotes. */
 #define NUM_ROOM (SV_FMT_F64_MAX + 2)
@@ -24,10 +22,13 @@ static inline uint8_t *put(uint8_t *p, const char *s, size_t n)
     return p + n;
 }
 
-/* "{\"$i8\":" etc., by width 1, 2, 4, 8 (index 0..3); copied 8 bytes at a
- * time (a constant-size copy), the pointer then advanced by the length. */
-static const char int_open[4][8] = {"{\"$i8\":", "{\"$i16\":", "{\"$i32\":", "{\"$i64\":"};
-static const char uint_open[4][8] = {"{\"$u8\":", "{\"$u16\":", "{\"$u32\":", "{\"$u64\":"};
+/* "{\"$i8\": " etc., by width 1, 2, 4, 8 (index 0..3), padded with spaces:
+ * copied whole (a constant-size copy), the pointer then advanced by the
+ * length, and by one more when pretty (keeping a space). */
+static const char int_open[4][16] = {
+    "{\"$i8\":        ", "{\"$i16\":       ", "{\"$i32\":       ", "{\"$i64\":       "};
+static const char uint_open[4][16] = {
+    "{\"$u8\":        ", "{\"$u16\":       ", "{\"$u32\":       ", "{\"$u64\":       "};
 static const uint8_t int_open_len[4] = {7, 8, 8, 8};
 
 static int width_index(unsigned width)
@@ -40,6 +41,13 @@ static int width_index(unsigned width)
     default: return -1;
     }
 }
+
+const char sv__jw_digits2[200] = {
+#define D(t) t, '0', t, '1', t, '2', t, '3', t, '4', t, '5', t, '6', t, '7', t, '8', t, '9'
+    D('0'), D('1'), D('2'), D('3'), D('4'), D('5'),
+    D('6'), D('7'), D('8'), D('9')
+#undef D
+};
 
 static const char hex_lower[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
                                    '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
@@ -113,15 +121,14 @@ sv_status sv__jw_int(sv_jw *w, const sv_value *v)
                                 "malformed tree: %lld does not fit an int of %u bytes",
                                 (long long)i, (unsigned)v->sub);
     }
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 12)) return SV_ERR_NOMEM;
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 16)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
     bool form = !w->plain && (wi != 3 || (v->flags & SV_F_EXPLICIT));
     if (form) {
-        memcpy(p, int_open[wi], 8);
-        p += int_open_len[wi];
-        if (w->pretty) *p++ = ' ';
+        memcpy(p, int_open[wi], 16);
+        p += int_open_len[wi] + w->pretty;
     }
-    p += sv_fmt_i64(i, (char *)p);
+    p += sv__jw_fmt_i64(i, p);
     if (form) *p++ = '}';
     w->p = p;
     return SV_OK;
@@ -136,17 +143,16 @@ sv_status sv__jw_uint(sv_jw *w, const sv_value *v)
         return sv_error_set(w->err, SV_ERR_RANGE, SV_JW_FORMAT, 0,
                             "malformed tree: %llu does not fit a uint of %u bytes",
                             (unsigned long long)u, (unsigned)v->sub);
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 12)) return SV_ERR_NOMEM;
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 16)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
     /* a plain literal above int64's range reads back as this uint; at or
      * below it, it would read back as an int */
     bool form = !w->plain && (wi != 3 || (v->flags & SV_F_EXPLICIT) || u <= (uint64_t)INT64_MAX);
     if (form) {
-        memcpy(p, uint_open[wi], 8);
-        p += int_open_len[wi];
-        if (w->pretty) *p++ = ' ';
+        memcpy(p, uint_open[wi], 16);
+        p += int_open_len[wi] + w->pretty;
     }
-    p += sv_fmt_u64(u, (char *)p);
+    p += sv__jw_fmt_u64(u, p);
     if (form) *p++ = '}';
     w->p = p;
     return SV_OK;
@@ -202,59 +208,68 @@ sv_status sv__jw_float(sv_jw *w, const sv_value *v)
 
 /* ---- runs of numbers ------------------------------------------------------------ */
 
-/* Writes m numbers of element type elem from data, starting at scalar
- * start, separated by ',' (", " when space). Room: m * NUM_ROOM. */
+/* Runs of numbers: m numbers from d, separated by ',' (", " when sep is
+ * 2). Each number is followed by its separator, stored whole (", ",
+ * advanced by sep) and the last one taken back: no test per number. Room:
+ * m * NUM_ROOM. */
+#define SEP()                                                                                      \
+    do {                                                                                           \
+        memcpy(p, ", ", 2);                                                                        \
+        p += sep;                                                                                  \
+    } while (0)
+
+/* m (>= 1) float32s, the commonest tuple elements (inlined into the tuple
+ * writer: a tuple shape has 2 to 16 scalars). */
+static SV_JW_INLINE uint8_t *put_f32s(uint8_t *p, const uint8_t *d, size_t m, bool plain,
+                                      size_t sep)
+{
+    for (size_t j = 0; j < m; j++) {
+        float f;
+        memcpy(&f, d + j * 4, 4);
+        uint32_t bits = f32_bits(f);
+        if (bits32_finite(bits))
+            p += sv_fmt_f32(f, (char *)p);
+        else if (plain)
+            p = put(p, LIT("null"));
+        else
+            p = put_nonfinite32(p, bits);
+        SEP();
+    }
+    return p - sep;
+}
+
+/* Writes m (>= 1) numbers of element type elem from data, starting at
+ * scalar start, separated by ',' (", " when space). Room: m * NUM_ROOM. */
 static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, unsigned elem,
                          bool plain, bool space)
 {
-#define SEP()                                                                                      \
-    do {                                                                                           \
-        if (j) {                                                                                   \
-            *p++ = ',';                                                                            \
-            if (space) *p++ = ' ';                                                                 \
-        }                                                                                          \
-    } while (0)
+    size_t sep = space ? 2 : 1;
+    if (m == 0) return p;
 #define INT_RUN(T, FMT)                                                                            \
     do {                                                                                           \
         const uint8_t *d = (const uint8_t *)data + start * sizeof(T);                              \
         for (size_t j = 0; j < m; j++) {                                                           \
             T x;                                                                                   \
             memcpy(&x, d + j * sizeof(T), sizeof(T));                                              \
+            p += FMT(x, p);                                                                        \
             SEP();                                                                                 \
-            p += FMT(x, (char *)p);                                                                \
         }                                                                                          \
     } while (0)
     switch (elem) {
-    case SV_ELEM_U8: INT_RUN(uint8_t, sv_fmt_u64); break;
-    case SV_ELEM_I8: INT_RUN(int8_t, sv_fmt_i64); break;
-    case SV_ELEM_U16: INT_RUN(uint16_t, sv_fmt_u64); break;
-    case SV_ELEM_I16: INT_RUN(int16_t, sv_fmt_i64); break;
-    case SV_ELEM_U32: INT_RUN(uint32_t, sv_fmt_u64); break;
-    case SV_ELEM_I32: INT_RUN(int32_t, sv_fmt_i64); break;
-    case SV_ELEM_U64: INT_RUN(uint64_t, sv_fmt_u64); break;
-    case SV_ELEM_I64: INT_RUN(int64_t, sv_fmt_i64); break;
-    case SV_ELEM_F32: {
-        const uint8_t *d = (const uint8_t *)data + start * 4;
-        for (size_t j = 0; j < m; j++) {
-            float f;
-            memcpy(&f, d + j * 4, 4);
-            SEP();
-            uint32_t bits = f32_bits(f);
-            if (bits32_finite(bits))
-                p += sv_fmt_f32(f, (char *)p);
-            else if (plain)
-                p = put(p, LIT("null"));
-            else
-                p = put_nonfinite32(p, bits);
-        }
-        break;
-    }
+    case SV_ELEM_U8: INT_RUN(uint8_t, sv__jw_fmt_u64); break;
+    case SV_ELEM_I8: INT_RUN(int8_t, sv__jw_fmt_i64); break;
+    case SV_ELEM_U16: INT_RUN(uint16_t, sv__jw_fmt_u64); break;
+    case SV_ELEM_I16: INT_RUN(int16_t, sv__jw_fmt_i64); break;
+    case SV_ELEM_U32: INT_RUN(uint32_t, sv__jw_fmt_u64); break;
+    case SV_ELEM_I32: INT_RUN(int32_t, sv__jw_fmt_i64); break;
+    case SV_ELEM_U64: INT_RUN(uint64_t, sv__jw_fmt_u64); break;
+    case SV_ELEM_I64: INT_RUN(int64_t, sv__jw_fmt_i64); break;
+    case SV_ELEM_F32: return put_f32s(p, (const uint8_t *)data + start * 4, m, plain, sep);
     case SV_ELEM_F64: {
         const uint8_t *d = (const uint8_t *)data + start * 8;
         for (size_t j = 0; j < m; j++) {
             double f;
             memcpy(&f, d + j * 8, 8);
-            SEP();
             uint64_t bits = f64_bits(f);
             if (bits64_finite(bits))
                 p += sv_fmt_f64(f, (char *)p);
@@ -262,15 +277,16 @@ static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, u
                 p = put(p, LIT("null"));
             else
                 p = put_nonfinite64(p, bits);
+            SEP();
         }
         break;
     }
-    default: break;
+    default: return p; /* (checked by the callers) */
     }
 #undef INT_RUN
-#undef SEP
-    return p;
+    return p - sep;
 }
+#undef SEP
 
 /* ,"$elem":"f64" (with spaces when pretty). Room: 24. */
 static uint8_t *put_elem_member(uint8_t *p, unsigned elem, bool pretty)
@@ -288,33 +304,46 @@ static uint8_t *put_elem_member(uint8_t *p, unsigned elem, bool pretty)
     return p;
 }
 
-sv_status sv__jw_tuple(sv_jw *w, const sv_value *v)
+static SV_JW_NOINLINE sv_status tuple_error(sv_jw *w, const sv_value *v)
 {
     unsigned tag = v->tag, elem = v->sub;
     if (tag == 0 || tag >= SV_TAG_COUNT || sv__jw_tags[tag].kind != SV_TUPLE)
         return malformed(w, "a tuple without a shape tag");
-    const sv_jw_tag *t = &sv__jw_tags[tag];
     if (elem == SV_ELEM_NONE || elem >= SV_ELEM_COUNT)
         return malformed(w, "a tuple without an element type");
-    if (v->len != t->scalars || !v->as.data)
-        return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
-                            "malformed tree: a %s tuple holds %u numbers, not %u",
-                            sv_tag_name((sv_tag)tag), v->as.data ? (unsigned)v->len : 0u,
-                            (unsigned)t->scalars);
+    return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
+                        "malformed tree: a %s tuple holds %u numbers, not %u",
+                        sv_tag_name((sv_tag)tag), v->as.data ? (unsigned)v->len : 0u,
+                        (unsigned)sv__jw_tags[tag].scalars);
+}
+
+sv_status sv__jw_tuple(sv_jw *w, const sv_value *v)
+{
+    unsigned tag = v->tag, elem = v->sub;
+    /* (row 0, no tag, is not a tuple shape) */
+    const sv_jw_tag *t = &sv__jw_tags[tag < SV_TAG_COUNT ? tag : 0];
+    if (t->kind != SV_TUPLE || elem - 1u >= SV_ELEM_COUNT - 1u || v->len != t->scalars ||
+        !v->as.data)
+        return tuple_error(w, v);
     size_t n = v->len;
     if (!sv__jw_need(w, SV_JW_OPEN_MAX + 32 + n * NUM_ROOM)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
-    if (!w->plain) {
+    bool plain = w->plain, pretty = w->pretty;
+    if (!plain) {
         memcpy(p, t->open, SV_JW_OPEN_MAX);
         p += t->open_len;
-        if (w->pretty) *p++ = ' ';
+        *p = ' '; /* kept when pretty */
+        p += pretty;
     }
     /* the numbers of a tuple stay on one line */
     *p++ = '[';
-    p = put_nums(p, v->as.data, 0, n, elem, w->plain, w->pretty);
+    if (elem == SV_ELEM_F32)
+        p = put_f32s(p, v->as.data, n, plain, pretty ? 2 : 1);
+    else
+        p = put_nums(p, v->as.data, 0, n, elem, plain, pretty);
     *p++ = ']';
-    if (!w->plain) {
-        if (elem != t->elem) p = put_elem_member(p, elem, w->pretty);
+    if (!plain) {
+        if (elem != t->elem) p = put_elem_member(p, elem, pretty);
         *p++ = '}';
     }
     w->p = p;

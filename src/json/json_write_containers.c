@@ -1,0 +1,619 @@
+/* The typed JSON writer's containers (docs/json.md): arrays, maps and
+ * objects with their "$" forms, and the inline writing of their common items.
+ *
+ * Containers recurse; the depth is bounded (SV_JW_MAX_DEPTH) because a tree
+ * built through the API can be arbitrarily deep. The loops keep the output
+ * cursor in a local variable (a cursor), check the room with one compare
+ * per item, and write the common items right there (write_item): untagged
+ * finite float64s, int64s, short strings that need no escape, float32s,
+ * bools and nulls, and object keys from the key cache; everything else is a
+ * call. Each loop exists twice, compact and pretty (a constant parameter of
+ * an inline function), so that the compact one has no layout tests. */
+#include "json/json_write_internal.h"
+
+#define SV_JW_MAX_DEPTH (SV_DEFAULT_MAX_DEPTH * 2)
+
+#define LIT(s) s, sizeof(s) - 1
+
+/* Room the inline paths of write_item may store into: the longest is a
+ * float32 form, {"$f32": and a space (9), the number with its scratch bytes
+ * (SV_FMT_F32_MAX) and '}'. */
+#define FAST_ROOM (9 + SV_FMT_F32_MAX + 1)
+_Static_assert(SV_FMT_F64_MAX <= FAST_ROOM && SV_FMT_INT_MAX <= FAST_ROOM && 24 <= FAST_ROOM,
+               "every inline item fits FAST_ROOM");
+/* Room checked before an array item: its ',' and FAST_ROOM; before a
+ * member: ',' and a remembered key (a constant-size copy) too. Pretty output
+ * adds a newline, the indentation and its slack. */
+#define ITEM_ROOM (1 + FAST_ROOM)
+#define MEMBER_ROOM (1 + SV_JW_KEY_TEXT + FAST_ROOM)
+
+/* A container loop's hold on the output: the cursor p, and lim, the last
+ * position from which an item still has its room (room bytes) without a
+ * check: one compare per item. lim is refreshed whenever the buffer may
+ * have grown (after a call that wrote through w). */
+typedef struct cursor {
+    uint8_t *p;
+    uintptr_t lim;
+    size_t room;
+} cursor;
+
+static inline uintptr_t cursor_lim(const sv_jw *w, size_t room)
+{
+    uintptr_t end = (uintptr_t)w->end;
+    return end >= room ? end - room : 0; /* (0: every item checks room_at) */
+}
+
+static inline cursor cursor_open(const sv_jw *w, size_t room)
+{
+    cursor c = {w->p, cursor_lim(w, room), room};
+    return c;
+}
+
+/* At least n bytes at *pp, growing the buffer (and moving *pp with it)
+ * when needed. false on failure. */
+static inline bool room_at(sv_jw *w, uint8_t **pp, size_t n)
+{
+    if ((size_t)(w->end - *pp) >= n) return true;
+    w->p = *pp;
+    if (!sv__jw_grow(w, n)) return false;
+    *pp = w->p;
+    return true;
+}
+
+/* The per-item check: room bytes at c->p. */
+static inline bool cursor_room(sv_jw *w, cursor *c)
+{
+    if ((uintptr_t)c->p <= c->lim) return true;
+    if (!room_at(w, &c->p, c->room)) return false;
+    c->lim = cursor_lim(w, c->room);
+    return true;
+}
+
+/* Hands the output to a function that writes through w, and takes it back. */
+static inline void cursor_lend(sv_jw *w, const cursor *c)
+{
+    w->p = c->p;
+}
+
+static inline void cursor_take(const sv_jw *w, cursor *c)
+{
+    c->p = w->p;
+    c->lim = cursor_lim(w, c->room);
+}
+
+/* ---- the common items, inline ----------------------------------------------- */
+
+static inline bool f64_finite(double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return (bits & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
+}
+
+static inline bool f32_finite(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return (bits & 0x7f800000u) != 0x7f800000u;
+}
+
+/* Heads (sv__jw_head) of the values written inline. */
+#define HEAD(kind, flags, sub, tag) sv__jw_head_of(kind, flags, sub, tag)
+
+/* Writes the item v at c->p (room: FAST_ROOM), exactly as sv__jw_value would.
+ * The heads tested first are the commonest values whose text is fixed by
+ * the head alone and which cannot fail: an untagged float64 without flags
+ * (a bare number when finite), an untagged int64 without flags, an untagged
+ * UTF-8 string that needs no escape (sv__jw_short_string). Then, by kind: an
+ * untagged float32 ({"$f32": n} in typed mode), bool or null inline; the
+ * other untagged values and tuples by a call to their kind's writer
+ * (sv__jw_by_kind), tagged ones through sv__jw_value. */
+static SV_JW_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value *v)
+{
+    uint8_t *p = c->p;
+    uint32_t h = sv__jw_head(v);
+    if (h == HEAD(SV_FLOAT, 0, 8, 0)) {
+        if (f64_finite(v->as.f64)) {
+            c->p = p + sv_fmt_f64(v->as.f64, (char *)p);
+            return SV_OK;
+        }
+    } else if (h == HEAD(SV_INT, 0, 8, 0)) {
+        c->p = p + sv__jw_fmt_i64(v->as.i, p);
+        return SV_OK;
+    } else if ((h & w->mask_string) == HEAD(SV_STRING, 0, 0, 0)) {
+        uint8_t *q = v->as.str ? sv__jw_short_string(p, v->as.str, v->len) : NULL;
+        if (q) {
+            c->p = q;
+            return SV_OK;
+        }
+    }
+    sv_jw_writer fn = sv__jw_value;
+    if (v->tag == 0) {
+        switch (v->kind) {
+        case SV_FLOAT:
+            if (v->sub == 4 && !w->plain && f32_finite(v->as.f32)) {
+                /* {"$f32": and its space (pretty) in one 16-byte store */
+                memcpy(p, "{\"$f32\":        ", 16);
+                p += 8 + w->pretty;
+                p += sv_fmt_f32(v->as.f32, (char *)p);
+                *p = '}';
+                c->p = p + 1;
+                return SV_OK;
+            }
+            break;
+        case SV_BOOL: {
+            bool b = v->as.b;
+            memcpy(p, b ? "true" : "false", 5); /* one size: "true" and its NUL */
+            c->p = p + (b ? 4 : 5);
+            return SV_OK;
+        }
+        case SV_NULL:
+            memcpy(p, "null", 4);
+            c->p = p + 4;
+            return SV_OK;
+        default: break;
+        }
+        fn = sv__jw_by_kind[v->kind];
+    } else if (v->kind == SV_TUPLE) { /* its tag is its shape, part of its own form */
+        fn = sv__jw_tuple;
+    }
+    cursor_lend(w, c);
+    sv_status st = fn(w, v);
+    cursor_take(w, c);
+    return st;
+}
+
+/* ---- helpers for "$" forms with several keys ---------------------------------- */
+
+/* Writes c ('{' or ','), the newline and indentation of a member (pretty),
+ * and the member's key literal (with its ':'). */
+static inline bool member_head(sv_jw *w, char c, const char *lit, size_t n)
+{
+    if (!sv__jw_need(w, w->ind + n + 3 + SV_JW_NL_SLACK)) return false;
+    *w->p++ = (uint8_t)c;
+    if (w->pretty) w->p = sv__jw_nl(w->p, w->ind);
+    sv__jw_put_key_lit(w, lit, n);
+    return true;
+}
+
+/* The closing '}' of a multi-key form opened at indentation outer. */
+static inline bool close_form(sv_jw *w, size_t outer, char c)
+{
+    if (!sv__jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return false;
+    if (w->pretty) w->p = sv__jw_nl(w->p, outer);
+    *w->p++ = (uint8_t)c;
+    return true;
+}
+
+static sv_status write_meta(sv_jw *w, const sv_value *meta)
+{
+    if (!member_head(w, ',', LIT("\"$meta\":"))) return SV_ERR_NOMEM;
+    sv_status st = sv__jw_value(w, meta);
+    if (st) sv_error_path_key(w->err, "$meta", 5);
+    return st;
+}
+
+/* Opens a container: the depth bound and the items' storage. */
+static inline sv_status enter(sv_jw *w, const sv_value *v)
+{
+    if (++w->depth > SV_JW_MAX_DEPTH)
+        return sv_error_set(w->err, SV_ERR_DEPTH, SV_JW_FORMAT, 0,
+                            "the tree nests deeper than %u containers", SV_JW_MAX_DEPTH);
+    if (v->len > (v->as.box ? v->as.box->cap : 0))
+        return sv__jw_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
+    return SV_OK;
+}
+
+/* Room for a container's items: the bound of an item plus, when pretty, its
+ * newline and indentation ci. */
+static inline size_t loop_room(size_t item, size_t ci, bool pretty)
+{
+    return item + (pretty ? ci + 1 + SV_JW_NL_SLACK : 0);
+}
+
+/* ---- arrays ----------------------------------------------------------------- */
+
+/* The items of a non-empty array, each preceded by '[' or ',' and, when
+ * pretty (a constant in each copy of this loop), its newline at ci, then
+ * the closing bracket (on its own line at outer when pretty: the loop's
+ * room covers it). */
+static SV_JW_INLINE sv_status array_items(sv_jw *w, const sv_value *items, uint32_t n, size_t outer,
+                                          size_t ci, const bool pretty)
+{
+    cursor c = cursor_open(w, loop_room(ITEM_ROOM, ci, pretty));
+    uint8_t open = '[';
+    for (uint32_t i = 0; i < n; i++) {
+        if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
+        *c.p++ = open;
+        open = ',';
+        if (pretty) c.p = sv__jw_nl(c.p, ci);
+        sv_status st = write_item(w, &c, &items[i]);
+        if (st) {
+            sv_error_path_index(w->err, i);
+            return st;
+        }
+    }
+    if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
+    if (pretty) c.p = sv__jw_nl(c.p, outer);
+    *c.p++ = ']';
+    w->p = c.p;
+    return SV_OK;
+}
+
+static SV_JW_INLINE sv_status array_body(sv_jw *w, const sv_value *items, uint32_t n)
+{
+    if (n == 0) {
+        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+        sv__jw_put(w, "[]", 2);
+        return SV_OK;
+    }
+    if (!w->pretty) return array_items(w, items, n, 0, 0, false);
+    size_t outer = w->ind, ci = outer + w->indent;
+    w->ind = ci; /* the line a nested container starts on */
+    sv_status st = array_items(w, items, n, outer, ci, true);
+    w->ind = outer;
+    return st;
+}
+
+sv_status sv__jw_array(sv_jw *w, const sv_value *v)
+{
+    sv_status st = enter(w, v);
+    if (st) return st;
+    sv_container *box = v->as.box;
+    const sv_value *meta = box && !w->plain ? box->meta : NULL;
+    size_t outer = w->ind;
+    if (meta) { /* {"$array": [...], "$meta": m} */
+        w->ind += w->indent;
+        if (!member_head(w, '{', LIT("\"$array\":"))) return SV_ERR_NOMEM;
+    }
+    if ((st = array_body(w, box ? sv__items(box) : NULL, v->len)) != SV_OK) return st;
+    if (meta) {
+        if ((st = write_meta(w, meta)) != SV_OK) return st;
+        w->ind = outer;
+        if (!close_form(w, outer, '}')) return SV_ERR_NOMEM;
+    }
+    w->depth--;
+    return SV_OK;
+}
+
+/* ---- object keys --------------------------------------------------------------- */
+
+/* Returned when a key cannot be a JSON object key (not a status: callers
+ * turn it into the $map form or an error). */
+#define NOT_OBJECT_KEYS ((sv_status)SV_STATUS_COUNT)
+
+/* Keys are looked up by the address of their bytes in an open-addressed
+ * table: a key's home slot comes from a multiplicative hash (interned keys
+ * sit a few bytes apart, which the low bits alone would map onto each
+ * other), and a key that finds its home taken sits in one of the next
+ * KEY_PROBES slots. An entry matches on the address and on the key value's
+ * first 8 bytes (kind, flags, tag, length): only keys that passed
+ * sv__jw_object_key and were written without error are entered, so a match
+ * is a valid key with the same bytes and the same text. */
+#define KEY_PROBES 4
+
+static inline size_t key_home(const char *s)
+{
+    uint64_t h = (uint64_t)(uintptr_t)s * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> (64 - SV_JW_KEY_CACHE_BITS));
+}
+
+static inline uint64_t key_head(const sv_value *k)
+{
+    uint64_t h;
+    memcpy(&h, k, sizeof h);
+    return h;
+}
+
+/* A key that is not in its home slot: the other slots, else writes it (a
+ * non-key is NOT_OBJECT_KEYS) and remembers it when its text is short. */
+static SV_JW_NOINLINE sv_status key_miss(sv_jw *w, const sv_value *k, unsigned kflags)
+{
+    const char *s = k->as.str;
+    uint64_t head = key_head(k);
+    size_t home = key_home(s);
+    sv_jw_key *free_slot = NULL;
+    for (size_t j = 1; j < KEY_PROBES; j++) {
+        sv_jw_key *c = &w->keys[(home + j) & (SV_JW_KEY_CACHE - 1)];
+        if (c->str == s && c->head == head) {
+            memcpy(w->p, c->text, SV_JW_KEY_TEXT);
+            w->p += c->n;
+            return SV_OK;
+        }
+        if (!free_slot && c->str == (const char *)w->keys) free_slot = c;
+    }
+    if (!sv__jw_object_key(w, k)) return NOT_OBJECT_KEYS;
+    if (!s) return sv__jw_string(w, "", 0, kflags); /* an empty key without storage */
+    size_t start = (size_t)(w->p - w->buf->data);   /* an offset: the buffer may move */
+    unsigned f = kflags | ((k->flags & SV_F_UTF16) ? SV_JW_STR_WTF8 : 0u);
+    sv_status st = sv__jw_string(w, s, k->len, f);
+    if (st) return st;
+    size_t n = (size_t)(w->p - w->buf->data) - start;
+    if (n <= SV_JW_KEY_TEXT) {
+        /* the home slot when it is free, else a free one nearby, else the
+         * home slot's key gives way */
+        sv_jw_key *c = &w->keys[home];
+        if (c->str != (const char *)w->keys && free_slot) c = free_slot;
+        c->str = s;
+        c->head = head;
+        c->n = n;
+        memcpy(c->text, w->p - n, n);
+    }
+    return SV_OK;
+}
+
+static void path_of_pair(sv_jw *w, const sv_pair *pr, uint32_t i)
+{
+    /* as sv_walk names it: a string key by its text, any other by position */
+    if (pr->key.kind == SV_STRING && pr->key.as.str)
+        sv_error_path_key(w->err, pr->key.as.str, pr->key.len);
+    else
+        sv_error_path_index(w->err, i);
+}
+
+/* ---- maps and objects ------------------------------------------------------ */
+
+/* "key": value members, the first preceded by open (a '{' or ','), the
+ * others by ',', then the closing '}' (on its own line one level out when
+ * pretty); pretty is a constant in each copy of this loop. A key that
+ * is not an object key stops the loop with NOT_OBJECT_KEYS and its index in
+ * *bad. A bad key is reported at the map that holds it: the key itself
+ * cannot be a readable path segment. */
+static SV_JW_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, uint32_t n, uint8_t open,
+                                           uint32_t *bad, const bool pretty)
+{
+    size_t ci = w->ind, outer = ci - w->indent;
+    unsigned kflags = SV_JW_STR_KEY | (w->plain ? 0u : SV_JW_STR_DOLLAR);
+    cursor c = cursor_open(w, loop_room(MEMBER_ROOM, ci, pretty));
+    for (uint32_t i = 0; i < n; i++) {
+        const sv_pair *pr = &pairs[i];
+        if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
+        *c.p++ = open;
+        open = ',';
+        if (pretty) c.p = sv__jw_nl(c.p, ci);
+        const sv_jw_key *k = &w->keys[key_home(pr->key.as.str)];
+        if (k->str == pr->key.as.str && k->head == key_head(&pr->key)) {
+            memcpy(c.p, k->text, SV_JW_KEY_TEXT); /* one constant-size copy */
+            c.p += k->n;
+        } else {
+            cursor_lend(w, &c);
+            sv_status st = key_miss(w, &pr->key, kflags);
+            if (st) {
+                if (st == NOT_OBJECT_KEYS) *bad = i;
+                return st;
+            }
+            /* a long key may have used the room the value counted on */
+            cursor_take(w, &c);
+            if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
+        }
+        sv_status st = write_item(w, &c, &pr->val);
+        if (st) {
+            path_of_pair(w, pr, i);
+            return st;
+        }
+    }
+    if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
+    if (pretty) c.p = sv__jw_nl(c.p, outer);
+    *c.p++ = '}';
+    w->p = c.p;
+    return SV_OK;
+}
+
+static SV_JW_INLINE sv_status members(sv_jw *w, const sv_pair *pairs, uint32_t n, uint8_t open,
+                                      uint32_t *bad)
+{
+    return w->pretty ? members_loop(w, pairs, n, open, bad, true)
+                     : members_loop(w, pairs, n, open, bad, false);
+}
+
+/* {"k": v, ...}, or NOT_OBJECT_KEYS (with the index in *bad). */
+static SV_JW_INLINE sv_status map_object_body(sv_jw *w, const sv_pair *pairs, uint32_t n,
+                                              uint32_t *bad)
+{
+    if (n == 0) {
+        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+        sv__jw_put(w, "{}", 2);
+        return SV_OK;
+    }
+    size_t outer = w->ind;
+    w->ind += w->indent;
+    sv_status st = members(w, pairs, n, '{', bad);
+    w->ind = outer;
+    return st;
+}
+
+/* The same, called (for plain objects, rarer than maps). */
+static sv_status map_object_body_call(sv_jw *w, const sv_pair *pairs, uint32_t n, uint32_t *bad)
+{
+    return map_object_body(w, pairs, n, bad);
+}
+
+/* [[k, v], ...]: one pair per line, a pair's key and value on that line. */
+static sv_status map_pairs_body(sv_jw *w, const sv_pair *pairs, uint32_t n)
+{
+    if (n == 0) {
+        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+        sv__jw_put(w, "[]", 2);
+        return SV_OK;
+    }
+    size_t outer = w->ind, ci = outer + w->indent;
+    w->ind = ci;
+    /* each check covers a separator, a bracket and an item */
+    cursor c = cursor_open(w, loop_room(3 + ITEM_ROOM, ci, w->pretty));
+    uint8_t open = '[';
+    for (uint32_t i = 0; i < n; i++) {
+        const sv_pair *pr = &pairs[i];
+        if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
+        *c.p++ = open;
+        open = ',';
+        if (w->pretty) c.p = sv__jw_nl(c.p, ci);
+        *c.p++ = '[';
+        sv_status st = write_item(w, &c, &pr->key);
+        if (st) return st; /* as in members(): reported at the map */
+        if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
+        *c.p++ = ',';
+        if (w->pretty) *c.p++ = ' ';
+        if ((st = write_item(w, &c, &pr->val)) != SV_OK) {
+            path_of_pair(w, pr, i);
+            return st;
+        }
+        if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
+        *c.p++ = ']';
+    }
+    w->p = c.p;
+    w->ind = outer;
+    return close_form(w, outer, ']') ? SV_OK : SV_ERR_NOMEM;
+}
+
+/* Whether every key of a map is an object key, so that the map is written as
+ * {"k": v, ...} rather than as its list of pairs. The keys are looked at
+ * before anything is written: writing optimistically and starting again at
+ * a bad key would write nested maps again at every level, which a hostile
+ * tree could make exponential. */
+static bool all_object_keys(const sv_jw *w, const sv_pair *pairs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!sv__jw_object_key(w, &pairs[i].key)) return false;
+    return true;
+}
+
+sv_status sv__jw_map(sv_jw *w, const sv_value *v)
+{
+    sv_status st = enter(w, v);
+    if (st) return st;
+    sv_container *box = v->as.box;
+    const sv_pair *pairs = box ? sv__pairs(box) : NULL;
+    const sv_value *meta = w->plain || !box ? NULL : box->meta;
+    uint32_t n = v->len, bad = 0;
+    bool as_pairs = !all_object_keys(w, pairs, n);
+    /* typed, a list of pairs is {"$map": [[k, v], ...]} (a single-key form:
+     * the list opens on its line); with meta, either payload is
+     * {"$map": ..., "$meta": m} */
+    bool map_form = as_pairs && !w->plain;
+    size_t outer = w->ind;
+    if (meta) {
+        w->ind += w->indent;
+        if (!member_head(w, '{', LIT("\"$map\":"))) return SV_ERR_NOMEM;
+    } else if (map_form) {
+        if (!sv__jw_need(w, 9)) return SV_ERR_NOMEM;
+        sv__jw_put_key_lit(w, LIT("{\"$map\":"));
+    }
+    st = as_pairs ? map_pairs_body(w, pairs, n) : map_object_body(w, pairs, n, &bad);
+    if (st == NOT_OBJECT_KEYS) /* cannot happen: the keys were checked above */
+        st = sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: map key");
+    if (st) return st;
+    if (meta) {
+        if ((st = write_meta(w, meta)) != SV_OK) return st;
+        w->ind = outer;
+        if (!close_form(w, outer, '}')) return SV_ERR_NOMEM;
+    } else if (map_form) {
+        if (!sv__jw_need(w, 1)) return SV_ERR_NOMEM;
+        *w->p++ = '}';
+    }
+    w->depth--;
+    return SV_OK;
+}
+
+static bool class_ok(const sv_value *cls)
+{
+    return cls && ((cls->kind == SV_STRING && cls->tag == 0 && !(cls->flags & SV_F_UTF16) &&
+                    (cls->as.str || !cls->len)) ||
+                   cls->kind == SV_UINT);
+}
+
+static sv_status write_class(sv_jw *w, const sv_value *cls)
+{
+    sv_status st;
+    if (cls->kind == SV_UINT) {
+        if (!sv__jw_need(w, SV_FMT_INT_MAX)) return SV_ERR_NOMEM;
+        w->p += sv__jw_fmt_u64(cls->as.u, w->p);
+        return SV_OK;
+    }
+    st = sv__jw_string(w, cls->as.str, cls->len, 0);
+    if (st) sv_error_path_key(w->err, "$class", 6);
+    return st;
+}
+
+/* The two words of a value: its head (kind, flags, sub, tag, len) and its
+ * payload (a string's address, a uint). */
+static inline bool same_value_words(const sv_value *v, const uint64_t words[2])
+{
+    uint64_t x[2];
+    memcpy(x, v, sizeof x);
+    return x[0] == words[0] && x[1] == words[1];
+}
+
+/* "$class": and the class of an object whose class differs from the
+ * previous object's (or was not remembered): checks it, writes it, and
+ * remembers its text when short. Objects of one class usually come in
+ * runs, and their class is interned: one copy writes the next ones. */
+static SV_JW_NOINLINE sv_status class_miss(sv_jw *w, const sv_value *v, const sv_value *cls)
+{
+    if (!class_ok(cls))
+        return sv__jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);
+    size_t start = (size_t)(w->p - w->buf->data); /* an offset: the buffer may move */
+    sv__jw_put_key_lit(w, LIT("\"$class\":"));    /* room: reserved by the caller */
+    sv_status st = write_class(w, cls);
+    if (st) return st;
+    size_t n = (size_t)(w->p - w->buf->data) - start;
+    if (n <= SV_JW_KEY_TEXT) {
+        memcpy(w->cls_words, cls, sizeof w->cls_words);
+        w->cls_n = n;
+        memcpy(w->cls_text, w->p - n, n);
+    }
+    return SV_OK;
+}
+
+static sv_status field_error(sv_jw *w, const sv_value *v, sv_status st, uint32_t bad)
+{
+    if (st != NOT_OBJECT_KEYS) return st;
+    st = sv__jw_malformed(w, "an object's field names must be untagged UTF-8 strings", v);
+    sv_error_path_index(w->err, bad);
+    return st;
+}
+
+sv_status sv__jw_object(sv_jw *w, const sv_value *v)
+{
+    sv_status st = enter(w, v);
+    if (st) return st;
+    sv_container *box = v->as.box;
+    if (!box) return sv__jw_malformed(w, "an object without a class", v);
+    const sv_value *cls = box->cls;
+    const sv_pair *pairs = sv__pairs(box);
+    uint32_t n = v->len, bad = 0;
+    if (!w->plain && (n || box->meta)) {
+        /* {"$class": "X", "$meta": m, "k": v, ...} */
+        size_t outer = w->ind;
+        w->ind += w->indent;
+        if (!sv__jw_need(w, w->ind + 2 + SV_JW_NL_SLACK + SV_JW_KEY_TEXT)) return SV_ERR_NOMEM;
+        *w->p++ = '{';
+        if (w->pretty) w->p = sv__jw_nl(w->p, w->ind);
+        if (cls && same_value_words(cls, w->cls_words)) { /* checked when remembered */
+            memcpy(w->p, w->cls_text, SV_JW_KEY_TEXT);
+            w->p += w->cls_n;
+        } else if ((st = class_miss(w, v, cls)) != SV_OK) {
+            return st;
+        }
+        if (box->meta && (st = write_meta(w, box->meta)) != SV_OK) return st;
+        if ((st = members(w, pairs, n, ',', &bad)) != SV_OK) return field_error(w, v, st, bad);
+        w->ind = outer;
+    } else {
+        if (!class_ok(cls))
+            return sv__jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
+                                    v);
+        if (w->plain) {
+            /* the class is left out */
+            if ((st = map_object_body_call(w, pairs, n, &bad)) != SV_OK)
+                return field_error(w, v, st, bad);
+        } else {
+            /* {"$class": "X"}: a single-key form with a scalar stays on one line */
+            if (!sv__jw_need(w, 11)) return SV_ERR_NOMEM;
+            sv__jw_put_key_lit(w, LIT("{\"$class\":"));
+            if ((st = write_class(w, cls)) != SV_OK) return st;
+            if (!sv__jw_need(w, 1)) return SV_ERR_NOMEM;
+            *w->p++ = '}';
+        }
+    }
+    w->depth--;
+    return SV_OK;
+}
