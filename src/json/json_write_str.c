@@ -4,6 +4,7 @@
  * Strings are scanned 8 bytes at a time (SWAR): one 64-bit word tells whether
  * any of its bytes is a control, '"', '\\' or non-ASCII. Clean words are
  * stored whole; only the flagged byte takes the slow path. */
+#include "core/base64.h"
 #include "json/json_write_internal.h"
 
 /* Input bytes handled per reservation: the output of n input bytes is at most
@@ -158,53 +159,6 @@ sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flag
 
 /* ---- bytes: base64 --------------------------------------------------------- */
 
-/* Base64 (RFC 4648 §4, the alphabet of core/base64.c) written two
- * characters per 12 input bits, from a table of the 4096 character pairs
- * built by the preprocessor: a bytes value costs two loads and two stores
- * per 3 bytes. (sv_base64_encode, one character at a time, is the general
- * encoder; the unit tests check this one against RFC 4648's vectors, and
- * decode every 12-bit group back with sv_base64_decode.) */
-#define B64(v)                                                                                     \
-    ((v) < 26    ? 'A' + (v)                                                                       \
-     : (v) < 52  ? 'a' + (v)-26                                                                    \
-     : (v) < 62  ? '0' + (v)-52                                                                    \
-     : (v) == 62 ? '+'                                                                             \
-                 : '/')
-#define B64_PAIR(i) B64((i) >> 6), B64((i)&63)
-#define B64_4(i) B64_PAIR(i), B64_PAIR((i) + 1), B64_PAIR((i) + 2), B64_PAIR((i) + 3)
-#define B64_16(i) B64_4(i), B64_4((i) + 4), B64_4((i) + 8), B64_4((i) + 12)
-#define B64_64(i) B64_16(i), B64_16((i) + 16), B64_16((i) + 32), B64_16((i) + 48)
-#define B64_256(i) B64_64(i), B64_64((i) + 64), B64_64((i) + 128), B64_64((i) + 192)
-#define B64_1024(i) B64_256(i), B64_256((i) + 256), B64_256((i) + 512), B64_256((i) + 768)
-static const char b64_pairs[2 * 4096] = {B64_1024(0), B64_1024(1024), B64_1024(2048),
-                                         B64_1024(3072)};
-#undef B64_1024
-#undef B64_256
-#undef B64_64
-#undef B64_16
-#undef B64_4
-#undef B64_PAIR
-#undef B64
-
-/* Writes the 4 * ceil(n / 3) characters of the base64 of in[0..n) at out. */
-static uint8_t *put_base64(uint8_t *out, const uint8_t *in, size_t n)
-{
-    for (; n >= 3; n -= 3, in += 3, out += 4) {
-        uint32_t x = (uint32_t)in[0] << 16 | (uint32_t)in[1] << 8 | in[2];
-        memcpy(out, b64_pairs + 2 * (x >> 12), 2);
-        memcpy(out + 2, b64_pairs + 2 * (x & 0xFFF), 2);
-    }
-    if (n) {
-        /* one or two bytes left: two or three characters and '=' padding */
-        uint32_t x = (uint32_t)in[0] << 16 | (n == 2 ? (uint32_t)in[1] << 8 : 0);
-        memcpy(out, b64_pairs + 2 * (x >> 12), 2);
-        out[2] = n == 2 ? (uint8_t)b64_pairs[2 * (x & 0xFFF)] : '=';
-        out[3] = '=';
-        out += 4;
-    }
-    return out;
-}
-
 sv_status sv__jw_bytes(sv_jw *w, const sv_value *v)
 {
     size_t n = v->len;
@@ -220,7 +174,8 @@ sv_status sv__jw_bytes(sv_jw *w, const sv_value *v)
         p += 10 + w->pretty;
     }
     *p++ = '"';
-    p = put_base64(p, v->as.bytes, n);
+    sv_base64_encode(v->as.bytes, n, (char *)p);
+    p += sv_base64_encoded_len(n);
     *p++ = '"';
     if (!w->plain) *p++ = '}';
     w->p = p;
