@@ -68,7 +68,8 @@ jr_decimal(const char *p, const char *end, jr_dec *d)
         uint64_t a = jr_load64(s), na = jr_nondigits(a);
         if (!na) goto careful; /* 8 or more integer digits */
         unsigned k = (unsigned)__builtin_ctzll(na) >> 3;
-        if (k == 0 || (k > 1 && *s == '0')) return NULL;
+        /* (&, not &&: whether k > 1 is a coin toss for the branch predictor) */
+        if (k == 0 || ((k > 1) & (*s == '0'))) return NULL;
         if (s[k] != '.') { /* an integer */
             if ((s[k] | 0x20) == 'e') return NULL;
             d->m = jr_digits_n(a, k);
@@ -197,7 +198,11 @@ static inline bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, double *out)
         if (nf < 5 || !jr_lemire(m, nf, &x))
 #endif
             if (!sv_decimal_to_f64(m, -(int64_t)nf, false, false, &x)) return false;
-    *out = neg ? -x : x;
+    /* the sign as a bit, not a branch: it is as likely one way as the other */
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits ^= (uint64_t)neg << 63;
+    memcpy(out, &bits, sizeof bits);
     return true;
 }
 
@@ -227,7 +232,10 @@ static inline bool jr_dec_f32(const jr_dec *d, float *out)
     } else {
         return false;
     }
-    *out = d->neg ? -f : f;
+    uint32_t fb; /* the sign without a branch, as in jr_dec_f64 */
+    memcpy(&fb, &f, sizeof fb);
+    fb ^= (uint32_t)d->neg << 31;
+    memcpy(out, &fb, sizeof fb);
     return true;
 #else
     (void)d;
@@ -393,26 +401,28 @@ found:
 }
 
 /* {"$vector3": [1.5, 2.0, 3.0]}: a tuple of the shape's own element type
- * (f32 or i32), each number converted once, straight into the arena. */
+ * (f32 or i32), each number converted once, straight into the arena.
+ *
+ * A number here is at most 21 bytes (a sign, 19 digits and a point: more go
+ * the general way) and ", " follows it, so the whole tuple up to its "]}"
+ * fits in 23 bytes a number and 3 more. With that much text left, every
+ * byte looked at below is inside it, and the loop checks no bounds itself. */
 static inline const char *jr_tuple_fast(jr *r, const char *p, const jr_form *fm, sv_value *out)
 {
     const char *end = r->end;
     sv_elem e = (sv_elem)fm->elem;
     unsigned per = fm->per;
+    size_t bytes = jr_round8((size_t)per * 4);
     /* the form's '{' is counted already; its '[' is one level more */
-    if (!fm->tuple || r->ftop + 2 > r->lim.max_depth || (e != SV_ELEM_F32 && e != SV_ELEM_I32))
+    if (!fm->tuple || per == 0 || r->ftop + 2 > r->lim.max_depth ||
+        (e != SV_ELEM_F32 && e != SV_ELEM_I32) || (size_t)(r->bump_end - r->bump) < bytes ||
+        p >= end || (size_t)(end - p) < (size_t)per * 23 + 3 || *p != '[')
         return NULL;
-    uint32_t *dst = (uint32_t *)(void *)jr_room(r, (size_t)per * 4);
-    if (!dst || p >= end || *p != '[') return NULL;
+    uint32_t *dst = (uint32_t *)(void *)r->bump;
     p++;
-    for (unsigned i = 0; i < per; i++) {
-        if (i) {
-            if (p >= end || *p != ',') return NULL;
-            p++;
-            if (p < end && *p == ' ') p++; /* pretty text: ", " */
-        }
+    for (unsigned i = 0;;) {
         jr_dec d;
-        if (p >= end || !(p = jr_decimal(p, end, &d))) return NULL;
+        if (!(p = jr_decimal(p, end, &d))) return NULL;
         if (e == SV_ELEM_F32) {
             float f;
             if (!jr_dec_f32(&d, &f)) return NULL;
@@ -422,9 +432,12 @@ static inline const char *jr_tuple_fast(jr *r, const char *p, const jr_form *fm,
             if (!jr_dec_int(&d, SV_ELEM_I32, &w)) return NULL;
             dst[i] = (uint32_t)w;
         }
+        if (++i == per) break;
+        if (*p != ',') return NULL;
+        p += 1 + (p[1] == ' '); /* pretty text: ", " */
     }
-    if (end - p < 2 || p[0] != ']' || p[1] != '}') return NULL; /* "$elem" and the rest */
-    r->bump += jr_round8((size_t)per * 4);
+    if (p[0] != ']' || p[1] != '}') return NULL; /* "$elem" and the rest */
+    r->bump += bytes;
     *out = jr_value(jr_hdr(SV_TUPLE, 0, e, fm->tag, per), jr_ptr_word(dst));
     return p + 2;
 }

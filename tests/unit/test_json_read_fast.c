@@ -264,6 +264,11 @@ static void test_decimals_against_strtod(void **state)
     check_f32("-772.7038");
     check_f32("2.6938953");
     check_f32("0.107826516");
+    /* signed zeros keep their sign (the sign is applied as a bit) */
+    check_f64("-0.000");
+    check_f32("-0.0");
+    check_f32("-0");
+    check_f32("0.0");
 }
 
 static void check_int(const char *num)
@@ -500,6 +505,41 @@ static void test_form_fast_paths(void **state)
     assert_int_equal(rd_err("[{\"$ref\":-1}]", &err), SV_ERR_RANGE);
 }
 
+/* Tuples of the longest numbers the fast path takes (21 bytes: a sign, 19
+ * digits and a point), ", " between them, with the text ending at every
+ * distance after them: the fast path checks the room for the whole tuple
+ * once, and near the end the general path must give the same values. */
+static void test_tuple_text_ends(void **state)
+{
+    (void)state;
+    static const char *const nums[] = {"-0.000000000000000001", "-1234.56789012345678",
+                                       "0.5"};
+    static const char *const seps[] = {",", ", "};
+    char text[256];
+    for (size_t ni = 0; ni < sizeof nums / sizeof nums[0]; ni++) {
+        const char *num = nums[ni];
+        uint32_t want = f32_bits(strtof(num, NULL));
+        for (size_t si = 0; si < 2; si++) {
+            for (int pad = 0; pad <= 90; pad++) {
+                int n = snprintf(text, sizeof text, "[{\"$vector3\":[%s%s%s%s%s]}%*s]", num,
+                                 seps[si], num, seps[si], num, pad, "");
+                assert_true(n > 0 && (size_t)n < sizeof text);
+                sv_value v = read_len(text, (size_t)n, NULL);
+                const sv_value *t = sv_array_at(&v, 0);
+                assert_int_equal(sv_kind_of(t), SV_TUPLE);
+                for (size_t i = 0; i < 3; i++)
+                    assert_true(tuple_bits(t, i) == want);
+            }
+        }
+    }
+    /* a tuple cut short at the end of the text: SV_ERR_TRUNCATED (docs/json.md), never a
+     * read past it */
+    sv_error err;
+    assert_int_equal(rd_err("{\"$vector3\":[1.5,2.5,3.5]", &err), SV_ERR_TRUNCATED);
+    assert_int_equal(rd_err("{\"$vector3\":[1.5,2.5,3.5", &err), SV_ERR_TRUNCATED);
+    assert_int_equal(rd_err("{\"$vector3\":[1.5,2.5,", &err), SV_ERR_TRUNCATED);
+}
+
 /* Many forms in a row: the reader's arena blocks run out at every kind of
  * value, where the fast paths hand over to the general ones. */
 static void test_arena_block_ends(void **state)
@@ -541,6 +581,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_key_prediction, setup, teardown),
         cmocka_unit_test_setup_teardown(test_class_prediction, setup, teardown),
         cmocka_unit_test_setup_teardown(test_form_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tuple_text_ends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_arena_block_ends, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
