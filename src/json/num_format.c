@@ -31,6 +31,11 @@
  *    over to the exact code (see pick_fast). That is about half the work, and
  *    exact by construction.
  *
+ * Two kinds of value skip the search: whole numbers below 2^53 (2^24 for
+ * floats), which print as the integer and ".0", and the negative powers of
+ * two down to 2^-19 (2^-11), whose exact decimal value is the shortest (see
+ * fmt_f64_slow).
+ *
  * The digits are then written without a loop: 16 of the 17 (doubles) come
  * out of one SSE2 register (a SWAR word pair elsewhere), the trailing zeros
  * are counted on them, and the layout places them with fixed-size stores.
@@ -590,21 +595,41 @@ static ALWAYS_INLINE bool pick_fast(uint64_t m, uint64_t dist, uint64_t half_w, 
     return dist > ten - half_w + eps;
 }
 
-/* k = floor_log10_pow2(q) and h' + 4 (see shortest64_fast) for every
+/* What shortest64_fast and shortest32_fast need of the exponent, for every
  * q = be - 1075, be the biased exponent of a double (floats use the same
- * rows): (k + 400) | (h' + 4) << 12. One load instead of two
- * multiplications and their shifts on the hot path. Built by the preprocessor from the
- * same formulas as floor_log10_pow2 and sv_floor_log2_pow10 (the test
- * checks every entry against them). */
+ * rows), each field ready to use: k = floor_log10_pow2(q), the byte offset in
+ * sv_pow5_128 of the row for 10^-(k+1), h' + 4 (see shortest64_fast) and
+ * 9 - (h' + 4). Loads instead of two multiplications, their shifts and the
+ * unpacking on the hot path. Built by the preprocessor from the same
+ * formulas as floor_log10_pow2 and sv_floor_log2_pow10 (the test checks
+ * every entry against them). */
+typedef struct {
+    int16_t k;
+    uint16_t g_offset; /* bytes from sv_pow5_128 (rows of 16 bytes) */
+    uint8_t h;         /* h' + 4: 1..4 */
+    uint8_t h_shift;   /* 9 - h */
+} exponent_info;
+
 #define KH_K(be) (((-1075 + (be)) * 78913) >> 18)
 #define KH_H(be) ((-1075 + (be)) + (-KH_K(be) - 1) + (((-KH_K(be) - 1) * 1217359) >> 19) + 5)
-#define KH(be) (uint16_t)((KH_K(be) + 400) | KH_H(be) << 12)
+#define KH(be)                                                                                     \
+    {                                                                                              \
+        (int16_t) KH_K(be), (uint16_t)((-KH_K(be) - 1 - SV_POW5_MIN) * 16), (uint8_t)KH_H(be),     \
+            (uint8_t)(9 - KH_H(be))                                                                \
+    }
 #define KH4(b) KH(b), KH((b) + 1), KH((b) + 2), KH((b) + 3)
 #define KH16(b) KH4(b), KH4((b) + 4), KH4((b) + 8), KH4((b) + 12)
 #define KH64(b) KH16(b), KH16((b) + 16), KH16((b) + 32), KH16((b) + 48)
 #define KH256(b) KH64(b), KH64((b) + 64), KH64((b) + 128), KH64((b) + 192)
-static const uint16_t k_and_h[2048] = {KH256(0),    KH256(256),  KH256(512),  KH256(768),
-                                       KH256(1024), KH256(1280), KH256(1536), KH256(1792)};
+static const exponent_info exponent_infos[2048] = {KH256(0),    KH256(256),  KH256(512),
+                                                   KH256(768),  KH256(1024), KH256(1280),
+                                                   KH256(1536), KH256(1792)};
+
+/* sv_pow5_128's row for 10^-(k+1): its high word first. */
+static inline const uint64_t *exponent_g(const exponent_info *x)
+{
+    return (const uint64_t *)(const void *)((const char *)sv_pow5_128 + x->g_offset);
+}
 
 /* Shortest digits of a normal, regular double c * 2^q from one 64x128-bit
  * product, or false (see pick_fast).
@@ -623,10 +648,9 @@ static const uint16_t k_and_h[2048] = {KH256(0),    KH256(256),  KH256(512),  KH
  * off by less than 10.6 units; the margin is 16. */
 static ALWAYS_INLINE bool shortest64_fast(uint64_t c, int q, decimal *out)
 {
-    unsigned kh = k_and_h[q + 1075];
-    int k = (int)(kh & 0xFFF) - 400;
-    int h = (int)(kh >> 12); /* h' + 4: 1..4 */
-    const uint64_t *g = sv_pow5_128[-k - 1 - SV_POW5_MIN];
+    const exponent_info *x = &exponent_infos[q + 1075];
+    int h = x->h; /* h' + 4: 1..4 */
+    const uint64_t *g = exponent_g(x);
     uint64_t ghi = g[0], glo = g[1];
 
     uint64_t cp = c << h; /* < 2^57 */
@@ -637,8 +661,8 @@ static ALWAYS_INLINE bool shortest64_fast(uint64_t c, int q, decimal *out)
     y_hi += mid < y_lo;
     uint64_t ui = y_hi >> 4, uf = y_hi << 60 | mid >> 4;
 
-    out->e = k;
-    return pick_fast(10 * ui, (uf >> 4) * 5, (ghi >> (9 - h)) * 5, 16, &out->f);
+    out->e = x->k;
+    return pick_fast(10 * ui, (uf >> 4) * 5, (ghi >> x->h_shift) * 5, 16, &out->f);
 }
 
 /* The same for a normal, regular float, with T's top word only: U is then
@@ -647,17 +671,16 @@ static ALWAYS_INLINE bool shortest64_fast(uint64_t c, int q, decimal *out)
  * of uf), which is below 2^23 = eps / 2. */
 static ALWAYS_INLINE bool shortest32_fast(uint32_t c, int q, decimal *out)
 {
-    unsigned kh = k_and_h[q + 1075];
-    int k = (int)(kh & 0xFFF) - 400;
-    int h = (int)(kh >> 12); /* 1..4 */
-    uint64_t ghi = sv_pow5_128[-k - 1 - SV_POW5_MIN][0];
+    const exponent_info *x = &exponent_infos[q + 1075];
+    int h = x->h; /* 1..4 */
+    uint64_t ghi = exponent_g(x)[0];
 
     uint64_t hi;
     uint64_t lo = sv_mul128(ghi, (uint64_t)c << h, &hi); /* hi < 2^32 */
     uint64_t uf = hi << 60 | lo >> 4;
 
-    out->e = k;
-    return pick_fast(10 * (hi >> 4), (uf >> 4) * 5, (ghi >> (9 - h)) * 5, (uint64_t)1 << 24,
+    out->e = x->k;
+    return pick_fast(10 * (hi >> 4), (uf >> 4) * 5, (ghi >> x->h_shift) * 5, (uint64_t)1 << 24,
                      &out->f);
 }
 
@@ -705,6 +728,38 @@ static size_t put_zero(char *out, bool neg)
     return 3;
 }
 
+/* Writes 0 < u < 10^8 at p without leading zeros; returns the digit count.
+ * digits8 puts the leading zeros in the low bytes (the word is not zero):
+ * shifted down past them, the digits start at p. Stores 8 bytes. */
+static inline int put_up_to_8_digits(char *p, uint32_t u)
+{
+    uint64_t r = digits8(u);
+    int lead = sv_ctz64(r) >> 3;
+    store64(p, (r | ASCII_ZEROS) >> (8 * lead));
+    return 8 - lead;
+}
+
+/* 10^8 <= u < 2^53 < 10^16: the part above 10^8, then exactly 8 digits. */
+static inline int put_9_to_16_digits(char *p, uint64_t u)
+{
+    uint64_t hi = u / 100000000;
+    int n = put_up_to_8_digits(p, (uint32_t)hi);
+    store64(p + n, digits8((uint32_t)(u - hi * 100000000)) | ASCII_ZEROS);
+    return n + 8;
+}
+
+/* A whole number 0 < u < 2^53 (below 1e21, so positional): its integer
+ * digits, then ".0". Much shorter than the search and write17 for the small
+ * counts and ids that documents hold. Stores at most 19 bytes. */
+static ALWAYS_INLINE size_t put_whole(char *out, bool neg, uint64_t u)
+{
+    out[0] = '-'; /* overwritten by the first digit when positive */
+    char *p = out + neg;
+    int n = u < 100000000 ? put_up_to_8_digits(p, (uint32_t)u) : put_9_to_16_digits(p, u);
+    memcpy(p + n, ".0", 2);
+    return (size_t)neg + (size_t)n + 2;
+}
+
 /* Zero, subnormals, the lowest double of each binade and what
  * shortest64_fast cannot decide, off the common path. It takes the double
  * itself, so that the common path keeps nothing alive for it. */
@@ -723,7 +778,18 @@ static COLD size_t fmt_f64_slow(double d, char *out)
         /* The lowest value of a binade has a nearer neighbour below, except
          * in the lowest binade, where the largest subnormal is as far below
          * as the next double is above. */
-        dec = shortest64_irregular(be - 1075);
+        int n = 1075 - 52 - be; /* the value is 2^-n */
+        if (n >= 1 && n <= 19) {
+            /* 0.5, 0.25, ...: 2^-n = 5^n 10^-n exactly (5^n = 10^n / 2^n),
+             * and that is the shortest, because any decimal with fewer
+             * digits is at least 5 * 10^-n away (the last digit of 5^n is
+             * 5), more than the half gap above, 2^-n-53, while
+             * 5^(n-1) < 2^53 (n <= 23; the table stops at 10^19). */
+            dec.f = pow10_u64[n] >> n;
+            dec.e = -n;
+        } else {
+            dec = shortest64_irregular(be - 1075);
+        }
     } else {
         dec = shortest64(frac | (UINT64_C(1) << 52), be - 1075);
     }
@@ -746,17 +812,14 @@ size_t sv_fmt_f64(double d, char *out)
     /* Whole numbers below 2^53: every integer there is a double, so the
      * integer itself is the shortest text. (For q < -52 the test fails by
      * itself: c has at most 52 trailing zero bits.) */
-    if (q <= 0 && sv_ctz64(c) >= -q) {
-        dec = normalize(c >> -q, 0, 17);
-    } else {
-        /* frac == 0: the lowest double of a binade, see fmt_f64_slow. */
-        if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
-        /* A normal double's shortest digits number 16 or 17 (c >= 2^52 and
-         * 1 <= 2^q / 10^k < 10 give 4.5e15 <= digits < 9.1e16). */
-        if (dec.f < UINT64_C(10000000000000000)) {
-            dec.f *= 10;
-            dec.e -= 1;
-        }
+    if (q <= 0 && sv_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
+    /* frac == 0: the lowest double of a binade, see fmt_f64_slow. */
+    if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
+    /* A normal double's shortest digits number 16 or 17 (c >= 2^52 and
+     * 1 <= 2^q / 10^k < 10 give 4.5e15 <= digits < 9.1e16). */
+    if (dec.f < UINT64_C(10000000000000000)) {
+        dec.f *= 10;
+        dec.e -= 1;
     }
     return write17(out, neg, dec.f, dec.e);
 }
@@ -766,8 +829,16 @@ size_t sv_fmt_f64(double d, char *out)
 static COLD size_t fmt_f32_slow(char *out, bool neg, uint32_t frac, int be)
 {
     if (be == 0 && frac == 0) return put_zero(out, neg);
-    decimal dec = be ? shortest32(frac | (UINT32_C(1) << 23), be - 150) : shortest32(frac, -149);
-    dec = normalize(dec.f, dec.e, 9);
+    int n = 150 - 23 - be; /* for frac == 0, the value is 2^-n */
+    decimal dec;
+    if (frac == 0 && n >= 1 && n <= 11) {
+        /* 2^-n = 5^n 10^-n, the shortest while 5^(n-1) < 2^24 (see
+         * fmt_f64_slow); 5^11 has 8 digits. */
+        dec = normalize(pow10_u64[n] >> n, -n, 9);
+    } else {
+        dec = be ? shortest32(frac | (UINT32_C(1) << 23), be - 150) : shortest32(frac, -149);
+        dec = normalize(dec.f, dec.e, 9);
+    }
     return write9(out, neg, (uint32_t)dec.f, dec.e);
 }
 
@@ -783,15 +854,14 @@ size_t sv_fmt_f32(float f, char *out)
     uint32_t c = frac | (UINT32_C(1) << 23);
     int q = be - 150;
     decimal dec;
-    if (q <= 0 && sv_ctz64(c) >= -q) {
-        /* Whole numbers below 2^24 (see sv_fmt_f64). */
-        dec = normalize(c >> -q, 0, 9);
-    } else {
-        if (frac == 0 || !shortest32_fast(c, q, &dec)) return fmt_f32_slow(out, neg, frac, be);
-        /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8. */
-        int more = (dec.f < 100000000) + (dec.f < 10000000);
-        dec.f *= pow10_u64[more];
-        dec.e -= more;
+    /* Whole numbers below 2^24 (see sv_fmt_f64). */
+    if (q <= 0 && sv_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
+    if (frac == 0 || !shortest32_fast(c, q, &dec)) return fmt_f32_slow(out, neg, frac, be);
+    /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8. */
+    for (int i = 0; i < 2; i++) {
+        bool short_by_one = dec.f < 100000000;
+        dec.f = short_by_one ? dec.f * 10 : dec.f;
+        dec.e -= short_by_one;
     }
     return write9(out, neg, (uint32_t)dec.f, dec.e);
 }

@@ -544,6 +544,95 @@ static void test_fmt_binade_bottom(void **state)
     expect_binade_bottom_f32(90, "1.2379401e+27");             /* closest: 1.2379400e+27 */
 }
 
+/* Whole numbers below 2^53 (2^24 for floats) take their own path: the
+ * integer's digits and ".0". glibc's "%.0f" gives the digits (exact for these
+ * values); check_f64/check_f32 add the round-trip and shortest checks. */
+static void expect_whole_f64(double x)
+{
+    char want[48];
+    snprintf(want, sizeof want, "%.0f.0", x);
+    expect_f64(x, want);
+    snprintf(want, sizeof want, "%.0f.0", -x);
+    expect_f64(-x, want);
+    check_f64_both_signs(x);
+}
+
+static void expect_whole_f32(float x)
+{
+    char want[48];
+    snprintf(want, sizeof want, "%.0f.0", (double)x);
+    expect_f32(x, want);
+    snprintf(want, sizeof want, "%.0f.0", (double)-x);
+    expect_f32(-x, want);
+    check_f32_both_signs(x);
+}
+
+static void test_fmt_whole_numbers(void **state)
+{
+    (void)state;
+    expect_f64(11.0, "11.0");
+    expect_f64(-3.0, "-3.0");
+    expect_f64(100000000.0, "100000000.0");
+    expect_f64(99999999.0, "99999999.0");
+    expect_f32(11.0f, "11.0");
+    expect_f32(-16777215.0f, "-16777215.0");
+    /* Every digit count, at its ends (10^k - 1 and 10^k, 10^k + 1). */
+    uint64_t p10 = 1;
+    for (int k = 0; k <= 16; k++, p10 *= 10) {
+        for (uint64_t u = p10 > 1 ? p10 - 1 : 1; u <= p10 + 1; u++) {
+            if (u < (UINT64_C(1) << 53)) expect_whole_f64((double)u);
+            if (u < (UINT64_C(1) << 24)) expect_whole_f32((float)u);
+        }
+    }
+    /* Every exponent: 2^e and its neighbours, all ones, and random values of
+     * each bit length (any trailing zero count: c << s for every shift). */
+    for (int e = 0; e <= 53; e++) {
+        uint64_t top = UINT64_C(1) << e;
+        expect_whole_f64((double)top);
+        if (e >= 1) expect_whole_f64((double)(top - 1));
+        if (e < 53) expect_whole_f64((double)(top + 1));
+        if (e <= 24) {
+            expect_whole_f32((float)top);
+            if (e >= 1) expect_whole_f32((float)(top - 1));
+            if (e < 24) expect_whole_f32((float)(top + 1));
+        }
+        for (int i = 0; i < 200 && e >= 1; i++) {
+            uint64_t u = top | (rnd() & (top - 1)); /* e + 1 bits */
+            if (e < 53) expect_whole_f64((double)u);
+            if (e < 24) expect_whole_f32((float)u);
+        }
+    }
+    /* The smallest whole numbers, all of them. */
+    for (uint32_t u = 1; u <= 30000; u++) {
+        expect_whole_f64((double)u);
+        expect_whole_f32((float)u);
+    }
+}
+
+/* 2^-n prints as its exact decimal value while that is the shortest (n <= 23
+ * for doubles, 11 for floats); glibc's "%.nf" gives it. check_* adds the
+ * oracle checks for every negative power, through the subnormals. */
+static void test_fmt_negative_powers_of_two(void **state)
+{
+    (void)state;
+    expect_f64(0.5, "0.5");
+    expect_f64(0.25, "0.25");
+    expect_f64(-0.125, "-0.125");
+    expect_f32(0.5f, "0.5");
+    expect_f32(-0.0009765625f, "-0.0009765625");
+    char want[48];
+    for (int n = 1; n <= 19; n++) {
+        double x = ldexp(1.0, -n);
+        snprintf(want, sizeof want, "%.*f", n, x);
+        expect_f64(x, want);
+        if (n <= 11) expect_f32((float)x, want);
+    }
+    for (int n = 1; n <= 1074; n++)
+        check_f64_both_signs(ldexp(1.0, -n));
+    for (int n = 1; n <= 149; n++)
+        check_f32_both_signs(ldexpf(1.0f, -n));
+}
+
 /* ---- formatting: bulk oracle checks --------------------------------------- */
 
 static void test_fmt_f64_special_values(void **state)
@@ -818,7 +907,7 @@ static void test_exponent_text(void **state)
     }
 }
 
-/* k_and_h, built by the preprocessor, against the functions it stands for,
+/* exponent_infos, built by the preprocessor, against the functions it stands for,
  * and those against long double logarithms (no fractional part is near an
  * integer here: q log10(2) and k log2(10) are irrational but for q = k = 0). */
 static void test_exponent_table(void **state)
@@ -828,8 +917,11 @@ static void test_exponent_table(void **state)
         int q = be - 1075;
         int k = floor_log10_pow2(q);
         int h = q + sv_floor_log2_pow10(-k - 1) + 5;
-        assert_int_equal((k_and_h[be] & 0xFFF) - 400, k);
-        assert_int_equal(k_and_h[be] >> 12, h);
+        const exponent_info *x = &exponent_infos[be];
+        assert_int_equal(x->k, k);
+        assert_int_equal(x->h, h);
+        assert_int_equal(x->h_shift, 9 - h);
+        assert_ptr_equal(exponent_g(x), sv_pow5_128[-k - 1 - SV_POW5_MIN]);
         assert_true(h >= 1 && h <= 4);
         assert_int_equal(k, (int)floorl((long double)q * log10l(2.0L)));
         /* h - 4 = q + 1 + floor(log2(10^-(k+1))) */
@@ -945,6 +1037,8 @@ int main(void)
         cmocka_unit_test(test_fmt_f64_layout_boundaries),
         cmocka_unit_test(test_fmt_f32_known),
         cmocka_unit_test(test_fmt_binade_bottom),
+        cmocka_unit_test(test_fmt_whole_numbers),
+        cmocka_unit_test(test_fmt_negative_powers_of_two),
         cmocka_unit_test(test_fmt_integers),
         cmocka_unit_test(test_exponent_text),
         cmocka_unit_test(test_exponent_table),
