@@ -37,7 +37,10 @@ typedef struct sv_json_write_opts {
 } sv_json_write_opts;
 
 /* Appends the JSON text of v (no trailing newline) to out. opts may be NULL.
- * Fails only on allocation failure or a malformed tree. */
+ * Fails only on allocation failure or a malformed tree. The writer recurses
+ * once per nesting level and refuses trees deeper than 2048 containers
+ * (SV_ERR_DEPTH); the deepest tree needs well under 1 MiB of stack in an
+ * optimised build. */
 sv_status sv_json_write(const sv_value *v, const sv_json_write_opts *opts, sv_buf *out,
                         sv_error *err);
 
