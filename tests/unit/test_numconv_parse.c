@@ -34,46 +34,7 @@
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-/* ---- helpers ---------------------------------------------------------------- */
-
-static uint64_t rng_state = UINT64_C(0x5eed5eed12345678);
-
-/* splitmix64: fixed seed, so every run tests the same values. */
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static double f64_from_bits(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-static uint64_t f64_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
-static float f32_from_bits(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
-
-static uint32_t f32_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
+#include "helper_bits.h"
 
 /* ---- parsing ------------------------------------------------------------- */
 
