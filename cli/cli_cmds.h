@@ -9,6 +9,8 @@ int cmd_detect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_conv(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+/* noesis declaration */
+/* resonite declaration */
 
 /* The line every help text ends with. */
 #define CLI_HELP_EXIT                                                                              \

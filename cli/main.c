@@ -21,6 +21,8 @@ static const command commands[] = {
     {"dump", cmd_dump, "print a file as typed JSON"},
     {"conv", cmd_conv, "convert a file from one format to another"},
     {"validate", cmd_validate, "check that files decode"},
+    /* noesis command */
+    /* resonite command */
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

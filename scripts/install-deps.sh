@@ -3,13 +3,17 @@
 # calling apt-get only when something is missing. Safe to run again.
 set -euo pipefail
 
-# build: compilers and CMake; test: cmocka, jq for CLI examples;
-# bench peers: jansson (C) and RapidJSON (C++, header-only).
+# build: compilers, CMake, and the compression/archive libraries the library
+# links (Brotli, LZMA, LZ4 for Resonite; libzip for .resonitepackage);
+# test: cmocka, jq for CLI examples, godot3-server (the Godot 3 oracle),
+# clang's runtime for the libFuzzer targets;
+# bench peers: jansson (C), RapidJSON (C++, header-only), libbson (C),
+# Node.js and npm for the npm peers (bench/node/).
 packages=(
   build-essential cmake pkg-config clang
-  libcmocka-dev
-  libjansson-dev rapidjson-dev g++
-  jq
+  libbrotli-dev liblzma-dev liblz4-dev libzip-dev
+  libcmocka-dev jq godot3-server libclang-rt-14-dev
+  libjansson-dev rapidjson-dev g++ libbson-dev
 )
 
 missing=()

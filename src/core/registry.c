@@ -16,11 +16,15 @@
  * `formats[]` below. The order of the table is the order `serval formats`
  * prints and the tie-break order of detection, so append, do not insert. */
 extern const sv_format sv_format_json;
-/* Later formats add their line here, e.g.:
- * extern const sv_format sv_format_godot4; */
+/* godot externs */
+/* resonite externs */
+/* noesis externs */
 
 static const sv_format *const formats[] = {
     &sv_format_json,
+    /* godot entries */
+    /* resonite entries */
+    /* noesis entries */
 };
 
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
