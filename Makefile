@@ -4,8 +4,12 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE    ?= examples/player.json
+# Seconds per fuzz target: a short fixed budget in make test (and so in CI),
+# a longer one in make fuzz.
+FUZZ_TEST_SECONDS ?= 60
+FUZZ_SECONDS      ?= 600
 
-.PHONY: run test deps build build-asan bench clean install
+.PHONY: run test deps build build-asan bench clean install fuzz fuzz-short
 
 run: build
 	./$(BUILD)/serval dump $(EXAMPLE)
@@ -14,6 +18,15 @@ test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j$(JOBS)
+	$(MAKE) --no-print-directory fuzz-short
+
+# Every libFuzzer target for FUZZ_TEST_SECONDS (decode-only and round-trip,
+# per format; scripts/fuzz.sh).
+fuzz-short: deps
+	bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
+
+fuzz: deps
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 deps:
 	@bash scripts/install-deps.sh
@@ -36,4 +49,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

@@ -1,0 +1,119 @@
+/* One libFuzzer target, compiled once per format and kind (fuzz/CMakeLists.txt):
+ *
+ *   SV_FUZZ_FORMAT     the registry name of the format ("json", "godot4", ...)
+ *   SV_FUZZ_ROUNDTRIP  0: decode only. 1: whatever decodes must encode, the
+ *                      encoding must decode to an equal tree, and that tree
+ *                      must encode to the same bytes again.
+ *
+ * A broken property aborts, which libFuzzer (and the replay driver) report
+ * as a crash with the input saved. The limits are tighter than the defaults
+ * so that an allocation out of proportion to a small input shows up as a
+ * limit error here and as a libFuzzer "malloc limit" crash if it bypasses
+ * the document. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "serval/serval.h"
+
+#ifndef SV_FUZZ_FORMAT
+#error "define SV_FUZZ_FORMAT"
+#endif
+#ifndef SV_FUZZ_ROUNDTRIP
+#define SV_FUZZ_ROUNDTRIP 0
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
+
+/* 64 MiB per document and decompressed payload: far above what any input
+ * of the fuzzer's sizes (at most a few MB) justifies with the documented
+ * multiples in docs/security.md, far below libFuzzer's malloc limit. */
+static sv_options fuzz_options(void)
+{
+    sv_options o;
+    memset(&o, 0, sizeof o);
+    o.limits.max_alloc = UINT64_C(64) << 20;
+    o.limits.max_decompressed = UINT64_C(64) << 20;
+    return o;
+}
+
+static void fail(const char *what, const sv_error *err)
+{
+    char msg[512];
+    if (err)
+        sv_error_format(err, msg, sizeof msg);
+    else
+        msg[0] = '\0';
+    fprintf(stderr, "fuzz %s: %s%s%s\n", SV_FUZZ_FORMAT, what, err ? ": " : "", msg);
+    abort();
+}
+
+static const sv_format *the_format(void)
+{
+    static const sv_format *f;
+    if (!f) {
+        f = sv_format_find(SV_FUZZ_FORMAT);
+        if (!f) fail("format not registered", NULL);
+    }
+    return f;
+}
+
+#if SV_FUZZ_ROUNDTRIP
+/* Encodes v into b; an encoder that refuses a tree its own decoder made
+ * breaks the round-trip property. */
+static void encode_or_die(const sv_format *f, const sv_value *v, const sv_options *o, sv_buf *b)
+{
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    if (f->encode(v, o, b, &err) != SV_OK) fail("a decoded tree does not encode", &err);
+    if (!sv_buf_ok(b)) fail("encoder output buffer failed", NULL);
+}
+
+static void roundtrip(const sv_format *f, const sv_value *v1, const sv_options *o)
+{
+    if (!f->encode) return;
+    sv_buf b1, b2;
+    sv_buf_init(&b1, NULL);
+    sv_buf_init(&b2, NULL);
+    encode_or_die(f, v1, o, &b1);
+
+    sv_doc *doc2 = sv_doc_new(NULL);
+    if (!doc2) abort();
+    sv_value v2;
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    if (f->decode(doc2, b1.data, b1.len, o, &v2, &err) != SV_OK)
+        fail("the encoding of a decoded tree does not decode", &err);
+    if (!sv_equal(v1, &v2)) fail("decode(encode(tree)) differs from tree", NULL);
+    encode_or_die(f, &v2, o, &b2);
+    if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len) != 0)
+        fail("encode(decode(encode(tree))) differs from encode(tree)", NULL);
+    sv_doc_free(doc2);
+    sv_buf_free(&b1);
+    sv_buf_free(&b2);
+}
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+    const sv_format *f = the_format();
+    sv_options o = fuzz_options();
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return 0;
+    sv_value v;
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    sv_status st = f->decode(doc, data, len, &o, &v, &err);
+    if (st == SV_OK) {
+#if SV_FUZZ_ROUNDTRIP
+        roundtrip(f, &v, &o);
+#endif
+    } else {
+        /* Every failure must say what went wrong: a status with text and a
+         * message (the CLI prints them). */
+        if (err.status != st || err.message[0] == '\0') fail("an error without a message", NULL);
+    }
+    sv_doc_free(doc);
+    return 0;
+}
