@@ -52,6 +52,17 @@ void sv__doc_sys_free(sv_doc *doc, void *p, size_t size)
     doc->allocated -= size;
 }
 
+void *sv__doc_scratch_realloc(sv_doc *doc, void *p, size_t old_size, size_t new_size)
+{
+    if (!p) return doc->alloc.malloc(doc->alloc.ctx, new_size);
+    return doc->alloc.realloc(doc->alloc.ctx, p, old_size, new_size);
+}
+
+void sv__doc_scratch_free(sv_doc *doc, void *p, size_t size)
+{
+    if (p) doc->alloc.free(doc->alloc.ctx, p, size);
+}
+
 sv_doc *sv_doc_new(const sv_alloc *alloc)
 {
     if (!alloc) alloc = sv_alloc_libc();

@@ -43,4 +43,13 @@ struct sv_doc {
 void *sv__doc_sys_alloc(sv_doc *doc, size_t size);
 void sv__doc_sys_free(sv_doc *doc, void *p, size_t size);
 
+/* Scratch memory of a decoder or encoder working on doc (stacks, buffers
+ * freed before it returns): from the document's allocator, so an embedding
+ * program's heap and the tests' fault injection see it, but neither counted
+ * in sv_doc_allocated nor able to fail the document; the caller counts it
+ * against its own budget. realloc with p NULL allocates; NULL on failure
+ * (p is then still valid). */
+void *sv__doc_scratch_realloc(sv_doc *doc, void *p, size_t old_size, size_t new_size);
+void sv__doc_scratch_free(sv_doc *doc, void *p, size_t size);
+
 #endif

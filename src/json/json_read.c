@@ -778,10 +778,10 @@ sv_status sv_json_read(sv_doc *doc, const char *text, size_t len, const sv_json_
     bool ok = sv_jr_grow(&r, (void **)&r.vs, &r.vcap, sizeof(sv_value), 64, r.text) &&
               sv_jr_grow(&r, (void **)&r.fs, &r.fcap, sizeof(jr_frame), 16, r.text) &&
               parse(&r, r.text, out);
-    free(r.vs);
-    free(r.fs);
-    free(r.sbuf);
-    free(r.nbuf);
+    sv__doc_scratch_free(doc, r.vs, r.vcap * sizeof(sv_value));
+    sv__doc_scratch_free(doc, r.fs, r.fcap * sizeof(jr_frame));
+    sv__doc_scratch_free(doc, r.sbuf, r.scap);
+    sv__doc_scratch_free(doc, r.nbuf, r.ncap);
     if (!ok) {
         *out = sv_null();
         return err->status;

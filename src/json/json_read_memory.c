@@ -1,7 +1,8 @@
 /* The typed JSON reader: its memory.
  *
  * Two kinds. Scratch (the value and frame stacks, the buffers for unescaped
- * keys and packed numbers) comes from libc, grows geometrically and is freed
+ * keys and packed numbers) comes from the document's allocator (outside its
+ * arena), grows geometrically and is freed
  * when sv_json_read returns; it counts toward max_alloc like the document's
  * own memory, so a hostile input cannot grow it without bound. The tree
  * itself lives in the document's arena: small blocks are carved from blocks
@@ -9,6 +10,7 @@
  * so that a string or a container costs a pointer bump. */
 #include <stdlib.h>
 
+#include "core/doc_internal.h"
 #include "json/json_read_internal.h"
 
 bool sv_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const char *at)
@@ -28,7 +30,7 @@ bool sv_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const 
                               "the document would allocate more than %llu bytes",
                               (unsigned long long)budget);
     }
-    void *nb = realloc(*buf, ncap * size);
+    void *nb = sv__doc_scratch_realloc(r->doc, *buf, *cap * size, ncap * size);
     if (!nb) return sv_jr_fail(r, at, SV_ERR_NOMEM, "out of memory");
     *buf = nb;
     *cap = ncap;
@@ -54,6 +56,10 @@ void *sv_jr_alloc_slow(jr *r, size_t n, const char *at)
     }
     n = (n + 7) & ~(size_t)7;
     size_t block = r->bump_next ? r->bump_next : BUMP_FIRST;
+    /* A block smaller than the request (a 2 KiB container while blocks are
+     * still 1 KiB) must grow to hold it; n <= BUMP_MAX / 4 bounds this. */
+    while (block < n)
+        block *= 2;
     char *p = sv_doc_alloc(r->doc, block);
     if (!p) {
         sv_jr_fail_alloc(r, at);

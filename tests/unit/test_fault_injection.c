@@ -1,0 +1,174 @@
+/* Allocation fault injection over every decoder and encoder (issue 5).
+ *
+ * For every registered format and every input of the test corpus that the
+ * format decodes (helper_corpus.h), the run is repeated with an allocator
+ * that refuses the Nth allocation and every one after it, for N = 1, 2, ...
+ * until a run makes no refused allocation. Each run must either
+ *   - fail with SV_ERR_NOMEM, an error message, and every byte given back
+ *     once the document (or the output buffer) is freed, or
+ *   - succeed with exactly the result of the run without faults (a decoder
+ *     may shrug off a refused optional allocation, never give a wrong tree).
+ * Under the sanitizer build, ASan and LeakSanitizer watch the same runs for
+ * memory errors and for leaks of memory taken outside the allocator. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "helper_alloc.h"
+#include "helper_corpus.h"
+#include "serval/serval.h"
+
+/* No run needs more; a loop that reaches it means allocations without end. */
+#define MAX_INJECTIONS 100000
+
+static corpus g_corpus;
+
+static int setup(void **state)
+{
+    (void)state;
+    corpus_load_default(&g_corpus, 1u << 20);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    corpus_free(&g_corpus);
+    return 0;
+}
+
+/* The run without faults: a document owned by the caller, or NULL when the
+ * format does not decode this input. */
+static sv_doc *reference_decode(const sv_format *f, const corpus_file *in, sv_value *out)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    assert_non_null(doc);
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    if (f->decode(doc, in->data, in->len, NULL, out, &err) != SV_OK) {
+        sv_doc_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+static void check_failed_run(const sv_format *f, const corpus_file *in, const char *what, long n,
+                             sv_status st, const sv_error *err)
+{
+    if (st == SV_ERR_NOMEM && err->status == st && err->message[0]) return;
+    fail_msg("%s %s of %s, allocation %ld refused: status %s, error status %s, message '%s'",
+             f->name, what, in->path, n, sv_status_name(st), sv_status_name(err->status),
+             err->message);
+}
+
+/* Returns the number of runs it took. */
+static long inject_decode(const sv_format *f, const corpus_file *in, const sv_value *ref)
+{
+    for (long n = 1; n <= MAX_INJECTIONS; n++) {
+        test_alloc t;
+        test_alloc_init(&t, n);
+        sv_doc *doc = sv_doc_new(&t.alloc);
+        if (!doc) {
+            assert_int_equal(t.live_bytes, 0);
+            continue;
+        }
+        sv_value v;
+        sv_error err;
+        memset(&err, 0, sizeof err);
+        sv_status st = f->decode(doc, in->data, in->len, NULL, &v, &err);
+        if (st == SV_OK) {
+            if (!sv_equal(&v, ref))
+                fail_msg("%s decode of %s with allocation %ld refused gave a different tree",
+                         f->name, in->path, n);
+        } else {
+            check_failed_run(f, in, "decode", n, st, &err);
+        }
+        long failures = t.failures;
+        sv_doc_free(doc);
+        if (t.live_bytes != 0)
+            fail_msg("%s decode of %s, allocation %ld refused: %lld bytes not given back", f->name,
+                     in->path, n, (long long)t.live_bytes);
+        if (failures == 0) return n;
+    }
+    fail_msg("%s decode of %s: still allocating after %d runs", f->name, in->path, MAX_INJECTIONS);
+    return 0;
+}
+
+static long inject_encode(const sv_format *f, const corpus_file *in, const sv_value *ref)
+{
+    sv_buf want;
+    sv_buf_init(&want, NULL);
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    if (f->encode(ref, NULL, &want, &err) != SV_OK) {
+        /* Not every decodable input is encodable with default options
+         * (fuzz_target.c checks that it is with the decoder's own); nothing
+         * to inject into then. */
+        sv_buf_free(&want);
+        return 0;
+    }
+    for (long n = 1; n <= MAX_INJECTIONS; n++) {
+        test_alloc t;
+        test_alloc_init(&t, n);
+        sv_buf b;
+        sv_buf_init(&b, &t.alloc);
+        memset(&err, 0, sizeof err);
+        sv_status st = f->encode(ref, NULL, &b, &err);
+        if (st == SV_OK) {
+            if (b.len != want.len || memcmp(b.data, want.data, b.len) != 0)
+                fail_msg("%s encode of %s with allocation %ld refused gave other bytes", f->name,
+                         in->path, n);
+        } else {
+            check_failed_run(f, in, "encode", n, st, &err);
+        }
+        long failures = t.failures;
+        sv_buf_free(&b);
+        if (t.live_bytes != 0)
+            fail_msg("%s encode of %s, allocation %ld refused: %lld bytes not given back", f->name,
+                     in->path, n, (long long)t.live_bytes);
+        if (failures == 0) {
+            sv_buf_free(&want);
+            return n;
+        }
+    }
+    fail_msg("%s encode of %s: still allocating after %d runs", f->name, in->path, MAX_INJECTIONS);
+    return 0;
+}
+
+static void test_every_format_every_input(void **state)
+{
+    (void)state;
+    size_t nformats;
+    const sv_format *const *formats = sv_formats(&nformats);
+    for (size_t i = 0; i < nformats; i++) {
+        const sv_format *f = formats[i];
+        size_t inputs = 0;
+        long runs = 0;
+        for (size_t k = 0; k < g_corpus.count; k++) {
+            const corpus_file *in = &g_corpus.files[k];
+            sv_value ref;
+            sv_doc *doc = reference_decode(f, in, &ref);
+            if (!doc) continue;
+            inputs++;
+            runs += inject_decode(f, in, &ref);
+            if (f->encode) runs += inject_encode(f, in, &ref);
+            sv_doc_free(doc);
+        }
+        printf("fault injection: %-10s %3zu inputs, %6ld runs\n", f->name, inputs, runs);
+        /* Every format has inputs in the repository's vectors. */
+        if (inputs == 0) fail_msg("format %s decodes none of the test inputs", f->name);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_format_every_input),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
