@@ -1,6 +1,356 @@
-/* serval-bench: the resonite workloads (filled in by the resonite format work). */
+/* serval-bench: the Resonite workloads (bench/README.md, "Resonite
+ * workloads"). The input is the largest Resonite sample scaled up to about
+ * twice --size-mb (100 MB by default) by repeating its Object's children
+ * (gen_resonite.c).
+ *
+ * resonite.bson-decode  BSON bytes -> tree: sv_bson_read (with the "@" URL
+ *                       convention, as the resonite format reads), libbson
+ *                       iterating every element of the same bytes, Node's
+ *                       bson BSON.deserialize.
+ * resonite.bson-encode  tree -> BSON: sv_bson_write of the tree read in
+ *                       setup, libbson building a new document from an
+ *                       iteration, BSON.serialize of the deserialized object.
+ * resonite.brson-decode .brson (FrDT + Brotli q9/w16) -> tree:
+ *                       sv_resonite_decode; Brotli alone (libbrotli
+ *                       BrotliDecoderDecompress into a buffer of the known
+ *                       size: the floor any decoder has to pay); Node's
+ *                       zlib.brotliDecompressSync + BSON.deserialize.
+ *
+ * Setup checks the answers: serval's tree writes back the identical bytes,
+ * libbson and Node read the same document. */
+#include <brotli/decode.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <serval/bson.h>
+#include <serval/resonite.h>
+#include <serval/value.h>
+
+#include "gen_resonite.h"
+#include "harness.h"
+#include "peers/bson_peers.h"
 #include "workloads.h"
 
+static bench_rs_input rs_in;
+static bool rs_tried, rs_ok;
+static char rs_msg[BENCH_MSG_MAX];
+
+static bool rs_generate(const bench_opts *opts)
+{
+    if (!rs_tried) {
+        rs_tried = true;
+        rs_ok = bench_gen_resonite((size_t)(opts->size_mb * 2e6), &rs_in, rs_msg, sizeof rs_msg);
+        if (rs_ok)
+            printf("input: %s, Object children x%zu: BSON %zu bytes (%.1f MB, %zu elements), "
+                   ".brson %zu bytes, made in %.2f s; peers: libbson %s, %s\n",
+                   rs_in.sample, rs_in.copies, rs_in.bson_len, (double)rs_in.bson_len / 1e6,
+                   rs_in.elements, rs_in.brson_len, rs_in.seconds,
+#ifdef SERVAL_BENCH_LIBBSON
+                   bench_libbson_version(),
+#else
+                   "not built",
+#endif
+                   bench_node_version());
+    }
+    return rs_ok;
+}
+
+static bool bson_input(const bench_opts *opts, bench_input *in, char *msg, size_t msg_size)
+{
+    if (!rs_generate(opts)) {
+        snprintf(msg, msg_size, "%s", rs_msg);
+        return false;
+    }
+    in->text = (const char *)rs_in.bson;
+    in->len = rs_in.bson_len;
+    return true;
+}
+
+static bool brson_input(const bench_opts *opts, bench_input *in, char *msg, size_t msg_size)
+{
+    if (!rs_generate(opts)) {
+        snprintf(msg, msg_size, "%s", rs_msg);
+        return false;
+    }
+    in->text = (const char *)rs_in.brson;
+    in->len = rs_in.brson_len;
+    return true;
+}
+
+static const uint8_t *in_bytes(const bench_ctx *ctx)
+{
+    return (const uint8_t *)ctx->in->text;
+}
+
+static bool report(bench_ctx *ctx, const char *what, const sv_error *err)
+{
+    char why[BENCH_MSG_MAX];
+    sv_error_format(err, why, sizeof why);
+    return bench_fail(ctx, "%s: %s", what, why);
+}
+
+/* ---- serval ------------------------------------------------------------------- */
+
+typedef struct rs_state {
+    sv_doc *doc;
+    sv_value root;
+    sv_buf out;
+} rs_state;
+
+static rs_state serval_st;
+static const sv_bson_opts urls = {{0}, NULL, true};
+
+static bool serval_read(bench_ctx *ctx, rs_state *s)
+{
+    s->doc = sv_doc_new(ctx->alloc);
+    if (!s->doc) return bench_fail(ctx, "sv_doc_new: out of memory");
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_bson_read(s->doc, in_bytes(ctx), ctx->in->len, &urls, &s->root, &err) != SV_OK)
+        return report(ctx, "sv_bson_read", &err);
+    return true;
+}
+
+static bool serval_write(bench_ctx *ctx, rs_state *s)
+{
+    sv_buf_init(&s->out, ctx->alloc);
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_bson_write(&s->root, &urls, &s->out, &err) != SV_OK)
+        return report(ctx, "sv_bson_write", &err);
+    ctx->out_size = s->out.len;
+    return true;
+}
+
+/* Read, write back, compare byte for byte. */
+static bool serval_verify(bench_ctx *ctx, rs_state *s)
+{
+    if (!serval_read(ctx, s) || !serval_write(ctx, s)) return false;
+    if (s->out.len != ctx->in->len || memcmp(s->out.data, ctx->in->text, s->out.len) != 0)
+        return bench_fail(ctx, "the re-written BSON differs from the input");
+    sv_buf_free(&s->out);
+    ctx->out_size = 0;
+    return true;
+}
+
+static bool serval_decode_setup(bench_ctx *ctx)
+{
+    if (!serval_verify(ctx, &serval_st)) return false;
+    sv_doc_free(serval_st.doc);
+    serval_st.doc = NULL;
+    return true;
+}
+
+static bool serval_decode_step(bench_ctx *ctx)
+{
+    return serval_read(ctx, &serval_st);
+}
+
+static void serval_decode_after(bench_ctx *ctx)
+{
+    (void)ctx;
+    sv_doc_free(serval_st.doc);
+    serval_st.doc = NULL;
+}
+
+static bool serval_encode_setup(bench_ctx *ctx)
+{
+    return serval_verify(ctx, &serval_st);
+}
+static bool serval_encode_step(bench_ctx *ctx)
+{
+    return serval_write(ctx, &serval_st);
+}
+static void serval_encode_after(bench_ctx *ctx)
+{
+    (void)ctx;
+    sv_buf_free(&serval_st.out);
+}
+
+static bool serval_brson_once(bench_ctx *ctx, rs_state *s)
+{
+    s->doc = sv_doc_new(ctx->alloc);
+    if (!s->doc) return bench_fail(ctx, "sv_doc_new: out of memory");
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_resonite_decode(s->doc, in_bytes(ctx), ctx->in->len, NULL, &s->root, &err) != SV_OK)
+        return report(ctx, "sv_resonite_decode", &err);
+    return true;
+}
+
+static bool serval_brson_setup(bench_ctx *ctx)
+{
+    rs_state *s = &serval_st;
+    if (!serval_brson_once(ctx, s)) return false;
+    /* and back to the identical file */
+    sv_buf_init(&s->out, ctx->alloc);
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_resonite_encode(&s->root, NULL, &s->out, &err) != SV_OK)
+        return report(ctx, "sv_resonite_encode", &err);
+    bool same = s->out.len == ctx->in->len && memcmp(s->out.data, ctx->in->text, s->out.len) == 0;
+    sv_buf_free(&s->out);
+    sv_doc_free(s->doc);
+    s->doc = NULL;
+    return same ? true : bench_fail(ctx, "the re-encoded .brson differs from the input");
+}
+
+static bool serval_brson_step(bench_ctx *ctx)
+{
+    return serval_brson_once(ctx, &serval_st);
+}
+
+static const bench_impl serval_decode = {"serval", BENCH_MEM_ALLOC, serval_decode_setup,
+                                         serval_decode_step, serval_decode_after};
+static const bench_impl serval_encode = {"serval", BENCH_MEM_ALLOC, serval_encode_setup,
+                                         serval_encode_step, serval_encode_after};
+static const bench_impl serval_brson = {"serval", BENCH_MEM_ALLOC, serval_brson_setup,
+                                        serval_brson_step, serval_decode_after};
+
+/* ---- Brotli alone ---------------------------------------------------------------- */
+
+static uint8_t *brotli_out;
+
+static bool brotli_step(bench_ctx *ctx)
+{
+    size_t n = rs_in.bson_len;
+    if (BrotliDecoderDecompress(ctx->in->len - 9, in_bytes(ctx) + 9, &n, brotli_out) !=
+            BROTLI_DECODER_RESULT_SUCCESS ||
+        n != rs_in.bson_len)
+        return bench_fail(ctx, "BrotliDecoderDecompress failed");
+    return true;
+}
+
+static bool brotli_setup(bench_ctx *ctx)
+{
+    /* the output buffer is made once, untimed: Brotli alone at its fastest */
+    brotli_out = malloc(rs_in.bson_len);
+    if (!brotli_out) return bench_fail(ctx, "out of memory");
+    if (!brotli_step(ctx)) return false;
+    return memcmp(brotli_out, rs_in.bson, rs_in.bson_len) == 0
+               ? true
+               : bench_fail(ctx, "Brotli gave other bytes than the BSON");
+}
+
+static const bench_impl brotli_alone = {"brotli-only", BENCH_MEM_RSS, brotli_setup, brotli_step,
+                                        NULL};
+
+/* ---- libbson ----------------------------------------------------------------------- */
+
+#ifdef SERVAL_BENCH_LIBBSON
+static bool libbson_walk_step(bench_ctx *ctx)
+{
+    size_t n;
+    return bench_libbson_walk(in_bytes(ctx), ctx->in->len, &n)
+               ? true
+               : bench_fail(ctx, "libbson stopped on invalid BSON");
+}
+
+static bool libbson_walk_setup(bench_ctx *ctx)
+{
+    size_t n;
+    if (!bench_libbson_walk(in_bytes(ctx), ctx->in->len, &n))
+        return bench_fail(ctx, "libbson stopped on invalid BSON");
+    /* every element but the root document itself */
+    if (n + 1 != rs_in.elements)
+        return bench_fail(ctx, "libbson saw %zu elements, serval %zu", n + 1, rs_in.elements);
+    return true;
+}
+
+static bool libbson_rebuild_step(bench_ctx *ctx)
+{
+    size_t n = 0;
+    ctx->made = bench_libbson_rebuild(in_bytes(ctx), ctx->in->len, &n);
+    ctx->out_size = n;
+    return ctx->made ? true : bench_fail(ctx, "libbson could not rebuild the document");
+}
+
+static void libbson_rebuild_after(bench_ctx *ctx)
+{
+    bench_libbson_free(ctx->made);
+}
+
+static bool libbson_rebuild_setup(bench_ctx *ctx)
+{
+    if (!libbson_rebuild_step(ctx)) return false;
+    bool same = ctx->out_size == ctx->in->len;
+    libbson_rebuild_after(ctx);
+    return same ? true : bench_fail(ctx, "libbson's rebuilt document has another size");
+}
+
+/* The encode peer times only the appends: the iteration that feeds them is
+ * the decode workload's. */
+static const bench_impl libbson_decode = {"libbson", BENCH_MEM_RSS, libbson_walk_setup,
+                                          libbson_walk_step, NULL};
+static const bench_impl libbson_encode = {"libbson", BENCH_MEM_RSS, libbson_rebuild_setup,
+                                          libbson_rebuild_step, libbson_rebuild_after};
+#endif
+
+/* ---- Node --------------------------------------------------------------------------- */
+
+static bench_node *node;
+
+static bool node_setup(bench_ctx *ctx, const char *job)
+{
+    size_t count = 0;
+    node = bench_node_start(job, in_bytes(ctx), ctx->in->len, &count, ctx->msg, sizeof ctx->msg);
+    if (!node) return false;
+    if (strcmp(job, "bson-encode") != 0 && count != 6)
+        return bench_fail(ctx, "node read a root of %zu keys, expected 6", count);
+    return true;
+}
+
+static bool node_step(bench_ctx *ctx)
+{
+    size_t size = 0;
+    if (!bench_node_run(node, &size, ctx->msg, sizeof ctx->msg)) return false;
+    ctx->out_size = size;
+    return true;
+}
+
+static bool node_decode_setup(bench_ctx *ctx)
+{
+    return node_setup(ctx, "bson-decode");
+}
+static bool node_encode_setup(bench_ctx *ctx)
+{
+    return node_setup(ctx, "bson-encode");
+}
+static bool node_brson_setup(bench_ctx *ctx)
+{
+    return node_setup(ctx, "brson-decode");
+}
+
+static const bench_impl node_decode = {"node-bson", BENCH_MEM_RSS, node_decode_setup, node_step,
+                                       NULL};
+static const bench_impl node_encode = {"node-bson", BENCH_MEM_RSS, node_encode_setup, node_step,
+                                       NULL};
+static const bench_impl node_brson = {"node-zlib+bson", BENCH_MEM_RSS, node_brson_setup, node_step,
+                                      NULL};
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+#ifdef SERVAL_BENCH_LIBBSON
+#define LIBBSON_DECODE &libbson_decode,
+#define LIBBSON_ENCODE &libbson_encode,
+#else
+#define LIBBSON_DECODE
+#define LIBBSON_ENCODE
+#endif
+
 const bench_workload bench_workloads_resonite[] = {
+    {"resonite.bson-decode",
+     "BSON -> tree (the largest sample scaled to ~2x --size-mb)",
+     bson_input,
+     {&serval_decode, LIBBSON_DECODE &node_decode, NULL}},
+    {"resonite.bson-encode",
+     "tree -> BSON (same document)",
+     bson_input,
+     {&serval_encode, LIBBSON_ENCODE &node_encode, NULL}},
+    {"resonite.brson-decode",
+     ".brson (FrDT + Brotli q9/w16) -> tree, against Brotli alone",
+     brson_input,
+     {&serval_brson, &brotli_alone, &node_brson, NULL}},
     {NULL, NULL, NULL, {NULL}},
 };

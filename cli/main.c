@@ -22,7 +22,9 @@ static const command commands[] = {
     {"conv", cmd_conv, "convert a file from one format to another"},
     {"validate", cmd_validate, "check that files decode"},
     /* noesis command */
+    {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
     /* resonite command */
+    {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -18,13 +18,19 @@
 extern const sv_format sv_format_json;
 /* godot externs */
 /* resonite externs */
+extern const sv_format sv_format_resonite;
+extern const sv_format sv_format_bson;
 /* noesis externs */
+extern const sv_format sv_format_noesis;
 
 static const sv_format *const formats[] = {
     &sv_format_json,
     /* godot entries */
     /* resonite entries */
+    &sv_format_resonite,
+    &sv_format_bson,
     /* noesis entries */
+    &sv_format_noesis,
 };
 
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])

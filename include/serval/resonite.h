@@ -1,0 +1,119 @@
+/* serval: Resonite (and Neos) data trees: .brson, .7zbson, .lz4bson, and
+ * .resonitepackage archives (spec: ../shared/specs/resonite.md;
+ * docs/formats/resonite.md).
+ *
+ * A data tree file is an optional 9-byte header ("FrDT", int32 0, the
+ * compression as a 7-bit varint), a compressed payload (Brotli, the 7-Zip
+ * SDK's LZMA layout, or lz4net's chunk stream) and, inside, one BSON
+ * document. Decoding gives an OBJECT of class "resonite.DataTree" whose
+ * fields are the BSON root's keys and whose meta records the container
+ * ({"framing": "header"|"legacy", "compression": "brotli"|"lzma"|"lz4"}),
+ * so encoding it again with no options gives back the same framing and
+ * compression (and, for Brotli at the engine's quality 9 / window 16, the
+ * same bytes). */
+#ifndef SERVAL_RESONITE_H
+#define SERVAL_RESONITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "error.h"
+#include "value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The values of the header's compression field (spec A.2.1). */
+typedef enum sv_resonite_compression {
+    SV_RESONITE_AUTO = -1, /* reading: header or sniffing; writing: the tree's meta */
+    SV_RESONITE_NONE = 0,  /* never accepted, never written (spec A.2.1) */
+    SV_RESONITE_LZ4 = 1,
+    SV_RESONITE_LZMA = 2,
+    SV_RESONITE_BROTLI = 3
+} sv_resonite_compression;
+
+typedef enum sv_resonite_framing {
+    SV_RESONITE_FRAMING_AUTO = 0, /* writing: the tree's meta, else header */
+    SV_RESONITE_FRAMING_HEADER,   /* the 9-byte FrDT header */
+    SV_RESONITE_FRAMING_LEGACY    /* no header: the payload alone */
+} sv_resonite_framing;
+
+/* What a file's container was. */
+typedef struct sv_resonite_container {
+    sv_resonite_framing framing;
+    sv_resonite_compression compression;
+} sv_resonite_container;
+
+typedef struct sv_resonite_opts {
+    sv_limits limits;
+    /* Reading: the compression expected (a file's extension says it in
+     * Resonite; AUTO: the header's, or sniffed for legacy files). A header
+     * that says otherwise is an error, as in Resonite. Writing: the
+     * compression to use (AUTO: the tree's meta, else Brotli). */
+    sv_resonite_compression compression;
+    sv_resonite_framing framing; /* writing only */
+    int brotli_quality;          /* writing; 0 = 9, Resonite's */
+    int brotli_window;           /* writing; 0 = 16, Resonite's */
+    bool raw_strings;            /* no "@" URL convention (plain BSON strings) */
+} sv_resonite_opts;
+
+/* The default options: everything automatic, Resonite's parameters. */
+sv_resonite_opts sv_resonite_opts_default(void);
+
+/* File bytes to the tree described above. opts may be NULL. */
+sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
+                             const sv_resonite_opts *opts, sv_value *out, sv_error *err);
+/* The tree (a resonite.DataTree object or any map) to file bytes. */
+sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv_buf *out,
+                             sv_error *err);
+
+/* The container layer alone: file bytes to the BSON bytes inside (appended
+ * to bson), and back. info may be NULL. */
+sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
+                             sv_buf *bson, sv_resonite_container *info, sv_error *err);
+sv_status sv_resonite_wrap(const uint8_t *bson, size_t len, const sv_resonite_container *c,
+                           const sv_resonite_opts *opts, sv_buf *out, sv_error *err);
+
+/* "brotli", "lzma", "lz4" (and "none"); AUTO/unknown give "". */
+const char *sv_resonite_compression_name(sv_resonite_compression c);
+/* Parses those names (also "7zbson", "brson", "lz4bson"); false if unknown. */
+bool sv_resonite_compression_parse(const char *name, sv_resonite_compression *out);
+
+/* A readable view of a decoded tree: one line per slot, indented by depth,
+ * with its name, active flag and components (type names resolved through
+ * the Types table), then the Assets list. */
+sv_status sv_resonite_tree_print(const sv_value *root, sv_buf *out, sv_error *err);
+
+/* ---- .resonitepackage (a zip: R-Main.record, Assets/<sha256>, ...) ---------- */
+
+typedef struct sv_resonite_member {
+    const char *name;  /* as stored in the zip */
+    uint64_t size;     /* uncompressed bytes */
+    uint64_t csize;    /* stored bytes */
+    bool is_data_tree; /* starts with the FrDT magic */
+} sv_resonite_member;
+
+typedef struct sv_resonite_package sv_resonite_package;
+
+/* Opens a package held in memory (data must outlive the package). */
+sv_status sv_resonite_package_open(const uint8_t *data, size_t len, sv_resonite_package **out,
+                                   sv_error *err);
+void sv_resonite_package_close(sv_resonite_package *p);
+size_t sv_resonite_package_count(const sv_resonite_package *p);
+/* Member i; the strings live as long as the package. */
+sv_status sv_resonite_package_member(sv_resonite_package *p, size_t i, sv_resonite_member *m,
+                                     sv_error *err);
+/* The bytes of member i, appended to out; at most max_size bytes (0: the
+ * default decompressed-size limit). */
+sv_status sv_resonite_package_read(sv_resonite_package *p, size_t i, uint64_t max_size, sv_buf *out,
+                                   sv_error *err);
+/* The index of the member called name, or -1. */
+long sv_resonite_package_find(const sv_resonite_package *p, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

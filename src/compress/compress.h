@@ -1,0 +1,65 @@
+/* Thin adapters over Debian's libbrotli, liblzma and liblz4 (internal).
+ *
+ * Decompressors write into an sv_buf (its allocator is the caller's, so a
+ * document's counting allocator sees the memory) and enforce the
+ * decompressed-size limit while they decompress, never after: the output
+ * buffer grows with what the decoder has really produced, in steps, and is
+ * never made larger than the limit, so a small input that claims or expands
+ * to gigabytes stops at the limit with SV_ERR_LIMIT and has cost at most the
+ * limit. Errors name the caller's format and the input byte offset (base +
+ * bytes consumed so far). */
+#ifndef SV_COMPRESS_COMPRESS_H
+#define SV_COMPRESS_COMPRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serval/buf.h"
+#include "serval/error.h"
+
+typedef struct sv_decomp {
+    uint64_t max_out;   /* bytes the output may hold at most */
+    const char *format; /* names the format in errors ("resonite") */
+    uint64_t base;      /* offset of the compressed bytes in the file */
+    /* Optional: once the output holds 4 bytes, returns the total size the
+     * payload says it has (a BSON document's int32 length), which becomes the
+     * exact size the output must reach; 0 = the prefix is impossible. Lets a
+     * bomb whose first bytes do not fit stop after 4 bytes. */
+    uint64_t (*size_from_prefix)(const uint8_t *first4);
+} sv_decomp;
+
+/* Appends the decompressed bytes to out. */
+sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
+                               sv_error *err);
+/* A bare RFC 7932 stream with BROTLI_MODE_GENERIC at quality/lgwin. */
+bool sv_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin, sv_buf *out);
+
+/* Raw LZMA1 data (no header) with its 5 property bytes and known
+ * uncompressed size usize; an end-of-payload marker after usize bytes is
+ * accepted. *consumed gets the number of input bytes the stream used. */
+sv_status sv_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size_t len,
+                                 uint64_t usize, const sv_decomp *d, sv_buf *out, size_t *consumed,
+                                 sv_error *err);
+/* Raw LZMA1 (always with an end-of-payload marker, liblzma's way); writes
+ * the 5 property bytes to props. dict_size, lc, lp, pb, nice_len as given,
+ * match finder BT4, normal mode. */
+bool sv_lzma_raw_compress(const uint8_t *in, size_t len, uint32_t dict_size, unsigned lc,
+                          unsigned lp, unsigned pb, unsigned nice_len, uint8_t props[5],
+                          sv_buf *out);
+
+/* One LZ4 block: exactly orig_len bytes must come out of exactly len bytes.
+ * Appends to out (whose room the caller has checked against its limit). */
+sv_status sv_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len,
+                                  const sv_decomp *d, sv_buf *out, sv_error *err);
+/* LZ4 HC block into dst (capacity cap); returns the size, or 0 when the
+ * block does not fit (does not shrink). */
+size_t sv_lz4_block_compress_hc(const uint8_t *in, size_t len, uint8_t *dst, size_t cap, int level);
+/* The most an LZ4 block of len compressed bytes can expand to (LZ4's match
+ * length encoding gives at most 255 output bytes per input byte). */
+static inline uint64_t sv_lz4_max_expansion(uint64_t len)
+{
+    return len * 255u + 16u;
+}
+
+#endif

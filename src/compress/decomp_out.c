@@ -1,0 +1,69 @@
+/* Output room for the decompressors: grows with the output, never past the
+ * limit (compress.h says why). */
+#include "compress/decomp_out.h"
+
+#define FIRST_ROOM (64u * 1024u)
+
+void sv_decomp_out_init(sv_decomp_out *o, sv_buf *buf, const sv_decomp *d)
+{
+    o->buf = buf;
+    o->start = buf->len;
+    o->cap = d->max_out;
+    o->exact = false;
+    o->prefix_seen = d->size_from_prefix == NULL;
+}
+
+size_t sv_decomp_out_room(sv_decomp_out *o, const sv_decomp *d, sv_status *st)
+{
+    (void)d;
+    uint64_t have = sv_decomp_out_len(o);
+    if (have >= o->cap) return 0;
+    uint64_t want = have < FIRST_ROOM ? FIRST_ROOM : have; /* doubling */
+    if (!o->prefix_seen && want > 4096) want = 4096;       /* until the size is known */
+    if (want > o->cap - have) want = o->cap - have;
+    if (want > SIZE_MAX / 4) want = SIZE_MAX / 4;
+    size_t free_now = o->buf->cap - o->buf->len;
+    if (free_now >= want) return free_now < o->cap - have ? free_now : (size_t)(o->cap - have);
+    if (!sv_buf_reserve(o->buf, (size_t)want)) {
+        *st = SV_ERR_NOMEM;
+        return SIZE_MAX;
+    }
+    free_now = o->buf->cap - o->buf->len;
+    return free_now < o->cap - have ? free_now : (size_t)(o->cap - have);
+}
+
+sv_status sv_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err)
+{
+    if (o->prefix_seen || sv_decomp_out_len(o) < 4) return SV_OK;
+    o->prefix_seen = true;
+    uint64_t n = d->size_from_prefix(o->buf->data + o->start);
+    if (n == 0)
+        return sv_error_set(err, SV_ERR_SYNTAX, d->format, at,
+                            "the decompressed payload does not start with a plausible BSON "
+                            "document length");
+    if (n > o->cap)
+        return sv_error_set(err, SV_ERR_LIMIT, d->format, at,
+                            "the payload says it is %llu bytes, over the decompressed-size "
+                            "limit of %llu",
+                            (unsigned long long)n, (unsigned long long)o->cap);
+    if (sv_decomp_out_len(o) > n)
+        return sv_error_set(err, SV_ERR_TRAILING, d->format, at,
+                            "the decompressed payload is longer than the %llu bytes its BSON "
+                            "length says",
+                            (unsigned long long)n);
+    o->cap = n;
+    o->exact = true;
+    return SV_OK;
+}
+
+sv_status sv_decomp_out_over(const sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err)
+{
+    if (o->exact)
+        return sv_error_set(err, SV_ERR_TRAILING, d->format, at,
+                            "the decompressed payload is longer than the %llu bytes its BSON "
+                            "length says",
+                            (unsigned long long)o->cap);
+    return sv_error_set(err, SV_ERR_LIMIT, d->format, at,
+                        "decompressed data exceeds the limit of %llu bytes",
+                        (unsigned long long)o->cap);
+}

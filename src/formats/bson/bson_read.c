@@ -1,0 +1,567 @@
+/* BSON to the value tree (bson.h has the mapping).
+ *
+ * One pass from a pointer to an end, no callbacks: a document is checked
+ * against the bytes that remain before anything is read from it (its int32
+ * length must fit, and its last byte must be the 00 terminator), so every
+ * element is then read against the document's own end. Children are
+ * collected on two scratch stacks (pairs for documents, values for arrays)
+ * and copied into the arena in one block when their document closes. Keys
+ * go through a small direct-mapped cache in front of the document's intern
+ * table, since a Resonite tree repeats a few dozen keys ("ID", "Data") tens
+ * of thousands of times. Strings are copied into blocks carved from the
+ * arena with a pointer bump (or, for input in the arena, point into it). */
+#include <string.h>
+
+#include "formats/bson/bson_reader.h"
+
+/* ---- errors ---------------------------------------------------------------- */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+const uint8_t *
+sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sv_error_vset(r->err, st, r->format, (uint64_t)(at - r->base), -1, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+const uint8_t *sv__br_fail_alloc(br *r, const uint8_t *at)
+{
+    sv_status st = sv_doc_status(r->doc);
+    if (st == SV_ERR_LIMIT)
+        return sv__br_fail(r, at, st, "the document would allocate more than %llu bytes",
+                           (unsigned long long)r->max_alloc);
+    return sv__br_fail(r, at, SV_ERR_NOMEM, "out of memory");
+}
+
+/* ---- streaming input -------------------------------------------------------- */
+
+/* Waits until the bytes before need are there. false: they never will be
+ * (the producer stopped; its own error says why). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+bool sv__br_more(br *r, const uint8_t *need)
+{
+    if (!r->stream) return false;
+    size_t have = r->stream->wait(r->stream->ctx, (size_t)(need - r->base));
+    r->avail = r->base + have;
+    return need <= r->avail;
+}
+
+const uint8_t *sv__br_fail_stream(br *r, const uint8_t *at)
+{
+    return sv__br_fail(r, at, SV_ERR_TRUNCATED, "the decompressed payload ends here");
+}
+
+uint8_t *sv__br_bump_slow(br *r, size_t n)
+{
+    if (n > BUMP_MAX / 4) return sv_doc_alloc(r->doc, n);
+    size_t block = r->bump_next ? r->bump_next : BUMP_FIRST;
+    uint8_t *p = sv_doc_alloc(r->doc, block);
+    if (!p) return NULL;
+    r->bump = p + n;
+    r->bump_end = p + block;
+    r->bump_next = block < BUMP_MAX ? block * 2 : BUMP_MAX;
+    return p;
+}
+
+/* The first 00 in [q, last), waiting for bytes as they come. */
+static const uint8_t *find_nul(br *r, const uint8_t *q, const uint8_t *last)
+{
+    for (;;) {
+        const uint8_t *lim = r->avail < last ? r->avail : last;
+        const uint8_t *z = q < lim ? memchr(q, 0, (size_t)(lim - q)) : NULL;
+        if (z || lim == last) return z;
+        q = lim;
+        if (!sv__br_more(r, lim + 1)) return NULL;
+    }
+}
+
+/* ---- memory ---------------------------------------------------------------- */
+
+/* Grows a scratch stack through the document's allocator, counting it with
+ * the document's own memory against max_alloc. Records the error. */
+static bool grow(br *r, const uint8_t *at, void **buf, size_t *cap, size_t size, size_t need)
+{
+    size_t ncap = *cap ? *cap * 2 : 256;
+    while (ncap < need)
+        ncap *= 2;
+    uint64_t others = r->scratch - (uint64_t)*cap * size;
+    uint64_t used = sv_doc_allocated(r->doc) + others;
+    if (used > r->max_alloc || (uint64_t)ncap * size > r->max_alloc - used) {
+        ncap = need;
+        if (used > r->max_alloc || (uint64_t)ncap * size > r->max_alloc - used) {
+            sv__br_fail(r, at, SV_ERR_LIMIT, "the document would allocate more than %llu bytes",
+                        (unsigned long long)r->max_alloc);
+            return false;
+        }
+    }
+    const sv_alloc *a = &r->doc->alloc;
+    void *nb =
+        *buf ? a->realloc(a->ctx, *buf, *cap * size, ncap * size) : a->malloc(a->ctx, ncap * size);
+    if (!nb) {
+        sv__br_fail(r, at, SV_ERR_NOMEM, "out of memory");
+        return false;
+    }
+    *buf = nb;
+    *cap = ncap;
+    r->scratch = others + (uint64_t)ncap * size;
+    return true;
+}
+
+/* 8-byte aligned room from the same blocks (containers). */
+static inline void *bump_aligned(br *r, size_t n)
+{
+    uintptr_t at = ((uintptr_t)r->bump + 7) & ~(uintptr_t)7;
+    if (r->bump && at + n <= (uintptr_t)r->bump_end) {
+        r->bump = (uint8_t *)(at + n);
+        return (void *)at;
+    }
+    n = (n + 7) & ~(size_t)7;
+    if (n > BUMP_MAX / 4) return sv_doc_alloc(r->doc, n);
+    return sv__br_bump_slow(r, n); /* a new block starts aligned */
+}
+
+/* A container of n items of item_size copied from items (sv__box_new's
+ * layout, carved from the reader's blocks instead of one arena call each). */
+static inline sv_container *make_box(br *r, const void *items, size_t n, size_t item_size)
+{
+    sv_container *box = bump_aligned(r, sizeof(sv_container) + n * item_size);
+    if (!box) return NULL;
+    box->cap = (uint32_t)n;
+    box->reserved = 0;
+    box->meta = NULL;
+    box->cls = NULL;
+    if (n) memcpy(box + 1, items, n * item_size);
+    return box;
+}
+
+/* ---- keys ------------------------------------------------------------------ */
+
+/* Bit 7 of each byte that is 0 in v (exact for the lowest such byte, which
+ * is all the key scan needs; little-endian). */
+static inline uint64_t zero_bytes(uint64_t v)
+{
+    return (v - UINT64_C(0x0101010101010101)) & ~v & UINT64_C(0x8080808080808080);
+}
+
+static inline uint64_t low_bytes(uint64_t v, size_t n)
+{
+    return n >= 8 ? v : v & ((UINT64_C(1) << (8 * n)) - 1);
+}
+
+static inline uint32_t key_hash(uint64_t a, uint64_t b, size_t n)
+{
+    uint64_t h = (a * UINT64_C(0x9E3779B97F4A7C15)) ^ (b * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n;
+    return (uint32_t)(h >> 40) & (KEY_CACHE - 1);
+}
+
+/* a[0..n) == b[0..n), a word at a time (n >= 8: the tail overlaps). */
+BR_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n < 8) return memcmp(a, b, n) == 0;
+    uint64_t diff = 0;
+    for (size_t i = 0; i + 8 <= n; i += 8)
+        diff |= load64(a + i) ^ load64(b + i);
+    return (diff | (load64(a + n - 8) ^ load64(b + n - 8))) == 0;
+}
+
+/* The first 00 in [q, last), eight bytes at a time while there is room,
+ * waiting for streamed bytes as find_nul does. */
+BR_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, const uint8_t *last)
+{
+    while ((size_t)(last - q) >= 8 && q + 8 <= r->avail) {
+        uint64_t z = zero_bytes(load64(q));
+        if (z) return q + ((size_t)__builtin_ctzll(z) >> 3);
+        q += 8;
+    }
+    return find_nul(r, q, last);
+}
+
+/* A key not in the cache: checked, interned, cached. */
+static bool key_miss(br *r, key_slot *s, const uint8_t *k, size_t n, uint64_t a, uint64_t b,
+                     sv_value *out)
+{
+    if (!sv_bson_utf8_valid(k, n)) {
+        sv__br_fail(r, k, SV_ERR_UTF8, "the key is not valid UTF-8");
+        return false;
+    }
+    sv_value v = sv_str_intern(r->doc, (const char *)k, n);
+    if (v.kind != SV_STRING) {
+        sv__br_fail_alloc(r, k);
+        return false;
+    }
+    s->a = a;
+    s->b = b;
+    s->str = v.as.str;
+    s->len = (uint32_t)n;
+    *out = v;
+    return true;
+}
+
+/* The key at q, which must end (00) before last: its interned string in
+ * *out, its length in *n. Returns the byte after its 00, NULL on failure. */
+BR_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out,
+                                  size_t *n)
+{
+    if ((size_t)(last - q) >= 16 && ENSURE(r, q + 16)) {
+        /* short keys, found and compared eight bytes at a time */
+        uint64_t w0 = load64(q), z = zero_bytes(w0), a, b = 0;
+        size_t len;
+        if (z) {
+            len = (size_t)__builtin_ctzll(z) >> 3;
+            a = low_bytes(w0, len);
+        } else {
+            uint64_t w1 = load64(q + 8);
+            z = zero_bytes(w1);
+            if (!z) goto long_key;
+            len = 8 + ((size_t)__builtin_ctzll(z) >> 3);
+            a = w0;
+            b = low_bytes(w1, len - 8);
+        }
+        key_slot *s = &r->cache[key_hash(a, b, len)];
+        *n = len;
+        if (s->a == a && s->b == b && s->len == len && s->str) {
+            *out = sv__str_value(s->str, (uint32_t)len);
+            return q + len + 1;
+        }
+        return key_miss(r, s, q, len, a, b, out) ? q + len + 1 : NULL;
+    }
+long_key:;
+    const uint8_t *z = find_nul_words(r, q, last);
+    if (!z) {
+        if (r->avail < last) return sv__br_fail_stream(r, r->avail);
+        return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
+    }
+    size_t len = (size_t)(z - q);
+    uint64_t a = 0, b = 0;
+    if (len >= 8) {
+        a = load64(q);
+        b = load64(z - 8);
+    } else {
+        for (size_t i = 0; i < len; i++)
+            a |= (uint64_t)q[i] << (8 * i);
+    }
+    key_slot *s = &r->cache[key_hash(a, b, len)];
+    *n = len;
+    if (s->str && s->len == len && s->a == a && s->b == b &&
+        same_bytes((const uint8_t *)s->str, q, len)) {
+        *out = sv__str_value(s->str, (uint32_t)len);
+        return z + 1;
+    }
+    return key_miss(r, s, q, len, a, b, out) ? z + 1 : NULL;
+}
+
+/* Whether a double holds a whole number (or -0.0). Those are marked
+ * explicit, so the typed JSON writes them {"$f64": 1.0}: JSON tools that
+ * print numbers through a double (jq 1.6 prints 1.0 as 1) would otherwise
+ * turn them into integers, and the file's doubles into int64s. */
+static inline bool whole_double(uint64_t u)
+{
+    unsigned exp = (unsigned)(u >> 52) & 0x7FF;
+    if (exp == 0x7FF) return false;       /* NaN, infinities: a "$f64" form anyway */
+    if (exp >= 1023 + 52) return true;    /* no fraction bits left */
+    if (exp < 1023) return (u << 1) == 0; /* below 1: only zeros */
+    return (u & ((UINT64_C(1) << (1075 - exp)) - 1)) == 0;
+}
+
+/* ---- elements ---------------------------------------------------------------- */
+
+BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+                                    uint32_t depth, sv_value *out);
+
+BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last, sv_value *out)
+{
+    const uint8_t *s = NULL;
+    size_t n = 0;
+    const uint8_t *next = read_string_bytes(r, q, last, &s, &n);
+    if (!next) return NULL;
+    unsigned tag = SV_TAG_NONE;
+    if (r->urls && n > 1 && s[0] == '@') {
+        if (s[1] != '@' || n == 2) tag = SV_TAG_URL;
+        s++;
+        n--;
+    }
+    if (r->in_arena) {
+        /* BSON strings end with 00 in place, as tree strings must */
+        *out = sv__str_value((const char *)s, (uint32_t)n);
+    } else if (!copy_blob(r, SV_STRING, s, n, out)) {
+        return sv__br_fail_alloc(r, q);
+    }
+    out->tag = (uint16_t)tag;
+    return next;
+}
+
+BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+                                    uint32_t depth, sv_value *out)
+{
+    switch (type) {
+    case BSON_DOUBLE: {
+        if ((size_t)(last - q) < 8) return need(r, q, last, 8, "a double");
+        if (!ENSURE(r, q + 8)) return sv__br_fail_stream(r, r->avail);
+        uint64_t bits = sv_load_u64le(q);
+        sv_value v = sv__make(SV_FLOAT, 8, whole_double(bits) ? SV_F_EXPLICIT : 0);
+        v.as.u = bits;
+        *out = v;
+        return q + 8;
+    }
+    case BSON_STRING: return read_string(r, q, last, out);
+    case BSON_DOCUMENT: return sv__br_read_doc(r, q, last, depth + 1, false, out);
+    case BSON_ARRAY: return sv__br_read_doc(r, q, last, depth + 1, true, out);
+    case BSON_BOOL:
+        if (q >= last) return need(r, q, last, 1, "a bool");
+        if (!ENSURE(r, q + 1)) return sv__br_fail_stream(r, r->avail);
+        if (*q > 1)
+            return sv__br_fail(r, q, SV_ERR_SYNTAX, "a bool must be 00 or 01, not %02x", *q);
+        *out = sv_bool(*q);
+        return q + 1;
+    case BSON_NULL: *out = sv_null(); return q;
+    case BSON_INT32: {
+        if ((size_t)(last - q) < 4) return need(r, q, last, 4, "an int32");
+        if (!ENSURE(r, q + 4)) return sv__br_fail_stream(r, r->avail);
+        sv_value v = sv__make(SV_INT, 4, SV_F_EXPLICIT);
+        v.as.i = (int32_t)sv_load_u32le(q);
+        *out = v;
+        return q + 4;
+    }
+    case BSON_INT64:
+    case BSON_DATETIME: {
+        if ((size_t)(last - q) < 8) return need(r, q, last, 8, "an int64");
+        if (!ENSURE(r, q + 8)) return sv__br_fail_stream(r, r->avail);
+        sv_value v = sv__make(SV_INT, 8, 0);
+        v.as.i = (int64_t)sv_load_u64le(q);
+        if (type == BSON_DATETIME) v.tag = SV_TAG_DATETIME;
+        *out = v;
+        return q + 8;
+    }
+    default: return sv__br_read_rare(r, type, q, last, depth, out);
+    }
+}
+
+/* ---- documents and arrays ------------------------------------------------------ */
+
+static inline bool bson_type_known(unsigned t)
+{
+    return (t >= BSON_DOUBLE && t <= BSON_DECIMAL128) || t == BSON_MAXKEY || t == BSON_MINKEY;
+}
+
+/* "0", "1", ... kept as text and counted up in place. */
+typedef struct index_key {
+    char d[12];
+    uint32_t len;
+} index_key;
+
+static inline bool index_matches(const index_key *k, const uint8_t *q)
+{
+    for (uint32_t i = 0; i < k->len; i++)
+        if (q[i] != (uint8_t)k->d[i]) return false;
+    return true;
+}
+
+static inline void index_next(index_key *k)
+{
+    int i = (int)k->len - 1;
+    while (i >= 0 && k->d[i] == '9')
+        k->d[i--] = '0';
+    if (i >= 0) {
+        k->d[i]++;
+    } else {
+        memmove(k->d + 1, k->d, k->len);
+        k->d[0] = '1';
+        k->len++;
+    }
+}
+
+/* The meta of an array whose keys are not "0", "1", ...: the ARRAY of its
+ * keys as they are, so the writer gives back the same bytes (Newtonsoft's
+ * reader does not check array keys, spec resonite A.4). Built on the first
+ * key that differs: the earlier ones were the canonical ones. */
+static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv_value *arr)
+{
+    /* Walk the array again: every element was checked by the first pass. */
+    size_t n = arr->len, i = 0;
+    sv_value keys = sv_array(r->doc, n);
+    if (keys.kind != SV_ARRAY) return false;
+    sv_value *items = sv__items(keys.as.box);
+    const uint8_t *q = first;
+    sv_value *kids = sv__items(arr->as.box);
+    while (q < last && i < n) {
+        unsigned type = *q++;
+        size_t klen = 0;
+        q = read_key(r, q, last, &items[i], &klen);
+        if (!q) return false;
+        /* skip the value: read it again into a throwaway (cheap: rare path) */
+        sv_value tmp;
+        (void)kids;
+        q = read_value(r, type, q, last, 0, &tmp);
+        if (!q) return false;
+        i++;
+    }
+    return sv_set_meta(r->doc, arr, keys);
+}
+
+const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
+                               bool is_array, sv_value *out)
+{
+    if (limit - p < 4)
+        return sv__br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
+    if (!ENSURE(r, p + 4)) return sv__br_fail_stream(r, r->avail);
+    uint32_t n = sv_load_u32le(p);
+    if (n < 5 || n > INT32_MAX)
+        return sv__br_fail(r, p, SV_ERR_SYNTAX, "document length %d is below the minimum of 5",
+                           (int32_t)n);
+    if (n > (size_t)(limit - p))
+        return sv__br_fail(r, p, SV_ERR_TRUNCATED,
+                           "a document of %u bytes does not fit in the %zu bytes left", n,
+                           (size_t)(limit - p));
+    if (depth > r->max_depth)
+        return sv__br_fail(r, p, SV_ERR_DEPTH, "nesting deeper than %u", r->max_depth);
+    const uint8_t *last = p + n - 1;
+    /* Checked first when the whole document is there (so hostile lengths
+     * fail at once), at its end when it is still streaming in. */
+    if (last < r->avail && *last != 0)
+        return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
+    const uint8_t *q = p + 4;
+    size_t mark = is_array ? r->nitems : r->npairs;
+    index_key idx = {{'0'}, 1};
+    bool keyed = false; /* an array key was not its index */
+    while (q < last) {
+        const uint8_t *elem = q;
+        if (!ENSURE(r, q + 1)) return sv__br_fail_stream(r, r->avail);
+        unsigned type = *q++;
+        if (type == 0)
+            return sv__br_fail(r, elem, SV_ERR_SYNTAX,
+                               "00 ends the document %zu bytes before its length",
+                               (size_t)(last - elem));
+        if (!bson_type_known(type))
+            return sv__br_fail(r, elem, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
+        sv_value v;
+        if (is_array) {
+            /* the key is nearly always its index: compared, not interned */
+            const uint8_t *key = q;
+            if (!keyed && (size_t)(last - q) > idx.len && ENSURE(r, q + idx.len + 1) &&
+                q[idx.len] == 0 && index_matches(&idx, q)) {
+                q += idx.len + 1;
+            } else {
+                const uint8_t *z = find_nul(r, q, last);
+                if (!z && r->avail < last) return sv__br_fail_stream(r, r->avail);
+                if (!z)
+                    return sv__br_fail(r, q, SV_ERR_TRUNCATED,
+                                       "a key runs past the end of its document");
+                if (!sv_bson_utf8_valid(q, (size_t)(z - q)))
+                    return sv__br_fail(r, key, SV_ERR_UTF8, "the key is not valid UTF-8");
+                keyed = true;
+                q = z + 1;
+            }
+            q = read_value(r, type, q, last, depth, &v);
+            if (!q) {
+                sv_error_path_index(r->err, r->nitems - mark);
+                return NULL;
+            }
+            if (r->nitems == r->cap_items &&
+                !grow(r, elem, (void **)&r->items, &r->cap_items, sizeof(sv_value), r->nitems + 1))
+                return NULL;
+            r->items[r->nitems++] = v;
+            index_next(&idx);
+        } else {
+            sv_value k;
+            size_t klen = 0;
+            const uint8_t *key = q;
+            q = read_key(r, q, last, &k, &klen);
+            if (!q) return NULL;
+            q = read_value(r, type, q, last, depth, &v);
+            if (!q) {
+                sv_error_path_key(r->err, (const char *)key, klen);
+                return NULL;
+            }
+            if (r->npairs == r->cap_pairs &&
+                !grow(r, elem, (void **)&r->pairs, &r->cap_pairs, sizeof(sv_pair), r->npairs + 1))
+                return NULL;
+            r->pairs[r->npairs].key = k;
+            r->pairs[r->npairs].val = v;
+            r->npairs++;
+        }
+    }
+    if (!ENSURE(r, last + 1)) return sv__br_fail_stream(r, r->avail);
+    if (*last != 0) return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
+    if (is_array) {
+        size_t cnt = r->nitems - mark;
+        sv_container *box = make_box(r, cnt ? r->items + mark : NULL, cnt, sizeof(sv_value));
+        r->nitems = mark;
+        if (!box) return sv__br_fail_alloc(r, p);
+        *out = sv__make(SV_ARRAY, 0, 0);
+        out->len = (uint32_t)cnt;
+        out->as.box = box;
+        if (keyed && !array_keys_meta(r, p + 4, last, out)) return sv__br_fail_alloc(r, p);
+    } else {
+        size_t cnt = r->npairs - mark;
+        sv_container *box = make_box(r, cnt ? r->pairs + mark : NULL, cnt, sizeof(sv_pair));
+        r->npairs = mark;
+        if (!box) return sv__br_fail_alloc(r, p);
+        *out = sv__make(SV_MAP, 0, 0);
+        out->len = (uint32_t)cnt;
+        out->as.box = box;
+    }
+    return last + 1;
+}
+
+static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
+                           bool in_arena, const sv__bson_stream *stream, sv_value *out,
+                           sv_error *err)
+{
+    sv_limits lim = sv_limits_resolve(opts ? &opts->limits : NULL);
+    const char *format = opts && opts->format ? opts->format : "bson";
+    *out = sv_null();
+    if (!doc) return sv_error_set(err, SV_ERR_USAGE, format, 0, "no document");
+    br *r = sv__doc_sys_alloc(doc, sizeof *r);
+    if (!r) return sv_error_set(err, SV_ERR_NOMEM, format, 0, "out of memory");
+    memset(r, 0, sizeof *r);
+    r->doc = doc;
+    r->base = data ? data : (const uint8_t *)"";
+    r->err = err;
+    r->format = format;
+    r->max_depth = lim.max_depth < BSON_MAX_NESTING ? lim.max_depth : BSON_MAX_NESTING;
+    r->max_string = lim.max_string;
+    r->max_alloc = lim.max_alloc;
+    r->urls = opts && opts->resonite_urls;
+    r->in_arena = in_arena;
+    r->stream = stream;
+    r->avail = r->base + (stream ? stream->start : len);
+    sv_doc_set_max_alloc(doc, lim.max_alloc);
+
+    sv_status st = SV_OK;
+    sv_value root;
+    const uint8_t *end = r->base + len;
+    const uint8_t *next = sv__br_read_doc(r, r->base, end, 1, false, &root);
+    if (!next) {
+        st = err && err->status != SV_OK ? err->status : SV_ERR_SYNTAX;
+    } else if (next != end) {
+        sv__br_fail(r, next, SV_ERR_TRAILING, "%zu bytes after the document", (size_t)(end - next));
+        st = SV_ERR_TRAILING;
+    } else {
+        *out = root;
+    }
+    const sv_alloc *a = &doc->alloc;
+    if (r->pairs) a->free(a->ctx, r->pairs, r->cap_pairs * sizeof(sv_pair));
+    if (r->items) a->free(a->ctx, r->items, r->cap_items * sizeof(sv_value));
+    sv__doc_sys_free(doc, r, sizeof *r);
+    return st;
+}
+
+sv_status sv_bson_read(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
+                       sv_value *out, sv_error *err)
+{
+    return bson_read(doc, data, len, opts, false, NULL, out, err);
+}
+
+sv_status sv__bson_read_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
+                                 const sv_bson_opts *opts, const sv__bson_stream *stream,
+                                 sv_value *out, sv_error *err)
+{
+    return bson_read(doc, data, len, opts, true, stream, out, err);
+}

@@ -1,0 +1,175 @@
+/* The BSON reader's state and the helpers its files share (internal):
+ * bson_read.c is the reader (bson.h has the mapping, that file says how it
+ * goes), bson_read_rare.c the element types Resonite never writes. */
+#ifndef SV_FORMATS_BSON_READER_H
+#define SV_FORMATS_BSON_READER_H
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/byteio.h"
+#include "core/doc_internal.h"
+#include "core/value_internal.h"
+#include "formats/bson/bson_internal.h"
+
+#define KEY_CACHE 2048u
+
+#if defined(__GNUC__)
+#define BR_INLINE static inline __attribute__((always_inline))
+#else
+#define BR_INLINE static inline
+#endif
+#define BUMP_FIRST 4096u
+#define BUMP_MAX (256u * 1024u)
+
+/* A cached key: for keys of up to 16 bytes, a and b hold its bytes (zero
+ * padded), so a hit costs two compares and never touches the string; longer
+ * keys keep their first and last 8 bytes there and are compared in full. */
+typedef struct key_slot {
+    uint64_t a, b;
+    const char *str; /* interned */
+    uint32_t len;
+} key_slot;
+
+typedef struct br {
+    sv_doc *doc;
+    const uint8_t *base;
+    sv_error *err;
+    const char *format;
+    uint32_t max_depth;
+    uint64_t max_string;
+    uint64_t max_alloc;
+    bool urls;
+    bool in_arena; /* the input lives in the document: strings may point into it */
+    /* Streaming (bson_internal.h): the input is still being written; bytes
+     * before avail are there. Without a stream, avail is the input's end,
+     * which every bounds check already keeps reads within. */
+    const uint8_t *avail;
+    const sv__bson_stream *stream;
+    sv_pair *pairs;
+    size_t npairs, cap_pairs;
+    sv_value *items;
+    size_t nitems, cap_items;
+    uint64_t scratch; /* bytes of the stacks */
+    uint8_t *bump, *bump_end;
+    size_t bump_next;
+    key_slot cache[KEY_CACHE];
+} br;
+
+/* ---- shared functions (bson_read.c, bson_read_rare.c) ---------------------- */
+
+/* Records a failure at byte at (first one wins); returns NULL. */
+const uint8_t *sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* An allocation failed: NOMEM, or LIMIT when the document's cap was hit. */
+const uint8_t *sv__br_fail_alloc(br *r, const uint8_t *at);
+/* Streamed input ended before at. */
+const uint8_t *sv__br_fail_stream(br *r, const uint8_t *at);
+/* Waits until the bytes before need are there (streaming); false when they
+ * never will be. */
+bool sv__br_more(br *r, const uint8_t *need);
+#define ENSURE(r, ptr) ((ptr) <= (r)->avail || sv__br_more((r), (ptr)))
+/* A new bump block with n bytes taken from its start. */
+uint8_t *sv__br_bump_slow(br *r, size_t n);
+/* The document at p (its length first), within limit. */
+const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
+                               bool is_array, sv_value *out);
+/* The element types no Resonite file has (bson_read_rare.c). */
+const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+                                uint32_t depth, sv_value *out);
+
+/* ---- shared inline helpers -------------------------------------------------- */
+
+BR_INLINE uint8_t *bump(br *r, size_t n)
+{
+    if ((size_t)(r->bump_end - r->bump) >= n) {
+        uint8_t *p = r->bump;
+        r->bump += n;
+        return p;
+    }
+    return sv__br_bump_slow(r, n);
+}
+
+/* A STRING (or BYTES) value holding a copy of s[0..n) and a NUL. */
+BR_INLINE bool copy_blob(br *r, sv_kind kind, const uint8_t *s, size_t n, sv_value *out)
+{
+    uint8_t *p = bump(r, n + 1);
+    if (!p) return false;
+    memcpy(p, s, n);
+    p[n] = 0;
+    sv_value v = sv__make(kind, 0, 0);
+    v.len = (uint32_t)n;
+    v.as.bytes = p;
+    *out = v;
+    return true;
+}
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline const uint8_t *need(br *r, const uint8_t *q, const uint8_t *last, size_t n,
+                                  const char *what)
+{
+    if ((size_t)(last - q) >= n) return q;
+    return sv__br_fail(r, q, SV_ERR_TRUNCATED, "%s needs %zu bytes, its document has %zu left",
+                       what, n, (size_t)(last - q));
+}
+
+/* ASCII (nearly every Resonite string: GUIDs, type names) is checked a word
+ * at a time here; anything else goes to the full UTF-8 check. */
+BR_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
+{
+    uint64_t acc = 0;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 <= n; i += 8)
+            acc |= load64(s + i);
+        acc |= load64(s + n - 8); /* the tail, overlapping */
+    } else {
+        for (size_t i = 0; i < n; i++)
+            acc |= s[i];
+    }
+    return !(acc & UINT64_C(0x8080808080808080)) || sv_bson_utf8_valid(s, n);
+}
+
+/* The bytes of a BSON string (int32 length incl. the NUL, bytes, 00) at q,
+ * within last; *s and *n get the text. Returns the byte after it. */
+BR_INLINE const uint8_t *read_string_bytes(br *r, const uint8_t *q, const uint8_t *last,
+                                           const uint8_t **s, size_t *n)
+{
+    if (last - q < 4) return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a string length needs 4 bytes");
+    if (!ENSURE(r, q + 4)) return sv__br_fail_stream(r, r->avail);
+    uint32_t len = sv_load_u32le(q);
+    if (len == 0 || len > INT32_MAX)
+        return sv__br_fail(r, q, SV_ERR_SYNTAX, "string length %d is not positive", (int32_t)len);
+    if ((size_t)(last - q - 4) < len)
+        return sv__br_fail(
+            r, q, SV_ERR_TRUNCATED,
+            "a string of %u bytes does not fit in the %zu bytes its document has left", len,
+            (size_t)(last - q - 4));
+    if (len - 1 > r->max_string)
+        return sv__br_fail(r, q, SV_ERR_LIMIT, "a string of %u bytes is over the limit of %llu",
+                           len - 1, (unsigned long long)r->max_string);
+    if (!ENSURE(r, q + 4 + len)) return sv__br_fail_stream(r, r->avail);
+    if (q[4 + len - 1] != 0)
+        return sv__br_fail(r, q + 4 + len - 1, SV_ERR_SYNTAX, "the string does not end with 00");
+    if (!ascii_or_utf8(q + 4, len - 1))
+        return sv__br_fail(r, q + 4, SV_ERR_UTF8, "the string is not valid UTF-8");
+    *s = q + 4;
+    *n = len - 1;
+    return q + 4 + len;
+}
+
+/* A string value, with the Resonite "@" convention when asked
+ * (spec resonite A.5: "@x" is the URL x, "@@x" the string "@x", "@" the
+ * string "@"). "@@" alone is never written by Resonite (it would be the
+ * escaped form of "@", which is not escaped); it is read as the URL "@",
+ * which is written back as "@@", so the bytes survive. */
+
+#endif

@@ -1,0 +1,104 @@
+/* Text helpers of the BSON mapping: UTF-8 checking, hex for ObjectIds and
+ * UUIDs. */
+#include <string.h>
+
+#include "formats/bson/bson_internal.h"
+
+bool sv_bson_utf8_valid(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    /* ASCII runs eight bytes at a time: keys, GUIDs and type names are. */
+    while (i + 8 <= n) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & UINT64_C(0x8080808080808080)) break;
+        i += 8;
+    }
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        uint8_t lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            need = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            if (c == 0xE0)
+                lo = 0xA0; /* no overlong 3-byte forms */
+            else if (c == 0xED)
+                hi = 0x9F; /* no surrogates */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            if (c == 0xF0)
+                lo = 0x90; /* no overlong 4-byte forms */
+            else if (c == 0xF4)
+                hi = 0x8F; /* nothing above U+10FFFF */
+        } else {
+            return false;
+        }
+        if (n - i <= need) return false;
+        if (s[i + 1] < lo || s[i + 1] > hi) return false;
+        for (size_t k = 2; k <= need; k++)
+            if ((s[i + k] & 0xC0) != 0x80) return false;
+        i += need + 1;
+    }
+    return true;
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+void sv_bson_hex(const uint8_t *in, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = hexdig[in[i] >> 4];
+        out[2 * i + 1] = hexdig[in[i] & 15];
+    }
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+bool sv_bson_unhex(const char *in, size_t n, uint8_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        int a = hexval(in[2 * i]), b = hexval(in[2 * i + 1]);
+        if (a < 0 || b < 0) return false;
+        out[i] = (uint8_t)(a << 4 | b);
+    }
+    return true;
+}
+
+/* Byte groups of the 8-4-4-4-12 form. */
+static const uint8_t uuid_groups[5] = {4, 2, 2, 2, 6};
+
+void sv_bson_uuid_text(const uint8_t in[16], char out[36])
+{
+    size_t o = 0, b = 0;
+    for (int g = 0; g < 5; g++) {
+        if (g) out[o++] = '-';
+        sv_bson_hex(in + b, uuid_groups[g], out + o);
+        o += 2u * uuid_groups[g];
+        b += uuid_groups[g];
+    }
+}
+
+bool sv_bson_uuid_parse(const char *in, size_t n, uint8_t out[16])
+{
+    if (n != 36) return false;
+    size_t o = 0, b = 0;
+    for (int g = 0; g < 5; g++) {
+        if (g && in[o++] != '-') return false;
+        if (!sv_bson_unhex(in + o, uuid_groups[g], out + b)) return false;
+        o += 2u * uuid_groups[g];
+        b += uuid_groups[g];
+    }
+    return true;
+}

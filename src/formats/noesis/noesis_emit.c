@@ -1,0 +1,402 @@
+/* Encode with metadata: run the command stream over the tree and write the
+ * data section (the mirror of noesis_interp.c). The commands are the source
+ * of truth for the layout; the tree gives the values, field by field in
+ * order, and each field's key must be the command's name, so a tree edited
+ * out of step with its metadata fails here with the path of the field
+ * instead of writing a file Noesis would misread. */
+#include <string.h>
+
+#include "formats/noesis/noesis_internal.h"
+
+typedef struct emitter {
+    const nsb_cmds *cs;
+    sv_buf *out;
+    bool big;
+    const sv_value *objects; /* ARRAY of instance objects */
+    uint32_t instance_count, next_instance;
+    uint32_t max_nesting;
+    sv_buf scratch;       /* UTF-16 strings */
+    const char **matched; /* per name: a key text already found equal to it */
+    sv_error *err;
+} emitter;
+
+static sv_status bad(emitter *em, sv_status st, const nsb_cmd *cmd, const char *what)
+{
+    return sv_error_set(em->err, st, NSB_FORMAT, 0, "%s (%s command at offset %llu)", what,
+                        nsb_cmd_name(cmd->id), (unsigned long long)cmd->offset);
+}
+
+static void put16(emitter *em, uint16_t v)
+{
+    if (em->big)
+        sv_put_u16be(em->out, v);
+    else
+        sv_put_u16le(em->out, v);
+}
+static void put32(emitter *em, uint32_t v)
+{
+    if (em->big)
+        sv_put_u32be(em->out, v);
+    else
+        sv_put_u32le(em->out, v);
+}
+static void put64(emitter *em, uint64_t v)
+{
+    if (em->big)
+        sv_put_u64be(em->out, v);
+    else
+        sv_put_u64le(em->out, v);
+}
+
+/* An integer of the tree as the command's type: any INT/UINT whose value fits. */
+static bool int_fits(const sv_value *v, unsigned id, uint64_t *bits)
+{
+    bool is_signed = id == NSB_INT8 || id == NSB_INT16 || id == NSB_INT32 || id == NSB_INT64;
+    unsigned width = (unsigned)nsb_value_min_size(id);
+    if (v->kind == SV_UINT) {
+        uint64_t max = width == 8 ? (is_signed ? (uint64_t)INT64_MAX : UINT64_MAX)
+                                  : (UINT64_C(1) << (8 * width - (is_signed ? 1 : 0))) - 1;
+        if (v->as.u > max) return false;
+        *bits = v->as.u;
+        return true;
+    }
+    if (v->kind != SV_INT) return false;
+    int64_t i = v->as.i;
+    if (is_signed) {
+        int64_t lo = width == 8 ? INT64_MIN : -(INT64_C(1) << (8 * width - 1));
+        int64_t hi = width == 8 ? INT64_MAX : (INT64_C(1) << (8 * width - 1)) - 1;
+        if (i < lo || i > hi) return false;
+    } else {
+        if (i < 0 || (width < 8 && (uint64_t)i >> (8 * width))) return false;
+    }
+    *bits = (uint64_t)i;
+    return true;
+}
+
+static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
+{
+    uint64_t bits = 0;
+    switch (cmd->id) {
+    case NSB_REF:
+        if (v->kind != SV_REF) return bad(em, SV_ERR_TYPE, cmd, "expected a reference");
+        if (v->flags & SV_F_NULLREF) {
+            put32(em, NSB_NULL_REF);
+        } else if (v->as.u >= em->instance_count) {
+            return bad(em, SV_ERR_RANGE, cmd, "the reference is not an instance index");
+        } else {
+            put32(em, (uint32_t)v->as.u);
+        }
+        return SV_OK;
+    case NSB_INT8:
+    case NSB_UINT8:
+    case NSB_CHAR8:
+        if (!int_fits(v, cmd->id == NSB_CHAR8 ? NSB_UINT8 : cmd->id, &bits)) break;
+        sv_put_u8(em->out, (uint8_t)bits);
+        return SV_OK;
+    case NSB_INT16:
+    case NSB_UINT16:
+    case NSB_CHAR16:
+        if (!int_fits(v, cmd->id == NSB_CHAR16 ? NSB_UINT16 : cmd->id, &bits)) break;
+        put16(em, (uint16_t)bits);
+        return SV_OK;
+    case NSB_INT32:
+    case NSB_UINT32:
+        if (!int_fits(v, cmd->id, &bits)) break;
+        put32(em, (uint32_t)bits);
+        return SV_OK;
+    case NSB_INT64:
+    case NSB_UINT64:
+        if (!int_fits(v, cmd->id, &bits)) break;
+        put64(em, bits);
+        return SV_OK;
+    case NSB_BOOL:
+        if (v->kind != SV_BOOL) break;
+        sv_put_u8(em->out, v->as.b ? 1 : 0);
+        return SV_OK;
+    case NSB_FLOAT32: {
+        if (v->kind != SV_FLOAT) break;
+        float f = v->sub == 4 ? v->as.f32 : (float)v->as.f64;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        put32(em, u);
+        return SV_OK;
+    }
+    case NSB_FLOAT64: {
+        if (v->kind != SV_FLOAT) break;
+        double d = v->sub == 4 ? (double)v->as.f32 : v->as.f64;
+        uint64_t u;
+        memcpy(&u, &d, 8);
+        put64(em, u);
+        return SV_OK;
+    }
+    case NSB_STRING8:
+    case NSB_BUFFER:
+        if (v->kind != SV_STRING && v->kind != SV_BYTES) break;
+        put32(em, v->len);
+        sv_buf_append(em->out, v->as.bytes, v->len);
+        return SV_OK;
+    case NSB_STRING16:
+        if (v->kind != SV_STRING) break;
+        em->scratch.len = 0;
+        if (!nsb_wtf8_to_utf16(&em->scratch, v->as.bytes, v->len, em->big))
+            return bad(em, SV_ERR_UTF8, cmd, "the string is not WTF-8");
+        if (!sv_buf_ok(&em->scratch)) return bad(em, SV_ERR_NOMEM, cmd, "out of memory");
+        put32(em, (uint32_t)(em->scratch.len / 2));
+        sv_buf_append(em->out, em->scratch.data, em->scratch.len);
+        return SV_OK;
+    default: break;
+    }
+    return sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                        "a %s value cannot be written as %s (command at byte %llu)%s",
+                        sv_kind_name(sv_kind_of(v)), nsb_cmd_name(cmd->id),
+                        (unsigned long long)cmd->offset,
+                        (v->kind == SV_INT || v->kind == SV_UINT) ? ": out of range" : "");
+}
+
+static sv_elem packed_elem(unsigned id)
+{
+    static const sv_elem e[NSB_CMD_COUNT] = {
+        [NSB_INT8] = SV_ELEM_I8,     [NSB_INT16] = SV_ELEM_I16,  [NSB_INT32] = SV_ELEM_I32,
+        [NSB_INT64] = SV_ELEM_I64,   [NSB_UINT8] = SV_ELEM_U8,   [NSB_UINT16] = SV_ELEM_U16,
+        [NSB_UINT32] = SV_ELEM_U32,  [NSB_UINT64] = SV_ELEM_U64, [NSB_FLOAT32] = SV_ELEM_F32,
+        [NSB_FLOAT64] = SV_ELEM_F64,
+    };
+    return id < NSB_CMD_COUNT ? e[id] : SV_ELEM_NONE;
+}
+
+static bool host_is_big(void)
+{
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 0;
+}
+
+static sv_status count_mismatch(emitter *em, const nsb_cmd *cmd, uint32_t have)
+{
+    return sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                        "%s repeats %u times (command at byte %llu), the tree has %u values",
+                        nsb_cmd_name(cmd->id), cmd->count, (unsigned long long)cmd->offset, have);
+}
+
+static sv_status emit_repeated(emitter *em, const nsb_cmd *cmd, const sv_value *v)
+{
+    sv_elem elem = packed_elem(cmd->id);
+    if (v->kind == SV_PACKED && elem != SV_ELEM_NONE && v->sub == elem) {
+        if (v->len != cmd->count) return count_mismatch(em, cmd, v->len);
+        size_t size = sv_elem_size(elem);
+        const uint8_t *src = sv_numbers(v);
+        if (em->big == host_is_big()) {
+            sv_buf_append(em->out, src, (size_t)v->len * size);
+        } else if (sv_buf_reserve(em->out, (size_t)v->len * size)) {
+            uint8_t *d = em->out->data + em->out->len;
+            for (uint32_t i = 0; i < v->len; i++)
+                for (size_t k = 0; k < size; k++)
+                    d[i * size + k] = src[i * size + size - 1 - k];
+            em->out->len += (size_t)v->len * size;
+        }
+        return SV_OK;
+    }
+    if (v->kind != SV_ARRAY)
+        return bad(em, SV_ERR_TYPE, cmd,
+                   elem != SV_ELEM_NONE ? "a repeated number needs a packed array or an array"
+                                        : "a repeated value needs an array");
+    if (v->len != cmd->count) return count_mismatch(em, cmd, v->len);
+    const sv_value *items = sv_array_items(v);
+    for (uint32_t i = 0; i < v->len; i++) {
+        sv_status st = emit_one(em, cmd, &items[i]);
+        if (st != SV_OK) {
+            sv_error_path_index(em->err, i);
+            return st;
+        }
+    }
+    return SV_OK;
+}
+
+static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begin,
+                           const sv_value *container, uint32_t nesting);
+
+static sv_status emit_begin(emitter *em, const uint8_t **pos, const nsb_cmd *cmd, const sv_value *v,
+                            uint32_t nesting)
+{
+    if (!cmd->repeat) {
+        if (v->kind != SV_MAP) return bad(em, SV_ERR_TYPE, cmd, "a group or array must be a map");
+        return emit_body(em, pos, cmd, v, nesting + 1);
+    }
+    if (v->kind != SV_ARRAY)
+        return bad(em, SV_ERR_TYPE, cmd, "a repeated group or array must be an array of maps");
+    if (v->len != cmd->count) return count_mismatch(em, cmd, v->len);
+    if (cmd->count == 0) return nsb_cmd_skip_body(em->cs, pos, cmd, nesting + 1, em->max_nesting);
+    const uint8_t *start = *pos;
+    const sv_value *items = sv_array_items(v);
+    for (uint32_t i = 0; i < v->len; i++) {
+        *pos = start;
+        sv_status st = items[i].kind == SV_MAP
+                           ? emit_body(em, pos, cmd, &items[i], nesting + 1)
+                           : bad(em, SV_ERR_TYPE, cmd, "a repeated group must hold maps");
+        if (st != SV_OK) {
+            sv_error_path_index(em->err, i);
+            return st;
+        }
+    }
+    return SV_OK;
+}
+
+/* A field's key is the command's name, or the name and "#k" for a name
+ * used again in the same container (noesis_interp.c, field_key). */
+static bool key_matches(const sv_value *key, const uint8_t *name, size_t n)
+{
+    if (key->kind != SV_STRING || key->len < n || (n && memcmp(key->as.bytes, name, n) != 0))
+        return false;
+    if (key->len == n) return true;
+    const char *k = key->as.str + n;
+    size_t rest = key->len - n;
+    if (rest < 2 || k[0] != '#' || k[1] < '1' || k[1] > '9') return false;
+    for (size_t i = 1; i < rest; i++)
+        if (k[i] < '0' || k[i] > '9') return false;
+    return true;
+}
+
+static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begin,
+                           const sv_value *container, uint32_t nesting)
+{
+    if (nesting > em->max_nesting)
+        return bad(em, SV_ERR_DEPTH, begin, "Begin commands nested too deep");
+    uint32_t field = 0;
+    const sv_pair *pairs = sv_pairs(container);
+    for (;;) {
+        nsb_cmd cmd;
+        sv_status st = SV_OK;
+        const uint8_t *p = *pos;
+        const nsb_cmds *cs = em->cs;
+        if (p < cs->end && p[0] == nsb_end_of(begin->id)) {
+            cmd.id = p[0];
+            cmd.offset = (uint64_t)(p - cs->begin);
+            *pos = p + 1;
+        } else if (cs->end - p >= 5 && p[0] < NSB_CMD_COUNT && p[0] >= NSB_BEGIN_GROUP &&
+                   p[0] != NSB_END_GROUP && p[0] != NSB_END_ARRAY &&
+                   sv_load_u32le(p + 1) < cs->name_count) {
+            /* the common case: a command with a desc and no repeat bit */
+            cmd.id = p[0];
+            cmd.repeat = false;
+            cmd.count = 1;
+            cmd.desc = sv_load_u32le(p + 1);
+            cmd.offset = (uint64_t)(p - cs->begin);
+            *pos = p + 5;
+        } else {
+            st = nsb_cmd_read(em->cs, pos, &cmd);
+            if (st == SV_OK) st = nsb_cmd_check_place(em->cs, &cmd, begin);
+            if (st != SV_OK) return st;
+        }
+        if (nsb_is_end(cmd.id)) {
+            if (field == container->len) return SV_OK;
+            const sv_value *k = &pairs[field].key;
+            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                         "the field is not described by the metadata (%s at byte %llu ends "
+                         "the %s)",
+                         nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset,
+                         nsb_cmd_name(begin->id));
+            if (k->kind == SV_STRING) sv_error_path_key(em->err, k->as.str, k->len);
+            return SV_ERR_TYPE;
+        }
+        const sv_value *nv = &em->cs->names[cmd.desc];
+        const uint8_t *name = nv->as.bytes;
+        size_t name_len = nv->len;
+        if (field >= container->len) {
+            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                         "missing field for %s (command at byte %llu)", nsb_cmd_name(cmd.id),
+                         (unsigned long long)cmd.offset);
+            sv_error_path_key(em->err, (const char *)name, name_len);
+            return SV_ERR_TYPE;
+        }
+        const sv_pair *pr = &pairs[field++];
+        /* Keys of a decoded tree are interned: once one key text matched a
+         * name, the same text matches without comparing. */
+        if (pr->key.kind == SV_STRING && pr->key.as.str == em->matched[cmd.desc]) {
+        } else if (key_matches(&pr->key, name, name_len)) {
+            em->matched[cmd.desc] = pr->key.as.str;
+        } else {
+            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                         "the metadata names this field \"%.*s\" (%s at byte %llu)",
+                         (int)(name_len > 60 ? 60 : name_len), (const char *)name,
+                         nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
+            if (pr->key.kind == SV_STRING)
+                sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
+            else
+                sv_error_path_index(em->err, field - 1);
+            return SV_ERR_TYPE;
+        }
+        if (nsb_is_begin(cmd.id))
+            st = emit_begin(em, pos, &cmd, &pr->val, nesting);
+        else if (cmd.repeat)
+            st = emit_repeated(em, &cmd, &pr->val);
+        else
+            st = emit_one(em, &cmd, &pr->val);
+        if (st != SV_OK) {
+            sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
+            return st;
+        }
+    }
+}
+
+static sv_status emit_instances(emitter *em, const uint8_t **pos, const nsb_cmd *cmd)
+{
+    if (cmd->count == 0) return nsb_cmd_skip_body(em->cs, pos, cmd, 1, em->max_nesting);
+    const uint8_t *start = *pos;
+    const sv_value *items = sv_array_items(em->objects);
+    for (uint32_t i = 0; i < cmd->count; i++) {
+        uint32_t n = em->next_instance;
+        if (n >= em->instance_count)
+            return bad(em, SV_ERR_TYPE, cmd,
+                       "the commands describe more instances than the tree has");
+        *pos = start;
+        sv_status st = items[n].kind == SV_OBJECT
+                           ? emit_body(em, pos, cmd, &items[n], 1)
+                           : bad(em, SV_ERR_TYPE, cmd, "an instance must be an object");
+        if (st != SV_OK) {
+            sv_error_path_index(em->err, n);
+            return st;
+        }
+        em->next_instance = n + 1;
+    }
+    return SV_OK;
+}
+
+sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t instance_count,
+                       bool big, sv_buf *out, sv_error *err)
+{
+    emitter em;
+    memset(&em, 0, sizeof em);
+    em.cs = cs;
+    em.out = out;
+    em.big = big;
+    em.objects = objects;
+    em.instance_count = instance_count;
+    /* The tree bounds the recursion over maps; this bounds skipping the body
+     * of a repeat of count 0, which has no tree under it. */
+    em.max_nesting = 4096;
+    em.err = err;
+    sv_buf_init(&em.scratch, out->alloc);
+    sv_buf matched;
+    sv_buf_init(&matched, out->alloc);
+    if (sv_buf_reserve(&matched, ((size_t)cs->name_count + 1) * sizeof(const char *)))
+        memset(matched.data, 0, ((size_t)cs->name_count + 1) * sizeof(const char *));
+    em.matched = (const char **)(void *)matched.data;
+    sv_status st = sv_buf_ok(&matched)
+                       ? SV_OK
+                       : sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+    const uint8_t *pos = cs->begin;
+    while (st == SV_OK && pos < cs->end) {
+        nsb_cmd cmd;
+        st = nsb_cmd_read(cs, &pos, &cmd);
+        if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, NULL);
+        if (st == SV_OK) st = emit_instances(&em, &pos, &cmd);
+    }
+    if (st == SV_OK && em.next_instance != instance_count)
+        st = sv_error_set(err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                          "the commands describe %u instances, the tree has %u", em.next_instance,
+                          instance_count);
+    if (st == SV_OK && (!sv_buf_ok(out) || !sv_buf_ok(&em.scratch)))
+        st = sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory writing the data");
+    sv_buf_free(&em.scratch);
+    sv_buf_free(&matched);
+    return st;
+}

@@ -1,0 +1,209 @@
+/* NoesisGUI NSDH files: what the pieces of src/formats/noesis/ share (internal).
+ *
+ * The pieces, one job each:
+ *   noesis_text.c     UTF-8 checks and UTF-16 <-> WTF-8 for the unicode variant
+ *   noesis_strings.c  NUL-terminated string lists (chunk strings, metadata strings)
+ *   noesis_commands.c the metadata command stream: reading one command, skipping a body
+ *   noesis_interp.c   decode: run the commands over the data section, build the tree
+ *   noesis_emit.c     encode: run the commands over the tree, write the data section
+ *   noesis_decode.c   header and chunk framing -> tree
+ *   noesis_encode.c   tree -> header and chunk framing
+ *   noesis_format.c   the registry entry, probe and options
+ *
+ * Spec: ../shared/specs/noesis.md (sections B.2 to B.6 are cited as "spec §B.n"). */
+#ifndef SV_FORMATS_NOESIS_INTERNAL_H
+#define SV_FORMATS_NOESIS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/byteio.h"
+#include "serval/buf.h"
+#include "serval/error.h"
+#include "serval/registry.h"
+#include "serval/value.h"
+
+#define NSB_FORMAT "noesis"
+
+/* spec §B.2: the signature 0x4E534448 in the file's byte order. */
+#define NSB_SIGNATURE UINT32_C(0x4E534448)
+#define NSB_VERSION_MIN 2
+#define NSB_VERSION_MAX 5
+#define NSB_VERSION_DEFAULT 5 /* spec §B.7 writer 1 */
+
+/* spec §B.4: command ids (bits 0..6 of the op byte); 0x80 is the repeat bit. */
+enum {
+    NSB_BEGIN_INSTANCE = 0,
+    NSB_END_INSTANCE = 1,
+    NSB_BEGIN_GROUP = 2,
+    NSB_END_GROUP = 3,
+    NSB_BEGIN_ARRAY = 4,
+    NSB_END_ARRAY = 5,
+    NSB_REF = 6,
+    NSB_INT8 = 7,
+    NSB_INT16 = 8,
+    NSB_INT32 = 9,
+    NSB_INT64 = 10,
+    NSB_UINT8 = 11,
+    NSB_UINT16 = 12,
+    NSB_UINT32 = 13,
+    NSB_UINT64 = 14,
+    NSB_BOOL = 15,
+    NSB_FLOAT32 = 16,
+    NSB_FLOAT64 = 17,
+    NSB_CHAR8 = 18,
+    NSB_CHAR16 = 19,
+    NSB_STRING8 = 20,
+    NSB_STRING16 = 21,
+    NSB_BUFFER = 22,
+    NSB_CMD_COUNT
+};
+#define NSB_REPEAT 0x80u
+#define NSB_NULL_REF UINT32_C(0xFFFFFFFF)
+
+/* The name of a command id ("BeginGroup"), "?" when unknown. */
+const char *nsb_cmd_name(unsigned id);
+
+/* ---- text (noesis_text.c) ---- */
+
+bool nsb_utf8_valid(const uint8_t *s, size_t n);
+/* Bytes of WTF-8 that n UTF-16 code units make (at most 3 per unit). */
+size_t nsb_utf16_wtf8_len(const uint8_t *units, size_t n, bool big);
+/* Converts n units into dst (room for nsb_utf16_wtf8_len bytes). */
+void nsb_utf16_to_wtf8(const uint8_t *units, size_t n, bool big, uint8_t *dst);
+/* Appends the UTF-16 form of WTF-8 text s; false if s is not WTF-8 (or
+ * holds a surrogate pair spelled as two 3-byte sequences). */
+bool nsb_wtf8_to_utf16(sv_buf *out, const uint8_t *s, size_t n, bool big);
+
+/* ---- string lists (noesis_strings.c) ---- */
+
+/* A string list as read: the entries (STRING, or BYTES when an 8-bit entry
+ * is not UTF-8; STRING flagged UTF16 in unicode files) and the byte offset of
+ * each entry, for resolving classId and Desc offsets. */
+typedef struct nsb_strlist {
+    const uint8_t *bytes; /* the list in the file (or in the encoder's buffer) */
+    size_t size;
+    bool unicode, big;
+    uint32_t count;
+    uint32_t *starts;   /* count entries, ascending */
+    uint32_t *index_of; /* optional: per byte offset, the entry starting there or UINT32_MAX */
+    sv_value *entries;  /* count entries (decoder only) */
+} nsb_strlist;
+
+/* Splits and checks a list (must be empty or end with a terminator). With
+ * make_values, entries[] are made in doc. Errors name base_offset + i. */
+sv_status nsb_strlist_read(sv_doc *doc, nsb_strlist *sl, const uint8_t *bytes, size_t size,
+                           bool unicode, bool big, bool make_values, uint64_t base_offset,
+                           sv_error *err);
+/* Index of the entry starting at byte offset off, or -1. */
+int64_t nsb_strlist_find_start(const nsb_strlist *sl, uint64_t off);
+/* Appends the list form of an ARRAY of entries to out; when offsets is not
+ * NULL, the byte offset of each entry is appended to it as a host u32. */
+sv_status nsb_strlist_write(const sv_value *arr, bool unicode, bool big, sv_buf *out,
+                            sv_buf *offsets, sv_error *err);
+/* Whether entry value v has the same text as the entry at index i. */
+bool nsb_strlist_entry_equal(const sv_value *a, const sv_value *b);
+
+/* ---- commands (noesis_commands.c) ---- */
+
+/* The tree keeps the command stream in a canonical form that does not
+ * depend on the file's byte order or string width: the same bytes (op,
+ * [count], [desc]) with count and desc little-endian and desc the INDEX of
+ * a metadata string instead of its byte offset. So a tree can be written
+ * big-endian or unicode and every offset follows. The decoder converts the
+ * file's stream (nsb_cmds_from_file), the encoder converts back
+ * (nsb_cmds_to_file); both run over the canonical form. */
+typedef struct nsb_cmd {
+    uint8_t id;
+    bool repeat;
+    uint32_t count;  /* 1 when not repeated */
+    uint32_t desc;   /* metadata string index; UINT32_MAX if none */
+    uint64_t offset; /* offset of the op byte (file offset when decoding) */
+} nsb_cmd;
+
+typedef struct nsb_cmds {
+    const uint8_t *begin, *end; /* canonical stream */
+    uint64_t offset0;           /* offset reported for begin (its file offset) */
+    const sv_value *names;      /* metadata string entries */
+    uint32_t name_count;
+    sv_doc *doc;    /* decoder: where keys are interned; NULL when encoding */
+    sv_value *keys; /* decoder: per name, the interned key (made lazily) */
+    sv_error *err;
+} nsb_cmds;
+
+/* Converts the file's stream (byte order big) into canonical bytes at dst
+ * (same length), checking ids, repeat bits and that every desc is the
+ * offset of a string of names. file_offset is the stream's offset. */
+sv_status nsb_cmds_from_file(const uint8_t *src, size_t len, bool big, const nsb_strlist *names,
+                             uint64_t file_offset, uint8_t *dst, sv_error *err);
+/* Appends the file form of a canonical stream; offsets[i] is the byte
+ * offset of name i in the list written. */
+sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint32_t *offsets,
+                           uint32_t name_count, sv_buf *out, sv_error *err);
+
+/* Reads the canonical command at *pos (checks the id, the repeat bit, the
+ * desc range) and advances *pos. */
+sv_status nsb_cmd_read(const nsb_cmds *cs, const uint8_t **pos, nsb_cmd *cmd);
+/* Whether cmd may stand inside parent (NULL = the top of the stream);
+ * an End must close its own kind of Begin. */
+sv_status nsb_cmd_check_place(const nsb_cmds *cs, const nsb_cmd *cmd, const nsb_cmd *parent);
+/* From just after a Begin command at *pos, skips to just after its End
+ * (checking every command on the way and the nesting depth). */
+sv_status nsb_cmd_skip_body(const nsb_cmds *cs, const uint8_t **pos, const nsb_cmd *begin,
+                            uint32_t depth, uint32_t max_depth);
+/* The End id that closes a Begin id. */
+static inline unsigned nsb_end_of(unsigned begin_id)
+{
+    return begin_id + 1;
+}
+static inline bool nsb_is_begin(unsigned id)
+{
+    return id == NSB_BEGIN_INSTANCE || id == NSB_BEGIN_GROUP || id == NSB_BEGIN_ARRAY;
+}
+static inline bool nsb_is_end(unsigned id)
+{
+    return id == NSB_END_INSTANCE || id == NSB_END_GROUP || id == NSB_END_ARRAY;
+}
+/* Decoder: the interned field key of a command's name (must be UTF-8). */
+sv_status nsb_cmd_key(const nsb_cmds *cs, const nsb_cmd *cmd, sv_value *key);
+
+/* Bytes of data one execution of a value command takes at least (strings
+ * and buffers: their u32 length); 0 for Begin/End ids. */
+static inline size_t nsb_value_min_size(unsigned id)
+{
+    static const uint8_t size[NSB_CMD_COUNT] = {0, 0, 0, 0, 0, 0, 4, 1, 2, 4, 8, 1,
+                                                2, 4, 8, 1, 4, 8, 1, 2, 4, 4, 4};
+    return id < NSB_CMD_COUNT ? size[id] : 0;
+}
+
+/* ---- interpreter (noesis_interp.c) and emitter (noesis_emit.c) ---- */
+
+typedef struct nsb_interp_in {
+    const uint8_t *file; /* the whole input, for offsets */
+    const nsb_cmds *cmds;
+    const uint8_t *data; /* data section */
+    size_t data_size;
+    const uint32_t *instances; /* instance list: component index per instance */
+    uint32_t instance_count;
+    const sv_value *classes; /* per component: the class value for objects */
+    bool big;                /* the file's byte order */
+    uint32_t max_depth;
+    uint64_t max_string;
+} nsb_interp_in;
+
+/* Decodes the data section into an ARRAY of instance objects. */
+sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects);
+
+/* Writes the data section of objects (an ARRAY of instance objects) by
+ * running the commands over it. */
+sv_status nsb_emit_run(const nsb_cmds *cmds, const sv_value *objects, uint32_t instance_count,
+                       bool big, sv_buf *out, sv_error *err);
+
+/* ---- framing ---- */
+
+sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                     sv_value *out, sv_error *err);
+sv_status nsb_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err);
+
+#endif

@@ -1,0 +1,598 @@
+/* Decode with metadata: run the command stream over the data section and
+ * build the typed tree (spec §B.4, "Interpreter").
+ *
+ *   BeginInstance        the next instance of the instance list: an OBJECT whose
+ *                        class is its component's class name
+ *   BeginGroup / Array   a field holding a MAP of the body's fields
+ *   value commands       a field holding the value (width kept: UInt32 -> u32, ...)
+ *   repeat bit, count N  Begin: the body runs N times, the field is an ARRAY of N
+ *                        MAPs; numbers: a PACKED array of N; others: an ARRAY of N
+ *
+ * The walk is straight over the command bytes (no copy of the stream): a
+ * repeated body is re-read from its start for each round. The data must be
+ * consumed exactly and the instances visited exactly, else the error names
+ * the offset where the two diverge. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/value_internal.h"
+#include "formats/noesis/noesis_internal.h"
+
+typedef struct interp {
+    sv_doc *doc;
+    const nsb_cmds *cs;
+    const uint8_t *base; /* file start, for offsets */
+    const uint8_t *p, *end;
+    bool big, swap; /* swap: the file's byte order is not the host's */
+    const nsb_interp_in *in;
+    sv_value *objects; /* items of the ARRAY being filled */
+    uint32_t next_instance;
+    uint64_t budget; /* commands and rounds still allowed (bounds zero-byte repeats) */
+    uint32_t max_nesting;
+    uint64_t max_string;
+    sv_error *err;
+    /* Duplicate names in one container (three LocalValue groups in a row,
+     * spec §B.4) get the keys "LocalValue", "LocalValue#2", "LocalValue#3",
+     * so that jq, which keeps one of equal keys, loses nothing. seen[desc]
+     * says in which open container a name was last used and how often; a
+     * container's first use of a name is logged and undone when it closes. */
+    struct nsb_seen {
+        uint32_t container, count;
+    } * seen;
+    struct nsb_undo {
+        uint32_t desc;
+        struct nsb_seen old;
+    } * undo;
+    uint32_t undo_len, undo_cap, containers;
+    sv_value *variants; /* per name, the keys "name#2" ... (repeated_key) */
+    uint32_t variant_names; /* names with a row in variants (the first 1024) */
+    /* The fields of the open containers, so each container is made once at
+     * its final size (growing maps field by field costs copies). */
+    sv_pair *stack;
+    size_t top, stack_cap;
+} interp;
+
+static uint64_t off_of(const interp *it, const uint8_t *p)
+{
+    return (uint64_t)(p - it->base);
+}
+
+static bool host_is_big(void)
+{
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 0;
+}
+
+static sv_status nomem(interp *it)
+{
+    return sv_error_set(it->err, sv_doc_status(it->doc) ? sv_doc_status(it->doc) : SV_ERR_NOMEM,
+                        NSB_FORMAT, off_of(it, it->p), "out of memory building the tree");
+}
+
+static sv_status spend(interp *it, const nsb_cmd *cmd, uint64_t n)
+{
+    if (n <= it->budget) {
+        it->budget -= n;
+        return SV_OK;
+    }
+    return sv_error_set(it->err, SV_ERR_LIMIT, NSB_FORMAT, cmd->offset,
+                        "the repeat counts would make more values than the file's size "
+                        "allows (%s with count %u)",
+                        nsb_cmd_name(cmd->id), cmd->count);
+}
+
+/* Values made in place (the hot path makes millions of them). */
+static inline sv_value mk(sv_kind kind, unsigned width, unsigned flags)
+{
+    sv_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = kind & 0xF;
+    v.sub = (uint8_t)width;
+    v.flags = flags & 0xF;
+    return v;
+}
+
+static sv_status short_data(interp *it, const nsb_cmd *cmd, uint64_t need)
+{
+    return sv_error_set(it->err, SV_ERR_TRUNCATED, NSB_FORMAT, off_of(it, it->p),
+                        "%s (command at byte %llu) needs %llu bytes of data, %zu left",
+                        nsb_cmd_name(cmd->id), (unsigned long long)cmd->offset,
+                        (unsigned long long)need, (size_t)(it->end - it->p));
+}
+
+/* it->big is tested once per value: read_one is made twice, for each
+ * byte order (read_value), and these fold to plain loads. */
+#define ld16(it, p) (big ? sv_load_u16be(p) : sv_load_u16le(p))
+#define ld32(it, p) (big ? sv_load_u32be(p) : sv_load_u32le(p))
+#define ld64(it, p) (big ? sv_load_u64be(p) : sv_load_u64le(p))
+
+/* A string or buffer: u32 length, then length units of unit bytes. */
+static sv_status read_blob(interp *it, const nsb_cmd *cmd, sv_value *out)
+{
+    const bool big = it->big;
+    if (it->end - it->p < 4) return short_data(it, cmd, 4);
+    uint64_t n = ld32(it, it->p);
+    uint64_t bytes = cmd->id == NSB_STRING16 ? n * 2 : n;
+    if ((uint64_t)(it->end - it->p - 4) < bytes) return short_data(it, cmd, 4 + bytes);
+    if (bytes > it->max_string)
+        return sv_error_set(it->err, SV_ERR_LIMIT, NSB_FORMAT, off_of(it, it->p),
+                            "a %s of %llu bytes exceeds the string limit", nsb_cmd_name(cmd->id),
+                            (unsigned long long)bytes);
+    const uint8_t *s = it->p + 4;
+    it->p = s + bytes;
+    if (cmd->id == NSB_STRING16) {
+        size_t len = nsb_utf16_wtf8_len(s, (size_t)n, it->big);
+        *out = sv_str_uninit(it->doc, len);
+        if (out->kind != SV_STRING) return nomem(it);
+        nsb_utf16_to_wtf8(s, (size_t)n, it->big, sv_value_buf(out));
+        *out = sv_with_flags(*out, SV_F_UTF16);
+        return SV_OK;
+    }
+    /* spec §B.4: String8 = u32 length + bytes, no terminator. Text that is
+     * not UTF-8 stays bytes; the command says it is a String8 on the way back. */
+    if (cmd->id == NSB_STRING8 && nsb_utf8_valid(s, (size_t)n))
+        *out = sv_str(it->doc, (const char *)s, (size_t)n);
+    else
+        *out = sv_bytes(it->doc, s, (size_t)n);
+    return out->kind == SV_NULL ? nomem(it) : SV_OK;
+}
+
+/* One value of a value command; the caller checked that min_size bytes are there. */
+static inline sv_status read_one_in(interp *it, const nsb_cmd *cmd, sv_value *out, const bool big)
+{
+    const uint8_t *p = it->p;
+    switch (cmd->id) {
+    case NSB_REF: {
+        /* spec §B.4: u32 instance-list index, 0xFFFFFFFF = null */
+        uint32_t r = ld32(it, p);
+        if (r == NSB_NULL_REF) {
+            *out = mk(SV_REF, 0, SV_F_NULLREF);
+        } else if (r >= it->in->instance_count) {
+            return sv_error_set(it->err, SV_ERR_RANGE, NSB_FORMAT, off_of(it, p),
+                                "Ref to instance %u, but the instance list has %u", r,
+                                it->in->instance_count);
+        } else {
+            *out = mk(SV_REF, 0, 0);
+            out->as.u = r;
+        }
+        it->p += 4;
+        return SV_OK;
+    }
+    case NSB_INT8: *out = mk(SV_INT, 1, SV_F_EXPLICIT), out->as.i = (int8_t)p[0]; break;
+    case NSB_INT16: *out = mk(SV_INT, 2, SV_F_EXPLICIT), out->as.i = (int16_t)ld16(it, p); break;
+    case NSB_INT32: *out = mk(SV_INT, 4, SV_F_EXPLICIT), out->as.i = (int32_t)ld32(it, p); break;
+    case NSB_INT64: *out = mk(SV_INT, 8, SV_F_EXPLICIT), out->as.i = (int64_t)ld64(it, p); break;
+    case NSB_UINT8: *out = mk(SV_UINT, 1, SV_F_EXPLICIT), out->as.u = p[0]; break;
+    case NSB_UINT16: *out = mk(SV_UINT, 2, SV_F_EXPLICIT), out->as.u = ld16(it, p); break;
+    case NSB_UINT32: *out = mk(SV_UINT, 4, SV_F_EXPLICIT), out->as.u = ld32(it, p); break;
+    case NSB_UINT64: *out = mk(SV_UINT, 8, SV_F_EXPLICIT), out->as.u = ld64(it, p); break;
+    case NSB_BOOL:
+        /* spec §B.4: 1 byte, 00/01; any other byte could not be written back */
+        if (p[0] > 1)
+            return sv_error_set(it->err, SV_ERR_RANGE, NSB_FORMAT, off_of(it, p),
+                                "Bool byte 0x%02X is neither 00 nor 01", p[0]);
+        *out = mk(SV_BOOL, 0, 0);
+        out->as.b = p[0] != 0;
+        break;
+    case NSB_FLOAT32: {
+        uint32_t u = ld32(it, p);
+        float f;
+        memcpy(&f, &u, 4);
+        *out = mk(SV_FLOAT, 4, SV_F_EXPLICIT);
+        out->as.f32 = f;
+        break;
+    }
+    case NSB_FLOAT64: {
+        uint64_t u = ld64(it, p);
+        double d;
+        memcpy(&d, &u, 8);
+        *out = sv_with_flags(sv_f64(d), SV_F_EXPLICIT);
+        break;
+    }
+    case NSB_CHAR8: *out = sv_with_tag(sv_uint_w(p[0], 1), SV_TAG_CHAR); break;
+    case NSB_CHAR16: *out = sv_with_tag(sv_uint_w(ld16(it, p), 2), SV_TAG_CHAR); break;
+    default: return read_blob(it, cmd, out);
+    }
+    it->p += nsb_value_min_size(cmd->id);
+    return SV_OK;
+}
+
+static sv_status read_one(interp *it, const nsb_cmd *cmd, sv_value *out)
+{
+    return it->big ? read_one_in(it, cmd, out, true) : read_one_in(it, cmd, out, false);
+}
+
+static sv_elem packed_elem(unsigned id)
+{
+    switch (id) {
+    case NSB_INT8: return SV_ELEM_I8;
+    case NSB_INT16: return SV_ELEM_I16;
+    case NSB_INT32: return SV_ELEM_I32;
+    case NSB_INT64: return SV_ELEM_I64;
+    case NSB_UINT8: return SV_ELEM_U8;
+    case NSB_UINT16: return SV_ELEM_U16;
+    case NSB_UINT32: return SV_ELEM_U32;
+    case NSB_UINT64: return SV_ELEM_U64;
+    case NSB_FLOAT32: return SV_ELEM_F32;
+    case NSB_FLOAT64: return SV_ELEM_F64;
+    default: return SV_ELEM_NONE;
+    }
+}
+
+/* A repeated value command: numbers as one PACKED array (one memcpy when
+ * the byte orders agree), everything else as an ARRAY. */
+static sv_status read_repeated(interp *it, const nsb_cmd *cmd, sv_value *out)
+{
+    size_t size = nsb_value_min_size(cmd->id);
+    uint64_t need = (uint64_t)cmd->count * size;
+    if ((uint64_t)(it->end - it->p) < need) return short_data(it, cmd, need);
+    sv_elem elem = packed_elem(cmd->id);
+    if (elem != SV_ELEM_NONE) {
+        *out = sv_packed(it->doc, elem, SV_TAG_NONE, it->swap ? NULL : it->p, cmd->count);
+        if (out->kind != SV_PACKED) return nomem(it);
+        if (it->swap) {
+            uint8_t *d = sv_value_buf(out);
+            for (uint32_t i = 0; i < cmd->count; i++)
+                for (size_t k = 0; k < size; k++)
+                    d[i * size + k] = it->p[i * size + size - 1 - k];
+        }
+        it->p += need;
+        return SV_OK;
+    }
+    *out = sv_array(it->doc, cmd->count); /* count * 16 <= 4 * the data checked above */
+    if (out->kind != SV_ARRAY) return nomem(it);
+    sv_value *items = sv_array_items(out);
+    for (uint32_t i = 0; i < cmd->count; i++) {
+        if (it->end - it->p < (ptrdiff_t)size) return short_data(it, cmd, size);
+        sv_status st = read_one(it, cmd, &items[i]);
+        if (st != SV_OK) {
+            sv_error_path_index(it->err, i);
+            return st;
+        }
+    }
+    return SV_OK;
+}
+
+/* The key of a field whose name was already used in this container: the
+ * name and "#k" for its k-th use. Keys for k = 2..NSB_VARIANTS+1 are made
+ * once per document and kept in it->variants (a DependencyObject's
+ * LocalValue#2 recurs in every instance); later ones are made each time. */
+#define NSB_VARIANTS 4
+static sv_status repeated_key(interp *it, const nsb_cmd *cmd, struct nsb_seen *s, sv_value *key)
+{
+    uint32_t k = ++s->count;
+    sv_value *cached = k - 2 < NSB_VARIANTS && cmd->desc < it->variant_names
+                           ? &it->variants[(size_t)cmd->desc * NSB_VARIANTS + k - 2]
+                           : NULL;
+    if (cached && cached->kind == SV_STRING) {
+        *key = *cached;
+        return SV_OK;
+    }
+    char buf[64];
+    const char *name = key->as.str;
+    size_t n = key->len;
+    char *tmp = n + 12 <= sizeof buf ? buf : sv_doc_alloc(it->doc, n + 12);
+    if (!tmp) return nomem(it);
+    memcpy(tmp, name, n);
+    int m = snprintf(tmp + n, 12, "#%u", k);
+    *key = sv_str_intern(it->doc, tmp, n + (size_t)m);
+    if (key->kind != SV_STRING) return nomem(it);
+    if (cached) *cached = *key;
+    return SV_OK;
+}
+
+/* The key of a field: its name, "#k" added for the k-th use in one container. */
+static inline sv_status field_key(interp *it, const nsb_cmd *cmd, uint32_t container,
+                                  sv_value *key)
+{
+    struct nsb_seen *s = &it->seen[cmd->desc];
+    if (s->container == container) return repeated_key(it, cmd, s, key);
+    if (it->undo_len == it->undo_cap)
+        return sv_error_set(it->err, SV_ERR_LIMIT, NSB_FORMAT, cmd->offset, "too many open fields");
+    it->undo[it->undo_len].desc = cmd->desc;
+    it->undo[it->undo_len].old = *s;
+    it->undo_len++;
+    s->container = container;
+    s->count = 1;
+    return SV_OK;
+}
+
+static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begin, uint32_t nesting,
+                            uint32_t id);
+
+/* One container: its fields are run onto the stack, then moved into a MAP
+ * (or the OBJECT *container, when it is one) of their number. Name counts
+ * (field_key) are the container's own. */
+static sv_status run_body(interp *it, const uint8_t **pos, const nsb_cmd *begin,
+                          sv_value *container, const sv_value *cls, uint32_t nesting)
+{
+    uint32_t mark = it->undo_len;
+    size_t base = it->top;
+    sv_status st = run_fields(it, pos, begin, nesting, ++it->containers);
+    while (it->undo_len > mark) {
+        it->undo_len--;
+        it->seen[it->undo[it->undo_len].desc] = it->undo[it->undo_len].old;
+    }
+    if (st == SV_OK) {
+        const sv_pair *fields = it->stack ? it->stack + base : NULL; /* NULL: none yet */
+        *container = sv__pairs_from(it->doc, cls ? SV_OBJECT : SV_MAP, fields, it->top - base);
+        if (container->kind == SV_NULL)
+            st = nomem(it);
+        else if (cls)
+            container->as.box->cls = cls; /* shared by the component's instances */
+    }
+    it->top = base;
+    return st;
+}
+
+/* A Begin command inside an instance: a MAP, or an ARRAY of MAPs when repeated. */
+static sv_status run_begin(interp *it, const uint8_t **pos, const nsb_cmd *cmd, sv_value *out,
+                           uint32_t nesting)
+{
+    sv_status st = spend(it, cmd, cmd->repeat ? (uint64_t)cmd->count + 1 : 1);
+    if (st != SV_OK) return st;
+    if (!cmd->repeat) {
+        return run_body(it, pos, cmd, out, NULL, nesting + 1);
+    }
+    /* Room for count maps, but no more than the data could fill (a body
+     * may take no data; the budget bounds those rounds, the array grows). */
+    size_t left = (size_t)(it->end - it->p);
+    size_t cap = cmd->count <= left + 16 ? cmd->count : left + 16;
+    *out = sv_array(it->doc, cap);
+    if (out->kind != SV_ARRAY) return nomem(it);
+    out->len = 0;
+    if (cmd->count == 0) return nsb_cmd_skip_body(it->cs, pos, cmd, nesting + 1, it->max_nesting);
+    const uint8_t *start = *pos;
+    for (uint32_t i = 0; i < cmd->count; i++) {
+        *pos = start;
+        sv_value m;
+        st = run_body(it, pos, cmd, &m, NULL, nesting + 1);
+        if (st == SV_OK && !sv_array_push(it->doc, out, m)) st = nomem(it);
+        if (st != SV_OK) {
+            sv_error_path_index(it->err, i);
+            return st;
+        }
+    }
+    return SV_OK;
+}
+
+static sv_status fail_at_key(interp *it, sv_status st, const sv_value *key)
+{
+    sv_error_path_key(it->err, key->as.str, key->len);
+    return st;
+}
+
+/* Room for one more field on the stack (doubling; the stack lives as long
+ * as the decode). */
+static sv_status grow_stack(interp *it)
+{
+    size_t cap = it->stack_cap ? 2 * it->stack_cap : 256;
+    sv_pair *n = sv_doc_alloc(it->doc, cap * sizeof *n);
+    if (!n) return nomem(it);
+    if (it->top) memcpy(n, it->stack, it->top * sizeof *n);
+    it->stack = n;
+    it->stack_cap = cap;
+    return SV_OK;
+}
+
+/* A value command without the repeat bit, little-endian, whose data is
+ * there: the numbers, refs and bools every file is made of, read in place
+ * (read_one_in does the same with the checks and error messages). Returns
+ * false for anything else, and when a check fails, so the caller takes the
+ * general path, which reports it. */
+static inline bool read_plain_le(interp *it, uint8_t id, sv_value *out)
+{
+    const uint8_t *p = it->p;
+    sv_value v;
+    memset(&v, 0, sizeof v);
+    switch (id) {
+    case NSB_REF: {
+        if (it->end - p < 4) return false;
+        uint32_t r = sv_load_u32le(p);
+        v.kind = SV_REF;
+        if (r == NSB_NULL_REF)
+            v.flags = SV_F_NULLREF;
+        else if (r < it->in->instance_count)
+            v.as.u = r;
+        else
+            return false;
+        it->p = p + 4;
+        break;
+    }
+    case NSB_UINT32:
+        if (it->end - p < 4) return false;
+        v.kind = SV_UINT, v.sub = 4, v.flags = SV_F_EXPLICIT, v.as.u = sv_load_u32le(p);
+        it->p = p + 4;
+        break;
+    case NSB_INT32:
+        if (it->end - p < 4) return false;
+        v.kind = SV_INT, v.sub = 4, v.flags = SV_F_EXPLICIT;
+        v.as.i = (int32_t)sv_load_u32le(p);
+        it->p = p + 4;
+        break;
+    case NSB_FLOAT32: {
+        if (it->end - p < 4) return false;
+        float f;
+        memcpy(&f, p, 4);
+        v.kind = SV_FLOAT, v.sub = 4, v.flags = SV_F_EXPLICIT, v.as.f32 = f;
+        it->p = p + 4;
+        break;
+    }
+    case NSB_UINT8:
+        if (p >= it->end) return false;
+        v.kind = SV_UINT, v.sub = 1, v.flags = SV_F_EXPLICIT, v.as.u = p[0];
+        it->p = p + 1;
+        break;
+    case NSB_BOOL:
+        if (p >= it->end || p[0] > 1) return false;
+        v.kind = SV_BOOL, v.as.b = p[0] != 0;
+        it->p = p + 1;
+        break;
+    case NSB_INT64:
+        if (it->end - p < 8) return false;
+        v.kind = SV_INT, v.sub = 8, v.flags = SV_F_EXPLICIT, v.as.i = (int64_t)sv_load_u64le(p);
+        it->p = p + 8;
+        break;
+    default: return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* The commands after a Begin up to its End, pushing fields onto the stack.
+ * The canonical stream was checked when it was made (nsb_cmds_from_file:
+ * known ids, no repeat bit on an End, every desc the index of a name, every
+ * command whole), so the common case, a value command without the repeat
+ * bit (op, u32 desc), is read here directly; everything else goes through
+ * nsb_cmd_read and nsb_cmd_check_place. */
+static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begin, uint32_t nesting,
+                            uint32_t id)
+{
+    if (nesting > it->max_nesting)
+        return sv_error_set(it->err, SV_ERR_DEPTH, NSB_FORMAT, begin->offset,
+                            "Begin commands nested deeper than %u", it->max_nesting);
+    const nsb_cmds *cs = it->cs;
+    const uint8_t end_op = (uint8_t)nsb_end_of(begin->id);
+    const bool le = !it->big;
+    for (;;) {
+        nsb_cmd cmd;
+        sv_status st;
+        const uint8_t *p = *pos;
+        if (p >= cs->end) return nsb_cmd_read(cs, pos, &cmd); /* reports the missing End */
+        const uint8_t op = p[0];
+        if (op == end_op) { /* the End of this body */
+            *pos = p + 1;
+            return SV_OK;
+        }
+        if (op < NSB_CMD_COUNT && op >= NSB_BEGIN_GROUP && op != NSB_END_GROUP &&
+            op != NSB_END_ARRAY && cs->end - p >= 5 && sv_load_u32le(p + 1) < cs->name_count) {
+            cmd.id = op;
+            cmd.repeat = false;
+            cmd.count = 1;
+            cmd.desc = sv_load_u32le(p + 1);
+            cmd.offset = cs->offset0 + (uint64_t)(p - cs->begin);
+            *pos = p + 5;
+        } else {
+            st = nsb_cmd_read(cs, pos, &cmd);
+            if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, begin);
+            if (st != SV_OK) return st;
+            if (nsb_is_end(cmd.id)) return SV_OK;
+        }
+        sv_value key = cs->keys[cmd.desc];
+        if (key.kind != SV_STRING && (st = nsb_cmd_key(cs, &cmd, &key)) != SV_OK) return st;
+        if ((st = field_key(it, &cmd, id, &key)) != SV_OK) return st;
+        if (it->top == it->stack_cap && (st = grow_stack(it)) != SV_OK)
+            return fail_at_key(it, st, &key);
+        if (nsb_is_begin(cmd.id)) {
+            sv_value val;
+            st = run_begin(it, pos, &cmd, &val, nesting);
+            if (st != SV_OK) return fail_at_key(it, st, &key);
+            /* the body's fields came and went above top: the room is still there */
+            it->stack[it->top].key = key;
+            it->stack[it->top].val = val;
+            it->top++;
+            continue;
+        }
+        if (it->budget == 0) return fail_at_key(it, spend(it, &cmd, 1), &key);
+        it->budget--;
+        /* The value goes straight into its slot on the stack. */
+        sv_pair *slot = &it->stack[it->top];
+        slot->key = key;
+        if (!cmd.repeat && le && read_plain_le(it, cmd.id, &slot->val)) {
+            it->top++;
+            continue;
+        }
+        if (cmd.repeat)
+            st = read_repeated(it, &cmd, &slot->val);
+        else if (it->end - it->p < (ptrdiff_t)nsb_value_min_size(cmd.id))
+            st = short_data(it, &cmd, nsb_value_min_size(cmd.id));
+        else
+            st = read_one(it, &cmd, &slot->val);
+        if (st != SV_OK) return fail_at_key(it, st, &key);
+        it->top++;
+    }
+}
+
+/* A BeginInstance at the top of the stream: count instances with the same body. */
+static sv_status run_instances(interp *it, const uint8_t **pos, const nsb_cmd *cmd)
+{
+    sv_status st = spend(it, cmd, (uint64_t)cmd->count);
+    if (st != SV_OK) return st;
+    if (cmd->count == 0) return nsb_cmd_skip_body(it->cs, pos, cmd, 1, it->max_nesting);
+    const uint8_t *start = *pos;
+    for (uint32_t i = 0; i < cmd->count; i++) {
+        uint32_t n = it->next_instance;
+        if (n >= it->in->instance_count)
+            return sv_error_set(it->err, SV_ERR_SYNTAX, NSB_FORMAT, cmd->offset,
+                                "the commands describe more instances than the %u of the "
+                                "instance list",
+                                it->in->instance_count);
+        *pos = start;
+        sv_value obj;
+        st = run_body(it, pos, cmd, &obj, &it->in->classes[it->in->instances[n]], 1);
+        if (st != SV_OK) {
+            sv_error_path_index(it->err, n);
+            return st;
+        }
+        it->objects[n] = obj;
+        it->next_instance = n + 1;
+    }
+    return SV_OK;
+}
+
+sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects)
+{
+    const nsb_cmds *cs = in->cmds;
+    interp it = {0};
+    it.doc = doc;
+    it.cs = cs;
+    it.base = in->file;
+    it.p = in->data;
+    it.end = in->data + in->data_size;
+    it.big = in->big;
+    it.swap = in->big != host_is_big();
+    it.in = in;
+    it.err = cs->err;
+    /* Every value takes at least one data byte; only Begin rounds and
+     * zero-count repeats take none. This many executions is far beyond
+     * what real files need (the 303 of spec §B.4 stay under 1x) and keeps
+     * a hostile count from building a tree out of nothing. */
+    it.budget = 8 * ((uint64_t)in->data_size + (uint64_t)(cs->end - cs->begin)) + 4096;
+    /* Tree levels: root, chunks, chunk, objects, instance, then up to two
+     * per Begin level (an ARRAY of MAPs when repeated) and one for a
+     * repeated value. */
+    it.max_nesting = in->max_depth > 8 ? (in->max_depth - 6) / 2 : 1;
+    it.max_string = in->max_string;
+    /* Open fields are at most one per command with a desc (5 bytes each). */
+    it.undo_cap = (uint32_t)((cs->end - cs->begin) / 5 + 1);
+    it.seen = sv_doc_alloc(doc, ((size_t)cs->name_count + 1) * sizeof *it.seen);
+    it.undo = sv_doc_alloc(doc, (size_t)it.undo_cap * sizeof *it.undo);
+    /* Rows for the first 1024 names only: 64 bytes a name would be more
+     * than a hostile list of empty names justifies. */
+    it.variant_names = cs->name_count < 1024 ? cs->name_count : 1024;
+    it.variants = sv_doc_alloc(doc, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
+    if (!it.seen || !it.undo || !it.variants) return nomem(&it);
+    memset(it.seen, 0, ((size_t)cs->name_count + 1) * sizeof *it.seen);
+    memset(it.variants, 0, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
+    *objects = sv_array(doc, in->instance_count);
+    if (objects->kind != SV_ARRAY) return nomem(&it);
+    it.objects = sv_array_items(objects);
+    const uint8_t *pos = cs->begin;
+    while (pos < cs->end) {
+        nsb_cmd cmd;
+        sv_status st = nsb_cmd_read(cs, &pos, &cmd);
+        if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, NULL);
+        if (st == SV_OK) st = run_instances(&it, &pos, &cmd);
+        if (st != SV_OK) return st;
+    }
+    if (it.next_instance != in->instance_count)
+        return sv_error_set(cs->err, SV_ERR_SYNTAX, NSB_FORMAT,
+                            cs->offset0 + (uint64_t)(cs->end - cs->begin),
+                            "the commands describe %u instances, the instance list has %u",
+                            it.next_instance, in->instance_count);
+    if (it.p != it.end)
+        return sv_error_set(cs->err, SV_ERR_TRAILING, NSB_FORMAT, off_of(&it, it.p),
+                            "the commands consumed %zu of the %zu data bytes",
+                            (size_t)(it.p - in->data), in->data_size);
+    return SV_OK;
+}

@@ -1,0 +1,93 @@
+/* The .7zbson payload (spec resonite A.3.2): the 7-Zip SDK's LzmaHelper
+ * layout, which is neither .lzma-alone nor xz nor .7z:
+ *
+ *   5 bytes  LZMA properties ((pb * 5 + lp) * 9 + lc, uint32 LE dictionary)
+ *   int64 LE uncompressed size (the BSON length)
+ *   int64 LE compressed size (the LZMA bytes that follow)
+ *   raw LZMA1 data (the SDK writes no end marker; liblzma always does,
+ *   which the SDK's decoder ignores since it stops at the size)
+ *
+ * And the Brotli sniff, which lives here with the other "is this legacy
+ * payload mine" checks. */
+#include <brotli/decode.h>
+#include <string.h>
+
+#include "core/byteio.h"
+#include "formats/resonite/resonite_internal.h"
+
+#define LZMA_HEADER 21
+
+sv_status sv_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
+                            sv_error *err)
+{
+    if (len < LZMA_HEADER)
+        return sv_error_set(err, SV_ERR_TRUNCATED, d->format, d->base + len,
+                            "the LZMA header needs 21 bytes, %zu there", len);
+    int64_t usize = (int64_t)sv_load_u64le(in + 5);
+    int64_t csize = (int64_t)sv_load_u64le(in + 13);
+    if (usize < 0 || csize < 0)
+        return sv_error_set(err, SV_ERR_SYNTAX, d->format, d->base + 5,
+                            "negative LZMA sizes (%lld, %lld)", (long long)usize, (long long)csize);
+    /* Both sizes are checked before anything is allocated: the compressed
+     * one against the bytes there, the other against the limit. */
+    if ((uint64_t)csize > len - LZMA_HEADER)
+        return sv_error_set(err, SV_ERR_TRUNCATED, d->format, d->base + 13,
+                            "the LZMA header says %lld compressed bytes, %zu follow",
+                            (long long)csize, len - LZMA_HEADER);
+    if ((uint64_t)csize < len - LZMA_HEADER)
+        return sv_error_set(err, SV_ERR_TRAILING, d->format, d->base + LZMA_HEADER + csize,
+                            "%zu bytes after the LZMA data", len - LZMA_HEADER - (size_t)csize);
+    if ((uint64_t)usize > d->max_out)
+        return sv_error_set(err, SV_ERR_LIMIT, d->format, d->base + 5,
+                            "the LZMA header says %lld bytes, over the decompressed-size limit "
+                            "of %llu",
+                            (long long)usize, (unsigned long long)d->max_out);
+    sv_decomp dd = *d;
+    dd.base = d->base + LZMA_HEADER;
+    dd.max_out = (uint64_t)usize;
+    size_t used;
+    sv_status st = sv_lzma_raw_decompress(in, in + LZMA_HEADER, (size_t)csize, (uint64_t)usize, &dd,
+                                          out, &used, err);
+    if (st != SV_OK) return st;
+    return SV_OK;
+}
+
+bool sv_rs_lzma_encode(const uint8_t *in, size_t len, sv_buf *out)
+{
+    size_t start = out->len;
+    uint8_t props[5];
+    /* room for the header, filled once the sizes are known */
+    if (!sv_buf_reserve(out, LZMA_HEADER)) return false;
+    out->len += LZMA_HEADER;
+    if (!sv_lzma_raw_compress(in, len, LZMA_RESONITE_DICT, 3, 0, 2, 32, props, out)) return false;
+    memcpy(out->data + start, props, 5);
+    sv_store_u64le(out->data + start + 5, (uint64_t)len);
+    sv_store_u64le(out->data + start + 13, (uint64_t)(out->len - start - LZMA_HEADER));
+    return true;
+}
+
+bool sv_rs_lzma_sniff(const uint8_t *in, size_t len)
+{
+    if (len < LZMA_HEADER + 5 || in[0] > 224) return false;
+    uint64_t usize = sv_load_u64le(in + 5), csize = sv_load_u64le(in + 13);
+    return usize >= 5 && usize <= INT32_MAX && csize == len - LZMA_HEADER;
+}
+
+bool sv_rs_brotli_sniff(const uint8_t *in, size_t len)
+{
+    BrotliDecoderState *s = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+    if (!s) return false;
+    uint8_t first[5];
+    size_t avail_in = len, avail_out = sizeof first;
+    const uint8_t *next_in = in;
+    uint8_t *next_out = first;
+    BrotliDecoderResult r =
+        BrotliDecoderDecompressStream(s, &avail_in, &next_in, &avail_out, &next_out, NULL);
+    BrotliDecoderDestroyInstance(s);
+    if (r == BROTLI_DECODER_RESULT_ERROR || avail_out != 0) return false;
+    /* a BSON length, then the first element's type (or the end of an empty
+     * document) */
+    uint8_t t = first[4];
+    return sv_rs_bson_size(first) != 0 && ((t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF ||
+                                           (t == 0 && sv_rs_bson_size(first) == 5));
+}

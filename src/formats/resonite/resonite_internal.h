@@ -1,0 +1,58 @@
+/* Resonite data trees: internals shared by the container, format, tree view
+ * and package files. */
+#ifndef SV_FORMATS_RESONITE_INTERNAL_H
+#define SV_FORMATS_RESONITE_INTERNAL_H
+
+#include "compress/compress.h"
+#include "serval/resonite.h"
+
+#define RESONITE_FORMAT "resonite"
+#define RESONITE_CLASS "resonite.DataTree"
+/* spec A.2.1: "FrDT", int32 version 0, varint compression */
+#define FRDT_HEADER_SIZE 9
+/* spec A.3.3: lz4net's default block size */
+#define LZ4NET_CHUNK (1024u * 1024u)
+/* spec A.3.2: the LZMA settings Resonite writes (props 5D 00 00 20 00) */
+#define LZMA_RESONITE_DICT (1u << 21)
+
+/* An unsigned LEB128 varint (spec A.2.1 / A.3.3) of at most 10 bytes at
+ * *p within end; false when it is cut off or longer. */
+bool sv_rs_varint(const uint8_t **p, const uint8_t *end, uint64_t *out);
+void sv_rs_put_varint(sv_buf *b, uint64_t v);
+
+/* The size a BSON payload announces in its first 4 bytes (0: impossible);
+ * the decompressors' size_from_prefix. */
+uint64_t sv_rs_bson_size(const uint8_t *first4);
+
+/* lz4net chunk stream (spec A.3.3). */
+sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
+                              sv_error *err);
+bool sv_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out);
+/* Whether in looks like an lz4net stream holding BSON (for sniffing). */
+bool sv_rs_lz4net_sniff(const uint8_t *in, size_t len);
+
+/* The 7-Zip SDK LZMA layout (spec A.3.2). */
+sv_status sv_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
+                            sv_error *err);
+bool sv_rs_lzma_encode(const uint8_t *in, size_t len, sv_buf *out);
+bool sv_rs_lzma_sniff(const uint8_t *in, size_t len);
+
+/* A Brotli payload decoded straight into the tree when its BSON length is
+ * plausible (brotli_tree.c); *handled false: use the general path. */
+struct sv_bson_opts;
+sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
+                            const struct sv_bson_opts *bo, sv_value *out, bool *handled,
+                            sv_error *err);
+
+/* Says in err's message that its offset is in the decompressed BSON. */
+void sv_rs_note_bson_error(sv_error *err);
+
+/* Parses the header (or picks the legacy decompressor): *c and *off (the
+ * payload's offset). */
+sv_status sv_rs_container(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
+                          sv_resonite_container *c, size_t *off, sv_error *err);
+
+/* Whether in starts a Brotli stream whose first bytes are a BSON length. */
+bool sv_rs_brotli_sniff(const uint8_t *in, size_t len);
+
+#endif

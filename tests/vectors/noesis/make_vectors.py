@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Writes the NSDH test vectors of this folder, independently of serval.
+
+The real samples (../shared/samples/noesis-nsb/) are all little-endian,
+8-bit, version 4 or 5. The spec (../shared/specs/noesis.md §B.6) leaves
+big-endian files, the unicode variant and versions 2 and 3 unseen; these
+files show them as serval understands them (every field in the file's byte
+order, 16-bit string lists with 00 00 terminators and BYTE offsets). serval
+must decode each and write back the same bytes (tests/unit/test_noesis_variants.c).
+
+    python3 make_vectors.py        # rewrites the .nsb files here
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+IDS = {n: i for i, n in enumerate(
+    "BeginInstance EndInstance BeginGroup EndGroup BeginArray EndArray Ref Int8 Int16 Int32 "
+    "Int64 UInt8 UInt16 UInt32 UInt64 Bool Float32 Float64 Char8 Char16 String8 String16 "
+    "Buffer".split())}
+NO_DESC = {"BeginInstance", "EndInstance", "EndGroup", "EndArray"}
+
+
+class File:
+    def __init__(self, big, unicode):
+        self.e = ">" if big else "<"
+        self.big = big
+        self.unicode = unicode
+
+    def p(self, fmt, *v):
+        return struct.pack(self.e + fmt, *v)
+
+    def text(self, s):
+        """One string list entry with its terminator."""
+        if self.unicode:
+            return s.encode("utf-16-be" if self.big else "utf-16-le", "surrogatepass") + b"\0\0"
+        return s.encode("utf-8") + b"\0"
+
+    def strlist(self, names):
+        out, offs = b"", []
+        for n in names:
+            offs.append(len(out))
+            out += self.text(n)
+        return out, offs
+
+
+def build(big, unicode, version, with_metadata=True):
+    f = File(big, unicode)
+    p = f.p
+    # chunk strings: a duplicate "Node" and an empty entry; Node's classId
+    # names the SECOND "Node" (so the tree needs "string": 3).
+    strings, soff = f.strlist(["Root", "Node", "", "Node"])
+    comps = p("II", soff[3], 1) + p("II", soff[0], 2)
+    names = ["*version", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "flag", "f32",
+             "f64", "c8", "c16", "s8", "s16", "buf", "ref", "Items", "size", "val", "Dict",
+             "item", "key", "Empty", "Pad", "LocalValue"]
+    md_strings, moff = f.strlist(names)
+    D = {n: moff[i] for i, n in enumerate(names)}
+    cmds, data = b"", b""
+
+    def c(name, field=None, count=None):
+        nonlocal cmds
+        op = IDS[name] | (0x80 if count is not None else 0)
+        cmds += bytes([op])
+        if count is not None:
+            cmds += p("I", count)
+        if name not in NO_DESC:
+            cmds += p("I", D[field])
+
+    def d(fmt, *v):
+        nonlocal data
+        data += p(fmt, *v)
+
+    def s8(b):
+        nonlocal data
+        data += p("I", len(b)) + b
+
+    def s16(s):
+        nonlocal data
+        u = s.encode("utf-16-be" if big else "utf-16-le", "surrogatepass")
+        data += p("I", len(u) // 2) + u
+
+    # instance 0 (Node): every value command once
+    c("BeginInstance")
+    c("UInt32", "*version"); d("I", 7)
+    c("Int8", "i8"); d("b", -5)
+    c("Int16", "i16"); d("h", -300)
+    c("Int32", "i32"); d("i", -70000)
+    c("Int64", "i64"); d("q", -5000000000)
+    c("UInt8", "u8"); d("B", 200)
+    c("UInt16", "u16"); d("H", 60000)
+    c("UInt32", "u32"); d("I", 4000000000)
+    c("UInt64", "u64"); d("Q", 2**63 + 5)
+    c("Bool", "flag"); d("B", 1)
+    c("Float32", "f32"); d("f", 1.5)
+    c("Float64", "f64"); d("d", -2.25)
+    c("Char8", "c8"); d("B", 0x41)
+    c("Char16", "c16"); d("H", 0x263A)
+    c("String8", "s8"); s8("h\u00e9llo".encode())
+    c("String16", "s16"); s16("A\u00e9\U0001F600\ud800")
+    c("Buffer", "buf"); s8(b"\x01\x02\x03")
+    c("Ref", "ref"); d("I", 1)
+    c("Ref", "ref"); d("I", 0xFFFFFFFF)  # a second "ref": key "ref#2"
+    c("EndInstance")
+    # instance 1 (Root): arrays, a dictionary, repeats of every kind
+    c("BeginInstance")
+    c("UInt32", "*version"); d("I", 1)
+    c("BeginArray", "Items")
+    c("UInt32", "size"); d("I", 3)
+    c("Ref", "val", 3); d("III", 0, 0xFFFFFFFF, 2)
+    c("EndArray")
+    c("BeginArray", "Dict")
+    c("UInt32", "size"); d("I", 2)
+    c("BeginGroup", "item", 2)
+    c("String8", "key")
+    c("Ref", "val")
+    c("EndGroup")
+    s8(b"one"); d("I", 0)
+    s8(b"two"); d("I", 3)
+    c("EndArray")
+    c("Float32", "f32", 2); d("ff", 0.5, -1.0)
+    c("BeginGroup", "Empty", 0)
+    c("UInt32", "u32")
+    c("EndGroup")
+    c("UInt8", "Pad", 3); data += b"\x00\x7f\xff"
+    c("Bool", "flag", 2); data += b"\x00\x01"
+    c("String8", "s8"); s8(b"\xff\xfe")  # not UTF-8: kept as bytes
+    c("Int16", "i16", 2); d("hh", -1, 2)
+    c("BeginGroup", "LocalValue")
+    c("BeginGroup", "LocalValue")  # nested, same name: no suffix inside
+    c("UInt16", "u16"); d("H", 9)
+    c("EndGroup")
+    c("EndGroup")
+    c("BeginGroup", "LocalValue"); c("EndGroup")  # second at this level: "LocalValue#2"
+    c("EndInstance")
+    # instances 2 and 3: one repeated BeginInstance (spec §B.4 [inferred])
+    c("BeginInstance", None, 2)
+    c("UInt32", "u32")
+    c("EndInstance")
+    d("I", 10)
+    d("I", 11)
+
+    instances = p("IIII", 0, 1, 0, 0)
+    out = p("I", 0x4E534448) + p("HHI", version, 1 if unicode else 0, 1)
+    chunk = p("Q", len(strings)) + strings + p("Q", len(comps)) + comps
+    if with_metadata:
+        md = p("Q", len(md_strings)) + md_strings + p("Q", len(cmds)) + cmds
+        chunk += p("Q", len(md)) + md
+    else:
+        chunk += p("Q", 0)
+    chunk += p("Q", len(instances)) + instances + p("Q", len(data)) + data
+    return out + p("Q", len(chunk)) + chunk
+
+
+VECTORS = {
+    "all-commands.le.v5.nsb": dict(big=False, unicode=False, version=5),
+    "all-commands.be.v5.nsb": dict(big=True, unicode=False, version=5),
+    "all-commands.unicode.le.v5.nsb": dict(big=False, unicode=True, version=5),
+    "all-commands.unicode.be.v4.nsb": dict(big=True, unicode=True, version=4),
+    "all-commands.le.v2.nsb": dict(big=False, unicode=False, version=2),
+    "all-commands.le.v3.nsb": dict(big=False, unicode=False, version=3),
+    "no-metadata.be.v3.nsb": dict(big=True, unicode=False, version=3, with_metadata=False),
+}
+
+if __name__ == "__main__":
+    for name, kw in VECTORS.items():
+        with open(os.path.join(HERE, name), "wb") as fh:
+            fh.write(build(**kw))
