@@ -159,6 +159,32 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
     size_t i = 0;
     if (!sv_buf_reserve(out, len))
         return sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+    if (!big) {
+        /* Little-endian: the file form is the canonical bytes with each desc
+         * index replaced by its offset. Copy them all at once, then patch
+         * the descs in place; a command the table calls bad, or a desc out
+         * of range, stops the patching there and the loop below (which
+         * reports it) goes on from that command, overwriting the rest. */
+        size_t start = out->len;
+        uint8_t *dst = out->data + start;
+        memcpy(dst, src, len);
+        out->len += len;
+        while (i < len) {
+            uint8_t op = src[i];
+            int n = op_fields_table[op];
+            if (n < 0 || (size_t)n > len - i - 1) break;
+            if (n == 0 || (n == 4 && (op & NSB_REPEAT))) {
+                i += 1 + (size_t)n;
+                continue;
+            }
+            size_t k = i + (size_t)n - 3; /* the desc is the last 4 bytes */
+            uint32_t idx = sv_load_u32le(src + k);
+            if (idx >= name_count) break;
+            sv_store_u32le(dst + k, offsets[idx]);
+            i = k + 4;
+        }
+        out->len = start + i;
+    }
     while (i < len) {
         uint8_t op = src[i];
         size_t fields;

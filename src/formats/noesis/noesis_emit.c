@@ -262,11 +262,61 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
         return bad(em, SV_ERR_DEPTH, begin, "Begin commands nested too deep");
     uint32_t field = 0;
     const sv_pair *pairs = sv_pairs(container);
+    const nsb_cmds *const cs = em->cs;
+    const bool fast = !em->big;
+    const char **const matched = em->matched;
     for (;;) {
         nsb_cmd cmd;
         sv_status st = SV_OK;
         const uint8_t *p = *pos;
-        const nsb_cmds *cs = em->cs;
+        /* The fast path: a number, ref or bool command without the repeat
+         * bit, in a little-endian file, whose field has a key already found
+         * equal to the command's name and a value of the kind the decoder
+         * makes for it, written with one reserve. Anything else takes the
+         * general way below (which also reports every error). */
+        if (fast && field < container->len && cs->end - p >= 5 && p[0] >= NSB_REF &&
+            p[0] < NSB_CMD_COUNT) {
+            const uint32_t desc = sv_load_u32le(p + 1);
+            const sv_pair *pr = &pairs[field];
+            const sv_value *v = &pr->val;
+            if (desc < cs->name_count && pr->key.kind == SV_STRING &&
+                pr->key.as.str == matched[desc] && sv_buf_reserve(em->out, 8)) {
+                uint8_t *o = em->out->data + em->out->len;
+                size_t n = 0;
+                switch (p[0]) {
+                case NSB_REF:
+                    if (v->kind != SV_REF) break;
+                    if (v->flags & SV_F_NULLREF)
+                        sv_store_u32le(o, NSB_NULL_REF), n = 4;
+                    else if (v->as.u < em->instance_count)
+                        sv_store_u32le(o, (uint32_t)v->as.u), n = 4;
+                    break;
+                case NSB_UINT32:
+                    if (v->kind == SV_UINT && v->as.u <= UINT32_MAX)
+                        sv_store_u32le(o, (uint32_t)v->as.u), n = 4;
+                    break;
+                case NSB_FLOAT32:
+                    if (v->kind == SV_FLOAT && v->sub == 4) memcpy(o, &v->as.f32, 4), n = 4;
+                    break;
+                case NSB_UINT8:
+                    if (v->kind == SV_UINT && v->as.u <= UINT8_MAX) o[0] = (uint8_t)v->as.u, n = 1;
+                    break;
+                case NSB_BOOL:
+                    if (v->kind == SV_BOOL) o[0] = v->as.b ? 1 : 0, n = 1;
+                    break;
+                case NSB_INT64:
+                    if (v->kind == SV_INT) sv_store_u64le(o, (uint64_t)v->as.i), n = 8;
+                    break;
+                default: break;
+                }
+                if (n) {
+                    em->out->len += n;
+                    field++;
+                    *pos = p + 5;
+                    continue;
+                }
+            }
+        }
         if (p < cs->end && p[0] == nsb_end_of(begin->id)) {
             cmd.id = p[0];
             cmd.offset = (uint64_t)(p - cs->begin);

@@ -375,76 +375,79 @@ static sv_status grow_stack(interp *it)
     return SV_OK;
 }
 
-/* A value command without the repeat bit, little-endian, whose data is
- * there: the numbers, refs and bools every file is made of, read in place
- * (read_one_in does the same with the checks and error messages). Returns
- * false for anything else, and when a check fails, so the caller takes the
- * general path, which reports it. */
-static inline bool read_plain_le(interp *it, uint8_t id, sv_value *out)
+/* The value part of each value command's tree value (read_one_in makes the
+ * same), for the fast path of run_fields. */
+#define T(kind, width, flags) {(kind), (flags), (width), 0, 0, {0}}
+static const sv_value plain_template[NSB_CMD_COUNT] = {
+    [NSB_REF] = T(SV_REF, 0, 0),
+    [NSB_INT32] = T(SV_INT, 4, SV_F_EXPLICIT),
+    [NSB_INT64] = T(SV_INT, 8, SV_F_EXPLICIT),
+    [NSB_UINT8] = T(SV_UINT, 1, SV_F_EXPLICIT),
+    [NSB_UINT32] = T(SV_UINT, 4, SV_F_EXPLICIT),
+    [NSB_BOOL] = T(SV_BOOL, 0, 0),
+    [NSB_FLOAT32] = T(SV_FLOAT, 4, SV_F_EXPLICIT),
+};
+static const sv_value null_ref_template = T(SV_REF, 0, SV_F_NULLREF);
+#undef T
+
+/* One command of a body the general way (any command: Begins, repeats,
+ * strings, big-endian values, and every error). Returns SV_OK with *done
+ * set when it was the body's End. */
+static sv_status run_command(interp *it, const uint8_t **pos, const nsb_cmd *begin,
+                             uint32_t nesting, uint32_t id, bool *done)
 {
-    const uint8_t *p = it->p;
-    sv_value v;
-    memset(&v, 0, sizeof v);
-    switch (id) {
-    case NSB_REF: {
-        if (it->end - p < 4) return false;
-        uint32_t r = sv_load_u32le(p);
-        v.kind = SV_REF;
-        if (r == NSB_NULL_REF)
-            v.flags = SV_F_NULLREF;
-        else if (r < it->in->instance_count)
-            v.as.u = r;
-        else
-            return false;
-        it->p = p + 4;
-        break;
+    nsb_cmd cmd;
+    sv_status st;
+    const nsb_cmds *cs = it->cs;
+    st = nsb_cmd_read(cs, pos, &cmd);
+    if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, begin);
+    if (st != SV_OK) return st;
+    if (nsb_is_end(cmd.id)) {
+        *done = true;
+        return SV_OK;
     }
-    case NSB_UINT32:
-        if (it->end - p < 4) return false;
-        v.kind = SV_UINT, v.sub = 4, v.flags = SV_F_EXPLICIT, v.as.u = sv_load_u32le(p);
-        it->p = p + 4;
-        break;
-    case NSB_INT32:
-        if (it->end - p < 4) return false;
-        v.kind = SV_INT, v.sub = 4, v.flags = SV_F_EXPLICIT;
-        v.as.i = (int32_t)sv_load_u32le(p);
-        it->p = p + 4;
-        break;
-    case NSB_FLOAT32: {
-        if (it->end - p < 4) return false;
-        float f;
-        memcpy(&f, p, 4);
-        v.kind = SV_FLOAT, v.sub = 4, v.flags = SV_F_EXPLICIT, v.as.f32 = f;
-        it->p = p + 4;
-        break;
+    sv_value key = cs->keys[cmd.desc];
+    if (key.kind != SV_STRING && (st = nsb_cmd_key(cs, &cmd, &key)) != SV_OK) return st;
+    if ((st = field_key(it, &cmd, id, &key)) != SV_OK) return st;
+    if (it->top == it->stack_cap && (st = grow_stack(it)) != SV_OK)
+        return fail_at_key(it, st, &key);
+    if (nsb_is_begin(cmd.id)) {
+        sv_value val;
+        st = run_begin(it, pos, &cmd, &val, nesting);
+        if (st != SV_OK) return fail_at_key(it, st, &key);
+        /* the body's fields came and went above top: the room is still there */
+        it->stack[it->top].key = key;
+        it->stack[it->top].val = val;
+        it->top++;
+        return SV_OK;
     }
-    case NSB_UINT8:
-        if (p >= it->end) return false;
-        v.kind = SV_UINT, v.sub = 1, v.flags = SV_F_EXPLICIT, v.as.u = p[0];
-        it->p = p + 1;
-        break;
-    case NSB_BOOL:
-        if (p >= it->end || p[0] > 1) return false;
-        v.kind = SV_BOOL, v.as.b = p[0] != 0;
-        it->p = p + 1;
-        break;
-    case NSB_INT64:
-        if (it->end - p < 8) return false;
-        v.kind = SV_INT, v.sub = 8, v.flags = SV_F_EXPLICIT, v.as.i = (int64_t)sv_load_u64le(p);
-        it->p = p + 8;
-        break;
-    default: return false;
-    }
-    *out = v;
-    return true;
+    if (it->budget == 0) return fail_at_key(it, spend(it, &cmd, 1), &key);
+    it->budget--;
+    /* The value goes straight into its slot on the stack. */
+    sv_pair *slot = &it->stack[it->top];
+    slot->key = key;
+    if (cmd.repeat)
+        st = read_repeated(it, &cmd, &slot->val);
+    else if (it->end - it->p < (ptrdiff_t)nsb_value_min_size(cmd.id))
+        st = short_data(it, &cmd, nsb_value_min_size(cmd.id));
+    else
+        st = read_one(it, &cmd, &slot->val);
+    if (st != SV_OK) return fail_at_key(it, st, &key);
+    it->top++;
+    return SV_OK;
 }
 
 /* The commands after a Begin up to its End, pushing fields onto the stack.
- * The canonical stream was checked when it was made (nsb_cmds_from_file:
- * known ids, no repeat bit on an End, every desc the index of a name, every
- * command whole), so the common case, a value command without the repeat
- * bit (op, u32 desc), is read here directly; everything else goes through
- * nsb_cmd_read and nsb_cmd_check_place. */
+ *
+ * The fast path takes the commands every file is made of: a value command
+ * without the repeat bit (op, u32 desc; the canonical stream was checked
+ * when it was made, nsb_cmds_from_file) of a fixed-size number, ref or bool
+ * in a little-endian file, whose name is ready and not yet used in this
+ * container, with its data there and valid. It works on local copies of
+ * the data pointer, the stack and the counters (stores into the tree may
+ * alias the interp struct, so the compiler would reload them after each
+ * one). Anything else, and any check that fails, goes to run_command with
+ * the state written back; it makes the same values and all the errors. */
 static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begin, uint32_t nesting,
                             uint32_t id)
 {
@@ -453,64 +456,152 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
                             "Begin commands nested deeper than %u", it->max_nesting);
     const nsb_cmds *cs = it->cs;
     const uint8_t end_op = (uint8_t)nsb_end_of(begin->id);
-    const bool le = !it->big;
+    const bool fast = !it->big;
+    const uint8_t *const cend = cs->end;
+    const uint8_t *const dend = it->end;
+    const sv_value *const keys = cs->keys;
+    const uint32_t names = cs->name_count;
+    const uint32_t instances = it->in->instance_count;
+    struct nsb_seen *const seen = it->seen;
+    struct nsb_undo *const undo = it->undo;
+    const uint32_t undo_cap = it->undo_cap;
+    const uint8_t *cp = *pos, *dp = it->p;
+    sv_pair *stack = it->stack;
+    size_t top = it->top, cap = it->stack_cap;
+    uint64_t budget = it->budget;
+    uint32_t undo_len = it->undo_len;
     for (;;) {
-        nsb_cmd cmd;
-        sv_status st;
-        const uint8_t *p = *pos;
-        if (p >= cs->end) return nsb_cmd_read(cs, pos, &cmd); /* reports the missing End */
-        const uint8_t op = p[0];
-        if (op == end_op) { /* the End of this body */
-            *pos = p + 1;
-            return SV_OK;
+        if (fast && cp < cend) {
+            const uint8_t op = cp[0];
+            if (op == end_op) { /* the End of this body */
+                cp++;
+                break;
+            }
+            if (op >= NSB_BEGIN_GROUP && op < NSB_CMD_COUNT && op != NSB_END_GROUP &&
+                op != NSB_END_ARRAY && cend - cp >= 5) {
+                const uint32_t desc = sv_load_u32le(cp + 1);
+                if (desc < names && keys[desc].kind == SV_STRING && seen[desc].container != id &&
+                    undo_len < undo_cap && top < cap) {
+                    uint64_t bits = 0;
+                    const ptrdiff_t left = dend - dp;
+                    bool ok = budget > 0;
+                    switch (op) {
+                    case NSB_BEGIN_GROUP:
+                    case NSB_BEGIN_ARRAY: ok = false; break;
+                    case NSB_REF: {
+                        /* spec §B.4: u32 instance-list index, 0xFFFFFFFF = null */
+                        uint32_t r = left >= 4 ? sv_load_u32le(dp) : 0;
+                        ok = ok && left >= 4 && (r == NSB_NULL_REF || r < instances);
+                        bits = r == NSB_NULL_REF ? 0 : r;
+                        break;
+                    }
+                    case NSB_UINT32:
+                    case NSB_FLOAT32: /* the f32 bits are the union's first 4 bytes (LE host) */
+                        ok = ok && left >= 4;
+                        if (ok) bits = sv_load_u32le(dp);
+                        break;
+                    case NSB_INT32:
+                        ok = ok && left >= 4;
+                        if (ok) bits = (uint64_t)(int64_t)(int32_t)sv_load_u32le(dp);
+                        break;
+                    case NSB_INT64:
+                        ok = ok && left >= 8;
+                        if (ok) bits = sv_load_u64le(dp);
+                        break;
+                    case NSB_UINT8:
+                        ok = ok && left >= 1;
+                        if (ok) bits = dp[0];
+                        break;
+                    case NSB_BOOL:
+                        /* spec §B.4: 00 or 01; anything else is refused below */
+                        ok = ok && left >= 1 && dp[0] <= 1;
+                        if (ok) bits = dp[0];
+                        break;
+                    default: ok = false; break;
+                    }
+                    if (ok) {
+                        /* the value as its two 8-byte halves: the template's
+                         * header (kind, flags, width) and the payload */
+                        uint64_t head;
+                        memcpy(&head, &plain_template[op], 8);
+                        if (op == NSB_REF && sv_load_u32le(dp) == NSB_NULL_REF)
+                            memcpy(&head, &null_ref_template, 8);
+                        dp += nsb_value_min_size(op);
+                        undo[undo_len].desc = desc;
+                        undo[undo_len].old = seen[desc];
+                        undo_len++;
+                        seen[desc].container = id;
+                        seen[desc].count = 1;
+                        sv_pair *slot = &stack[top];
+                        slot->key = keys[desc];
+                        memcpy(&slot->val, &head, 8);
+                        memcpy((uint8_t *)&slot->val + 8, &bits, 8);
+                        top++;
+                        budget--;
+                        cp += 5;
+                        continue;
+                    }
+                    if (op == NSB_BEGIN_GROUP || op == NSB_BEGIN_ARRAY) {
+                        /* a group or array without the repeat bit: its body
+                         * is a MAP, made by run_body through run_begin */
+                        nsb_cmd cmd;
+                        cmd.id = op;
+                        cmd.repeat = false;
+                        cmd.count = 1;
+                        cmd.desc = desc;
+                        cmd.offset = cs->offset0 + (uint64_t)(cp - cs->begin);
+                        undo[undo_len].desc = desc;
+                        undo[undo_len].old = seen[desc];
+                        undo_len++;
+                        seen[desc].container = id;
+                        seen[desc].count = 1;
+                        it->p = dp;
+                        it->top = top;
+                        it->budget = budget;
+                        it->undo_len = undo_len;
+                        *pos = cp + 5;
+                        sv_value val;
+                        sv_status st = run_begin(it, pos, &cmd, &val, nesting);
+                        if (st != SV_OK) return fail_at_key(it, st, &keys[desc]);
+                        cp = *pos;
+                        dp = it->p;
+                        stack = it->stack;
+                        cap = it->stack_cap;
+                        budget = it->budget;
+                        undo_len = it->undo_len;
+                        /* the body's fields came and went above top */
+                        stack[top].key = keys[desc];
+                        stack[top].val = val;
+                        top++;
+                        continue;
+                    }
+                }
+            }
         }
-        if (op < NSB_CMD_COUNT && op >= NSB_BEGIN_GROUP && op != NSB_END_GROUP &&
-            op != NSB_END_ARRAY && cs->end - p >= 5 && sv_load_u32le(p + 1) < cs->name_count) {
-            cmd.id = op;
-            cmd.repeat = false;
-            cmd.count = 1;
-            cmd.desc = sv_load_u32le(p + 1);
-            cmd.offset = cs->offset0 + (uint64_t)(p - cs->begin);
-            *pos = p + 5;
-        } else {
-            st = nsb_cmd_read(cs, pos, &cmd);
-            if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, begin);
-            if (st != SV_OK) return st;
-            if (nsb_is_end(cmd.id)) return SV_OK;
-        }
-        sv_value key = cs->keys[cmd.desc];
-        if (key.kind != SV_STRING && (st = nsb_cmd_key(cs, &cmd, &key)) != SV_OK) return st;
-        if ((st = field_key(it, &cmd, id, &key)) != SV_OK) return st;
-        if (it->top == it->stack_cap && (st = grow_stack(it)) != SV_OK)
-            return fail_at_key(it, st, &key);
-        if (nsb_is_begin(cmd.id)) {
-            sv_value val;
-            st = run_begin(it, pos, &cmd, &val, nesting);
-            if (st != SV_OK) return fail_at_key(it, st, &key);
-            /* the body's fields came and went above top: the room is still there */
-            it->stack[it->top].key = key;
-            it->stack[it->top].val = val;
-            it->top++;
-            continue;
-        }
-        if (it->budget == 0) return fail_at_key(it, spend(it, &cmd, 1), &key);
-        it->budget--;
-        /* The value goes straight into its slot on the stack. */
-        sv_pair *slot = &it->stack[it->top];
-        slot->key = key;
-        if (!cmd.repeat && le && read_plain_le(it, cmd.id, &slot->val)) {
-            it->top++;
-            continue;
-        }
-        if (cmd.repeat)
-            st = read_repeated(it, &cmd, &slot->val);
-        else if (it->end - it->p < (ptrdiff_t)nsb_value_min_size(cmd.id))
-            st = short_data(it, &cmd, nsb_value_min_size(cmd.id));
-        else
-            st = read_one(it, &cmd, &slot->val);
-        if (st != SV_OK) return fail_at_key(it, st, &key);
-        it->top++;
+        /* the general path, with the state written back and read again */
+        it->p = dp;
+        it->top = top;
+        it->budget = budget;
+        it->undo_len = undo_len;
+        *pos = cp;
+        bool done = false;
+        sv_status st = run_command(it, pos, begin, nesting, id, &done);
+        if (st != SV_OK) return st;
+        if (done) return SV_OK;
+        cp = *pos;
+        dp = it->p;
+        stack = it->stack;
+        top = it->top;
+        cap = it->stack_cap;
+        budget = it->budget;
+        undo_len = it->undo_len;
     }
+    it->p = dp;
+    it->top = top;
+    it->budget = budget;
+    it->undo_len = undo_len;
+    *pos = cp;
+    return SV_OK;
 }
 
 /* A BeginInstance at the top of the stream: count instances with the same body. */
