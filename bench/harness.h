@@ -66,6 +66,9 @@ typedef struct bench_ctx {
     void *state;           /* what setup builds and the steps use (a tree, say) */
     void *made;            /* what one step made, for after_step to free */
     size_t out_size;       /* bytes one step produced, for writers (0 = not shown) */
+    /* A step that runs in another process (an engine timing itself) sets the
+     * time it measured here; > 0 replaces the harness's own clock. */
+    double self_seconds;
     char msg[BENCH_MSG_MAX];
 } bench_ctx;
 

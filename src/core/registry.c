@@ -17,6 +17,9 @@
  * prints and the tie-break order of detection, so append, do not insert. */
 extern const sv_format sv_format_json;
 /* godot externs */
+extern const sv_format sv_format_godot4;
+extern const sv_format sv_format_godot3;
+extern const sv_format sv_format_godot_doc;
 /* resonite externs */
 extern const sv_format sv_format_resonite;
 extern const sv_format sv_format_bson;
@@ -26,6 +29,9 @@ extern const sv_format sv_format_noesis;
 static const sv_format *const formats[] = {
     &sv_format_json,
     /* godot entries */
+    &sv_format_godot4,
+    &sv_format_godot3,
+    &sv_format_godot_doc,
     /* resonite entries */
     &sv_format_resonite,
     &sv_format_bson,

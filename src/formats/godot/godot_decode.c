@@ -1,0 +1,680 @@
+/* The Variant decoder: bytes -> tree, for every profile (spec §5, §7).
+ *
+ * It mirrors decode_variant of core/io/marshalls.cpp: the same checks in
+ * the same order, the same leniencies (spec §7: ignored header bits, nonzero
+ * bool, unchecked string padding bytes, missing PackedByteArray tail pad,
+ * trailing bytes), plus serval's limits: the depth limit, and no container,
+ * string or array allocated before its length is checked against the bytes
+ * that remain. Errors name the engine's error code in the message.
+ *
+ * Tree shapes (docs/formats/godot.md): ints and floats keep the width only
+ * when the source's choice differs from the engine's rule (spec §6.1, §6.2),
+ * math types are tuples (f64 elements when flagged), packed arrays are
+ * packed numbers, a PackedStringArray is an array whose meta is
+ * "PackedStringArray", typed containers carry their element types as meta. */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/byteio.h"
+#include "core/value_internal.h"
+#include "formats/godot/godot_internal.h"
+
+/* Short strings repeat (dictionary keys, tags, class and property names):
+ * a small direct-mapped cache from their raw bytes to the value already
+ * made saves the interning hash and the allocation. Only raw bytes that are
+ * their own result (no BOM, no NUL, shortest UTF-8) are cached, so a hit
+ * gives exactly what decoding the bytes would. The bytes are compared as
+ * three zero-padded 8-byte words. */
+#define GD_SCACHE_SIZE 256
+#define GD_SCACHE_MAX_LEN 24
+
+typedef struct gd_scache_entry {
+    uint64_t w[3];
+    sv_value v;
+    uint32_t len1; /* the string's length + 1; 0: empty */
+    uint32_t hits; /* a miss on a used entry takes one off; at 0 it is replaced */
+} gd_scache_entry;
+
+typedef struct gd_dec {
+    sv_reader rd;
+    sv_doc *doc;
+    const gd_rules *r;
+    bool godot4;
+    size_t overrun; /* PackedByteArray padding counted beyond the input */
+    gd_scache_entry scache[GD_SCACHE_SIZE];
+} gd_dec;
+
+/* The n <= 24 bytes at p as three words, zero past n; p has 24 readable bytes. */
+static inline uint64_t low_bytes(uint64_t x, size_t have)
+{
+    return have >= 8 ? x : have ? x & ((UINT64_C(1) << (8 * have)) - 1) : 0;
+}
+
+static inline void scache_words(const uint8_t *p, size_t n, uint64_t w[3])
+{
+    w[0] = low_bytes(sv_load_u64le(p), n);
+    if (n <= 8) { /* the usual key */
+        w[1] = w[2] = 0;
+        return;
+    }
+    w[1] = low_bytes(sv_load_u64le(p + 8), n - 8);
+    w[2] = n > 16 ? low_bytes(sv_load_u64le(p + 16), n - 16) : 0;
+}
+
+/* The first of the two slots (a pair: 2-way) the string may sit in. */
+static inline unsigned scache_slot(const uint64_t w[3], size_t n)
+{
+    uint64_t h = (w[0] ^ (w[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ (w[2] * 31) ^ n) *
+                 UINT64_C(0xFF51AFD7ED558CCD);
+    h ^= h >> 29; /* fold the well-mixed high bits down */
+    return (unsigned)(h * UINT64_C(0xC4CEB9FE1A85EC53) >> 56) & (GD_SCACHE_SIZE - 2);
+}
+
+static sv_status dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static sv_status dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...)
+{
+    if (d->rd.status != SV_OK) return d->rd.status;
+    d->rd.status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    sv_error_vset(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
+    va_end(ap);
+    d->rd.p = d->rd.end;
+    return st;
+}
+
+static size_t doff(const gd_dec *d)
+{
+    return (size_t)(d->rd.p - d->rd.base);
+}
+static size_t dleft(const gd_dec *d)
+{
+    return (size_t)(d->rd.end - d->rd.p);
+}
+
+/* n more bytes for what, else ERR_INVALID_DATA as the engine's len checks. */
+static bool dneed(gd_dec *d, size_t n, const char *what)
+{
+    if (d->rd.status != SV_OK) return false;
+    if (dleft(d) >= n) return true;
+    dfail_at(d, doff(d), SV_ERR_TRUNCATED,
+             "%s needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)", what, n, dleft(d));
+    return false;
+}
+
+static uint32_t du32(gd_dec *d)
+{
+    uint32_t v = sv_load_u32le(d->rd.p);
+    d->rd.p += 4;
+    return v;
+}
+
+static sv_status check_doc(gd_dec *d)
+{
+    sv_status st = sv_doc_status(d->doc);
+    if (st != SV_OK && d->rd.status == SV_OK)
+        dfail_at(d, doff(d), st, "the document could not allocate (size limit or out of memory)");
+    return d->rd.status;
+}
+
+/* spec §4: u32 length, UTF-8 bytes, padding that must be present. */
+static bool read_string(gd_dec *d, bool intern, sv_value *out)
+{
+    if (!dneed(d, 4, "string length")) return false;
+    size_t at = doff(d);
+    int32_t n = (int32_t)du32(d);
+    /* ERR_FAIL_ADD_OF / strlen + pad > len: both ERR_FILE_EOF */
+    size_t pad = n >= 0 ? (4 - ((uint32_t)n & 3)) & 3 : 0;
+    if (n < 0 || (size_t)n + pad > dleft(d)) {
+        dfail_at(d, at, SV_ERR_TRUNCATED,
+                 "string of %ld bytes (+%zu padding) but %zu left (engine: ERR_FILE_EOF)", (long)n,
+                 pad, dleft(d));
+        return false;
+    }
+    size_t bad = 0;
+    const char *s = (const char *)d->rd.p;
+    unsigned slot = 0;
+    uint64_t w[3];
+    bool cacheable = n <= GD_SCACHE_MAX_LEN && dleft(d) >= 24;
+    if (cacheable) {
+        scache_words(d->rd.p, (size_t)n, w);
+        slot = scache_slot(w, (size_t)n);
+        for (unsigned k = slot; k < slot + 2; k++) {
+            gd_scache_entry *c = &d->scache[k];
+            if (c->len1 == (uint32_t)n + 1 && c->w[0] == w[0] && c->w[1] == w[1] &&
+                c->w[2] == w[2]) {
+                if (c->hits < 64) c->hits++;
+                *out = c->v;
+                d->rd.p += (size_t)n + pad;
+                return true;
+            }
+        }
+    }
+    if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
+        dfail_at(d, at + 4 + bad, SV_ERR_UTF8,
+                 "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
+        return false;
+    }
+    if (cacheable && out->kind == SV_STRING && out->len == (uint32_t)n) {
+        /* same length: no BOM dropped, no NUL cut, no rewrite */
+        /* unique strings (names, ids) must not push out the keys that repeat */
+        gd_scache_entry *c = &d->scache[slot];
+        if (d->scache[slot + 1].hits < c->hits) c = &d->scache[slot + 1];
+        if (c->hits) {
+            c->hits--;
+        } else {
+            memcpy(c->w, w, sizeof c->w);
+            c->v = *out;
+            c->len1 = (uint32_t)n + 1;
+        }
+    }
+    d->rd.p += (size_t)n + pad;
+    return true;
+}
+
+static sv_value id_value(uint64_t id, sv_tag tag)
+{
+    sv_value v = id <= (uint64_t)INT64_MAX ? sv_int((int64_t)id) : sv_uint(id);
+    return sv_with_tag(v, tag);
+}
+
+static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out);
+
+/* ---- small types ---- */
+
+static sv_status dec_int(gd_dec *d, uint32_t hdr, sv_value *out)
+{
+    if (hdr & GD_FLAG_64) {
+        if (!dneed(d, 8, "int64")) return d->rd.status;
+        int64_t v = (int64_t)sv_load_u64le(d->rd.p);
+        d->rd.p += 8;
+        /* spec §6.1: the engine writes 64 bits only outside int32; keep the
+         * width when the source chose it anyway */
+        *out = (v >= INT32_MIN && v <= INT32_MAX) ? sv_int_w(v, 8) : sv_int(v);
+    } else {
+        if (!dneed(d, 4, "int32")) return d->rd.status;
+        *out = sv_int((int32_t)du32(d)); /* sign-extended (spec §7) */
+    }
+    return SV_OK;
+}
+
+static sv_status dec_float(gd_dec *d, uint32_t hdr, sv_value *out)
+{
+    if (hdr & GD_FLAG_64) {
+        if (!dneed(d, 8, "float64")) return d->rd.status;
+        uint64_t u = sv_load_u64le(d->rd.p);
+        d->rd.p += 8;
+        double v;
+        memcpy(&v, &u, 8);
+        /* spec §6.2: f32 iff (double)(float)d == d; an f64 that the rule
+         * would have written as f32 keeps its width explicitly. Non-finite
+         * values are explicit too: the typed JSON has only the explicit form
+         * for them ({"$f64": "nan"}), and for NaN the rule agrees anyway. */
+        *out = ((double)(float)v == v || isnan(v)) ? sv_with_flags(sv_f64(v), SV_F_EXPLICIT)
+                                                   : sv_f64(v);
+    } else {
+        if (!dneed(d, 4, "float32")) return d->rd.status;
+        uint32_t u = du32(d);
+        float f;
+        memcpy(&f, &u, 4);
+        /* finite: a plain float, the rule gives f32 back. A NaN written as
+         * f32 is not the rule's choice (NaN != NaN gives f64), and the typed
+         * JSON writes infinities only in the explicit form ({"$f32": "inf"}),
+         * so non-finite values keep their f32 width explicitly. */
+        *out = isfinite(f) ? sv_f64((double)f) : sv_f32(f);
+    }
+    return SV_OK;
+}
+
+/* Math tuples (spec §5.1, §5.2): 4.x honours the 64-bit flag on real types;
+ * 3.x ignores it (3.2.3 reads 05000100 0000803f 00000040 as (1, 2)). */
+static sv_status dec_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
+{
+    const gd_math *m = gd_math_of(t);
+    bool wide = m->real && d->godot4 && (hdr & GD_FLAG_64);
+    sv_elem elem = m->ints ? SV_ELEM_I32 : wide ? SV_ELEM_F64 : SV_ELEM_F32;
+    size_t esz = wide ? 8 : 4, n = (size_t)m->scalars * esz;
+    if (!dneed(d, n, gd_type_name(t))) return d->rd.status;
+    double tmp[16];
+    const void *src = d->rd.p;
+    if (!GD_LITTLE_ENDIAN) {
+        for (unsigned i = 0; i < m->scalars; i++) {
+            if (esz == 8) {
+                uint64_t u = sv_load_u64le(d->rd.p + 8 * i);
+                memcpy((char *)tmp + 8 * i, &u, 8);
+            } else {
+                uint32_t u = sv_load_u32le(d->rd.p + 4 * i);
+                memcpy((char *)tmp + 4 * i, &u, 4);
+            }
+        }
+        src = tmp;
+    }
+    *out = sv_tuple(d->doc, m->tag, elem, src);
+    d->rd.p += n;
+    return check_doc(d);
+}
+
+/* spec §5.3 */
+static sv_status dec_nodepath(gd_dec *d, sv_value *out)
+{
+    size_t at = doff(d);
+    if (!dneed(d, 4, "NodePath name count")) return d->rd.status;
+    uint32_t nc = sv_load_u32le(d->rd.p);
+    if (!(nc & 0x80000000u))
+        return dfail_at(
+            d, at, SV_ERR_SYNTAX,
+            "NodePath in the old string format, unsupported (engine: ERR_INVALID_DATA)");
+    if (!dneed(d, 12, "NodePath header")) return d->rd.status;
+    nc &= 0x7FFFFFFFu;
+    uint32_t sc = sv_load_u32le(d->rd.p + 4), flags = sv_load_u32le(d->rd.p + 8);
+    d->rd.p += 12;
+    if (flags & 2) sc++;      /* obsolete "property" flag: one more subname */
+    uint32_t total = nc + sc; /* uint32 arithmetic, as the engine */
+    if (total > dleft(d) / 4)
+        return dfail_at(d, at, SV_ERR_TRUNCATED,
+                        "NodePath of %u names needs at least %zu bytes, %zu left", total,
+                        (size_t)total * 4, dleft(d));
+    if (nc > total) nc = total;
+    gd_np_part stack_parts[16];
+    gd_np_part *parts = stack_parts;
+    if (total > 16) {
+        parts = sv_doc_alloc(d->doc, (size_t)total * sizeof *parts);
+        if (!parts) return check_doc(d);
+    }
+    for (uint32_t i = 0; i < total; i++) {
+        sv_value s;
+        if (!read_string(d, true, &s)) return d->rd.status;
+        parts[i].s = s.as.str ? s.as.str : "";
+        parts[i].len = s.len;
+    }
+    if (check_doc(d) != SV_OK) return d->rd.status;
+    const char *why = NULL;
+    if (!gd_nodepath_representable(parts, nc, parts + nc, total - nc, &why))
+        return dfail_at(d, at, SV_ERR_UNSUPPORTED,
+                        "NodePath with %s has no text form in serval's tree", why);
+    size_t n = gd_nodepath_text_len(parts, nc, parts + nc, total - nc, flags & 1);
+    sv_value v = sv_str_uninit(d->doc, n);
+    char *buf = sv_value_buf(&v);
+    if (!buf) return check_doc(d);
+    gd_nodepath_text(buf, parts, nc, parts + nc, total - nc, flags & 1);
+    *out = sv_with_tag(v, SV_TAG_NODE_PATH);
+    return SV_OK;
+}
+
+/* spec §5.4 */
+static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, sv_value *out)
+{
+    if (hdr & GD_FLAG_OBJECT_ID) {
+        if (!dneed(d, 8, "object id")) return d->rd.status;
+        uint64_t id = sv_load_u64le(d->rd.p);
+        d->rd.p += 8;
+        *out = id ? id_value(id, SV_TAG_OBJECT_ID) : sv_null(); /* id 0: a null Object */
+        return SV_OK;
+    }
+    if (!d->r->full_objects)
+        return dfail_at(d, at, SV_ERR_REFUSED,
+                        "a full object (engine: ERR_UNAUTHORIZED); decode with the option "
+                        "objects=full to read it (serval never runs its script)");
+    sv_value cls;
+    if (!read_string(d, true, &cls)) return d->rd.status;
+    if (cls.len == 0) {
+        *out = sv_null(); /* an empty class name is a null Object */
+        return check_doc(d);
+    }
+    if (!dneed(d, 4, "object property count")) return d->rd.status;
+    int32_t count = (int32_t)du32(d);
+    if (count < 0) count = 0; /* the engine's loop runs zero times */
+    if ((size_t)count > dleft(d) / 8)
+        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+                        "object declares %ld properties, at least %zu bytes, %zu left", (long)count,
+                        (size_t)count * 8, dleft(d));
+    sv_value obj = sv_object(d->doc, cls, (size_t)count);
+    if (check_doc(d) != SV_OK) return d->rd.status;
+    sv_pair *p = sv_pairs(&obj);
+    for (int32_t i = 0; i < count; i++) {
+        if (!read_string(d, true, &p[i].key)) {
+            sv_error_path_index(d->rd.err, (uint64_t)i);
+            return d->rd.status;
+        }
+        if (decode_rec(d, depth + 1, false, &p[i].val) != SV_OK) {
+            sv_error_path_key(d->rd.err, p[i].key.as.str, p[i].key.len);
+            return d->rd.status;
+        }
+    }
+    *out = obj;
+    return SV_OK;
+}
+
+/* An Array or Dictionary of count items whose storage the caller fills
+ * completely before anyone reads it (sv_array would zero it first). */
+static sv_value new_container(gd_dec *d, sv_kind kind, size_t item_size, uint32_t count)
+{
+    sv_container *box = sv__box_new(d->doc, item_size, count);
+    if (!box) return sv_null();
+    sv_value v = sv__make(kind, 0, 0);
+    v.len = count;
+    v.as.box = box;
+    return v;
+}
+
+/* Container items are mostly plain ints and strings: those two are read
+ * here without the general dispatch. The headers 2 (INT, no flag) and 4
+ * (STRING) mean the same in every profile (spec §3.4). Anything else, or
+ * an item past the depth limit, goes through decode_rec. */
+static inline int fast_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
+{
+    if (depth > d->r->max_depth || dleft(d) < 8) return 0;
+    uint32_t hdr = sv_load_u32le(d->rd.p);
+    if (hdr == 2) {
+        sv_value v = sv__make(SV_INT, 8, 0); /* sv_int, inline */
+        v.as.i = (int32_t)sv_load_u32le(d->rd.p + 4);
+        *out = v;
+        d->rd.p += 8;
+        return 1;
+    }
+    if (hdr == 4) {
+        d->rd.p += 4;
+        return read_string(d, key && sv_load_u32le(d->rd.p) <= 64, out) ? 1 : -1;
+    }
+    return 0;
+}
+
+/* ---- typed containers (spec §5.1, 4.3+ / 4.4+) ---- */
+
+static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out)
+{
+    if (kind == GD_KIND_BUILTIN) {
+        if (!dneed(d, 4, "container element type")) return false;
+        int32_t bt = (int32_t)du32(d);
+        if (bt < 0 || (unsigned)bt >= d->r->variant_max) {
+            dfail_at(d, doff(d) - 4, SV_ERR_TYPE,
+                     "container element type %ld is no type (engine: ERR_INVALID_DATA)", (long)bt);
+            return false;
+        }
+        *out = sv_str_intern(d->doc, gd_type_name(d->r->prof->to_gd[bt]),
+                             strlen(gd_type_name(d->r->prof->to_gd[bt])));
+        return true;
+    }
+    sv_value s;
+    if (!read_string(d, true, &s)) return false;
+    sv_value m = sv_map(d->doc, 0);
+    sv_map_put_str(d->doc, &m, kind == GD_KIND_CLASS ? "class" : "script", s);
+    *out = m;
+    return true;
+}
+
+static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
+{
+    sv_value meta = sv_null();
+    unsigned kind = d->r->typed_arrays ? (hdr >> GD_ARRAY_KIND_SHIFT) & 3 : 0;
+    if (kind) {
+        sv_value t;
+        if (!read_ctype(d, kind, &t)) return d->rd.status;
+        meta = sv_map(d->doc, 0);
+        sv_map_put_str(d->doc, &meta, "type", t);
+    }
+    if (!dneed(d, 4, "Array count")) return d->rd.status;
+    uint32_t count = du32(d) & 0x7FFFFFFFu; /* the old "shared" bit is masked (spec §7) */
+    if (count > dleft(d) / 4)
+        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+                        "Array of %u items needs at least %zu bytes, %zu left", count,
+                        (size_t)count * 4, dleft(d));
+    sv_value arr = new_container(d, SV_ARRAY, sizeof(sv_value), count);
+    if (kind) sv_set_meta(d->doc, &arr, meta);
+    if (check_doc(d) != SV_OK) return d->rd.status;
+    sv_value *items = sv_array_items(&arr);
+    for (uint32_t i = 0; i < count; i++) {
+        int f = fast_item(d, depth + 1, false, &items[i]);
+        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &items[i]) != SV_OK)) {
+            sv_error_path_index(d->rd.err, i);
+            return d->rd.status;
+        }
+    }
+    if (check_doc(d) != SV_OK) return d->rd.status;
+    *out = arr;
+    return SV_OK;
+}
+
+static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
+{
+    sv_value kt = sv_null(), vt = sv_null();
+    unsigned kk = 0, vk = 0;
+    if (d->r->typed_dicts) {
+        kk = (hdr >> GD_DICT_KEY_SHIFT) & 3;
+        vk = (hdr >> GD_DICT_VALUE_SHIFT) & 3;
+        if (kk && !read_ctype(d, kk, &kt)) return d->rd.status;
+        if (vk && !read_ctype(d, vk, &vt)) return d->rd.status;
+    }
+    if (!dneed(d, 4, "Dictionary count")) return d->rd.status;
+    uint32_t count = du32(d) & 0x7FFFFFFFu;
+    if (count > dleft(d) / 8)
+        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+                        "Dictionary of %u entries needs at least %zu bytes, %zu left", count,
+                        (size_t)count * 8, dleft(d));
+    sv_value map = new_container(d, SV_MAP, sizeof(sv_pair), count);
+    if (kk || vk) {
+        sv_value meta = sv_map(d->doc, 0);
+        if (kk) sv_map_put_str(d->doc, &meta, "key", kt);
+        if (vk) sv_map_put_str(d->doc, &meta, "value", vt);
+        sv_set_meta(d->doc, &map, meta);
+    }
+    if (check_doc(d) != SV_OK) return d->rd.status;
+    sv_pair *p = sv_pairs(&map);
+    for (uint32_t i = 0; i < count; i++) {
+        int f = fast_item(d, depth + 1, true, &p[i].key);
+        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
+            sv_error_path_index(d->rd.err, i);
+            return d->rd.status;
+        }
+        f = fast_item(d, depth + 1, false, &p[i].val);
+        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
+            if (p[i].key.kind == SV_STRING)
+                sv_error_path_key(d->rd.err, p[i].key.as.str, p[i].key.len);
+            else
+                sv_error_path_index(d->rd.err, i);
+            return d->rd.status;
+        }
+    }
+    if (check_doc(d) != SV_OK) return d->rd.status;
+    if (!gd_map_dedupe(d->doc, &map, d->godot4)) return check_doc(d);
+    *out = map;
+    return SV_OK;
+}
+
+/* ---- packed arrays ---- */
+
+static sv_status dec_bytes(gd_dec *d, sv_value *out)
+{
+    if (!dneed(d, 4, "PackedByteArray count")) return d->rd.status;
+    int32_t count = (int32_t)du32(d);
+    if (count < 0 || (size_t)count > dleft(d))
+        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+                        "PackedByteArray of %ld bytes, %zu left (engine: ERR_INVALID_DATA)",
+                        (long)count, dleft(d));
+    *out = sv_bytes(d->doc, d->rd.p, (size_t)count);
+    d->rd.p += count;
+    /* spec §7: the tail padding need not be present, but counts in r_len */
+    size_t pad = (4 - ((uint32_t)count & 3)) & 3, have = dleft(d) < pad ? dleft(d) : pad;
+    d->rd.p += have;
+    d->overrun = pad - have;
+    return check_doc(d);
+}
+
+/* u32 count, then count items of esz bytes (ERR_FAIL_MUL_OF, then the size check). */
+static sv_status dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsigned per,
+                             sv_value *out)
+{
+    size_t esz = sv_elem_size(elem) * per;
+    if (!dneed(d, 4, "packed array count")) return d->rd.status;
+    int32_t count = (int32_t)du32(d);
+    if (count < 0 || (size_t)count > (size_t)INT32_MAX / esz)
+        return dfail_at(d, doff(d) - 4, SV_ERR_RANGE,
+                        "%s count %ld out of range (engine: ERR_INVALID_DATA)", gd_type_name(t),
+                        (long)count);
+    size_t n = (size_t)count * esz;
+    if (n > dleft(d))
+        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+                        "%s of %ld items needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)",
+                        gd_type_name(t), (long)count, n, dleft(d));
+    size_t scalars = (size_t)count * per;
+    if (GD_LITTLE_ENDIAN) {
+        *out = sv_packed(d->doc, elem, shape, d->rd.p, scalars);
+    } else {
+        *out = sv_packed(d->doc, elem, shape, NULL, scalars);
+        uint8_t *dst = sv_value_buf(out);
+        size_t es = sv_elem_size(elem);
+        for (size_t i = 0; dst && i < scalars; i++) {
+            if (es == 8) {
+                uint64_t u = sv_load_u64le(d->rd.p + 8 * i);
+                memcpy(dst + 8 * i, &u, 8);
+            } else {
+                uint32_t u = sv_load_u32le(d->rd.p + 4 * i);
+                memcpy(dst + 4 * i, &u, 4);
+            }
+        }
+    }
+    d->rd.p += n;
+    return check_doc(d);
+}
+
+static sv_status dec_strings(gd_dec *d, sv_value *out)
+{
+    if (!dneed(d, 4, "PackedStringArray count")) return d->rd.status;
+    int32_t count = (int32_t)du32(d);
+    if (count < 0) count = 0; /* the engine's loop runs zero times */
+    if ((size_t)count > dleft(d) / 4)
+        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+                        "PackedStringArray of %ld strings needs at least %zu bytes, %zu left",
+                        (long)count, (size_t)count * 4, dleft(d));
+    sv_value arr = sv_array(d->doc, (size_t)count);
+    sv_set_meta(d->doc, &arr, sv_str_intern(d->doc, GD_PSA_META, sizeof GD_PSA_META - 1));
+    if (check_doc(d) != SV_OK) return d->rd.status;
+    sv_value *items = sv_array_items(&arr);
+    /* spec §4: written with a NUL terminator, read with or without one */
+    for (int32_t i = 0; i < count; i++) {
+        if (!read_string(d, false, &items[i])) {
+            sv_error_path_index(d->rd.err, (uint64_t)i);
+            return d->rd.status;
+        }
+    }
+    *out = arr;
+    return check_doc(d);
+}
+
+static sv_status dec_packed_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
+{
+    sv_tag shape = t == GD_PACKED_VECTOR2   ? SV_TAG_PACKED_VECTOR2
+                   : t == GD_PACKED_VECTOR3 ? SV_TAG_PACKED_VECTOR3
+                   : t == GD_PACKED_VECTOR4 ? SV_TAG_PACKED_VECTOR4
+                                            : SV_TAG_PACKED_COLOR;
+    /* spec §5.1/§6.3: vectors follow the 64-bit flag in 4.x; colors never */
+    bool wide = d->godot4 && t != GD_PACKED_COLOR && (hdr & GD_FLAG_64);
+    return dec_numbers(d, t, wide ? SV_ELEM_F64 : SV_ELEM_F32, shape, sv_tag_scalars(shape), out);
+}
+
+/* ---- one Variant ---- */
+
+static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
+{
+    size_t at = doff(d);
+    /* spec §7: p_depth > MAX_RECURSION_DEPTH -> ERR_OUT_OF_MEMORY */
+    if (depth > d->r->max_depth)
+        return dfail_at(
+            d, at, SV_ERR_DEPTH,
+            "nesting deeper than %u (engine: ERR_OUT_OF_MEMORY, \"Variant is too deep\")",
+            d->r->max_depth);
+    if (!dneed(d, 4, "Variant header")) return d->rd.status;
+    uint32_t hdr = du32(d);
+    unsigned code = hdr & GD_TYPE_MASK; /* spec §2: bits 8-31 are flags or ignored */
+    if (code >= d->r->variant_max)
+        return dfail_at(d, at, SV_ERR_TYPE,
+                        "unknown type %u (%s has types 0 to %u; engine: ERR_INVALID_DATA)", code,
+                        d->r->fmt, d->r->variant_max - 1);
+    unsigned t = d->r->prof->to_gd[code];
+    switch (t) {
+    case GD_NIL: *out = sv_null(); return SV_OK;
+    case GD_BOOL:
+        if (!dneed(d, 4, "bool")) return d->rd.status;
+        *out = sv_bool(du32(d) != 0); /* nonzero is true (spec §7) */
+        return SV_OK;
+    case GD_INT: return dec_int(d, hdr, out);
+    case GD_FLOAT: return dec_float(d, hdr, out);
+    case GD_STRING:
+        if (!read_string(d, key && dleft(d) >= 4 && sv_load_u32le(d->rd.p) <= 64, out))
+            return d->rd.status;
+        return check_doc(d);
+    case GD_STRING_NAME:
+        if (!read_string(d, true, out)) return d->rd.status;
+        *out = sv_with_tag(*out, SV_TAG_STRING_NAME);
+        return check_doc(d);
+    case GD_NODE_PATH: return dec_nodepath(d, out);
+    case GD_RID:
+        if (!d->godot4) { /* 3.x: header only; following bytes are not read (spec §5.2) */
+            *out = sv_with_tag(sv_null(), SV_TAG_RID);
+            return SV_OK;
+        }
+        if (!dneed(d, 8, "RID")) return d->rd.status;
+        *out = id_value(sv_load_u64le(d->rd.p), SV_TAG_RID);
+        d->rd.p += 8;
+        return SV_OK;
+    case GD_OBJECT: return dec_object(d, depth, at, hdr, out);
+    case GD_CALLABLE: *out = sv_with_tag(sv_null(), SV_TAG_CALLABLE); return SV_OK;
+    case GD_SIGNAL: {
+        sv_value name;
+        if (!read_string(d, true, &name)) return d->rd.status;
+        if (!dneed(d, 8, "Signal object id")) return d->rd.status;
+        sv_value arr = sv_array(d->doc, 2);
+        sv_value *it = sv_array_items(&arr);
+        if (it) {
+            it[0] = name;
+            it[1] = sv_int((int64_t)sv_load_u64le(d->rd.p));
+            if (sv_load_u64le(d->rd.p) > (uint64_t)INT64_MAX)
+                it[1] = sv_uint(sv_load_u64le(d->rd.p));
+        }
+        d->rd.p += 8;
+        *out = sv_with_tag(arr, SV_TAG_SIGNAL);
+        return check_doc(d);
+    }
+    case GD_DICTIONARY: return dec_dict(d, depth, hdr, out);
+    case GD_ARRAY: return dec_array(d, depth, hdr, out);
+    case GD_PACKED_BYTE: return dec_bytes(d, out);
+    case GD_PACKED_INT32: return dec_numbers(d, t, SV_ELEM_I32, SV_TAG_NONE, 1, out);
+    case GD_PACKED_INT64: return dec_numbers(d, t, SV_ELEM_I64, SV_TAG_NONE, 1, out);
+    case GD_PACKED_FLOAT32: return dec_numbers(d, t, SV_ELEM_F32, SV_TAG_NONE, 1, out);
+    case GD_PACKED_FLOAT64: return dec_numbers(d, t, SV_ELEM_F64, SV_TAG_NONE, 1, out);
+    case GD_PACKED_STRING: return dec_strings(d, out);
+    case GD_PACKED_VECTOR2:
+    case GD_PACKED_VECTOR3:
+    case GD_PACKED_VECTOR4:
+    case GD_PACKED_COLOR: return dec_packed_math(d, t, hdr, out);
+    default: return dec_math(d, t, hdr, out);
+    }
+}
+
+sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
+                          size_t len, sv_value *out, size_t *used, sv_error *err)
+{
+    gd_dec d;
+    sv_rd_init(&d.rd, base, (size_t)(data - base) + len, r->fmt, err);
+    d.rd.p = data;
+    d.doc = doc;
+    d.r = r;
+    d.godot4 = r->prof->godot4_rules;
+    d.overrun = 0;
+    memset(d.scache, 0, sizeof d.scache);
+    *out = sv_null();
+    sv_status st = decode_rec(&d, 0, false, out);
+    if (st == SV_OK) st = check_doc(&d);
+    if (st != SV_OK) {
+        *out = sv_null();
+        return st;
+    }
+    if (used) *used = (size_t)(d.rd.p - data) + d.overrun;
+    return SV_OK;
+}

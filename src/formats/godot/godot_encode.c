@@ -1,0 +1,591 @@
+/* The Variant encoder: tree -> bytes, for every profile (spec §5, §6).
+ *
+ * It makes the engine's choices (spec §6): int32 unless the value needs 64
+ * bits, float32 iff (double)(float)d == d, zero padding, PackedStringArray
+ * elements with their NUL, dictionary pairs in the tree's (insertion) order,
+ * null objects as nil. Where the tree records a width the engine's rule
+ * would not choose (an int or float decoded with the 64-bit flag although
+ * it fits 32 bits, an f32 NaN, f64 math types), that width is written, so
+ * every decoded tree encodes back to its bytes. */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise */
+#include <sys/mman.h>
+#endif
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/byteio.h"
+#include "formats/godot/godot_internal.h"
+
+/* Strings that were checked already, by address: a decoded or JSON-read
+ * tree shares one copy of each repeated key (interned), so a dictionary key
+ * is checked once per encode, not once per dictionary. */
+#define GD_CHECKED_SLOTS 64
+
+typedef struct gd_enc {
+    sv_buf *out;
+    const gd_rules *r;
+    sv_error *err;
+    bool godot4;
+    const char *checked[GD_CHECKED_SLOTS];
+    uint32_t checked_len[GD_CHECKED_SLOTS];
+} gd_enc;
+
+static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sv_status r = sv_error_vset(e->err, st, e->r->fmt, 0, -1, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+static inline void put32(sv_buf *b, uint32_t v)
+{
+    sv_put_u32le(b, v);
+}
+
+/* The meta value of a container (value.h's sv_container, read inline: the
+ * encoder asks for it on every Array and Dictionary). */
+static inline const sv_value *meta_of(const sv_value *v)
+{
+    return v->as.box ? v->as.box->meta : NULL;
+}
+
+/* The wire code of t, or an error when the profile has no such type. */
+static inline bool wire(gd_enc *e, unsigned t, uint32_t *code)
+{
+    uint8_t c = e->r->to_wire[t];
+    if (__builtin_expect(c == 0xFF || c >= e->r->variant_max, 0)) {
+        efail(e, SV_ERR_UNSUPPORTED, "%s has no %s", e->r->fmt, gd_type_name(t));
+        return false;
+    }
+    *code = c;
+    return true;
+}
+
+static inline bool header(gd_enc *e, unsigned t, uint32_t flags)
+{
+    uint32_t code;
+    if (!wire(e, t, &code)) return false;
+    put32(e->out, code | flags);
+    return true;
+}
+
+/* spec §4: u32 length, bytes, zero padding. extra = 1 adds the NUL of a
+ * PackedStringArray element (counted in the length). A string that starts
+ * with a BOM gets a second one, because the reader drops the first. */
+static sv_status put_string(gd_enc *e, const sv_value *v, int extra)
+{
+    if (sv_kind_of(v) != SV_STRING)
+        return efail(e, SV_ERR_TYPE, "expected a string, found %s", sv_kind_name(sv_kind_of(v)));
+    const char *s = v->as.str;
+    size_t len = v->len, bad = 0;
+    unsigned slot = (unsigned)(((uintptr_t)s >> 3) ^ ((uintptr_t)s >> 11)) & (GD_CHECKED_SLOTS - 1);
+    if (e->checked[slot] != s || e->checked_len[slot] != v->len) {
+        if (!gd_string_writable(s, len, e->godot4, &bad))
+            return efail(e, SV_ERR_UTF8,
+                         "string byte %zu: a NUL or invalid UTF-8 (the engine would read it "
+                         "differently)",
+                         bad);
+        e->checked[slot] = s;
+        e->checked_len[slot] = v->len;
+    }
+    bool bom = len >= 3 && (uint8_t)s[0] == 0xEF && (uint8_t)s[1] == 0xBB && (uint8_t)s[2] == 0xBF;
+    size_t n = len + (bom ? 3 : 0) + (size_t)extra;
+    if (n > INT32_MAX) return efail(e, SV_ERR_RANGE, "string of %zu bytes is too long", n);
+    size_t pad = (4 - (n & 3)) & 3;
+    if (!sv_buf_reserve(e->out, 4 + n + pad)) return efail(e, SV_ERR_NOMEM, "out of memory");
+    uint8_t *p = e->out->data + e->out->len;
+    sv_store_u32le(p, (uint32_t)n);
+    p += 4;
+    /* zero the last word first: the NUL and the padding, whatever n is */
+    if (n + pad >= 4) sv_store_u32le(p + n + pad - 4, 0);
+    if (bom) {
+        memcpy(p, "\xEF\xBB\xBF", 3);
+        p += 3;
+    }
+    memcpy(p, s, len);
+    if (n + pad < 4) memset(p + len, 0, (size_t)extra + pad);
+    e->out->len += 4 + n + pad;
+    return SV_OK;
+}
+
+static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth);
+
+/* ---- numbers ---- */
+
+static sv_status enc_int(gd_enc *e, const sv_value *v)
+{
+    int64_t i;
+    if (v->kind == SV_UINT) {
+        if (v->as.u > (uint64_t)INT64_MAX)
+            return efail(e, SV_ERR_RANGE, "%llu does not fit a Godot int (int64)",
+                         (unsigned long long)v->as.u);
+        i = (int64_t)v->as.u;
+    } else {
+        i = v->as.i;
+    }
+    /* spec §6.1, plus an explicit 64-bit width kept from the source */
+    bool wide = i > INT32_MAX || i < INT32_MIN || (sv_is_explicit(v) && v->sub == 8);
+    if (!header(e, GD_INT, wide ? GD_FLAG_64 : 0)) return e->err->status;
+    if (wide)
+        sv_put_u64le(e->out, (uint64_t)i);
+    else
+        put32(e->out, (uint32_t)(int32_t)i);
+    return SV_OK;
+}
+
+static sv_status enc_float(gd_enc *e, const sv_value *v)
+{
+    bool wide;
+    double d = 0;
+    float f = 0;
+    if (v->sub == 4) {
+        f = v->as.f32;
+        wide = false;
+    } else {
+        d = v->as.f64;
+        f = (float)d;
+        /* spec §6.2: f32 iff it round-trips; NaN != NaN gives f64 */
+        wide = sv_is_explicit(v) || (double)f != d;
+    }
+    if (!header(e, GD_FLOAT, wide ? GD_FLAG_64 : 0)) return e->err->status;
+    if (wide)
+        sv_put_f64le(e->out, d);
+    else
+        sv_put_f32le(e->out, f);
+    return SV_OK;
+}
+
+/* ---- math tuples and packed numbers ---- */
+
+/* Room for n more bytes. A big packed array is written into memory the
+ * kernel has not handed out yet: asking for huge pages there first (as the
+ * arena does for big chunks) saves most page faults of the copy. */
+static bool reserve_big(gd_enc *e, size_t n)
+{
+    if (!sv_buf_reserve(e->out, n)) return false;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (n >= 4 * huge) {
+        uintptr_t start = ((uintptr_t)(e->out->data + e->out->len) + huge - 1) & ~(huge - 1);
+        uintptr_t end = ((uintptr_t)(e->out->data + e->out->len + n)) & ~(huge - 1);
+        if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+    }
+#endif
+    return true;
+}
+
+/* Writes n scalars of src (elem) as f32, f64 or i32 (to). */
+static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
+{
+    sv_elem from = (sv_elem)v->sub;
+    size_t n = v->len, es = sv_elem_size(to);
+    if (n > (SIZE_MAX - 64) / 8) return efail(e, SV_ERR_RANGE, "array too large");
+    if (!reserve_big(e, n * es)) return efail(e, SV_ERR_NOMEM, "out of memory");
+    uint8_t *p = e->out->data + e->out->len;
+    if (from == to && GD_LITTLE_ENDIAN) {
+        if (n) memcpy(p, v->as.data, n * es);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            double x = sv_number_at(v, i);
+            if (to == SV_ELEM_F64) {
+                uint64_t u;
+                if (from == SV_ELEM_F64)
+                    memcpy(&u, (const char *)v->as.data + 8 * i, 8);
+                else
+                    memcpy(&u, &x, 8);
+                sv_store_u64le(p + 8 * i, u);
+            } else if (to == SV_ELEM_F32) {
+                float f = (float)x;
+                uint32_t u;
+                if (from == SV_ELEM_F32) memcpy(&f, (const char *)v->as.data + 4 * i, 4);
+                memcpy(&u, &f, 4);
+                sv_store_u32le(p + 4 * i, u);
+            } else if (to == SV_ELEM_I32) {
+                if (!(x >= INT32_MIN && x <= INT32_MAX && x == floor(x)))
+                    return efail(e, SV_ERR_RANGE, "element %zu (%g) is not an int32", i, x);
+                sv_store_u32le(p + 4 * i, (uint32_t)(int32_t)x);
+            } else { /* I64 */
+                int64_t k;
+                if (from == SV_ELEM_I64 || from == SV_ELEM_U64)
+                    memcpy(&k, (const char *)v->as.data + 8 * i, 8);
+                else if (x >= -9223372036854775808.0 && x < 9223372036854775808.0 && x == floor(x))
+                    k = (int64_t)x;
+                else
+                    return efail(e, SV_ERR_RANGE, "element %zu (%g) is not an int64", i, x);
+                sv_store_u64le(p + 8 * i, (uint64_t)k);
+            }
+        }
+    }
+    e->out->len += n * es;
+    return SV_OK;
+}
+
+/* Real fields: f64 with the 64-bit flag when the tree has f64 elements or a
+ * double build is asked for (godot4 only, spec §6.3); else f32. */
+static bool real_wide(const gd_enc *e, const sv_value *v)
+{
+    return e->godot4 && (v->sub == SV_ELEM_F64 || e->r->real_double);
+}
+
+static sv_status enc_tuple(gd_enc *e, const sv_value *v)
+{
+    unsigned t = gd_type_of_tuple_tag((sv_tag)v->tag);
+    if (t == GD_NONE)
+        return efail(e, SV_ERR_TYPE, "a %s tuple has no Godot type", sv_tag_name((sv_tag)v->tag));
+    const gd_math *m = gd_math_of(t);
+    if (v->len != m->scalars)
+        return efail(e, SV_ERR_TYPE, "a %s needs %u numbers, found %u", gd_type_name(t), m->scalars,
+                     v->len);
+    bool wide = m->real && real_wide(e, v);
+    if (!header(e, t, wide ? GD_FLAG_64 : 0)) return e->err->status;
+    return put_scalars(e, v, m->ints ? SV_ELEM_I32 : wide ? SV_ELEM_F64 : SV_ELEM_F32);
+}
+
+static sv_status enc_packed(gd_enc *e, const sv_value *v)
+{
+    unsigned t;
+    sv_elem to;
+    bool wide = false;
+    switch ((sv_tag)v->tag) {
+    case SV_TAG_NONE:
+        switch ((sv_elem)v->sub) {
+        case SV_ELEM_I32: t = GD_PACKED_INT32; break;
+        case SV_ELEM_I64: t = GD_PACKED_INT64; break;
+        case SV_ELEM_F32: t = GD_PACKED_FLOAT32; break;
+        case SV_ELEM_F64: t = GD_PACKED_FLOAT64; break;
+        case SV_ELEM_U8: t = GD_PACKED_BYTE; break;
+        default:
+            return efail(e, SV_ERR_TYPE, "packed %s numbers have no Godot array type",
+                         sv_elem_name((sv_elem)v->sub));
+        }
+        to = (t == GD_PACKED_BYTE) ? SV_ELEM_U8 : (sv_elem)v->sub;
+        break;
+    case SV_TAG_PACKED_VECTOR2: t = GD_PACKED_VECTOR2; break;
+    case SV_TAG_PACKED_VECTOR3: t = GD_PACKED_VECTOR3; break;
+    case SV_TAG_PACKED_VECTOR4: t = GD_PACKED_VECTOR4; break;
+    case SV_TAG_PACKED_COLOR: t = GD_PACKED_COLOR; break;
+    default:
+        return efail(e, SV_ERR_TYPE, "a %s array has no Godot type", sv_tag_name((sv_tag)v->tag));
+    }
+    if (v->tag != SV_TAG_NONE) {
+        wide = t != GD_PACKED_COLOR && real_wide(e, v);
+        to = wide ? SV_ELEM_F64 : SV_ELEM_F32;
+    }
+    unsigned per = v->tag != SV_TAG_NONE ? sv_tag_scalars((sv_tag)v->tag) : 1;
+    if (!header(e, t, wide ? GD_FLAG_64 : 0)) return e->err->status;
+    size_t count = v->len / per;
+    if (count > INT32_MAX / (sv_elem_size(to) * per))
+        return efail(e, SV_ERR_RANGE, "%zu items are too many for a %s", count, gd_type_name(t));
+    put32(e->out, (uint32_t)count);
+    if (t == GD_PACKED_BYTE) {
+        sv_buf_append(e->out, v->as.data, count);
+        sv_put_pad(e->out, e->out->len - count, 4);
+        return SV_OK;
+    }
+    return put_scalars(e, v, to);
+}
+
+/* ---- typed containers (spec §5.1, §6.5) ---- */
+
+/* Kind and block of one container element type from the meta value mt. */
+static sv_status ctype_of(gd_enc *e, const sv_value *mt, unsigned *kind, const sv_value **block,
+                          uint32_t *builtin)
+{
+    if (sv_kind_of(mt) == SV_STRING) {
+        unsigned t = gd_type_by_name(mt->as.str, mt->len);
+        if (t == GD_NONE)
+            return efail(e, SV_ERR_TYPE, "\"%.*s\" is no Godot type name", (int)mt->len,
+                         mt->as.str);
+        if (!wire(e, t, builtin)) return e->err->status;
+        *kind = GD_KIND_BUILTIN;
+        return SV_OK;
+    }
+    if (sv_kind_of(mt) == SV_MAP && mt->len == 1) {
+        const sv_pair *p = sv_pairs(mt);
+        size_t kl;
+        const char *k = sv_get_str(&p->key, &kl);
+        if (sv_kind_of(&p->val) == SV_STRING && kl == 5 && !memcmp(k, "class", 5))
+            *kind = GD_KIND_CLASS;
+        else if (sv_kind_of(&p->val) == SV_STRING && kl == 6 && !memcmp(k, "script", 6))
+            *kind = GD_KIND_SCRIPT;
+        else
+            goto bad;
+        *block = &p->val;
+        return SV_OK;
+    }
+bad:
+    return efail(
+        e, SV_ERR_TYPE,
+        "a container element type is a type name, {\"class\": name} or {\"script\": path}");
+}
+
+static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint32_t builtin)
+{
+    if (kind == GD_KIND_BUILTIN)
+        put32(e->out, builtin);
+    else if (kind)
+        return put_string(e, block, 0);
+    return SV_OK;
+}
+
+/* The meta map's entry name, or NULL. */
+static const sv_value *meta_entry(const sv_value *meta, const char *name)
+{
+    return sv_kind_of(meta) == SV_MAP ? sv_map_getz(meta, name) : NULL;
+}
+
+static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
+{
+    const sv_value *meta = meta_of(v);
+    unsigned kind = 0;
+    const sv_value *block = NULL;
+    uint32_t builtin = 0;
+    if (meta) {
+        const sv_value *mt = meta_entry(meta, "type");
+        if (!mt || meta->len != 1)
+            return efail(e, SV_ERR_TYPE, "Array meta is {\"type\": ...} or \"PackedStringArray\"");
+        if (ctype_of(e, mt, &kind, &block, &builtin) != SV_OK) return e->err->status;
+        if (!e->r->typed_arrays) kind = 0; /* 3.x and 4.0-4.2 write typed arrays untyped */
+    }
+    if (!header(e, GD_ARRAY, kind << GD_ARRAY_KIND_SHIFT)) return e->err->status;
+    if (put_ctype(e, kind, block, builtin) != SV_OK) return e->err->status;
+    put32(e->out, v->len);
+    const sv_value *items = sv_array_items(v);
+    for (uint32_t i = 0; i < v->len; i++) {
+        if (encode_rec(e, &items[i], depth + 1) != SV_OK) {
+            sv_error_path_index(e->err, i);
+            return e->err->status;
+        }
+    }
+    return SV_OK;
+}
+
+static sv_status enc_psa(gd_enc *e, const sv_value *v)
+{
+    if (!header(e, GD_PACKED_STRING, 0)) return e->err->status;
+    put32(e->out, v->len);
+    const sv_value *items = sv_array_items(v);
+    for (uint32_t i = 0; i < v->len; i++) {
+        if (put_string(e, &items[i], 1) != SV_OK) { /* spec §4: with the NUL */
+            sv_error_path_index(e->err, i);
+            return e->err->status;
+        }
+    }
+    return SV_OK;
+}
+
+static sv_status enc_dict(gd_enc *e, const sv_value *v, unsigned depth)
+{
+    const sv_value *meta = meta_of(v);
+    unsigned kk = 0, vk = 0;
+    const sv_value *kb = NULL, *vb = NULL;
+    uint32_t kt = 0, vt = 0;
+    if (meta) {
+        const sv_value *km = meta_entry(meta, "key"), *vm = meta_entry(meta, "value");
+        if (sv_kind_of(meta) != SV_MAP || meta->len != (km ? 1u : 0u) + (vm ? 1u : 0u) ||
+            !meta->len)
+            return efail(e, SV_ERR_TYPE, "Dictionary meta is {\"key\": ..., \"value\": ...}");
+        if (km && ctype_of(e, km, &kk, &kb, &kt) != SV_OK) return e->err->status;
+        if (vm && ctype_of(e, vm, &vk, &vb, &vt) != SV_OK) return e->err->status;
+        if (!e->r->typed_dicts) kk = vk = 0; /* before 4.4: untyped */
+    }
+    if (!header(e, GD_DICTIONARY, kk << GD_DICT_KEY_SHIFT | vk << GD_DICT_VALUE_SHIFT))
+        return e->err->status;
+    if (put_ctype(e, kk, kb, kt) != SV_OK || put_ctype(e, vk, vb, vt) != SV_OK)
+        return e->err->status;
+    put32(e->out, v->len);
+    const sv_pair *p = sv_pairs(v);
+    for (uint32_t i = 0; i < v->len; i++) {
+        if (encode_rec(e, &p[i].key, depth + 1) != SV_OK ||
+            encode_rec(e, &p[i].val, depth + 1) != SV_OK) {
+            if (p[i].key.kind == SV_STRING)
+                sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
+            else
+                sv_error_path_index(e->err, i);
+            return e->err->status;
+        }
+    }
+    return SV_OK;
+}
+
+static sv_status enc_object(gd_enc *e, const sv_value *v, unsigned depth)
+{
+    if (!e->r->full_objects)
+        return efail(e, SV_ERR_REFUSED,
+                     "a full object is written only with the option objects=full "
+                     "(var_to_bytes_with_objects)");
+    const sv_value *cls = sv_object_class(v);
+    if (sv_kind_of(cls) != SV_STRING || cls->len == 0)
+        return efail(e, SV_ERR_TYPE, "a Godot object's class is a non-empty name");
+    if (!header(e, GD_OBJECT, 0) || put_string(e, cls, 0) != SV_OK) return e->err->status;
+    put32(e->out, v->len);
+    const sv_pair *p = sv_pairs(v);
+    for (uint32_t i = 0; i < v->len; i++) {
+        if (put_string(e, &p[i].key, 0) != SV_OK || encode_rec(e, &p[i].val, depth + 1) != SV_OK) {
+            if (p[i].key.kind == SV_STRING)
+                sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
+            else
+                sv_error_path_index(e->err, i);
+            return e->err->status;
+        }
+    }
+    return SV_OK;
+}
+
+/* spec §5.3 */
+typedef struct np_collect {
+    gd_np_part parts[2][64];
+    uint32_t n[2];
+    bool overflow;
+} np_collect;
+
+static void np_part(void *ctx, bool sub, const char *s, size_t len)
+{
+    np_collect *c = ctx;
+    if (c->n[sub] == 64) {
+        c->overflow = true;
+        return;
+    }
+    c->parts[sub][c->n[sub]].s = s;
+    c->parts[sub][c->n[sub]++].len = len;
+}
+
+static sv_status enc_nodepath(gd_enc *e, const sv_value *v)
+{
+    np_collect c;
+    c.n[0] = c.n[1] = 0;
+    c.overflow = false;
+    bool absolute = gd_nodepath_split(v->as.str, v->len, np_part, &c);
+    if (c.overflow) return efail(e, SV_ERR_LIMIT, "NodePath with more than 64 names or subnames");
+    if (!header(e, GD_NODE_PATH, 0)) return e->err->status;
+    put32(e->out, c.n[0] | 0x80000000u);
+    put32(e->out, c.n[1]);
+    put32(e->out, absolute ? 1 : 0);
+    for (int k = 0; k < 2; k++) {
+        for (uint32_t i = 0; i < c.n[k]; i++) {
+            sv_value s = sv_null();
+            s.kind = SV_STRING;
+            s.len = (uint32_t)c.parts[k][i].len;
+            s.as.str = c.parts[k][i].s;
+            if (put_string(e, &s, 0) != SV_OK) return e->err->status;
+        }
+    }
+    return SV_OK;
+}
+
+/* spec §5.1: RID u64 id (4.x); header only (3.x). */
+static sv_status enc_rid(gd_enc *e, const sv_value *v)
+{
+    if (!header(e, GD_RID, 0)) return e->err->status;
+    if (e->godot4) sv_put_u64le(e->out, v->kind == SV_NULL ? 0 : v->as.u);
+    return SV_OK;
+}
+
+static sv_status enc_signal(gd_enc *e, const sv_value *v)
+{
+    const sv_value *it = sv_array_items(v);
+    if (v->len != 2 || it[0].kind != SV_STRING || (it[1].kind != SV_INT && it[1].kind != SV_UINT))
+        return efail(e, SV_ERR_TYPE, "a signal is [name, object id]");
+    if (!header(e, GD_SIGNAL, 0) || put_string(e, &it[0], 0) != SV_OK) return e->err->status;
+    sv_put_u64le(e->out, it[1].as.u);
+    return SV_OK;
+}
+
+static bool is_psa(const sv_value *v)
+{
+    const sv_value *m = meta_of(v);
+    return sv_kind_of(m) == SV_STRING && m->len == sizeof GD_PSA_META - 1 &&
+           memcmp(m->as.str, GD_PSA_META, m->len) == 0;
+}
+
+static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
+{
+    /* spec §7: "Potential infinite recursion detected" past MAX_RECURSION_DEPTH */
+    if (depth > e->r->max_depth)
+        return efail(e, SV_ERR_DEPTH, "nesting deeper than %u", e->r->max_depth);
+    sv_tag tag = (sv_tag)v->tag;
+    switch ((sv_kind)v->kind) {
+    case SV_NULL:
+        if (tag == SV_TAG_RID) return enc_rid(e, v);
+        if (tag == SV_TAG_CALLABLE) return header(e, GD_CALLABLE, 0) ? SV_OK : e->err->status;
+        if (tag != SV_TAG_NONE) break;
+        put32(e->out, 0);
+        return SV_OK;
+    case SV_BOOL:
+        if (tag != SV_TAG_NONE) break;
+        if (!header(e, GD_BOOL, 0)) return e->err->status;
+        put32(e->out, v->as.b ? 1 : 0);
+        return SV_OK;
+    case SV_INT:
+    case SV_UINT:
+        if (tag == SV_TAG_RID) return enc_rid(e, v);
+        if (tag == SV_TAG_OBJECT_ID) {
+            if (!header(e, GD_OBJECT, GD_FLAG_OBJECT_ID)) return e->err->status;
+            sv_put_u64le(e->out, v->as.u);
+            return SV_OK;
+        }
+        if (tag != SV_TAG_NONE) break;
+        return enc_int(e, v);
+    case SV_FLOAT:
+        if (tag != SV_TAG_NONE) break;
+        return enc_float(e, v);
+    case SV_STRING:
+        if (tag == SV_TAG_NODE_PATH) return enc_nodepath(e, v);
+        if (tag != SV_TAG_NONE && tag != SV_TAG_STRING_NAME) break;
+        if (!header(e, tag == SV_TAG_STRING_NAME ? GD_STRING_NAME : GD_STRING, 0))
+            return e->err->status;
+        return put_string(e, v, 0);
+    case SV_BYTES:
+        if (tag != SV_TAG_NONE) break;
+        if (!header(e, GD_PACKED_BYTE, 0)) return e->err->status;
+        if (v->len > INT32_MAX) return efail(e, SV_ERR_RANGE, "byte array too long");
+        put32(e->out, v->len);
+        sv_buf_append(e->out, v->as.bytes, v->len);
+        sv_put_pad(e->out, e->out->len - v->len, 4);
+        return SV_OK;
+    case SV_ARRAY:
+        if (tag == SV_TAG_SIGNAL) return enc_signal(e, v);
+        if (tag != SV_TAG_NONE) break;
+        return is_psa(v) ? enc_psa(e, v) : enc_array(e, v, depth);
+    case SV_MAP:
+        if (tag != SV_TAG_NONE) break;
+        return enc_dict(e, v, depth);
+    case SV_OBJECT: return enc_object(e, v, depth);
+    case SV_TUPLE: return enc_tuple(e, v);
+    case SV_PACKED: return enc_packed(e, v);
+    default: break;
+    }
+    if (tag != SV_TAG_NONE)
+        return efail(e, SV_ERR_TYPE, "a %s tagged %s has no Godot type",
+                     sv_kind_name(sv_kind_of(v)), sv_tag_name(tag));
+    return efail(e, SV_ERR_TYPE, "a %s has no Godot type", sv_kind_name(sv_kind_of(v)));
+}
+
+sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err)
+{
+    sv_error local;
+    if (!err) {
+        sv_error_clear(&local);
+        err = &local;
+    }
+    gd_enc e;
+    memset(&e, 0, sizeof e);
+    e.out = out;
+    e.r = r;
+    e.err = err;
+    e.godot4 = r->prof->godot4_rules;
+    sv_status st = encode_rec(&e, v, 0);
+    if (st == SV_OK && !sv_buf_ok(out))
+        st = sv_error_set(err, SV_ERR_NOMEM, r->fmt, 0, "out of memory");
+    return st;
+}

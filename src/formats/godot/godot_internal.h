@@ -1,0 +1,180 @@
+/* Godot Variant binary: what the decoder, encoder and framing share.
+ *
+ * One core serves every profile. Internally every Variant type is named by
+ * its Godot 4.x number (gd_type); a profile (godot_types_*.c) maps its wire
+ * codes to and from those numbers and says which per-version rules apply.
+ * Spec: ../shared/specs/godot-variant.md (cited as "spec §N"). */
+#ifndef SV_FORMATS_GODOT_INTERNAL_H
+#define SV_FORMATS_GODOT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serval/godot.h"
+
+/* spec §3.1: the 4.x enum, used as serval's internal type numbering. */
+typedef enum gd_type {
+    GD_NIL = 0,
+    GD_BOOL,
+    GD_INT,
+    GD_FLOAT,
+    GD_STRING,
+    GD_VECTOR2,
+    GD_VECTOR2I,
+    GD_RECT2,
+    GD_RECT2I,
+    GD_VECTOR3,
+    GD_VECTOR3I,
+    GD_TRANSFORM2D,
+    GD_VECTOR4,
+    GD_VECTOR4I,
+    GD_PLANE,
+    GD_QUATERNION,
+    GD_AABB,
+    GD_BASIS,
+    GD_TRANSFORM3D,
+    GD_PROJECTION,
+    GD_COLOR,
+    GD_STRING_NAME,
+    GD_NODE_PATH,
+    GD_RID,
+    GD_OBJECT,
+    GD_CALLABLE,
+    GD_SIGNAL,
+    GD_DICTIONARY,
+    GD_ARRAY,
+    GD_PACKED_BYTE,
+    GD_PACKED_INT32,
+    GD_PACKED_INT64,
+    GD_PACKED_FLOAT32,
+    GD_PACKED_FLOAT64,
+    GD_PACKED_STRING,
+    GD_PACKED_VECTOR2,
+    GD_PACKED_VECTOR3,
+    GD_PACKED_COLOR,
+    GD_PACKED_VECTOR4,
+    GD_TYPE_COUNT,
+    GD_NONE = 0xFF
+} gd_type;
+
+/* spec §2: header bits. */
+#define GD_TYPE_MASK 0xFFu
+#define GD_FLAG_64 (1u << 16)        /* INT, FLOAT, real math types (4.x) */
+#define GD_FLAG_OBJECT_ID (1u << 16) /* OBJECT: encoded as instance id */
+#define GD_ARRAY_KIND_SHIFT 16       /* ARRAY (4.3+): element kind, bits 16-17 */
+#define GD_DICT_KEY_SHIFT 16         /* DICTIONARY (4.4+): key kind, bits 16-17 */
+#define GD_DICT_VALUE_SHIFT 18       /* DICTIONARY (4.4+): value kind, bits 18-19 */
+
+/* spec §2: container type kinds. */
+enum { GD_KIND_NONE = 0, GD_KIND_BUILTIN = 1, GD_KIND_CLASS = 2, GD_KIND_SCRIPT = 3 };
+
+/* A profile: the wire numbering of one family of engine versions. */
+typedef struct gd_profile {
+    const char *name;     /* the format name in errors: "godot4" */
+    unsigned variant_max; /* codes >= this are ERR_INVALID_DATA (spec §7) */
+    const uint8_t *to_gd; /* variant_max entries: wire code -> gd_type */
+    bool godot4_rules;    /* 64-bit math flag, RID u64, strict UTF-8, typed containers */
+} gd_profile;
+
+extern const gd_profile gd_profile_godot4;
+extern const gd_profile gd_profile_godot3;
+extern const gd_profile gd_profile_doc;
+
+/* The rules of one decode or encode: the profile plus the options. */
+typedef struct gd_rules {
+    const gd_profile *prof;
+    const char *fmt;      /* for errors */
+    unsigned variant_max; /* 38 for 4.0-4.2 */
+    bool typed_arrays;    /* 4.3+ */
+    bool typed_dicts;     /* 4.4+ */
+    bool full_objects;
+    bool real_double;
+    uint32_t max_depth;
+    uint8_t to_wire[GD_TYPE_COUNT]; /* gd_type -> wire code, 0xFF = none */
+} gd_rules;
+
+void gd_rules_init(gd_rules *r, const sv_godot_opts *opts);
+
+/* Godot 4 type names ("int", "Vector3", "PackedStringArray"), for typed
+ * container meta data and messages. */
+const char *gd_type_name(unsigned t);
+/* The gd_type named name, or GD_NONE. */
+unsigned gd_type_by_name(const char *name, size_t len);
+
+/* Math types carried as tuples (spec §5.1). */
+typedef struct gd_math {
+    sv_tag tag;
+    uint8_t scalars;
+    uint8_t real; /* 1: real_t fields (f32, or f64 with the 64-bit flag in 4.x) */
+    uint8_t ints; /* 1: i32 fields */
+} gd_math;
+/* The math description of t, or NULL when t is not a math tuple type. */
+const gd_math *gd_math_of(unsigned t);
+/* The gd_type of a tuple tag, or GD_NONE. */
+unsigned gd_type_of_tuple_tag(sv_tag tag);
+
+/* The meta value that marks a PackedStringArray (an SV_ARRAY of strings). */
+#define GD_PSA_META "PackedStringArray"
+
+/* ---- strings (godot_string.c) ---- */
+
+/* Checks and normalises a string's bytes as the profile's String::parse_utf8
+ * does (spec §4: BOM skipped, cut at the first NUL, invalid UTF-8 refused)
+ * and stores the result in the document. Returns false with *bad_at (offset
+ * of the offending byte inside s) when the bytes are refused. */
+bool gd_string_make(sv_doc *doc, const char *s, size_t len, bool godot4, bool intern, sv_value *out,
+                    size_t *bad_at);
+/* Whether a tree string can be written as-is (valid for the profile, no NUL). */
+bool gd_string_writable(const char *s, size_t len, bool godot4, size_t *bad_at);
+
+/* ---- NodePath (godot_nodepath.c) ---- */
+
+typedef struct gd_np_part {
+    const char *s;
+    size_t len;
+} gd_np_part;
+
+/* Whether names/subnames survive the text form "/a/b:c:d" (spec §5.3) and
+ * back; when not, *why says why. */
+bool gd_nodepath_representable(const gd_np_part *names, uint32_t nn, const gd_np_part *subs,
+                               uint32_t ns, const char **why);
+/* The text form's length, and writing it (dst has room for that many bytes). */
+size_t gd_nodepath_text_len(const gd_np_part *names, uint32_t nn, const gd_np_part *subs,
+                            uint32_t ns, bool absolute);
+void gd_nodepath_text(char *dst, const gd_np_part *names, uint32_t nn, const gd_np_part *subs,
+                      uint32_t ns, bool absolute);
+/* Splits a text form: calls part(ctx, is_subname, s, len) for every component
+ * in order; returns the absolute flag. */
+bool gd_nodepath_split(const char *s, size_t len,
+                       void (*part)(void *ctx, bool sub, const char *s, size_t len), void *ctx);
+
+/* ---- dictionary keys (godot_keys.c) ---- */
+
+/* Whether two keys are the same dictionary key for the engine (spec §6.4:
+ * duplicates keep the first position and take the last value). */
+bool gd_key_equal(const sv_value *a, const sv_value *b, bool godot4);
+uint64_t gd_key_hash(const sv_value *v, bool godot4);
+/* Removes duplicate keys of a freshly decoded map in place. false = out of memory. */
+bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4);
+
+/* ---- the core ---- */
+
+/* Decodes one Variant from [data, data+len); base is the start of the whole
+ * input (for offsets). *used gets the engine's r_len. */
+sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
+                          size_t len, sv_value *out, size_t *used, sv_error *err);
+sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err);
+
+/* Options from name=value pairs (godot_options.c). */
+sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *o, bool encode,
+                                sv_godot_opts *out, sv_error *err);
+
+/* Little-endian host: packed arrays are one memcpy. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define GD_LITTLE_ENDIAN 1
+#else
+#define GD_LITTLE_ENDIAN 0
+#endif
+
+#endif

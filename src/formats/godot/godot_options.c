@@ -1,0 +1,104 @@
+/* Options: defaults, the rules of one run, and name=value pairs from the
+ * registry / CLI (-O objects=full, -O framing=stream, ...). */
+#include <string.h>
+
+#include "formats/godot/godot_internal.h"
+
+sv_godot_opts sv_godot_opts_default(sv_godot_profile profile)
+{
+    sv_godot_opts o;
+    memset(&o, 0, sizeof o);
+    o.profile = profile;
+    o.framing = SV_GODOT_RAW;
+    return o;
+}
+
+void gd_rules_init(gd_rules *r, const sv_godot_opts *opts)
+{
+    sv_godot_opts def = sv_godot_opts_default(SV_GODOT4);
+    if (!opts) opts = &def;
+    memset(r, 0, sizeof *r);
+    r->prof = opts->profile == SV_GODOT3      ? &gd_profile_godot3
+              : opts->profile == SV_GODOT_DOC ? &gd_profile_doc
+                                              : &gd_profile_godot4;
+    r->fmt = r->prof->name;
+    r->variant_max = r->prof->variant_max;
+    if (r->prof->godot4_rules) {
+        int minor = opts->godot4_minor ? opts->godot4_minor : 4;
+        /* spec §3.1, §8: PackedVector4Array (38) and typed arrays from 4.3,
+         * typed dictionaries from 4.4 */
+        if (minor < 3) r->variant_max = 38;
+        r->typed_arrays = minor >= 3;
+        r->typed_dicts = minor >= 4;
+        r->real_double = opts->real_double;
+    }
+    r->full_objects = opts->full_objects;
+    sv_limits lim = sv_limits_resolve(&opts->limits);
+    r->max_depth = lim.max_depth;
+    memset(r->to_wire, 0xFF, sizeof r->to_wire);
+    for (unsigned c = 0; c < r->variant_max; c++)
+        r->to_wire[r->prof->to_gd[c]] = (uint8_t)c;
+}
+
+static sv_status bad_value(sv_error *err, const char *fmt, const char *name, const char *value,
+                           const char *allowed)
+{
+    return sv_error_set(err, SV_ERR_USAGE, fmt, 0, "option %s=%s: expected %s", name, value,
+                        allowed);
+}
+
+sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *o, bool encode,
+                                sv_godot_opts *out, sv_error *err)
+{
+    static const char *const names[] = {"godot4", "godot3", "godot-doc"};
+    const char *fmt = names[profile];
+    *out = sv_godot_opts_default(profile);
+    if (o) out->limits = o->limits;
+    const char *v;
+    if ((v = sv_options_get(o, "objects"))) {
+        if (!strcmp(v, "full"))
+            out->full_objects = true;
+        else if (strcmp(v, "id"))
+            return bad_value(err, fmt, "objects", v, "id or full");
+    }
+    if ((v = sv_options_get(o, "framing"))) {
+        if (!strcmp(v, "raw"))
+            out->framing = SV_GODOT_RAW;
+        else if (!strcmp(v, "prefixed"))
+            out->framing = SV_GODOT_PREFIXED;
+        else if (!strcmp(v, "stream"))
+            out->framing = SV_GODOT_STREAM;
+        else
+            return bad_value(err, fmt, "framing", v, "raw, prefixed or stream");
+    }
+    if ((v = sv_options_get(o, "prefix"))) {
+        if (!strcmp(v, "be"))
+            out->prefix_big_endian = true;
+        else if (strcmp(v, "le"))
+            return bad_value(err, fmt, "prefix", v, "le or be");
+    }
+    if ((v = sv_options_get(o, "real"))) {
+        if (profile != SV_GODOT4)
+            return sv_error_set(err, SV_ERR_USAGE, fmt, 0,
+                                "option real: only godot4 has double-precision builds");
+        if (!strcmp(v, "double"))
+            out->real_double = true;
+        else if (strcmp(v, "float"))
+            return bad_value(err, fmt, "real", v, "float or double");
+        (void)encode;
+    }
+    if ((v = sv_options_get(o, "version"))) {
+        if (profile != SV_GODOT4)
+            return sv_error_set(err, SV_ERR_USAGE, fmt, 0, "option version: only for godot4");
+        /* "4.N": 4.0 to 4.2 share rules, as do 4.4 and later */
+        if (v[0] == '4' && v[1] == '.' && v[2] >= '0' && v[2] <= '9' &&
+            (v[3] == 0 || (v[3] >= '0' && v[3] <= '9' && v[4] == 0))) {
+            int minor = v[2] - '0';
+            if (v[3]) minor = minor * 10 + (v[3] - '0');
+            out->godot4_minor = minor < 3 ? 2 : minor == 3 ? 3 : 4;
+        } else {
+            return bad_value(err, fmt, "version", v, "4.0 to 4.x");
+        }
+    }
+    return SV_OK;
+}

@@ -1,0 +1,297 @@
+/* Godot Variant vectors: the Godot 3.2.3 oracle (tests/vectors/godot/oracle,
+ * written by tests/godot/regen.sh) and the spec's vectors (engine unit tests,
+ * public 4.x vectors, the 3.2.3 appendix, source-derived rows;
+ * tests/vectors/godot/spec/index.tsv).
+ *
+ * For every vector the decoded tree is compared with the expected value
+ * given by the oracle or the spec (typed JSON read back into a tree), and
+ * encoding must give the engine's bytes: from the decoded tree, from the
+ * expected tree, and after a trip through typed JSON (dump | conv). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "serval/serval.h"
+#include "test_godot_util.h"
+
+#define MAX_BIN (1 << 20)
+
+static int failures;
+static int checked;
+/* Kind "encnp": Godot 3.2.3 leaves the padding after NodePath components
+ * unwritten (gen.gd); serval writes zeros there. Only that difference, a 0
+ * from serval where the engine's byte is not 0, is allowed. */
+static bool np_pad_lenient;
+
+static bool same_bytes(const uint8_t *got, size_t n, const uint8_t *want, size_t want_len)
+{
+    if (n != want_len) return false;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i] && !(np_pad_lenient && got[i] == 0)) return false;
+    return true;
+}
+
+static void vfail(const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s: ", name);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    failures++;
+}
+
+static bool read_json(sv_doc *doc, const char *text, sv_value *out)
+{
+    sv_error err;
+    sv_error_clear(&err);
+    return sv_json_read(doc, text, strlen(text), NULL, out, &err) == SV_OK;
+}
+
+/* encode v with fmt/opts and compare with want; false (and a message) if not. */
+static bool check_encode(const char *name, const char *what, const char *fmt, const tg_opts *o,
+                         const sv_value *v, const uint8_t *want, size_t want_len)
+{
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_error err;
+    sv_status st = tg_encode(fmt, o, v, &b, &err);
+    bool ok = st == SV_OK && same_bytes(b.data, b.len, want, want_len);
+    if (!ok) {
+        char msg[256];
+        sv_error_format(&err, msg, sizeof msg);
+        char *got = st == SV_OK ? tg_to_hex(b.data, b.len) : NULL;
+        char *exp = tg_to_hex(want, want_len);
+        vfail(name, "%s: encode gave %s, expected %s", what, got ? got : msg, exp);
+        free(got);
+        free(exp);
+    }
+    sv_buf_free(&b);
+    return ok;
+}
+
+/* dump | conv: the tree through typed JSON text and back, then encoded. */
+static void check_json_trip(const char *name, const char *fmt, const tg_opts *o, const sv_value *v,
+                            const uint8_t *want, size_t want_len)
+{
+    char *text = tg_json(v);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value back;
+    if (!read_json(doc, text, &back))
+        vfail(name, "typed JSON %s does not read back", text);
+    else if (!sv_equal(&back, v))
+        vfail(name, "typed JSON %s reads back as another tree", text);
+    else
+        check_encode(name, "after typed JSON", fmt, o, &back, want, want_len);
+    sv_doc_free(doc);
+    free(text);
+}
+
+/* The round-trip property: encode(decode(x)) decodes to the same tree. */
+static void check_reencode_stable(const char *name, const char *fmt, const tg_opts *o,
+                                  const sv_value *tree)
+{
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_error err;
+    if (tg_encode(fmt, o, tree, &b, &err) != SV_OK) {
+        vfail(name, "the decoded tree does not encode: %s", err.message);
+    } else {
+        sv_doc *doc = sv_doc_new(NULL);
+        sv_value again;
+        if (tg_decode(fmt, o, doc, b.data, b.len, &again, &err) != SV_OK || !sv_equal(&again, tree))
+            vfail(name, "decode(encode(decode(x))) differs from decode(x)");
+        sv_doc_free(doc);
+    }
+    sv_buf_free(&b);
+}
+
+/* One vector. kind: enc, dec, str, err. */
+static void run_vector(const char *name, const char *fmt, const char *opts, const char *kind,
+                       const uint8_t *in, size_t in_len, const char *expected, const char *reenc)
+{
+    checked++;
+    np_pad_lenient = !strcmp(kind, "encnp");
+    if (np_pad_lenient) kind = "enc";
+    tg_opts o;
+    tg_opts_parse(&o, opts);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value tree;
+    sv_error err;
+    sv_status st = tg_decode(fmt, &o, doc, in, in_len, &tree, &err);
+    if (!strcmp(kind, "err")) {
+        if (st == SV_OK)
+            vfail(name, "decoded, but the engine refuses these bytes");
+        else if (strncmp(expected, "SV_", 3) == 0 && strcmp(sv_status_name(st), expected) != 0)
+            vfail(name, "status %s, expected %s (%s)", sv_status_name(st), expected, err.message);
+        else if (!err.format || strcmp(err.format, fmt) != 0 || err.byte_offset > in_len)
+            vfail(name, "error without the format or with offset %llu beyond %zu",
+                  (unsigned long long)err.byte_offset, in_len);
+        sv_doc_free(doc);
+        return;
+    }
+    if (st != SV_OK) {
+        char msg[300];
+        sv_error_format(&err, msg, sizeof msg);
+        vfail(name, "decode failed: %s", msg);
+        sv_doc_free(doc);
+        return;
+    }
+    if (!strcmp(kind, "str")) {
+        uint8_t want[4096];
+        long n = tg_hex(expected + 4, want, sizeof want); /* "hex:..." */
+        if (sv_kind_of(&tree) != SV_STRING || n < 0 || tree.len != (uint32_t)n ||
+            memcmp(tree.as.str, want, (size_t)n) != 0)
+            vfail(name, "string differs from the engine's (%s)", expected);
+    } else {
+        sv_value exp;
+        if (!read_json(doc, expected, &exp)) {
+            vfail(name, "expected value %s is not typed JSON", expected);
+        } else if (!sv_equal(&tree, &exp)) {
+            char *got = tg_json(&tree);
+            vfail(name, "decoded %s, expected %s", got, expected);
+            free(got);
+        } else if (!strcmp(kind, "enc")) {
+            check_encode(name, "expected tree", fmt, &o, &exp, in, in_len);
+        }
+    }
+    if (!strcmp(kind, "enc")) {
+        check_encode(name, "decoded tree", fmt, &o, &tree, in, in_len);
+        check_json_trip(name, fmt, &o, &tree, in, in_len);
+    } else if (reenc && strcmp(reenc, "-") != 0) {
+        static uint8_t want[MAX_BIN];
+        long n = tg_hex(reenc, want, sizeof want);
+        if (n < 0)
+            vfail(name, "bad re-encoded hex");
+        else
+            check_encode(name, "engine re-encoding", fmt, &o, &tree, want, (size_t)n);
+    }
+    check_reencode_stable(name, fmt, &o, &tree);
+    sv_doc_free(doc);
+}
+
+/* Oracle values through the other profiles: encode with godot-doc / godot4,
+ * decode again, same tree (the numbering differs, the values do not). */
+static void run_cross_profile(const char *name, const char *opts, const char *expected)
+{
+    if (strstr(expected, "$rid") || !strncmp(expected, "hex:", 4)) return; /* 3.x RID has no id */
+    tg_opts o;
+    tg_opts_parse(&o, opts);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value exp;
+    if (read_json(doc, expected, &exp)) {
+        static const char *const fmts[] = {"godot-doc", "godot4"};
+        for (int i = 0; i < 2; i++) {
+            sv_buf b;
+            sv_buf_init(&b, NULL);
+            sv_error err;
+            sv_value back;
+            if (tg_encode(fmts[i], &o, &exp, &b, &err) != SV_OK)
+                vfail(name, "%s cannot encode it: %s", fmts[i], err.message);
+            else if (tg_decode(fmts[i], &o, doc, b.data, b.len, &back, &err) != SV_OK)
+                vfail(name, "%s cannot decode its own bytes: %s", fmts[i], err.message);
+            else if (!sv_equal(&back, &exp))
+                vfail(name, "%s gives back another tree", fmts[i]);
+            sv_buf_free(&b);
+        }
+    }
+    sv_doc_free(doc);
+}
+
+static void test_oracle(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    char *index = (char *)tg_read_file("vectors/godot/oracle/index.tsv", &len);
+    assert_non_null(index);
+    index = realloc(index, len + 1);
+    index[len] = 0;
+    failures = checked = 0;
+    int counts[4] = {0};
+    for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#') continue;
+        char *f[6];
+        if (tg_split_tabs(line, f, 6) != 6) vfail(line, "index line without 6 fields");
+        char path[256];
+        snprintf(path, sizeof path, "vectors/godot/oracle/%s.bin", f[0]);
+        size_t n = 0;
+        uint8_t *bin = tg_read_file(path, &n);
+        if (!bin) {
+            vfail(f[0], "missing %s", path);
+            continue;
+        }
+        run_vector(f[0], "godot3", f[2], f[1], bin, n, f[3], f[4]);
+        if (!strncmp(f[1], "enc", 3) && !strstr(f[2], "framing"))
+            run_cross_profile(f[0], f[2], f[3]);
+        counts[!strncmp(f[1], "enc", 3) ? 0
+               : !strcmp(f[1], "dec")   ? 1
+               : !strcmp(f[1], "str")   ? 2
+                                        : 3]++;
+        free(bin);
+    }
+    free(index);
+    printf("oracle: %d vectors (%d enc, %d dec, %d str, %d err), %d failures\n", checked, counts[0],
+           counts[1], counts[2], counts[3], failures);
+    assert_true(checked >= 300);
+    assert_int_equal(failures, 0);
+}
+
+/* An index with the bytes inline: name, profile, options, source, kind, hex, expected. */
+static void run_inline_index(const char *path, int min_count)
+{
+    size_t len = 0;
+    char *index = (char *)tg_read_file(path, &len);
+    assert_non_null(index);
+    index = realloc(index, len + 1);
+    index[len] = 0;
+    failures = checked = 0;
+    for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#') continue;
+        char *f[7];
+        if (tg_split_tabs(line, f, 7) != 7) {
+            vfail(line, "index line without 7 fields");
+            continue;
+        }
+        static uint8_t bin[4096];
+        long n = tg_hex(f[5], bin, sizeof bin);
+        if (n < 0) {
+            vfail(f[0], "bad hex");
+            continue;
+        }
+        run_vector(f[0], f[1], f[2], f[4], bin, (size_t)n, f[6], NULL);
+    }
+    free(index);
+    printf("%s: %d vectors, %d failures\n", path, checked, failures);
+    assert_true(checked >= min_count);
+    assert_int_equal(failures, 0);
+}
+
+static void test_spec(void **state)
+{
+    (void)state;
+    run_inline_index("vectors/godot/spec/index.tsv", 150);
+}
+
+/* godot-doc bytes written by @gd-com/utils 5.0.0 (tests/godot/gdcom.sh) */
+static void test_gdcom(void **state)
+{
+    (void)state;
+    run_inline_index("vectors/godot/gdcom/index.tsv", 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oracle),
+        cmocka_unit_test(test_spec),
+        cmocka_unit_test(test_gdcom),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
