@@ -48,22 +48,6 @@ static const bound *bound_of(const char *format)
     return NULL;
 }
 
-static corpus g_corpus;
-
-static int setup(void **state)
-{
-    (void)state;
-    corpus_load_default(&g_corpus, 4u << 20);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    corpus_free(&g_corpus);
-    return 0;
-}
-
 /* Decodes with a counting allocator; returns the status and the peak. */
 static sv_status measure(const sv_format *f, const uint8_t *data, size_t len,
                          const sv_options *opts, int64_t *peak)
@@ -148,9 +132,9 @@ static void test_peak_allocation(void **state)
         if (!b) fail_msg("format %s has no documented memory bound (docs/security.md)", f->name);
         g_worst = 0;
         size_t inputs = 0;
-        for (size_t k = 0; k < g_corpus.count; k++, inputs++)
-            check_peak(f, b, g_corpus.files[k].data, g_corpus.files[k].len,
-                       g_corpus.files[k].path);
+        for (size_t k = 0; k < test_corpus.count; k++, inputs++)
+            check_peak(f, b, test_corpus.files[k].data, test_corpus.files[k].len,
+                       test_corpus.files[k].path);
         if (!f->encode) continue;
         for (size_t k = 0; k < sizeof families / sizeof families[0]; k++) {
             for (unsigned n = 10; n <= 100000; n *= 10) {
@@ -280,5 +264,5 @@ int main(void)
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_string_limit),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_corpus_setup, test_corpus_teardown);
 }
