@@ -144,8 +144,10 @@ static void test_every_format_every_input(void **state)
             sv_doc_free(doc);
         }
         printf("fault injection: %-10s %3zu inputs, %6ld runs\n", f->name, inputs, runs);
-        /* Every format has inputs in the repository's vectors. */
-        if (inputs == 0) fail_msg("format %s decodes none of the test inputs", f->name);
+        /* Every format has inputs among the vectors and samples; without the
+         * samples a format may have none in the repository alone. */
+        if (inputs == 0 && test_corpus.samples_present)
+            fail_msg("format %s decodes none of the test inputs", f->name);
     }
 }
 
