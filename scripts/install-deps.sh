@@ -17,6 +17,13 @@ packages=(
   libjansson-dev rapidjson-dev g++ libbson-dev
 )
 
+# --bench: also Node.js and npm, for the npm peers of bench/node/ (a Node.js
+# that is already on the PATH, from any source, is used as it is).
+if [ "${1:-}" = "--bench" ]; then
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
