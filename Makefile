@@ -42,7 +42,11 @@ build-asan: deps
 	  -DSERVAL_BENCH=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
+# The npm peers (bench/node/) are installed from the lock file; the benchmark
+# skips them with a message when Node.js is missing.
 bench: build
+	@bash scripts/install-deps.sh --bench
+	cd bench/node && npm ci --no-audit --no-fund --silent
 	./$(BUILD)/bench/serval-bench
 
 install: build

@@ -15,6 +15,8 @@ typedef enum opt_id {
     OPT_FORMAT,
     OPT_MAX_DEPTH,
     OPT_MAX_ALLOC,
+    OPT_MAX_STRING,
+    OPT_MAX_DECOMPRESSED,
     OPT_HELP
 } opt_id;
 
@@ -34,6 +36,8 @@ static const opt_spec specs[] = {
     {OPT_FORMAT, "option", 'O', CLI_OPT_FORMAT, true},
     {OPT_MAX_DEPTH, "max-depth", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_ALLOC, "max-alloc", 0, CLI_OPT_LIMITS, true},
+    {OPT_MAX_STRING, "max-string", 0, CLI_OPT_LIMITS, true},
+    {OPT_MAX_DECOMPRESSED, "max-decompressed", 0, CLI_OPT_LIMITS, true},
     {OPT_HELP, "help", 'h', 0, false},
 };
 #define SPEC_COUNT (sizeof specs / sizeof specs[0])
@@ -140,6 +144,20 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
             return 2;
         }
         a->limits.max_alloc = n;
+        break;
+    case OPT_MAX_STRING:
+    case OPT_MAX_DECOMPRESSED:
+        if (!parse_amount(value, true, UINT64_MAX, &n)) {
+            cli_usage_error(cmd,
+                            "--%s needs a size in bytes (suffix k, m, g or t for "
+                            "KiB, MiB, GiB, TiB), got '%s'",
+                            s->long_name, value);
+            return 2;
+        }
+        if (s->id == OPT_MAX_STRING)
+            a->limits.max_string = n;
+        else
+            a->limits.max_decompressed = n;
         break;
     }
     return 0;

@@ -25,7 +25,12 @@ int cmd_resonite(int argc, char **argv);
 #define CLI_HELP_LIMITS                                                                            \
     "  --max-depth N       fail on nesting deeper than N (default 1024)\n"                         \
     "  --max-alloc SIZE    fail when a document needs more than SIZE bytes\n"                      \
-    "                      (suffix k, m, g or t; default 4g)\n"
+    "                      (suffix k, m, g or t; default 4g)\n"                                    \
+    "  --max-string SIZE   fail on a string or byte string longer than SIZE\n"                     \
+    "                      (default 256m)\n"                                                       \
+    "  --max-decompressed SIZE\n"                                                                  \
+    "                      fail when a compressed payload inflates past SIZE\n"                    \
+    "                      (default 1g)\n"
 #define CLI_HELP_HELP "  -h, --help          show this help\n"
 
 #endif

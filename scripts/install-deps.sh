@@ -6,15 +6,23 @@ set -euo pipefail
 # build: compilers, CMake, and the compression/archive libraries the library
 # links (Brotli, LZMA, LZ4 for Resonite; libzip for .resonitepackage);
 # test: cmocka, jq for CLI examples, godot3-server (the Godot 3 oracle),
-# clang's runtime for the libFuzzer targets;
+# clang's runtime for the libFuzzer targets, valgrind (callgrind counts the
+# work of decoding in tests/work/run.sh);
 # bench peers: jansson (C), RapidJSON (C++, header-only), libbson (C),
 # Node.js and npm for the npm peers (bench/node/).
 packages=(
   build-essential cmake pkg-config clang
   libbrotli-dev liblzma-dev liblz4-dev libzip-dev
-  libcmocka-dev jq godot3-server libclang-rt-14-dev
+  libcmocka-dev jq godot3-server libclang-rt-14-dev valgrind
   libjansson-dev rapidjson-dev g++ libbson-dev
 )
+
+# --bench: also Node.js and npm, for the npm peers of bench/node/ (a Node.js
+# that is already on the PATH, from any source, is used as it is).
+if [ "${1:-}" = "--bench" ]; then
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -771,8 +771,7 @@ sv_status sv_json_read(sv_doc *doc, const char *text, size_t len, const sv_json_
     r.plain = opts && opts->plain;
     r.root.type = JR_FR_ROOT;
     sv_jr_caches_init(&r);
-    static char no_block[1];
-    r.bump = r.bump_end = no_block;
+    sv_bump_init(&r.bump, doc);
 
     /* Small stacks up front, so they are never NULL (NULL + 0 is undefined). */
     bool ok = sv_jr_grow(&r, (void **)&r.vs, &r.vcap, sizeof(sv_value), 64, r.text) &&

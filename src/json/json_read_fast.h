@@ -270,7 +270,7 @@ static inline bool jr_dec_int(const jr_dec *d, sv_elem e, uint64_t *word)
 
 /* The free space of the reader's current arena block when it has n bytes
  * (rounded to 8), else NULL. A fast path writes there and then takes the
- * room (r->bump += jr_round8(n)) only once it has succeeded. */
+ * room (r->bump.cur += jr_round8(n)) only once it has succeeded. */
 static inline size_t jr_round8(size_t n)
 {
     return (n + 7) & ~(size_t)7;
@@ -278,7 +278,7 @@ static inline size_t jr_round8(size_t n)
 
 static inline char *jr_room(jr *r, size_t n)
 {
-    return (size_t)(r->bump_end - r->bump) >= jr_round8(n) && n <= SIZE_MAX - 7 ? r->bump : NULL;
+    return (size_t)(r->bump.end - r->bump.cur) >= jr_round8(n) && n <= SIZE_MAX - 7 ? (char *)r->bump.cur : NULL;
 }
 
 /* ---- form keys -------------------------------------------------------------------------- */
@@ -395,7 +395,7 @@ found:
     uint8_t *buf = (uint8_t *)jr_room(r, room + 1);
     if (!buf || !sv_base64_decode(s, len, buf, &n, &bad) || n > r->lim.max_string) return NULL;
     buf[n] = 0;
-    r->bump += jr_round8(room + 1);
+    r->bump.cur += jr_round8(room + 1);
     *out = jr_value(jr_hdr(SV_BYTES, 0, 0, 0, n), jr_ptr_word(buf));
     return q + 2;
 }
@@ -415,10 +415,10 @@ static inline const char *jr_tuple_fast(jr *r, const char *p, const jr_form *fm,
     size_t bytes = jr_round8((size_t)per * 4);
     /* the form's '{' is counted already; its '[' is one level more */
     if (!fm->tuple || per == 0 || r->ftop + 2 > r->lim.max_depth ||
-        (e != SV_ELEM_F32 && e != SV_ELEM_I32) || (size_t)(r->bump_end - r->bump) < bytes ||
+        (e != SV_ELEM_F32 && e != SV_ELEM_I32) || (size_t)(r->bump.end - r->bump.cur) < bytes ||
         p >= end || (size_t)(end - p) < (size_t)per * 23 + 3 || *p != '[')
         return NULL;
-    uint32_t *dst = (uint32_t *)(void *)r->bump;
+    uint32_t *dst = (uint32_t *)(void *)r->bump.cur;
     p++;
     for (unsigned i = 0;;) {
         jr_dec d;
@@ -437,7 +437,7 @@ static inline const char *jr_tuple_fast(jr *r, const char *p, const jr_form *fm,
         p += 1 + (p[1] == ' '); /* pretty text: ", " */
     }
     if (p[0] != ']' || p[1] != '}') return NULL; /* "$elem" and the rest */
-    r->bump += bytes;
+    r->bump.cur += bytes;
     *out = jr_value(jr_hdr(SV_TUPLE, 0, e, fm->tag, per), jr_ptr_word(dst));
     return p + 2;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/bump.h"
 #include "serval/json.h"
 
 /* A "$" form: what its key says (json_read_forms.c). */
@@ -138,10 +139,8 @@ typedef struct jr {
     uint64_t scratch;
     const sv_value *cls; /* the class value last stored for an object without meta */
     uint16_t last_class; /* the key slot of the last class name read in full, or 0 */
-    /* Small arena allocations are carved from blocks the reader takes from
-     * the document (sv_doc_alloc): a pointer bump instead of a call. */
-    char *bump, *bump_end;
-    size_t bump_next; /* size of the next block: 1 KiB doubling to 64 KiB */
+    /* Small arena allocations: a pointer bump instead of a call. */
+    sv_bump bump;
 } jr;
 
 /* ---- errors (json_read_errors.c) ----------------------------------------------------- */
@@ -177,9 +176,9 @@ void *sv_jr_alloc_slow(jr *r, size_t n, const char *at);
 static inline void *sv_jr_alloc(jr *r, size_t n, const char *at)
 {
     size_t m = (n + 7) & ~(size_t)7;
-    if (m >= n && (size_t)(r->bump_end - r->bump) >= m) {
-        void *p = r->bump;
-        r->bump += m;
+    if (m >= n && (size_t)(r->bump.end - r->bump.cur) >= m) {
+        void *p = r->bump.cur;
+        r->bump.cur += m;
         return p;
     }
     return sv_jr_alloc_slow(r, n, at);

@@ -43,30 +43,10 @@ bool sv_jr_reserve(jr *r, void **buf, size_t *cap, size_t need, const char *at)
     return sv_jr_grow(r, buf, cap, 1, need, at);
 }
 
-#define BUMP_FIRST 1024u
-#define BUMP_MAX (64u * 1024u)
-
+/* The bump allocator's slow path, recording a failure at at. */
 void *sv_jr_alloc_slow(jr *r, size_t n, const char *at)
 {
-    if (n > BUMP_MAX / 4) {
-        /* big blocks go straight to the document, no tail is wasted */
-        void *p = sv_doc_alloc(r->doc, n);
-        if (!p) sv_jr_fail_alloc(r, at);
-        return p;
-    }
-    n = (n + 7) & ~(size_t)7;
-    size_t block = r->bump_next ? r->bump_next : BUMP_FIRST;
-    /* A block smaller than the request (a 2 KiB container while blocks are
-     * still 1 KiB) must grow to hold it; n <= BUMP_MAX / 4 bounds this. */
-    while (block < n)
-        block *= 2;
-    char *p = sv_doc_alloc(r->doc, block);
-    if (!p) {
-        sv_jr_fail_alloc(r, at);
-        return NULL;
-    }
-    r->bump = p + n;
-    r->bump_end = p + block;
-    r->bump_next = block < BUMP_MAX ? block * 2 : BUMP_MAX;
+    void *p = sv_bump_alloc_slow(&r->bump, n);
+    if (!p) sv_jr_fail_alloc(r, at);
     return p;
 }

@@ -98,3 +98,19 @@ void corpus_free(corpus *c)
     free(c->files);
     memset(c, 0, sizeof *c);
 }
+
+corpus test_corpus;
+
+int test_corpus_setup(void **state)
+{
+    (void)state;
+    corpus_load_default(&test_corpus, 4u << 20);
+    return 0;
+}
+
+int test_corpus_teardown(void **state)
+{
+    (void)state;
+    corpus_free(&test_corpus);
+    return 0;
+}

@@ -25,4 +25,9 @@ typedef struct corpus {
 void corpus_load_default(corpus *c, size_t max_len);
 void corpus_free(corpus *c);
 
+/* cmocka group fixtures: load test_corpus (files up to 4 MiB) and free it. */
+extern corpus test_corpus;
+int test_corpus_setup(void **state);
+int test_corpus_teardown(void **state);
+
 #endif

@@ -14,29 +14,14 @@
 
 #include <cmocka.h>
 
+#include "helper_tree.h"
 #include "serval/serval.h"
-
-static sv_doc *g_doc;
-
-static int setup(void **state)
-{
-    (void)state;
-    g_doc = sv_doc_new(NULL);
-    return g_doc ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    sv_doc_free(g_doc);
-    return 0;
-}
 
 static sv_value read_opts(const char *text, const sv_json_read_opts *opts)
 {
     sv_value v;
     sv_error err;
-    sv_status st = sv_json_read(g_doc, text, strlen(text), opts, &v, &err);
+    sv_status st = sv_json_read(test_doc, text, strlen(text), opts, &v, &err);
     if (st != SV_OK) {
         char buf[512];
         sv_error_format(&err, buf, sizeof buf);
@@ -56,7 +41,7 @@ static void check_error(const char *text, size_t len, const sv_json_read_opts *o
 {
     sv_value v = sv_int(7);
     sv_error err;
-    sv_status got = sv_json_read(g_doc, text, len, opts, &v, &err);
+    sv_status got = sv_json_read(test_doc, text, len, opts, &v, &err);
     if (got != st || err.byte_offset != off || err.line != line || err.column != col ||
         strcmp(err.path, path) != 0) {
         char buf[512];
@@ -894,43 +879,43 @@ static void test_usage_and_reuse(void **state)
     sv_value v;
     sv_error err;
     assert_int_equal(sv_json_read(NULL, "1", 1, NULL, &v, &err), SV_ERR_USAGE);
-    assert_int_equal(sv_json_read(g_doc, NULL, 1, NULL, &v, &err), SV_ERR_USAGE);
-    assert_int_equal(sv_json_read(g_doc, "1", 1, NULL, NULL, &err), SV_ERR_USAGE);
+    assert_int_equal(sv_json_read(test_doc, NULL, 1, NULL, &v, &err), SV_ERR_USAGE);
+    assert_int_equal(sv_json_read(test_doc, "1", 1, NULL, NULL, &err), SV_ERR_USAGE);
     /* err may be NULL; an empty text with a NULL pointer is just empty */
-    assert_int_equal(sv_json_read(g_doc, "[1]", 3, NULL, &v, NULL), SV_OK);
-    assert_int_equal(sv_json_read(g_doc, NULL, 0, NULL, &v, &err), SV_ERR_TRUNCATED);
+    assert_int_equal(sv_json_read(test_doc, "[1]", 3, NULL, &v, NULL), SV_OK);
+    assert_int_equal(sv_json_read(test_doc, NULL, 0, NULL, &v, &err), SV_ERR_TRUNCATED);
     /* an error from an earlier call does not stick */
-    assert_int_equal(sv_json_read(g_doc, "[1]", 3, NULL, &v, &err), SV_OK);
+    assert_int_equal(sv_json_read(test_doc, "[1]", 3, NULL, &v, &err), SV_OK);
     assert_int_equal(err.status, SV_OK);
     /* the length is honoured: the bytes after it are not read */
-    assert_int_equal(sv_json_read(g_doc, "[1]]", 3, NULL, &v, &err), SV_OK);
-    assert_int_equal(sv_json_read(g_doc, "12", 1, NULL, &v, &err), SV_OK);
+    assert_int_equal(sv_json_read(test_doc, "[1]]", 3, NULL, &v, &err), SV_OK);
+    assert_int_equal(sv_json_read(test_doc, "12", 1, NULL, &v, &err), SV_OK);
     assert_true(v.as.i == 1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_plain_scalars, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_plain_floats, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_plain_strings, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_plain_containers, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_int_forms, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_float_forms, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_f32_against_strtof, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_f64_against_strtod, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_string_forms, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_class_form, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_array_and_map_forms, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tuples, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tuple_errors, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_packed, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tags, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_unknown_and_stray_keys, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_plain_option, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_comments_option, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_error_positions, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_usage_and_reuse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plain_scalars, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_plain_floats, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_plain_strings, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_plain_containers, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_int_forms, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_float_forms, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_f32_against_strtof, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_f64_against_strtod, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_string_forms, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_class_form, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_array_and_map_forms, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_tuples, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_tuple_errors, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_packed, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_tags, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_and_stray_keys, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_plain_option, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_comments_option, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_error_positions, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_usage_and_reuse, test_doc_setup, test_doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

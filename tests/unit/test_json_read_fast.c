@@ -19,29 +19,14 @@
 
 #include "core/value_internal.h"
 #include "json/json_read_internal.h"
+#include "helper_tree.h"
 #include "serval/serval.h"
-
-static sv_doc *g_doc;
-
-static int setup(void **state)
-{
-    (void)state;
-    g_doc = sv_doc_new(NULL);
-    return g_doc ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    sv_doc_free(g_doc);
-    return 0;
-}
 
 static sv_value read_len(const char *text, size_t len, const sv_json_read_opts *opts)
 {
     sv_value v;
     sv_error err;
-    sv_status st = sv_json_read(g_doc, text, len, opts, &v, &err);
+    sv_status st = sv_json_read(test_doc, text, len, opts, &v, &err);
     if (st != SV_OK) {
         char buf[512];
         sv_error_format(&err, buf, sizeof buf);
@@ -59,7 +44,7 @@ static sv_value rd(const char *text)
 static sv_status rd_err(const char *text, sv_error *err)
 {
     sv_value v;
-    return sv_json_read(g_doc, text, strlen(text), NULL, &v, err);
+    return sv_json_read(test_doc, text, strlen(text), NULL, &v, err);
 }
 
 static uint64_t s_rnd = UINT64_C(0x9E3779B97F4A7C15);
@@ -135,7 +120,7 @@ static void test_value_words(void **state)
     a = sv_ref_null();
     b = jr_value(jr_hdr(SV_REF, SV_F_NULLREF, 0, 0, 0), 0);
     assert_memory_equal(&a, &b, sizeof a);
-    a = sv_with_flags(sv_str(g_doc, "x", 1), SV_F_UTF16);
+    a = sv_with_flags(sv_str(test_doc, "x", 1), SV_F_UTF16);
     b = jr_value(jr_hdr(SV_STRING, SV_F_UTF16, 0, 0, 1), jr_ptr_word(a.as.str));
     assert_memory_equal(&a, &b, sizeof a);
 }
@@ -575,14 +560,14 @@ static void test_arena_block_ends(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_value_words, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_decimals_against_strtod, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_integers, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_key_prediction, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_class_prediction, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_form_fast_paths, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tuple_text_ends, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_arena_block_ends, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_value_words, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_decimals_against_strtod, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_integers, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_key_prediction, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_class_prediction, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_form_fast_paths, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_tuple_text_ends, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_arena_block_ends, test_doc_setup, test_doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,23 +14,8 @@
 #include <cmocka.h>
 
 #include "helper_alloc.h"
+#include "helper_tree.h"
 #include "serval/serval.h"
-
-static sv_doc *doc;
-
-static int setup(void **state)
-{
-    (void)state;
-    doc = sv_doc_new(NULL);
-    return doc ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    sv_doc_free(doc);
-    return 0;
-}
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -86,58 +71,16 @@ static sv_error expect_fail(sv_value v, bool plain, sv_status expected)
 
 static sv_value S(const char *s)
 {
-    return sv_strz(doc, s);
+    return sv_strz(test_doc, s);
 }
 static sv_value SN(const char *s, size_t n)
 {
-    return sv_str(doc, s, n);
-}
-
-static sv_value arr(int n, ...)
-{
-    sv_value a = sv_array(doc, 0);
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        assert_true(sv_array_push(doc, &a, va_arg(ap, sv_value)));
-    va_end(ap);
-    return a;
-}
-
-/* n (key, value) pairs of sv_values */
-static sv_value map(int n, ...)
-{
-    sv_value m = sv_map(doc, 0);
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n; i++) {
-        sv_value k = va_arg(ap, sv_value);
-        sv_value v = va_arg(ap, sv_value);
-        assert_true(sv_map_put(doc, &m, k, v));
-    }
-    va_end(ap);
-    return m;
-}
-
-/* n (const char *name, value) fields */
-static sv_value obj(sv_value cls, int n, ...)
-{
-    sv_value o = sv_object(doc, cls, 0);
-    assert_int_equal(o.kind, SV_OBJECT);
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n; i++) {
-        const char *k = va_arg(ap, const char *);
-        sv_value v = va_arg(ap, sv_value);
-        assert_true(sv_map_put_str(doc, &o, k, v));
-    }
-    va_end(ap);
-    return o;
+    return sv_str(test_doc, s, n);
 }
 
 static sv_value with_meta(sv_value c, sv_value meta)
 {
-    assert_true(sv_set_meta(doc, &c, meta));
+    assert_true(sv_set_meta(test_doc, &c, meta));
     return c;
 }
 
@@ -170,7 +113,7 @@ static sv_value utf16(const char *s, size_t n)
 static sv_value vec3(float x, float y, float z)
 {
     float d[3] = {x, y, z};
-    return sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, d);
+    return sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F32, d);
 }
 
 /* ---- scalars ---------------------------------------------------------------- */
@@ -455,10 +398,10 @@ static void test_utf16_strings(void **state)
 static void test_bytes(void **state)
 {
     (void)state;
-    CHECK(sv_bytes(doc, "\x00\x01\x02\xff", 4), "{\"$bytes\":\"AAEC/w==\"}");
-    CHECK(sv_bytes(doc, "", 0), "{\"$bytes\":\"\"}");
-    CHECK(sv_bytes(doc, "foobar", 6), "{\"$bytes\":\"Zm9vYmFy\"}");
-    CHECK(sv_bytes(doc, "fooba", 5), "{\"$bytes\":\"Zm9vYmE=\"}");
+    CHECK(sv_bytes(test_doc, "\x00\x01\x02\xff", 4), "{\"$bytes\":\"AAEC/w==\"}");
+    CHECK(sv_bytes(test_doc, "", 0), "{\"$bytes\":\"\"}");
+    CHECK(sv_bytes(test_doc, "foobar", 6), "{\"$bytes\":\"Zm9vYmFy\"}");
+    CHECK(sv_bytes(test_doc, "fooba", 5), "{\"$bytes\":\"Zm9vYmE=\"}");
 }
 
 /* ---- containers ------------------------------------------------------------------ */
@@ -466,42 +409,42 @@ static void test_bytes(void **state)
 static void test_arrays(void **state)
 {
     (void)state;
-    CHECK(arr(0), "[]");
-    CHECK(sv_array(doc, 0), "[]");
-    CHECK(arr(2, sv_int(1), sv_int(2)), "[1,2]");
-    CHECK(arr(3, arr(0), arr(1, arr(0)), sv_null()), "[[],[[]],null]");
+    CHECK(tree_arr(0), "[]");
+    CHECK(sv_array(test_doc, 0), "[]");
+    CHECK(tree_arr(2, sv_int(1), sv_int(2)), "[1,2]");
+    CHECK(tree_arr(3, tree_arr(0), tree_arr(1, tree_arr(0)), sv_null()), "[[],[[]],null]");
     /* sv_array(n) holds n nulls */
-    CHECK(sv_array(doc, 2), "[null,null]");
+    CHECK(sv_array(test_doc, 2), "[null,null]");
 }
 
 static void test_maps(void **state)
 {
     (void)state;
-    CHECK(map(0), "{}");
-    CHECK(map(2, S("a"), sv_int(1), S("$b"), sv_int(2)), "{\"a\":1,\"$$b\":2}");
+    CHECK(tree_map(0), "{}");
+    CHECK(tree_map(2, S("a"), sv_int(1), S("$b"), sv_int(2)), "{\"a\":1,\"$$b\":2}");
     /* every leading '$' gets one more; inner ones stay */
-    CHECK(map(4, S("$"), sv_int(1), S("$$c"), sv_int(2), S("x$"), sv_int(3), S(""), sv_int(4)),
+    CHECK(tree_map(4, S("$"), sv_int(1), S("$$c"), sv_int(2), S("x$"), sv_int(3), S(""), sv_int(4)),
           "{\"$$\":1,\"$$$c\":2,\"x$\":3,\"\":4}");
     /* duplicates are kept, in order */
-    CHECK(map(2, S("k"), sv_int(1), S("k"), sv_int(2)), "{\"k\":1,\"k\":2}");
-    CHECK(map(1, S("a\"\n"), S("v")), "{\"a\\\"\\n\":\"v\"}");
-    CHECK(map(1, S("o"), map(1, S("i"), arr(0))), "{\"o\":{\"i\":[]}}");
+    CHECK(tree_map(2, S("k"), sv_int(1), S("k"), sv_int(2)), "{\"k\":1,\"k\":2}");
+    CHECK(tree_map(1, S("a\"\n"), S("v")), "{\"a\\\"\\n\":\"v\"}");
+    CHECK(tree_map(1, S("o"), tree_map(1, S("i"), tree_arr(0))), "{\"o\":{\"i\":[]}}");
 }
 
 static void test_maps_other_keys(void **state)
 {
     (void)state;
-    CHECK(map(2, sv_int(1), S("one"), arr(2, sv_int(0), sv_int(1)), S("pair")),
+    CHECK(tree_map(2, sv_int(1), S("one"), tree_arr(2, sv_int(0), sv_int(1)), S("pair")),
           "{\"$map\":[[1,\"one\"],[[0,1],\"pair\"]]}");
     /* one non-string key makes the whole map a list of pairs */
-    CHECK(map(2, S("a"), sv_int(1), sv_null(), sv_int(2)), "{\"$map\":[[\"a\",1],[null,2]]}");
+    CHECK(tree_map(2, S("a"), sv_int(1), sv_null(), sv_int(2)), "{\"$map\":[[\"a\",1],[null,2]]}");
     /* a UTF-16 or tagged string key is not a plain string; no '$' doubling
      * in pairs, since a key there is a value */
-    CHECK(map(2, S("$a"), sv_int(1), utf16("b", 1), sv_int(2)),
+    CHECK(tree_map(2, S("$a"), sv_int(1), utf16("b", 1), sv_int(2)),
           "{\"$map\":[[\"$a\",1],[{\"$utf16\":\"b\"},2]]}");
-    CHECK(map(1, sv_with_tag(S("jump"), SV_TAG_STRING_NAME), sv_bool(true)),
+    CHECK(tree_map(1, sv_with_tag(S("jump"), SV_TAG_STRING_NAME), sv_bool(true)),
           "{\"$map\":[[{\"$string_name\":\"jump\"},true]]}");
-    CHECK(map(1, sv_f32(1.5f), vec3(1, 2, 3)),
+    CHECK(tree_map(1, sv_f32(1.5f), vec3(1, 2, 3)),
           "{\"$map\":[[{\"$f32\":1.5},{\"$vector3\":[1.0,2.0,3.0]}]]}");
 }
 
@@ -514,7 +457,7 @@ static void test_nested_maps_with_other_keys(void **state)
     enum { DEPTH = 200 };
     sv_value v = sv_int(0);
     for (int d = 0; d < DEPTH; d++)
-        v = map(2, S("c"), v, sv_int(1), sv_null());
+        v = tree_map(2, S("c"), v, sv_int(1), sv_null());
     static const char open[] = "{\"$map\":[[\"c\",", close[] = "],[1,null]]}";
     char *exp = malloc(DEPTH * (sizeof open + sizeof close) + 2);
     assert_non_null(exp);
@@ -531,33 +474,33 @@ static void test_nested_maps_with_other_keys(void **state)
 static void test_objects(void **state)
 {
     (void)state;
-    CHECK(obj(S("Player"), 2, "name", S("Ann"), "hp", sv_int(5)),
+    CHECK(tree_obj(S("Player"), 2, "name", S("Ann"), "hp", sv_int(5)),
           "{\"$class\":\"Player\",\"name\":\"Ann\",\"hp\":5}");
-    CHECK(obj(sv_uint(3735928559u), 1, "m_x", sv_int(1)), "{\"$class\":3735928559,\"m_x\":1}");
-    CHECK(obj(S("Empty"), 0), "{\"$class\":\"Empty\"}");
-    CHECK(obj(S("X"), 2, "$x", sv_int(1), "$class", sv_int(2)),
+    CHECK(tree_obj(sv_uint(3735928559u), 1, "m_x", sv_int(1)), "{\"$class\":3735928559,\"m_x\":1}");
+    CHECK(tree_obj(S("Empty"), 0), "{\"$class\":\"Empty\"}");
+    CHECK(tree_obj(S("X"), 2, "$x", sv_int(1), "$class", sv_int(2)),
           "{\"$class\":\"X\",\"$$x\":1,\"$$class\":2}");
-    CHECK(obj(S("Node"), 1, "child", obj(S("Leaf"), 0)),
+    CHECK(tree_obj(S("Node"), 1, "child", tree_obj(S("Leaf"), 0)),
           "{\"$class\":\"Node\",\"child\":{\"$class\":\"Leaf\"}}");
 }
 
 static void test_meta(void **state)
 {
     (void)state;
-    CHECK(with_meta(arr(2, sv_int(1), sv_int(2)), S("int")),
+    CHECK(with_meta(tree_arr(2, sv_int(1), sv_int(2)), S("int")),
           "{\"$array\":[1,2],\"$meta\":\"int\"}");
-    CHECK(with_meta(arr(0), sv_null()), "{\"$array\":[],\"$meta\":null}");
-    CHECK(with_meta(map(1, S("a"), sv_int(1)), sv_int_w(3, 4)),
+    CHECK(with_meta(tree_arr(0), sv_null()), "{\"$array\":[],\"$meta\":null}");
+    CHECK(with_meta(tree_map(1, S("a"), sv_int(1)), sv_int_w(3, 4)),
           "{\"$map\":{\"a\":1},\"$meta\":{\"$i32\":3}}");
-    CHECK(with_meta(map(1, S("$a"), sv_int(1)), sv_int(3)), "{\"$map\":{\"$$a\":1},\"$meta\":3}");
-    CHECK(with_meta(map(1, sv_int(1), sv_int(2)), arr(2, S("int"), S("int"))),
+    CHECK(with_meta(tree_map(1, S("$a"), sv_int(1)), sv_int(3)), "{\"$map\":{\"$$a\":1},\"$meta\":3}");
+    CHECK(with_meta(tree_map(1, sv_int(1), sv_int(2)), tree_arr(2, S("int"), S("int"))),
           "{\"$map\":[[1,2]],\"$meta\":[\"int\",\"int\"]}");
-    CHECK(with_meta(map(0), sv_int(0)), "{\"$map\":{},\"$meta\":0}");
-    CHECK(with_meta(obj(S("X"), 1, "f", sv_int(1)), map(1, S("v"), sv_int(2))),
+    CHECK(with_meta(tree_map(0), sv_int(0)), "{\"$map\":{},\"$meta\":0}");
+    CHECK(with_meta(tree_obj(S("X"), 1, "f", sv_int(1)), tree_map(1, S("v"), sv_int(2))),
           "{\"$class\":\"X\",\"$meta\":{\"v\":2},\"f\":1}");
-    CHECK(with_meta(obj(S("X"), 0), sv_bool(true)), "{\"$class\":\"X\",\"$meta\":true}");
+    CHECK(with_meta(tree_obj(S("X"), 0), sv_bool(true)), "{\"$class\":\"X\",\"$meta\":true}");
     /* meta that is itself a container with meta */
-    CHECK(with_meta(arr(0), with_meta(arr(0), sv_int(1))),
+    CHECK(with_meta(tree_arr(0), with_meta(tree_arr(0), sv_int(1))),
           "{\"$array\":[],\"$meta\":{\"$array\":[],\"$meta\":1}}");
 }
 
@@ -613,8 +556,8 @@ static void test_tuples_every_shape(void **state)
                     snprintf(exp + m, sizeof exp - (size_t)m, "%s%.1f", i ? "," : "", (double)f[i]);
         }
         snprintf(exp + m, sizeof exp - (size_t)m, "]}");
-        sv_value v = r->ints ? sv_tuple(doc, r->tag, SV_ELEM_I32, i32)
-                             : sv_tuple(doc, r->tag, SV_ELEM_F32, f);
+        sv_value v = r->ints ? sv_tuple(test_doc, r->tag, SV_ELEM_I32, i32)
+                             : sv_tuple(test_doc, r->tag, SV_ELEM_F32, f);
         assert_int_equal(v.kind, SV_TUPLE);
         check_str(v, exp);
     }
@@ -624,48 +567,48 @@ static void test_tuples_other_elems(void **state)
 {
     (void)state;
     double d[3] = {1.0, 0.1, -2.5};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F64, d),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F64, d),
           "{\"$vector3\":[1.0,0.1,-2.5],\"$elem\":\"f64\"}");
     int64_t i64[2] = {INT64_MIN, 7};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2I, SV_ELEM_I64, i64),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_I64, i64),
           "{\"$vector2i\":[-9223372036854775808,7],\"$elem\":\"i64\"}");
     float f[2] = {1.0f, 0.1f};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2I, SV_ELEM_F32, f),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_F32, f),
           "{\"$vector2i\":[1.0,0.1],\"$elem\":\"f32\"}");
     int32_t i32[2] = {-1, 2};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I32, i32),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_I32, i32),
           "{\"$vector2\":[-1,2],\"$elem\":\"i32\"}");
     uint8_t u8[4] = {0, 128, 255, 1};
-    CHECK(sv_tuple(doc, SV_TAG_COLOR, SV_ELEM_U8, u8),
+    CHECK(sv_tuple(test_doc, SV_TAG_COLOR, SV_ELEM_U8, u8),
           "{\"$color\":[0,128,255,1],\"$elem\":\"u8\"}");
     int8_t i8[2] = {-128, 127};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I8, i8),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_I8, i8),
           "{\"$vector2\":[-128,127],\"$elem\":\"i8\"}");
     uint16_t u16[2] = {0, 65535};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_U16, u16),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_U16, u16),
           "{\"$vector2\":[0,65535],\"$elem\":\"u16\"}");
     int16_t i16[2] = {-32768, 1};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_I16, i16),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_I16, i16),
           "{\"$vector2\":[-32768,1],\"$elem\":\"i16\"}");
     uint32_t u32[2] = {4294967295u, 0};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_U32, u32),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_U32, u32),
           "{\"$vector2\":[4294967295,0],\"$elem\":\"u32\"}");
     uint64_t u64[2] = {UINT64_MAX, 0};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_U64, u64),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_U64, u64),
           "{\"$vector2\":[18446744073709551615,0],\"$elem\":\"u64\"}");
     /* non-finite elements are strings */
     float nf[3] = {f32_of(0x7fc00000u), f32_of(0x7f800000u), f32_of(0xff800000u)};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, nf),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F32, nf),
           "{\"$vector3\":[\"nan\",\"inf\",\"-inf\"]}");
     float nf2[2] = {f32_of(0xffc00000u), -0.0f};
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_F32, nf2),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_F32, nf2),
           "{\"$vector2\":[\"nan:0xffc00000\",-0.0]}");
     double nd[2] = {0, 0};
     uint64_t b = UINT64_C(0x7ff8000000000001);
     memcpy(&nd[0], &b, 8);
     b = UINT64_C(0x7ff8000000000000);
     memcpy(&nd[1], &b, 8);
-    CHECK(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_F64, nd),
+    CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_F64, nd),
           "{\"$vector2\":[\"nan:0x7ff8000000000001\",\"nan\"],\"$elem\":\"f64\"}");
 }
 
@@ -673,51 +616,51 @@ static void test_packed_flat(void **state)
 {
     (void)state;
     uint8_t u8[2] = {0, 255};
-    CHECK(sv_packed(doc, SV_ELEM_U8, SV_TAG_NONE, u8, 2), "{\"$u8s\":[0,255]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_U8, SV_TAG_NONE, u8, 2), "{\"$u8s\":[0,255]}");
     int8_t i8[2] = {-128, 127};
-    CHECK(sv_packed(doc, SV_ELEM_I8, SV_TAG_NONE, i8, 2), "{\"$i8s\":[-128,127]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_I8, SV_TAG_NONE, i8, 2), "{\"$i8s\":[-128,127]}");
     uint16_t u16[1] = {65535};
-    CHECK(sv_packed(doc, SV_ELEM_U16, SV_TAG_NONE, u16, 1), "{\"$u16s\":[65535]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_U16, SV_TAG_NONE, u16, 1), "{\"$u16s\":[65535]}");
     int16_t i16[1] = {-32768};
-    CHECK(sv_packed(doc, SV_ELEM_I16, SV_TAG_NONE, i16, 1), "{\"$i16s\":[-32768]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_I16, SV_TAG_NONE, i16, 1), "{\"$i16s\":[-32768]}");
     uint32_t u32[1] = {4294967295u};
-    CHECK(sv_packed(doc, SV_ELEM_U32, SV_TAG_NONE, u32, 1), "{\"$u32s\":[4294967295]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_U32, SV_TAG_NONE, u32, 1), "{\"$u32s\":[4294967295]}");
     int32_t i32[1] = {INT32_MIN};
-    CHECK(sv_packed(doc, SV_ELEM_I32, SV_TAG_NONE, i32, 1), "{\"$i32s\":[-2147483648]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, i32, 1), "{\"$i32s\":[-2147483648]}");
     uint64_t u64[1] = {UINT64_MAX};
-    CHECK(sv_packed(doc, SV_ELEM_U64, SV_TAG_NONE, u64, 1), "{\"$u64s\":[18446744073709551615]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_U64, SV_TAG_NONE, u64, 1), "{\"$u64s\":[18446744073709551615]}");
     int64_t i64[1] = {INT64_MIN};
-    CHECK(sv_packed(doc, SV_ELEM_I64, SV_TAG_NONE, i64, 1), "{\"$i64s\":[-9223372036854775808]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_I64, SV_TAG_NONE, i64, 1), "{\"$i64s\":[-9223372036854775808]}");
     float f32[2] = {1.5f, 2.0f};
-    CHECK(sv_packed(doc, SV_ELEM_F32, SV_TAG_NONE, f32, 2), "{\"$f32s\":[1.5,2.0]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_NONE, f32, 2), "{\"$f32s\":[1.5,2.0]}");
     double f64[3] = {0.1, 1e300, -0.0};
-    CHECK(sv_packed(doc, SV_ELEM_F64, SV_TAG_NONE, f64, 3), "{\"$f64s\":[0.1,1e+300,-0.0]}");
-    CHECK(sv_packed(doc, SV_ELEM_F32, SV_TAG_NONE, NULL, 0), "{\"$f32s\":[]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_F64, SV_TAG_NONE, f64, 3), "{\"$f64s\":[0.1,1e+300,-0.0]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_NONE, NULL, 0), "{\"$f32s\":[]}");
     float nf[2] = {f32_of(0x7f800000u), 0.1f};
-    CHECK(sv_packed(doc, SV_ELEM_F32, SV_TAG_NONE, nf, 2), "{\"$f32s\":[\"inf\",0.1]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_NONE, nf, 2), "{\"$f32s\":[\"inf\",0.1]}");
     /* more than one row of numbers: compact output has no line breaks */
     int32_t many[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    CHECK(sv_packed(doc, SV_ELEM_I32, SV_TAG_NONE, many, 10), "{\"$i32s\":[1,2,3,4,5,6,7,8,9,10]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, many, 10), "{\"$i32s\":[1,2,3,4,5,6,7,8,9,10]}");
 }
 
 static void test_packed_shaped(void **state)
 {
     (void)state;
     float v3[6] = {1, 2, 3, 4, 5, 6};
-    CHECK(sv_packed(doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR3, v3, 6),
+    CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR3, v3, 6),
           "{\"$packed_vector3\":[[1.0,2.0,3.0],[4.0,5.0,6.0]]}");
     double d3[3] = {1, 2, 3};
-    CHECK(sv_packed(doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, d3, 3),
+    CHECK(sv_packed(test_doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, d3, 3),
           "{\"$packed_vector3\":[[1.0,2.0,3.0]],\"$elem\":\"f64\"}");
-    CHECK(sv_packed(doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR3, NULL, 0), "{\"$packed_vector3\":[]}");
-    CHECK(sv_packed(doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR2, v3, 4),
+    CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR3, NULL, 0), "{\"$packed_vector3\":[]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR2, v3, 4),
           "{\"$packed_vector2\":[[1.0,2.0],[3.0,4.0]]}");
-    CHECK(sv_packed(doc, SV_ELEM_F32, SV_TAG_PACKED_COLOR, v3, 4),
+    CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_PACKED_COLOR, v3, 4),
           "{\"$packed_color\":[[1.0,2.0,3.0,4.0]]}");
-    CHECK(sv_packed(doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR4, v3, 4),
+    CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR4, v3, 4),
           "{\"$packed_vector4\":[[1.0,2.0,3.0,4.0]]}");
     uint8_t c[8] = {255, 0, 0, 255, 0, 255, 0, 128};
-    CHECK(sv_packed(doc, SV_ELEM_U8, SV_TAG_PACKED_COLOR, c, 8),
+    CHECK(sv_packed(test_doc, SV_ELEM_U8, SV_TAG_PACKED_COLOR, c, 8),
           "{\"$packed_color\":[[255,0,0,255],[0,255,0,128]],\"$elem\":\"u8\"}");
 }
 
@@ -727,13 +670,13 @@ static void test_many_keys(void **state)
 {
     (void)state;
     enum { OBJECTS = 5, KEYS = 150 };
-    sv_value a = sv_array(doc, 0);
+    sv_value a = sv_array(test_doc, 0);
     char *exp = malloc(OBJECTS * KEYS * 64 + 16);
     assert_non_null(exp);
     size_t m = 0;
     exp[m++] = '[';
     for (int o = 0; o < OBJECTS; o++) {
-        sv_value ob = map(0);
+        sv_value ob = tree_map(0);
         if (o) exp[m++] = ',';
         exp[m++] = '{';
         for (int k = 0; k < KEYS; k++) {
@@ -744,8 +687,8 @@ static void test_many_keys(void **state)
                                              : "k%d";
             int n = snprintf(key, sizeof key, shape, k);
             /* every third object has fresh (not interned) copies of the keys */
-            sv_value kv = o % 3 == 2 ? SN(key, (size_t)n) : sv_str_intern(doc, key, (size_t)n);
-            assert_true(sv_map_put(doc, &ob, kv, sv_int(k)));
+            sv_value kv = o % 3 == 2 ? SN(key, (size_t)n) : sv_str_intern(test_doc, key, (size_t)n);
+            assert_true(sv_map_put(test_doc, &ob, kv, sv_int(k)));
             if (k) exp[m++] = ',';
             exp[m++] = '"';
             if (key[0] == '$') exp[m++] = '$';
@@ -756,7 +699,7 @@ static void test_many_keys(void **state)
             m += (size_t)sprintf(exp + m, "\":%d", k);
         }
         exp[m++] = '}';
-        assert_true(sv_array_push(doc, &a, ob));
+        assert_true(sv_array_push(test_doc, &a, ob));
     }
     exp[m++] = ']';
     exp[m] = '\0';
@@ -778,14 +721,14 @@ static void test_tags(void **state)
     CHECK(sv_with_tag(sv_f32(1.5f), SV_TAG_ENUM), "{\"$enum\":{\"$f32\":1.5}}");
     CHECK(sv_with_tag(sv_null(), SV_TAG_MINKEY), "{\"$minkey\":null}");
     CHECK(sv_with_tag(sv_null(), SV_TAG_MAXKEY), "{\"$maxkey\":null}");
-    CHECK(sv_with_tag(sv_bytes(doc, "\x00\x01\x02\xff", 4), SV_TAG_UUID),
+    CHECK(sv_with_tag(sv_bytes(test_doc, "\x00\x01\x02\xff", 4), SV_TAG_UUID),
           "{\"$uuid\":{\"$bytes\":\"AAEC/w==\"}}");
     CHECK(sv_with_tag(utf16("x", 1), SV_TAG_STRING_NAME), "{\"$string_name\":{\"$utf16\":\"x\"}}");
-    CHECK(sv_with_tag(arr(2, sv_int(1), sv_int(2)), SV_TAG_CALLABLE), "{\"$callable\":[1,2]}");
-    CHECK(sv_with_tag(map(1, S("a"), sv_int(1)), SV_TAG_SIGNAL), "{\"$signal\":{\"a\":1}}");
+    CHECK(sv_with_tag(tree_arr(2, sv_int(1), sv_int(2)), SV_TAG_CALLABLE), "{\"$callable\":[1,2]}");
+    CHECK(sv_with_tag(tree_map(1, S("a"), sv_int(1)), SV_TAG_SIGNAL), "{\"$signal\":{\"a\":1}}");
     CHECK(sv_with_tag(sv_ref(3), SV_TAG_OBJECT_ID), "{\"$object_id\":{\"$ref\":3}}");
     uint8_t id[2] = {1, 2};
-    CHECK(sv_with_tag(sv_packed(doc, SV_ELEM_U8, SV_TAG_NONE, id, 2), SV_TAG_UUID),
+    CHECK(sv_with_tag(sv_packed(test_doc, SV_ELEM_U8, SV_TAG_NONE, id, 2), SV_TAG_UUID),
           "{\"$uuid\":{\"$u8s\":[1,2]}}");
     /* every tag that applies to any kind, by its name in tags.h / docs/json.md */
     static const struct {
@@ -822,30 +765,30 @@ static sv_value sample_document(void)
     uint8_t small[2] = {1, 2};
     int32_t v2i[2] = {0, 1};
     double d3[3] = {1, 2, 3};
-    sv_value m = sv_map(doc, 0);
-    sv_map_put_str(doc, &m, "name", S("Ann"));
-    sv_map_put_str(doc, &m, "hp", sv_int_w(5, 4));
-    sv_map_put_str(doc, &m, "pos", vec3(1, 2, 3));
-    sv_map_put_str(doc, &m, "tags", arr(2, S("a"), S("b")));
-    sv_map_put_str(doc, &m, "empty", arr(0));
-    sv_map_put_str(doc, &m, "none", map(0));
-    sv_map_put_str(doc, &m, "inv", obj(S("Item"), 2, "id", sv_int(7), "$x", sv_bool(true)));
-    sv_map_put_str(doc, &m, "pts", sv_packed(doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR3, pts, 6));
-    sv_map_put_str(doc, &m, "ids", sv_packed(doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
-    sv_map_put_str(doc, &m, "small", sv_packed(doc, SV_ELEM_U8, SV_TAG_NONE, small, 2));
-    sv_map_put_str(doc, &m, "dict",
-                   map(2, sv_int(1), S("one"), sv_tuple(doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i),
-                       arr(1, sv_bool(true))));
-    sv_map_put_str(doc, &m, "typed", with_meta(arr(1, sv_int(1)), S("int")));
-    sv_map_put_str(doc, &m, "rid", sv_with_tag(sv_int(42), SV_TAG_RID));
-    sv_map_put_str(doc, &m, "call", sv_with_tag(arr(2, sv_int(1), sv_int(2)), SV_TAG_CALLABLE));
-    sv_map_put_str(doc, &m, "cls", obj(S("Empty"), 0));
-    sv_map_put_str(doc, &m, "f", f64_bits(UINT64_C(0x7ff8000000000000)));
-    sv_map_put_str(doc, &m, "v", sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F64, d3));
-    sv_map_put_str(doc, &m, "b", sv_bytes(doc, "\x00\x01\x02\xff", 4));
-    sv_map_put_str(doc, &m, "r", sv_ref_null());
-    sv_map_put_str(doc, &m, "u", utf16("\xed\xa0\x80", 3));
-    sv_map_put_str(doc, &m, "f32", sv_f32(0.1f));
+    sv_value m = sv_map(test_doc, 0);
+    sv_map_put_str(test_doc, &m, "name", S("Ann"));
+    sv_map_put_str(test_doc, &m, "hp", sv_int_w(5, 4));
+    sv_map_put_str(test_doc, &m, "pos", vec3(1, 2, 3));
+    sv_map_put_str(test_doc, &m, "tags", tree_arr(2, S("a"), S("b")));
+    sv_map_put_str(test_doc, &m, "empty", tree_arr(0));
+    sv_map_put_str(test_doc, &m, "none", tree_map(0));
+    sv_map_put_str(test_doc, &m, "inv", tree_obj(S("Item"), 2, "id", sv_int(7), "$x", sv_bool(true)));
+    sv_map_put_str(test_doc, &m, "pts", sv_packed(test_doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR3, pts, 6));
+    sv_map_put_str(test_doc, &m, "ids", sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
+    sv_map_put_str(test_doc, &m, "small", sv_packed(test_doc, SV_ELEM_U8, SV_TAG_NONE, small, 2));
+    sv_map_put_str(test_doc, &m, "dict",
+                   tree_map(2, sv_int(1), S("one"), sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i),
+                       tree_arr(1, sv_bool(true))));
+    sv_map_put_str(test_doc, &m, "typed", with_meta(tree_arr(1, sv_int(1)), S("int")));
+    sv_map_put_str(test_doc, &m, "rid", sv_with_tag(sv_int(42), SV_TAG_RID));
+    sv_map_put_str(test_doc, &m, "call", sv_with_tag(tree_arr(2, sv_int(1), sv_int(2)), SV_TAG_CALLABLE));
+    sv_map_put_str(test_doc, &m, "cls", tree_obj(S("Empty"), 0));
+    sv_map_put_str(test_doc, &m, "f", f64_bits(UINT64_C(0x7ff8000000000000)));
+    sv_map_put_str(test_doc, &m, "v", sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F64, d3));
+    sv_map_put_str(test_doc, &m, "b", sv_bytes(test_doc, "\x00\x01\x02\xff", 4));
+    sv_map_put_str(test_doc, &m, "r", sv_ref_null());
+    sv_map_put_str(test_doc, &m, "u", utf16("\xed\xa0\x80", 3));
+    sv_map_put_str(test_doc, &m, "f32", sv_f32(0.1f));
     return m;
 }
 
@@ -909,20 +852,20 @@ static void test_pretty_forms(void **state)
     (void)state;
     /* scalars and empty containers at the top level */
     CHECK_PRETTY(sv_int(5), 2, "5");
-    CHECK_PRETTY(arr(0), 2, "[]");
-    CHECK_PRETTY(map(0), 2, "{}");
+    CHECK_PRETTY(tree_arr(0), 2, "[]");
+    CHECK_PRETTY(tree_map(0), 2, "{}");
     CHECK_PRETTY(sv_int_w(5, 4), 2, "{\"$i32\": 5}");
     /* indent 4 */
-    CHECK_PRETTY(map(1, S("a"), arr(1, sv_int(1))), 4, "{\n    \"a\": [\n        1\n    ]\n}");
+    CHECK_PRETTY(tree_map(1, S("a"), tree_arr(1, sv_int(1))), 4, "{\n    \"a\": [\n        1\n    ]\n}");
     /* a map with meta and pairs */
-    CHECK_PRETTY(with_meta(map(1, sv_int(1), sv_int(2)), sv_int(0)), 2,
+    CHECK_PRETTY(with_meta(tree_map(1, sv_int(1), sv_int(2)), sv_int(0)), 2,
                  "{\n"
                  "  \"$map\": [\n"
                  "    [1, 2]\n"
                  "  ],\n"
                  "  \"$meta\": 0\n"
                  "}");
-    CHECK_PRETTY(with_meta(map(1, S("a"), sv_int(2)), sv_int(0)), 2,
+    CHECK_PRETTY(with_meta(tree_map(1, S("a"), sv_int(2)), sv_int(0)), 2,
                  "{\n"
                  "  \"$map\": {\n"
                  "    \"a\": 2\n"
@@ -930,7 +873,7 @@ static void test_pretty_forms(void **state)
                  "  \"$meta\": 0\n"
                  "}");
     /* an object with meta */
-    CHECK_PRETTY(with_meta(obj(S("X"), 1, "f", sv_int(1)), S("m")), 2,
+    CHECK_PRETTY(with_meta(tree_obj(S("X"), 1, "f", sv_int(1)), S("m")), 2,
                  "{\n"
                  "  \"$class\": \"X\",\n"
                  "  \"$meta\": \"m\",\n"
@@ -938,32 +881,32 @@ static void test_pretty_forms(void **state)
                  "}");
     /* a packed array with its element type */
     double d[6] = {1, 2, 3, 4, 5, 6};
-    CHECK_PRETTY(sv_packed(doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, d, 6), 2,
+    CHECK_PRETTY(sv_packed(test_doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, d, 6), 2,
                  "{\"$packed_vector3\": [\n"
                  "  [1.0, 2.0, 3.0],\n"
                  "  [4.0, 5.0, 6.0]\n"
                  "], \"$elem\": \"f64\"}");
-    CHECK_PRETTY(sv_packed(doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, NULL, 0), 2,
+    CHECK_PRETTY(sv_packed(test_doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, NULL, 0), 2,
                  "{\"$packed_vector3\": [], \"$elem\": \"f64\"}");
     /* exactly one row of eight stays on the form's line; sixteen make two rows */
     int32_t i[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-    CHECK_PRETTY(sv_packed(doc, SV_ELEM_I32, SV_TAG_NONE, i, 8), 2,
+    CHECK_PRETTY(sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, i, 8), 2,
                  "{\"$i32s\": [1, 2, 3, 4, 5, 6, 7, 8]}");
-    CHECK_PRETTY(sv_packed(doc, SV_ELEM_I32, SV_TAG_NONE, i, 16), 2,
+    CHECK_PRETTY(sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, i, 16), 2,
                  "{\"$i32s\": [\n"
                  "  1, 2, 3, 4, 5, 6, 7, 8,\n"
                  "  9, 10, 11, 12, 13, 14, 15, 16\n"
                  "]}");
     /* a tag around a map, and tags around tags' payloads */
-    CHECK_PRETTY(sv_with_tag(map(1, S("a"), sv_int(1)), SV_TAG_SIGNAL), 2,
+    CHECK_PRETTY(sv_with_tag(tree_map(1, S("a"), sv_int(1)), SV_TAG_SIGNAL), 2,
                  "{\"$signal\": {\n"
                  "  \"a\": 1\n"
                  "}}");
     CHECK_PRETTY(sv_with_tag(sv_uint_w(1, 4), SV_TAG_RID), 2, "{\"$rid\": {\"$u32\": 1}}");
-    CHECK_PRETTY(map(1, sv_null(), arr(0)), 2, "{\"$map\": [\n  [null, []]\n]}");
+    CHECK_PRETTY(tree_map(1, sv_null(), tree_arr(0)), 2, "{\"$map\": [\n  [null, []]\n]}");
     /* the same keys again (the writer remembers their text, space included) */
-    CHECK_PRETTY(arr(2, obj(S("P"), 2, "x", sv_int(1), "$y", sv_int(2)),
-                     obj(S("P"), 2, "x", sv_int(3), "$y", sv_int(4))),
+    CHECK_PRETTY(tree_arr(2, tree_obj(S("P"), 2, "x", sv_int(1), "$y", sv_int(2)),
+                     tree_obj(S("P"), 2, "x", sv_int(3), "$y", sv_int(4))),
                  2,
                  "[\n"
                  "  {\n    \"$class\": \"P\",\n    \"x\": 1,\n    \"$$y\": 2\n  },\n"
@@ -978,17 +921,17 @@ static void test_pretty_doc_example(void **state)
     double pts[6] = {1, 2, 3, 4, 5, 6};
     int32_t ids[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     int32_t v2i[2] = {0, 1};
-    sv_value m = sv_map(doc, 0);
-    sv_map_put_str(doc, &m, "name", S("Ann"));
-    sv_map_put_str(doc, &m, "hp", sv_int_w(5, 4));
-    sv_map_put_str(doc, &m, "pos", vec3(1, 2, 3));
-    sv_map_put_str(doc, &m, "tags", arr(2, S("a"), S("b")));
-    sv_map_put_str(doc, &m, "inv", obj(S("Item"), 1, "id", sv_int(7)));
-    sv_map_put_str(doc, &m, "pts", sv_packed(doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, pts, 6));
-    sv_map_put_str(doc, &m, "ids", sv_packed(doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
+    sv_value m = sv_map(test_doc, 0);
+    sv_map_put_str(test_doc, &m, "name", S("Ann"));
+    sv_map_put_str(test_doc, &m, "hp", sv_int_w(5, 4));
+    sv_map_put_str(test_doc, &m, "pos", vec3(1, 2, 3));
+    sv_map_put_str(test_doc, &m, "tags", tree_arr(2, S("a"), S("b")));
+    sv_map_put_str(test_doc, &m, "inv", tree_obj(S("Item"), 1, "id", sv_int(7)));
+    sv_map_put_str(test_doc, &m, "pts", sv_packed(test_doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, pts, 6));
+    sv_map_put_str(test_doc, &m, "ids", sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
     sv_map_put_str(
-        doc, &m, "dict",
-        map(2, sv_int(1), S("one"), sv_tuple(doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i), arr(0)));
+        test_doc, &m, "dict",
+        tree_map(2, sv_int(1), S("one"), sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i), tree_arr(0)));
     CHECK_PRETTY(m, 2,
                  "{\n"
                  "  \"name\": \"Ann\",\n"
@@ -1024,7 +967,7 @@ static void test_pretty_deep(void **state)
     enum { DEPTH = 12 };
     sv_value v = sv_int(1);
     for (int d = 0; d < DEPTH; d++)
-        v = arr(1, v);
+        v = tree_arr(1, v);
     for (int indent = 1; indent <= 3; indent++) {
         char exp[2048];
         size_t m = 0;
@@ -1077,15 +1020,15 @@ static void test_plain_scalars(void **state)
     CHECK_PLAIN(utf16("x", 1), "\"x\"");
     CHECK_PLAIN(sv_with_tag(S("jump"), SV_TAG_STRING_NAME), "\"jump\"");
     float nf[2] = {f32_of(0x7f800000u), 0.5f};
-    CHECK_PLAIN(sv_tuple(doc, SV_TAG_VECTOR2, SV_ELEM_F32, nf), "[null,0.5]");
-    CHECK_PLAIN(sv_packed(doc, SV_ELEM_F32, SV_TAG_NONE, nf, 2), "[null,0.5]");
+    CHECK_PLAIN(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_F32, nf), "[null,0.5]");
+    CHECK_PLAIN(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_NONE, nf, 2), "[null,0.5]");
     /* keys are not escaped, string keys of any kind make an object */
-    CHECK_PLAIN(map(2, S("$a"), sv_int(1), utf16("b", 1), sv_int(2)), "{\"$a\":1,\"b\":2}");
-    CHECK_PLAIN(with_meta(map(1, sv_int(1), sv_int(2)), sv_int(0)), "[[1,2]]");
-    CHECK_PLAIN(obj(sv_uint(7), 1, "$f", sv_int(1)), "{\"$f\":1}");
-    CHECK_PLAIN(with_meta(obj(S("X"), 0), sv_int(1)), "{}");
-    CHECK_PLAIN_PRETTY(map(1, sv_int(1), vec3(1, 2, 3)), 2, "[\n  [1, [1.0, 2.0, 3.0]]\n]");
-    CHECK_PLAIN_PRETTY(obj(S("X"), 1, "a", sv_int(1)), 2, "{\n  \"a\": 1\n}");
+    CHECK_PLAIN(tree_map(2, S("$a"), sv_int(1), utf16("b", 1), sv_int(2)), "{\"$a\":1,\"b\":2}");
+    CHECK_PLAIN(with_meta(tree_map(1, sv_int(1), sv_int(2)), sv_int(0)), "[[1,2]]");
+    CHECK_PLAIN(tree_obj(sv_uint(7), 1, "$f", sv_int(1)), "{\"$f\":1}");
+    CHECK_PLAIN(with_meta(tree_obj(S("X"), 0), sv_int(1)), "{}");
+    CHECK_PLAIN_PRETTY(tree_map(1, sv_int(1), vec3(1, 2, 3)), 2, "[\n  [1, [1.0, 2.0, 3.0]]\n]");
+    CHECK_PLAIN_PRETTY(tree_obj(S("X"), 1, "a", sv_int(1)), 2, "{\n  \"a\": 1\n}");
 }
 
 /* ---- round trip --------------------------------------------------------------- */
@@ -1129,25 +1072,25 @@ static void test_round_trip(void **state)
     char ctl[40];
     for (int c = 0; c < 40; c++)
         ctl[c] = (char)c;
-    check_round_trip(arr(4, SN(ctl, 40), S("caf\xc3\xa9 \xf0\x9f\x98\x80 \"\\/"),
+    check_round_trip(tree_arr(4, SN(ctl, 40), S("caf\xc3\xa9 \xf0\x9f\x98\x80 \"\\/"),
                          utf16("a\xed\xa0\x80"
                                "b\xed\xbf\xbf",
                                8),
-                         sv_bytes(doc, "", 0)));
-    check_round_trip(arr(8, sv_int(INT64_MIN), sv_uint(UINT64_MAX), sv_uint(5), sv_int_w(-1, 1),
+                         sv_bytes(test_doc, "", 0)));
+    check_round_trip(tree_arr(8, sv_int(INT64_MIN), sv_uint(UINT64_MAX), sv_uint(5), sv_int_w(-1, 1),
                          sv_uint_w(7, 2), sv_int_w(5, 8), sv_f64(-0.0), sv_f64(5e-324)));
-    check_round_trip(arr(6, f64_bits(UINT64_C(0x7ff8000000000001)), f32_bits(0xffc00000u),
+    check_round_trip(tree_arr(6, f64_bits(UINT64_C(0x7ff8000000000001)), f32_bits(0xffc00000u),
                          f32_bits(0x7f800000u), sv_f32(0.1f),
                          sv_with_flags(sv_f64(2), SV_F_EXPLICIT), sv_f64(1e21)));
-    check_round_trip(map(3, S("$"), sv_int(1), S("$$x"), with_meta(arr(0), sv_null()), S(""),
-                         with_meta(map(1, sv_int(1), sv_int(2)), S("m"))));
-    check_round_trip(with_meta(obj(sv_uint(3735928559u), 1, "$f", sv_ref_null()), sv_ref(4)));
+    check_round_trip(tree_map(3, S("$"), sv_int(1), S("$$x"), with_meta(tree_arr(0), sv_null()), S(""),
+                         with_meta(tree_map(1, sv_int(1), sv_int(2)), S("m"))));
+    check_round_trip(with_meta(tree_obj(sv_uint(3735928559u), 1, "$f", sv_ref_null()), sv_ref(4)));
     double d3[3] = {1, 2, 3};
     uint8_t u8[5] = {1, 2, 3, 4, 5};
-    check_round_trip(arr(4, sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F64, d3),
-                         sv_packed(doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, d3, 3),
-                         sv_with_tag(sv_packed(doc, SV_ELEM_U8, SV_TAG_NONE, u8, 5), SV_TAG_UUID),
-                         sv_with_tag(map(0), SV_TAG_SIGNAL)));
+    check_round_trip(tree_arr(4, sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F64, d3),
+                         sv_packed(test_doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, d3, 3),
+                         sv_with_tag(sv_packed(test_doc, SV_ELEM_U8, SV_TAG_NONE, u8, 5), SV_TAG_UUID),
+                         sv_with_tag(tree_map(0), SV_TAG_SIGNAL)));
 }
 
 /* ---- malformed trees and other failures -------------------------------------- */
@@ -1155,30 +1098,30 @@ static void test_round_trip(void **state)
 static void test_error_paths(void **state)
 {
     (void)state;
-    sv_error err = expect_fail(map(1, S("a"), arr(2, S("ok"), S("ab\xff"))), false, SV_ERR_UTF8);
+    sv_error err = expect_fail(tree_map(1, S("a"), tree_arr(2, S("ok"), S("ab\xff"))), false, SV_ERR_UTF8);
     assert_string_equal(err.path, "/a/1");
     assert_int_equal(err.byte_offset, 2);
     /* JSON Pointer escapes ~ and / in keys */
-    err = expect_fail(obj(S("C"), 2, "x", sv_int(1), "f", map(1, S("k~/"), S("\xc0"))), false,
+    err = expect_fail(tree_obj(S("C"), 2, "x", sv_int(1), "f", tree_map(1, S("k~/"), S("\xc0"))), false,
                       SV_ERR_UTF8);
     assert_string_equal(err.path, "/f/k~0~1");
     /* a pair of a map with other keys is named by its position */
-    err = expect_fail(map(2, sv_int(1), S("x"), sv_int(2), S("\xc0")), false, SV_ERR_UTF8);
+    err = expect_fail(tree_map(2, sv_int(1), S("x"), sv_int(2), S("\xc0")), false, SV_ERR_UTF8);
     assert_string_equal(err.path, "/1");
     /* meta, class, tags and the element of a tagged array */
-    err = expect_fail(with_meta(arr(0), arr(1, S("\xc0"))), false, SV_ERR_UTF8);
+    err = expect_fail(with_meta(tree_arr(0), tree_arr(1, S("\xc0"))), false, SV_ERR_UTF8);
     assert_string_equal(err.path, "/$meta/0");
-    err = expect_fail(arr(1, obj(S("\xc0"), 0)), false, SV_ERR_UTF8);
+    err = expect_fail(tree_arr(1, tree_obj(S("\xc0"), 0)), false, SV_ERR_UTF8);
     assert_string_equal(err.path, "/0/$class");
-    err = expect_fail(arr(2, sv_null(), sv_with_tag(arr(1, S("\xc0")), SV_TAG_CALLABLE)), false,
+    err = expect_fail(tree_arr(2, sv_null(), sv_with_tag(tree_arr(1, S("\xc0")), SV_TAG_CALLABLE)), false,
                       SV_ERR_UTF8);
     assert_string_equal(err.path, "/1/0");
     /* a bad key: the path names the map that holds it */
-    err = expect_fail(map(1, S("m"), map(1, S("\xc0"), sv_int(1))), false, SV_ERR_UTF8);
+    err = expect_fail(tree_map(1, S("m"), tree_map(1, S("\xc0"), sv_int(1))), false, SV_ERR_UTF8);
     assert_string_equal(err.path, "/m");
     /* the error text */
     char text[300];
-    err = expect_fail(map(1, S("a"), arr(2, S("ok"), S("ab\xff"))), false, SV_ERR_UTF8);
+    err = expect_fail(tree_map(1, S("a"), tree_arr(2, S("ok"), S("ab\xff"))), false, SV_ERR_UTF8);
     sv_error_format(&err, text, sizeof text);
     assert_non_null(strstr(text, "/a/1"));
     assert_string_equal(err.format, "json");
@@ -1219,27 +1162,27 @@ static void test_malformed(void **state)
     v.sub = SV_ELEM_NONE;
     expect_fail(v, false, SV_ERR_TYPE);
     float f[4] = {1, 2, 3, 4};
-    v = sv_packed(doc, SV_ELEM_F32, SV_TAG_NONE, f, 4);
+    v = sv_packed(test_doc, SV_ELEM_F32, SV_TAG_NONE, f, 4);
     v.tag = SV_TAG_PACKED_VECTOR3; /* 4 numbers are not whole vector3 items */
     expect_fail(v, false, SV_ERR_TYPE);
     v.tag = SV_TAG_VECTOR3; /* a tuple shape on a packed array */
     expect_fail(v, false, SV_ERR_TYPE);
     /* object fields and classes */
-    sv_value o = obj(S("C"), 0);
-    assert_true(sv_map_put(doc, &o, sv_int(1), sv_int(2)));
-    sv_error err = expect_fail(arr(1, o), false, SV_ERR_TYPE);
+    sv_value o = tree_obj(S("C"), 0);
+    assert_true(sv_map_put(test_doc, &o, sv_int(1), sv_int(2)));
+    sv_error err = expect_fail(tree_arr(1, o), false, SV_ERR_TYPE);
     assert_string_equal(err.path, "/0/0");
-    o = obj(S("C"), 0);
-    assert_true(sv_map_put(doc, &o, utf16("f", 1), sv_int(2)));
+    o = tree_obj(S("C"), 0);
+    assert_true(sv_map_put(test_doc, &o, utf16("f", 1), sv_int(2)));
     expect_fail(o, false, SV_ERR_TYPE);
-    o = obj(S("C"), 0);
+    o = tree_obj(S("C"), 0);
     ((sv_value *)o.as.box->cls)->kind = SV_INT;
     expect_fail(o, false, SV_ERR_TYPE);
     /* storage missing */
     v = S("abc");
     v.as.str = NULL;
     expect_fail(v, false, SV_ERR_TYPE);
-    v = arr(0);
+    v = tree_arr(0);
     v.len = 3;
     expect_fail(v, false, SV_ERR_TYPE);
 }
@@ -1250,7 +1193,7 @@ static void test_depth(void **state)
     /* 2 x SV_DEFAULT_MAX_DEPTH nested containers are written ... */
     sv_value v = sv_int(1);
     for (unsigned d = 0; d < 2 * SV_DEFAULT_MAX_DEPTH; d++)
-        v = arr(1, v);
+        v = tree_arr(1, v);
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
@@ -1260,11 +1203,11 @@ static void test_depth(void **state)
     assert_int_equal(b.data[2 * SV_DEFAULT_MAX_DEPTH], '1');
     sv_buf_free(&b);
     /* ... one more is refused */
-    v = arr(1, v);
+    v = tree_arr(1, v);
     expect_fail(v, false, SV_ERR_DEPTH);
     v = sv_int(1);
     for (unsigned d = 0; d < 3000; d++)
-        v = map(1, S("k"), v);
+        v = tree_map(1, S("k"), v);
     expect_fail(v, true, SV_ERR_DEPTH);
 }
 
@@ -1274,7 +1217,7 @@ static void test_append_and_usage(void **state)
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_buf_append(&b, "xyz", 3);
-    sv_value v = arr(2, sv_int(5), S("a"));
+    sv_value v = tree_arr(2, sv_int(5), S("a"));
     assert_int_equal(sv_json_write(&v, NULL, &b, NULL), SV_OK); /* err may be NULL */
     assert_int_equal(b.len, 10);
     assert_memory_equal(b.data, "xyz[5,\"a\"]", 10);
@@ -1299,7 +1242,7 @@ static void test_out_of_memory(void **state)
     char *big = malloc(n);
     assert_non_null(big);
     memset(big, 'q', n);
-    sv_value v = arr(3, SN(big, n), sv_int(1), SN(big, n));
+    sv_value v = tree_arr(3, SN(big, n), sv_int(1), SN(big, n));
     free(big);
     for (long fail_at = 1; fail_at < 64; fail_at++) {
         test_alloc ta;
@@ -1367,5 +1310,5 @@ int main(void)
         cmocka_unit_test(test_append_and_usage),
         cmocka_unit_test(test_out_of_memory),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_doc_setup, test_doc_teardown);
 }

@@ -18,23 +18,8 @@
 #include <cmocka.h>
 
 #include "core/base64.h"
+#include "helper_tree.h"
 #include "serval/serval.h"
-
-static sv_doc *doc;
-
-static int setup(void **state)
-{
-    (void)state;
-    doc = sv_doc_new(NULL);
-    return doc ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    sv_doc_free(doc);
-    return 0;
-}
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -89,44 +74,18 @@ static sv_error expect_fail(sv_value v, bool plain, sv_status expected)
 
 static sv_value S(const char *s)
 {
-    return sv_strz(doc, s);
+    return sv_strz(test_doc, s);
 }
 
 static sv_value K(const char *s)
 {
-    return sv_str_intern(doc, s, strlen(s));
-}
-
-static sv_value arr(int n, ...)
-{
-    sv_value a = sv_array(doc, 0);
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        assert_true(sv_array_push(doc, &a, va_arg(ap, sv_value)));
-    va_end(ap);
-    return a;
-}
-
-/* n (key, value) pairs */
-static sv_value map(int n, ...)
-{
-    sv_value m = sv_map(doc, 0);
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n; i++) {
-        sv_value k = va_arg(ap, sv_value);
-        sv_value v = va_arg(ap, sv_value);
-        assert_true(sv_map_put(doc, &m, k, v));
-    }
-    va_end(ap);
-    return m;
+    return sv_str_intern(test_doc, s, strlen(s));
 }
 
 static sv_value obj1(sv_value cls, sv_value key, sv_value val)
 {
-    sv_value o = sv_object(doc, cls, 0);
-    assert_true(sv_map_put(doc, &o, key, val));
+    sv_value o = sv_object(test_doc, cls, 0);
+    assert_true(sv_map_put(test_doc, &o, key, val));
     return o;
 }
 
@@ -172,16 +131,16 @@ static void check_everywhere(sv_value v, const char *exp)
     char buf[512];
     check(v, exp);
     snprintf(buf, sizeof buf, "[%s]", exp);
-    check(arr(1, v), buf);
+    check(tree_arr(1, v), buf);
     snprintf(buf, sizeof buf, "[%s,%s,%s]", exp, exp, exp);
-    check(arr(3, v, v, v), buf);
+    check(tree_arr(3, v, v, v), buf);
     snprintf(buf, sizeof buf, "{\"k\":%s,\"k2\":%s}", exp, exp);
-    check(map(2, K("k"), v, K("k2"), v), buf);
+    check(tree_map(2, K("k"), v, K("k2"), v), buf);
     snprintf(buf, sizeof buf, "{\"$class\":\"C\",\"k\":%s}", exp);
     check(obj1(K("C"), K("k"), v), buf);
     if (v.kind == SV_STRING && v.tag == 0 && !(v.flags & SV_F_UTF16)) return;
     snprintf(buf, sizeof buf, "{\"$map\":[[%s,%s]]}", exp, exp);
-    check(map(1, v, v), buf); /* not a string key: the list of pairs */
+    check(tree_map(1, v, v), buf); /* not a string key: the list of pairs */
 }
 
 static void test_scalars_everywhere(void **state)
@@ -219,7 +178,7 @@ static void test_scalars_everywhere(void **state)
     check_everywhere(f, "{\"$f32\":2.0}");
     check_everywhere(sv_ref(12), "{\"$ref\":12}");
     check_everywhere(sv_ref_null(), "{\"$ref\":null}");
-    check_everywhere(sv_bytes(doc, "foob", 4), "{\"$bytes\":\"Zm9vYg==\"}");
+    check_everywhere(sv_bytes(test_doc, "foob", 4), "{\"$bytes\":\"Zm9vYg==\"}");
     check_everywhere(sv_with_tag(S("jump"), SV_TAG_STRING_NAME), "{\"$string_name\":\"jump\"}");
     check_everywhere(sv_with_tag(sv_int(42), SV_TAG_RID), "{\"$rid\":42}");
     check_everywhere(sv_with_tag(sv_null(), SV_TAG_MINKEY), "{\"$minkey\":null}");
@@ -227,10 +186,10 @@ static void test_scalars_everywhere(void **state)
     check_everywhere(sv_with_tag(sv_f64(0.25), SV_TAG_DATETIME), "{\"$datetime\":0.25}");
     check_everywhere(sv_with_flags(S("ab"), SV_F_UTF16), "{\"$utf16\":\"ab\"}");
     float v3[3] = {1.0f, -2.5f, 0.1f};
-    check_everywhere(sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, v3),
+    check_everywhere(sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F32, v3),
                      "{\"$vector3\":[1.0,-2.5,0.1]}");
-    check_everywhere(arr(0), "[]");
-    check_everywhere(map(0), "{}");
+    check_everywhere(tree_arr(0), "[]");
+    check_everywhere(tree_map(0), "{}");
 }
 
 /* Strings of every length around the inline limit (16 bytes) with a byte
@@ -259,7 +218,7 @@ static void test_strings_everywhere(void **state)
         }
     }
     /* an invalid byte inside a short string is found inside containers too */
-    sv_error err = expect_fail(arr(2, S("ok"), S("ab\xff")), false, SV_ERR_UTF8);
+    sv_error err = expect_fail(tree_arr(2, S("ok"), S("ab\xff")), false, SV_ERR_UTF8);
     assert_int_equal(err.byte_offset, 2);
     assert_string_equal(err.path, "/1");
 }
@@ -268,15 +227,15 @@ static void test_strings_everywhere(void **state)
 static void test_pretty_and_plain_items(void **state)
 {
     (void)state;
-    sv_value a = arr(4, sv_f32(0.5f), sv_int(3), S("x"), sv_bool(false));
+    sv_value a = tree_arr(4, sv_f32(0.5f), sv_int(3), S("x"), sv_bool(false));
     check_opts(a, 2, false, "[\n  {\"$f32\": 0.5},\n  3,\n  \"x\",\n  false\n]");
     check_opts(a, 0, true, "[0.5,3,\"x\",false]");
     check_opts(a, 3, true, "[\n   0.5,\n   3,\n   \"x\",\n   false\n]");
-    sv_value m = map(2, K("a"), sv_f32(1.5f), K("b"), arr(1, sv_null()));
+    sv_value m = tree_map(2, K("a"), sv_f32(1.5f), K("b"), tree_arr(1, sv_null()));
     check_opts(m, 2, false, "{\n  \"a\": {\"$f32\": 1.5},\n  \"b\": [\n    null\n  ]\n}");
     check_opts(m, 0, true, "{\"a\":1.5,\"b\":[null]}");
     /* a wide indentation: each line's spaces are written 16 at a time */
-    check_opts(arr(1, arr(1, sv_int(1))), 20, false,
+    check_opts(tree_arr(1, tree_arr(1, sv_int(1))), 20, false,
                "[\n                    [\n                                        1\n"
                "                    ]\n]");
 }
@@ -294,7 +253,7 @@ static void add_int(text *t, const char *fmt_open, int64_t i)
  * forms (the general writer) and negated, and compares with printf. */
 static void check_ints(const int64_t *xs, size_t n)
 {
-    sv_value plain = sv_array(doc, n), forms = sv_array(doc, n), neg = sv_array(doc, n);
+    sv_value plain = sv_array(test_doc, n), forms = sv_array(test_doc, n), neg = sv_array(test_doc, n);
     sv_value *pi = sv_array_items(&plain), *fi = sv_array_items(&forms), *ni = sv_array_items(&neg);
     text e1 = {0}, e2 = {0}, e3 = {0};
     add(&e1, "[");
@@ -356,16 +315,16 @@ static void test_int_digits(void **state)
     check_ints(xs, n);
     free(xs);
     /* uints above int64's range are bare numbers, the others forms */
-    check(arr(3, sv_uint(UINT64_C(9999999999999999999)), sv_uint(UINT64_C(10000000000000000000)),
+    check(tree_arr(3, sv_uint(UINT64_C(9999999999999999999)), sv_uint(UINT64_C(10000000000000000000)),
               sv_uint(UINT64_C(9223372036854775807))),
           "[9999999999999999999,10000000000000000000,{\"$u64\":9223372036854775807}]");
-    check(arr(4, sv_uint_w(0, 1), sv_uint_w(9, 2), sv_uint_w(10, 4), sv_uint_w(99999999, 4)),
+    check(tree_arr(4, sv_uint_w(0, 1), sv_uint_w(9, 2), sv_uint_w(10, 4), sv_uint_w(99999999, 4)),
           "[{\"$u8\":0},{\"$u16\":9},{\"$u32\":10},{\"$u32\":99999999}]");
-    check(arr(3, sv_int_w(-1, 1), sv_int_w(-10000, 2), sv_int_w(-100000000, 4)),
+    check(tree_arr(3, sv_int_w(-1, 1), sv_int_w(-10000, 2), sv_int_w(-100000000, 4)),
           "[{\"$i8\":-1},{\"$i16\":-10000},{\"$i32\":-100000000}]");
     /* packed integers use the same digits */
     int32_t p[6] = {0, -1, 10, -9999, 123456789, INT32_MIN};
-    check(sv_packed(doc, SV_ELEM_I32, SV_TAG_NONE, p, 6),
+    check(sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, p, 6),
           "{\"$i32s\":[0,-1,10,-9999,123456789,-2147483648]}");
 }
 
@@ -375,17 +334,17 @@ static void test_base64(void **state)
 {
     (void)state;
     /* RFC 4648 §10 */
-    check(sv_bytes(doc, "", 0), "{\"$bytes\":\"\"}");
-    check(sv_bytes(doc, "f", 1), "{\"$bytes\":\"Zg==\"}");
-    check(sv_bytes(doc, "fo", 2), "{\"$bytes\":\"Zm8=\"}");
-    check(sv_bytes(doc, "foo", 3), "{\"$bytes\":\"Zm9v\"}");
-    check(sv_bytes(doc, "foob", 4), "{\"$bytes\":\"Zm9vYg==\"}");
-    check(sv_bytes(doc, "fooba", 5), "{\"$bytes\":\"Zm9vYmE=\"}");
-    check(sv_bytes(doc, "foobar", 6), "{\"$bytes\":\"Zm9vYmFy\"}");
-    check_opts(sv_bytes(doc, "foobar", 6), 0, true, "\"Zm9vYmFy\"");
-    check_opts(sv_bytes(doc, "fo", 2), 2, false, "{\"$bytes\": \"Zm8=\"}");
+    check(sv_bytes(test_doc, "", 0), "{\"$bytes\":\"\"}");
+    check(sv_bytes(test_doc, "f", 1), "{\"$bytes\":\"Zg==\"}");
+    check(sv_bytes(test_doc, "fo", 2), "{\"$bytes\":\"Zm8=\"}");
+    check(sv_bytes(test_doc, "foo", 3), "{\"$bytes\":\"Zm9v\"}");
+    check(sv_bytes(test_doc, "foob", 4), "{\"$bytes\":\"Zm9vYg==\"}");
+    check(sv_bytes(test_doc, "fooba", 5), "{\"$bytes\":\"Zm9vYmE=\"}");
+    check(sv_bytes(test_doc, "foobar", 6), "{\"$bytes\":\"Zm9vYmFy\"}");
+    check_opts(sv_bytes(test_doc, "foobar", 6), 0, true, "\"Zm9vYmFy\"");
+    check_opts(sv_bytes(test_doc, "fo", 2), 2, false, "{\"$bytes\": \"Zm8=\"}");
     /* the last two characters of the alphabet */
-    check(sv_bytes(doc, "\xfb\xff\xbf", 3), "{\"$bytes\":\"+/+/\"}");
+    check(sv_bytes(test_doc, "\xfb\xff\xbf", 3), "{\"$bytes\":\"+/+/\"}");
     /* every 12-bit value as the first and the second half of a 3-byte
      * group, and tails of one and two bytes: decoded back by core/base64.c */
     enum { GROUPS = 4096 };
@@ -400,7 +359,7 @@ static void test_base64(void **state)
     in[3 * GROUPS] = 0xfe;
     in[3 * GROUPS + 1] = 0x01;
     for (size_t n = 3 * GROUPS; n <= 3 * GROUPS + 2; n++) {
-        sv_value v = sv_bytes(doc, in, n);
+        sv_value v = sv_bytes(test_doc, in, n);
         sv_buf b;
         sv_buf_init(&b, NULL);
         assert_int_equal(sv_json_write(&v, NULL, &b, NULL), SV_OK);
@@ -432,36 +391,36 @@ static void test_key_cache_identity(void **state)
     sv_value name = K("name");
     sv_value na = name;
     na.len = 2; /* the same bytes, shorter */
-    sv_value m = map(2, name, sv_int(1), na, sv_int(2));
-    check(arr(3, m, m, m), "[{\"name\":1,\"na\":2},{\"name\":1,\"na\":2},{\"name\":1,\"na\":2}]");
+    sv_value m = tree_map(2, name, sv_int(1), na, sv_int(2));
+    check(tree_arr(3, m, m, m), "[{\"name\":1,\"na\":2},{\"name\":1,\"na\":2},{\"name\":1,\"na\":2}]");
     /* the same bytes from UTF-16: not an object key in typed mode */
     sv_value wide = sv_with_flags(name, SV_F_UTF16);
-    check(arr(3, map(1, name, sv_int(1)), map(1, wide, sv_int(2)), map(1, name, sv_int(3))),
+    check(tree_arr(3, tree_map(1, name, sv_int(1)), tree_map(1, wide, sv_int(2)), tree_map(1, name, sv_int(3))),
           "[{\"name\":1},{\"$map\":[[{\"$utf16\":\"name\"},2]]},{\"name\":3}]");
     /* plain mode writes it as a key */
-    check_opts(arr(2, map(1, name, sv_int(1)), map(1, wide, sv_int(2))), 0, true,
+    check_opts(tree_arr(2, tree_map(1, name, sv_int(1)), tree_map(1, wide, sv_int(2))), 0, true,
                "[{\"name\":1},{\"name\":2}]");
     /* tagged: not a key either */
     sv_value tagged = sv_with_tag(name, SV_TAG_STRING_NAME);
-    check(arr(2, map(1, name, sv_int(1)), map(1, tagged, sv_int(2))),
+    check(tree_arr(2, tree_map(1, name, sv_int(1)), tree_map(1, tagged, sv_int(2))),
           "[{\"name\":1},{\"$map\":[[{\"$string_name\":\"name\"},2]]}]");
     /* an object field with such a name is an error, after the same bytes
      * were written as a valid key */
     sv_value o = obj1(K("C"), wide, sv_int(1));
-    sv_error err = expect_fail(arr(2, obj1(K("C"), name, sv_int(1)), o), false, SV_ERR_TYPE);
+    sv_error err = expect_fail(tree_arr(2, obj1(K("C"), name, sv_int(1)), o), false, SV_ERR_TYPE);
     assert_string_equal(err.path, "/1/0");
     /* a leading '$' is doubled in typed mode only */
     sv_value dk = K("$k");
-    check(arr(2, map(1, dk, sv_int(1)), map(1, dk, sv_int(2))), "[{\"$$k\":1},{\"$$k\":2}]");
-    check_opts(arr(2, map(1, dk, sv_int(1)), map(1, dk, sv_int(2))), 0, true,
+    check(tree_arr(2, tree_map(1, dk, sv_int(1)), tree_map(1, dk, sv_int(2))), "[{\"$$k\":1},{\"$$k\":2}]");
+    check_opts(tree_arr(2, tree_map(1, dk, sv_int(1)), tree_map(1, dk, sv_int(2))), 0, true,
                "[{\"$k\":1},{\"$k\":2}]");
     /* keys with escapes, empty keys (with and without storage) */
     sv_value q = K("a\"b"), empty = K(""), nostore = K("");
     nostore.as.str = NULL;
-    sv_value m2 = map(3, q, sv_int(1), empty, sv_int(2), nostore, sv_int(3));
-    check(arr(2, m2, m2), "[{\"a\\\"b\":1,\"\":2,\"\":3},{\"a\\\"b\":1,\"\":2,\"\":3}]");
+    sv_value m2 = tree_map(3, q, sv_int(1), empty, sv_int(2), nostore, sv_int(3));
+    check(tree_arr(2, m2, m2), "[{\"a\\\"b\":1,\"\":2,\"\":3},{\"a\\\"b\":1,\"\":2,\"\":3}]");
     /* pretty: the remembered text has its space */
-    check_opts(arr(2, map(1, name, sv_int(1)), map(1, name, sv_int(2))), 1, false,
+    check_opts(tree_arr(2, tree_map(1, name, sv_int(1)), tree_map(1, name, sv_int(2))), 1, false,
                "[\n {\n  \"name\": 1\n },\n {\n  \"name\": 2\n }\n]");
 }
 
@@ -480,22 +439,22 @@ static void test_key_cache_many(void **state)
             snprintf(names[i], sizeof names[i], "k%d", i);
         keys[i] = K(names[i]);
     }
-    sv_value a = sv_array(doc, 0);
+    sv_value a = sv_array(test_doc, 0);
     text e = {0};
     add(&e, "[");
     for (int r = 0; r < ROUNDS; r++) {
-        sv_value m = sv_map(doc, 0);
+        sv_value m = sv_map(test_doc, 0);
         add(&e, r ? ",{" : "{");
         for (int j = 0; j < KEYS; j++) {
             /* forwards, backwards, then two strides */
             int i = r == 0 ? j : r == 1 ? KEYS - 1 - j : (j * (r == 2 ? 7 : 11)) % KEYS;
-            assert_true(sv_map_put(doc, &m, keys[i], sv_int(i)));
+            assert_true(sv_map_put(test_doc, &m, keys[i], sv_int(i)));
             char buf[96];
             snprintf(buf, sizeof buf, "%s\"%s\":%d", j ? "," : "", names[i], i);
             add(&e, buf);
         }
         add(&e, "}");
-        assert_true(sv_array_push(doc, &a, m));
+        assert_true(sv_array_push(test_doc, &a, m));
     }
     add(&e, "]");
     check(a, e.s);
@@ -509,7 +468,7 @@ static void test_class_cache(void **state)
              long_cls = K("a class name far too long to be remembered");
     sv_value h = sv_uint(7);
     sv_value list =
-        arr(9, obj1(a, K("x"), sv_int(1)), obj1(a, K("x"), sv_int(2)), obj1(b, K("x"), sv_int(3)),
+        tree_arr(9, obj1(a, K("x"), sv_int(1)), obj1(a, K("x"), sv_int(2)), obj1(b, K("x"), sv_int(3)),
             obj1(a, K("x"), sv_int(4)), obj1(h, K("x"), sv_int(5)), obj1(h, K("x"), sv_int(6)),
             obj1(q, K("x"), sv_int(7)), obj1(long_cls, K("x"), sv_int(8)),
             obj1(long_cls, K("x"), sv_int(9)));
@@ -519,7 +478,7 @@ static void test_class_cache(void **state)
                 "{\"$class\":\"q\\\"t\",\"x\":7},"
                 "{\"$class\":\"a class name far too long to be remembered\",\"x\":8},"
                 "{\"$class\":\"a class name far too long to be remembered\",\"x\":9}]");
-    check_opts(arr(2, obj1(a, K("x"), sv_int(1)), obj1(a, K("x"), sv_int(2))), 2, false,
+    check_opts(tree_arr(2, obj1(a, K("x"), sv_int(1)), obj1(a, K("x"), sv_int(2))), 2, false,
                "[\n  {\n    \"$class\": \"A\",\n    \"x\": 1\n  },\n"
                "  {\n    \"$class\": \"A\",\n    \"x\": 2\n  }\n]");
     /* a class with the bytes of a remembered one but from UTF-16, or
@@ -528,16 +487,16 @@ static void test_class_cache(void **state)
     sv_value tagged = obj1(a, K("x"), sv_int(3));
     sv_value bad_wide = sv_with_flags(a, SV_F_UTF16), bad_tag = sv_with_tag(a, SV_TAG_NODE_PATH);
     /* the class lives in the container: point it at the bad values */
-    sv_value *wcls = sv_doc_alloc(doc, sizeof *wcls), *tcls = sv_doc_alloc(doc, sizeof *tcls);
+    sv_value *wcls = sv_doc_alloc(test_doc, sizeof *wcls), *tcls = sv_doc_alloc(test_doc, sizeof *tcls);
     assert_non_null(wcls);
     assert_non_null(tcls);
     *wcls = bad_wide;
     *tcls = bad_tag;
     wide.as.box->cls = wcls;
     tagged.as.box->cls = tcls;
-    sv_error err = expect_fail(arr(2, obj1(a, K("x"), sv_int(1)), wide), false, SV_ERR_TYPE);
+    sv_error err = expect_fail(tree_arr(2, obj1(a, K("x"), sv_int(1)), wide), false, SV_ERR_TYPE);
     assert_string_equal(err.path, "/1");
-    err = expect_fail(arr(2, obj1(a, K("x"), sv_int(1)), tagged), false, SV_ERR_TYPE);
+    err = expect_fail(tree_arr(2, obj1(a, K("x"), sv_int(1)), tagged), false, SV_ERR_TYPE);
     assert_string_equal(err.path, "/1");
 }
 
@@ -548,17 +507,17 @@ static void test_class_cache(void **state)
 static void test_growth_positions(void **state)
 {
     (void)state;
-    sv_value a = sv_array(doc, 0);
+    sv_value a = sv_array(test_doc, 0);
     text e = {0}, ep = {0};
     add(&e, "[");
     add(&ep, "[");
     for (int i = 0; i < 400; i++) {
-        sv_value o = sv_object(doc, K("Thing"), 0);
-        assert_true(sv_map_put(doc, &o, K("name"), S("abcdefghijk")));
-        assert_true(sv_map_put(doc, &o, K("n"), sv_int(12345 + i)));
-        assert_true(sv_map_put(doc, &o, K("f"), sv_f64(0.125)));
-        assert_true(sv_map_put(doc, &o, K("v"), arr(2, sv_f32(1.5f), S("a longer string value"))));
-        assert_true(sv_array_push(doc, &a, o));
+        sv_value o = sv_object(test_doc, K("Thing"), 0);
+        assert_true(sv_map_put(test_doc, &o, K("name"), S("abcdefghijk")));
+        assert_true(sv_map_put(test_doc, &o, K("n"), sv_int(12345 + i)));
+        assert_true(sv_map_put(test_doc, &o, K("f"), sv_f64(0.125)));
+        assert_true(sv_map_put(test_doc, &o, K("v"), tree_arr(2, sv_f32(1.5f), S("a longer string value"))));
+        assert_true(sv_array_push(test_doc, &a, o));
         char buf[256];
         snprintf(buf, sizeof buf,
                  "%s{\"$class\":\"Thing\",\"name\":\"abcdefghijk\",\"n\":%d,\"f\":0.125,"
@@ -598,5 +557,5 @@ int main(void)
         cmocka_unit_test(test_class_cache),
         cmocka_unit_test(test_growth_positions),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_doc_setup, test_doc_teardown);
 }

@@ -1,0 +1,268 @@
+/* Resource bounds on untrusted input, for every registered format (issue 5;
+ * the figures are the ones docs/security.md promises):
+ *
+ *  - peak allocation while decoding is at most mult * input size + base,
+ *    with mult and base from the table below, measured over every input of
+ *    the test corpus and over adversarial families (tiny values, empty
+ *    containers, many keys, many strings) in every format that can encode
+ *    them;
+ *  - the nesting depth limit: a tree deeper than the limit, encoded in each
+ *    format, fails to decode with SV_ERR_DEPTH (default limit and a low one);
+ *  - the string length limit: a string longer than max_string fails with
+ *    SV_ERR_LIMIT.
+ * Memory is counted by the allocator given to the document, through which
+ * every decoder takes its tree, its scratch and (where the library lets us)
+ * its decompression buffers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "helper_alloc.h"
+#include "helper_corpus.h"
+#include "serval/serval.h"
+
+/* docs/security.md, "Memory": peak bytes <= mult * input bytes + base. */
+typedef struct bound {
+    const char *format;
+    unsigned mult;
+    size_t base;
+} bound;
+
+static const bound bounds[] = {
+    /* [[],[],...]: 3 input bytes make a 16-byte value plus a 24-byte
+     * container header, held once on the reader's stack and once in the
+     * arena, whose chunks grow by doubling. */
+    {"json", 40, 256u << 10},
+};
+
+static const bound *bound_of(const char *format)
+{
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+        if (strcmp(bounds[i].format, format) == 0) return &bounds[i];
+    return NULL;
+}
+
+/* Decodes with a counting allocator; returns the status and the peak. */
+static sv_status measure(const sv_format *f, const uint8_t *data, size_t len,
+                         const sv_options *opts, int64_t *peak)
+{
+    test_alloc t;
+    test_alloc_init(&t, 0);
+    sv_doc *doc = sv_doc_new(&t.alloc);
+    assert_non_null(doc);
+    sv_value v;
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    sv_status st = f->decode(doc, data, len, opts, &v, &err);
+    sv_doc_free(doc);
+    assert_int_equal(t.live_bytes, 0);
+    *peak = t.peak_bytes;
+    return st;
+}
+
+static double g_worst;
+
+static void check_peak(const sv_format *f, const bound *b, const uint8_t *data, size_t len,
+                       const char *what)
+{
+    int64_t peak;
+    if (measure(f, data, len, NULL, &peak) != SV_OK) return;
+    double limit = (double)b->mult * (double)len + (double)b->base;
+    if ((double)peak > limit)
+        fail_msg("%s: decoding %s (%zu bytes) peaked at %lld bytes, above %u x %zu + %zu", f->name,
+                 what, len, (long long)peak, b->mult, len, b->base);
+    if (len >= 4096) {
+        double r = (double)(peak - (int64_t)b->base) / (double)len;
+        if (r > g_worst) g_worst = r;
+    }
+}
+
+/* ---- adversarial families, written as typed JSON and encoded per format ---- */
+
+/* A JSON text: open, then n copies of unit (where "%u" becomes the index),
+ * separated by commas, then close. */
+static char *family_text(const char *open, const char *unit, const char *close, unsigned n,
+                         size_t *len)
+{
+    size_t cap = strlen(open) + strlen(close) + (size_t)n * (strlen(unit) + 12) + 1;
+    char *s = malloc(cap);
+    assert_non_null(s);
+    size_t p = (size_t)snprintf(s, cap, "%s", open);
+    for (unsigned i = 0; i < n; i++) {
+        if (i) s[p++] = ',';
+        p += (size_t)snprintf(s + p, cap - p, unit, i);
+    }
+    p += (size_t)snprintf(s + p, cap - p, "%s", close);
+    *len = p;
+    return s;
+}
+
+typedef struct family {
+    const char *name, *open, *unit, *close;
+} family;
+
+/* Maps at the root, for the formats (BSON) whose root must be a document. */
+static const family families[] = {
+    {"small ints", "{\"a\":[", "0", "]}"},
+    {"nulls", "{\"a\":[", "null", "]}"},
+    {"empty arrays", "{\"a\":[", "[]", "]}"},
+    {"empty maps", "{\"a\":[", "{}", "]}"},
+    {"empty strings", "{\"a\":[", "\"\"", "]}"},
+    {"many keys", "{", "\"k%u\":0", "}"},
+    {"many small maps", "{\"a\":[", "{\"x\":%u}", "]}"},
+    {"float32s", "{\"a\":[", "{\"$f32\":%u}", "]}"},
+    {"vectors", "{\"a\":[", "{\"$vector3\":[%u,0,0]}", "]}"},
+};
+
+static void test_peak_allocation(void **state)
+{
+    (void)state;
+    const sv_format *json = sv_format_find("json");
+    size_t nformats;
+    const sv_format *const *formats = sv_formats(&nformats);
+    for (size_t i = 0; i < nformats; i++) {
+        const sv_format *f = formats[i];
+        const bound *b = bound_of(f->name);
+        if (!b) fail_msg("format %s has no documented memory bound (docs/security.md)", f->name);
+        g_worst = 0;
+        size_t inputs = 0;
+        for (size_t k = 0; k < test_corpus.count; k++, inputs++)
+            check_peak(f, b, test_corpus.files[k].data, test_corpus.files[k].len,
+                       test_corpus.files[k].path);
+        if (!f->encode) continue;
+        for (size_t k = 0; k < sizeof families / sizeof families[0]; k++) {
+            for (unsigned n = 10; n <= 100000; n *= 10) {
+                size_t tlen;
+                char *text = family_text(families[k].open, families[k].unit, families[k].close, n,
+                                         &tlen);
+                sv_doc *doc = sv_doc_new(NULL);
+                sv_value tree;
+                sv_error err;
+                assert_int_equal(json->decode(doc, (const uint8_t *)text, tlen, NULL, &tree, &err),
+                                 SV_OK);
+                sv_buf enc;
+                sv_buf_init(&enc, NULL);
+                if (f->encode(&tree, NULL, &enc, &err) == SV_OK) {
+                    check_peak(f, b, enc.data, enc.len, families[k].name);
+                    inputs++;
+                }
+                sv_buf_free(&enc);
+                sv_doc_free(doc);
+                free(text);
+            }
+        }
+        printf("memory: %-10s %4zu inputs, worst (peak - base) / size = %.1f (bound %u)\n", f->name,
+               inputs, g_worst, b->mult);
+    }
+}
+
+/* ---- depth and string limits ------------------------------------------------------------ */
+
+/* {"a":{"a":...{"a":0}...}} with depth maps. */
+static sv_value nested_maps(sv_doc *doc, unsigned depth)
+{
+    sv_value v = sv_int(0);
+    for (unsigned i = 0; i < depth; i++) {
+        sv_value m = sv_map(doc, 0);
+        assert_true(sv_map_put_str(doc, &m, "a", v));
+        v = m;
+    }
+    return v;
+}
+
+static void expect_decode_status(const sv_format *f, const sv_buf *enc, const sv_options *o,
+                                 sv_status want, const char *what)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    sv_status st = f->decode(doc, enc->data, enc->len, o, &v, &err);
+    sv_doc_free(doc);
+    if (st != want)
+        fail_msg("%s: %s decoded with status %s, want %s (%s)", f->name, what,
+                 sv_status_name(st), sv_status_name(want), err.message);
+}
+
+static void test_depth_limit(void **state)
+{
+    (void)state;
+    size_t nformats;
+    const sv_format *const *formats = sv_formats(&nformats);
+    for (size_t i = 0; i < nformats; i++) {
+        const sv_format *f = formats[i];
+        if (!f->encode) continue;
+        sv_doc *doc = sv_doc_new(NULL);
+        sv_error err;
+        /* 1100 maps: deeper than the default limit of 1024. */
+        sv_value deep = nested_maps(doc, SV_DEFAULT_MAX_DEPTH + 76);
+        sv_buf enc;
+        sv_buf_init(&enc, NULL);
+        if (f->encode(&deep, NULL, &enc, &err) == SV_OK)
+            expect_decode_status(f, &enc, NULL, SV_ERR_DEPTH, "1100 nested maps");
+        sv_buf_free(&enc);
+        /* 20 maps against a limit of 10, and within a limit of 30. */
+        sv_value d20 = nested_maps(doc, 20);
+        sv_buf_init(&enc, NULL);
+        if (f->encode(&d20, NULL, &enc, &err) == SV_OK) {
+            sv_options o;
+            memset(&o, 0, sizeof o);
+            o.limits.max_depth = 10;
+            expect_decode_status(f, &enc, &o, SV_ERR_DEPTH, "20 nested maps, limit 10");
+            o.limits.max_depth = 30;
+            expect_decode_status(f, &enc, &o, SV_OK, "20 nested maps, limit 30");
+            printf("depth: %-10s limit enforced\n", f->name);
+        }
+        sv_buf_free(&enc);
+        sv_doc_free(doc);
+    }
+}
+
+static void test_string_limit(void **state)
+{
+    (void)state;
+    size_t nformats;
+    const sv_format *const *formats = sv_formats(&nformats);
+    enum { LONG = 100000 };
+    char *text = malloc(LONG);
+    assert_non_null(text);
+    memset(text, 'x', LONG);
+    for (size_t i = 0; i < nformats; i++) {
+        const sv_format *f = formats[i];
+        if (!f->encode) continue;
+        sv_doc *doc = sv_doc_new(NULL);
+        sv_value m = sv_map(doc, 0);
+        assert_true(sv_map_put_str(doc, &m, "s", sv_str(doc, text, LONG)));
+        sv_buf enc;
+        sv_buf_init(&enc, NULL);
+        sv_error err;
+        if (f->encode(&m, NULL, &enc, &err) == SV_OK) {
+            sv_options o;
+            memset(&o, 0, sizeof o);
+            o.limits.max_string = LONG - 1;
+            expect_decode_status(f, &enc, &o, SV_ERR_LIMIT, "a string one byte over the limit");
+            o.limits.max_string = LONG;
+            expect_decode_status(f, &enc, &o, SV_OK, "a string at the limit");
+            printf("string: %-10s limit enforced\n", f->name);
+        }
+        sv_buf_free(&enc);
+        sv_doc_free(doc);
+    }
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_peak_allocation),
+        cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_string_limit),
+    };
+    return cmocka_run_group_tests(tests, test_corpus_setup, test_corpus_teardown);
+}
