@@ -9,10 +9,14 @@
 #define SERVAL_VERSION_STRING "0.1.0"
 
 #include "alloc.h"
+#include "bson.h"
 #include "buf.h"
 #include "error.h"
+#include "godot.h"
 #include "json.h"
+#include "noesis.h"
 #include "registry.h"
+#include "resonite.h"
 #include "value.h"
 
 #ifdef __cplusplus

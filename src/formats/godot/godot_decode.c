@@ -137,6 +137,11 @@ static bool read_string(gd_dec *d, bool intern, sv_value *out)
                  pad, dleft(d));
         return false;
     }
+    if ((uint64_t)n > d->r->max_string) {
+        dfail_at(d, at, SV_ERR_LIMIT, "string of %ld bytes is over the limit of %llu", (long)n,
+                 (unsigned long long)d->r->max_string);
+        return false;
+    }
     size_t bad = 0;
     const char *s = (const char *)d->rd.p;
     unsigned slot = 0;
@@ -497,6 +502,10 @@ static sv_status dec_bytes(gd_dec *d, sv_value *out)
         return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
                         "PackedByteArray of %ld bytes, %zu left (engine: ERR_INVALID_DATA)",
                         (long)count, dleft(d));
+    if ((uint64_t)count > d->r->max_string)
+        return dfail_at(d, doff(d) - 4, SV_ERR_LIMIT,
+                        "PackedByteArray of %ld bytes is over the limit of %llu", (long)count,
+                        (unsigned long long)d->r->max_string);
     *out = sv_bytes(d->doc, d->rd.p, (size_t)count);
     d->rd.p += count;
     /* spec §7: the tail padding need not be present, but counts in r_len */

@@ -91,6 +91,7 @@ typedef struct gd_rules {
     bool full_objects;
     bool real_double;
     uint32_t max_depth;
+    uint64_t max_string; /* serval's limit on one String or PackedByteArray */
     uint8_t to_wire[GD_TYPE_COUNT]; /* gd_type -> wire code, 0xFF = none */
 } gd_rules;
 

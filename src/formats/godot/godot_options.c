@@ -35,6 +35,7 @@ void gd_rules_init(gd_rules *r, const sv_godot_opts *opts)
     r->full_objects = opts->full_objects;
     sv_limits lim = sv_limits_resolve(&opts->limits);
     r->max_depth = lim.max_depth;
+    r->max_string = lim.max_string;
     memset(r->to_wire, 0xFF, sizeof r->to_wire);
     for (unsigned c = 0; c < r->variant_max; c++)
         r->to_wire[r->prof->to_gd[c]] = (uint8_t)c;
