@@ -11,7 +11,9 @@
  *                       setup, libbson building a new document from an
  *                       iteration, BSON.serialize of the deserialized object.
  * resonite.brson-decode .brson (FrDT + Brotli q9/w16) -> tree:
- *                       sv_resonite_decode; Brotli alone (libbrotli
+ *                       sv_resonite_decode with threads=0 ("serval", the
+ *                       default) and threads=1 ("serval-thread": Brotli on
+ *                       a second thread while the BSON is read); Brotli alone (libbrotli
  *                       BrotliDecoderDecompress into a buffer of the known
  *                       size: the floor any decoder has to pay); Node's
  *                       zlib.brotliDecompressSync + BSON.deserialize.
@@ -168,13 +170,19 @@ static void serval_encode_after(bench_ctx *ctx)
     sv_buf_free(&serval_st.out);
 }
 
+/* threads for sv_resonite_opts: 0 for "serval" (the library's default),
+ * 1 for "serval-thread" (decompression on a second thread). */
+static int brson_threads;
+
 static bool serval_brson_once(bench_ctx *ctx, rs_state *s)
 {
     s->doc = sv_doc_new(ctx->alloc);
     if (!s->doc) return bench_fail(ctx, "sv_doc_new: out of memory");
     sv_error err;
     sv_error_clear(&err);
-    if (sv_resonite_decode(s->doc, in_bytes(ctx), ctx->in->len, NULL, &s->root, &err) != SV_OK)
+    sv_resonite_opts o = sv_resonite_opts_default();
+    o.threads = brson_threads;
+    if (sv_resonite_decode(s->doc, in_bytes(ctx), ctx->in->len, &o, &s->root, &err) != SV_OK)
         return report(ctx, "sv_resonite_decode", &err);
     return true;
 }
@@ -198,6 +206,19 @@ static bool serval_brson_setup(bench_ctx *ctx)
 
 static bool serval_brson_step(bench_ctx *ctx)
 {
+    brson_threads = 0;
+    return serval_brson_once(ctx, &serval_st);
+}
+
+static bool serval_brson_thread_setup(bench_ctx *ctx)
+{
+    brson_threads = 1;
+    return serval_brson_setup(ctx);
+}
+
+static bool serval_brson_thread_step(bench_ctx *ctx)
+{
+    brson_threads = 1;
     return serval_brson_once(ctx, &serval_st);
 }
 
@@ -207,6 +228,9 @@ static const bench_impl serval_encode = {"serval", BENCH_MEM_ALLOC, serval_encod
                                          serval_encode_step, serval_encode_after};
 static const bench_impl serval_brson = {"serval", BENCH_MEM_ALLOC, serval_brson_setup,
                                         serval_brson_step, serval_decode_after};
+static const bench_impl serval_brson_thread = {"serval-thread", BENCH_MEM_ALLOC,
+                                               serval_brson_thread_setup, serval_brson_thread_step,
+                                               serval_decode_after};
 
 /* ---- Brotli alone ---------------------------------------------------------------- */
 
@@ -351,6 +375,6 @@ const bench_workload bench_workloads_resonite[] = {
     {"resonite.brson-decode",
      ".brson (FrDT + Brotli q9/w16) -> tree, against Brotli alone",
      brson_input,
-     {&serval_brson, &brotli_alone, &node_brson, NULL}},
+     {&serval_brson, &serval_brson_thread, &brotli_alone, &node_brson, NULL}},
     {NULL, NULL, NULL, {NULL}},
 };

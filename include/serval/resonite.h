@@ -58,6 +58,12 @@ typedef struct sv_resonite_opts {
     int brotli_quality;          /* writing; 0 = 9, Resonite's */
     int brotli_window;           /* writing; 0 = 16, Resonite's */
     bool raw_strings;            /* no "@" URL convention (plain BSON strings) */
+    /* Reading: extra threads the decoder may start. 0 (the default): none,
+     * everything runs on the calling thread, since a library must not start
+     * threads its caller did not ask for. 1: a Brotli payload of 1 MiB or
+     * more is decompressed by a second thread while this one reads the BSON
+     * behind it (docs/formats/resonite.md, "Threads"). */
+    int threads;
 } sv_resonite_opts;
 
 /* The default options: everything automatic, Resonite's parameters. */

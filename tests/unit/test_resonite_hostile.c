@@ -20,6 +20,9 @@
 
 /* Decodes with a counting allocator and the given decompressed-size limit;
  * returns the status, *peak the most bytes held at once. */
+/* sv_resonite_opts.threads for decode_counted (the pipelined tests set it). */
+static int decode_threads;
+
 static sv_status decode_counted(const uint8_t *b, size_t n, uint64_t limit, int64_t *peak,
                                 sv_error *err)
 {
@@ -28,6 +31,7 @@ static sv_status decode_counted(const uint8_t *b, size_t n, uint64_t limit, int6
     sv_doc *doc = sv_doc_new(&t.alloc);
     sv_resonite_opts o = sv_resonite_opts_default();
     o.limits.max_decompressed = limit;
+    o.threads = decode_threads;
     sv_value v;
     sv_error_clear(err);
     uint8_t *copy = rs_copy(b, n);
@@ -225,11 +229,12 @@ static sv_buf big_bson(size_t n)
 }
 
 /* Large .brson payloads are decompressed by a second thread while the BSON
- * is read (brotli_tree.c): the result must equal the one-thread path's, and
- * a failure on either side must end both cleanly. */
-static void test_pipelined_brotli(void **state)
+ * is read when the caller allows it (threads=1, brotli_tree.c): the result
+ * must equal the one-thread path's and plain BSON's, and a failure on either
+ * side must end both cleanly. threads=0 (the default) must give the same. */
+static void pipelined_brotli(int threads)
 {
-    (void)state;
+    decode_threads = threads;
     sv_buf bson = big_bson(3u << 20);
     sv_resonite_container c = {SV_RESONITE_FRAMING_HEADER, SV_RESONITE_BROTLI};
     sv_buf z;
@@ -240,7 +245,9 @@ static void test_pipelined_brotli(void **state)
     sv_doc *d1 = sv_doc_new(NULL), *d2 = sv_doc_new(NULL);
     sv_value t1, t2;
     sv_error_clear(&err);
-    assert_int_equal(sv_resonite_decode(d1, z.data, z.len, NULL, &t1, &err), SV_OK);
+    sv_resonite_opts o = sv_resonite_opts_default();
+    o.threads = threads;
+    assert_int_equal(sv_resonite_decode(d1, z.data, z.len, &o, &t1, &err), SV_OK);
     sv_bson_opts bo = {{0}, NULL, true};
     assert_int_equal(sv_bson_read(d2, bson.data, bson.len, &bo, &t2, &err), SV_OK);
     assert_true(sv_equal(sv_map_getz(&t1, "i"), sv_map_getz(&t2, "i")));
@@ -263,6 +270,19 @@ static void test_pipelined_brotli(void **state)
     assert_non_null(strstr(err.message, "decompressed BSON"));
     sv_buf_free(&z);
     sv_buf_free(&bson);
+    decode_threads = 0;
+}
+
+static void test_pipelined_brotli(void **state)
+{
+    (void)state;
+    pipelined_brotli(1);
+}
+
+static void test_unthreaded_brotli(void **state)
+{
+    (void)state;
+    pipelined_brotli(0);
 }
 
 int main(void)
@@ -270,7 +290,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_brotli_bombs),     cmocka_unit_test(test_lzma_bombs),
         cmocka_unit_test(test_lz4_bombs),        cmocka_unit_test(test_every_cut),
-        cmocka_unit_test(test_pipelined_brotli),
+        cmocka_unit_test(test_pipelined_brotli), cmocka_unit_test(test_unthreaded_brotli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

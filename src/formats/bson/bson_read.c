@@ -62,6 +62,10 @@ uint8_t *sv__br_bump_slow(br *r, size_t n)
 {
     if (n > BUMP_MAX / 4) return sv_doc_alloc(r->doc, n);
     size_t block = r->bump_next ? r->bump_next : BUMP_FIRST;
+    /* n may exceed the early, small blocks (a 1000-element array while
+     * blocks are still 4-8 KiB): the block must hold it */
+    while (block < n)
+        block *= 2;
     uint8_t *p = sv_doc_alloc(r->doc, block);
     if (!p) return NULL;
     r->bump = p + n;
@@ -137,7 +141,12 @@ static inline sv_container *make_box(br *r, const void *items, size_t n, size_t 
     box->reserved = 0;
     box->meta = NULL;
     box->cls = NULL;
-    if (n) memcpy(box + 1, items, n * item_size);
+    /* most Resonite documents hold two pairs ({"ID", "Data"}): copied inline */
+    size_t bytes = n * item_size;
+    if (bytes == 2 * sizeof(sv_pair))
+        memcpy(box + 1, items, 2 * sizeof(sv_pair));
+    else if (bytes)
+        memcpy(box + 1, items, bytes);
     return box;
 }
 
@@ -206,10 +215,13 @@ static bool key_miss(br *r, key_slot *s, const uint8_t *k, size_t n, uint64_t a,
 
 /* The key at q, which must end (00) before last: its interned string in
  * *out, its length in *n. Returns the byte after its 00, NULL on failure. */
-BR_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out,
-                                  size_t *n)
+BR_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last, bool fast,
+                                  sv_value *out, size_t *n)
 {
-    if ((size_t)(last - q) >= 16 && ENSURE(r, q + 16)) {
+    /* When the whole document is there (fast), the 16 bytes may run past its
+     * end into the bytes after it: they are input too (r->avail), and a key
+     * whose 00 would be the document's own is sent to the careful path. */
+    if (fast ? (size_t)(r->avail - q) >= 16 : (size_t)(last - q) >= 16 && ENSURE(r, q + 16)) {
         /* short keys, found and compared eight bytes at a time */
         uint64_t w0 = load64(q), z = zero_bytes(w0), a, b = 0;
         size_t len;
@@ -224,13 +236,24 @@ BR_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last, 
             a = w0;
             b = low_bytes(w1, len - 8);
         }
-        key_slot *s = &r->cache[key_hash(a, b, len)];
+        if (fast && q + len >= last) goto long_key; /* runs into the document's 00 */
+        uint32_t h = key_hash(a, b, len);
+        key_slot *s = &r->cache[h];
         *n = len;
-        if (s->a == a && s->b == b && s->len == len && s->str) {
-            *out = sv__str_value(s->str, (uint32_t)len);
+        /* a and b are the key (zero padded: its length too); an empty
+         * slot's b (all ones) is none of a short key's, whose top byte is 0 */
+        if (s->a == a && s->b == b) {
+            *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
             return q + len + 1;
         }
-        return key_miss(r, s, q, len, a, b, out) ? q + len + 1 : NULL;
+        /* two ways: two hot keys that share a slot ("Tag" and "OrderOffset"
+         * in every Resonite slot) would otherwise evict each other */
+        key_slot *s2 = &r->cache[h ^ 1];
+        if (s2->a == a && s2->b == b) {
+            *out = br_ptr(SV_STRING, (uint32_t)len, s2->str);
+            return q + len + 1;
+        }
+        return key_miss(r, s->str ? s2 : s, q, len, a, b, out) ? q + len + 1 : NULL;
     }
 long_key:;
     const uint8_t *z = find_nul_words(r, q, last);
@@ -247,14 +270,20 @@ long_key:;
         for (size_t i = 0; i < len; i++)
             a |= (uint64_t)q[i] << (8 * i);
     }
-    key_slot *s = &r->cache[key_hash(a, b, len)];
+    uint32_t h = key_hash(a, b, len);
+    key_slot *s = &r->cache[h], *s2 = &r->cache[h ^ 1];
     *n = len;
     if (s->str && s->len == len && s->a == a && s->b == b &&
         same_bytes((const uint8_t *)s->str, q, len)) {
-        *out = sv__str_value(s->str, (uint32_t)len);
+        *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
         return z + 1;
     }
-    return key_miss(r, s, q, len, a, b, out) ? z + 1 : NULL;
+    if (s2->str && s2->len == len && s2->a == a && s2->b == b &&
+        same_bytes((const uint8_t *)s2->str, q, len)) {
+        *out = br_ptr(SV_STRING, (uint32_t)len, s2->str);
+        return z + 1;
+    }
+    return key_miss(r, s->str ? s2 : s, q, len, a, b, out) ? z + 1 : NULL;
 }
 
 /* Whether a double holds a whole number (or -0.0). Those are marked
@@ -272,14 +301,22 @@ static inline bool whole_double(uint64_t u)
 
 /* ---- elements ---------------------------------------------------------------- */
 
-BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                    uint32_t depth, sv_value *out);
+/* Every reader below takes fast: true when the whole enclosing document is
+ * already there (always, unless a decompressor is still writing the input),
+ * so that the waits for streamed bytes (ENSURE_F) compile away; the
+ * documents are read by two copies of the same code (read_body). */
 
-BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last, sv_value *out)
+BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+                                    uint32_t depth, bool fast, sv_value *out);
+BR_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
+                                  bool is_array, bool in_whole, sv_value *out);
+
+BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last, bool fast,
+                                     sv_value *out)
 {
     const uint8_t *s = NULL;
     size_t n = 0;
-    const uint8_t *next = read_string_bytes(r, q, last, &s, &n);
+    const uint8_t *next = read_string_bytes(r, q, last, fast, &s, &n);
     if (!next) return NULL;
     unsigned tag = SV_TAG_NONE;
     if (r->urls && n > 1 && s[0] == '@') {
@@ -289,8 +326,8 @@ BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *las
     }
     if (r->in_arena) {
         /* BSON strings end with 00 in place, as tree strings must */
-        *out = sv__str_value((const char *)s, (uint32_t)n);
-    } else if (!copy_blob(r, SV_STRING, s, n, out)) {
+        *out = br_ptr(SV_STRING, (uint32_t)n, s);
+    } else if (!copy_terminated(r, s, n, out)) {
         return sv__br_fail_alloc(r, q);
     }
     out->tag = (uint16_t)tag;
@@ -298,43 +335,39 @@ BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *las
 }
 
 BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                    uint32_t depth, sv_value *out)
+                                    uint32_t depth, bool fast, sv_value *out)
 {
     switch (type) {
     case BSON_DOUBLE: {
         if ((size_t)(last - q) < 8) return need(r, q, last, 8, "a double");
-        if (!ENSURE(r, q + 8)) return sv__br_fail_stream(r, r->avail);
+        if (!ENSURE_F(fast, r, q + 8)) return sv__br_fail_stream(r, r->avail);
         uint64_t bits = sv_load_u64le(q);
-        sv_value v = sv__make(SV_FLOAT, 8, whole_double(bits) ? SV_F_EXPLICIT : 0);
-        v.as.u = bits;
-        *out = v;
+        *out = br_scalar(SV_FLOAT, 8, whole_double(bits) ? SV_F_EXPLICIT : 0, bits);
         return q + 8;
     }
-    case BSON_STRING: return read_string(r, q, last, out);
-    case BSON_DOCUMENT: return sv__br_read_doc(r, q, last, depth + 1, false, out);
-    case BSON_ARRAY: return sv__br_read_doc(r, q, last, depth + 1, true, out);
+    case BSON_STRING: return read_string(r, q, last, fast, out);
+    case BSON_DOCUMENT: return read_doc(r, q, last, depth + 1, false, fast, out);
+    case BSON_ARRAY: return read_doc(r, q, last, depth + 1, true, fast, out);
     case BSON_BOOL:
         if (q >= last) return need(r, q, last, 1, "a bool");
-        if (!ENSURE(r, q + 1)) return sv__br_fail_stream(r, r->avail);
+        if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
         if (*q > 1)
             return sv__br_fail(r, q, SV_ERR_SYNTAX, "a bool must be 00 or 01, not %02x", *q);
-        *out = sv_bool(*q);
+        *out = br_scalar(SV_BOOL, 0, 0, 0);
+        out->as.b = *q;
         return q + 1;
-    case BSON_NULL: *out = sv_null(); return q;
+    case BSON_NULL: *out = br_scalar(SV_NULL, 0, 0, 0); return q;
     case BSON_INT32: {
         if ((size_t)(last - q) < 4) return need(r, q, last, 4, "an int32");
-        if (!ENSURE(r, q + 4)) return sv__br_fail_stream(r, r->avail);
-        sv_value v = sv__make(SV_INT, 4, SV_F_EXPLICIT);
-        v.as.i = (int32_t)sv_load_u32le(q);
-        *out = v;
+        if (!ENSURE_F(fast, r, q + 4)) return sv__br_fail_stream(r, r->avail);
+        *out = br_scalar(SV_INT, 4, SV_F_EXPLICIT, (uint64_t)(int64_t)(int32_t)sv_load_u32le(q));
         return q + 4;
     }
     case BSON_INT64:
     case BSON_DATETIME: {
         if ((size_t)(last - q) < 8) return need(r, q, last, 8, "an int64");
-        if (!ENSURE(r, q + 8)) return sv__br_fail_stream(r, r->avail);
-        sv_value v = sv__make(SV_INT, 8, 0);
-        v.as.i = (int64_t)sv_load_u64le(q);
+        if (!ENSURE_F(fast, r, q + 8)) return sv__br_fail_stream(r, r->avail);
+        sv_value v = br_scalar(SV_INT, 8, 0, sv_load_u64le(q));
         if (type == BSON_DATETIME) v.tag = SV_TAG_DATETIME;
         *out = v;
         return q + 8;
@@ -383,68 +416,68 @@ static inline void index_next(index_key *k)
  * key that differs: the earlier ones were the canonical ones. */
 static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv_value *arr)
 {
-    /* Walk the array again: every element was checked by the first pass. */
+    /* Walk the array again: every element was checked by the first pass,
+     * and all of it is there (fast). */
     size_t n = arr->len, i = 0;
     sv_value keys = sv_array(r->doc, n);
     if (keys.kind != SV_ARRAY) return false;
     sv_value *items = sv__items(keys.as.box);
     const uint8_t *q = first;
-    sv_value *kids = sv__items(arr->as.box);
     while (q < last && i < n) {
         unsigned type = *q++;
         size_t klen = 0;
-        q = read_key(r, q, last, &items[i], &klen);
+        q = read_key(r, q, last, true, &items[i], &klen);
         if (!q) return false;
         /* skip the value: read it again into a throwaway (cheap: rare path) */
         sv_value tmp;
-        (void)kids;
-        q = read_value(r, type, q, last, 0, &tmp);
+        q = read_value(r, type, q, last, 0, true, &tmp);
         if (!q) return false;
         i++;
     }
     return sv_set_meta(r->doc, arr, keys);
 }
 
-const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
-                               bool is_array, sv_value *out)
+/* The four copies of read_body (below): documents and arrays, whole or
+ * streaming. Not inlined: they are where the recursion goes through. */
+#if defined(__GNUC__)
+#define BR_NOINLINE static __attribute__((noinline))
+#else
+#define BR_NOINLINE static
+#endif
+BR_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                          uint32_t depth, sv_value *out);
+BR_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                            uint32_t depth, sv_value *out);
+BR_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                              uint32_t depth, sv_value *out);
+BR_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                uint32_t depth, sv_value *out);
+
+/* The elements of the document whose length is at p and whose 00 is at
+ * last, then its container in *out. */
+BR_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last, uint32_t depth,
+                                   bool is_array, bool fast, sv_value *out)
 {
-    if (limit - p < 4)
-        return sv__br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
-    if (!ENSURE(r, p + 4)) return sv__br_fail_stream(r, r->avail);
-    uint32_t n = sv_load_u32le(p);
-    if (n < 5 || n > INT32_MAX)
-        return sv__br_fail(r, p, SV_ERR_SYNTAX, "document length %d is below the minimum of 5",
-                           (int32_t)n);
-    if (n > (size_t)(limit - p))
-        return sv__br_fail(r, p, SV_ERR_TRUNCATED,
-                           "a document of %u bytes does not fit in the %zu bytes left", n,
-                           (size_t)(limit - p));
-    if (depth > r->max_depth)
-        return sv__br_fail(r, p, SV_ERR_DEPTH, "nesting deeper than %u", r->max_depth);
-    const uint8_t *last = p + n - 1;
-    /* Checked first when the whole document is there (so hostile lengths
-     * fail at once), at its end when it is still streaming in. */
-    if (last < r->avail && *last != 0)
-        return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
     const uint8_t *q = p + 4;
     size_t mark = is_array ? r->nitems : r->npairs;
     index_key idx = {{'0'}, 1};
     bool keyed = false; /* an array key was not its index */
     while (q < last) {
         const uint8_t *elem = q;
-        if (!ENSURE(r, q + 1)) return sv__br_fail_stream(r, r->avail);
+        if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
         unsigned type = *q++;
-        if (type == 0)
-            return sv__br_fail(r, elem, SV_ERR_SYNTAX,
-                               "00 ends the document %zu bytes before its length",
-                               (size_t)(last - elem));
-        if (!bson_type_known(type))
+        if (__builtin_expect(!bson_type_known(type), 0)) {
+            if (type == 0)
+                return sv__br_fail(r, elem, SV_ERR_SYNTAX,
+                                   "00 ends the document %zu bytes before its length",
+                                   (size_t)(last - elem));
             return sv__br_fail(r, elem, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
+        }
         sv_value v;
         if (is_array) {
             /* the key is nearly always its index: compared, not interned */
             const uint8_t *key = q;
-            if (!keyed && (size_t)(last - q) > idx.len && ENSURE(r, q + idx.len + 1) &&
+            if (!keyed && (size_t)(last - q) > idx.len && ENSURE_F(fast, r, q + idx.len + 1) &&
                 q[idx.len] == 0 && index_matches(&idx, q)) {
                 q += idx.len + 1;
             } else {
@@ -458,7 +491,7 @@ const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, ui
                 keyed = true;
                 q = z + 1;
             }
-            q = read_value(r, type, q, last, depth, &v);
+            q = read_value(r, type, q, last, depth, fast, &v);
             if (!q) {
                 sv_error_path_index(r->err, r->nitems - mark);
                 return NULL;
@@ -472,9 +505,9 @@ const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, ui
             sv_value k;
             size_t klen = 0;
             const uint8_t *key = q;
-            q = read_key(r, q, last, &k, &klen);
+            q = read_key(r, q, last, fast, &k, &klen);
             if (!q) return NULL;
-            q = read_value(r, type, q, last, depth, &v);
+            q = read_value(r, type, q, last, depth, fast, &v);
             if (!q) {
                 sv_error_path_key(r->err, (const char *)key, klen);
                 return NULL;
@@ -482,32 +515,90 @@ const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, ui
             if (r->npairs == r->cap_pairs &&
                 !grow(r, elem, (void **)&r->pairs, &r->cap_pairs, sizeof(sv_pair), r->npairs + 1))
                 return NULL;
-            r->pairs[r->npairs].key = k;
-            r->pairs[r->npairs].val = v;
-            r->npairs++;
+            sv_pair *pr = &r->pairs[r->npairs++];
+            pr->key = k;
+            pr->val = v;
         }
     }
-    if (!ENSURE(r, last + 1)) return sv__br_fail_stream(r, r->avail);
-    if (*last != 0) return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
+    if (!fast) {
+        /* (a whole document's 00 was checked before its elements) */
+        if (!ENSURE(r, last + 1)) return sv__br_fail_stream(r, r->avail);
+        if (*last != 0)
+            return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
+    }
     if (is_array) {
         size_t cnt = r->nitems - mark;
         sv_container *box = make_box(r, cnt ? r->items + mark : NULL, cnt, sizeof(sv_value));
         r->nitems = mark;
         if (!box) return sv__br_fail_alloc(r, p);
-        *out = sv__make(SV_ARRAY, 0, 0);
-        out->len = (uint32_t)cnt;
-        out->as.box = box;
+        *out = br_ptr(SV_ARRAY, (uint32_t)cnt, box);
         if (keyed && !array_keys_meta(r, p + 4, last, out)) return sv__br_fail_alloc(r, p);
     } else {
         size_t cnt = r->npairs - mark;
         sv_container *box = make_box(r, cnt ? r->pairs + mark : NULL, cnt, sizeof(sv_pair));
         r->npairs = mark;
         if (!box) return sv__br_fail_alloc(r, p);
-        *out = sv__make(SV_MAP, 0, 0);
-        out->len = (uint32_t)cnt;
-        out->as.box = box;
+        *out = br_ptr(SV_MAP, (uint32_t)cnt, box);
     }
     return last + 1;
+}
+
+BR_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                          uint32_t depth, sv_value *out)
+{
+    return read_body(r, p, last, depth, false, true, out);
+}
+BR_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                            uint32_t depth, sv_value *out)
+{
+    return read_body(r, p, last, depth, true, true, out);
+}
+BR_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                              uint32_t depth, sv_value *out)
+{
+    return read_body(r, p, last, depth, false, false, out);
+}
+BR_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                uint32_t depth, sv_value *out)
+{
+    return read_body(r, p, last, depth, true, false, out);
+}
+
+/* The document at p within limit. in_whole: limit is inside a document
+ * that is all there, so this one is too (no waiting, no avail checks). */
+BR_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
+                                  bool is_array, bool in_whole, sv_value *out)
+{
+    if (limit - p < 4)
+        return sv__br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
+    if (!ENSURE_F(in_whole, r, p + 4)) return sv__br_fail_stream(r, r->avail);
+    uint32_t n = sv_load_u32le(p);
+    if (n < 5 || n > INT32_MAX)
+        return sv__br_fail(r, p, SV_ERR_SYNTAX, "document length %d is below the minimum of 5",
+                           (int32_t)n);
+    if (n > (size_t)(limit - p))
+        return sv__br_fail(r, p, SV_ERR_TRUNCATED,
+                           "a document of %u bytes does not fit in the %zu bytes left", n,
+                           (size_t)(limit - p));
+    if (depth > r->max_depth)
+        return sv__br_fail(r, p, SV_ERR_DEPTH, "nesting deeper than %u", r->max_depth);
+    const uint8_t *last = p + n - 1;
+    /* Checked first when the whole document is there (so hostile lengths
+     * fail at once), at its end when it is still streaming in. */
+    if (in_whole || last < r->avail) {
+        if (*last != 0)
+            return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
+        return is_array ? read_array_whole(r, p, last, depth, out)
+                        : read_map_whole(r, p, last, depth, out);
+    }
+    return is_array ? read_array_streaming(r, p, last, depth, out)
+                    : read_map_streaming(r, p, last, depth, out);
+}
+
+const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
+                               bool is_array, sv_value *out)
+{
+    return read_doc(r, p, limit, depth, is_array, false, out);
 }
 
 static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
@@ -532,6 +623,8 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len, const s
     r->in_arena = in_arena;
     r->stream = stream;
     r->avail = r->base + (stream ? stream->start : len);
+    for (size_t i = 0; i < KEY_CACHE; i++)
+        r->cache[i].b = UINT64_MAX; /* empty: matches no short key (read_key) */
     sv_doc_set_max_alloc(doc, lim.max_alloc);
 
     sv_status st = SV_OK;

@@ -123,7 +123,7 @@ const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const ui
     case BSON_DBPOINTER: {
         const uint8_t *s = NULL;
         size_t n = 0;
-        if (!(next = read_string_bytes(r, q, last, &s, &n))) return NULL;
+        if (!(next = read_string_bytes(r, q, last, true, &s, &n))) return NULL;
         if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__br_fail_alloc(r, q);
         if (!(next = read_objectid(r, next, last, &vals[1]))) return NULL;
         static const char *const names[2] = {"namespace", "id"};
@@ -135,7 +135,7 @@ const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const ui
     case BSON_SYMBOL: {
         const uint8_t *s = NULL;
         size_t n = 0;
-        if (!(next = read_string_bytes(r, q, last, &s, &n))) return NULL;
+        if (!(next = read_string_bytes(r, q, last, true, &s, &n))) return NULL;
         if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__br_fail_alloc(r, q);
         const char *name = type == BSON_CODE ? "code" : "symbol";
         if (!make_object(r, type == BSON_CODE ? BSON_CLASS_CODE : BSON_CLASS_SYMBOL, &name, vals, 1,
@@ -150,7 +150,7 @@ const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const ui
             return sv__br_fail(r, q, SV_ERR_SYNTAX, "code_w_scope length %u does not fit", total);
         const uint8_t *end = q + total, *s = NULL;
         size_t n = 0;
-        if (!(next = read_string_bytes(r, q + 4, end, &s, &n))) return NULL;
+        if (!(next = read_string_bytes(r, q + 4, end, true, &s, &n))) return NULL;
         if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__br_fail_alloc(r, q);
         if (!(next = sv__br_read_doc(r, next, end, depth + 1, false, &vals[1]))) return NULL;
         if (next != end)

@@ -72,6 +72,9 @@ const uint8_t *sv__br_fail_stream(br *r, const uint8_t *at);
  * never will be. */
 bool sv__br_more(br *r, const uint8_t *need);
 #define ENSURE(r, ptr) ((ptr) <= (r)->avail || sv__br_more((r), (ptr)))
+/* ENSURE, known true at compile time when fast (the whole document is
+ * there). */
+#define ENSURE_F(fast, r, ptr) ((fast) || ENSURE(r, ptr))
 /* A new bump block with n bytes taken from its start. */
 uint8_t *sv__br_bump_slow(br *r, size_t n);
 /* The document at p (its length first), within limit. */
@@ -93,6 +96,41 @@ BR_INLINE uint8_t *bump(br *r, size_t n)
     return sv__br_bump_slow(r, n);
 }
 
+/* Values built in one go (sv__make zeroes, then sets bitfields one by one,
+ * which compilers do not always merge; this is the reader's hottest store). */
+BR_INLINE sv_value br_scalar(sv_kind kind, unsigned sub, unsigned flags, uint64_t u)
+{
+    sv_value v = {.kind = kind & 0xF, .flags = flags & 0xF, .sub = (uint8_t)sub, .as.u = u};
+    return v;
+}
+
+BR_INLINE sv_value br_ptr(sv_kind kind, uint32_t len, const void *p)
+{
+    sv_value v = {.kind = kind & 0xF, .len = len, .as.data = p};
+    return v;
+}
+
+/* n bytes (n >= 1) from s to d, short ones as two overlapping fixed-size
+ * copies that the compiler makes into plain moves (most Resonite strings
+ * are 36-byte GUIDs: a libc call costs more than the copy). */
+BR_INLINE void copy_short(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n >= 16 && n <= 64) {
+        if (n <= 32) {
+            memcpy(d, s, 16);
+            memcpy(d + n - 16, s + n - 16, 16);
+        } else {
+            memcpy(d, s, 32);
+            memcpy(d + n - 32, s + n - 32, 32);
+        }
+    } else if (n >= 8 && n < 16) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
 /* A STRING (or BYTES) value holding a copy of s[0..n) and a NUL. */
 BR_INLINE bool copy_blob(br *r, sv_kind kind, const uint8_t *s, size_t n, sv_value *out)
 {
@@ -100,10 +138,18 @@ BR_INLINE bool copy_blob(br *r, sv_kind kind, const uint8_t *s, size_t n, sv_val
     if (!p) return false;
     memcpy(p, s, n);
     p[n] = 0;
-    sv_value v = sv__make(kind, 0, 0);
-    v.len = (uint32_t)n;
-    v.as.bytes = p;
-    *out = v;
+    *out = br_ptr(kind, (uint32_t)n, p);
+    return true;
+}
+
+/* A STRING value holding a copy of s[0..n] where s[n] is already the 00
+ * (a BSON string's own terminator is copied with it). */
+BR_INLINE bool copy_terminated(br *r, const uint8_t *s, size_t n, sv_value *out)
+{
+    uint8_t *p = bump(r, n + 1);
+    if (!p) return false;
+    copy_short(p, s, n + 1);
+    *out = br_ptr(SV_STRING, (uint32_t)n, p);
     return true;
 }
 
@@ -127,7 +173,11 @@ static inline const uint8_t *need(br *r, const uint8_t *q, const uint8_t *last, 
 BR_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
 {
     uint64_t acc = 0;
-    if (n >= 8) {
+    if (n >= 8 && n <= 32) {
+        /* names and most short strings: a fixed number of overlapping words */
+        acc = load64(s) | load64(s + n - 8);
+        if (n > 16) acc |= load64(s + 8) | load64(s + n - 16);
+    } else if (n > 32) {
         for (size_t i = 0; i + 8 <= n; i += 8)
             acc |= load64(s + i);
         acc |= load64(s + n - 8); /* the tail, overlapping */
@@ -140,11 +190,11 @@ BR_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
 
 /* The bytes of a BSON string (int32 length incl. the NUL, bytes, 00) at q,
  * within last; *s and *n get the text. Returns the byte after it. */
-BR_INLINE const uint8_t *read_string_bytes(br *r, const uint8_t *q, const uint8_t *last,
+BR_INLINE const uint8_t *read_string_bytes(br *r, const uint8_t *q, const uint8_t *last, bool fast,
                                            const uint8_t **s, size_t *n)
 {
     if (last - q < 4) return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a string length needs 4 bytes");
-    if (!ENSURE(r, q + 4)) return sv__br_fail_stream(r, r->avail);
+    if (!ENSURE_F(fast, r, q + 4)) return sv__br_fail_stream(r, r->avail);
     uint32_t len = sv_load_u32le(q);
     if (len == 0 || len > INT32_MAX)
         return sv__br_fail(r, q, SV_ERR_SYNTAX, "string length %d is not positive", (int32_t)len);
@@ -156,7 +206,7 @@ BR_INLINE const uint8_t *read_string_bytes(br *r, const uint8_t *q, const uint8_
     if (len - 1 > r->max_string)
         return sv__br_fail(r, q, SV_ERR_LIMIT, "a string of %u bytes is over the limit of %llu",
                            len - 1, (unsigned long long)r->max_string);
-    if (!ENSURE(r, q + 4 + len)) return sv__br_fail_stream(r, r->avail);
+    if (!ENSURE_F(fast, r, q + 4 + len)) return sv__br_fail_stream(r, r->avail);
     if (q[4 + len - 1] != 0)
         return sv__br_fail(r, q + 4 + len - 1, SV_ERR_SYNTAX, "the string does not end with 00");
     if (!ascii_or_utf8(q + 4, len - 1))

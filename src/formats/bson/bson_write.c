@@ -91,7 +91,7 @@ static bool string_field(bw *w, const sv_value *obj, const char *name, const cha
 
 static bool put_objectid(bw *w, const char *s, size_t n)
 {
-    uint8_t id[12];
+    uint8_t id[12] = {0};
     if (n != 24 || !sv_bson_unhex(s, 12, id))
         return wfail(w, SV_ERR_TYPE, "an objectid must be 24 hex digits");
     sv_buf_append(w->out, id, 12);
@@ -106,8 +106,9 @@ static int write_bson_object(bw *w, const char *key, size_t klen, const sv_value
     size_t cn;
     const char *cls = sv_get_str(sv_object_class(v), &cn);
     if (cn < 5 || memcmp(cls, "bson.", 5) != 0) return 0;
-    const char *s;
-    size_t n;
+    /* initialised for gcc 12 -O3, which cannot see string_field set them */
+    const char *s = NULL;
+    size_t n = 0;
     if (!strcmp(cls, BSON_CLASS_BINARY)) {
         const sv_value *sub = field(v, "subtype"), *data = field(v, "data");
         sv_kind sk = sv_kind_of(sub);
@@ -127,8 +128,8 @@ static int write_bson_object(bw *w, const char *key, size_t klen, const sv_value
         return put_string(w, s, n, false) ? 1 : -1;
     }
     if (!strcmp(cls, BSON_CLASS_DBPOINTER)) {
-        const char *id;
-        size_t idn;
+        const char *id = NULL;
+        size_t idn = 0;
         if (!string_field(w, v, "namespace", &s, &n) || !string_field(w, v, "id", &id, &idn))
             return -1;
         if (!put_head(w, BSON_DBPOINTER, key, klen) || !put_string(w, s, n, false)) return -1;

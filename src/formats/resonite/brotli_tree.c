@@ -6,10 +6,15 @@
  * plausible (within the decompressed-size limit and at most PLAUSIBLE_RATIO
  * times the compressed bytes), the whole BSON gets one block of the
  * document's arena: string values then point into it instead of being
- * copied, and for large payloads a second thread decompresses into the block
- * while this one decodes the BSON behind it (sv__bson_stream). Anything else
+ * copied, and, only when the caller allows a thread (threads=1), for large
+ * payloads a second thread decompresses into the block while this one
+ * decodes the BSON behind it (sv__bson_stream). Anything else
  * (a length the input does not justify: a possible bomb) is left to the
  * general path, which grows its buffer only as bytes really come out. */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise */
+#include <sys/mman.h>
+#endif
 #include <brotli/decode.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -26,6 +31,12 @@
 #define PIPE_MIN (1u << 20)
 /* Bytes the producer decompresses between two hand-overs. */
 #define PIPE_CHUNK (256u * 1024u)
+/* While the reader waits for the producer, it faults in the payload pages
+ * the producer will write next, PREFAULT_STEP at a time and at most
+ * PREFAULT_AHEAD beyond what is written, so the producer (the critical
+ * path: Brotli is slower than the BSON reader) does not stop for them. */
+#define PREFAULT_STEP ((size_t)2 << 20)
+#define PREFAULT_AHEAD ((size_t)32 << 20)
 
 typedef struct pipe_state {
     BrotliDecoderState *dec;
@@ -36,6 +47,7 @@ typedef struct pipe_state {
     size_t n;                /* the exact size the BSON length gives */
     _Atomic size_t produced; /* bytes of buf written */
     atomic_bool cancel;
+    size_t faulted; /* the reader's: bytes of buf it has faulted in */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool done;    /* under mu */
@@ -108,11 +120,40 @@ static void *producer(void *arg)
     return NULL;
 }
 
+/* Faults in the next PREFAULT_STEP of buf ahead of have, if that is within
+ * PREFAULT_AHEAD; false when there is nothing (more) to do. The pages'
+ * contents are not touched (MADV_POPULATE_WRITE, Linux 5.14), so this may
+ * overlap the producer's writes; elsewhere it does nothing. */
+static bool prefault_some(pipe_state *ps, size_t have)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    const uintptr_t page = 4096;
+    if (ps->faulted < have) ps->faulted = have;
+    if (ps->faulted >= ps->n || ps->faulted - have >= PREFAULT_AHEAD) return false;
+    size_t len = ps->n - ps->faulted < PREFAULT_STEP ? ps->n - ps->faulted : PREFAULT_STEP;
+    uintptr_t start = ((uintptr_t)ps->buf + ps->faulted) & ~(page - 1);
+    uintptr_t end = ((uintptr_t)ps->buf + ps->faulted + len) & ~(page - 1);
+    ps->faulted += len;
+    if (end > start && madvise((void *)start, end - start, MADV_POPULATE_WRITE) != 0)
+        ps->faulted = ps->n; /* not supported here: stop trying */
+    return true;
+#else
+    (void)ps;
+    (void)have;
+    return false;
+#endif
+}
+
 static size_t pipe_wait(void *ctx, size_t need)
 {
     pipe_state *ps = ctx;
     size_t have = atomic_load_explicit(&ps->produced, memory_order_acquire);
     if (have >= need) return have;
+    /* the producer is behind: use the wait to fault in its next pages */
+    while (prefault_some(ps, have)) {
+        have = atomic_load_explicit(&ps->produced, memory_order_acquire);
+        if (have >= need) return have;
+    }
     pthread_mutex_lock(&ps->mu);
     while ((have = atomic_load_explicit(&ps->produced, memory_order_acquire)) < need && !ps->done)
         pthread_cond_wait(&ps->cv, &ps->mu);
@@ -143,7 +184,8 @@ static sv_status read_prefix(pipe_state *ps, uint8_t first[4], sv_error *err)
 }
 
 sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
-                            const sv_bson_opts *bo, sv_value *out, bool *handled, sv_error *err)
+                            const sv_bson_opts *bo, int threads, sv_value *out, bool *handled,
+                            sv_error *err)
 {
     *handled = false;
     pipe_state ps;
@@ -170,7 +212,8 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
     atomic_store(&ps.produced, 4);
     sv_error perr;
     sv_error_clear(&perr);
-    if (ps.n < PIPE_MIN || pthread_mutex_init(&ps.mu, NULL) != 0) {
+    /* no thread unless the caller allowed one (sv_resonite_opts.threads) */
+    if (threads < 1 || ps.n < PIPE_MIN || pthread_mutex_init(&ps.mu, NULL) != 0) {
         while (produce_some(&ps)) {
         }
         st = ps.st == SV_OK ? sv__bson_read_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr)

@@ -150,8 +150,8 @@ sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_
     sv_resonite_opts def = sv_resonite_opts_default();
     if (!opts) opts = &def;
     sv_limits lim = sv_limits_resolve(&opts->limits);
-    sv_resonite_container c;
-    size_t off;
+    sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
+    size_t off = 0; /* gcc 12 -O3 cannot see sv_rs_container set it */
     sv_status hst = sv_rs_container(data, len, opts, &c, &off, err);
     if (hst != SV_OK) return hst;
     sv_decomp d = {lim.max_decompressed, RESONITE_FORMAT, off, sv_rs_bson_size};

@@ -46,15 +46,16 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
     sv_limits lim = sv_limits_resolve(&opts->limits);
     sv_doc_set_max_alloc(doc, lim.max_alloc);
     sv_bson_opts bo = {lim, RESONITE_FORMAT, !opts->raw_strings};
-    sv_resonite_container c;
-    size_t off;
+    sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
+    size_t off = 0;
     sv_status st = sv_rs_container(data, len, opts, &c, &off, err);
     if (st != SV_OK) return st;
     bool handled = false;
     if (c.compression == SV_RESONITE_BROTLI) {
         /* the fast path: straight into the tree (brotli_tree.c) */
         sv_decomp d = {lim.max_decompressed, RESONITE_FORMAT, off, sv_rs_bson_size};
-        st = sv_rs_brotli_tree(doc, data + off, len - off, &d, &bo, out, &handled, err);
+        st = sv_rs_brotli_tree(doc, data + off, len - off, &d, &bo, opts->threads, out, &handled,
+                               err);
     }
     if (!handled) {
         /* The BSON goes through the document's allocator, so it is counted
@@ -178,6 +179,9 @@ static sv_status options_from(const sv_options *o, bool writing, sv_resonite_opt
         return sv_error_set(err, SV_ERR_USAGE, RESONITE_FORMAT, 0,
                             "option window=%s: expected 10 to 24", s);
     r->raw_strings = sv_options_flag(o, "raw-strings", false);
+    if ((s = sv_options_get(o, "threads")) && !parse_int_opt(s, 0, 1, &r->threads))
+        return sv_error_set(err, SV_ERR_USAGE, RESONITE_FORMAT, 0,
+                            "option threads=%s: expected 0 or 1", s);
     return SV_OK;
 }
 
@@ -208,6 +212,8 @@ static const sv_option_desc resonite_options[] = {
     {"quality", "write: Brotli quality 0 to 11 (default 9, Resonite's)"},
     {"window", "write: Brotli window bits 10 to 24 (default 16, Resonite's)"},
     {"raw-strings", "strings as they are stored (no \"@\" URL convention)"},
+    {"threads", "read: 1 lets a second thread decompress Brotli while the BSON is read "
+                "(default 0: no threads)"},
     {NULL, NULL},
 };
 

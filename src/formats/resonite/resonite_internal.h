@@ -38,11 +38,12 @@ bool sv_rs_lzma_encode(const uint8_t *in, size_t len, sv_buf *out);
 bool sv_rs_lzma_sniff(const uint8_t *in, size_t len);
 
 /* A Brotli payload decoded straight into the tree when its BSON length is
- * plausible (brotli_tree.c); *handled false: use the general path. */
+ * plausible (brotli_tree.c); *handled false: use the general path.
+ * threads: sv_resonite_opts.threads (0: no second thread). */
 struct sv_bson_opts;
 sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
-                            const struct sv_bson_opts *bo, sv_value *out, bool *handled,
-                            sv_error *err);
+                            const struct sv_bson_opts *bo, int threads, sv_value *out,
+                            bool *handled, sv_error *err);
 
 /* Says in err's message that its offset is in the decompressed BSON. */
 void sv_rs_note_bson_error(sv_error *err);
