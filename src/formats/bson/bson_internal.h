@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/utf8.h"
 #include "serval/bson.h"
 
 /* BSON element types (bsonspec.org 1.1). */
@@ -67,10 +68,6 @@ typedef struct sv__bson_stream {
 sv_status sv__bson_read_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
                                  const sv_bson_opts *opts, const sv__bson_stream *stream,
                                  sv_value *out, sv_error *err);
-
-/* Whether s[0..n) is UTF-8 (RFC 3629: no overlong forms, no surrogates,
- * nothing above U+10FFFF). */
-bool sv_bson_utf8_valid(const uint8_t *s, size_t n);
 
 /* Lower-case hex of n bytes into out (2n chars, no NUL); parsing back,
  * either case. */

@@ -58,22 +58,6 @@ const uint8_t *sv__br_fail_stream(br *r, const uint8_t *at)
     return sv__br_fail(r, at, SV_ERR_TRUNCATED, "the decompressed payload ends here");
 }
 
-uint8_t *sv__br_bump_slow(br *r, size_t n)
-{
-    if (n > BUMP_MAX / 4) return sv_doc_alloc(r->doc, n);
-    size_t block = r->bump_next ? r->bump_next : BUMP_FIRST;
-    /* n may exceed the early, small blocks (a 1000-element array while
-     * blocks are still 4-8 KiB): the block must hold it */
-    while (block < n)
-        block *= 2;
-    uint8_t *p = sv_doc_alloc(r->doc, block);
-    if (!p) return NULL;
-    r->bump = p + n;
-    r->bump_end = p + block;
-    r->bump_next = block < BUMP_MAX ? block * 2 : BUMP_MAX;
-    return p;
-}
-
 /* The first 00 in [q, last), waiting for bytes as they come. */
 static const uint8_t *find_nul(br *r, const uint8_t *q, const uint8_t *last)
 {
@@ -121,14 +105,7 @@ static bool grow(br *r, const uint8_t *at, void **buf, size_t *cap, size_t size,
 /* 8-byte aligned room from the same blocks (containers). */
 static inline void *bump_aligned(br *r, size_t n)
 {
-    uintptr_t at = ((uintptr_t)r->bump + 7) & ~(uintptr_t)7;
-    if (r->bump && at + n <= (uintptr_t)r->bump_end) {
-        r->bump = (uint8_t *)(at + n);
-        return (void *)at;
-    }
-    n = (n + 7) & ~(size_t)7;
-    if (n > BUMP_MAX / 4) return sv_doc_alloc(r->doc, n);
-    return sv__br_bump_slow(r, n); /* a new block starts aligned */
+    return sv_bump_alloc(&r->bump, n);
 }
 
 /* A container of n items of item_size copied from items (sv__box_new's
@@ -196,7 +173,7 @@ BR_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, const uint8_t *
 static bool key_miss(br *r, key_slot *s, const uint8_t *k, size_t n, uint64_t a, uint64_t b,
                      sv_value *out)
 {
-    if (!sv_bson_utf8_valid(k, n)) {
+    if (!sv_utf8_valid(k, n)) {
         sv__br_fail(r, k, SV_ERR_UTF8, "the key is not valid UTF-8");
         return false;
     }
@@ -486,7 +463,7 @@ BR_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
                 if (!z)
                     return sv__br_fail(r, q, SV_ERR_TRUNCATED,
                                        "a key runs past the end of its document");
-                if (!sv_bson_utf8_valid(q, (size_t)(z - q)))
+                if (!sv_utf8_valid(q, (size_t)(z - q)))
                     return sv__br_fail(r, key, SV_ERR_UTF8, "the key is not valid UTF-8");
                 keyed = true;
                 q = z + 1;
@@ -613,6 +590,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len, const s
     if (!r) return sv_error_set(err, SV_ERR_NOMEM, format, 0, "out of memory");
     memset(r, 0, sizeof *r);
     r->doc = doc;
+    sv_bump_init_sized(&r->bump, doc, BUMP_FIRST, BUMP_MAX);
     r->base = data ? data : (const uint8_t *)"";
     r->err = err;
     r->format = format;

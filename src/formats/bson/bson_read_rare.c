@@ -17,7 +17,7 @@ static const uint8_t *read_cstring(br *r, const uint8_t *q, const uint8_t *last,
     if ((uint64_t)(z - q) > r->max_string)
         return sv__br_fail(r, q, SV_ERR_LIMIT, "a cstring of %zu bytes is over the limit",
                            (size_t)(z - q));
-    if (!sv_bson_utf8_valid(q, (size_t)(z - q)))
+    if (!sv_utf8_valid(q, (size_t)(z - q)))
         return sv__br_fail(r, q, SV_ERR_UTF8, "the cstring is not valid UTF-8");
     if (!copy_blob(r, SV_STRING, q, (size_t)(z - q), out)) return sv__br_fail_alloc(r, q);
     return z + 1;

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "core/bump.h"
 #include "core/byteio.h"
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
@@ -51,8 +52,7 @@ typedef struct br {
     sv_value *items;
     size_t nitems, cap_items;
     uint64_t scratch; /* bytes of the stacks */
-    uint8_t *bump, *bump_end;
-    size_t bump_next;
+    sv_bump bump; /* strings and containers (core/bump.h) */
     key_slot cache[KEY_CACHE];
 } br;
 
@@ -75,8 +75,6 @@ bool sv__br_more(br *r, const uint8_t *need);
 /* ENSURE, known true at compile time when fast (the whole document is
  * there). */
 #define ENSURE_F(fast, r, ptr) ((fast) || ENSURE(r, ptr))
-/* A new bump block with n bytes taken from its start. */
-uint8_t *sv__br_bump_slow(br *r, size_t n);
 /* The document at p (its length first), within limit. */
 const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
                                bool is_array, sv_value *out);
@@ -88,12 +86,7 @@ const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const ui
 
 BR_INLINE uint8_t *bump(br *r, size_t n)
 {
-    if ((size_t)(r->bump_end - r->bump) >= n) {
-        uint8_t *p = r->bump;
-        r->bump += n;
-        return p;
-    }
-    return sv__br_bump_slow(r, n);
+    return sv_bump_bytes(&r->bump, n);
 }
 
 /* Values built in one go (sv__make zeroes, then sets bitfields one by one,
@@ -185,7 +178,7 @@ BR_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
         for (size_t i = 0; i < n; i++)
             acc |= s[i];
     }
-    return !(acc & UINT64_C(0x8080808080808080)) || sv_bson_utf8_valid(s, n);
+    return !(acc & UINT64_C(0x8080808080808080)) || sv_utf8_valid(s, n);
 }
 
 /* The bytes of a BSON string (int32 length incl. the NUL, bytes, 00) at q,

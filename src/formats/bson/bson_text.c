@@ -1,52 +1,7 @@
-/* Text helpers of the BSON mapping: UTF-8 checking, hex for ObjectIds and
- * UUIDs. */
+/* Text helpers of the BSON mapping: hex for ObjectIds and UUIDs. */
 #include <string.h>
 
 #include "formats/bson/bson_internal.h"
-
-bool sv_bson_utf8_valid(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    /* ASCII runs eight bytes at a time: keys, GUIDs and type names are. */
-    while (i + 8 <= n) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (w & UINT64_C(0x8080808080808080)) break;
-        i += 8;
-    }
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t need;
-        uint8_t lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            need = 1;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            need = 2;
-            if (c == 0xE0)
-                lo = 0xA0; /* no overlong 3-byte forms */
-            else if (c == 0xED)
-                hi = 0x9F; /* no surrogates */
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            need = 3;
-            if (c == 0xF0)
-                lo = 0x90; /* no overlong 4-byte forms */
-            else if (c == 0xF4)
-                hi = 0x8F; /* nothing above U+10FFFF */
-        } else {
-            return false;
-        }
-        if (n - i <= need) return false;
-        if (s[i + 1] < lo || s[i + 1] > hi) return false;
-        for (size_t k = 2; k <= need; k++)
-            if ((s[i + k] & 0xC0) != 0x80) return false;
-        i += need + 1;
-    }
-    return true;
-}
 
 static const char hexdig[] = "0123456789abcdef";
 

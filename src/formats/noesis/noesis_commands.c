@@ -299,7 +299,7 @@ sv_status nsb_cmd_key(const nsb_cmds *cs, const nsb_cmd *cmd, sv_value *key)
     }
     /* Keys must be UTF-8: the typed JSON writes object keys as plain strings. */
     const sv_value *name = &cs->names[cmd->desc];
-    if (name->kind != SV_STRING || !nsb_utf8_valid(name->as.bytes, name->len))
+    if (name->kind != SV_STRING || !sv_utf8_valid(name->as.bytes, name->len))
         return sv_error_set(cs->err, SV_ERR_UTF8, NSB_FORMAT, cmd->offset,
                             "the name of %s (metadata string %u) is not valid Unicode text",
                             nsb_cmd_name(cmd->id), cmd->desc);

@@ -116,7 +116,7 @@ static sv_status read_components(dec *d, const uint8_t *p, size_t size, const ns
          * typed JSON cannot hold as a class) is given as the component index. */
         sv_value cls = *name;
         cls.flags = 0;
-        if (cls.kind != SV_STRING || !nsb_utf8_valid(cls.as.bytes, cls.len)) cls = sv_uint(i);
+        if (cls.kind != SV_STRING || !sv_utf8_valid(cls.as.bytes, cls.len)) cls = sv_uint(i);
         (*classes)[i] = cls;
     }
     return SV_OK;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/byteio.h"
+#include "core/utf8.h"
 #include "serval/buf.h"
 #include "serval/error.h"
 #include "serval/registry.h"
@@ -67,7 +68,6 @@ const char *nsb_cmd_name(unsigned id);
 
 /* ---- text (noesis_text.c) ---- */
 
-bool nsb_utf8_valid(const uint8_t *s, size_t n);
 /* Bytes of WTF-8 that n UTF-16 code units make (at most 3 per unit). */
 size_t nsb_utf16_wtf8_len(const uint8_t *units, size_t n, bool big);
 /* Converts n units into dst (room for nsb_utf16_wtf8_len bytes). */

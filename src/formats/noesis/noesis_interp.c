@@ -130,7 +130,7 @@ static sv_status read_blob(interp *it, const nsb_cmd *cmd, sv_value *out)
     }
     /* spec §B.4: String8 = u32 length + bytes, no terminator. Text that is
      * not UTF-8 stays bytes; the command says it is a String8 on the way back. */
-    if (cmd->id == NSB_STRING8 && nsb_utf8_valid(s, (size_t)n))
+    if (cmd->id == NSB_STRING8 && sv_utf8_valid(s, (size_t)n))
         *out = sv_str(it->doc, (const char *)s, (size_t)n);
     else
         *out = sv_bytes(it->doc, s, (size_t)n);

@@ -17,7 +17,7 @@ static sv_status list_error(sv_error *err, sv_status st, uint64_t off, const cha
 static sv_value entry_value(sv_doc *doc, const uint8_t *p, size_t n, bool unicode, bool big)
 {
     if (!unicode)
-        return nsb_utf8_valid(p, n) ? sv_str(doc, (const char *)p, n) : sv_bytes(doc, p, n);
+        return sv_utf8_valid(p, n) ? sv_str(doc, (const char *)p, n) : sv_bytes(doc, p, n);
     size_t len = nsb_utf16_wtf8_len(p, n / 2, big);
     sv_value v = sv_str_uninit(doc, len);
     if (v.kind != SV_STRING) return v;

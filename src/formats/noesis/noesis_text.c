@@ -4,37 +4,6 @@
  * comes back unchanged (the tree flags such strings UTF16, docs/json.md). */
 #include "formats/noesis/noesis_internal.h"
 
-bool nsb_utf8_valid(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t need;
-        uint32_t cp, min;
-        if ((c & 0xE0) == 0xC0) {
-            need = 1, cp = c & 0x1Fu, min = 0x80;
-        } else if ((c & 0xF0) == 0xE0) {
-            need = 2, cp = c & 0x0Fu, min = 0x800;
-        } else if ((c & 0xF8) == 0xF0) {
-            need = 3, cp = c & 0x07u, min = 0x10000;
-        } else {
-            return false;
-        }
-        if (n - i <= need) return false;
-        for (size_t k = 1; k <= need; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) return false;
-            cp = cp << 6 | (s[i + k] & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        i += need + 1;
-    }
-    return true;
-}
-
 static uint32_t unit_at(const uint8_t *u, size_t i, bool big)
 {
     return big ? sv_load_u16be(u + 2 * i) : sv_load_u16le(u + 2 * i);
