@@ -4,7 +4,9 @@
 #
 #   scripts/fuzz.sh [SECONDS] [FORMAT...]
 #
-# SECONDS per target (default 60). Without FORMATs, every format listed in
+# SECONDS per target (default 60). FUZZ_SEED=N fixes libFuzzer's random seed
+# (make test does, so that a CI failure can be replayed as it happened).
+# Without FORMATs, every format listed in
 # fuzz/CMakeLists.txt. The working corpus grows in build-fuzz/corpus/ and is
 # kept between runs; the seeds (test vectors, samples) are read, never
 # written. A crash, leak, hang (> 10 s for one input) or an allocation above
@@ -35,7 +37,8 @@ run_one() { # name kind
   for s in $seeds "$root/fuzz/regressions/$name"; do [ -d "$s" ] && existing+=("$s"); done
   if "$build/fuzz/fuzz-$name-$kind" "$corpus" "${existing[@]}" \
        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
-       -print_final_stats=1 -artifact_prefix="$build/crashes/$name-$kind-" >"$log" 2>&1; then
+       -print_final_stats=1 -artifact_prefix="$build/crashes/$name-$kind-" \
+       ${FUZZ_SEED:+-seed="$FUZZ_SEED"} >"$log" 2>&1; then
     local runs
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
     echo "fuzz: $name-$kind: $runs executions in ${seconds} s, clean (corpus $(ls "$corpus" | wc -l) inputs)"
