@@ -49,4 +49,14 @@ sv_value sv__pairs_from(sv_doc *doc, sv_kind kind, const sv_pair *pairs, size_t 
 /* A container of room for cap items of item_size bytes, count 0. */
 sv_container *sv__box_new(sv_doc *doc, size_t item_size, size_t cap);
 
+/* The header of a container with room for cap items, no meta and no class:
+ * for decoders that carve containers from their own blocks (cap fits u32). */
+static inline void sv__box_init(sv_container *box, size_t cap)
+{
+    box->cap = (uint32_t)cap;
+    box->reserved = 0;
+    box->meta = NULL;
+    box->cls = NULL;
+}
+
 #endif

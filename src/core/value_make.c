@@ -184,10 +184,7 @@ sv_container *sv__box_new(sv_doc *doc, size_t item_size, size_t cap)
     }
     sv_container *box = sv_doc_alloc(doc, sizeof(sv_container) + cap * item_size);
     if (!box) return NULL;
-    box->cap = (uint32_t)cap;
-    box->reserved = 0;
-    box->meta = NULL;
-    box->cls = NULL;
+    sv__box_init(box, cap);
     return box;
 }
 

@@ -150,10 +150,7 @@ static inline bool make_box(jr *r, sv_kind kind, const void *items, size_t n, si
                           (unsigned long)UINT32_MAX);
     sv_container *box = sv_jr_alloc(r, sizeof(sv_container) + n * size, at);
     if (!box) return false;
-    box->cap = (uint32_t)n;
-    box->reserved = 0;
-    box->meta = NULL;
-    box->cls = NULL;
+    sv__box_init(box, n);
     size_t bytes = n * size;
     if (bytes <= 96) {
         /* small containers (most of them): 16 bytes a step, no call */

@@ -114,10 +114,7 @@ static inline sv_container *make_box(br *r, const void *items, size_t n, size_t 
 {
     sv_container *box = bump_aligned(r, sizeof(sv_container) + n * item_size);
     if (!box) return NULL;
-    box->cap = (uint32_t)n;
-    box->reserved = 0;
-    box->meta = NULL;
-    box->cls = NULL;
+    sv__box_init(box, n);
     /* most Resonite documents hold two pairs ({"ID", "Data"}): copied inline */
     size_t bytes = n * item_size;
     if (bytes == 2 * sizeof(sv_pair))
