@@ -9,9 +9,7 @@ int cmd_detect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_conv(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
-/* noesis declaration */
 int cmd_noesis(int argc, char **argv);
-/* resonite declaration */
 int cmd_resonite(int argc, char **argv);
 
 /* The line every help text ends with. */

@@ -21,9 +21,7 @@ static const command commands[] = {
     {"dump", cmd_dump, "print a file as typed JSON"},
     {"conv", cmd_conv, "convert a file from one format to another"},
     {"validate", cmd_validate, "check that files decode"},
-    /* noesis command */
     {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
-    /* resonite command */
     {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -16,26 +16,20 @@
  * `formats[]` below. The order of the table is the order `serval formats`
  * prints and the tie-break order of detection, so append, do not insert. */
 extern const sv_format sv_format_json;
-/* godot externs */
 extern const sv_format sv_format_godot4;
 extern const sv_format sv_format_godot3;
 extern const sv_format sv_format_godot_doc;
-/* resonite externs */
 extern const sv_format sv_format_resonite;
 extern const sv_format sv_format_bson;
-/* noesis externs */
 extern const sv_format sv_format_noesis;
 
 static const sv_format *const formats[] = {
     &sv_format_json,
-    /* godot entries */
     &sv_format_godot4,
     &sv_format_godot3,
     &sv_format_godot_doc,
-    /* resonite entries */
     &sv_format_resonite,
     &sv_format_bson,
-    /* noesis entries */
     &sv_format_noesis,
 };
 
