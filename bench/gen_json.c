@@ -213,7 +213,7 @@ bool bench_gen_json(size_t target_bytes, bench_json_doc *res, char *msg, size_t 
         if (index) sv_buf_putc(&out, ',');
         sv_error err;
         sv_error_clear(&err);
-        if (sv_json_write(&e, NULL, &out, &err) != SV_OK) {
+        if (sv_json_encode(&e, NULL, &out, &err) != SV_OK) {
             char why[BENCH_MSG_MAX];
             sv_error_format(&err, why, sizeof why);
             return fail(msg, msg_size, &out, doc, why);

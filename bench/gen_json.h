@@ -5,7 +5,7 @@
  * float64 numbers, tags, a u8, a stats map, bytes, references) and, every
  * BENCH_JSON_MESH_EVERY entities, a packed {"$f32s": [...]} of a few thousand
  * numbers. Each entity is built as a value tree and written with
- * sv_json_write (compact), so the text is serval's canonical output; the
+ * sv_json_encode (compact), so the text is serval's canonical output; the
  * entities are joined with ',' inside '[' ']', exactly as the writer lays out
  * an array. Entities are appended until the text reaches the target size.
  *

@@ -85,7 +85,7 @@ bool bench_gen_resonite(size_t target, bench_rs_input *out, char *msg, size_t ms
     sv_bson_opts bo = {{0}, NULL, true};
     sv_buf one;
     sv_buf_init(&one, NULL);
-    sv_bson_write(&root, &bo, &one, &err);
+    sv_bson_encode(&root, &bo, &one, &err);
     /* how much one more copy of the children adds */
     sv_value two = sv_array(doc, 0);
     for (int r = 0; r < 2; r++)
@@ -94,7 +94,7 @@ bool bench_gen_resonite(size_t target, bench_rs_input *out, char *msg, size_t ms
     *kids = two;
     sv_buf b2;
     sv_buf_init(&b2, NULL);
-    sv_bson_write(&root, &bo, &b2, &err);
+    sv_bson_encode(&root, &bo, &b2, &err);
     size_t per = b2.len - one.len;
     size_t copies = target > one.len ? 1 + (target - one.len + per / 2) / per : 1;
     sv_buf_free(&b2);
@@ -109,7 +109,7 @@ bool bench_gen_resonite(size_t target, bench_rs_input *out, char *msg, size_t ms
 
     sv_buf bson;
     sv_buf_init(&bson, NULL);
-    if (sv_bson_write(&root, &bo, &bson, &err) != SV_OK) {
+    if (sv_bson_encode(&root, &bo, &bson, &err) != SV_OK) {
         snprintf(msg, msg_size, "writing the scaled BSON: %s", err.message);
         sv_buf_free(&bson);
         goto done;

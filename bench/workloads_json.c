@@ -1,9 +1,9 @@
 /* serval-bench: the JSON workloads.
  *
- * json.parse  text -> tree: sv_json_read, RapidJSON Document::Parse, jansson
+ * json.parse  text -> tree: sv_json_decode, RapidJSON Document::Parse, jansson
  *             json_loadb, all on the same bytes (the generated document).
  *             Timed: making the document and parsing; freeing the tree is not.
- * json.write  tree -> text: sv_json_write (compact), RapidJSON
+ * json.write  tree -> text: sv_json_encode (compact), RapidJSON
  *             Writer<StringBuffer> through Accept, jansson json_dumps
  *             (JSON_COMPACT); each writes its own tree, parsed from the same
  *             text before the timer starts. Timed: writing into a fresh
@@ -74,10 +74,10 @@ static bool serval_read(bench_ctx *ctx, serval_tree *t)
     if (!t->doc) return bench_fail(ctx, "sv_doc_new: out of memory");
     sv_error err;
     sv_error_clear(&err);
-    if (sv_json_read(t->doc, ctx->in->text, ctx->in->len, NULL, &t->root, &err) != SV_OK) {
+    if (sv_json_decode(t->doc, ctx->in->text, ctx->in->len, NULL, &t->root, &err) != SV_OK) {
         char why[BENCH_MSG_MAX];
         sv_error_format(&err, why, sizeof why);
-        return bench_fail(ctx, "sv_json_read: %s", why);
+        return bench_fail(ctx, "sv_json_decode: %s", why);
     }
     return true;
 }
@@ -87,10 +87,10 @@ static bool serval_write(bench_ctx *ctx, serval_tree *t)
     sv_buf_init(&t->out, ctx->alloc);
     sv_error err;
     sv_error_clear(&err);
-    if (sv_json_write(&t->root, NULL, &t->out, &err) != SV_OK) {
+    if (sv_json_encode(&t->root, NULL, &t->out, &err) != SV_OK) {
         char why[BENCH_MSG_MAX];
         sv_error_format(&err, why, sizeof why);
-        return bench_fail(ctx, "sv_json_write: %s", why);
+        return bench_fail(ctx, "sv_json_encode: %s", why);
     }
     ctx->out_size = t->out.len;
     return true;
@@ -291,7 +291,7 @@ static const bench_impl jansson_write = {"jansson", BENCH_MEM_RSS, jansson_write
 
 const bench_workload bench_workloads_json[] = {
     {"json.parse",
-     "typed JSON text -> tree (sv_json_read vs RapidJSON Parse vs json_loadb)",
+     "typed JSON text -> tree (sv_json_decode vs RapidJSON Parse vs json_loadb)",
      json_input,
      {&serval_parse,
 #ifdef SERVAL_BENCH_RAPIDJSON
@@ -302,7 +302,7 @@ const bench_workload bench_workloads_json[] = {
 #endif
       NULL}},
     {"json.write",
-     "tree -> compact text (sv_json_write vs RapidJSON Writer vs json_dumps)",
+     "tree -> compact text (sv_json_encode vs RapidJSON Writer vs json_dumps)",
      json_input,
      {&serval_write_impl,
 #ifdef SERVAL_BENCH_RAPIDJSON

@@ -3,11 +3,11 @@
  * twice --size-mb (100 MB by default) by repeating its Object's children
  * (gen_resonite.c).
  *
- * resonite.bson-decode  BSON bytes -> tree: sv_bson_read (with the "@" URL
+ * resonite.bson-decode  BSON bytes -> tree: sv_bson_decode (with the "@" URL
  *                       convention, as the resonite format reads), libbson
  *                       iterating every element of the same bytes, Node's
  *                       bson BSON.deserialize.
- * resonite.bson-encode  tree -> BSON: sv_bson_write of the tree read in
+ * resonite.bson-encode  tree -> BSON: sv_bson_encode of the tree read in
  *                       setup, libbson building a new document from an
  *                       iteration, BSON.serialize of the deserialized object.
  * resonite.brson-decode .brson (FrDT + Brotli q9/w16) -> tree:
@@ -109,8 +109,8 @@ static bool serval_read(bench_ctx *ctx, rs_state *s)
     if (!s->doc) return bench_fail(ctx, "sv_doc_new: out of memory");
     sv_error err;
     sv_error_clear(&err);
-    if (sv_bson_read(s->doc, in_bytes(ctx), ctx->in->len, &urls, &s->root, &err) != SV_OK)
-        return report(ctx, "sv_bson_read", &err);
+    if (sv_bson_decode(s->doc, in_bytes(ctx), ctx->in->len, &urls, &s->root, &err) != SV_OK)
+        return report(ctx, "sv_bson_decode", &err);
     return true;
 }
 
@@ -119,8 +119,8 @@ static bool serval_write(bench_ctx *ctx, rs_state *s)
     sv_buf_init(&s->out, ctx->alloc);
     sv_error err;
     sv_error_clear(&err);
-    if (sv_bson_write(&s->root, &urls, &s->out, &err) != SV_OK)
-        return report(ctx, "sv_bson_write", &err);
+    if (sv_bson_encode(&s->root, &urls, &s->out, &err) != SV_OK)
+        return report(ctx, "sv_bson_encode", &err);
     ctx->out_size = s->out.len;
     return true;
 }

@@ -149,12 +149,12 @@ static long pkg_main(pkg *k, const char *path, const cli_args *a)
         long found = -1;
         if (pkg_read(k, path, (size_t)rec, a, &b) == 0) {
             sv_doc *doc = sv_doc_new(NULL);
-            sv_json_read_opts ro = {0};
+            sv_json_decode_opts ro = {0};
             ro.plain = true;
             sv_value root;
             sv_error err;
             sv_error_clear(&err);
-            if (doc && sv_json_read(doc, (const char *)b.data, b.len, &ro, &root, &err) == SV_OK) {
+            if (doc && sv_json_decode(doc, (const char *)b.data, b.len, &ro, &root, &err) == SV_OK) {
                 size_t n;
                 const char *uri = sv_get_str(sv_map_getz(&root, "assetUri"), &n);
                 const char *pfx = "packdb:///";
@@ -320,9 +320,9 @@ static int package_dump(cli_args *a, const char *path)
             o.limits = a->limits;
             st = sv_resonite_decode(doc, b.data, b.len, &o, &root, &err);
         } else if (!strcmp(m.name, MAIN_RECORD)) {
-            sv_json_read_opts ro = {0};
+            sv_json_decode_opts ro = {0};
             ro.limits = a->limits;
-            st = sv_json_read(doc, (const char *)b.data, b.len, &ro, &root, &err);
+            st = sv_json_decode(doc, (const char *)b.data, b.len, &ro, &root, &err);
         } else {
             st = sv_error_set(&err, SV_ERR_UNSUPPORTED, "resonitepackage", 0,
                               "member '%s' is raw asset data (%zu bytes); use extract", m.name,

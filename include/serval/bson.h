@@ -1,7 +1,7 @@
 /* serval: BSON (bsonspec.org 1.1) to and from the value tree.
  *
  * The reader keeps every element type, keys in order and the exact bytes:
- * encoding a tree that came from sv_bson_read gives back the input bytes.
+ * encoding a tree that came from sv_bson_decode gives back the input bytes.
  * The mapping (docs/formats/bson.md):
  *
  *   double 01           FLOAT, width 8                  1.5
@@ -53,12 +53,12 @@ typedef struct sv_bson_opts {
 } sv_bson_opts;
 
 /* Decodes one BSON document that fills data exactly. opts may be NULL. */
-sv_status sv_bson_read(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
+sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
                        sv_value *out, sv_error *err);
 
 /* Appends the BSON of v (a MAP with string keys, or an OBJECT whose fields
  * become the document) to out. opts may be NULL. */
-sv_status sv_bson_write(const sv_value *v, const sv_bson_opts *opts, sv_buf *out, sv_error *err);
+sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts, sv_buf *out, sv_error *err);
 
 #ifdef __cplusplus
 }

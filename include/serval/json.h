@@ -19,29 +19,29 @@
 extern "C" {
 #endif
 
-typedef struct sv_json_read_opts {
+typedef struct sv_json_decode_opts {
     sv_limits limits;    /* depth, string length, allocation */
     bool allow_comments; /* accept // and / * * / comments (O3DE files carry them) */
     bool plain;          /* do not interpret "$" forms */
-} sv_json_read_opts;
+} sv_json_decode_opts;
 
 /* Parses len bytes of UTF-8 JSON text into doc; *out gets the root value
  * (it is not made the document's root). opts may be NULL. On failure err has
  * the byte offset, line and column. */
-sv_status sv_json_read(sv_doc *doc, const char *text, size_t len,
-                       const sv_json_read_opts *opts, sv_value *out, sv_error *err);
+sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len,
+                       const sv_json_decode_opts *opts, sv_value *out, sv_error *err);
 
-typedef struct sv_json_write_opts {
+typedef struct sv_json_encode_opts {
     int indent; /* 0 = compact; n = pretty with n spaces per level */
     bool plain; /* lossy plain JSON: no "$" forms (for tools that want them not) */
-} sv_json_write_opts;
+} sv_json_encode_opts;
 
 /* Appends the JSON text of v (no trailing newline) to out. opts may be NULL.
  * Fails only on allocation failure or a malformed tree. The writer recurses
  * once per nesting level and refuses trees deeper than 2048 containers
  * (SV_ERR_DEPTH); the deepest tree needs well under 1 MiB of stack in an
  * optimised build. */
-sv_status sv_json_write(const sv_value *v, const sv_json_write_opts *opts, sv_buf *out,
+sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_buf *out,
                         sv_error *err);
 
 #ifdef __cplusplus

@@ -745,7 +745,7 @@ fail:
     return false;
 }
 
-sv_status sv_json_read(sv_doc *doc, const char *text, size_t len, const sv_json_read_opts *opts,
+sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len, const sv_json_decode_opts *opts,
                        sv_value *out, sv_error *err)
 {
     sv_error local;
@@ -754,7 +754,7 @@ sv_status sv_json_read(sv_doc *doc, const char *text, size_t len, const sv_json_
     if (out) *out = sv_null();
     if (!doc || !out || (!text && len))
         return sv_error_set(err, SV_ERR_USAGE, "json", 0,
-                            "sv_json_read needs a document, text and out");
+                            "sv_json_decode needs a document, text and out");
     jr r;
     memset(&r, 0, sizeof r);
     r.doc = doc;

@@ -3,7 +3,7 @@
  * Two kinds. Scratch (the value and frame stacks, the buffers for unescaped
  * keys and packed numbers) comes from the document's allocator (outside its
  * arena), grows geometrically and is freed
- * when sv_json_read returns; it counts toward max_alloc like the document's
+ * when sv_json_decode returns; it counts toward max_alloc like the document's
  * own memory, so a hostile input cannot grow it without bound. The tree
  * itself lives in the document's arena: small blocks are carved from blocks
  * the reader takes with sv_doc_alloc (1 KiB at first, doubling to 64 KiB),

@@ -152,7 +152,7 @@ sv_status sv__jw_value(sv_jw *w, const sv_value *v)
 
 /* ---- entry point ------------------------------------------------------------ */
 
-sv_status sv_json_write(const sv_value *v, const sv_json_write_opts *opts, sv_buf *out,
+sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_buf *out,
                         sv_error *err)
 {
     sv_error_clear(err);

@@ -142,7 +142,7 @@ static inline uint32_t sv__jw_head_of(unsigned kind, unsigned flags, unsigned su
 
 /* An object key: an untagged UTF-8 string in typed mode, any string in
  * plain mode. One masked compare of the value's head (key_mask and key_want
- * are made in sv_json_write). */
+ * are made in sv_json_encode). */
 static inline bool sv__jw_object_key(const sv_jw *w, const sv_value *k)
 {
     return (sv__jw_head(k) & w->key_mask) == w->key_want && (k->as.str || !k->len);

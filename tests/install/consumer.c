@@ -11,10 +11,10 @@ int main(void)
     sv_error err;
     sv_error_clear(&err);
     const char *text = "{\"hp\":{\"$f32\":0.5}}";
-    if (sv_json_read(doc, text, strlen(text), NULL, &v, &err) != SV_OK) return 1;
+    if (sv_json_decode(doc, text, strlen(text), NULL, &v, &err) != SV_OK) return 1;
     sv_buf out;
     sv_buf_init(&out, NULL);
-    sv_json_write(&v, NULL, &out, &err);
+    sv_json_encode(&v, NULL, &out, &err);
     int same = out.len == strlen(text) && memcmp(out.data, text, out.len) == 0;
     printf("%.*s\n", (int)out.len, (const char *)out.data);
     sv_buf_free(&out);

@@ -32,12 +32,12 @@ static void load(const char *name, bool urls, loaded *l)
     sv_bson_opts o = {{0}, NULL, urls};
     sv_error err = {0};
     sv_error_clear(&err);
-    sv_status st = sv_bson_read(l->doc, l->bytes, l->len, &o, &l->root, &err);
+    sv_status st = sv_bson_decode(l->doc, l->bytes, l->len, &o, &l->root, &err);
     if (st != SV_OK) fail_msg("%s: %s", name, err.message);
     /* and back, byte for byte */
     sv_buf out;
     sv_buf_init(&out, NULL);
-    assert_int_equal(sv_bson_write(&l->root, &o, &out, &err), SV_OK);
+    assert_int_equal(sv_bson_encode(&l->root, &o, &out, &err), SV_OK);
     assert_int_equal(out.len, l->len);
     assert_memory_equal(out.data, l->bytes, l->len);
     sv_buf_free(&out);
@@ -260,7 +260,7 @@ static void test_bsonspec_examples(void **state)
         sv_value v;
         sv_error err = {0};
         uint8_t *copy = rs_copy(ex[i].b, ex[i].n);
-        assert_int_equal(sv_bson_read(doc, copy, ex[i].n, NULL, &v, &err), SV_OK);
+        assert_int_equal(sv_bson_decode(doc, copy, ex[i].n, NULL, &v, &err), SV_OK);
         if (i == 0) expect_str(get(&v, "hello"), "world", SV_TAG_NONE);
         if (i == 1) {
             const sv_value *a = get(&v, "BSON");
@@ -271,7 +271,7 @@ static void test_bsonspec_examples(void **state)
         }
         sv_buf out;
         sv_buf_init(&out, NULL);
-        assert_int_equal(sv_bson_write(&v, NULL, &out, &err), SV_OK);
+        assert_int_equal(sv_bson_encode(&v, NULL, &out, &err), SV_OK);
         assert_int_equal(out.len, ex[i].n);
         assert_memory_equal(out.data, ex[i].b, ex[i].n);
         sv_buf_free(&out);
@@ -295,7 +295,7 @@ static void test_write_other_trees(void **state)
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err = {0};
-    assert_int_equal(sv_bson_write(&m, NULL, &out, &err), SV_OK);
+    assert_int_equal(sv_bson_encode(&m, NULL, &out, &err), SV_OK);
     static const uint8_t want[] = "\x4b\x00\x00\x00"
                                   "\x12i\x00\x01\x00\x00\x00\x00\x00\x00\x00"
                                   "\x01"
@@ -323,7 +323,7 @@ static void expect_write_error(const sv_value *v, const sv_bson_opts *o, sv_stat
     sv_buf_init(&out, NULL);
     sv_error err = {0};
     sv_error_clear(&err);
-    assert_int_equal(sv_bson_write(v, o, &out, &err), st);
+    assert_int_equal(sv_bson_encode(v, o, &out, &err), st);
     assert_string_equal(err.path, path);
     assert_true(err.message[0] != 0);
     assert_int_equal(out.len, 0); /* nothing appended */

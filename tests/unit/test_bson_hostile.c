@@ -22,7 +22,7 @@ static sv_status decode(const void *bytes, size_t len, const sv_bson_opts *o, sv
     sv_doc *doc = sv_doc_new(NULL);
     sv_value v;
     sv_error_clear(err);
-    sv_status st = sv_bson_read(doc, copy, len, o, &v, err);
+    sv_status st = sv_bson_decode(doc, copy, len, o, &v, err);
     sv_doc_free(doc);
     free(copy);
     return st;
@@ -121,10 +121,10 @@ static void test_every_cut(void **state)
         sv_value tree;
         sv_error err = {0};
         sv_error_clear(&err);
-        if (sv_bson_read(doc, b, k + 1, NULL, &tree, &err) == SV_OK) {
+        if (sv_bson_decode(doc, b, k + 1, NULL, &tree, &err) == SV_OK) {
             sv_buf out;
             sv_buf_init(&out, NULL);
-            assert_int_equal(sv_bson_write(&tree, NULL, &out, &err), SV_OK);
+            assert_int_equal(sv_bson_encode(&tree, NULL, &out, &err), SV_OK);
             assert_int_equal(out.len, k + 1);
             assert_memory_equal(out.data, b, k + 1);
             sv_buf_free(&out);
@@ -237,14 +237,14 @@ static void test_limits(void **state)
     o.limits.max_alloc = 1 << 20;
     sv_value v;
     sv_error_clear(&err);
-    assert_int_equal(sv_bson_read(doc, b, len, &o, &v, &err), SV_ERR_LIMIT);
+    assert_int_equal(sv_bson_decode(doc, b, len, &o, &v, &err), SV_ERR_LIMIT);
     assert_true(t.peak_bytes < (2 << 20));
     sv_doc_free(doc);
     assert_int_equal(t.live_bytes, 0);
     /* and without the cap it decodes */
     doc = sv_doc_new(NULL);
     o.limits.max_alloc = 0;
-    assert_int_equal(sv_bson_read(doc, b, len, &o, &v, &err), SV_OK);
+    assert_int_equal(sv_bson_decode(doc, b, len, &o, &v, &err), SV_OK);
     assert_int_equal(sv_len(sv_map_getz(&v, "a")), n);
     sv_doc_free(doc);
     free(b);

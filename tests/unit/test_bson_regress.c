@@ -81,7 +81,7 @@ static void test_array_bigger_than_first_block(void **state)
         sv_value v;
         sv_error err;
         sv_error_clear(&err);
-        sv_status st = sv_bson_read(doc, in, len, NULL, &v, &err);
+        sv_status st = sv_bson_decode(doc, in, len, NULL, &v, &err);
         if (st != SV_OK) fail_msg("%u elements: %s", sizes[k], err.message);
         check_int_array(&v, sizes[k]);
         sv_doc_free(doc);
@@ -140,7 +140,7 @@ static void test_empty_containers_first(void **state)
     sv_value v;
     sv_error err;
     sv_error_clear(&err);
-    sv_status st = sv_bson_read(doc, in, sizeof doc_bytes, NULL, &v, &err);
+    sv_status st = sv_bson_decode(doc, in, sizeof doc_bytes, NULL, &v, &err);
     if (st != SV_OK) fail_msg("%s", err.message);
     assert_int_equal(sv_len(&v), 3);
     assert_int_equal(sv_kind_of(sv_map_getz(&v, "e")), SV_MAP);

@@ -341,7 +341,7 @@ static void test_unencodable(void **state)
         sv_value v;
         sv_error err;
         sv_error_clear(&err);
-        assert_int_equal(sv_json_read(doc, cases[i][1], strlen(cases[i][1]), NULL, &v, &err),
+        assert_int_equal(sv_json_decode(doc, cases[i][1], strlen(cases[i][1]), NULL, &v, &err),
                          SV_OK);
         sv_buf b;
         sv_buf_init(&b, NULL);

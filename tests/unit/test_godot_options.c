@@ -24,7 +24,7 @@ static void enc_case(const char *fmt, const char *opts, const char *json, const 
     sv_value v;
     sv_error err;
     sv_error_clear(&err);
-    assert_int_equal(sv_json_read(doc, json, strlen(json), NULL, &v, &err), SV_OK);
+    assert_int_equal(sv_json_decode(doc, json, strlen(json), NULL, &v, &err), SV_OK);
     tg_opts o;
     tg_opts_parse(&o, opts);
     sv_buf b;

@@ -119,7 +119,7 @@ static inline char *tg_json(const sv_value *v)
     sv_buf_init(&b, NULL);
     sv_error err;
     sv_error_clear(&err);
-    if (sv_json_write(v, NULL, &b, &err) != SV_OK) {
+    if (sv_json_encode(v, NULL, &b, &err) != SV_OK) {
         sv_buf_free(&b);
         char *s = malloc(SV_ERROR_MSG_MAX + 32);
         sv_error_format(&err, s, SV_ERROR_MSG_MAX + 32);

@@ -52,7 +52,7 @@ static bool read_json(sv_doc *doc, const char *text, sv_value *out)
 {
     sv_error err;
     sv_error_clear(&err);
-    return sv_json_read(doc, text, strlen(text), NULL, out, &err) == SV_OK;
+    return sv_json_decode(doc, text, strlen(text), NULL, out, &err) == SV_OK;
 }
 
 /* encode v with fmt/opts and compare with want; false (and a message) if not. */

@@ -306,7 +306,7 @@ static void test_table(void **state)
         assert_non_null(doc);
         sv_value v;
         sv_error err;
-        sv_status st = sv_json_read(doc, buf, c->len, NULL, &v, &err);
+        sv_status st = sv_json_decode(doc, buf, c->len, NULL, &v, &err);
         bool ok = st == c->want;
         if (st != SV_OK) {
             /* every rejection says where */
@@ -343,7 +343,7 @@ static void test_table_names(void **state)
 static void test_accepts_with_options(void **state)
 {
     (void)state;
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.plain = true;
     o.allow_comments = true;
@@ -353,7 +353,7 @@ static void test_accepts_with_options(void **state)
         sv_doc *doc = sv_doc_new(NULL);
         sv_value v;
         sv_error err;
-        assert_int_equal(sv_json_read(doc, c->text, c->len, &o, &v, &err), SV_OK);
+        assert_int_equal(sv_json_decode(doc, c->text, c->len, &o, &v, &err), SV_OK);
         sv_doc_free(doc);
     }
 }

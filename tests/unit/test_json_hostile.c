@@ -19,7 +19,7 @@
 #include "serval/serval.h"
 
 /* Parses len bytes of text from an exact-size copy into a fresh document. */
-static sv_status parse(const char *text, size_t len, const sv_json_read_opts *opts, sv_value *out,
+static sv_status parse(const char *text, size_t len, const sv_json_decode_opts *opts, sv_value *out,
                        sv_error *err)
 {
     char *buf = malloc(len ? len : 1);
@@ -28,14 +28,14 @@ static sv_status parse(const char *text, size_t len, const sv_json_read_opts *op
     sv_doc *doc = sv_doc_new(NULL);
     assert_non_null(doc);
     sv_value v;
-    sv_status st = sv_json_read(doc, buf, len, opts, &v, err);
+    sv_status st = sv_json_decode(doc, buf, len, opts, &v, err);
     if (out) *out = v; /* scalars only: the document is gone */
     sv_doc_free(doc);
     free(buf);
     return st;
 }
 
-static void expect(const char *text, size_t len, const sv_json_read_opts *opts, sv_status st,
+static void expect(const char *text, size_t len, const sv_json_decode_opts *opts, sv_status st,
                    uint64_t off, uint32_t line, uint32_t col)
 {
     sv_error err;
@@ -94,7 +94,7 @@ static const char doc_pretty[] =
 
 /* Every proper prefix must fail as TRUNCATED at its end, with the line and
  * column of the end (lines counted at LF, columns in bytes). */
-static void truncate_all(const char *doc, size_t len, const sv_json_read_opts *opts)
+static void truncate_all(const char *doc, size_t len, const sv_json_decode_opts *opts)
 {
     /* the whole document is valid */
     sv_error err;
@@ -121,7 +121,7 @@ static void test_truncation_plain(void **state)
 {
     (void)state;
     truncate_all(doc_plain, sizeof doc_plain - 1, NULL);
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.plain = true;
     truncate_all(doc_plain, sizeof doc_plain - 1, &o);
@@ -130,7 +130,7 @@ static void test_truncation_plain(void **state)
 static void test_truncation_pretty_comments(void **state)
 {
     (void)state;
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.allow_comments = true;
     truncate_all(doc_pretty, sizeof doc_pretty - 1, &o);
@@ -197,7 +197,7 @@ static void test_depth_forms(void **state)
     assert_int_equal(err.byte_offset, 341 * 11 + 9);
     free(s);
 
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.limits.max_depth = 2;
     static const char t1[] = "{\"$vector3\": [1, 2, 3]}";
@@ -224,7 +224,7 @@ static void test_depth_no_recursion(void **state)
     memset(s, '[', n);
     memset(s + n, ']', n);
     len = 2 * n;
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.limits.max_depth = (uint32_t)n;
     sv_error err;
@@ -318,7 +318,7 @@ static void test_huge_numbers(void **state)
 static void test_max_string(void **state)
 {
     (void)state;
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.limits.max_string = 10;
     sv_error err;
@@ -357,7 +357,7 @@ static void test_max_string(void **state)
 static void test_max_alloc(void **state)
 {
     (void)state;
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.limits.max_alloc = 256 * 1024;
     size_t len;
@@ -368,7 +368,7 @@ static void test_max_alloc(void **state)
     test_alloc_init(&ta, 0);
     sv_doc *doc = sv_doc_new(&ta.alloc);
     sv_value v;
-    assert_int_equal(sv_json_read(doc, s, len, &o, &v, &err), SV_ERR_LIMIT);
+    assert_int_equal(sv_json_decode(doc, s, len, &o, &v, &err), SV_ERR_LIMIT);
     assert_true(err.byte_offset < len);
     assert_int_equal(err.line, 1);
     assert_int_equal(err.column, err.byte_offset + 1);
@@ -411,7 +411,7 @@ static void test_failing_allocations(void **state)
         assert_non_null(doc);
         sv_value v;
         sv_error err;
-        sv_status st = sv_json_read(doc, doc_typed, sizeof doc_typed - 1, NULL, &v, &err);
+        sv_status st = sv_json_decode(doc, doc_typed, sizeof doc_typed - 1, NULL, &v, &err);
         if (st == SV_OK) {
             reached_ok = true;
         } else {
@@ -517,7 +517,7 @@ static void test_random_mutations(void **state)
             default: /* truncate */ len = at; break;
             }
         }
-        sv_json_read_opts o;
+        sv_json_decode_opts o;
         memset(&o, 0, sizeof o);
         o.allow_comments = rnd() % 2;
         o.plain = rnd() % 4 == 0;

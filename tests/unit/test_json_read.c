@@ -17,11 +17,11 @@
 #include "helper_tree.h"
 #include "serval/serval.h"
 
-static sv_value read_opts(const char *text, const sv_json_read_opts *opts)
+static sv_value read_opts(const char *text, const sv_json_decode_opts *opts)
 {
     sv_value v;
     sv_error err;
-    sv_status st = sv_json_read(test_doc, text, strlen(text), opts, &v, &err);
+    sv_status st = sv_json_decode(test_doc, text, strlen(text), opts, &v, &err);
     if (st != SV_OK) {
         char buf[512];
         sv_error_format(&err, buf, sizeof buf);
@@ -36,12 +36,12 @@ static sv_value rd(const char *text)
     return read_opts(text, NULL);
 }
 
-static void check_error(const char *text, size_t len, const sv_json_read_opts *opts, sv_status st,
+static void check_error(const char *text, size_t len, const sv_json_decode_opts *opts, sv_status st,
                         uint64_t off, uint32_t line, uint32_t col, const char *path)
 {
     sv_value v = sv_int(7);
     sv_error err;
-    sv_status got = sv_json_read(test_doc, text, len, opts, &v, &err);
+    sv_status got = sv_json_decode(test_doc, text, len, opts, &v, &err);
     if (got != st || err.byte_offset != off || err.line != line || err.column != col ||
         strcmp(err.path, path) != 0) {
         char buf[512];
@@ -795,7 +795,7 @@ static void test_unknown_and_stray_keys(void **state)
 static void test_plain_option(void **state)
 {
     (void)state;
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.plain = true;
     sv_value v = read_opts("{\"$i32\": 5, \"$$x\": {\"$class\": 1}, \"$\": 2}", &o);
@@ -813,7 +813,7 @@ static void test_plain_option(void **state)
 static void test_comments_option(void **state)
 {
     (void)state;
-    sv_json_read_opts o;
+    sv_json_decode_opts o;
     memset(&o, 0, sizeof o);
     o.allow_comments = true;
     sv_value v = read_opts("// lead\n[1, // one\n 2 /* two */, /**/3/* \xc3\xa9 */]// end", &o);
@@ -878,18 +878,18 @@ static void test_usage_and_reuse(void **state)
     (void)state;
     sv_value v;
     sv_error err;
-    assert_int_equal(sv_json_read(NULL, "1", 1, NULL, &v, &err), SV_ERR_USAGE);
-    assert_int_equal(sv_json_read(test_doc, NULL, 1, NULL, &v, &err), SV_ERR_USAGE);
-    assert_int_equal(sv_json_read(test_doc, "1", 1, NULL, NULL, &err), SV_ERR_USAGE);
+    assert_int_equal(sv_json_decode(NULL, "1", 1, NULL, &v, &err), SV_ERR_USAGE);
+    assert_int_equal(sv_json_decode(test_doc, NULL, 1, NULL, &v, &err), SV_ERR_USAGE);
+    assert_int_equal(sv_json_decode(test_doc, "1", 1, NULL, NULL, &err), SV_ERR_USAGE);
     /* err may be NULL; an empty text with a NULL pointer is just empty */
-    assert_int_equal(sv_json_read(test_doc, "[1]", 3, NULL, &v, NULL), SV_OK);
-    assert_int_equal(sv_json_read(test_doc, NULL, 0, NULL, &v, &err), SV_ERR_TRUNCATED);
+    assert_int_equal(sv_json_decode(test_doc, "[1]", 3, NULL, &v, NULL), SV_OK);
+    assert_int_equal(sv_json_decode(test_doc, NULL, 0, NULL, &v, &err), SV_ERR_TRUNCATED);
     /* an error from an earlier call does not stick */
-    assert_int_equal(sv_json_read(test_doc, "[1]", 3, NULL, &v, &err), SV_OK);
+    assert_int_equal(sv_json_decode(test_doc, "[1]", 3, NULL, &v, &err), SV_OK);
     assert_int_equal(err.status, SV_OK);
     /* the length is honoured: the bytes after it are not read */
-    assert_int_equal(sv_json_read(test_doc, "[1]]", 3, NULL, &v, &err), SV_OK);
-    assert_int_equal(sv_json_read(test_doc, "12", 1, NULL, &v, &err), SV_OK);
+    assert_int_equal(sv_json_decode(test_doc, "[1]]", 3, NULL, &v, &err), SV_OK);
+    assert_int_equal(sv_json_decode(test_doc, "12", 1, NULL, &v, &err), SV_OK);
     assert_true(v.as.i == 1);
 }
 

@@ -22,11 +22,11 @@
 #include "helper_tree.h"
 #include "serval/serval.h"
 
-static sv_value read_len(const char *text, size_t len, const sv_json_read_opts *opts)
+static sv_value read_len(const char *text, size_t len, const sv_json_decode_opts *opts)
 {
     sv_value v;
     sv_error err;
-    sv_status st = sv_json_read(test_doc, text, len, opts, &v, &err);
+    sv_status st = sv_json_decode(test_doc, text, len, opts, &v, &err);
     if (st != SV_OK) {
         char buf[512];
         sv_error_format(&err, buf, sizeof buf);
@@ -44,7 +44,7 @@ static sv_value rd(const char *text)
 static sv_status rd_err(const char *text, sv_error *err)
 {
     sv_value v;
-    return sv_json_read(test_doc, text, strlen(text), NULL, &v, err);
+    return sv_json_decode(test_doc, text, strlen(text), NULL, &v, err);
 }
 
 static uint64_t s_rnd = UINT64_C(0x9E3779B97F4A7C15);
@@ -397,7 +397,7 @@ static void test_key_prediction(void **state)
     assert_int_equal(rd_err("[{\"y\":1,\"$$x\":2},{\"y\":3,\"$x\":4}]", &err), SV_ERR_SYNTAX);
     assert_string_equal(err.path, "/1");
     /* with plain, "$x" is a key like any other, predicted too */
-    sv_json_read_opts plain = {.plain = true};
+    sv_json_decode_opts plain = {.plain = true};
     static const char ptext[] = "[{\"$x\":1,\"$y\":2},{\"$x\":3,\"$y\":4}]";
     v = read_len(ptext, sizeof ptext - 1, &plain);
     assert_key(sv_array_at(&v, 1), 1, "$y", 4);

@@ -1,4 +1,4 @@
-/* The typed JSON writer (sv_json_write). Every expected text below comes from
+/* The typed JSON writer (sv_json_encode). Every expected text below comes from
  * docs/json.md: the mapping tables, "Numbers", "Strings and bytes" and
  * "Writing" (pretty layout and plain mode), written out by hand or, for
  * repetitive rows, built by a few lines of independent code. */
@@ -24,8 +24,8 @@ static void check_with(sv_value v, int indent, bool plain, const char *expected,
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
-    sv_json_write_opts o = {indent, plain};
-    sv_status st = sv_json_write(&v, &o, &b, &err);
+    sv_json_encode_opts o = {indent, plain};
+    sv_status st = sv_json_encode(&v, &o, &b, &err);
     if (st != SV_OK) {
         char msg[400];
         sv_error_format(&err, msg, sizeof msg);
@@ -58,8 +58,8 @@ static sv_error expect_fail(sv_value v, bool plain, sv_status expected)
     sv_buf_init(&b, NULL);
     sv_buf_append(&b, "xyz", 3);
     sv_error err;
-    sv_json_write_opts o = {0, plain};
-    sv_status st = sv_json_write(&v, &o, &b, &err);
+    sv_json_encode_opts o = {0, plain};
+    sv_status st = sv_json_encode(&v, &o, &b, &err);
     assert_int_equal(st, expected);
     assert_int_equal(err.status, expected);
     /* the buffer is left as it was */
@@ -1033,7 +1033,7 @@ static void test_plain_scalars(void **state)
 
 /* ---- round trip --------------------------------------------------------------- */
 
-/* Compact output read back by sv_json_read and written again gives the same
+/* Compact output read back by sv_json_decode and written again gives the same
  * bytes, and reading those again gives an equal tree. (The first tree read
  * back can differ from the one written in flags the text does not carry: a
  * NaN or a small uint64 not marked explicit reads back explicit.) */
@@ -1043,22 +1043,22 @@ static void check_round_trip(sv_value v)
     sv_buf_init(&a, NULL);
     sv_buf_init(&b, NULL);
     sv_error err;
-    assert_int_equal(sv_json_write(&v, NULL, &a, &err), SV_OK);
+    assert_int_equal(sv_json_encode(&v, NULL, &a, &err), SV_OK);
     sv_doc *d2 = sv_doc_new(NULL);
     assert_non_null(d2);
     sv_value back;
-    sv_status st = sv_json_read(d2, (const char *)a.data, a.len, NULL, &back, &err);
+    sv_status st = sv_json_decode(d2, (const char *)a.data, a.len, NULL, &back, &err);
     if (st != SV_OK) {
         char msg[400];
         sv_error_format(&err, msg, sizeof msg);
         fail_msg("reading back %.*s: %s", (int)a.len, (const char *)a.data, msg);
     }
-    assert_int_equal(sv_json_write(&back, NULL, &b, &err), SV_OK);
+    assert_int_equal(sv_json_encode(&back, NULL, &b, &err), SV_OK);
     if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
         fail_msg("not the same bytes:\n%.*s\n%.*s", (int)a.len, (const char *)a.data, (int)b.len,
                  (const char *)b.data);
     sv_value back2;
-    assert_int_equal(sv_json_read(d2, (const char *)b.data, b.len, NULL, &back2, &err), SV_OK);
+    assert_int_equal(sv_json_decode(d2, (const char *)b.data, b.len, NULL, &back2, &err), SV_OK);
     assert_true(sv_equal(&back, &back2));
     sv_doc_free(d2);
     sv_buf_free(&a);
@@ -1197,7 +1197,7 @@ static void test_depth(void **state)
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
-    assert_int_equal(sv_json_write(&v, NULL, &b, &err), SV_OK);
+    assert_int_equal(sv_json_encode(&v, NULL, &b, &err), SV_OK);
     assert_int_equal(b.len, 4 * SV_DEFAULT_MAX_DEPTH + 1);
     assert_int_equal(b.data[0], '[');
     assert_int_equal(b.data[2 * SV_DEFAULT_MAX_DEPTH], '1');
@@ -1218,16 +1218,16 @@ static void test_append_and_usage(void **state)
     sv_buf_init(&b, NULL);
     sv_buf_append(&b, "xyz", 3);
     sv_value v = tree_arr(2, sv_int(5), S("a"));
-    assert_int_equal(sv_json_write(&v, NULL, &b, NULL), SV_OK); /* err may be NULL */
+    assert_int_equal(sv_json_encode(&v, NULL, &b, NULL), SV_OK); /* err may be NULL */
     assert_int_equal(b.len, 10);
     assert_memory_equal(b.data, "xyz[5,\"a\"]", 10);
     sv_error err;
-    assert_int_equal(sv_json_write(NULL, NULL, &b, &err), SV_ERR_USAGE);
-    assert_int_equal(sv_json_write(&v, NULL, NULL, &err), SV_ERR_USAGE);
+    assert_int_equal(sv_json_encode(NULL, NULL, &b, &err), SV_ERR_USAGE);
+    assert_int_equal(sv_json_encode(&v, NULL, NULL, &err), SV_ERR_USAGE);
     /* indent < 0 is compact */
-    sv_json_write_opts o = {-3, false};
+    sv_json_encode_opts o = {-3, false};
     b.len = 0;
-    assert_int_equal(sv_json_write(&v, &o, &b, &err), SV_OK);
+    assert_int_equal(sv_json_encode(&v, &o, &b, &err), SV_OK);
     assert_int_equal(b.len, 7);
     assert_memory_equal(b.data, "[5,\"a\"]", 7);
     sv_buf_free(&b);
@@ -1250,7 +1250,7 @@ static void test_out_of_memory(void **state)
         sv_buf b;
         sv_buf_init(&b, &ta.alloc);
         sv_error err;
-        sv_status st = sv_json_write(&v, NULL, &b, &err);
+        sv_status st = sv_json_encode(&v, NULL, &b, &err);
         if (st == SV_OK) {
             assert_int_equal(b.len, 2 * n + 9); /* ["..",1,".."] */
             sv_buf_free(&b);

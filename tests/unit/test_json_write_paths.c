@@ -32,8 +32,8 @@ static void check_after(sv_value v, int indent, bool plain, const char *prefix,
     size_t pre = strlen(prefix);
     sv_buf_append(&b, prefix, pre);
     sv_error err;
-    sv_json_write_opts o = {indent, plain};
-    sv_status st = sv_json_write(&v, &o, &b, &err);
+    sv_json_encode_opts o = {indent, plain};
+    sv_status st = sv_json_encode(&v, &o, &b, &err);
     if (st != SV_OK) {
         char msg[400];
         sv_error_format(&err, msg, sizeof msg);
@@ -65,8 +65,8 @@ static sv_error expect_fail(sv_value v, bool plain, sv_status expected)
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
-    sv_json_write_opts o = {0, plain};
-    assert_int_equal(sv_json_write(&v, &o, &b, &err), expected);
+    sv_json_encode_opts o = {0, plain};
+    assert_int_equal(sv_json_encode(&v, &o, &b, &err), expected);
     assert_int_equal(b.len, 0);
     sv_buf_free(&b);
     return err;
@@ -362,7 +362,7 @@ static void test_base64(void **state)
         sv_value v = sv_bytes(test_doc, in, n);
         sv_buf b;
         sv_buf_init(&b, NULL);
-        assert_int_equal(sv_json_write(&v, NULL, &b, NULL), SV_OK);
+        assert_int_equal(sv_json_encode(&v, NULL, &b, NULL), SV_OK);
         /* {"$bytes":" ... "} */
         assert_true(b.len > 13);
         assert_memory_equal(b.data, "{\"$bytes\":\"", 11);

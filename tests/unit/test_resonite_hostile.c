@@ -223,7 +223,7 @@ static sv_buf big_bson(size_t n)
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err = {0};
-    assert_int_equal(sv_bson_write(&root, NULL, &b, &err), SV_OK);
+    assert_int_equal(sv_bson_encode(&root, NULL, &b, &err), SV_OK);
     sv_doc_free(doc);
     return b;
 }
@@ -249,7 +249,7 @@ static void pipelined_brotli(int threads)
     o.threads = threads;
     assert_int_equal(sv_resonite_decode(d1, z.data, z.len, &o, &t1, &err), SV_OK);
     sv_bson_opts bo = {{0}, NULL, true};
-    assert_int_equal(sv_bson_read(d2, bson.data, bson.len, &bo, &t2, &err), SV_OK);
+    assert_int_equal(sv_bson_decode(d2, bson.data, bson.len, &bo, &t2, &err), SV_OK);
     assert_true(sv_equal(sv_map_getz(&t1, "i"), sv_map_getz(&t2, "i")));
     sv_doc_free(d1);
     sv_doc_free(d2);

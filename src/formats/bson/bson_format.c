@@ -21,14 +21,14 @@ static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const
     sv_bson_opts o = {0};
     if (opts) o.limits = opts->limits;
     o.resonite_urls = sv_options_flag(opts, "resonite-urls", false);
-    return sv_bson_read(doc, data, len, &o, out, err);
+    return sv_bson_decode(doc, data, len, &o, out, err);
 }
 
 static sv_status bson_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
 {
     sv_bson_opts o = {0};
     o.resonite_urls = sv_options_flag(opts, "resonite-urls", false);
-    return sv_bson_write(v, &o, out, err);
+    return sv_bson_encode(v, &o, out, err);
 }
 
 static const char *const bson_extensions[] = {"bson", NULL};

@@ -61,7 +61,7 @@ typedef struct sv__bson_stream {
     size_t start;
 } sv__bson_stream;
 
-/* sv_bson_read for input that lives in doc's arena (sv_doc_alloc) and stays
+/* sv_bson_decode for input that lives in doc's arena (sv_doc_alloc) and stays
  * there: string values point into it instead of being copied (BSON strings
  * end with 00 in place, as tree strings must). stream may be NULL (all len
  * bytes are there). */

@@ -621,7 +621,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len, const s
     return st;
 }
 
-sv_status sv_bson_read(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
+sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
                        sv_value *out, sv_error *err)
 {
     return bson_read(doc, data, len, opts, false, NULL, out, err);

@@ -390,7 +390,7 @@ static bool write_doc(bw *w, const sv_value *v, uint32_t depth)
     return close_doc(w, start);
 }
 
-sv_status sv_bson_write(const sv_value *v, const sv_bson_opts *opts, sv_buf *out, sv_error *err)
+sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts, sv_buf *out, sv_error *err)
 {
     bw w = {out, err, opts && opts->format ? opts->format : "bson", opts && opts->resonite_urls,
             SV_OK};

@@ -67,11 +67,11 @@ static int json_probe(const uint8_t *data, size_t len)
 static sv_status json_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
                              sv_value *out, sv_error *err)
 {
-    sv_json_read_opts ro = {0};
+    sv_json_decode_opts ro = {0};
     if (opts) ro.limits = opts->limits;
     ro.allow_comments = sv_options_flag(opts, "comments", false);
     ro.plain = sv_options_flag(opts, "plain", false);
-    return sv_json_read(doc, (const char *)data, len, &ro, out, err);
+    return sv_json_decode(doc, (const char *)data, len, &ro, out, err);
 }
 
 /* "indent=N": N decimal digits, 0 (compact) to JSON_MAX_INDENT. */
@@ -90,14 +90,14 @@ static bool parse_indent(const char *s, int *out)
 
 static sv_status json_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
 {
-    sv_json_write_opts wo = {0};
+    sv_json_encode_opts wo = {0};
     const char *indent = sv_options_get(opts, "indent");
     if (indent && !parse_indent(indent, &wo.indent))
         return sv_error_set(err, SV_ERR_USAGE, "json", 0,
                             "option indent=%s: expected a number from 0 to %d", indent,
                             JSON_MAX_INDENT);
     wo.plain = sv_options_flag(opts, "plain", false);
-    return sv_json_write(v, &wo, out, err);
+    return sv_json_encode(v, &wo, out, err);
 }
 
 static const char *const json_extensions[] = {"json", NULL};

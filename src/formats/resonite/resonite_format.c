@@ -64,7 +64,7 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
         sv_buf_init(&bson, &doc->alloc);
         st = sv_resonite_unwrap(data, len, opts, &bson, &c, err);
         if (st == SV_OK) {
-            st = sv_bson_read(doc, bson.data, bson.len, &bo, out, err);
+            st = sv_bson_decode(doc, bson.data, bson.len, &bo, out, err);
             if (st != SV_OK) sv_rs_note_bson_error(err);
         }
         sv_buf_free(&bson);
@@ -122,7 +122,7 @@ sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv
     sv_buf bson;
     sv_buf_init(&bson, out->alloc);
     sv_bson_opts bo = {{0}, RESONITE_FORMAT, !opts->raw_strings};
-    st = sv_bson_write(v, &bo, &bson, err);
+    st = sv_bson_encode(v, &bo, &bson, err);
     if (st == SV_OK) st = sv_resonite_wrap(bson.data, bson.len, &c, opts, out, err);
     sv_buf_free(&bson);
     return st;
