@@ -1,5 +1,6 @@
 /* serval: the command-line tool. Finds the subcommand and runs it; each
- * subcommand lives in its own cmd_<name>.c. */
+ * subcommand lives in its own cmd_<name>.c. A format's own subcommands are
+ * there only when the library was built with that format (serval/config.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,8 +22,12 @@ static const command commands[] = {
     {"dump", cmd_dump, "print a file as typed JSON"},
     {"conv", cmd_conv, "convert a file from one format to another"},
     {"validate", cmd_validate, "check that files decode"},
+#if SERVAL_WITH_NOESIS
     {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
+#endif
+#if SERVAL_WITH_RESONITE
     {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
+#endif
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
