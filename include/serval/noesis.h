@@ -1,7 +1,7 @@
 /* serval: NoesisGUI 1.x serialization files ("NSDH", .nsb).
  *
- * The tree and its typed JSON are described in docs/formats/noesis.md; the
- * byte layout in ../shared/specs/noesis.md. In short: a map with the header
+ * The byte layout, the tree and its typed JSON are described in
+ * docs/formats/noesis.md. In short: a map with the header
  * ("byte_order", "version", "unicode") and "chunks", each chunk with its
  * string list, components, metadata (strings and the command stream, kept
  * as bytes), instance list and, when metadata describes the data, one typed

@@ -1,5 +1,5 @@
 /* serval: Resonite (and Neos) data trees: .brson, .7zbson, .lz4bson, and
- * .resonitepackage archives (spec: ../shared/specs/resonite.md;
+ * .resonitepackage archives (the layout and the tree:
  * docs/formats/resonite.md).
  *
  * A data tree file is an optional 9-byte header ("FrDT", int32 0, the

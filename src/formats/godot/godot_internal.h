@@ -3,7 +3,8 @@
  * One core serves every profile. Internally every Variant type is named by
  * its Godot 4.x number (gd_type); a profile (godot_types_*.c) maps its wire
  * codes to and from those numbers and says which per-version rules apply.
- * Spec: ../shared/specs/godot-variant.md (cited as "spec §N"). */
+ * Comments cite "spec §N": the numbered sections of docs/formats/godot.md,
+ * "Byte layout". */
 #ifndef SV_FORMATS_GODOT_INTERNAL_H
 #define SV_FORMATS_GODOT_INTERNAL_H
 

@@ -10,7 +10,8 @@
  *   noesis_encode.c   tree -> header and chunk framing
  *   noesis_format.c   the registry entry, probe and options
  *
- * Spec: ../shared/specs/noesis.md (sections B.2 to B.6 are cited as "spec §B.n"). */
+ * Comments cite "spec §B.n": the sections B.2 to B.7 of
+ * docs/formats/noesis.md. */
 #ifndef SV_FORMATS_NOESIS_INTERNAL_H
 #define SV_FORMATS_NOESIS_INTERNAL_H
 
