@@ -26,7 +26,7 @@ static sv_status decode(sv_godot_profile prof, const uint8_t *p, size_t n, sv_do
     return sv_godot_decode(doc, p, n, &o, out, NULL, err);
 }
 
-/* The round-trip property for accepted bytes (brief: the fuzzer checks it). */
+/* The round-trip property for accepted bytes (the round-trip fuzz target checks it too). */
 static void assert_round_trip(sv_godot_profile prof, const sv_value *tree)
 {
     sv_godot_opts o = sv_godot_opts_default(prof);

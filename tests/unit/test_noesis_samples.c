@@ -1,7 +1,8 @@
 /* NoesisGUI NSDH: the real files of ../shared/samples/noesis-nsb/.
  *
- * Expected values come from the spec (../shared/specs/noesis.md §B.3 annotated
- * TicTacToe file, §B.4 ProgressBar excerpt), the samples' README, the XAML
+ * Expected values come from the layout (docs/formats/noesis.md B.3, B.4)
+ * worked by hand over the TicTacToe file and a ProgressBar excerpt, the
+ * samples' README, the XAML
  * source ComboBox.xaml (element counts, strings, colors, margins, duration)
  * and the sizes read off the files' block headers with xxd. */
 #include "test_noesis_util.h"

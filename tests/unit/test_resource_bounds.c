@@ -1,5 +1,5 @@
-/* Resource bounds on untrusted input, for every registered format (issue 5;
- * the figures are the ones docs/security.md promises):
+/* Resource bounds on untrusted input, for every registered format (the
+ * figures are the ones docs/security.md promises):
  *
  *  - peak allocation while decoding is at most mult * input size + base,
  *    with mult and base from the table below, measured over every input of

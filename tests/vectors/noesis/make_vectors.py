@@ -2,7 +2,7 @@
 """Writes the NSDH test vectors of this folder, independently of serval.
 
 The real samples (../shared/samples/noesis-nsb/) are all little-endian,
-8-bit, version 4 or 5. The spec (../shared/specs/noesis.md §B.6) leaves
+8-bit, version 4 or 5. The layout (docs/formats/noesis.md B.6) leaves
 big-endian files, the unicode variant and versions 2 and 3 unseen; these
 files show them as serval understands them (every field in the file's byte
 order, 16-bit string lists with 00 00 terminators and BYTE offsets). serval
