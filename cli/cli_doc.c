@@ -39,11 +39,12 @@ int cli_input_format(const char *from, const char *path, const cli_input *in, co
     return sv_status_exit_code(SV_ERR_UNSUPPORTED);
 }
 
-/* A codec that fails without saying why still gets a useful line. */
-static void ensure_error(sv_error *err, sv_status st, const sv_format *f, const char *what)
+/* The status to report for a failed codec call: the one err recorded, or,
+ * when the codec failed without saying why, st with a line that says so. */
+static sv_status ensure_error(sv_error *err, sv_status st, const sv_format *f, const char *what)
 {
-    if (err->status != SV_OK) return;
-    sv_error_set(err, st, f->name, 0, "%s", what);
+    if (err->status != SV_OK) return err->status;
+    return sv_error_set(err, st, f->name, 0, "%s", what);
 }
 
 static int decode(cli_args *a, const char *path, cli_loaded *l)
@@ -64,9 +65,9 @@ static int decode(cli_args *a, const char *path, cli_loaded *l)
     sv_status st = l->format->decode(l->doc, l->in.data, l->in.len, &opts, &l->root, &err);
     if (st == SV_OK) st = sv_doc_status(l->doc);
     if (st == SV_OK) return 0;
-    ensure_error(&err, st, l->format, "the decoder gave no details");
+    st = ensure_error(&err, st, l->format, "the decoder gave no details");
     cli_report(cli_display_name(path), &err);
-    return sv_status_exit_code(err.status);
+    return sv_status_exit_code(st);
 }
 
 int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
@@ -107,8 +108,9 @@ int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts,
     sv_status st = f->encode(root, opts, out, &err);
     if (st == SV_OK && !sv_buf_ok(out)) st = SV_ERR_NOMEM;
     if (st == SV_OK) return 0;
-    ensure_error(&err, st, f,
-                 st == SV_ERR_NOMEM ? "no memory for the output" : "the encoder gave no details");
+    st = ensure_error(&err, st, f,
+                      st == SV_ERR_NOMEM ? "no memory for the output"
+                                         : "the encoder gave no details");
     cli_report(cli_display_name(path), &err);
-    return sv_status_exit_code(err.status);
+    return sv_status_exit_code(st);
 }

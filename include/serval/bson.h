@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
 #include "value.h"
@@ -53,12 +54,14 @@ typedef struct sv_bson_opts {
 } sv_bson_opts;
 
 /* Decodes one BSON document that fills data exactly. opts may be NULL. */
-sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
-                       sv_value *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len,
+                                             const sv_bson_opts *opts, sv_value *out,
+                                             sv_error *err);
 
 /* Appends the BSON of v (a MAP with string keys, or an OBJECT whose fields
  * become the document) to out. opts may be NULL. */
-sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts, sv_buf *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts,
+                                             sv_buf *out, sv_error *err);
 
 #ifdef __cplusplus
 }

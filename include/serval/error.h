@@ -6,6 +6,8 @@
 #ifndef SERVAL_ERROR_H
 #define SERVAL_ERROR_H
 
+#include "api.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,11 +43,11 @@ typedef enum sv_status {
 } sv_status;
 
 /* A short, static, human-readable text for a status. Never NULL. */
-const char *sv_status_str(sv_status status);
+SV_API const char *sv_status_str(sv_status status);
 /* The identifier of a status, e.g. "SV_ERR_TRUNCATED". Never NULL. */
-const char *sv_status_name(sv_status status);
+SV_API const char *sv_status_name(sv_status status);
 /* The CLI exit code for a status (0, 1, 2, 3 or 4). */
-int sv_status_exit_code(sv_status status);
+SV_API int sv_status_exit_code(sv_status status);
 
 #define SV_ERROR_PATH_MAX 256
 #define SV_ERROR_MSG_MAX 160
@@ -63,20 +65,21 @@ typedef struct sv_error {
 } sv_error;
 
 /* Resets an error to SV_OK with no position. */
-void sv_error_clear(sv_error *err);
+SV_API void sv_error_clear(sv_error *err);
 
 /* Records a failure unless one is already recorded (the first error wins).
  * Returns the error's status (the first one). printf-style message. */
-sv_status sv_error_set(sv_error *err, sv_status status, const char *format,
-                       uint64_t byte_offset, const char *fmt, ...)
+SV_API SV_NODISCARD sv_status sv_error_set(sv_error *err, sv_status status, const char *format,
+                                           uint64_t byte_offset, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
 /* Same, with a bit offset (bit readers). */
-sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
-                            uint64_t byte_offset, int bit_offset, const char *fmt, ...)
+SV_API SV_NODISCARD sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
+                                                uint64_t byte_offset, int bit_offset,
+                                                const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
@@ -84,20 +87,21 @@ sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
 
 /* The va_list form of sv_error_set_bits (bit_offset -1 = none), for readers
  * that wrap it in printf-style functions of their own. */
-sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
-                        int bit_offset, const char *fmt, va_list ap);
+SV_API SV_NODISCARD sv_status sv_error_vset(sv_error *err, sv_status status, const char *format,
+                                            uint64_t byte_offset, int bit_offset, const char *fmt,
+                                            va_list ap);
 
 /* Paths are built while a failure unwinds: each level of a recursive decoder
  * that sees a child fail prepends its own segment, so the success path costs
  * nothing. Keys are escaped as JSON Pointer says (~ as ~0, / as ~1). If the
  * path grows past SV_ERROR_PATH_MAX the outermost part is replaced by "...". */
-void sv_error_path_index(sv_error *err, uint64_t index);
-void sv_error_path_key(sv_error *err, const char *key, size_t len);
+SV_API void sv_error_path_index(sv_error *err, uint64_t index);
+SV_API void sv_error_path_key(sv_error *err, const char *key, size_t len);
 
 /* Formats the error as one line:
  *   "json: malformed input at byte 12 (line 1, column 13) at /a/0: expected ','"
  * Returns the number of characters that the full text needs (like snprintf). */
-int sv_error_format(const sv_error *err, char *buf, size_t size);
+SV_API int sv_error_format(const sv_error *err, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

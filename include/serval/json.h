@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
 #include "value.h"
@@ -28,8 +29,9 @@ typedef struct sv_json_decode_opts {
 /* Parses len bytes of UTF-8 JSON text into doc; *out gets the root value
  * (it is not made the document's root). opts may be NULL. On failure err has
  * the byte offset, line and column. */
-sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len,
-                       const sv_json_decode_opts *opts, sv_value *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len,
+                                             const sv_json_decode_opts *opts, sv_value *out,
+                                             sv_error *err);
 
 typedef struct sv_json_encode_opts {
     int indent; /* 0 = compact; n = pretty with n spaces per level */
@@ -41,8 +43,8 @@ typedef struct sv_json_encode_opts {
  * once per nesting level and refuses trees deeper than 2048 containers
  * (SV_ERR_DEPTH); the deepest tree needs well under 1 MiB of stack in an
  * optimised build. */
-sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_buf *out,
-                        sv_error *err);
+SV_API SV_NODISCARD sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts,
+                                             sv_buf *out, sv_error *err);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
 #include "registry.h"
@@ -23,16 +24,18 @@
 extern "C" {
 #endif
 
-extern const sv_format sv_format_noesis;
+SV_API extern const sv_format sv_format_noesis;
 
 /* Decodes an NSDH file. Options: "raw" (keep the data section as bytes even
  * with metadata). Limits: opts->limits. */
-sv_status sv_noesis_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
-                           sv_value *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_noesis_decode(sv_doc *doc, const uint8_t *data, size_t len,
+                                               const sv_options *opts, sv_value *out,
+                                               sv_error *err);
 
 /* Encodes a tree of the shape sv_noesis_decode makes, appending to out.
  * Options: "version" = 2..5 (default: the tree's "version", else 5). */
-sv_status sv_noesis_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_noesis_encode(const sv_value *v, const sv_options *opts,
+                                               sv_buf *out, sv_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
 #include "value.h"
@@ -26,9 +27,9 @@ typedef struct sv_options {
 } sv_options;
 
 /* The value of option name, or NULL when not given. opts may be NULL. */
-const char *sv_options_get(const sv_options *opts, const char *name);
+SV_API const char *sv_options_get(const sv_options *opts, const char *name);
 /* An option as a boolean: "", "1", "true", "yes" are true; "0", "false", "no" false. */
-bool sv_options_flag(const sv_options *opts, const char *name, bool def);
+SV_API bool sv_options_flag(const sv_options *opts, const char *name, bool def);
 
 typedef struct sv_option_desc {
     const char *name;
@@ -50,11 +51,11 @@ typedef struct sv_format {
 } sv_format;
 
 /* All registered formats, in a stable order. */
-const sv_format *const *sv_formats(size_t *count);
-const sv_format *sv_format_find(const char *name);
+SV_API const sv_format *const *sv_formats(size_t *count);
+SV_API const sv_format *sv_format_find(const char *name);
 /* The best format for the data: by probe score, then by the file name's
  * extension (filename may be NULL). NULL when nothing fits. */
-const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename);
+SV_API const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename);
 
 #ifdef __cplusplus
 }

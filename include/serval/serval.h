@@ -8,6 +8,7 @@
 #define SERVAL_VERSION_PATCH 0
 #define SERVAL_VERSION_STRING "0.1.0"
 
+#include "api.h"
 #include "alloc.h"
 #include "bson.h"
 #include "buf.h"
@@ -24,7 +25,7 @@ extern "C" {
 #endif
 
 /* The library's version string, e.g. "0.1.0". */
-const char *sv_version(void);
+SV_API const char *sv_version(void);
 
 #ifdef __cplusplus
 }

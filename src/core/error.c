@@ -1,6 +1,8 @@
 /* Status texts and the error detail (sv_error). */
 #include "serval/error.h"
 
+#include "core/error_record.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,11 +52,10 @@ void sv_error_clear(sv_error *err)
     err->bit_offset = -1;
 }
 
-sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
-                        int bit_offset, const char *fmt, va_list ap)
+void sv__error_vrecord(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                       int bit_offset, const char *fmt, va_list ap)
 {
-    if (!err) return status;
-    if (err->status != SV_OK) return err->status; /* the first error wins */
+    if (!err || err->status != SV_OK) return; /* the first error wins */
     err->status = status;
     err->format = format ? format : "";
     err->byte_offset = byte_offset;
@@ -66,7 +67,23 @@ sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uin
     } else {
         err->message[0] = '\0';
     }
-    return status;
+}
+
+void sv__error_record(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                      const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sv__error_vrecord(err, status, format, byte_offset, -1, fmt, ap);
+    va_end(ap);
+}
+
+sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                        int bit_offset, const char *fmt, va_list ap)
+{
+    if (!err) return status;
+    sv__error_vrecord(err, status, format, byte_offset, bit_offset, fmt, ap);
+    return err->status;
 }
 
 sv_status sv_error_set(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,

@@ -8,6 +8,7 @@
  * and call here, or straight into sv__jw_by_kind, for the rest. A failure
  * unwinds with the JSON Pointer path of the failing value: each container
  * level prepends its own segment. */
+#include "core/error_record.h"
 #include "json/json_write_internal.h"
 
 #define LIT(s) s, sizeof(s) - 1
@@ -29,8 +30,8 @@ bool sv__jw_grow(sv_jw *w, size_t n)
     size_t want = b->cap > 65536 ? b->cap : 65536;
     if (want < n) want = n;
     if (!sv_buf_reserve(b, want)) {
-        sv_error_set(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
-                     "cannot grow the output beyond %zu bytes", b->len);
+        sv__error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
+                         "cannot grow the output beyond %zu bytes", b->len);
         return false;
     }
     w->p = b->data + b->len;

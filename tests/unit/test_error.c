@@ -49,7 +49,7 @@ static void test_paths(void **state)
     sv_error_clear(&e);
     sv_error_path_index(&e, 3); /* no error yet: ignored */
     assert_string_equal(e.path, "");
-    sv_error_set(&e, SV_ERR_UTF8, "json", 5, "bad byte");
+    assert_int_equal(sv_error_set(&e, SV_ERR_UTF8, "json", 5, "bad byte"), SV_ERR_UTF8);
     /* unwinding from the inside out: /a~1b/0/c~0d */
     sv_error_path_key(&e, "c~d", 3);
     sv_error_path_index(&e, 0);
@@ -58,7 +58,7 @@ static void test_paths(void **state)
 
     /* a path too long keeps its innermost part behind "..." */
     sv_error_clear(&e);
-    sv_error_set(&e, SV_ERR_DEPTH, "json", 0, NULL);
+    assert_int_equal(sv_error_set(&e, SV_ERR_DEPTH, "json", 0, NULL), SV_ERR_DEPTH);
     for (int i = 0; i < 200; i++) sv_error_path_index(&e, 7);
     assert_true(strlen(e.path) < SV_ERROR_PATH_MAX);
     assert_memory_equal(e.path, "...", 3);
@@ -72,7 +72,8 @@ static void test_format(void **state)
     sv_error e;
     char buf[512];
     sv_error_clear(&e);
-    sv_error_set(&e, SV_ERR_SYNTAX, "json", 12, "expected ',' or ']'");
+    assert_int_equal(sv_error_set(&e, SV_ERR_SYNTAX, "json", 12, "expected ',' or ']'"),
+                     SV_ERR_SYNTAX);
     e.line = 2;
     e.column = 5;
     sv_error_path_index(&e, 0);
@@ -82,12 +83,13 @@ static void test_format(void **state)
                         "json: malformed input at byte 12 (line 2, column 5) at /a/0: expected ',' or ']'");
 
     sv_error_clear(&e);
-    sv_error_set_bits(&e, SV_ERR_TRUNCATED, "kingsisle", 7, 3, "bool needs 1 bit");
+    assert_int_equal(sv_error_set_bits(&e, SV_ERR_TRUNCATED, "kingsisle", 7, 3, "bool needs 1 bit"),
+                     SV_ERR_TRUNCATED);
     sv_error_format(&e, buf, sizeof buf);
     assert_string_equal(buf, "kingsisle: input ends too early at byte 7 bit 3: bool needs 1 bit");
 
     sv_error_clear(&e);
-    sv_error_set(&e, SV_ERR_NOMEM, NULL, 0, NULL);
+    assert_int_equal(sv_error_set(&e, SV_ERR_NOMEM, NULL, 0, NULL), SV_ERR_NOMEM);
     sv_error_format(&e, buf, sizeof buf);
     assert_string_equal(buf, "serval: out of memory");
 

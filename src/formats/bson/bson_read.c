@@ -12,6 +12,7 @@
  * arena with a pointer bump (or, for input in the arena, point into it). */
 #include <string.h>
 
+#include "core/error_record.h"
 #include "formats/bson/bson_reader.h"
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -24,7 +25,7 @@ sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sv_error_vset(r->err, st, r->format, (uint64_t)(at - r->base), -1, fmt, ap);
+    sv__error_vrecord(r->err, st, r->format, (uint64_t)(at - r->base), -1, fmt, ap);
     va_end(ap);
     return NULL;
 }

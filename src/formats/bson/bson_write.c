@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/error_record.h"
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
 
@@ -29,7 +30,7 @@ wfail(bw *w, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sv_error_vset(w->err, st, w->format, 0, -1, fmt, ap);
+    sv__error_vrecord(w->err, st, w->format, 0, -1, fmt, ap);
     va_end(ap);
     if (w->st == SV_OK) w->st = st;
     return false;

@@ -18,9 +18,9 @@ typedef struct enc {
 
 static sv_status type_error(enc *e, const char *key, const char *msg)
 {
-    sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0, "%s", msg);
+    sv_status st = sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0, "%s", msg);
     if (key) sv_error_path_key(e->err, key, strlen(key));
-    return SV_ERR_TYPE;
+    return st;
 }
 
 static void put32(enc *e, uint32_t v)
@@ -146,12 +146,12 @@ static sv_status instance_list(enc *e, const sv_value *v, uint32_t components,
     }
     for (uint32_t i = 0; i < *count; i++)
         if ((*list)[i] >= components) {
-            sv_error_set(e->err, SV_ERR_RANGE, NSB_FORMAT, 0,
-                         "instance %u names component %u, but there are %u", i, (*list)[i],
-                         components);
+            sv_status st = sv_error_set(e->err, SV_ERR_RANGE, NSB_FORMAT, 0,
+                                        "instance %u names component %u, but there are %u", i,
+                                        (*list)[i], components);
             sv_error_path_index(e->err, i);
             sv_error_path_key(e->err, "instances", 9);
-            return SV_ERR_RANGE;
+            return st;
         }
     return SV_OK;
 }
@@ -171,11 +171,12 @@ static sv_status check_classes(enc *e, const sv_value *objects, const uint32_t *
              (cls->kind == SV_STRING && ((cls->as.str == want->as.str && cls->len == want->len) ||
                                          nsb_strlist_entry_equal(cls, want))));
         if (!ok) {
-            sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "instance %u must be an object of its component's class", i);
+            sv_status st =
+                sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                             "instance %u must be an object of its component's class", i);
             sv_error_path_index(e->err, i);
             sv_error_path_key(e->err, "objects", 7);
-            return SV_ERR_TYPE;
+            return st;
         }
     }
     return SV_OK;
