@@ -3,11 +3,6 @@
 #ifndef SERVAL_H
 #define SERVAL_H
 
-#define SERVAL_VERSION_MAJOR 0
-#define SERVAL_VERSION_MINOR 1
-#define SERVAL_VERSION_PATCH 0
-#define SERVAL_VERSION_STRING "0.1.0"
-
 #include "api.h"
 #include "alloc.h"
 #include "bson.h"
@@ -19,15 +14,6 @@
 #include "registry.h"
 #include "resonite.h"
 #include "value.h"
+#include "serval/version.h" /* generated into the build tree */
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* The library's version string, e.g. "0.1.0". */
-SV_API const char *sv_version(void);
-
-#ifdef __cplusplus
-}
-#endif
 #endif
