@@ -82,7 +82,9 @@ bool bench_gen_resonite(size_t target, bench_rs_input *out, char *msg, size_t ms
     }
     sv_value *kids = sv_map_getz(sv_map_getz(&root, "Object"), "Children");
     sv_value orig = *kids;
-    sv_bson_opts bo = {{0}, NULL, true};
+    sv_bson_opts bo;
+    sv_bson_opts_init(&bo);
+    bo.resonite_urls = true;
     sv_buf one;
     sv_buf_init(&one, NULL);
     if (sv_bson_encode(&root, &bo, &one, &err) != SV_OK) {

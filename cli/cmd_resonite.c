@@ -86,8 +86,13 @@ static int report(const char *path, const sv_error *err)
 static int print_json(const sv_value *root, bool compact, const char *path)
 {
     const sv_format *json = sv_format_find("json");
-    sv_options opts = {
-        {0}, (const char *const[]){"indent"}, (const char *const[]){compact ? "0" : "2"}, 1};
+    static const char *const names[] = {"indent"};
+    const char *const values[] = {compact ? "0" : "2"};
+    sv_options opts;
+    sv_options_init(&opts);
+    opts.names = names;
+    opts.values = values;
+    opts.count = 1;
     sv_buf out;
     sv_buf_init(&out, NULL);
     int rc = cli_encode(json, root, &opts, path, &out);
@@ -149,7 +154,8 @@ static long pkg_main(pkg *k, const char *path, const cli_args *a)
         long found = -1;
         if (pkg_read(k, path, (size_t)rec, a, &b) == 0) {
             sv_doc *doc = sv_doc_new(NULL);
-            sv_json_decode_opts ro = {0};
+            sv_json_decode_opts ro;
+            sv_json_decode_opts_init(&ro);
             ro.plain = true;
             sv_value root;
             sv_error err;
@@ -316,11 +322,13 @@ static int package_dump(cli_args *a, const char *path)
     if (!rc) {
         sv_status st;
         if (m.is_data_tree) {
-            sv_resonite_opts o = sv_resonite_opts_default();
+            sv_resonite_opts o;
+            sv_resonite_opts_init(&o);
             o.limits = a->limits;
             st = sv_resonite_decode(doc, b.data, b.len, &o, &root, &err);
         } else if (!strcmp(m.name, MAIN_RECORD)) {
-            sv_json_decode_opts ro = {0};
+            sv_json_decode_opts ro;
+            sv_json_decode_opts_init(&ro);
             ro.limits = a->limits;
             st = sv_json_decode(doc, (const char *)b.data, b.len, &ro, &root, &err);
         } else {

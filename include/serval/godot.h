@@ -33,7 +33,9 @@ typedef enum sv_godot_framing {
     SV_GODOT_STREAM    /* several length-prefixed Variants <-> an array of them */
 } sv_godot_framing;
 
+/* Versioned: fill with sv_godot_opts_init, then set members (registry.h). */
 typedef struct sv_godot_opts {
+    uint32_t struct_size; /* set by sv_godot_opts_init */
     sv_godot_profile profile;
     /* SV_GODOT4 only: the 4.x minor version whose rules apply (2 = 4.0 to
      * 4.2: no typed containers, no PackedVector4Array; 3 = 4.3: typed arrays;
@@ -52,8 +54,9 @@ typedef struct sv_godot_opts {
     sv_limits limits;       /* max_depth: nesting (default 1024, as the engine) */
 } sv_godot_opts;
 
-/* Default options for a profile (raw framing, objects as ids, float build). */
-SV_API sv_godot_opts sv_godot_opts_default(sv_godot_profile profile);
+/* Default options for a profile (raw framing, objects as ids, float build,
+ * the latest 4.x rules, default limits). */
+SV_API void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile);
 
 /* Decodes data into doc. Raw framing decodes the first Variant and ignores
  * trailing bytes, as the engine does; *consumed (may be NULL) gets the bytes

@@ -6,6 +6,7 @@
 #ifndef SERVAL_REGISTRY_H
 #define SERVAL_REGISTRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,13 +19,25 @@
 extern "C" {
 #endif
 
+/* Options structs are versioned. Each begins with struct_size, which its
+ * init function (here sv_options_init) sets to sizeof the struct, and each
+ * gets its defaults from that function: declare, init, then set members.
+ * The library reads only the members that fit in struct_size, so a program
+ * built against an older header keeps working; a struct_size of 0 (a struct
+ * never given to its init function) is refused with SV_ERR_USAGE. A NULL
+ * options pointer means every default. */
+
 /* Options handed to a format: the limits plus "name=value" pairs. */
 typedef struct sv_options {
+    uint32_t struct_size; /* sizeof(sv_options), set by sv_options_init */
     sv_limits limits;
     const char *const *names;  /* count entries */
     const char *const *values; /* count entries ("" for a bare flag) */
     size_t count;
 } sv_options;
+
+/* No limits (the defaults), no pairs, and struct_size. */
+SV_API void sv_options_init(sv_options *o);
 
 /* The value of option name, or NULL when not given. opts may be NULL. */
 SV_API const char *sv_options_get(const sv_options *opts, const char *name);
@@ -37,6 +50,10 @@ typedef struct sv_option_desc {
 } sv_option_desc;
 
 typedef struct sv_format {
+    /* sizeof(sv_format) in the library that made the entry: members are
+     * only ever appended, and a member lies beyond struct_size when the
+     * library is older than it. */
+    uint32_t struct_size;
     const char *name;            /* "json" */
     const char *description;     /* one line */
     const char *const *extensions; /* NULL-terminated, without dot: {"json", NULL} */

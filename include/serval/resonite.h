@@ -21,6 +21,7 @@
 #include "api.h"
 #include "buf.h"
 #include "error.h"
+#include "registry.h"
 #include "value.h"
 
 #ifdef __cplusplus
@@ -48,7 +49,9 @@ typedef struct sv_resonite_container {
     sv_resonite_compression compression;
 } sv_resonite_container;
 
+/* Versioned: fill with sv_resonite_opts_init, then set members (registry.h). */
 typedef struct sv_resonite_opts {
+    uint32_t struct_size; /* set by sv_resonite_opts_init */
     sv_limits limits;
     /* Reading: the compression expected (a file's extension says it in
      * Resonite; AUTO: the header's, or sniffed for legacy files). A header
@@ -68,7 +71,7 @@ typedef struct sv_resonite_opts {
 } sv_resonite_opts;
 
 /* The default options: everything automatic, Resonite's parameters. */
-SV_API sv_resonite_opts sv_resonite_opts_default(void);
+SV_API void sv_resonite_opts_init(sv_resonite_opts *o);
 
 /* File bytes to the tree described above. opts may be NULL. */
 SV_API SV_NODISCARD sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
@@ -98,6 +101,10 @@ SV_API bool sv_resonite_compression_parse(const char *name, sv_resonite_compress
  * the Types table), then the Assets list. */
 SV_API SV_NODISCARD sv_status sv_resonite_tree_print(const sv_value *root, sv_buf *out,
                                                      sv_error *err);
+
+/* The registry entry ("resonite"): options "compression", "framing",
+ * "quality", "window", "raw-strings", "threads". */
+SV_API extern const sv_format sv_format_resonite;
 
 /* ---- .resonitepackage (a zip: R-Main.record, Assets/<sha256>, ...) ---------- */
 

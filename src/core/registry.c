@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/opts.h"
 #include "serval/registry.h"
 
 /* ---- the table ------------------------------------------------------------
@@ -113,7 +114,8 @@ const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *f
  * user's options (appended after them) override them. */
 const char *sv_options_get(const sv_options *opts, const char *name)
 {
-    if (!opts || !name || !opts->names) return NULL;
+    /* a struct_size that stops before the pairs carries none (core/opts.h) */
+    if (!sv__options_usable(opts) || !name || !opts->names) return NULL;
     for (size_t i = opts->count; i-- > 0;) {
         if (opts->names[i] && strcmp(opts->names[i], name) == 0) {
             const char *v = opts->values ? opts->values[i] : NULL;

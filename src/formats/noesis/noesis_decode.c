@@ -284,15 +284,15 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
     return put(d, chunk, "objects", objects) ? SV_OK : nomem(d);
 }
 
-sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noesis_opts *opts,
                      sv_value *out, sv_error *err)
 {
     dec d;
     memset(&d, 0, sizeof d);
     d.doc = doc;
     d.err = err;
-    d.lim = sv_limits_resolve(opts ? &opts->limits : NULL);
-    d.raw = sv_options_flag(opts, "raw", false);
+    d.lim = sv_limits_resolve(&opts->limits);
+    d.raw = opts->raw;
     sv_doc_set_max_alloc(doc, d.lim.max_alloc);
     sv_rd_init(&d.r, data, len, NSB_FORMAT, err);
     *out = sv_null();

@@ -285,7 +285,7 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, sv_buf *tmp)
     return SV_OK;
 }
 
-sv_status nsb_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
+sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out, sv_error *err)
 {
     enc e = {out, false, false, err};
     if (sv_kind_of(v) != SV_MAP)
@@ -307,12 +307,12 @@ sv_status nsb_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_
     sv_status st =
         get_uint(&e, v, "version", NSB_VERSION_MAX, false, NSB_VERSION_DEFAULT, &version);
     if (st != SV_OK) return st;
-    const char *opt = sv_options_get(opts, "version");
-    if (opt) {
-        if (!((opt[0] >= '2' && opt[0] <= '5') && opt[1] == 0))
+    if (opts->version) {
+        if (opts->version < NSB_VERSION_MIN || opts->version > NSB_VERSION_MAX)
             return sv_error_set(err, SV_ERR_USAGE, NSB_FORMAT, 0,
-                                "option version=%s: expected 2, 3, 4 or 5", opt);
-        version = (uint64_t)(opt[0] - '0');
+                                "version %d: expected 2, 3, 4 or 5 (or 0, the tree's)",
+                                opts->version);
+        version = (uint64_t)opts->version;
     }
     if (version < NSB_VERSION_MIN)
         return type_error(&e, "version", "versions 2 to 5 can be written");
