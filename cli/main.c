@@ -86,7 +86,7 @@ static int run(int argc, char **argv)
         return 0;
     }
     if (strcmp(name, "--version") == 0) {
-        printf("serval %s\n", SERVAL_VERSION_STRING);
+        printf("serval %s\n", sv_version());
         return 0;
     }
     if (strcmp(name, "help") == 0) {

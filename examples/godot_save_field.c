@@ -46,7 +46,8 @@ int main(void)
     if (!doc) return 1;
     sv_error err;
     sv_error_clear(&err);
-    sv_godot_opts opts = sv_godot_opts_default(SV_GODOT3);
+    sv_godot_opts opts;
+    sv_godot_opts_init(&opts, SV_GODOT3);
     sv_value root;
     size_t used = 0;
     if (sv_godot_decode(doc, save_blob, sizeof save_blob, &opts, &root, &used, &err) != SV_OK) {

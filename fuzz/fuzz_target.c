@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 static sv_options fuzz_options(void)
 {
     sv_options o;
-    memset(&o, 0, sizeof o);
+    sv_options_init(&o);
     o.limits.max_alloc = UINT64_C(64) << 20;
     o.limits.max_decompressed = UINT64_C(64) << 20;
     return o;

@@ -9,11 +9,7 @@
 #ifndef SERVAL_H
 #define SERVAL_H
 
-#define SERVAL_VERSION_MAJOR 0
-#define SERVAL_VERSION_MINOR 1
-#define SERVAL_VERSION_PATCH 0
-#define SERVAL_VERSION_STRING "0.1.0"
-
+#include "api.h"
 #include "serval/config.h" /* generated: build tree or install prefix */
 
 #include "alloc.h"
@@ -22,6 +18,7 @@
 #include "json.h"
 #include "registry.h"
 #include "value.h"
+#include "serval/version.h" /* generated into the build tree */
 
 #if SERVAL_WITH_GODOT
 #include "godot.h"
@@ -34,16 +31,5 @@
 #endif
 #if SERVAL_WITH_NOESIS
 #include "noesis.h"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* The library's version string, e.g. "0.1.0". */
-const char *sv_version(void);
-
-#ifdef __cplusplus
-}
 #endif
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/format_table.h"
+#include "core/opts.h"
 #include "serval/registry.h"
 
 /* ---- lookup and detection ------------------------------------------------- */
@@ -84,7 +85,8 @@ const sv_format *sv__format_table_detect(const sv_format *const *table, size_t c
  * user's options (appended after them) override them. */
 const char *sv_options_get(const sv_options *opts, const char *name)
 {
-    if (!opts || !name || !opts->names) return NULL;
+    /* a struct_size that stops before the pairs carries none (core/opts.h) */
+    if (!sv__options_usable(opts) || !name || !opts->names) return NULL;
     for (size_t i = opts->count; i-- > 0;) {
         if (opts->names[i] && strcmp(opts->names[i], name) == 0) {
             const char *v = opts->values ? opts->values[i] : NULL;

@@ -8,6 +8,8 @@
  * and call here, or straight into sv__jw_by_kind, for the rest. A failure
  * unwinds with the JSON Pointer path of the failing value: each container
  * level prepends its own segment. */
+#include "core/error_record.h"
+#include "json/json_opts.h"
 #include "json/json_write_internal.h"
 
 #define LIT(s) s, sizeof(s) - 1
@@ -29,8 +31,8 @@ bool sv__jw_grow(sv_jw *w, size_t n)
     size_t want = b->cap > 65536 ? b->cap : 65536;
     if (want < n) want = n;
     if (!sv_buf_reserve(b, want)) {
-        sv_error_set(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
-                     "cannot grow the output beyond %zu bytes", b->len);
+        sv__error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
+                         "cannot grow the output beyond %zu bytes", b->len);
         return false;
     }
     w->p = b->data + b->len;
@@ -160,16 +162,19 @@ sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_
         return sv_error_set(err, SV_ERR_USAGE, SV_JW_FORMAT, 0, "no value or no output buffer");
     if (!sv_buf_ok(out) || !sv_buf_reserve(out, 4096))
         return sv_error_set(err, SV_ERR_NOMEM, SV_JW_FORMAT, 0, "cannot allocate the output");
+    sv_json_encode_opts o;
+    sv_status ost = sv__json_encode_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
     sv_jw w;
     w.buf = out;
     w.err = err;
     w.p = out->data + out->len;
     w.end = out->data + out->cap;
-    w.indent = opts && opts->indent > 0 ? (size_t)opts->indent : 0;
+    w.indent = o.indent > 0 ? (size_t)o.indent : 0;
     w.ind = 0;
     w.depth = 0;
     w.pretty = w.indent > 0;
-    w.plain = opts && opts->plain;
+    w.plain = o.plain;
     /* an empty slot: its address is no key's (the keys table is the
      * writer's own), and its head no value's with that address */
     for (size_t i = 0; i < SV_JW_KEY_CACHE; i++) {

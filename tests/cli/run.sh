@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Golden tests of the serval command.
 #
-#   bash tests/cli/run.sh PATH-TO-SERVAL
+#   bash tests/cli/run.sh PATH-TO-SERVAL [VERSION]
+#
+# VERSION is the version project(VERSION) in CMakeLists.txt gives (CTest
+# passes it); an expected stdout or stderr may say @SERVAL_VERSION@ for it.
 #
 # Each directory in cases/ is one test, of one of two kinds:
 #  - a golden case: `cmd` holds the arguments on one line (split at spaces, no
@@ -29,10 +32,11 @@
 # non-zero when anything failed.
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: bash run.sh PATH-TO-SERVAL" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1" ]; then
+    echo "usage: bash run.sh PATH-TO-SERVAL [VERSION]" >&2
     exit 2
 fi
+VERSION=${2:-}
 SERVAL=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 HERE=$(cd "$(dirname "$0")" && pwd)
 VECTORS=$(cd "$HERE/../vectors" && pwd)
@@ -64,6 +68,14 @@ not_ok() {
 compare() {
     local expected=$2
     [ -f "$expected" ] || expected=/dev/null
+    if grep -q '@SERVAL_VERSION@' "$expected"; then
+        if [ -z "$VERSION" ]; then
+            echo "$1 names @SERVAL_VERSION@, but no VERSION was given to run.sh" >>"$4"
+            return 1
+        fi
+        sed "s/@SERVAL_VERSION@/$VERSION/g" "$expected" >"$scratch/expected.version"
+        expected="$scratch/expected.version"
+    fi
     if ! cmp -s "$expected" "$3"; then
         {
             echo "$1 differs (--- expected, +++ actual):"

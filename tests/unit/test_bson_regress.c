@@ -105,7 +105,8 @@ static void test_array_bigger_than_first_block_brson(void **state)
     sv_error_clear(&err);
     assert_int_equal(sv_resonite_wrap(b, len, &c, NULL, &file, &err), SV_OK);
     for (int threads = 0; threads <= 1; threads++) {
-        sv_resonite_opts o = sv_resonite_opts_default();
+        sv_resonite_opts o;
+        sv_resonite_opts_init(&o);
         o.threads = threads;
         o.raw_strings = true;
         sv_doc *doc = sv_doc_new(NULL);

@@ -796,7 +796,7 @@ static void test_plain_option(void **state)
 {
     (void)state;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.plain = true;
     sv_value v = read_opts("{\"$i32\": 5, \"$$x\": {\"$class\": 1}, \"$\": 2}", &o);
     assert_int_equal(sv_kind_of(&v), SV_MAP);
@@ -814,7 +814,7 @@ static void test_comments_option(void **state)
 {
     (void)state;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.allow_comments = true;
     sv_value v = read_opts("// lead\n[1, // one\n 2 /* two */, /**/3/* \xc3\xa9 */]// end", &o);
     assert_int_equal(sv_len(&v), 3);

@@ -24,7 +24,10 @@ static void check_with(sv_value v, int indent, bool plain, const char *expected,
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
-    sv_json_encode_opts o = {indent, plain};
+    sv_json_encode_opts o;
+    sv_json_encode_opts_init(&o);
+    o.indent = indent;
+    o.plain = plain;
     sv_status st = sv_json_encode(&v, &o, &b, &err);
     if (st != SV_OK) {
         char msg[400];
@@ -58,7 +61,9 @@ static sv_error expect_fail(sv_value v, bool plain, sv_status expected)
     sv_buf_init(&b, NULL);
     sv_buf_append(&b, "xyz", 3);
     sv_error err;
-    sv_json_encode_opts o = {0, plain};
+    sv_json_encode_opts o;
+    sv_json_encode_opts_init(&o);
+    o.plain = plain;
     sv_status st = sv_json_encode(&v, &o, &b, &err);
     assert_int_equal(st, expected);
     assert_int_equal(err.status, expected);
@@ -1225,7 +1230,9 @@ static void test_append_and_usage(void **state)
     assert_int_equal(sv_json_encode(NULL, NULL, &b, &err), SV_ERR_USAGE);
     assert_int_equal(sv_json_encode(&v, NULL, NULL, &err), SV_ERR_USAGE);
     /* indent < 0 is compact */
-    sv_json_encode_opts o = {-3, false};
+    sv_json_encode_opts o;
+    sv_json_encode_opts_init(&o);
+    o.indent = -3;
     b.len = 0;
     assert_int_equal(sv_json_encode(&v, &o, &b, &err), SV_OK);
     assert_int_equal(b.len, 7);

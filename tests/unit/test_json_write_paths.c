@@ -32,7 +32,10 @@ static void check_after(sv_value v, int indent, bool plain, const char *prefix,
     size_t pre = strlen(prefix);
     sv_buf_append(&b, prefix, pre);
     sv_error err;
-    sv_json_encode_opts o = {indent, plain};
+    sv_json_encode_opts o;
+    sv_json_encode_opts_init(&o);
+    o.indent = indent;
+    o.plain = plain;
     sv_status st = sv_json_encode(&v, &o, &b, &err);
     if (st != SV_OK) {
         char msg[400];
@@ -65,7 +68,9 @@ static sv_error expect_fail(sv_value v, bool plain, sv_status expected)
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
-    sv_json_encode_opts o = {0, plain};
+    sv_json_encode_opts o;
+    sv_json_encode_opts_init(&o);
+    o.plain = plain;
     assert_int_equal(sv_json_encode(&v, &o, &b, &err), expected);
     assert_int_equal(b.len, 0);
     sv_buf_free(&b);

@@ -242,7 +242,7 @@ static void test_depth_limit(void **state)
         sv_buf_init(&enc, NULL);
         if (f->encode(&d20, NULL, &enc, &err) == SV_OK) {
             sv_options o;
-            memset(&o, 0, sizeof o);
+            sv_options_init(&o);
             o.limits.max_depth = 10;
             expect_decode_status(f, &enc, &o, SV_ERR_DEPTH, "20 nested maps, limit 10");
             o.limits.max_depth = 30;
@@ -274,7 +274,7 @@ static void test_string_limit(void **state)
         sv_error err;
         if (f->encode(&m, NULL, &enc, &err) == SV_OK) {
             sv_options o;
-            memset(&o, 0, sizeof o);
+            sv_options_init(&o);
             o.limits.max_string = LONG - 1;
             expect_decode_status(f, &enc, &o, SV_ERR_LIMIT, "a string one byte over the limit");
             o.limits.max_string = LONG;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/error_record.h"
 #include "core/value_internal.h"
 #include "formats/godot/godot_internal.h"
 
@@ -83,7 +84,7 @@ static sv_status dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, 
     d->rd.status = st;
     va_list ap;
     va_start(ap, fmt);
-    sv_error_vset(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
+    sv__error_vrecord(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
     va_end(ap);
     d->rd.p = d->rd.end;
     return st;

@@ -339,23 +339,23 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
         if (nsb_is_end(cmd.id)) {
             if (field == container->len) return SV_OK;
             const sv_value *k = &pairs[field].key;
-            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "the field is not described by the metadata (%s at byte %llu ends "
-                         "the %s)",
-                         nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset,
-                         nsb_cmd_name(begin->id));
+            sv_status fail = sv_error_set(
+                em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                "the field is not described by the metadata (%s at byte %llu ends "
+                "the %s)",
+                nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset, nsb_cmd_name(begin->id));
             if (k->kind == SV_STRING) sv_error_path_key(em->err, k->as.str, k->len);
-            return SV_ERR_TYPE;
+            return fail;
         }
         const sv_value *nv = &em->cs->names[cmd.desc];
         const uint8_t *name = nv->as.bytes;
         size_t name_len = nv->len;
         if (field >= container->len) {
-            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "missing field for %s (command at byte %llu)", nsb_cmd_name(cmd.id),
-                         (unsigned long long)cmd.offset);
+            sv_status fail = sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                                          "missing field for %s (command at byte %llu)",
+                                          nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
             sv_error_path_key(em->err, (const char *)name, name_len);
-            return SV_ERR_TYPE;
+            return fail;
         }
         const sv_pair *pr = &pairs[field++];
         /* Keys of a decoded tree are interned: once one key text matched a
@@ -364,15 +364,16 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
         } else if (key_matches(&pr->key, name, name_len)) {
             em->matched[cmd.desc] = pr->key.as.str;
         } else {
-            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "the metadata names this field \"%.*s\" (%s at byte %llu)",
-                         (int)(name_len > 60 ? 60 : name_len), (const char *)name,
-                         nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
+            sv_status fail =
+                sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                             "the metadata names this field \"%.*s\" (%s at byte %llu)",
+                             (int)(name_len > 60 ? 60 : name_len), (const char *)name,
+                             nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
             if (pr->key.kind == SV_STRING)
                 sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
             else
                 sv_error_path_index(em->err, field - 1);
-            return SV_ERR_TYPE;
+            return fail;
         }
         if (nsb_is_begin(cmd.id))
             st = emit_begin(em, pos, &cmd, &pr->val, nesting);

@@ -43,7 +43,8 @@ int main(void)
     if (!doc) return 1;
     sv_error err;
     sv_error_clear(&err);
-    sv_godot_opts opts = sv_godot_opts_default(SV_GODOT4);
+    sv_godot_opts opts;
+    sv_godot_opts_init(&opts, SV_GODOT4);
     sv_value v;
     size_t used = 0;
     sv_buf json, bytes;
