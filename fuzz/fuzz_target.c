@@ -114,6 +114,12 @@ static void roundtrip(const sv_format *f, const sv_value *v1, const sv_options *
     if (!same(&bj, b1.data, b1.len))
         fail("the bytes through typed JSON differ from a direct encode", NULL);
     if (!same(&b1, in, in_len)) {
+        /* SV_FUZZ_STRICT=1 in the environment: stop at the first input
+         * that does not come back byte for byte, to audit a format's
+         * "What is not kept" list */
+        static int strict = -1;
+        if (strict < 0) strict = getenv("SV_FUZZ_STRICT") && *getenv("SV_FUZZ_STRICT") == '1';
+        if (strict) fail("not kept byte for byte (SV_FUZZ_STRICT)", NULL);
         /* a normalisation: it must be a fixed point */
         sv_doc *doc2 = sv_doc_new(NULL);
         if (!doc2) abort();

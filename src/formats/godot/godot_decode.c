@@ -272,11 +272,11 @@ static sv_status dec_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
  * holds the text, with meta {"padding": bytes of every component's padding
  * in order, "flags": u32}, each only when it is not the canonical one;
  * godot_encode.c writes them back. first: the first component's length. */
-static sv_status nodepath_extra(gd_dec *d, const uint8_t *first, uint32_t total, uint32_t flags,
-                                sv_value *out)
+static sv_status nodepath_extra(gd_dec *d, const uint8_t *first, const gd_np_part *parts,
+                                uint32_t total, uint32_t subs, uint32_t flags, sv_value *out)
 {
     size_t npad = 0;
-    bool stale = false;
+    bool stale = false, same_lengths = true;
     const uint8_t *p = first;
     for (uint32_t i = 0; i < total; i++) {
         uint32_t n = sv_load_u32le(p), pad = (4 - (n & 3)) & 3;
@@ -284,8 +284,17 @@ static sv_status nodepath_extra(gd_dec *d, const uint8_t *first, uint32_t total,
             stale |= p[4 + n + k] != 0;
         npad += pad;
         p += 4 + (size_t)n + pad;
+        /* the length the encoder will write for the part (a leading BOM
+         * doubled); a part that was cut at a NUL or lost its BOM has
+         * other padding, which then cannot be given back */
+        const uint8_t *s = (const uint8_t *)parts[i].s;
+        bool bom = parts[i].len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF;
+        same_lengths &= parts[i].len + (bom ? 3 : 0) == n;
     }
-    bool odd_flags = (flags & ~1u) != 0;
+    stale &= same_lengths;
+    /* the property flag counts one subname; with none left (the count
+     * wrapped), the encoder could not give it back */
+    bool odd_flags = (flags & ~1u) != 0 && (!(flags & 2) || subs > 0);
     if (!stale && !odd_flags) return SV_OK;
     sv_value meta = sv_map(d->doc, 0);
     if (stale) {
@@ -356,7 +365,7 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
     if (!buf) return check_doc(d);
     gd_nodepath_text(buf, parts, nc, parts + nc, total - nc, flags & 1);
     *out = sv_with_tag(v, SV_TAG_NODE_PATH);
-    return nodepath_extra(d, first, total, flags, out);
+    return nodepath_extra(d, first, parts, total, total - nc, flags, out);
 }
 
 /* spec §5.4 */
