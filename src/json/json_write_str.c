@@ -188,6 +188,7 @@ sv_status sv__jw_bytes(sv_jw *w, const sv_value *v)
  * wtf8 (a string from UTF-16). */
 bool sv__jw_text_ok(const char *str, size_t len, bool wtf8)
 {
+    if (!len) return true; /* (an empty key may have no storage) */
     const uint8_t *s = (const uint8_t *)str, *e = s + len;
     while (s < e) {
         if (e - s >= 8 && !(sv__jw_load64(s) & UINT64_C(0x8080808080808080))) {
