@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api.h"
 #include "alloc.h"
+#include "api.h"
 #include "error.h"
 
 #ifdef __cplusplus
@@ -92,7 +92,8 @@ struct sv_value {
     uint8_t sub;       /* INT/UINT/FLOAT: width in bytes; TUPLE/PACKED: sv_elem */
     uint16_t tag;      /* sv_tag */
     /* STRING/BYTES: byte length; ARRAY/MAP/OBJECT: item count;
-     * TUPLE/PACKED: number of scalars (items x scalars per item). */
+     * TUPLE/PACKED: number of scalars (items x scalars per item);
+     * BOOL: the value the source stored when it was neither 0 nor 1, else 0. */
     uint32_t len;
     union {
         bool b;
@@ -167,6 +168,10 @@ SV_API void *sv_doc_realloc(sv_doc *doc, void *ptr, size_t old_size, size_t new_
 
 SV_API sv_value sv_null(void);
 SV_API sv_value sv_bool(bool b);
+/* A bool as a source stored it: true for any value but 0, and a stored value
+ * other than 0 and 1 (a padding byte 0x7F, say) is kept, so that an encoder
+ * can write the same bytes back (sv_bool_stored). */
+SV_API sv_value sv_bool_raw(uint32_t stored);
 SV_API sv_value sv_int(int64_t i);                /* width 8, not explicit */
 SV_API sv_value sv_uint(uint64_t u);              /* width 8, not explicit */
 SV_API sv_value sv_int_w(int64_t i, int width);   /* width 1/2/4/8, explicit */
@@ -225,6 +230,9 @@ static inline int sv_width(const sv_value *v) { return v ? v->sub : 0; }
 static inline uint32_t sv_len(const sv_value *v) { return v ? v->len : 0; }
 
 SV_API bool sv_get_bool(const sv_value *v);
+/* The value a bool stands for in its source: 0 or 1, or what sv_bool_raw
+ * kept. 0 for other kinds. */
+SV_API uint32_t sv_bool_stored(const sv_value *v);
 /* INT, UINT (if it fits), FLOAT (truncated, saturated) or BOOL as int64. */
 SV_API int64_t sv_get_int(const sv_value *v);
 SV_API uint64_t sv_get_uint(const sv_value *v);

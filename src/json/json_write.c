@@ -64,7 +64,17 @@ static sv_status write_string_value(sv_jw *w, const sv_value *v)
 {
     if (!v->as.str && v->len) return sv__jw_malformed(w, "a string without storage", v);
     bool utf16 = (v->flags & SV_F_UTF16) != 0;
-    if (!utf16 || w->plain) return sv__jw_string(w, v->as.str, v->len, utf16 ? SV_JW_STR_WTF8 : 0);
+    if (!utf16 || w->plain) {
+        /* Text that is not UTF-8 (a Godot 3 string with a lone surrogate,
+         * say) takes the $str form; it is rare, so the ordinary string is
+         * tried first and rewound on failure. */
+        size_t at = (size_t)(w->p - w->buf->data);
+        sv_status st = sv__jw_string(w, v->as.str, v->len, utf16 ? SV_JW_STR_WTF8 : 0);
+        if (st != SV_ERR_UTF8 || utf16) return st;
+        w->p = w->buf->data + at;
+        sv_error_clear(w->err);
+        return sv__jw_string_pieces(w, v->as.str, v->len);
+    }
     if (!sv__jw_need(w, 12)) return SV_ERR_NOMEM;
     sv__jw_put_key_lit(w, LIT("{\"$utf16\":"));
     sv_status st = sv__jw_string(w, v->as.str, v->len, SV_JW_STR_WTF8);
@@ -82,9 +92,21 @@ static sv_status write_null(sv_jw *w, const sv_value *v)
     return SV_OK;
 }
 
+/* A bool whose source stored neither 0 nor 1 keeps that value (sv_bool_raw):
+ * {"$bool": true, "$raw": 127}, one line also when pretty. */
 static sv_status write_bool(sv_jw *w, const sv_value *v)
 {
-    if (!sv__jw_need(w, 5)) return SV_ERR_NOMEM;
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 32)) return SV_ERR_NOMEM;
+    if (v->len && !w->plain) {
+        if (!v->as.b) return sv__jw_malformed(w, "a false bool with a stored value", v);
+        if (w->pretty)
+            sv__jw_put(w, LIT("{\"$bool\": true, \"$raw\": "));
+        else
+            sv__jw_put(w, LIT("{\"$bool\":true,\"$raw\":"));
+        w->p += sv__jw_fmt_u64(v->len, w->p);
+        *w->p++ = '}';
+        return SV_OK;
+    }
     if (v->as.b)
         sv__jw_put(w, "true", 4);
     else

@@ -277,6 +277,59 @@ static void test_no_metadata_be(void **state)
     free(d);
 }
 
+/* Bools stored as 0x7F and 0x80 (make_vectors.py, build_padding_bools): read
+ * as true with the byte kept, shown in the typed JSON, and written back. */
+static void test_padding_bools(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    uint8_t *d = vec("padding-bools.le.v4.nsb", &len);
+    sv_value root;
+    sv_doc *doc = nt_decode(d, len, &root);
+    const sv_value *obj = nt_at(nt_get(chunk0(&root), "objects"), 0);
+    const sv_value *desc = nt_get(obj, "Desc");
+    assert_int_equal(sv_bool_stored(nt_get(desc, "DepthEnable")), 1);
+    const sv_value *pad = nt_get(desc, "__padding__");
+    assert_int_equal(sv_len(pad), 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(sv_get_bool(sv_array_at(pad, i)));
+        assert_int_equal(sv_bool_stored(sv_array_at(pad, i)), 0x7F);
+    }
+    assert_int_equal(sv_bool_stored(nt_get(obj, "Flags")), 0x80);
+
+    /* through typed JSON and back: the same bytes */
+    sv_buf js;
+    sv_buf_init(&js, NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_json_encode(&root, NULL, &js, &err) != SV_OK) nt_fail_with(&err);
+    const char *form = "\"__padding__\":[{\"$bool\":true,\"$raw\":127},";
+    bool found = false;
+    for (size_t i = 0; !found && i + strlen(form) <= js.len; i++)
+        found = memcmp(js.data + i, form, strlen(form)) == 0;
+    assert_true(found);
+    sv_doc *doc2 = sv_doc_new(NULL);
+    sv_value back;
+    if (sv_json_decode(doc2, (const char *)js.data, js.len, NULL, &back, &err) != SV_OK)
+        nt_fail_with(&err);
+    sv_buf out = nt_encode(&back, NULL);
+    assert_int_equal(out.len, len);
+    assert_memory_equal(out.data, d, len);
+    sv_buf_free(&out);
+
+    /* a bool set to false by hand is written 00, one set to true 01 */
+    *(sv_value *)nt_get(obj, "Flags") = sv_bool(false);
+    sv_array_items(pad)[0] = sv_bool(true);
+    out = nt_encode(&root, NULL);
+    assert_int_equal(out.len, len);
+    assert_memory_equal(out.data + len - 5, "\x01\x01\x7f\x7f\x00", 5);
+    sv_buf_free(&out);
+    sv_buf_free(&js);
+    sv_doc_free(doc2);
+    sv_doc_free(doc);
+    free(d);
+}
+
 /* A new file from a tree made by hand: no version given means version 5,
  * little-endian, 8-bit (spec §B.7 writer). The bytes are spelled out. */
 static void test_new_file(void **state)
@@ -317,7 +370,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_little_endian),  cmocka_unit_test(test_big_endian),
         cmocka_unit_test(test_unicode),        cmocka_unit_test(test_versions),
-        cmocka_unit_test(test_no_metadata_be), cmocka_unit_test(test_new_file),
+        cmocka_unit_test(test_no_metadata_be),
+        cmocka_unit_test(test_padding_bools), cmocka_unit_test(test_new_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

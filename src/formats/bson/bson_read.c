@@ -262,14 +262,16 @@ long_key:;
     return key_miss(r, s->str ? s2 : s, q, len, a, b, out) ? z + 1 : NULL;
 }
 
-/* Whether a double holds a whole number (or -0.0). Those are marked
- * explicit, so the typed JSON writes them {"$f64": 1.0}: JSON tools that
- * print numbers through a double (jq 1.6 prints 1.0 as 1) would otherwise
- * turn them into integers, and the file's doubles into int64s. */
+/* Whether a double holds a whole number (or -0.0), NaN or an infinity.
+ * Those are marked explicit, so the typed JSON writes them {"$f64": 1.0}:
+ * JSON tools that print numbers through a double (jq 1.6 prints 1.0 as 1)
+ * would otherwise turn them into integers, and the file's doubles into
+ * int64s. NaN and infinities have only the "$f64" form, which reads back
+ * explicit: marked so here, the tree is the same after a trip through it. */
 static inline bool whole_double(uint64_t u)
 {
     unsigned exp = (unsigned)(u >> 52) & 0x7FF;
-    if (exp == 0x7FF) return false;       /* NaN, infinities: a "$f64" form anyway */
+    if (exp == 0x7FF) return true;        /* NaN, infinities */
     if (exp >= 1023 + 52) return true;    /* no fraction bits left */
     if (exp < 1023) return (u << 1) == 0; /* below 1: only zeros */
     return (u & ((UINT64_C(1) << (1075 - exp)) - 1)) == 0;
