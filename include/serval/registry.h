@@ -17,12 +17,16 @@
 extern "C" {
 #endif
 
-/* Options handed to a format: the limits plus "name=value" pairs. */
+typedef struct sv_schema sv_schema; /* schema.h */
+
+/* Options handed to a format: the limits plus "name=value" pairs, and the
+ * schema (type information) for formats that need one. */
 typedef struct sv_options {
     sv_limits limits;
     const char *const *names;  /* count entries */
     const char *const *values; /* count entries ("" for a bare flag) */
     size_t count;
+    const sv_schema *schema;   /* finalised schema, or NULL (schema.h) */
 } sv_options;
 
 /* The value of option name, or NULL when not given. opts may be NULL. */

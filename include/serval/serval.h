@@ -17,6 +17,7 @@
 #include "noesis.h"
 #include "registry.h"
 #include "resonite.h"
+#include "schema.h"
 #include "value.h"
 
 #ifdef __cplusplus
