@@ -335,6 +335,7 @@ static int serval_probe(const uint8_t *data, size_t len)
 {
     size_t i = 0;
     while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) i++;
+    if (i < len && data[i] == '[') return 10; /* JSON: the reader says what is wrong */
     if (i >= len || data[i] != '{') return 0;
     for (i++; i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n');) i++;
     static const char key[] = "\"serval_schema\"";
@@ -342,7 +343,9 @@ static int serval_probe(const uint8_t *data, size_t len)
     /* a JSON object that names the member later still gets a chance */
     for (; i + sizeof key - 1 <= len; i++)
         if (memcmp(data + i, key, sizeof key - 1) == 0) return 60;
-    return 0;
+    /* some other JSON object: other loaders score it higher if it is theirs,
+     * else the serval reader says what is missing */
+    return 10;
 }
 
 static sv_status serval_load(sv_schema *s, const uint8_t *data, size_t len, const char *source,

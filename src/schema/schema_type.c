@@ -213,6 +213,7 @@ static sv_status parse_params(tparser *tp, unsigned depth, sv_generic g, sv_type
         skip_ws(tp);
         if (tp->p >= tp->end) return syntax(tp, "expected '>'");
         if (*tp->p == '>') {
+            if (g == SV_GEN_ARRAY) return syntax(tp, "array takes a type and a length");
             tp->p++;
             break;
         }
