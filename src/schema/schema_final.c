@@ -253,6 +253,19 @@ static sv_status check_fields(sv_schema *s, sv_error *err)
     return SV_OK;
 }
 
+/* Types parsed on their own (not by a field) resolve when they can; an
+ * unknown name there is no error of the schema's. */
+static void resolve_other_types(sv_schema *s)
+{
+    for (uint32_t i = 0; i < s->types.cap; i++) {
+        sv_type *t = (sv_type *)s->types.slots[i].item;
+        if (!t || t->kind != SV_TYPE_NAME) continue;
+        size_t len = strlen(t->name);
+        if ((t->cls = sv_schema_class_by_name(s, t->name, len))) t->kind = SV_TYPE_CLASS;
+        else if ((t->enm = sv_schema_enum_by_name(s, t->name, len))) t->kind = SV_TYPE_ENUM;
+    }
+}
+
 /* A class must not contain itself by value (directly, in a fixed array, a
  * pair or tuple, or through a base): such a value would be infinite. */
 static sv_status embed_visit(sv_schema_class *c, unsigned depth, sv_error *err);
@@ -387,6 +400,7 @@ sv_status sv_schema_finalize(sv_schema *s, sv_error *err)
         if (s->nclasses && !order) return nomem(err);
         st = order_classes(s, order, err);
         if (!st) st = check_fields(s, err);
+        if (!st) resolve_other_types(s);
         if (!st) st = build_lists(s, order, err);
         if (order) s->alloc.free(s->alloc.ctx, order, s->nclasses * sizeof *order);
     }
