@@ -212,10 +212,13 @@ static sv_status build_lists(sv_schema *s, sv_schema_class **order, sv_error *er
         total += nall;
         if (total > SV_RESOLVED_MAX) goto too_big;
         ci->all = sv__schema_zalloc(s, (size_t)nall * sizeof *ci->all);
-        if (!ci->all) return nomem(err);
+        ci->anc_off = sv__schema_zalloc(s, (size_t)n * sizeof *ci->anc_off);
+        if (!ci->all || !ci->anc_off) return nomem(err);
         uint32_t m = 0;
-        for (uint32_t a = 0; a < n; a++)
+        for (uint32_t a = 0; a < n; a++) {
+            ci->anc_off[a] = m;
             for (uint32_t f = 0; f < ci->anc[a]->nfields; f++) ci->all[m++] = &ci->anc[a]->fields[f];
+        }
         ci->nall = m;
         if (sv__schema_build_field_index(s, c)) return nomem(err);
         continue;
