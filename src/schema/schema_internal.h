@@ -72,6 +72,7 @@ typedef struct sv_schema__class_index {
     uint32_t *by_name, *by_hash, *by_id; /* slot -> index in fields[] + 1; 0 = empty */
     uint8_t state;    /* finalize's walk: 0 new, 1 on the stack, 2 done */
     uint8_t embed_state;
+    uint32_t levels; /* levels of bases above the class (0: none) */
     const sv_schema_field *id_field; /* C polymorphism: the class id member */
 } sv_schema__class_index;
 
