@@ -37,8 +37,11 @@ bool sv__type_needs_aux(const sv_type *t)
 {
     if (t->kind != SV_TYPE_GENERIC) return false;
     switch (t->gen) {
-    case SV_GEN_VECTOR: case SV_GEN_LIST: case SV_GEN_SET: case SV_GEN_USET: case SV_GEN_OPTIONAL:
-        return true;
+    case SV_GEN_VECTOR:
+    case SV_GEN_LIST:
+    case SV_GEN_SET:
+    case SV_GEN_USET:
+    case SV_GEN_OPTIONAL: return true;
     default: return false;
     }
 }
@@ -51,7 +54,8 @@ size_t sv__type_c_size(const sv_type *t)
         case SV_PRIM_BOOL: return sizeof(bool);
         case SV_PRIM_F32: return sizeof(float);
         case SV_PRIM_F64: return sizeof(double);
-        case SV_PRIM_STRING: case SV_PRIM_WSTRING: return sizeof(char *);
+        case SV_PRIM_STRING:
+        case SV_PRIM_WSTRING: return sizeof(char *);
         case SV_PRIM_BYTES: return sizeof(sv_cbytes);
         case SV_PRIM_UUID: return sizeof(sv_uuid);
         case SV_PRIM_ANY: return 0;
@@ -94,20 +98,21 @@ static bool id_eq(const void *item, const void *key)
 static sv_status find_id_field(sv_schema *s, sv_schema_class *c, sv_error *err)
 {
     const sv_schema_class *k = c;
-    while (k && k->c && !k->c->id_field) k = k->nbases ? k->bases[0] : NULL;
+    while (k && k->c && !k->c->id_field)
+        k = k->nbases ? k->bases[0] : NULL;
     if (!k || !k->c) return SV_OK;
     const char *name = k->c->id_field;
     const sv_schema_field *f = sv_schema_field_by_name(c, name, strlen(name));
     if (!f || f->type->kind != SV_TYPE_PRIM || f->type->prim != SV_PRIM_U32 || !f->c) {
-        sv__schema_fail(err, SV_ERR_TYPE, "class '%s': class id member '%s' must be a bound u32 field",
-                        c->name, name);
+        sv__schema_fail(err, SV_ERR_TYPE,
+                        "class '%s': class id member '%s' must be a bound u32 field", c->name,
+                        name);
         return bind_fail(err, c, NULL, 0);
     }
     sv__cls(c)->id_field = f;
     if (!c->c->id_field) return SV_OK; /* registers no id of its own */
     uint32_t id = c->c->class_id;
-    const sv_schema_class *o =
-        sv__tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
+    const sv_schema_class *o = sv__tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
     if (o) {
         sv__schema_fail(err, SV_ERR_SYNTAX, "classes '%s' and '%s' have the same C class id %u",
                         o->name, c->name, id);
@@ -122,16 +127,17 @@ static sv_status check_class(sv_schema *s, sv_schema_class *c, sv_error *err)
 {
     const sv_cclass *cc = c->c;
     if (c->nbases > 1) {
-        sv__schema_fail(err, SV_ERR_UNSUPPORTED, "class '%s': a bound C struct has at most one base",
-                        c->name);
+        sv__schema_fail(err, SV_ERR_UNSUPPORTED,
+                        "class '%s': a bound C struct has at most one base", c->name);
         sv__schema_set_path(err, "/classes/%u/bases/1", c->index);
         return SV_ERR_UNSUPPORTED;
     }
     if (c->nbases == 1) {
         const sv_schema_class *b = c->bases[0];
         if (!b->c || b->c->size > cc->size) {
-            sv__schema_fail(err, SV_ERR_TYPE, b->c ? "class '%s': struct is smaller than its base '%s'"
-                                                   : "class '%s': base '%s' has no C binding",
+            sv__schema_fail(err, SV_ERR_TYPE,
+                            b->c ? "class '%s': struct is smaller than its base '%s'"
+                                 : "class '%s': base '%s' has no C binding",
                             c->name, b->name);
             sv__schema_set_path(err, "/classes/%u/bases/0", c->index);
             return SV_ERR_TYPE;
@@ -159,14 +165,16 @@ static sv_status check_class(sv_schema *s, sv_schema_class *c, sv_error *err)
             return bind_fail(err, c, "", j);
         }
         if (f->c_size != need) {
-            sv__schema_fail(err, SV_ERR_TYPE, "field '%s': member is %zu bytes, type '%s' needs %zu",
-                            f->name, f->c_size, t->text, need);
+            sv__schema_fail(err, SV_ERR_TYPE,
+                            "field '%s': member is %zu bytes, type '%s' needs %zu", f->name,
+                            f->c_size, t->text, need);
             return bind_fail(err, c, "", j);
         }
         size_t auxsz = !aux ? 0 : t->gen == SV_GEN_OPTIONAL ? sizeof(bool) : sizeof(size_t);
         if (f->c_offset > cc->size || cc->size - f->c_offset < f->c_size ||
             (aux && (f->c->aux > cc->size || cc->size - f->c->aux < auxsz))) {
-            sv__schema_fail(err, SV_ERR_RANGE, "field '%s': member lies outside the struct", f->name);
+            sv__schema_fail(err, SV_ERR_RANGE, "field '%s': member lies outside the struct",
+                            f->name);
             return bind_fail(err, c, "", j);
         }
     }

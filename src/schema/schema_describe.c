@@ -7,7 +7,10 @@
 #include "serval/json.h"
 #include "schema/schema_internal.h"
 
-static void put(sv_buf *out, const char *s) { sv_buf_append(out, s, strlen(s)); }
+static void put(sv_buf *out, const char *s)
+{
+    sv_buf_append(out, s, strlen(s));
+}
 
 static void putf_u32(sv_buf *out, const char *label, uint32_t v)
 {

@@ -57,7 +57,7 @@ uint64_t sv__schema_hash_u64(uint64_t v);
 /* Per-class data the public struct does not show (index_ points here). */
 typedef struct sv_schema__class_index {
     sv_schema_class *pub;
-    const char **base_names;   /* while building */
+    const char **base_names; /* while building */
     uint32_t base_cap;
     uint32_t field_cap;
     /* after finalize: the ancestors (bases first, each once, then the class
@@ -68,11 +68,11 @@ typedef struct sv_schema__class_index {
     uint32_t mark_class, mark_base; /* finalize: who listed this class last */
     const sv_schema_field **all;
     uint32_t nall;
-    uint32_t tab_cap; /* 0: search all[] in a loop */
+    uint32_t tab_cap;                    /* 0: search all[] in a loop */
     uint32_t *by_name, *by_hash, *by_id; /* slot -> index in fields[] + 1; 0 = empty */
-    uint8_t state;    /* finalize's walk: 0 new, 1 on the stack, 2 done */
+    uint8_t state;                       /* finalize's walk: 0 new, 1 on the stack, 2 done */
     uint8_t embed_state;
-    uint32_t levels; /* levels of bases above the class (0: none) */
+    uint32_t levels;                 /* levels of bases above the class (0: none) */
     const sv_schema_field *id_field; /* C polymorphism: the class id member */
 } sv_schema__class_index;
 

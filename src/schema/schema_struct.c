@@ -10,12 +10,15 @@
 
 typedef struct sctx {
     const sv_schema *s;
-    sv_doc *doc;        /* to_value */
-    const sv_alloc *a;  /* from_value, free */
+    sv_doc *doc;       /* to_value */
+    const sv_alloc *a; /* from_value, free */
     sv_error *err;
 } sctx;
 
-static sv_status nomem(sctx *x) { return sv__schema_fail(x->err, SV_ERR_NOMEM, "out of memory"); }
+static sv_status nomem(sctx *x)
+{
+    return sv__schema_fail(x->err, SV_ERR_NOMEM, "out of memory");
+}
 
 static sv_status too_deep(sctx *x)
 {
@@ -27,9 +30,21 @@ static uint64_t load_uint(const uint8_t *p, int w)
 {
     switch (w) {
     case 1: return *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 
@@ -37,9 +52,21 @@ static int64_t load_int(const uint8_t *p, int w)
 {
     switch (w) {
     case 1: return (int8_t)*p;
-    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    case 2: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 
@@ -47,8 +74,16 @@ static void store_int(uint8_t *p, int w, uint64_t bits)
 {
     switch (w) {
     case 1: *p = (uint8_t)bits; break;
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(p, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(p, &v, 4); break; }
+    case 2: {
+        uint16_t v = (uint16_t)bits;
+        memcpy(p, &v, 2);
+        break;
+    }
+    case 4: {
+        uint32_t v = (uint32_t)bits;
+        memcpy(p, &v, 4);
+        break;
+    }
     default: memcpy(p, &bits, 8); break;
     }
 }
@@ -75,7 +110,8 @@ static sv_status class_to_value(sctx *x, const sv_schema_class *c, const uint8_t
                                 unsigned depth)
 {
     if (depth > STRUCT_MAX_DEPTH) return too_deep(x);
-    if (!c->c) return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
+    if (!c->c)
+        return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
     size_t n;
     const sv_schema_field *const *all = sv_schema_class_fields(c, &n);
     sv_value obj = sv_object(x->doc, sv_str_intern(x->doc, c->name, strlen(c->name)), n);
@@ -99,13 +135,29 @@ static sv_status prim_to_value(sctx *x, const sv_type *t, const uint8_t *p, sv_v
 {
     int w = sv_prim_int_width(t->prim);
     if (w) {
-        *out = sv_prim_is_signed(t->prim) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w);
+        *out = sv_prim_is_signed(t->prim) ? sv_int_w(load_int(p, w), w)
+                                          : sv_uint_w(load_uint(p, w), w);
         return SV_OK;
     }
     switch (t->prim) {
-    case SV_PRIM_BOOL: { bool b; memcpy(&b, p, sizeof b); *out = sv_bool(b); return SV_OK; }
-    case SV_PRIM_F32: { float f; memcpy(&f, p, 4); *out = sv_f32(f); return SV_OK; }
-    case SV_PRIM_F64: { double d; memcpy(&d, p, 8); *out = sv_f64(d); return SV_OK; }
+    case SV_PRIM_BOOL: {
+        bool b;
+        memcpy(&b, p, sizeof b);
+        *out = sv_bool(b);
+        return SV_OK;
+    }
+    case SV_PRIM_F32: {
+        float f;
+        memcpy(&f, p, 4);
+        *out = sv_f32(f);
+        return SV_OK;
+    }
+    case SV_PRIM_F64: {
+        double d;
+        memcpy(&d, p, 8);
+        *out = sv_f64(d);
+        return SV_OK;
+    }
     case SV_PRIM_STRING:
     case SV_PRIM_WSTRING: {
         const char *str;
@@ -165,7 +217,7 @@ static sv_status to_value(sctx *x, const sv_type *t, const uint8_t *p, const uin
     case SV_TYPE_ENUM: {
         int w = sv_prim_int_width(t->enm->underlying);
         sv_value iv = sv_prim_is_signed(t->enm->underlying) ? sv_int_w(load_int(p, w), w)
-                                                             : sv_uint_w(load_uint(p, w), w);
+                                                            : sv_uint_w(load_uint(p, w), w);
         *out = sv_with_tag(iv, SV_TAG_ENUM);
         return SV_OK;
     }
@@ -180,14 +232,17 @@ static sv_status to_value(sctx *x, const sv_type *t, const uint8_t *p, const uin
         memcpy(&has, aux, sizeof has);
         return has ? to_value(x, et, p, NULL, out, depth + 1) : SV_OK;
     }
-    case SV_GEN_PTR: case SV_GEN_SHARED: case SV_GEN_UNIQUE: {
+    case SV_GEN_PTR:
+    case SV_GEN_SHARED:
+    case SV_GEN_UNIQUE: {
         const uint8_t *q;
         memcpy(&q, p, sizeof q);
         if (!q) return SV_OK;
         if (et->kind != SV_TYPE_CLASS) return to_value(x, et, q, NULL, out, depth + 1);
         const sv_schema_class *actual = pointee_class(x->s, et->cls, q);
         if (!actual)
-            return sv__schema_fail(x->err, SV_ERR_TYPE, "pointee's class id names no class derived from '%s'",
+            return sv__schema_fail(x->err, SV_ERR_TYPE,
+                                   "pointee's class id names no class derived from '%s'",
                                    et->cls->name);
         return class_to_value(x, actual, q, out, depth + 1);
     }
@@ -206,7 +261,8 @@ sv_status sv_struct_to_value(const sv_schema *s, const sv_schema_class *c, const
                              sv_doc *doc, sv_value *out, sv_error *err)
 {
     sv_error_clear(err);
-    if (!s || !c || !st || !doc || !out) return sv__schema_fail(err, SV_ERR_USAGE, "missing argument");
+    if (!s || !c || !st || !doc || !out)
+        return sv__schema_fail(err, SV_ERR_USAGE, "missing argument");
     if (!s->final) return sv__schema_fail(err, SV_ERR_USAGE, "schema is not finalised");
     sctx x = {s, doc, NULL, err};
     return class_to_value(&x, c, st, out, 0);
@@ -252,7 +308,8 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
     size_t es = sv__type_c_size(et);
     switch (t->gen) {
     case SV_GEN_ARRAY:
-        for (size_t i = 0; i < t->array_len; i++) free_value(x, et, p + i * es, NULL, depth + 1);
+        for (size_t i = 0; i < t->array_len; i++)
+            free_value(x, et, p + i * es, NULL, depth + 1);
         return;
     case SV_GEN_OPTIONAL: {
         bool has;
@@ -260,7 +317,9 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
         if (has) free_value(x, et, p, NULL, depth + 1);
         return;
     }
-    case SV_GEN_PTR: case SV_GEN_SHARED: case SV_GEN_UNIQUE: {
+    case SV_GEN_PTR:
+    case SV_GEN_SHARED:
+    case SV_GEN_UNIQUE: {
         uint8_t *q;
         memcpy(&q, p, sizeof q);
         if (!q) return;
@@ -282,7 +341,8 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
         memcpy(&items, p, sizeof items);
         memcpy(&n, aux, sizeof n);
         if (!items) return;
-        for (size_t i = 0; i < n; i++) free_value(x, et, items + i * es, NULL, depth + 1);
+        for (size_t i = 0; i < n; i++)
+            free_value(x, et, items + i * es, NULL, depth + 1);
         x->a->free(x->a->ctx, items, n * es);
         return;
     }
@@ -315,7 +375,8 @@ static sv_status class_from_value(sctx *x, const sv_schema_class *c, const sv_va
                                   unsigned depth)
 {
     if (depth > STRUCT_MAX_DEPTH) return too_deep(x);
-    if (!c->c) return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
+    if (!c->c)
+        return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
     const sv_schema_field *idf = c->c->id_field ? sv__cls(c)->id_field : NULL;
     if (idf) store_int(p + idf->c_offset, 4, c->c->class_id);
     size_t n;
@@ -348,7 +409,8 @@ static sv_status prim_from_value(sctx *x, const sv_type *t, const sv_value *v, u
     case SV_PRIM_STRING:
     case SV_PRIM_WSTRING: {
         if (memchr(v->as.str, 0, v->len))
-            return sv__schema_fail(x->err, SV_ERR_RANGE, "string holds a NUL byte, which char * cannot");
+            return sv__schema_fail(x->err, SV_ERR_RANGE,
+                                   "string holds a NUL byte, which char * cannot");
         char *str = x->a->malloc(x->a->ctx, (size_t)v->len + 1);
         if (!str) return nomem(x);
         memcpy(str, v->as.str, v->len);
@@ -370,9 +432,7 @@ static sv_status prim_from_value(sctx *x, const sv_type *t, const sv_value *v, u
         memcpy(p, &u, sizeof u);
         return SV_OK;
     }
-    default:
-        memcpy(p, sv_numbers(v), sv__prim_scalars(t->prim) * sizeof(float));
-        return SV_OK;
+    default: memcpy(p, sv_numbers(v), sv__prim_scalars(t->prim) * sizeof(float)); return SV_OK;
     }
 }
 
@@ -397,7 +457,8 @@ static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_
     switch (t->kind) {
     case SV_TYPE_PRIM: return prim_from_value(x, t, v, p);
     case SV_TYPE_ENUM:
-        store_int(p, sv_prim_int_width(t->enm->underlying), v->kind == SV_INT ? (uint64_t)v->as.i : v->as.u);
+        store_int(p, sv_prim_int_width(t->enm->underlying),
+                  v->kind == SV_INT ? (uint64_t)v->as.i : v->as.u);
         return SV_OK;
     case SV_TYPE_CLASS: return class_from_value(x, t->cls, v, p, depth);
     default: break;
@@ -411,7 +472,9 @@ static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_
         memcpy(aux, &has, sizeof has);
         return has ? from_value(x, et, v, p, NULL, depth + 1) : SV_OK;
     }
-    case SV_GEN_PTR: case SV_GEN_SHARED: case SV_GEN_UNIQUE: {
+    case SV_GEN_PTR:
+    case SV_GEN_SHARED:
+    case SV_GEN_UNIQUE: {
         if (v->kind == SV_NULL) return SV_OK;
         const sv_schema_class *actual = NULL;
         size_t size = es;
@@ -452,7 +515,8 @@ sv_status sv_value_to_struct(const sv_schema *s, const sv_schema_class *c, const
     sv_error_clear(err);
     if (!s || !c || !v || !st) return sv__schema_fail(err, SV_ERR_USAGE, "missing argument");
     if (!s->final) return sv__schema_fail(err, SV_ERR_USAGE, "schema is not finalised");
-    if (!c->c) return sv__schema_fail(err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
+    if (!c->c)
+        return sv__schema_fail(err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
     sctx x = {s, NULL, alloc ? alloc : sv_alloc_libc(), err};
     memset(st, 0, c->c->size);
     /* read the value against the class first: plain JSON becomes natural

@@ -89,64 +89,64 @@ typedef struct Everything {
     struct Everything *next;
 } Everything;
 
-#define ITEM_FIELDS(X)                                                         \
-    X(Item, PLAIN, kind, _, "u32")                                             \
-    X(Item, PLAIN, id, _, "u32")                                               \
+#define ITEM_FIELDS(X)                                                                             \
+    X(Item, PLAIN, kind, _, "u32")                                                                 \
+    X(Item, PLAIN, id, _, "u32")                                                                   \
     X(Item, PLAIN, name, _, "string")
-#define WEAPON_FIELDS(X)                                                       \
-    X(Weapon, PLAIN, damage, _, "f32")                                         \
+#define WEAPON_FIELDS(X)                                                                           \
+    X(Weapon, PLAIN, damage, _, "f32")                                                             \
     X(Weapon, PLAIN, element, _, "Element")
-#define SHIELD_FIELDS(X)                                                       \
-    X(Shield, PLAIN, armor, _, "i16")                                          \
+#define SHIELD_FIELDS(X)                                                                           \
+    X(Shield, PLAIN, armor, _, "i16")                                                              \
     X(Shield, PLAIN, magic, _, "bool")
-#define STATS_FIELDS(X)                                                        \
-    X(Stats, PLAIN, hp, _, "i32")                                              \
+#define STATS_FIELDS(X)                                                                            \
+    X(Stats, PLAIN, hp, _, "i32")                                                                  \
     X(Stats, PLAIN, luck, _, "f64")
-#define EVERYTHING_FIELDS(X)                                                   \
-    X(Everything, PLAIN, b, _, "bool")                                         \
-    X(Everything, PLAIN, i8, _, "i8")                                          \
-    X(Everything, PLAIN, i16, _, "i16")                                        \
-    X(Everything, PLAIN, i32, _, "i32")                                        \
-    X(Everything, PLAIN, i64, _, "i64")                                        \
-    X(Everything, PLAIN, u8, _, "u8")                                          \
-    X(Everything, PLAIN, u16, _, "u16")                                        \
-    X(Everything, PLAIN, u32, _, "u32")                                        \
-    X(Everything, PLAIN, u64, _, "u64")                                        \
-    X(Everything, PLAIN, f32, _, "f32")                                        \
-    X(Everything, PLAIN, f64, _, "f64")                                        \
-    X(Everything, PLAIN, str, _, "string")                                     \
-    X(Everything, PLAIN, wstr, _, "wstring")                                   \
-    X(Everything, PLAIN, blob, _, "bytes")                                     \
-    X(Everything, PLAIN, uuid, _, "uuid")                                      \
-    X(Everything, PLAIN, v2, _, "vector2")                                     \
-    X(Everything, PLAIN, v3, _, "vector3")                                     \
-    X(Everything, PLAIN, v4, _, "vector4")                                     \
-    X(Everything, PLAIN, quat, _, "quaternion")                                \
-    X(Everything, PLAIN, color, _, "color")                                    \
-    X(Everything, PLAIN, m33, _, "matrix3x3")                                  \
-    X(Everything, PLAIN, m34, _, "matrix3x4")                                  \
-    X(Everything, PLAIN, m44, _, "matrix4x4")                                  \
-    X(Everything, PLAIN, xf, _, "transform")                                   \
-    X(Everything, PLAIN, element, _, "Element")                                \
-    X(Everything, PLAIN, mood, _, "Mood")                                      \
-    X(Everything, PLAIN, flags, _, "Flags")                                    \
-    X(Everything, PLAIN, stats, _, "Stats")                                    \
-    X(Everything, PLAIN, stat_arr, _, "array<Stats,2>")                        \
-    X(Everything, PLAIN, fixed, _, "array<i32,3>")                             \
-    X(Everything, PLAIN, names, _, "array<string,2>")                          \
-    X(Everything, COUNTED, ids, n_ids, "vector<u32>")                          \
-    X(Everything, COUNTED, tags, n_tags, "list<string>")                       \
-    X(Everything, COUNTED, history, n_history, "vector<Stats>")                \
-    X(Everything, COUNTED, set16, n_set16, "set<i16>")                         \
-    X(Everything, COUNTED, uset8, n_uset8, "uset<u8>")                         \
-    X(Everything, COUNTED, inventory, n_inventory, "vector<ptr<Item>>")        \
-    X(Everything, OPTIONAL, bonus, has_bonus, "optional<f32>")                 \
-    X(Everything, OPTIONAL, extra, has_extra, "optional<Stats>")               \
-    X(Everything, OPTIONAL, nick, has_nick, "optional<string>")                \
-    X(Everything, PLAIN, main_hand, _, "ptr<Item>")                            \
-    X(Everything, PLAIN, off_hand, _, "shared<Item>")                          \
-    X(Everything, PLAIN, nothing, _, "unique<Item>")                           \
-    X(Everything, PLAIN, lucky, _, "ptr<i32>")                                 \
+#define EVERYTHING_FIELDS(X)                                                                       \
+    X(Everything, PLAIN, b, _, "bool")                                                             \
+    X(Everything, PLAIN, i8, _, "i8")                                                              \
+    X(Everything, PLAIN, i16, _, "i16")                                                            \
+    X(Everything, PLAIN, i32, _, "i32")                                                            \
+    X(Everything, PLAIN, i64, _, "i64")                                                            \
+    X(Everything, PLAIN, u8, _, "u8")                                                              \
+    X(Everything, PLAIN, u16, _, "u16")                                                            \
+    X(Everything, PLAIN, u32, _, "u32")                                                            \
+    X(Everything, PLAIN, u64, _, "u64")                                                            \
+    X(Everything, PLAIN, f32, _, "f32")                                                            \
+    X(Everything, PLAIN, f64, _, "f64")                                                            \
+    X(Everything, PLAIN, str, _, "string")                                                         \
+    X(Everything, PLAIN, wstr, _, "wstring")                                                       \
+    X(Everything, PLAIN, blob, _, "bytes")                                                         \
+    X(Everything, PLAIN, uuid, _, "uuid")                                                          \
+    X(Everything, PLAIN, v2, _, "vector2")                                                         \
+    X(Everything, PLAIN, v3, _, "vector3")                                                         \
+    X(Everything, PLAIN, v4, _, "vector4")                                                         \
+    X(Everything, PLAIN, quat, _, "quaternion")                                                    \
+    X(Everything, PLAIN, color, _, "color")                                                        \
+    X(Everything, PLAIN, m33, _, "matrix3x3")                                                      \
+    X(Everything, PLAIN, m34, _, "matrix3x4")                                                      \
+    X(Everything, PLAIN, m44, _, "matrix4x4")                                                      \
+    X(Everything, PLAIN, xf, _, "transform")                                                       \
+    X(Everything, PLAIN, element, _, "Element")                                                    \
+    X(Everything, PLAIN, mood, _, "Mood")                                                          \
+    X(Everything, PLAIN, flags, _, "Flags")                                                        \
+    X(Everything, PLAIN, stats, _, "Stats")                                                        \
+    X(Everything, PLAIN, stat_arr, _, "array<Stats,2>")                                            \
+    X(Everything, PLAIN, fixed, _, "array<i32,3>")                                                 \
+    X(Everything, PLAIN, names, _, "array<string,2>")                                              \
+    X(Everything, COUNTED, ids, n_ids, "vector<u32>")                                              \
+    X(Everything, COUNTED, tags, n_tags, "list<string>")                                           \
+    X(Everything, COUNTED, history, n_history, "vector<Stats>")                                    \
+    X(Everything, COUNTED, set16, n_set16, "set<i16>")                                             \
+    X(Everything, COUNTED, uset8, n_uset8, "uset<u8>")                                             \
+    X(Everything, COUNTED, inventory, n_inventory, "vector<ptr<Item>>")                            \
+    X(Everything, OPTIONAL, bonus, has_bonus, "optional<f32>")                                     \
+    X(Everything, OPTIONAL, extra, has_extra, "optional<Stats>")                                   \
+    X(Everything, OPTIONAL, nick, has_nick, "optional<string>")                                    \
+    X(Everything, PLAIN, main_hand, _, "ptr<Item>")                                                \
+    X(Everything, PLAIN, off_hand, _, "shared<Item>")                                              \
+    X(Everything, PLAIN, nothing, _, "unique<Item>")                                               \
+    X(Everything, PLAIN, lucky, _, "ptr<i32>")                                                     \
     X(Everything, PLAIN, next, _, "ptr<Everything>")
 
 static const sv_cfield item_fields[] = {ITEM_FIELDS(SV_CFIELD_X)};
@@ -166,7 +166,8 @@ static const char enums_json[] =
     "{\"name\": \"Element\", \"underlying\": \"u8\", \"values\": [[\"Fire\", 0], [\"Ice\", 1]]},"
     "{\"name\": \"Mood\", \"underlying\": \"i32\", \"values\": [[\"Grim\", -1], [\"Calm\", 0], "
     "[\"Glad\", 7]]},"
-    "{\"name\": \"Flags\", \"underlying\": \"u16\", \"bits\": true, \"values\": [[\"A\", 1], [\"B\", 2], "
+    "{\"name\": \"Flags\", \"underlying\": \"u16\", \"bits\": true, \"values\": [[\"A\", 1], "
+    "[\"B\", 2], "
     "[\"C\", 32768]]}]}";
 
 static sv_schema *make_schema(void)
@@ -217,11 +218,13 @@ static void fill(Everything *e)
     e->str = s_hello;
     e->wstr = s_wide;
     e->blob = (sv_cbytes){blob_bytes, sizeof blob_bytes};
-    for (int i = 0; i < 16; i++) e->uuid.b[i] = (uint8_t)(i * 17);
+    for (int i = 0; i < 16; i++)
+        e->uuid.b[i] = (uint8_t)(i * 17);
     float *arrays[] = {e->v2, e->v3, e->v4, e->quat, e->color, e->m33, e->m34, e->m44, e->xf};
     int sizes[] = {2, 3, 4, 4, 4, 9, 12, 16, 8};
     for (int a = 0; a < 9; a++)
-        for (int i = 0; i < sizes[a]; i++) arrays[a][i] = (float)(a * 100 + i) / 8.0f - 3.0f;
+        for (int i = 0; i < sizes[a]; i++)
+            arrays[a][i] = (float)(a * 100 + i) / 8.0f - 3.0f;
     e->element = 1;
     e->mood = MOOD_GRIM;
     e->flags = 1 | 32768;
@@ -319,15 +322,18 @@ static void same(const Everything *a, const Everything *b)
     assert_int_equal(a->n_ids, b->n_ids);
     if (a->n_ids) assert_memory_equal(a->ids, b->ids, a->n_ids * sizeof *a->ids);
     assert_int_equal(a->n_tags, b->n_tags);
-    for (size_t i = 0; i < a->n_tags; i++) assert_string_equal(a->tags[i], b->tags[i]);
+    for (size_t i = 0; i < a->n_tags; i++)
+        assert_string_equal(a->tags[i], b->tags[i]);
     assert_int_equal(a->n_history, b->n_history);
-    for (size_t i = 0; i < a->n_history; i++) same_stats(&a->history[i], &b->history[i]);
+    for (size_t i = 0; i < a->n_history; i++)
+        same_stats(&a->history[i], &b->history[i]);
     assert_int_equal(a->n_set16, b->n_set16);
     if (a->n_set16) assert_memory_equal(a->set16, b->set16, a->n_set16 * sizeof *a->set16);
     assert_int_equal(a->n_uset8, b->n_uset8);
     if (a->n_uset8) assert_memory_equal(a->uset8, b->uset8, a->n_uset8);
     assert_int_equal(a->n_inventory, b->n_inventory);
-    for (size_t i = 0; i < a->n_inventory; i++) same_item(a->inventory[i], b->inventory[i]);
+    for (size_t i = 0; i < a->n_inventory; i++)
+        same_item(a->inventory[i], b->inventory[i]);
     assert_int_equal(a->has_bonus, b->has_bonus);
     if (a->has_bonus) assert_memory_equal(&a->bonus, &b->bonus, sizeof a->bonus);
     assert_int_equal(a->has_extra, b->has_extra);
@@ -405,7 +411,8 @@ static void test_round_trip(void **state)
 
     sv_struct_free(s, ec, &out, &ta.alloc);
     assert_int_equal(ta.live_bytes, 0);
-    for (size_t i = 0; i < sizeof out; i++) assert_int_equal(((uint8_t *)&out)[i], 0);
+    for (size_t i = 0; i < sizeof out; i++)
+        assert_int_equal(((uint8_t *)&out)[i], 0);
     sv_buf_free(&text);
     sv_doc_free(doc2);
     sv_doc_free(doc);
@@ -547,7 +554,8 @@ static void test_bad_bindings(void **state)
     static const sv_cclass c5 = SV_CCLASS(Bad, NULL, a_map);
     static const sv_cclass c6 = SV_CCLASS(Bad, NULL, unbound);
     static const sv_cclass c7 = SV_CCLASS_ID(Bad, NULL, wrong_size, "small", 1);
-    bind_one(&c1, SV_ERR_TYPE, "/classes/0/fields/0", "field 'small': member is 2 bytes, type 'u32' needs 4");
+    bind_one(&c1, SV_ERR_TYPE, "/classes/0/fields/0",
+             "field 'small': member is 2 bytes, type 'u32' needs 4");
     bind_one(&c2, SV_ERR_TYPE, "/classes/0/fields/0",
              "field 'items': type 'vector<f32>' needs a count member (COUNTED)");
     bind_one(&c3, SV_ERR_TYPE, "/classes/0/fields/0",
@@ -557,7 +565,8 @@ static void test_bad_bindings(void **state)
     bind_one(&c5, SV_ERR_UNSUPPORTED, "/classes/0/fields/0/type",
              "field 'm': type 'map<string,i32>' has no C form");
     bind_one(&c6, SV_ERR_NOT_FOUND, "/classes/0/fields/0/type", "unknown type 'Nope'");
-    bind_one(&c7, SV_ERR_TYPE, "/classes/0/fields/0", "field 'small': member is 2 bytes, type 'u32' needs 4");
+    bind_one(&c7, SV_ERR_TYPE, "/classes/0/fields/0",
+             "field 'small': member is 2 bytes, type 'u32' needs 4");
 }
 
 int main(void)
