@@ -281,7 +281,7 @@ SV_API SV_NODISCARD sv_status sv_schema_add_enum(sv_schema *s, const char *name,
                                                  bool bits, sv_schema_enum **out, sv_error *err);
 /* Adds a named value; value is read as the underlying type's integer
  * (sign-extended bits for signed types) and must fit it (SV_ERR_RANGE).
- * A duplicate name in the enum is an error. */
+ * A duplicate name in the enum is reported by sv_schema_finalize. */
 SV_API SV_NODISCARD sv_status sv_schema_enum_add(sv_schema *s, sv_schema_enum *e, const char *name,
                                                  uint64_t value, sv_error *err);
 
@@ -292,11 +292,14 @@ SV_API SV_NODISCARD sv_status sv_schema_add_class(sv_schema *s, const char *name
 SV_API void sv_schema_class_set_hash(sv_schema_class *c, uint32_t hash);
 SV_API void sv_schema_class_set_uuid(sv_schema_class *c, const sv_uuid *uuid);
 SV_API void sv_schema_class_set_version(sv_schema_class *c, uint32_t version);
-/* Appends a base class by name (resolved when the schema is finalised). */
+/* Appends a base class by name (resolved, and checked for duplicates and
+ * cycles, when the schema is finalised). */
 SV_API SV_NODISCARD sv_status sv_schema_class_add_base(sv_schema *s, sv_schema_class *c,
                                                        const char *base, sv_error *err);
 /* Appends a field of the given type expression (parsed now; names resolved
- * at finalize). A duplicate field name in the class is an error. */
+ * at finalize). A duplicate field name in the class is reported by
+ * sv_schema_finalize. The field pointer stays valid until the next field is
+ * added to the same class (the class's fields are one array). */
 SV_API SV_NODISCARD sv_status sv_schema_class_add_field(sv_schema *s, sv_schema_class *c,
                                                         const char *name, const char *type,
                                                         sv_schema_field **out, sv_error *err);
