@@ -40,28 +40,27 @@ static const char *base_name_at(const void *arr, uint32_t i)
 }
 
 /* Index of the first name that repeats an earlier one, n when none, or
- * UINT32_MAX when out of memory. Names are interned: equal names are equal
- * pointers. */
+ * UINT32_MAX when out of memory. Names are compared by content: interning
+ * gives up on long probe runs, so equal names are not always one pointer. */
 static uint32_t first_duplicate(sv_schema *s, const void *arr, uint32_t n, name_at_fn name_at)
 {
     if (n <= 16) {
         for (uint32_t i = 1; i < n; i++)
             for (uint32_t k = 0; k < i; k++)
-                if (name_at(arr, i) == name_at(arr, k)) return i;
+                if (strcmp(name_at(arr, i), name_at(arr, k)) == 0) return i;
         return n;
     }
     uint32_t cap = 32;
-    while (cap < n * 2)
-        cap *= 2;
+    while (cap < n * 2) cap *= 2;
     const char **t = s->alloc.malloc(s->alloc.ctx, cap * sizeof *t);
     if (!t) return UINT32_MAX;
     memset(t, 0, cap * sizeof *t);
     uint32_t dup = n;
     for (uint32_t i = 0; i < n && dup == n; i++) {
         const char *name = name_at(arr, i);
-        uint32_t j = (uint32_t)sv__schema_hash_u64((uint64_t)(uintptr_t)name) & (cap - 1);
+        uint32_t j = (uint32_t)sv__schema_hash_str(name, strlen(name)) & (cap - 1);
         for (; t[j]; j = (j + 1) & (cap - 1))
-            if (t[j] == name) {
+            if (strcmp(t[j], name) == 0) {
                 dup = i;
                 break;
             }
