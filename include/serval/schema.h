@@ -440,8 +440,12 @@ SV_API SV_NODISCARD sv_status sv_schema_zero_value(const sv_schema *s, const sv_
  *   optional<T> -> T plus a bool presence member (OPTIONAL);
  *   ptr/shared/unique<T> -> T * (NULL allowed). For a class T bound with a
  *   class id member, the pointee's actual class is found by the id stored
- *   in that member, so a pointer to a base can hold any derived struct.
- *   Other types (map, pair, tuple, any) are refused by sv_schema_bind. */
+ *   in that member, so a pointer to a base can hold any derived struct;
+ *   pair<A,B>, tuple<A,...> -> a struct of those members, in order, laid
+ *   out as the C compiler lays out a struct;
+ *   map/umap<K,V> -> a pointer to {K key; V value;} structs plus a size_t
+ *   count member (COUNTED).
+ *   any has no C form; sv_schema_finalize refuses it in a bound struct. */
 
 typedef struct sv_cbytes {
     uint8_t *data;
@@ -455,8 +459,9 @@ struct sv_cfield {
     const char *type; /* type expression */
     size_t offset;    /* offsetof the member */
     size_t size;      /* sizeof the member */
-    size_t aux;       /* COUNTED: offset of the size_t count; OPTIONAL: of the
-                         bool presence flag; else SV_CFIELD_NO_AUX */
+    size_t aux;       /* COUNTED (vector, list, set, uset, map, umap): offset of
+                         the size_t count; OPTIONAL: of the bool presence
+                         flag; else SV_CFIELD_NO_AUX */
 };
 
 struct sv_cclass {

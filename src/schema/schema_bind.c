@@ -1,5 +1,6 @@
 /* Schemas: binding C structs -- registering a descriptor table as a class,
  * and checking at finalize that every member's size fits its type's C form. */
+#include <stddef.h>
 #include <string.h>
 
 #include "schema/schema_internal.h"
@@ -41,9 +42,94 @@ bool sv__type_needs_aux(const sv_type *t)
     case SV_GEN_LIST:
     case SV_GEN_SET:
     case SV_GEN_USET:
+    case SV_GEN_MAP:
+    case SV_GEN_UMAP:
     case SV_GEN_OPTIONAL: return true;
     default: return false;
     }
+}
+
+/* Alignment of T as a struct member (not its preferred alignment, which
+ * differs for 64-bit types on some 32-bit ABIs). */
+#define ALIGN_PROBE(name, T)                                                                       \
+    struct align_##name {                                                                          \
+        char c;                                                                                    \
+        T x;                                                                                       \
+    };
+ALIGN_PROBE(bool, bool)
+ALIGN_PROBE(i8, int8_t)
+ALIGN_PROBE(i16, int16_t)
+ALIGN_PROBE(i32, int32_t)
+ALIGN_PROBE(i64, int64_t)
+ALIGN_PROBE(f32, float)
+ALIGN_PROBE(f64, double)
+ALIGN_PROBE(ptr, void *)
+ALIGN_PROBE(str, char *)
+ALIGN_PROBE(bytes, sv_cbytes)
+ALIGN_PROBE(uuid, sv_uuid)
+#define MEMBER_ALIGN(name) offsetof(struct align_##name, x)
+
+static size_t int_align(int width)
+{
+    switch (width) {
+    case 1: return MEMBER_ALIGN(i8);
+    case 2: return MEMBER_ALIGN(i16);
+    case 4: return MEMBER_ALIGN(i32);
+    default: return MEMBER_ALIGN(i64);
+    }
+}
+
+size_t sv__type_c_align(const sv_type *t)
+{
+    switch (t->kind) {
+    case SV_TYPE_PRIM:
+        switch (t->prim) {
+        case SV_PRIM_BOOL: return MEMBER_ALIGN(bool);
+        case SV_PRIM_F64: return MEMBER_ALIGN(f64);
+        case SV_PRIM_STRING:
+        case SV_PRIM_WSTRING: return MEMBER_ALIGN(str);
+        case SV_PRIM_BYTES: return MEMBER_ALIGN(bytes);
+        case SV_PRIM_UUID: return MEMBER_ALIGN(uuid);
+        case SV_PRIM_ANY: return 0;
+        default:
+            if (sv_prim_int_width(t->prim)) return int_align(sv_prim_int_width(t->prim));
+            return MEMBER_ALIGN(f32); /* f32 and the float[n] math types */
+        }
+    case SV_TYPE_ENUM: return int_align(sv_prim_int_width(t->enm->underlying));
+    case SV_TYPE_CLASS: return t->cls->c ? t->cls->c->align : 0;
+    case SV_TYPE_NAME: return 0;
+    case SV_TYPE_GENERIC: break;
+    }
+    switch (t->gen) {
+    case SV_GEN_ARRAY:
+    case SV_GEN_OPTIONAL: return sv__type_c_align(t->params[0]);
+    case SV_GEN_PAIR:
+    case SV_GEN_TUPLE: {
+        size_t a = 1;
+        for (uint32_t i = 0; i < t->nparams; i++) {
+            size_t pa = sv__type_c_align(t->params[i]);
+            if (!pa) return 0;
+            if (pa > a) a = pa;
+        }
+        return a;
+    }
+    default: return MEMBER_ALIGN(ptr);
+    }
+}
+
+size_t sv__c_members(const sv_type *const *params, uint32_t n, size_t *offs)
+{
+    size_t off = 0, max_align = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const sv_type *p = params[i];
+        size_t size = sv__type_c_size(p), align = sv__type_c_align(p);
+        if (!size || !align || sv__type_needs_aux(p)) return 0;
+        off = (off + align - 1) / align * align;
+        if (offs) offs[i] = off;
+        off += size;
+        if (align > max_align) max_align = align;
+    }
+    return (off + max_align - 1) / max_align * max_align;
 }
 
 size_t sv__type_c_size(const sv_type *t)
@@ -68,11 +154,16 @@ size_t sv__type_c_size(const sv_type *t)
     case SV_TYPE_NAME: return 0;
     case SV_TYPE_GENERIC: break;
     }
+    switch (t->gen) {
+    case SV_GEN_PAIR:
+    case SV_GEN_TUPLE: return sv__c_members(t->params, t->nparams, NULL);
+    case SV_GEN_MAP:
+    case SV_GEN_UMAP: return sv__c_members(t->params, 2, NULL) ? sizeof(void *) : 0;
+    default: break;
+    }
     const sv_type *e = t->params[0];
     size_t es = sv__type_c_size(e);
-    if (t->gen == SV_GEN_MAP || t->gen == SV_GEN_UMAP || t->gen == SV_GEN_PAIR ||
-        t->gen == SV_GEN_TUPLE || es == 0 || sv__type_needs_aux(e))
-        return 0;
+    if (es == 0 || sv__type_needs_aux(e)) return 0;
     switch (t->gen) {
     case SV_GEN_ARRAY: return es * t->array_len;
     case SV_GEN_OPTIONAL: return es;

@@ -51,7 +51,8 @@ static uint32_t first_duplicate(sv_schema *s, const void *arr, uint32_t n, name_
         return n;
     }
     uint32_t cap = 32;
-    while (cap < n * 2) cap *= 2;
+    while (cap < n * 2)
+        cap *= 2;
     const char **t = s->alloc.malloc(s->alloc.ctx, cap * sizeof *t);
     if (!t) return UINT32_MAX;
     memset(t, 0, cap * sizeof *t);

@@ -160,6 +160,12 @@ const sv_schema_class *sv__schema_class_by_cid(const sv_schema *s, uint32_t id);
 
 /* The C size of a type (bound classes must be known); 0 when it has no C form. */
 size_t sv__type_c_size(const sv_type *t);
+/* Alignment of a type's C form as a struct member; 0 when it has none. */
+size_t sv__type_c_align(const sv_type *t);
+/* Lays out params as the members of a C struct (pair, tuple, a map's key
+ * and value): offs[i] gets each member's offset (offs may be NULL). Returns
+ * the struct's size, 0 when a member has no C form. */
+size_t sv__c_members(const sv_type *const *params, uint32_t n, size_t *offs);
 /* True when the type needs an aux member (COUNTED or OPTIONAL). */
 bool sv__type_needs_aux(const sv_type *t);
 

@@ -207,6 +207,54 @@ static sv_status items_to_value(sctx *x, const sv_type *et, const uint8_t *base,
     return SV_OK;
 }
 
+/* pair and tuple: a struct of their members (sv__c_members lays it out). */
+static sv_status members_to_value(sctx *x, const sv_type *t, const uint8_t *p, sv_value *out,
+                                  unsigned depth)
+{
+    size_t offs[64];
+    sv__c_members(t->params, t->nparams, offs);
+    sv_value arr = sv_array(x->doc, t->nparams);
+    if (sv_doc_status(x->doc)) return nomem(x);
+    for (uint32_t i = 0; i < t->nparams; i++) {
+        sv_status st =
+            to_value(x, t->params[i], p + offs[i], NULL, &sv_array_items(&arr)[i], depth + 1);
+        if (st) {
+            sv_error_path_index(x->err, i);
+            return st;
+        }
+    }
+    *out = arr;
+    return SV_OK;
+}
+
+/* map and umap: a pointer to count {key, value} structs. */
+static sv_status map_to_value(sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
+                              sv_value *out, unsigned depth)
+{
+    size_t offs[2];
+    size_t stride = sv__c_members(t->params, 2, offs);
+    const uint8_t *items;
+    size_t n;
+    memcpy(&items, p, sizeof items);
+    memcpy(&n, aux, sizeof n);
+    if (n && !items) return sv__schema_fail(x->err, SV_ERR_USAGE, "%zu entries and no array", n);
+    if (n > UINT32_MAX) return sv__schema_fail(x->err, SV_ERR_LIMIT, "map of %zu entries", n);
+    sv_value map = sv_map(x->doc, n);
+    if (sv_doc_status(x->doc)) return nomem(x);
+    sv_pair *pairs = sv_pairs(&map);
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *item = items + i * stride;
+        sv_status st = to_value(x, t->params[0], item + offs[0], NULL, &pairs[i].key, depth + 1);
+        if (!st) st = to_value(x, t->params[1], item + offs[1], NULL, &pairs[i].val, depth + 1);
+        if (st) {
+            sv_error_path_index(x->err, i);
+            return st;
+        }
+    }
+    *out = map;
+    return SV_OK;
+}
+
 static sv_status to_value(sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
                           sv_value *out, unsigned depth)
 {
@@ -224,6 +272,10 @@ static sv_status to_value(sctx *x, const sv_type *t, const uint8_t *p, const uin
     case SV_TYPE_CLASS: return class_to_value(x, t->cls, p, out, depth);
     default: break;
     }
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE)
+        return members_to_value(x, t, p, out, depth);
+    if (t->gen == SV_GEN_MAP || t->gen == SV_GEN_UMAP)
+        return map_to_value(x, t, p, aux, out, depth);
     const sv_type *et = t->params[0];
     switch (t->gen) {
     case SV_GEN_ARRAY: return items_to_value(x, et, p, t->array_len, out, depth);
@@ -284,6 +336,29 @@ static void free_class(sctx *x, const sv_schema_class *c, uint8_t *p, unsigned d
     }
 }
 
+/* pair and tuple members in place; map entries and then their array. */
+static void free_members(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsigned depth)
+{
+    size_t offs[64];
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE) {
+        sv__c_members(t->params, t->nparams, offs);
+        for (uint32_t i = 0; i < t->nparams; i++)
+            free_value(x, t->params[i], p + offs[i], NULL, depth + 1);
+        return;
+    }
+    size_t stride = sv__c_members(t->params, 2, offs);
+    uint8_t *items;
+    size_t n;
+    memcpy(&items, p, sizeof items);
+    memcpy(&n, aux, sizeof n);
+    if (!items) return;
+    for (size_t i = 0; i < n; i++) {
+        free_value(x, t->params[0], items + i * stride + offs[0], NULL, depth + 1);
+        free_value(x, t->params[1], items + i * stride + offs[1], NULL, depth + 1);
+    }
+    x->a->free(x->a->ctx, items, n * stride);
+}
+
 static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsigned depth)
 {
     if (depth > STRUCT_MAX_DEPTH) return;
@@ -304,6 +379,11 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
         return;
     }
     if (t->kind != SV_TYPE_GENERIC) return;
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE || t->gen == SV_GEN_MAP ||
+        t->gen == SV_GEN_UMAP) {
+        free_members(x, t, p, aux, depth);
+        return;
+    }
     const sv_type *et = t->params[0];
     size_t es = sv__type_c_size(et);
     switch (t->gen) {
@@ -450,6 +530,45 @@ static sv_status items_from_value(sctx *x, const sv_type *et, const sv_value *v,
     return SV_OK;
 }
 
+/* pair and tuple members in place (v is an ARRAY of them); map entries into
+ * a new array of {key, value} structs (v is a MAP). */
+static sv_status members_from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_t *p,
+                                    uint8_t *aux, unsigned depth)
+{
+    size_t offs[64];
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE) {
+        sv__c_members(t->params, t->nparams, offs);
+        for (uint32_t i = 0; i < t->nparams; i++) {
+            sv_status st =
+                from_value(x, t->params[i], sv_array_at(v, i), p + offs[i], NULL, depth + 1);
+            if (st) {
+                sv_error_path_index(x->err, i);
+                return st;
+            }
+        }
+        return SV_OK;
+    }
+    size_t stride = sv__c_members(t->params, 2, offs);
+    size_t n = v->len;
+    if (!n) return SV_OK;
+    if (n > SIZE_MAX / stride) return nomem(x);
+    uint8_t *items = zalloc(x, n * stride);
+    if (!items) return nomem(x);
+    memcpy(p, &items, sizeof items);
+    memcpy(aux, &n, sizeof n);
+    for (size_t i = 0; i < n; i++) {
+        const sv_pair *pr = sv_pair_at(v, i);
+        uint8_t *item = items + i * stride;
+        sv_status st = from_value(x, t->params[0], &pr->key, item + offs[0], NULL, depth + 1);
+        if (!st) st = from_value(x, t->params[1], &pr->val, item + offs[1], NULL, depth + 1);
+        if (st) {
+            sv_error_path_index(x->err, i);
+            return st;
+        }
+    }
+    return SV_OK;
+}
+
 static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_t *p, uint8_t *aux,
                             unsigned depth)
 {
@@ -463,6 +582,9 @@ static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_
     case SV_TYPE_CLASS: return class_from_value(x, t->cls, v, p, depth);
     default: break;
     }
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE || t->gen == SV_GEN_MAP ||
+        t->gen == SV_GEN_UMAP)
+        return members_from_value(x, t, v, p, aux, depth);
     const sv_type *et = t->params[0];
     size_t es = sv__type_c_size(et);
     switch (t->gen) {

@@ -40,6 +40,27 @@ typedef struct Stats {
     double luck;
 } Stats;
 
+typedef struct PairU8F64 {
+    uint8_t first;
+    double second;
+} PairU8F64;
+
+typedef struct Tup {
+    char *s;
+    int16_t i;
+    float v[3];
+} Tup;
+
+typedef struct StatEntry { /* an entry of map<string,i32> */
+    char *key;
+    int32_t value;
+} StatEntry;
+
+typedef struct StatsById { /* an entry of umap<u32,Stats> */
+    uint32_t key;
+    Stats value;
+} StatsById;
+
 typedef struct Everything {
     bool b;
     int8_t i8;
@@ -86,6 +107,12 @@ typedef struct Everything {
     Item *off_hand;
     Item *nothing;
     int32_t *lucky;
+    PairU8F64 pr;
+    Tup tup;
+    StatEntry *stats_map;
+    size_t n_stats_map;
+    StatsById *by_id;
+    size_t n_by_id;
     struct Everything *next;
 } Everything;
 
@@ -147,6 +174,10 @@ typedef struct Everything {
     X(Everything, PLAIN, off_hand, _, "shared<Item>")                                              \
     X(Everything, PLAIN, nothing, _, "unique<Item>")                                               \
     X(Everything, PLAIN, lucky, _, "ptr<i32>")                                                     \
+    X(Everything, PLAIN, pr, _, "pair<u8,f64>")                                                    \
+    X(Everything, PLAIN, tup, _, "tuple<string,i16,vector3>")                                      \
+    X(Everything, COUNTED, stats_map, n_stats_map, "map<string,i32>")                              \
+    X(Everything, COUNTED, by_id, n_by_id, "umap<u32,Stats>")                                      \
     X(Everything, PLAIN, next, _, "ptr<Everything>")
 
 static const sv_cfield item_fields[] = {ITEM_FIELDS(SV_CFIELD_X)};
@@ -199,6 +230,9 @@ static Shield buckler = {{3, 11, s_buckler}, -4, true};
 static Item plain_item = {1, 12, s_plain};
 static Item *inventory[] = {&sword.base, &plain_item, NULL, &buckler.base};
 static int32_t lucky = -77;
+static char s_str[] = "str", s_dex[] = "dex";
+static StatEntry stat_entries[] = {{s_str, 18}, {s_dex, -3}};
+static StatsById by_id[] = {{7, {70, 0.07}}};
 static Everything tail_node;
 
 static void fill(Everything *e)
@@ -246,10 +280,15 @@ static void fill(Everything *e)
     e->off_hand = &buckler.base;
     e->nothing = NULL;
     e->lucky = &lucky;
+    e->pr = (PairU8F64){200, -1.5e-300};
+    e->tup = (Tup){s_a, -9, {1.0f, 2.0f, 3.5f}};
+    e->stats_map = stat_entries, e->n_stats_map = 2;
+    e->by_id = by_id, e->n_by_id = 1;
     memset(&tail_node, 0, sizeof tail_node);
     tail_node.str = s_tail;
     tail_node.wstr = s_t2;
     tail_node.names[0] = s_t2, tail_node.names[1] = s_t2;
+    tail_node.tup.s = s_t2;
     tail_node.has_extra = true;
     tail_node.extra = (Stats){5, 6.0};
     e->next = &tail_node;
@@ -347,6 +386,21 @@ static void same(const Everything *a, const Everything *b)
         assert_ptr_equal(a->lucky, b->lucky);
     else
         assert_int_equal(*a->lucky, *b->lucky);
+    assert_int_equal(a->pr.first, b->pr.first);
+    assert_memory_equal(&a->pr.second, &b->pr.second, sizeof a->pr.second);
+    assert_string_equal(a->tup.s, b->tup.s);
+    assert_int_equal(a->tup.i, b->tup.i);
+    assert_memory_equal(a->tup.v, b->tup.v, sizeof a->tup.v);
+    assert_int_equal(a->n_stats_map, b->n_stats_map);
+    for (size_t i = 0; i < a->n_stats_map; i++) {
+        assert_string_equal(a->stats_map[i].key, b->stats_map[i].key);
+        assert_int_equal(a->stats_map[i].value, b->stats_map[i].value);
+    }
+    assert_int_equal(a->n_by_id, b->n_by_id);
+    for (size_t i = 0; i < a->n_by_id; i++) {
+        assert_int_equal(a->by_id[i].key, b->by_id[i].key);
+        same_stats(&a->by_id[i].value, &b->by_id[i].value);
+    }
     if (!a->next || !b->next)
         assert_ptr_equal(a->next, b->next);
     else
@@ -388,6 +442,12 @@ static void test_round_trip(void **state)
                               "\"element\":{\"$enum\":{\"$u8\":1}}}"));
     assert_non_null(strstr(t, "\"nothing\":null"));
     assert_non_null(strstr(t, "\"extra\":null"));
+    assert_non_null(strstr(t, "\"pr\":[{\"$u8\":200},-1.5e-300]"));
+    assert_non_null(strstr(t, "\"tup\":[\"a\",{\"$i16\":-9},{\"$vector3\":[1.0,2.0,3.5]}]"));
+    assert_non_null(strstr(t, "\"stats_map\":{\"str\":{\"$i32\":18},\"dex\":{\"$i32\":-3}}"));
+    assert_non_null(
+        strstr(t, "\"by_id\":{\"$map\":[[{\"$u32\":7},{\"$class\":\"Stats\",\"hp\":{\"$i32\":70},"
+                  "\"luck\":0.07}]]}"));
 
     /* typed JSON back to a tree: the same tree */
     sv_doc *doc2 = sv_doc_new(NULL);
@@ -546,6 +606,8 @@ static void test_bad_bindings(void **state)
     static const sv_cfield no_flag[] = {SV_CFIELD_PLAIN(Bad, opt, _, "optional<i32>")};
     static const sv_cfield extra_aux[] = {SV_CFIELD_COUNTED(Bad, opt, n, "i32")};
     static const sv_cfield a_map[] = {SV_CFIELD_PLAIN(Bad, m, _, "map<string,i32>")};
+    static const sv_cfield an_any[] = {SV_CFIELD_PLAIN(Bad, m, _, "any")};
+    static const sv_cfield map_any[] = {SV_CFIELD_COUNTED(Bad, m, n, "map<string,any>")};
     static const sv_cfield unbound[] = {SV_CFIELD_PLAIN(Bad, m, _, "ptr<Nope>")};
     static const sv_cclass c1 = SV_CCLASS(Bad, NULL, wrong_size);
     static const sv_cclass c2 = SV_CCLASS(Bad, NULL, no_count);
@@ -554,6 +616,8 @@ static void test_bad_bindings(void **state)
     static const sv_cclass c5 = SV_CCLASS(Bad, NULL, a_map);
     static const sv_cclass c6 = SV_CCLASS(Bad, NULL, unbound);
     static const sv_cclass c7 = SV_CCLASS_ID(Bad, NULL, wrong_size, "small", 1);
+    static const sv_cclass c8 = SV_CCLASS(Bad, NULL, an_any);
+    static const sv_cclass c9 = SV_CCLASS(Bad, NULL, map_any);
     bind_one(&c1, SV_ERR_TYPE, "/classes/0/fields/0",
              "field 'small': member is 2 bytes, type 'u32' needs 4");
     bind_one(&c2, SV_ERR_TYPE, "/classes/0/fields/0",
@@ -562,8 +626,12 @@ static void test_bad_bindings(void **state)
              "field 'opt': type 'optional<i32>' needs a presence member (OPTIONAL)");
     bind_one(&c4, SV_ERR_TYPE, "/classes/0/fields/0",
              "field 'opt': type 'i32' takes no count or presence member");
-    bind_one(&c5, SV_ERR_UNSUPPORTED, "/classes/0/fields/0/type",
-             "field 'm': type 'map<string,i32>' has no C form");
+    bind_one(&c5, SV_ERR_TYPE, "/classes/0/fields/0",
+             "field 'm': type 'map<string,i32>' needs a count member (COUNTED)");
+    bind_one(&c8, SV_ERR_UNSUPPORTED, "/classes/0/fields/0/type",
+             "field 'm': type 'any' has no C form");
+    bind_one(&c9, SV_ERR_UNSUPPORTED, "/classes/0/fields/0/type",
+             "field 'm': type 'map<string,any>' has no C form");
     bind_one(&c6, SV_ERR_NOT_FOUND, "/classes/0/fields/0/type", "unknown type 'Nope'");
     bind_one(&c7, SV_ERR_TYPE, "/classes/0/fields/0",
              "field 'small': member is 2 bytes, type 'u32' needs 4");
