@@ -246,6 +246,10 @@ struct sv_schema_field {
     /* C binding (sv_schema_bind); c == NULL when not bound. */
     const sv_cfield *c;
     size_t c_offset, c_size;
+    /* The type as the source type list spelled it ("unsigned int", "bui4"),
+     * for formats whose encoding depends on more than the serval type; ""
+     * when not given. */
+    const char *native;
 };
 
 struct sv_schema_class {
@@ -306,6 +310,9 @@ SV_API SV_NODISCARD sv_status sv_schema_class_add_field(sv_schema *s, sv_schema_
 SV_API void sv_schema_field_set_hash(sv_schema_field *f, uint32_t hash);
 SV_API void sv_schema_field_set_id(sv_schema_field *f, uint32_t id);
 SV_API void sv_schema_field_set_flags(sv_schema_field *f, uint32_t flags);
+/* The type as the source type list spelled it (copied). */
+SV_API SV_NODISCARD sv_status sv_schema_field_set_native(sv_schema *s, sv_schema_field *f,
+                                                         const char *native, sv_error *err);
 /* The default, as written in serval's typed JSON (any document): copied into
  * the schema now, read against the field's type at finalize (1.5 for an f32
  * field becomes a float32; "Ice" names a value of an enum field). */

@@ -66,6 +66,10 @@ sv_status sv_schema_describe_class(const sv_schema *s, const sv_schema_class *c,
         if (f->flags) putf_u32(out, "  flags=", f->flags);
         if (f->has_hash) putf_u32(out, "  hash=", f->hash);
         if (f->has_id) putf_u32(out, "  id=", f->id);
+        if (f->native[0]) {
+            put(out, "  native=");
+            put(out, f->native);
+        }
         if (f->def) {
             put(out, "  default=");
             sv_error err;

@@ -4,7 +4,8 @@
  *   {"serval_schema": 1,
  *    "enums": [{"name", "underlying", "bits", "values": [[name, value], ...]}],
  *    "classes": [{"name", "hash", "uuid", "version", "bases": [...],
- *                 "fields": [{"name", "type", "flags", "hash", "id", "default"}]}]}
+ *                 "fields": [{"name", "type", "flags", "hash", "id", "native",
+ *                             "default"}]}]}
  *
  * Members not listed here are ignored, so the format can grow. Every error
  * names the JSON Pointer of the member at fault. */
@@ -211,6 +212,15 @@ static sv_status read_field(fctx *f, sv_schema_class *c, const sv_value *fv)
         if (k == 0) sv_schema_field_set_flags(fld, (uint32_t)u);
         if (k == 1) sv_schema_field_set_hash(fld, (uint32_t)u);
         if (k == 2) sv_schema_field_set_id(fld, (uint32_t)u);
+    }
+    const sv_value *nat = member(fv, "native");
+    if (nat) {
+        const char *text;
+        if ((st = get_string(f, nat, "'native'", &text)) ||
+            (st = sv_schema_field_set_native(f->s, fld, text, f->err))) {
+            sv_error_path_key(f->err, "native", 6);
+            return st;
+        }
     }
     const sv_value *dv = member(fv, "default");
     if (dv && (st = sv_schema_field_set_default(f->s, fld, dv, f->err))) {

@@ -46,8 +46,8 @@ static bool same_field(const sv_schema_field *a, const sv_schema_field *b)
 {
     return strcmp(a->name, b->name) == 0 && strcmp(a->type->text, b->type->text) == 0 &&
            a->flags == b->flags && a->has_hash == b->has_hash && a->hash == b->hash &&
-           a->has_id == b->has_id && a->id == b->id && !a->def == !b->def &&
-           (!a->def || sv_equal(a->def, b->def)) && a->c == b->c;
+           a->has_id == b->has_id && a->id == b->id && strcmp(a->native, b->native) == 0 &&
+           !a->def == !b->def && (!a->def || sv_equal(a->def, b->def)) && a->c == b->c;
 }
 
 /* Compares a class that both sides define; the first difference is the
@@ -123,7 +123,8 @@ static sv_status merge_class(sv_schema *dst, const sv_schema_class *c, sv_error 
         nf->has_hash = f->has_hash, nf->hash = f->hash;
         nf->has_id = f->has_id, nf->id = f->id;
         nf->c = f->c, nf->c_offset = f->c_offset, nf->c_size = f->c_size;
-        if (f->def) st = sv_schema_field_set_default(dst, nf, f->def, err);
+        if (f->native[0]) st = sv_schema_field_set_native(dst, nf, f->native, err);
+        if (!st && f->def) st = sv_schema_field_set_default(dst, nf, f->def, err);
     }
     return st;
 }

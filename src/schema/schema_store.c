@@ -381,6 +381,7 @@ sv_status sv_schema_class_add_field(sv_schema *s, sv_schema_class *c, const char
     sv_schema_field *f = (sv_schema_field *)&c->fields[c->nfields];
     memset(f, 0, sizeof *f);
     f->name = iname;
+    f->native = "";
     f->type = t;
     f->owner = c;
     f->index = c->nfields++;
@@ -405,6 +406,18 @@ void sv_schema_field_set_id(sv_schema_field *f, uint32_t id)
 void sv_schema_field_set_flags(sv_schema_field *f, uint32_t flags)
 {
     if (f) f->flags = flags;
+}
+
+sv_status sv_schema_field_set_native(sv_schema *s, sv_schema_field *f, const char *native,
+                                     sv_error *err)
+{
+    sv_status st = check_open(s, err);
+    if (st) return st;
+    if (!f || !native) return sv__schema_fail(err, SV_ERR_USAGE, "no field or native type");
+    const char *n = sv__schema_intern(s, native, strlen(native));
+    if (!n) return nomem(err);
+    f->native = n;
+    return SV_OK;
 }
 
 sv_status sv_schema_field_set_default(sv_schema *s, sv_schema_field *f, const sv_value *def,

@@ -504,7 +504,9 @@ static void test_docs_example(void **state)
     assert_true(sv_number_at(grip->def, 1) == 0.25);
     size_t count;
     sv_schema_class_fields(w, &count);
-    assert_int_equal(count, 8);
+    assert_int_equal(count, 9);
+    assert_string_equal(sv_schema_field_by_name(w, "charges", 7)->native, "bui4");
+    assert_string_equal(sv_schema_field_by_name(w, "grip", 4)->native, "");
     sv_schema_free(s);
 }
 

@@ -118,6 +118,8 @@ static const bad_case cases[] = {
      SV_ERR_RANGE, "/classes/0/fields/0/flags", "'flags' is out of range (0 to 4294967295)"},
     {C("{\"name\": \"A\", \"fields\": [{\"name\": \"x\", \"type\": \"u32\", \"id\": true}]}"),
      SV_ERR_TYPE, "/classes/0/fields/0/id", "'id' must be an integer, not a boolean"},
+    {C("{\"name\": \"A\", \"fields\": [{\"name\": \"x\", \"type\": \"u8\", \"native\": 4}]}"),
+     SV_ERR_TYPE, "/classes/0/fields/0/native", "'native' must be a string, not an integer"},
     /* types */
     {C(FIELD("Foo")), SV_ERR_NOT_FOUND, "/classes/0/fields/0/type", "unknown type 'Foo'"},
     {C(FIELD("vector<map<string,Foo>>")), SV_ERR_NOT_FOUND, "/classes/0/fields/0/type",
