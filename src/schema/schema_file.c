@@ -9,6 +9,7 @@
  *
  * Members not listed here are ignored, so the format can grow. Every error
  * names the JSON Pointer of the member at fault. */
+#include <stdio.h>
 #include <string.h>
 
 #include "serval/json.h"
@@ -408,9 +409,15 @@ sv_status sv_schema_load(const sv_alloc *alloc, const uint8_t *data, size_t len,
         int score = loaders[i]->probe(data ? data : (const uint8_t *)"", len);
         if (score > best_score) best = loaders[i], best_score = score;
     }
-    if (!best)
+    if (!best) {
+        char names[128] = "";
+        size_t o = 0;
+        for (size_t i = 0; i < sizeof loaders / sizeof loaders[0] && o < sizeof names; i++)
+            o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
+                                  loaders[i]->name);
         return sv__schema_fail(err, SV_ERR_UNSUPPORTED,
-                               "not a type list serval knows (loaders: serval)");
+                               "not a type list serval knows (loaders: %s)", names);
+    }
     sv_schema *s = sv_schema_new(alloc);
     if (!s) return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
     sv_status st = sv_schema_set_source(s, source ? source : "");
