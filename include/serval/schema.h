@@ -414,7 +414,7 @@ SV_API const sv_schema_enum_value *sv_schema_enum_value_by_value(const sv_schema
  *   enum -> the underlying integer (as above) tagged enum;
  *   class -> OBJECT of that class name with every field of the full list;
  *   vector/list/set/uset/array/pair/tuple -> ARRAY; map/umap -> MAP;
- *   optional<T> -> null or T; ptr/shared/unique<T> -> null or T (for a class
+ *   optional<T> -> null or T; ptr<T>, shared<T>, unique<T> -> null or T (for a class
  *   T, an OBJECT of T or of a class derived from it). */
 
 /* Reads v (as the typed JSON reader gives it: plain numbers, strings, ...)
@@ -445,7 +445,7 @@ SV_API SV_NODISCARD sv_status sv_schema_zero_value(const sv_schema *s, const sv_
  *   array<T,N> -> T[N];
  *   vector/list/set/uset<T> -> T * plus a size_t count member (COUNTED);
  *   optional<T> -> T plus a bool presence member (OPTIONAL);
- *   ptr/shared/unique<T> -> T * (NULL allowed). For a class T bound with a
+ *   ptr<T>, shared<T>, unique<T> -> T * (NULL allowed). For a class T bound with a
  *   class id member, the pointee's actual class is found by the id stored
  *   in that member, so a pointer to a base can hold any derived struct;
  *   pair<A,B>, tuple<A,...> -> a struct of those members, in order, laid
