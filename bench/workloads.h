@@ -31,11 +31,11 @@
 #if SERVAL_WITH_NOESIS
 #define BENCH_GROUP_NOESIS(X) X(noesis)
 #else
-#define BENCH_GROUP_NOESIS(X)
+#define BENCH_GROUP_NOESIS(X) X(schema)
 #endif
 
 #define BENCH_WORKLOAD_GROUPS(X)                                                                   \
-    X(json) BENCH_GROUP_GODOT(X) BENCH_GROUP_RESONITE(X) BENCH_GROUP_NOESIS(X)
+    X(json) BENCH_GROUP_GODOT(X) BENCH_GROUP_RESONITE(X) BENCH_GROUP_NOESIS(X) X(schema)
 
 typedef struct bench_workload {
     const char *name; /* "group.verb"; NULL ends a group's table */

@@ -27,13 +27,17 @@ extern "C" {
  * never given to its init function) is refused with SV_ERR_USAGE. A NULL
  * options pointer means every default. */
 
-/* Options handed to a format: the limits plus "name=value" pairs. */
+typedef struct sv_schema sv_schema; /* schema.h */
+
+/* Options handed to a format: the limits plus "name=value" pairs, and the
+ * schema (type information) for formats that need one. */
 typedef struct sv_options {
     uint32_t struct_size; /* sizeof(sv_options), set by sv_options_init */
     sv_limits limits;
     const char *const *names;  /* count entries */
     const char *const *values; /* count entries ("" for a bare flag) */
     size_t count;
+    const sv_schema *schema;   /* finalised schema, or NULL (schema.h) */
 } sv_options;
 
 /* No limits (the defaults), no pairs, and struct_size. */

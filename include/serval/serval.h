@@ -17,6 +17,7 @@
 #include "error.h"
 #include "json.h"
 #include "registry.h"
+#include "schema.h"
 #include "value.h"
 #include "serval/version.h" /* generated into the build tree */
 

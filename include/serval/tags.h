@@ -63,7 +63,9 @@ extern "C" {
     X(SV_TAG_UUID, "uuid", SV_KIND_COUNT, 0, SV_ELEM_NONE)                     \
     X(SV_TAG_ENUM, "enum", SV_KIND_COUNT, 0, SV_ELEM_NONE)                     \
     X(SV_TAG_URL, "url", SV_STRING, 0, SV_ELEM_NONE)                           \
-    X(SV_TAG_CHAR, "char", SV_KIND_COUNT, 0, SV_ELEM_NONE)
+    X(SV_TAG_CHAR, "char", SV_KIND_COUNT, 0, SV_ELEM_NONE)                     \
+    /* translation xyz, rotation quaternion xyzw, uniform scale (O3DE) */      \
+    X(SV_TAG_TRANSFORM, "transform", SV_TUPLE, 8, SV_ELEM_F32)
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,7 @@ static const size_t options_ends[] = {
     SV_OPTS_END(sv_options, names),
     SV_OPTS_END(sv_options, values),
     SV_OPTS_END(sv_options, count),
+    SV_OPTS_END(sv_options, schema),
 };
 
 void sv_options_init(sv_options *o)
