@@ -62,7 +62,9 @@ typedef struct sv_resonite_opts {
      * everything runs on the calling thread, since a library must not start
      * threads its caller did not ask for. 1: a Brotli payload of 1 MiB or
      * more is decompressed by a second thread while this one reads the BSON
-     * behind it (docs/formats/resonite.md, "Threads"). */
+     * behind it (docs/formats/resonite.md, "Threads"); the document's
+     * allocator is then also called from that thread (the Brotli decoder's
+     * memory), so it must be safe to call from two threads. */
     int threads;
 } sv_resonite_opts;
 

@@ -627,9 +627,9 @@ sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_
     return bson_read(doc, data, len, opts, false, NULL, out, err);
 }
 
-sv_status sv__bson_read_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
-                                 const sv_bson_opts *opts, const sv__bson_stream *stream,
-                                 sv_value *out, sv_error *err)
+sv_status sv__bson_decode_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
+                                   const sv_bson_opts *opts, const sv__bson_stream *stream,
+                                   sv_value *out, sv_error *err)
 {
     return bson_read(doc, data, len, opts, true, stream, out, err);
 }

@@ -42,7 +42,7 @@ typedef struct br {
     uint64_t max_alloc;
     bool urls;
     bool in_arena; /* the input lives in the document: strings may point into it */
-    /* Streaming (bson_internal.h): the input is still being written; bytes
+    /* Streaming (bson_embed.h): the input is still being written; bytes
      * before avail are there. Without a stream, avail is the input's end,
      * which every bounds check already keeps reads within. */
     const uint8_t *avail;
