@@ -106,20 +106,25 @@ typedef struct sv_resonite_member {
 
 typedef struct sv_resonite_package sv_resonite_package;
 
-/* Opens a package held in memory (data must outlive the package). */
-sv_status sv_resonite_package_open(const uint8_t *data, size_t len, sv_resonite_package **out,
-                                   sv_error *err);
+/* Opens a package held in memory (data must outlive the package). The
+ * package's memory, and the inflater's while members are read, comes from
+ * alloc (NULL: libc). Stored and deflated members are read; zip64,
+ * encrypted and multi-disk archives are refused (SV_ERR_UNSUPPORTED). */
+sv_status sv_resonite_package_open(const uint8_t *data, size_t len, const sv_alloc *alloc,
+                                   sv_resonite_package **out, sv_error *err);
 void sv_resonite_package_close(sv_resonite_package *p);
 size_t sv_resonite_package_count(const sv_resonite_package *p);
 /* Member i; the strings live as long as the package. */
 sv_status sv_resonite_package_member(sv_resonite_package *p, size_t i, sv_resonite_member *m,
                                      sv_error *err);
 /* The bytes of member i, appended to out; at most max_size bytes (0: the
- * default decompressed-size limit). */
+ * default decompressed-size limit, SV_ERR_LIMIT beyond it); the CRC-32 is
+ * checked. */
 sv_status sv_resonite_package_read(sv_resonite_package *p, size_t i, uint64_t max_size, sv_buf *out,
                                    sv_error *err);
-/* The index of the member called name, or -1. */
-long sv_resonite_package_find(const sv_resonite_package *p, const char *name);
+/* The index of the member called name in *index: SV_OK, or
+ * SV_ERR_NOT_FOUND when there is none. */
+sv_status sv_resonite_package_find(const sv_resonite_package *p, const char *name, size_t *index);
 
 #ifdef __cplusplus
 }
