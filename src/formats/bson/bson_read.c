@@ -72,34 +72,18 @@ static const uint8_t *find_nul(br *r, const uint8_t *q, const uint8_t *last)
 
 /* ---- memory ---------------------------------------------------------------- */
 
-/* Grows a scratch stack through the document's allocator, counting it with
- * the document's own memory against max_alloc. Records the error. */
+/* Grows a scratch stack (core/mem.h), recording the error. */
 static bool grow(br *r, const uint8_t *at, void **buf, size_t *cap, size_t size, size_t need)
 {
-    size_t ncap = *cap ? *cap * 2 : 256;
-    while (ncap < need)
-        ncap *= 2;
-    uint64_t others = r->scratch - (uint64_t)*cap * size;
-    uint64_t used = sv_doc_allocated(r->doc) + others;
-    if (used > r->max_alloc || (uint64_t)ncap * size > r->max_alloc - used) {
-        ncap = need;
-        if (used > r->max_alloc || (uint64_t)ncap * size > r->max_alloc - used) {
-            sv__br_fail(r, at, SV_ERR_LIMIT, "the document would allocate more than %llu bytes",
-                        (unsigned long long)r->max_alloc);
-            return false;
-        }
-    }
-    const sv_alloc *a = &r->doc->alloc;
-    void *nb =
-        *buf ? a->realloc(a->ctx, *buf, *cap * size, ncap * size) : a->malloc(a->ctx, ncap * size);
-    if (!nb) {
-        sv__br_fail(r, at, SV_ERR_NOMEM, "out of memory");
-        return false;
-    }
-    *buf = nb;
-    *cap = ncap;
-    r->scratch = others + (uint64_t)ncap * size;
-    return true;
+    sv_stack_grow g = {r->doc, &r->scratch, r->max_alloc, 256};
+    sv_status st = sv_stack_grow_to(&g, buf, cap, size, need);
+    if (st == SV_OK) return true;
+    if (st == SV_ERR_NOMEM)
+        sv__br_fail(r, at, st, "out of memory");
+    else
+        sv__br_fail(r, at, st, "the document would allocate more than %llu bytes",
+                    (unsigned long long)r->max_alloc);
+    return false;
 }
 
 /* 8-byte aligned room from the same blocks (containers). */

@@ -10,6 +10,7 @@
 #include "core/bump.h"
 #include "core/byteio.h"
 #include "core/doc_internal.h"
+#include "core/mem.h"
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
 

@@ -7,10 +7,6 @@
  * would not choose (an int or float decoded with the 64-bit flag although
  * it fits 32 bits, an f32 NaN, f64 math types), that width is written, so
  * every decoded tree encodes back to its bytes. */
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise */
-#include <sys/mman.h>
-#endif
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -167,21 +163,11 @@ static sv_status enc_float(gd_enc *e, const sv_value *v)
 
 /* ---- math tuples and packed numbers ---- */
 
-/* Room for n more bytes. A big packed array is written into memory the
- * kernel has not handed out yet: asking for huge pages there first (as the
- * arena does for big chunks) saves most page faults of the copy. */
+/* Room for n more bytes (the buffer itself hints huge pages for the large
+ * blocks it allocates, core/buf.c). */
 static bool reserve_big(gd_enc *e, size_t n)
 {
-    if (!sv_buf_reserve(e->out, n)) return false;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (n >= 4 * huge) {
-        uintptr_t start = ((uintptr_t)(e->out->data + e->out->len) + huge - 1) & ~(huge - 1);
-        uintptr_t end = ((uintptr_t)(e->out->data + e->out->len + n)) & ~(huge - 1);
-        if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-    }
-#endif
-    return true;
+    return sv_buf_reserve(e->out, n);
 }
 
 /* Writes n scalars of src (elem) as f32, f64 or i32 (to). */
