@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/bump.h"
 #include "serval/json.h"
 
@@ -148,11 +149,7 @@ typedef struct jr {
 /* Records the first error at position at (line and column are worked out from
  * the text). A SYNTAX or TYPE error at the end of the input becomes
  * SV_ERR_TRUNCATED: the input ended inside a value. Returns false. */
-bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...) SV_PRINTF(4, 5);
 /* Records the document's allocation failure (NOMEM or LIMIT) at at. */
 bool sv_jr_fail_alloc(jr *r, const char *at);
 /* Errors for a value that cannot start at p, and for a misspelt literal. */
@@ -184,29 +181,12 @@ static inline void *sv_jr_alloc(jr *r, size_t n, const char *at)
     return sv_jr_alloc_slow(r, n, at);
 }
 
-/* Branch hints for the hot loops: error and growth paths are unlikely. */
-#if defined(__GNUC__)
-#define JR_LIKELY(x) __builtin_expect(!!(x), 1)
-#define JR_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define JR_LIKELY(x) (x)
-#define JR_UNLIKELY(x) (x)
-#endif
+/* Branch hints for the hot loops (SV_LIKELY, SV_UNLIKELY in
+ * core/compiler.h): error and growth paths are unlikely. */
 
 /* ---- 8 bytes at a time ---------------------------------------------------------------- */
 
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JR_SWAR 1
-#else
-#define JR_SWAR 0
-#endif
-
-static inline uint64_t jr_load64(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
+/* SV_SWAR and sv_load64 (core/compiler.h). */
 
 /* Keeps the first k bytes of w (all of them when k >= 8): a table, since
  * a shift by 64 is undefined and k is often 8. */
@@ -243,7 +223,7 @@ static inline uint64_t jr_hdr(unsigned kind, unsigned flags, unsigned sub, unsig
 static inline sv_value jr_value(uint64_t hdr, uint64_t payload)
 {
     sv_value v;
-#if JR_SWAR
+#if SV_SWAR
     memcpy(&v, &hdr, 8);
     memcpy((char *)&v + 8, &payload, 8);
 #else
@@ -308,14 +288,14 @@ static inline uint64_t jr_special_bytes(uint64_t w)
  * the general scanner decides). Needs 16 bytes of input after s. */
 static inline long jr_short_string(const char *s, const char *end)
 {
-#if JR_SWAR
+#if SV_SWAR
     if (end - s >= 16) {
-        uint64_t m = jr_special_bytes(jr_load64(s));
+        uint64_t m = jr_special_bytes(sv_load64(s));
         if (m) {
             unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
             return s[i] == '"' ? (long)i : -1;
         }
-        m = jr_special_bytes(jr_load64(s + 8));
+        m = jr_special_bytes(sv_load64(s + 8));
         if (m) {
             unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
             return s[8 + i] == '"' ? (long)(8 + i) : -1;
@@ -330,7 +310,7 @@ static inline long jr_short_string(const char *s, const char *end)
 
 /* ---- digits ------------------------------------------------------------------------ */
 
-#if JR_SWAR
+#if SV_SWAR
 /* The value of 8 digits already reduced to 0..9 per byte, the first digit in
  * the lowest byte (little-endian load). Pairs first: byte i becomes
  * 10 * d[i] + d[i+1] (at most 99, so no byte carries); then the four pairs
@@ -350,7 +330,7 @@ static inline uint64_t jr_eight_digits(uint64_t t)
 static inline const char *jr_take_digits(const char *p, const char *end, uint64_t *m)
 {
     uint64_t acc = *m;
-#if JR_SWAR
+#if SV_SWAR
     static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     const uint64_t zeros = UINT64_C(0x3030303030303030);
     while (end - p >= 8) {

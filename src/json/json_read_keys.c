@@ -65,13 +65,13 @@ bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *
     const char *s = k->s;
     size_t n = k->len;
     *slot_out = 0;
-#if JR_SWAR
+#if SV_SWAR
     /* Keys read in place with 8 bytes to spare; the rest go straight to the
      * document's table. A hit costs a hash of the first and last 8 bytes and
      * one compare of the first 8 (and of the rest, when longer). */
     if (!k->escaped && r->end - s >= 8) {
-        uint64_t head = jr_keep(jr_load64(s), n);
-        uint64_t tail = n > 8 ? jr_load64(s + n - 8) : 0;
+        uint64_t head = jr_keep(sv_load64(s), n);
+        uint64_t tail = n > 8 ? sv_load64(s + n - 8) : 0;
         uint64_t h =
             ((head ^ n) * UINT64_C(0x9e3779b97f4a7c15) ^ tail) * UINT64_C(0xbf58476d1ce4e5b9);
         unsigned i = 1 + (unsigned)(h >> (64 - JR_KEY_CACHE_BITS)); /* slot 0 is "none" */
@@ -110,7 +110,7 @@ jr_form sv_jr_form_of(jr *r, const jr_str *key)
 {
     const char *s = key->s + 1;
     size_t n = key->len - 1;
-#if JR_SWAR
+#if SV_SWAR
     /* An unescaped key is read in place: its closing quote follows it. */
     if (!key->escaped && n >= 1 && n <= 15 && r->end - s >= 16) {
         uint64_t w0, w1;

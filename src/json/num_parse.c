@@ -20,6 +20,7 @@
  *     starting from a lower bound that tier 2 computes.
  * Floats go through the same steps with 24-bit precision, never via double
  * (which would round twice). */
+#include "core/compiler.h"
 #include "json/numconv.h"
 
 #include <float.h>
@@ -225,12 +226,7 @@ static inline bool is_digit(char c)
 /* Eight digits at once (SWAR): the 8 bytes at p loaded little-endian. */
 static inline uint64_t load8(const char *p)
 {
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
+    return sv_load64le(p);
 }
 
 /* All 8 bytes in '0'..'9': high nibble 3, and still 3 after adding 6. */

@@ -12,15 +12,13 @@
  * arena with a pointer bump (or, for input in the arena, point into it). */
 #include <string.h>
 
+#include "core/compiler.h"
 #include "formats/bson/bson_reader.h"
 
 /* ---- errors ---------------------------------------------------------------- */
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-const uint8_t *
-sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
+SV_PRINTF(4, 5)
+const uint8_t *sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -42,10 +40,7 @@ const uint8_t *sv__br_fail_alloc(br *r, const uint8_t *at)
 
 /* Waits until the bytes before need are there. false: they never will be
  * (the producer stopped; its own error says why). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-bool sv__br_more(br *r, const uint8_t *need)
+SV_NOINLINE bool sv__br_more(br *r, const uint8_t *need)
 {
     if (!r->stream) return false;
     size_t have = r->stream->wait(r->stream->ctx, (size_t)(need - r->base));
@@ -129,21 +124,21 @@ static inline uint32_t key_hash(uint64_t a, uint64_t b, size_t n)
 }
 
 /* a[0..n) == b[0..n), a word at a time (n >= 8: the tail overlaps). */
-BR_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+static SV_ALWAYS_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
 {
     if (n < 8) return memcmp(a, b, n) == 0;
     uint64_t diff = 0;
     for (size_t i = 0; i + 8 <= n; i += 8)
-        diff |= load64(a + i) ^ load64(b + i);
-    return (diff | (load64(a + n - 8) ^ load64(b + n - 8))) == 0;
+        diff |= sv_load64(a + i) ^ sv_load64(b + i);
+    return (diff | (sv_load64(a + n - 8) ^ sv_load64(b + n - 8))) == 0;
 }
 
 /* The first 00 in [q, last), eight bytes at a time while there is room,
  * waiting for streamed bytes as find_nul does. */
-BR_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, const uint8_t *last)
+static SV_ALWAYS_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, const uint8_t *last)
 {
     while ((size_t)(last - q) >= 8 && q + 8 <= r->avail) {
-        uint64_t z = zero_bytes(load64(q));
+        uint64_t z = zero_bytes(sv_load64(q));
         if (z) return q + ((size_t)__builtin_ctzll(z) >> 3);
         q += 8;
     }
@@ -173,21 +168,21 @@ static bool key_miss(br *r, key_slot *s, const uint8_t *k, size_t n, uint64_t a,
 
 /* The key at q, which must end (00) before last: its interned string in
  * *out, its length in *n. Returns the byte after its 00, NULL on failure. */
-BR_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last, bool fast,
-                                  sv_value *out, size_t *n)
+static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last,
+                                                bool fast, sv_value *out, size_t *n)
 {
     /* When the whole document is there (fast), the 16 bytes may run past its
      * end into the bytes after it: they are input too (r->avail), and a key
      * whose 00 would be the document's own is sent to the careful path. */
     if (fast ? (size_t)(r->avail - q) >= 16 : (size_t)(last - q) >= 16 && ENSURE(r, q + 16)) {
         /* short keys, found and compared eight bytes at a time */
-        uint64_t w0 = load64(q), z = zero_bytes(w0), a, b = 0;
+        uint64_t w0 = sv_load64(q), z = zero_bytes(w0), a, b = 0;
         size_t len;
         if (z) {
             len = (size_t)__builtin_ctzll(z) >> 3;
             a = low_bytes(w0, len);
         } else {
-            uint64_t w1 = load64(q + 8);
+            uint64_t w1 = sv_load64(q + 8);
             z = zero_bytes(w1);
             if (!z) goto long_key;
             len = 8 + ((size_t)__builtin_ctzll(z) >> 3);
@@ -222,8 +217,8 @@ long_key:;
     size_t len = (size_t)(z - q);
     uint64_t a = 0, b = 0;
     if (len >= 8) {
-        a = load64(q);
-        b = load64(z - 8);
+        a = sv_load64(q);
+        b = sv_load64(z - 8);
     } else {
         for (size_t i = 0; i < len; i++)
             a |= (uint64_t)q[i] << (8 * i);
@@ -264,13 +259,15 @@ static inline bool whole_double(uint64_t u)
  * so that the waits for streamed bytes (ENSURE_F) compile away; the
  * documents are read by two copies of the same code (read_body). */
 
-BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                    uint32_t depth, bool fast, sv_value *out);
-BR_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
-                                  bool is_array, bool in_whole, sv_value *out);
+static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
+                                                  const uint8_t *last, uint32_t depth, bool fast,
+                                                  sv_value *out);
+static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
+                                                uint32_t depth, bool is_array, bool in_whole,
+                                                sv_value *out);
 
-BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last, bool fast,
-                                     sv_value *out)
+static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last,
+                                                   bool fast, sv_value *out)
 {
     const uint8_t *s = NULL;
     size_t n = 0;
@@ -292,8 +289,9 @@ BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *las
     return next;
 }
 
-BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                    uint32_t depth, bool fast, sv_value *out)
+static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
+                                                  const uint8_t *last, uint32_t depth, bool fast,
+                                                  sv_value *out)
 {
     switch (type) {
     case BSON_DOUBLE: {
@@ -397,24 +395,20 @@ static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv
 
 /* The four copies of read_body (below): documents and arrays, whole or
  * streaming. Not inlined: they are where the recursion goes through. */
-#if defined(__GNUC__)
-#define BR_NOINLINE static __attribute__((noinline))
-#else
-#define BR_NOINLINE static
-#endif
-BR_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                          uint32_t depth, sv_value *out);
-BR_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                            uint32_t depth, sv_value *out);
-BR_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                              uint32_t depth, sv_value *out);
-BR_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                                uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                 uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                   uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                     uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                       uint32_t depth, sv_value *out);
 
 /* The elements of the document whose length is at p and whose 00 is at
  * last, then its container in *out. */
-BR_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last, uint32_t depth,
-                                   bool is_array, bool fast, sv_value *out)
+static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
+                                                 uint32_t depth, bool is_array, bool fast,
+                                                 sv_value *out)
 {
     const uint8_t *q = p + 4;
     size_t mark = is_array ? r->nitems : r->npairs;
@@ -424,7 +418,7 @@ BR_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
         const uint8_t *elem = q;
         if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
         unsigned type = *q++;
-        if (__builtin_expect(!bson_type_known(type), 0)) {
+        if (SV_UNLIKELY(!bson_type_known(type))) {
             if (type == 0)
                 return sv__br_fail(r, elem, SV_ERR_SYNTAX,
                                    "00 ends the document %zu bytes before its length",
@@ -501,31 +495,32 @@ BR_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
     return last + 1;
 }
 
-BR_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                          uint32_t depth, sv_value *out)
+static SV_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                 uint32_t depth, sv_value *out)
 {
     return read_body(r, p, last, depth, false, true, out);
 }
-BR_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                            uint32_t depth, sv_value *out)
+static SV_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                   uint32_t depth, sv_value *out)
 {
     return read_body(r, p, last, depth, true, true, out);
 }
-BR_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                              uint32_t depth, sv_value *out)
+static SV_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                     uint32_t depth, sv_value *out)
 {
     return read_body(r, p, last, depth, false, false, out);
 }
-BR_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                                uint32_t depth, sv_value *out)
+static SV_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                       uint32_t depth, sv_value *out)
 {
     return read_body(r, p, last, depth, true, false, out);
 }
 
 /* The document at p within limit. in_whole: limit is inside a document
  * that is all there, so this one is too (no waiting, no avail checks). */
-BR_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
-                                  bool is_array, bool in_whole, sv_value *out)
+static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
+                                                uint32_t depth, bool is_array, bool in_whole,
+                                                sv_value *out)
 {
     if (limit - p < 4)
         return sv__br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/byteio.h"
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
@@ -21,11 +22,8 @@ typedef struct bw {
     sv_status st; /* the first failure */
 } bw;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static bool
-wfail(bw *w, sv_status st, const char *fmt, ...)
+SV_PRINTF(3, 4)
+static bool wfail(bw *w, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

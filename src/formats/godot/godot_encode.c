@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/byteio.h"
 #include "formats/godot/godot_internal.h"
 
@@ -28,11 +29,7 @@ typedef struct gd_enc {
     uint32_t checked_len[GD_CHECKED_SLOTS];
 } gd_enc;
 
-static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...) SV_PRINTF(3, 4);
 
 static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...)
 {
@@ -59,7 +56,7 @@ static inline const sv_value *meta_of(const sv_value *v)
 static inline bool wire(gd_enc *e, unsigned t, uint32_t *code)
 {
     uint8_t c = e->r->to_wire[t];
-    if (__builtin_expect(c == 0xFF || c >= e->r->variant_max, 0)) {
+    if (SV_UNLIKELY(c == 0xFF || c >= e->r->variant_max)) {
         efail(e, SV_ERR_UNSUPPORTED, "%s has no %s", e->r->fmt, gd_type_name(t));
         return false;
     }
@@ -178,7 +175,7 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
     if (n > (SIZE_MAX - 64) / 8) return efail(e, SV_ERR_RANGE, "array too large");
     if (!reserve_big(e, n * es)) return efail(e, SV_ERR_NOMEM, "out of memory");
     uint8_t *p = e->out->data + e->out->len;
-    if (from == to && GD_LITTLE_ENDIAN) {
+    if (from == to && SV_LITTLE_ENDIAN) {
         if (n) memcpy(p, v->as.data, n * es);
     } else {
         for (size_t i = 0; i < n; i++) {
