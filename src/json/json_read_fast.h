@@ -19,6 +19,7 @@
 #include <float.h>
 
 #include "core/base64.h"
+#include "json/eisel_lemire.h"
 #include "json/json_read_internal.h"
 #include "json/numconv.h"
 #include "json/pow10_table.h"
@@ -127,48 +128,16 @@ static const float jr_exact_pow10_f32[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
 #define JR_EXACT_DIV 0
 #endif
 
-#if JR_EXACT_DIV && SV_SWAR && defined(__SIZEOF_INT128__)
+#if JR_EXACT_DIV
 #define JR_LEMIRE 1
-/* For m / 10^nf with nf = 1..19: T = 5^-nf scaled to 128 bits, T = floor(2^(127
- * + L) / 5^nf) where L is the bit length of 5^nf (so 2^127 <= T < 2^128): that
- * is entry -nf of the shared table sv_pow5_128 (pow10_table.h). The binary
- * exponent of the result before the normalisation below is e = 63 - L - nf. */
-static inline int jr_pow5_neg_exp(unsigned nf)
+/* The correctly rounded m / 10^nf for 2^53 < m < 10^19 and 1 <= nf <= 19
+ * by the Eisel-Lemire step (eisel_lemire.h, inlined here with the double
+ * format folded in); false when that step leaves it open (a product within
+ * the table's error of a halfway point: sv_decimal_to_f64 decides). */
+static SV_ALWAYS_INLINE bool jr_lemire(uint64_t m, unsigned nf, double *out)
 {
-    return 62 - sv_floor_log2_pow5((int)nf) - (int)nf;
-}
-
-/* The correctly rounded m / 10^nf for 2^53 < m < 10^19 and 5 <= nf <= 19
- * (the Eisel-Lemire method: Lemire, "Number parsing at a gigabyte per
- * second", 2021). m, shifted so that its top bit is set, times T gives the
- * quotient's leading bits; the product is a little low (T is truncated) by
- * less than 2 units of its second word, so the result is exact unless the
- * bits below the 54 kept ones are all ones up to that margin: then false
- * (sv_decimal_to_f64 decides). A quotient exactly halfway between two
- * doubles, where a low product would round the wrong way, needs 5^nf to
- * divide m with 2^53 * 5^nf <= m, so nf <= 4: those never come here. */
-static inline bool jr_lemire(uint64_t m, unsigned nf, double *out)
-{
-    unsigned lz = (unsigned)__builtin_clzll(m);
-    uint64_t w = m << lz;
-    const uint64_t *t = sv_pow5_128[-(int)nf - SV_POW5_MIN];
-    unsigned __int128 p = (unsigned __int128)w * t[0];
-    uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
-    if ((hi & 0x1FF) == 0x1FF) { /* near a carry: add the next word of the product */
-        uint64_t h2 = (uint64_t)(((unsigned __int128)w * t[1]) >> 64);
-        lo += h2;
-        hi += lo < h2;
-        if ((hi & 0x1FF) == 0x1FF && lo >= UINT64_MAX - 1) return false;
-    }
-    unsigned top = (unsigned)(hi >> 63);        /* the product's top bit: 1 or 0 */
-    uint64_t mant = hi >> (top + 9);             /* 53 bits and the rounding bit */
-    int e = jr_pow5_neg_exp(nf) + (int)top - (int)lz; /* binary exponent of 1.f */
-    mant = (mant + (mant & 1)) >> 1;             /* round half up (never a tie) */
-    if (mant == (UINT64_C(1) << 53)) {
-        mant >>= 1;
-        e++;
-    }
-    uint64_t bits = (uint64_t)(e + 1023) << 52 | (mant & ((UINT64_C(1) << 52) - 1));
+    uint64_t bits, low;
+    if (sv_eisel_lemire(m, -(int)nf, &sv_binfmt_f64, &bits, &low) != SV_EL_DONE) return false;
     memcpy(out, &bits, sizeof bits);
     return true;
 }
@@ -179,10 +148,10 @@ static inline bool jr_lemire(uint64_t m, unsigned nf, double *out)
 /* The float64 nearest to a decimal. An integer up to 2^53 and 10^nf (nf <=
  * 19) are exact doubles, so one IEEE division is the correctly rounded
  * quotient (Clinger's fast path); longer digits with 5 or more of them after
- * the point go to jr_lemire, the rest to sv_decimal_to_f64. False only when
+ * digits go to jr_lemire, the rest to sv_decimal_to_f64. False only when
  * that cannot decide from 19 digits (then the token is read in full by the
  * general path). */
-static inline bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, double *out)
+static SV_ALWAYS_INLINE bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, double *out)
 {
     double x;
 #if JR_EXACT_DIV
@@ -191,7 +160,7 @@ static inline bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, double *out)
     } else
 #endif
 #if JR_LEMIRE
-        if (nf < 5 || !jr_lemire(m, nf, &x))
+        if (!jr_lemire(m, nf, &x))
 #endif
             if (!sv_decimal_to_f64(m, -(int64_t)nf, false, false, &x)) return false;
     /* the sign as a bit, not a branch: it is as likely one way as the other */

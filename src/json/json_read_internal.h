@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/compiler.h"
+#include "core/key_cache.h"
 #include "core/bump.h"
 #include "serval/json.h"
 
@@ -85,11 +86,11 @@ typedef struct jr_form_slot {
     jr_form form;
 } jr_form_slot;
 
-/* A small direct-mapped cache in front of sv_str_intern: object keys repeat
- * (every Entity has an "id"), and a hit costs one hash and one compare of the
- * key's first 8 bytes.
+/* Keys go through the readers' key cache (core/key_cache.h, jr.key_cache);
+ * key slot i + 1 here belongs to its slot i and holds what the JSON reader
+ * adds to it: the key's value word, and predictions.
  *
- * Slots also predict keys. Objects of one shape list their keys in one
+ * Slots predict keys. Objects of one shape list their keys in one
  * order, so each slot remembers the slot of the key that came next after it
  * (next) and the first key of the object or array that was its value
  * (first). A frame's link points at the field that names the key expected
@@ -102,18 +103,18 @@ typedef struct jr_form_slot {
  * slot". */
 #define JR_KEY_CACHE_BITS 8
 typedef struct jr_key_slot {
-    uint64_t p0, m0, p1, m1;
-    uint64_t hdr;  /* the first word of the key's STRING value (jr_hdr) */
-    const char *s; /* the document's interned copy */
-    uint64_t head; /* the key's first (up to) 8 bytes, zero-padded */
-    uint32_t len;  /* UINT32_MAX: an empty slot */
+    _Alignas(64) uint64_t p0; /* one slot per cache line */
+    uint64_t m0, p1, m1;
+    uint64_t hdr;   /* the first word of the key's STRING value (jr_hdr) */
+    const char *s;  /* the document's interned copy */
     uint16_t next;  /* the slot of the key that followed this one last time */
     uint16_t first; /* the slot of the first key of this key's value */
 } jr_key_slot;
 
 typedef struct jr {
-    /* first: the key cache, 64-byte aligned, one slot per cache line */
-    _Alignas(64) jr_key_slot keys[1 + (1u << JR_KEY_CACHE_BITS)]; /* [0]: no slot */
+    /* first: the key predictions, 64-byte aligned, one slot per cache line */
+    jr_key_slot keys[1 + (1u << JR_KEY_CACHE_BITS)]; /* [0]: no slot */
+    sv_key_slot key_cache[1u << JR_KEY_CACHE_BITS];
     jr_form_slot forms[1u << JR_FORM_CACHE_BITS];
     sv_doc *doc;
     const char *text; /* start of the input: offsets are counted from here */

@@ -112,27 +112,6 @@ static inline uint64_t zero_bytes(uint64_t v)
     return (v - UINT64_C(0x0101010101010101)) & ~v & UINT64_C(0x8080808080808080);
 }
 
-static inline uint64_t low_bytes(uint64_t v, size_t n)
-{
-    return n >= 8 ? v : v & ((UINT64_C(1) << (8 * n)) - 1);
-}
-
-static inline uint32_t key_hash(uint64_t a, uint64_t b, size_t n)
-{
-    uint64_t h = (a * UINT64_C(0x9E3779B97F4A7C15)) ^ (b * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n;
-    return (uint32_t)(h >> 40) & (KEY_CACHE - 1);
-}
-
-/* a[0..n) == b[0..n), a word at a time (n >= 8: the tail overlaps). */
-static SV_ALWAYS_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    if (n < 8) return memcmp(a, b, n) == 0;
-    uint64_t diff = 0;
-    for (size_t i = 0; i + 8 <= n; i += 8)
-        diff |= sv_load64(a + i) ^ sv_load64(b + i);
-    return (diff | (sv_load64(a + n - 8) ^ sv_load64(b + n - 8))) == 0;
-}
-
 /* The first 00 in [q, last), eight bytes at a time while there is room,
  * waiting for streamed bytes as find_nul does. */
 static SV_ALWAYS_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, const uint8_t *last)
@@ -145,8 +124,8 @@ static SV_ALWAYS_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, c
     return find_nul(r, q, last);
 }
 
-/* A key not in the cache: checked, interned, cached. */
-static bool key_miss(br *r, key_slot *s, const uint8_t *k, size_t n, uint64_t a, uint64_t b,
+/* A key not in the cache (core/key_cache.h): checked, interned, cached. */
+static bool key_miss(br *r, uint32_t h, const uint8_t *k, size_t n, uint64_t a, uint64_t b,
                      sv_value *out)
 {
     if (!sv_utf8_valid(k, n)) {
@@ -158,10 +137,7 @@ static bool key_miss(br *r, key_slot *s, const uint8_t *k, size_t n, uint64_t a,
         sv__br_fail_alloc(r, k);
         return false;
     }
-    s->a = a;
-    s->b = b;
-    s->str = v.as.str;
-    s->len = (uint32_t)n;
+    sv_key_put(r->cache, h, a, b, v.as.str, n);
     *out = v;
     return true;
 }
@@ -176,37 +152,28 @@ static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const u
      * whose 00 would be the document's own is sent to the careful path. */
     if (fast ? (size_t)(r->avail - q) >= 16 : (size_t)(last - q) >= 16 && ENSURE(r, q + 16)) {
         /* short keys, found and compared eight bytes at a time */
-        uint64_t w0 = sv_load64(q), z = zero_bytes(w0), a, b = 0;
+        uint64_t w0 = sv_load64le(q), z = zero_bytes(w0), a, b = 0;
         size_t len;
         if (z) {
             len = (size_t)__builtin_ctzll(z) >> 3;
-            a = low_bytes(w0, len);
+            a = sv_key_keep(w0, len);
         } else {
-            uint64_t w1 = sv_load64(q + 8);
+            uint64_t w1 = sv_load64le(q + 8);
             z = zero_bytes(w1);
             if (!z) goto long_key;
             len = 8 + ((size_t)__builtin_ctzll(z) >> 3);
             a = w0;
-            b = low_bytes(w1, len - 8);
+            b = sv_key_keep(w1, len - 8);
         }
         if (fast && q + len >= last) goto long_key; /* runs into the document's 00 */
-        uint32_t h = key_hash(a, b, len);
-        key_slot *s = &r->cache[h];
+        uint32_t h = sv_key_hash(a, b, len, KEY_CACHE - 1);
         *n = len;
-        /* a and b are the key (zero padded: its length too); an empty
-         * slot's b (all ones) is none of a short key's, whose top byte is 0 */
-        if (s->a == a && s->b == b) {
+        const sv_key_slot *s = sv_key_find_short(r->cache, h, a, b, len);
+        if (s) {
             *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
             return q + len + 1;
         }
-        /* two ways: two hot keys that share a slot ("Tag" and "OrderOffset"
-         * in every Resonite slot) would otherwise evict each other */
-        key_slot *s2 = &r->cache[h ^ 1];
-        if (s2->a == a && s2->b == b) {
-            *out = br_ptr(SV_STRING, (uint32_t)len, s2->str);
-            return q + len + 1;
-        }
-        return key_miss(r, s->str ? s2 : s, q, len, a, b, out) ? q + len + 1 : NULL;
+        return key_miss(r, h, q, len, a, b, out) ? q + len + 1 : NULL;
     }
 long_key:;
     const uint8_t *z = find_nul_words(r, q, last);
@@ -215,28 +182,16 @@ long_key:;
         return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
     }
     size_t len = (size_t)(z - q);
-    uint64_t a = 0, b = 0;
-    if (len >= 8) {
-        a = sv_load64(q);
-        b = sv_load64(z - 8);
-    } else {
-        for (size_t i = 0; i < len; i++)
-            a |= (uint64_t)q[i] << (8 * i);
-    }
-    uint32_t h = key_hash(a, b, len);
-    key_slot *s = &r->cache[h], *s2 = &r->cache[h ^ 1];
+    uint64_t a, b;
+    sv_key_words(q, len, false, &a, &b);
+    uint32_t h = sv_key_hash(a, b, len, KEY_CACHE - 1);
     *n = len;
-    if (s->str && s->len == len && s->a == a && s->b == b &&
-        same_bytes((const uint8_t *)s->str, q, len)) {
+    const sv_key_slot *s = sv_key_find(r->cache, h, a, b, q, len);
+    if (s) {
         *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
         return z + 1;
     }
-    if (s2->str && s2->len == len && s2->a == a && s2->b == b &&
-        same_bytes((const uint8_t *)s2->str, q, len)) {
-        *out = br_ptr(SV_STRING, (uint32_t)len, s2->str);
-        return z + 1;
-    }
-    return key_miss(r, s->str ? s2 : s, q, len, a, b, out) ? z + 1 : NULL;
+    return key_miss(r, h, q, len, a, b, out) ? z + 1 : NULL;
 }
 
 /* Whether a double holds a whole number (or -0.0). Those are marked
@@ -577,8 +532,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len, const s
     r->in_arena = in_arena;
     r->stream = stream;
     r->avail = r->base + (stream ? stream->start : len);
-    for (size_t i = 0; i < KEY_CACHE; i++)
-        r->cache[i].b = UINT64_MAX; /* empty: matches no short key (read_key) */
+    sv_key_cache_init(r->cache, KEY_CACHE);
     sv_doc_set_max_alloc(doc, lim.max_alloc);
 
     sv_status st = SV_OK;

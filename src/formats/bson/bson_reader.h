@@ -11,6 +11,7 @@
 #include "core/bump.h"
 #include "core/byteio.h"
 #include "core/doc_internal.h"
+#include "core/key_cache.h"
 #include "core/mem.h"
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
@@ -19,15 +20,6 @@
 
 #define BUMP_FIRST 4096u
 #define BUMP_MAX (256u * 1024u)
-
-/* A cached key: for keys of up to 16 bytes, a and b hold its bytes (zero
- * padded), so a hit costs two compares and never touches the string; longer
- * keys keep their first and last 8 bytes there and are compared in full. */
-typedef struct key_slot {
-    uint64_t a, b;
-    const char *str; /* interned */
-    uint32_t len;
-} key_slot;
 
 typedef struct br {
     sv_doc *doc;
@@ -50,7 +42,7 @@ typedef struct br {
     size_t nitems, cap_items;
     uint64_t scratch; /* bytes of the stacks */
     sv_bump bump; /* strings and containers (core/bump.h) */
-    key_slot cache[KEY_CACHE];
+    sv_key_slot cache[KEY_CACHE]; /* core/key_cache.h */
 } br;
 
 /* ---- shared functions (bson_read.c, bson_read_rare.c) ---------------------- */
