@@ -187,17 +187,6 @@ typedef struct bytes {
     size_t n;
 } bytes;
 
-static uint8_t *text_bytes(size_t n)
-{
-    uint8_t *b = malloc(n);
-    uint64_t x = 0x9E3779B97F4A7C15u;
-    for (size_t i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        b[i] = (uint8_t)("Slot Component ID Data "[x % 23]);
-    }
-    return b;
-}
-
 static sv_status run_brotli_compress(const sv_alloc *a, const void *ctx)
 {
     const bytes *in = ctx;
@@ -296,7 +285,7 @@ static void test_codecs_and_zip(void **state)
 {
     (void)state;
     size_t n = 100000;
-    uint8_t *text = text_bytes(n);
+    uint8_t *text = rs_text_bytes(n);
     bytes plain = {text, n};
     long runs = inject_codec("brotli compress", run_brotli_compress, &plain);
     sv_buf c;

@@ -23,18 +23,6 @@
 
 static const char digits[] = "123456789";
 
-/* Text-like bytes that deflate well, from a fixed xorshift. */
-static uint8_t *text_bytes(size_t n)
-{
-    uint8_t *b = malloc(n);
-    uint64_t x = 0x9E3779B97F4A7C15u;
-    for (size_t i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        b[i] = (uint8_t)("Slot Component ID Data "[x % 23]);
-    }
-    return b;
-}
-
 /* An archive of four members: stored digits, a deflated text, an empty
  * stored member and a UTF-8 name. */
 static void write_sample(sv_buf *out, const uint8_t *text, size_t text_len)
@@ -70,7 +58,7 @@ static void test_write_then_read(void **state)
 {
     (void)state;
     size_t text_len = 200000;
-    uint8_t *text = text_bytes(text_len);
+    uint8_t *text = rs_text_bytes(text_len);
     sv_buf out;
     sv_buf_init(&out, NULL);
     write_sample(&out, text, text_len);
@@ -139,7 +127,7 @@ static void test_other_readers(void **state)
 {
     (void)state;
     size_t text_len = 200000;
-    uint8_t *text = text_bytes(text_len);
+    uint8_t *text = rs_text_bytes(text_len);
     sv_buf out;
     sv_buf_init(&out, NULL);
     write_sample(&out, text, text_len);
@@ -271,7 +259,7 @@ static void test_hostile(void **state)
 {
     (void)state;
     size_t text_len = 5000;
-    uint8_t *text = text_bytes(text_len);
+    uint8_t *text = rs_text_bytes(text_len);
     sv_buf a;
     sv_buf_init(&a, NULL);
     write_sample(&a, text, text_len);
@@ -348,7 +336,7 @@ static void test_writer_limits(void **state)
     sv_buf a, b;
     sv_buf_init(&a, NULL);
     sv_buf_init(&b, NULL);
-    uint8_t *text = text_bytes(1000);
+    uint8_t *text = rs_text_bytes(1000);
     write_sample(&a, text, 1000);
     write_sample(&b, text, 1000);
     assert_int_equal(a.len, b.len);
