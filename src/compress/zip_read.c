@@ -249,7 +249,8 @@ sv_status sv_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_e
     if (!sv_buf_reserve(out, e->usize))
         return sv_error_set(err, SV_ERR_NOMEM, z->format, e->data_off, "out of memory");
     const uint8_t *src = z->data + e->data_off;
-    uint8_t *dst = out->data + out->len;
+    uint8_t none; /* an empty member into a buffer that has no memory yet */
+    uint8_t *dst = out->data ? out->data + out->len : &none;
     if (e->method == SV_ZIP_STORED) {
         if (e->usize) memcpy(dst, src, e->usize);
     } else {
