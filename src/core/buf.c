@@ -40,12 +40,19 @@ bool sv_buf_grow(sv_buf *b, size_t extra)
         b->failed = true;
         return false;
     }
-    /* The part not written yet is memory the kernel has not handed out: for
-     * a large output (a 48 MB packed array, a 50 MB JSON text), huge pages
-     * there save most page faults of the writes to come. */
-    sv_mem_hint_huge_pages(p + b->len, cap - b->len, (size_t)8 << 20);
     b->data = p;
     b->cap = cap;
+    return true;
+}
+
+bool sv__buf_reserve_large(sv_buf *b, size_t n)
+{
+    size_t had = b->cap;
+    if (!sv_buf_reserve(b, n)) return false;
+    /* Only room the buffer has just allocated, which the kernel has not
+     * handed out yet: huge pages there save most page faults of the copy
+     * to come. */
+    if (b->cap != had) sv_mem_hint_huge_pages(b->data + b->len, n, (size_t)8 << 20);
     return true;
 }
 

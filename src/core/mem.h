@@ -3,9 +3,11 @@
 #ifndef SV_CORE_MEM_H
 #define SV_CORE_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "serval/buf.h"
 #include "serval/error.h"
 #include "serval/value.h"
 
@@ -16,6 +18,12 @@
  * times fewer (measured with serval-bench json.parse). Only a hint: where
  * THP is off or the call is unknown nothing changes. */
 void sv_mem_hint_huge_pages(void *p, size_t size, size_t min_size);
+
+/* sv_buf_reserve for one large write about to happen (a 48 MB packed
+ * array copied at once): when the buffer grows for it, the new room gets
+ * the huge-page hint. Buffers that grow by small appends do without: the
+ * hint measured slower there (serval-bench json.write). */
+bool sv__buf_reserve_large(sv_buf *b, size_t n);
 
 /* A decoder's scratch stack (the values and frames it collects before a
  * container closes), from the document's allocator but outside its arena,

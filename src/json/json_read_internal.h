@@ -22,9 +22,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/bump.h"
 #include "core/compiler.h"
 #include "core/key_cache.h"
-#include "core/bump.h"
 #include "serval/json.h"
 
 /* A "$" form: what its key says (json_read_forms.c). */

@@ -43,7 +43,6 @@
  * positional for 1e-6 <= |v| < 1e21 and for zero, with ".0" on whole
  * numbers; otherwise d[.ddd]e(+|-)x. The range is judged on the shortest
  * digits, so the double nearest 1e-6 (just below it) prints as 0.000001. */
-#include "core/compiler.h"
 #include "json/numconv.h"
 
 #include <string.h>
@@ -51,6 +50,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/compiler.h"
 #include "json/pow10_table.h"
 
 /* The hot path is one function: calls between its parts cost more

@@ -20,13 +20,13 @@
  *     starting from a lower bound that tier 2 computes.
  * Floats go through the same steps with 24-bit precision, never via double
  * (which would round twice). */
-#include "core/compiler.h"
 #include "json/numconv.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "json/eisel_lemire.h"
 #include "json/pow10_table.h"
 

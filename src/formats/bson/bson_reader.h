@@ -7,9 +7,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "core/compiler.h"
 #include "core/bump.h"
 #include "core/byteio.h"
+#include "core/compiler.h"
 #include "core/doc_internal.h"
 #include "core/key_cache.h"
 #include "core/mem.h"

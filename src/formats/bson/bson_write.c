@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/compiler.h"
 #include "core/byteio.h"
+#include "core/compiler.h"
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
 

@@ -16,8 +16,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "core/compiler.h"
 #include "core/byteio.h"
+#include "core/compiler.h"
 #include "core/value_internal.h"
 #include "formats/godot/godot_internal.h"
 

@@ -11,8 +11,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "core/compiler.h"
 #include "core/byteio.h"
+#include "core/compiler.h"
+#include "core/mem.h"
 #include "formats/godot/godot_internal.h"
 
 /* Strings that were checked already, by address: a decoded or JSON-read
@@ -160,11 +161,12 @@ static sv_status enc_float(gd_enc *e, const sv_value *v)
 
 /* ---- math tuples and packed numbers ---- */
 
-/* Room for n more bytes (the buffer itself hints huge pages for the large
- * blocks it allocates, core/buf.c). */
+/* Room for n more bytes. A big packed array is copied into memory the
+ * kernel has not handed out yet; the buffer, which owns that memory, asks
+ * for huge pages there (core/mem.h). */
 static bool reserve_big(gd_enc *e, size_t n)
 {
-    return sv_buf_reserve(e->out, n);
+    return sv__buf_reserve_large(e->out, n);
 }
 
 /* Writes n scalars of src (elem) as f32, f64 or i32 (to). */
