@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,14 +18,19 @@
 
 /* ---- the counting allocator ------------------------------------------------ */
 
-/* One counter per process is enough: each measurement has a child to itself. */
+/* One counter per process is enough: each measurement has a child to itself.
+ * Locked, since the threaded .brson decoder allocates from its second
+ * thread too (the Brotli decoder's memory). */
 static uint64_t count_current;
 static uint64_t count_peak;
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void count_add(uint64_t grow, uint64_t shrink)
 {
+    pthread_mutex_lock(&count_lock);
     count_current = count_current + grow - shrink;
     if (count_current > count_peak) count_peak = count_current;
+    pthread_mutex_unlock(&count_lock);
 }
 
 static void *count_malloc(void *ctx, size_t size)

@@ -6,7 +6,7 @@
  *   serval resonite package dump PKG [MEMBER]   a member as typed JSON
  *
  * Data trees are decoded by the "resonite" format (-O options as for dump);
- * packages are read with libzip through serval/resonite.h. */
+ * packages are read with serval's zip reader through serval/resonite.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,7 +119,7 @@ static int pkg_open(const char *path, pkg *k)
     if (st != SV_OK) return cli_exit_code(st);
     sv_error err;
     sv_error_clear(&err);
-    if (sv_resonite_package_open(k->in.data, k->in.len, &k->p, &err) != SV_OK) {
+    if (sv_resonite_package_open(k->in.data, k->in.len, NULL, &k->p, &err) != SV_OK) {
         cli_input_free(&k->in);
         return report(path, &err);
     }
@@ -144,15 +144,15 @@ static int pkg_read(pkg *k, const char *path, size_t i, const cli_args *a, sv_bu
 
 /* The main data tree: the member R-Main.record's assetUri names
  * ("packdb:///<sha256>" -> "Assets/<sha256>", spec resonite A.6.6), else
- * the first member with the FrDT magic. -1 when there is none. */
-static long pkg_main(pkg *k, const char *path, const cli_args *a)
+ * the first member with the FrDT magic. false when there is none. */
+static bool pkg_main(pkg *k, const char *path, const cli_args *a, size_t *index)
 {
-    long rec = sv_resonite_package_find(k->p, MAIN_RECORD);
-    if (rec >= 0) {
+    size_t rec;
+    if (sv_resonite_package_find(k->p, MAIN_RECORD, &rec) == SV_OK) {
         sv_buf b;
         sv_buf_init(&b, NULL);
-        long found = -1;
-        if (pkg_read(k, path, (size_t)rec, a, &b) == 0) {
+        bool found = false;
+        if (pkg_read(k, path, rec, a, &b) == 0) {
             sv_doc *doc = sv_doc_new(NULL);
             sv_json_decode_opts ro;
             sv_json_decode_opts_init(&ro);
@@ -167,22 +167,24 @@ static long pkg_main(pkg *k, const char *path, const cli_args *a)
                 if (n > strlen(pfx) && strncmp(uri, pfx, strlen(pfx)) == 0) {
                     char name[512];
                     snprintf(name, sizeof name, "Assets/%s", uri + strlen(pfx));
-                    found = sv_resonite_package_find(k->p, name);
+                    found = sv_resonite_package_find(k->p, name, index) == SV_OK;
                 }
             }
             sv_doc_free(doc);
         }
         sv_buf_free(&b);
-        if (found >= 0) return found;
+        if (found) return true;
     }
     for (size_t i = 0; i < sv_resonite_package_count(k->p); i++) {
         sv_resonite_member m;
         sv_error err;
         sv_error_clear(&err);
-        if (sv_resonite_package_member(k->p, i, &m, &err) == SV_OK && m.is_data_tree)
-            return (long)i;
+        if (sv_resonite_package_member(k->p, i, &m, &err) == SV_OK && m.is_data_tree) {
+            *index = i;
+            return true;
+        }
     }
-    return -1;
+    return false;
 }
 
 static int package_list(cli_args *a, const char *path)
@@ -190,7 +192,8 @@ static int package_list(cli_args *a, const char *path)
     pkg k;
     int rc = pkg_open(path, &k);
     if (rc) return rc;
-    long main_i = pkg_main(&k, path, a);
+    size_t main_i;
+    bool has_main = pkg_main(&k, path, a, &main_i);
     for (size_t i = 0; i < sv_resonite_package_count(k.p); i++) {
         sv_resonite_member m;
         sv_error err;
@@ -199,7 +202,7 @@ static int package_list(cli_args *a, const char *path)
             rc = report(path, &err);
             break;
         }
-        const char *kind = (long)i == main_i              ? "main-tree"
+        const char *kind = has_main && i == main_i        ? "main-tree"
                            : m.is_data_tree               ? "data-tree"
                            : !strcmp(m.name, MAIN_RECORD) ? "record"
                                                           : "asset";
@@ -278,12 +281,12 @@ static int package_extract(cli_args *a, const char *path)
     const char *dir = a->output ? a->output : ".";
     if (a->file_count > 1) {
         for (size_t f = 1; f < a->file_count && !rc; f++) {
-            long i = sv_resonite_package_find(k.p, a->files[f]);
-            if (i < 0) {
+            size_t i;
+            if (sv_resonite_package_find(k.p, a->files[f], &i) != SV_OK) {
                 cli_error("%s: no member '%s'", cli_display_name(path), a->files[f]);
                 rc = 4;
             } else {
-                rc = extract_one(&k, path, (size_t)i, dir, a);
+                rc = extract_one(&k, path, i, dir, a);
             }
         }
     } else {
@@ -299,10 +302,11 @@ static int package_dump(cli_args *a, const char *path)
     pkg k;
     int rc = pkg_open(path, &k);
     if (rc) return rc;
-    long i;
+    size_t i;
     const char *member = a->file_count > 1 ? a->files[1] : NULL;
-    i = member ? sv_resonite_package_find(k.p, member) : pkg_main(&k, path, a);
-    if (i < 0) {
+    bool found = member ? sv_resonite_package_find(k.p, member, &i) == SV_OK
+                        : pkg_main(&k, path, a, &i);
+    if (!found) {
         cli_error("%s: %s", cli_display_name(path),
                   member ? "no such member" : "no data tree in the package");
         pkg_close(&k);
@@ -316,9 +320,8 @@ static int package_dump(cli_args *a, const char *path)
     sv_doc *doc = sv_doc_new(NULL);
     sv_value root;
     if (!doc) rc = 3;
-    if (!rc && sv_resonite_package_member(k.p, (size_t)i, &m, &err) != SV_OK)
-        rc = report(path, &err);
-    if (!rc) rc = pkg_read(&k, path, (size_t)i, a, &b);
+    if (!rc && sv_resonite_package_member(k.p, i, &m, &err) != SV_OK) rc = report(path, &err);
+    if (!rc) rc = pkg_read(&k, path, i, a, &b);
     if (!rc) {
         sv_status st;
         if (m.is_data_tree) {
@@ -363,15 +366,15 @@ static int tree(cli_args *a, const char *path)
     sv_error_clear(&err);
     if (!rc && len >= 4 && memcmp(data, "PK\x03\x04", 4) == 0) {
         /* a .resonitepackage: its main data tree */
-        if (sv_resonite_package_open(data, len, &k.p, &err) != SV_OK) {
+        if (sv_resonite_package_open(data, len, NULL, &k.p, &err) != SV_OK) {
             rc = report(path, &err);
         } else {
-            long i = pkg_main(&k, path, a);
-            if (i < 0) {
+            size_t i;
+            if (!pkg_main(&k, path, a, &i)) {
                 cli_error("%s: no data tree in the package", cli_display_name(path));
                 rc = 4;
             } else {
-                rc = pkg_read(&k, path, (size_t)i, a, &member);
+                rc = pkg_read(&k, path, i, a, &member);
                 data = member.data;
                 len = member.len;
             }

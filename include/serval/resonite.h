@@ -66,7 +66,9 @@ typedef struct sv_resonite_opts {
      * everything runs on the calling thread, since a library must not start
      * threads its caller did not ask for. 1: a Brotli payload of 1 MiB or
      * more is decompressed by a second thread while this one reads the BSON
-     * behind it (docs/formats/resonite.md, "Threads"). */
+     * behind it (docs/formats/resonite.md, "Threads"); the document's
+     * allocator is then also called from that thread (the Brotli decoder's
+     * memory), so it must be safe to call from two threads. */
     int threads;
 } sv_resonite_opts;
 
@@ -117,8 +119,12 @@ typedef struct sv_resonite_member {
 
 typedef struct sv_resonite_package sv_resonite_package;
 
-/* Opens a package held in memory (data must outlive the package). */
+/* Opens a package held in memory (data must outlive the package). The
+ * package's memory, and the inflater's while members are read, comes from
+ * alloc (NULL: libc). Stored and deflated members are read; zip64,
+ * encrypted and multi-disk archives are refused (SV_ERR_UNSUPPORTED). */
 SV_API SV_NODISCARD sv_status sv_resonite_package_open(const uint8_t *data, size_t len,
+                                                       const sv_alloc *alloc,
                                                        sv_resonite_package **out, sv_error *err);
 SV_API void sv_resonite_package_close(sv_resonite_package *p);
 SV_API size_t sv_resonite_package_count(const sv_resonite_package *p);
@@ -126,12 +132,15 @@ SV_API size_t sv_resonite_package_count(const sv_resonite_package *p);
 SV_API SV_NODISCARD sv_status sv_resonite_package_member(sv_resonite_package *p, size_t i,
                                                          sv_resonite_member *m, sv_error *err);
 /* The bytes of member i, appended to out; at most max_size bytes (0: the
- * default decompressed-size limit). */
+ * default decompressed-size limit, SV_ERR_LIMIT beyond it); the CRC-32 is
+ * checked. */
 SV_API SV_NODISCARD sv_status sv_resonite_package_read(sv_resonite_package *p, size_t i,
                                                        uint64_t max_size, sv_buf *out,
                                                        sv_error *err);
-/* The index of the member called name, or -1. */
-SV_API long sv_resonite_package_find(const sv_resonite_package *p, const char *name);
+/* The index of the member called name in *index: SV_OK, or
+ * SV_ERR_NOT_FOUND when there is none. */
+SV_API SV_NODISCARD sv_status sv_resonite_package_find(const sv_resonite_package *p,
+                                                       const char *name, size_t *index);
 
 #ifdef __cplusplus
 }

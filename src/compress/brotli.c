@@ -1,15 +1,86 @@
 /* Brotli through Debian's libbrotli (spec resonite A.3.1: .brson payloads are
- * bare RFC 7932 streams; Resonite writes quality 9, lgwin 16). */
+ * bare RFC 7932 streams; Resonite writes quality 9, lgwin 16). The encoder
+ * and decoder states come from the caller's sv_alloc (codec_alloc.h). */
 #include <brotli/decode.h>
 #include <brotli/encode.h>
+#include <setjmp.h>
+#include <stdint.h>
 
+#include "compress/codec_alloc.h"
 #include "compress/compress.h"
 #include "compress/decomp_out.h"
+
+static void *brotli_alloc(void *opaque, size_t size)
+{
+    return sv_codec_malloc(opaque, size);
+}
+
+static void brotli_free(void *opaque, void *p)
+{
+    sv_codec_free(opaque, p);
+}
+
+/* ---- the streaming decoder ---------------------------------------------------- */
+
+struct sv_brotli_stream {
+    BrotliDecoderState *s;
+};
+
+/* The stream is libbrotli's state itself, so a step costs no indirection. */
+sv_brotli_stream *sv_brotli_stream_new(const sv_alloc *a)
+{
+    void *opaque = (void *)sv_codec_alloc_or_libc(a);
+    return (sv_brotli_stream *)BrotliDecoderCreateInstance(brotli_alloc, brotli_free, opaque);
+}
+
+sv_brotli_result sv_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in, size_t *avail_in,
+                                       uint8_t **out, size_t *avail_out)
+{
+    BrotliDecoderState *st = (BrotliDecoderState *)s;
+    switch (BrotliDecoderDecompressStream(st, avail_in, in, avail_out, out, NULL)) {
+    case BROTLI_DECODER_RESULT_SUCCESS: return SV_BROTLI_DONE;
+    case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: return SV_BROTLI_MORE_OUTPUT;
+    case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: return SV_BROTLI_MORE_INPUT;
+    default: break;
+    }
+    /* libbrotli reports a failed allocation as an error code of its own */
+    BrotliDecoderErrorCode c = BrotliDecoderGetErrorCode(st);
+    return c >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES &&
+                   c <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES
+               ? SV_BROTLI_NOMEM
+               : SV_BROTLI_BAD;
+}
+
+const char *sv_brotli_stream_error(const sv_brotli_stream *s)
+{
+    return BrotliDecoderErrorString(BrotliDecoderGetErrorCode((const BrotliDecoderState *)s));
+}
+
+void sv_brotli_stream_free(sv_brotli_stream *s)
+{
+    if (s) BrotliDecoderDestroyInstance((BrotliDecoderState *)s);
+}
+
+sv_status sv_brotli_head(const uint8_t *in, size_t len, uint8_t *first, size_t n, const sv_alloc *a)
+{
+    sv_brotli_stream *s = sv_brotli_stream_new(a);
+    if (!s) return SV_ERR_NOMEM;
+    size_t avail_in = len, avail_out = n;
+    const uint8_t *next_in = in;
+    uint8_t *next_out = first;
+    sv_brotli_result r = sv_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
+    sv_brotli_stream_free(s);
+    if (r == SV_BROTLI_NOMEM) return SV_ERR_NOMEM;
+    return avail_out == 0 && (r == SV_BROTLI_DONE || r == SV_BROTLI_MORE_OUTPUT) ? SV_OK
+                                                                                 : SV_ERR_SYNTAX;
+}
+
+/* ---- one call ----------------------------------------------------------------- */
 
 sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
                                sv_error *err)
 {
-    BrotliDecoderState *s = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+    sv_brotli_stream *s = sv_brotli_stream_new(out->alloc);
     if (!s) return sv_error_set(err, SV_ERR_NOMEM, d->format, d->base, "out of memory");
     sv_decomp_out o;
     sv_decomp_out_init(&o, out, d);
@@ -29,8 +100,7 @@ sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d
         uint8_t *next_out = room ? out->data + out->len : &probe;
         size_t avail_out = room ? room : 1;
         size_t before = avail_out;
-        BrotliDecoderResult r =
-            BrotliDecoderDecompressStream(s, &avail_in, &next_in, &avail_out, &next_out, NULL);
+        sv_brotli_result r = sv_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
         at = d->base + (uint64_t)(len - avail_in);
         if (!room && avail_out != before) {
             st = sv_decomp_out_over(&o, d, at, err);
@@ -38,41 +108,137 @@ sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d
         }
         if (room) out->len += before - avail_out;
         if ((st = sv_decomp_out_check(&o, d, at, err)) != SV_OK) break;
-        if (r == BROTLI_DECODER_RESULT_SUCCESS) {
+        if (r == SV_BROTLI_DONE) {
             if (avail_in)
                 st = sv_error_set(err, SV_ERR_TRAILING, d->format, at,
                                   "%zu bytes after the end of the Brotli stream", avail_in);
             break;
         }
-        if (r == BROTLI_DECODER_RESULT_ERROR) {
-            st = sv_error_set(err, SV_ERR_SYNTAX, d->format, at, "invalid Brotli stream: %s",
-                              BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s)));
+        if (r == SV_BROTLI_NOMEM) {
+            st = sv_error_set(err, SV_ERR_NOMEM, d->format, at, "out of memory");
             break;
         }
-        if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT) {
+        if (r == SV_BROTLI_BAD) {
+            st = sv_error_set(err, SV_ERR_SYNTAX, d->format, at, "invalid Brotli stream: %s",
+                              sv_brotli_stream_error(s));
+            break;
+        }
+        if (r == SV_BROTLI_MORE_INPUT) {
             st = sv_error_set(err, SV_ERR_TRUNCATED, d->format, at,
                               "the Brotli stream ends too early");
             break;
         }
-        /* NEEDS_MORE_OUTPUT: loop for more room */
+        /* SV_BROTLI_MORE_OUTPUT: loop for more room */
     }
     if (st == SV_OK && o.exact && sv_decomp_out_len(&o) != o.cap)
         st = sv_error_set(err, SV_ERR_TRUNCATED, d->format, d->base + len,
                           "the decompressed payload has %llu bytes, its BSON length says %llu",
                           (unsigned long long)sv_decomp_out_len(&o), (unsigned long long)o.cap);
-    BrotliDecoderDestroyInstance(s);
+    sv_brotli_stream_free(s);
     return st;
+}
+
+/* libbrotlienc ends the process (exit) when its allocator returns NULL: its
+ * encoder is built without BROTLI_ENCODER_CLEANUP_ON_OOM. A library must
+ * report out-of-memory instead, so the encoder's allocator never returns
+ * NULL to it: a refused allocation jumps back to sv_brotli_compress, which
+ * frees every block the encoder still holds (they are kept on a list, since
+ * its own cleanup never runs). libbrotlienc is C and holds no other
+ * resource, so leaving its frames this way is safe. */
+typedef struct enc_block {
+    struct enc_block *prev, *next;
+    size_t total; /* bytes of the whole block, this header included */
+} enc_block;
+#define ENC_HEADER 32u /* sizeof(enc_block), rounded up to keep 16-byte alignment */
+
+typedef struct enc_mem {
+    const sv_alloc *alloc;
+    enc_block *blocks;
+    jmp_buf refused;
+} enc_mem;
+
+static void *enc_alloc(void *opaque, size_t size)
+{
+    enc_mem *m = opaque;
+    const sv_alloc *a = m->alloc;
+    enc_block *b = size <= SIZE_MAX - ENC_HEADER ? a->malloc(a->ctx, size + ENC_HEADER) : NULL;
+    if (!b) longjmp(m->refused, 1);
+    b->total = size + ENC_HEADER;
+    b->prev = NULL;
+    b->next = m->blocks;
+    if (m->blocks) m->blocks->prev = b;
+    m->blocks = b;
+    return (unsigned char *)b + ENC_HEADER;
+}
+
+static void enc_free(void *opaque, void *p)
+{
+    if (!p) return;
+    enc_mem *m = opaque;
+    enc_block *b = (enc_block *)(void *)((unsigned char *)p - ENC_HEADER);
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        m->blocks = b->next;
+    if (b->next) b->next->prev = b->prev;
+    m->alloc->free(m->alloc->ctx, b, b->total);
+}
+
+static void enc_free_all(enc_mem *m)
+{
+    while (m->blocks) {
+        enc_block *b = m->blocks;
+        m->blocks = b->next;
+        m->alloc->free(m->alloc->ctx, b, b->total);
+    }
+}
+
+/* The encoder's run; the state is created and destroyed inside so that a
+ * jump back from enc_alloc leaves nothing of it outside enc_mem's list. */
+static bool encode_stream(enc_mem *m, const uint8_t *in, size_t len, int quality, int lgwin,
+                          uint8_t *dst, size_t max, size_t *total)
+{
+    BrotliEncoderState *s = BrotliEncoderCreateInstance(enc_alloc, enc_free, m);
+    if (!s) return false;
+    /* the parameters BrotliEncoderCompress sets */
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_QUALITY, (uint32_t)quality);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_LGWIN, (uint32_t)lgwin);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_MODE, BROTLI_MODE_GENERIC);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_SIZE_HINT,
+                              len > UINT32_MAX ? UINT32_MAX : (uint32_t)len);
+    if (lgwin > BROTLI_MAX_WINDOW_BITS)
+        BrotliEncoderSetParameter(s, BROTLI_PARAM_LARGE_WINDOW, BROTLI_TRUE);
+    size_t avail_in = len, avail_out = max;
+    const uint8_t *next_in = in;
+    uint8_t *next_out = dst;
+    bool ok = BrotliEncoderCompressStream(s, BROTLI_OPERATION_FINISH, &avail_in, &next_in,
+                                          &avail_out, &next_out, total) &&
+              BrotliEncoderIsFinished(s);
+    BrotliEncoderDestroyInstance(s);
+    return ok;
 }
 
 bool sv_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin, sv_buf *out)
 {
+    if (len == 0) {
+        /* an empty stream: ISLAST, ISLASTEMPTY (BrotliEncoderCompress's byte) */
+        sv_buf_putc(out, 6);
+        return sv_buf_ok(out);
+    }
     size_t max = BrotliEncoderMaxCompressedSize(len);
-    if (max == 0) max = len + 1024; /* 0 = "too large to bound"; the call then fails cleanly */
+    if (max == 0) return false; /* too large to bound */
     if (!sv_buf_reserve(out, max)) return false;
-    size_t n = max;
-    if (!BrotliEncoderCompress(quality, lgwin, BROTLI_MODE_GENERIC, len, in, &n,
-                               out->data + out->len))
+    enc_mem m;
+    m.alloc = out->alloc;
+    m.blocks = NULL;
+    size_t total = 0;
+    if (setjmp(m.refused)) {
+        enc_free_all(&m);
         return false;
-    out->len += n;
+    }
+    bool ok = encode_stream(&m, in, len, quality, lgwin, out->data + out->len, max, &total);
+    enc_free_all(&m); /* nothing, unless libbrotli forgot a block */
+    if (!ok || total > max) return false;
+    out->len += total;
     return true;
 }

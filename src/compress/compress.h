@@ -1,4 +1,10 @@
-/* Thin adapters over Debian's libbrotli, liblzma and liblz4 (internal).
+/* Thin adapters over Debian's libbrotli, liblzma, liblz4 and zlib (internal). No
+ * file outside src/compress/ includes a compression library's header: the
+ * formats call these functions.
+ *
+ * Every allocation a codec makes goes through an sv_alloc: the output
+ * buffer's for the one-call functions, the one given for the streaming
+ * decoder (codec_alloc.h).
  *
  * Decompressors write into an sv_buf (its allocator is the caller's, so a
  * document's counting allocator sees the memory) and enforce the
@@ -32,8 +38,33 @@ typedef struct sv_decomp {
 /* Appends the decompressed bytes to out. */
 sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
                                sv_error *err);
-/* A bare RFC 7932 stream with BROTLI_MODE_GENERIC at quality/lgwin. */
+/* A bare RFC 7932 stream with BROTLI_MODE_GENERIC at quality/lgwin (the
+ * bytes of libbrotli's BrotliEncoderCompress for qualities 0 to 9). */
 bool sv_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin, sv_buf *out);
+
+/* A Brotli decoder driven step by step, for callers that place the output
+ * themselves (the .brson pipeline decompresses into the document's arena
+ * while the BSON reader follows). */
+typedef struct sv_brotli_stream sv_brotli_stream;
+typedef enum sv_brotli_result {
+    SV_BROTLI_DONE,        /* the stream has ended */
+    SV_BROTLI_MORE_OUTPUT, /* the output room is full: call again with more */
+    SV_BROTLI_MORE_INPUT,  /* the input ended before the stream did */
+    SV_BROTLI_BAD,         /* invalid data; sv_brotli_stream_error says why */
+    SV_BROTLI_NOMEM        /* the allocator refused memory */
+} sv_brotli_result;
+/* NULL when out of memory. a (NULL: libc) must outlive the stream. */
+sv_brotli_stream *sv_brotli_stream_new(const sv_alloc *a);
+/* Decompresses from *in (*avail_in bytes) into *out (*avail_out bytes of
+ * room), advancing all four. */
+sv_brotli_result sv_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in, size_t *avail_in,
+                                       uint8_t **out, size_t *avail_out);
+const char *sv_brotli_stream_error(const sv_brotli_stream *s);
+void sv_brotli_stream_free(sv_brotli_stream *s);
+/* The first n bytes a Brotli stream decompresses to, into first: SV_OK;
+ * SV_ERR_SYNTAX when the stream is invalid or shorter; SV_ERR_NOMEM. */
+sv_status sv_brotli_head(const uint8_t *in, size_t len, uint8_t *first, size_t n,
+                         const sv_alloc *a);
 
 /* Raw LZMA1 data (no header) with its 5 property bytes and known
  * uncompressed size usize; an end-of-payload marker after usize bytes is
@@ -52,14 +83,36 @@ bool sv_lzma_raw_compress(const uint8_t *in, size_t len, uint32_t dict_size, uns
  * Appends to out (whose room the caller has checked against its limit). */
 sv_status sv_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len,
                                   const sv_decomp *d, sv_buf *out, sv_error *err);
+/* The first n bytes of an LZ4 block (n <= 64) into first; false when the
+ * block is invalid or shorter. Allocates nothing. */
+bool sv_lz4_block_head(const uint8_t *in, size_t len, uint8_t *first, size_t n);
+/* LZ4 HC compression state, made once for many blocks. */
+typedef struct sv_lz4_hc sv_lz4_hc;
+sv_lz4_hc *sv_lz4_hc_new(const sv_alloc *a); /* NULL: out of memory; a must outlive it */
+void sv_lz4_hc_free(sv_lz4_hc *hc);
 /* LZ4 HC block into dst (capacity cap); returns the size, or 0 when the
  * block does not fit (does not shrink). */
-size_t sv_lz4_block_compress_hc(const uint8_t *in, size_t len, uint8_t *dst, size_t cap, int level);
+size_t sv_lz4_block_compress_hc(sv_lz4_hc *hc, const uint8_t *in, size_t len, uint8_t *dst,
+                                size_t cap, int level);
 /* The most an LZ4 block of len compressed bytes can expand to (LZ4's match
  * length encoding gives at most 255 output bytes per input byte). */
 static inline uint64_t sv_lz4_max_expansion(uint64_t len)
 {
     return len * 255u + 16u;
 }
+
+/* Raw deflate (RFC 1951, no zlib header: zip's method 8) into dst[0..cap),
+ * the inflater's memory from a (NULL: libc). *produced: bytes written.
+ * SV_OK when the stream ended within cap with no input left over;
+ * SV_ERR_LIMIT: it has more than cap bytes; SV_ERR_TRUNCATED: the input
+ * ends first; SV_ERR_TRAILING: input after its end; SV_ERR_SYNTAX;
+ * SV_ERR_NOMEM. *why says it in words. */
+sv_status sv_inflate_raw(const uint8_t *in, size_t len, uint8_t *dst, size_t cap, const sv_alloc *a,
+                         size_t *produced, const char **why);
+/* Raw deflate at level (0-9, -1 zlib's default) appended to out, memory
+ * from out's allocator. */
+bool sv_deflate_raw(const uint8_t *in, size_t len, int level, sv_buf *out);
+/* CRC-32 (ISO-HDLC, zip's) of n bytes, continuing from crc (0 to start). */
+uint32_t sv_crc32(uint32_t crc, const uint8_t *p, size_t n);
 
 #endif

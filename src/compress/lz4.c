@@ -1,10 +1,13 @@
 /* LZ4 blocks through Debian's liblz4 (spec resonite A.3.3: .lz4bson chunks
  * are LZ4 *block* format; the lz4net chunk stream around them is parsed in
- * src/formats/resonite/). */
+ * src/formats/resonite/). liblz4's LZ4_compress_HC takes its ~256 KiB state
+ * from malloc; the state here comes from the caller's sv_alloc instead and
+ * serves every block of a stream. */
 #include <limits.h>
 #include <lz4.h>
 #include <lz4hc.h>
 
+#include "compress/codec_alloc.h"
 #include "compress/compress.h"
 
 sv_status sv_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len,
@@ -24,9 +27,51 @@ sv_status sv_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len
     return SV_OK;
 }
 
-size_t sv_lz4_block_compress_hc(const uint8_t *in, size_t len, uint8_t *dst, size_t cap, int level)
+bool sv_lz4_block_head(const uint8_t *in, size_t len, uint8_t *first, size_t n)
+{
+    /* the partial decoder may write up to its capacity: a fixed scratch */
+    char tmp[64];
+    if (n > sizeof tmp || len > INT_MAX) return false;
+    int got = LZ4_decompress_safe_partial((const char *)in, tmp, (int)len, (int)n, (int)sizeof tmp);
+    if (got < (int)n) return false;
+    for (size_t i = 0; i < n; i++)
+        first[i] = (uint8_t)tmp[i];
+    return true;
+}
+
+struct sv_lz4_hc {
+    const sv_alloc *alloc;
+    void *state; /* LZ4_sizeofStateHC() bytes */
+};
+
+sv_lz4_hc *sv_lz4_hc_new(const sv_alloc *a)
+{
+    a = sv_codec_alloc_or_libc(a);
+    sv_lz4_hc *hc = a->malloc(a->ctx, sizeof *hc);
+    if (!hc) return NULL;
+    hc->alloc = a;
+    /* liblz4 wants the state aligned like a pointer; the allocator's blocks are */
+    hc->state = a->malloc(a->ctx, (size_t)LZ4_sizeofStateHC());
+    if (!hc->state) {
+        a->free(a->ctx, hc, sizeof *hc);
+        return NULL;
+    }
+    return hc;
+}
+
+void sv_lz4_hc_free(sv_lz4_hc *hc)
+{
+    if (!hc) return;
+    const sv_alloc *a = hc->alloc;
+    a->free(a->ctx, hc->state, (size_t)LZ4_sizeofStateHC());
+    a->free(a->ctx, hc, sizeof *hc);
+}
+
+size_t sv_lz4_block_compress_hc(sv_lz4_hc *hc, const uint8_t *in, size_t len, uint8_t *dst,
+                                size_t cap, int level)
 {
     if (len > INT_MAX || cap > INT_MAX) return 0;
-    int n = LZ4_compress_HC((const char *)in, (char *)dst, (int)len, (int)cap, level);
+    int n = LZ4_compress_HC_extStateHC(hc->state, (const char *)in, (char *)dst, (int)len, (int)cap,
+                                       level);
     return n > 0 ? (size_t)n : 0;
 }

@@ -4,12 +4,31 @@
 #include <lzma.h>
 #include <string.h>
 
+#include "compress/codec_alloc.h"
 #include "compress/compress.h"
 #include "compress/decomp_out.h"
 
 /* LZMA1 property byte limits: (pb * 5 + lp) * 9 + lc with lc <= 8, lp <= 4,
  * pb <= 4. */
 #define LZMA_PROPS_MAX 224
+
+/* liblzma's allocator hooks onto an sv_alloc (codec_alloc.h). */
+static void *lzma_alloc_fn(void *opaque, size_t nmemb, size_t size)
+{
+    if (size && nmemb > SIZE_MAX / size) return NULL;
+    return sv_codec_malloc(opaque, nmemb * size);
+}
+
+static void lzma_free_fn(void *opaque, void *p)
+{
+    sv_codec_free(opaque, p);
+}
+
+static lzma_allocator allocator_for(const sv_alloc *a)
+{
+    lzma_allocator la = {lzma_alloc_fn, lzma_free_fn, (void *)sv_codec_alloc_or_libc(a)};
+    return la;
+}
 
 sv_status sv_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size_t len,
                                  uint64_t usize, const sv_decomp *d, sv_buf *out, size_t *consumed,
@@ -45,9 +64,16 @@ sv_status sv_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size
     opt.ext_size_high = (uint32_t)(usize >> 32);
     lzma_filter filters[2] = {{.id = LZMA_FILTER_LZMA1EXT, .options = &opt},
                               {.id = LZMA_VLI_UNKNOWN, .options = NULL}};
+    lzma_allocator la = allocator_for(out->alloc);
     lzma_stream s = LZMA_STREAM_INIT;
-    if (lzma_raw_decoder(&s, filters) != LZMA_OK)
-        return sv_error_set(err, SV_ERR_NOMEM, d->format, d->base, "cannot start the LZMA decoder");
+    s.allocator = &la;
+    lzma_ret started = lzma_raw_decoder(&s, filters);
+    if (started != LZMA_OK) {
+        lzma_end(&s);
+        return sv_error_set(err, started == LZMA_MEM_ERROR ? SV_ERR_NOMEM : SV_ERR_UNSUPPORTED,
+                            d->format, d->base, "cannot start the LZMA decoder%s",
+                            started == LZMA_MEM_ERROR ? " (out of memory)" : "");
+    }
     sv_decomp_out o;
     sv_decomp_out_init(&o, out, d);
     sv_status st = SV_OK;
@@ -108,8 +134,13 @@ bool sv_lzma_raw_compress(const uint8_t *in, size_t len, uint32_t dict_size, uns
     lzma_filter filters[2] = {{.id = LZMA_FILTER_LZMA1, .options = &opt},
                               {.id = LZMA_VLI_UNKNOWN, .options = NULL}};
     if (lzma_properties_encode(filters, props) != LZMA_OK) return false;
+    lzma_allocator la = allocator_for(out->alloc);
     lzma_stream s = LZMA_STREAM_INIT;
-    if (lzma_raw_encoder(&s, filters) != LZMA_OK) return false;
+    s.allocator = &la;
+    if (lzma_raw_encoder(&s, filters) != LZMA_OK) {
+        lzma_end(&s);
+        return false;
+    }
     s.next_in = in;
     s.avail_in = len;
     bool ok = false;

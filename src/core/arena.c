@@ -1,13 +1,10 @@
 /* sv_doc: a document that owns an arena. Everything a document holds is
  * allocated here and freed at once by sv_doc_free. */
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise */
-#include <sys/mman.h>
-#endif
 #include <stdint.h>
 #include <string.h>
 
 #include "core/doc_internal.h"
+#include "core/mem.h"
 
 #define ARENA_FIRST_CHUNK 4096u
 #define ARENA_MAX_CHUNK ((size_t)64 << 20)
@@ -118,25 +115,6 @@ void sv_doc_set_root(sv_doc *doc, sv_value root)
     if (doc) doc->root = root;
 }
 
-/* Large documents fault in tens of thousands of 4 KiB pages; for a 50 MB
- * JSON parse that was a third of the time. Asking for transparent huge pages
- * on the 2 MiB-aligned interior of big chunks cuts the faults about eightfold
- * (measured with serval-bench json.parse). It is only a hint: where THP is off
- * or the call is unknown nothing changes. */
-static void arena_hint_huge_pages(void *p, size_t size)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (size < 2 * huge) return;
-    uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t end = ((uintptr_t)p + size) & ~(huge - 1);
-    if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)size;
-#endif
-}
-
 /* Adds a chunk with at least need usable bytes. A request larger than half the
  * regular chunk size gets a chunk of exactly its size, placed behind the
  * current chunk so the current chunk's free space is not lost. */
@@ -149,7 +127,7 @@ static bool arena_add_chunk(sv_doc *doc, size_t need)
     sv_chunk *c = sv__doc_sys_alloc(doc, size);
     if (!c) return false;
     c->size = size;
-    arena_hint_huge_pages(c, size);
+    sv_mem_hint_huge_pages(c, size, (size_t)4 << 20); /* big chunks of a big document */
     if (oversized && doc->chunk) {
         /* keep the current chunk current; hand out this block directly */
         c->prev = doc->chunk->prev;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "serval/buf.h"
 #include "serval/error.h"
 
@@ -46,11 +47,7 @@ static inline uint64_t sv_br_remaining(const sv_bitreader *r)
 }
 
 /* Records a failure at the current bit position (first one wins). */
-sv_status sv_br_fail(sv_bitreader *r, sv_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+sv_status sv_br_fail(sv_bitreader *r, sv_status status, const char *fmt, ...) SV_PRINTF(3, 4);
 
 /* Loads up to 64 bits starting at byte index i (fewer at the end: zeros). */
 static inline uint64_t sv__br_load64(const sv_bitreader *r, uint64_t i)
@@ -58,10 +55,7 @@ static inline uint64_t sv__br_load64(const sv_bitreader *r, uint64_t i)
     uint64_t bytes = (r->bit_len + 7) / 8;
     uint64_t w = 0;
     if (i + 8 <= bytes) {
-        memcpy(&w, r->data + i, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        w = __builtin_bswap64(w);
-#endif
+        w = sv_load64le(r->data + i);
     } else {
         for (uint64_t k = 0; i + k < bytes; k++) w |= (uint64_t)r->data[i + k] << (8 * k);
     }

@@ -3,6 +3,8 @@
 
 #include <stdint.h>
 
+#include "core/mem.h"
+
 void sv_buf_init(sv_buf *b, const sv_alloc *alloc)
 {
     b->data = NULL;
@@ -40,6 +42,17 @@ bool sv_buf_grow(sv_buf *b, size_t extra)
     }
     b->data = p;
     b->cap = cap;
+    return true;
+}
+
+bool sv__buf_reserve_large(sv_buf *b, size_t n)
+{
+    size_t had = b->cap;
+    if (!sv_buf_reserve(b, n)) return false;
+    /* Only room the buffer has just allocated, which the kernel has not
+     * handed out yet: huge pages there save most page faults of the copy
+     * to come. */
+    if (b->cap != had) sv_mem_hint_huge_pages(b->data + b->len, n, (size_t)8 << 20);
     return true;
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "serval/buf.h"
 #include "serval/error.h"
 
@@ -43,11 +44,7 @@ static inline size_t sv_rd_remaining(const sv_reader *r)
 
 /* Records a failure at the current offset (first one wins) and makes the
  * reader return zeros from now on. Returns the status. */
-sv_status sv_rd_fail(sv_reader *r, sv_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+sv_status sv_rd_fail(sv_reader *r, sv_status status, const char *fmt, ...) SV_PRINTF(3, 4);
 
 /* True if n more bytes are there; else records SV_ERR_TRUNCATED naming what. */
 static inline bool sv_rd_need(sv_reader *r, size_t n, const char *what)

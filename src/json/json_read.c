@@ -294,13 +294,13 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 
 #define TRY(expr)                                                                                  \
     do {                                                                                           \
-        if (JR_UNLIKELY(!(expr))) goto fail;                                                       \
+        if (SV_UNLIKELY(!(expr))) goto fail;                                                       \
     } while (0)
 
 /* Room on the value stack for vs[vtop]. */
 #define ROOM(at)                                                                                   \
     do {                                                                                           \
-        if (JR_UNLIKELY(vtop >= r->vcap)) {                                                        \
+        if (SV_UNLIKELY(vtop >= r->vcap)) {                                                        \
             if (!(vs = grow_values(r, vtop, (at)))) goto fail;                                     \
         }                                                                                          \
     } while (0)
@@ -338,11 +338,7 @@ static const uint8_t jr_token[256] = {
  * of the open containers (so it is never copied to get there), and the top
  * frame (f) decides what happens to it at have_value: in an array or a map
  * it just stays (vtop++). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static bool
-parse(jr *r, const char *p, sv_value *root)
+static SV_NOINLINE bool parse(jr *r, const char *p, sv_value *root)
 {
     sv_value *vs = r->vs;
     size_t vtop = r->vtop;
@@ -356,7 +352,7 @@ value:
     ROOM(p);
 value_roomy: /* vs[vtop] has room */
     r->open = true;
-    if (JR_UNLIKELY(p >= r->end)) {
+    if (SV_UNLIKELY(p >= r->end)) {
         sv_jr_bad_value(r, p);
         goto fail;
     }
@@ -402,12 +398,12 @@ literal:
 
 object:
     obj = p;
-    if (JR_UNLIKELY(r->ftop >= r->lim.max_depth)) {
+    if (SV_UNLIKELY(r->ftop >= r->lim.max_depth)) {
         depth_error(r, p);
         goto fail;
     }
     p++;
-#if JR_SWAR
+#if SV_SWAR
     /* A form whose key the form cache knows: a one-key form's payload is
      * read at once (jr_leaf_fast), any other form goes to its payload. */
     if (r->end - p >= 24 && p[0] == '"' && p[1] == '$' && !r->plain) {
@@ -470,13 +466,13 @@ form_payload:
         slot = 0;
         /* vs[vtop] has room (value:), and becomes the class */
         if (p < r->end && *p == '"') { /* a class name, usually short: inline */
-#if JR_SWAR
+#if SV_SWAR
             /* The class of the last object, from its key slot's text: the
              * `"key":` pattern without the colon (its top byte). */
             const jr_key_slot *c = &r->keys[r->last_class];
             uint64_t m0 = c->m1 ? c->m0 : c->m0 >> 8, m1 = c->m1 >> 8;
-            if (c->m0 && r->end - p >= 16 && (jr_load64(p) & m0) == (c->p0 & m0) &&
-                (jr_load64(p + 8) & m1) == (c->p1 & m1)) {
+            if (c->m0 && r->end - p >= 16 && (sv_load64(p) & m0) == (c->p0 & m0) &&
+                (sv_load64(p + 8) & m1) == (c->p1 & m1)) {
                 vs[vtop] = jr_value(c->hdr, jr_ptr_word(c->s));
                 slot = r->last_class;
                 p += (c->hdr >> 32) + 2;
@@ -638,7 +634,7 @@ have_value: /* the value is vs[vtop] */
     FAIL(p, SV_ERR_SYNTAX, "internal error: bad frame"); /* not reached */
 
 arr_next:
-    if (JR_LIKELY(p < r->end)) {
+    if (SV_LIKELY(p < r->end)) {
         if (*p == ',') {
             p++;
             goto value;
@@ -652,7 +648,7 @@ arr_next:
     FAIL(p, SV_ERR_SYNTAX, "expected ',' or ']' after an array item");
 
 map_next:
-    if (JR_LIKELY(p < r->end)) {
+    if (SV_LIKELY(p < r->end)) {
         if (*p == ',') {
             p++;
             goto map_key;
@@ -667,15 +663,15 @@ map_next:
 
 map_key:
     /* room for the key and its value at once (the value then skips ROOM) */
-    if (JR_UNLIKELY(vtop + 1 >= r->vcap) && !(vs = grow_values(r, vtop + 1, p))) goto fail;
-#if JR_SWAR
+    if (SV_UNLIKELY(vtop + 1 >= r->vcap) && !(vs = grow_values(r, vtop + 1, p))) goto fail;
+#if SV_SWAR
     /* The key that came here last time (jr_key_slot): `"key":` as expected
      * is taken at once. */
-    if (JR_LIKELY(r->end - p >= 16)) {
+    if (SV_LIKELY(r->end - p >= 16)) {
         unsigned s = *f->link;
         const jr_key_slot *e = &r->keys[s];
-        if (JR_LIKELY((jr_load64(p) & e->m0) == e->p0) &&
-            (!e->m1 || (jr_load64(p + 8) & e->m1) == e->p1)) {
+        if (SV_LIKELY((sv_load64(p) & e->m0) == e->p0) &&
+            (!e->m1 || (sv_load64(p + 8) & e->m1) == e->p1)) {
             vs[vtop++] = jr_value(e->hdr, jr_ptr_word(e->s));
             f->link = &r->keys[s].next;
             p += (e->hdr >> 32) + 3; /* the quotes and the colon */

@@ -19,13 +19,14 @@
 #include <float.h>
 
 #include "core/base64.h"
+#include "json/eisel_lemire.h"
 #include "json/json_read_internal.h"
 #include "json/numconv.h"
 #include "json/pow10_table.h"
 
 /* ---- plain decimals --------------------------------------------------------------------- */
 
-#if JR_SWAR
+#if SV_SWAR
 /* High bit of each byte of w below '0' (borrow) or above '9' (+0x46 reaches
  * 0x80); only the lowest flagged byte is exact, which is all we look at. */
 static inline uint64_t jr_nondigits(uint64_t w)
@@ -53,19 +54,15 @@ static inline uint64_t jr_digits_n(uint64_t w, unsigned n)
  * takes byte 0, so that the digits on both sides make one run: "-18.0339"
  * is read as the run 0180339 (k = 2 integer digits, 4 after the point), 8
  * digits per load. Near the end of the input, sv_jr_decimal_careful. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline const char *
-jr_decimal(const char *p, const char *end, jr_dec *d)
+static SV_ALWAYS_INLINE const char *jr_decimal(const char *p, const char *end, jr_dec *d)
 {
-#if JR_SWAR
+#if SV_SWAR
     static const uint64_t pow10[9] = {1,      10,      100,      1000,     10000,
                                       100000, 1000000, 10000000, 100000000};
     if (end - p >= 40) {
         bool neg = *p == '-';
         const char *s = p + neg;
-        uint64_t a = jr_load64(s), na = jr_nondigits(a);
+        uint64_t a = sv_load64(s), na = jr_nondigits(a);
         if (!na) goto careful; /* 8 or more integer digits */
         unsigned k = (unsigned)__builtin_ctzll(na) >> 3;
         /* (&, not &&: whether k > 1 is a coin toss for the branch predictor) */
@@ -85,10 +82,10 @@ jr_decimal(const char *p, const char *end, jr_dec *d)
             e = (unsigned)__builtin_ctzll(na) >> 3; /* k + 1 to 7 */
             m = jr_digits_n(a, e);
         } else {
-            uint64_t b = jr_load64(s + 8), nb = jr_nondigits(b);
+            uint64_t b = sv_load64(s + 8), nb = jr_nondigits(b);
             m = jr_digits_n(a, 8);
             if (!nb) {
-                uint64_t c = jr_load64(s + 16), nc = jr_nondigits(c);
+                uint64_t c = sv_load64(s + 16), nc = jr_nondigits(c);
                 if (!nc) return NULL; /* far more than 19 digits */
                 m = m * 100000000 + jr_digits_n(b, 8);
                 b = c;
@@ -131,48 +128,16 @@ static const float jr_exact_pow10_f32[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
 #define JR_EXACT_DIV 0
 #endif
 
-#if JR_EXACT_DIV && JR_SWAR && defined(__SIZEOF_INT128__)
+#if JR_EXACT_DIV
 #define JR_LEMIRE 1
-/* For m / 10^nf with nf = 1..19: T = 5^-nf scaled to 128 bits, T = floor(2^(127
- * + L) / 5^nf) where L is the bit length of 5^nf (so 2^127 <= T < 2^128): that
- * is entry -nf of the shared table sv_pow5_128 (pow10_table.h). The binary
- * exponent of the result before the normalisation below is e = 63 - L - nf. */
-static inline int jr_pow5_neg_exp(unsigned nf)
+/* The correctly rounded m / 10^nf for 2^53 < m < 10^19 and 1 <= nf <= 19
+ * by the Eisel-Lemire step (eisel_lemire.h, inlined here with the double
+ * format folded in); false when that step leaves it open (a product within
+ * the table's error of a halfway point: sv_decimal_to_f64 decides). */
+static SV_ALWAYS_INLINE bool jr_lemire(uint64_t m, unsigned nf, double *out)
 {
-    return 62 - sv_floor_log2_pow5((int)nf) - (int)nf;
-}
-
-/* The correctly rounded m / 10^nf for 2^53 < m < 10^19 and 5 <= nf <= 19
- * (the Eisel-Lemire method: Lemire, "Number parsing at a gigabyte per
- * second", 2021). m, shifted so that its top bit is set, times T gives the
- * quotient's leading bits; the product is a little low (T is truncated) by
- * less than 2 units of its second word, so the result is exact unless the
- * bits below the 54 kept ones are all ones up to that margin: then false
- * (sv_decimal_to_f64 decides). A quotient exactly halfway between two
- * doubles, where a low product would round the wrong way, needs 5^nf to
- * divide m with 2^53 * 5^nf <= m, so nf <= 4: those never come here. */
-static inline bool jr_lemire(uint64_t m, unsigned nf, double *out)
-{
-    unsigned lz = (unsigned)__builtin_clzll(m);
-    uint64_t w = m << lz;
-    const uint64_t *t = sv_pow5_128[-(int)nf - SV_POW5_MIN];
-    unsigned __int128 p = (unsigned __int128)w * t[0];
-    uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
-    if ((hi & 0x1FF) == 0x1FF) { /* near a carry: add the next word of the product */
-        uint64_t h2 = (uint64_t)(((unsigned __int128)w * t[1]) >> 64);
-        lo += h2;
-        hi += lo < h2;
-        if ((hi & 0x1FF) == 0x1FF && lo >= UINT64_MAX - 1) return false;
-    }
-    unsigned top = (unsigned)(hi >> 63);        /* the product's top bit: 1 or 0 */
-    uint64_t mant = hi >> (top + 9);             /* 53 bits and the rounding bit */
-    int e = jr_pow5_neg_exp(nf) + (int)top - (int)lz; /* binary exponent of 1.f */
-    mant = (mant + (mant & 1)) >> 1;             /* round half up (never a tie) */
-    if (mant == (UINT64_C(1) << 53)) {
-        mant >>= 1;
-        e++;
-    }
-    uint64_t bits = (uint64_t)(e + 1023) << 52 | (mant & ((UINT64_C(1) << 52) - 1));
+    uint64_t bits, low;
+    if (sv_eisel_lemire(m, -(int)nf, &sv_binfmt_f64, &bits, &low) != SV_EL_DONE) return false;
     memcpy(out, &bits, sizeof bits);
     return true;
 }
@@ -183,10 +148,10 @@ static inline bool jr_lemire(uint64_t m, unsigned nf, double *out)
 /* The float64 nearest to a decimal. An integer up to 2^53 and 10^nf (nf <=
  * 19) are exact doubles, so one IEEE division is the correctly rounded
  * quotient (Clinger's fast path); longer digits with 5 or more of them after
- * the point go to jr_lemire, the rest to sv_decimal_to_f64. False only when
+ * digits go to jr_lemire, the rest to sv_decimal_to_f64. False only when
  * that cannot decide from 19 digits (then the token is read in full by the
  * general path). */
-static inline bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, double *out)
+static SV_ALWAYS_INLINE bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, double *out)
 {
     double x;
 #if JR_EXACT_DIV
@@ -195,7 +160,7 @@ static inline bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, double *out)
     } else
 #endif
 #if JR_LEMIRE
-        if (nf < 5 || !jr_lemire(m, nf, &x))
+        if (!jr_lemire(m, nf, &x))
 #endif
             if (!sv_decimal_to_f64(m, -(int64_t)nf, false, false, &x)) return false;
     /* the sign as a bit, not a branch: it is as likely one way as the other */
@@ -283,7 +248,7 @@ static inline char *jr_room(jr *r, size_t n)
 
 /* ---- form keys -------------------------------------------------------------------------- */
 
-#if JR_SWAR
+#if SV_SWAR
 /* The index of the first '"' in the 16 bytes w0, w1 (16 when none). The
  * zero-byte test (t - 1) & ~t & 0x80 is exact for the lowest zero byte of t
  * (a borrow only starts at a zero byte and only runs upwards). */
@@ -304,8 +269,8 @@ static inline unsigned jr_quote16(uint64_t w0, uint64_t w1)
 static inline jr_form_slot *jr_form_slot_of(jr *r, const char *s, unsigned n, uint64_t *w0,
                                             uint64_t *w1)
 {
-    *w0 = jr_keep(jr_load64(s), n + 1);
-    *w1 = n + 1 > 8 ? jr_keep(jr_load64(s + 8), n + 1 - 8) : 0;
+    *w0 = jr_keep(sv_load64(s), n + 1);
+    *w1 = n + 1 > 8 ? jr_keep(sv_load64(s + 8), n + 1 - 8) : 0;
     uint64_t h = (*w0 ^ (*w1 * UINT64_C(0x9e3779b97f4a7c15))) * UINT64_C(0xbf58476d1ce4e5b9);
     return &r->forms[h >> (64 - JR_FORM_CACHE_BITS)];
 }
@@ -316,7 +281,7 @@ static inline jr_form_slot *jr_form_slot_of(jr *r, const char *s, unsigned n, ui
  * valid key. Needs 18 readable bytes at p. */
 static inline const jr_form_slot *jr_form_key(jr *r, const char *p, const char **q)
 {
-    unsigned n = jr_quote16(jr_load64(p + 2), jr_load64(p + 10));
+    unsigned n = jr_quote16(sv_load64(p + 2), sv_load64(p + 10));
     if (n == 0 || n >= 16) return NULL;
     uint64_t w0, w1;
     const jr_form_slot *slot = jr_form_slot_of(r, p + 2, n, &w0, &w1);
@@ -373,9 +338,9 @@ static inline const char *jr_bytes_fast(jr *r, const char *p, sv_value *out)
     const char *end = r->end;
     if (p >= end || *p != '"') return NULL;
     const char *s = p + 1, *q = s;
-#if JR_SWAR
+#if SV_SWAR
     while (end - q >= 8) {
-        uint64_t m = jr_special_bytes(jr_load64(q));
+        uint64_t m = jr_special_bytes(sv_load64(q));
         if (m) {
             q += __builtin_ctzll(m) >> 3;
             goto found;
@@ -386,7 +351,7 @@ static inline const char *jr_bytes_fast(jr *r, const char *p, sv_value *out)
     while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20 &&
            (unsigned char)*q < 0x80)
         q++;
-#if JR_SWAR
+#if SV_SWAR
 found:
 #endif
     if (end - q < 2 || q[0] != '"' || q[1] != '}') return NULL;
@@ -443,11 +408,8 @@ static inline const char *jr_tuple_fast(jr *r, const char *p, const jr_form *fm,
 }
 
 /* The payload of a one-key form at p, up to its closing '}' included. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline const char *
-jr_leaf_fast(jr *r, const char *p, const jr_form *fm, sv_value *out)
+static SV_ALWAYS_INLINE const char *jr_leaf_fast(jr *r, const char *p, const jr_form *fm,
+                                                 sv_value *out)
 {
     switch (fm->id) {
     case JF_FLOAT: return jr_float_fast(r, p, (sv_elem)fm->elem, out);

@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "core/bump.h"
+#include "core/compiler.h"
+#include "core/key_cache.h"
 #include "serval/json.h"
 
 /* A "$" form: what its key says (json_read_forms.c). */
@@ -86,11 +88,11 @@ typedef struct jr_form_slot {
     jr_form form;
 } jr_form_slot;
 
-/* A small direct-mapped cache in front of sv_str_intern: object keys repeat
- * (every Entity has an "id"), and a hit costs one hash and one compare of the
- * key's first 8 bytes.
+/* Keys go through the readers' key cache (core/key_cache.h, jr.key_cache);
+ * key slot i + 1 here belongs to its slot i and holds what the JSON reader
+ * adds to it: the key's value word, and predictions.
  *
- * Slots also predict keys. Objects of one shape list their keys in one
+ * Slots predict keys. Objects of one shape list their keys in one
  * order, so each slot remembers the slot of the key that came next after it
  * (next) and the first key of the object or array that was its value
  * (first). A frame's link points at the field that names the key expected
@@ -103,18 +105,18 @@ typedef struct jr_form_slot {
  * slot". */
 #define JR_KEY_CACHE_BITS 8
 typedef struct jr_key_slot {
-    uint64_t p0, m0, p1, m1;
-    uint64_t hdr;  /* the first word of the key's STRING value (jr_hdr) */
-    const char *s; /* the document's interned copy */
-    uint64_t head; /* the key's first (up to) 8 bytes, zero-padded */
-    uint32_t len;  /* UINT32_MAX: an empty slot */
+    _Alignas(64) uint64_t p0; /* one slot per cache line */
+    uint64_t m0, p1, m1;
+    uint64_t hdr;   /* the first word of the key's STRING value (jr_hdr) */
+    const char *s;  /* the document's interned copy */
     uint16_t next;  /* the slot of the key that followed this one last time */
     uint16_t first; /* the slot of the first key of this key's value */
 } jr_key_slot;
 
 typedef struct jr {
-    /* first: the key cache, 64-byte aligned, one slot per cache line */
-    _Alignas(64) jr_key_slot keys[1 + (1u << JR_KEY_CACHE_BITS)]; /* [0]: no slot */
+    /* first: the key predictions, 64-byte aligned, one slot per cache line */
+    jr_key_slot keys[1 + (1u << JR_KEY_CACHE_BITS)]; /* [0]: no slot */
+    sv_key_slot key_cache[1u << JR_KEY_CACHE_BITS];
     jr_form_slot forms[1u << JR_FORM_CACHE_BITS];
     sv_doc *doc;
     const char *text; /* start of the input: offsets are counted from here */
@@ -150,11 +152,7 @@ typedef struct jr {
 /* Records the first error at position at (line and column are worked out from
  * the text). A SYNTAX or TYPE error at the end of the input becomes
  * SV_ERR_TRUNCATED: the input ended inside a value. Returns false. */
-bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...) SV_PRINTF(4, 5);
 /* Records the document's allocation failure (NOMEM or LIMIT) at at. */
 bool sv_jr_fail_alloc(jr *r, const char *at);
 /* Errors for a value that cannot start at p, and for a misspelt literal. */
@@ -186,29 +184,12 @@ static inline void *sv_jr_alloc(jr *r, size_t n, const char *at)
     return sv_jr_alloc_slow(r, n, at);
 }
 
-/* Branch hints for the hot loops: error and growth paths are unlikely. */
-#if defined(__GNUC__)
-#define JR_LIKELY(x) __builtin_expect(!!(x), 1)
-#define JR_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define JR_LIKELY(x) (x)
-#define JR_UNLIKELY(x) (x)
-#endif
+/* Branch hints for the hot loops (SV_LIKELY, SV_UNLIKELY in
+ * core/compiler.h): error and growth paths are unlikely. */
 
 /* ---- 8 bytes at a time ---------------------------------------------------------------- */
 
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JR_SWAR 1
-#else
-#define JR_SWAR 0
-#endif
-
-static inline uint64_t jr_load64(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
+/* SV_SWAR and sv_load64 (core/compiler.h). */
 
 /* Keeps the first k bytes of w (all of them when k >= 8): a table, since
  * a shift by 64 is undefined and k is often 8. */
@@ -245,7 +226,7 @@ static inline uint64_t jr_hdr(unsigned kind, unsigned flags, unsigned sub, unsig
 static inline sv_value jr_value(uint64_t hdr, uint64_t payload)
 {
     sv_value v;
-#if JR_SWAR
+#if SV_SWAR
     memcpy(&v, &hdr, 8);
     memcpy((char *)&v + 8, &payload, 8);
 #else
@@ -310,14 +291,14 @@ static inline uint64_t jr_special_bytes(uint64_t w)
  * the general scanner decides). Needs 16 bytes of input after s. */
 static inline long jr_short_string(const char *s, const char *end)
 {
-#if JR_SWAR
+#if SV_SWAR
     if (end - s >= 16) {
-        uint64_t m = jr_special_bytes(jr_load64(s));
+        uint64_t m = jr_special_bytes(sv_load64(s));
         if (m) {
             unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
             return s[i] == '"' ? (long)i : -1;
         }
-        m = jr_special_bytes(jr_load64(s + 8));
+        m = jr_special_bytes(sv_load64(s + 8));
         if (m) {
             unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
             return s[8 + i] == '"' ? (long)(8 + i) : -1;
@@ -332,7 +313,7 @@ static inline long jr_short_string(const char *s, const char *end)
 
 /* ---- digits ------------------------------------------------------------------------ */
 
-#if JR_SWAR
+#if SV_SWAR
 /* The value of 8 digits already reduced to 0..9 per byte, the first digit in
  * the lowest byte (little-endian load). Pairs first: byte i becomes
  * 10 * d[i] + d[i+1] (at most 99, so no byte carries); then the four pairs
@@ -352,7 +333,7 @@ static inline uint64_t jr_eight_digits(uint64_t t)
 static inline const char *jr_take_digits(const char *p, const char *end, uint64_t *m)
 {
     uint64_t acc = *m;
-#if JR_SWAR
+#if SV_SWAR
     static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     const uint64_t zeros = UINT64_C(0x3030303030303030);
     while (end - p >= 8) {

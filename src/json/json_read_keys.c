@@ -27,8 +27,8 @@ void sv_jr_caches_init(jr *r)
         jr_key_slot *slot = &r->keys[i];
         memset(slot, 0, sizeof *slot);
         key_unpredictable(slot);
-        slot->len = UINT32_MAX;
     }
+    sv_key_cache_init(r->key_cache, sizeof r->key_cache / sizeof r->key_cache[0]);
     memset(r->forms, 0, sizeof r->forms); /* no name's words are all zero */
 }
 
@@ -36,10 +36,9 @@ void sv_jr_caches_init(jr *r)
  * written as it is when it needs no escape, and a key that starts with '$'
  * is written '$$' or is a form (unless plain), so those are never predicted;
  * neither are keys longer than 13 bytes (the text must fit 16 bytes). */
-static void key_patterns(const jr *r, jr_key_slot *slot)
+static void key_patterns(const jr *r, jr_key_slot *slot, size_t n)
 {
     const char *s = slot->s;
-    size_t n = slot->len;
     key_unpredictable(slot);
     if (n > 13 || (n && s[0] == '$' && !r->plain)) return;
     char t[16] = {0};
@@ -65,35 +64,32 @@ bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *
     const char *s = k->s;
     size_t n = k->len;
     *slot_out = 0;
-#if JR_SWAR
-    /* Keys read in place with 8 bytes to spare; the rest go straight to the
-     * document's table. A hit costs a hash of the first and last 8 bytes and
-     * one compare of the first 8 (and of the rest, when longer). */
-    if (!k->escaped && r->end - s >= 8) {
-        uint64_t head = jr_keep(jr_load64(s), n);
-        uint64_t tail = n > 8 ? jr_load64(s + n - 8) : 0;
-        uint64_t h =
-            ((head ^ n) * UINT64_C(0x9e3779b97f4a7c15) ^ tail) * UINT64_C(0xbf58476d1ce4e5b9);
-        unsigned i = 1 + (unsigned)(h >> (64 - JR_KEY_CACHE_BITS)); /* slot 0 is "none" */
-        jr_key_slot *slot = &r->keys[i];
-        *slot_out = i;
-        if (slot->head == head && slot->len == n && /* empty slots have len UINT32_MAX */
-            (n <= 8 || memcmp(slot->s + 8, s + 8, n - 8) == 0)) {
-            *out = jr_value(slot->hdr, jr_ptr_word(slot->s));
+    if (!k->escaped) {
+        /* Keys read in place: whole loads when 16 bytes are there. */
+        const uint8_t *u = (const uint8_t *)s;
+        uint64_t a, b;
+        sv_key_words(u, n, r->end - s >= 16, &a, &b);
+        const uint32_t mask = (1u << JR_KEY_CACHE_BITS) - 1;
+        uint32_t h = sv_key_hash(a, b, n, mask);
+        const sv_key_slot *hit = sv_key_find(r->key_cache, h, a, b, u, n);
+        if (hit) {
+            unsigned i = 1 + (unsigned)(hit - r->key_cache); /* slot 0 is "none" */
+            *slot_out = i;
+            *out = jr_value(r->keys[i].hdr, jr_ptr_word(hit->str));
             return true;
         }
         sv_value v = sv_str_intern(r->doc, s, n);
         if (v.kind != SV_STRING) return sv_jr_fail_alloc(r, at);
-        slot->head = head;
+        unsigned i = 1 + (unsigned)(sv_key_put(r->key_cache, h, a, b, v.as.str, n) - r->key_cache);
+        jr_key_slot *slot = &r->keys[i];
+        *slot_out = i;
         slot->s = v.as.str;
-        slot->len = (uint32_t)n;
         slot->hdr = jr_hdr(SV_STRING, 0, 0, 0, n);
         slot->next = slot->first = 0;
-        key_patterns(r, slot);
+        key_patterns(r, slot, n);
         *out = v;
         return true;
     }
-#endif
     sv_value v = sv_str_intern(r->doc, s, n);
     if (v.kind != SV_STRING) return sv_jr_fail_alloc(r, at);
     *out = v;
@@ -110,7 +106,7 @@ jr_form sv_jr_form_of(jr *r, const jr_str *key)
 {
     const char *s = key->s + 1;
     size_t n = key->len - 1;
-#if JR_SWAR
+#if SV_SWAR
     /* An unescaped key is read in place: its closing quote follows it. */
     if (!key->escaped && n >= 1 && n <= 15 && r->end - s >= 16) {
         uint64_t w0, w1;

@@ -11,31 +11,18 @@
 #include <stdlib.h>
 
 #include "core/doc_internal.h"
+#include "core/mem.h"
 #include "json/json_read_internal.h"
 
 bool sv_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const char *at)
 {
     if (need <= *cap) return true;
-    if (need > SIZE_MAX / 4 / size)
-        return sv_jr_fail(r, at, SV_ERR_LIMIT, "too many values open at once");
-    size_t ncap = *cap ? *cap : 1024 / size + 1;
-    while (ncap < need)
-        ncap *= 2;
-    uint64_t others = r->scratch - (uint64_t)*cap * size;
-    uint64_t budget = r->lim.max_alloc, used = sv_doc_allocated(r->doc) + others;
-    if (used > budget || (uint64_t)ncap * size > budget - used) {
-        ncap = need; /* no head room for doubling: try the exact size */
-        if (used > budget || (uint64_t)ncap * size > budget - used)
-            return sv_jr_fail(r, at, SV_ERR_LIMIT,
-                              "the document would allocate more than %llu bytes",
-                              (unsigned long long)budget);
-    }
-    void *nb = sv__doc_scratch_realloc(r->doc, *buf, *cap * size, ncap * size);
-    if (!nb) return sv_jr_fail(r, at, SV_ERR_NOMEM, "out of memory");
-    *buf = nb;
-    *cap = ncap;
-    r->scratch = others + (uint64_t)ncap * size;
-    return true;
+    sv_stack_grow g = {r->doc, &r->scratch, r->lim.max_alloc, 1024 / size + 1};
+    sv_status st = sv_stack_grow_to(&g, buf, cap, size, need);
+    if (st == SV_OK) return true;
+    if (st == SV_ERR_NOMEM) return sv_jr_fail(r, at, st, "out of memory");
+    return sv_jr_fail(r, at, st, "the document would allocate more than %llu bytes",
+                      (unsigned long long)r->lim.max_alloc);
 }
 
 bool sv_jr_reserve(jr *r, void **buf, size_t *cap, size_t need, const char *at)

@@ -144,11 +144,8 @@ static bool special_float(jr *r, const char *at, const jr_str *s, sv_elem e, voi
  * exponent, converted straight from its digits. Returns the pointer after
  * it, or NULL when the general path must decide (anything else, and every
  * value that does not fit: that path reports or defers it). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline const char *
-fast_element(const char *p, const char *end, sv_elem e, void *dst)
+static SV_ALWAYS_INLINE const char *fast_element(const char *p, const char *end, sv_elem e,
+                                                 void *dst)
 {
     if (p >= end) return NULL;
     const char *s = p;

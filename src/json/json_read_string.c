@@ -52,7 +52,7 @@ const char *sv_jr_ws_slow(jr *r, const char *p)
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
             p++;
             /* Pretty text indents with runs of spaces: take them 8 at a time. */
-            while (end - p >= 8 && jr_load64(p) == UINT64_C(0x2020202020202020))
+            while (end - p >= 8 && sv_load64(p) == UINT64_C(0x2020202020202020))
                 p += 8;
             continue;
         }
@@ -269,9 +269,9 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
     size_t shrink = 0;
     bool esc = false;
     for (;;) {
-#if JR_SWAR
+#if SV_SWAR
         while (end - p >= 8) {
-            uint64_t m = jr_special_bytes(jr_load64(p));
+            uint64_t m = jr_special_bytes(sv_load64(p));
             if (m) {
                 p += __builtin_ctzll(m) >> 3;
                 goto special;
@@ -288,7 +288,7 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
             if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
             p++;
         }
-#if JR_SWAR
+#if SV_SWAR
     special :
 #endif
     {

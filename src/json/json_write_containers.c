@@ -108,7 +108,7 @@ static inline bool f32_finite(float f)
  * untagged float32 ({"$f32": n} in typed mode), bool or null inline; the
  * other untagged values and tuples by a call to their kind's writer
  * (sv__jw_by_kind), tagged ones through sv__jw_value. */
-static SV_JW_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value *v)
+static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value *v)
 {
     uint8_t *p = c->p;
     uint32_t h = sv__jw_head(v);
@@ -218,8 +218,8 @@ static inline size_t loop_room(size_t item, size_t ci, bool pretty)
  * pretty (a constant in each copy of this loop), its newline at ci, then
  * the closing bracket (on its own line at outer when pretty: the loop's
  * room covers it). */
-static SV_JW_INLINE sv_status array_items(sv_jw *w, const sv_value *items, uint32_t n, size_t outer,
-                                          size_t ci, const bool pretty)
+static SV_ALWAYS_INLINE sv_status array_items(sv_jw *w, const sv_value *items, uint32_t n,
+                                              size_t outer, size_t ci, const bool pretty)
 {
     cursor c = cursor_open(w, loop_room(ITEM_ROOM, ci, pretty));
     uint8_t open = '[';
@@ -241,7 +241,7 @@ static SV_JW_INLINE sv_status array_items(sv_jw *w, const sv_value *items, uint3
     return SV_OK;
 }
 
-static SV_JW_INLINE sv_status array_body(sv_jw *w, const sv_value *items, uint32_t n)
+static SV_ALWAYS_INLINE sv_status array_body(sv_jw *w, const sv_value *items, uint32_t n)
 {
     if (n == 0) {
         if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
@@ -308,7 +308,7 @@ static inline uint64_t key_head(const sv_value *k)
 
 /* A key that is not in its home slot: the other slots, else writes it (a
  * non-key is NOT_OBJECT_KEYS) and remembers it when its text is short. */
-static SV_JW_NOINLINE sv_status key_miss(sv_jw *w, const sv_value *k, unsigned kflags)
+static SV_NOINLINE sv_status key_miss(sv_jw *w, const sv_value *k, unsigned kflags)
 {
     const char *s = k->as.str;
     uint64_t head = key_head(k);
@@ -360,8 +360,8 @@ static void path_of_pair(sv_jw *w, const sv_pair *pr, uint32_t i)
  * is not an object key stops the loop with NOT_OBJECT_KEYS and its index in
  * *bad. A bad key is reported at the map that holds it: the key itself
  * cannot be a readable path segment. */
-static SV_JW_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, uint32_t n, uint8_t open,
-                                           uint32_t *bad, const bool pretty)
+static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, uint32_t n,
+                                               uint8_t open, uint32_t *bad, const bool pretty)
 {
     size_t ci = w->ind, outer = ci - w->indent;
     unsigned kflags = SV_JW_STR_KEY | (w->plain ? 0u : SV_JW_STR_DOLLAR);
@@ -400,16 +400,16 @@ static SV_JW_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, uint3
     return SV_OK;
 }
 
-static SV_JW_INLINE sv_status members(sv_jw *w, const sv_pair *pairs, uint32_t n, uint8_t open,
-                                      uint32_t *bad)
+static SV_ALWAYS_INLINE sv_status members(sv_jw *w, const sv_pair *pairs, uint32_t n, uint8_t open,
+                                          uint32_t *bad)
 {
     return w->pretty ? members_loop(w, pairs, n, open, bad, true)
                      : members_loop(w, pairs, n, open, bad, false);
 }
 
 /* {"k": v, ...}, or NOT_OBJECT_KEYS (with the index in *bad). */
-static SV_JW_INLINE sv_status map_object_body(sv_jw *w, const sv_pair *pairs, uint32_t n,
-                                              uint32_t *bad)
+static SV_ALWAYS_INLINE sv_status map_object_body(sv_jw *w, const sv_pair *pairs, uint32_t n,
+                                                  uint32_t *bad)
 {
     if (n == 0) {
         if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
@@ -557,7 +557,7 @@ static inline bool same_value_words(const sv_value *v, const uint64_t words[2])
  * previous object's (or was not remembered): checks it, writes it, and
  * remembers its text when short. Objects of one class usually come in
  * runs, and their class is interned: one copy writes the next ones. */
-static SV_JW_NOINLINE sv_status class_miss(sv_jw *w, const sv_value *v, const sv_value *cls)
+static SV_NOINLINE sv_status class_miss(sv_jw *w, const sv_value *v, const sv_value *cls)
 {
     if (!class_ok(cls))
         return sv__jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);

@@ -15,19 +15,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/value_internal.h"
 #include "json/numconv.h"
 #include "serval/json.h"
 
 #define SV_JW_FORMAT "json"
-
-#if defined(__GNUC__)
-#define SV_JW_INLINE __attribute__((always_inline)) inline
-#define SV_JW_NOINLINE __attribute__((noinline))
-#else
-#define SV_JW_INLINE inline
-#define SV_JW_NOINLINE
-#endif
 
 /* Indentation lines are written 16 spaces at a time (whole chunks, so the
  * copy has a constant size); every reservation that precedes a newline
@@ -174,7 +167,7 @@ extern const char sv__jw_digits2[200];
  * every lane value that can occur (below 10^4 and 10^2; the unit tests write
  * every one). The leading zero digits are shifted out and the word stored
  * whole. Larger values go to sv_fmt_u64. */
-static SV_JW_INLINE size_t sv__jw_fmt_u64(uint64_t u, uint8_t *p)
+static SV_ALWAYS_INLINE size_t sv__jw_fmt_u64(uint64_t u, uint8_t *p)
 {
     if (u < 10) {
         *p = (uint8_t)('0' + u);
@@ -195,7 +188,7 @@ static SV_JW_INLINE size_t sv__jw_fmt_u64(uint64_t u, uint8_t *p)
         memcpy(p + 2, sv__jw_digits2 + 2 * lo, 2);
         return 4;
     }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#if SV_SWAR
     if (u < 100000000) {
         uint64_t x = u / 10000 | (u % 10000) << 32;
         uint64_t hund = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
@@ -212,7 +205,7 @@ static SV_JW_INLINE size_t sv__jw_fmt_u64(uint64_t u, uint8_t *p)
     return sv_fmt_u64(u, (char *)p);
 }
 
-static SV_JW_INLINE size_t sv__jw_fmt_i64(int64_t i, uint8_t *p)
+static SV_ALWAYS_INLINE size_t sv__jw_fmt_i64(int64_t i, uint8_t *p)
 {
     if (i >= 0) return sv__jw_fmt_u64((uint64_t)i, p);
     *p = '-';
@@ -235,26 +228,15 @@ static inline uint64_t sv__jw_special(uint64_t x)
     return (x | ctl | quote | bslash) & SV_JW_HIGHS;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
-#define SV_JW_LE 1
-#endif
-
-static inline uint64_t sv__jw_load64(const uint8_t *s)
-{
-    uint64_t x;
-    memcpy(&x, s, 8);
-    return x;
-}
-
 /* The last rem (1..7) bytes of a string ending at e, as a word whose unused
  * high bytes are 'A' (a byte that needs no escape). Built from whole loads:
  * a small memcpy into a stack word would stall the load that follows it. */
 static inline uint64_t sv__jw_load_tail(const uint8_t *e, size_t rem, const uint8_t *start)
 {
     uint64_t x;
-#ifdef SV_JW_LE
+#if SV_SWAR
     if ((size_t)(e - start) >= 8) {
-        x = sv__jw_load64(e - 8) >> (8 * (8 - rem)); /* bytes already written drop out */
+        x = sv_load64(e - 8) >> (8 * (8 - rem)); /* bytes already written drop out */
     } else if (rem >= 4) {
         uint32_t lo, hi;
         memcpy(&lo, e - rem, 4);
@@ -298,12 +280,12 @@ static inline uint32_t sv__jw_load32(const uint8_t *s)
  * and its last 8, or 4, bytes: every load stays inside it) and stored the
  * same way: the overlapping bytes are written twice, with the same value.
  * Bytes >= 0x80 take the slow path, so the UTF-8 check is done there. */
-static SV_JW_INLINE uint8_t *sv__jw_short_string(uint8_t *p, const char *str, size_t len)
+static SV_ALWAYS_INLINE uint8_t *sv__jw_short_string(uint8_t *p, const char *str, size_t len)
 {
     const uint8_t *s = (const uint8_t *)str;
     if (len - 1 >= 16) return NULL;
     if (len >= 8) {
-        uint64_t a = sv__jw_load64(s), b = sv__jw_load64(s + len - 8);
+        uint64_t a = sv_load64(s), b = sv_load64(s + len - 8);
         if (sv__jw_special(a) | sv__jw_special(b)) return NULL;
         memcpy(p + 1, &a, 8);
         memcpy(p + len - 7, &b, 8);
@@ -329,7 +311,8 @@ static SV_JW_INLINE uint8_t *sv__jw_short_string(uint8_t *p, const char *str, si
 
 /* A string at w->p: the short form above when it applies, else the general
  * one. */
-static SV_JW_INLINE sv_status sv__jw_string(sv_jw *w, const char *str, size_t len, unsigned flags)
+static SV_ALWAYS_INLINE sv_status sv__jw_string(sv_jw *w, const char *str, size_t len,
+                                                unsigned flags)
 {
     if ((size_t)(w->end - w->p) >= 24 && !((flags & SV_JW_STR_DOLLAR) && len && str[0] == '$')) {
         uint8_t *p = sv__jw_short_string(w->p, str, len);

@@ -220,8 +220,8 @@ sv_status sv__jw_float(sv_jw *w, const sv_value *v)
 
 /* m (>= 1) float32s, the commonest tuple elements (inlined into the tuple
  * writer: a tuple shape has 2 to 16 scalars). */
-static SV_JW_INLINE uint8_t *put_f32s(uint8_t *p, const uint8_t *d, size_t m, bool plain,
-                                      size_t sep)
+static SV_ALWAYS_INLINE uint8_t *put_f32s(uint8_t *p, const uint8_t *d, size_t m, bool plain,
+                                          size_t sep)
 {
     for (size_t j = 0; j < m; j++) {
         float f;
@@ -304,7 +304,7 @@ static uint8_t *put_elem_member(uint8_t *p, unsigned elem, bool pretty)
     return p;
 }
 
-static SV_JW_NOINLINE sv_status tuple_error(sv_jw *w, const sv_value *v)
+static SV_NOINLINE sv_status tuple_error(sv_jw *w, const sv_value *v)
 {
     unsigned tag = v->tag, elem = v->sub;
     if (tag == 0 || tag >= SV_TAG_COUNT || sv__jw_tags[tag].kind != SV_TUPLE)

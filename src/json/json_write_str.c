@@ -17,7 +17,7 @@
  * On little-endian machines the first byte in memory is the lowest. */
 static inline size_t first_special(uint64_t mask, const uint8_t *s)
 {
-#ifdef SV_JW_LE
+#if SV_SWAR
     (void)s;
     return (size_t)__builtin_ctzll(mask) >> 3;
 #else
@@ -90,7 +90,7 @@ sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flag
     for (;;) {
         while (s < seg_end) {
             size_t rem = (size_t)(e - s);
-            uint64_t x = rem >= 8 ? sv__jw_load64(s) : sv__jw_load_tail(e, rem, start);
+            uint64_t x = rem >= 8 ? sv_load64(s) : sv__jw_load_tail(e, rem, start);
             uint64_t mask = sv__jw_special(x);
             memcpy(p, &x, 8); /* room: reserved with slack */
             if (!mask) {
@@ -191,7 +191,7 @@ bool sv__jw_text_ok(const char *str, size_t len, bool wtf8)
     if (!len) return true; /* (an empty key may have no storage) */
     const uint8_t *s = (const uint8_t *)str, *e = s + len;
     while (s < e) {
-        if (e - s >= 8 && !(sv__jw_load64(s) & UINT64_C(0x8080808080808080))) {
+        if (e - s >= 8 && !(sv_load64(s) & UINT64_C(0x8080808080808080))) {
             s += 8;
             continue;
         }

@@ -50,19 +50,11 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/compiler.h"
 #include "json/pow10_table.h"
 
 /* The hot path is one function: calls between its parts cost more
  * instructions (saved registers) than the parts' own work. */
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#define COLD __attribute__((noinline, cold))
-#define MAYBE_UNUSED __attribute__((unused))
-#else
-#define ALWAYS_INLINE inline
-#define COLD
-#define MAYBE_UNUSED
-#endif
 
 /* "00" "01" ... "99": two digits per table read. */
 static const char digit_pairs[201] = "00010203040506070809"
@@ -171,18 +163,12 @@ size_t sv_fmt_i64(int64_t i, char *out)
  * host, which is what the shifts below assume). */
 static inline void store64(char *p, uint64_t w)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    memcpy(p, &w, 8);
+    sv_store64le(p, w);
 }
 
 static inline void store32(char *p, uint32_t w)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap32(w);
-#endif
-    memcpy(p, &w, 4);
+    sv_store32le(p, w);
 }
 
 /* The 8 decimal digits of x < 10^8 as byte values 0..9, the first digit in
@@ -224,7 +210,8 @@ static inline int zero_digits_at_end(uint64_t raw)
  * plus 1 (1 when all are zero): with a nonzero digit in front, the count of
  * significant digits. Portable; the SSE2 version below must agree with it
  * (checked by the test, which is why it is compiled there too). */
-static inline MAYBE_UNUSED int digits16_swar(uint32_t hi8, uint32_t lo8, uint64_t *lo, uint64_t *hi)
+static inline SV_MAYBE_UNUSED int digits16_swar(uint32_t hi8, uint32_t lo8, uint64_t *lo,
+                                                uint64_t *hi)
 {
     uint64_t r1 = digits8(hi8), r2 = digits8(lo8);
     *lo = r1 | ASCII_ZEROS;
@@ -372,7 +359,7 @@ static inline decimal normalize(uint64_t f, int e, int want)
 
 /* Writes (neg ? -1 : 1) * f * 10^e, 10^16 <= f < 10^17, in the JSON layout:
  * value = 0.D * 10^dp with D the 17 digits: lead, then 16 in ds. */
-static ALWAYS_INLINE size_t write17(char *out, bool neg, uint64_t f, int e)
+static SV_ALWAYS_INLINE size_t write17(char *out, bool neg, uint64_t f, int e)
 {
     uint64_t hi9 = f / 100000000; /* < 10^9 */
     uint32_t lo8 = (uint32_t)(f - hi9 * 100000000);
@@ -423,7 +410,7 @@ static ALWAYS_INLINE size_t write17(char *out, bool neg, uint64_t f, int e)
 }
 
 /* The same for floats: 10^8 <= f < 10^9, D = lead, then 8 digits in w1. */
-static ALWAYS_INLINE size_t write9(char *out, bool neg, uint32_t f, int e)
+static SV_ALWAYS_INLINE size_t write9(char *out, bool neg, uint32_t f, int e)
 {
     uint32_t top = f / 100000000; /* 1..9 */
     uint64_t r1 = digits8(f - top * 100000000);
@@ -572,8 +559,8 @@ static decimal shortest64(uint64_t c, int q)
  * of R included (those are never decided here). (If V is a multiple of 10
  * and its approximation falls just below, m is 10 too low and dist just
  * below 10 * 2^59: the m + 10 test then takes V, as it should.) */
-static ALWAYS_INLINE bool pick_fast(uint64_t m, uint64_t dist, uint64_t half_w, uint64_t eps,
-                                    uint64_t *f)
+static SV_ALWAYS_INLINE bool pick_fast(uint64_t m, uint64_t dist, uint64_t half_w, uint64_t eps,
+                                       uint64_t *f)
 {
     const uint64_t ten = (uint64_t)10 << 59, half = (uint64_t)1 << 58;
     /* Neither multiple of 10 in R, each clearly (the common case):
@@ -646,7 +633,7 @@ static inline const uint64_t *exponent_g(const exponent_info *x)
  * multiplication by 5; half_w is below by less than 5.2 (the shift of T's top
  * word). So each is below by less than 8 = eps / 2, and the comparisons are
  * off by less than 10.6 units; the margin is 16. */
-static ALWAYS_INLINE bool shortest64_fast(uint64_t c, int q, decimal *out)
+static SV_ALWAYS_INLINE bool shortest64_fast(uint64_t c, int q, decimal *out)
 {
     const exponent_info *x = &exponent_infos[q + 1075];
     int h = x->h; /* h' + 4: 1..4 */
@@ -669,7 +656,7 @@ static ALWAYS_INLINE bool shortest64_fast(uint64_t c, int q, decimal *out)
  * below its true value by less than (c << h) / 2^68 + 2^-64 < 2^-40 + 2^-64,
  * less than 10 * 2^19 + 1 units of 2^-59 in dist (plus 5 for the truncation
  * of uf), which is below 2^23 = eps / 2. */
-static ALWAYS_INLINE bool shortest32_fast(uint32_t c, int q, decimal *out)
+static SV_ALWAYS_INLINE bool shortest32_fast(uint32_t c, int q, decimal *out)
 {
     const exponent_info *x = &exponent_infos[q + 1075];
     int h = x->h; /* 1..4 */
@@ -686,7 +673,7 @@ static ALWAYS_INLINE bool shortest32_fast(uint32_t c, int q, decimal *out)
 
 /* The irregular doubles: c = 2^52 above the smallest normal binade, the
  * lowest value of a binade, where the gap below is half the gap above. */
-static COLD decimal shortest64_irregular(int q)
+static SV_COLD decimal shortest64_irregular(int q)
 {
     uint64_t c = UINT64_C(1) << 52;
     int k = floor_log10_three_quarters_pow2(q);
@@ -751,7 +738,7 @@ static inline int put_9_to_16_digits(char *p, uint64_t u)
 /* A whole number 0 < u < 2^53 (below 1e21, so positional): its integer
  * digits, then ".0". Much shorter than the search and write17 for the small
  * counts and ids that documents hold. Stores at most 19 bytes. */
-static ALWAYS_INLINE size_t put_whole(char *out, bool neg, uint64_t u)
+static SV_ALWAYS_INLINE size_t put_whole(char *out, bool neg, uint64_t u)
 {
     out[0] = '-'; /* overwritten by the first digit when positive */
     char *p = out + neg;
@@ -763,7 +750,7 @@ static ALWAYS_INLINE size_t put_whole(char *out, bool neg, uint64_t u)
 /* Zero, subnormals, the lowest double of each binade and what
  * shortest64_fast cannot decide, off the common path. It takes the double
  * itself, so that the common path keeps nothing alive for it. */
-static COLD size_t fmt_f64_slow(double d, char *out)
+static SV_COLD size_t fmt_f64_slow(double d, char *out)
 {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
@@ -826,7 +813,7 @@ size_t sv_fmt_f64(double d, char *out)
 
 /* Zero, subnormals, the lowest float of each binade and what
  * shortest32_fast cannot decide. */
-static COLD size_t fmt_f32_slow(char *out, bool neg, uint32_t frac, int be)
+static SV_COLD size_t fmt_f32_slow(char *out, bool neg, uint32_t frac, int be)
 {
     if (be == 0 && frac == 0) return put_zero(out, neg);
     int n = 150 - 23 - be; /* for frac == 0, the value is 2^-n */

@@ -26,107 +26,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/compiler.h"
+#include "json/eisel_lemire.h"
 #include "json/pow10_table.h"
 
-/* ---- binary formats ----------------------------------------------------- */
-
-typedef struct {
-    int prec;          /* significand bits, hidden bit included */
-    int emin;          /* exponent of the smallest normal: 2^emin */
-    int emax;          /* exponent of the largest binade */
-    int q_zero;        /* 19 digits * 10^q with q below this round to zero */
-    int q_inf;         /* 1 * 10^q with q above this overflows */
-    uint64_t inf_bits; /* +infinity */
-} binfmt;
-
-static const binfmt fmt64 = {53, -1022, 1023, -342, 308, UINT64_C(0x7FF0000000000000)};
-static const binfmt fmt32 = {24, -126, 127, -65, 38, UINT64_C(0x7F800000)};
-
-/* ---- Eisel-Lemire --------------------------------------------------------- */
-
-enum { EL_DONE, EL_OPEN };
-
-/* w * 10^q rounded to the format (bits, no sign) when EL_DONE. Always stores
- * in *low a value at or below w * 10^q and at most two units below its
- * correct rounding (the slow path's starting candidate). Requires w != 0 and
- * f->q_zero <= q <= f->q_inf. */
-static inline int eisel_lemire(uint64_t w, int q, const binfmt *f, uint64_t *bits, uint64_t *low)
-{
-    int lz = sv_clz64(w);
-    w <<= lz;
-    const uint64_t *t = sv_pow5_128[q - SV_POW5_MIN];
-    uint64_t p1, p0 = 0;
-    uint64_t p1_hi;
-    p1 = sv_mul128(w, t[0], &p1_hi);
-    uint64_t p2 = p1_hi;
-
-    int u = (int)(p2 >> 63);
-    /* w * 10^q lies in [2^x, 2^(x+1)), or x is one low: when P < 2^191 but
-     * the exact product is not. Then P's top bits are all ones, the
-     * rounding goes up and the carry lands on 2^(x+1), the right answer. */
-    int x = 63 + u + q + sv_floor_log2_pow5(q) - lz;
-    if (x > f->emax) {
-        *bits = *low = f->inf_bits;
-        return EL_DONE;
-    }
-    int keep = x - f->emin + f->prec; /* significant bits the result keeps */
-    if (keep > f->prec) keep = f->prec;
-    if (keep < -1) {
-        /* Below 2^-1076 (double) / 2^-151 (float): under half the smallest
-         * subnormal, so zero. */
-        *bits = *low = 0;
-        return EL_DONE;
-    }
-    if (keep < 1) {
-        *low = 0;
-        return EL_OPEN;
-    }
-
-    /* Keep the top `keep` bits of the 192-bit product; all discarded bits
-     * that matter for rounding start in p2 (shift in [10, 63]). */
-    int sh = 63 + u - keep;
-    uint64_t mask = (UINT64_C(1) << sh) - 1;
-    uint64_t half = UINT64_C(1) << (sh - 1);
-    uint64_t r2 = p2 & mask;
-    /* The low product adds less than 2^128 to the bits below p2, the table's
-     * error less than 2^64 more: decided now unless r2 is half or half - 1. */
-    if (r2 + 1 == half || (r2 == half && p1 == 0)) {
-        uint64_t b1, b0 = sv_mul128(w, t[1], &b1);
-        p0 = b0;
-        p1 += b1;
-        p2 += p1 < b1; /* cannot reach the kept bits: r2 <= half here */
-        r2 = p2 & mask;
-    }
-    uint64_t m = p2 >> sh;
-    bool up;
-    if (q >= 0 && q <= SV_POW5_EXACT_MAX) {
-        /* Exact product: round half to even. */
-        if (r2 != half)
-            up = r2 > half;
-        else
-            up = (p1 | p0) != 0 || (m & 1);
-    } else {
-        /* The exact product is P + e, 0 < e < 2^64: at or above half means
-         * strictly above; below half by less than 2^64 is undecidable. */
-        if (r2 >= half) {
-            up = true;
-        } else if (r2 + 1 == half && p1 == UINT64_MAX && p0 != 0) {
-            *low = keep == f->prec ? ((uint64_t)(x - f->emin) << (f->prec - 1)) + m : m;
-            return EL_OPEN;
-        } else {
-            up = false;
-        }
-    }
-    /* A normal result carries its biased exponent minus one above the
-     * significand (whose hidden bit adds the one); a carry out of the
-     * significand moves into the exponent by itself. A subnormal result is
-     * the significand alone. */
-    uint64_t base = keep == f->prec ? ((uint64_t)(x - f->emin) << (f->prec - 1)) : 0;
-    *low = base + m;
-    uint64_t r = base + m + up;
-    *bits = r >= f->inf_bits ? f->inf_bits : r;
-    return EL_DONE;
-}
+/* The binary formats and the Eisel-Lemire step live in eisel_lemire.h,
+ * which the typed JSON reader's fast path inlines too. */
 
 /* ---- the decimal core ----------------------------------------------------- */
 
@@ -154,7 +59,7 @@ static inline float bits_to_f32(uint32_t b)
 
 /* Decides w * 10^q (w != 0; when truncated, a value strictly between that and
  * (w + 1) * 10^q) as result bits, or CORE_OPEN with a lower-bound candidate. */
-static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const binfmt *f,
+static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const sv_binfmt *f,
                                uint64_t *bits, uint64_t *low)
 {
     if (q < f->q_zero) {
@@ -167,13 +72,14 @@ static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const binf
     }
     uint64_t b;
     *bits = 0;
-    if (eisel_lemire(w, (int)q, f, &b, low) == EL_OPEN) {
+    if (sv_eisel_lemire(w, (int)q, f, &b, low) == SV_EL_OPEN) {
         *bits = *low;
         return CORE_OPEN;
     }
     if (truncated) {
         uint64_t b2, low2;
-        if (w == UINT64_MAX || eisel_lemire(w + 1, (int)q, f, &b2, &low2) == EL_OPEN || b2 != b) {
+        if (w == UINT64_MAX || sv_eisel_lemire(w + 1, (int)q, f, &b2, &low2) == SV_EL_OPEN ||
+            b2 != b) {
             *bits = *low;
             return CORE_OPEN;
         }
@@ -198,7 +104,7 @@ bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool tru
     }
 #endif
     uint64_t bits, low;
-    int r = decimal_core(mantissa, exp10, truncated, &fmt64, &bits, &low);
+    int r = decimal_core(mantissa, exp10, truncated, &sv_binfmt_f64, &bits, &low);
     *out = bits_to_f64(sign | bits);
     return r == CORE_DONE;
 }
@@ -225,12 +131,7 @@ static inline bool is_digit(char c)
 /* Eight digits at once (SWAR): the 8 bytes at p loaded little-endian. */
 static inline uint64_t load8(const char *p)
 {
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
+    return sv_load64le(p);
 }
 
 /* All 8 bytes in '0'..'9': high nibble 3, and still 3 after adding 6. */
@@ -467,7 +368,7 @@ static bool slow_digits(const scan *s, big *digits, int64_t *e10, int64_t *dp)
 
 /* The correctly rounded bits of the text's value, given a candidate at or
  * below it and at most a few units under the result. */
-static uint64_t slow_path(const scan *s, const binfmt *f, uint64_t cand)
+static uint64_t slow_path(const scan *s, const sv_binfmt *f, uint64_t cand)
 {
     big digits;
     int64_t e10, dp;
@@ -532,10 +433,10 @@ bool sv_parse_f64(const char *text, size_t len, double *out)
     }
 #endif
     uint64_t bits, low;
-    int r = decimal_core(s.w, s.q, s.truncated, &fmt64, &bits, &low);
+    int r = decimal_core(s.w, s.q, s.truncated, &sv_binfmt_f64, &bits, &low);
     if (r == CORE_OPEN) {
-        bits = slow_path(&s, &fmt64, low);
-        r = bits == fmt64.inf_bits ? CORE_OVERFLOW : CORE_DONE;
+        bits = slow_path(&s, &sv_binfmt_f64, low);
+        r = bits == sv_binfmt_f64.inf_bits ? CORE_OVERFLOW : CORE_DONE;
     }
     *out = bits_to_f64(sign | bits);
     return r == CORE_DONE;
@@ -562,10 +463,10 @@ bool sv_parse_f32(const char *text, size_t len, float *out)
     }
 #endif
     uint64_t bits, low;
-    int r = decimal_core(s.w, s.q, s.truncated, &fmt32, &bits, &low);
+    int r = decimal_core(s.w, s.q, s.truncated, &sv_binfmt_f32, &bits, &low);
     if (r == CORE_OPEN) {
-        bits = slow_path(&s, &fmt32, low);
-        r = bits == fmt32.inf_bits ? CORE_OVERFLOW : CORE_DONE;
+        bits = slow_path(&s, &sv_binfmt_f32, low);
+        r = bits == sv_binfmt_f32.inf_bits ? CORE_OVERFLOW : CORE_DONE;
     }
     *out = bits_to_f32(sign | (uint32_t)bits);
     return r == CORE_DONE;

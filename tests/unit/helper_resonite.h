@@ -43,4 +43,17 @@ static inline uint8_t *rs_copy(const void *p, size_t n)
     return d;
 }
 
+/* n text-like bytes that compress well but not trivially (a fixed
+ * xorshift over the words of a Resonite tree), malloc'd. */
+static inline uint8_t *rs_text_bytes(size_t n)
+{
+    uint8_t *b = malloc(n ? n : 1);
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        b[i] = (uint8_t)("Slot Component ID Data "[x % 23]);
+    }
+    return b;
+}
+
 #endif

@@ -95,7 +95,12 @@ static void test_brotli_bomb(void **state)
     sv_error err = {0};
     sv_error_clear(&err);
     assert_int_equal(sv_brotli_decompress(c.data, c.len, &lim, &d, &err), SV_ERR_LIMIT);
-    assert_true(t.peak_bytes <= (1 << 20));
+    /* the output stops at the limit; the decoder's own state (its 4 MiB ring
+     * buffer for a 22-bit window, the 2 MiB one it grew from, its tables)
+     * comes from the same allocator */
+    assert_true(d.len <= (1u << 20));
+    assert_true(t.peak_bytes <= (1 << 20) + 7 * (1 << 20));
+    assert_true(t.peak_bytes > (1 << 22)); /* the ring buffer was counted */
     sv_buf_free(&d);
     assert_int_equal(t.live_bytes, 0);
     sv_buf_free(&c);
@@ -151,7 +156,13 @@ static void test_lz4(void **state)
     size_t n = 100000;
     uint8_t *in = sample_bytes(n);
     uint8_t *dst = malloc(n);
-    size_t c = sv_lz4_block_compress_hc(in, n, dst, n - 1, 9);
+    /* the HC state comes from the allocator given, and goes back to it */
+    test_alloc t;
+    test_alloc_init(&t, 0);
+    sv_lz4_hc *hc = sv_lz4_hc_new(&t.alloc);
+    assert_non_null(hc);
+    assert_true(t.live_bytes >= 200000); /* LZ4_streamHC_t: 256 KiB in lz4 1.9 */
+    size_t c = sv_lz4_block_compress_hc(hc, in, n, dst, n - 1, 9);
     assert_true(c > 0 && c < n);
     sv_buf d;
     sv_buf_init(&d, NULL);
@@ -172,10 +183,61 @@ static void test_lz4(void **state)
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         in[i] = (uint8_t)(x >> 32);
     }
-    assert_int_equal(sv_lz4_block_compress_hc(in, n, dst, n - 1, 9), 0);
+    assert_int_equal(sv_lz4_block_compress_hc(hc, in, n, dst, n - 1, 9), 0);
     assert_true(sv_lz4_max_expansion(1) == 271);
+    sv_lz4_hc_free(hc);
+    assert_int_equal(t.live_bytes, 0);
+    test_alloc_init(&t, 1);
+    assert_null(sv_lz4_hc_new(&t.alloc));
+    test_alloc_init(&t, 2);
+    assert_null(sv_lz4_hc_new(&t.alloc));
+    assert_int_equal(t.live_bytes, 0);
     sv_buf_free(&d);
     free(dst);
+    free(in);
+}
+
+/* The codecs' own memory (Brotli's and liblzma's states and windows) comes
+ * from the allocator of the buffer they write to: with the output's room
+ * reserved beforehand, the buffer needs no call, so every call counted is
+ * the codec's; and all of it is given back. */
+static void test_codec_memory_is_the_callers(void **state)
+{
+    (void)state;
+    size_t n = 300000;
+    uint8_t *in = sample_bytes(n);
+    for (int codec = 0; codec < 2; codec++) {
+        test_alloc t;
+        test_alloc_init(&t, 0);
+        sv_buf c, d;
+        sv_buf_init(&c, &t.alloc);
+        sv_buf_init(&d, &t.alloc);
+        assert_true(sv_buf_reserve(&c, 2 * n) && sv_buf_reserve(&d, n));
+        long before = t.calls;
+        uint8_t props[5];
+        if (codec == 0)
+            assert_true(sv_brotli_compress(in, n, 9, 16, &c));
+        else
+            assert_true(sv_lzma_raw_compress(in, n, 1u << 21, 3, 0, 2, 32, props, &c));
+        long compress_calls = t.calls - before;
+        /* Brotli q9: the state, hashers, histograms; LZMA: the match finder */
+        assert_true(compress_calls >= 2);
+        before = t.calls;
+        sv_decomp lim = limit(n);
+        sv_error err = {0};
+        size_t used;
+        if (codec == 0)
+            assert_int_equal(sv_brotli_decompress(c.data, c.len, &lim, &d, &err), SV_OK);
+        else
+            assert_int_equal(
+                sv_lzma_raw_decompress(props, c.data, c.len, n, &lim, &d, &used, &err), SV_OK);
+        assert_true(t.calls - before >= 1); /* the decoder's state and window */
+        assert_int_equal(d.len, n);
+        assert_memory_equal(d.data, in, n);
+        sv_buf_free(&c);
+        sv_buf_free(&d);
+        assert_int_equal(t.live_bytes, 0);
+    }
     free(in);
 }
 
@@ -186,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_brotli_bomb),
         cmocka_unit_test(test_lzma),
         cmocka_unit_test(test_lz4),
+        cmocka_unit_test(test_codec_memory_is_the_callers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,8 +20,12 @@
 
 #include <cmocka.h>
 
+#include "compress/compress.h"
+#include "compress/zip.h"
 #include "helper_alloc.h"
 #include "helper_corpus.h"
+#include "helper_resonite.h"
+#include "serval/resonite.h"
 #include "serval/serval.h"
 
 /* No run needs more; a loop that reaches it means allocations without end. */
@@ -152,10 +156,194 @@ static void test_every_format_every_input(void **state)
     }
 }
 
+/* ---- the codecs and the zip reader, call by call ---------------------------------- */
+
+/* One run of a codec call with every allocation through a; returns its
+ * status (SV_ERR_NOMEM when an allocation was refused) having freed all. */
+typedef sv_status (*codec_run)(const sv_alloc *a, const void *ctx);
+
+/* Fails allocation N = 1, 2, ... until a run refuses none: each run must
+ * succeed or say SV_ERR_NOMEM, and give every byte back. */
+static long inject_codec(const char *what, codec_run fn, const void *ctx)
+{
+    for (long n = 1; n <= MAX_INJECTIONS; n++) {
+        test_alloc t;
+        test_alloc_init(&t, n);
+        sv_status st = fn(&t.alloc, ctx);
+        if (st != SV_OK && st != SV_ERR_NOMEM)
+            fail_msg("%s, allocation %ld refused: status %s", what, n, sv_status_name(st));
+        if (t.failures && st == SV_OK)
+            fail_msg("%s, allocation %ld refused: succeeded anyway", what, n);
+        if (t.live_bytes != 0)
+            fail_msg("%s, allocation %ld refused: %lld bytes not given back", what, n,
+                     (long long)t.live_bytes);
+        if (t.failures == 0) return n;
+    }
+    fail_msg("%s: still allocating after %d runs", what, MAX_INJECTIONS);
+    return 0;
+}
+
+typedef struct bytes {
+    const uint8_t *p;
+    size_t n;
+} bytes;
+
+static sv_status run_brotli_compress(const sv_alloc *a, const void *ctx)
+{
+    const bytes *in = ctx;
+    sv_buf out;
+    sv_buf_init(&out, a);
+    bool ok = sv_brotli_compress(in->p, in->n, 9, 16, &out);
+    sv_buf_free(&out);
+    return ok ? SV_OK : SV_ERR_NOMEM;
+}
+
+static sv_status run_brotli_decompress(const sv_alloc *a, const void *ctx)
+{
+    const bytes *in = ctx;
+    sv_buf out;
+    sv_buf_init(&out, a);
+    sv_decomp d = {1u << 30, "test", 0, NULL};
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = sv_brotli_decompress(in->p, in->n, &d, &out, &err);
+    sv_buf_free(&out);
+    return st;
+}
+
+static sv_status run_lzma_compress(const sv_alloc *a, const void *ctx)
+{
+    const bytes *in = ctx;
+    sv_buf out;
+    sv_buf_init(&out, a);
+    uint8_t props[5];
+    bool ok = sv_lzma_raw_compress(in->p, in->n, 1u << 16, 3, 0, 2, 32, props, &out);
+    sv_buf_free(&out);
+    return ok ? SV_OK : SV_ERR_NOMEM;
+}
+
+typedef struct lzma_input {
+    uint8_t props[5];
+    const uint8_t *p;
+    size_t n, usize;
+} lzma_input;
+
+static sv_status run_lzma_decompress(const sv_alloc *a, const void *ctx)
+{
+    const lzma_input *in = ctx;
+    sv_buf out;
+    sv_buf_init(&out, a);
+    sv_decomp d = {1u << 30, "test", 0, NULL};
+    sv_error err;
+    sv_error_clear(&err);
+    size_t used;
+    sv_status st = sv_lzma_raw_decompress(in->props, in->p, in->n, in->usize, &d, &out, &used, &err);
+    sv_buf_free(&out);
+    return st;
+}
+
+/* The whole package API: open, every member's description and bytes. */
+static sv_status run_package(const sv_alloc *a, const void *ctx)
+{
+    const bytes *in = ctx;
+    sv_resonite_package *p;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = sv_resonite_package_open(in->p, in->n, a, &p, &err);
+    if (st != SV_OK) return st;
+    for (size_t i = 0; i < sv_resonite_package_count(p) && st == SV_OK; i++) {
+        sv_resonite_member m;
+        st = sv_resonite_package_member(p, i, &m, &err);
+        sv_buf b;
+        sv_buf_init(&b, a);
+        if (st == SV_OK) st = sv_resonite_package_read(p, i, 0, &b, &err);
+        sv_buf_free(&b);
+    }
+    if (st != SV_OK && (err.status != st || !err.message[0]))
+        fail_msg("package: status %s without its error message", sv_status_name(st));
+    sv_resonite_package_close(p);
+    return st;
+}
+
+static sv_status run_zip_write(const sv_alloc *a, const void *ctx)
+{
+    const bytes *in = ctx;
+    sv_buf out;
+    sv_buf_init(&out, a);
+    sv_zip_writer w;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_zip_writer_init(&w, &out, 0, "zip");
+    sv_status st = sv_zip_writer_add(&w, "a", in->p, in->n, SV_ZIP_DEFLATED, 6, &err);
+    if (st == SV_OK) st = sv_zip_writer_add(&w, "b", in->p, 100, SV_ZIP_STORED, 0, &err);
+    if (st == SV_OK) st = sv_zip_writer_finish(&w, &err);
+    sv_zip_writer_free(&w);
+    sv_buf_free(&out);
+    return st;
+}
+
+static void test_codecs_and_zip(void **state)
+{
+    (void)state;
+    size_t n = 100000;
+    uint8_t *text = rs_text_bytes(n);
+    bytes plain = {text, n};
+    long runs = inject_codec("brotli compress", run_brotli_compress, &plain);
+    sv_buf c;
+    sv_buf_init(&c, NULL);
+    assert_true(sv_brotli_compress(text, n, 9, 22, &c));
+    bytes br = {c.data, c.len};
+    runs += inject_codec("brotli decompress", run_brotli_decompress, &br);
+    printf("fault injection: brotli    %6ld runs\n", runs);
+
+    runs = inject_codec("lzma compress", run_lzma_compress, &plain);
+    lzma_input lz = {{0}, NULL, 0, n};
+    sv_buf l;
+    sv_buf_init(&l, NULL);
+    assert_true(sv_lzma_raw_compress(text, n, 1u << 16, 3, 0, 2, 32, lz.props, &l));
+    lz.p = l.data;
+    lz.n = l.len;
+    runs += inject_codec("lzma decompress", run_lzma_decompress, &lz);
+    printf("fault injection: lzma      %6ld runs\n", runs);
+
+    runs = inject_codec("zip write", run_zip_write, &plain);
+    /* a package written here, and the samples when they are there */
+    sv_buf z;
+    sv_buf_init(&z, NULL);
+    sv_zip_writer w;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_zip_writer_init(&w, &z, 0, "zip");
+    assert_int_equal(sv_zip_writer_add(&w, "R-Main.record", text, 500, SV_ZIP_DEFLATED, 6, &err),
+                     SV_OK);
+    assert_int_equal(sv_zip_writer_add(&w, "Assets/x", c.data, c.len, SV_ZIP_STORED, 0, &err),
+                     SV_OK);
+    assert_int_equal(sv_zip_writer_finish(&w, &err), SV_OK);
+    sv_zip_writer_free(&w);
+    bytes pkg = {z.data, z.len};
+    runs += inject_codec("package read", run_package, &pkg);
+    static const char *samples[] = {PACKAGE_DIR "AvatarRootIdentification.resonitepackage",
+                                    PACKAGE_DIR "loading_standin.resonitepackage"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t len;
+        uint8_t *d = rs_read_file(samples[i], &len);
+        if (!d) continue;
+        bytes s = {d, len};
+        runs += inject_codec(samples[i], run_package, &s);
+        free(d);
+    }
+    printf("fault injection: zip       %6ld runs\n", runs);
+    sv_buf_free(&z);
+    sv_buf_free(&l);
+    sv_buf_free(&c);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_format_every_input),
+        cmocka_unit_test(test_codecs_and_zip),
     };
     return cmocka_run_group_tests(tests, test_corpus_setup, test_corpus_teardown);
 }

@@ -236,7 +236,7 @@ static void package_file(const char *path, const uint8_t *data, size_t len, void
     sv_resonite_package *p = NULL;
     sv_error err;
     sv_error_clear(&err);
-    if (sv_resonite_package_open(data, len, &p, &err) != SV_OK) {
+    if (sv_resonite_package_open(data, len, NULL, &p, &err) != SV_OK) {
         lfail(path, "does not open: %s", err_text(&err));
         return;
     }

@@ -60,21 +60,23 @@ static void test_packages(void **state)
         sv_resonite_package *p;
         sv_error err = {0};
         sv_error_clear(&err);
-        assert_int_equal(sv_resonite_package_open(zip, n, &p, &err), SV_OK);
+        assert_int_equal(sv_resonite_package_open(zip, n, NULL, &p, &err), SV_OK);
         assert_int_equal(sv_resonite_package_count(p), packages[i].members);
         for (size_t k = 0; k < packages[i].members; k++) {
-            long at = sv_resonite_package_find(p, packages[i].names[k]);
-            if (at < 0) fail_msg("no member %s", packages[i].names[k]);
+            size_t at;
+            if (sv_resonite_package_find(p, packages[i].names[k], &at) != SV_OK)
+                fail_msg("no member %s", packages[i].names[k]);
             sv_resonite_member m;
-            assert_int_equal(sv_resonite_package_member(p, (size_t)at, &m, &err), SV_OK);
+            assert_int_equal(sv_resonite_package_member(p, at, &m, &err), SV_OK);
             assert_string_equal(m.name, packages[i].names[k]);
             assert_int_equal(m.is_data_tree, k == 1); /* only the main blob is FrDT */
         }
         /* the main blob is the .brson sample, byte for byte, and decodes */
-        long main_i = sv_resonite_package_find(p, packages[i].names[1]);
+        size_t main_i;
+        assert_int_equal(sv_resonite_package_find(p, packages[i].names[1], &main_i), SV_OK);
         sv_buf b;
         sv_buf_init(&b, NULL);
-        assert_int_equal(sv_resonite_package_read(p, (size_t)main_i, 0, &b, &err), SV_OK);
+        assert_int_equal(sv_resonite_package_read(p, main_i, 0, &b, &err), SV_OK);
         assert_int_equal(b.len, bn);
         assert_memory_equal(b.data, brson, bn);
         sv_doc *doc = sv_doc_new(NULL);
@@ -83,9 +85,11 @@ static void test_packages(void **state)
         sv_doc_free(doc);
         /* a member read stops at the limit given */
         b.len = 0;
-        assert_int_equal(sv_resonite_package_read(p, (size_t)main_i, 100, &b, &err), SV_ERR_LIMIT);
+        assert_int_equal(sv_resonite_package_read(p, main_i, 100, &b, &err), SV_ERR_LIMIT);
         sv_buf_free(&b);
-        assert_int_equal(sv_resonite_package_find(p, "nope"), -1);
+        size_t none = 12345;
+        assert_int_equal(sv_resonite_package_find(p, "nope", &none), SV_ERR_NOT_FOUND);
+        assert_int_equal(none, 12345); /* untouched */
         sv_resonite_package_close(p);
         free(zip);
         free(brson);
@@ -99,7 +103,7 @@ static void test_not_a_package(void **state)
     sv_error err = {0};
     sv_error_clear(&err);
     static const uint8_t junk[64] = "PK\x03\x04 but nothing else";
-    assert_int_equal(sv_resonite_package_open(junk, sizeof junk, &p, &err), SV_ERR_SYNTAX);
+    assert_int_equal(sv_resonite_package_open(junk, sizeof junk, NULL, &p, &err), SV_ERR_SYNTAX);
     assert_null(p);
     assert_true(err.message[0] != 0);
 }

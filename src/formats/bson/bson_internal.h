@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/utf8.h"
+#include "formats/bson/bson_embed.h"
 #include "serval/bson.h"
 
 /* BSON element types (bsonspec.org 1.1). */
@@ -49,25 +50,6 @@ enum { BSON_SUB_GENERIC = 0x00, BSON_SUB_OLD_BINARY = 0x02, BSON_SUB_UUID = 0x04
 /* Nesting the reader and writer accept whatever the limits say: both
  * recurse, and the typed JSON writer stops at 2048 levels anyway. */
 #define BSON_MAX_NESTING 2048u
-
-/* Input still being written by another thread (a decompressor): the reader
- * calls wait(ctx, need) whenever it wants bytes before offset need that it
- * has not seen yet; wait blocks until they are there and returns how many
- * bytes are there now (fewer than need: they never will be). start is how
- * many are there when reading begins. */
-typedef struct sv__bson_stream {
-    size_t (*wait)(void *ctx, size_t need);
-    void *ctx;
-    size_t start;
-} sv__bson_stream;
-
-/* sv_bson_decode for input that lives in doc's arena (sv_doc_alloc) and stays
- * there: string values point into it instead of being copied (BSON strings
- * end with 00 in place, as tree strings must). stream may be NULL (all len
- * bytes are there). */
-sv_status sv__bson_read_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
-                                 const sv_bson_opts *opts, const sv__bson_stream *stream,
-                                 sv_value *out, sv_error *err);
 
 /* Lower-case hex of n bytes into out (2n chars, no NUL); parsing back,
  * either case. */

@@ -12,17 +12,15 @@
  * arena with a pointer bump (or, for input in the arena, point into it). */
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/error_record.h"
 #include "formats/bson/bson_opts.h"
 #include "formats/bson/bson_reader.h"
 
 /* ---- errors ---------------------------------------------------------------- */
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-const uint8_t *
-sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
+SV_PRINTF(4, 5)
+const uint8_t *sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -44,10 +42,7 @@ const uint8_t *sv__br_fail_alloc(br *r, const uint8_t *at)
 
 /* Waits until the bytes before need are there. false: they never will be
  * (the producer stopped; its own error says why). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-bool sv__br_more(br *r, const uint8_t *need)
+SV_NOINLINE bool sv__br_more(br *r, const uint8_t *need)
 {
     if (!r->stream) return false;
     size_t have = r->stream->wait(r->stream->ctx, (size_t)(need - r->base));
@@ -74,34 +69,18 @@ static const uint8_t *find_nul(br *r, const uint8_t *q, const uint8_t *last)
 
 /* ---- memory ---------------------------------------------------------------- */
 
-/* Grows a scratch stack through the document's allocator, counting it with
- * the document's own memory against max_alloc. Records the error. */
+/* Grows a scratch stack (core/mem.h), recording the error. */
 static bool grow(br *r, const uint8_t *at, void **buf, size_t *cap, size_t size, size_t need)
 {
-    size_t ncap = *cap ? *cap * 2 : 256;
-    while (ncap < need)
-        ncap *= 2;
-    uint64_t others = r->scratch - (uint64_t)*cap * size;
-    uint64_t used = sv_doc_allocated(r->doc) + others;
-    if (used > r->max_alloc || (uint64_t)ncap * size > r->max_alloc - used) {
-        ncap = need;
-        if (used > r->max_alloc || (uint64_t)ncap * size > r->max_alloc - used) {
-            sv__br_fail(r, at, SV_ERR_LIMIT, "the document would allocate more than %llu bytes",
-                        (unsigned long long)r->max_alloc);
-            return false;
-        }
-    }
-    const sv_alloc *a = &r->doc->alloc;
-    void *nb =
-        *buf ? a->realloc(a->ctx, *buf, *cap * size, ncap * size) : a->malloc(a->ctx, ncap * size);
-    if (!nb) {
-        sv__br_fail(r, at, SV_ERR_NOMEM, "out of memory");
-        return false;
-    }
-    *buf = nb;
-    *cap = ncap;
-    r->scratch = others + (uint64_t)ncap * size;
-    return true;
+    sv_stack_grow g = {r->doc, &r->scratch, r->max_alloc, 256};
+    sv_status st = sv_stack_grow_to(&g, buf, cap, size, need);
+    if (st == SV_OK) return true;
+    if (st == SV_ERR_NOMEM)
+        sv__br_fail(r, at, st, "out of memory");
+    else
+        sv__br_fail(r, at, st, "the document would allocate more than %llu bytes",
+                    (unsigned long long)r->max_alloc);
+    return false;
 }
 
 /* 8-byte aligned room from the same blocks (containers). */
@@ -135,41 +114,20 @@ static inline uint64_t zero_bytes(uint64_t v)
     return (v - UINT64_C(0x0101010101010101)) & ~v & UINT64_C(0x8080808080808080);
 }
 
-static inline uint64_t low_bytes(uint64_t v, size_t n)
-{
-    return n >= 8 ? v : v & ((UINT64_C(1) << (8 * n)) - 1);
-}
-
-static inline uint32_t key_hash(uint64_t a, uint64_t b, size_t n)
-{
-    uint64_t h = (a * UINT64_C(0x9E3779B97F4A7C15)) ^ (b * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n;
-    return (uint32_t)(h >> 40) & (KEY_CACHE - 1);
-}
-
-/* a[0..n) == b[0..n), a word at a time (n >= 8: the tail overlaps). */
-BR_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    if (n < 8) return memcmp(a, b, n) == 0;
-    uint64_t diff = 0;
-    for (size_t i = 0; i + 8 <= n; i += 8)
-        diff |= load64(a + i) ^ load64(b + i);
-    return (diff | (load64(a + n - 8) ^ load64(b + n - 8))) == 0;
-}
-
 /* The first 00 in [q, last), eight bytes at a time while there is room,
  * waiting for streamed bytes as find_nul does. */
-BR_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, const uint8_t *last)
+static SV_ALWAYS_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, const uint8_t *last)
 {
     while ((size_t)(last - q) >= 8 && q + 8 <= r->avail) {
-        uint64_t z = zero_bytes(load64(q));
+        uint64_t z = zero_bytes(sv_load64(q));
         if (z) return q + ((size_t)__builtin_ctzll(z) >> 3);
         q += 8;
     }
     return find_nul(r, q, last);
 }
 
-/* A key not in the cache: checked, interned, cached. */
-static bool key_miss(br *r, key_slot *s, const uint8_t *k, size_t n, uint64_t a, uint64_t b,
+/* A key not in the cache (core/key_cache.h): checked, interned, cached. */
+static bool key_miss(br *r, uint32_t h, const uint8_t *k, size_t n, uint64_t a, uint64_t b,
                      sv_value *out)
 {
     if (!sv_utf8_valid(k, n)) {
@@ -181,55 +139,43 @@ static bool key_miss(br *r, key_slot *s, const uint8_t *k, size_t n, uint64_t a,
         sv__br_fail_alloc(r, k);
         return false;
     }
-    s->a = a;
-    s->b = b;
-    s->str = v.as.str;
-    s->len = (uint32_t)n;
+    sv_key_put(r->cache, h, a, b, v.as.str, n);
     *out = v;
     return true;
 }
 
 /* The key at q, which must end (00) before last: its interned string in
  * *out, its length in *n. Returns the byte after its 00, NULL on failure. */
-BR_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last, bool fast,
-                                  sv_value *out, size_t *n)
+static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last,
+                                                bool fast, sv_value *out, size_t *n)
 {
     /* When the whole document is there (fast), the 16 bytes may run past its
      * end into the bytes after it: they are input too (r->avail), and a key
      * whose 00 would be the document's own is sent to the careful path. */
     if (fast ? (size_t)(r->avail - q) >= 16 : (size_t)(last - q) >= 16 && ENSURE(r, q + 16)) {
         /* short keys, found and compared eight bytes at a time */
-        uint64_t w0 = load64(q), z = zero_bytes(w0), a, b = 0;
+        uint64_t w0 = sv_load64le(q), z = zero_bytes(w0), a, b = 0;
         size_t len;
         if (z) {
             len = (size_t)__builtin_ctzll(z) >> 3;
-            a = low_bytes(w0, len);
+            a = sv_key_keep(w0, len);
         } else {
-            uint64_t w1 = load64(q + 8);
+            uint64_t w1 = sv_load64le(q + 8);
             z = zero_bytes(w1);
             if (!z) goto long_key;
             len = 8 + ((size_t)__builtin_ctzll(z) >> 3);
             a = w0;
-            b = low_bytes(w1, len - 8);
+            b = sv_key_keep(w1, len - 8);
         }
         if (fast && q + len >= last) goto long_key; /* runs into the document's 00 */
-        uint32_t h = key_hash(a, b, len);
-        key_slot *s = &r->cache[h];
+        uint32_t h = sv_key_hash(a, b, len, KEY_CACHE - 1);
         *n = len;
-        /* a and b are the key (zero padded: its length too); an empty
-         * slot's b (all ones) is none of a short key's, whose top byte is 0 */
-        if (s->a == a && s->b == b) {
+        const sv_key_slot *s = sv_key_find_short(r->cache, h, a, b, len);
+        if (s) {
             *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
             return q + len + 1;
         }
-        /* two ways: two hot keys that share a slot ("Tag" and "OrderOffset"
-         * in every Resonite slot) would otherwise evict each other */
-        key_slot *s2 = &r->cache[h ^ 1];
-        if (s2->a == a && s2->b == b) {
-            *out = br_ptr(SV_STRING, (uint32_t)len, s2->str);
-            return q + len + 1;
-        }
-        return key_miss(r, s->str ? s2 : s, q, len, a, b, out) ? q + len + 1 : NULL;
+        return key_miss(r, h, q, len, a, b, out) ? q + len + 1 : NULL;
     }
 long_key:;
     const uint8_t *z = find_nul_words(r, q, last);
@@ -238,28 +184,16 @@ long_key:;
         return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
     }
     size_t len = (size_t)(z - q);
-    uint64_t a = 0, b = 0;
-    if (len >= 8) {
-        a = load64(q);
-        b = load64(z - 8);
-    } else {
-        for (size_t i = 0; i < len; i++)
-            a |= (uint64_t)q[i] << (8 * i);
-    }
-    uint32_t h = key_hash(a, b, len);
-    key_slot *s = &r->cache[h], *s2 = &r->cache[h ^ 1];
+    uint64_t a, b;
+    sv_key_words(q, len, false, &a, &b);
+    uint32_t h = sv_key_hash(a, b, len, KEY_CACHE - 1);
     *n = len;
-    if (s->str && s->len == len && s->a == a && s->b == b &&
-        same_bytes((const uint8_t *)s->str, q, len)) {
+    const sv_key_slot *s = sv_key_find(r->cache, h, a, b, q, len);
+    if (s) {
         *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
         return z + 1;
     }
-    if (s2->str && s2->len == len && s2->a == a && s2->b == b &&
-        same_bytes((const uint8_t *)s2->str, q, len)) {
-        *out = br_ptr(SV_STRING, (uint32_t)len, s2->str);
-        return z + 1;
-    }
-    return key_miss(r, s->str ? s2 : s, q, len, a, b, out) ? z + 1 : NULL;
+    return key_miss(r, h, q, len, a, b, out) ? z + 1 : NULL;
 }
 
 /* Whether a double holds a whole number (or -0.0), NaN or an infinity.
@@ -284,13 +218,15 @@ static inline bool whole_double(uint64_t u)
  * so that the waits for streamed bytes (ENSURE_F) compile away; the
  * documents are read by two copies of the same code (read_body). */
 
-BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                    uint32_t depth, bool fast, sv_value *out);
-BR_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
-                                  bool is_array, bool in_whole, sv_value *out);
+static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
+                                                  const uint8_t *last, uint32_t depth, bool fast,
+                                                  sv_value *out);
+static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
+                                                uint32_t depth, bool is_array, bool in_whole,
+                                                sv_value *out);
 
-BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last, bool fast,
-                                     sv_value *out)
+static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last,
+                                                   bool fast, sv_value *out)
 {
     const uint8_t *s = NULL;
     size_t n = 0;
@@ -312,8 +248,9 @@ BR_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *las
     return next;
 }
 
-BR_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                    uint32_t depth, bool fast, sv_value *out)
+static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
+                                                  const uint8_t *last, uint32_t depth, bool fast,
+                                                  sv_value *out)
 {
     switch (type) {
     case BSON_DOUBLE: {
@@ -417,24 +354,20 @@ static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv
 
 /* The four copies of read_body (below): documents and arrays, whole or
  * streaming. Not inlined: they are where the recursion goes through. */
-#if defined(__GNUC__)
-#define BR_NOINLINE static __attribute__((noinline))
-#else
-#define BR_NOINLINE static
-#endif
-BR_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                          uint32_t depth, sv_value *out);
-BR_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                            uint32_t depth, sv_value *out);
-BR_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                              uint32_t depth, sv_value *out);
-BR_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                                uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                 uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                   uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                     uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                       uint32_t depth, sv_value *out);
 
 /* The elements of the document whose length is at p and whose 00 is at
  * last, then its container in *out. */
-BR_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last, uint32_t depth,
-                                   bool is_array, bool fast, sv_value *out)
+static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
+                                                 uint32_t depth, bool is_array, bool fast,
+                                                 sv_value *out)
 {
     const uint8_t *q = p + 4;
     size_t mark = is_array ? r->nitems : r->npairs;
@@ -444,7 +377,7 @@ BR_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
         const uint8_t *elem = q;
         if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
         unsigned type = *q++;
-        if (__builtin_expect(!bson_type_known(type), 0)) {
+        if (SV_UNLIKELY(!bson_type_known(type))) {
             if (type == 0)
                 return sv__br_fail(r, elem, SV_ERR_SYNTAX,
                                    "00 ends the document %zu bytes before its length",
@@ -521,31 +454,32 @@ BR_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
     return last + 1;
 }
 
-BR_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                          uint32_t depth, sv_value *out)
+static SV_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                 uint32_t depth, sv_value *out)
 {
     return read_body(r, p, last, depth, false, true, out);
 }
-BR_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                            uint32_t depth, sv_value *out)
+static SV_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                   uint32_t depth, sv_value *out)
 {
     return read_body(r, p, last, depth, true, true, out);
 }
-BR_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                              uint32_t depth, sv_value *out)
+static SV_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                     uint32_t depth, sv_value *out)
 {
     return read_body(r, p, last, depth, false, false, out);
 }
-BR_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                                uint32_t depth, sv_value *out)
+static SV_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                       uint32_t depth, sv_value *out)
 {
     return read_body(r, p, last, depth, true, false, out);
 }
 
 /* The document at p within limit. in_whole: limit is inside a document
  * that is all there, so this one is too (no waiting, no avail checks). */
-BR_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
-                                  bool is_array, bool in_whole, sv_value *out)
+static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
+                                                uint32_t depth, bool is_array, bool in_whole,
+                                                sv_value *out)
 {
     if (limit - p < 4)
         return sv__br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
@@ -605,8 +539,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     r->in_arena = in_arena;
     r->stream = stream;
     r->avail = r->base + (stream ? stream->start : len);
-    for (size_t i = 0; i < KEY_CACHE; i++)
-        r->cache[i].b = UINT64_MAX; /* empty: matches no short key (read_key) */
+    sv_key_cache_init(r->cache, KEY_CACHE);
     sv_doc_set_max_alloc(doc, lim.max_alloc);
 
     sv_status st = SV_OK;
@@ -634,9 +567,9 @@ sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_
     return bson_read(doc, data, len, opts, false, NULL, out, err);
 }
 
-sv_status sv__bson_read_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
-                                 const sv_bson_opts *opts, const sv__bson_stream *stream,
-                                 sv_value *out, sv_error *err)
+sv_status sv__bson_decode_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
+                                   const sv_bson_opts *opts, const sv__bson_stream *stream,
+                                   sv_value *out, sv_error *err)
 {
     return bson_read(doc, data, len, opts, true, stream, out, err);
 }

@@ -9,28 +9,17 @@
 
 #include "core/bump.h"
 #include "core/byteio.h"
+#include "core/compiler.h"
 #include "core/doc_internal.h"
+#include "core/key_cache.h"
+#include "core/mem.h"
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
 
 #define KEY_CACHE 2048u
 
-#if defined(__GNUC__)
-#define BR_INLINE static inline __attribute__((always_inline))
-#else
-#define BR_INLINE static inline
-#endif
 #define BUMP_FIRST 4096u
 #define BUMP_MAX (256u * 1024u)
-
-/* A cached key: for keys of up to 16 bytes, a and b hold its bytes (zero
- * padded), so a hit costs two compares and never touches the string; longer
- * keys keep their first and last 8 bytes there and are compared in full. */
-typedef struct key_slot {
-    uint64_t a, b;
-    const char *str; /* interned */
-    uint32_t len;
-} key_slot;
 
 typedef struct br {
     sv_doc *doc;
@@ -42,7 +31,7 @@ typedef struct br {
     uint64_t max_alloc;
     bool urls;
     bool in_arena; /* the input lives in the document: strings may point into it */
-    /* Streaming (bson_internal.h): the input is still being written; bytes
+    /* Streaming (bson_embed.h): the input is still being written; bytes
      * before avail are there. Without a stream, avail is the input's end,
      * which every bounds check already keeps reads within. */
     const uint8_t *avail;
@@ -53,17 +42,14 @@ typedef struct br {
     size_t nitems, cap_items;
     uint64_t scratch; /* bytes of the stacks */
     sv_bump bump; /* strings and containers (core/bump.h) */
-    key_slot cache[KEY_CACHE];
+    sv_key_slot cache[KEY_CACHE]; /* core/key_cache.h */
 } br;
 
 /* ---- shared functions (bson_read.c, bson_read_rare.c) ---------------------- */
 
 /* Records a failure at byte at (first one wins); returns NULL. */
 const uint8_t *sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+    SV_PRINTF(4, 5);
 /* An allocation failed: NOMEM, or LIMIT when the document's cap was hit. */
 const uint8_t *sv__br_fail_alloc(br *r, const uint8_t *at);
 /* Streamed input ended before at. */
@@ -84,20 +70,20 @@ const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const ui
 
 /* ---- shared inline helpers -------------------------------------------------- */
 
-BR_INLINE uint8_t *bump(br *r, size_t n)
+static SV_ALWAYS_INLINE uint8_t *bump(br *r, size_t n)
 {
     return sv_bump_bytes(&r->bump, n);
 }
 
 /* Values built in one go (sv__make zeroes, then sets bitfields one by one,
  * which compilers do not always merge; this is the reader's hottest store). */
-BR_INLINE sv_value br_scalar(sv_kind kind, unsigned sub, unsigned flags, uint64_t u)
+static SV_ALWAYS_INLINE sv_value br_scalar(sv_kind kind, unsigned sub, unsigned flags, uint64_t u)
 {
     sv_value v = {.kind = kind & 0xF, .flags = flags & 0xF, .sub = (uint8_t)sub, .as.u = u};
     return v;
 }
 
-BR_INLINE sv_value br_ptr(sv_kind kind, uint32_t len, const void *p)
+static SV_ALWAYS_INLINE sv_value br_ptr(sv_kind kind, uint32_t len, const void *p)
 {
     sv_value v = {.kind = kind & 0xF, .len = len, .as.data = p};
     return v;
@@ -106,7 +92,7 @@ BR_INLINE sv_value br_ptr(sv_kind kind, uint32_t len, const void *p)
 /* n bytes (n >= 1) from s to d, short ones as two overlapping fixed-size
  * copies that the compiler makes into plain moves (most Resonite strings
  * are 36-byte GUIDs: a libc call costs more than the copy). */
-BR_INLINE void copy_short(uint8_t *d, const uint8_t *s, size_t n)
+static SV_ALWAYS_INLINE void copy_short(uint8_t *d, const uint8_t *s, size_t n)
 {
     if (n >= 16 && n <= 64) {
         if (n <= 32) {
@@ -125,7 +111,8 @@ BR_INLINE void copy_short(uint8_t *d, const uint8_t *s, size_t n)
 }
 
 /* A STRING (or BYTES) value holding a copy of s[0..n) and a NUL. */
-BR_INLINE bool copy_blob(br *r, sv_kind kind, const uint8_t *s, size_t n, sv_value *out)
+static SV_ALWAYS_INLINE bool copy_blob(br *r, sv_kind kind, const uint8_t *s, size_t n,
+                                       sv_value *out)
 {
     uint8_t *p = bump(r, n + 1);
     if (!p) return false;
@@ -137,20 +124,13 @@ BR_INLINE bool copy_blob(br *r, sv_kind kind, const uint8_t *s, size_t n, sv_val
 
 /* A STRING value holding a copy of s[0..n] where s[n] is already the 00
  * (a BSON string's own terminator is copied with it). */
-BR_INLINE bool copy_terminated(br *r, const uint8_t *s, size_t n, sv_value *out)
+static SV_ALWAYS_INLINE bool copy_terminated(br *r, const uint8_t *s, size_t n, sv_value *out)
 {
     uint8_t *p = bump(r, n + 1);
     if (!p) return false;
     copy_short(p, s, n + 1);
     *out = br_ptr(SV_STRING, (uint32_t)n, p);
     return true;
-}
-
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
 }
 
 static inline const uint8_t *need(br *r, const uint8_t *q, const uint8_t *last, size_t n,
@@ -163,17 +143,17 @@ static inline const uint8_t *need(br *r, const uint8_t *q, const uint8_t *last, 
 
 /* ASCII (nearly every Resonite string: GUIDs, type names) is checked a word
  * at a time here; anything else goes to the full UTF-8 check. */
-BR_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
+static SV_ALWAYS_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
 {
     uint64_t acc = 0;
     if (n >= 8 && n <= 32) {
         /* names and most short strings: a fixed number of overlapping words */
-        acc = load64(s) | load64(s + n - 8);
-        if (n > 16) acc |= load64(s + 8) | load64(s + n - 16);
+        acc = sv_load64(s) | sv_load64(s + n - 8);
+        if (n > 16) acc |= sv_load64(s + 8) | sv_load64(s + n - 16);
     } else if (n > 32) {
         for (size_t i = 0; i + 8 <= n; i += 8)
-            acc |= load64(s + i);
-        acc |= load64(s + n - 8); /* the tail, overlapping */
+            acc |= sv_load64(s + i);
+        acc |= sv_load64(s + n - 8); /* the tail, overlapping */
     } else {
         for (size_t i = 0; i < n; i++)
             acc |= s[i];
@@ -183,8 +163,9 @@ BR_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
 
 /* The bytes of a BSON string (int32 length incl. the NUL, bytes, 00) at q,
  * within last; *s and *n get the text. Returns the byte after it. */
-BR_INLINE const uint8_t *read_string_bytes(br *r, const uint8_t *q, const uint8_t *last, bool fast,
-                                           const uint8_t **s, size_t *n)
+static SV_ALWAYS_INLINE const uint8_t *read_string_bytes(br *r, const uint8_t *q,
+                                                         const uint8_t *last, bool fast,
+                                                         const uint8_t **s, size_t *n)
 {
     if (last - q < 4) return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a string length needs 4 bytes");
     if (!ENSURE_F(fast, r, q + 4)) return sv__br_fail_stream(r, r->avail);

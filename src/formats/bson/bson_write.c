@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/compiler.h"
 #include "core/error_record.h"
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
@@ -23,11 +24,8 @@ typedef struct bw {
     sv_status st; /* the first failure */
 } bw;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static bool
-wfail(bw *w, sv_status st, const char *fmt, ...)
+SV_PRINTF(3, 4)
+static bool wfail(bw *w, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

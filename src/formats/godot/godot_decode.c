@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/compiler.h"
 #include "core/error_record.h"
 #include "core/value_internal.h"
 #include "formats/godot/godot_internal.h"
@@ -73,10 +74,7 @@ static inline unsigned scache_slot(const uint64_t w[3], size_t n)
 }
 
 static sv_status dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+    SV_PRINTF(4, 5);
 
 static sv_status dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...)
 {
@@ -249,7 +247,7 @@ static sv_status dec_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
     if (!dneed(d, n, gd_type_name(t))) return d->rd.status;
     double tmp[16];
     const void *src = d->rd.p;
-    if (!GD_LITTLE_ENDIAN) {
+    if (!SV_LITTLE_ENDIAN) {
         for (unsigned i = 0; i < m->scalars; i++) {
             if (esz == 8) {
                 uint64_t u = sv_load_u64le(d->rd.p + 8 * i);
@@ -589,7 +587,7 @@ static sv_status dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, 
                         "%s of %ld items needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)",
                         gd_type_name(t), (long)count, n, dleft(d));
     size_t scalars = (size_t)count * per;
-    if (GD_LITTLE_ENDIAN) {
+    if (SV_LITTLE_ENDIAN) {
         *out = sv_packed(d->doc, elem, shape, d->rd.p, scalars);
     } else {
         *out = sv_packed(d->doc, elem, shape, NULL, scalars);

@@ -7,15 +7,13 @@
  * would not choose (an int or float decoded with the 64-bit flag although
  * it fits 32 bits, an f32 NaN, f64 math types), that width is written, so
  * every decoded tree encodes back to its bytes. */
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise */
-#include <sys/mman.h>
-#endif
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/compiler.h"
+#include "core/mem.h"
 #include "formats/godot/godot_internal.h"
 
 /* Strings that were checked already, by address: a decoded or JSON-read
@@ -32,11 +30,7 @@ typedef struct gd_enc {
     uint32_t checked_len[GD_CHECKED_SLOTS];
 } gd_enc;
 
-static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...) SV_PRINTF(3, 4);
 
 static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...)
 {
@@ -63,7 +57,7 @@ static inline const sv_value *meta_of(const sv_value *v)
 static inline bool wire(gd_enc *e, unsigned t, uint32_t *code)
 {
     uint8_t c = e->r->to_wire[t];
-    if (__builtin_expect(c == 0xFF || c >= e->r->variant_max, 0)) {
+    if (SV_UNLIKELY(c == 0xFF || c >= e->r->variant_max)) {
         efail(e, SV_ERR_UNSUPPORTED, "%s has no %s", e->r->fmt, gd_type_name(t));
         return false;
     }
@@ -167,21 +161,12 @@ static sv_status enc_float(gd_enc *e, const sv_value *v)
 
 /* ---- math tuples and packed numbers ---- */
 
-/* Room for n more bytes. A big packed array is written into memory the
- * kernel has not handed out yet: asking for huge pages there first (as the
- * arena does for big chunks) saves most page faults of the copy. */
+/* Room for n more bytes. A big packed array is copied into memory the
+ * kernel has not handed out yet; the buffer, which owns that memory, asks
+ * for huge pages there (core/mem.h). */
 static bool reserve_big(gd_enc *e, size_t n)
 {
-    if (!sv_buf_reserve(e->out, n)) return false;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (n >= 4 * huge) {
-        uintptr_t start = ((uintptr_t)(e->out->data + e->out->len) + huge - 1) & ~(huge - 1);
-        uintptr_t end = ((uintptr_t)(e->out->data + e->out->len + n)) & ~(huge - 1);
-        if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-    }
-#endif
-    return true;
+    return sv__buf_reserve_large(e->out, n);
 }
 
 /* Writes n scalars of src (elem) as f32, f64 or i32 (to). */
@@ -192,7 +177,7 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
     if (n > (SIZE_MAX - 64) / 8) return efail(e, SV_ERR_RANGE, "array too large");
     if (!reserve_big(e, n * es)) return efail(e, SV_ERR_NOMEM, "out of memory");
     uint8_t *p = e->out->data + e->out->len;
-    if (from == to && GD_LITTLE_ENDIAN) {
+    if (from == to && SV_LITTLE_ENDIAN) {
         if (n) memcpy(p, v->as.data, n * es);
     } else {
         for (size_t i = 0; i < n; i++) {

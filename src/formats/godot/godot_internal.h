@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/compiler.h"
 #include "serval/godot.h"
 
 /* spec §3.1: the 4.x enum, used as serval's internal type numbering. */
@@ -176,11 +177,6 @@ sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_
 sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *o, bool encode,
                                 sv_godot_opts *out, sv_error *err);
 
-/* Little-endian host: packed arrays are one memcpy. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define GD_LITTLE_ENDIAN 1
-#else
-#define GD_LITTLE_ENDIAN 0
-#endif
+/* Little-endian host (SV_LITTLE_ENDIAN): packed arrays are one memcpy. */
 
 #endif

@@ -15,12 +15,12 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include <sys/mman.h>
 #endif
-#include <brotli/decode.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
-#include "formats/bson/bson_internal.h"
+#include "core/doc_internal.h"
+#include "formats/bson/bson_embed.h"
 #include "formats/resonite/resonite_internal.h"
 
 /* Brotli on these trees compresses 13-15x (spec A.8 samples, the bench
@@ -39,7 +39,7 @@
 #define PREFAULT_AHEAD ((size_t)32 << 20)
 
 typedef struct pipe_state {
-    BrotliDecoderState *dec;
+    sv_brotli_stream *dec;
     const uint8_t *in, *next_in;
     size_t in_len, avail_in;
     const sv_decomp *d;
@@ -69,8 +69,8 @@ static bool produce_some(pipe_state *ps)
     size_t room = ps->n - have < PIPE_CHUNK ? ps->n - have : PIPE_CHUNK;
     uint8_t *next_out = room ? ps->buf + have : &probe;
     size_t avail_out = room ? room : 1, before = avail_out;
-    BrotliDecoderResult r = BrotliDecoderDecompressStream(ps->dec, &ps->avail_in, &ps->next_in,
-                                                          &avail_out, &next_out, NULL);
+    sv_brotli_result r =
+        sv_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
     if (!room && avail_out != before) {
         ps->st = sv_error_set(&ps->err, SV_ERR_TRAILING, ps->d->format, in_at(ps),
                               "the decompressed payload is longer than the %zu bytes its BSON "
@@ -81,7 +81,7 @@ static bool produce_some(pipe_state *ps)
     if (room)
         atomic_store_explicit(&ps->produced, have + (before - avail_out), memory_order_release);
     switch (r) {
-    case BROTLI_DECODER_RESULT_SUCCESS:
+    case SV_BROTLI_DONE:
         have = atomic_load_explicit(&ps->produced, memory_order_relaxed);
         if (have != ps->n)
             ps->st = sv_error_set(&ps->err, SV_ERR_TRUNCATED, ps->d->format, in_at(ps),
@@ -92,12 +92,14 @@ static bool produce_some(pipe_state *ps)
             ps->st = sv_error_set(&ps->err, SV_ERR_TRAILING, ps->d->format, in_at(ps),
                                   "%zu bytes after the end of the Brotli stream", ps->avail_in);
         return false;
-    case BROTLI_DECODER_RESULT_ERROR:
+    case SV_BROTLI_BAD:
         ps->st = sv_error_set(&ps->err, SV_ERR_SYNTAX, ps->d->format, in_at(ps),
-                              "invalid Brotli stream: %s",
-                              BrotliDecoderErrorString(BrotliDecoderGetErrorCode(ps->dec)));
+                              "invalid Brotli stream: %s", sv_brotli_stream_error(ps->dec));
         return false;
-    case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
+    case SV_BROTLI_NOMEM:
+        ps->st = sv_error_set(&ps->err, SV_ERR_NOMEM, ps->d->format, in_at(ps), "out of memory");
+        return false;
+    case SV_BROTLI_MORE_INPUT:
         ps->st = sv_error_set(&ps->err, SV_ERR_TRUNCATED, ps->d->format, in_at(ps),
                               "the Brotli stream ends too early");
         return false;
@@ -168,15 +170,16 @@ static sv_status read_prefix(pipe_state *ps, uint8_t first[4], sv_error *err)
     while (got < 4) {
         uint8_t *next_out = first + got;
         size_t avail_out = 4 - got;
-        BrotliDecoderResult r = BrotliDecoderDecompressStream(ps->dec, &ps->avail_in, &ps->next_in,
-                                                              &avail_out, &next_out, NULL);
+        sv_brotli_result r =
+            sv_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
         got = 4 - avail_out;
         if (got == 4) return SV_OK;
-        if (r == BROTLI_DECODER_RESULT_ERROR)
+        if (r == SV_BROTLI_BAD)
             return sv_error_set(err, SV_ERR_SYNTAX, ps->d->format, in_at(ps),
-                                "invalid Brotli stream: %s",
-                                BrotliDecoderErrorString(BrotliDecoderGetErrorCode(ps->dec)));
-        if (r != BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT)
+                                "invalid Brotli stream: %s", sv_brotli_stream_error(ps->dec));
+        if (r == SV_BROTLI_NOMEM)
+            return sv_error_set(err, SV_ERR_NOMEM, ps->d->format, in_at(ps), "out of memory");
+        if (r != SV_BROTLI_MORE_OUTPUT)
             return sv_error_set(err, SV_ERR_TRUNCATED, ps->d->format, in_at(ps),
                                 "the Brotli stream ends before a BSON length");
     }
@@ -193,7 +196,9 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
     ps.in = ps.next_in = in;
     ps.in_len = ps.avail_in = len;
     ps.d = d;
-    ps.dec = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+    /* the decoder's memory comes from the document's allocator (not counted
+     * in the document's size: it is freed before this returns) */
+    ps.dec = sv_brotli_stream_new(&doc->alloc);
     if (!ps.dec) return SV_OK; /* the general path reports it */
     uint8_t first[4];
     sv_status st = SV_OK;
@@ -216,7 +221,7 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
     if (threads < 1 || ps.n < PIPE_MIN || pthread_mutex_init(&ps.mu, NULL) != 0) {
         while (produce_some(&ps)) {
         }
-        st = ps.st == SV_OK ? sv__bson_read_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr)
+        st = ps.st == SV_OK ? sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr)
                             : ps.st;
     } else {
         pthread_t t;
@@ -227,7 +232,7 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
         }
         if (threaded) {
             sv__bson_stream stream = {pipe_wait, &ps, 4};
-            st = sv__bson_read_in_arena(doc, ps.buf, ps.n, bo, &stream, out, &perr);
+            st = sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, &stream, out, &perr);
             atomic_store(&ps.cancel, st != SV_OK);
             pthread_join(t, NULL);
             pthread_cond_destroy(&ps.cv);
@@ -235,7 +240,7 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
             while (produce_some(&ps)) {
             }
             if (ps.st == SV_OK)
-                st = sv__bson_read_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr);
+                st = sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr);
         }
         pthread_mutex_destroy(&ps.mu);
     }
@@ -253,6 +258,6 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
 general:
     *handled = false;
 done:
-    BrotliDecoderDestroyInstance(ps.dec);
+    sv_brotli_stream_free(ps.dec);
     return st;
 }

@@ -81,16 +81,25 @@ void sv_rs_note_bson_error(sv_error *err)
 /* spec A.2.2: without a header, Resonite goes by the extension; serval has
  * only the bytes (or the compression option), so it tells the three
  * payloads apart by what each must start with. */
-static sv_resonite_compression sniff_legacy(const uint8_t *data, size_t len)
+static sv_status sniff_legacy(const uint8_t *data, size_t len, const sv_alloc *a,
+                              sv_resonite_compression *out)
 {
-    if (sv_rs_lzma_sniff(data, len)) return SV_RESONITE_LZMA;
-    if (sv_rs_lz4net_sniff(data, len)) return SV_RESONITE_LZ4;
-    if (sv_rs_brotli_sniff(data, len)) return SV_RESONITE_BROTLI;
-    return SV_RESONITE_NONE;
+    *out = SV_RESONITE_NONE;
+    if (sv_rs_lzma_sniff(data, len)) {
+        *out = SV_RESONITE_LZMA;
+    } else if (sv_rs_lz4net_sniff(data, len)) {
+        *out = SV_RESONITE_LZ4;
+    } else {
+        sv_status st = sv_rs_brotli_sniff(data, len, a);
+        if (st == SV_ERR_NOMEM) return st;
+        if (st == SV_OK) *out = SV_RESONITE_BROTLI;
+    }
+    return SV_OK;
 }
 
 sv_status sv_rs_container(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
-                          sv_resonite_container *out, size_t *off_out, sv_error *err)
+                          const sv_alloc *a, sv_resonite_container *out, size_t *off_out,
+                          sv_error *err)
 {
     sv_resonite_container c = {SV_RESONITE_FRAMING_LEGACY, SV_RESONITE_NONE};
     size_t off = 0;
@@ -124,8 +133,10 @@ sv_status sv_rs_container(const uint8_t *data, size_t len, const sv_resonite_opt
         c.compression = (sv_resonite_compression)kind;
         off = (size_t)(p - data);
     } else {
-        c.compression =
-            opts->compression != SV_RESONITE_AUTO ? opts->compression : sniff_legacy(data, len);
+        c.compression = opts->compression;
+        if (c.compression == SV_RESONITE_AUTO &&
+            sniff_legacy(data, len, a, &c.compression) != SV_OK)
+            return sv_error_set(err, SV_ERR_NOMEM, RESONITE_FORMAT, 0, "out of memory");
         if (c.compression == SV_RESONITE_NONE)
             return sv_error_set(err, SV_ERR_SYNTAX, RESONITE_FORMAT, 0,
                                 "no FrDT header, and not a legacy LZMA, LZ4 or Brotli data "
@@ -146,7 +157,7 @@ sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_
     sv_limits lim = sv_limits_resolve(&opts->limits);
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
     size_t off = 0; /* gcc 12 -O3 cannot see sv_rs_container set it */
-    sv_status hst = sv_rs_container(data, len, opts, &c, &off, err);
+    sv_status hst = sv_rs_container(data, len, opts, bson->alloc, &c, &off, err);
     if (hst != SV_OK) return hst;
     sv_decomp d = {lim.max_decompressed, RESONITE_FORMAT, off, sv_rs_bson_size};
     const uint8_t *in = data + off;

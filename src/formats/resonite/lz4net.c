@@ -4,7 +4,6 @@
  * and, when compressed, a varint of the compressed length; then the bytes,
  * an LZ4 *block* or raw. No magic, no checksums, no end marker: this is not
  * the LZ4 frame format. */
-#include <lz4.h>
 #include <string.h>
 
 #include "core/byteio.h"
@@ -121,12 +120,14 @@ bool sv_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out)
     /* spec A.3.3: 1 MiB chunks, HC; flags 03 when the block shrank, else 02
      * with the chunk stored raw (lz4net's EncodeHC with outputLength =
      * inputLength, and its reader refuses compressed > original). */
+    sv_lz4_hc *hc = sv_lz4_hc_new(out->alloc);
+    if (!hc) return false;
     for (size_t off = 0; off < len; off += LZ4NET_CHUNK) {
         size_t n = len - off < LZ4NET_CHUNK ? len - off : LZ4NET_CHUNK;
-        if (!sv_buf_reserve(out, 3 * 5 + n)) return false;
+        if (!sv_buf_reserve(out, 3 * 5 + n)) break;
         /* header room: 1 + 5 + 5 bytes at most; data after it */
         uint8_t *dst = out->data + out->len + 11;
-        size_t c = sv_lz4_block_compress_hc(in + off, n, dst, n - 1, 9);
+        size_t c = sv_lz4_block_compress_hc(hc, in + off, n, dst, n - 1, 9);
         if (c) {
             uint8_t tmp[11];
             sv_buf hdr = {tmp, 0, sizeof tmp, NULL, false};
@@ -142,6 +143,7 @@ bool sv_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out)
             sv_buf_append(out, in + off, n);
         }
     }
+    sv_lz4_hc_free(hc);
     return sv_buf_ok(out);
 }
 
@@ -152,12 +154,9 @@ bool sv_rs_lz4net_sniff(const uint8_t *in, size_t len)
     const char *why;
     if (!chunk_header(&p, end, &flags, &orig, &stored, &why)) return false;
     if (flags > 3 || orig < 4 || stored > (uint64_t)(end - p) || orig > INT32_MAX) return false;
-    uint8_t first[8];
+    uint8_t first[4];
     if (flags & CHUNK_COMPRESSED) {
-        if (stored > orig) return false;
-        int n = LZ4_decompress_safe_partial((const char *)p, (char *)first, (int)stored, 4,
-                                            (int)sizeof first);
-        if (n < 4) return false;
+        if (stored > orig || !sv_lz4_block_head(p, (size_t)stored, first, 4)) return false;
     } else {
         memcpy(first, p, 4);
     }

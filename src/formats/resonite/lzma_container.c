@@ -9,7 +9,6 @@
  *
  * And the Brotli sniff, which lives here with the other "is this legacy
  * payload mine" checks. */
-#include <brotli/decode.h>
 #include <string.h>
 
 #include "core/byteio.h"
@@ -73,21 +72,16 @@ bool sv_rs_lzma_sniff(const uint8_t *in, size_t len)
     return usize >= 5 && usize <= INT32_MAX && csize == len - LZMA_HEADER;
 }
 
-bool sv_rs_brotli_sniff(const uint8_t *in, size_t len)
+sv_status sv_rs_brotli_sniff(const uint8_t *in, size_t len, const sv_alloc *a)
 {
-    BrotliDecoderState *s = BrotliDecoderCreateInstance(NULL, NULL, NULL);
-    if (!s) return false;
     uint8_t first[5];
-    size_t avail_in = len, avail_out = sizeof first;
-    const uint8_t *next_in = in;
-    uint8_t *next_out = first;
-    BrotliDecoderResult r =
-        BrotliDecoderDecompressStream(s, &avail_in, &next_in, &avail_out, &next_out, NULL);
-    BrotliDecoderDestroyInstance(s);
-    if (r == BROTLI_DECODER_RESULT_ERROR || avail_out != 0) return false;
+    sv_status st = sv_brotli_head(in, len, first, sizeof first, a);
+    if (st != SV_OK) return st;
     /* a BSON length, then the first element's type (or the end of an empty
      * document) */
     uint8_t t = first[4];
-    return sv_rs_bson_size(first) != 0 && ((t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF ||
-                                           (t == 0 && sv_rs_bson_size(first) == 5));
+    bool bson =
+        sv_rs_bson_size(first) != 0 && ((t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF ||
+                                        (t == 0 && sv_rs_bson_size(first) == 5));
+    return bson ? SV_OK : SV_ERR_SYNTAX;
 }

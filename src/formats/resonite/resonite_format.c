@@ -56,7 +56,7 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
     bo.resonite_urls = !opts->raw_strings;
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
     size_t off = 0;
-    sv_status st = sv_rs_container(data, len, opts, &c, &off, err);
+    sv_status st = sv_rs_container(data, len, opts, &doc->alloc, &c, &off, err);
     if (st != SV_OK) return st;
     bool handled = false;
     if (c.compression == SV_RESONITE_BROTLI) {
@@ -149,7 +149,7 @@ static int resonite_probe(const uint8_t *data, size_t len)
     /* spec A.2.2: legacy files have no magic; these look inside */
     if (sv_rs_lzma_sniff(data, len)) return 40;
     if (sv_rs_lz4net_sniff(data, len)) return 30;
-    if (sv_rs_brotli_sniff(data, len)) return 20;
+    if (sv_rs_brotli_sniff(data, len, NULL) == SV_OK) return 20; /* a probe has no allocator */
     return 0;
 }
 

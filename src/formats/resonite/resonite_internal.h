@@ -50,11 +50,14 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
 void sv_rs_note_bson_error(sv_error *err);
 
 /* Parses the header (or picks the legacy decompressor): *c and *off (the
- * payload's offset). */
+ * payload's offset). Sniffing a legacy Brotli payload decompresses its first
+ * bytes with memory from a (NULL: libc). */
 sv_status sv_rs_container(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
-                          sv_resonite_container *c, size_t *off, sv_error *err);
+                          const sv_alloc *a, sv_resonite_container *c, size_t *off, sv_error *err);
 
-/* Whether in starts a Brotli stream whose first bytes are a BSON length. */
-bool sv_rs_brotli_sniff(const uint8_t *in, size_t len);
+/* Whether in starts a Brotli stream whose first bytes are a BSON length:
+ * SV_OK yes, SV_ERR_SYNTAX no, SV_ERR_NOMEM when a (NULL: libc) refused the
+ * decoder's memory. */
+sv_status sv_rs_brotli_sniff(const uint8_t *in, size_t len, const sv_alloc *a);
 
 #endif
