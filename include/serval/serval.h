@@ -14,6 +14,7 @@
 #include "error.h"
 #include "godot.h"
 #include "json.h"
+#include "kingsisle.h"
 #include "noesis.h"
 #include "registry.h"
 #include "resonite.h"

@@ -22,6 +22,8 @@ extern const sv_format sv_format_godot_doc;
 extern const sv_format sv_format_resonite;
 extern const sv_format sv_format_bson;
 extern const sv_format sv_format_noesis;
+extern const sv_format sv_format_kingsisle;
+extern const sv_format sv_format_kingsisle_xml;
 
 static const sv_format *const formats[] = {
     &sv_format_json,
@@ -31,6 +33,8 @@ static const sv_format *const formats[] = {
     &sv_format_resonite,
     &sv_format_bson,
     &sv_format_noesis,
+    &sv_format_kingsisle,
+    &sv_format_kingsisle_xml,
 };
 
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])

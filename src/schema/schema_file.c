@@ -359,8 +359,11 @@ static const sv_schema_loader serval_loader = {
 
 /* Every type-list loader. To add one (a KingsIsle type dump, say), write its
  * probe and load in its own file and list it here. */
+extern const sv_schema_loader sv_schema_loader_kingsisle; /* src/formats/kingsisle/ */
+
 static const sv_schema_loader *const loaders[] = {
     &serval_loader,
+    &sv_schema_loader_kingsisle,
 };
 
 const sv_schema_loader *const *sv_schema_loaders(size_t *count)
@@ -382,7 +385,7 @@ sv_status sv_schema_load(const sv_alloc *alloc, const uint8_t *data, size_t len,
         if (score > best_score) best = loaders[i], best_score = score;
     }
     if (!best)
-        return sv__schema_fail(err, SV_ERR_UNSUPPORTED, "not a type list serval knows (loaders: serval)");
+        return sv__schema_fail(err, SV_ERR_UNSUPPORTED, "not a type list serval knows (loaders: serval, kingsisle)");
     sv_schema *s = sv_schema_new(alloc);
     if (!s) return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
     sv_status st = sv_schema_set_source(s, source ? source : "");
