@@ -23,6 +23,7 @@ static const command commands[] = {
     {"validate", cmd_validate, "check that files decode"},
     {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
     {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
+    {"kingsisle", cmd_kingsisle, "KingsIsle ObjectProperty: hashes, type lists"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -168,9 +168,8 @@ typedef struct ki_dec {
 } ki_dec;
 
 typedef struct ki_enc {
+    sv_bitwriter bw;
     sv_buf *out;
-    uint64_t acc;  /* pending bits, LSB first */
-    unsigned nacc; /* < 8 after every call */
     const sv_kingsisle_types *types;
     uint32_t flags, mask;
     bool shallow, skip_deprecated;

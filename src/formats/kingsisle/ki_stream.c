@@ -235,6 +235,7 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
     ki_enc e;
     memset(&e, 0, sizeof e);
     e.out = &body;
+    sv_bw_init(&e.bw, &body);
     e.types = o.types;
     e.flags = flags;
     e.mask = o.property_mask;

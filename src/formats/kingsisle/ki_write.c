@@ -21,38 +21,24 @@ sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
 
 /* ---- bits ------------------------------------------------------------------ */
 
-/* The low n bits (n <= 32) of v. */
-static inline void w_bits(ki_enc *e, uint64_t v, unsigned n)
-{
-    if (n < 64) v &= (UINT64_C(1) << n) - 1;
-    e->acc |= v << e->nacc;
-    e->nacc += n;
-    if (e->nacc >= 8) {
-        uint8_t tmp[8];
-        unsigned k = e->nacc / 8;
-        for (unsigned i = 0; i < k; i++) tmp[i] = (uint8_t)(e->acc >> (8 * i));
-        sv_buf_append(e->out, tmp, k);
-        e->acc = k == 8 ? 0 : e->acc >> (8 * k);
-        e->nacc -= 8 * k;
-    }
-}
+static inline void w_bits(ki_enc *e, uint64_t v, unsigned n) { sv_bw_write(&e->bw, v, n); }
 
 static inline void w_align(ki_enc *e)
 {
-    if (!e->nacc) return;
+    if (!e->bw.nacc) return;
     uint32_t ord = e->pad_count++, bits = 0;
     if (e->pad_next < e->npads && e->pads[2 * e->pad_next] == ord) {
         bits = e->pads[2 * e->pad_next + 1];
         e->pad_next++;
     }
-    w_bits(e, bits, 8 - e->nacc);
+    w_bits(e, bits, 8 - e->bw.nacc);
 }
 
 static inline void w_u32(ki_enc *e, uint32_t v)
 {
     w_align(e);
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    sv_buf_append(e->out, b, 4);
+    sv_bw_bytes(&e->bw, b, 4);
 }
 
 static inline void w_u64(ki_enc *e, uint64_t v)
@@ -61,7 +47,7 @@ static inline void w_u64(ki_enc *e, uint64_t v)
     w_u32(e, (uint32_t)(v >> 32));
 }
 
-static inline uint64_t bit_pos(const ki_enc *e) { return (uint64_t)e->out->len * 8 + e->nacc; }
+static inline uint64_t bit_pos(const ki_enc *e) { return sv_bw_bit_len(&e->bw); }
 
 /* Writes v little-endian at byte offset at (a field written earlier). */
 static void patch_u32(ki_enc *e, size_t at, uint64_t v)
@@ -105,7 +91,7 @@ static sv_status w_string(ki_enc *e, const ki_prop *p, const sv_value *v)
     w_len(e, (uint32_t)n, false);
     if (n) {
         w_align(e);
-        sv_buf_append(e->out, s, n);
+        sv_bw_bytes(&e->bw, s, n);
     }
     return e->status;
 }
@@ -129,7 +115,7 @@ static sv_status w_wstring(ki_enc *e, const ki_prop *p, const sv_value *v)
     w_len(e, (uint32_t)units, false);
     if (units) {
         w_align(e);
-        sv_buf_append(e->out, tmp.data, tmp.len);
+        sv_bw_bytes(&e->bw, tmp.data, tmp.len);
     }
     sv_buf_free(&tmp);
     return e->status;
@@ -356,8 +342,8 @@ sv_status ki_write_raw(ki_enc *e, const sv_value *v)
     if (n > (uint64_t)have * 8 || (n + 7) / 8 != have)
         return ki_enc_fail(e, SV_ERR_RANGE, "%llu raw bits do not match %zu data bytes",
                            (unsigned long long)n, have);
-    if (!e->nacc) {
-        sv_buf_append(e->out, p, (size_t)(n / 8));
+    if (!e->bw.nacc) {
+        sv_bw_bytes(&e->bw, p, (size_t)(n / 8));
     } else {
         for (uint64_t i = 0; i < n / 8; i++) w_bits(e, p[i], 8);
     }
@@ -538,5 +524,5 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
 /* The rest of the last byte, with the bits the root's meta remembers. */
 void ki_write_tail(ki_enc *e, uint32_t bits)
 {
-    if (e->nacc) w_bits(e, bits, 8 - e->nacc);
+    sv_bw_align(&e->bw, bits);
 }
