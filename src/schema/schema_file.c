@@ -262,6 +262,8 @@ static sv_status read_class(fctx *f, const sv_value *cv)
     }
     if ((v = member(cv, "fields"))) {
         if ((st = need_array(f, v, "'fields'"))) goto at_fields;
+        if (!sv__schema_reserve_fields(f->s, c, v->len))
+            return sv__schema_fail(f->err, SV_ERR_NOMEM, "out of memory");
         for (uint32_t i = 0; i < v->len; i++) {
             if ((st = read_field(f, c, sv_array_at(v, i)))) {
                 sv_error_path_index(f->err, i);

@@ -189,7 +189,17 @@ static sv_status build_lists(sv_schema *s, sv_schema_class **order, sv_error *er
         sv_schema_class *c = order[k];
         sv_schema__class_index *ci = sv__cls(c);
         uint64_t nanc = 1;
-        for (uint32_t j = 0; j < c->nbases; j++) nanc += sv__cls(c->bases[j])->nanc;
+        for (uint32_t j = 0; j < c->nbases; j++) {
+            const sv_schema__class_index *bi = sv__cls(c->bases[j]);
+            nanc += bi->nanc;
+            if (bi->levels + 1 > ci->levels) ci->levels = bi->levels + 1;
+            if (ci->levels > SV_BASE_MAX_DEPTH) {
+                sv__schema_fail(err, SV_ERR_LIMIT, "class '%s': bases nest deeper than %u", c->name,
+                                SV_BASE_MAX_DEPTH);
+                sv__schema_set_path(err, "/classes/%u/bases/%u", c->index, j);
+                return SV_ERR_LIMIT;
+            }
+        }
         total += nanc;
         if (total > SV_RESOLVED_MAX) goto too_big;
         ci->anc = sv__schema_zalloc(s, (size_t)nanc * sizeof *ci->anc);
@@ -212,10 +222,13 @@ static sv_status build_lists(sv_schema *s, sv_schema_class **order, sv_error *er
         total += nall;
         if (total > SV_RESOLVED_MAX) goto too_big;
         ci->all = sv__schema_zalloc(s, (size_t)nall * sizeof *ci->all);
-        if (!ci->all) return nomem(err);
+        ci->anc_off = sv__schema_zalloc(s, (size_t)n * sizeof *ci->anc_off);
+        if (!ci->all || !ci->anc_off) return nomem(err);
         uint32_t m = 0;
-        for (uint32_t a = 0; a < n; a++)
+        for (uint32_t a = 0; a < n; a++) {
+            ci->anc_off[a] = m;
             for (uint32_t f = 0; f < ci->anc[a]->nfields; f++) ci->all[m++] = &ci->anc[a]->fields[f];
+        }
         ci->nall = m;
         if (sv__schema_build_field_index(s, c)) return nomem(err);
         continue;

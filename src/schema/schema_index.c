@@ -50,26 +50,81 @@ static bool field_same_id(const void *ctx, uint32_t a, uint32_t b)
     return all[a]->id == all[b]->id;
 }
 
+/* Each class indexes its own fields only (when it has more than
+ * SV_FIELD_SCAN_MAX of them; fewer are scanned). A lookup in the full list
+ * asks the class, then its ancestors from the nearest base out: a handful of
+ * probes whatever the schema's size, and memory linear in the fields. */
 sv_status sv__schema_build_field_index(sv_schema *s, sv_schema_class *c)
 {
     sv_schema__class_index *ci = sv__cls(c);
-    if (ci->nall <= SV_FIELD_SCAN_MAX) return SV_OK;
-    uint32_t cap = table_cap(ci->nall);
+    if (c->nfields <= SV_FIELD_SCAN_MAX) return SV_OK;
+    uint32_t cap = table_cap(c->nfields);
     ci->by_name = table_new(s, cap);
     ci->by_hash = table_new(s, cap);
     ci->by_id = table_new(s, cap);
     ci->tab_cap = cap;
     if (!ci->by_name || !ci->by_hash || !ci->by_id) return SV_ERR_NOMEM;
-    for (uint32_t i = 0; i < ci->nall; i++) {
-        const sv_schema_field *f = ci->all[i];
+    const sv_schema_field **own = s->alloc.malloc(s->alloc.ctx, c->nfields * sizeof *own);
+    if (!own) return SV_ERR_NOMEM;
+    for (uint32_t i = 0; i < c->nfields; i++) own[i] = &c->fields[i];
+    for (uint32_t i = 0; i < c->nfields; i++) {
+        const sv_schema_field *f = own[i];
         table_put(ci->by_name, cap, sv__schema_hash_str(f->name, strlen(f->name)), i,
-                  field_same_name, ci->all);
+                  field_same_name, own);
         if (f->has_hash)
-            table_put(ci->by_hash, cap, sv__schema_hash_u64(f->hash), i, field_same_hash, ci->all);
-        if (f->has_id)
-            table_put(ci->by_id, cap, sv__schema_hash_u64(f->id), i, field_same_id, ci->all);
+            table_put(ci->by_hash, cap, sv__schema_hash_u64(f->hash), i, field_same_hash, own);
+        if (f->has_id) table_put(ci->by_id, cap, sv__schema_hash_u64(f->id), i, field_same_id, own);
     }
+    s->alloc.free(s->alloc.ctx, own, c->nfields * sizeof *own);
     return SV_OK;
+}
+
+enum { BY_NAME, BY_HASH, BY_ID };
+
+/* Index of an own field of c, or UINT32_MAX. */
+static uint32_t own_find(const sv_schema_class *c, int by, const char *name, size_t len,
+                         uint64_t h, uint32_t num)
+{
+    const sv_schema__class_index *ci = sv__cls(c);
+    if (!ci->tab_cap) {
+        /* the last match: a later field of the same hash or id wins */
+        for (uint32_t i = c->nfields; i-- > 0;) {
+            const sv_schema_field *f = &c->fields[i];
+            if (by == BY_NAME ? strncmp(f->name, name, len) == 0 && f->name[len] == '\0'
+                : by == BY_HASH ? f->has_hash && f->hash == num
+                                : f->has_id && f->id == num)
+                return i;
+        }
+        return UINT32_MAX;
+    }
+    const uint32_t *t = by == BY_NAME ? ci->by_name : by == BY_HASH ? ci->by_hash : ci->by_id;
+    uint32_t mask = ci->tab_cap - 1;
+    for (uint32_t j = (uint32_t)h & mask;; j = (j + 1) & mask) {
+        if (!t[j]) return UINT32_MAX;
+        const sv_schema_field *f = &c->fields[t[j] - 1];
+        if (by == BY_NAME ? strncmp(f->name, name, len) == 0 && f->name[len] == '\0'
+            : by == BY_HASH ? f->hash == num
+                            : f->id == num)
+            return t[j] - 1;
+    }
+}
+
+/* Position in c's full list of the field found, nearest class first. */
+static size_t full_find(const sv_schema_class *c, int by, const char *name, size_t len, uint32_t num)
+{
+    const sv_schema__class_index *ci = c ? sv__cls(c) : NULL;
+    if (!ci || !ci->all || (by == BY_NAME && !name)) return SIZE_MAX;
+    uint64_t h = by == BY_NAME ? sv__schema_hash_str(name, len) : sv__schema_hash_u64(num);
+    for (uint32_t a = ci->nanc; a-- > 0;) {
+        uint32_t j = own_find(ci->anc[a], by, name, len, h, num);
+        if (j != UINT32_MAX) return ci->anc_off[a] + j;
+    }
+    return SIZE_MAX;
+}
+
+size_t sv__schema_field_index(const sv_schema_class *c, const char *name, size_t len)
+{
+    return full_find(c, BY_NAME, name, len, 0);
 }
 
 const sv_schema_field *const *sv_schema_class_fields(const sv_schema_class *c, size_t *count)
@@ -79,65 +134,23 @@ const sv_schema_field *const *sv_schema_class_fields(const sv_schema_class *c, s
     return ci ? ci->all : NULL;
 }
 
-size_t sv__schema_field_index(const sv_schema_class *c, const char *name, size_t len)
-{
-    const sv_schema__class_index *ci = c ? sv__cls(c) : NULL;
-    if (!ci || !ci->all || !name) return SIZE_MAX;
-    if (!ci->tab_cap) {
-        /* the last match wins: derived fields come after their bases' */
-        for (uint32_t i = ci->nall; i-- > 0;) {
-            const char *n = ci->all[i]->name;
-            if (strncmp(n, name, len) == 0 && n[len] == '\0') return i;
-        }
-        return SIZE_MAX;
-    }
-    uint32_t mask = ci->tab_cap - 1;
-    for (uint32_t j = (uint32_t)sv__schema_hash_str(name, len) & mask;; j = (j + 1) & mask) {
-        if (!ci->by_name[j]) return SIZE_MAX;
-        const char *n = ci->all[ci->by_name[j] - 1]->name;
-        if (strncmp(n, name, len) == 0 && n[len] == '\0') return ci->by_name[j] - 1;
-    }
-}
-
 const sv_schema_field *sv_schema_field_by_name(const sv_schema_class *c, const char *name,
                                                size_t len)
 {
-    size_t i = sv__schema_field_index(c, name, len);
+    size_t i = full_find(c, BY_NAME, name, len, 0);
     return i == SIZE_MAX ? NULL : sv__cls(c)->all[i];
 }
 
 const sv_schema_field *sv_schema_field_by_hash(const sv_schema_class *c, uint32_t hash)
 {
-    const sv_schema__class_index *ci = c ? sv__cls(c) : NULL;
-    if (!ci || !ci->all) return NULL;
-    if (!ci->tab_cap) {
-        for (uint32_t i = ci->nall; i-- > 0;)
-            if (ci->all[i]->has_hash && ci->all[i]->hash == hash) return ci->all[i];
-        return NULL;
-    }
-    uint32_t mask = ci->tab_cap - 1;
-    for (uint32_t j = (uint32_t)sv__schema_hash_u64(hash) & mask;; j = (j + 1) & mask) {
-        if (!ci->by_hash[j]) return NULL;
-        const sv_schema_field *f = ci->all[ci->by_hash[j] - 1];
-        if (f->hash == hash) return f;
-    }
+    size_t i = full_find(c, BY_HASH, NULL, 0, hash);
+    return i == SIZE_MAX ? NULL : sv__cls(c)->all[i];
 }
 
 const sv_schema_field *sv_schema_field_by_id(const sv_schema_class *c, uint32_t id)
 {
-    const sv_schema__class_index *ci = c ? sv__cls(c) : NULL;
-    if (!ci || !ci->all) return NULL;
-    if (!ci->tab_cap) {
-        for (uint32_t i = ci->nall; i-- > 0;)
-            if (ci->all[i]->has_id && ci->all[i]->id == id) return ci->all[i];
-        return NULL;
-    }
-    uint32_t mask = ci->tab_cap - 1;
-    for (uint32_t j = (uint32_t)sv__schema_hash_u64(id) & mask;; j = (j + 1) & mask) {
-        if (!ci->by_id[j]) return NULL;
-        const sv_schema_field *f = ci->all[ci->by_id[j] - 1];
-        if (f->id == id) return f;
-    }
+    size_t i = full_find(c, BY_ID, NULL, 0, id);
+    return i == SIZE_MAX ? NULL : sv__cls(c)->all[i];
 }
 
 bool sv_schema_is_a(const sv_schema_class *derived, const sv_schema_class *base)

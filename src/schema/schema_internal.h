@@ -18,9 +18,9 @@
  * array<T,N>: hostile schema files must not make huge or deep values. */
 #define SV_TYPE_MAX_DEPTH 64u
 #define SV_TYPE_MAX_ARRAY_LEN (1u << 20)
-/* Classes larger than this get hash tables for their field lookups; the
- * smaller ones are searched in a short loop (still bounded, so O(1)). */
-#define SV_FIELD_SCAN_MAX 8u
+/* Classes with more own fields than this get hash tables for their field
+ * lookups; the smaller ones are searched in a short loop (still bounded). */
+#define SV_FIELD_SCAN_MAX 16u
 /* Bases nest at most this deep, and the full field lists and ancestor lists
  * of all classes hold at most this many entries together: a hostile schema
  * cannot make finalize quadratic. */
@@ -63,14 +63,16 @@ typedef struct sv_schema__class_index {
     /* after finalize: the ancestors (bases first, each once, then the class
      * itself), the full field list and its lookup tables */
     const sv_schema_class **anc;
+    uint32_t *anc_off; /* where each ancestor's own fields start in all[] */
     uint32_t nanc;
     uint32_t mark_class, mark_base; /* finalize: who listed this class last */
     const sv_schema_field **all;
     uint32_t nall;
     uint32_t tab_cap; /* 0: search all[] in a loop */
-    uint32_t *by_name, *by_hash, *by_id; /* slot -> index in all[] + 1; 0 = empty */
+    uint32_t *by_name, *by_hash, *by_id; /* slot -> index in fields[] + 1; 0 = empty */
     uint8_t state;    /* finalize's walk: 0 new, 1 on the stack, 2 done */
     uint8_t embed_state;
+    uint32_t levels; /* levels of bases above the class (0: none) */
     const sv_schema_field *id_field; /* C polymorphism: the class id member */
 } sv_schema__class_index;
 
@@ -135,6 +137,10 @@ sv_status sv__type_resolve(sv_schema *s, const sv_type *t, sv_error *err);
 sv_tag sv__prim_tag(sv_prim p);
 /* Number of f32 scalars of a math primitive, 0 for others. */
 unsigned sv__prim_scalars(sv_prim p);
+
+/* Room for n own fields in c, so a loader that knows the count makes one
+ * block (false when out of memory). */
+bool sv__schema_reserve_fields(sv_schema *s, sv_schema_class *c, uint32_t n);
 
 /* Position of a field (by name) in the class's full field list, or SIZE_MAX. */
 size_t sv__schema_field_index(const sv_schema_class *c, const char *name, size_t len);

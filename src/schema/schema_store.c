@@ -326,6 +326,18 @@ sv_status sv_schema_class_add_base(sv_schema *s, sv_schema_class *c, const char 
     return SV_OK;
 }
 
+bool sv__schema_reserve_fields(sv_schema *s, sv_schema_class *c, uint32_t n)
+{
+    sv_schema__class_index *ci = sv__cls(c);
+    if (n <= ci->field_cap) return true;
+    void *nf = sv_doc_realloc(s->doc, (void *)c->fields, ci->field_cap * sizeof *c->fields,
+                              (size_t)n * sizeof *c->fields);
+    if (!nf) return false;
+    c->fields = nf;
+    ci->field_cap = n;
+    return true;
+}
+
 sv_status sv_schema_class_add_field(sv_schema *s, sv_schema_class *c, const char *name,
                                     const char *type, sv_schema_field **out, sv_error *err)
 {

@@ -454,6 +454,40 @@ static void test_describe(void **state)
     sv_schema_free(s);
 }
 
+/* The complete example of docs/schema.md loads, and means what it says. */
+static void test_docs_example(void **state)
+{
+    (void)state;
+    FILE *f = fopen("../docs/schema.md", "rb");
+    if (!f) {
+        skip(); /* run from the source tree's tests/ folder */
+        return;
+    }
+    static char doc[65536];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    char *start = strstr(doc, "```json\n");
+    assert_non_null(start);
+    start += 8;
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    *end = '\0';
+    sv_schema *s = load(start, "docs");
+    const sv_schema_class *w = sv_schema_class_by_name(s, "Weapon", 6);
+    const sv_schema_field *traits = sv_schema_field_by_name(w, "traits", 6);
+    assert_int_equal(sv_get_uint(traits->def), 3);
+    assert_int_equal(sv_width(traits->def), 4);
+    const sv_schema_field *grip = sv_schema_field_by_name(w, "grip", 4);
+    assert_int_equal(sv_kind_of(grip->def), SV_TUPLE);
+    assert_int_equal(sv_tag_of(grip->def), SV_TAG_VECTOR3);
+    assert_true(sv_number_at(grip->def, 1) == 0.25);
+    size_t count;
+    sv_schema_class_fields(w, &count);
+    assert_int_equal(count, 8);
+    sv_schema_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -461,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_bases),       cmocka_unit_test(test_large_class),
         cmocka_unit_test(test_read_value),  cmocka_unit_test(test_merge),
         cmocka_unit_test(test_uuid_text),   cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_docs_example),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
