@@ -90,8 +90,8 @@ static int do_types(int argc, char **argv)
             cli_report(name, &err);
             rc = sv_status_exit_code(err.status);
         } else {
-            printf("%s: %s, %zu new classes\n", name, kind,
-                   sv_kingsisle_types_class_count(t) - before);
+            size_t added = sv_kingsisle_types_class_count(t) - before;
+            printf("%s: %s, %zu class%s added\n", name, kind, added, added == 1 ? "" : "es");
         }
         cli_input_free(&in);
     }
@@ -99,7 +99,7 @@ static int do_types(int argc, char **argv)
         size_t nc = sv_kingsisle_types_class_count(t), np = 0;
         sv_kingsisle_class_info c;
         for (size_t i = 0; sv_kingsisle_types_class_at(t, i, &c); i++) np += c.nprops;
-        printf("%zu classes, %zu properties\n", nc, np);
+        printf("%zu class%s, %zu propert%s\n", nc, nc == 1 ? "" : "es", np, np == 1 ? "y" : "ies");
         for (size_t i = 0; sv_kingsisle_types_class_at(t, i, &c); i++) {
             printf("%10u  %s  (%u propert%s)\n", c.hash, c.name, c.nprops, c.nprops == 1 ? "y" : "ies");
             sv_kingsisle_prop_info p;

@@ -31,7 +31,7 @@ sv_status ki_read_raw(ki_dec *d, uint64_t nbits, sv_value *out)
     sv_pair *pr = sv_pairs(&m);
     if (!pr) return sv_doc_status(d->doc);
     pr[0].key = sv_str_intern(d->doc, "bits", 4);
-    pr[0].val = sv_uint_w(nbits, 4);
+    pr[0].val = sv_int((int64_t)nbits); /* a plain JSON number */
     pr[1].key = sv_str_intern(d->doc, "data", 4);
     pr[1].val = data;
     *out = m;
