@@ -186,6 +186,9 @@ typedef struct ki_enc {
 sv_status ki_read_object(ki_dec *d, sv_value *out);
 sv_status ki_write_object(ki_enc *e, const sv_value *v);
 void ki_write_tail(ki_enc *e, uint32_t bits);
+/* The names of an enum value (declaration order, '|' between bit flags);
+ * false when the value has none. */
+bool ki_enum_names(const ki_prop *p, uint32_t v, sv_buf *out);
 void ki_dec_align(ki_dec *d);
 sv_status ki_dec_fail(ki_dec *d, sv_status st, const char *fmt, ...)
 #if defined(__GNUC__)

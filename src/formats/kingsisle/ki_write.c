@@ -179,7 +179,7 @@ static bool enum_value_of(const ki_prop *p, const char *s, size_t n, uint32_t *o
 }
 
 /* The names of an integer value, in declaration order (§6.4). */
-static bool enum_name_of(const ki_prop *p, uint32_t v, sv_buf *out)
+bool ki_enum_names(const ki_prop *p, uint32_t v, sv_buf *out)
 {
     if (!p->enm) return false;
     if (!p->bits_enum) {
@@ -209,7 +209,7 @@ static sv_status w_enum(ki_enc *e, const ki_prop *p, const sv_value *v)
         if (k != SV_INT && k != SV_UINT) return type_error(e, p, v);
         sv_buf names;
         sv_buf_init(&names, NULL);
-        if (!enum_name_of(p, (uint32_t)sv_get_uint(v), &names)) {
+        if (!ki_enum_names(p, (uint32_t)sv_get_uint(v), &names)) {
             sv_buf_free(&names);
             return ki_enc_fail(e, SV_ERR_RANGE, "'%s': %llu is not a value of %s", p->name,
                                (unsigned long long)sv_get_uint(v), p->type);
