@@ -205,7 +205,6 @@ sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
 sv_status ki_read_raw(ki_dec *d, uint64_t nbits, sv_value *out);
 sv_status ki_write_raw(ki_enc *e, const sv_value *v);
 
-bool ki_u32s_push2(ki_u32s *s, uint32_t a, uint32_t b);
 
 /* Meta keys of objects and of the root. */
 #define KI_META_PADDING "padding"

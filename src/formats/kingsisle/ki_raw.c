@@ -17,7 +17,7 @@ sv_status ki_read_raw(ki_dec *d, uint64_t nbits, sv_value *out)
         return ki_dec_fail(d, SV_ERR_LIMIT, "%llu raw bits are over the string limit",
                            (unsigned long long)nbits);
     sv_value data = sv_bytes_uninit(d->doc, (size_t)nbytes);
-    if (sv_doc_status(d->doc) != SV_OK) return sv_doc_status(d->doc);
+    if (sv_doc_status(d->doc) != SV_OK) return ki_dec_fail(d, sv_doc_status(d->doc), "out of memory (or over max_alloc)");
     uint8_t *p = sv_value_buf(&data);
     if ((d->br.pos & 7) == 0) { /* the usual case: a value right after its hash */
         memcpy(p, d->br.data + (d->br.pos >> 3), (size_t)(nbits / 8));
@@ -29,11 +29,11 @@ sv_status ki_read_raw(ki_dec *d, uint64_t nbits, sv_value *out)
     }
     sv_value m = sv_map(d->doc, 2);
     sv_pair *pr = sv_pairs(&m);
-    if (!pr) return sv_doc_status(d->doc);
+    if (!pr) return ki_dec_fail(d, SV_ERR_NOMEM, "out of memory (or over max_alloc)");
     pr[0].key = sv_str_intern(d->doc, "bits", 4);
     pr[0].val = sv_int((int64_t)nbits); /* a plain JSON number */
     pr[1].key = sv_str_intern(d->doc, "data", 4);
     pr[1].val = data;
     *out = m;
-    return sv_doc_status(d->doc);
+    return sv_doc_status(d->doc) ? ki_dec_fail(d, sv_doc_status(d->doc), "out of memory (or over max_alloc)") : SV_OK;
 }

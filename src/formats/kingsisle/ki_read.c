@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/doc_internal.h"
 #include "core/utf8.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "formats/noesis/noesis_internal.h" /* UTF-16 <-> WTF-8 */
@@ -21,11 +22,19 @@ sv_status ki_dec_fail(ki_dec *d, sv_status st, const char *fmt, ...)
     return st;
 }
 
-bool ki_u32s_push2(ki_u32s *s, uint32_t a, uint32_t b)
+/* A failed arena allocation as an error with a message. */
+static sv_status doc_check(ki_dec *d)
 {
+    sv_status st = sv_doc_status(d->doc);
+    return st == SV_OK ? SV_OK : ki_dec_fail(d, st, "out of memory (or over max_alloc)");
+}
+
+static bool pads_push2(ki_dec *d, uint32_t a, uint32_t b)
+{
+    ki_u32s *s = &d->pads;
     if (s->n + 2 > s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 64;
-        uint32_t *v = realloc(s->v, cap * sizeof *v);
+        uint32_t *v = sv__doc_scratch_realloc(d->doc, s->v, s->cap * sizeof *v, cap * sizeof *v);
         if (!v) {
             s->failed = true;
             return false;
@@ -47,7 +56,7 @@ void ki_dec_align(ki_dec *d)
     if (n == 0 || d->br.status != SV_OK) return;
     uint32_t bits = (uint32_t)sv_br_read(&d->br, n);
     uint32_t ord = d->pad_count++;
-    if (bits && !ki_u32s_push2(&d->pads, ord, bits))
+    if (bits && !pads_push2(d, ord, bits))
         ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
 }
 
@@ -90,7 +99,7 @@ static sv_status rd_string(ki_dec *d, sv_value *out)
     /* text when it is UTF-8; binary strings (BLOB, §6.1) become bytes */
     *out = sv_utf8_valid(p, n) ? sv_str(d->doc, (const char *)p, n) : sv_bytes(d->doc, p, n);
     d->br.pos += (uint64_t)n * 8;
-    return sv_doc_status(d->doc);
+    return doc_check(d);
 }
 
 static sv_status rd_wstring(ki_dec *d, sv_value *out)
@@ -110,7 +119,7 @@ static sv_status rd_wstring(ki_dec *d, sv_value *out)
     const uint8_t *p = d->br.data + (d->br.pos >> 3);
     size_t len = nsb_utf16_wtf8_len(p, n, false);
     sv_value v = sv_str_uninit(d->doc, len);
-    if (v.kind != SV_STRING) return sv_doc_status(d->doc);
+    if (v.kind != SV_STRING) return doc_check(d);
     nsb_utf16_to_wtf8(p, n, false, sv_value_buf(&v));
     *out = sv_with_flags(v, SV_F_UTF16);
     d->br.pos += (uint64_t)n * 16;
@@ -138,7 +147,7 @@ static sv_status rd_tuple(ki_dec *d, sv_tag shape, sv_elem elem, unsigned n, sv_
     }
     *out = sv_tuple(d->doc, shape, elem, &buf);
     if (sv_tag_scalars(shape) != n) return ki_dec_fail(d, SV_ERR_TYPE, "bad tuple shape");
-    return sv_doc_status(d->doc);
+    return doc_check(d);
 }
 
 static sv_status rd_enum(ki_dec *d, const ki_prop *p, sv_value *out)
@@ -248,7 +257,7 @@ static sv_status rd_value(ki_dec *d, const ki_prop *p, sv_value *out)
         return ki_dec_fail(d, SV_ERR_TRUNCATED, "a list of %u elements cannot fit in the %llu bits left",
                            n, (unsigned long long)left(d));
     sv_value arr = sv_array(d->doc, n);
-    if (sv_doc_status(d->doc) != SV_OK) return sv_doc_status(d->doc);
+    if (sv_doc_status(d->doc) != SV_OK) return doc_check(d);
     sv_value *items = sv_array_items(&arr);
     for (uint32_t i = 0; i < n; i++) {
         sv_status st = rd_elem(d, p, &items[i]);
@@ -267,7 +276,8 @@ static bool push_field(ki_dec *d, sv_value key, sv_value val)
 {
     if (d->nfields == d->fields_cap) {
         size_t cap = d->fields_cap ? d->fields_cap * 2 : 64;
-        sv_pair *f = realloc(d->fields, cap * sizeof *f);
+        sv_pair *f = sv__doc_scratch_realloc(d->doc, d->fields, d->fields_cap * sizeof *f,
+                                             cap * sizeof *f);
         if (!f) return false;
         d->fields = f;
         d->fields_cap = cap;
@@ -403,7 +413,7 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
     sv_status st = d->shallow ? rd_shallow(d, c) : rd_deep(d, c);
     sv_value cls = c ? sv_str_intern(d->doc, c->name, c->name_len) : sv_uint_w(tag, 4);
     sv_value obj = sv_object(d->doc, cls, d->nfields - first);
-    if (st == SV_OK) st = sv_doc_status(d->doc);
+    if (st == SV_OK) st = doc_check(d);
     if (st == SV_OK && d->nfields > first)
         memcpy(sv_pairs(&obj), d->fields + first, (d->nfields - first) * sizeof(sv_pair));
     d->nfields = first;
@@ -418,7 +428,7 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
             mp[0].val = pads;
         }
         sv_set_meta(d->doc, &obj, meta);
-        st = sv_doc_status(d->doc);
+        st = doc_check(d);
     }
     d->pads.n = saved_n;
     d->pad_count = saved_count;

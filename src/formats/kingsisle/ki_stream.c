@@ -10,6 +10,7 @@
 
 #include "compress/zlib_adapter.h"
 #include "core/byteio.h"
+#include "core/doc_internal.h"
 #include "formats/kingsisle/ki_internal.h"
 
 void sv_kingsisle_opts_init(sv_kingsisle_opts *o)
@@ -87,9 +88,11 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
     d.max_depth = lim->max_depth;
     d.max_string = lim->max_string;
     d.base = base;
-    if (o->types && o->types->total_props) {
-        d.keys = calloc(o->types->total_props, sizeof *d.keys);
+    size_t nkeys = o->types ? o->types->total_props : 0;
+    if (nkeys) {
+        d.keys = sv__doc_scratch_realloc(doc, NULL, 0, nkeys * sizeof *d.keys);
         if (!d.keys) return sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, base, "out of memory");
+        memset(d.keys, 0, nkeys * sizeof *d.keys);
     }
     sv_value root;
     sv_status st = ki_read_object(&d, &root);
@@ -106,9 +109,9 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
         size_t at = (size_t)(d.br.pos >> 3);
         meta_add(doc, m, "trailing", sv_bytes(doc, p + at, n - at));
     }
-    free(d.keys);
-    free(d.pads.v);
-    free(d.fields);
+    sv__doc_scratch_free(doc, d.keys, nkeys * sizeof *d.keys);
+    sv__doc_scratch_free(doc, d.pads.v, d.pads.cap * sizeof *d.pads.v);
+    sv__doc_scratch_free(doc, d.fields, d.fields_cap * sizeof *d.fields);
     if (st == SV_OK) st = attach_meta(doc, &root, m);
     if (st == SV_OK) *out = root;
     return st;
@@ -127,8 +130,8 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
     uint64_t base = 0;
     sv_status st = SV_OK;
     sv_buf z1, z2;
-    sv_buf_init(&z1, NULL);
-    sv_buf_init(&z2, NULL);
+    sv_buf_init(&z1, &doc->alloc); /* the document's allocator sees inflated payloads */
+    sv_buf_init(&z2, &doc->alloc);
 
     /* §4.4: BINd means a deep stream with stateful flags, whatever the options */
     if (n >= 4 && sv_load_u32le(p) == KI_BIND_MAGIC) {
@@ -173,6 +176,11 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
 done:
     sv_buf_free(&z1);
     sv_buf_free(&z2);
+    /* an arena allocation that failed on the way, said once */
+    if (st == SV_OK) st = sv_doc_status(doc);
+    if (st != SV_OK)
+        sv_error_set(err, st, KI_FORMAT, 0, "%s",
+                     st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(st));
     return st;
 }
 

@@ -390,6 +390,10 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
             c.st = sv_doc_status(doc);
         }
     }
+    if (c.st == SV_OK && sv_doc_status(doc) != SV_OK) c.st = sv_doc_status(doc);
+    if (c.st != SV_OK)
+        sv_error_set(err, c.st, KX_FORMAT, 0, "%s",
+                     c.st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(c.st));
     XML_ParserFree(c.p);
     free(c.stack);
     free(c.fields);
