@@ -298,7 +298,7 @@ static sv_value hash_key(ki_dec *d, uint32_t hash)
 {
     char buf[11];
     size_t n = ki_hash_key(hash, buf);
-    return sv_str_intern(d->doc, buf, n);
+    return sv_str(d->doc, buf, n); /* not interned: hashes rarely repeat in one object */
 }
 
 static sv_status fail_in(ki_dec *d, sv_status st, const sv_value *key)

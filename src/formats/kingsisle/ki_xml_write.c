@@ -144,15 +144,15 @@ static void put_field(kw *w, const char *name, size_t nlen, const sv_value *v, u
     put(w, ">\n");
 }
 
+/* Whether s can be an element name as written: the names expat gave (any
+ * XML name, namespaced or not ASCII) pass; hash keys (digits first), empty
+ * keys and markup characters do not. */
 static bool xml_name(const char *s, size_t n)
 {
-    if (!n || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
-        return false;
-    for (size_t i = 1; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-' || c == '.'))
-            return false;
+    if (!n || (s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '.') return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= 0x20 || c == 0x7F || strchr("<>&\"'=/!?;,()[]{}|^`~@#$%*+\\", c)) return false;
     }
     return true;
 }
