@@ -241,10 +241,8 @@ static unsigned min_elem_bits(const ki_prop *p)
     case KI_BOOL: return 1;
     case KI_BITS_S:
     case KI_BITS_U: return p->bits;
-    case KI_STR:
-    case KI_WSTR:
-    case KI_ENUM: return 8;
-    default: return 8;
+    case KI_OBJECT: return 32; /* at least a type tag */
+    default: return 8;        /* a byte, or a compact length prefix */
     }
 }
 

@@ -231,7 +231,9 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
         flags = SV_KI_STATEFUL_FLAGS;
         manual = false;
     }
-    if (flags & SV_KI_STATEFUL_FLAGS) {
+    /* the stored word replaces the flags, and need not have bit 0 itself */
+    bool stateful = (flags & SV_KI_STATEFUL_FLAGS) != 0;
+    if (stateful) {
         const sv_value *f = sv_map_getz(meta, KI_META_FLAGS);
         if (f) flags = (uint32_t)sv_get_uint(f);
     }
@@ -262,7 +264,7 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
         st = sv_error_set(err, SV_ERR_RANGE, KI_FORMAT, 0, "a stream over 4 GiB");
     if (st != SV_OK) goto done;
 
-    if (flags & SV_KI_STATEFUL_FLAGS) sv_put_u32le(&stream, flags);
+    if (stateful) sv_put_u32le(&stream, flags);
     if (flags & SV_KI_WITH_COMPRESSION) {
         const sv_value *mk = sv_map_getz(meta, KI_META_MARKER);
         const sv_value *zv = sv_map_getz(meta, KI_META_ZLIB);
