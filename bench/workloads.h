@@ -14,7 +14,7 @@
 
 #include "harness.h"
 
-#define BENCH_WORKLOAD_GROUPS(X) X(json) X(godot) X(resonite) X(noesis) X(schema)
+#define BENCH_WORKLOAD_GROUPS(X) X(json) X(godot) X(resonite) X(noesis) X(schema) X(kingsisle)
 
 typedef struct bench_workload {
     const char *name; /* "group.verb"; NULL ends a group's table */

@@ -239,13 +239,27 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
     }
     if (o.zlib_level < -1 || o.zlib_level > 9) o.zlib_level = 9;
 
+    /* Without compression the object stream goes straight to out, after the
+     * header; with it, into a buffer of its own that is compressed after. */
+    bool marker_zlib = false;
+    const sv_value *mk = sv_map_getz(meta, KI_META_MARKER);
+    if (flags & SV_KI_WITH_COMPRESSION) marker_zlib = !(mk && sv_get_uint(mk) == 0);
+    bool direct = !manual && !marker_zlib;
     sv_buf body, stream;
     sv_buf_init(&body, out->alloc);
     sv_buf_init(&stream, out->alloc);
+    size_t start = out->len;
+    if (direct) {
+        if (bind) sv_put_u32le(out, KI_BIND_MAGIC);
+        if (stateful) sv_put_u32le(out, flags);
+        if (flags & SV_KI_WITH_COMPRESSION) sv_buf_putc(out, 0);
+    }
+    sv_buf *bodyp = direct ? out : &body;
+    size_t body_start = bodyp->len;
     ki_enc e;
     memset(&e, 0, sizeof e);
-    e.out = &body;
-    sv_bw_init(&e.bw, &body);
+    e.out = bodyp;
+    sv_bw_init(&e.bw, bodyp);
     e.types = o.types;
     e.flags = flags;
     e.mask = o.property_mask;
@@ -257,18 +271,17 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
         ki_write_tail(&e, (uint32_t)sv_get_uint(sv_map_getz(meta, KI_META_TAIL)));
         size_t tn;
         const char *tp = sv_get_str(sv_map_getz(meta, "trailing"), &tn);
-        if (sv_kind_of(sv_map_getz(meta, "trailing")) == SV_BYTES) sv_buf_append(&body, tp, tn);
-        if (!sv_buf_ok(&body)) st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
+        if (sv_kind_of(sv_map_getz(meta, "trailing")) == SV_BYTES) sv_buf_append(bodyp, tp, tn);
+        if (!sv_buf_ok(bodyp)) st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
     }
-    if (st == SV_OK && body.len > UINT32_MAX)
+    if (st == SV_OK && bodyp->len - body_start > UINT32_MAX)
         st = sv_error_set(err, SV_ERR_RANGE, KI_FORMAT, 0, "a stream over 4 GiB");
-    if (st != SV_OK) goto done;
+    if (st != SV_OK || direct) goto done;
 
     if (stateful) sv_put_u32le(&stream, flags);
     if (flags & SV_KI_WITH_COMPRESSION) {
-        const sv_value *mk = sv_map_getz(meta, KI_META_MARKER);
         const sv_value *zv = sv_map_getz(meta, KI_META_ZLIB);
-        if (mk && sv_get_uint(mk) == 0) { /* stored raw, as it was */
+        if (!marker_zlib) { /* stored raw, as it was */
             sv_buf_putc(&stream, 0);
             sv_buf_append(&stream, body.data, body.len);
         } else {
@@ -299,6 +312,7 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
 done:
     sv_buf_free(&body);
     sv_buf_free(&stream);
+    if (st != SV_OK) out->len = start;
     return st;
 nomem:
     st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");

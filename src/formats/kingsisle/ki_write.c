@@ -96,28 +96,35 @@ static sv_status w_string(ki_enc *e, const ki_prop *p, const sv_value *v)
     return e->status;
 }
 
+/* UTF-16 code units of WTF-8 text: two for a 4-byte sequence, else one per
+ * lead byte. */
+static size_t utf16_units(const uint8_t *s, size_t n)
+{
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((s[i] & 0xC0) == 0x80) continue;
+        u += (s[i] >= 0xF0) ? 2 : 1;
+    }
+    return u;
+}
+
 static sv_status w_wstring(ki_enc *e, const ki_prop *p, const sv_value *v)
 {
     if (sv_kind_of(v) != SV_STRING) return type_error(e, p, v);
     size_t n;
-    const char *s = sv_get_str(v, &n);
-    sv_buf tmp;
-    sv_buf_init(&tmp, NULL);
-    if (!nsb_wtf8_to_utf16(&tmp, (const uint8_t *)s, n, false)) {
-        sv_buf_free(&tmp);
-        return ki_enc_fail(e, SV_ERR_UTF8, "'%s': not WTF-8 text", p->name);
-    }
-    size_t units = tmp.len / 2;
-    if (!(e->flags & SV_KI_COMPACT_LENGTHS) ? units > 0xFFFF : units > 0x7FFFFFFF) {
-        sv_buf_free(&tmp);
+    const uint8_t *s = (const uint8_t *)sv_get_str(v, &n);
+    size_t units = utf16_units(s, n);
+    if (!(e->flags & SV_KI_COMPACT_LENGTHS) ? units > 0xFFFF : units > 0x7FFFFFFF)
         return ki_enc_fail(e, SV_ERR_RANGE, "'%s': a wide string too long", p->name);
-    }
     w_len(e, (uint32_t)units, false);
     if (units) {
         w_align(e);
-        sv_bw_bytes(&e->bw, tmp.data, tmp.len);
+        size_t at = e->out->len; /* aligned: the code units go straight to the output */
+        if (!nsb_wtf8_to_utf16(e->out, s, n, false) || (e->out->len - at) != units * 2) {
+            e->out->len = at;
+            return ki_enc_fail(e, SV_ERR_UTF8, "'%s': not WTF-8 text", p->name);
+        }
     }
-    sv_buf_free(&tmp);
     return e->status;
 }
 
