@@ -279,7 +279,7 @@ sv_status ki_types_add_class(sv_kingsisle_types *t, const char *name, size_t nam
     if (!c->name) goto nomem;
     c->name_len = (uint32_t)name_len;
     c->hash = hash;
-    memset(ps, 0, nprops * sizeof *ps);
+    if (nprops) memset(ps, 0, nprops * sizeof *ps);
     for (size_t i = 0; i < nprops; i++)
         if (!fill_prop(t, &ps[i], &props[i], (uint32_t)i)) goto nomem;
     /* §7.1: properties in id order (base-class properties have the lowest) */
