@@ -101,6 +101,36 @@ static void test_options_and_order(void **state)
     sv_kingsisle_types_free(t);
 }
 
+/* Several lists merge; a class of a hash already loaded is replaced (§7.1:
+ * the last file wins). */
+static void test_merge_last_wins(void **state)
+{
+    (void)state;
+    static const char a[] =
+        "{\"version\": 2, \"classes\": {"
+        "\"5\": {\"name\": \"class A\", \"hash\": 5, \"properties\": {"
+        "  \"m_x\": {\"type\": \"int\", \"id\": 0, \"flags\": 7, \"hash\": 1}}},"
+        "\"6\": {\"name\": \"class B\", \"hash\": 6, \"properties\": {}}}}";
+    static const char b[] =
+        "{\"class A2\": {\"bases\": [], \"hash\": 5, \"properties\": {"
+        "  \"m_y\": {\"type\": \"float\", \"id\": 0, \"flags\": 7, \"hash\": 2},"
+        "  \"m_z\": {\"type\": \"bool\", \"id\": 1, \"flags\": 7, \"hash\": 3}}}}";
+    sv_kingsisle_types *t = sv_kingsisle_types_new(NULL);
+    sv_error err;
+    assert_int_equal(sv_kingsisle_types_add(t, (const uint8_t *)a, sizeof a - 1, "a", &err), SV_OK);
+    assert_int_equal(sv_kingsisle_types_add(t, (const uint8_t *)b, sizeof b - 1, "b", &err), SV_OK);
+    assert_int_equal(sv_kingsisle_types_class_count(t), 2);
+    sv_kingsisle_class_info c;
+    assert_true(sv_kingsisle_types_class_at(t, 0, &c));
+    assert_string_equal(c.name, "class A2");
+    assert_int_equal(c.hash, 5);
+    assert_int_equal(c.nprops, 2);
+    sv_kingsisle_prop_info p;
+    assert_true(sv_kingsisle_types_prop_at(t, 0, 0, &p));
+    assert_string_equal(p.name, "m_y");
+    sv_kingsisle_types_free(t);
+}
+
 static const char *const fixtures[] = {
     "all-scalars-deep",    "all-scalars-shallow",  "binary-string",      "bit-integers-deep",
     "bit-integers-shallow", "bitflags-combined",   "bitflags-empty-string", "bitflags-int",
@@ -154,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_loader_picks_kingsisle),
         cmocka_unit_test(test_schema_fields),
         cmocka_unit_test(test_options_and_order),
+        cmocka_unit_test(test_merge_last_wins),
         cmocka_unit_test(test_bridge_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
