@@ -207,6 +207,30 @@ static void test_shapes(void **state)
     assert_int_equal(sv_get_uint(kt_field(&r, "m_after")), 300);
     sv_doc_free(doc), free(b);
 
+    /* §10: katsuba's skip rule reads 200 for m_after and leaves 32 bits */
+    {
+        size_t len;
+        uint8_t *bytes = kt_sample("deprecated-shallow.bin", &len);
+        sv_kingsisle_opts o;
+        kt_config("deprecated-shallow", &o);
+        o.types = types_json;
+        o.skip_deprecated = true;
+        sv_error err;
+        doc = sv_doc_new(NULL);
+        assert_int_equal(sv_kingsisle_decode(doc, bytes, len, &o, &r, &err), SV_OK);
+        assert_null(sv_map_getz(&r, "m_deprecated"));
+        assert_int_equal(sv_get_uint(kt_field(&r, "m_after")), 200);
+        assert_int_equal(sv_len(sv_map_getz(sv_meta(&r), "trailing")), 4); /* 2c010000 kept */
+        sv_buf out;
+        sv_buf_init(&out, NULL);
+        assert_int_equal(sv_kingsisle_encode(&r, &o, &out, &err), SV_OK);
+        assert_int_equal(out.len, len);
+        assert_memory_equal(out.data, bytes, len);
+        sv_buf_free(&out);
+        free(bytes);
+    }
+    sv_doc_free(doc);
+
     /* §9 J: manual wrapper around flags 9 and a zero marker */
     doc = decode_fixture("with-compression", types_json, &r, &b, &n);
     assert_int_equal(sv_get_uint(sv_map_getz(sv_meta(&r), "flags")), 9);
