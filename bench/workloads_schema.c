@@ -64,7 +64,8 @@ static char *generate(int from, int to, size_t *len)
     for (int c = from; c < to; c++) {
         put(&p, len, &cap, "%s{\"name\": \"Class%06d\", \"hash\": %u, ", c > from ? ",\n" : "", c,
             (unsigned)c * 2654435761u);
-        put(&p, len, &cap, "\"uuid\": \"{%08X-0000-4000-8000-%012X}\", \"version\": %d, ", c, c, c % 5);
+        put(&p, len, &cap, "\"uuid\": \"{%08X-0000-4000-8000-%012X}\", \"version\": %d, ", c, c,
+            c % 5);
         if (c % 10) put(&p, len, &cap, "\"bases\": [\"Class%06d\"], ", c - 1);
         put(&p, len, &cap,
             "\"fields\": [{\"name\": \"id%d\", \"type\": \"u32\", \"hash\": %u, \"id\": %d},"
@@ -89,7 +90,8 @@ static bool schema_input(const bench_opts *opts, bench_input *in, char *msg, siz
         half_text[1] = generate(SCHEMA_CLASSES / 2, SCHEMA_CLASSES, &half_len[1]);
         printf("input: serval schema file, %d classes, %d enums, %zu bytes (%.1f MB), generated "
                "in %.2f s\n",
-               SCHEMA_CLASSES, SCHEMA_ENUMS, schema_len, (double)schema_len / 1e6, bench_now() - t0);
+               SCHEMA_CLASSES, SCHEMA_ENUMS, schema_len, (double)schema_len / 1e6,
+               bench_now() - t0);
     }
     in->text = schema_text;
     in->len = schema_len;
@@ -110,7 +112,8 @@ static bool check(bench_ctx *ctx, const sv_schema *s)
     const sv_schema_class *c = sv_schema_class_by_name(s, "Class054329", 11);
     sv_uuid u;
     sv_uuid_parse("{0000D439-0000-4000-8000-00000000D439}", 38, &u); /* 54329 = 0xD439 */
-    if (!c || sv_schema_class_by_hash(s, 54329u * 2654435761u) != c || sv_schema_class_by_uuid(s, &u) != c)
+    if (!c || sv_schema_class_by_hash(s, 54329u * 2654435761u) != c ||
+        sv_schema_class_by_uuid(s, &u) != c)
         return bench_fail(ctx, "lookups of Class054329 fail");
     size_t n;
     sv_schema_class_fields(c, &n);
@@ -122,7 +125,8 @@ static bool load_step(bench_ctx *ctx)
 {
     sv_schema *s;
     sv_error err;
-    if (sv_schema_load(ctx->alloc, (const uint8_t *)ctx->in->text, ctx->in->len, "bench.json", &s, &err))
+    if (sv_schema_load(ctx->alloc, (const uint8_t *)ctx->in->text, ctx->in->len, "bench.json", &s,
+                       &err))
         return report(ctx, "sv_schema_load", &err);
     ctx->made = s;
     return true;
@@ -140,7 +144,8 @@ static bool load_setup(bench_ctx *ctx)
     return ok;
 }
 
-static const bench_impl serval_load = {"serval", BENCH_MEM_ALLOC, load_setup, load_step, load_after};
+static const bench_impl serval_load = {"serval", BENCH_MEM_ALLOC, load_setup, load_step,
+                                       load_after};
 
 /* ---- the JSON reader alone ---- */
 
@@ -167,7 +172,8 @@ static bool json_setup(bench_ctx *ctx)
     return ok;
 }
 
-static const bench_impl json_only = {"json-read", BENCH_MEM_ALLOC, json_setup, json_step, json_after};
+static const bench_impl json_only = {"json-read", BENCH_MEM_ALLOC, json_setup, json_step,
+                                     json_after};
 
 /* ---- merge ---- */
 
@@ -188,8 +194,8 @@ static bool merge_setup(bench_ctx *ctx)
 {
     sv_error err;
     for (int i = 0; i < 2; i++)
-        if (sv_schema_load(NULL, (const uint8_t *)half_text[i], half_len[i], i ? "b.json" : "a.json",
-                           &halves[i], &err))
+        if (sv_schema_load(NULL, (const uint8_t *)half_text[i], half_len[i],
+                           i ? "b.json" : "a.json", &halves[i], &err))
             return report(ctx, "sv_schema_load", &err);
     if (!merge_step(ctx)) return false;
     bool ok = check(ctx, ctx->made);
@@ -197,12 +203,17 @@ static bool merge_setup(bench_ctx *ctx)
     return ok;
 }
 
-static const bench_impl serval_merge = {"serval", BENCH_MEM_ALLOC, merge_setup, merge_step, load_after};
+static const bench_impl serval_merge = {"serval", BENCH_MEM_ALLOC, merge_setup, merge_step,
+                                        load_after};
 
 const bench_workload bench_workloads_schema[] = {
-    {"schema.load", "schema file of 100,000 classes -> finalised schema (vs the JSON reader alone)",
-     schema_input, {&serval_load, &json_only, NULL}},
-    {"schema.merge", "two schemas of 50,000 classes -> one merged, finalised schema", schema_input,
+    {"schema.load",
+     "schema file of 100,000 classes -> finalised schema (vs the JSON reader alone)",
+     schema_input,
+     {&serval_load, &json_only, NULL}},
+    {"schema.merge",
+     "two schemas of 50,000 classes -> one merged, finalised schema",
+     schema_input,
      {&serval_merge, NULL}},
     {NULL, NULL, NULL, {NULL}},
 };

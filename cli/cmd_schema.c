@@ -23,7 +23,10 @@ static const char help[] =
     "\n"
     "Options:\n" CLI_HELP_HELP "\n" CLI_HELP_EXIT;
 
-static const char *plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+static const char *plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
 
 static void summary(const char *label, const sv_schema *s)
 {
@@ -32,12 +35,16 @@ static void summary(const char *label, const sv_schema *s)
            plural(c, "class", "classes"), f, plural(f, "field", "fields"));
 }
 
-static void each_file(const char *path, const sv_schema *s) { summary(cli_display_name(path), s); }
+static void each_file(const char *path, const sv_schema *s)
+{
+    summary(cli_display_name(path), s);
+}
 
 static int check(cli_args *a)
 {
     sv_schema *merged;
-    int rc = cli_schema_load_merged((const char *const *)a->files, a->file_count, &merged, each_file);
+    int rc =
+        cli_schema_load_merged((const char *const *)a->files, a->file_count, &merged, each_file);
     if (!rc && a->file_count > 1) summary("merged", merged);
     sv_schema_free(merged);
     return rc;
@@ -70,7 +77,8 @@ static int show(cli_args *a)
             size_t n;
             sv_schema_class_fields(c, &n);
             printf("class %s", c->name);
-            for (uint32_t b = 0; b < c->nbases; b++) printf("%s%s", b ? ", " : ": ", c->bases[b]->name);
+            for (uint32_t b = 0; b < c->nbases; b++)
+                printf("%s%s", b ? ", " : ": ", c->bases[b]->name);
             printf(" (%zu %s)\n", n, plural(n, "field", "fields"));
         }
     } else {
@@ -81,8 +89,10 @@ static int show(cli_args *a)
             sv_buf out;
             sv_buf_init(&out, NULL);
             sv_status st = sv_schema_describe_class(s, c, &out);
-            if (!st) st = cli_write_output(NULL, out.data, out.len);
-            else cli_error("%s", sv_status_str(st));
+            if (!st)
+                st = cli_write_output(NULL, out.data, out.len);
+            else
+                cli_error("%s", sv_status_str(st));
             rc = sv_status_exit_code(st);
             sv_buf_free(&out);
         } else if (e) {
@@ -105,8 +115,9 @@ int cmd_schema(int argc, char **argv)
     }
     bool is_check = sub && strcmp(sub, "check") == 0, is_show = sub && strcmp(sub, "show") == 0;
     if (!is_check && !is_show) {
-        cli_usage_error("schema", sub ? "unknown subcommand '%s' (check or show)"
-                                      : "missing subcommand (check or show)%s",
+        cli_usage_error("schema",
+                        sub ? "unknown subcommand '%s' (check or show)"
+                            : "missing subcommand (check or show)%s",
                         sub ? sub : "");
         return 2;
     }
@@ -117,7 +128,8 @@ int cmd_schema(int argc, char **argv)
     if (a.help) {
         fputs(help, stdout);
     } else if (a.file_count == 0 || (is_show && a.file_count > 2)) {
-        cli_usage_error(cmd, is_check ? "needs at least one FILE" : "needs FILE and at most one CLASS");
+        cli_usage_error(cmd,
+                        is_check ? "needs at least one FILE" : "needs FILE and at most one CLASS");
         rc = 2;
     } else {
         rc = is_check ? check(&a) : show(&a);

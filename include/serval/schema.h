@@ -246,6 +246,10 @@ struct sv_schema_field {
     /* C binding (sv_schema_bind); c == NULL when not bound. */
     const sv_cfield *c;
     size_t c_offset, c_size;
+    /* The type as the source type list spelled it ("unsigned int", "bui4"),
+     * for formats whose encoding depends on more than the serval type; ""
+     * when not given. */
+    const char *native;
 };
 
 struct sv_schema_class {
@@ -281,7 +285,7 @@ SV_API SV_NODISCARD sv_status sv_schema_add_enum(sv_schema *s, const char *name,
                                                  bool bits, sv_schema_enum **out, sv_error *err);
 /* Adds a named value; value is read as the underlying type's integer
  * (sign-extended bits for signed types) and must fit it (SV_ERR_RANGE).
- * A duplicate name in the enum is an error. */
+ * A duplicate name in the enum is reported by sv_schema_finalize. */
 SV_API SV_NODISCARD sv_status sv_schema_enum_add(sv_schema *s, sv_schema_enum *e, const char *name,
                                                  uint64_t value, sv_error *err);
 
@@ -292,17 +296,23 @@ SV_API SV_NODISCARD sv_status sv_schema_add_class(sv_schema *s, const char *name
 SV_API void sv_schema_class_set_hash(sv_schema_class *c, uint32_t hash);
 SV_API void sv_schema_class_set_uuid(sv_schema_class *c, const sv_uuid *uuid);
 SV_API void sv_schema_class_set_version(sv_schema_class *c, uint32_t version);
-/* Appends a base class by name (resolved when the schema is finalised). */
+/* Appends a base class by name (resolved, and checked for duplicates and
+ * cycles, when the schema is finalised). */
 SV_API SV_NODISCARD sv_status sv_schema_class_add_base(sv_schema *s, sv_schema_class *c,
                                                        const char *base, sv_error *err);
 /* Appends a field of the given type expression (parsed now; names resolved
- * at finalize). A duplicate field name in the class is an error. */
+ * at finalize). A duplicate field name in the class is reported by
+ * sv_schema_finalize. The field pointer stays valid until the next field is
+ * added to the same class (the class's fields are one array). */
 SV_API SV_NODISCARD sv_status sv_schema_class_add_field(sv_schema *s, sv_schema_class *c,
                                                         const char *name, const char *type,
                                                         sv_schema_field **out, sv_error *err);
 SV_API void sv_schema_field_set_hash(sv_schema_field *f, uint32_t hash);
 SV_API void sv_schema_field_set_id(sv_schema_field *f, uint32_t id);
 SV_API void sv_schema_field_set_flags(sv_schema_field *f, uint32_t flags);
+/* The type as the source type list spelled it (copied). */
+SV_API SV_NODISCARD sv_status sv_schema_field_set_native(sv_schema *s, sv_schema_field *f,
+                                                         const char *native, sv_error *err);
 /* The default, as written in serval's typed JSON (any document): copied into
  * the schema now, read against the field's type at finalize (1.5 for an f32
  * field becomes a float32; "Ice" names a value of an enum field). */
@@ -404,7 +414,7 @@ SV_API const sv_schema_enum_value *sv_schema_enum_value_by_value(const sv_schema
  *   enum -> the underlying integer (as above) tagged enum;
  *   class -> OBJECT of that class name with every field of the full list;
  *   vector/list/set/uset/array/pair/tuple -> ARRAY; map/umap -> MAP;
- *   optional<T> -> null or T; ptr/shared/unique<T> -> null or T (for a class
+ *   optional<T> -> null or T; ptr<T>, shared<T>, unique<T> -> null or T (for a class
  *   T, an OBJECT of T or of a class derived from it). */
 
 /* Reads v (as the typed JSON reader gives it: plain numbers, strings, ...)
@@ -435,10 +445,14 @@ SV_API SV_NODISCARD sv_status sv_schema_zero_value(const sv_schema *s, const sv_
  *   array<T,N> -> T[N];
  *   vector/list/set/uset<T> -> T * plus a size_t count member (COUNTED);
  *   optional<T> -> T plus a bool presence member (OPTIONAL);
- *   ptr/shared/unique<T> -> T * (NULL allowed). For a class T bound with a
+ *   ptr<T>, shared<T>, unique<T> -> T * (NULL allowed). For a class T bound with a
  *   class id member, the pointee's actual class is found by the id stored
- *   in that member, so a pointer to a base can hold any derived struct.
- *   Other types (map, pair, tuple, any) are refused by sv_schema_bind. */
+ *   in that member, so a pointer to a base can hold any derived struct;
+ *   pair<A,B>, tuple<A,...> -> a struct of those members, in order, laid
+ *   out as the C compiler lays out a struct;
+ *   map/umap<K,V> -> a pointer to {K key; V value;} structs plus a size_t
+ *   count member (COUNTED).
+ *   any has no C form; sv_schema_finalize refuses it in a bound struct. */
 
 typedef struct sv_cbytes {
     uint8_t *data;
@@ -452,8 +466,9 @@ struct sv_cfield {
     const char *type; /* type expression */
     size_t offset;    /* offsetof the member */
     size_t size;      /* sizeof the member */
-    size_t aux;       /* COUNTED: offset of the size_t count; OPTIONAL: of the
-                         bool presence flag; else SV_CFIELD_NO_AUX */
+    size_t aux;       /* COUNTED (vector, list, set, uset, map, umap): offset of
+                         the size_t count; OPTIONAL: of the bool presence
+                         flag; else SV_CFIELD_NO_AUX */
 };
 
 struct sv_cclass {

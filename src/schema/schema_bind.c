@@ -1,5 +1,6 @@
 /* Schemas: binding C structs -- registering a descriptor table as a class,
  * and checking at finalize that every member's size fits its type's C form. */
+#include <stddef.h>
 #include <string.h>
 
 #include "schema/schema_internal.h"
@@ -37,10 +38,98 @@ bool sv__type_needs_aux(const sv_type *t)
 {
     if (t->kind != SV_TYPE_GENERIC) return false;
     switch (t->gen) {
-    case SV_GEN_VECTOR: case SV_GEN_LIST: case SV_GEN_SET: case SV_GEN_USET: case SV_GEN_OPTIONAL:
-        return true;
+    case SV_GEN_VECTOR:
+    case SV_GEN_LIST:
+    case SV_GEN_SET:
+    case SV_GEN_USET:
+    case SV_GEN_MAP:
+    case SV_GEN_UMAP:
+    case SV_GEN_OPTIONAL: return true;
     default: return false;
     }
+}
+
+/* Alignment of T as a struct member (not its preferred alignment, which
+ * differs for 64-bit types on some 32-bit ABIs). */
+#define ALIGN_PROBE(name, T)                                                                       \
+    struct align_##name {                                                                          \
+        char c;                                                                                    \
+        T x;                                                                                       \
+    };
+ALIGN_PROBE(bool, bool)
+ALIGN_PROBE(i8, int8_t)
+ALIGN_PROBE(i16, int16_t)
+ALIGN_PROBE(i32, int32_t)
+ALIGN_PROBE(i64, int64_t)
+ALIGN_PROBE(f32, float)
+ALIGN_PROBE(f64, double)
+ALIGN_PROBE(ptr, void *)
+ALIGN_PROBE(str, char *)
+ALIGN_PROBE(bytes, sv_cbytes)
+ALIGN_PROBE(uuid, sv_uuid)
+#define MEMBER_ALIGN(name) offsetof(struct align_##name, x)
+
+static size_t int_align(int width)
+{
+    switch (width) {
+    case 1: return MEMBER_ALIGN(i8);
+    case 2: return MEMBER_ALIGN(i16);
+    case 4: return MEMBER_ALIGN(i32);
+    default: return MEMBER_ALIGN(i64);
+    }
+}
+
+size_t sv__type_c_align(const sv_type *t)
+{
+    switch (t->kind) {
+    case SV_TYPE_PRIM:
+        switch (t->prim) {
+        case SV_PRIM_BOOL: return MEMBER_ALIGN(bool);
+        case SV_PRIM_F64: return MEMBER_ALIGN(f64);
+        case SV_PRIM_STRING:
+        case SV_PRIM_WSTRING: return MEMBER_ALIGN(str);
+        case SV_PRIM_BYTES: return MEMBER_ALIGN(bytes);
+        case SV_PRIM_UUID: return MEMBER_ALIGN(uuid);
+        case SV_PRIM_ANY: return 0;
+        default:
+            if (sv_prim_int_width(t->prim)) return int_align(sv_prim_int_width(t->prim));
+            return MEMBER_ALIGN(f32); /* f32 and the float[n] math types */
+        }
+    case SV_TYPE_ENUM: return int_align(sv_prim_int_width(t->enm->underlying));
+    case SV_TYPE_CLASS: return t->cls->c ? t->cls->c->align : 0;
+    case SV_TYPE_NAME: return 0;
+    case SV_TYPE_GENERIC: break;
+    }
+    switch (t->gen) {
+    case SV_GEN_ARRAY:
+    case SV_GEN_OPTIONAL: return sv__type_c_align(t->params[0]);
+    case SV_GEN_PAIR:
+    case SV_GEN_TUPLE: {
+        size_t a = 1;
+        for (uint32_t i = 0; i < t->nparams; i++) {
+            size_t pa = sv__type_c_align(t->params[i]);
+            if (!pa) return 0;
+            if (pa > a) a = pa;
+        }
+        return a;
+    }
+    default: return MEMBER_ALIGN(ptr);
+    }
+}
+
+size_t sv__c_members(const sv_type *const *params, uint32_t n, size_t *offs)
+{
+    size_t off = 0, max_align = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const sv_type *p = params[i];
+        size_t size = sv__type_c_size(p), align = sv__type_c_align(p);
+        if (!size || !align || sv__type_needs_aux(p)) return 0;
+        off = (off + align - 1) / align * align;
+        if (offs) offs[i] = off;
+        off += size;
+        if (align > max_align) max_align = align;
+    }
+    return (off + max_align - 1) / max_align * max_align;
 }
 
 size_t sv__type_c_size(const sv_type *t)
@@ -51,7 +140,8 @@ size_t sv__type_c_size(const sv_type *t)
         case SV_PRIM_BOOL: return sizeof(bool);
         case SV_PRIM_F32: return sizeof(float);
         case SV_PRIM_F64: return sizeof(double);
-        case SV_PRIM_STRING: case SV_PRIM_WSTRING: return sizeof(char *);
+        case SV_PRIM_STRING:
+        case SV_PRIM_WSTRING: return sizeof(char *);
         case SV_PRIM_BYTES: return sizeof(sv_cbytes);
         case SV_PRIM_UUID: return sizeof(sv_uuid);
         case SV_PRIM_ANY: return 0;
@@ -64,11 +154,16 @@ size_t sv__type_c_size(const sv_type *t)
     case SV_TYPE_NAME: return 0;
     case SV_TYPE_GENERIC: break;
     }
+    switch (t->gen) {
+    case SV_GEN_PAIR:
+    case SV_GEN_TUPLE: return sv__c_members(t->params, t->nparams, NULL);
+    case SV_GEN_MAP:
+    case SV_GEN_UMAP: return sv__c_members(t->params, 2, NULL) ? sizeof(void *) : 0;
+    default: break;
+    }
     const sv_type *e = t->params[0];
     size_t es = sv__type_c_size(e);
-    if (t->gen == SV_GEN_MAP || t->gen == SV_GEN_UMAP || t->gen == SV_GEN_PAIR ||
-        t->gen == SV_GEN_TUPLE || es == 0 || sv__type_needs_aux(e))
-        return 0;
+    if (es == 0 || sv__type_needs_aux(e)) return 0;
     switch (t->gen) {
     case SV_GEN_ARRAY: return es * t->array_len;
     case SV_GEN_OPTIONAL: return es;
@@ -94,20 +189,21 @@ static bool id_eq(const void *item, const void *key)
 static sv_status find_id_field(sv_schema *s, sv_schema_class *c, sv_error *err)
 {
     const sv_schema_class *k = c;
-    while (k && k->c && !k->c->id_field) k = k->nbases ? k->bases[0] : NULL;
+    while (k && k->c && !k->c->id_field)
+        k = k->nbases ? k->bases[0] : NULL;
     if (!k || !k->c) return SV_OK;
     const char *name = k->c->id_field;
     const sv_schema_field *f = sv_schema_field_by_name(c, name, strlen(name));
     if (!f || f->type->kind != SV_TYPE_PRIM || f->type->prim != SV_PRIM_U32 || !f->c) {
-        sv__schema_fail(err, SV_ERR_TYPE, "class '%s': class id member '%s' must be a bound u32 field",
-                        c->name, name);
+        sv__schema_fail(err, SV_ERR_TYPE,
+                        "class '%s': class id member '%s' must be a bound u32 field", c->name,
+                        name);
         return bind_fail(err, c, NULL, 0);
     }
     sv__cls(c)->id_field = f;
     if (!c->c->id_field) return SV_OK; /* registers no id of its own */
     uint32_t id = c->c->class_id;
-    const sv_schema_class *o =
-        sv__tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
+    const sv_schema_class *o = sv__tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
     if (o) {
         sv__schema_fail(err, SV_ERR_SYNTAX, "classes '%s' and '%s' have the same C class id %u",
                         o->name, c->name, id);
@@ -122,16 +218,17 @@ static sv_status check_class(sv_schema *s, sv_schema_class *c, sv_error *err)
 {
     const sv_cclass *cc = c->c;
     if (c->nbases > 1) {
-        sv__schema_fail(err, SV_ERR_UNSUPPORTED, "class '%s': a bound C struct has at most one base",
-                        c->name);
+        sv__schema_fail(err, SV_ERR_UNSUPPORTED,
+                        "class '%s': a bound C struct has at most one base", c->name);
         sv__schema_set_path(err, "/classes/%u/bases/1", c->index);
         return SV_ERR_UNSUPPORTED;
     }
     if (c->nbases == 1) {
         const sv_schema_class *b = c->bases[0];
         if (!b->c || b->c->size > cc->size) {
-            sv__schema_fail(err, SV_ERR_TYPE, b->c ? "class '%s': struct is smaller than its base '%s'"
-                                                   : "class '%s': base '%s' has no C binding",
+            sv__schema_fail(err, SV_ERR_TYPE,
+                            b->c ? "class '%s': struct is smaller than its base '%s'"
+                                 : "class '%s': base '%s' has no C binding",
                             c->name, b->name);
             sv__schema_set_path(err, "/classes/%u/bases/0", c->index);
             return SV_ERR_TYPE;
@@ -159,14 +256,16 @@ static sv_status check_class(sv_schema *s, sv_schema_class *c, sv_error *err)
             return bind_fail(err, c, "", j);
         }
         if (f->c_size != need) {
-            sv__schema_fail(err, SV_ERR_TYPE, "field '%s': member is %zu bytes, type '%s' needs %zu",
-                            f->name, f->c_size, t->text, need);
+            sv__schema_fail(err, SV_ERR_TYPE,
+                            "field '%s': member is %zu bytes, type '%s' needs %zu", f->name,
+                            f->c_size, t->text, need);
             return bind_fail(err, c, "", j);
         }
         size_t auxsz = !aux ? 0 : t->gen == SV_GEN_OPTIONAL ? sizeof(bool) : sizeof(size_t);
         if (f->c_offset > cc->size || cc->size - f->c_offset < f->c_size ||
             (aux && (f->c->aux > cc->size || cc->size - f->c->aux < auxsz))) {
-            sv__schema_fail(err, SV_ERR_RANGE, "field '%s': member lies outside the struct", f->name);
+            sv__schema_fail(err, SV_ERR_RANGE, "field '%s': member lies outside the struct",
+                            f->name);
             return bind_fail(err, c, "", j);
         }
     }

@@ -7,7 +7,10 @@
 #include "serval/json.h"
 #include "schema/schema_internal.h"
 
-static void put(sv_buf *out, const char *s) { sv_buf_append(out, s, strlen(s)); }
+static void put(sv_buf *out, const char *s)
+{
+    sv_buf_append(out, s, strlen(s));
+}
 
 static void putf_u32(sv_buf *out, const char *label, uint32_t v)
 {
@@ -63,6 +66,10 @@ sv_status sv_schema_describe_class(const sv_schema *s, const sv_schema_class *c,
         if (f->flags) putf_u32(out, "  flags=", f->flags);
         if (f->has_hash) putf_u32(out, "  hash=", f->hash);
         if (f->has_id) putf_u32(out, "  id=", f->id);
+        if (f->native[0]) {
+            put(out, "  native=");
+            put(out, f->native);
+        }
         if (f->def) {
             put(out, "  default=");
             sv_error err;

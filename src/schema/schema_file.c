@@ -4,10 +4,12 @@
  *   {"serval_schema": 1,
  *    "enums": [{"name", "underlying", "bits", "values": [[name, value], ...]}],
  *    "classes": [{"name", "hash", "uuid", "version", "bases": [...],
- *                 "fields": [{"name", "type", "flags", "hash", "id", "default"}]}]}
+ *                 "fields": [{"name", "type", "flags", "hash", "id", "native",
+ *                             "default"}]}]}
  *
  * Members not listed here are ignored, so the format can grow. Every error
  * names the JSON Pointer of the member at fault. */
+#include <stdio.h>
 #include <string.h>
 
 #include "serval/json.h"
@@ -18,7 +20,8 @@ typedef struct fctx {
     sv_error *err;
 } fctx;
 
-static sv_status fail_at(sv_error *err, sv_status st, const char *path, const char *fmt, const char *arg)
+static sv_status fail_at(sv_error *err, sv_status st, const char *path, const char *fmt,
+                         const char *arg)
 {
     sv__schema_fail(err, st, fmt, arg);
     sv__schema_set_path(err, "%s", path);
@@ -34,13 +37,15 @@ static const sv_value *member(const sv_value *obj, const char *name)
 static const char *kind_text(const sv_value *v)
 {
     switch (sv_kind_of(v)) {
-    case SV_INT: case SV_UINT: return "an integer";
+    case SV_INT:
+    case SV_UINT: return "an integer";
     case SV_FLOAT: return "a number";
     case SV_STRING: return "a string";
     case SV_BOOL: return "a boolean";
     case SV_NULL: return "null";
     case SV_ARRAY: return "an array";
-    case SV_MAP: case SV_OBJECT: return "an object";
+    case SV_MAP:
+    case SV_OBJECT: return "an object";
     default: return sv_kind_name(sv_kind_of(v));
     }
 }
@@ -49,7 +54,8 @@ static const char *kind_text(const sv_value *v)
 static sv_status get_string(fctx *f, const sv_value *v, const char *what, const char **out)
 {
     if (sv_kind_of(v) != SV_STRING || v->tag)
-        return sv__schema_fail(f->err, SV_ERR_TYPE, "%s must be a string, not %s", what, kind_text(v));
+        return sv__schema_fail(f->err, SV_ERR_TYPE, "%s must be a string, not %s", what,
+                               kind_text(v));
     if (memchr(v->as.str, 0, v->len))
         return sv__schema_fail(f->err, SV_ERR_SYNTAX, "%s holds a NUL character", what);
     *out = v->as.str; /* the JSON reader NUL-terminates strings */
@@ -61,7 +67,8 @@ static sv_status get_uint(fctx *f, const sv_value *v, const char *what, uint64_t
 {
     sv_kind k = sv_kind_of(v);
     if ((k != SV_INT && k != SV_UINT) || v->tag)
-        return sv__schema_fail(f->err, SV_ERR_TYPE, "%s must be an integer, not %s", what, kind_text(v));
+        return sv__schema_fail(f->err, SV_ERR_TYPE, "%s must be an integer, not %s", what,
+                               kind_text(v));
     if ((k == SV_INT && v->as.i < 0) || (k == SV_INT ? (uint64_t)v->as.i : v->as.u) > max)
         return sv__schema_fail(f->err, SV_ERR_RANGE, "%s is out of range (0 to %llu)", what,
                                (unsigned long long)max);
@@ -72,14 +79,16 @@ static sv_status get_uint(fctx *f, const sv_value *v, const char *what, uint64_t
 static sv_status need_array(fctx *f, const sv_value *v, const char *what)
 {
     if (sv_kind_of(v) != SV_ARRAY)
-        return sv__schema_fail(f->err, SV_ERR_TYPE, "%s must be an array, not %s", what, kind_text(v));
+        return sv__schema_fail(f->err, SV_ERR_TYPE, "%s must be an array, not %s", what,
+                               kind_text(v));
     return SV_OK;
 }
 
 static sv_status need_object(fctx *f, const sv_value *v, const char *what)
 {
     if (sv_kind_of(v) != SV_MAP)
-        return sv__schema_fail(f->err, SV_ERR_TYPE, "%s must be an object, not %s", what, kind_text(v));
+        return sv__schema_fail(f->err, SV_ERR_TYPE, "%s must be an object, not %s", what,
+                               kind_text(v));
     return SV_OK;
 }
 
@@ -113,7 +122,8 @@ static sv_status read_enum_value(fctx *f, sv_schema_enum *e, const sv_value *pai
                             e->name, (long long)v->as.i, name, sv_prim_name(e->underlying));
         else
             sv__schema_fail(f->err, SV_ERR_RANGE, "enum '%s': value %llu of '%s' does not fit %s",
-                            e->name, (unsigned long long)v->as.u, name, sv_prim_name(e->underlying));
+                            e->name, (unsigned long long)v->as.u, name,
+                            sv_prim_name(e->underlying));
         sv_error_path_index(f->err, 1);
         return SV_ERR_RANGE;
     }
@@ -134,8 +144,8 @@ static sv_status read_enum(fctx *f, const sv_value *ev)
     if (uv && (st = get_string(f, uv, "'underlying'", &under))) goto at_under;
     sv_prim up = sv_prim_by_name(under, strlen(under));
     if (up == SV_PRIM_COUNT || !sv_prim_int_width(up)) {
-        st = sv__schema_fail(f->err, SV_ERR_TYPE, "enum '%s': underlying type '%s' is not an integer type",
-                             name, under);
+        st = sv__schema_fail(f->err, SV_ERR_TYPE,
+                             "enum '%s': underlying type '%s' is not an integer type", name, under);
         goto at_under;
     }
     const sv_value *bv = member(ev, "bits");
@@ -176,7 +186,9 @@ static sv_status read_field(fctx *f, sv_schema_class *c, const sv_value *fv)
     if (st) return st;
     const sv_value *nv = member(fv, "name"), *tv = member(fv, "type");
     const char *name, *type;
-    if (!nv) return sv__schema_fail(f->err, SV_ERR_SYNTAX, "a field of class '%s' needs a 'name'", c->name);
+    if (!nv)
+        return sv__schema_fail(f->err, SV_ERR_SYNTAX, "a field of class '%s' needs a 'name'",
+                               c->name);
     if ((st = get_string(f, nv, "'name'", &name))) {
         sv_error_path_key(f->err, "name", 4);
         return st;
@@ -202,6 +214,15 @@ static sv_status read_field(fctx *f, sv_schema_class *c, const sv_value *fv)
         if (k == 1) sv_schema_field_set_hash(fld, (uint32_t)u);
         if (k == 2) sv_schema_field_set_id(fld, (uint32_t)u);
     }
+    const sv_value *nat = member(fv, "native");
+    if (nat) {
+        const char *text;
+        if ((st = get_string(f, nat, "'native'", &text)) ||
+            (st = sv_schema_field_set_native(f->s, fld, text, f->err))) {
+            sv_error_path_key(f->err, "native", 6);
+            return st;
+        }
+    }
     const sv_value *dv = member(fv, "default");
     if (dv && (st = sv_schema_field_set_default(f->s, fld, dv, f->err))) {
         sv_error_path_key(f->err, "default", 7);
@@ -218,7 +239,8 @@ static sv_status read_class(fctx *f, const sv_value *cv)
     const char *name;
     if (!nv) return sv__schema_fail(f->err, SV_ERR_SYNTAX, "a class needs a 'name'");
     sv_schema_class *c;
-    if ((st = get_string(f, nv, "'name'", &name)) || (st = sv_schema_add_class(f->s, name, &c, f->err))) {
+    if ((st = get_string(f, nv, "'name'", &name)) ||
+        (st = sv_schema_add_class(f->s, name, &c, f->err))) {
         sv_error_path_key(f->err, "name", 4);
         return st;
     }
@@ -242,7 +264,8 @@ static sv_status read_class(fctx *f, const sv_value *cv)
         const char *text;
         sv_uuid uu;
         if (!(st = get_string(f, v, "'uuid'", &text)) && !sv_uuid_parse(text, v->len, &uu))
-            st = sv__schema_fail(f->err, SV_ERR_SYNTAX, "class '%s': '%.60s' is not a UUID", name, text);
+            st = sv__schema_fail(f->err, SV_ERR_SYNTAX, "class '%s': '%.60s' is not a UUID", name,
+                                 text);
         if (st) {
             sv_error_path_key(f->err, "uuid", 4);
             return st;
@@ -314,7 +337,8 @@ sv_status sv_schema_decode(sv_schema *s, const char *text, size_t len, const cha
 {
     sv_error_clear(err);
     if (!s || (!text && len)) return sv__schema_fail(err, SV_ERR_USAGE, "no schema or text");
-    if (source && sv_schema_set_source(s, source)) return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
+    if (source && sv_schema_set_source(s, source))
+        return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
     sv_doc *doc = sv_doc_new(&s->alloc);
     if (!doc) return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
     sv_value root;
@@ -336,10 +360,12 @@ sv_status sv_schema_decode(sv_schema *s, const char *text, size_t len, const cha
 static int serval_probe(const uint8_t *data, size_t len)
 {
     size_t i = 0;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) i++;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+        i++;
     if (i < len && data[i] == '[') return 10; /* JSON: the reader says what is wrong */
     if (i >= len || data[i] != '{') return 0;
-    for (i++; i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n');) i++;
+    for (i++; i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n');)
+        i++;
     static const char key[] = "\"serval_schema\"";
     if (len - i >= sizeof key - 1 && memcmp(data + i, key, sizeof key - 1) == 0) return 100;
     /* a JSON object that names the member later still gets a chance */
@@ -386,8 +412,15 @@ sv_status sv_schema_load(const sv_alloc *alloc, const uint8_t *data, size_t len,
         int score = loaders[i]->probe(data ? data : (const uint8_t *)"", len);
         if (score > best_score) best = loaders[i], best_score = score;
     }
-    if (!best)
-        return sv__schema_fail(err, SV_ERR_UNSUPPORTED, "not a type list serval knows (loaders: serval, kingsisle)");
+    if (!best) {
+        char names[128] = "";
+        size_t o = 0;
+        for (size_t i = 0; i < sizeof loaders / sizeof loaders[0] && o < sizeof names; i++)
+            o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
+                                  loaders[i]->name);
+        return sv__schema_fail(err, SV_ERR_UNSUPPORTED,
+                               "not a type list serval knows (loaders: %s)", names);
+    }
     sv_schema *s = sv_schema_new(alloc);
     if (!s) return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
     sv_status st = sv_schema_set_source(s, source ? source : "");

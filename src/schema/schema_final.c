@@ -8,7 +8,10 @@
 
 #include "schema/schema_internal.h"
 
-static sv_status nomem(sv_error *err) { return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory"); }
+static sv_status nomem(sv_error *err)
+{
+    return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
+}
 
 /* " (in 'a.json')", or "" when the part has no source name. */
 static void source_note(char *buf, size_t size, const char *source)
@@ -37,27 +40,28 @@ static const char *base_name_at(const void *arr, uint32_t i)
 }
 
 /* Index of the first name that repeats an earlier one, n when none, or
- * UINT32_MAX when out of memory. Names are interned: equal names are equal
- * pointers. */
+ * UINT32_MAX when out of memory. Names are compared by content: interning
+ * gives up on long probe runs, so equal names are not always one pointer. */
 static uint32_t first_duplicate(sv_schema *s, const void *arr, uint32_t n, name_at_fn name_at)
 {
     if (n <= 16) {
         for (uint32_t i = 1; i < n; i++)
             for (uint32_t k = 0; k < i; k++)
-                if (name_at(arr, i) == name_at(arr, k)) return i;
+                if (strcmp(name_at(arr, i), name_at(arr, k)) == 0) return i;
         return n;
     }
     uint32_t cap = 32;
-    while (cap < n * 2) cap *= 2;
+    while (cap < n * 2)
+        cap *= 2;
     const char **t = s->alloc.malloc(s->alloc.ctx, cap * sizeof *t);
     if (!t) return UINT32_MAX;
     memset(t, 0, cap * sizeof *t);
     uint32_t dup = n;
     for (uint32_t i = 0; i < n && dup == n; i++) {
         const char *name = name_at(arr, i);
-        uint32_t j = (uint32_t)sv__schema_hash_u64((uint64_t)(uintptr_t)name) & (cap - 1);
+        uint32_t j = (uint32_t)sv__schema_hash_str(name, strlen(name)) & (cap - 1);
         for (; t[j]; j = (j + 1) & (cap - 1))
-            if (t[j] == name) {
+            if (strcmp(t[j], name) == 0) {
                 dup = i;
                 break;
             }
@@ -108,11 +112,12 @@ static sv_status resolve_bases(sv_schema *s, sv_error *err)
             const char *bn = ci->base_names[j];
             bases[j] = sv_schema_class_by_name(s, bn, strlen(bn));
             if (!bases[j]) {
-                sv_status st = sv_schema_enum_by_name(s, bn, strlen(bn))
-                                   ? sv__schema_fail(err, SV_ERR_TYPE,
-                                                     "class '%s': base '%s' is an enum", c->name, bn)
-                                   : sv__schema_fail(err, SV_ERR_NOT_FOUND,
-                                                     "class '%s': unknown base '%s'", c->name, bn);
+                sv_status st =
+                    sv_schema_enum_by_name(s, bn, strlen(bn))
+                        ? sv__schema_fail(err, SV_ERR_TYPE, "class '%s': base '%s' is an enum",
+                                          c->name, bn)
+                        : sv__schema_fail(err, SV_ERR_NOT_FOUND, "class '%s': unknown base '%s'",
+                                          c->name, bn);
                 sv__schema_set_path(err, "/classes/%zu/bases/%u", i, j);
                 return st;
             }
@@ -133,7 +138,8 @@ static sv_status cycle_error(frame *stack, uint32_t top, const sv_schema_class *
     char msg[SV_ERROR_MSG_MAX];
     size_t o = 0;
     uint32_t from = top;
-    while (stack[from].c != target) from--;
+    while (stack[from].c != target)
+        from--;
     for (uint32_t k = from; k <= top && o < sizeof msg; k++)
         o += (size_t)snprintf(msg + o, sizeof msg - o, "%s -> ", stack[k].c->name);
     if (o < sizeof msg) snprintf(msg + o, sizeof msg - o, "%s", target->name);
@@ -227,7 +233,8 @@ static sv_status build_lists(sv_schema *s, sv_schema_class **order, sv_error *er
         uint32_t m = 0;
         for (uint32_t a = 0; a < n; a++) {
             ci->anc_off[a] = m;
-            for (uint32_t f = 0; f < ci->anc[a]->nfields; f++) ci->all[m++] = &ci->anc[a]->fields[f];
+            for (uint32_t f = 0; f < ci->anc[a]->nfields; f++)
+                ci->all[m++] = &ci->anc[a]->fields[f];
         }
         ci->nall = m;
         if (sv__schema_build_field_index(s, c)) return nomem(err);
@@ -274,8 +281,10 @@ static void resolve_other_types(sv_schema *s)
         sv_type *t = (sv_type *)s->types.slots[i].item;
         if (!t || t->kind != SV_TYPE_NAME) continue;
         size_t len = strlen(t->name);
-        if ((t->cls = sv_schema_class_by_name(s, t->name, len))) t->kind = SV_TYPE_CLASS;
-        else if ((t->enm = sv_schema_enum_by_name(s, t->name, len))) t->kind = SV_TYPE_ENUM;
+        if ((t->cls = sv_schema_class_by_name(s, t->name, len)))
+            t->kind = SV_TYPE_CLASS;
+        else if ((t->enm = sv_schema_enum_by_name(s, t->name, len)))
+            t->kind = SV_TYPE_ENUM;
     }
 }
 
@@ -287,8 +296,7 @@ static sv_status embed_type(sv_schema_class *c, uint32_t field, const sv_type *t
                             sv_error *err)
 {
     if (t->kind == SV_TYPE_GENERIC) {
-        if (t->gen != SV_GEN_ARRAY && t->gen != SV_GEN_PAIR && t->gen != SV_GEN_TUPLE)
-            return SV_OK;
+        if (t->gen != SV_GEN_ARRAY && t->gen != SV_GEN_PAIR && t->gen != SV_GEN_TUPLE) return SV_OK;
         for (uint32_t i = 0; i < t->nparams; i++) {
             sv_status st = embed_type(c, field, t->params[i], depth, err);
             if (st) return st;
@@ -300,8 +308,9 @@ static sv_status embed_type(sv_schema_class *c, uint32_t field, const sv_type *t
     sv_schema__class_index *xi = sv__cls(x);
     if (xi->embed_state == 1 || depth >= SV_BASE_MAX_DEPTH) {
         if (xi->embed_state == 1)
-            sv__schema_fail(err, SV_ERR_SYNTAX, "class '%s' contains itself by value (field '%s' of '%s')",
-                            x->name, c->fields[field].name, c->name);
+            sv__schema_fail(err, SV_ERR_SYNTAX,
+                            "class '%s' contains itself by value (field '%s' of '%s')", x->name,
+                            c->fields[field].name, c->name);
         else
             sv__schema_fail(err, SV_ERR_LIMIT, "classes nest by value deeper than %u",
                             SV_BASE_MAX_DEPTH);
@@ -372,8 +381,9 @@ static sv_status fill_tables(sv_schema *s, sv_error *err)
             if (o) {
                 source_note(n1, sizeof n1, o->source);
                 source_note(n2, sizeof n2, c->source);
-                sv__schema_fail(err, SV_ERR_SYNTAX, "classes '%s'%s and '%s'%s have the same hash %u",
-                                o->name, n1, c->name, n2, c->hash);
+                sv__schema_fail(err, SV_ERR_SYNTAX,
+                                "classes '%s'%s and '%s'%s have the same hash %u", o->name, n1,
+                                c->name, n2, c->hash);
                 sv__schema_set_path(err, "/classes/%zu/hash", i);
                 return err ? err->status : SV_ERR_SYNTAX;
             }
@@ -387,8 +397,9 @@ static sv_status fill_tables(sv_schema *s, sv_error *err)
                 sv_uuid_format(&c->uuid, true, u);
                 source_note(n1, sizeof n1, o->source);
                 source_note(n2, sizeof n2, c->source);
-                sv__schema_fail(err, SV_ERR_SYNTAX, "classes '%s'%s and '%s'%s have the same UUID %s",
-                                o->name, n1, c->name, n2, u);
+                sv__schema_fail(err, SV_ERR_SYNTAX,
+                                "classes '%s'%s and '%s'%s have the same UUID %s", o->name, n1,
+                                c->name, n2, u);
                 sv__schema_set_path(err, "/classes/%zu/uuid", i);
                 return err ? err->status : SV_ERR_SYNTAX;
             }

@@ -7,7 +7,8 @@
 static uint32_t table_cap(uint32_t n)
 {
     uint32_t cap = 16;
-    while (cap < n * 2) cap *= 2;
+    while (cap < n * 2)
+        cap *= 2;
     return cap;
 }
 
@@ -66,7 +67,8 @@ sv_status sv__schema_build_field_index(sv_schema *s, sv_schema_class *c)
     if (!ci->by_name || !ci->by_hash || !ci->by_id) return SV_ERR_NOMEM;
     const sv_schema_field **own = s->alloc.malloc(s->alloc.ctx, c->nfields * sizeof *own);
     if (!own) return SV_ERR_NOMEM;
-    for (uint32_t i = 0; i < c->nfields; i++) own[i] = &c->fields[i];
+    for (uint32_t i = 0; i < c->nfields; i++)
+        own[i] = &c->fields[i];
     for (uint32_t i = 0; i < c->nfields; i++) {
         const sv_schema_field *f = own[i];
         table_put(ci->by_name, cap, sv__schema_hash_str(f->name, strlen(f->name)), i,
@@ -82,15 +84,15 @@ sv_status sv__schema_build_field_index(sv_schema *s, sv_schema_class *c)
 enum { BY_NAME, BY_HASH, BY_ID };
 
 /* Index of an own field of c, or UINT32_MAX. */
-static uint32_t own_find(const sv_schema_class *c, int by, const char *name, size_t len,
-                         uint64_t h, uint32_t num)
+static uint32_t own_find(const sv_schema_class *c, int by, const char *name, size_t len, uint64_t h,
+                         uint32_t num)
 {
     const sv_schema__class_index *ci = sv__cls(c);
     if (!ci->tab_cap) {
         /* the last match: a later field of the same hash or id wins */
         for (uint32_t i = c->nfields; i-- > 0;) {
             const sv_schema_field *f = &c->fields[i];
-            if (by == BY_NAME ? strncmp(f->name, name, len) == 0 && f->name[len] == '\0'
+            if (by == BY_NAME   ? strncmp(f->name, name, len) == 0 && f->name[len] == '\0'
                 : by == BY_HASH ? f->has_hash && f->hash == num
                                 : f->has_id && f->id == num)
                 return i;
@@ -102,7 +104,7 @@ static uint32_t own_find(const sv_schema_class *c, int by, const char *name, siz
     for (uint32_t j = (uint32_t)h & mask;; j = (j + 1) & mask) {
         if (!t[j]) return UINT32_MAX;
         const sv_schema_field *f = &c->fields[t[j] - 1];
-        if (by == BY_NAME ? strncmp(f->name, name, len) == 0 && f->name[len] == '\0'
+        if (by == BY_NAME   ? strncmp(f->name, name, len) == 0 && f->name[len] == '\0'
             : by == BY_HASH ? f->hash == num
                             : f->id == num)
             return t[j] - 1;
@@ -110,7 +112,8 @@ static uint32_t own_find(const sv_schema_class *c, int by, const char *name, siz
 }
 
 /* Position in c's full list of the field found, nearest class first. */
-static size_t full_find(const sv_schema_class *c, int by, const char *name, size_t len, uint32_t num)
+static size_t full_find(const sv_schema_class *c, int by, const char *name, size_t len,
+                        uint32_t num)
 {
     const sv_schema__class_index *ci = c ? sv__cls(c) : NULL;
     if (!ci || !ci->all || (by == BY_NAME && !name)) return SIZE_MAX;
@@ -199,13 +202,14 @@ sv_status sv__schema_build_enum_index(sv_schema *s, sv_schema_enum *e)
                 seen = true;
                 break;
             }
-        if (!seen) table_put(ei->by_value, cap, sv__schema_hash_u64(v->value), i, value_keep_first, NULL);
+        if (!seen)
+            table_put(ei->by_value, cap, sv__schema_hash_u64(v->value), i, value_keep_first, NULL);
     }
     return SV_OK;
 }
 
 const sv_schema_enum_value *sv_schema_enum_value_by_name(const sv_schema_enum *e, const char *name,
-                                                        size_t len)
+                                                         size_t len)
 {
     if (!e || !name) return NULL;
     const sv_schema__enum_index *ei = sv__enm(e);

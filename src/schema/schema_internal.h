@@ -57,7 +57,7 @@ uint64_t sv__schema_hash_u64(uint64_t v);
 /* Per-class data the public struct does not show (index_ points here). */
 typedef struct sv_schema__class_index {
     sv_schema_class *pub;
-    const char **base_names;   /* while building */
+    const char **base_names; /* while building */
     uint32_t base_cap;
     uint32_t field_cap;
     /* after finalize: the ancestors (bases first, each once, then the class
@@ -68,11 +68,11 @@ typedef struct sv_schema__class_index {
     uint32_t mark_class, mark_base; /* finalize: who listed this class last */
     const sv_schema_field **all;
     uint32_t nall;
-    uint32_t tab_cap; /* 0: search all[] in a loop */
+    uint32_t tab_cap;                    /* 0: search all[] in a loop */
     uint32_t *by_name, *by_hash, *by_id; /* slot -> index in fields[] + 1; 0 = empty */
-    uint8_t state;    /* finalize's walk: 0 new, 1 on the stack, 2 done */
+    uint8_t state;                       /* finalize's walk: 0 new, 1 on the stack, 2 done */
     uint8_t embed_state;
-    uint32_t levels; /* levels of bases above the class (0: none) */
+    uint32_t levels;                 /* levels of bases above the class (0: none) */
     const sv_schema_field *id_field; /* C polymorphism: the class id member */
 } sv_schema__class_index;
 
@@ -160,6 +160,12 @@ const sv_schema_class *sv__schema_class_by_cid(const sv_schema *s, uint32_t id);
 
 /* The C size of a type (bound classes must be known); 0 when it has no C form. */
 size_t sv__type_c_size(const sv_type *t);
+/* Alignment of a type's C form as a struct member; 0 when it has none. */
+size_t sv__type_c_align(const sv_type *t);
+/* Lays out params as the members of a C struct (pair, tuple, a map's key
+ * and value): offs[i] gets each member's offset (offs may be NULL). Returns
+ * the struct's size, 0 when a member has no C form. */
+size_t sv__c_members(const sv_type *const *params, uint32_t n, size_t *offs);
 /* True when the type needs an aux member (COUNTED or OPTIONAL). */
 bool sv__type_needs_aux(const sv_type *t);
 

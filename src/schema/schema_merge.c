@@ -7,7 +7,10 @@
 
 #include "schema/schema_internal.h"
 
-static const char *src_name(const char *source) { return source && source[0] ? source : "(unnamed)"; }
+static const char *src_name(const char *source)
+{
+    return source && source[0] ? source : "(unnamed)";
+}
 
 static sv_status conflict(sv_error *err, const char *what, const char *name, const char *detail,
                           const char *a, const char *b)
@@ -43,8 +46,8 @@ static bool same_field(const sv_schema_field *a, const sv_schema_field *b)
 {
     return strcmp(a->name, b->name) == 0 && strcmp(a->type->text, b->type->text) == 0 &&
            a->flags == b->flags && a->has_hash == b->has_hash && a->hash == b->hash &&
-           a->has_id == b->has_id && a->id == b->id && !a->def == !b->def &&
-           (!a->def || sv_equal(a->def, b->def)) && a->c == b->c;
+           a->has_id == b->has_id && a->id == b->id && strcmp(a->native, b->native) == 0 &&
+           !a->def == !b->def && (!a->def || sv_equal(a->def, b->def)) && a->c == b->c;
 }
 
 /* Compares a class that both sides define; the first difference is the
@@ -54,21 +57,23 @@ static sv_status compare_class(const sv_schema_class *d, const sv_schema_class *
     char detail[120];
     if (d->has_hash != c->has_hash || d->hash != c->hash) {
         if (d->has_hash && c->has_hash)
-            return sv__schema_fail(err, SV_ERR_SYNTAX, "class '%s' has hash %u in '%s' and hash %u in '%s'",
-                                   c->name, d->hash, src_name(d->source), c->hash, src_name(c->source));
-        return conflict(err, "class", c->name, "has a hash in only one of its definitions", d->source,
-                        c->source);
+            return sv__schema_fail(err, SV_ERR_SYNTAX,
+                                   "class '%s' has hash %u in '%s' and hash %u in '%s'", c->name,
+                                   d->hash, src_name(d->source), c->hash, src_name(c->source));
+        return conflict(err, "class", c->name, "has a hash in only one of its definitions",
+                        d->source, c->source);
     }
     if (d->has_uuid != c->has_uuid || memcmp(d->uuid.b, c->uuid.b, 16) != 0) {
         if (d->has_uuid && c->has_uuid) {
             char u1[39], u2[39];
             sv_uuid_format(&d->uuid, true, u1);
             sv_uuid_format(&c->uuid, true, u2);
-            return sv__schema_fail(err, SV_ERR_SYNTAX, "class '%s' has UUID %s in '%s' and UUID %s in '%s'",
-                                   c->name, u1, src_name(d->source), u2, src_name(c->source));
+            return sv__schema_fail(err, SV_ERR_SYNTAX,
+                                   "class '%s' has UUID %s in '%s' and UUID %s in '%s'", c->name,
+                                   u1, src_name(d->source), u2, src_name(c->source));
         }
-        return conflict(err, "class", c->name, "has a UUID in only one of its definitions", d->source,
-                        c->source);
+        return conflict(err, "class", c->name, "has a UUID in only one of its definitions",
+                        d->source, c->source);
     }
     if (d->has_version != c->has_version || d->version != c->version) {
         snprintf(detail, sizeof detail, "has version %u and version %u", d->version, c->version);
@@ -78,7 +83,8 @@ static sv_status compare_class(const sv_schema_class *d, const sv_schema_class *
     bool bases_same = d->nbases == c->nbases;
     for (uint32_t i = 0; bases_same && i < c->nbases; i++)
         bases_same = strcmp(di->base_names[i], c->bases[i]->name) == 0;
-    if (!bases_same) return conflict(err, "class", c->name, "has different bases", d->source, c->source);
+    if (!bases_same)
+        return conflict(err, "class", c->name, "has different bases", d->source, c->source);
     if (d->nfields != c->nfields)
         return conflict(err, "class", c->name, "has different fields", d->source, c->source);
     for (uint32_t i = 0; i < c->nfields; i++)
@@ -86,7 +92,9 @@ static sv_status compare_class(const sv_schema_class *d, const sv_schema_class *
             snprintf(detail, sizeof detail, "has a different field '%s'", c->fields[i].name);
             return conflict(err, "class", c->name, detail, d->source, c->source);
         }
-    if (d->c != c->c) return conflict(err, "class", c->name, "is bound to different C structs", d->source, c->source);
+    if (d->c != c->c)
+        return conflict(err, "class", c->name, "is bound to different C structs", d->source,
+                        c->source);
     return SV_OK;
 }
 
@@ -115,7 +123,8 @@ static sv_status merge_class(sv_schema *dst, const sv_schema_class *c, sv_error 
         nf->has_hash = f->has_hash, nf->hash = f->hash;
         nf->has_id = f->has_id, nf->id = f->id;
         nf->c = f->c, nf->c_offset = f->c_offset, nf->c_size = f->c_size;
-        if (f->def) st = sv_schema_field_set_default(dst, nf, f->def, err);
+        if (f->native[0]) st = sv_schema_field_set_native(dst, nf, f->native, err);
+        if (!st && f->def) st = sv_schema_field_set_default(dst, nf, f->def, err);
     }
     return st;
 }
@@ -124,8 +133,10 @@ sv_status sv_schema_merge(sv_schema *dst, const sv_schema *src, sv_error *err)
 {
     sv_error_clear(err);
     if (!dst || !src) return sv__schema_fail(err, SV_ERR_USAGE, "no schema");
-    if (dst->final) return sv__schema_fail(err, SV_ERR_USAGE, "the target schema is already finalised");
-    if (!src->final) return sv__schema_fail(err, SV_ERR_USAGE, "the merged schema is not finalised");
+    if (dst->final)
+        return sv__schema_fail(err, SV_ERR_USAGE, "the target schema is already finalised");
+    if (!src->final)
+        return sv__schema_fail(err, SV_ERR_USAGE, "the merged schema is not finalised");
     for (size_t i = 0; i < src->nenums; i++) {
         sv_status st = merge_enum(dst, src->enums[i], err);
         if (st) return st;

@@ -56,7 +56,8 @@ void sv_schema_free(sv_schema *s)
     if (s->enums) s->alloc.free(s->alloc.ctx, s->enums, s->enum_cap * sizeof *s->enums);
     sv__tab *tabs[] = {&s->class_names, &s->enum_names, &s->class_hashes,
                        &s->class_uuids, &s->class_ids,  &s->types};
-    for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) sv__tab_free(tabs[i], &s->alloc);
+    for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++)
+        sv__tab_free(tabs[i], &s->alloc);
     sv_doc_free(s->doc);
     sv_alloc a = s->alloc;
     a.free(a.ctx, s, sizeof *s);
@@ -71,7 +72,10 @@ sv_status sv_schema_set_source(sv_schema *s, const char *source)
     return SV_OK;
 }
 
-bool sv_schema_is_final(const sv_schema *s) { return s && s->final; }
+bool sv_schema_is_final(const sv_schema *s)
+{
+    return s && s->final;
+}
 
 /* Grows a list of pointers by doubling (memory from the schema's allocator). */
 static bool list_push(sv_schema *s, void ***list, size_t *n, size_t *cap, void *item)
@@ -145,8 +149,14 @@ const sv_schema_class *sv_schema_class_by_uuid(const sv_schema *s, const sv_uuid
                         class_uuid_eq, uuid->b);
 }
 
-size_t sv_schema_class_count(const sv_schema *s) { return s ? s->nclasses : 0; }
-size_t sv_schema_enum_count(const sv_schema *s) { return s ? s->nenums : 0; }
+size_t sv_schema_class_count(const sv_schema *s)
+{
+    return s ? s->nclasses : 0;
+}
+size_t sv_schema_enum_count(const sv_schema *s)
+{
+    return s ? s->nenums : 0;
+}
 const sv_schema_class *sv_schema_class_at(const sv_schema *s, size_t i)
 {
     return s && i < s->nclasses ? s->classes[i] : NULL;
@@ -168,7 +178,8 @@ static sv_status check_new_name(sv_schema *s, const char *what, const char *name
         return sv__schema_fail(err, SV_ERR_SYNTAX,
                                "%s name '%s' has a character a type expression cannot hold", what,
                                name);
-    if (sv_prim_by_name(name, len) != SV_PRIM_COUNT || sv_generic_by_name(name, len) != SV_GEN_COUNT)
+    if (sv_prim_by_name(name, len) != SV_PRIM_COUNT ||
+        sv_generic_by_name(name, len) != SV_GEN_COUNT)
         return sv__schema_fail(err, SV_ERR_SYNTAX, "%s name '%s' is a built-in type name", what,
                                name);
     if (sv_schema_class_by_name(s, name, len))
@@ -178,7 +189,10 @@ static sv_status check_new_name(sv_schema *s, const char *what, const char *name
     return SV_OK;
 }
 
-static sv_status nomem(sv_error *err) { return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory"); }
+static sv_status nomem(sv_error *err)
+{
+    return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
+}
 
 static sv_status check_open(sv_schema *s, sv_error *err)
 {
@@ -195,8 +209,9 @@ sv_status sv_schema_add_enum(sv_schema *s, const char *name, sv_prim underlying,
     if (!name) return sv__schema_fail(err, SV_ERR_USAGE, "no enum name");
     if ((st = check_new_name(s, "enum", name, err))) return st;
     if (sv_prim_int_width(underlying) == 0)
-        return sv__schema_fail(err, SV_ERR_TYPE, "enum '%s': underlying type '%s' is not an integer",
-                               name, sv_prim_name(underlying));
+        return sv__schema_fail(err, SV_ERR_TYPE,
+                               "enum '%s': underlying type '%s' is not an integer", name,
+                               sv_prim_name(underlying));
     sv_schema_enum *e = sv__schema_zalloc(s, sizeof *e);
     sv_schema__enum_index *ei = sv__schema_zalloc(s, sizeof *ei);
     const char *iname = sv__schema_intern(s, name, strlen(name));
@@ -234,12 +249,13 @@ sv_status sv_schema_enum_add(sv_schema *s, sv_schema_enum *e, const char *name, 
     if (st) return st;
     if (!e || !name) return sv__schema_fail(err, SV_ERR_USAGE, "no enum or value name");
     size_t len = strlen(name);
-    if (len == 0) return sv__schema_fail(err, SV_ERR_SYNTAX, "enum '%s': empty value name", e->name);
+    if (len == 0)
+        return sv__schema_fail(err, SV_ERR_SYNTAX, "enum '%s': empty value name", e->name);
     if (!fits(e->underlying, value)) {
         if (sv_prim_is_signed(e->underlying))
-            return sv__schema_fail(err, SV_ERR_RANGE, "enum '%s': value %lld of '%s' does not fit %s",
-                                   e->name, (long long)(int64_t)value, name,
-                                   sv_prim_name(e->underlying));
+            return sv__schema_fail(err, SV_ERR_RANGE,
+                                   "enum '%s': value %lld of '%s' does not fit %s", e->name,
+                                   (long long)(int64_t)value, name, sv_prim_name(e->underlying));
         return sv__schema_fail(err, SV_ERR_RANGE, "enum '%s': value %llu of '%s' does not fit %s",
                                e->name, (unsigned long long)value, name,
                                sv_prim_name(e->underlying));
@@ -306,7 +322,8 @@ void sv_schema_class_set_version(sv_schema_class *c, uint32_t version)
     c->has_version = true;
 }
 
-sv_status sv_schema_class_add_base(sv_schema *s, sv_schema_class *c, const char *base, sv_error *err)
+sv_status sv_schema_class_add_base(sv_schema *s, sv_schema_class *c, const char *base,
+                                   sv_error *err)
 {
     sv_status st = check_open(s, err);
     if (st) return st;
@@ -345,7 +362,8 @@ sv_status sv_schema_class_add_field(sv_schema *s, sv_schema_class *c, const char
     if (st) return st;
     if (!c || !name || !type) return sv__schema_fail(err, SV_ERR_USAGE, "no class, field or type");
     size_t len = strlen(name);
-    if (len == 0) return sv__schema_fail(err, SV_ERR_SYNTAX, "class '%s': empty field name", c->name);
+    if (len == 0)
+        return sv__schema_fail(err, SV_ERR_SYNTAX, "class '%s': empty field name", c->name);
     /* duplicate names are found by sv_schema_finalize, in linear time */
     const sv_type *t;
     if ((st = sv_schema_parse_type(s, type, strlen(type), &t, err))) return st;
@@ -363,6 +381,7 @@ sv_status sv_schema_class_add_field(sv_schema *s, sv_schema_class *c, const char
     sv_schema_field *f = (sv_schema_field *)&c->fields[c->nfields];
     memset(f, 0, sizeof *f);
     f->name = iname;
+    f->native = "";
     f->type = t;
     f->owner = c;
     f->index = c->nfields++;
@@ -387,6 +406,18 @@ void sv_schema_field_set_id(sv_schema_field *f, uint32_t id)
 void sv_schema_field_set_flags(sv_schema_field *f, uint32_t flags)
 {
     if (f) f->flags = flags;
+}
+
+sv_status sv_schema_field_set_native(sv_schema *s, sv_schema_field *f, const char *native,
+                                     sv_error *err)
+{
+    sv_status st = check_open(s, err);
+    if (st) return st;
+    if (!f || !native) return sv__schema_fail(err, SV_ERR_USAGE, "no field or native type");
+    const char *n = sv__schema_intern(s, native, strlen(native));
+    if (!n) return nomem(err);
+    f->native = n;
+    return SV_OK;
 }
 
 sv_status sv_schema_field_set_default(sv_schema *s, sv_schema_field *f, const sv_value *def,

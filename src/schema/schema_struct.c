@@ -10,12 +10,15 @@
 
 typedef struct sctx {
     const sv_schema *s;
-    sv_doc *doc;        /* to_value */
-    const sv_alloc *a;  /* from_value, free */
+    sv_doc *doc;       /* to_value */
+    const sv_alloc *a; /* from_value, free */
     sv_error *err;
 } sctx;
 
-static sv_status nomem(sctx *x) { return sv__schema_fail(x->err, SV_ERR_NOMEM, "out of memory"); }
+static sv_status nomem(sctx *x)
+{
+    return sv__schema_fail(x->err, SV_ERR_NOMEM, "out of memory");
+}
 
 static sv_status too_deep(sctx *x)
 {
@@ -27,9 +30,21 @@ static uint64_t load_uint(const uint8_t *p, int w)
 {
     switch (w) {
     case 1: return *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 
@@ -37,9 +52,21 @@ static int64_t load_int(const uint8_t *p, int w)
 {
     switch (w) {
     case 1: return (int8_t)*p;
-    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    case 2: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 
@@ -47,8 +74,16 @@ static void store_int(uint8_t *p, int w, uint64_t bits)
 {
     switch (w) {
     case 1: *p = (uint8_t)bits; break;
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(p, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(p, &v, 4); break; }
+    case 2: {
+        uint16_t v = (uint16_t)bits;
+        memcpy(p, &v, 2);
+        break;
+    }
+    case 4: {
+        uint32_t v = (uint32_t)bits;
+        memcpy(p, &v, 4);
+        break;
+    }
     default: memcpy(p, &bits, 8); break;
     }
 }
@@ -75,7 +110,8 @@ static sv_status class_to_value(sctx *x, const sv_schema_class *c, const uint8_t
                                 unsigned depth)
 {
     if (depth > STRUCT_MAX_DEPTH) return too_deep(x);
-    if (!c->c) return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
+    if (!c->c)
+        return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
     size_t n;
     const sv_schema_field *const *all = sv_schema_class_fields(c, &n);
     sv_value obj = sv_object(x->doc, sv_str_intern(x->doc, c->name, strlen(c->name)), n);
@@ -99,13 +135,29 @@ static sv_status prim_to_value(sctx *x, const sv_type *t, const uint8_t *p, sv_v
 {
     int w = sv_prim_int_width(t->prim);
     if (w) {
-        *out = sv_prim_is_signed(t->prim) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w);
+        *out = sv_prim_is_signed(t->prim) ? sv_int_w(load_int(p, w), w)
+                                          : sv_uint_w(load_uint(p, w), w);
         return SV_OK;
     }
     switch (t->prim) {
-    case SV_PRIM_BOOL: { bool b; memcpy(&b, p, sizeof b); *out = sv_bool(b); return SV_OK; }
-    case SV_PRIM_F32: { float f; memcpy(&f, p, 4); *out = sv_f32(f); return SV_OK; }
-    case SV_PRIM_F64: { double d; memcpy(&d, p, 8); *out = sv_f64(d); return SV_OK; }
+    case SV_PRIM_BOOL: {
+        bool b;
+        memcpy(&b, p, sizeof b);
+        *out = sv_bool(b);
+        return SV_OK;
+    }
+    case SV_PRIM_F32: {
+        float f;
+        memcpy(&f, p, 4);
+        *out = sv_f32(f);
+        return SV_OK;
+    }
+    case SV_PRIM_F64: {
+        double d;
+        memcpy(&d, p, 8);
+        *out = sv_f64(d);
+        return SV_OK;
+    }
     case SV_PRIM_STRING:
     case SV_PRIM_WSTRING: {
         const char *str;
@@ -155,6 +207,54 @@ static sv_status items_to_value(sctx *x, const sv_type *et, const uint8_t *base,
     return SV_OK;
 }
 
+/* pair and tuple: a struct of their members (sv__c_members lays it out). */
+static sv_status members_to_value(sctx *x, const sv_type *t, const uint8_t *p, sv_value *out,
+                                  unsigned depth)
+{
+    size_t offs[64];
+    sv__c_members(t->params, t->nparams, offs);
+    sv_value arr = sv_array(x->doc, t->nparams);
+    if (sv_doc_status(x->doc)) return nomem(x);
+    for (uint32_t i = 0; i < t->nparams; i++) {
+        sv_status st =
+            to_value(x, t->params[i], p + offs[i], NULL, &sv_array_items(&arr)[i], depth + 1);
+        if (st) {
+            sv_error_path_index(x->err, i);
+            return st;
+        }
+    }
+    *out = arr;
+    return SV_OK;
+}
+
+/* map and umap: a pointer to count {key, value} structs. */
+static sv_status map_to_value(sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
+                              sv_value *out, unsigned depth)
+{
+    size_t offs[2];
+    size_t stride = sv__c_members(t->params, 2, offs);
+    const uint8_t *items;
+    size_t n;
+    memcpy(&items, p, sizeof items);
+    memcpy(&n, aux, sizeof n);
+    if (n && !items) return sv__schema_fail(x->err, SV_ERR_USAGE, "%zu entries and no array", n);
+    if (n > UINT32_MAX) return sv__schema_fail(x->err, SV_ERR_LIMIT, "map of %zu entries", n);
+    sv_value map = sv_map(x->doc, n);
+    if (sv_doc_status(x->doc)) return nomem(x);
+    sv_pair *pairs = sv_pairs(&map);
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *item = items + i * stride;
+        sv_status st = to_value(x, t->params[0], item + offs[0], NULL, &pairs[i].key, depth + 1);
+        if (!st) st = to_value(x, t->params[1], item + offs[1], NULL, &pairs[i].val, depth + 1);
+        if (st) {
+            sv_error_path_index(x->err, i);
+            return st;
+        }
+    }
+    *out = map;
+    return SV_OK;
+}
+
 static sv_status to_value(sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
                           sv_value *out, unsigned depth)
 {
@@ -165,13 +265,17 @@ static sv_status to_value(sctx *x, const sv_type *t, const uint8_t *p, const uin
     case SV_TYPE_ENUM: {
         int w = sv_prim_int_width(t->enm->underlying);
         sv_value iv = sv_prim_is_signed(t->enm->underlying) ? sv_int_w(load_int(p, w), w)
-                                                             : sv_uint_w(load_uint(p, w), w);
+                                                            : sv_uint_w(load_uint(p, w), w);
         *out = sv_with_tag(iv, SV_TAG_ENUM);
         return SV_OK;
     }
     case SV_TYPE_CLASS: return class_to_value(x, t->cls, p, out, depth);
     default: break;
     }
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE)
+        return members_to_value(x, t, p, out, depth);
+    if (t->gen == SV_GEN_MAP || t->gen == SV_GEN_UMAP)
+        return map_to_value(x, t, p, aux, out, depth);
     const sv_type *et = t->params[0];
     switch (t->gen) {
     case SV_GEN_ARRAY: return items_to_value(x, et, p, t->array_len, out, depth);
@@ -180,14 +284,17 @@ static sv_status to_value(sctx *x, const sv_type *t, const uint8_t *p, const uin
         memcpy(&has, aux, sizeof has);
         return has ? to_value(x, et, p, NULL, out, depth + 1) : SV_OK;
     }
-    case SV_GEN_PTR: case SV_GEN_SHARED: case SV_GEN_UNIQUE: {
+    case SV_GEN_PTR:
+    case SV_GEN_SHARED:
+    case SV_GEN_UNIQUE: {
         const uint8_t *q;
         memcpy(&q, p, sizeof q);
         if (!q) return SV_OK;
         if (et->kind != SV_TYPE_CLASS) return to_value(x, et, q, NULL, out, depth + 1);
         const sv_schema_class *actual = pointee_class(x->s, et->cls, q);
         if (!actual)
-            return sv__schema_fail(x->err, SV_ERR_TYPE, "pointee's class id names no class derived from '%s'",
+            return sv__schema_fail(x->err, SV_ERR_TYPE,
+                                   "pointee's class id names no class derived from '%s'",
                                    et->cls->name);
         return class_to_value(x, actual, q, out, depth + 1);
     }
@@ -206,7 +313,8 @@ sv_status sv_struct_to_value(const sv_schema *s, const sv_schema_class *c, const
                              sv_doc *doc, sv_value *out, sv_error *err)
 {
     sv_error_clear(err);
-    if (!s || !c || !st || !doc || !out) return sv__schema_fail(err, SV_ERR_USAGE, "missing argument");
+    if (!s || !c || !st || !doc || !out)
+        return sv__schema_fail(err, SV_ERR_USAGE, "missing argument");
     if (!s->final) return sv__schema_fail(err, SV_ERR_USAGE, "schema is not finalised");
     sctx x = {s, doc, NULL, err};
     return class_to_value(&x, c, st, out, 0);
@@ -226,6 +334,29 @@ static void free_class(sctx *x, const sv_schema_class *c, uint8_t *p, unsigned d
         uint8_t *aux = f->c->aux != SV_CFIELD_NO_AUX ? p + f->c->aux : NULL;
         free_value(x, f->type, p + f->c_offset, aux, depth + 1);
     }
+}
+
+/* pair and tuple members in place; map entries and then their array. */
+static void free_members(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsigned depth)
+{
+    size_t offs[64];
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE) {
+        sv__c_members(t->params, t->nparams, offs);
+        for (uint32_t i = 0; i < t->nparams; i++)
+            free_value(x, t->params[i], p + offs[i], NULL, depth + 1);
+        return;
+    }
+    size_t stride = sv__c_members(t->params, 2, offs);
+    uint8_t *items;
+    size_t n;
+    memcpy(&items, p, sizeof items);
+    memcpy(&n, aux, sizeof n);
+    if (!items) return;
+    for (size_t i = 0; i < n; i++) {
+        free_value(x, t->params[0], items + i * stride + offs[0], NULL, depth + 1);
+        free_value(x, t->params[1], items + i * stride + offs[1], NULL, depth + 1);
+    }
+    x->a->free(x->a->ctx, items, n * stride);
 }
 
 static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsigned depth)
@@ -248,11 +379,17 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
         return;
     }
     if (t->kind != SV_TYPE_GENERIC) return;
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE || t->gen == SV_GEN_MAP ||
+        t->gen == SV_GEN_UMAP) {
+        free_members(x, t, p, aux, depth);
+        return;
+    }
     const sv_type *et = t->params[0];
     size_t es = sv__type_c_size(et);
     switch (t->gen) {
     case SV_GEN_ARRAY:
-        for (size_t i = 0; i < t->array_len; i++) free_value(x, et, p + i * es, NULL, depth + 1);
+        for (size_t i = 0; i < t->array_len; i++)
+            free_value(x, et, p + i * es, NULL, depth + 1);
         return;
     case SV_GEN_OPTIONAL: {
         bool has;
@@ -260,7 +397,9 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
         if (has) free_value(x, et, p, NULL, depth + 1);
         return;
     }
-    case SV_GEN_PTR: case SV_GEN_SHARED: case SV_GEN_UNIQUE: {
+    case SV_GEN_PTR:
+    case SV_GEN_SHARED:
+    case SV_GEN_UNIQUE: {
         uint8_t *q;
         memcpy(&q, p, sizeof q);
         if (!q) return;
@@ -282,7 +421,8 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
         memcpy(&items, p, sizeof items);
         memcpy(&n, aux, sizeof n);
         if (!items) return;
-        for (size_t i = 0; i < n; i++) free_value(x, et, items + i * es, NULL, depth + 1);
+        for (size_t i = 0; i < n; i++)
+            free_value(x, et, items + i * es, NULL, depth + 1);
         x->a->free(x->a->ctx, items, n * es);
         return;
     }
@@ -315,7 +455,8 @@ static sv_status class_from_value(sctx *x, const sv_schema_class *c, const sv_va
                                   unsigned depth)
 {
     if (depth > STRUCT_MAX_DEPTH) return too_deep(x);
-    if (!c->c) return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
+    if (!c->c)
+        return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
     const sv_schema_field *idf = c->c->id_field ? sv__cls(c)->id_field : NULL;
     if (idf) store_int(p + idf->c_offset, 4, c->c->class_id);
     size_t n;
@@ -348,7 +489,8 @@ static sv_status prim_from_value(sctx *x, const sv_type *t, const sv_value *v, u
     case SV_PRIM_STRING:
     case SV_PRIM_WSTRING: {
         if (memchr(v->as.str, 0, v->len))
-            return sv__schema_fail(x->err, SV_ERR_RANGE, "string holds a NUL byte, which char * cannot");
+            return sv__schema_fail(x->err, SV_ERR_RANGE,
+                                   "string holds a NUL byte, which char * cannot");
         char *str = x->a->malloc(x->a->ctx, (size_t)v->len + 1);
         if (!str) return nomem(x);
         memcpy(str, v->as.str, v->len);
@@ -370,9 +512,7 @@ static sv_status prim_from_value(sctx *x, const sv_type *t, const sv_value *v, u
         memcpy(p, &u, sizeof u);
         return SV_OK;
     }
-    default:
-        memcpy(p, sv_numbers(v), sv__prim_scalars(t->prim) * sizeof(float));
-        return SV_OK;
+    default: memcpy(p, sv_numbers(v), sv__prim_scalars(t->prim) * sizeof(float)); return SV_OK;
     }
 }
 
@@ -390,6 +530,45 @@ static sv_status items_from_value(sctx *x, const sv_type *et, const sv_value *v,
     return SV_OK;
 }
 
+/* pair and tuple members in place (v is an ARRAY of them); map entries into
+ * a new array of {key, value} structs (v is a MAP). */
+static sv_status members_from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_t *p,
+                                    uint8_t *aux, unsigned depth)
+{
+    size_t offs[64];
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE) {
+        sv__c_members(t->params, t->nparams, offs);
+        for (uint32_t i = 0; i < t->nparams; i++) {
+            sv_status st =
+                from_value(x, t->params[i], sv_array_at(v, i), p + offs[i], NULL, depth + 1);
+            if (st) {
+                sv_error_path_index(x->err, i);
+                return st;
+            }
+        }
+        return SV_OK;
+    }
+    size_t stride = sv__c_members(t->params, 2, offs);
+    size_t n = v->len;
+    if (!n) return SV_OK;
+    if (n > SIZE_MAX / stride) return nomem(x);
+    uint8_t *items = zalloc(x, n * stride);
+    if (!items) return nomem(x);
+    memcpy(p, &items, sizeof items);
+    memcpy(aux, &n, sizeof n);
+    for (size_t i = 0; i < n; i++) {
+        const sv_pair *pr = sv_pair_at(v, i);
+        uint8_t *item = items + i * stride;
+        sv_status st = from_value(x, t->params[0], &pr->key, item + offs[0], NULL, depth + 1);
+        if (!st) st = from_value(x, t->params[1], &pr->val, item + offs[1], NULL, depth + 1);
+        if (st) {
+            sv_error_path_index(x->err, i);
+            return st;
+        }
+    }
+    return SV_OK;
+}
+
 static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_t *p, uint8_t *aux,
                             unsigned depth)
 {
@@ -397,11 +576,15 @@ static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_
     switch (t->kind) {
     case SV_TYPE_PRIM: return prim_from_value(x, t, v, p);
     case SV_TYPE_ENUM:
-        store_int(p, sv_prim_int_width(t->enm->underlying), v->kind == SV_INT ? (uint64_t)v->as.i : v->as.u);
+        store_int(p, sv_prim_int_width(t->enm->underlying),
+                  v->kind == SV_INT ? (uint64_t)v->as.i : v->as.u);
         return SV_OK;
     case SV_TYPE_CLASS: return class_from_value(x, t->cls, v, p, depth);
     default: break;
     }
+    if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE || t->gen == SV_GEN_MAP ||
+        t->gen == SV_GEN_UMAP)
+        return members_from_value(x, t, v, p, aux, depth);
     const sv_type *et = t->params[0];
     size_t es = sv__type_c_size(et);
     switch (t->gen) {
@@ -411,7 +594,9 @@ static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_
         memcpy(aux, &has, sizeof has);
         return has ? from_value(x, et, v, p, NULL, depth + 1) : SV_OK;
     }
-    case SV_GEN_PTR: case SV_GEN_SHARED: case SV_GEN_UNIQUE: {
+    case SV_GEN_PTR:
+    case SV_GEN_SHARED:
+    case SV_GEN_UNIQUE: {
         if (v->kind == SV_NULL) return SV_OK;
         const sv_schema_class *actual = NULL;
         size_t size = es;
@@ -452,7 +637,8 @@ sv_status sv_value_to_struct(const sv_schema *s, const sv_schema_class *c, const
     sv_error_clear(err);
     if (!s || !c || !v || !st) return sv__schema_fail(err, SV_ERR_USAGE, "missing argument");
     if (!s->final) return sv__schema_fail(err, SV_ERR_USAGE, "schema is not finalised");
-    if (!c->c) return sv__schema_fail(err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
+    if (!c->c)
+        return sv__schema_fail(err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
     sctx x = {s, NULL, alloc ? alloc : sv_alloc_libc(), err};
     memset(st, 0, c->c->size);
     /* read the value against the class first: plain JSON becomes natural

@@ -19,7 +19,10 @@ static const struct {
 #undef SV_X_GEN
 };
 
-const char *sv_prim_name(sv_prim p) { return (unsigned)p < SV_PRIM_COUNT ? prim_names[p] : ""; }
+const char *sv_prim_name(sv_prim p)
+{
+    return (unsigned)p < SV_PRIM_COUNT ? prim_names[p] : "";
+}
 const char *sv_generic_name(sv_generic g)
 {
     return (unsigned)g < SV_GEN_COUNT ? gen_rows[g].name : "";
@@ -28,7 +31,8 @@ const char *sv_generic_name(sv_generic g)
 sv_prim sv_prim_by_name(const char *name, size_t len)
 {
     for (int p = 0; p < SV_PRIM_COUNT; p++)
-        if (strlen(prim_names[p]) == len && memcmp(prim_names[p], name, len) == 0) return (sv_prim)p;
+        if (strlen(prim_names[p]) == len && memcmp(prim_names[p], name, len) == 0)
+            return (sv_prim)p;
     return SV_PRIM_COUNT;
 }
 
@@ -43,10 +47,14 @@ sv_generic sv_generic_by_name(const char *name, size_t len)
 int sv_prim_int_width(sv_prim p)
 {
     switch (p) {
-    case SV_PRIM_I8: case SV_PRIM_U8: return 1;
-    case SV_PRIM_I16: case SV_PRIM_U16: return 2;
-    case SV_PRIM_I32: case SV_PRIM_U32: return 4;
-    case SV_PRIM_I64: case SV_PRIM_U64: return 8;
+    case SV_PRIM_I8:
+    case SV_PRIM_U8: return 1;
+    case SV_PRIM_I16:
+    case SV_PRIM_U16: return 2;
+    case SV_PRIM_I32:
+    case SV_PRIM_U32: return 4;
+    case SV_PRIM_I64:
+    case SV_PRIM_U64: return 8;
     default: return 0;
     }
 }
@@ -72,7 +80,10 @@ sv_tag sv__prim_tag(sv_prim p)
     }
 }
 
-unsigned sv__prim_scalars(sv_prim p) { return sv_tag_scalars(sv__prim_tag(p)); }
+unsigned sv__prim_scalars(sv_prim p)
+{
+    return sv_tag_scalars(sv__prim_tag(p));
+}
 
 /* ---- UUIDs -------------------------------------------------------------- */
 
@@ -158,7 +169,8 @@ static sv_status syntax(tparser *tp, const char *msg)
 
 static void skip_ws(tparser *tp)
 {
-    while (tp->p < tp->end && (*tp->p == ' ' || *tp->p == '\t')) tp->p++;
+    while (tp->p < tp->end && (*tp->p == ' ' || *tp->p == '\t'))
+        tp->p++;
 }
 
 /* Interns a finished type whose canonical text is text[0..len). */
@@ -245,7 +257,8 @@ static sv_status parse_type(tparser *tp, unsigned depth, const sv_type **out)
            (unsigned char)*tp->p >= 0x20)
         tp->p++;
     const char *ne = tp->p;
-    while (ne > nb && (ne[-1] == ' ' || ne[-1] == '\t')) ne--;
+    while (ne > nb && (ne[-1] == ' ' || ne[-1] == '\t'))
+        ne--;
     if (ne == nb) return syntax(tp, "expected a type name");
     if (tp->p < tp->end && (unsigned char)*tp->p < 0x20) return syntax(tp, "control character");
     size_t nlen = (size_t)(ne - nb);
@@ -276,14 +289,18 @@ static sv_status parse_type(tparser *tp, unsigned depth, const sv_type **out)
             int k = 0;
             uint32_t v = proto.array_len;
             char rev[16];
-            do rev[k++] = (char)('0' + v % 10); while ((v /= 10) != 0);
-            for (int i = 0; i < k; i++) num[i] = rev[k - 1 - i];
+            do
+                rev[k++] = (char)('0' + v % 10);
+            while ((v /= 10) != 0);
+            for (int i = 0; i < k; i++)
+                num[i] = rev[k - 1 - i];
             sv_buf_putc(&tp->canon, ',');
             sv_buf_append(&tp->canon, num, (size_t)k);
         }
         sv_buf_putc(&tp->canon, '>');
         if (!sv_buf_ok(&tp->canon)) return sv__schema_fail(tp->err, SV_ERR_NOMEM, "out of memory");
-        st = type_intern(tp, &proto, (const char *)tp->canon.data + mark, tp->canon.len - mark, out);
+        st =
+            type_intern(tp, &proto, (const char *)tp->canon.data + mark, tp->canon.len - mark, out);
         tp->canon.len = mark;
         return st;
     }
@@ -317,7 +334,8 @@ sv_status sv_schema_parse_type(sv_schema *s, const char *text, size_t len, const
         sv_status st = parse_type(&tp, 0, &t);
         if (!st) {
             skip_ws(&tp);
-            if (tp.p != tp.end) st = syntax(&tp, *tp.p == '>' ? "unbalanced '>'" : "unexpected text");
+            if (tp.p != tp.end)
+                st = syntax(&tp, *tp.p == '>' ? "unbalanced '>'" : "unexpected text");
         }
         sv_buf_free(&tp.canon);
         if (st) return st;

@@ -17,9 +17,15 @@ typedef struct rctx {
 static sv_status rd(rctx *r, const sv_type *t, const sv_value *v, sv_value *out, unsigned depth);
 static sv_status zero(rctx *r, const sv_type *t, sv_value *out, unsigned depth);
 
-static sv_status nomem(rctx *r) { return sv__schema_fail(r->err, SV_ERR_NOMEM, "out of memory"); }
+static sv_status nomem(rctx *r)
+{
+    return sv__schema_fail(r->err, SV_ERR_NOMEM, "out of memory");
+}
 
-static sv_status check_doc(rctx *r) { return sv_doc_status(r->doc) ? nomem(r) : SV_OK; }
+static sv_status check_doc(rctx *r)
+{
+    return sv_doc_status(r->doc) ? nomem(r) : SV_OK;
+}
 
 static sv_status want(rctx *r, const sv_type *t, const sv_value *v)
 {
@@ -37,15 +43,19 @@ static sv_status int_value(rctx *r, sv_prim p, uint64_t bits, bool neg_ok, bool 
     int64_t i = (int64_t)bits;
     bool fits;
     if (sig) {
-        if (!from_signed && bits > (uint64_t)INT64_MAX) fits = false;
-        else if (w == 8) fits = true;
+        if (!from_signed && bits > (uint64_t)INT64_MAX)
+            fits = false;
+        else if (w == 8)
+            fits = true;
         else {
             int64_t lim = (int64_t)1 << (8 * w - 1);
             fits = i >= -lim && i < lim;
         }
     } else {
-        if (from_signed && i < 0) fits = false;
-        else fits = w == 8 || bits < ((uint64_t)1 << (8 * w));
+        if (from_signed && i < 0)
+            fits = false;
+        else
+            fits = w == 8 || bits < ((uint64_t)1 << (8 * w));
     }
     (void)neg_ok;
     if (!fits) {
@@ -72,11 +82,12 @@ static sv_status read_math(rctx *r, const sv_type *t, const sv_value *v, sv_valu
     unsigned n = sv_tag_scalars(tag);
     float f[16];
     if (v && v->kind == SV_TUPLE && v->tag == tag && v->len == n) {
-        for (unsigned i = 0; i < n; i++) f[i] = (float)sv_number_at(v, i);
+        for (unsigned i = 0; i < n; i++)
+            f[i] = (float)sv_number_at(v, i);
     } else if (v && v->kind == SV_ARRAY) {
         if (v->len != n)
-            return sv__schema_fail(r->err, SV_ERR_TYPE, "expected %s: %u numbers, got %u",
-                                   t->text, n, (unsigned)v->len);
+            return sv__schema_fail(r->err, SV_ERR_TYPE, "expected %s: %u numbers, got %u", t->text,
+                                   n, (unsigned)v->len);
         for (unsigned i = 0; i < n; i++) {
             const sv_value *e = sv_array_at(v, i);
             sv_kind k = sv_kind_of(e);
@@ -102,9 +113,14 @@ static sv_status read_prim(rctx *r, const sv_type *t, const sv_value *v, sv_valu
         if (k != SV_BOOL) return want(r, t, v);
         *out = sv_bool(v->as.b);
         return SV_OK;
-    case SV_PRIM_I8: case SV_PRIM_I16: case SV_PRIM_I32: case SV_PRIM_I64:
-    case SV_PRIM_U8: case SV_PRIM_U16: case SV_PRIM_U32: case SV_PRIM_U64:
-        return read_int(r, t, t->prim, v, out);
+    case SV_PRIM_I8:
+    case SV_PRIM_I16:
+    case SV_PRIM_I32:
+    case SV_PRIM_I64:
+    case SV_PRIM_U8:
+    case SV_PRIM_U16:
+    case SV_PRIM_U32:
+    case SV_PRIM_U64: return read_int(r, t, t->prim, v, out);
     case SV_PRIM_F32:
     case SV_PRIM_F64:
         if (k != SV_INT && k != SV_UINT && k != SV_FLOAT) return want(r, t, v);
@@ -135,11 +151,8 @@ static sv_status read_prim(rctx *r, const sv_type *t, const sv_value *v, sv_valu
         *out = sv_with_tag(sv_str(r->doc, text, 36), SV_TAG_UUID);
         return check_doc(r);
     }
-    case SV_PRIM_ANY:
-        *out = sv_copy(r->doc, v);
-        return check_doc(r);
-    default:
-        return read_math(r, t, v, out);
+    case SV_PRIM_ANY: *out = sv_copy(r->doc, v); return check_doc(r);
+    default: return read_math(r, t, v, out);
     }
 }
 
@@ -149,16 +162,19 @@ static sv_status enum_out(rctx *r, const sv_schema_enum *e, uint64_t bits, sv_va
 {
     int w = sv_prim_int_width(e->underlying);
     *out = sv_with_tag(sv_prim_is_signed(e->underlying) ? sv_int_w((int64_t)bits, w)
-                                                         : sv_uint_w(bits, w),
+                                                        : sv_uint_w(bits, w),
                        SV_TAG_ENUM);
     (void)r;
     return SV_OK;
 }
 
-static sv_status enum_name(rctx *r, const sv_schema_enum *e, const char *p, size_t n, uint64_t *bits)
+static sv_status enum_name(rctx *r, const sv_schema_enum *e, const char *p, size_t n,
+                           uint64_t *bits)
 {
-    while (n && *p == ' ') p++, n--;
-    while (n && p[n - 1] == ' ') n--;
+    while (n && *p == ' ')
+        p++, n--;
+    while (n && p[n - 1] == ' ')
+        n--;
     const sv_schema_enum_value *ev = sv_schema_enum_value_by_name(e, p, n);
     if (!ev)
         return sv__schema_fail(r->err, SV_ERR_NOT_FOUND, "'%.*s' is not a value of enum '%s'",
@@ -241,8 +257,8 @@ static sv_status read_fields(rctx *r, const sv_schema_class *c, const sv_value *
         }
         size_t idx = sv__schema_field_index(c, key, klen);
         if (idx == SIZE_MAX) {
-            st = sv__schema_fail(r->err, SV_ERR_NOT_FOUND, "class '%s' has no field '%.*s'", c->name,
-                                 (int)(klen > 60 ? 60 : klen), key);
+            st = sv__schema_fail(r->err, SV_ERR_NOT_FOUND, "class '%s' has no field '%.*s'",
+                                 c->name, (int)(klen > 60 ? 60 : klen), key);
             sv_error_path_key(r->err, key, klen);
             break;
         }
@@ -305,9 +321,9 @@ static sv_status read_items(rctx *r, const sv_type *t, const sv_value *v, sv_val
 {
     if (sv_kind_of(v) != SV_ARRAY) return want(r, t, v);
     uint32_t n = v->len;
-    uint32_t need = t->gen == SV_GEN_ARRAY ? t->array_len
+    uint32_t need = t->gen == SV_GEN_ARRAY                            ? t->array_len
                     : t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE ? t->nparams
-                                                                       : n;
+                                                                      : n;
     if (n != need)
         return sv__schema_fail(r->err, SV_ERR_TYPE, "expected %s: %u items, got %u", t->text,
                                (unsigned)need, (unsigned)n);
@@ -315,7 +331,8 @@ static sv_status read_items(rctx *r, const sv_type *t, const sv_value *v, sv_val
     if (check_doc(r)) return SV_ERR_NOMEM;
     sv_value *dst = sv_array_items(&arr);
     for (uint32_t i = 0; i < n; i++) {
-        const sv_type *et = t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE ? t->params[i] : t->params[0];
+        const sv_type *et =
+            t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE ? t->params[i] : t->params[0];
         sv_status st = rd(r, et, sv_array_at(v, i), &dst[i], depth + 1);
         if (st) {
             sv_error_path_index(r->err, i);
@@ -430,7 +447,8 @@ static sv_status zero(rctx *r, const sv_type *t, sv_value *out, unsigned depth)
         sv_value z;
         switch (t->prim) {
         case SV_PRIM_BOOL: z = sv_bool(false); break;
-        case SV_PRIM_STRING: case SV_PRIM_WSTRING: z = sv_strz(r->doc, ""); break;
+        case SV_PRIM_STRING:
+        case SV_PRIM_WSTRING: z = sv_strz(r->doc, ""); break;
         case SV_PRIM_BYTES: z = sv_bytes(r->doc, NULL, 0); break;
         case SV_PRIM_UUID: z = sv_strz(r->doc, "00000000-0000-0000-0000-000000000000"); break;
         case SV_PRIM_ANY: z = sv_null(); break;
@@ -461,9 +479,13 @@ static sv_status zero(rctx *r, const sv_type *t, sv_value *out, unsigned depth)
     switch (t->gen) {
     case SV_GEN_MAP:
     case SV_GEN_UMAP: *out = sv_map(r->doc, 0); return check_doc(r);
-    case SV_GEN_OPTIONAL: case SV_GEN_PTR: case SV_GEN_SHARED: case SV_GEN_UNIQUE: return SV_OK;
+    case SV_GEN_OPTIONAL:
+    case SV_GEN_PTR:
+    case SV_GEN_SHARED:
+    case SV_GEN_UNIQUE: return SV_OK;
     case SV_GEN_ARRAY: n = t->array_len; break;
-    case SV_GEN_PAIR: case SV_GEN_TUPLE: n = t->nparams; break;
+    case SV_GEN_PAIR:
+    case SV_GEN_TUPLE: n = t->nparams; break;
     default: break;
     }
     sv_value arr = sv_array(r->doc, n);

@@ -19,9 +19,11 @@ static const char example[] =
     "            \"values\": [[\"Fire\", 0], [\"Ice\", 1], [\"Storm\", 2]]}],\n"
     " \"classes\": [{\"name\": \"Item\", \"uuid\": \"{E5B8A6A2-0F7B-4D7F-9C7E-2B5D7C1A9F01}\",\n"
     "              \"fields\": [{\"name\": \"id\", \"type\": \"u32\"}]},\n"
-    "             {\"name\": \"Weapon\", \"bases\": [\"Item\"], \"hash\": 1534054483, \"version\": 2,\n"
+    "             {\"name\": \"Weapon\", \"bases\": [\"Item\"], \"hash\": 1534054483, \"version\": "
+    "2,\n"
     "              \"fields\": [{\"name\": \"damage\", \"type\": \"f32\", \"default\": 1.5},\n"
-    "                         {\"name\": \"element\", \"type\": \"Element\", \"default\": \"Ice\"},\n"
+    "                         {\"name\": \"element\", \"type\": \"Element\", \"default\": "
+    "\"Ice\"},\n"
     "                         {\"name\": \"tags\", \"type\": \"vector<string>\"},\n"
     "                         {\"name\": \"stats\", \"type\": \"map<string,i32>\", \"flags\": 7, "
     "\"hash\": 221725407, \"id\": 3},\n"
@@ -74,7 +76,8 @@ static void test_example(void **state)
     const sv_schema_field *const *all = sv_schema_class_fields(weapon, &n);
     assert_int_equal(n, 6);
     const char *names[] = {"id", "damage", "element", "tags", "stats", "owner"};
-    for (size_t i = 0; i < n; i++) assert_string_equal(all[i]->name, names[i]);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(all[i]->name, names[i]);
     assert_ptr_equal(all[0]->owner, item);
     assert_ptr_equal(sv_schema_field_by_name(weapon, "id", 2), all[0]);
     assert_ptr_equal(sv_schema_field_by_hash(weapon, 221725407u), all[4]);
@@ -123,8 +126,8 @@ static void test_type_expressions(void **state)
     assert_string_equal(a->text, "map<string,vector<u8>>");
     assert_int_equal(sv_schema_parse_type(s, "map<string,vector<u8>>", 22, &b, &err), SV_OK);
     assert_ptr_equal(a, b); /* interned */
-    assert_int_equal(sv_schema_parse_type(s, "array<tuple<f32,class Foo,wstring>, 16>", 39, &c, &err),
-                     SV_OK);
+    assert_int_equal(
+        sv_schema_parse_type(s, "array<tuple<f32,class Foo,wstring>, 16>", 39, &c, &err), SV_OK);
     assert_string_equal(c->text, "array<tuple<f32,class Foo,wstring>,16>");
     assert_int_equal(c->gen, SV_GEN_ARRAY);
     assert_int_equal(c->array_len, 16);
@@ -142,10 +145,10 @@ static void test_type_expressions(void **state)
         assert_int_equal(a->kind, SV_TYPE_PRIM);
         assert_int_equal(a->prim, p);
     }
-    static const char *const gens[] = {"vector<u8>", "list<u8>", "set<u8>", "uset<u8>",
-                                       "array<u8,3>", "pair<u8,i8>", "tuple<u8>",
-                                       "map<u8,i8>", "umap<u8,i8>", "optional<u8>", "ptr<u8>",
-                                       "shared<u8>", "unique<u8>"};
+    static const char *const gens[] = {"vector<u8>",  "list<u8>",     "set<u8>",   "uset<u8>",
+                                       "array<u8,3>", "pair<u8,i8>",  "tuple<u8>", "map<u8,i8>",
+                                       "umap<u8,i8>", "optional<u8>", "ptr<u8>",   "shared<u8>",
+                                       "unique<u8>"};
     for (int g = 0; g < SV_GEN_COUNT; g++) {
         assert_int_equal(sv_schema_parse_type(s, gens[g], strlen(gens[g]), &a, &err), SV_OK);
         assert_int_equal(a->gen, g);
@@ -170,7 +173,8 @@ static void test_bases(void **state)
     (void)state;
     static const char text[] =
         "{\"serval_schema\": 1, \"classes\": ["
-        "{\"name\": \"D\", \"bases\": [\"B\", \"C\"], \"fields\": [{\"name\": \"d\", \"type\": \"u8\"},"
+        "{\"name\": \"D\", \"bases\": [\"B\", \"C\"], \"fields\": [{\"name\": \"d\", \"type\": "
+        "\"u8\"},"
         " {\"name\": \"a\", \"type\": \"string\"}]},"
         "{\"name\": \"B\", \"bases\": [\"A\"], \"fields\": [{\"name\": \"b\", \"type\": \"u8\"}]},"
         "{\"name\": \"C\", \"bases\": [\"A\"], \"fields\": [{\"name\": \"c\", \"type\": \"u8\"}]},"
@@ -178,13 +182,16 @@ static void test_bases(void **state)
         "\"type\": \"u8\"}]},"
         "{\"name\": \"E\", \"bases\": [\"D\"]}]}";
     sv_schema *s = load(text, "bases.json");
-    const sv_schema_class *a = sv_schema_class_by_name(s, "A", 1), *d = sv_schema_class_by_name(s, "D", 1),
-                          *e = sv_schema_class_by_name(s, "E", 1), *c = sv_schema_class_by_name(s, "C", 1);
+    const sv_schema_class *a = sv_schema_class_by_name(s, "A", 1),
+                          *d = sv_schema_class_by_name(s, "D", 1),
+                          *e = sv_schema_class_by_name(s, "E", 1),
+                          *c = sv_schema_class_by_name(s, "C", 1);
     size_t n;
     const sv_schema_field *const *all = sv_schema_class_fields(e, &n);
     const char *want[] = {"a", "a2", "b", "c", "d", "a"};
     assert_int_equal(n, 6);
-    for (size_t i = 0; i < n; i++) assert_string_equal(all[i]->name, want[i]);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(all[i]->name, want[i]);
     assert_ptr_equal(sv_schema_field_by_name(e, "a", 1), all[5]);
     assert_ptr_equal(sv_schema_field_by_name(e, "a", 1)->owner, d);
     assert_true(sv_schema_is_a(e, a));
@@ -253,11 +260,13 @@ static void test_read_value(void **state)
 {
     (void)state;
     static const char text[] =
-        "{\"serval_schema\": 1, \"enums\": [{\"name\": \"F\", \"underlying\": \"u16\", \"bits\": true,"
+        "{\"serval_schema\": 1, \"enums\": [{\"name\": \"F\", \"underlying\": \"u16\", \"bits\": "
+        "true,"
         " \"values\": [[\"A\", 1], [\"B\", 2], [\"C\", 4]]}], \"classes\": ["
         "{\"name\": \"P\", \"fields\": [{\"name\": \"x\", \"type\": \"i16\", \"default\": -2},"
         " {\"name\": \"f\", \"type\": \"F\"}]},"
-        "{\"name\": \"Q\", \"bases\": [\"P\"], \"fields\": [{\"name\": \"q\", \"type\": \"bool\"}]}]}";
+        "{\"name\": \"Q\", \"bases\": [\"P\"], \"fields\": [{\"name\": \"q\", \"type\": "
+        "\"bool\"}]}]}";
     sv_schema *s = load(text, "v.json");
     sv_doc *doc = sv_doc_new(NULL);
     sv_buf b;
@@ -284,14 +293,16 @@ static void test_read_value(void **state)
         {"map<i32,string>", "{\"5\": \"five\", \"-1\": \"m\"}",
          "{\"$map\":[[{\"$i32\":5},\"five\"],[{\"$i32\":-1},\"m\"]]}"},
         {"optional<u8>", "null", "null"},
-        {"P", "{\"f\": \"B\"}", "{\"$class\":\"P\",\"x\":{\"$i16\":-2},\"f\":{\"$enum\":{\"$u16\":2}}}"},
+        {"P", "{\"f\": \"B\"}",
+         "{\"$class\":\"P\",\"x\":{\"$i16\":-2},\"f\":{\"$enum\":{\"$u16\":2}}}"},
         {"ptr<P>", "{\"$class\": \"Q\", \"q\": true}",
          "{\"$class\":\"Q\",\"x\":{\"$i16\":-2},\"f\":{\"$enum\":{\"$u16\":0}},\"q\":true}"},
         {"ptr<P>", "null", "null"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const sv_type *t;
-        assert_int_equal(sv_schema_parse_type(s, rows[i].type, strlen(rows[i].type), &t, &err), SV_OK);
+        assert_int_equal(sv_schema_parse_type(s, rows[i].type, strlen(rows[i].type), &t, &err),
+                         SV_OK);
         sv_value in = json(doc, rows[i].in), out;
         sv_status st = sv_schema_read_value(s, t, &in, doc, &out, &err);
         if (st) fail_msg("row %zu: %s", i, err.message);
@@ -318,7 +329,8 @@ static void test_read_value(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const sv_type *t;
-        assert_int_equal(sv_schema_parse_type(s, bad[i].type, strlen(bad[i].type), &t, &err), SV_OK);
+        assert_int_equal(sv_schema_parse_type(s, bad[i].type, strlen(bad[i].type), &t, &err),
+                         SV_OK);
         sv_value in = json(doc, bad[i].in), out;
         assert_int_not_equal(sv_schema_read_value(s, t, &in, doc, &out, &err), SV_OK);
         if (strcmp(err.message, bad[i].msg) || strcmp(err.path, bad[i].path))
@@ -327,11 +339,13 @@ static void test_read_value(void **state)
     /* zero values */
     const sv_type *t;
     sv_value z;
-    assert_int_equal(sv_schema_parse_type(s, "tuple<Q,vector<u8>,optional<i8>,color>", 38, &t, &err), SV_OK);
+    assert_int_equal(
+        sv_schema_parse_type(s, "tuple<Q,vector<u8>,optional<i8>,color>", 38, &t, &err), SV_OK);
     assert_int_equal(sv_schema_zero_value(s, t, doc, &z, &err), SV_OK);
-    assert_string_equal(to_json(&z, &b),
-                        "[{\"$class\":\"Q\",\"x\":{\"$i16\":-2},\"f\":{\"$enum\":{\"$u16\":0}},\"q\":false},"
-                        "[],null,{\"$color\":[0.0,0.0,0.0,0.0]}]");
+    assert_string_equal(
+        to_json(&z, &b),
+        "[{\"$class\":\"Q\",\"x\":{\"$i16\":-2},\"f\":{\"$enum\":{\"$u16\":0}},\"q\":false},"
+        "[],null,{\"$color\":[0.0,0.0,0.0,0.0]}]");
     sv_buf_free(&b);
     sv_doc_free(doc);
     sv_schema_free(s);
@@ -379,9 +393,11 @@ static void test_merge(void **state)
         {"{\"serval_schema\": 1, \"classes\": [{\"name\": \"W\", \"hash\": 1}]}",
          "{\"serval_schema\": 1, \"classes\": [{\"name\": \"W\", \"hash\": 2}]}",
          "class 'W' has hash 1 in 'a.json' and hash 2 in 'b.json'"},
-        {"{\"serval_schema\": 1, \"classes\": [{\"name\": \"W\", \"fields\": [{\"name\": \"x\", \"type\": "
+        {"{\"serval_schema\": 1, \"classes\": [{\"name\": \"W\", \"fields\": [{\"name\": \"x\", "
+         "\"type\": "
          "\"u8\"}]}]}",
-         "{\"serval_schema\": 1, \"classes\": [{\"name\": \"W\", \"fields\": [{\"name\": \"x\", \"type\": "
+         "{\"serval_schema\": 1, \"classes\": [{\"name\": \"W\", \"fields\": [{\"name\": \"x\", "
+         "\"type\": "
          "\"u16\"}]}]}",
          "class 'W' has a different field 'x' in 'a.json' and in 'b.json'"},
         {"{\"serval_schema\": 1, \"enums\": [{\"name\": \"E\", \"values\": [[\"A\", 1]]}]}",
@@ -400,17 +416,20 @@ static void test_merge(void **state)
     }
     /* the same UUID on two classes of two files: found when the merge is finalised */
     m = sv_schema_new(NULL);
-    assert_int_equal(load_merge(m, "{\"serval_schema\": 1, \"classes\": [{\"name\": \"A\", \"uuid\": "
-                                   "\"{E5B8A6A2-0F7B-4D7F-9C7E-2B5D7C1A9F01}\"}]}",
+    assert_int_equal(load_merge(m,
+                                "{\"serval_schema\": 1, \"classes\": [{\"name\": \"A\", \"uuid\": "
+                                "\"{E5B8A6A2-0F7B-4D7F-9C7E-2B5D7C1A9F01}\"}]}",
                                 "a.json", &err),
                      SV_OK);
-    assert_int_equal(load_merge(m, "{\"serval_schema\": 1, \"classes\": [{\"name\": \"B\", \"uuid\": "
-                                   "\"{E5B8A6A2-0F7B-4D7F-9C7E-2B5D7C1A9F01}\"}]}",
+    assert_int_equal(load_merge(m,
+                                "{\"serval_schema\": 1, \"classes\": [{\"name\": \"B\", \"uuid\": "
+                                "\"{E5B8A6A2-0F7B-4D7F-9C7E-2B5D7C1A9F01}\"}]}",
                                 "b.json", &err),
                      SV_OK);
     assert_int_equal(sv_schema_finalize(m, &err), SV_ERR_SYNTAX);
-    assert_string_equal(err.message, "classes 'A' (in 'a.json') and 'B' (in 'b.json') have the same "
-                                     "UUID {E5B8A6A2-0F7B-4D7F-9C7E-2B5D7C1A9F01}");
+    assert_string_equal(err.message,
+                        "classes 'A' (in 'a.json') and 'B' (in 'b.json') have the same "
+                        "UUID {E5B8A6A2-0F7B-4D7F-9C7E-2B5D7C1A9F01}");
     sv_schema_free(m);
 }
 
@@ -435,7 +454,8 @@ static void test_describe(void **state)
     sv_schema *s = load(example, "example.json");
     sv_buf b;
     sv_buf_init(&b, NULL);
-    assert_int_equal(sv_schema_describe_class(s, sv_schema_class_by_name(s, "Weapon", 6), &b), SV_OK);
+    assert_int_equal(sv_schema_describe_class(s, sv_schema_class_by_name(s, "Weapon", 6), &b),
+                     SV_OK);
     sv_buf_putc(&b, 0);
     assert_string_equal((char *)b.data,
                         "class Weapon\n"
@@ -484,17 +504,19 @@ static void test_docs_example(void **state)
     assert_true(sv_number_at(grip->def, 1) == 0.25);
     size_t count;
     sv_schema_class_fields(w, &count);
-    assert_int_equal(count, 8);
+    assert_int_equal(count, 9);
+    assert_string_equal(sv_schema_field_by_name(w, "charges", 7)->native, "bui4");
+    assert_string_equal(sv_schema_field_by_name(w, "grip", 4)->native, "");
     sv_schema_free(s);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_example),     cmocka_unit_test(test_type_expressions),
-        cmocka_unit_test(test_bases),       cmocka_unit_test(test_large_class),
-        cmocka_unit_test(test_read_value),  cmocka_unit_test(test_merge),
-        cmocka_unit_test(test_uuid_text),   cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_example),      cmocka_unit_test(test_type_expressions),
+        cmocka_unit_test(test_bases),        cmocka_unit_test(test_large_class),
+        cmocka_unit_test(test_read_value),   cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_uuid_text),    cmocka_unit_test(test_describe),
         cmocka_unit_test(test_docs_example),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,7 +22,8 @@ typedef struct bad_case {
 #define E(x) HEAD "\"enums\": [" x "]}"
 #define C(x) HEAD "\"classes\": [" x "]}"
 #define EC(e, c) HEAD "\"enums\": [" e "], \"classes\": [" c "]}"
-#define ENUM_E "{\"name\": \"E\", \"underlying\": \"u8\", \"values\": [[\"Fire\", 0], [\"Ice\", 1]]}"
+#define ENUM_E                                                                                     \
+    "{\"name\": \"E\", \"underlying\": \"u8\", \"values\": [[\"Fire\", 0], [\"Ice\", 1]]}"
 #define FIELD(type) "{\"name\": \"A\", \"fields\": [{\"name\": \"x\", \"type\": \"" type "\"}]}"
 
 static const bad_case cases[] = {
@@ -56,15 +57,16 @@ static const bad_case cases[] = {
      "/enums/0/values/0/1", "enum 'E': value -1 of 'A' does not fit u8"},
     {E("{\"name\": \"E\", \"underlying\": \"i8\", \"values\": [[\"A\", -128], [\"B\", -129]]}"),
      SV_ERR_RANGE, "/enums/0/values/1/1", "enum 'E': value -129 of 'B' does not fit i8"},
-    {E("{\"name\": \"E\", \"underlying\": \"i32\", \"values\": [[\"A\", 2147483648]]}"), SV_ERR_RANGE,
-     "/enums/0/values/0/1", "enum 'E': value 2147483648 of 'A' does not fit i32"},
+    {E("{\"name\": \"E\", \"underlying\": \"i32\", \"values\": [[\"A\", 2147483648]]}"),
+     SV_ERR_RANGE, "/enums/0/values/0/1", "enum 'E': value 2147483648 of 'A' does not fit i32"},
     {E("{\"name\": \"E\", \"values\": [[\"A\", 1.5]]}"), SV_ERR_TYPE, "/enums/0/values/0/1",
      "enum 'E': value of 'A' must be an integer, not a number"},
     {E("{\"name\": \"E\", \"values\": [[\"A\", 0], [\"B\", 1], [\"A\", 2]]}"), SV_ERR_SYNTAX,
      "/enums/0/values/2/0", "enum 'E': duplicate value name 'A'"},
     {E(ENUM_E ", " ENUM_E), SV_ERR_SYNTAX, "/enums/1/name", "duplicate name 'E': already an enum"},
     /* classes */
-    {HEAD "\"classes\": \"A\"}", SV_ERR_TYPE, "/classes", "'classes' must be an array, not a string"},
+    {HEAD "\"classes\": \"A\"}", SV_ERR_TYPE, "/classes",
+     "'classes' must be an array, not a string"},
     {C("{\"fields\": []}"), SV_ERR_SYNTAX, "/classes/0", "a class needs a 'name'"},
     {C("{\"name\": \"u32\"}"), SV_ERR_SYNTAX, "/classes/0/name",
      "class name 'u32' is a built-in type name"},
@@ -103,8 +105,8 @@ static const bad_case cases[] = {
     /* fields */
     {C("{\"name\": \"A\", \"fields\": {}}"), SV_ERR_TYPE, "/classes/0/fields",
      "'fields' must be an array, not an object"},
-    {C("{\"name\": \"A\", \"fields\": [{\"type\": \"u32\"}]}"), SV_ERR_SYNTAX, "/classes/0/fields/0",
-     "a field of class 'A' needs a 'name'"},
+    {C("{\"name\": \"A\", \"fields\": [{\"type\": \"u32\"}]}"), SV_ERR_SYNTAX,
+     "/classes/0/fields/0", "a field of class 'A' needs a 'name'"},
     {C("{\"name\": \"A\", \"fields\": [{\"name\": 7, \"type\": \"u32\"}]}"), SV_ERR_TYPE,
      "/classes/0/fields/0/name", "'name' must be a string, not an integer"},
     {C("{\"name\": \"A\", \"fields\": [{\"name\": \"x\"}]}"), SV_ERR_SYNTAX, "/classes/0/fields/0",
@@ -116,6 +118,8 @@ static const bad_case cases[] = {
      SV_ERR_RANGE, "/classes/0/fields/0/flags", "'flags' is out of range (0 to 4294967295)"},
     {C("{\"name\": \"A\", \"fields\": [{\"name\": \"x\", \"type\": \"u32\", \"id\": true}]}"),
      SV_ERR_TYPE, "/classes/0/fields/0/id", "'id' must be an integer, not a boolean"},
+    {C("{\"name\": \"A\", \"fields\": [{\"name\": \"x\", \"type\": \"u8\", \"native\": 4}]}"),
+     SV_ERR_TYPE, "/classes/0/fields/0/native", "'native' must be a string, not an integer"},
     /* types */
     {C(FIELD("Foo")), SV_ERR_NOT_FOUND, "/classes/0/fields/0/type", "unknown type 'Foo'"},
     {C(FIELD("vector<map<string,Foo>>")), SV_ERR_NOT_FOUND, "/classes/0/fields/0/type",
@@ -147,7 +151,8 @@ static const bad_case cases[] = {
      SV_ERR_SYNTAX, "/classes/1/fields/0/type",
      "class 'A' contains itself by value (field 'a' of 'B')"},
     /* defaults */
-    {C("{\"name\": \"A\", \"fields\": [{\"name\": \"x\", \"type\": \"f32\", \"default\": \"1.5\"}]}"),
+    {C("{\"name\": \"A\", \"fields\": [{\"name\": \"x\", \"type\": \"f32\", \"default\": "
+       "\"1.5\"}]}"),
      SV_ERR_TYPE, "/classes/0/fields/0/default", "expected f32, got string"},
     {C("{\"name\": \"A\", \"fields\": [{\"name\": \"x\", \"type\": \"u8\", \"default\": 300}]}"),
      SV_ERR_RANGE, "/classes/0/fields/0/default", "value 300 does not fit u8"},
@@ -179,9 +184,10 @@ static void test_bad_schemas(void **state)
         const bad_case *c = &cases[i];
         sv_schema *s = (sv_schema *)1;
         sv_error err;
-        sv_status st = sv_schema_load(NULL, (const uint8_t *)c->json, strlen(c->json), "t.json", &s,
-                                      &err);
-        if (st != c->status || strcmp(err.path, c->path) != 0 || strcmp(err.message, c->message) != 0)
+        sv_status st =
+            sv_schema_load(NULL, (const uint8_t *)c->json, strlen(c->json), "t.json", &s, &err);
+        if (st != c->status || strcmp(err.path, c->path) != 0 ||
+            strcmp(err.message, c->message) != 0)
             fail_msg("case %zu: %s\n  got %s at '%s': %s\n  want %s at '%s': %s", i, c->json,
                      sv_status_name(st), err.path, err.message, sv_status_name(c->status), c->path,
                      c->message);
@@ -197,8 +203,9 @@ static void test_not_json(void **state)
     static const char text[] = "{\"serval_schema\": 1, \"classes\": [}";
     sv_schema *s;
     sv_error err;
-    assert_int_equal(sv_schema_load(NULL, (const uint8_t *)text, sizeof text - 1, "t.json", &s, &err),
-                     SV_ERR_SYNTAX);
+    assert_int_equal(
+        sv_schema_load(NULL, (const uint8_t *)text, sizeof text - 1, "t.json", &s, &err),
+        SV_ERR_SYNTAX);
     assert_int_equal(err.byte_offset, 33);
     assert_string_equal(err.format, "schema");
     /* bytes no loader knows */

@@ -20,13 +20,17 @@ static const char example[] =
     "            \"values\": [[\"Fire\", 0], [\"Ice\", 1], [\"Storm\", 2]]}],\n"
     " \"classes\": [{\"name\": \"Item\", \"uuid\": \"{E5B8A6A2-0F7B-4D7F-9C7E-2B5D7C1A9F01}\",\n"
     "              \"fields\": [{\"name\": \"id\", \"type\": \"u32\"}]},\n"
-    "             {\"name\": \"Weapon\", \"bases\": [\"Item\"], \"hash\": 1534054483, \"version\": 2,\n"
+    "             {\"name\": \"Weapon\", \"bases\": [\"Item\"], \"hash\": 1534054483, \"version\": "
+    "2,\n"
     "              \"fields\": [{\"name\": \"damage\", \"type\": \"f32\", \"default\": 1.5},\n"
-    "                         {\"name\": \"element\", \"type\": \"Element\", \"default\": \"Ice\"},\n"
-    "                         {\"name\": \"tags\", \"type\": \"vector<string>\", \"default\": [\"a\"]},\n"
+    "                         {\"name\": \"element\", \"type\": \"Element\", \"default\": "
+    "\"Ice\"},\n"
+    "                         {\"name\": \"tags\", \"type\": \"vector<string>\", \"default\": "
+    "[\"a\"]},\n"
     "                         {\"name\": \"stats\", \"type\": \"map<string,i32>\", \"flags\": 7, "
     "\"hash\": 221725407, \"id\": 3},\n"
-    "                         {\"name\": \"owner\", \"type\": \"ptr<Item>\", \"default\": {\"id\": 4}}]}]}\n";
+    "                         {\"name\": \"owner\", \"type\": \"ptr<Item>\", \"default\": {\"id\": "
+    "4}}]}]}\n";
 
 static void test_allocation_failures(void **state)
 {
@@ -37,7 +41,8 @@ static void test_allocation_failures(void **state)
         test_alloc_init(&ta, n);
         sv_schema *s;
         sv_error err;
-        sv_status st = sv_schema_load(&ta.alloc, (const uint8_t *)example, sizeof example - 1, "x", &s, &err);
+        sv_status st =
+            sv_schema_load(&ta.alloc, (const uint8_t *)example, sizeof example - 1, "x", &s, &err);
         if (st == SV_OK) {
             assert_int_equal(sv_schema_class_count(s), 2);
             sv_schema_free(s);
@@ -59,7 +64,8 @@ static void test_mutations(void **state)
     char *buf = malloc(len);
     assert_non_null(buf);
     size_t ok = 0, refused = 0;
-    static const char subs[] = {'"', '{', '}', '[', ']', ',', ':', '<', '>', '0', '9', 'x', ' ', '\\'};
+    static const char subs[] = {'"', '{', '}', '[', ']', ',', ':',
+                                '<', '>', '0', '9', 'x', ' ', '\\'};
     for (size_t i = 0; i <= len; i++) {
         for (size_t k = 0; k <= sizeof subs; k++) {
             size_t n = len;
@@ -102,14 +108,17 @@ static void test_depth_bounds(void **state)
     sv_error err;
     /* a type expression nested 100 deep */
     char type[1200] = "";
-    for (int i = 0; i < 100; i++) strcat(type, "vector<");
+    for (int i = 0; i < 100; i++)
+        strcat(type, "vector<");
     strcat(type, "u8");
-    for (int i = 0; i < 100; i++) strcat(type, ">");
+    for (int i = 0; i < 100; i++)
+        strcat(type, ">");
     char text[1600];
-    snprintf(text, sizeof text,
-             "{\"serval_schema\": 1, \"classes\": [{\"name\": \"A\", \"fields\": [{\"name\": \"x\", "
-             "\"type\": \"%s\"}]}]}",
-             type);
+    snprintf(
+        text, sizeof text,
+        "{\"serval_schema\": 1, \"classes\": [{\"name\": \"A\", \"fields\": [{\"name\": \"x\", "
+        "\"type\": \"%s\"}]}]}",
+        type);
     assert_int_equal(load(text, &err), SV_ERR_SYNTAX);
     assert_string_equal(err.path, "/classes/0/fields/0/type");
     assert_non_null(strstr(err.message, "type nested too deeply"));
@@ -121,8 +130,8 @@ static void test_depth_bounds(void **state)
     len += (size_t)snprintf(chain + len, cap - len, "{\"serval_schema\": 1, \"classes\": [");
     len += (size_t)snprintf(chain + len, cap - len, "{\"name\": \"C0\"}");
     for (int i = 1; i < 300; i++)
-        len += (size_t)snprintf(chain + len, cap - len, ",{\"name\": \"C%d\", \"bases\": [\"C%d\"]}",
-                                i, i - 1);
+        len += (size_t)snprintf(chain + len, cap - len,
+                                ",{\"name\": \"C%d\", \"bases\": [\"C%d\"]}", i, i - 1);
     snprintf(chain + len, cap - len, "]}");
     assert_int_equal(load(chain, &err), SV_ERR_LIMIT);
     assert_string_equal(err.message, "class 'C257': bases nest deeper than 256");

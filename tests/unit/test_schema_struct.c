@@ -40,6 +40,27 @@ typedef struct Stats {
     double luck;
 } Stats;
 
+typedef struct PairU8F64 {
+    uint8_t first;
+    double second;
+} PairU8F64;
+
+typedef struct Tup {
+    char *s;
+    int16_t i;
+    float v[3];
+} Tup;
+
+typedef struct StatEntry { /* an entry of map<string,i32> */
+    char *key;
+    int32_t value;
+} StatEntry;
+
+typedef struct StatsById { /* an entry of umap<u32,Stats> */
+    uint32_t key;
+    Stats value;
+} StatsById;
+
 typedef struct Everything {
     bool b;
     int8_t i8;
@@ -86,67 +107,77 @@ typedef struct Everything {
     Item *off_hand;
     Item *nothing;
     int32_t *lucky;
+    PairU8F64 pr;
+    Tup tup;
+    StatEntry *stats_map;
+    size_t n_stats_map;
+    StatsById *by_id;
+    size_t n_by_id;
     struct Everything *next;
 } Everything;
 
-#define ITEM_FIELDS(X)                                                         \
-    X(Item, PLAIN, kind, _, "u32")                                             \
-    X(Item, PLAIN, id, _, "u32")                                               \
+#define ITEM_FIELDS(X)                                                                             \
+    X(Item, PLAIN, kind, _, "u32")                                                                 \
+    X(Item, PLAIN, id, _, "u32")                                                                   \
     X(Item, PLAIN, name, _, "string")
-#define WEAPON_FIELDS(X)                                                       \
-    X(Weapon, PLAIN, damage, _, "f32")                                         \
+#define WEAPON_FIELDS(X)                                                                           \
+    X(Weapon, PLAIN, damage, _, "f32")                                                             \
     X(Weapon, PLAIN, element, _, "Element")
-#define SHIELD_FIELDS(X)                                                       \
-    X(Shield, PLAIN, armor, _, "i16")                                          \
+#define SHIELD_FIELDS(X)                                                                           \
+    X(Shield, PLAIN, armor, _, "i16")                                                              \
     X(Shield, PLAIN, magic, _, "bool")
-#define STATS_FIELDS(X)                                                        \
-    X(Stats, PLAIN, hp, _, "i32")                                              \
+#define STATS_FIELDS(X)                                                                            \
+    X(Stats, PLAIN, hp, _, "i32")                                                                  \
     X(Stats, PLAIN, luck, _, "f64")
-#define EVERYTHING_FIELDS(X)                                                   \
-    X(Everything, PLAIN, b, _, "bool")                                         \
-    X(Everything, PLAIN, i8, _, "i8")                                          \
-    X(Everything, PLAIN, i16, _, "i16")                                        \
-    X(Everything, PLAIN, i32, _, "i32")                                        \
-    X(Everything, PLAIN, i64, _, "i64")                                        \
-    X(Everything, PLAIN, u8, _, "u8")                                          \
-    X(Everything, PLAIN, u16, _, "u16")                                        \
-    X(Everything, PLAIN, u32, _, "u32")                                        \
-    X(Everything, PLAIN, u64, _, "u64")                                        \
-    X(Everything, PLAIN, f32, _, "f32")                                        \
-    X(Everything, PLAIN, f64, _, "f64")                                        \
-    X(Everything, PLAIN, str, _, "string")                                     \
-    X(Everything, PLAIN, wstr, _, "wstring")                                   \
-    X(Everything, PLAIN, blob, _, "bytes")                                     \
-    X(Everything, PLAIN, uuid, _, "uuid")                                      \
-    X(Everything, PLAIN, v2, _, "vector2")                                     \
-    X(Everything, PLAIN, v3, _, "vector3")                                     \
-    X(Everything, PLAIN, v4, _, "vector4")                                     \
-    X(Everything, PLAIN, quat, _, "quaternion")                                \
-    X(Everything, PLAIN, color, _, "color")                                    \
-    X(Everything, PLAIN, m33, _, "matrix3x3")                                  \
-    X(Everything, PLAIN, m34, _, "matrix3x4")                                  \
-    X(Everything, PLAIN, m44, _, "matrix4x4")                                  \
-    X(Everything, PLAIN, xf, _, "transform")                                   \
-    X(Everything, PLAIN, element, _, "Element")                                \
-    X(Everything, PLAIN, mood, _, "Mood")                                      \
-    X(Everything, PLAIN, flags, _, "Flags")                                    \
-    X(Everything, PLAIN, stats, _, "Stats")                                    \
-    X(Everything, PLAIN, stat_arr, _, "array<Stats,2>")                        \
-    X(Everything, PLAIN, fixed, _, "array<i32,3>")                             \
-    X(Everything, PLAIN, names, _, "array<string,2>")                          \
-    X(Everything, COUNTED, ids, n_ids, "vector<u32>")                          \
-    X(Everything, COUNTED, tags, n_tags, "list<string>")                       \
-    X(Everything, COUNTED, history, n_history, "vector<Stats>")                \
-    X(Everything, COUNTED, set16, n_set16, "set<i16>")                         \
-    X(Everything, COUNTED, uset8, n_uset8, "uset<u8>")                         \
-    X(Everything, COUNTED, inventory, n_inventory, "vector<ptr<Item>>")        \
-    X(Everything, OPTIONAL, bonus, has_bonus, "optional<f32>")                 \
-    X(Everything, OPTIONAL, extra, has_extra, "optional<Stats>")               \
-    X(Everything, OPTIONAL, nick, has_nick, "optional<string>")                \
-    X(Everything, PLAIN, main_hand, _, "ptr<Item>")                            \
-    X(Everything, PLAIN, off_hand, _, "shared<Item>")                          \
-    X(Everything, PLAIN, nothing, _, "unique<Item>")                           \
-    X(Everything, PLAIN, lucky, _, "ptr<i32>")                                 \
+#define EVERYTHING_FIELDS(X)                                                                       \
+    X(Everything, PLAIN, b, _, "bool")                                                             \
+    X(Everything, PLAIN, i8, _, "i8")                                                              \
+    X(Everything, PLAIN, i16, _, "i16")                                                            \
+    X(Everything, PLAIN, i32, _, "i32")                                                            \
+    X(Everything, PLAIN, i64, _, "i64")                                                            \
+    X(Everything, PLAIN, u8, _, "u8")                                                              \
+    X(Everything, PLAIN, u16, _, "u16")                                                            \
+    X(Everything, PLAIN, u32, _, "u32")                                                            \
+    X(Everything, PLAIN, u64, _, "u64")                                                            \
+    X(Everything, PLAIN, f32, _, "f32")                                                            \
+    X(Everything, PLAIN, f64, _, "f64")                                                            \
+    X(Everything, PLAIN, str, _, "string")                                                         \
+    X(Everything, PLAIN, wstr, _, "wstring")                                                       \
+    X(Everything, PLAIN, blob, _, "bytes")                                                         \
+    X(Everything, PLAIN, uuid, _, "uuid")                                                          \
+    X(Everything, PLAIN, v2, _, "vector2")                                                         \
+    X(Everything, PLAIN, v3, _, "vector3")                                                         \
+    X(Everything, PLAIN, v4, _, "vector4")                                                         \
+    X(Everything, PLAIN, quat, _, "quaternion")                                                    \
+    X(Everything, PLAIN, color, _, "color")                                                        \
+    X(Everything, PLAIN, m33, _, "matrix3x3")                                                      \
+    X(Everything, PLAIN, m34, _, "matrix3x4")                                                      \
+    X(Everything, PLAIN, m44, _, "matrix4x4")                                                      \
+    X(Everything, PLAIN, xf, _, "transform")                                                       \
+    X(Everything, PLAIN, element, _, "Element")                                                    \
+    X(Everything, PLAIN, mood, _, "Mood")                                                          \
+    X(Everything, PLAIN, flags, _, "Flags")                                                        \
+    X(Everything, PLAIN, stats, _, "Stats")                                                        \
+    X(Everything, PLAIN, stat_arr, _, "array<Stats,2>")                                            \
+    X(Everything, PLAIN, fixed, _, "array<i32,3>")                                                 \
+    X(Everything, PLAIN, names, _, "array<string,2>")                                              \
+    X(Everything, COUNTED, ids, n_ids, "vector<u32>")                                              \
+    X(Everything, COUNTED, tags, n_tags, "list<string>")                                           \
+    X(Everything, COUNTED, history, n_history, "vector<Stats>")                                    \
+    X(Everything, COUNTED, set16, n_set16, "set<i16>")                                             \
+    X(Everything, COUNTED, uset8, n_uset8, "uset<u8>")                                             \
+    X(Everything, COUNTED, inventory, n_inventory, "vector<ptr<Item>>")                            \
+    X(Everything, OPTIONAL, bonus, has_bonus, "optional<f32>")                                     \
+    X(Everything, OPTIONAL, extra, has_extra, "optional<Stats>")                                   \
+    X(Everything, OPTIONAL, nick, has_nick, "optional<string>")                                    \
+    X(Everything, PLAIN, main_hand, _, "ptr<Item>")                                                \
+    X(Everything, PLAIN, off_hand, _, "shared<Item>")                                              \
+    X(Everything, PLAIN, nothing, _, "unique<Item>")                                               \
+    X(Everything, PLAIN, lucky, _, "ptr<i32>")                                                     \
+    X(Everything, PLAIN, pr, _, "pair<u8,f64>")                                                    \
+    X(Everything, PLAIN, tup, _, "tuple<string,i16,vector3>")                                      \
+    X(Everything, COUNTED, stats_map, n_stats_map, "map<string,i32>")                              \
+    X(Everything, COUNTED, by_id, n_by_id, "umap<u32,Stats>")                                      \
     X(Everything, PLAIN, next, _, "ptr<Everything>")
 
 static const sv_cfield item_fields[] = {ITEM_FIELDS(SV_CFIELD_X)};
@@ -166,7 +197,8 @@ static const char enums_json[] =
     "{\"name\": \"Element\", \"underlying\": \"u8\", \"values\": [[\"Fire\", 0], [\"Ice\", 1]]},"
     "{\"name\": \"Mood\", \"underlying\": \"i32\", \"values\": [[\"Grim\", -1], [\"Calm\", 0], "
     "[\"Glad\", 7]]},"
-    "{\"name\": \"Flags\", \"underlying\": \"u16\", \"bits\": true, \"values\": [[\"A\", 1], [\"B\", 2], "
+    "{\"name\": \"Flags\", \"underlying\": \"u16\", \"bits\": true, \"values\": [[\"A\", 1], "
+    "[\"B\", 2], "
     "[\"C\", 32768]]}]}";
 
 static sv_schema *make_schema(void)
@@ -198,6 +230,9 @@ static Shield buckler = {{3, 11, s_buckler}, -4, true};
 static Item plain_item = {1, 12, s_plain};
 static Item *inventory[] = {&sword.base, &plain_item, NULL, &buckler.base};
 static int32_t lucky = -77;
+static char s_str[] = "str", s_dex[] = "dex";
+static StatEntry stat_entries[] = {{s_str, 18}, {s_dex, -3}};
+static StatsById by_id[] = {{7, {70, 0.07}}};
 static Everything tail_node;
 
 static void fill(Everything *e)
@@ -217,11 +252,13 @@ static void fill(Everything *e)
     e->str = s_hello;
     e->wstr = s_wide;
     e->blob = (sv_cbytes){blob_bytes, sizeof blob_bytes};
-    for (int i = 0; i < 16; i++) e->uuid.b[i] = (uint8_t)(i * 17);
+    for (int i = 0; i < 16; i++)
+        e->uuid.b[i] = (uint8_t)(i * 17);
     float *arrays[] = {e->v2, e->v3, e->v4, e->quat, e->color, e->m33, e->m34, e->m44, e->xf};
     int sizes[] = {2, 3, 4, 4, 4, 9, 12, 16, 8};
     for (int a = 0; a < 9; a++)
-        for (int i = 0; i < sizes[a]; i++) arrays[a][i] = (float)(a * 100 + i) / 8.0f - 3.0f;
+        for (int i = 0; i < sizes[a]; i++)
+            arrays[a][i] = (float)(a * 100 + i) / 8.0f - 3.0f;
     e->element = 1;
     e->mood = MOOD_GRIM;
     e->flags = 1 | 32768;
@@ -243,10 +280,15 @@ static void fill(Everything *e)
     e->off_hand = &buckler.base;
     e->nothing = NULL;
     e->lucky = &lucky;
+    e->pr = (PairU8F64){200, -1.5e-300};
+    e->tup = (Tup){s_a, -9, {1.0f, 2.0f, 3.5f}};
+    e->stats_map = stat_entries, e->n_stats_map = 2;
+    e->by_id = by_id, e->n_by_id = 1;
     memset(&tail_node, 0, sizeof tail_node);
     tail_node.str = s_tail;
     tail_node.wstr = s_t2;
     tail_node.names[0] = s_t2, tail_node.names[1] = s_t2;
+    tail_node.tup.s = s_t2;
     tail_node.has_extra = true;
     tail_node.extra = (Stats){5, 6.0};
     e->next = &tail_node;
@@ -319,15 +361,18 @@ static void same(const Everything *a, const Everything *b)
     assert_int_equal(a->n_ids, b->n_ids);
     if (a->n_ids) assert_memory_equal(a->ids, b->ids, a->n_ids * sizeof *a->ids);
     assert_int_equal(a->n_tags, b->n_tags);
-    for (size_t i = 0; i < a->n_tags; i++) assert_string_equal(a->tags[i], b->tags[i]);
+    for (size_t i = 0; i < a->n_tags; i++)
+        assert_string_equal(a->tags[i], b->tags[i]);
     assert_int_equal(a->n_history, b->n_history);
-    for (size_t i = 0; i < a->n_history; i++) same_stats(&a->history[i], &b->history[i]);
+    for (size_t i = 0; i < a->n_history; i++)
+        same_stats(&a->history[i], &b->history[i]);
     assert_int_equal(a->n_set16, b->n_set16);
     if (a->n_set16) assert_memory_equal(a->set16, b->set16, a->n_set16 * sizeof *a->set16);
     assert_int_equal(a->n_uset8, b->n_uset8);
     if (a->n_uset8) assert_memory_equal(a->uset8, b->uset8, a->n_uset8);
     assert_int_equal(a->n_inventory, b->n_inventory);
-    for (size_t i = 0; i < a->n_inventory; i++) same_item(a->inventory[i], b->inventory[i]);
+    for (size_t i = 0; i < a->n_inventory; i++)
+        same_item(a->inventory[i], b->inventory[i]);
     assert_int_equal(a->has_bonus, b->has_bonus);
     if (a->has_bonus) assert_memory_equal(&a->bonus, &b->bonus, sizeof a->bonus);
     assert_int_equal(a->has_extra, b->has_extra);
@@ -341,6 +386,21 @@ static void same(const Everything *a, const Everything *b)
         assert_ptr_equal(a->lucky, b->lucky);
     else
         assert_int_equal(*a->lucky, *b->lucky);
+    assert_int_equal(a->pr.first, b->pr.first);
+    assert_memory_equal(&a->pr.second, &b->pr.second, sizeof a->pr.second);
+    assert_string_equal(a->tup.s, b->tup.s);
+    assert_int_equal(a->tup.i, b->tup.i);
+    assert_memory_equal(a->tup.v, b->tup.v, sizeof a->tup.v);
+    assert_int_equal(a->n_stats_map, b->n_stats_map);
+    for (size_t i = 0; i < a->n_stats_map; i++) {
+        assert_string_equal(a->stats_map[i].key, b->stats_map[i].key);
+        assert_int_equal(a->stats_map[i].value, b->stats_map[i].value);
+    }
+    assert_int_equal(a->n_by_id, b->n_by_id);
+    for (size_t i = 0; i < a->n_by_id; i++) {
+        assert_int_equal(a->by_id[i].key, b->by_id[i].key);
+        same_stats(&a->by_id[i].value, &b->by_id[i].value);
+    }
     if (!a->next || !b->next)
         assert_ptr_equal(a->next, b->next);
     else
@@ -382,6 +442,12 @@ static void test_round_trip(void **state)
                               "\"element\":{\"$enum\":{\"$u8\":1}}}"));
     assert_non_null(strstr(t, "\"nothing\":null"));
     assert_non_null(strstr(t, "\"extra\":null"));
+    assert_non_null(strstr(t, "\"pr\":[{\"$u8\":200},-1.5e-300]"));
+    assert_non_null(strstr(t, "\"tup\":[\"a\",{\"$i16\":-9},{\"$vector3\":[1.0,2.0,3.5]}]"));
+    assert_non_null(strstr(t, "\"stats_map\":{\"str\":{\"$i32\":18},\"dex\":{\"$i32\":-3}}"));
+    assert_non_null(
+        strstr(t, "\"by_id\":{\"$map\":[[{\"$u32\":7},{\"$class\":\"Stats\",\"hp\":{\"$i32\":70},"
+                  "\"luck\":0.07}]]}"));
 
     /* typed JSON back to a tree: the same tree */
     sv_doc *doc2 = sv_doc_new(NULL);
@@ -405,7 +471,8 @@ static void test_round_trip(void **state)
 
     sv_struct_free(s, ec, &out, &ta.alloc);
     assert_int_equal(ta.live_bytes, 0);
-    for (size_t i = 0; i < sizeof out; i++) assert_int_equal(((uint8_t *)&out)[i], 0);
+    for (size_t i = 0; i < sizeof out; i++)
+        assert_int_equal(((uint8_t *)&out)[i], 0);
     sv_buf_free(&text);
     sv_doc_free(doc2);
     sv_doc_free(doc);
@@ -539,6 +606,8 @@ static void test_bad_bindings(void **state)
     static const sv_cfield no_flag[] = {SV_CFIELD_PLAIN(Bad, opt, _, "optional<i32>")};
     static const sv_cfield extra_aux[] = {SV_CFIELD_COUNTED(Bad, opt, n, "i32")};
     static const sv_cfield a_map[] = {SV_CFIELD_PLAIN(Bad, m, _, "map<string,i32>")};
+    static const sv_cfield an_any[] = {SV_CFIELD_PLAIN(Bad, m, _, "any")};
+    static const sv_cfield map_any[] = {SV_CFIELD_COUNTED(Bad, m, n, "map<string,any>")};
     static const sv_cfield unbound[] = {SV_CFIELD_PLAIN(Bad, m, _, "ptr<Nope>")};
     static const sv_cclass c1 = SV_CCLASS(Bad, NULL, wrong_size);
     static const sv_cclass c2 = SV_CCLASS(Bad, NULL, no_count);
@@ -547,17 +616,25 @@ static void test_bad_bindings(void **state)
     static const sv_cclass c5 = SV_CCLASS(Bad, NULL, a_map);
     static const sv_cclass c6 = SV_CCLASS(Bad, NULL, unbound);
     static const sv_cclass c7 = SV_CCLASS_ID(Bad, NULL, wrong_size, "small", 1);
-    bind_one(&c1, SV_ERR_TYPE, "/classes/0/fields/0", "field 'small': member is 2 bytes, type 'u32' needs 4");
+    static const sv_cclass c8 = SV_CCLASS(Bad, NULL, an_any);
+    static const sv_cclass c9 = SV_CCLASS(Bad, NULL, map_any);
+    bind_one(&c1, SV_ERR_TYPE, "/classes/0/fields/0",
+             "field 'small': member is 2 bytes, type 'u32' needs 4");
     bind_one(&c2, SV_ERR_TYPE, "/classes/0/fields/0",
              "field 'items': type 'vector<f32>' needs a count member (COUNTED)");
     bind_one(&c3, SV_ERR_TYPE, "/classes/0/fields/0",
              "field 'opt': type 'optional<i32>' needs a presence member (OPTIONAL)");
     bind_one(&c4, SV_ERR_TYPE, "/classes/0/fields/0",
              "field 'opt': type 'i32' takes no count or presence member");
-    bind_one(&c5, SV_ERR_UNSUPPORTED, "/classes/0/fields/0/type",
-             "field 'm': type 'map<string,i32>' has no C form");
+    bind_one(&c5, SV_ERR_TYPE, "/classes/0/fields/0",
+             "field 'm': type 'map<string,i32>' needs a count member (COUNTED)");
+    bind_one(&c8, SV_ERR_UNSUPPORTED, "/classes/0/fields/0/type",
+             "field 'm': type 'any' has no C form");
+    bind_one(&c9, SV_ERR_UNSUPPORTED, "/classes/0/fields/0/type",
+             "field 'm': type 'map<string,any>' has no C form");
     bind_one(&c6, SV_ERR_NOT_FOUND, "/classes/0/fields/0/type", "unknown type 'Nope'");
-    bind_one(&c7, SV_ERR_TYPE, "/classes/0/fields/0", "field 'small': member is 2 bytes, type 'u32' needs 4");
+    bind_one(&c7, SV_ERR_TYPE, "/classes/0/fields/0",
+             "field 'small': member is 2 bytes, type 'u32' needs 4");
 }
 
 int main(void)
