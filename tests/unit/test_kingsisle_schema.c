@@ -67,10 +67,27 @@ static void test_schema_fields(void **state)
     f = sv_schema_field_by_name(c, "m_bi5", 5);
     assert_int_equal(f->type->kind, SV_TYPE_ENUM);
     assert_string_equal(f->type->name, "bi5");
+    assert_string_equal(f->native, "bi5");
     c = sv_schema_class_by_name(s, "class NestedLists", 17);
     f = sv_schema_field_by_name(c, "m_elements", 10);
     assert_int_equal(f->hash, 3208458572u); /* §2.3: above 2^31 */
     assert_string_equal(f->type->text, "vector<class ListElement>");
+    /* compiled back, the list's own spellings come back with the schema */
+    sv_kingsisle_types *t = NULL;
+    sv_error err;
+    assert_int_equal(sv_kingsisle_types_from_schema(NULL, s, &t, &err), SV_OK);
+    bool seen = false;
+    sv_kingsisle_class_info ci;
+    for (size_t i = 0; sv_kingsisle_types_class_at(t, i, &ci); i++) {
+        if (strcmp(ci.name, "class AllScalars") != 0) continue;
+        sv_kingsisle_prop_info p;
+        assert_true(sv_kingsisle_types_prop_at(t, i, 9, &p));
+        assert_string_equal(p.name, "m_int64");
+        assert_string_equal(p.type, "unsigned __int64");
+        seen = true;
+    }
+    assert_true(seen);
+    sv_kingsisle_types_free(t);
     sv_schema_free(s);
 }
 

@@ -152,6 +152,9 @@ sv_status sv_kingsisle_types_to_schema(const sv_kingsisle_types *t, sv_schema *s
             sv_schema_field_set_hash(f, p->hash);
             sv_schema_field_set_id(f, p->id);
             sv_schema_field_set_flags(f, p->flags);
+            /* the exact spelling: Point<int> and Size<int>, wchar_t and
+             * unsigned short encode alike but are not the same type */
+            st = sv_schema_field_set_native(s, f, p->type, err);
         }
     }
     sv_buf_free(&text);
@@ -280,6 +283,12 @@ static sv_status add_schema_class(sv_kingsisle_types *t, const sv_schema_class *
         ki_prop_src *p = &ps[i];
         p->name = f->name;
         p->name_len = strlen(f->name);
+        /* a type list's own spelling when the schema kept it (same encoding) */
+        if (f->native && f->native[0] && r.kind != KI_ENUM) {
+            uint8_t bits;
+            ki_kind nk = ki_kind_of_type(f->native, strlen(f->native), &bits);
+            if (nk != KI_OBJECT || r.kind == KI_OBJECT) r.type = f->native;
+        }
         p->type = r.type;
         p->type_len = strlen(r.type);
         p->id = f->has_id ? f->id : (uint32_t)i;
