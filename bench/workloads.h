@@ -31,11 +31,17 @@
 #if SERVAL_WITH_NOESIS
 #define BENCH_GROUP_NOESIS(X) X(noesis)
 #else
-#define BENCH_GROUP_NOESIS(X) X(schema)
+#define BENCH_GROUP_NOESIS(X)
+#endif
+#if SERVAL_WITH_KINGSISLE
+#define BENCH_GROUP_KINGSISLE(X) X(kingsisle)
+#else
+#define BENCH_GROUP_KINGSISLE(X)
 #endif
 
 #define BENCH_WORKLOAD_GROUPS(X)                                                                   \
-    X(json) BENCH_GROUP_GODOT(X) BENCH_GROUP_RESONITE(X) BENCH_GROUP_NOESIS(X) X(schema)
+    X(json) BENCH_GROUP_GODOT(X) BENCH_GROUP_RESONITE(X) BENCH_GROUP_NOESIS(X) X(schema)      \
+        BENCH_GROUP_KINGSISLE(X)
 
 typedef struct bench_workload {
     const char *name; /* "group.verb"; NULL ends a group's table */

@@ -30,6 +30,9 @@ static const command commands[] = {
     {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
 #endif
     {"schema", cmd_schema, "check schema files, show their classes"},
+#if SERVAL_WITH_KINGSISLE
+    {"kingsisle", cmd_kingsisle, "KingsIsle ObjectProperty: hashes, type lists"},
+#endif
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

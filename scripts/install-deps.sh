@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # build: compilers, CMake, and the compression/archive libraries the library
-# links (Brotli, LZMA, LZ4 for Resonite; zlib for .resonitepackage members);
+# links (Brotli, LZMA, LZ4 for Resonite; zlib for .resonitepackage members
+# and KingsIsle; expat for KingsIsle);
 # test: cmocka, jq for CLI examples, godot3-server (the Godot 3 oracle),
 # clang's runtime for the libFuzzer targets, valgrind (callgrind counts the
 # work of decoding in tests/work/run.sh);
@@ -12,7 +13,7 @@ set -euo pipefail
 # Node.js and npm for the npm peers (bench/node/).
 packages=(
   build-essential cmake pkg-config clang
-  libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev
+  libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev
   libcmocka-dev jq godot3-server libclang-rt-14-dev valgrind
   libjansson-dev rapidjson-dev g++ libbson-dev
 )

@@ -33,4 +33,7 @@
 #if SERVAL_WITH_NOESIS
 #include "noesis.h"
 #endif
+#if SERVAL_WITH_KINGSISLE
+#include "kingsisle.h"
+#endif
 #endif

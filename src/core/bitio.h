@@ -123,7 +123,8 @@ static inline void sv_bw_init(sv_bitwriter *w, sv_buf *out)
     w->nacc = 0;
 }
 
-/* Writes the low n bits (0..64) of v. */
+/* Writes the low n bits (0..64) of v. Whole bytes leave the accumulator
+ * in one append per call, not one call per byte. */
 static inline void sv_bw_write(sv_bitwriter *w, uint64_t v, unsigned n)
 {
     if (n == 0) return;
@@ -136,12 +137,21 @@ static inline void sv_bw_write(sv_bitwriter *w, uint64_t v, unsigned n)
         w->nacc += take;
         v = take >= 64 ? 0 : v >> take;
         n -= take;
-        while (w->nacc >= 8) {
-            sv_buf_putc(w->out, (uint8_t)w->acc);
-            w->acc >>= 8;
-            w->nacc -= 8;
+        if (w->nacc >= 8) {
+            uint8_t tmp[8];
+            unsigned k = w->nacc / 8;
+            for (unsigned i = 0; i < k; i++) tmp[i] = (uint8_t)(w->acc >> (8 * i));
+            sv_buf_append(w->out, tmp, k);
+            w->acc = k == 8 ? 0 : w->acc >> (8 * k);
+            w->nacc -= 8 * k;
         }
     }
+}
+
+/* Appends n whole bytes; the stream must be at a byte boundary. */
+static inline void sv_bw_bytes(sv_bitwriter *w, const void *p, size_t n)
+{
+    sv_buf_append(w->out, p, n);
 }
 
 /* Pads to a byte boundary with the given padding bits (0 for zeros). */

@@ -2,7 +2,7 @@
  *
  * Which formats are compiled in is decided at configure time (the CMake
  * options SERVAL_WITH_GODOT, SERVAL_WITH_BSON, SERVAL_WITH_RESONITE and
- * SERVAL_WITH_NOESIS, recorded in the generated serval/config.h); JSON is
+ * SERVAL_WITH_NOESIS and SERVAL_WITH_KINGSISLE, recorded in the generated serval/config.h); JSON is
  * always there. The searching itself is core's (core/format_table.h).
  *
  * To add a format: define `const sv_format sv_format_<name>` in
@@ -16,6 +16,7 @@
 #include "core/format_table.h"
 #include "serval/config.h"
 #include "serval/registry.h"
+#include "serval/schema.h"
 
 extern const sv_format sv_format_json;
 #if SERVAL_WITH_GODOT
@@ -31,6 +32,10 @@ extern const sv_format sv_format_bson;
 #endif
 #if SERVAL_WITH_NOESIS
 extern const sv_format sv_format_noesis;
+#endif
+#if SERVAL_WITH_KINGSISLE
+extern const sv_format sv_format_kingsisle;
+extern const sv_format sv_format_kingsisle_xml;
 #endif
 
 static const sv_format *const builtin[] = {
@@ -48,6 +53,10 @@ static const sv_format *const builtin[] = {
 #endif
 #if SERVAL_WITH_NOESIS
     &sv_format_noesis,
+#endif
+#if SERVAL_WITH_KINGSISLE
+    &sv_format_kingsisle,
+    &sv_format_kingsisle_xml,
 #endif
 };
 
@@ -67,4 +76,24 @@ const sv_format *sv_format_find(const char *name)
 const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename)
 {
     return sv__format_table_detect(builtin, BUILTIN_COUNT, data, len, filename);
+}
+
+/* ---- type-list loaders (sv_schema_load picks one by content) -------------- */
+
+extern const sv_schema_loader sv__schema_loader_serval; /* src/schema/schema_file.c */
+#if SERVAL_WITH_KINGSISLE
+extern const sv_schema_loader sv_schema_loader_kingsisle; /* src/formats/kingsisle/ */
+#endif
+
+static const sv_schema_loader *const loaders[] = {
+    &sv__schema_loader_serval,
+#if SERVAL_WITH_KINGSISLE
+    &sv_schema_loader_kingsisle,
+#endif
+};
+
+const sv_schema_loader *const *sv_schema_loaders(size_t *count)
+{
+    if (count) *count = sizeof loaders / sizeof loaders[0];
+    return loaders;
 }

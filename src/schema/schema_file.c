@@ -382,20 +382,11 @@ static sv_status serval_load(sv_schema *s, const uint8_t *data, size_t len, cons
     return sv_schema_decode(s, (const char *)data, len, source, err);
 }
 
-static const sv_schema_loader serval_loader = {
+/* The loader of serval's own schema files. The table of every loader,
+ * sv_schema_loaders(), is the formats layer's (src/formats/builtin_formats.c),
+ * since the other loaders belong to formats. */
+const sv_schema_loader sv__schema_loader_serval = {
     "serval", "serval schema file (JSON, docs/schema.md)", serval_probe, serval_load};
-
-/* Every type-list loader. To add one (a KingsIsle type dump, say), write its
- * probe and load in its own file and list it here. */
-static const sv_schema_loader *const loaders[] = {
-    &serval_loader,
-};
-
-const sv_schema_loader *const *sv_schema_loaders(size_t *count)
-{
-    if (count) *count = sizeof loaders / sizeof loaders[0];
-    return loaders;
-}
 
 sv_status sv_schema_load(const sv_alloc *alloc, const uint8_t *data, size_t len, const char *source,
                          sv_schema **out, sv_error *err)
@@ -403,16 +394,18 @@ sv_status sv_schema_load(const sv_alloc *alloc, const uint8_t *data, size_t len,
     sv_error_clear(err);
     if (!out || (!data && len)) return sv__schema_fail(err, SV_ERR_USAGE, "missing argument");
     *out = NULL;
+    size_t nloaders;
+    const sv_schema_loader *const *loaders = sv_schema_loaders(&nloaders);
     const sv_schema_loader *best = NULL;
     int best_score = 0;
-    for (size_t i = 0; i < sizeof loaders / sizeof loaders[0]; i++) {
+    for (size_t i = 0; i < nloaders; i++) {
         int score = loaders[i]->probe(data ? data : (const uint8_t *)"", len);
         if (score > best_score) best = loaders[i], best_score = score;
     }
     if (!best) {
         char names[128] = "";
         size_t o = 0;
-        for (size_t i = 0; i < sizeof loaders / sizeof loaders[0] && o < sizeof names; i++)
+        for (size_t i = 0; i < nloaders && o < sizeof names; i++)
             o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
                                   loaders[i]->name);
         return sv__schema_fail(err, SV_ERR_UNSUPPORTED,

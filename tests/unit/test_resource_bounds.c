@@ -68,6 +68,12 @@ static const bound bounds[] = {
 #endif
     /* Each 4-byte field becomes a 32-byte key/value pair (docs/formats/noesis.md). */
     {"noesis", 12, 256u << 10, NULL},
+    /* Without a type list (as here), each deep property of 8 header bytes
+     * becomes a field, a {"bits", "data"} map, its bytes and its key: up to
+     * ~300 bytes while the fields collect (docs/security.md). */
+    {"kingsisle", 48, 256u << 10, NULL},
+    /* An element <a/> (4 bytes) is a 32-byte field; a <Class Name=""> 16 bytes of object. */
+    {"kingsisle-xml", 16, 256u << 10, NULL},
 };
 
 static const bound *bound_of(const char *format)

@@ -1,0 +1,206 @@
+/* serval-bench: the kingsisle workloads.
+ *
+ * kingsisle.decode      deep stream -> tree with the type list: a generated
+ *                       ~50 MB stream of 100,000 objects of katsuba's fixture
+ *                       classes, nested (gen_kingsisle.c).
+ * kingsisle.encode      tree -> the same bytes.
+ * kingsisle.decode-raw  the same stream without a type list: hashes and raw
+ *                       bit strings.
+ *
+ * No other writer exists, and katsuba (the one reader) cannot be built
+ * here, so the peer is memcpy of the same bytes into a buffer allocated
+ * once. Timed: making the document and decoding (freeing is not); encoding
+ * into a fresh buffer. Setup checks the answer: 100,000 objects decoded and
+ * the encoding gives back the identical bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <serval/kingsisle.h>
+#include <serval/value.h>
+
+#include "harness.h"
+#include "workloads.h"
+
+#define KI_OBJECTS 100000
+
+bool bench_gen_kingsisle(size_t target_bytes, size_t objects, uint8_t **data, size_t *len,
+                         sv_kingsisle_types **types, char *msg, size_t msg_size);
+
+static uint8_t *ki_data;
+static size_t ki_len;
+static sv_kingsisle_types *ki_types;
+static bool ki_tried, ki_ok;
+static char ki_msg[BENCH_MSG_MAX];
+
+static bool ki_input(const bench_opts *opts, bench_input *in, char *msg, size_t msg_size)
+{
+    if (!ki_tried) {
+        ki_tried = true;
+        double t0 = bench_now();
+        ki_ok = bench_gen_kingsisle((size_t)(opts->size_mb * 1e6), KI_OBJECTS, &ki_data, &ki_len,
+                                    &ki_types, ki_msg, sizeof ki_msg);
+        if (ki_ok)
+            printf("input: KingsIsle deep stream, %zu bytes (%.1f MB), %d objects, generated in "
+                   "%.2f s\n",
+                   ki_len, (double)ki_len / 1e6, KI_OBJECTS, bench_now() - t0);
+    }
+    if (!ki_ok) {
+        snprintf(msg, msg_size, "%s", ki_msg);
+        return false;
+    }
+    in->text = (const char *)ki_data;
+    in->len = ki_len;
+    return true;
+}
+
+typedef struct ki_state {
+    sv_doc *doc;
+    sv_value root;
+    sv_buf out;
+    bool raw;
+} ki_state;
+
+static ki_state st;
+
+static sv_kingsisle_opts options(bool raw)
+{
+    sv_kingsisle_opts o;
+    sv_kingsisle_opts_init(&o);
+    o.flags = SV_KI_STATEFUL_FLAGS;
+    o.types = raw ? NULL : ki_types;
+    return o;
+}
+
+static bool decode(bench_ctx *ctx)
+{
+    st.doc = sv_doc_new(ctx->alloc);
+    if (!st.doc) return bench_fail(ctx, "sv_doc_new: out of memory");
+    sv_kingsisle_opts o = options(st.raw);
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_kingsisle_decode(st.doc, (const uint8_t *)ctx->in->text, ctx->in->len, &o, &st.root,
+                            &err) != SV_OK) {
+        char why[BENCH_MSG_MAX];
+        sv_error_format(&err, why, sizeof why);
+        return bench_fail(ctx, "sv_kingsisle_decode: %s", why);
+    }
+    return true;
+}
+
+static bool encode(bench_ctx *ctx)
+{
+    sv_buf_init(&st.out, ctx->alloc);
+    sv_kingsisle_opts o = options(st.raw);
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_kingsisle_encode(&st.root, &o, &st.out, &err) != SV_OK) {
+        char why[BENCH_MSG_MAX];
+        sv_error_format(&err, why, sizeof why);
+        return bench_fail(ctx, "sv_kingsisle_encode: %s", why);
+    }
+    ctx->out_size = st.out.len;
+    return true;
+}
+
+static size_t count_objects(const sv_value *v)
+{
+    size_t n = sv_kind_of(v) == SV_OBJECT;
+    if (sv_kind_of(v) == SV_ARRAY)
+        for (uint32_t i = 0; i < sv_len(v); i++) n += count_objects(sv_array_at(v, i));
+    if (sv_kind_of(v) == SV_OBJECT)
+        for (uint32_t i = 0; i < sv_len(v); i++) n += count_objects(&sv_pair_at(v, i)->val);
+    return n;
+}
+
+static bool verify(bench_ctx *ctx)
+{
+    if (!decode(ctx) || !encode(ctx)) return false;
+    size_t n = st.raw ? 1 : count_objects(&st.root);
+    if (!st.raw && n != KI_OBJECTS)
+        return bench_fail(ctx, "decoded %zu objects, the stream has %d", n, KI_OBJECTS);
+    if (st.out.len != ctx->in->len || memcmp(st.out.data, ctx->in->text, st.out.len) != 0)
+        return bench_fail(ctx, "the encoded stream differs from the input");
+    sv_buf_free(&st.out);
+    ctx->out_size = 0;
+    return true;
+}
+
+static bool decode_setup(bench_ctx *ctx)
+{
+    st.raw = false;
+    if (!verify(ctx)) return false;
+    sv_doc_free(st.doc);
+    st.doc = NULL;
+    return true;
+}
+static bool raw_setup(bench_ctx *ctx)
+{
+    st.raw = true;
+    if (!verify(ctx)) return false;
+    sv_doc_free(st.doc);
+    st.doc = NULL;
+    return true;
+}
+static bool decode_step(bench_ctx *ctx)
+{
+    bool ok = decode(ctx);
+    ctx->made = st.doc;
+    return ok;
+}
+static void decode_after(bench_ctx *ctx)
+{
+    sv_doc_free(ctx->made);
+    st.doc = NULL;
+}
+static bool encode_setup(bench_ctx *ctx)
+{
+    st.raw = false;
+    return verify(ctx);
+}
+static bool encode_step(bench_ctx *ctx) { return encode(ctx); }
+static void encode_after(bench_ctx *ctx)
+{
+    (void)ctx;
+    sv_buf_free(&st.out);
+}
+
+static const bench_impl serval_decode = {"serval", BENCH_MEM_ALLOC, decode_setup, decode_step,
+                                         decode_after};
+static const bench_impl serval_raw = {"serval", BENCH_MEM_ALLOC, raw_setup, decode_step,
+                                      decode_after};
+static const bench_impl serval_encode = {"serval", BENCH_MEM_ALLOC, encode_setup, encode_step,
+                                         encode_after};
+
+static bool memcpy_setup(bench_ctx *ctx)
+{
+    ctx->state = malloc(ctx->in->len ? ctx->in->len : 1);
+    if (!ctx->state) return bench_fail(ctx, "out of memory");
+    memcpy(ctx->state, ctx->in->text, ctx->in->len);
+    return true;
+}
+static bool memcpy_step(bench_ctx *ctx)
+{
+    memcpy(ctx->state, ctx->in->text, ctx->in->len);
+    ctx->out_size =
+        ((volatile uint8_t *)ctx->state)[ctx->in->len / 2] ? ctx->in->len : ctx->in->len;
+    return true;
+}
+
+static const bench_impl memcpy_impl = {"memcpy", BENCH_MEM_RSS, memcpy_setup, memcpy_step, NULL};
+
+const bench_workload bench_workloads_kingsisle[] = {
+    {"kingsisle.decode",
+     "deep stream -> tree with the type list (sv_kingsisle_decode vs memcpy of the bytes)",
+     ki_input,
+     {&serval_decode, &memcpy_impl, NULL}},
+    {"kingsisle.encode",
+     "tree -> deep stream (sv_kingsisle_encode vs memcpy of the bytes)",
+     ki_input,
+     {&serval_encode, &memcpy_impl, NULL}},
+    {"kingsisle.decode-raw",
+     "deep stream -> tree without a type list: hashes and raw bits (vs memcpy)",
+     ki_input,
+     {&serval_raw, &memcpy_impl, NULL}},
+    {NULL, NULL, NULL, {NULL}},
+};

@@ -1,0 +1,437 @@
+/* Reading objects and values from the bit stream (§5, §6): shallow and deep
+ * objects, every leaf type, containers, enums, and the padding bits that are
+ * not zero (kept per object so that a rewrite gives back the same bytes). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/doc_internal.h"
+#include "core/utf8.h"
+#include "core/error_record.h"
+#include "formats/kingsisle/ki_internal.h"
+#include "formats/noesis/noesis_internal.h" /* UTF-16 <-> WTF-8 */
+
+sv_status ki_dec_fail(ki_dec *d, sv_status st, const char *fmt, ...)
+{
+    if (d->br.status != SV_OK) return d->br.status;
+    d->br.status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    sv__error_vrecord(d->br.err, st, KI_FORMAT, (d->br.pos >> 3) + d->base, (int)(d->br.pos & 7), fmt,
+                  ap);
+    va_end(ap);
+    return st;
+}
+
+/* A failed arena allocation as an error with a message. */
+static sv_status doc_check(ki_dec *d)
+{
+    sv_status st = sv_doc_status(d->doc);
+    return st == SV_OK ? SV_OK : ki_dec_fail(d, st, "out of memory (or over max_alloc)");
+}
+
+static bool pads_push2(ki_dec *d, uint32_t a, uint32_t b)
+{
+    ki_u32s *s = &d->pads;
+    if (s->n + 2 > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        uint32_t *v = sv__doc_scratch_realloc(d->doc, s->v, s->cap * sizeof *v, cap * sizeof *v);
+        if (!v) {
+            s->failed = true;
+            return false;
+        }
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = a;
+    s->v[s->n++] = b;
+    return true;
+}
+
+/* §3: whole-byte quantities start at a byte boundary. The skipped bits mean
+ * nothing, but they are not always zero: those that are not are remembered
+ * with the ordinal of their alignment point in the current object. */
+void ki_dec_align(ki_dec *d)
+{
+    unsigned n = (unsigned)((8 - (d->br.pos & 7)) & 7);
+    if (n == 0 || d->br.status != SV_OK) return;
+    uint32_t bits = (uint32_t)sv_br_read(&d->br, n);
+    uint32_t ord = d->pad_count++;
+    if (bits && !pads_push2(d, ord, bits))
+        ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
+}
+
+static inline uint32_t rd_u32(ki_dec *d)
+{
+    ki_dec_align(d);
+    return (uint32_t)sv_br_read(&d->br, 32);
+}
+
+static inline uint64_t left(const ki_dec *d) { return d->br.bit_len - d->br.pos; }
+
+/* §6.3: compact (1 bit is_large, then 7 or 31 bits, unaligned) or plain
+ * (aligned u16 for strings, u32 for containers). */
+static uint32_t rd_len(ki_dec *d, bool container)
+{
+    if (d->flags & SV_KI_COMPACT_LENGTHS) {
+        unsigned large = (unsigned)sv_br_read(&d->br, 1);
+        return (uint32_t)sv_br_read(&d->br, large ? 31 : 7);
+    }
+    ki_dec_align(d);
+    return (uint32_t)sv_br_read(&d->br, container ? 32 : 16);
+}
+
+/* A string's bytes: aligned only when there are any (§6.3). */
+static sv_status rd_string(ki_dec *d, sv_value *out)
+{
+    uint32_t n = rd_len(d, false);
+    if (d->br.status != SV_OK) return d->br.status;
+    if (n == 0) {
+        *out = sv_str(d->doc, "", 0);
+        return SV_OK;
+    }
+    ki_dec_align(d);
+    if ((uint64_t)n * 8 > left(d))
+        return ki_dec_fail(d, SV_ERR_TRUNCATED, "string of %u bytes, only %llu bits left", n,
+                           (unsigned long long)left(d));
+    if (n > d->max_string)
+        return ki_dec_fail(d, SV_ERR_LIMIT, "string of %u bytes is over the string limit", n);
+    const uint8_t *p = d->br.data + (d->br.pos >> 3);
+    /* text when it is UTF-8; binary strings (BLOB, §6.1) become bytes */
+    *out = sv_utf8_valid(p, n) ? sv_str(d->doc, (const char *)p, n) : sv_bytes(d->doc, p, n);
+    d->br.pos += (uint64_t)n * 8;
+    return doc_check(d);
+}
+
+static sv_status rd_wstring(ki_dec *d, sv_value *out)
+{
+    uint32_t n = rd_len(d, false);
+    if (d->br.status != SV_OK) return d->br.status;
+    if (n == 0) {
+        *out = sv_with_flags(sv_str(d->doc, "", 0), SV_F_UTF16);
+        return SV_OK;
+    }
+    ki_dec_align(d);
+    if ((uint64_t)n * 16 > left(d))
+        return ki_dec_fail(d, SV_ERR_TRUNCATED, "wide string of %u units, only %llu bits left", n,
+                           (unsigned long long)left(d));
+    if ((uint64_t)n * 3 > d->max_string)
+        return ki_dec_fail(d, SV_ERR_LIMIT, "wide string of %u units is over the string limit", n);
+    const uint8_t *p = d->br.data + (d->br.pos >> 3);
+    size_t len = nsb_utf16_wtf8_len(p, n, false);
+    sv_value v = sv_str_uninit(d->doc, len);
+    if (v.kind != SV_STRING) return doc_check(d);
+    nsb_utf16_to_wtf8(p, n, false, sv_value_buf(&v));
+    *out = sv_with_flags(v, SV_F_UTF16);
+    d->br.pos += (uint64_t)n * 16;
+    return SV_OK;
+}
+
+/* n aligned scalars of elem type into a tuple of the given shape. */
+static sv_status rd_tuple(ki_dec *d, sv_tag shape, sv_elem elem, unsigned n, sv_value *out)
+{
+    ki_dec_align(d);
+    unsigned bits = (unsigned)sv_elem_size(elem) * 8;
+    if ((uint64_t)n * bits > left(d))
+        return ki_dec_fail(d, SV_ERR_TRUNCATED, "%s needs %u bits, %llu left", sv_tag_name(shape),
+                           n * bits, (unsigned long long)left(d));
+    union {
+        uint8_t u8[16];
+        uint32_t u32[16];
+    } buf;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t x = sv_br_read(&d->br, bits);
+        if (bits == 8)
+            buf.u8[i] = (uint8_t)x;
+        else
+            buf.u32[i] = (uint32_t)x;
+    }
+    *out = sv_tuple(d->doc, shape, elem, &buf);
+    if (sv_tag_scalars(shape) != n) return ki_dec_fail(d, SV_ERR_TYPE, "bad tuple shape");
+    return doc_check(d);
+}
+
+static sv_status rd_enum(ki_dec *d, const ki_prop *p, sv_value *out)
+{
+    /* §6.4: with string enums, the option names as a std::string */
+    if (d->flags & SV_KI_STRING_ENUMS) {
+        sv_status st = rd_string(d, out);
+        *out = sv_with_tag(*out, SV_TAG_ENUM);
+        return st;
+    }
+    uint32_t v = rd_u32(d); /* aligned: §11 item 2 */
+    *out = sv_with_tag(sv_uint_w(v, 4), SV_TAG_ENUM);
+    return d->br.status;
+}
+
+/* One value of p's element type. */
+static sv_status rd_elem(ki_dec *d, const ki_prop *p, sv_value *out)
+{
+    sv_bitreader *r = &d->br;
+    switch ((ki_kind)p->kind) {
+    case KI_BOOL: *out = sv_bool(sv_br_read(r, 1) != 0); break;
+    case KI_I8: ki_dec_align(d); *out = sv_int_w((int8_t)sv_br_read(r, 8), 1); break;
+    case KI_U8: ki_dec_align(d); *out = sv_uint_w(sv_br_read(r, 8), 1); break;
+    case KI_I16: ki_dec_align(d); *out = sv_int_w((int16_t)sv_br_read(r, 16), 2); break;
+    case KI_U16: ki_dec_align(d); *out = sv_uint_w(sv_br_read(r, 16), 2); break;
+    case KI_WCHAR:
+        ki_dec_align(d);
+        *out = sv_with_tag(sv_uint_w(sv_br_read(r, 16), 2), SV_TAG_CHAR);
+        break;
+    case KI_I32: *out = sv_int_w((int32_t)rd_u32(d), 4); break;
+    case KI_U32: *out = sv_uint_w(rd_u32(d), 4); break;
+    case KI_F32: {
+        uint32_t b = rd_u32(d);
+        float f;
+        memcpy(&f, &b, 4);
+        *out = sv_f32(f);
+        break;
+    }
+    case KI_F64: {
+        ki_dec_align(d);
+        uint64_t b = sv_br_read(r, 64);
+        double f;
+        memcpy(&f, &b, 8);
+        *out = sv_with_flags(sv_f64(f), SV_F_EXPLICIT);
+        break;
+    }
+    case KI_I64: ki_dec_align(d); *out = sv_int_w((int64_t)sv_br_read(r, 64), 8); break;
+    case KI_U64: ki_dec_align(d); *out = sv_uint_w(sv_br_read(r, 64), 8); break;
+    case KI_BITS_S: /* §3: bit integers are never aligned */
+        *out = sv_int_w(sv_br_read_signed(r, p->bits), p->bits <= 7 ? 1 : 4);
+        break;
+    case KI_BITS_U: *out = sv_uint_w(sv_br_read(r, p->bits), p->bits <= 7 ? 1 : 4); break;
+    case KI_STR: return rd_string(d, out);
+    case KI_WSTR: return rd_wstring(d, out);
+    case KI_COLOR: {
+        /* §11 item 4: stored B, G, R, A; the tuple is r, g, b, a */
+        sv_status st = rd_tuple(d, SV_TAG_COLOR, SV_ELEM_U8, 4, out);
+        if (st == SV_OK) {
+            uint8_t *c = sv_value_buf(out);
+            uint8_t b = c[0];
+            c[0] = c[2];
+            c[2] = b;
+        }
+        return st;
+    }
+    case KI_VEC3: return rd_tuple(d, SV_TAG_VECTOR3, SV_ELEM_F32, 3, out);
+    case KI_EULER: return rd_tuple(d, SV_TAG_EULER, SV_ELEM_F32, 3, out);
+    case KI_QUAT: return rd_tuple(d, SV_TAG_QUATERNION, SV_ELEM_F32, 4, out);
+    case KI_MAT3: return rd_tuple(d, SV_TAG_MATRIX3X3, SV_ELEM_F32, 9, out);
+    case KI_SIZE_I:
+    case KI_POINT_I: return rd_tuple(d, SV_TAG_VECTOR2I, SV_ELEM_I32, 2, out);
+    case KI_POINT_F: return rd_tuple(d, SV_TAG_VECTOR2, SV_ELEM_F32, 2, out);
+    case KI_POINT_U8: return rd_tuple(d, SV_TAG_VECTOR2I, SV_ELEM_U8, 2, out);
+    case KI_POINT_U32: return rd_tuple(d, SV_TAG_VECTOR2I, SV_ELEM_U32, 2, out);
+    case KI_RECT_I: return rd_tuple(d, SV_TAG_RECT2I, SV_ELEM_I32, 4, out);
+    case KI_RECT_F: return rd_tuple(d, SV_TAG_RECT2, SV_ELEM_F32, 4, out);
+    case KI_ENUM: return rd_enum(d, p, out);
+    case KI_OBJECT: return ki_read_object(d, out);
+    case KI_OPAQUE:
+    default:
+        return ki_dec_fail(d, SV_ERR_UNSUPPORTED, "type '%s' has no known encoding", p->type);
+    }
+    return r->status;
+}
+
+/* The fewest bits one element can take: bounds a container's count before
+ * anything is allocated. */
+static unsigned min_elem_bits(const ki_prop *p)
+{
+    switch ((ki_kind)p->kind) {
+    case KI_BOOL: return 1;
+    case KI_BITS_S:
+    case KI_BITS_U: return p->bits;
+    case KI_OBJECT: return 32; /* at least a type tag */
+    default: return 8;        /* a byte, or a compact length prefix */
+    }
+}
+
+static sv_status rd_value(ki_dec *d, const ki_prop *p, sv_value *out)
+{
+    if (!p->dynamic) return rd_elem(d, p, out);
+    uint32_t n = rd_len(d, true);
+    if (d->br.status != SV_OK) return d->br.status;
+    if ((uint64_t)n * min_elem_bits(p) > left(d))
+        return ki_dec_fail(d, SV_ERR_TRUNCATED, "a list of %u elements cannot fit in the %llu bits left",
+                           n, (unsigned long long)left(d));
+    sv_value arr = sv_array(d->doc, n);
+    if (sv_doc_status(d->doc) != SV_OK) return doc_check(d);
+    sv_value *items = sv_array_items(&arr);
+    for (uint32_t i = 0; i < n; i++) {
+        sv_status st = rd_elem(d, p, &items[i]);
+        if (st != SV_OK) {
+            sv_error_path_index(d->br.err, i);
+            return st;
+        }
+    }
+    *out = arr;
+    return SV_OK;
+}
+
+/* Fields collect on a scratch stack and move into the object at its end,
+ * so an object is allocated once, at its final size. */
+static bool push_field(ki_dec *d, sv_value key, sv_value val)
+{
+    if (d->nfields == d->fields_cap) {
+        size_t cap = d->fields_cap ? d->fields_cap * 2 : 64;
+        sv_pair *f = sv__doc_scratch_realloc(d->doc, d->fields, d->fields_cap * sizeof *f,
+                                             cap * sizeof *f);
+        if (!f) return false;
+        d->fields = f;
+        d->fields_cap = cap;
+    }
+    d->fields[d->nfields].key = key;
+    d->fields[d->nfields++].val = val;
+    return true;
+}
+
+static sv_value prop_key(ki_dec *d, const ki_prop *p)
+{
+    sv_value *k = &d->keys[p->gidx];
+    if (k->kind != SV_STRING) *k = sv_str_intern(d->doc, p->name, p->name_len);
+    return *k;
+}
+
+static sv_value hash_key(ki_dec *d, uint32_t hash)
+{
+    char buf[11];
+    size_t n = ki_hash_key(hash, buf);
+    return sv_str(d->doc, buf, n); /* not interned: hashes rarely repeat in one object */
+}
+
+static sv_status fail_in(ki_dec *d, sv_status st, const sv_value *key)
+{
+    size_t n;
+    const char *s = sv_get_str(key, &n);
+    sv_error_path_key(d->br.err, s, n);
+    return st;
+}
+
+/* §5.2: the masked properties in id order, nothing in between. */
+static sv_status rd_shallow(ki_dec *d, const ki_class *c)
+{
+    for (uint32_t i = 0; i < c->nprops; i++) {
+        const ki_prop *p = &c->props[i];
+        if ((p->flags & d->mask) != d->mask) continue;
+        if ((p->flags & SV_KI_PROP_DEPRECATED) && d->skip_deprecated) continue;
+        if (p->flags & SV_KI_PROP_DELTA_ENCODE) { /* §5.2: 1 presence bit */
+            if (!sv_br_read(&d->br, 1)) {
+                if (d->br.status != SV_OK) return d->br.status;
+                if (d->flags & SV_KI_FORBID_DELTA)
+                    return ki_dec_fail(d, SV_ERR_SYNTAX,
+                                       "optional property '%s' of '%s' is absent, but the "
+                                       "flags forbid delta encoding (0x10)",
+                                       p->name, c->name);
+                continue; /* absent: not in the tree */
+            }
+        }
+        sv_value key = prop_key(d, p), v;
+        sv_status st = rd_value(d, p, &v);
+        if (st != SV_OK) return fail_in(d, st, &key);
+        if (!push_field(d, key, v)) return ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
+    }
+    return d->br.status;
+}
+
+/* §5.3: u32 object_bits, then {align; u32 prop_bits; u32 hash; value}. A
+ * property the list does not know (or every property, without a list) is
+ * kept as raw bits, skipped by its size. */
+static sv_status rd_deep(ki_dec *d, const ki_class *c)
+{
+    uint64_t start = d->br.pos;
+    uint32_t obj_bits = (uint32_t)sv_br_read(&d->br, 32);
+    if (d->br.status != SV_OK) return d->br.status;
+    if (obj_bits < 32 || obj_bits > d->br.bit_len - start) {
+        d->br.pos = start;
+        return ki_dec_fail(d, obj_bits < 32 ? SV_ERR_SYNTAX : SV_ERR_TRUNCATED,
+                           "object size of %u bits %s (%llu bits left)", obj_bits,
+                           obj_bits < 32 ? "is smaller than its own field" : "runs past the data",
+                           (unsigned long long)(d->br.bit_len - start));
+    }
+    uint64_t end = start + obj_bits;
+    while (d->br.pos < end) {
+        uint64_t before = d->br.pos;
+        ki_dec_align(d);
+        uint64_t at = d->br.pos;
+        uint32_t size = (uint32_t)sv_br_read(&d->br, 32);
+        uint32_t hash = (uint32_t)sv_br_read(&d->br, 32);
+        if (d->br.status != SV_OK) return d->br.status;
+        uint64_t head = d->br.pos - before;
+        if (size < head || size > end - before) {
+            d->br.pos = at;
+            return ki_dec_fail(d, SV_ERR_SYNTAX,
+                               "property size of %u bits %s (%llu bits left in the object)", size,
+                               size < head ? "is smaller than its header" : "runs past its object",
+                               (unsigned long long)(end - before));
+        }
+        const ki_prop *p = c ? ki_prop_by_hash(c, hash) : NULL;
+        sv_value key = p ? prop_key(d, p) : hash_key(d, hash), v;
+        sv_status st;
+        if (p && p->kind != KI_OPAQUE) {
+            /* the value is read in the limits of its size */
+            uint64_t saved = d->br.bit_len;
+            d->br.bit_len = before + size;
+            st = rd_value(d, p, &v);
+            d->br.bit_len = saved;
+            if (st == SV_OK && d->br.pos != before + size)
+                st = ki_dec_fail(d, SV_ERR_SYNTAX,
+                                 "property '%s' says %u bits, its value ends %lld bits %s", p->name,
+                                 size, (long long)(before + size - d->br.pos), "early");
+        } else {
+            st = ki_read_raw(d, before + size - d->br.pos, &v);
+        }
+        if (st != SV_OK) return fail_in(d, st, &key);
+        if (!push_field(d, key, v)) return ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
+    }
+    return d->br.status;
+}
+
+sv_status ki_read_object(ki_dec *d, sv_value *out)
+{
+    uint32_t tag = rd_u32(d);
+    if (d->br.status != SV_OK) return d->br.status;
+    if (tag == 0) { /* §5.1: null, nothing follows even in deep mode */
+        *out = sv_null();
+        return SV_OK;
+    }
+    const ki_class *c = d->types ? ki_class_by_hash(d->types, tag) : NULL;
+    if (!c && (d->types || d->shallow)) {
+        d->br.pos -= 32;
+        return ki_dec_fail(d, SV_ERR_NOT_FOUND, "unknown type hash %u (0x%08x)%s", tag, tag,
+                           d->types ? " in the type list" : ": shallow mode needs a type list");
+    }
+    if (++d->depth > d->max_depth) {
+        d->br.pos -= 32;
+        return ki_dec_fail(d, SV_ERR_DEPTH, "objects nested deeper than %u", d->max_depth);
+    }
+    uint32_t saved_count = d->pad_count;
+    size_t saved_n = d->pads.n;
+    d->pad_count = 0;
+    size_t first = d->nfields;
+    sv_status st = d->shallow ? rd_shallow(d, c) : rd_deep(d, c);
+    sv_value cls = c ? sv_str_intern(d->doc, c->name, c->name_len) : sv_uint(tag); /* as typed JSON reads "$class": N */
+    sv_value obj = sv_object(d->doc, cls, d->nfields - first);
+    if (st == SV_OK) st = doc_check(d);
+    if (st == SV_OK && d->nfields > first)
+        memcpy(sv_pairs(&obj), d->fields + first, (d->nfields - first) * sizeof(sv_pair));
+    d->nfields = first;
+    if (st == SV_OK && d->pads.failed) st = ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
+    if (st == SV_OK && d->pads.n > saved_n) {
+        sv_value meta = sv_map(d->doc, 1);
+        sv_value pads = sv_packed(d->doc, SV_ELEM_U32, SV_TAG_NONE, d->pads.v + saved_n,
+                                  d->pads.n - saved_n);
+        sv_pair *mp = sv_pairs(&meta);
+        if (mp) {
+            mp[0].key = sv_str_intern(d->doc, KI_META_PADDING, strlen(KI_META_PADDING));
+            mp[0].val = pads;
+        }
+        sv_set_meta(d->doc, &obj, meta);
+        st = doc_check(d);
+    }
+    d->pads.n = saved_n;
+    d->pad_count = saved_count;
+    d->depth--;
+    *out = obj;
+    return st;
+}

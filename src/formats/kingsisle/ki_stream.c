@@ -1,0 +1,320 @@
+/* The stream around the root object (§4): BINd magic, the manual zlib
+ * wrapper, the stateful flags word, the compression marker and its zlib
+ * payload; then the root object and whatever follows it in the last byte.
+ * What a rewrite needs to give back the same bytes goes into the root
+ * object's meta: the stored flags, the marker, the original compressed
+ * payloads (reused when they still inflate to the new bytes), padding bits
+ * after the root and bytes after it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compress/zlib_adapter.h"
+#include "core/byteio.h"
+#include "core/doc_internal.h"
+#include "formats/kingsisle/ki_internal.h"
+
+void sv_kingsisle_opts_init(sv_kingsisle_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->property_mask = 24; /* TRANSMIT | PRIVILEGED_TRANSMIT, katsuba's default (§5.2) */
+    o->zlib_level = 9;     /* katsuba's fixture starts 78 DA (§4.3) */
+}
+
+/* The caller's options over the defaults; a struct from an older, smaller
+ * layout fills only the fields it has. */
+static sv_kingsisle_opts resolve(const sv_kingsisle_opts *in)
+{
+    sv_kingsisle_opts o;
+    sv_kingsisle_opts_init(&o);
+    if (in && in->struct_size >= sizeof(uint32_t)) {
+        size_t n = in->struct_size < sizeof o ? in->struct_size : sizeof o;
+        memcpy(&o, in, n);
+        o.struct_size = sizeof o;
+    }
+    return o;
+}
+
+/* ---- meta helpers ---------------------------------------------------------- */
+
+typedef struct meta_list {
+    sv_value keys[10], vals[10];
+    unsigned n;
+} meta_list;
+
+static void meta_add(sv_doc *doc, meta_list *m, const char *key, sv_value v)
+{
+    m->keys[m->n] = sv_str_intern(doc, key, strlen(key));
+    m->vals[m->n++] = v;
+}
+
+/* The root's meta: its own (padding) then the stream's entries. */
+static sv_status attach_meta(sv_doc *doc, sv_value *root, const meta_list *m)
+{
+    if (!m->n) return SV_OK;
+    const sv_value *old = sv_meta(root);
+    sv_value meta = sv_map(doc, 0);
+    for (uint32_t i = 0; i < sv_len(old); i++) {
+        const sv_pair *p = sv_pair_at(old, i);
+        sv_map_put(doc, &meta, p->key, p->val);
+    }
+    for (unsigned i = 0; i < m->n; i++) sv_map_put(doc, &meta, m->keys[i], m->vals[i]);
+    sv_set_meta(doc, root, meta);
+    return sv_doc_status(doc);
+}
+
+static sv_status need(uint64_t have, uint64_t want, uint64_t at, const char *what, sv_error *err)
+{
+    if (have >= want) return SV_OK;
+    return sv_error_set(err, SV_ERR_TRUNCATED, KI_FORMAT, at, "%s needs %llu bytes, %llu left",
+                        what, (unsigned long long)want, (unsigned long long)have);
+}
+
+/* ---- decoding ---------------------------------------------------------------- */
+
+static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t base,
+                           const sv_kingsisle_opts *o, uint32_t flags, bool shallow,
+                           const sv_limits *lim, meta_list *m, sv_value *out, sv_error *err)
+{
+    ki_dec d;
+    memset(&d, 0, sizeof d);
+    sv_br_init(&d.br, p, n, KI_FORMAT, err);
+    d.doc = doc;
+    d.types = o->types;
+    d.flags = flags;
+    d.mask = o->property_mask;
+    d.shallow = shallow;
+    d.skip_deprecated = o->skip_deprecated;
+    d.max_depth = lim->max_depth;
+    d.max_string = lim->max_string;
+    d.base = base;
+    size_t nkeys = o->types ? o->types->total_props : 0;
+    if (nkeys) {
+        d.keys = sv__doc_scratch_realloc(doc, NULL, 0, nkeys * sizeof *d.keys);
+        if (!d.keys) return sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, base, "out of memory");
+        memset(d.keys, 0, nkeys * sizeof *d.keys);
+    }
+    sv_value root;
+    sv_status st = ki_read_object(&d, &root);
+    if (st == SV_OK && sv_kind_of(&root) == SV_NULL) { /* §5.1 */
+        d.br.pos = 0;
+        st = ki_dec_fail(&d, SV_ERR_SYNTAX, "the root object is null (type tag 0)");
+    }
+    if (st == SV_OK && (d.br.pos & 7)) { /* the rest of the last byte */
+        uint32_t tail = (uint32_t)sv_br_read(&d.br, (unsigned)(8 - (d.br.pos & 7)));
+        if (tail) meta_add(doc, m, KI_META_TAIL, sv_uint_w(tail, 1));
+    }
+    if (st == SV_OK && d.br.pos < d.br.bit_len) {
+        /* katsuba ignores bytes after the root; they are kept for the rewrite */
+        size_t at = (size_t)(d.br.pos >> 3);
+        meta_add(doc, m, "trailing", sv_bytes(doc, p + at, n - at));
+    }
+    sv__doc_scratch_free(doc, d.keys, nkeys * sizeof *d.keys);
+    sv__doc_scratch_free(doc, d.pads.v, d.pads.cap * sizeof *d.pads.v);
+    sv__doc_scratch_free(doc, d.fields, d.fields_cap * sizeof *d.fields);
+    if (st == SV_OK) st = attach_meta(doc, &root, m);
+    if (st == SV_OK) *out = root;
+    return st;
+}
+
+sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
+                              const sv_kingsisle_opts *opts, sv_value *out, sv_error *err)
+{
+    sv_kingsisle_opts o = resolve(opts);
+    sv_limits lim = sv_limits_resolve(&o.limits);
+    uint32_t flags = o.flags;
+    bool shallow = o.shallow, manual = o.compress;
+    meta_list m = {.n = 0};
+    const uint8_t *p = data ? data : (const uint8_t *)"";
+    size_t n = data ? len : 0;
+    uint64_t base = 0;
+    sv_status st = SV_OK;
+    sv_buf z1, z2;
+    sv_buf_init(&z1, &doc->alloc); /* the document's allocator sees inflated payloads */
+    sv_buf_init(&z2, &doc->alloc);
+
+    /* §4.4: BINd means a deep stream with stateful flags, whatever the options */
+    if (n >= 4 && sv_load_u32le(p) == KI_BIND_MAGIC) {
+        p += 4, n -= 4, base = 4;
+        shallow = false;
+        flags = SV_KI_STATEFUL_FLAGS;
+        manual = false;
+        meta_add(doc, &m, KI_META_BIND, sv_bool(true));
+    }
+    if (manual) { /* §4.2: u32 uncompressed size, then zlib */
+        if ((st = need(n, 5, base, "the manual zlib wrapper", err)) != SV_OK) goto done;
+        uint32_t size = sv_load_u32le(p);
+        st = sv_zlib_inflate_exact(p + 4, n - 4, size, lim.max_decompressed, KI_FORMAT, base + 4,
+                                   &z1, err);
+        if (st != SV_OK) goto done;
+        meta_add(doc, &m, KI_META_MANUAL_ZLIB, sv_bytes(doc, p + 4, n - 4));
+        p = z1.data ? z1.data : (const uint8_t *)"", n = z1.len, base = 0;
+    }
+    if (flags & SV_KI_STATEFUL_FLAGS) { /* the stream's flags replace the caller's */
+        if ((st = need(n, 4, base, "the serializer flags word", err)) != SV_OK) goto done;
+        flags = sv_load_u32le(p);
+        meta_add(doc, &m, KI_META_FLAGS, sv_uint_w(flags, 4));
+        p += 4, n -= 4, base += 4;
+    }
+    if (flags & SV_KI_WITH_COMPRESSION) {
+        if ((st = need(n, 1, base, "the compression marker", err)) != SV_OK) goto done;
+        uint8_t marker = p[0];
+        meta_add(doc, &m, KI_META_MARKER, sv_uint_w(marker, 1));
+        p += 1, n -= 1, base += 1;
+        if (marker) { /* u32 uncompressed size, then zlib; no size after marker 0 */
+            if ((st = need(n, 5, base, "the compressed payload", err)) != SV_OK) goto done;
+            uint32_t size = sv_load_u32le(p);
+            st = sv_zlib_inflate_exact(p + 4, n - 4, size, lim.max_decompressed, KI_FORMAT,
+                                       base + 4, &z2, err);
+            if (st != SV_OK) goto done;
+            meta_add(doc, &m, KI_META_ZLIB, sv_bytes(doc, p + 4, n - 4));
+            p = z2.data ? z2.data : (const uint8_t *)"", n = z2.len, base = 0;
+        }
+    }
+    if ((st = sv_doc_status(doc)) != SV_OK) goto done;
+    st = read_body(doc, p, n, base, &o, flags, shallow, &lim, &m, out, err);
+done:
+    sv_buf_free(&z1);
+    sv_buf_free(&z2);
+    /* an arena allocation that failed on the way, said once */
+    if (st == SV_OK) st = sv_doc_status(doc);
+    if (st != SV_OK)
+        st = sv_error_set(err, st, KI_FORMAT, 0, "%s",
+                     st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(st));
+    return st;
+}
+
+/* ---- encoding ---------------------------------------------------------------- */
+
+/* Whether the zlib payload z still inflates to exactly these bytes. */
+static bool same_payload(const sv_value *z, const uint8_t *bytes, size_t n)
+{
+    if (sv_kind_of(z) != SV_BYTES) return false;
+    size_t zl;
+    const uint8_t *zp = (const uint8_t *)sv_get_str(z, &zl);
+    sv_buf tmp;
+    sv_buf_init(&tmp, NULL);
+    sv_error e;
+    sv_error_clear(&e);
+    bool same = sv_zlib_inflate_exact(zp, zl, n, n, KI_FORMAT, 0, &tmp, &e) == SV_OK &&
+                tmp.len == n && (n == 0 || memcmp(tmp.data, bytes, n) == 0);
+    sv_buf_free(&tmp);
+    return same;
+}
+
+/* u32 size + zlib of in: the original payload when it still fits, else new. */
+static bool put_zlib(sv_buf *out, const uint8_t *in, size_t n, const sv_value *orig, int level)
+{
+    sv_put_u32le(out, (uint32_t)n);
+    if (same_payload(orig, in, n)) {
+        size_t zl;
+        const char *zp = sv_get_str(orig, &zl);
+        sv_buf_append(out, zp, zl);
+        return sv_buf_ok(out);
+    }
+    return sv_zlib_deflate(in, n, level, out);
+}
+
+sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, sv_buf *out,
+                              sv_error *err)
+{
+    sv_kingsisle_opts o = resolve(opts);
+    if (sv_kind_of(v) != SV_OBJECT)
+        return sv_error_set(err, SV_ERR_TYPE, KI_FORMAT, 0,
+                            "the root must be an object (a null root cannot be written)");
+    const sv_value *meta = sv_meta(v);
+    uint32_t flags = o.flags;
+    bool shallow = o.shallow, manual = o.compress;
+    bool bind = sv_get_bool(sv_map_getz(meta, KI_META_BIND));
+    if (bind) {
+        shallow = false;
+        flags = SV_KI_STATEFUL_FLAGS;
+        manual = false;
+    }
+    /* the stored word replaces the flags, and need not have bit 0 itself */
+    bool stateful = (flags & SV_KI_STATEFUL_FLAGS) != 0;
+    if (stateful) {
+        const sv_value *f = sv_map_getz(meta, KI_META_FLAGS);
+        if (f) flags = (uint32_t)sv_get_uint(f);
+    }
+    if (o.zlib_level < -1 || o.zlib_level > 9) o.zlib_level = 9;
+
+    /* Without compression the object stream goes straight to out, after the
+     * header; with it, into a buffer of its own that is compressed after. */
+    bool marker_zlib = false;
+    const sv_value *mk = sv_map_getz(meta, KI_META_MARKER);
+    if (flags & SV_KI_WITH_COMPRESSION) marker_zlib = !(mk && sv_get_uint(mk) == 0);
+    bool direct = !manual && !marker_zlib;
+    sv_buf body, stream;
+    sv_buf_init(&body, out->alloc);
+    sv_buf_init(&stream, out->alloc);
+    size_t start = out->len;
+    if (direct) {
+        if (bind) sv_put_u32le(out, KI_BIND_MAGIC);
+        if (stateful) sv_put_u32le(out, flags);
+        if (flags & SV_KI_WITH_COMPRESSION) sv_buf_putc(out, 0);
+    }
+    sv_buf *bodyp = direct ? out : &body;
+    size_t body_start = bodyp->len;
+    ki_enc e;
+    memset(&e, 0, sizeof e);
+    e.out = bodyp;
+    sv_bw_init(&e.bw, bodyp);
+    e.types = o.types;
+    e.flags = flags;
+    e.mask = o.property_mask;
+    e.shallow = shallow;
+    e.skip_deprecated = o.skip_deprecated;
+    e.err = err;
+    sv_status st = ki_write_object(&e, v);
+    if (st == SV_OK) {
+        ki_write_tail(&e, (uint32_t)sv_get_uint(sv_map_getz(meta, KI_META_TAIL)));
+        size_t tn;
+        const char *tp = sv_get_str(sv_map_getz(meta, "trailing"), &tn);
+        if (sv_kind_of(sv_map_getz(meta, "trailing")) == SV_BYTES) sv_buf_append(bodyp, tp, tn);
+        if (!sv_buf_ok(bodyp)) st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
+    }
+    if (st == SV_OK && bodyp->len - body_start > UINT32_MAX)
+        st = sv_error_set(err, SV_ERR_RANGE, KI_FORMAT, 0, "a stream over 4 GiB");
+    if (st != SV_OK || direct) goto done;
+
+    if (stateful) sv_put_u32le(&stream, flags);
+    if (flags & SV_KI_WITH_COMPRESSION) {
+        const sv_value *zv = sv_map_getz(meta, KI_META_ZLIB);
+        if (!marker_zlib) { /* stored raw, as it was */
+            sv_buf_putc(&stream, 0);
+            sv_buf_append(&stream, body.data, body.len);
+        } else {
+            /* §4.3: compressed when that is smaller (or as the tree says) */
+            size_t at = stream.len;
+            sv_buf_putc(&stream, mk ? (uint8_t)sv_get_uint(mk) : 1);
+            if (!put_zlib(&stream, body.data, body.len, zv, o.zlib_level)) goto nomem;
+            if (!mk && stream.len - at - 5 >= body.len) {
+                stream.len = at;
+                sv_buf_putc(&stream, 0);
+                sv_buf_append(&stream, body.data, body.len);
+            }
+        }
+    } else {
+        sv_buf_append(&stream, body.data, body.len);
+    }
+    if (!sv_buf_ok(&stream)) goto nomem;
+    if (bind) sv_put_u32le(out, KI_BIND_MAGIC);
+    if (manual) {
+        if (stream.len > UINT32_MAX) goto nomem;
+        if (!put_zlib(out, stream.data, stream.len, sv_map_getz(meta, KI_META_MANUAL_ZLIB),
+                      o.zlib_level))
+            goto nomem;
+    } else {
+        sv_buf_append(out, stream.data, stream.len);
+    }
+    if (!sv_buf_ok(out)) goto nomem;
+done:
+    sv_buf_free(&body);
+    sv_buf_free(&stream);
+    if (st != SV_OK) out->len = start;
+    return st;
+nomem:
+    st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
+    goto done;
+}

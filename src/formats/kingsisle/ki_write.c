@@ -1,0 +1,536 @@
+/* Writing objects and values to the bit stream (§5, §6): the mirror of
+ * ki_read.c. Deep-mode sizes are patched in once a property or object ends;
+ * padding is zero unless the object's meta remembers other bits for that
+ * alignment point. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/error_record.h"
+#include "formats/kingsisle/ki_internal.h"
+#include "formats/noesis/noesis_internal.h" /* WTF-8 -> UTF-16 */
+
+sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
+{
+    if (e->status != SV_OK) return e->status;
+    e->status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    sv__error_vrecord(e->err, st, KI_FORMAT, 0, -1, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---- bits ------------------------------------------------------------------ */
+
+static inline void w_bits(ki_enc *e, uint64_t v, unsigned n) { sv_bw_write(&e->bw, v, n); }
+
+static inline void w_align(ki_enc *e)
+{
+    if (!e->bw.nacc) return;
+    uint32_t ord = e->pad_count++, bits = 0;
+    if (e->pad_next < e->npads && e->pads[2 * e->pad_next] == ord) {
+        bits = e->pads[2 * e->pad_next + 1];
+        e->pad_next++;
+    }
+    w_bits(e, bits, 8 - e->bw.nacc);
+}
+
+static inline void w_u32(ki_enc *e, uint32_t v)
+{
+    w_align(e);
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    sv_bw_bytes(&e->bw, b, 4);
+}
+
+static inline void w_u64(ki_enc *e, uint64_t v)
+{
+    w_u32(e, (uint32_t)v);
+    w_u32(e, (uint32_t)(v >> 32));
+}
+
+static inline uint64_t bit_pos(const ki_enc *e) { return sv_bw_bit_len(&e->bw); }
+
+/* Writes v little-endian at byte offset at (a field written earlier). */
+static void patch_u32(ki_enc *e, size_t at, uint64_t v)
+{
+    if (!sv_buf_ok(e->out)) return;
+    if (v > UINT32_MAX) {
+        ki_enc_fail(e, SV_ERR_RANGE, "an object of more than 2^32 bits");
+        return;
+    }
+    for (int i = 0; i < 4; i++) e->out->data[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+}
+
+/* ---- values ---------------------------------------------------------------- */
+
+static sv_status type_error(ki_enc *e, const ki_prop *p, const sv_value *v)
+{
+    return ki_enc_fail(e, SV_ERR_TYPE, "'%s' (%s) cannot hold a %s", p->name, p->type,
+                       sv_kind_name(sv_kind_of(v)));
+}
+
+static void w_len(ki_enc *e, uint32_t n, bool container)
+{
+    if (e->flags & SV_KI_COMPACT_LENGTHS) { /* §6.3 */
+        bool large = n >= 0x80;
+        w_bits(e, large, 1);
+        w_bits(e, n, large ? 31 : 7);
+        return;
+    }
+    w_align(e);
+    w_bits(e, n, container ? 32 : 16);
+}
+
+static sv_status w_string(ki_enc *e, const ki_prop *p, const sv_value *v)
+{
+    sv_kind k = sv_kind_of(v);
+    if (k != SV_STRING && k != SV_BYTES) return type_error(e, p, v);
+    size_t n;
+    const char *s = sv_get_str(v, &n);
+    if (!(e->flags & SV_KI_COMPACT_LENGTHS) ? n > 0xFFFF : n > 0x7FFFFFFF)
+        return ki_enc_fail(e, SV_ERR_RANGE, "'%s': a string of %zu bytes is too long", p->name, n);
+    w_len(e, (uint32_t)n, false);
+    if (n) {
+        w_align(e);
+        sv_bw_bytes(&e->bw, s, n);
+    }
+    return e->status;
+}
+
+/* UTF-16 code units of WTF-8 text: two for a 4-byte sequence, else one per
+ * lead byte. */
+static size_t utf16_units(const uint8_t *s, size_t n)
+{
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((s[i] & 0xC0) == 0x80) continue;
+        u += (s[i] >= 0xF0) ? 2 : 1;
+    }
+    return u;
+}
+
+static sv_status w_wstring(ki_enc *e, const ki_prop *p, const sv_value *v)
+{
+    if (sv_kind_of(v) != SV_STRING) return type_error(e, p, v);
+    size_t n;
+    const uint8_t *s = (const uint8_t *)sv_get_str(v, &n);
+    size_t units = utf16_units(s, n);
+    if (!(e->flags & SV_KI_COMPACT_LENGTHS) ? units > 0xFFFF : units > 0x7FFFFFFF)
+        return ki_enc_fail(e, SV_ERR_RANGE, "'%s': a wide string too long", p->name);
+    w_len(e, (uint32_t)units, false);
+    if (units) {
+        w_align(e);
+        size_t at = e->out->len; /* aligned: the code units go straight to the output */
+        if (!nsb_wtf8_to_utf16(e->out, s, n, false) || (e->out->len - at) != units * 2) {
+            e->out->len = at;
+            return ki_enc_fail(e, SV_ERR_UTF8, "'%s': not WTF-8 text", p->name);
+        }
+    }
+    return e->status;
+}
+
+static sv_status w_tuple(ki_enc *e, const ki_prop *p, const sv_value *v, unsigned n, sv_elem as)
+{
+    if (sv_kind_of(v) != SV_TUPLE || sv_len(v) != n) return type_error(e, p, v);
+    w_align(e);
+    sv_elem have = sv_elem_of(v);
+    const uint8_t *raw = sv_numbers(v);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = (p->kind == KI_COLOR) ? (i == 0 ? 2 : i == 2 ? 0 : i) : i; /* B,G,R,A */
+        if (have == as) { /* the usual case: the bits as they are */
+            size_t sz = sv_elem_size(as);
+            uint64_t x = 0;
+            memcpy(&x, raw + k * sz, sz);
+            w_bits(e, x, (unsigned)sz * 8);
+            continue;
+        }
+        double x = sv_number_at(v, k);
+        if (as == SV_ELEM_F32) {
+            float f = (float)x;
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            w_bits(e, b, 32);
+        } else if (as == SV_ELEM_U8) {
+            w_bits(e, (uint8_t)x, 8);
+        } else {
+            w_bits(e, (uint32_t)(int64_t)x, 32);
+        }
+    }
+    return e->status;
+}
+
+/* §6.4: a name ("OPTION_C"), names joined by '|' for bit enums ("" is 0). */
+static bool enum_value_of(const ki_prop *p, const char *s, size_t n, uint32_t *out)
+{
+    uint32_t v = 0;
+    size_t i = 0;
+    if (!p->enm) return false;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && s[j] != '|') j++;
+        size_t a = i, b = j;
+        while (a < b && s[a] == ' ') a++;
+        while (b > a && s[b - 1] == ' ') b--;
+        bool found = false;
+        for (uint32_t k = 0; k < p->enm->n && !found; k++) {
+            const ki_enum_opt *o = &p->enm->opts[k];
+            if (o->len == b - a && memcmp(o->name, s + a, b - a) == 0) {
+                v |= o->value;
+                found = true;
+            }
+        }
+        if (!found && b > a) return false;
+        i = j + 1;
+    }
+    *out = v;
+    return true;
+}
+
+/* The names of an integer value, in declaration order (§6.4). */
+bool ki_enum_names(const ki_prop *p, uint32_t v, sv_buf *out)
+{
+    if (!p->enm) return false;
+    if (!p->bits_enum) {
+        for (uint32_t k = 0; k < p->enm->n; k++)
+            if (p->enm->opts[k].value == v) {
+                sv_buf_append(out, p->enm->opts[k].name, p->enm->opts[k].len);
+                return true;
+            }
+        return false;
+    }
+    uint32_t rest = v;
+    for (uint32_t k = 0; k < p->enm->n; k++) {
+        const ki_enum_opt *o = &p->enm->opts[k];
+        if (o->value == 0 || (v & o->value) != o->value) continue;
+        if (out->len) sv_buf_putc(out, '|');
+        sv_buf_append(out, o->name, o->len);
+        rest &= ~o->value;
+    }
+    return rest == 0;
+}
+
+static sv_status w_enum(ki_enc *e, const ki_prop *p, const sv_value *v)
+{
+    sv_kind k = sv_kind_of(v);
+    if (e->flags & SV_KI_STRING_ENUMS) {
+        if (k == SV_STRING || k == SV_BYTES) return w_string(e, p, v);
+        if (k != SV_INT && k != SV_UINT) return type_error(e, p, v);
+        sv_buf names;
+        sv_buf_init(&names, NULL);
+        if (!ki_enum_names(p, (uint32_t)sv_get_uint(v), &names)) {
+            sv_buf_free(&names);
+            return ki_enc_fail(e, SV_ERR_RANGE, "'%s': %llu is not a value of %s", p->name,
+                               (unsigned long long)sv_get_uint(v), p->type);
+        }
+        sv_value s = {.kind = SV_STRING, .len = (uint32_t)names.len};
+        s.as.str = names.len ? (const char *)names.data : "";
+        sv_status st = w_string(e, p, &s);
+        sv_buf_free(&names);
+        return st;
+    }
+    uint32_t x;
+    if (k == SV_INT || k == SV_UINT) {
+        x = (uint32_t)sv_get_int(v);
+    } else if (k == SV_STRING) {
+        size_t n;
+        const char *s = sv_get_str(v, &n);
+        if (!enum_value_of(p, s, n, &x))
+            return ki_enc_fail(e, SV_ERR_RANGE, "'%s': \"%.*s\" is not a value of %s", p->name,
+                               (int)(n > 60 ? 60 : n), s, p->type);
+    } else {
+        return type_error(e, p, v);
+    }
+    w_u32(e, x);
+    return e->status;
+}
+
+static sv_status w_int(ki_enc *e, const ki_prop *p, const sv_value *v, unsigned bits, bool align)
+{
+    sv_kind k = sv_kind_of(v);
+    if (k != SV_INT && k != SV_UINT && k != SV_BOOL) return type_error(e, p, v);
+    if (align) w_align(e);
+    uint64_t x = k == SV_INT ? (uint64_t)sv_get_int(v) : sv_get_uint(v);
+    if (bits == 64) {
+        w_bits(e, (uint32_t)x, 32);
+        w_bits(e, (uint32_t)(x >> 32), 32);
+    } else {
+        w_bits(e, x, bits);
+    }
+    return e->status;
+}
+
+static sv_status w_elem(ki_enc *e, const ki_prop *p, const sv_value *v)
+{
+    switch ((ki_kind)p->kind) {
+    case KI_BOOL:
+        if (sv_kind_of(v) != SV_BOOL && sv_kind_of(v) != SV_INT && sv_kind_of(v) != SV_UINT)
+            return type_error(e, p, v);
+        w_bits(e, sv_get_bool(v) || sv_get_uint(v) != 0, 1);
+        return e->status;
+    case KI_I8:
+    case KI_U8: return w_int(e, p, v, 8, true);
+    case KI_I16:
+    case KI_U16:
+    case KI_WCHAR: return w_int(e, p, v, 16, true);
+    case KI_I32:
+    case KI_U32: return w_int(e, p, v, 32, true);
+    case KI_I64:
+    case KI_U64: return w_int(e, p, v, 64, true);
+    case KI_BITS_S:
+    case KI_BITS_U: return w_int(e, p, v, p->bits, false);
+    case KI_F32: {
+        if (sv_kind_of(v) != SV_FLOAT && sv_kind_of(v) != SV_INT && sv_kind_of(v) != SV_UINT)
+            return type_error(e, p, v);
+        float f = (sv_kind_of(v) == SV_FLOAT && sv_width(v) == 4) ? v->as.f32 : (float)sv_get_f64(v);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        w_u32(e, b);
+        return e->status;
+    }
+    case KI_F64: {
+        if (sv_kind_of(v) != SV_FLOAT && sv_kind_of(v) != SV_INT && sv_kind_of(v) != SV_UINT)
+            return type_error(e, p, v);
+        double f = sv_get_f64(v);
+        uint64_t b;
+        memcpy(&b, &f, 8);
+        w_u64(e, b);
+        return e->status;
+    }
+    case KI_STR: return w_string(e, p, v);
+    case KI_WSTR: return w_wstring(e, p, v);
+    case KI_COLOR: return w_tuple(e, p, v, 4, SV_ELEM_U8);
+    case KI_VEC3:
+    case KI_EULER: return w_tuple(e, p, v, 3, SV_ELEM_F32);
+    case KI_QUAT: return w_tuple(e, p, v, 4, SV_ELEM_F32);
+    case KI_MAT3: return w_tuple(e, p, v, 9, SV_ELEM_F32);
+    case KI_SIZE_I:
+    case KI_POINT_I: return w_tuple(e, p, v, 2, SV_ELEM_I32);
+    case KI_POINT_F: return w_tuple(e, p, v, 2, SV_ELEM_F32);
+    case KI_POINT_U8: return w_tuple(e, p, v, 2, SV_ELEM_U8);
+    case KI_POINT_U32: return w_tuple(e, p, v, 2, SV_ELEM_U32);
+    case KI_RECT_I: return w_tuple(e, p, v, 4, SV_ELEM_I32);
+    case KI_RECT_F: return w_tuple(e, p, v, 4, SV_ELEM_F32);
+    case KI_ENUM: return w_enum(e, p, v);
+    case KI_OBJECT: return ki_write_object(e, v);
+    case KI_OPAQUE:
+    default: return ki_enc_fail(e, SV_ERR_UNSUPPORTED, "type '%s' has no known encoding", p->type);
+    }
+}
+
+static sv_status w_value(ki_enc *e, const ki_prop *p, const sv_value *v)
+{
+    if (!p->dynamic) return w_elem(e, p, v);
+    if (sv_kind_of(v) != SV_ARRAY) return type_error(e, p, v);
+    uint32_t n = sv_len(v);
+    if ((e->flags & SV_KI_COMPACT_LENGTHS) && n > 0x7FFFFFFF)
+        return ki_enc_fail(e, SV_ERR_RANGE, "'%s': too many elements", p->name);
+    w_len(e, n, true);
+    const sv_value *items = sv_array_items(v);
+    for (uint32_t i = 0; i < n; i++) {
+        sv_status st = w_elem(e, p, &items[i]);
+        if (st != SV_OK) {
+            sv_error_path_index(e->err, i);
+            return st;
+        }
+    }
+    return e->status;
+}
+
+/* ---- raw bits (ki_raw.c's values) -------------------------------------------- */
+
+sv_status ki_write_raw(ki_enc *e, const sv_value *v)
+{
+    const sv_value *bits = sv_map_getz(v, "bits"), *data = sv_map_getz(v, "data");
+    if (sv_kind_of(v) != SV_MAP || !bits || sv_kind_of(data) != SV_BYTES)
+        return ki_enc_fail(e, SV_ERR_TYPE,
+                           "a property with no type in the list must be {\"bits\": N, \"data\": bytes}");
+    uint64_t n = sv_get_uint(bits);
+    size_t have;
+    const uint8_t *p = (const uint8_t *)sv_get_str(data, &have);
+    if (n > (uint64_t)have * 8 || (n + 7) / 8 != have)
+        return ki_enc_fail(e, SV_ERR_RANGE, "%llu raw bits do not match %zu data bytes",
+                           (unsigned long long)n, have);
+    if (!e->bw.nacc) {
+        sv_bw_bytes(&e->bw, p, (size_t)(n / 8));
+    } else {
+        for (uint64_t i = 0; i < n / 8; i++) w_bits(e, p[i], 8);
+    }
+    if (n & 7) w_bits(e, p[n / 8], (unsigned)(n & 7));
+    return e->status;
+}
+
+/* ---- objects ---------------------------------------------------------------- */
+
+static const ki_prop *prop_of_key(const ki_class *c, const sv_value *key, uint32_t *hash)
+{
+    size_t n;
+    const char *s = sv_get_str(key, &n);
+    const ki_prop *p = c ? ki_prop_by_name(c, s, n) : NULL;
+    if (p) {
+        *hash = p->hash;
+        return p;
+    }
+    if (!ki_parse_hash_key(s, n, hash)) return NULL;
+    return c ? ki_prop_by_hash(c, *hash) : NULL;
+}
+
+static sv_status fail_at(ki_enc *e, sv_status st, const sv_value *key)
+{
+    size_t n;
+    const char *s = sv_get_str(key, &n);
+    sv_error_path_key(e->err, s, n);
+    return st;
+}
+
+/* The field of p in the object: the hinted pair first (trees usually keep
+ * the id order), else a search by name. */
+static const sv_value *field_of(const sv_value *obj, const ki_prop *p, uint32_t *hint)
+{
+    uint32_t n = sv_len(obj);
+    const sv_pair *pr = sv_pairs(obj);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = (*hint + k) % n;
+        size_t len;
+        const char *s = sv_get_str(&pr[i].key, &len);
+        if (len == p->name_len && memcmp(s, p->name, len) == 0) {
+            *hint = i + 1;
+            return &pr[i].val;
+        }
+    }
+    return NULL;
+}
+
+static sv_status w_shallow(ki_enc *e, const ki_class *c, const sv_value *obj)
+{
+    uint32_t hint = 0, used = 0;
+    for (uint32_t i = 0; i < c->nprops && e->status == SV_OK; i++) {
+        const ki_prop *p = &c->props[i];
+        if ((p->flags & e->mask) != e->mask) continue;
+        if ((p->flags & SV_KI_PROP_DEPRECATED) && e->skip_deprecated) continue;
+        const sv_value *v = field_of(obj, p, &hint);
+        if (p->flags & SV_KI_PROP_DELTA_ENCODE) { /* §5.2: the presence bit */
+            if (!v && (e->flags & SV_KI_FORBID_DELTA))
+                return ki_enc_fail(e, SV_ERR_NOT_FOUND,
+                                   "'%s' of '%s' is absent, but the flags forbid delta encoding",
+                                   p->name, c->name);
+            w_bits(e, v != NULL, 1);
+            if (!v) continue;
+        } else if (!v) {
+            return ki_enc_fail(e, SV_ERR_NOT_FOUND, "'%s' has no property '%s' (%s)", c->name,
+                               p->name, p->type);
+        }
+        used++;
+        sv_status st = w_value(e, p, v);
+        if (st != SV_OK) {
+            sv_error_path_key(e->err, p->name, p->name_len);
+            return st;
+        }
+    }
+    if (e->status == SV_OK && used != sv_len(obj)) {
+        /* a field that is not written would be lost without a word */
+        for (uint32_t i = 0; i < sv_len(obj); i++) {
+            const sv_pair *pr = sv_pair_at(obj, i);
+            uint32_t h;
+            const ki_prop *p = prop_of_key(c, &pr->key, &h);
+            bool written = p && (p->flags & e->mask) == e->mask &&
+                           !((p->flags & SV_KI_PROP_DEPRECATED) && e->skip_deprecated);
+            if (!written)
+                return fail_at(e, ki_enc_fail(e, SV_ERR_REFUSED,
+                                              "not a property that shallow mode writes with "
+                                              "property_mask %u",
+                                              e->mask),
+                               &pr->key);
+        }
+    }
+    return e->status;
+}
+
+/* §5.3: every field of the tree in its order, sizes patched afterwards. */
+static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
+{
+    size_t size_at = e->out->len; /* aligned: right after the tag */
+    uint64_t start = bit_pos(e);
+    w_bits(e, 0, 32);
+    for (uint32_t i = 0; i < sv_len(obj) && e->status == SV_OK; i++) {
+        const sv_pair *pr = sv_pair_at(obj, i);
+        uint32_t hash;
+        const ki_prop *p = prop_of_key(c, &pr->key, &hash);
+        if (!p && !ki_parse_hash_key(sv_get_str(&pr->key, NULL), sv_len(&pr->key), &hash))
+            return fail_at(e, ki_enc_fail(e, SV_ERR_NOT_FOUND, "'%s' has no such property",
+                                          c ? c->name : "this class"),
+                           &pr->key);
+        uint64_t before = bit_pos(e);
+        w_align(e);
+        size_t at = e->out->len;
+        w_bits(e, 0, 32);
+        w_bits(e, hash, 32);
+        sv_status st = (p && p->kind != KI_OPAQUE) ? w_value(e, p, &pr->val)
+                                                   : ki_write_raw(e, &pr->val);
+        if (st != SV_OK) return fail_at(e, st, &pr->key);
+        patch_u32(e, at, bit_pos(e) - before);
+    }
+    patch_u32(e, size_at, bit_pos(e) - start);
+    return e->status;
+}
+
+sv_status ki_write_object(ki_enc *e, const sv_value *v)
+{
+    if (sv_kind_of(v) == SV_NULL) { /* §5.1 */
+        w_u32(e, 0);
+        return e->status;
+    }
+    if (sv_kind_of(v) != SV_OBJECT)
+        return ki_enc_fail(e, SV_ERR_TYPE, "expected an object, not a %s",
+                           sv_kind_name(sv_kind_of(v)));
+    const sv_value *cls = sv_object_class(v);
+    const ki_class *c = NULL;
+    uint32_t tag;
+    if (sv_kind_of(cls) == SV_STRING) {
+        size_t n;
+        const char *s = sv_get_str(cls, &n);
+        c = ki_class_by_name(e->types, s, n);
+        if (!c)
+            return ki_enc_fail(e, SV_ERR_NOT_FOUND, "class '%.*s' is not in the type list%s",
+                               (int)(n > 80 ? 80 : n), s, e->types ? "" : " (none given)");
+        tag = c->hash;
+    } else {
+        tag = (uint32_t)sv_get_uint(cls);
+        if (sv_kind_of(cls) != SV_UINT || sv_get_uint(cls) > UINT32_MAX || tag == 0)
+            return ki_enc_fail(e, SV_ERR_TYPE, "an object's class must be a name or a 32-bit hash");
+        c = ki_class_by_hash(e->types, tag);
+        if (!c && e->shallow)
+            return ki_enc_fail(e, SV_ERR_NOT_FOUND, "type hash %u: shallow mode needs its class", tag);
+    }
+    if (++e->depth > 100000) return ki_enc_fail(e, SV_ERR_DEPTH, "objects nested too deeply");
+
+    w_align(e); /* the tag's padding belongs to the enclosing object, as on reading */
+    const uint32_t *saved_pads = e->pads;
+    size_t saved_n = e->npads, saved_next = e->pad_next;
+    uint32_t saved_count = e->pad_count;
+    const sv_value *pads = sv_map_getz(sv_meta(v), KI_META_PADDING);
+    if (sv_kind_of(pads) == SV_PACKED && sv_elem_of(pads) == SV_ELEM_U32) {
+        e->pads = sv_numbers(pads);
+        e->npads = sv_len(pads) / 2;
+    } else {
+        e->pads = NULL;
+        e->npads = 0;
+    }
+    e->pad_next = 0;
+    e->pad_count = 0;
+
+    w_u32(e, tag);
+    sv_status st = e->shallow ? w_shallow(e, c, v) : w_deep(e, c, v);
+
+    e->pads = saved_pads;
+    e->npads = saved_n;
+    e->pad_next = saved_next;
+    e->pad_count = saved_count;
+    e->depth--;
+    return st;
+}
+
+/* The rest of the last byte, with the bits the root's meta remembers. */
+void ki_write_tail(ki_enc *e, uint32_t bits)
+{
+    sv_bw_align(&e->bw, bits);
+}
