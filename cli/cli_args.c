@@ -6,6 +6,7 @@
 
 #include "cli_args.h"
 #include "cli_diag.h"
+#include "cli_schema.h"
 
 typedef enum opt_id {
     OPT_FROM,
@@ -17,7 +18,8 @@ typedef enum opt_id {
     OPT_MAX_ALLOC,
     OPT_MAX_STRING,
     OPT_MAX_DECOMPRESSED,
-    OPT_HELP
+    OPT_HELP,
+    OPT_SCHEMA
 } opt_id;
 
 typedef struct opt_spec {
@@ -39,6 +41,7 @@ static const opt_spec specs[] = {
     {OPT_MAX_STRING, "max-string", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_DECOMPRESSED, "max-decompressed", 0, CLI_OPT_LIMITS, true},
     {OPT_HELP, "help", 'h', 0, false},
+    {OPT_SCHEMA, "schema", 0, 0, true},
 };
 #define SPEC_COUNT (sizeof specs / sizeof specs[0])
 
@@ -126,6 +129,7 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
     case OPT_OUTPUT: a->output = value; break;
     case OPT_COMPACT: a->compact = true; break;
     case OPT_HELP: a->help = true; break;
+    case OPT_SCHEMA: a->schema_files[a->schema_file_count++] = value; break;
     case OPT_FORMAT: return add_format_option(a, cmd, value);
     case OPT_MAX_DEPTH:
         if (!parse_amount(value, false, UINT32_MAX, &n)) {
@@ -212,7 +216,8 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
     a->opt_names = calloc(slots, sizeof *a->opt_names);
     a->opt_values = calloc(slots, sizeof *a->opt_values);
     a->files = calloc(slots, sizeof *a->files);
-    if (!a->opt_names || !a->opt_values || !a->files) {
+    a->schema_files = calloc(slots, sizeof *a->schema_files);
+    if (!a->opt_names || !a->opt_values || !a->files || !a->schema_files) {
         cli_args_free(a);
         cli_error("%s", sv_status_str(SV_ERR_NOMEM));
         return 3;
@@ -233,6 +238,13 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
             }
         }
     }
+    if (a->schema_file_count && !a->help) {
+        int rc = cli_schema_load_merged(a->schema_files, a->schema_file_count, &a->schema, NULL);
+        if (rc) {
+            cli_args_free(a);
+            return rc;
+        }
+    }
     return 0;
 }
 
@@ -246,6 +258,8 @@ void cli_args_free(cli_args *a)
     free(a->opt_names);
     free(a->opt_values);
     free(a->files);
+    free(a->schema_files);
+    sv_schema_free(a->schema);
     memset(a, 0, sizeof *a);
 }
 
@@ -254,6 +268,7 @@ sv_options cli_format_options(cli_args *a, const char *def_name, const char *def
     sv_options o;
     memset(&o, 0, sizeof o);
     o.limits = a->limits;
+    o.schema = a->schema;
     if (def_name) {
         a->opt_names[0] = def_name;
         a->opt_values[0] = def_value ? def_value : "";

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "serval/registry.h"
+#include "serval/schema.h"
 
 /* Which options a subcommand accepts (--help always). */
 enum {
@@ -37,10 +38,18 @@ typedef struct cli_args {
 
     char **files; /* the FILE arguments, pointing into argv */
     size_t file_count;
+
+    /* --schema FILE (repeatable, every command): the files, pointing into
+     * argv, and the one schema merged from them (NULL when none), which
+     * cli_format_options hands to the formats. */
+    const char **schema_files;
+    size_t schema_file_count;
+    sv_schema *schema;
 } cli_args;
 
-/* Parses the arguments after the subcommand's name (argv[0] is the name).
- * Returns 0, or 2 after printing a usage error. On 0 the caller must
+/* Parses the arguments after the subcommand's name (argv[0] is the name),
+ * and loads the --schema files. Returns 0, or 2 after printing a usage
+ * error (or the exit code of a schema file that does not load). On 0 the caller must
  * cli_args_free; on 2 nothing is left to free. */
 int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned accepted);
 void cli_args_free(cli_args *a);

@@ -87,7 +87,7 @@ static int print_json(const sv_value *root, bool compact, const char *path)
 {
     const sv_format *json = sv_format_find("json");
     sv_options opts = {
-        {0}, (const char *const[]){"indent"}, (const char *const[]){compact ? "0" : "2"}, 1};
+        {0}, (const char *const[]){"indent"}, (const char *const[]){compact ? "0" : "2"}, 1, NULL};
     sv_buf out;
     sv_buf_init(&out, NULL);
     int rc = cli_encode(json, root, &opts, path, &out);

@@ -2,6 +2,7 @@
  * subcommand lives in its own cmd_<name>.c. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_cmds.h"
@@ -23,6 +24,7 @@ static const command commands[] = {
     {"validate", cmd_validate, "check that files decode"},
     {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
     {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
+    {"schema", cmd_schema, "check schema files, show their classes"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
@@ -41,6 +43,10 @@ static void print_help(void)
           "Options:\n"
           "  -h, --help  show this help; 'serval COMMAND --help' for a command's\n"
           "  --version   print the version\n"
+          "  --schema FILE\n"
+          "              load a schema for the formats that need one (classes,\n"
+          "              fields, enums); repeatable, the files are merged. Goes\n"
+          "              before or after the command\n"
           "\n"
           "A FILE of '-' is standard input. Data goes to standard output,\n"
           "messages to standard error.\n"
@@ -67,6 +73,42 @@ static int finish(int rc)
     if (!e) return rc;
     cli_error("<stdout>: %s", strerror(e));
     return rc ? rc : 3;
+}
+
+static int run(int argc, char **argv);
+
+/* "serval --schema A --schema=B dump F" runs as "serval dump --schema A
+ * --schema=B F": the global option goes to the command, which loads it. */
+static int run_with_schema_first(int argc, char **argv)
+{
+    int k = 1; /* argv[1..k) are the leading --schema options */
+    while (k < argc && (strcmp(argv[k], "--schema") == 0 || strncmp(argv[k], "--schema=", 9) == 0))
+        k += strcmp(argv[k], "--schema") == 0 ? 2 : 1;
+    if (k >= argc) {
+        if (k > argc)
+            cli_usage_error(NULL, "option '--schema' needs a value");
+        else
+            cli_usage_error(NULL, "missing command after '--schema'");
+        return 2;
+    }
+    if (argv[k][0] == '-') {
+        cli_usage_error(NULL, "missing command after '--schema'");
+        return 2;
+    }
+    char **moved = malloc((size_t)(argc + 1) * sizeof *moved);
+    if (!moved) {
+        cli_error("%s", sv_status_str(SV_ERR_NOMEM));
+        return 3;
+    }
+    int n = 0;
+    moved[n++] = argv[0];
+    moved[n++] = argv[k];
+    for (int i = 1; i < k; i++) moved[n++] = argv[i];
+    for (int i = k + 1; i < argc; i++) moved[n++] = argv[i];
+    moved[n] = NULL;
+    int rc = run(argc, moved);
+    free(moved);
+    return rc;
 }
 
 static int run(int argc, char **argv)
@@ -101,6 +143,8 @@ static int run(int argc, char **argv)
     }
     const command *c = find_command(name);
     if (c) return c->run(argc - 1, argv + 1);
+    if (strcmp(name, "--schema") == 0 || strncmp(name, "--schema=", 9) == 0)
+        return run_with_schema_first(argc, argv);
     if (name[0] == '-')
         cli_usage_error(NULL, "unknown option '%s'", name);
     else

@@ -291,7 +291,7 @@ static void test_raw_option(void **state)
     uint8_t *data = nt_sample("ProgressBar.v4-meta.nsb", &len);
     sv_doc *doc = sv_doc_new(NULL);
     const char *names[] = {"raw"}, *values[] = {""};
-    sv_options o = {{0, 0, 0, 0}, names, values, 1};
+    sv_options o = {{0, 0, 0, 0}, names, values, 1, NULL};
     sv_value root;
     sv_error err;
     sv_error_clear(&err);

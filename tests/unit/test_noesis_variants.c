@@ -211,7 +211,7 @@ static void test_versions(void **state)
         check_all_commands(&vroot, false);
         nt_round_trip(dv, vlen);
         const char *on[] = {"version"};
-        sv_options o = {{0, 0, 0, 0}, on, &vers[i], 1};
+        sv_options o = {{0, 0, 0, 0}, on, &vers[i], 1, NULL};
         sv_buf out = nt_encode(&root, &o);
         nt_assert_same_bytes(dv, vlen, &out);
         sv_buf_free(&out);
@@ -219,7 +219,7 @@ static void test_versions(void **state)
         free(dv);
     }
     const char *on[] = {"version"}, *bad[] = {"6"};
-    sv_options o = {{0, 0, 0, 0}, on, bad, 1};
+    sv_options o = {{0, 0, 0, 0}, on, bad, 1, NULL};
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err;

@@ -48,7 +48,7 @@ static void test_options(void **state)
     (void)state;
     const char *names[] = {"indent", "plain", "indent", "comments", "weird"};
     const char *values[] = {"2", "", "4", "no", "maybe"};
-    sv_options o = {{0, 0, 0, 0}, names, values, 5};
+    sv_options o = {{0, 0, 0, 0}, names, values, 5, NULL};
     assert_string_equal(sv_options_get(&o, "indent"), "4"); /* the last one wins */
     assert_string_equal(sv_options_get(&o, "plain"), "");
     assert_null(sv_options_get(&o, "missing"));
@@ -67,7 +67,7 @@ static void test_json_format_round_trip(void **state)
     const char text[] = "// a comment\n{\"a\":[1,{\"$f32\":0.5}]}";
     const char *names[] = {"comments"};
     const char *values[] = {""};
-    sv_options o = {{0, 0, 0, 0}, names, values, 1};
+    sv_options o = {{0, 0, 0, 0}, names, values, 1, NULL};
     sv_doc *doc = sv_doc_new(NULL);
     sv_value v;
     sv_error err;
