@@ -77,11 +77,15 @@ sv_status sv_o3de_store(const sv_schema *s, const sv_type *t, const sv_value *va
     return finish(&c, err);
 }
 
-static const sv_type *class_type(const sv_schema *s, const sv_schema_class *cls, sv_error *err)
+/* A class's type without touching the (read-only, shareable) schema. */
+static sv_type class_type(const sv_schema_class *cls)
 {
-    const sv_type *t = NULL;
-    if (sv_schema_parse_type((sv_schema *)s, cls->name, strlen(cls->name), &t, err) != SV_OK)
-        return NULL;
+    sv_type t;
+    memset(&t, 0, sizeof t);
+    t.kind = SV_TYPE_CLASS;
+    t.cls = cls;
+    t.name = cls->name;
+    t.text = cls->name;
     return t;
 }
 
@@ -91,13 +95,12 @@ sv_status sv_o3de_load_struct(const sv_schema *s, const sv_schema_class *cls, co
 {
     if (!s || !cls || !json || !st || !cls->c)
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_load_struct");
-    const sv_type *t = class_type(s, cls, err);
-    if (!t) return err ? err->status : SV_ERR_NOT_FOUND;
+    sv_type t = class_type(cls);
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     sv_value v;
     sv_status stt = sv_struct_to_value(s, cls, st, doc, &v, err);
-    if (stt == SV_OK) stt = sv_o3de_load(s, t, json, doc, &v, opts, result, err);
+    if (stt == SV_OK) stt = sv_o3de_load(s, &t, json, doc, &v, opts, result, err);
     if (stt == SV_OK) {
         sv_struct_free(s, cls, st, alloc);
         stt = sv_value_to_struct(s, cls, &v, alloc, st, err);
@@ -112,12 +115,11 @@ sv_status sv_o3de_store_struct(const sv_schema *s, const sv_schema_class *cls, c
 {
     if (!s || !cls || !st || !doc || !json || !cls->c)
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_store_struct");
-    const sv_type *t = class_type(s, cls, err);
-    if (!t) return err ? err->status : SV_ERR_NOT_FOUND;
+    sv_type t = class_type(cls);
     sv_value v;
     sv_status stt = sv_struct_to_value(s, cls, st, doc, &v, err);
     if (stt != SV_OK) return stt;
-    return sv_o3de_store(s, t, &v, NULL, doc, json, opts, result, err);
+    return sv_o3de_store(s, &t, &v, NULL, doc, json, opts, result, err);
 }
 
 static bool str_is(const sv_value *v, const char *s)
