@@ -11,6 +11,7 @@ int cmd_conv(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_noesis(int argc, char **argv);
 int cmd_resonite(int argc, char **argv);
+int cmd_o3de(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 
 /* The line every help text ends with. */

@@ -23,6 +23,7 @@ static const command commands[] = {
     {"conv", cmd_conv, "convert a file from one format to another"},
     {"validate", cmd_validate, "check that files decode"},
     {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
+    {"o3de", cmd_o3de, "O3DE JSON serialization: load, store, validate, strip-defaults"},
     {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
     {"schema", cmd_schema, "check schema files, show their classes"},
 };
