@@ -160,7 +160,7 @@ static const load_vec enum_vectors[] = {
     {"U16Enum", NULL, "1.0", "\"Flags0\"", SV_O3DE_UNSUPPORTED, ALT},
     {"U16Enum", NULL, "\"Johannesburg\"", "\"Flags0\"", SV_O3DE_UNSUPPORTED, ALT},
     {"S16Enum", NULL, "[\"32769\"]", "0", SV_O3DE_UNSUPPORTED, ALT},
-    {"S8Enum", NULL, "1", "0", SV_O3DE_UNKNOWN, HALT},
+    {"S8Enum", NULL, "1", NULL, SV_O3DE_UNKNOWN, HALT},
     {"BitFlagsS64", NULL, "[\"BitFlag1And2\",\"BitFlag2And4\",160]",
      /* 3|10|160 = 171, written back by spec §6.2's algorithm */
      "[\"BitFlag2And4\",\"BitFlag4\",\"BitFlag1And2\",\"BitFlag2\",\"BitFlag1\",160]", SV_O3DE_SUCCESS, OK},

@@ -168,6 +168,9 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
 {
     sv_prim u = e->underlying;
     int w = sv_prim_int_width(u);
+    if (w == 1 && sv_prim_is_signed(u)) /* as on load: O3DE has no int8 enum path */
+        return o3_rep(c, SV_O3DE_CONVERT, SV_O3DE_UNKNOWN,
+                      "Signed Underlying type with size=1 is not supported by Enum Serializer");
     uint64_t mask = w == 8 ? UINT64_MAX : (((uint64_t)1 << (w * 8)) - 1);
     uint64_t in = (sv_prim_is_signed(u) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
     bool is_def = def && (sv_prim_is_signed(u) ? sv_get_int(def) == (int64_t)in
