@@ -212,6 +212,40 @@ static void test_wrapper(void **state)
     sv_doc_free(doc);
 }
 
+/* RFC 7386's examples (O3DE's TestCases_Patching.cpp runs all of them). */
+static void test_merge_patch(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        {"{\"a\":\"b\"}", "{\"a\":\"c\"}", "{\"a\":\"c\"}"},
+        {"{\"a\":\"b\"}", "{\"b\":\"c\"}", "{\"a\":\"b\",\"b\":\"c\"}"},
+        {"{\"a\":\"b\"}", "{\"a\":null}", "{}"},
+        {"{\"a\":\"b\",\"b\":\"c\"}", "{\"a\":null}", "{\"b\":\"c\"}"},
+        {"{\"a\":[\"b\"]}", "{\"a\":\"c\"}", "{\"a\":\"c\"}"},
+        {"{\"a\":\"c\"}", "{\"a\":[\"b\"]}", "{\"a\":[\"b\"]}"},
+        {"{\"a\":{\"b\":\"c\"}}", "{\"a\":{\"b\":\"d\",\"c\":null}}", "{\"a\":{\"b\":\"d\"}}"},
+        {"{\"a\":[{\"b\":\"c\"}]}", "{\"a\":[1]}", "{\"a\":[1]}"},
+        {"[\"a\",\"b\"]", "[\"c\",\"d\"]", "[\"c\",\"d\"]"},
+        {"{\"a\":\"b\"}", "[\"c\"]", "[\"c\"]"},
+        {"{\"a\":\"foo\"}", "null", "null"},
+        {"{\"a\":\"foo\"}", "\"bar\"", "\"bar\""},
+        {"{\"e\":null}", "{\"a\":1}", "{\"e\":null,\"a\":1}"},
+        {"[1,2]", "{\"a\":\"b\",\"c\":null}", "{\"a\":\"b\"}"},
+        {"{}", "{\"a\":{\"bb\":{\"ccc\":null}}}", "{\"a\":{\"bb\":{}}}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sv_doc *doc = sv_doc_new(NULL);
+        sv_value t = o3t_json(doc, cases[i][0]), p = o3t_json(doc, cases[i][1]);
+        sv_o3de_result r;
+        sv_error err;
+        sv_error_clear(&err);
+        assert_int_equal(sv_o3de_apply_patch(doc, &t, &p, SV_O3DE_MERGE_PATCH, NULL, &r, &err), SV_OK);
+        assert_string_equal(o3t_text(&t), cases[i][2]);
+        assert_int_equal(sv_o3de_result_processing(r), SV_O3DE_COMPLETED);
+        sv_doc_free(doc);
+    }
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -228,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_number_text),
         cmocka_unit_test(test_text_layout),
         cmocka_unit_test(test_wrapper),
+        cmocka_unit_test(test_merge_patch),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
