@@ -32,13 +32,13 @@ deps:
 	@bash scripts/install-deps.sh
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSERVAL_WERROR=ON >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
 # The sanitizer pass is built with clang, so both gcc and clang compile every
 # file with -Wall -Wextra -Werror on each run of make test.
 build-asan: deps
-	CC=clang cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSERVAL_SANITIZE=ON \
+	CC=clang cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSERVAL_SANITIZE=ON -DSERVAL_WERROR=ON \
 	  -DSERVAL_BENCH=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 

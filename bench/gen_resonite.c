@@ -82,10 +82,16 @@ bool bench_gen_resonite(size_t target, bench_rs_input *out, char *msg, size_t ms
     }
     sv_value *kids = sv_map_getz(sv_map_getz(&root, "Object"), "Children");
     sv_value orig = *kids;
-    sv_bson_opts bo = {{0}, NULL, true};
+    sv_bson_opts bo;
+    sv_bson_opts_init(&bo);
+    bo.resonite_urls = true;
     sv_buf one;
     sv_buf_init(&one, NULL);
-    sv_bson_encode(&root, &bo, &one, &err);
+    if (sv_bson_encode(&root, &bo, &one, &err) != SV_OK) {
+        snprintf(msg, msg_size, "writing the sample's BSON: %s", err.message);
+        sv_buf_free(&one);
+        goto done;
+    }
     /* how much one more copy of the children adds */
     sv_value two = sv_array(doc, 0);
     for (int r = 0; r < 2; r++)
@@ -94,7 +100,12 @@ bool bench_gen_resonite(size_t target, bench_rs_input *out, char *msg, size_t ms
     *kids = two;
     sv_buf b2;
     sv_buf_init(&b2, NULL);
-    sv_bson_encode(&root, &bo, &b2, &err);
+    if (sv_bson_encode(&root, &bo, &b2, &err) != SV_OK) {
+        snprintf(msg, msg_size, "writing the doubled BSON: %s", err.message);
+        sv_buf_free(&b2);
+        sv_buf_free(&one);
+        goto done;
+    }
     size_t per = b2.len - one.len;
     size_t copies = target > one.len ? 1 + (target - one.len + per / 2) / per : 1;
     sv_buf_free(&b2);

@@ -8,13 +8,39 @@
  *   1. bench/workloads_<group>.c defines
  *        const bench_workload bench_workloads_<group>[] = { {...}, {...}, {NULL} };
  *      (CMake picks up every bench/workloads_*.c by itself);
- *   2. add X(<group>) to BENCH_WORKLOAD_GROUPS below. */
+ *   2. add X(<group>) to BENCH_WORKLOAD_GROUPS below (under its format's
+ *      SERVAL_WITH_ switch when it needs one). */
 #ifndef SERVAL_BENCH_WORKLOADS_H
 #define SERVAL_BENCH_WORKLOADS_H
 
 #include "harness.h"
 
-#define BENCH_WORKLOAD_GROUPS(X) X(json) X(godot) X(resonite) X(noesis)
+#include "serval/config.h"
+
+/* A format's group is there only when the library was built with it. */
+#if SERVAL_WITH_GODOT
+#define BENCH_GROUP_GODOT(X) X(godot)
+#else
+#define BENCH_GROUP_GODOT(X)
+#endif
+#if SERVAL_WITH_RESONITE
+#define BENCH_GROUP_RESONITE(X) X(resonite)
+#else
+#define BENCH_GROUP_RESONITE(X)
+#endif
+#if SERVAL_WITH_NOESIS
+#define BENCH_GROUP_NOESIS(X) X(noesis)
+#else
+#define BENCH_GROUP_NOESIS(X)
+#endif
+#if SERVAL_WITH_O3DE
+#define BENCH_GROUP_O3DE(X) X(o3de)
+#else
+#define BENCH_GROUP_O3DE(X)
+#endif
+
+#define BENCH_WORKLOAD_GROUPS(X)                                                                   \
+    X(json) BENCH_GROUP_GODOT(X) BENCH_GROUP_RESONITE(X) BENCH_GROUP_NOESIS(X) BENCH_GROUP_O3DE(X)
 
 typedef struct bench_workload {
     const char *name; /* "group.verb"; NULL ends a group's table */

@@ -61,7 +61,8 @@ static bool make_input(godot_input *gi, bool vec3, const bench_opts *opts, bench
             doc ? (vec3 ? bench_gen_godot_vec3(doc) : bench_gen_godot_dicts(doc)) : sv_null();
         sv_buf b;
         sv_buf_init(&b, NULL);
-        sv_godot_opts o = sv_godot_opts_default(SV_GODOT3);
+        sv_godot_opts o;
+        sv_godot_opts_init(&o, SV_GODOT3);
         sv_error err;
         sv_error_clear(&err);
         if (!doc || sv_doc_status(doc) != SV_OK) {
@@ -104,7 +105,9 @@ static bool dicts_input(const bench_opts *opts, bench_input *in, char *msg, size
 
 static sv_godot_opts godot3_opts(void)
 {
-    return sv_godot_opts_default(SV_GODOT3);
+    sv_godot_opts o;
+    sv_godot_opts_init(&o, SV_GODOT3);
+    return o;
 }
 
 static bool serval_decode_into(bench_ctx *ctx, sv_doc **doc, sv_value *v)

@@ -101,7 +101,15 @@ typedef struct rs_state {
 } rs_state;
 
 static rs_state serval_st;
-static const sv_bson_opts urls = {{0}, NULL, true};
+
+/* BSON options with the Resonite "@" string convention. */
+static sv_bson_opts urls_opts(void)
+{
+    sv_bson_opts o;
+    sv_bson_opts_init(&o);
+    o.resonite_urls = true;
+    return o;
+}
 
 static bool serval_read(bench_ctx *ctx, rs_state *s)
 {
@@ -109,6 +117,7 @@ static bool serval_read(bench_ctx *ctx, rs_state *s)
     if (!s->doc) return bench_fail(ctx, "sv_doc_new: out of memory");
     sv_error err;
     sv_error_clear(&err);
+    sv_bson_opts urls = urls_opts();
     if (sv_bson_decode(s->doc, in_bytes(ctx), ctx->in->len, &urls, &s->root, &err) != SV_OK)
         return report(ctx, "sv_bson_decode", &err);
     return true;
@@ -119,6 +128,7 @@ static bool serval_write(bench_ctx *ctx, rs_state *s)
     sv_buf_init(&s->out, ctx->alloc);
     sv_error err;
     sv_error_clear(&err);
+    sv_bson_opts urls = urls_opts();
     if (sv_bson_encode(&s->root, &urls, &s->out, &err) != SV_OK)
         return report(ctx, "sv_bson_encode", &err);
     ctx->out_size = s->out.len;
@@ -180,7 +190,8 @@ static bool serval_brson_once(bench_ctx *ctx, rs_state *s)
     if (!s->doc) return bench_fail(ctx, "sv_doc_new: out of memory");
     sv_error err;
     sv_error_clear(&err);
-    sv_resonite_opts o = sv_resonite_opts_default();
+    sv_resonite_opts o;
+    sv_resonite_opts_init(&o);
     o.threads = brson_threads;
     if (sv_resonite_decode(s->doc, in_bytes(ctx), ctx->in->len, &o, &s->root, &err) != SV_OK)
         return report(ctx, "sv_resonite_decode", &err);

@@ -266,7 +266,7 @@ void cli_args_free(cli_args *a)
 sv_options cli_format_options(cli_args *a, const char *def_name, const char *def_value)
 {
     sv_options o;
-    memset(&o, 0, sizeof o);
+    sv_options_init(&o);
     o.limits = a->limits;
     o.schema = a->schema;
     if (def_name) {

@@ -9,6 +9,7 @@ int cmd_detect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_conv(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+/* The commands of one format, built with it (serval/config.h). */
 int cmd_noesis(int argc, char **argv);
 int cmd_resonite(int argc, char **argv);
 int cmd_o3de(int argc, char **argv);

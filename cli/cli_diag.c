@@ -43,3 +43,26 @@ void cli_report(const char *file, const sv_error *err)
     }
     cli_error("%s: %s", file, need >= 0 ? line : sv_status_str(err->status));
 }
+
+int cli_exit_code(sv_status status)
+{
+    switch (status) {
+    case SV_OK: return 0;
+    case SV_ERR_TRUNCATED:
+    case SV_ERR_SYNTAX:
+    case SV_ERR_UTF8:
+    case SV_ERR_RANGE:
+    case SV_ERR_TYPE:
+    case SV_ERR_TRAILING:
+    case SV_ERR_DEPTH:
+    case SV_ERR_LIMIT:
+    case SV_ERR_REFUSED: return 1;
+    case SV_ERR_USAGE: return 2;
+    case SV_ERR_NOMEM:
+    case SV_ERR_IO: return 3;
+    case SV_ERR_UNSUPPORTED:
+    case SV_ERR_NOT_FOUND: return 4;
+    case SV_STATUS_COUNT: break;
+    }
+    return 1; /* a status this program does not know: treat as bad data */
+}

@@ -21,4 +21,8 @@ void cli_usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 /* "serval: <file>: <the error as sv_error_format writes it>\n" */
 void cli_report(const char *file, const sv_error *err);
 
+/* The command's exit status for a library status: 0 ok, 1 bad data, 2 usage,
+ * 3 input/output or memory, 4 unsupported or not found. */
+int cli_exit_code(sv_status status);
+
 #endif

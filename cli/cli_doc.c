@@ -25,7 +25,7 @@ int cli_find_format(const char *name, const sv_format **out)
     *out = sv_format_find(name);
     if (*out) return 0;
     cli_error("unknown format '%s' (known formats: %s)", name, format_names(names, sizeof names));
-    return sv_status_exit_code(SV_ERR_UNSUPPORTED);
+    return cli_exit_code(SV_ERR_UNSUPPORTED);
 }
 
 int cli_input_format(const char *from, const char *path, const cli_input *in, const sv_format **out)
@@ -36,14 +36,15 @@ int cli_input_format(const char *from, const char *path, const cli_input *in, co
     if (*out) return 0;
     cli_error("%s: cannot tell the format; name it with --from (known formats: %s)",
               cli_display_name(path), format_names(names, sizeof names));
-    return sv_status_exit_code(SV_ERR_UNSUPPORTED);
+    return cli_exit_code(SV_ERR_UNSUPPORTED);
 }
 
-/* A codec that fails without saying why still gets a useful line. */
-static void ensure_error(sv_error *err, sv_status st, const sv_format *f, const char *what)
+/* The status to report for a failed codec call: the one err recorded, or,
+ * when the codec failed without saying why, st with a line that says so. */
+static sv_status ensure_error(sv_error *err, sv_status st, const sv_format *f, const char *what)
 {
-    if (err->status != SV_OK) return;
-    sv_error_set(err, st, f->name, 0, "%s", what);
+    if (err->status != SV_OK) return err->status;
+    return sv_error_set(err, st, f->name, 0, "%s", what);
 }
 
 static int decode(cli_args *a, const char *path, cli_loaded *l)
@@ -55,7 +56,7 @@ static int decode(cli_args *a, const char *path, cli_loaded *l)
     l->doc = sv_doc_new(NULL);
     if (!l->doc) {
         cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
-        return sv_status_exit_code(SV_ERR_NOMEM);
+        return cli_exit_code(SV_ERR_NOMEM);
     }
     /* The decoder sees the limit too, but the document enforces it for
      * every allocation, whichever code makes it. */
@@ -64,9 +65,9 @@ static int decode(cli_args *a, const char *path, cli_loaded *l)
     sv_status st = l->format->decode(l->doc, l->in.data, l->in.len, &opts, &l->root, &err);
     if (st == SV_OK) st = sv_doc_status(l->doc);
     if (st == SV_OK) return 0;
-    ensure_error(&err, st, l->format, "the decoder gave no details");
+    st = ensure_error(&err, st, l->format, "the decoder gave no details");
     cli_report(cli_display_name(path), &err);
-    return sv_status_exit_code(err.status);
+    return cli_exit_code(st);
 }
 
 int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
@@ -79,13 +80,13 @@ int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *ou
         if (rc) return rc;
     }
     sv_status st = cli_read_input(path, &out->in);
-    if (st != SV_OK) return sv_status_exit_code(st);
+    if (st != SV_OK) return cli_exit_code(st);
 
     int rc = cli_input_format(a->from, path, &out->in, &out->format);
     if (!rc) rc = cli_check_format_options(a, cmd, out->format, out_format);
     if (!rc && !out->format->decode) {
         cli_error("%s: format %s cannot be read", cli_display_name(path), out->format->name);
-        rc = sv_status_exit_code(SV_ERR_UNSUPPORTED);
+        rc = cli_exit_code(SV_ERR_UNSUPPORTED);
     }
     if (!rc) rc = decode(a, path, out);
     if (rc) cli_loaded_free(out);
@@ -107,8 +108,9 @@ int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts,
     sv_status st = f->encode(root, opts, out, &err);
     if (st == SV_OK && !sv_buf_ok(out)) st = SV_ERR_NOMEM;
     if (st == SV_OK) return 0;
-    ensure_error(&err, st, f,
-                 st == SV_ERR_NOMEM ? "no memory for the output" : "the encoder gave no details");
+    st = ensure_error(&err, st, f,
+                      st == SV_ERR_NOMEM ? "no memory for the output"
+                                         : "the encoder gave no details");
     cli_report(cli_display_name(path), &err);
-    return sv_status_exit_code(err.status);
+    return cli_exit_code(st);
 }

@@ -19,14 +19,14 @@ void cli_schema_report(const char *file, const sv_error *err)
 
 /* A schema that names what it lacks (an unknown type or base) is bad data
  * (exit 1), not an unsupported format. */
-static int exit_code(sv_status st) { return st == SV_ERR_NOT_FOUND ? 1 : sv_status_exit_code(st); }
+static int exit_code(sv_status st) { return st == SV_ERR_NOT_FOUND ? 1 : cli_exit_code(st); }
 
 int cli_schema_load_one(const char *path, sv_schema **out)
 {
     *out = NULL;
     cli_input in;
     sv_status st = cli_read_input(path, &in);
-    if (st) return sv_status_exit_code(st);
+    if (st) return cli_exit_code(st);
     sv_error err;
     const char *name = cli_display_name(path);
     st = sv_schema_load(NULL, in.data, in.len, name, out, &err);

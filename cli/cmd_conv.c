@@ -34,7 +34,7 @@ static int conv(cli_args *a, const char *path)
     if (rc) return rc;
     if (!to->encode) {
         cli_error("format %s cannot be written", to->name);
-        return sv_status_exit_code(SV_ERR_UNSUPPORTED);
+        return cli_exit_code(SV_ERR_UNSUPPORTED);
     }
 
     cli_loaded l;
@@ -46,7 +46,7 @@ static int conv(cli_args *a, const char *path)
     sv_buf_init(&out, NULL);
     rc = cli_encode(to, &l.root, &opts, path, &out);
     /* Only now, with every byte in hand, is the output touched. */
-    if (!rc) rc = sv_status_exit_code(cli_write_output(a->output, out.data, out.len));
+    if (!rc) rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
     sv_buf_free(&out);
     cli_loaded_free(&l);
     return rc;

@@ -26,7 +26,7 @@ static int detect_one(const char *path)
 {
     cli_input in;
     sv_status st = cli_read_input(path, &in);
-    if (st != SV_OK) return sv_status_exit_code(st);
+    if (st != SV_OK) return cli_exit_code(st);
     const sv_format *f = sv_format_detect(in.data, in.len, cli_is_stdio(path) ? NULL : path);
     printf("%s: %s\n", cli_display_name(path), f ? f->name : "unknown");
     fflush(stdout); /* in order with any error that follows, under 2>&1 */

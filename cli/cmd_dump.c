@@ -43,9 +43,9 @@ static int dump(cli_args *a, const char *path)
         sv_buf_putc(&out, '\n');
         if (!sv_buf_ok(&out)) {
             cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
-            rc = sv_status_exit_code(SV_ERR_NOMEM);
+            rc = cli_exit_code(SV_ERR_NOMEM);
         } else {
-            rc = sv_status_exit_code(cli_write_output(NULL, out.data, out.len));
+            rc = cli_exit_code(cli_write_output(NULL, out.data, out.len));
         }
     }
     sv_buf_free(&out);

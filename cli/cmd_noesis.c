@@ -80,10 +80,11 @@ static int info_file(cli_args *a, const char *path)
 {
     cli_input in;
     sv_status st = cli_read_input(path, &in);
-    if (st != SV_OK) return sv_status_exit_code(st);
+    if (st != SV_OK) return cli_exit_code(st);
     const char *name = cli_display_name(path);
     /* First the container, with the data kept whole (its size is shown),
-     * then the whole file, to say whether the metadata describes the data. */
+     * then the whole file, to say whether the metadata describes the data.
+     * Through the registry entry, which reads the user's -O options. */
     sv_options raw = cli_format_options(a, "raw", "");
     sv_options full = cli_format_options(a, NULL, NULL);
     sv_doc *doc = sv_doc_new(NULL), *full_doc = sv_doc_new(NULL);
@@ -94,13 +95,13 @@ static int info_file(cli_args *a, const char *path)
     int rc = 0;
     if (!doc || !full_doc) {
         cli_error("%s: %s", name, sv_status_str(SV_ERR_NOMEM));
-        rc = sv_status_exit_code(SV_ERR_NOMEM);
-    } else if (sv_noesis_decode(doc, in.data, in.len, &raw, &root, &err) != SV_OK) {
+        rc = cli_exit_code(SV_ERR_NOMEM);
+    } else if (sv_format_noesis.decode(doc, in.data, in.len, &raw, &root, &err) != SV_OK) {
         cli_report(name, &err);
-        rc = sv_status_exit_code(err.status);
+        rc = cli_exit_code(err.status);
     } else {
-        bool full_ok =
-            sv_noesis_decode(full_doc, in.data, in.len, &full, &full_root, &full_err) == SV_OK;
+        bool full_ok = sv_format_noesis.decode(full_doc, in.data, in.len, &full, &full_root,
+                                               &full_err) == SV_OK;
         char md_result[SV_ERROR_MSG_MAX + 64];
         if (full_ok)
             snprintf(md_result, sizeof md_result, "describes every data byte");
@@ -116,7 +117,7 @@ static int info_file(cli_args *a, const char *path)
                sv_len(chunks) == 1 ? "" : "s");
         for (uint32_t i = 0; i < sv_len(chunks); i++)
             print_chunk(sv_array_at(chunks, i), i, version, md_result);
-        if (!full_ok) rc = sv_status_exit_code(full_err.status);
+        if (!full_ok) rc = cli_exit_code(full_err.status);
     }
     if (doc) sv_doc_free(doc);
     if (full_doc) sv_doc_free(full_doc);

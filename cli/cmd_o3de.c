@@ -172,7 +172,7 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
 {
     memset(l, 0, sizeof *l);
     sv_status st = cli_read_input(path, &l->in);
-    if (st) return sv_status_exit_code(st);
+    if (st) return cli_exit_code(st);
     l->doc = sv_doc_new(NULL);
     if (!l->doc) return 3;
     sv_error err;
@@ -181,7 +181,7 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
     st = sv_o3de_read(l->doc, (const char *)l->in.data, l->in.len, &a->limits, &root, &err);
     if (st) {
         cli_report(path, &err);
-        return sv_status_exit_code(st);
+        return cli_exit_code(st);
     }
     const sv_value *data;
     l->wrapped = sv_o3de_unwrap(&root, &l->class_name, &l->class_len, &data);
@@ -218,7 +218,7 @@ static int halted_exit(const char *cmd, const char *path, sv_o3de_result r)
 static int write_report(o3_cli *o)
 {
     if (!o->report_path) return 0;
-    return sv_status_exit_code(cli_write_output(o->report_path, o->report.data, o->report.len));
+    return cli_exit_code(cli_write_output(o->report_path, o->report.data, o->report.len));
 }
 
 static sv_o3de_opts make_opts(o3_cli *o)
@@ -246,7 +246,7 @@ static int load_value(cli_args *a, o3_cli *o, const char *cmd, const char *path,
     if (!st) st = sv_o3de_load(a->schema, l->t, &l->json, l->doc, v, &opts, r, &err);
     if (st) {
         cli_report(path, &err);
-        return sv_status_exit_code(st);
+        return cli_exit_code(st);
     }
     return 0;
 }
@@ -264,14 +264,16 @@ static int run_load(cli_args *a, o3_cli *o, const char *cmd)
         if (!rc && !h) {
             sv_buf b;
             sv_buf_init(&b, NULL);
-            sv_json_encode_opts jo = {2, false};
+            sv_json_encode_opts jo;
+            sv_json_encode_opts_init(&jo);
+            jo.indent = 2;
             sv_error err;
             sv_error_clear(&err);
             sv_status st = sv_json_encode(&v, &jo, &b, &err);
             sv_buf_putc(&b, '\n');
             if (!st) st = cli_write_output(NULL, b.data, b.len);
             else cli_report(a->files[0], &err);
-            rc = sv_status_exit_code(st);
+            rc = cli_exit_code(st);
             sv_buf_free(&b);
         }
         if (h) rc = h;
@@ -291,7 +293,7 @@ static int print_o3de(const sv_value *j, const char *path)
     if (!st) st = cli_write_output(NULL, b.data, b.len);
     else cli_report(path, &err);
     sv_buf_free(&b);
-    return sv_status_exit_code(st);
+    return cli_exit_code(st);
 }
 
 static int run_store(cli_args *a, o3_cli *o, const char *cmd)
@@ -305,13 +307,13 @@ static int run_store(cli_args *a, o3_cli *o, const char *cmd)
     if (!t) return 4;
     cli_input in;
     sv_status st = cli_read_input(path, &in);
-    if (st) return sv_status_exit_code(st);
+    if (st) return cli_exit_code(st);
     sv_doc *doc = sv_doc_new(NULL);
     sv_error err;
     sv_error_clear(&err);
     sv_value typed, v, j;
     sv_json_decode_opts jo;
-    memset(&jo, 0, sizeof jo);
+    sv_json_decode_opts_init(&jo);
     jo.limits = a->limits;
     int rc = 0;
     st = doc ? sv_json_decode(doc, (const char *)in.data, in.len, &jo, &typed, &err) : SV_ERR_NOMEM;
@@ -322,7 +324,7 @@ static int run_store(cli_args *a, o3_cli *o, const char *cmd)
     if (!st) st = sv_o3de_store(a->schema, t, &v, NULL, doc, &j, &opts, &r, &err);
     if (st) {
         cli_report(path, &err);
-        rc = sv_status_exit_code(st);
+        rc = cli_exit_code(st);
     } else {
         report_result(o, r);
         rc = write_report(o);
@@ -384,7 +386,7 @@ static int run_strip(cli_args *a, o3_cli *o, const char *cmd)
         }
         if (st) {
             cli_report(a->files[0], &err);
-            rc = sv_status_exit_code(st);
+            rc = cli_exit_code(st);
         } else {
             rc = halted_exit(cmd, a->files[0], r);
             if (!rc) rc = print_o3de(&j, a->files[0]);

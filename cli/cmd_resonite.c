@@ -79,22 +79,27 @@ static const char help_package[] =
 static int report(const char *path, const sv_error *err)
 {
     cli_report(cli_display_name(path), err);
-    return sv_status_exit_code(err->status);
+    return cli_exit_code(err->status);
 }
 
 /* Typed JSON of root (pretty unless compact) with a final newline, to stdout. */
 static int print_json(const sv_value *root, bool compact, const char *path)
 {
     const sv_format *json = sv_format_find("json");
-    sv_options opts = {
-        {0}, (const char *const[]){"indent"}, (const char *const[]){compact ? "0" : "2"}, 1, NULL};
+    static const char *const names[] = {"indent"};
+    const char *const values[] = {compact ? "0" : "2"};
+    sv_options opts;
+    sv_options_init(&opts);
+    opts.names = names;
+    opts.values = values;
+    opts.count = 1;
     sv_buf out;
     sv_buf_init(&out, NULL);
     int rc = cli_encode(json, root, &opts, path, &out);
     if (!rc) {
         sv_buf_putc(&out, '\n');
-        rc = sv_buf_ok(&out) ? sv_status_exit_code(cli_write_output(NULL, out.data, out.len))
-                             : sv_status_exit_code(SV_ERR_NOMEM);
+        rc = sv_buf_ok(&out) ? cli_exit_code(cli_write_output(NULL, out.data, out.len))
+                             : cli_exit_code(SV_ERR_NOMEM);
     }
     sv_buf_free(&out);
     return rc;
@@ -111,7 +116,7 @@ static int pkg_open(const char *path, pkg *k)
 {
     memset(k, 0, sizeof *k);
     sv_status st = cli_read_input(path, &k->in);
-    if (st != SV_OK) return sv_status_exit_code(st);
+    if (st != SV_OK) return cli_exit_code(st);
     sv_error err;
     sv_error_clear(&err);
     if (sv_resonite_package_open(k->in.data, k->in.len, &k->p, &err) != SV_OK) {
@@ -149,7 +154,8 @@ static long pkg_main(pkg *k, const char *path, const cli_args *a)
         long found = -1;
         if (pkg_read(k, path, (size_t)rec, a, &b) == 0) {
             sv_doc *doc = sv_doc_new(NULL);
-            sv_json_decode_opts ro = {0};
+            sv_json_decode_opts ro;
+            sv_json_decode_opts_init(&ro);
             ro.plain = true;
             sv_value root;
             sv_error err;
@@ -259,7 +265,7 @@ static int extract_one(pkg *k, const char *path, size_t i, const char *dir, cons
     sv_buf b;
     sv_buf_init(&b, NULL);
     int rc = pkg_read(k, path, i, a, &b);
-    if (!rc) rc = sv_status_exit_code(cli_write_output(target, b.data, b.len));
+    if (!rc) rc = cli_exit_code(cli_write_output(target, b.data, b.len));
     sv_buf_free(&b);
     return rc;
 }
@@ -316,11 +322,13 @@ static int package_dump(cli_args *a, const char *path)
     if (!rc) {
         sv_status st;
         if (m.is_data_tree) {
-            sv_resonite_opts o = sv_resonite_opts_default();
+            sv_resonite_opts o;
+            sv_resonite_opts_init(&o);
             o.limits = a->limits;
             st = sv_resonite_decode(doc, b.data, b.len, &o, &root, &err);
         } else if (!strcmp(m.name, MAIN_RECORD)) {
-            sv_json_decode_opts ro = {0};
+            sv_json_decode_opts ro;
+            sv_json_decode_opts_init(&ro);
             ro.limits = a->limits;
             st = sv_json_decode(doc, (const char *)b.data, b.len, &ro, &root, &err);
         } else {
@@ -343,7 +351,7 @@ static int tree(cli_args *a, const char *path)
     const sv_format *f = sv_format_find("resonite");
     cli_input in;
     sv_status st = cli_read_input(path, &in);
-    if (st != SV_OK) return sv_status_exit_code(st);
+    if (st != SV_OK) return cli_exit_code(st);
     int rc = cli_check_format_options(a, "resonite tree", f, NULL);
     pkg k = {{0}, NULL};
     const uint8_t *data = in.data;
@@ -379,7 +387,7 @@ static int tree(cli_args *a, const char *path)
             sv_buf out;
             sv_buf_init(&out, NULL);
             st = sv_resonite_tree_print(&root, &out, &err);
-            rc = st == SV_OK ? sv_status_exit_code(cli_write_output(NULL, out.data, out.len))
+            rc = st == SV_OK ? cli_exit_code(cli_write_output(NULL, out.data, out.len))
                              : report(shown, &err);
             sv_buf_free(&out);
         } else {

@@ -83,13 +83,13 @@ static int show(cli_args *a)
             sv_status st = sv_schema_describe_class(s, c, &out);
             if (!st) st = cli_write_output(NULL, out.data, out.len);
             else cli_error("%s", sv_status_str(st));
-            rc = sv_status_exit_code(st);
+            rc = cli_exit_code(st);
             sv_buf_free(&out);
         } else if (e) {
             print_enum(e);
         } else {
             cli_error("%s: no class or enum named '%s'", cli_display_name(a->files[0]), name);
-            rc = sv_status_exit_code(SV_ERR_NOT_FOUND);
+            rc = cli_exit_code(SV_ERR_NOT_FOUND);
         }
     }
     sv_schema_free(s);

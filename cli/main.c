@@ -1,5 +1,6 @@
 /* serval: the command-line tool. Finds the subcommand and runs it; each
- * subcommand lives in its own cmd_<name>.c. */
+ * subcommand lives in its own cmd_<name>.c. A format's own subcommands are
+ * there only when the library was built with that format (serval/config.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,15 @@ static const command commands[] = {
     {"dump", cmd_dump, "print a file as typed JSON"},
     {"conv", cmd_conv, "convert a file from one format to another"},
     {"validate", cmd_validate, "check that files decode"},
+#if SERVAL_WITH_NOESIS
     {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
+#endif
+#if SERVAL_WITH_O3DE
     {"o3de", cmd_o3de, "O3DE JSON serialization: load, store, validate, strip-defaults"},
+#endif
+#if SERVAL_WITH_RESONITE
     {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
+#endif
     {"schema", cmd_schema, "check schema files, show their classes"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -124,7 +131,7 @@ static int run(int argc, char **argv)
         return 0;
     }
     if (strcmp(name, "--version") == 0) {
-        printf("serval %s\n", SERVAL_VERSION_STRING);
+        printf("serval %s\n", sv_version());
         return 0;
     }
     if (strcmp(name, "help") == 0) {

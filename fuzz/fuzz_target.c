@@ -1,9 +1,15 @@
 /* One libFuzzer target, compiled once per format and kind (fuzz/CMakeLists.txt):
  *
  *   SV_FUZZ_FORMAT     the registry name of the format ("json", "godot4", ...)
- *   SV_FUZZ_ROUNDTRIP  0: decode only. 1: whatever decodes must encode, the
- *                      encoding must decode to an equal tree, and that tree
- *                      must encode to the same bytes again.
+ *   SV_FUZZ_ROUNDTRIP  0: decode only. 1: whatever decodes must come back
+ *                      through typed JSON, as `serval dump` then
+ *                      `serval conv --from json --to FMT` do it: the tree is
+ *                      written as typed JSON, read back (an equal tree) and
+ *                      encoded. Those bytes must be the input, or, where a
+ *                      documented normalisation applies (each format's
+ *                      "What is not kept"), what a direct encode of the
+ *                      decoded tree gives; and that encoding must decode to
+ *                      an equal tree that encodes to the same bytes again.
  *
  * A broken property aborts, which libFuzzer (and the replay driver) report
  * as a crash with the input saved. The limits are tighter than the defaults
@@ -32,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 static sv_options fuzz_options(void)
 {
     sv_options o;
-    memset(&o, 0, sizeof o);
+    sv_options_init(&o);
     o.limits.max_alloc = UINT64_C(64) << 20;
     o.limits.max_decompressed = UINT64_C(64) << 20;
     return o;
@@ -70,26 +76,66 @@ static void encode_or_die(const sv_format *f, const sv_value *v, const sv_option
     if (!sv_buf_ok(b)) fail("encoder output buffer failed", NULL);
 }
 
-static void roundtrip(const sv_format *f, const sv_value *v1, const sv_options *o)
+/* The tree through typed JSON text and back, as dump | conv do it. */
+static sv_value through_json(sv_doc *doc, const sv_value *v1)
 {
-    if (!f->encode) return;
-    sv_buf b1, b2;
-    sv_buf_init(&b1, NULL);
-    sv_buf_init(&b2, NULL);
-    encode_or_die(f, v1, o, &b1);
-
-    sv_doc *doc2 = sv_doc_new(NULL);
-    if (!doc2) abort();
-    sv_value v2;
+    sv_buf text;
+    sv_buf_init(&text, NULL);
     sv_error err;
     memset(&err, 0, sizeof err);
-    if (f->decode(doc2, b1.data, b1.len, o, &v2, &err) != SV_OK)
-        fail("the encoding of a decoded tree does not decode", &err);
-    if (!sv_equal(v1, &v2)) fail("decode(encode(tree)) differs from tree", NULL);
-    encode_or_die(f, &v2, o, &b2);
-    if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len) != 0)
-        fail("encode(decode(encode(tree))) differs from encode(tree)", NULL);
-    sv_doc_free(doc2);
+    if (sv_json_encode(v1, NULL, &text, &err) != SV_OK)
+        fail("a decoded tree has no typed JSON", &err);
+    sv_value v2;
+    if (sv_json_decode(doc, (const char *)text.data, text.len, NULL, &v2, &err) != SV_OK)
+        fail("the typed JSON of a decoded tree does not read back", &err);
+    if (!sv_equal(v1, &v2)) fail("typed JSON reads back as another tree", NULL);
+    sv_buf_free(&text);
+    return v2;
+}
+
+static bool same(const sv_buf *b, const uint8_t *data, size_t len)
+{
+    return b->len == len && (len == 0 || memcmp(b->data, data, len) == 0);
+}
+
+static void roundtrip(const sv_format *f, const sv_value *v1, const sv_options *o,
+                      const uint8_t *in, size_t in_len)
+{
+    if (!f->encode) return;
+    sv_doc *docj = sv_doc_new(NULL);
+    if (!docj) abort();
+    sv_value vj = through_json(docj, v1);
+    sv_buf bj, b1, b2;
+    sv_buf_init(&bj, NULL);
+    sv_buf_init(&b1, NULL);
+    sv_buf_init(&b2, NULL);
+    encode_or_die(f, &vj, o, &bj);
+    encode_or_die(f, v1, o, &b1);
+    if (!same(&bj, b1.data, b1.len))
+        fail("the bytes through typed JSON differ from a direct encode", NULL);
+    if (!same(&b1, in, in_len)) {
+        /* SV_FUZZ_STRICT=1 in the environment: stop at the first input
+         * that does not come back byte for byte, to audit a format's
+         * "What is not kept" list */
+        static int strict = -1;
+        if (strict < 0) strict = getenv("SV_FUZZ_STRICT") && *getenv("SV_FUZZ_STRICT") == '1';
+        if (strict) fail("not kept byte for byte (SV_FUZZ_STRICT)", NULL);
+        /* a normalisation: it must be a fixed point */
+        sv_doc *doc2 = sv_doc_new(NULL);
+        if (!doc2) abort();
+        sv_value v2;
+        sv_error err;
+        memset(&err, 0, sizeof err);
+        if (f->decode(doc2, b1.data, b1.len, o, &v2, &err) != SV_OK)
+            fail("the encoding of a decoded tree does not decode", &err);
+        if (!sv_equal(v1, &v2)) fail("decode(encode(tree)) differs from tree", NULL);
+        encode_or_die(f, &v2, o, &b2);
+        if (!same(&b2, b1.data, b1.len))
+            fail("encode(decode(encode(tree))) differs from encode(tree)", NULL);
+        sv_doc_free(doc2);
+    }
+    sv_doc_free(docj);
+    sv_buf_free(&bj);
     sv_buf_free(&b1);
     sv_buf_free(&b2);
 }
@@ -107,7 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
     sv_status st = f->decode(doc, data, len, &o, &v, &err);
     if (st == SV_OK) {
 #if SV_FUZZ_ROUNDTRIP
-        roundtrip(f, &v, &o);
+        roundtrip(f, &v, &o, data, len);
 #endif
     } else {
         /* Every failure must say what went wrong: a status with text and a

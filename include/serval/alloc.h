@@ -6,6 +6,8 @@
 #ifndef SERVAL_ALLOC_H
 #define SERVAL_ALLOC_H
 
+#include "api.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -23,7 +25,7 @@ typedef struct sv_alloc {
 } sv_alloc;
 
 /* The libc allocator (malloc/realloc/free). */
-const sv_alloc *sv_alloc_libc(void);
+SV_API const sv_alloc *sv_alloc_libc(void);
 
 #ifdef __cplusplus
 }

@@ -38,27 +38,39 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
+#include "registry.h"
 #include "value.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Versioned: fill with sv_bson_opts_init, then set members (registry.h). */
 typedef struct sv_bson_opts {
+    uint32_t struct_size; /* set by sv_bson_opts_init */
     sv_limits limits;   /* reading: depth, string length, allocation */
     const char *format; /* names the format in errors; NULL = "bson" */
     bool resonite_urls; /* the Resonite "@" string convention, both ways */
 } sv_bson_opts;
 
+/* Defaults: the default limits, format "bson", plain strings. */
+SV_API void sv_bson_opts_init(sv_bson_opts *o);
+
 /* Decodes one BSON document that fills data exactly. opts may be NULL. */
-sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
-                       sv_value *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len,
+                                             const sv_bson_opts *opts, sv_value *out,
+                                             sv_error *err);
 
 /* Appends the BSON of v (a MAP with string keys, or an OBJECT whose fields
  * become the document) to out. opts may be NULL. */
-sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts, sv_buf *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts,
+                                             sv_buf *out, sv_error *err);
+
+/* The registry entry ("bson"): option "resonite-urls". */
+SV_API extern const sv_format sv_format_bson;
 
 #ifdef __cplusplus
 }

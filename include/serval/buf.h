@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "api.h"
 #include "alloc.h"
 
 #ifdef __cplusplus
@@ -25,10 +26,10 @@ typedef struct sv_buf {
     bool failed;
 } sv_buf;
 
-void sv_buf_init(sv_buf *b, const sv_alloc *alloc); /* alloc NULL = libc */
-void sv_buf_free(sv_buf *b);
+SV_API void sv_buf_init(sv_buf *b, const sv_alloc *alloc); /* alloc NULL = libc */
+SV_API void sv_buf_free(sv_buf *b);
 /* Makes room for at least extra more bytes. false (and sticky) on failure. */
-bool sv_buf_grow(sv_buf *b, size_t extra);
+SV_API bool sv_buf_grow(sv_buf *b, size_t extra);
 static inline bool sv_buf_ok(const sv_buf *b) { return !b->failed; }
 
 static inline bool sv_buf_reserve(sv_buf *b, size_t extra)
@@ -49,7 +50,7 @@ static inline void sv_buf_putc(sv_buf *b, uint8_t c)
 }
 /* Hands the bytes to the caller (who frees them with the buffer's allocator,
  * size cap) and leaves the buffer empty. */
-uint8_t *sv_buf_take(sv_buf *b, size_t *len, size_t *cap);
+SV_API uint8_t *sv_buf_take(sv_buf *b, size_t *len, size_t *cap);
 
 #ifdef __cplusplus
 }

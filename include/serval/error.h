@@ -6,6 +6,8 @@
 #ifndef SERVAL_ERROR_H
 #define SERVAL_ERROR_H
 
+#include "api.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,38 +16,31 @@
 extern "C" {
 #endif
 
-/* X(name, cli_exit_code, text). The exit code is what the CLI returns for it:
- * 0 ok, 1 bad data, 2 usage, 3 I/O, 4 unsupported. */
-#define SV_STATUS_LIST(X)                                                     \
-    X(SV_OK, 0, "ok")                                                         \
-    X(SV_ERR_TRUNCATED, 1, "input ends too early")                            \
-    X(SV_ERR_SYNTAX, 1, "malformed input")                                    \
-    X(SV_ERR_UTF8, 1, "invalid UTF-8")                                        \
-    X(SV_ERR_RANGE, 1, "value out of range")                                  \
-    X(SV_ERR_TYPE, 1, "unexpected value kind")                                \
-    X(SV_ERR_TRAILING, 1, "trailing data after the value")                    \
-    X(SV_ERR_DEPTH, 1, "nesting deeper than the depth limit")                 \
-    X(SV_ERR_LIMIT, 1, "input exceeds a configured limit")                    \
-    X(SV_ERR_REFUSED, 1, "refused by policy (see the decoder's options)")     \
-    X(SV_ERR_NOMEM, 3, "out of memory")                                       \
-    X(SV_ERR_IO, 3, "input/output error")                                     \
-    X(SV_ERR_USAGE, 2, "invalid argument")                                    \
-    X(SV_ERR_UNSUPPORTED, 4, "unsupported feature or format")                 \
-    X(SV_ERR_NOT_FOUND, 4, "not found")
-
+/* The numbers are part of the ABI: a status keeps its value forever, and a
+ * new status takes the next free number (and moves SV_STATUS_COUNT). */
 typedef enum sv_status {
-#define SV_X_ENUM(name, code, text) name,
-    SV_STATUS_LIST(SV_X_ENUM)
-#undef SV_X_ENUM
-    SV_STATUS_COUNT
+    SV_OK = 0,
+    SV_ERR_TRUNCATED = 1,    /* input ends too early */
+    SV_ERR_SYNTAX = 2,       /* malformed input */
+    SV_ERR_UTF8 = 3,         /* invalid UTF-8 */
+    SV_ERR_RANGE = 4,        /* value out of range */
+    SV_ERR_TYPE = 5,         /* unexpected value kind */
+    SV_ERR_TRAILING = 6,     /* trailing data after the value */
+    SV_ERR_DEPTH = 7,        /* nesting deeper than the depth limit */
+    SV_ERR_LIMIT = 8,        /* input exceeds a configured limit */
+    SV_ERR_REFUSED = 9,      /* refused by policy (see the decoder's options) */
+    SV_ERR_NOMEM = 10,       /* out of memory */
+    SV_ERR_IO = 11,          /* input/output error */
+    SV_ERR_USAGE = 12,       /* invalid argument */
+    SV_ERR_UNSUPPORTED = 13, /* unsupported feature or format */
+    SV_ERR_NOT_FOUND = 14,   /* not found */
+    SV_STATUS_COUNT = 15     /* one more than the highest status */
 } sv_status;
 
 /* A short, static, human-readable text for a status. Never NULL. */
-const char *sv_status_str(sv_status status);
+SV_API const char *sv_status_str(sv_status status);
 /* The identifier of a status, e.g. "SV_ERR_TRUNCATED". Never NULL. */
-const char *sv_status_name(sv_status status);
-/* The CLI exit code for a status (0, 1, 2, 3 or 4). */
-int sv_status_exit_code(sv_status status);
+SV_API const char *sv_status_name(sv_status status);
 
 #define SV_ERROR_PATH_MAX 256
 #define SV_ERROR_MSG_MAX 160
@@ -63,20 +58,21 @@ typedef struct sv_error {
 } sv_error;
 
 /* Resets an error to SV_OK with no position. */
-void sv_error_clear(sv_error *err);
+SV_API void sv_error_clear(sv_error *err);
 
 /* Records a failure unless one is already recorded (the first error wins).
  * Returns the error's status (the first one). printf-style message. */
-sv_status sv_error_set(sv_error *err, sv_status status, const char *format,
-                       uint64_t byte_offset, const char *fmt, ...)
+SV_API SV_NODISCARD sv_status sv_error_set(sv_error *err, sv_status status, const char *format,
+                                           uint64_t byte_offset, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
 /* Same, with a bit offset (bit readers). */
-sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
-                            uint64_t byte_offset, int bit_offset, const char *fmt, ...)
+SV_API SV_NODISCARD sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
+                                                uint64_t byte_offset, int bit_offset,
+                                                const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
@@ -84,20 +80,21 @@ sv_status sv_error_set_bits(sv_error *err, sv_status status, const char *format,
 
 /* The va_list form of sv_error_set_bits (bit_offset -1 = none), for readers
  * that wrap it in printf-style functions of their own. */
-sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
-                        int bit_offset, const char *fmt, va_list ap);
+SV_API SV_NODISCARD sv_status sv_error_vset(sv_error *err, sv_status status, const char *format,
+                                            uint64_t byte_offset, int bit_offset, const char *fmt,
+                                            va_list ap);
 
 /* Paths are built while a failure unwinds: each level of a recursive decoder
  * that sees a child fail prepends its own segment, so the success path costs
  * nothing. Keys are escaped as JSON Pointer says (~ as ~0, / as ~1). If the
  * path grows past SV_ERROR_PATH_MAX the outermost part is replaced by "...". */
-void sv_error_path_index(sv_error *err, uint64_t index);
-void sv_error_path_key(sv_error *err, const char *key, size_t len);
+SV_API void sv_error_path_index(sv_error *err, uint64_t index);
+SV_API void sv_error_path_key(sv_error *err, const char *key, size_t len);
 
 /* Formats the error as one line:
  *   "json: malformed input at byte 12 (line 1, column 13) at /a/0: expected ','"
  * Returns the number of characters that the full text needs (like snprintf). */
-int sv_error_format(const sv_error *err, char *buf, size_t size);
+SV_API int sv_error_format(const sv_error *err, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

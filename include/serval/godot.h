@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
 #include "registry.h"
@@ -32,7 +33,9 @@ typedef enum sv_godot_framing {
     SV_GODOT_STREAM    /* several length-prefixed Variants <-> an array of them */
 } sv_godot_framing;
 
+/* Versioned: fill with sv_godot_opts_init, then set members (registry.h). */
 typedef struct sv_godot_opts {
+    uint32_t struct_size; /* set by sv_godot_opts_init */
     sv_godot_profile profile;
     /* SV_GODOT4 only: the 4.x minor version whose rules apply (2 = 4.0 to
      * 4.2: no typed containers, no PackedVector4Array; 3 = 4.3: typed arrays;
@@ -51,26 +54,29 @@ typedef struct sv_godot_opts {
     sv_limits limits;       /* max_depth: nesting (default 1024, as the engine) */
 } sv_godot_opts;
 
-/* Default options for a profile (raw framing, objects as ids, float build). */
-sv_godot_opts sv_godot_opts_default(sv_godot_profile profile);
+/* Default options for a profile (raw framing, objects as ids, float build,
+ * the latest 4.x rules, default limits). */
+SV_API void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile);
 
 /* Decodes data into doc. Raw framing decodes the first Variant and ignores
  * trailing bytes, as the engine does; *consumed (may be NULL) gets the bytes
  * the Variant used (the engine's r_len: a PackedByteArray's padding counts
  * even when the input ends before it). On failure err names the format, the
  * byte offset and the path of the failing value. */
-sv_status sv_godot_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_godot_opts *opts,
-                          sv_value *out, size_t *consumed, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_godot_decode(sv_doc *doc, const uint8_t *data, size_t len,
+                                              const sv_godot_opts *opts, sv_value *out,
+                                              size_t *consumed, sv_error *err);
 
 /* Appends the encoding of v to out. Trees that no Godot Variant matches
  * (a reference, a tuple of an unknown shape, a type the profile lacks) are
  * refused with an error naming the path; nothing useful is left in out then. */
-sv_status sv_godot_encode(const sv_value *v, const sv_godot_opts *opts, sv_buf *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_godot_encode(const sv_value *v, const sv_godot_opts *opts,
+                                              sv_buf *out, sv_error *err);
 
 /* The registry entries ("godot4", "godot3", "godot-doc"). */
-extern const sv_format sv_format_godot4;
-extern const sv_format sv_format_godot3;
-extern const sv_format sv_format_godot_doc;
+SV_API extern const sv_format sv_format_godot4;
+SV_API extern const sv_format sv_format_godot3;
+SV_API extern const sv_format sv_format_godot_doc;
 
 #ifdef __cplusplus
 }

@@ -10,39 +10,56 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
+#include "registry.h"
 #include "value.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Options structs are versioned: fill one with its _init function, then set
+ * members (registry.h tells how struct_size works). */
 typedef struct sv_json_decode_opts {
-    sv_limits limits;    /* depth, string length, allocation */
+    uint32_t struct_size; /* set by sv_json_decode_opts_init */
+    sv_limits limits;     /* depth, string length, allocation */
     bool allow_comments; /* accept // and / * * / comments (O3DE files carry them) */
     bool plain;          /* do not interpret "$" forms */
 } sv_json_decode_opts;
 
+/* Defaults: the default limits, no comments, typed JSON. */
+SV_API void sv_json_decode_opts_init(sv_json_decode_opts *o);
+
 /* Parses len bytes of UTF-8 JSON text into doc; *out gets the root value
  * (it is not made the document's root). opts may be NULL. On failure err has
  * the byte offset, line and column. */
-sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len,
-                       const sv_json_decode_opts *opts, sv_value *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len,
+                                             const sv_json_decode_opts *opts, sv_value *out,
+                                             sv_error *err);
 
 typedef struct sv_json_encode_opts {
-    int indent; /* 0 = compact; n = pretty with n spaces per level */
+    uint32_t struct_size; /* set by sv_json_encode_opts_init */
+    int indent;           /* 0 = compact; n = pretty with n spaces per level */
     bool plain; /* lossy plain JSON: no "$" forms (for tools that want them not) */
 } sv_json_encode_opts;
+
+/* Defaults: compact typed JSON. */
+SV_API void sv_json_encode_opts_init(sv_json_encode_opts *o);
 
 /* Appends the JSON text of v (no trailing newline) to out. opts may be NULL.
  * Fails only on allocation failure or a malformed tree. The writer recurses
  * once per nesting level and refuses trees deeper than 2048 containers
  * (SV_ERR_DEPTH); the deepest tree needs well under 1 MiB of stack in an
  * optimised build. */
-sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_buf *out,
-                        sv_error *err);
+SV_API SV_NODISCARD sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts,
+                                             sv_buf *out, sv_error *err);
+
+/* The registry entry ("json"): options "comments", "plain", "indent". */
+SV_API extern const sv_format sv_format_json;
 
 #ifdef __cplusplus
 }

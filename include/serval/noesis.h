@@ -1,7 +1,7 @@
 /* serval: NoesisGUI 1.x serialization files ("NSDH", .nsb).
  *
- * The tree and its typed JSON are described in docs/formats/noesis.md; the
- * byte layout in ../shared/specs/noesis.md. In short: a map with the header
+ * The byte layout, the tree and its typed JSON are described in
+ * docs/formats/noesis.md. In short: a map with the header
  * ("byte_order", "version", "unicode") and "chunks", each chunk with its
  * string list, components, metadata (strings and the command stream, kept
  * as bytes), instance list and, when metadata describes the data, one typed
@@ -11,9 +11,11 @@
 #ifndef SERVAL_NOESIS_H
 #define SERVAL_NOESIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
 #include "registry.h"
@@ -23,16 +25,33 @@
 extern "C" {
 #endif
 
-extern const sv_format sv_format_noesis;
+/* Versioned: fill with sv_noesis_opts_init, then set members (registry.h). */
+typedef struct sv_noesis_opts {
+    uint32_t struct_size; /* set by sv_noesis_opts_init */
+    sv_limits limits;     /* decoding: depth, string length, allocation */
+    /* Decoding: keep each chunk's data section as bytes ("data") even when
+     * its metadata describes the objects. */
+    bool raw;
+    /* Encoding: the file version to write, 2 to 5; 0 = the tree's "version",
+     * else 5. */
+    int version;
+} sv_noesis_opts;
 
-/* Decodes an NSDH file. Options: "raw" (keep the data section as bytes even
- * with metadata). Limits: opts->limits. */
-sv_status sv_noesis_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
-                           sv_value *out, sv_error *err);
+/* Defaults: the default limits, objects typed, the tree's version. */
+SV_API void sv_noesis_opts_init(sv_noesis_opts *o);
+
+/* Decodes an NSDH file. opts may be NULL. */
+SV_API SV_NODISCARD sv_status sv_noesis_decode(sv_doc *doc, const uint8_t *data, size_t len,
+                                               const sv_noesis_opts *opts, sv_value *out,
+                                               sv_error *err);
 
 /* Encodes a tree of the shape sv_noesis_decode makes, appending to out.
- * Options: "version" = 2..5 (default: the tree's "version", else 5). */
-sv_status sv_noesis_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err);
+ * opts may be NULL. */
+SV_API SV_NODISCARD sv_status sv_noesis_encode(const sv_value *v, const sv_noesis_opts *opts,
+                                               sv_buf *out, sv_error *err);
+
+/* The registry entry ("noesis"): options "raw" and "version". */
+SV_API extern const sv_format sv_format_noesis;
 
 #ifdef __cplusplus
 }

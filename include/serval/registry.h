@@ -6,9 +6,11 @@
 #ifndef SERVAL_REGISTRY_H
 #define SERVAL_REGISTRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
 #include "value.h"
@@ -19,9 +21,18 @@ extern "C" {
 
 typedef struct sv_schema sv_schema; /* schema.h */
 
+/* Options structs are versioned. Each begins with struct_size, which its
+ * init function (here sv_options_init) sets to sizeof the struct, and each
+ * gets its defaults from that function: declare, init, then set members.
+ * The library reads only the members that fit in struct_size, so a program
+ * built against an older header keeps working; a struct_size of 0 (a struct
+ * never given to its init function) is refused with SV_ERR_USAGE. A NULL
+ * options pointer means every default. */
+
 /* Options handed to a format: the limits plus "name=value" pairs, and the
  * schema (type information) for formats that need one. */
 typedef struct sv_options {
+    uint32_t struct_size; /* sizeof(sv_options), set by sv_options_init */
     sv_limits limits;
     const char *const *names;  /* count entries */
     const char *const *values; /* count entries ("" for a bare flag) */
@@ -29,10 +40,13 @@ typedef struct sv_options {
     const sv_schema *schema;   /* finalised schema, or NULL (schema.h) */
 } sv_options;
 
+/* No limits (the defaults), no pairs, and struct_size. */
+SV_API void sv_options_init(sv_options *o);
+
 /* The value of option name, or NULL when not given. opts may be NULL. */
-const char *sv_options_get(const sv_options *opts, const char *name);
+SV_API const char *sv_options_get(const sv_options *opts, const char *name);
 /* An option as a boolean: "", "1", "true", "yes" are true; "0", "false", "no" false. */
-bool sv_options_flag(const sv_options *opts, const char *name, bool def);
+SV_API bool sv_options_flag(const sv_options *opts, const char *name, bool def);
 
 typedef struct sv_option_desc {
     const char *name;
@@ -40,6 +54,10 @@ typedef struct sv_option_desc {
 } sv_option_desc;
 
 typedef struct sv_format {
+    /* sizeof(sv_format) in the library that made the entry: members are
+     * only ever appended, and a member lies beyond struct_size when the
+     * library is older than it. */
+    uint32_t struct_size;
     const char *name;            /* "json" */
     const char *description;     /* one line */
     const char *const *extensions; /* NULL-terminated, without dot: {"json", NULL} */
@@ -54,11 +72,11 @@ typedef struct sv_format {
 } sv_format;
 
 /* All registered formats, in a stable order. */
-const sv_format *const *sv_formats(size_t *count);
-const sv_format *sv_format_find(const char *name);
+SV_API const sv_format *const *sv_formats(size_t *count);
+SV_API const sv_format *sv_format_find(const char *name);
 /* The best format for the data: by probe score, then by the file name's
  * extension (filename may be NULL). NULL when nothing fits. */
-const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename);
+SV_API const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename);
 
 #ifdef __cplusplus
 }

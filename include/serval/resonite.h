@@ -1,5 +1,5 @@
 /* serval: Resonite (and Neos) data trees: .brson, .7zbson, .lz4bson, and
- * .resonitepackage archives (spec: ../shared/specs/resonite.md;
+ * .resonitepackage archives (the layout and the tree:
  * docs/formats/resonite.md).
  *
  * A data tree file is an optional 9-byte header ("FrDT", int32 0, the
@@ -18,8 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "buf.h"
 #include "error.h"
+#include "registry.h"
 #include "value.h"
 
 #ifdef __cplusplus
@@ -47,7 +49,9 @@ typedef struct sv_resonite_container {
     sv_resonite_compression compression;
 } sv_resonite_container;
 
+/* Versioned: fill with sv_resonite_opts_init, then set members (registry.h). */
 typedef struct sv_resonite_opts {
+    uint32_t struct_size; /* set by sv_resonite_opts_init */
     sv_limits limits;
     /* Reading: the compression expected (a file's extension says it in
      * Resonite; AUTO: the header's, or sniffed for legacy files). A header
@@ -67,31 +71,40 @@ typedef struct sv_resonite_opts {
 } sv_resonite_opts;
 
 /* The default options: everything automatic, Resonite's parameters. */
-sv_resonite_opts sv_resonite_opts_default(void);
+SV_API void sv_resonite_opts_init(sv_resonite_opts *o);
 
 /* File bytes to the tree described above. opts may be NULL. */
-sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
-                             const sv_resonite_opts *opts, sv_value *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
+                                                 const sv_resonite_opts *opts, sv_value *out,
+                                                 sv_error *err);
 /* The tree (a resonite.DataTree object or any map) to file bytes. */
-sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv_buf *out,
-                             sv_error *err);
+SV_API SV_NODISCARD sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts,
+                                                 sv_buf *out, sv_error *err);
 
 /* The container layer alone: file bytes to the BSON bytes inside (appended
  * to bson), and back. info may be NULL. */
-sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
-                             sv_buf *bson, sv_resonite_container *info, sv_error *err);
-sv_status sv_resonite_wrap(const uint8_t *bson, size_t len, const sv_resonite_container *c,
-                           const sv_resonite_opts *opts, sv_buf *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_resonite_unwrap(const uint8_t *data, size_t len,
+                                                 const sv_resonite_opts *opts, sv_buf *bson,
+                                                 sv_resonite_container *info, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_resonite_wrap(const uint8_t *bson, size_t len,
+                                               const sv_resonite_container *c,
+                                               const sv_resonite_opts *opts, sv_buf *out,
+                                               sv_error *err);
 
 /* "brotli", "lzma", "lz4" (and "none"); AUTO/unknown give "". */
-const char *sv_resonite_compression_name(sv_resonite_compression c);
+SV_API const char *sv_resonite_compression_name(sv_resonite_compression c);
 /* Parses those names (also "7zbson", "brson", "lz4bson"); false if unknown. */
-bool sv_resonite_compression_parse(const char *name, sv_resonite_compression *out);
+SV_API bool sv_resonite_compression_parse(const char *name, sv_resonite_compression *out);
 
 /* A readable view of a decoded tree: one line per slot, indented by depth,
  * with its name, active flag and components (type names resolved through
  * the Types table), then the Assets list. */
-sv_status sv_resonite_tree_print(const sv_value *root, sv_buf *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_resonite_tree_print(const sv_value *root, sv_buf *out,
+                                                     sv_error *err);
+
+/* The registry entry ("resonite"): options "compression", "framing",
+ * "quality", "window", "raw-strings", "threads". */
+SV_API extern const sv_format sv_format_resonite;
 
 /* ---- .resonitepackage (a zip: R-Main.record, Assets/<sha256>, ...) ---------- */
 
@@ -105,19 +118,20 @@ typedef struct sv_resonite_member {
 typedef struct sv_resonite_package sv_resonite_package;
 
 /* Opens a package held in memory (data must outlive the package). */
-sv_status sv_resonite_package_open(const uint8_t *data, size_t len, sv_resonite_package **out,
-                                   sv_error *err);
-void sv_resonite_package_close(sv_resonite_package *p);
-size_t sv_resonite_package_count(const sv_resonite_package *p);
+SV_API SV_NODISCARD sv_status sv_resonite_package_open(const uint8_t *data, size_t len,
+                                                       sv_resonite_package **out, sv_error *err);
+SV_API void sv_resonite_package_close(sv_resonite_package *p);
+SV_API size_t sv_resonite_package_count(const sv_resonite_package *p);
 /* Member i; the strings live as long as the package. */
-sv_status sv_resonite_package_member(sv_resonite_package *p, size_t i, sv_resonite_member *m,
-                                     sv_error *err);
+SV_API SV_NODISCARD sv_status sv_resonite_package_member(sv_resonite_package *p, size_t i,
+                                                         sv_resonite_member *m, sv_error *err);
 /* The bytes of member i, appended to out; at most max_size bytes (0: the
  * default decompressed-size limit). */
-sv_status sv_resonite_package_read(sv_resonite_package *p, size_t i, uint64_t max_size, sv_buf *out,
-                                   sv_error *err);
+SV_API SV_NODISCARD sv_status sv_resonite_package_read(sv_resonite_package *p, size_t i,
+                                                       uint64_t max_size, sv_buf *out,
+                                                       sv_error *err);
 /* The index of the member called name, or -1. */
-long sv_resonite_package_find(const sv_resonite_package *p, const char *name);
+SV_API long sv_resonite_package_find(const sv_resonite_package *p, const char *name);
 
 #ifdef __cplusplus
 }

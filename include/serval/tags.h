@@ -48,7 +48,7 @@ extern "C" {
     X(SV_TAG_PACKED_VECTOR4, "packed_vector4", SV_PACKED, 4, SV_ELEM_F32)      \
     /* engine types carried by an ordinary kind */                             \
     X(SV_TAG_STRING_NAME, "string_name", SV_STRING, 0, SV_ELEM_NONE)           \
-    X(SV_TAG_NODE_PATH, "node_path", SV_STRING, 0, SV_ELEM_NONE)               \
+    X(SV_TAG_NODE_PATH, "node_path", SV_KIND_COUNT, 0, SV_ELEM_NONE)           \
     X(SV_TAG_RID, "rid", SV_KIND_COUNT, 0, SV_ELEM_NONE)                       \
     X(SV_TAG_CALLABLE, "callable", SV_KIND_COUNT, 0, SV_ELEM_NONE)             \
     X(SV_TAG_SIGNAL, "signal", SV_KIND_COUNT, 0, SV_ELEM_NONE)                 \

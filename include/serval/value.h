@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "alloc.h"
+#include "api.h"
 #include "error.h"
 
 #ifdef __cplusplus
@@ -91,7 +92,8 @@ struct sv_value {
     uint8_t sub;       /* INT/UINT/FLOAT: width in bytes; TUPLE/PACKED: sv_elem */
     uint16_t tag;      /* sv_tag */
     /* STRING/BYTES: byte length; ARRAY/MAP/OBJECT: item count;
-     * TUPLE/PACKED: number of scalars (items x scalars per item). */
+     * TUPLE/PACKED: number of scalars (items x scalars per item);
+     * BOOL: the value the source stored when it was neither 0 nor 1, else 0. */
     uint32_t len;
     union {
         bool b;
@@ -135,85 +137,89 @@ typedef struct sv_limits {
 #define SV_DEFAULT_MAX_DECOMPRESSED (UINT64_C(1) << 30)
 
 /* Returns lim with every zero field replaced by its default. lim may be NULL. */
-sv_limits sv_limits_resolve(const sv_limits *lim);
+SV_API sv_limits sv_limits_resolve(const sv_limits *lim);
 
 /* ---- documents ---------------------------------------------------------- */
 
 /* A new empty document (root is null). alloc may be NULL (libc).
  * Returns NULL if the first allocation fails. */
-sv_doc *sv_doc_new(const sv_alloc *alloc);
-void sv_doc_free(sv_doc *doc);
+SV_API sv_doc *sv_doc_new(const sv_alloc *alloc);
+SV_API void sv_doc_free(sv_doc *doc);
 
 /* Caps the bytes the document may allocate (0 = SV_DEFAULT_MAX_ALLOC). */
-void sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes);
+SV_API void sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes);
 /* Bytes the document's arena has taken from its allocator so far. */
-uint64_t sv_doc_allocated(const sv_doc *doc);
+SV_API uint64_t sv_doc_allocated(const sv_doc *doc);
 /* SV_OK, or SV_ERR_NOMEM / SV_ERR_LIMIT once an allocation failed (sticky). */
-sv_status sv_doc_status(const sv_doc *doc);
+SV_API SV_NODISCARD sv_status sv_doc_status(const sv_doc *doc);
 
-sv_value *sv_doc_root(sv_doc *doc);
-void sv_doc_set_root(sv_doc *doc, sv_value root);
+SV_API sv_value *sv_doc_root(sv_doc *doc);
+SV_API void sv_doc_set_root(sv_doc *doc, sv_value root);
 
 /* Raw arena memory, 8-byte aligned, freed with the document. NULL on failure
  * (and the document's status becomes SV_ERR_NOMEM or SV_ERR_LIMIT). */
-void *sv_doc_alloc(sv_doc *doc, size_t size);
+SV_API void *sv_doc_alloc(sv_doc *doc, size_t size);
 
 /* Grows the last block handed out by sv_doc_alloc in place when possible,
  * else copies it. Returns the (possibly moved) block, or NULL on failure. */
-void *sv_doc_realloc(sv_doc *doc, void *ptr, size_t old_size, size_t new_size);
+SV_API void *sv_doc_realloc(sv_doc *doc, void *ptr, size_t old_size, size_t new_size);
 
 /* ---- making values ------------------------------------------------------ */
 
-sv_value sv_null(void);
-sv_value sv_bool(bool b);
-sv_value sv_int(int64_t i);                 /* width 8, not explicit */
-sv_value sv_uint(uint64_t u);               /* width 8, not explicit */
-sv_value sv_int_w(int64_t i, int width);    /* width 1/2/4/8, explicit */
-sv_value sv_uint_w(uint64_t u, int width);  /* width 1/2/4/8, explicit */
-sv_value sv_f64(double d);                  /* not explicit */
-sv_value sv_f32(float f);                   /* width 4 (always explicit) */
-sv_value sv_ref(uint64_t target);
-sv_value sv_ref_null(void);
-sv_value sv_with_tag(sv_value v, sv_tag tag);
-sv_value sv_with_flags(sv_value v, unsigned flags);
+SV_API sv_value sv_null(void);
+SV_API sv_value sv_bool(bool b);
+/* A bool as a source stored it: true for any value but 0, and a stored value
+ * other than 0 and 1 (a padding byte 0x7F, say) is kept, so that an encoder
+ * can write the same bytes back (sv_bool_stored). */
+SV_API sv_value sv_bool_raw(uint32_t stored);
+SV_API sv_value sv_int(int64_t i);                /* width 8, not explicit */
+SV_API sv_value sv_uint(uint64_t u);              /* width 8, not explicit */
+SV_API sv_value sv_int_w(int64_t i, int width);   /* width 1/2/4/8, explicit */
+SV_API sv_value sv_uint_w(uint64_t u, int width); /* width 1/2/4/8, explicit */
+SV_API sv_value sv_f64(double d);                 /* not explicit */
+SV_API sv_value sv_f32(float f);                  /* width 4 (always explicit) */
+SV_API sv_value sv_ref(uint64_t target);
+SV_API sv_value sv_ref_null(void);
+SV_API sv_value sv_with_tag(sv_value v, sv_tag tag);
+SV_API sv_value sv_with_flags(sv_value v, unsigned flags);
 
 /* Copies bytes into the arena (strings get a trailing NUL). On failure the
  * returned value is null and the document's status is set. */
-sv_value sv_str(sv_doc *doc, const char *s, size_t len);
-sv_value sv_strz(sv_doc *doc, const char *s);
+SV_API sv_value sv_str(sv_doc *doc, const char *s, size_t len);
+SV_API sv_value sv_strz(sv_doc *doc, const char *s);
 /* Returns the document's single copy of the string (for keys, class names). */
-sv_value sv_str_intern(sv_doc *doc, const char *s, size_t len);
-sv_value sv_bytes(sv_doc *doc, const void *p, size_t len);
+SV_API sv_value sv_str_intern(sv_doc *doc, const char *s, size_t len);
+SV_API sv_value sv_bytes(sv_doc *doc, const void *p, size_t len);
 /* A string or bytes value of len bytes to be filled through sv_value_buf. */
-sv_value sv_str_uninit(sv_doc *doc, size_t len);
-sv_value sv_bytes_uninit(sv_doc *doc, size_t len);
+SV_API sv_value sv_str_uninit(sv_doc *doc, size_t len);
+SV_API sv_value sv_bytes_uninit(sv_doc *doc, size_t len);
 /* Writable storage of a string, bytes, tuple or packed value just made. */
-void *sv_value_buf(sv_value *v);
+SV_API void *sv_value_buf(sv_value *v);
 
 /* A tuple of the shape's scalar count; data may be NULL (zeros). */
-sv_value sv_tuple(sv_doc *doc, sv_tag shape, sv_elem elem, const void *data);
+SV_API sv_value sv_tuple(sv_doc *doc, sv_tag shape, sv_elem elem, const void *data);
 /* A packed array of count scalars (not items); shape may be SV_TAG_NONE.
  * data may be NULL (zeroed). count * elem size is checked for overflow. */
-sv_value sv_packed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data, size_t count);
+SV_API sv_value sv_packed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data, size_t count);
 
 /* Containers of count items, all null until set; cap >= count room. */
-sv_value sv_array(sv_doc *doc, size_t count);
-sv_value sv_map(sv_doc *doc, size_t count);
+SV_API sv_value sv_array(sv_doc *doc, size_t count);
+SV_API sv_value sv_map(sv_doc *doc, size_t count);
 /* cls is a STRING (class name) or UINT (class hash) value. */
-sv_value sv_object(sv_doc *doc, sv_value cls, size_t count);
+SV_API sv_value sv_object(sv_doc *doc, sv_value cls, size_t count);
 
 /* Appends to an ARRAY (item) / MAP or OBJECT (key, val), growing it in the
  * arena (amortised doubling). Returns false on failure (status is set).
  * Growing may move the items: fill a container through the sv_value you
  * hold, then store that value in its parent (a copy stored earlier would
  * still see the old length and storage). */
-bool sv_array_push(sv_doc *doc, sv_value *arr, sv_value item);
-bool sv_map_put(sv_doc *doc, sv_value *map, sv_value key, sv_value val);
+SV_API bool sv_array_push(sv_doc *doc, sv_value *arr, sv_value item);
+SV_API bool sv_map_put(sv_doc *doc, sv_value *map, sv_value key, sv_value val);
 /* Same, with a C string key (interned). */
-bool sv_map_put_str(sv_doc *doc, sv_value *map, const char *key, sv_value val);
+SV_API bool sv_map_put_str(sv_doc *doc, sv_value *map, const char *key, sv_value val);
 
 /* Attaches a copy of meta to an ARRAY, MAP or OBJECT. */
-bool sv_set_meta(sv_doc *doc, sv_value *container, sv_value meta);
+SV_API bool sv_set_meta(sv_doc *doc, sv_value *container, sv_value meta);
 
 /* ---- reading values ----------------------------------------------------- */
 
@@ -223,23 +229,26 @@ static inline bool sv_is_explicit(const sv_value *v) { return v && (v->flags & S
 static inline int sv_width(const sv_value *v) { return v ? v->sub : 0; }
 static inline uint32_t sv_len(const sv_value *v) { return v ? v->len : 0; }
 
-bool sv_get_bool(const sv_value *v);
+SV_API bool sv_get_bool(const sv_value *v);
+/* The value a bool stands for in its source: 0 or 1, or what sv_bool_raw
+ * kept. 0 for other kinds. */
+SV_API uint32_t sv_bool_stored(const sv_value *v);
 /* INT, UINT (if it fits), FLOAT (truncated, saturated) or BOOL as int64. */
-int64_t sv_get_int(const sv_value *v);
-uint64_t sv_get_uint(const sv_value *v);
+SV_API int64_t sv_get_int(const sv_value *v);
+SV_API uint64_t sv_get_uint(const sv_value *v);
 /* INT, UINT or FLOAT as double. */
-double sv_get_f64(const sv_value *v);
+SV_API double sv_get_f64(const sv_value *v);
 /* STRING or BYTES contents (never NULL: "" for other kinds); *len may be NULL. */
-const char *sv_get_str(const sv_value *v, size_t *len);
+SV_API const char *sv_get_str(const sv_value *v, size_t *len);
 
 /* ARRAY: item i, or NULL when out of range. */
-sv_value *sv_array_at(const sv_value *arr, size_t i);
-sv_value *sv_array_items(const sv_value *arr);
+SV_API sv_value *sv_array_at(const sv_value *arr, size_t i);
+SV_API sv_value *sv_array_items(const sv_value *arr);
 /* MAP/OBJECT: pair i, or NULL. */
-sv_pair *sv_pair_at(const sv_value *map, size_t i);
-sv_pair *sv_pairs(const sv_value *map);
+SV_API sv_pair *sv_pair_at(const sv_value *map, size_t i);
+SV_API sv_pair *sv_pairs(const sv_value *map);
 /* MAP/OBJECT: the value of the first pair whose key is the string key. */
-sv_value *sv_map_get(const sv_value *map, const char *key, size_t key_len);
+SV_API sv_value *sv_map_get(const sv_value *map, const char *key, size_t key_len);
 static inline sv_value *sv_map_getz(const sv_value *map, const char *key)
 {
     size_t n = 0;
@@ -247,42 +256,42 @@ static inline sv_value *sv_map_getz(const sv_value *map, const char *key)
     return sv_map_get(map, key, n);
 }
 /* ARRAY/MAP/OBJECT: the meta value, or NULL. OBJECT: the class, or NULL. */
-const sv_value *sv_meta(const sv_value *container);
-const sv_value *sv_object_class(const sv_value *obj);
+SV_API const sv_value *sv_meta(const sv_value *container);
+SV_API const sv_value *sv_object_class(const sv_value *obj);
 
 /* TUPLE/PACKED: scalar storage, element type and count of scalars. */
-const void *sv_numbers(const sv_value *v);
-sv_elem sv_elem_of(const sv_value *v);
+SV_API const void *sv_numbers(const sv_value *v);
+SV_API sv_elem sv_elem_of(const sv_value *v);
 /* Scalar i of a TUPLE/PACKED as double (0 if out of range). */
-double sv_number_at(const sv_value *v, size_t i);
+SV_API double sv_number_at(const sv_value *v, size_t i);
 
 /* ---- tables -------------------------------------------------------------- */
 
-const char *sv_kind_name(sv_kind kind);       /* "null", "bool", "int", ... */
-const char *sv_elem_name(sv_elem elem);       /* "u8", "i8", ..., "f64" */
-size_t sv_elem_size(sv_elem elem);            /* bytes per scalar, 0 for NONE */
-const char *sv_tag_name(sv_tag tag);          /* "vector3", "" for NONE */
-sv_kind sv_tag_kind(sv_tag tag);              /* SV_KIND_COUNT = any kind */
-unsigned sv_tag_scalars(sv_tag tag);          /* scalars per item, shape tags */
-sv_elem sv_tag_default_elem(sv_tag tag);
+SV_API const char *sv_kind_name(sv_kind kind); /* "null", "bool", "int", ... */
+SV_API const char *sv_elem_name(sv_elem elem); /* "u8", "i8", ..., "f64" */
+SV_API size_t sv_elem_size(sv_elem elem);      /* bytes per scalar, 0 for NONE */
+SV_API const char *sv_tag_name(sv_tag tag);    /* "vector3", "" for NONE */
+SV_API sv_kind sv_tag_kind(sv_tag tag);        /* SV_KIND_COUNT = any kind */
+SV_API unsigned sv_tag_scalars(sv_tag tag);    /* scalars per item, shape tags */
+SV_API sv_elem sv_tag_default_elem(sv_tag tag);
 /* Looks a tag up by name; SV_TAG_NONE when unknown. */
-sv_tag sv_tag_by_name(const char *name, size_t len);
-sv_elem sv_elem_by_name(const char *name, size_t len);
+SV_API sv_tag sv_tag_by_name(const char *name, size_t len);
+SV_API sv_elem sv_elem_by_name(const char *name, size_t len);
 
 /* ---- whole trees ---------------------------------------------------------- */
 
 /* Deep equality: kinds, widths, flags, tags, meta, class, order and contents
  * (floats compared by bits, so NaN equals the same NaN and 0.0 != -0.0). */
-bool sv_equal(const sv_value *a, const sv_value *b);
+SV_API bool sv_equal(const sv_value *a, const sv_value *b);
 
 /* Deep copy of v (from any document) into doc. */
-sv_value sv_copy(sv_doc *doc, const sv_value *v);
+SV_API sv_value sv_copy(sv_doc *doc, const sv_value *v);
 
 /* Pre-order walk. The callback gets each value with its depth and the JSON
  * Pointer path to it; returning false stops the walk. Returns false if it was
  * stopped. Path rendering costs time: pass want_path=false if unused. */
 typedef bool (*sv_walk_fn)(const sv_value *v, unsigned depth, const char *path, void *ctx);
-bool sv_walk(const sv_value *root, bool want_path, sv_walk_fn fn, void *ctx);
+SV_API bool sv_walk(const sv_value *root, bool want_path, sv_walk_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

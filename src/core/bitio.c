@@ -1,5 +1,6 @@
 /* The out-of-line part of the bit reader: recording failures. */
 #include "core/bitio.h"
+#include "core/error_record.h"
 
 #include <stdarg.h>
 
@@ -9,7 +10,7 @@ sv_status sv_br_fail(sv_bitreader *r, sv_status status, const char *fmt, ...)
     r->status = status;
     va_list ap;
     va_start(ap, fmt);
-    sv_error_vset(r->err, status, r->format, r->pos >> 3, (int)(r->pos & 7), fmt, ap);
+    sv__error_vrecord(r->err, status, r->format, r->pos >> 3, (int)(r->pos & 7), fmt, ap);
     va_end(ap);
     return status;
 }

@@ -1,5 +1,6 @@
 /* The out-of-line part of the byte reader: recording failures. */
 #include "core/byteio.h"
+#include "core/error_record.h"
 
 #include <stdarg.h>
 
@@ -9,7 +10,7 @@ sv_status sv_rd_fail(sv_reader *r, sv_status status, const char *fmt, ...)
     r->status = status;
     va_list ap;
     va_start(ap, fmt);
-    sv_error_vset(r->err, status, r->format, sv_rd_offset(r), -1, fmt, ap);
+    sv__error_vrecord(r->err, status, r->format, sv_rd_offset(r), -1, fmt, ap);
     va_end(ap);
     r->p = r->end; /* later reads see no bytes */
     return status;

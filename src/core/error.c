@@ -1,44 +1,49 @@
 /* Status texts and the error detail (sv_error). */
 #include "serval/error.h"
 
+#include "core/error_record.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char *const status_text[] = {
-#define SV_X_TEXT(name, code, text) text,
-    SV_STATUS_LIST(SV_X_TEXT)
-#undef SV_X_TEXT
+/* Indexed by status; a value without an entry is unknown. */
+static const struct status_info {
+    const char *name, *text;
+} statuses[] = {
+    [SV_OK] = {"SV_OK", "ok"},
+    [SV_ERR_TRUNCATED] = {"SV_ERR_TRUNCATED", "input ends too early"},
+    [SV_ERR_SYNTAX] = {"SV_ERR_SYNTAX", "malformed input"},
+    [SV_ERR_UTF8] = {"SV_ERR_UTF8", "invalid UTF-8"},
+    [SV_ERR_RANGE] = {"SV_ERR_RANGE", "value out of range"},
+    [SV_ERR_TYPE] = {"SV_ERR_TYPE", "unexpected value kind"},
+    [SV_ERR_TRAILING] = {"SV_ERR_TRAILING", "trailing data after the value"},
+    [SV_ERR_DEPTH] = {"SV_ERR_DEPTH", "nesting deeper than the depth limit"},
+    [SV_ERR_LIMIT] = {"SV_ERR_LIMIT", "input exceeds a configured limit"},
+    [SV_ERR_REFUSED] = {"SV_ERR_REFUSED", "refused by policy (see the decoder's options)"},
+    [SV_ERR_NOMEM] = {"SV_ERR_NOMEM", "out of memory"},
+    [SV_ERR_IO] = {"SV_ERR_IO", "input/output error"},
+    [SV_ERR_USAGE] = {"SV_ERR_USAGE", "invalid argument"},
+    [SV_ERR_UNSUPPORTED] = {"SV_ERR_UNSUPPORTED", "unsupported feature or format"},
+    [SV_ERR_NOT_FOUND] = {"SV_ERR_NOT_FOUND", "not found"},
 };
 
-static const char *const status_names[] = {
-#define SV_X_NAME(name, code, text) #name,
-    SV_STATUS_LIST(SV_X_NAME)
-#undef SV_X_NAME
-};
-
-static const int status_exit[] = {
-#define SV_X_CODE(name, code, text) code,
-    SV_STATUS_LIST(SV_X_CODE)
-#undef SV_X_CODE
-};
+static const struct status_info *status_info(sv_status status)
+{
+    if ((unsigned)status >= sizeof statuses / sizeof statuses[0]) return NULL;
+    return statuses[status].name ? &statuses[status] : NULL;
+}
 
 const char *sv_status_str(sv_status status)
 {
-    if ((unsigned)status >= SV_STATUS_COUNT) return "unknown status";
-    return status_text[status];
+    const struct status_info *i = status_info(status);
+    return i ? i->text : "unknown status";
 }
 
 const char *sv_status_name(sv_status status)
 {
-    if ((unsigned)status >= SV_STATUS_COUNT) return "SV_UNKNOWN";
-    return status_names[status];
-}
-
-int sv_status_exit_code(sv_status status)
-{
-    if ((unsigned)status >= SV_STATUS_COUNT) return 1;
-    return status_exit[status];
+    const struct status_info *i = status_info(status);
+    return i ? i->name : "SV_UNKNOWN";
 }
 
 void sv_error_clear(sv_error *err)
@@ -50,11 +55,10 @@ void sv_error_clear(sv_error *err)
     err->bit_offset = -1;
 }
 
-sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
-                        int bit_offset, const char *fmt, va_list ap)
+void sv__error_vrecord(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                       int bit_offset, const char *fmt, va_list ap)
 {
-    if (!err) return status;
-    if (err->status != SV_OK) return err->status; /* the first error wins */
+    if (!err || err->status != SV_OK) return; /* the first error wins */
     err->status = status;
     err->format = format ? format : "";
     err->byte_offset = byte_offset;
@@ -66,7 +70,23 @@ sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uin
     } else {
         err->message[0] = '\0';
     }
-    return status;
+}
+
+void sv__error_record(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                      const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sv__error_vrecord(err, status, format, byte_offset, -1, fmt, ap);
+    va_end(ap);
+}
+
+sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+                        int bit_offset, const char *fmt, va_list ap)
+{
+    if (!err) return status;
+    sv__error_vrecord(err, status, format, byte_offset, bit_offset, fmt, ap);
+    return err->status;
 }
 
 sv_status sv_error_set(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,

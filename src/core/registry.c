@@ -1,55 +1,26 @@
-/* The format registry: one static table of every format serval knows.
- *
- * The CLI (and any embedding program) finds formats only through this table:
- * by name, by content (each format's probe) and by file extension. Options
- * reach a format as "name=value" pairs; the two helpers below read them. */
+/* The format registry's format-free half: lookup by name, detection by
+ * content (each format's probe) and by file extension over a table it is
+ * handed, and the option helpers. Which formats exist is the formats layer's
+ * business (src/formats/builtin_formats.c). Options reach a format as
+ * "name=value" pairs; the two helpers at the end read them. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "core/format_table.h"
+#include "core/opts.h"
 #include "serval/registry.h"
 
-/* ---- the table ------------------------------------------------------------
- *
- * To add a format: define `const sv_format sv_format_<name>` in
- * src/formats/<name>/, add its extern line here and its address to
- * `formats[]` below. The order of the table is the order `serval formats`
- * prints and the tie-break order of detection, so append, do not insert. */
-extern const sv_format sv_format_json;
-extern const sv_format sv_format_godot4;
-extern const sv_format sv_format_godot3;
-extern const sv_format sv_format_godot_doc;
-extern const sv_format sv_format_resonite;
-extern const sv_format sv_format_bson;
-extern const sv_format sv_format_noesis;
+/* ---- lookup and detection ------------------------------------------------- */
 
-static const sv_format *const formats[] = {
-    &sv_format_json,
-    &sv_format_godot4,
-    &sv_format_godot3,
-    &sv_format_godot_doc,
-    &sv_format_resonite,
-    &sv_format_bson,
-    &sv_format_noesis,
-};
-
-#define FORMAT_COUNT (sizeof formats / sizeof formats[0])
-
-const sv_format *const *sv_formats(size_t *count)
-{
-    if (count) *count = FORMAT_COUNT;
-    return formats;
-}
-
-const sv_format *sv_format_find(const char *name)
+const sv_format *sv__format_table_find(const sv_format *const *table, size_t count,
+                                       const char *name)
 {
     if (!name) return NULL;
-    for (size_t i = 0; i < FORMAT_COUNT; i++)
-        if (strcmp(formats[i]->name, name) == 0) return formats[i];
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(table[i]->name, name) == 0) return table[i];
     return NULL;
 }
-
-/* ---- detection ------------------------------------------------------------ */
 
 static unsigned char ascii_lower(unsigned char c)
 {
@@ -82,14 +53,15 @@ static bool matches_extension(const sv_format *f, const char *filename)
  * when the extension fits (a ".json" file full of zeros is not JSON). The
  * extension breaks ties between equal scores, and alone picks a format that
  * has no probe. Among full ties the earlier table entry wins. */
-const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename)
+const sv_format *sv__format_table_detect(const sv_format *const *table, size_t count,
+                                         const uint8_t *data, size_t len, const char *filename)
 {
     const sv_format *best = NULL;
     int best_score = -1;
     bool best_ext = false;
 
-    for (size_t i = 0; i < FORMAT_COUNT; i++) {
-        const sv_format *f = formats[i];
+    for (size_t i = 0; i < count; i++) {
+        const sv_format *f = table[i];
         bool ext = matches_extension(f, filename);
         int score = 0;
         if (f->probe) {
@@ -113,7 +85,8 @@ const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *f
  * user's options (appended after them) override them. */
 const char *sv_options_get(const sv_options *opts, const char *name)
 {
-    if (!opts || !name || !opts->names) return NULL;
+    /* a struct_size that stops before the pairs carries none (core/opts.h) */
+    if (!sv__options_usable(opts) || !name || !opts->names) return NULL;
     for (size_t i = opts->count; i-- > 0;) {
         if (opts->names[i] && strcmp(opts->names[i], name) == 0) {
             const char *v = opts->values ? opts->values[i] : NULL;

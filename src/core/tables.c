@@ -3,8 +3,6 @@
 
 #include "serval/serval.h"
 
-const char *sv_version(void) { return SERVAL_VERSION_STRING; }
-
 static const char *const kind_names[SV_KIND_COUNT] = {
     "null", "bool", "int", "uint", "float", "string", "bytes",
     "array", "map", "object", "tuple", "packed", "ref",

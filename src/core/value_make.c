@@ -13,6 +13,14 @@ sv_value sv_bool(bool b)
     return v;
 }
 
+sv_value sv_bool_raw(uint32_t stored)
+{
+    sv_value v = sv__make(SV_BOOL, 0, 0);
+    v.as.b = stored != 0;
+    v.len = stored > 1 ? stored : 0;
+    return v;
+}
+
 sv_value sv_int(int64_t i)
 {
     sv_value v = sv__make(SV_INT, 8, 0);

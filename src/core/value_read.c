@@ -9,6 +9,12 @@ bool sv_get_bool(const sv_value *v)
     return v && v->kind == SV_BOOL && v->as.b;
 }
 
+uint32_t sv_bool_stored(const sv_value *v)
+{
+    if (!v || v->kind != SV_BOOL) return 0;
+    return v->len ? v->len : (uint32_t)v->as.b;
+}
+
 static double float_of(const sv_value *v)
 {
     return v->sub == 4 ? (double)v->as.f32 : v->as.f64;

@@ -14,7 +14,7 @@ static bool scalar_equal(const sv_value *a, const sv_value *b)
 {
     switch (a->kind) {
     case SV_NULL: return true;
-    case SV_BOOL: return a->as.b == b->as.b;
+    case SV_BOOL: return a->as.b == b->as.b && a->len == b->len;
     case SV_INT:
     case SV_UINT:
     case SV_REF: return a->as.u == b->as.u;

@@ -34,6 +34,7 @@
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
 #include "json/json_read_fast.h"
+#include "json/json_opts.h"
 #include "json/json_read_internal.h"
 #include "json/numconv.h"
 
@@ -755,17 +756,20 @@ sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len, const sv_jso
     if (!doc || !out || (!text && len))
         return sv_error_set(err, SV_ERR_USAGE, "json", 0,
                             "sv_json_decode needs a document, text and out");
+    sv_json_decode_opts o;
+    sv_status ost = sv__json_decode_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
     jr r;
     memset(&r, 0, sizeof r);
     r.doc = doc;
     r.text = text ? text : "";
     r.end = r.text + len;
     r.err = err;
-    r.lim = sv_limits_resolve(opts ? &opts->limits : NULL);
-    if (opts && opts->limits.max_alloc) sv_doc_set_max_alloc(doc, opts->limits.max_alloc);
+    r.lim = sv_limits_resolve(&o.limits);
+    if (o.limits.max_alloc) sv_doc_set_max_alloc(doc, o.limits.max_alloc);
     r.lim.max_alloc = doc->max_alloc; /* the document's own cap when opts leave it */
-    r.comments = opts && opts->allow_comments;
-    r.plain = opts && opts->plain;
+    r.comments = o.allow_comments;
+    r.plain = o.plain;
     r.root.type = JR_FR_ROOT;
     sv_jr_caches_init(&r);
     sv_bump_init(&r.bump, doc);

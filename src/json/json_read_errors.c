@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error_record.h"
 #include "json/json_read_internal.h"
 
 bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
@@ -24,7 +25,7 @@ bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    sv_error_set(err, status, "json", (uint64_t)(at - r->text), "%s", msg);
+    sv__error_record(err, status, "json", (uint64_t)(at - r->text), "%s", msg);
     uint64_t line = 1;
     const char *ls = r->text, *p = r->text;
     while (p < at && (p = memchr(p, '\n', (size_t)(at - p))) != NULL) {

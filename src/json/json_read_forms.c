@@ -98,6 +98,10 @@ jr_form sv_jr_form_lookup(const char *s, size_t n)
         break;
     case 'b':
         if (sv_jr_str_is(&k, "bytes")) f.id = JF_BYTES;
+        if (sv_jr_str_is(&k, "bool")) f.id = JF_BOOL;
+        break;
+    case 's':
+        if (sv_jr_str_is(&k, "str")) f.id = JF_STR;
         break;
     case 'c':
         if (sv_jr_str_is(&k, "class")) f.id = JF_CLASS;
@@ -138,6 +142,8 @@ static const char *form_name(jr_form f)
     case JF_BYTES: return "$bytes";
     case JF_UTF16: return "$utf16";
     case JF_REF: return "$ref";
+    case JF_STR: return "$str";
+    case JF_BOOL: return "$bool";
     default: return (unsigned)f.tag < SV_TAG_COUNT ? tag_rows[f.tag].key : "$";
     }
 }
@@ -319,6 +325,177 @@ const char *sv_jr_class_value(jr *r, const char *p, sv_value *out)
     return q;
 }
 
+/* ---- strings that are not UTF-8, bools as stored ----------------------------------------- */
+
+/* A code point as the original UTF-8 of RFC 2279 writes it (1 to 6 bytes,
+ * up to 31 bits); d may be NULL (length only). */
+static size_t long_char(uint32_t c, char *d)
+{
+    size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : c < 0x200000 ? 4 : c < 0x4000000 ? 5 : 6;
+    if (!d) return n;
+    if (n == 1) {
+        d[0] = (char)c;
+        return 1;
+    }
+    static const unsigned char lead[7] = {0, 0, 0xC0, 0xE0, 0xF0, 0xF8, 0xFC};
+    for (size_t k = n - 1; k > 0; k--) {
+        d[k] = (char)(0x80 | (c & 0x3F));
+        c >>= 6;
+    }
+    d[0] = (char)(lead[n] | c);
+    return n;
+}
+
+/* Matches the literal lit at p (after whitespace); NULL with an error if
+ * it is not there. */
+static const char *expect_lit(jr *r, const char *p, const char *lit, const char *name)
+{
+    WS_OR_NULL(p);
+    size_t n = strlen(lit);
+    if ((size_t)(r->end - p) < n || memcmp(p, lit, n) != 0) {
+        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected %s in %s", lit, name);
+        return NULL;
+    }
+    return p + n;
+}
+
+/* One pass over the pieces of a $str payload at p ('['): measures them
+ * (dst NULL) or copies their bytes to dst. Returns the end of the payload
+ * and the byte count in *len. The first pass reports every error. */
+static const char *str_pieces(jr *r, const char *p, char *dst, size_t *len, const char *name)
+{
+    size_t n = 0;
+    p++;
+    WS_OR_NULL(p);
+    bool first = true;
+    while (p < r->end && *p != ']') {
+        if (!first) {
+            if (*p != ',') {
+                sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' in %s", name);
+                return NULL;
+            }
+            p++;
+            WS_OR_NULL(p);
+        }
+        first = false;
+        if (p < r->end && *p == '"') { /* text: UTF-8, lone surrogates allowed */
+            size_t dlen;
+            bool esc;
+            const char *q = sv_jr_scan_string(r, p, &dlen, &esc, true);
+            if (!q) return NULL;
+            if (dst && esc)
+                sv_jr_unescape(p + 1, q, dst + n, true);
+            else if (dst)
+                memcpy(dst + n, p + 1, dlen);
+            n += dlen;
+            p = q + 1;
+        } else if (sv_jr_is_number_start(p, r->end)) { /* one character by its number */
+            uint32_t cp = 0;
+            bool bad = false;
+            const char *q = sv_jr_element(r, p, SV_ELEM_U32, &cp, true, &bad, name);
+            if (!q) return NULL;
+            if (cp > 0x7FFFFFFF) {
+                sv_jr_fail(r, p, SV_ERR_RANGE, "%s: character %lu is beyond 31 bits", name,
+                           (unsigned long)cp);
+                return NULL;
+            }
+            n += long_char(cp, dst ? dst + n : NULL);
+            p = q;
+        } else if (p < r->end && *p == '{') { /* {"$u8s": [...]}: bytes */
+            const char *q = expect_lit(r, p + 1, "\"$u8s\"", name);
+            if (!q || !(q = expect_lit(r, q, ":", name)) || !(q = expect_lit(r, q, "[", name)))
+                return NULL;
+            WS_OR_NULL(q);
+            bool more = q < r->end && *q != ']';
+            while (more) {
+                uint8_t b = 0;
+                bool bad = false;
+                q = sv_jr_element(r, q, SV_ELEM_U8, &b, true, &bad, "$u8s");
+                if (!q) return NULL;
+                if (dst) dst[n] = (char)b;
+                n++;
+                WS_OR_NULL(q);
+                more = q < r->end && *q == ',';
+                if (more) {
+                    q++;
+                    WS_OR_NULL(q);
+                }
+            }
+            if (!(q = expect_lit(r, q, "]", name)) || !(q = expect_lit(r, q, "}", name)))
+                return NULL;
+            p = q;
+        } else {
+            sv_jr_type_error(r, p, name, "strings, code points and {\"$u8s\": [...]} pieces");
+            return NULL;
+        }
+        if (n > r->lim.max_string || n > UINT32_MAX) {
+            sv_jr_fail(r, p, SV_ERR_LIMIT, "a string of %zu bytes is over the limit of %llu", n,
+                       (unsigned long long)r->lim.max_string);
+            return NULL;
+        }
+        WS_OR_NULL(p);
+    }
+    if (p >= r->end) {
+        sv_jr_fail(r, p, SV_ERR_TRUNCATED, "unterminated %s", name);
+        return NULL;
+    }
+    *len = n;
+    return p + 1;
+}
+
+static const char *str_form(jr *r, const char *p, const char *name, sv_value *out)
+{
+    if (p >= r->end || *p != '[') {
+        sv_jr_type_error(r, p, name, "an array of pieces");
+        return NULL;
+    }
+    size_t len = 0;
+    const char *q = str_pieces(r, p, NULL, &len, name);
+    if (!q) return NULL;
+    char *dst = sv_jr_alloc(r, len + 1, p);
+    if (!dst) return NULL;
+    size_t again = 0;
+    str_pieces(r, p, dst, &again, name);
+    dst[len] = '\0';
+    *out = sv__str_value(dst, (uint32_t)len);
+    return q;
+}
+
+/* {"$bool": true, "$raw": 127}: the payload and the "$raw" member, up to
+ * the closing '}'. A plain {"$bool": b} is the bool b. */
+static const char *bool_form(jr *r, const char *p, const char *name, sv_value *out)
+{
+    bool b;
+    if ((size_t)(r->end - p) >= 4 && memcmp(p, "true", 4) == 0) {
+        b = true;
+        p += 4;
+    } else if ((size_t)(r->end - p) >= 5 && memcmp(p, "false", 5) == 0) {
+        b = false;
+        p += 5;
+    } else {
+        sv_jr_type_error(r, p, name, "true or false");
+        return NULL;
+    }
+    *out = sv_bool(b);
+    WS_OR_NULL(p);
+    if (p >= r->end || *p != ',') return p;
+    const char *q = expect_lit(r, p + 1, "\"$raw\"", name);
+    if (!q || !(q = expect_lit(r, q, ":", name))) return NULL;
+    WS_OR_NULL(q);
+    const char *at = q;
+    uint32_t raw = 0;
+    bool bad = false;
+    q = sv_jr_element(r, q, SV_ELEM_U32, &raw, true, &bad, "$raw");
+    if (!q) return NULL;
+    if ((raw != 0) != b) {
+        sv_jr_fail(r, at, SV_ERR_RANGE, "$raw %lu stands for %s, but $bool is %s",
+                   (unsigned long)raw, raw ? "true" : "false", b ? "true" : "false");
+        return NULL;
+    }
+    *out = sv_bool_raw(raw);
+    return q;
+}
+
 /* ---- the entry point --------------------------------------------------------------------- */
 
 /* After the payload: whitespace, then the form's closing '}'. */
@@ -352,6 +529,8 @@ const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
         }
         break;
     case JF_REF: q = ref_form(r, p, name, out); break;
+    case JF_STR: q = str_form(r, p, name, out); break;
+    case JF_BOOL: q = bool_form(r, p, name, out); break;
     case JF_PACKED: q = sv_jr_packed_form(r, p, (sv_elem)form.elem, name, out); break;
     case JF_SHAPE:
         q = sv_jr_shape_form(r, p, (sv_tag)form.tag, name, out);

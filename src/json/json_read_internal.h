@@ -33,6 +33,8 @@ typedef enum jr_form_id {
     JF_BYTES,
     JF_UTF16,
     JF_REF,
+    JF_STR,    /* $str: a string that is not UTF-8, in pieces */
+    JF_BOOL,   /* $bool: a bool with the value its source stored ($raw) */
     JF_PACKED, /* $u8s .. $f64s */
     JF_SHAPE,  /* a tuple or packed shape tag: $vector3, $packed_vector3 */
     JF_TAG,    /* any other tag: wraps a value */

@@ -8,6 +8,8 @@
  * and call here, or straight into sv__jw_by_kind, for the rest. A failure
  * unwinds with the JSON Pointer path of the failing value: each container
  * level prepends its own segment. */
+#include "core/error_record.h"
+#include "json/json_opts.h"
 #include "json/json_write_internal.h"
 
 #define LIT(s) s, sizeof(s) - 1
@@ -29,8 +31,8 @@ bool sv__jw_grow(sv_jw *w, size_t n)
     size_t want = b->cap > 65536 ? b->cap : 65536;
     if (want < n) want = n;
     if (!sv_buf_reserve(b, want)) {
-        sv_error_set(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
-                     "cannot grow the output beyond %zu bytes", b->len);
+        sv__error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
+                         "cannot grow the output beyond %zu bytes", b->len);
         return false;
     }
     w->p = b->data + b->len;
@@ -62,7 +64,17 @@ static sv_status write_string_value(sv_jw *w, const sv_value *v)
 {
     if (!v->as.str && v->len) return sv__jw_malformed(w, "a string without storage", v);
     bool utf16 = (v->flags & SV_F_UTF16) != 0;
-    if (!utf16 || w->plain) return sv__jw_string(w, v->as.str, v->len, utf16 ? SV_JW_STR_WTF8 : 0);
+    if (!utf16 || w->plain) {
+        /* Text that is not UTF-8 (a Godot 3 string with a lone surrogate,
+         * say) takes the $str form; it is rare, so the ordinary string is
+         * tried first and rewound on failure. */
+        size_t at = (size_t)(w->p - w->buf->data);
+        sv_status st = sv__jw_string(w, v->as.str, v->len, utf16 ? SV_JW_STR_WTF8 : 0);
+        if (st != SV_ERR_UTF8 || utf16) return st;
+        w->p = w->buf->data + at;
+        sv_error_clear(w->err);
+        return sv__jw_string_pieces(w, v->as.str, v->len);
+    }
     if (!sv__jw_need(w, 12)) return SV_ERR_NOMEM;
     sv__jw_put_key_lit(w, LIT("{\"$utf16\":"));
     sv_status st = sv__jw_string(w, v->as.str, v->len, SV_JW_STR_WTF8);
@@ -80,9 +92,21 @@ static sv_status write_null(sv_jw *w, const sv_value *v)
     return SV_OK;
 }
 
+/* A bool whose source stored neither 0 nor 1 keeps that value (sv_bool_raw):
+ * {"$bool": true, "$raw": 127}, one line also when pretty. */
 static sv_status write_bool(sv_jw *w, const sv_value *v)
 {
-    if (!sv__jw_need(w, 5)) return SV_ERR_NOMEM;
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 32)) return SV_ERR_NOMEM;
+    if (v->len && !w->plain) {
+        if (!v->as.b) return sv__jw_malformed(w, "a false bool with a stored value", v);
+        if (w->pretty)
+            sv__jw_put(w, LIT("{\"$bool\": true, \"$raw\": "));
+        else
+            sv__jw_put(w, LIT("{\"$bool\":true,\"$raw\":"));
+        w->p += sv__jw_fmt_u64(v->len, w->p);
+        *w->p++ = '}';
+        return SV_OK;
+    }
     if (v->as.b)
         sv__jw_put(w, "true", 4);
     else
@@ -160,16 +184,19 @@ sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_
         return sv_error_set(err, SV_ERR_USAGE, SV_JW_FORMAT, 0, "no value or no output buffer");
     if (!sv_buf_ok(out) || !sv_buf_reserve(out, 4096))
         return sv_error_set(err, SV_ERR_NOMEM, SV_JW_FORMAT, 0, "cannot allocate the output");
+    sv_json_encode_opts o;
+    sv_status ost = sv__json_encode_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
     sv_jw w;
     w.buf = out;
     w.err = err;
     w.p = out->data + out->len;
     w.end = out->data + out->cap;
-    w.indent = opts && opts->indent > 0 ? (size_t)opts->indent : 0;
+    w.indent = o.indent > 0 ? (size_t)o.indent : 0;
     w.ind = 0;
     w.depth = 0;
     w.pretty = w.indent > 0;
-    w.plain = opts && opts->plain;
+    w.plain = o.plain;
     /* an empty slot: its address is no key's (the keys table is the
      * writer's own), and its head no value's with that address */
     for (size_t i = 0; i < SV_JW_KEY_CACHE; i++) {

@@ -142,6 +142,7 @@ static SV_JW_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value *v)
             }
             break;
         case SV_BOOL: {
+            if (v->len) break; /* a kept stored value: write_bool's form */
             bool b = v->as.b;
             memcpy(p, b ? "true" : "false", 5); /* one size: "true" and its NUL */
             c->p = p + (b ? 4 : 5);
@@ -472,8 +473,17 @@ static sv_status map_pairs_body(sv_jw *w, const sv_pair *pairs, uint32_t n)
  * tree could make exponential. */
 static bool all_object_keys(const sv_jw *w, const sv_pair *pairs, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (!sv__jw_object_key(w, &pairs[i].key)) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const sv_value *k = &pairs[i].key;
+        if (!sv__jw_object_key(w, k)) return false;
+        /* A key that is not UTF-8 text (from a Godot 3 string, say) can only
+         * be written in a pair, as {"$str": ...}. A remembered key was
+         * written before, so it is text. */
+        const sv_jw_key *c = &w->keys[key_home(k->as.str)];
+        if (!(c->str == k->as.str && c->head == key_head(k)) &&
+            !sv__jw_text_ok(k->as.str, k->len, (k->flags & SV_F_UTF16) != 0))
+            return false;
+    }
     return true;
 }
 

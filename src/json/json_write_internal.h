@@ -278,6 +278,11 @@ static inline uint64_t sv__jw_load_tail(const uint8_t *e, size_t rem, const uint
  * with SV_JW_STR_WTF8) is SV_ERR_UTF8, with the offset of the bad byte in
  * the string as the error's byte offset. */
 sv_status sv__jw_string_any(sv_jw *w, const char *s, size_t len, unsigned flags);
+/* Whether a string is written as an ordinary JSON string: UTF-8, or WTF-8
+ * when wtf8 (from UTF-16). */
+bool sv__jw_text_ok(const char *s, size_t len, bool wtf8);
+/* A string that is not: {"$str": [pieces]} (docs/json.md). */
+sv_status sv__jw_string_pieces(sv_jw *w, const char *s, size_t len);
 
 static inline uint32_t sv__jw_load32(const uint8_t *s)
 {

@@ -181,3 +181,162 @@ sv_status sv__jw_bytes(sv_jw *w, const sv_value *v)
     w->p = p;
     return SV_OK;
 }
+
+/* ---- strings that are not UTF-8: {"$str": [pieces]} ------------------------- */
+
+/* Whether s[0..len) is written as an ordinary string: UTF-8, or WTF-8 with
+ * wtf8 (a string from UTF-16). */
+bool sv__jw_text_ok(const char *str, size_t len, bool wtf8)
+{
+    if (!len) return true; /* (an empty key may have no storage) */
+    const uint8_t *s = (const uint8_t *)str, *e = s + len;
+    while (s < e) {
+        if (e - s >= 8 && !(sv__jw_load64(s) & UINT64_C(0x8080808080808080))) {
+            s += 8;
+            continue;
+        }
+        if (*s < 0x80) {
+            s++;
+            continue;
+        }
+        bool lone = false;
+        size_t n = utf8_seq(s, (size_t)(e - s), wtf8, &lone);
+        if (!n) return false;
+        s += n;
+    }
+    return true;
+}
+
+/* A character in the original UTF-8 of RFC 2279 (up to 6 bytes, 31 bits)
+ * that RFC 3629 no longer allows: 4 bytes above U+10FFFF, or 5 and 6 bytes,
+ * each in its shortest form (Godot 3 writes these). Returns its length and
+ * the code point, or 0. */
+static size_t long_seq(const uint8_t *s, size_t rem, uint32_t *cp)
+{
+    uint8_t c = s[0];
+    size_t n = c >= 0xF0 && c <= 0xF7 ? 4 : c >= 0xF8 && c <= 0xFB ? 5 : c >= 0xFC && c <= 0xFD ? 6 : 0;
+    if (!n || rem < n) return 0;
+    uint32_t u = c & (0x7Fu >> n);
+    for (size_t k = 1; k < n; k++) {
+        if (!cont(s[k])) return 0;
+        u = u << 6 | (s[k] & 0x3Fu);
+    }
+    static const uint32_t min[7] = {0, 0, 0, 0, 0x110000, 0x200000, 0x4000000};
+    if (u < min[n]) return 0; /* valid UTF-8 or an overlong form */
+    *cp = u;
+    return n;
+}
+
+/* The end of the run of text at s that an ordinary (WTF-8) JSON string can
+ * carry. A high surrogate directly followed by a low one ends the run: read
+ * back in one string, the pair would become one character. */
+static const uint8_t *text_run(const uint8_t *s, const uint8_t *e)
+{
+    while (s < e) {
+        if (*s < 0x80) {
+            s++;
+            continue;
+        }
+        bool lone = false;
+        size_t n = utf8_seq(s, (size_t)(e - s), true, &lone);
+        if (!n) {
+            /* a high surrogate refused only for the low one after it */
+            if (e - s >= 6 && s[0] == 0xED && s[1] >= 0xA0 && s[1] <= 0xAF && cont(s[2]))
+                return s + 3;
+            return s;
+        }
+        s += n;
+    }
+    return s;
+}
+
+/* Bytes that neither text nor a long character can carry, from s on. */
+static const uint8_t *bad_run(const uint8_t *s, const uint8_t *e)
+{
+    while (s < e) {
+        bool lone = false;
+        uint32_t cp;
+        if (*s < 0x80 || utf8_seq(s, (size_t)(e - s), true, &lone) ||
+            long_seq(s, (size_t)(e - s), &cp))
+            return s;
+        s++;
+    }
+    return s;
+}
+
+/* {"$str": ["text", 1114112, {"$u8s": [255]}, ...]} (docs/json.md): runs of
+ * WTF-8 text as strings, RFC 2279 characters beyond U+10FFFF as their code
+ * points, other bytes as $u8s. Plain mode writes one string instead, with
+ * U+FFFD for every piece that is not text. */
+sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
+{
+    const uint8_t *s = (const uint8_t *)str, *e = s + len;
+    if (!sv__jw_need(w, 16)) return SV_ERR_NOMEM;
+    if (w->plain) {
+        *w->p++ = '"';
+    } else {
+        sv__jw_put(w, "{\"$str\":", 8);
+        if (w->pretty) *w->p++ = ' ';
+        *w->p++ = '[';
+    }
+    bool first = true;
+    while (s < e) {
+        const uint8_t *q = text_run(s, e);
+        if (q > s) {
+            if (!w->plain && !first) {
+                if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+                *w->p++ = ',';
+                if (w->pretty) *w->p++ = ' ';
+            }
+            first = false;
+            size_t at = (size_t)(w->p - w->buf->data); /* an offset: the buffer may move */
+            sv_status st = sv__jw_string_any(w, (const char *)s, (size_t)(q - s), SV_JW_STR_WTF8);
+            if (st) return st;
+            if (w->plain) { /* the run inside the one string: drop its quotes */
+                uint8_t *open = w->buf->data + at;
+                size_t inner = (size_t)(w->p - open) - 2;
+                memmove(open, open + 1, inner);
+                w->p = open + inner;
+            }
+            s = q;
+            continue;
+        }
+        uint32_t cp = 0;
+        size_t n = long_seq(s, (size_t)(e - s), &cp);
+        q = n ? s + n : bad_run(s, e);
+        if (!sv__jw_need(w, 24 + (size_t)(q - s) * 5)) return SV_ERR_NOMEM;
+        if (w->plain) {
+            sv__jw_put(w, "\xEF\xBF\xBD", 3);
+            s = q;
+            continue;
+        }
+        if (!first) {
+            *w->p++ = ',';
+            if (w->pretty) *w->p++ = ' ';
+        }
+        first = false;
+        if (n) {
+            w->p += sv__jw_fmt_u64(cp, w->p);
+        } else {
+            sv__jw_put(w, "{\"$u8s\":", 8);
+            if (w->pretty) *w->p++ = ' ';
+            *w->p++ = '[';
+            for (const uint8_t *b = s; b < q; b++) {
+                if (b > s) {
+                    *w->p++ = ',';
+                    if (w->pretty) *w->p++ = ' ';
+                }
+                w->p += sv__jw_fmt_u64(*b, w->p);
+            }
+            sv__jw_put(w, "]}", 2);
+        }
+        s = q;
+    }
+    if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+    if (w->plain) {
+        *w->p++ = '"';
+    } else {
+        sv__jw_put(w, "]}", 2);
+    }
+    return SV_OK;
+}

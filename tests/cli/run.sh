@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Golden tests of the serval command.
 #
-#   bash tests/cli/run.sh PATH-TO-SERVAL
+#   bash tests/cli/run.sh PATH-TO-SERVAL [VERSION]
+#
+# VERSION is the version project(VERSION) in CMakeLists.txt gives (CTest
+# passes it); an expected stdout or stderr may say @SERVAL_VERSION@ for it.
 #
 # Each directory in cases/ is one test, of one of two kinds:
 #  - a golden case: `cmd` holds the arguments on one line (split at spaces, no
@@ -14,18 +17,26 @@
 #    with SERVAL (the binary), CASE (the case directory) and VECTORS (the
 #    vectors directory) in the environment; it passes when it exits 0 and
 #    says what went wrong on its output otherwise.
+# A case that needs formats a build may leave out says so: a name starting
+# with "godot-", "bson-", "resonite-" or "noesis-" needs that format, and a
+# `requires` file lists more ("all": output that names every format, as the
+# format list and the help do). When SERVAL_FORMATS (the formats built, as
+# CMake passes them: "json godot bson ...") lacks one, the case is skipped;
+# unset, every case runs.
 # Then every typed-JSON vector in ../vectors/json/ must come back byte for
 # byte through `conv --from json --to json`, through `dump | conv`, and must
 # pass `validate`.
 #
-# Prints one TAP-like line per check and, last, "N passed, M failed". Exits
+# Prints one TAP-like line per check and, last, "N passed, M failed, K
+# skipped". Exits
 # non-zero when anything failed.
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: bash run.sh PATH-TO-SERVAL" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1" ]; then
+    echo "usage: bash run.sh PATH-TO-SERVAL [VERSION]" >&2
     exit 2
 fi
+VERSION=${2:-}
 SERVAL=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 HERE=$(cd "$(dirname "$0")" && pwd)
 VECTORS=$(cd "$HERE/../vectors" && pwd)
@@ -57,6 +68,14 @@ not_ok() {
 compare() {
     local expected=$2
     [ -f "$expected" ] || expected=/dev/null
+    if grep -q '@SERVAL_VERSION@' "$expected"; then
+        if [ -z "$VERSION" ]; then
+            echo "$1 names @SERVAL_VERSION@, but no VERSION was given to run.sh" >>"$4"
+            return 1
+        fi
+        sed "s/@SERVAL_VERSION@/$VERSION/g" "$expected" >"$scratch/expected.version"
+        expected="$scratch/expected.version"
+    fi
     if ! cmp -s "$expected" "$3"; then
         {
             echo "$1 differs (--- expected, +++ actual):"
@@ -96,9 +115,34 @@ run_script() {
     fi
 }
 
+ALL_FORMATS="json godot bson resonite noesis o3de"
+BUILT_FORMATS=${SERVAL_FORMATS:-$ALL_FORMATS}
+built() { case " $BUILT_FORMATS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# The formats case directory $1 needs, one a line.
+needs() {
+    local name
+    name=$(basename "$1")
+    case $name in godot-* | bson-* | resonite-* | noesis-* | o3de-*) echo "${name%%-*}" ;; esac
+    if [ -f "$1/requires" ]; then
+        local f
+        for f in $(cat "$1/requires"); do
+            if [ "$f" = all ]; then printf '%s\n' $ALL_FORMATS; else echo "$f"; fi
+        done
+    fi
+}
+
+skipped=0
 for dir in "$HERE"/cases/*/; do
     dir=${dir%/}
     name=$(basename "$dir")
+    missing=""
+    for f in $(needs "$dir"); do built "$f" || missing="$missing $f"; done
+    if [ -n "$missing" ]; then
+        skipped=$((skipped + 1))
+        echo "skip - $name (built without:$missing)"
+        continue
+    fi
     if [ -f "$dir/script" ]; then
         run_script "$dir" "$name"
     elif [ -f "$dir/cmd" ]; then
@@ -143,5 +187,5 @@ for vec in "$VECTORS"/json/*.json; do
 done
 
 echo "1..$count"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -14,7 +14,7 @@ int main(void)
     if (sv_json_decode(doc, text, strlen(text), NULL, &v, &err) != SV_OK) return 1;
     sv_buf out;
     sv_buf_init(&out, NULL);
-    sv_json_encode(&v, NULL, &out, &err);
+    if (sv_json_encode(&v, NULL, &out, &err) != SV_OK) return 1;
     int same = out.len == strlen(text) && memcmp(out.data, text, out.len) == 0;
     printf("%.*s\n", (int)out.len, (const char *)out.data);
     sv_buf_free(&out);

@@ -10,6 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 test -x "$tmp/prefix/bin/serval"
 test -f "$tmp/prefix/include/serval/serval.h"
+test -f "$tmp/prefix/include/serval/version.h"
 # 1. CMake package
 cmake -S "$here" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/cm" >/dev/null

@@ -29,7 +29,9 @@ static void load(const char *name, bool urls, loaded *l)
     l->bytes = rs_read_file(path, &l->len);
     assert_non_null(l->bytes);
     l->doc = sv_doc_new(NULL);
-    sv_bson_opts o = {{0}, NULL, urls};
+    sv_bson_opts o;
+    sv_bson_opts_init(&o);
+    o.resonite_urls = urls;
     sv_error err = {0};
     sv_error_clear(&err);
     sv_status st = sv_bson_decode(l->doc, l->bytes, l->len, &o, &l->root, &err);
@@ -356,7 +358,9 @@ static void test_write_errors(void **state)
     sv_map_put_str(doc, &big, "n", sv_uint(UINT64_MAX));
     expect_write_error(&big, NULL, SV_ERR_RANGE, "/n");
     /* Resonite URLs that would not read back as themselves */
-    sv_bson_opts o = {{0}, NULL, true};
+    sv_bson_opts o;
+    sv_bson_opts_init(&o);
+    o.resonite_urls = true;
     sv_value url = sv_map(doc, 0);
     sv_map_put_str(doc, &url, "u", sv_with_tag(sv_strz(doc, ""), SV_TAG_URL));
     expect_write_error(&url, &o, SV_ERR_TYPE, "/u");

@@ -172,7 +172,8 @@ static void test_depth(void **state)
     assert_int_equal(decode(b, len, NULL, &err), SV_ERR_DEPTH);
     assert_int_equal(err.byte_offset, 1024 * 7); /* the 1025th document */
     free(b);
-    sv_bson_opts o = {{0}, NULL, false};
+    sv_bson_opts o;
+    sv_bson_opts_init(&o);
     o.limits.max_depth = 10;
     b = nested(10, &len);
     assert_int_equal(decode(b, len, &o, &err), SV_OK);
@@ -200,7 +201,8 @@ static void test_limits(void **state)
     memset(s + 11, 'x', 100);
     s[111] = 0;
     s[112] = 0;
-    sv_bson_opts o = {{0}, NULL, false};
+    sv_bson_opts o;
+    sv_bson_opts_init(&o);
     o.limits.max_string = 50;
     sv_error err = {0};
     assert_int_equal(decode(s, sizeof s, &o, &err), SV_ERR_LIMIT);

@@ -1,4 +1,4 @@
-/* Regressions of the BSON reader found by the lead, by ASan/UBSan and by the
+/* Regressions of the BSON reader found in review, by ASan/UBSan and by the
  * fuzzer. Each input is built here byte by byte, so the expected tree is
  * known from the construction; each test failed (under the ASan+UBSan
  * build) before its fix. */
@@ -66,7 +66,7 @@ static void check_int_array(const sv_value *root, uint32_t n)
     assert_string_equal(sv_get_str(s, NULL), "tail");
 }
 
-/* The lead's ASan find: a container larger than the current bump block but
+/* Found under ASan: a container larger than the current bump block but
  * at most BUMP_MAX/4 got a block of the old size and overran it
  * (sv__br_bump_slow). */
 static void test_array_bigger_than_first_block(void **state)
@@ -90,8 +90,8 @@ static void test_array_bigger_than_first_block(void **state)
     }
 }
 
-/* The same through the .brson path (sv_rs_brotli_tree, where the lead saw
- * it): the BSON wrapped as a legacy Brotli payload, decoded with and
+/* The same through the .brson path (sv_rs_brotli_tree, where it was first
+ * seen): the BSON wrapped as a legacy Brotli payload, decoded with and
  * without the decompression thread. */
 static void test_array_bigger_than_first_block_brson(void **state)
 {
@@ -105,7 +105,8 @@ static void test_array_bigger_than_first_block_brson(void **state)
     sv_error_clear(&err);
     assert_int_equal(sv_resonite_wrap(b, len, &c, NULL, &file, &err), SV_OK);
     for (int threads = 0; threads <= 1; threads++) {
-        sv_resonite_opts o = sv_resonite_opts_default();
+        sv_resonite_opts o;
+        sv_resonite_opts_init(&o);
         o.threads = threads;
         o.raw_strings = true;
         sv_doc *doc = sv_doc_new(NULL);

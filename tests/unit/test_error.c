@@ -15,15 +15,39 @@ static void test_status_table(void **state)
     assert_string_equal(sv_status_str(SV_OK), "ok");
     assert_string_equal(sv_status_name(SV_ERR_TRUNCATED), "SV_ERR_TRUNCATED");
     assert_string_equal(sv_status_str(SV_ERR_DEPTH), "nesting deeper than the depth limit");
-    /* CLI exit codes: 0 ok, 1 bad data, 2 usage, 3 I/O, 4 unsupported */
-    assert_int_equal(sv_status_exit_code(SV_OK), 0);
-    assert_int_equal(sv_status_exit_code(SV_ERR_SYNTAX), 1);
-    assert_int_equal(sv_status_exit_code(SV_ERR_UTF8), 1);
-    assert_int_equal(sv_status_exit_code(SV_ERR_USAGE), 2);
-    assert_int_equal(sv_status_exit_code(SV_ERR_IO), 3);
-    assert_int_equal(sv_status_exit_code(SV_ERR_UNSUPPORTED), 4);
     assert_string_equal(sv_status_str((sv_status)999), "unknown status");
-    for (int s = 0; s < SV_STATUS_COUNT; s++) assert_true(strlen(sv_status_str((sv_status)s)) > 0);
+    assert_string_equal(sv_status_name((sv_status)-1), "SV_UNKNOWN");
+    assert_string_equal(sv_status_str(SV_STATUS_COUNT), "unknown status");
+    for (int s = 0; s < SV_STATUS_COUNT; s++) {
+        assert_string_not_equal(sv_status_str((sv_status)s), "unknown status");
+        assert_memory_equal(sv_status_name((sv_status)s), "SV_", 3);
+    }
+}
+
+/* The numbers are ABI: a program built against an older header compares
+ * with these literals. Reordering or inserting a status fails here. */
+static void test_status_numbers(void **state)
+{
+    (void)state;
+    assert_int_equal(SV_OK, 0);
+    assert_int_equal(SV_ERR_TRUNCATED, 1);
+    assert_int_equal(SV_ERR_SYNTAX, 2);
+    assert_int_equal(SV_ERR_UTF8, 3);
+    assert_int_equal(SV_ERR_RANGE, 4);
+    assert_int_equal(SV_ERR_TYPE, 5);
+    assert_int_equal(SV_ERR_TRAILING, 6);
+    assert_int_equal(SV_ERR_DEPTH, 7);
+    assert_int_equal(SV_ERR_LIMIT, 8);
+    assert_int_equal(SV_ERR_REFUSED, 9);
+    assert_int_equal(SV_ERR_NOMEM, 10);
+    assert_int_equal(SV_ERR_IO, 11);
+    assert_int_equal(SV_ERR_USAGE, 12);
+    assert_int_equal(SV_ERR_UNSUPPORTED, 13);
+    assert_int_equal(SV_ERR_NOT_FOUND, 14);
+    assert_int_equal(SV_STATUS_COUNT, 15);
+    /* and each number keeps its name */
+    assert_string_equal(sv_status_name((sv_status)9), "SV_ERR_REFUSED");
+    assert_string_equal(sv_status_name((sv_status)14), "SV_ERR_NOT_FOUND");
 }
 
 static void test_first_error_wins(void **state)
@@ -49,7 +73,7 @@ static void test_paths(void **state)
     sv_error_clear(&e);
     sv_error_path_index(&e, 3); /* no error yet: ignored */
     assert_string_equal(e.path, "");
-    sv_error_set(&e, SV_ERR_UTF8, "json", 5, "bad byte");
+    assert_int_equal(sv_error_set(&e, SV_ERR_UTF8, "json", 5, "bad byte"), SV_ERR_UTF8);
     /* unwinding from the inside out: /a~1b/0/c~0d */
     sv_error_path_key(&e, "c~d", 3);
     sv_error_path_index(&e, 0);
@@ -58,7 +82,7 @@ static void test_paths(void **state)
 
     /* a path too long keeps its innermost part behind "..." */
     sv_error_clear(&e);
-    sv_error_set(&e, SV_ERR_DEPTH, "json", 0, NULL);
+    assert_int_equal(sv_error_set(&e, SV_ERR_DEPTH, "json", 0, NULL), SV_ERR_DEPTH);
     for (int i = 0; i < 200; i++) sv_error_path_index(&e, 7);
     assert_true(strlen(e.path) < SV_ERROR_PATH_MAX);
     assert_memory_equal(e.path, "...", 3);
@@ -72,7 +96,8 @@ static void test_format(void **state)
     sv_error e;
     char buf[512];
     sv_error_clear(&e);
-    sv_error_set(&e, SV_ERR_SYNTAX, "json", 12, "expected ',' or ']'");
+    assert_int_equal(sv_error_set(&e, SV_ERR_SYNTAX, "json", 12, "expected ',' or ']'"),
+                     SV_ERR_SYNTAX);
     e.line = 2;
     e.column = 5;
     sv_error_path_index(&e, 0);
@@ -82,12 +107,13 @@ static void test_format(void **state)
                         "json: malformed input at byte 12 (line 2, column 5) at /a/0: expected ',' or ']'");
 
     sv_error_clear(&e);
-    sv_error_set_bits(&e, SV_ERR_TRUNCATED, "kingsisle", 7, 3, "bool needs 1 bit");
+    assert_int_equal(sv_error_set_bits(&e, SV_ERR_TRUNCATED, "kingsisle", 7, 3, "bool needs 1 bit"),
+                     SV_ERR_TRUNCATED);
     sv_error_format(&e, buf, sizeof buf);
     assert_string_equal(buf, "kingsisle: input ends too early at byte 7 bit 3: bool needs 1 bit");
 
     sv_error_clear(&e);
-    sv_error_set(&e, SV_ERR_NOMEM, NULL, 0, NULL);
+    assert_int_equal(sv_error_set(&e, SV_ERR_NOMEM, NULL, 0, NULL), SV_ERR_NOMEM);
     sv_error_format(&e, buf, sizeof buf);
     assert_string_equal(buf, "serval: out of memory");
 
@@ -102,6 +128,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_table),
+        cmocka_unit_test(test_status_numbers),
         cmocka_unit_test(test_first_error_wins),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_format),

@@ -1,4 +1,5 @@
-/* Allocation fault injection over every decoder and encoder (issue 5).
+/* Allocation fault injection over every decoder and encoder
+ * (docs/security.md).
  *
  * For every registered format and every input of the test corpus that the
  * format decodes (helper_corpus.h), the run is repeated with an allocator

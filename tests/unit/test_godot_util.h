@@ -80,6 +80,7 @@ static inline char *tg_to_hex(const uint8_t *p, size_t n)
 static inline void tg_opts_parse(tg_opts *t, const char *spec)
 {
     memset(t, 0, sizeof *t);
+    sv_options_init(&t->o);
     t->o.names = t->names;
     t->o.values = t->values;
     if (!spec || !strcmp(spec, "-") || !*spec) return;

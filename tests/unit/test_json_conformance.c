@@ -344,7 +344,7 @@ static void test_accepts_with_options(void **state)
 {
     (void)state;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.plain = true;
     o.allow_comments = true;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -122,7 +122,7 @@ static void test_truncation_plain(void **state)
     (void)state;
     truncate_all(doc_plain, sizeof doc_plain - 1, NULL);
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.plain = true;
     truncate_all(doc_plain, sizeof doc_plain - 1, &o);
 }
@@ -131,7 +131,7 @@ static void test_truncation_pretty_comments(void **state)
 {
     (void)state;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.allow_comments = true;
     truncate_all(doc_pretty, sizeof doc_pretty - 1, &o);
 }
@@ -198,7 +198,7 @@ static void test_depth_forms(void **state)
     free(s);
 
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.limits.max_depth = 2;
     static const char t1[] = "{\"$vector3\": [1, 2, 3]}";
     assert_int_equal(parse(t1, sizeof t1 - 1, &o, NULL, &err), SV_OK);
@@ -225,7 +225,7 @@ static void test_depth_no_recursion(void **state)
     memset(s + n, ']', n);
     len = 2 * n;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.limits.max_depth = (uint32_t)n;
     sv_error err;
     assert_int_equal(parse(s, len, &o, NULL, &err), SV_OK);
@@ -319,7 +319,7 @@ static void test_max_string(void **state)
 {
     (void)state;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.limits.max_string = 10;
     sv_error err;
     static const char ok1[] = "\"0123456789\"";
@@ -358,7 +358,7 @@ static void test_max_alloc(void **state)
 {
     (void)state;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.limits.max_alloc = 256 * 1024;
     size_t len;
     sv_error err;
@@ -518,7 +518,7 @@ static void test_random_mutations(void **state)
             }
         }
         sv_json_decode_opts o;
-        memset(&o, 0, sizeof o);
+        sv_json_decode_opts_init(&o);
         o.allow_comments = rnd() % 2;
         o.plain = rnd() % 4 == 0;
         sv_error err;

@@ -796,7 +796,7 @@ static void test_plain_option(void **state)
 {
     (void)state;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.plain = true;
     sv_value v = read_opts("{\"$i32\": 5, \"$$x\": {\"$class\": 1}, \"$\": 2}", &o);
     assert_int_equal(sv_kind_of(&v), SV_MAP);
@@ -814,7 +814,7 @@ static void test_comments_option(void **state)
 {
     (void)state;
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     o.allow_comments = true;
     sv_value v = read_opts("// lead\n[1, // one\n 2 /* two */, /**/3/* \xc3\xa9 */]// end", &o);
     assert_int_equal(sv_len(&v), 3);
@@ -893,6 +893,50 @@ static void test_usage_and_reuse(void **state)
     assert_true(v.as.i == 1);
 }
 
+/* {"$str": [pieces]} and {"$bool": b, "$raw": n} (docs/json.md). */
+static void test_odd_strings_and_bools(void **state)
+{
+    (void)state;
+    sv_value v = rd("{\"$str\": [\"a\\ud800\", {\"$u8s\": [255, 0]}, 1114112, \"\\udc00\", 65, {\"$u8s\": []}]}");
+    assert_int_equal(sv_kind_of(&v), SV_STRING);
+    /* U+10000 and above in the bytes of RFC 2279: F4 90 80 80; a surrogate
+     * pair split over two pieces stays two 3-byte sequences */
+    static const char want[] = "a\xed\xa0\x80\xff\x00\xf4\x90\x80\x80\xed\xb0\x80" "A";
+    assert_int_equal(sv_len(&v), sizeof want - 1);
+    assert_memory_equal(sv_get_str(&v, NULL), want, sizeof want - 1);
+    v = rd("{\"$str\":[2147483647]}");
+    assert_memory_equal(sv_get_str(&v, NULL), "\xfd\xbf\xbf\xbf\xbf\xbf", 6);
+    v = rd("{\"$str\":[]}");
+    assert_int_equal(sv_len(&v), 0);
+    v = rd("{\"$node_path\": {\"$str\": [\"a\", {\"$u8s\": [128]}]}}");
+    assert_int_equal(sv_tag_of(&v), SV_TAG_NODE_PATH);
+    assert_memory_equal(sv_get_str(&v, NULL), "a\x80", 2);
+    ERR1("{\"$str\":[2147483648]}", SV_ERR_RANGE, 9, "/$str");
+    ERR1("{\"$str\":\"a\"}", SV_ERR_TYPE, 8, "/$str");
+    ERR1("{\"$str\":[true]}", SV_ERR_TYPE, 9, "/$str");
+    ERR1("{\"$str\":[{\"$u8s\":[256]}]}", SV_ERR_RANGE, 18, "/$str");
+    ERR1("{\"$str\":[{\"$bytes\":\"\"}]}", SV_ERR_SYNTAX, 10, "/$str");
+    ERR1("{\"$str\":[\"a\" \"b\"]}", SV_ERR_SYNTAX, 13, "/$str");
+
+    v = rd("{\"$bool\": true, \"$raw\": 127}");
+    assert_int_equal(sv_kind_of(&v), SV_BOOL);
+    assert_true(sv_get_bool(&v));
+    assert_int_equal(sv_bool_stored(&v), 127);
+    v = rd("{\"$bool\":false}");
+    assert_false(sv_get_bool(&v));
+    assert_int_equal(sv_bool_stored(&v), 0);
+    v = rd("{\"$bool\":true,\"$raw\":1}");
+    assert_true(sv_equal(&v, &(sv_value){0}) == false);
+    sv_value t = sv_bool(true);
+    assert_true(sv_equal(&v, &t));
+    v = rd("{\"$bool\":true,\"$raw\":4294967295}");
+    assert_int_equal(sv_bool_stored(&v), 4294967295u);
+    ERR1("{\"$bool\":false,\"$raw\":2}", SV_ERR_RANGE, 22, "/$bool");
+    ERR1("{\"$bool\":true,\"$raw\":0}", SV_ERR_RANGE, 21, "/$bool");
+    ERR1("{\"$bool\":1}", SV_ERR_TYPE, 9, "/$bool");
+    ERR1("{\"$bool\":true,\"$x\":1}", SV_ERR_SYNTAX, 14, "/$bool");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -916,6 +960,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_comments_option, test_doc_setup, test_doc_teardown),
         cmocka_unit_test_setup_teardown(test_error_positions, test_doc_setup, test_doc_teardown),
         cmocka_unit_test_setup_teardown(test_usage_and_reuse, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_odd_strings_and_bools, test_doc_setup, test_doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -397,7 +397,9 @@ static void test_key_prediction(void **state)
     assert_int_equal(rd_err("[{\"y\":1,\"$$x\":2},{\"y\":3,\"$x\":4}]", &err), SV_ERR_SYNTAX);
     assert_string_equal(err.path, "/1");
     /* with plain, "$x" is a key like any other, predicted too */
-    sv_json_decode_opts plain = {.plain = true};
+    sv_json_decode_opts plain;
+    sv_json_decode_opts_init(&plain);
+    plain.plain = true;
     static const char ptext[] = "[{\"$x\":1,\"$y\":2},{\"$x\":3,\"$y\":4}]";
     v = read_len(ptext, sizeof ptext - 1, &plain);
     assert_key(sv_array_at(&v, 1), 1, "$y", 4);

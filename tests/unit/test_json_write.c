@@ -24,7 +24,10 @@ static void check_with(sv_value v, int indent, bool plain, const char *expected,
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
-    sv_json_encode_opts o = {indent, plain};
+    sv_json_encode_opts o;
+    sv_json_encode_opts_init(&o);
+    o.indent = indent;
+    o.plain = plain;
     sv_status st = sv_json_encode(&v, &o, &b, &err);
     if (st != SV_OK) {
         char msg[400];
@@ -58,7 +61,9 @@ static sv_error expect_fail(sv_value v, bool plain, sv_status expected)
     sv_buf_init(&b, NULL);
     sv_buf_append(&b, "xyz", 3);
     sv_error err;
-    sv_json_encode_opts o = {0, plain};
+    sv_json_encode_opts o;
+    sv_json_encode_opts_init(&o);
+    o.plain = plain;
     sv_status st = sv_json_encode(&v, &o, &b, &err);
     assert_int_equal(st, expected);
     assert_int_equal(err.status, expected);
@@ -333,46 +338,65 @@ static void test_utf8_boundaries(void **state)
     }
 }
 
+/* Strings that are not UTF-8 take the {"$str": [pieces]} form (docs/json.md):
+ * text runs, RFC 2279 characters beyond U+10FFFF by number, other bytes as
+ * $u8s. The expected pieces follow from RFC 3629's table of well-formed
+ * sequences; the numbers from RFC 2279's bit layout. */
 static void test_invalid_utf8(void **state)
 {
     (void)state;
-    static const char *const bad[] = {
-        "\x80",
-        "\xbf",
-        "\xc0\x80",
-        "\xc1\xbf",
-        "\xc2",
-        "\xc2\x41",
-        "\xe0\x80\x80",
-        "\xe0\x9f\xbf",
-        "\xed\xa0\x80",
-        "\xed\xbf\xbf",
-        "\xe1\x80",
-        "\xe1\x41\x80",
-        "\xf0\x80\x80\x80",
-        "\xf0\x8f\xbf\xbf",
-        "\xf4\x90\x80\x80",
-        "\xf5\x80\x80\x80",
-        "\xf1\x80\x80",
-        "\xff",
-        "\xfe",
-        "\xf8\x88\x80\x80\x80",
+    static const char *const bad[][2] = {
+        {"\x80", "{\"$u8s\":[128]}"},
+        {"\xbf", "{\"$u8s\":[191]}"},
+        {"\xc0\x80", "{\"$u8s\":[192,128]}"},
+        {"\xc1\xbf", "{\"$u8s\":[193,191]}"},
+        {"\xc2", "{\"$u8s\":[194]}"},
+        {"\xc2\x41", "{\"$u8s\":[194]},\"A\""},
+        {"\xe0\x80\x80", "{\"$u8s\":[224,128,128]}"},
+        {"\xe0\x9f\xbf", "{\"$u8s\":[224,159,191]}"},
+        {"\xed\xa0\x80", "\"\\ud800\""},
+        {"\xed\xbf\xbf", "\"\\udfff\""},
+        {"\xe1\x80", "{\"$u8s\":[225,128]}"},
+        {"\xe1\x41\x80", "{\"$u8s\":[225]},\"A\",{\"$u8s\":[128]}"},
+        {"\xf0\x80\x80\x80", "{\"$u8s\":[240,128,128,128]}"},
+        {"\xf0\x8f\xbf\xbf", "{\"$u8s\":[240,143,191,191]}"},
+        {"\xf4\x90\x80\x80", "1114112"},
+        {"\xf5\x80\x80\x80", "1310720"},
+        {"\xf1\x80\x80", "{\"$u8s\":[241,128,128]}"},
+        {"\xff", "{\"$u8s\":[255]}"},
+        {"\xfe", "{\"$u8s\":[254]}"},
+        {"\xf8\x88\x80\x80\x80", "2097152"},
+        {"\xfd\xbf\xbf\xbf\xbf\xbf", "2147483647"},
+        /* a surrogate pair as two 3-byte sequences stays two pieces */
+        {"\xed\xa0\xbd\xed\xb8\x80", "\"\\ud83d\",\"\\ude00\""},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         for (size_t prefix = 0; prefix < 10; prefix++) {
-            char in[32];
+            char in[32], exp[160];
             memset(in, 'a', prefix);
-            strcpy(in + prefix, bad[i]);
-            sv_error err = expect_fail(S(in), false, SV_ERR_UTF8);
-            assert_int_equal(err.byte_offset, prefix);
-            assert_string_equal(err.path, "");
-            /* in plain mode too */
-            expect_fail(S(in), true, SV_ERR_UTF8);
+            strcpy(in + prefix, bad[i][0]);
+            if (!prefix) /* the pieces alone */
+                snprintf(exp, sizeof exp, "{\"$str\":[%s]}", bad[i][1]);
+            else if (bad[i][1][0] == '"') /* a text piece right after the prefix joins it */
+                snprintf(exp, sizeof exp, "{\"$str\":[\"%.*s%s]}", (int)prefix, in, bad[i][1] + 1);
+            else
+                snprintf(exp, sizeof exp, "{\"$str\":[\"%.*s\",%s]}", (int)prefix, in, bad[i][1]);
+            check_str(S(in), exp);
             /* a string from UTF-16 allows lone surrogates, nothing else */
-            if (strcmp(bad[i], "\xed\xa0\x80") != 0 && strcmp(bad[i], "\xed\xbf\xbf") != 0)
+            if (strcmp(bad[i][0], "\xed\xa0\x80") != 0 && strcmp(bad[i][0], "\xed\xbf\xbf") != 0)
                 expect_fail(utf16(in, strlen(in)), false, SV_ERR_UTF8);
         }
     }
+    /* pretty: one line, like a tuple */
+    CHECK_PRETTY(S("a\xff" "b"), 2, "{\"$str\": [\"a\", {\"$u8s\": [255]}, \"b\"]}");
+    /* plain: one string, U+FFFD for each piece that is not text */
+    CHECK_PLAIN(S("a\xff\xfe" "b\xf4\x90\x80\x80\xed\xa0\x80"),
+                "\"a\xef\xbf\xbd" "b\xef\xbf\xbd\\ud800\"");
+    /* a map key that is not UTF-8 makes the map a list of pairs */
+    CHECK(tree_map(2, S("a"), sv_int(1), S("\xff"), sv_int(2)),
+          "{\"$map\":[[\"a\",1],[{\"$str\":[{\"$u8s\":[255]}]},2]]}");
+    /* tagged strings keep their tag around the form */
+    CHECK(sv_with_tag(S("\xed\xb0\x80"), SV_TAG_STRING_NAME), "{\"$string_name\":{\"$str\":[\"\\udc00\"]}}");
 }
 
 static void test_utf16_strings(void **state)
@@ -1095,33 +1119,44 @@ static void test_round_trip(void **state)
 
 /* ---- malformed trees and other failures -------------------------------------- */
 
+/* An int wider than its width: a malformed value to find in the error paths. */
+static sv_value bad_int(void)
+{
+    sv_value v = sv_int_w(1, 4);
+    v.as.i = INT64_C(1) << 40;
+    return v;
+}
+
 static void test_error_paths(void **state)
 {
     (void)state;
-    sv_error err = expect_fail(tree_map(1, S("a"), tree_arr(2, S("ok"), S("ab\xff"))), false, SV_ERR_UTF8);
+    sv_error err = expect_fail(tree_map(1, S("a"), tree_arr(2, S("ok"), bad_int())), false, SV_ERR_RANGE);
     assert_string_equal(err.path, "/a/1");
-    assert_int_equal(err.byte_offset, 2);
     /* JSON Pointer escapes ~ and / in keys */
-    err = expect_fail(tree_obj(S("C"), 2, "x", sv_int(1), "f", tree_map(1, S("k~/"), S("\xc0"))), false,
-                      SV_ERR_UTF8);
+    err = expect_fail(tree_obj(S("C"), 2, "x", sv_int(1), "f", tree_map(1, S("k~/"), bad_int())), false,
+                      SV_ERR_RANGE);
     assert_string_equal(err.path, "/f/k~0~1");
     /* a pair of a map with other keys is named by its position */
-    err = expect_fail(tree_map(2, sv_int(1), S("x"), sv_int(2), S("\xc0")), false, SV_ERR_UTF8);
+    err = expect_fail(tree_map(2, sv_int(1), S("x"), sv_int(2), bad_int()), false, SV_ERR_RANGE);
     assert_string_equal(err.path, "/1");
     /* meta, class, tags and the element of a tagged array */
-    err = expect_fail(with_meta(tree_arr(0), tree_arr(1, S("\xc0"))), false, SV_ERR_UTF8);
+    err = expect_fail(with_meta(tree_arr(0), tree_arr(1, bad_int())), false, SV_ERR_RANGE);
     assert_string_equal(err.path, "/$meta/0");
+    /* a class name has no form for bytes that are not UTF-8 */
     err = expect_fail(tree_arr(1, tree_obj(S("\xc0"), 0)), false, SV_ERR_UTF8);
     assert_string_equal(err.path, "/0/$class");
-    err = expect_fail(tree_arr(2, sv_null(), sv_with_tag(tree_arr(1, S("\xc0")), SV_TAG_CALLABLE)), false,
-                      SV_ERR_UTF8);
+    err = expect_fail(tree_arr(2, sv_null(), sv_with_tag(tree_arr(1, bad_int()), SV_TAG_CALLABLE)), false,
+                      SV_ERR_RANGE);
     assert_string_equal(err.path, "/1/0");
     /* a bad key: the path names the map that holds it */
-    err = expect_fail(tree_map(1, S("m"), tree_map(1, S("\xc0"), sv_int(1))), false, SV_ERR_UTF8);
+    err = expect_fail(tree_map(1, S("m"), tree_map(1, bad_int(), sv_int(1))), false, SV_ERR_RANGE);
+    assert_string_equal(err.path, "/m");
+    /* nor has an object's field name */
+    err = expect_fail(tree_map(1, S("m"), tree_obj(S("C"), 1, "ok\xff", sv_int(1))), false, SV_ERR_UTF8);
     assert_string_equal(err.path, "/m");
     /* the error text */
     char text[300];
-    err = expect_fail(tree_map(1, S("a"), tree_arr(2, S("ok"), S("ab\xff"))), false, SV_ERR_UTF8);
+    err = expect_fail(tree_map(1, S("a"), tree_arr(2, S("ok"), bad_int())), false, SV_ERR_RANGE);
     sv_error_format(&err, text, sizeof text);
     assert_non_null(strstr(text, "/a/1"));
     assert_string_equal(err.format, "json");
@@ -1225,7 +1260,9 @@ static void test_append_and_usage(void **state)
     assert_int_equal(sv_json_encode(NULL, NULL, &b, &err), SV_ERR_USAGE);
     assert_int_equal(sv_json_encode(&v, NULL, NULL, &err), SV_ERR_USAGE);
     /* indent < 0 is compact */
-    sv_json_encode_opts o = {-3, false};
+    sv_json_encode_opts o;
+    sv_json_encode_opts_init(&o);
+    o.indent = -3;
     b.len = 0;
     assert_int_equal(sv_json_encode(&v, &o, &b, &err), SV_OK);
     assert_int_equal(b.len, 7);

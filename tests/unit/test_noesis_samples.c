@@ -1,7 +1,8 @@
 /* NoesisGUI NSDH: the real files of ../shared/samples/noesis-nsb/.
  *
- * Expected values come from the spec (../shared/specs/noesis.md §B.3 annotated
- * TicTacToe file, §B.4 ProgressBar excerpt), the samples' README, the XAML
+ * Expected values come from the layout (docs/formats/noesis.md B.3, B.4)
+ * worked by hand over the TicTacToe file and a ProgressBar excerpt, the
+ * samples' README, the XAML
  * source ComboBox.xaml (element counts, strings, colors, margins, duration)
  * and the sizes read off the files' block headers with xxd. */
 #include "test_noesis_util.h"
@@ -290,8 +291,9 @@ static void test_raw_option(void **state)
     size_t len = 0;
     uint8_t *data = nt_sample("ProgressBar.v4-meta.nsb", &len);
     sv_doc *doc = sv_doc_new(NULL);
-    const char *names[] = {"raw"}, *values[] = {""};
-    sv_options o = {{0, 0, 0, 0}, names, values, 1, NULL};
+    sv_noesis_opts o;
+    sv_noesis_opts_init(&o);
+    o.raw = true;
     sv_value root;
     sv_error err;
     sv_error_clear(&err);

@@ -84,7 +84,7 @@ static inline void nt_decode_fails(const uint8_t *data, size_t len, sv_status st
 }
 
 /* Encodes v (must succeed). The caller frees the buffer. */
-static inline sv_buf nt_encode(const sv_value *v, const sv_options *opts)
+static inline sv_buf nt_encode(const sv_value *v, const sv_noesis_opts *opts)
 {
     sv_buf out;
     sv_buf_init(&out, NULL);

@@ -210,21 +210,46 @@ static void test_versions(void **state)
         nt_assert_uint(nt_get(&vroot, "version"), 2, 2 + (uint64_t)i);
         check_all_commands(&vroot, false);
         nt_round_trip(dv, vlen);
+        /* the typed option */
+        sv_noesis_opts no;
+        sv_noesis_opts_init(&no);
+        no.version = 2 + i;
+        sv_buf out = nt_encode(&root, &no);
+        nt_assert_same_bytes(dv, vlen, &out);
+        sv_buf_free(&out);
+        /* the registry's -O version=N, which the adapter turns into it */
         const char *on[] = {"version"};
-        sv_options o = {{0, 0, 0, 0}, on, &vers[i], 1, NULL};
-        sv_buf out = nt_encode(&root, &o);
+        sv_options o;
+        sv_options_init(&o);
+        o.names = on;
+        o.values = &vers[i];
+        o.count = 1;
+        sv_buf_init(&out, NULL);
+        sv_error err;
+        sv_error_clear(&err);
+        assert_int_equal(sv_format_noesis.encode(&root, &o, &out, &err), SV_OK);
         nt_assert_same_bytes(dv, vlen, &out);
         sv_buf_free(&out);
         sv_doc_free(vdoc);
         free(dv);
     }
-    const char *on[] = {"version"}, *bad[] = {"6"};
-    sv_options o = {{0, 0, 0, 0}, on, bad, 1, NULL};
+    sv_noesis_opts no;
+    sv_noesis_opts_init(&no);
+    no.version = 6;
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err;
     sv_error_clear(&err);
-    assert_int_equal(sv_noesis_encode(&root, &o, &out, &err), SV_ERR_USAGE);
+    assert_int_equal(sv_noesis_encode(&root, &no, &out, &err), SV_ERR_USAGE);
+    assert_int_equal(out.len, 0);
+    const char *on[] = {"version"}, *bad[] = {"6"};
+    sv_options o;
+    sv_options_init(&o);
+    o.names = on;
+    o.values = bad;
+    o.count = 1;
+    sv_error_clear(&err);
+    assert_int_equal(sv_format_noesis.encode(&root, &o, &out, &err), SV_ERR_USAGE);
     assert_int_equal(out.len, 0);
     sv_buf_free(&out);
     sv_doc_free(doc);
@@ -249,6 +274,59 @@ static void test_no_metadata_be(void **state)
     assert_int_equal(iv[1], 1);
     sv_doc_free(doc);
     nt_round_trip(d, len);
+    free(d);
+}
+
+/* Bools stored as 0x7F and 0x80 (make_vectors.py, build_padding_bools): read
+ * as true with the byte kept, shown in the typed JSON, and written back. */
+static void test_padding_bools(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    uint8_t *d = vec("padding-bools.le.v4.nsb", &len);
+    sv_value root;
+    sv_doc *doc = nt_decode(d, len, &root);
+    const sv_value *obj = nt_at(nt_get(chunk0(&root), "objects"), 0);
+    const sv_value *desc = nt_get(obj, "Desc");
+    assert_int_equal(sv_bool_stored(nt_get(desc, "DepthEnable")), 1);
+    const sv_value *pad = nt_get(desc, "__padding__");
+    assert_int_equal(sv_len(pad), 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(sv_get_bool(sv_array_at(pad, i)));
+        assert_int_equal(sv_bool_stored(sv_array_at(pad, i)), 0x7F);
+    }
+    assert_int_equal(sv_bool_stored(nt_get(obj, "Flags")), 0x80);
+
+    /* through typed JSON and back: the same bytes */
+    sv_buf js;
+    sv_buf_init(&js, NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_json_encode(&root, NULL, &js, &err) != SV_OK) nt_fail_with(&err);
+    const char *form = "\"__padding__\":[{\"$bool\":true,\"$raw\":127},";
+    bool found = false;
+    for (size_t i = 0; !found && i + strlen(form) <= js.len; i++)
+        found = memcmp(js.data + i, form, strlen(form)) == 0;
+    assert_true(found);
+    sv_doc *doc2 = sv_doc_new(NULL);
+    sv_value back;
+    if (sv_json_decode(doc2, (const char *)js.data, js.len, NULL, &back, &err) != SV_OK)
+        nt_fail_with(&err);
+    sv_buf out = nt_encode(&back, NULL);
+    assert_int_equal(out.len, len);
+    assert_memory_equal(out.data, d, len);
+    sv_buf_free(&out);
+
+    /* a bool set to false by hand is written 00, one set to true 01 */
+    *(sv_value *)nt_get(obj, "Flags") = sv_bool(false);
+    sv_array_items(pad)[0] = sv_bool(true);
+    out = nt_encode(&root, NULL);
+    assert_int_equal(out.len, len);
+    assert_memory_equal(out.data + len - 5, "\x01\x01\x7f\x7f\x00", 5);
+    sv_buf_free(&out);
+    sv_buf_free(&js);
+    sv_doc_free(doc2);
+    sv_doc_free(doc);
     free(d);
 }
 
@@ -292,7 +370,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_little_endian),  cmocka_unit_test(test_big_endian),
         cmocka_unit_test(test_unicode),        cmocka_unit_test(test_versions),
-        cmocka_unit_test(test_no_metadata_be), cmocka_unit_test(test_new_file),
+        cmocka_unit_test(test_no_metadata_be),
+        cmocka_unit_test(test_padding_bools), cmocka_unit_test(test_new_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

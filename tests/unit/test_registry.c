@@ -48,7 +48,11 @@ static void test_options(void **state)
     (void)state;
     const char *names[] = {"indent", "plain", "indent", "comments", "weird"};
     const char *values[] = {"2", "", "4", "no", "maybe"};
-    sv_options o = {{0, 0, 0, 0}, names, values, 5, NULL};
+    sv_options o;
+    sv_options_init(&o);
+    o.names = names;
+    o.values = values;
+    o.count = 5;
     assert_string_equal(sv_options_get(&o, "indent"), "4"); /* the last one wins */
     assert_string_equal(sv_options_get(&o, "plain"), "");
     assert_null(sv_options_get(&o, "missing"));
@@ -67,7 +71,11 @@ static void test_json_format_round_trip(void **state)
     const char text[] = "// a comment\n{\"a\":[1,{\"$f32\":0.5}]}";
     const char *names[] = {"comments"};
     const char *values[] = {""};
-    sv_options o = {{0, 0, 0, 0}, names, values, 1, NULL};
+    sv_options o;
+    sv_options_init(&o);
+    o.names = names;
+    o.values = values;
+    o.count = 1;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value v;
     sv_error err;

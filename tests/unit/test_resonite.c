@@ -113,7 +113,8 @@ static void test_samples_round_trip(void **state)
 /* Encodes root with the given compression and framing. */
 static sv_buf encode_as(const sv_value *root, sv_resonite_compression c, sv_resonite_framing f)
 {
-    sv_resonite_opts o = sv_resonite_opts_default();
+    sv_resonite_opts o;
+    sv_resonite_opts_init(&o);
     o.compression = c;
     o.framing = f;
     sv_buf out;
@@ -204,7 +205,9 @@ static void test_lz4_chunks(void **state)
     *kids = more;
     sv_buf bson;
     sv_buf_init(&bson, NULL);
-    sv_bson_opts bo = {{0}, NULL, true};
+    sv_bson_opts bo;
+    sv_bson_opts_init(&bo);
+    bo.resonite_urls = true;
     assert_int_equal(sv_bson_encode(&root, &bo, &bson, &err), SV_OK);
     assert_true(bson.len > 2u * 1024 * 1024);
     sv_buf z = encode_as(&root, SV_RESONITE_LZ4, SV_RESONITE_FRAMING_LEGACY);
@@ -358,7 +361,8 @@ static void test_headers(void **state)
     b[8] = 4;
     assert_int_equal(decode_bytes((char *)b, n, NULL, &err), SV_ERR_UNSUPPORTED);
     /* the expected compression (the extension, in Resonite) must match */
-    sv_resonite_opts o = sv_resonite_opts_default();
+    sv_resonite_opts o;
+    sv_resonite_opts_init(&o);
     o.compression = SV_RESONITE_LZMA;
     assert_int_equal(decode_bytes((char *)tiny, n, &o, &err), SV_ERR_SYNTAX);
     assert_non_null(strstr(err.message, "expected lzma"));
@@ -383,7 +387,8 @@ static void test_legacy_named(void **state)
     (void)state;
     size_t n;
     uint8_t *b = rs_read_file("vectors/resonite/tiny-legacy.7zbson", &n);
-    sv_resonite_opts o = sv_resonite_opts_default();
+    sv_resonite_opts o;
+    sv_resonite_opts_init(&o);
     o.compression = SV_RESONITE_LZMA;
     sv_error err = {0};
     assert_int_equal(decode_bytes((char *)b, n, &o, &err), SV_OK);

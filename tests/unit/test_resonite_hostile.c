@@ -29,7 +29,8 @@ static sv_status decode_counted(const uint8_t *b, size_t n, uint64_t limit, int6
     test_alloc t;
     test_alloc_init(&t, 0);
     sv_doc *doc = sv_doc_new(&t.alloc);
-    sv_resonite_opts o = sv_resonite_opts_default();
+    sv_resonite_opts o;
+    sv_resonite_opts_init(&o);
     o.limits.max_decompressed = limit;
     o.threads = decode_threads;
     sv_value v;
@@ -245,10 +246,13 @@ static void pipelined_brotli(int threads)
     sv_doc *d1 = sv_doc_new(NULL), *d2 = sv_doc_new(NULL);
     sv_value t1, t2;
     sv_error_clear(&err);
-    sv_resonite_opts o = sv_resonite_opts_default();
+    sv_resonite_opts o;
+    sv_resonite_opts_init(&o);
     o.threads = threads;
     assert_int_equal(sv_resonite_decode(d1, z.data, z.len, &o, &t1, &err), SV_OK);
-    sv_bson_opts bo = {{0}, NULL, true};
+    sv_bson_opts bo;
+    sv_bson_opts_init(&bo);
+    bo.resonite_urls = true;
     assert_int_equal(sv_bson_decode(d2, bson.data, bson.len, &bo, &t2, &err), SV_OK);
     assert_true(sv_equal(sv_map_getz(&t1, "i"), sv_map_getz(&t2, "i")));
     sv_doc_free(d1);

@@ -208,7 +208,24 @@ static void test_tables(void **state)
     assert_int_equal(sv_elem_size(SV_ELEM_U16), 2);
     assert_int_equal(sv_elem_size(SV_ELEM_NONE), 0);
     assert_string_equal(sv_kind_name(SV_PACKED), "packed");
-    assert_string_equal(sv_version(), "0.1.0");
+}
+
+/* One version, three views: CMake's project(VERSION) (passed to this test
+ * as SERVAL_PROJECT_VERSION), the generated macros and the library's
+ * run-time answers must all agree. */
+static void test_version(void **state)
+{
+    (void)state;
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d.%d", SERVAL_VERSION_MAJOR, SERVAL_VERSION_MINOR,
+             SERVAL_VERSION_PATCH);
+    assert_string_equal(text, SERVAL_PROJECT_VERSION);
+    assert_string_equal(SERVAL_VERSION_STRING, SERVAL_PROJECT_VERSION);
+    assert_string_equal(sv_version(), SERVAL_PROJECT_VERSION);
+    assert_int_equal(SERVAL_VERSION_NUMBER,
+                     SERVAL_VERSION_MAJOR * 10000 + SERVAL_VERSION_MINOR * 100 +
+                         SERVAL_VERSION_PATCH);
+    assert_int_equal(sv_version_number(), SERVAL_VERSION_NUMBER);
 }
 
 static sv_value build_sample(sv_doc *doc)
@@ -284,6 +301,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_value_is_16_bytes),
+        cmocka_unit_test(test_version),
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_null_safety),
         cmocka_unit_test(test_strings_and_interning),

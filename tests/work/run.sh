@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Work is linear in the input (issue 5, docs/security.md "Work"): for every
+# Work is linear in the input (docs/security.md, "Work"): for every
 # format serval can write, adversarial families of inputs (many tiny values,
 # empty containers, many keys, many strings, deep nesting) are made at three
 # sizes around 1 KB, 4 KB and 16 KB, and decoded under callgrind, which

@@ -1,5 +1,6 @@
 /* Plain BSON as a registry format ("bson"): one document, the whole input. */
 #include "core/byteio.h"
+#include "core/opts.h"
 #include "serval/bson.h"
 #include "serval/registry.h"
 
@@ -18,16 +19,24 @@ static int bson_probe(const uint8_t *data, size_t len)
 static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
                              sv_value *out, sv_error *err)
 {
-    sv_bson_opts o = {0};
-    if (opts) o.limits = opts->limits;
-    o.resonite_urls = sv_options_flag(opts, "resonite-urls", false);
+    sv_options ro;
+    sv_status st = sv__options_read(&ro, opts, "bson", err);
+    if (st != SV_OK) return st;
+    sv_bson_opts o;
+    sv_bson_opts_init(&o);
+    o.limits = ro.limits;
+    o.resonite_urls = sv_options_flag(&ro, "resonite-urls", false);
     return sv_bson_decode(doc, data, len, &o, out, err);
 }
 
 static sv_status bson_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
 {
-    sv_bson_opts o = {0};
-    o.resonite_urls = sv_options_flag(opts, "resonite-urls", false);
+    sv_options ro;
+    sv_status st = sv__options_read(&ro, opts, "bson", err);
+    if (st != SV_OK) return st;
+    sv_bson_opts o;
+    sv_bson_opts_init(&o);
+    o.resonite_urls = sv_options_flag(&ro, "resonite-urls", false);
     return sv_bson_encode(v, &o, out, err);
 }
 
@@ -39,6 +48,7 @@ static const sv_option_desc bson_options[] = {
 };
 
 const sv_format sv_format_bson = {
+    .struct_size = sizeof(sv_format),
     .name = "bson",
     .description = "BSON document (bsonspec.org 1.1), every element type",
     .extensions = bson_extensions,

@@ -12,6 +12,8 @@
  * arena with a pointer bump (or, for input in the arena, point into it). */
 #include <string.h>
 
+#include "core/error_record.h"
+#include "formats/bson/bson_opts.h"
 #include "formats/bson/bson_reader.h"
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -24,7 +26,7 @@ sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sv_error_vset(r->err, st, r->format, (uint64_t)(at - r->base), -1, fmt, ap);
+    sv__error_vrecord(r->err, st, r->format, (uint64_t)(at - r->base), -1, fmt, ap);
     va_end(ap);
     return NULL;
 }
@@ -260,14 +262,16 @@ long_key:;
     return key_miss(r, s->str ? s2 : s, q, len, a, b, out) ? z + 1 : NULL;
 }
 
-/* Whether a double holds a whole number (or -0.0). Those are marked
- * explicit, so the typed JSON writes them {"$f64": 1.0}: JSON tools that
- * print numbers through a double (jq 1.6 prints 1.0 as 1) would otherwise
- * turn them into integers, and the file's doubles into int64s. */
+/* Whether a double holds a whole number (or -0.0), NaN or an infinity.
+ * Those are marked explicit, so the typed JSON writes them {"$f64": 1.0}:
+ * JSON tools that print numbers through a double (jq 1.6 prints 1.0 as 1)
+ * would otherwise turn them into integers, and the file's doubles into
+ * int64s. NaN and infinities have only the "$f64" form, which reads back
+ * explicit: marked so here, the tree is the same after a trip through it. */
 static inline bool whole_double(uint64_t u)
 {
     unsigned exp = (unsigned)(u >> 52) & 0x7FF;
-    if (exp == 0x7FF) return false;       /* NaN, infinities: a "$f64" form anyway */
+    if (exp == 0x7FF) return true;        /* NaN, infinities */
     if (exp >= 1023 + 52) return true;    /* no fraction bits left */
     if (exp < 1023) return (u << 1) == 0; /* below 1: only zeros */
     return (u & ((UINT64_C(1) << (1075 - exp)) - 1)) == 0;
@@ -575,13 +579,16 @@ const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, ui
     return read_doc(r, p, limit, depth, is_array, false, out);
 }
 
-static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
-                           bool in_arena, const sv__bson_stream *stream, sv_value *out,
-                           sv_error *err)
+static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
+                           const sv_bson_opts *caller_opts, bool in_arena,
+                           const sv__bson_stream *stream, sv_value *out, sv_error *err)
 {
-    sv_limits lim = sv_limits_resolve(opts ? &opts->limits : NULL);
-    const char *format = opts && opts->format ? opts->format : "bson";
     *out = sv_null();
+    sv_bson_opts opts;
+    sv_status ost = sv__bson_opts_read(&opts, caller_opts, err);
+    if (ost != SV_OK) return ost;
+    sv_limits lim = sv_limits_resolve(&opts.limits);
+    const char *format = opts.format ? opts.format : "bson";
     if (!doc) return sv_error_set(err, SV_ERR_USAGE, format, 0, "no document");
     br *r = sv__doc_sys_alloc(doc, sizeof *r);
     if (!r) return sv_error_set(err, SV_ERR_NOMEM, format, 0, "out of memory");
@@ -594,7 +601,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len, const s
     r->max_depth = lim.max_depth < BSON_MAX_NESTING ? lim.max_depth : BSON_MAX_NESTING;
     r->max_string = lim.max_string;
     r->max_alloc = lim.max_alloc;
-    r->urls = opts && opts->resonite_urls;
+    r->urls = opts.resonite_urls;
     r->in_arena = in_arena;
     r->stream = stream;
     r->avail = r->base + (stream ? stream->start : len);

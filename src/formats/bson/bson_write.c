@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/error_record.h"
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
+#include "formats/bson/bson_opts.h"
 
 typedef struct bw {
     sv_buf *out;
@@ -29,7 +31,7 @@ wfail(bw *w, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sv_error_vset(w->err, st, w->format, 0, -1, fmt, ap);
+    sv__error_vrecord(w->err, st, w->format, 0, -1, fmt, ap);
     va_end(ap);
     if (w->st == SV_OK) w->st = st;
     return false;
@@ -390,10 +392,13 @@ static bool write_doc(bw *w, const sv_value *v, uint32_t depth)
     return close_doc(w, start);
 }
 
-sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts, sv_buf *out, sv_error *err)
+sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *caller_opts, sv_buf *out,
+                         sv_error *err)
 {
-    bw w = {out, err, opts && opts->format ? opts->format : "bson", opts && opts->resonite_urls,
-            SV_OK};
+    sv_bson_opts opts;
+    sv_status ost = sv__bson_opts_read(&opts, caller_opts, err);
+    if (ost != SV_OK) return ost;
+    bw w = {out, err, opts.format ? opts.format : "bson", opts.resonite_urls, SV_OK};
     size_t start = out->len;
     sv_kind k = sv_kind_of(v);
     bool ok;

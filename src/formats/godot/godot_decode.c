@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/error_record.h"
 #include "core/value_internal.h"
 #include "formats/godot/godot_internal.h"
 
@@ -83,7 +84,7 @@ static sv_status dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, 
     d->rd.status = st;
     va_list ap;
     va_start(ap, fmt);
-    sv_error_vset(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
+    sv__error_vrecord(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
     va_end(ap);
     d->rd.p = d->rd.end;
     return st;
@@ -265,6 +266,61 @@ static sv_status dec_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
     return check_doc(d);
 }
 
+/* What a NodePath's text does not say: padding bytes that are not zero
+ * (Godot 3.2.3's encoder leaves whatever was in memory there) and flag bits
+ * beyond "absolute" (bit 1, the obsolete property flag, and unused bits).
+ * When there is any, the NodePath becomes an array tagged node_path that
+ * holds the text, with meta {"padding": bytes of every component's padding
+ * in order, "flags": u32}, each only when it is not the canonical one;
+ * godot_encode.c writes them back. first: the first component's length. */
+static sv_status nodepath_extra(gd_dec *d, const uint8_t *first, const gd_np_part *parts,
+                                uint32_t total, uint32_t subs, uint32_t flags, sv_value *out)
+{
+    size_t npad = 0;
+    bool stale = false, same_lengths = true;
+    const uint8_t *p = first;
+    for (uint32_t i = 0; i < total; i++) {
+        uint32_t n = sv_load_u32le(p), pad = (4 - (n & 3)) & 3;
+        for (uint32_t k = 0; k < pad; k++)
+            stale |= p[4 + n + k] != 0;
+        npad += pad;
+        p += 4 + (size_t)n + pad;
+        /* the length the encoder will write for the part (a leading BOM
+         * doubled); a part that was cut at a NUL or lost its BOM has
+         * other padding, which then cannot be given back */
+        const uint8_t *s = (const uint8_t *)parts[i].s;
+        bool bom = parts[i].len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF;
+        same_lengths &= parts[i].len + (bom ? 3 : 0) == n;
+    }
+    stale &= same_lengths;
+    /* the property flag counts one subname; with none left (the count
+     * wrapped), the encoder could not give it back */
+    bool odd_flags = (flags & ~1u) != 0 && (!(flags & 2) || subs > 0);
+    if (!stale && !odd_flags) return SV_OK;
+    sv_value meta = sv_map(d->doc, 0);
+    if (stale) {
+        sv_value b = sv_bytes_uninit(d->doc, npad);
+        uint8_t *dst = sv_value_buf(&b);
+        if (!dst) return check_doc(d);
+        p = first;
+        for (uint32_t i = 0; i < total; i++) {
+            uint32_t n = sv_load_u32le(p), pad = (4 - (n & 3)) & 3;
+            memcpy(dst, p + 4 + n, pad);
+            dst += pad;
+            p += 4 + (size_t)n + pad;
+        }
+        sv_map_put_str(d->doc, &meta, "padding", b);
+    }
+    if (odd_flags) sv_map_put_str(d->doc, &meta, "flags", sv_uint_w(flags, 4));
+    sv_value text = *out;
+    text.tag = SV_TAG_NONE;
+    sv_value arr = sv_array(d->doc, 1);
+    if (arr.kind == SV_ARRAY) sv_array_items(&arr)[0] = text;
+    sv_set_meta(d->doc, &arr, meta);
+    *out = sv_with_tag(arr, SV_TAG_NODE_PATH);
+    return check_doc(d);
+}
+
 /* spec §5.3 */
 static sv_status dec_nodepath(gd_dec *d, sv_value *out)
 {
@@ -292,6 +348,7 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
         parts = sv_doc_alloc(d->doc, (size_t)total * sizeof *parts);
         if (!parts) return check_doc(d);
     }
+    const uint8_t *first = d->rd.p;
     for (uint32_t i = 0; i < total; i++) {
         sv_value s;
         if (!read_string(d, true, &s)) return d->rd.status;
@@ -309,7 +366,7 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
     if (!buf) return check_doc(d);
     gd_nodepath_text(buf, parts, nc, parts + nc, total - nc, flags & 1);
     *out = sv_with_tag(v, SV_TAG_NODE_PATH);
-    return SV_OK;
+    return nodepath_extra(d, first, parts, total, total - nc, flags, out);
 }
 
 /* spec §5.4 */
@@ -610,7 +667,8 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     case GD_NIL: *out = sv_null(); return SV_OK;
     case GD_BOOL:
         if (!dneed(d, 4, "bool")) return d->rd.status;
-        *out = sv_bool(du32(d) != 0); /* nonzero is true (spec §7) */
+        /* nonzero is true (spec §7); another value than 1 is kept */
+        *out = sv_bool_raw(du32(d));
         return SV_OK;
     case GD_INT: return dec_int(d, hdr, out);
     case GD_FLOAT: return dec_float(d, hdr, out);

@@ -460,17 +460,56 @@ static void np_part(void *ctx, bool sub, const char *s, size_t len)
     c->parts[sub][c->n[sub]++].len = len;
 }
 
+/* The padding put_string writes after a component (a leading BOM is doubled). */
+static size_t np_pad(const gd_np_part *part)
+{
+    const uint8_t *s = (const uint8_t *)part->s;
+    bool bom = part->len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF;
+    return (4 - ((part->len + (bom ? 3 : 0)) & 3)) & 3;
+}
+
+/* A NodePath is its text (a string tagged node_path), or, when the bytes it
+ * came from had stale padding or odd flag bits, an array tagged node_path
+ * holding the text, with meta {"padding": bytes, "flags": u32}
+ * (godot_decode.c, nodepath_extra). Padding of another length than the
+ * text needs (the text was edited) is not used: the padding is zeros. */
 static sv_status enc_nodepath(gd_enc *e, const sv_value *v)
 {
+    const sv_value *padding = NULL, *flags_v = NULL;
+    if (v->kind == SV_ARRAY) {
+        const sv_value *meta = meta_of(v);
+        if (v->len != 1 || sv_array_at(v, 0)->kind != SV_STRING || sv_array_at(v, 0)->tag)
+            return efail(e, SV_ERR_TYPE, "a NodePath array holds one untagged string, its text");
+        padding = sv_map_getz(meta, "padding");
+        flags_v = sv_map_getz(meta, "flags");
+        if ((padding && padding->kind != SV_BYTES) ||
+            (flags_v && flags_v->kind != SV_UINT && flags_v->kind != SV_INT))
+            return efail(e, SV_ERR_TYPE, "a NodePath's meta has bytes \"padding\" and int \"flags\"");
+        v = sv_array_at(v, 0);
+    }
     np_collect c;
     c.n[0] = c.n[1] = 0;
     c.overflow = false;
     bool absolute = gd_nodepath_split(v->as.str, v->len, np_part, &c);
     if (c.overflow) return efail(e, SV_ERR_LIMIT, "NodePath with more than 64 names or subnames");
+    uint32_t flags = absolute ? 1 : 0, subs = c.n[1];
+    if (flags_v) {
+        uint32_t f = (uint32_t)flags_v->as.u;
+        /* bit 1, the obsolete property flag, counts one of the subnames */
+        if (!(f & 2) || subs > 0) {
+            flags = (f & ~1u) | flags;
+            if (f & 2) subs--;
+        }
+    }
+    size_t npad = 0;
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < c.n[k]; i++)
+            npad += np_pad(&c.parts[k][i]);
+    const uint8_t *pad = padding && padding->len == npad ? padding->as.bytes : NULL;
     if (!header(e, GD_NODE_PATH, 0)) return e->err->status;
     put32(e->out, c.n[0] | 0x80000000u);
-    put32(e->out, c.n[1]);
-    put32(e->out, absolute ? 1 : 0);
+    put32(e->out, subs);
+    put32(e->out, flags);
     for (int k = 0; k < 2; k++) {
         for (uint32_t i = 0; i < c.n[k]; i++) {
             sv_value s = sv_null();
@@ -478,6 +517,11 @@ static sv_status enc_nodepath(gd_enc *e, const sv_value *v)
             s.len = (uint32_t)c.parts[k][i].len;
             s.as.str = c.parts[k][i].s;
             if (put_string(e, &s, 0) != SV_OK) return e->err->status;
+            size_t n = np_pad(&c.parts[k][i]);
+            if (pad && n) {
+                memcpy(e->out->data + e->out->len - n, pad, n);
+                pad += n;
+            }
         }
     }
     return SV_OK;
@@ -524,7 +568,7 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
     case SV_BOOL:
         if (tag != SV_TAG_NONE) break;
         if (!header(e, GD_BOOL, 0)) return e->err->status;
-        put32(e->out, v->as.b ? 1 : 0);
+        put32(e->out, sv_bool_stored(v)); /* 1, or the value the source stored */
         return SV_OK;
     case SV_INT:
     case SV_UINT:
@@ -555,6 +599,7 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
         return SV_OK;
     case SV_ARRAY:
         if (tag == SV_TAG_SIGNAL) return enc_signal(e, v);
+        if (tag == SV_TAG_NODE_PATH) return enc_nodepath(e, v);
         if (tag != SV_TAG_NONE) break;
         return is_psa(v) ? enc_psa(e, v) : enc_array(e, v, depth);
     case SV_MAP:

@@ -17,7 +17,8 @@ static bool exact_fit(sv_godot_profile profile, const uint8_t *data, size_t len)
     if (len < 8 || len > GD_PROBE_MAX || (len & 3) || (data[0] == 0)) return false;
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return false;
-    sv_godot_opts o = sv_godot_opts_default(profile);
+    sv_godot_opts o;
+    sv_godot_opts_init(&o, profile);
     size_t used = 0;
     sv_value v;
     bool ok = sv_godot_decode(doc, data, len, &o, &v, &used, NULL) == SV_OK && used == len;
@@ -77,6 +78,7 @@ static const sv_option_desc godot4_options[] = {
 static const sv_option_desc godot3_options[] = {GD_COMMON_OPTIONS, {NULL, NULL}};
 
 const sv_format sv_format_godot4 = {
+    .struct_size = sizeof(sv_format),
     .name = "godot4",
     .description = "Godot 4.x Variant binary (var_to_bytes, store_var, put_var)",
     .extensions = no_extensions,
@@ -87,6 +89,7 @@ const sv_format sv_format_godot4 = {
 };
 
 const sv_format sv_format_godot3 = {
+    .struct_size = sizeof(sv_format),
     .name = "godot3",
     .description = "Godot 3.x Variant binary (var2bytes, store_var, put_var)",
     .extensions = no_extensions,
@@ -97,6 +100,7 @@ const sv_format sv_format_godot3 = {
 };
 
 const sv_format sv_format_godot_doc = {
+    .struct_size = sizeof(sv_format),
     .name = "godot-doc",
     .description = "Variant binary in the outdated docs' numbering (@gd-com/utils 5.x)",
     .extensions = no_extensions,

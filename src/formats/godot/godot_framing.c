@@ -36,17 +36,21 @@ static sv_status decode_frame(sv_doc *doc, const gd_rules *r, const uint8_t *dat
 sv_status sv_godot_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_godot_opts *opts,
                           sv_value *out, size_t *consumed, sv_error *err)
 {
-    gd_rules r;
-    gd_rules_init(&r, opts);
     sv_value tmp;
     if (!out) out = &tmp;
     *out = sv_null();
+    sv_godot_opts o;
+    sv_status ost = gd_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
+    opts = &o;
+    gd_rules r;
+    gd_rules_init(&r, opts);
     if (!doc) return sv_error_set(err, SV_ERR_USAGE, r.fmt, 0, "no document");
     if (!data) len = 0;
     static const uint8_t empty[4] = {0};
     if (!data) data = empty;
-    sv_godot_framing framing = opts ? opts->framing : SV_GODOT_RAW;
-    bool be = opts && opts->prefix_big_endian;
+    sv_godot_framing framing = opts->framing;
+    bool be = opts->prefix_big_endian;
     if (framing == SV_GODOT_RAW)
         return gd_decode_value(doc, &r, data, data, len, out, consumed, err);
     if (framing == SV_GODOT_PREFIXED) {
@@ -98,11 +102,15 @@ static sv_status encode_frame(const gd_rules *r, const sv_value *v, bool be, sv_
 
 sv_status sv_godot_encode(const sv_value *v, const sv_godot_opts *opts, sv_buf *out, sv_error *err)
 {
+    sv_godot_opts o;
+    sv_status ost = gd_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
+    opts = &o;
     gd_rules r;
     gd_rules_init(&r, opts);
     if (!v || !out) return sv_error_set(err, SV_ERR_USAGE, r.fmt, 0, "no value or no buffer");
-    sv_godot_framing framing = opts ? opts->framing : SV_GODOT_RAW;
-    bool be = opts && opts->prefix_big_endian;
+    sv_godot_framing framing = opts->framing;
+    bool be = opts->prefix_big_endian;
     if (framing == SV_GODOT_RAW) return gd_encode_value(&r, v, out, err);
     if (framing == SV_GODOT_PREFIXED) return encode_frame(&r, v, be, out, err);
     if (sv_kind_of(v) != SV_ARRAY || sv_tag_of(v) != SV_TAG_NONE || sv_meta(v))

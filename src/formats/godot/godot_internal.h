@@ -3,7 +3,8 @@
  * One core serves every profile. Internally every Variant type is named by
  * its Godot 4.x number (gd_type); a profile (godot_types_*.c) maps its wire
  * codes to and from those numbers and says which per-version rules apply.
- * Spec: ../shared/specs/godot-variant.md (cited as "spec §N"). */
+ * Comments cite "spec §N": the numbered sections of docs/formats/godot.md,
+ * "Byte layout". */
 #ifndef SV_FORMATS_GODOT_INTERNAL_H
 #define SV_FORMATS_GODOT_INTERNAL_H
 
@@ -95,6 +96,10 @@ typedef struct gd_rules {
     uint8_t to_wire[GD_TYPE_COUNT]; /* gd_type -> wire code, 0xFF = none */
 } gd_rules;
 
+/* *out = the defaults (SV_GODOT4), overlaid with the members of opts (NULL:
+ * none) that fit in its struct_size (core/opts.h). */
+sv_status gd_opts_read(sv_godot_opts *out, const sv_godot_opts *opts, sv_error *err);
+/* The rules of one run; opts is complete (gd_opts_read made it). */
 void gd_rules_init(gd_rules *r, const sv_godot_opts *opts);
 
 /* Godot 4 type names ("int", "Vector3", "PackedStringArray"), for typed

@@ -2,21 +2,32 @@
  * registry / CLI (-O objects=full, -O framing=stream, ...). */
 #include <string.h>
 
+#include "core/opts.h"
 #include "formats/godot/godot_internal.h"
 
-sv_godot_opts sv_godot_opts_default(sv_godot_profile profile)
+static const size_t godot_opts_ends[] = {
+    SV_OPTS_END(sv_godot_opts, profile),      SV_OPTS_END(sv_godot_opts, godot4_minor),
+    SV_OPTS_END(sv_godot_opts, full_objects), SV_OPTS_END(sv_godot_opts, real_double),
+    SV_OPTS_END(sv_godot_opts, framing),      SV_OPTS_END(sv_godot_opts, prefix_big_endian),
+    SV_OPTS_END(sv_godot_opts, limits),
+};
+
+void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile)
 {
-    sv_godot_opts o;
-    memset(&o, 0, sizeof o);
-    o.profile = profile;
-    o.framing = SV_GODOT_RAW;
-    return o;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->profile = profile;
+    o->framing = SV_GODOT_RAW;
+}
+
+sv_status gd_opts_read(sv_godot_opts *out, const sv_godot_opts *opts, sv_error *err)
+{
+    sv_godot_opts_init(out, SV_GODOT4);
+    return SV_OPTS_READ(out, opts, godot_opts_ends, "sv_godot_opts", "godot", err);
 }
 
 void gd_rules_init(gd_rules *r, const sv_godot_opts *opts)
 {
-    sv_godot_opts def = sv_godot_opts_default(SV_GODOT4);
-    if (!opts) opts = &def;
     memset(r, 0, sizeof *r);
     r->prof = opts->profile == SV_GODOT3      ? &gd_profile_godot3
               : opts->profile == SV_GODOT_DOC ? &gd_profile_doc
@@ -48,13 +59,17 @@ static sv_status bad_value(sv_error *err, const char *fmt, const char *name, con
                         allowed);
 }
 
-sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *o, bool encode,
+sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *opts, bool encode,
                                 sv_godot_opts *out, sv_error *err)
 {
     static const char *const names[] = {"godot4", "godot3", "godot-doc"};
     const char *fmt = names[profile];
-    *out = sv_godot_opts_default(profile);
-    if (o) out->limits = o->limits;
+    sv_godot_opts_init(out, profile);
+    sv_options ro;
+    sv_status st = sv__options_read(&ro, opts, fmt, err);
+    if (st != SV_OK) return st;
+    const sv_options *o = &ro;
+    out->limits = o->limits;
     const char *v;
     if ((v = sv_options_get(o, "objects"))) {
         if (!strcmp(v, "full"))

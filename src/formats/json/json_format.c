@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/opts.h"
 #include "serval/json.h"
 #include "serval/registry.h"
 
@@ -67,10 +68,14 @@ static int json_probe(const uint8_t *data, size_t len)
 static sv_status json_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
                              sv_value *out, sv_error *err)
 {
-    sv_json_decode_opts ro = {0};
-    if (opts) ro.limits = opts->limits;
-    ro.allow_comments = sv_options_flag(opts, "comments", false);
-    ro.plain = sv_options_flag(opts, "plain", false);
+    sv_options o;
+    sv_status st = sv__options_read(&o, opts, "json", err);
+    if (st != SV_OK) return st;
+    sv_json_decode_opts ro;
+    sv_json_decode_opts_init(&ro);
+    ro.limits = o.limits;
+    ro.allow_comments = sv_options_flag(&o, "comments", false);
+    ro.plain = sv_options_flag(&o, "plain", false);
     return sv_json_decode(doc, (const char *)data, len, &ro, out, err);
 }
 
@@ -90,13 +95,17 @@ static bool parse_indent(const char *s, int *out)
 
 static sv_status json_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
 {
-    sv_json_encode_opts wo = {0};
-    const char *indent = sv_options_get(opts, "indent");
+    sv_options o;
+    sv_status st = sv__options_read(&o, opts, "json", err);
+    if (st != SV_OK) return st;
+    sv_json_encode_opts wo;
+    sv_json_encode_opts_init(&wo);
+    const char *indent = sv_options_get(&o, "indent");
     if (indent && !parse_indent(indent, &wo.indent))
         return sv_error_set(err, SV_ERR_USAGE, "json", 0,
                             "option indent=%s: expected a number from 0 to %d", indent,
                             JSON_MAX_INDENT);
-    wo.plain = sv_options_flag(opts, "plain", false);
+    wo.plain = sv_options_flag(&o, "plain", false);
     return sv_json_encode(v, &wo, out, err);
 }
 
@@ -110,6 +119,7 @@ static const sv_option_desc json_options[] = {
 };
 
 const sv_format sv_format_json = {
+    .struct_size = sizeof(sv_format),
     .name = "json",
     .description = "serval typed JSON (lossless, docs/json.md)",
     .extensions = json_extensions,

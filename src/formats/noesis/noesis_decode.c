@@ -92,12 +92,13 @@ static sv_status read_components(dec *d, const uint8_t *p, size_t size, const ns
         uint32_t version = d->big ? sv_load_u32be(e + 4) : sv_load_u32le(e + 4);
         int64_t idx = nsb_strlist_find_start(sl, class_id);
         if (idx < 0) {
-            sv_error_set(d->err, SV_ERR_RANGE, NSB_FORMAT, base + 8 * i,
-                         "classId %u is not the offset of a string in the %zu-byte string "
-                         "list",
-                         class_id, sl->size);
+            sv_status st =
+                sv_error_set(d->err, SV_ERR_RANGE, NSB_FORMAT, base + 8 * i,
+                             "classId %u is not the offset of a string in the %zu-byte string "
+                             "list",
+                             class_id, sl->size);
             sv_error_path_index(d->err, i);
-            return SV_ERR_RANGE;
+            return st;
         }
         const sv_value *name = &sl->entries[idx];
         sv_value c = sv_map(d->doc, 3);
@@ -138,10 +139,11 @@ static sv_status read_instances(dec *d, const uint8_t *p, size_t size, size_t co
     for (size_t i = 0; i < size / 4; i++) {
         v[i] = d->big ? sv_load_u32be(p + 4 * i) : sv_load_u32le(p + 4 * i);
         if (v[i] >= components) {
-            sv_error_set(d->err, SV_ERR_RANGE, NSB_FORMAT, base + 4 * i,
-                         "instance %zu names component %u, but there are %zu", i, v[i], components);
+            sv_status st = sv_error_set(d->err, SV_ERR_RANGE, NSB_FORMAT, base + 4 * i,
+                                        "instance %zu names component %u, but there are %zu", i,
+                                        v[i], components);
             sv_error_path_index(d->err, i);
-            return SV_ERR_RANGE;
+            return st;
         }
     }
     return SV_OK;
@@ -282,15 +284,15 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
     return put(d, chunk, "objects", objects) ? SV_OK : nomem(d);
 }
 
-sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noesis_opts *opts,
                      sv_value *out, sv_error *err)
 {
     dec d;
     memset(&d, 0, sizeof d);
     d.doc = doc;
     d.err = err;
-    d.lim = sv_limits_resolve(opts ? &opts->limits : NULL);
-    d.raw = sv_options_flag(opts, "raw", false);
+    d.lim = sv_limits_resolve(&opts->limits);
+    d.raw = opts->raw;
     sv_doc_set_max_alloc(doc, d.lim.max_alloc);
     sv_rd_init(&d.r, data, len, NSB_FORMAT, err);
     *out = sv_null();

@@ -49,6 +49,14 @@ static void put64(emitter *em, uint64_t v)
 }
 
 /* An integer of the tree as the command's type: any INT/UINT whose value fits. */
+/* A Bool's byte: the one the file stored (0x7F in padding fields, say), or
+ * 01 for a true stored wider than a byte (a Godot bool's u32). */
+static inline uint8_t bool_byte(const sv_value *v)
+{
+    uint32_t b = sv_bool_stored(v);
+    return b <= 0xFF ? (uint8_t)b : 1;
+}
+
 static bool int_fits(const sv_value *v, unsigned id, uint64_t *bits)
 {
     bool is_signed = id == NSB_INT8 || id == NSB_INT16 || id == NSB_INT32 || id == NSB_INT64;
@@ -111,7 +119,7 @@ static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
         return SV_OK;
     case NSB_BOOL:
         if (v->kind != SV_BOOL) break;
-        sv_put_u8(em->out, v->as.b ? 1 : 0);
+        sv_put_u8(em->out, bool_byte(v));
         return SV_OK;
     case NSB_FLOAT32: {
         if (v->kind != SV_FLOAT) break;
@@ -302,7 +310,7 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
                     if (v->kind == SV_UINT && v->as.u <= UINT8_MAX) o[0] = (uint8_t)v->as.u, n = 1;
                     break;
                 case NSB_BOOL:
-                    if (v->kind == SV_BOOL) o[0] = v->as.b ? 1 : 0, n = 1;
+                    if (v->kind == SV_BOOL) o[0] = bool_byte(v), n = 1;
                     break;
                 case NSB_INT64:
                     if (v->kind == SV_INT) sv_store_u64le(o, (uint64_t)v->as.i), n = 8;
@@ -339,23 +347,23 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
         if (nsb_is_end(cmd.id)) {
             if (field == container->len) return SV_OK;
             const sv_value *k = &pairs[field].key;
-            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "the field is not described by the metadata (%s at byte %llu ends "
-                         "the %s)",
-                         nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset,
-                         nsb_cmd_name(begin->id));
+            sv_status fail = sv_error_set(
+                em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                "the field is not described by the metadata (%s at byte %llu ends "
+                "the %s)",
+                nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset, nsb_cmd_name(begin->id));
             if (k->kind == SV_STRING) sv_error_path_key(em->err, k->as.str, k->len);
-            return SV_ERR_TYPE;
+            return fail;
         }
         const sv_value *nv = &em->cs->names[cmd.desc];
         const uint8_t *name = nv->as.bytes;
         size_t name_len = nv->len;
         if (field >= container->len) {
-            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "missing field for %s (command at byte %llu)", nsb_cmd_name(cmd.id),
-                         (unsigned long long)cmd.offset);
+            sv_status fail = sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                                          "missing field for %s (command at byte %llu)",
+                                          nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
             sv_error_path_key(em->err, (const char *)name, name_len);
-            return SV_ERR_TYPE;
+            return fail;
         }
         const sv_pair *pr = &pairs[field++];
         /* Keys of a decoded tree are interned: once one key text matched a
@@ -364,15 +372,16 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
         } else if (key_matches(&pr->key, name, name_len)) {
             em->matched[cmd.desc] = pr->key.as.str;
         } else {
-            sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "the metadata names this field \"%.*s\" (%s at byte %llu)",
-                         (int)(name_len > 60 ? 60 : name_len), (const char *)name,
-                         nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
+            sv_status fail =
+                sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                             "the metadata names this field \"%.*s\" (%s at byte %llu)",
+                             (int)(name_len > 60 ? 60 : name_len), (const char *)name,
+                             nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
             if (pr->key.kind == SV_STRING)
                 sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
             else
                 sv_error_path_index(em->err, field - 1);
-            return SV_ERR_TYPE;
+            return fail;
         }
         if (nsb_is_begin(cmd.id))
             st = emit_begin(em, pos, &cmd, &pr->val, nesting);

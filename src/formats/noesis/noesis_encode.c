@@ -18,9 +18,9 @@ typedef struct enc {
 
 static sv_status type_error(enc *e, const char *key, const char *msg)
 {
-    sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0, "%s", msg);
+    sv_status st = sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0, "%s", msg);
     if (key) sv_error_path_key(e->err, key, strlen(key));
-    return SV_ERR_TYPE;
+    return st;
 }
 
 static void put32(enc *e, uint32_t v)
@@ -146,12 +146,12 @@ static sv_status instance_list(enc *e, const sv_value *v, uint32_t components,
     }
     for (uint32_t i = 0; i < *count; i++)
         if ((*list)[i] >= components) {
-            sv_error_set(e->err, SV_ERR_RANGE, NSB_FORMAT, 0,
-                         "instance %u names component %u, but there are %u", i, (*list)[i],
-                         components);
+            sv_status st = sv_error_set(e->err, SV_ERR_RANGE, NSB_FORMAT, 0,
+                                        "instance %u names component %u, but there are %u", i,
+                                        (*list)[i], components);
             sv_error_path_index(e->err, i);
             sv_error_path_key(e->err, "instances", 9);
-            return SV_ERR_RANGE;
+            return st;
         }
     return SV_OK;
 }
@@ -171,11 +171,12 @@ static sv_status check_classes(enc *e, const sv_value *objects, const uint32_t *
              (cls->kind == SV_STRING && ((cls->as.str == want->as.str && cls->len == want->len) ||
                                          nsb_strlist_entry_equal(cls, want))));
         if (!ok) {
-            sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "instance %u must be an object of its component's class", i);
+            sv_status st =
+                sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                             "instance %u must be an object of its component's class", i);
             sv_error_path_index(e->err, i);
             sv_error_path_key(e->err, "objects", 7);
-            return SV_ERR_TYPE;
+            return st;
         }
     }
     return SV_OK;
@@ -284,7 +285,7 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, sv_buf *tmp)
     return SV_OK;
 }
 
-sv_status nsb_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
+sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out, sv_error *err)
 {
     enc e = {out, false, false, err};
     if (sv_kind_of(v) != SV_MAP)
@@ -306,12 +307,12 @@ sv_status nsb_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_
     sv_status st =
         get_uint(&e, v, "version", NSB_VERSION_MAX, false, NSB_VERSION_DEFAULT, &version);
     if (st != SV_OK) return st;
-    const char *opt = sv_options_get(opts, "version");
-    if (opt) {
-        if (!((opt[0] >= '2' && opt[0] <= '5') && opt[1] == 0))
+    if (opts->version) {
+        if (opts->version < NSB_VERSION_MIN || opts->version > NSB_VERSION_MAX)
             return sv_error_set(err, SV_ERR_USAGE, NSB_FORMAT, 0,
-                                "option version=%s: expected 2, 3, 4 or 5", opt);
-        version = (uint64_t)(opt[0] - '0');
+                                "version %d: expected 2, 3, 4 or 5 (or 0, the tree's)",
+                                opts->version);
+        version = (uint64_t)opts->version;
     }
     if (version < NSB_VERSION_MIN)
         return type_error(&e, "version", "versions 2 to 5 can be written");

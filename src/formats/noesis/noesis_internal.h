@@ -10,7 +10,8 @@
  *   noesis_encode.c   tree -> header and chunk framing
  *   noesis_format.c   the registry entry, probe and options
  *
- * Spec: ../shared/specs/noesis.md (sections B.2 to B.6 are cited as "spec §B.n"). */
+ * Comments cite "spec §B.n": the sections B.2 to B.7 of
+ * docs/formats/noesis.md. */
 #ifndef SV_FORMATS_NOESIS_INTERNAL_H
 #define SV_FORMATS_NOESIS_INTERNAL_H
 
@@ -22,6 +23,7 @@
 #include "core/utf8.h"
 #include "serval/buf.h"
 #include "serval/error.h"
+#include "serval/noesis.h"
 #include "serval/registry.h"
 #include "serval/value.h"
 
@@ -202,8 +204,9 @@ sv_status nsb_emit_run(const nsb_cmds *cmds, const sv_value *objects, uint32_t i
 
 /* ---- framing ---- */
 
-sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+/* opts: complete options (sv_noesis_decode / _encode read the caller's). */
+sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noesis_opts *opts,
                      sv_value *out, sv_error *err);
-sv_status nsb_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err);
+sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out, sv_error *err);
 
 #endif

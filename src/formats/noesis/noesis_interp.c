@@ -167,12 +167,10 @@ static inline sv_status read_one_in(interp *it, const nsb_cmd *cmd, sv_value *ou
     case NSB_UINT32: *out = mk(SV_UINT, 4, SV_F_EXPLICIT), out->as.u = ld32(it, p); break;
     case NSB_UINT64: *out = mk(SV_UINT, 8, SV_F_EXPLICIT), out->as.u = ld64(it, p); break;
     case NSB_BOOL:
-        /* spec §B.4: 1 byte, 00/01; any other byte could not be written back */
-        if (p[0] > 1)
-            return sv_error_set(it->err, SV_ERR_RANGE, NSB_FORMAT, off_of(it, p),
-                                "Bool byte 0x%02X is neither 00 nor 01", p[0]);
-        *out = mk(SV_BOOL, 0, 0);
-        out->as.b = p[0] != 0;
+        /* spec §B.4: 1 byte, 00/01. Real files store other bytes too (0x7F
+         * in the Bool "__padding__" fields of DepthStencilStates); such a
+         * byte is true and kept, to be written back as it was. */
+        *out = sv_bool_raw(p[0]);
         break;
     case NSB_FLOAT32: {
         uint32_t u = ld32(it, p);
@@ -513,7 +511,8 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
                         if (ok) bits = dp[0];
                         break;
                     case NSB_BOOL:
-                        /* spec §B.4: 00 or 01; anything else is refused below */
+                        /* spec §B.4: 00 or 01; any other byte takes the
+                         * general path, which keeps it */
                         ok = ok && left >= 1 && dp[0] <= 1;
                         if (ok) bits = dp[0];
                         break;

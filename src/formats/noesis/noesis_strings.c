@@ -119,11 +119,11 @@ sv_status nsb_strlist_write(const sv_value *arr, bool unicode, bool big, sv_buf 
             sv_put_u16le(out, 0);
         }
         if (!ok) {
-            sv_error_set(err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                         "a string list entry must be a string without NUL%s",
-                         unicode ? " (WTF-8, for a unicode file)" : " or bytes");
+            sv_status st = sv_error_set(err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                                        "a string list entry must be a string without NUL%s",
+                                        unicode ? " (WTF-8, for a unicode file)" : " or bytes");
             sv_error_path_index(err, i);
-            return SV_ERR_TYPE;
+            return st;
         }
     }
     return SV_OK;

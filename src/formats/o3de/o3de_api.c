@@ -17,7 +17,7 @@ static sv_status finish(o3_ctx *c, sv_error *err)
     sv_status st = c->st;
     if (st == SV_OK && c->doc && sv_doc_status(c->doc) != SV_OK) {
         st = sv_doc_status(c->doc);
-        (void)sv_error_set(err, st, "o3de", 0, "out of memory");
+        st = sv_error_set(err, st, "o3de", 0, "out of memory");
     }
     o3_ctx_free(c);
     return st;
@@ -29,8 +29,8 @@ sv_status sv_o3de_default_value(const sv_schema *s, const sv_type *t, sv_doc *do
     if (!s || !t || !doc || !out)
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_default_value");
     o3_ctx c;
-    if (o3_ctx_init(&c, s, doc, NULL, false, err) != SV_OK)
-        return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    sv_status ist = o3_ctx_init(&c, s, doc, NULL, false, err);
+    if (ist != SV_OK) return ist;
     *out = o3_default_of(&c, t);
     return finish(&c, err);
 }
@@ -43,8 +43,8 @@ sv_status sv_o3de_load(const sv_schema *s, const sv_type *t, const sv_value *jso
     if (!s || !t || !json || !doc || !value)
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_load");
     o3_ctx c;
-    if (o3_ctx_init(&c, s, doc, opts, false, err) != SV_OK)
-        return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    sv_status ist = o3_ctx_init(&c, s, doc, opts, false, err);
+    if (ist != SV_OK) return ist;
     sv_value cur = *value, out;
     o3_res r = o3_load(&c, t, json, &cur, &out, false);
     *value = out;
@@ -60,8 +60,8 @@ sv_status sv_o3de_store(const sv_schema *s, const sv_type *t, const sv_value *va
     if (!s || !t || !value || !doc || !json)
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_store");
     o3_ctx c;
-    if (o3_ctx_init(&c, s, doc, opts, true, err) != SV_OK)
-        return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    sv_status ist = o3_ctx_init(&c, s, doc, opts, true, err);
+    if (ist != SV_OK) return ist;
     /* spec §3: a given default forces keepDefaults off; without one, classes
      * are compared with a default instance and other root types written whole */
     sv_value made;

@@ -15,6 +15,13 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
     c->storing = storing;
     c->err = err;
     c->max_depth = SV_DEFAULT_MAX_DEPTH;
+    /* A struct never given to sv_o3de_opts_init has struct_size 0: refused,
+     * as every versioned options struct is. */
+    if (opts && opts->struct_size < offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
+                            "sv_o3de_opts.struct_size is %u, too small; fill the struct with "
+                            "sv_o3de_opts_init",
+                            (unsigned)opts->struct_size);
     /* Fields past what the caller's struct_size covers keep their defaults,
      * so a program built against an older header still works. */
     if (opts && opts->struct_size >= offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
@@ -32,7 +39,7 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
         c->nclasses = sv_schema_class_count(s);
         if (c->nclasses) {
             c->classes = calloc(c->nclasses, sizeof *c->classes);
-            if (!c->classes) return SV_ERR_NOMEM;
+            if (!c->classes) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
         }
     }
     return SV_OK;
@@ -52,7 +59,8 @@ void o3_fail(o3_ctx *c, sv_status st, const char *msg)
     if (c->st != SV_OK) return;
     c->st = st;
     if (c->err) {
-        (void)sv_error_set(c->err, st, "o3de", 0, "%s", msg);
+        sv_status ignored = sv_error_set(c->err, st, "o3de", 0, "%s", msg);
+        (void)ignored;
         if (c->path && c->path_len < sizeof c->err->path) {
             memcpy(c->err->path, c->path, c->path_len);
             c->err->path[c->path_len] = 0;

@@ -13,6 +13,7 @@ typedef struct wr {
     int indent;
     sv_error *err;
     bool bad;
+    sv_status st; /* the first failure, as sv_error_set returned it */
 } wr;
 
 #define WRITE_MAX_DEPTH 4096
@@ -81,7 +82,7 @@ static void put_number(wr *w, const sv_value *v)
         double d = v->sub == 4 ? (double)v->as.f32 : v->as.f64;
         if (d != d || d - d != 0) { /* RapidJSON's Writer refuses NaN and infinities */
             if (!w->bad)
-                (void)sv_error_set(w->err, SV_ERR_RANGE, "o3de", 0,
+                w->st = sv_error_set(w->err, SV_ERR_RANGE, "o3de", 0,
                                    "NaN and infinity have no JSON text");
             w->bad = true;
             return;
@@ -94,7 +95,7 @@ static void put_number(wr *w, const sv_value *v)
 static void put_value(wr *w, const sv_value *v, unsigned level)
 {
     if (level > WRITE_MAX_DEPTH) {
-        if (!w->bad) (void)sv_error_set(w->err, SV_ERR_DEPTH, "o3de", 0, "JSON nested too deeply");
+        if (!w->bad) w->st = sv_error_set(w->err, SV_ERR_DEPTH, "o3de", 0, "JSON nested too deeply");
         w->bad = true;
         return;
     }
@@ -139,7 +140,7 @@ static void put_value(wr *w, const sv_value *v, unsigned level)
     }
     default:
         if (!w->bad)
-            (void)sv_error_set(w->err, SV_ERR_TYPE, "o3de", 0, "a %s value has no plain JSON text",
+            w->st = sv_error_set(w->err, SV_ERR_TYPE, "o3de", 0, "a %s value has no plain JSON text",
                                sv_kind_name(sv_kind_of(v)));
         w->bad = true;
         return;
@@ -151,9 +152,9 @@ sv_status sv_o3de_write(const sv_value *json, int indent, sv_buf *out, sv_error 
     if (!json || !out || indent < 0 || indent > 64) {
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_write");
     }
-    wr w = {out, indent, err, false};
+    wr w = {out, indent, err, false, SV_OK};
     put_value(&w, json, 0);
-    if (w.bad) return err ? err->status : SV_ERR_TYPE;
+    if (w.bad) return w.st;
     if (!sv_buf_ok(out)) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     return SV_OK;
 }
@@ -162,7 +163,7 @@ sv_status sv_o3de_read(sv_doc *doc, const char *text, size_t len, const sv_limit
                        sv_value *out, sv_error *err)
 {
     sv_json_decode_opts o;
-    memset(&o, 0, sizeof o);
+    sv_json_decode_opts_init(&o);
     if (limits) o.limits = *limits;
     o.allow_comments = true;
     o.plain = true;

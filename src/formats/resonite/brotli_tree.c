@@ -1,6 +1,6 @@
 /* .brson straight into the tree: Brotli decompression and BSON decoding at
- * the same time (spec resonite A.3.1 says whole worlds exceed 100 MB, and
- * the issue asks end-to-end decoding within 1.2x of Brotli alone).
+ * the same time (whole worlds exceed 100 MB, docs/formats/resonite.md, and
+ * the aim is end-to-end decoding within 1.2x of Brotli alone).
  *
  * The BSON document's first 4 bytes are its length. When that length is
  * plausible (within the decompressed-size limit and at most PLAUSIBLE_RATIO

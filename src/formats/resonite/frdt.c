@@ -5,6 +5,7 @@
 
 #include "core/byteio.h"
 #include "formats/resonite/resonite_internal.h"
+#include "formats/resonite/resonite_opts.h"
 
 static const uint8_t frdt_magic[4] = {'F', 'r', 'D', 'T'};
 
@@ -77,15 +78,6 @@ void sv_rs_note_bson_error(sv_error *err)
     err->message[SV_ERROR_MSG_MAX - 1] = 0;
 }
 
-sv_resonite_opts sv_resonite_opts_default(void)
-{
-    sv_resonite_opts o;
-    memset(&o, 0, sizeof o);
-    o.compression = SV_RESONITE_AUTO;
-    o.framing = SV_RESONITE_FRAMING_AUTO;
-    return o;
-}
-
 /* spec A.2.2: without a header, Resonite goes by the extension; serval has
  * only the bytes (or the compression option), so it tells the three
  * payloads apart by what each must start with. */
@@ -147,8 +139,10 @@ sv_status sv_rs_container(const uint8_t *data, size_t len, const sv_resonite_opt
 sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
                              sv_buf *bson, sv_resonite_container *info, sv_error *err)
 {
-    sv_resonite_opts def = sv_resonite_opts_default();
-    if (!opts) opts = &def;
+    sv_resonite_opts o;
+    sv_status ost = sv_rs_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
+    opts = &o;
     sv_limits lim = sv_limits_resolve(&opts->limits);
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
     size_t off = 0; /* gcc 12 -O3 cannot see sv_rs_container set it */
@@ -171,10 +165,13 @@ sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_
 sv_status sv_resonite_wrap(const uint8_t *bson, size_t len, const sv_resonite_container *c,
                            const sv_resonite_opts *opts, sv_buf *out, sv_error *err)
 {
+    sv_resonite_opts o;
+    sv_status ost = sv_rs_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
     /* 0 = Resonite's quality 9; an explicit quality 0 arrives as -1 */
-    int q = opts && opts->brotli_quality ? opts->brotli_quality : 9;
+    int q = o.brotli_quality ? o.brotli_quality : 9;
     if (q < 0) q = 0;
-    int w = opts && opts->brotli_window ? opts->brotli_window : 16;
+    int w = o.brotli_window ? o.brotli_window : 16;
     if (c->framing != SV_RESONITE_FRAMING_LEGACY) {
         /* spec A.2.1: writers emit exactly these 9 bytes */
         sv_buf_append(out, frdt_magic, 4);

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "core/doc_internal.h"
+#include "core/opts.h"
 #include "core/value_internal.h"
 #include "formats/resonite/resonite_internal.h"
+#include "formats/resonite/resonite_opts.h"
 #include "serval/bson.h"
 #include "serval/registry.h"
 
@@ -39,13 +41,19 @@ static bool make_root(sv_doc *doc, sv_value *root, const sv_resonite_container *
 sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
                              const sv_resonite_opts *opts, sv_value *out, sv_error *err)
 {
-    sv_resonite_opts def = sv_resonite_opts_default();
-    if (!opts) opts = &def;
     *out = sv_null();
+    sv_resonite_opts o;
+    sv_status ost = sv_rs_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
+    opts = &o;
     if (!doc) return sv_error_set(err, SV_ERR_USAGE, RESONITE_FORMAT, 0, "no document");
     sv_limits lim = sv_limits_resolve(&opts->limits);
     sv_doc_set_max_alloc(doc, lim.max_alloc);
-    sv_bson_opts bo = {lim, RESONITE_FORMAT, !opts->raw_strings};
+    sv_bson_opts bo;
+    sv_bson_opts_init(&bo);
+    bo.limits = lim;
+    bo.format = RESONITE_FORMAT;
+    bo.resonite_urls = !opts->raw_strings;
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
     size_t off = 0;
     sv_status st = sv_rs_container(data, len, opts, &c, &off, err);
@@ -102,8 +110,10 @@ static sv_status container_from_meta(const sv_value *v, sv_resonite_container *c
 sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv_buf *out,
                              sv_error *err)
 {
-    sv_resonite_opts def = sv_resonite_opts_default();
-    if (!opts) opts = &def;
+    sv_resonite_opts o;
+    sv_status ost = sv_rs_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
+    opts = &o;
     sv_kind k = sv_kind_of(v);
     if (k != SV_MAP && k != SV_OBJECT)
         return sv_error_set(err, SV_ERR_TYPE, RESONITE_FORMAT, 0,
@@ -121,7 +131,10 @@ sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv
 
     sv_buf bson;
     sv_buf_init(&bson, out->alloc);
-    sv_bson_opts bo = {{0}, RESONITE_FORMAT, !opts->raw_strings};
+    sv_bson_opts bo;
+    sv_bson_opts_init(&bo);
+    bo.format = RESONITE_FORMAT;
+    bo.resonite_urls = !opts->raw_strings;
     st = sv_bson_encode(v, &bo, &bson, err);
     if (st == SV_OK) st = sv_resonite_wrap(bson.data, bson.len, &c, opts, out, err);
     sv_buf_free(&bson);
@@ -153,10 +166,15 @@ static bool parse_int_opt(const char *s, int lo, int hi, int *out)
 /* Reading and writing take different option names, since conv hands the
  * same options to both sides: "container" says what is read, "compression"
  * what is written. */
-static sv_status options_from(const sv_options *o, bool writing, sv_resonite_opts *r, sv_error *err)
+static sv_status options_from(const sv_options *opts, bool writing, sv_resonite_opts *r,
+                              sv_error *err)
 {
-    *r = sv_resonite_opts_default();
-    if (o) r->limits = o->limits;
+    sv_resonite_opts_init(r);
+    sv_options ro;
+    sv_status st = sv__options_read(&ro, opts, RESONITE_FORMAT, err);
+    if (st != SV_OK) return st;
+    const sv_options *o = &ro;
+    r->limits = o->limits;
     const char *name = writing ? "compression" : "container";
     const char *s = sv_options_get(o, name);
     if (s && !sv_resonite_compression_parse(s, &r->compression))
@@ -218,6 +236,7 @@ static const sv_option_desc resonite_options[] = {
 };
 
 const sv_format sv_format_resonite = {
+    .struct_size = sizeof(sv_format),
     .name = "resonite",
     .description = "Resonite/Neos data tree (FrDT header or legacy)",
     .extensions = resonite_extensions,

@@ -1,5 +1,6 @@
 /* Resonite data trees: internals shared by the container, format, tree view
- * and package files. */
+ * and package files. Comments cite "spec A.x": the numbered sections of
+ * docs/formats/resonite.md. */
 #ifndef SV_FORMATS_RESONITE_INTERNAL_H
 #define SV_FORMATS_RESONITE_INTERNAL_H
 

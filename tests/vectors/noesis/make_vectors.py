@@ -2,7 +2,7 @@
 """Writes the NSDH test vectors of this folder, independently of serval.
 
 The real samples (../shared/samples/noesis-nsb/) are all little-endian,
-8-bit, version 4 or 5. The spec (../shared/specs/noesis.md §B.6) leaves
+8-bit, version 4 or 5. The layout (docs/formats/noesis.md B.6) leaves
 big-endian files, the unicode variant and versions 2 and 3 unseen; these
 files show them as serval understands them (every field in the file's byte
 order, 16-bit string lists with 00 00 terminators and BYTE offsets). serval
@@ -153,6 +153,33 @@ def build(big, unicode, version, with_metadata=True):
     return out + p("Q", len(chunk)) + chunk
 
 
+def build_padding_bools(big):
+    """Bool fields that store 0x7F, as real files do in the "__padding__"
+    fields of a render state's Desc group: serval must keep the byte."""
+    f = File(big, False)
+    p = f.p
+    strings, soff = f.strlist(["DepthStencilState"])
+    comps = p("II", soff[0], 1)
+    names = ["Desc", "DepthEnable", "__padding__", "Flags"]
+    md_strings, moff = f.strlist(names)
+    D = {n: moff[i] for i, n in enumerate(names)}
+    cmds = bytes([IDS["BeginInstance"]])
+    cmds += bytes([IDS["BeginGroup"]]) + p("I", D["Desc"])
+    cmds += bytes([IDS["Bool"]]) + p("I", D["DepthEnable"])
+    cmds += bytes([IDS["Bool"] | 0x80]) + p("I", 3) + p("I", D["__padding__"])
+    cmds += bytes([IDS["EndGroup"]])
+    cmds += bytes([IDS["Bool"]]) + p("I", D["Flags"])
+    cmds += bytes([IDS["EndInstance"]])
+    data = b"\x01" + b"\x7f\x7f\x7f" + b"\x80"
+    instances = p("I", 0)
+    out = p("I", 0x4E534448) + p("HHI", 4, 0, 1)
+    chunk = p("Q", len(strings)) + strings + p("Q", len(comps)) + comps
+    md = p("Q", len(md_strings)) + md_strings + p("Q", len(cmds)) + cmds
+    chunk += p("Q", len(md)) + md
+    chunk += p("Q", len(instances)) + instances + p("Q", len(data)) + data
+    return out + p("Q", len(chunk)) + chunk
+
+
 VECTORS = {
     "all-commands.le.v5.nsb": dict(big=False, unicode=False, version=5),
     "all-commands.be.v5.nsb": dict(big=True, unicode=False, version=5),
@@ -163,7 +190,14 @@ VECTORS = {
     "no-metadata.be.v3.nsb": dict(big=True, unicode=False, version=3, with_metadata=False),
 }
 
+ODD_VECTORS = {
+    "padding-bools.le.v4.nsb": dict(big=False),
+}
+
 if __name__ == "__main__":
     for name, kw in VECTORS.items():
         with open(os.path.join(HERE, name), "wb") as fh:
             fh.write(build(**kw))
+    for name, kw in ODD_VECTORS.items():
+        with open(os.path.join(HERE, name), "wb") as fh:
+            fh.write(build_padding_bools(**kw))

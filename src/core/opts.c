@@ -1,0 +1,52 @@
+/* Versioned options structs: the one copy every format uses (core/opts.h). */
+#include "core/opts.h"
+
+#include <string.h>
+
+sv_status sv__opts_read(void *dst, const void *src, const size_t *ends, size_t n_ends,
+                        const char *type_name, const char *format, sv_error *err)
+{
+    if (!src) return SV_OK;
+    uint32_t size;
+    memcpy(&size, src, sizeof size);
+    if (n_ends == 0 || size < ends[0])
+        return sv_error_set(err, SV_ERR_USAGE, format, 0,
+                            "%s.struct_size is %u, too small for its first member (%zu bytes); "
+                            "fill the struct with %s_init",
+                            type_name, (unsigned)size, ends[0], type_name);
+    size_t copy = ends[0];
+    for (size_t i = 1; i < n_ends && ends[i] <= size; i++)
+        copy = ends[i];
+    /* Everything after struct_size up to the last member that fits; any
+     * padding in between is copied too, and nothing reads it. */
+    memcpy((char *)dst + sizeof size, (const char *)src + sizeof size, copy - sizeof size);
+    return SV_OK;
+}
+
+/* ---- the registry's sv_options ------------------------------------------- */
+
+static const size_t options_ends[] = {
+    SV_OPTS_END(sv_options, limits),
+    SV_OPTS_END(sv_options, names),
+    SV_OPTS_END(sv_options, values),
+    SV_OPTS_END(sv_options, count),
+    SV_OPTS_END(sv_options, schema),
+};
+
+void sv_options_init(sv_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+}
+
+bool sv__options_usable(const sv_options *opts)
+{
+    return opts && opts->struct_size >= SV_OPTS_END(sv_options, count);
+}
+
+sv_status sv__options_read(sv_options *out, const sv_options *opts, const char *format,
+                           sv_error *err)
+{
+    sv_options_init(out);
+    return SV_OPTS_READ(out, opts, options_ends, "sv_options", format, err);
+}

@@ -1,0 +1,28 @@
+/* Resonite options (formats/resonite/resonite_opts.h). */
+#include "formats/resonite/resonite_opts.h"
+
+#include <string.h>
+
+#include "core/opts.h"
+#include "formats/resonite/resonite_internal.h"
+
+static const size_t resonite_opts_ends[] = {
+    SV_OPTS_END(sv_resonite_opts, limits),        SV_OPTS_END(sv_resonite_opts, compression),
+    SV_OPTS_END(sv_resonite_opts, framing),       SV_OPTS_END(sv_resonite_opts, brotli_quality),
+    SV_OPTS_END(sv_resonite_opts, brotli_window), SV_OPTS_END(sv_resonite_opts, raw_strings),
+    SV_OPTS_END(sv_resonite_opts, threads),
+};
+
+void sv_resonite_opts_init(sv_resonite_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->compression = SV_RESONITE_AUTO;
+    o->framing = SV_RESONITE_FRAMING_AUTO;
+}
+
+sv_status sv_rs_opts_read(sv_resonite_opts *out, const sv_resonite_opts *opts, sv_error *err)
+{
+    sv_resonite_opts_init(out);
+    return SV_OPTS_READ(out, opts, resonite_opts_ends, "sv_resonite_opts", RESONITE_FORMAT, err);
+}

@@ -1,0 +1,43 @@
+/* Options of the typed JSON reader and writer (json/json_opts.h). */
+#include "json/json_opts.h"
+
+#include <string.h>
+
+#include "core/opts.h"
+
+static const size_t decode_ends[] = {
+    SV_OPTS_END(sv_json_decode_opts, limits),
+    SV_OPTS_END(sv_json_decode_opts, allow_comments),
+    SV_OPTS_END(sv_json_decode_opts, plain),
+};
+
+static const size_t encode_ends[] = {
+    SV_OPTS_END(sv_json_encode_opts, indent),
+    SV_OPTS_END(sv_json_encode_opts, plain),
+};
+
+void sv_json_decode_opts_init(sv_json_decode_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+}
+
+void sv_json_encode_opts_init(sv_json_encode_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+}
+
+sv_status sv__json_decode_opts_read(sv_json_decode_opts *out, const sv_json_decode_opts *opts,
+                                    sv_error *err)
+{
+    sv_json_decode_opts_init(out);
+    return SV_OPTS_READ(out, opts, decode_ends, "sv_json_decode_opts", "json", err);
+}
+
+sv_status sv__json_encode_opts_read(sv_json_encode_opts *out, const sv_json_encode_opts *opts,
+                                    sv_error *err)
+{
+    sv_json_encode_opts_init(out);
+    return SV_OPTS_READ(out, opts, encode_ends, "sv_json_encode_opts", "json", err);
+}

@@ -1,0 +1,395 @@
+/* Every test vector and every real sample of every format comes back byte
+ * for byte through typed JSON, as `serval dump` then
+ * `serval conv --from json --to FMT` do it: decode, write typed JSON, read
+ * it back (the same tree), encode; the bytes must be the input's.
+ *
+ * Inputs: tests/vectors/ (bson, resonite, noesis, the Godot 3.2.3 oracle's
+ * and the spec's "enc" vectors) and ../../shared/samples/ (noesis-nsb,
+ * brson, the data tree members of each resonitepackage), skipped with a
+ * message when that folder is absent. JSON is its own typed JSON: its
+ * vectors must reach serval's form in one trip and keep it.
+ *
+ * Also here, the cases that once did not come back: Noesis Bool bytes
+ * other than 00/01, Godot 3 strings with surrogates and characters above
+ * U+10FFFF, NodePaths with stale padding. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "serval/resonite.h"
+#include "serval/serval.h"
+#include "test_godot_util.h"
+
+#define SAMPLES "../../shared/samples/"
+
+static int failures, passed;
+
+static void lfail(const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s: ", what);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    failures++;
+}
+
+static char *err_text(const sv_error *err)
+{
+    static char msg[512];
+    sv_error_format(err, msg, sizeof msg);
+    return msg;
+}
+
+/* decode | typed JSON | read back (the same tree) | encode == data. */
+static void json_trip(const char *what, const char *fmt, const sv_options *o, const uint8_t *data,
+                      size_t len)
+{
+    const sv_format *f = sv_format_find(fmt);
+    assert_non_null(f);
+    sv_doc *doc = sv_doc_new(NULL), *doc2 = sv_doc_new(NULL);
+    sv_value v, back;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_buf text, out;
+    sv_buf_init(&text, NULL);
+    sv_buf_init(&out, NULL);
+    if (f->decode(doc, data, len, o, &v, &err) != SV_OK)
+        lfail(what, "%s does not decode: %s", fmt, err_text(&err));
+    else if (sv_json_encode(&v, NULL, &text, &err) != SV_OK)
+        lfail(what, "no typed JSON: %s", err_text(&err));
+    else if (sv_json_decode(doc2, (const char *)text.data, text.len, NULL, &back, &err) != SV_OK)
+        lfail(what, "its typed JSON does not read back: %s", err_text(&err));
+    else if (!sv_equal(&v, &back))
+        lfail(what, "its typed JSON reads back as another tree");
+    else if (f->encode(&back, o, &out, &err) != SV_OK)
+        lfail(what, "the tree from typed JSON does not encode: %s", err_text(&err));
+    else if (out.len != len || memcmp(out.data, data, len) != 0)
+        lfail(what, "%zu bytes back for %zu, not the same", out.len, len);
+    else
+        passed++;
+    sv_buf_free(&text);
+    sv_buf_free(&out);
+    sv_doc_free(doc);
+    sv_doc_free(doc2);
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* fn(path, data, len) for every file in dir whose name ends with one of
+ * the suffixes; returns how many, or -1 when dir is not there. */
+static int each_file(const char *dir, const char *const *suffixes,
+                     void (*fn)(const char *path, const uint8_t *data, size_t len, void *ctx),
+                     void *ctx)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        bool want = false;
+        for (const char *const *s = suffixes; *s && !want; s++)
+            want = has_suffix(e->d_name, *s);
+        if (!want) continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len = 0;
+        uint8_t *data = tg_read_file(path, &len);
+        assert_non_null(data);
+        fn(path, data, len, ctx);
+        free(data);
+        count++;
+    }
+    closedir(d);
+    return count;
+}
+
+static void trip_file(const char *path, const uint8_t *data, size_t len, void *ctx)
+{
+    json_trip(path, (const char *)ctx, NULL, data, len);
+}
+
+static void folder(const char *dir, const char *fmt, const char *const *suffixes, int min)
+{
+    int n = each_file(dir, suffixes, trip_file, (void *)fmt);
+    if (n < 0 && !strncmp(dir, SAMPLES, strlen(SAMPLES))) {
+        printf("skipped: %s not found (the shared samples folder is absent)\n", dir);
+        return;
+    }
+    if (n < min) lfail(dir, "%d files, expected at least %d", n, min);
+}
+
+static void test_vectors(void **state)
+{
+    (void)state;
+    failures = passed = 0;
+    static const char *const bson[] = {".bson", NULL};
+    static const char *const resonite[] = {".brson", ".7zbson", ".lz4bson", NULL};
+    static const char *const nsb[] = {".nsb", NULL};
+    folder("vectors/bson", "bson", bson, 5);
+    folder("vectors/resonite", "resonite", resonite, 6);
+    folder("vectors/noesis", "noesis", nsb, 8);
+    printf("vectors: %d round-trip byte for byte, %d failures\n", passed, failures);
+    assert_int_equal(failures, 0);
+}
+
+/* An index with the bytes inline (name, profile, options, source, kind,
+ * hex, expected): its "enc" rows. */
+static void godot_inline_index(const char *path)
+{
+    size_t len = 0;
+    char *index = (char *)tg_read_file(path, &len);
+    assert_non_null(index);
+    index = realloc(index, len + 1);
+    index[len] = 0;
+    for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
+        char *f[7];
+        if (line[0] == '#' || tg_split_tabs(line, f, 7) != 7 || strcmp(f[4], "enc") != 0) continue;
+        static uint8_t bin[4096];
+        long n = tg_hex(f[5], bin, sizeof bin);
+        assert_true(n >= 0);
+        tg_opts o;
+        tg_opts_parse(&o, f[2]);
+        json_trip(f[0], f[1], &o.o, bin, (size_t)n);
+    }
+    free(index);
+}
+
+/* The Godot vectors that are an encoder's own output ("enc"): the 3.2.3
+ * oracle (godot3), the spec's (each row names its profile) and
+ * @gd-com/utils' (godot-doc). */
+static void test_godot_vectors(void **state)
+{
+    (void)state;
+    failures = passed = 0;
+    size_t len = 0;
+    char *index = (char *)tg_read_file("vectors/godot/oracle/index.tsv", &len);
+    assert_non_null(index);
+    index = realloc(index, len + 1);
+    index[len] = 0;
+    for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
+        char *f[6];
+        if (line[0] == '#' || tg_split_tabs(line, f, 6) != 6) continue;
+        if (strncmp(f[1], "enc", 3) != 0) continue;
+        char path[256];
+        snprintf(path, sizeof path, "vectors/godot/oracle/%s.bin", f[0]);
+        size_t n = 0;
+        uint8_t *bin = tg_read_file(path, &n);
+        assert_non_null(bin);
+        tg_opts o;
+        tg_opts_parse(&o, f[2]);
+        json_trip(path, "godot3", &o.o, bin, n);
+        free(bin);
+    }
+    free(index);
+    godot_inline_index("vectors/godot/spec/index.tsv");
+    godot_inline_index("vectors/godot/gdcom/index.tsv");
+    printf("godot: %d vectors round-trip byte for byte, %d failures\n", passed, failures);
+    assert_true(passed >= 450);
+    assert_int_equal(failures, 0);
+}
+
+/* JSON: one trip reaches serval's own form (compact), which then stays. */
+static void json_file(const char *path, const uint8_t *data, size_t len, void *ctx)
+{
+    (void)ctx;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    sv_buf once;
+    sv_buf_init(&once, NULL);
+    if (sv_json_decode(doc, (const char *)data, len, NULL, &v, &err) != SV_OK ||
+        sv_json_encode(&v, NULL, &once, &err) != SV_OK)
+        lfail(path, "%s", err_text(&err));
+    else
+        json_trip(path, "json", NULL, once.data, once.len);
+    sv_buf_free(&once);
+    sv_doc_free(doc);
+}
+
+static void test_json_vectors(void **state)
+{
+    (void)state;
+    failures = passed = 0;
+    static const char *const js[] = {".json", NULL};
+    int n = each_file("vectors/json", js, json_file, NULL);
+    assert_true(n >= 8);
+    assert_int_equal(failures, 0);
+}
+
+/* The data tree members of a .resonitepackage. */
+static void package_file(const char *path, const uint8_t *data, size_t len, void *ctx)
+{
+    int *members = ctx;
+    sv_resonite_package *p = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_resonite_package_open(data, len, &p, &err) != SV_OK) {
+        lfail(path, "does not open: %s", err_text(&err));
+        return;
+    }
+    for (size_t i = 0; i < sv_resonite_package_count(p); i++) {
+        sv_resonite_member m;
+        assert_int_equal(sv_resonite_package_member(p, i, &m, &err), SV_OK);
+        if (!m.is_data_tree) continue;
+        sv_buf b;
+        sv_buf_init(&b, NULL);
+        assert_int_equal(sv_resonite_package_read(p, i, 0, &b, &err), SV_OK);
+        char what[600];
+        snprintf(what, sizeof what, "%s:%s", path, m.name);
+        json_trip(what, "resonite", NULL, b.data, b.len);
+        (*members)++;
+        sv_buf_free(&b);
+    }
+    sv_resonite_package_close(p);
+}
+
+static void test_samples(void **state)
+{
+    (void)state;
+    failures = passed = 0;
+    static const char *const nsb[] = {".nsb", NULL};
+    static const char *const brson[] = {".brson", NULL};
+    static const char *const pkg[] = {".resonitepackage", NULL};
+    folder(SAMPLES "noesis-nsb", "noesis", nsb, 6);
+    folder(SAMPLES "brson", "resonite", brson, 3);
+    int members = 0;
+    int n = each_file(SAMPLES "resonitepackage", pkg, package_file, &members);
+    if (n < 0)
+        printf("skipped: %sresonitepackage not found (the shared samples folder is absent)\n",
+               SAMPLES);
+    else if (members < 2)
+        lfail("resonitepackage", "%d data tree members in %d packages", members, n);
+    printf("samples: %d round-trip byte for byte (%d package members), %d failures\n", passed,
+           members, failures);
+    assert_int_equal(failures, 0);
+}
+
+/* ---- the cases that once did not come back ------------------------------------ */
+
+/* Godot 3 strings: 3.2.3 decodes 1- to 6-byte sequences (godot_string.c), so
+ * a String can hold a lone surrogate (ED A0 80 = U+D800) or a character
+ * above U+10FFFF (F4 90 80 80 = U+110000; FD BF BF BF BF BF = U+7FFFFFFF).
+ * Bytes: type 4 (String), length, the UTF-8, zero padding (spec §4). */
+static void test_godot3_odd_strings(void **state)
+{
+    (void)state;
+    failures = passed = 0;
+    static const char *const hex[] = {
+        "04000000 03000000 eda08000",                  /* U+D800 */
+        "04000000 07000000 61eda080edb08000",          /* a, U+D800, U+DC00: two lone ones */
+        "04000000 04000000 f4908080",                  /* U+110000 */
+        "04000000 06000000 fdbfbfbfbfbf0000",          /* U+7FFFFFFF */
+        "12000000 01000000 04000000 03000000 edb08000 02000000 01000000", /* {U+DC00: 1} */
+        "0f000000 01000080 00000000 00000000 04000000 f4908080", /* NodePath U+110000 */
+    };
+    for (size_t i = 0; i < sizeof hex / sizeof hex[0]; i++) {
+        uint8_t bin[64];
+        long n = tg_hex(hex[i], bin, sizeof bin);
+        assert_true(n > 0);
+        json_trip(hex[i], "godot3", NULL, bin, (size_t)n);
+    }
+    assert_int_equal(failures, 0);
+    /* and what the typed JSON says for U+D800 */
+    uint8_t bin[16];
+    long n = tg_hex("04000000 03000000 eda08000", bin, sizeof bin);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    sv_godot_opts o4, o;
+    sv_godot_opts_init(&o4, SV_GODOT4);
+    sv_godot_opts_init(&o, SV_GODOT3);
+    assert_int_equal(sv_godot_decode(doc, bin, (size_t)n, &o4, &v, NULL, &err), SV_ERR_UTF8);
+    assert_int_equal(sv_godot_decode(doc, bin, (size_t)n, &o, &v, NULL, &err), SV_OK);
+    char *text = tg_json(&v);
+    assert_string_equal(text, "{\"$str\":[\"\\ud800\"]}");
+    free(text);
+    sv_doc_free(doc);
+}
+
+/* NodePaths whose padding holds stale bytes, as 3.2.3 writes them, and the
+ * obsolete property flag: the bytes come back, the text is the path. */
+static void test_godot_nodepath_padding(void **state)
+{
+    (void)state;
+    failures = passed = 0;
+    /* type 15, 2 names | 0x80000000, 1 subname, absolute; "ab" + 2 stale
+     * bytes, "c" + 3, "xyz" + 1 */
+    static const char stale[] =
+        "0f000000 02000080 01000000 01000000 02000000 61627f11 01000000 63aabbcc 03000000 78797a01";
+    uint8_t bin[64];
+    long n = tg_hex(stale, bin, sizeof bin);
+    json_trip("nodepath stale", "godot3", NULL, bin, (size_t)n);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    sv_godot_opts o;
+    sv_godot_opts_init(&o, SV_GODOT3);
+    assert_int_equal(sv_godot_decode(doc, bin, (size_t)n, &o, &v, NULL, &err), SV_OK);
+    char *text = tg_json(&v);
+    assert_string_equal(text, "{\"$node_path\":{\"$array\":[\"/ab/c:xyz\"],"
+                              "\"$meta\":{\"padding\":{\"$bytes\":\"fxGqu8wB\"}}}}");
+    free(text);
+    /* the path edited (other lengths): the padding is zeros again */
+    sv_value *item = sv_array_at(&v, 0);
+    *item = sv_strz(doc, "/ab/cd:xyz");
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    assert_int_equal(sv_godot_encode(&v, &o, &b, &err), SV_OK);
+    uint8_t want[64];
+    long wn = tg_hex("0f000000 02000080 01000000 01000000 02000000 61620000 02000000 63640000 "
+                     "03000000 78797a00",
+                     want, sizeof want);
+    assert_int_equal(b.len, (size_t)wn);
+    assert_memory_equal(b.data, want, b.len);
+    sv_buf_free(&b);
+    /* zero padding stays a plain string; the property flag (bit 1) is kept */
+    n = tg_hex("0f000000 01000080 00000000 02000000 01000000 61000000 01000000 62000000", bin,
+               sizeof bin);
+    json_trip("nodepath property flag", "godot3", NULL, bin, (size_t)n);
+    n = tg_hex("0f000000 01000080 00000000 00000000 01000000 61000000", bin, sizeof bin);
+    assert_int_equal(sv_godot_decode(doc, bin, (size_t)n, &o, &v, NULL, &err), SV_OK);
+    text = tg_json(&v);
+    assert_string_equal(text, "{\"$node_path\":\"a\"}");
+    free(text);
+    sv_doc_free(doc);
+    assert_int_equal(failures, 0);
+}
+
+/* A Godot bool stored as 2 (the engine reads any nonzero u32 as true). */
+static void test_godot_bool_value(void **state)
+{
+    (void)state;
+    failures = passed = 0;
+    uint8_t bin[16];
+    long n = tg_hex("01000000 02000000", bin, sizeof bin);
+    json_trip("bool 2", "godot3", NULL, bin, (size_t)n);
+    json_trip("bool 2", "godot4", NULL, bin, (size_t)n);
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vectors),
+        cmocka_unit_test(test_godot_vectors),
+        cmocka_unit_test(test_json_vectors),
+        cmocka_unit_test(test_samples),
+        cmocka_unit_test(test_godot3_odd_strings),
+        cmocka_unit_test(test_godot_nodepath_padding),
+        cmocka_unit_test(test_godot_bool_value),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
