@@ -34,7 +34,9 @@ static const char help[] =
     "  --type T            the type of the root value (a class or type expression)\n"
     "  --clear-containers  load: empty containers before adding to them\n"
     "  --keep-defaults     store: write values equal to their defaults too\n"
-    "  --report FILE       write each reported issue as a JSON line, then the result\n" CLI_HELP_HELP
+    "  --report FILE       write each reported issue as a JSON line, then the result\n"
+    "                      (an issue: every report whose outcome is not Success)\n"
+    "  --report-all        with --report: every report, Success ones too\n" CLI_HELP_HELP
     "\n"
     "Exit status: 0 ok, 1 when processing halted (or bad data), 2 usage error,\n"
     "3 I/O error, 4 unsupported.\n";
@@ -42,16 +44,21 @@ static const char help[] =
 typedef struct o3_cli {
     const char *type, *report_path;
     bool keep_defaults, clear_containers;
-    sv_buf report; /* JSON lines */
+    bool report_all; /* --report-all: Success reports too */
+    sv_buf report;   /* JSON lines */
     sv_doc *scratch;
     bool validate; /* print issues to stdout as text */
     const char *file;
     unsigned issues;
 } o3_cli;
 
-static bool is_issue(sv_o3de_result r)
+/* O3DE calls its reporting callback for every result, successes included;
+ * its default reporter logs only those whose processing is not Completed.
+ * An issue here is every report whose outcome is not Success: what was
+ * skipped, defaulted, altered or halted (docs/formats/o3de.md, Reporting). */
+static bool is_issue(const o3_cli *o, sv_o3de_result r)
 {
-    return sv_o3de_result_outcome(r) != SV_O3DE_SUCCESS;
+    return o->report_all || sv_o3de_result_outcome(r) != SV_O3DE_SUCCESS;
 }
 
 static void put_json_line(o3_cli *o, const sv_value *v)
@@ -66,7 +73,7 @@ static sv_value text(sv_doc *d, const char *s) { return sv_strz(d, s); }
 static sv_o3de_result on_report(void *ctx, const char *message, sv_o3de_result r, const char *path)
 {
     o3_cli *o = ctx;
-    if (!is_issue(r)) return r;
+    if (!is_issue(o, r)) return r;
     o->issues++;
     const char *task = sv_o3de_task_name(sv_o3de_result_task(r));
     const char *proc = sv_o3de_processing_name(sv_o3de_result_processing(r));
@@ -120,6 +127,9 @@ static int take_options(o3_cli *o, const char *cmd, int *argc, char **argv)
         } else if (strncmp(a, "--report", 8) == 0 && (a[8] == 0 || a[8] == '=')) {
             slot = &o->report_path;
             name = "--report";
+        } else if (strcmp(a, "--report-all") == 0) {
+            o->report_all = true;
+            continue;
         } else if (strcmp(a, "--keep-defaults") == 0) {
             o->keep_defaults = true;
             continue;

@@ -295,8 +295,11 @@ static bool prim_is_default(sv_prim p, const sv_value *v, const sv_value *d)
 
 o3_res o3_store_prim(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *def, sv_value *j)
 {
+    /* IntSerializer.cpp's texts; the other kinds have serval's own */
     if (!c->keep_defaults && prim_is_default(p, v, def))
-        return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Default value used.");
+        return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED,
+                      prim_is_int(p) ? "Skipped integer value because default was used."
+                                     : "Default value used.");
     if (p == SV_PRIM_BOOL) {
         *j = sv_bool(sv_get_bool(v));
     } else if (prim_is_int(p)) {
@@ -320,5 +323,6 @@ o3_res o3_store_prim(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *de
                          sv_prim_name(p));
     }
     if (c->doc && sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
-    return o3_rep(c, WV, SV_O3DE_SUCCESS, "Successfully stored value.");
+    return o3_rep(c, WV, SV_O3DE_SUCCESS,
+                  prim_is_int(p) ? "Successfully stored integer value." : "Successfully stored value.");
 }
