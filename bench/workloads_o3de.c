@@ -7,9 +7,9 @@
  *             (field names matched case-insensitively, conversions, default
  *             instances, results combined). Timed: reading the text and
  *             filling the structs; freeing is not.
- * o3de.store  C structs -> text: sv_o3de_store_struct (defaults omitted
- *             against the default instance) then sv_o3de_write (compact, as
- *             RapidJSON's Writer prints). Timed: both, into a fresh buffer.
+ * o3de.store  C structs -> text: sv_o3de_store_struct_text (defaults
+ *             omitted against the default instance, compact, as RapidJSON's
+ *             Writer prints). Timed: into a fresh buffer.
  *
  * The peer is RapidJSON, the library O3DE itself uses, on the same text:
  * Document::Parse alone for o3de.load (no rules, no structs) and
@@ -190,18 +190,11 @@ static bool fill_scene(BenchScene *sc, size_t entities)
 static bool store_text(const sv_schema *s, const sv_schema_class *cls, const BenchScene *sc,
                        const sv_alloc *alloc, sv_buf *out, char *msg, size_t msg_size)
 {
-    sv_doc *doc = sv_doc_new(alloc);
-    if (!doc) {
-        snprintf(msg, msg_size, "out of memory");
-        return false;
-    }
+    (void)alloc;
     sv_error err;
     sv_error_clear(&err);
-    sv_value json;
     sv_o3de_result r = 0;
-    sv_status st = sv_o3de_store_struct(s, cls, sc, doc, &json, NULL, &r, &err);
-    if (st == SV_OK) st = sv_o3de_write(&json, 0, out, &err);
-    sv_doc_free(doc);
+    sv_status st = sv_o3de_store_struct_text(s, cls, sc, 0, out, NULL, &r, &err);
     if (st != SV_OK) {
         sv_error_format(&err, msg, msg_size);
         return false;

@@ -161,6 +161,17 @@ SV_API SV_NODISCARD sv_status sv_o3de_store_struct(const sv_schema *s, const sv_
                                                    const sv_o3de_opts *opts,
                                                    sv_o3de_result *result, sv_error *err);
 
+/* Stores a bound C struct straight to O3DE JSON text (appended to out),
+ * compact (indent 0) or pretty with indent spaces: the text sv_o3de_write
+ * prints for what sv_o3de_store_struct makes, without that tree in between
+ * when every type the class holds has a plain C form (see
+ * docs/formats/o3de.md); other classes take the tree path. sv_o3de_load_struct
+ * likewise loads such classes straight into the struct. */
+SV_API SV_NODISCARD sv_status sv_o3de_store_struct_text(const sv_schema *s, const sv_schema_class *c,
+                                                        const void *st, int indent, sv_buf *out,
+                                                        const sv_o3de_opts *opts,
+                                                        sv_o3de_result *result, sv_error *err);
+
 /* ---- "$type" ------------------------------------------------------------- */
 
 /* Resolves "$type" text as O3DE does: a braced UUID anywhere in the text,

@@ -89,12 +89,10 @@ static sv_type class_type(const sv_schema_class *cls)
     return t;
 }
 
-sv_status sv_o3de_load_struct(const sv_schema *s, const sv_schema_class *cls, const sv_value *json,
+sv_status o3_load_struct_tree(const sv_schema *s, const sv_schema_class *cls, const sv_value *json,
                               void *st, const sv_alloc *alloc, const sv_o3de_opts *opts,
                               sv_o3de_result *result, sv_error *err)
 {
-    if (!s || !cls || !json || !st || !cls->c)
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_load_struct");
     sv_type t = class_type(cls);
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
@@ -106,6 +104,75 @@ sv_status sv_o3de_load_struct(const sv_schema *s, const sv_schema_class *cls, co
         stt = sv_value_to_struct(s, cls, &v, alloc, st, err);
     }
     sv_doc_free(doc);
+    return stt;
+}
+
+sv_status sv_o3de_load_struct(const sv_schema *s, const sv_schema_class *cls, const sv_value *json,
+                              void *st, const sv_alloc *alloc, const sv_o3de_opts *opts,
+                              sv_o3de_result *result, sv_error *err)
+{
+    if (result) *result = sv_o3de_result_make(SV_O3DE_READ_FIELD, SV_O3DE_CATASTROPHIC);
+    if (!s || !cls || !json || !st || !cls->c)
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_load_struct");
+    if (!o3_struct_direct(s, cls)) return o3_load_struct_tree(s, cls, json, st, alloc, opts, result, err);
+    /* straight into the struct (o3de_struct.c); leaves need a scratch
+     * document for their small values */
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    o3_ctx c;
+    sv_status ist = o3_ctx_init(&c, s, doc, opts, false, err);
+    if (ist != SV_OK) {
+        sv_doc_free(doc);
+        return ist;
+    }
+    o3_res r = o3_load_struct_direct(&c, cls, json, st, alloc);
+    sv_status stt = finish(&c, err);
+    sv_doc_free(doc);
+    if (stt != SV_OK) {
+        /* as the tree path: on failure nothing stays allocated */
+        sv_struct_free(s, cls, st, alloc);
+        return stt;
+    }
+    if (result) *result = r;
+    return SV_OK;
+}
+
+sv_status o3_store_struct_tree_text(const sv_schema *s, const sv_schema_class *cls, const void *st,
+                                    int indent, sv_buf *out, const sv_o3de_opts *opts,
+                                    sv_o3de_result *result, sv_error *err)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    sv_value json;
+    sv_status stt = sv_o3de_store_struct(s, cls, st, doc, &json, opts, result, err);
+    if (stt == SV_OK) stt = sv_o3de_write(&json, indent, out, err);
+    sv_doc_free(doc);
+    return stt;
+}
+
+sv_status sv_o3de_store_struct_text(const sv_schema *s, const sv_schema_class *cls, const void *st,
+                                    int indent, sv_buf *out, const sv_o3de_opts *opts,
+                                    sv_o3de_result *result, sv_error *err)
+{
+    if (result) *result = sv_o3de_result_make(SV_O3DE_WRITE_VALUE, SV_O3DE_CATASTROPHIC);
+    if (!s || !cls || !st || !out || !cls->c || indent < 0 || indent > 64)
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_store_struct_text");
+    if (!o3_struct_direct(s, cls))
+        return o3_store_struct_tree_text(s, cls, st, indent, out, opts, result, err);
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    o3_ctx c;
+    sv_status ist = o3_ctx_init(&c, s, doc, opts, true, err);
+    if (ist != SV_OK) {
+        sv_doc_free(doc);
+        return ist;
+    }
+    o3_res r = o3_store_struct_direct(&c, cls, st, out, indent);
+    sv_status stt = finish(&c, err);
+    if (stt == SV_OK && !sv_buf_ok(out))
+        stt = sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    sv_doc_free(doc);
+    if (stt == SV_OK && result) *result = r;
     return stt;
 }
 

@@ -114,6 +114,7 @@ size_t o3_path_key(o3_ctx *c, const char *key, size_t len)
 
 size_t o3_path_index(o3_ctx *c, size_t index)
 {
+    if (!c->report) return c->path_len; /* paths are kept only for a listener */
     char num[24];
     int n = snprintf(num, sizeof num, "%zu", index);
     return o3_path_key(c, num, (size_t)n);

@@ -133,8 +133,37 @@ o3_res o3_load_map(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_valu
 o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def,
                     sv_value *j);
 
+/* Bound C structs without a tree in between (o3de_struct.c): whether the
+ * class (and everything it holds) has a plain C form the direct path
+ * takes, and the two walks, with the tree path's rules and results. */
+bool o3_struct_direct(const sv_schema *s, const sv_schema_class *cls);
+o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_value *json, void *st,
+                             const sv_alloc *alloc);
+o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void *st, sv_buf *out,
+                              int indent);
+/* The tree path for the same calls (o3de_api.c): struct -> value -> rules
+ * -> struct, and struct -> value -> JSON tree -> text. */
+sv_status o3_load_struct_tree(const sv_schema *s, const sv_schema_class *cls, const sv_value *json,
+                              void *st, const sv_alloc *alloc, const sv_o3de_opts *opts,
+                              sv_o3de_result *result, sv_error *err);
+sv_status o3_store_struct_tree_text(const sv_schema *s, const sv_schema_class *cls, const void *st,
+                                    int indent, sv_buf *out, const sv_o3de_opts *opts,
+                                    sv_o3de_result *result, sv_error *err);
+
 /* Sorts an array of JSON values with sv_o3de_compare (stable). */
 void o3_sort_json(sv_value *items, size_t n);
+
+/* The text writer (o3de_write.c), shared with the struct-direct store. */
+typedef struct o3_writer {
+    sv_buf *out;
+    int indent; /* 0: compact; n: RapidJSON's PrettyWriter with n spaces */
+    sv_error *err;
+    bool bad;
+    sv_status st; /* the first failure, as sv_error_set returned it */
+} o3_writer;
+void o3_write_value(o3_writer *w, const sv_value *v, unsigned level);
+void o3_write_string(o3_writer *w, const char *s, size_t n);
+void o3_write_newline(o3_writer *w, unsigned level);
 
 /* Grisu2 as RapidJSON 1.1 prints doubles (o3de_dtoa.c). */
 size_t o3_dtoa(double d, char *buf);

@@ -8,19 +8,12 @@
 #include "serval/json.h"
 #include "o3de_internal.h"
 
-typedef struct wr {
-    sv_buf *out;
-    int indent;
-    sv_error *err;
-    bool bad;
-    sv_status st; /* the first failure, as sv_error_set returned it */
-} wr;
 
 #define WRITE_MAX_DEPTH 4096
 
-static void put(wr *w, const char *s, size_t n) { sv_buf_append(w->out, s, n); }
+static void put(o3_writer *w, const char *s, size_t n) { sv_buf_append(w->out, s, n); }
 
-static void newline_indent(wr *w, unsigned level)
+void o3_write_newline(o3_writer *w, unsigned level)
 {
     size_t n = (size_t)w->indent * level + 1;
     if (!sv_buf_reserve(w->out, n)) return;
@@ -33,7 +26,7 @@ static void newline_indent(wr *w, unsigned level)
 /* RapidJSON escapes '"', '\\' and the control characters (\b \t \n \f \r
  * by name, the rest as \u00XX with upper-case hex); everything else,
  * UTF-8 and '/' included, is written as it is. */
-static void put_string(wr *w, const char *s, size_t n)
+void o3_write_string(o3_writer *w, const char *s, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
     if (!sv_buf_reserve(w->out, n + 2)) return;
@@ -68,9 +61,8 @@ static void put_string(wr *w, const char *s, size_t n)
     sv_buf_putc(w->out, '"');
 }
 
-static void put_value(wr *w, const sv_value *v, unsigned level);
 
-static void put_number(wr *w, const sv_value *v)
+static void put_number(o3_writer *w, const sv_value *v)
 {
     char num[40];
     size_t n;
@@ -92,7 +84,7 @@ static void put_number(wr *w, const sv_value *v)
     put(w, num, n);
 }
 
-static void put_value(wr *w, const sv_value *v, unsigned level)
+void o3_write_value(o3_writer *w, const sv_value *v, unsigned level)
 {
     if (level > WRITE_MAX_DEPTH) {
         if (!w->bad) w->st = sv_error_set(w->err, SV_ERR_DEPTH, "o3de", 0, "JSON nested too deeply");
@@ -105,16 +97,16 @@ static void put_value(wr *w, const sv_value *v, unsigned level)
     case SV_INT:
     case SV_UINT:
     case SV_FLOAT: put_number(w, v); return;
-    case SV_STRING: put_string(w, v->as.str, v->len); return;
+    case SV_STRING: o3_write_string(w, v->as.str, v->len); return;
     case SV_ARRAY: {
         sv_buf_putc(w->out, '[');
         const sv_value *items = sv_array_items(v);
         for (uint32_t i = 0; i < v->len && !w->bad; i++) {
             if (i) sv_buf_putc(w->out, ',');
-            if (w->indent) newline_indent(w, level + 1);
-            put_value(w, &items[i], level + 1);
+            if (w->indent) o3_write_newline(w, level + 1);
+            o3_write_value(w, &items[i], level + 1);
         }
-        if (w->indent && v->len) newline_indent(w, level);
+        if (w->indent && v->len) o3_write_newline(w, level);
         sv_buf_putc(w->out, ']');
         return;
     }
@@ -124,17 +116,17 @@ static void put_value(wr *w, const sv_value *v, unsigned level)
         const sv_pair *p = sv_pairs(v);
         for (uint32_t i = 0; i < v->len && !w->bad; i++) {
             if (i) sv_buf_putc(w->out, ',');
-            if (w->indent) newline_indent(w, level + 1);
+            if (w->indent) o3_write_newline(w, level + 1);
             size_t kn;
             const char *k = sv_get_str(&p[i].key, &kn);
-            put_string(w, k, kn);
+            o3_write_string(w, k, kn);
             if (w->indent)
                 put(w, ": ", 2);
             else
                 sv_buf_putc(w->out, ':');
-            put_value(w, &p[i].val, level + 1);
+            o3_write_value(w, &p[i].val, level + 1);
         }
-        if (w->indent && v->len) newline_indent(w, level);
+        if (w->indent && v->len) o3_write_newline(w, level);
         sv_buf_putc(w->out, '}');
         return;
     }
@@ -152,8 +144,8 @@ sv_status sv_o3de_write(const sv_value *json, int indent, sv_buf *out, sv_error 
     if (!json || !out || indent < 0 || indent > 64) {
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_write");
     }
-    wr w = {out, indent, err, false, SV_OK};
-    put_value(&w, json, 0);
+    o3_writer w = {out, indent, err, false, SV_OK};
+    o3_write_value(&w, json, 0);
     if (w.bad) return w.st;
     if (!sv_buf_ok(out)) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     return SV_OK;
