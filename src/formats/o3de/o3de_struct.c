@@ -391,6 +391,8 @@ static o3_res ld_seq(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p
             return o3_r(RF, SV_O3DE_CATASTROPHIC);
         }
         items = grown;
+        /* zeroed, so that whatever happens below the block can be freed */
+        memset(items + n * es, 0, j->len * es);
         memcpy(p, &items, sizeof items); /* n still counts the old ones */
         const sv_value *in = sv_array_items(j);
         bool halted = false;
