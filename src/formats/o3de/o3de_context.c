@@ -47,7 +47,10 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
 
 void o3_ctx_free(o3_ctx *c)
 {
-    for (size_t i = 0; i < c->nclasses; i++) free(c->classes[i].crc);
+    for (size_t i = 0; i < c->nclasses; i++) {
+        free(c->classes[i].crc);
+        free((void *)c->classes[i].seen);
+    }
     free(c->classes);
     free(c->path);
     c->classes = NULL;
@@ -168,14 +171,17 @@ uint32_t o3_crc32_lower(const char *s, size_t n)
 
 const o3_class_info *o3_class(o3_ctx *c, const sv_schema_class *cls)
 {
-    static const o3_class_info empty = {true, NULL, 0, NULL};
+    static const o3_class_info empty = {true, NULL, 0, NULL, NULL};
     if (!cls || cls->index >= c->nclasses) return &empty;
     o3_class_info *ci = &c->classes[cls->index];
     if (ci->ready) return ci;
     size_t n = 0;
     const sv_schema_field *const *f = sv_schema_class_fields(cls, &n);
     uint32_t *crc = n ? malloc(n * sizeof *crc) : NULL;
-    if (n && !crc) {
+    const char **seen = n ? calloc(n, sizeof *seen) : NULL;
+    if (n && (!crc || !seen)) {
+        free(crc);
+        free((void *)seen);
         o3_fail(c, SV_ERR_NOMEM, "out of memory (field table)");
         return &empty;
     }
@@ -183,6 +189,7 @@ const o3_class_info *o3_class(o3_ctx *c, const sv_schema_class *cls)
     ci->fields = f;
     ci->nfields = n;
     ci->crc = crc;
+    ci->seen = seen;
     ci->ready = true;
     return ci;
 }

@@ -157,10 +157,9 @@ static diyfp from_double(double d)
 
 static diyfp normalize(diyfp x)
 {
-    while (!(x.f & (UINT64_C(1) << 63))) {
-        x.f <<= 1;
-        x.e--;
-    }
+    int s = __builtin_clzll(x.f); /* x.f != 0: zero is written before Grisu2 */
+    x.f <<= s;
+    x.e -= s;
     return x;
 }
 
@@ -177,9 +176,10 @@ static diyfp mul(diyfp a, diyfp b)
 static void boundaries(diyfp v, diyfp *minus, diyfp *plus)
 {
     diyfp pl = {(v.f << 1) + 1, v.e - 1};
-    while (!(pl.f & (HIDDEN_BIT << 1))) {
-        pl.f <<= 1;
-        pl.e--;
+    int s = __builtin_clzll(pl.f) - (63 - 53); /* bring the top bit to bit 53 */
+    if (s > 0) {
+        pl.f <<= s;
+        pl.e -= s;
     }
     pl.f <<= 64 - 52 - 2;
     pl.e -= 64 - 52 - 2;
@@ -240,9 +240,20 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
     int kappa = count_digits32(p1);
     *len = 0;
     while (kappa > 0) {
-        uint32_t div = (uint32_t)pow10_u64[kappa - 1];
-        uint32_t d = p1 / div;
-        p1 %= div;
+        uint32_t d;
+        /* constant divisors: the compiler turns each into a multiplication */
+        switch (kappa) {
+        case 9: d = p1 / 100000000; p1 %= 100000000; break;
+        case 8: d = p1 / 10000000; p1 %= 10000000; break;
+        case 7: d = p1 / 1000000; p1 %= 1000000; break;
+        case 6: d = p1 / 100000; p1 %= 100000; break;
+        case 5: d = p1 / 10000; p1 %= 10000; break;
+        case 4: d = p1 / 1000; p1 %= 1000; break;
+        case 3: d = p1 / 100; p1 %= 100; break;
+        case 2: d = p1 / 10; p1 %= 10; break;
+        case 1: d = p1; p1 = 0; break;
+        default: d = 0; break;
+        }
         if (d || *len) buf[(*len)++] = (char)('0' + d);
         kappa--;
         uint64_t tmp = ((uint64_t)p1 << -one.e) + p2;

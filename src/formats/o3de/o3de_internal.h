@@ -25,6 +25,10 @@ typedef struct o3_class_info {
     const sv_schema_field *const *fields;
     size_t nfields;
     uint32_t *crc;
+    /* The JSON key (its address) last found to name each field: a key
+     * interned by the reader is then matched without hashing. Valid for
+     * one load, as long as the JSON is. */
+    const char **seen;
 } o3_class_info;
 
 typedef struct o3_ctx {

@@ -81,10 +81,17 @@ bool o3_struct_direct(const sv_schema *s, const sv_schema_class *cls)
 
 /* ---- the C memory of one value ---- */
 
+/* Per class, its field names as JSON text, each followed by ':' */
+typedef struct o3_keys {
+    char *text;
+    size_t *off; /* nfields + 1 offsets into text */
+} o3_keys;
+
 typedef struct o3_sctx {
     o3_ctx *c;
     const sv_alloc *a;
     uint8_t **proto; /* per class: its default instance as a struct (lazily) */
+    o3_keys *keys;   /* per class (store only, lazily) */
     o3_writer w;
 } o3_sctx;
 
@@ -307,11 +314,20 @@ static void fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst)
 
 static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new);
 
+/* o3de_class.c's lookup (lower-cased CRC-32, derived before base), with
+ * the address of a key seen before for the same field tried first: the
+ * same address holds the same text, so it finds the same field. */
 static long find_field(const o3_class_info *ci, const char *key, size_t len)
 {
+    for (size_t i = 0; i < ci->nfields; i++)
+        if (ci->seen[i] == key) return (long)i;
     uint32_t crc = o3_crc32_lower(key, len);
-    for (size_t i = ci->nfields; i-- > 0;)
-        if (ci->crc[i] == crc) return (long)i;
+    for (size_t i = ci->nfields; i-- > 0;) {
+        if (ci->crc[i] == crc) {
+            ci->seen[i] = key;
+            return (long)i;
+        }
+    }
     return -1;
 }
 
@@ -329,8 +345,8 @@ static o3_res ld_class(o3_sctx *x, const sv_schema_class *cls, const sv_value *j
     o3_res result = sv_o3de_result_none(RF);
     size_t loads = 0;
     for (uint32_t i = 0; i < j->len; i++) {
-        size_t kn;
-        const char *k = sv_get_str(&m[i].key, &kn);
+        size_t kn = m[i].key.len;
+        const char *k = m[i].key.kind == SV_STRING ? m[i].key.as.str : sv_get_str(&m[i].key, &kn);
         if (kn == 5 && memcmp(k, "$type", 5) == 0) continue;
         size_t mark = o3_path_key(c, k, kn);
         long fi = find_field(ci, k, kn);
@@ -666,6 +682,34 @@ static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, ui
 static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
                  const uint8_t *daux, unsigned level);
 
+static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o3_class_info *ci)
+{
+    o3_keys *k = &x->keys[cls->index];
+    if (k->text) return k;
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    o3_writer tw = {&b, 0, NULL, false, SV_OK};
+    k->off = malloc((ci->nfields + 1) * sizeof *k->off);
+    if (!k->off) {
+        o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < ci->nfields; i++) {
+        k->off[i] = b.len;
+        o3_write_string(&tw, ci->fields[i]->name, strlen(ci->fields[i]->name));
+        sv_buf_putc(&b, ':');
+    }
+    k->off[ci->nfields] = b.len;
+    if (!sv_buf_ok(&b)) {
+        sv_buf_free(&b);
+        o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    size_t len, cap;
+    k->text = (char *)sv_buf_take(&b, &len, &cap);
+    return k->text ? k : NULL;
+}
+
 static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p, const uint8_t *dp,
                        unsigned level)
 {
@@ -678,21 +722,24 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
                    ? o3_rep(c, WV, SV_O3DE_SUCCESS, "Class didn't contain any elements to store.")
                    : o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Class didn't contain any elements to store.");
     }
+    const o3_keys *keys = class_keys(x, cls, ci);
+    if (!keys) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     sv_buf_putc(w->out, '{');
     size_t written = 0;
     o3_res result = sv_o3de_result_none(WV);
     for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
         const sv_schema_field *f = ci->fields[i];
-        size_t nl = strlen(f->name);
         size_t back = w->out->len;
         if (written) sv_buf_putc(w->out, ',');
         if (w->indent) o3_write_newline(w, level + 1);
-        o3_write_string(w, f->name, nl);
-        if (w->indent)
+        size_t kl = keys->off[i + 1] - keys->off[i];
+        if (w->indent) {
+            sv_buf_append(w->out, keys->text + keys->off[i], kl - 1);
             sv_buf_append(w->out, ": ", 2);
-        else
-            sv_buf_putc(w->out, ':');
-        size_t mark = o3_path_key(c, f->name, nl);
+        } else {
+            sv_buf_append(w->out, keys->text + keys->off[i], kl);
+        }
+        size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : c->path_len;
         size_t ao = f->c->aux;
         o3_res r = st(x, f->type, p + f->c_offset, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
                       dp ? dp + f->c_offset : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL,
@@ -791,6 +838,13 @@ static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *
 
 static void sctx_free(o3_sctx *x)
 {
+    if (x->keys) {
+        for (size_t i = 0; i < x->c->nclasses; i++) {
+            free(x->keys[i].text);
+            free(x->keys[i].off);
+        }
+        free(x->keys);
+    }
     if (!x->proto) return;
     for (size_t i = 0; i < x->c->nclasses; i++) {
         if (!x->proto[i]) continue;
@@ -833,7 +887,10 @@ o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void 
     x.w.indent = indent;
     x.w.err = c->err;
     x.proto = calloc(c->nclasses ? c->nclasses : 1, sizeof *x.proto);
-    if (!x.proto) {
+    x.keys = calloc(c->nclasses ? c->nclasses : 1, sizeof *x.keys);
+    if (!x.proto || !x.keys) {
+        free(x.keys);
+        x.keys = NULL;
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(WV, SV_O3DE_CATASTROPHIC);
     }
