@@ -173,8 +173,8 @@ static void test_cyclic_bases(void **state)
     static const char *const schemas[] = {
         "{\"serval_schema\":1,\"classes\":[{\"name\":\"A\",\"bases\":[\"A\"]}]}",
         "{\"serval_schema\":1,\"classes\":[{\"name\":\"A\",\"bases\":[\"B\"]},{\"name\":\"B\",\"bases\":[\"A\"]}]}",
-        "{\"serval_schema\":1,\"classes\":[{\"name\":\"A\",\"bases\":[\"B\"]},{\"name\":\"B\",\"bases\":[\"C\"]},"
-        "{\"name\":\"C\",\"bases\":[\"A\"],\"fields\":[{\"name\":\"p\",\"type\":\"ptr<A>\"}]}]}",
+        ("{\"serval_schema\":1,\"classes\":[{\"name\":\"A\",\"bases\":[\"B\"]},{\"name\":\"B\",\"bases\":[\"C\"]},"
+         "{\"name\":\"C\",\"bases\":[\"A\"],\"fields\":[{\"name\":\"p\",\"type\":\"ptr<A>\"}]}]}"),
     };
     for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
         sv_schema *s = NULL;

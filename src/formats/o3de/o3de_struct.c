@@ -828,7 +828,10 @@ static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *
             r = o3_store_math(c, t->prim, &v, dp ? &d : NULL, &j);
         else
             r = o3_store_prim(c, t->prim, &v, dp ? &d : NULL, &j);
-        o3_write_value(&x->w, &j, level);
+        if (j.kind == SV_MAP && !j.as.box)
+            sv_buf_append(x->w.out, "{}", 2); /* still the pre-set {} (no storage) */
+        else
+            o3_write_value(&x->w, &j, level);
     }
     c->depth--;
     return r;
