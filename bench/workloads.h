@@ -39,9 +39,15 @@
 #define BENCH_GROUP_KINGSISLE(X)
 #endif
 
+#if SERVAL_WITH_O3DE
+#define BENCH_GROUP_O3DE(X) X(o3de)
+#else
+#define BENCH_GROUP_O3DE(X)
+#endif
+
 #define BENCH_WORKLOAD_GROUPS(X)                                                                   \
     X(json) BENCH_GROUP_GODOT(X) BENCH_GROUP_RESONITE(X) BENCH_GROUP_NOESIS(X) X(schema)      \
-        BENCH_GROUP_KINGSISLE(X)
+        BENCH_GROUP_KINGSISLE(X) BENCH_GROUP_O3DE(X)
 
 typedef struct bench_workload {
     const char *name; /* "group.verb"; NULL ends a group's table */

@@ -12,6 +12,7 @@ int cmd_validate(int argc, char **argv);
 /* The commands of one format, built with it (serval/config.h). */
 int cmd_noesis(int argc, char **argv);
 int cmd_resonite(int argc, char **argv);
+int cmd_o3de(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_kingsisle(int argc, char **argv);
 

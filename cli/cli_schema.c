@@ -19,10 +19,7 @@ void cli_schema_report(const char *file, const sv_error *err)
 
 /* A schema that names what it lacks (an unknown type or base) is bad data
  * (exit 1), not an unsupported format. */
-static int exit_code(sv_status st)
-{
-    return st == SV_ERR_NOT_FOUND ? 1 : cli_exit_code(st);
-}
+static int exit_code(sv_status st) { return st == SV_ERR_NOT_FOUND ? 1 : cli_exit_code(st); }
 
 int cli_schema_load_one(const char *path, sv_schema **out)
 {

@@ -26,6 +26,9 @@ static const command commands[] = {
 #if SERVAL_WITH_NOESIS
     {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
 #endif
+#if SERVAL_WITH_O3DE
+    {"o3de", cmd_o3de, "O3DE JSON serialization: load, store, validate, strip-defaults"},
+#endif
 #if SERVAL_WITH_RESONITE
     {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
 #endif

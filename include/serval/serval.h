@@ -3,8 +3,8 @@
  *
  * It includes the core headers and the header of every format this copy of
  * the library was built with: serval/config.h (generated at configure time)
- * says which, as SERVAL_WITH_GODOT, SERVAL_WITH_BSON, SERVAL_WITH_RESONITE and
- * SERVAL_WITH_NOESIS (1 or 0). Test those macros before using a format that
+ * says which, as SERVAL_WITH_GODOT, SERVAL_WITH_BSON, SERVAL_WITH_RESONITE,
+ * SERVAL_WITH_NOESIS and SERVAL_WITH_O3DE (1 or 0). Test those macros before using a format that
  * a build may leave out. */
 #ifndef SERVAL_H
 #define SERVAL_H
@@ -35,5 +35,8 @@
 #endif
 #if SERVAL_WITH_KINGSISLE
 #include "kingsisle.h"
+#endif
+#if SERVAL_WITH_O3DE
+#include "o3de.h"
 #endif
 #endif

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The shared library exports exactly the public API.
 #
-# usage: check_exports.sh LIBSERVAL_SO HEADER_DIR...
+# usage: check_exports.sh LIBSERVAL_SO HEADER_DIR_OR_FILE...
+#
+# A file argument is one public header; CMake passes the headers of the
+# formats built, so a format left out (SERVAL_WITH_*=OFF) is not expected.
 #
 # Every symbol that `nm -D --defined-only` lists for the library must be
 # declared with SV_API in one of the public headers (HEADER_DIR/serval/*.h or
@@ -24,6 +27,10 @@ trap 'rm -rf "$tmp"' EXIT
 # sits on the SV_API line itself (the headers never break a line before it).
 headers=()
 for dir in "$@"; do
+    if [[ -f $dir ]]; then
+        [[ $(basename "$dir") != api.h ]] && headers+=("$dir")
+        continue
+    fi
     for h in "$dir"/serval/*.h "$dir"/*.h; do
         [[ -f $h && $(basename "$h") != api.h ]] && headers+=("$h")
     done

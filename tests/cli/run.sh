@@ -115,7 +115,7 @@ run_script() {
     fi
 }
 
-ALL_FORMATS="json godot bson resonite noesis"
+ALL_FORMATS="json godot bson resonite noesis o3de"
 BUILT_FORMATS=${SERVAL_FORMATS:-$ALL_FORMATS}
 built() { case " $BUILT_FORMATS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -123,7 +123,7 @@ built() { case " $BUILT_FORMATS " in *" $1 "*) return 0 ;; esac; return 1; }
 needs() {
     local name
     name=$(basename "$1")
-    case $name in godot-* | bson-* | resonite-* | noesis-*) echo "${name%%-*}" ;; esac
+    case $name in godot-* | bson-* | resonite-* | noesis-* | o3de-*) echo "${name%%-*}" ;; esac
     if [ -f "$1/requires" ]; then
         local f
         for f in $(cat "$1/requires"); do

@@ -23,7 +23,8 @@ mkdir "$tmp/no-pc"
 export PKG_CONFIG_LIBDIR="$tmp/no-pc" PKG_CONFIG_PATH=""
 b="$tmp/build"
 cmake -S "$here/subdir" -B "$b" -DSERVAL_SOURCE_DIR="$src" \
-      -DSERVAL_WITH_RESONITE=OFF -DSERVAL_WITH_NOESIS=OFF -DSERVAL_WITH_BSON=OFF -DSERVAL_WITH_KINGSISLE=OFF >"$tmp/configure.log" 2>&1 \
+      -DSERVAL_WITH_RESONITE=OFF -DSERVAL_WITH_NOESIS=OFF -DSERVAL_WITH_BSON=OFF -DSERVAL_WITH_KINGSISLE=OFF \
+      -DSERVAL_WITH_O3DE=OFF >"$tmp/configure.log" 2>&1 \
   || { cat "$tmp/configure.log"; fail "configure"; }
 grep -q 'serval: formats json;godot$' "$tmp/configure.log" || fail "configure did not report 'formats json;godot'"
 

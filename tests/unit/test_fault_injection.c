@@ -20,13 +20,17 @@
 
 #include <cmocka.h>
 
-#include "compress/compress.h"
-#include "compress/zip.h"
 #include "helper_alloc.h"
 #include "helper_corpus.h"
-#include "helper_resonite.h"
-#include "serval/resonite.h"
 #include "serval/serval.h"
+#if SERVAL_WITH_RESONITE
+#include "compress/compress.h"
+#include "compress/zip.h"
+#include "helper_resonite.h"
+#endif
+#if SERVAL_WITH_O3DE
+#include "helper_o3de.h"
+#endif
 
 /* No run needs more; a loop that reaches it means allocations without end. */
 #define MAX_INJECTIONS 100000
@@ -156,6 +160,7 @@ static void test_every_format_every_input(void **state)
     }
 }
 
+#if SERVAL_WITH_RESONITE
 /* ---- the codecs and the zip reader, call by call ---------------------------------- */
 
 /* One run of a codec call with every allocation through a; returns its
@@ -338,12 +343,88 @@ static void test_codecs_and_zip(void **state)
     sv_buf_free(&c);
     free(text);
 }
+#endif
+
+#if SERVAL_WITH_O3DE
+/* O3DE JSON: read, load into a default instance, store (stripped), write,
+ * and apply and create a JSON Patch, all in one document on the failing
+ * allocator. Every run ends in SV_ERR_NOMEM or in the text of the run
+ * without faults, and the document and buffer give every byte back. */
+static sv_status o3de_pipeline(const sv_alloc *alloc, const char *type, const char *text,
+                               sv_buf *out, sv_error *err)
+{
+    sv_doc *doc = sv_doc_new(alloc);
+    if (!doc) return SV_ERR_NOMEM;
+    const sv_type *t = o3t_type(type);
+    sv_value json, value, stored, patch;
+    sv_o3de_result r;
+    sv_status st = sv_o3de_read(doc, text, strlen(text), NULL, &json, err);
+    if (st == SV_OK) st = sv_o3de_default_value(o3t_schema(), t, doc, &value, err);
+    if (st == SV_OK) st = sv_o3de_load(o3t_schema(), t, &json, doc, &value, NULL, &r, err);
+    if (st == SV_OK) st = sv_o3de_store(o3t_schema(), t, &value, NULL, doc, &stored, NULL, &r, err);
+    if (st == SV_OK) st = sv_o3de_write(&stored, 4, out, err);
+    if (st == SV_OK)
+        st = sv_o3de_create_patch(doc, &json, &stored, SV_O3DE_JSON_PATCH, &patch, NULL, &r, err);
+    if (st == SV_OK) st = sv_o3de_apply_patch(doc, &json, &patch, SV_O3DE_JSON_PATCH, NULL, &r, err);
+    if (st == SV_OK) st = sv_o3de_write(&json, 0, out, err);
+    sv_doc_free(doc);
+    return st;
+}
+
+static void test_o3de(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"SimpleNested", "{\"nested\":{\"var1\":\"0x10\",\"VAR2\":7.5,\"x\":1},\"var_additional\":3}"},
+        {"ComplexNullInheritedPointer",
+         "{\"pointer\":{\"$type\":\"MultipleInheritence\",\"base_var\":1.0,\"base2_var3\":2.0}}"},
+        {"SimpleEnumWrapper", "{\"enumClass\":\"option2\",\"rawEnum\":[\"RawOption1\",2]}"},
+        {"ColorHolder", "{\"c\":{\"RGBA8\":[255,51,204,10]}}"},
+        {"Vec3Holder", "// comment\n{\"v\":{\"X\":1.0,\"z\":3.0}}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sv_buf ref;
+        sv_buf_init(&ref, NULL);
+        sv_error err;
+        sv_error_clear(&err);
+        assert_int_equal(o3de_pipeline(NULL, cases[i][0], cases[i][1], &ref, &err), SV_OK);
+        long n = 1;
+        for (; n < MAX_INJECTIONS; n++) {
+            test_alloc t;
+            test_alloc_init(&t, n);
+            sv_buf out;
+            sv_buf_init(&out, &t.alloc);
+            sv_error_clear(&err);
+            sv_status st = o3de_pipeline(&t.alloc, cases[i][0], cases[i][1], &out, &err);
+            if (st != SV_OK) {
+                if (st != SV_ERR_NOMEM) fail_msg("o3de %s, fault %ld: status %d", cases[i][0], n, (int)st);
+            } else {
+                assert_int_equal(out.len, ref.len);
+                assert_memory_equal(out.data, ref.data, ref.len);
+            }
+            sv_buf_free(&out);
+            if (t.live_bytes != 0)
+                fail_msg("o3de %s, fault %ld: %lld bytes not given back", cases[i][0], n,
+                         (long long)t.live_bytes);
+            if (t.failures == 0) break;
+        }
+        printf("fault injection: o3de %-28s %5ld runs\n", cases[i][0], n);
+        sv_buf_free(&ref);
+    }
+    o3t_schema_free();
+}
+#endif
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_format_every_input),
+#if SERVAL_WITH_RESONITE
         cmocka_unit_test(test_codecs_and_zip),
+#endif
+#if SERVAL_WITH_O3DE
+        cmocka_unit_test(test_o3de),
+#endif
     };
     return cmocka_run_group_tests(tests, test_corpus_setup, test_corpus_teardown);
 }

@@ -293,12 +293,131 @@ static void test_string_limit(void **state)
     free(text);
 }
 
+#if SERVAL_WITH_O3DE
+/* O3DE JSON (docs/security.md, "O3DE JSON loading"): a recursive type loaded
+ * from JSON nested deeper than max_depth halts with Catastrophic ("The JSON
+ * is nested too deeply to load."), and reading plus loading stays within
+ * O3DE_MULT x input + O3DE_BASE bytes of the document's allocator. */
+#include "serval/o3de.h"
+
+#define O3DE_MULT 40u
+#define O3DE_BASE ((size_t)256 * 1024)
+
+static const char o3de_schema[] =
+    "{\"serval_schema\":1,\"classes\":[{\"name\":\"Node\",\"fields\":["
+    "{\"name\":\"child\",\"type\":\"ptr<Node>\"},{\"name\":\"v\",\"type\":\"i32\"},"
+    "{\"name\":\"list\",\"type\":\"vector<i32>\"},{\"name\":\"names\",\"type\":\"map<string,i32>\"},"
+    "{\"name\":\"pos\",\"type\":\"vector<vector3>\"}]}]}";
+
+static sv_o3de_result o3de_load_text(sv_schema *s, const char *text, size_t len, uint32_t max_depth,
+                                     const sv_alloc *alloc, size_t *peak)
+{
+    test_alloc t;
+    test_alloc_init(&t, 0);
+    sv_doc *doc = sv_doc_new(alloc ? alloc : &t.alloc);
+    assert_non_null(doc);
+    sv_error err;
+    sv_error_clear(&err);
+    const sv_type *type = NULL;
+    assert_int_equal(sv_schema_parse_type(s, "Node", 4, &type, &err), SV_OK);
+    sv_value json, v;
+    sv_o3de_result r = 0;
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    o.max_depth = max_depth;
+    sv_limits lim = {0, 0, 0, 0};
+    lim.max_depth = 100000;
+    assert_int_equal(sv_o3de_read(doc, text, len, &lim, &json, &err), SV_OK);
+    assert_int_equal(sv_o3de_default_value(s, type, doc, &v, &err), SV_OK);
+    assert_int_equal(sv_o3de_load(s, type, &json, doc, &v, &o, &r, &err), SV_OK);
+    sv_doc_free(doc);
+    if (peak) *peak = (size_t)t.peak_bytes;
+    assert_int_equal(t.live_bytes, 0);
+    return r;
+}
+
+/* {"child":{"child":...{"v":1}...}} n levels deep */
+static char *nested_nodes(size_t n, size_t *len)
+{
+    char *text = malloc(n * 10 + 16);
+    assert_non_null(text);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) k += (size_t)sprintf(text + k, "{\"child\":");
+    k += (size_t)sprintf(text + k, "{\"v\":1}");
+    for (size_t i = 0; i < n; i++) text[k++] = '}';
+    text[k] = 0;
+    *len = k;
+    return text;
+}
+
+static void test_o3de_bounds(void **state)
+{
+    (void)state;
+    sv_schema *s = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_schema_load(NULL, (const uint8_t *)o3de_schema, strlen(o3de_schema), "bounds", &s,
+                                    &err),
+                     SV_OK);
+    /* depth: 100 nested pointees against a limit of 20 (each level is a
+     * pointer and a class: two steps), and within the default */
+    size_t len;
+    char *text = nested_nodes(100, &len);
+    sv_o3de_result r = o3de_load_text(s, text, len, 20, NULL, NULL);
+    assert_int_equal(sv_o3de_result_outcome(r), SV_O3DE_CATASTROPHIC);
+    assert_int_equal(sv_o3de_result_processing(r), SV_O3DE_HALTED);
+    r = o3de_load_text(s, text, len, 0, NULL, NULL);
+    assert_int_equal(sv_o3de_result_processing(r), SV_O3DE_COMPLETED);
+    free(text);
+    /* 3000 levels: over the default max_depth of 1024 */
+    text = nested_nodes(3000, &len);
+    r = o3de_load_text(s, text, len, 0, NULL, NULL);
+    assert_int_equal(sv_o3de_result_outcome(r), SV_O3DE_CATASTROPHIC);
+    free(text);
+
+    /* memory: families of many small things */
+    size_t n = 200000;
+    char *fam = malloc(n * 16 + 64);
+    assert_non_null(fam);
+    const char *what[3] = {"100000 zeros in a vector<i32>", "20000 short keys in a map<string,i32>",
+                           "20000 [0.0,0.0,0.0] in a vector<vector3>"};
+    for (int f = 0; f < 3; f++) {
+        size_t k = 0;
+        if (f == 0) {
+            k += (size_t)sprintf(fam + k, "{\"list\":[");
+            for (size_t i = 0; i < 100000; i++) k += (size_t)sprintf(fam + k, i ? ",0" : "0");
+            k += (size_t)sprintf(fam + k, "]}");
+        } else if (f == 1) {
+            k += (size_t)sprintf(fam + k, "{\"names\":{");
+            for (size_t i = 0; i < 20000; i++) k += (size_t)sprintf(fam + k, "%s\"%zx\":0", i ? "," : "", i);
+            k += (size_t)sprintf(fam + k, "}}");
+        } else {
+            k += (size_t)sprintf(fam + k, "{\"pos\":[");
+            for (size_t i = 0; i < 20000; i++) k += (size_t)sprintf(fam + k, "%s[0.0,0.0,0.0]", i ? "," : "");
+            k += (size_t)sprintf(fam + k, "]}");
+        }
+        size_t peak = 0;
+        r = o3de_load_text(s, fam, k, 0, NULL, &peak);
+        assert_int_equal(sv_o3de_result_processing(r), SV_O3DE_COMPLETED);
+        printf("o3de memory: %-42s %8zu bytes in, peak %9zu (%.1fx)\n", what[f], k, peak,
+               (double)peak / (double)k);
+        if (peak > O3DE_MULT * k + O3DE_BASE)
+            fail_msg("o3de %s: peak %zu > %u x %zu + %zu", what[f], peak, O3DE_MULT, k, O3DE_BASE);
+    }
+    free(fam);
+    sv_schema_free(s);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_peak_allocation),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_string_limit),
+#if SERVAL_WITH_O3DE
+        cmocka_unit_test(test_o3de_bounds),
+#endif
     };
     return cmocka_run_group_tests(tests, test_corpus_setup, test_corpus_teardown);
 }

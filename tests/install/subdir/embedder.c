@@ -14,10 +14,11 @@
 #if !SERVAL_WITH_JSON || !SERVAL_WITH_GODOT
 #error "JSON and Godot were asked for"
 #endif
-#if SERVAL_WITH_BSON || SERVAL_WITH_RESONITE || SERVAL_WITH_NOESIS
-#error "BSON, Resonite and Noesis were left out"
+#if SERVAL_WITH_BSON || SERVAL_WITH_RESONITE || SERVAL_WITH_NOESIS || SERVAL_WITH_O3DE
+#error "BSON, Resonite, Noesis and O3DE were left out"
 #endif
-#if defined(SERVAL_BSON_H) || defined(SERVAL_RESONITE_H) || defined(SERVAL_NOESIS_H)
+#if defined(SERVAL_BSON_H) || defined(SERVAL_RESONITE_H) || defined(SERVAL_NOESIS_H) || \
+    defined(SERVAL_O3DE_H)
 #error "serval.h included the header of a format left out"
 #endif
 

@@ -1,0 +1,461 @@
+/* serval o3de: O3DE JSON serialization over schema types -- load, store,
+ * validate, strip-defaults. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "cli_cmds.h"
+#include "cli_diag.h"
+#include "cli_io.h"
+#include "serval/o3de.h"
+#include "serval/serval.h"
+
+static const char help[] =
+    "usage: serval o3de load --schema S --type T [--clear-containers] [--report FILE] IN|-\n"
+    "       serval o3de store --schema S --type T [--keep-defaults] [--report FILE] IN|-\n"
+    "       serval o3de validate --schema S --type T FILE...\n"
+    "       serval o3de strip-defaults --schema S --type T FILE\n"
+    "\n"
+    "Applies O3DE's JSON serialization rules to the types of serval schema files.\n"
+    "\n"
+    "  load            load O3DE JSON into type T, starting from T's default\n"
+    "                  instance, and print the value as serval typed JSON\n"
+    "  store           read a value of type T as typed JSON (as load prints it)\n"
+    "                  and print its O3DE JSON, defaults omitted\n"
+    "  validate        load each FILE and print every issue with its path\n"
+    "  strip-defaults  print FILE without the values equal to their defaults\n"
+    "\n"
+    "A file wrapped as {\"Type\":\"JsonSerialization\",...,\"ClassName\":...} may\n"
+    "leave out --type: its ClassName names the type.\n"
+    "\n"
+    "Options:\n"
+    "  --schema FILE       a serval schema file (repeatable)\n"
+    "  --type T            the type of the root value (a class or type expression)\n"
+    "  --clear-containers  load: empty containers before adding to them\n"
+    "  --keep-defaults     store: write values equal to their defaults too\n"
+    "  --report FILE       write each reported issue as a JSON line, then the result\n"
+    "                      (an issue: every report whose outcome is not Success)\n"
+    "  --report-all        with --report: every report, Success ones too\n" CLI_HELP_HELP
+    "\n"
+    "Exit status: 0 ok, 1 when processing halted (or bad data), 2 usage error,\n"
+    "3 I/O error, 4 unsupported.\n";
+
+typedef struct o3_cli {
+    const char *type, *report_path;
+    bool keep_defaults, clear_containers;
+    bool report_all; /* --report-all: Success reports too */
+    sv_buf report;   /* JSON lines */
+    sv_doc *scratch;
+    bool validate; /* print issues to stdout as text */
+    const char *file;
+    unsigned issues;
+} o3_cli;
+
+/* O3DE calls its reporting callback for every result, successes included;
+ * its default reporter logs only those whose processing is not Completed.
+ * An issue here is every report whose outcome is not Success: what was
+ * skipped, defaulted, altered or halted (docs/formats/o3de.md, Reporting). */
+static bool is_issue(const o3_cli *o, sv_o3de_result r)
+{
+    return o->report_all || sv_o3de_result_outcome(r) != SV_O3DE_SUCCESS;
+}
+
+static void put_json_line(o3_cli *o, const sv_value *v)
+{
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_o3de_write(v, 0, &o->report, &err) == SV_OK) sv_buf_putc(&o->report, '\n');
+}
+
+static sv_value text(sv_doc *d, const char *s) { return sv_strz(d, s); }
+
+static sv_o3de_result on_report(void *ctx, const char *message, sv_o3de_result r, const char *path)
+{
+    o3_cli *o = ctx;
+    if (!is_issue(o, r)) return r;
+    o->issues++;
+    const char *task = sv_o3de_task_name(sv_o3de_result_task(r));
+    const char *proc = sv_o3de_processing_name(sv_o3de_result_processing(r));
+    const char *outc = sv_o3de_outcome_name(sv_o3de_result_outcome(r));
+    if (o->validate) {
+        printf("%s: %s: %s/%s/%s: %s\n", cli_display_name(o->file), *path ? path : "/", task, proc,
+               outc, message);
+    }
+    if (o->report_path) {
+        sv_doc *d = o->scratch;
+        sv_value m = sv_map(d, 0);
+        sv_map_put_str(d, &m, "path", text(d, path));
+        sv_map_put_str(d, &m, "task", text(d, task));
+        sv_map_put_str(d, &m, "processing", text(d, proc));
+        sv_map_put_str(d, &m, "outcome", text(d, outc));
+        sv_map_put_str(d, &m, "message", text(d, message));
+        put_json_line(o, &m);
+    }
+    return r;
+}
+
+static void report_result(o3_cli *o, sv_o3de_result r)
+{
+    if (!o->report_path) return;
+    sv_doc *d = o->scratch;
+    sv_value in = sv_map(d, 0), m = sv_map(d, 0);
+    sv_map_put_str(d, &in, "task", text(d, sv_o3de_task_name(sv_o3de_result_task(r))));
+    sv_map_put_str(d, &in, "processing",
+                   text(d, sv_o3de_processing_name(sv_o3de_result_processing(r))));
+    sv_map_put_str(d, &in, "outcome", text(d, sv_o3de_outcome_name(sv_o3de_result_outcome(r))));
+    sv_map_put_str(d, &m, "result", in);
+    put_json_line(o, &m);
+}
+
+/* Takes this command's own options out of argv (the rest goes to the
+ * shared parser). Returns 2 on a usage error. */
+static int take_options(o3_cli *o, const char *cmd, int *argc, char **argv)
+{
+    int w = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        const char *name = NULL;
+        if (strcmp(a, "--") == 0) {
+            while (i < *argc) argv[w++] = argv[i++];
+            break;
+        }
+        if (strncmp(a, "--type", 6) == 0 && (a[6] == 0 || a[6] == '=')) {
+            slot = &o->type;
+            name = "--type";
+        } else if (strncmp(a, "--report", 8) == 0 && (a[8] == 0 || a[8] == '=')) {
+            slot = &o->report_path;
+            name = "--report";
+        } else if (strcmp(a, "--report-all") == 0) {
+            o->report_all = true;
+            continue;
+        } else if (strcmp(a, "--keep-defaults") == 0) {
+            o->keep_defaults = true;
+            continue;
+        } else if (strcmp(a, "--clear-containers") == 0) {
+            o->clear_containers = true;
+            continue;
+        }
+        if (!slot) {
+            argv[w++] = argv[i];
+            continue;
+        }
+        size_t n = strlen(name);
+        if (a[n] == '=') {
+            *slot = a + n + 1;
+        } else if (i + 1 < *argc) {
+            *slot = argv[++i];
+        } else {
+            cli_usage_error(cmd, "option '%s' needs a value", name);
+            return 2;
+        }
+    }
+    *argc = w;
+    return 0;
+}
+
+/* The type named by --type, else by the wrapper's ClassName. */
+static const sv_type *find_type(cli_args *a, const char *cmd, const char *name, size_t len)
+{
+    const sv_type *t = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_schema_parse_type(a->schema, name, len, &t, &err) != SV_OK) {
+        cli_error("%s: type '%.*s': %s", cmd, (int)len, name, err.message);
+        return NULL;
+    }
+    return t;
+}
+
+typedef struct loaded {
+    cli_input in;
+    sv_doc *doc;
+    sv_value json;      /* the class data (unwrapped) */
+    const char *class_name;
+    size_t class_len;
+    bool wrapped;
+    const sv_type *t;
+} loaded;
+
+static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, loaded *l)
+{
+    memset(l, 0, sizeof *l);
+    sv_status st = cli_read_input(path, &l->in);
+    if (st) return cli_exit_code(st);
+    l->doc = sv_doc_new(NULL);
+    if (!l->doc) return 3;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_value root;
+    st = sv_o3de_read(l->doc, (const char *)l->in.data, l->in.len, &a->limits, &root, &err);
+    if (st) {
+        cli_report(path, &err);
+        return cli_exit_code(st);
+    }
+    const sv_value *data;
+    l->wrapped = sv_o3de_unwrap(&root, &l->class_name, &l->class_len, &data);
+    l->json = l->wrapped ? *data : root;
+    if (o->type)
+        l->t = find_type(a, cmd, o->type, strlen(o->type));
+    else if (l->wrapped)
+        l->t = find_type(a, cmd, l->class_name, l->class_len);
+    else {
+        cli_usage_error(cmd, "needs --type (the input is not a JsonSerialization wrapper)");
+        return 2;
+    }
+    return l->t ? 0 : 4;
+}
+
+static void free_loaded(loaded *l)
+{
+    cli_input_free(&l->in);
+    sv_doc_free(l->doc);
+}
+
+static int halted_exit(const char *cmd, const char *path, sv_o3de_result r)
+{
+    if (sv_o3de_result_processing(r) != SV_O3DE_HALTED) return 0;
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_o3de_result_describe(r, NULL, &b);
+    sv_buf_putc(&b, 0);
+    cli_error("%s: %s: %s", cmd, cli_display_name(path), b.data ? (const char *)b.data : "halted");
+    sv_buf_free(&b);
+    return 1;
+}
+
+static int write_report(o3_cli *o)
+{
+    if (!o->report_path) return 0;
+    return cli_exit_code(cli_write_output(o->report_path, o->report.data, o->report.len));
+}
+
+static sv_o3de_opts make_opts(o3_cli *o)
+{
+    sv_o3de_opts opts;
+    sv_o3de_opts_init(&opts);
+    opts.keep_defaults = o->keep_defaults;
+    opts.clear_containers = o->clear_containers;
+    opts.report = on_report;
+    opts.report_ctx = o;
+    return opts;
+}
+
+/* Loads the file into its type's default; *r gets the result. */
+static int load_value(cli_args *a, o3_cli *o, const char *cmd, const char *path, loaded *l,
+                      sv_value *v, sv_o3de_result *r)
+{
+    int rc = read_o3de(a, o, cmd, path, l);
+    if (rc) return rc;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_o3de_opts opts = make_opts(o);
+    o->file = path;
+    sv_status st = sv_o3de_default_value(a->schema, l->t, l->doc, v, &err);
+    if (!st) st = sv_o3de_load(a->schema, l->t, &l->json, l->doc, v, &opts, r, &err);
+    if (st) {
+        cli_report(path, &err);
+        return cli_exit_code(st);
+    }
+    return 0;
+}
+
+static int run_load(cli_args *a, o3_cli *o, const char *cmd)
+{
+    loaded l;
+    sv_value v;
+    sv_o3de_result r;
+    int rc = load_value(a, o, cmd, a->files[0], &l, &v, &r);
+    if (!rc) {
+        report_result(o, r);
+        rc = write_report(o);
+        int h = halted_exit(cmd, a->files[0], r);
+        if (!rc && !h) {
+            sv_buf b;
+            sv_buf_init(&b, NULL);
+            sv_json_encode_opts jo;
+            sv_json_encode_opts_init(&jo);
+            jo.indent = 2;
+            sv_error err;
+            sv_error_clear(&err);
+            sv_status st = sv_json_encode(&v, &jo, &b, &err);
+            sv_buf_putc(&b, '\n');
+            if (!st) st = cli_write_output(NULL, b.data, b.len);
+            else cli_report(a->files[0], &err);
+            rc = cli_exit_code(st);
+            sv_buf_free(&b);
+        }
+        if (h) rc = h;
+    }
+    free_loaded(&l);
+    return rc;
+}
+
+static int print_o3de(const sv_value *j, const char *path)
+{
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = sv_o3de_write(j, 4, &b, &err);
+    sv_buf_putc(&b, '\n');
+    if (!st) st = cli_write_output(NULL, b.data, b.len);
+    else cli_report(path, &err);
+    sv_buf_free(&b);
+    return cli_exit_code(st);
+}
+
+static int run_store(cli_args *a, o3_cli *o, const char *cmd)
+{
+    const char *path = a->files[0];
+    if (!o->type) {
+        cli_usage_error(cmd, "needs --type");
+        return 2;
+    }
+    const sv_type *t = find_type(a, cmd, o->type, strlen(o->type));
+    if (!t) return 4;
+    cli_input in;
+    sv_status st = cli_read_input(path, &in);
+    if (st) return cli_exit_code(st);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_value typed, v, j;
+    sv_json_decode_opts jo;
+    sv_json_decode_opts_init(&jo);
+    jo.limits = a->limits;
+    int rc = 0;
+    st = doc ? sv_json_decode(doc, (const char *)in.data, in.len, &jo, &typed, &err) : SV_ERR_NOMEM;
+    if (!st) st = sv_schema_read_value(a->schema, t, &typed, doc, &v, &err);
+    sv_o3de_result r = 0;
+    sv_o3de_opts opts = make_opts(o);
+    o->file = path;
+    if (!st) st = sv_o3de_store(a->schema, t, &v, NULL, doc, &j, &opts, &r, &err);
+    if (st) {
+        cli_report(path, &err);
+        rc = cli_exit_code(st);
+    } else {
+        report_result(o, r);
+        rc = write_report(o);
+        int h = halted_exit(cmd, path, r);
+        if (!rc && !h) rc = print_o3de(&j, path);
+        if (h) rc = h;
+    }
+    sv_doc_free(doc);
+    cli_input_free(&in);
+    return rc;
+}
+
+static int run_validate(cli_args *a, o3_cli *o, const char *cmd)
+{
+    int worst = 0;
+    o->validate = true;
+    for (size_t i = 0; i < a->file_count; i++) {
+        loaded l;
+        sv_value v;
+        sv_o3de_result r;
+        unsigned before = o->issues;
+        int rc = load_value(a, o, cmd, a->files[i], &l, &v, &r);
+        if (!rc) {
+            printf("%s: %s/%s/%s%s\n", cli_display_name(a->files[i]),
+                   sv_o3de_task_name(sv_o3de_result_task(r)),
+                   sv_o3de_processing_name(sv_o3de_result_processing(r)),
+                   sv_o3de_outcome_name(sv_o3de_result_outcome(r)),
+                   o->issues == before ? ", no issues" : "");
+            if (sv_o3de_result_processing(r) == SV_O3DE_HALTED) rc = 1;
+        }
+        free_loaded(&l);
+        if (rc > worst) worst = rc;
+    }
+    return worst;
+}
+
+static int run_strip(cli_args *a, o3_cli *o, const char *cmd)
+{
+    loaded l;
+    sv_value v, j;
+    sv_o3de_result r;
+    int rc = load_value(a, o, cmd, a->files[0], &l, &v, &r);
+    if (!rc) rc = halted_exit(cmd, a->files[0], r);
+    if (!rc) {
+        sv_error err;
+        sv_error_clear(&err);
+        o->keep_defaults = false;
+        sv_o3de_opts opts = make_opts(o);
+        sv_status st = sv_o3de_store(a->schema, l.t, &v, NULL, l.doc, &j, &opts, &r, &err);
+        if (!st && l.wrapped) {
+            char *name = malloc(l.class_len + 1);
+            if (!name) st = SV_ERR_NOMEM;
+            else {
+                memcpy(name, l.class_name, l.class_len);
+                name[l.class_len] = 0;
+                st = sv_o3de_wrap(l.doc, name, &j, &j);
+                free(name);
+            }
+        }
+        if (st) {
+            cli_report(a->files[0], &err);
+            rc = cli_exit_code(st);
+        } else {
+            rc = halted_exit(cmd, a->files[0], r);
+            if (!rc) rc = print_o3de(&j, a->files[0]);
+        }
+    }
+    free_loaded(&l);
+    return rc;
+}
+
+int cmd_o3de(int argc, char **argv)
+{
+    const char *sub = argc >= 2 ? argv[1] : NULL;
+    if (sub && (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)) {
+        fputs(help, stdout);
+        return 0;
+    }
+    static const char *const subs[] = {"load", "store", "validate", "strip-defaults"};
+    int which = -1;
+    for (int i = 0; i < 4 && sub; i++)
+        if (strcmp(sub, subs[i]) == 0) which = i;
+    if (which < 0) {
+        cli_usage_error("o3de", sub ? "unknown subcommand '%s' (load, store, validate or strip-defaults)"
+                                    : "missing subcommand (load, store, validate or strip-defaults)%s",
+                        sub ? sub : "");
+        return 2;
+    }
+    char cmd[32];
+    snprintf(cmd, sizeof cmd, "o3de %s", subs[which]);
+    o3_cli o;
+    memset(&o, 0, sizeof o);
+    int n = argc - 1;
+    char **args = argv + 1;
+    int rc = take_options(&o, cmd, &n, args);
+    if (rc) return rc;
+    cli_args a;
+    rc = cli_args_parse(&a, cmd, n, args, CLI_OPT_LIMITS);
+    if (rc) return rc;
+    sv_buf_init(&o.report, NULL);
+    o.scratch = sv_doc_new(NULL);
+    if (a.help) {
+        fputs(help, stdout);
+    } else if (!a.schema) {
+        cli_usage_error(cmd, "needs --schema FILE");
+        rc = 2;
+    } else if (a.file_count == 0 || (which != 2 && a.file_count > 1)) {
+        cli_usage_error(cmd, which == 2 ? "needs at least one FILE" : "needs exactly one input");
+        rc = 2;
+    } else if (!o.scratch) {
+        rc = 3;
+    } else {
+        switch (which) {
+        case 0: rc = run_load(&a, &o, cmd); break;
+        case 1: rc = run_store(&a, &o, cmd); break;
+        case 2: rc = run_validate(&a, &o, cmd); break;
+        default: rc = run_strip(&a, &o, cmd); break;
+        }
+    }
+    sv_doc_free(o.scratch);
+    sv_buf_free(&o.report);
+    cli_args_free(&a);
+    return rc;
+}

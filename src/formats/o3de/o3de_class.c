@@ -1,0 +1,236 @@
+/* The dispatch of load and store by type (spec o3de-json §1.1-§1.3) and
+ * reflected classes (§4): fields matched by lower-cased CRC-32, derived
+ * before base; stored in field order with defaults omitted. */
+#include <string.h>
+
+#include "o3de_internal.h"
+
+#define RF SV_O3DE_READ_FIELD
+#define WV SV_O3DE_WRITE_VALUE
+
+static o3_res load_generic(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
+                           sv_value *out, bool is_new)
+{
+    switch (t->gen) {
+    case SV_GEN_MAP:
+    case SV_GEN_UMAP: return o3_load_map(c, t, j, cur, out);
+    case SV_GEN_PTR:
+    case SV_GEN_SHARED:
+    case SV_GEN_UNIQUE: return o3_load_pointer(c, t, j, cur, out);
+    case SV_GEN_OPTIONAL:
+        /* O3DE registers optional as deliberately unsupported (spec §7.6) */
+        return o3_rep(c, RF, SV_O3DE_INVALID,
+                      "AZStd::optional isn't supported for JSON serialization.");
+    default: return o3_load_container(c, t, j, cur, out, is_new);
+    }
+}
+
+o3_res o3_load(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur, sv_value *out,
+               bool is_new)
+{
+    *out = *cur;
+    if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
+    if (c->depth >= c->max_depth)
+        return o3_rep(c, RF, SV_O3DE_CATASTROPHIC, "The JSON is nested too deeply to load.");
+    /* spec §1.3: {} reaches a serializer only when it handles defaults itself
+     * or initialises new instances; otherwise the value stays as it is */
+    if (o3_is_explicit_default(j) && !o3_type_manual_default(t) &&
+        !(is_new && o3_type_init_new(t)))
+        return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value has an explicit default.");
+    c->depth++;
+    o3_res r;
+    switch (t->kind) {
+    case SV_TYPE_PRIM:
+        if (t->prim == SV_PRIM_UUID)
+            r = o3_load_uuid(c, j, cur, out);
+        else if (t->prim >= SV_PRIM_VECTOR2 && t->prim <= SV_PRIM_TRANSFORM)
+            r = o3_load_math(c, t->prim, j, cur, out, is_new);
+        else if (o3_is_explicit_default(j)) {
+            *out = o3_default_of(c, t); /* a new bool/int/float instance: false, 0, 0.0 */
+            r = o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value set to its default.");
+        } else
+            r = o3_load_prim(c, t->prim, j, cur, out);
+        break;
+    case SV_TYPE_ENUM: r = o3_load_enum(c, t->enm, j, cur, out); break;
+    case SV_TYPE_CLASS: r = o3_load_class(c, t->cls, j, cur, out); break;
+    case SV_TYPE_GENERIC: r = load_generic(c, t, j, cur, out, is_new); break;
+    default:
+        r = o3_report(c, o3_r(SV_O3DE_RETRIEVE_INFO, SV_O3DE_UNKNOWN),
+                      "Failed to retrieve serialization information for %s.", o3_type_label(t));
+    }
+    c->depth--;
+    return r;
+}
+
+o3_res o3_store(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def,
+                sv_value *j)
+{
+    if (!o3_ok(c)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    if (c->depth >= c->max_depth)
+        return o3_rep(c, WV, SV_O3DE_CATASTROPHIC, "The value is nested too deeply to store.");
+    c->depth++;
+    o3_res r;
+    switch (t->kind) {
+    case SV_TYPE_PRIM:
+        if (t->prim == SV_PRIM_UUID)
+            r = o3_store_uuid(c, v, def, j);
+        else if (t->prim >= SV_PRIM_VECTOR2 && t->prim <= SV_PRIM_TRANSFORM)
+            r = o3_store_math(c, t->prim, v, def, j);
+        else
+            r = o3_store_prim(c, t->prim, v, def, j);
+        break;
+    case SV_TYPE_ENUM: r = o3_store_enum(c, t->enm, v, def, j); break;
+    case SV_TYPE_CLASS: r = o3_store_class(c, t->cls, v, def, j); break;
+    case SV_TYPE_GENERIC:
+        switch (t->gen) {
+        case SV_GEN_MAP:
+        case SV_GEN_UMAP: r = o3_store_map(c, t, v, def, j); break;
+        case SV_GEN_PTR:
+        case SV_GEN_SHARED:
+        case SV_GEN_UNIQUE: r = o3_store_pointer(c, t, v, def, j); break;
+        case SV_GEN_OPTIONAL:
+            r = o3_rep(c, WV, SV_O3DE_INVALID,
+                       "AZStd::optional isn't supported for JSON serialization.");
+            break;
+        default: r = o3_store_container(c, t, v, def, j); break;
+        }
+        break;
+    default:
+        r = o3_report(c, o3_r(SV_O3DE_RETRIEVE_INFO, SV_O3DE_UNKNOWN),
+                      "Failed to retrieve serialization information for %s.", o3_type_label(t));
+    }
+    c->depth--;
+    return r;
+}
+
+/* The value of field i of an object: at its position when the object has
+ * the full field list in order (what serval makes), else by name. */
+static const sv_value *field_value(const sv_value *obj, size_t i, const sv_schema_field *f)
+{
+    if (sv_kind_of(obj) != SV_OBJECT && sv_kind_of(obj) != SV_MAP) return NULL;
+    const sv_pair *p = sv_pair_at(obj, i);
+    if (p) {
+        size_t n;
+        const char *k = sv_get_str(&p->key, &n);
+        if (k == f->name || (strlen(f->name) == n && memcmp(k, f->name, n) == 0)) return &p->val;
+    }
+    return sv_map_getz(obj, f->name);
+}
+
+/* A fresh object of the class holding cur's field values (the defaults for
+ * fields cur lacks), so that loading can replace fields one by one. */
+static sv_value writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_class_info *ci,
+                                const sv_value *cur)
+{
+    size_t n;
+    const char *cn = sv_get_str(sv_object_class(cur), &n);
+    if (sv_kind_of(cur) == SV_OBJECT && cur->len == ci->nfields && n == strlen(cls->name) &&
+        memcmp(cn, cls->name, n) == 0) {
+        sv_value obj = sv_object(c->doc, *sv_object_class(cur), ci->nfields);
+        if (obj.kind != SV_OBJECT) {
+            o3_fail(c, SV_ERR_NOMEM, "out of memory");
+            return obj;
+        }
+        memcpy(sv_pairs(&obj), sv_pairs(cur), ci->nfields * sizeof(sv_pair));
+        return obj;
+    }
+    sv_value obj = o3_default_class(c, cls);
+    if (obj.kind != SV_OBJECT) return obj;
+    sv_pair *p = sv_pairs(&obj);
+    for (size_t i = 0; i < ci->nfields; i++) {
+        const sv_value *v = field_value(cur, i, ci->fields[i]);
+        if (v) p[i].val = *v;
+    }
+    return obj;
+}
+
+static long find_field(const o3_class_info *ci, const char *key, size_t len)
+{
+    uint32_t crc = o3_crc32_lower(key, len);
+    for (size_t i = ci->nfields; i-- > 0;)
+        if (ci->crc[i] == crc) return (long)i;
+    return -1;
+}
+
+o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j,
+                     const sv_value *cur, sv_value *out)
+{
+    *out = *cur;
+    if (sv_kind_of(j) != SV_MAP)
+        return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
+                         "Reading into targets of type '%s' is not supported.", cls->name);
+    if (j->len == 0) return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value has an explicit default.");
+    const o3_class_info *ci = o3_class(c, cls);
+    sv_value obj = writable_object(c, cls, ci, cur);
+    if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
+    sv_pair *fields = sv_pairs(&obj);
+    const sv_pair *m = sv_pairs(j);
+    o3_res result = sv_o3de_result_none(RF);
+    size_t loads = 0;
+    for (uint32_t i = 0; i < j->len; i++) {
+        size_t kn;
+        const char *k = sv_get_str(&m[i].key, &kn);
+        if (kn == 5 && memcmp(k, "$type", 5) == 0) continue;
+        size_t mark = o3_path_key(c, k, kn);
+        long f = find_field(ci, k, kn);
+        if (f < 0) {
+            result = o3_combine(result, o3_rep(c, RF, SV_O3DE_SKIPPED,
+                                               "Skipping field as there's no matching variable in the target."));
+            o3_path_pop(c, mark);
+            continue;
+        }
+        sv_value nv;
+        o3_res r = o3_load(c, ci->fields[f]->type, &m[i].val, &fields[f].val, &nv, false);
+        fields[f].val = nv;
+        if (o3_halted(r)) {
+            r = o3_report(c, r, "Loading of element has failed.");
+            o3_path_pop(c, mark);
+            *out = obj;
+            return r;
+        }
+        o3_path_pop(c, mark);
+        if (!o3_altered(r)) loads++;
+        result = o3_combine(result, r);
+    }
+    /* spec §4.1: fields the JSON did not mention kept their defaults */
+    if (ci->nfields > loads)
+        result = o3_combine(result, o3_r(RF, loads == 0 ? SV_O3DE_DEFAULTS_USED
+                                                        : SV_O3DE_PARTIAL_DEFAULTS));
+    *out = obj;
+    return result;
+}
+
+o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v,
+                      const sv_value *def, sv_value *j)
+{
+    const o3_class_info *ci = o3_class(c, cls);
+    if (ci->nfields == 0)
+        return c->keep_defaults
+                   ? o3_rep(c, WV, SV_O3DE_SUCCESS, "Class didn't contain any elements to store.")
+                   : o3_rep(c, WV, SV_O3DE_DEFAULTS_USED,
+                            "Class didn't contain any elements to store.");
+    sv_value obj = sv_map(c->doc, 0);
+    o3_res result = sv_o3de_result_none(WV);
+    for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
+        const sv_schema_field *f = ci->fields[i];
+        const sv_value *fv = field_value(v, i, f);
+        const sv_value *fd = def ? field_value(def, i, f) : NULL;
+        sv_value dflt;
+        if (!fv) { /* a field the value lacks is its default */
+            dflt = o3_default_of(c, f->type);
+            fv = &dflt;
+        }
+        size_t nl = strlen(f->name);
+        size_t mark = o3_path_key(c, f->name, nl);
+        sv_value fj = o3_empty_object(c);
+        o3_res r = o3_store(c, f->type, fv, fd, &fj);
+        o3_path_pop(c, mark);
+        if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
+        if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
+            if (!sv_map_put(c->doc, &obj, sv_str_intern(c->doc, f->name, nl), fj))
+                o3_fail(c, SV_ERR_NOMEM, "out of memory");
+        result = o3_combine(result, r);
+    }
+    *j = obj;
+    return result;
+}

@@ -1,0 +1,175 @@
+/* O3DE JSON serialization: what the load and store files share (internal).
+ *
+ * A load walks the JSON and the schema type together and makes a new value
+ * (values are immutable: "left untouched" means the old value is returned).
+ * A store walks the value and its default and makes a plain JSON tree. Both
+ * carry one context with the reporting callback, the path of the current
+ * node (kept only when someone listens) and a sticky hard failure (out of
+ * memory), which is apart from O3DE's result codes. */
+#ifndef SV_O3DE_INTERNAL_H
+#define SV_O3DE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serval/o3de.h"
+
+typedef sv_o3de_result o3_res;
+
+/* Per class: its full field list (bases first) with the CRC-32 of each
+ * lower-cased name, how O3DE finds fields (spec §4.1). */
+typedef struct o3_class_info {
+    bool ready;
+    const sv_schema_field *const *fields;
+    size_t nfields;
+    uint32_t *crc;
+    /* The JSON key (its address) last found to name each field: a key
+     * interned by the reader is then matched without hashing. Valid for
+     * one load, as long as the JSON is. */
+    const char **seen;
+} o3_class_info;
+
+typedef struct o3_ctx {
+    const sv_schema *s;
+    sv_doc *doc;
+    sv_o3de_report_fn report;
+    void *report_ctx;
+    bool keep_defaults;
+    bool clear_containers;
+    bool storing;        /* paths are dotted context paths */
+    uint32_t depth, max_depth;
+    char *path;          /* current path, NUL-terminated (only with report) */
+    size_t path_len, path_cap;
+    sv_status st;        /* hard failure, sticky */
+    sv_error *err;
+    o3_class_info *classes; /* indexed by sv_schema_class.index */
+    size_t nclasses;
+} o3_ctx;
+
+/* ---- context, paths, reporting (o3de_context.c) ---- */
+sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
+                      bool storing, sv_error *err);
+void o3_ctx_free(o3_ctx *c);
+void o3_fail(o3_ctx *c, sv_status st, const char *msg);
+static inline bool o3_ok(const o3_ctx *c) { return c->st == SV_OK; }
+
+size_t o3_path_key(o3_ctx *c, const char *key, size_t len);
+size_t o3_path_index(o3_ctx *c, size_t index);
+void o3_path_pop(o3_ctx *c, size_t mark);
+
+static inline o3_res o3_r(sv_o3de_task t, sv_o3de_outcome o) { return sv_o3de_result_make(t, o); }
+#define o3_combine sv_o3de_result_combine
+static inline sv_o3de_processing o3_proc(o3_res r) { return sv_o3de_result_processing(r); }
+static inline sv_o3de_outcome o3_out(o3_res r) { return sv_o3de_result_outcome(r); }
+static inline bool o3_halted(o3_res r) { return o3_proc(r) == SV_O3DE_HALTED; }
+static inline bool o3_altered(o3_res r) { return o3_proc(r) == SV_O3DE_ALTERED; }
+
+/* Reports r with a printf message; returns what the callback makes of it. */
+o3_res o3_report(o3_ctx *c, o3_res r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static inline o3_res o3_rep(o3_ctx *c, sv_o3de_task t, sv_o3de_outcome o, const char *msg)
+{
+    return o3_report(c, o3_r(t, o), "%s", msg);
+}
+
+const o3_class_info *o3_class(o3_ctx *c, const sv_schema_class *cls);
+uint32_t o3_crc32_lower(const char *s, size_t n);
+
+/* ---- JSON tree helpers ---- */
+static inline bool o3_is_explicit_default(const sv_value *j)
+{
+    return sv_kind_of(j) == SV_MAP && j->len == 0;
+}
+sv_value o3_empty_object(o3_ctx *c);
+bool o3_json_is_number(const sv_value *j);
+bool o3_json_is_string(const sv_value *j);
+
+/* ---- type facts ---- */
+bool o3_type_init_new(const sv_type *t);     /* InitializeNewInstance serializers */
+bool o3_type_manual_default(const sv_type *t); /* ManualDefault serializers */
+const char *o3_type_label(const sv_type *t);   /* for messages */
+
+/* ---- defaults (o3de_default.c) ---- */
+sv_value o3_default_of(o3_ctx *c, const sv_type *t);
+sv_value o3_default_class(o3_ctx *c, const sv_schema_class *cls);
+bool o3_value_equal(o3_ctx *c, const sv_type *t, const sv_value *a, const sv_value *b);
+
+/* ---- dispatch (o3de_load.c / o3de_store.c) ---- */
+/* Loads json into cur (type t); *out is the new value (cur when untouched). */
+o3_res o3_load(o3_ctx *c, const sv_type *t, const sv_value *json, const sv_value *cur,
+               sv_value *out, bool is_new);
+/* Stores v against def (NULL: none) into *json, which starts as {}. */
+o3_res o3_store(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def,
+                sv_value *json);
+
+/* ---- the per-kind serializers ---- */
+o3_res o3_load_prim(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur, sv_value *out);
+o3_res o3_store_prim(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *def, sv_value *j);
+o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur, sv_value *out,
+                    bool is_new);
+o3_res o3_store_math(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *def, sv_value *j);
+o3_res o3_load_uuid(o3_ctx *c, const sv_value *j, const sv_value *cur, sv_value *out);
+o3_res o3_store_uuid(o3_ctx *c, const sv_value *v, const sv_value *def, sv_value *j);
+bool o3_uuid_search(const char *s, size_t n, sv_uuid *out, bool *bad);
+o3_res o3_load_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *j, const sv_value *cur,
+                    sv_value *out);
+o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, const sv_value *def,
+                     sv_value *j);
+o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j,
+                     const sv_value *cur, sv_value *out);
+o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v,
+                      const sv_value *def, sv_value *j);
+o3_res o3_load_pointer(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
+                       sv_value *out);
+o3_res o3_store_pointer(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def,
+                        sv_value *j);
+o3_res o3_load_container(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
+                         sv_value *out, bool is_new);
+o3_res o3_store_container(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def,
+                          sv_value *j);
+o3_res o3_load_map(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
+                   sv_value *out);
+o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def,
+                    sv_value *j);
+
+/* Bound C structs without a tree in between (o3de_struct.c): whether the
+ * class (and everything it holds) has a plain C form the direct path
+ * takes, and the two walks, with the tree path's rules and results. */
+bool o3_struct_direct(const sv_schema *s, const sv_schema_class *cls);
+o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_value *json, void *st,
+                             const sv_alloc *alloc);
+o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void *st, sv_buf *out,
+                              int indent);
+/* The tree path for the same calls (o3de_api.c): struct -> value -> rules
+ * -> struct, and struct -> value -> JSON tree -> text. */
+sv_status o3_load_struct_tree(const sv_schema *s, const sv_schema_class *cls, const sv_value *json,
+                              void *st, const sv_alloc *alloc, const sv_o3de_opts *opts,
+                              sv_o3de_result *result, sv_error *err);
+sv_status o3_store_struct_tree_text(const sv_schema *s, const sv_schema_class *cls, const void *st,
+                                    int indent, sv_buf *out, const sv_o3de_opts *opts,
+                                    sv_o3de_result *result, sv_error *err);
+
+/* Sorts an array of JSON values with sv_o3de_compare (stable). */
+void o3_sort_json(sv_value *items, size_t n);
+
+/* The text writer (o3de_write.c), shared with the struct-direct store. */
+typedef struct o3_writer {
+    sv_buf *out;
+    int indent; /* 0: compact; n: RapidJSON's PrettyWriter with n spaces */
+    sv_error *err;
+    bool bad;
+    sv_status st; /* the first failure, as sv_error_set returned it */
+} o3_writer;
+void o3_write_value(o3_writer *w, const sv_value *v, unsigned level);
+void o3_write_string(o3_writer *w, const char *s, size_t n);
+void o3_write_newline(o3_writer *w, unsigned level);
+
+/* Grisu2 as RapidJSON 1.1 prints doubles (o3de_dtoa.c). */
+size_t o3_dtoa(double d, char *buf);
+
+#endif

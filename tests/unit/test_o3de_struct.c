@@ -1,0 +1,382 @@
+/* O3DE JSON with bound C structs: load into and store from structs, and the
+ * direct path (JSON tree -> struct, struct -> text, o3de_struct.c) against
+ * the tree path (struct -> value -> rules -> struct, struct -> value -> JSON
+ * tree -> text): for every input below both give the same struct, the same
+ * result, the same reports (message, result and path, in order) and the
+ * same text, compact and pretty, stripped and with defaults kept. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "formats/o3de/o3de_internal.h"
+#include "helper_alloc.h"
+#include "helper_o3de.h"
+
+typedef struct Part {
+    uint32_t kind; /* enum Kind */
+    char *name;
+    float pos[3];
+    float rot[4];
+    float tint[4];
+    float scale;
+    double weight;
+    bool on;
+    int8_t small;
+    uint16_t mid;
+    int64_t big;
+    int32_t *tags;
+    size_t n_tags;
+} Part;
+
+typedef struct Holder {
+    char *title;
+    Part main;
+    Part *parts;
+    size_t n_parts;
+    char **labels;
+    size_t n_labels;
+    float *pts;
+    size_t n_pts; /* vector<vector2>: pairs of floats */
+} Holder;
+
+#define PART_FIELDS(X)                                                                             \
+    X(Part, PLAIN, kind, _, "Kind")                                                                \
+    X(Part, PLAIN, name, _, "string")                                                              \
+    X(Part, PLAIN, pos, _, "vector3")                                                              \
+    X(Part, PLAIN, rot, _, "quaternion")                                                           \
+    X(Part, PLAIN, tint, _, "color")                                                               \
+    X(Part, PLAIN, scale, _, "f32")                                                                \
+    X(Part, PLAIN, weight, _, "f64")                                                               \
+    X(Part, PLAIN, on, _, "bool")                                                                  \
+    X(Part, PLAIN, small, _, "i8")                                                                 \
+    X(Part, PLAIN, mid, _, "u16")                                                                  \
+    X(Part, PLAIN, big, _, "i64")                                                                  \
+    X(Part, COUNTED, tags, n_tags, "vector<i32>")
+#define HOLDER_FIELDS(X)                                                                           \
+    X(Holder, PLAIN, title, _, "string")                                                           \
+    X(Holder, PLAIN, main, _, "Part")                                                              \
+    X(Holder, COUNTED, parts, n_parts, "vector<Part>")                                             \
+    X(Holder, COUNTED, labels, n_labels, "list<string>")                                           \
+    X(Holder, COUNTED, pts, n_pts, "vector<vector2>")
+
+static const sv_cfield part_fields[] = {PART_FIELDS(SV_CFIELD_X)};
+static const sv_cfield holder_fields[] = {HOLDER_FIELDS(SV_CFIELD_X)};
+static const sv_cclass part_class = SV_CCLASS(Part, NULL, part_fields);
+static const sv_cclass holder_class = SV_CCLASS(Holder, NULL, holder_fields);
+
+static sv_schema *schema;
+static const sv_schema_class *holder_cls;
+
+static int setup(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    schema = sv_schema_new(NULL);
+    sv_schema_enum *e = NULL;
+    if (sv_schema_add_enum(schema, "Kind", SV_PRIM_U32, true, &e, &err) ||
+        sv_schema_enum_add(schema, e, "None", 0, &err) || sv_schema_enum_add(schema, e, "A", 1, &err) ||
+        sv_schema_enum_add(schema, e, "B", 2, &err) || sv_schema_enum_add(schema, e, "AB", 3, &err) ||
+        sv_schema_bind(schema, &part_class, &err) || sv_schema_bind(schema, &holder_class, &err) ||
+        sv_schema_finalize(schema, &err))
+        return -1;
+    holder_cls = sv_schema_class_by_name(schema, "Holder", 6);
+    return holder_cls ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    sv_schema_free(schema);
+    o3t_schema_free();
+    return 0;
+}
+
+/* Every report, rendered, in order. */
+typedef struct rec {
+    char text[8192];
+    size_t len;
+} rec;
+
+static sv_o3de_result record(void *ctx, const char *message, sv_o3de_result r, const char *path)
+{
+    rec *x = ctx;
+    int n = snprintf(x->text + x->len, sizeof x->text - x->len, "%s|%08x|%s\n", path, (unsigned)r, message);
+    if (n > 0 && x->len + (size_t)n < sizeof x->text) x->len += (size_t)n;
+    return r;
+}
+
+/* The struct's text through the tree path, with defaults kept (a full
+ * picture of its contents). */
+static void struct_text(const Holder *h, char *out, size_t cap)
+{
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    o.keep_defaults = true;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_o3de_result r;
+    assert_int_equal(o3_store_struct_tree_text(schema, holder_cls, h, 0, &b, &o, &r, &err), SV_OK);
+    assert_true(b.len < cap);
+    memcpy(out, b.data, b.len);
+    out[b.len] = 0;
+    sv_buf_free(&b);
+}
+
+static const char start_json[] =
+    "{\"title\":\"start\",\"main\":{\"name\":\"m\",\"tags\":[1,2]},\"parts\":[{\"kind\":\"A\"}],"
+    "\"labels\":[\"x\"],\"pts\":[[1.0,2.0]]}";
+
+/* Loads start_json then input into a fresh struct through one path. */
+static void load_with(bool direct, const char *input, bool listen, bool clear, Holder *h,
+                      sv_o3de_result *res, rec *log)
+{
+    memset(h, 0, sizeof *h);
+    memset(log, 0, sizeof *log);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    sv_value s = o3t_json(doc, start_json), j = o3t_json(doc, input);
+    sv_o3de_result r;
+    assert_int_equal(o3_load_struct_tree(schema, holder_cls, &s, h, NULL, &o, &r, &err), SV_OK);
+    o.clear_containers = clear;
+    if (listen) {
+        o.report = record;
+        o.report_ctx = log;
+    }
+    sv_status st = direct ? sv_o3de_load_struct(schema, holder_cls, &j, h, NULL, &o, res, &err)
+                          : o3_load_struct_tree(schema, holder_cls, &j, h, NULL, &o, res, &err);
+    assert_int_equal(st, SV_OK);
+    sv_doc_free(doc);
+}
+
+static const char *const inputs[] = {
+    "{}",
+    "{\"title\":\"t\",\"main\":{\"kind\":[\"A\",\"B\"],\"name\":\"n\",\"pos\":[1.0,2.5,-3.0],"
+    "\"rot\":[0.0,0.0,0.7071067811865476,0.7071067811865476],\"tint\":[1.0,0.5,0.25,0.125],"
+    "\"scale\":2.5,\"weight\":1e-300,\"on\":true,\"small\":-128,\"mid\":65535,\"big\":-9223372036854775808,"
+    "\"tags\":[-1,0,2147483647]}}",
+    /* conversions: strings to numbers, numbers to strings, floats truncated */
+    "{\"title\":12.5,\"main\":{\"scale\":\"1.5\",\"small\":\"0x7f\",\"mid\":3.9,\"on\":\"TRUE\",\"big\":\"010\","
+    "\"name\":true,\"kind\":\"2\"}}",
+    /* out of range, wrong types, unknown fields, case-insensitive names */
+    "{\"TITLE\":\"upper\",\"main\":{\"small\":128,\"mid\":-1,\"scale\":1e300,\"pos\":[1,2],\"rot\":\"x\","
+    "\"tint\":[1,0,0],\"bogus\":1,\"tags\":{}},\"parts\":7,\"labels\":[1,true,null,\"ok\"]}",
+    /* objects for vectors, colours by name, 3-channel colours */
+    "{\"main\":{\"pos\":{\"X\":1.0,\"z\":3.0},\"tint\":{\"HEX\":\"FF8000\"},\"rot\":{\"yaw\":90.0}},"
+    "\"parts\":[{\"tint\":[0.5,0.5,0.5]},{},{\"name\":\"p2\",\"tags\":[5]},[1],{\"rot\":{}}]}",
+    /* explicit defaults for new elements and halting inside a sequence */
+    "{\"pts\":[{},[0.5,0.25],[1.0]],\"labels\":[{}],\"main\":{\"tags\":[1,\"2\",[3],4]}}",
+    /* enum arrays with numbers, bad enum names */
+    "{\"main\":{\"kind\":[\"a\",2,\"nope\"]},\"parts\":[{\"kind\":\"Nope\"},{\"kind\":\"AB\"},{\"kind\":256}]}",
+    /* strings with escapes */
+    "{\"title\":\"tab\\tquote\\\"slash\\\\u\\u00e9\\u0001\",\"labels\":[\"\",\"\\n\"]}",
+};
+
+static void test_direct_equals_tree(void **state)
+{
+    (void)state;
+    assert_true(o3_struct_direct(schema, holder_cls));
+    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
+        for (int mode = 0; mode < 4; mode++) {
+            bool listen = mode & 1, clear = (mode & 2) != 0;
+            Holder a, b;
+            sv_o3de_result ra, rb;
+            rec la, lb;
+            load_with(false, inputs[i], listen, clear, &a, &ra, &la);
+            load_with(true, inputs[i], listen, clear, &b, &rb, &lb);
+            if (ra != rb)
+                fail_msg("input %zu mode %d: tree %08x, direct %08x", i, mode, (unsigned)ra, (unsigned)rb);
+            assert_string_equal(lb.text, la.text);
+            static char ta[16384], tb[16384];
+            struct_text(&a, ta, sizeof ta);
+            struct_text(&b, tb, sizeof tb);
+            assert_string_equal(tb, ta);
+            /* store: the direct text against the tree's, four ways */
+            for (int s = 0; s < 4; s++) {
+                sv_o3de_opts o;
+                sv_o3de_opts_init(&o);
+                o.keep_defaults = s & 1;
+                int indent = (s & 2) ? 4 : 0;
+                rec sa, sb;
+                memset(&sa, 0, sizeof sa);
+                memset(&sb, 0, sizeof sb);
+                sv_buf x, y;
+                sv_buf_init(&x, NULL);
+                sv_buf_init(&y, NULL);
+                sv_error err;
+                sv_error_clear(&err);
+                sv_o3de_result qa, qb;
+                o.report = listen ? record : NULL;
+                o.report_ctx = &sa;
+                assert_int_equal(o3_store_struct_tree_text(schema, holder_cls, &a, indent, &x, &o, &qa, &err),
+                                 SV_OK);
+                o.report_ctx = &sb;
+                assert_int_equal(sv_o3de_store_struct_text(schema, holder_cls, &a, indent, &y, &o, &qb, &err),
+                                 SV_OK);
+                sv_buf_putc(&x, 0);
+                sv_buf_putc(&y, 0);
+                assert_string_equal((const char *)y.data, (const char *)x.data);
+                assert_int_equal(qa, qb);
+                assert_string_equal(sb.text, sa.text);
+                sv_buf_free(&x);
+                sv_buf_free(&y);
+            }
+            sv_struct_free(schema, holder_cls, &a, NULL);
+            sv_struct_free(schema, holder_cls, &b, NULL);
+        }
+    }
+}
+
+/* What the loads give, from O3DE's rules (not from the code under test). */
+static void test_load_values(void **state)
+{
+    (void)state;
+    Holder h;
+    sv_o3de_result r;
+    rec log;
+    load_with(true, inputs[2], false, false, &h, &r, &log);
+    assert_string_equal(h.title, "12.500000"); /* a double as %f */
+    assert_true(h.main.scale == 1.5f);
+    assert_int_equal(h.main.small, 127);  /* "0x7f": strtoll base 0 */
+    assert_int_equal(h.main.mid, 3);      /* 3.9 truncated */
+    assert_true(h.main.on);               /* "TRUE" */
+    assert_int_equal(h.main.big, 8);      /* "010" is octal */
+    assert_string_equal(h.main.name, "True");
+    assert_int_equal(h.main.kind, 2);
+    assert_int_equal(h.main.n_tags, 2); /* kept from the start */
+    assert_int_equal(sv_o3de_result_processing(r), SV_O3DE_COMPLETED);
+    sv_struct_free(schema, holder_cls, &h, NULL);
+
+    load_with(true, inputs[3], false, true, &h, &r, &log);
+    assert_string_equal(h.title, "upper");
+    assert_int_equal(h.main.small, 0);   /* 128 does not fit: untouched */
+    assert_int_equal(h.main.mid, 0);     /* -1 into u16: untouched */
+    assert_true(h.main.scale == 0.0f);   /* 1e300 into f32: untouched */
+    assert_true(h.main.pos[0] == 0.0f);  /* two numbers for a vector3: untouched */
+    assert_true(h.main.tint[0] == 0.0f); /* integer literals for a colour: untouched */
+    assert_int_equal(h.n_parts, 1);      /* "parts": 7 is Unsupported, kept */
+    /* cleared, then "1" (string from number), "True", null dropped, "ok" */
+    assert_int_equal(h.n_labels, 3);
+    assert_string_equal(h.labels[0], "1");
+    assert_string_equal(h.labels[1], "True");
+    assert_string_equal(h.labels[2], "ok");
+    assert_int_equal(sv_o3de_result_outcome(r), SV_O3DE_UNSUPPORTED);
+    assert_int_equal(sv_o3de_result_processing(r), SV_O3DE_PARTIAL_ALTER);
+    sv_struct_free(schema, holder_cls, &h, NULL);
+
+    /* sequences append: {} is a new zero vector2, [1.0] is too short
+     * (Unsupported, dropped); [3] into an int is dropped, "2" converted */
+    load_with(true, inputs[5], false, false, &h, &r, &log);
+    assert_int_equal(h.n_pts, 3);
+    const float pts[6] = {1.0f, 2.0f, 0.0f, 0.0f, 0.5f, 0.25f};
+    assert_memory_equal(h.pts, pts, sizeof pts);
+    assert_int_equal(h.main.n_tags, 5);
+    const int32_t tags[5] = {1, 2, 1, 2, 4};
+    assert_memory_equal(h.main.tags, tags, sizeof tags);
+    /* {} as a new string: DefaultsUsed, so a default "" is added (spec
+     * §10.1: loading [{}] gives one default element) */
+    assert_int_equal(h.n_labels, 2);
+    assert_string_equal(h.labels[0], "x");
+    assert_true(h.labels[1] == NULL || h.labels[1][0] == 0);
+    assert_int_equal(sv_o3de_result_outcome(r), SV_O3DE_UNSUPPORTED);
+    sv_struct_free(schema, holder_cls, &h, NULL);
+}
+
+/* Storing a struct: what O3DE writes for these values. */
+static void test_store_text(void **state)
+{
+    (void)state;
+    int32_t tags[2] = {0, 7};
+    Part parts[2];
+    memset(parts, 0, sizeof parts);
+    parts[1].kind = 3;
+    parts[1].rot[3] = 1.0f;
+    Holder h;
+    memset(&h, 0, sizeof h);
+    h.title = "T";
+    h.main.scale = 0.1f;
+    h.main.rot[3] = 1.0f; /* identity; the class default is the zero tuple */
+    h.main.tint[0] = 1.0f;
+    h.main.tags = tags;
+    h.main.n_tags = 2;
+    h.parts = parts;
+    h.n_parts = 2;
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_o3de_result r;
+    assert_int_equal(sv_o3de_store_struct_text(schema, holder_cls, &h, 0, &b, NULL, &r, &err), SV_OK);
+    sv_buf_putc(&b, 0);
+    /* floats widened (0.1f), default members left out (the default
+     * quaternion is the identity, so a zero one is written), an element
+     * equal to its type's default as {}, enum 3 as its name, the colour's
+     * alpha equal to the default's left out */
+    assert_string_equal((const char *)b.data,
+                        "{\"title\":\"T\",\"main\":{\"tint\":[1.0,0.0,0.0],"
+                        "\"scale\":0.10000000149011612,\"tags\":[{},7]},"
+                        "\"parts\":[{\"rot\":[0.0,0.0,0.0,0.0]},{\"kind\":\"AB\"}]}");
+    sv_buf_free(&b);
+}
+
+/* Allocation failures while loading into a struct: SV_ERR_NOMEM with
+ * nothing left allocated (the struct freed and zeroed), or the same struct
+ * as without faults. */
+static void test_load_struct_faults(void **state)
+{
+    (void)state;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value j = o3t_json(doc, inputs[1]);
+    sv_value j2 = o3t_json(doc, inputs[4]);
+    static char want[16384], got[16384];
+    Holder h;
+    memset(&h, 0, sizeof h);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_o3de_result r;
+    assert_int_equal(sv_o3de_load_struct(schema, holder_cls, &j, &h, NULL, NULL, &r, &err), SV_OK);
+    assert_int_equal(sv_o3de_load_struct(schema, holder_cls, &j2, &h, NULL, NULL, &r, &err), SV_OK);
+    struct_text(&h, want, sizeof want);
+    sv_struct_free(schema, holder_cls, &h, NULL);
+    long n = 1;
+    for (; n < 10000; n++) {
+        test_alloc t;
+        test_alloc_init(&t, n);
+        memset(&h, 0, sizeof h);
+        sv_status st = sv_o3de_load_struct(schema, holder_cls, &j, &h, &t.alloc, NULL, &r, &err);
+        if (st == SV_OK) st = sv_o3de_load_struct(schema, holder_cls, &j2, &h, &t.alloc, NULL, &r, &err);
+        if (st != SV_OK) {
+            assert_int_equal(st, SV_ERR_NOMEM);
+        } else {
+            struct_text(&h, got, sizeof got);
+            assert_string_equal(got, want);
+        }
+        sv_struct_free(schema, holder_cls, &h, &t.alloc);
+        assert_int_equal(t.live_bytes, 0);
+        if (t.failures == 0) break;
+    }
+    assert_true(n > 5);
+    sv_doc_free(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_direct_equals_tree),
+        cmocka_unit_test(test_load_values),
+        cmocka_unit_test(test_store_text),
+        cmocka_unit_test(test_load_struct_faults),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,350 @@
+/* The concrete cases of O3DE's own JSON serialization unit tests
+ * (AzCore/Tests/Serialization/Json/: BoolSerializerTests, IntSerializerTests,
+ * DoubleSerializerTests, StringSerializerTests, TestCases_Classes,
+ * TestCases_Enum, TestCases_Pointers, UuidSerializerTests,
+ * MathVectorSerializerTests, ColorSerializerTests, container and map tests),
+ * each with O3DE's exact expected text and result. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "helper_o3de.h"
+
+#define OK SV_O3DE_COMPLETED
+#define ALT SV_O3DE_ALTERED
+#define PALT SV_O3DE_PARTIAL_ALTER
+#define HALT SV_O3DE_HALTED
+
+typedef struct load_vec {
+    const char *type, *start, *json, *value;
+    sv_o3de_outcome outcome;
+    sv_o3de_processing processing;
+} load_vec;
+
+static const load_vec primitive_vectors[] = {
+    /* BoolSerializerTests */
+    {"bool", "true", "\"fALse\"", "false", SV_O3DE_SUCCESS, OK},
+    {"bool", NULL, "\"tRuE\"", "true", SV_O3DE_SUCCESS, OK},
+    {"bool", "true", "\"0.0f\"", "false", SV_O3DE_SUCCESS, OK},
+    {"bool", "true", "\"0eee\"", "false", SV_O3DE_SUCCESS, OK},
+    {"bool", NULL, "\"1.0f\"", "true", SV_O3DE_SUCCESS, OK},
+    {"bool", NULL, "\"-1.0f\"", "true", SV_O3DE_SUCCESS, OK},
+    {"bool", "true", "\"0.5\"", "false", SV_O3DE_SUCCESS, OK},
+    {"bool", NULL, "\"ee0\"", "false", SV_O3DE_UNSUPPORTED, ALT},
+    {"bool", NULL, "\"\"", "false", SV_O3DE_UNSUPPORTED, ALT},
+    {"bool", NULL, "\"   \"", "false", SV_O3DE_UNSUPPORTED, ALT},
+    {"bool", NULL, "\"Invalid\"", "false", SV_O3DE_UNSUPPORTED, ALT},
+    {"bool", "true", "-0.0", "false", SV_O3DE_SUCCESS, OK},
+    {"bool", NULL, "0.0001", "true", SV_O3DE_SUCCESS, OK},
+    {"bool", NULL, "[]", "false", SV_O3DE_UNSUPPORTED, ALT},
+    {"bool", NULL, "null", "false", SV_O3DE_UNSUPPORTED, ALT},
+    {"bool", "true", "{}", "true", SV_O3DE_DEFAULTS_USED, OK},
+    /* IntSerializerTests */
+    {"i32", NULL, "\"12.6\"", "12", SV_O3DE_SUCCESS, OK},
+    {"i32", NULL, "12.6", "12", SV_O3DE_SUCCESS, OK},
+    {"i32", NULL, "-12.6", "-12", SV_O3DE_SUCCESS, OK},
+    {"u32", NULL, "\"-34\"", "0", SV_O3DE_UNSUPPORTED, ALT},
+    {"i32", NULL, "\"-34\"", "-34", SV_O3DE_SUCCESS, OK},
+    {"i32", NULL, "\"34 Hello\"", "34", SV_O3DE_SUCCESS, OK},
+    {"i32", NULL, "\".5\"", "0", SV_O3DE_UNSUPPORTED, ALT},
+    {"i32", NULL, "\"-.5\"", "0", SV_O3DE_UNSUPPORTED, ALT},
+    {"i32", NULL, "\"hello 2.4\"", "0", SV_O3DE_UNSUPPORTED, ALT},
+    {"i32", NULL, "\"0x1F\"", "31", SV_O3DE_SUCCESS, OK},
+    {"i32", NULL, "\"010\"", "8", SV_O3DE_SUCCESS, OK},
+    {"i32", NULL, "true", "1", SV_O3DE_SUCCESS, OK},
+    {"i8", NULL, "127", "127", SV_O3DE_SUCCESS, OK},
+    {"i8", "5", "128", "5", SV_O3DE_UNSUPPORTED, ALT},
+    {"i8", NULL, "-128", "-128", SV_O3DE_SUCCESS, OK},
+    {"u8", NULL, "255", "255", SV_O3DE_SUCCESS, OK},
+    {"u8", "7", "256", "7", SV_O3DE_UNSUPPORTED, ALT},
+    {"u8", NULL, "\"255\"", "255", SV_O3DE_SUCCESS, OK},
+    {"u16", NULL, "65535", "65535", SV_O3DE_SUCCESS, OK},
+    {"i16", NULL, "\"-32768\"", "-32768", SV_O3DE_SUCCESS, OK},
+    {"i64", NULL, "-9223372036854775808", "-9223372036854775808", SV_O3DE_SUCCESS, OK},
+    {"i64", NULL, "\"9223372036854775807\"", "9223372036854775807", SV_O3DE_SUCCESS, OK},
+    {"i64", NULL, "\"9223372036854775808\"", "0", SV_O3DE_UNSUPPORTED, ALT},
+    {"u64", NULL, "18446744073709551615", "18446744073709551615", SV_O3DE_SUCCESS, OK},
+    {"u64", NULL, "\"18446744073709551615\"", "18446744073709551615", SV_O3DE_SUCCESS, OK},
+    {"u32", NULL, "-0.5", "0", SV_O3DE_UNSUPPORTED, ALT},
+    {"i32", NULL, "{\"a\":1}", "0", SV_O3DE_UNSUPPORTED, ALT},
+    /* DoubleSerializerTests */
+    {"f32", "42.0", "1.7976931348623157e308", "42.0", SV_O3DE_UNSUPPORTED, ALT},
+    {"f32", NULL, "\"2.4 42.0\"", "2.4000000953674318", SV_O3DE_SUCCESS, OK},
+    {"f64", NULL, "\"2.4 hello\"", "2.4", SV_O3DE_SUCCESS, OK},
+    {"f64", NULL, "\"12.5f\"", "12.5", SV_O3DE_SUCCESS, OK},
+    {"f64", NULL, "\"42\"", "42.0", SV_O3DE_SUCCESS, OK},
+    {"f64", NULL, "\"hello 2.4\"", "0.0", SV_O3DE_UNSUPPORTED, ALT},
+    {"f64", NULL, "\"\"", "0.0", SV_O3DE_UNSUPPORTED, ALT},
+    {"f64", NULL, "true", "1.0", SV_O3DE_SUCCESS, OK},
+    {"f64",
+     NULL,
+     "\"1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000\"",
+     "0.0", SV_O3DE_UNSUPPORTED, ALT},
+    /* StringSerializerTests */
+    {"string", NULL, "3.1415", "\"3.141500\"", SV_O3DE_SUCCESS, OK},
+    {"string", NULL, "true", "\"True\"", SV_O3DE_SUCCESS, OK},
+    {"string", NULL, "false", "\"False\"", SV_O3DE_SUCCESS, OK},
+    {"string", NULL, "-42", "\"-42\"", SV_O3DE_SUCCESS, OK},
+    {"string", "\"keep\"", "{}", "\"keep\"", SV_O3DE_DEFAULTS_USED, OK},
+    {"string", NULL, "null", "\"\"", SV_O3DE_UNSUPPORTED, ALT},
+    /* UuidSerializerTests */
+    {"uuid", NULL, "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"",
+     "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"", SV_O3DE_SUCCESS, OK},
+    {"uuid", NULL, "\"{8651b6da9792407ca46da6e2e39ca900}\"",
+     "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"", SV_O3DE_SUCCESS, OK},
+    {"uuid", NULL, "\"Hello{8651B6DA-9792-407C-A46D-A6E2E39CA900}world\"",
+     "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"", SV_O3DE_SUCCESS, OK},
+    {"uuid", NULL, "\"8651B6DA-9792-407C-A46D-A6E2E39CA900\"",
+     "\"{00000000-0000-0000-0000-000000000000}\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"uuid", "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"", "\"{8651B6DA-9792-407C-A46D-AXXX39CA900}\"",
+     "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"uuid", NULL, "\"{51CD2896-A963-4CA1-AE9039AEBDA72364}\"",
+     "\"{00000000-0000-0000-0000-000000000000}\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"uuid", NULL, "\"{00000000-0000-0000-0000-000000000000}\"",
+     "\"{00000000-0000-0000-0000-000000000000}\"", SV_O3DE_DEFAULTS_USED, OK},
+    {"uuid", NULL, "42", "\"{00000000-0000-0000-0000-000000000000}\"", SV_O3DE_UNSUPPORTED, ALT},
+    /* MathVectorSerializerTests */
+    {"vector3", NULL, "[1.0,2.0,3.0,4.0]", "[1.0,2.0,3.0]", SV_O3DE_SUCCESS, OK},
+    {"vector3", NULL, "{\"X\":1.0,\"Z\":3.0}", "[1.0,0.0,3.0]", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"vector3", NULL, "{\"x\":1.0,\"y\":2.0,\"z\":3.0}", "[1.0,2.0,3.0]", SV_O3DE_SUCCESS, OK},
+    {"vector3", NULL, "[1.0,2.0]", "[0.0,0.0,0.0]", SV_O3DE_UNSUPPORTED, ALT},
+    {"vector2", NULL, "[\"1.5\",true]", "[1.5,1.0]", SV_O3DE_SUCCESS, OK},
+    {"vector4", NULL, "[1.0,2.0,3.0,4.0]", "[1.0,2.0,3.0,4.0]", SV_O3DE_SUCCESS, OK},
+    {"quaternion", NULL, "[0.0,0.0,0.0,1.0]", "[0.0,0.0,0.0,1.0]", SV_O3DE_SUCCESS, OK},
+    /* ColorSerializerTests */
+    {"color", "[0.0,0.0,0.0,0.30000001192092898]", "[1.0,0.1,0.5]",
+     "[1.0,0.10000000149011612,0.5,0.30000001192092898]", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"color", NULL, "[1.0,0.1,0.5,0.8]", "[1.0,0.10000000149011612,0.5,0.800000011920929]",
+     SV_O3DE_SUCCESS, OK},
+    {"color", NULL, "[1,0,0]", "[0.0,0.0,0.0,0.0]", SV_O3DE_UNSUPPORTED, ALT},
+    {"color", NULL, "{\"rGb\":[1.0,0.1,0.5]}", "[1.0,0.10000000149011612,0.5,0.0]", SV_O3DE_SUCCESS,
+     OK},
+    {"color", NULL, "{\"RGB8\":[255,51,204]}", "[1.0,0.20000000298023225,0.800000011920929,0.0]",
+     SV_O3DE_SUCCESS, OK},
+    {"color", NULL, "{\"HEX\":\"FF33CC\"}", "[1.0,0.20000000298023225,0.800000011920929,0.0]",
+     SV_O3DE_SUCCESS, OK},
+    {"color", NULL, "{\"HEXA\":\"FF33CC99\"}",
+     "[1.0,0.20000000298023225,0.800000011920929,0.6000000238418579]", SV_O3DE_SUCCESS, OK},
+    {"color", NULL, "{\"HEX\":\"FF33\"}", "[0.0,0.0,0.0,0.0]", SV_O3DE_UNSUPPORTED, ALT},
+    {"color", NULL, "{\"HEXA\":\"FF33CC99FF33CC and a comment\"}",
+     "[1.0,0.20000000298023225,0.800000011920929,0.6000000238418579]", SV_O3DE_SUCCESS, OK},
+    {"color", NULL, "{\"HEX\":\"FFXXCC\"}", "[0.0,0.0,0.0,0.0]", SV_O3DE_UNSUPPORTED, ALT},
+    {"color", NULL, "{\"RGB\":[1.0,0.9,0.8],\"RGBA\":[1.0,0.1,0.5,0.8],\"Hello\":\"World\"}",
+     "[1.0,0.10000000149011612,0.5,0.800000011920929]", SV_O3DE_SUCCESS, OK},
+};
+
+static void test_primitive_vectors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof primitive_vectors / sizeof *primitive_vectors; i++) {
+        const load_vec *v = &primitive_vectors[i];
+        o3t_load_case(v->type, v->start, v->json, v->value, v->outcome, v->processing, false);
+    }
+}
+
+static const load_vec enum_vectors[] = {
+    /* TestCases_Enum.cpp */
+    {"U8Enum", NULL, "255", "255", SV_O3DE_SUCCESS, OK},
+    {"U8Enum", NULL, "256", "\"A\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"U16Enum", NULL, "\"2\"", "2", SV_O3DE_SUCCESS, OK},
+    {"U16Enum", NULL, "\"-1\"", "\"Flags0\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"U16Enum", NULL, "\"flags3\"", "\"Flags3\"", SV_O3DE_SUCCESS, OK},
+    {"U16Enum", NULL, "\"\"", "\"Flags0\"", SV_O3DE_DEFAULTS_USED, OK},
+    {"U16Enum", NULL, "1.0", "\"Flags0\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"U16Enum", NULL, "\"Johannesburg\"", "\"Flags0\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"S16Enum", NULL, "[\"32769\"]", "0", SV_O3DE_UNSUPPORTED, ALT},
+    {"S8Enum", NULL, "1", NULL, SV_O3DE_UNKNOWN, HALT},
+    {"BitFlagsS64", NULL, "[\"BitFlag1And2\",\"BitFlag2And4\",160]",
+     /* 3|10|160 = 171, written back by spec §6.2's algorithm */
+     "[\"BitFlag2And4\",\"BitFlag4\",\"BitFlag1And2\",\"BitFlag2\",\"BitFlag1\",160]", SV_O3DE_SUCCESS, OK},
+    {"BitFlagsS64", NULL, "[true]", "\"BitFlag0\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"BitFlagsS64", NULL, "null", "\"BitFlag0\"", SV_O3DE_UNSUPPORTED, ALT},
+    {"BitFlagsS64", NULL, "\"2abc\"", "\"BitFlag2\"", SV_O3DE_SUCCESS, OK},
+};
+
+static void test_enum_load(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof enum_vectors / sizeof *enum_vectors; i++) {
+        const load_vec *v = &enum_vectors[i];
+        o3t_load_case(v->type, v->start, v->json, v->value, v->outcome, v->processing, false);
+    }
+}
+
+typedef struct store_vec {
+    const char *type, *json, *stripped, *kept;
+} store_vec;
+
+static const store_vec enum_store[] = {
+    /* TestCases_Enum.cpp (ScopedEnumBitFlagsS64) */
+    {"BitFlagsS64", "4", "\"BitFlag3\"", "\"BitFlag3\""},
+    {"BitFlagsS64", "0", "{}", "\"BitFlag0\""},
+    {"NoZeroFlags", "0", "{}", "0"},
+    {"BitFlagsS64", "13", "[\"BitFlag4\",\"BitFlag3\",\"BitFlag1\"]", NULL},
+    {"BitFlagsS64", "46605", "[\"BitFlag4\",\"BitFlag3\",\"BitFlag1\",46592]", NULL},
+    {"BitFlagsS64", "10", "\"BitFlag2And4\"", NULL},
+    {"BitFlagsS64", "7", "[\"BitFlag3\",\"BitFlag1And2\",\"BitFlag2\",\"BitFlag1\"]", NULL},
+    {"NoZeroFlags", "[\"BitFlagNegative\",13]",
+     "[\"BitFlagNegative\",\"BitFlag4\",\"BitFlag3\",\"BitFlag1\"]", NULL},
+    /* the documentation's ExampleEnum, as the code writes it (spec §6.2) */
+    {"DocEnum", "255", "[\"Flag4\",\"Flag2Flag3Combo\",\"Flag2\",\"Flag1\",240]", NULL},
+    {"DocEnum", "10", "[\"Flag4\",\"Flag2\"]", NULL},
+    {"DocEnum", "4", "4", NULL},
+    {"DocEnum", "9", "[\"Flag4\",\"Flag1\"]", NULL},
+    {"DocEnum", "5", "[\"Flag1\",4]", NULL},
+    {"DocEnum", "7", "[\"Flag2Flag3Combo\",\"Flag2\",\"Flag1\"]", NULL},
+    {"DocEnum", "24", "[\"Flag4\",16]", NULL},
+};
+
+static void test_enum_store(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof enum_store / sizeof *enum_store; i++)
+        o3t_store_case(enum_store[i].type, enum_store[i].json, enum_store[i].stripped,
+                       enum_store[i].kept);
+}
+
+static const store_vec class_store[] = {
+    /* TestCases_Classes.cpp */
+    {"SimpleClass", "{}", "{}", "{\"var1\":42,\"var2\":42.0}"},
+    {"SimpleClass", "{\"var1\":88}", "{\"var1\":88}", "{\"var1\":88,\"var2\":42.0}"},
+    {"SimpleInheritence", "{\"var1\":88}", "{\"var1\":88}",
+     "{\"base_var\":-42.0,\"var1\":88,\"var2\":42.0}"},
+    {"MultipleInheritence", "{\"var1\":88,\"base2_var1\":-88.0}", "{\"base2_var1\":-88.0,\"var1\":88}",
+     "{\"base_var\":-42.0,\"base2_var1\":-88.0,\"base2_var2\":-233.0,\"base2_var3\":-333.0,\"var1\":88,"
+     "\"var2\":42.0}"},
+    {"SimpleNested", "{\"nested\":{\"var1\":88}}", "{\"nested\":{\"var1\":88}}",
+     "{\"nested\":{\"var1\":88,\"var2\":42.0},\"var_additional\":42}"},
+    {"SimpleEnumWrapper", "{\"enumClass\":\"Option2\"}", "{\"enumClass\":\"Option2\"}",
+     "{\"enumClass\":\"Option2\",\"rawEnum\":0}"},
+    {"NonReflectedEnumWrapper", "{\"enumClass\":2}", "{\"enumClass\":2}",
+     "{\"enumClass\":2,\"rawEnum\":0}"},
+    /* case-insensitive field names */
+    {"SimpleClass", "{\"VAR1\":88}", "{\"var1\":88}", NULL},
+    /* TestCases_Pointers.cpp */
+    {"ComplexNullInheritedPointer", "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"var2\":88.0}}",
+     "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"var2\":88.0}}",
+     "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"base_var\":-42.0,\"var1\":42,\"var2\":88.0}}"},
+    {"SimpleNullPointer", "{\"pointer2\":88}", "{\"pointer2\":88}",
+     "{\"pointer1\":null,\"pointer2\":88}"},
+    /* containers (BasicContainer, UnorderedSet, Map, Tuple, Array tests) */
+    {"vector<i32>", "[13,42,88]", "[13,42,88]", "[13,42,88]"},
+    {"vector<i32>", "[188,0,388]", "[188,{},388]", "[188,0,388]"},
+    {"vector<i32>", "[0]", "[{}]", "[0]"},
+    {"uset<i32>", "[42,-88,342]", "[-88,42,342]", NULL},
+    {"set<i32>", "[342,42,-88]", "[-88,42,342]", NULL},
+    {"map<string,f64>", "{\"a\":142.0,\"b\":242.0,\"c\":342.0}", "{\"a\":142.0,\"b\":242.0,\"c\":342.0}",
+     NULL},
+    {"map<i32,f64>", "[{\"Key\":142,\"Value\":142.0},{\"Key\":242,\"Value\":242.0},{\"Key\":342,\"Value\":342.0}]",
+     "[{\"Key\":142,\"Value\":142.0},{\"Key\":242,\"Value\":242.0},{\"Key\":342,\"Value\":342.0}]", NULL},
+    {"map<i32,f64>", "{\"{}\":{}}", "{\"{}\":{}}", NULL},
+    {"umap<string,string>", "{\"{}\":\"World\"}", "{\"{}\":\"World\"}", NULL},
+    {"pair<i32,f64>", "[0,288.0]", "[{},288.0]", NULL},
+    {"pair<i32,f64>", "[188,288.0]", "[188,288.0]", NULL},
+    {"tuple<i32,f64,f32>", "[0,288.0,0.0]", "[{},288.0,{}]", NULL},
+    {"tuple<vector<i32>,pair<i32,string>>", "[[188,288,388],[488,\"hello\"]]",
+     "[[188,288,388],[488,\"hello\"]]", NULL},
+    {"tuple<vector<i32>,pair<i32,string>>", "[[],[0,\"hello\"]]", "[{},[{},\"hello\"]]", NULL},
+    {"array<i32,4>", "[10,0,30,0]", "[10,{},30,{}]", NULL},
+    {"vector<SimpleClass>", "[{\"var1\":10},{},{\"var2\":688.0}]", "[{\"var1\":10},{},{\"var2\":688.0}]",
+     NULL},
+    {"vector<ptr<i32>>", "[42,null,43]", "[42,null,43]", "[42,null,43]"},
+    {"vector<ptr<BaseClass>>", "[{\"$type\":\"SimpleInheritence\",\"var2\":88.0},{\"$type\":\"SimpleInheritence\"},null]",
+     "[{\"$type\":\"SimpleInheritence\",\"var2\":88.0},{\"$type\":\"SimpleInheritence\"},null]", NULL},
+    {"Vec3Holder", "{\"v\":[1.0,2.0,3.0]}", "{\"v\":[1.0,2.0,3.0]}", NULL},
+};
+
+static void test_store_vectors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof class_store / sizeof *class_store; i++)
+        o3t_store_case(class_store[i].type, class_store[i].json, class_store[i].stripped,
+                       class_store[i].kept);
+}
+
+static const load_vec class_load[] = {
+    {"SimpleClass", NULL, "{}", "{\"var1\":42,\"var2\":42.0}", SV_O3DE_DEFAULTS_USED, OK},
+    {"SimpleClass", NULL, "{\"var1\":88}", "{\"var1\":88,\"var2\":42.0}", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"SimpleClass", NULL, "{\"var1\":88,\"var2\":1.0}", "{\"var1\":88,\"var2\":1.0}", SV_O3DE_SUCCESS, OK},
+    {"SimpleClass", NULL, "{\"var1\":88,\"var2\":1.0,\"extra\":1}", "{\"var1\":88,\"var2\":1.0}",
+     SV_O3DE_PARTIAL_SKIP, OK},
+    {"SimpleClass", NULL, "{\"var1\":[],\"var2\":1.0}", "{\"var1\":42,\"var2\":1.0}",
+     SV_O3DE_UNSUPPORTED, PALT},
+    {"SimpleClass", NULL, "[]", "{\"var1\":42,\"var2\":42.0}", SV_O3DE_UNSUPPORTED, ALT},
+    /* TestCases_Pointers: $type resolution */
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"BaseClass\"}}",
+     "{\"pointer\":{\"base_var\":-42.0}}", SV_O3DE_DEFAULTS_USED, OK},
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"    SimpleInheritence    \"}}",
+     "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"base_var\":-42.0,\"var1\":42,\"var2\":42.0}}",
+     SV_O3DE_DEFAULTS_USED, OK},
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"Invalid\"}}", "{\"pointer\":null}",
+     SV_O3DE_UNKNOWN, HALT},
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"SimpleClass\"}}", "{\"pointer\":null}",
+     SV_O3DE_TYPE_MISMATCH, HALT},
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":42}}", "{\"pointer\":null}",
+     SV_O3DE_UNKNOWN, HALT},
+    {"ComplexNullInheritedPointer", NULL,
+     "{\"pointer\":{\"$type\":\"Some comments {0CC36DD4-2337-40B4-A86C-69C452C48555} Vector3\"}}",
+     "{\"pointer\":{\"$type\":\"MultipleInheritence\",\"base_var\":-42.0,\"base2_var1\":-133.0,"
+     "\"base2_var2\":-233.0,\"base2_var3\":-333.0,\"var1\":42,\"var2\":42.0}}",
+     SV_O3DE_DEFAULTS_USED, OK},
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\"}}",
+     "{\"pointer\":null}", SV_O3DE_UNKNOWN, HALT},
+    /* containers */
+    {"vector<i32>", NULL, "[13,42,88]", "[13,42,88]", SV_O3DE_SUCCESS, OK},
+    {"vector<i32>", "[1]", "[2]", "[1,2]", SV_O3DE_SUCCESS, OK},
+    {"vector<i32>", NULL, "[{}]", "[0]", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"vector<i32>", NULL, "[]", "[]", SV_O3DE_SUCCESS, OK},
+    {"vector<i32>", NULL, "{\"a\":1}", "[]", SV_O3DE_UNSUPPORTED, ALT},
+    {"uset<i32>", NULL, "[188,288,288,388]", "[188,288,388]", SV_O3DE_UNAVAILABLE, PALT},
+    {"array<i32,2>", NULL, "[1]", "[0,0]", SV_O3DE_UNSUPPORTED, ALT},
+    {"array<i32,2>", NULL, "[1,2,3]", "[1,2]", SV_O3DE_PARTIAL_SKIP, OK},
+    {"pair<i32,f64>", NULL, "[1]", "[0,0.0]", SV_O3DE_UNSUPPORTED, ALT},
+    {"umap<string,string>", NULL, "{\"Hello\":\"World\",\"Hello\":\"Other\"}", "{\"Hello\":\"Other\"}",
+     SV_O3DE_SUCCESS, OK},
+    {"map<i32,f64>", NULL, "{\"5\":1.0}", "[{\"Key\":5,\"Value\":1.0}]", SV_O3DE_SUCCESS, OK},
+    {"map<i32,f64>", NULL, "true", "[]", SV_O3DE_UNSUPPORTED, ALT},
+};
+
+static void test_class_and_container_load(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof class_load / sizeof *class_load; i++) {
+        const load_vec *v = &class_load[i];
+        o3t_load_case(v->type, v->start, v->json, v->value, v->outcome, v->processing, false);
+    }
+}
+
+static void test_clear_containers(void **state)
+{
+    (void)state;
+    o3t_load_case("vector<i32>", "[1]", "[2]", "[2]", SV_O3DE_SUCCESS, OK, true);
+    o3t_load_case("map<string,i32>", "{\"a\":1}", "{\"b\":2}", "{\"b\":2}", SV_O3DE_SUCCESS, OK, true);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    o3t_schema_free();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_primitive_vectors),
+        cmocka_unit_test(test_enum_load),
+        cmocka_unit_test(test_enum_store),
+        cmocka_unit_test(test_store_vectors),
+        cmocka_unit_test(test_class_and_container_load),
+        cmocka_unit_test(test_clear_containers),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}
