@@ -44,6 +44,23 @@ void cli_report(const char *file, const sv_error *err)
     cli_error("%s: %s", file, need >= 0 ? line : sv_status_str(err->status));
 }
 
+static int severity(int code)
+{
+    switch (code) {
+    case 0: return 0;
+    case 1: return 1;
+    case 4: return 2;
+    case 3: return 3;
+    case 2: return 4;
+    default: return 1;
+    }
+}
+
+int cli_worse_exit(int a, int b)
+{
+    return severity(b) > severity(a) ? b : a;
+}
+
 int cli_exit_code(sv_status status)
 {
     switch (status) {

@@ -25,4 +25,8 @@ void cli_report(const char *file, const sv_error *err);
  * 3 input/output or memory, 4 unsupported or not found. */
 int cli_exit_code(sv_status status);
 
+/* Of two exit codes, the more severe, for commands over several files:
+ * usage (2), then input/output (3), then unsupported (4), then bad data (1). */
+int cli_worse_exit(int a, int b);
+
 #endif

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_detect.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
 
@@ -24,19 +25,17 @@ int cli_find_format(const char *name, const sv_format **out)
     char names[512];
     *out = sv_format_find(name);
     if (*out) return 0;
+    /* a name on the command line: a usage error */
     cli_error("unknown format '%s' (known formats: %s)", name, format_names(names, sizeof names));
-    return cli_exit_code(SV_ERR_UNSUPPORTED);
+    return cli_exit_code(SV_ERR_USAGE);
 }
 
 int cli_input_format(const char *from, const char *path, const cli_input *in, const sv_format **out)
 {
-    char names[512];
     if (from) return cli_find_format(from, out);
-    *out = sv_format_detect(in->data, in->len, cli_is_stdio(path) ? NULL : path);
-    if (*out) return 0;
-    cli_error("%s: cannot tell the format; name it with --from (known formats: %s)",
-              cli_display_name(path), format_names(names, sizeof names));
-    return cli_exit_code(SV_ERR_UNSUPPORTED);
+    /* an input that fits several formats equally is refused, not guessed */
+    return cli_detect_pick(cli_display_name(path), cli_is_stdio(path) ? NULL : path, in->data,
+                           in->len, out);
 }
 
 /* The status to report for a failed codec call: the one err recorded, or,
@@ -93,6 +92,20 @@ int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *ou
     return rc;
 }
 
+int cli_tree_format(cli_args *a, const char *path, const sv_value *root, const sv_format **out)
+{
+    const sv_value *meta = sv_meta(root);
+    const sv_value *name = sv_kind_of(meta) == SV_MAP ? sv_map_getz(meta, "format") : NULL;
+    const char *s = sv_kind_of(name) == SV_STRING ? sv_get_str(name, NULL) : NULL;
+    *out = s ? sv_format_find(s) : NULL;
+    if (!*out || !(*out)->encode) {
+        cli_usage_error("conv", "%s: the tree does not say which format it came from; needs --to FMT",
+                        cli_display_name(path));
+        return 2;
+    }
+    return cli_check_format_options(a, "conv", *out, NULL);
+}
+
 void cli_loaded_free(cli_loaded *l)
 {
     if (l->doc) sv_doc_free(l->doc);
@@ -111,6 +124,8 @@ int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts,
     st = ensure_error(&err, st, f,
                       st == SV_ERR_NOMEM ? "no memory for the output"
                                          : "the encoder gave no details");
+    /* no input byte caused it: the value's path says where */
+    err.byte_offset = SV_ERROR_NO_OFFSET;
     cli_report(cli_display_name(path), &err);
     return cli_exit_code(st);
 }

@@ -34,6 +34,11 @@ int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *ou
              cli_loaded *out);
 void cli_loaded_free(cli_loaded *l);
 
+/* The format root's meta names ({"format": "godot3", ...}), for conv
+ * without --to; checks the -O options against it. Exit code 2 (usage: name
+ * it with --to) when the tree names none. */
+int cli_tree_format(cli_args *a, const char *path, const sv_value *root, const sv_format **out);
+
 /* Encodes root with format f into out (which the caller owns and frees).
  * path names the input in diagnostics. */
 int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts, const char *path,

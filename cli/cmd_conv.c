@@ -9,7 +9,7 @@
 /* One line of source per line of output. */
 /* clang-format off */
 static const char help[] =
-    "usage: serval conv [--from FMT] --to FMT [-o OUT] [OPTIONS] FILE|-\n"
+    "usage: serval conv [--from FMT] [--to FMT] [-o OUT] [OPTIONS] FILE|-\n"
     "\n"
     "Converts FILE ('-' is standard input) to format FMT, writing to OUT or\n"
     "else to standard output. OUT is replaced only when the whole conversion\n"
@@ -18,7 +18,8 @@ static const char help[] =
     "\n"
     "Options:\n"
     CLI_HELP_FROM
-    "  --to FMT            write format FMT (required)\n"
+    "  --to FMT            write format FMT; default: the format the tree's\n"
+    "                      root $meta names (\"format\"), as dump writes it\n"
     "  -o, --output OUT    write to OUT instead of standard output\n"
     CLI_HELP_FORMAT_OPTION
     CLI_HELP_LIMITS
@@ -30,16 +31,25 @@ static const char help[] =
 static int conv(cli_args *a, const char *path)
 {
     const sv_format *to = NULL;
-    int rc = cli_find_format(a->to, &to);
-    if (rc) return rc;
-    if (!to->encode) {
-        cli_error("format %s cannot be written", to->name);
-        return cli_exit_code(SV_ERR_UNSUPPORTED);
+    int rc = 0;
+    if (a->to) {
+        rc = cli_find_format(a->to, &to);
+        if (rc) return rc;
+        if (!to->encode) {
+            cli_error("format %s cannot be written", to->name);
+            return cli_exit_code(SV_ERR_UNSUPPORTED);
+        }
     }
 
     cli_loaded l;
     rc = cli_load(a, "conv", path, to, &l);
     if (rc) return rc;
+    /* without --to: the format the tree says it came from */
+    if (!to) rc = cli_tree_format(a, path, &l.root, &to);
+    if (rc) {
+        cli_loaded_free(&l);
+        return rc;
+    }
 
     sv_options opts = cli_format_options(a, "indent", "0");
     sv_buf out;
@@ -63,9 +73,6 @@ int cmd_conv(int argc, char **argv)
         fputs(help, stdout);
     } else if (a.file_count != 1) {
         cli_usage_error("conv", "needs exactly one FILE ('-' for standard input)");
-        rc = 2;
-    } else if (!a.to) {
-        cli_usage_error("conv", "needs --to FMT");
         rc = 2;
     } else {
         rc = conv(&a, a.files[0]);

@@ -3,6 +3,7 @@
 
 #include "cli_args.h"
 #include "cli_cmds.h"
+#include "cli_detect.h"
 #include "cli_diag.h"
 #include "cli_io.h"
 
@@ -11,9 +12,12 @@
 static const char help[] =
     "usage: serval detect FILE...\n"
     "\n"
-    "Prints 'FILE: FORMAT' for each FILE ('-' is standard input), or\n"
-    "'FILE: unknown' when no format recognises it. The content decides;\n"
-    "the file extension breaks ties. An unknown format is not an error.\n"
+    "Prints 'FILE: FORMAT (confidence N)' for each FILE ('-' is standard\n"
+    "input), then any other format that fits, less well; 'FILE: ambiguous:'\n"
+    "and the candidates when several fit equally (dump and conv then want\n"
+    "--from); 'FILE: unknown' when no format recognises it. The content\n"
+    "decides; the file extension breaks ties. An unknown format is not an\n"
+    "error.\n"
     "\n"
     "Options:\n"
     CLI_HELP_HELP
@@ -27,8 +31,7 @@ static int detect_one(const char *path)
     cli_input in;
     sv_status st = cli_read_input(path, &in);
     if (st != SV_OK) return cli_exit_code(st);
-    const sv_format *f = sv_format_detect(in.data, in.len, cli_is_stdio(path) ? NULL : path);
-    printf("%s: %s\n", cli_display_name(path), f ? f->name : "unknown");
+    cli_detect_print(cli_display_name(path), cli_is_stdio(path) ? NULL : path, in.data, in.len);
     fflush(stdout); /* in order with any error that follows, under 2>&1 */
     cli_input_free(&in);
     return 0;
@@ -48,7 +51,7 @@ int cmd_detect(int argc, char **argv)
         /* Every file is looked at; the exit code is the worst seen. */
         for (size_t i = 0; i < a.file_count; i++) {
             int one = detect_one(a.files[i]);
-            if (one > rc) rc = one;
+            rc = cli_worse_exit(rc, one);
         }
     }
     cli_args_free(&a);

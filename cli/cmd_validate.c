@@ -13,7 +13,8 @@ static const char help[] =
     "\n"
     "Decodes each FILE ('-' is standard input) and prints 'FILE: ok', or the\n"
     "error on standard error. Every file is checked; the exit status is the\n"
-    "highest of the files' (1 if any holds bad data and none failed worse).\n"
+    "most severe of the files': usage 2, then input/output 3, then\n"
+    "unsupported 4, then bad data 1.\n"
     "\n"
     "Options:\n"
     CLI_HELP_FROM
@@ -44,7 +45,7 @@ static int validate_files(cli_args *a)
             fflush(stdout);
             cli_loaded_free(&l);
         }
-        if (rc > worst) worst = rc;
+        worst = cli_worse_exit(worst, rc);
         /* A usage error is about the command line: the same for every file. */
         if (rc == 2) break;
     }

@@ -47,6 +47,10 @@ SV_API const char *sv_status_name(sv_status status);
 
 /* Where and why a decode or encode failed. All fields are plain data: the
  * struct lives on the caller's stack and needs no cleanup. */
+/* byte_offset of an error that no input byte caused (an encoder's: the
+ * value's path says where); sv_error_format then names no byte. */
+#define SV_ERROR_NO_OFFSET UINT64_MAX
+
 typedef struct sv_error {
     sv_status status;
     const char *format;          /* "json", "godot4", ...; static string */

@@ -75,8 +75,29 @@ typedef struct sv_format {
 SV_API const sv_format *const *sv_formats(size_t *count);
 SV_API const sv_format *sv_format_find(const char *name);
 /* The best format for the data: by probe score, then by the file name's
- * extension (filename may be NULL). NULL when nothing fits. */
+ * extension (filename may be NULL). NULL when nothing fits. It picks one even
+ * when another fits as well (see sv_format_detect_all), so a tool that must
+ * not guess asks for every candidate instead. */
 SV_API const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename);
+
+/* One format that the data may be in, and how sure its probe is: 0 (no) to
+ * 100 (a magic number matched). by_extension: the file name fits too. */
+typedef struct sv_format_candidate {
+    const sv_format *format;
+    int score;
+    bool by_extension;
+} sv_format_candidate;
+
+/* Every format that fits the data, best first (by score, then extension,
+ * then table order), up to max of them in out (out may be NULL when max is
+ * 0). Returns how many fit, which may exceed max. */
+SV_API size_t sv_format_detect_all(const uint8_t *data, size_t len, const char *filename,
+                                   sv_format_candidate *out, size_t max);
+
+/* Whether the first two of n candidates (as sv_format_detect_all orders
+ * them) fit equally well, by score and by extension: the data does not say
+ * which format it is, and a caller should ask rather than pick the first. */
+SV_API bool sv_format_candidates_ambiguous(const sv_format_candidate *c, size_t n);
 
 #ifdef __cplusplus
 }

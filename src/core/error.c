@@ -164,7 +164,7 @@ int sv_error_format(const sv_error *err, char *buf, size_t size)
     if (!err) return snprintf(buf, size, "no error");
     char where[96] = "";
     if (err->status != SV_OK && err->status != SV_ERR_NOMEM && err->status != SV_ERR_USAGE &&
-        err->status != SV_ERR_IO) {
+        err->status != SV_ERR_IO && err->byte_offset != SV_ERROR_NO_OFFSET) {
         int n = snprintf(where, sizeof where, " at byte %llu", (unsigned long long)err->byte_offset);
         if (err->bit_offset >= 0 && n > 0 && (size_t)n < sizeof where)
             n += snprintf(where + n, sizeof where - (size_t)n, " bit %d", err->bit_offset);

@@ -22,4 +22,9 @@ const sv_format *sv__format_table_find(const sv_format *const *table, size_t cou
 const sv_format *sv__format_table_detect(const sv_format *const *table, size_t count,
                                          const uint8_t *data, size_t len, const char *filename);
 
+/* Every entry that fits, best first (see sv_format_detect_all). */
+size_t sv__format_table_detect_all(const sv_format *const *table, size_t count,
+                                   const uint8_t *data, size_t len, const char *filename,
+                                   sv_format_candidate *out, size_t max);
+
 #endif

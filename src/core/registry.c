@@ -79,6 +79,42 @@ const sv_format *sv__format_table_detect(const sv_format *const *table, size_t c
     return best;
 }
 
+/* Whether a ranks before b: higher score, then the extension. Equal ones
+ * keep table order (insertion below is stable). */
+static bool ranks_before(const sv_format_candidate *a, const sv_format_candidate *b)
+{
+    if (a->score != b->score) return a->score > b->score;
+    return a->by_extension && !b->by_extension;
+}
+
+size_t sv__format_table_detect_all(const sv_format *const *table, size_t count,
+                                   const uint8_t *data, size_t len, const char *filename,
+                                   sv_format_candidate *out, size_t max)
+{
+    size_t found = 0, kept = 0;
+    if (!out) max = 0;
+    for (size_t i = 0; i < count; i++) {
+        const sv_format *f = table[i];
+        sv_format_candidate c = {f, 0, matches_extension(f, filename)};
+        if (f->probe) {
+            c.score = f->probe(data ? data : (const uint8_t *)"", data ? len : 0);
+            if (c.score <= 0) continue;
+        } else if (!c.by_extension) {
+            continue;
+        }
+        found++;
+        /* insertion into the kept (sorted) list; the worst falls off */
+        size_t at = kept;
+        while (at > 0 && ranks_before(&c, &out[at - 1])) at--;
+        if (at >= max) continue;
+        size_t last = kept < max ? kept : max - 1;
+        for (size_t j = last; j > at; j--) out[j] = out[j - 1];
+        out[at] = c;
+        if (kept < max) kept++;
+    }
+    return found;
+}
+
 /* ---- options ---------------------------------------------------------------- */
 
 /* The last occurrence wins, so a caller can put defaults first and let the

@@ -78,6 +78,17 @@ const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *f
     return sv__format_table_detect(builtin, BUILTIN_COUNT, data, len, filename);
 }
 
+size_t sv_format_detect_all(const uint8_t *data, size_t len, const char *filename,
+                            sv_format_candidate *out, size_t max)
+{
+    return sv__format_table_detect_all(builtin, BUILTIN_COUNT, data, len, filename, out, max);
+}
+
+bool sv_format_candidates_ambiguous(const sv_format_candidate *c, size_t n)
+{
+    return c && n >= 2 && c[0].score == c[1].score && c[0].by_extension == c[1].by_extension;
+}
+
 /* ---- type-list loaders (sv_schema_load picks one by content) -------------- */
 
 extern const sv_schema_loader sv__schema_loader_serval; /* src/schema/schema_file.c */

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/article.h"
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
 #include "json/json_read_fast.h"
@@ -584,8 +585,9 @@ have_value: /* the value is vs[vtop] */
             sv_kind want = sv_tag_kind(tag);
             r->open = true; /* errors below are about the wrapped value */
             if (want != SV_KIND_COUNT && v->kind != want)
-                FAIL(f->at, SV_ERR_TYPE, "$%s takes a %s, not a %s", sv_tag_name(tag),
-                     sv_kind_name(want), sv_kind_name((sv_kind)v->kind));
+                FAIL(f->at, SV_ERR_TYPE, "$%s takes %s %s, not %s %s", sv_tag_name(tag),
+                     sv__article(sv_kind_name(want)), sv_kind_name(want),
+                     sv__article(sv_kind_name((sv_kind)v->kind)), sv_kind_name((sv_kind)v->kind));
             if (v->tag != SV_TAG_NONE)
                 FAIL(f->at, SV_ERR_TYPE, "a value has one tag: $%s cannot wrap a $%s value",
                      sv_tag_name(tag), sv_tag_name((sv_tag)v->tag));

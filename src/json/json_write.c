@@ -8,6 +8,7 @@
  * and call here, or straight into sv__jw_by_kind, for the rest. A failure
  * unwinds with the JSON Pointer path of the failing value: each container
  * level prepends its own segment. */
+#include "core/article.h"
 #include "core/error_record.h"
 #include "json/json_opts.h"
 #include "json/json_write_internal.h"
@@ -159,8 +160,9 @@ sv_status sv__jw_value(sv_jw *w, const sv_value *v)
         return write_untagged(w, v);
     if (t->kind != SV_KIND_COUNT && t->kind != kind)
         return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
-                            "malformed tree: tag %s does not apply to a %s",
-                            sv_tag_name((sv_tag)tag), sv_kind_name((sv_kind)kind));
+                            "malformed tree: tag %s does not apply to %s %s",
+                            sv_tag_name((sv_tag)tag), sv__article(sv_kind_name((sv_kind)kind)),
+                            sv_kind_name((sv_kind)kind));
     if (w->plain) return write_untagged(w, v);
     /* {"$tag": value}: the value starts on the form's line, at its level */
     if (!sv__jw_need(w, SV_JW_OPEN_MAX + 1)) return SV_ERR_NOMEM;

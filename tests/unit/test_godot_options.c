@@ -140,7 +140,10 @@ static void test_framing(void **state)
 {
     (void)state;
     const char *two = "08000000 02000000 2a000000 0c000000 04000000 02000000 68690000";
-    dec_case("godot3", "framing=stream", two, "[42,\"hi\"]", SV_OK);
+    /* a stream keeps its framing in the root's meta */
+    dec_case("godot3", "framing=stream", two, "{\"$array\":[42,\"hi\"],\"$meta\":{\"format\":\"godot3\",\"framing\":\"stream\"}}", SV_OK);
+    /* without options, the framing that fits the whole input */
+    dec_case("godot3", NULL, two, "{\"$array\":[42,\"hi\"],\"$meta\":{\"format\":\"godot3\",\"framing\":\"stream\"}}", SV_OK);
     dec_case("godot3", "framing=prefixed", two, "42", SV_OK); /* the first frame */
     /* raw, the prefix 8 is read as a type: a 3.x Transform2D (spec §3.2) */
     {
@@ -149,17 +152,21 @@ static void test_framing(void **state)
         sv_doc *d = sv_doc_new(NULL);
         sv_value t;
         sv_error e;
-        assert_int_equal(tg_decode("godot3", NULL, d, raw, (size_t)rn, &t, &e), SV_OK);
+        tg_opts ro;
+        tg_opts_parse(&ro, "framing=raw");
+        assert_int_equal(tg_decode("godot3", &ro, d, raw, (size_t)rn, &t, &e), SV_OK);
         assert_int_equal(sv_tag_of(&t), SV_TAG_TRANSFORM2D);
         sv_doc_free(d);
     }
-    dec_case("godot3", "framing=stream", "", "[]", SV_OK);
+    dec_case("godot3", "framing=stream", "", "{\"$array\":[],\"$meta\":{\"format\":\"godot3\",\"framing\":\"stream\"}}", SV_OK);
     dec_case("godot3", "framing=stream", "08000000 02000000 2a000000 0c00", NULL, SV_ERR_TRUNCATED);
     dec_case("godot3", "framing=stream", "09000000 02000000 2a000000", NULL, SV_ERR_TRUNCATED);
     /* a frame longer than its Variant: the rest of the frame is skipped, as get_var does */
     dec_case("godot3", "framing=stream", "0c000000 02000000 2a000000 ffffffff 04000000 00000000",
-             "[42,null]", SV_OK);
-    dec_case("godot3", "framing=stream,prefix=be", "00000008 02000000 2a000000", "[42]", SV_OK);
+             "{\"$array\":[42,null],\"$meta\":{\"format\":\"godot3\",\"framing\":\"stream\"}}", SV_OK);
+    dec_case("godot3", "framing=stream,prefix=be", "00000008 02000000 2a000000",
+             "{\"$array\":[42],\"$meta\":{\"format\":\"godot3\",\"framing\":\"stream\",\"prefix\":\"be\"}}",
+             SV_OK);
     enc_case("godot3", "framing=stream", "[42,\"hi\"]", two, SV_OK);
     enc_case("godot3", "framing=prefixed,prefix=be", "42", "00000008 02000000 2a000000", SV_OK);
     enc_case("godot3", "framing=stream", "42", NULL, SV_ERR_TYPE);

@@ -102,7 +102,23 @@ static inline sv_status tg_decode(const char *fmt, const tg_opts *o, sv_doc *doc
     const sv_format *f = sv_format_find(fmt);
     if (!f) return SV_ERR_NOT_FOUND;
     sv_error_clear(err);
-    return f->decode(doc, p, n, o ? &o->o : NULL, out, err);
+    /* The engine ignores bytes after a raw Variant; the registry refuses
+     * them unless told (docs/formats/godot.md), and these vectors are the
+     * engine's reading. */
+    const char *names[9], *values[9];
+    sv_options with;
+    sv_options_init(&with);
+    size_t count = o ? o->o.count : 0;
+    for (size_t i = 0; i < count; i++) {
+        names[i] = o->o.names[i];
+        values[i] = o->o.values[i];
+    }
+    names[count] = "trailing";
+    values[count] = "allow";
+    with.names = names;
+    with.values = values;
+    with.count = count + 1;
+    return f->decode(doc, p, n, &with, out, err);
 }
 
 static inline sv_status tg_encode(const char *fmt, const tg_opts *o, const sv_value *v, sv_buf *out,

@@ -220,8 +220,12 @@ static sv_status dec_float(gd_dec *d, uint32_t hdr, sv_value *out)
          * would have written as f32 keeps its width explicitly. Non-finite
          * values are explicit too: the typed JSON has only the explicit form
          * for them ({"$f64": "nan"}), and for NaN the rule agrees anyway. */
-        *out = ((double)(float)v == v || isnan(v)) ? sv_with_flags(sv_f64(v), SV_F_EXPLICIT)
-                                                   : sv_f64(v);
+        /* A whole value is explicit too: a plain whole float64 prints as
+         * "100.0", which JSON tools that go through a double (jq 1.6) give
+         * back as the integer 100 (docs/json.md, "Using it with jq"). */
+        *out = ((double)(float)v == v || isnan(v) || (isfinite(v) && v == trunc(v)))
+                   ? sv_with_flags(sv_f64(v), SV_F_EXPLICIT)
+                   : sv_f64(v);
     } else {
         if (!dneed(d, 4, "float32")) return d->rd.status;
         uint32_t u = du32(d);
@@ -231,7 +235,10 @@ static sv_status dec_float(gd_dec *d, uint32_t hdr, sv_value *out)
          * f32 is not the rule's choice (NaN != NaN gives f64), and the typed
          * JSON writes infinities only in the explicit form ({"$f32": "inf"}),
          * so non-finite values keep their f32 width explicitly. */
-        *out = isfinite(f) ? sv_f64((double)f) : sv_f32(f);
+        /* A whole value keeps its f32 width explicitly ({"$f32": 100.0}),
+         * which the rule would choose anyway: a plain "100.0" would come back
+         * as an integer through jq 1.6. */
+        *out = isfinite(f) && f != truncf(f) ? sv_f64((double)f) : sv_f32(f);
     }
     return SV_OK;
 }

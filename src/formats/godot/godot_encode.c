@@ -14,6 +14,7 @@
 #include "core/byteio.h"
 #include "core/compiler.h"
 #include "core/mem.h"
+#include "core/article.h"
 #include "formats/godot/godot_internal.h"
 
 /* Strings that were checked already, by address: a decoded or JSON-read
@@ -226,10 +227,11 @@ static sv_status enc_tuple(gd_enc *e, const sv_value *v)
 {
     unsigned t = gd_type_of_tuple_tag((sv_tag)v->tag);
     if (t == GD_NONE)
-        return efail(e, SV_ERR_TYPE, "a %s tuple has no Godot type", sv_tag_name((sv_tag)v->tag));
+        return efail(e, SV_ERR_UNSUPPORTED, "%s %s tuple has no Godot type",
+                     sv__article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
     const gd_math *m = gd_math_of(t);
     if (v->len != m->scalars)
-        return efail(e, SV_ERR_TYPE, "a %s needs %u numbers, found %u", gd_type_name(t), m->scalars,
+        return efail(e, SV_ERR_TYPE, "%s %s needs %u numbers, found %u", sv__article(gd_type_name(t)), gd_type_name(t), m->scalars,
                      v->len);
     bool wide = m->real && real_wide(e, v);
     if (!header(e, t, wide ? GD_FLAG_64 : 0)) return e->err->status;
@@ -260,7 +262,8 @@ static sv_status enc_packed(gd_enc *e, const sv_value *v)
     case SV_TAG_PACKED_VECTOR4: t = GD_PACKED_VECTOR4; break;
     case SV_TAG_PACKED_COLOR: t = GD_PACKED_COLOR; break;
     default:
-        return efail(e, SV_ERR_TYPE, "a %s array has no Godot type", sv_tag_name((sv_tag)v->tag));
+        return efail(e, SV_ERR_UNSUPPORTED, "%s %s array has no Godot type",
+                     sv__article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
     }
     if (v->tag != SV_TAG_NONE) {
         wide = t != GD_PACKED_COLOR && real_wide(e, v);
@@ -270,7 +273,7 @@ static sv_status enc_packed(gd_enc *e, const sv_value *v)
     if (!header(e, t, wide ? GD_FLAG_64 : 0)) return e->err->status;
     size_t count = v->len / per;
     if (count > INT32_MAX / (sv_elem_size(to) * per))
-        return efail(e, SV_ERR_RANGE, "%zu items are too many for a %s", count, gd_type_name(t));
+        return efail(e, SV_ERR_RANGE, "%zu items are too many for %s %s", count, sv__article(gd_type_name(t)), gd_type_name(t));
     put32(e->out, (uint32_t)count);
     if (t == GD_PACKED_BYTE) {
         sv_buf_append(e->out, v->as.data, count);
@@ -596,9 +599,11 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
     default: break;
     }
     if (tag != SV_TAG_NONE)
-        return efail(e, SV_ERR_TYPE, "a %s tagged %s has no Godot type",
+        return efail(e, SV_ERR_UNSUPPORTED, "%s %s tagged %s has no Godot type",
+                     sv__article(sv_kind_name(sv_kind_of(v))),
                      sv_kind_name(sv_kind_of(v)), sv_tag_name(tag));
-    return efail(e, SV_ERR_TYPE, "a %s has no Godot type", sv_kind_name(sv_kind_of(v)));
+    return efail(e, SV_ERR_UNSUPPORTED, "%s %s has no Godot type",
+                 sv__article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)));
 }
 
 sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err)

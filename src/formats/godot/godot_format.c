@@ -2,56 +2,112 @@
  *
  * Detection by content is weak for this format: the bytes carry no magic and
  * the 3.x and 4.x numberings overlap (spec §8: "auto-detection cannot be
- * reliable"). So the probe says 10 (a guess) only when the whole input is
- * exactly one Variant of the profile, godot4 first; godot3 only when godot4
- * does not fit. godot-doc is never detected (spec §3.4.1: it must be chosen). */
+ * reliable"). So a probe says yes only when the whole input is exactly what
+ * the profile would have written: one raw Variant that ends at the input's
+ * end, one length-prefixed Variant (store_var) whose prefix is the rest of
+ * the input, or a stream of them. When godot3 and godot4 both fit, both say
+ * so with the same score and the caller sees an ambiguous input (registry.h);
+ * godot-doc is never detected (spec §3.4.1: it must be chosen).
+ *
+ * The framing found this way is also what the decoder uses when no
+ * -O framing is given, and the framing of a decoded file is kept in the
+ * tree (godot_file_meta.c), so that writing it back needs no option. */
+#include <string.h>
+
+#include "core/byteio.h"
+#include "formats/godot/godot_file_meta.h"
 #include "formats/godot/godot_internal.h"
 
 /* Inputs above this are not probed (the probe decodes). */
 #define GD_PROBE_MAX (UINT64_C(64) << 20)
 
-/* A lone nil (00000000) fits every profile and says nothing: a file of
- * zeros is not named Godot, so the probe wants at least one typed value. */
-static bool exact_fit(sv_godot_profile profile, const uint8_t *data, size_t len)
+/* Probe scores: a length prefix that matches the input's size is a better
+ * sign than a lone Variant that happens to fill it. */
+#define GD_SCORE_RAW 30
+#define GD_SCORE_STREAM 50
+#define GD_SCORE_PREFIXED 60
+
+/* Whether data[0..len) is exactly one Variant of the profile. A lone nil
+ * (00000000) fits every profile and says nothing: a file of zeros is not
+ * named Godot, so the probe wants a typed value. */
+static bool exact_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *data, size_t len)
 {
-    if (len < 8 || len > GD_PROBE_MAX || (len & 3) || (data[0] == 0)) return false;
-    sv_doc *doc = sv_doc_new(NULL);
-    if (!doc) return false;
+    if (len < 4 || (len & 3) || (data[0] == 0)) return false;
     sv_godot_opts o;
     sv_godot_opts_init(&o, profile);
     size_t used = 0;
     sv_value v;
-    bool ok = sv_godot_decode(doc, data, len, &o, &v, &used, NULL) == SV_OK && used == len;
+    return sv_godot_decode(doc, data, len, &o, &v, &used, NULL) == SV_OK && used == len;
+}
+
+/* Whether data is one or more length-prefixed Variants, each filling its
+ * frame, that end exactly at the input's end; *frames gets their number. */
+static bool frames_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *data, size_t len,
+                       bool be, size_t *frames)
+{
+    size_t at = 0, n = 0;
+    while (at < len) {
+        if (len - at < 8) return false;
+        uint32_t size = be ? sv_load_u32be(data + at) : sv_load_u32le(data + at);
+        if (size > len - at - 4 || !exact_fit(doc, profile, data + at + 4, size)) return false;
+        at += 4 + (size_t)size;
+        n++;
+    }
+    *frames = n;
+    return n > 0;
+}
+
+int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
+                     sv_godot_framing *framing, bool *be)
+{
+    if (len < 4 || len > GD_PROBE_MAX) return 0;
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return 0;
+    int score = 0;
+    size_t frames = 0;
+    /* Frames that each hold exactly one Variant and end at the input's end
+     * are the stronger sign: a raw reading of the same bytes takes the first
+     * prefix for a type code (08000000 ... reads as a 3.x Transform2D). */
+    for (int big = 0; big <= 1 && !score; big++) {
+        if (frames_fit(doc, profile, data, len, big, &frames)) {
+            score = frames == 1 ? GD_SCORE_PREFIXED : GD_SCORE_STREAM;
+            *framing = frames == 1 ? SV_GODOT_PREFIXED : SV_GODOT_STREAM;
+            *be = big;
+        }
+    }
+    if (!score && exact_fit(doc, profile, data, len)) {
+        score = GD_SCORE_RAW;
+        *framing = SV_GODOT_RAW;
+        *be = false;
+    }
     sv_doc_free(doc);
-    return ok;
+    return score;
 }
 
 static int godot4_probe(const uint8_t *data, size_t len)
 {
-    return exact_fit(SV_GODOT4, data, len) ? 10 : 0;
+    sv_godot_framing f;
+    bool be;
+    return gd_probe_framing(SV_GODOT4, data, len, &f, &be);
 }
 
 static int godot3_probe(const uint8_t *data, size_t len)
 {
-    return exact_fit(SV_GODOT3, data, len) && !exact_fit(SV_GODOT4, data, len) ? 10 : 0;
+    sv_godot_framing f;
+    bool be;
+    return gd_probe_framing(SV_GODOT3, data, len, &f, &be);
 }
 
 #define GD_FORMAT_FUNCS(prefix, profile)                                                           \
     static sv_status prefix##_decode(sv_doc *doc, const uint8_t *data, size_t len,                 \
                                      const sv_options *opts, sv_value *out, sv_error *err)         \
     {                                                                                              \
-        sv_godot_opts o;                                                                           \
-        sv_status st = gd_opts_from_registry(profile, opts, false, &o, err);                       \
-        if (st != SV_OK) return st;                                                                \
-        return sv_godot_decode(doc, data, len, &o, out, NULL, err);                                \
+        return gd_registry_decode(profile, doc, data, len, opts, out, err);                        \
     }                                                                                              \
     static sv_status prefix##_encode(const sv_value *v, const sv_options *opts, sv_buf *out,       \
                                      sv_error *err)                                                \
     {                                                                                              \
-        sv_godot_opts o;                                                                           \
-        sv_status st = gd_opts_from_registry(profile, opts, true, &o, err);                        \
-        if (st != SV_OK) return st;                                                                \
-        return sv_godot_encode(v, &o, out, err);                                                   \
+        return gd_registry_encode(profile, v, opts, out, err);                                     \
     }
 
 GD_FORMAT_FUNCS(godot4, SV_GODOT4)
@@ -63,9 +119,11 @@ static const char *const no_extensions[] = {NULL};
 #define GD_COMMON_OPTIONS                                                                          \
     {"objects",                                                                                    \
      "id (default) or full: full objects (class + properties) are refused unless full"},           \
-        {"framing", "raw (var_to_bytes, default), prefixed (store_var/put_var) or stream (many)"}, \
+        {"framing", "raw (var_to_bytes), prefixed (store_var/put_var) or stream (many); "          \
+                    "read: default what fits, write: default the tree's $meta, else raw"},         \
+        {"prefix", "le (default) or be: byte order of the length prefix (StreamPeer.big_endian)"}, \
     {                                                                                              \
-        "prefix", "le (default) or be: byte order of the length prefix (StreamPeer.big_endian)"    \
+        "trailing", "read, raw framing: allow bytes after the Variant (ignored, as the engine does)" \
     }
 
 static const sv_option_desc godot4_options[] = {

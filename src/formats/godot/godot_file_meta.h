@@ -1,0 +1,25 @@
+/* The registry's side of the Godot format: framing found by content, the
+ * trailing-bytes rule of raw framing, and the file's framing kept in the
+ * tree as meta on the root ({"format": "godot3", "framing": "prefixed"}), so
+ * that the tree alone says how to write the file back. */
+#ifndef SV_FORMATS_GODOT_FILE_META_H
+#define SV_FORMATS_GODOT_FILE_META_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serval/godot.h"
+
+/* How well data fits the profile as a whole file: 0 (not at all) or a probe
+ * score, with the framing and prefix byte order that fit. */
+int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
+                     sv_godot_framing *framing, bool *be);
+
+/* The registry's decode and encode (sv_format.decode / .encode). */
+sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,
+                             size_t len, const sv_options *opts, sv_value *out, sv_error *err);
+sv_status gd_registry_encode(sv_godot_profile profile, const sv_value *v, const sv_options *opts,
+                             sv_buf *out, sv_error *err);
+
+#endif
