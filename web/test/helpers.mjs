@@ -74,9 +74,16 @@ export async function openFile(page, file, input = '#file-input') {
   };
 }
 
+// Clicks a download button; the page's error message, if one shows, fails it.
 export async function download(page, button = '#download') {
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 120000 }), page.click(button)]);
-  return fs.readFileSync(await dl.path());
+  await page.evaluate(() => { document.getElementById('message').hidden = true; });
+  const dl = page.waitForEvent('download', { timeout: 120000 });
+  await page.click(button);
+  const failed = waitFor(page, () => !document.getElementById('message').hidden, null, 120000)
+    .then(async () => { throw new Error(`no download: ${await page.textContent('#message')}`); });
+  const d = await Promise.race([dl, failed]);
+  failed.catch(() => {});
+  return fs.readFileSync(await d.path());
 }
 
 export function cli(args, input) {

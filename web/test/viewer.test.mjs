@@ -28,25 +28,29 @@ after(async () => {
   if (context) await context.close();
 });
 
-// Expands rows until an editable input shows; returns its type, pointer and value.
-async function firstEditable() {
-  for (let round = 0; round < 40; round++) {
-    const found = await page.evaluate(() => {
-      const ok = new Set(['int', 'float', 'string', 'bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
-      for (const el of document.querySelectorAll('#tree input.edit')) {
-        if (el.offsetParent && ok.has(el.dataset.type) && !(el.dataset.type.startsWith('f') && /nan|inf/.test(el.value))) {
-          el.dataset.testTarget = '1';
-          return { type: el.dataset.type, pointer: el.dataset.pointer, value: el.value };
-        }
-      }
+// Expands the first rows (up to 60 toggles), then picks the last number
+// shown (a value deep in the data rather than a header field), else the last
+// string or bool; returns its type, pointer and value.
+async function pickEditable() {
+  for (let round = 0; round < 60; round++) {
+    const opened = await page.evaluate(() => {
       const closed = [...document.querySelectorAll('#tree .toggle')].find((t) => t.textContent === '▸' && t.offsetParent);
       if (closed) closed.click();
-      return null;
+      return !!closed;
     });
-    if (found) return found;
-    await page.waitForTimeout(50);
+    if (!opened) break;
+    await page.waitForTimeout(30);
   }
-  return null;
+  return page.evaluate(() => {
+    const numeric = new Set(['int', 'float', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
+    const inputs = [...document.querySelectorAll('#tree input.edit')].filter((el) => el.offsetParent &&
+      !(el.dataset.type.startsWith('f') && /nan|inf/.test(el.value)));
+    const pick = inputs.filter((el) => numeric.has(el.dataset.type)).pop() ||
+      inputs.filter((el) => ['string', 'bool'].includes(el.dataset.type)).pop();
+    if (!pick) return null;
+    pick.dataset.testTarget = '1';
+    return { type: pick.dataset.type, pointer: pick.dataset.pointer, value: pick.value };
+  });
 }
 
 // A new value of the same type, different from the old one, as JSON.
@@ -97,7 +101,7 @@ function samples() {
 
 describe('each format: open, download untouched, edit, download', () => {
   for (const s of samples()) {
-    test(`${s.format}: ${path.basename(s.file)}`, async () => {
+    test(`${s.format}: ${path.basename(s.file)}`, async (t) => {
       const original = fs.readFileSync(s.file);
       const expectedFormat = cli(['detect', s.file]).toString().trim().split(': ')[1];
       assert.equal(expectedFormat, s.format, 'the command detects the sample as expected');
@@ -107,7 +111,7 @@ describe('each format: open, download untouched, edit, download', () => {
       assert.equal(await page.inputValue('#format-select'), s.format);
       assert.deepEqual(await download(page), original, 'an untouched download is the file itself');
 
-      const target = await firstEditable();
+      const target = await pickEditable();
       assert.ok(target, 'the tree has an editable value');
       const literal = newLiteral(target.type, target.value);
       await editTarget(literal, target.type);
@@ -115,6 +119,7 @@ describe('each format: open, download untouched, edit, download', () => {
       const expected = cliEdit(s.file, s.format, target.pointer, literal);
       assert.notDeepEqual(expected, original, `the edit of ${target.pointer} changes the file`);
       assert.deepEqual(edited, expected, `edit ${target.pointer} = ${literal} matches the command`);
+      t.diagnostic(`edited ${target.pointer} (${target.type}) = ${literal}`);
     });
   }
   const brson = path.join(SAMPLES, 'brson');
@@ -222,7 +227,7 @@ test('a file that fits two formats shows both, and reads as the one chosen', asy
 });
 
 test('a 50 MB Godot file loads in the worker with progress', async (t) => {
-  // An Array of 150,000 Dictionaries and a PackedFloat32Array of 7,000,000.
+  // An Array of 150,000 Dictionaries and a PackedFloat32Array of 8,000,000.
   const json = path.join(TMP, 'big.json');
   const out = fs.openSync(json, 'w');
   fs.writeSync(out, '[');
@@ -230,7 +235,7 @@ test('a 50 MB Godot file loads in the worker with progress', async (t) => {
     fs.writeSync(out, `{"name":"item_${i}","id":${i},"hp":${i}.25,"pos":{"$vector3":[${i % 97}.5,1.0,-${i % 13}.0]},"ok":${i % 2 ? 'true' : 'false'}},`);
   }
   const floats = [];
-  for (let i = 0; i < 7000000; i++) floats.push(`${i % 1000}.5`);
+  for (let i = 0; i < 8000000; i++) floats.push(`${i % 1000}.5`);
   fs.writeSync(out, `{"$f32s":[${floats.join(',')}]}]`);
   fs.closeSync(out);
   const bin = path.join(TMP, 'big.godot4.bin');
