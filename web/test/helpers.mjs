@@ -5,9 +5,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-export const ROOT = process.env.SERVAL_SOURCE_DIR || path.resolve(import.meta.dirname, '../..');
+export const ROOT = process.env.SERVAL_SOURCE_DIR || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = process.env.SERVAL_CLI || path.join(ROOT, 'build/serval');
 export const VIEWER = process.env.SERVAL_VIEWER || path.join(ROOT, 'build-web/serval-viewer.html');
 export const SAMPLES = path.resolve(ROOT, '../shared/samples');
