@@ -174,8 +174,10 @@ function describe(v, elemHint) {
   if (form === null) return { type: 'Dictionary', count: v.keys.length };
   const payload = v.vals[0];
   if (form === 'class') return { type: `${payload}`, count: v.keys.length - 1, isClass: true };
-  if (form === 'array') return { type: metaType('Array', v), count: kids(v).count };
-  if (form === 'map') return { type: metaType('Dictionary', v), count: kids(v).count };
+  // The count is of the items; the meta, if any, is one more child.
+  const items = () => kids(v).count - (v.keys[1] === '$meta' ? 1 : 0);
+  if (form === 'array') return { type: metaType('Array', v), count: items() };
+  if (form === 'map') return { type: metaType('Dictionary', v), count: items() };
   if (INT_RANGE[form] || form === 'f32' || form === 'f64') {
     return { type: form, value: numText(payload), edit: form, editRel: [0] };
   }
@@ -210,10 +212,17 @@ function describe(v, elemHint) {
   return { type: `$${form}`, value: summary(payload) };
 }
 
+// A container's type with its meta: a Godot PackedStringArray names itself;
+// typed containers carry {"type": T} or {"key": K, "value": V}.
 function metaType(base, v) {
   const meta = v.get('$meta');
   if (meta === undefined) return base;
   if (typeof meta === 'string') return meta;
+  const text = (x) => (typeof x === 'string' ? x : summary(x, 30));
+  if (meta instanceof JObj && meta.get('type') !== undefined) return `${base}[${text(meta.get('type'))}]`;
+  if (meta instanceof JObj && meta.get('key') !== undefined) {
+    return `${base}[${text(meta.get('key'))}, ${text(meta.get('value'))}]`;
+  }
   return `${base} ${summary(meta, 60)}`;
 }
 

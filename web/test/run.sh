@@ -22,4 +22,4 @@ cmake --build "$build" -j2 >/dev/null
 
 cd "$here"
 SERVAL_SOURCE_DIR="$root" SERVAL_CLI="$cli" SERVAL_VIEWER="$build/serval-viewer.html" \
-  node --test --test-timeout=300000 viewer.test.mjs
+  node --test viewer.test.mjs
