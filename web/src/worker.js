@@ -98,9 +98,12 @@ function encodeFromPieces(format, pieces, indent) {
   return takeOutput();
 }
 
+// The tree is replaced only once the new one is whole: a file that fails
+// to decode leaves the one shown as it was.
 function loadTree(text) {
   progress('reading the tree', 0);
-  tree = parseTyped(text, (f) => progress('reading the tree', f));
+  const t = parseTyped(text, (f) => progress('reading the tree', f));
+  tree = t;
   progress('done', 1);
 }
 
@@ -186,21 +189,22 @@ const ops = {
   },
   async open({ file, format }) {
     progress('reading the file', 0);
-    bytes = new Uint8Array(await file.arrayBuffer());
+    const data = new Uint8Array(await file.arrayBuffer());
     progress('detecting the format', 0);
-    const candidates = detect(bytes, file.name);
+    const candidates = detect(data, file.name);
     const chosen = format || (candidates[0] && candidates[0].name);
     if (!chosen) {
-      return { name: file.name, size: bytes.length, candidates, format: null };
+      bytes = data; // kept for the format the user picks
+      tree = null;
+      return { name: file.name, size: data.length, candidates, format: null };
     }
     progress(`decoding as ${chosen}`, 0);
-    tree = null;
-    loadTree(decodeToText(chosen, bytes));
-    return { name: file.name, size: bytes.length, candidates, format: chosen, root: rootRow() };
+    loadTree(decodeToText(chosen, data));
+    bytes = data;
+    return { name: file.name, size: data.length, candidates, format: chosen, root: rootRow() };
   },
   async reopen({ format }) {
     progress(`decoding as ${format}`, 0);
-    tree = null;
     loadTree(decodeToText(format, bytes));
     return { format, root: rootRow() };
   },

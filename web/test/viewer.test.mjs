@@ -26,6 +26,7 @@ before(async () => {
 
 after(async () => {
   if (context) await context.close();
+  fs.rmSync(TMP, { recursive: true, force: true });
 });
 
 // Expands the first rows (up to 60 toggles), then picks the last number
@@ -224,6 +225,27 @@ test('a file that fits two formats shows both, and reads as the one chosen', asy
   await waitFor(page, (n) => window.servalViewer.loads > n, before);
   assert.equal(await page.inputValue('#format-select'), other);
   if (other === 'bson') assert.equal(await page.locator('#tree .row[data-pointer="/b"]').count(), 1);
+});
+
+test('a dropped file opens; reading it as a format it is not is refused with the reason', async () => {
+  const file = path.join(ROOT, 'tests/vectors/bson/all_types.bson');
+  const before = await page.evaluate(() => window.servalViewer.loads);
+  await page.evaluate(({ b64, name }) => {
+    const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bin], name));
+    document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, { b64: fs.readFileSync(file).toString('base64'), name: 'all_types.bson' });
+  await waitFor(page, (n) => window.servalViewer.loads > n, before);
+  assert.equal(await page.inputValue('#format-select'), 'bson');
+  const rows = await page.locator('#tree .row').count();
+  await page.selectOption('#format-select', 'noesis');
+  await waitFor(page, () => !document.getElementById('message').hidden, null);
+  // The library's error names the format and the byte offset.
+  assert.match(await page.textContent('#message'), /^noesis: .*at byte 0/);
+  assert.equal(await page.inputValue('#format-select'), 'bson');
+  assert.equal(await page.locator('#tree .row').count(), rows, 'the tree shown stays');
+  assert.deepEqual(await download(page), fs.readFileSync(file));
 });
 
 test('a 50 MB Godot file loads in the worker with progress', async (t) => {
