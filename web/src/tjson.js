@@ -99,15 +99,41 @@ function parseTyped(text, onProgress) {
     i = j + 1;
     return escaped ? JSON.parse(text.slice(start - 1, j + 1)) : text.slice(start, j);
   }
+  // Numbers are the bulk of big files (packed arrays): integers of up to 15
+  // digits are summed while scanning, with no substring; the rest go
+  // through numberValue.
   function num() {
     const start = i;
+    let neg = false;
+    if (text.charCodeAt(i) === 45) {
+      neg = true;
+      i++;
+    }
+    let v = 0;
+    const digits = i;
     for (;;) {
       const c = text.charCodeAt(i);
-      if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69) i++;
+      if (c >= 48 && c <= 57) {
+        v = v * 10 + (c - 48);
+        i++;
+      } else break;
+    }
+    const c = text.charCodeAt(i);
+    if (c !== 46 && c !== 101 && c !== 69 && c !== 43) {
+      if (i === digits) fail('unexpected character');
+      if (i - digits <= 15 && !(neg && v === 0)) return neg ? -v : v;
+      return numberValue(text.slice(start, i));
+    }
+    for (;;) {
+      const d = text.charCodeAt(i);
+      if ((d >= 48 && d <= 57) || d === 45 || d === 43 || d === 46 || d === 101 || d === 69) i++;
       else break;
     }
-    if (i === start) fail('unexpected character');
-    return numberValue(text.slice(start, i));
+    const t = text.slice(start, i);
+    const n = +t;
+    // A float literal (it has '.', 'e' or 'E' here) that is not whole stays a
+    // number; NaN means a malformed literal, left to the library to report.
+    return Number.isInteger(n) || n !== n ? numberValue(t) : n;
   }
   function value() {
     if (i > nextReport && onProgress) {
