@@ -9,12 +9,13 @@ EXAMPLE    ?= examples/player.json
 FUZZ_TEST_SECONDS ?= 60
 FUZZ_SECONDS      ?= 600
 
-.PHONY: run test deps build build-asan bench clean install fuzz fuzz-short
+.PHONY: run test deps build build-asan bench clean install fuzz fuzz-short web
 
 run: build
 	./$(BUILD)/serval dump $(EXAMPLE)
 
 test: build build-asan
+	@bash scripts/install-web-deps.sh
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j$(JOBS)
@@ -48,6 +49,14 @@ bench: build
 	@bash scripts/install-deps.sh --bench
 	cd bench/node && npm ci --no-audit --no-fund --silent
 	./$(BUILD)/bench/serval-bench
+
+# The browser viewer (web/): build-web/serval-viewer.html, one page that
+# opens from the disk. emscripten is installed by scripts/install-web-deps.sh;
+# Debian's emscripten finds its acorn module through NODE_PATH.
+web:
+	@bash scripts/install-web-deps.sh
+	export NODE_PATH=/usr/share/nodejs && emcmake cmake -S web -B build-web -Wno-dev >/dev/null && \
+	  cmake --build build-web -j$(JOBS)
 
 install: build
 	cmake --install $(BUILD)

@@ -1,0 +1,22 @@
+# Puts the style, the page script and the worker script into the placeholders
+# of index.html (cmake -P; see CMakeLists.txt). The worker script travels in a
+# <script type="text/plain"> element, from which the page makes a Blob URL.
+file(READ ${SRC}/index.html page)
+file(READ ${SRC}/style.css style)
+file(READ ${SRC}/app.js app)
+file(READ ${MODULE} module)
+file(READ ${WASM_B64} wasm_b64)
+file(READ ${SRC}/tjson.js tjson)
+file(READ ${SRC}/model.js model)
+file(READ ${SRC}/worker.js worker)
+set(worker_all "const SERVAL_WASM_BASE64 = \"${wasm_b64}\";\n${module}\n${tjson}\n${model}\n${worker}")
+foreach(part app worker_all)
+  string(FIND "${${part}}" "</script" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "bundle: ${part} holds '</script', which would end its element early")
+  endif()
+endforeach()
+string(REPLACE "/*@STYLE@*/" "${style}" page "${page}")
+string(REPLACE "//@APP@" "${app}" page "${page}")
+string(REPLACE "//@WORKER@" "${worker_all}" page "${page}")
+file(WRITE ${OUT} "${page}")

@@ -1,0 +1,456 @@
+// The viewer page: file opening and dropping, the format choice, the tree
+// (rows made only when their parent is expanded, a page of children at a
+// time), search, the JSON Pointer of the selected row, leaf editing, and
+// the downloads. All the work on the file happens in the Web Worker.
+'use strict';
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const PAGE = 100;
+
+  const workerUrl = URL.createObjectURL(new Blob([$('worker-src').textContent], { type: 'text/javascript' }));
+  const worker = new Worker(workerUrl);
+  let nextId = 1;
+  const pending = new Map();
+  worker.onmessage = (e) => {
+    const m = e.data;
+    if (m.progress) {
+      showProgress(m.progress);
+      return;
+    }
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.ok) p.resolve(m.result);
+    else p.reject(Object.assign(new Error(m.error), { edit: m.edit }));
+  };
+  function call(op, args = {}) {
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, op, ...args });
+    });
+  }
+
+  const state = {
+    formats: [],
+    name: null,
+    format: null, // read as, and written as
+    fromBytes: false, // a file (not typed JSON import) is open: a format change decodes it again
+    selected: null,
+    root: null,
+    busy: false,
+  };
+  // For tests and measurements: the last load's time in ms and a counter of
+  // finished operations.
+  window.servalViewer = { loadMs: null, loads: 0, progressSeen: 0 };
+
+  function showProgress({ stage, fraction }) {
+    $('progress-box').hidden = false;
+    $('stage').textContent = stage;
+    $('progress').value = fraction;
+    window.servalViewer.progressSeen++;
+  }
+  function hideProgress() {
+    $('progress-box').hidden = true;
+  }
+  function message(text) {
+    $('message').textContent = text || '';
+    $('message').hidden = !text;
+  }
+  function status(text) {
+    $('status').textContent = text;
+  }
+  function sizeText(n) {
+    return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
+  }
+
+  async function busy(fn) {
+    state.busy = true;
+    document.body.classList.add('busy');
+    try {
+      return await fn();
+    } catch (e) {
+      message(e.message);
+      return undefined;
+    } finally {
+      state.busy = false;
+      document.body.classList.remove('busy');
+      hideProgress();
+    }
+  }
+
+  // ---- formats ---------------------------------------------------------------
+  function fillFormats(candidates) {
+    const sel = $('format-select');
+    sel.textContent = '';
+    const score = new Map((candidates || []).map((c) => [c.name, c.score]));
+    for (const f of state.formats) {
+      const o = document.createElement('option');
+      o.value = f.name;
+      o.textContent = f.name + (score.has(f.name) ? ` (detected, ${score.get(f.name)})` : '') + (f.writes ? '' : ' (read only)');
+      o.title = f.description;
+      sel.appendChild(o);
+    }
+    sel.value = state.format || '';
+    sel.disabled = false;
+  }
+
+  function showCandidates(candidates, chosen) {
+    const box = $('candidates');
+    box.textContent = '';
+    const others = candidates.filter((c) => c.name !== chosen);
+    if (chosen && others.length === 0) {
+      box.hidden = true;
+      return;
+    }
+    const text = document.createElement('span');
+    if (!chosen) {
+      text.textContent = 'No format recognised this file. Read it as:';
+    } else {
+      const list = candidates.map((c) => `${c.name} (score ${c.score})`).join(', ');
+      text.textContent = `This file fits several formats: ${list}. Shown as ${chosen}; read it as:`;
+    }
+    box.appendChild(text);
+    const names = chosen ? others.map((c) => c.name) : state.formats.map((f) => f.name);
+    for (const name of names) {
+      const b = document.createElement('button');
+      b.textContent = name;
+      b.dataset.format = name;
+      b.onclick = () => reopen(name);
+      box.appendChild(b);
+    }
+    box.hidden = false;
+  }
+
+  function writable() {
+    const f = state.formats.find((x) => x.name === state.format);
+    return !!(f && f.writes);
+  }
+
+  function enableTools(on) {
+    $('download').disabled = !(on && writable());
+    $('export-json').disabled = !on;
+    $('search').disabled = !on;
+  }
+
+  // ---- opening ------------------------------------------------------------------
+  async function openFile(file) {
+    message('');
+    const t0 = performance.now();
+    const r = await busy(() => call('open', { file }));
+    if (!r) return;
+    state.name = r.name;
+    state.format = r.format;
+    state.fromBytes = true;
+    fillFormats(r.candidates);
+    showCandidates(r.candidates, r.format);
+    if (!r.format) {
+      clearTree();
+      enableTools(false);
+      status(`${r.name}, ${sizeText(r.size)}: format not recognised`);
+      return;
+    }
+    await showRoot(r.root);
+    loaded(t0, `${r.name}, ${sizeText(r.size)}, read as ${r.format}`);
+  }
+
+  async function reopen(format) {
+    message('');
+    const t0 = performance.now();
+    const r = await busy(() => call('reopen', { format }));
+    if (!r) {
+      $('format-select').value = state.format || '';
+      return;
+    }
+    state.format = format;
+    $('format-select').value = format;
+    const prev = [...$('candidates').querySelectorAll('button')];
+    if (prev.length) prev.forEach((b) => { b.disabled = b.dataset.format === format; });
+    await showRoot(r.root);
+    loaded(t0, `${state.name}, read as ${format}`);
+  }
+
+  async function importJson(file) {
+    message('');
+    const t0 = performance.now();
+    const r = await busy(() => call('importJson', { file }));
+    if (!r) return;
+    state.name = r.name.replace(/\.json$/i, '');
+    state.fromBytes = false;
+    if (!state.format) state.format = 'json';
+    fillFormats([]);
+    $('candidates').hidden = true;
+    await showRoot(r.root);
+    loaded(t0, `${r.name}, ${sizeText(r.size)}, typed JSON; written as ${state.format}`);
+  }
+
+  function loaded(t0, text) {
+    const ms = performance.now() - t0;
+    window.servalViewer.loadMs = ms;
+    window.servalViewer.loads++;
+    enableTools(true);
+    status(`${text} (${Math.round(ms)} ms)`);
+  }
+
+  // ---- the tree ---------------------------------------------------------------------
+  function clearTree() {
+    $('tree').textContent = '';
+    $('pointer').textContent = '';
+    $('search-results').hidden = true;
+    state.selected = null;
+  }
+
+  async function showRoot(rootRow) {
+    clearTree();
+    const node = makeNode(rootRow, 0);
+    state.root = node;
+    $('tree').appendChild(node.el);
+    if (node.row.count) await expand(node);
+  }
+
+  // A node: its row element, and a box for its children once expanded.
+  function makeNode(row, depth) {
+    const node = { row, depth, expanded: false, shown: 0, total: 0, children: [] };
+    const el = document.createElement('div');
+    const line = document.createElement('div');
+    line.className = 'row' + (row.meta ? ' meta' : '');
+    line.style.paddingLeft = `${14 + depth * 18}px`;
+    line.dataset.pointer = row.pointer;
+    const toggle = document.createElement('span');
+    toggle.className = 'toggle';
+    toggle.textContent = row.count ? '▸' : '';
+    toggle.onclick = (e) => {
+      e.stopPropagation();
+      if (row.count) (node.expanded ? collapse(node) : expand(node));
+    };
+    line.appendChild(toggle);
+    line.appendChild(span('label', row.label));
+    line.appendChild(span('type', row.type));
+    if (row.swatch) {
+      const sw = span('swatch', '');
+      const inner = span('', '');
+      inner.style.background = row.swatch;
+      sw.appendChild(inner);
+      line.appendChild(sw);
+    }
+    if (row.fields) {
+      for (const f of row.fields) {
+        line.appendChild(span('field', f.label));
+        line.appendChild(editor(row.path.concat(f.rel), f.edit, f.value, node, f.pointer));
+      }
+    } else if (row.edit) {
+      line.appendChild(editor(row.path.concat(row.editRel), row.edit, row.value, node, row.editPointer));
+    } else if (row.value !== undefined) {
+      line.appendChild(span('value', row.value));
+    }
+    if (row.count !== undefined && !row.fields) line.appendChild(span('count', `${row.count} item${row.count === 1 ? '' : 's'}`));
+    line.onclick = () => select(node);
+    line.ondblclick = () => { if (row.count) (node.expanded ? collapse(node) : expand(node)); };
+    el.appendChild(line);
+    const box = document.createElement('div');
+    box.hidden = true;
+    el.appendChild(box);
+    node.el = el;
+    node.line = line;
+    node.toggle = toggle;
+    node.box = box;
+    return node;
+  }
+
+  function span(cls, text) {
+    const s = document.createElement('span');
+    if (cls) s.className = cls;
+    s.textContent = text;
+    return s;
+  }
+
+  // An input for one scalar: checked by the worker against its type.
+  function editor(path, type, value, node, pointer) {
+    const input = document.createElement('input');
+    input.className = 'edit' + (type === 'string' || type === 'bytes' ? ' wide' : '');
+    input.value = value;
+    input.dataset.type = type;
+    input.dataset.pointer = pointer;
+    input.title = `type: ${type}`;
+    let committed = value;
+    input.onclick = (e) => { e.stopPropagation(); select(node); };
+    input.onkeydown = (e) => {
+      if (e.key === 'Enter') input.blur();
+      if (e.key === 'Escape') { input.value = committed; input.blur(); }
+    };
+    input.onchange = async () => {
+      try {
+        const r = await call('edit', { path, type, text: input.value });
+        committed = type === 'string' ? input.value : r.value;
+        input.value = committed;
+        input.classList.remove('invalid');
+        input.classList.add('edited');
+        message('');
+        status(`Edited ${node.row.pointer || '/'}; download to save the file.`);
+      } catch (e) {
+        input.classList.add('invalid');
+        message(`Not changed: ${e.message}`);
+      }
+    };
+    return input;
+  }
+
+  async function expand(node) {
+    node.expanded = true;
+    node.toggle.textContent = '▾';
+    node.box.hidden = false;
+    if (node.shown === 0) await more(node);
+  }
+
+  function collapse(node) {
+    node.expanded = false;
+    node.toggle.textContent = '▸';
+    node.box.hidden = true;
+  }
+
+  // The next page of children.
+  async function more(node) {
+    const r = await call('children', { path: node.row.path, offset: node.shown, count: PAGE });
+    node.total = r.total;
+    if (node.moreEl) node.moreEl.remove();
+    for (const row of r.rows) {
+      const child = makeNode(row, node.depth + 1);
+      node.children.push(child);
+      node.box.appendChild(child.el);
+    }
+    node.shown += r.rows.length;
+    if (node.shown < node.total) {
+      const div = document.createElement('div');
+      div.className = 'more';
+      div.style.paddingLeft = `${32 + node.depth * 18}px`;
+      const b = document.createElement('button');
+      b.textContent = `show ${Math.min(PAGE, node.total - node.shown)} more (${node.shown} of ${node.total})`;
+      b.onclick = () => more(node);
+      div.appendChild(b);
+      node.box.appendChild(div);
+      node.moreEl = div;
+    }
+  }
+
+  function select(node) {
+    if (state.selected) state.selected.line.classList.remove('selected');
+    state.selected = node;
+    node.line.classList.add('selected');
+    $('pointer').textContent = node.row.pointer === '' ? '(root: empty pointer)' : node.row.pointer;
+  }
+
+  // Expands the tree down a search result's view indices and selects it.
+  async function reveal(viewIdx) {
+    let node = state.root;
+    for (const i of viewIdx) {
+      if (!node.expanded) await expand(node);
+      while (node.shown <= i && node.shown < node.total) await more(node);
+      node = node.children[i];
+    }
+    select(node);
+    node.line.scrollIntoView({ block: 'center' });
+  }
+
+  // ---- search ---------------------------------------------------------------------------
+  async function search(query) {
+    const box = $('search-results');
+    box.textContent = '';
+    if (!query) {
+      box.hidden = true;
+      return;
+    }
+    const r = await busy(() => call('search', { query, max: 200 }));
+    if (!r) return;
+    box.hidden = false;
+    if (r.results.length === 0) {
+      box.textContent = `No key or value contains "${query}".`;
+      return;
+    }
+    const head = document.createElement('div');
+    head.textContent = `${r.results.length}${r.truncated ? '+' : ''} match${r.results.length === 1 ? '' : 'es'}`;
+    box.appendChild(head);
+    for (const hit of r.results) {
+      const d = document.createElement('div');
+      d.className = 'hit';
+      d.textContent = `${hit.pointer}  ${hit.value}`;
+      d.onclick = () => reveal(hit.viewIdx);
+      box.appendChild(d);
+    }
+  }
+
+  // ---- downloads --------------------------------------------------------------------------
+  function save(bytes, name) {
+    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+
+  function outName() {
+    const f = state.formats.find((x) => x.name === state.format);
+    const ext = f && f.extensions.length ? f.extensions[0] : null;
+    if (!state.fromBytes && ext) return `${state.name}.${ext}`;
+    return state.name;
+  }
+
+  async function download() {
+    message('');
+    const out = await busy(() => call('encode', { format: state.format }));
+    if (out) {
+      save(out, outName());
+      status(`Wrote ${outName()} as ${state.format}, ${sizeText(out.length)}.`);
+    }
+  }
+
+  async function exportJson() {
+    message('');
+    const out = await busy(() => call('exportJson'));
+    if (out) save(out, `${state.name}.json`);
+  }
+
+  // ---- wiring ------------------------------------------------------------------------------
+  $('file-input').onchange = (e) => {
+    if (e.target.files[0]) openFile(e.target.files[0]);
+    e.target.value = '';
+  };
+  $('import-input').onchange = (e) => {
+    if (e.target.files[0]) importJson(e.target.files[0]);
+    e.target.value = '';
+  };
+  $('format-select').onchange = (e) => {
+    const name = e.target.value;
+    if (state.fromBytes) {
+      reopen(name);
+    } else {
+      state.format = name;
+      enableTools(true);
+    }
+  };
+  $('download').onclick = download;
+  $('export-json').onclick = exportJson;
+  $('search').onkeydown = (e) => {
+    if (e.key === 'Enter') search(e.target.value);
+  };
+  document.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    document.body.classList.add('dragging');
+  });
+  document.addEventListener('dragleave', () => document.body.classList.remove('dragging'));
+  document.addEventListener('drop', (e) => {
+    e.preventDefault();
+    document.body.classList.remove('dragging');
+    const f = e.dataTransfer.files[0];
+    if (f) openFile(f);
+  });
+
+  call('init').then((r) => {
+    state.formats = r.formats;
+    fillFormats([]);
+    $('format-select').disabled = true;
+    document.body.dataset.ready = '1';
+  }, (e) => message(`The library did not start: ${e.message}`));
+})();

@@ -1,0 +1,252 @@
+// The viewer's Web Worker: it owns the file's bytes, the WebAssembly library
+// and the typed JSON tree, so decoding, searching and encoding a big file
+// never block the page. The page asks for what it shows, a page of children
+// at a time. Messages: {id, op, ...} in; {id, ok, result | error} out, and
+// {progress: {stage, fraction}} while working.
+
+'use strict';
+
+let wasm = null;
+let formats = [];
+let bytes = null; // the opened file, kept to decode it again as another format
+let tree = null;
+
+const PAGE = 100;
+
+function progress(stage, fraction) {
+  postMessage({ progress: { stage, fraction } });
+}
+
+function cstr(s) {
+  const n = wasm.lengthBytesUTF8(s) + 1;
+  const p = wasm._malloc(n);
+  wasm.stringToUTF8(s, p, n);
+  return p;
+}
+
+function lastError() {
+  return wasm.UTF8ToString(wasm._svw_error());
+}
+
+// Copies the library's output buffer out of its memory and releases it.
+function takeOutput() {
+  const p = wasm._svw_out_ptr();
+  const n = wasm._svw_out_len();
+  const out = wasm.HEAPU8.slice(p, p + n);
+  wasm._svw_out_free();
+  return out;
+}
+
+function withBytes(data, fn) {
+  const p = wasm._malloc(Math.max(1, data.length));
+  if (!p) throw new Error('out of memory for the input');
+  wasm.HEAPU8.set(data, p);
+  try {
+    return fn(p, data.length);
+  } finally {
+    wasm._free(p);
+  }
+}
+
+function callOk(rc) {
+  if (rc !== 0) throw new Error(lastError());
+}
+
+function detect(data, filename) {
+  const fname = cstr(filename || '');
+  try {
+    withBytes(data, (p, n) => callOk(wasm._svw_detect(p, n, fname)));
+  } finally {
+    wasm._free(fname);
+  }
+  return JSON.parse(new TextDecoder().decode(takeOutput()));
+}
+
+// Bytes of a format -> typed JSON text (a string).
+function decodeToText(format, data) {
+  const f = cstr(format);
+  try {
+    withBytes(data, (p, n) => callOk(wasm._svw_decode(f, p, n)));
+  } finally {
+    wasm._free(f);
+  }
+  const p = wasm._svw_out_ptr();
+  const n = wasm._svw_out_len();
+  const text = new TextDecoder().decode(wasm.HEAPU8.subarray(p, p + n));
+  wasm._svw_out_free();
+  return text;
+}
+
+// Typed JSON (string pieces or bytes) -> bytes of a format.
+function encodeFromPieces(format, pieces, indent) {
+  const enc = new TextEncoder();
+  let parts = pieces.map((s) => (typeof s === 'string' ? enc.encode(s) : s));
+  const total = parts.reduce((a, b) => a + b.length, 0);
+  const buf = new Uint8Array(total);
+  let o = 0;
+  for (const part of parts) {
+    buf.set(part, o);
+    o += part.length;
+  }
+  parts = null;
+  const f = cstr(format);
+  try {
+    withBytes(buf, (p, n) => callOk(wasm._svw_encode(f, p, n, indent)));
+  } finally {
+    wasm._free(f);
+  }
+  return takeOutput();
+}
+
+// The tree is replaced only once the new one is whole: a file that fails
+// to decode leaves the one shown as it was.
+function loadTree(text) {
+  progress('reading the tree', 0);
+  const t = parseTyped(text, (f) => progress('reading the tree', f));
+  tree = t;
+  progress('done', 1);
+}
+
+function row(path, label, v, parent, extra) {
+  const d = parent === undefined ? describe(v) : describeChild(parent, v);
+  // The pointers of the scalars an edit replaces, as the typed JSON has them.
+  if (d.editRel) d.editPointer = pointerOf(tree, path.concat(d.editRel));
+  if (d.fields) for (const f of d.fields) f.pointer = pointerOf(tree, path.concat(f.rel));
+  return { label, path, pointer: pointerOf(tree, path), ...d, ...extra };
+}
+
+function rootRow() {
+  return row([], '(root)', tree);
+}
+
+function children(path, offset, count) {
+  const v = at(tree, path);
+  const k = kids(v);
+  const out = [];
+  const end = Math.min(k.count, offset + count);
+  for (let i = offset; i < end; i++) {
+    const c = k.child(i);
+    const p = path.concat(c.rel);
+    out.push(row(p, c.label, at(v, c.rel), v, { index: i, meta: !!c.meta }));
+  }
+  return { total: k.count, rows: out };
+}
+
+function edit(path, type, text) {
+  if (path.length === 0) throw new EditError('the root is not a leaf');
+  const value = parseEdit(type, text);
+  const parent = at(tree, path.slice(0, -1));
+  const last = path[path.length - 1];
+  if (Array.isArray(parent)) parent[last] = value;
+  else parent.vals[last] = value;
+  return { value: numText(value) };
+}
+
+// Every value whose key or text contains the query (case-insensitive), in
+// tree order, up to max. Each result has the view indices that lead to it.
+function search(query, max) {
+  const q = query.toLowerCase();
+  const results = [];
+  let visited = 0;
+  let stopped = false;
+  function walk(v, path, viewIdx) {
+    const k = kids(v);
+    for (let i = 0; i < k.count && !stopped; i++) {
+      const c = k.child(i);
+      const child = at(v, c.rel);
+      const p = path.concat(c.rel);
+      const vi = viewIdx.concat(i);
+      if ((++visited & 0xfffff) === 0) progress('searching', 0);
+      // Tuples are leaves here, as on the page: their text is (x, y, z).
+      const tuple = child instanceof JObj && SHAPES[formOf(child)] !== undefined;
+      const isLeaf = tuple || (!(child instanceof JObj) && !Array.isArray(child));
+      const text = tuple ? summary(child) : isLeaf ? numText(child) : '';
+      let hit = c.label.toLowerCase().includes(q) || (isLeaf && text.toLowerCase().includes(q));
+      if (!hit && child instanceof JObj && kids(child).count === 0) {
+        const s = summary(child, 200);
+        hit = s.toLowerCase().includes(q);
+      }
+      if (hit) {
+        results.push({ path: p, viewIdx: vi, pointer: pointerOf(tree, p), label: c.label, value: summary(child, 60) });
+        if (results.length >= max) stopped = true;
+      }
+      if (!isLeaf) walk(child, p, vi);
+    }
+  }
+  walk(tree, [], []);
+  return { results, truncated: stopped };
+}
+
+const ops = {
+  async init() {
+    const b = atob(SERVAL_WASM_BASE64);
+    const wasmBinary = new Uint8Array(b.length);
+    for (let i = 0; i < b.length; i++) wasmBinary[i] = b.charCodeAt(i);
+    wasm = await createServal({ wasmBinary });
+    callOk(wasm._svw_formats());
+    formats = JSON.parse(new TextDecoder().decode(takeOutput()));
+    return { formats };
+  },
+  async open({ file, format }) {
+    progress('reading the file', 0);
+    const data = new Uint8Array(await file.arrayBuffer());
+    progress('detecting the format', 0);
+    const candidates = detect(data, file.name);
+    const chosen = format || (candidates[0] && candidates[0].name);
+    if (!chosen) {
+      bytes = data; // kept for the format the user picks
+      tree = null;
+      return { name: file.name, size: data.length, candidates, format: null };
+    }
+    progress(`decoding as ${chosen}`, 0);
+    loadTree(decodeToText(chosen, data));
+    bytes = data;
+    return { name: file.name, size: data.length, candidates, format: chosen, root: rootRow() };
+  },
+  async reopen({ format }) {
+    progress(`decoding as ${format}`, 0);
+    loadTree(decodeToText(format, bytes));
+    return { format, root: rootRow() };
+  },
+  async importJson({ file }) {
+    progress('reading the file', 0);
+    const data = new Uint8Array(await file.arrayBuffer());
+    // The library checks the text first: its errors name line and column.
+    encodeFromPieces('json', [data], 0);
+    loadTree(new TextDecoder().decode(data));
+    bytes = null;
+    return { name: file.name, size: data.length, root: rootRow() };
+  },
+  children({ path, offset, count }) {
+    return children(path, offset || 0, count || PAGE);
+  },
+  edit({ path, type, text }) {
+    return edit(path, type, text);
+  },
+  search({ query, max }) {
+    return search(query, max || 200);
+  },
+  encode({ format }) {
+    progress(`writing ${format}`, 0);
+    const out = encodeFromPieces(format, writeTyped(tree), 0);
+    progress('done', 1);
+    return out;
+  },
+  exportJson() {
+    progress('writing typed JSON', 0);
+    const out = encodeFromPieces('json', writeTyped(tree), 2);
+    progress('done', 1);
+    return out;
+  },
+};
+
+onmessage = async (e) => {
+  const { id, op } = e.data;
+  try {
+    const result = await ops[op](e.data);
+    const transfer = result instanceof Uint8Array ? [result.buffer] : [];
+    postMessage({ id, ok: true, result }, transfer);
+  } catch (err) {
+    postMessage({ id, ok: false, error: err && err.message ? err.message : String(err), edit: err instanceof EditError });
+  }
+};

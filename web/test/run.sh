@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the viewer page with emscripten and runs the browser tests in
+# headless Chromium. Usage: run.sh BUILD_DIR SERVAL_CLI
+# Exits 77 (skipped) with the reason when a tool is missing;
+# scripts/install-web-deps.sh installs them all.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+build="${1:?usage: run.sh BUILD_DIR SERVAL_CLI}"
+cli="${2:?usage: run.sh BUILD_DIR SERVAL_CLI}"
+
+skip() { echo "SKIP web.browser: $1 (scripts/install-web-deps.sh installs it)"; exit 77; }
+command -v emcmake >/dev/null || skip "emscripten is not installed"
+command -v chromium >/dev/null || skip "chromium is not installed"
+command -v node >/dev/null || skip "Node.js is not installed"
+[ -d "$here/node_modules/playwright-core" ] || skip "playwright-core is not installed in web/test (npm ci)"
+
+# Debian's emscripten finds its acorn under /usr/share/nodejs.
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+emcmake cmake -S "$root/web" -B "$build" -Wno-dev >/dev/null
+cmake --build "$build" -j2 >/dev/null
+
+cd "$here"
+SERVAL_SOURCE_DIR="$root" SERVAL_CLI="$cli" SERVAL_VIEWER="$build/serval-viewer.html" \
+  node --test tjson.test.mjs viewer.test.mjs

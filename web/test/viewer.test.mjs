@@ -1,0 +1,300 @@
+// The viewer in headless Chromium: every format the page is built with is
+// opened, downloaded untouched (same bytes), edited and downloaded again,
+// and compared with what the serval command writes for the same edit.
+// Nothing may leave the page: every request of the run is checked.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  ROOT, SAMPLES, TMP, cli, cliEdit, download, foreignRequests, launch, openFile, openViewer,
+  recordRequests, waitFor,
+} from './helpers.mjs';
+
+let context;
+let requests;
+let page;
+const GODOT_SAVE = path.join(TMP, 'save.godot4.bin');
+
+before(async () => {
+  cli(['conv', '--from', 'json', '--to', 'godot4', '-o', GODOT_SAVE,
+    path.join(ROOT, 'web/test/fixtures/godot-save.json')]);
+  context = await launch();
+  requests = recordRequests(context);
+  page = await openViewer(context);
+});
+
+after(async () => {
+  if (context) await context.close();
+  fs.rmSync(TMP, { recursive: true, force: true });
+});
+
+// Expands the first rows (up to 60 toggles), then picks the last number
+// shown (a value deep in the data rather than a header field), else the last
+// string or bool; returns its type, pointer and value.
+async function pickEditable() {
+  for (let round = 0; round < 60; round++) {
+    const opened = await page.evaluate(() => {
+      const closed = [...document.querySelectorAll('#tree .toggle')].find((t) => t.textContent === '▸' && t.offsetParent);
+      if (closed) closed.click();
+      return !!closed;
+    });
+    if (!opened) break;
+    await page.waitForTimeout(30);
+  }
+  return page.evaluate(() => {
+    const numeric = new Set(['int', 'float', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
+    const inputs = [...document.querySelectorAll('#tree input.edit')].filter((el) => el.offsetParent &&
+      !(el.dataset.type.startsWith('f') && /nan|inf/.test(el.value)));
+    const pick = inputs.filter((el) => numeric.has(el.dataset.type)).pop() ||
+      inputs.filter((el) => ['string', 'bool'].includes(el.dataset.type)).pop();
+    if (!pick) return null;
+    pick.dataset.testTarget = '1';
+    return { type: pick.dataset.type, pointer: pick.dataset.pointer, value: pick.value };
+  });
+}
+
+// A new value of the same type, different from the old one, as JSON.
+function newLiteral(type, old) {
+  if (type === 'bool') return old === 'true' ? 'false' : 'true';
+  if (type === 'string') return JSON.stringify(old === 'edited' ? 'edited again' : 'edited');
+  if (type === 'int' || type[0] === 'i' || type[0] === 'u') {
+    const v = BigInt(old);
+    return String(v > 0n ? v - 1n : v + 1n);
+  }
+  return old === '2.5' ? '3.5' : '2.5';
+}
+
+async function editTarget(literal, type) {
+  const text = type === 'string' ? JSON.parse(literal) : literal;
+  const input = page.locator('input[data-test-target="1"]');
+  await input.fill(text);
+  await input.press('Enter');
+  await waitFor(page, () => {
+    const el = document.querySelector('input[data-test-target="1"]');
+    return el.classList.contains('edited') || el.classList.contains('invalid');
+  });
+  assert.equal(await input.getAttribute('class'), 'edit' + (type === 'string' ? ' wide' : '') + ' edited',
+    await page.textContent('#message'));
+  await page.evaluate(() => { delete document.querySelector('input[data-test-target="1"]').dataset.testTarget; });
+}
+
+function samples() {
+  const list = [
+    { file: GODOT_SAVE, format: 'godot4' },
+    { file: 'tests/vectors/godot/oracle/array_all_types.bin', format: 'godot3' },
+    { file: 'tests/vectors/godot/oracle/dict_nested.bin', format: 'godot3' },
+    { file: 'tests/vectors/bson/all_types.bson', format: 'bson' },
+    { file: 'tests/vectors/bson/nesting.bson', format: 'bson' },
+    { file: 'tests/vectors/noesis/all-commands.le.v5.nsb', format: 'noesis' },
+    { file: 'tests/vectors/noesis/all-commands.unicode.be.v4.nsb', format: 'noesis' },
+    { file: 'tests/vectors/json/tags.json', format: 'json' },
+    { file: 'tests/vectors/json/math.json', format: 'json' },
+  ];
+  const nsb = path.join(SAMPLES, 'noesis-nsb');
+  if (fs.existsSync(nsb)) {
+    for (const f of fs.readdirSync(nsb).filter((n) => n.endsWith('.nsb')).sort()) {
+      list.push({ file: path.join(nsb, f), format: 'noesis', shared: true });
+    }
+  }
+  return list.map((s) => ({ ...s, file: path.resolve(ROOT, s.file) }));
+}
+
+describe('each format: open, download untouched, edit, download', () => {
+  for (const s of samples()) {
+    test(`${s.format}: ${path.basename(s.file)}`, async (t) => {
+      const original = fs.readFileSync(s.file);
+      const expectedFormat = cli(['detect', s.file]).toString().trim().split(': ')[1];
+      assert.equal(expectedFormat, s.format, 'the command detects the sample as expected');
+
+      const r = await openFile(page, s.file);
+      assert.equal(r.message, '', `opened without error: ${r.message}`);
+      assert.equal(await page.inputValue('#format-select'), s.format);
+      assert.deepEqual(await download(page), original, 'an untouched download is the file itself');
+
+      const target = await pickEditable();
+      assert.ok(target, 'the tree has an editable value');
+      const literal = newLiteral(target.type, target.value);
+      await editTarget(literal, target.type);
+      const edited = await download(page);
+      const expected = cliEdit(s.file, s.format, target.pointer, literal);
+      assert.notDeepEqual(expected, original, `the edit of ${target.pointer} changes the file`);
+      assert.deepEqual(edited, expected, `edit ${target.pointer} = ${literal} matches the command`);
+      t.diagnostic(`edited ${target.pointer} (${target.type}) = ${literal}`);
+    });
+  }
+  const brson = path.join(SAMPLES, 'brson');
+  test('resonite samples', { skip: fs.existsSync(brson) ? 'resonite is not in the WebAssembly build (Brotli, LZMA and LZ4 are system libraries)' : 'no ../shared/samples/brson' }, () => {});
+});
+
+describe('the Godot save', () => {
+  before(async () => {
+    await openFile(page, GODOT_SAVE);
+  });
+
+  async function revealPointer(query, pointer) {
+    await page.fill('#search', query);
+    await page.press('#search', 'Enter');
+    const hit = page.locator('.hit', { hasText: pointer + ' ' }).first();
+    await hit.click();
+    await waitFor(page, (p) => document.getElementById('pointer').textContent === p, pointer);
+    return page.locator(`#tree .row[data-pointer="${pointer}"]`);
+  }
+
+  test('engine types: a Vector3 as three fields, a colour as a swatch', async () => {
+    const pos = await revealPointer('position', '/player/position');
+    assert.equal(await pos.locator('.type').textContent(), 'Vector3');
+    assert.deepEqual(await pos.locator('.field').allTextContents(), ['x', 'y', 'z']);
+    assert.deepEqual(await pos.locator('input').evaluateAll((els) => els.map((e) => e.value)), ['12.5', '0.0', '-4.25']);
+    const tint = await revealPointer('tint', '/player/tint');
+    // 0.9, 0.35, 0.2 of 255, rounded: 230, 89, 51.
+    assert.equal(await tint.locator('.swatch > span').evaluate((e) => e.style.background), 'rgb(230, 89, 51)');
+    assert.equal(await page.locator('#tree .row[data-pointer="/player/class"] .type').textContent(), 'StringName');
+  });
+
+  test('search by key and by value, and the JSON Pointer of the selection', async () => {
+    await revealPointer('arrows', '/player/inventory/$map/arrows');
+    await revealPointer('Harbor', '/world/visited/$array/2');
+    assert.equal(await page.textContent('#pointer'), '/world/visited/$array/2');
+  });
+
+  test('a value of the wrong type is refused, and the file stays as it was', async () => {
+    await revealPointer('level', '/player/level');
+    const level = page.locator('input[data-pointer="/player/level"]');
+    await level.fill('12.5');
+    await level.press('Enter');
+    await page.waitForSelector('input[data-pointer="/player/level"].invalid');
+    assert.match(await page.textContent('#message'), /whole number/);
+    await revealPointer('chest_ids', '/world/chest_ids');
+    await page.click('#tree .row[data-pointer="/world/chest_ids"] .toggle');
+    const id = page.locator('input[data-pointer="/world/chest_ids/$i32s/0"]');
+    await id.fill('3000000000');
+    await id.press('Enter');
+    await page.waitForSelector('input[data-pointer="/world/chest_ids/$i32s/0"].invalid');
+    assert.match(await page.textContent('#message'), /i32 holds -2147483648 to 2147483647/);
+    assert.deepEqual(await download(page), fs.readFileSync(GODOT_SAVE));
+  });
+
+  test('export typed JSON gives what serval dump prints', async () => {
+    await openFile(page, GODOT_SAVE);
+    const exported = (await download(page, '#export-json')).toString('utf8');
+    assert.equal(exported.trimEnd(), cli(['dump', '--from', 'godot4', GODOT_SAVE]).toString('utf8').trimEnd());
+  });
+
+  test('import typed JSON, write it as godot4: the same bytes', async () => {
+    const json = path.join(TMP, 'save-import.json');
+    fs.writeFileSync(json, cli(['dump', '--from', 'godot4', GODOT_SAVE]));
+    await openFile(page, json, '#import-input');
+    await page.selectOption('#format-select', 'godot4');
+    assert.deepEqual(await download(page), fs.readFileSync(GODOT_SAVE));
+  });
+});
+
+test('packed arrays are paged', async () => {
+  const json = path.join(TMP, 'packed.json');
+  const items = Array.from({ length: 250 }, (_, i) => `${i}.5`).join(',');
+  fs.writeFileSync(json, `{"samples": {"$f32s": [${items}]}}`);
+  const bin = path.join(TMP, 'packed.bin');
+  cli(['conv', '--from', 'json', '--to', 'godot4', '-o', bin, json]);
+  await openFile(page, bin);
+  await page.click('#tree .row[data-pointer="/samples"] .toggle');
+  const more = page.locator('.more button');
+  assert.equal(await more.textContent(), 'show 100 more (100 of 250)');
+  assert.equal(await page.locator('input[data-pointer^="/samples/$f32s/"]').count(), 100);
+  await more.click();
+  await page.waitForSelector('input[data-pointer="/samples/$f32s/199"]');
+  assert.equal(await page.inputValue('input[data-pointer="/samples/$f32s/199"]'), '199.5');
+});
+
+test('a file that fits two formats shows both, and reads as the one chosen', async () => {
+  // 20 bytes that are both a Godot 4 Color (type 20, four floats) and a BSON
+  // document of 20 bytes: {a: true, b: 5 (int32), c: true}.
+  const bytes = Buffer.from('14000000' + '08610001' + '10620005000000' + '08630001' + '00', 'hex');
+  assert.equal(bytes.length, 20);
+  const file = path.join(TMP, 'ambiguous.bin');
+  fs.writeFileSync(file, bytes);
+  cli(['dump', '--from', 'godot4', file]); // both decode: the ambiguity is real
+  assert.match(cli(['dump', '--from', 'bson', file]).toString(), /"b": \{"\$i32": 5\}/);
+  await openFile(page, file);
+  const box = await page.textContent('#candidates');
+  assert.match(box, /godot4/);
+  assert.match(box, /bson/);
+  const other = (await page.inputValue('#format-select')) === 'godot4' ? 'bson' : 'godot4';
+  const before = await page.evaluate(() => window.servalViewer.loads);
+  await page.click(`#candidates button[data-format="${other}"]`);
+  await waitFor(page, (n) => window.servalViewer.loads > n, before);
+  assert.equal(await page.inputValue('#format-select'), other);
+  if (other === 'bson') assert.equal(await page.locator('#tree .row[data-pointer="/b"]').count(), 1);
+});
+
+test('a dropped file opens; reading it as a format it is not is refused with the reason', async () => {
+  const file = path.join(ROOT, 'tests/vectors/bson/all_types.bson');
+  const before = await page.evaluate(() => window.servalViewer.loads);
+  await page.evaluate(({ b64, name }) => {
+    const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bin], name));
+    document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, { b64: fs.readFileSync(file).toString('base64'), name: 'all_types.bson' });
+  await waitFor(page, (n) => window.servalViewer.loads > n, before);
+  assert.equal(await page.inputValue('#format-select'), 'bson');
+  const rows = await page.locator('#tree .row').count();
+  await page.selectOption('#format-select', 'noesis');
+  await waitFor(page, () => !document.getElementById('message').hidden, null);
+  // The library's error names the format and the byte offset.
+  assert.match(await page.textContent('#message'), /^noesis: .*at byte 0/);
+  assert.equal(await page.inputValue('#format-select'), 'bson');
+  assert.equal(await page.locator('#tree .row').count(), rows, 'the tree shown stays');
+  assert.deepEqual(await download(page), fs.readFileSync(file));
+});
+
+test('a 50 MB Godot file loads in the worker with progress', async (t) => {
+  // An Array of 150,000 Dictionaries and a PackedFloat32Array of 8,000,000.
+  const json = path.join(TMP, 'big.json');
+  const out = fs.openSync(json, 'w');
+  fs.writeSync(out, '[');
+  for (let i = 0; i < 150000; i++) {
+    fs.writeSync(out, `{"name":"item_${i}","id":${i},"hp":${i}.25,"pos":{"$vector3":[${i % 97}.5,1.0,-${i % 13}.0]},"ok":${i % 2 ? 'true' : 'false'}},`);
+  }
+  const floats = [];
+  for (let i = 0; i < 8000000; i++) floats.push(`${i % 1000}.5`);
+  fs.writeSync(out, `{"$f32s":[${floats.join(',')}]}]`);
+  fs.closeSync(out);
+  const bin = path.join(TMP, 'big.godot4.bin');
+  cli(['conv', '--from', 'json', '--to', 'godot4', '-o', bin, json]);
+  const size = fs.statSync(bin).size;
+  assert.ok(size > 50e6, `${size} bytes`);
+
+  // The longest gap between animation frames while loading says whether the
+  // page froze; it is reported, not asserted (timing is for benchmarks).
+  await page.evaluate(() => {
+    window.servalViewer.progressSeen = 0;
+    window.maxFrameGap = 0;
+    let last = performance.now();
+    window.frameLoop = true;
+    const tick = (now) => {
+      window.maxFrameGap = Math.max(window.maxFrameGap, now - last);
+      last = now;
+      if (window.frameLoop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const r = await openFile(page, bin);
+  assert.equal(r.message, '');
+  const m = await page.evaluate(() => {
+    window.frameLoop = false;
+    return { loadMs: window.servalViewer.loadMs, maxFrameGap: window.maxFrameGap, progress: window.servalViewer.progressSeen };
+  });
+  assert.ok(m.progress >= 3, 'progress was reported while loading');
+  assert.equal(await page.locator('#tree .row[data-pointer="/149999/name"]').count(), 0, 'rows are made only when shown');
+  assert.equal(await page.locator('#tree .row').count(), 1 + 100, 'the root and its first page');
+  const line = `50 MB load: ${(size / 1e6).toFixed(1)} MB godot4 in ${Math.round(m.loadMs)} ms; longest main-thread frame gap ${Math.round(m.maxFrameGap)} ms`;
+  t.diagnostic(line);
+  console.log(line);
+});
+
+test('nothing left the machine: every request was the page or its worker', () => {
+  assert.ok(requests.length >= 2, 'requests were recorded');
+  assert.deepEqual(foreignRequests(requests), []);
+  assert.deepEqual(page.errors, []);
+});

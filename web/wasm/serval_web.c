@@ -1,0 +1,231 @@
+/* The library's entry points for the browser viewer, as plain C functions
+ * that JavaScript calls through the WebAssembly exports.
+ *
+ * The viewer never walks the value tree itself: a file is decoded and handed
+ * over as serval's typed JSON (lossless), and typed JSON comes back to be
+ * encoded into a format. Results go to one output buffer, read with
+ * svw_out_ptr/svw_out_len and released with svw_out_free; a failure leaves
+ * its message (format, byte offset, JSON Pointer path) in svw_error. */
+#include <emscripten/emscripten.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <serval/serval.h>
+
+static sv_buf g_out;
+static bool g_out_ready;
+static char g_error[1024];
+
+static void out_reset(void)
+{
+    if (g_out_ready) sv_buf_free(&g_out);
+    sv_buf_init(&g_out, NULL);
+    g_out_ready = true;
+}
+
+static bool out_str(const char *s)
+{
+    sv_buf_append(&g_out, s, strlen(s));
+    return sv_buf_ok(&g_out);
+}
+
+/* A JSON string literal: the names and descriptions of the registry are
+ * short UTF-8 text, so only the characters JSON must escape are escaped. */
+static bool out_json_string(const char *s)
+{
+    if (!out_str("\"")) return false;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char esc[8];
+        if (*p == '"' || *p == '\\') {
+            snprintf(esc, sizeof esc, "\\%c", *p);
+        } else if (*p < 0x20) {
+            snprintf(esc, sizeof esc, "\\u%04x", *p);
+        } else {
+            esc[0] = (char)*p;
+            esc[1] = 0;
+        }
+        if (!out_str(esc)) return false;
+    }
+    return out_str("\"");
+}
+
+static void set_error(const char *where, const sv_error *err)
+{
+    char msg[900];
+    sv_error_format(err, msg, sizeof msg);
+    snprintf(g_error, sizeof g_error, "%s: %s", where, msg);
+}
+
+EMSCRIPTEN_KEEPALIVE uint8_t *svw_out_ptr(void)
+{
+    return g_out_ready ? g_out.data : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE size_t svw_out_len(void)
+{
+    return g_out_ready ? g_out.len : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void svw_out_free(void)
+{
+    if (g_out_ready) sv_buf_free(&g_out);
+    g_out_ready = false;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *svw_error(void)
+{
+    return g_error;
+}
+
+/* Every format of this build as a JSON array:
+ * [{"name", "description", "extensions": [...], "writes": bool, "detects": bool}]. */
+EMSCRIPTEN_KEEPALIVE int svw_formats(void)
+{
+    out_reset();
+    size_t n = 0;
+    const sv_format *const *all = sv_formats(&n);
+    bool ok = out_str("[");
+    for (size_t i = 0; ok && i < n; i++) {
+        const sv_format *f = all[i];
+        ok = out_str(i ? ",{\"name\":" : "{\"name\":") && out_json_string(f->name) &&
+             out_str(",\"description\":") && out_json_string(f->description ? f->description : "") &&
+             out_str(",\"extensions\":[");
+        for (size_t e = 0; ok && f->extensions && f->extensions[e]; e++) {
+            ok = (e == 0 || out_str(",")) && out_json_string(f->extensions[e]);
+        }
+        ok = ok && out_str("],\"writes\":") && out_str(f->encode ? "true" : "false") &&
+             out_str(",\"detects\":") && out_str(f->probe ? "true" : "false") && out_str("}");
+    }
+    ok = ok && out_str("]");
+    if (!ok) snprintf(g_error, sizeof g_error, "out of memory");
+    return ok ? 0 : 1;
+}
+
+typedef struct candidate {
+    const sv_format *format;
+    int score;
+} candidate;
+
+/* Every format whose probe claims the bytes (score > 0), in registry order.
+ * This is the one place that asks the registry for candidates: a library
+ * call that lists them can replace the loop without touching the rest. */
+static size_t detect_candidates(const uint8_t *data, size_t len, candidate *out, size_t max)
+{
+    size_t n = 0, count = 0;
+    const sv_format *const *all = sv_formats(&count);
+    for (size_t i = 0; i < count && n < max; i++) {
+        int score = all[i]->probe ? all[i]->probe(data, len) : 0;
+        if (score > 0) out[n++] = (candidate){all[i], score};
+    }
+    return n;
+}
+
+/* The candidates as a JSON array, best first:
+ * [{"name", "score"}], where sv_format_detect's choice (which also weighs
+ * the file name's extension) leads among equal scores. */
+EMSCRIPTEN_KEEPALIVE int svw_detect(const uint8_t *data, size_t len, const char *filename)
+{
+    candidate c[64];
+    size_t n = detect_candidates(data, len, c, sizeof c / sizeof c[0]);
+    const sv_format *best = sv_format_detect(data, len, filename);
+    /* Sort by score, highest first; ties: the library's pick, then registry order. */
+    for (size_t i = 1; i < n; i++) {
+        candidate x = c[i];
+        size_t j = i;
+        while (j > 0 && (c[j - 1].score < x.score ||
+                         (c[j - 1].score == x.score && x.format == best))) {
+            c[j] = c[j - 1];
+            j--;
+        }
+        c[j] = x;
+    }
+    out_reset();
+    bool ok = out_str("[");
+    for (size_t i = 0; ok && i < n; i++) {
+        char score[32];
+        snprintf(score, sizeof score, ",\"score\":%d}", c[i].score);
+        ok = out_str(i ? ",{\"name\":" : "{\"name\":") && out_json_string(c[i].format->name) &&
+             out_str(score);
+    }
+    ok = ok && out_str("]");
+    if (!ok) snprintf(g_error, sizeof g_error, "out of memory");
+    return ok ? 0 : 1;
+}
+
+/* Decodes data as format fmt and leaves its compact typed JSON in the
+ * output buffer. */
+EMSCRIPTEN_KEEPALIVE int svw_decode(const char *fmt, const uint8_t *data, size_t len)
+{
+    const sv_format *f = sv_format_find(fmt);
+    if (!f || !f->decode) {
+        snprintf(g_error, sizeof g_error, "this build cannot read the format '%s'", fmt);
+        return 1;
+    }
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) {
+        snprintf(g_error, sizeof g_error, "out of memory");
+        return 1;
+    }
+    sv_options opts;
+    sv_options_init(&opts);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_value root;
+    int rc = 1;
+    if (f->decode(doc, data, len, &opts, &root, &err) != SV_OK) {
+        set_error(f->name, &err);
+    } else {
+        out_reset();
+        if (sv_json_encode(&root, NULL, &g_out, &err) != SV_OK) {
+            set_error("json", &err);
+        } else {
+            rc = 0;
+        }
+    }
+    sv_doc_free(doc);
+    return rc;
+}
+
+/* Reads typed JSON text and encodes it as format fmt into the output buffer.
+ * indent applies when fmt is "json" (0: compact). */
+EMSCRIPTEN_KEEPALIVE int svw_encode(const char *fmt, const char *json, size_t len, int indent)
+{
+    const sv_format *f = sv_format_find(fmt);
+    if (!f || !f->encode) {
+        snprintf(g_error, sizeof g_error, "this build cannot write the format '%s'", fmt);
+        return 1;
+    }
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) {
+        snprintf(g_error, sizeof g_error, "out of memory");
+        return 1;
+    }
+    sv_error err;
+    sv_error_clear(&err);
+    sv_value root;
+    int rc = 1;
+    if (sv_json_decode(doc, json, len, NULL, &root, &err) != SV_OK) {
+        set_error("typed JSON", &err);
+    } else {
+        out_reset();
+        sv_status st;
+        if (strcmp(f->name, "json") == 0) {
+            sv_json_encode_opts jo;
+            sv_json_encode_opts_init(&jo);
+            jo.indent = indent;
+            st = sv_json_encode(&root, &jo, &g_out, &err);
+        } else {
+            sv_options opts;
+            sv_options_init(&opts);
+            st = f->encode(&root, &opts, &g_out, &err);
+        }
+        if (st != SV_OK) {
+            set_error(f->name, &err);
+        } else {
+            rc = 0;
+        }
+    }
+    sv_doc_free(doc);
+    return rc;
+}
