@@ -33,4 +33,7 @@
 #if SERVAL_WITH_NOESIS
 #include "noesis.h"
 #endif
+#if SERVAL_WITH_PICKLE
+#include "pickle.h"
+#endif
 #endif
