@@ -20,6 +20,7 @@ library's value tree to Python objects through a pickle stream that the
 library writes and Python's C unpickler reads; no text is parsed.
 """
 import ctypes as _c
+import gc as _gc
 import pickle as _pickle
 
 from . import _lib
@@ -151,7 +152,18 @@ def _tree_to_python(root):
     try:
         if _lib.pickle_encode(_c.byref(root), __name__.encode(), _c.byref(buf), _c.byref(err)):
             raise _error(err)
-        return _Unpickler(_Reader(buf.data, buf.len)).load()
+        # The unpickler builds a tree: no object it makes can be part of a
+        # reference cycle, so the cyclic garbage collector, which would walk
+        # the growing tree again and again while it is built (most of
+        # json.loads' time on a large document), is paused meanwhile.
+        paused = _gc.isenabled()
+        if paused:
+            _gc.disable()
+        try:
+            return _Unpickler(_Reader(buf.data, buf.len)).load()
+        finally:
+            if paused:
+                _gc.enable()
     finally:
         _lib.buf_free(_c.byref(buf))
 

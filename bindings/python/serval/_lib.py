@@ -64,7 +64,6 @@ class Buf(_c.Structure):
     ]
 
 
-ProbeFn = _c.CFUNCTYPE(_c.c_int, _c.c_char_p, _c.c_size_t)
 DecodeFn = _c.CFUNCTYPE(_c.c_int, _c.c_void_p, _c.c_char_p, _c.c_size_t, _c.POINTER(Options),
                         _c.POINTER(Value), _c.POINTER(ErrorStruct))
 EncodeFn = _c.CFUNCTYPE(_c.c_int, _c.POINTER(Value), _c.POINTER(Options), _c.POINTER(Buf),
@@ -95,8 +94,8 @@ def _candidates():
         return
     here = os.path.dirname(os.path.abspath(__file__))
     top = os.path.normpath(os.path.join(here, "..", "..", ".."))
-    for build in ("build", "build-release"):
-        path = os.path.join(top, build, "libserval.so")
+    if os.path.exists(os.path.join(top, "include", "serval", "value.h")):  # a serval checkout
+        path = os.path.join(top, "build", "libserval.so")
         if os.path.exists(path):
             yield path
     found = ctypes.util.find_library("serval")
