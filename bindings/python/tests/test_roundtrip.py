@@ -44,7 +44,10 @@ def cli_roundtrip(data, fmt, options):
         args = [CLI, "conv", "--from", fmt, "--to", fmt, "-o", dst]
         for k, v in options.items():
             args += ["-O", "%s=%s" % (k, v)]
-        subprocess.run(args + [src], check=True, stdout=subprocess.DEVNULL)
+        # (a sanitizer runtime preloaded for this process would clash with
+        # the command's own)
+        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+        subprocess.run(args + [src], check=True, stdout=subprocess.DEVNULL, env=env)
         return read(dst)
 
 
