@@ -39,4 +39,7 @@
 #if SERVAL_WITH_O3DE
 #include "o3de.h"
 #endif
+#if SERVAL_WITH_PICKLE
+#include "pickle.h"
+#endif
 #endif

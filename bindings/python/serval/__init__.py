@@ -1,0 +1,281 @@
+"""serval: read and write game-engine serialization formats from Python.
+
+    import serval
+    value = serval.loads(data)              # the format is detected
+    value = serval.loads(data, "godot4")    # or named
+    data2 = serval.dumps(value, "godot4")   # the same bytes back
+
+loads() gives plain Python values (None, bool, int, float, str, bytes, list,
+dict) and, only where Python would lose the engine type, the typed wrappers
+of this module (F32, I32, Vector3, StringName, Object, ...; see _types.py).
+The mapping is that of serval's typed JSON: a value is plain where typed
+JSON is plain JSON, and a wrapper where typed JSON has a "$" form.
+
+Options are the format's own (`framing="stream"` for Godot, for instance;
+`serval formats` on the command line lists them) plus the limits every
+decoder honours: max_depth, max_alloc, max_string and max_decompressed.
+
+Everything runs in libserval (found as _lib.py says). Decoding goes from the
+library's value tree to Python objects through a pickle stream that the
+library writes and Python's C unpickler reads; no text is parsed.
+"""
+import ctypes as _c
+import gc as _gc
+import pickle as _pickle
+
+from . import _lib
+from . import _types
+from ._types import *  # noqa: F401,F403 (the wrapper classes)
+from ._types import CLASSES as _CLASSES
+from ._typed_json import dumps_text as _dumps_text
+
+__all__ = ["loads", "dumps", "detect", "formats", "Error", "FormatInfo", "library_version"] + \
+    sorted(_CLASSES)
+globals().update(_CLASSES)
+
+_LIMITS = ("max_depth", "max_alloc", "max_string", "max_decompressed")
+
+
+class Error(ValueError):
+    """A failure of libserval: status (e.g. "SV_ERR_TRUNCATED"), format, byte offset
+    (and bit offset, or -1), JSON Pointer path of the value and message."""
+
+    def __init__(self, status, message, fmt="", offset=0, bit_offset=-1, path="", text=None):
+        ValueError.__init__(self, text or message)
+        self.status = status
+        self.message = message
+        self.format = fmt
+        self.offset = offset
+        self.bit_offset = bit_offset
+        self.path = path
+
+
+def _error(err):
+    buf = _c.create_string_buffer(1024)
+    _lib.error_format(_c.byref(err), buf, len(buf))
+    status = _lib.status_name(err.status)
+    return Error(status.decode() if status else str(err.status),
+                 err.message.decode("utf-8", "replace"),
+                 (err.format or b"").decode("utf-8", "replace"), err.byte_offset, err.bit_offset,
+                 err.path.decode("utf-8", "replace"), buf.value.decode("utf-8", "replace"))
+
+
+def _usage(message):
+    return Error("SV_ERR_USAGE", message, text="serval: " + message)
+
+
+class _Options(object):
+    """An sv_options with the strings it points to kept alive."""
+
+    def __init__(self, options):
+        self.struct = _lib.Options()
+        _lib.options_init(_c.byref(self.struct))
+        pairs = []
+        for name, value in options.items():
+            if name in _LIMITS:
+                setattr(self.struct.limits, name, int(value))
+                continue
+            if value is True:
+                value = "true"
+            elif value is False:
+                value = "false"
+            pairs.append((name.encode(), str(value).encode()))
+        n = len(pairs)
+        self._names = (_c.c_char_p * max(n, 1))(*[p[0] for p in pairs])
+        self._values = (_c.c_char_p * max(n, 1))(*[p[1] for p in pairs])
+        self.struct.names = _c.cast(self._names, _c.POINTER(_c.c_char_p))
+        self.struct.values = _c.cast(self._values, _c.POINTER(_c.c_char_p))
+        self.struct.count = n
+
+
+def _find(fmt):
+    f = _lib.format_find(fmt.encode())
+    if not f:
+        raise Error("SV_ERR_NOT_FOUND", "no format named %r" % fmt,
+                    text="serval: no format named %r (serval.formats() lists them)" % fmt)
+    return f.contents
+
+
+def _data(data):
+    if isinstance(data, bytes):
+        return data
+    if isinstance(data, (bytearray, memoryview)):
+        return bytes(data)
+    raise TypeError("serval: data must be bytes-like, not %s" % type(data).__name__)
+
+
+class _Unpickler(_pickle.Unpickler):
+    """The C unpickler, resolving no global but this module's wrapper classes.
+
+    It only ever reads streams that libserval's sv_pickle_encode wrote a
+    moment before from a value tree (never bytes from outside), and even
+    so a name that is not one of the wrappers is refused."""
+
+    def find_class(self, module, name):
+        if module == __name__ and name in _CLASSES:
+            return _CLASSES[name]
+        raise _pickle.UnpicklingError("serval: unexpected global %s.%s" % (module, name))
+
+
+class _Reader(object):
+    """A file over the library's output buffer, read frame by frame."""
+
+    def __init__(self, address, size):
+        self.address = address
+        self.size = size
+        self.pos = 0
+
+    def read(self, n=-1):
+        left = self.size - self.pos
+        n = left if n < 0 or n > left else n
+        out = _c.string_at(self.address + self.pos, n)
+        self.pos += n
+        return out
+
+    def readinto(self, b):
+        n = min(len(b), self.size - self.pos)
+        _c.memmove((_c.c_char * len(b)).from_buffer(b), self.address + self.pos, n)
+        self.pos += n
+        return n
+
+    def readline(self):
+        raise _pickle.UnpicklingError("serval: the stream has no text opcodes")
+
+
+def _tree_to_python(root):
+    if _lib.pickle_encode is None:
+        raise Error("SV_ERR_UNSUPPORTED", "libserval was built without SERVAL_WITH_PICKLE",
+                    text="serval: libserval was built without SERVAL_WITH_PICKLE")
+    buf = _lib.Buf()
+    _lib.buf_init(_c.byref(buf), None)
+    err = _lib.ErrorStruct()
+    try:
+        if _lib.pickle_encode(_c.byref(root), __name__.encode(), _c.byref(buf), _c.byref(err)):
+            raise _error(err)
+        # The unpickler builds a tree: no object it makes can be part of a
+        # reference cycle, so the cyclic garbage collector, which would walk
+        # the growing tree again and again while it is built (most of
+        # json.loads' time on a large document), is paused meanwhile.
+        paused = _gc.isenabled()
+        if paused:
+            _gc.disable()
+        try:
+            return _Unpickler(_Reader(buf.data, buf.len)).load()
+        finally:
+            if paused:
+                _gc.enable()
+    finally:
+        _lib.buf_free(_c.byref(buf))
+
+
+def loads(data, fmt=None, **options):
+    """Decodes data (bytes) in format fmt (detected when None) to Python values."""
+    data = _data(data)
+    if fmt is None:
+        fmt = detect(data)
+        if fmt is None:
+            raise Error("SV_ERR_UNSUPPORTED", "no format recognises the data",
+                        text="serval: no format recognises the data; name one")
+    f = _find(fmt)
+    if not f.decode:
+        raise _usage("format %s cannot be read" % fmt)
+    decode = _lib.DecodeFn(f.decode)
+    opts = _Options(options)
+    doc = _lib.doc_new(None)
+    if not doc:
+        raise MemoryError("serval: cannot allocate a document")
+    try:
+        root = _lib.Value()
+        err = _lib.ErrorStruct()
+        if decode(doc, data, len(data), _c.byref(opts.struct), _c.byref(root), _c.byref(err)):
+            raise _error(err)
+        return _tree_to_python(root)
+    finally:
+        _lib.doc_free(doc)
+
+
+def dumps(value, fmt, **options):
+    """Encodes value (as loads() gives them, or built from plain values and the
+    wrappers) in format fmt; returns bytes."""
+    f = _find(fmt)
+    if not f.encode:
+        raise _usage("format %s cannot be written" % fmt)
+    encode = _lib.EncodeFn(f.encode)
+    text = _dumps_text(value)
+    opts = _Options(options)
+    doc = _lib.doc_new(None)
+    if not doc:
+        raise MemoryError("serval: cannot allocate a document")
+    buf = _lib.Buf()
+    _lib.buf_init(_c.byref(buf), None)
+    try:
+        root = _lib.Value()
+        err = _lib.ErrorStruct()
+        if _lib.json_decode(doc, text, len(text), None, _c.byref(root), _c.byref(err)):
+            raise _error(err)
+        if encode(_c.byref(root), _c.byref(opts.struct), _c.byref(buf), _c.byref(err)):
+            raise _error(err)
+        return _c.string_at(buf.data, buf.len)
+    finally:
+        _lib.buf_free(_c.byref(buf))
+        _lib.doc_free(doc)
+
+
+def detect(data, filename=None):
+    """The name of the format data is in (by content, then by filename's
+    extension), or None."""
+    data = _data(data)
+    f = _lib.format_detect(data, len(data), filename.encode() if filename else None)
+    return f.contents.name.decode() if f else None
+
+
+class FormatInfo(tuple):
+    """(name, description, extensions, readable, writable, options)"""
+    __slots__ = ()
+    _fields = ("name", "description", "extensions", "readable", "writable", "options")
+
+    def __new__(cls, *items):
+        return tuple.__new__(cls, items)
+
+    name = property(lambda self: self[0])
+    description = property(lambda self: self[1])
+    extensions = property(lambda self: self[2])
+    readable = property(lambda self: self[3])
+    writable = property(lambda self: self[4])
+    options = property(lambda self: self[5])
+
+    def __repr__(self):
+        return "serval.FormatInfo(%s)" % ", ".join(
+            "%s=%r" % (k, v) for k, v in zip(self._fields, self))
+
+
+def _strings(ptr):
+    out = []
+    i = 0
+    while ptr and ptr[i]:
+        out.append(ptr[i].decode())
+        i += 1
+    return out
+
+
+def formats():
+    """The formats of this libserval, in its order: a list of FormatInfo, whose
+    options is a dict of option name to its one-line help."""
+    n = _c.c_size_t()
+    table = _lib.formats(_c.byref(n))
+    out = []
+    for i in range(n.value):
+        f = table[i].contents
+        opts = {}
+        j = 0
+        while f.options and f.options[j].name:
+            opts[f.options[j].name.decode()] = f.options[j].help.decode()
+            j += 1
+        out.append(FormatInfo(f.name.decode(), f.description.decode(), _strings(f.extensions),
+                              bool(f.decode), bool(f.encode), opts))
+    return out
+
+
+def library_version():
+    """The version of the libserval in use, and its path."""
+    return _lib.version().decode(), _lib.path

@@ -1,0 +1,145 @@
+"""libserval through ctypes: finding the library, its structs and functions.
+
+The library is looked for, in this order, at the path in the SERVAL_LIBRARY
+environment variable, in a build tree next to this source tree (build/ at
+the top of the serval checkout), and where the system finds it
+(ctypes.util.find_library("serval"), then the soname libserval.so.0).
+"""
+import ctypes
+import ctypes.util
+import os
+
+_c = ctypes
+
+
+class Limits(_c.Structure):
+    _fields_ = [
+        ("max_depth", _c.c_uint32),
+        ("max_alloc", _c.c_uint64),
+        ("max_string", _c.c_uint64),
+        ("max_decompressed", _c.c_uint64),
+    ]
+
+
+class Options(_c.Structure):
+    _fields_ = [
+        ("struct_size", _c.c_uint32),
+        ("limits", Limits),
+        ("names", _c.POINTER(_c.c_char_p)),
+        ("values", _c.POINTER(_c.c_char_p)),
+        ("count", _c.c_size_t),
+        ("schema", _c.c_void_p),
+    ]
+
+
+ERROR_PATH_MAX = 256
+ERROR_MSG_MAX = 160
+
+
+class ErrorStruct(_c.Structure):
+    _fields_ = [
+        ("status", _c.c_int),
+        ("format", _c.c_char_p),
+        ("byte_offset", _c.c_uint64),
+        ("bit_offset", _c.c_int),
+        ("line", _c.c_uint32),
+        ("column", _c.c_uint32),
+        ("path", _c.c_char * ERROR_PATH_MAX),
+        ("message", _c.c_char * ERROR_MSG_MAX),
+    ]
+
+
+class Value(_c.Structure):
+    """sv_value: 16 bytes, only ever handed back to the library."""
+    _fields_ = [("head", _c.c_uint64), ("payload", _c.c_uint64)]
+
+
+class Buf(_c.Structure):
+    _fields_ = [
+        ("data", _c.c_void_p),
+        ("len", _c.c_size_t),
+        ("cap", _c.c_size_t),
+        ("alloc", _c.c_void_p),
+        ("failed", _c.c_bool),
+    ]
+
+
+DecodeFn = _c.CFUNCTYPE(_c.c_int, _c.c_void_p, _c.c_char_p, _c.c_size_t, _c.POINTER(Options),
+                        _c.POINTER(Value), _c.POINTER(ErrorStruct))
+EncodeFn = _c.CFUNCTYPE(_c.c_int, _c.POINTER(Value), _c.POINTER(Options), _c.POINTER(Buf),
+                        _c.POINTER(ErrorStruct))
+
+
+class OptionDesc(_c.Structure):
+    _fields_ = [("name", _c.c_char_p), ("help", _c.c_char_p)]
+
+
+class Format(_c.Structure):
+    _fields_ = [
+        ("struct_size", _c.c_uint32),
+        ("name", _c.c_char_p),
+        ("description", _c.c_char_p),
+        ("extensions", _c.POINTER(_c.c_char_p)),
+        ("probe", _c.c_void_p),
+        ("decode", _c.c_void_p),
+        ("encode", _c.c_void_p),
+        ("options", _c.POINTER(OptionDesc)),
+    ]
+
+
+def _candidates():
+    env = os.environ.get("SERVAL_LIBRARY")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.normpath(os.path.join(here, "..", "..", ".."))
+    if os.path.exists(os.path.join(top, "include", "serval", "value.h")):  # a serval checkout
+        path = os.path.join(top, "build", "libserval.so")
+        if os.path.exists(path):
+            yield path
+    found = ctypes.util.find_library("serval")
+    if found:
+        yield found
+    yield "libserval.so.0"
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            return _c.CDLL(path), path
+        except OSError as exc:
+            tried.append("%s (%s)" % (path, exc))
+    raise ImportError("serval: cannot load libserval; set SERVAL_LIBRARY to its path. Tried: " +
+                      "; ".join(tried))
+
+
+lib, path = _load()
+
+
+def _fn(name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = argtypes
+    return f
+
+
+doc_new = _fn("sv_doc_new", _c.c_void_p, _c.c_void_p)
+doc_free = _fn("sv_doc_free", None, _c.c_void_p)
+options_init = _fn("sv_options_init", None, _c.POINTER(Options))
+formats = _fn("sv_formats", _c.POINTER(_c.POINTER(Format)), _c.POINTER(_c.c_size_t))
+format_find = _fn("sv_format_find", _c.POINTER(Format), _c.c_char_p)
+format_detect = _fn("sv_format_detect", _c.POINTER(Format), _c.c_char_p, _c.c_size_t, _c.c_char_p)
+buf_init = _fn("sv_buf_init", None, _c.POINTER(Buf), _c.c_void_p)
+buf_free = _fn("sv_buf_free", None, _c.POINTER(Buf))
+error_format = _fn("sv_error_format", _c.c_int, _c.POINTER(ErrorStruct), _c.c_char_p, _c.c_size_t)
+status_name = _fn("sv_status_name", _c.c_char_p, _c.c_int)
+json_decode = _fn("sv_json_decode", _c.c_int, _c.c_void_p, _c.c_char_p, _c.c_size_t, _c.c_void_p,
+                  _c.POINTER(Value), _c.POINTER(ErrorStruct))
+version = _fn("sv_version", _c.c_char_p)
+try:
+    pickle_encode = _fn("sv_pickle_encode", _c.c_int, _c.POINTER(Value), _c.c_char_p,
+                        _c.POINTER(Buf), _c.POINTER(ErrorStruct))
+except AttributeError:  # a library built with SERVAL_WITH_PICKLE=OFF
+    pickle_encode = None

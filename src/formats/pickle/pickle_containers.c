@@ -1,0 +1,279 @@
+/* The pickle writer: arrays, maps and objects.
+ *
+ * A map becomes a Python dict when typed JSON writes it as a JSON object
+ * (every key an untagged UTF-8 string) and no key occurs twice, since a dict
+ * would keep only one of them; otherwise it is a Map, a list of (key, value)
+ * tuples, which is what typed JSON's {"$map": [[k, v], ...]} holds. An
+ * object is an Object, a dict subclass with the class, or an ObjectPairs
+ * when a field name occurs twice. Meta data goes into the wrapper's
+ * attributes through BUILD. */
+#include <stdlib.h>
+
+#include "core/error_record.h"
+#include "formats/pickle/pickle_internal.h"
+#include "json/json_write_internal.h"
+
+static sv_status enter(sv_pk *w, const sv_value *v)
+{
+    if (++w->depth > SV_PK_MAX_DEPTH)
+        return sv_error_set(w->err, SV_ERR_DEPTH, SV_PK_FORMAT, 0,
+                            "the tree nests deeper than %u containers", SV_PK_MAX_DEPTH);
+    if (v->len > (v->as.box ? v->as.box->cap : 0))
+        return sv__pk_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
+    return SV_OK;
+}
+
+static void path_of_pair(sv_pk *w, const sv_pair *pr, uint32_t i)
+{
+    if (pr->key.kind == SV_STRING && pr->key.as.str)
+        sv_error_path_key(w->err, pr->key.as.str, pr->key.len);
+    else
+        sv_error_path_index(w->err, i);
+}
+
+/* ---- keys ------------------------------------------------------------------ */
+
+static inline size_t key_home(const char *s)
+{
+    uint64_t h = (uint64_t)(uintptr_t)s * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 55) & (SV_PK_KEY_CACHE - 1);
+}
+
+/* An untagged string that is not from UTF-16: the kind of key a dict gets. */
+static inline bool plain_string(const sv_value *k)
+{
+    return k->kind == SV_STRING && k->tag == 0 && !(k->flags & SV_F_UTF16) && (k->as.str || !k->len);
+}
+
+static inline bool key_cached(const sv_pk *w, const sv_value *k)
+{
+    const sv_pk_key *c = &w->keys[key_home(k->as.str)];
+    return c->str == k->as.str && c->len == k->len && k->as.str;
+}
+
+/* A dict key: from the memo when written before (the same address: keys are
+ * interned), else written and memoized. */
+static bool write_key(sv_pk *w, const sv_value *k)
+{
+    sv_pk_key *c = &w->keys[key_home(k->as.str)];
+    if (c->str == k->as.str && c->len == k->len && k->as.str) return sv__pk_get(w, c->memo);
+    if (!sv__pk_unicode(w, k->as.str, k->len) || !sv__pk_op(w, PK_MEMOIZE)) return false;
+    if (k->as.str) {
+        c->str = k->as.str;
+        c->len = k->len;
+        c->memo = w->memo_next;
+    }
+    w->memo_next++;
+    return true;
+}
+
+static inline bool same_key(const sv_value *a, const sv_value *b)
+{
+    return a->len == b->len && (a->as.str == b->as.str || !a->len ||
+                                memcmp(a->as.str, b->as.str, a->len) == 0);
+}
+
+static uint64_t key_hash(const sv_value *k)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325) ^ k->len;
+    const uint8_t *s = (const uint8_t *)k->as.str;
+    for (uint32_t i = 0; i < k->len; i++)
+        h = (h ^ s[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+/* Whether two keys of the n (all plain strings) are equal. Small maps compare
+ * every pair; larger ones use an open-addressed table of pair indices. */
+static int has_duplicate(sv_pk *w, const sv_pair *pairs, uint32_t n)
+{
+    if (n < 2) return 0;
+    if (n <= 12) {
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t j = 0; j < i; j++)
+                if (same_key(&pairs[i].key, &pairs[j].key)) return 1;
+        return 0;
+    }
+    size_t cap = 16;
+    while (cap < (size_t)n * 2) cap *= 2;
+    if (cap > w->slots_cap) {
+        uint32_t *s = (uint32_t *)realloc(w->slots, cap * sizeof *s);
+        if (!s) return -1;
+        w->slots = s;
+        w->slots_cap = cap;
+    }
+    memset(w->slots, 0xFF, cap * sizeof *w->slots);
+    for (uint32_t i = 0; i < n; i++) {
+        size_t at = (size_t)key_hash(&pairs[i].key) & (cap - 1);
+        while (w->slots[at] != UINT32_MAX) {
+            if (same_key(&pairs[i].key, &pairs[w->slots[at]].key)) return 1;
+            at = (at + 1) & (cap - 1);
+        }
+        w->slots[at] = i;
+    }
+    return 0;
+}
+
+/* Every key a valid dict key (untagged UTF-8 string). */
+static bool dict_keys(const sv_pk *w, const sv_pair *pairs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const sv_value *k = &pairs[i].key;
+        if (!plain_string(k)) return false;
+        if (!key_cached(w, k) && !sv__jw_text_ok(k->as.str, k->len, false)) return false;
+    }
+    return true;
+}
+
+/* ---- items ---------------------------------------------------------------- */
+
+static sv_status array_items(sv_pk *w, const sv_value *items, uint32_t n)
+{
+    if (n == 0) return SV_OK;
+    if (!sv__pk_op(w, PK_MARK)) return sv__pk_nomem(w);
+    for (uint32_t i = 0; i < n; i++) {
+        sv_status st = sv__pk_value(w, &items[i]);
+        if (st) {
+            sv_error_path_index(w->err, i);
+            return st;
+        }
+    }
+    return sv__pk_op(w, PK_APPENDS) ? SV_OK : sv__pk_nomem(w);
+}
+
+/* MARK k v ... SETITEMS: the keys are known to be dict keys. */
+static sv_status dict_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
+{
+    if (n == 0) return SV_OK;
+    if (!sv__pk_op(w, PK_MARK)) return sv__pk_nomem(w);
+    for (uint32_t i = 0; i < n; i++) {
+        if (!write_key(w, &pairs[i].key)) return sv__pk_nomem(w);
+        sv_status st = sv__pk_value(w, &pairs[i].val);
+        if (st) {
+            path_of_pair(w, &pairs[i], i);
+            return st;
+        }
+    }
+    return sv__pk_op(w, PK_SETITEMS) ? SV_OK : sv__pk_nomem(w);
+}
+
+/* MARK (k, v) ... APPENDS. */
+static sv_status pair_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
+{
+    if (n == 0) return SV_OK;
+    if (!sv__pk_op(w, PK_MARK)) return sv__pk_nomem(w);
+    for (uint32_t i = 0; i < n; i++) {
+        sv_status st = sv__pk_value(w, &pairs[i].key);
+        if (st == SV_OK) st = sv__pk_value(w, &pairs[i].val);
+        if (st) {
+            path_of_pair(w, &pairs[i], i);
+            return st;
+        }
+        if (!sv__pk_op(w, PK_TUPLE2)) return sv__pk_nomem(w);
+    }
+    return sv__pk_op(w, PK_APPENDS) ? SV_OK : sv__pk_nomem(w);
+}
+
+/* cls() through NEWOBJ: an empty instance of a list or dict subclass. */
+static sv_status new_empty(sv_pk *w, unsigned cls)
+{
+    sv_status st = sv__pk_class(w, cls);
+    if (st) return st;
+    return sv__pk_op(w, PK_EMPTY_TUPLE) && sv__pk_op(w, PK_NEWOBJ) ? SV_OK : sv__pk_nomem(w);
+}
+
+/* {'meta': meta} BUILD */
+static sv_status meta_state(sv_pk *w, const sv_value *meta)
+{
+    if (!sv__pk_state_begin(w, "meta")) return sv__pk_nomem(w);
+    sv_status st = sv__pk_value(w, meta);
+    if (st) {
+        sv_error_path_key(w->err, "$meta", 5);
+        return st;
+    }
+    return sv__pk_state_end(w) ? SV_OK : sv__pk_nomem(w);
+}
+
+/* ---- arrays, maps, objects ------------------------------------------------------ */
+
+sv_status sv__pk_array(sv_pk *w, const sv_value *v)
+{
+    sv_status st = enter(w, v);
+    if (st) return st;
+    const sv_value *meta = v->as.box ? v->as.box->meta : NULL;
+    const sv_value *items = v->as.box ? sv__items(v->as.box) : NULL;
+    if (meta)
+        st = new_empty(w, PKC_ARRAY);
+    else if (!sv__pk_op(w, PK_EMPTY_LIST))
+        st = sv__pk_nomem(w);
+    if (st == SV_OK) st = array_items(w, items, v->len);
+    if (st == SV_OK && meta) st = meta_state(w, meta);
+    w->depth--;
+    return st;
+}
+
+sv_status sv__pk_map(sv_pk *w, const sv_value *v)
+{
+    sv_status st = enter(w, v);
+    if (st) return st;
+    sv_container *box = v->as.box;
+    const sv_value *meta = box ? box->meta : NULL;
+    const sv_pair *pairs = box ? sv__pairs(box) : NULL;
+    uint32_t n = v->len;
+    int dup = 0;
+    bool as_dict = dict_keys(w, pairs, n) && (dup = has_duplicate(w, pairs, n)) == 0;
+    if (dup < 0) return sv__pk_nomem(w);
+    if (as_dict) {
+        if (meta)
+            st = new_empty(w, PKC_DICT);
+        else if (!sv__pk_op(w, PK_EMPTY_DICT))
+            st = sv__pk_nomem(w);
+        if (st == SV_OK) st = dict_items(w, pairs, n);
+    } else {
+        st = new_empty(w, PKC_MAP);
+        if (st == SV_OK) st = pair_items(w, pairs, n);
+    }
+    if (st == SV_OK && meta) st = meta_state(w, meta);
+    w->depth--;
+    return st;
+}
+
+static bool class_ok(const sv_value *cls)
+{
+    return cls && ((plain_string(cls) && sv__jw_text_ok(cls->as.str, cls->len, false)) ||
+                   cls->kind == SV_UINT);
+}
+
+sv_status sv__pk_object(sv_pk *w, const sv_value *v)
+{
+    sv_status st = enter(w, v);
+    if (st) return st;
+    sv_container *box = v->as.box;
+    if (!box) return sv__pk_malformed(w, "an object without a class", v);
+    const sv_value *cls = box->cls;
+    if (!class_ok(cls))
+        return sv__pk_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);
+    const sv_pair *pairs = sv__pairs(box);
+    uint32_t n = v->len;
+    if (!dict_keys(w, pairs, n))
+        return sv__pk_malformed(w, "an object's field names must be untagged UTF-8 strings", v);
+    int dup = has_duplicate(w, pairs, n);
+    if (dup < 0) return sv__pk_nomem(w);
+    st = new_empty(w, dup ? PKC_OBJECT_PAIRS : PKC_OBJECT);
+    if (st == SV_OK) st = dup ? pair_items(w, pairs, n) : dict_items(w, pairs, n);
+    if (st) return st;
+    /* {'cls': class, 'meta': meta} BUILD */
+    if (!sv__pk_state_begin(w, "cls")) return sv__pk_nomem(w);
+    bool ok = cls->kind == SV_UINT ? sv__pk_uint(w, cls->as.u)
+                                   : sv__pk_unicode(w, cls->as.str, cls->len);
+    if (!ok) return sv__pk_nomem(w);
+    if (box->meta) {
+        if (!sv__pk_unicode(w, "meta", 4)) return sv__pk_nomem(w);
+        if ((st = sv__pk_value(w, box->meta)) != SV_OK) {
+            sv_error_path_key(w->err, "$meta", 5);
+            return st;
+        }
+    }
+    if (!sv__pk_state_end(w)) return sv__pk_nomem(w);
+    w->depth--;
+    return SV_OK;
+}
