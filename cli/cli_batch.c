@@ -264,7 +264,7 @@ static double now(void)
 }
 
 typedef struct progress {
-    bool on;
+    bool on, forced; /* forced: --progress, shown from the start */
     double start, last;
     int width; /* characters of the last line, to blank it out */
 } progress;
@@ -273,7 +273,7 @@ static void progress_show(progress *p, const char *cmd, size_t done, size_t tota
 {
     double t = now();
     /* Short batches show nothing; a long one refreshes ten times a second. */
-    if (!p->on || t - p->start < 0.5 || t - p->last < 0.1) return;
+    if (!p->on || (!p->forced && (t - p->start < 0.5 || t - p->last < 0.1))) return;
     p->last = t;
     p->width = fprintf(stderr, "\rserval: %s: %zu/%zu files", cmd, done, total) - 1;
     fflush(stderr);
@@ -310,6 +310,7 @@ static int run_all(runner *r, unsigned threads)
     progress p = {0};
     p.on = r->a->verbosity >= 0 && total > 1 &&
            (r->a->progress > 0 || (r->a->progress == 0 && isatty(STDERR_FILENO)));
+    p.forced = r->a->progress > 0;
     p.start = p.last = now();
     int worst = 0;
     size_t flushed = 0;

@@ -62,4 +62,8 @@ static inline uint64_t sv_lz4_max_expansion(uint64_t len)
     return len * 255u + 16u;
 }
 
+/* "brotli 1.0.9, liblzma 5.4.1, lz4 1.9.4, libzip 1.7.3" into buf (as
+ * snprintf: NUL-terminated, truncated to size); returns the full length. */
+size_t sv__compress_versions(char *buf, size_t size);
+
 #endif
