@@ -3,18 +3,38 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
-EXAMPLE    ?= examples/player.json
+EXAMPLE    ?= examples/player.godot3
 # Seconds per fuzz target: a short fixed budget in make test (and so in CI),
 # a longer one in make fuzz.
 FUZZ_TEST_SECONDS ?= 60
 FUZZ_SECONDS      ?= 600
 
-.PHONY: run test deps build build-asan bench clean install fuzz fuzz-short web
+# Where make install puts things: PREFIX/bin/serval, PREFIX/lib, PREFIX/include,
+# PREFIX/share/man/man1/serval.1, PREFIX/share/doc/serval, the shell
+# completions; DESTDIR is put in front of every path (for packaging).
+PREFIX     ?= /usr/local
+DESTDIR    ?=
 
-run: build
-	./$(BUILD)/serval dump $(EXAMPLE)
+.PHONY: run test deps deps-test build build-asan bench clean install install-only fuzz fuzz-short web
 
-test: build build-asan
+# Builds only the library and the command (no tests, benchmark or fuzz
+# replays), dumps a save game Godot 3 wrote with store_var, then raises the
+# player's gold with jq and writes the save back.
+run: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSERVAL_WERROR=ON \
+	  -DSERVAL_TESTS=OFF -DSERVAL_BENCH=OFF -DSERVAL_EXAMPLES=OFF >/dev/null
+	cmake --build $(BUILD) -j$(JOBS) --target serval
+	@echo '$$ $(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)'
+	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)
+	@echo '$$ ... | jq ".\"$$map\".player.gold = 9999" | serval conv -o $(BUILD)/edited.godot3 -'
+	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE) \
+	  | jq '."$$map".player.gold = 9999' \
+	  | ./$(BUILD)/serval conv -o $(BUILD)/edited.godot3 -
+	@echo '$$ $(BUILD)/serval dump --from godot3 -O framing=prefixed $(BUILD)/edited.godot3 | jq ".\"$$map\".player.gold"'
+	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(BUILD)/edited.godot3 | jq '."$$map".player.gold'
+	@echo 'The command is $(BUILD)/serval; "make install" puts it in $(PREFIX)/bin.'
+
+test: deps-test build build-asan
 	@bash scripts/install-web-deps.sh
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
@@ -23,22 +43,26 @@ test: build build-asan
 
 # Every libFuzzer target for FUZZ_TEST_SECONDS (decode-only and round-trip,
 # per format; scripts/fuzz.sh).
-fuzz-short: deps
+fuzz-short: deps-test
 	FUZZ_SEED=1 bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
 
-fuzz: deps
+fuzz: deps-test
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 deps:
-	@bash scripts/install-deps.sh
+	@bash scripts/install-deps.sh build
 
-build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSERVAL_WERROR=ON >/dev/null
+deps-test:
+	@bash scripts/install-deps.sh test
+
+build: deps-test
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSERVAL_WERROR=ON \
+	  -DSERVAL_TESTS=ON -DSERVAL_BENCH=ON -DSERVAL_EXAMPLES=ON -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
 # The sanitizer pass is built with clang, so both gcc and clang compile every
 # file with -Wall -Wextra -Werror on each run of make test.
-build-asan: deps
+build-asan: deps-test
 	CC=clang cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSERVAL_SANITIZE=ON -DSERVAL_WERROR=ON \
 	  -DSERVAL_BENCH=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
@@ -46,7 +70,7 @@ build-asan: deps
 # The npm peers (bench/node/) are installed from the lock file; the benchmark
 # skips them with a message when Node.js is missing.
 bench: build
-	@bash scripts/install-deps.sh --bench
+	@bash scripts/install-deps.sh bench
 	cd bench/node && npm ci --no-audit --no-fund --silent
 	./$(BUILD)/bench/serval-bench
 
@@ -58,8 +82,14 @@ web:
 	export NODE_PATH=/usr/share/nodejs && emcmake cmake -S web -B build-web -Wno-dev >/dev/null && \
 	  cmake --build build-web -j$(JOBS)
 
-install: build
-	cmake --install $(BUILD)
+install: run
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+	$(MAKE) --no-print-directory install-only
+
+# Installs what BUILD holds, as it is.
+install-only:
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

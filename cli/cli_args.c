@@ -19,7 +19,16 @@ typedef enum opt_id {
     OPT_MAX_STRING,
     OPT_MAX_DECOMPRESSED,
     OPT_HELP,
-    OPT_SCHEMA
+    OPT_SCHEMA,
+    OPT_RECURSIVE,
+    OPT_OUTPUT_DIR,
+    OPT_JOBS,
+    OPT_THREADS,
+    OPT_QUIET,
+    OPT_VERBOSE,
+    OPT_FORCE,
+    OPT_PROGRESS,
+    OPT_NO_PROGRESS
 } opt_id;
 
 typedef struct opt_spec {
@@ -42,6 +51,15 @@ static const opt_spec specs[] = {
     {OPT_MAX_DECOMPRESSED, "max-decompressed", 0, CLI_OPT_LIMITS, true},
     {OPT_HELP, "help", 'h', 0, false},
     {OPT_SCHEMA, "schema", 0, 0, true},
+    {OPT_RECURSIVE, "recursive", 'r', CLI_OPT_BATCH, false},
+    {OPT_OUTPUT_DIR, "output-dir", 0, CLI_OPT_OUTPUT_DIR, true},
+    {OPT_JOBS, "jobs", 'j', CLI_OPT_BATCH, true},
+    {OPT_THREADS, "threads", 'T', CLI_OPT_BATCH, true},
+    {OPT_QUIET, "quiet", 'q', CLI_OPT_BATCH, false},
+    {OPT_VERBOSE, "verbose", 'v', CLI_OPT_BATCH, false},
+    {OPT_FORCE, "force", 'f', CLI_OPT_OUTPUT, false},
+    {OPT_PROGRESS, "progress", 0, CLI_OPT_BATCH, false},
+    {OPT_NO_PROGRESS, "no-progress", 0, CLI_OPT_BATCH, false},
 };
 #define SPEC_COUNT (sizeof specs / sizeof specs[0])
 
@@ -131,6 +149,27 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
     case OPT_HELP: a->help = true; break;
     case OPT_SCHEMA: a->schema_files[a->schema_file_count++] = value; break;
     case OPT_FORMAT: return add_format_option(a, cmd, value);
+    case OPT_RECURSIVE: a->recursive = true; break;
+    case OPT_OUTPUT_DIR: a->output_dir = value; break;
+    case OPT_QUIET: a->verbosity = -1; break;
+    case OPT_VERBOSE: a->verbosity = a->verbosity < 0 ? 1 : a->verbosity + 1; break;
+    case OPT_FORCE: a->force = true; break;
+    case OPT_PROGRESS: a->progress = 1; break;
+    case OPT_NO_PROGRESS: a->progress = -1; break;
+    case OPT_JOBS:
+    case OPT_THREADS:
+        /* -T 0 is allowed: no decompression thread. */
+        if (!(s->id == OPT_THREADS && strcmp(value, "0") == 0) &&
+            !parse_amount(value, false, 1024, &n)) {
+            cli_usage_error(cmd, "--%s needs a whole number from %d to 1024, got '%s'",
+                            s->long_name, s->id == OPT_THREADS ? 0 : 1, value);
+            return 2;
+        }
+        if (s->id == OPT_JOBS)
+            a->jobs = (unsigned)n;
+        else
+            a->threads = (int)n;
+        break;
     case OPT_MAX_DEPTH:
         if (!parse_amount(value, false, UINT32_MAX, &n)) {
             cli_usage_error(cmd, "--max-depth needs a whole number from 1 to %u, got '%s'",
@@ -212,6 +251,7 @@ static int parse_option(cli_args *a, const char *cmd, int argc, char **argv, int
 int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned accepted)
 {
     memset(a, 0, sizeof *a);
+    a->threads = -1;
     size_t slots = (size_t)(argc > 0 ? argc : 0) + 1;
     a->opt_names = calloc(slots, sizeof *a->opt_names);
     a->opt_values = calloc(slots, sizeof *a->opt_values);

@@ -20,13 +20,23 @@ enum {
     CLI_OPT_OUTPUT = 1u << 2,  /* -o, --output OUT */
     CLI_OPT_COMPACT = 1u << 3, /* --compact */
     CLI_OPT_FORMAT = 1u << 4,  /* -O, --option NAME[=VALUE] */
-    CLI_OPT_LIMITS = 1u << 5   /* --max-depth N, --max-alloc SIZE */
+    CLI_OPT_LIMITS = 1u << 5,  /* --max-depth N, --max-alloc SIZE */
+    /* -r, -j N, -T N, -q, -v, --[no-]progress: several files (cli_batch.h) */
+    CLI_OPT_BATCH = 1u << 6,
+    CLI_OPT_OUTPUT_DIR = 1u << 7 /* --output-dir DIR */
 };
 
 typedef struct cli_args {
     const char *from, *to, *output; /* NULL when not given */
     bool compact;
     bool help;
+    bool recursive;         /* -r: walk the directories among the FILEs */
+    bool force;             /* -f, --force: binary output to a terminal */
+    const char *output_dir; /* --output-dir DIR, or NULL */
+    unsigned jobs;          /* -j N; 0: not given (the number of cores) */
+    int threads;            /* -T N; -1: not given */
+    int verbosity;          /* -q: -1, default 0, -v: 1 (more -v: more) */
+    int progress;           /* --progress 1, --no-progress -1, default 0 */
     sv_limits limits; /* zero fields: the library's defaults */
 
     /* The -O options. Slot 0 is kept free for a default the command sets

@@ -33,6 +33,17 @@ int cmd_kingsisle(int argc, char **argv);
     "  --max-decompressed SIZE\n"                                                                  \
     "                      fail when a compressed payload inflates past SIZE\n"                    \
     "                      (default 1g)\n"
+#define CLI_HELP_BATCH                                                                             \
+    "  -r, --recursive     FILEs that are directories: every file under them\n"                 \
+    "  -j, --jobs N        N files at a time (default: the number of cores)\n"                   \
+    "  -T, --threads N     Resonite: 1 (default) decompresses on a second\n"                     \
+    "                      thread, 0 on this one\n"                                               \
+    "  -q, --quiet         only errors; no progress line\n"                                      \
+    "  -v, --verbose       say which file goes where\n"                                          \
+    "  --[no-]progress     the progress line of long batches (default: only\n"                  \
+    "                      when standard error is a terminal)\n"
+#define CLI_HELP_OUTPUT_DIR                                                                        \
+    "  --output-dir DIR    one output per FILE under DIR (same relative path)\n"
 #define CLI_HELP_HELP "  -h, --help          show this help\n"
 
 #endif

@@ -1,6 +1,8 @@
 /* Finding formats and decoding files for dump, conv and validate. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli_detect.h"
 #include "cli_diag.h"
@@ -30,6 +32,24 @@ int cli_find_format(const char *name, const sv_format **out)
     return cli_exit_code(SV_ERR_USAGE);
 }
 
+const sv_format *cli_format_by_extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    if (!dot || !dot[1]) return NULL;
+    size_t count = 0;
+    const sv_format *const *all = sv_formats(&count);
+    for (size_t i = 0; i < count; i++)
+        for (const char *const *e = all[i]->extensions; e && *e; e++)
+            if (strcasecmp(*e, dot + 1) == 0) return all[i];
+    return NULL;
+}
+
+bool cli_format_is_text(const sv_format *f)
+{
+    return strcmp(f->name, "json") == 0;
+}
+
 int cli_input_format(const char *from, const char *path, const cli_input *in, const sv_format **out)
 {
     if (from) return cli_find_format(from, out);
@@ -46,9 +66,8 @@ static sv_status ensure_error(sv_error *err, sv_status st, const sv_format *f, c
     return sv_error_set(err, st, f->name, 0, "%s", what);
 }
 
-static int decode(cli_args *a, const char *path, cli_loaded *l)
+static int decode_with(cli_args *a, const char *path, cli_loaded *l, const sv_options *opts)
 {
-    sv_options opts = cli_format_options(a, NULL, NULL);
     sv_error err;
     sv_error_clear(&err);
 
@@ -61,12 +80,49 @@ static int decode(cli_args *a, const char *path, cli_loaded *l)
      * every allocation, whichever code makes it. */
     if (a->limits.max_alloc) sv_doc_set_max_alloc(l->doc, a->limits.max_alloc);
 
-    sv_status st = l->format->decode(l->doc, l->in.data, l->in.len, &opts, &l->root, &err);
+    sv_status st = l->format->decode(l->doc, l->in.data, l->in.len, opts, &l->root, &err);
     if (st == SV_OK) st = sv_doc_status(l->doc);
     if (st == SV_OK) return 0;
     st = ensure_error(&err, st, l->format, "the decoder gave no details");
     cli_report(cli_display_name(path), &err);
     return cli_exit_code(st);
+}
+
+/* Resonite's decoder may decompress Brotli on a second thread; the library
+ * starts none unless asked, the command asks unless -T 0 (a user's
+ * -O threads=N, coming after, still wins). */
+static bool wants_thread(const cli_args *a, const sv_format *f)
+{
+    return a->threads != 0 && strcmp(f->name, "resonite") == 0;
+}
+
+static int decode(cli_args *a, const char *path, cli_loaded *l)
+{
+    sv_options opts = cli_format_options(a, NULL, NULL);
+    const char **names = NULL, **values = NULL;
+    if (wants_thread(a, l->format)) {
+        names = malloc((opts.count + 1) * sizeof *names);
+        values = malloc((opts.count + 1) * sizeof *values);
+        if (!names || !values) {
+            free(names);
+            free(values);
+            cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
+            return cli_exit_code(SV_ERR_NOMEM);
+        }
+        names[0] = "threads";
+        values[0] = "1";
+        for (size_t i = 0; i < opts.count; i++) {
+            names[i + 1] = opts.names[i];
+            values[i + 1] = opts.values[i];
+        }
+        opts.names = names;
+        opts.values = values;
+        opts.count++;
+    }
+    int rc = decode_with(a, path, l, &opts);
+    free(names);
+    free(values);
+    return rc;
 }
 
 int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,

@@ -13,6 +13,13 @@
 /* The format called name, or exit code 4 with the list of known formats. */
 int cli_find_format(const char *name, const sv_format **out);
 
+/* The format whose extensions include path's ("out.bson": bson), or NULL. */
+const sv_format *cli_format_by_extension(const char *path);
+
+/* Whether f writes text (JSON), which a terminal shows and which ends with a
+ * newline; the others write binary. */
+bool cli_format_is_text(const sv_format *f);
+
 /* --from's format when given, else the one detected from the bytes and the
  * file name; exit code 4 when nothing fits. */
 int cli_input_format(const char *from, const char *path, const cli_input *in,

@@ -1,7 +1,10 @@
 /* File input and output for the serval command.
  *
- * Input is read whole into memory (one allocation sized from fstat for a
- * regular file) and never opened for writing. Output to a file is atomic: the
+ * A regular file given as input is mapped (mmap), other inputs (standard
+ * input, pipes, devices) are read whole into memory; an input is never
+ * opened for writing. A mapped file that another process shortens while
+ * serval reads it ends the process with SIGBUS, as with other tools that map
+ * their input. Output to a file is atomic: the
  * bytes go to a temporary file next to the target, which is synced and then
  * renamed over it, so a failed or interrupted run leaves the target as it was
  * and no temporary file behind. */
@@ -25,8 +28,9 @@ const char *cli_display_name(const char *path);
 bool cli_is_stdio(const char *path);
 
 typedef struct cli_input {
-    uint8_t *data; /* len bytes, malloc'd; never NULL after a success */
+    uint8_t *data; /* len bytes, mapped or malloc'd; never NULL after a success */
     size_t len;
+    bool mapped; /* data is a read-only mapping of the file */
 } cli_input;
 
 /* Reads the whole file, or standard input for "-". On failure prints

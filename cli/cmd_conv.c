@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli_args.h"
+#include "cli_batch.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
@@ -9,57 +10,93 @@
 /* One line of source per line of output. */
 /* clang-format off */
 static const char help[] =
-    "usage: serval conv [--from FMT] [--to FMT] [-o OUT] [OPTIONS] FILE|-\n"
+    "usage: serval conv [--from FMT] [--to FMT] [-o OUT] [OPTIONS] [FILE...]\n"
     "\n"
-    "Converts FILE ('-' is standard input) to format FMT, writing to OUT or\n"
-    "else to standard output. OUT is replaced only when the whole conversion\n"
-    "succeeds: the bytes go to a temporary file that is then renamed over it.\n"
-    "JSON output is compact; add -O indent=2 for pretty.\n"
+    "Converts each FILE (none, or '-': standard input) to format FMT, writing\n"
+    "to OUT, to one file per input under --output-dir, or to standard output.\n"
+    "Without --to, FMT is the format of OUT's extension (.json, .bson, ...), or\n"
+    "else the format the tree says it came from.\n"
+    "OUT is replaced only when the whole conversion succeeds: the bytes go to a\n"
+    "temporary file that is then renamed over it. JSON output is compact with a\n"
+    "final newline; add -O indent=2 for pretty. Binary output is not written to\n"
+    "a terminal unless -o - or --force.\n"
     "\n"
     "Options:\n"
     CLI_HELP_FROM
-    "  --to FMT            write format FMT; default: the format the tree's\n"
-    "                      root $meta names (\"format\"), as dump writes it\n"
-    "  -o, --output OUT    write to OUT instead of standard output\n"
+    "  --to FMT            write format FMT; default: OUT's extension, else the\n"
+    "                      format the tree's root $meta names, as dump writes it\n"
+    "  -o, --output OUT    write to OUT ('-': standard output)\n"
+    "  -f, --force         write binary output to a terminal all the same\n"
+    CLI_HELP_OUTPUT_DIR
     CLI_HELP_FORMAT_OPTION
+    CLI_HELP_BATCH
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
     CLI_HELP_EXIT;
 /* clang-format on */
 
-static int conv(cli_args *a, const char *path)
-{
-    const sv_format *to = NULL;
-    int rc = 0;
-    if (a->to) {
-        rc = cli_find_format(a->to, &to);
-        if (rc) return rc;
-        if (!to->encode) {
-            cli_error("format %s cannot be written", to->name);
-            return cli_exit_code(SV_ERR_UNSUPPORTED);
-        }
-    }
+typedef struct conv_ctx {
+    const sv_format *to;
+    sv_options opts;
+} conv_ctx;
 
+/* One file: decode, encode with the target format (JSON gets a final
+ * newline), and only with every byte in hand touch the output. */
+static int conv_file(cli_args *a, cli_job *job, void *ctx)
+{
+    conv_ctx *c = ctx;
+    const sv_format *to = c->to;
     cli_loaded l;
-    rc = cli_load(a, "conv", path, to, &l);
+    int rc = cli_load(a, "conv", job->input, to, &l);
     if (rc) return rc;
-    /* without --to: the format the tree says it came from */
-    if (!to) rc = cli_tree_format(a, path, &l.root, &to);
+    /* without --to or an extension: the format the tree says it came from */
+    if (!to) rc = cli_tree_format(a, job->input, &l.root, &to);
     if (rc) {
         cli_loaded_free(&l);
         return rc;
     }
 
-    sv_options opts = cli_format_options(a, "indent", "0");
-    sv_buf out;
-    sv_buf_init(&out, NULL);
-    rc = cli_encode(to, &l.root, &opts, path, &out);
-    /* Only now, with every byte in hand, is the output touched. */
-    if (!rc) rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
-    sv_buf_free(&out);
+    sv_buf file;
+    sv_buf_init(&file, NULL);
+    sv_buf *out = job->output ? &file : &job->out;
+    size_t start = out->len;
+    rc = cli_encode(to, &l.root, &c->opts, job->input, out);
+    if (!rc && cli_format_is_text(to)) {
+        sv_buf_putc(out, '\n');
+        if (!sv_buf_ok(out)) {
+            cli_error("%s: %s", cli_display_name(job->input), sv_status_str(SV_ERR_NOMEM));
+            rc = cli_exit_code(SV_ERR_NOMEM);
+        }
+    }
+    /* a failed encode leaves nothing behind on standard output either */
+    if (rc) out->len = start;
+    if (!rc && job->output) rc = cli_exit_code(cli_write_output(job->output, file.data, file.len));
+    sv_buf_free(&file);
     cli_loaded_free(&l);
     return rc;
+}
+
+/* --to, or else the format whose extension -o's name has ("s.bson": bson);
+ * NULL when neither says, and each tree then names its own (conv_file). */
+static int target_format(const cli_args *a, const sv_format **to)
+{
+    *to = NULL;
+    if (a->to) {
+        int rc = cli_find_format(a->to, to);
+        if (rc) return rc;
+    } else if (a->output && !cli_is_stdio(a->output)) {
+        *to = cli_format_by_extension(a->output);
+    }
+    if (!*to && a->output_dir) {
+        cli_usage_error("conv", "needs --to FMT with --output-dir");
+        return 2;
+    }
+    if (*to && !(*to)->encode) {
+        cli_error("format %s cannot be written", (*to)->name);
+        return cli_exit_code(SV_ERR_UNSUPPORTED);
+    }
+    return 0;
 }
 
 int cmd_conv(int argc, char **argv)
@@ -67,15 +104,23 @@ int cmd_conv(int argc, char **argv)
     cli_args a;
     int rc = cli_args_parse(&a, "conv", argc, argv,
                             CLI_OPT_FROM | CLI_OPT_TO | CLI_OPT_OUTPUT | CLI_OPT_FORMAT |
-                                CLI_OPT_LIMITS);
+                                CLI_OPT_LIMITS | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR);
     if (rc) return rc;
+    conv_ctx c = {0};
     if (a.help) {
         fputs(help, stdout);
-    } else if (a.file_count != 1) {
-        cli_usage_error("conv", "needs exactly one FILE ('-' for standard input)");
-        rc = 2;
-    } else {
-        rc = conv(&a, a.files[0]);
+    } else if (!(rc = target_format(&a, &c.to))) {
+        c.opts = cli_format_options(&a, "indent", "0");
+        const char *ext = !c.to                                      ? NULL
+                          : c.to->extensions && c.to->extensions[0] ? c.to->extensions[0]
+                                                                    : c.to->name;
+        /* a format known only from each tree may be binary: treated as such */
+        cli_batch b = {.cmd = "conv",
+                       .run = conv_file,
+                       .ctx = &c,
+                       .out_ext = ext,
+                       .binary = !c.to || !cli_format_is_text(c.to)};
+        rc = cli_batch_run(&a, &b);
     }
     cli_args_free(&a);
     return rc;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli_args.h"
+#include "cli_batch.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
@@ -9,46 +10,55 @@
 /* One line of source per line of output. */
 /* clang-format off */
 static const char help[] =
-    "usage: serval dump [OPTIONS] FILE|-\n"
+    "usage: serval dump [OPTIONS] [FILE...]\n"
     "\n"
-    "Prints FILE ('-' is standard input) as serval's typed JSON (docs/json.md),\n"
-    "pretty with two spaces per level unless --compact, and a final newline.\n"
+    "Prints each FILE as serval's typed JSON (man serval, json.md), pretty with\n"
+    "two spaces per level unless --compact, and a final newline. No FILE, or\n"
+    "'-', is standard input.\n"
     "\n"
     "Options:\n"
     CLI_HELP_FROM
-    "  --compact           no whitespace at all (same bytes as 'conv --to json')\n"
+    "  -o, --output OUT    write to OUT instead of standard output\n"
+    "  --compact           no whitespace at all (as 'conv --to json' writes)\n"
     CLI_HELP_FORMAT_OPTION
+    CLI_HELP_OUTPUT_DIR
+    CLI_HELP_BATCH
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
     CLI_HELP_EXIT;
 /* clang-format on */
 
-static int dump(cli_args *a, const char *path)
+typedef struct dump_ctx {
+    const sv_format *json;
+    sv_options opts;
+} dump_ctx;
+
+/* One file: decode, then typed JSON and a newline to job->output or to
+ * standard output (job->out). */
+static int dump_file(cli_args *a, cli_job *job, void *ctx)
 {
-    const sv_format *json = NULL;
-    int rc = cli_find_format("json", &json);
-    if (rc) return rc;
-
+    dump_ctx *d = ctx;
     cli_loaded l;
-    rc = cli_load(a, "dump", path, json, &l);
+    int rc = cli_load(a, "dump", job->input, d->json, &l);
     if (rc) return rc;
 
-    /* The user's -O indent=N, coming after this default, wins over it. */
-    sv_options opts = cli_format_options(a, "indent", a->compact ? "0" : "2");
-    sv_buf out;
-    sv_buf_init(&out, NULL);
-    rc = cli_encode(json, &l.root, &opts, path, &out);
+    sv_buf file;
+    sv_buf_init(&file, NULL);
+    sv_buf *out = job->output ? &file : &job->out;
+    size_t start = out->len;
+    rc = cli_encode(d->json, &l.root, &d->opts, job->input, out);
+    if (rc) out->len = start; /* nothing of a failed dump reaches standard output */
     if (!rc) {
-        sv_buf_putc(&out, '\n');
-        if (!sv_buf_ok(&out)) {
-            cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
+        sv_buf_putc(out, '\n');
+        if (!sv_buf_ok(out)) {
+            cli_error("%s: %s", cli_display_name(job->input), sv_status_str(SV_ERR_NOMEM));
             rc = cli_exit_code(SV_ERR_NOMEM);
-        } else {
-            rc = cli_exit_code(cli_write_output(NULL, out.data, out.len));
+        } else if (job->output) {
+            rc = cli_exit_code(cli_write_output(job->output, file.data, file.len));
         }
     }
-    sv_buf_free(&out);
+    sv_buf_free(&file);
     cli_loaded_free(&l);
     return rc;
 }
@@ -57,15 +67,17 @@ int cmd_dump(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_args_parse(&a, "dump", argc, argv,
-                            CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT | CLI_OPT_LIMITS);
+                            CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT | CLI_OPT_LIMITS |
+                                CLI_OPT_OUTPUT | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR);
     if (rc) return rc;
+    dump_ctx d = {0};
     if (a.help) {
         fputs(help, stdout);
-    } else if (a.file_count != 1) {
-        cli_usage_error("dump", "needs exactly one FILE ('-' for standard input)");
-        rc = 2;
-    } else {
-        rc = dump(&a, a.files[0]);
+    } else if (!(rc = cli_find_format("json", &d.json))) {
+        /* The user's -O indent=N, coming after this default, wins over it. */
+        d.opts = cli_format_options(&a, "indent", a.compact ? "0" : "2");
+        cli_batch b = {.cmd = "dump", .run = dump_file, .ctx = &d, .out_ext = "json"};
+        rc = cli_batch_run(&a, &b);
     }
     cli_args_free(&a);
     return rc;

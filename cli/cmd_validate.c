@@ -1,7 +1,9 @@
 /* serval validate: does each file decode? */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli_args.h"
+#include "cli_batch.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
@@ -9,62 +11,53 @@
 /* One line of source per line of output. */
 /* clang-format off */
 static const char help[] =
-    "usage: serval validate [OPTIONS] FILE...\n"
+    "usage: serval validate [OPTIONS] [FILE...]\n"
     "\n"
-    "Decodes each FILE ('-' is standard input) and prints 'FILE: ok', or the\n"
-    "error on standard error. Every file is checked; the exit status is the\n"
-    "most severe of the files': usage 2, then input/output 3, then\n"
-    "unsupported 4, then bad data 1.\n"
+    "Decodes each FILE (none, or '-': standard input) and prints 'FILE: ok'\n"
+    "(not with -q), or the error on standard error. Every file is checked; the\n"
+    "exit status is the most severe of the files': usage 2, then input/output\n"
+    "3, then unsupported 4, then bad data 1.\n"
     "\n"
     "Options:\n"
     CLI_HELP_FROM
     CLI_HELP_FORMAT_OPTION
+    CLI_HELP_BATCH
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
     CLI_HELP_EXIT;
 /* clang-format on */
 
-/* Returns the highest exit code of the files. */
-static int validate_files(cli_args *a)
+/* One file: does it decode? "FILE: ok" goes to standard output in input
+ * order (not under -q); errors go to standard error as they come. */
+static int validate_file(cli_args *a, cli_job *job, void *ctx)
 {
-    /* An unknown --from is said once, not once per file. */
-    const sv_format *from = NULL;
-    if (a->from) {
-        int rc = cli_find_format(a->from, &from);
-        if (rc) return rc;
+    (void)ctx;
+    cli_loaded l;
+    int rc = cli_load(a, "validate", job->input, NULL, &l);
+    if (rc) return rc;
+    if (cli_verbose(a, 0)) {
+        const char *name = cli_display_name(job->input);
+        sv_buf_append(&job->out, name, strlen(name));
+        sv_buf_append(&job->out, ": ok\n", 5);
     }
-    int worst = 0;
-    for (size_t i = 0; i < a->file_count; i++) {
-        cli_loaded l;
-        int rc = cli_load(a, "validate", a->files[i], NULL, &l);
-        if (rc == 0) {
-            printf("%s: ok\n", cli_display_name(a->files[i]));
-            /* Keeps the lines in order with the errors when both streams go
-             * to one place (2>&1). */
-            fflush(stdout);
-            cli_loaded_free(&l);
-        }
-        worst = cli_worse_exit(worst, rc);
-        /* A usage error is about the command line: the same for every file. */
-        if (rc == 2) break;
-    }
-    return worst;
+    cli_loaded_free(&l);
+    return sv_buf_ok(&job->out) ? 0 : cli_exit_code(SV_ERR_NOMEM);
 }
 
 int cmd_validate(int argc, char **argv)
 {
     cli_args a;
-    int rc =
-        cli_args_parse(&a, "validate", argc, argv, CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_LIMITS);
+    int rc = cli_args_parse(&a, "validate", argc, argv,
+                            CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_LIMITS | CLI_OPT_BATCH);
     if (rc) return rc;
+    const sv_format *from = NULL;
     if (a.help) {
         fputs(help, stdout);
-    } else if (a.file_count == 0) {
-        cli_usage_error("validate", "needs at least one FILE");
-        rc = 2;
-    } else {
-        rc = validate_files(&a);
+    } else if (!a.from || !(rc = cli_find_format(a.from, &from))) {
+        /* An unknown --from is said once, above, not once per file. */
+        cli_batch b = {.cmd = "validate", .run = validate_file};
+        rc = cli_batch_run(&a, &b);
     }
     cli_args_free(&a);
     return rc;

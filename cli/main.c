@@ -10,12 +10,15 @@
 #include "cli_diag.h"
 #include "cli_io.h"
 #include "serval/serval.h"
+#include "serval/version.h"
 
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
 } command;
+
+static int cmd_version(int argc, char **argv);
 
 static const command commands[] = {
     {"formats", cmd_formats, "list the formats serval reads and writes"},
@@ -36,8 +39,32 @@ static const command commands[] = {
 #if SERVAL_WITH_KINGSISLE
     {"kingsisle", cmd_kingsisle, "KingsIsle ObjectProperty: hashes, type lists"},
 #endif
+    {"version", cmd_version, "print the versions of serval and its libraries"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+/* serval version, serval --version: the command's version first (scripts
+ * read the first line), then the library's build and the libraries it uses,
+ * as they report their versions at run time. */
+static int cmd_version(int argc, char **argv)
+{
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs("usage: serval version\n\nPrints the version of serval, how the library was "
+              "built, and the\nversions of the compression libraries it runs with.\n",
+              stdout);
+        return 0;
+    }
+    if (argc > 1) {
+        cli_usage_error("version", "takes no arguments");
+        return 2;
+    }
+    char deps[256];
+    sv_dependency_versions(deps, sizeof deps);
+    printf("serval %s\n", SERVAL_VERSION_STRING);
+    printf("library: libserval %s (%s)\n", sv_version(), sv_build_info());
+    if (deps[0]) printf("uses: %s\n", deps);
+    return 0;
+}
 
 static void print_help(void)
 {
@@ -52,15 +79,16 @@ static void print_help(void)
         printf("  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\n"
           "Options:\n"
-          "  -h, --help  show this help; 'serval COMMAND --help' for a command's\n"
-          "  --version   print the version\n"
+          "  -h, --help  show this help ('serval COMMAND --help': a command's)\n"
+          "  --version   print the versions (as 'serval version')\n"
           "  --schema FILE\n"
           "              load a schema for the formats that need one (classes,\n"
           "              fields, enums); repeatable, the files are merged. Goes\n"
           "              before or after the command\n"
           "\n"
-          "A FILE of '-' is standard input. Data goes to standard output,\n"
-          "messages to standard error.\n"
+          "No FILE, or '-', is standard input. Data goes to standard output,\n"
+          "messages to standard error. The manual: 'man serval'; the typed JSON\n"
+          "and each format: json.md and formats/ in share/doc/serval.\n"
           "\n" CLI_HELP_EXIT,
           stdout);
 }
@@ -125,7 +153,16 @@ static int run_with_schema_first(int argc, char **argv)
 static int run(int argc, char **argv)
 {
     if (argc < 2) {
-        cli_usage_error(NULL, "missing command (formats, detect, dump, conv or validate)");
+        char names[256];
+        size_t used = 0;
+        for (size_t i = 0; i < COMMAND_COUNT && used < sizeof names; i++) {
+            int n = snprintf(names + used, sizeof names - used, "%s%s",
+                             i == 0 ? "" : i + 1 == COMMAND_COUNT ? " or " : ", ",
+                             commands[i].name);
+            if (n < 0) break;
+            used += (size_t)n;
+        }
+        cli_usage_error(NULL, "missing command (%s)", names);
         return 2;
     }
     const char *name = argv[1];
@@ -133,10 +170,7 @@ static int run(int argc, char **argv)
         print_help();
         return 0;
     }
-    if (strcmp(name, "--version") == 0) {
-        printf("serval %s\n", sv_version());
-        return 0;
-    }
+    if (strcmp(name, "--version") == 0) return cmd_version(argc - 1, argv + 1);
     if (strcmp(name, "help") == 0) {
         /* "serval help dump" is "serval dump --help". */
         if (argc < 3) {

@@ -1,7 +1,7 @@
-# cmake -DPROGRAM=... -DEXPECTED=... -P check_output.cmake
-# Runs PROGRAM and fails unless it exits 0 and its standard output is the
+# cmake -DPROGRAM=... [-DARGS=a;b] -DEXPECTED=... -P check_output.cmake
+# Runs PROGRAM (with ARGS) and fails unless it exits 0 and its standard output is the
 # content of EXPECTED, byte for byte.
-execute_process(COMMAND ${PROGRAM} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${PROGRAM} exited with ${rc}:\n${err}")
 endif()

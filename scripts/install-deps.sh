@@ -1,29 +1,45 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages serval needs to build, test and benchmark,
-# calling apt-get only when something is missing. Safe to run again.
+# Installs the Debian 12 packages serval needs to build, or to test, or to
+# benchmark, calling apt-get only when something is missing. Safe to run again.
 set -euo pipefail
 
-# build: compilers, CMake, and the compression/archive libraries the library
-# links (Brotli, LZMA, LZ4 for Resonite; zlib for .resonitepackage members
-# and KingsIsle; expat for KingsIsle);
-# test: cmocka, jq for CLI examples, godot3-server (the Godot 3 oracle),
-# clang's runtime for the libFuzzer targets, valgrind (callgrind counts the
-# work of decoding in tests/work/run.sh);
-# bench peers: jansson (C), RapidJSON (C++, header-only), libbson (C),
-# Node.js and npm for the npm peers (bench/node/).
+# Profiles, each adding to the one before:
+#   build (default): what building the library and the command needs:
+#     compilers, CMake, pkg-config, the compression libraries the Resonite
+#     format links (Brotli, LZMA, LZ4, zlib), zlib and expat for KingsIsle;
+#     jq and man-db, which make run and the manual page use;
+#   test: cmocka, clang and its runtime (the ASan+UBSan build and the
+#     libFuzzer targets), godot3-server (the Godot 3 oracle), valgrind
+#     (callgrind counts the work of decoding in tests/work/run.sh), Debian's
+#     python3 and its venv module (the Python module's tests); the browser
+#     viewer's tools come from scripts/install-web-deps.sh;
+#   bench: the benchmark peers: jansson (C), RapidJSON (C++, header-only),
+#     libbson (C), brotli (the command), and Node.js and npm for bench/node/
+#     (a Node.js already on the PATH, from any source, is used as it is).
+#
+#   bash scripts/install-deps.sh [build|test|bench]
+profile=${1:-build}
+profile=${profile#--}
 packages=(
-  build-essential cmake pkg-config clang
+  build-essential cmake pkg-config
   libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev
-  libcmocka-dev jq godot3-server libclang-rt-14-dev valgrind
-  libjansson-dev rapidjson-dev g++ libbson-dev
+  jq man-db
 )
-
-# --bench: also Node.js and npm, for the npm peers of bench/node/ (a Node.js
-# that is already on the PATH, from any source, is used as it is).
-if [ "${1:-}" = "--bench" ]; then
-  command -v node >/dev/null || packages+=(nodejs)
-  command -v npm >/dev/null || packages+=(npm)
-fi
+case $profile in
+  build) ;;
+  test | bench)
+    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv)
+    if [ "$profile" = bench ]; then
+      packages+=(libjansson-dev rapidjson-dev g++ libbson-dev brotli)
+      command -v node >/dev/null || packages+=(nodejs)
+      command -v npm >/dev/null || packages+=(npm)
+    fi
+    ;;
+  *)
+    echo "usage: bash scripts/install-deps.sh [build|test|bench]" >&2
+    exit 2
+    ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -60,6 +60,9 @@ typedef struct sv_bson_opts {
 SV_API void sv_bson_opts_init(sv_bson_opts *o);
 
 /* Decodes one BSON document that fills data exactly. opts may be NULL. */
+/* The tree does not borrow the input: every string, byte string and packed
+ * array is copied into the document, so the input may be freed as soon as
+ * the call returns. */
 SV_API SV_NODISCARD sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len,
                                              const sv_bson_opts *opts, sv_value *out,
                                              sv_error *err);

@@ -63,6 +63,9 @@ SV_API void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile);
  * the Variant used (the engine's r_len: a PackedByteArray's padding counts
  * even when the input ends before it). On failure err names the format, the
  * byte offset and the path of the failing value. */
+/* The tree does not borrow the input: every string, byte string and packed
+ * array is copied into the document, so the input may be freed as soon as
+ * the call returns. */
 SV_API SV_NODISCARD sv_status sv_godot_decode(sv_doc *doc, const uint8_t *data, size_t len,
                                               const sv_godot_opts *opts, sv_value *out,
                                               size_t *consumed, sv_error *err);

@@ -37,6 +37,9 @@ SV_API void sv_json_decode_opts_init(sv_json_decode_opts *o);
 /* Parses len bytes of UTF-8 JSON text into doc; *out gets the root value
  * (it is not made the document's root). opts may be NULL. On failure err has
  * the byte offset, line and column. */
+/* The tree does not borrow the input: every string, byte string and packed
+ * array is copied into the document, so the input may be freed as soon as
+ * the call returns. */
 SV_API SV_NODISCARD sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len,
                                              const sv_json_decode_opts *opts, sv_value *out,
                                              sv_error *err);

@@ -41,6 +41,9 @@ typedef struct sv_noesis_opts {
 SV_API void sv_noesis_opts_init(sv_noesis_opts *o);
 
 /* Decodes an NSDH file. opts may be NULL. */
+/* The tree does not borrow the input: every string, byte string and packed
+ * array is copied into the document, so the input may be freed as soon as
+ * the call returns. */
 SV_API SV_NODISCARD sv_status sv_noesis_decode(sv_doc *doc, const uint8_t *data, size_t len,
                                                const sv_noesis_opts *opts, sv_value *out,
                                                sv_error *err);

@@ -114,5 +114,8 @@ sv_status sv_inflate_raw(const uint8_t *in, size_t len, uint8_t *dst, size_t cap
 bool sv_deflate_raw(const uint8_t *in, size_t len, int level, sv_buf *out);
 /* CRC-32 (ISO-HDLC, zip's) of n bytes, continuing from crc (0 to start). */
 uint32_t sv_crc32(uint32_t crc, const uint8_t *p, size_t n);
+/* "brotli 1.0.9, liblzma 5.4.1, lz4 1.9.4, libzip 1.7.3" into buf (as
+ * snprintf: NUL-terminated, truncated to size); returns the full length. */
+size_t sv__compress_versions(char *buf, size_t size);
 
 #endif

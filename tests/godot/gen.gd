@@ -1,5 +1,7 @@
 # Oracle vector generator for serval's godot3 profile, run by Godot 3.2.3:
 #   LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 godot3-server -s gen.gd
+# With "--example-save PATH" it writes the example save game of examples/
+# instead (tests/godot/example_save.sh).
 # (tests/godot/regen.sh runs it and writes tests/vectors/godot/oracle/).
 # Each vector is one line "V<TAB>name<TAB>kind<TAB>options<TAB>input hex<TAB>
 # expected<TAB>re-encoded hex<TAB>expression":
@@ -353,7 +355,38 @@ func decodes():
 	out("dedupe_pra_nan", "dec", "-", hp.replace(" ", ""), "{\"$map\":[[{\"$f32s\":[\"nan\"]},10],[{\"$f32s\":[\"nan\"]},11]]}" if dp.size() == 2 else "size %d" % dp.size(), "-", "Dictionary with keys [PoolRealArray([NAN]), PoolRealArray([NAN])]")
 	dec("dedupe_object_ids", "12000000 02000000 11000100 05000000 00000000 02000000 01000000 11000100 05000000 00000000 02000000 02000000", "two keys with object id 5", false, false, false)
 
+# The example save of examples/ (tests/godot/example_save.sh): what a game
+# writes with File.store_var, one Dictionary.
+func example_save(path):
+	var save = {
+		"version": 3,
+		"player": {
+			"name": "Ann",
+			"level": 12,
+			"gold": 1250,
+			"health": 87.5,
+			"position": Vector3(12.5, 0, -3.25),
+			"tint": Color(1, 0.5, 0.25, 1),
+			"inventory": ["sword", "health potion", "map of the caves"],
+		},
+		"checkpoints": PoolByteArray([1, 2, 3, 5, 8]),
+		"path": PoolVector3Array([Vector3(0, 0, 0), Vector3(1.5, 0, 2)]),
+	}
+	var f = File.new()
+	if f.open(path, File.WRITE) != OK:
+		printerr("cannot write ", path)
+		quit(1)
+		return
+	f.store_var(save)
+	f.close()
+
 func _init():
+	var args = OS.get_cmdline_args()
+	for i in range(args.size() - 1):
+		if args[i] == "--example-save":
+			example_save(args[i + 1])
+			quit()
+			return
 	ints()
 	floats()
 	strings()

@@ -1,4 +1,11 @@
-/* Plain BSON as a registry format ("bson"): one document, the whole input. */
+/* Plain BSON as a registry format ("bson"): one document, or a stream of
+ * documents one after another (as mongodump writes a collection and bsondump
+ * reads it). A stream is the tree's root array, one item per document; an
+ * input that holds exactly one document is that document. Writing mirrors
+ * this: a root array is written as a stream, a root map as one document. */
+#include <stdio.h>
+#include <string.h>
+
 #include "core/byteio.h"
 #include "core/opts.h"
 #include "serval/bson.h"
@@ -9,11 +16,63 @@
 static int bson_probe(const uint8_t *data, size_t len)
 {
     if (len < 5 || data[len - 1] != 0) return 0;
-    if (sv_load_u32le(data) != len) return 0;
+    uint32_t first = sv_load_u32le(data);
+    /* A stream: the first document ends with 00 and another starts after
+     * it with a length that fits. */
+    if (first >= 5 && first < len) {
+        if (data[first - 1] != 0 || len - first < 5) return 0;
+        uint32_t next = sv_load_u32le(data + first);
+        return next >= 5 && next <= len - first ? 40 : 0;
+    }
+    if (first != len) return 0;
     if (len == 5) return 30;
     /* the first element's type byte must be a BSON type */
     uint8_t t = data[4];
     return (t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF ? 60 : 0;
+}
+
+/* Puts "/n" in front of an error's path: the document of the stream it is
+ * in. A path that no longer fits keeps its end (the part nearest the fault). */
+static void prefix_path(sv_error *err, uint32_t n)
+{
+    char head[16];
+    int hl = snprintf(head, sizeof head, "/%u", (unsigned)n);
+    size_t pl = strlen(err->path), room = sizeof err->path - 1 - (size_t)hl;
+    const char *tail = err->path + (pl > room ? pl - room : 0);
+    size_t tl = strlen(tail);
+    memmove(err->path + hl, tail, tl + 1);
+    memcpy(err->path, head, (size_t)hl);
+}
+
+/* Documents one after another until the input ends. An error inside one is
+ * reported at its offset in the whole input, under the path "/N". */
+static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
+                               const sv_bson_opts *o, sv_value *out, sv_error *err)
+{
+    sv_value arr = sv_array(doc, 0);
+    size_t pos = 0;
+    for (uint32_t n = 0; pos < len; n++) {
+        size_t doc_len = len - pos >= 4 ? sv_load_u32le(data + pos) : 0;
+        /* A length that runs past the input is the truncation the
+         * one-document reader reports, with its own message. */
+        if (doc_len < 5 || doc_len > len - pos) doc_len = len - pos;
+        sv_value item;
+        sv_error sub;
+        sv_error_clear(&sub);
+        sv_status st = sv_bson_decode(doc, data + pos, doc_len, o, &item, &sub);
+        if (st != SV_OK) {
+            if (err && err->status == SV_OK) {
+                *err = sub;
+                err->byte_offset += pos;
+                prefix_path(err, n);
+            }
+            return st;
+        }
+        if (!sv_array_push(doc, &arr, item)) return sv_doc_status(doc);
+        pos += doc_len;
+    }
+    *out = arr;
+    return sv_doc_status(doc);
 }
 
 static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
@@ -26,7 +85,10 @@ static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const
     sv_bson_opts_init(&o);
     o.limits = ro.limits;
     o.resonite_urls = sv_options_flag(&ro, "resonite-urls", false);
-    return sv_bson_decode(doc, data, len, &o, out, err);
+    bool stream = sv_options_flag(&ro, "stream", false);
+    if (!stream && (len < 4 || sv_load_u32le(data) >= len))
+        return sv_bson_decode(doc, data, len, &o, out, err);
+    return decode_stream(doc, data, len, &o, out, err);
 }
 
 static sv_status bson_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
@@ -37,13 +99,22 @@ static sv_status bson_encode(const sv_value *v, const sv_options *opts, sv_buf *
     sv_bson_opts o;
     sv_bson_opts_init(&o);
     o.resonite_urls = sv_options_flag(&ro, "resonite-urls", false);
-    return sv_bson_encode(v, &o, out, err);
+    if (sv_kind_of(v) != SV_ARRAY) return sv_bson_encode(v, &o, out, err);
+    for (uint32_t i = 0; i < sv_len(v); i++) {
+        st = sv_bson_encode(sv_array_at(v, i), &o, out, err);
+        if (st != SV_OK) {
+            if (err) prefix_path(err, i);
+            return st;
+        }
+    }
+    return SV_OK;
 }
 
 static const char *const bson_extensions[] = {"bson", NULL};
 
 static const sv_option_desc bson_options[] = {
     {"resonite-urls", "Resonite strings: \"@x\" is the URL x, \"@@x\" the text \"@x\""},
+    {"stream", "read the input as a stream of documents (an array) even when it holds one"},
     {NULL, NULL},
 };
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Whole-process timings of the serval command next to the tools a user would
+# compare it with, all in one run on the same files:
+#   1. conv --from godot3 --to godot3 of a 48 MB PackedVector3Array
+#      against cat of the same file to a new file;
+#   2. validate of a .brson holding about 100 MB of BSON
+#      against brotli -d of its payload (a headerless .brson is the bare
+#      Brotli stream, so the payload is the file);
+#   3. conv --from json --to json of a 50 MB typed JSON document
+#      (serval-bench --save) against jq -c . of the same file.
+# Each figure is the median wall time of RUNS runs (default 5).
+#
+#   bash bench/whole_process.sh BUILD-DIR [RUNS]
+set -eu
+build=$(cd "${1:-build}" && pwd)
+runs=${2:-5}
+serval="$build/serval"
+work=$(mktemp -d "${TMPDIR:-/tmp}/serval-whole.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+for t in brotli jq python3; do
+    command -v $t >/dev/null || { echo "$t not found (bash scripts/install-deps.sh bench)"; exit 77; }
+done
+
+# Median of RUNS wall times of a shell command, in milliseconds.
+median_ms() {
+    local i s e times=()
+    for ((i = 0; i < runs; i++)); do
+        s=$(date +%s%N)
+        bash -c "$1" >/dev/null 2>&1 || { echo "failed: $1" >&2; exit 1; }
+        e=$(date +%s%N)
+        times+=($(((e - s) / 1000000)))
+    done
+    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'; }
+
+echo "generating inputs in $work ..."
+# 1. Godot 3 raw Variant: type 25 (PoolVector3Array), count, 4,000,000
+#    Vector3 of float32 = 48,000,008 bytes.
+python3 - "$work/pv3.bin" <<'PY'
+import array, struct, sys
+n = 4_000_000
+a = array.array('f', (i * 0.25 for i in range(3 * n)))
+with open(sys.argv[1], 'wb') as f:
+    f.write(struct.pack('<II', 25, n))
+    f.write(a.tobytes())
+PY
+# 2. about 100 MB of BSON in a Resonite-shaped tree, as a headerless .brson.
+python3 - "$work/big.json" <<'PY'
+import json, sys
+slots = [{"ID": "ID%08x" % i, "Name": {"Data": "Slot %d" % i},
+          "Position": {"Data": {"$f32s": [i * 0.5, 1.0, -2.0]}},
+          "Tag": {"Data": "x" * 40}, "Active": {"Data": True}} for i in range(600_000)]
+json.dump({"VersionNumber": "2024.1.1", "Object": {"Children": slots}}, open(sys.argv[1], "w"))
+PY
+"$serval" conv --from json --to bson -o "$work/big.bson" "$work/big.json"
+"$serval" conv --from json --to resonite -O framing=legacy -O quality=5 -o "$work/big.brson" "$work/big.json"
+# 3. the benchmark's typed JSON document.
+"$build/bench/serval-bench" --size-mb 50 --save "$work/typed.json" >/dev/null
+
+sz() { awk -v b="$(stat -c %s "$1")" 'BEGIN {printf "%.1f MB", b / 1e6}'; }
+echo "pv3.bin $(sz "$work/pv3.bin"); big.brson $(sz "$work/big.brson") holding $(sz "$work/big.bson") of BSON; typed.json $(sz "$work/typed.json")"
+echo "median of $runs runs, whole process, wall time:"
+
+cd "$work"
+a=$(median_ms "cat pv3.bin > cat.out")
+b=$(median_ms "'$serval' conv --from godot3 --to godot3 -o conv.out pv3.bin")
+cmp pv3.bin conv.out
+echo "1. godot3 48 MB PackedVector3Array: cat ${a} ms, serval conv ${b} ms: $(ratio "$b" "$a")x of cat (target <= 2x)"
+
+a=$(median_ms "brotli -d -c big.brson > /dev/null")
+b=$(median_ms "'$serval' validate -q big.brson")
+c=$(median_ms "'$serval' validate -q -T 0 big.brson")
+echo "2. validate .brson ($(sz big.bson) BSON): brotli -d ${a} ms, serval validate ${b} ms (-T 0: ${c} ms): $(ratio "$b" "$a")x of brotli -d (target <= 1.2x)"
+
+a=$(median_ms "jq -c . typed.json > jq.out")
+b=$(median_ms "'$serval' conv --from json --to json -o json.out typed.json")
+echo "3. typed JSON $(sz typed.json): jq -c . ${a} ms, serval conv ${b} ms: $(ratio "$a" "$b")x faster than jq (target >= 15x)"

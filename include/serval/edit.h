@@ -1,0 +1,83 @@
+/* serval: editing a tree in place, JSON Pointer paths, and decoding a file.
+ *
+ * A value found with sv_get_path, sv_array_at or sv_map_get points into its
+ * parent's storage; the calls below change the tree through such a pointer
+ * (or through the root value you hold), so the parent sees the change. A
+ * container that grows may move its items: keep using the sv_value * these
+ * calls were given, not a copy of the value made before the call.
+ *
+ *   sv_value root;
+ *   if (sv_file_decode(doc, "save.bin", sv_format_find("godot3"), NULL, &root, &err)) ...
+ *   sv_value *gold = sv_get_path(doc, &root, "/player/gold");
+ *   *gold = sv_int(9999);                                 // or:
+ *   sv_set_path(doc, &root, "/player/gold", sv_int(9999));
+ */
+#ifndef SERVAL_EDIT_H
+#define SERVAL_EDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "api.h"
+#include "error.h"
+#include "registry.h"
+#include "value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* MAP or OBJECT: replaces the value of the first pair whose key is the
+ * string key, keeping its place, or appends the pair (the key interned)
+ * when there is none. SV_ERR_TYPE when container is neither; SV_ERR_NOMEM
+ * or SV_ERR_LIMIT when growing it fails. sv_object_set is the same call,
+ * named for objects (their keys are field names). */
+SV_API SV_NODISCARD sv_status sv_map_set(sv_doc *doc, sv_value *map, const char *key, sv_value val);
+SV_API SV_NODISCARD sv_status sv_object_set(sv_doc *doc, sv_value *obj, const char *field,
+                                            sv_value val);
+
+/* ARRAY: replaces item i. SV_ERR_TYPE for other kinds, SV_ERR_RANGE when i
+ * is not below the length (use sv_array_push to append). */
+SV_API SV_NODISCARD sv_status sv_array_set(sv_value *arr, size_t i, sv_value val);
+
+/* MAP or OBJECT: removes the first pair whose key is the string key; the
+ * pairs after it move up. Returns whether one was removed. */
+SV_API bool sv_map_remove(sv_value *map, const char *key);
+/* ARRAY: removes item i; the items after it move up. Returns whether i was
+ * in range. */
+SV_API bool sv_array_remove(sv_value *arr, size_t i);
+
+/* The value at a JSON Pointer (RFC 6901) under root, e.g. "/player/gold" or
+ * "/inventory/0"; "" is root itself. A token names a string key of a MAP or
+ * OBJECT (the first pair with it), an index of an ARRAY, or, for a MAP whose
+ * keys are integers (a Godot Dictionary {1: "sword"}), the integer key
+ * written in decimal. "~1" stands for "/" and "~0" for "~". root NULL means
+ * the document's root. NULL when nothing is there. */
+SV_API sv_value *sv_get_path(sv_doc *doc, sv_value *root, const char *pointer);
+
+/* Sets the value at pointer: the parent (which must exist) gets val in place
+ * of the old value, or, when the parent is a MAP or OBJECT without the key,
+ * a new pair. An ARRAY parent takes an index below its length, or "-" to
+ * append. SV_ERR_NOT_FOUND when the parent does not exist, SV_ERR_TYPE when
+ * it is not a container, SV_ERR_RANGE for a bad index. */
+SV_API SV_NODISCARD sv_status sv_set_path(sv_doc *doc, sv_value *root, const char *pointer,
+                                          sv_value val);
+
+/* Removes the value at pointer from its parent (sv_map_remove or
+ * sv_array_remove). SV_ERR_NOT_FOUND when there is nothing to remove. */
+SV_API SV_NODISCARD sv_status sv_remove_path(sv_doc *doc, sv_value *root, const char *pointer);
+
+/* Reads the file at path and decodes it with format fmt, or, when fmt is
+ * NULL, with the format sv_format_detect finds from the bytes and the name.
+ * The bytes are read into the document's arena, so they count against its
+ * allocation limit and live as long as it. opts may be NULL. Errors:
+ * SV_ERR_IO (the message says why), SV_ERR_UNSUPPORTED (no format fits, or
+ * it cannot be read), or the decoder's. */
+SV_API SV_NODISCARD sv_status sv_file_decode(sv_doc *doc, const char *path, const sv_format *fmt,
+                                             const sv_options *opts, sv_value *out,
+                                             sv_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
