@@ -165,5 +165,8 @@ export function spliceAt(text, pointer, literal) {
 export function cliEdit(file, format, pointer, literal) {
   const dump = cli(['dump', '--compact', '--from', format, file]).toString('utf8');
   const edited = spliceAt(dump, pointer, literal);
-  return cli(['conv', '--from', 'json', '--to', format, '-o', '-', '-'], Buffer.from(edited, 'utf8'));
+  const out = cli(['conv', '--from', 'json', '--to', format, '-o', '-', '-'], Buffer.from(edited, 'utf8'));
+  // the command ends JSON text with a newline; the page's download, as the
+  // library writes it, does not
+  return format === 'json' && out.at(-1) === 0x0a ? out.subarray(0, -1) : out;
 }

@@ -13,22 +13,29 @@
 
 /* A BSON document starts with its own length and ends with 00: a file whose
  * first int32 is its size and whose last byte is 0 is almost surely one. */
+static bool bson_type_byte(uint8_t t)
+{
+    return (t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF;
+}
+
+/* The whole input must be BSON documents one after another: each length in
+ * range, each ending with 00, each first element of a BSON type, the last
+ * ending exactly at the input's end. Checking only the first two would take
+ * other formats' bytes (a Godot Dictionary, say) for a stream. */
 static int bson_probe(const uint8_t *data, size_t len)
 {
-    if (len < 5 || data[len - 1] != 0) return 0;
-    uint32_t first = sv_load_u32le(data);
-    /* A stream: the first document ends with 00 and another starts after
-     * it with a length that fits. */
-    if (first >= 5 && first < len) {
-        if (data[first - 1] != 0 || len - first < 5) return 0;
-        uint32_t next = sv_load_u32le(data + first);
-        return next >= 5 && next <= len - first ? 40 : 0;
+    size_t pos = 0, docs = 0;
+    while (pos < len) {
+        if (len - pos < 5) return 0;
+        uint32_t n = sv_load_u32le(data + pos);
+        if (n < 5 || n > len - pos || data[pos + n - 1] != 0) return 0;
+        if (n > 5 && !bson_type_byte(data[pos + 4])) return 0;
+        pos += n;
+        docs++;
     }
-    if (first != len) return 0;
-    if (len == 5) return 30;
-    /* the first element's type byte must be a BSON type */
-    uint8_t t = data[4];
-    return (t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF ? 60 : 0;
+    if (docs == 0) return 0;
+    if (docs > 1) return 40;
+    return len == 5 ? 30 : 60;
 }
 
 /* Puts "/n" in front of an error's path: the document of the stream it is
