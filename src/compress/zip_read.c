@@ -256,7 +256,7 @@ sv_status sv_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_e
     } else {
         size_t got;
         const char *why;
-        st = sv_inflate_raw(src, e->csize, dst, e->usize, z->alloc, &got, &why);
+        st = sv_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, dst, e->usize, z->alloc, &got, &why);
         if (st == SV_OK && got != e->usize) {
             st = SV_ERR_TRUNCATED;
             why = "it ends early";
@@ -290,7 +290,7 @@ sv_status sv_zip_head(const sv_zip *z, size_t i, uint8_t *first, size_t n, size_
         return SV_OK;
     }
     const char *why;
-    st = sv_inflate_raw(src, e->csize, first, n, z->alloc, got, &why);
+    st = sv_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, first, n, z->alloc, got, &why);
     if (st == SV_ERR_LIMIT || (st == SV_OK && *got == n)) return SV_OK; /* there is more */
     if (st == SV_OK) {
         st = SV_ERR_TRUNCATED;
