@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/error_record.h"
+#include "core/utf16.h"
 #include "formats/kingsisle/ki_internal.h"
-#include "formats/noesis/noesis_internal.h" /* WTF-8 -> UTF-16 */
 
 sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
 {
@@ -121,7 +121,7 @@ static sv_status w_wstring(ki_enc *e, const ki_prop *p, const sv_value *v)
     if (units) {
         w_align(e);
         size_t at = e->out->len; /* aligned: the code units go straight to the output */
-        if (!nsb_wtf8_to_utf16(e->out, s, n, false) || (e->out->len - at) != units * 2) {
+        if (!sv_wtf8_to_utf16(e->out, s, n, false) || (e->out->len - at) != units * 2) {
             e->out->len = at;
             return ki_enc_fail(e, SV_ERR_UTF8, "'%s': not WTF-8 text", p->name);
         }
