@@ -216,7 +216,7 @@ static sv_status w_enum(ki_enc *e, const ki_prop *p, const sv_value *v)
         if (k == SV_STRING || k == SV_BYTES) return w_string(e, p, v);
         if (k != SV_INT && k != SV_UINT) return type_error(e, p, v);
         sv_buf names;
-        sv_buf_init(&names, NULL);
+        sv_buf_init(&names, e->out->alloc);
         if (!ki_enum_names(p, (uint32_t)sv_get_uint(v), &names)) {
             sv_buf_free(&names);
             return ki_enc_fail(e, SV_ERR_RANGE, "'%s': %llu is not a value of %s", p->name,
