@@ -293,6 +293,10 @@ static void end_property(kx_ctx *c, kx_frame *f, kx_frame *cls)
 {
     size_t n = c->text.len - f->text_start;
     sv_buf_putc(&c->text, 0);
+    if (!sv_buf_ok(&c->text) || !c->text.data) { /* the text buffer's allocation failed */
+        kx_fail(c, SV_ERR_NOMEM, "out of memory", NULL, NULL);
+        return;
+    }
     const char *s = (const char *)c->text.data + f->text_start;
     size_t kl;
     const char *key = sv_get_str(&f->name, &kl);
