@@ -8,6 +8,18 @@
 #include "core/mem.h"
 #include "o3de_internal.h"
 
+sv_status o3_opts_check(const sv_o3de_opts *opts, sv_error *err)
+{
+    /* A struct never given to sv_o3de_opts_init has struct_size 0: refused,
+     * as every versioned options struct is. */
+    if (opts && opts->struct_size < offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
+                            "sv_o3de_opts.struct_size is %u, too small; fill the struct with "
+                            "sv_o3de_opts_init",
+                            (unsigned)opts->struct_size);
+    return SV_OK;
+}
+
 sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
                       bool storing, sv_error *err)
 {
@@ -18,13 +30,8 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
     c->storing = storing;
     c->err = err;
     c->max_depth = SV_DEFAULT_MAX_DEPTH;
-    /* A struct never given to sv_o3de_opts_init has struct_size 0: refused,
-     * as every versioned options struct is. */
-    if (opts && opts->struct_size < offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
-                            "sv_o3de_opts.struct_size is %u, too small; fill the struct with "
-                            "sv_o3de_opts_init",
-                            (unsigned)opts->struct_size);
+    sv_status ost = o3_opts_check(opts, err);
+    if (ost != SV_OK) return ost;
     /* Fields past what the caller's struct_size covers keep their defaults,
      * so a program built against an older header still works. */
     if (opts && opts->struct_size >= offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))

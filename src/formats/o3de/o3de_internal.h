@@ -50,6 +50,8 @@ typedef struct o3_ctx {
 } o3_ctx;
 
 /* ---- context, paths, reporting (o3de_context.c) ---- */
+/* SV_ERR_USAGE when opts (may be NULL) was not filled by sv_o3de_opts_init. */
+sv_status o3_opts_check(const sv_o3de_opts *opts, sv_error *err);
 sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
                       bool storing, sv_error *err);
 void o3_ctx_free(o3_ctx *c);
