@@ -101,21 +101,12 @@ static inline uint64_t sv_lz4_max_expansion(uint64_t len)
     return len * 255u + 16u;
 }
 
-/* Raw deflate (RFC 1951, no zlib header: zip's method 8) into dst[0..cap),
- * the inflater's memory from a (NULL: libc). *produced: bytes written.
- * SV_OK when the stream ended within cap with no input left over;
- * SV_ERR_LIMIT: it has more than cap bytes; SV_ERR_TRUNCATED: the input
- * ends first; SV_ERR_TRAILING: input after its end; SV_ERR_SYNTAX;
- * SV_ERR_NOMEM. *why says it in words. */
-sv_status sv_inflate_raw(const uint8_t *in, size_t len, uint8_t *dst, size_t cap, const sv_alloc *a,
-                         size_t *produced, const char **why);
-/* Raw deflate at level (0-9, -1 zlib's default) appended to out, memory
- * from out's allocator. */
-bool sv_deflate_raw(const uint8_t *in, size_t len, int level, sv_buf *out);
-/* CRC-32 (ISO-HDLC, zip's) of n bytes, continuing from crc (0 to start). */
-uint32_t sv_crc32(uint32_t crc, const uint8_t *p, size_t n);
-/* "brotli 1.0.9, liblzma 5.4.1, lz4 1.9.4, libzip 1.7.3" into buf (as
- * snprintf: NUL-terminated, truncated to size); returns the full length. */
+/* zlib (raw deflate for zip, zlib-wrapped for KingsIsle) and CRC-32. */
+#include "compress/zlib_adapter.h"
+/* The versions of the compression and XML libraries of the formats built,
+ * as they report them at run time ("brotli 1.0.9, liblzma 5.4.1, lz4 1.9.4,
+ * expat 2.5.0, zlib 1.2.13"), into buf (as snprintf: NUL-terminated,
+ * truncated to size); returns the full length. */
 size_t sv__compress_versions(char *buf, size_t size);
 
 #endif

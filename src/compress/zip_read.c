@@ -88,9 +88,9 @@ static sv_status check_local(sv_zip *z, sv_zip_entry *e, uint64_t off, uint64_t 
 }
 
 /* One central directory entry at *p (4.3.12): fills e, copying its name to
- * *names, and moves *p to the next entry. */
+ * *names (names_left bytes of room), and moves *p to the next entry. */
 static sv_status read_central(sv_zip *z, size_t *p_io, size_t dir_end, sv_zip_entry *e,
-                              char **names, uint64_t *local_off, sv_error *err)
+                              char **names, size_t names_left, uint64_t *local_off, sv_error *err)
 {
     const uint8_t *d = z->data;
     size_t p = *p_io;
@@ -102,6 +102,12 @@ static sv_status read_central(sv_zip *z, size_t *p_io, size_t dir_end, sv_zip_en
     if (dir_end - p - CENTRAL_SIZE < n + x + k)
         return sv_error_set(err, SV_ERR_TRUNCATED, z->format, p,
                             "a central directory entry runs past the directory");
+    /* The name room assumes every one of the entries the end record counts
+     * takes at least CENTRAL_SIZE bytes; an entry that eats into the room of
+     * those after it (a long extra field or comment) breaks that. */
+    if (n + 1 > names_left)
+        return sv_error_set(err, SV_ERR_SYNTAX, z->format, p,
+                            "the central directory entries do not fit the directory's size");
     e->flags = sv_load_u16le(c + 8);
     e->method = sv_load_u16le(c + 10);
     e->crc = sv_load_u32le(c + 16);
@@ -142,7 +148,9 @@ static sv_status read_directory(sv_zip *z, size_t dir_at, size_t dir_end, sv_err
     for (size_t i = 0; i < z->count; i++) {
         sv_zip_entry *e = &z->entries[i];
         uint64_t local_off = 0;
-        if ((st = read_central(z, &p, dir_end, e, &names, &local_off, err)) != SV_OK) goto done;
+        size_t names_left = z->names_size - (size_t)(names - z->names);
+        if ((st = read_central(z, &p, dir_end, e, &names, names_left, &local_off, err)) != SV_OK)
+            goto done;
         if ((st = check_local(z, e, local_off, dir_at, err)) != SV_OK) goto done;
         spans[2 * i] = local_off;
         spans[2 * i + 1] = e->data_off + e->csize;
@@ -256,7 +264,7 @@ sv_status sv_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_e
     } else {
         size_t got;
         const char *why;
-        st = sv_inflate_raw(src, e->csize, dst, e->usize, z->alloc, &got, &why);
+        st = sv_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, dst, e->usize, z->alloc, &got, &why);
         if (st == SV_OK && got != e->usize) {
             st = SV_ERR_TRUNCATED;
             why = "it ends early";
@@ -290,7 +298,7 @@ sv_status sv_zip_head(const sv_zip *z, size_t i, uint8_t *first, size_t n, size_
         return SV_OK;
     }
     const char *why;
-    st = sv_inflate_raw(src, e->csize, first, n, z->alloc, got, &why);
+    st = sv_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, first, n, z->alloc, got, &why);
     if (st == SV_ERR_LIMIT || (st == SV_OK && *got == n)) return SV_OK; /* there is more */
     if (st == SV_OK) {
         st = SV_ERR_TRUNCATED;

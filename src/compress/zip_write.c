@@ -76,7 +76,7 @@ sv_status sv_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *d
     sv_buf_append(out, name, n);
     size_t data_at = out->len;
     if (method == SV_ZIP_DEFLATED) {
-        if (!sv_deflate_raw(data, len, level, out))
+        if (!sv_zlib_deflate(data, len, level, SV_ZLIB_RAW, out))
             return sv_error_set(err, SV_ERR_NOMEM, w->format, local_off, "out of memory");
     } else {
         sv_buf_append(out, data, len);

@@ -5,6 +5,8 @@
 #endif
 #include "core/mem.h"
 
+#include <string.h>
+
 #include "core/doc_internal.h"
 
 void sv_mem_hint_huge_pages(void *p, size_t size, size_t min_size)
@@ -42,4 +44,46 @@ sv_status sv_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size
     *cap = ncap;
     *g->scratch = others + (uint64_t)ncap * size;
     return SV_OK;
+}
+
+/* The bytes of an array of n items: at least 1, so that a zero-length array
+ * is a real block from the allocator and is freed with the same size. */
+static size_t array_bytes(size_t n, size_t size)
+{
+    return n && size ? n * size : 1;
+}
+
+void *sv_mem_calloc(const sv_alloc *a, size_t n, size_t size)
+{
+    if (!a) a = sv_alloc_libc();
+    if (size && n > SIZE_MAX / size) return NULL;
+    size_t bytes = array_bytes(n, size);
+    void *p = a->malloc(a->ctx, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+void sv_mem_free(const sv_alloc *a, void *p, size_t n, size_t size)
+{
+    if (!p) return;
+    if (!a) a = sv_alloc_libc();
+    a->free(a->ctx, p, array_bytes(n, size));
+}
+
+bool sv_mem_grow(const sv_alloc *a, void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return true;
+    if (!a) a = sv_alloc_libc();
+    size_t n = *cap ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2) return false;
+        n *= 2;
+    }
+    if (n > SIZE_MAX / size) return false;
+    void *q = *p ? a->realloc(a->ctx, *p, array_bytes(*cap, size), n * size)
+                 : a->malloc(a->ctx, n * size);
+    if (!q) return false;
+    *p = q;
+    *cap = n;
+    return true;
 }

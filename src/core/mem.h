@@ -1,5 +1,6 @@
 /* Memory helpers every module shares (internal): the huge-page hint for
- * large blocks, and the growth of a decoder's scratch stacks. */
+ * large blocks, the growth of a decoder's scratch stacks, and arrays from an
+ * sv_alloc (so that no module calls malloc and friends itself). */
 #ifndef SV_CORE_MEM_H
 #define SV_CORE_MEM_H
 
@@ -7,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "serval/alloc.h"
 #include "serval/buf.h"
 #include "serval/error.h"
 #include "serval/value.h"
@@ -44,5 +46,17 @@ typedef struct sv_stack_grow {
  * SV_ERR_NOMEM. Nothing changes on failure. */
 sv_status sv_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size_t size,
                            size_t need);
+
+/* Arrays of n items of size bytes from a (NULL: libc), which is handed the
+ * block's size again when the array is freed or grown. */
+
+/* A zeroed array; NULL when a refuses or n * size overflows. n 0 gives a
+ * one-byte block (sv_alloc never sees a size of 0), freed the same way. */
+void *sv_mem_calloc(const sv_alloc *a, size_t n, size_t size);
+/* Frees an array of sv_mem_calloc or sv_mem_grow (p may be NULL). */
+void sv_mem_free(const sv_alloc *a, void *p, size_t n, size_t size);
+/* Makes room for need items in *p (*cap items), doubling from 16. false
+ * when a refuses or the size overflows; nothing changes then. */
+bool sv_mem_grow(const sv_alloc *a, void **p, size_t *cap, size_t need, size_t size);
 
 #endif

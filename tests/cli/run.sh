@@ -18,7 +18,7 @@
 #    vectors directory) in the environment; it passes when it exits 0 and
 #    says what went wrong on its output otherwise.
 # A case that needs formats a build may leave out says so: a name starting
-# with "godot-", "bson-", "resonite-" or "noesis-" needs that format, and a
+# with "godot-", "bson-", "resonite-", "noesis-", "kingsisle-" or "o3de-" needs that format, and a
 # `requires` file lists more ("all": output that names every format, as the
 # format list and the help do). When SERVAL_FORMATS (the formats built, as
 # CMake passes them: "json godot bson ...") lacks one, the case is skipped;
@@ -115,7 +115,7 @@ run_script() {
     fi
 }
 
-ALL_FORMATS="json godot bson resonite noesis o3de"
+ALL_FORMATS="json godot bson resonite noesis kingsisle o3de"
 BUILT_FORMATS=${SERVAL_FORMATS:-$ALL_FORMATS}
 built() { case " $BUILT_FORMATS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -123,7 +123,7 @@ built() { case " $BUILT_FORMATS " in *" $1 "*) return 0 ;; esac; return 1; }
 needs() {
     local name
     name=$(basename "$1")
-    case $name in godot-* | bson-* | resonite-* | noesis-* | o3de-*) echo "${name%%-*}" ;; esac
+    case $name in godot-* | bson-* | resonite-* | noesis-* | kingsisle-* | o3de-*) echo "${name%%-*}" ;; esac
     if [ -f "$1/requires" ]; then
         local f
         for f in $(cat "$1/requires"); do

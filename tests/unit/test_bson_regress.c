@@ -12,7 +12,6 @@
 
 #include "helper_resonite.h"
 #include "serval/bson.h"
-#include "serval/resonite.h"
 #include "serval/serval.h"
 
 static void put32(uint8_t *p, uint32_t v)
@@ -90,6 +89,7 @@ static void test_array_bigger_than_first_block(void **state)
     }
 }
 
+#if SERVAL_WITH_RESONITE
 /* The same through the .brson path (sv_rs_brotli_tree, where it was first
  * seen): the BSON wrapped as a legacy Brotli payload, decoded with and
  * without the decompression thread. */
@@ -120,6 +120,8 @@ static void test_array_bigger_than_first_block_brson(void **state)
     sv_buf_free(&file);
     free(b);
 }
+
+#endif
 
 /* fuzz/regressions/bson/ubsan-bson_read-772.bson: an empty document and an
  * empty array before any other element, so the scratch stacks were still
@@ -157,7 +159,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_array_bigger_than_first_block),
+#if SERVAL_WITH_RESONITE
         cmocka_unit_test(test_array_bigger_than_first_block_brson),
+#endif
         cmocka_unit_test(test_empty_containers_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

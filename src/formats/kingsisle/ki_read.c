@@ -8,8 +8,8 @@
 #include "core/doc_internal.h"
 #include "core/utf8.h"
 #include "core/error_record.h"
+#include "core/utf16.h"
 #include "formats/kingsisle/ki_internal.h"
-#include "formats/noesis/noesis_internal.h" /* UTF-16 <-> WTF-8 */
 
 sv_status ki_dec_fail(ki_dec *d, sv_status st, const char *fmt, ...)
 {
@@ -118,10 +118,10 @@ static sv_status rd_wstring(ki_dec *d, sv_value *out)
     if ((uint64_t)n * 3 > d->max_string)
         return ki_dec_fail(d, SV_ERR_LIMIT, "wide string of %u units is over the string limit", n);
     const uint8_t *p = d->br.data + (d->br.pos >> 3);
-    size_t len = nsb_utf16_wtf8_len(p, n, false);
+    size_t len = sv_utf16_wtf8_len(p, n, false);
     sv_value v = sv_str_uninit(d->doc, len);
     if (v.kind != SV_STRING) return doc_check(d);
-    nsb_utf16_to_wtf8(p, n, false, sv_value_buf(&v));
+    sv_utf16_to_wtf8(p, n, false, sv_value_buf(&v));
     *out = sv_with_flags(v, SV_F_UTF16);
     d->br.pos += (uint64_t)n * 16;
     return SV_OK;

@@ -144,7 +144,7 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
     if (manual) { /* §4.2: u32 uncompressed size, then zlib */
         if ((st = need(n, 5, base, "the manual zlib wrapper", err)) != SV_OK) goto done;
         uint32_t size = sv_load_u32le(p);
-        st = sv_zlib_inflate_exact(p + 4, n - 4, size, lim.max_decompressed, KI_FORMAT, base + 4,
+        st = sv_zlib_inflate_exact(p + 4, n - 4, SV_ZLIB_WRAPPED, size, lim.max_decompressed, KI_FORMAT, base + 4,
                                    &z1, err);
         if (st != SV_OK) goto done;
         meta_add(doc, &m, KI_META_MANUAL_ZLIB, sv_bytes(doc, p + 4, n - 4));
@@ -164,7 +164,7 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
         if (marker) { /* u32 uncompressed size, then zlib; no size after marker 0 */
             if ((st = need(n, 5, base, "the compressed payload", err)) != SV_OK) goto done;
             uint32_t size = sv_load_u32le(p);
-            st = sv_zlib_inflate_exact(p + 4, n - 4, size, lim.max_decompressed, KI_FORMAT,
+            st = sv_zlib_inflate_exact(p + 4, n - 4, SV_ZLIB_WRAPPED, size, lim.max_decompressed, KI_FORMAT,
                                        base + 4, &z2, err);
             if (st != SV_OK) goto done;
             meta_add(doc, &m, KI_META_ZLIB, sv_bytes(doc, p + 4, n - 4));
@@ -186,17 +186,18 @@ done:
 
 /* ---- encoding ---------------------------------------------------------------- */
 
-/* Whether the zlib payload z still inflates to exactly these bytes. */
-static bool same_payload(const sv_value *z, const uint8_t *bytes, size_t n)
+/* Whether the zlib payload z still inflates to exactly these bytes (the
+ * inflater's memory from alloc, the caller's). */
+static bool same_payload(const sv_value *z, const uint8_t *bytes, size_t n, const sv_alloc *alloc)
 {
     if (sv_kind_of(z) != SV_BYTES) return false;
     size_t zl;
     const uint8_t *zp = (const uint8_t *)sv_get_str(z, &zl);
     sv_buf tmp;
-    sv_buf_init(&tmp, NULL);
+    sv_buf_init(&tmp, alloc);
     sv_error e;
     sv_error_clear(&e);
-    bool same = sv_zlib_inflate_exact(zp, zl, n, n, KI_FORMAT, 0, &tmp, &e) == SV_OK &&
+    bool same = sv_zlib_inflate_exact(zp, zl, SV_ZLIB_WRAPPED, n, n, KI_FORMAT, 0, &tmp, &e) == SV_OK &&
                 tmp.len == n && (n == 0 || memcmp(tmp.data, bytes, n) == 0);
     sv_buf_free(&tmp);
     return same;
@@ -206,13 +207,13 @@ static bool same_payload(const sv_value *z, const uint8_t *bytes, size_t n)
 static bool put_zlib(sv_buf *out, const uint8_t *in, size_t n, const sv_value *orig, int level)
 {
     sv_put_u32le(out, (uint32_t)n);
-    if (same_payload(orig, in, n)) {
+    if (same_payload(orig, in, n, out->alloc)) {
         size_t zl;
         const char *zp = sv_get_str(orig, &zl);
         sv_buf_append(out, zp, zl);
         return sv_buf_ok(out);
     }
-    return sv_zlib_deflate(in, n, level, out);
+    return sv_zlib_deflate(in, n, level, SV_ZLIB_WRAPPED, out);
 }
 
 sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, sv_buf *out,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "formats/kingsisle/ki_internal.h"
 
 typedef struct xprop {
@@ -73,18 +74,6 @@ static bool parse_u32(const char *s, uint32_t *out)
     return true;
 }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap) return true;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need) n *= 2;
-    void *q = realloc(*p, n * size);
-    if (!q) return false;
-    *p = q;
-    *cap = n;
-    return true;
-}
-
 static void on_start(void *ud, const char *el, const char **a)
 {
     xl_ctx *c = ud;
@@ -108,7 +97,7 @@ static void on_start(void *ud, const char *el, const char **a)
         p.type = pool_add(c, ty, &p.type_len);
         p.dynamic = dyn && strcmp(dyn, "true") == 0;
         p.first_opt = c->nopts;
-        if (!grow((void **)&c->props, &c->props_cap, c->nprops + 1, sizeof *c->props))
+        if (!sv_mem_grow(c->t->alloc, (void **)&c->props, &c->props_cap, c->nprops + 1, sizeof *c->props))
             return fail(c, SV_ERR_NOMEM, "out of memory");
         c->props[c->nprops++] = p;
         c->in_prop = true;
@@ -120,7 +109,7 @@ static void on_start(void *ud, const char *el, const char **a)
             return fail(c, SV_ERR_SYNTAX, "an <Option> needs Name and a numeric Value");
         if (!strcmp(n, "__DEFAULT") || !strcmp(n, "__BASECLASS")) return; /* §6.4 */
         o.name = pool_add(c, n, &o.len);
-        if (!grow((void **)&c->opts, &c->opts_cap, c->nopts + 1, sizeof *c->opts))
+        if (!sv_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, c->nopts + 1, sizeof *c->opts))
             return fail(c, SV_ERR_NOMEM, "out of memory");
         c->opts[c->nopts++] = o;
         c->props[c->nprops - 1].nopts++;
@@ -131,11 +120,12 @@ static void finish_class(xl_ctx *c)
 {
     if (!sv_buf_ok(&c->pool)) return fail(c, SV_ERR_NOMEM, "out of memory");
     const char *pool = (const char *)c->pool.data;
-    ki_prop_src *ps = c->nprops ? calloc(c->nprops, sizeof *ps) : NULL;
-    ki_enum_opt *os = c->nopts ? calloc(c->nopts, sizeof *os) : NULL;
+    const sv_alloc *a = c->t->alloc;
+    ki_prop_src *ps = c->nprops ? sv_mem_calloc(a, c->nprops, sizeof *ps) : NULL;
+    ki_enum_opt *os = c->nopts ? sv_mem_calloc(a, c->nopts, sizeof *os) : NULL;
     if ((c->nprops && !ps) || (c->nopts && !os)) {
-        free(ps);
-        free(os);
+        sv_mem_free(a, ps, c->nprops, sizeof *ps);
+        sv_mem_free(a, os, c->nopts, sizeof *os);
         return fail(c, SV_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < c->nopts; i++)
@@ -155,8 +145,8 @@ static void finish_class(xl_ctx *c)
     const char *name = pool + c->cls_name;
     uint32_t hash = ki_string_id((const uint8_t *)name, c->cls_len);
     sv_status st = ki_types_add_class(c->t, name, c->cls_len, hash, ps, c->nprops, c->source, c->err);
-    free(ps);
-    free(os);
+    sv_mem_free(a, ps, c->nprops, sizeof *ps);
+    sv_mem_free(a, os, c->nopts, sizeof *os);
     if (st != SV_OK && c->st == SV_OK) {
         c->st = st;
         XML_StopParser(c->p, XML_FALSE);
@@ -184,7 +174,7 @@ sv_status ki_load_classlist_xml(sv_kingsisle_types *t, const uint8_t *data, size
     c.t = t;
     c.source = source;
     c.err = err;
-    sv_buf_init(&c.pool, NULL);
+    sv_buf_init(&c.pool, t->alloc);
     c.p = XML_ParserCreate("UTF-8");
     if (!c.p) return sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
     XML_SetUserData(c.p, &c);
@@ -201,7 +191,7 @@ sv_status ki_load_classlist_xml(sv_kingsisle_types *t, const uint8_t *data, size
                             XML_ErrorString(XML_GetErrorCode(c.p)));
     XML_ParserFree(c.p);
     sv_buf_free(&c.pool);
-    free(c.props);
-    free(c.opts);
+    sv_mem_free(t->alloc, c.props, c.props_cap, sizeof *c.props);
+    sv_mem_free(t->alloc, c.opts, c.opts_cap, sizeof *c.opts);
     return c.st;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "formats/kingsisle/ki_internal.h"
 
 /* ---- leaf types (§6.1) ------------------------------------------------------ */
@@ -83,12 +84,12 @@ ki_kind ki_kind_of_type(const char *type, size_t len, uint8_t *bits)
 
 sv_kingsisle_types *sv_kingsisle_types_new(const sv_alloc *alloc)
 {
-    sv_kingsisle_types *t = calloc(1, sizeof *t);
+    sv_kingsisle_types *t = sv_mem_calloc(alloc, 1, sizeof *t);
     if (!t) return NULL;
     t->alloc = alloc;
     t->arena = sv_doc_new(alloc);
     if (!t->arena) {
-        free(t);
+        sv_mem_free(alloc, t, 1, sizeof *t);
         return NULL;
     }
     return t;
@@ -97,11 +98,11 @@ sv_kingsisle_types *sv_kingsisle_types_new(const sv_alloc *alloc)
 void sv_kingsisle_types_free(sv_kingsisle_types *t)
 {
     if (!t) return;
-    free(t->classes);
-    free(t->by_hash);
-    free(t->by_name);
+    sv_mem_free(t->alloc, t->classes, t->cap, sizeof *t->classes);
+    sv_mem_free(t->alloc, t->by_hash, t->tcap, sizeof *t->by_hash);
+    sv_mem_free(t->alloc, t->by_name, t->tcap, sizeof *t->by_name);
     sv_doc_free(t->arena);
-    free(t);
+    sv_mem_free(t->alloc, t, 1, sizeof *t);
 }
 
 char *ki_types_strdup(sv_kingsisle_types *t, const char *s, size_t n)
@@ -184,10 +185,11 @@ static void insert_slot(uint32_t *table, uint32_t cap, uint32_t start, uint32_t 
 static bool grow_tables(sv_kingsisle_types *t)
 {
     uint32_t cap = t->tcap ? t->tcap * 2 : 64;
-    uint32_t *h = calloc(cap, sizeof *h), *n = calloc(cap, sizeof *n);
+    uint32_t *h = sv_mem_calloc(t->alloc, cap, sizeof *h);
+    uint32_t *n = sv_mem_calloc(t->alloc, cap, sizeof *n);
     if (!h || !n) {
-        free(h);
-        free(n);
+        sv_mem_free(t->alloc, h, cap, sizeof *h);
+        sv_mem_free(t->alloc, n, cap, sizeof *n);
         return false;
     }
     for (uint32_t i = 0; i < t->nclasses; i++) {
@@ -195,8 +197,8 @@ static bool grow_tables(sv_kingsisle_types *t)
         insert_slot(h, cap, mix32(c->hash), i + 1);
         insert_slot(n, cap, name_hash(c->name, c->name_len), i + 1);
     }
-    free(t->by_hash);
-    free(t->by_name);
+    sv_mem_free(t->alloc, t->by_hash, t->tcap, sizeof *t->by_hash);
+    sv_mem_free(t->alloc, t->by_name, t->tcap, sizeof *t->by_name);
     t->by_hash = h;
     t->by_name = n;
     t->tcap = cap;
@@ -306,11 +308,12 @@ sv_status ki_types_add_class(sv_kingsisle_types *t, const char *name, size_t nam
         return SV_OK;
     }
     if (t->nclasses == t->cap) {
-        uint32_t cap = t->cap ? t->cap * 2 : 64;
-        ki_class **cs = realloc(t->classes, cap * sizeof *cs);
-        if (!cs) goto nomem;
-        t->classes = cs;
-        t->cap = cap;
+        size_t cap = t->cap;
+        if (t->cap > UINT32_MAX / 2 ||
+            !sv_mem_grow(t->alloc, (void **)&t->classes, &cap, (size_t)t->cap + 1,
+                         sizeof *t->classes))
+            goto nomem;
+        t->cap = (uint32_t)cap;
     }
     if ((t->nclasses + 1) * 2 > t->tcap && !grow_tables(t)) goto nomem;
     t->classes[t->nclasses++] = c;

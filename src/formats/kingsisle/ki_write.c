@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/error_record.h"
+#include "core/utf16.h"
 #include "formats/kingsisle/ki_internal.h"
-#include "formats/noesis/noesis_internal.h" /* WTF-8 -> UTF-16 */
 
 sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
 {
@@ -121,7 +121,7 @@ static sv_status w_wstring(ki_enc *e, const ki_prop *p, const sv_value *v)
     if (units) {
         w_align(e);
         size_t at = e->out->len; /* aligned: the code units go straight to the output */
-        if (!nsb_wtf8_to_utf16(e->out, s, n, false) || (e->out->len - at) != units * 2) {
+        if (!sv_wtf8_to_utf16(e->out, s, n, false) || (e->out->len - at) != units * 2) {
             e->out->len = at;
             return ki_enc_fail(e, SV_ERR_UTF8, "'%s': not WTF-8 text", p->name);
         }
@@ -216,7 +216,7 @@ static sv_status w_enum(ki_enc *e, const ki_prop *p, const sv_value *v)
         if (k == SV_STRING || k == SV_BYTES) return w_string(e, p, v);
         if (k != SV_INT && k != SV_UINT) return type_error(e, p, v);
         sv_buf names;
-        sv_buf_init(&names, NULL);
+        sv_buf_init(&names, e->out->alloc);
         if (!ki_enum_names(p, (uint32_t)sv_get_uint(v), &names)) {
             sv_buf_free(&names);
             return ki_enc_fail(e, SV_ERR_RANGE, "'%s': %llu is not a value of %s", p->name,

@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "core/base64.h"
+#include "core/doc_internal.h"
+#include "core/mem.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "json/numconv.h"
 
@@ -60,18 +62,6 @@ static void kx_fail(kx_ctx *c, sv_status st, const char *fmt, const char *a, con
     c->err->line = (uint32_t)XML_GetCurrentLineNumber(c->p);
     c->err->column = (uint32_t)XML_GetCurrentColumnNumber(c->p) + 1;
     XML_StopParser(c->p, XML_FALSE);
-}
-
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap) return true;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need) n *= 2;
-    void *q = realloc(*p, n * size);
-    if (!q) return false;
-    *p = q;
-    *cap = n;
-    return true;
 }
 
 /* ---- text to values ------------------------------------------------------------ */
@@ -220,7 +210,7 @@ static kx_frame *push(kx_ctx *c)
         kx_fail(c, SV_ERR_DEPTH, "elements nested deeper than the depth limit%s%s", NULL, NULL);
         return NULL;
     }
-    if (!grow((void **)&c->stack, &c->cap, c->depth + 1, sizeof *c->stack)) {
+    if (!sv_mem_grow(&c->doc->alloc, (void **)&c->stack, &c->cap, c->depth + 1, sizeof *c->stack)) {
         kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
         return NULL;
     }
@@ -293,7 +283,7 @@ static bool add_field(kx_ctx *c, sv_value key, sv_value val, bool dynamic, size_
         if (!sv_array_push(c->doc, &arr, val)) return false;
         val = arr;
     }
-    if (!grow((void **)&c->fields, &c->fields_cap, c->nfields + 1, sizeof *c->fields)) return false;
+    if (!sv_mem_grow(&c->doc->alloc, (void **)&c->fields, &c->fields_cap, c->nfields + 1, sizeof *c->fields)) return false;
     c->fields[c->nfields].key = key;
     c->fields[c->nfields++].val = val;
     return true;
@@ -303,6 +293,10 @@ static void end_property(kx_ctx *c, kx_frame *f, kx_frame *cls)
 {
     size_t n = c->text.len - f->text_start;
     sv_buf_putc(&c->text, 0);
+    if (!sv_buf_ok(&c->text) || !c->text.data) { /* the text buffer's allocation failed */
+        kx_fail(c, SV_ERR_NOMEM, "out of memory", NULL, NULL);
+        return;
+    }
     const char *s = (const char *)c->text.data + f->text_start;
     size_t kl;
     const char *key = sv_get_str(&f->name, &kl);
@@ -348,7 +342,7 @@ static void on_end(void *ud, const char *el)
         parent->child = obj;
         parent->has_child = true;
     } else {
-        if (!grow((void **)&c->roots, &c->roots_cap, c->nroots + 1, sizeof *c->roots))
+        if (!sv_mem_grow(&c->doc->alloc, (void **)&c->roots, &c->roots_cap, c->nroots + 1, sizeof *c->roots))
             return kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
         c->roots[c->nroots++] = obj;
     }
@@ -364,7 +358,7 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
     c.err = err;
     sv_limits lim = sv_limits_resolve(opts ? &opts->limits : NULL);
     c.max_depth = lim.max_depth;
-    sv_buf_init(&c.text, NULL);
+    sv_buf_init(&c.text, &doc->alloc);
     if (len > INT32_MAX) return sv_error_set(err, SV_ERR_LIMIT, KX_FORMAT, 0, "input over 2 GiB");
     c.p = XML_ParserCreate("UTF-8");
     if (!c.p) return sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
@@ -395,9 +389,9 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
         c.st = sv_error_set(err, c.st, KX_FORMAT, 0, "%s",
                      c.st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(c.st));
     XML_ParserFree(c.p);
-    free(c.stack);
-    free(c.fields);
-    free(c.roots);
+    sv_mem_free(&doc->alloc, c.stack, c.cap, sizeof *c.stack);
+    sv_mem_free(&doc->alloc, c.fields, c.fields_cap, sizeof *c.fields);
+    sv_mem_free(&doc->alloc, c.roots, c.roots_cap, sizeof *c.roots);
     sv_buf_free(&c.text);
     return c.st;
 }

@@ -146,7 +146,7 @@ static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
     case NSB_STRING16:
         if (v->kind != SV_STRING) break;
         em->scratch.len = 0;
-        if (!nsb_wtf8_to_utf16(&em->scratch, v->as.bytes, v->len, em->big))
+        if (!sv_wtf8_to_utf16(&em->scratch, v->as.bytes, v->len, em->big))
             return bad(em, SV_ERR_UTF8, cmd, "the string is not WTF-8");
         if (!sv_buf_ok(&em->scratch)) return bad(em, SV_ERR_NOMEM, cmd, "out of memory");
         put32(em, (uint32_t)(em->scratch.len / 2));

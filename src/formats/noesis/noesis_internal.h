@@ -1,7 +1,6 @@
 /* NoesisGUI NSDH files: what the pieces of src/formats/noesis/ share (internal).
  *
  * The pieces, one job each:
- *   noesis_text.c     UTF-8 checks and UTF-16 <-> WTF-8 for the unicode variant
  *   noesis_strings.c  NUL-terminated string lists (chunk strings, metadata strings)
  *   noesis_commands.c the metadata command stream: reading one command, skipping a body
  *   noesis_interp.c   decode: run the commands over the data section, build the tree
@@ -20,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/byteio.h"
+#include "core/utf16.h"
 #include "core/utf8.h"
 #include "serval/buf.h"
 #include "serval/error.h"
@@ -67,16 +67,6 @@ enum {
 
 /* The name of a command id ("BeginGroup"), "?" when unknown. */
 const char *nsb_cmd_name(unsigned id);
-
-/* ---- text (noesis_text.c) ---- */
-
-/* Bytes of WTF-8 that n UTF-16 code units make (at most 3 per unit). */
-size_t nsb_utf16_wtf8_len(const uint8_t *units, size_t n, bool big);
-/* Converts n units into dst (room for nsb_utf16_wtf8_len bytes). */
-void nsb_utf16_to_wtf8(const uint8_t *units, size_t n, bool big, uint8_t *dst);
-/* Appends the UTF-16 form of WTF-8 text s; false if s is not WTF-8 (or
- * holds a surrogate pair spelled as two 3-byte sequences). */
-bool nsb_wtf8_to_utf16(sv_buf *out, const uint8_t *s, size_t n, bool big);
 
 /* ---- string lists (noesis_strings.c) ---- */
 

@@ -121,10 +121,10 @@ static sv_status read_blob(interp *it, const nsb_cmd *cmd, sv_value *out)
     const uint8_t *s = it->p + 4;
     it->p = s + bytes;
     if (cmd->id == NSB_STRING16) {
-        size_t len = nsb_utf16_wtf8_len(s, (size_t)n, it->big);
+        size_t len = sv_utf16_wtf8_len(s, (size_t)n, it->big);
         *out = sv_str_uninit(it->doc, len);
         if (out->kind != SV_STRING) return nomem(it);
-        nsb_utf16_to_wtf8(s, (size_t)n, it->big, sv_value_buf(out));
+        sv_utf16_to_wtf8(s, (size_t)n, it->big, sv_value_buf(out));
         *out = sv_with_flags(*out, SV_F_UTF16);
         return SV_OK;
     }

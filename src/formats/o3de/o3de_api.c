@@ -94,7 +94,7 @@ sv_status o3_load_struct_tree(const sv_schema *s, const sv_schema_class *cls, co
                               sv_o3de_result *result, sv_error *err)
 {
     sv_type t = class_type(cls);
-    sv_doc *doc = sv_doc_new(NULL);
+    sv_doc *doc = sv_doc_new(alloc);
     if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     sv_value v;
     sv_status stt = sv_struct_to_value(s, cls, st, doc, &v, err);
@@ -114,10 +114,12 @@ sv_status sv_o3de_load_struct(const sv_schema *s, const sv_schema_class *cls, co
     if (result) *result = sv_o3de_result_make(SV_O3DE_READ_FIELD, SV_O3DE_CATASTROPHIC);
     if (!s || !cls || !json || !st || !cls->c)
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_load_struct");
-    if (!o3_struct_direct(s, cls)) return o3_load_struct_tree(s, cls, json, st, alloc, opts, result, err);
+    int direct = o3_struct_direct(s, cls, alloc);
+    if (direct < 0) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    if (!direct) return o3_load_struct_tree(s, cls, json, st, alloc, opts, result, err);
     /* straight into the struct (o3de_struct.c); leaves need a scratch
-     * document for their small values */
-    sv_doc *doc = sv_doc_new(NULL);
+     * document for their small values, from the caller's allocator */
+    sv_doc *doc = sv_doc_new(alloc);
     if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     o3_ctx c;
     sv_status ist = o3_ctx_init(&c, s, doc, opts, false, err);
@@ -141,7 +143,7 @@ sv_status o3_store_struct_tree_text(const sv_schema *s, const sv_schema_class *c
                                     int indent, sv_buf *out, const sv_o3de_opts *opts,
                                     sv_o3de_result *result, sv_error *err)
 {
-    sv_doc *doc = sv_doc_new(NULL);
+    sv_doc *doc = sv_doc_new(out->alloc);
     if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     sv_value json;
     sv_status stt = sv_o3de_store_struct(s, cls, st, doc, &json, opts, result, err);
@@ -157,9 +159,10 @@ sv_status sv_o3de_store_struct_text(const sv_schema *s, const sv_schema_class *c
     if (result) *result = sv_o3de_result_make(SV_O3DE_WRITE_VALUE, SV_O3DE_CATASTROPHIC);
     if (!s || !cls || !st || !out || !cls->c || indent < 0 || indent > 64)
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_store_struct_text");
-    if (!o3_struct_direct(s, cls))
-        return o3_store_struct_tree_text(s, cls, st, indent, out, opts, result, err);
-    sv_doc *doc = sv_doc_new(NULL);
+    int direct = o3_struct_direct(s, cls, out->alloc);
+    if (direct < 0) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    if (!direct) return o3_store_struct_tree_text(s, cls, st, indent, out, opts, result, err);
+    sv_doc *doc = sv_doc_new(out->alloc);
     if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     o3_ctx c;
     sv_status ist = o3_ctx_init(&c, s, doc, opts, true, err);

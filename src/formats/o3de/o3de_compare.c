@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "o3de_internal.h"
 
 /* RapidJSON's type order: Null, False, True, Object, Array, String, Number. */
@@ -95,11 +96,14 @@ static void merge_sort(sv_value *v, sv_value *tmp, size_t n)
     memcpy(v, tmp, n * sizeof *v);
 }
 
-void o3_sort_json(sv_value *items, size_t n)
+void o3_sort_json(o3_ctx *c, sv_value *items, size_t n)
 {
     if (n < 2) return;
-    sv_value *tmp = malloc(n * sizeof *tmp);
-    if (!tmp) return;
+    sv_value *tmp = sv_mem_calloc(c->alloc, n, sizeof *tmp);
+    if (!tmp) {
+        o3_fail(c, SV_ERR_NOMEM, "out of memory");
+        return;
+    }
     merge_sort(items, tmp, n);
-    free(tmp);
+    sv_mem_free(c->alloc, tmp, n, sizeof *tmp);
 }

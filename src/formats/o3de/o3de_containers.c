@@ -239,7 +239,7 @@ static o3_res store_sequence(o3_ctx *c, const sv_type *t, const sv_value *v, sv_
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
     }
-    if (t->gen == SV_GEN_USET) o3_sort_json(dst, n);
+    if (t->gen == SV_GEN_USET) o3_sort_json(c, dst, n);
     *j = arr;
     return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
 }

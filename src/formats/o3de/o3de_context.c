@@ -4,17 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/doc_internal.h"
+#include "core/mem.h"
 #include "o3de_internal.h"
 
-sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
-                      bool storing, sv_error *err)
+sv_status o3_opts_check(const sv_o3de_opts *opts, sv_error *err)
 {
-    memset(c, 0, sizeof *c);
-    c->s = s;
-    c->doc = doc;
-    c->storing = storing;
-    c->err = err;
-    c->max_depth = SV_DEFAULT_MAX_DEPTH;
     /* A struct never given to sv_o3de_opts_init has struct_size 0: refused,
      * as every versioned options struct is. */
     if (opts && opts->struct_size < offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
@@ -22,6 +17,21 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
                             "sv_o3de_opts.struct_size is %u, too small; fill the struct with "
                             "sv_o3de_opts_init",
                             (unsigned)opts->struct_size);
+    return SV_OK;
+}
+
+sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
+                      bool storing, sv_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->doc = doc;
+    c->alloc = doc ? &doc->alloc : sv_alloc_libc();
+    c->storing = storing;
+    c->err = err;
+    c->max_depth = SV_DEFAULT_MAX_DEPTH;
+    sv_status ost = o3_opts_check(opts, err);
+    if (ost != SV_OK) return ost;
     /* Fields past what the caller's struct_size covers keep their defaults,
      * so a program built against an older header still works. */
     if (opts && opts->struct_size >= offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
@@ -38,7 +48,7 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
     if (s) {
         c->nclasses = sv_schema_class_count(s);
         if (c->nclasses) {
-            c->classes = calloc(c->nclasses, sizeof *c->classes);
+            c->classes = sv_mem_calloc(c->alloc, c->nclasses, sizeof *c->classes);
             if (!c->classes) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
         }
     }
@@ -48,11 +58,12 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
 void o3_ctx_free(o3_ctx *c)
 {
     for (size_t i = 0; i < c->nclasses; i++) {
-        free(c->classes[i].crc);
-        free((void *)c->classes[i].seen);
+        size_t n = c->classes[i].nfields;
+        sv_mem_free(c->alloc, c->classes[i].crc, n, sizeof *c->classes[i].crc);
+        sv_mem_free(c->alloc, (void *)c->classes[i].seen, n, sizeof *c->classes[i].seen);
     }
-    free(c->classes);
-    free(c->path);
+    sv_mem_free(c->alloc, c->classes, c->nclasses, sizeof *c->classes);
+    sv_mem_free(c->alloc, c->path, c->path_cap, 1);
     c->classes = NULL;
     c->path = NULL;
 }
@@ -74,15 +85,10 @@ void o3_fail(o3_ctx *c, sv_status st, const char *msg)
 static bool path_room(o3_ctx *c, size_t extra)
 {
     if (c->path_len + extra + 1 <= c->path_cap) return true;
-    size_t cap = c->path_cap ? c->path_cap : 64;
-    while (cap < c->path_len + extra + 1) cap *= 2;
-    char *p = realloc(c->path, cap);
-    if (!p) {
+    if (!sv_mem_grow(c->alloc, (void **)&c->path, &c->path_cap, c->path_len + extra + 1, 1)) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory (path)");
         return false;
     }
-    c->path = p;
-    c->path_cap = cap;
     return true;
 }
 
@@ -177,11 +183,11 @@ const o3_class_info *o3_class(o3_ctx *c, const sv_schema_class *cls)
     if (ci->ready) return ci;
     size_t n = 0;
     const sv_schema_field *const *f = sv_schema_class_fields(cls, &n);
-    uint32_t *crc = n ? malloc(n * sizeof *crc) : NULL;
-    const char **seen = n ? calloc(n, sizeof *seen) : NULL;
+    uint32_t *crc = n ? sv_mem_calloc(c->alloc, n, sizeof *crc) : NULL;
+    const char **seen = n ? sv_mem_calloc(c->alloc, n, sizeof *seen) : NULL;
     if (n && (!crc || !seen)) {
-        free(crc);
-        free((void *)seen);
+        sv_mem_free(c->alloc, crc, n, sizeof *crc);
+        sv_mem_free(c->alloc, (void *)seen, n, sizeof *seen);
         o3_fail(c, SV_ERR_NOMEM, "out of memory (field table)");
         return &empty;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/mem.h"
 #include "o3de_internal.h"
 
 #define RF SV_O3DE_READ_FIELD
@@ -181,7 +182,7 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
     for (uint32_t i = 0; i < e->nvalues; i++) {
         uint64_t val = e->values[i].value;
         if (val == in) {
-            free(cand);
+            sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
             if (!c->keep_defaults && is_def)
                 return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Enum value defaulted.");
             *j = sv_strz(c->doc, e->values[i].name);
@@ -189,7 +190,7 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
         }
         if (val == 0 || (val & in) != val) continue;
         if (!cand) {
-            cand = malloc(e->nvalues * sizeof *cand);
+            cand = sv_mem_calloc(c->alloc, e->nvalues, sizeof *cand);
             if (!cand) {
                 o3_fail(c, SV_ERR_NOMEM, "out of memory");
                 return o3_r(WV, SV_O3DE_CATASTROPHIC);
@@ -213,11 +214,11 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
         ncand++;
     }
     if (!c->keep_defaults && is_def) {
-        free(cand);
+        sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
         return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Enum value defaulted.");
     }
     if (ncand == 0) {
-        free(cand);
+        sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
         *j = bits_json(u, in);
         return o3_rep(c, WV, SV_O3DE_SUCCESS, "Enum value stored as a number.");
     }
@@ -227,7 +228,7 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
         (void)sv_array_push(c->doc, &arr, sv_strz(c->doc, e->values[cand[i]].name));
         rest &= ~e->values[cand[i]].value;
     }
-    free(cand);
+    sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
     if (rest & mask) (void)sv_array_push(c->doc, &arr, bits_json(u, sv_prim_is_signed(u) ? rest : rest & mask));
     if (sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
     *j = arr;

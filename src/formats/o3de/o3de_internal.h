@@ -46,9 +46,12 @@ typedef struct o3_ctx {
     sv_error *err;
     o3_class_info *classes; /* indexed by sv_schema_class.index */
     size_t nclasses;
+    const sv_alloc *alloc; /* the document's: field tables, paths, scratch */
 } o3_ctx;
 
 /* ---- context, paths, reporting (o3de_context.c) ---- */
+/* SV_ERR_USAGE when opts (may be NULL) was not filled by sv_o3de_opts_init. */
+sv_status o3_opts_check(const sv_o3de_opts *opts, sv_error *err);
 sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
                       bool storing, sv_error *err);
 void o3_ctx_free(o3_ctx *c);
@@ -140,7 +143,8 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
 /* Bound C structs without a tree in between (o3de_struct.c): whether the
  * class (and everything it holds) has a plain C form the direct path
  * takes, and the two walks, with the tree path's rules and results. */
-bool o3_struct_direct(const sv_schema *s, const sv_schema_class *cls);
+/* 1: cls takes the direct path, 0: the tree path, -1: out of memory (alloc). */
+int o3_struct_direct(const sv_schema *s, const sv_schema_class *cls, const sv_alloc *alloc);
 o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_value *json, void *st,
                              const sv_alloc *alloc);
 o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void *st, sv_buf *out,
@@ -155,7 +159,7 @@ sv_status o3_store_struct_tree_text(const sv_schema *s, const sv_schema_class *c
                                     sv_o3de_result *result, sv_error *err);
 
 /* Sorts an array of JSON values with sv_o3de_compare (stable). */
-void o3_sort_json(sv_value *items, size_t n);
+void o3_sort_json(o3_ctx *c, sv_value *items, size_t n); /* out of memory: fails c */
 
 /* The text writer (o3de_write.c), shared with the struct-direct store. */
 typedef struct o3_writer {

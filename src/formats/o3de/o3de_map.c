@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "o3de_internal.h"
 
 #define RF SV_O3DE_READ_FIELD
@@ -158,7 +159,7 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
         return o3_rep(c, WV, SV_O3DE_SUCCESS, "Empty container stored.");
     }
     const sv_type *kt = t->params[0], *vt = t->params[1];
-    member_sort *e = malloc(n * sizeof *e);
+    member_sort *e = sv_mem_calloc(c->alloc, n, sizeof *e);
     if (!e) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(WV, SV_O3DE_CATASTROPHIC);
@@ -176,14 +177,14 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
         o3_res rv = o3_halted(rk) ? rk : o3_store(c, vt, &p[i].val, &vd, &e[i].p.val);
         o3_path_pop(c, mark);
         if (o3_halted(rk) || o3_halted(rv)) {
-            free(e);
+            sv_mem_free(c->alloc, e, n, sizeof *e);
             return o3_halted(rk) ? rk : rv;
         }
         result = o3_combine(result, o3_combine(rk, rv));
         if (e[i].p.key.kind != SV_STRING && !o3_is_explicit_default(&e[i].p.key)) all_strings = false;
     }
     if (!o3_ok(c)) {
-        free(e);
+        sv_mem_free(c->alloc, e, n, sizeof *e);
         return o3_r(WV, SV_O3DE_CATASTROPHIC);
     }
     sv_value out;
@@ -208,10 +209,10 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
                 op[1].val = e[i].p.val;
                 dst[i] = obj;
             }
-            if (t->gen == SV_GEN_UMAP) o3_sort_json(dst, n);
+            if (t->gen == SV_GEN_UMAP) o3_sort_json(c, dst, n);
         }
     }
-    free(e);
+    sv_mem_free(c->alloc, e, n, sizeof *e);
     if (sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
     *j = out;
     return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));

@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "o3de_internal.h"
+#include "schema/schema_internal.h" /* sv__prim_tag */
 
 #define RF SV_O3DE_READ_FIELD
 #define WV SV_O3DE_WRITE_VALUE
@@ -19,21 +20,6 @@ static size_t scalars(sv_prim p)
     case SV_PRIM_MATRIX4X4: return 16;
     case SV_PRIM_TRANSFORM: return 8;
     default: return 4;
-    }
-}
-
-static sv_tag tag_of(sv_prim p)
-{
-    switch (p) {
-    case SV_PRIM_VECTOR2: return SV_TAG_VECTOR2;
-    case SV_PRIM_VECTOR3: return SV_TAG_VECTOR3;
-    case SV_PRIM_VECTOR4: return SV_TAG_VECTOR4;
-    case SV_PRIM_QUATERNION: return SV_TAG_QUATERNION;
-    case SV_PRIM_COLOR: return SV_TAG_COLOR;
-    case SV_PRIM_MATRIX3X3: return SV_TAG_MATRIX3X3;
-    case SV_PRIM_MATRIX3X4: return SV_TAG_MATRIX3X4;
-    case SV_PRIM_MATRIX4X4: return SV_TAG_MATRIX4X4;
-    default: return SV_TAG_TRANSFORM;
     }
 }
 
@@ -52,7 +38,7 @@ static void read_floats(o3_ctx *c, sv_prim p, const sv_value *v, float *f)
 static o3_res finish(o3_ctx *c, sv_prim p, const float *f, sv_value *out, o3_res r,
                      const char *msg)
 {
-    sv_value t = sv_tuple(c->doc, tag_of(p), SV_ELEM_F32, f);
+    sv_value t = sv_tuple(c->doc, sv__prim_tag(p), SV_ELEM_F32, f);
     if (t.kind != SV_TUPLE) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(RF, SV_O3DE_CATASTROPHIC);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/doc_internal.h"
+#include "core/mem.h"
 #include "o3de_patch_util.h"
 
 static const o3_res MERGE_OK = (o3_res)SV_O3DE_SUCCESS << 16 | SV_O3DE_COMPLETED << 8 | SV_O3DE_MERGE;
@@ -122,7 +124,10 @@ static o3_res get_from(o3p_ctx *p, sv_value *target, const sv_value *entry, o3p_
         return fail_at(p, "from", SV_O3DE_TYPE_MISMATCH, "The value for \"from\" is not a string.");
     size_t n;
     const char *s = sv_get_str(f, &n);
-    if (!o3p_pointer_parse(from, s, n)) return o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
+    if (!o3p_pointer_parse(from, s, n, &p->doc->alloc)) {
+        p->nomem = true;
+        return o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
+    }
     if (!from->valid)
         return fail_at(p, "from", SV_O3DE_INVALID,
                        "The value for \"from\" is not a valid JSON Pointer.");
@@ -169,15 +174,16 @@ static o3_res apply_entry(o3p_ctx *p, sv_value *target, const sv_value *entry, c
                 *fv = sv_null();
                 size_t n;
                 const char *ft = sv_get_str(ftext, &n);
-                char *fpath = malloc(n + 1);
+                char *fpath = sv_mem_calloc(&p->doc->alloc, n + 1, 1);
                 if (!fpath) {
+                    p->nomem = true;
                     o3p_pointer_free(&from);
                     return o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
                 }
                 memcpy(fpath, ft, n);
                 fpath[n] = 0;
                 r = o3_combine(r, op_remove(p, target, &from, fpath));
-                free(fpath);
+                sv_mem_free(&p->doc->alloc, fpath, n + 1, 1);
                 r = o3_combine(r, add_value(p, target, ptr, path, moved));
             } else {
                 r = o3_combine(r, add_value(p, target, ptr, path, sv_copy(p->doc, fv)));
@@ -247,7 +253,8 @@ static o3_res apply_json_patch(o3p_ctx *p, sv_value *target, const sv_value *pat
         size_t plen, oplen;
         const char *ptext = sv_get_str(path, &plen), *optext = sv_get_str(op, &oplen);
         o3p_pointer ptr;
-        if (!o3p_pointer_parse(&ptr, ptext, plen)) {
+        if (!o3p_pointer_parse(&ptr, ptext, plen, &p->doc->alloc)) {
+            p->nomem = true;
             o3p_pop(p, mark);
             return o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
         }
@@ -345,11 +352,8 @@ sv_status sv_o3de_apply_patch(sv_doc *doc, sv_value *target, const sv_value *pat
     if (result) *result = o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
     if (!doc || !target || !patch || (kind != SV_O3DE_JSON_PATCH && kind != SV_O3DE_MERGE_PATCH))
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_apply_patch");
-    if (opts && opts->struct_size < offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
-                            "sv_o3de_opts.struct_size is %u, too small; fill the struct with "
-                            "sv_o3de_opts_init",
-                            (unsigned)opts->struct_size);
+    sv_status ost = o3_opts_check(opts, err);
+    if (ost != SV_OK) return ost;
     o3p_ctx p;
     o3p_init(&p, doc, opts);
     o3_res r = kind == SV_O3DE_JSON_PATCH ? apply_json_patch(&p, target, patch)
@@ -357,7 +361,7 @@ sv_status sv_o3de_apply_patch(sv_doc *doc, sv_value *target, const sv_value *pat
     bool path_ok = sv_buf_ok(&p.path);
     o3p_free(&p);
     if (p.too_deep) return sv_error_set(err, SV_ERR_DEPTH, "o3de", 0, "patch nested too deeply");
-    if (sv_doc_status(doc) != SV_OK || !path_ok)
+    if (sv_doc_status(doc) != SV_OK || !path_ok || p.nomem)
         return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     if (result) *result = r;
     return SV_OK;

@@ -181,11 +181,8 @@ sv_status sv_o3de_create_patch(sv_doc *doc, const sv_value *source, const sv_val
     if (!doc || !source || !target || !patch ||
         (kind != SV_O3DE_JSON_PATCH && kind != SV_O3DE_MERGE_PATCH))
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_create_patch");
-    if (opts && opts->struct_size < offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
-                            "sv_o3de_opts.struct_size is %u, too small; fill the struct with "
-                            "sv_o3de_opts_init",
-                            (unsigned)opts->struct_size);
+    sv_status ost = o3_opts_check(opts, err);
+    if (ost != SV_OK) return ost;
     o3p_ctx p;
     o3p_init(&p, doc, opts);
     o3_res r;

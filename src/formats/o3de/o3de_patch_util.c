@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/doc_internal.h"
+#include "core/mem.h"
 #include "o3de_patch_util.h"
 
 void o3p_init(o3p_ctx *p, sv_doc *doc, const sv_o3de_opts *opts)
@@ -14,7 +16,7 @@ void o3p_init(o3p_ctx *p, sv_doc *doc, const sv_o3de_opts *opts)
         p->report = opts->report;
         p->report_ctx = opts->report_ctx;
     }
-    sv_buf_init(&p->path, NULL);
+    sv_buf_init(&p->path, &doc->alloc);
     sv_buf_putc(&p->path, 0);
     p->path.len = 0;
 }
@@ -74,11 +76,13 @@ static int hex_digit(char c)
     return -1;
 }
 
-bool o3p_pointer_parse(o3p_pointer *ptr, const char *s, size_t len)
+bool o3p_pointer_parse(o3p_pointer *ptr, const char *s, size_t len, const sv_alloc *alloc)
 {
     memset(ptr, 0, sizeof *ptr);
-    ptr->buf = malloc(len + 1);
-    ptr->tok = malloc((len + 1) * sizeof *ptr->tok);
+    ptr->len = len;
+    ptr->alloc = alloc;
+    ptr->buf = sv_mem_calloc(alloc, len + 1, 1);
+    ptr->tok = sv_mem_calloc(alloc, len + 1, sizeof *ptr->tok);
     if (!ptr->buf || !ptr->tok) {
         o3p_pointer_free(ptr);
         return false;
@@ -143,8 +147,8 @@ bool o3p_pointer_parse(o3p_pointer *ptr, const char *s, size_t len)
 
 void o3p_pointer_free(o3p_pointer *ptr)
 {
-    free(ptr->buf);
-    free(ptr->tok);
+    sv_mem_free(ptr->alloc, ptr->buf, ptr->len + 1, 1);
+    sv_mem_free(ptr->alloc, ptr->tok, ptr->len + 1, sizeof *ptr->tok);
     ptr->buf = NULL;
     ptr->tok = NULL;
 }

@@ -15,6 +15,7 @@ typedef struct o3p_ctx {
     sv_buf path; /* JSON Pointer of the current element, NUL-terminated */
     unsigned depth;
     bool too_deep;
+    bool nomem; /* a scratch allocation failed: the call fails with SV_ERR_NOMEM */
 } o3p_ctx;
 
 void o3p_init(o3p_ctx *p, sv_doc *doc, const sv_o3de_opts *opts);
@@ -41,9 +42,12 @@ typedef struct o3p_pointer {
     o3p_token *tok;
     size_t n;
     char *buf;
+    size_t len;            /* the text's length: buf holds len + 1 bytes, tok len + 1 tokens */
+    const sv_alloc *alloc; /* buf's and tok's */
     bool valid;
 } o3p_pointer;
-bool o3p_pointer_parse(o3p_pointer *ptr, const char *s, size_t len); /* false: out of memory */
+/* Parses s into ptr, its memory from alloc (the document's); false: out of memory. */
+bool o3p_pointer_parse(o3p_pointer *ptr, const char *s, size_t len, const sv_alloc *alloc);
 void o3p_pointer_free(o3p_pointer *ptr);
 /* The value the first n tokens point at in *root, or NULL. */
 sv_value *o3p_get(sv_value *root, const o3p_pointer *ptr, size_t n);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "json/numconv.h"
 #include "o3de_internal.h"
 #include "schema/schema_internal.h"
@@ -69,14 +70,14 @@ static bool direct_type(const sv_type *t, uint8_t *state, unsigned depth)
     }
 }
 
-bool o3_struct_direct(const sv_schema *s, const sv_schema_class *cls)
+int o3_struct_direct(const sv_schema *s, const sv_schema_class *cls, const sv_alloc *alloc)
 {
     size_t n = sv_schema_class_count(s);
-    uint8_t *state = calloc(n ? n : 1, 1);
-    if (!state) return false;
+    uint8_t *state = sv_mem_calloc(alloc, n, 1);
+    if (!state) return -1; /* not a reason to take the other path */
     bool ok = direct_class(cls, state, 0);
-    free(state);
-    return ok;
+    sv_mem_free(alloc, state, n, 1);
+    return ok ? 1 : 0;
 }
 
 /* ---- the C memory of one value ---- */
@@ -84,7 +85,9 @@ bool o3_struct_direct(const sv_schema *s, const sv_schema_class *cls)
 /* Per class, its field names as JSON text, each followed by ':' */
 typedef struct o3_keys {
     char *text;
+    size_t text_len, text_cap; /* the block's size, for the allocator */
     size_t *off; /* nfields + 1 offsets into text */
+    size_t nfields;
 } o3_keys;
 
 typedef struct o3_sctx {
@@ -223,7 +226,7 @@ static void free_direct(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t 
 static const uint8_t *prototype(o3_sctx *x, const sv_schema_class *cls)
 {
     if (x->proto[cls->index]) return x->proto[cls->index];
-    uint8_t *p = calloc(1, cls->c->size);
+    uint8_t *p = sv_mem_calloc(x->a, 1, cls->c->size);
     if (!p) {
         o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
         return NULL;
@@ -231,8 +234,8 @@ static const uint8_t *prototype(o3_sctx *x, const sv_schema_class *cls)
     sv_value d = o3_default_class(x->c, cls);
     sv_error err;
     sv_error_clear(&err);
-    if (!o3_ok(x->c) || sv_value_to_struct(x->c->s, cls, &d, NULL, p, &err) != SV_OK) {
-        free(p);
+    if (!o3_ok(x->c) || sv_value_to_struct(x->c->s, cls, &d, x->a, p, &err) != SV_OK) {
+        sv_mem_free(x->a, p, 1, cls->c->size);
         o3_fail(x->c, err.status ? err.status : SV_ERR_NOMEM, "default instance");
         return NULL;
     }
@@ -687,9 +690,9 @@ static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o
     o3_keys *k = &x->keys[cls->index];
     if (k->text) return k;
     sv_buf b;
-    sv_buf_init(&b, NULL);
+    sv_buf_init(&b, x->a);
     o3_writer tw = {&b, 0, NULL, false, SV_OK};
-    k->off = malloc((ci->nfields + 1) * sizeof *k->off);
+    k->off = sv_mem_calloc(x->a, ci->nfields + 1, sizeof *k->off);
     if (!k->off) {
         o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
         return NULL;
@@ -705,8 +708,8 @@ static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o
         o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    size_t len, cap;
-    k->text = (char *)sv_buf_take(&b, &len, &cap);
+    k->text = (char *)sv_buf_take(&b, &k->text_len, &k->text_cap);
+    k->nfields = ci->nfields;
     return k->text ? k : NULL;
 }
 
@@ -843,18 +846,20 @@ static void sctx_free(o3_sctx *x)
 {
     if (x->keys) {
         for (size_t i = 0; i < x->c->nclasses; i++) {
-            free(x->keys[i].text);
-            free(x->keys[i].off);
+            o3_keys *k = &x->keys[i];
+            if (k->text) x->a->free(x->a->ctx, k->text, k->text_cap);
+            if (k->off) sv_mem_free(x->a, k->off, k->nfields + 1, sizeof *k->off);
         }
-        free(x->keys);
+        sv_mem_free(x->a, x->keys, x->c->nclasses, sizeof *x->keys);
     }
     if (!x->proto) return;
     for (size_t i = 0; i < x->c->nclasses; i++) {
         if (!x->proto[i]) continue;
-        sv_struct_free(x->c->s, sv_schema_class_at(x->c->s, i), x->proto[i], NULL);
-        free(x->proto[i]);
+        const sv_schema_class *cls = sv_schema_class_at(x->c->s, i);
+        sv_struct_free(x->c->s, cls, x->proto[i], x->a);
+        sv_mem_free(x->a, x->proto[i], 1, cls->c->size);
     }
-    free(x->proto);
+    sv_mem_free(x->a, x->proto, x->c->nclasses, sizeof *x->proto);
 }
 
 o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_value *json, void *obj,
@@ -864,7 +869,7 @@ o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_val
     memset(&x, 0, sizeof x);
     x.c = c;
     x.a = alloc ? alloc : sv_alloc_libc();
-    x.proto = calloc(c->nclasses ? c->nclasses : 1, sizeof *x.proto);
+    x.proto = sv_mem_calloc(x.a, c->nclasses, sizeof *x.proto);
     if (!x.proto) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(RF, SV_O3DE_CATASTROPHIC);
@@ -885,14 +890,14 @@ o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void 
     o3_sctx x;
     memset(&x, 0, sizeof x);
     x.c = c;
-    x.a = sv_alloc_libc();
+    x.a = out->alloc ? out->alloc : sv_alloc_libc();
     x.w.out = out;
     x.w.indent = indent;
     x.w.err = c->err;
-    x.proto = calloc(c->nclasses ? c->nclasses : 1, sizeof *x.proto);
-    x.keys = calloc(c->nclasses ? c->nclasses : 1, sizeof *x.keys);
+    x.proto = sv_mem_calloc(x.a, c->nclasses, sizeof *x.proto);
+    x.keys = sv_mem_calloc(x.a, c->nclasses, sizeof *x.keys);
     if (!x.proto || !x.keys) {
-        free(x.keys);
+        sv_mem_free(x.a, x.keys, c->nclasses, sizeof *x.keys);
         x.keys = NULL;
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(WV, SV_O3DE_CATASTROPHIC);

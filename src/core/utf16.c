@@ -1,8 +1,7 @@
-/* Text helpers for NSDH strings: UTF-8 checks for 8-bit strings, and UTF-16
- * <-> WTF-8 for the unicode variant (spec §B.2 "UTF-2", §B.6: 16-bit units).
- * WTF-8 keeps a lone surrogate as its 3-byte form, so any sequence of units
- * comes back unchanged (the tree flags such strings UTF16, docs/json.md). */
-#include "formats/noesis/noesis_internal.h"
+/* UTF-16 <-> WTF-8 (utf16.h). */
+#include "core/utf16.h"
+
+#include "core/byteio.h"
 
 static uint32_t unit_at(const uint8_t *u, size_t i, bool big)
 {
@@ -18,7 +17,7 @@ static bool is_low(uint32_t u)
     return u >= 0xDC00 && u <= 0xDFFF;
 }
 
-size_t nsb_utf16_wtf8_len(const uint8_t *units, size_t n, bool big)
+size_t sv_utf16_wtf8_len(const uint8_t *units, size_t n, bool big)
 {
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
@@ -35,7 +34,7 @@ size_t nsb_utf16_wtf8_len(const uint8_t *units, size_t n, bool big)
     return len;
 }
 
-void nsb_utf16_to_wtf8(const uint8_t *units, size_t n, bool big, uint8_t *d)
+void sv_utf16_to_wtf8(const uint8_t *units, size_t n, bool big, uint8_t *d)
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t u = unit_at(units, i, big);
@@ -69,7 +68,7 @@ static void put_unit(sv_buf *out, uint32_t u, bool big)
         sv_put_u16le(out, (uint16_t)u);
 }
 
-bool nsb_wtf8_to_utf16(sv_buf *out, const uint8_t *s, size_t n, bool big)
+bool sv_wtf8_to_utf16(sv_buf *out, const uint8_t *s, size_t n, bool big)
 {
     bool prev_high = false; /* a high surrogate just written as its own unit */
     size_t i = 0;
