@@ -21,6 +21,7 @@
 
 #include "json/numconv.h"
 #include "o3de_internal.h"
+#include "o3de_struct_internal.h"
 #include "schema/schema_internal.h"
 
 #define RF SV_O3DE_READ_FIELD
@@ -80,20 +81,6 @@ bool o3_struct_direct(const sv_schema *s, const sv_schema_class *cls)
 }
 
 /* ---- the C memory of one value ---- */
-
-/* Per class, its field names as JSON text, each followed by ':' */
-typedef struct o3_keys {
-    char *text;
-    size_t *off; /* nfields + 1 offsets into text */
-} o3_keys;
-
-typedef struct o3_sctx {
-    o3_ctx *c;
-    const sv_alloc *a;
-    uint8_t **proto; /* per class: its default instance as a struct (lazily) */
-    o3_keys *keys;   /* per class (store only, lazily) */
-    o3_writer w;
-} o3_sctx;
 
 static uint64_t load_uint(const uint8_t *p, int w)
 {
@@ -915,3 +902,22 @@ o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void 
     sctx_free(&x);
     return r;
 }
+
+/* ---- for the streaming load (o3de_stream.c) ---- */
+
+o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new)
+{
+    return ld(x, t, j, p, aux, is_new);
+}
+void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst) { fresh_default(x, t, dst); }
+void o3s_free(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t *aux) { free_direct(x, t, p, aux); }
+bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc)
+{
+    memset(x, 0, sizeof *x);
+    x->c = c;
+    x->a = alloc ? alloc : sv_alloc_libc();
+    x->proto = calloc(c->nclasses ? c->nclasses : 1, sizeof *x->proto);
+    if (!x->proto) o3_fail(c, SV_ERR_NOMEM, "out of memory");
+    return x->proto != NULL;
+}
+void o3s_done(o3_sctx *x) { sctx_free(x); }
