@@ -46,7 +46,7 @@ typedef struct s_names {
 /* The items of one sequence being read */
 typedef struct s_items {
     uint8_t *b;
-    size_t n, cap, es;
+    size_t n, es, capb; /* capb: bytes; the block is kept for the next sequence at this depth */
     const sv_type *elem;
 } s_items;
 
@@ -59,7 +59,8 @@ typedef struct s_ctx {
     char *scratch;  /* NUL-terminated copies of strings for non-string leaves */
     size_t scap;
     s_items blk[STREAM_MAX_DEPTH + 1]; /* of the sequences open, outermost first */
-    size_t nblk;
+    size_t nblk, maxblk;
+    uint8_t *flat; /* per class: 1 when its default instance owns nothing, 2 when it does */
     jmp_buf out; /* giving up */
 } s_ctx;
 
@@ -91,6 +92,16 @@ static inline void expect(s_ctx *s, char ch)
 static const char *str(s_ctx *s, size_t *len)
 {
     const char *b = ++s->p, *q = b;
+    /* eight bytes at a time while none of them is special */
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+    while (s->end - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        uint64_t quote = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+        uint64_t special = ((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w) | w;
+        if (special & high) break;
+        q += 8;
+    }
     for (;;) {
         if (q >= s->end) give_up(s);
         unsigned char ch = (unsigned char)*q;
@@ -358,6 +369,38 @@ static o3_res object(s_ctx *s, const sv_schema_class *cls, uint8_t *p)
     return result;
 }
 
+/* Whether the C memory m of class cls owns nothing (no string, no
+ * sequence items, in nested classes neither): then a copy of it is what
+ * clone_direct makes. */
+static bool owns_nothing(const sv_schema_class *cls, const uint8_t *m)
+{
+    size_t n;
+    const sv_schema_field *const *f = sv_schema_class_fields(cls, &n);
+    for (size_t i = 0; i < n; i++) {
+        const sv_type *t = f[i]->type;
+        const uint8_t *q = m + f[i]->c_offset;
+        if ((t->kind == SV_TYPE_PRIM && t->prim == SV_PRIM_STRING) || t->kind == SV_TYPE_GENERIC) {
+            void *ptr;
+            memcpy(&ptr, q, sizeof ptr);
+            if (ptr) return false;
+        } else if (t->kind == SV_TYPE_CLASS && !owns_nothing(t->cls, q)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool flat_class(s_ctx *s, const sv_schema_class *cls)
+{
+    uint8_t *fl = &s->flat[cls->index];
+    if (!*fl) {
+        const uint8_t *proto = o3s_prototype(&s->x, cls);
+        if (!proto) give_up(s);
+        *fl = owns_nothing(cls, proto) ? 1 : 2;
+    }
+    return *fl == 1;
+}
+
 /* ld_seq of o3de_struct.c for a non-empty array at the cursor. The new
  * items gather in a block of their own and join the sequence at the end,
  * so that giving up half way leaves the struct whole (the block's items
@@ -382,20 +425,28 @@ static o3_res array(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, s_item
     }
     blk->elem = t->params[0];
     blk->es = sv__type_c_size(blk->elem);
+    blk->n = 0;
+    /* a class whose default instance owns nothing is copied as it is */
+    const uint8_t *proto = NULL;
+    if (blk->elem->kind == SV_TYPE_CLASS && flat_class(s, blk->elem->cls)) {
+        proto = o3s_prototype(&s->x, blk->elem->cls);
+        if (!proto) give_up(s);
+    }
     o3_res result = sv_o3de_result_none(RF);
     s->p++; /* '[' */
     for (;;) {
-        if (blk->n == blk->cap) {
-            size_t cap = blk->cap ? blk->cap * 2 : 4;
-            uint8_t *grown = s->x.a->realloc(s->x.a->ctx, blk->b, blk->cap * blk->es, cap * blk->es);
+        if ((blk->n + 1) * blk->es > blk->capb) {
+            size_t cap = blk->capb * 2 > 8 * blk->es ? blk->capb * 2 : 8 * blk->es;
+            uint8_t *grown = realloc(blk->b, cap);
             if (!grown) give_up(s);
             blk->b = grown;
-            blk->cap = cap;
+            blk->capb = cap;
         }
         uint8_t *slot = blk->b + blk->n * blk->es;
         memset(slot, 0, blk->es);
         blk->n++; /* counted while loading, so that giving up frees it */
-        o3s_fresh_default(&s->x, blk->elem, slot);
+        if (proto) memcpy(slot, proto, blk->es);
+        else o3s_fresh_default(&s->x, blk->elem, slot);
         o3_res r = value(s, blk->elem, slot, NULL, true);
         if (o3_altered(r)) {
             o3s_free(&s->x, blk->elem, slot, NULL);
@@ -488,6 +539,20 @@ no:
     return false;
 }
 
+/* A string leaf (set_leaf of o3de_struct.c): the text has no NUL byte,
+ * str() refused control characters. */
+static void set_string(s_ctx *s, uint8_t *p, const char *b, size_t n)
+{
+    char *prev;
+    memcpy(&prev, p, sizeof prev);
+    char *str_ = prev ? s->x.a->realloc(s->x.a->ctx, prev, strlen(prev) + 1, n + 1)
+                      : s->x.a->malloc(s->x.a->ctx, n + 1);
+    if (!str_) give_up(s); /* prev is still there to free */
+    memcpy(str_, b, n);
+    str_[n] = 0;
+    memcpy(p, &str_, sizeof str_);
+}
+
 /* o3de_struct.c's ld for the value at the cursor */
 static o3_res value(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, bool is_new)
 {
@@ -517,21 +582,28 @@ static o3_res value(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, bool i
             s->p = save;
             if (empty) return leaf_array(s, t, p, aux, is_new);
             s_items *blk = &s->blk[s->nblk++];
-            memset(blk, 0, sizeof *blk);
+            if (s->nblk > s->maxblk) s->maxblk = s->nblk;
             c->depth++;
             s->depth++;
             r = array(s, t, p, aux, blk);
             s->depth--;
             c->depth--;
             s->nblk--;
-            if (blk->b) s->x.a->free(s->x.a->ctx, blk->b, blk->cap * blk->es);
         } else if (!(is_plain_math(t) && math_fast(s, t, p, &r))) {
             r = leaf_array(s, t, p, aux, is_new);
         }
     } else {
-        bool borrow = t->kind == SV_TYPE_PRIM && t->prim == SV_PRIM_STRING;
-        sv_value v = scalar(s, borrow);
-        r = o3s_load(&s->x, t, &v, p, aux, is_new);
+        bool is_str = t->kind == SV_TYPE_PRIM && t->prim == SV_PRIM_STRING;
+        if (is_str && ch == '"') {
+            size_t n;
+            const char *b = str(s, &n);
+            set_string(s, p, b, n);
+            r = o3_r(RF, SV_O3DE_SUCCESS);
+        } else {
+            sv_value v = scalar(s, is_str);
+            if (t->kind != SV_TYPE_PRIM || !o3s_fast_load(&s->x, t, &v, p, &r))
+                r = o3s_load(&s->x, t, &v, p, aux, is_new);
+        }
     }
     if (o3_halted(r) || !o3_ok(c)) give_up(s);
     return r;
@@ -546,9 +618,11 @@ bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *te
     s->p = text;
     s->end = text + len;
     s->names = calloc(c->nclasses ? c->nclasses : 1, sizeof *s->names);
+    s->flat = calloc(c->nclasses ? c->nclasses : 1, 1);
     s->empty = o3_empty_object(c);
-    if (!s->names || !o3_ok(c) || !o3s_init(&s->x, c, alloc)) {
+    if (!s->names || !s->flat || !o3_ok(c) || !o3s_init(&s->x, c, alloc)) {
         free(s->names);
+        free(s->flat);
         free(s);
         return false;
     }
@@ -567,7 +641,6 @@ bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *te
         for (size_t k = 0; k < s->nblk; k++) {
             s_items *b = &s->blk[k];
             for (size_t i = 0; i < b->n; i++) o3s_free(&s->x, b->elem, b->b + i * b->es, NULL);
-            if (b->b) s->x.a->free(s->x.a->ctx, b->b, b->cap * b->es);
         }
         sv_struct_free(c->s, cls, st, alloc);
         memset(st, 0, cls->c->size);
@@ -579,7 +652,9 @@ bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *te
         free(s->names[i].len);
         free(s->names[i].hit);
     }
+    for (size_t k = 0; k < s->maxblk; k++) free(s->blk[k].b);
     free(s->names);
+    free(s->flat);
     free(s->scratch);
     free(s);
     return ok;

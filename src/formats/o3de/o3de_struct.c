@@ -538,8 +538,31 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
 
 static void put_raw(o3_sctx *x, const char *s, size_t n) { sv_buf_append(x->w.out, s, n); }
 
+/* o3_store_enum for a value that is one of the enumerators: its name */
+static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p, const uint8_t *dp, o3_res *r)
+{
+    sv_prim u = e->underlying;
+    int w = sv_prim_int_width(u);
+    bool sgn = sv_prim_is_signed(u);
+    if (w == 1 && sgn) return false;
+    uint64_t in = sgn ? (uint64_t)load_int(p, w) : load_uint(p, w);
+    for (uint32_t i = 0; i < e->nvalues; i++) {
+        if (e->values[i].value != in) continue;
+        if (dp && !x->c->keep_defaults && in == (sgn ? (uint64_t)load_int(dp, w) : load_uint(dp, w))) {
+            put_raw(x, "{}", 2);
+            *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
+        } else {
+            o3_write_string(&x->w, e->values[i].name, strlen(e->values[i].name));
+            *r = o3_r(WV, SV_O3DE_SUCCESS);
+        }
+        return true;
+    }
+    return false;
+}
+
 static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *dp, o3_res *r)
 {
+    if (t->kind == SV_TYPE_ENUM) return fast_store_enum(x, t->enm, p, dp, r);
     if (t->kind != SV_TYPE_PRIM) return false;
     bool keep = x->c->keep_defaults;
     sv_prim pr = t->prim;
@@ -910,6 +933,11 @@ o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uin
     return ld(x, t, j, p, aux, is_new);
 }
 void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst) { fresh_default(x, t, dst); }
+const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls) { return prototype(x, cls); }
+bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, o3_res *r)
+{
+    return fast_load(x, t, j, p, r);
+}
 void o3s_free(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t *aux) { free_direct(x, t, p, aux); }
 bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc)
 {

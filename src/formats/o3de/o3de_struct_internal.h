@@ -29,6 +29,11 @@ o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uin
 /* A fresh default of type t at dst; freeing what a value at p owns. */
 void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst);
 void o3s_free(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t *aux);
+/* The class's default instance as a struct (NULL: out of memory). */
+const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls);
+/* The direct load's plain leaves (no callback): false when the serializer
+ * itself has to decide. */
+bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, o3_res *r);
 
 /* Loads O3DE JSON text straight into the all-zero struct st when every
  * part of it is plain; false (st all zero again, nothing reported) when
