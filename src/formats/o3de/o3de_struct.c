@@ -692,6 +692,8 @@ static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, ui
 static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
                  const uint8_t *daux, unsigned level);
 
+#define KEY_PAD 32
+
 static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o3_class_info *ci)
 {
     o3_keys *k = &x->keys[cls->index];
@@ -715,6 +717,8 @@ static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o
         o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
         return NULL;
     }
+    /* room past the end, so that st_class may copy a key 32 bytes at a time */
+    for (int i = 0; i < KEY_PAD; i++) sv_buf_putc(&b, 0);
     size_t len, cap;
     k->text = (char *)sv_buf_take(&b, &len, &cap);
     return k->text ? k : NULL;
@@ -740,13 +744,24 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
     for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
         const sv_schema_field *f = ci->fields[i];
         size_t back = w->out->len;
-        if (written) sv_buf_putc(w->out, ',');
-        if (w->indent) o3_write_newline(w, level + 1);
         size_t kl = keys->off[i + 1] - keys->off[i];
-        if (w->indent) {
+        if (!w->indent && kl <= KEY_PAD) {
+            /* the separator and the key in one reservation, the key as one
+             * fixed-size copy (the key text is padded) */
+            if (sv_buf_reserve(w->out, 1 + KEY_PAD)) {
+                uint8_t *d = w->out->data + w->out->len;
+                *d = ',';
+                d += written != 0;
+                memcpy(d, keys->text + keys->off[i], KEY_PAD);
+                w->out->len = (size_t)(d - w->out->data) + kl;
+            }
+        } else if (w->indent) {
+            if (written) sv_buf_putc(w->out, ',');
+            o3_write_newline(w, level + 1);
             sv_buf_append(w->out, keys->text + keys->off[i], kl - 1);
             sv_buf_append(w->out, ": ", 2);
         } else {
+            if (written) sv_buf_putc(w->out, ',');
             sv_buf_append(w->out, keys->text + keys->off[i], kl);
         }
         size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : c->path_len;
