@@ -538,6 +538,20 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
 
 static void put_raw(o3_sctx *x, const char *s, size_t n) { sv_buf_append(x->w.out, s, n); }
 
+/* Numbers printed straight into the output (one reservation, no copy) */
+static inline void put_f64(o3_sctx *x, double v)
+{
+    sv_buf *b = x->w.out;
+    if (sv_buf_reserve(b, 32)) b->len += o3_dtoa(v, (char *)b->data + b->len);
+}
+static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
+{
+    sv_buf *b = x->w.out;
+    if (!sv_buf_reserve(b, SV_FMT_INT_MAX)) return;
+    char *d = (char *)b->data + b->len;
+    b->len += sgn ? sv_fmt_i64((int64_t)v, d) : sv_fmt_u64(v, d);
+}
+
 /* o3_store_enum for a value that is one of the enumerators: its name */
 static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p, const uint8_t *dp, o3_res *r)
 {
@@ -567,12 +581,11 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
     bool keep = x->c->keep_defaults;
     sv_prim pr = t->prim;
     int w = sv_prim_int_width(pr);
-    char num[40];
     if (w) {
         bool sgn = sv_prim_is_signed(pr);
         uint64_t v = sgn ? (uint64_t)load_int(p, w) : load_uint(p, w);
         if (dp && !keep && v == (sgn ? (uint64_t)load_int(dp, w) : load_uint(dp, w))) goto dflt;
-        put_raw(x, num, sgn ? sv_fmt_i64((int64_t)v, num) : sv_fmt_u64(v, num));
+        put_int(x, sgn, v);
         goto done;
     }
     switch (pr) {
@@ -591,7 +604,7 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
             if (dp && !keep && fabs(v - d) <= DBL_EPSILON) goto dflt;
         }
         if (!isfinite(v)) return false; /* the writer's error, the long way */
-        put_raw(x, num, o3_dtoa(v, num));
+        put_f64(x, v);
         goto done;
     }
     case SV_PRIM_BOOL: {
@@ -635,7 +648,7 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
         sv_buf_putc(x->w.out, '[');
         for (size_t i = 0; i < out; i++) {
             if (i) sv_buf_putc(x->w.out, ',');
-            put_raw(x, num, o3_dtoa((double)f[i], num));
+            put_f64(x, (double)f[i]);
         }
         sv_buf_putc(x->w.out, ']');
         *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
@@ -815,9 +828,9 @@ static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8
     for (size_t i = 0; i < n && o3_ok(c); i++) {
         if (i) sv_buf_putc(w->out, ',');
         if (w->indent) o3_write_newline(w, level + 1);
-        size_t mark = o3_path_index(c, i);
+        size_t mark = c->report ? o3_path_index(c, i) : c->path_len;
         o3_res r = st(x, elem, items + i * es, NULL, d, NULL, level + 1);
-        o3_path_pop(c, mark);
+        if (c->report) o3_path_pop(c, mark);
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
     }
