@@ -77,7 +77,26 @@ static inline o3_res o3_r(sv_o3de_task t, sv_o3de_outcome o)
     return ((uint32_t)o << 16) | (proc << 8) | (uint32_t)t;
 }
 /* Combining a result with itself gives it back; that is the usual case. */
-static inline o3_res o3_combine(o3_res a, o3_res b) { return a == b ? a : sv_o3de_result_combine(a, b); }
+static inline o3_res o3_combine(o3_res a, o3_res b)
+{
+    if (a == b) return a;
+    /* sv_o3de_result_combine, inline: the larger code, with the outcome and
+     * processing pairs that make a partial one */
+    uint32_t r = a > b ? a : b;
+    uint32_t oa = (uint32_t)a >> 16, ob = (uint32_t)b >> 16;
+    uint32_t pa = ((uint32_t)a >> 8) & 0xffu, pb = ((uint32_t)b >> 8) & 0xffu;
+    uint32_t out = r >> 16, proc = (r >> 8) & 0xffu;
+    if ((oa == SV_O3DE_SUCCESS && ob == SV_O3DE_DEFAULTS_USED) ||
+        (ob == SV_O3DE_SUCCESS && oa == SV_O3DE_DEFAULTS_USED))
+        out = SV_O3DE_PARTIAL_DEFAULTS;
+    else if ((oa == SV_O3DE_SUCCESS && ob == SV_O3DE_SKIPPED) ||
+             (ob == SV_O3DE_SUCCESS && oa == SV_O3DE_SKIPPED))
+        out = SV_O3DE_PARTIAL_SKIP;
+    if ((pa == SV_O3DE_COMPLETED && pb == SV_O3DE_ALTERED) ||
+        (pb == SV_O3DE_COMPLETED && pa == SV_O3DE_ALTERED))
+        proc = SV_O3DE_PARTIAL_ALTER;
+    return (out << 16) | (proc << 8) | (r & 0xffu);
+}
 static inline sv_o3de_processing o3_proc(o3_res r)
 {
     uint32_t p = ((uint32_t)r >> 8) & 0xffu;

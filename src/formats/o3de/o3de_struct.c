@@ -538,6 +538,36 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
 
 static void put_raw(o3_sctx *x, const char *s, size_t n) { sv_buf_append(x->w.out, s, n); }
 
+/* o3_write_string for the usual string, which needs no escape: copied
+ * straight into the output eight bytes at a time while none needs one */
+static void put_string(o3_sctx *x, const char *s, size_t n)
+{
+    sv_buf *b = x->w.out;
+    if (!sv_buf_reserve(b, n + 2 + 8)) return;
+    uint8_t *d = b->data + b->len;
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w, quote, bs;
+        memcpy(&w, s + i, 8);
+        quote = w ^ (ones * '"');
+        bs = w ^ (ones * '\\');
+        if ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high) break;
+        memcpy(d + 1 + i, &w, 8);
+    }
+    for (; i < n; i++) {
+        uint8_t ch = (uint8_t)s[i];
+        if (ch < 0x20 || ch == '"' || ch == '\\') {
+            o3_write_string(&x->w, s, n); /* escapes: the writer's own way */
+            return;
+        }
+        d[1 + i] = ch;
+    }
+    d[0] = '"';
+    d[n + 1] = '"';
+    b->len += n + 2;
+}
+
 /* Numbers printed straight into the output (one reservation, no copy) */
 static inline void put_f64(o3_sctx *x, double v)
 {
@@ -622,7 +652,7 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
         if (!s) s = "";
         if (dp && !e) e = "";
         if (dp && !keep && strcmp(s, e) == 0) goto dflt;
-        o3_write_string(&x->w, s, strlen(s));
+        put_string(x, s, strlen(s));
         goto done;
     }
     case SV_PRIM_VECTOR2:
