@@ -27,12 +27,32 @@
 #define RF SV_O3DE_READ_FIELD
 #define WV SV_O3DE_WRITE_VALUE
 
+/* sv_prim_int_width and sv_prim_is_signed, inline: asked for every leaf */
+static inline int int_width(sv_prim p)
+{
+    switch (p) {
+    case SV_PRIM_I8:
+    case SV_PRIM_U8: return 1;
+    case SV_PRIM_I16:
+    case SV_PRIM_U16: return 2;
+    case SV_PRIM_I32:
+    case SV_PRIM_U32: return 4;
+    case SV_PRIM_I64:
+    case SV_PRIM_U64: return 8;
+    default: return 0;
+    }
+}
+static inline bool int_signed(sv_prim p)
+{
+    return p == SV_PRIM_I8 || p == SV_PRIM_I16 || p == SV_PRIM_I32 || p == SV_PRIM_I64;
+}
+
 /* ---- which types go direct ---- */
 
 static bool direct_prim(sv_prim p)
 {
     if (p == SV_PRIM_BOOL || p == SV_PRIM_F32 || p == SV_PRIM_F64 || p == SV_PRIM_STRING) return true;
-    if (sv_prim_int_width(p)) return true;
+    if (int_width(p)) return true;
     return p == SV_PRIM_VECTOR2 || p == SV_PRIM_VECTOR3 || p == SV_PRIM_VECTOR4 ||
            p == SV_PRIM_QUATERNION || p == SV_PRIM_COLOR;
 }
@@ -61,7 +81,7 @@ static bool direct_type(const sv_type *t, uint8_t *state, unsigned depth)
 {
     switch (t->kind) {
     case SV_TYPE_PRIM: return direct_prim(t->prim);
-    case SV_TYPE_ENUM: return sv_prim_int_width(t->enm->underlying) != 0;
+    case SV_TYPE_ENUM: return int_width(t->enm->underlying) != 0;
     case SV_TYPE_CLASS: return direct_class(t->cls, state, depth);
     case SV_TYPE_GENERIC:
         return (t->gen == SV_GEN_VECTOR || t->gen == SV_GEN_LIST) &&
@@ -116,13 +136,13 @@ static sv_value leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
 {
     if (t->kind == SV_TYPE_ENUM) {
         sv_prim u = t->enm->underlying;
-        int w = sv_prim_int_width(u);
-        return sv_with_tag(sv_prim_is_signed(u) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w),
+        int w = int_width(u);
+        return sv_with_tag(int_signed(u) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w),
                            SV_TAG_ENUM);
     }
     sv_prim pr = t->prim;
-    int w = sv_prim_int_width(pr);
-    if (w) return sv_prim_is_signed(pr) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w);
+    int w = int_width(pr);
+    if (w) return int_signed(pr) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w);
     switch (pr) {
     case SV_PRIM_BOOL: { bool b; memcpy(&b, p, sizeof b); return sv_bool(b); }
     case SV_PRIM_F32: { float f; memcpy(&f, p, 4); return sv_f32(f); }
@@ -149,9 +169,9 @@ static sv_value leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
 static void set_leaf(o3_sctx *x, const sv_type *t, uint8_t *p, const sv_value *old, const sv_value *v)
 {
     sv_prim pr = t->kind == SV_TYPE_ENUM ? t->enm->underlying : t->prim;
-    int w = sv_prim_int_width(pr);
+    int w = int_width(pr);
     if (w) {
-        store_bits(p, w, sv_prim_is_signed(pr) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
+        store_bits(p, w, int_signed(pr) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
         return;
     }
     switch (pr) {
@@ -443,8 +463,8 @@ static o3_res ld_seq(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p
 
 static void int_range(sv_prim p, int64_t *lo, uint64_t *hi)
 {
-    int bits = 8 * sv_prim_int_width(p);
-    if (sv_prim_is_signed(p)) {
+    int bits = 8 * int_width(p);
+    if (int_signed(p)) {
         *hi = (UINT64_C(1) << (bits - 1)) - 1;
         *lo = -(int64_t)*hi - 1;
     } else {
@@ -467,7 +487,7 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
 {
     if (t->kind != SV_TYPE_PRIM) return false;
     sv_prim pr = t->prim;
-    int w = sv_prim_int_width(pr);
+    int w = int_width(pr);
     if (w) { /* JsonNumericCast of an integer: Convert/Success */
         int64_t lo;
         uint64_t hi;
@@ -586,8 +606,8 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
 static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p, const uint8_t *dp, o3_res *r)
 {
     sv_prim u = e->underlying;
-    int w = sv_prim_int_width(u);
-    bool sgn = sv_prim_is_signed(u);
+    int w = int_width(u);
+    bool sgn = int_signed(u);
     if (w == 1 && sgn) return false;
     uint64_t in = sgn ? (uint64_t)load_int(p, w) : load_uint(p, w);
     for (uint32_t i = 0; i < e->nvalues; i++) {
@@ -610,9 +630,9 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
     if (t->kind != SV_TYPE_PRIM) return false;
     bool keep = x->c->keep_defaults;
     sv_prim pr = t->prim;
-    int w = sv_prim_int_width(pr);
+    int w = int_width(pr);
     if (w) {
-        bool sgn = sv_prim_is_signed(pr);
+        bool sgn = int_signed(pr);
         uint64_t v = sgn ? (uint64_t)load_int(p, w) : load_uint(p, w);
         if (dp && !keep && v == (sgn ? (uint64_t)load_int(dp, w) : load_uint(dp, w))) goto dflt;
         put_int(x, sgn, v);
@@ -666,11 +686,10 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
         if (dp) memcpy(d, dp, n * sizeof *d);
         for (size_t i = 0; i < n; i++)
             if (!isfinite(f[i])) return false;
-        bool same = dp && memcmp(f, d, n * sizeof *f) == 0;
-        if (dp && !same) { /* operator== compares values: 0.0 equals -0.0 */
-            same = true;
-            for (size_t i = 0; i < n; i++) same = same && f[i] == d[i];
-        }
+        /* operator== compares values (0.0 equals -0.0); f is finite, so
+         * this is also every case of equal bits */
+        bool same = dp != NULL;
+        for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
         if (same && !keep) goto dflt;
         size_t out = n;
         bool alpha_default = pr == SV_PRIM_COLOR && dp && f[3] == d[3] && !keep;
