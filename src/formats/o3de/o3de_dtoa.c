@@ -257,7 +257,9 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
         case 1: d = p1; p1 = 0; break;
         default: d = 0; break;
         }
-        if (d || n) buf[n++] = (char)('0' + d);
+        /* a leading zero is written and then written over: no branch */
+        buf[n] = (char)('0' + d);
+        n += (d | (uint32_t)n) != 0;
         kappa--;
         uint64_t tmp = ((uint64_t)p1 << -one.e) + p2;
         if (tmp <= delta) {
@@ -273,7 +275,8 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
         p2 *= 10;
         delta *= 10;
         char d = (char)(p2 >> shift);
-        if (d || n) buf[n++] = (char)('0' + d);
+        buf[n] = (char)('0' + d);
+        n += (d | n) != 0;
         p2 &= mask;
         kappa--;
         if (p2 < delta) {
