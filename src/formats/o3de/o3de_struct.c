@@ -680,10 +680,10 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
     case SV_PRIM_VECTOR4:
     case SV_PRIM_QUATERNION:
     case SV_PRIM_COLOR: {
-        size_t n = (size_t)sv_tag_scalars(sv__prim_tag(pr));
+        size_t n = pr == SV_PRIM_VECTOR2 ? 2 : pr == SV_PRIM_VECTOR3 ? 3 : 4;
         float f[4], d[4];
-        memcpy(f, p, n * sizeof *f);
-        if (dp) memcpy(d, dp, n * sizeof *d);
+        for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4); /* fixed-size copies */
+        for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
         for (size_t i = 0; i < n; i++)
             if (!isfinite(f[i])) return false;
         /* operator== compares values (0.0 equals -0.0); f is finite, so
