@@ -271,17 +271,12 @@ static o3_state st;
 
 static bool load(bench_ctx *ctx)
 {
-    sv_doc *doc = sv_doc_new(ctx->alloc);
-    if (!doc) return bench_fail(ctx, "sv_doc_new: out of memory");
     sv_error err;
     sv_error_clear(&err);
-    sv_value json;
     sv_o3de_result r = 0;
     memset(&st.scene, 0, sizeof st.scene);
-    sv_status s = sv_o3de_read(doc, ctx->in->text, ctx->in->len, NULL, &json, &err);
-    if (s == SV_OK)
-        s = sv_o3de_load_struct(schema, scene_cls, &json, &st.scene, ctx->alloc, NULL, &r, &err);
-    sv_doc_free(doc);
+    sv_status s = sv_o3de_load_struct_text(schema, scene_cls, ctx->in->text, ctx->in->len, &st.scene,
+                                           ctx->alloc, NULL, &r, &err);
     if (s != SV_OK) {
         char why[BENCH_MSG_MAX];
         sv_error_format(&err, why, sizeof why);

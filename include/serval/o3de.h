@@ -161,6 +161,17 @@ SV_API SV_NODISCARD sv_status sv_o3de_store_struct(const sv_schema *s, const sv_
                                                    const sv_o3de_opts *opts,
                                                    sv_o3de_result *result, sv_error *err);
 
+/* Reads O3DE JSON text (as sv_o3de_read) and loads it into the C struct
+ * *st of class c (as sv_o3de_load_struct), with the same results, reports
+ * and errors. When *st is all zero, no callback listens and the class is
+ * one sv_o3de_store_struct_text takes directly, plain text goes straight
+ * into the struct without a tree in between; anything else (comments,
+ * escapes, unusual numbers, errors) is read through the tree. */
+SV_API SV_NODISCARD sv_status sv_o3de_load_struct_text(const sv_schema *s, const sv_schema_class *c,
+                                                       const char *text, size_t len, void *st,
+                                                       const sv_alloc *alloc, const sv_o3de_opts *opts,
+                                                       sv_o3de_result *result, sv_error *err);
+
 /* Stores a bound C struct straight to O3DE JSON text (appended to out),
  * compact (indent 0) or pretty with indent spaces: the text sv_o3de_write
  * prints for what sv_o3de_store_struct makes, without that tree in between

@@ -3,7 +3,11 @@
  * the tree path (struct -> value -> rules -> struct, struct -> value -> JSON
  * tree -> text): for every input below both give the same struct, the same
  * result, the same reports (message, result and path, in order) and the
- * same text, compact and pretty, stripped and with defaults kept. */
+ * same text, compact and pretty, stripped and with defaults kept. The
+ * streaming load (text -> struct without a tree, o3de_stream.c) is checked
+ * the same way against reading the text and loading the tree, over those
+ * inputs, more of its own and hostile ones (every truncation, deep nesting,
+ * enormous numbers), and with allocation faults. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +19,7 @@
 #include <cmocka.h>
 
 #include "formats/o3de/o3de_internal.h"
+#include "formats/o3de/o3de_struct_internal.h"
 #include "helper_alloc.h"
 #include "helper_o3de.h"
 
@@ -370,6 +375,233 @@ static void test_load_struct_faults(void **state)
     sv_doc_free(doc);
 }
 
+/* ---- the streaming load ---- */
+
+/* Whether the streaming load alone takes text (it gives up on the rest). */
+static bool streams(const char *text, size_t len)
+{
+    Holder h;
+    memset(&h, 0, sizeof h);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    o3_ctx c;
+    assert_int_equal(o3_ctx_init(&c, schema, doc, &o, false, &err), SV_OK);
+    o3_res r;
+    bool ok = o3_load_struct_stream(&c, holder_cls, text, len, &h, NULL, &r);
+    o3_ctx_free(&c);
+    sv_doc_free(doc);
+    if (!ok) {
+        /* given up: the struct is all zero again */
+        static const Holder zero;
+        assert_memory_equal(&h, &zero, sizeof h);
+    }
+    sv_struct_free(schema, holder_cls, &h, NULL);
+    return ok;
+}
+
+/* sv_o3de_load_struct_text against sv_o3de_read + the tree path's load,
+ * into a zeroed struct: the same status, error text, result, reports and
+ * struct. */
+static void text_equals_tree(const char *text, size_t len, bool listen, bool clear)
+{
+    Holder a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    rec la, lb;
+    memset(&la, 0, sizeof la);
+    memset(&lb, 0, sizeof lb);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    o.clear_containers = clear;
+    o.report = listen ? record : NULL;
+    sv_error ea, eb;
+    sv_error_clear(&ea);
+    sv_error_clear(&eb);
+    sv_o3de_result ra = 0, rb = 0;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value j;
+    o.report_ctx = &la;
+    sv_status sa = sv_o3de_read(doc, text, len, NULL, &j, &ea);
+    if (sa == SV_OK) sa = o3_load_struct_tree(schema, holder_cls, &j, &a, NULL, &o, &ra, &ea);
+    sv_doc_free(doc);
+    o.report_ctx = &lb;
+    sv_status sb = sv_o3de_load_struct_text(schema, holder_cls, text, len, &b, NULL, &o, &rb, &eb);
+    if (sa != sb) fail_msg("%.*s: tree status %d, text %d", (int)len, text, (int)sa, (int)sb);
+    if (sa == SV_OK) {
+        if (ra != rb) fail_msg("%.*s: tree %08x, text %08x", (int)len, text, (unsigned)ra, (unsigned)rb);
+        static char ta[1 << 18], tb[1 << 18];
+        struct_text(&a, ta, sizeof ta);
+        struct_text(&b, tb, sizeof tb);
+        assert_string_equal(tb, ta);
+    } else {
+        char ma[512], mb[512];
+        sv_error_format(&ea, ma, sizeof ma);
+        sv_error_format(&eb, mb, sizeof mb);
+        assert_string_equal(mb, ma);
+    }
+    assert_string_equal(lb.text, la.text);
+    sv_struct_free(schema, holder_cls, &a, NULL);
+    sv_struct_free(schema, holder_cls, &b, NULL);
+}
+
+/* Inputs the streaming load takes itself (plain shapes, whitespace, every
+ * kind of number token, unknown members of any shape, duplicates). */
+static const char *const stream_inputs[] = {
+    " {\n\t\"title\" : \"a b\" ,\r\n \"main\" : { \"pos\" : [ 1 , -2.5 , 3e2 ] } } \n",
+    "{\"main\":{\"scale\":1.5e-3,\"weight\":-0.0039192382246255878,\"big\":12345678901234567890,"
+    "\"mid\":1E2,\"small\":-0,\"pos\":[0.1234567890123456789012,1e-45,-3.4028234663852886e38]}}",
+    "{\"main\":{\"weight\":123456789012345678901234567890,\"big\":-9223372036854775809,"
+    "\"scale\":1e-400,\"tags\":[1,2.5,-3]}}",
+    "{\"zzz\":{\"a\":[1,{\"b\":[[],{}]},\"s\",true,false,null]},\"$type\":\"Holder\",\"title\":\"x\","
+    "\"title\":\"y\",\"Title\":\"z\"}",
+    "{\"parts\":[{\"name\":\"a\",\"tags\":[1,2,3]},{},{\"kind\":\"B\",\"pos\":[1,2,3],\"rot\":[0,0,0,1]}],"
+    "\"pts\":[[1,2],[3.5,4.5],{}],\"labels\":[\"p\",\"q\",5]}",
+    "{\"parts\":[],\"labels\":[],\"pts\":[],\"main\":{}}",
+    "{\"parts\":[7,{\"on\":true}],\"main\":{\"tags\":[\"1\",{},[2]]}}",
+    "{\"main\":{\"pos\":[1,2,3,4],\"rot\":[1,2],\"tint\":[1.0,0.5,0.25],\"kind\":[\"A\",\"B\"]}}",
+    "[1,2]",
+    "\"text\"",
+    "{}",
+};
+
+/* Inputs it gives up on, each for the tree path to read. */
+static const char *const tree_inputs[] = {
+    "{\"title\":\"caf\\u00e9\"}",         /* an escape */
+    "{\"t\\u0069tle\":\"x\"}",            /* an escaped key */
+    "{\"title\":\"caf\xc3\xa9\"}",        /* UTF-8 */
+    "{/* c */\"title\":\"x\"}",           /* a comment */
+    "{\"main\":{\"pos\":{\"x\":1.0}}}",   /* an object for a vector */
+    "{\"title\":\"x\"} x",                /* something after the value */
+    "{\"title\":\"x\",}",                 /* a trailing comma: an error */
+    "{\"main\":{\"scale\":1e400}}",       /* beyond float64: an error */
+    "{\"main\":{\"scale\":01}}",          /* a leading zero: an error */
+    "{\"main\":{\"scale\":-}}",
+    "{\"title\":tru}",
+    "",
+};
+
+static void test_stream_equals_tree(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof stream_inputs / sizeof *stream_inputs; i++) {
+        const char *t = stream_inputs[i];
+        if (!streams(t, strlen(t))) fail_msg("not streamed: %s", t);
+        for (int mode = 0; mode < 4; mode++) text_equals_tree(t, strlen(t), mode & 1, (mode & 2) != 0);
+    }
+    for (size_t i = 0; i < sizeof tree_inputs / sizeof *tree_inputs; i++) {
+        const char *t = tree_inputs[i];
+        if (streams(t, strlen(t))) fail_msg("streamed: %s", t);
+        for (int mode = 0; mode < 4; mode++) text_equals_tree(t, strlen(t), mode & 1, (mode & 2) != 0);
+    }
+    /* the direct path's inputs too (escapes among them) */
+    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++)
+        for (int mode = 0; mode < 4; mode++) text_equals_tree(inputs[i], strlen(inputs[i]), mode & 1, mode & 2);
+}
+
+/* Every prefix of every input: an error (or, for a prefix that is a whole
+ * value, a load) the same as the tree path's, nothing leaked (ASan). */
+static void test_stream_truncated(void **state)
+{
+    (void)state;
+    const char *const *sets[2] = {stream_inputs, inputs};
+    size_t counts[2] = {sizeof stream_inputs / sizeof *stream_inputs, sizeof inputs / sizeof *inputs};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < counts[k]; i++) {
+            size_t n = strlen(sets[k][i]);
+            char *copy = malloc(n + 1);
+            assert_non_null(copy);
+            for (size_t cut = 0; cut <= n; cut++) {
+                /* a copy of just the prefix, so that reading past it shows */
+                char *t = malloc(cut ? cut : 1);
+                assert_non_null(t);
+                memcpy(t, sets[k][i], cut);
+                text_equals_tree(t, cut, false, false);
+                free(t);
+            }
+            free(copy);
+        }
+}
+
+/* Deep nesting (in an unknown member, in sequences), enormous numbers and
+ * long strings. */
+static void test_stream_hostile(void **state)
+{
+    (void)state;
+    size_t depth[] = {150, 199, 200, 201, 1023, 1024, 1025, 5000};
+    for (size_t d = 0; d < sizeof depth / sizeof *depth; d++) {
+        size_t n = depth[d];
+        char *t = malloc(2 * n + 64);
+        assert_non_null(t);
+        size_t len = (size_t)sprintf(t, "{\"unknown\":");
+        for (size_t i = 0; i < n; i++) t[len++] = '[';
+        for (size_t i = 0; i < n; i++) t[len++] = ']';
+        t[len++] = '}';
+        text_equals_tree(t, len, false, false);
+        text_equals_tree(t, len - n / 2 - 1, false, false);
+        /* sequences of parts holding sequences */
+        len = (size_t)sprintf(t, "{\"parts\":[{\"tags\":");
+        for (size_t i = 0; i < n; i++) t[len++] = '[';
+        for (size_t i = 0; i < n; i++) t[len++] = ']';
+        len += (size_t)sprintf(t + len, "}]}");
+        text_equals_tree(t, len, false, false);
+        free(t);
+    }
+    size_t big = 100000;
+    char *t = malloc(big + 64);
+    assert_non_null(t);
+    const char *heads[] = {"{\"main\":{\"big\":", "{\"main\":{\"weight\":0.", "{\"main\":{\"scale\":-1",
+                           "{\"title\":\""};
+    for (size_t h = 0; h < 4; h++) {
+        size_t len = (size_t)sprintf(t, "%s", heads[h]);
+        memset(t + len, h == 3 ? 'a' : '7', big);
+        len += big;
+        len += (size_t)sprintf(t + len, h == 3 ? "\"}" : (h == 2 ? "e-99999999999}}" : "}}"));
+        text_equals_tree(t, len, false, false);
+        /* 10^100000 is beyond float64: the reader's error, from the tree */
+        assert_true(streams(t, len) == (h != 0));
+    }
+    free(t);
+}
+
+/* Allocation faults while streaming: an error or the same struct, and
+ * nothing left allocated. */
+static void test_stream_faults(void **state)
+{
+    (void)state;
+    const char *text = stream_inputs[4];
+    static char want[16384], got[16384];
+    Holder h;
+    memset(&h, 0, sizeof h);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_o3de_result r;
+    assert_int_equal(sv_o3de_load_struct_text(schema, holder_cls, text, strlen(text), &h, NULL, NULL, &r, &err),
+                     SV_OK);
+    struct_text(&h, want, sizeof want);
+    sv_struct_free(schema, holder_cls, &h, NULL);
+    long n = 1;
+    for (; n < 10000; n++) {
+        test_alloc t;
+        test_alloc_init(&t, n);
+        memset(&h, 0, sizeof h);
+        sv_status st = sv_o3de_load_struct_text(schema, holder_cls, text, strlen(text), &h, &t.alloc, NULL, &r,
+                                                &err);
+        if (st != SV_OK) {
+            assert_int_equal(st, SV_ERR_NOMEM);
+        } else {
+            struct_text(&h, got, sizeof got);
+            assert_string_equal(got, want);
+        }
+        sv_struct_free(schema, holder_cls, &h, &t.alloc);
+        assert_int_equal(t.live_bytes, 0);
+        if (t.failures == 0) break;
+    }
+    assert_true(n > 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +609,10 @@ int main(void)
         cmocka_unit_test(test_load_values),
         cmocka_unit_test(test_store_text),
         cmocka_unit_test(test_load_struct_faults),
+        cmocka_unit_test(test_stream_equals_tree),
+        cmocka_unit_test(test_stream_truncated),
+        cmocka_unit_test(test_stream_hostile),
+        cmocka_unit_test(test_stream_faults),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "o3de_internal.h"
+#include "o3de_struct_internal.h"
 
 void sv_o3de_opts_init(sv_o3de_opts *opts)
 {
@@ -137,6 +138,58 @@ sv_status sv_o3de_load_struct(const sv_schema *s, const sv_schema_class *cls, co
     }
     if (result) *result = r;
     return SV_OK;
+}
+
+static bool all_zero(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i]) return false;
+    return true;
+}
+
+sv_status sv_o3de_load_struct_text(const sv_schema *s, const sv_schema_class *cls, const char *text,
+                                   size_t len, void *st, const sv_alloc *alloc, const sv_o3de_opts *opts,
+                                   sv_o3de_result *result, sv_error *err)
+{
+    if (result) *result = sv_o3de_result_make(SV_O3DE_READ_FIELD, SV_O3DE_CATASTROPHIC);
+    if (!s || !cls || (!text && len) || !st || !cls->c)
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_load_struct_text");
+    sv_doc *doc = sv_doc_new(alloc);
+    if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    int direct = o3_struct_direct(s, cls, alloc);
+    if (direct < 0) {
+        sv_doc_free(doc);
+        return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    }
+    if ((!opts || !opts->report) && all_zero(st, cls->c->size) && direct) {
+        /* the streaming load (o3de_stream.c); it gives up on anything
+         * unusual, leaving *st all zero for the tree path below */
+        o3_ctx c;
+        sv_status ist = o3_ctx_init(&c, s, doc, opts, false, err);
+        if (ist != SV_OK) {
+            sv_doc_free(doc);
+            return ist;
+        }
+        o3_res r;
+        bool done = o3_load_struct_stream(&c, cls, text ? text : "", len, st, alloc, &r);
+        sv_status stt = finish(&c, err);
+        if (done && stt == SV_OK) {
+            sv_doc_free(doc);
+            if (result) *result = r;
+            return SV_OK;
+        }
+        if (done) sv_struct_free(s, cls, st, alloc);
+        memset(st, 0, cls->c->size);
+        if (err) sv_error_clear(err);
+        sv_doc_free(doc);
+        if (!(doc = sv_doc_new(NULL))) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    }
+    sv_value json;
+    sv_status stt = sv_o3de_read(doc, text ? text : "", len, NULL, &json, err);
+    if (stt == SV_OK) stt = sv_o3de_load_struct(s, cls, &json, st, alloc, opts, result, err);
+    sv_doc_free(doc);
+    return stt;
 }
 
 sv_status o3_store_struct_tree_text(const sv_schema *s, const sv_schema_class *cls, const void *st,

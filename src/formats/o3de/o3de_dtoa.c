@@ -231,6 +231,9 @@ static void grisu_round(char *buf, int len, uint64_t delta, uint64_t rest, uint6
     }
 }
 
+/* The digits go to buf with the count kept in a local: buf is char, which
+ * may alias anything, so a count behind a pointer would be stored and
+ * loaded again for every digit. */
 static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, int *k)
 {
     diyfp one = {UINT64_C(1) << -mp.e, mp.e};
@@ -238,7 +241,7 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
     uint32_t p1 = (uint32_t)(mp.f >> -one.e);
     uint64_t p2 = mp.f & (one.f - 1);
     int kappa = count_digits32(p1);
-    *len = 0;
+    int n = 0;
     while (kappa > 0) {
         uint32_t d;
         /* constant divisors: the compiler turns each into a multiplication */
@@ -254,28 +257,35 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
         case 1: d = p1; p1 = 0; break;
         default: d = 0; break;
         }
-        if (d || *len) buf[(*len)++] = (char)('0' + d);
+        /* a leading zero is written and then written over: no branch */
+        buf[n] = (char)('0' + d);
+        n += (d | (uint32_t)n) != 0;
         kappa--;
         uint64_t tmp = ((uint64_t)p1 << -one.e) + p2;
         if (tmp <= delta) {
             *k += kappa;
-            grisu_round(buf, *len, delta, tmp, pow10_u64[kappa] << -one.e, wp_w);
+            *len = n;
+            grisu_round(buf, n, delta, tmp, pow10_u64[kappa] << -one.e, wp_w);
             return;
         }
     }
+    const int shift = -one.e;
+    const uint64_t mask = one.f - 1;
     for (;;) {
         p2 *= 10;
         delta *= 10;
-        char d = (char)(p2 >> -one.e);
-        if (d || *len) buf[(*len)++] = (char)('0' + d);
-        p2 &= one.f - 1;
+        char d = (char)(p2 >> shift);
+        buf[n] = (char)('0' + d);
+        n += (d | n) != 0;
+        p2 &= mask;
         kappa--;
         if (p2 < delta) {
             *k += kappa;
+            *len = n;
             int index = -kappa;
             /* RapidJSON rounds only while 10^index fits its 9-entry table; past
              * that the factor is 0 and the digits stay as generated */
-            grisu_round(buf, *len, delta, p2, one.f, wp_w * (index < 9 ? pow10_u64[index] : 0));
+            grisu_round(buf, n, delta, p2, one.f, wp_w * (index < 9 ? pow10_u64[index] : 0));
             return;
         }
     }

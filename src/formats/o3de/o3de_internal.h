@@ -62,10 +62,54 @@ size_t o3_path_key(o3_ctx *c, const char *key, size_t len);
 size_t o3_path_index(o3_ctx *c, size_t index);
 void o3_path_pop(o3_ctx *c, size_t mark);
 
-static inline o3_res o3_r(sv_o3de_task t, sv_o3de_outcome o) { return sv_o3de_result_make(t, o); }
-#define o3_combine sv_o3de_result_combine
-static inline sv_o3de_processing o3_proc(o3_res r) { return sv_o3de_result_processing(r); }
-static inline sv_o3de_outcome o3_out(o3_res r) { return sv_o3de_result_outcome(r); }
+/* sv_o3de_result_make, inline so that constant results fold (the same
+ * table as o3de_result.c) */
+static inline o3_res o3_r(sv_o3de_task t, sv_o3de_outcome o)
+{
+    uint32_t proc;
+    switch (o) {
+    case SV_O3DE_SUCCESS:
+    case SV_O3DE_SKIPPED:
+    case SV_O3DE_PARTIAL_SKIP:
+    case SV_O3DE_DEFAULTS_USED:
+    case SV_O3DE_PARTIAL_DEFAULTS: proc = SV_O3DE_COMPLETED; break;
+    case SV_O3DE_UNAVAILABLE:
+    case SV_O3DE_UNSUPPORTED: proc = SV_O3DE_ALTERED; break;
+    default: proc = SV_O3DE_HALTED; break;
+    }
+    return ((uint32_t)o << 16) | (proc << 8) | (uint32_t)t;
+}
+/* Combining a result with itself gives it back; that is the usual case. */
+static inline o3_res o3_combine(o3_res a, o3_res b)
+{
+    if (a == b) return a;
+    /* sv_o3de_result_combine, inline: the larger code, with the outcome and
+     * processing pairs that make a partial one */
+    uint32_t r = a > b ? a : b;
+    uint32_t oa = (uint32_t)a >> 16, ob = (uint32_t)b >> 16;
+    uint32_t pa = ((uint32_t)a >> 8) & 0xffu, pb = ((uint32_t)b >> 8) & 0xffu;
+    uint32_t out = r >> 16, proc = (r >> 8) & 0xffu;
+    if ((oa == SV_O3DE_SUCCESS && ob == SV_O3DE_DEFAULTS_USED) ||
+        (ob == SV_O3DE_SUCCESS && oa == SV_O3DE_DEFAULTS_USED))
+        out = SV_O3DE_PARTIAL_DEFAULTS;
+    else if ((oa == SV_O3DE_SUCCESS && ob == SV_O3DE_SKIPPED) ||
+             (ob == SV_O3DE_SUCCESS && oa == SV_O3DE_SKIPPED))
+        out = SV_O3DE_PARTIAL_SKIP;
+    if ((pa == SV_O3DE_COMPLETED && pb == SV_O3DE_ALTERED) ||
+        (pb == SV_O3DE_COMPLETED && pa == SV_O3DE_ALTERED))
+        proc = SV_O3DE_PARTIAL_ALTER;
+    return (out << 16) | (proc << 8) | (r & 0xffu);
+}
+static inline sv_o3de_processing o3_proc(o3_res r)
+{
+    uint32_t p = ((uint32_t)r >> 8) & 0xffu;
+    return p ? (sv_o3de_processing)p : SV_O3DE_COMPLETED;
+}
+static inline sv_o3de_outcome o3_out(o3_res r)
+{
+    uint32_t o = (uint32_t)r >> 16;
+    return o ? (sv_o3de_outcome)o : SV_O3DE_DEFAULTS_USED;
+}
 static inline bool o3_halted(o3_res r) { return o3_proc(r) == SV_O3DE_HALTED; }
 static inline bool o3_altered(o3_res r) { return o3_proc(r) == SV_O3DE_ALTERED; }
 

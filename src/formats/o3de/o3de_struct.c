@@ -22,17 +22,38 @@
 #include "core/mem.h"
 #include "json/numconv.h"
 #include "o3de_internal.h"
+#include "o3de_struct_internal.h"
 #include "schema/schema_internal.h"
 
 #define RF SV_O3DE_READ_FIELD
 #define WV SV_O3DE_WRITE_VALUE
+
+/* sv_prim_int_width and sv_prim_is_signed, inline: asked for every leaf */
+static inline int int_width(sv_prim p)
+{
+    switch (p) {
+    case SV_PRIM_I8:
+    case SV_PRIM_U8: return 1;
+    case SV_PRIM_I16:
+    case SV_PRIM_U16: return 2;
+    case SV_PRIM_I32:
+    case SV_PRIM_U32: return 4;
+    case SV_PRIM_I64:
+    case SV_PRIM_U64: return 8;
+    default: return 0;
+    }
+}
+static inline bool int_signed(sv_prim p)
+{
+    return p == SV_PRIM_I8 || p == SV_PRIM_I16 || p == SV_PRIM_I32 || p == SV_PRIM_I64;
+}
 
 /* ---- which types go direct ---- */
 
 static bool direct_prim(sv_prim p)
 {
     if (p == SV_PRIM_BOOL || p == SV_PRIM_F32 || p == SV_PRIM_F64 || p == SV_PRIM_STRING) return true;
-    if (sv_prim_int_width(p)) return true;
+    if (int_width(p)) return true;
     return p == SV_PRIM_VECTOR2 || p == SV_PRIM_VECTOR3 || p == SV_PRIM_VECTOR4 ||
            p == SV_PRIM_QUATERNION || p == SV_PRIM_COLOR;
 }
@@ -61,7 +82,7 @@ static bool direct_type(const sv_type *t, uint8_t *state, unsigned depth)
 {
     switch (t->kind) {
     case SV_TYPE_PRIM: return direct_prim(t->prim);
-    case SV_TYPE_ENUM: return sv_prim_int_width(t->enm->underlying) != 0;
+    case SV_TYPE_ENUM: return int_width(t->enm->underlying) != 0;
     case SV_TYPE_CLASS: return direct_class(t->cls, state, depth);
     case SV_TYPE_GENERIC:
         return (t->gen == SV_GEN_VECTOR || t->gen == SV_GEN_LIST) &&
@@ -81,22 +102,6 @@ int o3_struct_direct(const sv_schema *s, const sv_schema_class *cls, const sv_al
 }
 
 /* ---- the C memory of one value ---- */
-
-/* Per class, its field names as JSON text, each followed by ':' */
-typedef struct o3_keys {
-    char *text;
-    size_t text_len, text_cap; /* the block's size, for the allocator */
-    size_t *off; /* nfields + 1 offsets into text */
-    size_t nfields;
-} o3_keys;
-
-typedef struct o3_sctx {
-    o3_ctx *c;
-    const sv_alloc *a;
-    uint8_t **proto; /* per class: its default instance as a struct (lazily) */
-    o3_keys *keys;   /* per class (store only, lazily) */
-    o3_writer w;
-} o3_sctx;
 
 static uint64_t load_uint(const uint8_t *p, int w)
 {
@@ -132,13 +137,13 @@ static sv_value leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
 {
     if (t->kind == SV_TYPE_ENUM) {
         sv_prim u = t->enm->underlying;
-        int w = sv_prim_int_width(u);
-        return sv_with_tag(sv_prim_is_signed(u) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w),
+        int w = int_width(u);
+        return sv_with_tag(int_signed(u) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w),
                            SV_TAG_ENUM);
     }
     sv_prim pr = t->prim;
-    int w = sv_prim_int_width(pr);
-    if (w) return sv_prim_is_signed(pr) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w);
+    int w = int_width(pr);
+    if (w) return int_signed(pr) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w);
     switch (pr) {
     case SV_PRIM_BOOL: { bool b; memcpy(&b, p, sizeof b); return sv_bool(b); }
     case SV_PRIM_F32: { float f; memcpy(&f, p, 4); return sv_f32(f); }
@@ -165,9 +170,9 @@ static sv_value leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
 static void set_leaf(o3_sctx *x, const sv_type *t, uint8_t *p, const sv_value *old, const sv_value *v)
 {
     sv_prim pr = t->kind == SV_TYPE_ENUM ? t->enm->underlying : t->prim;
-    int w = sv_prim_int_width(pr);
+    int w = int_width(pr);
     if (w) {
-        store_bits(p, w, sv_prim_is_signed(pr) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
+        store_bits(p, w, int_signed(pr) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
         return;
     }
     switch (pr) {
@@ -459,8 +464,8 @@ static o3_res ld_seq(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p
 
 static void int_range(sv_prim p, int64_t *lo, uint64_t *hi)
 {
-    int bits = 8 * sv_prim_int_width(p);
-    if (sv_prim_is_signed(p)) {
+    int bits = 8 * int_width(p);
+    if (int_signed(p)) {
         *hi = (UINT64_C(1) << (bits - 1)) - 1;
         *lo = -(int64_t)*hi - 1;
     } else {
@@ -483,7 +488,7 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
 {
     if (t->kind != SV_TYPE_PRIM) return false;
     sv_prim pr = t->prim;
-    int w = sv_prim_int_width(pr);
+    int w = int_width(pr);
     if (w) { /* JsonNumericCast of an integer: Convert/Success */
         int64_t lo;
         uint64_t hi;
@@ -554,18 +559,84 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
 
 static void put_raw(o3_sctx *x, const char *s, size_t n) { sv_buf_append(x->w.out, s, n); }
 
+/* o3_write_string for the usual string, which needs no escape: copied
+ * straight into the output eight bytes at a time while none needs one */
+static void put_string(o3_sctx *x, const char *s, size_t n)
+{
+    sv_buf *b = x->w.out;
+    if (!sv_buf_reserve(b, n + 2 + 8)) return;
+    uint8_t *d = b->data + b->len;
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w, quote, bs;
+        memcpy(&w, s + i, 8);
+        quote = w ^ (ones * '"');
+        bs = w ^ (ones * '\\');
+        if ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high) break;
+        memcpy(d + 1 + i, &w, 8);
+    }
+    for (; i < n; i++) {
+        uint8_t ch = (uint8_t)s[i];
+        if (ch < 0x20 || ch == '"' || ch == '\\') {
+            o3_write_string(&x->w, s, n); /* escapes: the writer's own way */
+            return;
+        }
+        d[1 + i] = ch;
+    }
+    d[0] = '"';
+    d[n + 1] = '"';
+    b->len += n + 2;
+}
+
+/* Numbers printed straight into the output (one reservation, no copy) */
+static inline void put_f64(o3_sctx *x, double v)
+{
+    sv_buf *b = x->w.out;
+    if (sv_buf_reserve(b, 32)) b->len += o3_dtoa(v, (char *)b->data + b->len);
+}
+static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
+{
+    sv_buf *b = x->w.out;
+    if (!sv_buf_reserve(b, SV_FMT_INT_MAX)) return;
+    char *d = (char *)b->data + b->len;
+    b->len += sgn ? sv_fmt_i64((int64_t)v, d) : sv_fmt_u64(v, d);
+}
+
+/* o3_store_enum for a value that is one of the enumerators: its name */
+static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p, const uint8_t *dp, o3_res *r)
+{
+    sv_prim u = e->underlying;
+    int w = int_width(u);
+    bool sgn = int_signed(u);
+    if (w == 1 && sgn) return false;
+    uint64_t in = sgn ? (uint64_t)load_int(p, w) : load_uint(p, w);
+    for (uint32_t i = 0; i < e->nvalues; i++) {
+        if (e->values[i].value != in) continue;
+        if (dp && !x->c->keep_defaults && in == (sgn ? (uint64_t)load_int(dp, w) : load_uint(dp, w))) {
+            put_raw(x, "{}", 2);
+            *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
+        } else {
+            o3_write_string(&x->w, e->values[i].name, strlen(e->values[i].name));
+            *r = o3_r(WV, SV_O3DE_SUCCESS);
+        }
+        return true;
+    }
+    return false;
+}
+
 static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *dp, o3_res *r)
 {
+    if (t->kind == SV_TYPE_ENUM) return fast_store_enum(x, t->enm, p, dp, r);
     if (t->kind != SV_TYPE_PRIM) return false;
     bool keep = x->c->keep_defaults;
     sv_prim pr = t->prim;
-    int w = sv_prim_int_width(pr);
-    char num[40];
+    int w = int_width(pr);
     if (w) {
-        bool sgn = sv_prim_is_signed(pr);
+        bool sgn = int_signed(pr);
         uint64_t v = sgn ? (uint64_t)load_int(p, w) : load_uint(p, w);
         if (dp && !keep && v == (sgn ? (uint64_t)load_int(dp, w) : load_uint(dp, w))) goto dflt;
-        put_raw(x, num, sgn ? sv_fmt_i64((int64_t)v, num) : sv_fmt_u64(v, num));
+        put_int(x, sgn, v);
         goto done;
     }
     switch (pr) {
@@ -584,7 +655,7 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
             if (dp && !keep && fabs(v - d) <= DBL_EPSILON) goto dflt;
         }
         if (!isfinite(v)) return false; /* the writer's error, the long way */
-        put_raw(x, num, o3_dtoa(v, num));
+        put_f64(x, v);
         goto done;
     }
     case SV_PRIM_BOOL: {
@@ -602,7 +673,7 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
         if (!s) s = "";
         if (dp && !e) e = "";
         if (dp && !keep && strcmp(s, e) == 0) goto dflt;
-        o3_write_string(&x->w, s, strlen(s));
+        put_string(x, s, strlen(s));
         goto done;
     }
     case SV_PRIM_VECTOR2:
@@ -610,17 +681,16 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
     case SV_PRIM_VECTOR4:
     case SV_PRIM_QUATERNION:
     case SV_PRIM_COLOR: {
-        size_t n = (size_t)sv_tag_scalars(sv__prim_tag(pr));
+        size_t n = pr == SV_PRIM_VECTOR2 ? 2 : pr == SV_PRIM_VECTOR3 ? 3 : 4;
         float f[4], d[4];
-        memcpy(f, p, n * sizeof *f);
-        if (dp) memcpy(d, dp, n * sizeof *d);
+        for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4); /* fixed-size copies */
+        for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
         for (size_t i = 0; i < n; i++)
             if (!isfinite(f[i])) return false;
-        bool same = dp && memcmp(f, d, n * sizeof *f) == 0;
-        if (dp && !same) { /* operator== compares values: 0.0 equals -0.0 */
-            same = true;
-            for (size_t i = 0; i < n; i++) same = same && f[i] == d[i];
-        }
+        /* operator== compares values (0.0 equals -0.0); f is finite, so
+         * this is also every case of equal bits */
+        bool same = dp != NULL;
+        for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
         if (same && !keep) goto dflt;
         size_t out = n;
         bool alpha_default = pr == SV_PRIM_COLOR && dp && f[3] == d[3] && !keep;
@@ -628,7 +698,7 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
         sv_buf_putc(x->w.out, '[');
         for (size_t i = 0; i < out; i++) {
             if (i) sv_buf_putc(x->w.out, ',');
-            put_raw(x, num, o3_dtoa((double)f[i], num));
+            put_f64(x, (double)f[i]);
         }
         sv_buf_putc(x->w.out, ']');
         *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
@@ -685,6 +755,8 @@ static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, ui
 static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
                  const uint8_t *daux, unsigned level);
 
+#define KEY_PAD 32
+
 static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o3_class_info *ci)
 {
     o3_keys *k = &x->keys[cls->index];
@@ -703,6 +775,8 @@ static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o
         sv_buf_putc(&b, ':');
     }
     k->off[ci->nfields] = b.len;
+    /* room past the end, so that st_class may copy a key 32 bytes at a time */
+    for (int i = 0; i < KEY_PAD; i++) sv_buf_putc(&b, 0);
     if (!sv_buf_ok(&b)) {
         sv_buf_free(&b);
         o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
@@ -733,13 +807,24 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
     for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
         const sv_schema_field *f = ci->fields[i];
         size_t back = w->out->len;
-        if (written) sv_buf_putc(w->out, ',');
-        if (w->indent) o3_write_newline(w, level + 1);
         size_t kl = keys->off[i + 1] - keys->off[i];
-        if (w->indent) {
+        if (!w->indent && kl <= KEY_PAD) {
+            /* the separator and the key in one reservation, the key as one
+             * fixed-size copy (the key text is padded) */
+            if (sv_buf_reserve(w->out, 1 + KEY_PAD)) {
+                uint8_t *d = w->out->data + w->out->len;
+                *d = ',';
+                d += written != 0;
+                memcpy(d, keys->text + keys->off[i], KEY_PAD);
+                w->out->len = (size_t)(d - w->out->data) + kl;
+            }
+        } else if (w->indent) {
+            if (written) sv_buf_putc(w->out, ',');
+            o3_write_newline(w, level + 1);
             sv_buf_append(w->out, keys->text + keys->off[i], kl - 1);
             sv_buf_append(w->out, ": ", 2);
         } else {
+            if (written) sv_buf_putc(w->out, ',');
             sv_buf_append(w->out, keys->text + keys->off[i], kl);
         }
         size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : c->path_len;
@@ -793,9 +878,9 @@ static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8
     for (size_t i = 0; i < n && o3_ok(c); i++) {
         if (i) sv_buf_putc(w->out, ',');
         if (w->indent) o3_write_newline(w, level + 1);
-        size_t mark = o3_path_index(c, i);
+        size_t mark = c->report ? o3_path_index(c, i) : c->path_len;
         o3_res r = st(x, elem, items + i * es, NULL, d, NULL, level + 1);
-        o3_path_pop(c, mark);
+        if (c->report) o3_path_pop(c, mark);
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
     }
@@ -920,3 +1005,27 @@ o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void 
     sctx_free(&x);
     return r;
 }
+
+/* ---- for the streaming load (o3de_stream.c) ---- */
+
+o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new)
+{
+    return ld(x, t, j, p, aux, is_new);
+}
+void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst) { fresh_default(x, t, dst); }
+const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls) { return prototype(x, cls); }
+bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, o3_res *r)
+{
+    return fast_load(x, t, j, p, r);
+}
+void o3s_free(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t *aux) { free_direct(x, t, p, aux); }
+bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc)
+{
+    memset(x, 0, sizeof *x);
+    x->c = c;
+    x->a = alloc ? alloc : sv_alloc_libc();
+    x->proto = sv_mem_calloc(x->a, c->nclasses, sizeof *x->proto);
+    if (!x->proto) o3_fail(c, SV_ERR_NOMEM, "out of memory");
+    return x->proto != NULL;
+}
+void o3s_done(o3_sctx *x) { sctx_free(x); }

@@ -1,0 +1,46 @@
+/* O3DE JSON: the direct C struct walk's state, shared by the load from a
+ * JSON tree (o3de_struct.c) and the streaming load from text
+ * (o3de_stream.c), which hands its leaves to the same code (internal). */
+#ifndef SV_O3DE_STRUCT_INTERNAL_H
+#define SV_O3DE_STRUCT_INTERNAL_H
+
+#include "o3de_internal.h"
+#include "serval/schema.h"
+
+/* Per class, its field names as JSON text, each followed by ':' */
+typedef struct o3_keys {
+    char *text;
+    size_t text_len, text_cap; /* the block's size, for the allocator */
+    size_t *off; /* nfields + 1 offsets into text */
+    size_t nfields;
+} o3_keys;
+
+typedef struct o3_sctx {
+    o3_ctx *c;
+    const sv_alloc *a;
+    uint8_t **proto; /* per class: its default instance as a struct (lazily) */
+    o3_keys *keys;   /* per class (store only, lazily) */
+    o3_writer w;
+} o3_sctx;
+
+bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc);
+void o3s_done(o3_sctx *x);
+/* The direct load of one JSON value j into the C memory at p (aux: the
+ * count of a sequence), with every rule of the tree path. */
+o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new);
+/* A fresh default of type t at dst; freeing what a value at p owns. */
+void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst);
+void o3s_free(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t *aux);
+/* The class's default instance as a struct (NULL: out of memory). */
+const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls);
+/* The direct load's plain leaves (no callback): false when the serializer
+ * itself has to decide. */
+bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, o3_res *r);
+
+/* Loads O3DE JSON text straight into the all-zero struct st when every
+ * part of it is plain; false (st all zero again, nothing reported) when
+ * anything is not, for the tree path to do it. */
+bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *text, size_t len, void *st,
+                           const sv_alloc *alloc, o3_res *result);
+
+#endif
