@@ -20,12 +20,14 @@ enum {
     CLI_OPT_OUTPUT = 1u << 2,  /* -o, --output OUT */
     CLI_OPT_COMPACT = 1u << 3, /* --compact */
     CLI_OPT_FORMAT = 1u << 4,  /* -O, --option NAME[=VALUE] */
-    CLI_OPT_LIMITS = 1u << 5   /* --max-depth N, --max-alloc SIZE */
+    CLI_OPT_LIMITS = 1u << 5,  /* --max-depth N, --max-alloc SIZE */
+    CLI_OPT_STRICT = 1u << 6   /* --strict */
 };
 
 typedef struct cli_args {
     const char *from, *to, *output; /* NULL when not given */
     bool compact;
+    bool strict; /* engine-rule warnings are errors */
     bool help;
     sv_limits limits; /* zero fields: the library's defaults */
 

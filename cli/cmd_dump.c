@@ -18,6 +18,9 @@ static const char help[] =
     CLI_HELP_FROM
     "  --compact           no whitespace at all (same bytes as 'conv --to json')\n"
     CLI_HELP_FORMAT_OPTION
+    "  --strict            a Godot 4 value that breaks the engine's rules (a\n"
+    "                      typed container element of another type, ...) is an\n"
+    "                      error (exit 1), not a warning\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
@@ -33,6 +36,11 @@ static int dump(cli_args *a, const char *path)
     cli_loaded l;
     rc = cli_load(a, "dump", path, json, &l);
     if (rc) return rc;
+    rc = cli_godot_rules(&l, path, a->strict);
+    if (rc) {
+        cli_loaded_free(&l);
+        return rc;
+    }
 
     /* The user's -O indent=N, coming after this default, wins over it. */
     sv_options opts = cli_format_options(a, "indent", a->compact ? "0" : "2");
@@ -57,7 +65,8 @@ int cmd_dump(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_args_parse(&a, "dump", argc, argv,
-                            CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT | CLI_OPT_LIMITS);
+                            CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT | CLI_OPT_LIMITS |
+                                CLI_OPT_STRICT);
     if (rc) return rc;
     if (a.help) {
         fputs(help, stdout);

@@ -19,6 +19,9 @@ static const char help[] =
     "Options:\n"
     CLI_HELP_FROM
     CLI_HELP_FORMAT_OPTION
+    "  --strict            a Godot 4 value that breaks the engine's rules (a\n"
+    "                      typed container element of another type, ...) is an\n"
+    "                      error (exit 1), not a warning\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
@@ -38,6 +41,8 @@ static int validate_files(cli_args *a)
     for (size_t i = 0; i < a->file_count; i++) {
         cli_loaded l;
         int rc = cli_load(a, "validate", a->files[i], NULL, &l);
+        if (rc == 0) rc = cli_godot_rules(&l, a->files[i], a->strict);
+        if (rc == 1) cli_loaded_free(&l);
         if (rc == 0) {
             printf("%s: ok\n", cli_display_name(a->files[i]));
             /* Keeps the lines in order with the errors when both streams go
@@ -56,7 +61,8 @@ int cmd_validate(int argc, char **argv)
 {
     cli_args a;
     int rc =
-        cli_args_parse(&a, "validate", argc, argv, CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_LIMITS);
+        cli_args_parse(&a, "validate", argc, argv, CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_LIMITS |
+                                CLI_OPT_STRICT);
     if (rc) return rc;
     if (a.help) {
         fputs(help, stdout);
