@@ -16,12 +16,14 @@ typedef struct walk {
     char ptr[PTR_MAX];
 } walk;
 
-/* Whether a value of the tree has the builtin type name t (only the types
+/* Whether the engine would drop v from a container typed t (only the types
  * whose rule is checked: int and String). Unknown names are not judged. */
 static int type_mismatch(const char *t, const sv_value *v)
 {
     sv_kind k = sv_kind_of(v);
-    if (!strcmp(t, "int")) return k != SV_INT && k != SV_UINT;
+    /* The engine converts what Variant::can_convert_strict allows (a float
+     * or bool into an int) and drops the rest. */
+    if (!strcmp(t, "int")) return k != SV_INT && k != SV_UINT && k != SV_FLOAT && k != SV_BOOL;
     if (!strcmp(t, "String")) return k != SV_STRING;
     return 0;
 }
