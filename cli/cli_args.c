@@ -13,6 +13,7 @@ typedef enum opt_id {
     OPT_TO,
     OPT_OUTPUT,
     OPT_COMPACT,
+    OPT_STRICT,
     OPT_FORMAT,
     OPT_MAX_DEPTH,
     OPT_MAX_ALLOC,
@@ -44,6 +45,7 @@ static const opt_spec specs[] = {
     {OPT_TO, "to", 0, CLI_OPT_TO, true},
     {OPT_OUTPUT, "output", 'o', CLI_OPT_OUTPUT, true},
     {OPT_COMPACT, "compact", 0, CLI_OPT_COMPACT, false},
+    {OPT_STRICT, "strict", 0, CLI_OPT_STRICT, false},
     {OPT_FORMAT, "option", 'O', CLI_OPT_FORMAT, true},
     {OPT_MAX_DEPTH, "max-depth", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_ALLOC, "max-alloc", 0, CLI_OPT_LIMITS, true},
@@ -146,6 +148,7 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
     case OPT_TO: a->to = value; break;
     case OPT_OUTPUT: a->output = value; break;
     case OPT_COMPACT: a->compact = true; break;
+    case OPT_STRICT: a->strict = true; break;
     case OPT_HELP: a->help = true; break;
     case OPT_SCHEMA: a->schema_files[a->schema_file_count++] = value; break;
     case OPT_FORMAT: return add_format_option(a, cmd, value);

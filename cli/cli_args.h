@@ -23,12 +23,14 @@ enum {
     CLI_OPT_LIMITS = 1u << 5,  /* --max-depth N, --max-alloc SIZE */
     /* -r, -j N, -T N, -q, -v, --[no-]progress: several files (cli_batch.h) */
     CLI_OPT_BATCH = 1u << 6,
-    CLI_OPT_OUTPUT_DIR = 1u << 7 /* --output-dir DIR */
+    CLI_OPT_OUTPUT_DIR = 1u << 7, /* --output-dir DIR */
+    CLI_OPT_STRICT = 1u << 8      /* --strict */
 };
 
 typedef struct cli_args {
     const char *from, *to, *output; /* NULL when not given */
     bool compact;
+    bool strict; /* engine-rule warnings are errors */
     bool help;
     bool recursive;         /* -r: walk the directories among the FILEs */
     bool force;             /* -f, --force: binary output to a terminal */

@@ -7,6 +7,7 @@
 #include "cli_detect.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
+#include "serval/godot.h"
 
 /* "json, godot4, ..." into buf (truncated if it must be). */
 static const char *format_names(char *buf, size_t size)
@@ -184,4 +185,26 @@ int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts,
     err.byte_offset = SV_ERROR_NO_OFFSET;
     cli_report(cli_display_name(path), &err);
     return cli_exit_code(st);
+}
+
+typedef struct rules_ctx {
+    const char *name;
+    bool strict;
+} rules_ctx;
+
+static void rule_broken(void *ctx, const char *pointer, const char *message)
+{
+    const rules_ctx *r = ctx;
+    fprintf(stderr, "serval: %s: %s at '%s': %s\n", r->name, r->strict ? "error" : "warning",
+            pointer, message);
+}
+
+int cli_godot_rules(const cli_loaded *l, const char *path, bool strict)
+{
+    if (!l->format || strcmp(l->format->name, "godot4") != 0) return 0;
+    rules_ctx r = {cli_display_name(path), strict};
+    size_t n = 0;
+    sv_status st = sv_godot_check(&l->root, rule_broken, &r, &n);
+    if (st != SV_OK) return 0; /* a tree too deep to walk was refused by the decoder already */
+    return strict && n ? 1 : 0;
 }

@@ -51,4 +51,9 @@ int cli_tree_format(cli_args *a, const char *path, const sv_value *root, const s
 int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts, const char *path,
                sv_buf *out);
 
+/* For a Godot 4 document: warns on stderr, per value that breaks an engine
+ * rule (sv_godot_check), with its JSON Pointer and what the engine does.
+ * Returns 0, or 1 when strict and anything was found. */
+int cli_godot_rules(const cli_loaded *l, const char *path, bool strict);
+
 #endif

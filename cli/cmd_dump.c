@@ -23,6 +23,9 @@ static const char help[] =
     CLI_HELP_FORMAT_OPTION
     CLI_HELP_OUTPUT_DIR
     CLI_HELP_BATCH
+    "  --strict            a Godot 4 value that breaks the engine's rules (a\n"
+    "                      typed container element of another type, ...) is an\n"
+    "                      error (exit 1), not a warning\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
@@ -42,6 +45,11 @@ static int dump_file(cli_args *a, cli_job *job, void *ctx)
     cli_loaded l;
     int rc = cli_load(a, "dump", job->input, d->json, &l);
     if (rc) return rc;
+    rc = cli_godot_rules(&l, job->input, a->strict);
+    if (rc) {
+        cli_loaded_free(&l);
+        return rc;
+    }
 
     sv_buf file;
     sv_buf_init(&file, NULL);
@@ -68,7 +76,8 @@ int cmd_dump(int argc, char **argv)
     cli_args a;
     int rc = cli_args_parse(&a, "dump", argc, argv,
                             CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT | CLI_OPT_LIMITS |
-                                CLI_OPT_OUTPUT | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR);
+                                CLI_OPT_OUTPUT | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR |
+                                CLI_OPT_STRICT);
     if (rc) return rc;
     dump_ctx d = {0};
     if (a.help) {

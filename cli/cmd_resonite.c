@@ -4,11 +4,14 @@
  *   serval resonite package list PKG            the members of a .resonitepackage
  *   serval resonite package extract PKG [-o DIR] [MEMBER...]
  *   serval resonite package dump PKG [MEMBER]   a member as typed JSON
+ *   serval resonite package pack DIR -o PKG     a package from a directory
  *
  * Data trees are decoded by the "resonite" format (-O options as for dump);
  * packages are read with serval's zip reader through serval/resonite.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -23,6 +26,7 @@
 static const char help_top[] =
     "usage: serval resonite tree [OPTIONS] FILE|-\n"
     "       serval resonite package list|extract|dump [OPTIONS] PKG ...\n"
+    "       serval resonite package pack DIR -o PKG\n"
     "\n"
     "Resonite data trees (.brson, .7zbson, .lz4bson) and .resonitepackage\n"
     "archives. 'serval resonite tree --help' and 'serval resonite package\n"
@@ -54,6 +58,7 @@ static const char help_package[] =
     "usage: serval resonite package list PKG\n"
     "       serval resonite package extract PKG [-o DIR] [MEMBER...]\n"
     "       serval resonite package dump [--compact] PKG [MEMBER]\n"
+    "       serval resonite package pack DIR -o PKG\n"
     "\n"
     "A .resonitepackage is a zip of R-Main.record (JSON), Assets/<sha256>\n"
     "(the main data tree and raw asset files) and Metadata/<sha256>.bitmap.\n"
@@ -64,9 +69,13 @@ static const char help_package[] =
     "           refused\n"
     "  dump     prints a member as typed JSON: a data tree decoded, the record\n"
     "           as JSON; default the main data tree\n"
+    "  pack     writes the files under DIR (as extract leaves them) as a\n"
+    "           package, members in name order, data trees stored and the\n"
+    "           others deflated; PKG is written atomically\n"
     "\n"
     "Options:\n"
-    "  -o, --output DIR    extract: the directory to write into\n"
+    "  -o, --output DIR    extract: the directory to write into; pack: the\n"
+    "                      package to write\n"
     "  --compact           dump: no whitespace\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
@@ -347,6 +356,127 @@ static int package_dump(cli_args *a, const char *path)
     return rc;
 }
 
+/* ---- pack ------------------------------------------------------------------------ */
+
+typedef struct pack_list {
+    char **names; /* relative to the directory, '/'-separated */
+    size_t count, cap;
+} pack_list;
+
+static int pack_add(pack_list *l, const char *name)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **n = realloc(l->names, cap * sizeof *n);
+        if (!n) return 1;
+        l->names = n;
+        l->cap = cap;
+    }
+    size_t len = strlen(name);
+    char *copy = malloc(len + 1);
+    if (!copy) return 1;
+    memcpy(copy, name, len + 1);
+    l->names[l->count++] = copy;
+    return 0;
+}
+
+/* Every regular file under root/rel, recursively, into l. */
+static int pack_walk(const char *root, const char *rel, pack_list *l, int depth)
+{
+    char dir[4096];
+    if ((size_t)snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel) >= sizeof dir) {
+        cli_error("%s: the path is too long", root);
+        return 3;
+    }
+    if (depth > 32) {
+        cli_error("%s: directories nested too deeply", dir);
+        return 3;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        cli_error("%s: %s", dir, strerror(errno));
+        return 3;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (!rc && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char name[4096], full[4096];
+        if ((size_t)snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "", e->d_name) >=
+                sizeof name ||
+            (size_t)snprintf(full, sizeof full, "%s/%s", root, name) >= sizeof full) {
+            cli_error("%s: the path for '%s' is too long", root, e->d_name);
+            rc = 3;
+            break;
+        }
+        struct stat sb;
+        if (stat(full, &sb) != 0) {
+            cli_error("%s: %s", full, strerror(errno));
+            rc = 3;
+        } else if (S_ISDIR(sb.st_mode)) {
+            rc = pack_walk(root, name, l, depth + 1);
+        } else if (S_ISREG(sb.st_mode)) {
+            if (pack_add(l, name)) rc = cli_exit_code(SV_ERR_NOMEM);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+static int pack_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int package_pack(cli_args *a, const char *dir)
+{
+    pack_list l = {0};
+    int rc = pack_walk(dir, "", &l, 0);
+    if (!rc && l.count == 0) {
+        cli_error("%s: no files to pack", dir);
+        rc = 4;
+    }
+    cli_input *files = NULL;
+    sv_resonite_entry *entries = NULL;
+    if (!rc) {
+        qsort(l.names, l.count, sizeof *l.names, pack_cmp);
+        files = calloc(l.count, sizeof *files);
+        entries = calloc(l.count, sizeof *entries);
+        if (!files || !entries) rc = cli_exit_code(SV_ERR_NOMEM);
+    }
+    for (size_t i = 0; !rc && i < l.count; i++) {
+        char full[4096];
+        snprintf(full, sizeof full, "%s/%s", dir, l.names[i]);
+        sv_status st = cli_read_input(full, &files[i]);
+        if (st != SV_OK) {
+            rc = cli_exit_code(st);
+            break;
+        }
+        entries[i].name = l.names[i];
+        entries[i].data = files[i].data;
+        entries[i].len = files[i].len;
+    }
+    if (!rc) {
+        sv_buf out;
+        sv_buf_init(&out, NULL);
+        sv_error err;
+        sv_error_clear(&err);
+        if (sv_resonite_package_write(entries, l.count, &out, &err) != SV_OK)
+            rc = report(a->output, &err);
+        else
+            rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
+        sv_buf_free(&out);
+    }
+    for (size_t i = 0; i < l.count; i++) {
+        if (files) cli_input_free(&files[i]);
+        free(l.names[i]);
+    }
+    free(files);
+    free(entries);
+    free(l.names);
+    return rc;
+}
+
 /* ---- tree ------------------------------------------------------------------------- */
 
 static int tree(cli_args *a, const char *path)
@@ -427,7 +557,7 @@ static int run_package(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (argc < 2) {
-            cli_usage_error("resonite package", "needs list, extract or dump");
+            cli_usage_error("resonite package", "needs list, extract, dump or pack");
             return 2;
         }
         fputs(help_package, stdout);
@@ -435,12 +565,13 @@ static int run_package(int argc, char **argv)
     }
     const char *verb = argv[1];
     unsigned accepted = CLI_OPT_LIMITS;
-    if (!strcmp(verb, "extract"))
+    if (!strcmp(verb, "extract") || !strcmp(verb, "pack"))
         accepted |= CLI_OPT_OUTPUT;
     else if (!strcmp(verb, "dump"))
         accepted |= CLI_OPT_COMPACT;
-    else if (strcmp(verb, "list") != 0) {
-        cli_usage_error("resonite package", "unknown action '%s' (list, extract or dump)", verb);
+    else if (strcmp(verb, "list") != 0 && strcmp(verb, "pack") != 0) {
+        cli_usage_error("resonite package", "unknown action '%s' (list, extract, dump or pack)",
+                        verb);
         return 2;
     }
     char cmd[64];
@@ -450,6 +581,13 @@ static int run_package(int argc, char **argv)
     if (rc) return rc;
     if (a.help) {
         fputs(help_package, stdout);
+    } else if (!strcmp(verb, "pack")) {
+        if (a.file_count != 1 || !a.output) {
+            cli_usage_error(cmd, "needs one DIR and -o PKG");
+            rc = 2;
+        } else {
+            rc = package_pack(&a, a.files[0]);
+        }
     } else if (a.file_count < 1 || (!strcmp(verb, "list") && a.file_count != 1) ||
                (!strcmp(verb, "dump") && a.file_count > 2)) {
         cli_usage_error(cmd, "needs one PKG%s",

@@ -22,6 +22,9 @@ static const char help[] =
     CLI_HELP_FROM
     CLI_HELP_FORMAT_OPTION
     CLI_HELP_BATCH
+    "  --strict            a Godot 4 value that breaks the engine's rules (a\n"
+    "                      typed container element of another type, ...) is an\n"
+    "                      error (exit 1), not a warning\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
@@ -36,6 +39,11 @@ static int validate_file(cli_args *a, cli_job *job, void *ctx)
     cli_loaded l;
     int rc = cli_load(a, "validate", job->input, NULL, &l);
     if (rc) return rc;
+    rc = cli_godot_rules(&l, job->input, a->strict);
+    if (rc) {
+        cli_loaded_free(&l);
+        return rc;
+    }
     if (cli_verbose(a, 0)) {
         const char *name = cli_display_name(job->input);
         sv_buf_append(&job->out, name, strlen(name));
@@ -49,7 +57,8 @@ int cmd_validate(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_args_parse(&a, "validate", argc, argv,
-                            CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_LIMITS | CLI_OPT_BATCH);
+                            CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_LIMITS | CLI_OPT_BATCH |
+                                CLI_OPT_STRICT);
     if (rc) return rc;
     const sv_format *from = NULL;
     if (a.help) {

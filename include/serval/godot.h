@@ -81,6 +81,20 @@ SV_API extern const sv_format sv_format_godot4;
 SV_API extern const sv_format sv_format_godot3;
 SV_API extern const sv_format sv_format_godot_doc;
 
+/* Engine rules a decoded Godot 4 tree may break, found by sv_godot_check:
+ * the engine reads such bytes without error but changes the value. */
+typedef void (*sv_godot_rule_fn)(void *ctx, const char *pointer, const char *message);
+
+/* Walks root and calls fn once per broken rule with the JSON Pointer of the
+ * offending value and what the engine does: a typed Array[int] or
+ * Array[String] element of another type (dropped), a typed Dictionary key
+ * of another type than its String or int key type (the entry dropped), a
+ * script-typed container with an empty path (read as
+ * Array[EncodedObjectAsID]). *count gets the number found. SV_ERR_LIMIT
+ * when a pointer would not fit in 4096 bytes. */
+SV_API SV_NODISCARD sv_status sv_godot_check(const sv_value *root, sv_godot_rule_fn fn, void *ctx,
+                                             size_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -145,6 +145,21 @@ SV_API SV_NODISCARD sv_status sv_resonite_package_read(sv_resonite_package *p, s
 SV_API SV_NODISCARD sv_status sv_resonite_package_find(const sv_resonite_package *p,
                                                        const char *name, size_t *index);
 
+/* One member to write: its name in the zip and its bytes. */
+typedef struct sv_resonite_entry {
+    const char *name;
+    const uint8_t *data;
+    size_t len;
+} sv_resonite_entry;
+
+/* A package of the count entries, in that order, appended to out as a zip.
+ * Data trees (FrDT) are stored, as they are compressed already; every other
+ * member is deflated. Every member gets the date 1980-01-01 00:00, so that
+ * the same entries give the same bytes. */
+SV_API SV_NODISCARD sv_status sv_resonite_package_write(const sv_resonite_entry *entries,
+                                                        size_t count, sv_buf *out,
+                                                        sv_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -82,3 +82,20 @@ sv_status sv_resonite_package_read(sv_resonite_package *p, size_t i, uint64_t ma
         return sv_error_set(err, SV_ERR_NOT_FOUND, PKG_FORMAT, 0, "no member %zu", i);
     return sv_zip_read(&p->zip, i, max_size, out, err);
 }
+
+sv_status sv_resonite_package_write(const sv_resonite_entry *entries, size_t count, sv_buf *out,
+                                    sv_error *err)
+{
+    sv_zip_writer w;
+    sv_zip_writer_init(&w, out, 0, PKG_FORMAT);
+    sv_status st = SV_OK;
+    for (size_t i = 0; i < count && st == SV_OK; i++) {
+        const sv_resonite_entry *e = &entries[i];
+        bool tree = e->len >= 4 && memcmp(e->data, "FrDT", 4) == 0;
+        st = sv_zip_writer_add(&w, e->name, e->data, e->len, tree ? SV_ZIP_STORED : SV_ZIP_DEFLATED,
+                               -1, err);
+    }
+    if (st == SV_OK) st = sv_zip_writer_finish(&w, err);
+    sv_zip_writer_free(&w);
+    return st;
+}
