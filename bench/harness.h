@@ -85,6 +85,10 @@ typedef struct bench_impl {
     void (*after_step)(bench_ctx *ctx);
 } bench_impl;
 
+/* Copies the input once per step: the yardstick of formats with no peer
+ * that can run here (KingsIsle, NoesisGUI). */
+extern const bench_impl bench_memcpy_impl;
+
 /* What a measurement gives back to the parent. */
 typedef struct bench_result {
     bool ok;

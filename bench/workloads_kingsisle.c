@@ -172,35 +172,19 @@ static const bench_impl serval_raw = {"serval", BENCH_MEM_ALLOC, raw_setup, deco
 static const bench_impl serval_encode = {"serval", BENCH_MEM_ALLOC, encode_setup, encode_step,
                                          encode_after};
 
-static bool memcpy_setup(bench_ctx *ctx)
-{
-    ctx->state = malloc(ctx->in->len ? ctx->in->len : 1);
-    if (!ctx->state) return bench_fail(ctx, "out of memory");
-    memcpy(ctx->state, ctx->in->text, ctx->in->len);
-    return true;
-}
-static bool memcpy_step(bench_ctx *ctx)
-{
-    memcpy(ctx->state, ctx->in->text, ctx->in->len);
-    ctx->out_size =
-        ((volatile uint8_t *)ctx->state)[ctx->in->len / 2] ? ctx->in->len : ctx->in->len;
-    return true;
-}
-
-static const bench_impl memcpy_impl = {"memcpy", BENCH_MEM_RSS, memcpy_setup, memcpy_step, NULL};
 
 const bench_workload bench_workloads_kingsisle[] = {
     {"kingsisle.decode",
      "deep stream -> tree with the type list (sv_kingsisle_decode vs memcpy of the bytes)",
      ki_input,
-     {&serval_decode, &memcpy_impl, NULL}},
+     {&serval_decode, &bench_memcpy_impl, NULL}},
     {"kingsisle.encode",
      "tree -> deep stream (sv_kingsisle_encode vs memcpy of the bytes)",
      ki_input,
-     {&serval_encode, &memcpy_impl, NULL}},
+     {&serval_encode, &bench_memcpy_impl, NULL}},
     {"kingsisle.decode-raw",
      "deep stream -> tree without a type list: hashes and raw bits (vs memcpy)",
      ki_input,
-     {&serval_raw, &memcpy_impl, NULL}},
+     {&serval_raw, &bench_memcpy_impl, NULL}},
     {NULL, NULL, NULL, {NULL}},
 };

@@ -142,31 +142,15 @@ static const bench_impl serval_encode = {"serval", BENCH_MEM_ALLOC, encode_setup
 
 /* ---- memcpy: the same bytes, copied once into a buffer allocated in setup ---- */
 
-static bool memcpy_setup(bench_ctx *ctx)
-{
-    ctx->state = malloc(ctx->in->len ? ctx->in->len : 1);
-    if (!ctx->state) return bench_fail(ctx, "out of memory");
-    memcpy(ctx->state, ctx->in->text, ctx->in->len); /* warm-up: touch every page */
-    return true;
-}
-static bool memcpy_step(bench_ctx *ctx)
-{
-    memcpy(ctx->state, ctx->in->text, ctx->in->len);
-    ctx->out_size =
-        ((volatile uint8_t *)ctx->state)[ctx->in->len / 2] ? ctx->in->len : ctx->in->len;
-    return true;
-}
-
-static const bench_impl memcpy_impl = {"memcpy", BENCH_MEM_RSS, memcpy_setup, memcpy_step, NULL};
 
 const bench_workload bench_workloads_noesis[] = {
     {"noesis.decode",
      "NSDH with metadata -> tree (sv_noesis_decode vs memcpy of the bytes)",
      noesis_input,
-     {&serval_decode, &memcpy_impl, NULL}},
+     {&serval_decode, &bench_memcpy_impl, NULL}},
     {"noesis.encode",
      "tree -> NSDH with metadata (sv_noesis_encode vs memcpy of the bytes)",
      noesis_input,
-     {&serval_encode, &memcpy_impl, NULL}},
+     {&serval_encode, &bench_memcpy_impl, NULL}},
     {NULL, NULL, NULL, {NULL}},
 };
