@@ -229,6 +229,24 @@ static sv_status field_fill(rctx *r, const sv_schema_field *f, sv_value *out, un
     return rd(r, f->type, f->def, out, depth + 1);
 }
 
+/* Whether v lists every field of the class, in the class's order: the form
+ * a read value has. Read by position, such a value keeps a field that a
+ * derived one of the same name hides (both keys are in it, the hidden one
+ * first), which a lookup by name could not tell apart. */
+static bool in_field_order(const sv_value *v, const sv_schema_field *const *all, size_t nall)
+{
+    if (sv_len(v) != nall) return false;
+    for (size_t i = 0; i < nall; i++) {
+        const sv_pair *p = sv_pair_at(v, (uint32_t)i);
+        size_t klen;
+        const char *key = sv_get_str(&p->key, &klen);
+        if (p->key.kind != SV_STRING || klen != strlen(all[i]->name) ||
+            memcmp(key, all[i]->name, klen) != 0)
+            return false;
+    }
+    return true;
+}
+
 static sv_status read_fields(rctx *r, const sv_schema_class *c, const sv_value *v, sv_value *out,
                              unsigned depth)
 {
@@ -237,6 +255,18 @@ static sv_status read_fields(rctx *r, const sv_schema_class *c, const sv_value *
     sv_value obj = sv_object(r->doc, sv_str_intern(r->doc, c->name, strlen(c->name)), nall);
     if (check_doc(r)) return SV_ERR_NOMEM;
     sv_pair *pairs = sv_pairs(&obj);
+    if (in_field_order(v, all, nall)) {
+        sv_status st = SV_OK;
+        for (size_t i = 0; i < nall && !st; i++) {
+            const sv_pair *p = sv_pair_at(v, (uint32_t)i);
+            pairs[i].key = sv_str_intern(r->doc, all[i]->name, strlen(all[i]->name));
+            st = rd(r, all[i]->type, &p->val, &pairs[i].val, depth + 1);
+            if (st) sv_error_path_key(r->err, all[i]->name, strlen(all[i]->name));
+        }
+        if (!st) st = check_doc(r);
+        *out = obj;
+        return st;
+    }
     /* which fields the input gave; a field hidden by a derived one of the
      * same name is filled like a missing one */
     uint8_t small[256];

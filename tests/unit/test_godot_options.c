@@ -143,7 +143,20 @@ static void test_framing(void **state)
     /* a stream keeps its framing in the root's meta */
     dec_case("godot3", "framing=stream", two, "{\"$array\":[42,\"hi\"],\"$meta\":{\"format\":\"godot3\",\"framing\":\"stream\"}}", SV_OK);
     /* without options, the framing that fits the whole input */
-    dec_case("godot3", NULL, two, "{\"$array\":[42,\"hi\"],\"$meta\":{\"format\":\"godot3\",\"framing\":\"stream\"}}", SV_OK);
+    const char *three = "08000000 02000000 2a000000 10000000 04000000 05000000 68656c6c 6f000000";
+    dec_case("godot3", NULL, three, "{\"$array\":[42,\"hello\"],\"$meta\":{\"format\":\"godot3\",\"framing\":\"stream\"}}", SV_OK);
+    /* one frame of a lone int: a stream of one, so the framing has a place in the tree */
+    dec_case("godot4", NULL, "08000000 02000000 2a000000",
+             "{\"$array\":[42],\"$meta\":{\"format\":\"godot4\",\"framing\":\"stream\"}}", SV_OK);
+    /* two fits both ways: a stream of 42 and "hi", and a raw Transform2D
+     * (28 bytes); the decoder asks for the framing instead of guessing */
+    dec_case("godot3", NULL, two, NULL, SV_ERR_REFUSED);
+    /* frames that hold only nils do not outweigh a raw reading: this is
+     * var_to_bytes(""), and store_var(null) must be named */
+    dec_case("godot4", NULL, "04000000 00000000", "\"\"", SV_OK);
+    dec_case("godot4", "framing=prefixed", "04000000 00000000", "null", SV_OK);
+    dec_case("godot4", NULL, "04000000 00000000 04000000 00000000",
+             "{\"$array\":[null,null],\"$meta\":{\"format\":\"godot4\",\"framing\":\"stream\"}}", SV_OK);
     dec_case("godot3", "framing=prefixed", two, "42", SV_OK); /* the first frame */
     /* raw, the prefix 8 is read as a type: a 3.x Transform2D (spec §3.2) */
     {

@@ -255,6 +255,43 @@ static char *to_json(const sv_value *v, sv_buf *b)
     return (char *)b->data;
 }
 
+/* A field hidden by a derived one of the same name: reading by name fills
+ * it with its default; a read value lists both keys (hidden first) and reads
+ * again, by position, as the same value, also as a default of another class
+ * after a merge (the merge re-reads defaults). */
+static void test_hidden_field(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"serval_schema\": 1, \"classes\": ["
+        "{\"name\": \"A\", \"fields\": [{\"name\": \"c\", \"type\": \"u8\", \"default\": 7}]},"
+        "{\"name\": \"B\", \"bases\": [\"A\"], \"fields\": [{\"name\": \"c\", \"type\": "
+        "\"string\"}]},"
+        "{\"name\": \"H\", \"fields\": [{\"name\": \"p\", \"type\": \"ptr<A>\", \"default\": "
+        "{\"$class\": \"B\", \"c\": \"x\"}}]}]}";
+    sv_schema *s = load(text, "hidden.json");
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_error err;
+    const sv_type *t;
+    assert_int_equal(sv_schema_parse_type(s, "B", 1, &t, &err), SV_OK);
+    sv_value in = json(doc, "{\"c\": \"x\"}"), once, twice;
+    assert_int_equal(sv_schema_read_value(s, t, &in, doc, &once, &err), SV_OK);
+    assert_string_equal(to_json(&once, &b), "{\"$class\":\"B\",\"c\":{\"$u8\":7},\"c\":\"x\"}");
+    assert_int_equal(sv_schema_read_value(s, t, &once, doc, &twice, &err), SV_OK);
+    assert_true(sv_equal(&once, &twice));
+    sv_schema *m = sv_schema_new(NULL);
+    assert_int_equal(sv_schema_merge(m, s, &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(m, &err), SV_OK);
+    const sv_schema_field *p = sv_schema_field_by_name(sv_schema_class_by_name(m, "H", 1), "p", 1);
+    assert_string_equal(to_json(p->def, &b), "{\"$class\":\"B\",\"c\":{\"$u8\":7},\"c\":\"x\"}");
+    sv_schema_free(m);
+    sv_buf_free(&b);
+    sv_doc_free(doc);
+    sv_schema_free(s);
+}
+
 /* Plain JSON read against types, into the natural values of docs/schema.md. */
 static void test_read_value(void **state)
 {
@@ -514,7 +551,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example),      cmocka_unit_test(test_type_expressions),
-        cmocka_unit_test(test_bases),        cmocka_unit_test(test_large_class),
+        cmocka_unit_test(test_bases),        cmocka_unit_test(test_hidden_field),
+        cmocka_unit_test(test_large_class),
         cmocka_unit_test(test_read_value),   cmocka_unit_test(test_merge),
         cmocka_unit_test(test_uuid_text),    cmocka_unit_test(test_describe),
         cmocka_unit_test(test_docs_example),

@@ -3,7 +3,8 @@
  *
  * Framing: without -O framing, the decoder uses the framing the probe finds
  * (raw, one store_var frame, or a stream of them), so a .save file written
- * with FileAccess.store_var reads as it is. Raw framing must end at the
+ * with FileAccess.store_var reads as it is; an input that fits a raw and a
+ * framed reading with different values is refused with a request for one. Raw framing must end at the
  * input's end: bytes after the Variant are an error unless -O trailing=allow
  * (the engine ignores them, but a file with more bytes than its Variant is
  * more likely in another framing or profile than padded).
@@ -100,8 +101,16 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
                             "option trailing=%s: expected allow", tv);
     if (!framing_given && data) {
         sv_godot_framing f;
-        bool be = false;
-        if (gd_probe_framing(profile, data, len, &f, &be) > 0) {
+        bool be = false, ambiguous = false;
+        int score = gd_probe_framing(profile, data, len, &f, &be, &ambiguous);
+        if (ambiguous)
+            return sv_error_set(err, SV_ERR_REFUSED, profile_names[profile], 0,
+                                "the framing is ambiguous: these %zu bytes read both as one raw "
+                                "Variant (var_to_bytes) and as store_var frames, with different "
+                                "values; name it with -O framing=raw, -O framing=prefixed or "
+                                "-O framing=stream",
+                                len);
+        if (score > 0) {
             o.framing = f;
             if (!sv_options_get(opts, "prefix")) o.prefix_big_endian = be;
         }

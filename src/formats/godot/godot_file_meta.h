@@ -12,9 +12,11 @@
 #include "serval/godot.h"
 
 /* How well data fits the profile as a whole file: 0 (not at all) or a probe
- * score, with the framing and prefix byte order that fit. */
+ * score, with the framing and prefix byte order that fit. *ambiguous is set
+ * when the input reads both as one raw Variant and as store_var frames, with
+ * different values: its framing must then be named. */
 int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
-                     sv_godot_framing *framing, bool *be);
+                     sv_godot_framing *framing, bool *be, bool *ambiguous);
 
 /* The registry's decode and encode (sv_format.decode / .encode). */
 sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,

@@ -28,11 +28,14 @@
 #define GD_SCORE_PREFIXED 60
 
 /* Whether data[0..len) is exactly one Variant of the profile. A lone nil
- * (00000000) fits every profile and says nothing: a file of zeros is not
- * named Godot, so the probe wants a typed value. */
-static bool exact_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *data, size_t len)
+ * (00000000) fits every profile and says nothing: a whole file of zeros is
+ * not named Godot, so a raw reading wants a typed value. Inside a frame the
+ * length prefix is the sign, and nil is a Variant like any other
+ * (store_var(null) writes 04000000 00000000). */
+static bool exact_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *data, size_t len,
+                      bool nil_ok)
 {
-    if (len < 4 || (len & 3) || (data[0] == 0)) return false;
+    if (len < 4 || (len & 3) || (data[0] == 0 && !nil_ok)) return false;
     sv_godot_opts o;
     sv_godot_opts_init(&o, profile);
     size_t used = 0;
@@ -41,44 +44,60 @@ static bool exact_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *data
 }
 
 /* Whether data is one or more length-prefixed Variants, each filling its
- * frame, that end exactly at the input's end; *frames gets their number. */
+ * frame, that end exactly at the input's end; *frames gets their number and
+ * *typed the number that hold more than a nil. */
 static bool frames_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *data, size_t len,
-                       bool be, size_t *frames)
+                       bool be, size_t *frames, size_t *typed)
 {
-    size_t at = 0, n = 0;
+    size_t at = 0, n = 0, t = 0;
     while (at < len) {
         if (len - at < 8) return false;
         uint32_t size = be ? sv_load_u32be(data + at) : sv_load_u32le(data + at);
-        if (size > len - at - 4 || !exact_fit(doc, profile, data + at + 4, size)) return false;
+        if (size > len - at - 4 || !exact_fit(doc, profile, data + at + 4, size, true))
+            return false;
+        t += data[at + 4] != 0;
         at += 4 + (size_t)size;
         n++;
     }
     *frames = n;
+    *typed = t;
     return n > 0;
 }
 
 int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
-                     sv_godot_framing *framing, bool *be)
+                     sv_godot_framing *framing, bool *be, bool *ambiguous)
 {
+    *ambiguous = false;
     if (len < 4 || len > GD_PROBE_MAX) return 0;
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return 0;
     int score = 0;
-    size_t frames = 0;
+    size_t frames = 0, typed = 0;
     /* Frames that each hold exactly one Variant and end at the input's end
      * are the stronger sign: a raw reading of the same bytes takes the first
      * prefix for a type code (08000000 ... reads as a 3.x Transform2D). */
     for (int big = 0; big <= 1 && !score; big++) {
-        if (frames_fit(doc, profile, data, len, big, &frames)) {
+        if (frames_fit(doc, profile, data, len, big, &frames, &typed)) {
             score = frames == 1 ? GD_SCORE_PREFIXED : GD_SCORE_STREAM;
             *framing = frames == 1 ? SV_GODOT_PREFIXED : SV_GODOT_STREAM;
             *be = big;
         }
     }
-    if (!score && exact_fit(doc, profile, data, len)) {
-        score = GD_SCORE_RAW;
-        *framing = SV_GODOT_RAW;
-        *be = false;
+    /* A few inputs fit both ways with different values (the raw reading
+     * takes the frame's length for a type code, so they are short, or have
+     * a length with header flag bits). Where the
+     * frames hold only nils, the raw reading is taken: 04000000 00000000 is
+     * var_to_bytes("") (store_var(null) needs -O framing=prefixed). Any
+     * other such input has no framing the bytes can tell, and the decoder
+     * asks for one. */
+    if (exact_fit(doc, profile, data, len, false)) {
+        if (score && typed) {
+            *ambiguous = true;
+        } else {
+            score = GD_SCORE_RAW;
+            *framing = SV_GODOT_RAW;
+            *be = false;
+        }
     }
     sv_doc_free(doc);
     return score;
@@ -88,14 +107,16 @@ static int godot4_probe(const uint8_t *data, size_t len)
 {
     sv_godot_framing f;
     bool be;
-    return gd_probe_framing(SV_GODOT4, data, len, &f, &be);
+    bool ambiguous;
+    return gd_probe_framing(SV_GODOT4, data, len, &f, &be, &ambiguous);
 }
 
 static int godot3_probe(const uint8_t *data, size_t len)
 {
     sv_godot_framing f;
     bool be;
-    return gd_probe_framing(SV_GODOT3, data, len, &f, &be);
+    bool ambiguous;
+    return gd_probe_framing(SV_GODOT3, data, len, &f, &be, &ambiguous);
 }
 
 #define GD_FORMAT_FUNCS(prefix, profile)                                                           \
