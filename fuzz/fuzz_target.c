@@ -108,13 +108,21 @@ static sv_options reread_options(const sv_value *v1, const sv_options *o, const 
     sv_options r = *o;
     if (strncmp(SV_FUZZ_FORMAT, "godot", 5) != 0) return r;
     const sv_value *meta = sv_meta(v1);
-    const sv_value *fr = meta && sv_kind_of(meta) == SV_MAP ? sv_map_getz(meta, "framing") : NULL;
+    bool has = meta && sv_kind_of(meta) == SV_MAP;
+    const sv_value *fr = has ? sv_map_getz(meta, "framing") : NULL;
+    const sv_value *pre = has ? sv_map_getz(meta, "prefix") : NULL;
     const char *s = fr ? sv_get_str(fr, NULL) : NULL;
+    const char *p = pre ? sv_get_str(pre, NULL) : NULL;
     names[0] = "framing";
     values[0] = s ? s : "raw";
+    r.count = 1;
+    if (p) {
+        names[1] = "prefix";
+        values[1] = p;
+        r.count = 2;
+    }
     r.names = names;
     r.values = values;
-    r.count = 1;
     return r;
 }
 
@@ -146,7 +154,7 @@ static void roundtrip(const sv_format *f, const sv_value *v1, const sv_options *
         sv_value v2;
         sv_error err;
         memset(&err, 0, sizeof err);
-        const char *names[1], *values[1];
+        const char *names[2], *values[2];
         sv_options o2 = reread_options(v1, o, names, values);
         if (f->decode(doc2, b1.data, b1.len, &o2, &v2, &err) != SV_OK)
             fail("the encoding of a decoded tree does not decode", &err);
