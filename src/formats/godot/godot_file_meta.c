@@ -105,10 +105,8 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
         int score = gd_probe_framing(profile, data, len, &f, &be, &ambiguous);
         if (ambiguous)
             return sv_error_set(err, SV_ERR_REFUSED, profile_names[profile], 0,
-                                "the framing is ambiguous: these %zu bytes read both as one raw "
-                                "Variant (var_to_bytes) and as store_var frames, with different "
-                                "values; name it with -O framing=raw, -O framing=prefixed or "
-                                "-O framing=stream",
+                                "ambiguous framing: the %zu bytes are one raw Variant and also "
+                                "store_var frames; name it: -O framing=raw|prefixed|stream",
                                 len);
         if (score > 0) {
             o.framing = f;
