@@ -375,7 +375,7 @@ static void test_local_values(void **state)
     sv_value root;
     sv_doc *doc = nt_decode(d, len, &root);
     const sv_value *objs = nt_get(chunk0(&root), "objects");
-    assert_int_equal(sv_len(objs), 10);
+    assert_int_equal(sv_len(objs), 11);
     /* the brush: Color -> Value -> color, the u32 0xFF333333 */
     const sv_value *brush = nt_at(objs, 6);
     assert_string_equal(nt_class(brush), "SolidColorBrush");
@@ -401,6 +401,14 @@ static void test_local_values(void **state)
     const sv_value *story = nt_at(objs, 8);
     nt_assert_str(nt_get(nt_get(story, "LocalValue"), "Value"), "intro");
     nt_assert_str(nt_get(story, "Name"), "");
+    /* the same under BeginArray commands: split, then renamed */
+    const sv_value *arrays = nt_at(objs, 9);
+    static const char *const akeys[] = {"NumLocalValues", "Width", "Height", "Foreground"};
+    assert_int_equal(sv_len(arrays), 4);
+    for (size_t i = 0; i < 4; i++) nt_assert_str(&sv_pair_at(arrays, i)->key, akeys[i]);
+    assert_true(nt_get(nt_get(arrays, "Width"), "Value")->as.f32 == 40.0f);
+    assert_true(nt_get(nt_get(arrays, "Height"), "Value")->as.f32 == 20.0f);
+    nt_assert_ref(nt_get(nt_get(arrays, "Foreground"), "Value"), -1);
     nt_round_trip(d, len);
 
     /* a colour written back in lower case is the same u32 */

@@ -408,7 +408,7 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
             return fail;
         }
         const sv_pair *pr = &pairs[field++];
-        if (cmd.id == NSB_BEGIN_GROUP && cmd.repeat && pr->val.kind == SV_MAP) {
+        if (nsb_is_begin(cmd.id) && cmd.repeat && pr->val.kind == SV_MAP) {
             /* one field per repetition (noesis_view.c) */
             st = emit_split(em, pos, &cmd, container, field - 1, nesting);
             if (st != SV_OK) return st;
@@ -421,9 +421,9 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
         if (pr->key.kind == SV_STRING && pr->key.as.str == em->matched[cmd.desc]) {
         } else if (key_matches(&pr->key, name, name_len)) {
             em->matched[cmd.desc] = pr->key.as.str;
-        } else if (cmd.id == NSB_BEGIN_GROUP && property_key(em, pr)) {
+        } else if (nsb_is_begin(cmd.id) && property_key(em, pr)) {
         } else {
-            const sv_value *prop = cmd.id == NSB_BEGIN_GROUP
+            const sv_value *prop = nsb_is_begin(cmd.id)
                                        ? nsb_local_value_name(&pr->val, em->objects)
                                        : NULL;
             sv_status fail =
