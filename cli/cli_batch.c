@@ -286,16 +286,19 @@ static void progress_clear(progress *p)
     p->width = 0;
 }
 
-/* Writes job i's standard output and, with -v, says what was done. */
+/* Writes job i's standard output and, with -v, says what was done (for the
+ * jobs that succeeded). */
 static int finish_job(runner *r, size_t i, progress *p)
 {
     cli_job *j = &r->l->jobs[i];
     int rc = j->rc;
     if (j->out.len) {
+        /* on a terminal, stdout and stderr share the line the progress is on */
+        progress_clear(p);
         sv_status st = cli_write_output(NULL, j->out.data, j->out.len);
         if (st != SV_OK && rc < 3) rc = 3;
     }
-    if (cli_verbose(r->a, 1)) {
+    if (cli_verbose(r->a, 1) && rc == 0) { /* a failure has said so already */
         progress_clear(p);
         cli_error("%s: %s%s%s", r->b->cmd, cli_display_name(j->input), j->output ? " -> " : "",
                   j->output ? j->output : "");

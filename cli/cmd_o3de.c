@@ -12,8 +12,10 @@
 #include "serval/serval.h"
 
 static const char help[] =
-    "usage: serval o3de load --schema S --type T [--clear-containers] [--report FILE] IN|-\n"
-    "       serval o3de store --schema S --type T [--keep-defaults] [--report FILE] IN|-\n"
+    "usage: serval o3de load --schema S --type T [--clear-containers]\n"
+    "                        [--report FILE] IN|-\n"
+    "       serval o3de store --schema S --type T [--keep-defaults]\n"
+    "                         [--report FILE] IN|-\n"
     "       serval o3de validate --schema S --type T FILE...\n"
     "       serval o3de strip-defaults --schema S --type T FILE\n"
     "\n"

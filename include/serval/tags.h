@@ -65,7 +65,9 @@ extern "C" {
     X(SV_TAG_URL, "url", SV_STRING, 0, SV_ELEM_NONE)                           \
     X(SV_TAG_CHAR, "char", SV_KIND_COUNT, 0, SV_ELEM_NONE)                     \
     /* translation xyz, rotation quaternion xyzw, uniform scale (O3DE) */      \
-    X(SV_TAG_TRANSFORM, "transform", SV_TUPLE, 8, SV_ELEM_F32)
+    X(SV_TAG_TRANSFORM, "transform", SV_TUPLE, 8, SV_ELEM_F32)                 \
+    /* a colour as the string "#AARRGGBB" (NoesisGUI's u32 0xAARRGGBB) */      \
+    X(SV_TAG_COLOR_ARGB, "color_argb", SV_STRING, 0, SV_ELEM_NONE)
 
 #ifdef __cplusplus
 }

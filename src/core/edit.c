@@ -61,16 +61,20 @@ bool sv_array_remove(sv_value *arr, size_t i)
 
 /* The next token of a pointer, unescaped into buf (a token longer than the
  * buffer matches nothing: no key that long is looked up by path). *p moves
- * past it. Returns the token's length, or SIZE_MAX when it is too long. */
+ * past it. Returns the token's length, or SIZE_MAX when it is too long or
+ * not a token at all: RFC 6901 allows "~" only as "~0" or "~1". */
 #define TOKEN_MAX 1024
 static size_t next_token(const char **p, char *buf)
 {
     const char *s = *p + 1; /* past the '/' */
     size_t n = 0;
-    bool too_long = false;
+    bool too_long = false; /* or a bad escape */
     for (; *s && *s != '/'; s++) {
         char c = *s;
-        if (c == '~' && (s[1] == '0' || s[1] == '1')) c = *++s == '0' ? '~' : '/';
+        if (c == '~' && (s[1] == '0' || s[1] == '1'))
+            c = *++s == '0' ? '~' : '/';
+        else if (c == '~')
+            too_long = true;
         if (n < TOKEN_MAX)
             buf[n++] = c;
         else

@@ -143,7 +143,7 @@ static void test_vectors(void **state)
     static const char *const nsb[] = {".nsb", NULL};
     folder("vectors/bson", "bson", bson, 5);
     folder("vectors/resonite", "resonite", resonite, 6);
-    folder("vectors/noesis", "noesis", nsb, 8);
+    folder("vectors/noesis", "noesis", nsb, 9);
     printf("vectors: %d round-trip byte for byte, %d failures\n", passed, failures);
     assert_int_equal(failures, 0);
 }

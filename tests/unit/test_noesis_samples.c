@@ -110,8 +110,13 @@ static void test_progressbar(void **state)
     assert_string_equal(nt_class(o), "DoubleAnimation");
     nt_assert_uint(nt_get(o, "*version"), 4, 3);
     nt_assert_uint(nt_get(o, "NumLocalValues"), 4, 3);
-    /* three LocalValue groups: the 2nd and 3rd keys carry "#2", "#3" */
-    sv_value *lv = nt_get(o, "LocalValue");
+    /* three LocalValue groups, each keyed by the Name of the
+     * DependencyPropertySerializer its ref points at (instances 0, 1, 2:
+     * DoubleAnimation.To, Timeline.Duration, Storyboard.TargetProperty) */
+    nt_assert_str(nt_get(nt_at(objs, 0), "Name"), "To");
+    nt_assert_str(nt_get(nt_at(objs, 1), "Name"), "Duration");
+    nt_assert_str(nt_get(nt_at(objs, 2), "Name"), "TargetProperty");
+    sv_value *lv = nt_get(o, "To");
     nt_assert_ref(nt_get(nt_get(lv, "Property"), "Property"), 0);
     sv_value *val = nt_get(lv, "Value");
     assert_int_equal(sv_kind_of(nt_get(val, "HasValue")), SV_BOOL);
@@ -120,14 +125,14 @@ static void test_progressbar(void **state)
     assert_int_equal(sv_kind_of(f), SV_FLOAT);
     assert_int_equal(sv_width(f), 4);
     assert_true(f->as.f32 == 100.0f);
-    lv = nt_get(o, "LocalValue#2");
+    lv = nt_get(o, "Duration");
     nt_assert_ref(nt_get(nt_get(lv, "Property"), "Property"), 1);
     nt_assert_uint(nt_get(nt_get(lv, "Value"), "Type"), 4, 1);
     sv_value *ticks = nt_get(nt_get(nt_get(lv, "Value"), "TimeSpan"), "Ticks");
     assert_int_equal(sv_kind_of(ticks), SV_INT);
     assert_int_equal(sv_width(ticks), 8);
     assert_int_equal(sv_get_int(ticks), 20000000);
-    lv = nt_get(o, "LocalValue#3");
+    lv = nt_get(o, "TargetProperty");
     nt_assert_ref(nt_get(nt_get(lv, "Property"), "Property"), 2);
     nt_assert_ref(nt_get(lv, "Value"), 3);
     nt_assert_uint(nt_get(o, "NumLocalExpressions"), 4, 0);
@@ -196,6 +201,17 @@ static void test_contextmenu(void **state)
     assert_int_equal(sv_len(nt_get(nt_get(chunk, "metadata"), "commands")), 2385);
     assert_int_equal(count_class(chunk, "UIResource"), 1);
     assert_string_equal(nt_class(nt_at(nt_get(chunk, "objects"), 60)), "UIResource");
+    /* The brushes: their Color local value (ref 33 names SolidColorBrush.Color)
+     * holds the u32 0xFF333333, dark grey, written as a colour string. */
+    sv_value *objs = nt_get(chunk, "objects");
+    nt_assert_str(nt_get(nt_at(objs, 33), "Name"), "Color");
+    nt_assert_str(nt_get(nt_at(objs, 33), "Owner"), "SolidColorBrush");
+    sv_value *brush = nt_at(objs, 39);
+    assert_string_equal(nt_class(brush), "SolidColorBrush");
+    sv_value *color = nt_get(nt_get(nt_get(brush, "Color"), "Value"), "color");
+    nt_assert_str(color, "#FF333333");
+    assert_int_equal(sv_tag_of(color), SV_TAG_COLOR_ARGB);
+    nt_assert_str(nt_get(nt_get(nt_get(nt_at(objs, 42), "Color"), "Value"), "color"), "#FF808080");
     sv_doc_free(doc);
     nt_round_trip(data, len);
     free(data);

@@ -365,6 +365,91 @@ static void test_new_file(void **state)
     sv_doc_free(doc);
 }
 
+/* Local values keyed by property name, a colour as "#AARRGGBB"
+ * (local-values.le.v4.nsb, make_vectors.py build_local_values). */
+static void test_local_values(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    uint8_t *d = vec("local-values.le.v4.nsb", &len);
+    sv_value root;
+    sv_doc *doc = nt_decode(d, len, &root);
+    const sv_value *objs = nt_get(chunk0(&root), "objects");
+    assert_int_equal(sv_len(objs), 11);
+    /* the brush: Color -> Value -> color, the u32 0xFF333333 */
+    const sv_value *brush = nt_at(objs, 6);
+    assert_string_equal(nt_class(brush), "SolidColorBrush");
+    nt_assert_ref(nt_get(nt_get(nt_get(brush, "Color"), "Property"), "Property"), 0);
+    sv_value *color = nt_get(nt_get(nt_get(brush, "Color"), "Value"), "color");
+    nt_assert_str(color, "#FF333333");
+    assert_int_equal(sv_tag_of(color), SV_TAG_COLOR_ARGB);
+    /* the ProgressBar: the repeated group is split into Height and Width,
+     * in the file's order, then Margin and Foreground */
+    const sv_value *bar = nt_at(objs, 7);
+    assert_string_equal(nt_class(bar), "ProgressBar");
+    static const char *const keys[] = {"*version", "NumLocalValues", "Height",  "Width",
+                                       "Margin",   "Foreground",     "NumLocalExpressions"};
+    assert_int_equal(sv_len(bar), 7);
+    for (size_t i = 0; i < 7; i++) nt_assert_str(&sv_pair_at(bar, i)->key, keys[i]);
+    assert_true(nt_get(nt_get(bar, "Height"), "Value")->as.f32 == 18.0f);
+    assert_true(nt_get(nt_get(bar, "Width"), "Value")->as.f32 == 150.0f);
+    const sv_value *margin = nt_get(nt_get(bar, "Margin"), "Value");
+    assert_true(nt_get(margin, "left")->as.f32 == 10.0f);
+    assert_true(nt_get(margin, "top")->as.f32 == 5.0f);
+    nt_assert_ref(nt_get(nt_get(bar, "Foreground"), "Value"), 6);
+    /* a property named "Name" next to a field "Name" keeps the command's name */
+    const sv_value *story = nt_at(objs, 8);
+    nt_assert_str(nt_get(nt_get(story, "LocalValue"), "Value"), "intro");
+    nt_assert_str(nt_get(story, "Name"), "");
+    /* the same under BeginArray commands: split, then renamed */
+    const sv_value *arrays = nt_at(objs, 9);
+    static const char *const akeys[] = {"NumLocalValues", "Width", "Height", "Foreground"};
+    assert_int_equal(sv_len(arrays), 4);
+    for (size_t i = 0; i < 4; i++) nt_assert_str(&sv_pair_at(arrays, i)->key, akeys[i]);
+    assert_true(nt_get(nt_get(arrays, "Width"), "Value")->as.f32 == 40.0f);
+    assert_true(nt_get(nt_get(arrays, "Height"), "Value")->as.f32 == 20.0f);
+    nt_assert_ref(nt_get(nt_get(arrays, "Foreground"), "Value"), -1);
+    nt_round_trip(d, len);
+
+    /* a colour written back in lower case is the same u32 */
+    *color = sv_with_tag(sv_strz(doc, "#ff00ff01"), SV_TAG_COLOR_ARGB);
+    sv_buf out = nt_encode(&root, NULL);
+    assert_int_equal(out.len, len);
+    size_t at = 0;
+    for (size_t i = 0; i + 4 <= len; i++)
+        if (memcmp(d + i, "\x33\x33\x33\xff", 4) == 0) at = i;
+    assert_true(at > 0);
+    assert_memory_equal(out.data + at, "\x01\xff\x00\xff", 4);
+    sv_buf_free(&out);
+    *color = sv_with_tag(sv_strz(doc, "#FF3333"), SV_TAG_COLOR_ARGB);
+    sv_buf_init(&out, NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_noesis_encode(&root, NULL, &out, &err), SV_ERR_TYPE);
+    assert_string_equal(err.path, "/chunks/0/objects/6/Color/Value/color");
+    sv_buf_free(&out);
+    *color = sv_with_tag(sv_strz(doc, "#FF333333"), SV_TAG_COLOR_ARGB);
+
+    /* a key that names another property than the ref is refused */
+    sv_pair_at(bar, 4)->key = sv_strz(doc, "Width");
+    sv_buf_init(&out, NULL);
+    sv_error_clear(&err);
+    assert_int_equal(sv_noesis_encode(&root, NULL, &out, &err), SV_ERR_TYPE);
+    assert_string_equal(err.path, "/chunks/0/objects/7/Width");
+    assert_non_null(strstr(err.message, "\"Margin\""));
+    sv_buf_free(&out);
+    sv_pair_at(bar, 4)->key = sv_strz(doc, "Margin");
+    /* so is a split group whose element points at another property */
+    nt_get(nt_get(nt_get(bar, "Width"), "Property"), "Property")->as.u = 1;
+    sv_buf_init(&out, NULL);
+    sv_error_clear(&err);
+    assert_int_equal(sv_noesis_encode(&root, NULL, &out, &err), SV_ERR_TYPE);
+    assert_string_equal(err.path, "/chunks/0/objects/7/Width");
+    sv_buf_free(&out);
+    sv_doc_free(doc);
+    free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_unicode),        cmocka_unit_test(test_versions),
         cmocka_unit_test(test_no_metadata_be),
         cmocka_unit_test(test_padding_bools), cmocka_unit_test(test_new_file),
+        cmocka_unit_test(test_local_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

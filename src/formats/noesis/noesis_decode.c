@@ -277,6 +277,7 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
                         instances.len, classes, d->big, d->lim.max_depth, d->lim.max_string};
     sv_value objects;
     st = nsb_interp_run(d->doc, &in, &objects);
+    if (st == SV_OK) st = nsb_view_apply(d->doc, &objects, d->err);
     if (st != SV_OK) {
         sv_error_path_key(d->err, "objects", 7);
         return st;

@@ -109,6 +109,13 @@ static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
         return SV_OK;
     case NSB_INT32:
     case NSB_UINT32:
+        if (cmd->id == NSB_UINT32 && v->kind == SV_STRING && v->tag == SV_TAG_COLOR_ARGB) {
+            uint32_t argb;
+            if (!nsb_color_parse(v, &argb))
+                return bad(em, SV_ERR_TYPE, cmd, "a colour must be \"#AARRGGBB\"");
+            put32(em, argb);
+            return SV_OK;
+        }
         if (!int_fits(v, cmd->id, &bits)) break;
         put32(em, (uint32_t)bits);
         return SV_OK;
@@ -248,6 +255,41 @@ static sv_status emit_begin(emitter *em, const uint8_t **pos, const nsb_cmd *cmd
     return SV_OK;
 }
 
+/* A key the decoder gave a local-value group instead of the command's
+ * name: the Name of the property its ref points at (noesis_view.c). */
+static bool property_key(const emitter *em, const sv_pair *pr)
+{
+    const sv_value *name = nsb_local_value_name(&pr->val, em->objects);
+    return name && pr->key.kind == SV_STRING && pr->key.len == name->len &&
+           memcmp(pr->key.as.str, name->as.str, name->len) == 0;
+}
+
+/* A repeated local-value group the decoder split into one field per
+ * element, each keyed by its property: the count fields from pairs[first]. */
+static sv_status emit_split(emitter *em, const uint8_t **pos, const nsb_cmd *cmd,
+                            const sv_value *container, uint32_t first, uint32_t nesting)
+{
+    const sv_pair *pairs = sv_pairs(container);
+    uint32_t left = container->len - first;
+    if (cmd->count == 0 || left < cmd->count)
+        return count_mismatch(em, cmd, cmd->count == 0 ? 1 : left);
+    const uint8_t *start = *pos;
+    for (uint32_t i = 0; i < cmd->count; i++) {
+        const sv_pair *pr = &pairs[first + i];
+        *pos = start;
+        sv_status st = pr->val.kind == SV_MAP && property_key(em, pr)
+                           ? emit_body(em, pos, cmd, &pr->val, nesting + 1)
+                           : bad(em, SV_ERR_TYPE, cmd,
+                                 "a repeated group split into fields needs one field per "
+                                 "repetition, each named after the property its ref points at");
+        if (st != SV_OK) {
+            if (pr->key.kind == SV_STRING) sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
+            return st;
+        }
+    }
+    return SV_OK;
+}
+
 /* A field's key is the command's name, or the name and "#k" for a name
  * used again in the same container (noesis_interp.c, field_key). */
 static bool key_matches(const sv_value *key, const uint8_t *name, size_t n)
@@ -366,17 +408,35 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
             return fail;
         }
         const sv_pair *pr = &pairs[field++];
+        if (nsb_is_begin(cmd.id) && cmd.repeat && pr->val.kind == SV_MAP) {
+            /* one field per repetition (noesis_view.c) */
+            st = emit_split(em, pos, &cmd, container, field - 1, nesting);
+            if (st != SV_OK) return st;
+            field += cmd.count - 1;
+            continue;
+        }
         /* Keys of a decoded tree are interned: once one key text matched a
-         * name, the same text matches without comparing. */
+         * name, the same text matches without comparing. A property key is
+         * checked every time and never remembered as the command's name. */
         if (pr->key.kind == SV_STRING && pr->key.as.str == em->matched[cmd.desc]) {
         } else if (key_matches(&pr->key, name, name_len)) {
             em->matched[cmd.desc] = pr->key.as.str;
+        } else if (nsb_is_begin(cmd.id) && property_key(em, pr)) {
         } else {
+            const sv_value *prop = nsb_is_begin(cmd.id)
+                                       ? nsb_local_value_name(&pr->val, em->objects)
+                                       : NULL;
             sv_status fail =
-                sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                             "the metadata names this field \"%.*s\" (%s at byte %llu)",
-                             (int)(name_len > 60 ? 60 : name_len), (const char *)name,
-                             nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
+                prop ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                                    "the key must be \"%.*s\" (the metadata's name) or \"%.*s\" "
+                                    "(the property the ref points at) (%s at byte %llu)",
+                                    (int)(name_len > 60 ? 60 : name_len), (const char *)name,
+                                    (int)(prop->len > 60 ? 60 : prop->len), prop->as.str,
+                                    nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset)
+                     : sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                                    "the metadata names this field \"%.*s\" (%s at byte %llu)",
+                                    (int)(name_len > 60 ? 60 : name_len), (const char *)name,
+                                    nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
             if (pr->key.kind == SV_STRING)
                 sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
             else

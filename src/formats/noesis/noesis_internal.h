@@ -5,6 +5,7 @@
  *   noesis_commands.c the metadata command stream: reading one command, skipping a body
  *   noesis_interp.c   decode: run the commands over the data section, build the tree
  *   noesis_emit.c     encode: run the commands over the tree, write the data section
+ *   noesis_view.c     decode: property names as keys, colours as "#AARRGGBB"
  *   noesis_decode.c   header and chunk framing -> tree
  *   noesis_encode.c   tree -> header and chunk framing
  *   noesis_format.c   the registry entry, probe and options
@@ -191,6 +192,19 @@ sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects
  * running the commands over it. */
 sv_status nsb_emit_run(const nsb_cmds *cmds, const sv_value *objects, uint32_t instance_count,
                        bool big, sv_buf *out, sv_error *err);
+
+/* ---- the searchable view (noesis_view.c) ---- */
+
+/* Renames local-value groups after their property and writes "color"
+ * UInt32 fields as {"$color_argb": "#AARRGGBB"}, in the decoded objects. */
+sv_status nsb_view_apply(sv_doc *doc, sv_value *objects, sv_error *err);
+/* The Name (a UTF-8 STRING) of the property a local-value group
+ * {Property: {Property: <ref>}, Value: ...} sets, looked up in objects; NULL
+ * when group has another shape or the ref names no such instance. */
+const sv_value *nsb_local_value_name(const sv_value *group, const sv_value *objects);
+/* A STRING tagged color_argb of the form "#AARRGGBB" (hex digits in either
+ * case) as the u32 0xAARRGGBB. */
+bool nsb_color_parse(const sv_value *v, uint32_t *argb);
 
 /* ---- framing ---- */
 

@@ -70,6 +70,7 @@ static const char *const tag_names[SV_TAG_COUNT] = {
     [SV_TAG_URL] = "URL",
     [SV_TAG_CHAR] = "Char",
     [SV_TAG_TRANSFORM] = "Transform",
+    [SV_TAG_COLOR_ARGB] = "ColorARGB",
 };
 
 static const char *const elem_names[SV_ELEM_COUNT] = {

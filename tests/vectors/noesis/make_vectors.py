@@ -180,6 +180,128 @@ def build_padding_bools(big):
     return out + p("Q", len(chunk)) + chunk
 
 
+def build_local_values():
+    """Local values and a colour laid out as the real version 4 files with
+    metadata write them (a DependencyObject's LocalValue groups, each a
+    Property group holding a Ref to a DependencyPropertySerializer, then the
+    Value; a SolidColorBrush's Value group holding the UInt32 "color"
+    0xAARRGGBB), for serval's named view: the ProgressBar's Margin, its
+    Height and Width (one repeated group), its Foreground brush, and a
+    property named "Name" that must not take the key of the "Name" field."""
+    f = File(False, False)
+    p = f.p
+    classes = ["DependencyPropertySerializer", "SolidColorBrush", "ProgressBar",
+               "BeginStoryboard", "UIResource"]
+    strings, soff = f.strlist(classes)
+    comps = b"".join(p("II", soff[i], v) for i, v in enumerate([0, 2, 0, 0, 3]))
+    names = ["*version", "Name", "Owner", "NumLocalValues", "LocalValue", "Property", "Value",
+             "color", "NumLocalExpressions", "Flags", "left", "top", "right", "bottom", "Root"]
+    md_strings, moff = f.strlist(names)
+    D = {n: moff[i] for i, n in enumerate(names)}
+    cmds, data = b"", b""
+
+    def c(name, field=None, count=None):
+        nonlocal cmds
+        cmds += bytes([IDS[name] | (0x80 if count is not None else 0)])
+        if count is not None:
+            cmds += p("I", count)
+        if name not in NO_DESC:
+            cmds += p("I", D[field])
+
+    def d(fmt, *v):
+        nonlocal data
+        data += p(fmt, *v)
+
+    def s8(text):
+        nonlocal data
+        b = text.encode()
+        data += p("I", len(b)) + b
+
+    def local_value_start(ref, count=None):
+        c("BeginGroup", "LocalValue", count)
+        c("BeginGroup", "Property"); c("Ref", "Property"); c("EndGroup")
+
+    instances = []
+    # 0..5: the properties the elements set
+    for prop, owner in [("Color", "SolidColorBrush"), ("Margin", "FrameworkElement"),
+                        ("Height", "FrameworkElement"), ("Width", "FrameworkElement"),
+                        ("Foreground", "Control"), ("Name", "FrameworkElement")]:
+        c("BeginInstance"); c("String8", "Name"); c("String8", "Owner"); c("EndInstance")
+        s8(prop); s8(owner)
+        instances.append(0)
+    # 6: a dark grey brush
+    c("BeginInstance")
+    c("UInt32", "*version"); d("I", 3)
+    c("UInt32", "NumLocalValues"); d("I", 1)
+    local_value_start(0); d("I", 0)
+    c("BeginGroup", "Value"); c("UInt32", "color"); c("EndGroup"); d("I", 0xFF333333)
+    c("EndGroup")
+    c("UInt32", "NumLocalExpressions"); d("I", 0)
+    c("UInt8", "Flags"); d("B", 0)
+    c("EndInstance")
+    instances.append(1)
+    # 7: the ProgressBar: Height and Width in one repeated group, then Margin
+    # (a Thickness: four floats) and Foreground (a Ref to the brush)
+    c("BeginInstance")
+    c("UInt32", "*version"); d("I", 1)
+    c("UInt32", "NumLocalValues"); d("I", 4)
+    local_value_start(None, 2); c("Float32", "Value"); c("EndGroup")
+    d("I", 2); d("f", 18.0)
+    d("I", 3); d("f", 150.0)
+    local_value_start(1); d("I", 1)
+    c("BeginGroup", "Value")
+    for side in ("left", "top", "right", "bottom"):
+        c("Float32", side)
+    c("EndGroup")
+    c("EndGroup")
+    d("ffff", 10.0, 5.0, 10.0, 5.0)
+    local_value_start(4); d("I", 4)
+    c("Ref", "Value"); d("I", 6)
+    c("EndGroup")
+    c("UInt32", "NumLocalExpressions"); d("I", 0)
+    c("EndInstance")
+    instances.append(2)
+    # 8: a local value of the property "Name" next to a field "Name"
+    c("BeginInstance")
+    c("UInt32", "NumLocalValues"); d("I", 1)
+    local_value_start(5); d("I", 5)
+    c("String8", "Value"); s8("intro")
+    c("EndGroup")
+    c("UInt32", "NumLocalExpressions"); d("I", 0)
+    c("String8", "Name"); s8("")
+    c("EndInstance")
+    instances.append(3)
+    # 9: the same shapes under BeginArray commands (no real file has them;
+    # serval names them all the same): a repeated one, then a single one
+    c("BeginInstance")
+    c("UInt32", "NumLocalValues"); d("I", 3)
+    c("BeginArray", "LocalValue", 2)
+    c("BeginGroup", "Property"); c("Ref", "Property"); c("EndGroup")
+    c("Float32", "Value")
+    c("EndArray")
+    d("I", 3); d("f", 40.0)
+    d("I", 2); d("f", 20.0)
+    c("BeginArray", "LocalValue")
+    c("BeginGroup", "Property"); c("Ref", "Property"); c("EndGroup")
+    c("Ref", "Value")
+    c("EndArray")
+    d("I", 4); d("I", 0xFFFFFFFF)
+    c("EndInstance")
+    instances.append(3)
+    # 10: the root, last (version 4)
+    c("BeginInstance"); c("UInt32", "*version"); c("Ref", "Root"); c("EndInstance")
+    d("I", 0); d("I", 7)
+    instances.append(4)
+
+    inst = b"".join(p("I", i) for i in instances)
+    out = p("I", 0x4E534448) + p("HHI", 4, 0, 1)
+    chunk = p("Q", len(strings)) + strings + p("Q", len(comps)) + comps
+    md = p("Q", len(md_strings)) + md_strings + p("Q", len(cmds)) + cmds
+    chunk += p("Q", len(md)) + md
+    chunk += p("Q", len(inst)) + inst + p("Q", len(data)) + data
+    return out + p("Q", len(chunk)) + chunk
+
+
 VECTORS = {
     "all-commands.le.v5.nsb": dict(big=False, unicode=False, version=5),
     "all-commands.be.v5.nsb": dict(big=True, unicode=False, version=5),
@@ -201,3 +323,5 @@ if __name__ == "__main__":
     for name, kw in ODD_VECTORS.items():
         with open(os.path.join(HERE, name), "wb") as fh:
             fh.write(build_padding_bools(**kw))
+    with open(os.path.join(HERE, "local-values.le.v4.nsb"), "wb") as fh:
+        fh.write(build_local_values())
