@@ -262,11 +262,13 @@ static void test_create_merge_patch(void **state)
     create_case(SV_O3DE_MERGE_PATCH, "{\"a\":\"b\",\"c\":1}", "{\"a\":\"x\"}",
                 "{\"a\":\"x\",\"c\":null}", SV_O3DE_SUCCESS);
     create_case(SV_O3DE_MERGE_PATCH, "{\"a\":\"b\"}", "{\"a\":\"b\",\"n\":{\"m\":[1]}}",
-                "{\"n\":{\"m\":[1]}}", SV_O3DE_SUCCESS);
-    /* an object is always written (O3DE adds a nested object even when it
-     * is unchanged: its result is Success) */
-    create_case(SV_O3DE_MERGE_PATCH, "{\"o\":{\"k\":1}}", "{\"o\":{\"k\":1}}", "{\"o\":{}}",
-                SV_O3DE_SUCCESS);
+                "{\"n\":{\"m\":[1]}}", SV_O3DE_PARTIAL_DEFAULTS); /* "a" unchanged */
+    /* an unchanged nested object stays out: its result is DefaultsUsed (what
+     * O3DE's NestedImportTest needs to restore {"$import":"nested_import.json"}) */
+    create_case(SV_O3DE_MERGE_PATCH, "{\"o\":{\"k\":1}}", "{\"o\":{\"k\":1}}", "{}",
+                SV_O3DE_DEFAULTS_USED);
+    create_case(SV_O3DE_MERGE_PATCH, "{\"o\":{\"k\":1}}", "{\"o\":{\"k\":1,\"n\":{}}}",
+                "{\"o\":{\"n\":{}}}", SV_O3DE_PARTIAL_DEFAULTS);
     /* a scalar target */
     create_case(SV_O3DE_MERGE_PATCH, "{\"a\":1}", "[1,2]", "[1,2]", SV_O3DE_SUCCESS);
     create_case(SV_O3DE_MERGE_PATCH, "3", "3", "null", SV_O3DE_DEFAULTS_USED);
