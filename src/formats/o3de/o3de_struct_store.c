@@ -59,12 +59,43 @@ static inline void put_f64(o3_sctx *x, double v)
     sv_buf *b = x->w.out;
     if (sv_buf_reserve(b, 32)) b->len += o3_dtoa(v, (char *)b->data + b->len);
 }
+/* "00" to "99": two digits per step for the usual, short integers */
+static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
+                                     "2021222324252627282930313233343536373839"
+                                     "4041424344454647484950515253545556575859"
+                                     "6061626364656667686970717273747576777879"
+                                     "8081828384858687888990919293949596979899";
+
 static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
 {
     sv_buf *b = x->w.out;
     if (!sv_buf_reserve(b, SV_FMT_INT_MAX)) return;
     char *d = (char *)b->data + b->len;
-    b->len += sgn ? sv_fmt_i64((int64_t)v, d) : sv_fmt_u64(v, d);
+    uint64_t u = v;
+    size_t neg = 0;
+    if (sgn && (int64_t)v < 0) {
+        *d = '-';
+        neg = 1;
+        u = (uint64_t)0 - v;
+    }
+    if (u >= 100000000u) { /* long ones (ids): the general formatter */
+        b->len += neg + sv_fmt_u64(u, d + neg);
+        return;
+    }
+    uint32_t n = (uint32_t)u;
+    size_t len = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5
+               : n < 1000000 ? 6 : n < 10000000 ? 7 : 8;
+    char *e = d + neg + len;
+    while (n >= 100) {
+        e -= 2;
+        memcpy(e, digit_pairs + 2 * (n % 100), 2);
+        n /= 100;
+    }
+    if (n >= 10)
+        memcpy(e - 2, digit_pairs + 2 * n, 2);
+    else
+        e[-1] = (char)('0' + n);
+    b->len += neg + len;
 }
 
 /* o3_store_enum for a value that is one of the enumerators: its name */
@@ -87,6 +118,39 @@ static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *
         return true;
     }
     return false;
+}
+
+/* vector2/3/4, quaternion and colour: n floats, inlined for each constant
+ * n so that the loops unroll */
+static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const uint8_t *dp, size_t n,
+                                          bool color, o3_res *r)
+{
+    bool keep = x->c->keep_defaults;
+    float f[4], d[4];
+    for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4); /* fixed-size copies */
+    for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(f[i])) return false;
+    /* operator== compares values (0.0 equals -0.0); f is finite, so
+     * this is also every case of equal bits */
+    bool same = dp != NULL;
+    for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
+    if (same && !keep) {
+        put_raw(x, "{}", 2);
+        *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
+        return true;
+    }
+    size_t out = n;
+    bool alpha_default = color && dp && f[3] == d[3] && !keep;
+    if (alpha_default) out = 3;
+    sv_buf_putc(x->w.out, '[');
+    for (size_t i = 0; i < out; i++) {
+        if (i) sv_buf_putc(x->w.out, ',');
+        put_f64(x, (double)f[i]);
+    }
+    sv_buf_putc(x->w.out, ']');
+    *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
+    return true;
 }
 
 static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *dp, o3_res *r)
@@ -140,34 +204,11 @@ static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uin
         put_string(x, s, strlen(s));
         goto done;
     }
-    case SV_PRIM_VECTOR2:
-    case SV_PRIM_VECTOR3:
-    case SV_PRIM_VECTOR4:
-    case SV_PRIM_QUATERNION:
-    case SV_PRIM_COLOR: {
-        size_t n = pr == SV_PRIM_VECTOR2 ? 2 : pr == SV_PRIM_VECTOR3 ? 3 : 4;
-        float f[4], d[4];
-        for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4); /* fixed-size copies */
-        for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
-        for (size_t i = 0; i < n; i++)
-            if (!isfinite(f[i])) return false;
-        /* operator== compares values (0.0 equals -0.0); f is finite, so
-         * this is also every case of equal bits */
-        bool same = dp != NULL;
-        for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
-        if (same && !keep) goto dflt;
-        size_t out = n;
-        bool alpha_default = pr == SV_PRIM_COLOR && dp && f[3] == d[3] && !keep;
-        if (alpha_default) out = 3;
-        sv_buf_putc(x->w.out, '[');
-        for (size_t i = 0; i < out; i++) {
-            if (i) sv_buf_putc(x->w.out, ',');
-            put_f64(x, (double)f[i]);
-        }
-        sv_buf_putc(x->w.out, ']');
-        *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
-        return true;
-    }
+    case SV_PRIM_VECTOR2: return store_floats(x, p, dp, 2, false, r);
+    case SV_PRIM_VECTOR3: return store_floats(x, p, dp, 3, false, r);
+    case SV_PRIM_VECTOR4: return store_floats(x, p, dp, 4, false, r);
+    case SV_PRIM_QUATERNION: return store_floats(x, p, dp, 4, false, r);
+    case SV_PRIM_COLOR: return store_floats(x, p, dp, 4, true, r);
     default: return false;
     }
 dflt:
@@ -232,6 +273,9 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
     if (!keys) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     sv_buf_putc(w->out, '{');
     size_t written = 0;
+    /* st's own checks for a leaf one level down pass: leaves go straight
+     * to fast_store (no path to keep without a callback) */
+    bool plain = !c->report && !w->indent && c->depth < c->max_depth;
     o3_res result = sv_o3de_result_none(WV);
     for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
         const sv_schema_field *f = ci->fields[i];
@@ -256,12 +300,17 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
             if (written) sv_buf_putc(w->out, ',');
             sv_buf_append(w->out, keys->text + keys->off[i], kl);
         }
-        size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : c->path_len;
-        size_t ao = f->c->aux;
-        o3_res r = st(x, f->type, p + f->c_offset, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
-                      dp ? dp + f->c_offset : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL,
-                      level + 1);
-        o3_path_pop(c, mark);
+        o3_res r;
+        if (plain && fast_store(x, f->type, p + f->c_offset, dp ? dp + f->c_offset : NULL, &r)) {
+            /* a plain leaf, written as st would have written it */
+        } else {
+            size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : c->path_len;
+            size_t ao = f->c->aux;
+            r = st(x, f->type, p + f->c_offset, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
+                   dp ? dp + f->c_offset : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL,
+                   level + 1);
+            if (c->report) o3_path_pop(c, mark);
+        }
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
             written++;
@@ -304,12 +353,18 @@ static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8
     }
     sv_buf_putc(w->out, '[');
     o3_res result = sv_o3de_result_none(WV);
+    bool plain = !c->report && !w->indent && c->depth < c->max_depth;
     for (size_t i = 0; i < n && o3_ok(c); i++) {
         if (i) sv_buf_putc(w->out, ',');
         if (w->indent) o3_write_newline(w, level + 1);
-        size_t mark = c->report ? o3_path_index(c, i) : c->path_len;
-        o3_res r = st(x, elem, items + i * es, NULL, d, NULL, level + 1);
-        if (c->report) o3_path_pop(c, mark);
+        o3_res r;
+        if (plain && fast_store(x, elem, items + i * es, d, &r)) {
+            /* a plain leaf, as in st_class */
+        } else {
+            size_t mark = c->report ? o3_path_index(c, i) : c->path_len;
+            r = st(x, elem, items + i * es, NULL, d, NULL, level + 1);
+            if (c->report) o3_path_pop(c, mark);
+        }
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
     }
