@@ -307,5 +307,9 @@ void o3_write_newline(o3_writer *w, unsigned level);
 
 /* Grisu2 as RapidJSON 1.1 prints doubles (o3de_dtoa.c). */
 size_t o3_dtoa(double d, char *buf);
+/* "00" to "99", for writing integers two digits at a time */
+extern const char o3_digit_pairs[201];
+/* The same through Grisu2 always (no short cut), for the tests. */
+size_t o3_dtoa_grisu(double d, char *buf);
 
 #endif

@@ -59,13 +59,6 @@ static inline void put_f64(o3_sctx *x, double v)
     sv_buf *b = x->w.out;
     if (sv_buf_reserve(b, 32)) b->len += o3_dtoa(v, (char *)b->data + b->len);
 }
-/* "00" to "99": two digits per step for the usual, short integers */
-static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
-                                     "2021222324252627282930313233343536373839"
-                                     "4041424344454647484950515253545556575859"
-                                     "6061626364656667686970717273747576777879"
-                                     "8081828384858687888990919293949596979899";
-
 static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
 {
     sv_buf *b = x->w.out;
@@ -88,11 +81,11 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
     char *e = d + neg + len;
     while (n >= 100) {
         e -= 2;
-        memcpy(e, digit_pairs + 2 * (n % 100), 2);
+        memcpy(e, o3_digit_pairs + 2 * (n % 100), 2);
         n /= 100;
     }
     if (n >= 10)
-        memcpy(e - 2, digit_pairs + 2 * n, 2);
+        memcpy(e - 2, o3_digit_pairs + 2 * n, 2);
     else
         e[-1] = (char)('0' + n);
     b->len += neg + len;
@@ -112,7 +105,7 @@ static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *
             put_raw(x, "{}", 2);
             *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
         } else {
-            o3_write_string(&x->w, e->values[i].name, strlen(e->values[i].name));
+            put_string(x, e->values[i].name, strlen(e->values[i].name));
             *r = o3_r(WV, SV_O3DE_SUCCESS);
         }
         return true;
@@ -153,7 +146,10 @@ static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const ui
     return true;
 }
 
-static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *dp, o3_res *r)
+/* Inlined into the class and sequence walks: a call per leaf (with its
+ * saved registers) costs as much as the work for short values. */
+static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p,
+                                        const uint8_t *dp, o3_res *r)
 {
     if (t->kind == SV_TYPE_ENUM) return fast_store_enum(x, t->enm, p, dp, r);
     if (t->kind != SV_TYPE_PRIM) return false;
