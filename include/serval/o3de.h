@@ -210,8 +210,11 @@ SV_API SV_NODISCARD sv_status sv_o3de_write(const sv_value *json, int indent, sv
  * length. Finite values only. */
 SV_API size_t sv_o3de_format_double(double d, char *buf);
 
-/* O3DE's JsonSerialization::Compare: <0, 0 or >0. */
-SV_API int sv_o3de_compare(const sv_value *a, const sv_value *b);
+/* O3DE's JsonSerialization::Compare: *order gets <0, 0 or >0. Comparing
+ * large objects needs scratch memory, taken from alloc (NULL: libc);
+ * SV_ERR_NOMEM when it fails. */
+SV_API SV_NODISCARD sv_status sv_o3de_compare(const sv_alloc *alloc, const sv_value *a,
+                                              const sv_value *b, int *order, sv_error *err);
 
 /* ---- the file wrapper ------------------------------------------------------ */
 

@@ -290,7 +290,19 @@ sv_status o3_store_struct_tree_text(const sv_schema *s, const sv_schema_class *c
                                     int indent, sv_buf *out, const sv_o3de_opts *opts,
                                     sv_o3de_result *result, sv_error *err);
 
-/* Sorts an array of JSON values with sv_o3de_compare (stable). */
+/* O3DE's JsonSerialization::Compare (o3de_compare.c), its scratch memory
+ * (for large objects) from alloc: on failure nomem is set and 0 returned. */
+typedef struct o3_cmp {
+    const sv_alloc *alloc;
+    bool nomem;
+} o3_cmp;
+int o3_compare(o3_cmp *k, const sv_value *a, const sv_value *b);
+/* The same inside a load or store: out of memory fails c. */
+int o3_compare_c(o3_ctx *c, const sv_value *a, const sv_value *b);
+/* A stable merge sort with a context for cmp; false when alloc fails. */
+bool o3_sort(void *base, size_t n, size_t size, int (*cmp)(void *, const void *, const void *),
+             void *ctx, const sv_alloc *alloc);
+/* Sorts an array of JSON values with o3_compare (stable). */
 void o3_sort_json(o3_ctx *c, sv_value *items, size_t n); /* out of memory: fails c */
 
 /* The text writer (o3de_write.c), shared with the struct-direct store. */
