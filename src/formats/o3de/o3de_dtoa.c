@@ -336,20 +336,7 @@ static bool quarter_digits(double d, char *buf, int *len, int *k)
             ip /= 10;
             e++;
         }
-    /* ip < 2^22: at most 7 digits, written two at a time from the end */
-    int n = ip == 0 ? 0 : ip < 10 ? 1 : ip < 100 ? 2 : ip < 1000 ? 3 : ip < 10000 ? 4
-          : ip < 100000 ? 5 : ip < 1000000 ? 6 : 7;
-    char *end = buf + n;
-    uint32_t v = ip;
-    while (v >= 100) {
-        end -= 2;
-        memcpy(end, o3_digit_pairs + 2 * (v % 100), 2);
-        v /= 100;
-    }
-    if (v >= 10)
-        memcpy(end - 2, o3_digit_pairs + 2 * v, 2);
-    else if (v)
-        end[-1] = (char)('0' + v);
+    int n = (int)o3_put_digits(buf, ip); /* ip < 2^22; none when 0 */
     memcpy(buf + n, frac_digits[f], 2);
     *len = n + frac_len[f];
     *k = e;

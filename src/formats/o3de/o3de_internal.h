@@ -321,6 +321,24 @@ void o3_write_newline(o3_writer *w, unsigned level);
 size_t o3_dtoa(double d, char *buf);
 /* "00" to "99", for writing integers two digits at a time */
 extern const char o3_digit_pairs[201];
+/* Writes the decimal digits of v (below 10^8) from start, two per step;
+ * returns their count (v 0: none). */
+static inline size_t o3_put_digits(char *start, uint32_t v)
+{
+    size_t n = v == 0 ? 0 : v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4
+             : v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+    char *end = start + n;
+    while (v >= 100) {
+        end -= 2;
+        memcpy(end, o3_digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10)
+        memcpy(end - 2, o3_digit_pairs + 2 * v, 2);
+    else if (v)
+        end[-1] = (char)('0' + v);
+    return n;
+}
 /* The same through Grisu2 always (no short cut), for the tests. */
 size_t o3_dtoa_grisu(double d, char *buf);
 

@@ -547,19 +547,9 @@ o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_val
                              const sv_alloc *alloc)
 {
     o3_sctx x;
-    memset(&x, 0, sizeof x);
-    x.c = c;
-    x.a = alloc ? alloc : sv_alloc_libc();
-    x.proto = sv_mem_calloc(x.a, c->nclasses, sizeof *x.proto);
-    if (!x.proto) {
-        o3_fail(c, SV_ERR_NOMEM, "out of memory");
-        return o3_r(RF, SV_O3DE_CATASTROPHIC);
-    }
+    if (!o3s_init(&x, c, alloc)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     sv_type t;
-    memset(&t, 0, sizeof t);
-    t.kind = SV_TYPE_CLASS;
-    t.cls = cls;
-    t.name = t.text = cls->name;
+    o3s_class_type(&t, cls);
     o3_res r = ld(&x, &t, json, obj, NULL, false);
     o3s_done(&x);
     return r;
@@ -572,6 +562,13 @@ o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uin
     return ld(x, t, j, p, aux, is_new);
 }
 void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst) { fresh_default(x, t, dst); }
+void o3s_class_type(sv_type *t, const sv_schema_class *cls)
+{
+    memset(t, 0, sizeof *t);
+    t->kind = SV_TYPE_CLASS;
+    t->cls = cls;
+    t->name = t->text = cls->name;
+}
 const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls) { return prototype(x, cls); }
 bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, o3_res *r)
 {

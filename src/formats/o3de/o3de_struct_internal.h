@@ -68,8 +68,13 @@ static inline int64_t o3s_load_int(const uint8_t *p, int w)
     }
 }
 
+/* The walk state with its per-class prototype table (alloc NULL: libc);
+ * false (c failed) when out of memory. o3s_done frees what it holds. */
 bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc);
+/* A class type for the root of a walk. */
+void o3s_class_type(sv_type *t, const sv_schema_class *cls);
 void o3s_done(o3_sctx *x);
+
 /* The direct load of one JSON value j into the C memory at p (aux: the
  * count of a sequence), with every rule of the tree path. */
 o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new);

@@ -75,20 +75,12 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
         b->len += neg + sv_fmt_u64(u, d + neg);
         return;
     }
-    uint32_t n = (uint32_t)u;
-    size_t len = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5
-               : n < 1000000 ? 6 : n < 10000000 ? 7 : 8;
-    char *e = d + neg + len;
-    while (n >= 100) {
-        e -= 2;
-        memcpy(e, o3_digit_pairs + 2 * (n % 100), 2);
-        n /= 100;
+    if (u == 0) { /* o3_put_digits writes no digit for 0 */
+        *d = '0';
+        b->len++;
+        return;
     }
-    if (n >= 10)
-        memcpy(e - 2, o3_digit_pairs + 2 * n, 2);
-    else
-        e[-1] = (char)('0' + n);
-    b->len += neg + len;
+    b->len += neg + o3_put_digits(d + neg, (uint32_t)u);
 }
 
 /* o3_store_enum for a value that is one of the enumerators: its name */
@@ -411,25 +403,18 @@ o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void 
                               int indent)
 {
     o3_sctx x;
-    memset(&x, 0, sizeof x);
-    x.c = c;
-    x.a = out->alloc ? out->alloc : sv_alloc_libc();
+    if (!o3s_init(&x, c, out->alloc)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     x.w.out = out;
     x.w.indent = indent;
     x.w.err = c->err;
-    x.proto = sv_mem_calloc(x.a, c->nclasses, sizeof *x.proto);
     x.keys = sv_mem_calloc(x.a, c->nclasses, sizeof *x.keys);
-    if (!x.proto || !x.keys) {
-        sv_mem_free(x.a, x.keys, c->nclasses, sizeof *x.keys);
-        x.keys = NULL;
+    if (!x.keys) {
+        o3s_done(&x);
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(WV, SV_O3DE_CATASTROPHIC);
     }
     sv_type t;
-    memset(&t, 0, sizeof t);
-    t.kind = SV_TYPE_CLASS;
-    t.cls = cls;
-    t.name = t.text = cls->name;
+    o3s_class_type(&t, cls);
     size_t start = out->len;
     /* the root class is compared with its default instance unless
      * keep_defaults (sv_o3de_store's rule for classes) */
