@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "helper_alloc.h"
 #include "helper_o3de.h"
 
 /* ---- the documents of TestCases_Importing.cpp ----------------------------- */
@@ -470,6 +471,45 @@ static void test_import_count_limit(void **state)
                                     "10 imports.");
 }
 
+/* Every allocation failing in turn: resolving and restoring end in SV_OK
+ * or SV_ERR_NOMEM, and nothing stays allocated. */
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    const char *input = "{\"a\":{\"$import\":{\"filename\":\"nested_import.json\","
+                        "\"patch\":{\"obj\":{\"field_3\":\"p\"}}}},\"b\":[{\"$import\":\"array.json\"}]}";
+    int nomem = 0, ok = 0;
+    for (long n = 1; n < 400; n++) {
+        test_alloc t;
+        test_alloc_init(&t, n);
+        sv_doc *doc = sv_doc_new(&t.alloc);
+        sv_o3de_imports *found = doc ? sv_o3de_imports_new(&t.alloc) : NULL;
+        if (doc && found) {
+            files f = {.docs = o3de_docs};
+            log_t l = {0};
+            sv_o3de_import_opts o = opts_for(&f, &l, NULL);
+            sv_error err;
+            sv_error_clear(&err);
+            sv_value j;
+            sv_o3de_result r;
+            sv_status st = sv_o3de_read(doc, input, strlen(input), NULL, &j, &err);
+            if (st == SV_OK) st = sv_o3de_resolve_imports(doc, &j, &o, found, &r, &err);
+            /* a load that ran out of memory is a failed import, reported */
+            if (st == SV_OK && sv_o3de_result_outcome(r) == SV_O3DE_SUCCESS)
+                st = sv_o3de_restore_imports(doc, &j, &o, found, &r, &err);
+            assert_true(st == SV_OK || st == SV_ERR_NOMEM);
+            if (st == SV_OK) ok++;
+            else nomem++;
+        }
+        sv_o3de_imports_free(found);
+        sv_doc_free(doc);
+        assert_int_equal(t.live_bytes, 0);
+        if (t.failures == 0) break; /* the whole run fitted before allocation n */
+    }
+    assert_true(nomem > 0);
+    assert_true(ok > 0);
+}
+
 static void test_options_are_required(void **state)
 {
     (void)state;
@@ -508,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_nesting_through_imports_is_bounded),
         cmocka_unit_test(test_fan_out_stops_at_the_import_limit),
         cmocka_unit_test(test_import_count_limit),
+        cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_options_are_required),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
