@@ -1,5 +1,6 @@
 /* serval o3de: O3DE JSON serialization over schema types -- load, store,
  * validate, strip-defaults. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,14 @@ static const char help[] =
     "A file wrapped as {\"Type\":\"JsonSerialization\",...,\"ClassName\":...} may\n"
     "leave out --type: its ClassName names the type.\n"
     "\n"
+    "load, validate and strip-defaults resolve \"$import\" directives first, as\n"
+    "O3DE does: {\"$import\":\"NAME\"} or {\"$import\":{\"filename\":NAME,\"patch\":P}}\n"
+    "is replaced by the JSON file NAME (P applied as a JSON Merge Patch), NAME\n"
+    "taken relative to the directory of the file holding it (standard input:\n"
+    "the current directory). Like O3DE, any readable path is allowed, \"..\" and\n"
+    "absolute names included; --no-imports leaves the directives as they are.\n"
+    "strip-defaults puts the input's own directives back in its output.\n"
+    "\n"
     "Options:\n"
     "  --schema FILE       a serval schema file (repeatable)\n"
     "  --type T            the type of the root value (a class or type expression)\n"
@@ -38,7 +47,8 @@ static const char help[] =
     "  --keep-defaults     store: write values equal to their defaults too\n"
     "  --report FILE       write each reported issue as a JSON line, then the result\n"
     "                      (an issue: every report whose outcome is not Success)\n"
-    "  --report-all        with --report: every report, Success ones too\n" CLI_HELP_HELP
+    "  --report-all        with --report: every report, Success ones too\n"
+    "  --no-imports        do not resolve \"$import\" directives\n" CLI_HELP_HELP
     "\n"
     "Exit status: 0 ok, 1 when processing halted (or bad data), 2 usage error,\n"
     "3 I/O error, 4 unsupported.\n";
@@ -47,6 +57,8 @@ typedef struct o3_cli {
     const char *type, *report_path;
     bool keep_defaults, clear_containers;
     bool report_all; /* --report-all: Success reports too */
+    bool no_imports; /* --no-imports: "$import" left as it is */
+    char last_halt[600]; /* the last halting report: "PATH: message" */
     sv_buf report;   /* JSON lines */
     sv_doc *scratch;
     bool validate; /* print issues to stdout as text */
@@ -75,6 +87,8 @@ static sv_value text(sv_doc *d, const char *s) { return sv_strz(d, s); }
 static sv_o3de_result on_report(void *ctx, const char *message, sv_o3de_result r, const char *path)
 {
     o3_cli *o = ctx;
+    if (sv_o3de_result_processing(r) == SV_O3DE_HALTED)
+        snprintf(o->last_halt, sizeof o->last_halt, "%s: %s", *path ? path : "/", message);
     if (!is_issue(o, r)) return r;
     o->issues++;
     const char *task = sv_o3de_task_name(sv_o3de_result_task(r));
@@ -132,6 +146,9 @@ static int take_options(o3_cli *o, const char *cmd, int *argc, char **argv)
         } else if (strcmp(a, "--report-all") == 0) {
             o->report_all = true;
             continue;
+        } else if (strcmp(a, "--no-imports") == 0) {
+            o->no_imports = true;
+            continue;
         } else if (strcmp(a, "--keep-defaults") == 0) {
             o->keep_defaults = true;
             continue;
@@ -173,12 +190,56 @@ static const sv_type *find_type(cli_args *a, const char *cmd, const char *name, 
 typedef struct loaded {
     cli_input in;
     sv_doc *doc;
+    sv_value root;            /* the whole document, imports resolved */
+    sv_o3de_imports *imports; /* its own directives (NULL: none resolved) */
+    sv_o3de_result import_result;
     sv_value json;      /* the class data (unwrapped) */
     const char *class_name;
     size_t class_len;
     bool wrapped;
     const sv_type *t;
 } loaded;
+
+/* The CLI's "$import" loader: the named file, read with the command's
+ * limits. The library hands over the joined path; this decides that any
+ * readable file will do, as O3DE's file IO does. */
+static sv_status load_import(void *ctx, const char *path, sv_doc *doc, sv_value *out, sv_error *err)
+{
+    const cli_args *a = ctx;
+    /* "-" would be standard input to the usual readers; here it is a file */
+    FILE *f = fopen(path, "rb");
+    if (!f) return sv_error_set(err, SV_ERR_IO, "o3de", 0, "%s", strerror(errno));
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    char chunk[65536];
+    size_t n;
+    uint64_t cap = a->limits.max_alloc ? a->limits.max_alloc : SV_DEFAULT_MAX_ALLOC;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (b.len + n > cap) break;
+        sv_buf_append(&b, chunk, n);
+    }
+    bool failed = ferror(f) != 0, too_big = n > 0;
+    fclose(f);
+    sv_status st;
+    if (failed) st = sv_error_set(err, SV_ERR_IO, "o3de", 0, "read error");
+    else if (too_big) st = sv_error_set(err, SV_ERR_LIMIT, "o3de", 0, "file larger than the allocation limit");
+    else if (!sv_buf_ok(&b)) st = sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    else st = sv_o3de_read(doc, b.data ? (const char *)b.data : "", b.len, &a->limits, out, err);
+    sv_buf_free(&b);
+    return st;
+}
+
+static sv_o3de_import_opts import_opts(cli_args *a, o3_cli *o, const char *path)
+{
+    sv_o3de_import_opts io;
+    sv_o3de_import_opts_init(&io);
+    io.load = load_import;
+    io.load_ctx = a;
+    io.path = cli_is_stdio(path) ? "" : path;
+    io.report = on_report;
+    io.report_ctx = o;
+    return io;
+}
 
 static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, loaded *l)
 {
@@ -195,6 +256,22 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
         cli_report(path, &err);
         return cli_exit_code(st);
     }
+    l->import_result = sv_o3de_result_make(SV_O3DE_IMPORT, SV_O3DE_SUCCESS);
+    if (!o->no_imports) {
+        o->file = path;
+        sv_o3de_import_opts io = import_opts(a, o, path);
+        l->imports = sv_o3de_imports_new(NULL);
+        st = l->imports ? sv_o3de_resolve_imports(l->doc, &root, &io, l->imports, &l->import_result, &err)
+                        : sv_error_set(&err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+        if (st) {
+            cli_report(path, &err);
+            return cli_exit_code(st);
+        }
+        /* which import failed, before the overall result says it halted */
+        if (sv_o3de_result_processing(l->import_result) == SV_O3DE_HALTED && o->last_halt[0])
+            cli_error("%s: %s: %s", cmd, cli_display_name(path), o->last_halt);
+    }
+    l->root = root;
     const sv_value *data;
     l->wrapped = sv_o3de_unwrap(&root, &l->class_name, &l->class_len, &data);
     l->json = l->wrapped ? *data : root;
@@ -211,6 +288,7 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
 
 static void free_loaded(loaded *l)
 {
+    sv_o3de_imports_free(l->imports);
     cli_input_free(&l->in);
     sv_doc_free(l->doc);
 }
@@ -254,6 +332,11 @@ static int load_value(cli_args *a, o3_cli *o, const char *cmd, const char *path,
     sv_error_clear(&err);
     sv_o3de_opts opts = make_opts(o);
     o->file = path;
+    *v = sv_null();
+    if (sv_o3de_result_processing(l->import_result) == SV_O3DE_HALTED) {
+        *r = l->import_result; /* nothing to load: the imports failed */
+        return 0;
+    }
     sv_status st = sv_o3de_default_value(a->schema, l->t, l->doc, v, &err);
     if (!st) st = sv_o3de_load(a->schema, l->t, &l->json, l->doc, v, &opts, r, &err);
     if (st) {
@@ -395,6 +478,14 @@ static int run_strip(cli_args *a, o3_cli *o, const char *cmd)
                 st = sv_o3de_wrap(l.doc, name, &j, &j);
                 free(name);
             }
+        }
+        if (!st && sv_o3de_imports_count(l.imports) > 0) {
+            /* the input's own directives go back, each with the merge
+             * patch from its file to what is left after stripping */
+            sv_o3de_import_opts io = import_opts(a, o, a->files[0]);
+            sv_o3de_result ir;
+            st = sv_o3de_restore_imports(l.doc, &j, &io, l.imports, &ir, &err);
+            if (!st && sv_o3de_result_processing(ir) == SV_O3DE_HALTED) r = ir;
         }
         if (st) {
             cli_report(a->files[0], &err);

@@ -210,8 +210,11 @@ SV_API SV_NODISCARD sv_status sv_o3de_write(const sv_value *json, int indent, sv
  * length. Finite values only. */
 SV_API size_t sv_o3de_format_double(double d, char *buf);
 
-/* O3DE's JsonSerialization::Compare: <0, 0 or >0. */
-SV_API int sv_o3de_compare(const sv_value *a, const sv_value *b);
+/* O3DE's JsonSerialization::Compare: *order gets <0, 0 or >0. Comparing
+ * large objects needs scratch memory, taken from alloc (NULL: libc);
+ * SV_ERR_NOMEM when it fails. */
+SV_API SV_NODISCARD sv_status sv_o3de_compare(const sv_alloc *alloc, const sv_value *a,
+                                              const sv_value *b, int *order, sv_error *err);
 
 /* ---- the file wrapper ------------------------------------------------------ */
 
@@ -238,6 +241,81 @@ SV_API SV_NODISCARD sv_status sv_o3de_create_patch(sv_doc *doc, const sv_value *
                                                    sv_o3de_patch_kind kind, sv_value *patch,
                                                    const sv_o3de_opts *opts,
                                                    sv_o3de_result *result, sv_error *err);
+
+/* ---- "$import" (O3DE's JsonImporter) -------------------------------------- */
+
+/* An object holding "$import" is replaced by the JSON document it names:
+ *   {"$import": "object.json"}
+ *   {"$import": {"filename": "object.json", "patch": {...}}}
+ * the second form then applies its patch as a JSON Merge Patch (when it is a
+ * non-empty object or array). Members beside "$import" are dropped with the
+ * object, as O3DE drops them. A name is joined to the directory of the file
+ * holding the directive (an absolute name stands alone); imports inside an
+ * imported document resolve against that document's own path, before its
+ * patch applies. docs/formats/o3de.md has the rules and messages. */
+
+/* Loads the document at path (the resolved name) into doc. A status other
+ * than SV_OK fails the import (Catastrophic), err's message as the reason.
+ * The library itself never opens files: this callback decides what a name
+ * may reach. */
+typedef sv_status (*sv_o3de_import_fn)(void *ctx, const char *path, sv_doc *doc, sv_value *out,
+                                       sv_error *err);
+
+typedef struct sv_o3de_import_opts {
+    uint32_t struct_size;     /* sizeof(sv_o3de_import_opts); set by the init function */
+    sv_o3de_import_fn load;   /* required */
+    void *load_ctx;
+    const char *path;         /* the resolved document's own path; NULL or "": names
+                                 stand as written (relative to the caller's directory) */
+    bool nested;              /* resolve imports inside imported documents (default true) */
+    uint32_t max_chain;       /* imports nested in imports; 0 = 32, at most 256 */
+    uint32_t max_imports;     /* imports loaded in one call; 0 = 1024 */
+    uint32_t max_depth;       /* JSON nesting walked, imports included; 0 = 1024 */
+    sv_o3de_report_fn report; /* may be NULL */
+    void *report_ctx;
+} sv_o3de_import_opts;
+
+SV_API void sv_o3de_import_opts_init(sv_o3de_import_opts *opts);
+
+/* What resolving found: the directives of the resolved document itself
+ * (where, as a JSON Pointer to the object that held "$import", and the name
+ * as written), which restoring puts back, and every file loaded, nested
+ * imports included (each once). */
+typedef struct sv_o3de_imports sv_o3de_imports;
+
+/* alloc NULL = libc. NULL when out of memory. */
+SV_API sv_o3de_imports *sv_o3de_imports_new(const sv_alloc *alloc);
+SV_API void sv_o3de_imports_free(sv_o3de_imports *im);
+SV_API size_t sv_o3de_imports_count(const sv_o3de_imports *im);
+/* The i-th directive; false when i is out of range. resolved may be NULL
+ * for a directive added with sv_o3de_imports_add. */
+SV_API bool sv_o3de_imports_at(const sv_o3de_imports *im, size_t i, const char **pointer,
+                               const char **name, const char **resolved);
+SV_API size_t sv_o3de_imports_file_count(const sv_o3de_imports *im);
+SV_API const char *sv_o3de_imports_file_at(const sv_o3de_imports *im, size_t i);
+/* Adds a directive that restoring will put at pointer (O3DE's
+ * AddImportDirective); one already present is not added twice. */
+SV_API SV_NODISCARD sv_status sv_o3de_imports_add(sv_o3de_imports *im, const char *pointer,
+                                                  const char *name);
+
+/* Replaces every "$import" in *json (made in doc) as O3DE's ResolveImports
+ * does, recording into found (may be NULL). *result is Import/Success, or
+ * the Catastrophic result of a failed load, a cycle ("'a.json' was already
+ * imported in this chain. This indicates a cyclic dependency.") or a
+ * limit; *json may then be partly resolved. SV_OK unless memory ran out or
+ * the arguments are wrong. */
+SV_API SV_NODISCARD sv_status sv_o3de_resolve_imports(sv_doc *doc, sv_value *json,
+                                                      const sv_o3de_import_opts *opts,
+                                                      sv_o3de_imports *found,
+                                                      sv_o3de_result *result, sv_error *err);
+
+/* O3DE's RestoreImports: at each directive of found, in order, the value
+ * becomes {"$import": name} again, or {"$import": {"filename": name, "patch":
+ * P}} when it differs from the named document (P its JSON Merge Patch). */
+SV_API SV_NODISCARD sv_status sv_o3de_restore_imports(sv_doc *doc, sv_value *json,
+                                                      const sv_o3de_import_opts *opts,
+                                                      const sv_o3de_imports *found,
+                                                      sv_o3de_result *result, sv_error *err);
 
 #ifdef __cplusplus
 }

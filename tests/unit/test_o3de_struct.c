@@ -335,6 +335,52 @@ static void test_store_text(void **state)
     sv_buf_free(&b);
 }
 
+/* Integers at every digit count and at the limits of their widths, as C
+ * prints them in decimal (the store writes short ones two digits at a time
+ * and hands the long ones to the general formatter). */
+static void test_store_integers(void **state)
+{
+    (void)state;
+    static const struct {
+        int8_t small;
+        uint16_t mid;
+        int64_t big;
+        const char *text;
+    } cases[] = {
+        {-128, 65535, INT64_MIN, "\"small\":-128,\"mid\":65535,\"big\":-9223372036854775808"},
+        {127, 1, INT64_MAX, "\"small\":127,\"mid\":1,\"big\":9223372036854775807"},
+        {-1, 10, 99999999, "\"small\":-1,\"mid\":10,\"big\":99999999"},
+        {9, 100, 100000000, "\"small\":9,\"mid\":100,\"big\":100000000"},
+        {-10, 9999, -99999999, "\"small\":-10,\"mid\":9999,\"big\":-99999999"},
+        {99, 10000, -100000000, "\"small\":99,\"mid\":10000,\"big\":-100000000"},
+    };
+    int32_t tags[] = {INT32_MIN, -1000000, -100001, 0, 5, 42, 307, 1000, 65536, 1234567, INT32_MAX};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Holder h;
+        memset(&h, 0, sizeof h);
+        h.main.rot[3] = 1.0f;
+        h.main.small = cases[i].small;
+        h.main.mid = cases[i].mid;
+        h.main.big = cases[i].big;
+        h.main.tags = tags;
+        h.main.n_tags = sizeof tags / sizeof *tags;
+        sv_buf b;
+        sv_buf_init(&b, NULL);
+        sv_error err;
+        sv_error_clear(&err);
+        sv_o3de_result r;
+        assert_int_equal(sv_o3de_store_struct_text(schema, holder_cls, &h, 0, &b, NULL, &r, &err), SV_OK);
+        sv_buf_putc(&b, 0);
+        char want[512];
+        snprintf(want, sizeof want,
+                 "{\"main\":{%s,\"tags\":[-2147483648,-1000000,-100001,{},5,42,307,1000,65536,"
+                 "1234567,2147483647]}}",
+                 cases[i].text);
+        assert_string_equal((const char *)b.data, want);
+        sv_buf_free(&b);
+    }
+}
+
 /* Allocation failures while loading into a struct: SV_ERR_NOMEM with
  * nothing left allocated (the struct freed and zeroed), or the same struct
  * as without faults. */
@@ -608,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_direct_equals_tree),
         cmocka_unit_test(test_load_values),
         cmocka_unit_test(test_store_text),
+        cmocka_unit_test(test_store_integers),
         cmocka_unit_test(test_load_struct_faults),
         cmocka_unit_test(test_stream_equals_tree),
         cmocka_unit_test(test_stream_truncated),

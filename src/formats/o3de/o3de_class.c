@@ -144,60 +144,36 @@ static sv_value writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_
     return obj;
 }
 
-static long find_field(const o3_class_info *ci, const char *key, size_t len)
+/* The value-tree side of o3_load_members: the field's new value replaces
+ * its slot in the fresh object. */
+typedef struct tree_fields {
+    o3_ctx *c;
+    const o3_class_info *ci;
+    sv_pair *fields;
+} tree_fields;
+
+static o3_res load_tree_field(void *state, size_t f, const sv_value *j)
 {
-    uint32_t crc = o3_crc32_lower(key, len);
-    for (size_t i = ci->nfields; i-- > 0;)
-        if (ci->crc[i] == crc) return (long)i;
-    return -1;
+    tree_fields *t = state;
+    sv_value nv;
+    o3_res r = o3_load(t->c, t->ci->fields[f]->type, j, &t->fields[f].val, &nv, false);
+    t->fields[f].val = nv;
+    return r;
 }
 
 o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j,
                      const sv_value *cur, sv_value *out)
 {
     *out = *cur;
-    if (sv_kind_of(j) != SV_MAP)
-        return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
-                         "Reading into targets of type '%s' is not supported.", cls->name);
-    if (j->len == 0) return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value has an explicit default.");
+    o3_res r;
+    if (!o3_class_members_start(c, cls, j, &r)) return r;
     const o3_class_info *ci = o3_class(c, cls);
     sv_value obj = writable_object(c, cls, ci, cur);
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
-    sv_pair *fields = sv_pairs(&obj);
-    const sv_pair *m = sv_pairs(j);
-    o3_res result = sv_o3de_result_none(RF);
-    size_t loads = 0;
-    for (uint32_t i = 0; i < j->len; i++) {
-        size_t kn;
-        const char *k = sv_get_str(&m[i].key, &kn);
-        if (kn == 5 && memcmp(k, "$type", 5) == 0) continue;
-        size_t mark = o3_path_key(c, k, kn);
-        long f = find_field(ci, k, kn);
-        if (f < 0) {
-            result = o3_combine(result, o3_rep(c, RF, SV_O3DE_SKIPPED,
-                                               "Skipping field as there's no matching variable in the target."));
-            o3_path_pop(c, mark);
-            continue;
-        }
-        sv_value nv;
-        o3_res r = o3_load(c, ci->fields[f]->type, &m[i].val, &fields[f].val, &nv, false);
-        fields[f].val = nv;
-        if (o3_halted(r)) {
-            r = o3_report(c, r, "Loading of element has failed.");
-            o3_path_pop(c, mark);
-            *out = obj;
-            return r;
-        }
-        o3_path_pop(c, mark);
-        if (!o3_altered(r)) loads++;
-        result = o3_combine(result, r);
-    }
-    /* spec §4.1: fields the JSON did not mention kept their defaults */
-    if (ci->nfields > loads)
-        result = o3_combine(result, o3_r(RF, loads == 0 ? SV_O3DE_DEFAULTS_USED
-                                                        : SV_O3DE_PARTIAL_DEFAULTS));
+    tree_fields t = {c, ci, sv_pairs(&obj)};
+    r = o3_load_members(c, ci, j, load_tree_field, &t);
     *out = obj;
-    return result;
+    return r;
 }
 
 o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v,

@@ -37,13 +37,25 @@ static int by_name(const void *x, const void *y)
     return cmp_str(&((const keyed *)x)->p->key, &((const keyed *)y)->p->key);
 }
 
-static int cmp_objects(const sv_value *a, const sv_value *b)
+/* Objects compare by size, then member by member in name order. The two
+ * name orders need scratch: on the stack for small objects, else from the
+ * caller's allocator. */
+#define SMALL_OBJECT 16
+
+static int cmp_objects(o3_cmp *k, const sv_value *a, const sv_value *b)
 {
     if (a->len != b->len) return a->len < b->len ? -1 : 1;
     size_t n = a->len;
     if (!n) return 0;
-    keyed *ka = malloc(2 * n * sizeof *ka);
-    if (!ka) return 0;
+    keyed small[2 * SMALL_OBJECT];
+    keyed *ka = small;
+    if (n > SMALL_OBJECT) {
+        ka = sv_mem_calloc(k->alloc, 2 * n, sizeof *ka);
+        if (!ka) {
+            k->nomem = true;
+            return 0;
+        }
+    }
     keyed *kb = ka + n;
     for (size_t i = 0; i < n; i++) {
         ka[i].p = &sv_pairs(a)[i];
@@ -52,25 +64,25 @@ static int cmp_objects(const sv_value *a, const sv_value *b)
     qsort(ka, n, sizeof *ka, by_name);
     qsort(kb, n, sizeof *kb, by_name);
     int r = 0;
-    for (size_t i = 0; i < n && !r; i++) {
+    for (size_t i = 0; i < n && !r && !k->nomem; i++) {
         r = cmp_str(&ka[i].p->key, &kb[i].p->key);
-        if (!r) r = sv_o3de_compare(&ka[i].p->val, &kb[i].p->val);
+        if (!r) r = o3_compare(k, &ka[i].p->val, &kb[i].p->val);
     }
-    free(ka);
-    return r;
+    if (ka != small) sv_mem_free(k->alloc, ka, 2 * n, sizeof *ka);
+    return k->nomem ? 0 : r;
 }
 
-int sv_o3de_compare(const sv_value *a, const sv_value *b)
+int o3_compare(o3_cmp *k, const sv_value *a, const sv_value *b)
 {
     int ra = rank(a), rb = rank(b);
     if (ra != rb) return ra < rb ? -1 : 1;
     switch (ra) {
-    case 3: return cmp_objects(a, b);
+    case 3: return cmp_objects(k, a, b);
     case 4: {
         if (a->len != b->len) return a->len < b->len ? -1 : 1;
         for (uint32_t i = 0; i < a->len; i++) {
-            int r = sv_o3de_compare(sv_array_at(a, i), sv_array_at(b, i));
-            if (r) return r;
+            int r = o3_compare(k, sv_array_at(a, i), sv_array_at(b, i));
+            if (r || k->nomem) return k->nomem ? 0 : r;
         }
         return 0;
     }
@@ -83,27 +95,63 @@ int sv_o3de_compare(const sv_value *a, const sv_value *b)
     }
 }
 
-static void merge_sort(sv_value *v, sv_value *tmp, size_t n)
+int o3_compare_c(o3_ctx *c, const sv_value *a, const sv_value *b)
+{
+    o3_cmp k = {c->alloc, false};
+    int r = o3_compare(&k, a, b);
+    if (k.nomem) o3_fail(c, SV_ERR_NOMEM, "out of memory");
+    return r;
+}
+
+sv_status sv_o3de_compare(const sv_alloc *alloc, const sv_value *a, const sv_value *b, int *order,
+                          sv_error *err)
+{
+    if (order) *order = 0;
+    if (!a || !b || !order)
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_compare");
+    o3_cmp k = {alloc ? alloc : sv_alloc_libc(), false};
+    int r = o3_compare(&k, a, b);
+    if (k.nomem) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+    *order = r;
+    return SV_OK;
+}
+
+static void merge_sort(uint8_t *v, uint8_t *tmp, size_t n, size_t size,
+                       int (*cmp)(void *, const void *, const void *), void *ctx)
 {
     if (n < 2) return;
     size_t h = n / 2;
-    merge_sort(v, tmp, h);
-    merge_sort(v + h, tmp, n - h);
+    merge_sort(v, tmp, h, size, cmp, ctx);
+    merge_sort(v + h * size, tmp, n - h, size, cmp, ctx);
     size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) tmp[k++] = sv_o3de_compare(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
-    while (i < h) tmp[k++] = v[i++];
-    while (j < n) tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
+    while (i < h && j < n) {
+        /* the right one first only when strictly smaller: stable */
+        if (cmp(ctx, v + j * size, v + i * size) < 0)
+            memcpy(tmp + k++ * size, v + j++ * size, size);
+        else
+            memcpy(tmp + k++ * size, v + i++ * size, size);
+    }
+    while (i < h) memcpy(tmp + k++ * size, v + i++ * size, size);
+    while (j < n) memcpy(tmp + k++ * size, v + j++ * size, size);
+    memcpy(v, tmp, n * size);
 }
+
+bool o3_sort(void *base, size_t n, size_t size, int (*cmp)(void *, const void *, const void *),
+             void *ctx, const sv_alloc *alloc)
+{
+    if (n < 2) return true;
+    uint8_t *tmp = sv_mem_calloc(alloc, n, size);
+    if (!tmp) return false;
+    merge_sort(base, tmp, n, size, cmp, ctx);
+    sv_mem_free(alloc, tmp, n, size);
+    return true;
+}
+
+static int json_order(void *ctx, const void *a, const void *b) { return o3_compare(ctx, a, b); }
 
 void o3_sort_json(o3_ctx *c, sv_value *items, size_t n)
 {
-    if (n < 2) return;
-    sv_value *tmp = sv_mem_calloc(c->alloc, n, sizeof *tmp);
-    if (!tmp) {
+    o3_cmp k = {c->alloc, false};
+    if (!o3_sort(items, n, sizeof *items, json_order, &k, c->alloc) || k.nomem)
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
-        return;
-    }
-    merge_sort(items, tmp, n);
-    sv_mem_free(c->alloc, tmp, n, sizeof *tmp);
 }

@@ -15,7 +15,7 @@ static bool is_sequence(sv_generic g)
 /* AZStd::set keeps its elements in the C++ comparator's order: numbers by
  * value, strings bytewise; other element types by O3DE's JSON Compare
  * order of the values themselves. */
-static int native_cmp(const sv_value *a, const sv_value *b)
+static int native_cmp(o3_ctx *c, const sv_value *a, const sv_value *b)
 {
     if ((a->kind == SV_INT || a->kind == SV_UINT || a->kind == SV_FLOAT) &&
         (b->kind == SV_INT || b->kind == SV_UINT || b->kind == SV_FLOAT)) {
@@ -35,7 +35,7 @@ static int native_cmp(const sv_value *a, const sv_value *b)
         return r ? r : (a->len < b->len ? -1 : a->len > b->len);
     }
     if (a->kind == SV_BOOL && b->kind == SV_BOOL) return (int)a->as.b - (int)b->as.b;
-    return sv_o3de_compare(a, b);
+    return o3_compare_c(c, a, b);
 }
 
 static sv_value copy_array(o3_ctx *c, const sv_value *cur, bool clear)
@@ -102,7 +102,7 @@ static o3_res load_sequence(o3_ctx *c, const sv_type *t, const sv_value *j, cons
             }
             if (t->gen == SV_GEN_SET) {
                 pos = 0;
-                while (pos < arr.len && native_cmp(&it[pos], &nv) < 0) pos++;
+                while (pos < arr.len && native_cmp(c, &it[pos], &nv) < 0) pos++;
             }
             if (!sv_array_push(c->doc, &arr, nv)) o3_fail(c, SV_ERR_NOMEM, "out of memory");
             sv_value *w = sv_array_items(&arr);

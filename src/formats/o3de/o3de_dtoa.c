@@ -7,6 +7,7 @@
  * 10^k for k = -348, -340, ..., 340 as a 64-bit significand rounded to
  * nearest and its binary exponent; it was computed with exact rational
  * arithmetic (Python fractions), and it is the table RapidJSON uses. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -303,6 +304,45 @@ static void grisu2(double value, char *buf, int *len, int *k)
     digit_gen(w, wpk, wpk.f - wmk.f, buf, len, k);
 }
 
+const char o3_digit_pairs[201] = "0001020304050607080910111213141516171819"
+                                 "2021222324252627282930313233343536373839"
+                                 "4041424344454647484950515253545556575859"
+                                 "6061626364656667686970717273747576777879"
+                                 "8081828384858687888990919293949596979899";
+
+/* A positive multiple of 1/4 below 2^22 (integers, halves and quarters,
+ * common in authored data) gets the digits of its exact decimal without
+ * Grisu2, and they are Grisu2's: Grisu2 stops at the first prefix of the
+ * upper boundary within delta (about one ulp, at most 2^-30 here) of it;
+ * every shorter decimal is at least 0.05 away from the value, the exact
+ * one is half an ulp away, and rounding would need a digit step (at least
+ * 0.01) below delta. Neither has trailing zeros: a zero digit leaves
+ * Grisu2's remainder as it was, so it never ends the digits. false for
+ * anything else. tests/unit/test_o3de_dtoa.c checks this against
+ * Grisu2 itself. */
+static bool quarter_digits(double d, char *buf, int *len, int *k)
+{
+    if (!(d < 4194304.0)) return false;
+    double q = d * 4; /* exact: a power of two */
+    uint32_t m = (uint32_t)q;
+    if ((double)m != q) return false;
+    uint32_t ip = m >> 2;
+    static const char frac_digits[4][3] = {"", "25", "5", "75"};
+    static const int frac_len[4] = {0, 2, 1, 2};
+    unsigned f = m & 3;
+    int e = -frac_len[f];
+    if (f == 0) /* an integer: its trailing zeros go to the exponent */
+        while (ip % 10 == 0) {
+            ip /= 10;
+            e++;
+        }
+    int n = (int)o3_put_digits(buf, ip); /* ip < 2^22; none when 0 */
+    memcpy(buf + n, frac_digits[f], 2);
+    *len = n + frac_len[f];
+    *k = e;
+    return true;
+}
+
 static char *write_exponent(int k, char *p)
 {
     if (k < 0) {
@@ -366,6 +406,18 @@ size_t o3_dtoa(double d, char *buf)
         memcpy(p, "0.0", 3);
         return (size_t)(p + 3 - buf);
     }
+    if (d < 0) {
+        *p++ = '-';
+        d = -d;
+    }
+    int len, k;
+    if (!quarter_digits(d, p, &len, &k)) grisu2(d, p, &len, &k);
+    return (size_t)(prettify(p, len, k) - buf);
+}
+
+size_t o3_dtoa_grisu(double d, char *buf)
+{
+    char *p = buf;
     if (d < 0) {
         *p++ = '-';
         d = -d;

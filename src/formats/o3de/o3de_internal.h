@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "serval/o3de.h"
 
@@ -127,6 +128,93 @@ static inline o3_res o3_rep(o3_ctx *c, sv_o3de_task t, sv_o3de_outcome o, const 
 const o3_class_info *o3_class(o3_ctx *c, const sv_schema_class *cls);
 uint32_t o3_crc32_lower(const char *s, size_t n);
 
+/* ---- the member walk of a class load (O3DE's JsonDeserializer::LoadClass) ----
+ * One copy of the rules for the load into a value (o3de_class.c) and into
+ * a C struct (o3de_struct.c). Always inlined, with the field loader a
+ * constant at each call, so each walk gets its own copy with the loader
+ * inlined into it: the struct path pays no call for the sharing. */
+#if defined(__GNUC__)
+#define O3_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define O3_ALWAYS_INLINE inline
+#endif
+
+/* The field a JSON key names (lower-cased CRC-32, derived fields before
+ * base ones, spec §4.1), trying first the field whose key last had the
+ * same address: within one load the same address holds the same text. */
+static O3_ALWAYS_INLINE long o3_find_field(const o3_class_info *ci, const char *key, size_t len)
+{
+    for (size_t i = 0; i < ci->nfields; i++)
+        if (ci->seen[i] == key) return (long)i;
+    uint32_t crc = o3_crc32_lower(key, len);
+    for (size_t i = ci->nfields; i-- > 0;) {
+        if (ci->crc[i] == crc) {
+            ci->seen[i] = key;
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* What comes before the members: a non-object is Unsupported, {} an
+ * explicit default. false (with *r) when there are no members to walk. */
+static O3_ALWAYS_INLINE bool o3_class_members_start(o3_ctx *c, const sv_schema_class *cls,
+                                                   const sv_value *j, o3_res *r)
+{
+    if (sv_kind_of(j) != SV_MAP) {
+        *r = o3_report(c, o3_r(SV_O3DE_READ_FIELD, SV_O3DE_UNSUPPORTED),
+                       "Reading into targets of type '%s' is not supported.", cls->name);
+        return false;
+    }
+    if (j->len == 0) {
+        *r = o3_rep(c, SV_O3DE_READ_FIELD, SV_O3DE_DEFAULTS_USED, "Value has an explicit default.");
+        return false;
+    }
+    return true;
+}
+
+/* Loads one member's value j into field number index. */
+typedef o3_res (*o3_field_load_fn)(void *state, size_t index, const sv_value *j);
+
+/* Each member of the object j to its field through load: "$type" passed
+ * over, unknown names Skipped, the first halted field stops the walk
+ * ("Loading of element has failed."), and fields no member loaded (Altered
+ * ones count as not loaded) give DefaultsUsed or PartialDefaults. */
+static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *ci, const sv_value *j,
+                                               o3_field_load_fn load, void *state)
+{
+    const sv_pair *m = sv_pairs(j);
+    o3_res result = sv_o3de_result_none(SV_O3DE_READ_FIELD);
+    size_t loads = 0;
+    for (uint32_t i = 0; i < j->len; i++) {
+        size_t kn = m[i].key.len;
+        const char *k = m[i].key.kind == SV_STRING ? m[i].key.as.str : sv_get_str(&m[i].key, &kn);
+        if (kn == 5 && memcmp(k, "$type", 5) == 0) continue;
+        size_t mark = o3_path_key(c, k, kn);
+        long f = o3_find_field(ci, k, kn);
+        if (f < 0) {
+            result = o3_combine(result, o3_rep(c, SV_O3DE_READ_FIELD, SV_O3DE_SKIPPED,
+                                               "Skipping field as there's no matching variable in the target."));
+            o3_path_pop(c, mark);
+            continue;
+        }
+        o3_res r = load(state, (size_t)f, &m[i].val);
+        if (o3_halted(r)) {
+            r = o3_report(c, r, "Loading of element has failed.");
+            o3_path_pop(c, mark);
+            return r;
+        }
+        o3_path_pop(c, mark);
+        if (!o3_altered(r)) loads++;
+        result = o3_combine(result, r);
+    }
+    /* spec §4.1: fields the JSON did not mention kept their defaults */
+    if (ci->nfields > loads)
+        result = o3_combine(result, o3_r(SV_O3DE_READ_FIELD, loads == 0 ? SV_O3DE_DEFAULTS_USED
+                                                                       : SV_O3DE_PARTIAL_DEFAULTS));
+    return result;
+}
+
 /* ---- JSON tree helpers ---- */
 static inline bool o3_is_explicit_default(const sv_value *j)
 {
@@ -202,7 +290,19 @@ sv_status o3_store_struct_tree_text(const sv_schema *s, const sv_schema_class *c
                                     int indent, sv_buf *out, const sv_o3de_opts *opts,
                                     sv_o3de_result *result, sv_error *err);
 
-/* Sorts an array of JSON values with sv_o3de_compare (stable). */
+/* O3DE's JsonSerialization::Compare (o3de_compare.c), its scratch memory
+ * (for large objects) from alloc: on failure nomem is set and 0 returned. */
+typedef struct o3_cmp {
+    const sv_alloc *alloc;
+    bool nomem;
+} o3_cmp;
+int o3_compare(o3_cmp *k, const sv_value *a, const sv_value *b);
+/* The same inside a load or store: out of memory fails c. */
+int o3_compare_c(o3_ctx *c, const sv_value *a, const sv_value *b);
+/* A stable merge sort with a context for cmp; false when alloc fails. */
+bool o3_sort(void *base, size_t n, size_t size, int (*cmp)(void *, const void *, const void *),
+             void *ctx, const sv_alloc *alloc);
+/* Sorts an array of JSON values with o3_compare (stable). */
 void o3_sort_json(o3_ctx *c, sv_value *items, size_t n); /* out of memory: fails c */
 
 /* The text writer (o3de_write.c), shared with the struct-direct store. */
@@ -219,5 +319,27 @@ void o3_write_newline(o3_writer *w, unsigned level);
 
 /* Grisu2 as RapidJSON 1.1 prints doubles (o3de_dtoa.c). */
 size_t o3_dtoa(double d, char *buf);
+/* "00" to "99", for writing integers two digits at a time */
+extern const char o3_digit_pairs[201];
+/* Writes the decimal digits of v (below 10^8) from start, two per step;
+ * returns their count (v 0: none). */
+static inline size_t o3_put_digits(char *start, uint32_t v)
+{
+    size_t n = v == 0 ? 0 : v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4
+             : v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+    char *end = start + n;
+    while (v >= 100) {
+        end -= 2;
+        memcpy(end, o3_digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10)
+        memcpy(end - 2, o3_digit_pairs + 2 * v, 2);
+    else if (v)
+        end[-1] = (char)('0' + v);
+    return n;
+}
+/* The same through Grisu2 always (no short cut), for the tests. */
+size_t o3_dtoa_grisu(double d, char *buf);
 
 #endif

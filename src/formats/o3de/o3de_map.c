@@ -10,7 +10,7 @@
 #define RF SV_O3DE_READ_FIELD
 #define WV SV_O3DE_WRITE_VALUE
 
-static int key_cmp(const sv_value *a, const sv_value *b)
+static int key_cmp(o3_ctx *c, const sv_value *a, const sv_value *b)
 {
     if (a->kind == SV_STRING && b->kind == SV_STRING) {
         size_t n = a->len < b->len ? a->len : b->len;
@@ -24,7 +24,7 @@ static int key_cmp(const sv_value *a, const sv_value *b)
         double x = sv_get_f64(a), y = sv_get_f64(b);
         return x < y ? -1 : x > y;
     }
-    return sv_o3de_compare(a, b);
+    return o3_compare_c(c, a, b);
 }
 
 /* One entry: the key and value loaded as new instances; a key that exists
@@ -64,7 +64,7 @@ static o3_res load_entry(o3_ctx *c, const sv_type *t, sv_value *map, const sv_va
             p = sv_pairs(map);
             uint32_t pos = map->len - 1;
             sv_pair tmp = p[pos];
-            while (pos > 0 && key_cmp(&p[pos - 1].key, &tmp.key) > 0) {
+            while (pos > 0 && key_cmp(c, &p[pos - 1].key, &tmp.key) > 0) {
                 p[pos] = p[pos - 1];
                 pos--;
             }
@@ -139,11 +139,11 @@ typedef struct member_sort {
     size_t index;
 } member_sort;
 
-static int member_cmp(const void *a, const void *b)
+static int member_cmp(void *ctx, const void *a, const void *b)
 {
     const member_sort *x = a, *y = b;
-    int r = sv_o3de_compare(&x->p.key, &y->p.key);
-    if (!r) r = sv_o3de_compare(&x->p.val, &y->p.val);
+    int r = o3_compare(ctx, &x->p.key, &y->p.key);
+    if (!r) r = o3_compare(ctx, &x->p.val, &y->p.val);
     if (!r) r = x->index < y->index ? -1 : x->index > y->index;
     return r;
 }
@@ -191,7 +191,13 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
     if (all_strings) {
         for (size_t i = 0; i < n; i++)
             if (e[i].p.key.kind != SV_STRING) e[i].p.key = sv_str(c->doc, "{}", 2);
-        if (t->gen == SV_GEN_UMAP) qsort(e, n, sizeof *e, member_cmp);
+        o3_cmp k = {c->alloc, false};
+        if (t->gen == SV_GEN_UMAP &&
+            (!o3_sort(e, n, sizeof *e, member_cmp, &k, c->alloc) || k.nomem)) {
+            sv_mem_free(c->alloc, e, n, sizeof *e);
+            o3_fail(c, SV_ERR_NOMEM, "out of memory");
+            return o3_r(WV, SV_O3DE_CATASTROPHIC);
+        }
         out = sv_map(c->doc, n);
         if (out.kind == SV_MAP)
             for (size_t i = 0; i < n; i++) sv_pairs(&out)[i] = e[i].p;

@@ -201,7 +201,13 @@ static o3_res apply_entry(o3p_ctx *p, sv_value *target, const sv_value *entry, c
             return fail_at(p, "path", SV_O3DE_INVALID,
                            "The path specified in \"path\" for the \"test\" operation doesn't "
                            "exist.");
-        if (sv_o3de_compare(cur, value) != 0)
+        o3_cmp k = {&p->doc->alloc, false};
+        int order = o3_compare(&k, cur, value);
+        if (k.nomem) {
+            p->nomem = true;
+            return o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
+        }
+        if (order != 0)
             return fail(p, SV_O3DE_TEST_FAILED, "The values for the \"test\" operation are not equal.");
         return done(p, NULL, "Successfully applied \"test\" operation.");
     }

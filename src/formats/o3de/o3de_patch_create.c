@@ -10,9 +10,6 @@
 
 #include "o3de_patch_util.h"
 
-static const o3_res CREATE_OK =
-    (o3_res)SV_O3DE_SUCCESS << 16 | SV_O3DE_COMPLETED << 8 | SV_O3DE_CREATE_PATCH;
-
 static o3_res rep(o3p_ctx *p, sv_o3de_outcome o, const char *msg)
 {
     return o3p_report(p, o3_r(SV_O3DE_CREATE_PATCH, o), NULL, msg);
@@ -132,7 +129,8 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
             const sv_value *sf = src_obj ? sv_map_get(src, k, kn) : NULL;
             sv_value v = sv_null();
             o3_res r = merge_patch(p, &v, sf ? sf : &null_value, &tp[i].val);
-            if (o3_out(r) == SV_O3DE_SUCCESS) {
+            /* an unchanged member (DefaultsUsed) stays out, nested objects too */
+            if (o3_out(r) == SV_O3DE_SUCCESS || o3_out(r) == SV_O3DE_PARTIAL_DEFAULTS) {
                 (void)sv_map_put(p->doc, &out, sv_str(p->doc, k, kn), v);
                 rc = o3_combine(rc, o3p_report(p, r, NULL,
                                                "Added new member to object in JSON Merge Patch."));
@@ -140,9 +138,13 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
                 o3p_pop(p, mark);
                 p->depth--;
                 return r;
+            } else {
+                rc = o3_combine(rc, r);
             }
             o3p_pop(p, mark);
         }
+        if (!src_obj && dst->len == 0)
+            rc = o3_combine(rc, rep(p, SV_O3DE_SUCCESS, "Added empty object to JSON Merge Patch."));
         if (src_obj) {
             const sv_pair *sp = sv_pairs(src);
             for (uint32_t i = 0; i < src->len; i++) {
@@ -157,7 +159,6 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
             }
         }
         *patch = out;
-        rc = o3_combine(rc, CREATE_OK);
     } else if (!o3p_rj_equal(src, dst, 0)) {
         if (sv_kind_of(dst) == SV_NULL) {
             rc = rep(p, SV_O3DE_UNSUPPORTED, "JSON Merge Patch can't be used to write nulls.");

@@ -9,6 +9,8 @@
  * what sv_o3de_write prints for the tree sv_o3de_store makes: a member whose
  * value turns out to be omitted is cut back off the buffer.
  *
+ * The store half is o3de_struct_store.c.
+ *
  * Only types whose C form is plain are taken this way: bool, integers,
  * floats, strings, enums, vector2/3/4, quaternion, color, classes bound
  * without a class id, and vector/list of those. Anything else (pointers,
@@ -26,39 +28,17 @@
 #include "schema/schema_internal.h"
 
 #define RF SV_O3DE_READ_FIELD
-#define WV SV_O3DE_WRITE_VALUE
-
-/* sv_prim_int_width and sv_prim_is_signed, inline: asked for every leaf */
-static inline int int_width(sv_prim p)
-{
-    switch (p) {
-    case SV_PRIM_I8:
-    case SV_PRIM_U8: return 1;
-    case SV_PRIM_I16:
-    case SV_PRIM_U16: return 2;
-    case SV_PRIM_I32:
-    case SV_PRIM_U32: return 4;
-    case SV_PRIM_I64:
-    case SV_PRIM_U64: return 8;
-    default: return 0;
-    }
-}
-static inline bool int_signed(sv_prim p)
-{
-    return p == SV_PRIM_I8 || p == SV_PRIM_I16 || p == SV_PRIM_I32 || p == SV_PRIM_I64;
-}
 
 /* ---- which types go direct ---- */
 
 static bool direct_prim(sv_prim p)
 {
     if (p == SV_PRIM_BOOL || p == SV_PRIM_F32 || p == SV_PRIM_F64 || p == SV_PRIM_STRING) return true;
-    if (int_width(p)) return true;
+    if (o3s_int_width(p)) return true;
     return p == SV_PRIM_VECTOR2 || p == SV_PRIM_VECTOR3 || p == SV_PRIM_VECTOR4 ||
            p == SV_PRIM_QUATERNION || p == SV_PRIM_COLOR;
 }
 
-static bool is_math(sv_prim p) { return p >= SV_PRIM_VECTOR2 && p <= SV_PRIM_TRANSFORM; }
 
 /* state per class: 0 unknown, 1 being decided, 2 direct, 3 not */
 static bool direct_type(const sv_type *t, uint8_t *state, unsigned depth);
@@ -82,7 +62,7 @@ static bool direct_type(const sv_type *t, uint8_t *state, unsigned depth)
 {
     switch (t->kind) {
     case SV_TYPE_PRIM: return direct_prim(t->prim);
-    case SV_TYPE_ENUM: return int_width(t->enm->underlying) != 0;
+    case SV_TYPE_ENUM: return o3s_int_width(t->enm->underlying) != 0;
     case SV_TYPE_CLASS: return direct_class(t->cls, state, depth);
     case SV_TYPE_GENERIC:
         return (t->gen == SV_GEN_VECTOR || t->gen == SV_GEN_LIST) &&
@@ -103,24 +83,6 @@ int o3_struct_direct(const sv_schema *s, const sv_schema_class *cls, const sv_al
 
 /* ---- the C memory of one value ---- */
 
-static uint64_t load_uint(const uint8_t *p, int w)
-{
-    switch (w) {
-    case 1: return *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
-static int64_t load_int(const uint8_t *p, int w)
-{
-    switch (w) {
-    case 1: return (int8_t)*p;
-    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
 static void store_bits(uint8_t *p, int w, uint64_t bits)
 {
     switch (w) {
@@ -133,17 +95,17 @@ static void store_bits(uint8_t *p, int w, uint64_t bits)
 
 /* The value of a leaf at p, as sv_struct_to_value makes it. Strings are
  * not copied: the value points at the C string (read only here). */
-static sv_value leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
+sv_value o3s_leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
 {
     if (t->kind == SV_TYPE_ENUM) {
         sv_prim u = t->enm->underlying;
-        int w = int_width(u);
-        return sv_with_tag(int_signed(u) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w),
+        int w = o3s_int_width(u);
+        return sv_with_tag(o3s_int_signed(u) ? sv_int_w(o3s_load_int(p, w), w) : sv_uint_w(o3s_load_uint(p, w), w),
                            SV_TAG_ENUM);
     }
     sv_prim pr = t->prim;
-    int w = int_width(pr);
-    if (w) return int_signed(pr) ? sv_int_w(load_int(p, w), w) : sv_uint_w(load_uint(p, w), w);
+    int w = o3s_int_width(pr);
+    if (w) return o3s_int_signed(pr) ? sv_int_w(o3s_load_int(p, w), w) : sv_uint_w(o3s_load_uint(p, w), w);
     switch (pr) {
     case SV_PRIM_BOOL: { bool b; memcpy(&b, p, sizeof b); return sv_bool(b); }
     case SV_PRIM_F32: { float f; memcpy(&f, p, 4); return sv_f32(f); }
@@ -170,9 +132,9 @@ static sv_value leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
 static void set_leaf(o3_sctx *x, const sv_type *t, uint8_t *p, const sv_value *old, const sv_value *v)
 {
     sv_prim pr = t->kind == SV_TYPE_ENUM ? t->enm->underlying : t->prim;
-    int w = int_width(pr);
+    int w = o3s_int_width(pr);
     if (w) {
-        store_bits(p, w, int_signed(pr) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
+        store_bits(p, w, o3s_int_signed(pr) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
         return;
     }
     switch (pr) {
@@ -312,7 +274,7 @@ static void fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst)
     if (t->kind == SV_TYPE_CLASS) {
         const uint8_t *p = prototype(x, t->cls);
         if (p) clone_direct(x, t, dst, p, NULL, NULL);
-    } else if (t->kind == SV_TYPE_PRIM && is_math(t->prim)) {
+    } else if (t->kind == SV_TYPE_PRIM && o3s_is_math(t->prim)) {
         sv_value d = o3_default_of(x->c, t);
         if (sv_kind_of(&d) == SV_TUPLE) memcpy(dst, sv_numbers(&d), (size_t)d.len * sizeof(float));
     }
@@ -322,64 +284,31 @@ static void fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst)
 
 static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new);
 
-/* o3de_class.c's lookup (lower-cased CRC-32, derived before base), with
- * the address of a key seen before for the same field tried first: the
- * same address holds the same text, so it finds the same field. */
-static long find_field(const o3_class_info *ci, const char *key, size_t len)
+/* The struct side of o3_load_members: the field loads in place. */
+typedef struct struct_fields {
+    o3_sctx *x;
+    const o3_class_info *ci;
+    uint8_t *p;
+} struct_fields;
+
+static inline o3_res load_struct_field(void *state, size_t fi, const sv_value *j)
 {
-    for (size_t i = 0; i < ci->nfields; i++)
-        if (ci->seen[i] == key) return (long)i;
-    uint32_t crc = o3_crc32_lower(key, len);
-    for (size_t i = ci->nfields; i-- > 0;) {
-        if (ci->crc[i] == crc) {
-            ci->seen[i] = key;
-            return (long)i;
-        }
-    }
-    return -1;
+    struct_fields *s = state;
+    const sv_schema_field *f = s->ci->fields[fi];
+    uint8_t *faux = f->c->aux != SV_CFIELD_NO_AUX ? s->p + f->c->aux : NULL;
+    return ld(s->x, f->type, j, s->p + f->c_offset, faux, false);
 }
 
 /* o3_load_class, on the struct in place */
 static o3_res ld_class(o3_sctx *x, const sv_schema_class *cls, const sv_value *j, uint8_t *p)
 {
     o3_ctx *c = x->c;
-    if (sv_kind_of(j) != SV_MAP)
-        return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
-                         "Reading into targets of type '%s' is not supported.", cls->name);
-    if (j->len == 0) return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value has an explicit default.");
+    o3_res r;
+    if (!o3_class_members_start(c, cls, j, &r)) return r;
     const o3_class_info *ci = o3_class(c, cls);
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
-    const sv_pair *m = sv_pairs(j);
-    o3_res result = sv_o3de_result_none(RF);
-    size_t loads = 0;
-    for (uint32_t i = 0; i < j->len; i++) {
-        size_t kn = m[i].key.len;
-        const char *k = m[i].key.kind == SV_STRING ? m[i].key.as.str : sv_get_str(&m[i].key, &kn);
-        if (kn == 5 && memcmp(k, "$type", 5) == 0) continue;
-        size_t mark = o3_path_key(c, k, kn);
-        long fi = find_field(ci, k, kn);
-        if (fi < 0) {
-            result = o3_combine(result, o3_rep(c, RF, SV_O3DE_SKIPPED,
-                                               "Skipping field as there's no matching variable in the target."));
-            o3_path_pop(c, mark);
-            continue;
-        }
-        const sv_schema_field *f = ci->fields[fi];
-        uint8_t *faux = f->c->aux != SV_CFIELD_NO_AUX ? p + f->c->aux : NULL;
-        o3_res r = ld(x, f->type, &m[i].val, p + f->c_offset, faux, false);
-        if (o3_halted(r)) {
-            r = o3_report(c, r, "Loading of element has failed.");
-            o3_path_pop(c, mark);
-            return r;
-        }
-        o3_path_pop(c, mark);
-        if (!o3_altered(r)) loads++;
-        result = o3_combine(result, r);
-    }
-    if (ci->nfields > loads)
-        result = o3_combine(result, o3_r(RF, loads == 0 ? SV_O3DE_DEFAULTS_USED
-                                                        : SV_O3DE_PARTIAL_DEFAULTS));
-    return result;
+    struct_fields s = {x, ci, p};
+    return o3_load_members(c, ci, j, load_struct_field, &s);
 }
 
 /* load_sequence (vector, list), on the pointer and count in place */
@@ -464,8 +393,8 @@ static o3_res ld_seq(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p
 
 static void int_range(sv_prim p, int64_t *lo, uint64_t *hi)
 {
-    int bits = 8 * int_width(p);
-    if (int_signed(p)) {
+    int bits = 8 * o3s_int_width(p);
+    if (o3s_int_signed(p)) {
         *hi = (UINT64_C(1) << (bits - 1)) - 1;
         *lo = -(int64_t)*hi - 1;
     } else {
@@ -488,7 +417,7 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
 {
     if (t->kind != SV_TYPE_PRIM) return false;
     sv_prim pr = t->prim;
-    int w = int_width(pr);
+    int w = o3s_int_width(pr);
     if (w) { /* JsonNumericCast of an integer: Convert/Success */
         int64_t lo;
         uint64_t hi;
@@ -525,7 +454,7 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
         return true;
     case SV_PRIM_STRING: {
         if (j->kind != SV_STRING) return false;
-        sv_value old = leaf_value(x, t, p);
+        sv_value old = o3s_leaf_value(x, t, p);
         set_leaf(x, t, p, &old, j);
         *r = o3_r(RF, SV_O3DE_SUCCESS);
         return true;
@@ -557,164 +486,6 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
     }
 }
 
-static void put_raw(o3_sctx *x, const char *s, size_t n) { sv_buf_append(x->w.out, s, n); }
-
-/* o3_write_string for the usual string, which needs no escape: copied
- * straight into the output eight bytes at a time while none needs one */
-static void put_string(o3_sctx *x, const char *s, size_t n)
-{
-    sv_buf *b = x->w.out;
-    if (!sv_buf_reserve(b, n + 2 + 8)) return;
-    uint8_t *d = b->data + b->len;
-    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w, quote, bs;
-        memcpy(&w, s + i, 8);
-        quote = w ^ (ones * '"');
-        bs = w ^ (ones * '\\');
-        if ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high) break;
-        memcpy(d + 1 + i, &w, 8);
-    }
-    for (; i < n; i++) {
-        uint8_t ch = (uint8_t)s[i];
-        if (ch < 0x20 || ch == '"' || ch == '\\') {
-            o3_write_string(&x->w, s, n); /* escapes: the writer's own way */
-            return;
-        }
-        d[1 + i] = ch;
-    }
-    d[0] = '"';
-    d[n + 1] = '"';
-    b->len += n + 2;
-}
-
-/* Numbers printed straight into the output (one reservation, no copy) */
-static inline void put_f64(o3_sctx *x, double v)
-{
-    sv_buf *b = x->w.out;
-    if (sv_buf_reserve(b, 32)) b->len += o3_dtoa(v, (char *)b->data + b->len);
-}
-static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
-{
-    sv_buf *b = x->w.out;
-    if (!sv_buf_reserve(b, SV_FMT_INT_MAX)) return;
-    char *d = (char *)b->data + b->len;
-    b->len += sgn ? sv_fmt_i64((int64_t)v, d) : sv_fmt_u64(v, d);
-}
-
-/* o3_store_enum for a value that is one of the enumerators: its name */
-static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p, const uint8_t *dp, o3_res *r)
-{
-    sv_prim u = e->underlying;
-    int w = int_width(u);
-    bool sgn = int_signed(u);
-    if (w == 1 && sgn) return false;
-    uint64_t in = sgn ? (uint64_t)load_int(p, w) : load_uint(p, w);
-    for (uint32_t i = 0; i < e->nvalues; i++) {
-        if (e->values[i].value != in) continue;
-        if (dp && !x->c->keep_defaults && in == (sgn ? (uint64_t)load_int(dp, w) : load_uint(dp, w))) {
-            put_raw(x, "{}", 2);
-            *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
-        } else {
-            o3_write_string(&x->w, e->values[i].name, strlen(e->values[i].name));
-            *r = o3_r(WV, SV_O3DE_SUCCESS);
-        }
-        return true;
-    }
-    return false;
-}
-
-static bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *dp, o3_res *r)
-{
-    if (t->kind == SV_TYPE_ENUM) return fast_store_enum(x, t->enm, p, dp, r);
-    if (t->kind != SV_TYPE_PRIM) return false;
-    bool keep = x->c->keep_defaults;
-    sv_prim pr = t->prim;
-    int w = int_width(pr);
-    if (w) {
-        bool sgn = int_signed(pr);
-        uint64_t v = sgn ? (uint64_t)load_int(p, w) : load_uint(p, w);
-        if (dp && !keep && v == (sgn ? (uint64_t)load_int(dp, w) : load_uint(dp, w))) goto dflt;
-        put_int(x, sgn, v);
-        goto done;
-    }
-    switch (pr) {
-    case SV_PRIM_F32:
-    case SV_PRIM_F64: {
-        double v, d = 0;
-        if (pr == SV_PRIM_F32) {
-            float f, g = 0;
-            memcpy(&f, p, 4);
-            if (dp) memcpy(&g, dp, 4);
-            if (dp && !keep && fabsf(f - g) <= FLT_EPSILON) goto dflt;
-            v = f;
-        } else {
-            memcpy(&v, p, 8);
-            if (dp) memcpy(&d, dp, 8);
-            if (dp && !keep && fabs(v - d) <= DBL_EPSILON) goto dflt;
-        }
-        if (!isfinite(v)) return false; /* the writer's error, the long way */
-        put_f64(x, v);
-        goto done;
-    }
-    case SV_PRIM_BOOL: {
-        bool b, e = false;
-        memcpy(&b, p, sizeof b);
-        if (dp) memcpy(&e, dp, sizeof e);
-        if (dp && !keep && b == e) goto dflt;
-        b ? put_raw(x, "true", 4) : put_raw(x, "false", 5);
-        goto done;
-    }
-    case SV_PRIM_STRING: {
-        const char *s, *e = NULL;
-        memcpy(&s, p, sizeof s);
-        if (dp) memcpy(&e, dp, sizeof e);
-        if (!s) s = "";
-        if (dp && !e) e = "";
-        if (dp && !keep && strcmp(s, e) == 0) goto dflt;
-        put_string(x, s, strlen(s));
-        goto done;
-    }
-    case SV_PRIM_VECTOR2:
-    case SV_PRIM_VECTOR3:
-    case SV_PRIM_VECTOR4:
-    case SV_PRIM_QUATERNION:
-    case SV_PRIM_COLOR: {
-        size_t n = pr == SV_PRIM_VECTOR2 ? 2 : pr == SV_PRIM_VECTOR3 ? 3 : 4;
-        float f[4], d[4];
-        for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4); /* fixed-size copies */
-        for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
-        for (size_t i = 0; i < n; i++)
-            if (!isfinite(f[i])) return false;
-        /* operator== compares values (0.0 equals -0.0); f is finite, so
-         * this is also every case of equal bits */
-        bool same = dp != NULL;
-        for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
-        if (same && !keep) goto dflt;
-        size_t out = n;
-        bool alpha_default = pr == SV_PRIM_COLOR && dp && f[3] == d[3] && !keep;
-        if (alpha_default) out = 3;
-        sv_buf_putc(x->w.out, '[');
-        for (size_t i = 0; i < out; i++) {
-            if (i) sv_buf_putc(x->w.out, ',');
-            put_f64(x, (double)f[i]);
-        }
-        sv_buf_putc(x->w.out, ']');
-        *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
-        return true;
-    }
-    default: return false;
-    }
-dflt:
-    put_raw(x, "{}", 2);
-    *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
-    return true;
-done:
-    *r = o3_r(WV, SV_O3DE_SUCCESS);
-    return true;
-}
-
 /* o3_load's dispatch for the direct kinds */
 static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new)
 {
@@ -730,17 +501,17 @@ static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, ui
         r = ld_class(x, t->cls, j, p);
     } else if (t->kind == SV_TYPE_GENERIC) {
         r = ld_seq(x, t, j, p, aux);
-    } else if (t->kind == SV_TYPE_PRIM && !is_math(t->prim) && o3_is_explicit_default(j)) {
+    } else if (t->kind == SV_TYPE_PRIM && !o3s_is_math(t->prim) && o3_is_explicit_default(j)) {
         /* a new bool/int/float instance: false, 0, 0.0 */
         memset(p, 0, sv__type_c_size(t));
         r = o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value set to its default.");
     } else if (!c->report && fast_load(x, t, j, p, &r)) {
         /* done */
     } else {
-        sv_value cur = leaf_value(x, t, p), out = cur;
+        sv_value cur = o3s_leaf_value(x, t, p), out = cur;
         if (t->kind == SV_TYPE_ENUM)
             r = o3_load_enum(c, t->enm, j, &cur, &out);
-        else if (is_math(t->prim))
+        else if (o3s_is_math(t->prim))
             r = o3_load_math(c, t->prim, j, &cur, &out, is_new);
         else
             r = o3_load_prim(c, t->prim, j, &cur, &out);
@@ -750,184 +521,9 @@ static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, ui
     return r;
 }
 
-/* ---- store ---- */
-
-static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
-                 const uint8_t *daux, unsigned level);
-
-#define KEY_PAD 32
-
-static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o3_class_info *ci)
-{
-    o3_keys *k = &x->keys[cls->index];
-    if (k->text) return k;
-    sv_buf b;
-    sv_buf_init(&b, x->a);
-    o3_writer tw = {&b, 0, NULL, false, SV_OK};
-    k->off = sv_mem_calloc(x->a, ci->nfields + 1, sizeof *k->off);
-    if (!k->off) {
-        o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    for (size_t i = 0; i < ci->nfields; i++) {
-        k->off[i] = b.len;
-        o3_write_string(&tw, ci->fields[i]->name, strlen(ci->fields[i]->name));
-        sv_buf_putc(&b, ':');
-    }
-    k->off[ci->nfields] = b.len;
-    /* room past the end, so that st_class may copy a key 32 bytes at a time */
-    for (int i = 0; i < KEY_PAD; i++) sv_buf_putc(&b, 0);
-    if (!sv_buf_ok(&b)) {
-        sv_buf_free(&b);
-        o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    k->text = (char *)sv_buf_take(&b, &k->text_len, &k->text_cap);
-    k->nfields = ci->nfields;
-    return k->text ? k : NULL;
-}
-
-static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p, const uint8_t *dp,
-                       unsigned level)
-{
-    o3_ctx *c = x->c;
-    o3_writer *w = &x->w;
-    const o3_class_info *ci = o3_class(c, cls);
-    if (ci->nfields == 0) {
-        sv_buf_append(w->out, "{}", 2);
-        return c->keep_defaults
-                   ? o3_rep(c, WV, SV_O3DE_SUCCESS, "Class didn't contain any elements to store.")
-                   : o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Class didn't contain any elements to store.");
-    }
-    const o3_keys *keys = class_keys(x, cls, ci);
-    if (!keys) return o3_r(WV, SV_O3DE_CATASTROPHIC);
-    sv_buf_putc(w->out, '{');
-    size_t written = 0;
-    o3_res result = sv_o3de_result_none(WV);
-    for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
-        const sv_schema_field *f = ci->fields[i];
-        size_t back = w->out->len;
-        size_t kl = keys->off[i + 1] - keys->off[i];
-        if (!w->indent && kl <= KEY_PAD) {
-            /* the separator and the key in one reservation, the key as one
-             * fixed-size copy (the key text is padded) */
-            if (sv_buf_reserve(w->out, 1 + KEY_PAD)) {
-                uint8_t *d = w->out->data + w->out->len;
-                *d = ',';
-                d += written != 0;
-                memcpy(d, keys->text + keys->off[i], KEY_PAD);
-                w->out->len = (size_t)(d - w->out->data) + kl;
-            }
-        } else if (w->indent) {
-            if (written) sv_buf_putc(w->out, ',');
-            o3_write_newline(w, level + 1);
-            sv_buf_append(w->out, keys->text + keys->off[i], kl - 1);
-            sv_buf_append(w->out, ": ", 2);
-        } else {
-            if (written) sv_buf_putc(w->out, ',');
-            sv_buf_append(w->out, keys->text + keys->off[i], kl);
-        }
-        size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : c->path_len;
-        size_t ao = f->c->aux;
-        o3_res r = st(x, f->type, p + f->c_offset, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
-                      dp ? dp + f->c_offset : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL,
-                      level + 1);
-        o3_path_pop(c, mark);
-        if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
-        if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
-            written++;
-        else if (sv_buf_ok(w->out))
-            w->out->len = back; /* omitted: cut the member off again */
-        result = o3_combine(result, r);
-    }
-    if (w->indent && written) o3_write_newline(w, level);
-    sv_buf_putc(w->out, '}');
-    return result;
-}
-
-static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, unsigned level)
-{
-    o3_ctx *c = x->c;
-    o3_writer *w = &x->w;
-    const uint8_t *items;
-    size_t n;
-    memcpy(&items, p, sizeof items);
-    memcpy(&n, aux, sizeof n);
-    if (!items) n = 0;
-    if (n == 0) {
-        if (!c->keep_defaults) {
-            sv_buf_append(w->out, "{}", 2);
-            return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Empty container.");
-        }
-        sv_buf_append(w->out, "[]", 2);
-        return o3_rep(c, WV, SV_O3DE_SUCCESS, "Empty container stored.");
-    }
-    const sv_type *elem = t->params[0];
-    size_t es = sv__type_c_size(elem);
-    /* each element against a fresh default of its type (ReplaceDefault) */
-    uint8_t leaf[64];
-    const uint8_t *d = leaf;
-    if (elem->kind == SV_TYPE_CLASS) {
-        d = prototype(x, elem->cls);
-        if (!d) return o3_r(WV, SV_O3DE_CATASTROPHIC);
-    } else {
-        fresh_default(x, elem, leaf); /* a leaf: owns nothing */
-    }
-    sv_buf_putc(w->out, '[');
-    o3_res result = sv_o3de_result_none(WV);
-    for (size_t i = 0; i < n && o3_ok(c); i++) {
-        if (i) sv_buf_putc(w->out, ',');
-        if (w->indent) o3_write_newline(w, level + 1);
-        size_t mark = c->report ? o3_path_index(c, i) : c->path_len;
-        o3_res r = st(x, elem, items + i * es, NULL, d, NULL, level + 1);
-        if (c->report) o3_path_pop(c, mark);
-        if (o3_halted(r)) return r;
-        result = o3_combine(result, r);
-    }
-    if (w->indent) o3_write_newline(w, level);
-    sv_buf_putc(w->out, ']');
-    return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
-}
-
-static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
-                 const uint8_t *daux, unsigned level)
-{
-    o3_ctx *c = x->c;
-    (void)daux;
-    if (!o3_ok(c)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
-    if (c->depth >= c->max_depth)
-        return o3_rep(c, WV, SV_O3DE_CATASTROPHIC, "The value is nested too deeply to store.");
-    c->depth++;
-    o3_res r;
-    if (t->kind == SV_TYPE_CLASS) {
-        r = st_class(x, t->cls, p, dp, level);
-    } else if (t->kind == SV_TYPE_GENERIC) {
-        r = st_seq(x, t, p, aux, level);
-    } else if (!c->report && !x->w.indent && fast_store(x, t, p, dp, &r)) {
-        /* done */
-    } else {
-        sv_value v = leaf_value(x, t, p), d, j;
-        if (dp) d = leaf_value(x, t, dp);
-        memset(&j, 0, sizeof j);
-        j.kind = SV_MAP; /* the pre-set {} a default leaves in place */
-        if (t->kind == SV_TYPE_ENUM)
-            r = o3_store_enum(c, t->enm, &v, dp ? &d : NULL, &j);
-        else if (is_math(t->prim))
-            r = o3_store_math(c, t->prim, &v, dp ? &d : NULL, &j);
-        else
-            r = o3_store_prim(c, t->prim, &v, dp ? &d : NULL, &j);
-        if (j.kind == SV_MAP && !j.as.box)
-            sv_buf_append(x->w.out, "{}", 2); /* still the pre-set {} (no storage) */
-        else
-            o3_write_value(&x->w, &j, level);
-    }
-    c->depth--;
-    return r;
-}
-
 /* ---- entry points ---- */
 
-static void sctx_free(o3_sctx *x)
+void o3s_done(o3_sctx *x)
 {
     if (x->keys) {
         for (size_t i = 0; i < x->c->nclasses; i++) {
@@ -951,58 +547,11 @@ o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_val
                              const sv_alloc *alloc)
 {
     o3_sctx x;
-    memset(&x, 0, sizeof x);
-    x.c = c;
-    x.a = alloc ? alloc : sv_alloc_libc();
-    x.proto = sv_mem_calloc(x.a, c->nclasses, sizeof *x.proto);
-    if (!x.proto) {
-        o3_fail(c, SV_ERR_NOMEM, "out of memory");
-        return o3_r(RF, SV_O3DE_CATASTROPHIC);
-    }
+    if (!o3s_init(&x, c, alloc)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     sv_type t;
-    memset(&t, 0, sizeof t);
-    t.kind = SV_TYPE_CLASS;
-    t.cls = cls;
-    t.name = t.text = cls->name;
+    o3s_class_type(&t, cls);
     o3_res r = ld(&x, &t, json, obj, NULL, false);
-    sctx_free(&x);
-    return r;
-}
-
-o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void *obj, sv_buf *out,
-                              int indent)
-{
-    o3_sctx x;
-    memset(&x, 0, sizeof x);
-    x.c = c;
-    x.a = out->alloc ? out->alloc : sv_alloc_libc();
-    x.w.out = out;
-    x.w.indent = indent;
-    x.w.err = c->err;
-    x.proto = sv_mem_calloc(x.a, c->nclasses, sizeof *x.proto);
-    x.keys = sv_mem_calloc(x.a, c->nclasses, sizeof *x.keys);
-    if (!x.proto || !x.keys) {
-        sv_mem_free(x.a, x.keys, c->nclasses, sizeof *x.keys);
-        x.keys = NULL;
-        o3_fail(c, SV_ERR_NOMEM, "out of memory");
-        return o3_r(WV, SV_O3DE_CATASTROPHIC);
-    }
-    sv_type t;
-    memset(&t, 0, sizeof t);
-    t.kind = SV_TYPE_CLASS;
-    t.cls = cls;
-    t.name = t.text = cls->name;
-    size_t start = out->len;
-    /* the root class is compared with its default instance unless
-     * keep_defaults (sv_o3de_store's rule for classes) */
-    const uint8_t *d = c->keep_defaults ? NULL : prototype(&x, cls);
-    o3_res r = o3_ok(c) ? st(&x, &t, obj, NULL, d, NULL, 0) : o3_r(WV, SV_O3DE_CATASTROPHIC);
-    if (o3_halted(r) && sv_buf_ok(out)) {
-        out->len = start; /* a halted store leaves the pre-set {} */
-        sv_buf_append(out, "{}", 2);
-    }
-    if (x.w.bad && o3_ok(c)) o3_fail(c, x.w.st, "JSON text");
-    sctx_free(&x);
+    o3s_done(&x);
     return r;
 }
 
@@ -1013,6 +562,13 @@ o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uin
     return ld(x, t, j, p, aux, is_new);
 }
 void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst) { fresh_default(x, t, dst); }
+void o3s_class_type(sv_type *t, const sv_schema_class *cls)
+{
+    memset(t, 0, sizeof *t);
+    t->kind = SV_TYPE_CLASS;
+    t->cls = cls;
+    t->name = t->text = cls->name;
+}
 const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls) { return prototype(x, cls); }
 bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, o3_res *r)
 {
@@ -1028,4 +584,3 @@ bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc)
     if (!x->proto) o3_fail(c, SV_ERR_NOMEM, "out of memory");
     return x->proto != NULL;
 }
-void o3s_done(o3_sctx *x) { sctx_free(x); }

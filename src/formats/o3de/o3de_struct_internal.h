@@ -4,6 +4,8 @@
 #ifndef SV_O3DE_STRUCT_INTERNAL_H
 #define SV_O3DE_STRUCT_INTERNAL_H
 
+#include <string.h>
+
 #include "o3de_internal.h"
 #include "serval/schema.h"
 
@@ -23,11 +25,62 @@ typedef struct o3_sctx {
     o3_writer w;
 } o3_sctx;
 
+/* The C memory of a leaf, shared by the load and store halves.
+ * sv_prim_int_width and sv_prim_is_signed, inline: asked for every leaf */
+static inline int o3s_int_width(sv_prim p)
+{
+    switch (p) {
+    case SV_PRIM_I8:
+    case SV_PRIM_U8: return 1;
+    case SV_PRIM_I16:
+    case SV_PRIM_U16: return 2;
+    case SV_PRIM_I32:
+    case SV_PRIM_U32: return 4;
+    case SV_PRIM_I64:
+    case SV_PRIM_U64: return 8;
+    default: return 0;
+    }
+}
+static inline bool o3s_int_signed(sv_prim p)
+{
+    return p == SV_PRIM_I8 || p == SV_PRIM_I16 || p == SV_PRIM_I32 || p == SV_PRIM_I64;
+}
+
+static inline bool o3s_is_math(sv_prim p) { return p >= SV_PRIM_VECTOR2 && p <= SV_PRIM_TRANSFORM; }
+
+/* An integer of width w at p */
+static inline uint64_t o3s_load_uint(const uint8_t *p, int w)
+{
+    switch (w) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+static inline int64_t o3s_load_int(const uint8_t *p, int w)
+{
+    switch (w) {
+    case 1: return (int8_t)*p;
+    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
+    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* The walk state with its per-class prototype table (alloc NULL: libc);
+ * false (c failed) when out of memory. o3s_done frees what it holds. */
 bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc);
+/* A class type for the root of a walk. */
+void o3s_class_type(sv_type *t, const sv_schema_class *cls);
 void o3s_done(o3_sctx *x);
+
 /* The direct load of one JSON value j into the C memory at p (aux: the
  * count of a sequence), with every rule of the tree path. */
 o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new);
+/* The value of a leaf at p, as sv_struct_to_value makes it. Strings are
+ * not copied: the value points at the C string (read only here). */
+sv_value o3s_leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p);
 /* A fresh default of type t at dst; freeing what a value at p owns. */
 void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst);
 void o3s_free(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t *aux);

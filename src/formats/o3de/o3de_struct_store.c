@@ -1,0 +1,430 @@
+/* Storing bound C structs straight to O3DE JSON text (the store half of
+ * the direct path; the load half and the shared state are o3de_struct.c).
+ *
+ * The text is what sv_o3de_write prints for the tree sv_o3de_store makes:
+ * the same leaf serializers where a leaf is not plain, the class and
+ * sequence walks of o3de_class.c and o3de_containers.c on the C memory, and
+ * a member whose value turns out to be omitted cut back off the buffer.
+ * Plain leaves without a reporting callback are written here directly:
+ * keys as padded, precomputed text copied in one fixed-size move, numbers
+ * and escape-free strings straight into the output buffer. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "json/numconv.h"
+#include "o3de_internal.h"
+#include "o3de_struct_internal.h"
+#include "schema/schema_internal.h"
+
+#define WV SV_O3DE_WRITE_VALUE
+
+static void put_raw(o3_sctx *x, const char *s, size_t n) { sv_buf_append(x->w.out, s, n); }
+
+/* o3_write_string for the usual string, which needs no escape: copied
+ * straight into the output eight bytes at a time while none needs one */
+static void put_string(o3_sctx *x, const char *s, size_t n)
+{
+    sv_buf *b = x->w.out;
+    if (!sv_buf_reserve(b, n + 2 + 8)) return;
+    uint8_t *d = b->data + b->len;
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w, quote, bs;
+        memcpy(&w, s + i, 8);
+        quote = w ^ (ones * '"');
+        bs = w ^ (ones * '\\');
+        if ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high) break;
+        memcpy(d + 1 + i, &w, 8);
+    }
+    for (; i < n; i++) {
+        uint8_t ch = (uint8_t)s[i];
+        if (ch < 0x20 || ch == '"' || ch == '\\') {
+            o3_write_string(&x->w, s, n); /* escapes: the writer's own way */
+            return;
+        }
+        d[1 + i] = ch;
+    }
+    d[0] = '"';
+    d[n + 1] = '"';
+    b->len += n + 2;
+}
+
+/* Numbers printed straight into the output (one reservation, no copy) */
+static inline void put_f64(o3_sctx *x, double v)
+{
+    sv_buf *b = x->w.out;
+    if (sv_buf_reserve(b, 32)) b->len += o3_dtoa(v, (char *)b->data + b->len);
+}
+static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
+{
+    sv_buf *b = x->w.out;
+    if (!sv_buf_reserve(b, SV_FMT_INT_MAX)) return;
+    char *d = (char *)b->data + b->len;
+    uint64_t u = v;
+    size_t neg = 0;
+    if (sgn && (int64_t)v < 0) {
+        *d = '-';
+        neg = 1;
+        u = (uint64_t)0 - v;
+    }
+    if (u >= 100000000u) { /* long ones (ids): the general formatter */
+        b->len += neg + sv_fmt_u64(u, d + neg);
+        return;
+    }
+    if (u == 0) { /* o3_put_digits writes no digit for 0 */
+        *d = '0';
+        b->len++;
+        return;
+    }
+    b->len += neg + o3_put_digits(d + neg, (uint32_t)u);
+}
+
+/* o3_store_enum for a value that is one of the enumerators: its name */
+static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p, const uint8_t *dp, o3_res *r)
+{
+    sv_prim u = e->underlying;
+    int w = o3s_int_width(u);
+    bool sgn = o3s_int_signed(u);
+    if (w == 1 && sgn) return false;
+    uint64_t in = sgn ? (uint64_t)o3s_load_int(p, w) : o3s_load_uint(p, w);
+    for (uint32_t i = 0; i < e->nvalues; i++) {
+        if (e->values[i].value != in) continue;
+        if (dp && !x->c->keep_defaults && in == (sgn ? (uint64_t)o3s_load_int(dp, w) : o3s_load_uint(dp, w))) {
+            put_raw(x, "{}", 2);
+            *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
+        } else {
+            put_string(x, e->values[i].name, strlen(e->values[i].name));
+            *r = o3_r(WV, SV_O3DE_SUCCESS);
+        }
+        return true;
+    }
+    return false;
+}
+
+/* vector2/3/4, quaternion and colour: n floats, inlined for each constant
+ * n so that the loops unroll */
+static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const uint8_t *dp, size_t n,
+                                          bool color, o3_res *r)
+{
+    bool keep = x->c->keep_defaults;
+    float f[4], d[4];
+    for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4); /* fixed-size copies */
+    for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(f[i])) return false;
+    /* operator== compares values (0.0 equals -0.0); f is finite, so
+     * this is also every case of equal bits */
+    bool same = dp != NULL;
+    for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
+    if (same && !keep) {
+        put_raw(x, "{}", 2);
+        *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
+        return true;
+    }
+    size_t out = n;
+    bool alpha_default = color && dp && f[3] == d[3] && !keep;
+    if (alpha_default) out = 3;
+    sv_buf_putc(x->w.out, '[');
+    for (size_t i = 0; i < out; i++) {
+        if (i) sv_buf_putc(x->w.out, ',');
+        put_f64(x, (double)f[i]);
+    }
+    sv_buf_putc(x->w.out, ']');
+    *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
+    return true;
+}
+
+/* Inlined into the class and sequence walks: a call per leaf (with its
+ * saved registers) costs as much as the work for short values. */
+static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p,
+                                        const uint8_t *dp, o3_res *r)
+{
+    if (t->kind == SV_TYPE_ENUM) return fast_store_enum(x, t->enm, p, dp, r);
+    if (t->kind != SV_TYPE_PRIM) return false;
+    bool keep = x->c->keep_defaults;
+    sv_prim pr = t->prim;
+    int w = o3s_int_width(pr);
+    if (w) {
+        bool sgn = o3s_int_signed(pr);
+        uint64_t v = sgn ? (uint64_t)o3s_load_int(p, w) : o3s_load_uint(p, w);
+        if (dp && !keep && v == (sgn ? (uint64_t)o3s_load_int(dp, w) : o3s_load_uint(dp, w))) goto dflt;
+        put_int(x, sgn, v);
+        goto done;
+    }
+    switch (pr) {
+    case SV_PRIM_F32:
+    case SV_PRIM_F64: {
+        double v, d = 0;
+        if (pr == SV_PRIM_F32) {
+            float f, g = 0;
+            memcpy(&f, p, 4);
+            if (dp) memcpy(&g, dp, 4);
+            if (dp && !keep && fabsf(f - g) <= FLT_EPSILON) goto dflt;
+            v = f;
+        } else {
+            memcpy(&v, p, 8);
+            if (dp) memcpy(&d, dp, 8);
+            if (dp && !keep && fabs(v - d) <= DBL_EPSILON) goto dflt;
+        }
+        if (!isfinite(v)) return false; /* the writer's error, the long way */
+        put_f64(x, v);
+        goto done;
+    }
+    case SV_PRIM_BOOL: {
+        bool b, e = false;
+        memcpy(&b, p, sizeof b);
+        if (dp) memcpy(&e, dp, sizeof e);
+        if (dp && !keep && b == e) goto dflt;
+        b ? put_raw(x, "true", 4) : put_raw(x, "false", 5);
+        goto done;
+    }
+    case SV_PRIM_STRING: {
+        const char *s, *e = NULL;
+        memcpy(&s, p, sizeof s);
+        if (dp) memcpy(&e, dp, sizeof e);
+        if (!s) s = "";
+        if (dp && !e) e = "";
+        if (dp && !keep && strcmp(s, e) == 0) goto dflt;
+        put_string(x, s, strlen(s));
+        goto done;
+    }
+    case SV_PRIM_VECTOR2: return store_floats(x, p, dp, 2, false, r);
+    case SV_PRIM_VECTOR3: return store_floats(x, p, dp, 3, false, r);
+    case SV_PRIM_VECTOR4: return store_floats(x, p, dp, 4, false, r);
+    case SV_PRIM_QUATERNION: return store_floats(x, p, dp, 4, false, r);
+    case SV_PRIM_COLOR: return store_floats(x, p, dp, 4, true, r);
+    default: return false;
+    }
+dflt:
+    put_raw(x, "{}", 2);
+    *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
+    return true;
+done:
+    *r = o3_r(WV, SV_O3DE_SUCCESS);
+    return true;
+}
+
+/* ---- store ---- */
+
+static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
+                 const uint8_t *daux, unsigned level);
+
+#define KEY_PAD 32
+
+static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o3_class_info *ci)
+{
+    o3_keys *k = &x->keys[cls->index];
+    if (k->text) return k;
+    sv_buf b;
+    sv_buf_init(&b, x->a);
+    o3_writer tw = {&b, 0, NULL, false, SV_OK};
+    k->off = sv_mem_calloc(x->a, ci->nfields + 1, sizeof *k->off);
+    if (!k->off) {
+        o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < ci->nfields; i++) {
+        k->off[i] = b.len;
+        o3_write_string(&tw, ci->fields[i]->name, strlen(ci->fields[i]->name));
+        sv_buf_putc(&b, ':');
+    }
+    k->off[ci->nfields] = b.len;
+    /* room past the end, so that st_class may copy a key 32 bytes at a time */
+    for (int i = 0; i < KEY_PAD; i++) sv_buf_putc(&b, 0);
+    if (!sv_buf_ok(&b)) {
+        sv_buf_free(&b);
+        o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    k->text = (char *)sv_buf_take(&b, &k->text_len, &k->text_cap);
+    k->nfields = ci->nfields;
+    return k->text ? k : NULL;
+}
+
+static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p, const uint8_t *dp,
+                       unsigned level)
+{
+    o3_ctx *c = x->c;
+    o3_writer *w = &x->w;
+    const o3_class_info *ci = o3_class(c, cls);
+    if (ci->nfields == 0) {
+        sv_buf_append(w->out, "{}", 2);
+        return c->keep_defaults
+                   ? o3_rep(c, WV, SV_O3DE_SUCCESS, "Class didn't contain any elements to store.")
+                   : o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Class didn't contain any elements to store.");
+    }
+    const o3_keys *keys = class_keys(x, cls, ci);
+    if (!keys) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    sv_buf_putc(w->out, '{');
+    size_t written = 0;
+    /* st's own checks for a leaf one level down pass: leaves go straight
+     * to fast_store (no path to keep without a callback) */
+    bool plain = !c->report && !w->indent && c->depth < c->max_depth;
+    o3_res result = sv_o3de_result_none(WV);
+    for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
+        const sv_schema_field *f = ci->fields[i];
+        size_t back = w->out->len;
+        size_t kl = keys->off[i + 1] - keys->off[i];
+        if (!w->indent && kl <= KEY_PAD) {
+            /* the separator and the key in one reservation, the key as one
+             * fixed-size copy (the key text is padded) */
+            if (sv_buf_reserve(w->out, 1 + KEY_PAD)) {
+                uint8_t *d = w->out->data + w->out->len;
+                *d = ',';
+                d += written != 0;
+                memcpy(d, keys->text + keys->off[i], KEY_PAD);
+                w->out->len = (size_t)(d - w->out->data) + kl;
+            }
+        } else if (w->indent) {
+            if (written) sv_buf_putc(w->out, ',');
+            o3_write_newline(w, level + 1);
+            sv_buf_append(w->out, keys->text + keys->off[i], kl - 1);
+            sv_buf_append(w->out, ": ", 2);
+        } else {
+            if (written) sv_buf_putc(w->out, ',');
+            sv_buf_append(w->out, keys->text + keys->off[i], kl);
+        }
+        o3_res r;
+        if (plain && fast_store(x, f->type, p + f->c_offset, dp ? dp + f->c_offset : NULL, &r)) {
+            /* a plain leaf, written as st would have written it */
+        } else {
+            size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : c->path_len;
+            size_t ao = f->c->aux;
+            r = st(x, f->type, p + f->c_offset, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
+                   dp ? dp + f->c_offset : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL,
+                   level + 1);
+            if (c->report) o3_path_pop(c, mark);
+        }
+        if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
+        if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
+            written++;
+        else if (sv_buf_ok(w->out))
+            w->out->len = back; /* omitted: cut the member off again */
+        result = o3_combine(result, r);
+    }
+    if (w->indent && written) o3_write_newline(w, level);
+    sv_buf_putc(w->out, '}');
+    return result;
+}
+
+static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, unsigned level)
+{
+    o3_ctx *c = x->c;
+    o3_writer *w = &x->w;
+    const uint8_t *items;
+    size_t n;
+    memcpy(&items, p, sizeof items);
+    memcpy(&n, aux, sizeof n);
+    if (!items) n = 0;
+    if (n == 0) {
+        if (!c->keep_defaults) {
+            sv_buf_append(w->out, "{}", 2);
+            return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Empty container.");
+        }
+        sv_buf_append(w->out, "[]", 2);
+        return o3_rep(c, WV, SV_O3DE_SUCCESS, "Empty container stored.");
+    }
+    const sv_type *elem = t->params[0];
+    size_t es = sv__type_c_size(elem);
+    /* each element against a fresh default of its type (ReplaceDefault) */
+    uint8_t leaf[64];
+    const uint8_t *d = leaf;
+    if (elem->kind == SV_TYPE_CLASS) {
+        d = o3s_prototype(x, elem->cls);
+        if (!d) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    } else {
+        o3s_fresh_default(x, elem, leaf); /* a leaf: owns nothing */
+    }
+    sv_buf_putc(w->out, '[');
+    o3_res result = sv_o3de_result_none(WV);
+    bool plain = !c->report && !w->indent && c->depth < c->max_depth;
+    for (size_t i = 0; i < n && o3_ok(c); i++) {
+        if (i) sv_buf_putc(w->out, ',');
+        if (w->indent) o3_write_newline(w, level + 1);
+        o3_res r;
+        if (plain && fast_store(x, elem, items + i * es, d, &r)) {
+            /* a plain leaf, as in st_class */
+        } else {
+            size_t mark = c->report ? o3_path_index(c, i) : c->path_len;
+            r = st(x, elem, items + i * es, NULL, d, NULL, level + 1);
+            if (c->report) o3_path_pop(c, mark);
+        }
+        if (o3_halted(r)) return r;
+        result = o3_combine(result, r);
+    }
+    if (w->indent) o3_write_newline(w, level);
+    sv_buf_putc(w->out, ']');
+    return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
+}
+
+static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
+                 const uint8_t *daux, unsigned level)
+{
+    o3_ctx *c = x->c;
+    (void)daux;
+    if (!o3_ok(c)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    if (c->depth >= c->max_depth)
+        return o3_rep(c, WV, SV_O3DE_CATASTROPHIC, "The value is nested too deeply to store.");
+    c->depth++;
+    o3_res r;
+    if (t->kind == SV_TYPE_CLASS) {
+        r = st_class(x, t->cls, p, dp, level);
+    } else if (t->kind == SV_TYPE_GENERIC) {
+        r = st_seq(x, t, p, aux, level);
+    } else if (!c->report && !x->w.indent && fast_store(x, t, p, dp, &r)) {
+        /* done */
+    } else {
+        sv_value v = o3s_leaf_value(x, t, p), d, j;
+        if (dp) d = o3s_leaf_value(x, t, dp);
+        memset(&j, 0, sizeof j);
+        j.kind = SV_MAP; /* the pre-set {} a default leaves in place */
+        if (t->kind == SV_TYPE_ENUM)
+            r = o3_store_enum(c, t->enm, &v, dp ? &d : NULL, &j);
+        else if (o3s_is_math(t->prim))
+            r = o3_store_math(c, t->prim, &v, dp ? &d : NULL, &j);
+        else
+            r = o3_store_prim(c, t->prim, &v, dp ? &d : NULL, &j);
+        if (j.kind == SV_MAP && !j.as.box)
+            sv_buf_append(x->w.out, "{}", 2); /* still the pre-set {} (no storage) */
+        else
+            o3_write_value(&x->w, &j, level);
+    }
+    c->depth--;
+    return r;
+}
+
+/* ---- entry point ---- */
+
+o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void *obj, sv_buf *out,
+                              int indent)
+{
+    o3_sctx x;
+    if (!o3s_init(&x, c, out->alloc)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    x.w.out = out;
+    x.w.indent = indent;
+    x.w.err = c->err;
+    x.keys = sv_mem_calloc(x.a, c->nclasses, sizeof *x.keys);
+    if (!x.keys) {
+        o3s_done(&x);
+        o3_fail(c, SV_ERR_NOMEM, "out of memory");
+        return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    }
+    sv_type t;
+    o3s_class_type(&t, cls);
+    size_t start = out->len;
+    /* the root class is compared with its default instance unless
+     * keep_defaults (sv_o3de_store's rule for classes) */
+    const uint8_t *d = c->keep_defaults ? NULL : o3s_prototype(&x, cls);
+    o3_res r = o3_ok(c) ? st(&x, &t, obj, NULL, d, NULL, 0) : o3_r(WV, SV_O3DE_CATASTROPHIC);
+    if (o3_halted(r) && sv_buf_ok(out)) {
+        out->len = start; /* a halted store leaves the pre-set {} */
+        sv_buf_append(out, "{}", 2);
+    }
+    if (x.w.bad && o3_ok(c)) o3_fail(c, x.w.st, "JSON text");
+    o3s_done(&x);
+    return r;
+}
