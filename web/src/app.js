@@ -139,7 +139,14 @@
     const t0 = performance.now();
     const r = await busy(() => call('open', { file }));
     if (!r) return;
-    state.name = r.name;
+    showMembers(file.name, r.members, r.member);
+    await shown(r, t0);
+  }
+
+  // What open and openMember give: the file (or member) read, or its
+  // candidates when no format recognised it.
+  async function shown(r, t0) {
+    state.name = r.name.replace(/^.*\//, '');
     state.format = r.format;
     state.fromBytes = true;
     fillFormats(r.candidates);
@@ -152,6 +159,32 @@
     }
     await showRoot(r.root);
     loaded(t0, `${r.name}, ${sizeText(r.size)}, read as ${r.format}`);
+  }
+
+  // A .resonitepackage: a button per member; the one shown is disabled.
+  function showMembers(pkgName, members, current) {
+    const box = $('members');
+    box.textContent = '';
+    box.hidden = !members;
+    if (!members) return;
+    box.appendChild(span('', `${pkgName} is a package of ${members.length} member${members.length === 1 ? '' : 's'}; open:`));
+    members.forEach((m, i) => {
+      const b = document.createElement('button');
+      b.textContent = `${m.name} (${sizeText(m.size)}${m.tree ? ', data tree' : ''})`;
+      b.dataset.member = String(i);
+      b.disabled = i === current;
+      b.onclick = () => openMember(pkgName, i);
+      box.appendChild(b);
+    });
+  }
+
+  async function openMember(pkgName, index) {
+    message('');
+    const t0 = performance.now();
+    const r = await busy(() => call('openMember', { index }));
+    if (!r) return;
+    showMembers(pkgName, r.members, r.member);
+    await shown(r, t0);
   }
 
   async function reopen(format) {
@@ -180,6 +213,7 @@
     if (!state.format) state.format = 'json';
     fillFormats([]);
     $('candidates').hidden = true;
+    $('members').hidden = true;
     await showRoot(r.root);
     loaded(t0, `${r.name}, ${sizeText(r.size)}, typed JSON; written as ${state.format}`);
   }

@@ -10,6 +10,7 @@ let wasm = null;
 let formats = [];
 let bytes = null; // the opened file, kept to decode it again as another format
 let tree = null;
+let pkg = null; // an opened .resonitepackage: {data, members}
 
 const PAGE = 100;
 
@@ -98,6 +99,21 @@ function encodeFromPieces(format, pieces, indent) {
   return takeOutput();
 }
 
+// A zip (a .resonitepackage) whose members the library lists, or null.
+function packageMembers(data) {
+  if (!wasm._svw_package_list || data.length < 4 || data[0] !== 0x50 || data[1] !== 0x4b ||
+      data[2] !== 3 || data[3] !== 4) return null;
+  let rc;
+  withBytes(data, (p, n) => { rc = wasm._svw_package_list(p, n); });
+  if (rc !== 0) return null;
+  return JSON.parse(new TextDecoder().decode(takeOutput()));
+}
+
+function packageMember(data, index) {
+  withBytes(data, (p, n) => callOk(wasm._svw_package_read(p, n, index)));
+  return takeOutput();
+}
+
 // The tree is replaced only once the new one is whole: a file that fails
 // to decode leaves the one shown as it was.
 function loadTree(text) {
@@ -177,6 +193,22 @@ function search(query, max) {
   return { results, truncated: stopped };
 }
 
+// Detects and decodes the bytes of a file (or of a package member).
+function openBytes(data, name, format) {
+  progress('detecting the format', 0);
+  const candidates = detect(data, name);
+  const chosen = format || (candidates[0] && candidates[0].name);
+  if (!chosen) {
+    bytes = data; // kept for the format the user picks
+    tree = null;
+    return { name, size: data.length, candidates, format: null };
+  }
+  progress(`decoding as ${chosen}`, 0);
+  loadTree(decodeToText(chosen, data));
+  bytes = data;
+  return { name, size: data.length, candidates, format: chosen, root: rootRow() };
+}
+
 const ops = {
   async init() {
     const b = atob(SERVAL_WASM_BASE64);
@@ -190,18 +222,25 @@ const ops = {
   async open({ file, format }) {
     progress('reading the file', 0);
     const data = new Uint8Array(await file.arrayBuffer());
-    progress('detecting the format', 0);
-    const candidates = detect(data, file.name);
-    const chosen = format || (candidates[0] && candidates[0].name);
-    if (!chosen) {
-      bytes = data; // kept for the format the user picks
-      tree = null;
-      return { name: file.name, size: data.length, candidates, format: null };
+    const members = format ? null : packageMembers(data);
+    if (members) {
+      // A package: its first data tree is shown, the others are a click away.
+      pkg = { data, members };
+      const first = members.findIndex((m) => m.tree);
+      if (first < 0) {
+        bytes = null;
+        tree = null;
+        return { name: file.name, size: data.length, candidates: [], format: null, members };
+      }
+      return { ...openBytes(packageMember(data, first), members[first].name), members, member: first };
     }
-    progress(`decoding as ${chosen}`, 0);
-    loadTree(decodeToText(chosen, data));
-    bytes = data;
-    return { name: file.name, size: data.length, candidates, format: chosen, root: rootRow() };
+    pkg = null;
+    return openBytes(data, file.name, format);
+  },
+  async openMember({ index }) {
+    if (!pkg || !pkg.members[index]) throw new Error('no such package member');
+    const m = pkg.members[index];
+    return { ...openBytes(packageMember(pkg.data, index), m.name), members: pkg.members, member: index };
   },
   async reopen({ format }) {
     progress(`decoding as ${format}`, 0);

@@ -54,6 +54,34 @@ async function pickEditable() {
   });
 }
 
+// The formats the page was built with.
+async function pageFormats() {
+  return page.locator('#format-select option').evaluateAll((els) => els.map((e) => e.value));
+}
+
+// Expands rows until the editor of pointer shows; marks it as the target.
+async function findEditable({ pointer, type }) {
+  for (let round = 0; round < 60; round++) {
+    const found = await page.evaluate((p) => {
+      const el = document.querySelector(`#tree input.edit[data-pointer="${p}"]`);
+      if (el) {
+        el.dataset.testTarget = '1';
+        return { type: el.dataset.type, pointer: p, value: el.value };
+      }
+      const closed = [...document.querySelectorAll('#tree .toggle')].find((t) => t.textContent === '▸' && t.offsetParent);
+      if (closed) closed.click();
+      return closed ? null : false;
+    }, pointer);
+    if (found) {
+      assert.equal(found.type, type);
+      return found;
+    }
+    if (found === false) break;
+    await page.waitForTimeout(30);
+  }
+  return null;
+}
+
 // A new value of the same type, different from the old one, as JSON.
 function newLiteral(type, old) {
   if (type === 'bool') return old === 'true' ? 'false' : 'true';
@@ -66,7 +94,8 @@ function newLiteral(type, old) {
 }
 
 async function editTarget(literal, type) {
-  const text = type === 'string' ? JSON.parse(literal) : literal;
+  const quoted = type === 'string' || type === 'bytes';
+  const text = quoted ? JSON.parse(literal) : literal;
   const input = page.locator('input[data-test-target="1"]');
   await input.fill(text);
   await input.press('Enter');
@@ -74,7 +103,7 @@ async function editTarget(literal, type) {
     const el = document.querySelector('input[data-test-target="1"]');
     return el.classList.contains('edited') || el.classList.contains('invalid');
   });
-  assert.equal(await input.getAttribute('class'), 'edit' + (type === 'string' ? ' wide' : '') + ' edited',
+  assert.equal(await input.getAttribute('class'), 'edit' + (quoted ? ' wide' : '') + ' edited',
     await page.textContent('#message'));
   await page.evaluate(() => { delete document.querySelector('input[data-test-target="1"]').dataset.testTarget; });
 }
@@ -90,7 +119,17 @@ function samples() {
     { file: 'tests/vectors/noesis/all-commands.unicode.be.v4.nsb', format: 'noesis' },
     { file: 'tests/vectors/json/tags.json', format: 'json' },
     { file: 'tests/vectors/json/math.json', format: 'json' },
+    { file: 'examples/item.brson', format: 'resonite' },
+    // Raw KingsIsle properties (no type list): the edit replaces the bytes
+    // of a 32-bit property, 7 -> 8.
+    { file: 'examples/tiny.bind', format: 'kingsisle', edit: { pointer: '/2301988666/data/$bytes', type: 'bytes', text: 'CAAAAA==' } },
   ];
+  const brson = path.join(SAMPLES, 'brson');
+  if (fs.existsSync(brson)) {
+    for (const f of fs.readdirSync(brson).filter((n) => n.endsWith('.brson')).sort()) {
+      list.push({ file: path.join(brson, f), format: 'resonite', shared: true });
+    }
+  }
   const nsb = path.join(SAMPLES, 'noesis-nsb');
   if (fs.existsSync(nsb)) {
     for (const f of fs.readdirSync(nsb).filter((n) => n.endsWith('.nsb')).sort()) {
@@ -107,14 +146,18 @@ describe('each format: open, download untouched, edit, download', () => {
       const expectedFormat = cli(['detect', s.file]).toString().trim().split(': ')[1].split(' ')[0];
       assert.equal(expectedFormat, s.format, 'the command detects the sample as expected');
 
+      if (!(await pageFormats()).includes(s.format)) {
+        t.skip(`the page was built without ${s.format} (scripts/install-web-deps.sh builds its libraries)`);
+        return;
+      }
       const r = await openFile(page, s.file);
       assert.equal(r.message, '', `opened without error: ${r.message}`);
       assert.equal(await page.inputValue('#format-select'), s.format);
       assert.deepEqual(await download(page), original, 'an untouched download is the file itself');
 
-      const target = await pickEditable();
+      const target = s.edit ? await findEditable(s.edit) : await pickEditable();
       assert.ok(target, 'the tree has an editable value');
-      const literal = newLiteral(target.type, target.value);
+      const literal = s.edit ? JSON.stringify(s.edit.text) : newLiteral(target.type, target.value);
       await editTarget(literal, target.type);
       const edited = await download(page);
       const expected = cliEdit(s.file, s.format, target.pointer, literal);
@@ -123,8 +166,47 @@ describe('each format: open, download untouched, edit, download', () => {
       t.diagnostic(`edited ${target.pointer} (${target.type}) = ${literal}`);
     });
   }
-  const brson = path.join(SAMPLES, 'brson');
-  test('resonite samples', { skip: fs.existsSync(brson) ? 'resonite is not in the WebAssembly build (Brotli, LZMA and LZ4 are system libraries)' : 'no ../shared/samples/brson' }, () => {});
+  if (!fs.existsSync(path.join(SAMPLES, 'brson'))) test('shared resonite samples', { skip: 'no ../shared/samples/brson' }, () => {});
+});
+
+describe('a .resonitepackage', () => {
+  const dir = path.join(SAMPLES, 'resonitepackage');
+  const packages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.resonitepackage')).sort() : [];
+  if (packages.length === 0) test('shared packages', { skip: 'no ../shared/samples/resonitepackage' }, () => {});
+  for (const name of packages) {
+    test(`${name}: its data tree member opens, downloads and edits as the command writes it`, async (t) => {
+      if (!(await pageFormats()).includes('resonite')) {
+        t.skip('the page was built without resonite (scripts/install-web-deps.sh builds its libraries)');
+        return;
+      }
+      const pkg = path.join(dir, name);
+      // The command's list: size, stored size, kind, name; the first data tree is shown.
+      const lines = cli(['resonite', 'package', 'list', pkg]).toString('utf8').trim().split('\n');
+      const members = lines.map((l) => l.trim().split(/\s+/)).filter((w) => w.length >= 4);
+      const r = await openFile(page, pkg);
+      assert.equal(r.message, '', `opened without error: ${r.message}`);
+      const buttons = await page.locator('#members button').evaluateAll((els) => els.map((e) => ({ text: e.textContent, disabled: e.disabled })));
+      assert.equal(buttons.length, members.length, 'a button per member');
+      const shownIdx = buttons.findIndex((b) => b.disabled);
+      const member = members[shownIdx].slice(3).join(' ');
+      assert.ok(buttons[shownIdx].text.startsWith(member + ' ('), `${buttons[shownIdx].text} is ${member}`);
+      assert.equal(await page.inputValue('#format-select'), 'resonite');
+
+      const out = path.join(TMP, 'extract-' + name);
+      cli(['resonite', 'package', 'extract', pkg, '-o', out, member]);
+      const extracted = path.join(out, member);
+      const original = fs.readFileSync(extracted);
+      assert.deepEqual(await download(page), original, 'the untouched member is the bytes the command extracts');
+      const target = await pickEditable();
+      assert.ok(target, 'the member has an editable value');
+      const literal = newLiteral(target.type, target.value);
+      await editTarget(literal, target.type);
+      const expected = cliEdit(extracted, 'resonite', target.pointer, literal);
+      assert.notDeepEqual(expected, original);
+      assert.deepEqual(await download(page), expected, `edit ${target.pointer} = ${literal} matches the command`);
+      t.diagnostic(`${member}: edited ${target.pointer} (${target.type}) = ${literal}`);
+    });
+  }
 });
 
 describe('the Godot save', () => {
