@@ -375,6 +375,70 @@ test('a 50 MB Godot file loads in the worker with progress', async (t) => {
   console.log(line);
 });
 
+// Runs a search from the page and waits for its end: {status, count,
+// buildMs, scanMs, entries} and the pointers of the hits shown.
+async function searchFor(query) {
+  await page.evaluate(() => { window.servalViewer.lastSearch = null; });
+  await page.fill('#search', query);
+  await page.press('#search', 'Enter');
+  await waitFor(page, (q) => window.servalViewer.lastSearch && window.servalViewer.lastSearch.query === q, query, 120000);
+  const r = await page.evaluate(() => window.servalViewer.lastSearch);
+  r.pointers = await page.locator('#search-results .hit').evaluateAll((els) => els.map((e) => e.textContent.split('  ')[0]));
+  return r;
+}
+
+test('search in the 50 MB file: stopped, then an index built once, hits in tree order, edits seen', async (t) => {
+  // The file of the test before is open: names item_0 .. item_149999, then
+  // 8,000,000 floats (i % 1000) + 0.5.
+  assert.equal(await page.locator('#tree .row[data-pointer="/149999"]').count(), 0, 'the big file is open');
+  // A search stopped at once stops while the index is built (millions of values).
+  await page.evaluate(() => { window.servalViewer.lastSearch = null; });
+  await page.fill('#search', 'item_14999');
+  await page.press('#search', 'Enter');
+  await page.click('#search-stop');
+  await waitFor(page, () => window.servalViewer.lastSearch !== null, null, 120000);
+  assert.equal(await page.evaluate(() => window.servalViewer.lastSearch.status), 'cancelled');
+
+  const first = await searchFor('item_14999');
+  const names = [14999, ...Array.from({ length: 10 }, (_, k) => 149990 + k)].map((i) => `/${i}/name`);
+  assert.equal(first.status, 'done');
+  assert.deepEqual(first.pointers, names);
+  assert.equal(first.count, 11);
+  assert.ok(first.buildMs !== null, 'the first whole search builds the index');
+  // A row per value shown: 150,000 dicts and their 5 values each (pos is one
+  // Vector3 row), the float array and its 8,000,000 items.
+  assert.equal(first.entries, 150000 * 6 + 1 + 8000000);
+
+  const again = await searchFor('ITEM_149999');
+  assert.deepEqual(again.pointers, ['/149999/name'], 'case-insensitive');
+  assert.equal(again.buildMs, null, 'the index is built once');
+
+  const floats = await searchFor('999.5');
+  assert.equal(floats.status, 'max');
+  assert.equal(floats.count, 200);
+  assert.equal(floats.pointers[0], '/150000/$f32s/999');
+  assert.equal(floats.pointers[1], '/150000/$f32s/1999');
+
+  // An edit is seen by the next search without building the index again.
+  await searchFor('item_14999');
+  await page.locator('.hit').first().click();
+  const name = page.locator('input[data-pointer="/14999/name"]');
+  await name.waitFor();
+  await name.fill('renamed_zz');
+  await name.press('Enter');
+  await page.waitForSelector('input[data-pointer="/14999/name"].edited');
+  const renamed = await searchFor('renamed_zz');
+  assert.deepEqual(renamed.pointers, ['/14999/name']);
+  assert.equal(renamed.buildMs, null);
+  assert.deepEqual((await searchFor('item_14999')).pointers, names.slice(1));
+
+  const line = `search in 50 MB: index of ${first.entries} rows built in ${Math.round(first.buildMs)} ms; ` +
+    `scans: ${Math.round(first.scanMs)} ms (11 hits), ${Math.round(again.scanMs)} ms (1 hit), ` +
+    `${Math.round(floats.scanMs)} ms (first 200 hits)`;
+  t.diagnostic(line);
+  console.log(line);
+});
+
 test('nothing left the machine: every request was the page or its worker', () => {
   assert.ok(requests.length >= 2, 'requests were recorded');
   assert.deepEqual(foreignRequests(requests), []);
