@@ -311,7 +311,7 @@
   // An input for one scalar: checked by the worker against its type.
   function editor(path, type, value, node, pointer) {
     const input = document.createElement('input');
-    input.className = 'edit' + (type === 'string' || type === 'bytes' ? ' wide' : '');
+    input.className = 'edit' + (type === 'string' || type === 'bytes' || type === 'str' ? ' wide' : '');
     input.value = value;
     input.dataset.type = type;
     input.dataset.pointer = pointer;

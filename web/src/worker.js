@@ -161,7 +161,7 @@ function edit(path, type, text, view) {
   else parent.vals[last] = value;
   treeVersion++;
   if (index && view && view.length) index.update(tree, view);
-  return { value: numText(value) };
+  return { value: editText(value) };
 }
 
 // Search (search.js): the index of the tree, built by the first search and
@@ -264,7 +264,7 @@ function edit(path, type, text, view) {
   else parent.vals[last] = value;
   treeVersion++;
   if (index && view && view.length) index.update(tree, view);
-  return { value: numText(value) };
+  return { value: editText(value) };
 }
 
 

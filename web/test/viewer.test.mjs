@@ -272,6 +272,68 @@ describe('the Godot save', () => {
   });
 });
 
+test('a bool stored as 2 and strings that are not UTF-8 are edited, and written as Godot 3 stores them', async () => {
+  // Godot 3 Variant bytes (docs/formats/godot.md), built here from the
+  // layout: a Dictionary (type 18, count) of String keys (type 4, byte
+  // length, bytes padded to 4) and a bool (type 1, u32 value).
+  const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
+  const str = (bytes) => Buffer.concat([u32(4), u32(bytes.length), bytes, Buffer.alloc((4 - (bytes.length % 4)) % 4)]);
+  const text = (s) => str(Buffer.from(s, 'latin1'));
+  const save = (flag, name, lone) => Buffer.concat([u32(18), u32(3), text('flag'), u32(1), u32(flag),
+    text('name'), str(name), text('lone'), str(lone)]);
+  const json = path.join(TMP, 'raw.json');
+  fs.writeFileSync(json, '{"flag": {"$bool": true, "$raw": 2}, "name": {"$str": ["ab", 1114112, "c"]}, "lone": {"$str": ["x\\ud800"]}}');
+  const file = path.join(TMP, 'raw.godot3.bin');
+  cli(['conv', '--from', 'json', '--to', 'godot3', '-o', file, json]);
+  // 1114112 (U+110000) is F4 90 80 80 in the UTF-8 of RFC 2279; a lone
+  // U+D800 is ED A0 80.
+  const original = save(2, Buffer.from('6162f490808063', 'hex'), Buffer.from('78eda080', 'hex'));
+  assert.deepEqual(fs.readFileSync(file), original, 'the command wrote the layout above');
+
+  await openFile(page, file);
+  assert.equal(await page.inputValue('#format-select'), 'godot3');
+  const flag = page.locator('input[data-pointer="/flag"]');
+  const name = page.locator('input[data-pointer="/name"]');
+  const lone = page.locator('input[data-pointer="/lone"]');
+  assert.equal(await flag.getAttribute('data-type'), 'rawbool');
+  assert.equal(await flag.inputValue(), '2');
+  assert.equal(await page.locator('#tree .row[data-pointer="/flag"] .type').textContent(), 'bool (true, stored)');
+  assert.equal(await name.getAttribute('data-type'), 'str');
+  assert.equal(await name.inputValue(), '["ab",1114112,"c"]');
+  assert.equal(await lone.inputValue(), '["x\\ud800"]');
+
+  const edit = async (input, value) => {
+    await input.evaluate((el) => el.classList.remove('edited', 'invalid'));
+    await input.fill(value);
+    await input.press('Enter');
+    await input.evaluate((el) => new Promise((resolve) => {
+      const check = () => (el.classList.contains('edited') || el.classList.contains('invalid') ? resolve() : setTimeout(check, 20));
+      check();
+    }));
+  };
+  await edit(flag, 'maybe');
+  assert.match(await flag.getAttribute('class'), /invalid/);
+  assert.match(await page.textContent('#message'), /true, false or a whole number 0 to 4294967295/);
+  await edit(name, '["ab", {"$u8s": [256]}]');
+  assert.match(await name.getAttribute('class'), /invalid/);
+  assert.match(await page.textContent('#message'), /a piece is a string/);
+  assert.deepEqual(await download(page), original, 'refused edits leave the file as it was');
+
+  await edit(flag, '5');
+  // (a raw byte such as {"$u8s": [255]} is a valid piece, but Godot 3 stores
+  // only what its reader takes back: the download would be refused)
+  await edit(name, '["ab", 1114113, "d"]');
+  await edit(lone, '["y\\udbff"]');
+  for (const input of [flag, name, lone]) assert.match(await input.getAttribute('class'), /edited/);
+  assert.equal(await name.inputValue(), '["ab",1114113,"d"]');
+  assert.deepEqual(await download(page),
+    save(5, Buffer.from('6162f490808164', 'hex'), Buffer.from('79edafbf', 'hex')));
+  await edit(flag, 'false');
+  assert.equal(await flag.inputValue(), 'false');
+  assert.deepEqual(await download(page),
+    save(0, Buffer.from('6162f490808164', 'hex'), Buffer.from('79edafbf', 'hex')));
+});
+
 test('packed arrays are paged', async () => {
   const json = path.join(TMP, 'packed.json');
   const items = Array.from({ length: 250 }, (_, i) => `${i}.5`).join(',');
