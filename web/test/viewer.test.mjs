@@ -120,6 +120,10 @@ function samples() {
     { file: 'tests/vectors/json/tags.json', format: 'json' },
     { file: 'tests/vectors/json/math.json', format: 'json' },
     { file: 'examples/item.brson', format: 'resonite' },
+    // every container: Brotli, LZMA and LZ4, with the FrDT header and without
+    ...['tiny.brson', 'tiny.7zbson', 'tiny.lz4bson', 'tiny-legacy.brson', 'tiny-legacy.7zbson', 'tiny-legacy.lz4bson']
+      .map((f) => ({ file: `tests/vectors/resonite/${f}`, format: 'resonite' })),
+    { file: 'tests/vectors/kingsisle/tiny.xml', format: 'kingsisle-xml' },
     // Raw KingsIsle properties (no type list): the edit replaces the bytes
     // of a 32-bit property, 7 -> 8.
     { file: 'examples/tiny.bind', format: 'kingsisle', edit: { pointer: '/2301988666/data/$bytes', type: 'bytes', text: 'CAAAAA==' } },
