@@ -76,10 +76,12 @@ bench: build
 
 # The browser viewer (web/): build-web/serval-viewer.html, one page that
 # opens from the disk. emscripten is installed by scripts/install-web-deps.sh;
-# Debian's emscripten finds its acorn module through NODE_PATH.
+# Debian's emscripten finds its acorn module through NODE_PATH. The libraries
+# of resonite and kingsisle come from the prefix the script builds them in.
 web:
 	@bash scripts/install-web-deps.sh
-	export NODE_PATH=/usr/share/nodejs && emcmake cmake -S web -B build-web -Wno-dev >/dev/null && \
+	export NODE_PATH=/usr/share/nodejs && emcmake cmake -S web -B build-web -Wno-dev \
+	  -DSERVAL_WEB_DEPS="$$(bash scripts/install-web-deps.sh --prefix)" >/dev/null && \
 	  cmake --build build-web -j$(JOBS)
 
 install: run

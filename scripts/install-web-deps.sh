@@ -4,10 +4,26 @@
 # tests drive), Node.js and npm, then playwright-core from web/test's lock
 # file (npm ci). apt-get runs only for what is missing; npm ci only when the
 # installed packages do not match the lock file. Safe to run again.
+#
+# The resonite and kingsisle formats need zlib, Brotli, LZ4, liblzma and
+# expat in WebAssembly. They are built from Debian's own source packages
+# (apt-get source, with a deb-src entry added for the system's Debian
+# suites) by web/deps/ into a cache outside the repository:
+# ${SERVAL_WEB_DEPS:-~/.cache/serval-web-deps}/prefix, which web/test/run.sh
+# and make web hand to the viewer's build. Built once; a later run finds the
+# prefix's stamp and does nothing.
+#
+#   install-web-deps.sh            installs and builds what is missing
+#   install-web-deps.sh --prefix   prints that prefix (built or not) and exits
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+deps="${SERVAL_WEB_DEPS:-${XDG_CACHE_HOME:-$HOME/.cache}/serval-web-deps}"
+if [ "${1:-}" = "--prefix" ]; then
+  echo "$deps/prefix"
+  exit 0
+fi
 
-packages=(emscripten chromium)
+packages=(emscripten chromium dpkg-dev)
 command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)
 
@@ -34,4 +50,32 @@ if ! cmp -s <(node -e 'const l=require("./package-lock.json");delete l.packages[
             <(node -e 'console.log(JSON.stringify(require("./node_modules/.package-lock.json").packages))' 2>/dev/null); then
   echo "install-web-deps: npm ci in web/test" >&2
   npm ci --no-audit --no-fund --silent
+fi
+
+# ---- zlib, Brotli, LZ4, liblzma and expat for WebAssembly ----------------------
+source_packages=(zlib brotli lz4 xz-utils expat)
+stamp="$deps/prefix/.serval-web-deps"
+if [ "$(cat "$stamp" 2>/dev/null)" != "${source_packages[*]}" ]; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  # apt-get source needs the source indexes: a deb-src entry for the same
+  # archive and suites as the system's deb822 or one-line entries.
+  if ! apt-get source --simulate zlib >/dev/null 2>&1; then
+    list=/etc/apt/sources.list.d/serval-web-deps-src.sources
+    echo "install-web-deps: adding Debian source entries ($list)" >&2
+    suites="$(. /etc/os-release && echo "$VERSION_CODENAME $VERSION_CODENAME-updates")"
+    printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+      "$suites" | $SUDO tee "$list" >/dev/null
+    $SUDO apt-get update -qq
+  fi
+  echo "install-web-deps: building ${source_packages[*]} for WebAssembly in $deps" >&2
+  rm -rf "$deps/src" "$deps/build" "$deps/prefix"
+  mkdir -p "$deps/src"
+  (cd "$deps/src" && apt-get source -qq "${source_packages[@]}" >/dev/null 2>&1) ||
+    { echo "install-web-deps: apt-get source ${source_packages[*]} failed" >&2; exit 1; }
+  export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+  emcmake cmake -S "$root/web/deps" -B "$deps/build" -DSOURCES="$deps/src" \
+    -DCMAKE_INSTALL_PREFIX="$deps/prefix" -Wno-dev >/dev/null
+  cmake --build "$deps/build" -j2 --target install >/dev/null
+  echo "${source_packages[*]}" > "$stamp"
 fi

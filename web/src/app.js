@@ -18,17 +18,26 @@
       showProgress(m.progress);
       return;
     }
+    if (m.searchHits) {
+      searchHits(m.searchHits);
+      return;
+    }
     const p = pending.get(m.id);
     pending.delete(m.id);
     if (m.ok) p.resolve(m.result);
     else p.reject(Object.assign(new Error(m.error), { edit: m.edit }));
   };
-  function call(op, args = {}) {
-    return new Promise((resolve, reject) => {
-      const id = nextId++;
+  // A request to the worker: its id and the promise of its answer.
+  function request(op, args = {}) {
+    const id = nextId++;
+    const promise = new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
       worker.postMessage({ id, op, ...args });
     });
+    return { id, promise };
+  }
+  function call(op, args = {}) {
+    return request(op, args).promise;
   }
 
   const state = {
@@ -42,7 +51,7 @@
   };
   // For tests and measurements: the last load's time in ms and a counter of
   // finished operations.
-  window.servalViewer = { loadMs: null, loads: 0, progressSeen: 0 };
+  window.servalViewer = { loadMs: null, loads: 0, progressSeen: 0, lastSearch: null, searchUpdates: 0 };
 
   function showProgress({ stage, fraction }) {
     $('progress-box').hidden = false;
@@ -139,7 +148,14 @@
     const t0 = performance.now();
     const r = await busy(() => call('open', { file }));
     if (!r) return;
-    state.name = r.name;
+    showMembers(file.name, r.members, r.member);
+    await shown(r, t0);
+  }
+
+  // What open and openMember give: the file (or member) read, or its
+  // candidates when no format recognised it.
+  async function shown(r, t0) {
+    state.name = r.name.replace(/^.*\//, '');
     state.format = r.format;
     state.fromBytes = true;
     fillFormats(r.candidates);
@@ -152,6 +168,32 @@
     }
     await showRoot(r.root);
     loaded(t0, `${r.name}, ${sizeText(r.size)}, read as ${r.format}`);
+  }
+
+  // A .resonitepackage: a button per member; the one shown is disabled.
+  function showMembers(pkgName, members, current) {
+    const box = $('members');
+    box.textContent = '';
+    box.hidden = !members;
+    if (!members) return;
+    box.appendChild(span('', `${pkgName} is a package of ${members.length} member${members.length === 1 ? '' : 's'}; open:`));
+    members.forEach((m, i) => {
+      const b = document.createElement('button');
+      b.textContent = `${m.name} (${sizeText(m.size)}${m.tree ? ', data tree' : ''})`;
+      b.dataset.member = String(i);
+      b.disabled = i === current;
+      b.onclick = () => openMember(pkgName, i);
+      box.appendChild(b);
+    });
+  }
+
+  async function openMember(pkgName, index) {
+    message('');
+    const t0 = performance.now();
+    const r = await busy(() => call('openMember', { index }));
+    if (!r) return;
+    showMembers(pkgName, r.members, r.member);
+    await shown(r, t0);
   }
 
   async function reopen(format) {
@@ -180,6 +222,7 @@
     if (!state.format) state.format = 'json';
     fillFormats([]);
     $('candidates').hidden = true;
+    $('members').hidden = true;
     await showRoot(r.root);
     loaded(t0, `${r.name}, ${sizeText(r.size)}, typed JSON; written as ${state.format}`);
   }
@@ -197,6 +240,7 @@
     $('tree').textContent = '';
     $('pointer').textContent = '';
     $('search-results').hidden = true;
+    if (activeSearch) stopSearch();
     state.selected = null;
   }
 
@@ -267,7 +311,7 @@
   // An input for one scalar: checked by the worker against its type.
   function editor(path, type, value, node, pointer) {
     const input = document.createElement('input');
-    input.className = 'edit' + (type === 'string' || type === 'bytes' ? ' wide' : '');
+    input.className = 'edit' + (type === 'string' || type === 'bytes' || type === 'str' ? ' wide' : '');
     input.value = value;
     input.dataset.type = type;
     input.dataset.pointer = pointer;
@@ -280,7 +324,7 @@
     };
     input.onchange = async () => {
       try {
-        const r = await call('edit', { path, type, text: input.value });
+        const r = await call('edit', { path, type, text: input.value, view: viewOf(node) });
         committed = type === 'string' ? input.value : r.value;
         input.value = committed;
         input.classList.remove('invalid');
@@ -309,12 +353,13 @@
   }
 
   // The next page of children.
-  async function more(node) {
-    const r = await call('children', { path: node.row.path, offset: node.shown, count: PAGE });
+  async function more(node, count = PAGE) {
+    const r = await call('children', { path: node.row.path, offset: node.shown, count });
     node.total = r.total;
     if (node.moreEl) node.moreEl.remove();
     for (const row of r.rows) {
       const child = makeNode(row, node.depth + 1);
+      child.parent = node;
       node.children.push(child);
       node.box.appendChild(child.el);
     }
@@ -339,12 +384,20 @@
     $('pointer').textContent = node.row.pointer === '' ? '(root: empty pointer)' : node.row.pointer;
   }
 
+  // The child numbers from the root down to node.
+  function viewOf(node) {
+    const out = [];
+    for (let n = node; n.parent; n = n.parent) out.push(n.row.index);
+    return out.reverse();
+  }
+
   // Expands the tree down a search result's view indices and selects it.
   async function reveal(viewIdx) {
     let node = state.root;
     for (const i of viewIdx) {
       if (!node.expanded) await expand(node);
-      while (node.shown <= i && node.shown < node.total) await more(node);
+      // the pages up to the child, in one request
+      if (node.shown <= i && node.shown < node.total) await more(node, Math.ceil((i + 1 - node.shown) / PAGE) * PAGE);
       node = node.children[i];
     }
     select(node);
@@ -352,30 +405,71 @@
   }
 
   // ---- search ---------------------------------------------------------------------------
+  // The worker sends hits as it finds them (searchHits); a new search, the
+  // stop button or Escape stops the one running.
+  let activeSearch = null;
+
+  function searchHeadText(s, status) {
+    const n = `${s.count}${status === 'max' ? '+' : ''} match${s.count === 1 ? '' : 'es'}`;
+    if (status === undefined) return `Searching… ${n} so far`;
+    if (status === 'cancelled') return `${n}; the search was stopped`;
+    if (s.count === 0) return `No key or value contains "${s.query}".`;
+    return n;
+  }
+
   async function search(query) {
     const box = $('search-results');
     box.textContent = '';
+    if (activeSearch) stopSearch();
     if (!query) {
       box.hidden = true;
       return;
     }
-    const r = await busy(() => call('search', { query, max: 200 }));
-    if (!r) return;
     box.hidden = false;
-    if (r.results.length === 0) {
-      box.textContent = `No key or value contains "${query}".`;
-      return;
-    }
     const head = document.createElement('div');
-    head.textContent = `${r.results.length}${r.truncated ? '+' : ''} match${r.results.length === 1 ? '' : 'es'}`;
+    head.className = 'search-head';
     box.appendChild(head);
-    for (const hit of r.results) {
+    const { id, promise } = request('search', { query, max: 200 });
+    const s = { id, query, head, count: 0 };
+    activeSearch = s;
+    head.textContent = searchHeadText(s);
+    $('search-stop').hidden = false;
+    let r = null;
+    try {
+      r = await promise;
+    } catch (e) {
+      message(e.message);
+    }
+    if (activeSearch === s) {
+      activeSearch = null;
+      $('search-stop').hidden = true;
+    }
+    hideProgress();
+    if (!r) return;
+    head.textContent = searchHeadText(s, r.status);
+    window.servalViewer.lastSearch = { query, ...r };
+  }
+
+  function searchHits({ id, hits }) {
+    const s = activeSearch;
+    if (!s || s.id !== id) return;
+    const box = $('search-results');
+    for (const hit of hits) {
       const d = document.createElement('div');
       d.className = 'hit';
       d.textContent = `${hit.pointer}  ${hit.value}`;
       d.onclick = () => reveal(hit.viewIdx);
       box.appendChild(d);
     }
+    s.count += hits.length;
+    s.head.textContent = searchHeadText(s);
+    window.servalViewer.searchUpdates++;
+  }
+
+  function stopSearch() {
+    activeSearch = null;
+    $('search-stop').hidden = true;
+    call('cancelSearch');
   }
 
   // ---- downloads --------------------------------------------------------------------------
@@ -434,7 +528,9 @@
   $('export-json').onclick = exportJson;
   $('search').onkeydown = (e) => {
     if (e.key === 'Enter') search(e.target.value);
+    if (e.key === 'Escape' && activeSearch) stopSearch();
   };
+  $('search-stop').onclick = stopSearch;
   document.addEventListener('dragover', (e) => {
     e.preventDefault();
     document.body.classList.add('dragging');

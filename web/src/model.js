@@ -182,15 +182,18 @@ function describe(v, elemHint) {
     return { type: form, value: numText(payload), edit: form, editRel: [0] };
   }
   if (form === 'bool') {
-    // A bool stored as neither 0 nor 1 keeps its byte: shown, not edited.
-    return { type: 'bool', value: `${payload} (stored ${numText(v.get('$raw'))})` };
+    // A bool stored as neither 0 nor 1 (a Noesis padding byte 7F, a Godot 2):
+    // its stored value is edited, or true/false for an ordinary bool.
+    const raw = v.get('$raw');
+    if (raw === undefined) return { type: 'bool', value: String(payload), edit: 'bool', editRel: [0] };
+    return { type: `bool (${payload}, stored)`, value: numText(raw), edit: 'rawbool', editRel: [] };
   }
   if (form === 'bytes') {
     const len = Math.floor((payload.length * 3) / 4) - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0);
     return { type: `bytes[${len}]`, value: payload, edit: 'bytes', editRel: [0] };
   }
   if (form === 'utf16') return { type: 'String (UTF-16)', value: payload, edit: 'string', editRel: [0] };
-  if (form === 'str') return { type: 'String (not UTF-8)', value: JSON.stringify(payload) };
+  if (form === 'str') return { type: 'String (not UTF-8)', value: editText(v), edit: 'str', editRel: [] };
   if (form === 'ref') return { type: 'reference', value: numText(payload) };
   if (SHAPES[form]) {
     const elem = elemOf(v, SHAPES[form][1]);
@@ -269,11 +272,54 @@ function describeChild(parent, child) {
 
 class EditError extends Error {}
 
+// The text an editor shows for a value an edit made: a raw bool's stored
+// value, a $str's pieces as typed JSON.
+function editText(v) {
+  if (v instanceof JObj && formOf(v) === 'bool') return numText(v.get('$raw'));
+  if (v instanceof JObj && formOf(v) === 'str') return writeTyped(v.vals[0]).join('');
+  return numText(v);
+}
+
+// A bool with its stored value: true, false, or a whole number 0 to
+// 4294967295 (0 is false, anything else true; 0 and 1 are ordinary bools).
+function parseRawBool(t) {
+  if (t === 'true' || t === 'false') return t === 'true';
+  if (!/^[0-9]+$/.test(t) || BigInt(t) > 4294967295n) {
+    throw new EditError('a stored bool is true, false or a whole number 0 to 4294967295');
+  }
+  const n = Number(t);
+  return n <= 1 ? n === 1 : new JObj(['$bool', '$raw'], [true, n]);
+}
+
+// The pieces of a string that is not UTF-8, as typed JSON (docs/json.md):
+// ["text", 1114112, {"$u8s": [255]}] -- strings (lone surrogate escapes
+// allowed), characters 0 to 2147483647 and raw bytes.
+function parseStrPieces(text) {
+  let pieces;
+  try {
+    pieces = parseTyped(text);
+  } catch (e) {
+    throw new EditError(`${e.message}; the pieces are a JSON array such as ["text", {"$u8s": [255]}]`);
+  }
+  if (!Array.isArray(pieces)) throw new EditError('the pieces are a JSON array such as ["text", {"$u8s": [255]}]');
+  const whole = (x, max) => (typeof x === 'number' || (x instanceof Raw && !x.isFloat())) &&
+    /^[0-9]+$/.test(numText(x)) && BigInt(numText(x)) <= max;
+  for (const p of pieces) {
+    if (typeof p === 'string' || whole(p, 2147483647n)) continue;
+    if (p instanceof JObj && p.keys.length === 1 && p.keys[0] === '$u8s' && Array.isArray(p.vals[0]) &&
+        p.vals[0].every((b) => whole(b, 255n))) continue;
+    throw new EditError('a piece is a string, a character 0 to 2147483647 or {"$u8s": [bytes 0 to 255]}');
+  }
+  return new JObj(['$str'], [pieces]);
+}
+
 // Checks the text typed for an edit of type `type` and gives the tree value
 // that replaces the old one.
 function parseEdit(type, text) {
   const t = text.trim();
   if (type === 'string') return text;
+  if (type === 'rawbool') return parseRawBool(t);
+  if (type === 'str') return parseStrPieces(t);
   if (type === 'bool') {
     if (t === 'true') return true;
     if (t === 'false') return false;

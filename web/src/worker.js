@@ -10,6 +10,7 @@ let wasm = null;
 let formats = [];
 let bytes = null; // the opened file, kept to decode it again as another format
 let tree = null;
+let pkg = null; // an opened .resonitepackage: {data, members}
 
 const PAGE = 100;
 
@@ -98,12 +99,29 @@ function encodeFromPieces(format, pieces, indent) {
   return takeOutput();
 }
 
+// A zip (a .resonitepackage) whose members the library lists, or null.
+function packageMembers(data) {
+  if (!wasm._svw_package_list || data.length < 4 || data[0] !== 0x50 || data[1] !== 0x4b ||
+      data[2] !== 3 || data[3] !== 4) return null;
+  let rc;
+  withBytes(data, (p, n) => { rc = wasm._svw_package_list(p, n); });
+  if (rc !== 0) return null;
+  return JSON.parse(new TextDecoder().decode(takeOutput()));
+}
+
+function packageMember(data, index) {
+  withBytes(data, (p, n) => callOk(wasm._svw_package_read(p, n, index)));
+  return takeOutput();
+}
+
 // The tree is replaced only once the new one is whole: a file that fails
 // to decode leaves the one shown as it was.
 function loadTree(text) {
   progress('reading the tree', 0);
   const t = parseTyped(text, (f) => progress('reading the tree', f));
   tree = t;
+  index = null;
+  treeVersion++;
   progress('done', 1);
 }
 
@@ -132,49 +150,72 @@ function children(path, offset, count) {
   return { total: k.count, rows: out };
 }
 
-function edit(path, type, text) {
+// Replaces the scalar at path (inside the row at the child numbers view)
+// with the value the text gives; the search index learns the row's new text.
+function edit(path, type, text, view) {
   if (path.length === 0) throw new EditError('the root is not a leaf');
   const value = parseEdit(type, text);
   const parent = at(tree, path.slice(0, -1));
   const last = path[path.length - 1];
   if (Array.isArray(parent)) parent[last] = value;
   else parent.vals[last] = value;
-  return { value: numText(value) };
+  treeVersion++;
+  if (index && view && view.length) index.update(tree, view);
+  return { value: editText(value) };
 }
 
-// Every value whose key or text contains the query (case-insensitive), in
-// tree order, up to max. Each result has the view indices that lead to it.
-function search(query, max) {
-  const q = query.toLowerCase();
-  const results = [];
-  let visited = 0;
-  let stopped = false;
-  function walk(v, path, viewIdx) {
-    const k = kids(v);
-    for (let i = 0; i < k.count && !stopped; i++) {
-      const c = k.child(i);
-      const child = at(v, c.rel);
-      const p = path.concat(c.rel);
-      const vi = viewIdx.concat(i);
-      if ((++visited & 0xfffff) === 0) progress('searching', 0);
-      // Tuples are leaves here, as on the page: their text is (x, y, z).
-      const tuple = child instanceof JObj && SHAPES[formOf(child)] !== undefined;
-      const isLeaf = tuple || (!(child instanceof JObj) && !Array.isArray(child));
-      const text = tuple ? summary(child) : isLeaf ? numText(child) : '';
-      let hit = c.label.toLowerCase().includes(q) || (isLeaf && text.toLowerCase().includes(q));
-      if (!hit && child instanceof JObj && kids(child).count === 0) {
-        const s = summary(child, 200);
-        hit = s.toLowerCase().includes(q);
-      }
-      if (hit) {
-        results.push({ path: p, viewIdx: vi, pointer: pointerOf(tree, p), label: c.label, value: summary(child, 60) });
-        if (results.length >= max) stopped = true;
-      }
-      if (!isLeaf) walk(child, p, vi);
-    }
+// Search (search.js): the index of the tree, built by the first search and
+// kept until the tree is replaced. A new search, a cancel, an edit or a new
+// tree stops the one running (searchToken, treeVersion).
+let index = null;
+let searchToken = 0;
+let treeVersion = 0;
+
+async function search(id, query, max) {
+  const mine = ++searchToken;
+  const version = treeVersion;
+  const wanted = () => searchToken === mine && treeVersion === version;
+  // \x00 and \x01 separate the entries' texts: a query cannot hold them.
+  const q = query.toLowerCase().replace(/[\x00\x01]/g, '');
+  const t0 = performance.now();
+  let buildMs = null;
+  if (!index) {
+    const built = new SearchIndex();
+    progress('indexing for search', 0);
+    const ok = await built.build(tree, wanted, (n) => progress(`indexing for search: ${n.toLocaleString('en')} values`, 0));
+    progress('done', 1);
+    if (!ok) return { count: 0, status: 'cancelled' };
+    index = built;
+    buildMs = performance.now() - t0;
   }
-  walk(tree, [], []);
-  return { results, truncated: stopped };
+  const t1 = performance.now();
+  let count = 0;
+  const status = q === '' ? 'done' : await index.search(q, max, wanted, (entries) => {
+    const hits = entries.map((e) => {
+      const viewIdx = index.viewPath(e);
+      const { path, label, value } = resolveView(tree, viewIdx);
+      return { path, viewIdx, pointer: pointerOf(tree, path), label, value: summary(value, 60) };
+    });
+    count += hits.length;
+    postMessage({ searchHits: { id, hits } });
+  });
+  return { count, status, entries: index.count, buildMs, scanMs: performance.now() - t1 };
+}
+
+// Detects and decodes the bytes of a file (or of a package member).
+function openBytes(data, name, format) {
+  progress('detecting the format', 0);
+  const candidates = detect(data, name);
+  const chosen = format || (candidates[0] && candidates[0].name);
+  if (!chosen) {
+    bytes = data; // kept for the format the user picks
+    tree = null;
+    return { name, size: data.length, candidates, format: null };
+  }
+  progress(`decoding as ${chosen}`, 0);
+  loadTree(decodeToText(chosen, data));
+  bytes = data;
+  return { name, size: data.length, candidates, format: chosen, root: rootRow() };
 }
 
 const ops = {
@@ -190,18 +231,25 @@ const ops = {
   async open({ file, format }) {
     progress('reading the file', 0);
     const data = new Uint8Array(await file.arrayBuffer());
-    progress('detecting the format', 0);
-    const candidates = detect(data, file.name);
-    const chosen = format || (candidates[0] && candidates[0].name);
-    if (!chosen) {
-      bytes = data; // kept for the format the user picks
-      tree = null;
-      return { name: file.name, size: data.length, candidates, format: null };
+    const members = format ? null : packageMembers(data);
+    if (members) {
+      // A package: its first data tree is shown, the others are a click away.
+      pkg = { data, members };
+      const first = members.findIndex((m) => m.tree);
+      if (first < 0) {
+        bytes = null;
+        tree = null;
+        return { name: file.name, size: data.length, candidates: [], format: null, members };
+      }
+      return { ...openBytes(packageMember(data, first), members[first].name), members, member: first };
     }
-    progress(`decoding as ${chosen}`, 0);
-    loadTree(decodeToText(chosen, data));
-    bytes = data;
-    return { name: file.name, size: data.length, candidates, format: chosen, root: rootRow() };
+    pkg = null;
+    return openBytes(data, file.name, format);
+  },
+  async openMember({ index }) {
+    if (!pkg || !pkg.members[index]) throw new Error('no such package member');
+    const m = pkg.members[index];
+    return { ...openBytes(packageMember(pkg.data, index), m.name), members: pkg.members, member: index };
   },
   async reopen({ format }) {
     progress(`decoding as ${format}`, 0);
@@ -220,11 +268,15 @@ const ops = {
   children({ path, offset, count }) {
     return children(path, offset || 0, count || PAGE);
   },
-  edit({ path, type, text }) {
-    return edit(path, type, text);
+  edit({ path, type, text, view }) {
+    return edit(path, type, text, view);
   },
-  search({ query, max }) {
-    return search(query, max || 200);
+  search({ id, query, max }) {
+    return search(id, query, max || 200);
+  },
+  cancelSearch() {
+    searchToken++;
+    return true;
   },
   encode({ format }) {
     progress(`writing ${format}`, 0);

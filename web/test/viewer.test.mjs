@@ -54,6 +54,34 @@ async function pickEditable() {
   });
 }
 
+// The formats the page was built with.
+async function pageFormats() {
+  return page.locator('#format-select option').evaluateAll((els) => els.map((e) => e.value));
+}
+
+// Expands rows until the editor of pointer shows; marks it as the target.
+async function findEditable({ pointer, type }) {
+  for (let round = 0; round < 60; round++) {
+    const found = await page.evaluate((p) => {
+      const el = document.querySelector(`#tree input.edit[data-pointer="${p}"]`);
+      if (el) {
+        el.dataset.testTarget = '1';
+        return { type: el.dataset.type, pointer: p, value: el.value };
+      }
+      const closed = [...document.querySelectorAll('#tree .toggle')].find((t) => t.textContent === '▸' && t.offsetParent);
+      if (closed) closed.click();
+      return closed ? null : false;
+    }, pointer);
+    if (found) {
+      assert.equal(found.type, type);
+      return found;
+    }
+    if (found === false) break;
+    await page.waitForTimeout(30);
+  }
+  return null;
+}
+
 // A new value of the same type, different from the old one, as JSON.
 function newLiteral(type, old) {
   if (type === 'bool') return old === 'true' ? 'false' : 'true';
@@ -66,7 +94,8 @@ function newLiteral(type, old) {
 }
 
 async function editTarget(literal, type) {
-  const text = type === 'string' ? JSON.parse(literal) : literal;
+  const quoted = type === 'string' || type === 'bytes';
+  const text = quoted ? JSON.parse(literal) : literal;
   const input = page.locator('input[data-test-target="1"]');
   await input.fill(text);
   await input.press('Enter');
@@ -74,7 +103,7 @@ async function editTarget(literal, type) {
     const el = document.querySelector('input[data-test-target="1"]');
     return el.classList.contains('edited') || el.classList.contains('invalid');
   });
-  assert.equal(await input.getAttribute('class'), 'edit' + (type === 'string' ? ' wide' : '') + ' edited',
+  assert.equal(await input.getAttribute('class'), 'edit' + (quoted ? ' wide' : '') + ' edited',
     await page.textContent('#message'));
   await page.evaluate(() => { delete document.querySelector('input[data-test-target="1"]').dataset.testTarget; });
 }
@@ -90,7 +119,21 @@ function samples() {
     { file: 'tests/vectors/noesis/all-commands.unicode.be.v4.nsb', format: 'noesis' },
     { file: 'tests/vectors/json/tags.json', format: 'json' },
     { file: 'tests/vectors/json/math.json', format: 'json' },
+    { file: 'examples/item.brson', format: 'resonite' },
+    // every container: Brotli, LZMA and LZ4, with the FrDT header and without
+    ...['tiny.brson', 'tiny.7zbson', 'tiny.lz4bson', 'tiny-legacy.brson', 'tiny-legacy.7zbson', 'tiny-legacy.lz4bson']
+      .map((f) => ({ file: `tests/vectors/resonite/${f}`, format: 'resonite' })),
+    { file: 'tests/vectors/kingsisle/tiny.xml', format: 'kingsisle-xml' },
+    // Raw KingsIsle properties (no type list): the edit replaces the bytes
+    // of a 32-bit property, 7 -> 8.
+    { file: 'examples/tiny.bind', format: 'kingsisle', edit: { pointer: '/2301988666/data/$bytes', type: 'bytes', text: 'CAAAAA==' } },
   ];
+  const brson = path.join(SAMPLES, 'brson');
+  if (fs.existsSync(brson)) {
+    for (const f of fs.readdirSync(brson).filter((n) => n.endsWith('.brson')).sort()) {
+      list.push({ file: path.join(brson, f), format: 'resonite', shared: true });
+    }
+  }
   const nsb = path.join(SAMPLES, 'noesis-nsb');
   if (fs.existsSync(nsb)) {
     for (const f of fs.readdirSync(nsb).filter((n) => n.endsWith('.nsb')).sort()) {
@@ -107,14 +150,18 @@ describe('each format: open, download untouched, edit, download', () => {
       const expectedFormat = cli(['detect', s.file]).toString().trim().split(': ')[1].split(' ')[0];
       assert.equal(expectedFormat, s.format, 'the command detects the sample as expected');
 
+      if (!(await pageFormats()).includes(s.format)) {
+        t.skip(`the page was built without ${s.format} (scripts/install-web-deps.sh builds its libraries)`);
+        return;
+      }
       const r = await openFile(page, s.file);
       assert.equal(r.message, '', `opened without error: ${r.message}`);
       assert.equal(await page.inputValue('#format-select'), s.format);
       assert.deepEqual(await download(page), original, 'an untouched download is the file itself');
 
-      const target = await pickEditable();
+      const target = s.edit ? await findEditable(s.edit) : await pickEditable();
       assert.ok(target, 'the tree has an editable value');
-      const literal = newLiteral(target.type, target.value);
+      const literal = s.edit ? JSON.stringify(s.edit.text) : newLiteral(target.type, target.value);
       await editTarget(literal, target.type);
       const edited = await download(page);
       const expected = cliEdit(s.file, s.format, target.pointer, literal);
@@ -123,8 +170,47 @@ describe('each format: open, download untouched, edit, download', () => {
       t.diagnostic(`edited ${target.pointer} (${target.type}) = ${literal}`);
     });
   }
-  const brson = path.join(SAMPLES, 'brson');
-  test('resonite samples', { skip: fs.existsSync(brson) ? 'resonite is not in the WebAssembly build (Brotli, LZMA and LZ4 are system libraries)' : 'no ../shared/samples/brson' }, () => {});
+  if (!fs.existsSync(path.join(SAMPLES, 'brson'))) test('shared resonite samples', { skip: 'no ../shared/samples/brson' }, () => {});
+});
+
+describe('a .resonitepackage', () => {
+  const dir = path.join(SAMPLES, 'resonitepackage');
+  const packages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.resonitepackage')).sort() : [];
+  if (packages.length === 0) test('shared packages', { skip: 'no ../shared/samples/resonitepackage' }, () => {});
+  for (const name of packages) {
+    test(`${name}: its data tree member opens, downloads and edits as the command writes it`, async (t) => {
+      if (!(await pageFormats()).includes('resonite')) {
+        t.skip('the page was built without resonite (scripts/install-web-deps.sh builds its libraries)');
+        return;
+      }
+      const pkg = path.join(dir, name);
+      // The command's list: size, stored size, kind, name; the first data tree is shown.
+      const lines = cli(['resonite', 'package', 'list', pkg]).toString('utf8').trim().split('\n');
+      const members = lines.map((l) => l.trim().split(/\s+/)).filter((w) => w.length >= 4);
+      const r = await openFile(page, pkg);
+      assert.equal(r.message, '', `opened without error: ${r.message}`);
+      const buttons = await page.locator('#members button').evaluateAll((els) => els.map((e) => ({ text: e.textContent, disabled: e.disabled })));
+      assert.equal(buttons.length, members.length, 'a button per member');
+      const shownIdx = buttons.findIndex((b) => b.disabled);
+      const member = members[shownIdx].slice(3).join(' ');
+      assert.ok(buttons[shownIdx].text.startsWith(member + ' ('), `${buttons[shownIdx].text} is ${member}`);
+      assert.equal(await page.inputValue('#format-select'), 'resonite');
+
+      const out = path.join(TMP, 'extract-' + name);
+      cli(['resonite', 'package', 'extract', pkg, '-o', out, member]);
+      const extracted = path.join(out, member);
+      const original = fs.readFileSync(extracted);
+      assert.deepEqual(await download(page), original, 'the untouched member is the bytes the command extracts');
+      const target = await pickEditable();
+      assert.ok(target, 'the member has an editable value');
+      const literal = newLiteral(target.type, target.value);
+      await editTarget(literal, target.type);
+      const expected = cliEdit(extracted, 'resonite', target.pointer, literal);
+      assert.notDeepEqual(expected, original);
+      assert.deepEqual(await download(page), expected, `edit ${target.pointer} = ${literal} matches the command`);
+      t.diagnostic(`${member}: edited ${target.pointer} (${target.type}) = ${literal}`);
+    });
+  }
 });
 
 describe('the Godot save', () => {
@@ -188,6 +274,68 @@ describe('the Godot save', () => {
     await page.selectOption('#format-select', 'godot4');
     assert.deepEqual(await download(page), fs.readFileSync(GODOT_SAVE));
   });
+});
+
+test('a bool stored as 2 and strings that are not UTF-8 are edited, and written as Godot 3 stores them', async () => {
+  // Godot 3 Variant bytes (docs/formats/godot.md), built here from the
+  // layout: a Dictionary (type 18, count) of String keys (type 4, byte
+  // length, bytes padded to 4) and a bool (type 1, u32 value).
+  const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
+  const str = (bytes) => Buffer.concat([u32(4), u32(bytes.length), bytes, Buffer.alloc((4 - (bytes.length % 4)) % 4)]);
+  const text = (s) => str(Buffer.from(s, 'latin1'));
+  const save = (flag, name, lone) => Buffer.concat([u32(18), u32(3), text('flag'), u32(1), u32(flag),
+    text('name'), str(name), text('lone'), str(lone)]);
+  const json = path.join(TMP, 'raw.json');
+  fs.writeFileSync(json, '{"flag": {"$bool": true, "$raw": 2}, "name": {"$str": ["ab", 1114112, "c"]}, "lone": {"$str": ["x\\ud800"]}}');
+  const file = path.join(TMP, 'raw.godot3.bin');
+  cli(['conv', '--from', 'json', '--to', 'godot3', '-o', file, json]);
+  // 1114112 (U+110000) is F4 90 80 80 in the UTF-8 of RFC 2279; a lone
+  // U+D800 is ED A0 80.
+  const original = save(2, Buffer.from('6162f490808063', 'hex'), Buffer.from('78eda080', 'hex'));
+  assert.deepEqual(fs.readFileSync(file), original, 'the command wrote the layout above');
+
+  await openFile(page, file);
+  assert.equal(await page.inputValue('#format-select'), 'godot3');
+  const flag = page.locator('input[data-pointer="/flag"]');
+  const name = page.locator('input[data-pointer="/name"]');
+  const lone = page.locator('input[data-pointer="/lone"]');
+  assert.equal(await flag.getAttribute('data-type'), 'rawbool');
+  assert.equal(await flag.inputValue(), '2');
+  assert.equal(await page.locator('#tree .row[data-pointer="/flag"] .type').textContent(), 'bool (true, stored)');
+  assert.equal(await name.getAttribute('data-type'), 'str');
+  assert.equal(await name.inputValue(), '["ab",1114112,"c"]');
+  assert.equal(await lone.inputValue(), '["x\\ud800"]');
+
+  const edit = async (input, value) => {
+    await input.evaluate((el) => el.classList.remove('edited', 'invalid'));
+    await input.fill(value);
+    await input.press('Enter');
+    await input.evaluate((el) => new Promise((resolve) => {
+      const check = () => (el.classList.contains('edited') || el.classList.contains('invalid') ? resolve() : setTimeout(check, 20));
+      check();
+    }));
+  };
+  await edit(flag, 'maybe');
+  assert.match(await flag.getAttribute('class'), /invalid/);
+  assert.match(await page.textContent('#message'), /true, false or a whole number 0 to 4294967295/);
+  await edit(name, '["ab", {"$u8s": [256]}]');
+  assert.match(await name.getAttribute('class'), /invalid/);
+  assert.match(await page.textContent('#message'), /a piece is a string/);
+  assert.deepEqual(await download(page), original, 'refused edits leave the file as it was');
+
+  await edit(flag, '5');
+  // (a raw byte such as {"$u8s": [255]} is a valid piece, but Godot 3 stores
+  // only what its reader takes back: the download would be refused)
+  await edit(name, '["ab", 1114113, "d"]');
+  await edit(lone, '["y\\udbff"]');
+  for (const input of [flag, name, lone]) assert.match(await input.getAttribute('class'), /edited/);
+  assert.equal(await name.inputValue(), '["ab",1114113,"d"]');
+  assert.deepEqual(await download(page),
+    save(5, Buffer.from('6162f490808164', 'hex'), Buffer.from('79edafbf', 'hex')));
+  await edit(flag, 'false');
+  assert.equal(await flag.inputValue(), 'false');
+  assert.deepEqual(await download(page),
+    save(0, Buffer.from('6162f490808164', 'hex'), Buffer.from('79edafbf', 'hex')));
 });
 
 test('packed arrays are paged', async () => {
@@ -289,6 +437,70 @@ test('a 50 MB Godot file loads in the worker with progress', async (t) => {
   assert.equal(await page.locator('#tree .row[data-pointer="/149999/name"]').count(), 0, 'rows are made only when shown');
   assert.equal(await page.locator('#tree .row').count(), 1 + 100, 'the root and its first page');
   const line = `50 MB load: ${(size / 1e6).toFixed(1)} MB godot4 in ${Math.round(m.loadMs)} ms; longest main-thread frame gap ${Math.round(m.maxFrameGap)} ms`;
+  t.diagnostic(line);
+  console.log(line);
+});
+
+// Runs a search from the page and waits for its end: {status, count,
+// buildMs, scanMs, entries} and the pointers of the hits shown.
+async function searchFor(query) {
+  await page.evaluate(() => { window.servalViewer.lastSearch = null; });
+  await page.fill('#search', query);
+  await page.press('#search', 'Enter');
+  await waitFor(page, (q) => window.servalViewer.lastSearch && window.servalViewer.lastSearch.query === q, query, 120000);
+  const r = await page.evaluate(() => window.servalViewer.lastSearch);
+  r.pointers = await page.locator('#search-results .hit').evaluateAll((els) => els.map((e) => e.textContent.split('  ')[0]));
+  return r;
+}
+
+test('search in the 50 MB file: stopped, then an index built once, hits in tree order, edits seen', async (t) => {
+  // The file of the test before is open: names item_0 .. item_149999, then
+  // 8,000,000 floats (i % 1000) + 0.5.
+  assert.equal(await page.locator('#tree .row[data-pointer="/149999"]').count(), 0, 'the big file is open');
+  // A search stopped at once stops while the index is built (millions of values).
+  await page.evaluate(() => { window.servalViewer.lastSearch = null; });
+  await page.fill('#search', 'item_14999');
+  await page.press('#search', 'Enter');
+  await page.click('#search-stop');
+  await waitFor(page, () => window.servalViewer.lastSearch !== null, null, 120000);
+  assert.equal(await page.evaluate(() => window.servalViewer.lastSearch.status), 'cancelled');
+
+  const first = await searchFor('item_14999');
+  const names = [14999, ...Array.from({ length: 10 }, (_, k) => 149990 + k)].map((i) => `/${i}/name`);
+  assert.equal(first.status, 'done');
+  assert.deepEqual(first.pointers, names);
+  assert.equal(first.count, 11);
+  assert.ok(first.buildMs !== null, 'the first whole search builds the index');
+  // A row per value shown: 150,000 dicts and their 5 values each (pos is one
+  // Vector3 row), the float array and its 8,000,000 items.
+  assert.equal(first.entries, 150000 * 6 + 1 + 8000000);
+
+  const again = await searchFor('ITEM_149999');
+  assert.deepEqual(again.pointers, ['/149999/name'], 'case-insensitive');
+  assert.equal(again.buildMs, null, 'the index is built once');
+
+  const floats = await searchFor('999.5');
+  assert.equal(floats.status, 'max');
+  assert.equal(floats.count, 200);
+  assert.equal(floats.pointers[0], '/150000/$f32s/999');
+  assert.equal(floats.pointers[1], '/150000/$f32s/1999');
+
+  // An edit is seen by the next search without building the index again.
+  await searchFor('item_14999');
+  await page.locator('.hit').first().click();
+  const name = page.locator('input[data-pointer="/14999/name"]');
+  await name.waitFor();
+  await name.fill('renamed_zz');
+  await name.press('Enter');
+  await page.waitForSelector('input[data-pointer="/14999/name"].edited');
+  const renamed = await searchFor('renamed_zz');
+  assert.deepEqual(renamed.pointers, ['/14999/name']);
+  assert.equal(renamed.buildMs, null);
+  assert.deepEqual((await searchFor('item_14999')).pointers, names.slice(1));
+
+  const line = `search in 50 MB: index of ${first.entries} rows built in ${Math.round(first.buildMs)} ms; ` +
+    `scans: ${Math.round(first.scanMs)} ms (11 hits), ${Math.round(again.scanMs)} ms (1 hit), ` +
+    `${Math.round(floats.scanMs)} ms (first 200 hits)`;
   t.diagnostic(line);
   console.log(line);
 });

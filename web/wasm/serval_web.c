@@ -229,3 +229,59 @@ EMSCRIPTEN_KEEPALIVE int svw_encode(const char *fmt, const char *json, size_t le
     sv_doc_free(doc);
     return rc;
 }
+
+#if SERVAL_WITH_RESONITE
+/* The members of a .resonitepackage (a zip) as a JSON array:
+ * [{"name", "size", "tree": bool}], tree when the member is a data tree
+ * (FrDT). Fails with the library's reason when data is not a package. */
+EMSCRIPTEN_KEEPALIVE int svw_package_list(const uint8_t *data, size_t len)
+{
+    sv_resonite_package *p = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_resonite_package_open(data, len, NULL, &p, &err) != SV_OK) {
+        set_error("resonitepackage", &err);
+        return 1;
+    }
+    out_reset();
+    bool ok = out_str("[");
+    size_t n = sv_resonite_package_count(p);
+    for (size_t i = 0; ok && i < n; i++) {
+        sv_resonite_member m;
+        if (sv_resonite_package_member(p, i, &m, &err) != SV_OK) {
+            set_error("resonitepackage", &err);
+            sv_resonite_package_close(p);
+            return 1;
+        }
+        char tail[64];
+        snprintf(tail, sizeof tail, ",\"size\":%llu,\"tree\":%s}", (unsigned long long)m.size,
+                 m.is_data_tree ? "true" : "false");
+        ok = out_str(i ? ",{\"name\":" : "{\"name\":") && out_json_string(m.name) && out_str(tail);
+    }
+    ok = ok && out_str("]");
+    sv_resonite_package_close(p);
+    if (!ok) snprintf(g_error, sizeof g_error, "out of memory");
+    return ok ? 0 : 1;
+}
+
+/* The bytes of member i of the package in data, in the output buffer
+ * (its CRC-32 checked, the default decompressed-size limit applied). */
+EMSCRIPTEN_KEEPALIVE int svw_package_read(const uint8_t *data, size_t len, size_t i)
+{
+    sv_resonite_package *p = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_resonite_package_open(data, len, NULL, &p, &err) != SV_OK) {
+        set_error("resonitepackage", &err);
+        return 1;
+    }
+    out_reset();
+    int rc = 0;
+    if (sv_resonite_package_read(p, i, 0, &g_out, &err) != SV_OK) {
+        set_error("resonitepackage", &err);
+        rc = 1;
+    }
+    sv_resonite_package_close(p);
+    return rc;
+}
+#endif
