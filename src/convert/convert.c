@@ -47,19 +47,26 @@ void sv_convert_opts_init(sv_convert_opts *o)
 
 /* ---- helpers for the judges ---- */
 
+/* sv__article, but "a" before the names that start with a "you" sound
+ * (uint, uuid, url, u8). */
+static const char *article(const char *word)
+{
+    return word && (word[0] == 'u' || word[0] == 'U') ? "a" : sv__article(word);
+}
+
 void cv_describe(const sv_value *v, char *buf, size_t size)
 {
     sv_kind k = sv_kind_of(v);
     const char *tag = sv_tag_name(sv_tag_of(v));
     if (k == SV_TUPLE) {
         if (*tag)
-            snprintf(buf, size, "%s %s", sv__article(tag), tag);
+            snprintf(buf, size, "%s %s", article(tag), tag);
         else
             snprintf(buf, size, "a tuple of %u numbers", (unsigned)v->len);
     } else if (k == SV_PACKED) {
         unsigned per = sv_tag_scalars(sv_tag_of(v));
         if (*tag && per)
-            snprintf(buf, size, "%s %s of %u items", sv__article(tag), tag,
+            snprintf(buf, size, "%s %s of %u items", article(tag), tag,
                      (unsigned)(v->len / per));
         else
             snprintf(buf, size, "a packed array of %u %s numbers", (unsigned)v->len,
@@ -74,9 +81,9 @@ void cv_describe(const sv_value *v, char *buf, size_t size)
     } else if (k == SV_REF && (v->flags & SV_F_NULLREF)) {
         snprintf(buf, size, "a null ref");
     } else if (*tag) {
-        snprintf(buf, size, "%s %s tagged %s", sv__article(sv_kind_name(k)), sv_kind_name(k), tag);
+        snprintf(buf, size, "%s %s tagged %s", article(sv_kind_name(k)), sv_kind_name(k), tag);
     } else {
-        snprintf(buf, size, "%s %s", sv__article(sv_kind_name(k)), sv_kind_name(k));
+        snprintf(buf, size, "%s %s", article(sv_kind_name(k)), sv_kind_name(k));
     }
 }
 

@@ -76,7 +76,7 @@ static bool judge_key(const sv_value *v, sv_doc *doc, cv_judgement *j)
         return true;
     }
     const char *kn = sv_kind_name(sv_kind_of(v));
-    snprintf(j->what, sizeof j->what, "%s %s key %s", sv__article(kn), kn, text);
+    snprintf(j->what, sizeof j->what, "%s %s key %s", kn[0] == 'u' ? "a" : sv__article(kn), kn, text);
     sv_value s = sv_str(doc, text, (size_t)n);
     if (s.kind != SV_STRING) return false;
     cv_lower(j, s, "the string key \"%s\"", text);

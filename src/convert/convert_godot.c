@@ -348,6 +348,12 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
             cv_refuse(j, "%llu is above int64", (unsigned long long)v->as.u);
             return true;
         }
+        if (tag == SV_TAG_RID && has(g, GD_RID) && !g->godot4 && v->as.u != 0) {
+            /* spec §5.1: a 3.x RID is its type code alone */
+            snprintf(j->why, sizeof j->why, "%s writes an RID without its id", g->r.fmt);
+            cv_lower(j, sv_with_tag(sv_null(), SV_TAG_RID), "an RID without its id");
+            return true;
+        }
         if (tag == SV_TAG_NONE || (tag == SV_TAG_RID && has(g, GD_RID)) ||
             tag == SV_TAG_OBJECT_ID)
             return true;
