@@ -14,6 +14,7 @@
 
 #include "convert/convert_internal.h"
 #include "core/article.h"
+#include "core/compiler.h"
 #include "serval/config.h"
 
 /* Deeper than any decoder lets a tree grow (their default limit is 1024). */
@@ -34,6 +35,7 @@ typedef struct cv_walk {
     size_t issues;   /* values not exact, whatever the mode */
     sv_status st;    /* SV_ERR_NOMEM, _LIMIT or _DEPTH: the walk is over */
     bool stop;       /* no callback: the first problem ends the walk */
+    size_t hidden;   /* levels too deep for the path (path_push) */
     size_t plen;
     char path[CV_PATH_MAX];
 } cv_walk;
@@ -277,23 +279,32 @@ bool sv_convert_knows(const sv_format *to)
 
 /* ---- the walk ---- */
 
+/* Appends the segment of a child to the path: its key when a string, else
+ * its index. A path that would not fit goes on without its deeper segments
+ * (messages then end it with "/..."): returns PATH_HIDDEN for those. */
+#define PATH_HIDDEN SIZE_MAX
+
 static size_t path_push(cv_walk *w, const sv_value *key, size_t index)
 {
     size_t old = w->plen;
     char seg[32];
     const char *s = seg;
     size_t n;
+    if (w->hidden) goto too_long;
     if (key && sv_kind_of(key) == SV_STRING) {
         s = sv_get_str(key, &n);
     } else {
         n = (size_t)snprintf(seg, sizeof seg, "%zu", index);
     }
-    if (w->plen + 1 >= CV_PATH_MAX) goto too_long;
+    if (w->plen + 1 + 4 >= CV_PATH_MAX) goto too_long;
     w->path[w->plen++] = '/';
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         bool esc = c == '~' || c == '/';
-        if (w->plen + (esc ? 2 : 1) >= CV_PATH_MAX) goto too_long;
+        if (w->plen + (esc ? 2 : 1) + 4 >= CV_PATH_MAX) {
+            w->plen = old;
+            goto too_long;
+        }
         if (esc) {
             w->path[w->plen++] = '~';
             c = c == '~' ? '0' : '1';
@@ -303,16 +314,17 @@ static size_t path_push(cv_walk *w, const sv_value *key, size_t index)
     w->path[w->plen] = 0;
     return old;
 too_long:
-    w->plen = old;
-    w->path[old] = 0;
-    if (w->st == SV_OK)
-        w->st = sv_error_set(w->err, SV_ERR_LIMIT, w->r->format, 0,
-                             "a JSON Pointer longer than %d bytes", CV_PATH_MAX);
-    return old;
+    w->path[w->plen] = 0;
+    w->hidden++;
+    return PATH_HIDDEN;
 }
 
 static void path_pop(cv_walk *w, size_t old)
 {
+    if (old == PATH_HIDDEN) {
+        w->hidden--;
+        return;
+    }
     w->plen = old;
     w->path[old] = 0;
 }
@@ -341,6 +353,9 @@ static void note(cv_walk *w, const cv_judgement *j)
                  j->why);
     else
         snprintf(msg, sizeof msg, "%s became %s", j->what, j->becomes);
+    /* room was kept for the mark (path_push) */
+    size_t plen = w->plen;
+    if (w->hidden) memcpy(w->path + w->plen, "/...", 5);
     w->issues++;
     if (problem) {
         if (w->problems++ == 0) {
@@ -348,7 +363,7 @@ static void note(cv_walk *w, const cv_judgement *j)
             (void)st;
             if (w->err) {
                 w->err->byte_offset = SV_ERROR_NO_OFFSET;
-                copy_path(w->err->path, sizeof w->err->path, w->path, w->plen);
+                copy_path(w->err->path, sizeof w->err->path, w->path, strlen(w->path));
             }
         }
         if (!w->report) w->stop = true;
@@ -359,6 +374,7 @@ static void note(cv_walk *w, const cv_judgement *j)
         sv_convert_change c = {w->path, j->what, refused ? NULL : j->becomes, msg, refused};
         w->report(w->report_ctx, &c);
     }
+    w->path[plen] = 0;
 }
 
 static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv_value *out);
@@ -408,6 +424,32 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
     return true;
 }
 
+/* Judges *cur and lowers it while its rules say so. Its own function, kept
+ * out of line, so that the judgement's text buffers are not on the stack of
+ * every level of the walk's recursion. Returns false when the walk must not
+ * go into the value (refused, stopped or out of memory). */
+static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *changed)
+{
+    for (int round = 0;; round++) {
+        cv_judgement j;
+        j.verdict = CV_EXACT;
+        j.silent = false;
+        j.becomes[0] = j.why[0] = 0;
+        cv_describe(cur, j.what, sizeof j.what);
+        if (round == CV_MAX_ROUNDS) {
+            cv_refuse(&j, "its nearest form is not settled");
+        } else if (!w->r->judge(w->r, w->doc, cur, role, &j)) {
+            w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory");
+            return false;
+        }
+        if (j.verdict == CV_EXACT) return true;
+        if (!(j.verdict == CV_LOWER && j.silent)) note(w, &j);
+        if (j.verdict == CV_REFUSE || w->stop) return false;
+        *cur = j.lowered;
+        *changed = true;
+    }
+}
+
 /* Judges v, lowers it while its rules say so, walks into what it became.
  * Returns whether *out differs from *v. */
 static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv_value *out)
@@ -421,24 +463,7 @@ static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv
     }
     sv_value cur = *v;
     bool changed = false;
-    for (int round = 0;; round++) {
-        cv_judgement j;
-        j.verdict = CV_EXACT;
-        j.silent = false;
-        j.becomes[0] = j.why[0] = 0;
-        cv_describe(&cur, j.what, sizeof j.what);
-        if (round == CV_MAX_ROUNDS) {
-            cv_refuse(&j, "its nearest form is not settled");
-        } else if (!w->r->judge(w->r, w->doc, &cur, role, &j)) {
-            w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory");
-            return false;
-        }
-        if (j.verdict == CV_EXACT) break;
-        if (!(j.verdict == CV_LOWER && j.silent)) note(w, &j);
-        if (j.verdict == CV_REFUSE || w->stop) return false;
-        cur = j.lowered;
-        changed = true;
-    }
+    if (!settle(w, &cur, role, &changed)) return false;
     sv_kind k = sv_kind_of(&cur);
     if (k == SV_ARRAY || k == SV_MAP || k == SV_OBJECT) {
         sv_value before = cur;

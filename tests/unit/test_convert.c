@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "helper_alloc.h"
 #include "helper_tree.h"
 #include "serval/serval.h"
 
@@ -316,9 +317,122 @@ static void test_json_holds_all_and_usage(void **state)
                      SV_ERR_USAGE);
 }
 
+/* A Resonite data tree's root object and its container meta are the file's,
+ * not values: Godot gets a Dictionary without a word; a URL has no Godot
+ * type. BSON array keys that are not 0, 1, ... have none either. */
+static void test_file_data_and_bson_types_to_godot(void **state)
+{
+    (void)state;
+    sv_value keys = tree_arr(2, str("a"), str("b"));
+    sv_value arr = tree_arr(2, sv_int(1), sv_int(2));
+    assert_true(sv_set_meta(test_doc, &arr, keys));
+    sv_value root = tree_obj(str("resonite.DataTree"), 2, "URL",
+                             sv_with_tag(str("resdb:///x"), SV_TAG_URL), "odd", arr);
+    assert_true(sv_set_meta(test_doc, &root,
+                            tree_map(2, str("framing"), str("header"), str("compression"),
+                                     str("brotli"))));
+    seen s = {0};
+    sv_convert_opts o;
+    sv_convert_opts_init(&o);
+    o.lossy = true;
+    o.report = record;
+    o.report_ctx = &s;
+    sv_value out;
+    size_t changes = 0;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_convert_lower(test_doc, sv_format_find("godot4"), &root, &o, &out, &changes, &err),
+                     SV_OK);
+    assert_int_equal(s.n, 2);
+    assert_string_equal(s.lines[0], "/URL|a string tagged url became a String|0");
+    assert_string_equal(s.lines[1], "/odd|an array became an Array (its keys dropped)|0");
+    assert_int_equal(sv_kind_of(&out), SV_MAP);
+    assert_null(sv_meta(&out)); /* the container's framing is not Godot's */
+    assert_null(sv_meta(sv_map_getz(&out, "odd")));
+    /* and it is written */
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    assert_int_equal(sv_format_find("godot4")->encode(&out, NULL, &b, &err), SV_OK);
+    sv_buf_free(&b);
+#if SERVAL_WITH_RESONITE
+    /* to Resonite, the same tree is exact */
+    size_t count = 1;
+    assert_int_equal(sv_convert_check(sv_format_find("resonite"), &root, NULL, &count, &err), SV_OK);
+    assert_int_equal(count, 0);
+#endif
+}
+
+/* Godot 3 has typed arrays neither in its types nor on the wire: written
+ * untyped, which is reported. A Godot 4 RID's id is not written by 3.x. */
+static void test_godot3_typed_array_and_rid(void **state)
+{
+    (void)state;
+    sv_value arr = tree_arr(1, sv_int(5));
+    assert_true(sv_set_meta(test_doc, &arr, tree_map(1, str("type"), str("int"))));
+    sv_value t = tree_map(2, str("a"), arr, str("r"), sv_with_tag(sv_uint(77), SV_TAG_RID));
+    seen s = {0};
+    sv_convert_opts o;
+    sv_convert_opts_init(&o);
+    o.report = record;
+    o.report_ctx = &s;
+    size_t count = 0;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_convert_check(sv_format_find("godot3"), &t, &o, &count, &err),
+                     SV_ERR_UNSUPPORTED);
+    assert_int_equal(count, 2);
+    assert_string_equal(s.lines[0], "/a|a typed Array has no Godot type: godot3 writes typed arrays untyped|0");
+    assert_string_equal(s.lines[1], "/r|a uint tagged rid has no Godot type: godot3 writes an RID without its id|0");
+    /* Godot 4.4 keeps both */
+    assert_int_equal(sv_convert_check(sv_format_find("godot4"), &t, &o, &count, &err), SV_OK);
+    assert_int_equal(count, 0);
+}
+
+/* A tree deeper than the walk goes is refused, not a crash. */
+static void test_depth_limit(void **state)
+{
+    (void)state;
+    sv_value v = sv_int(1);
+    for (int i = 0; i < 5000; i++) v = tree_arr(1, v);
+    size_t count = 0;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_convert_check(sv_format_find("godot4"), &v, NULL, &count, &err),
+                     SV_ERR_DEPTH);
+}
+
+/* Every allocation of a lossy lowering may fail: an error, never a crash,
+ * and nothing leaks once the document is freed. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    sv_value t = godot_tree();
+    for (long n = 1; n < 200; n++) {
+        test_alloc ta;
+        test_alloc_init(&ta, n);
+        sv_doc *doc = sv_doc_new(&ta.alloc);
+        if (!doc) continue;
+        sv_convert_opts o;
+        sv_convert_opts_init(&o);
+        o.lossy = true;
+        sv_value out;
+        sv_error err;
+        sv_error_clear(&err);
+        sv_status st = sv_convert_lower(doc, sv_format_find("bson"), &t, &o, &out, NULL, &err);
+        assert_true(st == SV_OK || st == SV_ERR_NOMEM || st == SV_ERR_LIMIT);
+        sv_doc_free(doc);
+        assert_int_equal(ta.live_bytes, 0);
+        if (st == SV_OK && ta.failures == 0) break;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_file_data_and_bson_types_to_godot),
+        cmocka_unit_test(test_godot3_typed_array_and_rid),
+        cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_vector3_to_bson_refused_with_paths),
         cmocka_unit_test(test_without_callback_the_first_stops),
         cmocka_unit_test(test_vector3_to_bson_lossy),
