@@ -35,8 +35,14 @@ typedef struct cv_walk {
     size_t issues;   /* values not exact, whatever the mode */
     sv_status st;    /* SV_ERR_NOMEM, _LIMIT or _DEPTH: the walk is over */
     bool stop;       /* no callback: the first problem ends the walk */
-    size_t hidden;   /* levels too deep for the path (path_push) */
-    size_t plen;
+    /* The way to the current value, one segment per level (its key when a
+     * string, else its index), made into a JSON Pointer only for a report:
+     * most values are exact, and the text would cost more than the check. */
+    size_t levels;
+    struct cv_seg {
+        const sv_value *key;
+        size_t index;
+    } segs[CV_MAX_DEPTH + 2];
     char path[CV_PATH_MAX];
 } cv_walk;
 
@@ -279,54 +285,54 @@ bool sv_convert_knows(const sv_format *to)
 
 /* ---- the walk ---- */
 
-/* Appends the segment of a child to the path: its key when a string, else
- * its index. A path that would not fit goes on without its deeper segments
- * (messages then end it with "/..."): returns PATH_HIDDEN for those. */
-#define PATH_HIDDEN SIZE_MAX
-
-static size_t path_push(cv_walk *w, const sv_value *key, size_t index)
+static void path_push(cv_walk *w, const sv_value *key, size_t index)
 {
-    size_t old = w->plen;
-    char seg[32];
-    const char *s = seg;
-    size_t n;
-    if (w->hidden) goto too_long;
-    if (key && sv_kind_of(key) == SV_STRING) {
-        s = sv_get_str(key, &n);
-    } else {
-        n = (size_t)snprintf(seg, sizeof seg, "%zu", index);
-    }
-    if (w->plen + 1 + 4 >= CV_PATH_MAX) goto too_long;
-    w->path[w->plen++] = '/';
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        bool esc = c == '~' || c == '/';
-        if (w->plen + (esc ? 2 : 1) + 4 >= CV_PATH_MAX) {
-            w->plen = old;
-            goto too_long;
-        }
-        if (esc) {
-            w->path[w->plen++] = '~';
-            c = c == '~' ? '0' : '1';
-        }
-        w->path[w->plen++] = c;
-    }
-    w->path[w->plen] = 0;
-    return old;
-too_long:
-    w->path[w->plen] = 0;
-    w->hidden++;
-    return PATH_HIDDEN;
+    w->segs[w->levels].key = key;
+    w->segs[w->levels].index = index;
+    w->levels++;
 }
 
-static void path_pop(cv_walk *w, size_t old)
+static void path_pop(cv_walk *w)
 {
-    if (old == PATH_HIDDEN) {
-        w->hidden--;
-        return;
+    w->levels--;
+}
+
+/* Writes the JSON Pointer of the current value into w->path (~ as ~0, / as
+ * ~1). One too long for it ends in "/..." after the segments that fit. */
+static void render_path(cv_walk *w)
+{
+    size_t n = 0;
+    for (size_t l = 0; l < w->levels; l++) {
+        char num[32];
+        const char *s = num;
+        size_t len;
+        const sv_value *key = w->segs[l].key;
+        if (key && sv_kind_of(key) == SV_STRING)
+            s = sv_get_str(key, &len);
+        else
+            len = (size_t)snprintf(num, sizeof num, "%zu", w->segs[l].index);
+        size_t start = n;
+        bool fits = n + 1 + 4 < CV_PATH_MAX;
+        if (fits) w->path[n++] = '/';
+        for (size_t i = 0; fits && i < len; i++) {
+            char c = s[i];
+            bool esc = c == '~' || c == '/';
+            if (n + (esc ? 2 : 1) + 4 >= CV_PATH_MAX) {
+                fits = false;
+                break;
+            }
+            if (esc) {
+                w->path[n++] = '~';
+                c = c == '~' ? '0' : '1';
+            }
+            w->path[n++] = c;
+        }
+        if (!fits) {
+            memcpy(w->path + start, "/...", 5); /* room was kept for it */
+            return;
+        }
     }
-    w->plen = old;
-    w->path[old] = 0;
+    w->path[n] = 0;
 }
 
 /* The pointer into an error's path; a long one keeps its innermost part
@@ -353,9 +359,7 @@ static void note(cv_walk *w, const cv_judgement *j)
                  j->why);
     else
         snprintf(msg, sizeof msg, "%s became %s", j->what, j->becomes);
-    /* room was kept for the mark (path_push) */
-    size_t plen = w->plen;
-    if (w->hidden) memcpy(w->path + w->plen, "/...", 5);
+    render_path(w);
     w->issues++;
     if (problem) {
         if (w->problems++ == 0) {
@@ -374,7 +378,6 @@ static void note(cv_walk *w, const cv_judgement *j)
         sv_convert_change c = {w->path, j->what, refused ? NULL : j->becomes, msg, refused};
         w->report(w->report_ctx, &c);
     }
-    w->path[plen] = 0;
 }
 
 static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv_value *out);
@@ -389,10 +392,10 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
     sv_value copy = sv_null();
     for (size_t i = 0; i < cur->len && !w->stop && w->st == SV_OK; i++) {
         if (k == SV_ARRAY) {
-            size_t old = path_push(w, NULL, i);
+            path_push(w, NULL, i);
             sv_value item;
             bool changed = walk(w, sv_array_at(cur, i), item_role, depth + 1, &item);
-            path_pop(w, old);
+            path_pop(w);
             if (!changed) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, SV_ARRAY);
@@ -402,11 +405,11 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
             sv_array_items(&copy)[i] = item;
         } else {
             const sv_pair *p = sv_pair_at(cur, i);
-            size_t old = path_push(w, &p->key, i);
+            path_push(w, &p->key, i);
             sv_value key, val;
             bool kc = walk(w, &p->key, CV_KEY, depth + 1, &key);
             bool vc = walk(w, &p->val, CV_ITEM, depth + 1, &val);
-            path_pop(w, old);
+            path_pop(w);
             if (!kc && !vc) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, k);
@@ -434,8 +437,7 @@ static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *ch
         cv_judgement j;
         j.verdict = CV_EXACT;
         j.silent = false;
-        j.becomes[0] = j.why[0] = 0;
-        cv_describe(cur, j.what, sizeof j.what);
+        j.what[0] = j.becomes[0] = j.why[0] = 0;
         if (round == CV_MAX_ROUNDS) {
             cv_refuse(&j, "its nearest form is not settled");
         } else if (!w->r->judge(w->r, w->doc, cur, role, &j)) {
@@ -443,6 +445,8 @@ static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *ch
             return false;
         }
         if (j.verdict == CV_EXACT) return true;
+        /* described only when not exact: most values are, and the text costs */
+        if (!j.what[0]) cv_describe(cur, j.what, sizeof j.what);
         if (!(j.verdict == CV_LOWER && j.silent)) note(w, &j);
         if (j.verdict == CV_REFUSE || w->stop) return false;
         *cur = j.lowered;

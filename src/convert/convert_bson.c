@@ -58,6 +58,9 @@ static bool judge_key(const sv_value *v, sv_doc *doc, cv_judgement *j)
 {
     char text[32];
     int n;
+    if (sv_kind_of(v) == SV_STRING && sv_tag_of(v) == SV_TAG_NONE && !memchr(v->as.str, 0, v->len))
+        return true; /* the common case, before any text is made */
+    cv_describe(v, j->what, sizeof j->what);
     switch (sv_kind_of(v)) {
     case SV_STRING:
         if (memchr(v->as.str, 0, v->len)) {

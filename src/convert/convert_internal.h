@@ -29,7 +29,9 @@ typedef enum cv_verdict { CV_EXACT, CV_LOWER, CV_REFUSE } cv_verdict;
 
 typedef struct cv_judgement {
     cv_verdict verdict;
-    char what[CV_TEXT_MAX];    /* the value, as messages name it */
+    /* The value, as messages name it: "" for the walk's own description
+     * (cv_describe), or the judge's. */
+    char what[CV_TEXT_MAX];
     char becomes[CV_TEXT_MAX]; /* CV_LOWER: its nearer form */
     char why[CV_TEXT_MAX];     /* CV_REFUSE: optional reason after "has no ..." */
     sv_value lowered;          /* CV_LOWER: the nearer form */
@@ -43,7 +45,7 @@ typedef struct cv_rules cv_rules;
 struct cv_rules {
     const char *format; /* the target's name, for errors */
     const char *noun;   /* "Godot type": "<what> has no <noun>" */
-    /* Judges v (j->what is already the generic description). Returns false
+    /* Judges v (j->what starts empty). Returns false
      * only when memory ran out. */
     bool (*judge)(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role role,
                   cv_judgement *j);
