@@ -70,15 +70,15 @@ void cv_describe(const sv_value *v, char *buf, size_t size)
         if (*tag)
             snprintf(buf, size, "%s %s", article(tag), tag);
         else
-            snprintf(buf, size, "a tuple of %u numbers", (unsigned)v->len);
+            snprintf(buf, size, "a tuple of %u number%s", (unsigned)v->len, cv_plural(v->len));
     } else if (k == SV_PACKED) {
         unsigned per = sv_tag_scalars(sv_tag_of(v));
         if (*tag && per)
-            snprintf(buf, size, "%s %s of %u items", article(tag), tag,
-                     (unsigned)(v->len / per));
+            snprintf(buf, size, "%s %s of %u item%s", article(tag), tag, (unsigned)(v->len / per),
+                     cv_plural(v->len / per));
         else
-            snprintf(buf, size, "a packed array of %u %s numbers", (unsigned)v->len,
-                     sv_elem_name(sv_elem_of(v)));
+            snprintf(buf, size, "a packed array of %u %s number%s", (unsigned)v->len,
+                     sv_elem_name(sv_elem_of(v)), cv_plural(v->len));
     } else if (k == SV_OBJECT) {
         const sv_value *cls = sv_object_class(v);
         if (sv_kind_of(cls) == SV_STRING)
@@ -218,7 +218,8 @@ sv_value cv_numbers_as_array(sv_doc *doc, const sv_value *v, unsigned per)
         sv_value a = sv_array(doc, n);
         if (a.kind != SV_ARRAY) return sv_null();
         sv_value *items = sv_array_items(&a);
-        for (size_t i = 0; i < n; i++) items[i] = cv_scalar(v, i);
+        for (size_t i = 0; i < n; i++)
+            items[i] = cv_scalar(v, i);
         return a;
     }
     size_t count = n / per;
@@ -227,7 +228,8 @@ sv_value cv_numbers_as_array(sv_doc *doc, const sv_value *v, unsigned per)
     for (size_t i = 0; i < count; i++) {
         sv_value item = sv_array(doc, per);
         if (item.kind != SV_ARRAY) return sv_null();
-        for (unsigned s = 0; s < per; s++) sv_array_items(&item)[s] = cv_scalar(v, i * per + s);
+        for (unsigned s = 0; s < per; s++)
+            sv_array_items(&item)[s] = cv_scalar(v, i * per + s);
         sv_array_items(&a)[i] = item;
     }
     return a;

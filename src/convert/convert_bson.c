@@ -79,7 +79,8 @@ static bool judge_key(const sv_value *v, sv_doc *doc, cv_judgement *j)
         return true;
     }
     const char *kn = sv_kind_name(sv_kind_of(v));
-    snprintf(j->what, sizeof j->what, "%s %s key %s", kn[0] == 'u' ? "a" : sv__article(kn), kn, text);
+    snprintf(j->what, sizeof j->what, "%s %s key %s", kn[0] == 'u' ? "a" : sv__article(kn), kn,
+             text);
     sv_value s = sv_str(doc, text, (size_t)n);
     if (s.kind != SV_STRING) return false;
     cv_lower(j, s, "the string key \"%s\"", text);
@@ -93,7 +94,8 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
     sv_tag tag = sv_tag_of(v);
     if (role == CV_KEY) return judge_key(v, doc, j);
     if (role == CV_ROOT) {
-        if (k == SV_ARRAY && !b->resonite && !sv_meta(v) && tag == SV_TAG_NONE && r->root_array_is_stream)
+        if (k == SV_ARRAY && !b->resonite && !sv_meta(v) && tag == SV_TAG_NONE &&
+            r->root_array_is_stream)
             return true; /* a stream of documents, each judged as a root */
         if (k != SV_MAP && k != SV_OBJECT) {
             cv_refuse(j, "the root of a document is a map");
@@ -152,7 +154,8 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
             return true;
         }
         if (tag == SV_TAG_UUID) {
-            if (!sv_bson_uuid_parse(v->as.str, v->len, id)) cv_refuse(j, "a uuid is 8-4-4-4-12 hex digits");
+            if (!sv_bson_uuid_parse(v->as.str, v->len, id))
+                cv_refuse(j, "a uuid is 8-4-4-4-12 hex digits");
             return true;
         }
         if (tag == SV_TAG_URL && b->urls) {
@@ -194,8 +197,7 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
             return true;
         sv_value c = cv_container_without_meta(doc, v, SV_MAP);
         if (c.kind != SV_MAP) return false;
-        if (meta && sv_map_getz(meta, "key"))
-            snprintf(j->what, sizeof j->what, "a typed map");
+        if (meta && sv_map_getz(meta, "key")) snprintf(j->what, sizeof j->what, "a typed map");
         cv_lower(j, c, "a document");
         return true;
     }
@@ -212,7 +214,7 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
     case SV_TUPLE: {
         sv_value a = cv_numbers_as_array(doc, v, 0);
         if (a.kind != SV_ARRAY) return false;
-        cv_lower(j, a, "an array of %u numbers", (unsigned)v->len);
+        cv_lower(j, a, "an array of %u number%s", (unsigned)v->len, cv_plural(v->len));
         return true;
     }
     case SV_PACKED: {
@@ -227,9 +229,10 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
         sv_value a = cv_numbers_as_array(doc, v, per);
         if (a.kind != SV_ARRAY) return false;
         if (per > 1)
-            cv_lower(j, a, "an array of %u arrays of %u numbers", (unsigned)(v->len / per), per);
+            cv_lower(j, a, "an array of %u array%s of %u numbers", (unsigned)(v->len / per),
+                     cv_plural(v->len / per), per);
         else
-            cv_lower(j, a, "an array of %u numbers", (unsigned)v->len);
+            cv_lower(j, a, "an array of %u number%s", (unsigned)v->len, cv_plural(v->len));
         return true;
     }
     case SV_REF:

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "convert/convert_internal.h"
+#include "core/article.h"
 #include "formats/godot/godot_internal.h"
 
 typedef struct gd_cv {
@@ -135,8 +136,7 @@ static const sv_value *value_meta(sv_doc *doc, const sv_value *v, bool root, sv_
     return room->len ? room : NULL;
 }
 
-static bool judge_array(const gd_cv *g, sv_doc *doc, const sv_value *v, bool root,
-                        cv_judgement *j)
+static bool judge_array(const gd_cv *g, sv_doc *doc, const sv_value *v, bool root, cv_judgement *j)
 {
     sv_value room = sv_null();
     const sv_value *meta = value_meta(doc, v, root, &room);
@@ -149,7 +149,8 @@ static bool judge_array(const gd_cv *g, sv_doc *doc, const sv_value *v, bool roo
     }
     const sv_value *mt = sv_kind_of(meta) == SV_MAP ? sv_map_getz(meta, "type") : NULL;
     if (!mt || meta->len != 1) {
-        if (sv_kind_of(meta) == SV_ARRAY) return drop_meta(doc, v, root, j, "an Array (its keys dropped)");
+        if (sv_kind_of(meta) == SV_ARRAY)
+            return drop_meta(doc, v, root, j, "an Array (its keys dropped)");
         return drop_meta(doc, v, root, j, "an Array (its meta dropped)");
     }
     if (!meta_names_type(g, mt)) return drop_meta(doc, v, root, j, "an untyped Array");
@@ -161,8 +162,7 @@ static bool judge_array(const gd_cv *g, sv_doc *doc, const sv_value *v, bool roo
     return true;
 }
 
-static bool judge_map(const gd_cv *g, sv_doc *doc, const sv_value *v, bool root,
-                      cv_judgement *j)
+static bool judge_map(const gd_cv *g, sv_doc *doc, const sv_value *v, bool root, cv_judgement *j)
 {
     sv_value room = sv_null();
     const sv_value *meta = value_meta(doc, v, root, &room);
@@ -188,7 +188,7 @@ static bool judge_tuple(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judge
     if (t == GD_NONE || !has(g, t)) {
         sv_value a = cv_numbers_as_array(doc, v, 0);
         if (a.kind != SV_ARRAY) return false;
-        cv_lower(j, a, "an Array of %u numbers", (unsigned)v->len);
+        cv_lower(j, a, "an Array of %u number%s", (unsigned)v->len, cv_plural(v->len));
         return true;
     }
     const gd_math *m = gd_math_of(t);
@@ -207,7 +207,8 @@ static bool judge_tuple(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judge
     bool exact = all_scalars(v, fits_f32);
     sv_value c = with_elem(doc, v, SV_ELEM_F32);
     if (c.kind != SV_TUPLE) return false;
-    cv_lower(j, c, "%s of float32 numbers (rounded)", gd_type_name(t));
+    cv_lower(j, c, "%s %s of float32 numbers (rounded)", sv__article(gd_type_name(t)),
+             gd_type_name(t));
     j->silent = exact;
     return true;
 }
@@ -273,7 +274,8 @@ static bool judge_packed_plain(const gd_cv *g, sv_doc *doc, const sv_value *v, c
     bool exact = to != SV_ELEM_F32 || all_scalars(v, fits_f32);
     sv_value c = with_elem(doc, v, to);
     if (c.kind != SV_PACKED) return false;
-    cv_lower(j, c, "%s (rounded)", gd_type_name(to == SV_ELEM_F32 ? GD_PACKED_FLOAT32 : GD_PACKED_INT32));
+    cv_lower(j, c, "a %s (rounded)",
+             gd_type_name(to == SV_ELEM_F32 ? GD_PACKED_FLOAT32 : GD_PACKED_INT32));
     j->silent = exact; /* the same numbers in the type Godot has */
     return true;
 }
@@ -296,16 +298,17 @@ static bool judge_packed(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judg
             if (it.kind != SV_TUPLE) return false;
             sv_array_items(&a)[i] = it;
         }
-        cv_lower(j, a, "an Array of %zu %s", count, sv_tag_name(item_tag(tag)));
+        cv_lower(j, a, "an Array of %zu %s%s", count, sv_tag_name(item_tag(tag)), cv_plural(count));
         return true;
     }
-    bool wide = t != GD_PACKED_COLOR && g->godot4 &&
-                (sv_elem_of(v) == SV_ELEM_F64 || g->r.real_double);
+    bool wide =
+        t != GD_PACKED_COLOR && g->godot4 && (sv_elem_of(v) == SV_ELEM_F64 || g->r.real_double);
     if (wide || sv_elem_of(v) == SV_ELEM_F32) return true;
     bool exact = all_scalars(v, fits_f32);
     sv_value c = with_elem(doc, v, SV_ELEM_F32);
     if (c.kind != SV_PACKED) return false;
-    cv_lower(j, c, "%s of float32 numbers (rounded)", gd_type_name(t));
+    cv_lower(j, c, "%s %s of float32 numbers (rounded)", sv__article(gd_type_name(t)),
+             gd_type_name(t));
     j->silent = exact;
     return true;
 }
@@ -354,8 +357,7 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
             cv_lower(j, sv_with_tag(sv_null(), SV_TAG_RID), "an RID without its id");
             return true;
         }
-        if (tag == SV_TAG_NONE || (tag == SV_TAG_RID && has(g, GD_RID)) ||
-            tag == SV_TAG_OBJECT_ID)
+        if (tag == SV_TAG_NONE || (tag == SV_TAG_RID && has(g, GD_RID)) || tag == SV_TAG_OBJECT_ID)
             return true;
         cv_lower(j, cv_untagged(*v), "an int");
         return true;

@@ -18,9 +18,9 @@
 #include "serval/value.h"
 
 typedef enum cv_role {
-    CV_ROOT,  /* the whole tree */
-    CV_ITEM,  /* an array item or a map/object value */
-    CV_KEY    /* a map key (object field names are keys too) */
+    CV_ROOT, /* the whole tree */
+    CV_ITEM, /* an array item or a map/object value */
+    CV_KEY   /* a map key (object field names are keys too) */
 } cv_role;
 
 typedef enum cv_verdict { CV_EXACT, CV_LOWER, CV_REFUSE } cv_verdict;
@@ -47,8 +47,7 @@ struct cv_rules {
     const char *noun;   /* "Godot type": "<what> has no <noun>" */
     /* Judges v (j->what starts empty). Returns false
      * only when memory ran out. */
-    bool (*judge)(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role role,
-                  cv_judgement *j);
+    bool (*judge)(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role role, cv_judgement *j);
     const void *state; /* the module's own settings */
     /* A root array is a stream of roots (BSON documents one after the
      * other): its items are judged as CV_ROOT. */
@@ -71,6 +70,11 @@ void cv_refuse(cv_judgement *j, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* "s" unless n is 1, for counts in messages. */
+static inline const char *cv_plural(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
 /* v without its tag. */
 sv_value cv_untagged(sv_value v);
 /* A copy of a container (array, map or object) with its items, without its

@@ -92,28 +92,30 @@ static void test_without_callback_the_first_stops(void **state)
 
 /* BSON of {"name": "x", "pos": [12.5, 0.0, -3.25], "path": [[1,2,3],[4,5,6]]}:
  * the tuple's float32 numbers become doubles, each item an array. */
+/* clang-format off */
 static const uint8_t expected_bson[] = {
-    0x99, 0x00, 0x00, 0x00,                            /* 153 bytes */
-    0x02, 'n', 'a', 'm', 'e', 0x00, 0x02, 0x00, 0x00, 0x00, 'x', 0x00, /* string "x" */
-    0x04, 'p', 'o', 's', 0x00, 0x26, 0x00, 0x00, 0x00, /* array of 38 bytes */
-    0x01, '0', 0x00, 0, 0, 0, 0, 0, 0, 0x29, 0x40,     /* 12.5 */
-    0x01, '1', 0x00, 0, 0, 0, 0, 0, 0, 0x00, 0x00,     /* 0.0 */
-    0x01, '2', 0x00, 0, 0, 0, 0, 0, 0, 0x0A, 0xC0,     /* -3.25 */
+    0x99, 0x00, 0x00, 0x00,                                     /* 153 bytes */
+    0x02, 'n', 'a', 'm', 'e', 0x00, 0x02, 0x00, 0x00, 0x00, 'x', 0x00, /* "x" */
+    0x04, 'p', 'o', 's', 0x00, 0x26, 0x00, 0x00, 0x00,          /* array, 38 bytes */
+    0x01, '0', 0x00, 0, 0, 0, 0, 0, 0, 0x29, 0x40,              /* 12.5 */
+    0x01, '1', 0x00, 0, 0, 0, 0, 0, 0, 0x00, 0x00,              /* 0.0 */
+    0x01, '2', 0x00, 0, 0, 0, 0, 0, 0, 0x0A, 0xC0,              /* -3.25 */
     0x00,
-    0x04, 'p', 'a', 't', 'h', 0x00, 0x57, 0x00, 0x00, 0x00, /* array of 87 bytes */
-    0x04, '0', 0x00, 0x26, 0x00, 0x00, 0x00,            /* [1, 2, 3] */
-    0x01, '0', 0x00, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F,
-    0x01, '1', 0x00, 0, 0, 0, 0, 0, 0, 0x00, 0x40,
-    0x01, '2', 0x00, 0, 0, 0, 0, 0, 0, 0x08, 0x40,
+    0x04, 'p', 'a', 't', 'h', 0x00, 0x57, 0x00, 0x00, 0x00,     /* array, 87 bytes */
+    0x04, '0', 0x00, 0x26, 0x00, 0x00, 0x00,                    /* [1, 2, 3] */
+    0x01, '0', 0x00, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F,              /* 1.0 */
+    0x01, '1', 0x00, 0, 0, 0, 0, 0, 0, 0x00, 0x40,              /* 2.0 */
+    0x01, '2', 0x00, 0, 0, 0, 0, 0, 0, 0x08, 0x40,              /* 3.0 */
     0x00,
-    0x04, '1', 0x00, 0x26, 0x00, 0x00, 0x00,            /* [4, 5, 6] */
-    0x01, '0', 0x00, 0, 0, 0, 0, 0, 0, 0x10, 0x40,
-    0x01, '1', 0x00, 0, 0, 0, 0, 0, 0, 0x14, 0x40,
-    0x01, '2', 0x00, 0, 0, 0, 0, 0, 0, 0x18, 0x40,
+    0x04, '1', 0x00, 0x26, 0x00, 0x00, 0x00,                    /* [4, 5, 6] */
+    0x01, '0', 0x00, 0, 0, 0, 0, 0, 0, 0x10, 0x40,              /* 4.0 */
+    0x01, '1', 0x00, 0, 0, 0, 0, 0, 0, 0x14, 0x40,              /* 5.0 */
+    0x01, '2', 0x00, 0, 0, 0, 0, 0, 0, 0x18, 0x40,              /* 6.0 */
     0x00,
-    0x00,
-    0x00,
+    0x00,                                                       /* end of "path" */
+    0x00,                                                       /* end of the document */
 };
+/* clang-format on */
 
 static void test_vector3_to_bson_lossy(void **state)
 {
@@ -129,12 +131,12 @@ static void test_vector3_to_bson_lossy(void **state)
     sv_error_clear(&err);
     size_t changes = 0;
     sv_value out;
-    assert_int_equal(sv_convert_lower(test_doc, sv_format_find("bson"), &t, &o, &out, &changes, &err),
-                     SV_OK);
+    assert_int_equal(
+        sv_convert_lower(test_doc, sv_format_find("bson"), &t, &o, &out, &changes, &err), SV_OK);
     assert_int_equal(changes, 2);
     assert_string_equal(s.lines[0], "/pos|a vector3 became an array of 3 numbers|0");
-    assert_string_equal(s.lines[1],
-                        "/path|a packed_vector3 of 2 items became an array of 2 arrays of 3 numbers|0");
+    assert_string_equal(
+        s.lines[1], "/path|a packed_vector3 of 2 items became an array of 2 arrays of 3 numbers|0");
     /* the source tree is untouched */
     assert_int_equal(sv_kind_of(sv_map_getz(&t, "pos")), SV_TUPLE);
     const sv_value *pos = sv_map_getz(&out, "pos");
@@ -159,9 +161,9 @@ static void test_vector3_to_bson_lossy(void **state)
 static void test_player_to_godot3_reports_all(void **state)
 {
     (void)state;
-    sv_value player = tree_obj(str("Player"), 3, "name", str("Ann"), "skills",
-                               tree_arr(1, sv_with_tag(str("dash"), SV_TAG_STRING_NAME)),
-                               "companion", sv_ref(2));
+    sv_value player =
+        tree_obj(str("Player"), 3, "name", str("Ann"), "skills",
+                 tree_arr(1, sv_with_tag(str("dash"), SV_TAG_STRING_NAME)), "companion", sv_ref(2));
     sv_value t = tree_map(3, str("saved_at"), sv_with_tag(sv_int(1700000000000), SV_TAG_DATETIME),
                           str("player"), player, str("settings"),
                           tree_map(1, str("difficulty"), sv_with_tag(sv_int_w(2, 4), SV_TAG_ENUM)));
@@ -180,7 +182,8 @@ static void test_player_to_godot3_reports_all(void **state)
     assert_string_equal(s.lines[1],
                         "/player|an object of class Player has no Godot type: a full object is "
                         "written only with objects=full|0");
-    assert_string_equal(s.lines[2], "/player/skills/0|a string tagged string_name has no Godot type|0");
+    assert_string_equal(s.lines[2],
+                        "/player/skills/0|a string tagged string_name has no Godot type|0");
     assert_string_equal(s.lines[3], "/player/companion|a ref has no Godot type|0");
     assert_string_equal(s.lines[4], "/settings/difficulty|an int tagged enum has no Godot type|0");
 
@@ -205,8 +208,8 @@ static void test_player_to_godot3_reports_all(void **state)
     s.n = 0;
     sv_value out;
     size_t changes = 0;
-    assert_int_equal(sv_convert_lower(test_doc, sv_format_find("godot4"), &t, &o, &out, &changes, &err),
-                     SV_OK);
+    assert_int_equal(
+        sv_convert_lower(test_doc, sv_format_find("godot4"), &t, &o, &out, &changes, &err), SV_OK);
     assert_int_equal(changes, 3);
     const sv_value *at = sv_map_getz(&out, "saved_at");
     assert_int_equal(sv_kind_of(at), SV_INT);
@@ -235,10 +238,10 @@ static void test_godot3_rounding(void **state)
     size_t changes = 0;
     sv_error err;
     sv_error_clear(&err);
-    assert_int_equal(sv_convert_lower(test_doc, sv_format_find("godot3"), &t, &o, &out, &changes, &err),
-                     SV_OK);
+    assert_int_equal(
+        sv_convert_lower(test_doc, sv_format_find("godot3"), &t, &o, &out, &changes, &err), SV_OK);
     assert_int_equal(changes, 1);
-    assert_string_equal(s.lines[0], "/b|a vector3 became Vector3 of float32 numbers (rounded)|0");
+    assert_string_equal(s.lines[0], "/b|a vector3 became a Vector3 of float32 numbers (rounded)|0");
     const sv_value *b = sv_map_getz(&out, "b");
     assert_int_equal(sv_elem_of(b), SV_ELEM_F32);
     assert_true(sv_number_at(b, 0) == (double)0.1f);
@@ -265,8 +268,9 @@ static void test_bson_refusals_and_keys(void **state)
     size_t changes = 0;
     sv_error err;
     sv_error_clear(&err);
-    assert_int_equal(sv_convert_lower(test_doc, sv_format_find("bson"), &t, &o, &out, &changes, &err),
-                     SV_ERR_UNSUPPORTED);
+    assert_int_equal(
+        sv_convert_lower(test_doc, sv_format_find("bson"), &t, &o, &out, &changes, &err),
+        SV_ERR_UNSUPPORTED);
     assert_int_equal(s.n, 2);
     assert_string_equal(s.lines[0],
                         "/big|a uint has no BSON form: 9223372036854775808 is above int64|1");
@@ -276,8 +280,8 @@ static void test_bson_refusals_and_keys(void **state)
 
     sv_value ok = tree_map(1, str("inv"), tree_map(1, sv_int(42), str("map")));
     s.n = 0;
-    assert_int_equal(sv_convert_lower(test_doc, sv_format_find("bson"), &ok, &o, &out, &changes, &err),
-                     SV_OK);
+    assert_int_equal(
+        sv_convert_lower(test_doc, sv_format_find("bson"), &ok, &o, &out, &changes, &err), SV_OK);
     const sv_pair *p = sv_pair_at(sv_map_getz(&out, "inv"), 0);
     assert_int_equal(sv_kind_of(&p->key), SV_STRING);
     assert_string_equal(sv_get_str(&p->key, NULL), "42");
@@ -328,9 +332,9 @@ static void test_file_data_and_bson_types_to_godot(void **state)
     assert_true(sv_set_meta(test_doc, &arr, keys));
     sv_value root = tree_obj(str("resonite.DataTree"), 2, "URL",
                              sv_with_tag(str("resdb:///x"), SV_TAG_URL), "odd", arr);
-    assert_true(sv_set_meta(test_doc, &root,
-                            tree_map(2, str("framing"), str("header"), str("compression"),
-                                     str("brotli"))));
+    assert_true(
+        sv_set_meta(test_doc, &root,
+                    tree_map(2, str("framing"), str("header"), str("compression"), str("brotli"))));
     seen s = {0};
     sv_convert_opts o;
     sv_convert_opts_init(&o);
@@ -341,8 +345,9 @@ static void test_file_data_and_bson_types_to_godot(void **state)
     size_t changes = 0;
     sv_error err;
     sv_error_clear(&err);
-    assert_int_equal(sv_convert_lower(test_doc, sv_format_find("godot4"), &root, &o, &out, &changes, &err),
-                     SV_OK);
+    assert_int_equal(
+        sv_convert_lower(test_doc, sv_format_find("godot4"), &root, &o, &out, &changes, &err),
+        SV_OK);
     assert_int_equal(s.n, 2);
     assert_string_equal(s.lines[0], "/URL|a string tagged url became a String|0");
     assert_string_equal(s.lines[1], "/odd|an array became an Array (its keys dropped)|0");
@@ -357,7 +362,8 @@ static void test_file_data_and_bson_types_to_godot(void **state)
 #if SERVAL_WITH_RESONITE
     /* to Resonite, the same tree is exact */
     size_t count = 1;
-    assert_int_equal(sv_convert_check(sv_format_find("resonite"), &root, NULL, &count, &err), SV_OK);
+    assert_int_equal(sv_convert_check(sv_format_find("resonite"), &root, NULL, &count, &err),
+                     SV_OK);
     assert_int_equal(count, 0);
 #endif
 }
@@ -381,8 +387,11 @@ static void test_godot3_typed_array_and_rid(void **state)
     assert_int_equal(sv_convert_check(sv_format_find("godot3"), &t, &o, &count, &err),
                      SV_ERR_UNSUPPORTED);
     assert_int_equal(count, 2);
-    assert_string_equal(s.lines[0], "/a|a typed Array has no Godot type: godot3 writes typed arrays untyped|0");
-    assert_string_equal(s.lines[1], "/r|a uint tagged rid has no Godot type: godot3 writes an RID without its id|0");
+    assert_string_equal(s.lines[0],
+                        "/a|a typed Array has no Godot type: godot3 writes typed arrays untyped|0");
+    assert_string_equal(
+        s.lines[1],
+        "/r|a uint tagged rid has no Godot type: godot3 writes an RID without its id|0");
     /* Godot 4.4 keeps both */
     assert_int_equal(sv_convert_check(sv_format_find("godot4"), &t, &o, &count, &err), SV_OK);
     assert_int_equal(count, 0);
@@ -393,7 +402,8 @@ static void test_depth_limit(void **state)
 {
     (void)state;
     sv_value v = sv_int(1);
-    for (int i = 0; i < 5000; i++) v = tree_arr(1, v);
+    for (int i = 0; i < 5000; i++)
+        v = tree_arr(1, v);
     size_t count = 0;
     sv_error err;
     sv_error_clear(&err);
