@@ -97,6 +97,7 @@ static int honest_tree(const conv_ctx *c, const sv_format *to, const cli_loaded 
         cli_error("%s: %s", cli_display_name(input), sv_status_str(SV_ERR_NOMEM));
         return cli_exit_code(SV_ERR_NOMEM);
     }
+    sv_doc_set_max_alloc(*doc, c->opts.limits.max_alloc); /* --max-alloc holds here too */
     change_ctx x = {cli_display_name(input), to->name, c};
     sv_convert_opts co;
     sv_convert_opts_init(&co);

@@ -32,7 +32,7 @@ typedef struct cv_walk {
     sv_error *err;
     size_t lowered;  /* values replaced (lossy) */
     size_t problems; /* values that make the conversion fail */
-    size_t issues;   /* values not exact, whatever the mode */
+    size_t inexact;   /* values not exact, whatever the mode */
     sv_status st;    /* SV_ERR_NOMEM, _LIMIT or _DEPTH: the walk is over */
     bool stop;       /* no callback: the first problem ends the walk */
     /* The way to the current value, one segment per level (its key when a
@@ -362,7 +362,7 @@ static void note(cv_walk *w, const cv_judgement *j)
     else
         snprintf(msg, sizeof msg, "%s became %s", j->what, j->becomes);
     render_path(w);
-    w->issues++;
+    w->inexact++;
     if (problem) {
         if (w->problems++ == 0) {
             sv_status st = sv_error_set(w->err, SV_ERR_UNSUPPORTED, w->r->format, 0, "%s", msg);
@@ -486,10 +486,10 @@ static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv
 
 static sv_status run(sv_doc *doc, const sv_format *to, const sv_value *root,
                      const sv_convert_opts *caller, bool lossy_allowed, sv_value *out,
-                     size_t *lowered, size_t *issues, sv_error *err)
+                     size_t *lowered, size_t *inexact, sv_error *err)
 {
     if (lowered) *lowered = 0;
-    if (issues) *issues = 0;
+    if (inexact) *inexact = 0;
     if (out) *out = root ? *root : sv_null();
     sv_convert_opts o;
     sv_convert_opts_init(&o);
@@ -520,7 +520,7 @@ static sv_status run(sv_doc *doc, const sv_format *to, const sv_value *root,
     sv_value res;
     walk(w, root, CV_ROOT, 0, &res);
     if (lowered) *lowered = w->lowered;
-    if (issues) *issues = w->issues;
+    if (inexact) *inexact = w->inexact;
     if (w->st != SV_OK) return w->st;
     if (w->problems) return SV_ERR_UNSUPPORTED;
     if (out) *out = res;
