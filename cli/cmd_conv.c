@@ -1,11 +1,14 @@
 /* serval conv: decode with one format, encode with another. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli_args.h"
 #include "cli_batch.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
+#include "serval/convert.h"
 
 /* One line of source per line of output. */
 /* clang-format off */
@@ -27,11 +30,19 @@ static const char help[] =
     "                      format the tree's root $meta names, as dump writes it\n"
     "  -o, --output OUT    write to OUT ('-': standard output)\n"
     "  -f, --force         write binary output to a terminal all the same\n"
+    "  --lossy             write the nearest form of each value FMT cannot hold\n"
+    "                      (a Vector3 as an array in BSON, say), with a warning\n"
+    "                      naming its path; without it such a value is an error\n"
+    "  --report-all        list every value FMT cannot hold, not just the first\n"
+    "                      (with --lossy: every change)\n"
     CLI_HELP_OUTPUT_DIR
     CLI_HELP_FORMAT_OPTION
     CLI_HELP_BATCH
     CLI_HELP_LIMITS
     CLI_HELP_HELP
+    "\n"
+    "What each format holds of the others, and what --lossy makes of the rest:\n"
+    "conversions.md in share/doc/serval (under the install prefix).\n"
     "\n"
     CLI_HELP_EXIT;
 /* clang-format on */
@@ -39,7 +50,69 @@ static const char help[] =
 typedef struct conv_ctx {
     const sv_format *to;
     sv_options opts;
+    bool lossy;      /* --lossy */
+    bool report_all; /* --report-all */
 } conv_ctx;
+
+typedef struct change_ctx {
+    const char *file; /* as messages name it */
+    const char *format;
+    const conv_ctx *c;
+} change_ctx;
+
+/* One line per value: a warning for a value written in its nearest form,
+ * with --report-all an error for each value that stops the conversion (else
+ * only the first, from the returned error). */
+static void print_change(void *ctx, const sv_convert_change *ch)
+{
+    const change_ctx *x = ctx;
+    bool problem = ch->refused || !x->c->lossy;
+    if (!problem) {
+        fprintf(stderr, "serval: %s: warning: %s%s%s\n", x->file, ch->pointer,
+                *ch->pointer ? ": " : "", ch->message);
+    } else if (x->c->report_all) {
+        sv_error e;
+        sv_error_clear(&e);
+        sv_status st = sv_error_set(&e, SV_ERR_UNSUPPORTED, x->format, SV_ERROR_NO_OFFSET, "%s",
+                                    ch->message);
+        (void)st;
+        snprintf(e.path, sizeof e.path, "%.*s", (int)(sizeof e.path - 1), ch->pointer);
+        cli_report(x->file, &e);
+    }
+}
+
+/* The tree the target writes exactly: l->root itself, or with --lossy a
+ * copy in *doc where each value the target cannot hold has its nearest
+ * form. Every value the target cannot hold is reported (print_change). */
+static int honest_tree(const conv_ctx *c, const sv_format *to, const cli_loaded *l,
+                       const char *input, sv_doc **doc, sv_value *root)
+{
+    *root = l->root;
+    *doc = NULL;
+    if (!sv_convert_knows(to)) return 0;
+    *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    if (!*doc) {
+        cli_error("%s: %s", cli_display_name(input), sv_status_str(SV_ERR_NOMEM));
+        return cli_exit_code(SV_ERR_NOMEM);
+    }
+    sv_doc_set_max_alloc(*doc, c->opts.limits.max_alloc); /* --max-alloc holds here too */
+    change_ctx x = {cli_display_name(input), to->name, c};
+    sv_convert_opts co;
+    sv_convert_opts_init(&co);
+    co.lossy = c->lossy;
+    co.format_options = &c->opts;
+    if (c->lossy || c->report_all) {
+        co.report = print_change;
+        co.report_ctx = &x;
+    }
+    size_t changes = 0;
+    sv_status st = sv_convert_lower(*doc, to, &l->root, &co, root, &changes, &err);
+    if (st == SV_OK) return 0;
+    if (!(st == SV_ERR_UNSUPPORTED && c->report_all)) cli_report(x.file, &err);
+    return cli_exit_code(st);
+}
 
 /* One file: decode, encode with the target format (JSON gets a final
  * newline), and only with every byte in hand touch the output. */
@@ -57,11 +130,20 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
         return rc;
     }
 
+    sv_doc *lowered = NULL;
+    sv_value root;
+    rc = honest_tree(c, to, &l, job->input, &lowered, &root);
+    if (rc) {
+        if (lowered) sv_doc_free(lowered);
+        cli_loaded_free(&l);
+        return rc;
+    }
+
     sv_buf file;
     sv_buf_init(&file, NULL);
     sv_buf *out = job->output ? &file : &job->out;
     size_t start = out->len;
-    rc = cli_encode(to, &l.root, &c->opts, job->input, out);
+    rc = cli_encode(to, &root, &c->opts, job->input, out);
     if (!rc && cli_format_is_text(to)) {
         sv_buf_putc(out, '\n');
         if (!sv_buf_ok(out)) {
@@ -73,6 +155,7 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
     if (rc) out->len = start;
     if (!rc && job->output) rc = cli_exit_code(cli_write_output(job->output, file.data, file.len));
     sv_buf_free(&file);
+    if (lowered) sv_doc_free(lowered);
     cli_loaded_free(&l);
     return rc;
 }
@@ -99,14 +182,36 @@ static int target_format(const cli_args *a, const sv_format **to)
     return 0;
 }
 
+/* Takes conv's own flags (--lossy, --report-all) out of argv, up to "--",
+ * so that the shared parser sees only the options it knows. */
+static int take_flags(int argc, char **argv, conv_ctx *c)
+{
+    int n = 0;
+    bool options = true;
+    for (int i = 0; i < argc; i++) {
+        if (options && i > 0 && !strcmp(argv[i], "--")) options = false;
+        if (options && i > 0 && !strcmp(argv[i], "--lossy")) {
+            c->lossy = true;
+            continue;
+        }
+        if (options && i > 0 && !strcmp(argv[i], "--report-all")) {
+            c->report_all = true;
+            continue;
+        }
+        argv[n++] = argv[i];
+    }
+    return n;
+}
+
 int cmd_conv(int argc, char **argv)
 {
+    conv_ctx c = {0};
+    argc = take_flags(argc, argv, &c);
     cli_args a;
     int rc = cli_args_parse(&a, "conv", argc, argv,
                             CLI_OPT_FROM | CLI_OPT_TO | CLI_OPT_OUTPUT | CLI_OPT_FORMAT |
                                 CLI_OPT_LIMITS | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR);
     if (rc) return rc;
-    conv_ctx c = {0};
     if (a.help) {
         fputs(help, stdout);
     } else if (!(rc = target_format(&a, &c.to))) {

@@ -14,6 +14,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "convert.h"
 #include "edit.h"
 #include "error.h"
 #include "json.h"

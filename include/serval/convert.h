@@ -1,0 +1,102 @@
+/* serval: honest conversions between formats.
+ *
+ * A tree decoded from one format may hold values another format has no form
+ * for: a Godot Vector3 has none in BSON, a BSON datetime none in Godot. An
+ * encoder handed such a tree would have to refuse it or change it; serval's
+ * conversions do neither silently. Before a tree is written in another
+ * format, sv_convert_lower walks all of it and finds every value the target
+ * cannot write exactly:
+ *  - by default each one is an error (SV_ERR_UNSUPPORTED) naming its JSON
+ *    Pointer, and nothing is changed;
+ *  - in lossy mode each one is replaced by its nearest form in the target (a
+ *    Vector3 by an array of three numbers, a datetime by its int), and the
+ *    change is reported. Values that have no form even then (an unsigned
+ *    int above int64 in BSON, say) stay errors.
+ * The callback, when given, sees every such value in one walk, so a caller
+ * can list all of them at once; the walk does not stop at the first.
+ *
+ * "Exactly" means the target reads the same value back: a number written in
+ * a wider type that holds it (a float32 as a BSON double, a u8 as an int32)
+ * is exact, a type the target has no tag for is not. Typed JSON holds every
+ * tree, so converting to "json" never reports anything. docs/conversions.md
+ * has the table for every pair of formats. */
+#ifndef SERVAL_CONVERT_H
+#define SERVAL_CONVERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "error.h"
+#include "registry.h"
+#include "value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One value the target cannot write exactly. The strings live until the
+ * callback returns. */
+typedef struct sv_convert_change {
+    const char *pointer; /* JSON Pointer of the value in the source tree */
+    const char *what;    /* the value: "a vector3 tuple", "an int tagged datetime" */
+    /* Its nearest form in the target ("an array of 3 numbers"), or NULL
+     * when it has none and is refused even in lossy mode. */
+    const char *becomes;
+    /* One line for a user: "<what> has no <target> form" when refused,
+     * "<what> became <becomes>" when lowered in lossy mode. */
+    const char *message;
+    bool refused; /* not written: an error in either mode */
+} sv_convert_change;
+
+typedef void (*sv_convert_fn)(void *ctx, const sv_convert_change *change);
+
+typedef struct sv_convert_opts {
+    uint32_t struct_size; /* sizeof(sv_convert_opts), set by sv_convert_opts_init */
+    /* Write the nearest form of each value the target cannot hold (and
+     * report it) instead of refusing the tree. Default false. */
+    bool lossy;
+    /* Called once per value the target cannot hold exactly, in tree order.
+     * May be NULL: then the walk stops at the first refused value. */
+    sv_convert_fn report;
+    void *report_ctx;
+    /* The target format's options (a Godot profile's objects=full and
+     * version=, say), as its encoder gets them; may be NULL. */
+    const sv_options *format_options;
+} sv_convert_opts;
+
+/* Not lossy, no callback, no format options, and struct_size. */
+SV_API void sv_convert_opts_init(sv_convert_opts *o);
+
+/* Whether serval knows which values format to writes exactly. False for
+ * formats whose encoder checks each value against a type list or schema
+ * (kingsisle, kingsisle-xml, noesis): their encoder is the check, and refuses
+ * a value of another type with its path. JSON is true (it holds all). */
+SV_API bool sv_convert_knows(const sv_format *to);
+
+/* Makes *out, a tree that to's encoder writes exactly. Values it would not
+ * are reported through opts->report; without opts->lossy each is refused,
+ * with lossy each is replaced in a copy made in doc (unchanged parts are
+ * shared with root, so doc and root's document must both outlive *out).
+ * Returns SV_OK (and *changes, when not NULL, the number of values lowered),
+ * or SV_ERR_UNSUPPORTED with err naming the first value refused (the format
+ * is to's name, the path its pointer), SV_ERR_NOMEM, or SV_ERR_USAGE for a
+ * bad opts or a format option the target does not accept. When nothing is
+ * to be done, *out is *root. */
+SV_API SV_NODISCARD sv_status sv_convert_lower(sv_doc *doc, const sv_format *to,
+                                               const sv_value *root, const sv_convert_opts *opts,
+                                               sv_value *out, size_t *changes, sv_error *err);
+
+/* The check alone: SV_OK when to writes root exactly, else as
+ * sv_convert_lower without lossy (every value reported through opts->report
+ * when it is given; opts->lossy is ignored). *count gets the number of values
+ * that cannot be written exactly (may be NULL). */
+SV_API SV_NODISCARD sv_status sv_convert_check(const sv_format *to, const sv_value *root,
+                                               const sv_convert_opts *opts, size_t *count,
+                                               sv_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,447 @@
+/* What a Godot profile (godot4, godot3, godot-doc) writes exactly, and the
+ * nearest Variant of what it does not.
+ *
+ * The answers come from the encoder's own tables (godot_internal.h): which
+ * types the profile and -O version= have, whether typed containers are
+ * written typed, whether full objects are allowed (-O objects=full), and
+ * when math fields are written as float32. So a value judged exact here is
+ * one godot_encode.c writes without changing it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "convert/convert_internal.h"
+#include "core/article.h"
+#include "formats/godot/godot_internal.h"
+
+typedef struct gd_cv {
+    gd_rules r;
+    bool godot4;
+} gd_cv;
+
+static bool has(const gd_cv *g, unsigned t)
+{
+    uint8_t c = g->r.to_wire[t];
+    return c != 0xFF && c < g->r.variant_max;
+}
+
+/* A double that float32 holds as it is (a NaN is a NaN either way). */
+static bool fits_f32(double x)
+{
+    return x != x || (double)(float)x == x;
+}
+
+static bool fits_i32(double x)
+{
+    return x >= INT32_MIN && x <= INT32_MAX && x == floor(x);
+}
+
+/* Whether every scalar of v passes ok(). */
+static bool all_scalars(const sv_value *v, bool (*ok)(double))
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (!ok(sv_number_at(v, i))) return false;
+    return true;
+}
+
+/* v's scalars converted to elem (the values are known to fit, or are
+ * rounded to float32 on purpose). */
+static sv_value with_elem(sv_doc *doc, const sv_value *v, sv_elem elem)
+{
+    sv_value c = sv_kind_of(v) == SV_TUPLE ? sv_tuple(doc, sv_tag_of(v), elem, NULL)
+                                           : sv_packed(doc, elem, sv_tag_of(v), NULL, v->len);
+    if (c.kind != v->kind) return sv_null();
+    void *p = sv_value_buf(&c);
+    for (size_t i = 0; i < v->len; i++) {
+        double x = sv_number_at(v, i);
+        if (elem == SV_ELEM_F32) {
+            float f = (float)x;
+            memcpy((float *)p + i, &f, 4);
+        } else if (elem == SV_ELEM_F64) {
+            memcpy((double *)p + i, &x, 8);
+        } else if (elem == SV_ELEM_I32) {
+            int32_t k = (int32_t)x;
+            memcpy((int32_t *)p + i, &k, 4);
+        } else { /* I64: from a u32/u64/i64 source, read exactly */
+            sv_value s = cv_scalar(v, i);
+            int64_t k = s.kind == SV_UINT ? (int64_t)s.as.u : s.as.i;
+            memcpy((int64_t *)p + i, &k, 8);
+        }
+    }
+    return c;
+}
+
+static bool meta_names_type(const gd_cv *g, const sv_value *mt)
+{
+    if (sv_kind_of(mt) == SV_STRING) {
+        unsigned t = gd_type_by_name(mt->as.str, mt->len);
+        return t != GD_NONE && has(g, t);
+    }
+    if (sv_kind_of(mt) == SV_MAP && mt->len == 1) {
+        const sv_pair *p = sv_pair_at(mt, 0);
+        size_t n;
+        const char *k = sv_get_str(&p->key, &n);
+        return sv_kind_of(&p->val) == SV_STRING &&
+               ((n == 5 && !memcmp(k, "class", 5)) || (n == 6 && !memcmp(k, "script", 6)));
+    }
+    return false;
+}
+
+/* Root meta entries of another format's file (a Resonite container, say)
+ * are not Godot's to write: dropped without a word. */
+static bool keep_godot_meta(const sv_pair *e, const void *state)
+{
+    (void)state;
+    if (!cv_is_file_key(&e->key)) return true;
+    size_t kn, vn;
+    const char *k = sv_get_str(&e->key, &kn);
+    const char *v = sv_get_str(&e->val, &vn);
+    if (kn == 6 && !memcmp(k, "format", 6)) return true; /* the Godot encoder ignores it */
+    if (kn == 7 && !memcmp(k, "framing", 7))
+        return !strcmp(v, "raw") || !strcmp(v, "prefixed") || !strcmp(v, "stream");
+    if (kn == 6 && !memcmp(k, "prefix", 6)) return !strcmp(v, "le") || !strcmp(v, "be");
+    return false;
+}
+
+static bool keep_file_entry(const sv_pair *e, const void *state)
+{
+    (void)state;
+    return cv_is_file_key(&e->key);
+}
+
+/* v without its meta; the root keeps its file entries (its framing). */
+static bool drop_meta(sv_doc *doc, const sv_value *v, bool root, cv_judgement *j,
+                      const char *becomes)
+{
+    size_t dropped;
+    sv_value c = root ? cv_filter_meta(doc, v, keep_file_entry, NULL, &dropped)
+                      : cv_container_without_meta(doc, v, sv_kind_of(v));
+    if (c.kind != v->kind) return false;
+    cv_lower(j, c, "%s", becomes);
+    return true;
+}
+
+/* The root's meta without its file entries (framing, prefix, format), which
+ * gd_registry_encode takes out before the Variant is written. NULL when
+ * nothing else is left, NULL-kind on no memory. */
+static const sv_value *value_meta(sv_doc *doc, const sv_value *v, bool root, sv_value *room)
+{
+    const sv_value *meta = sv_meta(v);
+    if (!root || sv_kind_of(meta) != SV_MAP) return meta;
+    *room = sv_map(doc, 0);
+    for (uint32_t i = 0; i < meta->len; i++) {
+        const sv_pair *p = sv_pair_at(meta, i);
+        if (!cv_is_file_key(&p->key) && !sv_map_put(doc, room, p->key, p->val)) return room;
+    }
+    return room->len ? room : NULL;
+}
+
+static bool judge_array(const gd_cv *g, sv_doc *doc, const sv_value *v, bool root, cv_judgement *j)
+{
+    sv_value room = sv_null();
+    const sv_value *meta = value_meta(doc, v, root, &room);
+    if (sv_doc_status(doc) != SV_OK) return false;
+    if (!meta) return true;
+    if (sv_kind_of(meta) == SV_STRING) {
+        if (meta->len == sizeof GD_PSA_META - 1 && !memcmp(meta->as.str, GD_PSA_META, meta->len))
+            return true;
+        return drop_meta(doc, v, root, j, "an Array (its meta dropped)");
+    }
+    const sv_value *mt = sv_kind_of(meta) == SV_MAP ? sv_map_getz(meta, "type") : NULL;
+    if (!mt || meta->len != 1) {
+        if (sv_kind_of(meta) == SV_ARRAY)
+            return drop_meta(doc, v, root, j, "an Array (its keys dropped)");
+        return drop_meta(doc, v, root, j, "an Array (its meta dropped)");
+    }
+    if (!meta_names_type(g, mt)) return drop_meta(doc, v, root, j, "an untyped Array");
+    if (!g->r.typed_arrays) {
+        snprintf(j->what, sizeof j->what, "a typed Array");
+        snprintf(j->why, sizeof j->why, "%s writes typed arrays untyped", g->r.fmt);
+        return drop_meta(doc, v, root, j, "an untyped Array");
+    }
+    return true;
+}
+
+static bool judge_map(const gd_cv *g, sv_doc *doc, const sv_value *v, bool root, cv_judgement *j)
+{
+    sv_value room = sv_null();
+    const sv_value *meta = value_meta(doc, v, root, &room);
+    if (sv_doc_status(doc) != SV_OK) return false;
+    if (!meta) return true;
+    const sv_value *km = sv_map_getz(meta, "key"), *vm = sv_map_getz(meta, "value");
+    unsigned want = (km ? 1u : 0u) + (vm ? 1u : 0u);
+    if (sv_kind_of(meta) != SV_MAP || !want || meta->len != want)
+        return drop_meta(doc, v, root, j, "a Dictionary (its meta dropped)");
+    if ((km && !meta_names_type(g, km)) || (vm && !meta_names_type(g, vm)))
+        return drop_meta(doc, v, root, j, "an untyped Dictionary");
+    if (!g->r.typed_dicts) {
+        snprintf(j->what, sizeof j->what, "a typed Dictionary");
+        snprintf(j->why, sizeof j->why, "%s writes typed dictionaries untyped", g->r.fmt);
+        return drop_meta(doc, v, root, j, "an untyped Dictionary");
+    }
+    return true;
+}
+
+static bool judge_tuple(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judgement *j)
+{
+    unsigned t = gd_type_of_tuple_tag(sv_tag_of(v));
+    if (t == GD_NONE || !has(g, t)) {
+        sv_value a = cv_numbers_as_array(doc, v, 0);
+        if (a.kind != SV_ARRAY) return false;
+        cv_lower(j, a, "an Array of %u number%s", (unsigned)v->len, cv_plural(v->len));
+        return true;
+    }
+    const gd_math *m = gd_math_of(t);
+    if (v->len != m->scalars) {
+        cv_refuse(j, "%s needs %u numbers, not %u", gd_type_name(t), m->scalars, (unsigned)v->len);
+        return true;
+    }
+    if (m->ints) {
+        if (!all_scalars(v, fits_i32)) cv_refuse(j, "a number is not an int32");
+        return true;
+    }
+    /* godot_encode.c: f64 fields only for real_t types in 4.x, with f64
+     * elements or real=double; everything else is float32 */
+    bool wide = m->real && g->godot4 && (sv_elem_of(v) == SV_ELEM_F64 || g->r.real_double);
+    if (wide || sv_elem_of(v) == SV_ELEM_F32) return true;
+    bool exact = all_scalars(v, fits_f32);
+    sv_value c = with_elem(doc, v, SV_ELEM_F32);
+    if (c.kind != SV_TUPLE) return false;
+    cv_lower(j, c, "%s %s of float32 numbers (rounded)", sv__article(gd_type_name(t)),
+             gd_type_name(t));
+    j->silent = exact;
+    return true;
+}
+
+/* Item tuple tag of a packed shape. */
+static sv_tag item_tag(sv_tag packed)
+{
+    switch (packed) {
+    case SV_TAG_PACKED_VECTOR2: return SV_TAG_VECTOR2;
+    case SV_TAG_PACKED_VECTOR3: return SV_TAG_VECTOR3;
+    case SV_TAG_PACKED_COLOR: return SV_TAG_COLOR;
+    case SV_TAG_PACKED_VECTOR4: return SV_TAG_VECTOR4;
+    default: return SV_TAG_NONE;
+    }
+}
+
+static unsigned packed_type(sv_tag tag)
+{
+    switch (tag) {
+    case SV_TAG_PACKED_VECTOR2: return GD_PACKED_VECTOR2;
+    case SV_TAG_PACKED_VECTOR3: return GD_PACKED_VECTOR3;
+    case SV_TAG_PACKED_COLOR: return GD_PACKED_COLOR;
+    case SV_TAG_PACKED_VECTOR4: return GD_PACKED_VECTOR4;
+    default: return GD_NONE;
+    }
+}
+
+static bool fits_i64(const sv_value *v)
+{
+    for (size_t i = 0; i < v->len; i++) {
+        sv_value s = cv_scalar(v, i);
+        if (s.kind == SV_UINT && s.as.u > (uint64_t)INT64_MAX) return false;
+    }
+    return true;
+}
+
+/* An untagged packed array: PackedByte/Int32/Int64/Float32/Float64Array. */
+static bool judge_packed_plain(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judgement *j)
+{
+    sv_elem e = sv_elem_of(v), to;
+    switch (e) {
+    case SV_ELEM_U8:
+    case SV_ELEM_I32:
+    case SV_ELEM_F32: return true;
+    case SV_ELEM_I8:
+    case SV_ELEM_I16:
+    case SV_ELEM_U16: to = SV_ELEM_I32; break;
+    case SV_ELEM_F64:
+        if (has(g, GD_PACKED_FLOAT64)) return true;
+        to = SV_ELEM_F32;
+        break;
+    default: /* u32, i64, u64 */
+        if (e == SV_ELEM_I64 && has(g, GD_PACKED_INT64)) return true;
+        if (has(g, GD_PACKED_INT64) && fits_i64(v))
+            to = SV_ELEM_I64;
+        else if (all_scalars(v, fits_i32))
+            to = SV_ELEM_I32;
+        else {
+            cv_refuse(j, "a number does not fit %s", has(g, GD_PACKED_INT64) ? "int64" : "int32");
+            return true;
+        }
+    }
+    bool exact = to != SV_ELEM_F32 || all_scalars(v, fits_f32);
+    sv_value c = with_elem(doc, v, to);
+    if (c.kind != SV_PACKED) return false;
+    cv_lower(j, c, "a %s (rounded)",
+             gd_type_name(to == SV_ELEM_F32 ? GD_PACKED_FLOAT32 : GD_PACKED_INT32));
+    j->silent = exact; /* the same numbers in the type Godot has */
+    return true;
+}
+
+static bool judge_packed(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judgement *j)
+{
+    sv_tag tag = sv_tag_of(v);
+    if (tag == SV_TAG_NONE) return judge_packed_plain(g, doc, v, j);
+    unsigned t = packed_type(tag);
+    unsigned per = sv_tag_scalars(tag);
+    if (t == GD_NONE || !has(g, t)) {
+        /* an Array of the item type, which may be lowered in turn */
+        size_t count = per ? v->len / per : 0;
+        sv_value a = sv_array(doc, count);
+        if (a.kind != SV_ARRAY) return false;
+        size_t es = sv_elem_size(sv_elem_of(v));
+        for (size_t i = 0; i < count; i++) {
+            sv_value it = sv_tuple(doc, item_tag(tag), sv_elem_of(v),
+                                   (const uint8_t *)sv_numbers(v) + i * per * es);
+            if (it.kind != SV_TUPLE) return false;
+            sv_array_items(&a)[i] = it;
+        }
+        cv_lower(j, a, "an Array of %zu %s%s", count, sv_tag_name(item_tag(tag)), cv_plural(count));
+        return true;
+    }
+    bool wide =
+        t != GD_PACKED_COLOR && g->godot4 && (sv_elem_of(v) == SV_ELEM_F64 || g->r.real_double);
+    if (wide || sv_elem_of(v) == SV_ELEM_F32) return true;
+    bool exact = all_scalars(v, fits_f32);
+    sv_value c = with_elem(doc, v, SV_ELEM_F32);
+    if (c.kind != SV_PACKED) return false;
+    cv_lower(j, c, "%s %s of float32 numbers (rounded)", sv__article(gd_type_name(t)),
+             gd_type_name(t));
+    j->silent = exact;
+    return true;
+}
+
+static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role role, cv_judgement *j)
+{
+    const gd_cv *g = r->state;
+    sv_kind k = sv_kind_of(v);
+    sv_tag tag = sv_tag_of(v);
+    if (role == CV_ROOT && cv_is_data_tree_root(v)) {
+        sv_value m = cv_container_without_meta(doc, v, SV_MAP);
+        if (m.kind != SV_MAP || (sv_meta(v) && !sv_set_meta(doc, &m, *sv_meta(v)))) return false;
+        cv_lower(j, m, "a Dictionary");
+        j->silent = true;
+        return true;
+    }
+    if (role == CV_ROOT && (k == SV_MAP || k == SV_ARRAY) && sv_kind_of(sv_meta(v)) == SV_MAP) {
+        size_t dropped;
+        sv_value c = cv_filter_meta(doc, v, keep_godot_meta, NULL, &dropped);
+        if (c.kind != k) return false;
+        if (dropped) {
+            cv_lower(j, c, "the same without another format's file data");
+            j->silent = true;
+            return true;
+        }
+    }
+    switch (k) {
+    case SV_NULL:
+        if (tag == SV_TAG_NONE || (tag == SV_TAG_RID && has(g, GD_RID)) ||
+            (tag == SV_TAG_CALLABLE && has(g, GD_CALLABLE)))
+            return true;
+        cv_lower(j, cv_untagged(*v), "null");
+        return true;
+    case SV_BOOL:
+        if (tag != SV_TAG_NONE) cv_lower(j, cv_untagged(*v), "a bool");
+        return true;
+    case SV_INT:
+    case SV_UINT:
+        if (k == SV_UINT && v->as.u > (uint64_t)INT64_MAX) {
+            cv_refuse(j, "%llu is above int64", (unsigned long long)v->as.u);
+            return true;
+        }
+        if (tag == SV_TAG_RID && has(g, GD_RID) && !g->godot4 && v->as.u != 0) {
+            /* spec §5.1: a 3.x RID is its type code alone */
+            snprintf(j->why, sizeof j->why, "%s writes an RID without its id", g->r.fmt);
+            cv_lower(j, sv_with_tag(sv_null(), SV_TAG_RID), "an RID without its id");
+            return true;
+        }
+        if (tag == SV_TAG_NONE || (tag == SV_TAG_RID && has(g, GD_RID)) || tag == SV_TAG_OBJECT_ID)
+            return true;
+        cv_lower(j, cv_untagged(*v), "an int");
+        return true;
+    case SV_FLOAT:
+        if (tag != SV_TAG_NONE) cv_lower(j, cv_untagged(*v), "a float");
+        return true;
+    case SV_STRING: {
+        size_t bad = 0;
+        if (!gd_string_writable(v->as.str, v->len, g->godot4, &bad)) {
+            cv_refuse(j, "byte %zu is a NUL or invalid UTF-8", bad);
+            return true;
+        }
+        if (tag == SV_TAG_NONE || tag == SV_TAG_NODE_PATH ||
+            (tag == SV_TAG_STRING_NAME && has(g, GD_STRING_NAME)))
+            return true;
+        cv_lower(j, cv_untagged(*v), "a String");
+        return true;
+    }
+    case SV_BYTES:
+        if (tag != SV_TAG_NONE) cv_lower(j, cv_untagged(*v), "a PackedByteArray");
+        return true;
+    case SV_ARRAY:
+        if (tag == SV_TAG_NODE_PATH || (tag == SV_TAG_SIGNAL && has(g, GD_SIGNAL))) return true;
+        if (tag != SV_TAG_NONE) {
+            cv_lower(j, cv_untagged(*v), "an Array");
+            return true;
+        }
+        return judge_array(g, doc, v, role == CV_ROOT, j);
+    case SV_MAP:
+        if (tag != SV_TAG_NONE) {
+            cv_lower(j, cv_untagged(*v), "a Dictionary");
+            return true;
+        }
+        return judge_map(g, doc, v, role == CV_ROOT, j);
+    case SV_OBJECT: {
+        const sv_value *cls = sv_object_class(v);
+        if (g->r.full_objects && sv_kind_of(cls) == SV_STRING && cls->len) {
+            if (sv_meta(v)) return drop_meta(doc, v, false, j, "an Object (its meta dropped)");
+            return true;
+        }
+        sv_value m = cv_container_without_meta(doc, v, SV_MAP);
+        if (m.kind != SV_MAP) return false;
+        if (!g->r.full_objects)
+            snprintf(j->why, sizeof j->why, "a full object is written only with objects=full");
+        cv_lower(j, m, "a Dictionary (the class dropped)");
+        return true;
+    }
+    case SV_TUPLE: return judge_tuple(g, doc, v, j);
+    case SV_PACKED: return judge_packed(g, doc, v, j);
+    case SV_REF:
+        if (v->flags & SV_F_NULLREF)
+            cv_lower(j, sv_null(), "null");
+        else if (v->as.u <= (uint64_t)INT64_MAX)
+            cv_lower(j, sv_int((int64_t)v->as.u), "an int");
+        else
+            cv_refuse(j, NULL);
+        return true;
+    default: cv_refuse(j, NULL); return true;
+    }
+}
+
+sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, void *state,
+                         size_t state_size, sv_error *err)
+{
+    sv_godot_profile profile;
+    if (!strcmp(name, "godot4"))
+        profile = SV_GODOT4;
+    else if (!strcmp(name, "godot3"))
+        profile = SV_GODOT3;
+    else if (!strcmp(name, "godot-doc"))
+        profile = SV_GODOT_DOC;
+    else
+        return SV_ERR_NOT_FOUND;
+    _Static_assert(sizeof(gd_cv) <= CV_STATE_MAX, "CV_STATE_MAX is too small for gd_cv");
+    if (state_size < sizeof(gd_cv)) return SV_ERR_NOMEM;
+    sv_godot_opts o;
+    sv_status st = gd_opts_from_registry(profile, opts, true, &o, err);
+    if (st != SV_OK) return st;
+    gd_cv *g = state;
+    gd_rules_init(&g->r, &o);
+    g->godot4 = g->r.prof->godot4_rules;
+    r->format = g->r.fmt;
+    r->noun = "Godot type";
+    r->judge = judge;
+    r->state = g;
+    return SV_OK;
+}
