@@ -32,4 +32,8 @@ sv_status sv__bson_decode_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
                                    const sv_bson_opts *opts, const sv__bson_stream *stream,
                                    sv_value *out, sv_error *err);
 
+/* sv_bson_validate of len bytes at data, which may still be streaming in. */
+sv_status sv__bson_check(const uint8_t *data, size_t len, const sv_bson_opts *opts,
+                         const sv__bson_stream *stream, sv_error *err);
+
 #endif

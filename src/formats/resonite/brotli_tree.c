@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/doc_internal.h"
+#include "core/mem.h"
 #include "formats/bson/bson_embed.h"
 #include "formats/resonite/resonite_internal.h"
 
@@ -186,9 +187,17 @@ static sv_status read_prefix(pipe_state *ps, uint8_t first[4], sv_error *err)
     return SV_OK;
 }
 
-sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
-                            const sv_bson_opts *bo, int threads, sv_value *out, bool *handled,
-                            sv_error *err)
+/* What reads the BSON as it comes out: decoding into a tree, or checking. */
+typedef sv_status (*bson_consumer)(void *ctx, const uint8_t *bson, size_t n,
+                                   const sv__bson_stream *stream, sv_error *err);
+
+/* Decompresses the payload into one block of the BSON's own length (from
+ * doc's arena, or, doc NULL, from a and freed before returning) while
+ * consume reads it. *handled false: the length is not plausible, use the
+ * general path. */
+static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, size_t len,
+                             const sv_decomp *d, int threads, bson_consumer consume, void *ctx,
+                             bool *handled, sv_error *err)
 {
     *handled = false;
     pipe_state ps;
@@ -196,9 +205,9 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
     ps.in = ps.next_in = in;
     ps.in_len = ps.avail_in = len;
     ps.d = d;
-    /* the decoder's memory comes from the document's allocator (not counted
-     * in the document's size: it is freed before this returns) */
-    ps.dec = sv_brotli_stream_new(&doc->alloc);
+    /* the decoder's memory comes from a (for a document, its allocator: not
+     * counted in the document's size, it is freed before this returns) */
+    ps.dec = sv_brotli_stream_new(a);
     if (!ps.dec) return SV_OK; /* the general path reports it */
     uint8_t first[4];
     sv_status st = SV_OK;
@@ -207,12 +216,14 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
     if (n == 0 || n > d->max_out || n > (uint64_t)len * PLAUSIBLE_RATIO + 65536) goto general;
     *handled = true;
     ps.n = (size_t)n;
-    ps.buf = sv_doc_alloc(doc, ps.n);
+    ps.buf = doc ? sv_doc_alloc(doc, ps.n) : a->malloc(a->ctx, ps.n);
     if (!ps.buf) {
-        st = sv_error_set(err, sv_doc_status(doc) == SV_ERR_LIMIT ? SV_ERR_LIMIT : SV_ERR_NOMEM,
-                          d->format, d->base, "no room for the %zu-byte payload", ps.n);
+        bool limit = doc && sv_doc_status(doc) == SV_ERR_LIMIT;
+        st = sv_error_set(err, limit ? SV_ERR_LIMIT : SV_ERR_NOMEM, d->format, d->base,
+                          "no room for the %zu-byte payload", ps.n);
         goto done;
     }
+    if (!doc) sv_mem_hint_huge_pages(ps.buf, ps.n, PIPE_MIN);
     memcpy(ps.buf, first, 4);
     atomic_store(&ps.produced, 4);
     sv_error perr;
@@ -221,8 +232,7 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
     if (threads < 1 || ps.n < PIPE_MIN || pthread_mutex_init(&ps.mu, NULL) != 0) {
         while (produce_some(&ps)) {
         }
-        st = ps.st == SV_OK ? sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr)
-                            : ps.st;
+        st = ps.st == SV_OK ? consume(ctx, ps.buf, ps.n, NULL, &perr) : ps.st;
     } else {
         pthread_t t;
         bool threaded = pthread_cond_init(&ps.cv, NULL) == 0;
@@ -232,15 +242,14 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
         }
         if (threaded) {
             sv__bson_stream stream = {pipe_wait, &ps, 4};
-            st = sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, &stream, out, &perr);
+            st = consume(ctx, ps.buf, ps.n, &stream, &perr);
             atomic_store(&ps.cancel, st != SV_OK);
             pthread_join(t, NULL);
             pthread_cond_destroy(&ps.cv);
         } else {
             while (produce_some(&ps)) {
             }
-            if (ps.st == SV_OK)
-                st = sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr);
+            if (ps.st == SV_OK) st = consume(ctx, ps.buf, ps.n, NULL, &perr);
         }
         pthread_mutex_destroy(&ps.mu);
     }
@@ -253,11 +262,48 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
         sv_rs_note_bson_error(&perr);
         if (err && err->status == SV_OK) *err = perr;
     }
-    if (st != SV_OK) *out = sv_null();
+    if (!doc) a->free(a->ctx, ps.buf, ps.n);
     goto done;
 general:
     *handled = false;
 done:
     sv_brotli_stream_free(ps.dec);
     return st;
+}
+
+typedef struct tree_ctx {
+    sv_doc *doc;
+    const sv_bson_opts *bo;
+    sv_value *out;
+} tree_ctx;
+
+static sv_status into_tree(void *ctx, const uint8_t *bson, size_t n,
+                           const sv__bson_stream *stream, sv_error *err)
+{
+    tree_ctx *t = ctx;
+    return sv__bson_decode_in_arena(t->doc, bson, n, t->bo, stream, t->out, err);
+}
+
+sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
+                            const sv_bson_opts *bo, int threads, sv_value *out, bool *handled,
+                            sv_error *err)
+{
+    tree_ctx t = {doc, bo, out};
+    sv_status st =
+        brotli_pipe(&doc->alloc, doc, in, len, d, threads, into_tree, &t, handled, err);
+    if (st != SV_OK) *out = sv_null();
+    return st;
+}
+
+static sv_status check_only(void *ctx, const uint8_t *bson, size_t n,
+                            const sv__bson_stream *stream, sv_error *err)
+{
+    return sv__bson_check(bson, n, ctx, stream, err);
+}
+
+sv_status sv_rs_brotli_check(const uint8_t *in, size_t len, const sv_decomp *d,
+                             const sv_bson_opts *bo, int threads, bool *handled, sv_error *err)
+{
+    return brotli_pipe(sv_alloc_libc(), NULL, in, len, d, threads, check_only, (void *)bo,
+                       handled, err);
 }
