@@ -403,6 +403,10 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
     bool keyed = false; /* an array key was not its index */
     while (q < last) {
         const uint8_t *elem = q;
+        /* Checking a stream: nothing before this element is read again
+         * (a document that is all there is read within its own bytes). */
+        if (!build && !fast && r->low)
+            atomic_store_explicit(r->low, (size_t)(elem - r->base), memory_order_release);
         if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
         unsigned type = *q++;
         if (SV_UNLIKELY(!bson_type_known(type))) {
@@ -432,7 +436,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
             }
             q = read_value(r, type, q, last, depth, fast, build, &v);
             if (!q) {
-                sv_error_path_index(r->err, index);
+                if (!r->low) sv_error_path_index(r->err, index);
                 return NULL;
             }
             index++;
@@ -450,7 +454,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
             if (!q) return NULL;
             q = read_value(r, type, q, last, depth, fast, build, &v);
             if (!q) {
-                sv_error_path_key(r->err, (const char *)key, klen);
+                if (!r->low) sv_error_path_key(r->err, (const char *)key, klen);
                 return NULL;
             }
             if (!build) continue;
@@ -612,6 +616,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     r->in_arena = in_arena;
     r->stream = stream;
     r->avail = r->base + (stream ? stream->start : len);
+    r->low = check && stream ? stream->low : NULL;
     if (!check) {
         sv_key_cache_init(r->cache, KEY_CACHE);
         sv_doc_set_max_alloc(doc, lim.max_alloc);

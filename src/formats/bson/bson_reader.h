@@ -39,6 +39,7 @@ typedef struct br {
      * which every bounds check already keeps reads within. */
     const uint8_t *avail;
     const sv__bson_stream *stream;
+    _Atomic size_t *low; /* stream->low (checking only), or NULL */
     sv_pair *pairs;
     size_t npairs, cap_pairs;
     sv_value *items;
