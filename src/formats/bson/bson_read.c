@@ -202,6 +202,21 @@ long_key:;
 static SV_ALWAYS_INLINE const uint8_t *check_key(br *r, const uint8_t *q, const uint8_t *last,
                                                  size_t *n)
 {
+    /* Keys of up to 7 bytes (nearly all: "ID", "Data", "Name"): found and
+     * checked for ASCII in one word. The word may run past the document
+     * into bytes after it that are there (input too); a key whose 00 is not
+     * before last, or that is not ASCII, takes the general path below. */
+    if ((size_t)(r->avail - q) >= 8) {
+        uint64_t w = sv_load64le(q), z = zero_bytes(w);
+        if (z) {
+            size_t len = (size_t)__builtin_ctzll(z) >> 3;
+            uint64_t below = len ? ~UINT64_C(0) >> (64 - 8 * len) : 0;
+            if (q + len < last && !(w & below & UINT64_C(0x8080808080808080))) {
+                *n = len;
+                return q + len + 1;
+            }
+        }
+    }
     const uint8_t *z = find_nul_words(r, q, last);
     if (!z) {
         if (r->avail < last) return sv__br_fail_stream(r, r->avail);
