@@ -40,7 +40,7 @@
 #define PREFAULT_AHEAD ((size_t)32 << 20)
 /* Reusing memory while checking (below): the payload bytes that are fresh
  * memory whatever the checker does, faulted in by the checker. */
-#define WINDOW_FRESH ((size_t)8 << 20)
+#define WINDOW_FRESH ((size_t)4 << 20)
 
 typedef struct pipe_state {
     sv_brotli_stream *dec;
