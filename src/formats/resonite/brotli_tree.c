@@ -72,25 +72,52 @@ typedef struct pipe_state {
  * blocks the producer will write (mremap: no copy, no zeroing). A 120 MB
  * payload then costs a few MiB of fresh pages instead of 120 MB of them,
  * whose zeroing alone took longer than the decompression. When the checker
- * lags (a long string), the producer simply writes into fresh pages. */
+ * lags (a long string), the producer simply writes into fresh pages.
+ *
+ * Both threads prepare blocks, under the pipe's mutex, always the next one
+ * not yet prepared (the producer writes only into prepared blocks): the
+ * checker while it waits for bytes (it is faster, and the moves then cost
+ * the critical path nothing), the producer when it reaches a block the
+ * checker has not prepared. */
 #if defined(__linux__) && defined(MREMAP_FIXED)
 #define WINDOW_BLOCK ((size_t)2 << 20)
 
-/* The blocks of [0, upto) that are not prepared yet get a passed block from
- * behind when there is one (the producer's, before it writes there). */
+/* Whether the next block behind the checker's low mark can be moved. */
+static bool window_passed(const pipe_state *ps, size_t low)
+{
+    return ps->next_src < ps->next_dest && (ps->next_src + 1) * WINDOW_BLOCK <= low;
+}
+
+/* Prepares the next block: a passed one moved there, when reuse is true
+ * and there is one; else it stays fresh memory. Under the mutex. */
+static void window_next(pipe_state *ps, bool reuse)
+{
+    if (reuse) {
+        uint8_t *src = ps->buf + ps->next_src * WINDOW_BLOCK;
+        uint8_t *dst = ps->buf + ps->next_dest * WINDOW_BLOCK;
+        /* on failure nothing moved: dst stays fresh memory */
+        (void)mremap(src, WINDOW_BLOCK, WINDOW_BLOCK, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+        ps->next_src++;
+    }
+    ps->next_dest++;
+}
+
+/* The producer's: every block of [0, upto) prepared before it writes
+ * there. Under the mutex. */
 static void window_prepare(pipe_state *ps, size_t upto)
 {
     size_t low = atomic_load_explicit(&ps->low, memory_order_acquire);
-    while (ps->next_dest * WINDOW_BLOCK < upto && ps->next_dest * WINDOW_BLOCK < ps->n) {
-        if (ps->next_src < ps->next_dest && (ps->next_src + 1) * WINDOW_BLOCK <= low) {
-            uint8_t *src = ps->buf + ps->next_src * WINDOW_BLOCK;
-            uint8_t *dst = ps->buf + ps->next_dest * WINDOW_BLOCK;
-            /* on failure nothing moved: dst stays fresh memory */
-            (void)mremap(src, WINDOW_BLOCK, WINDOW_BLOCK, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
-            ps->next_src++;
-        }
-        ps->next_dest++;
-    }
+    while (ps->next_dest * WINDOW_BLOCK < upto && ps->next_dest * WINDOW_BLOCK < ps->n)
+        window_next(ps, window_passed(ps, low));
+}
+
+/* The checker's, while it waits: every block it has passed moved ahead.
+ * Under the mutex. */
+static void window_recycle(pipe_state *ps)
+{
+    size_t low = atomic_load_explicit(&ps->low, memory_order_relaxed);
+    while (ps->next_dest * WINDOW_BLOCK < ps->n && window_passed(ps, low))
+        window_next(ps, true);
 }
 
 /* n bytes of address space, WINDOW_BLOCK-aligned, or NULL; *map and
@@ -118,6 +145,10 @@ static void window_prepare(pipe_state *ps, size_t upto)
 {
     (void)ps;
     (void)upto;
+}
+static void window_recycle(pipe_state *ps)
+{
+    (void)ps;
 }
 static uint8_t *window_alloc(size_t n, void **map, size_t *map_len)
 {
@@ -148,7 +179,11 @@ static bool produce_some(pipe_state *ps)
     size_t room = ps->n - have < PIPE_CHUNK ? ps->n - have : PIPE_CHUNK;
     uint8_t *next_out = room ? ps->buf + have : &probe;
     size_t avail_out = room ? room : 1, before = avail_out;
-    if (ps->window) window_prepare(ps, have + room);
+    if (ps->window) {
+        pthread_mutex_lock(&ps->mu);
+        window_prepare(ps, have + room);
+        pthread_mutex_unlock(&ps->mu);
+    }
     sv_brotli_result r =
         sv_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
     if (!room && avail_out != before) {
@@ -239,6 +274,7 @@ static size_t pipe_wait(void *ctx, size_t need)
         if (have >= need) return have;
     }
     pthread_mutex_lock(&ps->mu);
+    if (ps->window) window_recycle(ps);
     while ((have = atomic_load_explicit(&ps->produced, memory_order_acquire)) < need && !ps->done)
         pthread_cond_wait(&ps->cv, &ps->mu);
     pthread_mutex_unlock(&ps->mu);
@@ -320,6 +356,7 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
     sv_error_clear(&perr);
     /* no thread unless the caller allowed one (sv_resonite_opts.threads) */
     if (threads < 1 || ps.n < PIPE_MIN || pthread_mutex_init(&ps.mu, NULL) != 0) {
+        ps.window = false; /* (nothing checks behind the producer) */
         while (produce_some(&ps)) {
         }
         st = ps.st == SV_OK ? consume(ctx, ps.buf, ps.n, NULL, &perr) : ps.st;
@@ -337,6 +374,7 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
             pthread_join(t, NULL);
             pthread_cond_destroy(&ps.cv);
         } else {
+            ps.window = false;
             while (produce_some(&ps)) {
             }
             if (ps.st == SV_OK) st = consume(ctx, ps.buf, ps.n, NULL, &perr);
