@@ -67,6 +67,14 @@ SV_API SV_NODISCARD sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, s
                                              const sv_bson_opts *opts, sv_value *out,
                                              sv_error *err);
 
+/* Whether sv_bson_decode would accept data, with the same error (status,
+ * byte offset, JSON Pointer path and message) when not, without building a
+ * tree: every rule of the reader is applied, nothing is allocated but the
+ * checker's own few hundred bytes. The limits on depth and string length
+ * apply; the allocation limit does not (no tree is made). opts may be NULL. */
+SV_API SV_NODISCARD sv_status sv_bson_validate(const uint8_t *data, size_t len,
+                                               const sv_bson_opts *opts, sv_error *err);
+
 /* Appends the BSON of v (a MAP with string keys, or an OBJECT whose fields
  * become the document) to out. opts may be NULL. */
 SV_API SV_NODISCARD sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts,

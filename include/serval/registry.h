@@ -69,6 +69,11 @@ typedef struct sv_format {
     /* May be NULL for read-only formats. */
     sv_status (*encode)(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err);
     const sv_option_desc *options; /* terminated by {NULL, NULL}; may be NULL */
+    /* Whether decode would accept the bytes with these options, with the
+     * same error when not, without building a tree (faster, and memory for
+     * the checker only). May be NULL: decode to find out. */
+    sv_status (*validate)(const uint8_t *data, size_t len, const sv_options *opts,
+                          sv_error *err);
 } sv_format;
 
 /* All registered formats, in a stable order. */

@@ -75,6 +75,15 @@ typedef struct sv_resonite_opts {
 /* The default options: everything automatic, Resonite's parameters. */
 SV_API void sv_resonite_opts_init(sv_resonite_opts *o);
 
+/* Whether sv_resonite_decode would accept data with these options, with the
+ * same error when not, without building a tree (sv_bson_validate): faster,
+ * and the only memory is the decompressed payload's. The allocation limit
+ * does not apply; the decompressed-size, depth and string limits do. With
+ * threads=1 a Brotli payload is checked while a second thread decompresses
+ * it, as when decoding. */
+SV_API SV_NODISCARD sv_status sv_resonite_validate(const uint8_t *data, size_t len,
+                                                   const sv_resonite_opts *opts, sv_error *err);
+
 /* File bytes to the tree described above. opts may be NULL. */
 /* The tree does not borrow the input: every string, byte string and packed
  * array is copied into the document, so the input may be freed as soon as

@@ -8,6 +8,10 @@
  * and call here, or straight into sv__jw_by_kind, for the rest. A failure
  * unwinds with the JSON Pointer path of the failing value: each container
  * level prepends its own segment. */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise */
+#include <sys/mman.h>
+#endif
 #include "core/article.h"
 #include "core/error_record.h"
 #include "json/json_opts.h"
@@ -23,21 +27,51 @@ const sv_jw_tag sv__jw_tags[SV_TAG_COUNT] = {
 #undef SV_X_TAG
 };
 
+/* Room of a large output is handed to the writer this much at a time, each
+ * piece faulted in with one call (populate_room) instead of one page fault
+ * per 4 KiB as the stores reach it: those faults were a third of the time
+ * of writing a 50 MB document. */
+#define JW_ROOM_STEP ((size_t)2 << 20)
+
+static void populate_room(uint8_t *from, uint8_t *to)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    const uintptr_t page = 4096;
+    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1), e = (uintptr_t)to & ~(page - 1);
+    /* a hint: where it is refused, the pages fault in one by one */
+    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#else
+    (void)from;
+    (void)to;
+#endif
+}
+
 bool sv__jw_grow(sv_jw *w, size_t n)
 {
     sv_buf *b = w->buf;
-    b->len = (size_t)(w->p - b->data);
-    /* Large steps: ask for at least as much again as the buffer holds, so
-     * a large output is copied by realloc a few times only. */
-    size_t want = b->cap > 65536 ? b->cap : 65536;
-    if (want < n) want = n;
-    if (!sv_buf_reserve(b, want)) {
-        sv__error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
-                         "cannot grow the output beyond %zu bytes", b->len);
-        return false;
+    size_t len = (size_t)(w->p - b->data), open = (size_t)(w->end - b->data);
+    b->len = len;
+    if (b->cap - len < n) {
+        /* Large steps: ask for at least as much again as the buffer holds,
+         * so a large output is copied by realloc a few times only. */
+        size_t want = b->cap > 65536 ? b->cap : 65536;
+        if (want < n) want = n;
+        if (!sv_buf_reserve(b, want)) {
+            sv__error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
+                             "cannot grow the output beyond %zu bytes", b->len);
+            return false;
+        }
     }
-    w->p = b->data + b->len;
-    w->end = b->data + b->cap;
+    size_t upto = b->cap;
+    if (b->cap >= 2 * JW_ROOM_STEP) {
+        /* the next step of room (at least the n bytes asked for) */
+        upto = (open > len ? open : len) + JW_ROOM_STEP;
+        if (upto < len + n) upto = len + n;
+        if (upto > b->cap) upto = b->cap;
+        populate_room(b->data + (open > len ? open : len), b->data + upto);
+    }
+    w->p = b->data + len;
+    w->end = b->data + upto;
     return true;
 }
 

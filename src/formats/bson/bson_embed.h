@@ -11,6 +11,7 @@
 #ifndef SV_FORMATS_BSON_EMBED_H
 #define SV_FORMATS_BSON_EMBED_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,12 @@ typedef struct sv__bson_stream {
     size_t (*wait)(void *ctx, size_t need);
     void *ctx;
     size_t start;
+    /* Checking only (sv__bson_check), may be NULL: where the checker keeps
+     * the offset below which it will read no byte again, so that the
+     * producer may reuse that memory. The checker then leaves error paths
+     * empty (their keys may be gone): a caller that wants the full error
+     * checks again without reuse. */
+    _Atomic size_t *low;
 } sv__bson_stream;
 
 /* sv_bson_decode of len bytes at data, which doc's arena holds. stream may
@@ -31,5 +38,9 @@ typedef struct sv__bson_stream {
 sv_status sv__bson_decode_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
                                    const sv_bson_opts *opts, const sv__bson_stream *stream,
                                    sv_value *out, sv_error *err);
+
+/* sv_bson_validate of len bytes at data, which may still be streaming in. */
+sv_status sv__bson_check(const uint8_t *data, size_t len, const sv_bson_opts *opts,
+                         const sv__bson_stream *stream, sv_error *err);
 
 #endif

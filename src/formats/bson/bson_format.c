@@ -56,7 +56,8 @@ static void prefix_path(sv_error *err, uint32_t n)
 static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
                                const sv_bson_opts *o, sv_value *out, sv_error *err)
 {
-    sv_value arr = sv_array(doc, 0);
+    /* doc NULL: only checking (bson_validate) */
+    sv_value arr = doc ? sv_array(doc, 0) : sv_null();
     size_t pos = 0;
     for (uint32_t n = 0; pos < len; n++) {
         size_t doc_len = len - pos >= 4 ? sv_load_u32le(data + pos) : 0;
@@ -66,7 +67,8 @@ static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
         sv_value item;
         sv_error sub;
         sv_error_clear(&sub);
-        sv_status st = sv_bson_decode(doc, data + pos, doc_len, o, &item, &sub);
+        sv_status st = doc ? sv_bson_decode(doc, data + pos, doc_len, o, &item, &sub)
+                           : sv_bson_validate(data + pos, doc_len, o, &sub);
         if (st != SV_OK) {
             if (err && err->status == SV_OK) {
                 *err = sub;
@@ -75,13 +77,14 @@ static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
             }
             return st;
         }
-        if (!sv_array_push(doc, &arr, item)) return sv_doc_status(doc);
+        if (doc && !sv_array_push(doc, &arr, item)) return sv_doc_status(doc);
         pos += doc_len;
     }
     *out = arr;
-    return sv_doc_status(doc);
+    return doc ? sv_doc_status(doc) : SV_OK;
 }
 
+/* Decodes into doc, or, doc NULL, only checks (the registry's validate). */
 static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
                              sv_value *out, sv_error *err)
 {
@@ -94,8 +97,16 @@ static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const
     o.resonite_urls = sv_options_flag(&ro, "resonite-urls", false);
     bool stream = sv_options_flag(&ro, "stream", false);
     if (!stream && (len < 4 || sv_load_u32le(data) >= len))
-        return sv_bson_decode(doc, data, len, &o, out, err);
+        return doc ? sv_bson_decode(doc, data, len, &o, out, err)
+                   : sv_bson_validate(data, len, &o, err);
     return decode_stream(doc, data, len, &o, out, err);
+}
+
+static sv_status bson_validate(const uint8_t *data, size_t len, const sv_options *opts,
+                               sv_error *err)
+{
+    sv_value unused;
+    return bson_decode(NULL, data, len, opts, &unused, err);
 }
 
 static sv_status bson_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
@@ -134,4 +145,5 @@ const sv_format sv_format_bson = {
     .decode = bson_decode,
     .encode = bson_encode,
     .options = bson_options,
+    .validate = bson_validate,
 };

@@ -196,6 +196,37 @@ long_key:;
     return key_miss(r, h, q, len, a, b, out) ? z + 1 : NULL;
 }
 
+/* The key at q when only checking: the same rules as read_key (it ends
+ * with 00 before last, it is UTF-8) and the same errors, without interning.
+ * Returns the byte after its 00, NULL on failure. */
+static SV_ALWAYS_INLINE const uint8_t *check_key(br *r, const uint8_t *q, const uint8_t *last,
+                                                 size_t *n)
+{
+    /* Keys of up to 7 bytes (nearly all: "ID", "Data", "Name"): found and
+     * checked for ASCII in one word. The word may run past the document
+     * into bytes after it that are there (input too); a key whose 00 is not
+     * before last, or that is not ASCII, takes the general path below. */
+    if ((size_t)(r->avail - q) >= 8) {
+        uint64_t w = sv_load64le(q), z = zero_bytes(w);
+        if (z) {
+            size_t len = (size_t)__builtin_ctzll(z) >> 3;
+            uint64_t below = len ? ~UINT64_C(0) >> (64 - 8 * len) : 0;
+            if (q + len < last && !(w & below & UINT64_C(0x8080808080808080))) {
+                *n = len;
+                return q + len + 1;
+            }
+        }
+    }
+    const uint8_t *z = find_nul_words(r, q, last);
+    if (!z) {
+        if (r->avail < last) return sv__br_fail_stream(r, r->avail);
+        return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
+    }
+    *n = (size_t)(z - q);
+    if (!ascii_or_utf8(q, *n)) return sv__br_fail(r, q, SV_ERR_UTF8, "the key is not valid UTF-8");
+    return z + 1;
+}
+
 /* Whether a double holds a whole number (or -0.0), NaN or an infinity.
  * Those are marked explicit, so the typed JSON writes them {"$f64": 1.0}:
  * JSON tools that print numbers through a double (jq 1.6 prints 1.0 as 1)
@@ -215,23 +246,25 @@ static inline bool whole_double(uint64_t u)
 
 /* Every reader below takes fast: true when the whole enclosing document is
  * already there (always, unless a decompressor is still writing the input),
- * so that the waits for streamed bytes (ENSURE_F) compile away; the
- * documents are read by two copies of the same code (read_body). */
+ * so that the waits for streamed bytes (ENSURE_F) compile away; and build:
+ * false when only checking (sv_bson_validate), so that making values
+ * compiles away while every check stays the same code. The documents are
+ * read by four copies of the same code (read_body). */
 
 static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
                                                   const uint8_t *last, uint32_t depth, bool fast,
-                                                  sv_value *out);
+                                                  bool build, sv_value *out);
 static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
                                                 uint32_t depth, bool is_array, bool in_whole,
-                                                sv_value *out);
+                                                bool build, sv_value *out);
 
 static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last,
-                                                   bool fast, sv_value *out)
+                                                   bool fast, bool build, sv_value *out)
 {
     const uint8_t *s = NULL;
     size_t n = 0;
     const uint8_t *next = read_string_bytes(r, q, last, fast, &s, &n);
-    if (!next) return NULL;
+    if (!next || !build) return next;
     unsigned tag = SV_TAG_NONE;
     if (r->urls && n > 1 && s[0] == '@') {
         if (s[1] != '@' || n == 2) tag = SV_TAG_URL;
@@ -250,7 +283,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, cons
 
 static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
                                                   const uint8_t *last, uint32_t depth, bool fast,
-                                                  sv_value *out)
+                                                  bool build, sv_value *out)
 {
     switch (type) {
     case BSON_DOUBLE: {
@@ -260,9 +293,9 @@ static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const ui
         *out = br_scalar(SV_FLOAT, 8, whole_double(bits) ? SV_F_EXPLICIT : 0, bits);
         return q + 8;
     }
-    case BSON_STRING: return read_string(r, q, last, fast, out);
-    case BSON_DOCUMENT: return read_doc(r, q, last, depth + 1, false, fast, out);
-    case BSON_ARRAY: return read_doc(r, q, last, depth + 1, true, fast, out);
+    case BSON_STRING: return read_string(r, q, last, fast, build, out);
+    case BSON_DOCUMENT: return read_doc(r, q, last, depth + 1, false, fast, build, out);
+    case BSON_ARRAY: return read_doc(r, q, last, depth + 1, true, fast, build, out);
     case BSON_BOOL:
         if (q >= last) return need(r, q, last, 1, "a bool");
         if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
@@ -345,15 +378,16 @@ static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv
         if (!q) return false;
         /* skip the value: read it again into a throwaway (cheap: rare path) */
         sv_value tmp;
-        q = read_value(r, type, q, last, 0, true, &tmp);
+        q = read_value(r, type, q, last, 0, true, true, &tmp);
         if (!q) return false;
         i++;
     }
     return sv_set_meta(r->doc, arr, keys);
 }
 
-/* The four copies of read_body (below): documents and arrays, whole or
- * streaming. Not inlined: they are where the recursion goes through. */
+/* The eight copies of read_body (below): documents and arrays, whole or
+ * streaming, building or checking. Not inlined: they are where the
+ * recursion goes through. */
 static SV_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                  uint32_t depth, sv_value *out);
 static SV_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
@@ -362,19 +396,32 @@ static SV_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, co
                                                      uint32_t depth, sv_value *out);
 static SV_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
                                                        uint32_t depth, sv_value *out);
+static SV_NOINLINE const uint8_t *check_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                  uint32_t depth);
+static SV_NOINLINE const uint8_t *check_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                    uint32_t depth);
+static SV_NOINLINE const uint8_t *check_map_streaming(br *r, const uint8_t *p,
+                                                      const uint8_t *last, uint32_t depth);
+static SV_NOINLINE const uint8_t *check_array_streaming(br *r, const uint8_t *p,
+                                                        const uint8_t *last, uint32_t depth);
 
 /* The elements of the document whose length is at p and whose 00 is at
  * last, then its container in *out. */
 static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
                                                  uint32_t depth, bool is_array, bool fast,
-                                                 sv_value *out)
+                                                 bool build, sv_value *out)
 {
     const uint8_t *q = p + 4;
     size_t mark = is_array ? r->nitems : r->npairs;
+    size_t index = 0; /* of the element being read, for an error's path */
     index_key idx = {{'0'}, 1};
     bool keyed = false; /* an array key was not its index */
     while (q < last) {
         const uint8_t *elem = q;
+        /* Checking a stream: nothing before this element is read again
+         * (a document that is all there is read within its own bytes). */
+        if (!build && !fast && r->low)
+            atomic_store_explicit(r->low, (size_t)(elem - r->base), memory_order_release);
         if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
         unsigned type = *q++;
         if (SV_UNLIKELY(!bson_type_known(type))) {
@@ -402,27 +449,30 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
                 keyed = true;
                 q = z + 1;
             }
-            q = read_value(r, type, q, last, depth, fast, &v);
+            q = read_value(r, type, q, last, depth, fast, build, &v);
             if (!q) {
-                sv_error_path_index(r->err, r->nitems - mark);
+                if (!r->low) sv_error_path_index(r->err, index);
                 return NULL;
             }
+            index++;
+            index_next(&idx);
+            if (!build) continue;
             if (r->nitems == r->cap_items &&
                 !grow(r, elem, (void **)&r->items, &r->cap_items, sizeof(sv_value), r->nitems + 1))
                 return NULL;
             r->items[r->nitems++] = v;
-            index_next(&idx);
         } else {
             sv_value k;
             size_t klen = 0;
             const uint8_t *key = q;
-            q = read_key(r, q, last, fast, &k, &klen);
+            q = build ? read_key(r, q, last, fast, &k, &klen) : check_key(r, q, last, &klen);
             if (!q) return NULL;
-            q = read_value(r, type, q, last, depth, fast, &v);
+            q = read_value(r, type, q, last, depth, fast, build, &v);
             if (!q) {
-                sv_error_path_key(r->err, (const char *)key, klen);
+                if (!r->low) sv_error_path_key(r->err, (const char *)key, klen);
                 return NULL;
             }
+            if (!build) continue;
             if (r->npairs == r->cap_pairs &&
                 !grow(r, elem, (void **)&r->pairs, &r->cap_pairs, sizeof(sv_pair), r->npairs + 1))
                 return NULL;
@@ -437,6 +487,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
         if (*last != 0)
             return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
     }
+    if (!build) return last + 1;
     if (is_array) {
         size_t cnt = r->nitems - mark;
         sv_container *box = make_box(r, cnt ? r->items + mark : NULL, cnt, sizeof(sv_value));
@@ -457,29 +508,53 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
 static SV_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                  uint32_t depth, sv_value *out)
 {
-    return read_body(r, p, last, depth, false, true, out);
+    return read_body(r, p, last, depth, false, true, true, out);
 }
 static SV_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                    uint32_t depth, sv_value *out)
 {
-    return read_body(r, p, last, depth, true, true, out);
+    return read_body(r, p, last, depth, true, true, true, out);
 }
 static SV_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
                                                      uint32_t depth, sv_value *out)
 {
-    return read_body(r, p, last, depth, false, false, out);
+    return read_body(r, p, last, depth, false, false, true, out);
 }
 static SV_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
                                                        uint32_t depth, sv_value *out)
 {
-    return read_body(r, p, last, depth, true, false, out);
+    return read_body(r, p, last, depth, true, false, true, out);
+}
+static SV_NOINLINE const uint8_t *check_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                  uint32_t depth)
+{
+    sv_value unused;
+    return read_body(r, p, last, depth, false, true, false, &unused);
+}
+static SV_NOINLINE const uint8_t *check_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                                    uint32_t depth)
+{
+    sv_value unused;
+    return read_body(r, p, last, depth, true, true, false, &unused);
+}
+static SV_NOINLINE const uint8_t *check_map_streaming(br *r, const uint8_t *p,
+                                                      const uint8_t *last, uint32_t depth)
+{
+    sv_value unused;
+    return read_body(r, p, last, depth, false, false, false, &unused);
+}
+static SV_NOINLINE const uint8_t *check_array_streaming(br *r, const uint8_t *p,
+                                                        const uint8_t *last, uint32_t depth)
+{
+    sv_value unused;
+    return read_body(r, p, last, depth, true, false, false, &unused);
 }
 
 /* The document at p within limit. in_whole: limit is inside a document
  * that is all there, so this one is too (no waiting, no avail checks). */
 static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
                                                 uint32_t depth, bool is_array, bool in_whole,
-                                                sv_value *out)
+                                                bool build, sv_value *out)
 {
     if (limit - p < 4)
         return sv__br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
@@ -500,9 +575,15 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
     if (in_whole || last < r->avail) {
         if (*last != 0)
             return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
+        if (!build)
+            return is_array ? check_array_whole(r, p, last, depth)
+                            : check_map_whole(r, p, last, depth);
         return is_array ? read_array_whole(r, p, last, depth, out)
                         : read_map_whole(r, p, last, depth, out);
     }
+    if (!build)
+        return is_array ? check_array_streaming(r, p, last, depth)
+                        : check_map_streaming(r, p, last, depth);
     return is_array ? read_array_streaming(r, p, last, depth, out)
                     : read_map_streaming(r, p, last, depth, out);
 }
@@ -510,11 +591,18 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
 const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
                                bool is_array, sv_value *out)
 {
-    return read_doc(r, p, limit, depth, is_array, false, out);
+    if (r->check) {
+        *out = sv_null();
+        return read_doc(r, p, limit, depth, is_array, false, false, out);
+    }
+    return read_doc(r, p, limit, depth, is_array, false, true, out);
 }
 
+/* Decodes into doc, or only checks (check: sv_bson_validate, which
+ * allocates nothing but the reader's own state; doc is NULL) the document
+ * at data. */
 static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
-                           const sv_bson_opts *caller_opts, bool in_arena,
+                           const sv_bson_opts *caller_opts, bool in_arena, bool check,
                            const sv__bson_stream *stream, sv_value *out, sv_error *err)
 {
     *out = sv_null();
@@ -523,12 +611,16 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     if (ost != SV_OK) return ost;
     sv_limits lim = sv_limits_resolve(&opts.limits);
     const char *format = opts.format ? opts.format : "bson";
-    if (!doc) return sv_error_set(err, SV_ERR_USAGE, format, 0, "no document");
-    br *r = sv__doc_sys_alloc(doc, sizeof *r);
+    if (!check && !doc) return sv_error_set(err, SV_ERR_USAGE, format, 0, "no document");
+    /* checking needs no key cache (nothing is interned): the state is small */
+    const size_t size = check ? offsetof(br, cache) : sizeof(br);
+    const sv_alloc *a = check ? sv_alloc_libc() : &doc->alloc;
+    br *r = check ? a->malloc(a->ctx, size) : sv__doc_sys_alloc(doc, size);
     if (!r) return sv_error_set(err, SV_ERR_NOMEM, format, 0, "out of memory");
-    memset(r, 0, sizeof *r);
+    memset(r, 0, size);
     r->doc = doc;
-    sv_bump_init_sized(&r->bump, doc, BUMP_FIRST, BUMP_MAX);
+    r->check = check;
+    if (!check) sv_bump_init_sized(&r->bump, doc, BUMP_FIRST, BUMP_MAX);
     r->base = data ? data : (const uint8_t *)"";
     r->err = err;
     r->format = format;
@@ -539,8 +631,11 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     r->in_arena = in_arena;
     r->stream = stream;
     r->avail = r->base + (stream ? stream->start : len);
-    sv_key_cache_init(r->cache, KEY_CACHE);
-    sv_doc_set_max_alloc(doc, lim.max_alloc);
+    r->low = check && stream ? stream->low : NULL;
+    if (!check) {
+        sv_key_cache_init(r->cache, KEY_CACHE);
+        sv_doc_set_max_alloc(doc, lim.max_alloc);
+    }
 
     sv_status st = SV_OK;
     sv_value root;
@@ -551,10 +646,13 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     } else if (next != end) {
         sv__br_fail(r, next, SV_ERR_TRAILING, "%zu bytes after the document", (size_t)(end - next));
         st = SV_ERR_TRAILING;
-    } else {
+    } else if (!check) {
         *out = root;
     }
-    const sv_alloc *a = &doc->alloc;
+    if (check) {
+        a->free(a->ctx, r, size);
+        return st;
+    }
     if (r->pairs) a->free(a->ctx, r->pairs, r->cap_pairs * sizeof(sv_pair));
     if (r->items) a->free(a->ctx, r->items, r->cap_items * sizeof(sv_value));
     sv__doc_sys_free(doc, r, sizeof *r);
@@ -564,12 +662,25 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
 sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
                        sv_value *out, sv_error *err)
 {
-    return bson_read(doc, data, len, opts, false, NULL, out, err);
+    return bson_read(doc, data, len, opts, false, false, NULL, out, err);
 }
 
 sv_status sv__bson_decode_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
                                    const sv_bson_opts *opts, const sv__bson_stream *stream,
                                    sv_value *out, sv_error *err)
 {
-    return bson_read(doc, data, len, opts, true, stream, out, err);
+    return bson_read(doc, data, len, opts, true, false, stream, out, err);
+}
+
+sv_status sv__bson_check(const uint8_t *data, size_t len, const sv_bson_opts *opts,
+                         const sv__bson_stream *stream, sv_error *err)
+{
+    sv_value unused;
+    return bson_read(NULL, data, len, opts, false, true, stream, &unused, err);
+}
+
+sv_status sv_bson_validate(const uint8_t *data, size_t len, const sv_bson_opts *opts,
+                           sv_error *err)
+{
+    return sv__bson_check(data, len, opts, NULL, err);
 }

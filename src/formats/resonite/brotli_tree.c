@@ -12,7 +12,7 @@
  * (a length the input does not justify: a possible bomb) is left to the
  * general path, which grows its buffer only as bytes really come out. */
 #if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise */
+#define _GNU_SOURCE /* madvise, mremap */
 #include <sys/mman.h>
 #endif
 #include <pthread.h>
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/doc_internal.h"
+#include "core/mem.h"
 #include "formats/bson/bson_embed.h"
 #include "formats/resonite/resonite_internal.h"
 
@@ -37,6 +38,9 @@
  * path: Brotli is slower than the BSON reader) does not stop for them. */
 #define PREFAULT_STEP ((size_t)2 << 20)
 #define PREFAULT_AHEAD ((size_t)32 << 20)
+/* Reusing memory while checking (below): the payload bytes that are fresh
+ * memory whatever the checker does, faulted in by the checker. */
+#define WINDOW_FRESH ((size_t)4 << 20)
 
 typedef struct pipe_state {
     sv_brotli_stream *dec;
@@ -53,7 +57,113 @@ typedef struct pipe_state {
     bool done;    /* under mu */
     sv_status st; /* the producer's result */
     sv_error err;
+    /* Checking with reuse (window_*): the checker's low mark, the next
+     * block to move away from behind it and the next block ahead to fill. */
+    bool window;
+    _Atomic size_t low;
+    size_t next_src, next_dest;
 } pipe_state;
+
+/* ---- reuse of the payload's memory while checking -------------------------
+ *
+ * A check reads each byte once, front to back, so the memory behind it can
+ * take the bytes ahead: whole 2 MiB blocks the checker has passed (its low
+ * mark, sv__bson_stream.low) are moved, page tables and all, onto the next
+ * blocks the producer will write (mremap: no copy, no zeroing). A 120 MB
+ * payload then costs a few MiB of fresh pages instead of 120 MB of them,
+ * whose zeroing alone took longer than the decompression. When the checker
+ * lags (a long string), the producer simply writes into fresh pages.
+ *
+ * Both threads prepare blocks, under the pipe's mutex, always the next one
+ * not yet prepared (the producer writes only into prepared blocks): the
+ * checker while it waits for bytes (it is faster, and the moves then cost
+ * the critical path nothing), the producer when it reaches a block the
+ * checker has not prepared. */
+#if defined(__linux__) && defined(MREMAP_FIXED)
+#define WINDOW_BLOCK ((size_t)2 << 20)
+
+/* Whether the next block behind the checker's low mark can be moved. */
+static bool window_passed(const pipe_state *ps, size_t low)
+{
+    return ps->next_src < ps->next_dest && (ps->next_src + 1) * WINDOW_BLOCK <= low;
+}
+
+/* Prepares the next block: a passed one moved there, when reuse is true
+ * and there is one; else it stays fresh memory. Under the mutex. */
+static void window_next(pipe_state *ps, bool reuse)
+{
+    if (reuse) {
+        uint8_t *src = ps->buf + ps->next_src * WINDOW_BLOCK;
+        uint8_t *dst = ps->buf + ps->next_dest * WINDOW_BLOCK;
+        /* on failure nothing moved: dst stays fresh memory */
+        (void)mremap(src, WINDOW_BLOCK, WINDOW_BLOCK, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+        ps->next_src++;
+    }
+    ps->next_dest++;
+}
+
+/* The producer's: every block of [0, upto) prepared before it writes
+ * there. Under the mutex. */
+static void window_prepare(pipe_state *ps, size_t upto)
+{
+    size_t low = atomic_load_explicit(&ps->low, memory_order_acquire);
+    while (ps->next_dest * WINDOW_BLOCK < upto && ps->next_dest * WINDOW_BLOCK < ps->n)
+        window_next(ps, window_passed(ps, low));
+}
+
+/* The checker's, while it waits: every block it has passed moved ahead.
+ * Under the mutex. */
+static void window_recycle(pipe_state *ps)
+{
+    size_t low = atomic_load_explicit(&ps->low, memory_order_relaxed);
+    while (ps->next_dest * WINDOW_BLOCK < ps->n && window_passed(ps, low))
+        window_next(ps, true);
+}
+
+/* n bytes of address space, WINDOW_BLOCK-aligned, or NULL; *map and
+ * *map_len are what window_free gives back. */
+static uint8_t *window_alloc(size_t n, void **map, size_t *map_len)
+{
+    size_t len = (n + WINDOW_BLOCK - 1) / WINDOW_BLOCK * WINDOW_BLOCK + WINDOW_BLOCK;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    *map = p;
+    *map_len = len;
+    uintptr_t a = ((uintptr_t)p + WINDOW_BLOCK - 1) & ~(uintptr_t)(WINDOW_BLOCK - 1);
+    sv_mem_hint_huge_pages((void *)a, len - WINDOW_BLOCK, WINDOW_BLOCK);
+    return (uint8_t *)a;
+}
+
+static void window_free(void *map, size_t map_len)
+{
+    munmap(map, map_len);
+}
+#define WINDOW_OK true
+#else
+static void window_prepare(pipe_state *ps, size_t upto)
+{
+    (void)ps;
+    (void)upto;
+}
+static void window_recycle(pipe_state *ps)
+{
+    (void)ps;
+}
+static uint8_t *window_alloc(size_t n, void **map, size_t *map_len)
+{
+    (void)n;
+    (void)map;
+    (void)map_len;
+    return NULL;
+}
+static void window_free(void *map, size_t map_len)
+{
+    (void)map;
+    (void)map_len;
+}
+#define WINDOW_OK false
+#endif
 
 static uint64_t in_at(const pipe_state *ps)
 {
@@ -69,6 +179,11 @@ static bool produce_some(pipe_state *ps)
     size_t room = ps->n - have < PIPE_CHUNK ? ps->n - have : PIPE_CHUNK;
     uint8_t *next_out = room ? ps->buf + have : &probe;
     size_t avail_out = room ? room : 1, before = avail_out;
+    if (ps->window) {
+        pthread_mutex_lock(&ps->mu);
+        window_prepare(ps, have + room);
+        pthread_mutex_unlock(&ps->mu);
+    }
     sv_brotli_result r =
         sv_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
     if (!room && avail_out != before) {
@@ -151,12 +266,15 @@ static size_t pipe_wait(void *ctx, size_t need)
     pipe_state *ps = ctx;
     size_t have = atomic_load_explicit(&ps->produced, memory_order_acquire);
     if (have >= need) return have;
-    /* the producer is behind: use the wait to fault in its next pages */
-    while (prefault_some(ps, have)) {
+    /* the producer is behind: use the wait to fault in its next pages
+     * (reusing memory, only the first few blocks, which are always fresh:
+     * the checker has passed none yet) */
+    while ((!ps->window || ps->faulted < WINDOW_FRESH) && prefault_some(ps, have)) {
         have = atomic_load_explicit(&ps->produced, memory_order_acquire);
         if (have >= need) return have;
     }
     pthread_mutex_lock(&ps->mu);
+    if (ps->window) window_recycle(ps);
     while ((have = atomic_load_explicit(&ps->produced, memory_order_acquire)) < need && !ps->done)
         pthread_cond_wait(&ps->cv, &ps->mu);
     pthread_mutex_unlock(&ps->mu);
@@ -186,19 +304,30 @@ static sv_status read_prefix(pipe_state *ps, uint8_t first[4], sv_error *err)
     return SV_OK;
 }
 
-sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
-                            const sv_bson_opts *bo, int threads, sv_value *out, bool *handled,
-                            sv_error *err)
+/* What reads the BSON as it comes out: decoding into a tree, or checking. */
+typedef sv_status (*bson_consumer)(void *ctx, const uint8_t *bson, size_t n,
+                                   const sv__bson_stream *stream, sv_error *err);
+
+/* Decompresses the payload into one block of the BSON's own length (from
+ * doc's arena, or, doc NULL, from a and freed before returning) while
+ * consume reads it. *handled false: the length is not plausible, use the
+ * general path. */
+static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, size_t len,
+                             const sv_decomp *d, int threads, bool window, bson_consumer consume,
+                             void *ctx, bool *handled, bool *reader_failed, sv_error *err)
 {
+    *reader_failed = false;
+    void *map = NULL;
+    size_t map_len = 0;
     *handled = false;
     pipe_state ps;
     memset(&ps, 0, sizeof ps);
     ps.in = ps.next_in = in;
     ps.in_len = ps.avail_in = len;
     ps.d = d;
-    /* the decoder's memory comes from the document's allocator (not counted
-     * in the document's size: it is freed before this returns) */
-    ps.dec = sv_brotli_stream_new(&doc->alloc);
+    /* the decoder's memory comes from a (for a document, its allocator: not
+     * counted in the document's size, it is freed before this returns) */
+    ps.dec = sv_brotli_stream_new(a);
     if (!ps.dec) return SV_OK; /* the general path reports it */
     uint8_t first[4];
     sv_status st = SV_OK;
@@ -207,22 +336,30 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
     if (n == 0 || n > d->max_out || n > (uint64_t)len * PLAUSIBLE_RATIO + 65536) goto general;
     *handled = true;
     ps.n = (size_t)n;
-    ps.buf = sv_doc_alloc(doc, ps.n);
+    /* memory to reuse only with a second thread to check behind it */
+    ps.window = window && !doc && threads >= 1 && ps.n >= PIPE_MIN;
+    if (ps.window) {
+        ps.buf = window_alloc(ps.n, &map, &map_len);
+        ps.window = ps.buf != NULL;
+    }
+    if (!ps.buf) ps.buf = doc ? sv_doc_alloc(doc, ps.n) : a->malloc(a->ctx, ps.n);
     if (!ps.buf) {
-        st = sv_error_set(err, sv_doc_status(doc) == SV_ERR_LIMIT ? SV_ERR_LIMIT : SV_ERR_NOMEM,
-                          d->format, d->base, "no room for the %zu-byte payload", ps.n);
+        bool limit = doc && sv_doc_status(doc) == SV_ERR_LIMIT;
+        st = sv_error_set(err, limit ? SV_ERR_LIMIT : SV_ERR_NOMEM, d->format, d->base,
+                          "no room for the %zu-byte payload", ps.n);
         goto done;
     }
+    if (!doc && !ps.window) sv_mem_hint_huge_pages(ps.buf, ps.n, PIPE_MIN);
     memcpy(ps.buf, first, 4);
     atomic_store(&ps.produced, 4);
     sv_error perr;
     sv_error_clear(&perr);
     /* no thread unless the caller allowed one (sv_resonite_opts.threads) */
     if (threads < 1 || ps.n < PIPE_MIN || pthread_mutex_init(&ps.mu, NULL) != 0) {
+        ps.window = false; /* (nothing checks behind the producer) */
         while (produce_some(&ps)) {
         }
-        st = ps.st == SV_OK ? sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr)
-                            : ps.st;
+        st = ps.st == SV_OK ? consume(ctx, ps.buf, ps.n, NULL, &perr) : ps.st;
     } else {
         pthread_t t;
         bool threaded = pthread_cond_init(&ps.cv, NULL) == 0;
@@ -231,16 +368,16 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
             threaded = false;
         }
         if (threaded) {
-            sv__bson_stream stream = {pipe_wait, &ps, 4};
-            st = sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, &stream, out, &perr);
+            sv__bson_stream stream = {pipe_wait, &ps, 4, ps.window ? &ps.low : NULL};
+            st = consume(ctx, ps.buf, ps.n, &stream, &perr);
             atomic_store(&ps.cancel, st != SV_OK);
             pthread_join(t, NULL);
             pthread_cond_destroy(&ps.cv);
         } else {
+            ps.window = false;
             while (produce_some(&ps)) {
             }
-            if (ps.st == SV_OK)
-                st = sv__bson_decode_in_arena(doc, ps.buf, ps.n, bo, NULL, out, &perr);
+            if (ps.st == SV_OK) st = consume(ctx, ps.buf, ps.n, NULL, &perr);
         }
         pthread_mutex_destroy(&ps.mu);
     }
@@ -250,14 +387,66 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
         st = ps.st;
         if (err && err->status == SV_OK) *err = ps.err;
     } else if (st != SV_OK) {
+        *reader_failed = true;
         sv_rs_note_bson_error(&perr);
         if (err && err->status == SV_OK) *err = perr;
     }
-    if (st != SV_OK) *out = sv_null();
+    if (map)
+        window_free(map, map_len);
+    else if (!doc)
+        a->free(a->ctx, ps.buf, ps.n);
     goto done;
 general:
     *handled = false;
 done:
     sv_brotli_stream_free(ps.dec);
+    return st;
+}
+
+typedef struct tree_ctx {
+    sv_doc *doc;
+    const sv_bson_opts *bo;
+    sv_value *out;
+} tree_ctx;
+
+static sv_status into_tree(void *ctx, const uint8_t *bson, size_t n,
+                           const sv__bson_stream *stream, sv_error *err)
+{
+    tree_ctx *t = ctx;
+    return sv__bson_decode_in_arena(t->doc, bson, n, t->bo, stream, t->out, err);
+}
+
+sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
+                            const sv_bson_opts *bo, int threads, sv_value *out, bool *handled,
+                            sv_error *err)
+{
+    tree_ctx t = {doc, bo, out};
+    bool reader_failed;
+    sv_status st = brotli_pipe(&doc->alloc, doc, in, len, d, threads, false, into_tree, &t,
+                               handled, &reader_failed, err);
+    if (st != SV_OK) *out = sv_null();
+    return st;
+}
+
+static sv_status check_only(void *ctx, const uint8_t *bson, size_t n,
+                            const sv__bson_stream *stream, sv_error *err)
+{
+    return sv__bson_check(bson, n, ctx, stream, err);
+}
+
+sv_status sv_rs_brotli_check(const uint8_t *in, size_t len, const sv_decomp *d,
+                             const sv_bson_opts *bo, int threads, bool *handled, sv_error *err)
+{
+    /* With reuse first; a failure found that way is checked again without
+     * it, for the error's path (sv__bson_stream.low). */
+    sv_error first;
+    sv_error_clear(&first);
+    bool reader_failed = false;
+    sv_status st = brotli_pipe(sv_alloc_libc(), NULL, in, len, d, threads, WINDOW_OK, check_only,
+                               (void *)bo, handled, &reader_failed, &first);
+    if (st != SV_OK && reader_failed && WINDOW_OK && threads >= 1)
+        return brotli_pipe(sv_alloc_libc(), NULL, in, len, d, threads, false, check_only,
+                           (void *)bo, handled, &reader_failed, err);
+    if (st != SV_OK && err && err->status == SV_OK) *err = first;
     return st;
 }

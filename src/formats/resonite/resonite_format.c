@@ -85,6 +85,41 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
     return st;
 }
 
+sv_status sv_resonite_validate(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
+                               sv_error *err)
+{
+    sv_resonite_opts o;
+    sv_status st = sv_rs_opts_read(&o, opts, err);
+    if (st != SV_OK) return st;
+    opts = &o;
+    sv_limits lim = sv_limits_resolve(&opts->limits);
+    sv_bson_opts bo;
+    sv_bson_opts_init(&bo);
+    bo.limits = lim;
+    bo.format = RESONITE_FORMAT;
+    bo.resonite_urls = !opts->raw_strings;
+    sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
+    size_t off = 0;
+    st = sv_rs_container(data, len, opts, sv_alloc_libc(), &c, &off, err);
+    if (st != SV_OK) return st;
+    bool handled = false;
+    if (c.compression == SV_RESONITE_BROTLI) {
+        sv_decomp d = {lim.max_decompressed, RESONITE_FORMAT, off, sv_rs_bson_size};
+        st = sv_rs_brotli_check(data + off, len - off, &d, &bo, opts->threads, &handled, err);
+    }
+    if (!handled) {
+        sv_buf bson;
+        sv_buf_init(&bson, NULL);
+        st = sv_resonite_unwrap(data, len, opts, &bson, &c, err);
+        if (st == SV_OK) {
+            st = sv_bson_validate(bson.data, bson.len, &bo, err);
+            if (st != SV_OK) sv_rs_note_bson_error(err);
+        }
+        sv_buf_free(&bson);
+    }
+    return st;
+}
+
 /* The container recorded in a tree's meta (missing parts stay AUTO). */
 static sv_status container_from_meta(const sv_value *v, sv_resonite_container *c, sv_error *err)
 {
@@ -221,6 +256,15 @@ static sv_status resonite_encode_fmt(const sv_value *v, const sv_options *opts, 
     return sv_resonite_encode(v, &r, out, err);
 }
 
+static sv_status resonite_validate_fmt(const uint8_t *data, size_t len, const sv_options *opts,
+                                       sv_error *err)
+{
+    sv_resonite_opts r;
+    sv_status st = options_from(opts, false, &r, err);
+    if (st != SV_OK) return st;
+    return sv_resonite_validate(data, len, &r, err);
+}
+
 static const char *const resonite_extensions[] = {"brson", "7zbson", "lz4bson", NULL};
 
 static const sv_option_desc resonite_options[] = {
@@ -244,4 +288,5 @@ const sv_format sv_format_resonite = {
     .decode = resonite_decode_fmt,
     .encode = resonite_encode_fmt,
     .options = resonite_options,
+    .validate = resonite_validate_fmt,
 };

@@ -46,6 +46,12 @@ sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv
                             const struct sv_bson_opts *bo, int threads, sv_value *out,
                             bool *handled, sv_error *err);
 
+/* sv_rs_brotli_tree without the tree: the payload is only checked
+ * (sv_bson_validate's rules), into a block from libc freed before return. */
+sv_status sv_rs_brotli_check(const uint8_t *in, size_t len, const sv_decomp *d,
+                             const struct sv_bson_opts *bo, int threads, bool *handled,
+                             sv_error *err);
+
 /* Says in err's message that its offset is in the decompressed BSON. */
 void sv_rs_note_bson_error(sv_error *err);
 
