@@ -7,6 +7,7 @@
 #include "cli_detect.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
+#include "serval/config.h"
 #include "serval/godot.h"
 
 /* "json, godot4, ..." into buf (truncated if it must be). */
@@ -187,6 +188,7 @@ int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts,
     return cli_exit_code(st);
 }
 
+#if SERVAL_WITH_GODOT
 typedef struct rules_ctx {
     const char *name;
     bool strict;
@@ -198,13 +200,19 @@ static void rule_broken(void *ctx, const char *pointer, const char *message)
     fprintf(stderr, "serval: %s: %s at '%s': %s\n", r->name, r->strict ? "error" : "warning",
             pointer, message);
 }
+#endif
 
 int cli_godot_rules(const cli_loaded *l, const char *path, bool strict)
 {
+#if SERVAL_WITH_GODOT
     if (!l->format || strcmp(l->format->name, "godot4") != 0) return 0;
     rules_ctx r = {cli_display_name(path), strict};
     size_t n = 0;
     sv_status st = sv_godot_check(&l->root, rule_broken, &r, &n);
     if (st != SV_OK) return 0; /* a tree too deep to walk was refused by the decoder already */
     return strict && n ? 1 : 0;
+#else
+    (void)l, (void)path, (void)strict;
+    return 0; /* no Godot in this build: no Godot tree to check */
+#endif
 }
