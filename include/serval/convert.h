@@ -88,7 +88,10 @@ SV_API SV_NODISCARD sv_status sv_convert_lower(sv_doc *doc, const sv_format *to,
                                                const sv_value *root, const sv_convert_opts *opts,
                                                sv_value *out, size_t *changes, sv_error *err);
 
-/* The check alone: SV_OK when to writes root exactly, else as
+/* The check alone: SV_OK when to writes root exactly (given to the encoder
+ * as sv_convert_lower makes it: without lossy, that changes no value but may
+ * move numbers into a type the target has, such as float64s that float32
+ * holds into Godot 3's PoolRealArray), else as
  * sv_convert_lower without lossy (every value reported through opts->report
  * when it is given; opts->lossy is ignored). *count gets the number of values
  * that cannot be written exactly (may be NULL). */
