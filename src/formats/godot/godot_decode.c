@@ -44,6 +44,12 @@ typedef struct gd_dec {
     const gd_rules *r;
     bool godot4;
     size_t overrun; /* PackedByteArray padding counted beyond the input */
+    /* The value being read has bytes the encoder would not write for its
+     * tree value (godot_records.c): ignored header bits, a string with a BOM,
+     * a NUL, overlong UTF-8 (odd_text) or padding that is not zero (odd).
+     * The container around it keeps its bytes as a record. */
+    bool odd, odd_text;
+    uint32_t str_raw_len; /* the last string's length field */
     gd_scache_entry scache[GD_SCACHE_SIZE];
 } gd_dec;
 
@@ -122,6 +128,13 @@ static sv_status check_doc(gd_dec *d)
     return d->rd.status;
 }
 
+/* Whether the pad bytes after the n bytes at p are not all zero. The last
+ * word of the string holds them in its high bytes. */
+static inline bool pad_nonzero(const uint8_t *p, size_t n, size_t pad)
+{
+    return pad && (sv_load_u32le(p + n + pad - 4) >> (8 * (4 - pad))) != 0;
+}
+
 /* spec §4: u32 length, UTF-8 bytes, padding that must be present. */
 static bool read_string(gd_dec *d, bool intern, sv_value *out)
 {
@@ -155,6 +168,8 @@ static bool read_string(gd_dec *d, bool intern, sv_value *out)
                 c->w[2] == w[2]) {
                 if (c->hits < 64) c->hits++;
                 *out = c->v;
+                d->str_raw_len = (uint32_t)n;
+                if (pad_nonzero(d->rd.p, (size_t)n, pad)) d->odd = true;
                 d->rd.p += (size_t)n + pad;
                 return true;
             }
@@ -165,6 +180,9 @@ static bool read_string(gd_dec *d, bool intern, sv_value *out)
                  "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
         return false;
     }
+    d->str_raw_len = (uint32_t)n;
+    if (out->len != (uint32_t)n) d->odd = d->odd_text = true;
+    if (pad_nonzero(d->rd.p, (size_t)n, pad)) d->odd = true;
     if (cacheable && out->kind == SV_STRING && out->len == (uint32_t)n) {
         /* same length: no BOM dropped, no NUL cut, no rewrite */
         /* unique strings (names, ids) must not push out the keys that repeat */
@@ -340,8 +358,14 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
     nc &= 0x7FFFFFFFu;
     uint32_t sc = sv_load_u32le(d->rd.p + 4), flags = sv_load_u32le(d->rd.p + 8);
     d->rd.p += 12;
+    uint64_t wide_total = (uint64_t)nc + sc + (flags & 2 ? 1 : 0);
     if (flags & 2) sc++;      /* obsolete "property" flag: one more subname */
     uint32_t total = nc + sc; /* uint32 arithmetic, as the engine */
+    /* counts that wrapped, or component text the encoder writes otherwise
+     * (BOM, NUL, overlong): the record of the whole NodePath keeps them.
+     * Padding alone is kept in the NodePath's own meta (nodepath_extra). */
+    bool outer = d->odd, outer_text = d->odd_text;
+    d->odd_text = false;
     if (total > dleft(d) / 4)
         return dfail_at(d, at, SV_ERR_TRUNCATED,
                         "NodePath of %u names needs at least %zu bytes, %zu left", total,
@@ -360,6 +384,8 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
         parts[i].s = s.as.str ? s.as.str : "";
         parts[i].len = s.len;
     }
+    d->odd = outer || d->odd_text || wide_total != total;
+    d->odd_text = outer_text;
     if (check_doc(d) != SV_OK) return d->rd.status;
     const char *why = NULL;
     if (!gd_nodepath_representable(parts, nc, parts + nc, total - nc, &why))
@@ -382,6 +408,7 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
         uint64_t id = sv_load_u64le(d->rd.p);
         d->rd.p += 8;
         *out = id ? id_value(id, SV_TAG_OBJECT_ID) : sv_null(); /* id 0: a null Object */
+        d->odd |= !id; /* the engine writes a null Object as nil */
         return SV_OK;
     }
     if (!d->r->full_objects)
@@ -392,10 +419,12 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
     if (!read_string(d, true, &cls)) return d->rd.status;
     if (cls.len == 0) {
         *out = sv_null(); /* an empty class name is a null Object */
+        d->odd = true;
         return check_doc(d);
     }
     if (!dneed(d, 4, "object property count")) return d->rd.status;
     int32_t count = (int32_t)du32(d);
+    d->odd |= count < 0;
     if (count < 0) count = 0; /* the engine's loop runs zero times */
     if ((size_t)count > dleft(d) / 8)
         return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
@@ -478,6 +507,9 @@ static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out)
 
 static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
+    bool outer = d->odd;
+    gd_extra_in x = {.header = hdr, .raw = sv_null()};
+    x.header_odd = (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_ARRAY))) != 0;
     sv_value meta = sv_null();
     unsigned kind = d->r->typed_arrays ? (hdr >> GD_ARRAY_KIND_SHIFT) & 3 : 0;
     if (kind) {
@@ -487,7 +519,9 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
         sv_map_put_str(d->doc, &meta, "type", t);
     }
     if (!dneed(d, 4, "Array count")) return d->rd.status;
-    uint32_t count = du32(d) & 0x7FFFFFFFu; /* the old "shared" bit is masked (spec §7) */
+    x.count = du32(d);
+    uint32_t count = x.count & 0x7FFFFFFFu; /* the old "shared" bit is masked (spec §7) */
+    x.count_odd = count != x.count;
     if (count > dleft(d) / 4)
         return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
                         "Array of %u items needs at least %zu bytes, %zu left", count,
@@ -497,19 +531,31 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
     if (check_doc(d) != SV_OK) return d->rd.status;
     sv_value *items = sv_array_items(&arr);
     for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *at = d->rd.p;
+        d->odd = false;
         int f = fast_item(d, depth + 1, false, &items[i]);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &items[i]) != SV_OK)) {
             sv_error_path_index(d->rd.err, i);
             return d->rd.status;
         }
+        if (SV_UNLIKELY(d->odd) &&
+            !gd_rec_add(d->doc, &x.raw, i, NULL, at, (size_t)(d->rd.p - at)))
+            return check_doc(d);
     }
+    d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
+    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY) &&
+        !gd_meta_extend(d->doc, &arr, &x))
+        return check_doc(d);
     *out = arr;
     return SV_OK;
 }
 
 static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
+    bool outer = d->odd;
+    gd_extra_in x = {.header = hdr, .raw = sv_null()};
+    x.header_odd = (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
     sv_value kt = sv_null(), vt = sv_null();
     unsigned kk = 0, vk = 0;
     if (d->r->typed_dicts) {
@@ -519,7 +565,9 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
         if (vk && !read_ctype(d, vk, &vt)) return d->rd.status;
     }
     if (!dneed(d, 4, "Dictionary count")) return d->rd.status;
-    uint32_t count = du32(d) & 0x7FFFFFFFu;
+    x.count = du32(d);
+    uint32_t count = x.count & 0x7FFFFFFFu;
+    x.count_odd = count != x.count;
     if (count > dleft(d) / 8)
         return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
                         "Dictionary of %u entries needs at least %zu bytes, %zu left", count,
@@ -534,11 +582,18 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
     if (check_doc(d) != SV_OK) return d->rd.status;
     sv_pair *p = sv_pairs(&map);
     for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *at = d->rd.p;
+        d->odd = false;
         int f = fast_item(d, depth + 1, true, &p[i].key);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
             sv_error_path_index(d->rd.err, i);
             return d->rd.status;
         }
+        if (SV_UNLIKELY(d->odd) &&
+            !gd_rec_add(d->doc, &x.raw, i, "key", at, (size_t)(d->rd.p - at)))
+            return check_doc(d);
+        at = d->rd.p;
+        d->odd = false;
         f = fast_item(d, depth + 1, false, &p[i].val);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
             if (p[i].key.kind == SV_STRING)
@@ -547,9 +602,19 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
                 sv_error_path_index(d->rd.err, i);
             return d->rd.status;
         }
+        if (SV_UNLIKELY(d->odd) &&
+            !gd_rec_add(d->doc, &x.raw, i, "value", at, (size_t)(d->rd.p - at)))
+            return check_doc(d);
     }
+    d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
     if (!gd_map_dedupe(d->doc, &map, d->godot4)) return check_doc(d);
+    /* records name items by their place in the stream: with a repeated key
+     * removed, the places moved (what is not kept, docs/formats/godot.md) */
+    if (map.len != count) x.raw = sv_null();
+    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY) &&
+        !gd_meta_extend(d->doc, &map, &x))
+        return check_doc(d);
     *out = map;
     return SV_OK;
 }
@@ -572,6 +637,9 @@ static sv_status dec_bytes(gd_dec *d, sv_value *out)
     d->rd.p += count;
     /* spec §7: the tail padding need not be present, but counts in r_len */
     size_t pad = (4 - ((uint32_t)count & 3)) & 3, have = dleft(d) < pad ? dleft(d) : pad;
+    for (size_t k = 0; k < have; k++)
+        d->odd |= d->rd.p[k] != 0;
+    d->odd |= have < pad;
     d->rd.p += have;
     d->overrun = pad - have;
     return check_doc(d);
@@ -614,10 +682,15 @@ static sv_status dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, 
     return check_doc(d);
 }
 
-static sv_status dec_strings(gd_dec *d, sv_value *out)
+static sv_status dec_strings(gd_dec *d, uint32_t hdr, sv_value *out)
 {
+    bool outer = d->odd;
+    gd_extra_in x = {.header = hdr, .raw = sv_null()};
+    x.header_odd = hdr > GD_TYPE_MASK;
     if (!dneed(d, 4, "PackedStringArray count")) return d->rd.status;
     int32_t count = (int32_t)du32(d);
+    x.count = (uint32_t)count;
+    x.count_odd = count < 0;
     if (count < 0) count = 0; /* the engine's loop runs zero times */
     if ((size_t)count > dleft(d) / 4)
         return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
@@ -629,11 +702,22 @@ static sv_status dec_strings(gd_dec *d, sv_value *out)
     sv_value *items = sv_array_items(&arr);
     /* spec §4: written with a NUL terminator, read with or without one */
     for (int32_t i = 0; i < count; i++) {
+        const uint8_t *at = d->rd.p;
         if (!read_string(d, false, &items[i])) {
             sv_error_path_index(d->rd.err, (uint64_t)i);
             return d->rd.status;
         }
+        /* canonical: the bytes, one NUL, zero padding */
+        uint32_t n = d->str_raw_len;
+        if (SV_UNLIKELY(n == 0 || items[i].len != n - 1 || at[4 + n - 1] != 0 ||
+                        pad_nonzero(at + 4, n, (4 - (n & 3)) & 3)) &&
+            !gd_rec_add(d->doc, &x.raw, (uint32_t)i, NULL, at, (size_t)(d->rd.p - at)))
+            return check_doc(d);
     }
+    d->odd = outer;
+    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY) &&
+        !gd_meta_extend(d->doc, &arr, &x))
+        return check_doc(d);
     *out = arr;
     return check_doc(d);
 }
@@ -668,6 +752,11 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
                         "unknown type %u (%s has types 0 to %u; engine: ERR_INVALID_DATA)", code,
                         d->r->fmt, d->r->variant_max - 1);
     unsigned t = d->r->prof->to_gd[code];
+    /* bits the type does not use (spec §2): the engine ignores them, the
+     * record of the value keeps them; containers keep their own header */
+    if (SV_UNLIKELY(hdr > GD_TYPE_MASK) && (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, t))) &&
+        t != GD_ARRAY && t != GD_DICTIONARY && t != GD_PACKED_STRING)
+        d->odd = true;
     switch (t) {
     case GD_NIL: *out = sv_null(); return SV_OK;
     case GD_BOOL:
@@ -720,7 +809,7 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     case GD_PACKED_INT64: return dec_numbers(d, t, SV_ELEM_I64, SV_TAG_NONE, 1, out);
     case GD_PACKED_FLOAT32: return dec_numbers(d, t, SV_ELEM_F32, SV_TAG_NONE, 1, out);
     case GD_PACKED_FLOAT64: return dec_numbers(d, t, SV_ELEM_F64, SV_TAG_NONE, 1, out);
-    case GD_PACKED_STRING: return dec_strings(d, out);
+    case GD_PACKED_STRING: return dec_strings(d, hdr, out);
     case GD_PACKED_VECTOR2:
     case GD_PACKED_VECTOR3:
     case GD_PACKED_VECTOR4:
@@ -739,10 +828,15 @@ sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, c
     d.r = r;
     d.godot4 = r->prof->godot4_rules;
     d.overrun = 0;
+    d.odd = d.odd_text = false;
+    d.str_raw_len = 0;
     memset(d.scache, 0, sizeof d.scache);
     *out = sv_null();
     sv_status st = decode_rec(&d, 0, false, out);
     if (st == SV_OK) st = check_doc(&d);
+    /* a root value with bytes of its own and no container to keep them */
+    if (st == SV_OK && d.odd && !r->bare_root && !gd_root_wrap(doc, out, data, (size_t)(d.rd.p - data)))
+        st = check_doc(&d) != SV_OK ? d.rd.status : SV_ERR_NOMEM;
     if (st != SV_OK) {
         *out = sv_null();
         return st;

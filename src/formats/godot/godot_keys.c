@@ -26,12 +26,6 @@
 
 #include "formats/godot/godot_internal.h"
 
-static bool is_psa(const sv_value *v)
-{
-    const sv_value *m = sv_meta(v);
-    return m && sv_kind_of(m) == SV_STRING && m->len == sizeof GD_PSA_META - 1 &&
-           memcmp(m->as.str, GD_PSA_META, m->len) == 0;
-}
 
 /* Class of a tree value for key comparison: the Godot type it encodes to. */
 static int key_class(const sv_value *v, bool godot4)
@@ -49,7 +43,7 @@ static int key_class(const sv_value *v, bool godot4)
     case SV_BYTES: return GD_PACKED_BYTE;
     case SV_ARRAY:
         if (t == SV_TAG_SIGNAL) return GD_SIGNAL;
-        return is_psa(v) ? GD_PACKED_STRING : GD_ARRAY;
+        return gd_is_psa(v) ? GD_PACKED_STRING : GD_ARRAY;
     case SV_MAP: return GD_DICTIONARY;
     case SV_OBJECT: return GD_OBJECT;
     case SV_TUPLE: return 100 + t;
