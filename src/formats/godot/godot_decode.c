@@ -181,7 +181,10 @@ static bool read_string(gd_dec *d, bool intern, sv_value *out)
         return false;
     }
     d->str_raw_len = (uint32_t)n;
-    if (out->len != (uint32_t)n) d->odd = d->odd_text = true;
+    /* the encoder writes the text, with a second BOM when it starts with one */
+    if (SV_UNLIKELY(out->len != (uint32_t)n) &&
+        !(out->len + 3 == (uint32_t)n && out->len >= 3 && !memcmp(out->as.str, "\xEF\xBB\xBF", 3)))
+        d->odd = d->odd_text = true;
     if (pad_nonzero(d->rd.p, (size_t)n, pad)) d->odd = true;
     if (cacheable && out->kind == SV_STRING && out->len == (uint32_t)n) {
         /* same length: no BOM dropped, no NUL cut, no rewrite */
@@ -554,7 +557,7 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
 static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
     bool outer = d->odd;
-    gd_extra_in x = {.header = hdr, .raw = sv_null()};
+    gd_extra_in x = {.header = hdr, .raw = sv_null(), .dups = sv_null()};
     x.header_odd = (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
     sv_value kt = sv_null(), vt = sv_null();
     unsigned kk = 0, vk = 0;
@@ -580,9 +583,20 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
         sv_set_meta(d->doc, &map, meta);
     }
     if (check_doc(d) != SV_OK) return d->rd.status;
+    /* where each pair starts and which entry it goes to, for the records of
+     * a repeated key (gd_dups_records): 3 words a pair */
+    const uint8_t *pairs = d->rd.p;
+    bool track = dleft(d) <= UINT32_MAX;
+    uint32_t small[3 * 16], *off = small;
+    if (count > 16 && track) {
+        off = sv_doc_alloc(d->doc, (size_t)count * 3 * sizeof *off);
+        if (!off) return check_doc(d);
+    }
+    uint32_t *where = off + 2 * (size_t)(count > 16 ? count : 16);
     sv_pair *p = sv_pairs(&map);
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *at = d->rd.p;
+        if (track) off[2 * i] = (uint32_t)(at - pairs);
         d->odd = false;
         int f = fast_item(d, depth + 1, true, &p[i].key);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
@@ -593,6 +607,7 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
             !gd_rec_add(d->doc, &x.raw, i, "key", at, (size_t)(d->rd.p - at)))
             return check_doc(d);
         at = d->rd.p;
+        if (track) off[2 * i + 1] = (uint32_t)(at - pairs);
         d->odd = false;
         f = fast_item(d, depth + 1, false, &p[i].val);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
@@ -608,10 +623,15 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
     }
     d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
-    if (!gd_map_dedupe(d->doc, &map, d->godot4)) return check_doc(d);
+    if (!gd_map_dedupe(d->doc, &map, d->godot4, track ? where : NULL)) return check_doc(d);
     /* records name items by their place in the stream: with a repeated key
-     * removed, the places moved (what is not kept, docs/formats/godot.md) */
-    if (map.len != count) x.raw = sv_null();
+     * removed, the places moved */
+    if (SV_UNLIKELY(map.len != count)) {
+        x.raw = track ? x.raw : sv_null();
+        if (track && !gd_dups_records(d->doc, &x, pairs, off, (size_t)(d->rd.p - pairs), where,
+                                      count))
+            return check_doc(d);
+    }
     if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY) &&
         !gd_meta_extend(d->doc, &map, &x))
         return check_doc(d);

@@ -421,6 +421,45 @@ static sv_status enc_psa(gd_enc *e, const sv_value *v)
     return SV_OK;
 }
 
+/* The pairs of a Dictionary whose source repeated keys (meta "dups",
+ * godot_records.c): the tree's entries with their first values, and the
+ * later pairs as they were, each at its place. 1 written (the caller checks
+ * that it reads back as v), 0 the records do not fit v, -1 an error. */
+static int enc_dict_dups(gd_enc *e, const sv_value *v, gd_extra *x, unsigned depth)
+{
+    const sv_value *dups = x->dups;
+    uint64_t total = (uint64_t)v->len + dups->len;
+    if (total > INT32_MAX) return 0;
+    for (uint32_t k = 0; k < dups->len; k++) {
+        const sv_value *rec = sv_array_at(dups, k);
+        const sv_value *it = sv_kind_of(rec) == SV_ARRAY ? sv_array_items(rec) : NULL;
+        if (!it || rec->len != 2 || sv_kind_of(&it[0]) != SV_INT || it[0].as.i < 0 ||
+            (uint64_t)it[0].as.i >= total || sv_kind_of(&it[1]) != SV_BYTES ||
+            (k && it[0].as.i <= sv_array_items(sv_array_at(dups, k - 1))[0].as.i))
+            return 0;
+    }
+    put32(e->out, kept_count(x, (uint32_t)total));
+    const sv_pair *p = sv_pairs(v);
+    uint32_t k = 0, j = 0;
+    for (uint32_t at = 0; at < total; at++) {
+        const sv_value *it = k < dups->len ? sv_array_items(sv_array_at(dups, k)) : NULL;
+        if (it && (uint64_t)it[0].as.i == at) {
+            sv_buf_append(e->out, it[1].as.bytes, it[1].len);
+            k++;
+            continue;
+        }
+        if (j >= v->len) return 0;
+        if (enc_item(e, x, j, 0, &p[j].key, depth + 1) != SV_OK) return -1;
+        const sv_value *first = gd_extra_record(x, j, 1); /* checked with the whole */
+        if (first)
+            sv_buf_append(e->out, first->as.bytes, first->len);
+        else if (encode_rec(e, &p[j].val, depth + 1) != SV_OK)
+            return -1;
+        j++;
+    }
+    return 1;
+}
+
 static sv_status enc_dict(gd_enc *e, const sv_value *v, unsigned depth)
 {
     const sv_value *meta = meta_of(v);
@@ -438,12 +477,29 @@ static sv_status enc_dict(gd_enc *e, const sv_value *v, unsigned depth)
         if (vm && ctype_of(e, vm, &vk, &vb, &vt) != SV_OK) return e->err->status;
         if (!e->r->typed_dicts) kk = vk = 0; /* before 4.4: untyped */
     }
+    size_t start = e->out->len;
+again:
     if (!header(e, GD_DICTIONARY,
                 kept_header(e, &x, GD_DICTIONARY,
                             kk << GD_DICT_KEY_SHIFT | vk << GD_DICT_VALUE_SHIFT)))
         return e->err->status;
     if (put_ctype(e, kk, kb, kt) != SV_OK || put_ctype(e, vk, vb, vt) != SV_OK)
         return e->err->status;
+    if (SV_UNLIKELY(x.dups != NULL)) {
+        int k = enc_dict_dups(e, v, &x, depth);
+        if (k < 0) return e->err->status;
+        if (k > 0) {
+            k = gd_rec_check_map(&e->rc, e->r, start, v, e->out);
+            if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+            if (k > 0) return SV_OK;
+        }
+        /* the tree was edited: its pairs, as the engine writes them */
+        e->out->len = start;
+        if (e->rc.trim_end > start) e->rc.trim = 0;
+        x.dups = NULL;
+        x.raw_at = 0;
+        goto again;
+    }
     put32(e->out, kept_count(&x, v->len));
     const sv_pair *p = sv_pairs(v);
     for (uint32_t i = 0; i < v->len; i++) {

@@ -163,8 +163,10 @@ bool gd_nodepath_split(const char *s, size_t len,
  * duplicates keep the first position and take the last value). */
 bool gd_key_equal(const sv_value *a, const sv_value *b, bool godot4);
 uint64_t gd_key_hash(const sv_value *v, bool godot4);
-/* Removes duplicate keys of a freshly decoded map in place. false = out of memory. */
-bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4);
+/* Removes duplicate keys of a freshly decoded map in place. false = out of
+ * memory. where (NULL: not wanted) gets, for each pair of the stream, the
+ * index of the entry it went to; it is filled only when a key repeats. */
+bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where);
 
 /* ---- the core ---- */
 
@@ -186,19 +188,27 @@ bool gd_is_psa(const sv_value *v);
 typedef struct gd_extra_in {
     bool header_odd, count_odd;
     uint32_t header, count;
-    sv_value raw; /* the records, an array, or null */
+    sv_value raw;  /* the records, an array, or null */
+    sv_value dups; /* a Dictionary's repeated pairs, an array, or null */
 } gd_extra_in;
 /* Appends the record [index, bytes] (part NULL) or [index, part, bytes]. */
 bool gd_rec_add(sv_doc *doc, sv_value *list, uint32_t index, const char *part, const uint8_t *p,
                 size_t n);
 /* Adds x to the meta of container c (nothing when x is empty). */
 bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x);
+/* A Dictionary whose stream repeated a key: the records that give the
+ * stream back (the pairs the tree dropped, "dups", and the first value of
+ * each repeated key) replace x->raw. off: where each stream pair's key and
+ * value start (2 per pair, from pairs), end: the end of the last pair,
+ * where: the entry each pair went to (gd_map_dedupe). */
+bool gd_dups_records(sv_doc *doc, gd_extra_in *x, const uint8_t *pairs, const uint32_t *off,
+                     size_t end, const uint32_t *where, uint32_t count);
 /* Makes root value v, read from p[0..n), the one item of a "root" Array. */
 bool gd_root_wrap(sv_doc *doc, sv_value *v, const uint8_t *p, size_t n);
 
 /* Encoding: a container's meta, read once. */
 typedef struct gd_extra {
-    const sv_value *type, *key, *value, *packed, *raw;
+    const sv_value *type, *key, *value, *packed, *raw, *dups;
     uint32_t raw_at, header, count, entries;
     bool has_header, has_count, root;
 } gd_extra;
@@ -214,6 +224,10 @@ typedef struct gd_rec_ctx {
  * 0 not (write v), -1 out of memory. */
 int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_value *v,
                 bool psa_elem, sv_buf *out);
+/* Whether out[start..) decodes to a Dictionary with v's pairs: 1 yes, 0 no,
+ * -1 out of memory. */
+int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_value *v,
+                     sv_buf *out);
 /* At the end of an encode: a PackedByteArray record that ends the output
  * loses the padding its source did not have. */
 void gd_rec_finish(gd_rec_ctx *c, sv_buf *out);

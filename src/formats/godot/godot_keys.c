@@ -199,7 +199,7 @@ static bool small_string_keys_distinct(const sv_pair *p, uint32_t n)
     return true;
 }
 
-bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4)
+bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where)
 {
     uint32_t n = map->len;
     if (n < 2) return true;
@@ -211,6 +211,7 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4)
             uint32_t j = 0;
             while (j < out && !gd_key_equal(&p[j].key, &p[i].key, godot4))
                 j++;
+            if (where) where[i] = j;
             if (j < out)
                 p[j].val = p[i].val;
             else
@@ -232,10 +233,12 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4)
         for (;;) {
             if (slot[s] == UINT32_MAX) {
                 slot[s] = out;
+                if (where) where[i] = out;
                 p[out++] = p[i];
                 break;
             }
             if (gd_key_equal(&p[slot[s]].key, &p[i].key, godot4)) {
+                if (where) where[i] = slot[s];
                 p[slot[s]].val = p[i].val;
                 break;
             }

@@ -57,22 +57,87 @@ bool gd_is_psa(const sv_value *v)
 
 /* ---- decoding: making records ---- */
 
-bool gd_rec_add(sv_doc *doc, sv_value *list, uint32_t index, const char *part,
-                const uint8_t *p, size_t n)
+static bool rec_add_value(sv_doc *doc, sv_value *list, uint32_t index, const char *part,
+                          sv_value bytes)
 {
     if (sv_kind_of(list) != SV_ARRAY) *list = sv_array(doc, 0);
     sv_value rec = sv_array(doc, part ? 3 : 2);
     sv_value *it = sv_array_items(&rec);
     if (!it) return false;
     it[0] = sv_int(index);
-    if (part) it[1] = sv_strz(doc, part);
-    it[part ? 2 : 1] = sv_bytes(doc, p, n);
+    if (part) it[1] = sv_str_intern(doc, part, strlen(part));
+    it[part ? 2 : 1] = bytes;
     return sv_array_push(doc, list, rec) && sv_doc_status(doc) == SV_OK;
+}
+
+bool gd_rec_add(sv_doc *doc, sv_value *list, uint32_t index, const char *part,
+                const uint8_t *p, size_t n)
+{
+    return rec_add_value(doc, list, index, part, sv_bytes(doc, p, n));
+}
+
+/* The record of stream item i and part (0 key, 1 value) in a list made by
+ * the decoder (sorted), from *at on; NULL when there is none. */
+static const sv_value *stream_record(const sv_value *list, uint32_t *at, uint32_t i, int part)
+{
+    while (sv_kind_of(list) == SV_ARRAY && *at < list->len) {
+        const sv_value *it = sv_array_items(sv_array_at(list, *at));
+        uint32_t ri = (uint32_t)it[0].as.i;
+        int rp = it[1].len == 3 ? 0 : 1; /* "key" or "value" */
+        if (ri > i || (ri == i && rp > part)) return NULL;
+        (*at)++;
+        if (ri == i && rp == part) return &it[2];
+    }
+    return NULL;
+}
+
+/* Godot keeps a repeated key at its first place with its last value (spec
+ * §6.4). The tree's entry is written at the first place, with the first
+ * value (a "value" record); each later pair is a "dups" record [place,
+ * bytes] written as it was. The encoder checks the whole Dictionary. */
+bool gd_dups_records(sv_doc *doc, gd_extra_in *x, const uint8_t *pairs, const uint32_t *off,
+                     size_t end, const uint32_t *where, uint32_t count)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (where[i] >= n) n = where[i] + 1;
+    uint8_t *repeats = sv_doc_alloc(doc, n ? n : 1);
+    if (!repeats) return false;
+    memset(repeats, 0, n);
+    for (uint32_t i = 0, next = 0; i < count; i++) {
+        if (where[i] == next)
+            next++;
+        else
+            repeats[where[i]] = 1;
+    }
+    sv_value raw = sv_null(), dups = sv_null();
+    uint32_t at = 0;
+    for (uint32_t i = 0, next = 0; i < count; i++) {
+        size_t ks = off[2 * i], vs = off[2 * i + 1], e = i + 1 < count ? off[2 * i + 2] : end;
+        const sv_value *krec = stream_record(&x->raw, &at, i, 0);
+        const sv_value *vrec = stream_record(&x->raw, &at, i, 1);
+        if (where[i] != next) {
+            if (!gd_rec_add(doc, &dups, i, NULL, pairs + ks, e - ks)) return false;
+            continue;
+        }
+        uint32_t j = next++;
+        if (krec && !rec_add_value(doc, &raw, j, "key", *krec)) return false;
+        if (repeats[j]) {
+            if (!gd_rec_add(doc, &raw, j, "value", pairs + vs, e - vs)) return false;
+        } else if (vrec && !rec_add_value(doc, &raw, j, "value", *vrec)) {
+            return false;
+        }
+    }
+    x->raw = raw;
+    x->dups = dups;
+    return true;
 }
 
 bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x)
 {
-    if (!x->header_odd && !x->count_odd && sv_kind_of(&x->raw) != SV_ARRAY) return true;
+    if (!x->header_odd && !x->count_odd && sv_kind_of(&x->raw) != SV_ARRAY &&
+        sv_kind_of(&x->dups) != SV_ARRAY)
+        return true;
     sv_value meta = sv_map(doc, 0);
     const sv_value *old = sv_meta(c);
     if (sv_kind_of(old) == SV_STRING) { /* a PackedStringArray's marker */
@@ -87,13 +152,15 @@ bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x)
     if (x->count_odd && !sv_map_put_str(doc, &meta, "count", sv_int(x->count))) return false;
     if (sv_kind_of(&x->raw) == SV_ARRAY && !sv_map_put_str(doc, &meta, "raw", x->raw))
         return false;
+    if (sv_kind_of(&x->dups) == SV_ARRAY && !sv_map_put_str(doc, &meta, "dups", x->dups))
+        return false;
     return sv_set_meta(doc, c, meta) && sv_doc_status(doc) == SV_OK;
 }
 
 bool gd_root_wrap(sv_doc *doc, sv_value *v, const uint8_t *p, size_t n)
 {
     gd_extra_in x = {0};
-    x.raw = sv_null();
+    x.raw = x.dups = sv_null();
     if (!gd_rec_add(doc, &x.raw, 0, NULL, p, n)) return false;
     sv_value arr = sv_array(doc, 1);
     sv_value *it = sv_array_items(&arr);
@@ -150,13 +217,15 @@ bool gd_extra_read(const sv_value *meta, gd_extra *x, const char **why)
             x->root = sv_kind_of(&p->val) == SV_BOOL && sv_get_bool(&p->val);
         else if (key_is(&p->key, "raw") && sv_kind_of(&p->val) == SV_ARRAY)
             x->raw = &p->val;
+        else if (key_is(&p->key, "dups") && sv_kind_of(&p->val) == SV_ARRAY)
+            x->dups = &p->val;
         else if (key_is(&p->key, "header") && u32_of(&p->val, &x->header))
             x->has_header = true;
         else if (key_is(&p->key, "count") && u32_of(&p->val, &x->count))
             x->has_count = true;
         else {
             *why = "unknown or ill-typed container meta entry (known: type, key, value, packed, "
-                   "raw: [[i, bytes]...], header: u32, count: u32, root: true)";
+                   "raw: [[i, bytes]...], dups: [[i, bytes]...], header: u32, count: u32, root: true)";
             return false;
         }
         x->entries++;
@@ -232,6 +301,27 @@ int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_
         c->trim = used - n;
     }
     return sv_buf_ok(out) ? 1 : -1;
+}
+
+int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_value *v,
+                     sv_buf *out)
+{
+    if (!c->scratch && !(c->scratch = sv_doc_new(NULL))) return -1;
+    gd_rules bare = *r;
+    bare.bare_root = true;
+    const uint8_t *p = out->data + start;
+    size_t n = out->len - start, used = 0;
+    sv_value got;
+    sv_error err;
+    sv_error_clear(&err);
+    if (gd_decode_value(c->scratch, &bare, p, p, n, &got, &used, &err) != SV_OK)
+        return sv_doc_status(c->scratch) == SV_OK ? 0 : -1;
+    if (used < n || used - n > 3 || sv_kind_of(&got) != SV_MAP || got.len != v->len) return 0;
+    for (uint32_t i = 0; i < v->len; i++) {
+        const sv_pair *a = sv_pair_at(&got, i), *b = sv_pair_at(v, i);
+        if (!sv_equal(&a->key, &b->key) || !sv_equal(&a->val, &b->val)) return 0;
+    }
+    return 1;
 }
 
 void gd_rec_finish(gd_rec_ctx *c, sv_buf *out)
