@@ -152,7 +152,7 @@ static void check_reencode_stable(const char *name, const char *fmt, const tg_op
  * "Bytes kept beyond the value"). */
 static bool is_kept_entry(const sv_value *k)
 {
-    static const char *const names[] = {"raw", "dups", "header", "count", "root", "packed"};
+    static const char *const names[] = {"raw", "dups", "blocks", "header", "count", "root", "packed"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (sv_kind_of(k) == SV_STRING && k->len == strlen(names[i]) &&
             !memcmp(k->as.str, names[i], k->len))

@@ -413,7 +413,10 @@ static inline int fast_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
 
 /* ---- typed containers (spec §5.1, 4.3+ / 4.4+) ---- */
 
-static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out)
+/* which: "type", "key" or "value"; a class name or script path whose bytes
+ * the encoder would write otherwise is recorded in *blocks as [which, bytes]. */
+static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out, sv_value *blocks,
+                       const char *which)
 {
     if (kind == GD_KIND_BUILTIN) {
         if (!dneed(d, 4, "container element type")) return false;
@@ -428,7 +431,13 @@ static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out)
         return true;
     }
     sv_value s;
+    const uint8_t *at = d->rd.p;
+    bool outer = d->odd;
+    d->odd = false;
     if (!gd_read_string(d, true, &s)) return false;
+    if (SV_UNLIKELY(d->odd) && !gd_block_add(d->doc, blocks, which, at, (size_t)(d->rd.p - at)))
+        return false;
+    d->odd = outer;
     sv_value m = sv_map(d->doc, 0);
     sv_map_put_str(d->doc, &m, kind == GD_KIND_CLASS ? "class" : "script", s);
     *out = m;
@@ -438,13 +447,13 @@ static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out)
 static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
     bool outer = d->odd;
-    gd_extra_in x = {.header = hdr, .raw = sv_null()};
+    gd_extra_in x = {.header = hdr, .raw = sv_null(), .dups = sv_null(), .blocks = sv_null()};
     x.header_odd = (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_ARRAY))) != 0;
     sv_value meta = sv_null();
     unsigned kind = d->r->typed_arrays ? (hdr >> GD_ARRAY_KIND_SHIFT) & 3 : 0;
     if (kind) {
         sv_value t;
-        if (!read_ctype(d, kind, &t)) return d->rd.status;
+        if (!read_ctype(d, kind, &t, &x.blocks, "type")) return check_doc(d);
         meta = sv_map(d->doc, 0);
         sv_map_put_str(d->doc, &meta, "type", t);
     }
@@ -474,7 +483,8 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
     }
     d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
-    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY) &&
+    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY ||
+                    x.blocks.kind == SV_ARRAY) &&
         !gd_meta_extend(d->doc, &arr, &x))
         return check_doc(d);
     *out = arr;
@@ -484,15 +494,15 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
 static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
     bool outer = d->odd;
-    gd_extra_in x = {.header = hdr, .raw = sv_null(), .dups = sv_null()};
+    gd_extra_in x = {.header = hdr, .raw = sv_null(), .dups = sv_null(), .blocks = sv_null()};
     x.header_odd = (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
     sv_value kt = sv_null(), vt = sv_null();
     unsigned kk = 0, vk = 0;
     if (d->r->typed_dicts) {
         kk = (hdr >> GD_DICT_KEY_SHIFT) & 3;
         vk = (hdr >> GD_DICT_VALUE_SHIFT) & 3;
-        if (kk && !read_ctype(d, kk, &kt)) return d->rd.status;
-        if (vk && !read_ctype(d, vk, &vt)) return d->rd.status;
+        if (kk && !read_ctype(d, kk, &kt, &x.blocks, "key")) return check_doc(d);
+        if (vk && !read_ctype(d, vk, &vt, &x.blocks, "value")) return check_doc(d);
     }
     if (!dneed(d, 4, "Dictionary count")) return d->rd.status;
     x.count = du32(d);
@@ -559,7 +569,8 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
                                       count))
             return check_doc(d);
     }
-    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY) &&
+    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY ||
+                    x.dups.kind == SV_ARRAY || x.blocks.kind == SV_ARRAY) &&
         !gd_meta_extend(d->doc, &map, &x))
         return check_doc(d);
     *out = map;

@@ -318,12 +318,18 @@ bad:
         "a container element type is a type name, {\"class\": name} or {\"script\": path}");
 }
 
-static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint32_t builtin)
+/* kept: the name's bytes as they were read (meta "blocks"), used while
+ * they still hold the name */
+static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint32_t builtin,
+                          const sv_value *kept)
 {
-    if (kind == GD_KIND_BUILTIN)
+    if (kind == GD_KIND_BUILTIN) {
         put32(e->out, builtin);
-    else if (kind)
-        return put_string(e, block, 0);
+    } else if (kind) {
+        int k = kept ? gd_rec_emit(&e->rc, e->r, kept, block, true, e->out) : 0;
+        if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+        if (!k) return put_string(e, block, 0);
+    }
     return SV_OK;
 }
 
@@ -382,7 +388,8 @@ static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
     }
     if (!header(e, GD_ARRAY, kept_header(e, &x, GD_ARRAY, kind << GD_ARRAY_KIND_SHIFT)))
         return e->err->status;
-    if (put_ctype(e, kind, block, builtin) != SV_OK) return e->err->status;
+    if (put_ctype(e, kind, block, builtin, gd_extra_block(&x, "type")) != SV_OK)
+        return e->err->status;
     put32(e->out, kept_count(&x, v->len));
     const sv_value *items = sv_array_items(v);
     for (uint32_t i = 0; i < v->len; i++) {
@@ -483,7 +490,8 @@ again:
                 kept_header(e, &x, GD_DICTIONARY,
                             kk << GD_DICT_KEY_SHIFT | vk << GD_DICT_VALUE_SHIFT)))
         return e->err->status;
-    if (put_ctype(e, kk, kb, kt) != SV_OK || put_ctype(e, vk, vb, vt) != SV_OK)
+    if (put_ctype(e, kk, kb, kt, gd_extra_block(&x, "key")) != SV_OK ||
+        put_ctype(e, vk, vb, vt, gd_extra_block(&x, "value")) != SV_OK)
         return e->err->status;
     if (SV_UNLIKELY(x.dups != NULL)) {
         int k = enc_dict_dups(e, v, &x, depth);

@@ -190,7 +190,10 @@ typedef struct gd_extra_in {
     uint32_t header, count;
     sv_value raw;  /* the records, an array, or null */
     sv_value dups; /* a Dictionary's repeated pairs, an array, or null */
+    sv_value blocks; /* typed-container names kept as read, an array, or null */
 } gd_extra_in;
+/* Appends [which, bytes] for a container type block's string. */
+bool gd_block_add(sv_doc *doc, sv_value *list, const char *which, const uint8_t *p, size_t n);
 /* Appends the record [index, bytes] (part NULL) or [index, part, bytes]. */
 bool gd_rec_add(sv_doc *doc, sv_value *list, uint32_t index, const char *part, const uint8_t *p,
                 size_t n);
@@ -208,11 +211,13 @@ bool gd_root_wrap(sv_doc *doc, sv_value *v, const uint8_t *p, size_t n);
 
 /* Encoding: a container's meta, read once. */
 typedef struct gd_extra {
-    const sv_value *type, *key, *value, *packed, *raw, *dups;
+    const sv_value *type, *key, *value, *packed, *raw, *dups, *blocks;
     uint32_t raw_at, header, count, entries;
     bool has_header, has_count, root;
 } gd_extra;
 bool gd_extra_read(const sv_value *meta, gd_extra *x, const char **why);
+/* The bytes kept for the type block which ("type", "key", "value"), or NULL. */
+const sv_value *gd_extra_block(const gd_extra *x, const char *which);
 /* The bytes recorded for item index (part -1), or its key (0) or value (1). */
 const sv_value *gd_extra_record(gd_extra *x, uint32_t index, int part);
 
@@ -221,9 +226,11 @@ typedef struct gd_rec_ctx {
     size_t trim_end, trim;
 } gd_rec_ctx;
 /* Writes the recorded bytes rec for v when they decode to v: 1 written,
- * 0 not (write v), -1 out of memory. */
+ * 0 not (write v), -1 out of memory. string: rec is a string as a
+ * PackedStringArray element or a type block holds it (length, bytes,
+ * padding), else a Variant. */
 int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_value *v,
-                bool psa_elem, sv_buf *out);
+                bool string, sv_buf *out);
 /* Whether out[start..) decodes to a Dictionary with v's pairs: 1 yes, 0 no,
  * -1 out of memory. */
 int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_value *v,

@@ -133,10 +133,21 @@ bool gd_dups_records(sv_doc *doc, gd_extra_in *x, const uint8_t *pairs, const ui
     return true;
 }
 
+bool gd_block_add(sv_doc *doc, sv_value *list, const char *which, const uint8_t *p, size_t n)
+{
+    if (sv_kind_of(list) != SV_ARRAY) *list = sv_array(doc, 0);
+    sv_value rec = sv_array(doc, 2);
+    sv_value *it = sv_array_items(&rec);
+    if (!it) return false;
+    it[0] = sv_str_intern(doc, which, strlen(which));
+    it[1] = sv_bytes(doc, p, n);
+    return sv_array_push(doc, list, rec) && sv_doc_status(doc) == SV_OK;
+}
+
 bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x)
 {
     if (!x->header_odd && !x->count_odd && sv_kind_of(&x->raw) != SV_ARRAY &&
-        sv_kind_of(&x->dups) != SV_ARRAY)
+        sv_kind_of(&x->dups) != SV_ARRAY && sv_kind_of(&x->blocks) != SV_ARRAY)
         return true;
     sv_value meta = sv_map(doc, 0);
     const sv_value *old = sv_meta(c);
@@ -154,13 +165,15 @@ bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x)
         return false;
     if (sv_kind_of(&x->dups) == SV_ARRAY && !sv_map_put_str(doc, &meta, "dups", x->dups))
         return false;
+    if (sv_kind_of(&x->blocks) == SV_ARRAY && !sv_map_put_str(doc, &meta, "blocks", x->blocks))
+        return false;
     return sv_set_meta(doc, c, meta) && sv_doc_status(doc) == SV_OK;
 }
 
 bool gd_root_wrap(sv_doc *doc, sv_value *v, const uint8_t *p, size_t n)
 {
     gd_extra_in x = {0};
-    x.raw = x.dups = sv_null();
+    x.raw = x.dups = x.blocks = sv_null();
     if (!gd_rec_add(doc, &x.raw, 0, NULL, p, n)) return false;
     sv_value arr = sv_array(doc, 1);
     sv_value *it = sv_array_items(&arr);
@@ -219,18 +232,31 @@ bool gd_extra_read(const sv_value *meta, gd_extra *x, const char **why)
             x->raw = &p->val;
         else if (key_is(&p->key, "dups") && sv_kind_of(&p->val) == SV_ARRAY)
             x->dups = &p->val;
+        else if (key_is(&p->key, "blocks") && sv_kind_of(&p->val) == SV_ARRAY)
+            x->blocks = &p->val;
         else if (key_is(&p->key, "header") && u32_of(&p->val, &x->header))
             x->has_header = true;
         else if (key_is(&p->key, "count") && u32_of(&p->val, &x->count))
             x->has_count = true;
         else {
             *why = "unknown or ill-typed container meta entry (known: type, key, value, packed, "
-                   "raw: [[i, bytes]...], dups: [[i, bytes]...], header: u32, count: u32, root: true)";
+                   "raw: [[i, bytes]...], dups: [[i, bytes]...], blocks: [[name, bytes]...], header: u32, count: u32, root: true)";
             return false;
         }
         x->entries++;
     }
     return true;
+}
+
+const sv_value *gd_extra_block(const gd_extra *x, const char *which)
+{
+    for (uint32_t i = 0; x->blocks && i < x->blocks->len; i++) {
+        const sv_value *rec = sv_array_at(x->blocks, i);
+        const sv_value *it = sv_kind_of(rec) == SV_ARRAY ? sv_array_items(rec) : NULL;
+        if (it && rec->len == 2 && key_is(&it[0], which) && sv_kind_of(&it[1]) == SV_BYTES)
+            return &it[1];
+    }
+    return NULL;
 }
 
 /* part: -1 an Array item, 0 a Dictionary key, 1 its value. Records are kept
@@ -263,13 +289,13 @@ void gd_rec_ctx_free(gd_rec_ctx *c)
 }
 
 int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_value *v,
-                bool psa_elem, sv_buf *out)
+                bool string, sv_buf *out)
 {
     if (!c->scratch && !(c->scratch = sv_doc_new(NULL))) return -1;
     const uint8_t *p = rec->as.bytes;
     size_t n = rec->len, used = 0;
     sv_value got;
-    if (psa_elem) {
+    if (string) {
         /* length, bytes, padding: the element as the decoder reads it */
         if (n < 4 || sv_kind_of(v) != SV_STRING || v->tag != SV_TAG_NONE) return 0;
         uint32_t sl = sv_load_u32le(p);
