@@ -96,7 +96,7 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
                 if (c->hits < 64) c->hits++;
                 *out = c->v;
                 d->str_raw_len = (uint32_t)n;
-                if (pad_nonzero(d->rd.p, (size_t)n, pad)) d->odd = true;
+                d->odd |= pad_nonzero(d->rd.p, (size_t)n, pad);
                 d->rd.p += (size_t)n + pad;
                 return true;
             }
@@ -112,7 +112,7 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
     if (SV_UNLIKELY(out->len != (uint32_t)n) &&
         !(out->len + 3 == (uint32_t)n && out->len >= 3 && !memcmp(out->as.str, "\xEF\xBB\xBF", 3)))
         d->odd = d->odd_text = true;
-    if (pad_nonzero(d->rd.p, (size_t)n, pad)) d->odd = true;
+    d->odd |= pad_nonzero(d->rd.p, (size_t)n, pad);
     if (cacheable && out->kind == SV_STRING && out->len == (uint32_t)n) {
         /* same length: no BOM dropped, no NUL cut, no rewrite */
         /* unique strings (names, ids) must not push out the keys that repeat */
@@ -447,8 +447,9 @@ static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out, sv_value *blocks
 static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
     bool outer = d->odd;
-    gd_extra_in x = {.header = hdr, .raw = sv_null(), .dups = sv_null(), .blocks = sv_null()};
-    x.header_odd = (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_ARRAY))) != 0;
+    gd_extra_in x = {.header = hdr}; /* all-zero values are null (SV_NULL = 0) */
+    x.header_odd = hdr > GD_TYPE_MASK &&
+                   (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_ARRAY))) != 0;
     sv_value meta = sv_null();
     unsigned kind = d->r->typed_arrays ? (hdr >> GD_ARRAY_KIND_SHIFT) & 3 : 0;
     if (kind) {
@@ -491,11 +492,47 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
     return SV_OK;
 }
 
+/* The count pairs of a Dictionary into p, with records of odd bytes in x;
+ * off (NULL: not wanted) gets where each key and value starts in pairs. */
+static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair *p, uint32_t count,
+                            gd_extra_in *x, const uint8_t *pairs, uint32_t *off)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *at = d->rd.p;
+        if (off) off[2 * i] = (uint32_t)(at - pairs);
+        d->odd = false;
+        int f = fast_item(d, depth + 1, true, &p[i].key);
+        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
+            sv_error_path_index(d->rd.err, i);
+            return d->rd.status;
+        }
+        if (SV_UNLIKELY(d->odd) &&
+            !gd_rec_add(d->doc, &x->raw, i, "key", at, (size_t)(d->rd.p - at)))
+            return check_doc(d);
+        at = d->rd.p;
+        if (off) off[2 * i + 1] = (uint32_t)(at - pairs);
+        d->odd = false;
+        f = fast_item(d, depth + 1, false, &p[i].val);
+        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
+            if (p[i].key.kind == SV_STRING)
+                sv_error_path_key(d->rd.err, p[i].key.as.str, p[i].key.len);
+            else
+                sv_error_path_index(d->rd.err, i);
+            return d->rd.status;
+        }
+        if (SV_UNLIKELY(d->odd) &&
+            !gd_rec_add(d->doc, &x->raw, i, "value", at, (size_t)(d->rd.p - at)))
+            return check_doc(d);
+    }
+    return SV_OK;
+}
+
 static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
     bool outer = d->odd;
-    gd_extra_in x = {.header = hdr, .raw = sv_null(), .dups = sv_null(), .blocks = sv_null()};
-    x.header_odd = (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
+    gd_extra_in x = {.header = hdr}; /* all-zero values are null (SV_NULL = 0) */
+    x.header_odd = hdr > GD_TYPE_MASK &&
+                   (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
     sv_value kt = sv_null(), vt = sv_null();
     unsigned kk = 0, vk = 0;
     if (d->r->typed_dicts) {
@@ -520,54 +557,34 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
         sv_set_meta(d->doc, &map, meta);
     }
     if (check_doc(d) != SV_OK) return d->rd.status;
-    /* where each pair starts and which entry it goes to, for the records of
-     * a repeated key (gd_dups_records): 3 words a pair */
     const uint8_t *pairs = d->rd.p;
-    bool track = dleft(d) <= UINT32_MAX;
-    uint32_t small[3 * 16], *off = small;
-    if (count > 16 && track) {
-        off = sv_doc_alloc(d->doc, (size_t)count * 3 * sizeof *off);
-        if (!off) return check_doc(d);
-    }
-    uint32_t *where = off + 2 * (size_t)(count > 16 ? count : 16);
     sv_pair *p = sv_pairs(&map);
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *at = d->rd.p;
-        if (track) off[2 * i] = (uint32_t)(at - pairs);
-        d->odd = false;
-        int f = fast_item(d, depth + 1, true, &p[i].key);
-        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
-            sv_error_path_index(d->rd.err, i);
-            return d->rd.status;
-        }
-        if (SV_UNLIKELY(d->odd) &&
-            !gd_rec_add(d->doc, &x.raw, i, "key", at, (size_t)(d->rd.p - at)))
-            return check_doc(d);
-        at = d->rd.p;
-        if (track) off[2 * i + 1] = (uint32_t)(at - pairs);
-        d->odd = false;
-        f = fast_item(d, depth + 1, false, &p[i].val);
-        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
-            if (p[i].key.kind == SV_STRING)
-                sv_error_path_key(d->rd.err, p[i].key.as.str, p[i].key.len);
-            else
-                sv_error_path_index(d->rd.err, i);
-            return d->rd.status;
-        }
-        if (SV_UNLIKELY(d->odd) &&
-            !gd_rec_add(d->doc, &x.raw, i, "value", at, (size_t)(d->rd.p - at)))
-            return check_doc(d);
-    }
+    if (dict_pairs(d, depth, p, count, &x, pairs, NULL) != SV_OK) return d->rd.status;
     d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
-    if (!gd_map_dedupe(d->doc, &map, d->godot4, track ? where : NULL)) return check_doc(d);
-    /* records name items by their place in the stream: with a repeated key
-     * removed, the places moved */
+    if (!gd_map_dedupe(d->doc, &map, d->godot4, NULL)) return check_doc(d);
     if (SV_UNLIKELY(map.len != count)) {
-        x.raw = track ? x.raw : sv_null();
-        if (track && !gd_dups_records(d->doc, &x, pairs, off, (size_t)(d->rd.p - pairs), where,
-                                      count))
-            return check_doc(d);
+        /* A key repeated. Records name items by their place in the stream,
+         * which the tree no longer has: the pairs are read again, noting
+         * where each starts and which entry it goes to, for the records
+         * that give the stream back (gd_dups_records). Canonical input never
+         * pays for this; the bytes read again are limited to the input's
+         * size, so nested Dictionaries cannot make it quadratic. */
+        size_t span = (size_t)(d->rd.p - pairs);
+        x.raw = sv_null();
+        if (span <= UINT32_MAX && span <= d->reread_budget) {
+            d->reread_budget -= span;
+            uint32_t *off = sv_doc_alloc(d->doc, (size_t)count * 3 * sizeof *off);
+            if (!off) return check_doc(d);
+            d->rd.p = pairs;
+            map.len = count; /* the same storage, filled again */
+            if (dict_pairs(d, depth, p, count, &x, pairs, off) != SV_OK) return d->rd.status;
+            d->odd = outer;
+            uint32_t *where = off + 2 * (size_t)count;
+            if (check_doc(d) != SV_OK || !gd_map_dedupe(d->doc, &map, d->godot4, where) ||
+                !gd_dups_records(d->doc, &x, pairs, off, span, where, count))
+                return check_doc(d);
+        }
     }
     if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY ||
                     x.dups.kind == SV_ARRAY || x.blocks.kind == SV_ARRAY) &&
@@ -674,6 +691,7 @@ sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, c
     d.overrun = 0;
     d.odd = d.odd_text = false;
     d.str_raw_len = 0;
+    d.reread_budget = len;
     memset(d.scache, 0, sizeof d.scache);
     *out = sv_null();
     sv_status st = decode_rec(&d, 0, false, out);

@@ -71,7 +71,7 @@ sv_status gd_dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsi
 sv_status gd_dec_strings(gd_dec *d, uint32_t hdr, sv_value *out)
 {
     bool outer = d->odd;
-    gd_extra_in x = {.header = hdr, .raw = sv_null(), .dups = sv_null(), .blocks = sv_null()};
+    gd_extra_in x = {.header = hdr}; /* all-zero values are null (SV_NULL = 0) */
     x.header_odd = hdr > GD_TYPE_MASK;
     if (!dneed(d, 4, "PackedStringArray count")) return d->rd.status;
     int32_t count = (int32_t)du32(d);

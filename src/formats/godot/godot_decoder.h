@@ -35,6 +35,7 @@ typedef struct gd_dec {
      * The container around it keeps its bytes as a record. */
     bool odd, odd_text;
     uint32_t str_raw_len; /* the last string's length field */
+    size_t reread_budget; /* bytes Dictionaries with a repeated key may read again */
     gd_scache_entry scache[GD_SCACHE_SIZE];
 } gd_dec;
 
@@ -76,10 +77,13 @@ static inline sv_status check_doc(gd_dec *d)
 }
 
 /* Whether the pad bytes after the n bytes at p are not all zero. The last
- * word of the string holds them in its high bytes. */
+ * word of the string holds them in its high bytes; without padding the mask
+ * is 0 (and the word read is at worst the length field before p, which was
+ * read already), so there is no branch. */
 static inline bool pad_nonzero(const uint8_t *p, size_t n, size_t pad)
 {
-    return pad && (sv_load_u32le(p + n + pad - 4) >> (8 * (4 - pad))) != 0;
+    static const uint32_t high[4] = {0, 0xFF000000u, 0xFFFF0000u, 0xFFFFFF00u};
+    return (sv_load_u32le(p + n + pad - 4) & high[pad]) != 0;
 }
 
 /* spec §4: a string (length, bytes, padding) into *out; false on an error. */

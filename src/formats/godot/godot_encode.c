@@ -335,8 +335,8 @@ static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint
 
 /* Item i of a container: its recorded bytes when they still hold its value
  * (godot_records.c), else the value itself. part: -1 item, 0 key, 1 value. */
-static sv_status enc_item(gd_enc *e, gd_extra *x, uint32_t i, int part, const sv_value *v,
-                          unsigned depth)
+static inline sv_status enc_item(gd_enc *e, gd_extra *x, uint32_t i, int part,
+                                 const sv_value *v, unsigned depth)
 {
     const sv_value *rec = x->raw ? gd_extra_record(x, i, part) : NULL;
     if (SV_UNLIKELY(rec != NULL)) {
@@ -365,6 +365,16 @@ static sv_status meta_error(gd_enc *e, const char *why)
     return efail(e, SV_ERR_TYPE, "%s", why);
 }
 
+/* A container's meta, read once; most containers have none. */
+static inline bool read_extra(const sv_value *meta, gd_extra *x, const char **why)
+{
+    if (SV_LIKELY(!meta)) {
+        memset(x, 0, sizeof *x);
+        return true;
+    }
+    return gd_extra_read(meta, x, why);
+}
+
 static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
 {
     const sv_value *meta = meta_of(v);
@@ -373,7 +383,7 @@ static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
     uint32_t builtin = 0;
     gd_extra x;
     const char *why = NULL;
-    if (!gd_extra_read(meta, &x, &why)) return meta_error(e, why);
+    if (!read_extra(meta, &x, &why)) return meta_error(e, why);
     if (meta) {
         if (x.key || x.value || x.packed || (x.root && x.type))
             return efail(e, SV_ERR_TYPE, "Array meta is {\"type\": ...} or \"PackedStringArray\"");
@@ -388,12 +398,14 @@ static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
     }
     if (!header(e, GD_ARRAY, kept_header(e, &x, GD_ARRAY, kind << GD_ARRAY_KIND_SHIFT)))
         return e->err->status;
-    if (put_ctype(e, kind, block, builtin, gd_extra_block(&x, "type")) != SV_OK)
+    if (kind && put_ctype(e, kind, block, builtin, gd_extra_block(&x, "type")) != SV_OK)
         return e->err->status;
     put32(e->out, kept_count(&x, v->len));
     const sv_value *items = sv_array_items(v);
     for (uint32_t i = 0; i < v->len; i++) {
-        if (enc_item(e, &x, i, -1, &items[i], depth + 1) != SV_OK) {
+        sv_status st = SV_LIKELY(!x.raw) ? encode_rec(e, &items[i], depth + 1)
+                                          : enc_item(e, &x, i, -1, &items[i], depth + 1);
+        if (st != SV_OK) {
             sv_error_path_index(e->err, i);
             return e->err->status;
         }
@@ -405,7 +417,7 @@ static sv_status enc_psa(gd_enc *e, const sv_value *v)
 {
     gd_extra x;
     const char *why = NULL;
-    if (!gd_extra_read(meta_of(v), &x, &why)) return meta_error(e, why);
+    if (!read_extra(meta_of(v), &x, &why)) return meta_error(e, why);
     if (x.type || x.key || x.value || x.root)
         return efail(e, SV_ERR_TYPE, "PackedStringArray meta is {\"packed\": ..., \"raw\": ...}");
     if (!header(e, GD_PACKED_STRING, kept_header(e, &x, GD_PACKED_STRING, 0)))
@@ -475,7 +487,7 @@ static sv_status enc_dict(gd_enc *e, const sv_value *v, unsigned depth)
     uint32_t kt = 0, vt = 0;
     gd_extra x;
     const char *why = NULL;
-    if (!gd_extra_read(meta, &x, &why)) return meta_error(e, why);
+    if (!read_extra(meta, &x, &why)) return meta_error(e, why);
     if (meta) {
         const sv_value *km = x.key, *vm = x.value;
         if (sv_kind_of(meta) != SV_MAP || !meta->len || x.type || x.packed || x.root)
@@ -490,8 +502,8 @@ again:
                 kept_header(e, &x, GD_DICTIONARY,
                             kk << GD_DICT_KEY_SHIFT | vk << GD_DICT_VALUE_SHIFT)))
         return e->err->status;
-    if (put_ctype(e, kk, kb, kt, gd_extra_block(&x, "key")) != SV_OK ||
-        put_ctype(e, vk, vb, vt, gd_extra_block(&x, "value")) != SV_OK)
+    if ((kk && put_ctype(e, kk, kb, kt, gd_extra_block(&x, "key")) != SV_OK) ||
+        (vk && put_ctype(e, vk, vb, vt, gd_extra_block(&x, "value")) != SV_OK))
         return e->err->status;
     if (SV_UNLIKELY(x.dups != NULL)) {
         int k = enc_dict_dups(e, v, &x, depth);
@@ -511,8 +523,12 @@ again:
     put32(e->out, kept_count(&x, v->len));
     const sv_pair *p = sv_pairs(v);
     for (uint32_t i = 0; i < v->len; i++) {
-        if (enc_item(e, &x, i, 0, &p[i].key, depth + 1) != SV_OK ||
-            enc_item(e, &x, i, 1, &p[i].val, depth + 1) != SV_OK) {
+        sv_status st = SV_LIKELY(!x.raw) ? encode_rec(e, &p[i].key, depth + 1)
+                                          : enc_item(e, &x, i, 0, &p[i].key, depth + 1);
+        if (st == SV_OK)
+            st = SV_LIKELY(!x.raw) ? encode_rec(e, &p[i].val, depth + 1)
+                                   : enc_item(e, &x, i, 1, &p[i].val, depth + 1);
+        if (st != SV_OK) {
             if (p[i].key.kind == SV_STRING)
                 sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
             else
