@@ -375,9 +375,42 @@ static inline bool read_extra(const sv_value *meta, gd_extra *x, const char **wh
     return gd_extra_read(meta, x, why);
 }
 
+/* Items of an Array or pairs of a Dictionary without meta, the usual case:
+ * as the engine writes them, nothing kept to look up. */
+static sv_status enc_items_plain(gd_enc *e, const sv_value *v, unsigned depth)
+{
+    put32(e->out, v->len);
+    if (v->kind == SV_ARRAY) {
+        const sv_value *items = sv_array_items(v);
+        for (uint32_t i = 0; i < v->len; i++) {
+            if (encode_rec(e, &items[i], depth + 1) != SV_OK) {
+                sv_error_path_index(e->err, i);
+                return e->err->status;
+            }
+        }
+        return SV_OK;
+    }
+    const sv_pair *p = sv_pairs(v);
+    for (uint32_t i = 0; i < v->len; i++) {
+        if (encode_rec(e, &p[i].key, depth + 1) != SV_OK ||
+            encode_rec(e, &p[i].val, depth + 1) != SV_OK) {
+            if (p[i].key.kind == SV_STRING)
+                sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
+            else
+                sv_error_path_index(e->err, i);
+            return e->err->status;
+        }
+    }
+    return SV_OK;
+}
+
 static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
 {
     const sv_value *meta = meta_of(v);
+    if (SV_LIKELY(!meta)) {
+        if (!header(e, GD_ARRAY, 0)) return e->err->status;
+        return enc_items_plain(e, v, depth);
+    }
     unsigned kind = 0;
     const sv_value *block = NULL;
     uint32_t builtin = 0;
@@ -482,6 +515,10 @@ static int enc_dict_dups(gd_enc *e, const sv_value *v, gd_extra *x, unsigned dep
 static sv_status enc_dict(gd_enc *e, const sv_value *v, unsigned depth)
 {
     const sv_value *meta = meta_of(v);
+    if (SV_LIKELY(!meta)) {
+        if (!header(e, GD_DICTIONARY, 0)) return e->err->status;
+        return enc_items_plain(e, v, depth);
+    }
     unsigned kk = 0, vk = 0;
     const sv_value *kb = NULL, *vb = NULL;
     uint32_t kt = 0, vt = 0;
