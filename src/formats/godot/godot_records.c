@@ -16,6 +16,10 @@
  *             that item i was read from;
  *   "header": the container's own header word, when it has ignored bits;
  *   "count":  the container's own count word (bit 31, a negative count);
+ *   "dups":   a Dictionary that repeated a key: [place, bytes] for each pair
+ *             the tree dropped, written back at its place in the stream;
+ *   "blocks": [name, bytes] for a typed container's class name or script
+ *             path ("type", "key", "value") read from bytes of its own;
  *   "root":   true on a one-item Array that stands for a root value that is
  *             no container (it has no meta of its own).
  *
