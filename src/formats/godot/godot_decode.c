@@ -470,17 +470,19 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
     if (kind) sv_set_meta(d->doc, &arr, meta);
     if (check_doc(d) != SV_OK) return d->rd.status;
     sv_value *items = sv_array_items(&arr);
+    d->odd = false; /* cleared again after each item that set it */
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *at = d->rd.p;
-        d->odd = false;
         int f = fast_item(d, depth + 1, false, &items[i]);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &items[i]) != SV_OK)) {
             sv_error_path_index(d->rd.err, i);
             return d->rd.status;
         }
-        if (SV_UNLIKELY(d->odd) &&
-            !gd_rec_add(d->doc, &x.raw, i, NULL, at, (size_t)(d->rd.p - at)))
-            return check_doc(d);
+        if (SV_UNLIKELY(d->odd)) {
+            if (!gd_rec_add(d->doc, &x.raw, i, NULL, at, (size_t)(d->rd.p - at)))
+                return check_doc(d);
+            d->odd = false;
+        }
     }
     d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
@@ -494,24 +496,26 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
 
 /* The count pairs of a Dictionary into p, with records of odd bytes in x;
  * off (NULL: not wanted) gets where each key and value starts in pairs. */
-static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair *p, uint32_t count,
-                            gd_extra_in *x, const uint8_t *pairs, uint32_t *off)
+static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair *p,
+                                              uint32_t count, gd_extra_in *x,
+                                              const uint8_t *pairs, uint32_t *off)
 {
+    d->odd = false; /* cleared again after each item that set it */
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *at = d->rd.p;
         if (off) off[2 * i] = (uint32_t)(at - pairs);
-        d->odd = false;
         int f = fast_item(d, depth + 1, true, &p[i].key);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
             sv_error_path_index(d->rd.err, i);
             return d->rd.status;
         }
-        if (SV_UNLIKELY(d->odd) &&
-            !gd_rec_add(d->doc, &x->raw, i, "key", at, (size_t)(d->rd.p - at)))
-            return check_doc(d);
+        if (SV_UNLIKELY(d->odd)) {
+            if (!gd_rec_add(d->doc, &x->raw, i, "key", at, (size_t)(d->rd.p - at)))
+                return check_doc(d);
+            d->odd = false;
+        }
         at = d->rd.p;
         if (off) off[2 * i + 1] = (uint32_t)(at - pairs);
-        d->odd = false;
         f = fast_item(d, depth + 1, false, &p[i].val);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
             if (p[i].key.kind == SV_STRING)
@@ -520,9 +524,11 @@ static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair 
                 sv_error_path_index(d->rd.err, i);
             return d->rd.status;
         }
-        if (SV_UNLIKELY(d->odd) &&
-            !gd_rec_add(d->doc, &x->raw, i, "value", at, (size_t)(d->rd.p - at)))
-            return check_doc(d);
+        if (SV_UNLIKELY(d->odd)) {
+            if (!gd_rec_add(d->doc, &x->raw, i, "value", at, (size_t)(d->rd.p - at)))
+                return check_doc(d);
+            d->odd = false;
+        }
     }
     return SV_OK;
 }
