@@ -563,34 +563,32 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
         sv_set_meta(d->doc, &map, meta);
     }
     if (check_doc(d) != SV_OK) return d->rd.status;
+    /* where each pair starts and which entry it goes to, for the records of
+     * a repeated key (gd_dups_records): 3 words a pair. Noting them costs a
+     * little on every Dictionary; reading a Dictionary again once a key
+     * repeats would cost nothing here, but nested ones would be read again
+     * at every level. */
     const uint8_t *pairs = d->rd.p;
+    uint32_t small[3 * 16], *off = small;
+    if (dleft(d) > UINT32_MAX) {
+        off = NULL; /* offsets do not fit: a repeated key is not kept */
+    } else if (count > 16) {
+        off = sv_doc_alloc(d->doc, (size_t)count * 3 * sizeof *off);
+        if (!off) return check_doc(d);
+    }
+    uint32_t *where = off ? off + 2 * (size_t)(count > 16 ? count : 16) : NULL;
     sv_pair *p = sv_pairs(&map);
-    if (dict_pairs(d, depth, p, count, &x, pairs, NULL) != SV_OK) return d->rd.status;
+    if (dict_pairs(d, depth, p, count, &x, pairs, off) != SV_OK) return d->rd.status;
     d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
-    if (!gd_map_dedupe(d->doc, &map, d->godot4, NULL)) return check_doc(d);
+    if (!gd_map_dedupe(d->doc, &map, d->godot4, where)) return check_doc(d);
     if (SV_UNLIKELY(map.len != count)) {
-        /* A key repeated. Records name items by their place in the stream,
-         * which the tree no longer has: the pairs are read again, noting
-         * where each starts and which entry it goes to, for the records
-         * that give the stream back (gd_dups_records). Canonical input never
-         * pays for this; the bytes read again are limited to the input's
-         * size, so nested Dictionaries cannot make it quadratic. */
-        size_t span = (size_t)(d->rd.p - pairs);
-        x.raw = sv_null();
-        if (span <= UINT32_MAX && span <= d->reread_budget) {
-            d->reread_budget -= span;
-            uint32_t *off = sv_doc_alloc(d->doc, (size_t)count * 3 * sizeof *off);
-            if (!off) return check_doc(d);
-            d->rd.p = pairs;
-            map.len = count; /* the same storage, filled again */
-            if (dict_pairs(d, depth, p, count, &x, pairs, off) != SV_OK) return d->rd.status;
-            d->odd = outer;
-            uint32_t *where = off + 2 * (size_t)count;
-            if (check_doc(d) != SV_OK || !gd_map_dedupe(d->doc, &map, d->godot4, where) ||
-                !gd_dups_records(d->doc, &x, pairs, off, span, where, count))
-                return check_doc(d);
-        }
+        /* records name items by their place in the stream, which moved */
+        if (!off)
+            x.raw = sv_null();
+        else if (!gd_dups_records(d->doc, &x, pairs, off, (size_t)(d->rd.p - pairs), where,
+                                  count))
+            return check_doc(d);
     }
     if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY ||
                     x.dups.kind == SV_ARRAY || x.blocks.kind == SV_ARRAY) &&
@@ -697,7 +695,6 @@ sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, c
     d.overrun = 0;
     d.odd = d.odd_text = false;
     d.str_raw_len = 0;
-    d.reread_budget = len;
     memset(d.scache, 0, sizeof d.scache);
     *out = sv_null();
     sv_status st = decode_rec(&d, 0, false, out);

@@ -35,7 +35,6 @@ typedef struct gd_dec {
      * The container around it keeps its bytes as a record. */
     bool odd, odd_text;
     uint32_t str_raw_len; /* the last string's length field */
-    size_t reread_budget; /* bytes Dictionaries with a repeated key may read again */
     gd_scache_entry scache[GD_SCACHE_SIZE];
 } gd_dec;
 
