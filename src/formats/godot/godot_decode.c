@@ -87,7 +87,9 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
     uint64_t w[3];
     bool cacheable = n <= GD_SCACHE_MAX_LEN && dleft(d) >= 24;
     if (cacheable) {
-        scache_words(d->rd.p, (size_t)n, w);
+        /* the words take in the padding too, and only strings with zero
+         * padding are cached: a hit has nothing to keep (godot_records.c) */
+        scache_words(d->rd.p, (size_t)n + pad, w);
         slot = scache_slot(w, (size_t)n);
         for (unsigned k = slot; k < slot + 2; k++) {
             gd_scache_entry *c = &d->scache[k];
@@ -95,8 +97,6 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
                 c->w[2] == w[2]) {
                 if (c->hits < 64) c->hits++;
                 *out = c->v;
-                d->str_raw_len = (uint32_t)n;
-                d->odd |= pad_nonzero(d->rd.p, (size_t)n, pad);
                 d->rd.p += (size_t)n + pad;
                 return true;
             }
@@ -107,13 +107,13 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
                  "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
         return false;
     }
-    d->str_raw_len = (uint32_t)n;
     /* the encoder writes the text, with a second BOM when it starts with one */
     if (SV_UNLIKELY(out->len != (uint32_t)n) &&
         !(out->len + 3 == (uint32_t)n && out->len >= 3 && !memcmp(out->as.str, "\xEF\xBB\xBF", 3)))
         d->odd = d->odd_text = true;
-    d->odd |= pad_nonzero(d->rd.p, (size_t)n, pad);
-    if (cacheable && out->kind == SV_STRING && out->len == (uint32_t)n) {
+    bool pad_odd = pad_nonzero(d->rd.p, (size_t)n, pad);
+    d->odd |= pad_odd;
+    if (cacheable && !pad_odd && out->kind == SV_STRING && out->len == (uint32_t)n) {
         /* same length: no BOM dropped, no NUL cut, no rewrite */
         /* unique strings (names, ids) must not push out the keys that repeat */
         gd_scache_entry *c = &d->scache[slot];
@@ -694,7 +694,6 @@ sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, c
     d.godot4 = r->prof->godot4_rules;
     d.overrun = 0;
     d.odd = d.odd_text = false;
-    d.str_raw_len = 0;
     memset(d.scache, 0, sizeof d.scache);
     *out = sv_null();
     sv_status st = decode_rec(&d, 0, false, out);

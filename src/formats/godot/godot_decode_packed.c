@@ -94,7 +94,7 @@ sv_status gd_dec_strings(gd_dec *d, uint32_t hdr, sv_value *out)
             return d->rd.status;
         }
         /* canonical: the bytes, one NUL, zero padding */
-        uint32_t n = d->str_raw_len;
+        uint32_t n = sv_load_u32le(at); /* the length field, read already */
         if (SV_UNLIKELY(n == 0 || items[i].len != n - 1 || at[4 + n - 1] != 0 ||
                         pad_nonzero(at + 4, n, (4 - (n & 3)) & 3)) &&
             !gd_rec_add(d->doc, &x.raw, (uint32_t)i, NULL, at, (size_t)(d->rd.p - at)))

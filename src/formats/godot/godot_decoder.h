@@ -34,7 +34,6 @@ typedef struct gd_dec {
      * a NUL, overlong UTF-8 (odd_text) or padding that is not zero (odd).
      * The container around it keeps its bytes as a record. */
     bool odd, odd_text;
-    uint32_t str_raw_len; /* the last string's length field */
     gd_scache_entry scache[GD_SCACHE_SIZE];
 } gd_dec;
 
