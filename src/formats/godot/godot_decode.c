@@ -486,8 +486,7 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
     }
     d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
-    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY ||
-                    x.blocks.kind == SV_ARRAY) &&
+    if (SV_UNLIKELY((x.header_odd | x.count_odd | x.raw.kind | x.blocks.kind) != 0) &&
         !gd_meta_extend(d->doc, &arr, &x))
         return check_doc(d);
     *out = arr;
@@ -503,7 +502,7 @@ static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair 
     d->odd = false; /* cleared again after each item that set it */
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *at = d->rd.p;
-        if (off) off[2 * i] = (uint32_t)(at - pairs);
+        const uint8_t *key_at = at;
         int f = fast_item(d, depth + 1, true, &p[i].key);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
             sv_error_path_index(d->rd.err, i);
@@ -515,7 +514,10 @@ static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair 
             d->odd = false;
         }
         at = d->rd.p;
-        if (off) off[2 * i + 1] = (uint32_t)(at - pairs);
+        if (off) { /* both in one store */
+            uint32_t both[2] = {(uint32_t)(key_at - pairs), (uint32_t)(at - pairs)};
+            memcpy(&off[2 * i], both, sizeof both);
+        }
         f = fast_item(d, depth + 1, false, &p[i].val);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
             if (p[i].key.kind == SV_STRING)
@@ -590,8 +592,8 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
                                   count))
             return check_doc(d);
     }
-    if (SV_UNLIKELY(x.header_odd || x.count_odd || x.raw.kind == SV_ARRAY ||
-                    x.dups.kind == SV_ARRAY || x.blocks.kind == SV_ARRAY) &&
+    /* null is kind 0: one test for "anything kept" */
+    if (SV_UNLIKELY((x.header_odd | x.count_odd | x.raw.kind | x.dups.kind | x.blocks.kind) != 0) &&
         !gd_meta_extend(d->doc, &map, &x))
         return check_doc(d);
     *out = map;
