@@ -204,11 +204,22 @@ static void test_framing(void **state)
 static void test_tree_rules(void **state)
 {
     (void)state;
-    /* {"a": 1, &"a": 2} is one key in 4.x; the first key stays */
-    dec_case("godot4", "-",
-             "1b000000 02000000 04000000 01000000 61000000 02000000 01000000 "
-             "15000000 01000000 61000000 02000000 02000000",
-             "{\"a\":2}", SV_OK);
+    /* {"a": 1, &"a": 2} is one key in 4.x; the first key stays. The value
+     * the tree drops (02000000 01000000) and the later pair (15000000 ...)
+     * are kept as meta, so the bytes come back */
+    const char *dup = "1b000000 02000000 04000000 01000000 61000000 02000000 01000000 "
+                      "15000000 01000000 61000000 02000000 02000000";
+    const char *dup_json = "{\"$map\":{\"a\":2},\"$meta\":{\"raw\":[[0,\"value\","
+                           "{\"$bytes\":\"AgAAAAEAAAA=\"}]],\"dups\":[[1,{\"$bytes\":"
+                           "\"FQAAAAEAAABhAAAAAgAAAAIAAAA=\"}]]}}";
+    dec_case("godot4", "-", dup, dup_json, SV_OK);
+    enc_case("godot4", "-", dup_json, dup, SV_OK);
+    /* edited, the kept pairs no longer hold: the engine's form of the value */
+    enc_case("godot4", "-",
+             "{\"$map\":{\"a\":3},\"$meta\":{\"raw\":[[0,\"value\","
+             "{\"$bytes\":\"AgAAAAEAAAA=\"}]],\"dups\":[[1,{\"$bytes\":"
+             "\"FQAAAAEAAABhAAAAAgAAAAIAAAA=\"}]]}}",
+             "1b000000 01000000 04000000 01000000 61000000 02000000 03000000", SV_OK);
     /* a NodePath name holding ':' has no text form: refused, not mangled */
     dec_case("godot4", "-", "16000000 01000080 00000000 00000000 03000000 613a6200", NULL,
              SV_ERR_UNSUPPORTED);

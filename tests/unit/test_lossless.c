@@ -395,6 +395,88 @@ static void test_godot_bool_value(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* hex through json_trip */
+static void trip_hex(const char *what, const char *fmt, const char *hex)
+{
+    uint8_t bin[256];
+    long n = tg_hex(hex, bin, sizeof bin);
+    assert_true(n >= 0);
+    json_trip(what, fmt, NULL, bin, (size_t)n);
+}
+
+/* decode hex, let edit change the tree, encode: the engine's bytes want */
+static void edited(const char *fmt, const char *hex, void (*edit)(sv_doc *, sv_value *),
+                   const char *want_hex)
+{
+    const sv_format *f = sv_format_find(fmt);
+    uint8_t bin[256], want[256];
+    long n = tg_hex(hex, bin, sizeof bin), wn = tg_hex(want_hex, want, sizeof want);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(f->decode(doc, bin, (size_t)n, NULL, &v, &err), SV_OK);
+    edit(doc, &v);
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    assert_int_equal(f->encode(&v, NULL, &b, &err), SV_OK);
+    if (b.len != (size_t)wn || memcmp(b.data, want, b.len)) {
+        char *got = tg_to_hex(b.data, b.len);
+        fprintf(stderr, "edited %s: got %s, want %s\n", hex, got, want_hex);
+        free(got);
+    }
+    assert_int_equal(b.len, (size_t)wn);
+    assert_memory_equal(b.data, want, b.len);
+    sv_buf_free(&b);
+    sv_doc_free(doc);
+}
+
+static void edit_first_to_abc(sv_doc *doc, sv_value *v)
+{
+    *sv_array_at(v, 0) = sv_strz(doc, "abc");
+}
+
+static void edit_push_7(sv_doc *doc, sv_value *v)
+{
+    assert_true(sv_array_push(doc, v, sv_int(7)));
+}
+
+static void edit_root_to_6(sv_doc *doc, sv_value *v)
+{
+    (void)doc;
+    *sv_array_at(v, 0) = sv_int(6);
+}
+
+/* Bytes the engine reads but never writes come back (godot.md, "Bytes kept
+ * beyond the value"); an edited value is written as the engine writes it.
+ * Layouts from the spec (§2, §4, §5.1): 3.x Array 19, String 4,
+ * PoolByteArray 20; 4.x Array 28, String 4. */
+static void test_godot_kept_beyond(void **state)
+{
+    (void)state;
+    failures = passed = 0;
+    /* Array[Node] whose class name has a BOM and a padding byte 2a */
+    trip_hex("typed block", "godot4", "1c000200 07000000 efbbbf4e 6f64652a 00000000");
+    /* a key with a BOM, a value with a NUL and more */
+    trip_hex("dict key BOM", "godot3",
+             "12000000 01000000 04000000 04000000 efbbbf61 02000000 01000000");
+    trip_hex("dict value NUL", "godot3",
+             "12000000 01000000 02000000 01000000 04000000 03000000 61006200");
+    /* a PoolByteArray without its padding, at the end of an Array */
+    trip_hex("pba last", "godot3", "13000000 01000000 14000000 01000000 01");
+    /* a root int with bit 8, in a store_var frame */
+    trip_hex("framed root", "godot3", "08000000 02010000 05000000");
+    assert_int_equal(failures, 0);
+    /* edited: the String record no longer holds, the engine's bytes */
+    edited("godot4", "1c000000 01000000 04000000 05000000 efbbbf61 62000000", edit_first_to_abc,
+           "1c000000 01000000 04000000 03000000 61626300");
+    /* an item after the unpadded PoolByteArray: its padding is written */
+    edited("godot3", "13000000 01000000 14000000 01000000 01", edit_push_7,
+           "13000000 02000000 14000000 01000000 01000000 02000000 07000000");
+    /* the root stand-in with another value */
+    edited("godot3", "02010000 05000000", edit_root_to_6, "02000000 06000000");
+}
+
 #endif
 
 int main(void)
@@ -408,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_godot3_odd_strings),
         cmocka_unit_test(test_godot_nodepath_padding),
         cmocka_unit_test(test_godot_bool_value),
+        cmocka_unit_test(test_godot_kept_beyond),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

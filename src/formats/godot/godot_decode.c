@@ -22,30 +22,19 @@
 #include "core/value_internal.h"
 #include "formats/godot/godot_internal.h"
 
-/* Short strings repeat (dictionary keys, tags, class and property names):
- * a small direct-mapped cache from their raw bytes to the value already
- * made saves the interning hash and the allocation. Only raw bytes that are
- * their own result (no BOM, no NUL, shortest UTF-8) are cached, so a hit
- * gives exactly what decoding the bytes would. The bytes are compared as
- * three zero-padded 8-byte words. */
-#define GD_SCACHE_SIZE 256
-#define GD_SCACHE_MAX_LEN 24
+#include "formats/godot/godot_decoder.h"
 
-typedef struct gd_scache_entry {
-    uint64_t w[3];
-    sv_value v;
-    uint32_t len1; /* the string's length + 1; 0: empty */
-    uint32_t hits; /* a miss on a used entry takes one off; at 0 it is replaced */
-} gd_scache_entry;
-
-typedef struct gd_dec {
-    sv_reader rd;
-    sv_doc *doc;
-    const gd_rules *r;
-    bool godot4;
-    size_t overrun; /* PackedByteArray padding counted beyond the input */
-    gd_scache_entry scache[GD_SCACHE_SIZE];
-} gd_dec;
+sv_status gd_dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...)
+{
+    if (d->rd.status != SV_OK) return d->rd.status;
+    d->rd.status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    sv__error_vrecord(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
+    va_end(ap);
+    d->rd.p = d->rd.end;
+    return st;
+}
 
 /* The n <= 24 bytes at p as three words, zero past n; p has 24 readable bytes. */
 static inline uint64_t low_bytes(uint64_t x, size_t have)
@@ -73,57 +62,8 @@ static inline unsigned scache_slot(const uint64_t w[3], size_t n)
     return (unsigned)(h * UINT64_C(0xC4CEB9FE1A85EC53) >> 56) & (GD_SCACHE_SIZE - 2);
 }
 
-static sv_status dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...)
-    SV_PRINTF(4, 5);
-
-static sv_status dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...)
-{
-    if (d->rd.status != SV_OK) return d->rd.status;
-    d->rd.status = st;
-    va_list ap;
-    va_start(ap, fmt);
-    sv__error_vrecord(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
-    va_end(ap);
-    d->rd.p = d->rd.end;
-    return st;
-}
-
-static size_t doff(const gd_dec *d)
-{
-    return (size_t)(d->rd.p - d->rd.base);
-}
-static size_t dleft(const gd_dec *d)
-{
-    return (size_t)(d->rd.end - d->rd.p);
-}
-
-/* n more bytes for what, else ERR_INVALID_DATA as the engine's len checks. */
-static bool dneed(gd_dec *d, size_t n, const char *what)
-{
-    if (d->rd.status != SV_OK) return false;
-    if (dleft(d) >= n) return true;
-    dfail_at(d, doff(d), SV_ERR_TRUNCATED,
-             "%s needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)", what, n, dleft(d));
-    return false;
-}
-
-static uint32_t du32(gd_dec *d)
-{
-    uint32_t v = sv_load_u32le(d->rd.p);
-    d->rd.p += 4;
-    return v;
-}
-
-static sv_status check_doc(gd_dec *d)
-{
-    sv_status st = sv_doc_status(d->doc);
-    if (st != SV_OK && d->rd.status == SV_OK)
-        dfail_at(d, doff(d), st, "the document could not allocate (size limit or out of memory)");
-    return d->rd.status;
-}
-
 /* spec §4: u32 length, UTF-8 bytes, padding that must be present. */
-static bool read_string(gd_dec *d, bool intern, sv_value *out)
+bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
 {
     if (!dneed(d, 4, "string length")) return false;
     size_t at = doff(d);
@@ -131,13 +71,13 @@ static bool read_string(gd_dec *d, bool intern, sv_value *out)
     /* ERR_FAIL_ADD_OF / strlen + pad > len: both ERR_FILE_EOF */
     size_t pad = n >= 0 ? (4 - ((uint32_t)n & 3)) & 3 : 0;
     if (n < 0 || (size_t)n + pad > dleft(d)) {
-        dfail_at(d, at, SV_ERR_TRUNCATED,
+        gd_dfail_at(d, at, SV_ERR_TRUNCATED,
                  "string of %ld bytes (+%zu padding) but %zu left (engine: ERR_FILE_EOF)", (long)n,
                  pad, dleft(d));
         return false;
     }
     if ((uint64_t)n > d->r->max_string) {
-        dfail_at(d, at, SV_ERR_LIMIT, "string of %ld bytes is over the limit of %llu", (long)n,
+        gd_dfail_at(d, at, SV_ERR_LIMIT, "string of %ld bytes is over the limit of %llu", (long)n,
                  (unsigned long long)d->r->max_string);
         return false;
     }
@@ -147,7 +87,9 @@ static bool read_string(gd_dec *d, bool intern, sv_value *out)
     uint64_t w[3];
     bool cacheable = n <= GD_SCACHE_MAX_LEN && dleft(d) >= 24;
     if (cacheable) {
-        scache_words(d->rd.p, (size_t)n, w);
+        /* the words take in the padding too, and only strings with zero
+         * padding are cached: a hit has nothing to keep (godot_records.c) */
+        scache_words(d->rd.p, (size_t)n + pad, w);
         slot = scache_slot(w, (size_t)n);
         for (unsigned k = slot; k < slot + 2; k++) {
             gd_scache_entry *c = &d->scache[k];
@@ -161,11 +103,17 @@ static bool read_string(gd_dec *d, bool intern, sv_value *out)
         }
     }
     if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
-        dfail_at(d, at + 4 + bad, SV_ERR_UTF8,
+        gd_dfail_at(d, at + 4 + bad, SV_ERR_UTF8,
                  "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
         return false;
     }
-    if (cacheable && out->kind == SV_STRING && out->len == (uint32_t)n) {
+    /* the encoder writes the text, with a second BOM when it starts with one */
+    if (SV_UNLIKELY(out->len != (uint32_t)n) &&
+        !(out->len + 3 == (uint32_t)n && out->len >= 3 && !memcmp(out->as.str, "\xEF\xBB\xBF", 3)))
+        d->odd = d->odd_text = true;
+    bool pad_odd = pad_nonzero(d->rd.p, (size_t)n, pad);
+    d->odd |= pad_odd;
+    if (cacheable && !pad_odd && out->kind == SV_STRING && out->len == (uint32_t)n) {
         /* same length: no BOM dropped, no NUL cut, no rewrite */
         /* unique strings (names, ids) must not push out the keys that repeat */
         gd_scache_entry *c = &d->scache[slot];
@@ -333,17 +281,23 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
     if (!dneed(d, 4, "NodePath name count")) return d->rd.status;
     uint32_t nc = sv_load_u32le(d->rd.p);
     if (!(nc & 0x80000000u))
-        return dfail_at(
+        return gd_dfail_at(
             d, at, SV_ERR_SYNTAX,
             "NodePath in the old string format, unsupported (engine: ERR_INVALID_DATA)");
     if (!dneed(d, 12, "NodePath header")) return d->rd.status;
     nc &= 0x7FFFFFFFu;
     uint32_t sc = sv_load_u32le(d->rd.p + 4), flags = sv_load_u32le(d->rd.p + 8);
     d->rd.p += 12;
+    uint64_t wide_total = (uint64_t)nc + sc + (flags & 2 ? 1 : 0);
     if (flags & 2) sc++;      /* obsolete "property" flag: one more subname */
     uint32_t total = nc + sc; /* uint32 arithmetic, as the engine */
+    /* counts that wrapped, or component text the encoder writes otherwise
+     * (BOM, NUL, overlong): the record of the whole NodePath keeps them.
+     * Padding alone is kept in the NodePath's own meta (nodepath_extra). */
+    bool outer = d->odd, outer_text = d->odd_text;
+    d->odd_text = false;
     if (total > dleft(d) / 4)
-        return dfail_at(d, at, SV_ERR_TRUNCATED,
+        return gd_dfail_at(d, at, SV_ERR_TRUNCATED,
                         "NodePath of %u names needs at least %zu bytes, %zu left", total,
                         (size_t)total * 4, dleft(d));
     if (nc > total) nc = total;
@@ -356,14 +310,16 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
     const uint8_t *first = d->rd.p;
     for (uint32_t i = 0; i < total; i++) {
         sv_value s;
-        if (!read_string(d, true, &s)) return d->rd.status;
+        if (!gd_read_string(d, true, &s)) return d->rd.status;
         parts[i].s = s.as.str ? s.as.str : "";
         parts[i].len = s.len;
     }
+    d->odd = outer || d->odd_text || wide_total != total;
+    d->odd_text = outer_text;
     if (check_doc(d) != SV_OK) return d->rd.status;
     const char *why = NULL;
     if (!gd_nodepath_representable(parts, nc, parts + nc, total - nc, &why))
-        return dfail_at(d, at, SV_ERR_UNSUPPORTED,
+        return gd_dfail_at(d, at, SV_ERR_UNSUPPORTED,
                         "NodePath with %s has no text form in serval's tree", why);
     size_t n = gd_nodepath_text_len(parts, nc, parts + nc, total - nc, flags & 1);
     sv_value v = sv_str_uninit(d->doc, n);
@@ -382,30 +338,33 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
         uint64_t id = sv_load_u64le(d->rd.p);
         d->rd.p += 8;
         *out = id ? id_value(id, SV_TAG_OBJECT_ID) : sv_null(); /* id 0: a null Object */
+        d->odd |= !id; /* the engine writes a null Object as nil */
         return SV_OK;
     }
     if (!d->r->full_objects)
-        return dfail_at(d, at, SV_ERR_REFUSED,
+        return gd_dfail_at(d, at, SV_ERR_REFUSED,
                         "a full object (engine: ERR_UNAUTHORIZED); decode with the option "
                         "objects=full to read it (serval never runs its script)");
     sv_value cls;
-    if (!read_string(d, true, &cls)) return d->rd.status;
+    if (!gd_read_string(d, true, &cls)) return d->rd.status;
     if (cls.len == 0) {
         *out = sv_null(); /* an empty class name is a null Object */
+        d->odd = true;
         return check_doc(d);
     }
     if (!dneed(d, 4, "object property count")) return d->rd.status;
     int32_t count = (int32_t)du32(d);
+    d->odd |= count < 0;
     if (count < 0) count = 0; /* the engine's loop runs zero times */
     if ((size_t)count > dleft(d) / 8)
-        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+        return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
                         "object declares %ld properties, at least %zu bytes, %zu left", (long)count,
                         (size_t)count * 8, dleft(d));
     sv_value obj = sv_object(d->doc, cls, (size_t)count);
     if (check_doc(d) != SV_OK) return d->rd.status;
     sv_pair *p = sv_pairs(&obj);
     for (int32_t i = 0; i < count; i++) {
-        if (!read_string(d, true, &p[i].key)) {
+        if (!gd_read_string(d, true, &p[i].key)) {
             sv_error_path_index(d->rd.err, (uint64_t)i);
             return d->rd.status;
         }
@@ -447,20 +406,23 @@ static inline int fast_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
     }
     if (hdr == 4) {
         d->rd.p += 4;
-        return read_string(d, key && sv_load_u32le(d->rd.p) <= 64, out) ? 1 : -1;
+        return gd_read_string(d, key && sv_load_u32le(d->rd.p) <= 64, out) ? 1 : -1;
     }
     return 0;
 }
 
 /* ---- typed containers (spec §5.1, 4.3+ / 4.4+) ---- */
 
-static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out)
+/* which: "type", "key" or "value"; a class name or script path whose bytes
+ * the encoder would write otherwise is recorded in *blocks as [which, bytes]. */
+static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out, sv_value *blocks,
+                       const char *which)
 {
     if (kind == GD_KIND_BUILTIN) {
         if (!dneed(d, 4, "container element type")) return false;
         int32_t bt = (int32_t)du32(d);
         if (bt < 0 || (unsigned)bt >= d->r->variant_max) {
-            dfail_at(d, doff(d) - 4, SV_ERR_TYPE,
+            gd_dfail_at(d, doff(d) - 4, SV_ERR_TYPE,
                      "container element type %ld is no type (engine: ERR_INVALID_DATA)", (long)bt);
             return false;
         }
@@ -469,7 +431,13 @@ static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out)
         return true;
     }
     sv_value s;
-    if (!read_string(d, true, &s)) return false;
+    const uint8_t *at = d->rd.p;
+    bool outer = d->odd;
+    d->odd = false;
+    if (!gd_read_string(d, true, &s)) return false;
+    if (SV_UNLIKELY(d->odd) && !gd_block_add(d->doc, blocks, which, at, (size_t)(d->rd.p - at)))
+        return false;
+    d->odd = outer;
     sv_value m = sv_map(d->doc, 0);
     sv_map_put_str(d->doc, &m, kind == GD_KIND_CLASS ? "class" : "script", s);
     *out = m;
@@ -478,50 +446,115 @@ static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out)
 
 static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
+    bool outer = d->odd;
+    gd_extra_in x = {.header = hdr}; /* all-zero values are null (SV_NULL = 0) */
+    x.header_odd = hdr > GD_TYPE_MASK &&
+                   (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_ARRAY))) != 0;
     sv_value meta = sv_null();
     unsigned kind = d->r->typed_arrays ? (hdr >> GD_ARRAY_KIND_SHIFT) & 3 : 0;
     if (kind) {
         sv_value t;
-        if (!read_ctype(d, kind, &t)) return d->rd.status;
+        if (!read_ctype(d, kind, &t, &x.blocks, "type")) return check_doc(d);
         meta = sv_map(d->doc, 0);
         sv_map_put_str(d->doc, &meta, "type", t);
     }
     if (!dneed(d, 4, "Array count")) return d->rd.status;
-    uint32_t count = du32(d) & 0x7FFFFFFFu; /* the old "shared" bit is masked (spec §7) */
+    x.count = du32(d);
+    uint32_t count = x.count & 0x7FFFFFFFu; /* the old "shared" bit is masked (spec §7) */
+    x.count_odd = count != x.count;
     if (count > dleft(d) / 4)
-        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+        return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
                         "Array of %u items needs at least %zu bytes, %zu left", count,
                         (size_t)count * 4, dleft(d));
     sv_value arr = new_container(d, SV_ARRAY, sizeof(sv_value), count);
     if (kind) sv_set_meta(d->doc, &arr, meta);
     if (check_doc(d) != SV_OK) return d->rd.status;
     sv_value *items = sv_array_items(&arr);
+    d->odd = false; /* cleared again after each item that set it */
     for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *at = d->rd.p;
         int f = fast_item(d, depth + 1, false, &items[i]);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &items[i]) != SV_OK)) {
             sv_error_path_index(d->rd.err, i);
             return d->rd.status;
         }
+        if (SV_UNLIKELY(d->odd)) {
+            if (!gd_rec_add(d->doc, &x.raw, i, NULL, at, (size_t)(d->rd.p - at)))
+                return check_doc(d);
+            d->odd = false;
+        }
     }
+    d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
+    if (SV_UNLIKELY((x.header_odd | x.count_odd | x.raw.kind | x.blocks.kind) != 0) &&
+        !gd_meta_extend(d->doc, &arr, &x))
+        return check_doc(d);
     *out = arr;
+    return SV_OK;
+}
+
+/* The count pairs of a Dictionary into p, with records of odd bytes in x;
+ * off (NULL: not wanted) gets where each key and value starts in pairs. */
+static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair *p,
+                                              uint32_t count, gd_extra_in *x,
+                                              const uint8_t *pairs, uint32_t *off)
+{
+    d->odd = false; /* cleared again after each item that set it */
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *at = d->rd.p;
+        const uint8_t *key_at = at;
+        int f = fast_item(d, depth + 1, true, &p[i].key);
+        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
+            sv_error_path_index(d->rd.err, i);
+            return d->rd.status;
+        }
+        if (SV_UNLIKELY(d->odd)) {
+            if (!gd_rec_add(d->doc, &x->raw, i, "key", at, (size_t)(d->rd.p - at)))
+                return check_doc(d);
+            d->odd = false;
+        }
+        at = d->rd.p;
+        if (off) { /* both in one store */
+            uint32_t both[2] = {(uint32_t)(key_at - pairs), (uint32_t)(at - pairs)};
+            memcpy(&off[2 * i], both, sizeof both);
+        }
+        f = fast_item(d, depth + 1, false, &p[i].val);
+        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
+            if (p[i].key.kind == SV_STRING)
+                sv_error_path_key(d->rd.err, p[i].key.as.str, p[i].key.len);
+            else
+                sv_error_path_index(d->rd.err, i);
+            return d->rd.status;
+        }
+        if (SV_UNLIKELY(d->odd)) {
+            if (!gd_rec_add(d->doc, &x->raw, i, "value", at, (size_t)(d->rd.p - at)))
+                return check_doc(d);
+            d->odd = false;
+        }
+    }
     return SV_OK;
 }
 
 static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
 {
+    bool outer = d->odd;
+    gd_extra_in x = {.header = hdr}; /* all-zero values are null (SV_NULL = 0) */
+    x.header_odd = hdr > GD_TYPE_MASK &&
+                   (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
     sv_value kt = sv_null(), vt = sv_null();
     unsigned kk = 0, vk = 0;
     if (d->r->typed_dicts) {
         kk = (hdr >> GD_DICT_KEY_SHIFT) & 3;
         vk = (hdr >> GD_DICT_VALUE_SHIFT) & 3;
-        if (kk && !read_ctype(d, kk, &kt)) return d->rd.status;
-        if (vk && !read_ctype(d, vk, &vt)) return d->rd.status;
+        if (kk && !read_ctype(d, kk, &kt, &x.blocks, "key")) return check_doc(d);
+        if (vk && !read_ctype(d, vk, &vt, &x.blocks, "value")) return check_doc(d);
     }
     if (!dneed(d, 4, "Dictionary count")) return d->rd.status;
-    uint32_t count = du32(d) & 0x7FFFFFFFu;
+    x.count = du32(d);
+    uint32_t count = x.count & 0x7FFFFFFFu;
+    x.count_odd = count != x.count;
     if (count > dleft(d) / 8)
-        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
+        return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
                         "Dictionary of %u entries needs at least %zu bytes, %zu left", count,
                         (size_t)count * 8, dleft(d));
     sv_value map = new_container(d, SV_MAP, sizeof(sv_pair), count);
@@ -532,121 +565,39 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
         sv_set_meta(d->doc, &map, meta);
     }
     if (check_doc(d) != SV_OK) return d->rd.status;
-    sv_pair *p = sv_pairs(&map);
-    for (uint32_t i = 0; i < count; i++) {
-        int f = fast_item(d, depth + 1, true, &p[i].key);
-        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
-            sv_error_path_index(d->rd.err, i);
-            return d->rd.status;
-        }
-        f = fast_item(d, depth + 1, false, &p[i].val);
-        if (f < 0 || (f == 0 && decode_rec(d, depth + 1, false, &p[i].val) != SV_OK)) {
-            if (p[i].key.kind == SV_STRING)
-                sv_error_path_key(d->rd.err, p[i].key.as.str, p[i].key.len);
-            else
-                sv_error_path_index(d->rd.err, i);
-            return d->rd.status;
-        }
+    /* where each pair starts and which entry it goes to, for the records of
+     * a repeated key (gd_dups_records): 3 words a pair. Noting them costs a
+     * little on every Dictionary; reading a Dictionary again once a key
+     * repeats would cost nothing here, but nested ones would be read again
+     * at every level. */
+    const uint8_t *pairs = d->rd.p;
+    uint32_t small[3 * 16], *off = small;
+    if (dleft(d) > UINT32_MAX) {
+        off = NULL; /* offsets do not fit: a repeated key is not kept */
+    } else if (count > 16) {
+        off = sv_doc_alloc(d->doc, (size_t)count * 3 * sizeof *off);
+        if (!off) return check_doc(d);
     }
+    uint32_t *where = off ? off + 2 * (size_t)(count > 16 ? count : 16) : NULL;
+    sv_pair *p = sv_pairs(&map);
+    if (dict_pairs(d, depth, p, count, &x, pairs, off) != SV_OK) return d->rd.status;
+    d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
-    if (!gd_map_dedupe(d->doc, &map, d->godot4)) return check_doc(d);
+    if (!gd_map_dedupe(d->doc, &map, d->godot4, where)) return check_doc(d);
+    if (SV_UNLIKELY(map.len != count)) {
+        /* records name items by their place in the stream, which moved */
+        if (!off)
+            x.raw = sv_null();
+        else if (!gd_dups_records(d->doc, &x, pairs, off, (size_t)(d->rd.p - pairs), where,
+                                  count))
+            return check_doc(d);
+    }
+    /* null is kind 0: one test for "anything kept" */
+    if (SV_UNLIKELY((x.header_odd | x.count_odd | x.raw.kind | x.dups.kind | x.blocks.kind) != 0) &&
+        !gd_meta_extend(d->doc, &map, &x))
+        return check_doc(d);
     *out = map;
     return SV_OK;
-}
-
-/* ---- packed arrays ---- */
-
-static sv_status dec_bytes(gd_dec *d, sv_value *out)
-{
-    if (!dneed(d, 4, "PackedByteArray count")) return d->rd.status;
-    int32_t count = (int32_t)du32(d);
-    if (count < 0 || (size_t)count > dleft(d))
-        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "PackedByteArray of %ld bytes, %zu left (engine: ERR_INVALID_DATA)",
-                        (long)count, dleft(d));
-    if ((uint64_t)count > d->r->max_string)
-        return dfail_at(d, doff(d) - 4, SV_ERR_LIMIT,
-                        "PackedByteArray of %ld bytes is over the limit of %llu", (long)count,
-                        (unsigned long long)d->r->max_string);
-    *out = sv_bytes(d->doc, d->rd.p, (size_t)count);
-    d->rd.p += count;
-    /* spec §7: the tail padding need not be present, but counts in r_len */
-    size_t pad = (4 - ((uint32_t)count & 3)) & 3, have = dleft(d) < pad ? dleft(d) : pad;
-    d->rd.p += have;
-    d->overrun = pad - have;
-    return check_doc(d);
-}
-
-/* u32 count, then count items of esz bytes (ERR_FAIL_MUL_OF, then the size check). */
-static sv_status dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsigned per,
-                             sv_value *out)
-{
-    size_t esz = sv_elem_size(elem) * per;
-    if (!dneed(d, 4, "packed array count")) return d->rd.status;
-    int32_t count = (int32_t)du32(d);
-    if (count < 0 || (size_t)count > (size_t)INT32_MAX / esz)
-        return dfail_at(d, doff(d) - 4, SV_ERR_RANGE,
-                        "%s count %ld out of range (engine: ERR_INVALID_DATA)", gd_type_name(t),
-                        (long)count);
-    size_t n = (size_t)count * esz;
-    if (n > dleft(d))
-        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "%s of %ld items needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)",
-                        gd_type_name(t), (long)count, n, dleft(d));
-    size_t scalars = (size_t)count * per;
-    if (SV_LITTLE_ENDIAN) {
-        *out = sv_packed(d->doc, elem, shape, d->rd.p, scalars);
-    } else {
-        *out = sv_packed(d->doc, elem, shape, NULL, scalars);
-        uint8_t *dst = sv_value_buf(out);
-        size_t es = sv_elem_size(elem);
-        for (size_t i = 0; dst && i < scalars; i++) {
-            if (es == 8) {
-                uint64_t u = sv_load_u64le(d->rd.p + 8 * i);
-                memcpy(dst + 8 * i, &u, 8);
-            } else {
-                uint32_t u = sv_load_u32le(d->rd.p + 4 * i);
-                memcpy(dst + 4 * i, &u, 4);
-            }
-        }
-    }
-    d->rd.p += n;
-    return check_doc(d);
-}
-
-static sv_status dec_strings(gd_dec *d, sv_value *out)
-{
-    if (!dneed(d, 4, "PackedStringArray count")) return d->rd.status;
-    int32_t count = (int32_t)du32(d);
-    if (count < 0) count = 0; /* the engine's loop runs zero times */
-    if ((size_t)count > dleft(d) / 4)
-        return dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "PackedStringArray of %ld strings needs at least %zu bytes, %zu left",
-                        (long)count, (size_t)count * 4, dleft(d));
-    sv_value arr = sv_array(d->doc, (size_t)count);
-    sv_set_meta(d->doc, &arr, sv_str_intern(d->doc, GD_PSA_META, sizeof GD_PSA_META - 1));
-    if (check_doc(d) != SV_OK) return d->rd.status;
-    sv_value *items = sv_array_items(&arr);
-    /* spec §4: written with a NUL terminator, read with or without one */
-    for (int32_t i = 0; i < count; i++) {
-        if (!read_string(d, false, &items[i])) {
-            sv_error_path_index(d->rd.err, (uint64_t)i);
-            return d->rd.status;
-        }
-    }
-    *out = arr;
-    return check_doc(d);
-}
-
-static sv_status dec_packed_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
-{
-    sv_tag shape = t == GD_PACKED_VECTOR2   ? SV_TAG_PACKED_VECTOR2
-                   : t == GD_PACKED_VECTOR3 ? SV_TAG_PACKED_VECTOR3
-                   : t == GD_PACKED_VECTOR4 ? SV_TAG_PACKED_VECTOR4
-                                            : SV_TAG_PACKED_COLOR;
-    /* spec §5.1/§6.3: vectors follow the 64-bit flag in 4.x; colors never */
-    bool wide = d->godot4 && t != GD_PACKED_COLOR && (hdr & GD_FLAG_64);
-    return dec_numbers(d, t, wide ? SV_ELEM_F64 : SV_ELEM_F32, shape, sv_tag_scalars(shape), out);
 }
 
 /* ---- one Variant ---- */
@@ -656,7 +607,7 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     size_t at = doff(d);
     /* spec §7: p_depth > MAX_RECURSION_DEPTH -> ERR_OUT_OF_MEMORY */
     if (depth > d->r->max_depth)
-        return dfail_at(
+        return gd_dfail_at(
             d, at, SV_ERR_DEPTH,
             "nesting deeper than %u (engine: ERR_OUT_OF_MEMORY, \"Variant is too deep\")",
             d->r->max_depth);
@@ -664,10 +615,15 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     uint32_t hdr = du32(d);
     unsigned code = hdr & GD_TYPE_MASK; /* spec §2: bits 8-31 are flags or ignored */
     if (code >= d->r->variant_max)
-        return dfail_at(d, at, SV_ERR_TYPE,
+        return gd_dfail_at(d, at, SV_ERR_TYPE,
                         "unknown type %u (%s has types 0 to %u; engine: ERR_INVALID_DATA)", code,
                         d->r->fmt, d->r->variant_max - 1);
     unsigned t = d->r->prof->to_gd[code];
+    /* bits the type does not use (spec §2): the engine ignores them, the
+     * record of the value keeps them; containers keep their own header */
+    if (SV_UNLIKELY(hdr > GD_TYPE_MASK) && (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, t))) &&
+        t != GD_ARRAY && t != GD_DICTIONARY && t != GD_PACKED_STRING)
+        d->odd = true;
     switch (t) {
     case GD_NIL: *out = sv_null(); return SV_OK;
     case GD_BOOL:
@@ -678,11 +634,11 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     case GD_INT: return dec_int(d, hdr, out);
     case GD_FLOAT: return dec_float(d, hdr, out);
     case GD_STRING:
-        if (!read_string(d, key && dleft(d) >= 4 && sv_load_u32le(d->rd.p) <= 64, out))
+        if (!gd_read_string(d, key && dleft(d) >= 4 && sv_load_u32le(d->rd.p) <= 64, out))
             return d->rd.status;
         return check_doc(d);
     case GD_STRING_NAME:
-        if (!read_string(d, true, out)) return d->rd.status;
+        if (!gd_read_string(d, true, out)) return d->rd.status;
         *out = sv_with_tag(*out, SV_TAG_STRING_NAME);
         return check_doc(d);
     case GD_NODE_PATH: return dec_nodepath(d, out);
@@ -699,7 +655,7 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     case GD_CALLABLE: *out = sv_with_tag(sv_null(), SV_TAG_CALLABLE); return SV_OK;
     case GD_SIGNAL: {
         sv_value name;
-        if (!read_string(d, true, &name)) return d->rd.status;
+        if (!gd_read_string(d, true, &name)) return d->rd.status;
         if (!dneed(d, 8, "Signal object id")) return d->rd.status;
         sv_value arr = sv_array(d->doc, 2);
         sv_value *it = sv_array_items(&arr);
@@ -715,16 +671,16 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     }
     case GD_DICTIONARY: return dec_dict(d, depth, hdr, out);
     case GD_ARRAY: return dec_array(d, depth, hdr, out);
-    case GD_PACKED_BYTE: return dec_bytes(d, out);
-    case GD_PACKED_INT32: return dec_numbers(d, t, SV_ELEM_I32, SV_TAG_NONE, 1, out);
-    case GD_PACKED_INT64: return dec_numbers(d, t, SV_ELEM_I64, SV_TAG_NONE, 1, out);
-    case GD_PACKED_FLOAT32: return dec_numbers(d, t, SV_ELEM_F32, SV_TAG_NONE, 1, out);
-    case GD_PACKED_FLOAT64: return dec_numbers(d, t, SV_ELEM_F64, SV_TAG_NONE, 1, out);
-    case GD_PACKED_STRING: return dec_strings(d, out);
+    case GD_PACKED_BYTE: return gd_dec_bytes(d, out);
+    case GD_PACKED_INT32: return gd_dec_numbers(d, t, SV_ELEM_I32, SV_TAG_NONE, 1, out);
+    case GD_PACKED_INT64: return gd_dec_numbers(d, t, SV_ELEM_I64, SV_TAG_NONE, 1, out);
+    case GD_PACKED_FLOAT32: return gd_dec_numbers(d, t, SV_ELEM_F32, SV_TAG_NONE, 1, out);
+    case GD_PACKED_FLOAT64: return gd_dec_numbers(d, t, SV_ELEM_F64, SV_TAG_NONE, 1, out);
+    case GD_PACKED_STRING: return gd_dec_strings(d, hdr, out);
     case GD_PACKED_VECTOR2:
     case GD_PACKED_VECTOR3:
     case GD_PACKED_VECTOR4:
-    case GD_PACKED_COLOR: return dec_packed_math(d, t, hdr, out);
+    case GD_PACKED_COLOR: return gd_dec_packed_math(d, t, hdr, out);
     default: return dec_math(d, t, hdr, out);
     }
 }
@@ -739,10 +695,14 @@ sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, c
     d.r = r;
     d.godot4 = r->prof->godot4_rules;
     d.overrun = 0;
+    d.odd = d.odd_text = false;
     memset(d.scache, 0, sizeof d.scache);
     *out = sv_null();
     sv_status st = decode_rec(&d, 0, false, out);
     if (st == SV_OK) st = check_doc(&d);
+    /* a root value with bytes of its own and no container to keep them */
+    if (st == SV_OK && d.odd && !r->bare_root && !gd_root_wrap(doc, out, data, (size_t)(d.rd.p - data)))
+        st = check_doc(&d) != SV_OK ? d.rd.status : SV_ERR_NOMEM;
     if (st != SV_OK) {
         *out = sv_null();
         return st;

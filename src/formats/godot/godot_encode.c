@@ -29,6 +29,7 @@ typedef struct gd_enc {
     bool godot4;
     const char *checked[GD_CHECKED_SLOTS];
     uint32_t checked_len[GD_CHECKED_SLOTS];
+    gd_rec_ctx rc; /* bytes kept from the source (godot_records.c) */
 } gd_enc;
 
 static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...) SV_PRINTF(3, 4);
@@ -317,40 +318,127 @@ bad:
         "a container element type is a type name, {\"class\": name} or {\"script\": path}");
 }
 
-static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint32_t builtin)
+/* kept: the name's bytes as they were read (meta "blocks"), used while
+ * they still hold the name */
+static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint32_t builtin,
+                          const sv_value *kept)
 {
-    if (kind == GD_KIND_BUILTIN)
+    if (kind == GD_KIND_BUILTIN) {
         put32(e->out, builtin);
-    else if (kind)
-        return put_string(e, block, 0);
+    } else if (kind) {
+        int k = kept ? gd_rec_emit(&e->rc, e->r, kept, block, true, e->out) : 0;
+        if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+        if (!k) return put_string(e, block, 0);
+    }
     return SV_OK;
 }
 
-/* The meta map's entry name, or NULL. */
-static const sv_value *meta_entry(const sv_value *meta, const char *name)
+/* Item i of a container: its recorded bytes when they still hold its value
+ * (godot_records.c), else the value itself. part: -1 item, 0 key, 1 value. */
+static inline sv_status enc_item(gd_enc *e, gd_extra *x, uint32_t i, int part,
+                                 const sv_value *v, unsigned depth)
 {
-    return sv_kind_of(meta) == SV_MAP ? sv_map_getz(meta, name) : NULL;
+    const sv_value *rec = x->raw ? gd_extra_record(x, i, part) : NULL;
+    if (SV_UNLIKELY(rec != NULL)) {
+        int k = gd_rec_emit(&e->rc, e->r, rec, v, false, e->out);
+        if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+        if (k) return SV_OK;
+    }
+    return encode_rec(e, v, depth);
+}
+
+/* The header and count words: canonical, plus what the source had in bits
+ * the reader ignores (meta "header", "count"). */
+static uint32_t kept_header(const gd_enc *e, const gd_extra *x, unsigned t, uint32_t bits)
+{
+    if (!x->has_header) return bits;
+    return bits | (x->header & ~(GD_TYPE_MASK | gd_header_used(e->r, t)));
+}
+
+static uint32_t kept_count(const gd_extra *x, uint32_t len)
+{
+    return x->has_count && (x->count & 0x7FFFFFFFu) == len ? x->count : len;
+}
+
+static sv_status meta_error(gd_enc *e, const char *why)
+{
+    return efail(e, SV_ERR_TYPE, "%s", why);
+}
+
+/* A container's meta, read once; most containers have none. */
+static inline bool read_extra(const sv_value *meta, gd_extra *x, const char **why)
+{
+    if (SV_LIKELY(!meta)) {
+        memset(x, 0, sizeof *x);
+        return true;
+    }
+    return gd_extra_read(meta, x, why);
+}
+
+/* Items of an Array or pairs of a Dictionary without meta, the usual case:
+ * as the engine writes them, nothing kept to look up. */
+static sv_status enc_items_plain(gd_enc *e, const sv_value *v, unsigned depth)
+{
+    put32(e->out, v->len);
+    if (v->kind == SV_ARRAY) {
+        const sv_value *items = sv_array_items(v);
+        for (uint32_t i = 0; i < v->len; i++) {
+            if (encode_rec(e, &items[i], depth + 1) != SV_OK) {
+                sv_error_path_index(e->err, i);
+                return e->err->status;
+            }
+        }
+        return SV_OK;
+    }
+    const sv_pair *p = sv_pairs(v);
+    for (uint32_t i = 0; i < v->len; i++) {
+        if (encode_rec(e, &p[i].key, depth + 1) != SV_OK ||
+            encode_rec(e, &p[i].val, depth + 1) != SV_OK) {
+            if (p[i].key.kind == SV_STRING)
+                sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
+            else
+                sv_error_path_index(e->err, i);
+            return e->err->status;
+        }
+    }
+    return SV_OK;
 }
 
 static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
 {
     const sv_value *meta = meta_of(v);
+    if (SV_LIKELY(!meta)) {
+        if (!header(e, GD_ARRAY, 0)) return e->err->status;
+        return enc_items_plain(e, v, depth);
+    }
     unsigned kind = 0;
     const sv_value *block = NULL;
     uint32_t builtin = 0;
+    gd_extra x;
+    const char *why = NULL;
+    if (!read_extra(meta, &x, &why)) return meta_error(e, why);
     if (meta) {
-        const sv_value *mt = meta_entry(meta, "type");
-        if (!mt || meta->len != 1)
+        if (x.key || x.value || x.packed || (x.root && x.type))
             return efail(e, SV_ERR_TYPE, "Array meta is {\"type\": ...} or \"PackedStringArray\"");
-        if (ctype_of(e, mt, &kind, &block, &builtin) != SV_OK) return e->err->status;
+        if (x.type && ctype_of(e, x.type, &kind, &block, &builtin) != SV_OK) return e->err->status;
         if (!e->r->typed_arrays) kind = 0; /* 3.x and 4.0-4.2 write typed arrays untyped */
+        if (x.root) {
+            /* the stand-in for a root value that is no container */
+            if (depth != 0 || v->len != 1)
+                return efail(e, SV_ERR_TYPE, "an Array with meta root is the one-item root");
+            return enc_item(e, &x, 0, -1, sv_array_items(v), depth);
+        }
     }
-    if (!header(e, GD_ARRAY, kind << GD_ARRAY_KIND_SHIFT)) return e->err->status;
-    if (put_ctype(e, kind, block, builtin) != SV_OK) return e->err->status;
-    put32(e->out, v->len);
+    if (!header(e, GD_ARRAY, kept_header(e, &x, GD_ARRAY, kind << GD_ARRAY_KIND_SHIFT)))
+        return e->err->status;
+    if (kind && put_ctype(e, kind, block, builtin, gd_extra_block(&x, "type")) != SV_OK)
+        return e->err->status;
+    put32(e->out, kept_count(&x, v->len));
     const sv_value *items = sv_array_items(v);
     for (uint32_t i = 0; i < v->len; i++) {
-        if (encode_rec(e, &items[i], depth + 1) != SV_OK) {
+        sv_status st = SV_LIKELY(!x.raw) ? encode_rec(e, &items[i], depth + 1)
+                                          : enc_item(e, &x, i, -1, &items[i], depth + 1);
+        if (st != SV_OK) {
             sv_error_path_index(e->err, i);
             return e->err->status;
         }
@@ -360,10 +448,23 @@ static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
 
 static sv_status enc_psa(gd_enc *e, const sv_value *v)
 {
-    if (!header(e, GD_PACKED_STRING, 0)) return e->err->status;
-    put32(e->out, v->len);
+    gd_extra x;
+    const char *why = NULL;
+    if (!read_extra(meta_of(v), &x, &why)) return meta_error(e, why);
+    if (x.type || x.key || x.value || x.root)
+        return efail(e, SV_ERR_TYPE, "PackedStringArray meta is {\"packed\": ..., \"raw\": ...}");
+    if (!header(e, GD_PACKED_STRING, kept_header(e, &x, GD_PACKED_STRING, 0)))
+        return e->err->status;
+    /* a negative count reads as no strings */
+    put32(e->out, x.has_count && v->len == 0 && (int32_t)x.count < 0 ? x.count : v->len);
     const sv_value *items = sv_array_items(v);
     for (uint32_t i = 0; i < v->len; i++) {
+        const sv_value *rec = x.raw ? gd_extra_record(&x, i, -1) : NULL;
+        if (SV_UNLIKELY(rec != NULL)) {
+            int k = gd_rec_emit(&e->rc, e->r, rec, &items[i], true, e->out);
+            if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+            if (k) continue;
+        }
         if (put_string(e, &items[i], 1) != SV_OK) { /* spec §4: with the NUL */
             sv_error_path_index(e->err, i);
             return e->err->status;
@@ -372,30 +473,99 @@ static sv_status enc_psa(gd_enc *e, const sv_value *v)
     return SV_OK;
 }
 
+/* The pairs of a Dictionary whose source repeated keys (meta "dups",
+ * godot_records.c): the tree's entries with their first values, and the
+ * later pairs as they were, each at its place. 1 written (the caller checks
+ * that it reads back as v), 0 the records do not fit v, -1 an error. */
+static int enc_dict_dups(gd_enc *e, const sv_value *v, gd_extra *x, unsigned depth)
+{
+    const sv_value *dups = x->dups;
+    uint64_t total = (uint64_t)v->len + dups->len;
+    if (total > INT32_MAX) return 0;
+    for (uint32_t k = 0; k < dups->len; k++) {
+        const sv_value *rec = sv_array_at(dups, k);
+        const sv_value *it = sv_kind_of(rec) == SV_ARRAY ? sv_array_items(rec) : NULL;
+        if (!it || rec->len != 2 || sv_kind_of(&it[0]) != SV_INT || it[0].as.i < 0 ||
+            (uint64_t)it[0].as.i >= total || sv_kind_of(&it[1]) != SV_BYTES ||
+            (k && it[0].as.i <= sv_array_items(sv_array_at(dups, k - 1))[0].as.i))
+            return 0;
+    }
+    put32(e->out, kept_count(x, (uint32_t)total));
+    const sv_pair *p = sv_pairs(v);
+    uint32_t k = 0, j = 0;
+    for (uint32_t at = 0; at < total; at++) {
+        const sv_value *it = k < dups->len ? sv_array_items(sv_array_at(dups, k)) : NULL;
+        if (it && (uint64_t)it[0].as.i == at) {
+            sv_buf_append(e->out, it[1].as.bytes, it[1].len);
+            k++;
+            continue;
+        }
+        if (j >= v->len) return 0;
+        if (enc_item(e, x, j, 0, &p[j].key, depth + 1) != SV_OK) return -1;
+        const sv_value *first = gd_extra_record(x, j, 1); /* checked with the whole */
+        if (first)
+            sv_buf_append(e->out, first->as.bytes, first->len);
+        else if (encode_rec(e, &p[j].val, depth + 1) != SV_OK)
+            return -1;
+        j++;
+    }
+    return 1;
+}
+
 static sv_status enc_dict(gd_enc *e, const sv_value *v, unsigned depth)
 {
     const sv_value *meta = meta_of(v);
+    if (SV_LIKELY(!meta)) {
+        if (!header(e, GD_DICTIONARY, 0)) return e->err->status;
+        return enc_items_plain(e, v, depth);
+    }
     unsigned kk = 0, vk = 0;
     const sv_value *kb = NULL, *vb = NULL;
     uint32_t kt = 0, vt = 0;
+    gd_extra x;
+    const char *why = NULL;
+    if (!read_extra(meta, &x, &why)) return meta_error(e, why);
     if (meta) {
-        const sv_value *km = meta_entry(meta, "key"), *vm = meta_entry(meta, "value");
-        if (sv_kind_of(meta) != SV_MAP || meta->len != (km ? 1u : 0u) + (vm ? 1u : 0u) ||
-            !meta->len)
+        const sv_value *km = x.key, *vm = x.value;
+        if (sv_kind_of(meta) != SV_MAP || !meta->len || x.type || x.packed || x.root)
             return efail(e, SV_ERR_TYPE, "Dictionary meta is {\"key\": ..., \"value\": ...}");
         if (km && ctype_of(e, km, &kk, &kb, &kt) != SV_OK) return e->err->status;
         if (vm && ctype_of(e, vm, &vk, &vb, &vt) != SV_OK) return e->err->status;
         if (!e->r->typed_dicts) kk = vk = 0; /* before 4.4: untyped */
     }
-    if (!header(e, GD_DICTIONARY, kk << GD_DICT_KEY_SHIFT | vk << GD_DICT_VALUE_SHIFT))
+    size_t start = e->out->len;
+again:
+    if (!header(e, GD_DICTIONARY,
+                kept_header(e, &x, GD_DICTIONARY,
+                            kk << GD_DICT_KEY_SHIFT | vk << GD_DICT_VALUE_SHIFT)))
         return e->err->status;
-    if (put_ctype(e, kk, kb, kt) != SV_OK || put_ctype(e, vk, vb, vt) != SV_OK)
+    if ((kk && put_ctype(e, kk, kb, kt, gd_extra_block(&x, "key")) != SV_OK) ||
+        (vk && put_ctype(e, vk, vb, vt, gd_extra_block(&x, "value")) != SV_OK))
         return e->err->status;
-    put32(e->out, v->len);
+    if (SV_UNLIKELY(x.dups != NULL)) {
+        int k = enc_dict_dups(e, v, &x, depth);
+        if (k < 0) return e->err->status;
+        if (k > 0) {
+            k = gd_rec_check_map(&e->rc, e->r, start, v, e->out);
+            if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+            if (k > 0) return SV_OK;
+        }
+        /* the tree was edited: its pairs, as the engine writes them */
+        e->out->len = start;
+        if (e->rc.trim_end > start) e->rc.trim = 0;
+        x.dups = NULL;
+        x.raw_at = 0;
+        goto again;
+    }
+    put32(e->out, kept_count(&x, v->len));
     const sv_pair *p = sv_pairs(v);
     for (uint32_t i = 0; i < v->len; i++) {
-        if (encode_rec(e, &p[i].key, depth + 1) != SV_OK ||
-            encode_rec(e, &p[i].val, depth + 1) != SV_OK) {
+        sv_status st = SV_LIKELY(!x.raw) ? encode_rec(e, &p[i].key, depth + 1)
+                                          : enc_item(e, &x, i, 0, &p[i].key, depth + 1);
+        if (st == SV_OK)
+            st = SV_LIKELY(!x.raw) ? encode_rec(e, &p[i].val, depth + 1)
+                                   : enc_item(e, &x, i, 1, &p[i].val, depth + 1);
+        if (st != SV_OK) {
             if (p[i].key.kind == SV_STRING)
                 sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
             else
@@ -533,12 +703,6 @@ static sv_status enc_signal(gd_enc *e, const sv_value *v)
     return SV_OK;
 }
 
-static bool is_psa(const sv_value *v)
-{
-    const sv_value *m = meta_of(v);
-    return sv_kind_of(m) == SV_STRING && m->len == sizeof GD_PSA_META - 1 &&
-           memcmp(m->as.str, GD_PSA_META, m->len) == 0;
-}
 
 static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
 {
@@ -589,7 +753,7 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
         if (tag == SV_TAG_SIGNAL) return enc_signal(e, v);
         if (tag == SV_TAG_NODE_PATH) return enc_nodepath(e, v);
         if (tag != SV_TAG_NONE) break;
-        return is_psa(v) ? enc_psa(e, v) : enc_array(e, v, depth);
+        return gd_is_psa(v) ? enc_psa(e, v) : enc_array(e, v, depth);
     case SV_MAP:
         if (tag != SV_TAG_NONE) break;
         return enc_dict(e, v, depth);
@@ -620,6 +784,8 @@ sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_
     e.err = err;
     e.godot4 = r->prof->godot4_rules;
     sv_status st = encode_rec(&e, v, 0);
+    gd_rec_finish(&e.rc, out);
+    gd_rec_ctx_free(&e.rc);
     if (st == SV_OK && !sv_buf_ok(out))
         st = sv_error_set(err, SV_ERR_NOMEM, r->fmt, 0, "out of memory");
     return st;

@@ -94,6 +94,7 @@ typedef struct gd_rules {
     bool real_double;
     uint32_t max_depth;
     uint64_t max_string; /* serval's limit on one String or PackedByteArray */
+    bool bare_root;      /* a root with bytes of its own stays bare (checking a record) */
     uint8_t to_wire[GD_TYPE_COUNT]; /* gd_type -> wire code, 0xFF = none */
 } gd_rules;
 
@@ -162,8 +163,10 @@ bool gd_nodepath_split(const char *s, size_t len,
  * duplicates keep the first position and take the last value). */
 bool gd_key_equal(const sv_value *a, const sv_value *b, bool godot4);
 uint64_t gd_key_hash(const sv_value *v, bool godot4);
-/* Removes duplicate keys of a freshly decoded map in place. false = out of memory. */
-bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4);
+/* Removes duplicate keys of a freshly decoded map in place. false = out of
+ * memory. where (NULL: not wanted) gets, for each pair of the stream, the
+ * index of the entry it went to; it is filled only when a key repeats. */
+bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where);
 
 /* ---- the core ---- */
 
@@ -172,6 +175,70 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4);
 sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
                           size_t len, sv_value *out, size_t *used, sv_error *err);
 sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err);
+
+/* ---- bytes kept beyond the value (godot_records.c) ---- */
+
+/* The header bits the decoder interprets for type t (beyond the type code). */
+uint32_t gd_header_used(const gd_rules *r, unsigned t);
+/* Whether an Array is a PackedStringArray (meta "PackedStringArray", or a
+ * meta map whose "packed" entry says so). */
+bool gd_is_psa(const sv_value *v);
+
+/* Decoding: what a container's meta gets beyond its value. */
+typedef struct gd_extra_in {
+    bool header_odd, count_odd;
+    uint32_t header, count;
+    sv_value raw;  /* the records, an array, or null */
+    sv_value dups; /* a Dictionary's repeated pairs, an array, or null */
+    sv_value blocks; /* typed-container names kept as read, an array, or null */
+} gd_extra_in;
+/* Appends [which, bytes] for a container type block's string. */
+bool gd_block_add(sv_doc *doc, sv_value *list, const char *which, const uint8_t *p, size_t n);
+/* Appends the record [index, bytes] (part NULL) or [index, part, bytes]. */
+bool gd_rec_add(sv_doc *doc, sv_value *list, uint32_t index, const char *part, const uint8_t *p,
+                size_t n);
+/* Adds x to the meta of container c (nothing when x is empty). */
+bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x);
+/* A Dictionary whose stream repeated a key: the records that give the
+ * stream back (the pairs the tree dropped, "dups", and the first value of
+ * each repeated key) replace x->raw. off: where each stream pair's key and
+ * value start (2 per pair, from pairs), end: the end of the last pair,
+ * where: the entry each pair went to (gd_map_dedupe). */
+bool gd_dups_records(sv_doc *doc, gd_extra_in *x, const uint8_t *pairs, const uint32_t *off,
+                     size_t end, const uint32_t *where, uint32_t count);
+/* Makes root value v, read from p[0..n), the one item of a "root" Array. */
+bool gd_root_wrap(sv_doc *doc, sv_value *v, const uint8_t *p, size_t n);
+
+/* Encoding: a container's meta, read once. */
+typedef struct gd_extra {
+    const sv_value *type, *key, *value, *packed, *raw, *dups, *blocks;
+    uint32_t raw_at, header, count, entries;
+    bool has_header, has_count, root;
+} gd_extra;
+bool gd_extra_read(const sv_value *meta, gd_extra *x, const char **why);
+/* The bytes kept for the type block which ("type", "key", "value"), or NULL. */
+const sv_value *gd_extra_block(const gd_extra *x, const char *which);
+/* The bytes recorded for item index (part -1), or its key (0) or value (1). */
+const sv_value *gd_extra_record(gd_extra *x, uint32_t index, int part);
+
+typedef struct gd_rec_ctx {
+    sv_doc *scratch; /* records are decoded here to be checked */
+    size_t trim_end, trim;
+} gd_rec_ctx;
+/* Writes the recorded bytes rec for v when they decode to v: 1 written,
+ * 0 not (write v), -1 out of memory. string: rec is a string as a
+ * PackedStringArray element or a type block holds it (length, bytes,
+ * padding), else a Variant. */
+int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_value *v,
+                bool string, sv_buf *out);
+/* Whether out[start..) decodes to a Dictionary with v's pairs: 1 yes, 0 no,
+ * -1 out of memory. */
+int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_value *v,
+                     sv_buf *out);
+/* At the end of an encode: a PackedByteArray record that ends the output
+ * loses the padding its source did not have. */
+void gd_rec_finish(gd_rec_ctx *c, sv_buf *out);
+void gd_rec_ctx_free(gd_rec_ctx *c);
 
 /* Options from name=value pairs (godot_options.c). */
 sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *o, bool encode,

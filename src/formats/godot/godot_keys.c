@@ -26,12 +26,6 @@
 
 #include "formats/godot/godot_internal.h"
 
-static bool is_psa(const sv_value *v)
-{
-    const sv_value *m = sv_meta(v);
-    return m && sv_kind_of(m) == SV_STRING && m->len == sizeof GD_PSA_META - 1 &&
-           memcmp(m->as.str, GD_PSA_META, m->len) == 0;
-}
 
 /* Class of a tree value for key comparison: the Godot type it encodes to. */
 static int key_class(const sv_value *v, bool godot4)
@@ -49,7 +43,7 @@ static int key_class(const sv_value *v, bool godot4)
     case SV_BYTES: return GD_PACKED_BYTE;
     case SV_ARRAY:
         if (t == SV_TAG_SIGNAL) return GD_SIGNAL;
-        return is_psa(v) ? GD_PACKED_STRING : GD_ARRAY;
+        return gd_is_psa(v) ? GD_PACKED_STRING : GD_ARRAY;
     case SV_MAP: return GD_DICTIONARY;
     case SV_OBJECT: return GD_OBJECT;
     case SV_TUPLE: return 100 + t;
@@ -205,7 +199,7 @@ static bool small_string_keys_distinct(const sv_pair *p, uint32_t n)
     return true;
 }
 
-bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4)
+bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where)
 {
     uint32_t n = map->len;
     if (n < 2) return true;
@@ -217,6 +211,7 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4)
             uint32_t j = 0;
             while (j < out && !gd_key_equal(&p[j].key, &p[i].key, godot4))
                 j++;
+            if (where) where[i] = j;
             if (j < out)
                 p[j].val = p[i].val;
             else
@@ -238,10 +233,12 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4)
         for (;;) {
             if (slot[s] == UINT32_MAX) {
                 slot[s] = out;
+                if (where) where[i] = out;
                 p[out++] = p[i];
                 break;
             }
             if (gd_key_equal(&p[slot[s]].key, &p[i].key, godot4)) {
+                if (where) where[i] = slot[s];
                 p[slot[s]].val = p[i].val;
                 break;
             }

@@ -1,0 +1,97 @@
+/* The Variant decoder's state, shared by godot_decode.c (one Variant,
+ * strings, containers) and godot_decode_packed.c (packed arrays). */
+#ifndef SV_FORMATS_GODOT_DECODER_H
+#define SV_FORMATS_GODOT_DECODER_H
+
+#include "core/byteio.h"
+#include "core/compiler.h"
+#include "formats/godot/godot_internal.h"
+
+/* Short strings repeat (dictionary keys, tags, class and property names):
+ * a small direct-mapped cache from their raw bytes to the value already
+ * made saves the interning hash and the allocation. Only raw bytes that are
+ * their own result (no BOM, no NUL, shortest UTF-8) are cached, so a hit
+ * gives exactly what decoding the bytes would. The bytes are compared as
+ * three zero-padded 8-byte words. */
+#define GD_SCACHE_SIZE 256
+#define GD_SCACHE_MAX_LEN 24
+
+typedef struct gd_scache_entry {
+    uint64_t w[3];
+    sv_value v;
+    uint32_t len1; /* the string's length + 1; 0: empty */
+    uint32_t hits; /* a miss on a used entry takes one off; at 0 it is replaced */
+} gd_scache_entry;
+
+typedef struct gd_dec {
+    sv_reader rd;
+    sv_doc *doc;
+    const gd_rules *r;
+    bool godot4;
+    size_t overrun; /* PackedByteArray padding counted beyond the input */
+    /* The value being read has bytes the encoder would not write for its
+     * tree value (godot_records.c): ignored header bits, a string with a BOM,
+     * a NUL, overlong UTF-8 (odd_text) or padding that is not zero (odd).
+     * The container around it keeps its bytes as a record. */
+    bool odd, odd_text;
+    gd_scache_entry scache[GD_SCACHE_SIZE];
+} gd_dec;
+
+/* Records the first error (with the engine's error in fmt) at byte off. */
+sv_status gd_dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...) SV_PRINTF(4, 5);
+
+static inline size_t doff(const gd_dec *d)
+{
+    return (size_t)(d->rd.p - d->rd.base);
+}
+static inline size_t dleft(const gd_dec *d)
+{
+    return (size_t)(d->rd.end - d->rd.p);
+}
+
+/* n more bytes for what, else ERR_INVALID_DATA as the engine's len checks. */
+static inline bool dneed(gd_dec *d, size_t n, const char *what)
+{
+    if (d->rd.status != SV_OK) return false;
+    if (dleft(d) >= n) return true;
+    gd_dfail_at(d, doff(d), SV_ERR_TRUNCATED,
+             "%s needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)", what, n, dleft(d));
+    return false;
+}
+
+static inline uint32_t du32(gd_dec *d)
+{
+    uint32_t v = sv_load_u32le(d->rd.p);
+    d->rd.p += 4;
+    return v;
+}
+
+static inline sv_status check_doc(gd_dec *d)
+{
+    sv_status st = sv_doc_status(d->doc);
+    if (st != SV_OK && d->rd.status == SV_OK)
+        gd_dfail_at(d, doff(d), st, "the document could not allocate (size limit or out of memory)");
+    return d->rd.status;
+}
+
+/* Whether the pad bytes after the n bytes at p are not all zero. The last
+ * word of the string holds them in its high bytes; without padding the mask
+ * is 0 (and the word read is at worst the length field before p, which was
+ * read already), so there is no branch. */
+static inline bool pad_nonzero(const uint8_t *p, size_t n, size_t pad)
+{
+    static const uint32_t high[4] = {0, 0xFF000000u, 0xFFFF0000u, 0xFFFFFF00u};
+    return (sv_load_u32le(p + n + pad - 4) & high[pad]) != 0;
+}
+
+/* spec §4: a string (length, bytes, padding) into *out; false on an error. */
+bool gd_read_string(gd_dec *d, bool intern, sv_value *out);
+
+/* Packed arrays (godot_decode_packed.c). */
+sv_status gd_dec_bytes(gd_dec *d, sv_value *out);
+sv_status gd_dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsigned per,
+                      sv_value *out);
+sv_status gd_dec_strings(gd_dec *d, uint32_t hdr, sv_value *out);
+sv_status gd_dec_packed_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out);
+
+#endif
