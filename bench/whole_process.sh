@@ -62,7 +62,7 @@ PY
 python3 - "$work/big.json" <<'PY'
 import json, sys
 slots = [{"ID": "ID%08x" % i, "Name": {"Data": "Slot %d" % i},
-          "Position": {"Data": {"$f32s": [i * 0.5, 1.0, -2.0]}},
+          "Position": {"Data": [i * 0.5, 1.0, -2.0]},
           "Tag": {"Data": "x" * 40}, "Active": {"Data": True}} for i in range(600_000)]
 json.dump({"VersionNumber": "2024.1.1", "Object": {"Children": slots}}, open(sys.argv[1], "w"))
 PY
