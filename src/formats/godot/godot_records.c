@@ -295,7 +295,10 @@ void gd_rec_ctx_free(gd_rec_ctx *c)
 int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_value *v,
                 bool string, sv_buf *out)
 {
-    if (!c->scratch && !(c->scratch = sv_doc_new(NULL))) return -1;
+    /* nothing to read back from a buffer that failed (its data may be NULL);
+     * the scratch document takes its memory from the output's allocator */
+    if (!sv_buf_ok(out)) return -1;
+    if (!c->scratch && !(c->scratch = sv_doc_new(out->alloc))) return -1;
     const uint8_t *p = rec->as.bytes;
     size_t n = rec->len, used = 0;
     sv_value got;
@@ -336,7 +339,10 @@ int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_
 int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_value *v,
                      sv_buf *out)
 {
-    if (!c->scratch && !(c->scratch = sv_doc_new(NULL))) return -1;
+    /* nothing to read back from a buffer that failed (its data may be NULL);
+     * the scratch document takes its memory from the output's allocator */
+    if (!sv_buf_ok(out)) return -1;
+    if (!c->scratch && !(c->scratch = sv_doc_new(out->alloc))) return -1;
     gd_rules bare = *r;
     bare.bare_root = true;
     const uint8_t *p = out->data + start;
