@@ -13,74 +13,8 @@
 
 #include <cmocka.h>
 
+#include "helper_validate.h"
 #include "serval/serval.h"
-
-typedef struct outcome {
-    sv_status st;
-    sv_error err;
-} outcome;
-
-/* Decodes or checks an exact-size copy (so ASan sees any overread). */
-static outcome run(const sv_format *f, const uint8_t *data, size_t len, const sv_options *o,
-                   bool check)
-{
-    outcome r;
-    sv_error_clear(&r.err);
-    uint8_t *copy = malloc(len ? len : 1);
-    assert_non_null(copy);
-    if (len) memcpy(copy, data, len);
-    if (check) {
-        r.st = f->validate(copy, len, o, &r.err);
-    } else {
-        sv_doc *doc = sv_doc_new(NULL);
-        assert_non_null(doc);
-        sv_value v;
-        r.st = f->decode(doc, copy, len, o, &v, &r.err);
-        sv_doc_free(doc);
-    }
-    free(copy);
-    return r;
-}
-
-static void same(const sv_format *f, const uint8_t *data, size_t len, const sv_options *o,
-                 const char *what, size_t *accepted, size_t *refused)
-{
-    outcome d = run(f, data, len, o, false), c = run(f, data, len, o, true);
-    if (d.st != c.st)
-        fail_msg("%s (%s, %zu bytes): decode says %s (%s), validate %s (%s)", what, f->name, len,
-                 sv_status_name(d.st), d.err.message, sv_status_name(c.st), c.err.message);
-    if (d.st == SV_OK) {
-        (*accepted)++;
-        assert_int_equal(c.err.status, SV_OK);
-        return;
-    }
-    (*refused)++;
-    const char *df = d.err.format ? d.err.format : "", *cf = c.err.format ? c.err.format : "";
-    if (d.err.status != c.err.status || strcmp(df, cf) != 0 ||
-        d.err.byte_offset != c.err.byte_offset || d.err.bit_offset != c.err.bit_offset ||
-        strcmp(d.err.path, c.err.path) != 0 || strcmp(d.err.message, c.err.message) != 0)
-        fail_msg("%s (%s, %zu bytes): decode: %s %s at %llu/%d '%s' %s; validate: %s %s at "
-                 "%llu/%d '%s' %s",
-                 what, f->name, len, sv_status_name(d.err.status), df,
-                 (unsigned long long)d.err.byte_offset, d.err.bit_offset, d.err.path,
-                 d.err.message, sv_status_name(c.err.status), cf,
-                 (unsigned long long)c.err.byte_offset, c.err.bit_offset, c.err.path,
-                 c.err.message);
-}
-
-/* The options each format is tried with: none, and for Resonite the
- * second thread too. */
-static size_t option_sets(const sv_format *f, sv_options sets[2])
-{
-    static const char *const names[] = {"threads"}, *const values[] = {"1"};
-    sv_options_init(&sets[0]);
-    if (strcmp(f->name, "resonite") != 0) return 1;
-    sv_options_init(&sets[1]);
-    sets[1].names = names;
-    sets[1].values = values;
-    sets[1].count = 1;
-    return 2;
-}
 
 /* A BSON document of about size bytes: {"Children": [{"ID": "...", "Data":
  * "...", "On": true}, ...]}, written by hand so a test can aim a corruption
@@ -159,7 +93,7 @@ static void test_large_brotli_payload(void **state)
     size_t len = 0, bool_at = 0;
     uint8_t *bson = big_bson((size_t)24 << 20, &len, &bool_at);
     sv_options sets[2];
-    size_t nsets = option_sets(f, sets);
+    size_t nsets = validate_option_sets(f, sets);
     assert_int_equal(nsets, 2);
     size_t accepted = 0, refused = 0;
     for (int variant = 0; variant < 3; variant++) {
@@ -175,7 +109,7 @@ static void test_large_brotli_payload(void **state)
         assert_int_equal(sv_resonite_wrap(bson, len, &c, &ro, &out, &err), SV_OK);
         size_t n = variant == 2 ? out.len - 16 : out.len;
         for (size_t s = 0; s < nsets; s++)
-            same(f, out.data, n, &sets[s], "large payload", &accepted, &refused);
+            validate_same(f, out.data, n, &sets[s], "large payload", &accepted, &refused);
         sv_buf_free(&out);
     }
     free(bson);
