@@ -133,6 +133,27 @@ void sv__schema_path_prefix(sv_error *err, const char *fmt, ...)
 
 /* Resolves the NAME types inside t to classes and enums (finalize). */
 sv_status sv__type_resolve(sv_schema *s, const sv_type *t, sv_error *err);
+/* The width in bytes of an integer primitive (0 for others) and whether it
+ * is signed: inline, as loaders and writers ask for them on every leaf
+ * (sv_prim_int_width and sv_prim_is_signed are these). */
+static inline int sv__prim_int_width(sv_prim p)
+{
+    switch (p) {
+    case SV_PRIM_I8:
+    case SV_PRIM_U8: return 1;
+    case SV_PRIM_I16:
+    case SV_PRIM_U16: return 2;
+    case SV_PRIM_I32:
+    case SV_PRIM_U32: return 4;
+    case SV_PRIM_I64:
+    case SV_PRIM_U64: return 8;
+    default: return 0;
+    }
+}
+static inline bool sv__prim_is_signed(sv_prim p)
+{
+    return p == SV_PRIM_I8 || p == SV_PRIM_I16 || p == SV_PRIM_I32 || p == SV_PRIM_I64;
+}
 /* The tag of a math primitive's tuple (vector3 -> SV_TAG_VECTOR3), or NONE. */
 sv_tag sv__prim_tag(sv_prim p);
 /* Number of f32 scalars of a math primitive, 0 for others. */

@@ -46,22 +46,12 @@ sv_generic sv_generic_by_name(const char *name, size_t len)
 
 int sv_prim_int_width(sv_prim p)
 {
-    switch (p) {
-    case SV_PRIM_I8:
-    case SV_PRIM_U8: return 1;
-    case SV_PRIM_I16:
-    case SV_PRIM_U16: return 2;
-    case SV_PRIM_I32:
-    case SV_PRIM_U32: return 4;
-    case SV_PRIM_I64:
-    case SV_PRIM_U64: return 8;
-    default: return 0;
-    }
+    return sv__prim_int_width(p);
 }
 
 bool sv_prim_is_signed(sv_prim p)
 {
-    return p == SV_PRIM_I8 || p == SV_PRIM_I16 || p == SV_PRIM_I32 || p == SV_PRIM_I64;
+    return sv__prim_is_signed(p);
 }
 
 sv_tag sv__prim_tag(sv_prim p)

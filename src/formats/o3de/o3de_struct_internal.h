@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "o3de_internal.h"
+#include "schema/schema_internal.h"
 #include "serval/schema.h"
 
 /* Per class, its field names as JSON text, each followed by ':' */
@@ -27,24 +28,8 @@ typedef struct o3_sctx {
 
 /* The C memory of a leaf, shared by the load and store halves.
  * sv_prim_int_width and sv_prim_is_signed, inline: asked for every leaf */
-static inline int o3s_int_width(sv_prim p)
-{
-    switch (p) {
-    case SV_PRIM_I8:
-    case SV_PRIM_U8: return 1;
-    case SV_PRIM_I16:
-    case SV_PRIM_U16: return 2;
-    case SV_PRIM_I32:
-    case SV_PRIM_U32: return 4;
-    case SV_PRIM_I64:
-    case SV_PRIM_U64: return 8;
-    default: return 0;
-    }
-}
-static inline bool o3s_int_signed(sv_prim p)
-{
-    return p == SV_PRIM_I8 || p == SV_PRIM_I16 || p == SV_PRIM_I32 || p == SV_PRIM_I64;
-}
+static inline int o3s_int_width(sv_prim p) { return sv__prim_int_width(p); }
+static inline bool o3s_int_signed(sv_prim p) { return sv__prim_is_signed(p); }
 
 static inline bool o3s_is_math(sv_prim p) { return p >= SV_PRIM_VECTOR2 && p <= SV_PRIM_TRANSFORM; }
 
