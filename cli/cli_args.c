@@ -6,6 +6,7 @@
 
 #include "cli_args.h"
 #include "cli_diag.h"
+#include "cli_io.h"
 #include "cli_schema.h"
 
 typedef enum opt_id {
@@ -28,6 +29,7 @@ typedef enum opt_id {
     OPT_QUIET,
     OPT_VERBOSE,
     OPT_FORCE,
+    OPT_SYNC,
     OPT_PROGRESS,
     OPT_NO_PROGRESS
 } opt_id;
@@ -60,6 +62,7 @@ static const opt_spec specs[] = {
     {OPT_QUIET, "quiet", 'q', CLI_OPT_BATCH, false},
     {OPT_VERBOSE, "verbose", 'v', CLI_OPT_BATCH, false},
     {OPT_FORCE, "force", 'f', CLI_OPT_OUTPUT, false},
+    {OPT_SYNC, "sync", 0, CLI_OPT_OUTPUT, false},
     {OPT_PROGRESS, "progress", 0, CLI_OPT_BATCH, false},
     {OPT_NO_PROGRESS, "no-progress", 0, CLI_OPT_BATCH, false},
 };
@@ -157,6 +160,7 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
     case OPT_QUIET: a->verbosity = -1; break;
     case OPT_VERBOSE: a->verbosity = a->verbosity < 0 ? 1 : a->verbosity + 1; break;
     case OPT_FORCE: a->force = true; break;
+    case OPT_SYNC: cli_set_output_sync(true); break;
     case OPT_PROGRESS: a->progress = 1; break;
     case OPT_NO_PROGRESS: a->progress = -1; break;
     case OPT_JOBS:

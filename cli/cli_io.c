@@ -191,6 +191,13 @@ static mode_t new_file_mode(void)
     return 0666 & ~mask;
 }
 
+static bool output_sync;
+
+void cli_set_output_sync(bool on)
+{
+    output_sync = on;
+}
+
 /* Best effort: makes the rename itself durable. Some file systems refuse
  * fsync on a directory; the data is already safe then. */
 static void sync_dir(const char *tmpl, size_t dir_len)
@@ -205,7 +212,7 @@ static void sync_dir(const char *tmpl, size_t dir_len)
 }
 
 /* Writes through a temporary file in target's directory, then renames it
- * over target. Signals that would end the process are held back meanwhile
+ * over target (with --sync, after an fsync). Signals that would end the process are held back meanwhile
  * (and act once the temporary file is renamed or removed), so no temporary
  * file is left behind. Returns 0 or an errno. */
 static int write_atomic(const char *target, const void *data, size_t len, mode_t mode)
@@ -233,12 +240,12 @@ static int write_atomic(const char *target, const void *data, size_t len, mode_t
     } else {
         e = write_all(fd, data, len);
         if (!e && fchmod(fd, mode) != 0) e = errno;
-        if (!e && fsync(fd) != 0) e = errno;
+        if (!e && output_sync && fsync(fd) != 0) e = errno;
         if (close(fd) != 0 && !e) e = errno;
         if (!e && rename(tmpl, target) != 0) e = errno;
         if (e)
             unlink(tmpl);
-        else
+        else if (output_sync)
             sync_dir(tmpl, dir_len);
     }
 

@@ -44,4 +44,10 @@ void cli_input_free(cli_input *in);
  * "serval: FILE: reason", leaves the target untouched and returns SV_ERR_IO. */
 sv_status cli_write_output(const char *path, const void *data, size_t len);
 
+/* --sync: cli_write_output also flushes each file to the disk (fsync) before
+ * the rename, and the directory after it, so the new file survives a power
+ * loss too. Off by default, as with cp, gzip and zstd: the rename alone
+ * already keeps a failed or killed run from leaving a half-written file. */
+void cli_set_output_sync(bool on);
+
 #endif

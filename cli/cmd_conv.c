@@ -30,6 +30,7 @@ static const char help[] =
     "                      format the tree's root $meta names, as dump writes it\n"
     "  -o, --output OUT    write to OUT ('-': standard output)\n"
     "  -f, --force         write binary output to a terminal all the same\n"
+    "  --sync              fsync OUT before the rename, to survive a power loss\n"
     "  --lossy             write the nearest form of each value FMT cannot hold\n"
     "                      (a Vector3 as an array in BSON, say), with a warning\n"
     "                      naming its path; without it such a value is an error\n"

@@ -19,6 +19,7 @@ static const char help[] =
     "Options:\n"
     CLI_HELP_FROM
     "  -o, --output OUT    write to OUT instead of standard output\n"
+    "  --sync              fsync OUT before the rename, to survive a power loss\n"
     "  --compact           no whitespace at all (as 'conv --to json' writes)\n"
     CLI_HELP_FORMAT_OPTION
     CLI_HELP_OUTPUT_DIR

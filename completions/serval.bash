@@ -32,8 +32,8 @@ _serval() {
     fi
     local opts="--help --schema"
     case $cmd in
-        dump) opts="$opts --from -o --output --output-dir --compact -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed" ;;
-        conv) opts="$opts --from --to -o --output --output-dir -f --force --lossy --report-all -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed" ;;
+        dump) opts="$opts --from -o --output --output-dir --sync --compact -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed" ;;
+        conv) opts="$opts --from --to -o --output --output-dir -f --force --sync --lossy --report-all -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed" ;;
         validate) opts="$opts --from -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed" ;;
         detect) opts="$opts" ;;
         noesis) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "info" -- "$cur")); return; } ;;

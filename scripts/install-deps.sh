@@ -28,7 +28,7 @@ packages=(
 case $profile in
   build) ;;
   test | bench)
-    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv)
+    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv strace)
     if [ "$profile" = bench ]; then
       packages+=(libjansson-dev rapidjson-dev g++ libbson-dev brotli)
       command -v node >/dev/null || packages+=(nodejs)
