@@ -82,7 +82,11 @@ static int decode_with(cli_args *a, const char *path, cli_loaded *l, const sv_op
      * every allocation, whichever code makes it. */
     if (a->limits.max_alloc) sv_doc_set_max_alloc(l->doc, a->limits.max_alloc);
 
-    sv_status st = l->format->decode(l->doc, l->in.data, l->in.len, opts, &l->root, &err);
+    /* l->in lives as long as l->doc (cli_loaded_free), so the tree may point
+     * into it instead of copying large packed arrays. */
+    sv_options o = *opts;
+    o.borrow_input = true;
+    sv_status st = l->format->decode(l->doc, l->in.data, l->in.len, &o, &l->root, &err);
     if (st == SV_OK) st = sv_doc_status(l->doc);
     if (st == SV_OK) return 0;
     st = ensure_error(&err, st, l->format, "the decoder gave no details");

@@ -52,6 +52,13 @@ typedef struct sv_godot_opts {
     sv_godot_framing framing;
     bool prefix_big_endian; /* length prefixes are big-endian (StreamPeer.big_endian) */
     sv_limits limits;       /* max_depth: nesting (default 1024, as the engine) */
+    /* Decode: a packed number array (PackedInt32Array ... PackedVector3Array,
+     * PackedColorArray) whose bytes in the input are aligned to its element
+     * size points into the input instead of being copied, so the input must
+     * outlive the tree and not change. Such a value is read-only
+     * (sv_is_borrowed; sv_value_buf gives NULL); sv_copy copies it. Only on
+     * little-endian hosts, where the bytes are already the tree's. */
+    bool borrow_input;
 } sv_godot_opts;
 
 /* Default options for a profile (raw framing, objects as ids, float build,
@@ -63,9 +70,9 @@ SV_API void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile);
  * the Variant used (the engine's r_len: a PackedByteArray's padding counts
  * even when the input ends before it). On failure err names the format, the
  * byte offset and the path of the failing value. */
-/* The tree does not borrow the input: every string, byte string and packed
- * array is copied into the document, so the input may be freed as soon as
- * the call returns. */
+/* The tree does not borrow the input unless opts->borrow_input: every string,
+ * byte string and packed array is copied into the document, so the input may
+ * be freed as soon as the call returns. */
 SV_API SV_NODISCARD sv_status sv_godot_decode(sv_doc *doc, const uint8_t *data, size_t len,
                                               const sv_godot_opts *opts, sv_value *out,
                                               size_t *consumed, sv_error *err);

@@ -38,6 +38,11 @@ typedef struct sv_options {
     const char *const *values; /* count entries ("" for a bare flag) */
     size_t count;
     const sv_schema *schema;   /* finalised schema, or NULL (schema.h) */
+    /* Decode: the caller keeps the input alive and unchanged for as long as
+     * the tree lives, so a format may point the tree's packed number arrays
+     * into it instead of copying them (godot does, where the bytes are
+     * aligned; sv_is_borrowed tells). Off (the default): nothing is borrowed. */
+    bool borrow_input;
 } sv_options;
 
 /* No limits (the defaults), no pairs, and struct_size. */

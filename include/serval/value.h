@@ -77,7 +77,11 @@ typedef enum sv_tag {
 enum {
     SV_F_EXPLICIT = 0x01, /* INT/UINT/FLOAT: the width is the source's choice */
     SV_F_UTF16 = 0x02,    /* STRING: came from UTF-16 (write back as UTF-16) */
-    SV_F_NULLREF = 0x04   /* REF: a null reference */
+    SV_F_NULLREF = 0x04,  /* REF: a null reference */
+    /* TUPLE/PACKED: the scalars lie in the decoder's input, not in the
+     * document (a decode with borrow_input): read-only. Not part of the
+     * value: sv_equal ignores it and sv_copy drops it with the copy. */
+    SV_F_BORROWED = 0x08
 };
 
 typedef struct sv_value sv_value;
@@ -193,7 +197,8 @@ SV_API sv_value sv_bytes(sv_doc *doc, const void *p, size_t len);
 /* A string or bytes value of len bytes to be filled through sv_value_buf. */
 SV_API sv_value sv_str_uninit(sv_doc *doc, size_t len);
 SV_API sv_value sv_bytes_uninit(sv_doc *doc, size_t len);
-/* Writable storage of a string, bytes, tuple or packed value just made. */
+/* Writable storage of a string, bytes, tuple or packed value just made;
+ * NULL for a value that borrows its scalars from a decoder's input. */
 SV_API void *sv_value_buf(sv_value *v);
 
 /* A tuple of the shape's scalar count; data may be NULL (zeros). */
@@ -226,6 +231,7 @@ SV_API bool sv_set_meta(sv_doc *doc, sv_value *container, sv_value meta);
 static inline sv_kind sv_kind_of(const sv_value *v) { return v ? (sv_kind)v->kind : SV_NULL; }
 static inline sv_tag sv_tag_of(const sv_value *v) { return v ? (sv_tag)v->tag : SV_TAG_NONE; }
 static inline bool sv_is_explicit(const sv_value *v) { return v && (v->flags & SV_F_EXPLICIT); }
+static inline bool sv_is_borrowed(const sv_value *v) { return v && (v->flags & SV_F_BORROWED); }
 static inline int sv_width(const sv_value *v) { return v ? v->sub : 0; }
 static inline uint32_t sv_len(const sv_value *v) { return v ? v->len : 0; }
 

@@ -31,6 +31,7 @@ static const size_t options_ends[] = {
     SV_OPTS_END(sv_options, values),
     SV_OPTS_END(sv_options, count),
     SV_OPTS_END(sv_options, schema),
+    SV_OPTS_END(sv_options, borrow_input),
 };
 
 void sv_options_init(sv_options *o)

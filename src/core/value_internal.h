@@ -51,6 +51,10 @@ sv_value sv__array_from(sv_doc *doc, const sv_value *items, size_t n);
 sv_value sv__pairs_from(sv_doc *doc, sv_kind kind, const sv_pair *pairs, size_t n);
 /* A container of room for cap items of item_size bytes, count 0. */
 sv_container *sv__box_new(sv_doc *doc, size_t item_size, size_t cap);
+/* A packed value whose count scalars stay at data, in the caller's input
+ * (SV_F_BORROWED): for decoders asked to borrow_input. */
+sv_value sv__packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data,
+                             size_t count);
 
 /* The header of a container with room for cap items, no meta and no class:
  * for decoders that carve containers from their own blocks (cap fits u32). */

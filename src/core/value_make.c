@@ -140,7 +140,7 @@ void *sv_value_buf(sv_value *v)
     case SV_BYTES:
     case SV_TUPLE:
     case SV_PACKED:
-        return (void *)v->as.data;
+        return v->flags & SV_F_BORROWED ? NULL : (void *)v->as.data;
     default:
         return NULL;
     }
@@ -181,6 +181,22 @@ sv_value sv_packed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data, si
         if (sv_tag_kind(shape) != SV_PACKED || count % sv_tag_scalars(shape) != 0) return sv_null();
     }
     return numbers_new(doc, SV_PACKED, elem, shape, data, count);
+}
+
+sv_value sv__packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data,
+                             size_t count)
+{
+    size_t esize = sv_elem_size(elem);
+    if (!doc || !esize || !data) return sv_null();
+    if (count > UINT32_MAX) {
+        if (doc->status == SV_OK) doc->status = SV_ERR_LIMIT;
+        return sv_null();
+    }
+    sv_value v = sv__make(SV_PACKED, elem, SV_F_BORROWED);
+    v.tag = (uint16_t)shape;
+    v.len = (uint32_t)count;
+    v.as.data = data;
+    return v;
 }
 
 sv_container *sv__box_new(sv_doc *doc, size_t item_size, size_t cap)

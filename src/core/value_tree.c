@@ -42,7 +42,8 @@ static bool opt_equal(const sv_value *a, const sv_value *b, unsigned depth)
 static bool equal_rec(const sv_value *a, const sv_value *b, unsigned depth)
 {
     if (depth > SV_TREE_MAX_DEPTH) return false;
-    if (a->kind != b->kind || a->sub != b->sub || a->flags != b->flags || a->tag != b->tag ||
+    if (a->kind != b->kind || a->sub != b->sub || ((a->flags ^ b->flags) & ~SV_F_BORROWED) ||
+        a->tag != b->tag ||
         a->len != b->len)
         return false;
     switch (a->kind) {
@@ -113,6 +114,7 @@ static sv_value copy_rec(sv_doc *doc, const sv_value *v, unsigned depth)
         if (!p) return sv_null();
         if (n) memcpy(p, v->as.data, n);
         r.as.data = p;
+        r.flags = v->flags & ~SV_F_BORROWED & 0x0F; /* the copy is the document's */
         return r;
     }
     case SV_ARRAY:

@@ -48,7 +48,11 @@ sv_status gd_dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsi
                         "%s of %ld items needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)",
                         gd_type_name(t), (long)count, n, dleft(d));
     size_t scalars = (size_t)count * per;
-    if (SV_LITTLE_ENDIAN) {
+    if (SV_LITTLE_ENDIAN && d->r->borrow_input && scalars &&
+        (uintptr_t)d->rd.p % sv_elem_size(elem) == 0) {
+        /* the input's bytes are the tree's: point at them (godot.h) */
+        *out = sv__packed_borrowed(d->doc, elem, shape, d->rd.p, scalars);
+    } else if (SV_LITTLE_ENDIAN) {
         *out = sv_packed(d->doc, elem, shape, d->rd.p, scalars);
     } else {
         *out = sv_packed(d->doc, elem, shape, NULL, scalars);

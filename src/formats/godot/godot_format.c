@@ -38,6 +38,8 @@ static bool exact_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *data
     if (len < 4 || (len & 3) || (data[0] == 0 && !nil_ok)) return false;
     sv_godot_opts o;
     sv_godot_opts_init(&o, profile);
+    /* The probe's document dies before data: no copy of packed arrays. */
+    o.borrow_input = true;
     size_t used = 0;
     sv_value v;
     return sv_godot_decode(doc, data, len, &o, &v, &used, NULL) == SV_OK && used == len;

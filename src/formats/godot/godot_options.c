@@ -9,7 +9,7 @@ static const size_t godot_opts_ends[] = {
     SV_OPTS_END(sv_godot_opts, profile),      SV_OPTS_END(sv_godot_opts, godot4_minor),
     SV_OPTS_END(sv_godot_opts, full_objects), SV_OPTS_END(sv_godot_opts, real_double),
     SV_OPTS_END(sv_godot_opts, framing),      SV_OPTS_END(sv_godot_opts, prefix_big_endian),
-    SV_OPTS_END(sv_godot_opts, limits),
+    SV_OPTS_END(sv_godot_opts, limits),       SV_OPTS_END(sv_godot_opts, borrow_input),
 };
 
 void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile)
@@ -44,6 +44,7 @@ void gd_rules_init(gd_rules *r, const sv_godot_opts *opts)
         r->real_double = opts->real_double;
     }
     r->full_objects = opts->full_objects;
+    r->borrow_input = opts->borrow_input;
     sv_limits lim = sv_limits_resolve(&opts->limits);
     r->max_depth = lim.max_depth;
     r->max_string = lim.max_string;
@@ -70,6 +71,7 @@ sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *opts
     if (st != SV_OK) return st;
     const sv_options *o = &ro;
     out->limits = o->limits;
+    out->borrow_input = o->borrow_input;
     const char *v;
     if ((v = sv_options_get(o, "objects"))) {
         if (!strcmp(v, "full"))
