@@ -212,9 +212,10 @@ static void sync_dir(const char *tmpl, size_t dir_len)
 }
 
 /* Writes through a temporary file in target's directory, then renames it
- * over target (with --sync, after an fsync). Signals that would end the process are held back meanwhile
- * (and act once the temporary file is renamed or removed), so no temporary
- * file is left behind. Returns 0 or an errno. */
+ * over target (with --sync, after an fsync). Signals that would end the
+ * process are held back meanwhile (and act once the temporary file is
+ * renamed or removed), so no temporary file is left behind. Returns 0 or an
+ * errno. */
 static int write_atomic(const char *target, const void *data, size_t len, mode_t mode)
 {
     const char *slash = strrchr(target, '/');

@@ -29,6 +29,8 @@ class Options(_c.Structure):
         ("values", _c.POINTER(_c.c_char_p)),
         ("count", _c.c_size_t),
         ("schema", _c.c_void_p),
+        # sv_options_init clears the whole C struct: every member must be here.
+        ("borrow_input", _c.c_bool),
     ]
 
 

@@ -4,6 +4,7 @@ detection, the format list, and the unpickler's refusal of foreign globals.
 Expected bytes come from the tables in tests/vectors/godot/spec/index.tsv
 (Godot's own unit tests, gdtype-python, godot-docs), typed JSON texts from
 docs/json.md."""
+import ctypes
 import io
 import math
 import os
@@ -167,6 +168,16 @@ class Registry(unittest.TestCase):
         self.assertTrue(table["json"].readable and table["json"].writable)
         self.assertIn("json", table["json"].extensions)
         self.assertIn("framing", table["godot4"].options)
+
+    def test_options_struct_matches_the_library(self):
+        # sv_options_init sets struct_size to the C struct's size and clears
+        # that many bytes: the ctypes mirror must be exactly as long, or the
+        # call writes past it.
+        from serval import _lib
+        room = ctypes.create_string_buffer(ctypes.sizeof(_lib.Options) + 64)
+        _lib.options_init(ctypes.cast(room, ctypes.POINTER(_lib.Options)))
+        size = struct.unpack_from("=I", room.raw)[0]
+        self.assertEqual(size, ctypes.sizeof(_lib.Options))
 
 
 if __name__ == "__main__":
