@@ -3,11 +3,12 @@
 // and compared with what the serval command writes for the same edit.
 // Nothing may leave the page: every request of the run is checked.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  ROOT, SAMPLES, TMP, cli, cliEdit, download, foreignRequests, launch, openFile, openViewer,
+  CLI, ROOT, SAMPLES, TMP, cli, cliEdit, download, foreignRequests, launch, openFile, openViewer,
   recordRequests, waitFor,
 } from './helpers.mjs';
 
@@ -269,7 +270,7 @@ describe('KingsIsle files with a type list', () => {
     assert.deepEqual(await download(page), fs.readFileSync(BIND), 'an untouched download is the file itself');
   });
 
-  test('a bad type list is refused with the reason; the list, the tree and the file stay', async (t) => {
+  test('a bad type list, or one the file does not fit, is refused with the reason; the list, the tree and the file stay', async (t) => {
     if (skip) return t.skip(skip);
     const bad = path.join(TMP, 'bad-types.json');
     // wiztype JSON cut short inside a class
@@ -281,6 +282,19 @@ describe('KingsIsle files with a type list', () => {
     assert.match(msg, /^type list bad-types\.json: .*json.*byte \d+/);
     assert.equal(await page.textContent('#types'), typesBefore);
     assert.equal(await page.locator('#tree .row').count(), rows);
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(typedDump().m_id.$u32));
+    assert.deepEqual(await download(page), fs.readFileSync(BIND));
+
+    // A list that loads but does not fit the file: m_id as a 64-bit integer,
+    // where the file has 32 bits. The reason is the command's.
+    const wrong = path.join(TMP, 'wrong-types.json');
+    fs.writeFileSync(wrong, fs.readFileSync(TYPES, 'utf8').replace('"type": "unsigned int"', '"type": "unsigned __int64"'));
+    const run = spawnSync(CLI, ['dump', '--schema', wrong, BIND]);
+    assert.equal(run.status, 1);
+    const reason = run.stderr.toString('utf8').trim().replace(/^serval: [^:]*: /, '');
+    assert.match(reason, /^kingsisle: .*byte 16.* at \/m_id: /, 'the command refuses it');
+    assert.equal(await changeTypes(wrong), `${reason} (the type list before stays in use)`);
+    assert.equal(await page.textContent('#types'), typesBefore);
     assert.equal(await inputAt('/m_id/$u32').inputValue(), String(typedDump().m_id.$u32));
     assert.deepEqual(await download(page), fs.readFileSync(BIND));
   });
@@ -325,6 +339,20 @@ describe('KingsIsle files with a type list', () => {
     await editTarget(literal, 'u32');
     assert.deepEqual(await download(page), cliEdit(xml, 'kingsisle-xml', '/m_id/$u32', literal, ['--schema', types]));
     assert.equal(await changeTypes(null), '');
+  });
+
+  test('a type list loaded while another format is shown applies to the KingsIsle file opened next', async (t) => {
+    if (skip) return t.skip(skip);
+    await openFile(page, GODOT_SAVE);
+    const rows = await page.locator('#tree .row').count();
+    assert.equal(await changeTypes(TYPES), '');
+    assert.equal(await page.inputValue('#format-select'), 'godot4');
+    assert.equal(await page.locator('#tree .row').count(), rows, 'the Godot file is not read again');
+    assert.match(await page.textContent('#status'), /kingsisle-types\.json loaded/);
+    await openFile(page, BIND);
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(typedDump().m_id.$u32));
+    assert.equal(await changeTypes(null), '');
+    assert.equal(await inputAt('/m_id/$u32').count(), 0);
   });
 });
 

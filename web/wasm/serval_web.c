@@ -54,11 +54,16 @@ static bool out_json_string(const char *s)
     return out_str("\"");
 }
 
+/* The library's message, after where unless the message already starts with
+ * it (it names its format). */
 static void set_error(const char *where, const sv_error *err)
 {
     char msg[900];
     sv_error_format(err, msg, sizeof msg);
-    snprintf(g_error, sizeof g_error, "%s: %s", where, msg);
+    if (err->format && strcmp(err->format, where) == 0)
+        snprintf(g_error, sizeof g_error, "%s", msg);
+    else
+        snprintf(g_error, sizeof g_error, "%s: %s", where, msg);
 }
 
 EMSCRIPTEN_KEEPALIVE uint8_t *svw_out_ptr(void)
