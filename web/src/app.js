@@ -49,9 +49,9 @@
     root: null,
     busy: false,
   };
-  // For tests and measurements: the last load's time in ms and a counter of
-  // finished operations.
-  window.servalViewer = { loadMs: null, loads: 0, progressSeen: 0, lastSearch: null, searchUpdates: 0 };
+  // For tests and measurements: the last load's time in ms, a counter of
+  // finished operations, and of finished type list changes (done or refused).
+  window.servalViewer = { loadMs: null, loads: 0, progressSeen: 0, lastSearch: null, searchUpdates: 0, typeChanges: 0 };
 
   function showProgress({ stage, fraction }) {
     $('progress-box').hidden = false;
@@ -233,6 +233,38 @@
     window.servalViewer.loads++;
     enableTools(true);
     status(`${text} (${Math.round(ms)} ms)`);
+  }
+
+  // ---- KingsIsle type lists ----------------------------------------------------------
+  // The worker keeps the type list; a change reads the open kingsisle or
+  // kingsisle-xml file again with it (edits kept). Refused: the list and the
+  // tree before stay, and the message says why.
+  const KINGSISLE = new Set(['kingsisle', 'kingsisle-xml']);
+
+  function showTypes(types) {
+    $('types').hidden = !types;
+    if (!types) return;
+    const classes = `${types.classes} class${types.classes === 1 ? '' : 'es'}`;
+    $('types-text').textContent = `KingsIsle type list in use: ${types.names.join(' + ')} (${types.kinds.join(', ')}; ${classes})`;
+  }
+
+  async function changeTypes(op, args) {
+    message('');
+    const t0 = performance.now();
+    const format = state.format;
+    const r = await busy(() => call(op, { ...args, format }));
+    if (r) {
+      showTypes(r.types);
+      const what = r.types ? `with the type list ${r.types.names.join(' + ')}` : 'without a type list';
+      if (r.root) {
+        await showRoot(r.root);
+        loaded(t0, `${state.name}, read as ${format} ${what}`);
+      } else {
+        status(r.types ? `Type list ${r.types.names.join(' + ')} loaded: KingsIsle files are read and written with it.`
+          : 'Type list removed: KingsIsle files are read without one.');
+      }
+    }
+    window.servalViewer.typeChanges++;
   }
 
   // ---- the tree ---------------------------------------------------------------------
@@ -515,6 +547,12 @@
     if (e.target.files[0]) importJson(e.target.files[0]);
     e.target.value = '';
   };
+  $('types-input').onchange = (e) => {
+    const files = [...e.target.files];
+    if (files.length) changeTypes('typesAdd', { files });
+    e.target.value = '';
+  };
+  $('types-remove').onclick = () => changeTypes('typesClear');
   $('format-select').onchange = (e) => {
     const name = e.target.value;
     if (state.fromBytes) {
@@ -547,6 +585,7 @@
     state.formats = r.formats;
     fillFormats([]);
     $('format-select').disabled = true;
+    $('types-button').hidden = !r.formats.some((f) => KINGSISLE.has(f.name));
     document.body.dataset.ready = '1';
   }, (e) => message(`The library did not start: ${e.message}`));
 })();

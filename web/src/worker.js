@@ -11,6 +11,13 @@ let formats = [];
 let bytes = null; // the opened file, kept to decode it again as another format
 let tree = null;
 let pkg = null; // an opened .resonitepackage: {data, members}
+let edited = false; // the tree differs from the bytes it was read from
+// The KingsIsle type list files in use, in load order ({name, data}); the
+// library keeps them merged (svw_types_load), this copy lets a failed
+// change be undone.
+let typeFiles = [];
+let typeInfo = null; // {classes, kinds} of the merged list
+const KINGSISLE = new Set(['kingsisle', 'kingsisle-xml']);
 
 const PAGE = 100;
 
@@ -121,6 +128,7 @@ function loadTree(text) {
   const t = parseTyped(text, (f) => progress('reading the tree', f));
   tree = t;
   index = null;
+  edited = false;
   treeVersion++;
   progress('done', 1);
 }
@@ -159,6 +167,7 @@ function edit(path, type, text, view) {
   const last = path[path.length - 1];
   if (Array.isArray(parent)) parent[last] = value;
   else parent.vals[last] = value;
+  edited = true;
   treeVersion++;
   if (index && view && view.length) index.update(tree, view);
   return { value: editText(value) };
@@ -218,6 +227,70 @@ function openBytes(data, name, format) {
   return { name, size: data.length, candidates, format: chosen, root: rootRow() };
 }
 
+// ---- KingsIsle type lists ---------------------------------------------------
+// The library keeps one merged type list for every kingsisle and
+// kingsisle-xml decode and encode. Changing it reads the open KingsIsle file
+// again: its bytes as they are now (with the edits made, written with the
+// list they were read with), decoded with the new list. If that fails, the
+// list before comes back and the tree stays as it was.
+
+// Gives the library the files as its type list (none: schema-less).
+function useTypes(files) {
+  if (files.length === 0) {
+    wasm._svw_types_clear();
+    return null;
+  }
+  const ptrs = [];
+  try {
+    for (const f of files) {
+      const p = wasm._malloc(Math.max(1, f.data.length));
+      if (!p) throw new Error('out of memory for the type list');
+      ptrs.push(p);
+      wasm.HEAPU8.set(f.data, p);
+      ptrs.push(cstr(f.name));
+    }
+    const n = files.length;
+    const table = wasm._malloc(12 * n);
+    ptrs.push(table);
+    const u32 = new Uint32Array(wasm.HEAPU8.buffer, table, 3 * n);
+    files.forEach((f, i) => {
+      u32[i] = ptrs[2 * i];
+      u32[n + i] = f.data.length;
+      u32[2 * n + i] = ptrs[2 * i + 1];
+    });
+    callOk(wasm._svw_types_load(table, table + 4 * n, table + 8 * n, n));
+  } finally {
+    for (const p of ptrs) wasm._free(p);
+  }
+  return JSON.parse(new TextDecoder().decode(takeOutput()));
+}
+
+// Switches to the type list files; format is the open file's (as the page
+// reads and writes it).
+function changeTypes(files, format) {
+  const redecode = tree && bytes && KINGSISLE.has(format);
+  // The file as it is now, with the type list it was read with.
+  const source = redecode && edited ? encodeFromPieces(format, writeTyped(tree), 0) : bytes;
+  progress('reading the type list', 0);
+  const info = useTypes(files);
+  if (redecode) {
+    try {
+      progress(`decoding as ${format}`, 0);
+      loadTree(decodeToText(format, source));
+    } catch (e) {
+      useTypes(typeFiles);
+      throw new Error(`${e.message} (the type list before stays in use)`);
+    }
+  }
+  typeFiles = files;
+  typeInfo = info;
+  return { types: typesShown(), root: redecode ? rootRow() : null };
+}
+
+function typesShown() {
+  return typeFiles.length ? { names: typeFiles.map((f) => f.name), ...typeInfo } : null;
+}
+
 const ops = {
   async init() {
     const b = atob(SERVAL_WASM_BASE64);
@@ -264,6 +337,17 @@ const ops = {
     loadTree(new TextDecoder().decode(data));
     bytes = null;
     return { name: file.name, size: data.length, root: rootRow() };
+  },
+  // Adds type list files after the ones in use (a class in a later file
+  // replaces one of the same hash).
+  async typesAdd({ files, format }) {
+    progress('reading the type list', 0);
+    const added = [];
+    for (const f of files) added.push({ name: f.name, data: new Uint8Array(await f.arrayBuffer()) });
+    return changeTypes(typeFiles.concat(added), format);
+  },
+  typesClear({ format }) {
+    return changeTypes([], format);
   },
   children({ path, offset, count }) {
     return children(path, offset || 0, count || PAGE);

@@ -161,11 +161,12 @@ export function spliceAt(text, pointer, literal) {
   return text.slice(0, a) + literal + text.slice(b);
 }
 
-// The edit the CLI makes: dump, splice, convert back.
-export function cliEdit(file, format, pointer, literal) {
-  const dump = cli(['dump', '--compact', '--from', format, file]).toString('utf8');
+// The edit the CLI makes: dump, splice, convert back; extra are options of
+// both runs (e.g. --schema TYPES).
+export function cliEdit(file, format, pointer, literal, extra = []) {
+  const dump = cli(['dump', '--compact', ...extra, '--from', format, file]).toString('utf8');
   const edited = spliceAt(dump, pointer, literal);
-  const out = cli(['conv', '--from', 'json', '--to', format, '-o', '-', '-'], Buffer.from(edited, 'utf8'));
+  const out = cli(['conv', ...extra, '--from', 'json', '--to', format, '-o', '-', '-'], Buffer.from(edited, 'utf8'));
   // the command ends JSON text with a newline; the page's download, as the
   // library writes it, does not
   return format === 'json' && out.at(-1) === 0x0a ? out.subarray(0, -1) : out;

@@ -3,11 +3,12 @@
 // and compared with what the serval command writes for the same edit.
 // Nothing may leave the page: every request of the run is checked.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  ROOT, SAMPLES, TMP, cli, cliEdit, download, foreignRequests, launch, openFile, openViewer,
+  CLI, ROOT, SAMPLES, TMP, cli, cliEdit, download, foreignRequests, launch, openFile, openViewer,
   recordRequests, waitFor,
 } from './helpers.mjs';
 
@@ -211,6 +212,148 @@ describe('a .resonitepackage', () => {
       t.diagnostic(`${member}: edited ${target.pointer} (${target.type}) = ${literal}`);
     });
   }
+});
+
+describe('KingsIsle files with a type list', () => {
+  const BIND = path.join(ROOT, 'examples/tiny.bind');
+  const TYPES = path.join(ROOT, 'examples/kingsisle-types.json');
+  const SCHEMA = ['--schema', TYPES];
+  // What the command reads with the type list: the values the tree must show.
+  const typedDump = () => JSON.parse(cli(['dump', '--compact', ...SCHEMA, BIND]).toString('utf8'));
+  const rawDump = (file) => JSON.parse(cli(['dump', '--compact', '--from', 'kingsisle', file]).toString('utf8'));
+
+  // Loads type list files (or removes the list: null) and waits until the
+  // page has done it or refused.
+  async function changeTypes(files) {
+    const before = await page.evaluate(() => window.servalViewer.typeChanges);
+    if (files) await page.setInputFiles('#types-input', files);
+    else await page.click('#types-remove');
+    await waitFor(page, (n) => window.servalViewer.typeChanges > n, before, 60000);
+    return (await page.isVisible('#message')) ? await page.textContent('#message') : '';
+  }
+  const inputAt = (pointer) => page.locator(`#tree input.edit[data-pointer="${pointer}"]`);
+  // The raw bits of a property without a type list: its row expanded.
+  async function rawBits(hash) {
+    await page.click(`#tree .row[data-pointer="/${hash}"] .toggle`);
+    return inputAt(`/${hash}/data/$bytes`).inputValue();
+  }
+  const rowValues = (pointer) => page.locator(`#tree .row[data-pointer="${pointer}"] input`).evaluateAll((els) => els.map((e) => e.value));
+
+  let skip = null;
+  before(async () => {
+    if (!(await pageFormats()).includes('kingsisle')) skip = 'the page was built without kingsisle (scripts/install-web-deps.sh builds its libraries)';
+  });
+
+  test('the type list turns raw bits into typed values, as the command reads them; untouched, the same bytes', async (t) => {
+    if (skip) return t.skip(skip);
+    assert.equal(await page.isVisible('#types-button'), true, 'the Type list button is there');
+    const r = await openFile(page, BIND);
+    assert.equal(r.message, '');
+    assert.equal(await page.inputValue('#format-select'), 'kingsisle');
+    // Without a type list: hashes and raw bits, as `serval dump` without one.
+    const raw = rawDump(BIND);
+    assert.equal(await page.locator('#tree .row[data-pointer=""] .type').textContent(), String(raw.$class));
+    assert.equal(await rawBits(2301988666), raw['2301988666'].data.$bytes);
+
+    assert.equal(await changeTypes(TYPES), '');
+    assert.match(await page.textContent('#types'), /kingsisle-types\.json \(wiztype-v2; 1 class\)/);
+    const d = typedDump();
+    assert.equal(d.$class, 'class Tiny');
+    assert.equal(await page.locator('#tree .row[data-pointer="/2301988666"]').count(), 0, 'the raw property is gone');
+    // the root row's type is the class, named by the list (a hash without it)
+    assert.equal(await page.locator('#tree .row[data-pointer=""] .type').textContent(), d.$class);
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(d.m_id.$u32));
+    assert.equal(await inputAt('/m_id/$u32').getAttribute('data-type'), 'u32');
+    assert.equal(await inputAt('/m_on').inputValue(), String(d.m_on));
+    assert.equal(await inputAt('/m_name').inputValue(), d.m_name);
+    assert.deepEqual((await rowValues('/m_pos')).map(Number), d.m_pos.$vector3);
+    assert.deepEqual(await download(page), fs.readFileSync(BIND), 'an untouched download is the file itself');
+  });
+
+  test('a bad type list, or one the file does not fit, is refused with the reason; the list, the tree and the file stay', async (t) => {
+    if (skip) return t.skip(skip);
+    const bad = path.join(TMP, 'bad-types.json');
+    // wiztype JSON cut short inside a class
+    fs.writeFileSync(bad, '{"version": 2, "classes": {"1": {"name": 5');
+    const typesBefore = await page.textContent('#types');
+    const rows = await page.locator('#tree .row').count();
+    const msg = await changeTypes(bad);
+    t.diagnostic(msg);
+    assert.match(msg, /^type list bad-types\.json: .*json.*byte \d+/);
+    assert.equal(await page.textContent('#types'), typesBefore);
+    assert.equal(await page.locator('#tree .row').count(), rows);
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(typedDump().m_id.$u32));
+    assert.deepEqual(await download(page), fs.readFileSync(BIND));
+
+    // A list that loads but does not fit the file: m_id as a 64-bit integer,
+    // where the file has 32 bits. The reason is the command's.
+    const wrong = path.join(TMP, 'wrong-types.json');
+    fs.writeFileSync(wrong, fs.readFileSync(TYPES, 'utf8').replace('"type": "unsigned int"', '"type": "unsigned __int64"'));
+    const run = spawnSync(CLI, ['dump', '--schema', wrong, BIND]);
+    assert.equal(run.status, 1);
+    const reason = run.stderr.toString('utf8').trim().replace(/^serval: [^:]*: /, '');
+    assert.match(reason, /^kingsisle: .*byte 16.* at \/m_id: /, 'the command refuses it');
+    assert.equal(await changeTypes(wrong), `${reason} (the type list before stays in use)`);
+    assert.equal(await page.textContent('#types'), typesBefore);
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(typedDump().m_id.$u32));
+    assert.deepEqual(await download(page), fs.readFileSync(BIND));
+  });
+
+  test('an edited typed leaf is written as the command writes it with the type list; removing the list keeps the edit', async (t) => {
+    if (skip) return t.skip(skip);
+    const d = typedDump();
+    const literal = String(d.m_id.$u32 + 1);
+    const id = inputAt('/m_id/$u32');
+    await id.evaluate((el) => { el.dataset.testTarget = '1'; });
+    await editTarget(literal, 'u32');
+    const edited = await download(page);
+    const expected = cliEdit(BIND, 'kingsisle', '/m_id/$u32', literal, SCHEMA);
+    assert.notDeepEqual(expected, fs.readFileSync(BIND));
+    assert.deepEqual(edited, expected, `m_id = ${literal} matches the command`);
+
+    // Without the list the file is read again as it is now (the edit in it):
+    // raw bits, as the command reads the edited bytes.
+    const file = path.join(TMP, 'tiny-edited.bind');
+    fs.writeFileSync(file, expected);
+    assert.equal(await changeTypes(null), '');
+    assert.equal(await page.isVisible('#types'), false);
+    assert.equal(await rawBits(2301988666), rawDump(file)['2301988666'].data.$bytes);
+    assert.deepEqual(await download(page), expected);
+  });
+
+  test('kingsisle-xml: typed values with the type list, and an edit written as the command does', async (t) => {
+    if (skip) return t.skip(skip);
+    const xml = path.join(ROOT, 'tests/vectors/kingsisle/tiny.xml');
+    const types = path.join(ROOT, 'tests/vectors/kingsisle/tiny-types.json');
+    await openFile(page, xml);
+    assert.equal(await page.inputValue('#format-select'), 'kingsisle-xml');
+    assert.equal(await inputAt('/m_id').getAttribute('data-type'), 'string', 'text without a type list');
+    assert.equal(await changeTypes(types), '');
+    const d = JSON.parse(cli(['dump', '--compact', '--schema', types, xml]).toString('utf8'));
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(d.m_id.$u32));
+    assert.deepEqual((await rowValues('/m_pos')).map(Number), d.m_pos.$vector3);
+    assert.deepEqual(await download(page), fs.readFileSync(xml));
+    const id = inputAt('/m_id/$u32');
+    await id.evaluate((el) => { el.dataset.testTarget = '1'; });
+    const literal = String(d.m_id.$u32 + 5);
+    await editTarget(literal, 'u32');
+    assert.deepEqual(await download(page), cliEdit(xml, 'kingsisle-xml', '/m_id/$u32', literal, ['--schema', types]));
+    assert.equal(await changeTypes(null), '');
+  });
+
+  test('a type list loaded while another format is shown applies to the KingsIsle file opened next', async (t) => {
+    if (skip) return t.skip(skip);
+    await openFile(page, GODOT_SAVE);
+    const rows = await page.locator('#tree .row').count();
+    assert.equal(await changeTypes(TYPES), '');
+    assert.equal(await page.inputValue('#format-select'), 'godot4');
+    assert.equal(await page.locator('#tree .row').count(), rows, 'the Godot file is not read again');
+    assert.match(await page.textContent('#status'), /kingsisle-types\.json loaded/);
+    await openFile(page, BIND);
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(typedDump().m_id.$u32));
+    assert.equal(await changeTypes(null), '');
+    assert.equal(await inputAt('/m_id/$u32').count(), 0);
+  });
 });
 
 describe('the Godot save', () => {

@@ -5,7 +5,11 @@
  * over as serval's typed JSON (lossless), and typed JSON comes back to be
  * encoded into a format. Results go to one output buffer, read with
  * svw_out_ptr/svw_out_len and released with svw_out_free; a failure leaves
- * its message (format, byte offset, JSON Pointer path) in svw_error. */
+ * its message (format, byte offset, JSON Pointer path) in svw_error.
+ *
+ * A KingsIsle type list, once loaded (svw_types_load), is kept and drives
+ * every kingsisle and kingsisle-xml decode and encode until it is cleared,
+ * so a file is written back with the types it was read with. */
 #include <emscripten/emscripten.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,11 +54,16 @@ static bool out_json_string(const char *s)
     return out_str("\"");
 }
 
+/* The library's message, after where unless the message already starts with
+ * it (it names its format). */
 static void set_error(const char *where, const sv_error *err)
 {
     char msg[900];
     sv_error_format(err, msg, sizeof msg);
-    snprintf(g_error, sizeof g_error, "%s: %s", where, msg);
+    if (err->format && strcmp(err->format, where) == 0)
+        snprintf(g_error, sizeof g_error, "%s", msg);
+    else
+        snprintf(g_error, sizeof g_error, "%s: %s", where, msg);
 }
 
 EMSCRIPTEN_KEEPALIVE uint8_t *svw_out_ptr(void)
@@ -153,6 +162,120 @@ EMSCRIPTEN_KEEPALIVE int svw_detect(const uint8_t *data, size_t len, const char 
     return ok ? 0 : 1;
 }
 
+#if SERVAL_WITH_KINGSISLE
+/* The type list in use, or NULL (schema-less). */
+static sv_kingsisle_types *g_types;
+
+/* Replaces the type list in use with the files given (count of them: their
+ * bytes, lengths and names, as arrays), merged in that order: a class in a
+ * later file replaces the one of the same hash before it, as the command's
+ * repeated --schema does. On failure the one in use stays and svw_error has
+ * the library's reason (the file's name, format, byte offset). On success
+ * the output buffer has {"classes": N, "kinds": ["wiztype-v2", ...]}. */
+EMSCRIPTEN_KEEPALIVE int svw_types_load(const uint8_t *const *data, const size_t *lens,
+                                        const char *const *names, size_t count)
+{
+    if (count == 0) {
+        snprintf(g_error, sizeof g_error, "type list: no file given");
+        return 1;
+    }
+    sv_kingsisle_types *t = sv_kingsisle_types_new(NULL);
+    if (!t) {
+        snprintf(g_error, sizeof g_error, "out of memory");
+        return 1;
+    }
+    sv_error err;
+    sv_error_clear(&err);
+    for (size_t i = 0; i < count; i++) {
+        if (sv_kingsisle_types_add(t, data[i], lens[i], names[i], &err) != SV_OK) {
+            char where[300];
+            snprintf(where, sizeof where, "type list %s", names[i]);
+            set_error(where, &err);
+            sv_kingsisle_types_free(t);
+            return 1;
+        }
+    }
+    char head[64];
+    snprintf(head, sizeof head, "{\"classes\":%zu,\"kinds\":[", sv_kingsisle_types_class_count(t));
+    out_reset();
+    bool ok = out_str(head);
+    for (size_t i = 0; ok && i < count; i++) {
+        const char *kind = "";
+        sv_kingsisle_types_probe(data[i], lens[i], &kind);
+        ok = (i == 0 || out_str(",")) && out_json_string(kind);
+    }
+    ok = ok && out_str("]}");
+    if (!ok) {
+        snprintf(g_error, sizeof g_error, "out of memory");
+        sv_kingsisle_types_free(t);
+        return 1;
+    }
+    sv_kingsisle_types_free(g_types);
+    g_types = t;
+    return 0;
+}
+
+/* Back to schema-less KingsIsle decoding. */
+EMSCRIPTEN_KEEPALIVE void svw_types_clear(void)
+{
+    sv_kingsisle_types_free(g_types);
+    g_types = NULL;
+}
+
+/* The KingsIsle codec with the type list in use, for the two KingsIsle
+ * formats when one is loaded; false otherwise (the registry's codec runs).
+ * The viewer passes no format options, so the codec's defaults stand, as
+ * they do in the registry's call. */
+static bool typed_kingsisle(const sv_format *f)
+{
+    return g_types && (f == &sv_format_kingsisle || f == &sv_format_kingsisle_xml);
+}
+
+static sv_status decode_with(const sv_format *f, sv_doc *doc, const uint8_t *data, size_t len,
+                             sv_value *root, sv_error *err)
+{
+    if (typed_kingsisle(f)) {
+        sv_kingsisle_opts ko;
+        sv_kingsisle_opts_init(&ko);
+        ko.types = g_types;
+        return f == &sv_format_kingsisle ? sv_kingsisle_decode(doc, data, len, &ko, root, err)
+                                         : sv_kingsisle_xml_decode(doc, data, len, &ko, root, err);
+    }
+    sv_options opts;
+    sv_options_init(&opts);
+    return f->decode(doc, data, len, &opts, root, err);
+}
+
+static sv_status encode_with(const sv_format *f, const sv_value *root, sv_buf *out, sv_error *err)
+{
+    if (typed_kingsisle(f)) {
+        sv_kingsisle_opts ko;
+        sv_kingsisle_opts_init(&ko);
+        ko.types = g_types;
+        return f == &sv_format_kingsisle ? sv_kingsisle_encode(root, &ko, out, err)
+                                         : sv_kingsisle_xml_encode(root, &ko, out, err);
+    }
+    sv_options opts;
+    sv_options_init(&opts);
+    return f->encode(root, &opts, out, err);
+}
+#else
+static sv_status decode_with(const sv_format *f, sv_doc *doc, const uint8_t *data, size_t len,
+                             sv_value *root, sv_error *err)
+{
+    sv_options opts;
+    sv_options_init(&opts);
+    return f->decode(doc, data, len, &opts, root, err);
+}
+
+static sv_status encode_with(const sv_format *f, const sv_value *root, sv_buf *out, sv_error *err)
+{
+    sv_options opts;
+    sv_options_init(&opts);
+    return f->encode(root, &opts, out, err);
+}
+#endif
+
 /* Decodes data as format fmt and leaves its compact typed JSON in the
  * output buffer. */
 EMSCRIPTEN_KEEPALIVE int svw_decode(const char *fmt, const uint8_t *data, size_t len)
@@ -167,13 +290,11 @@ EMSCRIPTEN_KEEPALIVE int svw_decode(const char *fmt, const uint8_t *data, size_t
         snprintf(g_error, sizeof g_error, "out of memory");
         return 1;
     }
-    sv_options opts;
-    sv_options_init(&opts);
     sv_error err;
     sv_error_clear(&err);
     sv_value root;
     int rc = 1;
-    if (f->decode(doc, data, len, &opts, &root, &err) != SV_OK) {
+    if (decode_with(f, doc, data, len, &root, &err) != SV_OK) {
         set_error(f->name, &err);
     } else {
         out_reset();
@@ -216,9 +337,7 @@ EMSCRIPTEN_KEEPALIVE int svw_encode(const char *fmt, const char *json, size_t le
             jo.indent = indent;
             st = sv_json_encode(&root, &jo, &g_out, &err);
         } else {
-            sv_options opts;
-            sv_options_init(&opts);
-            st = f->encode(&root, &opts, &g_out, &err);
+            st = encode_with(f, &root, &g_out, &err);
         }
         if (st != SV_OK) {
             set_error(f->name, &err);
