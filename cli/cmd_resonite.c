@@ -76,6 +76,7 @@ static const char help_package[] =
     "Options:\n"
     "  -o, --output DIR    extract: the directory to write into; pack: the\n"
     "                      package to write\n"
+    "  --sync              extract, pack: fsync each file before its rename\n"
     "  --compact           dump: no whitespace\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
