@@ -230,10 +230,12 @@ static bool typed_kingsisle(const sv_format *f)
 {
     return g_types && (f == &sv_format_kingsisle || f == &sv_format_kingsisle_xml);
 }
+#endif
 
 static sv_status decode_with(const sv_format *f, sv_doc *doc, const uint8_t *data, size_t len,
                              sv_value *root, sv_error *err)
 {
+#if SERVAL_WITH_KINGSISLE
     if (typed_kingsisle(f)) {
         sv_kingsisle_opts ko;
         sv_kingsisle_opts_init(&ko);
@@ -241,6 +243,7 @@ static sv_status decode_with(const sv_format *f, sv_doc *doc, const uint8_t *dat
         return f == &sv_format_kingsisle ? sv_kingsisle_decode(doc, data, len, &ko, root, err)
                                          : sv_kingsisle_xml_decode(doc, data, len, &ko, root, err);
     }
+#endif
     sv_options opts;
     sv_options_init(&opts);
     return f->decode(doc, data, len, &opts, root, err);
@@ -248,6 +251,7 @@ static sv_status decode_with(const sv_format *f, sv_doc *doc, const uint8_t *dat
 
 static sv_status encode_with(const sv_format *f, const sv_value *root, sv_buf *out, sv_error *err)
 {
+#if SERVAL_WITH_KINGSISLE
     if (typed_kingsisle(f)) {
         sv_kingsisle_opts ko;
         sv_kingsisle_opts_init(&ko);
@@ -255,26 +259,11 @@ static sv_status encode_with(const sv_format *f, const sv_value *root, sv_buf *o
         return f == &sv_format_kingsisle ? sv_kingsisle_encode(root, &ko, out, err)
                                          : sv_kingsisle_xml_encode(root, &ko, out, err);
     }
-    sv_options opts;
-    sv_options_init(&opts);
-    return f->encode(root, &opts, out, err);
-}
-#else
-static sv_status decode_with(const sv_format *f, sv_doc *doc, const uint8_t *data, size_t len,
-                             sv_value *root, sv_error *err)
-{
-    sv_options opts;
-    sv_options_init(&opts);
-    return f->decode(doc, data, len, &opts, root, err);
-}
-
-static sv_status encode_with(const sv_format *f, const sv_value *root, sv_buf *out, sv_error *err)
-{
-    sv_options opts;
-    sv_options_init(&opts);
-    return f->encode(root, &opts, out, err);
-}
 #endif
+    sv_options opts;
+    sv_options_init(&opts);
+    return f->encode(root, &opts, out, err);
+}
 
 /* Decodes data as format fmt and leaves its compact typed JSON in the
  * output buffer. */
