@@ -37,6 +37,20 @@ static void record(void *ctx, const sv_convert_change *c)
         assert_non_null(c->becomes);
 }
 
+/* sv_convert_lower to format fmt in lossy mode, every change recorded in *s. */
+static sv_status lower_lossy(const char *fmt, const sv_value *tree, seen *s, sv_value *out,
+                             size_t *changes, sv_error *err)
+{
+    sv_convert_opts o;
+    sv_convert_opts_init(&o);
+    o.lossy = true;
+    o.report = record;
+    o.report_ctx = s;
+    *changes = 0;
+    sv_error_clear(err);
+    return sv_convert_lower(test_doc, sv_format_find(fmt), tree, &o, out, changes, err);
+}
+
 static sv_value str(const char *s)
 {
     return sv_strz(test_doc, s);
@@ -122,17 +136,10 @@ static void test_vector3_to_bson_lossy(void **state)
     (void)state;
     sv_value t = godot_tree();
     seen s = {0};
-    sv_convert_opts o;
-    sv_convert_opts_init(&o);
-    o.lossy = true;
-    o.report = record;
-    o.report_ctx = &s;
     sv_error err;
-    sv_error_clear(&err);
-    size_t changes = 0;
+    size_t changes;
     sv_value out;
-    assert_int_equal(
-        sv_convert_lower(test_doc, sv_format_find("bson"), &t, &o, &out, &changes, &err), SV_OK);
+    assert_int_equal(lower_lossy("bson", &t, &s, &out, &changes, &err), SV_OK);
     assert_int_equal(changes, 2);
     assert_string_equal(s.lines[0], "/pos|a vector3 became an array of 3 numbers|0");
     assert_string_equal(
@@ -229,17 +236,10 @@ static void test_godot3_rounding(void **state)
     sv_value t = tree_map(2, str("a"), sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F64, exact),
                           str("b"), sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F64, inexact));
     seen s = {0};
-    sv_convert_opts o;
-    sv_convert_opts_init(&o);
-    o.lossy = true;
-    o.report = record;
-    o.report_ctx = &s;
     sv_value out;
-    size_t changes = 0;
+    size_t changes;
     sv_error err;
-    sv_error_clear(&err);
-    assert_int_equal(
-        sv_convert_lower(test_doc, sv_format_find("godot3"), &t, &o, &out, &changes, &err), SV_OK);
+    assert_int_equal(lower_lossy("godot3", &t, &s, &out, &changes, &err), SV_OK);
     assert_int_equal(changes, 1);
     assert_string_equal(s.lines[0], "/b|a vector3 became a Vector3 of float32 numbers (rounded)|0");
     const sv_value *b = sv_map_getz(&out, "b");
@@ -259,18 +259,10 @@ static void test_bson_refusals_and_keys(void **state)
     sv_value t = tree_map(2, str("big"), sv_uint(UINT64_C(9223372036854775808)), str("inv"),
                           tree_map(1, sv_int(42), str("map")));
     seen s = {0};
-    sv_convert_opts o;
-    sv_convert_opts_init(&o);
-    o.lossy = true;
-    o.report = record;
-    o.report_ctx = &s;
     sv_value out;
-    size_t changes = 0;
+    size_t changes;
     sv_error err;
-    sv_error_clear(&err);
-    assert_int_equal(
-        sv_convert_lower(test_doc, sv_format_find("bson"), &t, &o, &out, &changes, &err),
-        SV_ERR_UNSUPPORTED);
+    assert_int_equal(lower_lossy("bson", &t, &s, &out, &changes, &err), SV_ERR_UNSUPPORTED);
     assert_int_equal(s.n, 2);
     assert_string_equal(s.lines[0],
                         "/big|a uint has no BSON form: 9223372036854775808 is above int64|1");
@@ -280,8 +272,7 @@ static void test_bson_refusals_and_keys(void **state)
 
     sv_value ok = tree_map(1, str("inv"), tree_map(1, sv_int(42), str("map")));
     s.n = 0;
-    assert_int_equal(
-        sv_convert_lower(test_doc, sv_format_find("bson"), &ok, &o, &out, &changes, &err), SV_OK);
+    assert_int_equal(lower_lossy("bson", &ok, &s, &out, &changes, &err), SV_OK);
     const sv_pair *p = sv_pair_at(sv_map_getz(&out, "inv"), 0);
     assert_int_equal(sv_kind_of(&p->key), SV_STRING);
     assert_string_equal(sv_get_str(&p->key, NULL), "42");
@@ -336,18 +327,10 @@ static void test_file_data_and_bson_types_to_godot(void **state)
         sv_set_meta(test_doc, &root,
                     tree_map(2, str("framing"), str("header"), str("compression"), str("brotli"))));
     seen s = {0};
-    sv_convert_opts o;
-    sv_convert_opts_init(&o);
-    o.lossy = true;
-    o.report = record;
-    o.report_ctx = &s;
     sv_value out;
-    size_t changes = 0;
+    size_t changes;
     sv_error err;
-    sv_error_clear(&err);
-    assert_int_equal(
-        sv_convert_lower(test_doc, sv_format_find("godot4"), &root, &o, &out, &changes, &err),
-        SV_OK);
+    assert_int_equal(lower_lossy("godot4", &root, &s, &out, &changes, &err), SV_OK);
     assert_int_equal(s.n, 2);
     assert_string_equal(s.lines[0], "/URL|a string tagged url became a String|0");
     assert_string_equal(s.lines[1], "/odd|an array became an Array (its keys dropped)|0");
