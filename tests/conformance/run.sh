@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# The conformance suite: every test vector, every engine-oracle vector and
+# every real sample (when ../shared/samples is beside the checkout) through
+# the paths users take, each asserting identical bytes:
+#
+#   direct  serval conv --from F [-I ...] --to F FILE
+#   dump    serval dump --from F [-I ...] FILE | serval conv --to F -
+#   jq      serval dump ... | jq . | serval conv --to F -        (jq as installed:
+#           Debian 12's is 1.6, which prints numbers through doubles)
+#   edit    serval dump ... | jq '<one number leaf moved by one>' | serval conv:
+#           the result decodes to exactly the edited tree, and for formats that
+#           do not compress, has the input's length and differs from it only
+#           inside an 8-byte window (the leaf's own bytes)
+#   python  serval.loads then serval.dumps (bindings/python/tests/roundtrip.py),
+#           when the module is built
+#
+#   bash tests/conformance/run.sh PATH-TO-SERVAL [PATHS]
+#
+# PATHS is a comma list of the paths above (default: all). The second command
+# of each pipe takes no -O: what the first decoded must be in the tree. Only
+# the type list (--schema) is given to both sides, as it is not data.
+# Prints a table of counts per format and path, the failures, and last
+# "N passed, M failed, K skipped". Exits 1 when anything failed.
+set -u
+
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+    echo "usage: bash run.sh PATH-TO-SERVAL [PATHS]" >&2
+    exit 2
+fi
+SERVAL=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+PATHS=${2:-direct,dump,jq,edit,python}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+V="$TOP/tests/vectors"
+SAMPLES="$TOP/../shared/samples"
+PYRT="$TOP/bindings/python/tests/roundtrip.py"
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/serval-conf.XXXXXX") || exit 3
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch" || exit 3
+
+have_path() { case ",$PATHS," in *",$1,"*) return 0 ;; esac; return 1; }
+HAVE_JQ=0
+command -v jq >/dev/null 2>&1 && HAVE_JQ=1
+HAVE_PY=0
+if have_path python && [ -f "$PYRT" ] && command -v python3 >/dev/null 2>&1; then
+    SERVAL_BUILD=$(dirname "$SERVAL") python3 "$PYRT" --probe >/dev/null 2>&1 && HAVE_PY=1
+fi
+export SERVAL_BUILD=$(dirname "$SERVAL")
+
+declare -A N_PASS N_FAIL
+FORMATS=()
+PASS=0
+FAIL=0
+SKIP=0
+FAILURES="$scratch/failures.txt"
+: >"$FAILURES"
+
+count() { # FORMAT PATH ok|fail [MESSAGE]
+    local k="$1/$2"
+    case " ${FORMATS[*]-} " in *" $1 "*) ;; *) FORMATS+=("$1") ;; esac
+    if [ "$3" = ok ]; then
+        N_PASS[$k]=$((${N_PASS[$k]:-0} + 1))
+        PASS=$((PASS + 1))
+    else
+        N_FAIL[$k]=$((${N_FAIL[$k]:-0} + 1))
+        FAIL=$((FAIL + 1))
+        echo "FAIL [$2] $4" >>"$FAILURES"
+    fi
+}
+
+# The edit: the first number leaf outside "$" bookkeeping ($meta, $raw,
+# $class, $ref, $str, $elem and map keys) changes to a value every width and
+# float type holds exactly: a whole number becomes 0 (0 becomes 1), any
+# other 0.5. No such leaf: the first plain bool is flipped. Prints nothing
+# when the tree has neither.
+EDIT_FILTER='
+def bookkeeping: map(select(type == "string")) |
+  any(. == "$meta" or . == "$raw" or . == "$class" or . == "$ref" or . == "$str" or . == "$elem"
+      or . == "$uint" or . == "$int" or startswith("$$"));
+def mapkey($p): ($p | length) >= 2 and ($p[-1] == 0) and ($p[-2] | type == "number")
+  and (($p | length) >= 3) and ($p[-3] == "$map");
+[paths(type == "number") | select((bookkeeping | not) and (mapkey(.) | not))] as $n
+| [paths(type == "boolean") | select(bookkeeping | not)] as $b
+| if ($n | length) > 0 then
+    ($n[0]) as $p | getpath($p) as $v
+    | {path: $p, value: (if $v == 0 then 1 elif $v == ($v | floor) then 0 else 0.5 end)}
+  elif ($b | length) > 0 then
+    ($b[0]) as $p | {path: $p, value: (getpath($p) | not)}
+  else empty end'
+
+COMPRESSED_RE='\.(brson|7zbson|lz4bson)$'
+
+# case FORMAT LABEL FILE [options...]: one input through every path. The
+# options are -I NAME=VALUE pairs and --schema FILE; --schema goes to both
+# commands, -I only to the reading one.
+run_case() {
+    local fmt=$1 label=$2 file=$3
+    shift 3
+    local -a in_opts=("$@") schema=()
+    local i
+    for ((i = 0; i < ${#in_opts[@]}; i++)); do
+        if [ "${in_opts[$i]}" = --schema ]; then schema+=(--schema "${in_opts[$((i + 1))]}"); fi
+    done
+    if have_path direct; then
+        if "$SERVAL" conv --from "$fmt" "${in_opts[@]}" --to "$fmt" -o direct.out "$file" 2>err.txt \
+            && cmp -s direct.out "$file"; then
+            count "$fmt" direct ok
+        else
+            count "$fmt" direct fail "$label ($fmt): $(head -c 300 err.txt)"
+        fi
+    fi
+    if ! "$SERVAL" dump --from "$fmt" "${in_opts[@]}" "$file" >dump.json 2>err.txt; then
+        local p
+        for p in dump jq edit python; do
+            have_path "$p" && count "$fmt" "$p" fail "$label ($fmt): dump: $(head -c 300 err.txt)"
+        done
+        return
+    fi
+    if have_path dump; then
+        if "$SERVAL" conv --to "$fmt" "${schema[@]+"${schema[@]}"}" -o dump.out - <dump.json 2>err.txt \
+            && cmp -s dump.out "$file"; then
+            count "$fmt" dump ok
+        else
+            count "$fmt" dump fail "$label ($fmt): $(head -c 300 err.txt)"
+        fi
+    fi
+    if have_path jq; then
+        if [ "$HAVE_JQ" = 0 ]; then
+            SKIP=$((SKIP + 1))
+        elif jq . <dump.json >jq.json 2>err.txt \
+            && "$SERVAL" conv --to "$fmt" "${schema[@]+"${schema[@]}"}" -o jq.out jq.json 2>err.txt \
+            && cmp -s jq.out "$file"; then
+            count "$fmt" jq ok
+        else
+            count "$fmt" jq fail "$label ($fmt): $(head -c 300 err.txt)"
+        fi
+    fi
+    if have_path edit; then
+        if [ "$HAVE_JQ" = 0 ]; then
+            SKIP=$((SKIP + 1))
+        else
+            edit_case "$fmt" "$label" "$file"
+        fi
+    fi
+    if have_path python; then
+        if [ "$HAVE_PY" = 0 ]; then
+            SKIP=$((SKIP + 1))
+        else
+            local -a py_opts=()
+            for ((i = 0; i < ${#in_opts[@]}; i++)); do
+                case "${in_opts[$i]}" in
+                    -I) py_opts+=("${in_opts[$((i + 1))]}"); i=$((i + 1)) ;;
+                    --schema) py_opts+=("schema=${in_opts[$((i + 1))]}"); i=$((i + 1)) ;;
+                esac
+            done
+            if python3 "$PYRT" "$fmt" "$file" py.out "${py_opts[@]+"${py_opts[@]}"}" 2>err.txt \
+                && cmp -s py.out "$file"; then
+                count "$fmt" python ok
+            else
+                count "$fmt" python fail "$label ($fmt): $(head -c 300 err.txt)"
+            fi
+        fi
+    fi
+}
+
+edit_case() {
+    local fmt=$1 label=$2 file=$3
+    local edit
+    edit=$(jq -c "$EDIT_FILTER" dump.json 2>err.txt) || {
+        count "$fmt" edit fail "$label ($fmt): jq: $(head -c 300 err.txt)"
+        return
+    }
+    if [ -z "$edit" ]; then
+        SKIP=$((SKIP + 1))
+        return
+    fi
+    jq --argjson e "$edit" 'setpath($e.path; $e.value)' dump.json >edited.json
+    if ! "$SERVAL" conv --to "$fmt" "${schema[@]+"${schema[@]}"}" -o edit.out edited.json 2>err.txt; then
+        count "$fmt" edit fail "$label ($fmt): edit $edit: $(head -c 300 err.txt)"
+        return
+    fi
+    # The output read back is the edited tree, compared as jq sees both.
+    if ! "$SERVAL" dump --from "$fmt" "${in_opts[@]}" edit.out 2>err.txt | jq -S . >back.json \
+        || ! jq -S . edited.json | cmp -s - back.json; then
+        count "$fmt" edit fail "$label ($fmt): edit $edit: the output does not read back as the edited tree $(head -c 200 err.txt)"
+        return
+    fi
+    if [[ ! "$file" =~ $COMPRESSED_RE ]] && ! window_ok "$file" edit.out; then
+        count "$fmt" edit fail "$label ($fmt): edit $edit changed bytes outside one 8-byte window"
+        return
+    fi
+    count "$fmt" edit ok
+}
+
+# window_ok A B: same length, and the bytes that differ lie within 8 bytes.
+window_ok() {
+    [ "$(stat -c %s "$1")" = "$(stat -c %s "$2")" ] || return 1
+    local span
+    span=$(cmp -l "$1" "$2" | awk 'NR == 1 {first = $1} {last = $1} END {print (NR ? last - first + 1 : 0)}')
+    [ "$span" -le 8 ]
+}
+
+hex2bin() { printf '%b' "$(printf '%s' "$1" | tr -d ' ' | sed 's/../\\x&/g')"; }
+
+# "a=b,c=d" or "-" -> -I a=b -I c=d in the array OPTS
+split_opts() {
+    OPTS=()
+    [ "$1" = "-" ] && return
+    local IFS=, kv
+    for kv in $1; do OPTS+=(-I "$kv"); done
+}
+
+# Vectors of bytes the engine ignores after a value: serval refuses them
+# unless -I trailing=allow, which drops those bytes on purpose, so no path can
+# give them back (tests/cli/cases/godot-dump-trailing-* cover the refusal).
+trailing_only() {
+    case "$1" in dec_rid_extra | dec_int_trailing | v3_dec_rid_extra | v3_dec_trailing) return 0 ;; esac
+    return 1
+}
+
+# --- Godot ---------------------------------------------------------------
+# Godot 3.2.3 oracle vectors: written by the engine (enc), or bytes the engine
+# reads (dec); encnp: the engine leaves NodePath pad bytes unwritten (garbage).
+while IFS=$'\t' read -r name kind opts _rest; do
+    case "$name" in \#* | "") continue ;; esac
+    case "$kind" in enc | encnp | dec) ;; *) continue ;; esac
+    trailing_only "$name" && continue
+    split_opts "$opts"
+    run_case godot3 "oracle/$name" "$V/godot/oracle/$name.bin" "${OPTS[@]+"${OPTS[@]}"}"
+done <"$V/godot/oracle/index.tsv"
+
+# Published vectors and rows from the layout rules (spec), and @gd-com/utils'.
+for index in "$V/godot/spec/index.tsv" "$V/godot/gdcom/index.tsv"; do
+    set_name=$(basename "$(dirname "$index")")
+    while IFS=$'\t' read -r name fmt opts _src kind hex _expected; do
+        case "$name" in \#* | "") continue ;; esac
+        case "$kind" in enc | dec) ;; *) continue ;; esac
+        trailing_only "$name" && continue
+        mkdir -p "vec/$set_name"
+        hex2bin "$hex" >"vec/$set_name/$name.bin"
+        split_opts "$opts"
+        run_case "$fmt" "$set_name/$name" "vec/$set_name/$name.bin" "${OPTS[@]+"${OPTS[@]}"}"
+    done <"$index"
+done
+
+# Godot 4.6 oracle vectors, when present: one .bin per vector, options in a
+# .opts file beside it ("-" or "a=b,c=d").
+if [ -d "$V/godot/oracle4" ]; then
+    for f in "$V"/godot/oracle4/*.bin; do
+        [ -e "$f" ] || continue
+        o=-
+        [ -f "${f%.bin}.opts" ] && o=$(cat "${f%.bin}.opts")
+        split_opts "$o"
+        run_case godot4 "oracle4/$(basename "$f" .bin)" "$f" "${OPTS[@]+"${OPTS[@]}"}"
+    done
+fi
+
+# --- BSON, Resonite, NoesisGUI ---------------------------------------------
+for f in "$V"/bson/*.bson; do run_case bson "bson/$(basename "$f")" "$f"; done
+for f in "$V"/resonite/*bson; do run_case resonite "resonite/$(basename "$f")" "$f"; done
+for f in "$V"/noesis/*.nsb; do run_case noesis "noesis/$(basename "$f")" "$f"; done
+
+# --- KingsIsle -------------------------------------------------------------
+KT="$V/kingsisle/tiny-types.json"
+run_case kingsisle kingsisle/tiny-shallow.bin "$V/kingsisle/tiny-shallow.bin" \
+    --schema "$KT" -I shallow=true -I flags=1 -I property_mask=7
+run_case kingsisle kingsisle/tiny-deep.bin "$V/kingsisle/tiny-deep.bin" --schema "$KT" -I flags=1 -I property_mask=7
+run_case kingsisle kingsisle/tiny-deep.bin-no-types "$V/kingsisle/tiny-deep.bin" -I flags=1
+run_case kingsisle kingsisle/tiny.bind "$V/kingsisle/tiny.bind" --schema "$KT"
+run_case kingsisle-xml kingsisle/tiny.xml "$V/kingsisle/tiny.xml" --schema "$KT"
+
+# --- Real samples ------------------------------------------------------------
+if [ -d "$SAMPLES" ]; then
+    for f in "$SAMPLES"/brson/*.brson; do
+        [ -e "$f" ] && run_case resonite "samples/brson/$(basename "$f")" "$f"
+    done
+    for f in "$SAMPLES"/noesis-nsb/*.nsb; do
+        [ -e "$f" ] && run_case noesis "samples/noesis-nsb/$(basename "$f")" "$f"
+    done
+    # katsuba's fixtures, each with its serializer options (config.json) and
+    # the type list katsuba decodes them with.
+    KS="$SAMPLES/kingsisle"
+    for cfg in "$KS"/*.config.json; do
+        [ -e "$cfg" ] || continue
+        bin=${cfg%.config.json}.bin
+        [ -f "$bin" ] || continue
+        mapfile -t OPTS < <(jq -r 'to_entries[] | "-I", "\(.key)=\(.value)"' "$cfg")
+        run_case kingsisle "samples/kingsisle/$(basename "$bin")" "$bin" --schema "$KS/types.json" "${OPTS[@]}"
+    done
+else
+    echo "# samples skipped: no ../shared/samples beside the checkout"
+fi
+
+# --- Report ------------------------------------------------------------------
+echo "# format         path     passed  failed"
+for fmt in "${FORMATS[@]}"; do
+    for p in direct dump jq edit python; do
+        k="$fmt/$p"
+        [ -n "${N_PASS[$k]:-}${N_FAIL[$k]:-}" ] || continue
+        printf '# %-14s %-8s %6d  %6d\n' "$fmt" "$p" "${N_PASS[$k]:-0}" "${N_FAIL[$k]:-0}"
+    done
+done
+if [ -s "$FAILURES" ]; then
+    head -n 200 "$FAILURES"
+    n=$(wc -l <"$FAILURES")
+    [ "$n" -gt 200 ] && echo "# ... and $((n - 200)) more"
+fi
+echo "$PASS passed, $FAIL failed, $SKIP skipped"
+[ "$FAIL" = 0 ] && [ "$PASS" -gt 0 ]
