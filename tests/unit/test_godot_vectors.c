@@ -1,5 +1,7 @@
 /* Godot Variant vectors: the Godot 3.2.3 oracle (tests/vectors/godot/oracle,
- * written by tests/godot/regen.sh) and the spec's vectors (engine unit tests,
+ * written by tests/godot/regen.sh), the Godot 4.6 oracle
+ * (tests/vectors/godot/oracle4, written by tests/godot/regen4.sh) and the
+ * spec's vectors (engine unit tests,
  * public 4.x vectors, the 3.2.3 appendix, source-derived rows;
  * tests/vectors/godot/spec/index.tsv).
  *
@@ -282,6 +284,7 @@ static const char *const not_kept[] = {
     "v3_dec_trailing",  /* (the same) */
     "dec_rid_extra",    /* (the same, oracle) */
     "dec_int_trailing", /* (the same, oracle) */
+    "dec4_rid_trailing", /* (the same, Godot 4.6 oracle) */
 };
 
 static int kept_seen;
@@ -465,6 +468,60 @@ static void test_oracle(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* The Godot 4.6 oracle: index.tsv lines are name, kind, options, type,
+ * expected, re-encoded hex, det, var_to_str, expression; the input is
+ * <name>.bin (tests/godot/gen4.gd). Every vector is decoded with godot4,
+ * compared with the value the engine described, and encoded back. The type
+ * column is the engine's typeof(), which the type code of the bytes must
+ * agree with (kind "err": bytes the engine refused, which must fail). */
+static void test_oracle4(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    char *index = (char *)tg_read_file("vectors/godot/oracle4/index.tsv", &len);
+    assert_non_null(index);
+    index = realloc(index, len + 1);
+    index[len] = 0;
+    failures = checked = 0;
+    int types_seen[39] = {0};
+    for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#') continue;
+        char *f[9];
+        if (tg_split_tabs(line, f, 9) != 9) {
+            vfail(line, "index line without 9 fields");
+            continue;
+        }
+        char path[256];
+        snprintf(path, sizeof path, "vectors/godot/oracle4/%s.bin", f[0]);
+        size_t n = 0;
+        uint8_t *bin = tg_read_file(path, &n);
+        if (!bin) {
+            vfail(f[0], "missing %s", path);
+            continue;
+        }
+        int type = atoi(f[3]);
+        if (type >= 0 && type < 39) types_seen[type]++;
+        /* the header's type code is the engine's typeof(), except that a
+         * null Object is written as nil (spec §5.4) */
+        if (strcmp(f[1], "err") != 0 &&
+            (n < 4 || (bin[0] != type && !(type == 24 && bin[0] == 0))))
+            vfail(f[0], "type code %d, the engine says typeof %d", n < 4 ? -1 : bin[0], type);
+        run_vector(f[0], "godot4", f[2], f[1], bin, n, f[4], f[5]);
+        free(bin);
+    }
+    free(index);
+    int missing = 0;
+    for (int t = 0; t < 39; t++)
+        if (!types_seen[t]) {
+            fprintf(stderr, "oracle4: no vector of type %d\n", t);
+            missing++;
+        }
+    printf("oracle4: %d vectors, %d failures\n", checked, failures);
+    assert_true(checked >= 900);
+    assert_int_equal(missing, 0);
+    assert_int_equal(failures, 0);
+}
+
 /* An index with the bytes inline: name, profile, options, source, kind, hex, expected. */
 static void run_inline_index(const char *path, int min_count)
 {
@@ -519,6 +576,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle),
+        cmocka_unit_test(test_oracle4),
         cmocka_unit_test(test_spec),
         cmocka_unit_test(test_gdcom),
         cmocka_unit_test(test_kept_beyond_seen),
