@@ -214,7 +214,7 @@ split_opts() {
 # unless -I trailing=allow, which drops those bytes on purpose, so no path can
 # give them back (tests/cli/cases/godot-dump-trailing-* cover the refusal).
 trailing_only() {
-    case "$1" in dec_rid_extra | dec_int_trailing | v3_dec_rid_extra | v3_dec_trailing) return 0 ;; esac
+    case "$1" in dec_rid_extra | dec_int_trailing | v3_dec_rid_extra | v3_dec_trailing | dec4_rid_trailing) return 0 ;; esac
     return 1
 }
 
@@ -243,17 +243,14 @@ for index in "$V/godot/spec/index.tsv" "$V/godot/gdcom/index.tsv"; do
     done <"$index"
 done
 
-# Godot 4.6 oracle vectors, when present: one .bin per vector, options in a
-# .opts file beside it ("-" or "a=b,c=d").
-if [ -d "$V/godot/oracle4" ]; then
-    for f in "$V"/godot/oracle4/*.bin; do
-        [ -e "$f" ] || continue
-        o=-
-        [ -f "${f%.bin}.opts" ] && o=$(cat "${f%.bin}.opts")
-        split_opts "$o"
-        run_case godot4 "oracle4/$(basename "$f" .bin)" "$f" "${OPTS[@]+"${OPTS[@]}"}"
-    done
-fi
+# Godot 4.6 oracle vectors (tests/godot/regen4.sh), the same columns first.
+while IFS=$'\t' read -r name kind opts _rest; do
+    case "$name" in \#* | "") continue ;; esac
+    case "$kind" in enc | encnp | dec) ;; *) continue ;; esac
+    trailing_only "$name" && continue
+    split_opts "$opts"
+    run_case godot4 "oracle4/$name" "$V/godot/oracle4/$name.bin" "${OPTS[@]+"${OPTS[@]}"}"
+done <"$V/godot/oracle4/index.tsv"
 
 # --- BSON, Resonite, NoesisGUI ---------------------------------------------
 for f in "$V"/bson/*.bson; do run_case bson "bson/$(basename "$f")" "$f"; done
