@@ -9,14 +9,15 @@
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_io.h"
+#include "cmd_o3de_import.h"
 #include "serval/o3de.h"
 #include "serval/serval.h"
 
 static const char help[] =
     "usage: serval o3de load --schema S --type T [--clear-containers]\n"
-    "                        [--report FILE] IN|-\n"
+    "                        [--allow-partial] [--report FILE] IN|-\n"
     "       serval o3de store --schema S --type T [--keep-defaults]\n"
-    "                         [--report FILE] IN|-\n"
+    "                         [--allow-partial] [--report FILE] IN|-\n"
     "       serval o3de validate --schema S --type T FILE...\n"
     "       serval o3de strip-defaults --schema S --type T FILE\n"
     "\n"
@@ -36,9 +37,18 @@ static const char help[] =
     "O3DE does: {\"$import\":\"NAME\"} or {\"$import\":{\"filename\":NAME,\"patch\":P}}\n"
     "is replaced by the JSON file NAME (P applied as a JSON Merge Patch), NAME\n"
     "taken relative to the directory of the file holding it (standard input:\n"
-    "the current directory). Like O3DE, any readable path is allowed, \"..\" and\n"
-    "absolute names included; --no-imports leaves the directives as they are.\n"
-    "strip-defaults puts the input's own directives back in its output.\n"
+    "the current directory). Like O3DE, any regular file the user can read is\n"
+    "allowed, \"..\" and absolute names included (devices, FIFOs, directories\n"
+    "and sockets are refused); each file is read once however often it is\n"
+    "named; --no-imports leaves the directives as they are. strip-defaults puts\n"
+    "the input's own directives back in its output.\n"
+    "\n"
+    "Every issue O3DE would log (a result that is not Completed) goes to\n"
+    "standard error with its path. The exit status follows O3DE's result:\n"
+    "Success, Skipped, DefaultsUsed and the like exit 0; Unsupported and\n"
+    "Unavailable (a value left as it was) and the halting outcomes (Invalid,\n"
+    "Catastrophic, ...) exit 1 without writing the output, which\n"
+    "--allow-partial writes anyway (exit 0).\n"
     "\n"
     "Options:\n"
     "  --schema FILE       a serval schema file (repeatable)\n"
@@ -48,20 +58,23 @@ static const char help[] =
     "  --report FILE       write each reported issue as a JSON line, then the result\n"
     "                      (an issue: every report whose outcome is not Success)\n"
     "  --report-all        with --report: every report, Success ones too\n"
+    "  --allow-partial     load, store, strip-defaults: write the output even when\n"
+    "                      the result is not Completed, and exit 0\n"
     "  --no-imports        do not resolve \"$import\" directives\n" CLI_HELP_HELP
     "\n"
-    "Exit status: 0 ok, 1 when processing halted (or bad data), 2 usage error,\n"
-    "3 I/O error, 4 unsupported.\n";
+    "Exit status: 0 ok, 1 when the result is not Completed (or bad data), 2 usage\n"
+    "error, 3 I/O error, 4 unsupported.\n";
 
 typedef struct o3_cli {
     const char *type, *report_path;
     bool keep_defaults, clear_containers;
     bool report_all; /* --report-all: Success reports too */
     bool no_imports; /* --no-imports: "$import" left as it is */
-    char last_halt[600]; /* the last halting report: "PATH: message" */
+    bool allow_partial; /* --allow-partial: output written whatever the result */
     sv_buf report;   /* JSON lines */
     sv_doc *scratch;
     bool validate; /* print issues to stdout as text */
+    const char *cmd;
     const char *file;
     unsigned issues;
 } o3_cli;
@@ -87,13 +100,15 @@ static sv_value text(sv_doc *d, const char *s) { return sv_strz(d, s); }
 static sv_o3de_result on_report(void *ctx, const char *message, sv_o3de_result r, const char *path)
 {
     o3_cli *o = ctx;
-    if (sv_o3de_result_processing(r) == SV_O3DE_HALTED)
-        snprintf(o->last_halt, sizeof o->last_halt, "%s: %s", *path ? path : "/", message);
-    if (!is_issue(o, r)) return r;
-    o->issues++;
     const char *task = sv_o3de_task_name(sv_o3de_result_task(r));
     const char *proc = sv_o3de_processing_name(sv_o3de_result_processing(r));
     const char *outc = sv_o3de_outcome_name(sv_o3de_result_outcome(r));
+    /* what O3DE's default reporter logs: every result not Completed */
+    if (!o->validate && sv_o3de_result_processing(r) != SV_O3DE_COMPLETED)
+        cli_error("%s: %s: %s: %s/%s/%s: %s", o->cmd, cli_display_name(o->file), *path ? path : "/",
+                  task, proc, outc, message);
+    if (!is_issue(o, r)) return r;
+    o->issues++;
     if (o->validate) {
         printf("%s: %s: %s/%s/%s: %s\n", cli_display_name(o->file), *path ? path : "/", task, proc,
                outc, message);
@@ -149,6 +164,9 @@ static int take_options(o3_cli *o, const char *cmd, int *argc, char **argv)
         } else if (strcmp(a, "--no-imports") == 0) {
             o->no_imports = true;
             continue;
+        } else if (strcmp(a, "--allow-partial") == 0) {
+            o->allow_partial = true;
+            continue;
         } else if (strcmp(a, "--keep-defaults") == 0) {
             o->keep_defaults = true;
             continue;
@@ -192,49 +210,25 @@ typedef struct loaded {
     sv_doc *doc;
     sv_value root;            /* the whole document, imports resolved */
     sv_o3de_imports *imports; /* its own directives (NULL: none resolved) */
+    o3_importer importer;     /* reads the files they name */
     sv_o3de_result import_result;
     sv_value json;      /* the class data (unwrapped) */
     const char *class_name;
     size_t class_len;
     bool wrapped;
+    bool have_value; /* the load ran (the imports did not stop it) */
     const sv_type *t;
 } loaded;
 
-/* The CLI's "$import" loader: the named file, read with the command's
- * limits. The library hands over the joined path; this decides that any
- * readable file will do, as O3DE's file IO does. */
-static sv_status load_import(void *ctx, const char *path, sv_doc *doc, sv_value *out, sv_error *err)
-{
-    const cli_args *a = ctx;
-    /* "-" would be standard input to the usual readers; here it is a file */
-    FILE *f = fopen(path, "rb");
-    if (!f) return sv_error_set(err, SV_ERR_IO, "o3de", 0, "%s", strerror(errno));
-    sv_buf b;
-    sv_buf_init(&b, NULL);
-    char chunk[65536];
-    size_t n;
-    uint64_t cap = a->limits.max_alloc ? a->limits.max_alloc : SV_DEFAULT_MAX_ALLOC;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (b.len + n > cap) break;
-        sv_buf_append(&b, chunk, n);
-    }
-    bool failed = ferror(f) != 0, too_big = n > 0;
-    fclose(f);
-    sv_status st;
-    if (failed) st = sv_error_set(err, SV_ERR_IO, "o3de", 0, "read error");
-    else if (too_big) st = sv_error_set(err, SV_ERR_LIMIT, "o3de", 0, "file larger than the allocation limit");
-    else if (!sv_buf_ok(&b)) st = sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
-    else st = sv_o3de_read(doc, b.data ? (const char *)b.data : "", b.len, &a->limits, out, err);
-    sv_buf_free(&b);
-    return st;
-}
-
-static sv_o3de_import_opts import_opts(cli_args *a, o3_cli *o, const char *path)
+/* The library hands over each joined path; cmd_o3de_import.c decides that
+ * any regular file will do, as O3DE's file IO reads any file. */
+static sv_o3de_import_opts import_opts(loaded *l, o3_cli *o, const char *path)
 {
     sv_o3de_import_opts io;
     sv_o3de_import_opts_init(&io);
-    io.load = load_import;
-    io.load_ctx = a;
+    io.load = o3_import_load;
+    io.identify = o3_import_identify;
+    io.load_ctx = &l->importer;
     io.path = cli_is_stdio(path) ? "" : path;
     io.report = on_report;
     io.report_ctx = o;
@@ -248,6 +242,8 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
     if (st) return cli_exit_code(st);
     l->doc = sv_doc_new(NULL);
     if (!l->doc) return 3;
+    if (a->limits.max_alloc) sv_doc_set_max_alloc(l->doc, a->limits.max_alloc);
+    o3_importer_init(&l->importer, a, l->doc, l->in.len);
     sv_error err;
     sv_error_clear(&err);
     sv_value root;
@@ -259,7 +255,7 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
     l->import_result = sv_o3de_result_make(SV_O3DE_IMPORT, SV_O3DE_SUCCESS);
     if (!o->no_imports) {
         o->file = path;
-        sv_o3de_import_opts io = import_opts(a, o, path);
+        sv_o3de_import_opts io = import_opts(l, o, path);
         l->imports = sv_o3de_imports_new(NULL);
         st = l->imports ? sv_o3de_resolve_imports(l->doc, &root, &io, l->imports, &l->import_result, &err)
                         : sv_error_set(&err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
@@ -267,9 +263,6 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
             cli_report(path, &err);
             return cli_exit_code(st);
         }
-        /* which import failed, before the overall result says it halted */
-        if (sv_o3de_result_processing(l->import_result) == SV_O3DE_HALTED && o->last_halt[0])
-            cli_error("%s: %s: %s", cmd, cli_display_name(path), o->last_halt);
     }
     l->root = root;
     const sv_value *data;
@@ -293,16 +286,52 @@ static void free_loaded(loaded *l)
     sv_doc_free(l->doc);
 }
 
-static int halted_exit(const char *cmd, const char *path, sv_o3de_result r)
+/* O3DE's AppendToString, as the library gives it, but readable: O3DE
+ * writes "an import operation" without the space before what follows. */
+static void describe(sv_o3de_result r, sv_buf *b)
 {
-    if (sv_o3de_result_processing(r) != SV_O3DE_HALTED) return 0;
+    sv_o3de_result_describe(r, NULL, b);
+    static const char glued[] = "an import operation";
+    if (sv_o3de_result_task(r) == SV_O3DE_IMPORT && b->data) {
+        const char *at = strstr((const char *)b->data, glued);
+        size_t from = at ? (size_t)(at - (const char *)b->data) + sizeof glued - 1 : 0;
+        if (at && from < b->len && b->data[from] != ' ') {
+            sv_buf t;
+            sv_buf_init(&t, NULL);
+            sv_buf_append(&t, b->data, from);
+            sv_buf_putc(&t, ' ');
+            sv_buf_append(&t, b->data + from, b->len - from);
+            sv_buf_free(b);
+            *b = t;
+        }
+    }
+    sv_buf_putc(b, 0);
+}
+
+/* The exit status O3DE's result gives: 0 when Completed (Success, Skipped,
+ * DefaultsUsed and their partial forms), else 1 with the result on
+ * standard error, and the output is not written unless --allow-partial
+ * (then exit 0). *write says whether to write it. */
+static int result_exit(const o3_cli *o, const char *path, sv_o3de_result r, bool have_value,
+                       bool *write)
+{
+    *write = true;
+    if (sv_o3de_result_processing(r) == SV_O3DE_COMPLETED) return 0;
+    bool keep = o->allow_partial && have_value;
     sv_buf b;
     sv_buf_init(&b, NULL);
-    sv_o3de_result_describe(r, NULL, &b);
-    sv_buf_putc(&b, 0);
-    cli_error("%s: %s: %s", cmd, cli_display_name(path), b.data ? (const char *)b.data : "halted");
+    describe(r, &b);
+    cli_error("%s: %s: %s (%s/%s/%s); %s", o->cmd, cli_display_name(path),
+              b.data ? (const char *)b.data : "not completed",
+              sv_o3de_task_name(sv_o3de_result_task(r)),
+              sv_o3de_processing_name(sv_o3de_result_processing(r)),
+              sv_o3de_outcome_name(sv_o3de_result_outcome(r)),
+              keep ? "written as it is (--allow-partial)"
+              : have_value ? "nothing written (--allow-partial writes it)"
+                           : "nothing written");
     sv_buf_free(&b);
-    return 1;
+    *write = keep;
+    return keep ? 0 : 1;
 }
 
 static int write_report(o3_cli *o)
@@ -343,7 +372,25 @@ static int load_value(cli_args *a, o3_cli *o, const char *cmd, const char *path,
         cli_report(path, &err);
         return cli_exit_code(st);
     }
+    l->have_value = true;
     return 0;
+}
+
+static int print_typed(const sv_value *v, const char *path)
+{
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_json_encode_opts jo;
+    sv_json_encode_opts_init(&jo);
+    jo.indent = 2;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = sv_json_encode(v, &jo, &b, &err);
+    sv_buf_putc(&b, '\n');
+    if (!st) st = cli_write_output(NULL, b.data, b.len);
+    else cli_report(path, &err);
+    sv_buf_free(&b);
+    return cli_exit_code(st);
 }
 
 static int run_load(cli_args *a, o3_cli *o, const char *cmd)
@@ -355,23 +402,10 @@ static int run_load(cli_args *a, o3_cli *o, const char *cmd)
     if (!rc) {
         report_result(o, r);
         rc = write_report(o);
-        int h = halted_exit(cmd, a->files[0], r);
-        if (!rc && !h) {
-            sv_buf b;
-            sv_buf_init(&b, NULL);
-            sv_json_encode_opts jo;
-            sv_json_encode_opts_init(&jo);
-            jo.indent = 2;
-            sv_error err;
-            sv_error_clear(&err);
-            sv_status st = sv_json_encode(&v, &jo, &b, &err);
-            sv_buf_putc(&b, '\n');
-            if (!st) st = cli_write_output(NULL, b.data, b.len);
-            else cli_report(a->files[0], &err);
-            rc = cli_exit_code(st);
-            sv_buf_free(&b);
-        }
-        if (h) rc = h;
+        bool write;
+        int x = result_exit(o, a->files[0], r, l.have_value, &write);
+        if (!rc && write) rc = print_typed(&v, a->files[0]);
+        if (!rc) rc = x;
     }
     free_loaded(&l);
     return rc;
@@ -412,20 +446,23 @@ static int run_store(cli_args *a, o3_cli *o, const char *cmd)
     jo.limits = a->limits;
     int rc = 0;
     st = doc ? sv_json_decode(doc, (const char *)in.data, in.len, &jo, &typed, &err) : SV_ERR_NOMEM;
+    bool decoded = st == SV_OK; /* past the text: what fails now has a path, not a byte */
     if (!st) st = sv_schema_read_value(a->schema, t, &typed, doc, &v, &err);
     sv_o3de_result r = 0;
     sv_o3de_opts opts = make_opts(o);
     o->file = path;
     if (!st) st = sv_o3de_store(a->schema, t, &v, NULL, doc, &j, &opts, &r, &err);
     if (st) {
+        if (decoded) err.byte_offset = SV_ERROR_NO_OFFSET;
         cli_report(path, &err);
         rc = cli_exit_code(st);
     } else {
         report_result(o, r);
         rc = write_report(o);
-        int h = halted_exit(cmd, path, r);
-        if (!rc && !h) rc = print_o3de(&j, path);
-        if (h) rc = h;
+        bool write;
+        int x = result_exit(o, path, r, true, &write);
+        if (!rc && write) rc = print_o3de(&j, path);
+        if (!rc) rc = x;
     }
     sv_doc_free(doc);
     cli_input_free(&in);
@@ -448,7 +485,8 @@ static int run_validate(cli_args *a, o3_cli *o, const char *cmd)
                    sv_o3de_processing_name(sv_o3de_result_processing(r)),
                    sv_o3de_outcome_name(sv_o3de_result_outcome(r)),
                    o->issues == before ? ", no issues" : "");
-            if (sv_o3de_result_processing(r) == SV_O3DE_HALTED) rc = 1;
+            /* the codes load exits with: only a Completed result passes */
+            if (sv_o3de_result_processing(r) != SV_O3DE_COMPLETED) rc = 1;
         }
         free_loaded(&l);
         if (rc > worst) worst = rc;
@@ -462,7 +500,10 @@ static int run_strip(cli_args *a, o3_cli *o, const char *cmd)
     sv_value v, j;
     sv_o3de_result r;
     int rc = load_value(a, o, cmd, a->files[0], &l, &v, &r);
-    if (!rc) rc = halted_exit(cmd, a->files[0], r);
+    bool write = true;
+    int partial = 0; /* the load's exit when --allow-partial goes on */
+    if (!rc) partial = result_exit(o, a->files[0], r, l.have_value, &write);
+    if (!rc && !write) rc = partial;
     if (!rc) {
         sv_error err;
         sv_error_clear(&err);
@@ -482,7 +523,7 @@ static int run_strip(cli_args *a, o3_cli *o, const char *cmd)
         if (!st && sv_o3de_imports_count(l.imports) > 0) {
             /* the input's own directives go back, each with the merge
              * patch from its file to what is left after stripping */
-            sv_o3de_import_opts io = import_opts(a, o, a->files[0]);
+            sv_o3de_import_opts io = import_opts(&l, o, a->files[0]);
             sv_o3de_result ir;
             st = sv_o3de_restore_imports(l.doc, &j, &io, l.imports, &ir, &err);
             if (!st && sv_o3de_result_processing(ir) == SV_O3DE_HALTED) r = ir;
@@ -491,8 +532,11 @@ static int run_strip(cli_args *a, o3_cli *o, const char *cmd)
             cli_report(a->files[0], &err);
             rc = cli_exit_code(st);
         } else {
-            rc = halted_exit(cmd, a->files[0], r);
-            if (!rc) rc = print_o3de(&j, a->files[0]);
+            rc = result_exit(o, a->files[0], r, true, &write);
+            if (write) {
+                int w = print_o3de(&j, a->files[0]);
+                if (w) rc = w;
+            }
         }
     }
     free_loaded(&l);
@@ -520,6 +564,7 @@ int cmd_o3de(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "o3de %s", subs[which]);
     o3_cli o;
     memset(&o, 0, sizeof o);
+    o.cmd = cmd;
     int n = argc - 1;
     char **args = argv + 1;
     int rc = take_options(&o, cmd, &n, args);

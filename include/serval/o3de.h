@@ -252,7 +252,13 @@ SV_API SV_NODISCARD sv_status sv_o3de_create_patch(sv_doc *doc, const sv_value *
  * object, as O3DE drops them. A name is joined to the directory of the file
  * holding the directive (an absolute name stands alone); imports inside an
  * imported document resolve against that document's own path, before its
- * patch applies. docs/formats/o3de.md has the rules and messages. */
+ * patch applies. docs/formats/o3de.md has the rules and messages.
+ *
+ * Each file is loaded and its own imports resolved once per call, however
+ * many directives name it (by its key from identify, else its resolved
+ * path): directives without a patch then share that one resolved tree,
+ * which is read-only (sv_copy a part before changing it in place); a
+ * directive with a patch gets its own copy of what the patch changes. */
 
 /* Loads the document at path (the resolved name) into doc. A status other
  * than SV_OK fails the import (Catastrophic), err's message as the reason.
@@ -260,6 +266,15 @@ SV_API SV_NODISCARD sv_status sv_o3de_create_patch(sv_doc *doc, const sv_value *
  * may reach. */
 typedef sv_status (*sv_o3de_import_fn)(void *ctx, const char *path, sv_doc *doc, sv_value *out,
                                        sv_error *err);
+
+/* Names the file at path (the resolved name) so that one file reached by
+ * several names is loaded once: writes a NUL-terminated key of at most
+ * size bytes (size is SV_O3DE_IMPORT_KEY_MAX), such as the device and inode
+ * number. Called before load, with load_ctx; a status other than SV_OK
+ * fails the import as a failed load does, before anything is read. */
+#define SV_O3DE_IMPORT_KEY_MAX 128
+typedef sv_status (*sv_o3de_import_id_fn)(void *ctx, const char *path, char *key, size_t size,
+                                          sv_error *err);
 
 typedef struct sv_o3de_import_opts {
     uint32_t struct_size;     /* sizeof(sv_o3de_import_opts); set by the init function */
@@ -269,10 +284,11 @@ typedef struct sv_o3de_import_opts {
                                  stand as written (relative to the caller's directory) */
     bool nested;              /* resolve imports inside imported documents (default true) */
     uint32_t max_chain;       /* imports nested in imports; 0 = 32, at most 256 */
-    uint32_t max_imports;     /* imports loaded in one call; 0 = 1024 */
+    uint32_t max_imports;     /* files loaded in one call; 0 = 1024 */
     uint32_t max_depth;       /* JSON nesting walked, imports included; 0 = 1024 */
     sv_o3de_report_fn report; /* may be NULL */
     void *report_ctx;
+    sv_o3de_import_id_fn identify; /* may be NULL: a file is named by its resolved path */
 } sv_o3de_import_opts;
 
 SV_API void sv_o3de_import_opts_init(sv_o3de_import_opts *opts);
@@ -302,8 +318,11 @@ SV_API SV_NODISCARD sv_status sv_o3de_imports_add(sv_o3de_imports *im, const cha
  * does, recording into found (may be NULL). *result is Import/Success, or
  * the Catastrophic result of a failed load, a cycle ("'a.json' was already
  * imported in this chain. This indicates a cyclic dependency.") or a
- * limit; *json may then be partly resolved. SV_OK unless memory ran out or
- * the arguments are wrong. */
+ * limit (one of them: the tree the imports expand to, counted as if each
+ * directive had its own copy, must stay within the document's allocation
+ * limit); *json may then be partly resolved. SV_OK unless memory ran out
+ * (SV_ERR_LIMIT: the document's allocation limit was reached) or the
+ * arguments are wrong. */
 SV_API SV_NODISCARD sv_status sv_o3de_resolve_imports(sv_doc *doc, sv_value *json,
                                                       const sv_o3de_import_opts *opts,
                                                       sv_o3de_imports *found,

@@ -44,6 +44,8 @@ typedef struct files {
     int chain;  /* "cN.json" imports "c(N+1).json" */
     int fanout; /* "f.json" is an array of fanout imports of "f.json"'s leaf */
     int nest;   /* each "c" document wraps its import in this many objects */
+    int levels; /* "lN.json" is ten imports of "l(N+1).json", down to object.json */
+    int identified; /* calls of identify_by_base_name */
 } files;
 
 static sv_status load_named(void *ctx, const char *path, sv_doc *doc, sv_value *out, sv_error *err)
@@ -60,6 +62,13 @@ static sv_status load_named(void *ctx, const char *path, sv_doc *doc, sv_value *
         for (int i = 0; i < f->nest; i++) gen[k++] = '}';
         gen[k] = 0;
         text = gen;
+    } else if (f->levels && sscanf(path, "l%d.json", &n) == 1) {
+        size_t k = (size_t)snprintf(gen, sizeof gen, "[");
+        for (int i = 0; i < 10; i++)
+            k += (size_t)snprintf(gen + k, sizeof gen - k, "%s{\"$import\":\"l%d.json\"}",
+                                  i ? "," : "", n + 1);
+        snprintf(gen + k, sizeof gen - k, "]");
+        text = n < f->levels ? gen : o3de_docs[0].text;
     } else if (f->fanout && !strcmp(path, "f.json")) {
         size_t k = (size_t)snprintf(gen, sizeof gen, "[");
         for (int i = 0; i < f->fanout; i++)
@@ -271,11 +280,10 @@ static void test_names_join_the_importing_files_directory(void **state)
     assert_int_equal(r, SUCCESS);
     assert_string_equal(text, "{\"x\":{\"from\":\"a\",\"next\":{\"from\":\"b\"}},\"y\":[[1,2]],"
                               "\"z\":{\"from\":\"b\"}}");
-    assert_int_equal(f.nasked, 4);
+    assert_int_equal(f.nasked, 3); /* b.json, named twice, is loaded once */
     assert_string_equal(f.asked[0], "game/settings/sub/a.json");
     assert_string_equal(f.asked[1], "game/settings/sub/b.json"); /* a's own directory */
     assert_string_equal(f.asked[2], "/abs/c.json");
-    assert_string_equal(f.asked[3], "game/settings/sub/b.json");
     /* the document's own directives to restore, every file as a dependency */
     assert_int_equal(sv_o3de_imports_count(found), 3);
     const char *ptr, *name, *res;
@@ -426,11 +434,11 @@ static void test_nesting_through_imports_is_bounded(void **state)
     assert_int_equal(f.nasked, 11); /* 10 files of 100 levels, then the 11th goes past */
 }
 
-static void test_fan_out_stops_at_the_import_limit(void **state)
+static void test_fan_out_loads_each_file_once(void **state)
 {
     (void)state;
     /* f.json is 40 imports of itself: a cycle only once a leaf nests, so
-     * ask for no nesting and let the count limit end it */
+     * ask for no nesting: 30 directives, one load */
     files f = {.fanout = 40};
     log_t l = {0};
     char input[2048];
@@ -440,12 +448,15 @@ static void test_fan_out_stops_at_the_import_limit(void **state)
     snprintf(input + k, sizeof input - k, "]");
     sv_o3de_result r = resolve(&f, &l, NULL, input, NULL, NULL, 0, no_nesting);
     assert_int_equal(r, SUCCESS);
-    assert_int_equal(f.nasked, 30);
-    /* with nesting every f.json imports f.json: a cycle, found at once */
+    assert_int_equal(f.nasked, 1);
+    /* with nesting every f.json imports f.json: a cycle, found at once,
+     * without loading f.json a second time */
     f.nasked = 0;
     r = resolve(&f, &l, NULL, input, NULL, NULL, 0, NULL);
     assert_int_equal(r, CATASTROPHIC);
-    assert_int_equal(f.nasked, 2);
+    assert_int_equal(f.nasked, 1);
+    assert_string_equal(l.lines[0], "/0|Catastrophic|'f.json' was already imported in this chain. "
+                                    "This indicates a cyclic dependency.");
 }
 
 static void few_imports(sv_o3de_import_opts *o)
@@ -454,10 +465,12 @@ static void few_imports(sv_o3de_import_opts *o)
     o->nested = false;
 }
 
+/* The limit counts files loaded, not directives: eleven directives naming
+ * one file are one import, eleven files are too many. */
 static void test_import_count_limit(void **state)
 {
     (void)state;
-    files f = {.docs = o3de_docs};
+    files f = {.docs = o3de_docs, .chain = 1};
     log_t l = {0};
     char input[2048];
     size_t k = (size_t)snprintf(input, sizeof input, "[");
@@ -465,10 +478,116 @@ static void test_import_count_limit(void **state)
         k += (size_t)snprintf(input + k, sizeof input - k, "%s{\"$import\":\"object.json\"}", i ? "," : "");
     snprintf(input + k, sizeof input - k, "]");
     sv_o3de_result r = resolve(&f, &l, NULL, input, NULL, NULL, 0, few_imports);
+    assert_int_equal(r, SUCCESS);
+    assert_int_equal(f.nasked, 1);
+    assert_int_equal(l.n, 0);
+
+    f.nasked = 0;
+    k = (size_t)snprintf(input, sizeof input, "[");
+    for (int i = 0; i < 11; i++)
+        k += (size_t)snprintf(input + k, sizeof input - k, "%s{\"$import\":\"c%d.json\"}", i ? "," : "", i);
+    snprintf(input + k, sizeof input - k, "]");
+    r = resolve(&f, &l, NULL, input, NULL, NULL, 0, few_imports);
     assert_int_equal(r, CATASTROPHIC);
     assert_int_equal(f.nasked, 10);
-    assert_string_equal(l.lines[0], "/10|Catastrophic|Importing 'object.json' goes past the limit of "
-                                    "10 imports.");
+    assert_string_equal(l.lines[0], "/10|Catastrophic|Importing 'c10.json' goes past the limit of "
+                                    "10 imported files.");
+}
+
+/* ---- each file loaded once per call ----------------------------------------- */
+
+/* A file named by several directives is loaded and resolved once; each
+ * directive still gets the whole document, and a patch changes only its
+ * own directive's value. */
+static void test_a_file_named_again_is_loaded_once_and_patched_per_directive(void **state)
+{
+    (void)state;
+    files f = {.docs = o3de_docs};
+    log_t l = {0};
+    char text[2048];
+    sv_o3de_result r = resolve(&f, &l, NULL,
+                               "[{\"$import\":\"nested_import.json\"},"
+                               "{\"$import\":{\"filename\":\"nested_import.json\","
+                               "\"patch\":{\"obj\":{\"field_3\":\"p\"},\"desc\":null}}},"
+                               "{\"$import\":\"nested_import.json\"},{\"$import\":\"object.json\"}]",
+                               NULL, text, sizeof text, NULL);
+    assert_int_equal(r, SUCCESS);
+#define OBJ "{\"field_1\":\"value_1\",\"field_2\":\"value_2\",\"field_3\":\"value_3\"}"
+    assert_string_equal(text, "[{\"desc\":\"Nested Import\",\"obj\":" OBJ "},"
+                              "{\"obj\":{\"field_1\":\"value_1\",\"field_2\":\"value_2\",\"field_3\":\"p\"}},"
+                              "{\"desc\":\"Nested Import\",\"obj\":" OBJ "}," OBJ "]");
+#undef OBJ
+    /* object.json is named by nested_import.json and by the last directive */
+    assert_int_equal(f.nasked, 2);
+    assert_string_equal(f.asked[0], "nested_import.json");
+    assert_string_equal(f.asked[1], "object.json");
+}
+
+/* The identify callback names files: two names of one file, one load. */
+static sv_status identify_by_base_name(void *ctx, const char *path, char *key, size_t size,
+                                       sv_error *err)
+{
+    files *f = ctx;
+    f->identified++;
+    if (strstr(path, "refused")) return sv_error_set(err, SV_ERR_IO, "test", 0, "not a regular file");
+    const char *slash = strrchr(path, '/');
+    snprintf(key, size, "%s", slash ? slash + 1 : path);
+    return SV_OK;
+}
+
+static void by_base_name(sv_o3de_import_opts *o) { o->identify = identify_by_base_name; }
+
+static void test_identify_names_one_file_by_two_paths(void **state)
+{
+    (void)state;
+    files f = {.docs = o3de_docs};
+    log_t l = {0};
+    char text[512];
+    sv_o3de_result r = resolve(&f, &l, NULL,
+                               "[{\"$import\":\"array.json\"},{\"$import\":\"x/../array.json\"}]",
+                               NULL, text, sizeof text, by_base_name);
+    assert_int_equal(r, SUCCESS);
+    assert_int_equal(f.identified, 2);
+    assert_int_equal(f.nasked, 1);
+    assert_string_equal(f.asked[0], "array.json");
+    assert_string_equal(text, "[[{\"element_1\":\"value_1\"},{\"element_2\":\"value_2\"},"
+                              "{\"element_3\":\"value_3\"}],[{\"element_1\":\"value_1\"},"
+                              "{\"element_2\":\"value_2\"},{\"element_3\":\"value_3\"}]]");
+    /* a file identify refuses is never loaded: a failed import */
+    f.nasked = 0;
+    r = resolve(&f, &l, NULL, "{\"a\":{\"$import\":\"refused.json\"}}", NULL, NULL, 0, by_base_name);
+    assert_int_equal(r, CATASTROPHIC);
+    assert_int_equal(f.nasked, 0);
+    assert_string_equal(l.lines[0], "refused.json|Catastrophic|Failed to import file 'refused.json'. "
+                                    "Reason: 'not a regular file'");
+}
+
+/* Six levels of ten directives: a million copies of object.json in the
+ * result, seven files loaded. Sharing makes that cheap to resolve, but
+ * whatever reads the result whole would not be: the size it expands to is
+ * held to the document's allocation limit. */
+static void test_expansion_is_bounded_by_the_allocation_limit(void **state)
+{
+    (void)state;
+    files f = {.levels = 6};
+    log_t l = {0};
+    sv_o3de_result r = resolve(&f, &l, NULL, "{\"$import\":\"l0.json\"}", NULL, NULL, 0, NULL);
+    assert_int_equal(r, SUCCESS); /* under the default limit of 4 GiB */
+    assert_int_equal(f.nasked, 7);
+
+    f.nasked = 0;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_doc_set_max_alloc(doc, 1u << 20);
+    sv_o3de_import_opts o = opts_for(&f, &l, NULL);
+    sv_value j = o3t_json(doc, "{\"$import\":\"l0.json\"}");
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_o3de_resolve_imports(doc, &j, &o, NULL, &r, &err), SV_OK);
+    assert_int_equal(r, CATASTROPHIC);
+    assert_int_equal(f.nasked, 7);
+    assert_string_equal(l.lines[0], "/6|Catastrophic|The imports expand the document past 1048576 "
+                                    "bytes, the allocation limit.");
+    sv_doc_free(doc);
 }
 
 /* Every allocation failing in turn: resolving and restoring end in SV_OK
@@ -546,8 +665,11 @@ int main(void)
         cmocka_unit_test(test_self_import_spelled_differently_is_a_cycle),
         cmocka_unit_test(test_endless_chain_stops_at_the_chain_limit),
         cmocka_unit_test(test_nesting_through_imports_is_bounded),
-        cmocka_unit_test(test_fan_out_stops_at_the_import_limit),
+        cmocka_unit_test(test_fan_out_loads_each_file_once),
         cmocka_unit_test(test_import_count_limit),
+        cmocka_unit_test(test_a_file_named_again_is_loaded_once_and_patched_per_directive),
+        cmocka_unit_test(test_identify_names_one_file_by_two_paths),
+        cmocka_unit_test(test_expansion_is_bounded_by_the_allocation_limit),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_options_are_required),
     };

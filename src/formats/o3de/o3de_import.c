@@ -8,8 +8,12 @@
  *  - a file already on the chain of imports is a cycle, Catastrophic;
  *  - only the resolved document's own directives are recorded for restoring,
  *    every loaded file is recorded as a dependency.
- * serval adds bounds O3DE lacks (chain length, import count, nesting), so a
- * hostile set of files ends in a report instead of unbounded work. */
+ * serval adds bounds O3DE lacks (chain length, file count, nesting, the
+ * size the imports expand to), so a hostile set of files ends in a report
+ * instead of unbounded work, and loads each file once per call: a cache
+ * keyed by the file's identity holds its resolved tree, which directives
+ * without a patch share (a patch copies what it changes), so a file named
+ * a hundred times costs what one import costs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,9 +151,20 @@ void sv_o3de_import_opts_init(sv_o3de_import_opts *opts)
 typedef struct importer importer;
 static char *join(importer *m, const char *from, const char *name, size_t name_len);
 
+/* One file, loaded once: its resolved tree before any directive's patch. */
+typedef struct cached {
+    const char *key;  /* the identify callback's key, else the resolved path */
+    sv_value value;   /* shared, read-only, by every directive without a patch */
+    uint64_t cost;    /* bytes of that tree as if each import in it were a copy */
+    uint32_t height;  /* imports nested inside it, levels deep (0: none) */
+    uint32_t below;   /* JSON levels walked below its root, imports included */
+    bool resolving;   /* its own imports are being resolved: it is on the chain */
+} cached;
+
 struct importer {
     sv_doc *doc;
     sv_o3de_import_fn load;
+    sv_o3de_import_id_fn identify;
     void *load_ctx;
     bool nested;
     uint32_t max_chain, max_imports, max_depth;
@@ -158,7 +173,12 @@ struct importer {
     sv_o3de_imports *found; /* NULL: nothing recorded */
     const char *chain[CHAIN_MAX + 1]; /* the files being resolved, root first */
     size_t nchain;
-    uint32_t loaded;
+    uint32_t loaded; /* files loaded (cache misses) */
+    cached **slots;  /* open addressing by key, in the document */
+    size_t nslots, nused;
+    size_t tallest;  /* the longest chain checked so far */
+    uint32_t deepest; /* the deepest JSON level walked so far */
+    uint64_t max_cost; /* the document's allocation limit */
     sv_status st; /* a hard failure (memory), sticky */
 };
 
@@ -178,6 +198,9 @@ static sv_status take_opts(importer *m, sv_doc *doc, const sv_o3de_import_opts *
     m->max_depth = o->max_depth ? o->max_depth : SV_DEFAULT_MAX_DEPTH;
     m->report = o->report;
     m->report_ctx = o->report_ctx;
+    if (o->struct_size >= offsetof(sv_o3de_import_opts, identify) + sizeof o->identify)
+        m->identify = o->identify;
+    m->max_cost = doc->max_alloc;
     /* the document's own path, spelled as joined paths are, for the cycle check */
     const char *own = o->path ? o->path : "";
     m->chain[0] = join(m, "", own, strlen(own));
@@ -244,9 +267,88 @@ static char *join(importer *m, const char *from, const char *name, size_t name_l
     return out;
 }
 
+/* ---- the cache of loaded files ------------------------------------------- */
+
+static uint64_t hash_key(const char *k)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (; *k; k++) h = (h ^ (uint8_t)*k) * 1099511628211u;
+    return h;
+}
+
+static cached *cache_find(const importer *m, const char *key)
+{
+    if (!m->nslots) return NULL;
+    for (size_t i = (size_t)hash_key(key) & (m->nslots - 1);; i = (i + 1) & (m->nslots - 1)) {
+        cached *c = m->slots[i];
+        if (!c || !strcmp(c->key, key)) return c;
+    }
+}
+
+static void cache_place(cached **slots, size_t nslots, cached *c)
+{
+    size_t i = (size_t)hash_key(c->key) & (nslots - 1);
+    while (slots[i]) i = (i + 1) & (nslots - 1);
+    slots[i] = c;
+}
+
+/* A new entry for key (copied into the document); NULL when out of memory.
+ * The table stays at most half full; it lives in the document's arena, so
+ * an outgrown table is left there (all of them together are at most twice
+ * the last one). */
+static cached *cache_add(importer *m, const char *key)
+{
+    if (2 * (m->nused + 1) > m->nslots) {
+        size_t n = m->nslots ? 2 * m->nslots : 16;
+        cached **slots = sv_doc_alloc(m->doc, n * sizeof *slots);
+        if (!slots) return NULL;
+        memset(slots, 0, n * sizeof *slots);
+        for (size_t i = 0; i < m->nslots; i++)
+            if (m->slots[i]) cache_place(slots, n, m->slots[i]);
+        m->slots = slots;
+        m->nslots = n;
+    }
+    cached *c = sv_doc_alloc(m->doc, sizeof *c);
+    size_t kn = strlen(key);
+    char *k = sv_doc_alloc(m->doc, kn + 1);
+    if (!c || !k) return NULL;
+    memcpy(k, key, kn + 1);
+    memset(c, 0, sizeof *c);
+    c->key = k;
+    cache_place(m->slots, m->nslots, c);
+    m->nused++;
+    return c;
+}
+
+/* ---- sizes --------------------------------------------------------------- */
+
+/* What one value takes, its own string bytes included (not its items'). */
+static uint64_t own_cost(const sv_value *v)
+{
+    uint64_t c = sizeof(sv_value);
+    if (sv_kind_of(v) == SV_STRING) c += (uint64_t)v->len + 1;
+    return c;
+}
+
+/* The bytes of a tree no import was resolved in (a patch, a document loaded
+ * without nesting): as deep as the reader allowed, so recursion is bounded. */
+static uint64_t tree_cost(const sv_value *v)
+{
+    uint64_t c = own_cost(v);
+    if (sv_kind_of(v) == SV_MAP) {
+        for (uint32_t i = 0; i < v->len; i++) {
+            const sv_pair *pr = &sv_pairs(v)[i];
+            c += own_cost(&pr->key) + tree_cost(&pr->val);
+        }
+    } else if (sv_kind_of(v) == SV_ARRAY) {
+        for (uint32_t i = 0; i < v->len; i++) c += tree_cost(sv_array_at(v, i));
+    }
+    return c;
+}
+
 /* ---- resolving ----------------------------------------------------------- */
 
-static o3_res walk(importer *m, o3p_ctx *p, sv_value *node, uint32_t depth);
+static o3_res walk(importer *m, o3p_ctx *p, sv_value *node, uint32_t depth, uint64_t *cost);
 
 /* The name a directive gives: a string, or an object's "filename" (missing:
  * empty, which names the directory and so fails to load, as in O3DE). */
@@ -264,11 +366,33 @@ static bool directive_name(const sv_value *d, const char **name, size_t *len)
     return !f || sv_kind_of(f) == SV_STRING;
 }
 
+/* A merge patch changes only the objects along its own members' paths: a
+ * fresh copy of each of those (the pairs, not what they hold) keeps the
+ * shared tree as it was. Arrays and scalars the patch reaches are replaced
+ * whole by the merge, never changed in place. */
+static void unshare_for_patch(importer *m, sv_value *target, const sv_value *patch)
+{
+    if (sv_kind_of(patch) != SV_MAP || sv_kind_of(target) != SV_MAP) return;
+    sv_value copy = sv_map(m->doc, target->len);
+    if (sv_doc_status(m->doc) != SV_OK) return; /* finish() reports it */
+    if (target->len) memcpy(sv_pairs(&copy), sv_pairs(target), target->len * sizeof(sv_pair));
+    *target = copy;
+    for (uint32_t i = 0; i < patch->len; i++) {
+        const sv_pair *pp = &sv_pairs(patch)[i];
+        if (sv_kind_of(&pp->val) != SV_MAP) continue;
+        size_t kn;
+        const char *k = sv_get_str(&pp->key, &kn);
+        sv_value *cur = sv_map_get(target, k, kn); /* the member the merge will change */
+        if (cur) unshare_for_patch(m, cur, &pp->val);
+    }
+}
+
 /* BaseJsonImporter::ApplyPatch: only a non-empty object or array patches. */
 static void apply_patch(importer *m, sv_value *target, const sv_value *patch)
 {
     sv_kind k = sv_kind_of(patch);
     if (!((k == SV_MAP || k == SV_ARRAY) && patch->len > 0)) return;
+    unshare_for_patch(m, target, patch);
     sv_o3de_opts opts; /* O3DE patches with its default settings: no reports */
     sv_o3de_opts_init(&opts);
     sv_o3de_result r;
@@ -278,8 +402,107 @@ static void apply_patch(importer *m, sv_value *target, const sv_value *patch)
     if (st != SV_OK && m->st == SV_OK) m->st = st;
 }
 
-/* The object *node held directive d: it becomes the named document. */
-static o3_res import_one(importer *m, o3p_ctx *p, sv_value *node, sv_value d, uint32_t depth)
+/* O3DE reports a failed load at the file's path, not a JSON Pointer. */
+static o3_res load_failed(importer *m, const char *path, sv_status st, const sv_error *err)
+{
+    return report(m, SV_O3DE_CATASTROPHIC, path, "Failed to import file '%s'. Reason: '%s'", path,
+                  err->message[0] ? err->message : sv_status_str(st));
+}
+
+static o3_res cycle(importer *m, o3p_ctx *p, const char *path)
+{
+    return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
+                  "'%s' was already imported in this chain. This indicates a cyclic dependency.",
+                  path);
+}
+
+static o3_res too_long_a_chain(importer *m, o3p_ctx *p, const char *path)
+{
+    return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
+                  "Importing '%s' nests imports more than %u deep.", path, (unsigned)m->max_chain);
+}
+
+static o3_res too_deep(importer *m, o3p_ctx *p)
+{
+    return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
+                  "The JSON is nested more than %u deep with its imports.", (unsigned)m->max_depth);
+}
+
+/* Loads the file at path into a new cache entry for key. */
+static o3_res load_file(importer *m, o3p_ctx *p, const char *key, const char *path, cached **out)
+{
+    if (m->loaded >= m->max_imports)
+        return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
+                      "Importing '%s' goes past the limit of %u imported files.", path,
+                      (unsigned)m->max_imports);
+    m->loaded++;
+    sv_value doc = sv_null();
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = m->load(m->load_ctx, path, m->doc, &doc, &err);
+    if (st != SV_OK) return load_failed(m, path, st, &err);
+    cached *c = cache_add(m, key);
+    if (!c) {
+        m->st = SV_ERR_NOMEM;
+        return o3_r(SV_O3DE_IMPORT, SV_O3DE_CATASTROPHIC);
+    }
+    c->value = doc;
+    *out = c;
+    return IMPORT_OK;
+}
+
+/* Resolves the imports inside a file just loaded (ResolveNestedImports). */
+static o3_res resolve_file(importer *m, o3p_ctx *p, cached *c, const char *path, uint32_t depth)
+{
+    if (!m->nested) {
+        c->cost = tree_cost(&c->value);
+        return IMPORT_OK;
+    }
+    /* the chain check comes after the load, as in O3DE; a file named by
+     * another spelling is found on the chain by its key (resolving) */
+    for (size_t i = 0; i < m->nchain; i++)
+        if (!strcmp(m->chain[i], path)) return cycle(m, p, path);
+    if (m->nchain > m->max_chain) return too_long_a_chain(m, p, path);
+    size_t tallest = m->tallest;
+    uint32_t deepest = m->deepest;
+    m->tallest = m->nchain;
+    m->deepest = depth;
+    c->resolving = true;
+    m->chain[m->nchain++] = path;
+    o3p_ctx inner; /* the imported file's own JSON Pointers */
+    o3p_init(&inner, m->doc, NULL);
+    inner.report = m->report;
+    inner.report_ctx = m->report_ctx;
+    o3_res r = walk(m, &inner, &c->value, depth, &c->cost);
+    if (!sv_buf_ok(&inner.path) && m->st == SV_OK) m->st = SV_ERR_NOMEM;
+    o3p_free(&inner);
+    m->nchain--;
+    c->resolving = false;
+    c->height = (uint32_t)(m->tallest - (m->nchain));
+    c->below = m->deepest - depth;
+    if (tallest > m->tallest) m->tallest = tallest;
+    if (deepest > m->deepest) m->deepest = deepest;
+    return r;
+}
+
+/* A file resolved before, named again: its limits are checked as if it
+ * were resolved here, from what its first resolution measured. */
+static o3_res reuse_file(importer *m, o3p_ctx *p, const cached *c, const char *path,
+                         uint32_t depth)
+{
+    if (!m->nested) return IMPORT_OK;
+    if (c->resolving) return cycle(m, p, path);
+    if (m->nchain + c->height > m->max_chain) return too_long_a_chain(m, p, path);
+    if ((uint64_t)depth + c->below >= m->max_depth) return too_deep(m, p);
+    if (m->nchain + c->height > m->tallest) m->tallest = m->nchain + c->height;
+    if (depth + c->below > m->deepest) m->deepest = depth + c->below;
+    return IMPORT_OK;
+}
+
+/* The object *node held directive d: it becomes the named document; *cost
+ * gets the bytes it expands to. */
+static o3_res import_one(importer *m, o3p_ctx *p, sv_value *node, sv_value d, uint32_t depth,
+                         uint64_t *cost)
 {
     const char *name;
     size_t name_len;
@@ -298,28 +521,25 @@ static o3_res import_one(importer *m, o3p_ctx *p, sv_value *node, sv_value d, ui
     }
     memcpy(name_z, name, name_len);
     name_z[name_len] = 0;
-    if (m->loaded >= m->max_imports)
-        return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
-                      "Importing '%s' goes past the limit of %u imports.", path,
-                      (unsigned)m->max_imports);
-    m->loaded++;
 
-    /* BaseJsonImporter::ResolveImport: load, keep the patch, replace */
-    sv_value doc = sv_null();
-    sv_error err;
-    sv_error_clear(&err);
-    sv_status st = m->load(m->load_ctx, path, m->doc, &doc, &err);
-    if (st != SV_OK)
-        /* O3DE reports this one at the file's path, not a JSON Pointer */
-        return report(m, SV_O3DE_CATASTROPHIC, path, "Failed to import file '%s'. Reason: '%s'",
-                      path, err.message[0] ? err.message : sv_status_str(st));
-    sv_value patch = sv_null();
-    if (sv_kind_of(&d) == SV_MAP) {
-        const sv_value *pf = sv_map_get(&d, "patch", 5);
-        if (pf) patch = *pf;
+    /* which file this is: a known one is not loaded again */
+    const char *key = path;
+    char idkey[SV_O3DE_IMPORT_KEY_MAX];
+    if (m->identify) {
+        sv_error err;
+        sv_error_clear(&err);
+        idkey[0] = 0;
+        sv_status st = m->identify(m->load_ctx, path, idkey, sizeof idkey, &err);
+        if (st != SV_OK) return load_failed(m, path, st, &err);
+        idkey[sizeof idkey - 1] = 0;
+        key = idkey;
     }
-    *node = doc;
-
+    cached *c = cache_find(m, key);
+    bool known = c != NULL;
+    if (!known) {
+        o3_res lr = load_file(m, p, key, path, &c);
+        if (!c) return lr; /* not loaded */
+    }
     if (m->found) {
         sv_status rs = SV_OK;
         if (m->nchain == 1) rs = add_directive(m->found, o3p_path(p), name_z, path);
@@ -329,67 +549,75 @@ static o3_res import_one(importer *m, o3p_ctx *p, sv_value *node, sv_value d, ui
             return o3_r(SV_O3DE_IMPORT, SV_O3DE_CATASTROPHIC);
         }
     }
+    o3_res r = known ? reuse_file(m, p, c, path, depth) : resolve_file(m, p, c, path, depth);
+    *node = c->value;
+    if (catastrophic(r)) return r;
 
-    if (m->nested) {
-        /* ResolveNestedImports: the chain check comes after the load */
-        for (size_t i = 0; i < m->nchain; i++)
-            if (!strcmp(m->chain[i], path))
-                return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
-                              "'%s' was already imported in this chain. This indicates a cyclic "
-                              "dependency.",
-                              path);
-        if (m->nchain > m->max_chain)
-            return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
-                          "Importing '%s' nests imports more than %u deep.", path,
-                          (unsigned)m->max_chain);
-        m->chain[m->nchain++] = path;
-        o3p_ctx inner; /* the imported file's own JSON Pointers */
-        o3p_init(&inner, m->doc, NULL);
-        inner.report = m->report;
-        inner.report_ctx = m->report_ctx;
-        o3_res r = walk(m, &inner, node, depth);
-        if (!sv_buf_ok(&inner.path) && m->st == SV_OK) m->st = SV_ERR_NOMEM;
-        o3p_free(&inner);
-        m->nchain--;
-        if (catastrophic(r)) return r;
+    /* BaseJsonImporter::ResolveImport: the directive's patch comes last */
+    uint64_t total = c->cost;
+    if (sv_kind_of(&d) == SV_MAP) {
+        const sv_value *patch = sv_map_get(&d, "patch", 5);
+        if (patch) {
+            apply_patch(m, node, patch);
+            total += tree_cost(patch);
+        }
     }
-    apply_patch(m, node, &patch);
+    *cost += total;
     return IMPORT_OK;
 }
 
-static o3_res walk(importer *m, o3p_ctx *p, sv_value *node, uint32_t depth)
+/* Resolves the imports under *node; *cost gets the bytes of the tree it
+ * becomes, counted as if every import were its own copy, and that must stay
+ * within the document's allocation limit: past it, the tree would be too
+ * big for anything that reads it whole (loading it into a type, printing
+ * it), however little the shared trees take. */
+static o3_res walk(importer *m, o3p_ctx *p, sv_value *node, uint32_t depth, uint64_t *cost)
 {
     if (m->st != SV_OK) return o3_r(SV_O3DE_IMPORT, SV_O3DE_CATASTROPHIC);
-    if (depth >= m->max_depth)
-        return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
-                      "The JSON is nested more than %u deep with its imports.",
-                      (unsigned)m->max_depth);
+    if (depth >= m->max_depth) return too_deep(m, p);
+    if (depth > m->deepest) m->deepest = depth;
+    uint64_t c = own_cost(node);
+    o3_res r = IMPORT_OK;
     if (sv_kind_of(node) == SV_MAP) {
-        for (uint32_t i = 0; i < node->len; i++) {
+        for (uint32_t i = 0; i < node->len && !catastrophic(r); i++) {
             sv_pair *pr = &sv_pairs(node)[i];
             size_t kn;
             const char *k = sv_get_str(&pr->key, &kn);
-            if (kn == sizeof DIRECTIVE - 1 && !memcmp(k, DIRECTIVE, kn))
+            if (kn == sizeof DIRECTIVE - 1 && !memcmp(k, DIRECTIVE, kn)) {
                 /* the object is replaced: nothing after the directive is seen */
-                return import_one(m, p, node, pr->val, depth);
+                c = 0;
+                r = import_one(m, p, node, pr->val, depth, &c);
+                break;
+            }
+            c += own_cost(&pr->key);
             sv_kind vk = sv_kind_of(&pr->val);
-            if (vk != SV_MAP && vk != SV_ARRAY) continue;
+            if (vk != SV_MAP && vk != SV_ARRAY) {
+                c += own_cost(&pr->val);
+                continue;
+            }
             size_t mark = o3p_push_key(p, k, kn);
-            o3_res r = walk(m, p, &pr->val, depth + 1);
+            r = walk(m, p, &pr->val, depth + 1, &c);
             o3p_pop(p, mark);
-            if (catastrophic(r)) return r;
         }
     } else if (sv_kind_of(node) == SV_ARRAY) {
-        for (uint32_t i = 0; i < node->len; i++) {
+        for (uint32_t i = 0; i < node->len && !catastrophic(r); i++) {
             sv_value *e = sv_array_at(node, i);
             sv_kind ek = sv_kind_of(e);
-            if (ek != SV_MAP && ek != SV_ARRAY) continue;
+            if (ek != SV_MAP && ek != SV_ARRAY) {
+                c += own_cost(e);
+                continue;
+            }
             size_t mark = o3p_push_index(p, i);
-            o3_res r = walk(m, p, e, depth + 1);
+            r = walk(m, p, e, depth + 1, &c);
             o3p_pop(p, mark);
-            if (catastrophic(r)) return r;
         }
     }
+    if (catastrophic(r)) return r;
+    if (c > m->max_cost || *cost > m->max_cost - c)
+        return report(m, SV_O3DE_CATASTROPHIC, o3p_path(p),
+                      "The imports expand the document past %llu bytes, the allocation limit.",
+                      (unsigned long long)m->max_cost);
+    *cost += c;
     return IMPORT_OK;
 }
 
@@ -397,8 +625,13 @@ static sv_status finish(importer *m, o3p_ctx *p, o3_res r, sv_o3de_result *resul
 {
     bool path_ok = sv_buf_ok(&p->path);
     o3p_free(p);
-    if (m->st == SV_OK && (!path_ok || sv_doc_status(m->doc) != SV_OK)) m->st = SV_ERR_NOMEM;
-    if (m->st != SV_OK) return sv_error_set(err, m->st, "o3de", 0, "out of memory resolving imports");
+    sv_status ds = sv_doc_status(m->doc);
+    if (ds == SV_ERR_LIMIT) /* the document's allocation limit, not the machine's memory */
+        return sv_error_set(err, ds, "o3de", SV_ERROR_NO_OFFSET,
+                            "resolving imports needs more memory than the allocation limit");
+    if (m->st == SV_OK && (!path_ok || ds != SV_OK)) m->st = SV_ERR_NOMEM;
+    if (m->st != SV_OK)
+        return sv_error_set(err, m->st, "o3de", SV_ERROR_NO_OFFSET, "out of memory resolving imports");
     if (result) *result = r;
     return SV_OK;
 }
@@ -415,7 +648,8 @@ sv_status sv_o3de_resolve_imports(sv_doc *doc, sv_value *json, const sv_o3de_imp
     m.found = found;
     o3p_ctx p;
     o3p_init(&p, doc, NULL);
-    o3_res r = walk(&m, &p, json, 0);
+    uint64_t cost = 0;
+    o3_res r = walk(&m, &p, json, 0, &cost);
     /* O3DE's ResolveImports: Success unless something was Catastrophic */
     return finish(&m, &p, catastrophic(r) ? r : IMPORT_OK, result, err);
 }
@@ -455,7 +689,8 @@ sv_status sv_o3de_restore_imports(sv_doc *doc, sv_value *json, const sv_o3de_imp
         sv_value imported = sv_map(doc, 0);
         (void)sv_map_put(doc, &imported, sv_strz(doc, DIRECTIVE), sv_strz(doc, d->name));
         m.nchain = 1;
-        o3_res ir = walk(&m, &p, &imported, 0);
+        uint64_t cost = 0;
+        o3_res ir = walk(&m, &p, &imported, 0, &cost);
         if (catastrophic(ir)) {
             r = ir;
             break;
