@@ -89,7 +89,7 @@ class Options(object):
     schema_of turns the schema= value into an sv_schema pointer (it is
     given only the formats of SCHEMA_FORMATS)."""
 
-    def __init__(self, fmt, options, call, schema_of=None, extra=()):
+    def __init__(self, fmt, options, call, schema_of=None):
         fmt_name = fmt.name.decode()
         known = format_option_names(fmt)
         self.struct = _lib.Options()
@@ -97,8 +97,6 @@ class Options(object):
         self.schema = None
         pairs = []
         for name, value in options.items():
-            if name in extra:
-                continue
             if name in LIMITS:
                 setattr(self.struct.limits, name, _limit(name, value))
             elif name == "schema" and fmt_name in SCHEMA_FORMATS and schema_of:
@@ -109,8 +107,7 @@ class Options(object):
             else:
                 raise TypeError("serval: %s() got an unknown option %r for format %s "
                                 "(it takes: %s)" % (call, name, fmt_name,
-                                                    ", ".join(self.accepted(fmt_name, known,
-                                                                            extra))))
+                                                    ", ".join(self.accepted(fmt_name, known))))
         n = len(pairs)
         self._names = (_c.c_char_p * max(n, 1))(*[p[0] for p in pairs])
         self._values = (_c.c_char_p * max(n, 1))(*[p[1] for p in pairs])
@@ -119,8 +116,8 @@ class Options(object):
         self.struct.count = n
 
     @staticmethod
-    def accepted(fmt_name, known, extra):
-        names = list(known) + list(LIMITS) + list(extra)
+    def accepted(fmt_name, known):
+        names = list(known) + list(LIMITS)
         if fmt_name in SCHEMA_FORMATS:
             names.append("schema")
         return names
