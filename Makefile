@@ -17,13 +17,14 @@ DESTDIR    ?=
 
 .PHONY: run test deps deps-test build build-asan bench clean install install-only fuzz fuzz-short web
 
-# Builds only the library and the command (no tests, benchmark or fuzz
+# Builds only the library (static and shared: the Python module loads the
+# latter) and the command (no tests, benchmark or fuzz
 # replays), dumps a save game Godot 3 wrote with store_var, then raises the
 # player's gold with jq and writes the save back.
 run: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSERVAL_WERROR=ON \
 	  -DSERVAL_TESTS=OFF -DSERVAL_BENCH=OFF -DSERVAL_EXAMPLES=OFF >/dev/null
-	cmake --build $(BUILD) -j$(JOBS) --target serval
+	cmake --build $(BUILD) -j$(JOBS) --target serval serval_shared
 	@echo '$$ $(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)'
 	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)
 	@echo '$$ ... | jq ".\"$$map\".player.gold = 9999" | serval conv -o $(BUILD)/edited.godot3 -'

@@ -12,8 +12,15 @@ The mapping is that of serval's typed JSON: a value is plain where typed
 JSON is plain JSON, and a wrapper where typed JSON has a "$" form.
 
 Options are the format's own (`framing="stream"` for Godot, for instance;
-`serval formats` on the command line lists them) plus the limits every
-decoder honours: max_depth, max_alloc, max_string and max_decompressed.
+serval.formats() lists them) plus the limits every decoder honours:
+max_depth, max_alloc, max_string and max_decompressed; kingsisle and
+kingsisle-xml also take schema= (a type list, see load_schema()). An
+unknown option is a TypeError, a bad value a ValueError (see _options.py).
+
+dumps() never changes a value silently: a value the target format has no
+type for (a Vector3 in BSON) is an Error naming its JSON Pointer, as
+`serval conv` refuses it; with lossy=True it is written in its nearest form
+(an array of three numbers) with one LossyConversionWarning per value.
 
 Everything runs in libserval (found as _lib.py says). Decoding goes from the
 library's value tree to Python objects through a pickle stream that the
@@ -22,18 +29,18 @@ library writes and Python's C unpickler reads; no text is parsed.
 import ctypes as _c
 import gc as _gc
 import pickle as _pickle
+import warnings as _warnings
 
 from . import _lib
+from . import _options
 from . import _types
 from ._types import *  # noqa: F401,F403 (the wrapper classes)
 from ._types import CLASSES as _CLASSES
 from ._typed_json import dumps_text as _dumps_text
 
-__all__ = ["loads", "dumps", "detect", "formats", "Error", "FormatInfo", "library_version"] + \
-    sorted(_CLASSES)
+__all__ = ["loads", "dumps", "detect", "formats", "load_schema", "Schema", "Error",
+           "LossyConversionWarning", "FormatInfo", "library_version"] + sorted(_CLASSES)
 globals().update(_CLASSES)
-
-_LIMITS = ("max_depth", "max_alloc", "max_string", "max_decompressed")
 
 
 class Error(ValueError):
@@ -64,28 +71,58 @@ def _usage(message):
     return Error("SV_ERR_USAGE", message, text="serval: " + message)
 
 
-class _Options(object):
-    """An sv_options with the strings it points to kept alive."""
+class LossyConversionWarning(UserWarning):
+    """dumps(..., lossy=True) wrote a value in its nearest form, not as it is
+    (a Vector3 as an array of three numbers in BSON, say). The message
+    starts with the value's JSON Pointer; path has it alone."""
 
-    def __init__(self, options):
-        self.struct = _lib.Options()
-        _lib.options_init(_c.byref(self.struct))
-        pairs = []
-        for name, value in options.items():
-            if name in _LIMITS:
-                setattr(self.struct.limits, name, int(value))
-                continue
-            if value is True:
-                value = "true"
-            elif value is False:
-                value = "false"
-            pairs.append((name.encode(), str(value).encode()))
-        n = len(pairs)
-        self._names = (_c.c_char_p * max(n, 1))(*[p[0] for p in pairs])
-        self._values = (_c.c_char_p * max(n, 1))(*[p[1] for p in pairs])
-        self.struct.names = _c.cast(self._names, _c.POINTER(_c.c_char_p))
-        self.struct.values = _c.cast(self._values, _c.POINTER(_c.c_char_p))
-        self.struct.count = n
+    def __init__(self, message, path=""):
+        UserWarning.__init__(self, message)
+        self.path = path
+
+
+class Schema(object):
+    """A type list loaded into libserval (load_schema()), for the schema=
+    option of the formats that need one (kingsisle, kingsisle-xml)."""
+
+    def __init__(self, pointer, source):
+        self.pointer = pointer
+        self.source = source
+
+    def __del__(self):
+        if self.pointer and _lib is not None and _lib.schema_free is not None:
+            _lib.schema_free(self.pointer)
+            self.pointer = None
+
+    def __repr__(self):
+        return "serval.Schema(%r)" % self.source
+
+
+def load_schema(data, source="<schema>"):
+    """Loads a type list (a serval schema, wiztype JSON, a KingsIsle class
+    list XML; the kind is told by content) from its bytes, or from the file
+    at data when data is a str or os.PathLike."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        import os
+        source = os.fspath(data)
+        with open(source, "rb") as f:
+            data = f.read()
+    data = _data(data)
+    out = _c.c_void_p()
+    err = _lib.ErrorStruct()
+    if _lib.schema_load(None, data, len(data), str(source).encode("utf-8", "replace"),
+                        _c.byref(out), _c.byref(err)):
+        raise _error(err)
+    return Schema(out.value, str(source))
+
+
+def _schema_of(value):
+    if isinstance(value, Schema):
+        return value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return load_schema(value)
+    raise ValueError("serval: schema= needs a serval.Schema (serval.load_schema) or the bytes "
+                     "of a type list, not %s" % type(value).__name__)
 
 
 def _find(fmt):
@@ -180,7 +217,7 @@ def loads(data, fmt=None, **options):
     if not f.decode:
         raise _usage("format %s cannot be read" % fmt)
     decode = _lib.DecodeFn(f.decode)
-    opts = _Options(options)
+    opts = _options.Options(f, options, "loads", _schema_of)
     doc = _lib.doc_new(None)
     if not doc:
         raise MemoryError("serval: cannot allocate a document")
@@ -194,25 +231,68 @@ def loads(data, fmt=None, **options):
         _lib.doc_free(doc)
 
 
-def dumps(value, fmt, **options):
+def _lower(doc, f, root, opts, lossy):
+    """The tree format f writes exactly (as `serval conv` makes it): root
+    itself, or with lossy a copy where each value f cannot hold has its
+    nearest form, with one LossyConversionWarning per changed value. A value
+    f cannot hold (even lossy) raises Error naming its JSON Pointer."""
+    if not _lib.convert_knows(f):  # its encoder checks each value itself
+        return root
+    changes = []
+
+    def report(_ctx, change):
+        ch = change.contents
+        if not ch.refused:
+            changes.append((ch.pointer.decode("utf-8", "replace"),
+                            ch.message.decode("utf-8", "replace")))
+
+    co = _lib.ConvertOpts()
+    _lib.convert_opts_init(_c.byref(co))
+    co.lossy = lossy
+    co.format_options = _c.pointer(opts.struct)
+    callback = _lib.ConvertFn(report)
+    if lossy:
+        co.report = callback
+    out = _lib.Value()
+    err = _lib.ErrorStruct()
+    if _lib.convert_lower(doc, f, _c.byref(root), _c.byref(co), _c.byref(out), None,
+                          _c.byref(err)):
+        raise _error(err)
+    for pointer, message in changes:
+        _warnings.warn(LossyConversionWarning("%s: %s" % (pointer or "(the root)", message),
+                                              pointer), stacklevel=3)
+    return out
+
+
+def dumps(value, fmt, lossy=False, **options):
     """Encodes value (as loads() gives them, or built from plain values and the
-    wrappers) in format fmt; returns bytes."""
+    wrappers) in format fmt; returns bytes.
+
+    A value fmt has no type for is an Error naming its path, unless lossy is
+    true: then it is written in its nearest form, with a
+    LossyConversionWarning for each such value."""
+    if not isinstance(lossy, bool):
+        raise ValueError("serval: lossy needs True or False, not %r" % (lossy,))
     f = _find(fmt)
     if not f.encode:
         raise _usage("format %s cannot be written" % fmt)
     encode = _lib.EncodeFn(f.encode)
+    opts = _options.Options(f, options, "dumps", _schema_of)
     text = _dumps_text(value)
-    opts = _Options(options)
+    read_json = _lib.DecodeFn(_find("json").decode)
+    json_opts = opts.limits_only()
     doc = _lib.doc_new(None)
     if not doc:
         raise MemoryError("serval: cannot allocate a document")
+    _lib.doc_set_max_alloc(doc, opts.struct.limits.max_alloc)
     buf = _lib.Buf()
     _lib.buf_init(_c.byref(buf), None)
     try:
         root = _lib.Value()
         err = _lib.ErrorStruct()
-        if _lib.json_decode(doc, text, len(text), None, _c.byref(root), _c.byref(err)):
+        if read_json(doc, text, len(text), _c.byref(json_opts), _c.byref(root), _c.byref(err)):
             raise _error(err)
+        root = _lower(doc, f, root, opts, lossy)
         if encode(_c.byref(root), _c.byref(opts.struct), _c.byref(buf), _c.byref(err)):
             raise _error(err)
         return _c.string_at(buf.data, buf.len)

@@ -72,6 +72,30 @@ EncodeFn = _c.CFUNCTYPE(_c.c_int, _c.POINTER(Value), _c.POINTER(Options), _c.POI
                         _c.POINTER(ErrorStruct))
 
 
+class ConvertChange(_c.Structure):
+    """sv_convert_change: one value the target format cannot write exactly."""
+    _fields_ = [
+        ("pointer", _c.c_char_p),
+        ("what", _c.c_char_p),
+        ("becomes", _c.c_char_p),
+        ("message", _c.c_char_p),
+        ("refused", _c.c_bool),
+    ]
+
+
+ConvertFn = _c.CFUNCTYPE(None, _c.c_void_p, _c.POINTER(ConvertChange))
+
+
+class ConvertOpts(_c.Structure):
+    _fields_ = [
+        ("struct_size", _c.c_uint32),
+        ("lossy", _c.c_bool),
+        ("report", ConvertFn),
+        ("report_ctx", _c.c_void_p),
+        ("format_options", _c.POINTER(Options)),
+    ]
+
+
 class OptionDesc(_c.Structure):
     _fields_ = [("name", _c.c_char_p), ("help", _c.c_char_p)]
 
@@ -89,32 +113,61 @@ class Format(_c.Structure):
     ]
 
 
-def _candidates():
+def _checkout():
+    """The top of the serval checkout this module sits in, or None (an
+    installed copy)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.normpath(os.path.join(here, "..", "..", ".."))
+    if os.path.exists(os.path.join(top, "include", "serval", "value.h")):
+        return top
+    return None
+
+
+def _candidates(tried):
+    """The paths to try, in order; what was passed over is added to tried."""
     env = os.environ.get("SERVAL_LIBRARY")
     if env:
         yield env
         return
-    here = os.path.dirname(os.path.abspath(__file__))
-    top = os.path.normpath(os.path.join(here, "..", "..", ".."))
-    if os.path.exists(os.path.join(top, "include", "serval", "value.h")):  # a serval checkout
+    tried.append("$SERVAL_LIBRARY (not set)")
+    top = _checkout()
+    if top:
         path = os.path.join(top, "build", "libserval.so")
         if os.path.exists(path):
             yield path
+        else:
+            tried.append("%s (no such file)" % path)
     found = ctypes.util.find_library("serval")
     if found:
         yield found
+    else:
+        tried.append('ctypes.util.find_library("serval") (found nothing)')
     yield "libserval.so.0"
+
+
+def _how_to_get_it():
+    top = _checkout()
+    if os.environ.get("SERVAL_LIBRARY"):
+        head = "SERVAL_LIBRARY names a file that does not load; point it at a libserval.so"
+    elif top:
+        head = ("build it: run `make run` in %s (it makes %s), or "
+                "`cmake --build build --target serval_shared` in a configured build"
+                % (top, os.path.join(top, "build", "libserval.so")))
+    else:
+        head = "install it: run `make install` in the serval checkout"
+    return ("%s; or set SERVAL_LIBRARY to the path of libserval.so "
+            "(e.g. SERVAL_LIBRARY=/path/to/build/libserval.so python3 ...)" % head)
 
 
 def _load():
     tried = []
-    for path in _candidates():
+    for path in _candidates(tried):
         try:
             return _c.CDLL(path), path
         except OSError as exc:
             tried.append("%s (%s)" % (path, exc))
-    raise ImportError("serval: cannot load libserval; set SERVAL_LIBRARY to its path. Tried: " +
-                      "; ".join(tried))
+    raise ImportError("serval: cannot load libserval, the shared library this module runs on. "
+                      "To get it, %s. Looked at: %s" % (_how_to_get_it(), "; ".join(tried)))
 
 
 lib, path = _load()
@@ -140,6 +193,15 @@ status_name = _fn("sv_status_name", _c.c_char_p, _c.c_int)
 json_decode = _fn("sv_json_decode", _c.c_int, _c.c_void_p, _c.c_char_p, _c.c_size_t, _c.c_void_p,
                   _c.POINTER(Value), _c.POINTER(ErrorStruct))
 version = _fn("sv_version", _c.c_char_p)
+doc_set_max_alloc = _fn("sv_doc_set_max_alloc", None, _c.c_void_p, _c.c_uint64)
+convert_opts_init = _fn("sv_convert_opts_init", None, _c.POINTER(ConvertOpts))
+convert_knows = _fn("sv_convert_knows", _c.c_bool, _c.POINTER(Format))
+convert_lower = _fn("sv_convert_lower", _c.c_int, _c.c_void_p, _c.POINTER(Format),
+                    _c.POINTER(Value), _c.POINTER(ConvertOpts), _c.POINTER(Value),
+                    _c.POINTER(_c.c_size_t), _c.POINTER(ErrorStruct))
+schema_load = _fn("sv_schema_load", _c.c_int, _c.c_void_p, _c.c_char_p, _c.c_size_t,
+                  _c.c_char_p, _c.POINTER(_c.c_void_p), _c.POINTER(ErrorStruct))
+schema_free = _fn("sv_schema_free", None, _c.c_void_p)
 try:
     pickle_encode = _fn("sv_pickle_encode", _c.c_int, _c.POINTER(Value), _c.c_char_p,
                         _c.POINTER(Buf), _c.POINTER(ErrorStruct))
