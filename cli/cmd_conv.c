@@ -59,6 +59,7 @@ typedef struct change_ctx {
     const char *file; /* as messages name it */
     const char *format;
     const conv_ctx *c;
+    size_t listed; /* errors print_change wrote (--report-all) */
 } change_ctx;
 
 /* One line per value: a warning for a value written in its nearest form,
@@ -66,7 +67,7 @@ typedef struct change_ctx {
  * only the first, from the returned error). */
 static void print_change(void *ctx, const sv_convert_change *ch)
 {
-    const change_ctx *x = ctx;
+    change_ctx *x = ctx;
     bool problem = ch->refused || !x->c->lossy;
     if (!problem) {
         fprintf(stderr, "serval: %s: warning: %s%s%s\n", x->file, ch->pointer,
@@ -79,42 +80,38 @@ static void print_change(void *ctx, const sv_convert_change *ch)
         (void)st;
         snprintf(e.path, sizeof e.path, "%.*s", (int)(sizeof e.path - 1), ch->pointer);
         cli_report(x->file, &e);
+        x->listed++;
     }
 }
 
-/* The tree the target writes exactly: l->root itself, or with --lossy a
- * copy in *doc where each value the target cannot hold has its nearest
- * form. Every value the target cannot hold is reported (print_change). */
-static int honest_tree(const conv_ctx *c, const sv_format *to, const cli_loaded *l,
-                       const char *input, sv_doc **doc, sv_value *root)
+/* The tree in the target format, through sv_convert_encode (the path the
+ * round-trip fuzz targets check): every value the target cannot hold is
+ * reported (print_change), and with --lossy written in its nearest form. */
+static int convert(const conv_ctx *c, const sv_format *to, const cli_loaded *l, const char *input,
+                   sv_buf *out)
 {
-    *root = l->root;
-    *doc = NULL;
-    /* A tree a format's decoder made is one its encoder writes exactly,
-     * with the same options (the round-trip fuzz targets hold every format
-     * to it), so a conversion within one format needs no walk. */
-    if (!sv_convert_knows(to) || l->format == to) return 0;
-    *doc = sv_doc_new(NULL);
-    sv_error err;
-    sv_error_clear(&err);
-    if (!*doc) {
-        cli_error("%s: %s", cli_display_name(input), sv_status_str(SV_ERR_NOMEM));
-        return cli_exit_code(SV_ERR_NOMEM);
-    }
-    sv_doc_set_max_alloc(*doc, c->opts.limits.max_alloc); /* --max-alloc holds here too */
-    change_ctx x = {cli_display_name(input), to->name, c};
+    change_ctx x = {cli_display_name(input), to->name, c, 0};
     sv_convert_opts co;
     sv_convert_opts_init(&co);
     co.lossy = c->lossy;
-    co.format_options = &c->opts;
+    co.format_options = &c->opts; /* --max-alloc holds for the lowered copy too */
     if (c->lossy || c->report_all) {
         co.report = print_change;
         co.report_ctx = &x;
     }
-    size_t changes = 0;
-    sv_status st = sv_convert_lower(*doc, to, &l->root, &co, root, &changes, &err);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = sv_convert_encode(l->format, to, &l->root, &co, out, NULL, &err);
     if (st == SV_OK) return 0;
-    if (!(st == SV_ERR_UNSUPPORTED && c->report_all)) cli_report(x.file, &err);
+    /* --report-all has listed every refused value already */
+    if (st == SV_ERR_UNSUPPORTED && x.listed) return cli_exit_code(st);
+    if (err.status == SV_OK)
+        st = sv_error_set(&err, st, to->name, 0, "%s",
+                          st == SV_ERR_NOMEM ? "no memory for the output"
+                                             : "the encoder gave no details");
+    /* no input byte caused it: the value's path says where */
+    err.byte_offset = SV_ERROR_NO_OFFSET;
+    cli_report(x.file, &err);
     return cli_exit_code(st);
 }
 
@@ -134,20 +131,11 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
         return rc;
     }
 
-    sv_doc *lowered = NULL;
-    sv_value root;
-    rc = honest_tree(c, to, &l, job->input, &lowered, &root);
-    if (rc) {
-        if (lowered) sv_doc_free(lowered);
-        cli_loaded_free(&l);
-        return rc;
-    }
-
     sv_buf file;
     sv_buf_init(&file, NULL);
     sv_buf *out = job->output ? &file : &job->out;
     size_t start = out->len;
-    rc = cli_encode(to, &root, &c->opts, job->input, out);
+    rc = convert(c, to, &l, job->input, out);
     if (!rc && cli_format_is_text(to)) {
         sv_buf_putc(out, '\n');
         if (!sv_buf_ok(out)) {
@@ -159,7 +147,6 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
     if (rc) out->len = start;
     if (!rc && job->output) rc = cli_exit_code(cli_write_output(job->output, file.data, file.len));
     sv_buf_free(&file);
-    if (lowered) sv_doc_free(lowered);
     cli_loaded_free(&l);
     return rc;
 }

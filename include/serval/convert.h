@@ -99,6 +99,20 @@ SV_API SV_NODISCARD sv_status sv_convert_check(const sv_format *to, const sv_val
                                                const sv_convert_opts *opts, size_t *count,
                                                sv_error *err);
 
+/* What `serval conv` does with a decoded tree, as one call, so that every
+ * caller (the command, the fuzz targets, the tests) takes the same path:
+ * the tree to writes exactly is made (sv_convert_lower, in a document of its
+ * own that opts->format_options->limits.max_alloc bounds), then to->encode
+ * appends it to out with opts->format_options. The walk is left out when
+ * from is to (a decoder's tree is one its own encoder writes exactly, with
+ * the same options) or when to checks its own values (sv_convert_knows);
+ * from may be NULL (not known). Returns SV_OK, the lowering's error (values
+ * refused, reported through opts->report when given) or the encoder's; on
+ * an error, out may hold part of the output past its old length. */
+SV_API SV_NODISCARD sv_status sv_convert_encode(const sv_format *from, const sv_format *to,
+                                                const sv_value *root, const sv_convert_opts *opts,
+                                                sv_buf *out, size_t *changes, sv_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -388,7 +388,9 @@ static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv
  * the first time one of them changes. */
 static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned depth)
 {
-    cv_role item_role = role == CV_ROOT && w->r->root_array_is_stream ? CV_ROOT : CV_ITEM;
+    bool stream = role == CV_ROOT && (w->r->root_array_is_stream ||
+                                      (w->r->root_is_stream && w->r->root_is_stream(w->r, cur)));
+    cv_role item_role = stream ? CV_ROOT : CV_ITEM;
     sv_kind k = sv_kind_of(cur);
     bool copied = false;
     sv_value copy = sv_null();
@@ -433,12 +435,13 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
  * out of line, so that the judgement's text buffers are not on the stack of
  * every level of the walk's recursion. Returns false when the walk must not
  * go into the value (refused, stopped or out of memory). */
-static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *changed)
+static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *changed,
+                               bool *leaf)
 {
     for (int round = 0;; round++) {
         cv_judgement j;
         j.verdict = CV_EXACT;
-        j.silent = false;
+        j.silent = j.leaf = false;
         j.what[0] = j.becomes[0] = j.why[0] = 0;
         if (round == CV_MAX_ROUNDS) {
             cv_refuse(&j, "its nearest form is not settled");
@@ -446,7 +449,10 @@ static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *ch
             w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory");
             return false;
         }
-        if (j.verdict == CV_EXACT) return true;
+        if (j.verdict == CV_EXACT) {
+            *leaf = j.leaf;
+            return true;
+        }
         /* described only when not exact: most values are, and the text costs */
         if (!j.what[0]) cv_describe(cur, j.what, sizeof j.what);
         if (!(j.verdict == CV_LOWER && j.silent)) note(w, &j);
@@ -468,10 +474,10 @@ static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv
         return false;
     }
     sv_value cur = *v;
-    bool changed = false;
-    if (!settle(w, &cur, role, &changed)) return false;
+    bool changed = false, leaf = false;
+    if (!settle(w, &cur, role, &changed, &leaf)) return false;
     sv_kind k = sv_kind_of(&cur);
-    if (k == SV_ARRAY || k == SV_MAP || k == SV_OBJECT) {
+    if (!leaf && (k == SV_ARRAY || k == SV_MAP || k == SV_OBJECT)) {
         sv_value before = cur;
         if (!walk_children(w, &cur, role, depth)) {
             if (w->st == SV_OK)

@@ -17,6 +17,8 @@
 typedef struct gd_cv {
     gd_rules r;
     bool godot4;
+    bool framing_option; /* -O framing= given: it decides, not the tree */
+    bool stream;         /* -O framing=stream */
 } gd_cv;
 
 static bool has(const gd_cv *g, unsigned t)
@@ -160,48 +162,86 @@ static const sv_value *value_meta(sv_doc *doc, const sv_value *v, bool root, sv_
     return room;
 }
 
+/* The meta entries named in `names` (a NULL-ended list) dropped. */
+static bool keep_unnamed(const sv_pair *e, const void *state)
+{
+    size_t n;
+    const char *k = sv_get_str(&e->key, &n);
+    if (sv_kind_of(&e->key) != SV_STRING) return true;
+    for (const char *const *name = state; *name; name++)
+        if (strlen(*name) == n && !memcmp(*name, k, n)) return false;
+    return true;
+}
+
+/* v without the meta entries of its element types ("type", or "key" and
+ * "value", and the bytes of their blocks): the rest of its meta (bytes kept
+ * beyond the value) still holds for the untyped container. */
+static bool drop_types(sv_doc *doc, const sv_value *v, cv_judgement *j, const char *becomes)
+{
+    static const char *const typed[] = {"type", "key", "value", "blocks", NULL};
+    size_t dropped;
+    sv_value c = cv_filter_meta(doc, v, keep_unnamed, typed, &dropped);
+    if (c.kind != v->kind) return false;
+    cv_lower(j, c, "%s", becomes);
+    return true;
+}
+
+/* What the encoder does with an Array's meta (godot_encode.c, enc_array and
+ * enc_psa, which read it with gd_extra_read): the typed-container entries and
+ * every record of bytes kept beyond the value (docs/formats/godot.md) are
+ * written exactly, since the encoder uses a record only while it still holds
+ * the value. Meta it does not read is another format's: dropped. root: the
+ * value is written at depth 0 (the tree's root, or a frame of a stream),
+ * where a "root" Array stands for its one item. */
 static bool judge_array(const gd_cv *g, sv_doc *doc, const sv_value *v, bool root, cv_judgement *j)
 {
     sv_value room = sv_null();
     const sv_value *meta = value_meta(doc, v, root, &room);
     if (sv_doc_status(doc) != SV_OK) return false;
     if (!meta) return true;
-    if (sv_kind_of(meta) == SV_STRING) {
-        if (meta->len == sizeof GD_PSA_META - 1 && !memcmp(meta->as.str, GD_PSA_META, meta->len))
-            return true;
-        return drop_meta(doc, v, root, j, "an Array (its meta dropped)");
-    }
-    const sv_value *mt = sv_kind_of(meta) == SV_MAP ? sv_map_getz(meta, "type") : NULL;
-    if (!mt || meta->len != 1) {
+    gd_extra x;
+    const char *why = NULL;
+    if (!gd_extra_read(meta, &x, &why)) {
         if (sv_kind_of(meta) == SV_ARRAY)
             return drop_meta(doc, v, root, j, "an Array (its keys dropped)");
         return drop_meta(doc, v, root, j, "an Array (its meta dropped)");
     }
-    if (!meta_names_type(g, mt)) return drop_meta(doc, v, root, j, "an untyped Array");
+    if (x.packed) { /* a PackedStringArray: the marker and its records */
+        if (gd_is_psa(v) && !x.type && !x.key && !x.value && !x.root) return true;
+        return drop_meta(doc, v, root, j, "an Array (its meta dropped)");
+    }
+    if (x.key || x.value || (x.root && x.type) || (x.root && !(root && v->len == 1)))
+        return drop_meta(doc, v, root, j, "an Array (its meta dropped)");
+    if (!x.type) return true;
+    if (!meta_names_type(g, x.type)) return drop_types(doc, v, j, "an untyped Array");
     if (!g->r.typed_arrays) {
         snprintf(j->what, sizeof j->what, "a typed Array");
         snprintf(j->why, sizeof j->why, "%s writes typed arrays untyped", g->r.fmt);
-        return drop_meta(doc, v, root, j, "an untyped Array");
+        return drop_types(doc, v, j, "an untyped Array");
     }
     return true;
 }
 
+/* The same for a Dictionary (enc_dict): typed-container entries and kept
+ * bytes, repeated pairs ("dups") included. */
 static bool judge_map(const gd_cv *g, sv_doc *doc, const sv_value *v, bool root, cv_judgement *j)
 {
     sv_value room = sv_null();
     const sv_value *meta = value_meta(doc, v, root, &room);
     if (sv_doc_status(doc) != SV_OK) return false;
     if (!meta) return true;
-    const sv_value *km = sv_map_getz(meta, "key"), *vm = sv_map_getz(meta, "value");
-    unsigned want = (km ? 1u : 0u) + (vm ? 1u : 0u);
-    if (sv_kind_of(meta) != SV_MAP || !want || meta->len != want)
+    gd_extra x;
+    const char *why = NULL;
+    if (!gd_extra_read(meta, &x, &why) || sv_kind_of(meta) != SV_MAP || !meta->len || x.type ||
+        x.packed || x.root)
         return drop_meta(doc, v, root, j, "a Dictionary (its meta dropped)");
-    if ((km && !meta_names_type(g, km)) || (vm && !meta_names_type(g, vm)))
-        return drop_meta(doc, v, root, j, "an untyped Dictionary");
+    if (!x.key && !x.value) return true;
+    if ((x.key && !meta_names_type(g, x.key)) || (x.value && !meta_names_type(g, x.value)))
+        return drop_types(doc, v, j, "an untyped Dictionary");
     if (!g->r.typed_dicts) {
         snprintf(j->what, sizeof j->what, "a typed Dictionary");
         snprintf(j->why, sizeof j->why, "%s writes typed dictionaries untyped", g->r.fmt);
-        return drop_meta(doc, v, root, j, "an untyped Dictionary");
+        return drop_types(doc, v, j, "an untyped Dictionary");
     }
     return true;
 }
@@ -337,6 +377,23 @@ static bool judge_packed(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judg
     return true;
 }
 
+/* spec §5.1: a Signal is a name and a u64 object id (godot_encode.c,
+ * enc_signal), written whole: its id is no Godot int, so it is not judged
+ * as one. */
+static bool judge_signal(const gd_cv *g, const sv_value *v, cv_judgement *j)
+{
+    const sv_value *it = sv_array_items(v);
+    size_t bad = 0;
+    if (v->len != 2 || sv_kind_of(&it[0]) != SV_STRING ||
+        (sv_kind_of(&it[1]) != SV_INT && sv_kind_of(&it[1]) != SV_UINT))
+        cv_refuse(j, "a Signal is [name, object id]");
+    else if (!gd_string_writable(it[0].as.str, it[0].len, g->godot4, &bad))
+        cv_refuse(j, "byte %zu of its name is a NUL or invalid UTF-8", bad);
+    else
+        j->leaf = true;
+    return true;
+}
+
 static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role role, cv_judgement *j)
 {
     const gd_cv *g = r->state;
@@ -371,18 +428,21 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
         return true;
     case SV_INT:
     case SV_UINT:
-        if (k == SV_UINT && v->as.u > (uint64_t)INT64_MAX) {
-            cv_refuse(j, "%llu is above int64", (unsigned long long)v->as.u);
-            return true;
-        }
-        if (tag == SV_TAG_RID && has(g, GD_RID) && !g->godot4 && v->as.u != 0) {
+        /* spec §5.1, §5.4: an RID (4.x) and an object id are u64 on the
+         * wire, so every uint is theirs; only a Godot int stops at int64 */
+        if (tag == SV_TAG_OBJECT_ID) return true;
+        if (tag == SV_TAG_RID && has(g, GD_RID)) {
+            if (g->godot4 || v->as.u == 0) return true;
             /* spec §5.1: a 3.x RID is its type code alone */
             snprintf(j->why, sizeof j->why, "%s writes an RID without its id", g->r.fmt);
             cv_lower(j, sv_with_tag(sv_null(), SV_TAG_RID), "an RID without its id");
             return true;
         }
-        if (tag == SV_TAG_NONE || (tag == SV_TAG_RID && has(g, GD_RID)) || tag == SV_TAG_OBJECT_ID)
+        if (k == SV_UINT && v->as.u > (uint64_t)INT64_MAX) {
+            cv_refuse(j, "%llu is above int64", (unsigned long long)v->as.u);
             return true;
+        }
+        if (tag == SV_TAG_NONE) return true;
         cv_lower(j, cv_untagged(*v), "an int");
         return true;
     case SV_FLOAT:
@@ -404,7 +464,8 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
         if (tag != SV_TAG_NONE) cv_lower(j, cv_untagged(*v), "a PackedByteArray");
         return true;
     case SV_ARRAY:
-        if (tag == SV_TAG_NODE_PATH || (tag == SV_TAG_SIGNAL && has(g, GD_SIGNAL))) return true;
+        if (tag == SV_TAG_SIGNAL && has(g, GD_SIGNAL)) return judge_signal(g, v, j);
+        if (tag == SV_TAG_NODE_PATH) return true;
         if (tag != SV_TAG_NONE) {
             cv_lower(j, cv_untagged(*v), "an Array");
             return true;
@@ -443,6 +504,17 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
     }
 }
 
+/* godot_file_meta.c: -O framing=stream, else the root's meta "framing",
+ * makes the root an Array of frames, each written as a root (depth 0). */
+static bool root_is_stream(const cv_rules *r, const sv_value *root)
+{
+    const gd_cv *g = r->state;
+    if (g->framing_option) return g->stream;
+    const sv_value *meta = sv_meta(root);
+    const sv_value *f = sv_kind_of(meta) == SV_MAP ? sv_map_getz(meta, "framing") : NULL;
+    return sv_kind_of(f) == SV_STRING && !strcmp(sv_get_str(f, NULL), "stream");
+}
+
 sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, void *state,
                          size_t state_size, sv_error *err)
 {
@@ -463,9 +535,12 @@ sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, 
     gd_cv *g = state;
     gd_rules_init(&g->r, &o);
     g->godot4 = g->r.prof->godot4_rules;
+    g->framing_option = opts && sv_options_get(opts, "framing") != NULL;
+    g->stream = o.framing == SV_GODOT_STREAM;
     r->format = g->r.fmt;
     r->noun = "Godot type";
     r->judge = judge;
+    r->root_is_stream = root_is_stream;
     r->state = g;
     return SV_OK;
 }

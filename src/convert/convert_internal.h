@@ -39,6 +39,10 @@ typedef struct cv_judgement {
      * the target's wider type, or the source file's container data in the
      * root's meta (framing, compression), which the target does not use. */
     bool silent;
+    /* CV_EXACT of a container the target writes as one value, not as a
+     * container of values (a Godot Signal: a name and an unsigned object
+     * id): the walk does not judge its items on their own. */
+    bool leaf;
 } cv_judgement;
 
 typedef struct cv_rules cv_rules;
@@ -52,6 +56,9 @@ struct cv_rules {
     /* A root array is a stream of roots (BSON documents one after the
      * other): its items are judged as CV_ROOT. */
     bool root_array_is_stream;
+    /* The same asked of one tree, when the target decides it per tree (a
+     * Godot root whose meta says framing "stream"); may be NULL. */
+    bool (*root_is_stream)(const cv_rules *r, const sv_value *root);
 };
 
 /* ---- helpers for the judges (convert.c) ---- */

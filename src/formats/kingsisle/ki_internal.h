@@ -81,8 +81,13 @@ typedef struct ki_class {
     uint32_t hash;
     uint32_t nprops;
     ki_prop *props;     /* sorted by id */
-    uint32_t *by_hash;  /* open addressing: prop index + 1, 0 = empty */
-    uint32_t hcap;      /* power of two */
+    /* open addressing: prop index + 1, 0 = empty. Each table holds the
+     * first property (in id order) of each hash or name only, so that a
+     * list repeating one name many times costs no more than distinct names
+     * (a lookup finds that first property, as a scan in id order would). */
+    uint32_t *by_hash;
+    uint32_t *by_name;
+    uint32_t hcap;      /* power of two, for both */
 } ki_class;
 
 struct sv_kingsisle_types {

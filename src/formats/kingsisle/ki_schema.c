@@ -7,7 +7,7 @@
  * math primitives; Euler, Point, Size and Rect fixed arrays (array<f32,3>,
  * array<i32,2>, ...); the bit integers biN/buiN/s24/u24 value-less enums of
  * those names; enums enums of their type's name; objects the class when the
- * list has it, else any (objects are polymorphic: the tag decides);
+ * list has it (pointers ptr<class> or shared<class>), else any (objects are polymorphic: the tag decides);
  * dynamic properties vector<T>; types with no known encoding bytes. */
 #include <stdlib.h>
 #include <string.h>
@@ -53,15 +53,25 @@ static const char *prim_text(ki_kind k)
 }
 
 /* A class named in an object type: "class Foo", "class Foo*",
- * "class SharedPointer<class Foo>" all name "class Foo". */
-static void pointee(const char *t, size_t n, const char **name, size_t *len)
+ * "class SharedPointer<class Foo>" all name "class Foo". *holder gets the
+ * schema generic the property points through: "shared" for a SharedPointer,
+ * "ptr" for a "*" type, NULL for an object held by value. The bytes are the
+ * same either way (§5.1: a tag, then the body; tag 0 is null), but only a
+ * pointer may hold an object of its own class: by value that would be an
+ * infinite object, which the schema refuses. */
+static void pointee(const char *t, size_t n, const char **name, size_t *len, const char **holder)
 {
     static const char sp[] = "class SharedPointer<";
+    *holder = NULL;
     if (n > sizeof sp && memcmp(t, sp, sizeof sp - 1) == 0 && t[n - 1] == '>') {
         t += sizeof sp - 1;
         n -= sizeof sp;
+        *holder = "shared";
     }
-    while (n && (t[n - 1] == '*' || t[n - 1] == ' ')) n--;
+    while (n && (t[n - 1] == '*' || t[n - 1] == ' ')) {
+        if (t[n - 1] == '*' && !*holder) *holder = "ptr";
+        n--;
+    }
     *name = t;
     *len = n;
 }
@@ -116,13 +126,19 @@ static sv_status field_type(const sv_kingsisle_types *t, sv_schema *s, const ki_
         st = enum_for(t, s, p, err);
         sv_buf_append(text, p->type, strlen(p->type));
     } else {
-        const char *n;
+        const char *n, *holder;
         size_t len;
-        pointee(p->type, strlen(p->type), &n, &len);
-        if (plain_name(n, len) && ki_class_by_name(t, n, len))
+        pointee(p->type, strlen(p->type), &n, &len, &holder);
+        if (plain_name(n, len) && ki_class_by_name(t, n, len)) {
+            if (holder) {
+                sv_buf_append(text, holder, strlen(holder));
+                sv_buf_putc(text, '<');
+            }
             sv_buf_append(text, n, len);
-        else
+            if (holder) sv_buf_putc(text, '>');
+        } else {
             sv_buf_append(text, "any", 3);
+        }
     }
     if (p->dynamic) sv_buf_putc(text, '>');
     sv_buf_putc(text, 0);

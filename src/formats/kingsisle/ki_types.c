@@ -167,10 +167,14 @@ const ki_prop *ki_prop_by_hash(const ki_class *c, uint32_t hash)
 
 const ki_prop *ki_prop_by_name(const ki_class *c, const char *name, size_t len)
 {
-    for (uint32_t i = 0; i < c->nprops; i++)
-        if (c->props[i].name_len == len && memcmp(c->props[i].name, name, len) == 0)
-            return &c->props[i];
-    return NULL;
+    if (!c->hcap) return NULL;
+    uint32_t m = c->hcap - 1;
+    for (uint32_t i = name_hash(name, len) & m;; i = (i + 1) & m) {
+        uint32_t slot = c->by_name[i];
+        if (!slot) return NULL;
+        const ki_prop *p = &c->props[slot - 1];
+        if (p->name_len == len && memcmp(p->name, name, len) == 0) return p;
+    }
 }
 
 static void insert_slot(uint32_t *table, uint32_t cap, uint32_t start, uint32_t value)
@@ -179,6 +183,28 @@ static void insert_slot(uint32_t *table, uint32_t cap, uint32_t start, uint32_t 
     uint32_t i = start & m;
     while (table[i]) i = (i + 1) & m;
     table[i] = value;
+}
+
+/* Puts property i of c in its hash and name tables, unless a property
+ * before it has the same hash (or name): lookups keep finding that one, and
+ * a run of equal keys does not grow a probe chain that each insert walks. */
+static void index_prop(ki_class *c, ki_prop *ps, uint32_t i)
+{
+    uint32_t m = c->hcap - 1;
+    uint32_t j = mix32(ps[i].hash) & m;
+    while (c->by_hash[j] && ps[c->by_hash[j] - 1].hash != ps[i].hash) j = (j + 1) & m;
+    if (!c->by_hash[j]) c->by_hash[j] = i + 1;
+    j = name_hash(ps[i].name, ps[i].name_len) & m;
+    for (;; j = (j + 1) & m) {
+        uint32_t slot = c->by_name[j];
+        if (!slot) {
+            c->by_name[j] = i + 1;
+            return;
+        }
+        const ki_prop *q = &ps[slot - 1];
+        if (q->name_len == ps[i].name_len && memcmp(q->name, ps[i].name, q->name_len) == 0)
+            return;
+    }
 }
 
 /* Rebuilds both class tables at twice the size. */
@@ -275,7 +301,8 @@ sv_status ki_types_add_class(sv_kingsisle_types *t, const char *name, size_t nam
     uint32_t hcap = 0;
     while (nprops && hcap < nprops * 2) hcap = hcap ? hcap * 2 : 8;
     uint32_t *ph = hcap ? sv_doc_alloc(t->arena, hcap * sizeof *ph) : NULL;
-    if (!c || (nprops && (!ps || !ph))) goto nomem;
+    uint32_t *pn = hcap ? sv_doc_alloc(t->arena, hcap * sizeof *pn) : NULL;
+    if (!c || (nprops && (!ps || !ph || !pn))) goto nomem;
     memset(c, 0, sizeof *c);
     c->name = ki_types_strdup(t, name, name_len);
     if (!c->name) goto nomem;
@@ -286,15 +313,19 @@ sv_status ki_types_add_class(sv_kingsisle_types *t, const char *name, size_t nam
         if (!fill_prop(t, &ps[i], &props[i], (uint32_t)i)) goto nomem;
     /* §7.1: properties in id order (base-class properties have the lowest) */
     if (nprops > 1) qsort(ps, nprops, sizeof *ps, by_id);
-    if (hcap) memset(ph, 0, hcap * sizeof *ph);
+    if (hcap) {
+        memset(ph, 0, hcap * sizeof *ph);
+        memset(pn, 0, hcap * sizeof *pn);
+    }
+    c->by_hash = ph;
+    c->by_name = pn;
+    c->hcap = hcap;
     for (size_t i = 0; i < nprops; i++) {
         ps[i].gidx = t->total_props++;
-        insert_slot(ph, hcap, mix32(ps[i].hash), (uint32_t)i + 1);
+        index_prop(c, ps, (uint32_t)i);
     }
     c->props = ps;
     c->nprops = (uint32_t)nprops;
-    c->by_hash = ph;
-    c->hcap = hcap;
 
     /* the last list wins (§7.1): replace a class of the same hash in place */
     const ki_class *old = ki_class_by_hash(t, hash);
