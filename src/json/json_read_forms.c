@@ -91,6 +91,10 @@ jr_form sv_jr_form_lookup(const char *s, size_t n)
             return f;
         }
         if (sv_jr_str_is(&k, "utf16")) f.id = JF_UTF16;
+        if (sv_jr_str_is(&k, "int") || sv_jr_str_is(&k, "uint")) {
+            f.id = JF_WIDE;
+            f.elem = s[0] == 'i' ? SV_ELEM_I64 : SV_ELEM_U64;
+        }
         break;
     }
     case 'a':
@@ -141,6 +145,7 @@ static const char *form_name(jr_form f)
     case JF_PACKED: return (unsigned)f.elem < SV_ELEM_COUNT ? packed_keys[f.elem] : "$";
     case JF_BYTES: return "$bytes";
     case JF_UTF16: return "$utf16";
+    case JF_WIDE: return f.elem == SV_ELEM_I64 ? "$int" : "$uint";
     case JF_REF: return "$ref";
     case JF_STR: return "$str";
     case JF_BOOL: return "$bool";
@@ -171,11 +176,23 @@ bool sv_jr_type_error(jr *r, const char *p, const char *name, const char *want)
     return sv_jr_fail(r, p, SV_ERR_TYPE, "%s takes %s, not %s", name, want, found);
 }
 
+static const char *close_form(jr *r, const char *p, const char *name);
+
 /* ---- scalars, bytes, strings, references ------------------------------------------------- */
 
-static const char *int_form(jr *r, const char *p, sv_elem e, const char *name, sv_value *out)
+/* Whether p starts an integer's payload: a number, or an integer written as
+ * a string (the form of integers beyond 2^53, docs/json.md). */
+static bool int_start(const jr *r, const char *p)
 {
-    if (!sv_jr_is_number_start(p, r->end)) {
+    return sv_jr_is_number_start(p, r->end) || (p < r->end && *p == '"');
+}
+
+/* {"$i32": 5}, {"$u64": "18446744073709551615"}: explicit_width says the width is
+ * the source's choice (not so for $int and $uint). */
+static const char *int_form(jr *r, const char *p, sv_elem e, bool explicit_width, const char *name,
+                            sv_value *out)
+{
+    if (!int_start(r, p)) {
         sv_jr_type_error(r, p, name, "an integer");
         return NULL;
     }
@@ -194,7 +211,8 @@ static const char *int_form(jr *r, const char *p, sv_elem e, const char *name, s
     if (!q) return NULL;
     /* sv_int_w / sv_uint_w, inline */
     sv_value v =
-        sv__make(sv_jr_elem_signed(e) ? SV_INT : SV_UINT, (unsigned)sv_elem_size(e), SV_F_EXPLICIT);
+        sv__make(sv_jr_elem_signed(e) ? SV_INT : SV_UINT, (unsigned)sv_elem_size(e),
+                 explicit_width ? SV_F_EXPLICIT : 0);
     switch (e) {
     case SV_ELEM_U8: v.as.u = x.u8; break;
     case SV_ELEM_I8: v.as.i = x.i8; break;
@@ -294,7 +312,7 @@ static const char *ref_form(jr *r, const char *p, const char *name, sv_value *ou
         *out = sv_ref_null();
         return p + 4;
     }
-    if (!sv_jr_is_number_start(p, r->end)) {
+    if (!int_start(r, p)) {
         sv_jr_type_error(r, p, name, "an unsigned integer or null");
         return NULL;
     }
@@ -305,6 +323,43 @@ static const char *ref_form(jr *r, const char *p, const char *name, sv_value *ou
     return q;
 }
 
+/* A class hash beyond 2^53, {"$uint": "..."} at p (a string alone would be
+ * a class name): the uint's own form, its payload a number or a string. */
+static const char *class_hash_form(jr *r, const char *p, sv_value *out)
+{
+    jr_str k;
+    if (r->ftop + 1 > r->lim.max_depth) {
+        sv_jr_fail(r, p, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
+                   (unsigned)r->lim.max_depth);
+        return NULL;
+    }
+    p++;
+    WS_OR_NULL(p);
+    const char *kq = p;
+    if (p >= r->end || *p != '"' || !(p = sv_jr_read_str(r, p, &k, false))) {
+        if (kq < r->end && *kq != '"')
+            sv_jr_fail(r, kq, SV_ERR_SYNTAX, "expected \"$uint\" in a $class hash");
+        return NULL;
+    }
+    if (!sv_jr_str_is(&k, "$uint")) {
+        sv_jr_fail(r, kq, SV_ERR_TYPE, "$class takes a name, a hash or {\"$uint\": hash}");
+        return NULL;
+    }
+    WS_OR_NULL(p);
+    if (p >= r->end || *p != ':') {
+        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected ':' after an object key");
+        return NULL;
+    }
+    p++;
+    WS_OR_NULL(p);
+    const char *q = int_form(r, p, SV_ELEM_U64, false, "$uint", out);
+    if (!q) {
+        sv_jr_path_name(r, "$uint");
+        return NULL;
+    }
+    return close_form(r, q, "$uint");
+}
+
 const char *sv_jr_class_value(jr *r, const char *p, sv_value *out)
 {
     if (p < r->end && *p == '"') {
@@ -313,6 +368,7 @@ const char *sv_jr_class_value(jr *r, const char *p, sv_value *out)
         if (!q) return NULL;
         return sv_jr_intern(r, &s, p, out) ? q : NULL;
     }
+    if (p < r->end && *p == '{') return class_hash_form(r, p, out);
     if (!sv_jr_is_number_start(p, r->end)) {
         sv_jr_type_error(r, p, "$class",
                          "a class name (a string) or a class hash (an unsigned integer)");
@@ -516,7 +572,8 @@ const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
     const char *name = form_name(form);
     const char *q;
     switch (form.id) {
-    case JF_INT: q = int_form(r, p, (sv_elem)form.elem, name, out); break;
+    case JF_INT: q = int_form(r, p, (sv_elem)form.elem, true, name, out); break;
+    case JF_WIDE: q = int_form(r, p, (sv_elem)form.elem, false, name, out); break;
     case JF_FLOAT: q = float_form(r, p, (sv_elem)form.elem, name, out); break;
     case JF_BYTES: q = bytes_form(r, p, name, out); break;
     case JF_UTF16:

@@ -31,6 +31,7 @@
 typedef enum jr_form_id {
     JF_UNKNOWN = 0,
     JF_INT,   /* $i8 .. $u64: elem says which */
+    JF_WIDE,  /* $int, $uint: a 64-bit integer of no explicit width (elem I64 or U64) */
     JF_FLOAT, /* $f32, $f64 */
     JF_BYTES,
     JF_UTF16,

@@ -171,7 +171,42 @@ static SV_ALWAYS_INLINE const char *fast_element(const char *p, const char *end,
     return p;
 }
 
-/* One number (or special float string) at p for elem, stored at dst.
+/* An integer written as a string ("9007199254740993"): the form the writer
+ * uses for integers that a double cannot hold (docs/json.md, "Integers
+ * beyond 2^53"), accepted for every integer element. The text must be an
+ * integer literal as JSON writes it, -?(0|[1-9][0-9]*), and fit e; at is the
+ * string's opening quote. */
+static bool string_int(jr *r, const char *at, const jr_str *s, sv_elem e, void *dst, bool report)
+{
+    const char *t = s->s, *end = s->s + s->len;
+    jr_num n = {t, end, 0, 0, 0, false, true, false, false};
+    if (t < end && *t == '-') {
+        n.neg = true;
+        t++;
+    }
+    bool ok = t < end && (*t != '0' || t + 1 == end);
+    for (const char *d = t; ok && d < end; d++) {
+        if (*d < '0' || *d > '9') {
+            ok = false;
+        } else if (!n.big) {
+            unsigned digit = (unsigned)(*d - '0');
+            if (n.mag > (UINT64_MAX - digit) / 10)
+                n.big = true;
+            else
+                n.mag = n.mag * 10 + digit;
+        }
+    }
+    if (!ok)
+        return report && sv_jr_fail(r, at, SV_ERR_TYPE, "\"%.*s%s\" is not an integer (%s)",
+                                    QUOTE(&n), sv_elem_name(e));
+    if (!sv_jr_int_fits(&n, e))
+        return report && sv_jr_fail(r, at, SV_ERR_RANGE, "\"%.*s%s\" is out of range for %s",
+                                    QUOTE(&n), sv_elem_name(e));
+    store_int(&n, e, dst);
+    return true;
+}
+
+/* One number (or special float string, or integer string) at p for elem, stored at dst.
  * Syntax errors always fail. A value that does not suit elem fails with an
  * error if report; otherwise it sets *bad, and once *bad is set nothing more
  * is converted (the caller reads the payload again to report it). */
@@ -202,8 +237,7 @@ const char *sv_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool repor
         if (e == SV_ELEM_F32 || e == SV_ELEM_F64) {
             ok = special_float(r, p, &s, e, dst, report);
         } else {
-            ok = report &&
-                 sv_jr_fail(r, p, SV_ERR_TYPE, "a string is not an integer (%s)", sv_elem_name(e));
+            ok = string_int(r, p, &s, e, dst, report);
         }
         if (!ok) {
             if (report) return NULL;

@@ -85,12 +85,12 @@ sv_status sv__jw_malformed(sv_jw *w, const char *what, const sv_value *v)
 
 static sv_status write_ref(sv_jw *w, const sv_value *v)
 {
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 12)) return SV_ERR_NOMEM;
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 14)) return SV_ERR_NOMEM;
     if (!w->plain) sv__jw_put_key_lit(w, LIT("{\"$ref\":"));
     if (v->flags & SV_F_NULLREF)
         sv__jw_put(w, "null", 4);
     else
-        w->p += sv__jw_fmt_u64(v->as.u, w->p);
+        w->p += sv__jw_fmt_u64_q(v->as.u, w->p, !w->plain);
     if (!w->plain) *w->p++ = '}';
     return SV_OK;
 }

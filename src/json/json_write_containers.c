@@ -118,8 +118,10 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
             return SV_OK;
         }
     } else if (h == HEAD(SV_INT, 0, 8, 0)) {
-        c->p = p + sv__jw_fmt_i64(v->as.i, p);
-        return SV_OK;
+        if (!sv__jw_wide_i64(v->as.i) || w->plain) { /* (else its $int form, below) */
+            c->p = p + sv__jw_fmt_i64(v->as.i, p);
+            return SV_OK;
+        }
     } else if ((h & w->mask_string) == HEAD(SV_STRING, 0, 0, 0)) {
         uint8_t *q = v->as.str ? sv__jw_short_string(p, v->as.str, v->len) : NULL;
         if (q) {
@@ -535,8 +537,12 @@ static sv_status write_class(sv_jw *w, const sv_value *cls)
 {
     sv_status st;
     if (cls->kind == SV_UINT) {
-        if (!sv__jw_need(w, SV_FMT_INT_MAX)) return SV_ERR_NOMEM;
-        w->p += sv__jw_fmt_u64(cls->as.u, w->p);
+        /* a hash beyond 2^53 as {"$uint": "..."} (a string would be a name) */
+        bool wide = !w->plain && sv__jw_wide_u64(cls->as.u);
+        if (!sv__jw_need(w, SV_FMT_INT_MAX + 16)) return SV_ERR_NOMEM;
+        if (wide) sv__jw_put_key_lit(w, LIT("{\"$uint\":"));
+        w->p += sv__jw_fmt_u64_q(cls->as.u, w->p, wide);
+        if (wide) *w->p++ = '}';
         return SV_OK;
     }
     st = sv__jw_string(w, cls->as.str, cls->len, 0);

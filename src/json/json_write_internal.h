@@ -212,6 +212,44 @@ static SV_ALWAYS_INLINE size_t sv__jw_fmt_i64(int64_t i, uint8_t *p)
     return 1 + sv__jw_fmt_u64(0 - (uint64_t)i, p + 1);
 }
 
+/* ---- integers beyond a double ------------------------------------------------ */
+
+/* An integer that a double cannot hold exactly (|n| > 2^53) is written as a
+ * decimal string inside its form ({"$i64": "..."}, {"$int": "..."}, a
+ * packed element "..."): tools that read JSON numbers as doubles (jq 1.6)
+ * would otherwise round it (docs/json.md, "Integers beyond 2^53"). */
+#define SV_JW_SAFE_INT (INT64_C(1) << 53)
+
+static inline bool sv__jw_wide_i64(int64_t i)
+{
+    return i > SV_JW_SAFE_INT || i < -SV_JW_SAFE_INT;
+}
+
+static inline bool sv__jw_wide_u64(uint64_t u)
+{
+    return u > (uint64_t)SV_JW_SAFE_INT;
+}
+
+/* n in typed JSON's number position: its digits, in quotes when it is wide
+ * and quote is set (typed, not plain, output). Room: SV_FMT_INT_MAX + 2. */
+static SV_ALWAYS_INLINE size_t sv__jw_fmt_u64_q(uint64_t u, uint8_t *p, bool quote)
+{
+    if (!quote || !sv__jw_wide_u64(u)) return sv__jw_fmt_u64(u, p);
+    *p = '"';
+    size_t n = sv__jw_fmt_u64(u, p + 1);
+    p[n + 1] = '"';
+    return n + 2;
+}
+
+static SV_ALWAYS_INLINE size_t sv__jw_fmt_i64_q(int64_t i, uint8_t *p, bool quote)
+{
+    if (!quote || !sv__jw_wide_i64(i)) return sv__jw_fmt_i64(i, p);
+    *p = '"';
+    size_t n = sv__jw_fmt_i64(i, p + 1);
+    p[n + 1] = '"';
+    return n + 2;
+}
+
 /* ---- strings: 8 bytes at a time ----------------------------------------- */
 
 #define SV_JW_HIGHS UINT64_C(0x8080808080808080)

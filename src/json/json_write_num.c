@@ -109,6 +109,16 @@ static inline bool bits32_finite(uint32_t b)
 
 /* ---- scalars ---------------------------------------------------------------- */
 
+/* The opening of a 64-bit integer of no explicit width that a double cannot
+ * hold, by signedness: {"$int": "..."} and {"$uint": "..."} read back as the
+ * same width-less integer (a bare literal would be rounded by jq 1.6). */
+static uint8_t *put_wide_open(uint8_t *p, bool is_signed, bool pretty)
+{
+    p = is_signed ? put(p, LIT("{\"$int\":")) : put(p, LIT("{\"$uint\":"));
+    if (pretty) *p++ = ' ';
+    return p;
+}
+
 sv_status sv__jw_int(sv_jw *w, const sv_value *v)
 {
     int wi = width_index(v->sub);
@@ -121,14 +131,19 @@ sv_status sv__jw_int(sv_jw *w, const sv_value *v)
                                 "malformed tree: %lld does not fit an int of %u bytes",
                                 (long long)i, (unsigned)v->sub);
     }
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 16)) return SV_ERR_NOMEM;
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 24)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
-    bool form = !w->plain && (wi != 3 || (v->flags & SV_F_EXPLICIT));
-    if (form) {
+    bool form = false;
+    if (w->plain) {
+    } else if (wi != 3 || (v->flags & SV_F_EXPLICIT)) {
         memcpy(p, int_open[wi], 16);
         p += int_open_len[wi] + w->pretty;
+        form = true;
+    } else if (sv__jw_wide_i64(i)) {
+        p = put_wide_open(p, true, w->pretty);
+        form = true;
     }
-    p += sv__jw_fmt_i64(i, p);
+    p += sv__jw_fmt_i64_q(i, p, !w->plain);
     if (form) *p++ = '}';
     w->p = p;
     return SV_OK;
@@ -143,16 +158,19 @@ sv_status sv__jw_uint(sv_jw *w, const sv_value *v)
         return sv_error_set(w->err, SV_ERR_RANGE, SV_JW_FORMAT, 0,
                             "malformed tree: %llu does not fit a uint of %u bytes",
                             (unsigned long long)u, (unsigned)v->sub);
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 16)) return SV_ERR_NOMEM;
+    if (!sv__jw_need(w, SV_FMT_INT_MAX + 24)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
-    /* a plain literal above int64's range reads back as this uint; at or
-     * below it, it would read back as an int */
-    bool form = !w->plain && (wi != 3 || (v->flags & SV_F_EXPLICIT) || u <= (uint64_t)INT64_MAX);
-    if (form) {
+    bool form = !w->plain;
+    if (w->plain) {
+    } else if (wi == 3 && !(v->flags & SV_F_EXPLICIT) && sv__jw_wide_u64(u)) {
+        /* (a bare literal would read back as an int at or below int64's
+         * maximum, and is rounded by jq above 2^53) */
+        p = put_wide_open(p, false, w->pretty);
+    } else {
         memcpy(p, uint_open[wi], 16);
         p += int_open_len[wi] + w->pretty;
     }
-    p += sv__jw_fmt_u64(u, p);
+    p += sv__jw_fmt_u64_q(u, p, !w->plain);
     if (form) *p++ = '}';
     w->p = p;
     return SV_OK;
@@ -251,19 +269,19 @@ static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, u
         for (size_t j = 0; j < m; j++) {                                                           \
             T x;                                                                                   \
             memcpy(&x, d + j * sizeof(T), sizeof(T));                                              \
-            p += FMT(x, p);                                                                        \
+            p += FMT(x, p, !plain);                                                                \
             SEP();                                                                                 \
         }                                                                                          \
     } while (0)
     switch (elem) {
-    case SV_ELEM_U8: INT_RUN(uint8_t, sv__jw_fmt_u64); break;
-    case SV_ELEM_I8: INT_RUN(int8_t, sv__jw_fmt_i64); break;
-    case SV_ELEM_U16: INT_RUN(uint16_t, sv__jw_fmt_u64); break;
-    case SV_ELEM_I16: INT_RUN(int16_t, sv__jw_fmt_i64); break;
-    case SV_ELEM_U32: INT_RUN(uint32_t, sv__jw_fmt_u64); break;
-    case SV_ELEM_I32: INT_RUN(int32_t, sv__jw_fmt_i64); break;
-    case SV_ELEM_U64: INT_RUN(uint64_t, sv__jw_fmt_u64); break;
-    case SV_ELEM_I64: INT_RUN(int64_t, sv__jw_fmt_i64); break;
+    case SV_ELEM_U8: INT_RUN(uint8_t, sv__jw_fmt_u64_q); break;
+    case SV_ELEM_I8: INT_RUN(int8_t, sv__jw_fmt_i64_q); break;
+    case SV_ELEM_U16: INT_RUN(uint16_t, sv__jw_fmt_u64_q); break;
+    case SV_ELEM_I16: INT_RUN(int16_t, sv__jw_fmt_i64_q); break;
+    case SV_ELEM_U32: INT_RUN(uint32_t, sv__jw_fmt_u64_q); break;
+    case SV_ELEM_I32: INT_RUN(int32_t, sv__jw_fmt_i64_q); break;
+    case SV_ELEM_U64: INT_RUN(uint64_t, sv__jw_fmt_u64_q); break;
+    case SV_ELEM_I64: INT_RUN(int64_t, sv__jw_fmt_i64_q); break;
     case SV_ELEM_F32: return put_f32s(p, (const uint8_t *)data + start * 4, m, plain, sep);
     case SV_ELEM_F64: {
         const uint8_t *d = (const uint8_t *)data + start * 8;

@@ -16,7 +16,8 @@
 #  - a scripted case: `script` is run with bash in a fresh scratch directory,
 #    with SERVAL (the binary), CASE (the case directory) and VECTORS (the
 #    vectors directory) in the environment; it passes when it exits 0 and
-#    says what went wrong on its output otherwise.
+#    says what went wrong on its output otherwise; it exits 77 to be skipped
+#    (a tool it needs, such as jq, is not installed), saying why.
 # A case that needs formats a build may leave out says so: a name starting
 # with "godot-", "bson-", "resonite-", "noesis-", "kingsisle-" or "o3de-" needs that format, and a
 # `requires` file lists more ("all": output that names every format, as the
@@ -108,8 +109,13 @@ run_golden() {
 run_script() {
     local dir=$1 name=$2 work="$scratch/$name.work" report="$scratch/$name.report"
     mkdir -p "$work"
-    if (cd "$work" && CASE="$dir" exec bash "$dir/script") >"$report" 2>&1; then
+    (cd "$work" && CASE="$dir" exec bash "$dir/script") >"$report" 2>&1
+    local code=$?
+    if [ $code = 0 ]; then
         ok "$name"
+    elif [ $code = 77 ]; then # a tool the case needs is missing: its output says which
+        skipped=$((skipped + 1))
+        echo "skip - $name ($(head -n 1 "$report"))"
     else
         not_ok "$name" "$report"
     fi

@@ -136,8 +136,9 @@ static void test_ints(void **state)
     (void)state;
     CHECK(sv_int(-12), "-12");
     CHECK(sv_int(0), "0");
-    CHECK(sv_int(INT64_MIN), "-9223372036854775808");
-    CHECK(sv_int(INT64_MAX), "9223372036854775807");
+    /* beyond ±2^53 in a string (docs/json.md, "Integers beyond 2^53") */
+    CHECK(sv_int(INT64_MIN), "{\"$int\":\"-9223372036854775808\"}");
+    CHECK(sv_int(INT64_MAX), "{\"$int\":\"9223372036854775807\"}");
     CHECK(sv_int_w(-1, 1), "{\"$i8\":-1}");
     CHECK(sv_int_w(-128, 1), "{\"$i8\":-128}");
     CHECK(sv_int_w(300, 2), "{\"$i16\":300}");
@@ -145,7 +146,7 @@ static void test_ints(void **state)
     CHECK(sv_int_w(5, 4), "{\"$i32\":5}");
     CHECK(sv_int_w(INT32_MIN, 4), "{\"$i32\":-2147483648}");
     CHECK(sv_int_w(5, 8), "{\"$i64\":5}");
-    CHECK(sv_int_w(INT64_MIN, 8), "{\"$i64\":-9223372036854775808}");
+    CHECK(sv_int_w(INT64_MIN, 8), "{\"$i64\":\"-9223372036854775808\"}");
     /* a narrow width is kept whether or not it is marked explicit */
     sv_value v = sv_int_w(7, 4);
     v.flags = 0;
@@ -155,12 +156,12 @@ static void test_ints(void **state)
 static void test_uints(void **state)
 {
     (void)state;
-    CHECK(sv_uint(UINT64_MAX), "18446744073709551615");
-    CHECK(sv_uint(UINT64_C(9223372036854775808)), "9223372036854775808");
-    /* at or below 2^63-1 a plain literal would read back as an int */
+    CHECK(sv_uint(UINT64_MAX), "{\"$uint\":\"18446744073709551615\"}");
+    CHECK(sv_uint(UINT64_C(9223372036854775808)), "{\"$uint\":\"9223372036854775808\"}");
+    /* a plain literal would read back as an int; beyond 2^53, $uint */
     CHECK(sv_uint(5), "{\"$u64\":5}");
-    CHECK(sv_uint(INT64_MAX), "{\"$u64\":9223372036854775807}");
-    CHECK(sv_uint_w(UINT64_MAX, 8), "{\"$u64\":18446744073709551615}");
+    CHECK(sv_uint(INT64_MAX), "{\"$uint\":\"9223372036854775807\"}");
+    CHECK(sv_uint_w(UINT64_MAX, 8), "{\"$u64\":\"18446744073709551615\"}");
     CHECK(sv_uint_w(255, 1), "{\"$u8\":255}");
     CHECK(sv_uint_w(65535, 2), "{\"$u16\":65535}");
     CHECK(sv_uint_w(4294967295u, 4), "{\"$u32\":4294967295}");
@@ -218,7 +219,7 @@ static void test_refs(void **state)
 {
     (void)state;
     CHECK(sv_ref(12), "{\"$ref\":12}");
-    CHECK(sv_ref(UINT64_MAX), "{\"$ref\":18446744073709551615}");
+    CHECK(sv_ref(UINT64_MAX), "{\"$ref\":\"18446744073709551615\"}");
     CHECK(sv_ref_null(), "{\"$ref\":null}");
 }
 
@@ -595,7 +596,7 @@ static void test_tuples_other_elems(void **state)
           "{\"$vector3\":[1.0,0.1,-2.5],\"$elem\":\"f64\"}");
     int64_t i64[2] = {INT64_MIN, 7};
     CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_I64, i64),
-          "{\"$vector2i\":[-9223372036854775808,7],\"$elem\":\"i64\"}");
+          "{\"$vector2i\":[\"-9223372036854775808\",7],\"$elem\":\"i64\"}");
     float f[2] = {1.0f, 0.1f};
     CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_F32, f),
           "{\"$vector2i\":[1.0,0.1],\"$elem\":\"f32\"}");
@@ -619,7 +620,7 @@ static void test_tuples_other_elems(void **state)
           "{\"$vector2\":[4294967295,0],\"$elem\":\"u32\"}");
     uint64_t u64[2] = {UINT64_MAX, 0};
     CHECK(sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_U64, u64),
-          "{\"$vector2\":[18446744073709551615,0],\"$elem\":\"u64\"}");
+          "{\"$vector2\":[\"18446744073709551615\",0],\"$elem\":\"u64\"}");
     /* non-finite elements are strings */
     float nf[3] = {f32_of(0x7fc00000u), f32_of(0x7f800000u), f32_of(0xff800000u)};
     CHECK(sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F32, nf),
@@ -652,9 +653,9 @@ static void test_packed_flat(void **state)
     int32_t i32[1] = {INT32_MIN};
     CHECK(sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, i32, 1), "{\"$i32s\":[-2147483648]}");
     uint64_t u64[1] = {UINT64_MAX};
-    CHECK(sv_packed(test_doc, SV_ELEM_U64, SV_TAG_NONE, u64, 1), "{\"$u64s\":[18446744073709551615]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_U64, SV_TAG_NONE, u64, 1), "{\"$u64s\":[\"18446744073709551615\"]}");
     int64_t i64[1] = {INT64_MIN};
-    CHECK(sv_packed(test_doc, SV_ELEM_I64, SV_TAG_NONE, i64, 1), "{\"$i64s\":[-9223372036854775808]}");
+    CHECK(sv_packed(test_doc, SV_ELEM_I64, SV_TAG_NONE, i64, 1), "{\"$i64s\":[\"-9223372036854775808\"]}");
     float f32[2] = {1.5f, 2.0f};
     CHECK(sv_packed(test_doc, SV_ELEM_F32, SV_TAG_NONE, f32, 2), "{\"$f32s\":[1.5,2.0]}");
     double f64[3] = {0.1, 1e300, -0.0};

@@ -28,6 +28,7 @@ const INT_RANGE = {
   i64: [-9223372036854775808n, 9223372036854775807n], u64: [0n, 18446744073709551615n],
   int: [-9223372036854775808n, 18446744073709551615n],
 };
+const TWO_53 = 9007199254740992n;
 const TYPE_NAMES = {
   vector2: 'Vector2', vector2i: 'Vector2i', rect2: 'Rect2', rect2i: 'Rect2i', vector3: 'Vector3',
   vector3i: 'Vector3i', transform2d: 'Transform2D', vector4: 'Vector4', vector4i: 'Vector4i',
@@ -145,7 +146,7 @@ function prefixKids(k) {
 }
 
 const SCALAR_FORMS = new Set(['i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 'f32', 'f64', 'bool',
-  'bytes', 'str', 'utf16', 'ref']);
+  'bytes', 'str', 'utf16', 'ref', 'int', 'uint']);
 
 function isTagForm(form, v) {
   return !SCALAR_FORMS.has(form) && !SHAPES[form] && !PACKED_SHAPES[form] && v.keys.length === 1 &&
@@ -173,7 +174,14 @@ function describe(v, elemHint) {
   const form = formOf(v);
   if (form === null) return { type: 'Dictionary', count: v.keys.length };
   const payload = v.vals[0];
-  if (form === 'class') return { type: `${payload}`, count: v.keys.length - 1, isClass: true };
+  if (form === 'class') {
+    // a class hash beyond 2^53 is {"$uint": "..."}
+    const cls = payload instanceof JObj ? numText(payload.vals[0]) : payload;
+    return { type: `${cls}`, count: v.keys.length - 1, isClass: true };
+  }
+  // A 64-bit integer beyond 2^53 without an explicit width: {"$int": "..."},
+  // {"$uint": "..."}; an edit replaces the whole form (see parseEdit).
+  if (form === 'int' || form === 'uint') return { type: 'int', value: numText(payload), edit: 'int', editRel: [] };
   // The count is of the items; the meta, if any, is one more child.
   const items = () => kids(v).count - (v.keys[1] === '$meta' ? 1 : 0);
   if (form === 'array') return { type: metaType('Array', v), count: items() };
@@ -277,6 +285,7 @@ class EditError extends Error {}
 function editText(v) {
   if (v instanceof JObj && formOf(v) === 'bool') return numText(v.get('$raw'));
   if (v instanceof JObj && formOf(v) === 'str') return writeTyped(v.vals[0]).join('');
+  if (v instanceof JObj && (formOf(v) === 'int' || formOf(v) === 'uint')) return numText(v.vals[0]);
   return numText(v);
 }
 
@@ -336,6 +345,13 @@ function parseEdit(type, text) {
     const b = BigInt(t);
     const [lo, hi] = INT_RANGE[type];
     if (b < lo || b > hi) throw new EditError(`${type} holds ${lo} to ${hi}`);
+    // Beyond 2^53 an integer is a string, as serval writes it (docs/json.md,
+    // "Integers beyond 2^53"): a plain int becomes its $int or $uint form,
+    // the payload of a $i64/$u64 form or a packed element the string.
+    if (b > TWO_53 || b < -TWO_53) {
+      if (type !== 'int') return b.toString();
+      return new JObj([b > 9223372036854775807n ? '$uint' : '$int'], [b.toString()]);
+    }
     return makeInt(b);
   }
   if (type === 'float' || type === 'f32' || type === 'f64') {

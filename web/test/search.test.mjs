@@ -12,8 +12,8 @@ const sandbox = { performance, setTimeout };
 vm.createContext(sandbox);
 vm.runInContext(['tjson.js', 'model.js', 'search.js'].map((f) => fs.readFileSync(path.join(ROOT, 'web/src', f), 'utf8')).join('\n') +
   '\nthis.parseTyped = parseTyped; this.writeTyped = writeTyped; this.SearchIndex = SearchIndex; this.parseEdit = parseEdit;' +
-  ' this.EditError = EditError; this.JObj = JObj; this.editText = editText;', sandbox);
-const { parseTyped, writeTyped, SearchIndex, parseEdit, EditError, JObj, editText } = sandbox;
+  ' this.EditError = EditError; this.JObj = JObj; this.editText = editText; this.describe = describe;', sandbox);
+const { parseTyped, writeTyped, SearchIndex, parseEdit, EditError, JObj, editText, describe } = sandbox;
 
 // Rows in tree order (the root is not one): a 0, b 1, c 2, list 3, its
 // items 4, 5 and the Vector3 6 (a tuple is one row), Hello 7.
@@ -95,4 +95,30 @@ test('a $str takes strings, characters up to 2147483647 and bytes', () => {
     '{"a": 1}', '"text"', '[null]', '[']) {
     assert.throws(() => parseEdit('str', bad), EditError, bad);
   }
+});
+
+// Integers beyond 2^53 are strings in serval's typed JSON (docs/json.md,
+// "Integers beyond 2^53"): shown as numbers, and an edit writes the same form.
+test('integers beyond 2^53 are shown and edited in their string forms', () => {
+  const tree = parseTyped('[{"$int":"-9007199254740993"},{"$uint":"18446744073709551615"},' +
+    '{"$i64":"9223372036854775807"},{"$u64s":[1,"18446744073709551615"]},' +
+    '{"$rid":{"$u64":"9007199254740993"}},{"$class":{"$uint":"18446744073709551615"},"x":1}]');
+  const d = (i) => describe(tree[i]);
+  assert.deepEqual([d(0).type, d(0).value, d(0).edit, d(0).editRel.length], ['int', '-9007199254740993', 'int', 0]);
+  assert.deepEqual([d(1).type, d(1).value], ['int', '18446744073709551615']);
+  assert.deepEqual([d(2).type, d(2).value, d(2).edit], ['i64', '9223372036854775807', 'i64']);
+  assert.equal(describe(tree[3].vals[0][1], 'u64').value, '18446744073709551615');
+  assert.deepEqual([d(4).type, d(4).value, d(4).edit], ['RID', '9007199254740993', 'u64']);
+  assert.equal(d(5).type, '18446744073709551615');
+  assert.equal(editText(tree[0]), '-9007199254740993');
+  // a plain int: bare within ±2^53, else its $int or $uint form
+  assert.equal(writeTyped(parseEdit('int', '9007199254740992')).join(''), '9007199254740992');
+  assert.equal(writeTyped(parseEdit('int', '-9007199254740993')).join(''), '{"$int":"-9007199254740993"}');
+  assert.equal(writeTyped(parseEdit('int', '9223372036854775807')).join(''), '{"$int":"9223372036854775807"}');
+  assert.equal(writeTyped(parseEdit('int', '9223372036854775808')).join(''), '{"$uint":"9223372036854775808"}');
+  // the payload of a $i64 or $u64 form, or a packed element: the string
+  assert.equal(writeTyped(parseEdit('u64', '18446744073709551615')).join(''), '"18446744073709551615"');
+  assert.equal(writeTyped(parseEdit('i64', '-9007199254740992')).join(''), '-9007199254740992');
+  assert.equal(writeTyped(parseEdit('i64', '-9007199254740993')).join(''), '"-9007199254740993"');
+  assert.throws(() => parseEdit('u64', '18446744073709551616'), EditError);
 });
