@@ -123,43 +123,19 @@ static bool drop_meta(sv_doc *doc, const sv_value *v, bool root, cv_judgement *j
     return true;
 }
 
-/* Entries a Godot decoder puts in a container's meta to give back bytes the
- * engine reads but never writes (godot_records.c): "raw", "header",
- * "count", "dups", "blocks", and "root" on the Array that wraps a root
- * value. They change no value, and the encoder uses a record only while its
- * bytes still decode to the value in the tree, so a tree that carries them
- * (a Godot file's, back from typed JSON) is written exactly. */
-static bool is_record_key(const sv_value *key)
-{
-    static const char *const names[] = {"raw", "header", "count", "dups", "blocks", "root"};
-    size_t n;
-    const char *s = sv_get_str(key, &n);
-    if (sv_kind_of(key) != SV_STRING) return false;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
-    return false;
-}
-
-/* The meta that says what the value is: without the records above and, on
- * the root, without its file entries (framing, prefix, format), which
- * gd_registry_encode takes out before the Variant is written. A
- * PackedStringArray's marker that records moved into {"packed": marker} is
- * the marker again. NULL when nothing else is left, NULL-kind on no
- * memory. */
+/* The root's meta without its file entries (framing, prefix, format), which
+ * gd_registry_encode takes out before the Variant is written. NULL when
+ * nothing else is left, NULL-kind on no memory. */
 static const sv_value *value_meta(sv_doc *doc, const sv_value *v, bool root, sv_value *room)
 {
     const sv_value *meta = sv_meta(v);
-    if (sv_kind_of(meta) != SV_MAP) return meta;
+    if (!root || sv_kind_of(meta) != SV_MAP) return meta;
     *room = sv_map(doc, 0);
     for (uint32_t i = 0; i < meta->len; i++) {
         const sv_pair *p = sv_pair_at(meta, i);
-        if (is_record_key(&p->key) || (root && cv_is_file_key(&p->key))) continue;
-        if (!sv_map_put(doc, room, p->key, p->val)) return room;
+        if (!cv_is_file_key(&p->key) && !sv_map_put(doc, room, p->key, p->val)) return room;
     }
-    if (!room->len) return NULL;
-    const sv_value *packed = sv_map_getz(room, "packed");
-    if (room->len == 1 && sv_kind_of(packed) == SV_STRING) return packed;
-    return room;
+    return room->len ? room : NULL;
 }
 
 /* The meta entries named in `names` (a NULL-ended list) dropped. */
