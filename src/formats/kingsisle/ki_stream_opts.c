@@ -61,7 +61,7 @@ sv_status ki_opts_from_meta(sv_kingsisle_opts *o, const sv_value *meta, sv_error
     if ((st = meta_u32(meta, KI_META_OPTION_FLAGS, &plain, err)) != SV_OK) return st;
     if (sv_map_getz(meta, KI_META_OPTION_FLAGS) && (stored || (plain & SV_KI_STATEFUL_FLAGS)))
         return bad_meta(KI_META_OPTION_FLAGS,
-                        "flags without bit 1 and without a stored flags word (flags) beside them", err);
+                        "flags without bit 1 (stateful), and cannot stand beside a stored word (flags)", err);
     o->flags = stored ? SV_KI_STATEFUL_FLAGS : plain;
     return SV_OK;
 }
