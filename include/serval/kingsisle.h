@@ -62,19 +62,35 @@ typedef struct sv_kingsisle_opts {
     int zlib_level;         /* write: 0..9 for new compressed payloads (default 9) */
     const sv_kingsisle_types *types; /* NULL: schema-less (deep mode only) */
     sv_limits limits;
+    /* SV_KI_OPT_* bits: options the caller chose even where they equal the
+     * default. Encoding takes an option from the caller when its bit is set or
+     * its value differs from the default, else from what the tree's root
+     * recorded when it was decoded (shallow, compress, flags, property_mask,
+     * skip_deprecated in its meta), else the default. */
+    uint32_t given;
 } sv_kingsisle_opts;
+
+/* Bits of sv_kingsisle_opts.given. */
+#define SV_KI_OPT_SHALLOW 0x01u
+#define SV_KI_OPT_COMPRESS 0x02u
+#define SV_KI_OPT_FLAGS 0x04u
+#define SV_KI_OPT_PROPERTY_MASK 0x08u
+#define SV_KI_OPT_SKIP_DEPRECATED 0x10u
 
 SV_API void sv_kingsisle_opts_init(sv_kingsisle_opts *o);
 
 /* Decodes a stream (or a BINd file, detected by its magic, whose stored flags
  * and deep mode then apply). The root object and everything a re-encode
- * needs (stored flags, padding bits that are not zero, original compressed
+ * needs (the options that decide the bytes where they are not the defaults,
+ * stored flags, padding bits that are not zero, original compressed
  * payloads) go into the tree. */
 SV_API SV_NODISCARD sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
                                                   const sv_kingsisle_opts *opts, sv_value *out,
                                                   sv_error *err);
 
-/* Encodes a tree of the shape sv_kingsisle_decode makes, appending to out. */
+/* Encodes a tree of the shape sv_kingsisle_decode makes, appending to out.
+ * The mode and serializer options the root's meta recorded apply where the
+ * caller chose none (see sv_kingsisle_opts.given). */
 SV_API SV_NODISCARD sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts,
                                                   sv_buf *out, sv_error *err);
 

@@ -54,6 +54,16 @@ static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
     if (!st) st = opt_u32(opts, "property_mask", &o->property_mask, err);
     if (!st) st = opt_bool(opts, "skip_deprecated", &o->skip_deprecated, err);
     if (!st) st = opt_u32(opts, "zlib_level", &level, err);
+    /* which were given, so that the encoder knows them from the tree's */
+    static const struct { const char *name; uint32_t bit; } given[] = {
+        {"shallow", SV_KI_OPT_SHALLOW},
+        {"compress", SV_KI_OPT_COMPRESS},
+        {"flags", SV_KI_OPT_FLAGS},
+        {"property_mask", SV_KI_OPT_PROPERTY_MASK},
+        {"skip_deprecated", SV_KI_OPT_SKIP_DEPRECATED},
+    };
+    for (size_t i = 0; i < sizeof given / sizeof *given; i++)
+        if (sv_options_get(opts, given[i].name)) o->given |= given[i].bit;
     if (!st && level > 9) st = bad_option(err, "zlib_level", sv_options_get(opts, "zlib_level"), "expected 0 to 9");
     o->zlib_level = (int)level;
     if (!st && opts->schema) {

@@ -220,6 +220,19 @@ sv_status ki_write_raw(ki_enc *e, const sv_value *v);
 #define KI_META_MANUAL_ZLIB "manual_zlib"
 #define KI_META_BIND "bind"
 #define KI_META_MODE "mode"
+/* The options the bytes were read with, where not the defaults (the root). */
+#define KI_META_SHALLOW "shallow"
+#define KI_META_COMPRESS "compress"
+#define KI_META_OPTION_FLAGS "option_flags" /* "flags" is the stored word */
+#define KI_META_PROPERTY_MASK "property_mask"
+#define KI_META_SKIP_DEPRECATED "skip_deprecated"
+
+/* ki_stream_opts.c: the options an encode uses. Each option the caller did
+ * not choose (its SV_KI_OPT_* bit clear in o->given and its value the
+ * default) is taken from the root's meta when it is recorded there; a stored
+ * flags word ("flags") means stateful flags. A recorded value of the wrong
+ * kind is an error naming its meta key. */
+sv_status ki_opts_from_meta(sv_kingsisle_opts *o, const sv_value *meta, sv_error *err);
 
 /* The property key of a hash with no name: its decimal digits. */
 size_t ki_hash_key(uint32_t hash, char buf[11]);

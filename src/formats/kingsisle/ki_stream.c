@@ -2,9 +2,10 @@
  * wrapper, the stateful flags word, the compression marker and its zlib
  * payload; then the root object and whatever follows it in the last byte.
  * What a rewrite needs to give back the same bytes goes into the root
- * object's meta: the stored flags, the marker, the original compressed
- * payloads (reused when they still inflate to the new bytes), padding bits
- * after the root and bytes after it. */
+ * object's meta: the options the stream was read with (where not the
+ * defaults), the stored flags, the marker, the original compressed payloads
+ * (reused when they still inflate to the new bytes), padding bits after the
+ * root and bytes after it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,7 @@ static sv_kingsisle_opts resolve(const sv_kingsisle_opts *in)
 /* ---- meta helpers ---------------------------------------------------------- */
 
 typedef struct meta_list {
-    sv_value keys[10], vals[10];
+    sv_value keys[16], vals[16];
     unsigned n;
 } meta_list;
 
@@ -61,6 +62,23 @@ static sv_status attach_meta(sv_doc *doc, sv_value *root, const meta_list *m)
     for (unsigned i = 0; i < m->n; i++) sv_map_put(doc, &meta, m->keys[i], m->vals[i]);
     sv_set_meta(doc, root, meta);
     return sv_doc_status(doc);
+}
+
+/* The options that decide the bytes, where they are not the defaults, so
+ * that an encode given none writes the same bytes (ki_opts_from_meta). The
+ * mask and skip_deprecated only matter in shallow mode; the flags option
+ * only when there is no stored word, which the "flags" entry records. */
+static void record_options(sv_doc *doc, meta_list *m, const sv_kingsisle_opts *o)
+{
+    sv_kingsisle_opts def;
+    sv_kingsisle_opts_init(&def);
+    if (o->shallow) meta_add(doc, m, KI_META_SHALLOW, sv_bool(true));
+    if (o->compress) meta_add(doc, m, KI_META_COMPRESS, sv_bool(true));
+    if (o->flags && !(o->flags & SV_KI_STATEFUL_FLAGS))
+        meta_add(doc, m, KI_META_OPTION_FLAGS, sv_uint_w(o->flags, 4));
+    if (o->shallow && o->property_mask != def.property_mask)
+        meta_add(doc, m, KI_META_PROPERTY_MASK, sv_uint_w(o->property_mask, 4));
+    if (o->shallow && o->skip_deprecated) meta_add(doc, m, KI_META_SKIP_DEPRECATED, sv_bool(true));
 }
 
 static sv_status need(uint64_t have, uint64_t want, uint64_t at, const char *what, sv_error *err)
@@ -140,6 +158,8 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
         flags = SV_KI_STATEFUL_FLAGS;
         manual = false;
         meta_add(doc, &m, KI_META_BIND, sv_bool(true));
+    } else {
+        record_options(doc, &m, &o);
     }
     if (manual) { /* §4.2: u32 uncompressed size, then zlib */
         if ((st = need(n, 5, base, "the manual zlib wrapper", err)) != SV_OK) goto done;
@@ -224,6 +244,8 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
         return sv_error_set(err, SV_ERR_TYPE, KI_FORMAT, 0,
                             "the root must be an object (a null root cannot be written)");
     const sv_value *meta = sv_meta(v);
+    sv_status st = ki_opts_from_meta(&o, meta, err);
+    if (st != SV_OK) return st;
     uint32_t flags = o.flags;
     bool shallow = o.shallow, manual = o.compress;
     bool bind = sv_get_bool(sv_map_getz(meta, KI_META_BIND));
@@ -267,7 +289,7 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
     e.shallow = shallow;
     e.skip_deprecated = o.skip_deprecated;
     e.err = err;
-    sv_status st = ki_write_object(&e, v);
+    st = ki_write_object(&e, v);
     if (st == SV_OK) {
         ki_write_tail(&e, (uint32_t)sv_get_uint(sv_map_getz(meta, KI_META_TAIL)));
         size_t tn;
