@@ -208,15 +208,15 @@ static sv_buf wrapped(const uint8_t *p, size_t n, sv_resonite_compression k)
 }
 
 /* The data tree's root is checked on the first 5 decompressed bytes, before
- * the rest: a BSON length that claims the whole 16 MiB (within the 32 MiB
+ * the rest: a BSON length that claims the whole 4 MiB (within the 8 MiB
  * limit) followed by zeros, which end the document at byte 4, stops there;
- * a claim over max_alloc (4 MiB) is refused there. Neither spends the
- * 16 MiB: the peak is the decoders' state (Brotli's 64 KiB window, LZMA's
+ * a claim over max_alloc (1 MiB) is refused there. Neither spends the
+ * 4 MiB: the peak is the decoders' state (Brotli's 64 KiB window, LZMA's
  * 2 MiB dictionary, nothing for LZ4) and the first output. */
 static void test_root_checked_first(void **state)
 {
     (void)state;
-    const size_t n = 16 * MIB;
+    const size_t n = 4 * MIB;
     const sv_resonite_compression kinds[] = {SV_RESONITE_BROTLI, SV_RESONITE_LZMA,
                                              SV_RESONITE_LZ4};
     for (size_t k = 0; k < 3; k++) {
@@ -225,19 +225,19 @@ static void test_root_checked_first(void **state)
         uint8_t *p = bomb_payload(n, (uint32_t)n);
         p[4] = 0; /* the end of a document that says it is 64 MiB */
         sv_buf z = wrapped(p, n, kinds[k]);
-        assert_int_equal(decode_counted(z.data, z.len, 32 * MIB, &peak, &err), SV_ERR_SYNTAX);
+        assert_int_equal(decode_counted(z.data, z.len, 8 * MIB, &peak, &err), SV_ERR_SYNTAX);
         assert_non_null(strstr(err.message, "ends at byte 4, but its length says more"));
-        assert_true(peak < 4 * MIB);
+        assert_true(peak < 3 * MIB);
         sv_buf_free(&z);
         /* a plausible root, a length over the allocation limit */
         p[4] = 0x05;
         z = wrapped(p, n, kinds[k]);
         free(p);
-        decode_max_alloc = 4 * MIB;
-        assert_int_equal(decode_counted(z.data, z.len, 32 * MIB, &peak, &err), SV_ERR_LIMIT);
+        decode_max_alloc = 1 * MIB;
+        assert_int_equal(decode_counted(z.data, z.len, 8 * MIB, &peak, &err), SV_ERR_LIMIT);
         decode_max_alloc = 0;
-        assert_non_null(strstr(err.message, "over the allocation limit of 4194304"));
-        assert_true(peak < 4 * MIB);
+        assert_non_null(strstr(err.message, "over the allocation limit of 1048576"));
+        assert_true(peak < 3 * MIB);
         sv_buf_free(&z);
     }
 }
