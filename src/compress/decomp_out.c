@@ -68,11 +68,15 @@ sv_status sv_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at,
     if (o->prefix_seen || sv_decomp_out_len(o) < SV_DECOMP_HEAD) return SV_OK;
     o->prefix_seen = true;
     uint64_t n = 0;
-    sv_decomp cd = *d;
-    cd.max_out = o->cap; /* what this call may still append */
-    sv_status st = sv_decomp_head_size(&cd, o->buf->data + o->start, sv_decomp_out_len(o), at, &n,
+    sv_status st = sv_decomp_head_size(d, o->buf->data + o->start, sv_decomp_out_len(o), at, &n,
                                        err);
     if (st != SV_OK) return st;
+    /* a cap below the limit is a size the container declared (LZMA's) */
+    if (n > o->cap)
+        return sv_error_set(err, SV_ERR_SYNTAX, d->format, at,
+                            "the payload's BSON length says %llu bytes, more than the %llu its "
+                            "container declares",
+                            (unsigned long long)n, (unsigned long long)o->cap);
     o->cap = n;
     o->exact = true;
     return SV_OK;

@@ -40,7 +40,6 @@ sv_status sv_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d, s
     if (lst != SV_OK) return lst;
     sv_decomp dd = *d;
     dd.base = d->base + LZMA_HEADER;
-    dd.max_out = (uint64_t)usize;
     size_t used;
     sv_status st = sv_lzma_raw_decompress(in, in + LZMA_HEADER, (size_t)csize, (uint64_t)usize, &dd,
                                           out, &used, err);
