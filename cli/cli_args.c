@@ -20,6 +20,7 @@ typedef enum opt_id {
     OPT_MAX_ALLOC,
     OPT_MAX_STRING,
     OPT_MAX_DECOMPRESSED,
+    OPT_MAX_TOTAL,
     OPT_HELP,
     OPT_SCHEMA,
     OPT_RECURSIVE,
@@ -53,6 +54,7 @@ static const opt_spec specs[] = {
     {OPT_MAX_ALLOC, "max-alloc", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_STRING, "max-string", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_DECOMPRESSED, "max-decompressed", 0, CLI_OPT_LIMITS, true},
+    {OPT_MAX_TOTAL, "max-total", 0, CLI_OPT_MAX_TOTAL, true},
     {OPT_HELP, "help", 'h', 0, false},
     {OPT_SCHEMA, "schema", 0, 0, true},
     {OPT_RECURSIVE, "recursive", 'r', CLI_OPT_BATCH, false},
@@ -197,6 +199,7 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
         break;
     case OPT_MAX_STRING:
     case OPT_MAX_DECOMPRESSED:
+    case OPT_MAX_TOTAL:
         if (!parse_amount(value, true, UINT64_MAX, &n)) {
             cli_usage_error(cmd,
                             "--%s needs a size in bytes (suffix k, m, g or t for "
@@ -206,6 +209,8 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
         }
         if (s->id == OPT_MAX_STRING)
             a->limits.max_string = n;
+        else if (s->id == OPT_MAX_TOTAL)
+            a->max_total = n;
         else
             a->limits.max_decompressed = n;
         break;

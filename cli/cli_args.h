@@ -24,7 +24,8 @@ enum {
     /* -r, -j N, -T N, -q, -v, --[no-]progress: several files (cli_batch.h) */
     CLI_OPT_BATCH = 1u << 6,
     CLI_OPT_OUTPUT_DIR = 1u << 7, /* --output-dir DIR */
-    CLI_OPT_STRICT = 1u << 8      /* --strict */
+    CLI_OPT_STRICT = 1u << 8,     /* --strict */
+    CLI_OPT_MAX_TOTAL = 1u << 9   /* --max-total SIZE (resonite package extract) */
 };
 
 typedef struct cli_args {
@@ -40,6 +41,7 @@ typedef struct cli_args {
     int verbosity;          /* -q: -1, default 0, -v: 1 (more -v: more) */
     int progress;           /* --progress 1, --no-progress -1, default 0 */
     sv_limits limits; /* zero fields: the library's defaults */
+    uint64_t max_total; /* --max-total SIZE; 0: not given */
 
     /* The -O options. Slot 0 is kept free for a default the command sets
      * (see cli_format_options), so the user's options come after it and

@@ -56,7 +56,7 @@ static const char help_tree[] =
 
 static const char help_package[] =
     "usage: serval resonite package list PKG\n"
-    "       serval resonite package extract PKG [-o DIR] [MEMBER...]\n"
+    "       serval resonite package extract PKG [-o DIR] [--max-total SIZE] [MEMBER...]\n"
     "       serval resonite package dump [--compact] PKG [MEMBER]\n"
     "       serval resonite package pack DIR -o PKG\n"
     "\n"
@@ -77,6 +77,8 @@ static const char help_package[] =
     "  -o, --output DIR    extract: the directory to write into; pack: the\n"
     "                      package to write\n"
     "  --sync              extract, pack: fsync each file before its rename\n"
+    "  --max-total SIZE    extract: refuse to write more than SIZE in all, before\n"
+    "                      writing anything (suffix k, m, g or t; default 4g)\n"
     "  --compact           dump: no whitespace\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
@@ -142,14 +144,21 @@ static void pkg_close(pkg *k)
     cli_input_free(&k->in);
 }
 
-static int pkg_read(pkg *k, const char *path, size_t i, const cli_args *a, sv_buf *out)
+/* Member i into out, at most max bytes and at most --max-decompressed. */
+static int pkg_read_max(pkg *k, const char *path, size_t i, const cli_args *a, uint64_t max,
+                        sv_buf *out)
 {
     sv_error err;
     sv_error_clear(&err);
     sv_limits lim = sv_limits_resolve(&a->limits);
-    if (sv_resonite_package_read(k->p, i, lim.max_decompressed, out, &err) != SV_OK)
-        return report(path, &err);
+    if (max > lim.max_decompressed) max = lim.max_decompressed;
+    if (sv_resonite_package_read(k->p, i, max, out, &err) != SV_OK) return report(path, &err);
     return 0;
+}
+
+static int pkg_read(pkg *k, const char *path, size_t i, const cli_args *a, sv_buf *out)
+{
+    return pkg_read_max(k, path, i, a, UINT64_MAX, out);
 }
 
 /* The main data tree: the member R-Main.record's assetUri names
@@ -253,7 +262,15 @@ static int make_parents(const char *path)
     return 0;
 }
 
-static int extract_one(pkg *k, const char *path, size_t i, const char *dir, const cli_args *a)
+/* What extract writes in all unless --max-total says otherwise: each member
+ * is bounded by --max-decompressed, but a small package of many members
+ * could otherwise fill the disk. */
+#define DEFAULT_MAX_TOTAL ((uint64_t)4 << 30)
+
+/* Extracts member i; *left: the bytes --max-total still allows, less what
+ * this member really wrote. */
+static int extract_one(pkg *k, const char *path, size_t i, const char *dir, const cli_args *a,
+                       uint64_t *left)
 {
     sv_resonite_member m;
     sv_error err;
@@ -277,10 +294,32 @@ static int extract_one(pkg *k, const char *path, size_t i, const char *dir, cons
     }
     sv_buf b;
     sv_buf_init(&b, NULL);
-    int rc = pkg_read(k, path, i, a, &b);
+    /* The member is read whole, at most what --max-total leaves, before its
+     * file is made (atomically), so a refused member leaves no file. The
+     * bytes really read are what is counted. */
+    int rc = pkg_read_max(k, path, i, a, *left, &b);
     if (!rc) rc = cli_exit_code(cli_write_output(target, b.data, b.len));
+    if (!rc) *left -= b.len < *left ? b.len : *left;
     sv_buf_free(&b);
     return rc;
+}
+
+/* Adds member i's stated size to *total; false, after saying which member
+ * takes the total over cap, when it does. Nothing has been written then. */
+static bool within_total(pkg *k, const char *path, size_t i, uint64_t cap, uint64_t *total)
+{
+    sv_resonite_member m;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_resonite_package_member(k->p, i, &m, &err) != SV_OK) return true; /* said later */
+    if (m.size <= cap - *total) {
+        *total += m.size;
+        return true;
+    }
+    cli_error("%s: member '%s' (%llu bytes) takes the extracted total past --max-total of %llu "
+              "bytes; nothing was extracted",
+              cli_display_name(path), m.name, (unsigned long long)m.size, (unsigned long long)cap);
+    return false;
 }
 
 static int package_extract(cli_args *a, const char *path)
@@ -289,19 +328,34 @@ static int package_extract(cli_args *a, const char *path)
     int rc = pkg_open(path, &k);
     if (rc) return rc;
     const char *dir = a->output ? a->output : ".";
+    uint64_t cap = a->max_total ? a->max_total : DEFAULT_MAX_TOTAL, total = 0;
+    /* First the sizes the directory states, against --max-total: a package
+     * that would pass it is refused before anything is written. The reader
+     * then keeps each member to its stated size and to what is left. */
     if (a->file_count > 1) {
         for (size_t f = 1; f < a->file_count && !rc; f++) {
             size_t i;
             if (sv_resonite_package_find(k.p, a->files[f], &i) != SV_OK) {
                 cli_error("%s: no member '%s'", cli_display_name(path), a->files[f]);
                 rc = 4;
-            } else {
-                rc = extract_one(&k, path, i, dir, a);
+            } else if (!within_total(&k, path, i, cap, &total)) {
+                rc = 1;
             }
         }
     } else {
         for (size_t i = 0; i < sv_resonite_package_count(k.p) && !rc; i++)
-            rc = extract_one(&k, path, i, dir, a);
+            if (!within_total(&k, path, i, cap, &total)) rc = 1;
+    }
+    uint64_t left = cap;
+    if (a->file_count > 1) {
+        for (size_t f = 1; f < a->file_count && !rc; f++) {
+            size_t i;
+            if (sv_resonite_package_find(k.p, a->files[f], &i) == SV_OK) /* (found above) */
+                rc = extract_one(&k, path, i, dir, a, &left);
+        }
+    } else {
+        for (size_t i = 0; i < sv_resonite_package_count(k.p) && !rc; i++)
+            rc = extract_one(&k, path, i, dir, a, &left);
     }
     pkg_close(&k);
     return rc;
@@ -566,7 +620,9 @@ static int run_package(int argc, char **argv)
     }
     const char *verb = argv[1];
     unsigned accepted = CLI_OPT_LIMITS;
-    if (!strcmp(verb, "extract") || !strcmp(verb, "pack"))
+    if (!strcmp(verb, "extract"))
+        accepted |= CLI_OPT_OUTPUT | CLI_OPT_MAX_TOTAL;
+    else if (!strcmp(verb, "pack"))
         accepted |= CLI_OPT_OUTPUT;
     else if (!strcmp(verb, "dump"))
         accepted |= CLI_OPT_COMPACT;

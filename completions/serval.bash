@@ -19,7 +19,7 @@ _serval() {
     case $prev in
         --from | --to) COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --output-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        -j | --jobs | -T | --threads | -O | --option | --max-depth | --max-alloc | --max-string | --max-decompressed) return ;;
+        -j | --jobs | -T | --threads | -O | --option | --max-depth | --max-alloc | --max-string | --max-decompressed | --max-total) return ;;
         -o | --output | --schema) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [ -z "$cmd" ]; then
@@ -37,7 +37,10 @@ _serval() {
         validate) opts="$opts --from -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed" ;;
         detect) opts="$opts" ;;
         noesis) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "info" -- "$cur")); return; } ;;
-        resonite) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "tree package" -- "$cur")); return; } ;;
+        resonite)
+            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "tree package" -- "$cur")); return; }
+            [ "${COMP_WORDS[i + 1]}" = package ] && [ "${COMP_WORDS[i + 2]}" = extract ] &&
+                opts="$opts -o --output --sync --max-total --max-depth --max-alloc --max-string --max-decompressed" ;;
         schema) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "check show" -- "$cur")); return; } ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")); return ;;
         version) return ;;

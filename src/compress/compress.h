@@ -24,16 +24,37 @@
 #include "serval/buf.h"
 #include "serval/error.h"
 
+/* The payload's first bytes a head check reads (sv_decomp.size_from_head):
+ * a BSON document's int32 length and its first element's type byte. */
+#define SV_DECOMP_HEAD 5
+
 typedef struct sv_decomp {
     uint64_t max_out;   /* bytes the output may hold at most */
     const char *format; /* names the format in errors ("resonite") */
     uint64_t base;      /* offset of the compressed bytes in the file */
-    /* Optional: once the output holds 4 bytes, returns the total size the
-     * payload says it has (a BSON document's int32 length), which becomes the
-     * exact size the output must reach; 0 = the prefix is impossible. Lets a
-     * bomb whose first bytes do not fit stop after 4 bytes. */
-    uint64_t (*size_from_prefix)(const uint8_t *first4);
+    /* Optional: once the output holds SV_DECOMP_HEAD bytes, returns the
+     * total size they say the payload has (a BSON document's int32 length),
+     * which becomes the exact size the output must reach; 0 with *why set
+     * when they cannot start the payload (no plausible length, or no
+     * element type after it). Lets a bomb whose first bytes do not fit stop
+     * after 5 bytes, and one whose length lies stop at that length. */
+    uint64_t (*size_from_head)(const uint8_t *head, const char **why);
+    /* 0: none. A size declared in advance (a header's, a block's, the
+     * head's) above it is refused before it is inflated: the output goes to
+     * memory the caller's allocation limit (max_alloc) counts. */
+    uint64_t max_alloc;
 } sv_decomp;
+
+/* Checks a size declared before the bytes come (what: who declares it, "the
+ * LZMA header") against d's max_out and max_alloc: SV_OK, or SV_ERR_LIMIT
+ * recorded in err at offset at. */
+sv_status sv_decomp_declared(const sv_decomp *d, uint64_t size, uint64_t at, const char *what,
+                             sv_error *err);
+/* d's head check on head (SV_DECOMP_HEAD bytes; have: the bytes out so
+ * far): the exact size the payload must reach into *size, checked with
+ * sv_decomp_declared and against have. Errors recorded at offset at. */
+sv_status sv_decomp_head_size(const sv_decomp *d, const uint8_t *head, uint64_t have, uint64_t at,
+                              uint64_t *size, sv_error *err);
 
 /* Appends the decompressed bytes to out. */
 sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,

@@ -19,7 +19,7 @@ void sv_decomp_out_init(sv_decomp_out *o, sv_buf *buf, const sv_decomp *d);
  * geometrically from 64 KiB. Returns the room (0 when the cap is reached),
  * or SIZE_MAX with *st set when memory ran out. */
 size_t sv_decomp_out_room(sv_decomp_out *o, const sv_decomp *d, sv_status *st);
-/* Call after appending: applies size_from_prefix once 4 bytes are there.
+/* Call after appending: applies size_from_head once SV_DECOMP_HEAD bytes are there.
  * Returns SV_OK or an error already recorded in err at offset at. */
 sv_status sv_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err);
 static inline uint64_t sv_decomp_out_len(const sv_decomp_out *o)

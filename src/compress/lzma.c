@@ -76,6 +76,7 @@ sv_status sv_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size
     }
     sv_decomp_out o;
     sv_decomp_out_init(&o, out, d);
+    if (usize < o.cap) o.cap = usize; /* liblzma stops there too */
     sv_status st = SV_OK;
     s.next_in = in;
     s.avail_in = len;

@@ -29,7 +29,7 @@ static uint8_t *sample_bytes(size_t n)
 
 static sv_decomp limit(uint64_t max)
 {
-    sv_decomp d = {max, "test", 0, NULL};
+    sv_decomp d = {.max_out = max, .format = "test"};
     return d;
 }
 

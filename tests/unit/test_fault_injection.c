@@ -208,7 +208,7 @@ static sv_status run_brotli_decompress(const sv_alloc *a, const void *ctx)
     const bytes *in = ctx;
     sv_buf out;
     sv_buf_init(&out, a);
-    sv_decomp d = {1u << 30, "test", 0, NULL};
+    sv_decomp d = {.max_out = 1u << 30, .format = "test"};
     sv_error err;
     sv_error_clear(&err);
     sv_status st = sv_brotli_decompress(in->p, in->n, &d, &out, &err);
@@ -238,7 +238,7 @@ static sv_status run_lzma_decompress(const sv_alloc *a, const void *ctx)
     const lzma_input *in = ctx;
     sv_buf out;
     sv_buf_init(&out, a);
-    sv_decomp d = {1u << 30, "test", 0, NULL};
+    sv_decomp d = {.max_out = 1u << 30, .format = "test"};
     sv_error err;
     sv_error_clear(&err);
     size_t used;

@@ -175,14 +175,21 @@ static void test_recursion_bombs(void **state)
     expect(&b, false, 0, types, 0, SV_ERR_DEPTH, 16 * 1024, 0, NULL, "deeper than 1024");
 }
 
-/* deflate of n zero bytes */
-static size_t zeros_z(size_t n, uint8_t *out, size_t cap)
+/* deflate of n zero bytes, the first 4 of them tag (a root's type tag,
+ * little-endian; 0: all zeros) */
+static size_t tagged_zeros_z(size_t n, uint32_t tag, uint8_t *out, size_t cap)
 {
     uint8_t *zero = calloc(n, 1);
+    for (int i = 0; i < 4; i++) zero[i] = (uint8_t)(tag >> (8 * i));
     uLongf len = cap;
     assert_int_equal(compress2(out, &len, zero, n, 9), Z_OK);
     free(zero);
     return len;
+}
+
+static size_t zeros_z(size_t n, uint8_t *out, size_t cap)
+{
+    return tagged_zeros_z(n, 0, out, cap);
 }
 
 static void test_zlib_bombs(void **state)
@@ -193,7 +200,8 @@ static void test_zlib_bombs(void **state)
     b.n = 0;
     b.b[b.n++] = 1;
     u32(&b, 0x7FFFFFFF);
-    b.n += zeros_z(4u << 20, b.b + b.n, sizeof b.b - b.n);
+    /* (a root type tag first, so that the payload's head is a plausible root) */
+    b.n += tagged_zeros_z(4u << 20, 1000, b.b + b.n, sizeof b.b - b.n);
     expect(&b, false, SV_KI_WITH_COMPRESSION, NULL, 0, SV_ERR_LIMIT, 5, -1, "", "over the decompressed-size limit");
     /* a stated size that fits, a stream that inflates past it */
     b.b[1] = 0, b.b[2] = 0x10, b.b[3] = 0, b.b[4] = 0; /* 4096 */
@@ -214,6 +222,78 @@ static void test_zlib_bombs(void **state)
     assert_int_equal(sv_kingsisle_decode(doc, b.b, b.n, &o, &v, &err), SV_ERR_LIMIT);
     assert_int_equal(err.byte_offset, 4);
     sv_doc_free(doc);
+}
+
+/* Decodes b with a counting allocator; the status, *peak the most bytes
+ * held at once, err the error. */
+static sv_status decode_counted(const bytes *b, bool compress, uint32_t flags, uint64_t max_alloc,
+                                int64_t *peak, sv_error *err)
+{
+    test_alloc t;
+    test_alloc_init(&t, 0);
+    sv_doc *doc = sv_doc_new(&t.alloc);
+    sv_kingsisle_opts o;
+    sv_kingsisle_opts_init(&o);
+    o.compress = compress;
+    o.flags = flags;
+    o.limits.max_decompressed = 64u << 20;
+    o.limits.max_alloc = max_alloc;
+    sv_value v;
+    sv_error_clear(err);
+    sv_status st = sv_kingsisle_decode(doc, b->b, b->n, &o, &v, err);
+    sv_doc_free(doc);
+    assert_int_equal(t.live_bytes, 0);
+    *peak = t.peak_bytes;
+    return st;
+}
+
+/* A zlib payload is checked on its first bytes before the rest is inflated:
+ * 16 MiB of zeros whose size is stated truly (within the 64 MiB limit) is a
+ * null root, found after 16 bytes; a stated size over the allocation limit
+ * is refused before anything is inflated. Both cost what zlib's state
+ * costs, not the 16 MiB. */
+static void test_zlib_head_checked_first(void **state)
+{
+    (void)state;
+    static bytes b;
+    const uint32_t n = 16u << 20;
+    int64_t peak;
+    sv_error err;
+    /* flag 8: marker 1, u32 size, zlib */
+    b.n = 0;
+    b.b[b.n++] = 1;
+    u32(&b, n);
+    b.n += zeros_z(n, b.b + b.n, sizeof b.b - b.n);
+    assert_int_equal(decode_counted(&b, false, SV_KI_WITH_COMPRESSION, 0, &peak, &err),
+                     SV_ERR_SYNTAX);
+    assert_non_null(strstr(err.message, "the root object is null"));
+    assert_int_equal(err.byte_offset, 0);
+    assert_true(peak < 256 * 1024);
+    /* the manual wrapper around a stateful stream: flags word 8, marker 1,
+     * and the nested payload's stated size over the limit, seen in the
+     * outer payload's head */
+    uint8_t inner[9] = {8, 0, 0, 0, 1, 0xFF, 0xFF, 0xFF, 0x7F};
+    uLongf zl = sizeof b.b - 4;
+    assert_int_equal(compress2(b.b + 4, &zl, inner, sizeof inner, 9), Z_OK);
+    b.n = 0;
+    u32(&b, sizeof inner);
+    b.n += zl;
+    assert_int_equal(decode_counted(&b, true, SV_KI_STATEFUL_FLAGS, 0, &peak, &err),
+                     SV_ERR_LIMIT);
+    assert_non_null(strstr(err.message, "nested zlib payload says it inflates to 2147483647"));
+    assert_int_equal(err.byte_offset, 5);
+    /* the manual wrapper, all zeros, size stated truly: a null root */
+    b.n = 0;
+    u32(&b, n);
+    b.n += zeros_z(n, b.b + b.n, sizeof b.b - b.n);
+    assert_int_equal(decode_counted(&b, true, 0, 0, &peak, &err), SV_ERR_SYNTAX);
+    assert_non_null(strstr(err.message, "the root object is null"));
+    assert_true(peak < 256 * 1024);
+    /* a stated size within max_decompressed, over max_alloc (1 MiB) */
+    assert_int_equal(decode_counted(&b, true, 0, 1u << 20, &peak, &err), SV_ERR_LIMIT);
+    assert_non_null(strstr(err.message, "over the allocation limit of 1048576"));
+    assert_int_equal(err.byte_offset, 4);
+    assert_true(peak < 64 * 1024);
 }
 
 /* Deep, no type list: 8-byte empty properties are the densest input. */
@@ -282,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_bit_offsets),            cmocka_unit_test(test_unknown_type_hash),
         cmocka_unit_test(test_recursion_bombs),        cmocka_unit_test(test_zlib_bombs),
         cmocka_unit_test(test_schemaless_memory),      cmocka_unit_test(test_encode_refusals),
+        cmocka_unit_test(test_zlib_head_checked_first),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -22,6 +22,8 @@
  * returns the status, *peak the most bytes held at once. */
 /* sv_resonite_opts.threads for decode_counted (the pipelined tests set it). */
 static int decode_threads;
+/* sv_resonite_opts.limits.max_alloc for decode_counted (0: the default). */
+static uint64_t decode_max_alloc;
 
 static sv_status decode_counted(const uint8_t *b, size_t n, uint64_t limit, int64_t *peak,
                                 sv_error *err)
@@ -32,6 +34,7 @@ static sv_status decode_counted(const uint8_t *b, size_t n, uint64_t limit, int6
     sv_resonite_opts o;
     sv_resonite_opts_init(&o);
     o.limits.max_decompressed = limit;
+    o.limits.max_alloc = decode_max_alloc;
     o.threads = decode_threads;
     sv_value v;
     sv_error_clear(err);
@@ -50,11 +53,14 @@ static sv_status decode_counted(const uint8_t *b, size_t n, uint64_t limit, int6
  * Huffman tables. It comes from the document's allocator, so it is counted. */
 #define BROTLI_W22_STATE (7 * MIB)
 
-/* 64 MiB whose first 4 bytes are a BSON length claim and the rest zeros. */
+/* n bytes whose first 4 are a BSON length claim, then a binary element's
+ * type (so that the head is a plausible root) and zeros; claim 0: all
+ * zeros. */
 static uint8_t *bomb_payload(size_t n, uint32_t claim)
 {
     uint8_t *p = calloc(1, n);
     memcpy(p, &claim, 4);
+    if (claim) p[4] = 0x05;
     return p;
 }
 
@@ -189,6 +195,53 @@ static void test_lz4_bombs(void **state)
     free(p);
 }
 
+/* p compressed with one of the three codecs behind an FrDT header (Brotli
+ * with Resonite's 64 KiB window). */
+static sv_buf wrapped(const uint8_t *p, size_t n, sv_resonite_compression k)
+{
+    sv_resonite_container c = {SV_RESONITE_FRAMING_HEADER, k};
+    sv_buf z;
+    sv_buf_init(&z, NULL);
+    sv_error err = {0};
+    assert_int_equal(sv_resonite_wrap(p, n, &c, NULL, &z, &err), SV_OK);
+    return z;
+}
+
+/* The data tree's root is checked on the first 5 decompressed bytes, before
+ * the rest: a BSON length that claims the whole 4 MiB (within the 8 MiB
+ * limit) followed by zeros, which end the document at byte 4, stops there;
+ * a claim over max_alloc (1 MiB) is refused there. Neither spends the
+ * 4 MiB: the peak is the decoders' state (Brotli's 64 KiB window, LZMA's
+ * 2 MiB dictionary, nothing for LZ4) and the first output. */
+static void test_root_checked_first(void **state)
+{
+    (void)state;
+    const size_t n = 4 * MIB;
+    const sv_resonite_compression kinds[] = {SV_RESONITE_BROTLI, SV_RESONITE_LZMA,
+                                             SV_RESONITE_LZ4};
+    for (size_t k = 0; k < 3; k++) {
+        sv_error err = {0};
+        int64_t peak;
+        uint8_t *p = bomb_payload(n, (uint32_t)n);
+        p[4] = 0; /* the end of a document that says it is 64 MiB */
+        sv_buf z = wrapped(p, n, kinds[k]);
+        assert_int_equal(decode_counted(z.data, z.len, 8 * MIB, &peak, &err), SV_ERR_SYNTAX);
+        assert_non_null(strstr(err.message, "ends at byte 4, but its length says more"));
+        assert_true(peak < 3 * MIB);
+        sv_buf_free(&z);
+        /* a plausible root, a length over the allocation limit */
+        p[4] = 0x05;
+        z = wrapped(p, n, kinds[k]);
+        free(p);
+        decode_max_alloc = 1 * MIB;
+        assert_int_equal(decode_counted(z.data, z.len, 8 * MIB, &peak, &err), SV_ERR_LIMIT);
+        decode_max_alloc = 0;
+        assert_non_null(strstr(err.message, "over the allocation limit of 1048576"));
+        assert_true(peak < 3 * MIB);
+        sv_buf_free(&z);
+    }
+}
+
 /* Every cut of the six containers of tests/vectors/resonite: an error with a
  * message, never a success (a cut loses bytes every payload needs). */
 static void test_every_cut(void **state)
@@ -302,6 +355,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_brotli_bombs),     cmocka_unit_test(test_lzma_bombs),
         cmocka_unit_test(test_lz4_bombs),        cmocka_unit_test(test_every_cut),
+        cmocka_unit_test(test_root_checked_first),
         cmocka_unit_test(test_pipelined_brotli), cmocka_unit_test(test_unthreaded_brotli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

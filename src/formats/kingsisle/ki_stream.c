@@ -90,6 +90,91 @@ static sv_status need(uint64_t have, uint64_t want, uint64_t at, const char *wha
 
 /* ---- decoding ---------------------------------------------------------------- */
 
+/* Bytes of a zlib payload inflated ahead of the rest: enough for a flags
+ * word, a marker, a nested size and the root's type tag. */
+#define KI_HEAD 16
+
+/* What the decoder will read first in an inflated stream, checked on its
+ * first bytes (head, n of them) before the rest is inflated: the flags
+ * word when flags say it is there, the compression marker and a nested
+ * payload's stated size, else the root object's type tag (§4, §5.1). A
+ * payload of zeros that states 1 GiB then stops after 16 bytes, not after
+ * 1 GiB. What the head is too short to show is left to the decoder. */
+static sv_status check_head(const uint8_t *h, size_t n, uint32_t flags, bool shallow,
+                            const sv_kingsisle_types *types, const sv_limits *lim, sv_error *err)
+{
+    size_t off = 0;
+    if (flags & SV_KI_STATEFUL_FLAGS) {
+        if (n < 4) return SV_OK;
+        flags = sv_load_u32le(h);
+        off = 4;
+    }
+    if (flags & SV_KI_WITH_COMPRESSION) {
+        if (n < off + 1) return SV_OK;
+        if (h[off++]) { /* a nested payload: its stated size */
+            if (n < off + 4) return SV_OK;
+            uint32_t size = sv_load_u32le(h + off);
+            if (size > lim->max_decompressed || size > lim->max_alloc)
+                return sv_error_set(err, SV_ERR_LIMIT, KI_FORMAT, off,
+                                    "the nested zlib payload says it inflates to %lu bytes, over "
+                                    "the %s limit of %llu",
+                                    (unsigned long)size,
+                                    size > lim->max_decompressed ? "decompressed-size"
+                                                                 : "allocation",
+                                    (unsigned long long)(size > lim->max_decompressed
+                                                             ? lim->max_decompressed
+                                                             : lim->max_alloc));
+            return SV_OK;
+        }
+    }
+    if (n < off + 4) return SV_OK;
+    uint32_t tag = sv_load_u32le(h + off);
+    if (tag == 0)
+        return sv_error_set(err, SV_ERR_SYNTAX, KI_FORMAT, off,
+                            "the root object is null (type tag 0); the rest of the zlib payload "
+                            "was not inflated");
+    if ((types || shallow) && !(types && ki_class_by_hash(types, tag)))
+        return sv_error_set(err, SV_ERR_NOT_FOUND, KI_FORMAT, off,
+                            "unknown type hash %lu (0x%08lx)%s; the rest of the zlib payload was "
+                            "not inflated",
+                            (unsigned long)tag, (unsigned long)tag,
+                            types ? " in the type list" : ": shallow mode needs a type list");
+    return SV_OK;
+}
+
+/* A u32-sized zlib payload (§4.2, §4.3) at z (zn bytes, at offset at in the
+ * input) into out: the stated size checked against the allocation limit
+ * too, and the head against what the decoder will read (check_head, with
+ * inner_flags) before the rest is inflated. */
+static sv_status inflate_payload(const uint8_t *z, size_t zn, uint32_t size, uint64_t at,
+                                 uint32_t inner_flags, bool shallow,
+                                 const sv_kingsisle_types *types, const sv_limits *lim,
+                                 sv_buf *out, sv_error *err)
+{
+    if (size <= lim->max_decompressed) { /* (else sv_zlib_inflate_exact says so) */
+        if (size > lim->max_alloc)
+            return sv_error_set(err, SV_ERR_LIMIT, KI_FORMAT, at,
+                                "the zlib payload says it inflates to %lu bytes, over the "
+                                "allocation limit of %llu",
+                                (unsigned long)size, (unsigned long long)lim->max_alloc);
+        uint8_t head[KI_HEAD];
+        size_t got = 0;
+        const char *why;
+        size_t cap = size < KI_HEAD ? size : KI_HEAD;
+        sv_status hst =
+            sv_zlib_inflate_into(z, zn, SV_ZLIB_WRAPPED, head, cap, out->alloc, &got, &why);
+        if (hst == SV_ERR_NOMEM) return sv_error_set(err, hst, KI_FORMAT, at, "out of memory");
+        /* a stream that is invalid or short within its head is left to
+         * the full inflation, which says where */
+        if (hst == SV_OK || hst == SV_ERR_LIMIT) {
+            sv_status st = check_head(head, got, inner_flags, shallow, types, lim, err);
+            if (st != SV_OK) return st;
+        }
+    }
+    return sv_zlib_inflate_exact(z, zn, SV_ZLIB_WRAPPED, size, lim->max_decompressed, KI_FORMAT,
+                                 at, out, err);
+}
+
 static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t base,
                            const sv_kingsisle_opts *o, uint32_t flags, bool shallow,
                            const sv_limits *lim, meta_list *m, sv_value *out, sv_error *err)
@@ -164,8 +249,8 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
     if (manual) { /* §4.2: u32 uncompressed size, then zlib */
         if ((st = need(n, 5, base, "the manual zlib wrapper", err)) != SV_OK) goto done;
         uint32_t size = sv_load_u32le(p);
-        st = sv_zlib_inflate_exact(p + 4, n - 4, SV_ZLIB_WRAPPED, size, lim.max_decompressed, KI_FORMAT, base + 4,
-                                   &z1, err);
+        st = inflate_payload(p + 4, n - 4, size, base + 4, flags, shallow, o.types, &lim, &z1,
+                             err);
         if (st != SV_OK) goto done;
         meta_add(doc, &m, KI_META_MANUAL_ZLIB, sv_bytes(doc, p + 4, n - 4));
         p = z1.data ? z1.data : (const uint8_t *)"", n = z1.len, base = 0;
@@ -184,8 +269,8 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
         if (marker) { /* u32 uncompressed size, then zlib; no size after marker 0 */
             if ((st = need(n, 5, base, "the compressed payload", err)) != SV_OK) goto done;
             uint32_t size = sv_load_u32le(p);
-            st = sv_zlib_inflate_exact(p + 4, n - 4, SV_ZLIB_WRAPPED, size, lim.max_decompressed, KI_FORMAT,
-                                       base + 4, &z2, err);
+            st = inflate_payload(p + 4, n - 4, size, base + 4, 0, shallow, o.types, &lim, &z2,
+                                 err);
             if (st != SV_OK) goto done;
             meta_add(doc, &m, KI_META_ZLIB, sv_bytes(doc, p + 4, n - 4));
             p = z2.data ? z2.data : (const uint8_t *)"", n = z2.len, base = 0;

@@ -281,17 +281,18 @@ static size_t pipe_wait(void *ctx, size_t need)
     return have;
 }
 
-/* The first 4 output bytes (the BSON length) into first. */
-static sv_status read_prefix(pipe_state *ps, uint8_t first[4], sv_error *err)
+/* The first SV_DECOMP_HEAD output bytes (the BSON length and the first
+ * element's type) into first. */
+static sv_status read_prefix(pipe_state *ps, uint8_t first[SV_DECOMP_HEAD], sv_error *err)
 {
     size_t got = 0;
-    while (got < 4) {
+    while (got < SV_DECOMP_HEAD) {
         uint8_t *next_out = first + got;
-        size_t avail_out = 4 - got;
+        size_t avail_out = SV_DECOMP_HEAD - got;
         sv_brotli_result r =
             sv_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
-        got = 4 - avail_out;
-        if (got == 4) return SV_OK;
+        got = SV_DECOMP_HEAD - avail_out;
+        if (got == SV_DECOMP_HEAD) return SV_OK;
         if (r == SV_BROTLI_BAD)
             return sv_error_set(err, SV_ERR_SYNTAX, ps->d->format, in_at(ps),
                                 "invalid Brotli stream: %s", sv_brotli_stream_error(ps->dec));
@@ -329,11 +330,16 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
      * counted in the document's size, it is freed before this returns) */
     ps.dec = sv_brotli_stream_new(a);
     if (!ps.dec) return SV_OK; /* the general path reports it */
-    uint8_t first[4];
+    uint8_t first[SV_DECOMP_HEAD];
     sv_status st = SV_OK;
     if (read_prefix(&ps, first, &ps.err) != SV_OK) goto general; /* same error there */
-    uint64_t n = sv_rs_bson_size(first);
-    if (n == 0 || n > d->max_out || n > (uint64_t)len * PLAUSIBLE_RATIO + 65536) goto general;
+    /* a head that is no BSON root, or a length over a limit, is reported by
+     * the general path, which stops at the same bytes */
+    const char *why;
+    uint64_t n = sv_rs_bson_head(first, &why);
+    if (n == 0 || n > d->max_out || (d->max_alloc && n > d->max_alloc) ||
+        n > (uint64_t)len * PLAUSIBLE_RATIO + 65536)
+        goto general;
     *handled = true;
     ps.n = (size_t)n;
     /* memory to reuse only with a second thread to check behind it */
@@ -350,8 +356,8 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
         goto done;
     }
     if (!doc && !ps.window) sv_mem_hint_huge_pages(ps.buf, ps.n, PIPE_MIN);
-    memcpy(ps.buf, first, 4);
-    atomic_store(&ps.produced, 4);
+    memcpy(ps.buf, first, SV_DECOMP_HEAD);
+    atomic_store(&ps.produced, SV_DECOMP_HEAD);
     sv_error perr;
     sv_error_clear(&perr);
     /* no thread unless the caller allowed one (sv_resonite_opts.threads) */
@@ -368,7 +374,7 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
             threaded = false;
         }
         if (threaded) {
-            sv__bson_stream stream = {pipe_wait, &ps, 4, ps.window ? &ps.low : NULL};
+            sv__bson_stream stream = {pipe_wait, &ps, SV_DECOMP_HEAD, ps.window ? &ps.low : NULL};
             st = consume(ctx, ps.buf, ps.n, &stream, &perr);
             atomic_store(&ps.cancel, st != SV_OK);
             pthread_join(t, NULL);

@@ -42,6 +42,27 @@ uint64_t sv_rs_bson_size(const uint8_t *first4)
     return n >= 5 && n <= INT32_MAX ? n : 0;
 }
 
+uint64_t sv_rs_bson_head(const uint8_t *head, const char **why)
+{
+    uint64_t n = sv_rs_bson_size(head);
+    if (n == 0) {
+        *why = "the decompressed payload does not start with a plausible BSON document length";
+        return 0;
+    }
+    /* what the BSON reader accepts at byte 4: an element type, or the end
+     * of the document when it is the empty one */
+    uint8_t t = head[4];
+    if (t == 0 && n != 5) {
+        *why = "the decompressed BSON document ends at byte 4, but its length says more";
+        return 0;
+    }
+    if (t != 0 && !((t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF)) {
+        *why = "the decompressed BSON document's first element has an unknown type (byte 4)";
+        return 0;
+    }
+    return n;
+}
+
 const char *sv_resonite_compression_name(sv_resonite_compression c)
 {
     switch (c) {
@@ -159,7 +180,11 @@ sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_
     size_t off = 0; /* gcc 12 -O3 cannot see sv_rs_container set it */
     sv_status hst = sv_rs_container(data, len, opts, bson->alloc, &c, &off, err);
     if (hst != SV_OK) return hst;
-    sv_decomp d = {lim.max_decompressed, RESONITE_FORMAT, off, sv_rs_bson_size};
+    sv_decomp d = {.max_out = lim.max_decompressed,
+                   .format = RESONITE_FORMAT,
+                   .base = off,
+                   .size_from_head = sv_rs_bson_head,
+                   .max_alloc = lim.max_alloc};
     const uint8_t *in = data + off;
     size_t n = len - off;
     sv_status st;

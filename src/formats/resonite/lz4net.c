@@ -56,6 +56,24 @@ sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
                                 "a chunk of %llu bytes, %zu left", (unsigned long long)stored,
                                 (size_t)(end - p));
         if (orig == 0) continue; /* never written; lz4net skips them */
+        /* The payload's head, read from the first chunk before the chunk is
+         * decompressed: a 1 GiB first chunk whose head is no BSON root costs
+         * 5 bytes, not 1 GiB. */
+        if (!sized && total == 0 && orig >= SV_DECOMP_HEAD && d->size_from_head) {
+            uint8_t head[SV_DECOMP_HEAD];
+            if (flags & CHUNK_COMPRESSED) {
+                if (!sv_lz4_block_head(p, (size_t)stored, head, sizeof head))
+                    return sv_error_set(err, SV_ERR_SYNTAX, d->format, data_at,
+                                        "invalid LZ4 block (its first bytes do not decode)");
+            } else {
+                memcpy(head, p, sizeof head);
+            }
+            uint64_t n = 0;
+            sv_status st = sv_decomp_head_size(d, head, 0, data_at, &n, err);
+            if (st != SV_OK) return st;
+            cap = n;
+            sized = true;
+        }
         /* Checked before any room is made: the limit, and what an LZ4 block
          * of this size can produce at all (a bomb's claim is refused here). */
         if (orig > cap - total) {
@@ -68,6 +86,11 @@ sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
                                 "decompressed data exceeds the limit of %llu bytes",
                                 (unsigned long long)cap);
         }
+        if (d->max_alloc && orig > d->max_alloc - (total < d->max_alloc ? total : d->max_alloc))
+            return sv_error_set(err, SV_ERR_LIMIT, d->format, at,
+                                "a chunk of %llu bytes takes the payload over the allocation "
+                                "limit of %llu",
+                                (unsigned long long)orig, (unsigned long long)d->max_alloc);
         if (flags & CHUNK_COMPRESSED) {
             if (stored > orig)
                 return sv_error_set(err, SV_ERR_SYNTAX, d->format, at,
@@ -88,22 +111,10 @@ sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
         }
         p += stored;
         total += orig;
-        if (!sized && total >= 4 && d->size_from_prefix) {
-            uint64_t n = d->size_from_prefix(out->data + start);
-            if (n == 0)
-                return sv_error_set(err, SV_ERR_SYNTAX, d->format, data_at,
-                                    "the decompressed payload does not start with a plausible "
-                                    "BSON document length");
-            if (n > cap)
-                return sv_error_set(err, SV_ERR_LIMIT, d->format, data_at,
-                                    "the payload says it is %llu bytes, over the "
-                                    "decompressed-size limit of %llu",
-                                    (unsigned long long)n, (unsigned long long)cap);
-            if (total > n)
-                return sv_error_set(err, SV_ERR_TRAILING, d->format, data_at,
-                                    "the chunks hold more than the %llu bytes the BSON length "
-                                    "says",
-                                    (unsigned long long)n);
+        if (!sized && total >= SV_DECOMP_HEAD && d->size_from_head) {
+            uint64_t n = 0;
+            sv_status st = sv_decomp_head_size(d, out->data + start, total, data_at, &n, err);
+            if (st != SV_OK) return st;
             cap = n;
             sized = true;
         }

@@ -36,14 +36,10 @@ sv_status sv_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d, s
     if ((uint64_t)csize < len - LZMA_HEADER)
         return sv_error_set(err, SV_ERR_TRAILING, d->format, d->base + LZMA_HEADER + csize,
                             "%zu bytes after the LZMA data", len - LZMA_HEADER - (size_t)csize);
-    if ((uint64_t)usize > d->max_out)
-        return sv_error_set(err, SV_ERR_LIMIT, d->format, d->base + 5,
-                            "the LZMA header says %lld bytes, over the decompressed-size limit "
-                            "of %llu",
-                            (long long)usize, (unsigned long long)d->max_out);
+    sv_status lst = sv_decomp_declared(d, (uint64_t)usize, d->base + 5, "the LZMA header", err);
+    if (lst != SV_OK) return lst;
     sv_decomp dd = *d;
     dd.base = d->base + LZMA_HEADER;
-    dd.max_out = (uint64_t)usize;
     size_t used;
     sv_status st = sv_lzma_raw_decompress(in, in + LZMA_HEADER, (size_t)csize, (uint64_t)usize, &dd,
                                           out, &used, err);
@@ -74,14 +70,9 @@ bool sv_rs_lzma_sniff(const uint8_t *in, size_t len)
 
 sv_status sv_rs_brotli_sniff(const uint8_t *in, size_t len, const sv_alloc *a)
 {
-    uint8_t first[5];
+    uint8_t first[SV_DECOMP_HEAD];
     sv_status st = sv_brotli_head(in, len, first, sizeof first, a);
     if (st != SV_OK) return st;
-    /* a BSON length, then the first element's type (or the end of an empty
-     * document) */
-    uint8_t t = first[4];
-    bool bson =
-        sv_rs_bson_size(first) != 0 && ((t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF ||
-                                        (t == 0 && sv_rs_bson_size(first) == 5));
-    return bson ? SV_OK : SV_ERR_SYNTAX;
+    const char *why;
+    return sv_rs_bson_head(first, &why) != 0 ? SV_OK : SV_ERR_SYNTAX;
 }

@@ -61,7 +61,11 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
     bool handled = false;
     if (c.compression == SV_RESONITE_BROTLI) {
         /* the fast path: straight into the tree (brotli_tree.c) */
-        sv_decomp d = {lim.max_decompressed, RESONITE_FORMAT, off, sv_rs_bson_size};
+        sv_decomp d = {.max_out = lim.max_decompressed,
+                       .format = RESONITE_FORMAT,
+                       .base = off,
+                       .size_from_head = sv_rs_bson_head,
+                       .max_alloc = lim.max_alloc};
         st = sv_rs_brotli_tree(doc, data + off, len - off, &d, &bo, opts->threads, out, &handled,
                                err);
     }
@@ -104,7 +108,11 @@ sv_status sv_resonite_validate(const uint8_t *data, size_t len, const sv_resonit
     if (st != SV_OK) return st;
     bool handled = false;
     if (c.compression == SV_RESONITE_BROTLI) {
-        sv_decomp d = {lim.max_decompressed, RESONITE_FORMAT, off, sv_rs_bson_size};
+        sv_decomp d = {.max_out = lim.max_decompressed,
+                       .format = RESONITE_FORMAT,
+                       .base = off,
+                       .size_from_head = sv_rs_bson_head,
+                       .max_alloc = lim.max_alloc};
         st = sv_rs_brotli_check(data + off, len - off, &d, &bo, opts->threads, &handled, err);
     }
     if (!handled) {

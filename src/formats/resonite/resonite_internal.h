@@ -21,9 +21,13 @@
 bool sv_rs_varint(const uint8_t **p, const uint8_t *end, uint64_t *out);
 void sv_rs_put_varint(sv_buf *b, uint64_t v);
 
-/* The size a BSON payload announces in its first 4 bytes (0: impossible);
- * the decompressors' size_from_prefix. */
+/* The size a BSON payload announces in its first 4 bytes (0: impossible). */
 uint64_t sv_rs_bson_size(const uint8_t *first4);
+/* The data tree's root as its first SV_DECOMP_HEAD bytes show it: a
+ * plausible BSON length, then the type of a first element (or the end of
+ * an empty document). Returns the length, or 0 with *why; the
+ * decompressors' size_from_head, and what the legacy sniffs accept. */
+uint64_t sv_rs_bson_head(const uint8_t *head, const char **why);
 
 /* lz4net chunk stream (spec A.3.3). */
 sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
