@@ -49,7 +49,7 @@ if have_path python && [ -f "$PYRT" ] && command -v "$PYTHON" >/dev/null 2>&1; t
 else
     have_path python && echo "# python path skipped: no $PYTHON or no $PYRT"
 fi
-export SERVAL_BUILD=$(dirname "$SERVAL")
+export SERVAL_BUILD=${SERVAL_BUILD:-$(dirname "$SERVAL")}
 
 declare -A N_PASS N_FAIL
 FORMATS=()
@@ -57,6 +57,8 @@ PASS=0
 FAIL=0
 SKIP=0
 FAILURES="$scratch/failures.txt"
+PYLIST="$scratch/python.tsv"
+: >"$PYLIST"
 : >"$FAILURES"
 
 count() { # FORMAT PATH ok|fail [MESSAGE]
@@ -150,19 +152,15 @@ run_case() {
         if [ "$HAVE_PY" = 0 ]; then
             SKIP=$((SKIP + 1))
         else
-            local -a py_opts=()
+            # one Python process runs the whole list at the end
+            local line="$fmt"$'\t'"$label"$'\t'"$(realpath "$file")"
             for ((i = 0; i < ${#in_opts[@]}; i++)); do
                 case "${in_opts[$i]}" in
-                    -I) py_opts+=("${in_opts[$((i + 1))]}"); i=$((i + 1)) ;;
-                    --schema) py_opts+=("schema=${in_opts[$((i + 1))]}"); i=$((i + 1)) ;;
+                    -I) line+=$'\t'"${in_opts[$((i + 1))]}"; i=$((i + 1)) ;;
+                    --schema) line+=$'\t'"schema=${in_opts[$((i + 1))]}"; i=$((i + 1)) ;;
                 esac
             done
-            if "$PYTHON" "$PYRT" "$fmt" "$file" py.out "${py_opts[@]+"${py_opts[@]}"}" 2>err.txt \
-                && cmp -s py.out "$file"; then
-                count "$fmt" python ok
-            else
-                count "$fmt" python fail "$label ($fmt): $(head -c 300 err.txt)"
-            fi
+            printf '%s\n' "$line" >>"$PYLIST"
         fi
     fi
 }
@@ -290,6 +288,22 @@ if [ -d "$SAMPLES" ]; then
     done
 else
     echo "# samples skipped: no ../shared/samples beside the checkout"
+fi
+
+# --- Python: the list in one process ------------------------------------------
+if [ -s "$PYLIST" ]; then
+    "$PYTHON" "$PYRT" --batch "$PYLIST" >python.out 2>python.err
+    while IFS=$'\t' read -r verdict fmt label why; do
+        case "$verdict" in
+            ok) count "$fmt" python ok ;;
+            FAIL) count "$fmt" python fail "$label ($fmt): $why" ;;
+        esac
+    done <python.out
+    # a Python that stopped part way leaves inputs without a verdict
+    missing=$(($(wc -l <"$PYLIST") - $(grep -c -E '^(ok|FAIL)'$'\t' python.out)))
+    if [ "$missing" -ne 0 ]; then
+        count python python fail "$missing inputs got no verdict: $(tail -c 300 python.err)"
+    fi
 fi
 
 # --- Report ------------------------------------------------------------------
