@@ -21,6 +21,7 @@ typedef enum opt_id {
     OPT_MAX_STRING,
     OPT_MAX_DECOMPRESSED,
     OPT_MAX_TOTAL,
+    OPT_MAX_INPUT,
     OPT_HELP,
     OPT_SCHEMA,
     OPT_RECURSIVE,
@@ -55,6 +56,7 @@ static const opt_spec specs[] = {
     {OPT_MAX_STRING, "max-string", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_DECOMPRESSED, "max-decompressed", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_TOTAL, "max-total", 0, CLI_OPT_MAX_TOTAL, true},
+    {OPT_MAX_INPUT, "max-input", 0, CLI_OPT_LIMITS, true},
     {OPT_HELP, "help", 'h', 0, false},
     {OPT_SCHEMA, "schema", 0, 0, true},
     {OPT_RECURSIVE, "recursive", 'r', CLI_OPT_BATCH, false},
@@ -180,9 +182,10 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
             a->threads = (int)n;
         break;
     case OPT_MAX_DEPTH:
-        if (!parse_amount(value, false, UINT32_MAX, &n)) {
+        /* deeper than the library's cap would only be cut back silently */
+        if (!parse_amount(value, false, SV_MAX_DEPTH_LIMIT, &n)) {
             cli_usage_error(cmd, "--max-depth needs a whole number from 1 to %u, got '%s'",
-                            (unsigned)UINT32_MAX, value);
+                            SV_MAX_DEPTH_LIMIT, value);
             return 2;
         }
         a->limits.max_depth = (uint32_t)n;
@@ -200,6 +203,7 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
     case OPT_MAX_STRING:
     case OPT_MAX_DECOMPRESSED:
     case OPT_MAX_TOTAL:
+    case OPT_MAX_INPUT:
         if (!parse_amount(value, true, UINT64_MAX, &n)) {
             cli_usage_error(cmd,
                             "--%s needs a size in bytes (suffix k, m, g or t for "
@@ -211,6 +215,8 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
             a->limits.max_string = n;
         else if (s->id == OPT_MAX_TOTAL)
             a->max_total = n;
+        else if (s->id == OPT_MAX_INPUT)
+            a->max_input = n;
         else
             a->limits.max_decompressed = n;
         break;
@@ -290,6 +296,11 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
             }
         }
     }
+    /* Every input read from here on (schema files included) has this cap:
+     * --max-input, or else the larger of 4 GiB and --max-alloc. */
+    uint64_t alloc = a->limits.max_alloc ? a->limits.max_alloc : SV_DEFAULT_MAX_ALLOC;
+    cli_set_max_input(a->max_input ? a->max_input
+                                   : alloc > CLI_DEFAULT_MAX_INPUT ? alloc : CLI_DEFAULT_MAX_INPUT);
     if (a->schema_file_count && !a->help) {
         int rc = cli_schema_load_merged(a->schema_files, a->schema_file_count, &a->schema, NULL);
         if (rc) {

@@ -20,7 +20,7 @@ enum {
     CLI_OPT_OUTPUT = 1u << 2,  /* -o, --output OUT */
     CLI_OPT_COMPACT = 1u << 3, /* --compact */
     CLI_OPT_FORMAT = 1u << 4,  /* -O, --option NAME[=VALUE] */
-    CLI_OPT_LIMITS = 1u << 5,  /* --max-depth N, --max-alloc SIZE */
+    CLI_OPT_LIMITS = 1u << 5,  /* --max-depth N, --max-alloc SIZE, --max-input SIZE ... */
     /* -r, -j N, -T N, -q, -v, --[no-]progress: several files (cli_batch.h) */
     CLI_OPT_BATCH = 1u << 6,
     CLI_OPT_OUTPUT_DIR = 1u << 7, /* --output-dir DIR */
@@ -42,6 +42,7 @@ typedef struct cli_args {
     int progress;           /* --progress 1, --no-progress -1, default 0 */
     sv_limits limits; /* zero fields: the library's defaults */
     uint64_t max_total; /* --max-total SIZE; 0: not given */
+    uint64_t max_input; /* --max-input SIZE; 0: not given */
 
     /* The -O options. Slot 0 is kept free for a default the command sets
      * (see cli_format_options), so the user's options come after it and

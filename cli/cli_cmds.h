@@ -25,14 +25,17 @@ int cmd_kingsisle(int argc, char **argv);
 #define CLI_HELP_FORMAT_OPTION                                                                     \
     "  -O NAME[=VALUE]     a format option, repeatable (see 'serval formats')\n"
 #define CLI_HELP_LIMITS                                                                            \
-    "  --max-depth N       fail on nesting deeper than N (default 1024)\n"                         \
+    "  --max-depth N       fail on nesting deeper than N (default 1024, at\n"                      \
+    "                      most 2048)\n"                                                          \
     "  --max-alloc SIZE    fail when a document needs more than SIZE bytes\n"                      \
     "                      (suffix k, m, g or t; default 4g)\n"                                    \
     "  --max-string SIZE   fail on a string or byte string longer than SIZE\n"                     \
     "                      (default 256m)\n"                                                       \
     "  --max-decompressed SIZE\n"                                                                  \
     "                      fail when a compressed payload inflates past SIZE\n"                    \
-    "                      (default 1g)\n"
+    "                      (default 1g)\n"                                                        \
+    "  --max-input SIZE    fail on an input (file, pipe, device) larger than\n"                    \
+    "                      SIZE (default: the larger of 4g and --max-alloc)\n"
 #define CLI_HELP_BATCH                                                                             \
     "  -r, --recursive     FILEs that are directories: every file under them\n"                 \
     "  -j, --jobs N        N files at a time (default: the number of cores)\n"                   \

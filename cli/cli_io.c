@@ -46,28 +46,56 @@ const char *cli_display_name(const char *path)
 
 /* ---- input -------------------------------------------------------------------- */
 
+static uint64_t max_input = CLI_DEFAULT_MAX_INPUT;
+
+void cli_set_max_input(uint64_t bytes)
+{
+    max_input = bytes;
+}
+
+/* read_path's result for an input larger than max_input (errno values are
+ * positive). */
+#define TOO_LARGE (-1)
+
+/* A size as the options take it: "1 MiB" for 1m, else in bytes. */
+static void size_text(uint64_t n, char *out, size_t size)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    unsigned u = 0;
+    while (u < 4 && n >= 1024 && n % 1024 == 0) {
+        n /= 1024;
+        u++;
+    }
+    snprintf(out, size, "%llu %s", (unsigned long long)n, units[u]);
+}
+
 /* Reads fd to its end. hint is the expected size (0 = unknown). Sized from
  * the hint plus one byte, a regular file takes one allocation and the last,
  * empty read finds the end without growing the buffer. A file that grows
- * while it is read is still read whole. Returns 0 or an errno value. */
+ * while it is read is still read whole, up to max_input: the buffer never
+ * grows past max_input + 1 bytes, and holding that one byte more means the
+ * input is too large (TOO_LARGE). Returns 0, TOO_LARGE or an errno value. */
 static int read_fd(int fd, size_t hint, cli_input *in)
 {
+    size_t limit = max_input < SIZE_MAX - 1 ? (size_t)max_input + 1 : SIZE_MAX;
     size_t cap = hint ? hint + 1 : READ_CHUNK, len = 0;
+    if (cap > limit) cap = limit;
     uint8_t *buf = malloc(cap);
     if (!buf) return ENOMEM;
     for (;;) {
         if (len == cap) {
-            if (cap > SIZE_MAX / 2) {
+            if (cap == limit) {
                 free(buf);
-                return EFBIG;
+                return TOO_LARGE;
             }
-            uint8_t *bigger = realloc(buf, cap * 2);
+            size_t grown = cap <= limit / 2 ? cap * 2 : limit;
+            uint8_t *bigger = realloc(buf, grown);
             if (!bigger) {
                 free(buf);
                 return ENOMEM;
             }
             buf = bigger;
-            cap *= 2;
+            cap = grown;
         }
         size_t want = cap - len < READ_MAX ? cap - len : READ_MAX;
         ssize_t n = read(fd, buf + len, want);
@@ -79,6 +107,10 @@ static int read_fd(int fd, size_t hint, cli_input *in)
         }
         if (n == 0) break;
         len += (size_t)n;
+    }
+    if (len > max_input) {
+        free(buf);
+        return TOO_LARGE;
     }
     in->data = buf;
     in->len = len;
@@ -101,7 +133,9 @@ static int read_path(const char *path, cli_input *in)
     } else if (S_ISDIR(st.st_mode)) {
         e = EISDIR;
     } else if (S_ISREG(st.st_mode) && st.st_size > 0) {
-        if ((uintmax_t)st.st_size >= SIZE_MAX)
+        if ((uintmax_t)st.st_size > max_input)
+            e = TOO_LARGE;
+        else if ((uintmax_t)st.st_size >= SIZE_MAX)
             e = EFBIG;
         else
             hint = (size_t)st.st_size;
@@ -135,6 +169,12 @@ sv_status cli_read_input(const char *path, cli_input *in)
     in->mapped = false;
     int e = read_path(path, in);
     if (!e) return SV_OK;
+    if (e == TOO_LARGE) {
+        char cap[32];
+        size_text(max_input, cap, sizeof cap);
+        cli_error("%s: input larger than the --max-input limit of %s", cli_display_name(path), cap);
+        return SV_ERR_LIMIT;
+    }
     if (e == ENOMEM) {
         cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
         return SV_ERR_NOMEM;
@@ -183,7 +223,7 @@ static sv_status write_stdout(const void *data, size_t len)
 }
 
 /* The mode a new file gets from open(2) with 0666: what the user expects
- * rather than mkstemp's 0600. */
+ * rather than mkstemp's 0600 (never setuid or setgid). */
 static mode_t new_file_mode(void)
 {
     mode_t mask = umask(0);
@@ -269,13 +309,25 @@ sv_status cli_write_output(const char *path, const void *data, size_t len)
 {
     if (!path || cli_is_stdio(path)) return write_stdout(data, len);
 
-    /* Through a symbolic link, replace the file it points to, not the link. */
+    /* Through a symbolic link, replace the file it points to, not the link,
+     * as cp does: the temporary file goes next to the resolved target. A
+     * link to nothing is refused (as cp refuses it), since there is no
+     * file to replace and creating one where the link points is a way to
+     * make serval write where the user did not name. */
     char *resolved = NULL;
     const char *target = path;
     struct stat st;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
         resolved = realpath(path, NULL);
-        if (resolved) target = resolved;
+        if (!resolved) {
+            int le = errno;
+            if (le == ENOENT)
+                cli_error("%s: not writing through a dangling symbolic link", path);
+            else
+                cli_error("%s: %s", path, strerror(le));
+            return SV_ERR_IO;
+        }
+        target = resolved;
     }
 
     int e;
@@ -286,7 +338,9 @@ sv_status cli_write_output(const char *path, const void *data, size_t len)
     } else if (!S_ISREG(st.st_mode)) {
         e = write_in_place(target, data, len);
     } else {
-        e = write_atomic(target, data, len, st.st_mode & 07777);
+        /* the old file's permissions, but never setuid, setgid or sticky:
+         * new content must not inherit the right to run as the owner */
+        e = write_atomic(target, data, len, st.st_mode & 0777);
     }
     free(resolved);
     if (!e) return SV_OK;

@@ -33,8 +33,16 @@ typedef struct cli_input {
     bool mapped; /* data is a read-only mapping of the file */
 } cli_input;
 
+/* The bytes one input may have (--max-input). A regular file is checked by
+ * its size before it is mapped; a pipe or a device while it is read, so
+ * endless input stops at the cap. The default, until set, is
+ * CLI_DEFAULT_MAX_INPUT. */
+#define CLI_DEFAULT_MAX_INPUT (UINT64_C(4) << 30)
+void cli_set_max_input(uint64_t bytes);
+
 /* Reads the whole file, or standard input for "-". On failure prints
- * "serval: FILE: reason" and returns SV_ERR_IO or SV_ERR_NOMEM. */
+ * "serval: FILE: reason" and returns SV_ERR_IO, SV_ERR_NOMEM, or
+ * SV_ERR_LIMIT for an input larger than the cap (cli_set_max_input). */
 sv_status cli_read_input(const char *path, cli_input *in);
 void cli_input_free(cli_input *in);
 

@@ -116,7 +116,7 @@ typedef struct sv_o3de_opts {
     bool clear_containers;    /* load: empty containers before adding to them */
     sv_o3de_report_fn report; /* may be NULL */
     void *report_ctx;
-    uint32_t max_depth;       /* nesting depth of the JSON walked; 0 = 1024 */
+    uint32_t max_depth;       /* JSON nesting walked; 0 = 1024; at most 2048 */
 } sv_o3de_opts;
 
 SV_API void sv_o3de_opts_init(sv_o3de_opts *opts);
@@ -285,7 +285,7 @@ typedef struct sv_o3de_import_opts {
     bool nested;              /* resolve imports inside imported documents (default true) */
     uint32_t max_chain;       /* imports nested in imports; 0 = 32, at most 256 */
     uint32_t max_imports;     /* files loaded in one call; 0 = 1024 */
-    uint32_t max_depth;       /* JSON nesting walked, imports included; 0 = 1024 */
+    uint32_t max_depth;       /* JSON nesting walked, imports included; 0 = 1024; max 2048 */
     sv_o3de_report_fn report; /* may be NULL */
     void *report_ctx;
     sv_o3de_import_id_fn identify; /* may be NULL: a file is named by its resolved path */

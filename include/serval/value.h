@@ -129,13 +129,17 @@ struct sv_container {
 
 /* Limits every decoder honours. Zero in any field means "the default". */
 typedef struct sv_limits {
-    uint32_t max_depth;        /* nesting depth; default 1024 */
+    uint32_t max_depth;        /* nesting depth; default 1024, at most SV_MAX_DEPTH_LIMIT */
     uint64_t max_alloc;        /* bytes a document may allocate; default 4 GiB */
     uint64_t max_string;       /* bytes in one string or bytes value; default 256 MiB */
     uint64_t max_decompressed; /* bytes a decompressor may produce; default 1 GiB */
 } sv_limits;
 
 #define SV_DEFAULT_MAX_DEPTH 1024u
+/* The deepest max_depth can go: decoders and encoders recurse once per
+ * level, and this many levels fit the 8 MB main-thread stack also under
+ * AddressSanitizer. A larger max_depth is taken as this one. */
+#define SV_MAX_DEPTH_LIMIT 2048u
 #define SV_DEFAULT_MAX_ALLOC (UINT64_C(4) << 30)
 #define SV_DEFAULT_MAX_STRING (UINT64_C(256) << 20)
 #define SV_DEFAULT_MAX_DECOMPRESSED (UINT64_C(1) << 30)

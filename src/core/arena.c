@@ -15,6 +15,7 @@ sv_limits sv_limits_resolve(const sv_limits *lim)
     sv_limits r = {0, 0, 0, 0};
     if (lim) r = *lim;
     if (!r.max_depth) r.max_depth = SV_DEFAULT_MAX_DEPTH;
+    if (r.max_depth > SV_MAX_DEPTH_LIMIT) r.max_depth = SV_MAX_DEPTH_LIMIT;
     if (!r.max_alloc) r.max_alloc = SV_DEFAULT_MAX_ALLOC;
     if (!r.max_string) r.max_string = SV_DEFAULT_MAX_STRING;
     if (!r.max_decompressed) r.max_decompressed = SV_DEFAULT_MAX_DECOMPRESSED;

@@ -11,7 +11,7 @@
  * an inline function), so that the compact one has no layout tests. */
 #include "json/json_write_internal.h"
 
-#define SV_JW_MAX_DEPTH (SV_DEFAULT_MAX_DEPTH * 2)
+#define SV_JW_MAX_DEPTH SV_MAX_DEPTH_LIMIT
 
 #define LIT(s) s, sizeof(s) - 1
 

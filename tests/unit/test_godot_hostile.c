@@ -245,6 +245,80 @@ static void test_depth(void **state)
     assert_int_equal(err.byte_offset, 8 * 11);
     sv_doc_free(doc);
     free(bomb);
+    /* a limit beyond what the stack holds is taken as SV_MAX_DEPTH_LIMIT
+     * (2048): a million levels end at level 2049, not in a crash */
+    bomb = nested_arrays(1000000, &n);
+    lim.limits.max_depth = 100000000;
+    doc = sv_doc_new(NULL);
+    sv_error_clear(&err);
+    assert_int_equal(sv_godot_decode(doc, bomb, n, &lim, &v, NULL, &err), SV_ERR_DEPTH);
+    assert_int_equal(err.byte_offset, 8 * 2049);
+    sv_doc_free(doc);
+    free(bomb);
+}
+
+static size_t put_u32(uint8_t *p, size_t at, uint32_t x)
+{
+    memcpy(p + at, &x, 4); /* the test hosts are little-endian, as the format */
+    return at + 4;
+}
+
+/* Repeated Dictionary keys found by hash over the whole key: 4.x
+ * Dictionaries as keys match by content in any order (here 20 pairs, in
+ * opposite orders: one key), and Vector3 keys that share x and z stay apart
+ * while a true repeat takes the last value. */
+static void test_repeated_keys(void **state)
+{
+    (void)state;
+    uint8_t in[2048];
+    size_t k = 0;
+    k = put_u32(in, k, 27); /* Dictionary of 2: {D1: 1, D2: 2} */
+    k = put_u32(in, k, 2);
+    for (int d = 0; d < 2; d++) {
+        k = put_u32(in, k, 27);
+        k = put_u32(in, k, 20);
+        for (uint32_t i = 0; i < 20; i++) {
+            uint32_t x = d == 0 ? i : 19 - i;
+            k = put_u32(in, k, 2); /* int x: int 100 + x */
+            k = put_u32(in, k, x);
+            k = put_u32(in, k, 2);
+            k = put_u32(in, k, 100 + x);
+        }
+        k = put_u32(in, k, 2);
+        k = put_u32(in, k, (uint32_t)d + 1);
+    }
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    assert_int_equal(decode(SV_GODOT4, in, k, doc, &v, &err), SV_OK);
+    assert_int_equal(sv_len(&v), 1);
+    assert_int_equal(sv_get_int(&sv_pairs(&v)[0].val), 2);
+    assert_int_equal(sv_len(&sv_pairs(&v)[0].key), 20);
+    /* 3.x: Dictionaries are compared by reference, so two keys */
+    in[0] = 18;
+    in[8] = 18;
+    in[8 + 8 + 20 * 16 + 8] = 18;
+    assert_int_equal(decode(SV_GODOT3, in, k, doc, &v, &err), SV_OK);
+    assert_int_equal(sv_len(&v), 2);
+
+    /* 40 Vector3 keys (0, i, 0), then (0, 7, 0) again: 40 keys, the 8th
+     * with the last value */
+    k = 0;
+    k = put_u32(in, k, 27);
+    k = put_u32(in, k, 41);
+    for (uint32_t i = 0; i <= 40; i++) {
+        float y = (float)(i < 40 ? i : 7), zero = 0;
+        k = put_u32(in, k, 9);
+        memcpy(in + k, &zero, 4), memcpy(in + k + 4, &y, 4), memcpy(in + k + 8, &zero, 4);
+        k += 12;
+        k = put_u32(in, k, 2);
+        k = put_u32(in, k, i);
+    }
+    assert_int_equal(decode(SV_GODOT4, in, k, doc, &v, &err), SV_OK);
+    assert_int_equal(sv_len(&v), 40);
+    assert_int_equal(sv_get_int(&sv_pairs(&v)[7].val), 40);
+    assert_int_equal(sv_get_int(&sv_pairs(&v)[8].val), 8);
+    sv_doc_free(doc);
 }
 
 /* Unknown types, bad UTF-8 deep inside: the offset and the path. */
@@ -366,6 +440,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_truncations),     cmocka_unit_test(test_mutations_round_trip),
         cmocka_unit_test(test_huge_counts),     cmocka_unit_test(test_depth),
+        cmocka_unit_test(test_repeated_keys),
         cmocka_unit_test(test_error_positions), cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_unencodable),
     };

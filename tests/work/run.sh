@@ -10,6 +10,12 @@
 #     quadratic decoder would show four times), and
 #   - no input costs more than MAX_PER_BYTE instructions per byte above the
 #     fixed cost of starting the program.
+# Then Godot Dictionaries whose keys differ only past the first number
+# (Vector3 keys with the same x, Arrays, Dictionaries and packed arrays of
+# the same length and first number) are decoded at about 64 KB, 256 KB and
+# 1 MB, in godot4 and godot3: repeated-key detection must stay linear
+# however the keys are chosen. A run that callgrind cannot finish within
+# KEY_TIMEOUT seconds (a quadratic decoder at 1 MB) fails.
 # Usage: run.sh SERVAL_BINARY
 set -uo pipefail
 serval=$1
@@ -34,9 +40,14 @@ families=(
   'vectors|{"a":[|{"$vector3":[%u,0,0]}|]}'
 )
 make_family() { # open unit close count > file
+  # the unit split at its %u once: gsub per unit is slow in mawk
   awk -v op="$1" -v un="$2" -v cl="$3" -v n="$4" 'BEGIN {
     printf "%s", op
-    for (i = 0; i < n; i++) { if (i) printf ","; u = un; gsub(/%u/, i, u); printf "%s", u }
+    k = split(un, part, /%u/)
+    for (i = 0; i < n; i++) {
+      if (i) printf ","
+      for (j = 1; j <= k; j++) printf "%s%s", part[j], (j < k ? i : "")
+    }
     printf "%s", cl }'
 }
 # deep nesting: COUNT nested maps (within the default depth limit of 1024)
@@ -44,7 +55,7 @@ make_deep() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "{\"a\":"; p
   for (i = 0; i < n; i++) printf "}" }'; }
 
 count_instructions() { # format file
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$serval" validate --from "$1" "$2" \
+  timeout "${KEY_TIMEOUT:-300}" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$serval" validate --from "$1" "$2" \
     2>&1 | awk '/Collected :/ { print $NF }'
 }
 
@@ -89,5 +100,29 @@ for f in "${formats[@]}"; do
     check "$f" "$name" "${files[@]}"
   done
 done
+# Dictionary keys that agree in everything but a later number: typed JSON
+# $map pairs [KEY, null], converted to each Godot format.
+key_families=(
+  'vector3-same-x|{"$vector3":[0,%u,0]}'
+  'arrays-same-first|[0,%u]'
+  'dicts-same-size|{"a":%u}'
+  'int-packed-same-first|{"$i32s":[0,%u]}'
+  'float-packed-same-first|{"$f32s":[0,%u]}'
+)
+for f in godot4 godot3; do
+  for fam in "${key_families[@]}"; do
+    IFS='|' read -r name key <<<"$fam"
+    files=()
+    for count in 3000 12000 48000; do
+      src="$tmp/keys-$name-$count.json" out="$tmp/$f-keys-$name-$count.bin"
+      make_family '{"$map":[' "[$key,null]" ']}' "$count" >"$src"
+      "$serval" conv --from json --to "$f" -o "$out" "$src" || break
+      files+=("$out")
+    done
+    [ ${#files[@]} -eq 3 ] || { echo "FAIL $f keys-$name: could not make the input"; failed=$((failed + 1)); continue; }
+    check "$f" "keys-$name" "${files[@]}"
+  done
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

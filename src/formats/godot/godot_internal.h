@@ -160,9 +160,9 @@ bool gd_nodepath_split(const char *s, size_t len,
 
 /* ---- dictionary keys (godot_keys.c) ---- */
 
-/* Whether two keys are the same dictionary key for the engine (spec §6.4:
- * duplicates keep the first position and take the last value). */
-bool gd_key_equal(const sv_value *a, const sv_value *b, bool godot4);
+/* A hash over every part of a Dictionary key that decides whether two keys
+ * are the same key for the engine (spec §6.4: duplicates keep the first
+ * position and take the last value): keys that are the same hash alike. */
 uint64_t gd_key_hash(const sv_value *v, bool godot4);
 /* Removes duplicate keys of a freshly decoded map in place. false = out of
  * memory. where (NULL: not wanted) gets, for each pair of the stream, the

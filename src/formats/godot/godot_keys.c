@@ -20,14 +20,23 @@
  *    objects never are; RID() matches RID() in 3.x.
  * One deliberate difference: a null Object and nil are two keys for the
  * engine, but both are written as nil (spec §5.4), so serval takes them for
- * one key; otherwise decode, encode, decode would not give the same tree. */
+ * one key; otherwise decode, encode, decode would not give the same tree.
+ *
+ * Hash and equality both follow one description of a key (key_rule): what
+ * its class is and which parts of it count. The hash covers every part that
+ * equality looks at (every number of a Vector3, every element of an Array,
+ * every pair of a Dictionary), so keys that differ anywhere rarely collide,
+ * and repeated-key detection stays linear however the keys are chosen. */
 #include <math.h>
 #include <string.h>
 
+#include "core/doc_internal.h"
 #include "formats/godot/godot_internal.h"
 
 
-/* Class of a tree value for key comparison: the Godot type it encodes to. */
+/* Class of a tree value for key comparison: the Godot type it encodes to.
+ * Math tuples also split by integer or float elements, which compare
+ * differently (by value or by ==). */
 static int key_class(const sv_value *v, bool godot4)
 {
     sv_tag t = sv_tag_of(v);
@@ -46,96 +55,104 @@ static int key_class(const sv_value *v, bool godot4)
         return gd_is_psa(v) ? GD_PACKED_STRING : GD_ARRAY;
     case SV_MAP: return GD_DICTIONARY;
     case SV_OBJECT: return GD_OBJECT;
-    case SV_TUPLE: return 100 + t;
-    case SV_PACKED: return 200 + t * 16 + v->sub;
+    case SV_TUPLE: return 100 + t * 2 + (v->sub == SV_ELEM_F32 || v->sub == SV_ELEM_F64);
+    case SV_PACKED: return 1000 + t * 16 + v->sub;
     default: return -1;
     }
 }
 
-static bool num_eq(double a, double b)
+static bool is_float_elem(uint8_t sub)
 {
-    return a == b || (isnan(a) && isnan(b));
+    return sub == SV_ELEM_F32 || sub == SV_ELEM_F64;
 }
 
-/* 3.x Pool float arrays: same bits and no NaN. */
-static bool packed_floats_eq_v3(const sv_value *a, const sv_value *b)
+/* What decides whether two keys of one class are the same key. */
+typedef enum key_rule {
+    RULE_ALWAYS, /* every two keys of the class match (nil) */
+    RULE_NEVER,  /* no two keys match (objects, 3.x Dictionaries) */
+    RULE_WORD,   /* one 64-bit word (key_word) */
+    RULE_BYTES,  /* the bytes of a string, node path or byte array */
+    RULE_NUMS,   /* the numbers (num_atom): floats by ==, NaN matching NaN */
+    RULE_BITS,   /* 3.x float Pool arrays: the bytes */
+    RULE_SEQ,    /* the elements in order */
+    RULE_DICT    /* the pairs in any order (4.x Dictionary::recursive_equal) */
+} key_rule;
+
+static bool has_nan(const sv_value *v)
 {
-    if (a->len != b->len || a->sub != b->sub) return false;
-    size_t es = sv_elem_size((sv_elem)a->sub);
-    if (memcmp(a->as.data, b->as.data, (size_t)a->len * es) != 0) return false;
-    for (uint32_t i = 0; i < a->len; i++)
-        if (isnan(sv_number_at(a, i))) return false;
-    return true;
+    for (uint32_t i = 0; i < v->len; i++)
+        if (isnan(sv_number_at(v, i))) return true;
+    return false;
 }
 
-static bool numbers_eq(const sv_value *a, const sv_value *b, bool nan_aware)
+static key_rule rule_of(const sv_value *v, int cls, bool godot4)
 {
-    if (a->len != b->len) return false;
-    if (a->sub == b->sub && (a->sub != SV_ELEM_F32 && a->sub != SV_ELEM_F64))
-        return memcmp(a->as.data, b->as.data, (size_t)a->len * sv_elem_size((sv_elem)a->sub)) == 0;
-    for (uint32_t i = 0; i < a->len; i++) {
-        double x = sv_number_at(a, i), y = sv_number_at(b, i);
-        if (!(nan_aware ? num_eq(x, y) : x == y)) return false;
-    }
-    return true;
-}
-
-static bool str_eq(const sv_value *a, const sv_value *b)
-{
-    return a->len == b->len &&
-           (a->as.str == b->as.str || memcmp(a->as.str, b->as.str, a->len) == 0);
-}
-
-static bool dict_content_eq(const sv_value *a, const sv_value *b, bool godot4);
-
-bool gd_key_equal(const sv_value *a, const sv_value *b, bool godot4)
-{
-    /* the common case first: two string keys */
-    if (a->kind == SV_STRING && b->kind == SV_STRING && a->tag == b->tag) return str_eq(a, b);
-    int ca = key_class(a, godot4);
-    if (ca < 0 || ca != key_class(b, godot4)) return false;
-    switch (ca) {
+    switch (cls) {
     case GD_NIL:
-    case GD_CALLABLE: return true;
-    case GD_RID: return godot4 ? sv_get_uint(a) == sv_get_uint(b) : true;
-    case GD_OBJECT: return false; /* two decoded objects are two instances */
-    case GD_BOOL: return a->as.b == b->as.b;
-    case GD_INT: return a->as.u == b->as.u;
-    case GD_FLOAT: return num_eq(sv_get_f64(a), sv_get_f64(b));
+    case GD_CALLABLE: return RULE_ALWAYS;
+    case GD_RID: return godot4 ? RULE_WORD : RULE_ALWAYS;
+    case GD_OBJECT: return RULE_NEVER; /* two decoded objects are two instances */
+    case GD_BOOL:
+    case GD_INT:
+    case GD_FLOAT: return RULE_WORD;
     case GD_STRING:
     case GD_STRING_NAME:
     case GD_NODE_PATH:
-    case GD_PACKED_BYTE: return str_eq(a, b);
+    case GD_PACKED_BYTE: return RULE_BYTES;
     case GD_SIGNAL:
     case GD_ARRAY:
-    case GD_PACKED_STRING: {
-        if (a->len != b->len) return false;
-        for (uint32_t i = 0; i < a->len; i++)
-            if (!gd_key_equal(sv_array_at(a, i), sv_array_at(b, i), godot4)) return false;
-        return true;
-    }
-    case GD_DICTIONARY: return godot4 && dict_content_eq(a, b, godot4);
+    case GD_PACKED_STRING: return RULE_SEQ;
+    case GD_DICTIONARY: return godot4 ? RULE_DICT : RULE_NEVER;
     default:
-        if (ca >= 200 && !godot4 && (a->sub == SV_ELEM_F32 || a->sub == SV_ELEM_F64))
-            return packed_floats_eq_v3(a, b);
-        return numbers_eq(a, b, true); /* math tuples */
+        if (cls < 0) return RULE_NEVER;
+        if (cls >= 1000 && !godot4 && is_float_elem(v->sub))
+            return has_nan(v) ? RULE_NEVER : RULE_BITS; /* a NaN matches nothing */
+        return RULE_NUMS;
     }
 }
 
-/* 4.x Dictionary::recursive_equal: same size, every key of a in b with an
- * equal value (order does not matter). */
-static bool dict_content_eq(const sv_value *a, const sv_value *b, bool godot4)
+/* A float as a word that is equal exactly when the floats are == or both
+ * NaN: -0.0 becomes 0.0 and every NaN one NaN. */
+static uint64_t float_word(double d)
 {
-    if (a->len != b->len) return false;
-    const sv_pair *pa = sv_pairs(a), *pb = sv_pairs(b);
-    for (uint32_t i = 0; i < a->len; i++) {
-        uint32_t j = 0;
-        while (j < b->len && !gd_key_equal(&pa[i].key, &pb[j].key, godot4))
-            j++;
-        if (j == b->len || !gd_key_equal(&pa[i].val, &pb[j].val, godot4)) return false;
-    }
-    return true;
+    if (d == 0) return 0;
+    if (isnan(d)) return UINT64_C(0x7ff8000000000000);
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
 }
+
+/* RULE_WORD: the one word a scalar key compares by. */
+static uint64_t key_word(const sv_value *v, int cls)
+{
+    switch (cls) {
+    case GD_BOOL: return v->as.b;
+    case GD_FLOAT: return float_word(sv_get_f64(v));
+    case GD_RID: return sv_get_uint(v);
+    default: return v->as.u;
+    }
+}
+
+/* RULE_NUMS: number i of a tuple or packed array as a word; integers by
+ * value (exact beyond 2^53), floats by float_word. Both keys of a class have
+ * the same kind of elements, so words are compared like with like. */
+static uint64_t num_atom(const sv_value *v, uint32_t i)
+{
+    if (is_float_elem(v->sub)) return float_word(sv_number_at(v, i));
+    size_t es = sv_elem_size((sv_elem)v->sub);
+    const uint8_t *p = (const uint8_t *)v->as.data + (size_t)i * es;
+    switch ((sv_elem)v->sub) {
+    case SV_ELEM_U8: return p[0];
+    case SV_ELEM_I8: return (uint64_t)(int64_t)(int8_t)p[0];
+    case SV_ELEM_U16: { uint16_t x; memcpy(&x, p, 2); return x; }
+    case SV_ELEM_I16: { int16_t x; memcpy(&x, p, 2); return (uint64_t)(int64_t)x; }
+    case SV_ELEM_U32: { uint32_t x; memcpy(&x, p, 4); return x; }
+    case SV_ELEM_I32: { int32_t x; memcpy(&x, p, 4); return (uint64_t)(int64_t)x; }
+    default: { uint64_t x; memcpy(&x, p, 8); return x; }
+    }
+}
+
+/* ---- the hash: every part that equality compares ---- */
 
 static uint64_t mix(uint64_t h, uint64_t x)
 {
@@ -143,39 +160,153 @@ static uint64_t mix(uint64_t h, uint64_t x)
     return h;
 }
 
-static uint64_t hash_double(double d)
+/* murmur3's finalizer: every input bit reaches every output bit, so the low
+ * bits that pick a table slot depend on the whole key. */
+static uint64_t fmix(uint64_t x)
 {
-    if (d == 0) d = 0; /* -0.0 and 0.0 alike */
-    if (isnan(d)) return 0x7ff8;
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return x;
 }
 
-/* Equal keys (gd_key_equal) must get equal hashes; the reverse need not hold. */
+static uint64_t bytes_hash(const uint8_t *p, size_t n)
+{
+    uint64_t x = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < n; i++)
+        x = (x ^ p[i]) * UINT64_C(0x100000001b3);
+    return x;
+}
+
+/* Equal keys (gd_key_equal) get equal hashes: each rule hashes exactly what
+ * it compares. Recursion follows the key's nesting, which the decoder has
+ * bounded by max_depth. */
 uint64_t gd_key_hash(const sv_value *v, bool godot4)
 {
     int c = key_class(v, godot4);
     uint64_t h = (uint64_t)(c + 1) * UINT64_C(0x100000001b3);
-    switch (c) {
-    case GD_BOOL: return mix(h, v->as.b);
-    case GD_INT:
-    case GD_OBJECT: return mix(h, v->as.u);
-    case GD_RID: return godot4 ? mix(h, sv_get_uint(v)) : h;
-    case GD_FLOAT: return mix(h, hash_double(sv_get_f64(v)));
-    case GD_STRING:
-    case GD_STRING_NAME:
-    case GD_NODE_PATH:
-    case GD_PACKED_BYTE: {
-        uint64_t x = UINT64_C(0xcbf29ce484222325);
+    switch (rule_of(v, c, godot4)) {
+    case RULE_ALWAYS:
+    case RULE_NEVER: return h;
+    case RULE_WORD: return mix(h, key_word(v, c));
+    case RULE_BYTES: return mix(h, bytes_hash((const uint8_t *)v->as.str, v->len));
+    case RULE_BITS:
+        return mix(h, bytes_hash(v->as.data, (size_t)v->len * sv_elem_size((sv_elem)v->sub)));
+    case RULE_NUMS:
+        h = mix(h, v->len);
         for (uint32_t i = 0; i < v->len; i++)
-            x = (x ^ (uint8_t)v->as.str[i]) * UINT64_C(0x100000001b3);
-        return mix(h, x);
+            h = mix(h, num_atom(v, i));
+        return h;
+    case RULE_SEQ:
+        h = mix(h, v->len);
+        for (uint32_t i = 0; i < v->len; i++)
+            h = mix(h, gd_key_hash(sv_array_at(v, i), godot4));
+        return h;
+    case RULE_DICT: {
+        /* a sum, so that the order of the pairs does not count */
+        uint64_t sum = 0;
+        const sv_pair *p = sv_pairs(v);
+        for (uint32_t i = 0; i < v->len; i++)
+            sum += fmix(mix(gd_key_hash(&p[i].key, godot4), gd_key_hash(&p[i].val, godot4)));
+        return mix(mix(h, v->len), sum);
     }
-    default:
-        if (c >= 100 && v->len) return mix(mix(h, v->len), hash_double(sv_number_at(v, 0)));
-        return mix(h, v->len);
     }
+    return h;
+}
+
+/* ---- equality ---- */
+
+typedef struct key_cmp {
+    sv_doc *doc; /* scratch for comparing Dictionaries */
+    bool godot4;
+    bool nomem; /* a comparison ran out of memory */
+} key_cmp;
+
+static bool dict_eq(key_cmp *k, const sv_value *a, const sv_value *b);
+
+static bool key_eq(key_cmp *k, const sv_value *a, const sv_value *b)
+{
+    /* the common case first: two string keys */
+    if (a->kind == SV_STRING && b->kind == SV_STRING && a->tag == b->tag)
+        return a->len == b->len &&
+               (a->as.str == b->as.str || memcmp(a->as.str, b->as.str, a->len) == 0);
+    int c = key_class(a, k->godot4);
+    if (c != key_class(b, k->godot4)) return false;
+    key_rule ra = rule_of(a, c, k->godot4), rb = rule_of(b, c, k->godot4);
+    if (ra == RULE_NEVER || rb == RULE_NEVER) return false;
+    switch (ra) {
+    case RULE_ALWAYS: return true;
+    case RULE_NEVER: return false;
+    case RULE_WORD: return key_word(a, c) == key_word(b, c);
+    case RULE_BYTES: return a->len == b->len && memcmp(a->as.str, b->as.str, a->len) == 0;
+    case RULE_BITS:
+        return a->len == b->len &&
+               memcmp(a->as.data, b->as.data, (size_t)a->len * sv_elem_size((sv_elem)a->sub)) == 0;
+    case RULE_NUMS:
+        if (a->len != b->len) return false;
+        for (uint32_t i = 0; i < a->len; i++)
+            if (num_atom(a, i) != num_atom(b, i)) return false;
+        return true;
+    case RULE_SEQ:
+        if (a->len != b->len) return false;
+        for (uint32_t i = 0; i < a->len; i++)
+            if (!key_eq(k, sv_array_at(a, i), sv_array_at(b, i))) return false;
+        return true;
+    case RULE_DICT: return dict_eq(k, a, b);
+    }
+    return false;
+}
+
+/* Slot of hash h in a table of cap slots (a power of two). Callers mix in
+ * the table's address, so that inputs cannot be made to crowd one run of
+ * slots without knowing it. */
+static uint32_t slot_of(uint64_t h, uint32_t cap)
+{
+    return (uint32_t)fmix(h) & (cap - 1);
+}
+
+/* 4.x Dictionary::recursive_equal: same size, every key of a in b with an
+ * equal value, in any order. The keys of each are distinct (each was
+ * deduplicated when decoded), so pairs in the same order settle it at once;
+ * otherwise b's keys go in a hash table, so the check stays linear. */
+static bool dict_eq(key_cmp *k, const sv_value *a, const sv_value *b)
+{
+    if (a->len != b->len) return false;
+    const sv_pair *pa = sv_pairs(a), *pb = sv_pairs(b);
+    uint32_t n = a->len, i = 0;
+    while (i < n && key_eq(k, &pa[i].key, &pb[i].key)) {
+        if (!key_eq(k, &pa[i].val, &pb[i].val)) return false;
+        i++;
+    }
+    if (i == n) return true;
+    uint32_t cap = 32;
+    while (cap < n * 2u)
+        cap *= 2;
+    size_t bytes = (size_t)cap * sizeof(uint32_t);
+    uint32_t *slot = sv__doc_scratch_realloc(k->doc, NULL, 0, bytes);
+    if (!slot) {
+        k->nomem = true;
+        return false;
+    }
+    memset(slot, 0xFF, bytes);
+    uint64_t seed = fmix((uint64_t)(uintptr_t)slot);
+    for (uint32_t j = i; j < n; j++) {
+        uint32_t s = slot_of(gd_key_hash(&pb[j].key, k->godot4) ^ seed, cap);
+        while (slot[s] != UINT32_MAX)
+            s = (s + 1) & (cap - 1);
+        slot[s] = j;
+    }
+    bool eq = true;
+    for (; eq && i < n; i++) {
+        uint32_t s = slot_of(gd_key_hash(&pa[i].key, k->godot4) ^ seed, cap);
+        while (slot[s] != UINT32_MAX && !key_eq(k, &pa[i].key, &pb[slot[s]].key))
+            s = (s + 1) & (cap - 1);
+        eq = slot[s] != UINT32_MAX && key_eq(k, &pa[i].val, &pb[slot[s]].val);
+    }
+    sv__doc_scratch_free(k->doc, slot, bytes);
+    return eq && !k->nomem;
 }
 
 /* The usual small dictionary has untagged string keys that differ in their
@@ -199,18 +330,28 @@ static bool small_string_keys_distinct(const sv_pair *p, uint32_t n)
     return true;
 }
 
+/* Whether key v can match another: keys that match nothing (objects, 3.x
+ * Dictionaries, 3.x float Pool arrays holding a NaN) stay out of the table,
+ * where any number of them would share one hash. */
+static bool can_match(const sv_value *v, bool godot4)
+{
+    return rule_of(v, key_class(v, godot4), godot4) != RULE_NEVER;
+}
+
 bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where)
 {
     uint32_t n = map->len;
     if (n < 2) return true;
     sv_pair *p = sv_pairs(map);
     uint32_t out = 0;
+    key_cmp k = {doc, godot4, false};
     if (n <= 16 && small_string_keys_distinct(p, n)) return true;
     if (n <= 16) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t j = 0;
-            while (j < out && !gd_key_equal(&p[j].key, &p[i].key, godot4))
+            while (j < out && !key_eq(&k, &p[j].key, &p[i].key))
                 j++;
+            if (k.nomem) return false;
             if (where) where[i] = j;
             if (j < out)
                 p[j].val = p[i].val;
@@ -220,28 +361,41 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where)
         map->len = out;
         return true;
     }
-    /* open addressing over pair indexes; the table lives in the arena and is
-     * at most 4 x 4 bytes per pair, while each pair took at least 8 input bytes */
+    /* open addressing over pair indexes, with each entry's full hash so that
+     * only keys with equal hashes are compared. The table lives in the arena
+     * and takes at most 4 x 4 + 8 bytes per pair, while each pair took at
+     * least 8 input bytes. */
     uint32_t cap = 32;
     while (cap < n * 2u)
         cap *= 2;
     uint32_t *slot = sv_doc_alloc(doc, (size_t)cap * sizeof *slot);
-    if (!slot) return false;
+    uint64_t *hash = sv_doc_alloc(doc, (size_t)n * sizeof *hash);
+    if (!slot || !hash) return false;
     memset(slot, 0xFF, (size_t)cap * sizeof *slot);
+    uint64_t seed = fmix((uint64_t)(uintptr_t)slot);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t s = (uint32_t)gd_key_hash(&p[i].key, godot4) & (cap - 1);
+        if (!can_match(&p[i].key, godot4)) {
+            if (where) where[i] = out;
+            p[out++] = p[i];
+            continue;
+        }
+        uint64_t h = gd_key_hash(&p[i].key, godot4);
+        uint32_t s = slot_of(h ^ seed, cap);
         for (;;) {
-            if (slot[s] == UINT32_MAX) {
+            uint32_t e = slot[s];
+            if (e == UINT32_MAX) {
                 slot[s] = out;
+                hash[out] = h;
                 if (where) where[i] = out;
                 p[out++] = p[i];
                 break;
             }
-            if (gd_key_equal(&p[slot[s]].key, &p[i].key, godot4)) {
-                if (where) where[i] = slot[s];
-                p[slot[s]].val = p[i].val;
+            if (hash[e] == h && key_eq(&k, &p[e].key, &p[i].key)) {
+                if (where) where[i] = e;
+                p[e].val = p[i].val;
                 break;
             }
+            if (k.nomem) return false;
             s = (s + 1) & (cap - 1);
         }
     }

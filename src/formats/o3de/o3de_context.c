@@ -44,7 +44,7 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
     }
     if (opts && opts->struct_size >= offsetof(sv_o3de_opts, max_depth) + sizeof(uint32_t) &&
         opts->max_depth)
-        c->max_depth = opts->max_depth;
+        c->max_depth = opts->max_depth < SV_MAX_DEPTH_LIMIT ? opts->max_depth : SV_MAX_DEPTH_LIMIT;
     if (s) {
         c->nclasses = sv_schema_class_count(s);
         if (c->nclasses) {

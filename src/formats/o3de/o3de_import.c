@@ -196,6 +196,7 @@ static sv_status take_opts(importer *m, sv_doc *doc, const sv_o3de_import_opts *
     m->max_chain = o->max_chain ? (o->max_chain < CHAIN_MAX ? o->max_chain : CHAIN_MAX) : CHAIN_DEFAULT;
     m->max_imports = o->max_imports ? o->max_imports : IMPORTS_DEFAULT;
     m->max_depth = o->max_depth ? o->max_depth : SV_DEFAULT_MAX_DEPTH;
+    if (m->max_depth > SV_MAX_DEPTH_LIMIT) m->max_depth = SV_MAX_DEPTH_LIMIT;
     m->report = o->report;
     m->report_ctx = o->report_ctx;
     if (o->struct_size >= offsetof(sv_o3de_import_opts, identify) + sizeof o->identify)

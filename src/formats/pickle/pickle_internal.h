@@ -111,7 +111,7 @@ typedef struct sv_pk {
 
 /* A frame is closed at the first value that starts beyond this many bytes. */
 #define SV_PK_FRAME_SIZE (256 * 1024)
-#define SV_PK_MAX_DEPTH (SV_DEFAULT_MAX_DEPTH * 2)
+#define SV_PK_MAX_DEPTH SV_MAX_DEPTH_LIMIT
 
 static inline uint8_t *sv__pk_room(sv_pk *w, size_t n)
 {
