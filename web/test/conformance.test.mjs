@@ -70,7 +70,7 @@ function cases() {
   }
   const filesOf = (dir, re) => fs.readdirSync(dir).filter((n) => re.test(n)).sort();
   for (const f of filesOf(path.join(V, 'bson'), /\.bson$/)) add(`bson/${f}`, 'bson', fs.readFileSync(path.join(V, 'bson', f)));
-  for (const f of filesOf(path.join(V, 'resonite'), /bson$/)) add(`resonite/${f}`, 'resonite', fs.readFileSync(path.join(V, 'resonite', f)));
+  for (const f of filesOf(path.join(V, 'resonite'), /\.(brson|7zbson|lz4bson)$/)) add(`resonite/${f}`, 'resonite', fs.readFileSync(path.join(V, 'resonite', f)));
   for (const f of filesOf(path.join(V, 'noesis'), /\.nsb$/)) add(`noesis/${f}`, 'noesis', fs.readFileSync(path.join(V, 'noesis', f)));
 
   const kv = (f) => fs.readFileSync(path.join(V, 'kingsisle', f));
