@@ -40,7 +40,7 @@ function splitOpts(s) {
 }
 
 function skipFor(opts) {
-  return opts.length ? `${NO_CONTROL} ${opts.map(([k, v]) => `${k}=${v}`).join(', ')}` : null;
+  return opts.length ? `${NO_CONTROL}${opts.length > 1 ? 's' : ''} ${opts.map(([k, v]) => `${k}=${v}`).join(', ')}` : null;
 }
 
 // Every case: {label, name (the file name the page is given), format,
