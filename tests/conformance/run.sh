@@ -256,7 +256,7 @@ done <"$V/godot/oracle4/index.tsv"
 
 # --- BSON, Resonite, NoesisGUI ---------------------------------------------
 for f in "$V"/bson/*.bson; do run_case bson "bson/$(basename "$f")" "$f"; done
-for f in "$V"/resonite/*bson; do run_case resonite "resonite/$(basename "$f")" "$f"; done
+for f in "$V"/resonite/*.brson "$V"/resonite/*.7zbson "$V"/resonite/*.lz4bson; do run_case resonite "resonite/$(basename "$f")" "$f"; done
 for f in "$V"/noesis/*.nsb; do run_case noesis "noesis/$(basename "$f")" "$f"; done
 
 # --- KingsIsle -------------------------------------------------------------

@@ -523,9 +523,15 @@
     return state.name;
   }
 
-  async function download() {
+  // The bytes the Download button saves: the tree written as the format
+  // shown (undefined when the library refuses it; the message says why).
+  function encodeShown() {
     message('');
-    const out = await busy(() => call('encode', { format: state.format }));
+    return busy(() => call('encode', { format: state.format }));
+  }
+
+  async function download() {
+    const out = await encodeShown();
     if (out) {
       save(out, outName());
       status(`Wrote ${outName()} as ${state.format}, ${sizeText(out.length)}.`);
@@ -580,6 +586,21 @@
     const f = e.dataTransfer.files[0];
     if (f) openFile(f);
   });
+
+  // For tests: the steps the Open button, the format choice, the Type list
+  // buttons and the Download button take, without the file dialogs and the
+  // save, so a test can pass thousands of files through them in one page
+  // load. Each resolves when the page shows the result; refusals show in
+  // #message as they do for a user.
+  window.servalViewer.steps = {
+    open: (file) => openFile(file),
+    readAs: (format) => reopen(format),
+    addTypes: (files) => changeTypes('typesAdd', { files }),
+    removeTypes: () => changeTypes('typesClear'),
+    format: () => state.format,
+    message: () => ($('message').hidden ? '' : $('message').textContent),
+    download: () => encodeShown(),
+  };
 
   call('init').then((r) => {
     state.formats = r.formats;

@@ -231,8 +231,13 @@ function metaType(base, v) {
   if (typeof meta === 'string') return meta;
   const text = (x) => (typeof x === 'string' ? x : summary(x, 30));
   if (meta instanceof JObj && meta.get('type') !== undefined) return `${base}[${text(meta.get('type'))}]`;
-  if (meta instanceof JObj && meta.get('key') !== undefined) {
-    return `${base}[${text(meta.get('key'))}, ${text(meta.get('value'))}]`;
+  // A typed Dictionary: the key or the value type may be absent (untyped,
+  // as Godot shows it: Variant).
+  const key = meta instanceof JObj ? meta.get('key') : undefined;
+  const value = meta instanceof JObj ? meta.get('value') : undefined;
+  if (key !== undefined || value !== undefined) {
+    const either = (x) => (x === undefined ? 'Variant' : text(x));
+    return `${base}[${either(key)}, ${either(value)}]`;
   }
   return `${base} ${summary(meta, 60)}`;
 }

@@ -26,4 +26,4 @@ cmake --build "$build" -j2 >/dev/null
 
 cd "$here"
 SERVAL_SOURCE_DIR="$root" SERVAL_CLI="$cli" SERVAL_VIEWER="$build/serval-viewer.html" \
-  node --test tjson.test.mjs search.test.mjs viewer.test.mjs
+  node --test tjson.test.mjs search.test.mjs model.test.mjs viewer.test.mjs conformance.test.mjs
