@@ -146,7 +146,7 @@ static const char *const no_extensions[] = {NULL};
                     "read: default what fits, write: default the tree's $meta, else raw"},         \
         {"prefix", "le (default) or be: byte order of the length prefix (StreamPeer.big_endian)"}, \
     {                                                                                              \
-        "trailing", "read, raw framing: allow bytes after the Variant (ignored, as the engine does)" \
+        "trailing", "read: allow bytes after the raw Variant or the one frame (ignored, as the engine does)" \
     }
 
 static const sv_option_desc godot4_options[] = {
