@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_args.h"
 #include "cli_diag.h"
@@ -314,6 +315,18 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
             return rc;
         }
     }
+    return 0;
+}
+
+int cli_files_or_stdin(cli_args *a, const char *cmd)
+{
+    static char standard_input[] = "-";
+    if (a->file_count) return 0;
+    if (isatty(STDIN_FILENO)) {
+        cli_usage_error(cmd, "no FILE given and standard input is a terminal");
+        return 2;
+    }
+    a->files[a->file_count++] = standard_input; /* files has room for argc + 1 */
     return 0;
 }
 

@@ -84,6 +84,11 @@ typedef struct cli_args {
 int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned accepted);
 void cli_args_free(cli_args *a);
 
+/* For a command that reads FILEs one by one: no FILE means standard input
+ * ("-" becomes the one FILE), unless that is a terminal, where nobody is
+ * about to type a file (then 2, after a usage error). Returns 0 or 2. */
+int cli_files_or_stdin(cli_args *a, const char *cmd);
+
 /* The options to hand the output's encoder (or, for a command that only
  * reads, its decoder): the user's -O options and limits, after a default
  * name=value pair of the command's (def_name NULL: none). The result points
