@@ -273,6 +273,7 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
     a->threads = -1;
     size_t slots = (size_t)(argc > 0 ? argc : 0) + 1;
     a->format_reads = (accepted & CLI_OPT_FORMAT_READS) != 0;
+    a->output_only = (accepted & CLI_OPT_INPUT) && !a->format_reads;
     bool lists_ok = true;
     cli_optlist *lists[] = {&a->out_opts, &a->in_only, &a->dec_opts};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
@@ -410,7 +411,7 @@ int cli_check_format_options(const cli_args *a, const char *cmd, const sv_format
         if (format_has_option(f1, name) || format_has_option(f2, name)) continue;
         /* conv's -O is the output's alone; elsewhere it may be the input's */
         cli_usage_error(cmd, "%s option '%s' is not known to %s%s%s (see 'serval formats')",
-                        a->format_reads ? "format" : "output", name,
+                        a->output_only ? "output" : "format", name,
                         f1 ? f1->name : "any format", f2 ? " or " : "", f2 ? f2->name : "");
         return 2;
     }

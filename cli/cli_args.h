@@ -65,6 +65,7 @@ typedef struct cli_args {
     cli_optlist in_only;
     cli_optlist dec_opts;
     bool format_reads; /* CLI_OPT_FORMAT_READS was given */
+    bool output_only;  /* -O is the output's alone: -I takes the input's (conv) */
 
     char **files; /* the FILE arguments, pointing into argv */
     size_t file_count;
