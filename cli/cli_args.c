@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_args.h"
 #include "cli_diag.h"
@@ -16,6 +17,7 @@ typedef enum opt_id {
     OPT_COMPACT,
     OPT_STRICT,
     OPT_FORMAT,
+    OPT_INPUT,
     OPT_MAX_DEPTH,
     OPT_MAX_ALLOC,
     OPT_MAX_STRING,
@@ -51,6 +53,7 @@ static const opt_spec specs[] = {
     {OPT_COMPACT, "compact", 0, CLI_OPT_COMPACT, false},
     {OPT_STRICT, "strict", 0, CLI_OPT_STRICT, false},
     {OPT_FORMAT, "option", 'O', CLI_OPT_FORMAT, true},
+    {OPT_INPUT, "input-option", 'I', CLI_OPT_INPUT, true},
     {OPT_MAX_DEPTH, "max-depth", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_ALLOC, "max-alloc", 0, CLI_OPT_LIMITS, true},
     {OPT_MAX_STRING, "max-string", 0, CLI_OPT_LIMITS, true},
@@ -64,7 +67,7 @@ static const opt_spec specs[] = {
     {OPT_JOBS, "jobs", 'j', CLI_OPT_BATCH, true},
     {OPT_THREADS, "threads", 'T', CLI_OPT_BATCH, true},
     {OPT_QUIET, "quiet", 'q', CLI_OPT_BATCH, false},
-    {OPT_VERBOSE, "verbose", 'v', CLI_OPT_BATCH, false},
+    {OPT_VERBOSE, "verbose", 'v', CLI_OPT_BATCH | CLI_OPT_VERBOSE, false},
     {OPT_FORCE, "force", 'f', CLI_OPT_OUTPUT, false},
     {OPT_SYNC, "sync", 0, CLI_OPT_OUTPUT, false},
     {OPT_PROGRESS, "progress", 0, CLI_OPT_BATCH, false},
@@ -124,13 +127,22 @@ static bool parse_amount(const char *s, bool suffix_ok, uint64_t max, uint64_t *
     return true;
 }
 
-/* Stores "-O name[=value]" as owned strings in the next slot. */
-static int add_format_option(cli_args *a, const char *cmd, const char *text)
+static void optlist_push(cli_optlist *l, const char *name, const char *value)
+{
+    l->count++;
+    l->names[l->count] = name;
+    l->values[l->count] = value;
+}
+
+/* Stores "-O name[=value]" (input: "-I ...") as owned strings in the next
+ * slot of its list, and in the decoder's list when it is for the input. */
+static int add_format_option(cli_args *a, const char *cmd, const char *text, bool input)
 {
     const char *eq = strchr(text, '=');
     size_t n = eq ? (size_t)(eq - text) : strlen(text);
     if (n == 0) {
-        cli_usage_error(cmd, "option '-O' needs NAME or NAME=VALUE, got '%s'", text);
+        cli_usage_error(cmd, "option '%s' needs NAME or NAME=VALUE, got '%s'", input ? "-I" : "-O",
+                        text);
         return 2;
     }
     char *name = strndup(text, n);
@@ -141,9 +153,8 @@ static int add_format_option(cli_args *a, const char *cmd, const char *text)
         cli_error("%s", sv_status_str(SV_ERR_NOMEM));
         return 3;
     }
-    a->opt_count++;
-    a->opt_names[a->opt_count] = name;
-    a->opt_values[a->opt_count] = value;
+    optlist_push(input ? &a->in_only : &a->out_opts, name, value);
+    if (input || a->format_reads) optlist_push(&a->dec_opts, name, value);
     return 0;
 }
 
@@ -158,7 +169,8 @@ static int apply(cli_args *a, const char *cmd, const opt_spec *s, const char *va
     case OPT_STRICT: a->strict = true; break;
     case OPT_HELP: a->help = true; break;
     case OPT_SCHEMA: a->schema_files[a->schema_file_count++] = value; break;
-    case OPT_FORMAT: return add_format_option(a, cmd, value);
+    case OPT_FORMAT: return add_format_option(a, cmd, value, false);
+    case OPT_INPUT: return add_format_option(a, cmd, value, true);
     case OPT_RECURSIVE: a->recursive = true; break;
     case OPT_OUTPUT_DIR: a->output_dir = value; break;
     case OPT_QUIET: a->verbosity = -1; break;
@@ -271,11 +283,23 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
     memset(a, 0, sizeof *a);
     a->threads = -1;
     size_t slots = (size_t)(argc > 0 ? argc : 0) + 1;
-    a->opt_names = calloc(slots, sizeof *a->opt_names);
-    a->opt_values = calloc(slots, sizeof *a->opt_values);
+    a->format_reads = (accepted & CLI_OPT_FORMAT_READS) != 0;
+    a->output_only = (accepted & CLI_OPT_INPUT) && !a->format_reads;
+    bool lists_ok = true;
+    cli_optlist *lists[] = {&a->out_opts, &a->in_only, &a->dec_opts};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        lists[i]->names = calloc(slots, sizeof *lists[i]->names);
+        lists[i]->values = calloc(slots, sizeof *lists[i]->values);
+        lists_ok = lists_ok && lists[i]->names && lists[i]->values;
+    }
+    /* the decoder's default: Resonite's Brotli thread (cli_decode_options) */
+    if (lists_ok) {
+        a->dec_opts.names[0] = "threads";
+        a->dec_opts.values[0] = "1";
+    }
     a->files = calloc(slots, sizeof *a->files);
     a->schema_files = calloc(slots, sizeof *a->schema_files);
-    if (!a->opt_names || !a->opt_values || !a->files || !a->schema_files) {
+    if (!lists_ok || !a->files || !a->schema_files) {
         cli_args_free(a);
         cli_error("%s", sv_status_str(SV_ERR_NOMEM));
         return 3;
@@ -311,15 +335,34 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
     return 0;
 }
 
+int cli_files_or_stdin(cli_args *a, const char *cmd)
+{
+    static char standard_input[] = "-";
+    if (a->file_count) return 0;
+    if (isatty(STDIN_FILENO)) {
+        cli_usage_error(cmd, "no FILE given and standard input is a terminal");
+        return 2;
+    }
+    a->files[a->file_count++] = standard_input; /* files has room for argc + 1 */
+    return 0;
+}
+
 void cli_args_free(cli_args *a)
 {
-    /* Slot 0 holds the command's default, which is not ours. */
-    for (size_t i = 1; i <= a->opt_count; i++) {
-        free((void *)a->opt_names[i]);
-        free((void *)a->opt_values[i]);
+    /* Slot 0 holds the command's default, which is not ours; dec_opts
+     * points to the strings of the other two. */
+    cli_optlist *owners[] = {&a->out_opts, &a->in_only};
+    for (size_t l = 0; l < 2; l++) {
+        for (size_t i = 1; owners[l]->names && i <= owners[l]->count; i++) {
+            free((void *)owners[l]->names[i]);
+            free((void *)owners[l]->values[i]);
+        }
     }
-    free(a->opt_names);
-    free(a->opt_values);
+    cli_optlist *lists[] = {&a->out_opts, &a->in_only, &a->dec_opts};
+    for (size_t l = 0; l < 3; l++) {
+        free(lists[l]->names);
+        free(lists[l]->values);
+    }
     free(a->files);
     free(a->schema_files);
     sv_schema_free(a->schema);
@@ -332,17 +375,34 @@ sv_options cli_format_options(cli_args *a, const char *def_name, const char *def
     sv_options_init(&o);
     o.limits = a->limits;
     o.schema = a->schema;
+    cli_optlist *l = &a->out_opts;
     if (def_name) {
-        a->opt_names[0] = def_name;
-        a->opt_values[0] = def_value ? def_value : "";
-        o.names = a->opt_names;
-        o.values = a->opt_values;
-        o.count = a->opt_count + 1;
+        l->names[0] = def_name;
+        l->values[0] = def_value ? def_value : "";
+        o.names = l->names;
+        o.values = l->values;
+        o.count = l->count + 1;
     } else {
-        o.names = a->opt_names + 1;
-        o.values = a->opt_values + 1;
-        o.count = a->opt_count;
+        o.names = l->names + 1;
+        o.values = l->values + 1;
+        o.count = l->count;
     }
+    return o;
+}
+
+sv_options cli_decode_options(const cli_args *a, const sv_format *f)
+{
+    sv_options o;
+    sv_options_init(&o);
+    o.limits = a->limits;
+    o.schema = a->schema;
+    /* Resonite's decoder may decompress Brotli on a second thread; the
+     * library starts none unless asked, the command asks unless -T 0 (a
+     * user's -I threads=N, coming after, still wins). */
+    size_t skip = a->threads != 0 && f && strcmp(f->name, "resonite") == 0 ? 0 : 1;
+    o.names = a->dec_opts.names + skip;
+    o.values = a->dec_opts.values + skip;
+    o.count = a->dec_opts.count + 1 - skip;
     return o;
 }
 
@@ -362,11 +422,25 @@ int cli_check_format_options(const cli_args *a, const char *cmd, const sv_format
         f1 = f2;
         f2 = NULL;
     }
-    for (size_t i = 1; i <= a->opt_count; i++) {
-        const char *name = a->opt_names[i];
+    for (size_t i = 1; i <= a->out_opts.count; i++) {
+        const char *name = a->out_opts.names[i];
         if (format_has_option(f1, name) || format_has_option(f2, name)) continue;
-        cli_usage_error(cmd, "format option '%s' is not known to %s%s%s (see 'serval formats')",
-                        name, f1 ? f1->name : "any format", f2 ? " or " : "", f2 ? f2->name : "");
+        /* conv's -O is the output's alone; elsewhere it may be the input's */
+        cli_usage_error(cmd, "%s option '%s' is not known to %s%s%s (see 'serval formats')",
+                        a->output_only ? "output" : "format", name,
+                        f1 ? f1->name : "any format", f2 ? " or " : "", f2 ? f2->name : "");
+        return 2;
+    }
+    return 0;
+}
+
+int cli_check_input_options(const cli_args *a, const char *cmd, const sv_format *f)
+{
+    for (size_t i = 1; i <= a->in_only.count; i++) {
+        const char *name = a->in_only.names[i];
+        if (format_has_option(f, name)) continue;
+        cli_usage_error(cmd, "input option '%s' is not known to %s (see 'serval formats')", name,
+                        f ? f->name : "any format");
         return 2;
     }
     return 0;

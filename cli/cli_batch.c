@@ -209,13 +209,100 @@ static int name_output(const cli_args *a, const cli_batch *b, job_list *l, size_
     if (!keep_string(l, out)) return 3;
     snprintf(out, len, "%s/%.*s%s%s", a->output_dir, (int)stem, rel, b->out_ext ? "." : "",
              b->out_ext ? b->out_ext : "");
-    int e = make_parents(out);
-    if (e) {
-        cli_error("%s: %s", out, strerror(e));
-        return 3;
-    }
     j->output = out;
     return 0;
+}
+
+/* ---- outputs that clash ----------------------------------------------------------- */
+
+typedef struct named {
+    const char *path;
+    size_t job;
+} named;
+
+static int cmp_named(const void *x, const void *y)
+{
+    const named *a = x, *b = y;
+    int c = strcmp(a->path, b->path);
+    return c ? c : (a->job > b->job) - (a->job < b->job);
+}
+
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+    size_t job;
+} file_id;
+
+static int cmp_file_id(const void *x, const void *y)
+{
+    const file_id *a = x, *b = y;
+    if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
+    if (a->ino != b->ino) return a->ino < b->ino ? -1 : 1;
+    return (a->job > b->job) - (a->job < b->job);
+}
+
+/* Before anything is written: two inputs whose outputs have one name
+ * (x.bson and x.brson both make x.json) would leave the one that finishes
+ * last, a different one from run to run under -j; an output that is
+ * another input would change what that input's job reads. Both are usage
+ * errors naming the files. An output that is its own input is fine: the
+ * input is read whole before the output replaces it, as with -o. All
+ * outputs are built as DIR/REL, so equal names are equal strings. Returns
+ * 0, 2 or 3. */
+static int check_outputs(const cli_batch *b, const job_list *l)
+{
+    size_t n = l->count;
+    named *outs = malloc((n ? n : 1) * sizeof *outs);
+    file_id *ins = malloc((n ? n : 1) * sizeof *ins);
+    if (!outs || !ins) {
+        free(outs);
+        free(ins);
+        cli_error("%s", sv_status_str(SV_ERR_NOMEM));
+        return 3;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) outs[i] = (named){l->jobs[i].output, i};
+    qsort(outs, n, sizeof *outs, cmp_named);
+    for (size_t i = 1; i < n && !rc; i++) {
+        if (strcmp(outs[i - 1].path, outs[i].path) == 0) {
+            cli_usage_error(b->cmd, "%s and %s would both be written to %s (run them with "
+                                    "different --output-dir)",
+                            l->jobs[outs[i - 1].job].input, l->jobs[outs[i].job].input,
+                            outs[i].path);
+            rc = 2;
+        }
+    }
+    /* the inputs by identity, to look each existing output up */
+    size_t kept = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        struct stat st;
+        if (stat(l->jobs[i].input, &st) == 0) ins[kept++] = (file_id){st.st_dev, st.st_ino, i};
+    }
+    qsort(ins, kept, sizeof *ins, cmp_file_id);
+    for (size_t i = 0; i < n && !rc; i++) {
+        struct stat st;
+        if (stat(l->jobs[i].output, &st) != 0) continue;
+        file_id key = {st.st_dev, st.st_ino, 0};
+        /* the first input with this identity, then every one after it */
+        size_t lo = 0, hi = kept;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ins[mid].dev < key.dev || (ins[mid].dev == key.dev && ins[mid].ino < key.ino))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < kept && ins[lo].dev == key.dev && ins[lo].ino == key.ino; lo++) {
+            if (ins[lo].job == i) continue;
+            cli_usage_error(b->cmd, "the output of %s would be written over %s, another input",
+                            l->jobs[i].input, l->jobs[ins[lo].job].input);
+            rc = 2;
+            break;
+        }
+    }
+    free(outs);
+    free(ins);
+    return rc;
 }
 
 /* ---- running ---------------------------------------------------------------------- */
@@ -414,6 +501,16 @@ int cli_batch_run(cli_args *a, const cli_batch *b)
             rc = name_output(a, b, &l, i);
         else if (a->output && !cli_is_stdio(a->output))
             l.jobs[i].output = a->output;
+    }
+    if (!rc && a->output_dir) rc = check_outputs(b, &l);
+    /* only now, with every name known to be free of clashes, any directory */
+    for (size_t i = 0; i < l.count && !rc && a->output_dir; i++) {
+        char *out = (char *)l.jobs[i].output; /* one of l.owned */
+        int e = make_parents(out);
+        if (e) {
+            cli_error("%s: %s", out, strerror(e));
+            rc = 3;
+        }
     }
     if (!rc && refuse_terminal(a, b, &l)) rc = 2;
     if (!rc) {

@@ -22,8 +22,9 @@ int cmd_kingsisle(int argc, char **argv);
 
 /* The help lines of the options several commands share. */
 #define CLI_HELP_FROM "  --from FMT          read as format FMT (default: detect it)\n"
-#define CLI_HELP_FORMAT_OPTION                                                                     \
-    "  -O NAME[=VALUE]     a format option, repeatable (see 'serval formats')\n"
+#define CLI_HELP_INPUT_OPTION                                                                      \
+    "  -I NAME[=VALUE]     an option of the input's format, repeatable (see\n"                   \
+    "                      'serval formats'): -I framing=prefixed, ...\n"
 #define CLI_HELP_LIMITS                                                                            \
     "  --max-depth N       fail on nesting deeper than N (default 1024, at\n"                      \
     "                      most 2048)\n"                                                          \

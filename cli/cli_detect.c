@@ -18,6 +18,28 @@ const char *cli_detect_list(const sv_format_candidate *c, size_t n, char *buf, s
     return buf;
 }
 
+/* "godot4, godot3" into buf: the names of the first n. */
+static const char *name_list(const sv_format_candidate *c, size_t n, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", c[i].format->name);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
+/* How many of the n candidates tie with the first. */
+static size_t tied_with_first(const sv_format_candidate *c, size_t n)
+{
+    size_t tied = 1;
+    while (tied < n && c[tied].score == c[0].score && c[tied].by_extension == c[0].by_extension)
+        tied++;
+    return tied;
+}
+
 /* Why nothing fits, when the bytes say: NULL otherwise. */
 static const char *no_format_reason(const char *filename, const uint8_t *data, size_t len)
 {
@@ -55,13 +77,16 @@ int cli_detect_pick(const char *display, const char *filename, const uint8_t *da
     }
     *out = NULL;
     if (n > 0) {
-        /* the ones that tie with the first */
-        size_t tied = 1;
-        while (tied < n && c[tied].score == c[0].score && c[tied].by_extension == c[0].by_extension)
-            tied++;
-        cli_error("%s: the format is ambiguous: %s; name it with --from %s (or --from %s)",
-                  display, cli_detect_list(c, tied, list, sizeof list), c[0].format->name,
-                  c[1].format->name);
+        size_t tied = tied_with_first(c, n);
+        if (c[0].score == SV_PROBE_TRUNCATED)
+            cli_error("%s: the input is cut off, and its start fits several formats: %s; name "
+                      "it with --from %s (or --from %s)",
+                      display, name_list(c, tied, list, sizeof list), c[0].format->name,
+                      c[1].format->name);
+        else
+            cli_error("%s: the format is ambiguous: %s; name it with --from %s (or --from %s)",
+                      display, cli_detect_list(c, tied, list, sizeof list), c[0].format->name,
+                      c[1].format->name);
         return 1;
     }
     if (is_package(filename, data, len)) {
@@ -90,7 +115,8 @@ int cli_detect_pick(const char *display, const char *filename, const uint8_t *da
     return 4;
 }
 
-void cli_detect_print(const char *display, const char *filename, const uint8_t *data, size_t len)
+void cli_detect_print(const char *display, const char *filename, const uint8_t *data, size_t len,
+                      bool verbose)
 {
     sv_format_candidate c[CLI_DETECT_MAX];
     size_t n = sv_format_detect_all(data, len, filename, c, CLI_DETECT_MAX);
@@ -104,9 +130,14 @@ void cli_detect_print(const char *display, const char *filename, const uint8_t *
             printf("%s: unknown (%s)\n", display, why);
         else
             printf("%s: unknown\n", display);
-    } else if (sv_format_candidates_ambiguous(c, n)) {
-        printf("%s: ambiguous: %s\n", display, cli_detect_list(c, n, list, sizeof list));
+    } else if (verbose) {
+        /* every candidate, with the score that ranked it */
+        printf("%s: %s%s\n", display, sv_format_candidates_ambiguous(c, n) ? "ambiguous: " : "",
+               cli_detect_list(c, n, list, sizeof list));
     } else {
-        printf("%s: %s\n", display, cli_detect_list(c, n, list, sizeof list));
+        bool ambiguous = sv_format_candidates_ambiguous(c, n);
+        printf("%s: %s%s%s\n", display, ambiguous ? "ambiguous: " : "",
+               name_list(c, ambiguous ? tied_with_first(c, n) : 1, list, sizeof list),
+               c[0].score == SV_PROBE_TRUNCATED ? " (truncated)" : "");
     }
 }

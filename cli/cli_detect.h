@@ -4,6 +4,7 @@
 #ifndef SERVAL_CLI_DETECT_H
 #define SERVAL_CLI_DETECT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,8 +25,11 @@ const char *cli_detect_list(const sv_format_candidate *c, size_t n, char *buf, s
 int cli_detect_pick(const char *display, const char *filename, const uint8_t *data, size_t len,
                     const sv_format **out);
 
-/* One line for `serval detect`: "FILE: FMT (confidence N)[, more]", or
- * "FILE: ambiguous: ...", or "FILE: unknown" with the reason when there is one. */
-void cli_detect_print(const char *display, const char *filename, const uint8_t *data, size_t len);
+/* One line for `serval detect`: "FILE: FMT" (" (truncated)" when the input
+ * is only the start of such a file), or "FILE: ambiguous: FMT, FMT" (the
+ * formats that fit equally), or "FILE: unknown" with the reason when there
+ * is one. verbose: every format that fits, each with its confidence. */
+void cli_detect_print(const char *display, const char *filename, const uint8_t *data, size_t len,
+                      bool verbose);
 
 #endif

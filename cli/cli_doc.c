@@ -94,43 +94,6 @@ static int decode_with(cli_args *a, const char *path, cli_loaded *l, const sv_op
     return cli_exit_code(st);
 }
 
-/* Resonite's decoder may decompress Brotli on a second thread; the library
- * starts none unless asked, the command asks unless -T 0 (a user's
- * -O threads=N, coming after, still wins). */
-static bool wants_thread(const cli_args *a, const sv_format *f)
-{
-    return a->threads != 0 && strcmp(f->name, "resonite") == 0;
-}
-
-static int decode(cli_args *a, const char *path, cli_loaded *l)
-{
-    sv_options opts = cli_format_options(a, NULL, NULL);
-    const char **names = NULL, **values = NULL;
-    if (wants_thread(a, l->format)) {
-        names = malloc((opts.count + 1) * sizeof *names);
-        values = malloc((opts.count + 1) * sizeof *values);
-        if (!names || !values) {
-            free(names);
-            free(values);
-            cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
-            return cli_exit_code(SV_ERR_NOMEM);
-        }
-        names[0] = "threads";
-        values[0] = "1";
-        for (size_t i = 0; i < opts.count; i++) {
-            names[i + 1] = opts.names[i];
-            values[i + 1] = opts.values[i];
-        }
-        opts.names = names;
-        opts.values = values;
-        opts.count++;
-    }
-    int rc = decode_with(a, path, l, &opts);
-    free(names);
-    free(values);
-    return rc;
-}
-
 int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
              cli_loaded *out)
 {
@@ -144,12 +107,16 @@ int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *ou
     if (st != SV_OK) return cli_exit_code(st);
 
     int rc = cli_input_format(a->from, path, &out->in, &out->format);
-    if (!rc) rc = cli_check_format_options(a, cmd, out->format, out_format);
+    if (!rc) rc = cli_check_input_options(a, cmd, out->format);
+    if (!rc && a->format_reads) rc = cli_check_format_options(a, cmd, out->format, out_format);
     if (!rc && !out->format->decode) {
         cli_error("%s: format %s cannot be read", cli_display_name(path), out->format->name);
         rc = cli_exit_code(SV_ERR_UNSUPPORTED);
     }
-    if (!rc) rc = decode(a, path, out);
+    if (!rc) {
+        sv_options opts = cli_decode_options(a, out->format);
+        rc = decode_with(a, path, out, &opts);
+    }
     if (rc) cli_loaded_free(out);
     return rc;
 }

@@ -33,8 +33,10 @@ typedef struct cli_loaded {
     sv_value root;
 } cli_loaded;
 
-/* Reads path, picks its format (from a->from or by detection), checks the -O
- * options against it and out_format (NULL: none), and decodes. On any
+/* Reads path, picks its format (from a->from or by detection), checks the -I
+ * options against it (and, where -O names the input's options too, the -O
+ * options against it and out_format, NULL: none), and decodes with the
+ * input's options (cli_decode_options). On any
  * failure prints the diagnostic and returns its exit code with nothing left
  * to free; on 0 the caller must cli_loaded_free. */
 int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,

@@ -37,7 +37,10 @@ static const char help[] =
     "  --report-all        list every value FMT cannot hold, not just the first\n"
     "                      (with --lossy: every change)\n"
     CLI_HELP_OUTPUT_DIR
-    CLI_HELP_FORMAT_OPTION
+    "  -O NAME[=VALUE]     an option of the output's format (FMT), repeatable;\n"
+    "                      the input's options come from what was detected,\n"
+    "                      --from and -I\n"
+    CLI_HELP_INPUT_OPTION
     CLI_HELP_BATCH
     CLI_HELP_LIMITS
     CLI_HELP_HELP
@@ -201,11 +204,13 @@ int cmd_conv(int argc, char **argv)
     cli_args a;
     int rc = cli_args_parse(&a, "conv", argc, argv,
                             CLI_OPT_FROM | CLI_OPT_TO | CLI_OPT_OUTPUT | CLI_OPT_FORMAT |
-                                CLI_OPT_LIMITS | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR);
+                                CLI_OPT_INPUT | CLI_OPT_LIMITS | CLI_OPT_BATCH |
+                                CLI_OPT_OUTPUT_DIR);
     if (rc) return rc;
     if (a.help) {
         fputs(help, stdout);
-    } else if (!(rc = target_format(&a, &c.to))) {
+    } else if (!(rc = target_format(&a, &c.to)) &&
+               !(rc = c.to ? cli_check_format_options(&a, "conv", c.to, NULL) : 0)) {
         c.opts = cli_format_options(&a, "indent", "0");
         const char *ext = !c.to                                      ? NULL
                           : c.to->extensions && c.to->extensions[0] ? c.to->extensions[0]

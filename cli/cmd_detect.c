@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli_args.h"
+#include "cli_batch.h"
 #include "cli_cmds.h"
 #include "cli_detect.h"
 #include "cli_diag.h"
@@ -10,28 +11,31 @@
 /* One line of source per line of output. */
 /* clang-format off */
 static const char help[] =
-    "usage: serval detect FILE...\n"
+    "usage: serval detect [-v] [FILE...]\n"
     "\n"
-    "Prints 'FILE: FORMAT (confidence N)' for each FILE ('-' is standard\n"
-    "input), then any other format that fits, less well; 'FILE: ambiguous:'\n"
-    "and the candidates when several fit equally (dump and conv then want\n"
-    "--from); 'FILE: unknown' when no format recognises it. The content\n"
-    "decides; the file extension breaks ties. An unknown format is not an\n"
-    "error.\n"
+    "Prints 'FILE: FORMAT' for each FILE (none, or '-': standard input), with\n"
+    "'(truncated)' after it when the input is only the start of such a file;\n"
+    "'FILE: ambiguous:' and the formats when several fit equally (dump and\n"
+    "conv then want --from); 'FILE: unknown' when no format recognises it.\n"
+    "The content decides; the file extension breaks ties. An unknown format\n"
+    "is not an error.\n"
     "\n"
     "Options:\n"
+    "  -v, --verbose       every format that fits, best first, each with its\n"
+    "                      confidence (0 to 100; 1: the start of a file)\n"
     CLI_HELP_HELP
     "\n"
     CLI_HELP_EXIT;
 /* clang-format on */
 
 /* Returns the exit code for one file. */
-static int detect_one(const char *path)
+static int detect_one(const char *path, bool verbose)
 {
     cli_input in;
     sv_status st = cli_read_input(path, &in);
     if (st != SV_OK) return cli_exit_code(st);
-    cli_detect_print(cli_display_name(path), cli_is_stdio(path) ? NULL : path, in.data, in.len);
+    cli_detect_print(cli_display_name(path), cli_is_stdio(path) ? NULL : path, in.data, in.len,
+                     verbose);
     fflush(stdout); /* in order with any error that follows, under 2>&1 */
     cli_input_free(&in);
     return 0;
@@ -40,17 +44,14 @@ static int detect_one(const char *path)
 int cmd_detect(int argc, char **argv)
 {
     cli_args a;
-    int rc = cli_args_parse(&a, "detect", argc, argv, 0);
+    int rc = cli_args_parse(&a, "detect", argc, argv, CLI_OPT_VERBOSE);
     if (rc) return rc;
     if (a.help) {
         fputs(help, stdout);
-    } else if (a.file_count == 0) {
-        cli_usage_error("detect", "needs at least one FILE");
-        rc = 2;
-    } else {
+    } else if (!(rc = cli_files_or_stdin(&a, "detect"))) {
         /* Every file is looked at; the exit code is the worst seen. */
         for (size_t i = 0; i < a.file_count; i++) {
-            int one = detect_one(a.files[i]);
+            int one = detect_one(a.files[i], cli_verbose(&a, 1));
             rc = cli_worse_exit(rc, one);
         }
     }

@@ -21,7 +21,9 @@ static const char help[] =
     "  -o, --output OUT    write to OUT instead of standard output\n"
     "  --sync              fsync OUT before the rename, to survive a power loss\n"
     "  --compact           no whitespace at all (as 'conv --to json' writes)\n"
-    CLI_HELP_FORMAT_OPTION
+    CLI_HELP_INPUT_OPTION
+    "  -O NAME[=VALUE]     an option of the input's format, as -I, or of the\n"
+    "                      JSON written (-O indent=4)\n"
     CLI_HELP_OUTPUT_DIR
     CLI_HELP_BATCH
     "  --strict            a Godot 4 value that breaks the engine's rules (a\n"
@@ -76,7 +78,8 @@ int cmd_dump(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_args_parse(&a, "dump", argc, argv,
-                            CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT | CLI_OPT_LIMITS |
+                            CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT |
+                                CLI_OPT_FORMAT_READS | CLI_OPT_INPUT | CLI_OPT_LIMITS |
                                 CLI_OPT_OUTPUT | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR |
                                 CLI_OPT_STRICT);
     if (rc) return rc;

@@ -12,13 +12,14 @@
 
 /* clang-format off */
 static const char help[] =
-    "usage: serval noesis info [OPTIONS] FILE...\n"
+    "usage: serval noesis info [OPTIONS] [FILE...]\n"
     "\n"
-    "Prints what an NSDH file (NoesisGUI 1.x, .nsb) holds: the header (byte\n"
-    "order, version, string width), and per chunk the classes of the component\n"
-    "list with their versions and instance counts, the instance count, the\n"
-    "root instance, and whether metadata describes the data section (then\n"
-    "it is checked that the commands consume every data byte).\n"
+    "Prints what each NSDH FILE (NoesisGUI 1.x, .nsb; none, or '-': standard\n"
+    "input) holds: the header (byte order, version, string width), and per\n"
+    "chunk the classes of the component list with their versions and\n"
+    "instance counts, the instance count, the root instance, and whether\n"
+    "metadata describes the data section (then it is checked that the\n"
+    "commands consume every data byte).\n"
     "\n"
     "Options:\n"
     CLI_HELP_LIMITS
@@ -145,10 +146,7 @@ int cmd_noesis(int argc, char **argv)
     if (rc) return rc;
     if (a.help) {
         fputs(help, stdout);
-    } else if (a.file_count == 0) {
-        cli_usage_error("noesis info", "needs at least one FILE");
-        rc = 2;
-    } else {
+    } else if (!(rc = cli_files_or_stdin(&a, "noesis info"))) {
         for (size_t i = 0; i < a.file_count; i++) {
             int r = info_file(&a, a.files[i]);
             fflush(stdout);

@@ -21,7 +21,8 @@ static const char help[] =
     "\n"
     "Options:\n"
     CLI_HELP_FROM
-    CLI_HELP_FORMAT_OPTION
+    CLI_HELP_INPUT_OPTION
+    "  -O NAME[=VALUE]     the same as -I\n"
     CLI_HELP_BATCH
     "  --strict            a Godot 4 value that breaks the engine's rules (a\n"
     "                      typed container element of another type, ...) is an\n"
@@ -47,10 +48,7 @@ static bool checks_without_tree(const cli_args *a, const sv_format *f)
 static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool validate)
 {
     const sv_format *f = l->format;
-    /* Resonite's Brotli thread is on unless -T 0, as in every command (a
-     * user's -O threads=N comes after, and wins). */
-    bool thread = a->threads != 0 && strcmp(f->name, "resonite") == 0;
-    sv_options opts = cli_format_options(a, thread ? "threads" : NULL, "1");
+    sv_options opts = cli_decode_options(a, f);
     sv_error err;
     sv_error_clear(&err);
     sv_status st;
@@ -87,6 +85,7 @@ static int check_file(cli_args *a, const char *path)
     sv_status st = cli_read_input(path, &l.in);
     if (st != SV_OK) return cli_exit_code(st);
     int rc = cli_input_format(a->from, path, &l.in, &l.format);
+    if (!rc) rc = cli_check_input_options(a, "validate", l.format);
     if (!rc) rc = cli_check_format_options(a, "validate", l.format, NULL);
     if (!rc && !l.format->decode) {
         cli_error("%s: format %s cannot be read", cli_display_name(path), l.format->name);
@@ -117,8 +116,8 @@ int cmd_validate(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_args_parse(&a, "validate", argc, argv,
-                            CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_LIMITS | CLI_OPT_BATCH |
-                                CLI_OPT_STRICT);
+                            CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_FORMAT_READS |
+                                CLI_OPT_INPUT | CLI_OPT_LIMITS | CLI_OPT_BATCH | CLI_OPT_STRICT);
     if (rc) return rc;
     const sv_format *from = NULL;
     if (a.help) {

@@ -19,7 +19,7 @@ _serval() {
     case $prev in
         --from | --to) COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --output-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        -j | --jobs | -T | --threads | -O | --option | --max-depth | --max-alloc | --max-string | --max-decompressed | --max-total | --max-input) return ;;
+        -j | --jobs | -T | --threads | -O | --option | -I | --input-option | --max-depth | --max-alloc | --max-string | --max-decompressed | --max-total | --max-input) return ;;
         -o | --output | --schema) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [ -z "$cmd" ]; then
@@ -32,10 +32,10 @@ _serval() {
     fi
     local opts="--help --schema"
     case $cmd in
-        dump) opts="$opts --from -o --output --output-dir --sync --compact -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
-        conv) opts="$opts --from --to -o --output --output-dir -f --force --sync --lossy --report-all -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
-        validate) opts="$opts --from -O -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
-        detect) opts="$opts" ;;
+        dump) opts="$opts --from -o --output --output-dir --sync --compact -O -I -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
+        conv) opts="$opts --from --to -o --output --output-dir -f --force --sync --lossy --report-all -O -I -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
+        validate) opts="$opts --from -O -I -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
+        detect) opts="$opts -v --verbose" ;;
         noesis) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "info" -- "$cur")); return; } ;;
         resonite)
             [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "tree package" -- "$cur")); return; }

@@ -58,6 +58,14 @@ typedef struct sv_option_desc {
     const char *help; /* one line */
 } sv_option_desc;
 
+/* A probe's score for input that is a cut-off prefix of what the format
+ * reads: its magic or header fits and is consistent, but the body it
+ * announces runs past the input's end. Below every real match, so any format
+ * the whole input fits wins; with nothing else fitting, detection names the
+ * format and its decoder says where the input ends, instead of the input
+ * being of no known format. */
+#define SV_PROBE_TRUNCATED 1
+
 typedef struct sv_format {
     /* sizeof(sv_format) in the library that made the entry: members are
      * only ever appended, and a member lies beyond struct_size when the
@@ -67,7 +75,9 @@ typedef struct sv_format {
     const char *description;     /* one line */
     const char *const *extensions; /* NULL-terminated, without dot: {"json", NULL} */
     /* How sure the format is that the bytes are its own: 0 (no) to 100 (magic
-     * matched). May be NULL (never detected by content). */
+     * matched), or SV_PROBE_TRUNCATED for the start of a file of the format
+     * that the input's end cuts off. May be NULL (never detected by
+     * content). */
     int (*probe)(const uint8_t *data, size_t len);
     sv_status (*decode)(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
                         sv_value *out, sv_error *err);

@@ -5,7 +5,7 @@
  * store_var frames. Each must be detected as godot3, or reported as
  * ambiguous with godot3 among the equally good candidates; no file may be
  * detected as another format. And a file whose Variant is followed by bytes
- * it does not use is not a raw Variant. */
+ * it does not use is not a raw Variant, nor one store_var frame. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -170,11 +170,41 @@ static void test_trailing_bytes_are_not_raw(void **state)
     sv_doc_free(doc);
 }
 
+/* One store_var frame (int 5) and 4 bytes after it: framing=prefixed reads
+ * the frame and refuses the rest at byte 12, its end, unless
+ * trailing=allow. */
+static void test_bytes_after_frame_refused(void **state)
+{
+    (void)state;
+    static const uint8_t in[] = {8, 0, 0, 0, 2, 0, 0, 0, 5, 0, 0, 0, 1, 2, 3, 4};
+    const sv_format *g3 = sv_format_find("godot3");
+    const char *names[] = {"framing", "trailing"};
+    const char *values[] = {"prefixed", "allow"};
+    sv_options o;
+    sv_options_init(&o);
+    o.names = names;
+    o.values = values;
+    o.count = 1;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(g3->decode(doc, in, sizeof in, &o, &v, &err), SV_ERR_TRAILING);
+    assert_int_equal(err.byte_offset, 12);
+    assert_non_null(strstr(err.message, "4 bytes after the store_var frame"));
+    o.count = 2;
+    sv_error_clear(&err);
+    assert_int_equal(g3->decode(doc, in, sizeof in, &o, &v, &err), SV_OK);
+    assert_int_equal(sv_get_int(&v), 5);
+    sv_doc_free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_values_detected),
         cmocka_unit_test(test_trailing_bytes_are_not_raw),
+        cmocka_unit_test(test_bytes_after_frame_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,6 +43,30 @@ static void test_detect(void **state)
     assert_null(sv_format_detect(zeros, sizeof zeros, "zeros.json"));
 }
 
+#if SERVAL_WITH_BSON
+/* A BSON document cut off by the input's end ({"name": "Ann"}, 22 bytes,
+ * without its last 6) is named BSON with SV_PROBE_TRUNCATED, below any whole
+ * match; the whole document scores more, and text fits no BSON at all. */
+static void test_detect_truncated(void **state)
+{
+    (void)state;
+    static const uint8_t doc[] = {0x16, 0, 0, 0, 0x02, 'n', 'a', 'm', 'e', 0, 4, 0,
+                                  0,    0, 'A', 'n', 'n', 0,   0,   0,   0, 0};
+    const sv_format *bson = sv_format_find("bson");
+    sv_format_candidate c[8];
+    size_t n = sv_format_detect_all(doc, sizeof doc - 6, NULL, c, 8);
+    assert_int_equal(n, 1);
+    assert_ptr_equal(c[0].format, bson);
+    assert_int_equal(c[0].score, SV_PROBE_TRUNCATED);
+    n = sv_format_detect_all(doc, sizeof doc - 4, NULL, c, 8); /* still "...Ann\0" cut */
+    assert_int_equal(n, 1);
+    assert_int_equal(c[0].score, SV_PROBE_TRUNCATED);
+    assert_true(bson->probe(doc, sizeof doc) > SV_PROBE_TRUNCATED);
+    const uint8_t text[] = "xyzzy plugh";
+    assert_int_equal(sv_format_detect_all(text, sizeof text - 1, NULL, c, 8), 0);
+}
+#endif
+
 static void test_options(void **state)
 {
     (void)state;
@@ -101,6 +125,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_and_find),
         cmocka_unit_test(test_detect),
+#if SERVAL_WITH_BSON
+        cmocka_unit_test(test_detect_truncated),
+#endif
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_json_format_round_trip),
     };

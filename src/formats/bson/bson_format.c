@@ -18,14 +18,34 @@ static bool bson_type_byte(uint8_t t)
     return (t >= 0x01 && t <= 0x13) || t == 0x7F || t == 0xFF;
 }
 
+/* Whether p[0..left) starts a document that the input's end cuts off: its
+ * length runs past the end, and what follows it is the start of an element,
+ * a BSON type and a whole key of printable bytes (a Godot store_var frame,
+ * whose length may run past a cut too, has a 0 there: no key). */
+static bool cut_off_document(const uint8_t *p, size_t left)
+{
+    if (left < 7) return false;
+    uint32_t n = sv_load_u32le(p);
+    if (n <= left || n > INT32_MAX || !bson_type_byte(p[4])) return false;
+    size_t i = 5;
+    for (; i < left && p[i]; i++) /* ASCII or bytes UTF-8 may hold */
+        if (p[i] < 0x20 || p[i] == 0x7F || p[i] == 0xC0 || p[i] == 0xC1 || p[i] >= 0xF5)
+            return false;
+    return i > 5 && i < left;
+}
+
 /* The whole input must be BSON documents one after another: each length in
  * range, each ending with 00, each first element of a BSON type, the last
  * ending exactly at the input's end. Checking only the first two would take
- * other formats' bytes (a Godot Dictionary, say) for a stream. */
+ * other formats' bytes (a Godot Dictionary, say) for a stream. Documents
+ * whose last one is cut off (or, after whole ones, a length cut short) are
+ * SV_PROBE_TRUNCATED: the decoder then says where the input ends. */
 static int bson_probe(const uint8_t *data, size_t len)
 {
     size_t pos = 0, docs = 0;
     while (pos < len) {
+        if (cut_off_document(data + pos, len - pos)) return SV_PROBE_TRUNCATED;
+        if (len - pos < 4 && docs > 0) return SV_PROBE_TRUNCATED;
         if (len - pos < 5) return 0;
         uint32_t n = sv_load_u32le(data + pos);
         if (n < 5 || n > len - pos || data[pos + n - 1] != 0) return 0;

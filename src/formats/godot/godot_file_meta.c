@@ -4,10 +4,11 @@
  * Framing: without -O framing, the decoder uses the framing the probe finds
  * (raw, one store_var frame, or a stream of them), so a .save file written
  * with FileAccess.store_var reads as it is; an input that fits a raw and a
- * framed reading with different values is refused with a request for one. Raw framing must end at the
- * input's end: bytes after the Variant are an error unless -O trailing=allow
- * (the engine ignores them, but a file with more bytes than its Variant is
- * more likely in another framing or profile than padded).
+ * framed reading with different values is refused with a request for one. Raw
+ * and prefixed framing must end at the input's end: bytes after the Variant
+ * or the frame are an error unless trailing=allow (the engine ignores them,
+ * but a file with more bytes than its Variant is more likely in another
+ * framing or profile than padded, and writing it back would drop them).
  *
  * The framing of a file that is not raw goes into the root's meta, beside
  * any typed-container meta the root already has; the encoder takes it from
@@ -77,8 +78,8 @@ static void hint_framing(const uint8_t *data, size_t len, sv_error *err)
     size_t used = strlen(err->message);
     if (used + 1 < sizeof err->message)
         snprintf(err->message + used, sizeof err->message - used,
-                 "; if this is a store_var/put_var file, try -O framing=prefixed or "
-                 "-O framing=stream");
+                 "; if this is a store_var/put_var file, try -I framing=prefixed or "
+                 "-I framing=stream");
 }
 
 static bool trailing_allowed(const sv_options *opts)
@@ -106,7 +107,7 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
         if (ambiguous)
             return sv_error_set(err, SV_ERR_REFUSED, profile_names[profile], 0,
                                 "ambiguous framing: the %zu bytes are one raw Variant and also "
-                                "store_var frames; name it: -O framing=raw|prefixed|stream",
+                                "store_var frames; name it: -I framing=raw|prefixed|stream",
                                 len);
         if (score > 0) {
             o.framing = f;
@@ -122,8 +123,17 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
     if (o.framing == SV_GODOT_RAW && used < len && !trailing_allowed(opts))
         return sv_error_set(err, SV_ERR_TRAILING, profile_names[profile], used,
                             "%zu bytes after the Variant (raw framing ends at the input's end; "
-                            "-O trailing=allow ignores them, -O framing=prefixed|stream reads "
+                            "-I trailing=allow ignores them, -I framing=prefixed|stream reads "
                             "store_var files)",
+                            len - used);
+    /* One frame read from a longer input: the bytes after it are not the
+     * file's (a raw blob read as a frame, or several frames), and a writer
+     * would drop them. */
+    if (o.framing == SV_GODOT_PREFIXED && used < len && !trailing_allowed(opts))
+        return sv_error_set(err, SV_ERR_TRAILING, profile_names[profile], used,
+                            "%zu bytes after the store_var frame (framing=prefixed reads one "
+                            "frame; -I trailing=allow ignores them, -I framing=stream reads "
+                            "them as more frames)",
                             len - used);
     if (o.framing != SV_GODOT_RAW &&
         !attach_framing(doc, profile, o.framing, o.prefix_big_endian, framing_given, out))

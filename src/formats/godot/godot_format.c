@@ -9,6 +9,11 @@
  * so with the same score and the caller sees an ambiguous input (registry.h);
  * godot-doc is never detected (spec §3.4.1: it must be chosen).
  *
+ * An input that none of these fits but that starts as one of them and is cut
+ * off (a frame's prefix or a Variant's sizes run past its end) gets the
+ * lowest score, SV_PROBE_TRUNCATED, so that a truncated file is named and
+ * its decoder's error reported, rather than no format found.
+ *
  * The framing found this way is also what the decoder uses when no
  * -O framing is given, and the framing of a decoded file is kept in the
  * tree (godot_file_meta.c), so that writing it back needs no option. */
@@ -66,6 +71,50 @@ static bool frames_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *dat
     return n > 0;
 }
 
+/* Whether data[0..len) is the start of one Variant of the profile that the
+ * input's end cuts off: a type the profile has, read until the bytes run out
+ * (SV_ERR_TRUNCATED), not until a byte that does not fit. Running out at the
+ * first size (a header, then a count or length too large for the rest) says
+ * little: eight bytes of anything do that. So the Variant must have been
+ * read past its first 8 bytes. */
+static bool cut_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *data, size_t len)
+{
+    if (len < 4) return false;
+    sv_godot_opts o;
+    sv_godot_opts_init(&o, profile);
+    o.borrow_input = true;
+    size_t used = 0;
+    sv_value v;
+    sv_error err;
+    sv_error_clear(&err);
+    return sv_godot_decode(doc, data, len, &o, &v, &used, &err) == SV_ERR_TRUNCATED &&
+           err.byte_offset != SV_ERROR_NO_OFFSET && err.byte_offset >= 8;
+}
+
+/* Whether data is whole frames (each exactly one Variant) and then one that
+ * the input's end cuts off: a length prefix that runs past the end, a
+ * multiple of 4 as every Variant's size is, and at least the start of a
+ * Variant after it (cut_fit). *frames gets the number of whole frames. */
+static bool frames_cut(sv_doc *doc, sv_godot_profile profile, const uint8_t *data, size_t len,
+                       bool be, size_t *frames)
+{
+    size_t at = 0, n = 0;
+    while (len - at >= 8) {
+        uint32_t size = be ? sv_load_u32be(data + at) : sv_load_u32le(data + at);
+        if (size > len - at - 4) {
+            if (size < 4 || (size & 3) || size > GD_PROBE_MAX ||
+                !cut_fit(doc, profile, data + at + 4, len - at - 4))
+                return false;
+            *frames = n;
+            return true;
+        }
+        if (!exact_fit(doc, profile, data + at + 4, size, true)) return false;
+        at += 4 + (size_t)size;
+        n++;
+    }
+    return false;
+}
+
 int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
                      sv_godot_framing *framing, bool *be, bool *ambiguous)
 {
@@ -100,6 +149,20 @@ int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
             *framing = SV_GODOT_RAW;
             *be = false;
         }
+    }
+    /* Nothing whole fits: the start of a file that was cut off? The
+     * decoder, given the framing found here, then says where it ends. */
+    for (int big = 0; big <= 1 && !score; big++) {
+        if (frames_cut(doc, profile, data, len, big, &frames)) {
+            score = SV_PROBE_TRUNCATED;
+            *framing = frames ? SV_GODOT_STREAM : SV_GODOT_PREFIXED;
+            *be = big;
+        }
+    }
+    if (!score && data[0] != 0 && cut_fit(doc, profile, data, len)) {
+        score = SV_PROBE_TRUNCATED;
+        *framing = SV_GODOT_RAW;
+        *be = false;
     }
     sv_doc_free(doc);
     return score;
@@ -146,7 +209,7 @@ static const char *const no_extensions[] = {NULL};
                     "read: default what fits, write: default the tree's $meta, else raw"},         \
         {"prefix", "le (default) or be: byte order of the length prefix (StreamPeer.big_endian)"}, \
     {                                                                                              \
-        "trailing", "read, raw framing: allow bytes after the Variant (ignored, as the engine does)" \
+        "trailing", "read: allow bytes after the raw Variant or the one frame (ignored, as the engine does)" \
     }
 
 static const sv_option_desc godot4_options[] = {

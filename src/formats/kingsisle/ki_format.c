@@ -73,10 +73,11 @@ static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
     return st;
 }
 
-/* BINd is certain; a bare stream has no magic, so only --from picks it. */
+/* BINd is certain, even with the rest cut off (the decoder then says where
+ * it ends); a bare stream has no magic, so only --from picks it. */
 static int ki_probe(const uint8_t *data, size_t len)
 {
-    if (len >= 8 && sv_load_u32le(data) == KI_BIND_MAGIC) return 100;
+    if (len >= 4 && sv_load_u32le(data) == KI_BIND_MAGIC) return 100;
     return 0;
 }
 

@@ -106,9 +106,10 @@ static sv_status sniff_legacy(const uint8_t *data, size_t len, const sv_alloc *a
                               sv_resonite_compression *out)
 {
     *out = SV_RESONITE_NONE;
-    if (sv_rs_lzma_sniff(data, len)) {
+    /* a cut-off payload counts: its decoder then says where it ends */
+    if (sv_rs_lzma_sniff(data, len, NULL)) {
         *out = SV_RESONITE_LZMA;
-    } else if (sv_rs_lz4net_sniff(data, len)) {
+    } else if (sv_rs_lz4net_sniff(data, len, NULL)) {
         *out = SV_RESONITE_LZ4;
     } else {
         sv_status st = sv_rs_brotli_sniff(data, len, a);
@@ -161,7 +162,7 @@ sv_status sv_rs_container(const uint8_t *data, size_t len, const sv_resonite_opt
         if (c.compression == SV_RESONITE_NONE)
             return sv_error_set(err, SV_ERR_SYNTAX, RESONITE_FORMAT, 0,
                                 "no FrDT header, and not a legacy LZMA, LZ4 or Brotli data "
-                                "tree (name it with -O container=brotli|lzma|lz4)");
+                                "tree (name it with -I container=brotli|lzma|lz4)");
     }
     *out = c;
     *off_out = off;

@@ -158,18 +158,30 @@ bool sv_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out)
     return sv_buf_ok(out);
 }
 
-bool sv_rs_lz4net_sniff(const uint8_t *in, size_t len)
+bool sv_rs_lz4net_sniff(const uint8_t *in, size_t len, bool *cut)
 {
     const uint8_t *p = in, *end = in + len;
     uint64_t flags, orig, stored;
     const char *why;
+    if (cut) *cut = false;
     if (!chunk_header(&p, end, &flags, &orig, &stored, &why)) return false;
-    if (flags > 3 || orig < 4 || stored > (uint64_t)(end - p) || orig > INT32_MAX) return false;
+    if (flags > 3 || orig < 4 || orig > INT32_MAX) return false;
+    /* a first chunk the input's end cuts off: a weaker sign, so only a
+     * compressed one (lz4net stores a chunk raw only when LZ4 cannot
+     * shrink it, never the start of a BSON document), whose start must
+     * still give a BSON length */
+    size_t there = (size_t)(end - p);
+    bool cut_off = stored > there;
+    if (cut_off && !(flags & CHUNK_COMPRESSED)) return false;
+    size_t have = cut_off ? there : (size_t)stored;
     uint8_t first[4];
     if (flags & CHUNK_COMPRESSED) {
-        if (stored > orig || !sv_lz4_block_head(p, (size_t)stored, first, 4)) return false;
+        if (stored > orig || !sv_lz4_block_head(p, have, first, 4)) return false;
     } else {
+        if (have < 4) return false;
         memcpy(first, p, 4);
     }
-    return sv_rs_bson_size(first) != 0;
+    if (sv_rs_bson_size(first) == 0) return false;
+    if (cut) *cut = cut_off;
+    return true;
 }

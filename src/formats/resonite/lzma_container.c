@@ -61,11 +61,23 @@ bool sv_rs_lzma_encode(const uint8_t *in, size_t len, sv_buf *out)
     return true;
 }
 
-bool sv_rs_lzma_sniff(const uint8_t *in, size_t len)
+bool sv_rs_lzma_sniff(const uint8_t *in, size_t len, bool *cut)
 {
+    if (cut) *cut = false;
     if (len < LZMA_HEADER + 5 || in[0] > 224) return false;
     uint64_t usize = sv_load_u64le(in + 5), csize = sv_load_u64le(in + 13);
-    return usize >= 5 && usize <= INT32_MAX && csize == len - LZMA_HEADER;
+    if (usize < 5 || usize > INT32_MAX) return false;
+    if (csize == len - LZMA_HEADER) return true;
+    /* compressed bytes announced, fewer there: a weaker sign than sizes
+     * that match, so only with the properties the 7-Zip SDK's defaults
+     * give (lc 3, lp 0, pb 2: 0x5D), a dictionary of at least 4 KiB, and
+     * no more compressed bytes than LZMA makes of the size announced */
+    if (csize > len - LZMA_HEADER && csize <= usize + usize / 2 + 1024 && in[0] == 0x5D &&
+        sv_load_u32le(in + 1) >= 4096) {
+        if (cut) *cut = true;
+        return true;
+    }
+    return false;
 }
 
 sv_status sv_rs_brotli_sniff(const uint8_t *in, size_t len, const sv_alloc *a)

@@ -190,8 +190,9 @@ static int resonite_probe(const uint8_t *data, size_t len)
 {
     if (len >= 4 && memcmp(data, "FrDT", 4) == 0) return 100;
     /* spec A.2.2: legacy files have no magic; these look inside */
-    if (sv_rs_lzma_sniff(data, len)) return 40;
-    if (sv_rs_lz4net_sniff(data, len)) return 30;
+    bool cut = false;
+    if (sv_rs_lzma_sniff(data, len, &cut)) return cut ? SV_PROBE_TRUNCATED : 40;
+    if (sv_rs_lz4net_sniff(data, len, &cut)) return cut ? SV_PROBE_TRUNCATED : 30;
     if (sv_rs_brotli_sniff(data, len, NULL) == SV_OK) return 20; /* a probe has no allocator */
     return 0;
 }

@@ -33,14 +33,18 @@ uint64_t sv_rs_bson_head(const uint8_t *head, const char **why);
 sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
                               sv_error *err);
 bool sv_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out);
-/* Whether in looks like an lz4net stream holding BSON (for sniffing). */
-bool sv_rs_lz4net_sniff(const uint8_t *in, size_t len);
+/* Whether in looks like an lz4net stream holding BSON (for sniffing), or the
+ * start of one that the input's end cuts off in its first chunk (then *cut
+ * is set, when cut is not NULL). */
+bool sv_rs_lz4net_sniff(const uint8_t *in, size_t len, bool *cut);
 
 /* The 7-Zip SDK LZMA layout (spec A.3.2). */
 sv_status sv_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
                             sv_error *err);
 bool sv_rs_lzma_encode(const uint8_t *in, size_t len, sv_buf *out);
-bool sv_rs_lzma_sniff(const uint8_t *in, size_t len);
+/* Whether in looks like Resonite's LZMA layout, whole, or cut off by the
+ * input's end after its header (then *cut is set, when cut is not NULL). */
+bool sv_rs_lzma_sniff(const uint8_t *in, size_t len, bool *cut);
 
 /* A Brotli payload decoded straight into the tree when its BSON length is
  * plausible (brotli_tree.c); *handled false: use the general path.
