@@ -5,6 +5,7 @@
 #include "cli_args.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
+#include "serval/config.h"
 
 /* One line of source per line of output. */
 /* clang-format off */
@@ -13,12 +14,19 @@ static const char help[] =
     "\n"
     "Lists the formats serval knows: name, whether it can read and write it,\n"
     "file extensions and a description, then the format's options for -O.\n"
+    "O3DE JSON (when built) is listed last: not a --from/--to format, JSON\n"
+    "text read into and written from a schema type by 'serval o3de'.\n"
     "\n"
     "Options:\n"
     CLI_HELP_HELP
     "\n"
     CLI_HELP_EXIT;
 /* clang-format on */
+
+static void print_line(const char *name, const char *can, const char *exts, const char *desc)
+{
+    printf("%-9s %-11s %-11s %s\n", name, can, exts, desc);
+}
 
 static void print_format(const sv_format *f)
 {
@@ -30,7 +38,7 @@ static void print_format(const sv_format *f)
         used += (size_t)n;
     }
     const char *can = f->decode && f->encode ? "read/write" : f->decode ? "read" : "write";
-    printf("%-9s %-11s %-11s %s\n", f->name, can, used ? exts : "-", f->description);
+    print_line(f->name, can, used ? exts : "-", f->description);
     for (const sv_option_desc *d = f->options; d && d->name; d++)
         printf("  -O %-12s %s\n", d->name, d->help);
 }
@@ -50,6 +58,13 @@ int cmd_formats(int argc, char **argv)
         const sv_format *const *all = sv_formats(&count);
         for (size_t i = 0; i < count; i++)
             print_format(all[i]);
+#if SERVAL_WITH_O3DE
+        /* Not in the codec table: O3DE JSON has no tree of its own, it is
+         * JSON read through the types of a schema (docs/formats/o3de.md). */
+        print_line("o3de", "load/store", ".prefab .setreg",
+                   "O3DE JSON serialization through a schema type (serval o3de load, store, "
+                   "validate, strip-defaults; not for --from/--to)");
+#endif
     }
     cli_args_free(&a);
     return rc;
