@@ -18,23 +18,32 @@ FUZZ_SECONDS      ?= 600
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: run test deps deps-test build build-asan build-release bench clean install install-only fuzz fuzz-short web
+.PHONY: run run-demo test deps deps-test build build-asan build-release bench clean install install-only fuzz fuzz-short web
 
 # Builds only the library and the command (no tests, benchmark or fuzz
-# replays), dumps a save game Godot 3 wrote with store_var, then raises the
-# player's gold with jq and writes the save back.
+# replays), then runs the demo.
 run: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSERVAL_TESTS=OFF -DSERVAL_BENCH=OFF -DSERVAL_EXAMPLES=OFF >/dev/null
 	cmake --build $(BUILD) -j$(JOBS) --target serval
-	@echo '$$ $(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)'
-	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)
-	@echo '$$ ... | jq ".\"$$map\".player.gold = 9999" | serval conv -o $(BUILD)/edited.godot3 -'
-	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE) \
-	  | jq '."$$map".player.gold = 9999' \
-	  | ./$(BUILD)/serval conv -o $(BUILD)/edited.godot3 -
-	@echo '$$ $(BUILD)/serval dump --from godot3 -O framing=prefixed $(BUILD)/edited.godot3 | jq ".\"$$map\".player.gold"'
-	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(BUILD)/edited.godot3 | jq '."$$map".player.gold'
+	@$(MAKE) --no-print-directory run-demo
+
+# The demo of make run, with the serval BUILD holds: dumps a save game Godot 3
+# wrote with store_var, then raises the player's gold with jq and writes the
+# save back. Each command is echoed as it is run, so it can be pasted into a
+# shell in this directory (tests/docs/make-run.sh checks that it can).
+DEMO_DUMP = $(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)
+DEMO_EDIT = $(DEMO_DUMP) | jq '."$$map".player.gold = 9999' | $(BUILD)/serval conv -o $(BUILD)/edited.godot3
+DEMO_SHOW = $(BUILD)/serval dump --from godot3 -O framing=prefixed $(BUILD)/edited.godot3 \
+  | jq '."$$map".player.gold'
+# $(call demo,COMMAND): prints "$ COMMAND" (quoted for the shell as it is),
+# then runs it.
+demo = printf '$$ %s\n' '$(subst ','\'',$(1))' && $(1)
+
+run-demo:
+	@$(call demo,$(DEMO_DUMP))
+	@$(call demo,$(DEMO_EDIT))
+	@$(call demo,$(DEMO_SHOW))
 	@echo 'The command is $(BUILD)/serval; "make install" puts it in $(PREFIX)/bin.'
 
 test: deps-test build build-asan build-release
