@@ -2,6 +2,9 @@
 # chains install, configure, build and run.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+# make test also builds the library and the command as Release, once with gcc
+# and once with clang: RELEASE_BUILD-gcc, RELEASE_BUILD-clang.
+RELEASE_BUILD ?= build-release
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE    ?= examples/player.godot3
 # Seconds per fuzz target: a short fixed budget in make test (and so in CI),
@@ -15,27 +18,35 @@ FUZZ_SECONDS      ?= 600
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: run test deps deps-test build build-asan bench clean install install-only fuzz fuzz-short web
+.PHONY: run run-demo test deps deps-test build build-asan build-release bench clean install install-only fuzz fuzz-short web
 
-# Builds only the library (static and shared: the Python module loads the
-# latter) and the command (no tests, benchmark or fuzz
-# replays), dumps a save game Godot 3 wrote with store_var, then raises the
-# player's gold with jq and writes the save back.
+# Builds only the library and the command (no tests, benchmark or fuzz
+# replays), then runs the demo.
 run: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSERVAL_WERROR=ON \
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSERVAL_TESTS=OFF -DSERVAL_BENCH=OFF -DSERVAL_EXAMPLES=OFF >/dev/null
 	cmake --build $(BUILD) -j$(JOBS) --target serval serval_shared
-	@echo '$$ $(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)'
-	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)
-	@echo '$$ ... | jq ".\"$$map\".player.gold = 9999" | serval conv -o $(BUILD)/edited.godot3 -'
-	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE) \
-	  | jq '."$$map".player.gold = 9999' \
-	  | ./$(BUILD)/serval conv -o $(BUILD)/edited.godot3 -
-	@echo '$$ $(BUILD)/serval dump --from godot3 -O framing=prefixed $(BUILD)/edited.godot3 | jq ".\"$$map\".player.gold"'
-	@./$(BUILD)/serval dump --from godot3 -O framing=prefixed $(BUILD)/edited.godot3 | jq '."$$map".player.gold'
+	@$(MAKE) --no-print-directory run-demo
+
+# The demo of make run, with the serval BUILD holds: dumps a save game Godot 3
+# wrote with store_var, then raises the player's gold with jq and writes the
+# save back. Each command is echoed as it is run, so it can be pasted into a
+# shell in this directory (tests/docs/make-run.sh checks that it can).
+DEMO_DUMP = $(BUILD)/serval dump --from godot3 -O framing=prefixed $(EXAMPLE)
+DEMO_EDIT = $(DEMO_DUMP) | jq '."$$map".player.gold = 9999' | $(BUILD)/serval conv -o $(BUILD)/edited.godot3
+DEMO_SHOW = $(BUILD)/serval dump --from godot3 -O framing=prefixed $(BUILD)/edited.godot3 \
+  | jq '."$$map".player.gold'
+# $(call demo,COMMAND): prints "$ COMMAND" (quoted for the shell as it is),
+# then runs it.
+demo = printf '$$ %s\n' '$(subst ','\'',$(1))' && $(1)
+
+run-demo:
+	@$(call demo,$(DEMO_DUMP))
+	@$(call demo,$(DEMO_EDIT))
+	@$(call demo,$(DEMO_SHOW))
 	@echo 'The command is $(BUILD)/serval; "make install" puts it in $(PREFIX)/bin.'
 
-test: deps-test build build-asan
+test: deps-test build build-asan build-release
 	@bash scripts/install-web-deps.sh
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
@@ -68,6 +79,18 @@ build-asan: deps-test
 	  -DSERVAL_BENCH=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
+# Release (-O3) builds warn where RelWithDebInfo (-O2) does not (gcc's
+# -Wmaybe-uninitialized sees more after more inlining), and Release is what
+# many users build. Only the library and the command, with the options a user
+# has (no tests, benchmark or examples); nothing is run.
+build-release: deps-test
+	@for cc in gcc clang; do \
+	  echo "Release build with $$cc: $(RELEASE_BUILD)-$$cc"; \
+	  CC=$$cc cmake -S . -B $(RELEASE_BUILD)-$$cc -DCMAKE_BUILD_TYPE=Release -DSERVAL_WERROR=ON \
+	    -DSERVAL_TESTS=OFF -DSERVAL_BENCH=OFF -DSERVAL_EXAMPLES=OFF >/dev/null && \
+	  cmake --build $(RELEASE_BUILD)-$$cc -j$(JOBS) --target serval serval_shared || exit 1; \
+	done
+
 # The npm peers (bench/node/) are installed from the lock file; the benchmark
 # skips them with a message when Node.js is missing.
 bench: build
@@ -95,4 +118,4 @@ install-only:
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(RELEASE_BUILD)-gcc $(RELEASE_BUILD)-clang build-fuzz

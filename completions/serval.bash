@@ -13,14 +13,16 @@ _serval() {
             *) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
-    local commands="formats detect dump conv validate noesis resonite schema version help"
+    local commands="formats detect dump conv validate noesis o3de resonite schema kingsisle version help"
     local formats
-    formats=$(serval formats 2>/dev/null | awk '/^[a-z]/ {print $1}')
+    # Only the formats that read or write: o3de (load/store) is not one of
+    # --from/--to's.
+    formats=$(serval formats 2>/dev/null | awk '/^[a-z]/ && $2 ~ /^(read|write)/ {print $1}')
     case $prev in
         --from | --to) COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --output-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        -j | --jobs | -T | --threads | -O | --option | -I | --input-option | --max-depth | --max-alloc | --max-string | --max-decompressed | --max-total | --max-input) return ;;
-        -o | --output | --schema) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -j | --jobs | -T | --threads | -O | --option | --max-depth | --max-alloc | --max-string | --max-decompressed | --type) return ;;
+        -o | --output | --schema | --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [ -z "$cmd" ]; then
         if [[ $cur == -* ]]; then
@@ -32,15 +34,22 @@ _serval() {
     fi
     local opts="--help --schema"
     case $cmd in
-        dump) opts="$opts --from -o --output --output-dir --sync --compact -O -I -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
+        dump) opts="$opts --from -o --output --output-dir --sync --compact --strict -O -I -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
         conv) opts="$opts --from --to -o --output --output-dir -f --force --sync --lossy --report-all -O -I -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
-        validate) opts="$opts --from -O -I -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
+        validate) opts="$opts --from --strict -O -I -r -j -T -q -v --progress --no-progress --max-depth --max-alloc --max-string --max-decompressed --max-input" ;;
         detect) opts="$opts -v --verbose" ;;
         noesis) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "info" -- "$cur")); return; } ;;
         resonite)
             [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "tree package" -- "$cur")); return; }
-            [ "${COMP_WORDS[i + 1]}" = package ] && [ "${COMP_WORDS[i + 2]}" = extract ] &&
-                opts="$opts -o --output --sync --max-total --max-depth --max-alloc --max-string --max-decompressed" ;;
+            [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = package ] &&
+                { COMPREPLY=($(compgen -W "list extract dump pack" -- "$cur")); return; }
+            opts="$opts -o --output --sync --compact -O --max-total --max-depth --max-alloc --max-string --max-decompressed" ;;
+        kingsisle)
+            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "hash types" -- "$cur")); return; }
+            opts="$opts --properties" ;;
+        o3de)
+            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults" -- "$cur")); return; }
+            opts="$opts --type --clear-containers --keep-defaults --report --report-all --no-imports --allow-partial --max-depth --max-alloc --max-string --max-decompressed" ;;
         schema) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "check show" -- "$cur")); return; } ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")); return ;;
         version) return ;;

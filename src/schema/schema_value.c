@@ -171,6 +171,10 @@ static sv_status enum_out(rctx *r, const sv_schema_enum *e, uint64_t bits, sv_va
 static sv_status enum_name(rctx *r, const sv_schema_enum *e, const char *p, size_t n,
                            uint64_t *bits)
 {
+    /* *bits is written on every path, the failure too, so a caller never
+     * holds an unset value (gcc -O3 cannot see that the failure status is
+     * never SV_OK). */
+    *bits = 0;
     while (n && *p == ' ')
         p++, n--;
     while (n && p[n - 1] == ' ')

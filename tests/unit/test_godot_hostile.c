@@ -62,8 +62,9 @@ static int for_each_oracle(void (*fn)(const char *, const uint8_t *, size_t, voi
     int n = 0;
     for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
         if (line[0] == '#') continue;
-        char *f[6];
-        tg_split_tabs(line, f, 6);
+        char *f[6] = {0};
+        /* f[2] is read below: a short line is a broken index, not a vector */
+        if (tg_split_tabs(line, f, 6) != 6) fail_msg("index line without 6 fields: %s", line);
         if (strstr(f[2], "framing")) continue; /* raw Variants only */
         char path[256];
         snprintf(path, sizeof path, "vectors/godot/oracle/%s.bin", f[0]);

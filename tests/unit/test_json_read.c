@@ -442,7 +442,8 @@ static void test_f32_against_strtof(void **state)
 static void test_f64_against_strtod(void **state)
 {
     (void)state;
-    char text[200], json[256];
+    /* json holds text twice plus the brackets, whatever text holds */
+    char text[200], json[2 * sizeof text + 32];
     for (int i = 0; i < 20000; i++) {
         int nd = 1 + (int)(rnd() % 25), n = 0;
         if (rnd() & 1) text[n++] = '-';

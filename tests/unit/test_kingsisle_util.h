@@ -81,7 +81,8 @@ static inline sv_kingsisle_types *kt_types(const char *name)
 static inline void kt_config(const char *name, sv_kingsisle_opts *o)
 {
     char file[256];
-    snprintf(file, sizeof file, "%s.config.json", name);
+    int n = snprintf(file, sizeof file, "%s.config.json", name);
+    if (n < 0 || (size_t)n >= sizeof file) fail_msg("fixture name too long: %s", name);
     size_t len;
     uint8_t *text = kt_sample(file, &len);
     assert_non_null(text);

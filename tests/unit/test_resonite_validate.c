@@ -44,7 +44,9 @@ static uint8_t *big_bson(size_t size, size_t *len, size_t *bool_at)
         p += 3;
         b[p] = 9, b[p + 1] = b[p + 2] = b[p + 3] = 0;
         p += 4;
-        snprintf((char *)b + p, 9, "%08zx", i);
+        /* an ID of exactly 8 hex digits (the string's 9 bytes), unique while
+         * n stays below 2^32 */
+        snprintf((char *)b + p, 9, "%08x", (unsigned)(i & 0xffffffffu));
         p += 9;
         b[p++] = 0x02;
         memcpy(b + p, "Data", 5);

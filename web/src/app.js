@@ -48,6 +48,7 @@
     selected: null,
     root: null,
     busy: false,
+    ready: false, // the library has started in the worker
   };
   // For tests and measurements: the last load's time in ms, a counter of
   // finished operations, and of finished type list changes (done or refused).
@@ -143,8 +144,22 @@
   }
 
   // ---- opening ------------------------------------------------------------------
+  // The worker starts the WebAssembly library (init, libraryReady below) while
+  // the page already takes files: one chosen or dropped before the library
+  // runs waits for it, "loading…" meanwhile, and only the last one chosen
+  // opens. False when the library did not start (the message says why) or a
+  // later file was chosen.
+  let picks = 0;
+  async function whenReady(name) {
+    const pick = ++picks;
+    if (!state.ready) status(`loading… ${name} opens once the library has started.`);
+    const ok = await libraryReady;
+    return ok && pick === picks;
+  }
+
   async function openFile(file) {
     message('');
+    if (!(await whenReady(file.name))) return;
     const t0 = performance.now();
     const r = await busy(() => call('open', { file }));
     if (!r) return;
@@ -214,6 +229,7 @@
 
   async function importJson(file) {
     message('');
+    if (!(await whenReady(file.name))) return;
     const t0 = performance.now();
     const r = await busy(() => call('importJson', { file }));
     if (!r) return;
@@ -602,11 +618,16 @@
     download: () => encodeShown(),
   };
 
-  call('init').then((r) => {
+  const libraryReady = call('init').then((r) => {
     state.formats = r.formats;
+    state.ready = true;
     fillFormats([]);
     $('format-select').disabled = true;
     $('types-button').hidden = !r.formats.some((f) => KINGSISLE.has(f.name));
     document.body.dataset.ready = '1';
-  }, (e) => message(`The library did not start: ${e.message}`));
+    return true;
+  }, (e) => {
+    message(`The library did not start: ${e.message}`);
+    return false;
+  });
 })();

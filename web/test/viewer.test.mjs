@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   CLI, ROOT, SAMPLES, TMP, cli, cliEdit, download, foreignRequests, launch, openFile, openViewer,
-  recordRequests, waitFor,
+  recordRequests, VIEWER, waitFor,
 } from './helpers.mjs';
 
 let context;
@@ -646,6 +646,42 @@ test('search in the 50 MB file: stopped, then an index built once, hits in tree 
     `${Math.round(floats.scanMs)} ms (first 200 hits)`;
   t.diagnostic(line);
   console.log(line);
+});
+
+test('a file chosen while the library is still starting waits ("loading…"), then opens with no error', async () => {
+  const early = await context.newPage();
+  const errors = [];
+  early.on('pageerror', (e) => errors.push(e.message));
+  // The worker starts the WebAssembly module when the page sends it "init".
+  // Held back here until the file has been chosen, the module is still
+  // starting when the file comes, however fast this machine is.
+  await early.addInitScript(() => {
+    const RealWorker = Worker;
+    window.Worker = class extends RealWorker {
+      postMessage(m, transfer) {
+        if (m && m.op === 'init' && !window.releaseInit) {
+          window.releaseInit = () => super.postMessage(m, transfer);
+          return;
+        }
+        super.postMessage(m, transfer);
+      }
+    };
+  });
+  await early.goto('file://' + VIEWER);
+  await waitFor(early, () => typeof window.releaseInit === 'function');
+  await early.setInputFiles('#file-input', GODOT_SAVE);
+  const shown = () => (document.getElementById('message').hidden ? '' : document.getElementById('message').textContent) ||
+    (/loading…/.test(document.getElementById('status').textContent) ? 'loading' : '');
+  await waitFor(early, shown);
+  assert.equal(await early.evaluate(shown), 'loading', 'the page says it is loading, and shows no error');
+  assert.equal(await early.evaluate(() => window.servalViewer.loads), 0);
+  await early.evaluate(() => window.releaseInit());
+  await waitFor(early, () => window.servalViewer.loads > 0 || !document.getElementById('message').hidden);
+  assert.equal(await early.isVisible('#message'), false, 'no error once the library runs');
+  assert.match(await early.textContent('#status'), /^save\.godot4\.bin, .* read as godot4/);
+  assert.ok(await early.locator('#tree .row').count() > 1, 'the tree is shown');
+  assert.deepEqual(errors, []);
+  await early.close();
 });
 
 test('nothing left the machine: every request was the page or its worker', () => {

@@ -56,10 +56,13 @@ static void block_end(enc *e, size_t at)
 static sv_status get_uint(enc *e, const sv_value *map, const char *key, uint64_t max, bool need,
                           uint64_t def, uint64_t *out)
 {
+    /* *out is written on every path, errors too: the callers test the status
+     * and never read it after a failure, but the compiler (gcc -O3) cannot
+     * see that type_error never returns SV_OK. */
+    *out = def;
     const sv_value *v = sv_map_getz(map, key);
     if (!v) {
         if (need) return type_error(e, key, "missing");
-        *out = def;
         return SV_OK;
     }
     if ((v->kind == SV_INT && v->as.i >= 0) || v->kind == SV_UINT) {
