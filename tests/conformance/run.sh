@@ -75,24 +75,39 @@ count() { # FORMAT PATH ok|fail [MESSAGE]
 }
 
 # The edit: the first number leaf outside "$" bookkeeping ($meta, $raw,
-# $class, $ref, $str, $elem and map keys) changes to a value every width and
-# float type holds exactly: a whole number becomes 0 (0 becomes 1), any
-# other 0.5. No such leaf: the first plain bool is flipped. Prints nothing
-# when the tree has neither.
+# $bool, $class, $ref, $str, $elem, map keys and the bit count of a raw
+# KingsIsle value) changes to a value every width holds: a whole number
+# becomes 1 (1 becomes 2; not 0, which is a null object id), any other 0.1.
+# No such leaf: the first plain bool is flipped. Prints nothing when the
+# tree has neither.
 EDIT_FILTER='
 def bookkeeping: map(select(type == "string")) |
-  any(. == "$meta" or . == "$raw" or . == "$class" or . == "$ref" or . == "$str" or . == "$elem"
-      or . == "$uint" or . == "$int" or startswith("$$"));
-def mapkey($p): ($p | length) >= 2 and ($p[-1] == 0) and ($p[-2] | type == "number")
-  and (($p | length) >= 3) and ($p[-3] == "$map");
-[paths(type == "number") | select((bookkeeping | not) and (mapkey(.) | not))] as $n
-| [paths(type == "boolean") | select(bookkeeping | not)] as $b
+  any(. == "$meta" or . == "$raw" or . == "$bool" or . == "$class" or . == "$ref" or . == "$str"
+      or . == "$elem" or . == "$uint" or . == "$int" or startswith("$$"));
+def mapkey($p): ($p | length) >= 3 and ($p[-1] == 0) and ($p[-2] | type == "number")
+  and ($p[-3] == "$map");
+def rawbits($p): ($p | length) >= 1 and $p[-1] == "bits";
+. as $t
+| [paths(type == "number") | select((bookkeeping | not) and (mapkey(.) | not) and (rawbits(.) | not))] as $n
+| [paths(type == "boolean") | select((bookkeeping | not) and (mapkey(.) | not))] as $b
 | if ($n | length) > 0 then
-    ($n[0]) as $p | getpath($p) as $v
-    | {path: $p, value: (if $v == 0 then 1 elif $v == ($v | floor) then 0 else 0.5 end)}
+    ($n[0]) as $p | ($t | getpath($p)) as $v
+    | {path: $p, value: (if $v == ($v | floor) then (if $v == 1 then 2 else 1 end) else 0.1 end)}
   elif ($b | length) > 0 then
-    ($b[0]) as $p | {path: $p, value: (getpath($p) | not)}
+    ($b[0]) as $p | {path: $p, value: ($t | getpath($p) | not)}
   else empty end'
+
+# A tree as jq compares it after an edit: without the $meta records, which
+# keep bytes only while the value they stand for is unchanged, and without
+# the {"$array": ...} / {"$map": {...}} wrappers that only carried them.
+NORMALIZE='walk(if type == "object" then del(."$meta")
+  | (if keys == ["$array"] then ."$array"
+     elif keys == ["$map"] and (."$map" | type) == "object" then ."$map"
+     else . end)
+  else . end)'
+
+RECORDS='[paths(type == "object" and has("$meta")) | select(length > 0)] | length > 0
+  or (type == "object" and has("$meta") and (has("$array") or has("$map")))'
 
 COMPRESSED_RE='\.(brson|7zbson|lz4bson)$'
 
@@ -182,12 +197,16 @@ edit_case() {
         return
     fi
     # The output read back is the edited tree, compared as jq sees both.
-    if ! "$SERVAL" dump --from "$fmt" "${in_opts[@]}" edit.out 2>err.txt | jq -S . >back.json \
-        || ! jq -S . edited.json | cmp -s - back.json; then
+    if ! "$SERVAL" dump --from "$fmt" "${in_opts[@]}" edit.out 2>err.txt | jq -S "$NORMALIZE" >back.json \
+        || ! jq -S "$NORMALIZE" edited.json | cmp -s - back.json; then
         count "$fmt" edit fail "$label ($fmt): edit $edit: the output does not read back as the edited tree $(head -c 200 err.txt)"
         return
     fi
-    if [[ ! "$file" =~ $COMPRESSED_RE ]] && ! window_ok "$file" edit.out; then
+    # Bytes kept in records below the root (repeated keys, header bits, raw
+    # items) are given up by the edit when they stand for the edited value,
+    # so the window holds only where there are none.
+    if [[ ! "$file" =~ $COMPRESSED_RE ]] \
+        && [ "$(jq "$RECORDS" dump.json)" = false ] && ! window_ok "$file" edit.out; then
         count "$fmt" edit fail "$label ($fmt): edit $edit changed bytes outside one 8-byte window"
         return
     fi
