@@ -567,6 +567,62 @@ static const char *close_form(jr *r, const char *p, const char *name)
     return NULL;
 }
 
+/* The offset of the first byte of s that is not WTF-8, or len: UTF-8 in
+ * which a surrogate U+D800..U+DFFF may stand alone (ED A0..BF xx), but a high
+ * one directly followed by a low one may not (WTF-8 writes that pair as one
+ * 4-byte sequence). What a string from UTF-16 can hold. */
+static size_t wtf8_prefix(const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str, *e = s + len;
+    for (const unsigned char *c = s; c < e;) {
+        int n = sv_jr_utf8_seq(c, e);
+        if (n > 0) {
+            c += n;
+            continue;
+        }
+        bool surrogate = e - c >= 3 && c[0] == 0xED && c[1] >= 0xA0 && (c[2] & 0xC0) == 0x80;
+        if (!surrogate) return (size_t)(c - s);
+        if (c[1] <= 0xAF && e - c >= 6 && c[3] == 0xED && c[4] >= 0xB0 && (c[5] & 0xC0) == 0x80)
+            return (size_t)(c - s); /* a high surrogate and a low one: a pair */
+        c += 3;
+    }
+    return len;
+}
+
+/* $utf16: a string (lone surrogate escapes allowed, as older writers put
+ * them), or {"$str": [pieces]} whose bytes are WTF-8 (surrogates as integer
+ * pieces, the writer's form: {"$utf16": {"$str": ["a", 55296]}}). */
+static const char *utf16_form(jr *r, const char *p, const char *name, sv_value *out)
+{
+    const char *q;
+    if (p < r->end && *p == '"') {
+        q = sv_jr_string_value(r, p, out, true);
+    } else if (p < r->end && *p == '{') {
+        const char *at = p;
+        q = expect_lit(r, p + 1, "\"$str\"", name);
+        if (!q || !(q = expect_lit(r, q, ":", name))) return NULL;
+        WS_OR_NULL(q);
+        q = str_form(r, q, "$str", out);
+        if (!q || !(q = close_form(r, q, "$str"))) {
+            sv_jr_path_name(r, "$str");
+            return NULL;
+        }
+        size_t ok = wtf8_prefix(out->as.str, out->len);
+        if (ok < out->len) {
+            sv_jr_fail(r, at, SV_ERR_UTF8,
+                       "%s: byte %zu of the string is not WTF-8 (a UTF-16 string holds text and "
+                       "lone surrogates; a high surrogate and a low one in a row are one character)",
+                       name, ok);
+            return NULL;
+        }
+    } else {
+        sv_jr_type_error(r, p, name, "a string or {\"$str\": [pieces]}");
+        return NULL;
+    }
+    if (q) *out = sv_with_flags(*out, SV_F_UTF16);
+    return q;
+}
+
 const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
 {
     const char *name = form_name(form);
@@ -576,15 +632,7 @@ const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
     case JF_WIDE: q = int_form(r, p, (sv_elem)form.elem, false, name, out); break;
     case JF_FLOAT: q = float_form(r, p, (sv_elem)form.elem, name, out); break;
     case JF_BYTES: q = bytes_form(r, p, name, out); break;
-    case JF_UTF16:
-        if (p >= r->end || *p != '"') {
-            sv_jr_type_error(r, p, name, "a string");
-            q = NULL;
-        } else {
-            q = sv_jr_string_value(r, p, out, true);
-            if (q) *out = sv_with_flags(*out, SV_F_UTF16);
-        }
-        break;
+    case JF_UTF16: q = utf16_form(r, p, name, out); break;
     case JF_REF: q = ref_form(r, p, name, out); break;
     case JF_STR: q = str_form(r, p, name, out); break;
     case JF_BOOL: q = bool_form(r, p, name, out); break;

@@ -112,7 +112,18 @@ static sv_status write_string_value(sv_jw *w, const sv_value *v)
     }
     if (!sv__jw_need(w, 12)) return SV_ERR_NOMEM;
     sv__jw_put_key_lit(w, LIT("{\"$utf16\":"));
-    sv_status st = sv__jw_string(w, v->as.str, v->len, SV_JW_STR_WTF8);
+    /* UTF-8 text is the usual case; a lone surrogate (WTF-8) is written as
+     * an integer piece: {"$utf16": {"$str": ["a", 55296]}}. */
+    size_t at = (size_t)(w->p - w->buf->data);
+    sv_status st = sv__jw_string(w, v->as.str, v->len, 0);
+    if (st == SV_ERR_UTF8) {
+        w->p = w->buf->data + at;
+        sv_error_clear(w->err);
+        if (sv__jw_text_ok(v->as.str, v->len, true))
+            st = sv__jw_string_pieces(w, v->as.str, v->len);
+        else /* not WTF-8: the error names the bad byte */
+            st = sv__jw_string_any(w, v->as.str, v->len, SV_JW_STR_WTF8);
+    }
     if (st) return st;
     if (!sv__jw_need(w, 1)) return SV_ERR_NOMEM;
     *w->p++ = '}';

@@ -143,7 +143,7 @@ static inline bool sv__jw_object_key(const sv_jw *w, const sv_value *k)
 
 /* String flags for sv__jw_string. */
 enum {
-    SV_JW_STR_WTF8 = 1,   /* lone surrogates allowed (written as \udXXX) */
+    SV_JW_STR_WTF8 = 1,   /* lone surrogates allowed (plain output: as U+FFFD) */
     SV_JW_STR_DOLLAR = 2, /* a leading '$' is doubled (typed map keys) */
     SV_JW_STR_KEY = 4     /* followed by ':' (and a space when pretty) */
 };

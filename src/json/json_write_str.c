@@ -74,9 +74,6 @@ static size_t utf8_seq(const uint8_t *s, size_t rem, bool wtf8, bool *lone)
     return 0;
 }
 
-static const char hex_lower[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
-                                   '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
-
 sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flags)
 {
     const uint8_t *s = (const uint8_t *)str, *start = s, *e = s + len;
@@ -122,15 +119,14 @@ sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flag
                                         (size_t)(s - start),
                                         (flags & SV_JW_STR_KEY) ? "key" : "string", (unsigned)c);
                 if (lone) {
-                    /* ED A0..BF xx encodes U+D800..U+DFFF: \udXXX */
-                    unsigned cp = 0xD000u | (unsigned)(s[1] & 0x3F) << 6 | (unsigned)(s[2] & 0x3F);
-                    p[0] = '\\';
-                    p[1] = 'u';
-                    p[2] = 'd';
-                    p[3] = (uint8_t)hex_lower[(cp >> 8) & 0xF];
-                    p[4] = (uint8_t)hex_lower[(cp >> 4) & 0xF];
-                    p[5] = (uint8_t)hex_lower[cp & 0xF];
-                    p += 6;
+                    /* Only plain output gets here (typed output writes a
+                     * lone surrogate as a $str piece): U+FFFD, the same 3
+                     * bytes long. A \udXXX escape is avoided: jq 1.6 and
+                     * other strict readers refuse one. */
+                    p[0] = 0xEF;
+                    p[1] = 0xBF;
+                    p[2] = 0xBD;
+                    p += 3;
                 } else {
                     p[0] = s[0];
                     p[1] = s[1];
@@ -227,9 +223,18 @@ static size_t long_seq(const uint8_t *s, size_t rem, uint32_t *cp)
     return n;
 }
 
-/* The end of the run of text at s that an ordinary (WTF-8) JSON string can
- * carry. A high surrogate directly followed by a low one ends the run: read
- * back in one string, the pair would become one character. */
+/* A UTF-16 surrogate U+D800..U+DFFF encoded on its own (ED A0..BF xx, its
+ * WTF-8 or RFC 2279 form): its length 3 and the code point, or 0. */
+static size_t surrogate_seq(const uint8_t *s, size_t rem, uint32_t *cp)
+{
+    if (rem < 3 || s[0] != 0xED || s[1] < 0xA0 || s[1] > 0xBF || !cont(s[2])) return 0;
+    *cp = 0xD000u | (uint32_t)(s[1] & 0x3F) << 6 | (uint32_t)(s[2] & 0x3F);
+    return 3;
+}
+
+/* The end of the run of UTF-8 text at s (RFC 3629: no surrogates). A
+ * surrogate ends the run: it becomes an integer piece, never a \udXXX
+ * escape, which jq 1.6 and other strict JSON readers refuse. */
 static const uint8_t *text_run(const uint8_t *s, const uint8_t *e)
 {
     while (s < e) {
@@ -238,36 +243,32 @@ static const uint8_t *text_run(const uint8_t *s, const uint8_t *e)
             continue;
         }
         bool lone = false;
-        size_t n = utf8_seq(s, (size_t)(e - s), true, &lone);
-        if (!n) {
-            /* a high surrogate refused only for the low one after it */
-            if (e - s >= 6 && s[0] == 0xED && s[1] >= 0xA0 && s[1] <= 0xAF && cont(s[2]))
-                return s + 3;
-            return s;
-        }
+        size_t n = utf8_seq(s, (size_t)(e - s), false, &lone);
+        if (!n) return s;
         s += n;
     }
     return s;
 }
 
-/* Bytes that neither text nor a long character can carry, from s on. */
+/* Bytes that neither text nor a character piece can carry, from s on. */
 static const uint8_t *bad_run(const uint8_t *s, const uint8_t *e)
 {
     while (s < e) {
         bool lone = false;
         uint32_t cp;
-        if (*s < 0x80 || utf8_seq(s, (size_t)(e - s), true, &lone) ||
-            long_seq(s, (size_t)(e - s), &cp))
+        size_t rem = (size_t)(e - s);
+        if (*s < 0x80 || utf8_seq(s, rem, false, &lone) || surrogate_seq(s, rem, &cp) ||
+            long_seq(s, rem, &cp))
             return s;
         s++;
     }
     return s;
 }
 
-/* {"$str": ["text", 1114112, {"$u8s": [255]}, ...]} (docs/json.md): runs of
- * WTF-8 text as strings, RFC 2279 characters beyond U+10FFFF as their code
- * points, other bytes as $u8s. Plain mode writes one string instead, with
- * U+FFFD for every piece that is not text. */
+/* {"$str": ["text", 55296, 1114112, {"$u8s": [255]}, ...]} (docs/json.md):
+ * runs of UTF-8 text as strings, surrogates and RFC 2279 characters beyond
+ * U+10FFFF as their code points, other bytes as $u8s. Plain mode writes one
+ * string instead, with U+FFFD for every piece that is not text. */
 sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
 {
     const uint8_t *s = (const uint8_t *)str, *e = s + len;
@@ -290,7 +291,7 @@ sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
             }
             first = false;
             size_t at = (size_t)(w->p - w->buf->data); /* an offset: the buffer may move */
-            sv_status st = sv__jw_string_any(w, (const char *)s, (size_t)(q - s), SV_JW_STR_WTF8);
+            sv_status st = sv__jw_string_any(w, (const char *)s, (size_t)(q - s), 0);
             if (st) return st;
             if (w->plain) { /* the run inside the one string: drop its quotes */
                 uint8_t *open = w->buf->data + at;
@@ -302,7 +303,8 @@ sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
             continue;
         }
         uint32_t cp = 0;
-        size_t n = long_seq(s, (size_t)(e - s), &cp);
+        size_t n = surrogate_seq(s, (size_t)(e - s), &cp);
+        if (!n) n = long_seq(s, (size_t)(e - s), &cp);
         q = n ? s + n : bad_run(s, e);
         if (!sv__jw_need(w, 24 + (size_t)(q - s) * 5)) return SV_ERR_NOMEM;
         if (w->plain) {

@@ -894,6 +894,89 @@ static void test_usage_and_reuse(void **state)
     assert_true(v.as.i == 1);
 }
 
+/* Lone surrogates (docs/json.md, "Strings and bytes"): the writer puts each
+ * in a $str piece as its number (U+D800 is 55296: ED A0 80 in RFC 2279), a
+ * UTF-16 string as {"$utf16": {"$str": [...]}}, so that jq 1.6, which
+ * refuses a lone \udXXX escape, passes the text through. The reader takes
+ * that form and still the escapes older writers put. */
+#define SVS(lit) sv_str(test_doc, lit, sizeof(lit) - 1)
+static void test_utf16_pieces(void **state)
+{
+    (void)state;
+    sv_value v = rd("{\"$utf16\": {\"$str\": [\"a\", 55296, \"b\"]}}");
+    assert_str(&v, "a\xed\xa0\x80" "b", 5);
+    assert_true(v.flags & SV_F_UTF16);
+    v = rd("{\"$utf16\":{\"$str\":[56320,55296]}}"); /* low then high: two lone ones */
+    assert_str(&v, "\xed\xb0\x80\xed\xa0\x80", 6);
+    assert_true(v.flags & SV_F_UTF16);
+    v = rd("{\"$utf16\": {\"$str\": [\"\\ud800x\", 233, {\"$u8s\": [65]}]}}"); /* old escape */
+    assert_str(&v, "\xed\xa0\x80x\xc3\xa9" "A", 7);
+    v = rd("{\"$utf16\": {\"$str\": []}}");
+    assert_str(&v, "", 0);
+    assert_true(v.flags & SV_F_UTF16);
+    v = rd("{\"$node_path\": {\"$utf16\": {\"$str\": [57343]}}}");
+    assert_int_equal(sv_tag_of(&v), SV_TAG_NODE_PATH);
+    assert_str(&v, "\xed\xbf\xbf", 3);
+    assert_true(v.flags & SV_F_UTF16);
+    v = rd("{\"$map\": [[{\"$utf16\": {\"$str\": [56319]}}, 1]]}");
+    assert_str(&sv_pair_at(&v, 0)->key, "\xed\xaf\xbf", 3);
+    assert_true(sv_pair_at(&v, 0)->key.flags & SV_F_UTF16);
+    /* a UTF-16 string holds WTF-8 only: a high surrogate then a low one
+     * (a pair, which WTF-8 writes as one character), any other non-UTF-8
+     * byte or a character beyond U+10FFFF is an error at the payload */
+    ERR1("{\"$utf16\": {\"$str\": [55296, 56320]}}", SV_ERR_UTF8, 11, "/$utf16");
+    ERR1("{\"$utf16\": {\"$str\": [\"\\ud800\", \"\\udc00\"]}}", SV_ERR_UTF8, 11, "/$utf16");
+    ERR1("{\"$utf16\": {\"$str\": [\"a\", {\"$u8s\": [255]}]}}", SV_ERR_UTF8, 11, "/$utf16");
+    ERR1("{\"$utf16\": {\"$str\": [1114112]}}", SV_ERR_UTF8, 11, "/$utf16");
+    ERR1("{\"$utf16\": {\"$str\": [true]}}", SV_ERR_TYPE, 21, "/$utf16/$str");
+    ERR1("{\"$utf16\": {\"$str\": [1], \"x\": 2}}", SV_ERR_SYNTAX, 23, "/$utf16/$str");
+    ERR1("{\"$utf16\": {\"$u8s\": [1]}}", SV_ERR_SYNTAX, 12, "/$utf16");
+    ERR1("{\"$utf16\": [1]}", SV_ERR_TYPE, 11, "/$utf16");
+
+    /* Round trips: a tree written and read back is equal to it (flags and
+     * tags included), and its text holds no \u escape at all. */
+    sv_value trees[] = {
+        sv_with_flags(SVS("\xed\xa0\x80"), SV_F_UTF16),             /* lone high */
+        sv_with_flags(SVS("a\xed\xb0\x80" "b"), SV_F_UTF16),        /* lone low */
+        sv_with_flags(SVS("\xed\xb0\x80\xed\xa0\x80"), SV_F_UTF16), /* reversed pair */
+        SVS("\xed\xa0\x80"),                                           /* plain string */
+        SVS("x\xed\xa0\xbd\xed\xb8\x80y"),                             /* pair in two pieces */
+        SVS("\xed\xb8\x80\xed\xa0\xbd"),
+        sv_with_tag(sv_with_flags(SVS("\xed\xaf\xbf"), SV_F_UTF16), SV_TAG_STRING_NAME),
+        sv_with_tag(SVS("p\xed\xbf\xbf"), SV_TAG_NODE_PATH),
+        tree_map(2, sv_with_flags(SVS("\xed\xa0\x80"), SV_F_UTF16), sv_int(1),
+                 SVS("k\xed\xb0\x80"), sv_int(2)),
+    };
+    for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
+        for (int indent = 0; indent <= 2; indent += 2) {
+            sv_buf out;
+            sv_buf_init(&out, NULL);
+            sv_json_encode_opts eo;
+            sv_json_encode_opts_init(&eo);
+            eo.indent = indent;
+            sv_error err;
+            assert_int_equal(sv_json_encode(&trees[i], &eo, &out, &err), SV_OK);
+            char *text = calloc(1, out.len + 1);
+            assert_non_null(text);
+            memcpy(text, out.data, out.len);
+            if (strstr(text, "\\u")) print_error("an escape in %s\n", text);
+            assert_null(strstr(text, "\\u"));
+            sv_value back = rd(text);
+            if (!sv_equal(&back, &trees[i])) print_error("tree %zu came back different: %s\n", i, text);
+            assert_true(sv_equal(&back, &trees[i]));
+            free(text);
+            sv_buf_free(&out);
+        }
+    }
+    /* the old escapes read to the same trees */
+    v = rd("{\"$utf16\": \"\\udc00\\ud800\"}");
+    assert_true(sv_equal(&v, &trees[2]));
+    v = rd("{\"$str\": [\"x\\ud83d\", \"\\ude00y\"]}");
+    assert_true(sv_equal(&v, &trees[4]));
+    v = rd("{\"$node_path\": {\"$str\": [\"p\\udfff\"]}}");
+    assert_true(sv_equal(&v, &trees[7]));
+}
+
 /* {"$str": [pieces]} and {"$bool": b, "$raw": n} (docs/json.md). */
 static void test_odd_strings_and_bools(void **state)
 {
@@ -962,6 +1045,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_error_positions, test_doc_setup, test_doc_teardown),
         cmocka_unit_test_setup_teardown(test_usage_and_reuse, test_doc_setup, test_doc_teardown),
         cmocka_unit_test_setup_teardown(test_odd_strings_and_bools, test_doc_setup, test_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_utf16_pieces, test_doc_setup, test_doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -355,8 +355,10 @@ static void test_invalid_utf8(void **state)
         {"\xc2\x41", "{\"$u8s\":[194]},\"A\""},
         {"\xe0\x80\x80", "{\"$u8s\":[224,128,128]}"},
         {"\xe0\x9f\xbf", "{\"$u8s\":[224,159,191]}"},
-        {"\xed\xa0\x80", "\"\\ud800\""},
-        {"\xed\xbf\xbf", "\"\\udfff\""},
+        /* a surrogate (U+D800, U+DFFF) by its number, never as a \udXXX
+         * escape (jq 1.6 refuses a lone one) */
+        {"\xed\xa0\x80", "55296"},
+        {"\xed\xbf\xbf", "57343"},
         {"\xe1\x80", "{\"$u8s\":[225,128]}"},
         {"\xe1\x41\x80", "{\"$u8s\":[225]},\"A\",{\"$u8s\":[128]}"},
         {"\xf0\x80\x80\x80", "{\"$u8s\":[240,128,128,128]}"},
@@ -368,8 +370,12 @@ static void test_invalid_utf8(void **state)
         {"\xfe", "{\"$u8s\":[254]}"},
         {"\xf8\x88\x80\x80\x80", "2097152"},
         {"\xfd\xbf\xbf\xbf\xbf\xbf", "2147483647"},
-        /* a surrogate pair as two 3-byte sequences stays two pieces */
-        {"\xed\xa0\xbd\xed\xb8\x80", "\"\\ud83d\",\"\\ude00\""},
+        /* a surrogate pair as two 3-byte sequences stays two pieces:
+         * U+D83D and U+DE00 */
+        {"\xed\xa0\xbd\xed\xb8\x80", "55357,56832"},
+        /* low then high, and a high one before a non-surrogate */
+        {"\xed\xb8\x80\xed\xa0\xbd", "56832,55357"},
+        {"\xed\xa0\x80\xed\x9f\xbf", "55296,\"\xed\x9f\xbf\""},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         for (size_t prefix = 0; prefix < 10; prefix++) {
@@ -383,21 +389,30 @@ static void test_invalid_utf8(void **state)
             else
                 snprintf(exp, sizeof exp, "{\"$str\":[\"%.*s\",%s]}", (int)prefix, in, bad[i][1]);
             check_str(S(in), exp);
-            /* a string from UTF-16 allows lone surrogates, nothing else */
-            if (strcmp(bad[i][0], "\xed\xa0\x80") != 0 && strcmp(bad[i][0], "\xed\xbf\xbf") != 0)
+            /* a string from UTF-16 allows lone surrogates, in the same
+             * pieces inside $utf16, and nothing else */
+            bool lone = bad[i][0][0] == '\xed' && strcmp(bad[i][0], "\xed\xa0\xbd\xed\xb8\x80") != 0;
+            if (lone) {
+                char exp16[200];
+                snprintf(exp16, sizeof exp16, "{\"$utf16\":%s}", exp);
+                check_str(utf16(in, strlen(in)), exp16);
+            } else {
                 expect_fail(utf16(in, strlen(in)), false, SV_ERR_UTF8);
+            }
         }
     }
     /* pretty: one line, like a tuple */
     CHECK_PRETTY(S("a\xff" "b"), 2, "{\"$str\": [\"a\", {\"$u8s\": [255]}, \"b\"]}");
     /* plain: one string, U+FFFD for each piece that is not text */
     CHECK_PLAIN(S("a\xff\xfe" "b\xf4\x90\x80\x80\xed\xa0\x80"),
-                "\"a\xef\xbf\xbd" "b\xef\xbf\xbd\\ud800\"");
+                "\"a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd\"");
     /* a map key that is not UTF-8 makes the map a list of pairs */
     CHECK(tree_map(2, S("a"), sv_int(1), S("\xff"), sv_int(2)),
           "{\"$map\":[[\"a\",1],[{\"$str\":[{\"$u8s\":[255]}]},2]]}");
     /* tagged strings keep their tag around the form */
-    CHECK(sv_with_tag(S("\xed\xb0\x80"), SV_TAG_STRING_NAME), "{\"$string_name\":{\"$str\":[\"\\udc00\"]}}");
+    CHECK(sv_with_tag(S("\xed\xb0\x80"), SV_TAG_STRING_NAME), "{\"$string_name\":{\"$str\":[56320]}}");
+    /* a key with a lone surrogate, in the pair list like any such key */
+    CHECK(tree_map(1, S("k\xed\xa0\x80"), sv_int(1)), "{\"$map\":[[{\"$str\":[\"k\",55296]},1]]}");
 }
 
 static void test_utf16_strings(void **state)
@@ -405,14 +420,27 @@ static void test_utf16_strings(void **state)
     (void)state;
     CHECK(utf16("text", 4), "{\"$utf16\":\"text\"}");
     CHECK(utf16("", 0), "{\"$utf16\":\"\"}");
-    CHECK(utf16("a\xed\xa0\x80z", 5), "{\"$utf16\":\"a\\ud800z\"}");
-    CHECK(utf16("\xed\xaf\xbf", 3), "{\"$utf16\":\"\\udbff\"}");
-    CHECK(utf16("\xed\xb0\x80", 3), "{\"$utf16\":\"\\udc00\"}");
-    CHECK(utf16("\xed\xbf\xbf", 3), "{\"$utf16\":\"\\udfff\"}");
+    /* a lone surrogate is an integer piece of a $str payload, never a
+     * \udXXX escape (jq 1.6 refuses those): U+D800 is 55296 */
+    CHECK(utf16("a\xed\xa0\x80z", 5), "{\"$utf16\":{\"$str\":[\"a\",55296,\"z\"]}}");
+    CHECK(utf16("\xed\xaf\xbf", 3), "{\"$utf16\":{\"$str\":[56319]}}");
+    CHECK(utf16("\xed\xb0\x80", 3), "{\"$utf16\":{\"$str\":[56320]}}");
+    CHECK(utf16("\xed\xbf\xbf", 3), "{\"$utf16\":{\"$str\":[57343]}}");
     /* a low surrogate then a high one are two lone surrogates */
-    CHECK(utf16("\xed\xb0\x80\xed\xa0\x80", 6), "{\"$utf16\":\"\\udc00\\ud800\"}");
+    CHECK(utf16("\xed\xb0\x80\xed\xa0\x80", 6), "{\"$utf16\":{\"$str\":[56320,55296]}}");
     /* a high surrogate before a non-surrogate */
-    CHECK(utf16("\xed\xa0\x80\xed\x9f\xbf", 6), "{\"$utf16\":\"\\ud800\xed\x9f\xbf\"}");
+    CHECK(utf16("\xed\xa0\x80\xed\x9f\xbf", 6), "{\"$utf16\":{\"$str\":[55296,\"\xed\x9f\xbf\"]}}");
+    /* text around and between, escapes inside the text pieces */
+    CHECK(utf16("\"\xed\xa0\x80\xf0\x9f\x98\x80\xed\xb0\x80\n", 12),
+          "{\"$utf16\":{\"$str\":[\"\\\"\",55296,\"\xf0\x9f\x98\x80\",56320,\"\\n\"]}}");
+    CHECK_PRETTY(utf16("a\xed\xa0\x80", 4), 2, "{\"$utf16\": {\"$str\": [\"a\", 55296]}}");
+    /* tagged, and as a map key (a UTF-16 key is always in the pair list) */
+    CHECK(sv_with_tag(utf16("\xed\xa0\x80", 3), SV_TAG_NODE_PATH),
+          "{\"$node_path\":{\"$utf16\":{\"$str\":[55296]}}}");
+    CHECK(tree_map(1, utf16("\xed\xb0\x80", 3), sv_int(1)),
+          "{\"$map\":[[{\"$utf16\":{\"$str\":[56320]}},1]]}");
+    /* plain: U+FFFD for a lone surrogate, no escape */
+    CHECK_PLAIN(utf16("a\xed\xa0\x80z", 5), "\"a\xef\xbf\xbdz\"");
     CHECK(utf16("\xf0\x9f\x98\x80\"\n", 6), "{\"$utf16\":\"\xf0\x9f\x98\x80\\\"\\n\"}");
     /* a high and a low surrogate in a row are a pair: WTF-8 writes a pair as
      * one 4-byte sequence, so this is malformed */
@@ -867,7 +895,7 @@ static void test_pretty_document(void **state)
                  "  \"v\": {\"$vector3\": [1.0, 2.0, 3.0], \"$elem\": \"f64\"},\n"
                  "  \"b\": {\"$bytes\": \"AAEC/w==\"},\n"
                  "  \"r\": {\"$ref\": null},\n"
-                 "  \"u\": {\"$utf16\": \"\\ud800\"},\n"
+                 "  \"u\": {\"$utf16\": {\"$str\": [55296]}},\n"
                  "  \"f32\": {\"$f32\": 0.1}\n"
                  "}");
 }
@@ -1026,7 +1054,7 @@ static void test_plain_document(void **state)
                 "\"pts\":[[1.0,2.0,3.0],[4.0,5.0,6.0]],\"ids\":[1,2,3,4,5,6,7,8,9,10],"
                 "\"small\":[1,2],\"dict\":[[1,\"one\"],[[0,1],[true]]],\"typed\":[1],"
                 "\"rid\":42,\"call\":[1,2],\"cls\":{},\"f\":null,\"v\":[1.0,2.0,3.0],"
-                "\"b\":\"AAEC/w==\",\"r\":null,\"u\":\"\\ud800\",\"f32\":0.1}");
+                "\"b\":\"AAEC/w==\",\"r\":null,\"u\":\"\xef\xbf\xbd\",\"f32\":0.1}");
 }
 
 static void test_plain_scalars(void **state)

@@ -200,7 +200,14 @@ function describe(v, elemHint) {
     const len = Math.floor((payload.length * 3) / 4) - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0);
     return { type: `bytes[${len}]`, value: payload, edit: 'bytes', editRel: [0] };
   }
-  if (form === 'utf16') return { type: 'String (UTF-16)', value: payload, edit: 'string', editRel: [0] };
+  if (form === 'utf16') {
+    // A UTF-16 string with a lone surrogate is {"$utf16": {"$str": [pieces]}}
+    // (each surrogate an integer piece): its pieces are edited as for $str.
+    if (payload instanceof JObj && formOf(payload) === 'str') {
+      return { type: 'String (UTF-16)', value: editText(payload), edit: 'str', editRel: [0] };
+    }
+    return { type: 'String (UTF-16)', value: payload, edit: 'string', editRel: [0] };
+  }
   if (form === 'str') return { type: 'String (not UTF-8)', value: editText(v), edit: 'str', editRel: [] };
   if (form === 'ref') return { type: 'reference', value: numText(payload) };
   if (SHAPES[form]) {
@@ -306,8 +313,9 @@ function parseRawBool(t) {
 }
 
 // The pieces of a string that is not UTF-8, as typed JSON (docs/json.md):
-// ["text", 1114112, {"$u8s": [255]}] -- strings (lone surrogate escapes
-// allowed), characters 0 to 2147483647 and raw bytes.
+// ["text", 55296, 1114112, {"$u8s": [255]}] -- strings, characters 0 to
+// 2147483647 (a lone surrogate is one: 55296 is U+D800) and raw bytes. Lone
+// surrogate escapes ("\ud800"), as older files hold, are still taken.
 function parseStrPieces(text) {
   let pieces;
   try {

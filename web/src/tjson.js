@@ -9,7 +9,8 @@
 //    same kind and value (an integer of at most 15 digits, or a float that is
 //    not whole); any other number is a Raw holding its text.
 // Strings with escapes are read by JSON.parse on their slice, which keeps
-// lone surrogates (serval's $utf16 and $str forms use them).
+// lone surrogates (text written by older serval versions has them in $utf16
+// and $str strings; serval now writes each as an integer piece of $str).
 
 'use strict';
 

@@ -97,6 +97,31 @@ test('a $str takes strings, characters up to 2147483647 and bytes', () => {
   }
 });
 
+// A UTF-16 string with a lone surrogate is {"$utf16": {"$str": [pieces]}},
+// each surrogate an integer piece (docs/json.md, "Strings and bytes"): jq 1.6
+// refuses a lone \udXXX escape, which older serval wrote and the page still
+// takes.
+test('a UTF-16 string with a lone surrogate is edited as its pieces', () => {
+  const tree = parseTyped('{"s": {"$utf16": {"$str": ["a", 55296]}}, "t": {"$node_path": {"$utf16": {"$str": [56320]}}}, ' +
+    '"old": {"$utf16": "a\\ud800"}}');
+  const s = describe(tree.vals[0]);
+  assert.equal(s.type, 'String (UTF-16)');
+  assert.equal(s.value, '["a",55296]');
+  assert.equal(s.edit, 'str');
+  assert.deepEqual([...s.editRel], [0]);
+  const t = describe(tree.vals[1]);
+  assert.equal(t.value, '[56320]');
+  assert.equal(t.edit, 'str');
+  assert.deepEqual([...t.editRel], [0, 0]);
+  const old = describe(tree.vals[2]);
+  assert.equal(old.value, 'a\ud800');
+  assert.equal(old.edit, 'string');
+  const edited = parseEdit('str', '["b", 56319, "c"]');
+  assert.equal(writeTyped(edited).join(''), '{"$str":["b",56319,"c"]}');
+  assert.equal(writeTyped(tree).join(''), '{"s":{"$utf16":{"$str":["a",55296]}},"t":{"$node_path":{"$utf16":{"$str":[56320]}}},' +
+    '"old":{"$utf16":"a\\ud800"}}');
+});
+
 // Integers beyond 2^53 are strings in serval's typed JSON (docs/json.md,
 // "Integers beyond 2^53"): shown as numbers, and an edit writes the same form.
 test('integers beyond 2^53 are shown and edited in their string forms', () => {

@@ -447,7 +447,9 @@ test('a bool stored as 2 and strings that are not UTF-8 are edited, and written 
   assert.equal(await page.locator('#tree .row[data-pointer="/flag"] .type').textContent(), 'bool (true, stored)');
   assert.equal(await name.getAttribute('data-type'), 'str');
   assert.equal(await name.inputValue(), '["ab",1114112,"c"]');
-  assert.equal(await lone.inputValue(), '["x\\ud800"]');
+  // the lone surrogate is an integer piece, as the command writes it (jq 1.6
+  // refuses a "\\ud800" escape); the edit below still uses the escape
+  assert.equal(await lone.inputValue(), '["x",55296]');
 
   const edit = async (input, value) => {
     await input.evaluate((el) => el.classList.remove('edited', 'invalid'));
