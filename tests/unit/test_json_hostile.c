@@ -215,8 +215,11 @@ static void test_depth_forms(void **state)
     assert_int_equal(parse(t6, sizeof t6 - 1, &o, NULL, &err), SV_OK);
 }
 
-/* With a high limit, deep nesting works: the reader does not recurse. */
-static void test_depth_no_recursion(void **state)
+/* A limit above SV_MAX_DEPTH_LIMIT is held to it: nesting up to the cap
+ * reads (arrays and "$array" forms), and 300,000 levels stop with a depth
+ * error at the cap instead of costing the stack of every walk that follows
+ * (the writer, conversions). */
+static void test_depth_capped(void **state)
 {
     (void)state;
     size_t n = 300000, len;
@@ -228,14 +231,19 @@ static void test_depth_no_recursion(void **state)
     sv_json_decode_opts_init(&o);
     o.limits.max_depth = (uint32_t)n;
     sv_error err;
-    assert_int_equal(parse(s, len, &o, NULL, &err), SV_OK);
+    assert_int_equal(parse(s, len, &o, NULL, &err), SV_ERR_DEPTH);
+    size_t cap = SV_MAX_DEPTH_LIMIT;
+    memmove(s + cap, s + n, cap); /* cap '[' then cap ']' */
+    assert_int_equal(parse(s, 2 * cap, &o, NULL, &err), SV_OK);
+    assert_int_equal(parse(s, 2 * cap, NULL, NULL, &err), SV_ERR_DEPTH); /* default 1024 */
     free(s);
-    s = repeat("", "{\"$array\": [", 100000, "", &len);
-    char *t = malloc(len + 100000 * 2 + 1);
+    size_t forms = SV_MAX_DEPTH_LIMIT / 2 - 1; /* a form may count twice: its object and its array */
+    s = repeat("", "{\"$array\": [", forms, "", &len);
+    char *t = malloc(len + forms * 2 + 1);
     memcpy(t, s, len);
-    for (size_t i = 0; i < 100000; i++)
+    for (size_t i = 0; i < forms; i++)
         memcpy(t + len + 2 * i, "]}", 2);
-    assert_int_equal(parse(t, len + 200000, &o, NULL, &err), SV_OK);
+    assert_int_equal(parse(t, len + 2 * forms, &o, NULL, &err), SV_OK);
     free(s);
     free(t);
 }
@@ -542,7 +550,7 @@ int main(void)
         cmocka_unit_test(test_truncation_pretty_comments),
         cmocka_unit_test(test_depth_default),
         cmocka_unit_test(test_depth_forms),
-        cmocka_unit_test(test_depth_no_recursion),
+        cmocka_unit_test(test_depth_capped),
         cmocka_unit_test(test_huge_numbers),
         cmocka_unit_test(test_max_string),
         cmocka_unit_test(test_max_alloc),

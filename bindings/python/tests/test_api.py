@@ -85,7 +85,8 @@ class Values(unittest.TestCase):
         self.assertEqual((v.cls, v.meta, v), (3735928559, "m", {"k": -1}))
         self.assertIs(type(v["k"]), serval.I8)
         self.assertEqual(T(b'{"$str":["a",{"$u8s":[255]}]}', serval.Str), b"a\xff")
-        self.assertEqual(T(b'{"$utf16":"a\\ud800"}', serval.UTF16), "a\ud800")
+        self.assertEqual(T(b'{"$utf16":{"$str":["a",55296]}}', serval.UTF16), "a\ud800")
+        self.assertEqual(serval.loads(b'{"$utf16":"a\\ud800"}', "json"), "a\ud800")  # the old escape
         self.assertEqual(int(T(b'{"$bool":true,"$raw":127}', serval.Bool)), 127)
         self.assertEqual(T(b'{"$u64":5}', serval.U64), 5)
         self.assertIs(type(serval.loads(b"18446744073709551615", "json")), int)

@@ -25,7 +25,7 @@
 static const uint8_t typed_array[] = {0x1c, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00,
                                       0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01, 0x00,
                                       0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0xf1};
-static const char expected_json[] = "{\"$array\":[-1070935975390360081],\"$meta\":{\"type\":\"int\"}}";
+static const char expected_json[] = "{\"$array\":[{\"$int\":\"-1070935975390360081\"}],\"$meta\":{\"type\":\"int\"}}";
 
 int main(void)
 {
