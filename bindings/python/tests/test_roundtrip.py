@@ -43,7 +43,7 @@ def cli_roundtrip(data, fmt, options):
             f.write(data)
         args = [CLI, "conv", "--from", fmt, "--to", fmt, "-o", dst]
         for k, v in options.items():
-            args += ["-O", "%s=%s" % (k, v)]
+            args += ["-I", "%s=%s" % (k, v)]  # how the input is read; the tree keeps it
         # (a sanitizer runtime preloaded for this process would clash with
         # the command's own)
         env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
