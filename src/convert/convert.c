@@ -144,7 +144,8 @@ sv_value cv_container_without_meta(sv_doc *doc, const sv_value *v, sv_kind as)
 
 bool cv_is_file_key(const sv_value *key)
 {
-    static const char *const names[] = {"format", "framing", "prefix", "compression", "container"};
+    static const char *const names[] = {"format",      "framing",   "prefix", "compression",
+                                         "container",   "objects",   "version"};
     size_t n;
     const char *s = sv_get_str(key, &n);
     if (sv_kind_of(key) != SV_STRING) return false;
@@ -513,6 +514,7 @@ static sv_status run(sv_doc *doc, const sv_format *to, const sv_value *root,
     sv_status st = target_rules(to, o.format_options, &t, err);
     if (st != SV_OK) return st;
     if (!t.known || t.all) return SV_OK;
+    if (t.rules.adopt_root) t.rules.adopt_root(&t.rules, t.state, root);
 
     cv_walk *w = sv_doc_alloc(doc, sizeof *w);
     if (!w) return sv_error_set(err, SV_ERR_NOMEM, to->name, 0, "out of memory");

@@ -3,7 +3,8 @@
  *
  * The answers come from the encoder's own tables (godot_internal.h): which
  * types the profile and -O version= have, whether typed containers are
- * written typed, whether full objects are allowed (-O objects=full), and
+ * written typed, whether full objects are allowed (-O objects=full, or the
+ * root's meta "objects": "full" of a tree read with them), and
  * when math fields are written as float32. So a value judged exact here is
  * one godot_encode.c writes without changing it. */
 #include <math.h>
@@ -12,10 +13,13 @@
 
 #include "convert/convert_internal.h"
 #include "core/article.h"
+#include "formats/godot/godot_file_meta.h"
 #include "formats/godot/godot_internal.h"
 
 typedef struct gd_cv {
     gd_rules r;
+    sv_godot_opts o;           /* the options the rules were made from */
+    const sv_options *options; /* the caller's, while the walk runs */
     bool godot4;
     bool framing_option; /* -O framing= given: it decides, not the tree */
     bool stream;         /* -O framing=stream */
@@ -93,15 +97,18 @@ static bool meta_names_type(const gd_cv *g, const sv_value *mt)
  * are not Godot's to write: dropped without a word. */
 static bool keep_godot_meta(const sv_pair *e, const void *state)
 {
-    (void)state;
     if (!cv_is_file_key(&e->key)) return true;
     size_t kn, vn;
     const char *k = sv_get_str(&e->key, &kn);
     const char *v = sv_get_str(&e->val, &vn);
+    const gd_cv *g = state;
     if (kn == 6 && !memcmp(k, "format", 6)) return true; /* the Godot encoder ignores it */
+    if (!v) return false;
     if (kn == 7 && !memcmp(k, "framing", 7))
         return !strcmp(v, "raw") || !strcmp(v, "prefixed") || !strcmp(v, "stream");
     if (kn == 6 && !memcmp(k, "prefix", 6)) return !strcmp(v, "le") || !strcmp(v, "be");
+    if (kn == 7 && !memcmp(k, "objects", 7)) return !strcmp(v, "full") || !strcmp(v, "id");
+    if (kn == 7 && !memcmp(k, "version", 7)) return g->godot4 && gd_version_minor(v);
     return false;
 }
 
@@ -384,7 +391,7 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
     }
     if (role == CV_ROOT && (k == SV_MAP || k == SV_ARRAY) && sv_kind_of(sv_meta(v)) == SV_MAP) {
         size_t dropped;
-        sv_value c = cv_filter_meta(doc, v, keep_godot_meta, NULL, &dropped);
+        sv_value c = cv_filter_meta(doc, v, keep_godot_meta, g, &dropped);
         if (c.kind != k) return false;
         if (dropped) {
             cv_lower(j, c, "the same without another format's file data");
@@ -491,6 +498,23 @@ static bool root_is_stream(const cv_rules *r, const sv_value *root)
     return sv_kind_of(f) == SV_STRING && !strcmp(sv_get_str(f, NULL), "stream");
 }
 
+/* godot_file_meta.c: the root's meta names the framing, the objects mode
+ * and the version the encoder uses where no -O option does, so the judge
+ * uses them too. An entry the encoder refuses changes nothing here: the
+ * judge drops it as another format's file data (keep_godot_meta). */
+static void adopt_root(cv_rules *r, void *state, const sv_value *root)
+{
+    gd_cv *g = state;
+    sv_godot_opts o = g->o;
+    bool found;
+    sv_error e;
+    sv_error_clear(&e);
+    if (gd_file_meta_options(g->o.profile, root, g->options, &o, &found, &e) != SV_OK || !found)
+        return;
+    gd_rules_init(&g->r, &o);
+    r->format = g->r.fmt;
+}
+
 sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, void *state,
                          size_t state_size, sv_error *err)
 {
@@ -510,6 +534,8 @@ sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, 
     if (st != SV_OK) return st;
     gd_cv *g = state;
     gd_rules_init(&g->r, &o);
+    g->o = o;
+    g->options = opts;
     g->godot4 = g->r.prof->godot4_rules;
     g->framing_option = opts && sv_options_get(opts, "framing") != NULL;
     g->stream = o.framing == SV_GODOT_STREAM;
@@ -517,6 +543,7 @@ sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, 
     r->noun = "Godot type";
     r->judge = judge;
     r->root_is_stream = root_is_stream;
+    r->adopt_root = adopt_root;
     r->state = g;
     return SV_OK;
 }

@@ -59,6 +59,10 @@ struct cv_rules {
     /* The same asked of one tree, when the target decides it per tree (a
      * Godot root whose meta says framing "stream"); may be NULL. */
     bool (*root_is_stream)(const cv_rules *r, const sv_value *root);
+    /* Called once before the walk, with the module's state: the target
+     * takes what the tree's root says about the file (a Godot root whose
+     * meta says "objects": "full"); may be NULL. */
+    void (*adopt_root)(cv_rules *r, void *state, const sv_value *root);
 };
 
 /* ---- helpers for the judges (convert.c) ---- */

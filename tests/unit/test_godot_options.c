@@ -80,7 +80,11 @@ static void test_objects(void **state)
     const char *obj = "18000000 04000000 4e6f6465 01000000 02000000 68700000 02000000 05000000";
     dec_case("godot4", "-", obj, NULL, SV_ERR_REFUSED);
     dec_case("godot4", "objects=id", obj, NULL, SV_ERR_REFUSED);
-    dec_case("godot4", "objects=full", obj, "{\"$class\":\"Node\",\"hp\":5}", SV_OK);
+    /* the root Object has no meta: a stand-in records the mode (godot.md) */
+    dec_case("godot4", "objects=full", obj,
+             "{\"$array\":[{\"$class\":\"Node\",\"hp\":5}],\"$meta\":{\"root\":true,"
+             "\"format\":\"godot4\",\"objects\":\"full\"}}",
+             SV_OK);
     enc_case("godot4", "-", "{\"$class\":\"Node\",\"hp\":5}", NULL, SV_ERR_REFUSED);
     enc_case("godot4", "objects=full", "{\"$class\":\"Node\",\"hp\":5}", obj, SV_OK);
     /* as-ID is always allowed */
@@ -154,10 +158,17 @@ static void test_framing(void **state)
     /* frames that hold only nils do not outweigh a raw reading: this is
      * var_to_bytes(""), and store_var(null) must be named */
     dec_case("godot4", NULL, "04000000 00000000", "\"\"", SV_OK);
-    dec_case("godot4", "framing=prefixed", "04000000 00000000", "null", SV_OK);
+    /* named, the framing of a root scalar is kept by a root stand-in */
+    dec_case("godot4", "framing=prefixed", "04000000 00000000",
+             "{\"$array\":[null],\"$meta\":{\"root\":true,\"format\":\"godot4\","
+             "\"framing\":\"prefixed\"}}",
+             SV_OK);
     dec_case("godot4", NULL, "04000000 00000000 04000000 00000000",
              "{\"$array\":[null,null],\"$meta\":{\"format\":\"godot4\",\"framing\":\"stream\"}}", SV_OK);
-    dec_case("godot3", "framing=prefixed", two, "42", SV_OK); /* the first frame */
+    dec_case("godot3", "framing=prefixed,trailing=allow", two,
+             "{\"$array\":[42],\"$meta\":{\"root\":true,\"format\":\"godot3\","
+             "\"framing\":\"prefixed\"}}",
+             SV_OK); /* the first frame */
     /* raw, the prefix 8 is read as a type: a 3.x Transform2D (spec §3.2) */
     {
         uint8_t raw[64];

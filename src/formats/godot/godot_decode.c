@@ -345,6 +345,7 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
         return gd_dfail_at(d, at, SV_ERR_REFUSED,
                         "a full object (engine: ERR_UNAUTHORIZED); decode with the option "
                         "objects=full to read it (serval never runs its script)");
+    if (d->r->seen) d->r->seen->full_object = true;
     sv_value cls;
     if (!gd_read_string(d, true, &cls)) return d->rd.status;
     if (cls.len == 0) {
@@ -452,6 +453,10 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
                    (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_ARRAY))) != 0;
     sv_value meta = sv_null();
     unsigned kind = d->r->typed_arrays ? (hdr >> GD_ARRAY_KIND_SHIFT) & 3 : 0;
+    /* kind bits a later 4.x would read as a type: only this version's
+     * rules write them back (godot_file_meta.c records the version) */
+    if (d->r->seen && d->godot4 && !d->r->typed_arrays && ((hdr >> GD_ARRAY_KIND_SHIFT) & 3))
+        d->r->seen->version_bits = true;
     if (kind) {
         sv_value t;
         if (!read_ctype(d, kind, &t, &x.blocks, "type")) return check_doc(d);
@@ -543,6 +548,8 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
                    (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
     sv_value kt = sv_null(), vt = sv_null();
     unsigned kk = 0, vk = 0;
+    if (d->r->seen && d->godot4 && !d->r->typed_dicts && ((hdr >> GD_DICT_KEY_SHIFT) & 0xF))
+        d->r->seen->version_bits = true; /* as for an Array */
     if (d->r->typed_dicts) {
         kk = (hdr >> GD_DICT_KEY_SHIFT) & 3;
         vk = (hdr >> GD_DICT_VALUE_SHIFT) & 3;

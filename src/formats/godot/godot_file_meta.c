@@ -10,11 +10,16 @@
  * but a file with more bytes than its Variant is more likely in another
  * framing or profile than padded, and writing it back would drop them).
  *
- * The framing of a file that is not raw goes into the root's meta, beside
- * any typed-container meta the root already has; the encoder takes it from
- * there (an -O option wins) and removes it before the Variant is written. A
- * single store_var frame whose Variant is not an Array or Dictionary has no
- * meta to hold it, so it is read as a stream of one frame: the same bytes. */
+ * What the tree alone does not say about the file goes into the root's meta,
+ * beside any typed-container meta the root already has: a framing other than
+ * raw (and a big-endian prefix), "objects": "full" when an Object was read in
+ * full (a null one too: its bytes need the option), and "version" when the
+ * bytes have container kind bits that only the 4.x version they were read
+ * with ignores. The encoder takes these from there (an -O option wins) and
+ * removes them before the Variant is written. A root with no meta of its own
+ * (a scalar, an Object, a PackedStringArray) becomes the one item of a
+ * {"root": true} stand-in Array that holds them; a single store_var frame
+ * found by its bytes becomes a stream of one frame instead: the same bytes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -27,11 +32,13 @@ static const char *const profile_names[] = {"godot4", "godot3", "godot-doc"};
 /* The meta entries this file owns. */
 static bool is_file_key(const sv_value *k)
 {
+    static const char *const names[] = {"format", "framing", "prefix", "objects", "version"};
     size_t n;
     const char *s = sv_get_str(k, &n);
     if (!s || sv_kind_of(k) != SV_STRING) return false;
-    return (n == 6 && !memcmp(s, "format", 6)) || (n == 7 && !memcmp(s, "framing", 7)) ||
-           (n == 6 && !memcmp(s, "prefix", 6));
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
+    return false;
 }
 
 static bool root_takes_meta(const sv_value *root)
@@ -42,16 +49,42 @@ static bool root_takes_meta(const sv_value *root)
     return !m || sv_kind_of(m) == SV_MAP; /* not a PackedStringArray's string meta */
 }
 
-static bool attach_framing(sv_doc *doc, sv_godot_profile profile, sv_godot_framing framing, bool be,
-                           bool framing_given, sv_value *root)
+/* What the file's meta records: the facts of the input that its tree
+ * alone does not say. */
+typedef struct file_facts {
+    sv_godot_framing framing;
+    bool be;            /* big-endian length prefixes */
+    bool framing_given; /* -I framing named it */
+    bool full_objects;  /* an Object was read in full */
+    int godot4_minor;   /* 2 or 3: kind bits that only this version ignores */
+} file_facts;
+
+/* root with the one item v and the meta {"root": true}: the stand-in for a
+ * root value that has no meta of its own (godot_records.c). */
+static bool stand_in(sv_doc *doc, sv_value *v)
 {
-    if (framing == SV_GODOT_PREFIXED && !root_takes_meta(root)) {
-        /* asked for by name, the framing is the caller's to give again */
-        if (framing_given) return true;
-        sv_value arr = sv_array(doc, 0);
-        if (!sv_array_push(doc, &arr, *root)) return false;
-        *root = arr;
-        framing = SV_GODOT_STREAM;
+    sv_value arr = sv_array(doc, 0);
+    sv_value meta = sv_map(doc, 0);
+    if (!sv_array_push(doc, &arr, *v) || !sv_map_put_str(doc, &meta, "root", sv_bool(true)) ||
+        !sv_set_meta(doc, &arr, meta))
+        return false;
+    *v = arr;
+    return true;
+}
+
+static bool attach_facts(sv_doc *doc, sv_godot_profile profile, file_facts f, sv_value *root)
+{
+    if (f.framing == SV_GODOT_RAW && !f.full_objects && !f.godot4_minor) return true;
+    if (!root_takes_meta(root)) {
+        if (f.framing == SV_GODOT_PREFIXED && !f.framing_given) {
+            /* found by its bytes: one store_var frame is a stream of one */
+            sv_value arr = sv_array(doc, 0);
+            if (!sv_array_push(doc, &arr, *root)) return false;
+            *root = arr;
+            f.framing = SV_GODOT_STREAM;
+        } else if (!stand_in(doc, root)) {
+            return false;
+        }
     }
     sv_value meta = sv_map(doc, 0);
     const sv_value *old = sv_meta(root);
@@ -59,11 +92,19 @@ static bool attach_framing(sv_doc *doc, sv_godot_profile profile, sv_godot_frami
         const sv_pair *p = sv_pair_at(old, i);
         if (!sv_map_put(doc, &meta, p->key, p->val)) return false;
     }
-    if (!sv_map_put_str(doc, &meta, "format", sv_strz(doc, profile_names[profile])) ||
+    if (!sv_map_put_str(doc, &meta, "format", sv_strz(doc, profile_names[profile]))) return false;
+    if (f.framing != SV_GODOT_RAW &&
         !sv_map_put_str(doc, &meta, "framing",
-                        sv_strz(doc, framing == SV_GODOT_STREAM ? "stream" : "prefixed")))
+                        sv_strz(doc, f.framing == SV_GODOT_STREAM ? "stream" : "prefixed")))
         return false;
-    if (be && !sv_map_put_str(doc, &meta, "prefix", sv_strz(doc, "be"))) return false;
+    if (f.framing != SV_GODOT_RAW && f.be &&
+        !sv_map_put_str(doc, &meta, "prefix", sv_strz(doc, "be")))
+        return false;
+    if (f.full_objects && !sv_map_put_str(doc, &meta, "objects", sv_strz(doc, "full")))
+        return false;
+    if (f.godot4_minor &&
+        !sv_map_put_str(doc, &meta, "version", sv_strz(doc, f.godot4_minor == 2 ? "4.2" : "4.3")))
+        return false;
     return sv_set_meta(doc, root, meta);
 }
 
@@ -115,7 +156,8 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
         }
     }
     size_t used = 0;
-    st = sv_godot_decode(doc, data, len, &o, out, &used, err);
+    gd_seen seen = {0};
+    st = gd_decode_framed(doc, data, len, &o, &seen, out, &used, err);
     if (st != SV_OK) {
         if (o.framing == SV_GODOT_RAW && !framing_given) hint_framing(data, len, err);
         return st;
@@ -135,8 +177,9 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
                             "frame; -I trailing=allow ignores them, -I framing=stream reads "
                             "them as more frames)",
                             len - used);
-    if (o.framing != SV_GODOT_RAW &&
-        !attach_framing(doc, profile, o.framing, o.prefix_big_endian, framing_given, out))
+    file_facts f = {o.framing, o.prefix_big_endian, framing_given, seen.full_object,
+                    seen.version_bits ? o.godot4_minor : 0};
+    if (!attach_facts(doc, profile, f, out))
         return sv_error_set(err, sv_doc_status(doc) ? sv_doc_status(doc) : SV_ERR_NOMEM,
                             profile_names[profile], 0, "out of memory");
     return SV_OK;
@@ -168,39 +211,74 @@ static bool strip_file_meta(sv_doc *doc, const sv_value *root, sv_value *out)
     return sv_doc_status(doc) == SV_OK;
 }
 
+/* A string entry of meta, or NULL; *bad when it is there but no string. */
+static const char *meta_text(const sv_value *meta, const char *name, bool *bad)
+{
+    const sv_value *v = sv_map_getz(meta, name);
+    if (!v) return NULL;
+    const char *s = sv_kind_of(v) == SV_STRING ? sv_get_str(v, NULL) : NULL;
+    if (!s) *bad = true;
+    return s;
+}
+
+static sv_status bad_entry(sv_godot_profile profile, const char *name, const char *allowed,
+                           sv_error *err)
+{
+    return sv_error_set(err, SV_ERR_TYPE, profile_names[profile], 0, "$meta %s must be %s", name,
+                        allowed);
+}
+
+sv_status gd_file_meta_options(sv_godot_profile profile, const sv_value *root,
+                               const sv_options *opts, sv_godot_opts *o, bool *found,
+                               sv_error *err)
+{
+    *found = false;
+    const sv_value *meta = root && root_takes_meta(root) ? sv_meta(root) : NULL;
+    for (uint32_t i = 0; meta && i < meta->len; i++)
+        *found |= is_file_key(&sv_pair_at(meta, i)->key);
+    if (!*found) return SV_OK;
+    bool bad = false;
+    const char *fs = meta_text(meta, "framing", &bad);
+    if (bad) return bad_entry(profile, "framing", "\"raw\", \"prefixed\" or \"stream\"", err);
+    if (fs && !sv_options_get(opts, "framing")) {
+        if (!strcmp(fs, "prefixed"))
+            o->framing = SV_GODOT_PREFIXED;
+        else if (!strcmp(fs, "stream"))
+            o->framing = SV_GODOT_STREAM;
+        else if (!strcmp(fs, "raw"))
+            o->framing = SV_GODOT_RAW;
+        else
+            return bad_entry(profile, "framing", "\"raw\", \"prefixed\" or \"stream\"", err);
+    }
+    const char *ps = meta_text(meta, "prefix", &bad);
+    if (bad || (ps && strcmp(ps, "be") && strcmp(ps, "le")))
+        return bad_entry(profile, "prefix", "\"le\" or \"be\"", err);
+    if (ps && !sv_options_get(opts, "prefix")) o->prefix_big_endian = !strcmp(ps, "be");
+    /* the input's objects were read in full: they are written so again */
+    const char *os = meta_text(meta, "objects", &bad);
+    if (bad || (os && strcmp(os, "full") && strcmp(os, "id")))
+        return bad_entry(profile, "objects", "\"id\" or \"full\"", err);
+    if (os && !sv_options_get(opts, "objects")) o->full_objects = !strcmp(os, "full");
+    /* the rules of the version the input was read with; another profile
+     * has no versions, as it has no use for "format" */
+    const char *vs = meta_text(meta, "version", &bad);
+    if (bad || (vs && !gd_version_minor(vs)))
+        return bad_entry(profile, "version", "a 4.x version (\"4.2\")", err);
+    if (vs && profile == SV_GODOT4 && !sv_options_get(opts, "version"))
+        o->godot4_minor = gd_version_minor(vs);
+    return SV_OK;
+}
+
 sv_status gd_registry_encode(sv_godot_profile profile, const sv_value *v, const sv_options *opts,
                              sv_buf *out, sv_error *err)
 {
     sv_godot_opts o;
     sv_status st = gd_opts_from_registry(profile, opts, true, &o, err);
     if (st != SV_OK) return st;
-    const sv_value *meta = v && root_takes_meta(v) ? sv_meta(v) : NULL;
-    const sv_value *framing = meta ? sv_map_getz(meta, "framing") : NULL;
-    if (!framing) return sv_godot_encode(v, &o, out, err);
-
-    const sv_value *prefix = sv_map_getz(meta, "prefix");
-    const char *fs = sv_kind_of(framing) == SV_STRING ? sv_get_str(framing, NULL) : NULL;
-    const char *ps = NULL;
-    if (prefix && (sv_kind_of(prefix) != SV_STRING || !(ps = sv_get_str(prefix, NULL))))
-        return sv_error_set(err, SV_ERR_TYPE, profile_names[profile], 0,
-                            "$meta prefix must be \"le\" or \"be\"");
-    if (!sv_options_get(opts, "framing")) {
-        if (fs && !strcmp(fs, "prefixed"))
-            o.framing = SV_GODOT_PREFIXED;
-        else if (fs && !strcmp(fs, "stream"))
-            o.framing = SV_GODOT_STREAM;
-        else if (fs && !strcmp(fs, "raw"))
-            o.framing = SV_GODOT_RAW;
-        else
-            return sv_error_set(err, SV_ERR_TYPE, profile_names[profile], 0,
-                                "$meta framing must be \"raw\", \"prefixed\" or \"stream\"");
-    }
-    if (!sv_options_get(opts, "prefix") && ps) {
-        if (strcmp(ps, "be") && strcmp(ps, "le"))
-            return sv_error_set(err, SV_ERR_TYPE, profile_names[profile], 0,
-                                "$meta prefix must be \"le\" or \"be\"");
-        o.prefix_big_endian = !strcmp(ps, "be");
-    }
+    bool found;
+    st = gd_file_meta_options(profile, v, opts, &o, &found, err);
+    if (st != SV_OK) return st;
+    if (!found) return sv_godot_encode(v, &o, out, err);
     sv_doc *tmp = sv_doc_new(NULL);
     sv_value root;
     if (!tmp || !strip_file_meta(tmp, v, &root)) {

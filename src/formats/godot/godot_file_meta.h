@@ -18,6 +18,14 @@
 int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
                      sv_godot_framing *framing, bool *be, bool *ambiguous);
 
+/* *o with what the file entries of root's meta name (framing, prefix,
+ * objects, version), where opts (the caller's options) do not name them.
+ * *found: root has file entries, which the encoder takes out of the tree
+ * before the Variant is written. An entry of the wrong form is an error. */
+sv_status gd_file_meta_options(sv_godot_profile profile, const sv_value *root,
+                               const sv_options *opts, sv_godot_opts *o, bool *found,
+                               sv_error *err);
+
 /* The registry's decode and encode (sv_format.decode / .encode). */
 sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,
                              size_t len, const sv_options *opts, sv_value *out, sv_error *err);

@@ -36,6 +36,12 @@ static sv_status decode_frame(sv_doc *doc, const gd_rules *r, const uint8_t *dat
 sv_status sv_godot_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_godot_opts *opts,
                           sv_value *out, size_t *consumed, sv_error *err)
 {
+    return gd_decode_framed(doc, data, len, opts, NULL, out, consumed, err);
+}
+
+sv_status gd_decode_framed(sv_doc *doc, const uint8_t *data, size_t len, const sv_godot_opts *opts,
+                           gd_seen *seen, sv_value *out, size_t *consumed, sv_error *err)
+{
     sv_value tmp;
     if (!out) out = &tmp;
     *out = sv_null();
@@ -45,6 +51,7 @@ sv_status sv_godot_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv
     opts = &o;
     gd_rules r;
     gd_rules_init(&r, opts);
+    r.seen = seen;
     if (!doc) return sv_error_set(err, SV_ERR_USAGE, r.fmt, 0, "no document");
     if (!data) len = 0;
     static const uint8_t empty[4] = {0};

@@ -83,6 +83,13 @@ extern const gd_profile gd_profile_godot4;
 extern const gd_profile gd_profile_godot3;
 extern const gd_profile gd_profile_doc;
 
+/* What a decode met that the tree alone does not say, so that the file's
+ * meta can record it (godot_file_meta.c). */
+typedef struct gd_seen {
+    bool full_object;  /* an Object in full (objects=full), a null one too */
+    bool version_bits; /* container kind bits this 4.x version ignores */
+} gd_seen;
+
 /* The rules of one decode or encode: the profile plus the options. */
 typedef struct gd_rules {
     const gd_profile *prof;
@@ -96,6 +103,7 @@ typedef struct gd_rules {
     uint64_t max_string; /* serval's limit on one String or PackedByteArray */
     bool bare_root;      /* a root with bytes of its own stays bare (checking a record) */
     bool borrow_input;   /* aligned packed number arrays point into the input */
+    gd_seen *seen;       /* decoding: filled when not NULL */
     uint8_t to_wire[GD_TYPE_COUNT]; /* gd_type -> wire code, 0xFF = none */
 } gd_rules;
 
@@ -171,6 +179,10 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where);
 
 /* ---- the core ---- */
 
+/* sv_godot_decode, with what it met in *seen (NULL: not wanted). */
+sv_status gd_decode_framed(sv_doc *doc, const uint8_t *data, size_t len, const sv_godot_opts *opts,
+                           gd_seen *seen, sv_value *out, size_t *consumed, sv_error *err);
+
 /* Decodes one Variant from [data, data+len); base is the start of the whole
  * input (for offsets). *used gets the engine's r_len. */
 sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
@@ -244,6 +256,9 @@ void gd_rec_ctx_free(gd_rec_ctx *c);
 /* Options from name=value pairs (godot_options.c). */
 sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *o, bool encode,
                                 sv_godot_opts *out, sv_error *err);
+/* The godot4_minor of a version text "4.N" (2 for 4.0-4.2, 3, 4 for 4.4 and
+ * later), or 0 when the text is no 4.x version. */
+int gd_version_minor(const char *v);
 
 /* Little-endian host (SV_LITTLE_ENDIAN): packed arrays are one memcpy. */
 

@@ -53,6 +53,18 @@ void gd_rules_init(gd_rules *r, const sv_godot_opts *opts)
         r->to_wire[r->prof->to_gd[c]] = (uint8_t)c;
 }
 
+int gd_version_minor(const char *v)
+{
+    /* "4.N": 4.0 to 4.2 share rules, as do 4.4 and later */
+    if (v[0] == '4' && v[1] == '.' && v[2] >= '0' && v[2] <= '9' &&
+        (v[3] == 0 || (v[3] >= '0' && v[3] <= '9' && v[4] == 0))) {
+        int minor = v[2] - '0';
+        if (v[3]) minor = minor * 10 + (v[3] - '0');
+        return minor < 3 ? 2 : minor == 3 ? 3 : 4;
+    }
+    return 0;
+}
+
 static sv_status bad_value(sv_error *err, const char *fmt, const char *name, const char *value,
                            const char *allowed)
 {
@@ -108,15 +120,8 @@ sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *opts
     if ((v = sv_options_get(o, "version"))) {
         if (profile != SV_GODOT4)
             return sv_error_set(err, SV_ERR_USAGE, fmt, 0, "option version: only for godot4");
-        /* "4.N": 4.0 to 4.2 share rules, as do 4.4 and later */
-        if (v[0] == '4' && v[1] == '.' && v[2] >= '0' && v[2] <= '9' &&
-            (v[3] == 0 || (v[3] >= '0' && v[3] <= '9' && v[4] == 0))) {
-            int minor = v[2] - '0';
-            if (v[3]) minor = minor * 10 + (v[3] - '0');
-            out->godot4_minor = minor < 3 ? 2 : minor == 3 ? 3 : 4;
-        } else {
-            return bad_value(err, fmt, "version", v, "4.0 to 4.x");
-        }
+        out->godot4_minor = gd_version_minor(v);
+        if (!out->godot4_minor) return bad_value(err, fmt, "version", v, "4.0 to 4.x");
     }
     return SV_OK;
 }
