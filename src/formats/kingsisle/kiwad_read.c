@@ -93,9 +93,12 @@ static sv_status read_table(sv_kiwad *w, sv_error *err)
 {
     const uint8_t *d = w->data;
     size_t n = w->len;
-    if (n < 13 || memcmp(d, "KIWAD", 5) != 0)
-        return sv_error_set(err, n < 5 ? SV_ERR_TRUNCATED : SV_ERR_SYNTAX, KIWAD_FORMAT, 0,
-                            "not a KIWAD archive (no \"KIWAD\" header of 13 bytes)");
+    if (memcmp(d, "KIWAD", n < 5 ? n : 5) != 0)
+        return sv_error_set(err, SV_ERR_SYNTAX, KIWAD_FORMAT, 0,
+                            "not a KIWAD archive (no \"KIWAD\" magic)");
+    if (n < 13)
+        return sv_error_set(err, SV_ERR_TRUNCATED, KIWAD_FORMAT, n,
+                            "the header ends after %zu of its 13 bytes", n);
     w->info.version = rd32(d + 5);
     w->info.count = rd32(d + 9);
     w->info.flags = -1;
