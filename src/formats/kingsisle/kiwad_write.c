@@ -219,6 +219,11 @@ sv_status sv_kiwad_repack(const sv_kiwad *orig, const sv_kiwad_change *changes,
             p->csize = m.csize;
             p->crc = m.crc;
             p->stored = sv_kiwad_stored(orig, i, &p->stored_len);
+        } else if (m.offset < orig->info.table_end) {
+            st = sv_error_set(err, SV_ERR_REFUSED, KIWAD_FORMAT, m.entry_offset,
+                              "cannot replace '%.100s': its data lies in the header or table",
+                              m.name);
+            break;
         } else {
             size_t at = blob.len;
             st = kiwad_store(m.name, changes[i].data, changes[i].len, m.compressed, level, &blob,
