@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "helper_alloc.h"
 #include "serval/kiwad.h"
 
 /* ---- building archives by hand --------------------------------------------- */
@@ -384,6 +385,50 @@ static void test_hostile_members(void **state)
     sv_buf_free(&b);
 }
 
+/* ---- fault injection ---------------------------------------------------- */
+
+/* Open, read every member, write and repack, every allocation from a. */
+static sv_status run_all(const sv_alloc *a)
+{
+    sv_kiwad *w;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = sv_kiwad_open(v1_expected, sizeof v1_expected, a, &w, &err);
+    if (st != SV_OK) return st;
+    sv_buf b;
+    sv_buf_init(&b, a);
+    for (size_t i = 0; i < sv_kiwad_count(w) && st == SV_OK; i++)
+        st = sv_kiwad_read(w, i, NULL, true, &b, &err);
+    sv_kiwad_entry e[] = {{"e.txt", (const uint8_t *)"text", 4}, {"a.mp3", (const uint8_t *)"hi", 2}};
+    if (st == SV_OK) st = sv_kiwad_write(e, 2, NULL, &b, &err);
+    sv_kiwad_change ch[2] = {{false, (const uint8_t *)"hey", 3}, {true, NULL, 0}};
+    if (st == SV_OK) st = sv_kiwad_repack(w, ch, e + 0, 0, 9, &b, &err);
+    sv_kiwad_entry add = {"z.txt", (const uint8_t *)"new", 3};
+    if (st == SV_OK) st = sv_kiwad_repack(w, ch, &add, 1, 9, &b, &err);
+    if (st != SV_OK) assert_true(err.message[0] != 0);
+    sv_buf_free(&b);
+    sv_kiwad_close(w);
+    return st;
+}
+
+static void test_fault_injection(void **state)
+{
+    (void)state;
+    for (long n = 1; n < 10000; n++) {
+        test_alloc t;
+        test_alloc_init(&t, n);
+        sv_status st = run_all(&t.alloc);
+        if (st != SV_OK) assert_int_equal(st, SV_ERR_NOMEM);
+        assert_int_equal(t.live_bytes, 0);
+        if (!t.failures) {
+            assert_int_equal(st, SV_OK);
+            return;
+        }
+        assert_int_not_equal(st, SV_OK);
+    }
+    fail_msg("still allocating after 10000 runs");
+}
+
 /* ---- samples ----------------------------------------------------------------- */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -464,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_hostile_names),
         cmocka_unit_test(test_hostile_table),
         cmocka_unit_test(test_hostile_members),
+        cmocka_unit_test(test_fault_injection),
         cmocka_unit_test(test_sample_test_wad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,6 +2,7 @@
  * and rewriting an existing one with some members changed while every other
  * byte stays where it was. */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,22 @@ typedef struct plan {
     size_t blob_at; /* where stored bytes lie in the blob, or SIZE_MAX */
     bool added;     /* repack: not in the original */
 } plan;
+
+/* Zeroed arrays from the output's allocator, so a counting or failing
+ * allocator sees the writer's memory too. */
+static void *zalloc(const sv_alloc *a, size_t n, size_t size)
+{
+    if (!n) n = 1;
+    if (n > SIZE_MAX / size) return NULL;
+    void *p = a->malloc(a->ctx, n * size);
+    if (p) memset(p, 0, n * size);
+    return p;
+}
+
+static void zfree(const sv_alloc *a, void *p, size_t n, size_t size)
+{
+    if (p) a->free(a->ctx, p, (n ? n : 1) * size);
+}
 
 static int plan_cmp(const void *a, const void *b)
 {
@@ -121,7 +138,8 @@ sv_status sv_kiwad_write(const sv_kiwad_entry *entries, size_t count,
     if (o.version > 2 || count > UINT32_MAX || o.level < 0 || o.level > 9)
         return sv_error_set(err, SV_ERR_USAGE, KIWAD_FORMAT, SV_ERROR_NO_OFFSET,
                             "version must be 1 or 2 and level 1..9");
-    plan *ps = calloc(count ? count : 1, sizeof *ps);
+    const sv_alloc *al = out->alloc;
+    plan *ps = zalloc(al, count, sizeof *ps);
     if (!ps) return sv_error_set(err, SV_ERR_NOMEM, KIWAD_FORMAT, 0, "out of memory");
     sv_buf blob;
     sv_buf_init(&blob, out->alloc);
@@ -153,7 +171,7 @@ sv_status sv_kiwad_write(const sv_kiwad_entry *entries, size_t count,
             st = sv_error_set(err, SV_ERR_NOMEM, KIWAD_FORMAT, 0, "out of memory");
     }
     sv_buf_free(&blob);
-    free(ps);
+    zfree(al, ps, count, sizeof *ps);
     return st;
 }
 
@@ -176,9 +194,10 @@ sv_status sv_kiwad_repack(const sv_kiwad *orig, const sv_kiwad_change *changes,
                           sv_error *err)
 {
     size_t n = orig->info.count, total = n + nadded;
-    plan *ps = calloc(total ? total : 1, sizeof *ps);
-    span *sp = calloc(n ? n : 1, sizeof *sp);
-    plan *adds = calloc(nadded ? nadded : 1, sizeof *adds);
+    const sv_alloc *al = out->alloc;
+    plan *ps = zalloc(al, total, sizeof *ps);
+    span *sp = zalloc(al, n, sizeof *sp);
+    plan *adds = zalloc(al, nadded, sizeof *adds);
     sv_buf blob;
     sv_buf_init(&blob, out->alloc);
     sv_status st = SV_OK;
@@ -307,8 +326,8 @@ sv_status sv_kiwad_repack(const sv_kiwad *orig, const sv_kiwad_change *changes,
         }
     }
     sv_buf_free(&blob);
-    free(ps);
-    free(sp);
-    free(adds);
+    zfree(al, ps, total, sizeof *ps);
+    zfree(al, sp, n, sizeof *sp);
+    zfree(al, adds, nadded, sizeof *adds);
     return st;
 }
