@@ -15,6 +15,7 @@ int cmd_resonite(int argc, char **argv);
 int cmd_o3de(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_kingsisle(int argc, char **argv);
+int cmd_kingsisle_wad(int argc, char **argv); /* argv[0]: "wad" */
 
 /* The line every help text ends with. */
 #define CLI_HELP_EXIT                                                                              \

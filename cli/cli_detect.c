@@ -64,6 +64,12 @@ static bool is_package(const char *filename, const uint8_t *data, size_t len)
     return len >= 4 && memcmp(data, "PK\x03\x04", 4) == 0;
 }
 
+/* A KingsIsle KIWAD archive (.wad) is read by its own command too. */
+static bool is_kiwad(const uint8_t *data, size_t len)
+{
+    return len >= 5 && memcmp(data, "KIWAD", 5) == 0;
+}
+
 int cli_detect_pick(const char *display, const char *filename, const uint8_t *data, size_t len,
                     const sv_format **out)
 {
@@ -96,6 +102,13 @@ int cli_detect_pick(const char *display, const char *filename, const uint8_t *da
                   display, display);
         return 4;
     }
+    if (is_kiwad(data, len)) {
+        cli_error("%s: a KingsIsle KIWAD archive (.wad) is not one data tree; use 'serval "
+                  "kingsisle wad list|cat|extract %s' (and 'serval kingsisle wad pack DIR -o "
+                  "FILE' to write one)",
+                  display, display);
+        return 4;
+    }
     const char *why = no_format_reason(filename, data, len);
     if (why) {
         cli_error("%s: cannot tell the format: %s", display, why);
@@ -122,7 +135,9 @@ void cli_detect_print(const char *display, const char *filename, const uint8_t *
     size_t n = sv_format_detect_all(data, len, filename, c, CLI_DETECT_MAX);
     if (n > CLI_DETECT_MAX) n = CLI_DETECT_MAX;
     char list[512];
-    if (n == 0) {
+    if (n == 0 && is_kiwad(data, len)) {
+        printf("%s: kiwad (KingsIsle archive; see 'serval kingsisle wad')\n", display);
+    } else if (n == 0) {
         const char *why = is_package(filename, data, len)
                               ? "a .resonitepackage; see 'serval resonite package'"
                               : no_format_reason(filename, data, len);

@@ -1,6 +1,7 @@
 /* serval kingsisle: KingsIsle ObjectProperty tools.
  *   serval kingsisle hash NAME...   the two hashes of each name
- *   serval kingsisle types FILE...  what type lists hold (merged, last wins) */
+ *   serval kingsisle types FILE...  what type lists hold (merged, last wins)
+ *   serval kingsisle wad ...        KIWAD archives (cmd_kingsisle_wad.c) */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 static const char help[] =
     "usage: serval kingsisle hash NAME...\n"
     "       serval kingsisle types [OPTIONS] FILE...\n"
+    "       serval kingsisle wad list|cat|extract|pack ...\n"
     "\n"
     "KingsIsle ObjectProperty (Wizard101, Pirate101) tools.\n"
     "\n"
@@ -24,6 +26,7 @@ static const char help[] =
     "         merges them (a class in a later file replaces one of the same\n"
     "         hash) and prints each class: hash, name, property count; with\n"
     "         --properties also each property: id, name, type, hash, flags\n"
+    "  wad    KIWAD archives (.wad): 'serval kingsisle wad --help'\n"
     "\n"
     "To decode data with a type list: serval dump --from kingsisle\n"
     "--schema TYPES.json -O shallow=true -O flags=1 -O property_mask=7 FILE\n"
@@ -117,12 +120,13 @@ static int do_types(int argc, char **argv)
 
 int cmd_kingsisle(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "wad")) return cmd_kingsisle_wad(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         fputs(help, stdout);
         return 0;
     }
     if (argc < 2) {
-        cli_usage_error("kingsisle", "missing subcommand (hash or types)");
+        cli_usage_error("kingsisle", "missing subcommand (hash, types or wad)");
         return 2;
     }
     for (int i = 2; i < argc; i++)
@@ -132,6 +136,6 @@ int cmd_kingsisle(int argc, char **argv)
         }
     if (!strcmp(argv[1], "hash")) return do_hash(argc - 2, argv + 2);
     if (!strcmp(argv[1], "types")) return do_types(argc - 2, argv + 2);
-    cli_usage_error("kingsisle", "unknown subcommand '%s' (hash or types)", argv[1]);
+    cli_usage_error("kingsisle", "unknown subcommand '%s' (hash, types or wad)", argv[1]);
     return 2;
 }

@@ -45,8 +45,12 @@ _serval() {
                 { COMPREPLY=($(compgen -W "list extract dump pack" -- "$cur")); return; }
             opts="$opts -o --output --sync --compact -O --max-total --max-depth --max-alloc --max-string --max-decompressed" ;;
         kingsisle)
-            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "hash types" -- "$cur")); return; }
-            opts="$opts --properties" ;;
+            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "hash types wad" -- "$cur")); return; }
+            [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = wad ] &&
+                { COMPREPLY=($(compgen -W "list cat extract pack" -- "$cur")); return; }
+            opts="$opts --properties"
+            [ "${COMP_WORDS[i + 1]}" = wad ] &&
+                opts="$opts -o --output --verify --no-verify --max-total --decode --schema --version --flags --level --like --sync --max-decompressed --max-alloc" ;;
         o3de)
             [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults" -- "$cur")); return; }
             opts="$opts --type --clear-containers --keep-defaults --report --report-all --no-imports --allow-partial --max-depth --max-alloc --max-string --max-decompressed" ;;

@@ -37,6 +37,7 @@
 #endif
 #if SERVAL_WITH_KINGSISLE
 #include "kingsisle.h"
+#include "kiwad.h"
 #endif
 #if SERVAL_WITH_O3DE
 #include "o3de.h"

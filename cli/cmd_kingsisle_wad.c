@@ -1,0 +1,490 @@
+/* serval kingsisle wad: KingsIsle KIWAD archives (.wad).
+ *
+ *   serval kingsisle wad list FILE                 one line per member
+ *   serval kingsisle wad cat FILE MEMBER           one member to stdout
+ *   serval kingsisle wad extract FILE -o DIR [PATTERN...]
+ *   serval kingsisle wad pack DIR -o FILE [--like ORIGINAL]
+ *
+ * The archive is read by sv_kiwad_open (serval/kiwad.h), which checks the
+ * whole table, names included, before anything is listed or written. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_args.h"
+#include "cli_cmds.h"
+#include "cli_diag.h"
+#include "cli_doc.h"
+#include "cli_io.h"
+#include "cmd_kingsisle_wad.h"
+#include "serval/kiwad.h"
+
+/* clang-format off */
+static const char help[] =
+    "usage: serval kingsisle wad list [--verify] FILE\n"
+    "       serval kingsisle wad cat [--no-verify] FILE MEMBER\n"
+    "       serval kingsisle wad extract [OPTIONS] FILE -o DIR [PATTERN...]\n"
+    "       serval kingsisle wad pack [OPTIONS] DIR -o FILE\n"
+    "\n"
+    "KingsIsle KIWAD archives (.wad), as Wizard101 and Pirate101 ship them.\n"
+    "\n"
+    "  list     one line per member, in table order:\n"
+    "           NAME<TAB>SIZE<TAB>STORED<TAB>zlib|stored<TAB>CRC[<TAB>unpatched]\n"
+    "           (SIZE uncompressed, STORED the bytes in the archive, CRC in\n"
+    "           hex); 'unpatched' marks a placeholder whose data the game has\n"
+    "           not downloaded (all zero)\n"
+    "  cat      writes one member's content to standard output\n"
+    "  extract  writes every member (or those whose name matches a PATTERN,\n"
+    "           a shell glob) under DIR, each file atomically; unpatched\n"
+    "           members are skipped with a warning\n"
+    "  pack     writes the regular files under DIR as an archive: table in\n"
+    "           name order, data after it in the same order, zlib level 9\n"
+    "           for all but .mp3 and .ogg files (stored)\n"
+    "\n"
+    "Every name is checked before anything is written: absolute names, '.',\n"
+    "'..' or empty components, backslashes, NUL bytes, invalid UTF-8,\n"
+    "duplicates and overlapping data are refused. cat and extract check each\n"
+    "member's CRC; a mismatch is an error (exit 1).\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output PATH   extract: the directory; pack: the archive\n"
+    "  --verify            list: also check every CRC\n"
+    "  --no-verify         cat, extract: do not check the CRCs\n"
+    "  --max-total SIZE    extract: refuse, before writing anything, members\n"
+    "                      whose sizes add up to more (suffix k, m, g or t;\n"
+    "                      default 4g)\n"
+    "  --decode            extract: also write NAME.json, the typed JSON of\n"
+    "                      each ObjectProperty member (BINd or XML), as\n"
+    "                      'serval dump' prints it (with --schema TYPES.json)\n"
+    "  --version N         pack: archive version 1 or 2 (default 2)\n"
+    "  --flags N           pack: the version 2 flags byte (default 0; Root.wad\n"
+    "                      has 1)\n"
+    "  --level N           pack: zlib level 1..9 (default 9)\n"
+    "  --like ORIGINAL     pack: reproduce ORIGINAL's layout: its version,\n"
+    "                      flags, table and data order and compression choices,\n"
+    "                      every unchanged member's stored bytes kept, so that\n"
+    "                      pack after extract gives ORIGINAL byte for byte;\n"
+    "                      files not in ORIGINAL are added\n"
+    "  --sync              extract, pack: fsync each file before its rename\n"
+    CLI_HELP_LIMITS
+    CLI_HELP_HELP
+    "\n"
+    CLI_HELP_EXIT;
+/* clang-format on */
+
+#define CMD "kingsisle wad"
+#define DEFAULT_MAX_TOTAL ((uint64_t)4 << 30)
+
+/* The options of this command that cli_args does not know. */
+typedef struct wad_opts {
+    bool verify, no_verify, decode;
+    long version, flags, level;
+    const char *like;
+} wad_opts;
+
+typedef struct wad {
+    cli_input in;
+    sv_kiwad *w;
+    const char *path;
+} wad;
+
+static int report(const char *path, const sv_error *err)
+{
+    cli_report(cli_display_name(path), err);
+    return cli_exit_code(err->status);
+}
+
+static int wad_open(const char *path, wad *k)
+{
+    memset(k, 0, sizeof *k);
+    k->path = path;
+    sv_status st = cli_read_input(path, &k->in);
+    if (st != SV_OK) return cli_exit_code(st);
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_kiwad_open(k->in.data, k->in.len, NULL, &k->w, &err) != SV_OK) {
+        cli_input_free(&k->in);
+        return report(path, &err);
+    }
+    return 0;
+}
+
+static void wad_close(wad *k)
+{
+    sv_kiwad_close(k->w);
+    cli_input_free(&k->in);
+}
+
+/* ---- list, cat -------------------------------------------------------------- */
+
+static int do_list(const cli_args *a, const wad_opts *o)
+{
+    wad k;
+    int rc = wad_open(a->files[0], &k);
+    if (rc) return rc;
+    sv_buf out;
+    sv_buf_init(&out, NULL);
+    sv_kiwad_member m;
+    for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !rc; i++) {
+        if (o->verify && !m.unpatched) {
+            sv_error err;
+            sv_error_clear(&err);
+            if (sv_kiwad_verify(k.w, i, &err) != SV_OK) rc = report(k.path, &err);
+        }
+        char line[96];
+        int n = snprintf(line, sizeof line, "\t%u\t%u\t%s\t%08X%s\n", m.size, m.stored_len,
+                         m.compressed ? "zlib" : "stored", m.crc, m.unpatched ? "\tunpatched" : "");
+        sv_buf_append(&out, m.name, m.name_len);
+        sv_buf_append(&out, line, (size_t)n);
+    }
+    if (!rc)
+        rc = sv_buf_ok(&out) ? cli_exit_code(cli_write_output(NULL, out.data, out.len))
+                             : cli_exit_code(SV_ERR_NOMEM);
+    sv_buf_free(&out);
+    wad_close(&k);
+    return rc;
+}
+
+static int read_member(wad *k, size_t i, const cli_args *a, bool verify, sv_buf *b)
+{
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_kiwad_read(k->w, i, &a->limits, verify, b, &err) != SV_OK) return report(k->path, &err);
+    return 0;
+}
+
+static int do_cat(const cli_args *a, const wad_opts *o)
+{
+    wad k;
+    int rc = wad_open(a->files[0], &k);
+    if (rc) return rc;
+    size_t i;
+    if (sv_kiwad_find(k.w, a->files[1], &i) != SV_OK) {
+        cli_error("%s: no member '%s'", cli_display_name(k.path), a->files[1]);
+        wad_close(&k);
+        return 4;
+    }
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    rc = read_member(&k, i, a, !o->no_verify, &b);
+    if (!rc) rc = cli_exit_code(cli_write_output(NULL, b.data, b.len));
+    sv_buf_free(&b);
+    wad_close(&k);
+    return rc;
+}
+
+/* ---- extract ---------------------------------------------------------------- */
+
+/* Creates the directories of rel (all but its last part) under dir, and
+ * refuses to go through anything that is not a real directory, such as a
+ * symbolic link already in dir. */
+static int make_parents(const char *dir, const char *rel)
+{
+    char buf[4096];
+    int n = snprintf(buf, sizeof buf, "%s/%s", dir, rel);
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        cli_error("%s/%s: the path is too long", dir, rel);
+        return 3;
+    }
+    for (char *p = buf + strlen(dir) + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        struct stat sb;
+        if (lstat(buf, &sb) != 0) {
+            if (errno != ENOENT || mkdir(buf, 0777) != 0) {
+                cli_error("%s: %s", buf, strerror(errno));
+                return 3;
+            }
+        } else if (!S_ISDIR(sb.st_mode)) {
+            cli_error("%s: not a directory (a symbolic link or file is in the way); nothing "
+                      "is written through it",
+                      buf);
+            return 3;
+        }
+        *p = '/';
+    }
+    return 0;
+}
+
+static bool matches(const cli_args *a, const char *name)
+{
+    if (a->file_count < 2) return true;
+    for (size_t f = 1; f < a->file_count; f++)
+        if (fnmatch(a->files[f], name, 0) == 0) return true;
+    return false;
+}
+
+/* Writes NAME.json beside an ObjectProperty member (BINd or XML). 0 when
+ * it is not one; an error is reported and its exit code returned. */
+static int decode_member(cli_args *a, const char *target, const char *name, const sv_buf *b)
+{
+    const char *fname = NULL;
+    if (b->len >= 4 && !memcmp(b->data, "BINd", 4)) {
+        fname = "kingsisle";
+    } else {
+        sv_format_candidate c[4];
+        size_t n = sv_format_detect_all(b->data, b->len, name, c, 4);
+        if (n && !strcmp(c[0].format->name, "kingsisle-xml")) fname = "kingsisle-xml";
+    }
+    if (!fname) return 0;
+    const sv_format *f = sv_format_find(fname);
+    if (!f) return 0;
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return cli_exit_code(SV_ERR_NOMEM);
+    sv_options dopts = cli_decode_options(a, f);
+    sv_value root;
+    sv_error err;
+    sv_error_clear(&err);
+    int rc = 0;
+    if (f->decode(doc, b->data, b->len, &dopts, &root, &err) != SV_OK) {
+        rc = report(name, &err);
+    } else {
+        const sv_format *json = sv_format_find("json");
+        static const char *const names[] = {"indent"};
+        static const char *const values[] = {"2"};
+        sv_options jo;
+        sv_options_init(&jo);
+        jo.names = names;
+        jo.values = values;
+        jo.count = 1;
+        sv_buf out;
+        sv_buf_init(&out, NULL);
+        rc = cli_encode(json, &root, &jo, name, &out);
+        if (!rc) {
+            sv_buf_putc(&out, '\n');
+            char jpath[4300];
+            int w = snprintf(jpath, sizeof jpath, "%s.json", target);
+            if (w < 0 || (size_t)w >= sizeof jpath)
+                rc = 3;
+            else
+                rc = sv_buf_ok(&out) ? cli_exit_code(cli_write_output(jpath, out.data, out.len))
+                                 : cli_exit_code(SV_ERR_NOMEM);
+        }
+        sv_buf_free(&out);
+    }
+    sv_doc_free(doc);
+    return rc;
+}
+
+static int do_extract(cli_args *a, const wad_opts *o)
+{
+    wad k;
+    int rc = wad_open(a->files[0], &k);
+    if (rc) return rc;
+    const char *dir = a->output;
+    uint64_t cap = a->max_total ? a->max_total : DEFAULT_MAX_TOTAL, total = 0;
+    sv_kiwad_member m;
+    /* The stated sizes against --max-total first: nothing is written when
+     * the archive would pass it. The reader then keeps every member to its
+     * stated size. */
+    size_t selected = 0;
+    for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !rc; i++) {
+        if (!matches(a, m.name) || m.unpatched) continue;
+        selected++;
+        if (m.size > cap - total) {
+            cli_error("%s: member '%s' (%u bytes) takes the extracted total past --max-total of "
+                      "%llu bytes; nothing was extracted",
+                      cli_display_name(k.path), m.name, m.size, (unsigned long long)cap);
+            rc = 1;
+        }
+        total += m.size;
+    }
+    if (!rc && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error("%s: %s", dir, strerror(errno));
+        rc = 3;
+    }
+    int decode_rc = 0;
+    for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !rc; i++) {
+        if (!matches(a, m.name)) continue;
+        if (m.unpatched) {
+            cli_error("warning: %s: skipping unpatched member '%s' (its data is all zero: not "
+                      "downloaded)",
+                      cli_display_name(k.path), m.name);
+            continue;
+        }
+        rc = make_parents(dir, m.name);
+        if (rc) break;
+        sv_buf b;
+        sv_buf_init(&b, NULL);
+        rc = read_member(&k, i, a, !o->no_verify, &b);
+        char target[4200];
+        int tw = snprintf(target, sizeof target, "%s/%s", dir, m.name);
+        if (!rc && (tw < 0 || (size_t)tw >= sizeof target)) {
+            cli_error("%s/%s: the path is too long", dir, m.name);
+            rc = 3;
+        }
+        if (!rc) rc = cli_exit_code(cli_write_output(target, b.data, b.len));
+        if (!rc && o->decode) {
+            int d = decode_member(a, target, m.name, &b);
+            if (d) decode_rc = cli_worse_exit(decode_rc, d);
+        }
+        sv_buf_free(&b);
+    }
+    if (!rc && a->file_count > 1 && !selected) {
+        bool any = false; /* unpatched matches count as found */
+        for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !any; i++) any = matches(a, m.name);
+        if (!any) {
+            cli_error("%s: no member matches the patterns", cli_display_name(k.path));
+            rc = 4;
+        }
+    }
+    wad_close(&k);
+    return rc ? rc : decode_rc;
+}
+
+/* ---- pack ------------------------------------------------------------------- */
+
+static int do_pack(cli_args *a, const wad_opts *o)
+{
+    const char *dir = a->files[0];
+    wad_files fl;
+    int rc = wad_walk(dir, &fl);
+    if (rc) return rc;
+    sv_buf out;
+    sv_buf_init(&out, NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    if (!o->like) {
+        sv_kiwad_entry *e = calloc(fl.count ? fl.count : 1, sizeof *e);
+        if (!e) rc = cli_exit_code(SV_ERR_NOMEM);
+        for (size_t i = 0; !rc && i < fl.count; i++)
+            e[i] = (sv_kiwad_entry){fl.names[i], fl.files[i].data, fl.files[i].len};
+        sv_kiwad_write_opts wo = {(uint32_t)o->version, (uint8_t)o->flags, (int)o->level};
+        if (!rc && sv_kiwad_write(e, fl.count, &wo, &out, &err) != SV_OK) rc = report(dir, &err);
+        free(e);
+    } else {
+        wad k;
+        rc = wad_open(o->like, &k);
+        if (!rc) {
+            rc = wad_like(k.w, k.path, &fl, a, (int)o->level, &out);
+            wad_close(&k);
+        }
+    }
+    if (!rc) rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
+    sv_buf_free(&out);
+    wad_files_free(&fl);
+    return rc;
+}
+
+/* ---- dispatch ---------------------------------------------------------------- */
+
+/* Takes this command's own options out of argv (into o), leaving the rest
+ * for cli_args_parse. Returns 0 or 2. */
+static int take_options(int *argc, char **argv, wad_opts *o)
+{
+    int out = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "--")) {
+            while (i < *argc) argv[out++] = argv[i++];
+            break;
+        }
+        if (!strcmp(s, "--verify")) {
+            o->verify = true;
+        } else if (!strcmp(s, "--no-verify")) {
+            o->no_verify = true;
+        } else if (!strcmp(s, "--decode")) {
+            o->decode = true;
+        } else if (!strcmp(s, "--version") || !strcmp(s, "--flags") || !strcmp(s, "--level") ||
+                   !strcmp(s, "--like") || !strncmp(s, "--version=", 10) ||
+                   !strncmp(s, "--flags=", 8) || !strncmp(s, "--level=", 8) ||
+                   !strncmp(s, "--like=", 7)) {
+            const char *eq = strchr(s, '=');
+            size_t nlen = eq ? (size_t)(eq - s) : strlen(s);
+            const char *v = eq ? eq + 1 : (i + 1 < *argc ? argv[++i] : NULL);
+            if (!v) return cli_usage_error(CMD, "%.*s needs a value", (int)nlen, s), 2;
+            if (!strncmp(s, "--like", nlen)) {
+                o->like = v;
+                continue;
+            }
+            char *end;
+            errno = 0;
+            long n = strtol(v, &end, 0);
+            long lo = !strncmp(s, "--flags", nlen) ? 0 : 1;
+            long hi = !strncmp(s, "--version", nlen) ? 2 : !strncmp(s, "--flags", nlen) ? 255 : 9;
+            if (errno || !*v || *end || n < lo || n > hi)
+                return cli_usage_error(CMD, "%.*s must be %ld..%ld, not '%s'", (int)nlen, s, lo,
+                                       hi, v),
+                       2;
+            if (!strncmp(s, "--version", nlen))
+                o->version = n;
+            else if (!strncmp(s, "--flags", nlen))
+                o->flags = n;
+            else
+                o->level = n;
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    *argc = out;
+    return 0;
+}
+
+int cmd_kingsisle_wad(int argc, char **argv)
+{
+    /* argv[0] is "wad", argv[1] the action */
+    if (argc < 2) {
+        cli_usage_error(CMD, "needs list, cat, extract or pack");
+        return 2;
+    }
+    const char *verb = argv[1];
+    if (!strcmp(verb, "--help") || !strcmp(verb, "-h")) {
+        fputs(help, stdout);
+        return 0;
+    }
+    unsigned accepted = CLI_OPT_LIMITS;
+    bool list = !strcmp(verb, "list"), cat = !strcmp(verb, "cat");
+    bool extract = !strcmp(verb, "extract"), pack = !strcmp(verb, "pack");
+    if (extract) accepted |= CLI_OPT_OUTPUT | CLI_OPT_MAX_TOTAL;
+    if (pack) accepted |= CLI_OPT_OUTPUT;
+    if (!list && !cat && !extract && !pack) {
+        cli_usage_error(CMD, "unknown action '%s' (list, cat, extract or pack)", verb);
+        return 2;
+    }
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, CMD " %s", verb);
+    wad_opts o = {0};
+    int n = argc - 1;
+    int rc = take_options(&n, argv + 1, &o);
+    if (rc) return rc;
+    bool bad = (o.verify && !list) || (o.no_verify && !cat && !extract) ||
+               (o.decode && !extract) || ((o.version || o.flags || o.level || o.like) && !pack);
+    if (bad) {
+        cli_usage_error(cmd, "an option given is not one of %s's (see --help)", cmd);
+        return 2;
+    }
+    cli_args a;
+    rc = cli_args_parse(&a, cmd, n, argv + 1, accepted);
+    if (rc) return rc;
+    if (a.help) {
+        fputs(help, stdout);
+    } else if (list && a.file_count != 1) {
+        cli_usage_error(cmd, "needs one FILE");
+        rc = 2;
+    } else if (cat && a.file_count != 2) {
+        cli_usage_error(cmd, "needs one FILE and one MEMBER");
+        rc = 2;
+    } else if (extract && (a.file_count < 1 || !a.output)) {
+        cli_usage_error(cmd, "needs one FILE and -o DIR");
+        rc = 2;
+    } else if (pack && (a.file_count != 1 || !a.output)) {
+        cli_usage_error(cmd, "needs one DIR and -o FILE");
+        rc = 2;
+    } else if (pack && o.like && (o.version || o.flags)) {
+        cli_usage_error(cmd, "--like takes version and flags from the original");
+        rc = 2;
+    } else if (list) {
+        rc = do_list(&a, &o);
+    } else if (cat) {
+        rc = do_cat(&a, &o);
+    } else if (extract) {
+        rc = do_extract(&a, &o);
+    } else {
+        rc = do_pack(&a, &o);
+    }
+    cli_args_free(&a);
+    return rc;
+}
