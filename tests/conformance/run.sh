@@ -74,27 +74,36 @@ count() { # FORMAT PATH ok|fail [MESSAGE]
     fi
 }
 
-# The edit: the first number leaf outside "$" bookkeeping ($meta, $raw,
-# $bool, $class, $ref, $str, $elem, map keys and the bit count of a raw
-# KingsIsle value) changes to a value every width holds: a whole number
-# becomes 1 (1 becomes 2; not 0, which is a null object id), any other 0.1.
-# No such leaf: the first plain bool is flipped. Prints nothing when the
-# tree has neither.
+# The edit: the last number leaf outside "$" bookkeeping ($meta, $raw,
+# $bool, $class, $ref, $object_id, $str, $elem, map keys and the bit count
+# of a raw KingsIsle value, NoesisGUI's instance table of component
+# indices; the last, as headers come first) moves toward
+# zero, which keeps it within every width and every float type: a whole
+# number is halved (rounded toward zero; 0 becomes 1, 1 and -1 become 0),
+# one beyond 32 bits moves by one and stays beyond them (Godot 4 writes an
+# int in 32 bits when it fits), any other number is halved exactly. No such leaf: the last plain bool is flipped. Prints nothing when
+# the tree has neither.
 EDIT_FILTER='
 def bookkeeping: map(select(type == "string")) |
   any(. == "$meta" or . == "$raw" or . == "$bool" or . == "$class" or . == "$ref" or . == "$str"
-      or . == "$elem" or . == "$uint" or . == "$int" or startswith("$$"));
+      or . == "$object_id" or . == "$elem" or . == "$uint" or . == "$int" or startswith("$$"));
 def mapkey($p): ($p | length) >= 3 and ($p[-1] == 0) and ($p[-2] | type == "number")
   and ($p[-3] == "$map");
 def rawbits($p): ($p | length) >= 1 and $p[-1] == "bits";
+def reference($p): $p | any(. == "instances");
 . as $t
-| [paths(type == "number") | select((bookkeeping | not) and (mapkey(.) | not) and (rawbits(.) | not))] as $n
+| [paths(type == "number") | select((bookkeeping | not) and (mapkey(.) | not) and (rawbits(.) | not) and (reference(.) | not))] as $n
 | [paths(type == "boolean") | select((bookkeeping | not) and (mapkey(.) | not))] as $b
 | if ($n | length) > 0 then
-    ($n[0]) as $p | ($t | getpath($p)) as $v
-    | {path: $p, value: (if $v == ($v | floor) then (if $v == 1 then 2 else 1 end) else 0.1 end)}
+    ($n[-1]) as $p | ($t | getpath($p)) as $v
+    | {path: $p, value: (if $v == 0 then 1 elif $v == 1 or $v == -1 then 0
+                         elif $v != ($v | floor) then $v / 2
+                         elif $v >= 2147483648 then $v - 1
+                         elif $v == -2147483649 then $v - 1
+                         elif $v <= -2147483648 then $v + 1
+                         elif $v > 0 then ($v / 2 | floor) else ($v / 2 | ceil) end)}
   elif ($b | length) > 0 then
-    ($b[0]) as $p | {path: $p, value: ($t | getpath($p) | not)}
+    ($b[-1]) as $p | {path: $p, value: ($t | getpath($p) | not)}
   else empty end'
 
 # A tree as jq compares it after an edit: without the $meta records, which
@@ -106,8 +115,13 @@ NORMALIZE='walk(if type == "object" then del(."$meta")
      else . end)
   else . end)'
 
-RECORDS='[paths(type == "object" and has("$meta")) | select(length > 0)] | length > 0
-  or (type == "object" and has("$meta") and (has("$array") or has("$map")))'
+RECORDS='([paths(type == "object" and has("$meta")) | select(length > 0)] | length > 0)
+  or (type == "object" and has("$meta") and (has("$array") or has("$map"))
+      and ((."$meta" | if type == "object" then keys else [] end)
+           - ["format", "framing", "prefix", "objects", "version"] | length) > 0)'
+# A KingsIsle stream whose body is zlib inside the file: its bytes move as a
+# whole, like those of the compressed containers.
+ZLIB='type == "object" and ((."$meta" // {}) | type == "object" and (keys | any(test("zlib"))))'
 
 COMPRESSED_RE='\.(brson|7zbson|lz4bson)$'
 
@@ -182,6 +196,14 @@ run_case() {
 
 edit_case() {
     local fmt=$1 label=$2 file=$3
+    # An input with bytes kept in records (repeated keys, ignored header
+    # bits, raw items: bytes the engine reads but never writes) gives them up
+    # when the value they stand for is edited, by design; it goes through
+    # the other paths byte for byte, and is not edited here.
+    if [ "$(jq "$RECORDS" dump.json)" = true ]; then
+        SKIP=$((SKIP + 1))
+        return
+    fi
     local edit
     edit=$(jq -c "$EDIT_FILTER" dump.json 2>err.txt) || {
         count "$fmt" edit fail "$label ($fmt): jq: $(head -c 300 err.txt)"
@@ -196,17 +218,19 @@ edit_case() {
         count "$fmt" edit fail "$label ($fmt): edit $edit: $(head -c 300 err.txt)"
         return
     fi
-    # The output read back is the edited tree, compared as jq sees both.
+    # The output read back is the edited tree: both as serval writes them
+    # (so a float32 is compared as the float32 it became), then as jq sees
+    # them without records.
     if ! "$SERVAL" dump --from "$fmt" "${in_opts[@]}" edit.out 2>err.txt | jq -S "$NORMALIZE" >back.json \
-        || ! jq -S "$NORMALIZE" edited.json | cmp -s - back.json; then
+        || ! "$SERVAL" conv --to json "${schema[@]+"${schema[@]}"}" edited.json 2>>err.txt \
+        | jq -S "$NORMALIZE" | cmp -s - back.json; then
         count "$fmt" edit fail "$label ($fmt): edit $edit: the output does not read back as the edited tree $(head -c 200 err.txt)"
         return
     fi
-    # Bytes kept in records below the root (repeated keys, header bits, raw
-    # items) are given up by the edit when they stand for the edited value,
-    # so the window holds only where there are none.
-    if [[ ! "$file" =~ $COMPRESSED_RE ]] \
-        && [ "$(jq "$RECORDS" dump.json)" = false ] && ! window_ok "$file" edit.out; then
+    # (binary formats only: text moves with the width of a number's digits)
+    if [[ ! "$file" =~ $COMPRESSED_RE ]] && [ "$fmt" != kingsisle-xml ] && [ "$fmt" != json ] \
+        && [ "$(jq "$ZLIB" dump.json)" = false ] \
+        && ! window_ok "$file" edit.out; then
         count "$fmt" edit fail "$label ($fmt): edit $edit changed bytes outside one 8-byte window"
         return
     fi
