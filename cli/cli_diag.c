@@ -5,13 +5,17 @@
 
 #include "cli_diag.h"
 
+/* Each message is one locked run of stdio calls, so the workers of a batch
+ * (-j) never interleave their lines. */
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    flockfile(stderr);
     fputs("serval: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    funlockfile(stderr);
     va_end(ap);
 }
 
@@ -19,10 +23,12 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    flockfile(stderr);
     fputs("serval: ", stderr);
     if (cmd) fprintf(stderr, "%s: ", cmd);
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\nTry 'serval%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+    funlockfile(stderr);
     va_end(ap);
 }
 

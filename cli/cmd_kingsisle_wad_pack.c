@@ -1,5 +1,4 @@
 /* serval kingsisle wad pack: reading the directory, and --like. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,84 +6,20 @@
 #include <sys/stat.h>
 
 #include "cli_diag.h"
+#include "cli_dir_files.h"
 #include "cmd_kingsisle_wad.h"
-
-static int add_name(wad_files *fl, const char *name)
-{
-    if (fl->count == fl->cap) {
-        size_t cap = fl->cap ? fl->cap * 2 : 16;
-        char **n = realloc(fl->names, cap * sizeof *n);
-        if (!n) return 1;
-        fl->names = n;
-        fl->cap = cap;
-    }
-    size_t len = strlen(name);
-    char *copy = malloc(len + 1);
-    if (!copy) return 1;
-    memcpy(copy, name, len + 1);
-    fl->names[fl->count++] = copy;
-    return 0;
-}
-
-static int walk(const char *root, const char *rel, wad_files *fl, int depth)
-{
-    char dir[4096];
-    if ((size_t)snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel) >= sizeof dir) {
-        cli_error("%s: the path is too long", root);
-        return 3;
-    }
-    if (depth > 64) {
-        cli_error("%s: directories nested too deeply", dir);
-        return 3;
-    }
-    DIR *d = opendir(dir);
-    if (!d) {
-        cli_error("%s: %s", dir, strerror(errno));
-        return 3;
-    }
-    int rc = 0;
-    struct dirent *e;
-    while (!rc && (e = readdir(d)) != NULL) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        char name[4096], full[8200];
-        if ((size_t)snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "", e->d_name) >=
-            sizeof name) {
-            cli_error("%s: the path for '%s' is too long", root, e->d_name);
-            rc = 3;
-            break;
-        }
-        snprintf(full, sizeof full, "%s/%s", root, name);
-        struct stat sb;
-        if (lstat(full, &sb) != 0) {
-            cli_error("%s: %s", full, strerror(errno));
-            rc = 3;
-        } else if (S_ISLNK(sb.st_mode)) {
-            cli_error("warning: %s: a symbolic link, not packed", full);
-        } else if (S_ISDIR(sb.st_mode)) {
-            rc = walk(root, name, fl, depth + 1);
-        } else if (S_ISREG(sb.st_mode)) {
-            if (add_name(fl, name)) rc = cli_exit_code(SV_ERR_NOMEM);
-        }
-    }
-    closedir(d);
-    return rc;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 int wad_walk(const char *dir, wad_files *fl)
 {
     memset(fl, 0, sizeof *fl);
-    int rc = walk(dir, "", fl, 0);
-    if (!rc) {
-        /* strcmp orders by unsigned bytes: the order of the table */
-        qsort(fl->names, fl->count, sizeof *fl->names, name_cmp);
-        fl->files = calloc(fl->count ? fl->count : 1, sizeof *fl->files);
-        if (!fl->files) rc = cli_exit_code(SV_ERR_NOMEM);
-    }
+    cli_dir_files l;
+    int rc = cli_dir_files_list(dir, 64, false, &l);
+    if (rc) return rc;
+    fl->names = l.names;
+    fl->count = l.count;
+    fl->cap = l.cap;
+    fl->files = calloc(fl->count ? fl->count : 1, sizeof *fl->files);
+    if (!fl->files) rc = cli_exit_code(SV_ERR_NOMEM);
     for (size_t i = 0; !rc && i < fl->count; i++) {
         char full[8200];
         snprintf(full, sizeof full, "%s/%s", dir, fl->names[i]);

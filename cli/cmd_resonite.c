@@ -8,7 +8,6 @@
  *
  * Data trees are decoded by the "resonite" format (-O options as for dump);
  * packages are read with serval's zip reader through serval/resonite.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "cli_args.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
+#include "cli_dir_files.h"
 #include "cli_doc.h"
 #include "serval/json.h"
 #include "serval/resonite.h"
@@ -413,80 +413,10 @@ static int package_dump(cli_args *a, const char *path)
 
 /* ---- pack ------------------------------------------------------------------------ */
 
-typedef struct pack_list {
-    char **names; /* relative to the directory, '/'-separated */
-    size_t count, cap;
-} pack_list;
-
-static int pack_add(pack_list *l, const char *name)
-{
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char **n = realloc(l->names, cap * sizeof *n);
-        if (!n) return 1;
-        l->names = n;
-        l->cap = cap;
-    }
-    size_t len = strlen(name);
-    char *copy = malloc(len + 1);
-    if (!copy) return 1;
-    memcpy(copy, name, len + 1);
-    l->names[l->count++] = copy;
-    return 0;
-}
-
-/* Every regular file under root/rel, recursively, into l. */
-static int pack_walk(const char *root, const char *rel, pack_list *l, int depth)
-{
-    char dir[4096];
-    if ((size_t)snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel) >= sizeof dir) {
-        cli_error("%s: the path is too long", root);
-        return 3;
-    }
-    if (depth > 32) {
-        cli_error("%s: directories nested too deeply", dir);
-        return 3;
-    }
-    DIR *d = opendir(dir);
-    if (!d) {
-        cli_error("%s: %s", dir, strerror(errno));
-        return 3;
-    }
-    int rc = 0;
-    struct dirent *e;
-    while (!rc && (e = readdir(d)) != NULL) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        char name[4096], full[4096];
-        if ((size_t)snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "", e->d_name) >=
-                sizeof name ||
-            (size_t)snprintf(full, sizeof full, "%s/%s", root, name) >= sizeof full) {
-            cli_error("%s: the path for '%s' is too long", root, e->d_name);
-            rc = 3;
-            break;
-        }
-        struct stat sb;
-        if (stat(full, &sb) != 0) {
-            cli_error("%s: %s", full, strerror(errno));
-            rc = 3;
-        } else if (S_ISDIR(sb.st_mode)) {
-            rc = pack_walk(root, name, l, depth + 1);
-        } else if (S_ISREG(sb.st_mode)) {
-            if (pack_add(l, name)) rc = cli_exit_code(SV_ERR_NOMEM);
-        }
-    }
-    closedir(d);
-    return rc;
-}
-
-static int pack_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int package_pack(cli_args *a, const char *dir)
 {
-    pack_list l = {0};
-    int rc = pack_walk(dir, "", &l, 0);
+    cli_dir_files l = {0};
+    int rc = cli_dir_files_list(dir, 32, true, &l);
     if (!rc && l.count == 0) {
         cli_error("%s: no files to pack", dir);
         rc = 4;
@@ -494,7 +424,6 @@ static int package_pack(cli_args *a, const char *dir)
     cli_input *files = NULL;
     sv_resonite_entry *entries = NULL;
     if (!rc) {
-        qsort(l.names, l.count, sizeof *l.names, pack_cmp);
         files = calloc(l.count, sizeof *files);
         entries = calloc(l.count, sizeof *entries);
         if (!files || !entries) rc = cli_exit_code(SV_ERR_NOMEM);
@@ -522,13 +451,10 @@ static int package_pack(cli_args *a, const char *dir)
             rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
         sv_buf_free(&out);
     }
-    for (size_t i = 0; i < l.count; i++) {
-        if (files) cli_input_free(&files[i]);
-        free(l.names[i]);
-    }
+    for (size_t i = 0; files && i < l.count; i++) cli_input_free(&files[i]);
     free(files);
     free(entries);
-    free(l.names);
+    cli_dir_files_free(&l);
     return rc;
 }
 
