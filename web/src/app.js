@@ -178,7 +178,8 @@
     if (!r.format) {
       clearTree();
       enableTools(false);
-      status(`${r.name}, ${sizeText(r.size)}: format not recognised`);
+      status(r.failed ? `${r.name}, ${sizeText(r.size)}: not read as ${r.failed}; choose a format`
+        : `${r.name}, ${sizeText(r.size)}: format not recognised`);
       return;
     }
     await showRoot(r.root);

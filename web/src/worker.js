@@ -222,7 +222,19 @@ function openBytes(data, name, format) {
     return { name, size: data.length, candidates, format: null };
   }
   progress(`decoding as ${chosen}`, 0);
-  loadTree(decodeToText(chosen, data));
+  let text;
+  try {
+    text = decodeToText(chosen, data);
+  } catch (e) {
+    if (format) throw e; // the user's choice: the file shown stays
+    // The detected format's guess failed (a prefix of one format can be a
+    // whole file of another): the bytes are kept for the format the user
+    // picks next.
+    bytes = data;
+    tree = null;
+    return { name, size: data.length, candidates, format: null, failed: `${chosen}: ${e.message}` };
+  }
+  loadTree(text);
   bytes = data;
   return { name, size: data.length, candidates, format: chosen, root: rootRow() };
 }
