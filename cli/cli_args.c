@@ -325,6 +325,7 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
     uint64_t alloc = a->limits.max_alloc ? a->limits.max_alloc : SV_DEFAULT_MAX_ALLOC;
     cli_set_max_input(a->max_input ? a->max_input
                                    : alloc > CLI_DEFAULT_MAX_INPUT ? alloc : CLI_DEFAULT_MAX_INPUT);
+    cli_set_max_buffered(a->limits.max_alloc);
     if (a->schema_file_count && !a->help) {
         int rc = cli_schema_load_merged(a->schema_files, a->schema_file_count, &a->schema, NULL);
         if (rc) {

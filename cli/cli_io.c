@@ -53,9 +53,20 @@ void cli_set_max_input(uint64_t bytes)
     max_input = bytes;
 }
 
-/* read_path's result for an input larger than max_input (errno values are
- * positive). */
+/* --max-alloc when it was given, else 0: what a pipe or device is read into
+ * is memory like any other, so it counts against that limit too (a mapped
+ * regular file does not: it is only --max-input's). */
+static uint64_t max_buffered;
+
+void cli_set_max_buffered(uint64_t bytes)
+{
+    max_buffered = bytes;
+}
+
+/* read_path's results for an input larger than max_input, and for one read
+ * into memory that is larger than max_buffered (errno values are positive). */
 #define TOO_LARGE (-1)
+#define TOO_LARGE_IN_MEMORY (-2)
 
 /* A size as the options take it: "1 MiB" for 1m, else in bytes. */
 static void size_text(uint64_t n, char *out, size_t size)
@@ -77,7 +88,13 @@ static void size_text(uint64_t n, char *out, size_t size)
  * input is too large (TOO_LARGE). Returns 0, TOO_LARGE or an errno value. */
 static int read_fd(int fd, size_t hint, cli_input *in)
 {
-    size_t limit = max_input < SIZE_MAX - 1 ? (size_t)max_input + 1 : SIZE_MAX;
+    uint64_t most = max_input;
+    int too_large = TOO_LARGE;
+    if (max_buffered && max_buffered < most) {
+        most = max_buffered;
+        too_large = TOO_LARGE_IN_MEMORY;
+    }
+    size_t limit = most < SIZE_MAX - 1 ? (size_t)most + 1 : SIZE_MAX;
     size_t cap = hint ? hint + 1 : READ_CHUNK, len = 0;
     if (cap > limit) cap = limit;
     uint8_t *buf = malloc(cap);
@@ -86,7 +103,7 @@ static int read_fd(int fd, size_t hint, cli_input *in)
         if (len == cap) {
             if (cap == limit) {
                 free(buf);
-                return TOO_LARGE;
+                return too_large;
             }
             size_t grown = cap <= limit / 2 ? cap * 2 : limit;
             uint8_t *bigger = realloc(buf, grown);
@@ -108,9 +125,9 @@ static int read_fd(int fd, size_t hint, cli_input *in)
         if (n == 0) break;
         len += (size_t)n;
     }
-    if (len > max_input) {
+    if (len > most) {
         free(buf);
-        return TOO_LARGE;
+        return too_large;
     }
     in->data = buf;
     in->len = len;
@@ -173,6 +190,14 @@ sv_status cli_read_input(const char *path, cli_input *in)
         char cap[32];
         size_text(max_input, cap, sizeof cap);
         cli_error("%s: input larger than the --max-input limit of %s", cli_display_name(path), cap);
+        return SV_ERR_LIMIT;
+    }
+    if (e == TOO_LARGE_IN_MEMORY) {
+        char cap[32];
+        size_text(max_buffered, cap, sizeof cap);
+        cli_error("%s: input larger than the --max-alloc limit of %s (what is read from a pipe or "
+                  "device is held in memory)",
+                  cli_display_name(path), cap);
         return SV_ERR_LIMIT;
     }
     if (e == ENOMEM) {

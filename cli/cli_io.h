@@ -38,6 +38,9 @@ typedef struct cli_input {
  * endless input stops at the cap. The default, until set, is
  * CLI_DEFAULT_MAX_INPUT. */
 #define CLI_DEFAULT_MAX_INPUT (UINT64_C(4) << 30)
+/* The --max-alloc given (0: none): a pipe or device is read into memory, so
+ * it is capped by that too. */
+void cli_set_max_buffered(uint64_t bytes);
 void cli_set_max_input(uint64_t bytes);
 
 /* Reads the whole file, or standard input for "-". On failure prints
