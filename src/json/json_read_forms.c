@@ -629,7 +629,13 @@ const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
     const char *q;
     switch (form.id) {
     case JF_INT: q = int_form(r, p, (sv_elem)form.elem, true, name, out); break;
-    case JF_WIDE: q = int_form(r, p, (sv_elem)form.elem, false, name, out); break;
+    case JF_WIDE:
+        q = int_form(r, p, (sv_elem)form.elem, false, name, out);
+        /* At or below int64's maximum {"$uint": N} reads as {"$u64": N}, the
+         * form the writer gives such a uint, so what it reads writes back
+         * the same. */
+        if (q && form.elem == SV_ELEM_U64 && out->as.u <= (uint64_t)INT64_MAX) out->flags |= SV_F_EXPLICIT;
+        break;
     case JF_FLOAT: q = float_form(r, p, (sv_elem)form.elem, name, out); break;
     case JF_BYTES: q = bytes_form(r, p, name, out); break;
     case JF_UTF16: q = utf16_form(r, p, name, out); break;

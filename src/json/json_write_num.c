@@ -162,9 +162,10 @@ sv_status sv__jw_uint(sv_jw *w, const sv_value *v)
     uint8_t *p = w->p;
     bool form = !w->plain;
     if (w->plain) {
-    } else if (wi == 3 && !(v->flags & SV_F_EXPLICIT) && sv__jw_wide_u64(u)) {
-        /* (a bare literal would read back as an int at or below int64's
-         * maximum, and is rounded by jq above 2^53) */
+    } else if (wi == 3 && !(v->flags & SV_F_EXPLICIT) && u > (uint64_t)INT64_MAX) {
+        /* (a bare literal is rounded by jq above 2^53; at or below int64's
+         * maximum a width-less uint is written {"$u64": N} and reads back
+         * with its width explicit, as {"$uint": N} does there) */
         p = put_wide_open(p, false, w->pretty);
     } else {
         memcpy(p, uint_open[wi], 16);

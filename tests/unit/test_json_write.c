@@ -160,7 +160,7 @@ static void test_uints(void **state)
     CHECK(sv_uint(UINT64_C(9223372036854775808)), "{\"$uint\":\"9223372036854775808\"}");
     /* a plain literal would read back as an int; beyond 2^53, $uint */
     CHECK(sv_uint(5), "{\"$u64\":5}");
-    CHECK(sv_uint(INT64_MAX), "{\"$uint\":\"9223372036854775807\"}");
+    CHECK(sv_uint(INT64_MAX), "{\"$u64\":\"9223372036854775807\"}");
     CHECK(sv_uint_w(UINT64_MAX, 8), "{\"$u64\":\"18446744073709551615\"}");
     CHECK(sv_uint_w(255, 1), "{\"$u8\":255}");
     CHECK(sv_uint_w(65535, 2), "{\"$u16\":65535}");
