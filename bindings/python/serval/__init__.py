@@ -370,6 +370,8 @@ from . import typed_json as _typed_json_text  # noqa: E402
 from . import kingsisle, resonite  # noqa: E402,F401
 
 Schema.load = classmethod(_schema_mod.load)
+Schema.class_count = property(_schema_mod.class_count)
+Schema.enum_count = property(_schema_mod.enum_count)
 _schema_of = _schema_mod.schema_of  # schema= also takes paths (merged as Schema.load does)
 load = _files.load
 dump = _files.dump

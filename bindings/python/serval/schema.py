@@ -88,3 +88,13 @@ def schema_of(value):
     raise ValueError("serval: schema= needs a serval.Schema (serval.Schema.load), the bytes of "
                      "a type list, or the path(s) of type-list files, not %s"
                      % type(value).__name__)
+
+
+def class_count(self):
+    """The number of classes in the schema (merged ones counted once)."""
+    return _ffi.schema_class_count(self.pointer)
+
+
+def enum_count(self):
+    """The number of enums in the schema."""
+    return _ffi.schema_enum_count(self.pointer)
