@@ -41,3 +41,19 @@ def restate(e, where=None, offset_base=0, path_prefix=""):
                          path_prefix + e.path, text)
     out.__cause__ = e.__cause__
     return out
+
+
+def from_schema_struct(err, where):
+    """serval.Error of a type list that did not load or merge, worded as the
+    command words it (cli/cli_schema.c): a JSON syntax error with its byte,
+    line and column, anything else as "FILE: schema: WHAT at PATH: MESSAGE"."""
+    if err.line > 0:
+        return from_struct(err, where)
+    from . import _ffi_more
+    e = from_struct(err, where)
+    what = (_ffi_more.status_str(err.status) or b"").decode()
+    path = err.path.decode("utf-8", "replace")
+    message = err.message.decode("utf-8", "replace")
+    text = "%s: schema: %s%s%s%s%s" % (where, what, " at " if path else "", path,
+                                       ": " if message else "", message)
+    return _error_class()(e.status, e.message, e.format, e.offset, e.bit_offset, e.path, text)

@@ -40,6 +40,7 @@ format_candidates_ambiguous = _fn("sv_format_candidates_ambiguous", _c.c_bool,
 
 # ---- schemas --------------------------------------------------------------------
 
+status_str = _fn("sv_status_str", _c.c_char_p, _c.c_int)
 schema_new = _fn("sv_schema_new", _c.c_void_p, _c.c_void_p)
 schema_merge = _fn("sv_schema_merge", _c.c_int, _c.c_void_p, _c.c_void_p, ERR)
 schema_finalize = _fn("sv_schema_finalize", _c.c_int, _c.c_void_p, ERR)

@@ -33,22 +33,25 @@ def _sources(paths):
     return out
 
 
+def _load_one(cls, data, name):
+    out = _c.c_void_p()
+    err = _lib.ErrorStruct()
+    if _lib.schema_load(None, data, len(data), name.encode("utf-8", "replace"), _c.byref(out),
+                        _c.byref(err)):
+        raise _errors.from_schema_struct(err, name)
+    return cls(out.value, name)
+
+
 def load(cls, paths):
     """Loads the type list(s) at paths (one path, or a list of them; bytes are
     taken as a file's content) and merges them into one finalised schema.
     A file that is not a type list, or two that define the same class
     differently, raise serval.Error naming the file; a missing file raises
     OSError."""
-    from . import load_schema
     items = _sources(paths)
     if len(items) == 1:
         data, name = _read(items[0])
-        try:
-            return load_schema(data, name)
-        except Exception as e:
-            if hasattr(e, "status"):
-                raise _errors.restate(e, name) from None
-            raise
+        return _load_one(cls, data, name)
     merged = _ffi.schema_new(None)
     if not merged:
         raise MemoryError("serval: cannot allocate a schema")
@@ -61,15 +64,15 @@ def load(cls, paths):
             err = _lib.ErrorStruct()
             if _lib.schema_load(None, data, len(data), name.encode("utf-8", "replace"),
                                 _c.byref(one), _c.byref(err)):
-                raise _errors.from_struct(err, name)
+                raise _errors.from_schema_struct(err, name)
             try:
                 if _ffi.schema_merge(merged, one, _c.byref(err)):
-                    raise _errors.from_struct(err, name)
+                    raise _errors.from_schema_struct(err, name)
             finally:
                 _lib.schema_free(one)
         err = _lib.ErrorStruct()
         if _ffi.schema_finalize(merged, _c.byref(err)):
-            raise _errors.from_struct(err, "<merged schemas>")
+            raise _errors.from_schema_struct(err, "<merged schemas>")
     except BaseException:
         _lib.schema_free(merged)
         raise
