@@ -18,6 +18,7 @@ import sys as _sys
 
 import dask.bag as _bag
 
+from . import _optcheck
 from . import _walk
 from . import files as _files
 
@@ -62,20 +63,6 @@ def _pkg():
     return _sys.modules[__package__]
 
 
-def _check_options(fmt, options, call):
-    """Raises TypeError/ValueError now for options fmt does not take, rather
-    than one error record per file."""
-    if fmt is None:
-        return
-    try:
-        _pkg().loads(b"", fmt, **options)
-    except ValueError as e:
-        if not hasattr(e, "status") or e.status == "SV_ERR_USAGE":
-            raise
-    except TypeError as e:
-        raise TypeError(str(e).replace("loads()", call + "()")) from None
-
-
 def _read_one(path, fmt, options):
     try:
         return (path, _files.load(path, fmt, **options))
@@ -98,7 +85,8 @@ def read_files(paths_or_glob, fmt=None, npartitions=None, **options):
     here). A file that fails gives (path, FileError) instead of its tree.
     Nothing runs until the bag is computed (on the default Dask client when
     one was made)."""
-    _check_options(fmt, options, "read_files")
+    if fmt is not None:
+        _optcheck.check(fmt, options, "read_files")
     paths = [p for p, _ in _walk.collect(paths_or_glob)]
     return _bag.from_sequence(paths, npartitions=_partitions(len(paths), npartitions)).map(
         _read_one, fmt, options)
@@ -140,7 +128,8 @@ def convert_files(paths, out_dir, fmt, read_fmt=None, read_options=None, lossy=F
     with compute=False the Dask Bag of them. Two inputs that would write
     the same output raise ValueError before anything is written."""
     read_options = dict(read_options or {})
-    _check_options(read_fmt, read_options, "convert_files")
+    if read_fmt is not None:
+        _optcheck.check(read_fmt, read_options, "convert_files")
     try:
         _pkg().dumps(None, fmt, **options)  # the output's options, checked once
     except ValueError as e:

@@ -18,6 +18,7 @@ import struct as _struct
 import sys as _sys
 
 from . import _errors
+from . import _optcheck
 
 _GODOT = ("godot3", "godot4", "godot-doc")
 STREAM_FORMATS = ("bson",) + _GODOT
@@ -126,9 +127,8 @@ def iter_load(data_or_path, fmt, **options):
         raise TypeError("serval: iter_load() reads a BSON stream always; it takes no stream=")
     if "framing" in options and fmt in _GODOT:
         raise TypeError("serval: iter_load() reads framing=stream always; it takes no framing=")
-    if fmt in _GODOT and options.get("prefix", "le") not in ("le", "be"):
-        raise _errors.make("SV_ERR_USAGE", "serval: option prefix of %s needs le or be, not %r"
-                           % (fmt, options["prefix"]))
+    fixed = {"framing": "stream"} if fmt in _GODOT else {}
+    _optcheck.check(fmt, options, "iter_load", **fixed)
     if not isinstance(data_or_path, (bytes, bytearray, memoryview)):
         data_or_path = _os.fspath(data_or_path)  # a TypeError now, not at the first next()
     return _iterate(data_or_path, fmt, options)
