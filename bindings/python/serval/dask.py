@@ -114,6 +114,34 @@ def _convert_one(job, fmt, read_fmt, read_options, lossy, options):
         return (path, _failure(path, e))
 
 
+def _check_outputs(jobs):
+    """As conv --output-dir checks before it writes anything: two inputs with
+    one output name (x.bson and x.brson both make x.json), or an output that
+    is another input, raise ValueError."""
+    seen = {}
+    for p, out in jobs:
+        if out in seen:
+            raise ValueError("serval: %s and %s would both be written to %s (convert them to "
+                             "different folders)" % (seen[out], p, out))
+        seen[out] = p
+    inputs = {}
+    for p, _ in jobs:
+        try:
+            st = _os.stat(p)
+        except OSError:
+            continue
+        inputs.setdefault((st.st_dev, st.st_ino), p)
+    for p, out in jobs:
+        try:
+            st = _os.stat(out)
+        except OSError:
+            continue
+        other = inputs.get((st.st_dev, st.st_ino))
+        if other is not None and other != p:
+            raise ValueError("serval: the output of %s would be written over %s, another input"
+                             % (p, other))
+
+
 def convert_files(paths, out_dir, fmt, read_fmt=None, read_options=None, lossy=False,
                   npartitions=None, compute=True, **options):
     """Converts every file of paths (as read_files takes them) to format fmt
@@ -140,12 +168,7 @@ def convert_files(paths, out_dir, fmt, read_fmt=None, read_options=None, lossy=F
     out_dir = _os.fsdecode(_os.fspath(out_dir)).rstrip("/") or "/"
     ext = _extension(fmt)
     jobs = [(p, _walk.output_name(out_dir, rel, ext)) for p, rel in _walk.collect(paths)]
-    seen = {}
-    for p, out in jobs:
-        if out in seen:
-            raise ValueError("serval: %s and %s would both be written to %s"
-                             % (seen[out], p, out))
-        seen[out] = p
+    _check_outputs(jobs)
     bag = _bag.from_sequence(jobs, npartitions=_partitions(len(jobs), npartitions)).map(
         _convert_one, fmt, read_fmt, read_options, lossy, options)
     return bag.compute() if compute else bag
