@@ -1,7 +1,7 @@
 """Type stubs of serval's public API (the package is typed: see py.typed)."""
 import os
-import warnings
-from typing import Any, Dict as _Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple as _T, Union
+from typing import Any, Dict as _Dict, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Tuple as _T
 
 from . import files as files
 from . import kingsisle as kingsisle
@@ -61,7 +61,8 @@ def library_version() -> _T[str, str]: ...
 def load(path: _Path, fmt: Optional[str] = ..., **options: _Option) -> Any: ...
 def dump(value: Any, path: _Path, fmt: str, lossy: bool = ..., sync: bool = ...,
          **options: _Option) -> int: ...
-def iter_load(data_or_path: Union[_Bytes, _Path], fmt: str, **options: _Option) -> Iterator[Any]: ...
+def iter_load(data_or_path: Union[_Bytes, _Path], fmt: str,
+              **options: _Option) -> Iterator[Any]: ...
 def to_json(value: Any, indent: int = ...) -> str: ...
 def from_json(text: Union[str, bytes], **options: _Option) -> Any: ...
 
@@ -77,7 +78,8 @@ class Tuple(List[float]):
 
 class Packed(List[List[float]]):
     elem: str
-    def __init__(self, items: Iterable[Iterable[float]] = ..., elem: Optional[str] = ...) -> None: ...
+    def __init__(self, items: Iterable[Iterable[float]] = ...,
+                 elem: Optional[str] = ...) -> None: ...
 
 class Numbers(List[Any]):
     elem: str

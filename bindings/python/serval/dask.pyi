@@ -26,4 +26,5 @@ def read_files(paths_or_glob: _Paths, fmt: Optional[str] = ..., npartitions: Opt
 def convert_files(paths: _Paths, out_dir: Union[str, "os.PathLike[str]"], fmt: str,
                   read_fmt: Optional[str] = ..., read_options: Optional[Mapping[str, Any]] = ...,
                   lossy: bool = ..., npartitions: Optional[int] = ..., compute: bool = ...,
-                  **options: Any) -> Union[List[Tuple[str, Union[str, FileError]]], dask.bag.Bag]: ...
+                  **options: Any
+                  ) -> Union[List[Tuple[str, Union[str, FileError]]], dask.bag.Bag]: ...

@@ -17,7 +17,8 @@ class WadMember(Tuple[str, int, int, bool, int, bool]):
 
 class Wad:
     name: str
-    def __init__(self, source: Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]) -> None: ...
+    def __init__(self,
+                 source: Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]) -> None: ...
     @property
     def version(self) -> int: ...
     @property
