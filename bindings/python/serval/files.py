@@ -8,6 +8,7 @@ only a complete result, atomically, by the command's rules (_atomic.py).
 A failure of the data raises serval.Error whose text starts with the
 file's name; a failure of the file system raises OSError."""
 import os as _os
+import stat as _stat
 import sys as _sys
 
 from . import _atomic
@@ -21,10 +22,47 @@ def _pkg():
     return _sys.modules[__package__]
 
 
-def read_bytes(path):
-    """The bytes of the file at path (a folder raises IsADirectoryError)."""
+MAX_INPUT = 4 << 30  # the command's default --max-input: 4 GiB
+_CHUNK = 1 << 20
+
+
+def _size_text(n):
+    units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+    u = 0
+    while u < 4 and n >= 1024 and n % 1024 == 0:
+        n //= 1024
+        u += 1
+    return "%d %s" % (n, units[u])
+
+
+def read_bytes(path, max_alloc=None):
+    """The bytes of the file at path, read as the command reads an input: at
+    most 4 GiB (its default --max-input), and from a pipe or device (read
+    into memory as it comes) at most max_alloc when given, so /dev/zero is
+    an error after that much, not a read without end. A folder raises
+    IsADirectoryError."""
+    display = _os.fsdecode(_os.fspath(path))
     with open(path, "rb") as f:
-        return f.read()
+        st = _os.fstat(f.fileno())
+        regular = _stat.S_ISREG(st.st_mode)
+        most, what = MAX_INPUT, "the input limit of %s" % _size_text(MAX_INPUT)
+        if not regular and max_alloc is not None and max_alloc < most:
+            most = max_alloc
+            what = ("the max_alloc limit of %s (what is read from a pipe or device is held in "
+                    "memory)" % _size_text(max_alloc))
+        if regular and st.st_size > most:
+            raise _errors.make("SV_ERR_LIMIT", "input larger than " + what, where=display)
+        parts = []
+        got = 0
+        while True:
+            chunk = f.read(min(_CHUNK, most + 1 - got))
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+            if got > most:
+                raise _errors.make("SV_ERR_LIMIT", "input larger than " + what, where=display)
+    return b"".join(parts)
 
 
 def decode_file(data, path, fmt, options):
@@ -50,7 +88,9 @@ def load(path, fmt=None, **options):
     Raises serval.Error (its text starts with the path) when the data is
     bad or its format cannot be told, TypeError/ValueError for a bad
     option, OSError when the file cannot be read."""
-    return decode_file(read_bytes(path), path, fmt, options)
+    max_alloc = options.get("max_alloc")
+    return decode_file(read_bytes(path, max_alloc if isinstance(max_alloc, int) else None),
+                       path, fmt, options)
 
 
 def encode_for_file(value, fmt, lossy, options):

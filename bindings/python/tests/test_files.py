@@ -65,6 +65,16 @@ class Load(unittest.TestCase):
         with self.assertRaises(IsADirectoryError):
             serval.load(VECTORS)
 
+    def test_device_is_capped_by_max_alloc(self):
+        # as `serval dump --max-alloc 1m /dev/zero`: an error after 1 MiB, not an endless read
+        if not os.path.exists("/dev/zero"):
+            self.skipTest("no /dev/zero")
+        with self.assertRaises(serval.Error) as cm:
+            serval.load("/dev/zero", "bson", max_alloc=1 << 20)
+        self.assertEqual(cm.exception.status, "SV_ERR_LIMIT")
+        self.assertEqual(str(cm.exception), "/dev/zero: input larger than the max_alloc limit of "
+                         "1 MiB (what is read from a pipe or device is held in memory)")
+
     def test_options_are_strict(self):
         with self.assertRaises(TypeError):
             serval.load(os.path.join(VECTORS, "bson", "all_types.bson"), "bson", framing="raw")
