@@ -14,6 +14,7 @@ frame, the BSON document as a document. An error names the item's index,
 its absolute byte offset and, in path, its JSON Pointer under "/<index>".
 """
 import os as _os
+import stat as _stat
 import struct as _struct
 import sys as _sys
 
@@ -29,9 +30,11 @@ def _pkg():
 
 
 class _Source(object):
-    """Bytes read from a bytes-like value or a binary file, with the offset
-    reached and, for a seekable file, the bytes left (a length field is
-    checked against them before anything is allocated)."""
+    """Bytes read from a bytes-like value or a file, with the offset reached.
+    For bytes and regular files the size is known, and a length field is
+    checked against what is left before anything is read; from a pipe or
+    device (size None) a frame is read in pieces of at most 1 MiB, so a
+    length field that lies costs no more memory than the bytes that come."""
 
     def __init__(self, data_or_path):
         self.file = None
@@ -41,22 +44,30 @@ class _Source(object):
             self.size = len(self.view)
             self.name = "<bytes>"
         else:
-            path = _os.fspath(data_or_path)
-            self.file = open(path, "rb")
-            self.size = _os.fstat(self.file.fileno()).st_size
-            self.name = _os.fsdecode(path)
+            self.file = open(data_or_path, "rb")
+            st = _os.fstat(self.file.fileno())
+            self.size = st.st_size if _stat.S_ISREG(st.st_mode) else None
+            self.name = _os.fsdecode(data_or_path)
         self.pos = 0
 
-    def left(self):
-        return self.size - self.pos
+    def fits(self, n):
+        """Whether n more bytes may be there (False only when known not to be)."""
+        return self.size is None or n <= self.size - self.pos
 
     def read(self, n):
         """Up to n bytes (fewer at the end)."""
-        n = min(n, self.left())
         if self.view is not None:
             out = bytes(self.view[self.pos:self.pos + n])
         else:
-            out = self.file.read(n)
+            parts = []
+            got = 0
+            while got < n:
+                chunk = self.file.read(min(n - got, 1 << 20))
+                if not chunk:
+                    break
+                parts.append(chunk)
+                got += len(chunk)
+            out = b"".join(parts)
         self.pos += len(out)
         return out
 
@@ -68,16 +79,18 @@ class _Source(object):
 def _truncated(fmt, src, index, start, what, need):
     return _errors.make(
         "SV_ERR_TRUNCATED", "item %d at byte %d: %s needs %d bytes, %d are left"
-        % (index, start, what, need, src.size - start), fmt, start, "/%d" % index,
+        % (index, start, what, need, src.pos - start), fmt, start, "/%d" % index,
         where=src.name if src.file is not None else None)
 
 
 def _bson_items(src, options):
     loads = _pkg().loads
     index = 0
-    while src.left():
+    while True:
         start = src.pos
         head = src.read(4)
+        if not head:
+            return
         if len(head) < 4:
             raise _truncated("bson", src, index, start, "a document's length", 4)
         n = _struct.unpack("<i", head)[0]
@@ -85,9 +98,12 @@ def _bson_items(src, options):
             raise _errors.make("SV_ERR_SYNTAX", "item %d at byte %d: document length %d (the "
                                "least is 5)" % (index, start, n), "bson", start, "/%d" % index,
                                where=src.name if src.file is not None else None)
-        if n - 4 > src.left():
+        if not src.fits(n - 4):
+            src.pos = src.size  # (what is left, for the message)
             raise _truncated("bson", src, index, start, "the document", n)
         doc = head + src.read(n - 4)
+        if len(doc) < n:
+            raise _truncated("bson", src, index, start, "the document", n)
         yield index, start, lambda: loads(doc, "bson", **options)
         index += 1
 
@@ -96,15 +112,20 @@ def _godot_items(src, fmt, options):
     loads = _pkg().loads
     order = "<" if options.get("prefix", "le") == "le" else ">"
     index = 0
-    while src.left():
+    while True:
         start = src.pos
         head = src.read(4)
+        if not head:
+            return
         if len(head) < 4:
             raise _truncated(fmt, src, index, start, "a frame's length", 4)
         n = _struct.unpack(order + "I", head)[0]
-        if n > src.left():
+        if not src.fits(n):
+            src.pos = src.size  # (what is left, for the message)
             raise _truncated(fmt, src, index, start, "the frame", n + 4)
         frame = head + src.read(n)
+        if len(frame) < n + 4:
+            raise _truncated(fmt, src, index, start, "the frame", n + 4)
 
         def one(frame=frame):
             return loads(frame, fmt, framing="stream", **options)[0]

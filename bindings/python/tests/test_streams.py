@@ -7,6 +7,7 @@ BSON items are the vectors of tests/vectors/bson and the 5-byte empty
 document of bsonspec.org."""
 import os
 import tempfile
+import threading
 import unittest
 
 import serval
@@ -70,6 +71,32 @@ class Godot(unittest.TestCase):
                 list(serval.iter_load(path, "godot3"))
             self.assertTrue(str(cm.exception).startswith(path + ": "))
             self.assertEqual(cm.exception.offset, 3 * len(GODOT3_STREAM))
+
+    def pipe_of(self, data):
+        """A path that reads data through a pipe (no size to look at)."""
+        r, w = os.pipe()
+
+        def feed():
+            with os.fdopen(w, "wb") as f:
+                f.write(data)
+        t = threading.Thread(target=feed)
+        t.start()
+        self.addCleanup(t.join)
+        self.addCleanup(os.close, r)
+        return "/dev/fd/%d" % r
+
+    def test_from_a_pipe(self):
+        if not os.path.isdir("/dev/fd"):
+            self.skipTest("no /dev/fd")
+        self.assertEqual(list(serval.iter_load(self.pipe_of(GODOT3_STREAM * 2), "godot3")),
+                         [42, "hi"] * 2)
+        # a 2 GiB length with 6 bytes behind it: truncated, without a 2 GiB buffer
+        it = serval.iter_load(self.pipe_of(GODOT3_STREAM + bytes.fromhex("ffffff7f 0000")),
+                              "godot3")
+        self.assertEqual([next(it), next(it)], [42, "hi"])
+        with self.assertRaises(serval.Error) as cm:
+            next(it)
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("SV_ERR_TRUNCATED", 28))
 
     def test_vectors_of_the_engine(self):
         # every Godot 3 oracle value, written as one stream, comes back in order
