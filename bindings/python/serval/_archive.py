@@ -29,9 +29,9 @@ class Archive(object):
             self._data = bytes(source)
             self.name = "<bytes>"
         else:
+            from .files import read_bytes  # capped as the command caps an input
             path = _os.fspath(source)
-            with open(path, "rb") as f:
-                self._data = f.read()
+            self._data = read_bytes(path)
             self.name = _os.fsdecode(path)
         self._handle = None
         self._handle = self._open(self._data)

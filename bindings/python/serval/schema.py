@@ -20,8 +20,8 @@ def _read(item):
     path = _os.fspath(item)
     if isinstance(path, bytes):
         path = _os.fsdecode(path)
-    with open(path, "rb") as f:
-        return f.read(), path
+    from .files import read_bytes  # capped as the command caps an input
+    return read_bytes(path), path
 
 
 def _sources(paths):
