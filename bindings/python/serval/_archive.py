@@ -59,6 +59,10 @@ class Archive(object):
         """The member names, in the archive's table order."""
         return list(self._names)
 
+    def __getitem__(self, name):
+        """archive[name] is read(name) with the defaults."""
+        return self.read(name)
+
     def __iter__(self):
         return iter(self.names())
 

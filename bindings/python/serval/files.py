@@ -100,14 +100,35 @@ def encode_for_file(value, fmt, lossy, options):
     return data + b"\n" if fmt == "json" else data
 
 
-def dump(value, path, fmt, lossy=False, sync=False, **options):
+def format_for_output(value, path):
+    """The format conv writes when --to is not given: the one whose extension
+    path has, else the one the tree's root meta names (as dump writes it);
+    serval.Error when neither says."""
+    name = _os.fsdecode(_os.fspath(path))
+    base = _os.path.basename(name)
+    for f in _pkg().formats():
+        if f.writable and any(base.endswith("." + e.lstrip(".")) for e in f.extensions):
+            return f.name
+    meta = getattr(value, "meta", None)
+    if isinstance(meta, dict) and isinstance(meta.get("format"), str):
+        return meta["format"]
+    raise _errors.make("SV_ERR_USAGE", "no format to write %s in: name one with fmt= (the "
+                       "extension names none, and the value's meta names none)" % name)
+
+
+def dump(value, path, fmt=None, lossy=False, sync=False, **options):
     """Encodes value in format fmt (as dumps() does, with the same options and
     lossy=) and writes it to path as `serval conv -o` writes: to a temporary
     file in the same folder, renamed over path once complete (a failed
     encode leaves path untouched); through a symbolic link to the file it
     names; never through a dangling link. JSON gets a final newline, as
     conv writes it. sync=True fsyncs the file and its
-    folder. Returns the number of bytes written."""
+    folder. Returns the number of bytes written.
+
+    fmt None: as conv without --to, the format of path's extension (.json,
+    .bson, ...), else the one the value's root meta names."""
+    if fmt is None:
+        fmt = format_for_output(value, path)
     data = encode_for_file(value, fmt, lossy, options)
     _atomic.write_file(path, data, sync=sync)
     return len(data)

@@ -36,6 +36,7 @@ class KiwadVector(unittest.TestCase):
                 self.assertEqual((wad.version, wad.flags), (1, None))
                 self.assertEqual(wad.read("a.mp3"), b"hi")
                 self.assertEqual(wad.read("e.txt"), b"")
+                self.assertEqual(wad["a.mp3"], b"hi")
                 a, e = wad.members()
                 self.assertEqual((a.crc, a.compressed, a.size), (0x994A3853, False, 2))
                 self.assertEqual((e.crc, e.compressed, e.stored_size), (0x81959416, True, 8))
@@ -128,6 +129,7 @@ class Packages(unittest.TestCase):
             self.assertEqual([m.is_data_tree for m in info], [False, True, False])
             self.assertEqual(info[2].size, 650)
             self.assertEqual(pkg.main_tree(), "Assets/abc")
+            self.assertEqual(pkg["Assets/tex"], self.MEMBERS[2][1])
 
     def test_crc_and_limits(self):
         data = bytearray(zip_of(self.MEMBERS))

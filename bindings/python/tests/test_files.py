@@ -179,6 +179,25 @@ class Dump(unittest.TestCase):
                               check=True).stdout
         self.assertEqual(read(path), want)
 
+    def test_format_from_extension_or_meta(self):
+        # as conv without --to: the extension's format, else the tree's meta
+        path = os.path.join(self.dir, "out.bson")
+        serval.dump(self.value, path)
+        self.assertEqual(read(path), self.want)
+        path = os.path.join(self.dir, "out.json")
+        serval.dump({"a": 1}, path)
+        self.assertEqual(read(path), b'{"a":1}\n')
+        # docs/formats/godot.md: a 3.x stream of 42 and "hi" keeps its format in the meta
+        stream = bytes.fromhex("08000000 02000000 2a000000 0c000000 04000000 02000000 68690000")
+        tree = serval.loads(stream, "godot3", framing="stream")
+        path = os.path.join(self.dir, "game.save")
+        serval.dump(tree, path)
+        self.assertEqual(read(path), stream)
+        with self.assertRaises(serval.Error) as cm:
+            serval.dump({"a": 1}, os.path.join(self.dir, "out.save"))
+        self.assertEqual(cm.exception.status, "SV_ERR_USAGE")
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "out.save")))
+
     def test_lossy_and_options_pass_through(self):
         path = os.path.join(self.dir, "out.bson")
         with self.assertWarns(serval.LossyConversionWarning):
