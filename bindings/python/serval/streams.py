@@ -104,7 +104,7 @@ def _bson_items(src, options):
         doc = head + src.read(n - 4)
         if len(doc) < n:
             raise _truncated("bson", src, index, start, "the document", n)
-        yield index, start, lambda: loads(doc, "bson", **options)
+        yield index, start, lambda doc=doc: loads(doc, "bson", **options)
         index += 1
 
 

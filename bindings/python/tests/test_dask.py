@@ -59,6 +59,22 @@ class NoDaskOnImport(unittest.TestCase):
 
 @unittest.skipIf(distributed is None, "no Dask (Debian: apt-get install python3-dask "
                  "python3-distributed)")
+class Records(unittest.TestCase):
+    def test_every_failure_is_a_record(self):
+        import serval.dask
+        paths = [os.path.join(VECTORS, "bson", "all_types.bson"),       # takes no framing=
+                 os.path.join(VECTORS, "godot", "oracle", "color8.bin"),  # ambiguous
+                 os.path.join(VECTORS, "no-such-file")]
+        records = serval.dask.read_files(paths, framing="raw").compute(scheduler="sync")
+        self.assertEqual([p for p, _ in records], paths)
+        self.assertEqual([r[1].status for r in records], ["TypeError", "SV_ERR_REFUSED",
+                                                          "SV_ERR_IO"])
+        self.assertIn("unknown option 'framing'", records[0][1].message)
+        self.assertEqual(records[2][1].message, paths[2] + ": No such file or directory")
+
+
+@unittest.skipIf(distributed is None, "no Dask (Debian: apt-get install python3-dask "
+                 "python3-distributed)")
 class OnACluster(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
