@@ -18,6 +18,7 @@ import sys as _sys
 
 import dask.bag as _bag
 
+from . import _atomic
 from . import _optcheck
 from . import _walk
 from . import files as _files
@@ -107,7 +108,6 @@ def _convert_one(job, fmt, read_fmt, read_options, lossy, options):
         parent = _os.path.dirname(out)
         if parent:
             _os.makedirs(parent, exist_ok=True)
-        from . import _atomic
         _atomic.write_file(out, data)
         return (path, out)
     except Exception as e:  # noqa: BLE001 (whatever one file does, it is its record)
