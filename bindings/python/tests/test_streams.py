@@ -5,6 +5,7 @@ The Godot stream is docs/formats/godot.md's example (a 3.x stream of 42 and
 "hi": 08000000 02000000 2a000000 0c000000 04000000 02000000 68690000); the
 BSON items are the vectors of tests/vectors/bson and the 5-byte empty
 document of bsonspec.org."""
+import json
 import os
 import tempfile
 import threading
@@ -97,6 +98,23 @@ class Godot(unittest.TestCase):
         with self.assertRaises(serval.Error) as cm:
             next(it)
         self.assertEqual((cm.exception.status, cm.exception.offset), ("SV_ERR_TRUNCATED", 28))
+
+    def test_streams_godot_wrote(self):
+        # tests/vectors/godot/oracle: File.store_var and StreamPeer.put_var
+        # streams written by Godot 3.2.3, with the values it was given
+        folder = os.path.join(VECTORS, "godot", "oracle")
+        rows = []
+        with open(os.path.join(folder, "index.tsv")) as f:
+            for line in f:
+                cols = line.rstrip("\n").split("\t")
+                if not line.startswith("#") and len(cols) > 3 and "framing=stream" in cols[2]:
+                    rows.append(cols)
+        self.assertEqual(len(rows), 2)
+        for name, _, _, expected in (r[:4] for r in rows):
+            want = [serval.from_json(json.dumps(v)) for v in json.loads(expected)]
+            got = list(serval.iter_load(os.path.join(folder, name + ".bin"), "godot3"))
+            self.assertEqual([serval.to_json(v) for v in got], [serval.to_json(v) for v in want],
+                             name)
 
     def test_vectors_of_the_engine(self):
         # every Godot 3 oracle value, written as one stream, comes back in order
