@@ -1,7 +1,7 @@
 """serval.dask.read_files on a LocalCluster of N worker processes.
 
-The corpus is every file of tests/vectors and, when present beside the
-checkout, ../shared/samples (about 1,550 files, 1.3 MB), named --repeat
+The corpus is every file of tests/vectors and, when they are beside the
+checkout, of the real samples (about 1,550 files, 1.3 MB), named --repeat
 times over (each copy a file read and decoded again), so that the work is
 large enough to time. The cluster is started and warmed up (one small
 computation) before the clock starts; each timed run reads and decodes
