@@ -90,9 +90,16 @@ class Wad(_archive.Archive):
                                  bool(m.unpatched)))
         return out
 
-    def verify(self, name):
+    def verify(self, name=None):
         """Checks the member's CRC against the table's; serval.Error (status
-        SV_ERR_SYNTAX, both values in the message) when they differ."""
+        SV_ERR_SYNTAX, both values in the message) when they differ. With no
+        name, every member but the unpatched placeholders (which have no data
+        to check), in table order, as `serval kingsisle wad list --verify`."""
+        if name is None:
+            for member in self.members():
+                if not member.unpatched:
+                    self.verify(member.name)
+            return
         i = self._find(name)
         err = _lib.ErrorStruct()
         if _ffi.kiwad_verify(self._handle, i, _c.byref(err)):

@@ -57,6 +57,9 @@ class KiwadVector(unittest.TestCase):
             self.assertIn("a.mp3", str(cm.exception))
             with self.assertRaises(serval.Error):
                 wad.verify("a.mp3")
+            with self.assertRaises(serval.Error):
+                wad.verify()  # every member
+            wad.verify("e.txt")
             self.assertEqual(wad.read("a.mp3", verify=False), b"ii")
 
     def test_damaged_table(self):
@@ -89,6 +92,7 @@ class KiwadSamples(unittest.TestCase):
                     Wad(path)
                 continue
             with Wad(path) as wad:
+                wad.verify()  # every member that has data (unpatched ones are skipped)
                 self.assertEqual(wad.version, row["version"])
                 self.assertEqual(wad.flags, row["flags"])
                 members = wad.members()
