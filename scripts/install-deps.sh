@@ -11,8 +11,9 @@ set -euo pipefail
 #   test: cmocka, clang and its runtime (the ASan+UBSan build and the
 #     libFuzzer targets), godot3-server (the Godot 3 oracle), valgrind
 #     (callgrind counts the work of decoding in tests/work/run.sh), Debian's
-#     python3 and its venv module (the Python module's tests), time (the peak memory
-#     of tests/hostile/run.sh); the browser
+#     python3 and its venv module (the Python module's tests), python3-dask and
+#     python3-distributed (serval.dask's test cluster), mypy (the module's type
+#     stubs), time (the peak memory of tests/hostile/run.sh); the browser
 #     viewer's tools come from scripts/install-web-deps.sh;
 #   bench: the benchmark peers: jansson (C), RapidJSON (C++, header-only),
 #     libbson (C), brotli (the command), and Node.js and npm for bench/node/
@@ -29,7 +30,7 @@ packages=(
 case $profile in
   build) ;;
   test | bench)
-    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv strace time)
+    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv python3-dask python3-distributed mypy strace time)
     if [ "$profile" = bench ]; then
       packages+=(libjansson-dev rapidjson-dev g++ libbson-dev brotli)
       command -v node >/dev/null || packages+=(nodejs)

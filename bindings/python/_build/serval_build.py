@@ -21,7 +21,7 @@ SUMMARY = ("Read and write game-engine serialization formats byte for byte "
 def _package_files():
     pkg = os.path.join(HERE, NAME)
     for name in sorted(os.listdir(pkg)):
-        if name.endswith(".py"):
+        if name.endswith((".py", ".pyi")) or name == "py.typed":  # code, type stubs, marker
             yield os.path.join(pkg, name), NAME + "/" + name
 
 

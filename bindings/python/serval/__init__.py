@@ -359,3 +359,23 @@ def formats():
 def library_version():
     """The version of the libserval in use, and its path."""
     return _lib.version().decode(), _lib.path
+
+
+# ---- the CLI's reach: files, streams, typed JSON text, schemas, archives ----------
+# (modules of their own, over loads()/dumps() and the library handle)
+from . import schema as _schema_mod  # noqa: E402
+from . import files as _files  # noqa: E402
+from . import streams as _streams  # noqa: E402
+from . import typed_json as _typed_json_text  # noqa: E402
+from . import kingsisle, resonite  # noqa: E402,F401
+
+Schema.load = classmethod(_schema_mod.load)
+Schema.class_count = property(_schema_mod.class_count)
+Schema.enum_count = property(_schema_mod.enum_count)
+_schema_of = _schema_mod.schema_of  # schema= also takes paths (merged as Schema.load does)
+load = _files.load
+dump = _files.dump
+iter_load = _streams.iter_load
+to_json = _typed_json_text.to_json
+from_json = _typed_json_text.from_json
+__all__ += ["load", "dump", "iter_load", "to_json", "from_json", "kingsisle", "resonite"]

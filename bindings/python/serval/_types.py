@@ -320,3 +320,8 @@ for _e in ELEMS:
     _n = _e.upper() + "s"
     CLASSES[_n] = BY_ELEM[_e] = type(_n, (Numbers,), {"elem": _e, "__module__": __name__})
 del _cls, _n, _tag, _k, _e
+# The classes made above are attributes of this module too, where their
+# __module__ says they are: pickle (and Dask, which sends trees between
+# processes) finds a class by that name, and without it cloudpickle copied
+# each class by value, so a tree came back with classes dumps() did not know.
+globals().update(CLASSES)

@@ -23,5 +23,9 @@ assert os.path.dirname(serval.__file__).endswith(os.path.join("site-packages", "
 v = serval.loads(bytes.fromhex("090000009a9931419a99b14133330542"), "godot4")
 assert type(v) is serval.Vector3 and len(v) == 3, v
 assert serval.dumps(v, "godot4") == bytes.fromhex("090000009a9931419a99b14133330542")
+here = os.path.dirname(serval.__file__)
+for typed in ("py.typed", "__init__.pyi", "kingsisle.pyi", "resonite.pyi", "dask.pyi"):
+    assert os.path.isfile(os.path.join(here, typed)), typed  # the type stubs ship too
+assert serval.to_json(v) == '{"$vector3": [11.1, 22.2, 33.3]}\n', serval.to_json(v)  # serval dump's bytes
 print("installed:", serval.__file__)
 PY
