@@ -2,12 +2,15 @@
  * (AzCore/Tests/Serialization/Json/: BoolSerializerTests, IntSerializerTests,
  * DoubleSerializerTests, StringSerializerTests, TestCases_Classes,
  * TestCases_Enum, TestCases_Pointers, UuidSerializerTests,
- * MathVectorSerializerTests, ColorSerializerTests, container and map tests),
- * each with O3DE's exact expected text and result. */
+ * MathVectorSerializerTests, ColorSerializerTests, MathMatrixSerializerTests,
+ * AnySerializerTests, container and map tests), each with O3DE's exact
+ * expected text and result. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -329,6 +332,239 @@ static void test_clear_containers(void **state)
     o3t_load_case("map<string,i32>", "{\"a\":1}", "{\"b\":2}", "{\"b\":2}", SV_O3DE_SUCCESS, OK, true);
 }
 
+
+#define Z9 "[0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0]"
+#define Z12 "[0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0]"
+#define Z16 "[0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0]"
+#define I9 "[1.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,1.0]"
+#define I12 "[1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0]"
+#define I16 "[1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0]"
+#define ROT "\"yaw\":0.0,\"pitch\":0.0,\"roll\":0.0"
+#define XYZ "\"x\":0.0,\"y\":0.0,\"z\":0.0"
+
+/* MathMatrixSerializerTests: each matrix starts as CreateZero(); the JSON is
+ * what its DataHelper::AddData (scale, translation, then yaw/pitch/roll of
+ * the identity) and AddScale/AddRotation write. */
+static const load_vec matrix_vectors[] = {
+    /* Load_ValidObjectLowerCase_ReturnsSuccessAndLoadsMatrix */
+    {"matrix3x3", Z9, "{\"scale\":1.0," ROT "}", I9, SV_O3DE_DEFAULTS_USED, OK},
+    {"matrix3x4", Z12, "{\"scale\":1.0," XYZ "," ROT "}", I12, SV_O3DE_DEFAULTS_USED, OK},
+    {"matrix4x4", Z16, "{\"scale\":1.0," XYZ "," ROT "}", I16, SV_O3DE_DEFAULTS_USED, OK},
+    /* Load_ValidObjectWithExtraFields_ReturnsPartialConvertAndLoadsMatrix */
+    {"matrix3x3", Z9, "{\"scale\":1.0," ROT ",\"extra\":\"no value\"}", I9, SV_O3DE_DEFAULTS_USED, OK},
+    {"matrix3x4", Z12, "{\"scale\":1.0," ROT ",\"extra\":\"no value\"}", I12, SV_O3DE_DEFAULTS_USED, OK},
+    {"matrix4x4", Z16, "{\"scale\":1.0," ROT ",\"extra\":\"no value\"}", I16, SV_O3DE_DEFAULTS_USED, OK},
+    /* Load_InvalidFields_ReturnsUnsupportedAndLeavesMatrixUntouched: the
+     * identity is assigned before reading, so the zero matrix is gone */
+    {"matrix3x3", Z9, "{\"scale\":1.0,\"yaw\":\"Invalid\",\"pitch\":0.0,\"roll\":0.0}", I9,
+     SV_O3DE_UNSUPPORTED, ALT},
+    {"matrix3x4", Z12, "{\"scale\":1.0," XYZ ",\"yaw\":\"Invalid\",\"pitch\":0.0,\"roll\":0.0}", I12,
+     SV_O3DE_UNSUPPORTED, ALT},
+    {"matrix4x4", Z16, "{\"scale\":1.0," XYZ ",\"yaw\":\"Invalid\",\"pitch\":0.0,\"roll\":0.0}", I16,
+     SV_O3DE_UNSUPPORTED, ALT},
+    /* the conformity suite's GetJsonForFullySetInstance (scale 10,
+     * translation 10, 20, 30) */
+    {"matrix3x3", NULL, "{\"roll\":0.0,\"pitch\":0.0,\"yaw\":0.0,\"scale\":10.0}",
+     "[10.0,0.0,0.0,0.0,10.0,0.0,0.0,0.0,10.0]", SV_O3DE_SUCCESS, OK},
+    {"matrix3x4", NULL, "{\"roll\":0.0,\"pitch\":0.0,\"yaw\":0.0,\"scale\":10.0,\"x\":10.0,\"y\":20.0,\"z\":30.0}",
+     "[10.0,0.0,0.0,10.0,0.0,10.0,0.0,20.0,0.0,0.0,10.0,30.0]", SV_O3DE_SUCCESS, OK},
+    {"matrix4x4", NULL, "{\"roll\":0.0,\"pitch\":0.0,\"yaw\":0.0,\"scale\":10.0,\"x\":10.0,\"y\":20.0,\"z\":30.0}",
+     "[10.0,0.0,0.0,10.0,0.0,10.0,0.0,20.0,0.0,0.0,10.0,30.0,0.0,0.0,0.0,1.0]", SV_O3DE_SUCCESS, OK},
+    /* spec §11.3: scale defaults to 1 (a missing one is DefaultsUsed, so a
+     * translation alone is PartialDefaults), capitalised names count, a
+     * scale within O3DE's tolerance of 0 is refused (the scale read
+     * combined with Unsupported: PartialAlter) */
+    {"matrix3x4", NULL, "{\"X\":1.0,\"Y\":2.0,\"Z\":3.0}",
+     "[1.0,0.0,0.0,1.0,0.0,1.0,0.0,2.0,0.0,0.0,1.0,3.0]", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"matrix3x3", NULL, "{\"Scale\":\"2\"}", "[2.0,0.0,0.0,0.0,2.0,0.0,0.0,0.0,2.0]", SV_O3DE_SUCCESS, OK},
+    {"matrix3x3", Z9, "{\"scale\":0.0}", I9, SV_O3DE_UNSUPPORTED, PALT},
+    {"matrix4x4", Z16, "{\"scale\":-0.0009}", I16, SV_O3DE_UNSUPPORTED, PALT},
+    {"matrix3x3", Z9, "{}", Z9, SV_O3DE_DEFAULTS_USED, OK},
+    {"matrix3x3", NULL, "{\"x\":5.0}", I9, SV_O3DE_DEFAULTS_USED, OK},
+    {"matrix3x3", NULL, "[1.0,2.0]", I9, SV_O3DE_UNSUPPORTED, ALT},
+};
+
+static void test_matrix_load(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof matrix_vectors / sizeof *matrix_vectors; i++) {
+        const load_vec *v = &matrix_vectors[i];
+        o3t_load_case(v->type, v->start, v->json, v->value, v->outcome, v->processing, false);
+    }
+}
+
+/* Rotations: degrees about X (roll), Y (pitch) and Z (yaw), combined as
+ * Rx * Ry * Rz, then scaled and translated. Checked against the rotation
+ * matrices themselves within O3DE's own test tolerance (its sin and cos
+ * are its own approximations, so the last bits may differ). */
+static void check_matrix(const char *type, const char *json, sv_o3de_outcome outcome,
+                         const float *want, size_t n)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    const sv_type *t = o3t_type(type);
+    sv_value v;
+    assert_int_equal(sv_o3de_default_value(o3t_schema(), t, doc, &v, &err), SV_OK);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    sv_o3de_result r;
+    sv_value j = o3t_json(doc, json);
+    assert_int_equal(sv_o3de_load(o3t_schema(), t, &j, doc, &v, &o, &r, &err), SV_OK);
+    assert_int_equal(sv_o3de_result_outcome(r), outcome);
+    assert_int_equal(v.len, n);
+    for (size_t i = 0; i < n; i++)
+        if (fabs(sv_number_at(&v, i) - want[i]) > 1e-6)
+            fail_msg("%s <- %s: element %zu is %.9g, want %g", type, json, i, sv_number_at(&v, i),
+                     (double)want[i]);
+    sv_doc_free(doc);
+}
+
+static void test_matrix_rotations(void **state)
+{
+    (void)state;
+    static const float rx90[9] = {1, 0, 0, 0, 0, -1, 0, 1, 0};
+    check_matrix("matrix3x3", "{\"roll\":90.0}", SV_O3DE_PARTIAL_DEFAULTS, rx90, 9);
+    static const float ry90[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+    check_matrix("matrix3x3", "{\"pitch\":90.0,\"scale\":1.0}", SV_O3DE_SUCCESS, ry90, 9);
+    static const float rz90_scaled[12] = {0, -2, 0, 1, 2, 0, 0, 2, 0, 0, 2, 3};
+    check_matrix("matrix3x4", "{\"yaw\":90.0,\"scale\":2.0,\"x\":1.0,\"y\":2.0,\"z\":3.0}",
+                 SV_O3DE_SUCCESS, rz90_scaled, 12);
+    /* Rx(90) * Rz(90), the product of the rotation matrices */
+    static const float rx90_rz90[16] = {0, -1, 0, 0, 0, 0, -1, 0, 1, 0, 0, 0, 0, 0, 0, 1};
+    check_matrix("matrix4x4", "{\"Roll\":90.0,\"Yaw\":90.0}", SV_O3DE_PARTIAL_DEFAULTS, rx90_rz90,
+                 16);
+}
+
+/* AnySerializerTests' conformity cases ({"$type": T, "value": V}, as its
+ * ANY_JSON writes them; Store writes "Value") and JsonAnySerializer's
+ * outcomes for what is not a registered type. */
+#define ANY_SIMPLE "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5}}"
+static const load_vec any_vectors[] = {
+    {"any", NULL, "{\"$type\":\"SimpleClass\",\"value\":{\"var1\":88,\"var2\":88.0}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88,\"var2\":88.0}}", SV_O3DE_SUCCESS, OK},
+    {"any", NULL, "{\"$type\":\"SimpleClass\",\"value\":{\"var1\":88}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88,\"var2\":42.0}}", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"any", NULL, "{\"$type\":\"SimpleInheritence\",\"Value\":{\"base_var\":1.0,\"var1\":2,\"var2\":3.0}}",
+     "{\"$type\":\"SimpleInheritence\",\"Value\":{\"base_var\":1.0,\"var1\":2,\"var2\":3.0}}",
+     SV_O3DE_SUCCESS, OK},
+    /* "Value" wins over "value" */
+    {"any", NULL, "{\"$type\":\"SimpleClass\",\"value\":{\"var1\":1},\"Value\":{\"var1\":2}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":2,\"var2\":42.0}}", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    /* no value: a fresh default of the type (Success + DefaultsUsed) */
+    {"any", ANY_SIMPLE, "{\"$type\":\"  simpleclass \"}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":42.0}}", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"any", NULL, "{\"$type\":\"{0CC36DD4-2337-40B4-A86C-69C452C48555}\",\"Value\":{}}",
+     "{\"$type\":\"MultipleInheritence\",\"Value\":{\"base_var\":-42.0,\"base2_var1\":-133.0,"
+     "\"base2_var2\":-233.0,\"base2_var3\":-333.0,\"var1\":42,\"var2\":42.0}}",
+     SV_O3DE_PARTIAL_DEFAULTS, OK},
+    /* a value of the wrong shape: the class's own outcome */
+    {"any", NULL, "{\"$type\":\"SimpleClass\",\"Value\":[]}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":42.0}}", SV_O3DE_UNSUPPORTED, PALT},
+    /* not an object */
+    {"any", ANY_SIMPLE, "42", "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5,\"var2\":42.0}}",
+     SV_O3DE_UNSUPPORTED, ALT},
+    /* {}: the explicit default leaves the any alone */
+    {"any", ANY_SIMPLE, "{}", "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5,\"var2\":42.0}}",
+     SV_O3DE_DEFAULTS_USED, OK},
+    /* no "$type", an unknown name, a non-string: DefaultsUsed, any untouched */
+    {"any", ANY_SIMPLE, "{\"Value\":{\"var1\":7}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5,\"var2\":42.0}}", SV_O3DE_DEFAULTS_USED, OK},
+    {"any", ANY_SIMPLE, "{\"$type\":\"Invalid\",\"Value\":{\"var1\":7}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5,\"var2\":42.0}}", SV_O3DE_DEFAULTS_USED, OK},
+    {"any", NULL, "{\"$type\":42}", "{}", SV_O3DE_DEFAULTS_USED, OK},
+    /* a UUID no class has: a type id, so Success, and CreateAny empties it */
+    {"any", ANY_SIMPLE, "{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\",\"Value\":{\"var1\":7}}", "{}",
+     SV_O3DE_SUCCESS, OK},
+    /* an any inside a class and a container */
+    {"AnyHolder", NULL, "{\"thing\":{\"$type\":\"SimpleClass\",\"Value\":{\"var2\":1.5}}}",
+     "{\"thing\":{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":1.5}},\"count\":0}",
+     SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"vector<any>", NULL, "[{\"$type\":\"BaseClass\"},{}]",
+     "[{\"$type\":\"BaseClass\",\"Value\":{\"base_var\":-42.0}},{}]", SV_O3DE_PARTIAL_DEFAULTS, OK},
+};
+
+static void test_any_load(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof any_vectors / sizeof *any_vectors; i++) {
+        const load_vec *v = &any_vectors[i];
+        o3t_load_case(v->type, v->start, v->json, v->value, v->outcome, v->processing, false);
+    }
+}
+
+static const store_vec any_store[] = {
+    {"any", "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88,\"var2\":42.0}}"},
+    /* a default value: "$type" alone */
+    {"any", "{\"$type\":\"SimpleClass\"}", "{\"$type\":\"SimpleClass\"}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":42.0}}"},
+    {"any", "{}", "{}", "{}"},
+    /* an empty any is a default field; a set one is written whole */
+    {"AnyHolder", "{\"count\":3}", "{\"count\":3}", "{\"thing\":{},\"count\":3}"},
+    {"AnyHolder", "{\"thing\":{\"$type\":\"BaseClass\"}}", "{\"thing\":{\"$type\":\"BaseClass\"}}", NULL},
+};
+
+static void test_any_store(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof any_store / sizeof *any_store; i++)
+        o3t_store_case(any_store[i].type, any_store[i].json, any_store[i].stripped, any_store[i].kept);
+}
+
+typedef struct seen_reports {
+    char text[2048];
+} seen_reports;
+
+static sv_o3de_result record(void *ctx, const char *message, sv_o3de_result result, const char *path)
+{
+    seen_reports *s = ctx;
+    size_t n = strlen(s->text);
+    snprintf(s->text + n, sizeof s->text - n, "%s|%s|%s|%s\n", path,
+             sv_o3de_task_name(sv_o3de_result_task(result)),
+             sv_o3de_outcome_name(sv_o3de_result_outcome(result)), message);
+    return result;
+}
+
+/* What O3DE reports for an unknown "$type": the Unknown issue, then the
+ * DefaultsUsed result; and the matrix's issue at its member. */
+static void report_case(const char *type, const char *json, const char *want)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    const sv_type *t = o3t_type(type);
+    sv_value v;
+    assert_int_equal(sv_o3de_default_value(o3t_schema(), t, doc, &v, &err), SV_OK);
+    seen_reports s = {{0}};
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    o.report = record;
+    o.report_ctx = &s;
+    sv_o3de_result r;
+    sv_value j = o3t_json(doc, json);
+    assert_int_equal(sv_o3de_load(o3t_schema(), t, &j, doc, &v, &o, &r, &err), SV_OK);
+    assert_string_equal(s.text, want);
+    sv_doc_free(doc);
+}
+
+static void test_any_and_matrix_reports(void **state)
+{
+    (void)state;
+    report_case("any", "{\"$type\":\"Invalid\"}",
+                "|ReadField|Unknown|Unable to find type id with the provided string.\n"
+                "|ReadField|DefaultsUsed|JsonAnySerializer::Load created a default, empty AZStd::any\n");
+    report_case("any", "{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\"}",
+                "|ReadField|Success|Successfully read type id from json value.\n"
+                "|ReadField|Success|JsonAnySerializer::Load failed to load a value matched the "
+                "reported AZ TypeId. The C++ declaration may have been deleted or changed.\n");
+    report_case("matrix3x3", "{\"scale\":0.0}",
+                "/scale|Convert|Success|Successfully read floating point value.\n"
+                "|ReadField|Success|Successfully read float.\n"
+                "|ReadField|Unsupported|Scale can not be zero.\n");
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -345,6 +581,11 @@ int main(void)
         cmocka_unit_test(test_store_vectors),
         cmocka_unit_test(test_class_and_container_load),
         cmocka_unit_test(test_clear_containers),
+        cmocka_unit_test(test_matrix_load),
+        cmocka_unit_test(test_matrix_rotations),
+        cmocka_unit_test(test_any_load),
+        cmocka_unit_test(test_any_store),
+        cmocka_unit_test(test_any_and_matrix_reports),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -1,5 +1,5 @@
 /* Vector2/3/4, Quaternion, Color, Matrix3x3/3x4/4x4 and Transform.
- * spec o3de-json §11. */
+ * spec o3de-json §11; the object form of matrices is in o3de_matrix.c. */
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -35,15 +35,22 @@ static void read_floats(o3_ctx *c, sv_prim p, const sv_value *v, float *f)
     for (size_t i = 0; i < n; i++) f[i] = (float)sv_number_at(v, i);
 }
 
-static o3_res finish(o3_ctx *c, sv_prim p, const float *f, sv_value *out, o3_res r,
-                     const char *msg)
+/* The tuple of p from f into *out; false (c failed) when out of memory. */
+static bool make_tuple(o3_ctx *c, sv_prim p, const float *f, sv_value *out)
 {
     sv_value t = sv_tuple(c->doc, sv__prim_tag(p), SV_ELEM_F32, f);
     if (t.kind != SV_TUPLE) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
-        return o3_r(RF, SV_O3DE_CATASTROPHIC);
+        return false;
     }
     *out = t;
+    return true;
+}
+
+static o3_res finish(o3_ctx *c, sv_prim p, const float *f, sv_value *out, o3_res r,
+                     const char *msg)
+{
+    if (!make_tuple(c, p, f, out)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     return o3_report(c, r, "%s", msg);
 }
 
@@ -285,6 +292,12 @@ o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
         r = load_vector_object(c, j, f, n);
     } else if (j->kind == SV_MAP && p == SV_PRIM_QUATERNION) {
         r = load_quat_object(c, j, f);
+    } else if (j->kind == SV_MAP && p >= SV_PRIM_MATRIX3X3 && p <= SV_PRIM_MATRIX4X4) {
+        /* reports its own result; O3DE sets the identity before reading, so
+         * the value changes even when the load fails */
+        r = o3_load_matrix_object(c, p, j, f);
+        if (!make_tuple(c, p, f, out)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
+        return r;
     } else {
         return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
                          "Unsupported JSON type for a %s: use an array of numbers.", sv_prim_name(p));
