@@ -359,3 +359,6 @@ def formats():
 def library_version():
     """The version of the libserval in use, and its path."""
     return _lib.version().decode(), _lib.path
+
+# O3DE JSON serialization, as serval.o3de (a module of its own).
+from . import o3de  # noqa: E402,F401
