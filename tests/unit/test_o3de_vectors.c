@@ -563,6 +563,21 @@ static void test_any_and_matrix_reports(void **state)
                 "/scale|Convert|Success|Successfully read floating point value.\n"
                 "|ReadField|Success|Successfully read float.\n"
                 "|ReadField|Unsupported|Scale can not be zero.\n");
+    /* MathMatrixSerializer.cpp's texts for the array and the other JSON types */
+    report_case("matrix3x4", "[1.0,2.0]",
+                "|ReadField|Unsupported|Not enough numbers in JSON array to load math matrix from.\n");
+    report_case("matrix4x4", "true",
+                "|ReadField|Unsupported|Unsupported type. Math matrix can only be read from arrays or "
+                "objects.\n");
+    report_case("matrix3x3", "{\"scale\":1.0}",
+                "/scale|Convert|Success|Successfully read floating point value.\n"
+                "|ReadField|Success|Successfully read float.\n"
+                "|ReadField|DefaultsUsed|Successfully read float.\n"
+                "|ReadField|DefaultsUsed|Successfully read float.\n"
+                "|ReadField|DefaultsUsed|Successfully read float.\n"
+                "|ReadField|Success|Successfully read math matrix.\n"
+                "|ReadField|Success|Successfully read math yaw, pitch, roll, and scale.\n"
+                "|ReadField|DefaultsUsed|Using identity matrix for empty object.\n");
 }
 
 static int teardown(void **state)
