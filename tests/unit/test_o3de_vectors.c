@@ -476,6 +476,26 @@ static const load_vec any_vectors[] = {
     /* a UUID no class has: a type id, so Success, and CreateAny empties it */
     {"any", ANY_SIMPLE, "{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\",\"Value\":{\"var1\":7}}", "{}",
      SV_O3DE_SUCCESS, OK},
+    /* primitives, by their AzTypeInfo names and UUIDs
+     * (AnySerializerTests Any2JSON_StoreAndLoad_Bool) */
+    {"any", NULL, "{\"$type\":\"bool\",\"Value\":true}", "{\"$type\":\"bool\",\"Value\":true}",
+     SV_O3DE_SUCCESS, OK},
+    {"any", NULL, "{\"$type\":\"bool\",\"Value\":false}", "{\"$type\":\"bool\",\"Value\":false}",
+     SV_O3DE_SUCCESS, OK},
+    {"any", NULL, "{\"$type\":\"{EA2C3E90-AFBE-44d4-A90D-FAAF79BAF93D}\",\"Value\":\"1.5\"}",
+     "{\"$type\":\"float\",\"Value\":1.5}", SV_O3DE_SUCCESS, OK},
+    {"any", NULL, "{\"$type\":\"AZ::u64\",\"Value\":18446744073709551615}",
+     "{\"$type\":\"AZ::u64\",\"Value\":18446744073709551615}", SV_O3DE_SUCCESS, OK},
+    {"any", NULL, "{\"$type\":\"long\",\"Value\":-5}", "{\"$type\":\"AZ::s64\",\"Value\":-5}",
+     SV_O3DE_SUCCESS, OK},
+    {"any", NULL, "{\"$type\":\"Unsigned Short\",\"Value\":7}",
+     "{\"$type\":\"unsigned short\",\"Value\":7}", SV_O3DE_SUCCESS, OK},
+    {"any", NULL, "{\"$type\":\"unsigned char\",\"Value\":256}",
+     "{\"$type\":\"unsigned char\",\"Value\":0}", SV_O3DE_UNSUPPORTED, PALT},
+    {"any", NULL, "{\"$type\":\"int\"}", "{\"$type\":\"int\",\"Value\":0}", SV_O3DE_PARTIAL_DEFAULTS,
+     OK},
+    {"any", NULL, "{\"$type\":\"double\",\"Value\":{}}", "{\"$type\":\"double\",\"Value\":0.0}",
+     SV_O3DE_PARTIAL_DEFAULTS, OK},
     /* an any inside a class and a container */
     {"AnyHolder", NULL, "{\"thing\":{\"$type\":\"SimpleClass\",\"Value\":{\"var2\":1.5}}}",
      "{\"thing\":{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":1.5}},\"count\":0}",
@@ -501,6 +521,10 @@ static const store_vec any_store[] = {
     {"any", "{\"$type\":\"SimpleClass\"}", "{\"$type\":\"SimpleClass\"}",
      "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":42.0}}"},
     {"any", "{}", "{}", "{}"},
+    /* a primitive has no default to strip against: written whatever it is */
+    {"any", "{\"$type\":\"int\",\"Value\":0}", "{\"$type\":\"int\",\"Value\":0}",
+     "{\"$type\":\"int\",\"Value\":0}"},
+    {"any", "{\"$type\":\"double\",\"Value\":2.5}", "{\"$type\":\"double\",\"Value\":2.5}", NULL},
     /* an empty any is a default field; a set one is written whole */
     {"AnyHolder", "{\"count\":3}", "{\"count\":3}", "{\"thing\":{},\"count\":3}"},
     {"AnyHolder", "{\"thing\":{\"$type\":\"BaseClass\"}}", "{\"thing\":{\"$type\":\"BaseClass\"}}", NULL},

@@ -79,6 +79,18 @@ class Any(unittest.TestCase):
         s = o3de.store(r.value, SCHEMA, "any", indent=0)
         self.assertEqual(s.text, '{"$type":"SimpleClass","Value":{"var1":88}}')
 
+    def test_primitives(self):
+        # AnySerializerTests' Any2JSON_StoreAndLoad_Bool: store, load, same value
+        for flag in (True, False):
+            s = o3de.store(flag, SCHEMA, "any", indent=0)
+            self.assertEqual(s.text, '{"$type":"bool","Value":%s}' % ("true" if flag else "false"))
+            r = o3de.load(s.text, SCHEMA, "any")
+            self.assertEqual(r.outcome, "Success")
+            self.assertIs(r.value, flag)
+        r = o3de.load('{"$type":"{EA2C3E90-AFBE-44d4-A90D-FAAF79BAF93D}","Value":"1.5"}', SCHEMA, "any")
+        self.assertEqual((r.outcome, r.value), ("Success", 1.5))
+        self.assertIsInstance(r.value, serval.F32)
+
     def test_unknown_type(self):
         r = o3de.load('{"$type":"Invalid"}', SCHEMA, "any")
         self.assertEqual(r.outcome, "DefaultsUsed")  # as JsonAnySerializer returns it
