@@ -333,64 +333,77 @@ static void test_clear_containers(void **state)
 }
 
 
-#define Z9 "[0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0]"
-#define Z12 "[0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0]"
-#define Z16 "[0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0]"
-#define I9 "[1.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,1.0]"
-#define I12 "[1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0]"
-#define I16 "[1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0]"
-#define ROT "\"yaw\":0.0,\"pitch\":0.0,\"roll\":0.0"
-#define XYZ "\"x\":0.0,\"y\":0.0,\"z\":0.0"
 
-/* MathMatrixSerializerTests: each matrix starts as CreateZero(); the JSON is
- * what its DataHelper::AddData (scale, translation, then yaw/pitch/roll of
- * the identity) and AddScale/AddRotation write. */
-static const load_vec matrix_vectors[] = {
-    /* Load_ValidObjectLowerCase_ReturnsSuccessAndLoadsMatrix */
-    {"matrix3x3", Z9, "{\"scale\":1.0," ROT "}", I9, SV_O3DE_DEFAULTS_USED, OK},
-    {"matrix3x4", Z12, "{\"scale\":1.0," XYZ "," ROT "}", I12, SV_O3DE_DEFAULTS_USED, OK},
-    {"matrix4x4", Z16, "{\"scale\":1.0," XYZ "," ROT "}", I16, SV_O3DE_DEFAULTS_USED, OK},
-    /* Load_ValidObjectWithExtraFields_ReturnsPartialConvertAndLoadsMatrix */
-    {"matrix3x3", Z9, "{\"scale\":1.0," ROT ",\"extra\":\"no value\"}", I9, SV_O3DE_DEFAULTS_USED, OK},
-    {"matrix3x4", Z12, "{\"scale\":1.0," ROT ",\"extra\":\"no value\"}", I12, SV_O3DE_DEFAULTS_USED, OK},
-    {"matrix4x4", Z16, "{\"scale\":1.0," ROT ",\"extra\":\"no value\"}", I16, SV_O3DE_DEFAULTS_USED, OK},
-    /* Load_InvalidFields_ReturnsUnsupportedAndLeavesMatrixUntouched: the
-     * identity is assigned before reading, so the zero matrix is gone */
-    {"matrix3x3", Z9, "{\"scale\":1.0,\"yaw\":\"Invalid\",\"pitch\":0.0,\"roll\":0.0}", I9,
-     SV_O3DE_UNSUPPORTED, ALT},
-    {"matrix3x4", Z12, "{\"scale\":1.0," XYZ ",\"yaw\":\"Invalid\",\"pitch\":0.0,\"roll\":0.0}", I12,
-     SV_O3DE_UNSUPPORTED, ALT},
-    {"matrix4x4", Z16, "{\"scale\":1.0," XYZ ",\"yaw\":\"Invalid\",\"pitch\":0.0,\"roll\":0.0}", I16,
-     SV_O3DE_UNSUPPORTED, ALT},
-    /* the conformity suite's GetJsonForFullySetInstance (scale 10,
-     * translation 10, 20, 30) */
-    {"matrix3x3", NULL, "{\"roll\":0.0,\"pitch\":0.0,\"yaw\":0.0,\"scale\":10.0}",
-     "[10.0,0.0,0.0,0.0,10.0,0.0,0.0,0.0,10.0]", SV_O3DE_SUCCESS, OK},
-    {"matrix3x4", NULL, "{\"roll\":0.0,\"pitch\":0.0,\"yaw\":0.0,\"scale\":10.0,\"x\":10.0,\"y\":20.0,\"z\":30.0}",
-     "[10.0,0.0,0.0,10.0,0.0,10.0,0.0,20.0,0.0,0.0,10.0,30.0]", SV_O3DE_SUCCESS, OK},
-    {"matrix4x4", NULL, "{\"roll\":0.0,\"pitch\":0.0,\"yaw\":0.0,\"scale\":10.0,\"x\":10.0,\"y\":20.0,\"z\":30.0}",
-     "[10.0,0.0,0.0,10.0,0.0,10.0,0.0,20.0,0.0,0.0,10.0,30.0,0.0,0.0,0.0,1.0]", SV_O3DE_SUCCESS, OK},
-    /* spec §11.3: scale defaults to 1 (a missing one is DefaultsUsed, so a
-     * translation alone is PartialDefaults), capitalised names count, a
-     * scale within O3DE's tolerance of 0 is refused (the scale read
-     * combined with Unsupported: PartialAlter) */
-    {"matrix3x4", NULL, "{\"X\":1.0,\"Y\":2.0,\"Z\":3.0}",
-     "[1.0,0.0,0.0,1.0,0.0,1.0,0.0,2.0,0.0,0.0,1.0,3.0]", SV_O3DE_PARTIAL_DEFAULTS, OK},
-    {"matrix3x3", NULL, "{\"Scale\":\"2\"}", "[2.0,0.0,0.0,0.0,2.0,0.0,0.0,0.0,2.0]", SV_O3DE_SUCCESS, OK},
-    {"matrix3x3", Z9, "{\"scale\":0.0}", I9, SV_O3DE_UNSUPPORTED, PALT},
-    {"matrix4x4", Z16, "{\"scale\":-0.0009}", I16, SV_O3DE_UNSUPPORTED, PALT},
-    {"matrix3x3", Z9, "{}", Z9, SV_O3DE_DEFAULTS_USED, OK},
-    {"matrix3x3", NULL, "{\"x\":5.0}", I9, SV_O3DE_DEFAULTS_USED, OK},
-    {"matrix3x3", NULL, "[1.0,2.0]", I9, SV_O3DE_UNSUPPORTED, ALT},
-};
+/* The load cases kept as data in tests/vectors/o3de/cases/ (one JSON
+ * object a line: source, type, optional start, json, value, outcome,
+ * processing; the JSON texts are strings, as O3DE tells 1 from 1.0):
+ * matrix.jsonl holds MathMatrixSerializerTests' 9 object-form loads (from
+ * CreateZero(), so a value left alone shows) and more of spec §11.3;
+ * any.jsonl AnySerializerTests' and JsonAnySerializer's cases. The CLI runs
+ * the same files (tests/cli/cases/o3de-vector-cases). */
+#define CASES "vectors/o3de/cases/"
+
+static const char *member_text(const sv_value *line, const char *name)
+{
+    size_t n;
+    const sv_value *m = sv_map_getz(line, name);
+    return m ? sv_get_str(m, &n) : NULL;
+}
+
+static sv_o3de_outcome outcome_named(const char *name)
+{
+    for (int o = SV_O3DE_SUCCESS; o <= SV_O3DE_CATASTROPHIC; o++)
+        if (strcmp(sv_o3de_outcome_name((sv_o3de_outcome)o), name) == 0) return (sv_o3de_outcome)o;
+    fail_msg("unknown outcome %s", name);
+    return SV_O3DE_CATASTROPHIC;
+}
+
+static sv_o3de_processing processing_named(const char *name)
+{
+    for (int p = SV_O3DE_COMPLETED; p <= SV_O3DE_HALTED; p++)
+        if (strcmp(sv_o3de_processing_name((sv_o3de_processing)p), name) == 0)
+            return (sv_o3de_processing)p;
+    fail_msg("unknown processing %s", name);
+    return SV_O3DE_HALTED;
+}
+
+/* Runs every line of the file; returns how many there were. */
+static size_t run_case_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s (run from tests/)", path);
+    char line[4096];
+    size_t count = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        if (len < 2) continue;
+        assert_true(line[len - 1] == '\n'); /* no line longer than the buffer */
+        sv_doc *doc = sv_doc_new(NULL);
+        sv_value v = o3t_json(doc, line);
+        const char *type = member_text(&v, "type"), *json = member_text(&v, "json");
+        const char *value = member_text(&v, "value"), *outcome = member_text(&v, "outcome");
+        const char *processing = member_text(&v, "processing");
+        if (!type || !json || !value || !outcome || !processing)
+            fail_msg("%s: line %zu lacks a member", path, count + 1);
+        o3t_load_case(type, member_text(&v, "start"), json, value, outcome_named(outcome),
+                      processing_named(processing), false);
+        sv_doc_free(doc);
+        count++;
+    }
+    fclose(f);
+    return count;
+}
 
 static void test_matrix_load(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof matrix_vectors / sizeof *matrix_vectors; i++) {
-        const load_vec *v = &matrix_vectors[i];
-        o3t_load_case(v->type, v->start, v->json, v->value, v->outcome, v->processing, false);
-    }
+    assert_int_equal(run_case_file(CASES "matrix.jsonl"), 19);
+}
+
+static void test_any_load(void **state)
+{
+    (void)state;
+    assert_int_equal(run_case_file(CASES "any.jsonl"), 24);
 }
 
 /* Rotations: degrees about X (roll), Y (pitch) and Z (yaw), combined as
@@ -434,83 +447,6 @@ static void test_matrix_rotations(void **state)
     static const float rx90_rz90[16] = {0, -1, 0, 0, 0, 0, -1, 0, 1, 0, 0, 0, 0, 0, 0, 1};
     check_matrix("matrix4x4", "{\"Roll\":90.0,\"Yaw\":90.0}", SV_O3DE_PARTIAL_DEFAULTS, rx90_rz90,
                  16);
-}
-
-/* AnySerializerTests' conformity cases ({"$type": T, "value": V}, as its
- * ANY_JSON writes them; Store writes "Value") and JsonAnySerializer's
- * outcomes for what is not a registered type. */
-#define ANY_SIMPLE "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5}}"
-static const load_vec any_vectors[] = {
-    {"any", NULL, "{\"$type\":\"SimpleClass\",\"value\":{\"var1\":88,\"var2\":88.0}}",
-     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88,\"var2\":88.0}}", SV_O3DE_SUCCESS, OK},
-    {"any", NULL, "{\"$type\":\"SimpleClass\",\"value\":{\"var1\":88}}",
-     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88,\"var2\":42.0}}", SV_O3DE_PARTIAL_DEFAULTS, OK},
-    {"any", NULL, "{\"$type\":\"SimpleInheritence\",\"Value\":{\"base_var\":1.0,\"var1\":2,\"var2\":3.0}}",
-     "{\"$type\":\"SimpleInheritence\",\"Value\":{\"base_var\":1.0,\"var1\":2,\"var2\":3.0}}",
-     SV_O3DE_SUCCESS, OK},
-    /* "Value" wins over "value" */
-    {"any", NULL, "{\"$type\":\"SimpleClass\",\"value\":{\"var1\":1},\"Value\":{\"var1\":2}}",
-     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":2,\"var2\":42.0}}", SV_O3DE_PARTIAL_DEFAULTS, OK},
-    /* no value: a fresh default of the type (Success + DefaultsUsed) */
-    {"any", ANY_SIMPLE, "{\"$type\":\"  simpleclass \"}",
-     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":42.0}}", SV_O3DE_PARTIAL_DEFAULTS, OK},
-    {"any", NULL, "{\"$type\":\"{0CC36DD4-2337-40B4-A86C-69C452C48555}\",\"Value\":{}}",
-     "{\"$type\":\"MultipleInheritence\",\"Value\":{\"base_var\":-42.0,\"base2_var1\":-133.0,"
-     "\"base2_var2\":-233.0,\"base2_var3\":-333.0,\"var1\":42,\"var2\":42.0}}",
-     SV_O3DE_PARTIAL_DEFAULTS, OK},
-    /* a value of the wrong shape: the class's own outcome */
-    {"any", NULL, "{\"$type\":\"SimpleClass\",\"Value\":[]}",
-     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":42.0}}", SV_O3DE_UNSUPPORTED, PALT},
-    /* not an object */
-    {"any", ANY_SIMPLE, "42", "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5,\"var2\":42.0}}",
-     SV_O3DE_UNSUPPORTED, ALT},
-    /* {}: the explicit default leaves the any alone */
-    {"any", ANY_SIMPLE, "{}", "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5,\"var2\":42.0}}",
-     SV_O3DE_DEFAULTS_USED, OK},
-    /* no "$type", an unknown name, a non-string: DefaultsUsed, any untouched */
-    {"any", ANY_SIMPLE, "{\"Value\":{\"var1\":7}}",
-     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5,\"var2\":42.0}}", SV_O3DE_DEFAULTS_USED, OK},
-    {"any", ANY_SIMPLE, "{\"$type\":\"Invalid\",\"Value\":{\"var1\":7}}",
-     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":5,\"var2\":42.0}}", SV_O3DE_DEFAULTS_USED, OK},
-    {"any", NULL, "{\"$type\":42}", "{}", SV_O3DE_DEFAULTS_USED, OK},
-    /* a UUID no class has: a type id, so Success, and CreateAny empties it */
-    {"any", ANY_SIMPLE, "{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\",\"Value\":{\"var1\":7}}", "{}",
-     SV_O3DE_SUCCESS, OK},
-    /* primitives, by their AzTypeInfo names and UUIDs
-     * (AnySerializerTests Any2JSON_StoreAndLoad_Bool) */
-    {"any", NULL, "{\"$type\":\"bool\",\"Value\":true}", "{\"$type\":\"bool\",\"Value\":true}",
-     SV_O3DE_SUCCESS, OK},
-    {"any", NULL, "{\"$type\":\"bool\",\"Value\":false}", "{\"$type\":\"bool\",\"Value\":false}",
-     SV_O3DE_SUCCESS, OK},
-    {"any", NULL, "{\"$type\":\"{EA2C3E90-AFBE-44d4-A90D-FAAF79BAF93D}\",\"Value\":\"1.5\"}",
-     "{\"$type\":\"float\",\"Value\":1.5}", SV_O3DE_SUCCESS, OK},
-    {"any", NULL, "{\"$type\":\"AZ::u64\",\"Value\":18446744073709551615}",
-     "{\"$type\":\"AZ::u64\",\"Value\":18446744073709551615}", SV_O3DE_SUCCESS, OK},
-    {"any", NULL, "{\"$type\":\"long\",\"Value\":-5}", "{\"$type\":\"AZ::s64\",\"Value\":-5}",
-     SV_O3DE_SUCCESS, OK},
-    {"any", NULL, "{\"$type\":\"Unsigned Short\",\"Value\":7}",
-     "{\"$type\":\"unsigned short\",\"Value\":7}", SV_O3DE_SUCCESS, OK},
-    {"any", NULL, "{\"$type\":\"unsigned char\",\"Value\":256}",
-     "{\"$type\":\"unsigned char\",\"Value\":0}", SV_O3DE_UNSUPPORTED, PALT},
-    {"any", NULL, "{\"$type\":\"int\"}", "{\"$type\":\"int\",\"Value\":0}", SV_O3DE_PARTIAL_DEFAULTS,
-     OK},
-    {"any", NULL, "{\"$type\":\"double\",\"Value\":{}}", "{\"$type\":\"double\",\"Value\":0.0}",
-     SV_O3DE_PARTIAL_DEFAULTS, OK},
-    /* an any inside a class and a container */
-    {"AnyHolder", NULL, "{\"thing\":{\"$type\":\"SimpleClass\",\"Value\":{\"var2\":1.5}}}",
-     "{\"thing\":{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":1.5}},\"count\":0}",
-     SV_O3DE_PARTIAL_DEFAULTS, OK},
-    {"vector<any>", NULL, "[{\"$type\":\"BaseClass\"},{}]",
-     "[{\"$type\":\"BaseClass\",\"Value\":{\"base_var\":-42.0}},{}]", SV_O3DE_PARTIAL_DEFAULTS, OK},
-};
-
-static void test_any_load(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < sizeof any_vectors / sizeof *any_vectors; i++) {
-        const load_vec *v = &any_vectors[i];
-        o3t_load_case(v->type, v->start, v->json, v->value, v->outcome, v->processing, false);
-    }
 }
 
 static const store_vec any_store[] = {

@@ -118,6 +118,14 @@ static o3_res load_type_id(o3_ctx *c, const sv_value *tv, any_type *out, bool *n
     return o3_rep(c, RF, SV_O3DE_UNKNOWN, "Unable to find type id with the provided string.");
 }
 
+/* A number held by an any keeps its width in typed JSON ({"$f64": 0.0},
+ * not 0.0): nothing else says which primitive it is, and a tool on the way
+ * (jq 1.6 prints 0.0 as 0) must not turn a double into an integer. */
+static void out_explicit(sv_value *v)
+{
+    if (v->kind == SV_INT || v->kind == SV_UINT || v->kind == SV_FLOAT) v->flags |= SV_F_EXPLICIT;
+}
+
 static o3_res finish_load(o3_ctx *c, o3_res result)
 {
     return o3_report(c, result,
@@ -151,6 +159,7 @@ o3_res o3_load_any(o3_ctx *c, const sv_value *j, const sv_value *cur, sv_value *
     sv_value fresh = o3_default_of(c, &t);
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     *out = fresh;
+    out_explicit(out);
     /* "Value" as O3DE writes it, "value" as it used to */
     const char *name = sv_map_get(j, "Value", 5) ? "Value" : "value";
     const sv_value *vj = sv_map_get(j, name, 5);
@@ -160,6 +169,7 @@ o3_res o3_load_any(o3_ctx *c, const sv_value *j, const sv_value *cur, sv_value *
     o3_res r = o3_load(c, &t, vj, &fresh, &nv, false);
     o3_path_pop(c, mark);
     *out = nv;
+    out_explicit(out);
     return finish_load(c, o3_combine(result, r));
 }
 
