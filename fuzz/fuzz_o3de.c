@@ -53,7 +53,9 @@ static const char schema_text[] =
     "     {\"name\": \"pair\", \"type\": \"pair<i32,string>\"},\n"
     "     {\"name\": \"tup\", \"type\": \"tuple<f32,vector<i32>,Flags>\"},\n"
     "     {\"name\": \"opt\", \"type\": \"optional<i32>\"},\n"
-    "     {\"name\": \"child\", \"type\": \"ptr<Root>\"}]}\n"
+    "     {\"name\": \"child\", \"type\": \"ptr<Root>\"},\n"
+    "     {\"name\": \"held\", \"type\": \"vector<any>\"},\n"
+    "     {\"name\": \"place\", \"type\": \"matrix4x4\"}]}\n"
     " ]}\n";
 
 static const char *const root_types[] = {"Root", "Derived", "vector<ptr<Base>>", "map<i32,Derived>",

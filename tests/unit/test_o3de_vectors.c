@@ -2,12 +2,15 @@
  * (AzCore/Tests/Serialization/Json/: BoolSerializerTests, IntSerializerTests,
  * DoubleSerializerTests, StringSerializerTests, TestCases_Classes,
  * TestCases_Enum, TestCases_Pointers, UuidSerializerTests,
- * MathVectorSerializerTests, ColorSerializerTests, container and map tests),
- * each with O3DE's exact expected text and result. */
+ * MathVectorSerializerTests, ColorSerializerTests, MathMatrixSerializerTests,
+ * AnySerializerTests, container and map tests), each with O3DE's exact
+ * expected text and result. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -329,6 +332,214 @@ static void test_clear_containers(void **state)
     o3t_load_case("map<string,i32>", "{\"a\":1}", "{\"b\":2}", "{\"b\":2}", SV_O3DE_SUCCESS, OK, true);
 }
 
+
+
+/* The load cases kept as data in tests/vectors/o3de/cases/ (one JSON
+ * object a line: source, type, optional start, json, value, outcome,
+ * processing; the JSON texts are strings, as O3DE tells 1 from 1.0):
+ * matrix.jsonl holds MathMatrixSerializerTests' 9 object-form loads (from
+ * CreateZero(), so a value left alone shows) and more of spec §11.3;
+ * any.jsonl AnySerializerTests' and JsonAnySerializer's cases. The CLI runs
+ * the same files (tests/cli/cases/o3de-vector-cases). */
+#define CASES "vectors/o3de/cases/"
+
+static const char *member_text(const sv_value *line, const char *name)
+{
+    size_t n;
+    const sv_value *m = sv_map_getz(line, name);
+    return m ? sv_get_str(m, &n) : NULL;
+}
+
+static sv_o3de_outcome outcome_named(const char *name)
+{
+    for (int o = SV_O3DE_SUCCESS; o <= SV_O3DE_CATASTROPHIC; o++)
+        if (strcmp(sv_o3de_outcome_name((sv_o3de_outcome)o), name) == 0) return (sv_o3de_outcome)o;
+    fail_msg("unknown outcome %s", name);
+    return SV_O3DE_CATASTROPHIC;
+}
+
+static sv_o3de_processing processing_named(const char *name)
+{
+    for (int p = SV_O3DE_COMPLETED; p <= SV_O3DE_HALTED; p++)
+        if (strcmp(sv_o3de_processing_name((sv_o3de_processing)p), name) == 0)
+            return (sv_o3de_processing)p;
+    fail_msg("unknown processing %s", name);
+    return SV_O3DE_HALTED;
+}
+
+/* Runs every line of the file; returns how many there were. */
+static size_t run_case_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s (run from tests/)", path);
+    char line[4096];
+    size_t count = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        if (len < 2) continue;
+        assert_true(line[len - 1] == '\n'); /* no line longer than the buffer */
+        sv_doc *doc = sv_doc_new(NULL);
+        sv_value v = o3t_json(doc, line);
+        const char *type = member_text(&v, "type"), *json = member_text(&v, "json");
+        const char *value = member_text(&v, "value"), *outcome = member_text(&v, "outcome");
+        const char *processing = member_text(&v, "processing");
+        if (!type || !json || !value || !outcome || !processing)
+            fail_msg("%s: line %zu lacks a member", path, count + 1);
+        o3t_load_case(type, member_text(&v, "start"), json, value, outcome_named(outcome),
+                      processing_named(processing), false);
+        sv_doc_free(doc);
+        count++;
+    }
+    fclose(f);
+    return count;
+}
+
+static void test_matrix_load(void **state)
+{
+    (void)state;
+    assert_int_equal(run_case_file(CASES "matrix.jsonl"), 19);
+}
+
+static void test_any_load(void **state)
+{
+    (void)state;
+    assert_int_equal(run_case_file(CASES "any.jsonl"), 24);
+}
+
+/* Rotations: degrees about X (roll), Y (pitch) and Z (yaw), combined as
+ * Rx * Ry * Rz, then scaled and translated. Checked against the rotation
+ * matrices themselves within O3DE's own test tolerance (its sin and cos
+ * are its own approximations, so the last bits may differ). */
+static void check_matrix(const char *type, const char *json, sv_o3de_outcome outcome,
+                         const float *want, size_t n)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    const sv_type *t = o3t_type(type);
+    sv_value v;
+    assert_int_equal(sv_o3de_default_value(o3t_schema(), t, doc, &v, &err), SV_OK);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    sv_o3de_result r;
+    sv_value j = o3t_json(doc, json);
+    assert_int_equal(sv_o3de_load(o3t_schema(), t, &j, doc, &v, &o, &r, &err), SV_OK);
+    assert_int_equal(sv_o3de_result_outcome(r), outcome);
+    assert_int_equal(v.len, n);
+    for (size_t i = 0; i < n; i++)
+        if (fabs(sv_number_at(&v, i) - want[i]) > 1e-6)
+            fail_msg("%s <- %s: element %zu is %.9g, want %g", type, json, i, sv_number_at(&v, i),
+                     (double)want[i]);
+    sv_doc_free(doc);
+}
+
+static void test_matrix_rotations(void **state)
+{
+    (void)state;
+    static const float rx90[9] = {1, 0, 0, 0, 0, -1, 0, 1, 0};
+    check_matrix("matrix3x3", "{\"roll\":90.0}", SV_O3DE_PARTIAL_DEFAULTS, rx90, 9);
+    static const float ry90[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+    check_matrix("matrix3x3", "{\"pitch\":90.0,\"scale\":1.0}", SV_O3DE_SUCCESS, ry90, 9);
+    static const float rz90_scaled[12] = {0, -2, 0, 1, 2, 0, 0, 2, 0, 0, 2, 3};
+    check_matrix("matrix3x4", "{\"yaw\":90.0,\"scale\":2.0,\"x\":1.0,\"y\":2.0,\"z\":3.0}",
+                 SV_O3DE_SUCCESS, rz90_scaled, 12);
+    /* Rx(90) * Rz(90), the product of the rotation matrices */
+    static const float rx90_rz90[16] = {0, -1, 0, 0, 0, 0, -1, 0, 1, 0, 0, 0, 0, 0, 0, 1};
+    check_matrix("matrix4x4", "{\"Roll\":90.0,\"Yaw\":90.0}", SV_O3DE_PARTIAL_DEFAULTS, rx90_rz90,
+                 16);
+}
+
+static const store_vec any_store[] = {
+    {"any", "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88}}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":88,\"var2\":42.0}}"},
+    /* a default value: "$type" alone */
+    {"any", "{\"$type\":\"SimpleClass\"}", "{\"$type\":\"SimpleClass\"}",
+     "{\"$type\":\"SimpleClass\",\"Value\":{\"var1\":42,\"var2\":42.0}}"},
+    {"any", "{}", "{}", "{}"},
+    /* a primitive has no default to strip against: written whatever it is */
+    {"any", "{\"$type\":\"int\",\"Value\":0}", "{\"$type\":\"int\",\"Value\":0}",
+     "{\"$type\":\"int\",\"Value\":0}"},
+    {"any", "{\"$type\":\"double\",\"Value\":2.5}", "{\"$type\":\"double\",\"Value\":2.5}", NULL},
+    /* an empty any is a default field; a set one is written whole */
+    {"AnyHolder", "{\"count\":3}", "{\"count\":3}", "{\"thing\":{},\"count\":3}"},
+    {"AnyHolder", "{\"thing\":{\"$type\":\"BaseClass\"}}", "{\"thing\":{\"$type\":\"BaseClass\"}}", NULL},
+};
+
+static void test_any_store(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof any_store / sizeof *any_store; i++)
+        o3t_store_case(any_store[i].type, any_store[i].json, any_store[i].stripped, any_store[i].kept);
+}
+
+typedef struct seen_reports {
+    char text[2048];
+} seen_reports;
+
+static sv_o3de_result record(void *ctx, const char *message, sv_o3de_result result, const char *path)
+{
+    seen_reports *s = ctx;
+    size_t n = strlen(s->text);
+    snprintf(s->text + n, sizeof s->text - n, "%s|%s|%s|%s\n", path,
+             sv_o3de_task_name(sv_o3de_result_task(result)),
+             sv_o3de_outcome_name(sv_o3de_result_outcome(result)), message);
+    return result;
+}
+
+/* What O3DE reports for an unknown "$type": the Unknown issue, then the
+ * DefaultsUsed result; and the matrix's issue at its member. */
+static void report_case(const char *type, const char *json, const char *want)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    const sv_type *t = o3t_type(type);
+    sv_value v;
+    assert_int_equal(sv_o3de_default_value(o3t_schema(), t, doc, &v, &err), SV_OK);
+    seen_reports s = {{0}};
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    o.report = record;
+    o.report_ctx = &s;
+    sv_o3de_result r;
+    sv_value j = o3t_json(doc, json);
+    assert_int_equal(sv_o3de_load(o3t_schema(), t, &j, doc, &v, &o, &r, &err), SV_OK);
+    assert_string_equal(s.text, want);
+    sv_doc_free(doc);
+}
+
+static void test_any_and_matrix_reports(void **state)
+{
+    (void)state;
+    report_case("any", "{\"$type\":\"Invalid\"}",
+                "|ReadField|Unknown|Unable to find type id with the provided string.\n"
+                "|ReadField|DefaultsUsed|JsonAnySerializer::Load created a default, empty AZStd::any\n");
+    report_case("any", "{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\"}",
+                "|ReadField|Success|Successfully read type id from json value.\n"
+                "|ReadField|Success|JsonAnySerializer::Load failed to load a value matched the "
+                "reported AZ TypeId. The C++ declaration may have been deleted or changed.\n");
+    report_case("matrix3x3", "{\"scale\":0.0}",
+                "/scale|Convert|Success|Successfully read floating point value.\n"
+                "|ReadField|Success|Successfully read float.\n"
+                "|ReadField|Unsupported|Scale can not be zero.\n");
+    /* MathMatrixSerializer.cpp's texts for the array and the other JSON types */
+    report_case("matrix3x4", "[1.0,2.0]",
+                "|ReadField|Unsupported|Not enough numbers in JSON array to load math matrix from.\n");
+    report_case("matrix4x4", "true",
+                "|ReadField|Unsupported|Unsupported type. Math matrix can only be read from arrays or "
+                "objects.\n");
+    report_case("matrix3x3", "{\"scale\":1.0}",
+                "/scale|Convert|Success|Successfully read floating point value.\n"
+                "|ReadField|Success|Successfully read float.\n"
+                "|ReadField|DefaultsUsed|Successfully read float.\n"
+                "|ReadField|DefaultsUsed|Successfully read float.\n"
+                "|ReadField|DefaultsUsed|Successfully read float.\n"
+                "|ReadField|Success|Successfully read math matrix.\n"
+                "|ReadField|Success|Successfully read math yaw, pitch, roll, and scale.\n"
+                "|ReadField|DefaultsUsed|Using identity matrix for empty object.\n");
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -345,6 +556,11 @@ int main(void)
         cmocka_unit_test(test_store_vectors),
         cmocka_unit_test(test_class_and_container_load),
         cmocka_unit_test(test_clear_containers),
+        cmocka_unit_test(test_matrix_load),
+        cmocka_unit_test(test_matrix_rotations),
+        cmocka_unit_test(test_any_load),
+        cmocka_unit_test(test_any_store),
+        cmocka_unit_test(test_any_and_matrix_reports),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

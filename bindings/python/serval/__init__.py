@@ -378,4 +378,7 @@ dump = _files.dump
 iter_load = _streams.iter_load
 to_json = _typed_json_text.to_json
 from_json = _typed_json_text.from_json
-__all__ += ["load", "dump", "iter_load", "to_json", "from_json", "kingsisle", "resonite"]
+__all__ += ["load", "dump", "iter_load", "to_json", "from_json", "kingsisle", "resonite", "o3de"]
+
+# O3DE JSON serialization, as serval.o3de (a module of its own).
+from . import o3de  # noqa: E402,F401

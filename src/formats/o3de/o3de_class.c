@@ -43,6 +43,8 @@ o3_res o3_load(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *c
     case SV_TYPE_PRIM:
         if (t->prim == SV_PRIM_UUID)
             r = o3_load_uuid(c, j, cur, out);
+        else if (t->prim == SV_PRIM_ANY)
+            r = o3_load_any(c, j, cur, out);
         else if (t->prim >= SV_PRIM_VECTOR2 && t->prim <= SV_PRIM_TRANSFORM)
             r = o3_load_math(c, t->prim, j, cur, out, is_new);
         else if (o3_is_explicit_default(j)) {
@@ -74,6 +76,8 @@ o3_res o3_store(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *
     case SV_TYPE_PRIM:
         if (t->prim == SV_PRIM_UUID)
             r = o3_store_uuid(c, v, def, j);
+        else if (t->prim == SV_PRIM_ANY)
+            r = o3_store_any(c, v, def, j);
         else if (t->prim >= SV_PRIM_VECTOR2 && t->prim <= SV_PRIM_TRANSFORM)
             r = o3_store_math(c, t->prim, v, def, j);
         else

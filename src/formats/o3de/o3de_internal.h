@@ -248,6 +248,14 @@ o3_res o3_store_prim(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *de
 o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur, sv_value *out,
                     bool is_new);
 o3_res o3_store_math(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *def, sv_value *j);
+/* A matrix from {"roll","pitch","yaw","scale"[,"x","y","z"]} (o3de_matrix.c):
+ * out (rows * columns floats, row-major) gets the identity first, then the
+ * matrix unless the load failed. Reports its own result. */
+o3_res o3_load_matrix_object(o3_ctx *c, sv_prim p, const sv_value *j, float *out);
+/* AZStd::any (o3de_any.c): {"$type": T, "Value": V}; the value is null
+ * (empty) or a value of a schema class. */
+o3_res o3_load_any(o3_ctx *c, const sv_value *j, const sv_value *cur, sv_value *out);
+o3_res o3_store_any(o3_ctx *c, const sv_value *v, const sv_value *def, sv_value *j);
 o3_res o3_load_uuid(o3_ctx *c, const sv_value *j, const sv_value *cur, sv_value *out);
 o3_res o3_store_uuid(o3_ctx *c, const sv_value *v, const sv_value *def, sv_value *j);
 bool o3_uuid_search(const char *s, size_t n, sv_uuid *out, bool *bad);
@@ -261,6 +269,10 @@ o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v,
                       const sv_value *def, sv_value *j);
 o3_res o3_load_pointer(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
                        sv_value *out);
+/* The class of an object value (its "$class"), NULL when it has none the
+ * schema knows; and a class's "$type" text (o3de_pointer.c). */
+const sv_schema_class *o3_class_of_value(const sv_schema *s, const sv_value *v);
+sv_value o3_type_text(o3_ctx *c, const sv_schema_class *cls);
 o3_res o3_store_pointer(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def,
                         sv_value *j);
 o3_res o3_load_container(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,

@@ -1,5 +1,5 @@
 /* Vector2/3/4, Quaternion, Color, Matrix3x3/3x4/4x4 and Transform.
- * spec o3de-json §11. */
+ * spec o3de-json §11; the object form of matrices is in o3de_matrix.c. */
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -23,6 +23,12 @@ static size_t scalars(sv_prim p)
     }
 }
 
+/* Matrices report with the texts of O3DE's MathMatrixSerializer. */
+static bool is_matrix(sv_prim p)
+{
+    return p == SV_PRIM_MATRIX3X3 || p == SV_PRIM_MATRIX3X4 || p == SV_PRIM_MATRIX4X4;
+}
+
 static void read_floats(o3_ctx *c, sv_prim p, const sv_value *v, float *f)
 {
     size_t n = scalars(p);
@@ -35,15 +41,22 @@ static void read_floats(o3_ctx *c, sv_prim p, const sv_value *v, float *f)
     for (size_t i = 0; i < n; i++) f[i] = (float)sv_number_at(v, i);
 }
 
-static o3_res finish(o3_ctx *c, sv_prim p, const float *f, sv_value *out, o3_res r,
-                     const char *msg)
+/* The tuple of p from f into *out; false (c failed) when out of memory. */
+static bool make_tuple(o3_ctx *c, sv_prim p, const float *f, sv_value *out)
 {
     sv_value t = sv_tuple(c->doc, sv__prim_tag(p), SV_ELEM_F32, f);
     if (t.kind != SV_TUPLE) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
-        return o3_r(RF, SV_O3DE_CATASTROPHIC);
+        return false;
     }
     *out = t;
+    return true;
+}
+
+static o3_res finish(o3_ctx *c, sv_prim p, const float *f, sv_value *out, o3_res r,
+                     const char *msg)
+{
+    if (!make_tuple(c, p, f, out)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     return o3_report(c, r, "%s", msg);
 }
 
@@ -59,7 +72,9 @@ static o3_res one_float(o3_ctx *c, const sv_value *j, float *dst)
 static o3_res load_float_array(o3_ctx *c, const sv_value *j, float *f, size_t n)
 {
     if (j->len < n)
-        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED, "Not enough numbers in array to load math vector from.");
+        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
+                      n >= 9 ? "Not enough numbers in JSON array to load math matrix from."
+                             : "Not enough numbers in array to load math vector from.");
     const sv_value *it = sv_array_items(j);
     float tmp[16];
     memcpy(tmp, f, n * sizeof *f);
@@ -251,7 +266,8 @@ o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
     *out = *cur;
     if (o3_is_explicit_default(j)) { /* a new instance: zero vector, identity */
         *out = o3_default_of(c, &(sv_type){.kind = SV_TYPE_PRIM, .prim = p});
-        return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Math value set to its default.");
+        return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED,
+                      is_matrix(p) ? "Matrix value set to identity matrix." : "Math value set to its default.");
     }
     float f[16];
     read_floats(c, p, cur, f);
@@ -285,12 +301,22 @@ o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
         r = load_vector_object(c, j, f, n);
     } else if (j->kind == SV_MAP && p == SV_PRIM_QUATERNION) {
         r = load_quat_object(c, j, f);
+    } else if (j->kind == SV_MAP && is_matrix(p)) {
+        /* reports its own result; O3DE sets the identity before reading, so
+         * the value changes even when the load fails */
+        r = o3_load_matrix_object(c, p, j, f);
+        if (!make_tuple(c, p, f, out)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
+        return r;
+    } else if (is_matrix(p)) {
+        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
+                      "Unsupported type. Math matrix can only be read from arrays or objects.");
     } else {
         return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
                          "Unsupported JSON type for a %s: use an array of numbers.", sv_prim_name(p));
     }
     if (o3_proc(r) != SV_O3DE_COMPLETED) return r;
-    return finish(c, p, f, out, r, "Successfully read math value.");
+    return finish(c, p, f, out, r,
+                  is_matrix(p) ? "Successfully read math matrix." : "Successfully read math value.");
 }
 
 static sv_value float_array(o3_ctx *c, const float *f, size_t n)
@@ -316,7 +342,9 @@ o3_res o3_store_math(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *de
         same = true;
         for (size_t i = 0; i < n; i++) same = same && f[i] == d[i];
     }
-    if (same && !c->keep_defaults) return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Default math value used.");
+    if (same && !c->keep_defaults)
+        return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED,
+                      is_matrix(p) ? "Default math Matrix used." : "Default math value used.");
     if (p == SV_PRIM_COLOR) {
         bool alpha_default = def && f[3] == d[3] && !c->keep_defaults;
         *j = float_array(c, f, alpha_default ? 3 : 4);
@@ -349,5 +377,6 @@ o3_res o3_store_math(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *de
         return o3_report(c, r, "Transform stored.");
     }
     *j = float_array(c, f, n);
-    return o3_rep(c, WV, SV_O3DE_SUCCESS, "Math value stored.");
+    return o3_rep(c, WV, SV_O3DE_SUCCESS,
+                  is_matrix(p) ? "Math Matrix successfully stored." : "Math value stored.");
 }

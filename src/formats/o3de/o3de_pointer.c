@@ -10,7 +10,7 @@
 #define WV SV_O3DE_WRITE_VALUE
 #define RI SV_O3DE_RETRIEVE_INFO
 
-static const sv_schema_class *class_of_value(const sv_schema *s, const sv_value *v)
+const sv_schema_class *o3_class_of_value(const sv_schema *s, const sv_value *v)
 {
     size_t n;
     const char *name = sv_get_str(sv_object_class(v), &n);
@@ -59,7 +59,7 @@ sv_o3de_result sv_o3de_resolve_type(const sv_schema *s, const char *text, size_t
 
 /* The "$type" text of a class: its name when no other class shares the
  * name's CRC, else "{UUID} Name". */
-static sv_value type_text(o3_ctx *c, const sv_schema_class *cls)
+sv_value o3_type_text(o3_ctx *c, const sv_schema_class *cls)
 {
     size_t nl = strlen(cls->name);
     uint32_t crc = o3_crc32_lower(cls->name, nl);
@@ -132,7 +132,7 @@ o3_res o3_load_pointer(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_
         }
         bool is_new = was_null;
         if (!was_null) {
-            const sv_schema_class *actual = class_of_value(c->s, cur);
+            const sv_schema_class *actual = o3_class_of_value(c->s, cur);
             if (explicit_type && actual != target)
                 is_new = true; /* a different class: destroyed and made anew */
             else if (actual)
@@ -175,9 +175,9 @@ o3_res o3_store_pointer(o3_ctx *c, const sv_type *t, const sv_value *v, const sv
         return r;
     }
     const sv_schema_class *declared = elem->cls;
-    const sv_schema_class *actual = class_of_value(c->s, v);
+    const sv_schema_class *actual = o3_class_of_value(c->s, v);
     if (!actual) actual = declared;
-    const sv_schema_class *def_actual = def_null ? declared : class_of_value(c->s, def);
+    const sv_schema_class *def_actual = def_null ? declared : o3_class_of_value(c->s, def);
     sv_value d;
     if (!def_null && def_actual == actual)
         d = *def;
@@ -190,7 +190,7 @@ o3_res o3_store_pointer(o3_ctx *c, const sv_type *t, const sv_value *v, const sv
     if (actual != declared && (actual != def_actual || c->keep_defaults)) {
         /* "$type" goes first: rebuild the object with it in front */
         sv_value obj = sv_map(c->doc, 0);
-        (void)sv_map_put_str(c->doc, &obj, "$type", type_text(c, actual));
+        (void)sv_map_put_str(c->doc, &obj, "$type", o3_type_text(c, actual));
         if (sv_kind_of(j) == SV_MAP) {
             const sv_pair *p = sv_pairs(j);
             for (uint32_t i = 0; i < j->len; i++) (void)sv_map_put(c->doc, &obj, p[i].key, p[i].val);
