@@ -26,7 +26,8 @@ static const char help[] =
     CLI_HELP_BATCH
     "  --strict            a Godot 4 value that breaks the engine's rules (a\n"
     "                      typed container element of another type, ...) is an\n"
-    "                      error (exit 1), not a warning\n"
+    "                      error (exit 1), not a warning; so is a KingsIsle\n"
+    "                      object whose class the type list lacks\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
@@ -41,6 +42,26 @@ static bool checks_without_tree(const cli_args *a, const sv_format *f)
            !a->limits.max_alloc;
 }
 
+/* What the decoder flags in data it reads all the same (a KingsIsle object
+ * of a class the type list lacks): a warning, or with --strict an error. */
+typedef struct warn_ctx {
+    const char *name;
+    bool strict;
+    size_t count;
+} warn_ctx;
+
+static void print_warning(void *ctx, const sv_error *w)
+{
+    warn_ctx *x = ctx;
+    x->count++;
+    char where[64] = "";
+    if (w->byte_offset != SV_ERROR_NO_OFFSET)
+        snprintf(where, sizeof where, " at byte %llu bit %d", (unsigned long long)w->byte_offset,
+                 w->bit_offset < 0 ? 0 : w->bit_offset);
+    cli_error("%s: %s: %s%s%s%s: %s", x->name, x->strict ? "error" : "warning",
+              w->format ? w->format : "?", where, *w->path ? " at " : "", w->path, w->message);
+}
+
 /* The format's check (validate: sv_format's validate, which applies every
  * rule of the decoder and gives the same error) or its decoder. Returns 0
  * or the exit code, after the error is reported; a decoded tree is left in
@@ -49,6 +70,9 @@ static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool va
 {
     const sv_format *f = l->format;
     sv_options opts = cli_decode_options(a, f);
+    warn_ctx warned = {cli_display_name(path), a->strict, 0};
+    opts.warn = print_warning;
+    opts.warn_ctx = &warned;
     sv_error err;
     sv_error_clear(&err);
     sv_status st;
@@ -64,7 +88,7 @@ static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool va
         st = f->decode(l->doc, l->in.data, l->in.len, &opts, &l->root, &err);
         if (st == SV_OK) st = sv_doc_status(l->doc);
     }
-    if (st == SV_OK) return 0;
+    if (st == SV_OK) return a->strict && warned.count ? 1 : 0; /* as the Godot rules */
     if (err.status == SV_OK)
         st = sv_error_set(&err, st, f->name, 0, "the decoder gave no details");
     cli_report(cli_display_name(path), &err);

@@ -68,6 +68,15 @@ typedef struct sv_kingsisle_opts {
      * recorded when it was decoded (shallow, compress, flags, property_mask,
      * skip_deprecated in its meta), else the default. */
     uint32_t given;
+    /* Deep mode with a type list: an object whose class the list lacks
+     * decodes as null (katsuba's --ignore-unknown-types), not as raw bits.
+     * Lossy: the object is lost. The root object stays raw bits. */
+    bool skip_unknown_types;
+    /* Decode: called for each object whose class the type list lacks, with w
+     * filled as an error would be (byte and bit of its type tag, its JSON
+     * Pointer, the hash). NULL (the default): not called. */
+    void (*warn)(void *ctx, const sv_error *w);
+    void *warn_ctx;
 } sv_kingsisle_opts;
 
 /* Bits of sv_kingsisle_opts.given. */
@@ -76,6 +85,7 @@ typedef struct sv_kingsisle_opts {
 #define SV_KI_OPT_FLAGS 0x04u
 #define SV_KI_OPT_PROPERTY_MASK 0x08u
 #define SV_KI_OPT_SKIP_DEPRECATED 0x10u
+#define SV_KI_OPT_SKIP_UNKNOWN_TYPES 0x20u
 
 SV_API void sv_kingsisle_opts_init(sv_kingsisle_opts *o);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/opts.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "serval/schema.h"
 
@@ -54,6 +55,7 @@ static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
     if (!st) st = opt_u32(opts, "property_mask", &o->property_mask, err);
     if (!st) st = opt_bool(opts, "skip_deprecated", &o->skip_deprecated, err);
     if (!st) st = opt_u32(opts, "zlib_level", &level, err);
+    if (!st) st = opt_bool(opts, "skip_unknown_types", &o->skip_unknown_types, err);
     /* which were given, so that the encoder knows them from the tree's */
     static const struct { const char *name; uint32_t bit; } given[] = {
         {"shallow", SV_KI_OPT_SHALLOW},
@@ -61,11 +63,17 @@ static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
         {"flags", SV_KI_OPT_FLAGS},
         {"property_mask", SV_KI_OPT_PROPERTY_MASK},
         {"skip_deprecated", SV_KI_OPT_SKIP_DEPRECATED},
+        {"skip_unknown_types", SV_KI_OPT_SKIP_UNKNOWN_TYPES},
     };
     for (size_t i = 0; i < sizeof given / sizeof *given; i++)
         if (sv_options_get(opts, given[i].name)) o->given |= given[i].bit;
     if (!st && level > 9) st = bad_option(err, "zlib_level", sv_options_get(opts, "zlib_level"), "expected 0 to 9");
     o->zlib_level = (int)level;
+    /* the caller's warning hook, where its sv_options is new enough to have one */
+    if (opts->struct_size >= SV_OPTS_END(sv_options, warn_ctx)) {
+        o->warn = opts->warn;
+        o->warn_ctx = opts->warn_ctx;
+    }
     if (!st && opts->schema) {
         st = sv_kingsisle_types_from_schema(NULL, opts->schema, owned, err);
         o->types = *owned;
@@ -111,6 +119,7 @@ static const sv_option_desc ki_options[] = {
     {"property_mask", "a property is written when (flags & mask) == mask (default 24)"},
     {"skip_deprecated", "shallow: skip DEPRECATED properties (default: keep them)"},
     {"zlib_level", "write: zlib level 0 to 9 for new compressed payloads (default 9)"},
+    {"skip_unknown_types", "read, deep: objects of classes not in the type list become null (lossy)"},
     {NULL, NULL},
 };
 
