@@ -8,6 +8,10 @@
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
+#include "serval/config.h"
+#if SERVAL_WITH_KINGSISLE
+#include "cmd_kingsisle_check.h"
+#endif
 
 /* One line of source per line of output. */
 /* clang-format off */
@@ -42,26 +46,6 @@ static bool checks_without_tree(const cli_args *a, const sv_format *f)
            !a->limits.max_alloc;
 }
 
-/* What the decoder flags in data it reads all the same (a KingsIsle object
- * of a class the type list lacks): a warning, or with --strict an error. */
-typedef struct warn_ctx {
-    const char *name;
-    bool strict;
-    size_t count;
-} warn_ctx;
-
-static void print_warning(void *ctx, const sv_error *w)
-{
-    warn_ctx *x = ctx;
-    x->count++;
-    char where[64] = "";
-    if (w->byte_offset != SV_ERROR_NO_OFFSET)
-        snprintf(where, sizeof where, " at byte %llu bit %d", (unsigned long long)w->byte_offset,
-                 w->bit_offset < 0 ? 0 : w->bit_offset);
-    cli_error("%s: %s: %s%s%s%s: %s", x->name, x->strict ? "error" : "warning",
-              w->format ? w->format : "?", where, *w->path ? " at " : "", w->path, w->message);
-}
-
 /* The format's check (validate: sv_format's validate, which applies every
  * rule of the decoder and gives the same error) or its decoder. Returns 0
  * or the exit code, after the error is reported; a decoded tree is left in
@@ -70,9 +54,6 @@ static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool va
 {
     const sv_format *f = l->format;
     sv_options opts = cli_decode_options(a, f);
-    warn_ctx warned = {cli_display_name(path), a->strict, 0};
-    opts.warn = print_warning;
-    opts.warn_ctx = &warned;
     sv_error err;
     sv_error_clear(&err);
     sv_status st;
@@ -85,10 +66,15 @@ static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool va
             return cli_exit_code(SV_ERR_NOMEM);
         }
         if (a->limits.max_alloc) sv_doc_set_max_alloc(l->doc, a->limits.max_alloc);
+#if SERVAL_WITH_KINGSISLE
+        /* KingsIsle also warns about classes the type list lacks */
+        if (strcmp(f->name, "kingsisle") == 0)
+            return cli_kingsisle_check(l, cli_display_name(path), &opts, a->strict);
+#endif
         st = f->decode(l->doc, l->in.data, l->in.len, &opts, &l->root, &err);
         if (st == SV_OK) st = sv_doc_status(l->doc);
     }
-    if (st == SV_OK) return a->strict && warned.count ? 1 : 0; /* as the Godot rules */
+    if (st == SV_OK) return 0;
     if (err.status == SV_OK)
         st = sv_error_set(&err, st, f->name, 0, "the decoder gave no details");
     cli_report(cli_display_name(path), &err);

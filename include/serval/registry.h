@@ -43,12 +43,6 @@ typedef struct sv_options {
      * into it instead of copying them (godot does, where the bytes are
      * aligned; sv_is_borrowed tells). Off (the default): nothing is borrowed. */
     bool borrow_input;
-    /* Decode: called for each thing the input holds that decodes but that the
-     * format flags (kingsisle: an object whose class the type list lacks),
-     * with w filled as an error would be (format, byte and bit offset, JSON
-     * Pointer, message). NULL (the default): not called. */
-    void (*warn)(void *ctx, const sv_error *w);
-    void *warn_ctx;
 } sv_options;
 
 /* No limits (the defaults), no pairs, and struct_size. */

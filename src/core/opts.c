@@ -32,8 +32,6 @@ static const size_t options_ends[] = {
     SV_OPTS_END(sv_options, count),
     SV_OPTS_END(sv_options, schema),
     SV_OPTS_END(sv_options, borrow_input),
-    SV_OPTS_END(sv_options, warn),
-    SV_OPTS_END(sv_options, warn_ctx),
 };
 
 void sv_options_init(sv_options *o)

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/byteio.h"
-#include "core/opts.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "serval/schema.h"
 
@@ -41,8 +40,8 @@ static sv_status opt_bool(const sv_options *opts, const char *name, bool *out, s
 
 /* The codec's options from the registry's, and the type list from the
  * schema (*owned is freed by the caller). */
-static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
-                              sv_kingsisle_types **owned, sv_error *err)
+sv_status sv_kingsisle_opts_from_options(const sv_options *opts, sv_kingsisle_opts *o,
+                                         sv_kingsisle_types **owned, sv_error *err)
 {
     sv_kingsisle_opts_init(o);
     *owned = NULL;
@@ -69,11 +68,6 @@ static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
         if (sv_options_get(opts, given[i].name)) o->given |= given[i].bit;
     if (!st && level > 9) st = bad_option(err, "zlib_level", sv_options_get(opts, "zlib_level"), "expected 0 to 9");
     o->zlib_level = (int)level;
-    /* the caller's warning hook, where its sv_options is new enough to have one */
-    if (opts->struct_size >= SV_OPTS_END(sv_options, warn_ctx)) {
-        o->warn = opts->warn;
-        o->warn_ctx = opts->warn_ctx;
-    }
     if (!st && opts->schema) {
         st = sv_kingsisle_types_from_schema(NULL, opts->schema, owned, err);
         o->types = *owned;
@@ -94,7 +88,7 @@ static sv_status ki_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
 {
     sv_kingsisle_opts o;
     sv_kingsisle_types *t;
-    sv_status st = read_options(opts, &o, &t, err);
+    sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_decode(doc, data, len, &o, out, err);
     sv_kingsisle_types_free(t);
     return st;
@@ -104,7 +98,7 @@ static sv_status ki_encode(const sv_value *v, const sv_options *opts, sv_buf *ou
 {
     sv_kingsisle_opts o;
     sv_kingsisle_types *t;
-    sv_status st = read_options(opts, &o, &t, err);
+    sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_encode(v, &o, out, err);
     sv_kingsisle_types_free(t);
     return st;
@@ -149,7 +143,7 @@ static sv_status kx_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
 {
     sv_kingsisle_opts o;
     sv_kingsisle_types *t;
-    sv_status st = read_options(opts, &o, &t, err);
+    sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_xml_decode(doc, data, len, &o, out, err);
     sv_kingsisle_types_free(t);
     return st;
@@ -159,7 +153,7 @@ static sv_status kx_encode(const sv_value *v, const sv_options *opts, sv_buf *ou
 {
     sv_kingsisle_opts o;
     sv_kingsisle_types *t;
-    sv_status st = read_options(opts, &o, &t, err);
+    sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_xml_encode(v, &o, out, err);
     sv_kingsisle_types_free(t);
     return st;
