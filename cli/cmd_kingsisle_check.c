@@ -14,10 +14,14 @@ typedef struct check_ctx {
     size_t count;
 } check_ctx;
 
+/* Warnings printed per file; the rest are counted (a stream of a million
+ * unknown objects would otherwise print a million lines). */
+#define MAX_WARNINGS 20
+
 static void print_warning(void *ctx, const sv_error *w)
 {
     check_ctx *x = ctx;
-    x->count++;
+    if (x->count++ >= MAX_WARNINGS) return;
     char where[64] = "";
     if (w->byte_offset != SV_ERROR_NO_OFFSET)
         snprintf(where, sizeof where, " at byte %llu bit %d", (unsigned long long)w->byte_offset,
@@ -40,6 +44,9 @@ int cli_kingsisle_check(cli_loaded *l, const char *name, const sv_options *opts,
     if (st == SV_OK) st = sv_kingsisle_decode(l->doc, l->in.data, l->in.len, &o, &l->root, &err);
     if (st == SV_OK) st = sv_doc_status(l->doc);
     sv_kingsisle_types_free(types);
+    if (x.count > MAX_WARNINGS)
+        cli_error("%s: %s: %zu more objects of classes the type list lacks", name,
+                  strict ? "error" : "warning", x.count - MAX_WARNINGS);
     if (st != SV_OK) {
         if (err.status == SV_OK) st = sv_error_set(&err, st, "kingsisle", 0, "the decoder gave no details");
         cli_report(name, &err);
