@@ -33,7 +33,9 @@ static const char help[] =
     "  --sync              fsync OUT before the rename, to survive a power loss\n"
     "  --lossy             write the nearest form of each value FMT cannot hold\n"
     "                      (a Vector3 as an array in BSON, say), with a warning\n"
-    "                      naming its path; without it such a value is an error\n"
+    "                      naming its path; without it such a value is an error;\n"
+    "                      also needed for an -I option that drops data\n"
+    "                      (kingsisle's skip_unknown_types)\n"
     "  --report-all        list every value FMT cannot hold, not just the first\n"
     "                      (with --lossy: every change)\n"
     CLI_HELP_OUTPUT_DIR
@@ -118,6 +120,31 @@ static int convert(const conv_ctx *c, const sv_format *to, const cli_loaded *l, 
     return cli_exit_code(st);
 }
 
+/* Decode options that drop data: the tree they make is not the input, so
+ * conv takes them only with --lossy (dump and validate take them freely). */
+static const struct {
+    const char *format, *option, *loses;
+} lossy_reads[] = {
+    {"kingsisle", "skip_unknown_types", "objects whose class the type list lacks"},
+};
+
+/* 0, or exit code 2 after the message when a lossy decode option of the
+ * input's format is on without --lossy. */
+static int check_lossy_reads(const conv_ctx *c, const cli_args *a, const sv_format *from,
+                             const char *input)
+{
+    if (c->lossy) return 0;
+    sv_options opts = cli_decode_options(a, from);
+    for (size_t i = 0; i < sizeof lossy_reads / sizeof *lossy_reads; i++) {
+        if (strcmp(from->name, lossy_reads[i].format) != 0) continue;
+        if (!sv_options_flag(&opts, lossy_reads[i].option, false)) continue;
+        cli_usage_error("conv", "%s: -I %s=true drops %s (they read as null); add --lossy to convert all the same",
+                        cli_display_name(input), lossy_reads[i].option, lossy_reads[i].loses);
+        return 2;
+    }
+    return 0;
+}
+
 /* One file: decode, encode with the target format (JSON gets a final
  * newline), and only with every byte in hand touch the output. */
 static int conv_file(cli_args *a, cli_job *job, void *ctx)
@@ -127,8 +154,9 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
     cli_loaded l;
     int rc = cli_load(a, "conv", job->input, to, &l);
     if (rc) return rc;
+    rc = check_lossy_reads(c, a, l.format, job->input);
     /* without --to or an extension: the format the tree says it came from */
-    if (!to) rc = cli_tree_format(a, job->input, &l.root, &to);
+    if (!rc && !to) rc = cli_tree_format(a, job->input, &l.root, &to);
     if (rc) {
         cli_loaded_free(&l);
         return rc;

@@ -8,6 +8,10 @@
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
+#include "serval/config.h"
+#if SERVAL_WITH_KINGSISLE
+#include "cmd_kingsisle_check.h"
+#endif
 
 /* One line of source per line of output. */
 /* clang-format off */
@@ -26,7 +30,8 @@ static const char help[] =
     CLI_HELP_BATCH
     "  --strict            a Godot 4 value that breaks the engine's rules (a\n"
     "                      typed container element of another type, ...) is an\n"
-    "                      error (exit 1), not a warning\n"
+    "                      error (exit 1), not a warning; so is a KingsIsle\n"
+    "                      object whose class the type list lacks\n"
     CLI_HELP_LIMITS
     CLI_HELP_HELP
     "\n"
@@ -61,6 +66,11 @@ static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool va
             return cli_exit_code(SV_ERR_NOMEM);
         }
         if (a->limits.max_alloc) sv_doc_set_max_alloc(l->doc, a->limits.max_alloc);
+#if SERVAL_WITH_KINGSISLE
+        /* KingsIsle also warns about classes the type list lacks */
+        if (strcmp(f->name, "kingsisle") == 0)
+            return cli_kingsisle_check(l, cli_display_name(path), &opts, a->strict);
+#endif
         st = f->decode(l->doc, l->in.data, l->in.len, &opts, &l->root, &err);
         if (st == SV_OK) st = sv_doc_status(l->doc);
     }

@@ -68,6 +68,15 @@ typedef struct sv_kingsisle_opts {
      * recorded when it was decoded (shallow, compress, flags, property_mask,
      * skip_deprecated in its meta), else the default. */
     uint32_t given;
+    /* Deep mode with a type list: an object whose class the list lacks
+     * decodes as null (katsuba's --ignore-unknown-types), not as raw bits.
+     * Lossy: the object is lost. The root object stays raw bits. */
+    bool skip_unknown_types;
+    /* Decode: called for each object whose class the type list lacks, with w
+     * filled as an error would be (byte and bit of its type tag, its JSON
+     * Pointer, the hash); the decode goes on. NULL (the default): not called. */
+    void (*warn)(void *ctx, const sv_error *w);
+    void *warn_ctx;
 } sv_kingsisle_opts;
 
 /* Bits of sv_kingsisle_opts.given. */
@@ -76,8 +85,18 @@ typedef struct sv_kingsisle_opts {
 #define SV_KI_OPT_FLAGS 0x04u
 #define SV_KI_OPT_PROPERTY_MASK 0x08u
 #define SV_KI_OPT_SKIP_DEPRECATED 0x10u
+#define SV_KI_OPT_SKIP_UNKNOWN_TYPES 0x20u
 
 SV_API void sv_kingsisle_opts_init(sv_kingsisle_opts *o);
+
+/* The codec's options from the registry's: the option names the "kingsisle"
+ * format lists (shallow, flags, skip_unknown_types, ...), the limits, and
+ * the type list compiled from opts->schema into *types (NULL without one;
+ * the caller frees it with sv_kingsisle_types_free, after the decode). */
+SV_API SV_NODISCARD sv_status sv_kingsisle_opts_from_options(const sv_options *opts,
+                                                             sv_kingsisle_opts *out,
+                                                             sv_kingsisle_types **types,
+                                                             sv_error *err);
 
 /* Decodes a stream (or a BINd file, detected by its magic, whose stored flags
  * and deep mode then apply). The root object and everything a re-encode

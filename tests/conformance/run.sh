@@ -310,6 +310,16 @@ run_case kingsisle kingsisle/tiny-deep.bin "$V/kingsisle/tiny-deep.bin" --schema
 run_case kingsisle kingsisle/tiny-deep.bin-no-types "$V/kingsisle/tiny-deep.bin" -I flags=1
 run_case kingsisle kingsisle/tiny.bind "$V/kingsisle/tiny.bind" --schema "$KT"
 run_case kingsisle-xml kingsisle/tiny.xml "$V/kingsisle/tiny.xml" --schema "$KT"
+# classes the type list lacks (raw bits), named enums, long compact lengths
+KU="$V/kingsisle/unknown-types.json"
+run_case kingsisle kingsisle/unknown-class.bin "$V/kingsisle/unknown-class.bin" --schema "$KU"
+run_case kingsisle kingsisle/unknown-in-list.bin "$V/kingsisle/unknown-in-list.bin" --schema "$KU"
+run_case kingsisle kingsisle/long-length.bin "$V/kingsisle/long-length.bin" \
+    --schema "$KT" -I shallow=true -I flags=1 -I property_mask=7
+run_case kingsisle kingsisle/long-length-list.bin "$V/kingsisle/long-length-list.bin" \
+    --schema "$KU" -I shallow=true -I flags=2 -I property_mask=7
+run_case kingsisle kingsisle/enum-named.bin "$V/kingsisle/enum-named.bin" --schema "$KT"
+run_case kingsisle-xml kingsisle/enum-named.xml "$V/kingsisle/enum-named.xml" --schema "$KT"
 
 # --- Real samples ------------------------------------------------------------
 if [ -d "$SAMPLES" ]; then

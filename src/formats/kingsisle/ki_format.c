@@ -40,8 +40,8 @@ static sv_status opt_bool(const sv_options *opts, const char *name, bool *out, s
 
 /* The codec's options from the registry's, and the type list from the
  * schema (*owned is freed by the caller). */
-static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
-                              sv_kingsisle_types **owned, sv_error *err)
+sv_status sv_kingsisle_opts_from_options(const sv_options *opts, sv_kingsisle_opts *o,
+                                         sv_kingsisle_types **owned, sv_error *err)
 {
     sv_kingsisle_opts_init(o);
     *owned = NULL;
@@ -54,6 +54,7 @@ static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
     if (!st) st = opt_u32(opts, "property_mask", &o->property_mask, err);
     if (!st) st = opt_bool(opts, "skip_deprecated", &o->skip_deprecated, err);
     if (!st) st = opt_u32(opts, "zlib_level", &level, err);
+    if (!st) st = opt_bool(opts, "skip_unknown_types", &o->skip_unknown_types, err);
     /* which were given, so that the encoder knows them from the tree's */
     static const struct { const char *name; uint32_t bit; } given[] = {
         {"shallow", SV_KI_OPT_SHALLOW},
@@ -61,6 +62,7 @@ static sv_status read_options(const sv_options *opts, sv_kingsisle_opts *o,
         {"flags", SV_KI_OPT_FLAGS},
         {"property_mask", SV_KI_OPT_PROPERTY_MASK},
         {"skip_deprecated", SV_KI_OPT_SKIP_DEPRECATED},
+        {"skip_unknown_types", SV_KI_OPT_SKIP_UNKNOWN_TYPES},
     };
     for (size_t i = 0; i < sizeof given / sizeof *given; i++)
         if (sv_options_get(opts, given[i].name)) o->given |= given[i].bit;
@@ -86,7 +88,7 @@ static sv_status ki_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
 {
     sv_kingsisle_opts o;
     sv_kingsisle_types *t;
-    sv_status st = read_options(opts, &o, &t, err);
+    sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_decode(doc, data, len, &o, out, err);
     sv_kingsisle_types_free(t);
     return st;
@@ -96,7 +98,7 @@ static sv_status ki_encode(const sv_value *v, const sv_options *opts, sv_buf *ou
 {
     sv_kingsisle_opts o;
     sv_kingsisle_types *t;
-    sv_status st = read_options(opts, &o, &t, err);
+    sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_encode(v, &o, out, err);
     sv_kingsisle_types_free(t);
     return st;
@@ -111,6 +113,7 @@ static const sv_option_desc ki_options[] = {
     {"property_mask", "a property is written when (flags & mask) == mask (default 24)"},
     {"skip_deprecated", "shallow: skip DEPRECATED properties (default: keep them)"},
     {"zlib_level", "write: zlib level 0 to 9 for new compressed payloads (default 9)"},
+    {"skip_unknown_types", "read, deep: objects of classes not in the type list become null (lossy)"},
     {NULL, NULL},
 };
 
@@ -140,7 +143,7 @@ static sv_status kx_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
 {
     sv_kingsisle_opts o;
     sv_kingsisle_types *t;
-    sv_status st = read_options(opts, &o, &t, err);
+    sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_xml_decode(doc, data, len, &o, out, err);
     sv_kingsisle_types_free(t);
     return st;
@@ -150,7 +153,7 @@ static sv_status kx_encode(const sv_value *v, const sv_options *opts, sv_buf *ou
 {
     sv_kingsisle_opts o;
     sv_kingsisle_types *t;
-    sv_status st = read_options(opts, &o, &t, err);
+    sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_xml_encode(v, &o, out, err);
     sv_kingsisle_types_free(t);
     return st;

@@ -156,6 +156,14 @@ typedef struct ki_u32s {
     bool failed;
 } ki_u32s;
 
+/* Where the decoder is, for a warning's JSON Pointer: one frame per open
+ * object, the field being read and, inside a list, the element. */
+typedef struct ki_frame {
+    const char *key;
+    size_t key_len;
+    int64_t index; /* -1: not in a list */
+} ki_frame;
+
 typedef struct ki_dec {
     sv_bitreader br;
     sv_doc *doc;
@@ -170,6 +178,13 @@ typedef struct ki_dec {
     sv_pair *fields;      /* scratch: the fields of open objects */
     size_t nfields, fields_cap;
     uint64_t base;        /* offset of the bit stream in the input (errors) */
+    uint32_t len_count;   /* compact length prefixes read in the current object */
+    ki_u32s longs;        /* scratch: ordinals of prefixes in the 31-bit form that fit 7 bits */
+    bool skip_unknown;    /* skip_unknown_types: unknown classes read as null */
+    void (*warn)(void *ctx, const sv_error *w);
+    void *warn_ctx;
+    ki_frame *frames;     /* by depth, only kept when warn is set */
+    size_t frames_cap;
 } ki_dec;
 
 typedef struct ki_enc {
@@ -183,11 +198,25 @@ typedef struct ki_enc {
     const uint32_t *pads;
     size_t npads, pad_next;
     uint32_t pad_count;
+    /* compact length prefixes of the current object that go in the 31-bit
+     * form though they fit 7 bits, from its meta */
+    const uint32_t *longs;
+    size_t nlongs, long_next;
+    uint32_t len_count;
     sv_error *err;
     sv_status status;
 } ki_enc;
 
-/* ki_value_read.c / ki_value_write.c */
+/* ki_enum.c: an enum's value as the tree holds it, from binary or XML alike:
+ * its name (names joined by '|' for bit-flag enums) tagged enum when the
+ * type list names it and the name reads back as v, else the number (u32
+ * tagged enum). */
+sv_value ki_enum_value(sv_doc *doc, const ki_prop *p, uint32_t v);
+/* The value of a name ("B", "A|C", "" = 0); false when a part is not an
+ * option of p. */
+bool ki_enum_parse(const ki_prop *p, const char *s, size_t n, uint32_t *out);
+
+/* ki_read.c / ki_write.c */
 sv_status ki_read_object(ki_dec *d, sv_value *out);
 sv_status ki_write_object(ki_enc *e, const sv_value *v);
 void ki_write_tail(ki_enc *e, uint32_t bits);
@@ -213,6 +242,7 @@ sv_status ki_write_raw(ki_enc *e, const sv_value *v);
 
 /* Meta keys of objects and of the root. */
 #define KI_META_PADDING "padding"
+#define KI_META_LONG_LENGTHS "long_lengths"
 #define KI_META_TAIL "tail_padding"
 #define KI_META_FLAGS "flags"
 #define KI_META_MARKER "marker"
@@ -226,6 +256,7 @@ sv_status ki_write_raw(ki_enc *e, const sv_value *v);
 #define KI_META_OPTION_FLAGS "option_flags" /* "flags" is the stored word */
 #define KI_META_PROPERTY_MASK "property_mask"
 #define KI_META_SKIP_DEPRECATED "skip_deprecated"
+#define KI_META_SKIP_UNKNOWN_TYPES "skip_unknown_types" /* decode only: never read back */
 
 /* ki_stream_opts.c: the options an encode uses. Each option the caller did
  * not choose (its SV_KI_OPT_* bit clear in o->given and its value the

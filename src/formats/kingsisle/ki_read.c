@@ -30,10 +30,9 @@ static sv_status doc_check(ki_dec *d)
     return st == SV_OK ? SV_OK : ki_dec_fail(d, st, "out of memory (or over max_alloc)");
 }
 
-static bool pads_push2(ki_dec *d, uint32_t a, uint32_t b)
+static bool u32s_push(ki_dec *d, ki_u32s *s, const uint32_t *add, size_t n)
 {
-    ki_u32s *s = &d->pads;
-    if (s->n + 2 > s->cap) {
+    if (s->n + n > s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 64;
         uint32_t *v = sv__doc_scratch_realloc(d->doc, s->v, s->cap * sizeof *v, cap * sizeof *v);
         if (!v) {
@@ -43,9 +42,14 @@ static bool pads_push2(ki_dec *d, uint32_t a, uint32_t b)
         s->v = v;
         s->cap = cap;
     }
-    s->v[s->n++] = a;
-    s->v[s->n++] = b;
+    for (size_t i = 0; i < n; i++) s->v[s->n++] = add[i];
     return true;
+}
+
+static bool pads_push2(ki_dec *d, uint32_t a, uint32_t b)
+{
+    uint32_t v[2] = {a, b};
+    return u32s_push(d, &d->pads, v, 2);
 }
 
 /* §3: whole-byte quantities start at a byte boundary. The skipped bits mean
@@ -74,8 +78,14 @@ static inline uint64_t left(const ki_dec *d) { return d->br.bit_len - d->br.pos;
 static uint32_t rd_len(ki_dec *d, bool container)
 {
     if (d->flags & SV_KI_COMPACT_LENGTHS) {
+        uint32_t ord = d->len_count++;
         unsigned large = (unsigned)sv_br_read(&d->br, 1);
-        return (uint32_t)sv_br_read(&d->br, large ? 31 : 7);
+        uint32_t n = (uint32_t)sv_br_read(&d->br, large ? 31 : 7);
+        /* the 31-bit form of a length that fits 7 bits: remembered by its
+         * ordinal in the object, so that the rewrite uses the same form */
+        if (large && n < 0x80 && d->br.status == SV_OK && !u32s_push(d, &d->longs, &ord, 1))
+            ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
+        return n;
     }
     ki_dec_align(d);
     return (uint32_t)sv_br_read(&d->br, container ? 32 : 16);
@@ -160,8 +170,9 @@ static sv_status rd_enum(ki_dec *d, const ki_prop *p, sv_value *out)
         return st;
     }
     uint32_t v = rd_u32(d); /* aligned: §11 item 2 */
-    *out = sv_with_tag(sv_uint_w(v, 4), SV_TAG_ENUM);
-    return d->br.status;
+    if (d->br.status != SV_OK) return d->br.status;
+    *out = ki_enum_value(d->doc, p, v); /* its name when the list has one, as from XML */
+    return doc_check(d);
 }
 
 /* One value of p's element type. */
@@ -259,12 +270,14 @@ static sv_status rd_value(ki_dec *d, const ki_prop *p, sv_value *out)
     if (sv_doc_status(d->doc) != SV_OK) return doc_check(d);
     sv_value *items = sv_array_items(&arr);
     for (uint32_t i = 0; i < n; i++) {
+        if (d->warn) d->frames[d->depth].index = i;
         sv_status st = rd_elem(d, p, &items[i]);
         if (st != SV_OK) {
             sv_error_path_index(d->br.err, i);
             return st;
         }
     }
+    if (d->warn) d->frames[d->depth].index = -1;
     *out = arr;
     return SV_OK;
 }
@@ -308,6 +321,52 @@ static sv_status fail_in(ki_dec *d, sv_status st, const sv_value *key)
     return st;
 }
 
+/* The field the current object reads next, for a warning's path. */
+static void at_field(ki_dec *d, const sv_value *key)
+{
+    ki_frame *f = &d->frames[d->depth];
+    f->key = sv_get_str(key, &f->key_len);
+    f->index = -1;
+}
+
+/* Reports an object whose class the type list lacks (its tag read at bit
+ * tag_at), with the path of the field that holds it. */
+static void warn_unknown(ki_dec *d, uint32_t tag, uint64_t tag_at)
+{
+    sv_error w;
+    sv_error_clear(&w);
+    sv_status st = sv_error_set_bits(
+        &w, SV_ERR_NOT_FOUND, KI_FORMAT, (tag_at >> 3) + d->base, (int)(tag_at & 7),
+        "class hash %u (0x%08x) is not in the type list: %s", tag, tag,
+        d->skip_unknown && d->depth > 0 ? "read as null (skip_unknown_types)" : "kept as raw bits");
+    (void)st;
+    for (uint32_t k = d->depth; k > 0; k--) { /* each prepends: innermost first */
+        const ki_frame *f = &d->frames[k];
+        if (f->index >= 0) sv_error_path_index(&w, (uint64_t)f->index);
+        if (f->key) sv_error_path_key(&w, f->key, f->key_len);
+    }
+    d->warn(d->warn_ctx, &w);
+}
+
+/* Deep mode, skip_unknown_types: the object after its tag is skipped by its
+ * size (whole, as katsuba does) and reads as null. */
+static sv_status skip_object(ki_dec *d, sv_value *out)
+{
+    uint64_t start = d->br.pos;
+    uint32_t obj_bits = (uint32_t)sv_br_read(&d->br, 32);
+    if (d->br.status != SV_OK) return d->br.status;
+    if (obj_bits < 32 || obj_bits > d->br.bit_len - start) {
+        d->br.pos = start;
+        return ki_dec_fail(d, obj_bits < 32 ? SV_ERR_SYNTAX : SV_ERR_TRUNCATED,
+                           "object size of %u bits %s (%llu bits left)", obj_bits,
+                           obj_bits < 32 ? "is smaller than its own field" : "runs past the data",
+                           (unsigned long long)(d->br.bit_len - start));
+    }
+    d->br.pos = start + obj_bits;
+    *out = sv_null();
+    return SV_OK;
+}
+
 /* §5.2: the masked properties in id order, nothing in between. */
 static sv_status rd_shallow(ki_dec *d, const ki_class *c)
 {
@@ -327,6 +386,7 @@ static sv_status rd_shallow(ki_dec *d, const ki_class *c)
             }
         }
         sv_value key = prop_key(d, p), v;
+        if (d->warn) at_field(d, &key);
         sv_status st = rd_value(d, p, &v);
         if (st != SV_OK) return fail_in(d, st, &key);
         if (!push_field(d, key, v)) return ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
@@ -367,6 +427,7 @@ static sv_status rd_deep(ki_dec *d, const ki_class *c)
         }
         const ki_prop *p = c ? ki_prop_by_hash(c, hash) : NULL;
         sv_value key = p ? prop_key(d, p) : hash_key(d, hash), v;
+        if (d->warn) at_field(d, &key);
         sv_status st;
         if (p && p->kind != KI_OPAQUE) {
             /* the value is read in the limits of its size */
@@ -396,18 +457,33 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
         return SV_OK;
     }
     const ki_class *c = d->types ? ki_class_by_hash(d->types, tag) : NULL;
-    if (!c && (d->types || d->shallow)) {
+    if (!c && d->shallow) { /* shallow data cannot be skipped without its class */
         d->br.pos -= 32;
         return ki_dec_fail(d, SV_ERR_NOT_FOUND, "unknown type hash %u (0x%08x)%s", tag, tag,
                            d->types ? " in the type list" : ": shallow mode needs a type list");
     }
+    /* deep mode: a class the list lacks reads as without a list (hashes
+     * and raw bits), or as null with skip_unknown_types (not the root) */
+    if (!c && d->types && d->warn) warn_unknown(d, tag, d->br.pos - 32);
+    if (!c && d->types && d->skip_unknown && d->depth > 0) return skip_object(d, out);
     if (++d->depth > d->max_depth) {
         d->br.pos -= 32;
         return ki_dec_fail(d, SV_ERR_DEPTH, "objects nested deeper than %u", d->max_depth);
     }
-    uint32_t saved_count = d->pad_count;
-    size_t saved_n = d->pads.n;
+    if (d->warn && d->depth >= d->frames_cap) {
+        size_t cap = d->frames_cap ? d->frames_cap * 2 : 32;
+        while (cap <= d->depth) cap *= 2;
+        ki_frame *f = sv__doc_scratch_realloc(d->doc, d->frames, d->frames_cap * sizeof *f,
+                                              cap * sizeof *f);
+        if (!f) return ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
+        d->frames = f;
+        d->frames_cap = cap;
+    }
+    if (d->warn) d->frames[d->depth] = (ki_frame){NULL, 0, -1};
+    uint32_t saved_count = d->pad_count, saved_lens = d->len_count;
+    size_t saved_n = d->pads.n, saved_longs = d->longs.n;
     d->pad_count = 0;
+    d->len_count = 0;
     size_t first = d->nfields;
     sv_status st = d->shallow ? rd_shallow(d, c) : rd_deep(d, c);
     sv_value cls = c ? sv_str_intern(d->doc, c->name, c->name_len) : sv_uint(tag); /* as typed JSON reads "$class": N */
@@ -416,21 +492,29 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
     if (st == SV_OK && d->nfields > first)
         memcpy(sv_pairs(&obj), d->fields + first, (d->nfields - first) * sizeof(sv_pair));
     d->nfields = first;
-    if (st == SV_OK && d->pads.failed) st = ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
-    if (st == SV_OK && d->pads.n > saved_n) {
-        sv_value meta = sv_map(d->doc, 1);
-        sv_value pads = sv_packed(d->doc, SV_ELEM_U32, SV_TAG_NONE, d->pads.v + saved_n,
-                                  d->pads.n - saved_n);
+    if (st == SV_OK && (d->pads.failed || d->longs.failed))
+        st = ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
+    bool has_pads = d->pads.n > saved_n, has_longs = d->longs.n > saved_longs;
+    if (st == SV_OK && (has_pads || has_longs)) {
+        sv_value meta = sv_map(d->doc, (uint32_t)has_pads + (uint32_t)has_longs);
         sv_pair *mp = sv_pairs(&meta);
-        if (mp) {
-            mp[0].key = sv_str_intern(d->doc, KI_META_PADDING, strlen(KI_META_PADDING));
-            mp[0].val = pads;
+        if (mp && has_pads) {
+            mp->key = sv_str_intern(d->doc, KI_META_PADDING, strlen(KI_META_PADDING));
+            mp++->val = sv_packed(d->doc, SV_ELEM_U32, SV_TAG_NONE, d->pads.v + saved_n,
+                                  d->pads.n - saved_n);
+        }
+        if (mp && has_longs) {
+            mp->key = sv_str_intern(d->doc, KI_META_LONG_LENGTHS, strlen(KI_META_LONG_LENGTHS));
+            mp->val = sv_packed(d->doc, SV_ELEM_U32, SV_TAG_NONE, d->longs.v + saved_longs,
+                                d->longs.n - saved_longs);
         }
         sv_set_meta(d->doc, &obj, meta);
         st = doc_check(d);
     }
     d->pads.n = saved_n;
     d->pad_count = saved_count;
+    d->longs.n = saved_longs;
+    d->len_count = saved_lens;
     d->depth--;
     *out = obj;
     return st;

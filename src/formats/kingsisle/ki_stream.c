@@ -133,7 +133,8 @@ static sv_status check_head(const uint8_t *h, size_t n, uint32_t flags, bool sha
         return sv_error_set(err, SV_ERR_SYNTAX, KI_FORMAT, off,
                             "the root object is null (type tag 0); the rest of the zlib payload "
                             "was not inflated");
-    if ((types || shallow) && !(types && ki_class_by_hash(types, tag)))
+    /* deep mode keeps a root of a class the list lacks as raw bits */
+    if (shallow && !(types && ki_class_by_hash(types, tag)))
         return sv_error_set(err, SV_ERR_NOT_FOUND, KI_FORMAT, off,
                             "unknown type hash %lu (0x%08lx)%s; the rest of the zlib payload was "
                             "not inflated",
@@ -191,6 +192,9 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
     d.max_depth = lim->max_depth;
     d.max_string = lim->max_string;
     d.base = base;
+    d.skip_unknown = o->skip_unknown_types;
+    d.warn = o->warn;
+    d.warn_ctx = o->warn_ctx;
     size_t nkeys = o->types ? o->types->total_props : 0;
     if (nkeys) {
         d.keys = sv__doc_scratch_realloc(doc, NULL, 0, nkeys * sizeof *d.keys);
@@ -214,6 +218,8 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
     }
     sv__doc_scratch_free(doc, d.keys, nkeys * sizeof *d.keys);
     sv__doc_scratch_free(doc, d.pads.v, d.pads.cap * sizeof *d.pads.v);
+    sv__doc_scratch_free(doc, d.longs.v, d.longs.cap * sizeof *d.longs.v);
+    sv__doc_scratch_free(doc, d.frames, d.frames_cap * sizeof *d.frames);
     sv__doc_scratch_free(doc, d.fields, d.fields_cap * sizeof *d.fields);
     if (st == SV_OK) st = attach_meta(doc, &root, m);
     if (st == SV_OK) *out = root;
@@ -246,6 +252,9 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
     } else {
         record_options(doc, &m, &o);
     }
+    /* a decode-only option, recorded because the tree it makes is not the
+     * whole stream (objects of unknown classes are null) */
+    if (o.skip_unknown_types) meta_add(doc, &m, KI_META_SKIP_UNKNOWN_TYPES, sv_bool(true));
     if (manual) { /* §4.2: u32 uncompressed size, then zlib */
         if ((st = need(n, 5, base, "the manual zlib wrapper", err)) != SV_OK) goto done;
         uint32_t size = sv_load_u32le(p);

@@ -72,7 +72,14 @@ static sv_status type_error(ki_enc *e, const ki_prop *p, const sv_value *v)
 static void w_len(ki_enc *e, uint32_t n, bool container)
 {
     if (e->flags & SV_KI_COMPACT_LENGTHS) { /* §6.3 */
+        uint32_t ord = e->len_count++;
         bool large = n >= 0x80;
+        /* the 31-bit form where the stream read had it for a short length */
+        while (e->long_next < e->nlongs && e->longs[e->long_next] < ord) e->long_next++;
+        if (e->long_next < e->nlongs && e->longs[e->long_next] == ord) {
+            large = true;
+            e->long_next++;
+        }
         w_bits(e, large, 1);
         w_bits(e, n, large ? 31 : 7);
         return;
@@ -159,56 +166,6 @@ static sv_status w_tuple(ki_enc *e, const ki_prop *p, const sv_value *v, unsigne
     return e->status;
 }
 
-/* §6.4: a name ("OPTION_C"), names joined by '|' for bit enums ("" is 0). */
-static bool enum_value_of(const ki_prop *p, const char *s, size_t n, uint32_t *out)
-{
-    uint32_t v = 0;
-    size_t i = 0;
-    if (!p->enm) return false;
-    while (i < n) {
-        size_t j = i;
-        while (j < n && s[j] != '|') j++;
-        size_t a = i, b = j;
-        while (a < b && s[a] == ' ') a++;
-        while (b > a && s[b - 1] == ' ') b--;
-        bool found = false;
-        for (uint32_t k = 0; k < p->enm->n && !found; k++) {
-            const ki_enum_opt *o = &p->enm->opts[k];
-            if (o->len == b - a && memcmp(o->name, s + a, b - a) == 0) {
-                v |= o->value;
-                found = true;
-            }
-        }
-        if (!found && b > a) return false;
-        i = j + 1;
-    }
-    *out = v;
-    return true;
-}
-
-/* The names of an integer value, in declaration order (§6.4). */
-bool ki_enum_names(const ki_prop *p, uint32_t v, sv_buf *out)
-{
-    if (!p->enm) return false;
-    if (!p->bits_enum) {
-        for (uint32_t k = 0; k < p->enm->n; k++)
-            if (p->enm->opts[k].value == v) {
-                sv_buf_append(out, p->enm->opts[k].name, p->enm->opts[k].len);
-                return true;
-            }
-        return false;
-    }
-    uint32_t rest = v;
-    for (uint32_t k = 0; k < p->enm->n; k++) {
-        const ki_enum_opt *o = &p->enm->opts[k];
-        if (o->value == 0 || (v & o->value) != o->value) continue;
-        if (out->len) sv_buf_putc(out, '|');
-        sv_buf_append(out, o->name, o->len);
-        rest &= ~o->value;
-    }
-    return rest == 0;
-}
-
 static sv_status w_enum(ki_enc *e, const ki_prop *p, const sv_value *v)
 {
     sv_kind k = sv_kind_of(v);
@@ -234,7 +191,7 @@ static sv_status w_enum(ki_enc *e, const ki_prop *p, const sv_value *v)
     } else if (k == SV_STRING) {
         size_t n;
         const char *s = sv_get_str(v, &n);
-        if (!enum_value_of(p, s, n, &x))
+        if (!ki_enum_parse(p, s, n, &x))
             return ki_enc_fail(e, SV_ERR_RANGE, "'%s': \"%.*s\" is not a value of %s", p->name,
                                (int)(n > 60 ? 60 : n), s, p->type);
     } else {
@@ -504,9 +461,10 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
     if (++e->depth > 100000) return ki_enc_fail(e, SV_ERR_DEPTH, "objects nested too deeply");
 
     w_align(e); /* the tag's padding belongs to the enclosing object, as on reading */
-    const uint32_t *saved_pads = e->pads;
+    const uint32_t *saved_pads = e->pads, *saved_longs = e->longs;
     size_t saved_n = e->npads, saved_next = e->pad_next;
-    uint32_t saved_count = e->pad_count;
+    size_t saved_nlongs = e->nlongs, saved_long_next = e->long_next;
+    uint32_t saved_count = e->pad_count, saved_lens = e->len_count;
     const sv_value *pads = sv_map_getz(sv_meta(v), KI_META_PADDING);
     if (sv_kind_of(pads) == SV_PACKED && sv_elem_of(pads) == SV_ELEM_U32) {
         e->pads = sv_numbers(pads);
@@ -515,8 +473,18 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
         e->pads = NULL;
         e->npads = 0;
     }
+    const sv_value *longs = sv_map_getz(sv_meta(v), KI_META_LONG_LENGTHS);
+    if (sv_kind_of(longs) == SV_PACKED && sv_elem_of(longs) == SV_ELEM_U32) {
+        e->longs = sv_numbers(longs);
+        e->nlongs = sv_len(longs);
+    } else {
+        e->longs = NULL;
+        e->nlongs = 0;
+    }
     e->pad_next = 0;
     e->pad_count = 0;
+    e->long_next = 0;
+    e->len_count = 0;
 
     w_u32(e, tag);
     sv_status st = e->shallow ? w_shallow(e, c, v) : w_deep(e, c, v);
@@ -525,6 +493,10 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
     e->npads = saved_n;
     e->pad_next = saved_next;
     e->pad_count = saved_count;
+    e->longs = saved_longs;
+    e->nlongs = saved_nlongs;
+    e->long_next = saved_long_next;
+    e->len_count = saved_lens;
     e->depth--;
     return st;
 }

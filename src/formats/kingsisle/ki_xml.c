@@ -185,9 +185,9 @@ static bool typed_value(kx_ctx *c, const ki_prop *p, const char *s, size_t n, sv
         TUP(KI_RECT_I, SV_TAG_RECT2I, SV_ELEM_I32, 4)
         TUP(KI_RECT_F, SV_TAG_RECT2, SV_ELEM_F32, 4)
 #undef TUP
-    case KI_ENUM: /* names as text, or a number */
+    case KI_ENUM: /* names as text, or a number: named as binary's are (ki_enum_value) */
         if (parse_u64(s, &u) && u <= UINT32_MAX)
-            *out = sv_with_tag(sv_uint_w(u, 4), SV_TAG_ENUM);
+            *out = ki_enum_value(c->doc, p, (uint32_t)u);
         else
             *out = sv_with_tag(sv_str(c->doc, s, n), SV_TAG_ENUM);
         return true;
