@@ -46,6 +46,30 @@ double nv_f32_to_double(uint32_t bits)
     return d;
 }
 
+/* An empty instance of list or dict subclass c, made as the unpickler's
+ * NEWOBJ makes it: the class's tp_new, without a call to its Python
+ * __init__ (which would cost a frame per value). */
+static PyObject *new_empty(unsigned c)
+{
+    static PyObject *no_args;
+    if (!no_args && !(no_args = PyTuple_New(0))) return NULL;
+    newfunc make = (newfunc)PyType_GetSlot((PyTypeObject *)nv.classes[c].cls, Py_tp_new);
+    if (!make) {
+        PyErr_SetString(PyExc_TypeError, "serval._native: a wrapper class without tp_new");
+        return NULL;
+    }
+    return make((PyTypeObject *)nv.classes[c].cls, no_args, NULL);
+}
+
+/* Sets attribute name of o to value (taking value's reference); -1 on failure. */
+static int set_attr(PyObject *o, PyObject *name, PyObject *value)
+{
+    if (!value) return -1;
+    int rc = PyObject_SetAttr(o, name, value);
+    Py_DECREF(value);
+    return rc;
+}
+
 /* cls(arg), taking arg's reference. */
 static PyObject *wrap1(unsigned c, PyObject *arg)
 {
@@ -109,6 +133,19 @@ static PyObject *from_elem(const uint8_t *d, unsigned elem)
     }
 }
 
+/* Appends n numbers to list (a list or list subclass). */
+static int append_numbers(PyObject *list, const uint8_t *d, size_t n, unsigned elem)
+{
+    size_t size = sv_elem_size((sv_elem)elem);
+    for (size_t i = 0; i < n; i++) {
+        PyObject *x = from_elem(d + i * size, elem);
+        int rc = x ? PyList_Append(list, x) : -1;
+        Py_XDECREF(x);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
 static PyObject *number_list(const uint8_t *d, size_t n, unsigned elem)
 {
     size_t size = sv_elem_size((sv_elem)elem);
@@ -125,14 +162,29 @@ static PyObject *number_list(const uint8_t *d, size_t n, unsigned elem)
     return list;
 }
 
-/* cls(items) or cls(items, elem) when elem is not the class's default. */
-static PyObject *with_elem(unsigned c, PyObject *items, unsigned elem, unsigned def)
+/* An instance of class c holding n numbers (or, with k, n / k lists of k
+ * numbers), its elem set when not the class's default. */
+static PyObject *numbers_of(unsigned c, const uint8_t *d, size_t n, size_t k, unsigned elem,
+                            unsigned def)
 {
-    if (!items) return NULL;
-    PyObject *o = elem == def ? PyObject_CallFunctionObjArgs(nv.classes[c].cls, items, NULL)
-                              : PyObject_CallFunctionObjArgs(nv.classes[c].cls, items,
-                                                             nv.elem_names[elem], NULL);
-    Py_DECREF(items);
+    PyObject *o = new_empty(c);
+    if (!o) return NULL;
+    int rc = 0;
+    if (!k) {
+        rc = append_numbers(o, d, n, elem);
+    } else {
+        size_t size = sv_elem_size((sv_elem)elem);
+        for (size_t i = 0; rc == 0 && i < n / k; i++) {
+            PyObject *item = number_list(d + i * k * size, k, elem);
+            rc = item ? PyList_Append(o, item) : -1;
+            Py_XDECREF(item);
+        }
+    }
+    if (rc == 0 && elem != def) {
+        Py_INCREF(nv.elem_names[elem]);
+        rc = set_attr(o, nv.s_elem, nv.elem_names[elem]);
+    }
+    if (rc) Py_CLEAR(o);
     return o;
 }
 
@@ -146,8 +198,7 @@ static PyObject *tuple_value(const sv_value *v)
     if (v->len != sv_tag_scalars((sv_tag)tag) || !v->as.data)
         return malformed("a tuple whose count is not its shape's", v);
     if (!nv.classes[NV_TAG0 + tag].cls) return malformed("a tuple of a shape with no class", v);
-    return with_elem(NV_TAG0 + tag, number_list(v->as.data, v->len, elem), elem,
-                     sv_tag_default_elem((sv_tag)tag));
+    return numbers_of(NV_TAG0 + tag, v->as.data, v->len, 0, elem, sv_tag_default_elem((sv_tag)tag));
 }
 
 static PyObject *packed_value(const sv_value *v)
@@ -158,21 +209,10 @@ static PyObject *packed_value(const sv_value *v)
     if (!v->as.data && v->len) return malformed("a packed array without storage", v);
     const uint8_t *d = v->as.data;
     if (tag == 0 || tag >= SV_TAG_COUNT || sv_tag_kind((sv_tag)tag) != SV_PACKED)
-        return wrap1(NV_ELEM0 + elem, number_list(d, v->len, elem));
+        return numbers_of(NV_ELEM0 + elem, d, v->len, 0, elem, elem);
     unsigned k = sv_tag_scalars((sv_tag)tag);
     if (v->len % k) return malformed("a packed array of part of an item", v);
-    size_t items = v->len / k, size = sv_elem_size((sv_elem)elem);
-    PyObject *list = PyList_New((Py_ssize_t)items);
-    if (!list) return NULL;
-    for (size_t i = 0; i < items; i++) {
-        PyObject *item = number_list(d + i * k * size, k, elem);
-        if (!item) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SetItem(list, (Py_ssize_t)i, item);
-    }
-    return with_elem(NV_TAG0 + tag, list, elem, sv_tag_default_elem((sv_tag)tag));
+    return numbers_of(NV_TAG0 + tag, d, v->len, k, elem, sv_tag_default_elem((sv_tag)tag));
 }
 
 /* ---- scalars ------------------------------------------------------------------------ */
@@ -256,20 +296,19 @@ static int enter(reader *r, const sv_value *v)
     return 1;
 }
 
-/* cls(first, meta) when the container has meta data, else first itself. */
+/* Instance of class c with first's items (a list or dict) and the
+ * container's meta data as its meta; with neither class nor meta asked
+ * for (always false and no meta), first itself. */
 static PyObject *with_meta(reader *r, unsigned c, PyObject *first, const sv_value *v, int always)
 {
     const sv_value *meta = v->as.box ? v->as.box->meta : NULL;
     if (!first || (!meta && !always)) return first;
-    PyObject *m = meta ? value(r, meta) : Py_None;
-    if (!m) {
-        Py_DECREF(first);
-        return NULL;
-    }
-    if (!meta) Py_INCREF(m);
-    PyObject *o = PyObject_CallFunctionObjArgs(nv.classes[c].cls, first, m, NULL);
+    PyObject *o = new_empty(c);
+    int rc = o ? (PyDict_Check(first) ? PyDict_Update(o, first)
+                                      : PyList_SetSlice(o, 0, 0, first)) : -1;
     Py_DECREF(first);
-    Py_DECREF(m);
+    if (rc == 0 && meta) rc = set_attr(o, nv.s_meta, value(r, meta));
+    if (rc) Py_CLEAR(o);
     return o;
 }
 
@@ -369,12 +408,14 @@ static PyObject *object_value(reader *r, const sv_value *v)
         if (!fields && !PyErr_Occurred())
             malformed("an object's field names must be untagged UTF-8 strings", v);
     }
-    PyObject *meta = NULL, *o = NULL;
-    if (fields) meta = box->meta ? value(r, box->meta) : (Py_INCREF(Py_None), Py_None);
-    if (meta) o = PyObject_CallFunctionObjArgs(nv.classes[c].cls, name, fields, meta, NULL);
-    Py_DECREF(name);
+    PyObject *o = fields ? new_empty(c) : NULL;
+    int rc = o ? (c == NV_OBJECT ? PyDict_Update(o, fields) : PyList_SetSlice(o, 0, 0, fields)) : -1;
     Py_XDECREF(fields);
-    Py_XDECREF(meta);
+    Py_INCREF(name);
+    if (rc == 0) rc = set_attr(o, nv.s_cls, name);
+    if (rc == 0 && box->meta) rc = set_attr(o, nv.s_meta, value(r, box->meta));
+    Py_DECREF(name);
+    if (rc) Py_CLEAR(o);
     r->depth--;
     return o;
 }
