@@ -124,9 +124,13 @@ static int put_int_w(writer *w, PyObject *o, const nv_class *c, sv_value *out)
     int64_t i;
     uint64_t u;
     int is_u;
-    if (whole(o, &i, &u, &is_u)) return -1;
-    unsigned bits = 8u * c->width;
     const char *name = nv_class_name((unsigned)(c - nv.classes));
+    if (whole(o, &i, &u, &is_u)) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear(); /* beyond 64 bits: out of the wrapper's range, as typed JSON says */
+        return refuse(w, SV_ERR_RANGE, "%s does not hold a number beyond 64 bits", name);
+    }
+    unsigned bits = 8u * c->width;
     if (c->kind == NK_INT_W) {
         int64_t lim = bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
         if (is_u || i > lim || i < -lim - 1)
@@ -523,7 +527,7 @@ static int put_tuple(writer *w, PyObject *o, const nv_class *c, sv_value *out)
     Py_ssize_t n = PyObject_Length(o);
     if (n < 0) return -1;
     if ((size_t)n != k)
-        return refuse(w, SV_ERR_TYPE, "$%s takes %u numbers, not %zd", sv_tag_name((sv_tag)c->tag), k, n);
+        return refuse(w, SV_ERR_SYNTAX, "$%s takes %u numbers, not %zd", sv_tag_name((sv_tag)c->tag), k, n);
     *out = sv_tuple(w->doc, (sv_tag)c->tag, (sv_elem)elem, NULL);
     if (out->kind != SV_TUPLE) return nomem(w);
     return put_numbers(w, o, elem, k, (uint8_t *)sv_value_buf(out));
@@ -546,7 +550,7 @@ static int put_packed(writer *w, PyObject *o, unsigned tag, unsigned elem, sv_va
         Py_ssize_t m = item ? PyObject_Length(item) : -1;
         int rc = -1;
         if (m >= 0 && (size_t)m != k)
-            refuse(w, SV_ERR_TYPE, "an item of $%s takes %u numbers, not %zd",
+            refuse(w, SV_ERR_SYNTAX, "an item of $%s takes %u numbers, not %zd",
                    sv_tag_name((sv_tag)tag), k, m);
         else if (m >= 0)
             rc = put_numbers(w, item, elem, k, d + (size_t)i * k * size);
@@ -582,10 +586,15 @@ static int put_wrapper(writer *w, PyObject *o, const nv_class *c, sv_value *out)
         int64_t i;
         uint64_t u;
         int is_u;
-        if (whole(o, &i, &u, &is_u)) return -1;
-        if (is_u || i < 1 || i > (int64_t)UINT32_MAX)
-            return refuse(w, SV_ERR_RANGE, "$raw %lld does not stand for true", (long long)i);
-        *out = sv_bool_raw((uint32_t)i);
+        if (whole(o, &i, &u, &is_u)) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+            PyErr_Clear();
+            return refuse(w, SV_ERR_RANGE, "$raw takes a uint32");
+        }
+        /* typed JSON's {"$bool": bool(v), "$raw": int(v)}: 0 is false */
+        if (is_u || i < 0 || i > (int64_t)UINT32_MAX)
+            return refuse(w, SV_ERR_RANGE, "$raw %lld is not a uint32", (long long)i);
+        *out = i ? sv_bool_raw((uint32_t)i) : sv_bool(false);
         return 0;
     }
     case NK_UTF16: return put_utf16(w, o, out);
