@@ -70,6 +70,18 @@ static int set_attr(PyObject *o, PyObject *name, PyObject *value)
     return rc;
 }
 
+/* An instance of class c (Ref or a tagged value's class: a `value` slot)
+ * holding inner, taking inner's reference: made by tp_new and the slot set,
+ * without a call to the Python __init__. */
+static PyObject *with_value(unsigned c, PyObject *inner)
+{
+    if (!inner) return NULL;
+    PyObject *o = new_empty(c);
+    if (o && set_attr(o, nv.s_value, inner) < 0) Py_CLEAR(o);
+    else if (!o) Py_DECREF(inner);
+    return o;
+}
+
 /* cls(arg), taking arg's reference. */
 static PyObject *wrap1(unsigned c, PyObject *arg)
 {
@@ -424,9 +436,9 @@ static PyObject *ref_value(const sv_value *v)
 {
     if (v->flags & SV_F_NULLREF) {
         Py_INCREF(Py_None);
-        return wrap1(NV_REF, Py_None);
+        return with_value(NV_REF, Py_None);
     }
-    return wrap1(NV_REF, PyLong_FromUnsignedLongLong(v->as.u));
+    return with_value(NV_REF, PyLong_FromUnsignedLongLong(v->as.u));
 }
 
 static PyObject *untagged(reader *r, const sv_value *v)
@@ -469,7 +481,7 @@ static PyObject *value(reader *r, const sv_value *v)
     if (!nv.classes[NV_TAG0 + tag].cls) return malformed("a tag with no Python class", v);
     sv_value inner = *v;
     inner.tag = 0;
-    return wrap1(NV_TAG0 + tag, untagged(r, &inner));
+    return with_value(NV_TAG0 + tag, untagged(r, &inner));
 }
 
 PyObject *nv_to_python(const sv_value *v)
