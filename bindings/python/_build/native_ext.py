@@ -86,7 +86,9 @@ def _from_sources(top, tmp):
         _say("building libserval from %s failed (%s)" % (top, exc))
         return None
     # the compression libraries libserval links (CMake recorded them)
-    libs = [os.path.join(build, "libserval.a")]
+    # the whole archive: the ctypes part loads the extension as libserval and
+    # calls functions the extension itself does not (sv_version, ...)
+    libs = ["-Wl,--whole-archive", os.path.join(build, "libserval.a"), "-Wl,--no-whole-archive"]
     for name in ("brotlienc", "brotlidec", "lzma", "lz4", "z", "expat"):
         libs.append("-l" + name)
     return {"cflags": ["-I" + os.path.join(top, "include"), "-I" + os.path.join(build, "include")],

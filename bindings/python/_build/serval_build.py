@@ -22,7 +22,7 @@ VERSION = "0.1.0"
 HERE = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 TAG = "py3-none-any"
 SUMMARY = ("Read and write game-engine serialization formats byte for byte "
-           "(libserval through ctypes)")
+           "(libserval through a C extension, or ctypes)")
 
 
 def _package_files(extra=()):
