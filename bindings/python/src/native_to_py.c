@@ -82,12 +82,19 @@ static PyObject *with_value(unsigned c, PyObject *inner)
     return o;
 }
 
-/* cls(arg), taking arg's reference. */
+/* cls(arg) for the wrappers of ints, floats, strings and bytes, taking
+ * arg's reference: the class's tp_new with a one-item tuple, as the
+ * unpickler's NEWOBJ calls it, without the type call around it. */
 static PyObject *wrap1(unsigned c, PyObject *arg)
 {
     if (!arg) return NULL;
-    PyObject *o = PyObject_CallFunctionObjArgs(nv.classes[c].cls, arg, NULL);
+    PyObject *args = PyTuple_Pack(1, arg);
     Py_DECREF(arg);
+    if (!args) return NULL;
+    PyTypeObject *t = (PyTypeObject *)nv.classes[c].cls;
+    newfunc make = (newfunc)PyType_GetSlot(t, Py_tp_new);
+    PyObject *o = make ? make(t, args, NULL) : PyObject_Call((PyObject *)t, args, NULL);
+    Py_DECREF(args);
     return o;
 }
 
