@@ -18,7 +18,7 @@ FUZZ_SECONDS      ?= 600
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: run run-demo test deps deps-test build build-asan build-release bench clean install install-only fuzz fuzz-short web
+.PHONY: run run-demo test deps deps-test build build-asan build-release bench clean install install-only fuzz fuzz-short web python
 
 # Builds only the library and the command (no tests, benchmark or fuzz
 # replays), then runs the demo.
@@ -27,6 +27,18 @@ run: deps
 	  -DSERVAL_TESTS=OFF -DSERVAL_BENCH=OFF -DSERVAL_EXAMPLES=OFF >/dev/null
 	cmake --build $(BUILD) -j$(JOBS) --target serval serval_shared
 	@$(MAKE) --no-print-directory run-demo
+
+# An installable wheel of the Python module of bindings/python/, with the C
+# extension serval._native compiled against BUILD's libserval, into
+# BUILD/python/dist/ (pip install BUILD/python/dist/serval-*.whl). Built by the
+# module's own standard-library build backend: no pip, no network.
+python: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j$(JOBS) --target serval_shared
+	mkdir -p $(BUILD)/python/dist
+	cd bindings/python && SERVAL_BUILD=$(abspath $(BUILD)) python3 -c 'import sys; \
+	  sys.path.insert(0, "_build"); import serval_build; \
+	  print(sys.argv[1] + "/" + serval_build.build_wheel(sys.argv[1]))' $(abspath $(BUILD))/python/dist
 
 # The demo of make run, with the serval BUILD holds: dumps a save game Godot 3
 # wrote with store_var, then raises the player's gold with jq and writes the

@@ -7,7 +7,9 @@ set -euo pipefail
 #   build (default): what building the library and the command needs:
 #     compilers, CMake, pkg-config, the compression libraries the Resonite
 #     format links (Brotli, LZMA, LZ4, zlib), zlib and expat for KingsIsle;
-#     jq and man-db, which make run and the manual page use;
+#     jq and man-db, which make run and the manual page use; python3-dev and
+#     python3-setuptools, Python's headers for the C extension of the Python
+#     module (make python, pip install bindings/python);
 #   test: cmocka, clang and its runtime (the ASan+UBSan build and the
 #     libFuzzer targets), godot3-server (the Godot 3 oracle), valgrind
 #     (callgrind counts the work of decoding in tests/work/run.sh), Debian's
@@ -16,7 +18,8 @@ set -euo pipefail
 #     stubs), time (the peak memory of tests/hostile/run.sh); the browser
 #     viewer's tools come from scripts/install-web-deps.sh;
 #   bench: the benchmark peers: jansson (C), RapidJSON (C++, header-only),
-#     libbson (C), brotli (the command), and Node.js and npm for bench/node/
+#     libbson (C), brotli (the command), python3-bson with python3-bson-ext
+#     (pymongo's BSON and its C extension, for bindings/python/bench/), and Node.js and npm for bench/node/
 #     (a Node.js already on the PATH, from any source, is used as it is).
 #
 #   bash scripts/install-deps.sh [build|test|bench]
@@ -25,14 +28,14 @@ profile=${profile#--}
 packages=(
   build-essential cmake pkg-config
   libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev
-  jq man-db
+  jq man-db python3-dev python3-setuptools
 )
 case $profile in
   build) ;;
   test | bench)
     packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv python3-dask python3-distributed mypy strace time)
     if [ "$profile" = bench ]; then
-      packages+=(libjansson-dev rapidjson-dev g++ libbson-dev brotli)
+      packages+=(libjansson-dev rapidjson-dev g++ libbson-dev brotli python3-bson python3-bson-ext)
       command -v node >/dev/null || packages+=(nodejs)
       command -v npm >/dev/null || packages+=(npm)
     fi

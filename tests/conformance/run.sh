@@ -13,7 +13,8 @@
 #           inside an 8-byte window (the leaf's own bytes)
 #   python  serval.loads then serval.dumps (bindings/python/tests/roundtrip.py,
 #           with $SERVAL_PYTHON, default python3, and the libserval.so beside
-#           the command)
+#           the command), on the C extension serval._native built beside it,
+#           then again on the ctypes path (reported as pyctypes)
 #
 #   bash tests/conformance/run.sh PATH-TO-SERVAL [PATHS]
 #
@@ -344,25 +345,35 @@ else
 fi
 
 # --- Python: the list in one process ------------------------------------------
+# Twice: on the C extension serval._native where it is built (path python),
+# and on the ctypes path it falls back to (pyctypes).
 if [ -s "$PYLIST" ]; then
-    "$PYTHON" "$PYRT" --batch "$PYLIST" >python.out 2>python.err
+  for backend in native ctypes; do
+    p=python
+    [ "$backend" = ctypes ] && p=pyctypes
+    if [ "$backend" = native ] && ! SERVAL_LIBRARY="$SERVAL_BUILD/libserval.so" SERVAL_PYTHON_BACKEND=native "$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import serval' "$TOP/bindings/python" >/dev/null 2>&1; then
+        echo "# python path on serval._native skipped: not built beside $SERVAL (python3-dev)"
+        continue
+    fi
+    SERVAL_PYTHON_BACKEND=$backend "$PYTHON" "$PYRT" --batch "$PYLIST" >python.out 2>python.err
     while IFS=$'\t' read -r verdict fmt label why; do
         case "$verdict" in
-            ok) count "$fmt" python ok ;;
-            FAIL) count "$fmt" python fail "$label ($fmt): $why" ;;
+            ok) count "$fmt" $p ok ;;
+            FAIL) count "$fmt" $p fail "$label ($fmt, $backend): $why" ;;
         esac
     done <python.out
     # a Python that stopped part way leaves inputs without a verdict
     missing=$(($(wc -l <"$PYLIST") - $(grep -c -E '^(ok|FAIL)'$'\t' python.out)))
     if [ "$missing" -ne 0 ]; then
-        count python python fail "$missing inputs got no verdict: $(tail -c 300 python.err)"
+        count python $p fail "$missing inputs got no verdict ($backend): $(tail -c 300 python.err)"
     fi
+  done
 fi
 
 # --- Report ------------------------------------------------------------------
 echo "# format         path     passed  failed"
 for fmt in "${FORMATS[@]}"; do
-    for p in direct dump jq edit python; do
+    for p in direct dump jq edit python pyctypes; do
         k="$fmt/$p"
         [ -n "${N_PASS[$k]:-}${N_FAIL[$k]:-}" ] || continue
         printf '# %-14s %-8s %6d  %6d\n' "$fmt" "$p" "${N_PASS[$k]:-0}" "${N_FAIL[$k]:-0}"

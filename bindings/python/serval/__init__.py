@@ -22,9 +22,12 @@ type for (a Vector3 in BSON) is an Error naming its JSON Pointer, as
 `serval conv` refuses it; with lossy=True it is written in its nearest form
 (an array of three numbers) with one LossyConversionWarning per value.
 
-Everything runs in libserval (found as _lib.py says). Decoding goes from the
-library's value tree to Python objects through a pickle stream that the
-library writes and Python's C unpickler reads; no text is parsed.
+Everything runs in libserval (found as _lib.py says). The C extension
+serval._native (found as _native_loader.py says) builds Python objects
+straight from the library's value tree and a tree straight from Python
+objects; BACKEND says whether it is in use ("native") or not ("ctypes":
+decoding through a pickle stream the library writes, encoding through
+typed JSON text, with the same results).
 """
 import ctypes as _c
 import gc as _gc
@@ -37,6 +40,7 @@ from . import _types
 from ._types import *  # noqa: F401,F403 (the wrapper classes)
 from ._types import CLASSES as _CLASSES
 from ._typed_json import dumps_text as _dumps_text
+from . import _native_loader
 
 __all__ = ["loads", "dumps", "detect", "formats", "load_schema", "Schema", "Error",
            "LossyConversionWarning", "FormatInfo", "library_version"] + sorted(_CLASSES)
@@ -55,6 +59,12 @@ class Error(ValueError):
         self.offset = offset
         self.bit_offset = bit_offset
         self.path = path
+
+
+_native = _native_loader.load(
+    _CLASSES, lambda status, message, fmt, offset, bit, path, text:
+    Error(status, message, fmt, offset, bit, path, text))
+BACKEND = "native" if _native is not None else "ctypes"
 
 
 def _error(err):
@@ -218,6 +228,8 @@ def loads(data, fmt=None, **options):
         raise _usage("format %s cannot be read" % fmt)
     decode = _lib.DecodeFn(f.decode)
     opts = _options.Options(f, options, "loads", _schema_of)
+    if _native is not None:
+        return _native.loads(data, fmt, _c.addressof(opts.struct))
     doc = _lib.doc_new(None)
     if not doc:
         raise MemoryError("serval: cannot allocate a document")
@@ -278,6 +290,12 @@ def dumps(value, fmt, lossy=False, **options):
         raise _usage("format %s cannot be written" % fmt)
     encode = _lib.EncodeFn(f.encode)
     opts = _options.Options(f, options, "dumps", _schema_of)
+    if _native is not None:
+        out, lowered = _native.dumps(value, fmt, _c.addressof(opts.struct), lossy)
+        for pointer, message in lowered:
+            _warnings.warn(LossyConversionWarning("%s: %s" % (pointer or "(the root)", message),
+                                                  pointer), stacklevel=2)
+        return out
     text = _dumps_text(value)
     read_json = _lib.DecodeFn(_find("json").decode)
     json_opts = opts.limits_only()

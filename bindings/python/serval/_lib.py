@@ -1,7 +1,8 @@
 """libserval through ctypes: finding the library, its structs and functions.
 
 The library is looked for, in this order, at the path in the SERVAL_LIBRARY
-environment variable, in a build tree next to this source tree (build/ at
+environment variable, where an installed serval._native found it (_built.py,
+written by the build), in a build tree next to this source tree (build/ at
 the top of the serval checkout), and where the system finds it
 (ctypes.util.find_library("serval"), then the soname libserval.so.0).
 """
@@ -123,6 +124,22 @@ def _checkout():
     return None
 
 
+def _built_library():
+    """The libserval an installed serval._native was linked with (written by
+    the build into _built.py): a shared libserval, or the extension itself
+    when libserval was built into it. None when not installed that way."""
+    try:
+        from . import _built
+    except ImportError:
+        return None
+    if _built.LIBRARY:
+        return _built.LIBRARY
+    import glob
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = sorted(glob.glob(os.path.join(here, "_native*.so")))
+    return found[0] if found else None
+
+
 def _candidates(tried):
     """The paths to try, in order; what was passed over is added to tried."""
     env = os.environ.get("SERVAL_LIBRARY")
@@ -130,6 +147,9 @@ def _candidates(tried):
         yield env
         return
     tried.append("$SERVAL_LIBRARY (not set)")
+    built = _built_library()
+    if built:
+        yield built
     top = _checkout()
     if top:
         path = os.path.join(top, "build", "libserval.so")

@@ -168,7 +168,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const u
             b = sv_key_keep(w1, len - 8);
         }
         if (fast && q + len >= last) goto long_key; /* runs into the document's 00 */
-        uint32_t h = sv_key_hash(a, b, len, KEY_CACHE - 1);
+        uint32_t h = sv_key_hash(a, b, len, r->cache_mask);
         *n = len;
         const sv_key_slot *s = sv_key_find_short(r->cache, h, a, b, len);
         if (s) {
@@ -186,7 +186,7 @@ long_key:;
     size_t len = (size_t)(z - q);
     uint64_t a, b;
     sv_key_words(q, len, false, &a, &b);
-    uint32_t h = sv_key_hash(a, b, len, KEY_CACHE - 1);
+    uint32_t h = sv_key_hash(a, b, len, r->cache_mask);
     *n = len;
     const sv_key_slot *s = sv_key_find(r->cache, h, a, b, q, len);
     if (s) {
@@ -613,7 +613,9 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     const char *format = opts.format ? opts.format : "bson";
     if (!check && !doc) return sv_error_set(err, SV_ERR_USAGE, format, 0, "no document");
     /* checking needs no key cache (nothing is interned): the state is small */
-    const size_t size = check ? offsetof(br, cache) : sizeof(br);
+    size_t slots = KEY_CACHE_MIN;
+    while (slots < KEY_CACHE && slots * KEY_CACHE_BYTES < len) slots *= 2;
+    const size_t size = offsetof(br, cache) + (check ? 0 : slots * sizeof(sv_key_slot));
     const sv_alloc *a = check ? sv_alloc_libc() : &doc->alloc;
     br *r = check ? a->malloc(a->ctx, size) : sv__doc_sys_alloc(doc, size);
     if (!r) return sv_error_set(err, SV_ERR_NOMEM, format, 0, "out of memory");
@@ -633,7 +635,8 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     r->avail = r->base + (stream ? stream->start : len);
     r->low = check && stream ? stream->low : NULL;
     if (!check) {
-        sv_key_cache_init(r->cache, KEY_CACHE);
+        r->cache_mask = (uint32_t)slots - 1;
+        sv_key_cache_init(r->cache, slots);
         sv_doc_set_max_alloc(doc, lim.max_alloc);
     }
 
@@ -655,7 +658,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     }
     if (r->pairs) a->free(a->ctx, r->pairs, r->cap_pairs * sizeof(sv_pair));
     if (r->items) a->free(a->ctx, r->items, r->cap_items * sizeof(sv_value));
-    sv__doc_sys_free(doc, r, sizeof *r);
+    sv__doc_sys_free(doc, r, size);
     return st;
 }
 

@@ -16,7 +16,12 @@
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
 
+/* Key cache slots: up to KEY_CACHE, fewer for a small document (one
+ * slot per KEY_CACHE_BYTES of input, at least KEY_CACHE_MIN), since the
+ * cache is set up again for every document of a stream. */
 #define KEY_CACHE 2048u
+#define KEY_CACHE_MIN 64u
+#define KEY_CACHE_BYTES 16u
 
 #define BUMP_FIRST 4096u
 #define BUMP_MAX (256u * 1024u)
@@ -46,7 +51,8 @@ typedef struct br {
     size_t nitems, cap_items;
     uint64_t scratch; /* bytes of the stacks */
     sv_bump bump; /* strings and containers (core/bump.h) */
-    sv_key_slot cache[KEY_CACHE]; /* core/key_cache.h */
+    uint32_t cache_mask; /* slots in cache - 1 (a power of two) */
+    sv_key_slot cache[]; /* core/key_cache.h */
 } br;
 
 /* ---- shared functions (bson_read.c, bson_read_rare.c) ---------------------- */

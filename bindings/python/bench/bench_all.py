@@ -1,0 +1,138 @@
+"""serval.loads and serval.dumps against their peers, in one run.
+
+Workloads:
+  godot  bench_loads.py's mixed_dicts: 200,000 Godot Dictionaries {id, name,
+         pos: Vector3, hp, tags} as Godot 3 bytes (32.7 MB); the peers are
+         json.loads and json.dumps of the same values as plain JSON.
+  bson   100,000 documents as pymongo writes them (bson.encode of dicts with
+         an ObjectId, strings, int32 and int64, a double, a bool, an array and
+         a sub-document), one after the other as mongodump writes a
+         collection; the peers are pymongo's bson (Debian's python3-bson, with
+         its C extension python3-bson-ext): bson.decode_all and bson.encode.
+
+Each side starts from its own natural input: serval from the bytes, or from
+the values serval.loads gave (with the wrappers that keep the engine
+types); the peer from its text or bytes, or from plain values. Every call
+is timed twice over: with Python's cyclic garbage collector on, as a user
+runs it (serval pauses it inside its own calls; the peers do not), and
+with it off around every peer's call. Runs are interleaved; a full
+collection precedes each. Both wall time and the process's CPU time are
+taken: on a shared machine CPU time moves less.
+
+    python3 bindings/python/bench/bench_all.py [--runs N] [--scale F]
+
+Prints per workload and direction the medians and the ratio peer / serval
+(above 1: serval is faster).
+"""
+import argparse
+import gc
+import json
+import os
+import statistics
+import sys
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, ".."))
+sys.path.insert(0, here)
+import serval  # noqa: E402
+from bench_loads import mixed_dicts, plain  # noqa: E402
+
+try:
+    import bson
+except ImportError:  # Debian: python3-bson python3-bson-ext
+    bson = None
+
+
+def bson_docs(count):
+    out = []
+    for i in range(count):
+        out.append({"_id": bson.ObjectId(b"%012d" % i), "name": "user_%d" % i, "age": i % 90,
+                    "score": i * 0.25, "active": i % 3 == 0, "balance": i * 1000003 << 20,
+                    "tags": ["red", "green", "n%d" % (i % 7)],
+                    "address": {"city": "city_%d" % (i % 100), "zip": 10000 + i % 89999}})
+    return out
+
+
+def timed(fn, arg, gc_off):
+    gc.collect()
+    if gc_off:
+        gc.disable()
+    try:
+        w0, c0 = time.perf_counter(), time.process_time()
+        fn(arg)
+        return time.perf_counter() - w0, time.process_time() - c0
+    finally:
+        if gc_off:
+            gc.enable()
+
+
+def compare(title, ours, peer, runs):
+    """ours and peer: (name, fn, arg). Prints both modes; returns the ratios."""
+    ratios = {}
+    for gc_off in (False, True):
+        t = {ours[0]: [], peer[0]: []}
+        for r in range(runs):
+            pair = (ours, peer) if r % 2 == 0 else (peer, ours)
+            for name, fn, arg in pair:
+                t[name].append(timed(fn, arg, gc_off))
+        mode = "gc off" if gc_off else "gc on"
+        med = {n: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
+               for n, v in t.items()}
+        for n, (w, c) in med.items():
+            print("  %-6s %-24s wall %8.1f ms  cpu %8.1f ms" % (mode, n, w * 1e3, c * 1e3))
+        rw = med[peer[0]][0] / med[ours[0]][0]
+        rc = med[peer[0]][1] / med[ours[0]][1]
+        ratios[mode] = (rw, rc)
+        print("  %-6s %s: %s / %s = %.2fx wall, %.2fx cpu" % (mode, title, peer[0], ours[0], rw, rc))
+    return ratios
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--scale", type=float, default=1.0)
+    args = ap.parse_args()
+    print("python %s, libserval %s (%s), serval backend %s" % (
+        sys.version.split()[0], *serval.library_version(), serval.BACKEND))
+    results = {}
+
+    count = int(200000 * args.scale)
+    data = serval.dumps(mixed_dicts(count), "godot3")
+    value = serval.loads(data, "godot3")
+    pvalue = plain(value)
+    text = json.dumps(pvalue, separators=(",", ":"))
+    assert json.loads(text) == pvalue
+    print("godot: %d dictionaries, Godot 3 bytes %.1f MB, plain JSON %.1f MB"
+          % (count, len(data) / 1e6, len(text) / 1e6))
+    results["godot loads"] = compare("godot loads", ("serval.loads", lambda d: serval.loads(d, "godot3"), data),
+                                     ("json.loads", json.loads, text), args.runs)
+    results["godot dumps"] = compare(
+        "godot dumps", ("serval.dumps", lambda v: serval.dumps(v, "godot3"), value),
+        ("json.dumps", lambda v: json.dumps(v, separators=(",", ":")), pvalue), args.runs)
+    del value, pvalue, text
+
+    if bson is None:
+        print("bson: skipped (Debian: apt-get install python3-bson python3-bson-ext)")
+    else:
+        docs = bson_docs(int(100000 * args.scale))
+        raw = b"".join(map(bson.encode, docs))
+        svalue = serval.loads(raw, "bson")
+        assert serval.dumps(svalue, "bson") == raw, "serval does not give the same BSON back"
+        assert bson.decode_all(raw) == docs
+        print("bson: %d documents, %.1f MB, pymongo bson %s (C extension: %s)"
+              % (len(docs), len(raw) / 1e6, bson.__file__, bson.has_c()))
+        results["bson loads"] = compare("bson loads", ("serval.loads", lambda d: serval.loads(d, "bson"), raw),
+                                        ("bson.decode_all", bson.decode_all, raw), args.runs)
+        results["bson dumps"] = compare(
+            "bson dumps", ("serval.dumps", lambda v: serval.dumps(v, "bson"), svalue),
+            ("bson.encode", lambda ds: b"".join(map(bson.encode, ds)), docs), args.runs)
+
+    print("summary (peer / serval; above 1: serval is faster):")
+    for name, r in results.items():
+        print("  %-12s gc on %.2fx wall %.2fx cpu;  gc off %.2fx wall %.2fx cpu"
+              % (name, r["gc on"][0], r["gc on"][1], r["gc off"][0], r["gc off"][1]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+/* serval._native: the CPython extension under serval.loads and serval.dumps.
+ *
+ * loads walks libserval's value tree straight into Python objects, dumps
+ * walks Python objects straight into a tree; no text and no pickle in
+ * between. The mapping is the one of docs/formats/pickle.md (that of
+ * serval's typed JSON): plain Python values where typed JSON is plain, and
+ * the wrapper classes of serval/_types.py where it has a "$" form. The
+ * Python package hands this module its classes once (setup()), checks the
+ * options and keeps the ctypes sv_options they live in. */
+#ifndef SERVAL_PY_NATIVE_H
+#define SERVAL_PY_NATIVE_H
+
+#ifndef SERVAL_PY_FULL_API
+#define Py_LIMITED_API 0x030A0000
+#endif
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "serval/convert.h"
+#include "serval/error.h"
+#include "serval/registry.h"
+#include "serval/value.h"
+
+/* The wrapper classes, by index: the fixed ones, then one per tag, then one
+ * per element type (the packed arrays without shape). */
+enum {
+    NV_I8, NV_I16, NV_I32, NV_I64, NV_U8, NV_U16, NV_U32, NV_U64, NV_F32, NV_F64, NV_BOOL,
+    NV_UTF16, NV_STR, NV_ARRAY, NV_DICT, NV_MAP, NV_OBJECT, NV_OBJECT_PAIRS, NV_REF,
+    NV_TAG0,
+    NV_ELEM0 = NV_TAG0 + SV_TAG_COUNT,
+    NV_CLASS_COUNT = NV_ELEM0 + SV_ELEM_COUNT
+};
+
+/* Kinds of wrapper, for dumps' dispatch on a value's exact class. */
+enum {
+    NK_NONE = 0, NK_INT_W, NK_UINT_W, NK_F32, NK_F64, NK_BOOL, NK_UTF16, NK_STR, NK_ARRAY,
+    NK_DICT, NK_MAP, NK_OBJECT, NK_OBJECT_PAIRS, NK_REF, NK_TAGGED, NK_TUPLE, NK_PACKED,
+    NK_NUMBERS
+};
+
+typedef struct nv_class {
+    PyObject *cls;        /* the class (a strong reference), or NULL */
+    unsigned char kind;   /* NK_* */
+    unsigned char width;  /* NK_INT_W / NK_UINT_W: bytes */
+    unsigned short tag;   /* NK_TAGGED / NK_TUPLE / NK_PACKED: sv_tag */
+    unsigned char elem;   /* NK_NUMBERS: sv_elem */
+} nv_class;
+
+typedef struct nv_state {
+    nv_class classes[NV_CLASS_COUNT];
+    PyObject *make_error; /* Python callable: (status, message, format, offset, bit, path, text) */
+    PyObject *s_meta, *s_elem, *s_cls, *s_value; /* attribute names, interned */
+    PyObject *elem_names[SV_ELEM_COUNT];         /* "u8" ... "f64" */
+    PyObject *gc_disable, *gc_enable, *gc_isenabled;
+    int ready;
+} nv_state;
+
+extern nv_state nv;
+
+/* The class name of index i in serval/_types.py (NULL: none). */
+const char *nv_class_name(unsigned i);
+/* The class entry whose class is exactly type, or NULL. */
+const nv_class *nv_class_of(PyObject *type);
+
+/* Raises serval.Error for err (a libserval failure). Returns NULL. */
+PyObject *nv_raise(const sv_error *err);
+/* Raises serval.Error with status, format name, message and path. */
+PyObject *nv_raise_status(sv_status st, const char *format, const char *path, const char *fmt, ...);
+
+/* Pauses Python's cyclic garbage collector (returns whether it ran, or -1
+ * on failure) and resumes it. */
+int nv_gc_pause(void);
+void nv_gc_resume(int was_on);
+
+/* The tree of v as Python objects (new reference), or NULL with an
+ * exception set. */
+PyObject *nv_to_python(const sv_value *v);
+
+/* The Python value o as a tree in doc, into *out; max_depth bounds the
+ * nesting, max_string the bytes of one string. Returns 0, or -1 with an
+ * exception set (serval.Error naming the value's path where it is the
+ * value that cannot be written). */
+int nv_from_python(sv_doc *doc, PyObject *o, unsigned max_depth, uint64_t max_string,
+                   sv_value *out);
+
+/* The float32 of bits as the double Python holds it: the same value, and
+ * for NaN and infinities the sign and payload moved to the top of the
+ * double's mantissa (docs/formats/pickle.md), and back. */
+double nv_f32_to_double(uint32_t bits);
+uint32_t nv_double_to_f32(double d);
+
+#endif

@@ -1,0 +1,503 @@
+/* loads: libserval's value tree straight into Python objects.
+ *
+ * Which values are plain and which take a wrapper is the pickle writer's
+ * rule (src/formats/pickle/, docs/formats/pickle.md), itself that of typed
+ * JSON: a map is a dict when every key is an untagged UTF-8 string and none
+ * occurs twice, else a Map of (key, value) pairs; a string that is not
+ * UTF-8 is Str (its bytes); and so on. Map keys and class names are
+ * interned by the document, so one Python string is made per distinct
+ * address and reused for the rest of the call. */
+#include "native.h"
+
+#include <string.h>
+
+#define KEY_SLOTS 1024
+
+typedef struct key_slot {
+    const char *s;
+    uint32_t len;
+    PyObject *obj; /* strong reference, dropped at the end of the call */
+} key_slot;
+
+typedef struct reader {
+    key_slot keys[KEY_SLOTS];
+    unsigned depth;
+} reader;
+
+static PyObject *value(reader *r, const sv_value *v);
+
+static PyObject *malformed(const char *what, const sv_value *v)
+{
+    return nv_raise_status(SV_ERR_TYPE, "python", "", "malformed tree: %s (kind %s)", what,
+                           sv_kind_name((sv_kind)v->kind));
+}
+
+double nv_f32_to_double(uint32_t bits)
+{
+    if ((bits & 0x7f800000u) != 0x7f800000u) {
+        float f;
+        memcpy(&f, &bits, 4);
+        return (double)f; /* exact */
+    }
+    uint64_t b = (uint64_t)(bits >> 31) << 63 | UINT64_C(0x7ff0000000000000) |
+                 (uint64_t)(bits & 0x007fffffu) << 29;
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+
+/* An empty instance of list or dict subclass c, made as the unpickler's
+ * NEWOBJ makes it: the class's tp_new, without a call to its Python
+ * __init__ (which would cost a frame per value). */
+static PyObject *new_empty(unsigned c)
+{
+    static PyObject *no_args;
+    if (!no_args && !(no_args = PyTuple_New(0))) return NULL;
+    newfunc make = (newfunc)PyType_GetSlot((PyTypeObject *)nv.classes[c].cls, Py_tp_new);
+    if (!make) {
+        PyErr_SetString(PyExc_TypeError, "serval._native: a wrapper class without tp_new");
+        return NULL;
+    }
+    return make((PyTypeObject *)nv.classes[c].cls, no_args, NULL);
+}
+
+/* Sets attribute name of o to value (taking value's reference); -1 on failure. */
+static int set_attr(PyObject *o, PyObject *name, PyObject *value)
+{
+    if (!value) return -1;
+    int rc = PyObject_SetAttr(o, name, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+/* An instance of class c (Ref or a tagged value's class: a `value` slot)
+ * holding inner, taking inner's reference: made by tp_new and the slot set,
+ * without a call to the Python __init__. */
+static PyObject *with_value(unsigned c, PyObject *inner)
+{
+    if (!inner) return NULL;
+    PyObject *o = new_empty(c);
+    if (o && set_attr(o, nv.s_value, inner) < 0) Py_CLEAR(o);
+    else if (!o) Py_DECREF(inner);
+    return o;
+}
+
+/* cls(arg) for the wrappers of ints, floats, strings and bytes, taking
+ * arg's reference: the class's tp_new with a one-item tuple, as the
+ * unpickler's NEWOBJ calls it, without the type call around it. */
+static PyObject *wrap1(unsigned c, PyObject *arg)
+{
+    if (!arg) return NULL;
+    PyObject *args = PyTuple_Pack(1, arg);
+    Py_DECREF(arg);
+    if (!args) return NULL;
+    PyTypeObject *t = (PyTypeObject *)nv.classes[c].cls;
+    newfunc make = (newfunc)PyType_GetSlot(t, Py_tp_new);
+    PyObject *o = make ? make(t, args, NULL) : PyObject_Call((PyObject *)t, args, NULL);
+    Py_DECREF(args);
+    return o;
+}
+
+/* A plain str for the bytes, or NULL without an exception when they are
+ * not UTF-8 (any other failure sets one). */
+static PyObject *utf8_or_null(const char *s, size_t len)
+{
+    PyObject *o = PyUnicode_DecodeUTF8(s ? s : "", (Py_ssize_t)len, NULL);
+    if (!o && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) PyErr_Clear();
+    return o;
+}
+
+/* The str of an interned string (a key, a class name): from the cache when
+ * its address was seen before. NULL without an exception: not UTF-8. */
+static PyObject *key_str(reader *r, const char *s, uint32_t len)
+{
+    if (!s) return utf8_or_null("", 0);
+    size_t at = (size_t)(((uintptr_t)s >> 3) * UINT64_C(0x9E3779B97F4A7C15) >> 54) & (KEY_SLOTS - 1);
+    key_slot *k = &r->keys[at];
+    if (k->s == s && k->len == len) {
+        Py_INCREF(k->obj);
+        return k->obj;
+    }
+    PyObject *o = utf8_or_null(s, len);
+    if (!o) return NULL;
+    PyUnicode_InternInPlace(&o);
+    Py_XDECREF(k->obj);
+    k->s = s;
+    k->len = len;
+    k->obj = o;
+    Py_INCREF(o);
+    return o;
+}
+
+static int plain_key(const sv_value *k)
+{
+    return k->kind == SV_STRING && k->tag == 0 && !(k->flags & SV_F_UTF16);
+}
+
+/* ---- numbers -------------------------------------------------------------------- */
+
+static PyObject *from_elem(const uint8_t *d, unsigned elem)
+{
+    switch (elem) {
+    case SV_ELEM_U8: return PyLong_FromLong(d[0]);
+    case SV_ELEM_I8: return PyLong_FromLong((int8_t)d[0]);
+    case SV_ELEM_U16: { uint16_t x; memcpy(&x, d, 2); return PyLong_FromLong(x); }
+    case SV_ELEM_I16: { int16_t x; memcpy(&x, d, 2); return PyLong_FromLong(x); }
+    case SV_ELEM_U32: { uint32_t x; memcpy(&x, d, 4); return PyLong_FromUnsignedLong(x); }
+    case SV_ELEM_I32: { int32_t x; memcpy(&x, d, 4); return PyLong_FromLong(x); }
+    case SV_ELEM_U64: { uint64_t x; memcpy(&x, d, 8); return PyLong_FromUnsignedLongLong(x); }
+    case SV_ELEM_I64: { int64_t x; memcpy(&x, d, 8); return PyLong_FromLongLong(x); }
+    case SV_ELEM_F32: { uint32_t x; memcpy(&x, d, 4); return PyFloat_FromDouble(nv_f32_to_double(x)); }
+    default: { double x; memcpy(&x, d, 8); return PyFloat_FromDouble(x); }
+    }
+}
+
+/* Appends n numbers to list (a list or list subclass). */
+static int append_numbers(PyObject *list, const uint8_t *d, size_t n, unsigned elem)
+{
+    size_t size = sv_elem_size((sv_elem)elem);
+    for (size_t i = 0; i < n; i++) {
+        PyObject *x = from_elem(d + i * size, elem);
+        int rc = x ? PyList_Append(list, x) : -1;
+        Py_XDECREF(x);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+static PyObject *number_list(const uint8_t *d, size_t n, unsigned elem)
+{
+    size_t size = sv_elem_size((sv_elem)elem);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    if (!list) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        PyObject *x = from_elem(d + i * size, elem);
+        if (!x) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SetItem(list, (Py_ssize_t)i, x);
+    }
+    return list;
+}
+
+/* An instance of class c holding n numbers (or, with k, n / k lists of k
+ * numbers), its elem set when not the class's default. */
+static PyObject *numbers_of(unsigned c, const uint8_t *d, size_t n, size_t k, unsigned elem,
+                            unsigned def)
+{
+    PyObject *o = new_empty(c);
+    if (!o) return NULL;
+    int rc = 0;
+    if (!k) {
+        rc = append_numbers(o, d, n, elem);
+    } else {
+        size_t size = sv_elem_size((sv_elem)elem);
+        for (size_t i = 0; rc == 0 && i < n / k; i++) {
+            PyObject *item = number_list(d + i * k * size, k, elem);
+            rc = item ? PyList_Append(o, item) : -1;
+            Py_XDECREF(item);
+        }
+    }
+    if (rc == 0 && elem != def) {
+        Py_INCREF(nv.elem_names[elem]);
+        rc = set_attr(o, nv.s_elem, nv.elem_names[elem]);
+    }
+    if (rc) Py_CLEAR(o);
+    return o;
+}
+
+static PyObject *tuple_value(const sv_value *v)
+{
+    unsigned tag = v->tag, elem = v->sub;
+    if (tag == 0 || tag >= SV_TAG_COUNT || sv_tag_kind((sv_tag)tag) != SV_TUPLE)
+        return malformed("a tuple without a shape tag", v);
+    if (elem == SV_ELEM_NONE || elem >= SV_ELEM_COUNT)
+        return malformed("a tuple without an element type", v);
+    if (v->len != sv_tag_scalars((sv_tag)tag) || !v->as.data)
+        return malformed("a tuple whose count is not its shape's", v);
+    if (!nv.classes[NV_TAG0 + tag].cls) return malformed("a tuple of a shape with no class", v);
+    return numbers_of(NV_TAG0 + tag, v->as.data, v->len, 0, elem, sv_tag_default_elem((sv_tag)tag));
+}
+
+static PyObject *packed_value(const sv_value *v)
+{
+    unsigned tag = v->tag, elem = v->sub;
+    if (elem == SV_ELEM_NONE || elem >= SV_ELEM_COUNT)
+        return malformed("a packed array without an element type", v);
+    if (!v->as.data && v->len) return malformed("a packed array without storage", v);
+    const uint8_t *d = v->as.data;
+    if (tag == 0 || tag >= SV_TAG_COUNT || sv_tag_kind((sv_tag)tag) != SV_PACKED)
+        return numbers_of(NV_ELEM0 + elem, d, v->len, 0, elem, elem);
+    unsigned k = sv_tag_scalars((sv_tag)tag);
+    if (v->len % k) return malformed("a packed array of part of an item", v);
+    return numbers_of(NV_TAG0 + tag, d, v->len, k, elem, sv_tag_default_elem((sv_tag)tag));
+}
+
+/* ---- scalars ------------------------------------------------------------------------ */
+
+static PyObject *int_value(const sv_value *v)
+{
+    static const unsigned char by_width[9] = {0, NV_I8, NV_I16, 0, NV_I32, 0, 0, 0, NV_I64};
+    unsigned w = v->sub;
+    if (w != 1 && w != 2 && w != 4 && w != 8) return malformed("an int of an odd width", v);
+    int64_t i = v->as.i;
+    if (w < 8) {
+        int64_t lim = (int64_t)1 << (8 * w - 1);
+        if (i < -lim || i >= lim) return malformed("an int beyond its width", v);
+    }
+    PyObject *o = PyLong_FromLongLong(i);
+    if (w == 8 && !(v->flags & SV_F_EXPLICIT)) return o;
+    return wrap1(by_width[w], o);
+}
+
+static PyObject *uint_value(const sv_value *v)
+{
+    static const unsigned char by_width[9] = {0, NV_U8, NV_U16, 0, NV_U32, 0, 0, 0, NV_U64};
+    unsigned w = v->sub;
+    if (w != 1 && w != 2 && w != 4 && w != 8) return malformed("a uint of an odd width", v);
+    uint64_t u = v->as.u;
+    if (w < 8 && (u >> (8 * w)) != 0) return malformed("a uint beyond its width", v);
+    PyObject *o = PyLong_FromUnsignedLongLong(u);
+    /* plain only above int64's range, where a Python int reads back as a uint */
+    if (w == 8 && !(v->flags & SV_F_EXPLICIT) && u > (uint64_t)INT64_MAX) return o;
+    return wrap1(by_width[w], o);
+}
+
+static PyObject *float_value(const sv_value *v)
+{
+    if (v->sub == 8) {
+        uint64_t bits;
+        memcpy(&bits, &v->as.f64, 8);
+        int finite = (bits & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
+        PyObject *o = PyFloat_FromDouble(v->as.f64);
+        if (finite && !(v->flags & SV_F_EXPLICIT)) return o;
+        return wrap1(NV_F64, o);
+    }
+    if (v->sub != 4) return malformed("a float of an odd width", v);
+    uint32_t bits;
+    memcpy(&bits, &v->as.f32, 4);
+    return wrap1(NV_F32, PyFloat_FromDouble(nv_f32_to_double(bits)));
+}
+
+static PyObject *string_value(const sv_value *v)
+{
+    if (!v->as.str && v->len) return malformed("a string without storage", v);
+    const char *s = v->as.str ? v->as.str : "";
+    if (v->flags & SV_F_UTF16) {
+        PyObject *o = PyUnicode_DecodeUTF8(s, (Py_ssize_t)v->len, "surrogatepass");
+        if (!o) {
+            PyErr_Clear();
+            return nv_raise_status(SV_ERR_UTF8, "python", "", "malformed tree: a string from "
+                                   "UTF-16 that is not WTF-8");
+        }
+        return wrap1(NV_UTF16, o);
+    }
+    PyObject *o = utf8_or_null(s, v->len);
+    if (o || PyErr_Occurred()) return o;
+    /* not UTF-8 (a Godot 3 string with a lone surrogate, a stray byte): its bytes */
+    return wrap1(NV_STR, PyBytes_FromStringAndSize(s, (Py_ssize_t)v->len));
+}
+
+/* ---- containers ---------------------------------------------------------------- */
+
+static int enter(reader *r, const sv_value *v)
+{
+    if (++r->depth > SV_MAX_DEPTH_LIMIT) {
+        nv_raise_status(SV_ERR_DEPTH, "python", "", "the tree nests deeper than %u containers",
+                        SV_MAX_DEPTH_LIMIT);
+        return 0;
+    }
+    if (v->len > (v->as.box ? v->as.box->cap : 0)) {
+        malformed("more items than room", v);
+        return 0;
+    }
+    return 1;
+}
+
+/* Instance of class c with first's items (a list or dict) and the
+ * container's meta data as its meta; with neither class nor meta asked
+ * for (always false and no meta), first itself. */
+static PyObject *with_meta(reader *r, unsigned c, PyObject *first, const sv_value *v, int always)
+{
+    const sv_value *meta = v->as.box ? v->as.box->meta : NULL;
+    if (!first || (!meta && !always)) return first;
+    PyObject *o = new_empty(c);
+    int rc = o ? (PyDict_Check(first) ? PyDict_Update(o, first)
+                                      : PyList_SetSlice(o, 0, 0, first)) : -1;
+    Py_DECREF(first);
+    if (rc == 0 && meta) rc = set_attr(o, nv.s_meta, value(r, meta));
+    if (rc) Py_CLEAR(o);
+    return o;
+}
+
+static PyObject *array_value(reader *r, const sv_value *v)
+{
+    if (!enter(r, v)) return NULL;
+    const sv_value *items = sv_array_items(v);
+    PyObject *list = PyList_New((Py_ssize_t)v->len);
+    for (uint32_t i = 0; list && i < v->len; i++) {
+        PyObject *x = value(r, &items[i]);
+        if (!x) Py_CLEAR(list);
+        else PyList_SetItem(list, (Py_ssize_t)i, x);
+    }
+    r->depth--;
+    return with_meta(r, NV_ARRAY, list, v, 0);
+}
+
+/* The pairs as a list of (key, value) tuples; keys_too: keys are values. */
+static PyObject *pair_list(reader *r, const sv_pair *pairs, uint32_t n, int keys_as_str)
+{
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (uint32_t i = 0; list && i < n; i++) {
+        PyObject *k = keys_as_str ? key_str(r, pairs[i].key.as.str, pairs[i].key.len)
+                                  : value(r, &pairs[i].key);
+        PyObject *x = k ? value(r, &pairs[i].val) : NULL;
+        PyObject *t = x ? PyTuple_Pack(2, k, x) : NULL;
+        Py_XDECREF(k);
+        Py_XDECREF(x);
+        if (!t) Py_CLEAR(list);
+        else PyList_SetItem(list, (Py_ssize_t)i, t);
+    }
+    return list;
+}
+
+/* A dict of the pairs, or NULL: with no exception when a key is not an
+ * untagged UTF-8 string or occurs twice (a dict cannot hold the map). */
+static PyObject *pair_dict(reader *r, const sv_pair *pairs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!plain_key(&pairs[i].key)) return NULL;
+    PyObject *d = PyDict_New();
+    for (uint32_t i = 0; d && i < n; i++) {
+        PyObject *k = key_str(r, pairs[i].key.as.str, pairs[i].key.len);
+        if (!k) {
+            Py_CLEAR(d);
+            break;
+        }
+        PyObject *x = value(r, &pairs[i].val);
+        if (!x || PyDict_SetItem(d, k, x) < 0) Py_CLEAR(d);
+        Py_DECREF(k);
+        Py_XDECREF(x);
+    }
+    if (d && PyDict_Size(d) != (Py_ssize_t)n) Py_CLEAR(d); /* a key twice */
+    return d;
+}
+
+static PyObject *map_value(reader *r, const sv_value *v)
+{
+    if (!enter(r, v)) return NULL;
+    const sv_pair *pairs = sv_pairs(v);
+    PyObject *o = pair_dict(r, pairs, v->len);
+    if (o) {
+        r->depth--;
+        return with_meta(r, NV_DICT, o, v, 0);
+    }
+    if (PyErr_Occurred()) return NULL;
+    o = pair_list(r, pairs, v->len, 0);
+    r->depth--;
+    return with_meta(r, NV_MAP, o, v, 1);
+}
+
+static PyObject *object_value(reader *r, const sv_value *v)
+{
+    if (!enter(r, v)) return NULL;
+    const sv_container *box = v->as.box;
+    const sv_value *cls = box ? box->cls : NULL;
+    PyObject *name = NULL;
+    if (cls && cls->kind == SV_UINT)
+        name = PyLong_FromUnsignedLongLong(cls->as.u);
+    else if (cls && plain_key(cls))
+        name = key_str(r, cls->as.str, cls->len);
+    if (!name) {
+        if (PyErr_Occurred()) return NULL;
+        return malformed("an object's class must be a UTF-8 string or a uint hash", v);
+    }
+    const sv_pair *pairs = sv_pairs(v);
+    for (uint32_t i = 0; i < v->len; i++)
+        if (!plain_key(&pairs[i].key)) {
+            Py_DECREF(name);
+            return malformed("an object's field names must be untagged UTF-8 strings", v);
+        }
+    unsigned c = NV_OBJECT;
+    PyObject *fields = pair_dict(r, pairs, v->len);
+    if (!fields && !PyErr_Occurred()) {
+        c = NV_OBJECT_PAIRS; /* a field name twice, or one that is not UTF-8 */
+        fields = pair_list(r, pairs, v->len, 1);
+        if (!fields && !PyErr_Occurred())
+            malformed("an object's field names must be untagged UTF-8 strings", v);
+    }
+    PyObject *o = fields ? new_empty(c) : NULL;
+    int rc = o ? (c == NV_OBJECT ? PyDict_Update(o, fields) : PyList_SetSlice(o, 0, 0, fields)) : -1;
+    Py_XDECREF(fields);
+    Py_INCREF(name);
+    if (rc == 0) rc = set_attr(o, nv.s_cls, name);
+    if (rc == 0 && box->meta) rc = set_attr(o, nv.s_meta, value(r, box->meta));
+    Py_DECREF(name);
+    if (rc) Py_CLEAR(o);
+    r->depth--;
+    return o;
+}
+
+static PyObject *ref_value(const sv_value *v)
+{
+    if (v->flags & SV_F_NULLREF) {
+        Py_INCREF(Py_None);
+        return with_value(NV_REF, Py_None);
+    }
+    return with_value(NV_REF, PyLong_FromUnsignedLongLong(v->as.u));
+}
+
+static PyObject *untagged(reader *r, const sv_value *v)
+{
+    switch (v->kind) {
+    case SV_NULL: Py_RETURN_NONE;
+    case SV_BOOL:
+        if (v->len) {
+            if (!v->as.b) return malformed("a false bool with a stored value", v);
+            return wrap1(NV_BOOL, PyLong_FromUnsignedLong(v->len));
+        }
+        return PyBool_FromLong(v->as.b);
+    case SV_INT: return int_value(v);
+    case SV_UINT: return uint_value(v);
+    case SV_FLOAT: return float_value(v);
+    case SV_STRING: return string_value(v);
+    case SV_BYTES:
+        if (!v->as.bytes && v->len) return malformed("bytes without storage", v);
+        return PyBytes_FromStringAndSize((const char *)v->as.bytes, (Py_ssize_t)v->len);
+    case SV_ARRAY: return array_value(r, v);
+    case SV_MAP: return map_value(r, v);
+    case SV_OBJECT: return object_value(r, v);
+    case SV_TUPLE: return tuple_value(v);
+    case SV_PACKED: return packed_value(v);
+    case SV_REF: return ref_value(v);
+    default: return malformed("an unknown kind", v);
+    }
+}
+
+static PyObject *value(reader *r, const sv_value *v)
+{
+    unsigned tag = v->tag, kind = v->kind;
+    if (tag == 0) return untagged(r, v);
+    if (tag >= SV_TAG_COUNT) return malformed("an unknown tag", v);
+    sv_kind tkind = sv_tag_kind((sv_tag)tag);
+    /* a shape is part of the tuple's or packed array's own class */
+    if (kind == SV_TUPLE || (kind == SV_PACKED && tkind == SV_PACKED)) return untagged(r, v);
+    if (tkind != SV_KIND_COUNT && tkind != (sv_kind)kind)
+        return malformed("a tag on a kind it does not apply to", v);
+    if (!nv.classes[NV_TAG0 + tag].cls) return malformed("a tag with no Python class", v);
+    sv_value inner = *v;
+    inner.tag = 0;
+    return with_value(NV_TAG0 + tag, untagged(r, &inner));
+}
+
+PyObject *nv_to_python(const sv_value *v)
+{
+    reader *r = (reader *)PyMem_Calloc(1, sizeof *r);
+    if (!r) return PyErr_NoMemory();
+    PyObject *o = value(r, v);
+    for (size_t i = 0; i < KEY_SLOTS; i++)
+        Py_XDECREF(r->keys[i].obj);
+    PyMem_Free(r);
+    return o;
+}
