@@ -366,18 +366,32 @@ sv_status gr_read_variant(gr_dec *d, unsigned depth, sv_value *out)
         return SV_OK;
     }
     case GR_REAL:
+        /* NaN, the infinities and whole numbers stay float32: the typed
+         * JSON writes a plain f64 NaN as {"$f64": ...}, which reads back
+         * explicit, and a plain whole one as 1.0, which jq 1.6 prints as
+         * 1, an integer (docs/json.md) */
         if (d->c.real64) {
             if (!gr_need(d, 8, "real")) return d->err->status;
             uint64_t bits = gr_u64(d);
             double x;
             memcpy(&x, &bits, 8);
-            *out = sv_f64(x);
+            if (isfinite(x) && x != floor(x)) {
+                *out = sv_f64(x);
+                return SV_OK;
+            }
+            float f = (float)x;
+            double back = (double)f;
+            if (memcmp(&back, &x, 8))
+                return gr_fail(d, at, SV_ERR_UNSUPPORTED,
+                               "a 64-bit REAL that float32 does not hold, whole or NaN (the tree "
+                               "keeps those as float32)");
+            *out = sv_f32(f);
         } else {
             if (!gr_need(d, 4, "real")) return d->err->status;
             uint32_t bits = gr_u32(d);
             float x;
             memcpy(&x, &bits, 4);
-            *out = isnan(x) ? sv_f32(x) : sv_f64((double)x);
+            *out = isfinite(x) && x != floorf(x) ? sv_f64((double)x) : sv_f32(x);
         }
         return SV_OK;
     case GR_DOUBLE: {
@@ -386,8 +400,10 @@ sv_status gr_read_variant(gr_dec *d, unsigned depth, sv_value *out)
         double x;
         memcpy(&x, &bits, 8);
         sv_value v = sv_f64(x);
-        /* explicit where the saver would have chosen REAL */
-        if (d->c.real64 || (!isnan(x) && fits_f32(x))) v = sv_with_flags(v, SV_F_EXPLICIT);
+        /* explicit where the saver would have chosen REAL, and where the
+         * typed JSON would not keep a plain f64 plain (NaN, inf, whole) */
+        if (d->c.real64 || !isfinite(x) || fits_f32(x) || x == floor(x))
+            v = sv_with_flags(v, SV_F_EXPLICIT);
         *out = v;
         return SV_OK;
     }
