@@ -27,7 +27,7 @@ mkdir -p "$work/dest"
 while IFS= read -r line; do
     case "$line" in J$'\t'*) ;; *) continue ;; esac
     name=$(printf '%s' "$line" | awk -F'\t' '{print $2}')
-    printf '%s\n' "$line" | awk -F'\t' '{print $3}' | jq . >"$work/dest/$name.json"
+    printf "%s\n" "$line" | awk -F"\t" "{print \$3}" >"$work/dest/$name.json"
     for ext in res scn; do
         [ -f "$work/out/v3/$name.$ext" ] && cp "$work/out/v3/$name.$ext" "$work/dest/"
     done
