@@ -4,6 +4,7 @@
  * the id it was read with; anything the format has no id for is refused
  * with the path to it. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/byteio.h"
@@ -134,21 +135,37 @@ static sv_status write_packed(gr_enc *e, const sv_value *v)
 /* spec §4.6: names, then subnames, each the index of its text in the
  * string table or, when the table does not hold it, inline. */
 typedef struct np_ctx {
-    gd_np_part parts[2][256];
-    uint32_t n[2];
-    bool over;
+    gd_np_part *parts; /* room for every component */
+    uint32_t n[2];     /* names, subnames */
+    gd_np_part *sub;   /* subnames, after the names' room */
+    size_t room;
 } np_ctx;
+
+static void np_count(void *ctx, bool sub, const char *s, size_t len)
+{
+    (void)s;
+    (void)len;
+    ((np_ctx *)ctx)->n[sub]++;
+}
 
 static void np_part(void *ctx, bool sub, const char *s, size_t len)
 {
     np_ctx *c = ctx;
-    if (c->n[sub] >= 256) {
-        c->over = true;
-        return;
+    gd_np_part *p = sub ? &c->sub[c->n[1]++] : &c->parts[c->n[0]++];
+    p->s = s;
+    p->len = len;
+}
+
+static void put_strref(gr_enc *e, const gd_np_part *p)
+{
+    uint32_t idx = gr_strtab_find(e->strings, p->s, p->len);
+    if (idx != UINT32_MAX) {
+        gr_put_u32(e, idx);
+    } else {
+        gr_put_u32(e, 0x80000000u | (uint32_t)(p->len + 1));
+        sv_buf_append(e->out, p->s, p->len);
+        sv_buf_putc(e->out, 0);
     }
-    c->parts[sub][c->n[sub]].s = s;
-    c->parts[sub][c->n[sub]].len = len;
-    c->n[sub]++;
 }
 
 static sv_status write_nodepath(gr_enc *e, const sv_value *v)
@@ -157,38 +174,31 @@ static sv_status write_nodepath(gr_enc *e, const sv_value *v)
     memset(&c, 0, sizeof c);
     size_t len;
     const char *s = sv_get_str(v, &len);
-    bool absolute = gd_nodepath_split(s, len, np_part, &c);
-    if (c.over) return efail(e, SV_ERR_LIMIT, "a NodePath of more than 256 names or subnames");
-    uint32_t ns = c.n[1];
-    if (e->c.ver_format < 3) {
-        if (ns == 0)
-            return efail(e, SV_ERR_TYPE, "a format-1/2 NodePath needs its property subname");
-        ns--;
-    }
+    bool absolute = gd_nodepath_split(s, len, np_count, &c);
+    uint32_t nn = c.n[0], ns = c.n[1];
+    if (nn > 0xFFFF || ns > (e->c.ver_format < 3 ? 0x8000u : 0x7FFFu))
+        return efail(e, SV_ERR_RANGE, "a NodePath of more names or subnames than its counts hold");
+    if (e->c.ver_format < 3 && ns == 0)
+        return efail(e, SV_ERR_TYPE, "a format-1/2 NodePath needs its property subname");
+    c.parts = malloc(((size_t)nn + ns + 1) * sizeof *c.parts);
+    if (!c.parts) return efail(e, SV_ERR_NOMEM, "out of memory");
+    c.sub = c.parts + nn;
+    c.n[0] = c.n[1] = 0;
+    gd_nodepath_split(s, len, np_part, &c);
     gr_put_u32(e, GR_NODE_PATH);
+    uint16_t stored = (uint16_t)(e->c.ver_format < 3 ? ns - 1 : ns);
+    uint16_t sc = (uint16_t)(stored | (absolute ? 0x8000u : 0));
     uint8_t b[4];
-    uint16_t sc = (uint16_t)(ns | (absolute ? 0x8000u : 0));
     if (e->c.be) {
-        sv_store_u16be(b, (uint16_t)c.n[0]);
+        sv_store_u16be(b, (uint16_t)nn);
         sv_store_u16be(b + 2, sc);
     } else {
-        sv_store_u16le(b, (uint16_t)c.n[0]);
+        sv_store_u16le(b, (uint16_t)nn);
         sv_store_u16le(b + 2, sc);
     }
     sv_buf_append(e->out, b, 4);
-    for (int k = 0; k < 2; k++) {
-        for (uint32_t i = 0; i < c.n[k]; i++) {
-            const gd_np_part *p = &c.parts[k][i];
-            uint32_t idx = gr_strtab_find(e->strings, p->s, p->len);
-            if (idx != UINT32_MAX) {
-                gr_put_u32(e, idx);
-            } else {
-                gr_put_u32(e, 0x80000000u | (uint32_t)(p->len + 1));
-                sv_buf_append(e->out, p->s, p->len);
-                sv_buf_putc(e->out, 0);
-            }
-        }
-    }
+    for (uint32_t i = 0; i < nn + ns; i++) put_strref(e, &c.parts[i]);
+    free(c.parts);
     return SV_OK;
 }
 
