@@ -184,12 +184,13 @@ static sv_status read_internals(gr_dec *d, sv_value *list)
         offs[i] = gr_u64(d);
     }
     for (uint32_t i = 0; i < n; i++) {
+        sv_status st = SV_OK;
         if (offs[i] != d->pos)
-            return gr_fail(d, d->pos, offs[i] > d->len ? SV_ERR_RANGE : SV_ERR_UNSUPPORTED,
-                           "internal resource %u's body is recorded at offset %llu, not where the "
-                           "one before ends (%zu)",
-                           i, (unsigned long long)offs[i], d->pos);
-        sv_status st = read_body(d, paths[i], sv_array_at(list, i));
+            st = gr_fail(d, d->pos, offs[i] > d->len ? SV_ERR_RANGE : SV_ERR_UNSUPPORTED,
+                         "internal resource %u's body is recorded at offset %llu, not where the "
+                         "one before ends (%zu)",
+                         i, (unsigned long long)offs[i], d->pos);
+        if (st == SV_OK) st = read_body(d, paths[i], sv_array_at(list, i));
         if (st != SV_OK) {
             sv_error_path_index(d->err, i);
             sv_error_path_key(d->err, "internal", 8);
