@@ -518,6 +518,197 @@ static void test_deflate_gzip_blocks_are_the_engines(void **state)
     check_blocks("all_types_gzip.res", 3);
 }
 
+/* ---- 4.x header forms, built by hand from the spec's tables ---- */
+
+typedef struct hb {
+    uint8_t b[2048];
+    size_t n;
+} hb;
+
+static void hb_u32(hb *h, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) h->b[h->n++] = (uint8_t)(v >> (8 * i));
+}
+static void hb_u64(hb *h, uint64_t v)
+{
+    hb_u32(h, (uint32_t)v);
+    hb_u32(h, (uint32_t)(v >> 32));
+}
+static void hb_f32(hb *h, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    hb_u32(h, u);
+}
+static void hb_f64(hb *h, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    hb_u64(h, u);
+}
+static void hb_str(hb *h, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    hb_u32(h, (uint32_t)n);
+    memcpy(h->b + h->n, s, n);
+    h->n += n;
+}
+
+/* A format-6 file as Godot 4.x writes one (spec §2.1, §2.3, §2.4, §4.1,
+ * §4.9): flags NAMED_SCENE_IDS | UIDS | HAS_SCRIPT_CLASS (| REAL_T_IS_DOUBLE
+ * when real64), a uid, the script class, one external resource with its
+ * uid, a sub-resource and the main resource referring to it by its index
+ * in the internal table, and 4.x values. */
+static size_t build_v4(hb *h, bool real64)
+{
+    h->n = 0;
+    memcpy(h->b, "RSRC", 4);
+    h->n = 4;
+    hb_u32(h, 0);
+    hb_u32(h, 0);
+    hb_u32(h, 4);
+    hb_u32(h, 6);
+    hb_u32(h, 6);
+    hb_str(h, "Resource");
+    hb_u64(h, 0);
+    hb_u32(h, 1 | 2 | 8 | (real64 ? 4 : 0));
+    hb_u64(h, UINT64_C(0x1234567890abcdef));
+    hb_str(h, "GresAllTypes");
+    for (int i = 0; i < 11; i++) hb_u32(h, 0);
+    hb_u32(h, 3); /* strings */
+    hb_str(h, "script");
+    hb_str(h, "name");
+    hb_str(h, "values");
+    hb_u32(h, 1); /* externals */
+    hb_str(h, "Script");
+    hb_str(h, "res://all.gd");
+    hb_u64(h, UINT64_MAX); /* uid -1: none */
+    hb_u32(h, 2); /* internals */
+    hb_str(h, "local://Resource_7vuq0");
+    size_t off0 = h->n;
+    hb_u64(h, 0);
+    hb_str(h, "local://Resource_main1");
+    size_t off1 = h->n;
+    hb_u64(h, 0);
+    size_t body0 = h->n;
+    hb_str(h, "Resource");
+    hb_u32(h, 2);
+    hb_u32(h, 1); /* name = StringName "sub" */
+    hb_u32(h, 44);
+    hb_str(h, "sub");
+    hb_u32(h, 0); /* script = NIL (4.x always writes it) */
+    hb_u32(h, 1);
+    size_t body1 = h->n;
+    hb_str(h, "Resource");
+    hb_u32(h, 2);
+    hb_u32(h, 0); /* script = external 0 */
+    hb_u32(h, 24);
+    hb_u32(h, 3);
+    hb_u32(h, 0);
+    hb_u32(h, 2); /* values = [...] */
+    hb_u32(h, 30);
+    hb_u32(h, 7);
+    hb_u32(h, 24); /* the sub-resource: internal table index 0 */
+    hb_u32(h, 2);
+    hb_u32(h, 0);
+    hb_u32(h, 45); /* Vector2i(3, -4) */
+    hb_u32(h, 3);
+    hb_u32(h, (uint32_t)-4);
+    hb_u32(h, 10); /* Vector2(0.5, -2): real */
+    if (real64) {
+        hb_f64(h, 0.5);
+        hb_f64(h, -2.0);
+    } else {
+        hb_f32(h, 0.5f);
+        hb_f32(h, -2.0f);
+    }
+    hb_u32(h, 20); /* Color: f32 always */
+    hb_f32(h, 1.0f);
+    hb_f32(h, 0.5f);
+    hb_f32(h, 0.25f);
+    hb_f32(h, 1.0f);
+    hb_u32(h, 48); /* PackedInt64Array [2^40] */
+    hb_u32(h, 1);
+    hb_u64(h, UINT64_C(1) << 40);
+    hb_u32(h, 53); /* PackedVector4Array, one item */
+    hb_u32(h, 1);
+    for (int i = 1; i <= 4; i++) {
+        if (real64)
+            hb_f64(h, i);
+        else
+            hb_f32(h, (float)i);
+    }
+    hb_u32(h, 42); /* Callable: no payload */
+    memcpy(h->b + h->n, "RSRC", 4);
+    h->n += 4;
+    for (int i = 0; i < 8; i++) {
+        h->b[off0 + i] = (uint8_t)(body0 >> (8 * i));
+        h->b[off1 + i] = (uint8_t)(body1 >> (8 * i));
+    }
+    return h->n;
+}
+
+static void test_v4_header_forms(void **state)
+{
+    (void)state;
+    for (int real64 = 0; real64 <= 1; real64++) {
+        hb h;
+        size_t n = build_v4(&h, real64);
+        sv_doc *doc = sv_doc_new(NULL);
+        sv_value t;
+        sv_error err;
+        assert_int_equal(decode(doc, h.b, n, &t, &err), SV_OK);
+        const sv_value *m = sv_meta(&t);
+        assert_int_equal(sv_get_int(sv_map_getz(m, "flags")), 11 + (real64 ? 4 : 0));
+        assert_true((uint64_t)sv_get_int(sv_map_getz(m, "uid")) == UINT64_C(0x1234567890abcdef));
+        assert_string_equal(sv_get_str(sv_map_getz(m, "script_class"), NULL), "GresAllTypes");
+        const sv_value *x = sv_array_at(sv_map_getz(&t, "external"), 0);
+        assert_int_equal(sv_get_int(sv_map_getz(x, "uid")), -1);
+        const sv_value *inl = sv_map_getz(&t, "internal");
+        const sv_value *sub = sv_array_at(inl, 0), *main = sv_array_at(inl, 1);
+        assert_string_equal(sv_get_str(sv_map_getz(sv_meta(sub), "path"), NULL),
+                            "local://Resource_7vuq0");
+        const sv_value *name = sv_map_getz(sub, "name");
+        assert_int_equal(sv_tag_of(name), SV_TAG_STRING_NAME);
+        assert_string_equal(sv_get_str(name, NULL), "sub");
+        assert_int_equal(sv_kind_of(sv_map_getz(sub, "script")), SV_NULL);
+        const sv_value *vals = sv_map_getz(main, "values");
+        assert_int_equal(sv_len(vals), 7);
+        assert_int_equal(sv_tag_of(sv_array_at(vals, 0)), SV_TAG_SUB_RESOURCE);
+        assert_int_equal(sv_get_int(sv_array_at(vals, 0)), 0);
+        const sv_value *v2i = sv_array_at(vals, 1), *v2 = sv_array_at(vals, 2);
+        assert_int_equal(sv_tag_of(v2i), SV_TAG_VECTOR2I);
+        assert_true(sv_number_at(v2i, 1) == -4.0);
+        assert_int_equal(sv_elem_of(v2), real64 ? SV_ELEM_F64 : SV_ELEM_F32);
+        assert_true(sv_number_at(v2, 0) == 0.5 && sv_number_at(v2, 1) == -2.0);
+        assert_int_equal(sv_elem_of(sv_array_at(vals, 3)), SV_ELEM_F32); /* Color */
+        const sv_value *p64 = sv_array_at(vals, 4);
+        assert_int_equal(sv_elem_of(p64), SV_ELEM_I64);
+        assert_true(((const int64_t *)sv_numbers(p64))[0] == INT64_C(1) << 40);
+        const sv_value *p4 = sv_array_at(vals, 5);
+        assert_int_equal(sv_tag_of(p4), SV_TAG_PACKED_VECTOR4);
+        assert_int_equal(sv_elem_of(p4), real64 ? SV_ELEM_F64 : SV_ELEM_F32);
+        assert_true(sv_number_at(p4, 3) == 4.0);
+        assert_int_equal(sv_tag_of(sv_array_at(vals, 6)), SV_TAG_CALLABLE);
+        sv_buf out;
+        sv_buf_init(&out, NULL);
+        assert_int_equal(encode(&t, &out, &err), SV_OK);
+        assert_int_equal(out.len, n);
+        assert_memory_equal(out.data, h.b, n);
+        /* and through typed JSON */
+        char *json = tg_json(&t);
+        sv_value back;
+        assert_int_equal(sv_json_decode(doc, json, strlen(json), NULL, &back, &err), SV_OK);
+        out.len = 0;
+        assert_int_equal(encode(&back, &out, &err), SV_OK);
+        assert_int_equal(out.len, n);
+        assert_memory_equal(out.data, h.b, n);
+        free(json);
+        sv_buf_free(&out);
+        sv_doc_free(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -528,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_edit_rscc_copies_unchanged_blocks),
         cmocka_unit_test(test_fastlz_blocks_are_the_engines),
         cmocka_unit_test(test_deflate_gzip_blocks_are_the_engines),
+        cmocka_unit_test(test_v4_header_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
