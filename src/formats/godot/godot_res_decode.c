@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/utf8.h"
 #include "formats/godot/godot_res_internal.h"
 
 static sv_status nomem(gr_dec *d)
@@ -124,8 +125,13 @@ static sv_status read_externals(gr_dec *d, uint32_t flags, sv_value *list)
 static sv_status read_body(gr_dec *d, sv_value path, sv_value *out)
 {
     sv_value type;
+    size_t tat = d->pos;
     sv_status st = gr_read_ustring(d, "resource type", &type);
     if (st != SV_OK) return st;
+    /* a class name and the property names are the tree's object class and
+     * field names, which the typed JSON holds as text only */
+    if (!sv_utf8_valid((const uint8_t *)type.as.str, type.len))
+        return gr_fail(d, tat, SV_ERR_UTF8, "resource type is not UTF-8");
     size_t at = d->pos;
     if (!gr_need(d, 4, "property count")) return d->err->status;
     uint32_t n = gr_u32(d);
@@ -146,6 +152,8 @@ static sv_status read_body(gr_dec *d, sv_value path, sv_value *out)
         if (gr_strtab_find(&d->strings, d->strings.s[r], d->strings.len[r]) != r)
             return gr_fail(d, nat, SV_ERR_UNSUPPORTED,
                            "property %u's name is string %u, a repeat of an earlier entry", i, r);
+        if (!sv_utf8_valid((const uint8_t *)d->strings.s[r], d->strings.len[r]))
+            return gr_fail(d, nat, SV_ERR_UTF8, "property %u's name (string %u) is not UTF-8", i, r);
         sv_pair *p = sv_pair_at(&obj, i);
         p->key = sv_str_intern(d->doc, d->strings.s[r], d->strings.len[r]);
         st = gr_read_variant(d, 1, &p->val);
