@@ -304,8 +304,8 @@ for f in "$V"/bson/*.bson; do run_case bson "bson/$(basename "$f")" "$f"; done
 for f in "$V"/resonite/*.brson "$V"/resonite/*.7zbson "$V"/resonite/*.lz4bson; do run_case resonite "resonite/$(basename "$f")" "$f"; done
 for f in "$V"/noesis/*.nsb; do run_case noesis "noesis/$(basename "$f")" "$f"; done
 
-# --- Godot binary resources (Godot 3.2.3's own files) -----------------------
-for f in "$V"/godot-res/v3/*.res "$V"/godot-res/v3/*.scn; do
+# --- Godot binary resources (Godot 3.2.3 and 4.6 saved them) ---------------
+for f in "$V"/godot-res/v3/*.res "$V"/godot-res/v3/*.scn "$V"/godot-res/v4/*.res "$V"/godot-res/v4/*.scn; do
     run_case godot-res "godot-res/$(basename "$f")" "$f"
 done
 

@@ -1,7 +1,7 @@
 /* godot-res: Godot binary resources (RSRC, RSCC).
  *
- *  - The Godot 3.2.3 vectors (tests/vectors/godot-res/v3, written by
- *    tests/godot/regen_res3.sh): each file decodes, encodes back to the same
+ *  - The Godot 3.2.3 and 4.6 vectors (tests/vectors/godot-res/v3 and v4,
+ *    written by tests/godot/regen_res3.sh and regen_res4.sh): each file decodes, encodes back to the same
  *    bytes directly and through typed JSON, and every property of every
  *    internal resource equals what the engine read back from the file
  *    (<name>.json; references resolved to the paths the engine reports).
@@ -61,6 +61,8 @@ static sv_status encode(const sv_value *v, sv_buf *out, sv_error *err)
 
 typedef struct rb_ctx {
     const sv_value *external; /* the tree's external list */
+    const sv_value *internal; /* the tree's internal list */
+    bool named;               /* 4.x flags bit 1: $sub is an index into internal */
     const char *file;         /* the file's res:// path */
     char path[512];           /* where the difference is */
 } rb_ctx;
@@ -89,6 +91,10 @@ static bool same_ref(rb_ctx *c, const sv_value *a, const sv_value *b)
         const sv_value *x = sv_array_at(c->external, (size_t)sv_get_int(a));
         if (!x) return sv_kind_of(b) == SV_NULL; /* a broken index reads as null */
         snprintf(buf, sizeof buf, "%s", sv_map_getz(x, "path")->as.str);
+    } else if (c->named) {
+        const sv_value *o = sv_array_at(c->internal, (size_t)sv_get_int(a));
+        const char *lp = o ? sv_get_str(sv_map_getz(sv_meta(o), "path"), NULL) : "";
+        snprintf(buf, sizeof buf, "%s::%s", c->file, strncmp(lp, "local://", 8) ? lp : lp + 8);
     } else {
         snprintf(buf, sizeof buf, "%s::%lld", c->file, (long long)sv_get_int(a));
     }
@@ -146,6 +152,8 @@ static void check_readback(const char *name, const sv_value *tree, const sv_valu
     rb_ctx c;
     memset(&c, 0, sizeof c);
     c.external = sv_map_getz(tree, "external");
+    c.internal = sv_map_getz(tree, "internal");
+    c.named = sv_get_int(sv_map_getz(sv_meta(tree), "flags")) & 1;
     c.file = sv_get_str(sv_map_getz(rb, "file"), NULL);
     const sv_value *res = sv_map_getz(rb, "resources");
     const sv_value *inl = sv_map_getz(tree, "internal");
@@ -237,10 +245,9 @@ done:
     free(data);
 }
 
-static void test_v3_vectors(void **state)
+static void check_dir(const char *dir, int min_files)
 {
-    (void)state;
-    DIR *d = opendir(V3_DIR);
+    DIR *d = opendir(dir);
     assert_non_null(d);
     int files = 0, props = 0;
     failures = 0;
@@ -255,15 +262,29 @@ static void test_v3_vectors(void **state)
          * which is what the engine read from the same resource saved
          * little-endian. */
         if (strstr(rb, "_be")) snprintf(rb, sizeof rb, "all_types");
-        check_file(V3_DIR, e->d_name, rb, &props);
+        check_file(dir, e->d_name, rb, &props);
         files++;
     }
     closedir(d);
-    fprintf(stderr, "godot-res v3: %d files, %d properties checked against the engine\n", files,
-            props);
-    assert_true(files >= 16);
-    assert_true(props > 100);
+    fprintf(stderr, "godot-res %s: %d files, %d properties checked against the engine\n", dir,
+            files, props);
+    assert_true(files >= min_files);
+    assert_true(props > 50);
     assert_int_equal(failures, 0);
+}
+
+static void test_v3_vectors(void **state)
+{
+    (void)state;
+    check_dir(V3_DIR, 16);
+}
+
+/* Godot 4.6's own files (tests/godot/regen_res4.sh): format 6, flags 11
+ * (named ids, uids, script class), typed containers written untyped. */
+static void test_v4_vectors(void **state)
+{
+    (void)state;
+    check_dir("vectors/godot-res/v4", 8);
 }
 
 /* ---- the spec's worked example, §2.7 ---- */
@@ -713,6 +734,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_v3_vectors),
+        cmocka_unit_test(test_v4_vectors),
         cmocka_unit_test(test_spec_worked_example),
         cmocka_unit_test(test_sample4),
         cmocka_unit_test(test_edit_int_in_place),
