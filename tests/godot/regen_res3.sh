@@ -2,9 +2,11 @@
 # Regenerates the Godot 3.2.3 vectors of godot-res (tests/vectors/godot-res/v3/)
 # from gen_res3.gd: the files the engine saved (.res, .scn) and, beside each,
 # <name>.json with what the engine read back from it (see gen_res3.gd).
-# Exit 77 when godot3-server is absent.
+# With --check it compares a fresh run with the committed files instead
+# (exit 0 = the same, 1 = different). Exit 77 when godot3-server is absent.
 #
-#   bash tests/godot/regen_res3.sh
+#   bash tests/godot/regen_res3.sh            # rewrite the vectors
+#   bash tests/godot/regen_res3.sh --check    # CTest: godot.res3_regen
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 DEST="$HERE/../vectors/godot-res/v3"
@@ -35,6 +37,14 @@ while IFS= read -r line; do
 done <"$work/stdout.txt"
 if [ "$count" -lt 10 ]; then
     echo "only $count files came out; stderr:"; tail -n 20 "$work/stderr.txt"; exit 1
+fi
+if [ "${1:-}" = "--check" ]; then
+    if diff -r "$DEST" "$work/dest" >"$work/diff.txt"; then
+        echo "the $count godot-res v3 files and their readback regenerate byte for byte"
+        exit 0
+    fi
+    echo "regenerated files differ from tests/vectors/godot-res/v3:"; head -n 40 "$work/diff.txt"
+    exit 1
 fi
 rm -rf "$DEST"
 mkdir -p "$DEST"
