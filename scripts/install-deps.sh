@@ -27,7 +27,7 @@ profile=${1:-build}
 profile=${profile#--}
 packages=(
   build-essential cmake pkg-config
-  libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev
+  libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev libzstd-dev
   jq man-db python3-dev python3-setuptools
 )
 case $profile in

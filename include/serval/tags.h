@@ -67,7 +67,11 @@ extern "C" {
     /* translation xyz, rotation quaternion xyzw, uniform scale (O3DE) */      \
     X(SV_TAG_TRANSFORM, "transform", SV_TUPLE, 8, SV_ELEM_F32)                 \
     /* a colour as the string "#AARRGGBB" (NoesisGUI's u32 0xAARRGGBB) */      \
-    X(SV_TAG_COLOR_ARGB, "color_argb", SV_STRING, 0, SV_ELEM_NONE)
+    X(SV_TAG_COLOR_ARGB, "color_argb", SV_STRING, 0, SV_ELEM_NONE)                \
+    /* a Godot binary resource's reference to an external resource (its      \
+     * index in the file's table) and to an internal one (as stored) */       \
+    X(SV_TAG_EXT_RESOURCE, "ext", SV_KIND_COUNT, 0, SV_ELEM_NONE)              \
+    X(SV_TAG_SUB_RESOURCE, "sub", SV_KIND_COUNT, 0, SV_ELEM_NONE)
 
 #ifdef __cplusplus
 }

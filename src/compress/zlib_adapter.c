@@ -35,12 +35,12 @@ static void z_init(z_stream *z, const sv_alloc *a)
 /* zlib's windowBits: negative means raw deflate; 15 is a 32 KiB window. */
 static int window_bits(sv_zlib_wrap wrap)
 {
-    return wrap == SV_ZLIB_RAW ? -MAX_WBITS : MAX_WBITS;
+    return wrap == SV_ZLIB_RAW ? -MAX_WBITS : wrap == SV_ZLIB_GZIP ? MAX_WBITS + 16 : MAX_WBITS;
 }
 
 static const char *stream_name(sv_zlib_wrap wrap)
 {
-    return wrap == SV_ZLIB_RAW ? "deflate" : "zlib";
+    return wrap == SV_ZLIB_RAW ? "deflate" : wrap == SV_ZLIB_GZIP ? "gzip" : "zlib";
 }
 
 uint32_t sv_crc32(uint32_t crc, const uint8_t *p, size_t n)

@@ -23,6 +23,7 @@
 typedef enum sv_zlib_wrap {
     SV_ZLIB_RAW,     /* RFC 1951 alone: no header, no Adler-32 (zip) */
     SV_ZLIB_WRAPPED, /* RFC 1950: 2-byte header, deflate, Adler-32 */
+    SV_ZLIB_GZIP,    /* RFC 1952: gzip header, deflate, CRC-32 (Godot's gzip blocks) */
 } sv_zlib_wrap;
 
 /* Inflates one stream of len bytes into dst[0..cap), the inflater's memory

@@ -122,7 +122,9 @@ RECORDS='([paths(type == "object" and has("$meta")) | select(length > 0)] | leng
            - ["format", "framing", "prefix", "objects", "version"] | length) > 0)'
 # A KingsIsle stream whose body is zlib inside the file: its bytes move as a
 # whole, like those of the compressed containers.
-ZLIB='type == "object" and ((."$meta" // {}) | type == "object" and (keys | any(test("zlib"))))'
+# A Godot RSCC resource: its blocks are compressed as a whole too.
+ZLIB='type == "object" and ((."$meta" // {}) | type == "object"
+  and ((keys | any(test("zlib"))) or .container == "RSCC"))'
 
 COMPRESSED_RE='\.(brson|7zbson|lz4bson)$'
 
@@ -303,6 +305,11 @@ for f in "$V"/bson/*.bson; do run_case bson "bson/$(basename "$f")" "$f"; done
 for f in "$V"/resonite/*.brson "$V"/resonite/*.7zbson "$V"/resonite/*.lz4bson; do run_case resonite "resonite/$(basename "$f")" "$f"; done
 for f in "$V"/noesis/*.nsb; do run_case noesis "noesis/$(basename "$f")" "$f"; done
 
+# --- Godot binary resources (Godot 3.2.3 and 4.6 saved them) ---------------
+for f in "$V"/godot-res/v3/*.res "$V"/godot-res/v3/*.scn "$V"/godot-res/v4/*.res "$V"/godot-res/v4/*.scn; do
+    run_case godot-res "godot-res/$(basename "$f")" "$f"
+done
+
 # --- KingsIsle -------------------------------------------------------------
 KT="$V/kingsisle/tiny-types.json"
 run_case kingsisle kingsisle/tiny-shallow.bin "$V/kingsisle/tiny-shallow.bin" \
@@ -329,6 +336,9 @@ if [ -d "$SAMPLES" ]; then
     done
     for f in "$SAMPLES"/noesis-nsb/*.nsb; do
         [ -e "$f" ] && run_case noesis "samples/noesis-nsb/$(basename "$f")" "$f"
+    done
+    for f in "$SAMPLES"/godot-res/*.res; do
+        [ -e "$f" ] && run_case godot-res "samples/godot-res/$(basename "$f")" "$f"
     done
     # katsuba's fixtures, each with its serializer options (config.json) and
     # the type list katsuba decodes them with.

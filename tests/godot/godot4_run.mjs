@@ -26,7 +26,8 @@ const { chromium } = require('playwright-core');
 
 const generator = {
   '/': 'godot4_page.html',
-  '/gen/gen4.gd': 'gen4.gd',
+  // GODOT4_GEN: another generator in this folder (regen_res4.sh: gen_res4.gd)
+  '/gen/gen4.gd': process.env.GODOT4_GEN || 'gen4.gd',
   '/gen/jsonexp4.gd': 'jsonexp4.gd',
   '/gen/override.cfg': 'godot4_override.cfg',
 };

@@ -40,6 +40,16 @@ typedef struct bound {
 /* The table names every format; a build without one never looks its row up
  * (the test walks the formats built), but the Resonite row's payload helper
  * calls into that format, so it exists only with it. */
+/* An RSCC resource: the stream it holds, as its header states it (the
+ * decoder checks that statement against max_decompressed first). */
+static size_t godot_res_payload(const uint8_t *data, size_t len)
+{
+    if (len < 16 || memcmp(data, "RSCC", 4)) return len;
+    size_t total = (size_t)data[12] | (size_t)data[13] << 8 | (size_t)data[14] << 16 |
+                   (size_t)data[15] << 24;
+    return total > len ? total : len;
+}
+
 #if SERVAL_WITH_RESONITE
 static size_t resonite_payload(const uint8_t *data, size_t len)
 {
@@ -74,6 +84,9 @@ static const bound bounds[] = {
     {"kingsisle", 48, 256u << 10, NULL},
     /* An element <a/> (4 bytes) is a 32-byte field; a <Class Name=""> 16 bytes of object. */
     {"kingsisle-xml", 16, 256u << 10, NULL},
+    /* A string table of empty strings: 5 bytes each become a 16-byte
+     * value, its arena copy and the table's pointer, length and hash slot. */
+    {"godot-res", 16, 256u << 10, godot_res_payload},
 };
 
 static const bound *bound_of(const char *format)

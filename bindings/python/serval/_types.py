@@ -234,7 +234,7 @@ _TAGGED = [
     ("DateTime", "datetime"), ("BsonObjectId", "objectid"), ("Regex", "regex"),
     ("Timestamp", "timestamp"), ("Decimal128", "decimal128"), ("MinKey", "minkey"),
     ("MaxKey", "maxkey"), ("UUID", "uuid"), ("Enum", "enum"), ("URL", "url"), ("Char", "char"),
-    ("ColorARGB", "color_argb"),
+    ("ColorARGB", "color_argb"), ("ExtResource", "ext"), ("SubResource", "sub"),
 ]
 
 

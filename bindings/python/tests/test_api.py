@@ -55,6 +55,21 @@ class Values(unittest.TestCase):
         self.assertEqual(v, [[0.1, 0.2]])
         self.assertEqual(v.elem, "f64")
 
+    def test_godot_resource(self):
+        # examples/leaf.res, saved by Godot 3.2.3 (tests/vectors/godot-res/v3/leaf.json
+        # holds what the engine read back from it: label "leaf", value 1)
+        path = os.path.join(HERE, "..", "..", "..", "examples", "leaf.res")
+        with open(path, "rb") as f:
+            data = f.read()
+        v = serval.loads(data, "godot-res")
+        self.assertEqual(v["external"], [{"type": "Script", "path": "res://holder.gd"}])
+        main = v["internal"][-1]
+        self.assertEqual(main.cls, "Resource")
+        self.assertEqual(main["script"], serval.ExtResource(0))
+        self.assertEqual(main["label"], "leaf")
+        self.assertEqual(main["value"], 1)
+        self.assertEqual(serval.dumps(v, "godot-res"), data)
+
     def test_dumps_of_built_values(self):
         self.assertEqual(serval.dumps(42, "godot4"), bytes.fromhex("020000002a000000"))
         self.assertEqual(serval.dumps(serval.Vector3([11.1, 22.2, 33.3]), "godot4"),

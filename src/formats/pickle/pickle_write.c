@@ -71,6 +71,8 @@ static const char *const tag_names[SV_TAG_COUNT] = {
     [SV_TAG_CHAR] = "Char",
     [SV_TAG_TRANSFORM] = "Transform",
     [SV_TAG_COLOR_ARGB] = "ColorARGB",
+    [SV_TAG_EXT_RESOURCE] = "ExtResource",
+    [SV_TAG_SUB_RESOURCE] = "SubResource",
 };
 
 static const char *const elem_names[SV_ELEM_COUNT] = {

@@ -1,0 +1,208 @@
+/* godot-res: the RSCC container (FileAccessCompressed, spec §6).
+ *
+ * Reading checks every size before it allocates: the uncompressed total
+ * against max_decompressed (and the document's allocation limit), the block
+ * count against the bytes there are, the block sizes against the rest of
+ * the input, and each block must decompress to exactly its share of the
+ * total. The compressed blocks are kept in the meta, because compressors
+ * differ between versions (Godot 3.2.3's zstd 1.4.4 is not Debian's): the
+ * writer copies every block whose plaintext has not changed and compresses
+ * only the others, with the engine's parameters (§6.2). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compress/block_codecs.h"
+#include "compress/zlib_adapter.h"
+#include "core/byteio.h"
+#include "formats/godot/godot_res_internal.h"
+
+enum { MODE_FASTLZ, MODE_DEFLATE, MODE_ZSTD, MODE_GZIP, MODE_BROTLI, MODE_COUNT };
+
+static const char *const mode_names[MODE_COUNT] = {"fastlz", "deflate", "zstd", "gzip", "brotli"};
+
+static sv_status fail(sv_error *err, sv_status st, uint64_t at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static sv_status fail(sv_error *err, sv_status st, uint64_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sv_status r = sv_error_vset(err, st, GR_FORMAT, at, -1, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Decompresses one block of mode into dst (exactly size bytes). */
+static bool block_decompress(unsigned mode, const uint8_t *in, size_t len, uint8_t *dst,
+                             size_t size, const char **why)
+{
+    switch (mode) {
+    case MODE_FASTLZ: {
+        /* blocks under 16 bytes were padded to 16 before compressing */
+        uint8_t small[16];
+        uint8_t *to = size < 16 ? small : dst;
+        size_t want = size < 16 ? 16 : size, got = 0;
+        if (!sv_fastlz_decompress(in, len, to, want, &got) || got != want) {
+            *why = "invalid FastLZ block, or not of the block's size";
+            return false;
+        }
+        if (size < 16) memcpy(dst, small, size);
+        return true;
+    }
+    case MODE_DEFLATE:
+    case MODE_GZIP: {
+        size_t produced = 0;
+        uint8_t probe;
+        /* one byte more room than the block holds tells a longer stream */
+        sv_status st = sv_zlib_inflate_into(in, len, mode == MODE_GZIP ? SV_ZLIB_GZIP : SV_ZLIB_WRAPPED,
+                                            size ? dst : &probe, size ? size : 0, NULL, &produced,
+                                            why);
+        if (st != SV_OK) return false;
+        if (produced != size) {
+            *why = "the stream gives another size than the block holds";
+            return false;
+        }
+        return true;
+    }
+    case MODE_ZSTD: return sv_zstd_decompress_exact(in, len, dst, size, why);
+    default: *why = "Brotli blocks are not supported"; return false;
+    }
+}
+
+static bool block_compress(unsigned mode, const uint8_t *in, size_t len, sv_buf *out)
+{
+    switch (mode) {
+    case MODE_FASTLZ: {
+        uint8_t pad[16] = {0};
+        if (len < 16) {
+            memcpy(pad, in, len);
+            return sv_fastlz1_compress(pad, 16, out);
+        }
+        return sv_fastlz1_compress(in, len, out);
+    }
+    case MODE_DEFLATE: return sv_zlib_deflate(in, len, -1, SV_ZLIB_WRAPPED, out);
+    case MODE_GZIP: return sv_zlib_deflate(in, len, -1, SV_ZLIB_GZIP, out);
+    case MODE_ZSTD: return sv_zstd_compress(in, len, 3, out);
+    default: return false;
+    }
+}
+
+sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                       const uint8_t **plain, size_t *plain_len, sv_value *meta, sv_error *err)
+{
+    sv_limits lim = sv_limits_resolve(opts ? &opts->limits : NULL);
+    if (len < 16) return fail(err, SV_ERR_TRUNCATED, 0, "RSCC header needs 16 bytes, %zu there", len);
+    uint32_t mode = sv_load_u32le(data + 4), bs = sv_load_u32le(data + 8),
+             total = sv_load_u32le(data + 12);
+    if (mode >= MODE_COUNT)
+        return fail(err, SV_ERR_SYNTAX, 4, "RSCC compression mode %u (0 to 4 exist)", mode);
+    if (mode == MODE_BROTLI)
+        return fail(err, SV_ERR_UNSUPPORTED, 4,
+                    "RSCC with Brotli blocks (mode 4) is not supported");
+    if (bs == 0) return fail(err, SV_ERR_SYNTAX, 8, "RSCC block size 0");
+    if (total > lim.max_decompressed)
+        return fail(err, SV_ERR_LIMIT, 12,
+                    "RSCC says it holds %u bytes, over the decompressed-size limit of %llu",
+                    total, (unsigned long long)lim.max_decompressed);
+    uint64_t bc = (uint64_t)total / bs + 1;
+    if (bc > (len - 16) / 4)
+        return fail(err, SV_ERR_TRUNCATED, 16,
+                    "RSCC block table of %llu blocks runs past the end of %zu bytes",
+                    (unsigned long long)bc, len);
+    uint64_t at = 16 + bc * 4, sum = 0;
+    for (uint64_t i = 0; i < bc; i++) sum += sv_load_u32le(data + 16 + i * 4);
+    if (sum > len - at || len - at - sum < 4)
+        return fail(err, SV_ERR_TRUNCATED, 16,
+                    "RSCC blocks of %llu bytes in all run past the end of %zu bytes",
+                    (unsigned long long)sum, len);
+    if (len - at - sum > 4)
+        return fail(err, SV_ERR_TRAILING, at + sum + 4, "%llu bytes after the RSCC container",
+                    (unsigned long long)(len - at - sum - 4));
+    if (memcmp(data + at + sum, data, 4))
+        return fail(err, SV_ERR_SYNTAX, at + sum,
+                    "the RSCC container does not end with its magic");
+    uint8_t *out = sv_doc_alloc(doc, total ? total : 1);
+    sv_value blocks = sv_array(doc, (size_t)bc);
+    if (!out || blocks.kind != SV_ARRAY)
+        return fail(err, sv_doc_status(doc) != SV_OK ? sv_doc_status(doc) : SV_ERR_NOMEM, 12,
+                    "no memory for %u decompressed bytes", total);
+    for (uint64_t i = 0; i < bc; i++) {
+        uint32_t cs = sv_load_u32le(data + 16 + i * 4);
+        size_t size = i + 1 < bc ? bs : total % bs;
+        const char *why = "invalid block";
+        if (!block_decompress(mode, data + at, cs, out + i * bs, size, &why))
+            return sv_error_set(err, SV_ERR_SYNTAX, GR_FORMAT, at, "RSCC %s block %llu: %s",
+                                mode_names[mode], (unsigned long long)i, why);
+        sv_array_items(&blocks)[i] = sv_bytes(doc, data + at, cs);
+        at += cs;
+    }
+    sv_value c = sv_map(doc, 0);
+    sv_map_put_str(doc, &c, "mode", sv_strz(doc, mode_names[mode]));
+    sv_map_put_str(doc, &c, "block_size", sv_int(bs));
+    sv_map_put_str(doc, &c, "blocks", blocks);
+    if (sv_doc_status(doc) != SV_OK)
+        return fail(err, sv_doc_status(doc), 0, "no memory for the tree");
+    *meta = c;
+    *plain = out;
+    *plain_len = total;
+    return SV_OK;
+}
+
+sv_status gr_rscc_write(const uint8_t *plain, size_t plain_len, const sv_value *meta, sv_buf *out,
+                        sv_error *err)
+{
+    const sv_value *m = sv_map_getz(meta, "mode"), *b = sv_map_getz(meta, "block_size"),
+                   *blocks = sv_map_getz(meta, "blocks");
+    size_t n;
+    const char *name = sv_get_str(m, &n);
+    unsigned mode = MODE_COUNT;
+    for (unsigned i = 0; i < MODE_BROTLI && sv_kind_of(m) == SV_STRING; i++)
+        if (strlen(mode_names[i]) == n && !memcmp(mode_names[i], name, n)) mode = i;
+    int64_t bs = b ? sv_get_int(b) : 4096;
+    if (mode == MODE_COUNT || bs <= 0 || bs > UINT32_MAX || (blocks && blocks->kind != SV_ARRAY))
+        return sv_error_set(err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET,
+                            "$meta.compression is {\"mode\": fastlz, deflate, zstd or gzip, "
+                            "\"block_size\": 1 to 4294967295, \"blocks\": [bytes...]}");
+    if (plain_len > UINT32_MAX)
+        return sv_error_set(err, SV_ERR_LIMIT, GR_FORMAT, SV_ERROR_NO_OFFSET,
+                            "RSCC holds at most 4 GiB");
+    size_t bc = plain_len / (size_t)bs + 1;
+    uint8_t hdr[16];
+    memcpy(hdr, "RSCC", 4);
+    sv_store_u32le(hdr + 4, mode);
+    sv_store_u32le(hdr + 8, (uint32_t)bs);
+    sv_store_u32le(hdr + 12, (uint32_t)plain_len);
+    sv_buf_append(out, hdr, 16);
+    size_t table = out->len;
+    for (size_t i = 0; i < bc; i++) sv_buf_append(out, "\0\0\0\0", 4);
+    uint8_t *scratch = NULL;
+    sv_status st = SV_OK;
+    for (size_t i = 0; i < bc && st == SV_OK; i++) {
+        size_t size = i + 1 < bc ? (size_t)bs : plain_len % (size_t)bs;
+        const uint8_t *src = plain + i * (size_t)bs;
+        size_t before = out->len;
+        const sv_value *old = i < sv_len(blocks) ? sv_array_at(blocks, i) : NULL;
+        bool copied = false;
+        if (old && old->kind == SV_BYTES) {
+            if (!scratch) scratch = malloc(((size_t)bs < plain_len ? (size_t)bs : plain_len) + 1);
+            const char *why;
+            if (scratch && block_decompress(mode, old->as.bytes, old->len, scratch, size, &why) &&
+                !memcmp(scratch, src, size)) {
+                sv_buf_append(out, old->as.bytes, old->len);
+                copied = true;
+            }
+        }
+        if (!copied && !block_compress(mode, src, size, out))
+            st = sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, SV_ERROR_NO_OFFSET,
+                              "RSCC: could not compress block %zu", i);
+        if (sv_buf_ok(out)) sv_store_u32le(out->data + table + i * 4, (uint32_t)(out->len - before));
+    }
+    free(scratch);
+    sv_buf_append(out, "RSCC", 4);
+    if (st == SV_OK && !sv_buf_ok(out))
+        st = sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, SV_ERROR_NO_OFFSET, "no memory for the output");
+    return st;
+}
