@@ -109,6 +109,14 @@ static int wad_open(const char *path, wad *k)
         cli_input_free(&k->in);
         return report(path, &err);
     }
+    /* The library reads a later version as version 2, as every known reader
+     * does; said here, since the layout might have changed in ways nothing
+     * can check. */
+    sv_kiwad_info info = sv_kiwad_get_info(k->w);
+    if (info.version > 2)
+        cli_error("warning: %s: KIWAD version %u is not one of the known versions 1 and 2; read "
+                  "as version 2",
+                  cli_display_name(path), info.version);
     return 0;
 }
 

@@ -111,9 +111,13 @@ static sv_status read_table(sv_kiwad *w, sv_error *err)
         w->info.flags = d[13];
         pos = 14;
     }
-    if (w->info.version == 0 || w->info.version > 2)
+    /* Every known reader takes "version >= 2" to mean "flags byte
+     * present" and nothing else changes, so a later version is read with
+     * version 2's layout (the caller sees info.version and may warn or
+     * refuse). Version 0 was never written: refused. */
+    if (w->info.version == 0)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, KIWAD_FORMAT, 5,
-                            "version %u (known: 1 and 2)", w->info.version);
+                            "version 0 (known: 1 and 2)");
     /* Every entry takes 21 bytes at least: a count the file cannot hold is
      * refused before anything is allocated for it. */
     if (w->info.count > (n - pos) / KIWAD_ENTRY_FIXED)
