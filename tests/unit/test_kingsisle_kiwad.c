@@ -336,6 +336,26 @@ static void test_hostile_table(void **state)
     ent dir[2] = {{0, 0, 0, 0, 0, "a/b", 0, 0}, {0, 0, 0, 0, 0, "a", 0, 0}};
     n = build(buf, 1, 2, dir, 2);
     assert_int_equal(open_status(buf, n, &err), SV_ERR_REFUSED);
+    /* A member that is another's directory, not next to it in name order
+     * ('.' sorts before '/'), in a sorted table and deeper down. */
+    ent dir2[3] = {{0, 0, 0, 0, 0, "a", 0, 0}, {0, 0, 0, 0, 0, "a.b", 0, 0},
+                   {0, 0, 0, 0, 0, "a/c", 0, 0}};
+    n = build(buf, 1, 3, dir2, 3);
+    assert_int_equal(open_status(buf, n, &err), SV_ERR_REFUSED);
+    assert_non_null(strstr(err.message, "'a' is also its directory"));
+    ent dir3[3] = {{0, 0, 0, 0, 0, "x/y", 0, 0}, {0, 0, 0, 0, 0, "x/y.q", 0, 0},
+                   {0, 0, 0, 0, 0, "x/y/z", 0, 0}};
+    n = build(buf, 1, 3, dir3, 3);
+    assert_int_equal(open_status(buf, n, &err), SV_ERR_REFUSED);
+    assert_non_null(strstr(err.message, "'x/y' is also its directory"));
+    /* names sharing directories, sorted and not: fine */
+    ent tree[4] = {{0, 0, 0, 0, 0, "d/a", 0, 0}, {0, 0, 0, 0, 0, "d/b", 0, 0},
+                   {0, 0, 0, 0, 0, "d/c/e", 0, 0}, {0, 0, 0, 0, 0, "e/f", 0, 0}};
+    n = build(buf, 1, 4, tree, 4);
+    assert_int_equal(open_status(buf, n, &err), SV_OK);
+    ent shuffled[4] = {tree[2], tree[3], tree[0], tree[1]};
+    n = build(buf, 1, 4, shuffled, 4);
+    assert_int_equal(open_status(buf, n, &err), SV_OK);
     ent ov[2] = {{0, 4, 0, 0, 0, "a", 0, 0}, {2, 4, 0, 0, 0, "b", 0, 0}};
     n = build(buf, 1, 2, ov, 2);
     memset(buf + n, 'x', 8);
