@@ -9,6 +9,9 @@
 #include <serval/serval.h>
 
 #include "gen_json.h"
+#if SERVAL_WITH_KINGSISLE
+#include "gen_kiwad.h"
+#endif
 #include "harness.h"
 #include "peers/peers.h"
 #include "workloads.h"
@@ -44,11 +47,14 @@ static void usage(FILE *f)
             "usage: serval-bench [--runs N] [--size-mb N] [--verbose] [workload...]\n"
             "       serval-bench --list\n"
             "       serval-bench [--size-mb N] --save FILE\n"
+            "       serval-bench [--size-mb N] --save-kiwad FILE\n"
             "  --runs N      timed runs per measurement (default 7, at most %d)\n"
             "  --size-mb N   size of generated inputs in MB of 10^6 bytes (default 50)\n"
             "  --verbose     also print every run's time\n"
             "  --list        print the workloads and exit\n"
             "  --save FILE   write the generated JSON document to FILE and exit\n"
+            "  --save-kiwad FILE  write the kiwad workloads' archive (4 x --size-mb MB)\n"
+            "                to FILE and exit\n"
             "  workload      a name from --list, or a group prefix (\"json\" = json.*);\n"
             "                default: all\n",
             BENCH_MAX_RUNS);
@@ -205,10 +211,32 @@ static int save_json(const bench_opts *opts, const char *path)
     return ok ? 0 : 3;
 }
 
+#if SERVAL_WITH_KINGSISLE
+static int save_kiwad(const bench_opts *opts, const char *path)
+{
+    bench_kiwad k;
+    char msg[BENCH_MSG_MAX];
+    if (!bench_gen_kiwad((size_t)(4 * opts->size_mb * 1e6), &k, msg, sizeof msg)) {
+        fprintf(stderr, "serval-bench: %s\n", msg);
+        return 1;
+    }
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(k.archive.data, 1, k.archive.len, f) == k.archive.len;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok)
+        fprintf(stderr, "serval-bench: cannot write %s\n", path);
+    else
+        printf("wrote %s: %zu bytes, %zu members, %zu bytes of content\n", path, k.archive.len,
+               k.count, k.content_len);
+    bench_kiwad_free(&k);
+    return ok ? 0 : 3;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     bench_opts opts = {7, 50.0, false};
-    const char *save_path = NULL;
+    const char *save_path = NULL, *save_kiwad_path = NULL;
     bool list = false;
     const char *names[MAX_WORKLOADS];
     size_t name_count = 0;
@@ -226,6 +254,8 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--save") == 0 && argv[i + 1]) {
             save_path = argv[++i];
+        } else if (strcmp(a, "--save-kiwad") == 0 && argv[i + 1]) {
+            save_kiwad_path = argv[++i];
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             opts.verbose = true;
         } else if (strcmp(a, "--list") == 0) {
@@ -248,6 +278,14 @@ int main(int argc, char **argv)
         return 0;
     }
     if (save_path) return save_json(&opts, save_path);
+    if (save_kiwad_path) {
+#if SERVAL_WITH_KINGSISLE
+        return save_kiwad(&opts, save_kiwad_path);
+#else
+        fprintf(stderr, "serval-bench: built without KingsIsle: no kiwad archive\n");
+        return 2;
+#endif
+    }
 
     bool selected[MAX_WORKLOADS] = {false};
     for (size_t k = 0; k < name_count; k++) {

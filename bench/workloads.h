@@ -34,7 +34,7 @@
 #define BENCH_GROUP_NOESIS(X)
 #endif
 #if SERVAL_WITH_KINGSISLE
-#define BENCH_GROUP_KINGSISLE(X) X(kingsisle)
+#define BENCH_GROUP_KINGSISLE(X) X(kingsisle) X(kiwad)
 #else
 #define BENCH_GROUP_KINGSISLE(X)
 #endif

@@ -263,6 +263,11 @@ void cli_set_output_sync(bool on)
     output_sync = on;
 }
 
+bool cli_output_sync(void)
+{
+    return output_sync;
+}
+
 /* Best effort: makes the rename itself durable. Some file systems refuse
  * fsync on a directory; the data is already safe then. */
 static void sync_dir(const char *tmpl, size_t dir_len)

@@ -60,5 +60,6 @@ sv_status cli_write_output(const char *path, const void *data, size_t len);
  * loss too. Off by default, as with cp, gzip and zstd: the rename alone
  * already keeps a failed or killed run from leaving a half-written file. */
 void cli_set_output_sync(bool on);
+bool cli_output_sync(void);
 
 #endif

@@ -1,5 +1,37 @@
 # bash completion for serval(1). Installed as
 # share/bash-completion/completions/serval.
+# serval kingsisle wad ACTION ...: each action takes only its own options
+# (serval refuses another action's), and their values: a directory after
+# extract's -o and pack's DIR, versions and levels from their ranges.
+_serval_kingsisle_wad() {
+    local limits="--max-depth --max-alloc --max-string --max-decompressed --max-input"
+    local opts="--help --schema $limits"
+    case $prev in
+        --max-depth | --max-alloc | --max-string | --max-decompressed | --max-input | --max-total) return ;;
+        --version) COMPREPLY=($(compgen -W "1 2" -- "$cur")); return ;;
+        --flags) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return ;;
+        --level) COMPREPLY=($(compgen -W "1 2 3 4 5 6 7 8 9" -- "$cur")); return ;;
+        --schema | --like) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o | --output)
+            if [ "$1" = extract ]; then COMPREPLY=($(compgen -d -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+            return ;;
+    esac
+    case $1 in
+        list) opts="$opts --verify" ;;
+        cat) opts="$opts --no-verify" ;;
+        extract) opts="$opts -o --output --no-verify --max-total --decode --sync -f --force" ;;
+        pack) opts="$opts -o --output --version --flags --level --like --sync -f --force" ;;
+        *) return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    elif [ "$1" = pack ]; then
+        COMPREPLY=($(compgen -d -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+
 _serval() {
     local cur prev cmd i
     COMPREPLY=()
@@ -18,10 +50,15 @@ _serval() {
     # Only the formats that read or write: o3de (load/store) is not one of
     # --from/--to's.
     formats=$(serval formats 2>/dev/null | awk '/^[a-z]/ && $2 ~ /^(read|write)/ {print $1}')
+    # serval kingsisle wad ACTION: the action's own options and values.
+    if [ "$cmd" = kingsisle ] && [ "${COMP_WORDS[i + 1]}" = wad ] && [ "$COMP_CWORD" -gt $((i + 2)) ]; then
+        _serval_kingsisle_wad "${COMP_WORDS[i + 2]}"
+        return
+    fi
     case $prev in
         --from | --to) COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --output-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        -j | --jobs | -T | --threads | -O | --option | --max-depth | --max-alloc | --max-string | --max-decompressed | --type) return ;;
+        -j | --jobs | -T | --threads | -O | --option | --max-depth | --max-alloc | --max-string | --max-decompressed | --max-input | --max-total | --type) return ;;
         -o | --output | --schema | --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [ -z "$cmd" ]; then
@@ -48,9 +85,7 @@ _serval() {
             [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "hash types wad" -- "$cur")); return; }
             [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = wad ] &&
                 { COMPREPLY=($(compgen -W "list cat extract pack" -- "$cur")); return; }
-            opts="$opts --properties"
-            [ "${COMP_WORDS[i + 1]}" = wad ] &&
-                opts="$opts -o --output --verify --no-verify --max-total --decode --schema --version --flags --level --like --sync --max-decompressed --max-alloc" ;;
+            opts="$opts --properties" ;;
         o3de)
             [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults" -- "$cur")); return; }
             opts="$opts --type --clear-containers --keep-defaults --report --report-all --no-imports --allow-partial --max-depth --max-alloc --max-string --max-decompressed" ;;

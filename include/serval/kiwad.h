@@ -7,7 +7,9 @@
  * stored raw or as one zlib stream. Everything is little-endian.
  *
  * sv_kiwad_open reads the table from memory and checks all of it before it
- * returns: the count against the file size (before allocating), every name
+ * returns (a version above 2 is read as version 2, which every known reader
+ * does; info.version says which it was): the count against the file size
+ * (before allocating), every name
  * (relative, '/'-separated, UTF-8, no '.', '..' or empty component, no
  * backslash, no NUL, no duplicate, no name that is also a directory of
  * another), every data range against the file size, and that no two

@@ -123,5 +123,46 @@ for c in $commands; do
     done
 done
 
+# ---- kingsisle wad: its actions and each action's options ----------------------
+# The actions are the words after "serval kingsisle wad" in its usage lines;
+# an option's actions are the words before ':' in its help line ("cat,
+# extract: ...", "extract: ...; pack: ..."). Bash must offer each action
+# after "kingsisle wad" and each option after "kingsisle wad ACTION -", and
+# no option of another action; zsh's action list must have each action, and
+# its branch for the action (in _serval_kingsisle_wad) each option.
+wad_help=$(serval kingsisle wad --help) || { echo "serval kingsisle wad --help failed"; exit 1; }
+wad_actions=$(sed -n 's/^\(usage:\)\{0,1\} *serval kingsisle wad \([a-z]*\).*/\2/p' <<<"$wad_help" | sort -u)
+bash_wad=$(bash_offers kingsisle wad "")
+zsh_wad=$(sed -n "s/^[ \t]*_values 'action' \(.*\)\$/\1/p" "$ZSH_COMP" | tr ' ' '\n')
+zsh_branch() { # the text of ACTION's branch in _serval_kingsisle_wad, to its ;;
+    awk -v a="$1" '/^_serval_kingsisle_wad\(\)/ { f = 1 } f && $0 ~ "^[ \t]*" a "\\)" { on = 1 }
+                   on { print } on && /;;[ \t]*$/ { exit }' "$ZSH_COMP"
+}
+# "  -o, --output PATH   extract: the directory; pack: the archive" -> "-o --output<TAB>extract pack"
+wad_options=$(awk '/^Options:/ { on = 1; next } on && /^  -/ {
+        names = ""; rest = $0; sub(/^  /, "", rest)
+        while (match(rest, /^-[-a-z]+/)) { names = names " " substr(rest, 1, RLENGTH); rest = substr(rest, RLENGTH + 1)
+            sub(/^(,| [A-Z]+)*,? */, "", rest) }
+        acts = ""; n = split(rest, parts, "; ")
+        for (k = 1; k <= n; k++) if (match(parts[k], /^[a-z, ]+:/)) acts = acts " " substr(parts[k], 1, RLENGTH - 1)
+        gsub(/,/, "", acts); if (acts != "") print substr(names, 2) "\t" substr(acts, 2) }' <<<"$wad_help")
+[ -n "$wad_actions" ] && [ -n "$wad_options" ] || { echo "not ok - kingsisle wad --help lists no actions or options"; exit 1; }
+for s in $wad_actions; do
+    check "bash completes kingsisle wad $s" in_list "$s" "$bash_wad"
+    check "zsh completes kingsisle wad $s" in_list "$s" "$zsh_wad"
+    bash_opts=$(bash_offers kingsisle wad "$s" -)
+    branch=$(zsh_branch "$s")
+    while IFS=$'\t' read -r names acts; do
+        for o in $names; do
+            if in_list "$s" "$(tr ' ' '\n' <<<"$acts")"; then
+                check "bash completes kingsisle wad $s $o" in_list "$o" "$bash_opts"
+                check "zsh completes kingsisle wad $s $o" grep -qE -- "(\\{|'|,)$o[=+[]" <<<"$branch"
+            else
+                check "bash does not offer kingsisle wad $s $o (another action's)" eval '! in_list "$o" "$bash_opts"'
+            fi
+        done
+    done <<<"$wad_options"
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

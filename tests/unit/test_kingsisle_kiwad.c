@@ -168,6 +168,42 @@ static void test_write_v2_flags(void **state)
     sv_buf_free(&out);
 }
 
+/* A version above 2 is read with version 2's layout (spec: every reader
+ * takes "version >= 2" as "flags byte present"): v1_expected with version
+ * 3, a flags byte 0x01 after the count and both data offsets one further. */
+static void test_read_v3_as_v2(void **state)
+{
+    (void)state;
+    uint8_t v3[sizeof v1_expected + 1];
+    memcpy(v3, v1_expected, 13);
+    v3[5] = 3;
+    v3[13] = 1;
+    memcpy(v3 + 14, v1_expected + 13, sizeof v1_expected - 13);
+    put32(v3 + 14, 68);      /* a.mp3: first entry's offset */
+    put32(v3 + 14 + 27, 70); /* e.txt */
+    sv_kiwad *w;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_kiwad_open(v3, sizeof v3, NULL, &w, &err), SV_OK);
+    sv_kiwad_info info = sv_kiwad_get_info(w);
+    assert_int_equal(info.version, 3);
+    assert_int_equal(info.flags, 1);
+    assert_int_equal(info.table_end, 68);
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    assert_int_equal(sv_kiwad_read(w, 0, NULL, true, &b, &err), SV_OK);
+    assert_int_equal(b.len, 2);
+    assert_memory_equal(b.data, "hi", 2);
+    /* repacked unchanged: the same bytes, version 3 kept */
+    sv_kiwad_change keep[2] = {{true, NULL, 0}, {true, NULL, 0}};
+    b.len = 0;
+    assert_int_equal(sv_kiwad_repack(w, keep, NULL, 0, 9, &b, &err), SV_OK);
+    assert_int_equal(b.len, sizeof v3);
+    assert_memory_equal(b.data, v3, sizeof v3);
+    sv_buf_free(&b);
+    sv_kiwad_close(w);
+}
+
 /* ---- repack ------------------------------------------------------------------ */
 
 static void test_repack_keep_and_change(void **state)
@@ -218,9 +254,13 @@ static void test_hostile_header(void **state)
     /* version 2 without its flags byte */
     assert_int_equal(open_status((const uint8_t *)"KIWAD\2\0\0\0\0\0\0\0", 13, &err),
                      SV_ERR_TRUNCATED);
-    /* version 3 */
-    assert_int_equal(open_status((const uint8_t *)"KIWAD\3\0\0\0\0\0\0\0\0", 14, &err),
+    /* version 0: never written, refused */
+    assert_int_equal(open_status((const uint8_t *)"KIWAD\0\0\0\0\0\0\0\0", 13, &err),
                      SV_ERR_UNSUPPORTED);
+    assert_int_equal(err.byte_offset, 5);
+    /* version 3 without its flags byte: read as version 2, so truncated */
+    assert_int_equal(open_status((const uint8_t *)"KIWAD\3\0\0\0\0\0\0\0", 13, &err),
+                     SV_ERR_TRUNCATED);
     /* a count of 0xFFFFFFFF in a 13-byte file: refused before allocating */
     assert_int_equal(open_status((const uint8_t *)"KIWAD\1\0\0\0\xFF\xFF\xFF\xFF", 13, &err),
                      SV_ERR_TRUNCATED);
@@ -296,6 +336,26 @@ static void test_hostile_table(void **state)
     ent dir[2] = {{0, 0, 0, 0, 0, "a/b", 0, 0}, {0, 0, 0, 0, 0, "a", 0, 0}};
     n = build(buf, 1, 2, dir, 2);
     assert_int_equal(open_status(buf, n, &err), SV_ERR_REFUSED);
+    /* A member that is another's directory, not next to it in name order
+     * ('.' sorts before '/'), in a sorted table and deeper down. */
+    ent dir2[3] = {{0, 0, 0, 0, 0, "a", 0, 0}, {0, 0, 0, 0, 0, "a.b", 0, 0},
+                   {0, 0, 0, 0, 0, "a/c", 0, 0}};
+    n = build(buf, 1, 3, dir2, 3);
+    assert_int_equal(open_status(buf, n, &err), SV_ERR_REFUSED);
+    assert_non_null(strstr(err.message, "'a' is also its directory"));
+    ent dir3[3] = {{0, 0, 0, 0, 0, "x/y", 0, 0}, {0, 0, 0, 0, 0, "x/y.q", 0, 0},
+                   {0, 0, 0, 0, 0, "x/y/z", 0, 0}};
+    n = build(buf, 1, 3, dir3, 3);
+    assert_int_equal(open_status(buf, n, &err), SV_ERR_REFUSED);
+    assert_non_null(strstr(err.message, "'x/y' is also its directory"));
+    /* names sharing directories, sorted and not: fine */
+    ent tree[4] = {{0, 0, 0, 0, 0, "d/a", 0, 0}, {0, 0, 0, 0, 0, "d/b", 0, 0},
+                   {0, 0, 0, 0, 0, "d/c/e", 0, 0}, {0, 0, 0, 0, 0, "e/f", 0, 0}};
+    n = build(buf, 1, 4, tree, 4);
+    assert_int_equal(open_status(buf, n, &err), SV_OK);
+    ent shuffled[4] = {tree[2], tree[3], tree[0], tree[1]};
+    n = build(buf, 1, 4, shuffled, 4);
+    assert_int_equal(open_status(buf, n, &err), SV_OK);
     ent ov[2] = {{0, 4, 0, 0, 0, "a", 0, 0}, {2, 4, 0, 0, 0, "b", 0, 0}};
     n = build(buf, 1, 2, ov, 2);
     memset(buf + n, 'x', 8);
@@ -504,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_write_v1_layout),
         cmocka_unit_test(test_read_v1),
         cmocka_unit_test(test_write_v2_flags),
+        cmocka_unit_test(test_read_v3_as_v2),
         cmocka_unit_test(test_repack_keep_and_change),
         cmocka_unit_test(test_hostile_header),
         cmocka_unit_test(test_hostile_names),

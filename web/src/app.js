@@ -163,7 +163,7 @@
     const t0 = performance.now();
     const r = await busy(() => call('open', { file }));
     if (!r) return;
-    showMembers(file.name, r.members, r.member);
+    showMembers(file.name, r.members, r.member, r.archive);
     await shown(r, t0);
   }
 
@@ -175,6 +175,12 @@
     state.fromBytes = true;
     fillFormats(r.candidates);
     showCandidates(r.candidates, r.format);
+    if (!r.format && r.members && r.member === undefined) {
+      clearTree();
+      enableTools(false);
+      status(`${r.name}, ${sizeText(r.size)}: choose a member to open`);
+      return;
+    }
     if (!r.format) {
       clearTree();
       enableTools(false);
@@ -186,16 +192,23 @@
     loaded(t0, `${r.name}, ${sizeText(r.size)}, read as ${r.format}`);
   }
 
-  // A .resonitepackage: a button per member; the one shown is disabled.
-  function showMembers(pkgName, members, current) {
+  // A .resonitepackage or a KIWAD .wad: a button per member; the one shown
+  // is disabled. A .wad whose version is above the known 1 and 2 is read as
+  // version 2, and the line says so.
+  function showMembers(pkgName, members, current, archive) {
     const box = $('members');
     box.textContent = '';
     box.hidden = !members;
+    state.archiveName = members ? pkgName : null;
     if (!members) return;
-    box.appendChild(span('', `${pkgName} is a package of ${members.length} member${members.length === 1 ? '' : 's'}; open:`));
+    const count = `${members.length} member${members.length === 1 ? '' : 's'}`;
+    const wad = archive && archive.kind === 'kiwad';
+    const what = !wad ? `a package of ${count}`
+      : `a KIWAD archive (version ${archive.version}${archive.version > 2 ? ', not one of the known 1 and 2: read as version 2' : ''}) of ${count}`;
+    box.appendChild(span('', `${pkgName} is ${what}; open:`));
     members.forEach((m, i) => {
       const b = document.createElement('button');
-      b.textContent = `${m.name} (${sizeText(m.size)}${m.tree ? ', data tree' : ''})`;
+      b.textContent = `${m.name} (${sizeText(m.size)}${m.tree ? ', data tree' : ''}${m.unpatched ? ', unpatched: not downloaded' : ''})`;
       b.dataset.member = String(i);
       b.disabled = i === current;
       b.onclick = () => openMember(pkgName, i);
@@ -208,7 +221,7 @@
     const t0 = performance.now();
     const r = await busy(() => call('openMember', { index }));
     if (!r) return;
-    showMembers(pkgName, r.members, r.member);
+    showMembers(pkgName, r.members, r.member, r.archive);
     await shown(r, t0);
   }
 
@@ -617,6 +630,9 @@
     format: () => state.format,
     message: () => ($('message').hidden ? '' : $('message').textContent),
     download: () => encodeShown(),
+    // An archive's members as their buttons say them; opening member index.
+    members: () => ($('members').hidden ? null : [...$('members').querySelectorAll('button')].map((b) => b.textContent)),
+    openMember: (index) => openMember(state.archiveName, index),
   };
 
   const libraryReady = call('init').then((r) => {

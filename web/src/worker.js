@@ -10,7 +10,9 @@ let wasm = null;
 let formats = [];
 let bytes = null; // the opened file, kept to decode it again as another format
 let tree = null;
-let pkg = null; // an opened .resonitepackage: {data, members}
+// An opened archive, a .resonitepackage or a KIWAD .wad:
+// {data, members, read(data, index) -> member bytes, archive}
+let pkg = null;
 let edited = false; // the tree differs from the bytes it was read from
 // The KingsIsle type list files in use, in load order ({name, data}); the
 // library keeps them merged (svw_types_load), this copy lets a failed
@@ -119,6 +121,47 @@ function packageMembers(data) {
 function packageMember(data, index) {
   withBytes(data, (p, n) => callOk(wasm._svw_package_read(p, n, index)));
   return takeOutput();
+}
+
+// A KIWAD archive (.wad) as {archive: {kind, version, flags}, members}, or
+// null when data is not one. An archive whose table the library refuses
+// (a bad name, a range past the end) is an error, not some other format:
+// nothing else starts with "KIWAD".
+function wadMembers(data) {
+  if (!wasm._svw_wad_list || data.length < 5 || new TextDecoder().decode(data.subarray(0, 5)) !== 'KIWAD') return null;
+  withBytes(data, (p, n) => callOk(wasm._svw_wad_list(p, n)));
+  const r = JSON.parse(new TextDecoder().decode(takeOutput()));
+  return {
+    archive: { kind: 'kiwad', version: r.version, flags: r.flags },
+    members: r.members.map((m) => ({ name: m.name, size: m.size, tree: false, unpatched: m.unpatched })),
+  };
+}
+
+function wadMember(data, index) {
+  withBytes(data, (p, n) => callOk(wasm._svw_wad_read(p, n, index)));
+  return takeOutput();
+}
+
+// The first ObjectProperty member of a .wad (BINd or an XML object file,
+// as detection tells), among the first few members and within a bounded
+// amount of reading, so a big archive opens at once; -1 when none is found
+// there (a click opens any member).
+const WAD_SCAN_MEMBERS = 32;
+const WAD_SCAN_BYTES = 64 << 20;
+function firstObjectMember(data, members) {
+  let budget = WAD_SCAN_BYTES;
+  for (let i = 0; i < members.length && i < WAD_SCAN_MEMBERS; i++) {
+    const m = members[i];
+    if (m.unpatched || m.size > budget) continue;
+    budget -= m.size;
+    try {
+      const c = detect(wadMember(data, i), m.name);
+      if (c[0] && KINGSISLE.has(c[0].name)) return i;
+    } catch (e) {
+      // A member that does not read (a CRC mismatch) is reported when opened.
+    }
+  }
+  return -1;
 }
 
 // The tree is replaced only once the new one is whole: a file that fails
@@ -317,24 +360,28 @@ const ops = {
     progress('reading the file', 0);
     const data = new Uint8Array(await file.arrayBuffer());
     const members = format ? null : packageMembers(data);
-    if (members) {
-      // A package: its first data tree is shown, the others are a click away.
-      pkg = { data, members };
-      const first = members.findIndex((m) => m.tree);
+    const wad = format || members ? null : wadMembers(data);
+    if (members || wad) {
+      // An archive: its first data tree (a .wad: ObjectProperty member) is
+      // shown, the others are a click away.
+      const archive = wad ? wad.archive : { kind: 'resonitepackage' };
+      const list = wad ? wad.members : members;
+      const first = wad ? firstObjectMember(data, list) : list.findIndex((m) => m.tree);
+      pkg = { data, members: list, read: wad ? wadMember : packageMember, archive };
       if (first < 0) {
         bytes = null;
         tree = null;
-        return { name: file.name, size: data.length, candidates: [], format: null, members };
+        return { name: file.name, size: data.length, candidates: [], format: null, members: list, archive };
       }
-      return { ...openBytes(packageMember(data, first), members[first].name), members, member: first };
+      return { ...openBytes(pkg.read(data, first), list[first].name), members: list, member: first, archive };
     }
     pkg = null;
     return openBytes(data, file.name, format);
   },
   async openMember({ index }) {
-    if (!pkg || !pkg.members[index]) throw new Error('no such package member');
+    if (!pkg || !pkg.members[index]) throw new Error('no such archive member');
     const m = pkg.members[index];
-    return { ...openBytes(packageMember(pkg.data, index), m.name), members: pkg.members, member: index };
+    return { ...openBytes(pkg.read(pkg.data, index), m.name), members: pkg.members, member: index, archive: pkg.archive };
   },
   async reopen({ format }) {
     progress(`decoding as ${format}`, 0);

@@ -12,11 +12,17 @@
 //
 // A vector that needs a reader option the page has no control for is
 // listed as skipped with that option, not dropped.
+//
+// KIWAD archives (tests/vectors/kiwad/, the samples' kiwad/) are not read
+// as one format: the page lists their members, which must be the command's
+// list (or the archive refused with the command's reason), and every member
+// is opened from the list.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, SAMPLES, TMP, launch, openViewer } from './helpers.mjs';
+import { CLI, ROOT, SAMPLES, TMP, launch, openViewer } from './helpers.mjs';
 
 const V = path.join(ROOT, 'tests/vectors');
 
@@ -220,4 +226,88 @@ test('every vector and sample, opened in the page and downloaded untouched, is t
   assert.deepEqual(page.errors, [], 'no script error in the page');
   assert.deepEqual(failures, [], `${failures.length} of ${run.length} files do not come back byte for byte`);
   assert.ok(run.length > 1000, `${run.length} files run`);
+});
+
+// Every .wad of tests/vectors/kiwad/ and of the samples (subfolders too).
+function wadFiles() {
+  const out = [];
+  const walk = (dir, label) => {
+    if (!fs.existsSync(dir)) return;
+    for (const n of fs.readdirSync(dir).sort()) {
+      const p = path.join(dir, n);
+      if (fs.statSync(p).isDirectory()) walk(p, `${label}/${n}`);
+      else if (n.endsWith('.wad')) out.push({ label: `${label}/${n}`, file: p });
+    }
+  };
+  walk(path.join(V, 'kiwad'), 'kiwad');
+  walk(path.join(SAMPLES, 'kiwad'), 'samples/kiwad');
+  return out;
+}
+
+// What the command says after "serval: FILE: ".
+const reasonOf = (run) => run.stderr.toString('utf8').trim().split('\n').pop().replace(/^serval: [^:]*: /, '');
+
+test('every .wad vector and sample: the members the command lists; each ObjectProperty member downloads as serval writes the bytes wad cat gives', { timeout: 600000 }, async (t) => {
+  const formats = await page.locator('#format-select option').evaluateAll((els) => els.map((e) => e.value));
+  if (!formats.includes('kingsisle')) return t.skip('the page was built without kingsisle (scripts/install-web-deps.sh builds its libraries)');
+  if (!fs.existsSync(path.join(SAMPLES, 'kiwad'))) t.diagnostic(`no ${SAMPLES}/kiwad: the real archives are skipped`);
+  await page.evaluate(async () => {
+    if (window.conformanceTypes) await window.servalViewer.steps.removeTypes();
+    window.conformanceTypes = undefined;
+  });
+  const failures = [];
+  const inexact = [];
+  let archives = 0;
+  let listed = 0;
+  let compared = 0;
+  for (const { label, file } of wadFiles()) {
+    archives++;
+    const list = spawnSync(CLI, ['kingsisle', 'wad', 'list', file]);
+    const r = await page.evaluate(async ({ b64, name }) => {
+      const s = window.servalViewer.steps;
+      await s.open(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
+      return { message: s.message(), members: s.members() };
+    }, { b64: fs.readFileSync(file).toString('base64'), name: path.basename(file) });
+    if (list.status !== 0) {
+      if (r.message !== reasonOf(list)) failures.push(`${label}: the command refuses it (${reasonOf(list)}); the page says '${r.message}'`);
+      continue;
+    }
+    const names = list.stdout.toString('utf8').split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    const shown = (r.members || []).map((b) => b.replace(/ \([^()]*\)$/, ''));
+    if (r.message || JSON.stringify(shown) !== JSON.stringify(names)) {
+      failures.push(`${label}: the page lists [${shown.join(', ')}] (${r.message}), the command [${names.join(', ')}]`);
+      continue;
+    }
+    for (let i = 0; i < names.length; i++) {
+      listed++;
+      const m = await page.evaluate(async (index) => {
+        const s = window.servalViewer.steps;
+        await s.openMember(index);
+        const message = s.message();
+        const format = s.format();
+        if (message || !['kingsisle', 'kingsisle-xml'].includes(format)) return { message, format };
+        const out = await s.download();
+        return { format, b64: out ? btoa(Array.from(out, (b) => String.fromCharCode(b)).join('')) : null, message: s.message() };
+      }, i);
+      const cat = spawnSync(CLI, ['kingsisle', 'wad', 'cat', file, names[i]], { maxBuffer: 1 << 30 });
+      if (cat.status !== 0) {
+        if (m.message !== reasonOf(cat)) failures.push(`${label} ${names[i]}: wad cat refuses it (${reasonOf(cat)}); the page says '${m.message}'`);
+        continue;
+      }
+      if (m.message) failures.push(`${label} ${names[i]}: ${m.message}`);
+      if (!m.b64) continue;
+      compared++;
+      // The page writes what the command writes from the same bytes: the
+      // member itself, unless the command's own round trip differs (then
+      // said below, as the command's, not the page's).
+      const conv = spawnSync(CLI, ['conv', '--from', m.format, '--to', m.format, '-o', '-', '-'], { input: cat.stdout, maxBuffer: 1 << 30 });
+      if (!conv.stdout.equals(cat.stdout)) inexact.push(`${label} ${names[i]} (${m.format})`);
+      if (!Buffer.from(m.b64, 'base64').equals(conv.stdout)) failures.push(`${label} ${names[i]}: the download (${m.format}) is not what serval conv writes from the bytes wad cat gives`);
+    }
+  }
+  t.diagnostic(`${archives} archives, ${listed} members opened, ${compared} ObjectProperty members downloaded`);
+  for (const x of inexact) t.diagnostic(`not byte for byte through serval conv either: ${x}`);
+  assert.deepEqual(page.errors, [], 'no script error in the page');
+  assert.deepEqual(failures, []);
+  assert.ok(compared >= 1 || !fs.existsSync(path.join(SAMPLES, 'kiwad')), 'the BINd member of the samples was downloaded');
 });

@@ -356,6 +356,131 @@ describe('KingsIsle files with a type list', () => {
   });
 });
 
+describe('a KIWAD .wad', () => {
+  const BIND = path.join(ROOT, 'examples/tiny.bind');
+  const XML = path.join(ROOT, 'tests/vectors/kingsisle/tiny.xml');
+  const TYPES = path.join(ROOT, 'examples/kingsisle-types.json');
+  const inputAt = (pointer) => page.locator(`#tree input.edit[data-pointer="${pointer}"]`);
+  const buttons = () => page.locator('#members button').evaluateAll((els) => els.map((e) => ({ text: e.textContent, disabled: e.disabled })));
+  let wad;
+  let skip = null;
+
+  // An archive the command packs: a text file first (not ObjectProperty, so
+  // the page passes over it), a BINd file, an XML object file and a stored
+  // .mp3, in the table in that (name) order.
+  before(async () => {
+    if (!(await pageFormats()).includes('kingsisle')) {
+      skip = 'the page was built without kingsisle (scripts/install-web-deps.sh builds its libraries)';
+      return;
+    }
+    const dir = path.join(TMP, 'wad-src');
+    fs.mkdirSync(path.join(dir, 'obj'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'sound'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'a-readme.txt'), 'not an object\n');
+    fs.copyFileSync(BIND, path.join(dir, 'obj/tiny.bind'));
+    fs.copyFileSync(XML, path.join(dir, 'obj/tiny.xml'));
+    fs.writeFileSync(path.join(dir, 'sound/click.mp3'), 'ID3 demo');
+    wad = path.join(TMP, 'demo.wad');
+    cli(['kingsisle', 'wad', 'pack', dir, '-o', wad]);
+  });
+
+  async function changeTypes(files) {
+    const before = await page.evaluate(() => window.servalViewer.typeChanges);
+    if (files) await page.setInputFiles('#types-input', files);
+    else await page.click('#types-remove');
+    await waitFor(page, (n) => window.servalViewer.typeChanges > n, before, 60000);
+    return (await page.isVisible('#message')) ? await page.textContent('#message') : '';
+  }
+
+  async function clickMember(name) {
+    const before = await page.evaluate(() => window.servalViewer.loads);
+    await page.locator('#members button', { hasText: name + ' (' }).click();
+    await waitFor(page, (n) => window.servalViewer.loads > n || !document.getElementById('message').hidden, before);
+  }
+
+  test('lists its members as the command does and opens the first ObjectProperty member; untouched, the bytes wad cat gives', async (t) => {
+    if (skip) return t.skip(skip);
+    const r = await openFile(page, wad);
+    assert.equal(r.message, '', `opened without error: ${r.message}`);
+    const names = cli(['kingsisle', 'wad', 'list', wad]).toString('utf8').trim().split('\n').map((l) => l.split('\t')[0]);
+    assert.deepEqual(names, ['a-readme.txt', 'obj/tiny.bind', 'obj/tiny.xml', 'sound/click.mp3']);
+    assert.match(await page.textContent('#members > span'), /^demo\.wad is a KIWAD archive \(version 2\) of 4 members; open:$/);
+    const b = await buttons();
+    assert.deepEqual(b.map((x) => x.text.replace(/ \(.*$/, '')), names, 'a button per member, in table order');
+    assert.deepEqual(b.map((x) => x.disabled), [false, true, false, false], 'the BINd member is shown');
+    assert.equal(await page.inputValue('#format-select'), 'kingsisle');
+    assert.deepEqual(await download(page), cli(['kingsisle', 'wad', 'cat', wad, 'obj/tiny.bind']));
+  });
+
+  test('its ObjectProperty members open with the type list loaded, as the command reads them', async (t) => {
+    if (skip) return t.skip(skip);
+    assert.equal(await changeTypes(TYPES), '');
+    const bind = JSON.parse(cli(['dump', '--compact', '--schema', TYPES, BIND]).toString('utf8'));
+    assert.equal(bind.$class, 'class Tiny');
+    assert.equal(await page.locator('#tree .row[data-pointer=""] .type').textContent(), bind.$class);
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(bind.m_id.$u32));
+
+    await clickMember('obj/tiny.xml');
+    assert.equal(await page.isVisible('#message'), false);
+    assert.equal(await page.inputValue('#format-select'), 'kingsisle-xml');
+    assert.deepEqual((await buttons()).map((x) => x.disabled), [false, false, true, false]);
+    const xml = JSON.parse(cli(['dump', '--compact', '--schema', TYPES, XML]).toString('utf8'));
+    assert.equal(await inputAt('/m_id/$u32').getAttribute('data-type'), 'u32', 'typed, not text');
+    assert.equal(await inputAt('/m_id/$u32').inputValue(), String(xml.m_id.$u32));
+    assert.deepEqual(await download(page), fs.readFileSync(XML));
+    const id = inputAt('/m_id/$u32');
+    await id.evaluate((el) => { el.dataset.testTarget = '1'; });
+    const literal = String(xml.m_id.$u32 + 3);
+    await editTarget(literal, 'u32');
+    assert.deepEqual(await download(page), cliEdit(XML, 'kingsisle-xml', '/m_id/$u32', literal, ['--schema', TYPES]));
+    assert.equal(await changeTypes(null), '');
+  });
+
+  test('a member that is no ObjectProperty file opens as its format or asks for one', async (t) => {
+    if (skip) return t.skip(skip);
+    await page.locator('#members button', { hasText: 'sound/click.mp3 (' }).click();
+    await waitFor(page, () => /click\.mp3/.test(document.getElementById('status').textContent));
+    assert.equal(await page.isVisible('#message'), false);
+    assert.deepEqual((await buttons()).map((x) => x.disabled), [false, false, false, true]);
+  });
+
+  test('a version above 2 is read as version 2, and the page says so', async (t) => {
+    if (skip) return t.skip(skip);
+    // Version 2's layout with the version field 3 (the header's bytes 5..8).
+    const v3 = Buffer.from(fs.readFileSync(wad));
+    assert.equal(v3.readUInt32LE(5), 2);
+    v3.writeUInt32LE(3, 5);
+    const file = path.join(TMP, 'demo-v3.wad');
+    fs.writeFileSync(file, v3);
+    const run = spawnSync(CLI, ['kingsisle', 'wad', 'list', file]);
+    assert.equal(run.status, 0);
+    assert.match(run.stderr.toString('utf8'), /warning: .*KIWAD version 3 .*read as version 2/);
+    const r = await openFile(page, file);
+    assert.equal(r.message, '');
+    assert.match(await page.textContent('#members > span'),
+      /^demo-v3\.wad is a KIWAD archive \(version 3, not one of the known 1 and 2: read as version 2\) of 4 members; open:$/);
+    assert.deepEqual(await download(page), fs.readFileSync(BIND));
+  });
+
+  test('an archive the library refuses shows the reason the command gives; the file shown stays', async (t) => {
+    if (skip) return t.skip(skip);
+    await openFile(page, wad);
+    const rows = await page.locator('#tree .row').count();
+    // The first entry's data offset (bytes 14..17) far past the end.
+    const bad = Buffer.from(fs.readFileSync(wad));
+    bad.writeUInt32LE(9999999, 14);
+    const file = path.join(TMP, 'bad.wad');
+    fs.writeFileSync(file, bad);
+    const run = spawnSync(CLI, ['kingsisle', 'wad', 'list', file]);
+    assert.equal(run.status, 1);
+    const reason = run.stderr.toString('utf8').trim().replace(/^serval: [^:]*: /, '');
+    assert.match(reason, /^kiwad: .*byte 14.*'a-readme\.txt'.*past the end/);
+    const r = await openFile(page, file);
+    assert.equal(r.message, reason);
+    assert.equal(await page.locator('#tree .row').count(), rows);
+  });
+});
+
 describe('the Godot save', () => {
   before(async () => {
     await openFile(page, GODOT_SAVE);

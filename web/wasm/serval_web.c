@@ -393,3 +393,63 @@ EMSCRIPTEN_KEEPALIVE int svw_package_read(const uint8_t *data, size_t len, size_
     return rc;
 }
 #endif
+
+#if SERVAL_WITH_KINGSISLE
+/* The members of a KIWAD archive (.wad) as JSON:
+ * {"version", "flags" (-1: none), "members": [{"name", "size", "stored",
+ * "zlib": bool, "unpatched": bool}]} in table order. The library checks the
+ * whole table first (names, ranges, overlaps), so a list is only ever of an
+ * archive that can be read; otherwise svw_error has its reason. */
+EMSCRIPTEN_KEEPALIVE int svw_wad_list(const uint8_t *data, size_t len)
+{
+    sv_kiwad *w = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_kiwad_open(data, len, NULL, &w, &err) != SV_OK) {
+        set_error("kiwad", &err);
+        return 1;
+    }
+    sv_kiwad_info info = sv_kiwad_get_info(w);
+    char head[96];
+    snprintf(head, sizeof head, "{\"version\":%u,\"flags\":%d,\"members\":[", info.version,
+             info.flags);
+    out_reset();
+    bool ok = out_str(head);
+    sv_kiwad_member m;
+    for (size_t i = 0; ok && sv_kiwad_member_at(w, i, &m); i++) {
+        char tail[128];
+        snprintf(tail, sizeof tail, ",\"size\":%u,\"stored\":%u,\"zlib\":%s,\"unpatched\":%s}",
+                 m.size, m.stored_len, m.compressed ? "true" : "false",
+                 m.unpatched ? "true" : "false");
+        /* Names are checked UTF-8 without NUL, as out_json_string needs. */
+        ok = out_str(i ? ",{\"name\":" : "{\"name\":") && out_json_string(m.name) && out_str(tail);
+    }
+    ok = ok && out_str("]}");
+    sv_kiwad_close(w);
+    if (!ok) snprintf(g_error, sizeof g_error, "out of memory");
+    return ok ? 0 : 1;
+}
+
+/* The content of member i of the archive in data, in the output buffer: its
+ * CRC checked, inflated to exactly its declared size under the default
+ * limits. An unpatched member (not downloaded: all zero) has none and is
+ * refused with the library's reason. */
+EMSCRIPTEN_KEEPALIVE int svw_wad_read(const uint8_t *data, size_t len, size_t i)
+{
+    sv_kiwad *w = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_kiwad_open(data, len, NULL, &w, &err) != SV_OK) {
+        set_error("kiwad", &err);
+        return 1;
+    }
+    out_reset();
+    int rc = 0;
+    if (sv_kiwad_read(w, i, NULL, true, &g_out, &err) != SV_OK) {
+        set_error("kiwad", &err);
+        rc = 1;
+    }
+    sv_kiwad_close(w);
+    return rc;
+}
+#endif

@@ -81,6 +81,18 @@ static int by_offset_cmp(const void *a, const void *b)
     return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
+/* KingsIsle's writers sort the table by name and lay the data out in table
+ * order, so both sorts below usually find their keys in order already: one
+ * pass checks that before qsort is asked to do n log n comparisons. */
+static void sort_keys(sort_key *k, size_t n, int (*cmp)(const void *, const void *))
+{
+    for (size_t i = 1; i < n; i++)
+        if (cmp(&k[i - 1], &k[i]) > 0) {
+            qsort(k, n, sizeof *k, cmp);
+            return;
+        }
+}
+
 static bool all_zero(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -111,9 +123,13 @@ static sv_status read_table(sv_kiwad *w, sv_error *err)
         w->info.flags = d[13];
         pos = 14;
     }
-    if (w->info.version == 0 || w->info.version > 2)
+    /* Every known reader takes "version >= 2" to mean "flags byte
+     * present" and nothing else changes, so a later version is read with
+     * version 2's layout (the caller sees info.version and may warn or
+     * refuse). Version 0 was never written: refused. */
+    if (w->info.version == 0)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, KIWAD_FORMAT, 5,
-                            "version %u (known: 1 and 2)", w->info.version);
+                            "version 0 (known: 1 and 2)");
     /* Every entry takes 21 bytes at least: a count the file cannot hold is
      * refused before anything is allocated for it. */
     if (w->info.count > (n - pos) / KIWAD_ENTRY_FIXED)
@@ -191,7 +207,7 @@ static sv_status check_data(sv_kiwad *w, sv_error *err)
     for (size_t i = 0; i < count; i++)
         if (w->members[i].stored_len && !w->members[i].unpatched)
             order[k++] = (sort_key){NULL, 0, w->members[i].offset, (uint32_t)i};
-    qsort(order, k, sizeof *order, by_offset_cmp);
+    sort_keys(order, k, by_offset_cmp);
     sv_status st = SV_OK;
     for (size_t j = 1; j < k && st == SV_OK; j++) {
         const sv_kiwad_member *a = &w->members[order[j - 1].index];
@@ -216,7 +232,7 @@ static sv_status check_names(sv_kiwad *w, sv_error *err)
     if (!keys) return sv_error_set(err, SV_ERR_NOMEM, KIWAD_FORMAT, 0, "out of memory");
     for (size_t i = 0; i < count; i++)
         keys[i] = (sort_key){w->members[i].name, w->members[i].name_len, 0, (uint32_t)i};
-    qsort(keys, count, sizeof *keys, by_name_cmp);
+    sort_keys(keys, count, by_name_cmp);
     for (size_t i = 0; i < count; i++) w->by_name[i] = keys[i].index;
     w->alloc->free(w->alloc->ctx, keys, bytes);
     for (size_t j = 1; j < count; j++) {
@@ -226,9 +242,21 @@ static sv_status check_names(sv_kiwad *w, sv_error *err)
             return fail_member(err, SV_ERR_REFUSED, b->entry_offset, b, w->by_name[j],
                                "duplicate name");
     }
-    for (size_t i = 0; i < count; i++) {
+    /* In name order, the names under one directory "d/" come one after the
+     * other, so only the first of them needs d looked up: a '/' inside the
+     * prefix a name shares with the one before it was looked up for that
+     * one. An archive of n members in a few directories costs n lookups of
+     * the common prefix, not one binary search per '/' of every name. */
+    for (size_t j = 0; j < count; j++) {
+        size_t i = w->by_name[j];
         const sv_kiwad_member *m = &w->members[i];
-        for (size_t p = 0; p < m->name_len; p++) {
+        size_t from = 0;
+        if (j) {
+            const sv_kiwad_member *prev = &w->members[w->by_name[j - 1]];
+            size_t lim = prev->name_len < m->name_len ? prev->name_len : m->name_len;
+            while (from < lim && prev->name[from] == m->name[from]) from++;
+        }
+        for (size_t p = from; p < m->name_len; p++) {
             if (m->name[p] != '/') continue;
             /* is m->name[0..p) itself a member? */
             size_t lo = 0, hi = count;
