@@ -1,0 +1,119 @@
+/* One document merged into the Settings Registry at an anchor key, as
+ * O3DE's SettingsRegistryImpl::MergeSettingsJsonDocument does it: the
+ * anchor is a JSON Pointer that rapidjson's Pointer::Create makes (objects
+ * for names, arrays for indices, null padding up to an index), and the
+ * document goes over what is there as a JSON Merge Patch (.setreg) or a
+ * JSON Patch (.setregpatch). A document that is not an object may not be
+ * merge-patched at the root: it would replace every setting. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/doc_internal.h"
+#include "o3de_patch_util.h"
+#include "o3de_setreg.h"
+
+/* An anchor index larger than this is refused: rapidjson would pad the
+ * array with nulls up to it, which a hostile anchor turns into gigabytes. */
+#define MAX_ANCHOR_INDEX 65536u
+
+static void line(sv_buf *m, const char *fmt, const char *a)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, fmt, a);
+    sv_buf_append(m, buf, strlen(buf));
+    sv_buf_putc(m, '\n');
+}
+
+/* Pointer::Create */
+static sv_value *create(sv_doc *d, sv_value *root, const o3p_pointer *ptr, sv_buf *m,
+                        const char *anchor)
+{
+    sv_value *v = root;
+    for (size_t i = 0; i < ptr->n; i++) {
+        const o3p_token *t = &ptr->tok[i];
+        if (sv_kind_of(v) == SV_ARRAY && t->len == 1 && t->name[0] == '-') {
+            if (!sv_array_push(d, v, sv_null())) return NULL;
+            v = sv_array_at(v, v->len - 1);
+            continue;
+        }
+        if (t->index == O3P_NO_INDEX) {
+            if (sv_kind_of(v) != SV_MAP) *v = sv_map(d, 0);
+        } else if (sv_kind_of(v) != SV_ARRAY && sv_kind_of(v) != SV_MAP) {
+            *v = sv_array(d, 0);
+        }
+        if (sv_kind_of(v) == SV_ARRAY) {
+            if (t->index > MAX_ANCHOR_INDEX) {
+                line(m, "Anchor path \"%s\" needs an array longer than 65536 items.", anchor);
+                return NULL;
+            }
+            while (v->len <= t->index)
+                if (!sv_array_push(d, v, sv_null())) return NULL;
+            v = sv_array_at(v, t->index);
+        } else {
+            sv_value *m2 = sv_map_get(v, t->name, t->len);
+            if (!m2) {
+                if (!sv_map_put(d, v, sv_str(d, t->name, t->len), sv_null())) return NULL;
+                m2 = &sv_pairs(v)[v->len - 1].val;
+            }
+            v = m2;
+        }
+    }
+    return v;
+}
+
+bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, bool json_patch,
+                         const char *anchor, const char *file, sv_buf *messages, sv_status *st,
+                         sv_error *err)
+{
+    *st = SV_OK;
+    if (!json_patch && !*anchor && sv_kind_of(doc) != SV_MAP) {
+        line(messages,
+             "%s: Cannot merge settings registry JSON data due to root element field with a "
+             "non-JSON Object using the JSON Merge Patch approach (it would overwrite all "
+             "settings); place the settings within a JSON Object '{}'.",
+             file);
+        return false;
+    }
+    o3p_pointer ptr;
+    memset(&ptr, 0, sizeof ptr);
+    sv_value *at = registry;
+    if (*anchor) {
+        if (!o3p_pointer_parse(&ptr, anchor, strlen(anchor), &d->alloc)) {
+            *st = sv_error_set(err, SV_ERR_NOMEM, "o3de", SV_ERROR_NO_OFFSET, "out of memory");
+            return false;
+        }
+        if (!ptr.valid) {
+            line(messages, "Anchor path \"%s\" is invalid.", anchor);
+            o3p_pointer_free(&ptr);
+            return false;
+        }
+        size_t before = messages->len;
+        at = create(d, registry, &ptr, messages, anchor);
+        o3p_pointer_free(&ptr);
+        if (!at) {
+            if (messages->len != before) return false;
+            *st = sv_error_set(err, sv_doc_status(d) ? sv_doc_status(d) : SV_ERR_NOMEM, "o3de",
+                               SV_ERROR_NO_OFFSET, "out of memory");
+            return false;
+        }
+    }
+    sv_o3de_opts po;
+    sv_o3de_opts_init(&po);
+    sv_o3de_result r;
+    *st = sv_o3de_apply_patch(d, at, doc, json_patch ? SV_O3DE_JSON_PATCH : SV_O3DE_MERGE_PATCH,
+                              &po, &r, err);
+    if (*st) return false;
+    if (sv_o3de_result_processing(r) != SV_O3DE_COMPLETED) {
+        sv_buf b;
+        sv_buf_init(&b, NULL);
+        sv_o3de_result_describe(r, anchor, &b);
+        sv_buf_putc(&b, 0);
+        char head[600];
+        snprintf(head, sizeof head, "%.300s: Failed to fully merge data into registry. ", file);
+        sv_buf_append(messages, head, strlen(head));
+        line(messages, "Merge failed with resultCode %s.", b.data ? (const char *)b.data : "");
+        sv_buf_free(&b);
+        return false;
+    }
+    return true;
+}
