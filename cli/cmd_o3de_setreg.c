@@ -254,8 +254,8 @@ static int merge_folder(setreg *s, const char *dir)
     }
     size_t x, y;
     if (!rc && nf && !o3sr_sort(files, nf, &s->specs, &x, &y)) {
-        cli_error("%s: %s: Two registry files in \"%s\" point to the same specialization: \"%s\" and \"%s\"",
-                  s->cmd, dir, dir, files[x].name, files[y].name);
+        cli_error("%s: Two registry files in \"%s\" point to the same specialization: \"%s\" and \"%s\"",
+                  s->cmd, dir, files[x].name, files[y].name);
         s->failures++;
         nf = 0;
     }
