@@ -52,7 +52,10 @@ _serval() {
             [ "${COMP_WORDS[i + 1]}" = wad ] &&
                 opts="$opts -o --output --verify --no-verify --max-total --decode --schema --version --flags --level --like --sync --max-decompressed --max-alloc" ;;
         o3de)
-            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults" -- "$cur")); return; }
+            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults setreg" -- "$cur")); return; }
+            [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = setreg ] &&
+                { COMPREPLY=($(compgen -W "merge get origin" -- "$cur")); return; }
+            [ "${COMP_WORDS[i + 1]}" = setreg ] && opts="$opts --specialization --anchor"
             opts="$opts --type --clear-containers --keep-defaults --report --report-all --no-imports --allow-partial --max-depth --max-alloc --max-string --max-decompressed" ;;
         schema) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "check show" -- "$cur")); return; } ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")); return ;;
