@@ -154,8 +154,8 @@ static int merge_file(setreg *s, const char *path, bool patch)
     }
     msgs.len = 0;
     sv_value before = s->track ? sv_copy(s->doc, &s->reg) : sv_null();
-    if (!o3sr_merge_document(s->doc, &s->reg, &doc, patch, s->anchor, cli_display_name(path),
-                             &msgs, &st, &err)) {
+    if (!o3sr_merge_document(s->doc, &s->reg, &doc, patch, s->anchor, &msgs, &st,
+                             &err)) {
         if (st) {
             cli_report(path, &err);
             rc = cli_exit_code(st);

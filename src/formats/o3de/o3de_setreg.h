@@ -110,8 +110,7 @@ void o3sr_import_free(o3sr_import_ctx *c);
  * (an invalid anchor, a non-object root merged at the root, a patch that
  * did not complete). Hard failures go to *st. */
 bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, bool json_patch,
-                         const char *anchor, const char *file, sv_buf *messages, sv_status *st,
-                         sv_error *err);
+                         const char *anchor, sv_buf *messages, sv_status *st, sv_error *err);
 
 /* Where each value of the merged registry came from: every leaf (a scalar
  * or an empty object or array) with the merge step that last set it. */

@@ -62,16 +62,16 @@ static sv_value *create(sv_doc *d, sv_value *root, const o3p_pointer *ptr, sv_bu
 }
 
 bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, bool json_patch,
-                         const char *anchor, const char *file, sv_buf *messages, sv_status *st,
+                         const char *anchor, sv_buf *messages, sv_status *st,
                          sv_error *err)
 {
     *st = SV_OK;
     if (!json_patch && !*anchor && sv_kind_of(doc) != SV_MAP) {
         line(messages,
-             "%s: Cannot merge settings registry JSON data due to root element field with a "
+             "Cannot merge settings registry JSON data due to root element field with a "
              "non-JSON Object using the JSON Merge Patch approach (it would overwrite all "
-             "settings); place the settings within a JSON Object '{}'.",
-             file);
+             "settings); place the settings within a JSON Object '{}'.%s",
+             "");
         return false;
     }
     o3p_pointer ptr;
@@ -108,9 +108,8 @@ bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, boo
         sv_buf_init(&b, NULL);
         sv_o3de_result_describe(r, anchor, &b);
         sv_buf_putc(&b, 0);
-        char head[600];
-        snprintf(head, sizeof head, "%.300s: Failed to fully merge data into registry. ", file);
-        sv_buf_append(messages, head, strlen(head));
+        static const char head[] = "Failed to fully merge data into registry. ";
+        sv_buf_append(messages, head, sizeof head - 1);
         line(messages, "Merge failed with resultCode %s.", b.data ? (const char *)b.data : "");
         sv_buf_free(&b);
         return false;
