@@ -65,6 +65,9 @@ size_t o3sr_prepare_text(char *text, size_t len);
 /* The 1-based line where the value at pointer (RFC 6901, "" = the root)
  * starts in JSON text; 0 when the text has no such value. */
 unsigned o3sr_find_line(const char *text, size_t len, const char *pointer);
+/* The same, with the byte range [*start, *end) the value takes. */
+unsigned o3sr_find_span(const char *text, size_t len, const char *pointer, size_t *start,
+                        size_t *end);
 
 /* Loads the file at path for an import (comments allowed, as O3DE's
  * JsonSerializationUtils::ReadJsonFile reads it). */

@@ -172,12 +172,25 @@ static bool skip_value(scan *s)
 
 unsigned o3sr_find_line(const char *text, size_t len, const char *pointer)
 {
+    size_t start, end;
+    return o3sr_find_span(text, len, pointer, &start, &end);
+}
+
+unsigned o3sr_find_span(const char *text, size_t len, const char *pointer, size_t *start,
+                        size_t *end)
+{
     scan s = {text, text + len, 1};
     const char *tok = pointer;
     for (;;) {
         skip_blank(&s);
         if (s.p >= s.end) return 0;
-        if (*tok == 0) return s.line;
+        if (*tok == 0) {
+            unsigned line = s.line;
+            *start = (size_t)(s.p - text);
+            if (!skip_value(&s)) return 0;
+            *end = (size_t)(s.p - text);
+            return line;
+        }
         if (*tok != '/') return 0;
         tok++;
         const char *tok_end = tok + strcspn(tok, "/");
