@@ -56,6 +56,15 @@ typedef struct step {
     bool patch;
     o3sr_imported *imports;
     size_t nimports;
+    /* for origin, parsed once on first use (in its scratch document) */
+    bool parsed;
+    bool raw_ok;
+    sv_value raw;
+    struct imported_text {
+        cli_input in;
+        bool ok;
+        sv_value doc;
+    } *imp;
 } step;
 
 typedef struct setreg {
@@ -174,6 +183,7 @@ static int merge_file(setreg *s, const char *path, bool patch)
         }
         s->steps = n;
         step *t = &n[s->nsteps++];
+        memset(t, 0, sizeof *t);
         t->path = strdup(path);
         t->text = text;
         t->len = used;
@@ -221,7 +231,7 @@ static int merge_folder(setreg *s, const char *dir)
         bool file = stat(full, &sb) == 0 && S_ISREG(sb.st_mode);
         free(full);
         if (!file) continue;
-        if (n >= O3SR_MAX_FOLDER_FILES * 8) {
+        if (n >= 65536) {
             cli_error("%s: %s: too many files in the folder", s->cmd, dir);
             rc = 1;
             break;
@@ -319,21 +329,36 @@ static const sv_value *lookup(setreg *s, const char *key)
     return v;
 }
 
+/* Parses a step's file and the files it imported, once. */
+static void parse_step(step *t, sv_doc *scratch, const cli_args *a)
+{
+    if (t->parsed) return;
+    t->parsed = true;
+    sv_error err;
+    sv_error_clear(&err);
+    t->raw_ok = sv_o3de_read(scratch, t->text, t->len, &a->limits, &t->raw, &err) == SV_OK;
+    t->imp = t->nimports ? calloc(t->nimports, sizeof *t->imp) : NULL;
+    for (size_t i = 0; t->imp && i < t->nimports; i++) {
+        struct imported_text *m = &t->imp[i];
+        if (cli_read_input(t->imports[i].path, &m->in) != SV_OK) continue;
+        m->ok = sv_o3de_read(scratch, (const char *)m->in.data, m->in.len, &a->limits, &m->doc,
+                             &err) == SV_OK;
+    }
+}
+
 /* The line of rel in a file: its text, else (a merge patch) the imported
  * file whose document holds the same value there, the later ones first. */
-static void where(const step *t, const char *rel, const sv_value *now, const char **file,
+static void where(step *t, const char *rel, const sv_value *now, const char **file,
                   unsigned *line, sv_doc *scratch, const cli_args *a)
 {
     *file = t->path;
     *line = 0;
+    parse_step(t, scratch, a);
     if (t->patch) {
         /* the last operation whose path leads to rel */
-        sv_value ops;
-        sv_error err;
-        sv_error_clear(&err);
-        if (sv_o3de_read(scratch, t->text, t->len, &a->limits, &ops, &err) != SV_OK) return;
-        for (size_t i = sv_len(&ops); i-- > 0;) {
-            const sv_value *p = sv_map_getz(sv_array_at(&ops, i), "path");
+        if (!t->raw_ok) return;
+        for (size_t i = sv_len(&t->raw); i-- > 0;) {
+            const sv_value *p = sv_map_getz(sv_array_at(&t->raw, i), "path");
             size_t n;
             const char *ps = sv_get_str(p, &n);
             if (sv_kind_of(p) == SV_STRING && strncmp(rel, ps, n) == 0 &&
@@ -346,32 +371,23 @@ static void where(const step *t, const char *rel, const sv_value *now, const cha
         }
         return;
     }
-    sv_value raw;
-    sv_error err;
-    sv_error_clear(&err);
     unsigned own = o3sr_find_line(t->text, t->len, rel);
-    if (sv_o3de_read(scratch, t->text, t->len, &a->limits, &raw, &err) == SV_OK) {
-        const sv_value *v = sv_get_path(scratch, &raw, rel);
+    if (t->raw_ok) {
+        const sv_value *v = sv_get_path(scratch, &t->raw, rel);
         if (v && sv_equal(v, now)) {
             *line = own;
             return;
         }
     }
-    for (size_t i = t->nimports; i-- > 0;) {
-        cli_input in;
-        if (cli_read_input(t->imports[i].path, &in) != SV_OK) continue;
-        sv_value doc;
-        bool found = false;
-        if (sv_o3de_read(scratch, (const char *)in.data, in.len, &a->limits, &doc, &err) == SV_OK) {
-            const sv_value *v = sv_get_path(scratch, &doc, rel);
-            if (v && sv_equal(v, now)) {
-                *file = t->imports[i].path;
-                *line = o3sr_find_line((const char *)in.data, in.len, rel);
-                found = true;
-            }
+    for (size_t i = t->nimports; t->imp && i-- > 0;) {
+        struct imported_text *m = &t->imp[i];
+        if (!m->ok) continue;
+        const sv_value *v = sv_get_path(scratch, &m->doc, rel);
+        if (v && sv_equal(v, now)) {
+            *file = t->imports[i].path;
+            *line = o3sr_find_line((const char *)m->in.data, m->in.len, rel);
+            return;
         }
-        cli_input_free(&in);
-        if (found) return;
     }
     *line = own;
 }
@@ -386,7 +402,7 @@ static int run_origin(setreg *s, const char *key)
         const o3sr_leaf *l = &s->origins.leaf[i];
         if (strncmp(l->pointer, key, klen) != 0 || (l->pointer[klen] && l->pointer[klen] != '/'))
             continue;
-        const step *t = &s->steps[l->step];
+        step *t = &s->steps[l->step];
         const char *rel = strncmp(l->pointer, s->anchor, alen) == 0 ? l->pointer + alen : l->pointer;
         const char *file;
         unsigned line;
@@ -515,8 +531,12 @@ int cmd_o3de_setreg(int argc, char **argv)
     for (size_t i = 0; i < s.nsteps; i++) {
         free(s.steps[i].path);
         free(s.steps[i].text);
-        for (size_t j = 0; j < s.steps[i].nimports; j++) free(s.steps[i].imports[j].path);
+        for (size_t j = 0; j < s.steps[i].nimports; j++) {
+            free(s.steps[i].imports[j].path);
+            if (s.steps[i].imp) cli_input_free(&s.steps[i].imp[j].in);
+        }
         free(s.steps[i].imports);
+        free(s.steps[i].imp);
     }
     free(s.steps);
     o3sr_origins_free(&s.origins);

@@ -21,6 +21,9 @@
 #include "o3de_prefab.h"
 
 #define MAX_NESTING 16
+/* Templates loaded for one check, nested ones included: a template whose
+ * instances fan out would otherwise take work exponential in its depth. */
+#define MAX_LOADS 4096
 
 typedef struct checker {
     sv_doc *doc;
@@ -32,6 +35,8 @@ typedef struct checker {
     char reason[512]; /* the last halting report of an operation */
     const char *chain[MAX_NESTING + 1];
     size_t depth;
+    size_t loads;
+    char inner[512]; /* why a nested template could not be had */
 } checker;
 
 static sv_o3de_result capture(void *ctx, const char *message, sv_o3de_result r, const char *path)
@@ -155,6 +160,12 @@ static bool load_template(checker *c, const char *source, sv_value *out, char *w
         snprintf(why, size, "instances nested more than %d deep", MAX_NESTING);
         return false;
     }
+    if (++c->loads > MAX_LOADS) {
+        c->st = sv_error_set(c->err, SV_ERR_LIMIT, "o3de", SV_ERROR_NO_OFFSET,
+                             "more than %d templates to load (nested instances included)",
+                             MAX_LOADS);
+        return false;
+    }
     sv_error lerr;
     sv_error_clear(&lerr);
     sv_status st = c->load(c->load_ctx, source, c->doc, out, &lerr);
@@ -169,7 +180,8 @@ static bool load_template(checker *c, const char *source, sv_value *out, char *w
     c->chain[c->depth++] = source;
     bool ok = expand(c, out);
     c->depth--;
-    if (!ok && !c->st) snprintf(why, size, "a template inside \"%s\" cannot be loaded", source);
+    if (!ok && !c->st)
+        snprintf(why, size, "in the template \"%s\": %.400s", source, c->inner);
     return ok;
 }
 
@@ -186,7 +198,10 @@ static bool expand(checker *c, sv_value *dom)
         const sv_value *patches = sv_map_getz(entry, "Patches");
         sv_value t;
         char why[512];
-        if (!load_template(c, sv_get_str(src, NULL), &t, why, sizeof why)) return false;
+        if (!load_template(c, sv_get_str(src, NULL), &t, why, sizeof why)) {
+            memcpy(c->inner, why, sizeof c->inner);
+            return false;
+        }
         for (uint32_t k = 0; k < sv_len(patches) && sv_kind_of(patches) == SV_ARRAY; k++) {
             sv_o3de_result r;
             if (apply_one(c, &t, sv_array_at(patches, k), &r)) return nomem(c);
