@@ -115,6 +115,27 @@ void o3sr_import_free(o3sr_import_ctx *c);
 bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, bool json_patch,
                          const char *anchor, sv_buf *messages, sv_status *st, sv_error *err);
 
+/* The first member of each name in an object, by hash (o3de_setreg_index.c).
+ * Zero-initialise; after appending a pair call _added; after removing one
+ * set stale. */
+typedef struct o3sr_index {
+    uint32_t *slot; /* pair index + 1; 0 = empty */
+    size_t cap, used;
+    bool stale;
+} o3sr_index;
+/* The value of the first member named k, or NULL (*nomem set when the
+ * index could not be made). */
+sv_value *o3sr_index_get(o3sr_index *x, sv_value *map, const char *k, size_t n, bool *nomem);
+void o3sr_index_added(o3sr_index *x, const sv_value *map);
+void o3sr_index_free(o3sr_index *x);
+
+/* JSON Merge Patch (RFC 7386) as O3DE's JsonMerger applies it, with the
+ * members found through an index: each patch member in order, an object
+ * merged into the first target member of its name (made an object when it
+ * is not), null removing that member, anything else replacing it or added
+ * at the end. false: out of memory or nested deeper than 1024. */
+bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsigned depth);
+
 /* Where each value of the merged registry came from: every leaf (a scalar
  * or an empty object or array) with the merge step that last set it. */
 typedef struct o3sr_leaf {

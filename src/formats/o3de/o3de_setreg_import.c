@@ -138,17 +138,20 @@ static sv_o3de_result import_one(o3sr_import_ctx *c, chain *ch, sv_value *cur,
     sv_o3de_opts_init(&po);
     sv_o3de_result pr;
     const sv_value *patch = sv_kind_of(directive) == SV_MAP ? sv_map_getz(directive, "patch") : NULL;
-    if (patch) {
-        st = sv_o3de_apply_patch(c->doc, &doc, patch, SV_O3DE_MERGE_PATCH, &po, &pr, c->err);
-        if (st) {
-            hard_fail(c, st, "patching an import failed");
-            r = res(SV_O3DE_CATASTROPHIC);
-            goto done;
-        }
+    if (patch && !o3sr_merge_patch(c->doc, &doc, patch, 0)) {
+        hard_fail(c, sv_doc_status(c->doc) ? sv_doc_status(c->doc) : SV_ERR_NOMEM, "out of memory");
+        r = res(SV_O3DE_CATASTROPHIC);
+        goto done;
     }
     bool as_patch = ends_with(path, ".jsonpatch") || ends_with(path, ".setregpatch");
-    st = sv_o3de_apply_patch(c->doc, cur, &doc, as_patch ? SV_O3DE_JSON_PATCH : SV_O3DE_MERGE_PATCH,
-                             &po, &pr, c->err);
+    pr = res(SV_O3DE_SUCCESS);
+    if (as_patch) {
+        st = sv_o3de_apply_patch(c->doc, cur, &doc, SV_O3DE_JSON_PATCH, &po, &pr, c->err);
+    } else {
+        st = o3sr_merge_patch(c->doc, cur, &doc, 0) ? SV_OK
+             : sv_doc_status(c->doc)               ? sv_doc_status(c->doc)
+                                                   : SV_ERR_NOMEM;
+    }
     if (st) {
         hard_fail(c, st, "merging an import failed");
         r = res(SV_O3DE_CATASTROPHIC);
@@ -178,33 +181,41 @@ done:
 /* Adds an empty container of kind k to cur (a member named name when cur
  * is an object) and returns the slot to fill: for an object, the first
  * member of that name, as rapidjson's FindMember finds it. */
-static sv_value *add_slot(o3sr_import_ctx *c, sv_value *cur, const sv_value *name, sv_kind k)
+static sv_value *add_slot(o3sr_import_ctx *c, sv_value *cur, o3sr_index *x, const sv_value *name,
+                          sv_kind k)
 {
     sv_value empty = k == SV_MAP ? sv_map(c->doc, 0) : sv_array(c->doc, 0);
     if (sv_kind_of(cur) == SV_MAP) {
         if (!sv_map_put(c->doc, cur, *name, empty)) return NULL;
+        o3sr_index_added(x, cur);
         size_t n;
+        bool nomem = false;
         const char *s = sv_get_str(name, &n);
-        return sv_map_get(cur, s, n);
+        return o3sr_index_get(x, cur, s, n, &nomem);
     }
     if (!sv_array_push(c->doc, cur, empty)) return NULL;
     return sv_array_at(cur, cur->len - 1);
 }
 
 /* PatchField */
-static sv_o3de_result patch_field(o3sr_import_ctx *c, chain *ch, sv_value *cur,
+static sv_o3de_result patch_field(o3sr_import_ctx *c, chain *ch, sv_value *cur, o3sr_index *x,
                                   const sv_value *name, const sv_value *val, unsigned depth)
 {
     sv_value *have = NULL;
     if (name && sv_kind_of(cur) == SV_MAP) {
         size_t n;
+        bool nomem = false;
         const char *s = sv_get_str(name, &n);
-        have = sv_map_get(cur, s, n);
+        have = o3sr_index_get(x, cur, s, n, &nomem);
+        if (nomem) {
+            hard_fail(c, SV_ERR_NOMEM, "out of memory");
+            return res(SV_O3DE_CATASTROPHIC);
+        }
     }
     sv_kind k = sv_kind_of(val);
     if (k == SV_MAP && have) return resolve(c, ch, have, val, depth + 1);
     if (k == SV_MAP || k == SV_ARRAY) {
-        sv_value *slot = add_slot(c, cur, name, k);
+        sv_value *slot = add_slot(c, cur, x, name, k);
         if (!slot) {
             hard_fail(c, sv_doc_status(c->doc) ? sv_doc_status(c->doc) : SV_ERR_NOMEM, "out of memory");
             return res(SV_O3DE_CATASTROPHIC);
@@ -216,6 +227,7 @@ static sv_o3de_result patch_field(o3sr_import_ctx *c, chain *ch, sv_value *cur,
         *have = copy;
     } else if (sv_kind_of(cur) == SV_MAP) {
         (void)sv_map_put(c->doc, cur, *name, copy);
+        o3sr_index_added(x, cur);
     } else {
         (void)sv_array_push(c->doc, cur, copy);
     }
@@ -238,6 +250,8 @@ static sv_o3de_result resolve(o3sr_import_ctx *c, chain *ch, sv_value *target, c
     }
     sv_value cur = k == SV_MAP ? sv_map(c->doc, 0) : sv_array(c->doc, 0);
     sv_o3de_result all = res(SV_O3DE_SUCCESS);
+    o3sr_index x;
+    memset(&x, 0, sizeof x);
     for (uint32_t i = 0; i < src->len && !c->st; i++) {
         const sv_value *name = NULL, *val;
         if (k == SV_MAP) {
@@ -248,14 +262,19 @@ static sv_o3de_result resolve(o3sr_import_ctx *c, chain *ch, sv_value *target, c
             const char *s = sv_get_str(name, &n);
             if (n == 7 && memcmp(s, "$import", 7) == 0) {
                 sv_o3de_result r = import_one(c, ch, &cur, val, depth);
-                if (sv_o3de_result_outcome(r) == SV_O3DE_CATASTROPHIC) return r;
+                x.stale = true; /* the import changed cur */
+                if (sv_o3de_result_outcome(r) == SV_O3DE_CATASTROPHIC) {
+                    o3sr_index_free(&x);
+                    return r;
+                }
                 continue;
             }
         } else {
             val = sv_array_at(src, i);
         }
-        all = sv_o3de_result_combine(all, patch_field(c, ch, &cur, name, val, depth));
+        all = sv_o3de_result_combine(all, patch_field(c, ch, &cur, &x, name, val, depth));
     }
+    o3sr_index_free(&x);
     if (c->st) return res(SV_O3DE_CATASTROPHIC);
     if (sv_doc_status(c->doc)) {
         hard_fail(c, sv_doc_status(c->doc), "out of memory");

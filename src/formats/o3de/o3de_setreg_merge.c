@@ -5,6 +5,7 @@
  * document goes over what is there as a JSON Merge Patch (.setreg) or a
  * JSON Patch (.setregpatch). A document that is not an object may not be
  * merge-patched at the root: it would replace every setting. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,55 @@ static sv_value *create(sv_doc *d, sv_value *root, const o3p_pointer *ptr, sv_bu
     return v;
 }
 
+bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsigned depth)
+{
+    if (depth > 1024) return false;
+    if (sv_kind_of(patch) != SV_MAP) {
+        *target = sv_copy(d, patch);
+        return sv_doc_status(d) == SV_OK;
+    }
+    if (sv_kind_of(target) != SV_MAP) *target = sv_map(d, 0);
+    o3sr_index x;
+    memset(&x, 0, sizeof x);
+    bool ok = true, nomem = false;
+    for (uint32_t i = 0; i < patch->len && ok; i++) {
+        const sv_pair *pp = sv_pair_at(patch, i);
+        size_t kn;
+        const char *k = sv_get_str(&pp->key, &kn);
+        sv_value *cur = o3sr_index_get(&x, target, k, kn, &nomem);
+        if (nomem) {
+            ok = false;
+            break;
+        }
+        const sv_value *pv = &pp->val;
+        if (sv_kind_of(pv) == SV_MAP) {
+            if (cur) {
+                ok = o3sr_merge_patch(d, cur, pv, depth + 1);
+            } else {
+                sv_value nv = sv_null();
+                ok = o3sr_merge_patch(d, &nv, pv, depth + 1) &&
+                     sv_map_put(d, target, sv_str(d, k, kn), nv);
+                o3sr_index_added(&x, target);
+            }
+        } else if (sv_kind_of(pv) == SV_NULL) {
+            if (cur) {
+                sv_pair *pairs = sv_pairs(target);
+                size_t at = (size_t)((sv_pair *)((char *)cur - offsetof(sv_pair, val)) - pairs);
+                memmove(pairs + at, pairs + at + 1, (target->len - at - 1) * sizeof *pairs);
+                target->len--;
+                x.stale = true;
+            }
+        } else if (cur) {
+            *cur = sv_copy(d, pv);
+        } else {
+            ok = sv_map_put(d, target, sv_str(d, k, kn), sv_copy(d, pv));
+            o3sr_index_added(&x, target);
+        }
+    }
+    o3sr_index_free(&x);
+    return ok && sv_doc_status(d) == SV_OK;
+}
+
 bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, bool json_patch,
                          const char *anchor, sv_buf *messages, sv_status *st,
                          sv_error *err)
@@ -97,11 +147,17 @@ bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, boo
             return false;
         }
     }
+    if (!json_patch) {
+        /* a merge patch always completes */
+        if (!o3sr_merge_patch(d, at, doc, 0))
+            *st = sv_error_set(err, sv_doc_status(d) ? sv_doc_status(d) : SV_ERR_NOMEM, "o3de",
+                               SV_ERROR_NO_OFFSET, "out of memory");
+        return *st == SV_OK;
+    }
     sv_o3de_opts po;
     sv_o3de_opts_init(&po);
     sv_o3de_result r;
-    *st = sv_o3de_apply_patch(d, at, doc, json_patch ? SV_O3DE_JSON_PATCH : SV_O3DE_MERGE_PATCH,
-                              &po, &r, err);
+    *st = sv_o3de_apply_patch(d, at, doc, SV_O3DE_JSON_PATCH, &po, &r, err);
     if (*st) return false;
     if (sv_o3de_result_processing(r) != SV_O3DE_COMPLETED) {
         sv_buf b;
