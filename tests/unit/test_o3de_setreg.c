@@ -209,12 +209,60 @@ static void test_import_in_order(void **state)
     resolve_case(m, "m.setreg", NULL, true);
 }
 
+static void merge_case(const char *target, const char *patch, const char *expected)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value t = o3t_json(doc, target), p = o3t_json(doc, patch);
+    assert_true(o3sr_merge_patch(doc, &t, &p, 0));
+    assert_string_equal(o3t_text(&t), expected);
+    sv_doc_free(doc);
+}
+
+/* RFC 7386 appendix A, then objects large enough for the key index */
+static void test_merge_patch(void **state)
+{
+    (void)state;
+    merge_case("{\"a\":\"b\"}", "{\"a\":\"c\"}", "{\"a\":\"c\"}");
+    merge_case("{\"a\":\"b\"}", "{\"b\":\"c\"}", "{\"a\":\"b\",\"b\":\"c\"}");
+    merge_case("{\"a\":\"b\"}", "{\"a\":null}", "{}");
+    merge_case("{\"a\":\"b\",\"b\":\"c\"}", "{\"a\":null}", "{\"b\":\"c\"}");
+    merge_case("{\"a\":[\"b\"]}", "{\"a\":\"c\"}", "{\"a\":\"c\"}");
+    merge_case("{\"a\":\"c\"}", "{\"a\":[\"b\"]}", "{\"a\":[\"b\"]}");
+    merge_case("{\"a\":{\"b\":\"c\"}}", "{\"a\":{\"b\":\"d\",\"c\":null}}", "{\"a\":{\"b\":\"d\"}}");
+    merge_case("{\"a\":[{\"b\":\"c\"}]}", "{\"a\":[1]}", "{\"a\":[1]}");
+    merge_case("[\"a\",\"b\"]", "[\"c\",\"d\"]", "[\"c\",\"d\"]");
+    merge_case("{\"a\":\"b\"}", "[\"c\"]", "[\"c\"]");
+    merge_case("{\"a\":\"foo\"}", "null", "null");
+    merge_case("{\"a\":\"foo\"}", "\"bar\"", "\"bar\"");
+    merge_case("{\"e\":null}", "{\"a\":1}", "{\"e\":null,\"a\":1}");
+    merge_case("[1,2]", "{\"a\":\"b\",\"c\":null}", "{\"a\":\"b\"}");
+    merge_case("{}", "{\"a\":{\"bb\":{\"ccc\":null}}}", "{\"a\":{\"bb\":{}}}");
+    /* 40 members: k39 removed, k5 replaced, k0's duplicate in the patch
+     * applied to the first k0, one member added */
+    char target[1024], patch[256], expected[1024];
+    size_t t = 0, e = 0;
+    t += (size_t)snprintf(target + t, sizeof target - t, "{");
+    e += (size_t)snprintf(expected + e, sizeof expected - e, "{");
+    for (int i = 0; i < 40; i++) {
+        t += (size_t)snprintf(target + t, sizeof target - t, "%s\"k%d\":%d", i ? "," : "", i, i);
+        if (i == 39) continue;
+        if (i == 5) e += (size_t)snprintf(expected + e, sizeof expected - e, ",\"k5\":\"x\"");
+        else if (i == 0) e += (size_t)snprintf(expected + e, sizeof expected - e, "\"k0\":2");
+        else e += (size_t)snprintf(expected + e, sizeof expected - e, ",\"k%d\":%d", i, i);
+    }
+    snprintf(target + t, sizeof target - t, "}");
+    snprintf(expected + e, sizeof expected - e, ",\"new\":1}");
+    snprintf(patch, sizeof patch, "{\"k39\":null,\"k5\":\"x\",\"k0\":1,\"new\":1,\"k0\":2}");
+    merge_case(target, patch, expected);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tag_hash),       cmocka_unit_test(test_describe),
         cmocka_unit_test(test_sort),           cmocka_unit_test(test_prepare_text),
         cmocka_unit_test(test_find_line),      cmocka_unit_test(test_import_in_order),
+        cmocka_unit_test(test_merge_patch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
