@@ -60,10 +60,12 @@ typedef struct step {
     bool parsed;
     bool raw_ok;
     sv_value raw;
+    o3sr_origins raw_leaves; /* raw's leaves by pointer, for finding values fast */
     struct imported_text {
         cli_input in;
         bool ok;
         sv_value doc;
+        o3sr_origins leaves;
     } *imp;
 } step;
 
@@ -336,81 +338,190 @@ static void parse_step(step *t, sv_doc *scratch, const cli_args *a)
     t->parsed = true;
     sv_error err;
     sv_error_clear(&err);
-    t->raw_ok = sv_o3de_read(scratch, t->text, t->len, &a->limits, &t->raw, &err) == SV_OK;
+    t->raw_ok = sv_o3de_read(scratch, t->text, t->len, &a->limits, &t->raw, &err) == SV_OK &&
+                o3sr_origins_update(&t->raw_leaves, NULL, &t->raw, 0);
     t->imp = t->nimports ? calloc(t->nimports, sizeof *t->imp) : NULL;
     for (size_t i = 0; t->imp && i < t->nimports; i++) {
         struct imported_text *m = &t->imp[i];
         if (cli_read_input(t->imports[i].path, &m->in) != SV_OK) continue;
         m->ok = sv_o3de_read(scratch, (const char *)m->in.data, m->in.len, &a->limits, &m->doc,
-                             &err) == SV_OK;
+                             &err) == SV_OK &&
+                o3sr_origins_update(&m->leaves, NULL, &m->doc, 0);
     }
 }
 
-/* The line of rel in a file: its text, else (a merge patch) the imported
- * file whose document holds the same value there, the later ones first. */
-static void where(step *t, const char *rel, const sv_value *now, const char **file,
-                  unsigned *line, sv_doc *scratch, const cli_args *a)
+static int cmp_str(const void *a, const void *b)
 {
-    *file = t->path;
-    *line = 0;
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The leaf at pointer p in a tree's leaf table, or NULL. */
+static const sv_value *leaf_at(const o3sr_origins *o, const char *p)
+{
+    size_t lo = 0, hi = o->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(o->leaf[mid].pointer, p);
+        if (c == 0) return o->leaf[mid].value;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* o3sr_find_lines for pointers in any order, repeats allowed. */
+static bool lines_for(const char *text, size_t len, const char **rel, size_t m, unsigned *out)
+{
+    const char **u = malloc((m ? m : 1) * sizeof *u);
+    unsigned *ul = malloc((m ? m : 1) * sizeof *ul);
+    if (!u || !ul) {
+        free(u);
+        free(ul);
+        return false;
+    }
+    memcpy(u, rel, m * sizeof *u);
+    qsort(u, m, sizeof *u, cmp_str);
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        if (k == 0 || strcmp(u[k - 1], u[i]) != 0) u[k++] = u[i];
+    o3sr_find_lines(text, len, u, k, ul);
+    for (size_t i = 0; i < m; i++) {
+        const char **hit = bsearch(&rel[i], u, k, sizeof *u, cmp_str);
+        out[i] = hit ? ul[hit - u] : 0;
+    }
+    free(u);
+    free(ul);
+    return true;
+}
+
+/* Where the m values a step set come from: for a merge patch, the line in
+ * its own text when the value there is the one merged, else the last of
+ * the files it imported that holds the same value at that pointer, else
+ * its own line; for a JSON Patch, the line of the last operation whose
+ * path leads to the value. */
+static bool origins_of(step *t, const char **rel, const sv_value **now, size_t m,
+                       const char **file, unsigned *line, sv_doc *scratch, const cli_args *a)
+{
     parse_step(t, scratch, a);
+    for (size_t i = 0; i < m; i++) {
+        file[i] = t->path;
+        line[i] = 0;
+    }
     if (t->patch) {
-        /* the last operation whose path leads to rel */
-        if (!t->raw_ok) return;
-        for (size_t i = sv_len(&t->raw); i-- > 0;) {
-            const sv_value *p = sv_map_getz(sv_array_at(&t->raw, i), "path");
-            size_t n;
-            const char *ps = sv_get_str(p, &n);
-            if (sv_kind_of(p) == SV_STRING && strncmp(rel, ps, n) == 0 &&
-                (rel[n] == 0 || rel[n] == '/')) {
-                char idx[24];
-                snprintf(idx, sizeof idx, "/%zu", i);
-                *line = o3sr_find_line(t->text, t->len, idx);
-                return;
+        if (!t->raw_ok) return true;
+        char (*idx)[24] = malloc((m ? m : 1) * sizeof *idx);
+        const char **ip = malloc((m ? m : 1) * sizeof *ip);
+        bool ok = idx && ip;
+        size_t k = 0;
+        for (size_t i = 0; ok && i < m; i++) {
+            for (size_t j = sv_len(&t->raw); j-- > 0;) {
+                const sv_value *p = sv_map_getz(sv_array_at(&t->raw, j), "path");
+                size_t n;
+                const char *ps = sv_get_str(p, &n);
+                if (sv_kind_of(p) == SV_STRING && strncmp(rel[i], ps, n) == 0 &&
+                    (rel[i][n] == 0 || rel[i][n] == '/')) {
+                    snprintf(idx[i], sizeof idx[i], "/%zu", j);
+                    break;
+                }
+            }
+            ip[k++] = idx[i];
+        }
+        unsigned *l = ok ? malloc((m ? m : 1) * sizeof *l) : NULL;
+        ok = ok && l && lines_for(t->text, t->len, ip, k, l);
+        for (size_t i = 0; ok && i < m; i++) line[i] = idx[i][0] ? l[i] : 0;
+        free(l);
+        free(ip);
+        free(idx);
+        return ok;
+    }
+    unsigned *own = malloc((m ? m : 1) * sizeof *own);
+    bool *done = calloc(m ? m : 1, sizeof *done);
+    const char **left = malloc((m ? m : 1) * sizeof *left);
+    size_t *at = malloc((m ? m : 1) * sizeof *at);
+    unsigned *l = malloc((m ? m : 1) * sizeof *l);
+    bool ok = own && done && left && at && l && lines_for(t->text, t->len, rel, m, own);
+    for (size_t i = 0; ok && i < m; i++) {
+        const sv_value *v = t->raw_ok ? leaf_at(&t->raw_leaves, rel[i]) : NULL;
+        line[i] = own[i];
+        done[i] = v && sv_equal(v, now[i]);
+    }
+    for (size_t j = t->nimports; ok && t->imp && j-- > 0;) {
+        struct imported_text *im = &t->imp[j];
+        if (!im->ok) continue;
+        size_t k = 0;
+        for (size_t i = 0; i < m; i++) {
+            if (done[i]) continue;
+            const sv_value *v = leaf_at(&im->leaves, rel[i]);
+            if (v && sv_equal(v, now[i])) {
+                left[k] = rel[i];
+                at[k++] = i;
             }
         }
-        return;
-    }
-    unsigned own = o3sr_find_line(t->text, t->len, rel);
-    if (t->raw_ok) {
-        const sv_value *v = sv_get_path(scratch, &t->raw, rel);
-        if (v && sv_equal(v, now)) {
-            *line = own;
-            return;
+        if (!k) continue;
+        ok = lines_for((const char *)im->in.data, im->in.len, left, k, l);
+        for (size_t i = 0; ok && i < k; i++) {
+            file[at[i]] = t->imports[j].path;
+            line[at[i]] = l[i];
+            done[at[i]] = true;
         }
     }
-    for (size_t i = t->nimports; t->imp && i-- > 0;) {
-        struct imported_text *m = &t->imp[i];
-        if (!m->ok) continue;
-        const sv_value *v = sv_get_path(scratch, &m->doc, rel);
-        if (v && sv_equal(v, now)) {
-            *file = t->imports[i].path;
-            *line = o3sr_find_line((const char *)m->in.data, m->in.len, rel);
-            return;
-        }
-    }
-    *line = own;
+    free(own);
+    free(done);
+    free(left);
+    free(at);
+    free(l);
+    return ok;
 }
 
 static int run_origin(setreg *s, const char *key)
 {
     if (!lookup(s, key)) return 1;
     sv_doc *scratch = sv_doc_new(NULL);
-    if (!scratch) return 3;
-    size_t klen = strlen(key), alen = strlen(s->anchor);
-    for (size_t i = 0; i < s->origins.n; i++) {
+    size_t klen = strlen(key), alen = strlen(s->anchor), n = s->origins.n;
+    const char **rel = malloc((n ? n : 1) * sizeof *rel);
+    const sv_value **now = malloc((n ? n : 1) * sizeof *now);
+    const char **file = malloc((n ? n : 1) * sizeof *file);
+    unsigned *line = malloc((n ? n : 1) * sizeof *line);
+    size_t *pick = malloc((n ? n : 1) * sizeof *pick);
+    const char **f2 = malloc((n ? n : 1) * sizeof *f2);
+    unsigned *l2 = malloc((n ? n : 1) * sizeof *l2);
+    int rc = scratch && rel && now && file && line && pick && f2 && l2 ? 0 : 3;
+    /* the values under KEY, step by step */
+    for (size_t st = 0; !rc && st < s->nsteps; st++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            const o3sr_leaf *l = &s->origins.leaf[i];
+            if (l->step != st || strncmp(l->pointer, key, klen) != 0 ||
+                (l->pointer[klen] && l->pointer[klen] != '/'))
+                continue;
+            rel[m] = strncmp(l->pointer, s->anchor, alen) == 0 ? l->pointer + alen : l->pointer;
+            now[m] = l->value;
+            pick[m++] = i;
+        }
+        if (m && !origins_of(&s->steps[st], rel, now, m, f2, l2, scratch, s->a)) rc = 3;
+        for (size_t j = 0; !rc && j < m; j++) {
+            file[pick[j]] = f2[j];
+            line[pick[j]] = l2[j] + 1; /* 0: not chosen */
+        }
+    }
+    for (size_t i = 0; !rc && i < n; i++) {
+        /* every leaf not under KEY was left out above */
         const o3sr_leaf *l = &s->origins.leaf[i];
         if (strncmp(l->pointer, key, klen) != 0 || (l->pointer[klen] && l->pointer[klen] != '/'))
             continue;
-        step *t = &s->steps[l->step];
-        const char *rel = strncmp(l->pointer, s->anchor, alen) == 0 ? l->pointer + alen : l->pointer;
-        const char *file;
-        unsigned line;
-        where(t, rel, sv_get_path(s->doc, &s->reg, l->pointer), &file, &line, scratch, s->a);
-        if (line) printf("%s\t%s:%u\n", *l->pointer ? l->pointer : "\"\"", cli_display_name(file), line);
-        else printf("%s\t%s\n", *l->pointer ? l->pointer : "\"\"", cli_display_name(file));
+        const char *ptr = *l->pointer ? l->pointer : "\"\"";
+        if (line[i] > 1) printf("%s\t%s:%u\n", ptr, cli_display_name(file[i]), line[i] - 1);
+        else printf("%s\t%s\n", ptr, cli_display_name(file[i]));
     }
+    free(rel);
+    free(now);
+    free(file);
+    free(line);
+    free(pick);
+    free(f2);
+    free(l2);
     sv_doc_free(scratch);
+    if (rc) return rc;
     return fflush(stdout) == 0 ? 0 : 3;
 }
 
@@ -533,10 +644,14 @@ int cmd_o3de_setreg(int argc, char **argv)
         free(s.steps[i].text);
         for (size_t j = 0; j < s.steps[i].nimports; j++) {
             free(s.steps[i].imports[j].path);
-            if (s.steps[i].imp) cli_input_free(&s.steps[i].imp[j].in);
+            if (s.steps[i].imp) {
+                cli_input_free(&s.steps[i].imp[j].in);
+                o3sr_origins_free(&s.steps[i].imp[j].leaves);
+            }
         }
         free(s.steps[i].imports);
         free(s.steps[i].imp);
+        o3sr_origins_free(&s.steps[i].raw_leaves);
     }
     free(s.steps);
     o3sr_origins_free(&s.origins);

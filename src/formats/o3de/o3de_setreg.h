@@ -65,6 +65,11 @@ size_t o3sr_prepare_text(char *text, size_t len);
 /* The 1-based line where the value at pointer (RFC 6901, "" = the root)
  * starts in JSON text; 0 when the text has no such value. */
 unsigned o3sr_find_line(const char *text, size_t len, const char *pointer);
+/* o3sr_find_line for n pointers at once, in one pass over the text: ptrs
+ * sorted by strcmp and each given once; lines[i] gets ptrs[i]'s line (the
+ * first value at that pointer) or 0. */
+void o3sr_find_lines(const char *text, size_t len, const char *const *ptrs, size_t n,
+                     unsigned *lines);
 /* The same, with the byte range [*start, *end) the value takes. */
 unsigned o3sr_find_span(const char *text, size_t len, const char *pointer, size_t *start,
                         size_t *end);
@@ -141,6 +146,7 @@ bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsign
 typedef struct o3sr_leaf {
     char *pointer;
     size_t step;
+    const sv_value *value; /* in the tree last given (valid while it is unchanged) */
 } o3sr_leaf;
 typedef struct o3sr_origins {
     o3sr_leaf *leaf;
@@ -149,7 +155,8 @@ typedef struct o3sr_origins {
 
 /* After merge step `step` turned before into after: a leaf that is new or
  * whose value changed gets step, the others keep theirs. false: out of
- * memory or nested deeper than 1024. */
+ * memory or nested deeper than 1024. Also lists the leaves of any tree
+ * (before NULL, o empty): every leaf with its value, sorted by pointer. */
 bool o3sr_origins_update(o3sr_origins *o, const sv_value *before, const sv_value *after,
                          size_t step);
 void o3sr_origins_free(o3sr_origins *o);

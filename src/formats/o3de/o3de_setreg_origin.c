@@ -11,7 +11,6 @@
 
 typedef struct walk {
     const o3sr_origins *old;
-    const sv_value *before;
     o3sr_origins out;
     size_t step;
     sv_buf path;
@@ -23,41 +22,12 @@ static int by_pointer(const void *a, const void *b)
     return strcmp(((const o3sr_leaf *)a)->pointer, ((const o3sr_leaf *)b)->pointer);
 }
 
-/* The value at the JSON Pointer p under root (names and indices only). */
-static const sv_value *at_pointer(const sv_value *root, const char *p)
-{
-    const sv_value *v = root;
-    char tok[512];
-    while (*p == '/' && v) {
-        p++;
-        size_t n = 0;
-        while (*p && *p != '/' && n + 1 < sizeof tok) {
-            char c = *p++;
-            if (c == '~' && (*p == '0' || *p == '1')) c = *p++ == '1' ? '/' : '~';
-            tok[n++] = c;
-        }
-        if (*p && *p != '/') return NULL; /* a name longer than tok */
-        tok[n] = 0;
-        if (sv_kind_of(v) == SV_MAP) {
-            v = sv_map_get(v, tok, n);
-        } else if (sv_kind_of(v) == SV_ARRAY) {
-            char *end;
-            unsigned long i = strtoul(tok, &end, 10);
-            v = n && *end == 0 ? sv_array_at(v, i) : NULL;
-        } else {
-            return NULL;
-        }
-    }
-    return v;
-}
-
-static void leaf(walk *w, const sv_value *v)
+static void leaf(walk *w, const sv_value *v, const sv_value *was)
 {
     const char *p = (const char *)w->path.data;
     size_t step = w->step;
-    const sv_value *was = at_pointer(w->before, p);
     if (was && o3p_rj_equal(was, v, 0)) {
-        o3sr_leaf key = {(char *)p, 0};
+        o3sr_leaf key = {(char *)p, 0, NULL};
         const o3sr_leaf *old =
             w->old->n ? bsearch(&key, w->old->leaf, w->old->n, sizeof key, by_pointer) : NULL;
         if (old) step = old->step;
@@ -70,11 +40,15 @@ static void leaf(walk *w, const sv_value *v)
     w->out.leaf = l;
     l[w->out.n].pointer = strdup(p);
     l[w->out.n].step = step;
+    l[w->out.n].value = v;
     if (!l[w->out.n].pointer) w->bad = true;
     else w->out.n++;
 }
 
-static void visit(walk *w, const sv_value *v, unsigned depth)
+/* v in the new tree and was, the value at the same pointer in the old one
+ * (NULL: none), walked together: each step looks the member up in was
+ * through an index, so the walk is linear in the tree. */
+static void visit(walk *w, const sv_value *v, const sv_value *was, unsigned depth)
 {
     if (w->bad) return;
     if (depth > 1024) {
@@ -83,9 +57,12 @@ static void visit(walk *w, const sv_value *v, unsigned depth)
     }
     sv_kind k = sv_kind_of(v);
     if ((k != SV_MAP && k != SV_ARRAY) || v->len == 0) {
-        leaf(w, v);
+        leaf(w, v, was);
         return;
     }
+    o3sr_index x, y; /* was's members, v's own */
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
     for (uint32_t i = 0; i < v->len && !w->bad; i++) {
         size_t mark = w->path.len;
         sv_buf_putc(&w->path, '/');
@@ -94,7 +71,9 @@ static void visit(walk *w, const sv_value *v, unsigned depth)
             size_t n;
             const char *s = sv_get_str(&p->key, &n);
             /* a name given twice: the first is the one found by name */
-            if (sv_map_get(v, s, n) != &p->val) {
+            bool dup_nomem = false;
+            if (o3sr_index_get(&y, (sv_value *)v, s, n, &dup_nomem) != &p->val) {
+                if (dup_nomem) w->bad = true;
                 w->path.len = mark;
                 continue;
             }
@@ -105,18 +84,25 @@ static void visit(walk *w, const sv_value *v, unsigned depth)
             }
             sv_buf_putc(&w->path, 0);
             w->path.len--;
-            visit(w, &p->val, depth + 1);
+            bool nomem = false;
+            const sv_value *sub =
+                sv_kind_of(was) == SV_MAP ? o3sr_index_get(&x, (sv_value *)was, s, n, &nomem) : NULL;
+            if (nomem) w->bad = true;
+            visit(w, &p->val, sub, depth + 1);
         } else {
             char num[16];
             int n = snprintf(num, sizeof num, "%u", i);
             sv_buf_append(&w->path, num, (size_t)n);
             sv_buf_putc(&w->path, 0);
             w->path.len--;
-            visit(w, sv_array_at(v, i), depth + 1);
+            visit(w, sv_array_at(v, i), sv_kind_of(was) == SV_ARRAY ? sv_array_at(was, i) : NULL,
+                  depth + 1);
         }
         w->path.len = mark;
         if (w->path.data) w->path.data[mark] = 0;
     }
+    o3sr_index_free(&x);
+    o3sr_index_free(&y);
 }
 
 bool o3sr_origins_update(o3sr_origins *o, const sv_value *before, const sv_value *after, size_t step)
@@ -124,12 +110,11 @@ bool o3sr_origins_update(o3sr_origins *o, const sv_value *before, const sv_value
     walk w;
     memset(&w, 0, sizeof w);
     w.old = o;
-    w.before = before;
     w.step = step;
     sv_buf_init(&w.path, NULL);
     sv_buf_putc(&w.path, 0);
     w.path.len = 0;
-    visit(&w, after, 0);
+    visit(&w, after, before, 0);
     if (!sv_buf_ok(&w.path)) w.bad = true;
     sv_buf_free(&w.path);
     if (w.bad) {

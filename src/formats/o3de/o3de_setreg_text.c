@@ -7,6 +7,8 @@
  * "BooleanValue"). serval's reader takes comments; this scanner blanks the
  * trailing commas and finds where the first value ends, keeping every byte
  * offset, so that errors still point into the file as written. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "o3de_setreg.h"
@@ -238,4 +240,115 @@ unsigned o3sr_find_span(const char *text, size_t len, const char *pointer, size_
         if (!found) return 0;
         tok = tok_end;
     }
+}
+
+/* ---- many lines in one pass ---- */
+
+typedef struct lines_walk {
+    scan s;
+    const char *const *ptrs;
+    size_t n;
+    unsigned *lines;
+    sv_buf path;
+    unsigned depth;
+} lines_walk;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void note(lines_walk *w)
+{
+    const char *p = w->path.data ? (const char *)w->path.data : "";
+    const char *const *hit = bsearch(&p, w->ptrs, w->n, sizeof *w->ptrs, cmp_str);
+    if (hit && !w->lines[hit - w->ptrs]) w->lines[hit - w->ptrs] = w->s.line;
+}
+
+/* Appends one pointer token, escaped (~0 ~1), from a JSON key's text
+ * (its escapes decoded for the common cases). */
+static void push_key(lines_walk *w, const char *k, size_t n)
+{
+    sv_buf_putc(&w->path, '/');
+    for (size_t i = 0; i < n; i++) {
+        char c = k[i];
+        if (c == '\\' && i + 1 < n) {
+            char e = k[++i];
+            c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+        }
+        if (c == '~') sv_buf_append(&w->path, "~0", 2);
+        else if (c == '/') sv_buf_append(&w->path, "~1", 2);
+        else sv_buf_putc(&w->path, (uint8_t)c);
+    }
+    sv_buf_putc(&w->path, 0);
+    w->path.len--;
+}
+
+static void truncate_to(lines_walk *w, size_t mark)
+{
+    w->path.len = mark;
+    if (w->path.data) w->path.data[mark] = 0;
+}
+
+/* Walks the value at w->s.p; false when the text ends early or nests too
+ * deeply (the rest is then left without lines). */
+static bool walk_value(lines_walk *w)
+{
+    skip_blank(&w->s);
+    if (w->s.p >= w->s.end) return false;
+    note(w);
+    char open = *w->s.p;
+    if (open != '{' && open != '[') return skip_value(&w->s);
+    if (++w->depth > 2048) return false;
+    w->s.p++;
+    for (size_t i = 0;; i++) {
+        skip_blank(&w->s);
+        if (w->s.p >= w->s.end) return false;
+        if (*w->s.p == '}' || *w->s.p == ']') {
+            w->s.p++;
+            break;
+        }
+        size_t mark = w->path.len;
+        if (open == '{') {
+            if (*w->s.p != '"') return false;
+            const char *k = w->s.p + 1;
+            skip_string(&w->s);
+            size_t kn = (size_t)(w->s.p - k) - 1;
+            push_key(w, k, kn);
+            skip_blank(&w->s);
+            if (w->s.p >= w->s.end || *w->s.p != ':') return false;
+            w->s.p++;
+        } else {
+            char num[24];
+            int m = snprintf(num, sizeof num, "/%zu", i);
+            sv_buf_append(&w->path, num, (size_t)m);
+            sv_buf_putc(&w->path, 0);
+            w->path.len--;
+        }
+        if (!walk_value(w)) return false;
+        truncate_to(w, mark);
+        skip_blank(&w->s);
+        if (w->s.p < w->s.end && *w->s.p == ',') w->s.p++;
+    }
+    w->depth--;
+    return true;
+}
+
+void o3sr_find_lines(const char *text, size_t len, const char *const *ptrs, size_t n,
+                     unsigned *lines)
+{
+    lines_walk w;
+    memset(&w, 0, sizeof w);
+    w.s.p = text;
+    w.s.end = text + len;
+    w.s.line = 1;
+    w.ptrs = ptrs;
+    w.n = n;
+    w.lines = lines;
+    memset(lines, 0, n * sizeof *lines);
+    sv_buf_init(&w.path, NULL);
+    sv_buf_putc(&w.path, 0);
+    w.path.len = 0;
+    (void)walk_value(&w);
+    sv_buf_free(&w.path);
 }
