@@ -123,6 +123,15 @@ static void test_find_line(void **state)
     assert_int_equal(o3sr_find_line(t, n, "/d~0~1"), 7);
     assert_int_equal(o3sr_find_line(t, n, "/x"), 0);
     assert_int_equal(o3sr_find_line(t, n, "/c/2"), 0);
+    /* all at once, in one pass */
+    const char *ptrs[] = {"", "/a/b", "/c/1", "/d~0~1", "/x"};
+    unsigned lines[5];
+    o3sr_find_lines(t, n, ptrs, 5, lines);
+    assert_int_equal(lines[0], 1);
+    assert_int_equal(lines[1], 3);
+    assert_int_equal(lines[2], 6);
+    assert_int_equal(lines[3], 7);
+    assert_int_equal(lines[4], 0);
 }
 
 /* Files for the in-order resolver, by path. */
