@@ -10,6 +10,8 @@
 #include "cli_diag.h"
 #include "cli_io.h"
 #include "cmd_o3de_import.h"
+#include "cmd_o3de_prefab.h"
+#include "cmd_o3de_setreg.h"
 #include "serval/o3de.h"
 #include "serval/serval.h"
 
@@ -20,6 +22,8 @@ static const char help[] =
     "                         [--allow-partial] [--report FILE] IN|-\n"
     "       serval o3de validate --schema S --type T FILE...\n"
     "       serval o3de strip-defaults --schema S --type T FILE\n"
+    "       serval o3de setreg merge|get|origin ... (see serval o3de setreg --help)\n"
+    "       serval o3de prefab check|clean ... (see serval o3de prefab --help)\n"
     "\n"
     "Applies O3DE's JSON serialization rules to the types of serval schema files.\n"
     "\n"
@@ -29,6 +33,8 @@ static const char help[] =
     "                  and print its O3DE JSON, defaults omitted\n"
     "  validate        load each FILE and print every issue with its path\n"
     "  strip-defaults  print FILE without the values equal to their defaults\n"
+    "  setreg          merge Settings Registry folders (merge, get, origin)\n"
+    "  prefab          check prefab instances' patches against their templates\n"
     "\n"
     "A file wrapped as {\"Type\":\"JsonSerialization\",...,\"ClassName\":...} may\n"
     "leave out --type: its ClassName names the type.\n"
@@ -550,6 +556,8 @@ int cmd_o3de(int argc, char **argv)
         fputs(help, stdout);
         return 0;
     }
+    if (sub && strcmp(sub, "setreg") == 0) return cmd_o3de_setreg(argc - 1, argv + 1);
+    if (sub && strcmp(sub, "prefab") == 0) return cmd_o3de_prefab(argc - 1, argv + 1);
     static const char *const subs[] = {"load", "store", "validate", "strip-defaults"};
     int which = -1;
     for (int i = 0; i < 4 && sub; i++)

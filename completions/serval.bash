@@ -87,7 +87,13 @@ _serval() {
                 { COMPREPLY=($(compgen -W "list cat extract pack" -- "$cur")); return; }
             opts="$opts --properties" ;;
         o3de)
-            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults" -- "$cur")); return; }
+            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults setreg prefab" -- "$cur")); return; }
+            [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = setreg ] &&
+                { COMPREPLY=($(compgen -W "merge get origin" -- "$cur")); return; }
+            [ "${COMP_WORDS[i + 1]}" = setreg ] && opts="$opts --specialization --anchor"
+            [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = prefab ] &&
+                { COMPREPLY=($(compgen -W "check clean" -- "$cur")); return; }
+            [ "${COMP_WORDS[i + 1]}" = prefab ] && opts="$opts --templates --dry-run -o --output"
             opts="$opts --type --clear-containers --keep-defaults --report --report-all --no-imports --allow-partial --max-depth --max-alloc --max-string --max-decompressed" ;;
         schema) [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "check show" -- "$cur")); return; } ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")); return ;;
