@@ -44,6 +44,7 @@ static const char *const tag_names[SV_TAG_COUNT] = {
     [SV_TAG_MINKEY] = "MinKey", [SV_TAG_MAXKEY] = "MaxKey", [SV_TAG_UUID] = "UUID",
     [SV_TAG_ENUM] = "Enum", [SV_TAG_URL] = "URL", [SV_TAG_CHAR] = "Char",
     [SV_TAG_TRANSFORM] = "Transform", [SV_TAG_COLOR_ARGB] = "ColorARGB",
+    [SV_TAG_EXT_RESOURCE] = "ExtResource", [SV_TAG_SUB_RESOURCE] = "SubResource",
 };
 
 static const char *const elem_classes[SV_ELEM_COUNT] = {

@@ -12,14 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compress/block_codecs.h"
-#include "compress/zlib_adapter.h"
 #include "core/byteio.h"
 #include "formats/godot/godot_res_internal.h"
+#include "serval/config.h"
+#if SERVAL_WITH_GODOT_RSCC
+#include "compress/block_codecs.h"
+#include "compress/zlib_adapter.h"
+#endif
 
 enum { MODE_FASTLZ, MODE_DEFLATE, MODE_ZSTD, MODE_GZIP, MODE_BROTLI, MODE_COUNT };
 
+#if SERVAL_WITH_GODOT_RSCC
 static const char *const mode_names[MODE_COUNT] = {"fastlz", "deflate", "zstd", "gzip", "brotli"};
+#endif
 
 static sv_status fail(sv_error *err, sv_status st, uint64_t at, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -35,6 +40,7 @@ static sv_status fail(sv_error *err, sv_status st, uint64_t at, const char *fmt,
     return r;
 }
 
+#if SERVAL_WITH_GODOT_RSCC
 /* Decompresses one block of mode into dst (exactly size bytes). */
 static bool block_decompress(unsigned mode, const uint8_t *in, size_t len, uint8_t *dst,
                              size_t size, const char **why)
@@ -90,9 +96,21 @@ static bool block_compress(unsigned mode, const uint8_t *in, size_t len, sv_buf 
     }
 }
 
+#else
+/* Built without zlib and zstd (SERVAL_WITH_GODOT_RSCC=OFF, for projects that
+ * want Godot without a compression library): RSCC is refused up front. */
+#define RSCC_OFF_MESSAGE                                                                \
+    "compressed resources (RSCC) are not in this build of serval (it was configured with " \
+    "SERVAL_WITH_GODOT_RSCC=OFF)"
+#endif
+
 sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
                        const uint8_t **plain, size_t *plain_len, sv_value *meta, sv_error *err)
 {
+#if !SERVAL_WITH_GODOT_RSCC
+    (void)doc, (void)data, (void)len, (void)opts, (void)plain, (void)plain_len, (void)meta;
+    return fail(err, SV_ERR_UNSUPPORTED, 0, RSCC_OFF_MESSAGE);
+#else
     sv_limits lim = sv_limits_resolve(opts ? &opts->limits : NULL);
     if (len < 16) return fail(err, SV_ERR_TRUNCATED, 0, "RSCC header needs 16 bytes, %zu there", len);
     uint32_t mode = sv_load_u32le(data + 4), bs = sv_load_u32le(data + 8),
@@ -149,11 +167,16 @@ sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_op
     *plain = out;
     *plain_len = total;
     return SV_OK;
+#endif
 }
 
 sv_status gr_rscc_write(const uint8_t *plain, size_t plain_len, const sv_value *meta, sv_buf *out,
                         sv_error *err)
 {
+#if !SERVAL_WITH_GODOT_RSCC
+    (void)plain, (void)plain_len, (void)meta, (void)out;
+    return fail(err, SV_ERR_UNSUPPORTED, 0, RSCC_OFF_MESSAGE);
+#else
     const sv_value *m = sv_map_getz(meta, "mode"), *b = sv_map_getz(meta, "block_size"),
                    *blocks = sv_map_getz(meta, "blocks");
     size_t n;
@@ -205,4 +228,5 @@ sv_status gr_rscc_write(const uint8_t *plain, size_t plain_len, const sv_value *
     if (st == SV_OK && !sv_buf_ok(out))
         st = sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, SV_ERROR_NO_OFFSET, "no memory for the output");
     return st;
+#endif
 }
