@@ -6,7 +6,8 @@ set -euo pipefail
 # Profiles, each adding to the one before:
 #   build (default): what building the library and the command needs:
 #     compilers, CMake, pkg-config, the compression libraries the Resonite
-#     format links (Brotli, LZMA, LZ4, zlib), zlib and expat for KingsIsle;
+#     format links (Brotli, LZMA, LZ4, zlib), zlib and expat for KingsIsle,
+#     libssl-dev (libcrypto: encrypted Godot files and packs);
 #     jq and man-db, which make run and the manual page use;
 #   test: cmocka, clang and its runtime (the ASan+UBSan build and the
 #     libFuzzer targets), godot3-server (the Godot 3 oracle), valgrind
@@ -23,7 +24,7 @@ profile=${1:-build}
 profile=${profile#--}
 packages=(
   build-essential cmake pkg-config
-  libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev
+  libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev libssl-dev
   jq man-db
 )
 case $profile in
