@@ -23,6 +23,8 @@ extern const sv_format sv_format_json;
 extern const sv_format sv_format_godot4;
 extern const sv_format sv_format_godot3;
 extern const sv_format sv_format_godot_doc;
+extern const sv_format sv_format_godot_enc;
+extern const sv_format sv_format_godot_project;
 #endif
 #if SERVAL_WITH_RESONITE
 extern const sv_format sv_format_resonite;
@@ -57,6 +59,10 @@ static const sv_format *const builtin[] = {
 #if SERVAL_WITH_KINGSISLE
     &sv_format_kingsisle,
     &sv_format_kingsisle_xml,
+#endif
+#if SERVAL_WITH_GODOT
+    &sv_format_godot_enc,
+    &sv_format_godot_project,
 #endif
 };
 
