@@ -73,7 +73,7 @@ static const char help[] =
     "                      flags, directory order, path fields, data order and\n"
     "                      padding, every unchanged member's stored bytes kept,\n"
     "                      so that pack after extract gives ORIGINAL byte for\n"
-    "                      byte (an executable's pack: the pack alone); files\n"
+    "                      byte (an executable with a pack: all of it); files\n"
     "                      not in ORIGINAL are added\n"
     "  --sync              extract, pack: fsync each file before its rename\n"
     CLI_HELP_LIMITS

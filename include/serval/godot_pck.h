@@ -139,8 +139,8 @@ typedef struct sv_godot_pck_change {
  * and the members added, keeping everything else: format, header words
  * (reserved ones too), flags, directory order, path fields, data order, the
  * padding between members and after the directory. With every member kept
- * and none added the result is the pack's bytes (for an embedded pack: the
- * pack alone, without the executable). Changed or added members move what
+ * and none added the result is the original's bytes (a pack appended to an
+ * executable comes with the executable and its trailer). Changed or added members move what
  * follows; the padding is then recomputed from the alignment the original
  * shows. Added members go after the others, in the directory's form. */
 SV_API SV_NODISCARD sv_status sv_godot_pck_repack(const sv_godot_pck *orig,

@@ -53,7 +53,7 @@ static void entries(const pck_layout *l, uint64_t file_base, sv_buf *b)
         const pck_out_member *m = &l->m[l->dir_order[k]];
         put32(b, m->field_len);
         sv_buf_append(b, m->field, m->field_len);
-        put64(b, l->version == 1 ? m->pos : m->pos - file_base);
+        put64(b, l->version == 1 ? l->base + m->pos : m->pos - file_base);
         put64(b, m->size);
         sv_buf_append(b, m->md5, 16);
         if (l->version >= 2) put32(b, m->flags);
@@ -96,7 +96,8 @@ sv_status gd_pck_emit(const pck_layout *l, sv_buf *out, sv_error *err)
     put32(out, l->patch);
     if (l->version >= 2) {
         put32(out, l->pack_flags);
-        put64(out, file_base);
+        bool rel = l->version == 3 || (l->pack_flags & SV_GODOT_PCK_REL_FILEBASE);
+        put64(out, rel ? file_base : l->base + file_base);
         if (l->version == 3) put64(out, dir_at);
     }
     for (int i = 0; i < 16; i++) put32(out, l->reserved[i]);

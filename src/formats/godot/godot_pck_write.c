@@ -279,7 +279,22 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
     for (size_t i = 0; st == SV_OK && i < total; i++) dir_order[i] = order[i];
     l.m = m;
     l.dir_order = dir_order;
+    /* a pack appended to an executable: the executable before it, the
+     * trailer (u64 pack size, "GDPC") after */
+    size_t start = out->len;
+    if (st == SV_OK && in->embedded) {
+        l.base = ps;
+        sv_buf_append(out, o->data, (size_t)ps);
+    }
     if (st == SV_OK) st = gd_pck_emit(&l, out, err);
+    if (st == SV_OK && in->embedded) {
+        uint64_t size = out->len - start - ps;
+        uint8_t t[12];
+        for (int i = 0; i < 8; i++) t[i] = (uint8_t)(size >> (8 * i));
+        memcpy(t + 8, "GDPC", 4);
+        sv_buf_append(out, t, 12);
+        if (!sv_buf_ok(out)) st = sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory");
+    }
     free(dir_order);
     free(m);
     free(order);
