@@ -31,7 +31,7 @@ cp "$HERE/pck_gen.gd" "$work/"
 mkdir -p "$work/home"
 (cd "$work" && HOME="$work/home" XDG_DATA_HOME="$work/home" XDG_CONFIG_HOME="$work/home" \
     XDG_CACHE_HOME="$work/home" LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 \
-    "$GODOT" -s pck_gen.gd >"$work/stdout.txt" 2>"$work/stderr.txt") || {
+    timeout 120 "$GODOT" -s pck_gen.gd >"$work/stdout.txt" 2>"$work/stderr.txt") || {
     echo "godot3-server failed:"; tail -n 20 "$work/stderr.txt"; exit 1; }
 mkdir -p "$work/new/godot-pck/engine3" "$work/new/godot-gdec/engine3" "$work/new/godot-project/engine3"
 cp "$work"/out/*.pck "$work/new/godot-pck/engine3/"
