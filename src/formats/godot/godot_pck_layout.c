@@ -97,7 +97,7 @@ sv_status gd_pck_emit(const pck_layout *l, sv_buf *out, sv_error *err)
     if (l->version >= 2) {
         put32(out, l->pack_flags);
         bool rel = l->version == 3 || (l->pack_flags & SV_GODOT_PCK_REL_FILEBASE);
-        put64(out, rel ? file_base : l->base + file_base);
+        put64(out, l->fb_fixed ? l->fb_value : rel ? file_base : l->base + file_base);
         if (l->version == 3) put64(out, dir_at);
     }
     for (int i = 0; i < 16; i++) put32(out, l->reserved[i]);

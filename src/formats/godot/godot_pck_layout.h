@@ -39,6 +39,8 @@ typedef struct pck_layout {
     uint64_t dir_gap_len;
     bool dir_gap_kept;
     uint64_t fb_delta;    /* file_base is this far before the first member */
+    bool fb_fixed;        /* no members: file_base is fb_value as it was */
+    uint64_t fb_value;
     uint64_t base;        /* where the pack starts in the file written (appended to
                              an executable): added to format 1's offsets and to
                              an absolute format 2 file_base */

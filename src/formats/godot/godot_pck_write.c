@@ -78,14 +78,17 @@ sv_status sv_godot_pck_write(const sv_godot_pck_entry *entries, size_t count,
 static uint64_t pad_to(uint64_t pos, uint64_t a) { return a > 1 ? (a - pos % a) % a : 0; }
 
 typedef struct by_pos {
-    uint64_t pos;
+    uint64_t pos, len;
     size_t index;
 } by_pos;
 
+/* Data order; at one position, empty members first (they take no room, so
+ * the member with data there must come last to keep its place). */
 static int by_pos_cmp(const void *a, const void *b)
 {
     const by_pos *x = a, *y = b;
     if (x->pos != y->pos) return x->pos < y->pos ? -1 : 1;
+    if ((x->len == 0) != (y->len == 0)) return x->len == 0 ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
@@ -138,7 +141,7 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
                        ? sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory")
                        : SV_OK;
     /* the original's data order and gaps */
-    for (size_t i = 0; st == SV_OK && i < n; i++) bp[i] = (by_pos){o->members[i].data_offset - ps, i};
+    for (size_t i = 0; st == SV_OK && i < n; i++) bp[i] = (by_pos){o->members[i].data_offset - ps, o->members[i].stored_len, i};
     if (st == SV_OK) qsort(bp, n, sizeof *bp, by_pos_cmp);
     uint64_t dir_rel = o->dir_start - ps, dir_end_rel = o->dir_end - ps;
     uint64_t end_rel = in->pck_end - ps;
@@ -157,6 +160,8 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
         ends[ng] = data_start;
         gaps[ng++] = first - data_start;
         l.fb_delta = 0;
+        l.fb_fixed = !n;
+        l.fb_value = in->file_base;
         if (l.version >= 2) {
             uint64_t fb = in->file_base;
             bool rel = l.version == 3 || (l.pack_flags & SV_GODOT_PCK_REL_FILEBASE);
