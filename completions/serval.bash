@@ -13,7 +13,7 @@ _serval() {
             *) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
-    local commands="formats detect dump conv validate noesis o3de resonite schema kingsisle version help"
+    local commands="formats detect dump conv validate noesis o3de resonite schema kingsisle godot version help"
     local formats
     # Only the formats that read or write: o3de (load/store) is not one of
     # --from/--to's.
@@ -51,6 +51,11 @@ _serval() {
             opts="$opts --properties"
             [ "${COMP_WORDS[i + 1]}" = wad ] &&
                 opts="$opts -o --output --verify --no-verify --max-total --decode --schema --version --flags --level --like --sync --max-decompressed --max-alloc" ;;
+        godot)
+            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "pck" -- "$cur")); return; }
+            [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = pck ] &&
+                { COMPREPLY=($(compgen -W "list cat extract pack" -- "$cur")); return; }
+            opts="$opts -o --output --key --no-verify --max-total --format-version --godot --alignment --like --sync --max-alloc" ;;
         o3de)
             [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults" -- "$cur")); return; }
             opts="$opts --type --clear-containers --keep-defaults --report --report-all --no-imports --allow-partial --max-depth --max-alloc --max-string --max-decompressed" ;;
