@@ -101,8 +101,17 @@ sv_status gd_gdec_decrypt(const gd_gdec *g, const uint8_t key[32], uint64_t max_
                             (unsigned long long)g->cipher_len, (unsigned long long)max_alloc);
     if (g->cipher_len > SIZE_MAX - out->len || !sv_buf_reserve(out, (size_t)g->cipher_len))
         return sv_error_set(err, SV_ERR_NOMEM, fmt, base, "out of memory");
-    uint8_t *dst = out->data + out->len;
     size_t n = (size_t)g->cipher_len;
+    if (n == 0) { /* nothing to decrypt; the MD5 is that of no bytes */
+        uint8_t md5[16];
+        gd_md5(NULL, 0, md5);
+        return memcmp(md5, g->md5, 16)
+                   ? sv_error_set(err, SV_ERR_SYNTAX, fmt, base,
+                                  "wrong key or damaged file: the MD5 of the decrypted data does "
+                                  "not match the one stored")
+                   : SV_OK;
+    }
+    uint8_t *dst = out->data + out->len;
     sv_status st = g->version == 3
                        ? gd_aes256_ecb(key, false, g->cipher, dst, n, fmt, err)
                        : gd_aes256_cfb128(key, g->iv, false, g->cipher, dst, n, fmt, err);

@@ -222,7 +222,7 @@ static sv_status read_entries(sv_godot_pck *p, const uint8_t *e, size_t elen, ui
                                 "encrypted directory: %zu bytes after the last entry",
                                 elen - at);
         p->dir_pad_len = elen - at;
-        memcpy(p->dir_pad, e + at, elen - at);
+        if (elen > at) memcpy(p->dir_pad, e + at, elen - at);
     } else {
         p->dir_end = ebase + at;
     }
@@ -461,7 +461,7 @@ sv_status sv_godot_pck_read(const sv_godot_pck *p, size_t i, const sv_limits *li
     static const uint8_t zero[16];
     if (verify && memcmp(m->md5, zero, 16)) {
         uint8_t md5[16];
-        gd_md5(out->data + before, (size_t)m->size, md5);
+        gd_md5(m->size ? out->data + before : NULL, (size_t)m->size, md5);
         if (memcmp(md5, m->md5, 16))
             return sv_error_set(err, SV_ERR_SYNTAX, PCK_FORMAT, m->data_offset,
                                 "member '%.100s': its MD5 does not match the directory's "
