@@ -136,9 +136,8 @@ static int do_list(const cli_args *a, const pck_opts *o)
     pck_handle k;
     int rc = pck_open(a->files[0], o, &k);
     if (rc) return rc;
-    sv_buf out, content;
+    sv_buf out;
     sv_buf_init(&out, NULL);
-    sv_buf_init(&content, NULL);
     sv_godot_pck_member m;
     static const uint8_t zero[16];
     for (size_t i = 0; sv_godot_pck_member_at(k.p, i, &m) && !rc; i++) {
@@ -148,12 +147,12 @@ static int do_list(const cli_args *a, const pck_opts *o)
         bool removal = m.flags & SV_GODOT_PCK_FILE_REMOVAL;
         bool enc = m.flags & SV_GODOT_PCK_FILE_ENCRYPTED;
         if (!memcmp(m.md5, zero, 16) && !removal && !enc) {
-            /* 3.x PCKPacker stores no MD5: give the content's */
-            content.len = 0;
-            rc = read_member(&k, i, a, false, &content);
-            if (rc) break;
+            /* 3.x PCKPacker stores no MD5: give the content's, from the
+             * pack's own bytes (no copy, whatever the member's size) */
+            size_t n = 0;
+            const uint8_t *stored = sv_godot_pck_stored(k.p, i, &n);
             uint8_t d[16];
-            sv_godot_md5(content.data, content.len, d);
+            sv_godot_md5(n ? stored : NULL, n, d);
             hex(d, 16, md5);
             unset = "\tmd5-unset";
         }
@@ -167,7 +166,6 @@ static int do_list(const cli_args *a, const pck_opts *o)
         rc = sv_buf_ok(&out) ? cli_exit_code(cli_write_output(NULL, out.data, out.len))
                              : cli_exit_code(SV_ERR_NOMEM);
     sv_buf_free(&out);
-    sv_buf_free(&content);
     pck_close(&k);
     return rc;
 }

@@ -74,6 +74,13 @@ static const bound bounds[] = {
     {"kingsisle", 48, 256u << 10, NULL},
     /* An element <a/> (4 bytes) is a 32-byte field; a <Class Name=""> 16 bytes of object. */
     {"kingsisle-xml", 16, 256u << 10, NULL},
+#if SERVAL_WITH_GODOT
+    /* Without a key nothing is decrypted; with one, the plaintext (the
+     * file's size) and the inner Variant tree (godot3's bound). */
+    {"godot-enc", 12, 256u << 10, NULL},
+    /* Each setting: its key string and a godot Variant (godot4's bound). */
+    {"godot-project", 16, 256u << 10, NULL},
+#endif
 };
 
 static const bound *bound_of(const char *format)

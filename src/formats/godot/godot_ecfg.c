@@ -129,9 +129,17 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
         if (err) *err = e4;
         return e4.status;
     }
-    st = read_all(doc, data, len, 3, opts, out, err);
-    if (st != SV_OK && err && e4.byte_offset > err->byte_offset) *err = e4; /* the further one */
-    return st;
+    sv_error e3;
+    sv_error_clear(&e3);
+    st = read_all(doc, data, len, 3, opts, out, &e3);
+    if (st == SV_OK) return SV_OK;
+    /* neither numbering reads it: report the reading that got further,
+     * unless the second ran out of memory or past a limit */
+    const sv_error *e = (st != SV_ERR_NOMEM && st != SV_ERR_LIMIT && e4.byte_offset > e3.byte_offset)
+                            ? &e4
+                            : &e3;
+    if (err) *err = *e;
+    return e->status;
 }
 
 static void put32(sv_buf *b, uint32_t v)

@@ -419,6 +419,11 @@ sv_status sv_godot_pck_read(const sv_godot_pck *p, size_t i, const sv_limits *li
 {
     if (i >= p->count) return sv_error_set(err, SV_ERR_USAGE, PCK_FORMAT, 0, "no member %zu", i);
     const sv_godot_pck_member *m = &p->members[i];
+    if (m->flags & SV_GODOT_PCK_FILE_REMOVAL) /* its size is not backed by any bytes */
+        return sv_error_set(err, SV_ERR_REFUSED, PCK_FORMAT, m->entry_offset,
+                            "member '%.100s' is a removal entry (a patch deletes this path): it "
+                            "has no content",
+                            m->path);
     sv_limits l = sv_limits_resolve(lim);
     if (m->stored_len > l.max_alloc)
         return sv_error_set(err, SV_ERR_LIMIT, PCK_FORMAT, m->data_offset,
