@@ -16,6 +16,8 @@ int cmd_o3de(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_kingsisle(int argc, char **argv);
 int cmd_kingsisle_wad(int argc, char **argv); /* argv[0]: "wad" */
+int cmd_godot(int argc, char **argv);
+int cmd_godot_pck(int argc, char **argv); /* argv[0]: "pck" */
 
 /* The line every help text ends with. */
 #define CLI_HELP_EXIT                                                                              \

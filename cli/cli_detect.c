@@ -70,6 +70,16 @@ static bool is_kiwad(const uint8_t *data, size_t len)
     return len >= 5 && memcmp(data, "KIWAD", 5) == 0;
 }
 
+/* A Godot PCK archive, standalone or appended to an executable (which
+ * then ends in "GDPC"), is read by 'serval godot pck'. 0: not one, 1: a
+ * pack, 2: an executable with a pack. */
+static int godot_pck_kind(const uint8_t *data, size_t len)
+{
+    if (len >= 4 && memcmp(data, "GDPC", 4) == 0) return 1;
+    if (len >= 16 && memcmp(data + len - 4, "GDPC", 4) == 0) return 2;
+    return 0;
+}
+
 int cli_detect_pick(const char *display, const char *filename, const uint8_t *data, size_t len,
                     const sv_format **out)
 {
@@ -109,6 +119,13 @@ int cli_detect_pick(const char *display, const char *filename, const uint8_t *da
                   display, display);
         return 4;
     }
+    if (godot_pck_kind(data, len)) {
+        cli_error("%s: a Godot PCK archive%s is not one data tree; use 'serval godot pck "
+                  "list|cat|extract %s' (and 'serval godot pck pack DIR -o FILE' to write one)",
+                  display, godot_pck_kind(data, len) == 2 ? " (appended to an executable)" : "",
+                  display);
+        return 4;
+    }
     const char *why = no_format_reason(filename, data, len);
     if (why) {
         cli_error("%s: cannot tell the format: %s", display, why);
@@ -137,6 +154,9 @@ void cli_detect_print(const char *display, const char *filename, const uint8_t *
     char list[512];
     if (n == 0 && is_kiwad(data, len)) {
         printf("%s: kiwad (KingsIsle archive; see 'serval kingsisle wad')\n", display);
+    } else if (n == 0 && godot_pck_kind(data, len)) {
+        printf("%s: godot-pck (Godot PCK archive%s; see 'serval godot pck')\n", display,
+               godot_pck_kind(data, len) == 2 ? " appended to an executable" : "");
     } else if (n == 0) {
         const char *why = is_package(filename, data, len)
                               ? "a .resonitepackage; see 'serval resonite package'"

@@ -105,3 +105,31 @@ void cli_dir_files_free(cli_dir_files *l)
     free(l->names);
     memset(l, 0, sizeof *l);
 }
+
+int cli_make_parents(const char *dir, const char *rel)
+{
+    char buf[4096];
+    int n = snprintf(buf, sizeof buf, "%s/%s", dir, rel);
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        cli_error("%s/%s: the path is too long", dir, rel);
+        return 3;
+    }
+    for (char *p = buf + strlen(dir) + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        struct stat sb;
+        if (lstat(buf, &sb) != 0) {
+            if (errno != ENOENT || mkdir(buf, 0777) != 0) {
+                cli_error("%s: %s", buf, strerror(errno));
+                return 3;
+            }
+        } else if (!S_ISDIR(sb.st_mode)) {
+            cli_error("%s: not a directory (a symbolic link or file is in the way); nothing "
+                      "is written through it",
+                      buf);
+            return 3;
+        }
+        *p = '/';
+    }
+    return 0;
+}

@@ -18,4 +18,10 @@ typedef struct cli_dir_files {
 int cli_dir_files_list(const char *dir, int max_depth, bool follow_links, cli_dir_files *out);
 void cli_dir_files_free(cli_dir_files *l);
 
+/* For archive extraction: creates the directories of rel (all but its last
+ * part) under dir, refusing to go through anything that is not a real
+ * directory (a symbolic link already in dir, a file). rel must already be a
+ * checked relative path. Returns 0 or an exit code after a message. */
+int cli_make_parents(const char *dir, const char *rel);
+
 #endif

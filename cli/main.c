@@ -39,6 +39,9 @@ static const command commands[] = {
 #if SERVAL_WITH_KINGSISLE
     {"kingsisle", cmd_kingsisle, "KingsIsle ObjectProperty: hashes, type lists"},
 #endif
+#if SERVAL_WITH_GODOT
+    {"godot", cmd_godot, "Godot PCK archives: list, cat, extract, pack"},
+#endif
     {"version", cmd_version, "print the versions of serval and its libraries"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

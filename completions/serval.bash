@@ -45,7 +45,7 @@ _serval() {
             *) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
-    local commands="formats detect dump conv validate noesis o3de resonite schema kingsisle version help"
+    local commands="formats detect dump conv validate noesis o3de resonite schema kingsisle godot version help"
     local formats
     # Only the formats that read or write: o3de (load/store) is not one of
     # --from/--to's.
@@ -86,6 +86,11 @@ _serval() {
             [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = wad ] &&
                 { COMPREPLY=($(compgen -W "list cat extract pack" -- "$cur")); return; }
             opts="$opts --properties" ;;
+        godot)
+            [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "pck" -- "$cur")); return; }
+            [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = pck ] &&
+                { COMPREPLY=($(compgen -W "list cat extract pack" -- "$cur")); return; }
+            opts="$opts -o --output --key --no-verify --max-total --format-version --godot --alignment --like --sync --max-alloc" ;;
         o3de)
             [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults setreg prefab" -- "$cur")); return; }
             [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = setreg ] &&

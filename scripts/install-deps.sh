@@ -6,10 +6,12 @@ set -euo pipefail
 # Profiles, each adding to the one before:
 #   build (default): what building the library and the command needs:
 #     compilers, CMake, pkg-config, the compression libraries the Resonite
-#     format links (Brotli, LZMA, LZ4, zlib), zlib and expat for KingsIsle;
-#     jq and man-db, which make run and the manual page use; python3-dev and
-#     python3-setuptools, Python's headers for the C extension of the Python
-#     module (make python, pip install bindings/python);
+#     format links (Brotli, LZMA, LZ4, zlib), zlib and expat for KingsIsle,
+#     libssl-dev (libcrypto: encrypted Godot files and packs), libzstd-dev
+#     (compressed Godot resources); jq and man-db, which make run and the
+#     manual page use; python3-dev and python3-setuptools, Python's headers for
+#     the C extension of the Python module (make python, pip install
+#     bindings/python);
 #   test: cmocka, clang and its runtime (the ASan+UBSan build and the
 #     libFuzzer targets), godot3-server (the Godot 3 oracle), valgrind
 #     (callgrind counts the work of decoding in tests/work/run.sh), Debian's
@@ -27,7 +29,7 @@ profile=${1:-build}
 profile=${profile#--}
 packages=(
   build-essential cmake pkg-config
-  libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev libzstd-dev
+  libbrotli-dev liblzma-dev liblz4-dev zlib1g-dev libexpat1-dev libzstd-dev libssl-dev
   jq man-db python3-dev python3-setuptools
 )
 case $profile in

@@ -24,6 +24,8 @@ extern const sv_format sv_format_godot4;
 extern const sv_format sv_format_godot3;
 extern const sv_format sv_format_godot_doc;
 extern const sv_format sv_format_godot_res;
+extern const sv_format sv_format_godot_enc;
+extern const sv_format sv_format_godot_project;
 #endif
 #if SERVAL_WITH_RESONITE
 extern const sv_format sv_format_resonite;
@@ -61,6 +63,8 @@ static const sv_format *const builtin[] = {
 #endif
 #if SERVAL_WITH_GODOT
     &sv_format_godot_res,
+    &sv_format_godot_enc,
+    &sv_format_godot_project,
 #endif
 };
 

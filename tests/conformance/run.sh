@@ -304,6 +304,11 @@ done <"$V/godot/oracle4/index.tsv"
 for f in "$V"/bson/*.bson; do run_case bson "bson/$(basename "$f")" "$f"; done
 for f in "$V"/resonite/*.brson "$V"/resonite/*.7zbson "$V"/resonite/*.lz4bson; do run_case resonite "resonite/$(basename "$f")" "$f"; done
 for f in "$V"/noesis/*.nsb; do run_case noesis "noesis/$(basename "$f")" "$f"; done
+# Godot project.binary (ECFG) from Godot 3.2.3 (tests/godot/pck_regen.sh).
+# Encrypted files (godot-enc) need the key on the writing side too, which
+# this suite does not give: tests/godot/pck_test.sh takes them through the
+# same paths with it.
+for f in "$V"/godot-project/*/*.binary; do run_case godot-project "godot-project/$(basename "$f")" "$f"; done
 
 # --- Godot binary resources (Godot 3.2.3 and 4.6 saved them) ---------------
 for f in "$V"/godot-res/v3/*.res "$V"/godot-res/v3/*.scn "$V"/godot-res/v4/*.res "$V"/godot-res/v4/*.scn; do

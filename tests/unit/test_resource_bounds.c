@@ -87,6 +87,13 @@ static const bound bounds[] = {
     /* A string table of empty strings: 5 bytes each become a 16-byte
      * value, its arena copy and the table's pointer, length and hash slot. */
     {"godot-res", 16, 256u << 10, godot_res_payload},
+#if SERVAL_WITH_GODOT
+    /* Without a key nothing is decrypted; with one, the plaintext (the
+     * file's size) and the inner Variant tree (godot3's bound). */
+    {"godot-enc", 12, 256u << 10, NULL},
+    /* Each setting: its key string and a godot Variant (godot4's bound). */
+    {"godot-project", 16, 256u << 10, NULL},
+#endif
 };
 
 static const bound *bound_of(const char *format)
