@@ -10,7 +10,7 @@
 #   - neither the program's link command nor its ELF dependencies (nor the
 #     shared libserval's) name a compression library;
 #   - the program (subdir/embedder.c) runs: the registry lists json, godot4,
-#     godot3, godot-doc and godot-res, and a Godot 4 blob comes back byte for byte.
+#     godot3, godot-doc, godot-res, godot-enc and godot-project, and a Godot 4 blob comes back byte for byte.
 # Usage: subdir.sh <serval-source-dir>
 set -euo pipefail
 src=$(cd "$1" && pwd)
@@ -25,7 +25,7 @@ export PKG_CONFIG_LIBDIR="$tmp/no-pc" PKG_CONFIG_PATH=""
 b="$tmp/build"
 cmake -S "$here/subdir" -B "$b" -DSERVAL_SOURCE_DIR="$src" \
       -DSERVAL_WITH_RESONITE=OFF -DSERVAL_WITH_NOESIS=OFF -DSERVAL_WITH_BSON=OFF -DSERVAL_WITH_KINGSISLE=OFF \
-      -DSERVAL_WITH_O3DE=OFF -DSERVAL_WITH_GODOT_RSCC=OFF >"$tmp/configure.log" 2>&1 \
+      -DSERVAL_WITH_O3DE=OFF -DSERVAL_WITH_GODOT_RSCC=OFF -DSERVAL_WITH_OPENSSL=OFF >"$tmp/configure.log" 2>&1 \
   || { cat "$tmp/configure.log"; fail "configure"; }
 grep -q 'serval: formats json;godot$' "$tmp/configure.log" || fail "configure did not report 'formats json;godot'"
 

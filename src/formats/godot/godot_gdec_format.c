@@ -57,7 +57,9 @@ static sv_status get_key(const sv_options *opts, const char *flag, uint8_t key[3
         gd_key_from_password(pass, strlen(pass), key);
         return SV_OK;
     }
-    return sv_error_set(err, SV_ERR_USAGE, FMT, 0,
+    /* Refused, not a usage error: in a batch (-r) an encrypted file without
+     * its key is that file's failure, and the files after it still run. */
+    return sv_error_set(err, SV_ERR_REFUSED, FMT, 0,
                         "an encrypted file: a key is needed (%s key=HEX, 64 hex digits, or %s "
                         "password=TEXT)",
                         flag, flag);

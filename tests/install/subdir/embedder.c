@@ -38,7 +38,7 @@ int main(void)
         strcat(names, all[i]->name);
     }
     printf("formats: %s\n", names);
-    if (strcmp(names, "json godot4 godot3 godot-doc godot-res") != 0) return 1;
+    if (strcmp(names, "json godot4 godot3 godot-doc godot-res godot-enc godot-project") != 0) return 1;
 
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return 1;
