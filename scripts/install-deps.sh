@@ -17,9 +17,10 @@ set -euo pipefail
 #     (callgrind counts the work of decoding in tests/work/run.sh), Debian's
 #     python3 and its venv module (the Python module's tests), python3-dask and
 #     python3-distributed (serval.dask's test cluster), mypy (the module's type
-#     stubs), time (the peak memory of tests/hostile/run.sh); the browser
+#     stubs), time (the peak memory of tests/hostile/run.sh), rapidjson-dev
+#     and g++ (O3DE's number text checked against RapidJSON's writer); the browser
 #     viewer's tools come from scripts/install-web-deps.sh;
-#   bench: the benchmark peers: jansson (C), RapidJSON (C++, header-only),
+#   bench: the benchmark peers: jansson (C), RapidJSON (from test),
 #     libbson (C), brotli (the command), python3-bson with python3-bson-ext
 #     (pymongo's BSON and its C extension, for bindings/python/bench/), and Node.js and npm for bench/node/
 #     (a Node.js already on the PATH, from any source, is used as it is).
@@ -35,9 +36,9 @@ packages=(
 case $profile in
   build) ;;
   test | bench)
-    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv python3-dask python3-distributed mypy strace time)
+    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv python3-dask python3-distributed mypy strace time rapidjson-dev g++)
     if [ "$profile" = bench ]; then
-      packages+=(libjansson-dev rapidjson-dev g++ libbson-dev brotli python3-bson python3-bson-ext)
+      packages+=(libjansson-dev libbson-dev brotli python3-bson python3-bson-ext)
       command -v node >/dev/null || packages+=(nodejs)
       command -v npm >/dev/null || packages+=(npm)
     fi

@@ -11,8 +11,9 @@
  *    from sv_o3de_default_value to load "into a default-constructed object");
  *  - sv_o3de_store turns a value into O3DE JSON, omitting what equals the
  *    default unless keep_defaults is set;
- *  - sv_o3de_write prints JSON the way RapidJSON 1.1 (O3DE's writer) prints
- *    it, so stored text matches O3DE's byte for byte;
+ *  - sv_o3de_write prints JSON the way O3DE's RapidJSON writer prints it
+ *    (1.1 with its 2021 Grisu2 rounding fix), so stored text matches O3DE's
+ *    byte for byte;
  *  - results are O3DE's: a task, a processing state and an outcome packed in
  *    32 bits, combined as O3DE combines them, each reported through an
  *    optional callback that may change it.
@@ -200,14 +201,15 @@ SV_API sv_o3de_result sv_o3de_resolve_type(const sv_schema *s, const char *text,
 SV_API SV_NODISCARD sv_status sv_o3de_read(sv_doc *doc, const char *text, size_t len,
                                            const sv_limits *limits, sv_value *out, sv_error *err);
 
-/* Appends the text of a plain JSON tree as RapidJSON 1.1 writes it: compact
+/* Appends the text of a plain JSON tree as O3DE's RapidJSON writes it: compact
  * (indent 0) or pretty with indent spaces (O3DE's files: 4). Doubles are
  * printed by Grisu2 with RapidJSON's layout (42.0, 0.10000000149011612). */
 SV_API SV_NODISCARD sv_status sv_o3de_write(const sv_value *json, int indent, sv_buf *out,
                                             sv_error *err);
 
-/* Writes a double as RapidJSON's Writer does; buf needs 32 bytes. Returns the
- * length. Finite values only. */
+/* Writes a double as O3DE's RapidJSON Writer does (Grisu2 digits, not always
+ * the shortest: 0.1 + 0.2 is 0.30000000000000004); buf needs 32 bytes.
+ * Returns the length. Finite values only. */
 SV_API size_t sv_o3de_format_double(double d, char *buf);
 
 /* O3DE's JsonSerialization::Compare: *order gets <0, 0 or >0. Comparing

@@ -1,11 +1,16 @@
 /* Doubles as RapidJSON's Writer prints them: the short cut for multiples of
- * 1/4 below 2^22 gives Grisu2's own text for every one of them, and known
- * texts of RapidJSON's layout. */
+ * 1/4 below 2^22 gives Grisu2's own text for every one of them, known
+ * texts of RapidJSON's layout, a table of texts RapidJSON itself wrote
+ * (vectors/o3de/dtoa/rapidjson_writer.txt), and every fractional number in
+ * the real O3DE files written back with the file's own digits. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -57,11 +62,123 @@ static void test_known_texts(void **state)
     }
 }
 
+static void test_rapidjson_table(void **state)
+{
+    (void)state;
+    const char *path = "vectors/o3de/dtoa/rapidjson_writer.txt";
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot open %s (tests run from tests/)", path);
+    char line[256];
+    int rows = 0, wrong = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char *tab = strchr(line, '\t');
+        if (!tab) fail_msg("%s: no tab in '%s'", path, line);
+        *tab = 0;
+        char *want = tab + 1;
+        want[strcspn(want, "\r\n")] = 0;
+        double d = strtod(line, NULL);
+        char got[40];
+        got[o3_dtoa(d, got)] = 0;
+        rows++;
+        if (strcmp(got, want) != 0) {
+            print_error("%s: RapidJSON '%s', serval '%s'\n", line, want, got);
+            wrong++;
+        }
+    }
+    fclose(f);
+    assert_true(rows >= 100);
+    assert_int_equal(wrong, 0);
+}
+
+/* Every number with a fraction or exponent outside strings: parsed, written
+ * back, and compared with the file's text. */
+static int check_numbers_in(const char *path, int *count)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    int wrong = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') i++;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            continue;
+        }
+        if (c != '-' && (c < '0' || c > '9')) continue;
+        size_t end = i + 1;
+        bool fraction = false;
+        while (end < n && strchr("0123456789.eE+-", text[end])) {
+            if (strchr(".eE", text[end])) fraction = true;
+            end++;
+        }
+        if (fraction) {
+            char want[64] = {0}, got[40];
+            if (end - i >= sizeof want) fail_msg("%s: number too long at %zu", path, i);
+            memcpy(want, text + i, end - i);
+            got[o3_dtoa(strtod(want, NULL), got)] = 0;
+            (*count)++;
+            if (strcmp(got, want) != 0) {
+                print_error("%s: file '%s', serval '%s'\n", path, want, got);
+                wrong++;
+            }
+        }
+        i = end - 1;
+    }
+    return wrong;
+}
+
+static int walk_real(const char *dir, int *count)
+{
+    DIR *d = opendir(dir);
+    if (!d) fail_msg("cannot open %s (tests run from tests/)", dir);
+    int wrong = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len = strlen(e->d_name);
+        DIR *sub = opendir(path);
+        if (sub) {
+            closedir(sub);
+            wrong += walk_real(path, count);
+        } else if ((len > 7 && strcmp(e->d_name + len - 7, ".prefab") == 0) ||
+                   (len > 7 && strcmp(e->d_name + len - 7, ".setreg") == 0)) {
+            wrong += check_numbers_in(path, count);
+        }
+    }
+    closedir(d);
+    return wrong;
+}
+
+static void test_real_files_digits(void **state)
+{
+    (void)state;
+    int count = 0;
+    int wrong = walk_real("vectors/o3de/real", &count);
+    /* the prefabs hold 92 fractional numbers; a walk that finds none
+     * checks nothing */
+    assert_true(count >= 90);
+    assert_int_equal(wrong, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quarters_match_grisu2),
         cmocka_unit_test(test_known_texts),
+        cmocka_unit_test(test_rapidjson_table),
+        cmocka_unit_test(test_real_files_digits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

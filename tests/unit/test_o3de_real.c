@@ -149,12 +149,55 @@ static void test_setreg_files(void **state)
                REAL "physxdebugconfiguration.setreg", true, SV_O3DE_DEFAULTS_USED);
 }
 
+/* The prefabs with instances, read as plain JSON and written as O3DE writes
+ * files (four spaces), give their bytes back: every number included, so
+ * the doubles come out with O3DE's digits (10.100000381469728 and
+ * -2.3734049797058105, which RapidJSON 1.1.0 wrote otherwise). */
+static void test_prefabs_plain_rewrite(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "prefab/AutomatedTesting/Levels/Physics/ForceRegion_PrefabInstantiates/ForceRegionEntity.prefab",
+        "prefab/AutomatedTesting/Levels/Physics/ForceRegion_PrefabInstantiates/"
+        "ForceRegion_PrefabInstantiates.prefab",
+        "prefab/AutomatedTesting/Levels/Physics/ScriptCanvas_SpawnEntityWithPhysComponents/Ball_0.prefab",
+        "prefab/AutomatedTesting/Levels/Physics/ScriptCanvas_SpawnEntityWithPhysComponents/"
+        "ScriptCanvas_SpawnEntityWithPhysComponents.prefab",
+        "prefab/Gems/MotionMatching/Assets/AutomaticDemo/MotionMatching_AutoDemoCharacter.prefab",
+        "prefab/Gems/MotionMatching/Assets/Levels/MotionMatching_AutomaticDemo/"
+        "MotionMatching_AutomaticDemo.prefab",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s%s", REAL, files[i]);
+        size_t len;
+        char *text = slurp(path, &len);
+        sv_doc *doc = sv_doc_new(NULL);
+        sv_error err;
+        sv_error_clear(&err);
+        sv_value v;
+        if (sv_o3de_read(doc, text, len, NULL, &v, &err) != SV_OK) fail_msg("%s: %s", path, err.message);
+        sv_buf out;
+        sv_buf_init(&out, NULL);
+        if (sv_o3de_write(&v, 4, &out, &err) != SV_OK) fail_msg("%s: %s", path, err.message);
+        size_t k = 0;
+        while (k < len && k < out.len && text[k] == (char)out.data[k]) k++;
+        if (k != len || out.len != len)
+            fail_msg("%s: differs at byte %zu: file '%.24s', written '%.*s'", path, k, text + k,
+                     (int)(out.len - k < 24 ? out.len - k : 24), (const char *)out.data + k);
+        sv_buf_free(&out);
+        sv_doc_free(doc);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_prefab),
         cmocka_unit_test(test_empty_prefab_stripped),
         cmocka_unit_test(test_setreg_files),
+        cmocka_unit_test(test_prefabs_plain_rewrite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* Doubles printed as RapidJSON 1.1's Writer prints them (O3DE's writer):
+/* Doubles printed as O3DE's RapidJSON Writer prints them (1.1 with the
+ * 2021 DigitGen rounding fix, see digit_gen):
  * Grisu2 digits (round-trip exact, not always the shortest) laid out by
  * RapidJSON's Prettify rules. spec o3de-json §8.5.
  *
@@ -284,9 +285,15 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
             *k += kappa;
             *len = n;
             int index = -kappa;
-            /* RapidJSON rounds only while 10^index fits its 9-entry table; past
-             * that the factor is 0 and the digits stay as generated */
-            grisu_round(buf, n, delta, p2, one.f, wp_w * (index < 9 ? pow10_u64[index] : 0));
+            /* wp_w scaled to the digits' last place. O3DE's RapidJSON has the
+             * 2021 fix (upstream commit bb06211, "Fix small errors in dtoa
+             * output"): the factor comes from a 20-entry 64-bit table, so
+             * rounding goes on up to 19 fraction digits; RapidJSON 1.1.0
+             * stopped at 9 and wrote e.g. 10.100000381469729 where O3DE's
+             * prefabs have 10.100000381469728. Past 19 the factor is 0 and
+             * the digits stay as generated. The product wraps modulo 2^64
+             * as RapidJSON's does. */
+            grisu_round(buf, n, delta, p2, one.f, wp_w * (index < 20 ? pow10_u64[index] : 0));
             return;
         }
     }
