@@ -385,7 +385,7 @@ from . import schema as _schema_mod  # noqa: E402
 from . import files as _files  # noqa: E402
 from . import streams as _streams  # noqa: E402
 from . import typed_json as _typed_json_text  # noqa: E402
-from . import kingsisle, resonite  # noqa: E402,F401
+from . import godot, kingsisle, resonite  # noqa: E402,F401
 
 Schema.load = classmethod(_schema_mod.load)
 Schema.class_count = property(_schema_mod.class_count)
@@ -396,7 +396,7 @@ dump = _files.dump
 iter_load = _streams.iter_load
 to_json = _typed_json_text.to_json
 from_json = _typed_json_text.from_json
-__all__ += ["load", "dump", "iter_load", "to_json", "from_json", "kingsisle", "resonite", "o3de"]
+__all__ += ["load", "dump", "iter_load", "to_json", "from_json", "kingsisle", "resonite", "o3de", "godot"]
 
 # O3DE JSON serialization, as serval.o3de (a module of its own).
 from . import o3de  # noqa: E402,F401

@@ -4,6 +4,7 @@ from typing import Any, Dict as _Dict, Iterable, Iterator, List, Optional, Seque
 from typing import Tuple as _T
 
 from . import files as files
+from . import godot as godot
 from . import kingsisle as kingsisle
 from . import o3de as o3de
 from . import resonite as resonite

@@ -102,3 +102,54 @@ resonite_package_member = _fn("sv_resonite_package_member", _c.c_int, _c.c_void_
 resonite_package_read = _fn("sv_resonite_package_read", _c.c_int, _c.c_void_p, _c.c_size_t,
                             _c.c_uint64, BUF, ERR)
 limits_resolve = _fn("sv_limits_resolve", _lib.Limits, _c.POINTER(_lib.Limits))
+
+# ---- Godot PCK archives (include/serval/godot_pck.h) ------------------------------
+
+
+class GodotPckMember(_c.Structure):
+    """sv_godot_pck_member"""
+    _fields_ = [
+        ("path", _c.c_char_p),
+        ("path_len", _c.c_size_t),
+        ("name", _c.c_char_p),
+        ("field_len", _c.c_uint32),
+        ("offset", _c.c_uint64),
+        ("data_offset", _c.c_uint64),
+        ("size", _c.c_uint64),
+        ("stored_len", _c.c_uint64),
+        ("md5", _c.c_uint8 * 16),
+        ("flags", _c.c_uint32),
+        ("entry_offset", _c.c_uint64),
+    ]
+
+
+class GodotPckInfo(_c.Structure):
+    """sv_godot_pck_info"""
+    _fields_ = [
+        ("format_version", _c.c_uint32),
+        ("major", _c.c_uint32),
+        ("minor", _c.c_uint32),
+        ("patch", _c.c_uint32),
+        ("pack_flags", _c.c_uint32),
+        ("file_base", _c.c_uint64),
+        ("dir_offset", _c.c_uint64),
+        ("reserved", _c.c_uint32 * 16),
+        ("pck_start", _c.c_uint64),
+        ("pck_end", _c.c_uint64),
+        ("embedded", _c.c_bool),
+        ("count", _c.c_uint32),
+        ("file_size", _c.c_uint64),
+    ]
+
+
+GODOT_PCK_FILE_ENCRYPTED = 1  # SV_GODOT_PCK_FILE_ENCRYPTED
+
+godot_pck_open = _fn("sv_godot_pck_open", _c.c_int, _c.c_char_p, _c.c_size_t, _c.c_char_p,
+                     _c.c_void_p, _c.POINTER(_c.c_void_p), ERR)
+godot_pck_close = _fn("sv_godot_pck_close", None, _c.c_void_p)
+godot_pck_get_info = _fn("sv_godot_pck_get_info", GodotPckInfo, _c.c_void_p)
+godot_pck_count = _fn("sv_godot_pck_count", _c.c_size_t, _c.c_void_p)
+godot_pck_member_at = _fn("sv_godot_pck_member_at", _c.c_bool, _c.c_void_p, _c.c_size_t,
+                          _c.POINTER(GodotPckMember))
+godot_pck_read = _fn("sv_godot_pck_read", _c.c_int, _c.c_void_p, _c.c_size_t,
+                     _c.POINTER(_lib.Limits), _c.c_bool, BUF, ERR)

@@ -12,6 +12,7 @@ import tempfile
 import unittest
 
 import serval
+import serval.godot
 import serval.kingsisle
 import serval.resonite
 
@@ -34,6 +35,9 @@ with Wad("Root.wad") as wad:
     data: bytes = wad.read(wad.names()[0])
 with Package(b"") as pkg:
     main = pkg.main_tree()
+with serval.godot.Pck("game.pck", key="00" * 32) as pck:
+    blob: bytes = pck.read(pck.names()[0])
+    sizes = [m.size for m in pck.members() if not m.encrypted]
 f = serval.F32(1.5)
 '''
 BAD = '''
@@ -61,6 +65,7 @@ class Typed(unittest.TestCase):
         missing = [n for n in serval.__all__ if n not in names]
         self.assertEqual(missing, [])
         self.assertLessEqual({"Wad", "WadMember"}, stub_names(os.path.join(PKG, "kingsisle.pyi")))
+        self.assertLessEqual({"Pck", "PckMember"}, stub_names(os.path.join(PKG, "godot.pyi")))
         self.assertLessEqual({"Package", "PackageMember"},
                              stub_names(os.path.join(PKG, "resonite.pyi")))
         self.assertLessEqual({"read_files", "convert_files", "FileError"},
@@ -93,11 +98,11 @@ class Documented(unittest.TestCase):
             self.assertIn(f.__doc__.split()[0], pydoc.render_doc(f))
 
     def test_classes_and_methods(self):
-        for cls in (serval.kingsisle.Wad, serval.resonite.Package):
+        for cls in (serval.kingsisle.Wad, serval.resonite.Package, serval.godot.Pck):
             self.assertTrue(cls.__doc__, cls)
             for name in ("names", "read", "members", "close"):
                 self.assertTrue(getattr(cls, name).__doc__, "%s.%s" % (cls.__name__, name))
-        for mod in (serval.kingsisle, serval.resonite, serval.files, serval.streams,
+        for mod in (serval.godot, serval.kingsisle, serval.resonite, serval.files, serval.streams,
                     serval.typed_json, serval.schema):
             self.assertTrue(mod.__doc__, mod)
 
