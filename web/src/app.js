@@ -192,7 +192,7 @@
     loaded(t0, `${r.name}, ${sizeText(r.size)}, read as ${r.format}`);
   }
 
-  // A .resonitepackage or a KIWAD .wad: a button per member; the one shown
+  // A .resonitepackage, a KIWAD .wad or a Godot .pck: a button per member; the one shown
   // is disabled. A .wad whose version is above the known 1 and 2 is read as
   // version 2, and the line says so.
   function showMembers(pkgName, members, current, archive) {
@@ -203,12 +203,16 @@
     if (!members) return;
     const count = `${members.length} member${members.length === 1 ? '' : 's'}`;
     const wad = archive && archive.kind === 'kiwad';
-    const what = !wad ? `a package of ${count}`
-      : `a KIWAD archive (version ${archive.version}${archive.version > 2 ? ', not one of the known 1 and 2: read as version 2' : ''}) of ${count}`;
+    const pck = archive && archive.kind === 'godot-pck';
+    const what = wad
+      ? `a KIWAD archive (version ${archive.version}${archive.version > 2 ? ', not one of the known 1 and 2: read as version 2' : ''}) of ${count}`
+      : pck ? `a Godot ${archive.godot} pack (format ${archive.version}${archive.embedded ? ', appended to an executable' : ''}) of ${count}`
+        : `a package of ${count}`;
     box.appendChild(span('', `${pkgName} is ${what}; open:`));
     members.forEach((m, i) => {
       const b = document.createElement('button');
-      b.textContent = `${m.name} (${sizeText(m.size)}${m.tree ? ', data tree' : ''}${m.unpatched ? ', unpatched: not downloaded' : ''})`;
+      b.textContent = `${m.name} (${sizeText(m.size)}${m.tree ? ', data tree' : ''}${m.unpatched ? ', unpatched: not downloaded' : ''}` +
+        `${m.encrypted ? ', encrypted: needs a key' : ''}${m.removal ? ', removal entry' : ''})`;
       b.dataset.member = String(i);
       b.disabled = i === current;
       b.onclick = () => openMember(pkgName, i);
@@ -633,6 +637,8 @@
     // An archive's members as their buttons say them; opening member index.
     members: () => ($('members').hidden ? null : [...$('members').querySelectorAll('button')].map((b) => b.textContent)),
     openMember: (index) => openMember(state.archiveName, index),
+    // The bytes of member index as the library reads them from the archive.
+    memberBytes: (index) => call('memberBytes', { index }),
   };
 
   const libraryReady = call('init').then((r) => {

@@ -146,7 +146,7 @@ function prefixKids(k) {
 }
 
 const SCALAR_FORMS = new Set(['i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 'f32', 'f64', 'bool',
-  'bytes', 'str', 'utf16', 'ref', 'int', 'uint']);
+  'bytes', 'str', 'utf16', 'ref', 'ext', 'sub', 'int', 'uint']);
 
 function isTagForm(form, v) {
   return !SCALAR_FORMS.has(form) && !SHAPES[form] && !PACKED_SHAPES[form] && v.keys.length === 1 &&
@@ -210,6 +210,18 @@ function describe(v, elemHint) {
   }
   if (form === 'str') return { type: 'String (not UTF-8)', value: editText(v), edit: 'str', editRel: [] };
   if (form === 'ref') return { type: 'reference', value: numText(payload) };
+  // A Godot resource's references (godot-res): {"$ext": N} is external
+  // resource N, {"$sub": N} internal resource N; the old by-path form is
+  // {"$ext": {"type", "path"}}. Shown, not edited: another number would
+  // point at another resource or at none.
+  if (form === 'ext' || form === 'sub') {
+    const type = form === 'ext' ? 'ExtResource' : 'SubResource';
+    if (payload instanceof JObj) {
+      const field = (k) => { const x = payload.get(k); return typeof x === 'string' ? x : summary(x, 40); };
+      return { type, value: `${field('type')} ${field('path')}` };
+    }
+    return { type, value: `${form === 'ext' ? 'external' : 'internal'} resource ${numText(payload)}` };
+  }
   if (SHAPES[form]) {
     const elem = elemOf(v, SHAPES[form][1]);
     return describeTuple(form, payload, elem);

@@ -10,7 +10,7 @@ let wasm = null;
 let formats = [];
 let bytes = null; // the opened file, kept to decode it again as another format
 let tree = null;
-// An opened archive, a .resonitepackage or a KIWAD .wad:
+// An opened archive, a .resonitepackage, a KIWAD .wad or a Godot .pck:
 // {data, members, read(data, index) -> member bytes, archive}
 let pkg = null;
 let edited = false; // the tree differs from the bytes it was read from
@@ -142,23 +142,62 @@ function wadMember(data, index) {
   return takeOutput();
 }
 
-// The first ObjectProperty member of a .wad (BINd or an XML object file,
-// as detection tells), among the first few members and within a bounded
-// amount of reading, so a big archive opens at once; -1 when none is found
-// there (a click opens any member).
-const WAD_SCAN_MEMBERS = 32;
-const WAD_SCAN_BYTES = 64 << 20;
-function firstObjectMember(data, members) {
-  let budget = WAD_SCAN_BYTES;
-  for (let i = 0; i < members.length && i < WAD_SCAN_MEMBERS; i++) {
+// A Godot PCK archive (a .pck, or an executable with a pack appended: its
+// last 4 bytes are "GDPC") as {archive: {kind, version, godot, embedded},
+// members}, or null when data is not one. The viewer takes no key and its
+// library is built without AES: a pack whose directory is encrypted is an
+// error that says so.
+function pckMembers(data) {
+  if (!wasm._svw_pck_list || data.length < 4) return null;
+  const magic = (at) => data[at] === 0x47 && data[at + 1] === 0x44 && data[at + 2] === 0x50 && data[at + 3] === 0x43;
+  if (!magic(0) && !magic(data.length - 4)) return null;
+  let rc;
+  withBytes(data, (p, n) => { rc = wasm._svw_pck_list(p, n); });
+  if (rc !== 0) {
+    const msg = lastError();
+    // An executable that merely ends in "GDPC" is some other file.
+    if (!magic(0) && !/key is needed/.test(msg)) return null;
+    throw new Error(/key is needed/.test(msg) ? `${msg}. ${PCK_NO_KEY}` : msg);
+  }
+  const r = JSON.parse(new TextDecoder().decode(takeOutput()));
+  return {
+    archive: { kind: 'godot-pck', version: r.version, godot: r.godot, embedded: r.embedded },
+    members: r.members.map((m) => ({ name: m.name, size: m.size, tree: false, encrypted: m.encrypted, removal: m.removal })),
+  };
+}
+
+const PCK_NO_KEY = 'The viewer takes no key and is built without decryption (no OpenSSL in WebAssembly): ' +
+  'serval godot pck list --key HEX (or cat, extract) reads an encrypted pack';
+
+function pckMember(data, index) {
+  let rc;
+  withBytes(data, (p, n) => { rc = wasm._svw_pck_read(p, n, index); });
+  if (rc !== 0) {
+    const msg = lastError();
+    throw new Error(/key/.test(msg) ? `${msg}. ${PCK_NO_KEY}` : msg);
+  }
+  return takeOutput();
+}
+
+// The first member of an archive that detection reads as one of formats
+// (a .wad: an ObjectProperty member, BINd or an XML object file; a .pck: a
+// Godot resource or Variant data), among the first few members and within
+// a bounded amount of reading, so a big archive opens at once; -1 when none
+// is found there (a click opens any member).
+const SCAN_MEMBERS = 32;
+const SCAN_BYTES = 64 << 20;
+const GODOT_TREES = new Set(['godot-res', 'godot4', 'godot3']);
+function firstMemberOf(data, members, read, formats) {
+  let budget = SCAN_BYTES;
+  for (let i = 0; i < members.length && i < SCAN_MEMBERS; i++) {
     const m = members[i];
-    if (m.unpatched || m.size > budget) continue;
+    if (m.unpatched || m.encrypted || m.removal || m.size > budget) continue;
     budget -= m.size;
     try {
-      const c = detect(wadMember(data, i), m.name);
-      if (c[0] && KINGSISLE.has(c[0].name)) return i;
+      const c = detect(read(data, i), m.name);
+      if (c[0] && formats.has(c[0].name)) return i;
     } catch (e) {
-      // A member that does not read (a CRC mismatch) is reported when opened.
+      // A member that does not read (a CRC or MD5 mismatch) is reported when opened.
     }
   }
   return -1;
@@ -361,13 +400,18 @@ const ops = {
     const data = new Uint8Array(await file.arrayBuffer());
     const members = format ? null : packageMembers(data);
     const wad = format || members ? null : wadMembers(data);
-    if (members || wad) {
-      // An archive: its first data tree (a .wad: ObjectProperty member) is
-      // shown, the others are a click away.
-      const archive = wad ? wad.archive : { kind: 'resonitepackage' };
-      const list = wad ? wad.members : members;
-      const first = wad ? firstObjectMember(data, list) : list.findIndex((m) => m.tree);
-      pkg = { data, members: list, read: wad ? wadMember : packageMember, archive };
+    const pck = format || members || wad ? null : pckMembers(data);
+    if (members || wad || pck) {
+      // An archive: its first data tree (a .wad: ObjectProperty member, a
+      // .pck: Godot resource or Variant member) is shown, the others are a
+      // click away.
+      const arc = wad || pck;
+      const archive = arc ? arc.archive : { kind: 'resonitepackage' };
+      const list = arc ? arc.members : members;
+      const read = wad ? wadMember : pck ? pckMember : packageMember;
+      const first = wad ? firstMemberOf(data, list, read, KINGSISLE)
+        : pck ? firstMemberOf(data, list, read, GODOT_TREES) : list.findIndex((m) => m.tree);
+      pkg = { data, members: list, read, archive };
       if (first < 0) {
         bytes = null;
         tree = null;
@@ -382,6 +426,10 @@ const ops = {
     if (!pkg || !pkg.members[index]) throw new Error('no such archive member');
     const m = pkg.members[index];
     return { ...openBytes(pkg.read(pkg.data, index), m.name), members: pkg.members, member: index, archive: pkg.archive };
+  },
+  memberBytes({ index }) {
+    if (!pkg || !pkg.members[index]) throw new Error('no such archive member');
+    return pkg.read(pkg.data, index);
   },
   async reopen({ format }) {
     progress(`decoding as ${format}`, 0);

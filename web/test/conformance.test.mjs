@@ -55,9 +55,21 @@ function cases() {
   const out = [];
   const add = (label, format, bytes, opts = [], types = null) => {
     const file = label.replace(/ \(.*\)$/, '').replace(/^.*\//, '');
-    const name = format.startsWith('godot') ? `${file}.bin` : file;
+    const name = format.startsWith('godot') && format !== 'godot-res' ? `${file}.bin` : file;
     out.push({ label, name, format, bytes, types, skip: skipFor(opts) });
   };
+  // Godot resources (as tests/conformance/run.sh walks them). The page's
+  // library has no zstd, so compressed ones (RSCC) are listed as skipped.
+  const RSCC = 'the page is built without compressed resources (RSCC: no zstd for WebAssembly)';
+  const resDirs = [path.join(V, 'godot-res/v3'), path.join(V, 'godot-res/v4'), path.join(SAMPLES, 'godot-res')];
+  for (const d of resDirs.filter((x) => fs.existsSync(x))) {
+    for (const f of fs.readdirSync(d).filter((n) => /\.(res|scn)$/.test(n)).sort()) {
+      const bytes = fs.readFileSync(path.join(d, f));
+      const label = `${d.startsWith(SAMPLES) ? 'samples/' : ''}godot-res/${path.basename(d) === 'godot-res' ? '' : path.basename(d) + '/'}${f}`;
+      out.push({ label, name: f, format: 'godot-res', bytes, types: null,
+        skip: bytes.subarray(0, 4).toString('latin1') === 'RSCC' ? RSCC : null });
+    }
+  }
 
   // Godot oracle vectors: written by the engine (enc), engine bytes with
   // NodePath pad garbage (encnp), bytes the engine reads (dec).
@@ -310,4 +322,105 @@ test('every .wad vector and sample: the members the command lists; each ObjectPr
   assert.deepEqual(page.errors, [], 'no script error in the page');
   assert.deepEqual(failures, []);
   assert.ok(compared >= 1 || !fs.existsSync(path.join(SAMPLES, 'kiwad')), 'the BINd member of the samples was downloaded');
+});
+
+// Every Godot PCK vector (tests/vectors/godot-pck/, subfolders too) and a
+// pack of the uncompressed godot-res vectors made with the command.
+function pckFiles() {
+  const out = [];
+  const walk = (dir, label) => {
+    if (!fs.existsSync(dir)) return;
+    for (const n of fs.readdirSync(dir).sort()) {
+      const p = path.join(dir, n);
+      // members/ holds the spec vectors' member files, not packs.
+      if (fs.statSync(p).isDirectory()) { if (n !== 'members') walk(p, `${label}/${n}`); }
+      else if (/\.(pck|bin)$/.test(n)) out.push({ label: `${label}/${n}`, file: p });
+    }
+  };
+  walk(path.join(V, 'godot-pck'), 'godot-pck');
+  const src = path.join(TMP, 'pck-src');
+  fs.mkdirSync(src, { recursive: true });
+  fs.writeFileSync(path.join(src, 'a-readme.txt'), 'not a resource\n');
+  for (const v of ['v3', 'v4']) {
+    const d = path.join(V, 'godot-res', v);
+    fs.mkdirSync(path.join(src, v), { recursive: true });
+    for (const f of fs.readdirSync(d).filter((n) => /\.(res|scn)$/.test(n))) {
+      const b = fs.readFileSync(path.join(d, f));
+      if (b.subarray(0, 4).toString('latin1') === 'RSRC') fs.writeFileSync(path.join(src, v, f), b);
+    }
+  }
+  const made = path.join(TMP, 'resources.pck');
+  const pack = spawnSync(CLI, ['godot', 'pck', 'pack', src, '-o', made, '--format-version', '2', '--godot', '4.3.0']);
+  assert.equal(pack.status, 0, pack.stderr.toString());
+  out.push({ label: 'resources.pck (serval godot pck pack of godot-res/v3, v4)', file: made });
+  return out;
+}
+
+test('every .pck vector: the members godot pck list gives, each member the bytes godot pck cat gives; resources download byte for byte', { timeout: 600000 }, async (t) => {
+  const formats = await page.locator('#format-select option').evaluateAll((els) => els.map((e) => e.value));
+  if (!formats.includes('godot-res')) return t.skip('the page was built without Godot');
+  await page.evaluate(async () => {
+    if (window.conformanceTypes) await window.servalViewer.steps.removeTypes();
+    window.conformanceTypes = undefined;
+  });
+  const failures = [];
+  let archives = 0;
+  let members = 0;
+  let trees = 0;
+  for (const { label, file } of pckFiles()) {
+    archives++;
+    const list = spawnSync(CLI, ['godot', 'pck', 'list', file]);
+    const r = await page.evaluate(async ({ b64, name }) => {
+      const s = window.servalViewer.steps;
+      await s.open(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
+      return { message: s.message(), members: s.members() };
+    }, { b64: fs.readFileSync(file).toString('base64'), name: path.basename(file) });
+    if (list.status !== 0) {
+      // An encrypted directory: the command's reason, and the page says it has no key.
+      if (!r.message.startsWith(reasonOf(list)) || !/no key/.test(r.message)) {
+        failures.push(`${label}: the command refuses it (${reasonOf(list)}); the page says '${r.message}'`);
+      }
+      continue;
+    }
+    const names = list.stdout.toString('utf8').split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    const shown = (r.members || []).map((b) => b.replace(/ \([^()]*\)$/, ''));
+    if (JSON.stringify(shown) !== JSON.stringify(names)) {
+      failures.push(`${label}: the page lists [${shown.join(', ')}] (${r.message}), the command [${names.join(', ')}]`);
+      continue;
+    }
+    for (let i = 0; i < names.length; i++) {
+      members++;
+      const cat = spawnSync(CLI, ['godot', 'pck', 'cat', file, names[i]], { maxBuffer: 1 << 30 });
+      const m = await page.evaluate(async (index) => {
+        const s = window.servalViewer.steps;
+        const b64 = (u) => btoa(Array.from(u, (b) => String.fromCharCode(b)).join(''));
+        let raw;
+        try {
+          raw = b64(await s.memberBytes(index));
+        } catch (e) {
+          return { error: e.message };
+        }
+        await s.openMember(index);
+        const format = s.format();
+        const message = s.message();
+        if (message || !['godot-res', 'godot4', 'godot3'].includes(format)) return { raw, format, message };
+        const out = await s.download();
+        return { raw, format, out: out ? b64(out) : null, message: s.message() };
+      }, i);
+      if (cat.status !== 0) {
+        if (!m.error || !m.error.startsWith(reasonOf(cat))) failures.push(`${label} ${names[i]}: pck cat refuses it (${reasonOf(cat)}); the page says '${m.error}'`);
+        continue;
+      }
+      if (m.error) { failures.push(`${label} ${names[i]}: ${m.error}`); continue; }
+      if (!Buffer.from(m.raw, 'base64').equals(cat.stdout)) failures.push(`${label} ${names[i]}: the member's bytes are not what pck cat gives`);
+      if (m.format === 'godot-res' || m.out) {
+        trees++;
+        if (!m.out || !Buffer.from(m.out, 'base64').equals(cat.stdout)) failures.push(`${label} ${names[i]} (${m.format}): the download is not the member (${m.message})`);
+      }
+    }
+  }
+  t.diagnostic(`${archives} packs, ${members} members read, ${trees} resources downloaded`);
+  assert.deepEqual(page.errors, [], 'no script error in the page');
+  assert.deepEqual(failures, []);
+  assert.ok(trees >= 10, `${trees} resources downloaded from the packs`);
 });

@@ -29,3 +29,21 @@ test('a typed Dictionary with an untyped key or value shows it as Variant', () =
     assert.equal(summary(v), `${type} (${count})`, text);
   }
 });
+
+// docs/formats/godot-resources.md: {"$ext": N} is external resource N,
+// {"$sub": N} internal resource N, {"$ext": {"type", "path"}} the old
+// by-path form. They are shown by name and not offered for editing.
+test('Godot resource references show as ExtResource and SubResource, not editable', () => {
+  const rows = [
+    ['{"$ext":0}', 'ExtResource', 'external resource 0'],
+    ['{"$sub":3}', 'SubResource', 'internal resource 3'],
+  ];
+  for (const [text, type, value] of rows) {
+    const d = describe(parseTyped(text));
+    assert.deepEqual({ ...d }, { type, value }, text);
+  }
+  const old = describe(parseTyped('{"$ext":{"type":"Texture","path":"res://icon.png"}}'));
+  assert.equal(old.type, 'ExtResource');
+  assert.match(old.value, /res:\/\/icon\.png/);
+  assert.equal(old.edit, undefined);
+});

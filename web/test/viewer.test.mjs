@@ -816,3 +816,63 @@ test('nothing left the machine: every request was the page or its worker', () =>
   assert.deepEqual(foreignRequests(requests), []);
   assert.deepEqual(page.errors, []);
 });
+
+describe('a Godot resource and a Godot .pck', () => {
+  const LEAF = path.join(ROOT, 'examples/leaf.res');
+  const ENC_DIR = path.join(ROOT, 'tests/vectors/godot-pck/spec4/v3_enc_dir.pck');
+  const buttons = () => page.locator('#members button').evaluateAll((els) => els.map((e) => ({ text: e.textContent, disabled: e.disabled })));
+  let pck;
+
+  // A pack the command writes as Godot 4.5 does: a text file first (no
+  // resource, so the page passes over it), then the resource.
+  before(() => {
+    const dir = path.join(TMP, 'pck-src');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'a-readme.txt'), 'not a resource\n');
+    fs.copyFileSync(LEAF, path.join(dir, 'leaf.res'));
+    pck = path.join(TMP, 'demo.pck');
+    cli(['godot', 'pck', 'pack', dir, '-o', pck, '--format-version', '3', '--godot', '4.5.0']);
+  });
+
+  async function reveal(query, pointer) {
+    await page.fill('#search', query);
+    await page.press('#search', 'Enter');
+    await page.locator('.hit', { hasText: pointer + ' ' }).first().click();
+    await waitFor(page, (p) => document.getElementById('pointer').textContent === p, pointer);
+    return page.locator(`#tree .row[data-pointer="${pointer}"]`);
+  }
+
+  test('a .res opens by its magic, references show as ExtResource, and it downloads byte for byte', async () => {
+    const r = await openFile(page, LEAF);
+    assert.equal(r.message, '');
+    assert.equal(await page.inputValue('#format-select'), 'godot-res');
+    assert.equal(await page.isVisible('#members'), false, 'a resource is no archive');
+    const script = await reveal('script', '/$map/internal/0/script');
+    assert.equal(await script.locator('.type').textContent(), 'ExtResource');
+    assert.match(await script.textContent(), /external resource 0/);
+    assert.equal(await script.locator('input.edit').count(), 0, 'a reference is not edited');
+    assert.deepEqual(await download(page), fs.readFileSync(LEAF));
+  });
+
+  test('a .pck lists the members godot pck list gives and opens its resource; untouched, the bytes pck cat gives', async () => {
+    const r = await openFile(page, pck);
+    assert.equal(r.message, '', `opened without error: ${r.message}`);
+    const names = cli(['godot', 'pck', 'list', pck]).toString('utf8').trim().split('\n').map((l) => l.split('\t')[0]);
+    assert.deepEqual(names, ['a-readme.txt', 'leaf.res']);
+    assert.match(await page.textContent('#members > span'), /^demo\.pck is a Godot 4\.5\.0 pack \(format 3\) of 2 members; open:$/);
+    const b = await buttons();
+    assert.deepEqual(b.map((x) => x.text.replace(/ \(.*$/, '')), names);
+    assert.deepEqual(b.map((x) => x.disabled), [false, true], 'the resource is shown');
+    assert.equal(await page.inputValue('#format-select'), 'godot-res');
+    assert.deepEqual(await download(page), cli(['godot', 'pck', 'cat', pck, 'leaf.res']));
+    assert.deepEqual(await download(page), fs.readFileSync(LEAF));
+  });
+
+  test('a pack with an encrypted directory says a key is needed and that the viewer takes none', async () => {
+    const run = spawnSync(CLI, ['godot', 'pck', 'list', ENC_DIR]);
+    assert.notEqual(run.status, 0);
+    const r = await openFile(page, ENC_DIR);
+    assert.match(r.message, /godot-pck: .*byte 548: the directory is encrypted: a key is needed/);
+    assert.match(r.message, /takes no key and is built without decryption/);
+  });
+});

@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include <serval/serval.h>
+#if SERVAL_WITH_GODOT
+#include <serval/godot_pck.h>
+#endif
 
 static sv_buf g_out;
 static bool g_out_ready;
@@ -450,6 +453,89 @@ EMSCRIPTEN_KEEPALIVE int svw_wad_read(const uint8_t *data, size_t len, size_t i)
         rc = 1;
     }
     sv_kiwad_close(w);
+    return rc;
+}
+#endif
+
+#if SERVAL_WITH_GODOT
+static void out_hex(const uint8_t *p, size_t n, char *dst)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        dst[2 * i] = digits[p[i] >> 4];
+        dst[2 * i + 1] = digits[p[i] & 15];
+    }
+    dst[2 * n] = 0;
+}
+
+/* The members of a Godot PCK archive (a .pck, or an executable with a pack
+ * appended) as JSON: {"version" (pack format 1, 2 or 3), "godot": "x.y.z",
+ * "embedded": bool, "members": [{"name", "size", "md5", "encrypted": bool,
+ * "removal": bool}]} in directory order, name as stored ("res://" kept).
+ * md5 is the stored one, or, where 3.x stored zeros, the content's (as
+ * serval godot pck list prints it). The viewer has no key: a pack whose
+ * directory is encrypted fails here with the library's "a key is needed". */
+EMSCRIPTEN_KEEPALIVE int svw_pck_list(const uint8_t *data, size_t len)
+{
+    sv_godot_pck *p = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_godot_pck_open(data, len, NULL, NULL, &p, &err) != SV_OK) {
+        set_error("godot-pck", &err);
+        return 1;
+    }
+    sv_godot_pck_info info = sv_godot_pck_get_info(p);
+    char head[160];
+    snprintf(head, sizeof head, "{\"version\":%u,\"godot\":\"%u.%u.%u\",\"embedded\":%s,\"members\":[",
+             info.format_version, info.major, info.minor, info.patch,
+             info.embedded ? "true" : "false");
+    out_reset();
+    bool ok = out_str(head);
+    static const uint8_t zero[16];
+    sv_godot_pck_member m;
+    for (size_t i = 0; ok && sv_godot_pck_member_at(p, i, &m); i++) {
+        bool enc = m.flags & SV_GODOT_PCK_FILE_ENCRYPTED;
+        bool removal = m.flags & SV_GODOT_PCK_FILE_REMOVAL;
+        uint8_t digest[16];
+        memcpy(digest, m.md5, 16);
+        if (!memcmp(m.md5, zero, 16) && !enc && !removal) {
+            size_t n = 0;
+            const uint8_t *stored = sv_godot_pck_stored(p, i, &n);
+            sv_godot_md5(n ? stored : NULL, n, digest);
+        }
+        char md5[33], tail[160];
+        out_hex(digest, 16, md5);
+        snprintf(tail, sizeof tail, ",\"size\":%llu,\"md5\":\"%s\",\"encrypted\":%s,\"removal\":%s}",
+                 (unsigned long long)m.size, md5, enc ? "true" : "false",
+                 removal ? "true" : "false");
+        /* Paths are checked UTF-8 without NUL by the open, as out_json_string needs. */
+        ok = out_str(i ? ",{\"name\":" : "{\"name\":") && out_json_string(m.path) && out_str(tail);
+    }
+    ok = ok && out_str("]}");
+    sv_godot_pck_close(p);
+    if (!ok) snprintf(g_error, sizeof g_error, "out of memory");
+    return ok ? 0 : 1;
+}
+
+/* The content of member i of the pack in data, in the output buffer, its
+ * stored MD5 checked. An encrypted member needs the key the viewer does not
+ * take: refused with the library's reason. */
+EMSCRIPTEN_KEEPALIVE int svw_pck_read(const uint8_t *data, size_t len, size_t i)
+{
+    sv_godot_pck *p = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_godot_pck_open(data, len, NULL, NULL, &p, &err) != SV_OK) {
+        set_error("godot-pck", &err);
+        return 1;
+    }
+    out_reset();
+    int rc = 0;
+    if (sv_godot_pck_read(p, i, NULL, true, &g_out, &err) != SV_OK) {
+        set_error("godot-pck", &err);
+        rc = 1;
+    }
+    sv_godot_pck_close(p);
     return rc;
 }
 #endif
