@@ -198,6 +198,20 @@ static void test_irregular_layout_is_not_recorded(void **state)
     sv_doc_free(doc);
 }
 
+/* null in a record stands for serval's own gap at that level. */
+static void test_null_gap_is_the_own(void **state)
+{
+    (void)state;
+    const char json[] = "{\"$class\": \"a\", \"$meta\": {\"xml_layout\": {\"open\": [null, null, \"\"], "
+                        "\"close\": [null, \"\"], \"end\": null}}, \"m_x\": \"1\"}";
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    assert_int_equal(sv_json_decode(doc, json, strlen(json), NULL, &v, &err), SV_OK);
+    expect_bytes(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Objects>\n\t<Class Name=\"a\"><m_x>1</m_x></Class>\n</Objects>\n");
+    sv_doc_free(doc);
+}
+
 /* A record given as typed JSON must fail to write with message and path. */
 static void expect_refused(const char *meta_json, const char *path, const char *text)
 {
@@ -248,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_without_record_own_layout),
         cmocka_unit_test(test_irregular_layout_is_not_recorded),
         cmocka_unit_test(test_lying_record_is_refused),
+        cmocka_unit_test(test_null_gap_is_the_own),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,28 +84,16 @@ static kx_gap gap_at(const kx_gap *arr, size_t cap, size_t level)
     return level < cap ? arr[level] : none;
 }
 
-/* The gaps by level up to the last seen one; those not seen as the
- * writer's own. */
+/* The gaps by level up to the last seen one; null for a level not seen
+ * (the writer's own), so the record never holds more than the input's
+ * white space. */
 static sv_value gaps_array(sv_doc *doc, const kx_gap *arr, size_t cap)
 {
     sv_value a = sv_array(doc, 0);
     size_t n = cap;
     while (n && !arr[n - 1].s) n--;
-    for (size_t i = 0; i < n; i++) {
-        kx_gap g = gap_at(arr, cap, i);
-        sv_value s;
-        if (g.s) {
-            s = sv_str(doc, g.s, g.n);
-        } else {
-            s = sv_str_uninit(doc, i + 1);
-            char *p = sv_value_buf(&s);
-            if (p) {
-                p[0] = '\n';
-                memset(p + 1, '\t', i);
-            }
-        }
-        if (!sv_array_push(doc, &a, s)) break;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!sv_array_push(doc, &a, arr[i].s ? sv_str(doc, arr[i].s, arr[i].n) : sv_null())) break;
     return a;
 }
 
@@ -137,10 +125,14 @@ static sv_status bad(sv_error *err, const char *key, const char *want)
     return st;
 }
 
-static const char gap_rule[] = "must be white space (space, tab, CR, LF) of at most 256 bytes";
+static const char gap_rule[] =
+    "must be white space (space, tab, CR, LF) of at most 256 bytes, or null";
 
+/* A recorded gap: white space, or null for the writer's own. */
 static bool gap_ok(const sv_value *v, kx_gap *g)
 {
+    g->s = NULL, g->n = 0;
+    if (sv_kind_of(v) == SV_NULL) return true;
     if (sv_kind_of(v) != SV_STRING) return false;
     g->s = sv_get_str(v, &g->n);
     return g->n <= KX_GAP_MAX && is_space(g->s, g->n);
@@ -158,7 +150,7 @@ static sv_status gaps_from(kx_layout *l, const sv_value *a, bool close, sv_error
     if (n && !sv_mem_grow(l->alloc, (void **)arr, cap, n, sizeof **arr))
         return sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        if (!gap_ok(sv_array_at(a, i), &(*arr)[i])) {
+        if (!gap_ok(sv_array_at(a, i), &(*arr)[i])) { /* a null entry stays NULL */
             sv_status st = sv_error_set(err, SV_ERR_TYPE, KX_FORMAT, 0, "the layout record gap %s", gap_rule);
             sv_error_path_index(err, i);
             sv_error_path_key(err, key, strlen(key));
