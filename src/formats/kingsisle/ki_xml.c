@@ -13,7 +13,9 @@
  * from AARRGGBB, enum names, lists for dynamic properties), the same values
  * the binary decoder makes, so a file converts between the two forms;
  * without one, text stays text and repeated elements become arrays. An
- * empty element is null ("leave at default", or a null object). */
+ * empty element is null ("leave at default", or a null object). The white
+ * space between tags is noted as the layout (ki_xml_layout.h) and recorded in
+ * the root's meta when it is not the writer's own. */
 #include <expat.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* Writing KingsIsle XML object files (§8): the tree of sv_kingsisle_decode
  * or sv_kingsisle_xml_decode as <Objects><Class Name=...>, one element per
  * property, lists as repeated elements, colours as AARRGGBB, tuples as
- * comma-separated numbers, tab-indented. */
+ * comma-separated numbers; tab-indented, or in the layout the root's meta
+ * recorded (ki_xml_layout.h). */
 #include <stdio.h>
 #include <string.h>
 
