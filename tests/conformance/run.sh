@@ -355,6 +355,25 @@ if [ -d "$SAMPLES" ]; then
         mapfile -t OPTS < <(jq -r 'to_entries[] | "-I", "\(.key)=\(.value)"' "$cfg")
         run_case kingsisle "samples/kingsisle/$(basename "$bin")" "$bin" --schema "$KS/types.json" "${OPTS[@]}"
     done
+    # The ObjectProperty members of the KIWAD archives, as `kingsisle wad cat`
+    # gives them: XML object files, and BINd files (read with the type list
+    # of katsuba's fixtures, which the BINd sample member comes from).
+    n_member=0
+    for wad in "$SAMPLES"/kiwad/*.wad; do
+        [ -e "$wad" ] || continue
+        while IFS=$'\t' read -r member _ _ _ _ unpatched; do
+            [ -z "$unpatched" ] || continue
+            n_member=$((n_member + 1))
+            out="$scratch/kiwad-member-$n_member"
+            "$SERVAL" kingsisle wad cat "$wad" "$member" >"$out" 2>/dev/null || continue
+            label="samples/kiwad/$(basename "$wad"):$member"
+            if [ "$(head -c 4 "$out")" = BINd ]; then
+                run_case kingsisle "$label" "$out" --schema "$KS/types.json"
+            elif head -c 512 "$out" | grep -q '<Objects'; then
+                run_case kingsisle-xml "$label" "$out"
+            fi
+        done < <("$SERVAL" kingsisle wad list "$wad" 2>/dev/null)
+    done
 else
     echo "# samples skipped: no ../shared/samples beside the checkout"
 fi

@@ -13,7 +13,9 @@
  * from AARRGGBB, enum names, lists for dynamic properties), the same values
  * the binary decoder makes, so a file converts between the two forms;
  * without one, text stays text and repeated elements become arrays. An
- * empty element is null ("leave at default", or a null object). */
+ * empty element is null ("leave at default", or a null object). The white
+ * space between tags is noted as the layout (ki_xml_layout.h) and recorded in
+ * the root's meta when it is not the writer's own. */
 #include <expat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "core/doc_internal.h"
 #include "core/mem.h"
 #include "formats/kingsisle/ki_internal.h"
+#include "formats/kingsisle/ki_xml_layout.h"
 #include "json/numconv.h"
 
 #define KX_FORMAT "kingsisle-xml"
@@ -51,6 +54,10 @@ typedef struct kx_ctx {
     size_t nroots, roots_cap;
     sv_buf text;
     bool seen_root;
+    const char *data;   /* the input: the gaps of the layout point into it */
+    size_t len;
+    size_t last_end;    /* the byte after the last tag */
+    kx_layout layout;
 } kx_ctx;
 
 static void kx_fail(kx_ctx *c, sv_status st, const char *fmt, const char *a, const char *b)
@@ -219,6 +226,26 @@ static kx_frame *push(kx_ctx *c)
     return f;
 }
 
+/* The white space from the end of the last tag to the tag being read, a gap
+ * of the layout at level; then the tag's end is the last. */
+static void note_gap(kx_ctx *c, bool close, size_t level)
+{
+    size_t at = (size_t)XML_GetCurrentByteIndex(c->p);
+    size_t end = at + (size_t)XML_GetCurrentByteCount(c->p);
+    if (at >= c->last_end && at <= c->len &&
+        !kx_layout_note(&c->layout, close, level, c->data + c->last_end, at - c->last_end))
+        kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
+    if (end > c->last_end) c->last_end = end;
+}
+
+/* Past a tag that has no gap of its own (a property's text or an empty
+ * element's end). */
+static void skip_tag(kx_ctx *c)
+{
+    size_t end = (size_t)XML_GetCurrentByteIndex(c->p) + (size_t)XML_GetCurrentByteCount(c->p);
+    if (end > c->last_end) c->last_end = end;
+}
+
 static void on_start(void *ud, const char *el, const char **a)
 {
     kx_ctx *c = ud;
@@ -227,7 +254,12 @@ static void on_start(void *ud, const char *el, const char **a)
     if (!c->seen_root) {
         c->seen_root = true;
         if (strcmp(el, "Objects") != 0)
-            kx_fail(c, SV_ERR_SYNTAX, "the root element is <%s>, not <Objects>", el, NULL);
+            return kx_fail(c, SV_ERR_SYNTAX, "the root element is <%s>, not <Objects>", el, NULL);
+        /* the prolog: serval's declaration or none, then white space */
+        size_t dl = strlen(KX_DECLARATION);
+        if (c->len >= dl && memcmp(c->data, KX_DECLARATION, dl) == 0) c->last_end = dl;
+        else c->layout.no_declaration = true;
+        note_gap(c, false, 0);
         return;
     }
     if (!top || top->is_class == false) {
@@ -238,6 +270,7 @@ static void on_start(void *ud, const char *el, const char **a)
             return kx_fail(c, SV_ERR_SYNTAX, "a second <Class> in <%s>", sv_get_str(&top->name, NULL), NULL);
         const char *name = attr(a, "Name");
         if (!name) return kx_fail(c, SV_ERR_SYNTAX, "a <Class> without a Name%s%s", NULL, NULL);
+        note_gap(c, false, c->depth + 1);
         kx_frame *f = push(c);
         if (!f) return;
         f->is_class = true;
@@ -249,6 +282,7 @@ static void on_start(void *ud, const char *el, const char **a)
         return;
     }
     /* a property of the class on top */
+    note_gap(c, false, c->depth + 1);
     kx_frame *f = push(c);
     if (!f) return;
     f->name = sv_str_intern(c->doc, el, strlen(el));
@@ -329,9 +363,16 @@ static void on_end(void *ud, const char *el)
 {
     kx_ctx *c = ud;
     (void)el;
-    if (c->st != SV_OK || !c->depth) return;
+    if (c->st != SV_OK) return;
+    if (!c->depth) { /* </Objects> */
+        if (XML_GetCurrentByteCount(c->p) > 0) note_gap(c, true, 0);
+        return;
+    }
     kx_frame *f = &c->stack[--c->depth];
     kx_frame *parent = c->depth ? &c->stack[c->depth - 1] : NULL;
+    /* an element that holds elements has a gap before its end tag */
+    if ((f->is_class || f->has_child) && XML_GetCurrentByteCount(c->p) > 0) note_gap(c, true, c->depth + 1);
+    else skip_tag(c);
     if (!f->is_class) return end_property(c, f, parent);
     size_t n = c->nfields - f->first_field;
     sv_value obj = sv_object(c->doc, f->name, n);
@@ -359,6 +400,9 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
     sv_limits lim = sv_limits_resolve(opts ? &opts->limits : NULL);
     c.max_depth = lim.max_depth;
     sv_buf_init(&c.text, &doc->alloc);
+    c.data = data ? (const char *)data : "";
+    c.len = data ? len : 0;
+    kx_layout_init(&c.layout, &doc->alloc);
     if (len > INT32_MAX) return sv_error_set(err, SV_ERR_LIMIT, KX_FORMAT, 0, "input over 2 GiB");
     c.p = XML_ParserCreate("UTF-8");
     if (!c.p) return sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
@@ -384,6 +428,15 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
             c.st = sv_doc_status(doc);
         }
     }
+    if (c.st == SV_OK) { /* a layout other than the writer's, in the root's meta */
+        kx_layout_note_end(&c.layout, c.data + c.last_end, c.len - c.last_end);
+        sv_value rec = kx_layout_record(&c.layout, doc);
+        if (sv_kind_of(&rec) == SV_MAP) {
+            sv_value meta = sv_map(doc, 0);
+            sv_map_put_str(doc, &meta, KX_LAYOUT_META, rec);
+            sv_set_meta(doc, out, meta);
+        }
+    }
     if (c.st == SV_OK && sv_doc_status(doc) != SV_OK) c.st = sv_doc_status(doc);
     if (c.st != SV_OK)
         c.st = sv_error_set(err, c.st, KX_FORMAT, 0, "%s",
@@ -393,5 +446,6 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
     sv_mem_free(&doc->alloc, c.fields, c.fields_cap, sizeof *c.fields);
     sv_mem_free(&doc->alloc, c.roots, c.roots_cap, sizeof *c.roots);
     sv_buf_free(&c.text);
+    kx_layout_free(&c.layout);
     return c.st;
 }

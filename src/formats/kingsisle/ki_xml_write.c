@@ -1,12 +1,14 @@
 /* Writing KingsIsle XML object files (§8): the tree of sv_kingsisle_decode
  * or sv_kingsisle_xml_decode as <Objects><Class Name=...>, one element per
  * property, lists as repeated elements, colours as AARRGGBB, tuples as
- * comma-separated numbers, tab-indented. */
+ * comma-separated numbers; tab-indented, or in the layout the root's meta
+ * recorded (ki_xml_layout.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/base64.h"
 #include "formats/kingsisle/ki_internal.h"
+#include "formats/kingsisle/ki_xml_layout.h"
 #include "json/numconv.h"
 
 #define KX_FORMAT "kingsisle-xml"
@@ -17,6 +19,7 @@ typedef struct kw {
     sv_error *err;
     sv_status st;
     unsigned depth;
+    kx_layout layout; /* the gaps before tags: the root's record, else "\n" and tabs */
 } kw;
 
 static sv_status kw_fail(kw *w, sv_status st, const char *msg)
@@ -27,10 +30,8 @@ static sv_status kw_fail(kw *w, sv_status st, const char *msg)
 
 static void put(kw *w, const char *s) { sv_buf_append(w->out, s, strlen(s)); }
 
-static void indent(kw *w, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) sv_buf_putc(w->out, '\t');
-}
+/* The white space before an opening (or closing) tag at level. */
+static void gap(kw *w, bool close, unsigned level) { kx_layout_put(&w->layout, close, level, w->out); }
 
 /* Text with the five XML escapes (and control characters as references). */
 static void put_text(kw *w, const char *s, size_t n, bool attr)
@@ -117,18 +118,17 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level);
 static void put_field(kw *w, const char *name, size_t nlen, const sv_value *v, unsigned level,
                       const ki_prop *p)
 {
-    indent(w, level);
+    gap(w, false, level);
     sv_buf_putc(w->out, '<');
     sv_buf_append(w->out, name, nlen);
     if (sv_kind_of(v) == SV_NULL) {
-        put(w, "/>\n");
+        put(w, "/>");
         return;
     }
     sv_buf_putc(w->out, '>');
     if (sv_kind_of(v) == SV_OBJECT) {
-        sv_buf_putc(w->out, '\n');
         put_object(w, v, level + 1);
-        indent(w, level);
+        gap(w, true, level);
     } else if (p && p->kind == KI_ENUM && sv_kind_of(v) == SV_UINT) {
         /* §8: enums by their names when the type list has them */
         size_t at = w->out->len;
@@ -141,7 +141,7 @@ static void put_field(kw *w, const char *name, size_t nlen, const sv_value *v, u
     }
     put(w, "</");
     sv_buf_append(w->out, name, nlen);
-    put(w, ">\n");
+    sv_buf_putc(w->out, '>');
 }
 
 /* Whether s can be an element name as written: the names expat gave (any
@@ -166,10 +166,10 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level)
         return kw_fail(w, SV_ERR_TYPE, "XML object files need class names (decode with a type list)");
     size_t n;
     const char *name = sv_get_str(cls, &n);
-    indent(w, level);
+    gap(w, false, level);
     put(w, "<Class Name=\"");
     put_text(w, name, n, true);
-    put(w, "\">\n");
+    put(w, "\">");
     const ki_class *c = ki_class_by_name(w->types, name, n);
     for (uint32_t i = 0; i < sv_len(obj) && w->st == SV_OK; i++) {
         const sv_pair *p = sv_pair_at(obj, i);
@@ -188,8 +188,8 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level)
         }
         if (w->st != SV_OK) sv_error_path_key(w->err, k, kl);
     }
-    indent(w, level);
-    put(w, "</Class>\n");
+    gap(w, true, level);
+    put(w, "</Class>");
     w->depth--;
     return w->st;
 }
@@ -197,9 +197,16 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level)
 sv_status sv_kingsisle_xml_encode(const sv_value *v, const sv_kingsisle_opts *opts, sv_buf *out,
                                   sv_error *err)
 {
-    kw w = {opts && opts->struct_size >= sizeof *opts ? opts->types : NULL, out, err, SV_OK, 0};
+    kw w = {opts && opts->struct_size >= sizeof *opts ? opts->types : NULL, out, err, SV_OK, 0, {0}};
     size_t start = out->len;
-    put(&w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Objects>\n");
+    kx_layout_init(&w.layout, out->alloc);
+    if ((w.st = kx_layout_from_meta(&w.layout, v, err)) != SV_OK) {
+        kx_layout_free(&w.layout);
+        return w.st;
+    }
+    if (!w.layout.no_declaration) put(&w, KX_DECLARATION);
+    gap(&w, false, 0);
+    put(&w, "<Objects>");
     if (sv_kind_of(v) == SV_ARRAY) {
         for (uint32_t i = 0; i < sv_len(v) && w.st == SV_OK; i++) {
             put_object(&w, sv_array_at(v, i), 1);
@@ -208,7 +215,10 @@ sv_status sv_kingsisle_xml_encode(const sv_value *v, const sv_kingsisle_opts *op
     } else {
         put_object(&w, v, 1);
     }
-    put(&w, "</Objects>\n");
+    gap(&w, true, 0);
+    put(&w, "</Objects>");
+    kx_layout_put_end(&w.layout, out);
+    kx_layout_free(&w.layout);
     if (w.st == SV_OK && !sv_buf_ok(out)) w.st = sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
     if (w.st != SV_OK) out->len = start;
     return w.st;
