@@ -176,8 +176,8 @@ static void test_every_format_every_input(void **state)
     }
 }
 
-#if SERVAL_WITH_RESONITE
-/* ---- the codecs and the zip reader, call by call ---------------------------------- */
+#if SERVAL_WITH_RESONITE || SERVAL_WITH_KINGSISLE
+/* ---- the codecs, the zip reader and the KIWAD archive, call by call --------------- */
 
 /* One run of a codec call with every allocation through a; returns its
  * status (SV_ERR_NOMEM when an allocation was refused) having freed all. */
@@ -208,6 +208,56 @@ typedef struct bytes {
     const uint8_t *p;
     size_t n;
 } bytes;
+#endif
+
+#if SERVAL_WITH_KINGSISLE
+/* The KIWAD API whole: write an archive (zlib members and a stored .ogg),
+ * open it, read every member with its CRC checked, and repack it with one
+ * member changed, every allocation through a. */
+static sv_status run_kiwad(const sv_alloc *a, const void *ctx)
+{
+    const bytes *in = ctx;
+    const sv_kiwad_entry entries[] = {
+        {"a/one.xml", in->p, in->n}, {"b.bin", in->p, 100}, {"music.ogg", in->p, 50}};
+    const sv_kiwad_write_opts opts = {2, 1, 6};
+    sv_error err;
+    sv_error_clear(&err);
+    sv_buf wad, member, repacked;
+    sv_buf_init(&wad, a);
+    sv_buf_init(&member, a);
+    sv_buf_init(&repacked, a);
+    sv_kiwad *k = NULL;
+    sv_status st = sv_kiwad_write(entries, 3, &opts, &wad, &err);
+    if (st == SV_OK) st = sv_kiwad_open(wad.data, wad.len, a, &k, &err);
+    for (size_t i = 0; st == SV_OK && i < sv_kiwad_count(k); i++) {
+        member.len = 0;
+        st = sv_kiwad_read(k, i, NULL, true, &member, &err);
+    }
+    if (st == SV_OK) {
+        const sv_kiwad_change changes[] = {{true, NULL, 0}, {false, in->p, 10}, {true, NULL, 0}};
+        st = sv_kiwad_repack(k, changes, NULL, 0, 0, &repacked, &err);
+    }
+    if (st != SV_OK && (err.status != st || !err.message[0]))
+        fail_msg("kiwad: status %s without its error message", sv_status_name(st));
+    sv_kiwad_close(k);
+    sv_buf_free(&repacked);
+    sv_buf_free(&member);
+    sv_buf_free(&wad);
+    return st;
+}
+
+static void test_kiwad(void **state)
+{
+    (void)state;
+    uint8_t text[20000];
+    for (size_t i = 0; i < sizeof text; i++) text[i] = (uint8_t)("<Objects> class\n"[i % 16] ^ (i / 977));
+    bytes in = {text, sizeof text};
+    long runs = inject_codec("kiwad", run_kiwad, &in);
+    printf("fault injection: kiwad     %6ld runs\n", runs);
+}
+#endif
+
+#if SERVAL_WITH_RESONITE
 
 static sv_status run_brotli_compress(const sv_alloc *a, const void *ctx)
 {
@@ -440,6 +490,9 @@ int main(void)
 #endif
 #if SERVAL_WITH_O3DE
         cmocka_unit_test(test_o3de),
+#endif
+#if SERVAL_WITH_KINGSISLE
+        cmocka_unit_test(test_kiwad),
 #endif
     };
     return cmocka_run_group_tests(tests, test_corpus_setup, test_corpus_teardown);
