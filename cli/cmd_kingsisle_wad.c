@@ -19,6 +19,7 @@
 #include "cli_args.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
+#include "cli_dir_files.h"
 #include "cli_doc.h"
 #include "cli_io.h"
 #include "cmd_kingsisle_wad.h"
@@ -189,37 +190,6 @@ static int do_cat(const cli_args *a, const wad_opts *o)
 
 /* ---- extract ---------------------------------------------------------------- */
 
-/* Creates the directories of rel (all but its last part) under dir, and
- * refuses to go through anything that is not a real directory, such as a
- * symbolic link already in dir. */
-static int make_parents(const char *dir, const char *rel)
-{
-    char buf[4096];
-    int n = snprintf(buf, sizeof buf, "%s/%s", dir, rel);
-    if (n < 0 || (size_t)n >= sizeof buf) {
-        cli_error("%s/%s: the path is too long", dir, rel);
-        return 3;
-    }
-    for (char *p = buf + strlen(dir) + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        struct stat sb;
-        if (lstat(buf, &sb) != 0) {
-            if (errno != ENOENT || mkdir(buf, 0777) != 0) {
-                cli_error("%s: %s", buf, strerror(errno));
-                return 3;
-            }
-        } else if (!S_ISDIR(sb.st_mode)) {
-            cli_error("%s: not a directory (a symbolic link or file is in the way); nothing "
-                      "is written through it",
-                      buf);
-            return 3;
-        }
-        *p = '/';
-    }
-    return 0;
-}
-
 /* Writes a new member file at target, atomically: the bytes go to an
  * unnamed file in target's directory (O_TMPFILE), which gets its name only
  * once complete, and only if the name is free (linkat does not replace).
@@ -360,7 +330,7 @@ static int do_extract(cli_args *a, const wad_opts *o)
                       cli_display_name(k.path), m.name);
             continue;
         }
-        rc = make_parents(dir, m.name);
+        rc = cli_make_parents(dir, m.name);
         if (rc) break;
         sv_buf b;
         sv_buf_init(&b, NULL);
