@@ -141,8 +141,24 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
                        ? sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory")
                        : SV_OK;
     /* the original's data order and gaps */
-    for (size_t i = 0; st == SV_OK && i < n; i++) bp[i] = (by_pos){o->members[i].data_offset - ps, o->members[i].stored_len, i};
+    for (size_t i = 0; st == SV_OK && i < n; i++) {
+        /* the reader reads an empty member anywhere in the file; a copy
+         * keeps data in the pack's order, so it must be inside the pack */
+        if (o->members[i].data_offset < ps) {
+            st = sv_error_set(err, SV_ERR_UNSUPPORTED, PCK_FORMAT, o->members[i].entry_offset,
+                              "repack: member '%.100s' has its data before the start of the pack",
+                              o->members[i].path);
+            break;
+        }
+        bp[i] = (by_pos){o->members[i].data_offset - ps, o->members[i].stored_len, i};
+    }
     if (st == SV_OK) qsort(bp, n, sizeof *bp, by_pos_cmp);
+    /* the reader accepts a directory offset that points before the pack
+     * (it only reads there); the layout below subtracts, so refuse it */
+    if (st == SV_OK && (o->dir_start < ps || o->dir_end < o->dir_start || in->pck_end < o->dir_end ||
+                        (l.version == 3 && o->dir_start - ps < 104)))
+        st = sv_error_set(err, SV_ERR_UNSUPPORTED, PCK_FORMAT, o->dir_start,
+                          "repack: the directory is not between the header and the end of the pack");
     uint64_t dir_rel = o->dir_start - ps, dir_end_rel = o->dir_end - ps;
     uint64_t end_rel = in->pck_end - ps;
     uint64_t data_start = l.version == 3 ? 104 : dir_end_rel;
@@ -171,13 +187,15 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
     }
     for (size_t k = 0; st == SV_OK && k < n; k++) {
         const sv_godot_pck_member *om = &o->members[bp[k].index];
-        uint64_t end = bp[k].pos + om->stored_len;
         uint64_t next = k + 1 < n ? bp[k + 1].pos : data_end;
-        if (next < end) {
+        /* compared without forming pos + stored_len: an offset below the
+         * pack start wraps pos near 2^64, and the sum would wrap back */
+        if (bp[k].pos > next || om->stored_len > next - bp[k].pos) {
             st = sv_error_set(err, SV_ERR_UNSUPPORTED, PCK_FORMAT, om->entry_offset,
                               "repack: member '%.100s' runs into what follows it", om->path);
             break;
         }
+        uint64_t end = bp[k].pos + om->stored_len;
         pck_out_member *d = &m[k];
         d->field = o->fields[bp[k].index];
         d->field_len = om->field_len;
