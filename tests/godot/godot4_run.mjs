@@ -7,8 +7,10 @@
 // worklets (checked by regen4.sh). The page, gen4.gd, jsonexp4.gd and
 // override.cfg come from this folder. Everything is served on 127.0.0.1 only.
 // OUT_DIR gets stdout.txt: every line the engine printed, in order.
+// GODOT4_INPUT: a folder whose files the page puts at /tests/in/NAME in the
+// engine's file system before it starts (pck_regen4.sh: packs serval wrote).
 import { createServer } from 'node:http';
-import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFile, readdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,11 +33,20 @@ const generator = {
   '/gen/jsonexp4.gd': 'jsonexp4.gd',
   '/gen/override.cfg': 'godot4_override.cfg',
 };
+const inputDir = process.env.GODOT4_INPUT || '';
+const inputs = inputDir ? (await readdir(inputDir, { withFileTypes: true }))
+  .filter((e) => e.isFile() && /^[A-Za-z0-9._-]+$/.test(e.name)).map((e) => e.name) : [];
 const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 const server = createServer(async (req, res) => {
   const url = new URL(req.url, 'http://127.0.0.1').pathname;
   let file = null;
+  if (url === '/gen/inputs.json') {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify(inputs));
+    return;
+  }
   if (generator[url]) file = path.join(here, generator[url]);
+  else if (url.startsWith('/in/') && inputs.includes(url.slice(4))) file = path.join(inputDir, url.slice(4));
   else if (/^\/index[.a-z]*\.(js|wasm|pck)$/.test(url)) file = path.join(engineDir, url.slice(1));
   if (!file) {
     res.writeHead(404).end();

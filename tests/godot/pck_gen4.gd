@@ -1,0 +1,192 @@
+# Godot 4.6 vectors of PCK archives and encrypted files (GDEC), run by
+# tests/godot/pck_regen4.sh as the autoload of the 4.6 web export template
+# (godot4_run.mjs with GODOT4_GEN=pck_gen4.gd). Writes under user://:
+#   - packs with PCKPacker: several alignments, members added out of path
+#     order, an empty member, encrypted members and an encrypted directory
+#     (with the all-zero key the official templates are built with, so the
+#     engine can mount them), the same with another key (which it cannot),
+#     and a patch pack with a removal entry;
+#   - store_var saves with FileAccess.open_encrypted (key, and a fixed IV so
+#     that a second run gives the same bytes) and open_encrypted_with_pass.
+# Then it reads each back as a game does and prints, one line per fact:
+#   F<TAB>file<TAB>hex of the file's bytes
+#   S<TAB>path<TAB>size<TAB>md5              a source file packed
+#   L<TAB>pack<TAB>true|false                 load_resource_pack's result
+#   M<TAB>pack<TAB>res://path<TAB>size<TAB>md5  every file under res://pk/PACK/
+#                                             (DirAccess walk, FileAccess.get_md5)
+#   G<TAB>file<TAB>var_to_str<TAB>var_to_bytes hex   each get_var() of a save
+# and END last. Before all that, when /tests/in/load.txt exists (packs serval
+# wrote, put there by godot4_run.mjs with GODOT4_INPUT), it mounts each pack
+# it names ("FILE<TAB>ROOT" lines) and prints IL and IM lines as L and M above
+# for every file under res://ROOT. These come first, on a res:// where no
+# other pack is mounted yet, so a member a pack lacks cannot be found in
+# another.
+extends Node
+
+const KEY_HEX = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+const PASSWORD = "serval password"
+const IV_HEX = "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
+var ZERO_KEY = "0".repeat(64)
+
+# source file -> content; every pack holds all of them under pk/PACK/
+var SOURCES = {
+	"hello.txt": "hello from Godot 4.6\n".to_utf8_buffer(),
+	"empty.bin": PackedByteArray(),
+	"sub/data.bin": PackedByteArray(),
+	"sub/é.txt": "non-ASCII name\n".to_utf8_buffer(),
+	"a16.bin": "sixteen bytes!!\n".to_utf8_buffer(),
+}
+
+func write(path: String, bytes: PackedByteArray):
+	var f = FileAccess.open(path, FileAccess.WRITE)
+	if f == null:
+		printerr("cannot write ", path, ": ", FileAccess.get_open_error())
+		return
+	f.store_buffer(bytes)
+	f.close()
+
+func emit_file(name: String, path: String):
+	print("F\t", name, "\t", FileAccess.get_file_as_bytes(path).hex_encode())
+
+func sources():
+	DirAccess.make_dir_recursive_absolute("user://src/sub")
+	DirAccess.make_dir_recursive_absolute("user://out")
+	var b = PackedByteArray()
+	for i in range(300):
+		b.append((i * 37 + 11) % 256)
+	SOURCES["sub/data.bin"] = b
+	var names = SOURCES.keys()
+	names.sort()
+	for n in names:
+		write("user://src/" + n, SOURCES[n])
+		print("S\t", n, "\t", SOURCES[n].size(), "\t", FileAccess.get_md5("user://src/" + n))
+
+# names: the source files in the order they are added; encrypt: those added
+# with encrypt = true
+func pack(name: String, alignment: int, names: Array, key := "", enc_dir := false, encrypt := []):
+	var p = PCKPacker.new()
+	var err
+	if key == "":
+		err = p.pck_start("user://out/" + name + ".pck", alignment)
+	else:
+		err = p.pck_start("user://out/" + name + ".pck", alignment, key, enc_dir)
+	if err != OK:
+		printerr("pck_start ", name, ": error ", err)
+		return
+	for n in names:
+		err = p.add_file("res://pk/" + name + "/" + n, "user://src/" + n, encrypt.has(n))
+		if err != OK:
+			printerr("add_file ", name, " ", n, ": error ", err)
+	err = p.flush(false)
+	if err != OK:
+		printerr("flush ", name, ": error ", err)
+	emit_file(name + ".pck", "user://out/" + name + ".pck")
+
+# pack_name "in:FILE" for the inputs: IM lines, without the "in:"
+func walk(pack_name: String, dir: String):
+	var tag = "M\t" + pack_name
+	if pack_name.begins_with("in:"):
+		tag = "IM\t" + pack_name.substr(3)
+	for f in DirAccess.get_files_at(dir):
+		var path = dir + "/" + f
+		var fa = FileAccess.open(path, FileAccess.READ)
+		if fa == null:
+			print(tag, "\t", path, "\tunreadable\t", FileAccess.get_open_error())
+			continue
+		var n = fa.get_length()
+		fa.close()
+		print(tag, "\t", path, "\t", n, "\t", FileAccess.get_md5(path))
+	for d in DirAccess.get_directories_at(dir):
+		walk(pack_name, dir + "/" + d)
+
+func readback(name: String):
+	var ok = ProjectSettings.load_resource_pack("user://out/" + name + ".pck")
+	print("L\t", name, "\t", str(ok))
+	if ok:
+		walk(name, "res://pk/" + name)
+
+func save_value():
+	return {"name": "Ada", "gold": 1234, "pos": Vector2(1.5, -2), "items": ["sword", 3, null],
+		"flags": PackedByteArray([1, 2, 3]), "ratio": 0.1, "id": &"hero"}
+
+func encrypted():
+	var key = KEY_HEX.hex_decode()
+	var iv = IV_HEX.hex_decode()
+	var f = FileAccess.open_encrypted("user://out/save_key.gdec", FileAccess.WRITE, key, iv)
+	if f == null:
+		printerr("open_encrypted with an IV: ", FileAccess.get_open_error())
+		return
+	f.store_var(save_value())
+	f.close()
+	f = FileAccess.open_encrypted_with_pass("user://out/save_pass.gdec", FileAccess.WRITE, PASSWORD)
+	f.store_var(save_value())
+	f.store_var(42)
+	f.store_var("last")
+	f.close()
+	f = FileAccess.open_encrypted("user://out/raw16.gdec", FileAccess.WRITE, key, iv)
+	f.store_buffer("sixteen bytes!!\n".to_utf8_buffer())
+	f.close()
+	f = FileAccess.open_encrypted("user://out/empty.gdec", FileAccess.WRITE, key)
+	f.close()
+	for n in ["save_key.gdec", "save_pass.gdec", "raw16.gdec", "empty.gdec"]:
+		emit_file(n, "user://out/" + n)
+	for n in ["save_key.gdec", "save_pass.gdec"]:
+		if n == "save_key.gdec":
+			f = FileAccess.open_encrypted("user://out/" + n, FileAccess.READ, key)
+		else:
+			f = FileAccess.open_encrypted_with_pass("user://out/" + n, FileAccess.READ, PASSWORD)
+		if f == null:
+			printerr("cannot read ", n, " back: ", FileAccess.get_open_error())
+			continue
+		while f.get_position() < f.get_length():
+			var v = f.get_var()
+			print("G\t", n, "\t", var_to_str(v).replace("\n", " "), "\t", var_to_bytes(v).hex_encode())
+		f.close()
+
+func load_inputs():
+	if not FileAccess.file_exists("/tests/in/load.txt"):
+		return
+	for line in FileAccess.get_file_as_string("/tests/in/load.txt").split("\n", false):
+		var f = line.split("\t")
+		var ok = ProjectSettings.load_resource_pack("/tests/in/" + f[0])
+		print("IL\t", f[0], "\t", str(ok))
+		if ok:
+			walk("in:" + f[0], "res://" + f[1])
+
+func _ready():
+	var info = Engine.get_version_info()
+	print("I\tengine\t", info.string, "\t", info.hash)
+	load_inputs()
+	sources()
+	var sorted = SOURCES.keys()
+	sorted.sort()
+	var shuffled = ["sub/é.txt", "hello.txt", "empty.bin", "sub/data.bin", "a16.bin"]
+	var all = sorted.duplicate()
+	# plain packs: the 4.x default (32), other alignments, out of path order
+	pack("plain32", 32, sorted)
+	pack("align1", 1, sorted)
+	pack("align16", 16, sorted)
+	pack("align256", 256, shuffled)
+	pack("unsorted", 32, shuffled)
+	# encrypted with the templates' key: members only, directory only, both
+	pack("enc_files", 32, sorted, ZERO_KEY, false, ["hello.txt", "empty.bin", "sub/data.bin"])
+	pack("enc_dir", 32, sorted, ZERO_KEY, true, [])
+	pack("enc_both", 16, shuffled, ZERO_KEY, true, all)
+	# another key: the engine cannot mount it; serval reads it with the key
+	pack("enc_key", 32, sorted, KEY_HEX, true, all)
+	# a patch pack: one member, and the removal of another path
+	var p = PCKPacker.new()
+	p.pck_start("user://out/patch.pck", 32)
+	p.add_file("res://pk/patch/hello.txt", "user://src/hello.txt")
+	p.add_file_removal("res://pk/plain32/hello.txt")
+	p.flush(false)
+	emit_file("patch.pck", "user://out/patch.pck")
+	for n in ["plain32", "align1", "align16", "align256", "unsorted", "enc_files", "enc_dir",
+			"enc_both", "enc_key"]:
+		readback(n)
+	# after the patch, res://pk/plain32/hello.txt is gone
+	readback("patch")
+	walk("plain32-patched", "res://pk/plain32")
+	encrypted()
+	print("END\t0\tok")
+	get_tree().quit()
