@@ -15,12 +15,13 @@
 #   M<TAB>pack<TAB>res://path<TAB>size<TAB>md5  every file under res://pk/PACK/
 #                                             (DirAccess walk, FileAccess.get_md5)
 #   G<TAB>file<TAB>var_to_str<TAB>var_to_bytes hex   each get_var() of a save
-# and END last. Before all that, when /tests/in/load.txt exists (packs serval
+# and END last. Before all that, when /tests/in/load.txt exists (files serval
 # wrote, put there by godot4_run.mjs with GODOT4_INPUT), it mounts each pack
-# it names ("FILE<TAB>ROOT" lines) and prints IL and IM lines as L and M above
-# for every file under res://ROOT. These come first, on a res:// where no
-# other pack is mounted yet, so a member a pack lacks cannot be found in
-# another.
+# it names ("pack<TAB>FILE<TAB>ROOT" lines) and prints IL and IM lines as L
+# and M above for every file under res://ROOT, and reads each encrypted save
+# it names ("gdec<TAB>FILE<TAB>key|password") printing IG lines as G above.
+# Packs come first, on a res:// where no other pack is mounted yet, so a
+# member a pack lacks cannot be found in another.
 extends Node
 
 const KEY_HEX = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
@@ -148,10 +149,26 @@ func load_inputs():
 		return
 	for line in FileAccess.get_file_as_string("/tests/in/load.txt").split("\n", false):
 		var f = line.split("\t")
-		var ok = ProjectSettings.load_resource_pack("/tests/in/" + f[0])
-		print("IL\t", f[0], "\t", str(ok))
-		if ok:
-			walk("in:" + f[0], "res://" + f[1])
+		var path = "/tests/in/" + f[1]
+		if f[0] == "pack":
+			var ok = ProjectSettings.load_resource_pack(path)
+			print("IL\t", f[1], "\t", str(ok))
+			if ok:
+				walk("in:" + f[1], "res://" + f[2])
+			continue
+		# gdec: an encrypted save serval wrote, opened with KEY_HEX or PASSWORD
+		var fa
+		if f[2] == "key":
+			fa = FileAccess.open_encrypted(path, FileAccess.READ, KEY_HEX.hex_decode())
+		else:
+			fa = FileAccess.open_encrypted_with_pass(path, FileAccess.READ, PASSWORD)
+		if fa == null:
+			print("IG\t", f[1], "\tcannot open\t", FileAccess.get_open_error())
+			continue
+		while fa.get_position() < fa.get_length():
+			var v = fa.get_var()
+			print("IG\t", f[1], "\t", var_to_str(v).replace("\n", " "), "\t", var_to_bytes(v).hex_encode())
+		fa.close()
 
 func _ready():
 	var info = Engine.get_version_info()

@@ -16,7 +16,8 @@
 # a pack --like of an encrypted engine pack with a changed member) that the
 # engine mounts with ProjectSettings.load_resource_pack in the same session,
 # before any pack of its own; every member it reads back (size, MD5) must be
-# the file serval packed. Exit 0 = all the same, 1 = a difference, 77 =
+# the file serval packed. And encrypted saves serval wrote (the engine's, a
+# value edited): get_var() must give the engine's value with that edit. Exit 0 = all the same, 1 = a difference, 77 =
 # Chromium, node or the engine package unavailable.
 #
 # Output:
@@ -65,6 +66,7 @@ if [ -n "$S" ]; then
         : >"$d/empty.txt"
         head -c 5000 /dev/urandom >"$d/sub/random.bin"
         head -c 16 /dev/urandom >"$d/sub/deeper/sixteen.bin"
+        head -c 200000 /dev/urandom >"$d/sub/deeper/big file.bin"
         printf 'non-ASCII name\n' >"$d/sub/é.txt"
     done
     serval_pack sv_v3.pck "$work/src_v3" --format-version 3 --godot 4.6.0
@@ -81,8 +83,26 @@ if [ -n "$S" ]; then
     done
     for n in "${!SRC_OF[@]}"; do
         r=$(cd "${SRC_OF[$n]}" && find . -mindepth 2 -maxdepth 2 -type d | head -n 1)
-        printf '%s\t%s\n' "$n" "${r#./}"
+        printf 'pack\t%s\t%s\n' "$n" "${r#./}"
     done | sort >"$work/in/load.txt"
+    # encrypted saves serval wrote: the engine's, a value changed with jq and
+    # encrypted again (with the IV read, and with another IV); what get_var()
+    # then gives must be the engine's own var_to_bytes with that value changed
+    GD="$V/godot-gdec/engine4"
+    declare -A GDEC_WANT
+    gdec_in() { # NAME key|password JQ-EDIT HEX-FROM HEX-TO: the engine's save edited
+        local name=$1 how=$2 edit=$3 from=$4 to=$5 opt src
+        if [ "$how" = key ]; then opt="key=$key" src=save_key.gdec; else opt="password=$pass" src=save_pass.gdec; fi
+        "$S" dump -I "$opt" "$GD/$src" | jq "$edit" | "$S" conv --from json -O "$opt" --to godot-enc -o "$work/in/$name" -
+        printf 'gdec\t%s\t%s\n' "$name" "$how" >>"$work/in/load.txt"
+        GDEC_WANT[$name]=$(awk -F'\t' -v n="$src" '$1 == "G" && $2 == n {print $4}' "$GD/engine.tsv" | sed "s/$from/$to/")
+    }
+    # gold 1234 -> 999: the Dictionary entry "gold" (u32 length 4, the name, INT 2, d2040000)
+    gdec_in sv_key.gdec key '."$map".data."$map".gold = 999' 676f6c6402000000d2040000 676f6c6402000000e7030000
+    gdec_in sv_key_iv.gdec key '."$map".data."$map".gold = 999 | ."$meta".iv."$bytes" = "AAECAwQFBgcICQoLDA0ODw=="' \
+        676f6c6402000000d2040000 676f6c6402000000e7030000
+    # the second value, 42 -> 43
+    gdec_in sv_pass.gdec password '."$map".data."$array"[1] = 43' '^020000002a000000$' 020000002b000000
 fi
 
 # ---- the session ------------------------------------------------------------
@@ -118,7 +138,8 @@ fi
 status=0
 # ---- the engine's view of serval's packs -------------------------------------
 if [ -n "$S" ]; then
-    while IFS=$'\t' read -r name root; do
+    while IFS=$'\t' read -r kind name root; do
+        [ "$kind" = pack ] || continue
         got=$(awk -F'\t' -v n="$name" '($1 == "IL" || $1 == "IM") && $2 == n' "$work/stdout.txt" | sort)
         want=$(printf 'IL\t%s\ttrue\n' "$name"
             (cd "${SRC_OF[$name]}" && find "$root" -type f | sort | while IFS= read -r f; do
@@ -133,6 +154,17 @@ if [ -n "$S" ]; then
             status=1
         fi
     done <"$work/in/load.txt"
+    for name in "${!GDEC_WANT[@]}"; do
+        got=$(awk -F'\t' -v n="$name" '$1 == "IG" && $2 == n {print $4}' "$work/stdout.txt")
+        if [ -n "$got" ] && [ "$got" = "${GDEC_WANT[$name]}" ]; then
+            echo "ok: Godot 4.6 decrypted $name (serval) to the values expected"
+        else
+            echo "FAIL: $name: Godot 4.6 read"; awk -F'\t' -v n="$name" '$1 == "IG" && $2 == n' "$work/stdout.txt"
+            echo "expected (var_to_bytes hex)"; printf '%s\n' "${GDEC_WANT[$name]}"
+            grep $'^E\t' "$work/stdout.txt" | head -n 10
+            status=1
+        fi
+    done
 fi
 
 if [ $CHECK -eq 1 ]; then

@@ -100,7 +100,7 @@ expect_fail "enc_key.pck with the templates' key" "wrong key or damaged file" \
 # ---- GDEC: the engine's values, the same bytes back ------------------------------
 K=$(cat "$G/key.txt")
 P=$(cat "$G/password.txt")
-hex2bin() { printf '%s' "$1" | xxd -r -p; }
+hex2bin() { printf '%b' "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }
 plain_of() { # FILE: the engine's plaintext: store_var frames (u32 length, var_to_bytes)
     awk -F'\t' -v n="$1" '$1 == "G" && $2 == n {print $4}' "$G/engine.tsv" | while read -r h; do
         printf '%08x' $((${#h} / 2)) | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/'
