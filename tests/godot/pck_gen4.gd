@@ -2,7 +2,7 @@
 # tests/godot/pck_regen4.sh as the autoload of the 4.6 web export template
 # (godot4_run.mjs with GODOT4_GEN=pck_gen4.gd). Writes under user://:
 #   - packs with PCKPacker: several alignments, members added out of path
-#     order, an empty member, encrypted members and an encrypted directory
+#     order, an empty member, the same packs with three files changed, encrypted members and an encrypted directory
 #     (with the all-zero key the official templates are built with, so the
 #     engine can mount them), the same with another key (which it cannot),
 #     and a patch pack with a removal entry;
@@ -49,6 +49,17 @@ func write(path: String, bytes: PackedByteArray):
 func emit_file(name: String, path: String):
 	print("F\t", name, "\t", FileAccess.get_file_as_bytes(path).hex_encode())
 
+# user://src2/: the sources with three files changed (one longer, one shorter,
+# the empty one filled), for packs of the same paths as another: what
+# serval godot pck pack --like must write when given the changed files
+func changed_sources():
+	DirAccess.make_dir_recursive_absolute("user://src2/sub")
+	for n in SOURCES.keys():
+		write("user://src2/" + n, SOURCES[n])
+	write("user://src2/hello.txt", "changed, and longer than before: 4.6\n".to_utf8_buffer())
+	write("user://src2/sub/data.bin", SOURCES["sub/data.bin"].slice(0, 100))
+	write("user://src2/empty.bin", "filled\n".to_utf8_buffer())
+
 func sources():
 	DirAccess.make_dir_recursive_absolute("user://src/sub")
 	DirAccess.make_dir_recursive_absolute("user://out")
@@ -64,7 +75,11 @@ func sources():
 
 # names: the source files in the order they are added; encrypt: those added
 # with encrypt = true
-func pack(name: String, alignment: int, names: Array, key := "", enc_dir := false, encrypt := []):
+# src, root: the source folder, and the folder under res://pk/ (default: name)
+func pack(name: String, alignment: int, names: Array, key := "", enc_dir := false, encrypt := [],
+		src := "user://src/", root := ""):
+	if root == "":
+		root = name
 	var p = PCKPacker.new()
 	var err
 	if key == "":
@@ -75,7 +90,7 @@ func pack(name: String, alignment: int, names: Array, key := "", enc_dir := fals
 		printerr("pck_start ", name, ": error ", err)
 		return
 	for n in names:
-		err = p.add_file("res://pk/" + name + "/" + n, "user://src/" + n, encrypt.has(n))
+		err = p.add_file("res://pk/" + root + "/" + n, src + n, encrypt.has(n))
 		if err != OK:
 			printerr("add_file ", name, " ", n, ": error ", err)
 	err = p.flush(false)
@@ -185,6 +200,12 @@ func _ready():
 	pack("align16", 16, sorted)
 	pack("align256", 256, shuffled)
 	pack("unsorted", 32, shuffled)
+	pack("align48", 48, shuffled)
+	# the same paths and order with three files changed (not mounted)
+	changed_sources()
+	for c in [["plain32", 32, sorted], ["align1", 1, sorted], ["align16", 16, sorted],
+			["align256", 256, shuffled], ["unsorted", 32, shuffled], ["align48", 48, shuffled]]:
+		pack(c[0] + "_changed", c[1], c[2], "", false, [], "user://src2/", c[0])
 	# encrypted with the templates' key: members only, directory only, both
 	pack("enc_files", 32, sorted, ZERO_KEY, false, ["hello.txt", "empty.bin", "sub/data.bin"])
 	pack("enc_dir", 32, sorted, ZERO_KEY, true, [])
@@ -198,7 +219,7 @@ func _ready():
 	p.add_file_removal("res://pk/plain32/hello.txt")
 	p.flush(false)
 	emit_file("patch.pck", "user://out/patch.pck")
-	for n in ["plain32", "align1", "align16", "align256", "unsorted", "enc_files", "enc_dir",
+	for n in ["plain32", "align1", "align16", "align256", "unsorted", "align48", "enc_files", "enc_dir",
 			"enc_both", "enc_key"]:
 		readback(n)
 	# after the patch, res://pk/plain32/hello.txt is gone
