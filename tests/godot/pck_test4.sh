@@ -3,12 +3,13 @@
 # the engine read back from them (tests/godot/pck_regen4.sh wrote both):
 #   - tests/vectors/godot-pck/engine4: PCKPacker packs (alignments 1 to 256,
 #     members out of path order, an empty member, encrypted members and
-#     directory, another key, a patch with a removal entry) and engine.tsv:
+#     directory, another key, a patch with a removal entry, the plain ones
+#     again with three files changed: NAME_changed.pck) and engine.tsv:
 #     every member the engine read through res:// after load_resource_pack;
 #   - tests/vectors/godot-gdec/engine4: FileAccess.open_encrypted saves (key,
 #     password, raw bytes, empty) and engine.tsv: what each get_var() gave.
-# list and extract must give the engine's members, pack --like and a fresh
-# pack the engine's bytes; the GDEC files must decrypt to the engine's values
+# list and extract must give the engine's members, pack --like (also with
+# the changed files) and a fresh pack the engine's bytes; the GDEC files must decrypt to the engine's values
 # and encrypt back to the same bytes, directly, through dump | conv and
 # through dump | jq . | conv.
 #
@@ -35,6 +36,7 @@ engine_members() {
 
 for p in "$E"/*.pck; do
     n=$(basename "$p" .pck)
+    case "$n" in *_changed) continue ;; esac # below
     k=$(key_of "$n.pck")
     kk=()
     [ -n "$k" ] && kk=(--key "$k")
@@ -77,6 +79,21 @@ done
     ok || bad "patch.pck: the removal entry"
 awk -F'\t' '$1 == "M" && $2 == "plain32-patched"' "$E/engine.tsv" | grep -q 'plain32/hello.txt' &&
     bad "engine.tsv: the patch was expected to remove plain32/hello.txt" || ok
+
+# ---- pack --like with changed files: what PCKPacker wrote with those files ----
+# NAME_changed.pck: the engine packed the same paths in the same order with
+# three files changed (longer, shorter, empty before); the padding after them
+# follows the alignment, which pack --like infers from the original's gaps
+for p in "$E"/*_changed.pck; do
+    n=$(basename "$p" _changed.pck)
+    rm -rf "$t/c"
+    if "$S" godot pck extract "$p" -o "$t/c" 2>"$t/err" &&
+        "$S" godot pck pack "$t/c" -o "$t/c.pck" --like "$E/$n.pck" 2>>"$t/err" && cmp -s "$t/c.pck" "$p"; then
+        ok
+    else
+        bad "pack --like $n.pck with three files changed != Godot 4.6's $n""_changed.pck"; cat "$t/err"
+    fi
+done
 
 # ---- a fresh pack is what Godot 4.6's PCKPacker writes (members in path order)
 for a in plain32:32 align1:1 align16:16; do

@@ -92,8 +92,23 @@ static int by_pos_cmp(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
 /* The largest power of two (up to 64 KiB) that every gap of the original
- * is the padding to, or 1 when only back-to-back members fit. */
+ * is the padding to. PCKPacker takes any alignment above 0 (4.x:
+ * pck_start(path, 48) pads to multiples of 48), so when no power of two
+ * explains the gaps, the alignment is the greatest common divisor of the
+ * aligned positions (each end plus its gap), provided it is more than the
+ * largest gap and within the 1 MiB a new pack allows. 1 when only
+ * back-to-back members fit: all gaps zero never suggests an alignment. */
 static uint64_t infer_alignment(const pck_layout *l, const uint64_t *ends, const uint64_t *gaps,
                                 size_t n)
 {
@@ -103,7 +118,14 @@ static uint64_t infer_alignment(const pck_layout *l, const uint64_t *ends, const
         if (fits) return a;
     }
     (void)l;
-    return 1;
+    uint64_t g = 0, max_gap = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (gaps[i] > max_gap) max_gap = gaps[i];
+        /* a gap the size of a file cannot be padding; also keeps the sum in range */
+        if (gaps[i] > (1u << 20) || ends[i] > UINT64_MAX - gaps[i]) return 1;
+        g = gcd64(g, ends[i] + gaps[i]);
+    }
+    return max_gap > 0 && g > max_gap && g <= (1u << 20) ? g : 1;
 }
 
 sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *changes,
