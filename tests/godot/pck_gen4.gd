@@ -15,6 +15,7 @@
 #   M<TAB>pack<TAB>res://path<TAB>size<TAB>md5  every file under res://pk/PACK/
 #                                             (DirAccess walk, FileAccess.get_md5)
 #   G<TAB>file<TAB>var_to_str<TAB>var_to_bytes hex   each get_var() of a save
+#   N<TAB>file<TAB>count                      how many values get_var() read
 # and END last. Before all that, when /tests/in/load.txt exists (files serval
 # wrote, put there by godot4_run.mjs with GODOT4_INPUT), it mounts each pack
 # it names ("pack<TAB>FILE<TAB>ROOT" lines) and prints IL and IM lines as L
@@ -146,18 +147,21 @@ func encrypted():
 	f.close()
 	for n in ["save_key.gdec", "save_pass.gdec", "raw16.gdec", "empty.gdec"]:
 		emit_file(n, "user://out/" + n)
-	for n in ["save_key.gdec", "save_pass.gdec"]:
-		if n == "save_key.gdec":
-			f = FileAccess.open_encrypted("user://out/" + n, FileAccess.READ, key)
-		else:
+	for n in ["save_key.gdec", "save_pass.gdec", "empty.gdec"]:
+		if n == "save_pass.gdec":
 			f = FileAccess.open_encrypted_with_pass("user://out/" + n, FileAccess.READ, PASSWORD)
+		else:
+			f = FileAccess.open_encrypted("user://out/" + n, FileAccess.READ, key)
 		if f == null:
 			printerr("cannot read ", n, " back: ", FileAccess.get_open_error())
 			continue
+		var count = 0
 		while f.get_position() < f.get_length():
 			var v = f.get_var()
+			count += 1
 			print("G\t", n, "\t", var_to_str(v).replace("\n", " "), "\t", var_to_bytes(v).hex_encode())
 		f.close()
+		print("N\t", n, "\t", count)
 
 func load_inputs():
 	if not FileAccess.file_exists("/tests/in/load.txt"):

@@ -26,7 +26,8 @@
 #                                       member read back (M); keys.tsv: the key
 #                                       each encrypted pack needs
 #   tests/vectors/godot-gdec/engine4/   FileAccess.open_encrypted saves, key.txt,
-#                                       password.txt, engine.tsv (G: each get_var())
+#                                       password.txt, engine.tsv (G: each get_var(),
+#                                       N: how many values it read)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -120,7 +121,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
 EOF
 hdr='# written by tests/godot/pck_regen4.sh from what Godot 4.6 read back; do not edit.'
 { echo "$hdr"; grep -E $'^(S|L|M)\t' "$work/stdout.txt"; } >"$work/new/godot-pck/engine4/engine.tsv"
-{ echo "$hdr"; grep -E $'^G\t' "$work/stdout.txt"; } >"$work/new/godot-gdec/engine4/engine.tsv"
+{ echo "$hdr"; grep -E $'^(G|N)\t' "$work/stdout.txt"; } >"$work/new/godot-gdec/engine4/engine.tsv"
 {
     echo "# the key (64 hex digits) each encrypted pack of this folder was written with"
     for p in enc_files enc_dir enc_both; do printf '%s.pck\t%s\n' "$p" "$ZERO"; done
