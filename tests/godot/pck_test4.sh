@@ -151,6 +151,13 @@ roundtrip raw16.gdec -I key="$K" -I inner=bytes -- -O key="$K"
 [ "$("$S" dump --compact -I key="$K" -I inner=bytes "$G/empty.gdec" | jq -c '."$map".data')" = '{"$bytes":""}' ] &&
     ok || bad "empty.gdec: no bytes"
 roundtrip empty.gdec -I key="$K" -I inner=bytes -- -O key="$K"
+# without inner=: the engine's get_var() loop read no value from it, so it is
+# a store_var stream of none
+[ "$("$S" dump --compact -I key="$K" "$G/empty.gdec" 2>"$t/err" | jq -c '."$map".data')" = \
+    '{"$array":[],"$meta":{"format":"godot4","framing":"stream"}}' ] && ok || { bad "empty.gdec: no values"; cat "$t/err"; }
+[ "$(awk -F'\t' '$1 == "N" && $2 == "empty.gdec" {print $3}' "$G/engine.tsv")" = 0 ] && ok ||
+    bad "engine.tsv: the engine was expected to read no value from empty.gdec"
+roundtrip empty.gdec -I key="$K" -- -O key="$K"
 expect_fail "GDEC 4 wrong password" "wrong key or damaged file" "$S" dump -I password=nope "$G/save_pass.gdec"
 expect_fail "GDEC 4 without a key" "a key is needed" "$S" dump "$G/save_key.gdec"
 

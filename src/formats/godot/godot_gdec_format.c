@@ -111,6 +111,15 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
                               inner);
         } else {
             sv_options io = inner_options(opts);
+            /* An empty plaintext holds no store_var value (the engine's
+             * get_var() loop reads none): with the default Variant format it
+             * is a stream of none, written back as no bytes. */
+            static const char *const stream_name[] = {"framing"}, *const stream_value[] = {"stream"};
+            if (n == 0 && !sv_options_get(opts, "inner") && strcmp(inner, "godot-res")) {
+                io.names = stream_name;
+                io.values = stream_value;
+                io.count = 1;
+            }
             st = f->decode(doc, plain.data, n, &io, &val, err);
             if (st != SV_OK && err) {
                 size_t used = strlen(err->message);
