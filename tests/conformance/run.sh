@@ -306,7 +306,7 @@ for f in "$V"/resonite/*.brson "$V"/resonite/*.7zbson "$V"/resonite/*.lz4bson; d
 for f in "$V"/noesis/*.nsb; do run_case noesis "noesis/$(basename "$f")" "$f"; done
 # Godot project.binary (ECFG) from Godot 3.2.3 (tests/godot/pck_regen.sh).
 # Encrypted files (godot-enc) need the key on the writing side too, which
-# this suite does not give: tests/godot/pck_test.sh takes them through the
+# this suite does not give: tests/godot/pck_test.sh and pck_test4.sh take them through the
 # same paths with it.
 for f in "$V"/godot-project/*/*.binary; do run_case godot-project "godot-project/$(basename "$f")" "$f"; done
 
