@@ -60,6 +60,8 @@ static void usage(FILE *f)
             "       serval-bench --list\n"
             "       serval-bench [--size-mb N] --save FILE\n"
             "       serval-bench [--size-mb N] --save-kiwad FILE\n"
+            "       serval-bench [--size-mb N] --save-input WORKLOAD FILE\n"
+            "       serval-bench --save-types FILE\n"
             "  --runs N      timed runs per measurement (default 7, at most %d)\n"
             "  --size-mb N   size of generated inputs in MB of 10^6 bytes (default 50)\n"
             "  --verbose     also print every run's time\n"
@@ -68,6 +70,10 @@ static void usage(FILE *f)
             "  --list        print the workloads and exit\n"
             "  --save FILE   write the generated JSON document to FILE and exit\n"
             "  --save-kiwad FILE  write the kiwad workloads' archive (4 x --size-mb MB)\n"
+            "                to FILE and exit\n"
+            "  --save-input WORKLOAD FILE  write the input of WORKLOAD (the bytes it\n"
+            "                decodes) to FILE and exit\n"
+            "  --save-types FILE  write the kingsisle workloads' type list (wiztype JSON)\n"
             "                to FILE and exit\n"
             "  workload      a name from --list, or a group prefix (\"json\" = json.*);\n"
             "                default: all\n"
@@ -318,7 +324,48 @@ static int save_json(const bench_opts *opts, const char *path)
     return ok ? 0 : 3;
 }
 
+static bool write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) fprintf(stderr, "serval-bench: cannot write %s\n", path);
+    return ok;
+}
+
+/* Writes a workload's input bytes: the whole-process script converts them. */
+static int save_input(const bench_opts *opts, const char *name, const char *path)
+{
+    for (size_t i = 0; i < workload_count; i++) {
+        if (strcmp(workloads[i]->name, name) != 0) continue;
+        bench_input in;
+        char msg[BENCH_MSG_MAX];
+        if (!workloads[i]->input(opts, &in, msg, sizeof msg)) {
+            fprintf(stderr, "serval-bench: %s: %s\n", name, msg);
+            return 1;
+        }
+        if (!write_file(path, in.text, in.len)) return 3;
+        printf("wrote %s: %zu bytes, the input of %s\n", path, in.len, name);
+        return 0;
+    }
+    fprintf(stderr, "serval-bench: no workload '%s' (see --list)\n", name);
+    return 2;
+}
+
 #if SERVAL_WITH_KINGSISLE
+bool bench_kingsisle_type_list(sv_buf *out);
+
+static int save_types(const char *path)
+{
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    int rc = bench_kingsisle_type_list(&b) ? 0 : 1;
+    if (rc) fprintf(stderr, "serval-bench: out of memory\n");
+    if (!rc && !write_file(path, b.data, b.len)) rc = 3;
+    sv_buf_free(&b);
+    return rc;
+}
+
 static int save_kiwad(const bench_opts *opts, const char *path)
 {
     bench_kiwad k;
@@ -343,7 +390,8 @@ static int save_kiwad(const bench_opts *opts, const char *path)
 int main(int argc, char **argv)
 {
     bench_opts opts = {7, 50.0, false};
-    const char *save_path = NULL, *save_kiwad_path = NULL;
+    const char *save_path = NULL, *save_kiwad_path = NULL, *save_types_path = NULL;
+    const char *save_input_name = NULL, *save_input_path = NULL;
     bool list = false, check = true;
     const char *names[MAX_WORKLOADS];
     size_t name_count = 0;
@@ -361,6 +409,11 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--save") == 0 && argv[i + 1]) {
             save_path = argv[++i];
+        } else if (strcmp(a, "--save-input") == 0 && argv[i + 1] && argv[i + 2]) {
+            save_input_name = argv[++i];
+            save_input_path = argv[++i];
+        } else if (strcmp(a, "--save-types") == 0 && argv[i + 1]) {
+            save_types_path = argv[++i];
         } else if (strcmp(a, "--save-kiwad") == 0 && argv[i + 1]) {
             save_kiwad_path = argv[++i];
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
@@ -387,6 +440,15 @@ int main(int argc, char **argv)
         return 0;
     }
     if (save_path) return save_json(&opts, save_path);
+    if (save_input_name) return save_input(&opts, save_input_name, save_input_path);
+    if (save_types_path) {
+#if SERVAL_WITH_KINGSISLE
+        return save_types(save_types_path);
+#else
+        fprintf(stderr, "serval-bench: built without KingsIsle: no type list\n");
+        return 2;
+#endif
+    }
     if (save_kiwad_path) {
 #if SERVAL_WITH_KINGSISLE
         return save_kiwad(&opts, save_kiwad_path);
