@@ -9,10 +9,10 @@
  * malloc_usable_size, so the count is what the heap really hands out,
  * rounding included, for the shared libraries too.
  *
- * The counters are atomic (the threaded .brson decoder allocates from two
- * threads). Each costs one locked add per call: noise for peers that
- * allocate in large pieces (RapidJSON's pool, simdjson's tape), a few per
- * cent for jansson's one malloc per value (bench/README.md).
+ * While the process has a single thread (glibc's __libc_single_threaded)
+ * the counters are plain additions; once a thread has been started (the
+ * threaded .brson decoder allocates from two threads) they are atomic.
+ * What counting costs is in bench/README.md ("Memory traffic").
  *
  * Compiled only with glibc and without sanitizers (they replace malloc
  * themselves); without it, bench_heap_counting() says false and the figure
@@ -28,6 +28,7 @@
 #include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/single_threaded.h>
 #include <unistd.h>
 
 extern void *__libc_malloc(size_t size);
@@ -42,6 +43,11 @@ static int64_t heap_peak;
 static void heap_grow(void *p)
 {
     if (!p) return;
+    if (__libc_single_threaded) {
+        heap_current += (int64_t)malloc_usable_size(p);
+        if (heap_current > heap_peak) heap_peak = heap_current;
+        return;
+    }
     int64_t now = __atomic_add_fetch(&heap_current, (int64_t)malloc_usable_size(p),
                                       __ATOMIC_RELAXED);
     int64_t peak = __atomic_load_n(&heap_peak, __ATOMIC_RELAXED);
@@ -51,10 +57,17 @@ static void heap_grow(void *p)
     }
 }
 
+static void heap_sub(int64_t bytes)
+{
+    if (__libc_single_threaded)
+        heap_current -= bytes;
+    else
+        __atomic_sub_fetch(&heap_current, bytes, __ATOMIC_RELAXED);
+}
+
 static void heap_shrink(void *p)
 {
-    if (p)
-        __atomic_sub_fetch(&heap_current, (int64_t)malloc_usable_size(p), __ATOMIC_RELAXED);
+    if (p) heap_sub((int64_t)malloc_usable_size(p));
 }
 
 void *malloc(size_t size)
@@ -83,7 +96,7 @@ void *realloc(void *ptr, size_t size)
     size_t old = ptr ? malloc_usable_size(ptr) : 0;
     void *p = __libc_realloc(ptr, size);
     if (p || (ptr && size == 0)) {
-        __atomic_sub_fetch(&heap_current, (int64_t)old, __ATOMIC_RELAXED);
+        heap_sub((int64_t)old);
         heap_grow(p);
     }
     return p;
