@@ -242,3 +242,11 @@ fail:
     sv_kingsisle_types_free(t);
     return false;
 }
+
+/* The wiztype type list of the generated stream, for serval conv --schema
+ * (serval-bench --save-types). */
+bool bench_kingsisle_type_list(sv_buf *out);
+bool bench_kingsisle_type_list(sv_buf *out)
+{
+    return type_list(out);
+}

@@ -1,6 +1,7 @@
 /* serval-bench: timing, forked measurements and the counting allocator
  * (see harness.h for what is measured and why). */
 #include "harness.h"
+#include "heap_count.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -151,9 +152,14 @@ static uint64_t rss_peak(void)
 /* What a child sends back: after setup, after each step, and at the end. */
 typedef struct reply {
     bool ok;
+    bool external;       /* setup */
+    bool unavailable;    /* setup */
     double seconds;      /* step */
     uint64_t out_size;   /* step */
+    double user_s, sys_s; /* step */
+    uint64_t minflt;     /* step */
     uint64_t alloc_peak; /* end */
+    uint64_t heap_growth; /* end */
     uint64_t rss_growth; /* end */
     bool rss_reset;      /* end */
     char msg[BENCH_MSG_MAX];
@@ -187,14 +193,26 @@ static bool read_all(int fd, void *p, size_t n)
     return true;
 }
 
+static double tv_seconds(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+
 static void child_step(const bench_impl *impl, bench_ctx *ctx, reply *rep)
 {
     ctx->made = NULL;
     ctx->self_seconds = 0;
     alarm(BENCH_CHILD_TIMEOUT_S);
+    /* getrusage is outside the clock: it is a system call of its own. */
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_SELF, &ru0);
     double t0 = bench_now();
     bool ok = impl->step(ctx);
     double t1 = bench_now();
+    getrusage(RUSAGE_SELF, &ru1);
+    rep->user_s = tv_seconds(ru1.ru_utime) - tv_seconds(ru0.ru_utime);
+    rep->sys_s = tv_seconds(ru1.ru_stime) - tv_seconds(ru0.ru_stime);
+    rep->minflt = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt);
     rep->ok = ok;
     rep->seconds = ctx->self_seconds > 0 ? ctx->self_seconds : t1 - t0;
     if (!ok) {
@@ -218,9 +236,15 @@ static void child_main(const bench_impl *impl, const bench_input *in, int cmd_fd
 
     alarm(BENCH_CHILD_TIMEOUT_S);
     rep.ok = impl->setup(&ctx);
-    if (!rep.ok) snprintf(rep.msg, sizeof rep.msg, "setup failed: %.200s", ctx.msg);
+    if (!rep.ok)
+        snprintf(rep.msg, sizeof rep.msg, "%s: %.200s",
+                 ctx.unavailable ? "not measured" : "setup failed", ctx.msg);
+    rep.external = ctx.external;
+    rep.unavailable = ctx.unavailable;
     bool rss_reset = reset_rss_high_water();
     bench_alloc_reset_peak();
+    bench_heap_reset_peak();
+    uint64_t heap_at_start = bench_heap_current();
     if (!write_all(reply_fd, &rep, sizeof rep) || !rep.ok) _exit(0);
     alarm(0); /* waiting for the others is not this child's time */
 
@@ -234,6 +258,8 @@ static void child_main(const bench_impl *impl, const bench_input *in, int cmd_fd
             uint64_t peak = rss_peak();
             rep.ok = true;
             rep.alloc_peak = bench_alloc_peak();
+            uint64_t heap_peak = bench_heap_peak();
+            rep.heap_growth = heap_peak > heap_at_start ? heap_peak - heap_at_start : 0;
             rep.rss_growth = peak > rss_at_fork ? peak - rss_at_fork : 0;
             rep.rss_reset = rss_reset;
         }
@@ -352,8 +378,13 @@ int bench_measure(const bench_impl *const *impls, size_t n, const bench_input *i
         spawn(kids, i, impls[i], in, &res[i]);
     }
     /* The setups run side by side; nothing is timed until all are done. */
-    for (size_t i = 0; i < n; i++)
-        if (kids[i].alive) ask(&kids[i], 0, &rep, &res[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (!kids[i].alive) continue;
+        memset(&rep, 0, sizeof rep);
+        bool ok = ask(&kids[i], 0, &rep, &res[i]);
+        res[i].external = rep.external;
+        res[i].unavailable = !ok && rep.unavailable;
+    }
 
     for (int r = 0; r < runs; r++) {
         for (size_t j = 0; j < n; j++) {
@@ -361,6 +392,9 @@ int bench_measure(const bench_impl *const *impls, size_t n, const bench_input *i
             if (!kids[i].alive || !ask(&kids[i], CMD_STEP, &rep, &res[i])) continue;
             res[i].seconds[r] = rep.seconds;
             res[i].out_size = rep.out_size;
+            res[i].user_s += rep.user_s;
+            res[i].sys_s += rep.sys_s;
+            res[i].minflt += rep.minflt;
         }
     }
 
@@ -370,11 +404,13 @@ int bench_measure(const bench_impl *const *impls, size_t n, const bench_input *i
             res[i].alloc_peak = rep.alloc_peak;
             res[i].rss_growth = rep.rss_growth;
             res[i].rss_reset = rep.rss_reset;
+            res[i].heap_growth = rep.heap_growth;
+            res[i].heap_counted = bench_heap_counting() && !res[i].external;
             reap(&kids[i], &res[i], false);
             summarise(&res[i]);
             res[i].ok = true;
         }
-        failed += !res[i].ok;
+        failed += !res[i].ok && !res[i].unavailable;
     }
     return failed;
 }

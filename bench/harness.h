@@ -26,7 +26,12 @@
  *    parent). The kernel's high-water mark is reset after the untimed setup
  *    (Linux /proc/self/clear_refs, value 5), so the verification done there
  *    does not count, but a tree built in setup and kept does.
- *  serval's lines show its rss growth too, so the two can be compared. */
+ *  serval's lines show its rss growth too, so the two can be compared.
+ *
+ * Memory traffic, the same way for every implementation that runs in the
+ * child: the heap's peak growth during the steps (every malloc of the
+ * process counted, heap_count.h), minor page faults and the user/system CPU
+ * split (getrusage around each step), per step on average. */
 #ifndef SERVAL_BENCH_HARNESS_H
 #define SERVAL_BENCH_HARNESS_H
 
@@ -69,6 +74,13 @@ typedef struct bench_ctx {
     /* A step that runs in another process (an engine timing itself) sets the
      * time it measured here; > 0 replaces the harness's own clock. */
     double self_seconds;
+    /* Set by setup when the work is done by another process (Node, the
+     * engine): this child's CPU time, page faults and heap then say nothing
+     * about it, and are shown as not measured. */
+    bool external;
+    /* Set by setup, with a failure, when the peer is not installed here:
+     * "not measured", neither a failed measurement nor a missed target. */
+    bool unavailable;
     char msg[BENCH_MSG_MAX];
 } bench_ctx;
 
@@ -101,12 +113,22 @@ typedef struct bench_result {
     uint64_t rss_growth; /* bytes */
     bool rss_reset;      /* the high-water mark was reset after setup */
     uint64_t out_size;   /* bytes one step produced (writers), else 0 */
+    /* Memory traffic and CPU, summed over the timed steps (getrusage of the
+     * child around each step; the heap figure from heap_count.h). */
+    double user_s, sys_s; /* CPU time in user space and in the kernel */
+    uint64_t minflt;      /* minor page faults: first touches of fresh pages */
+    uint64_t heap_growth; /* most bytes malloc held at once during the steps,
+                             above what it held when they began */
+    bool heap_counted;    /* heap_growth is known */
+    bool external;        /* the work ran in another process (bench_ctx) */
+    bool unavailable;     /* the peer is not installed (bench_ctx) */
 } bench_result;
 
 /* Measures impls[0..n) (n <= BENCH_MAX_IMPLS) on in: set up every child,
  * then `runs` rounds of one timed step each; res[i] gets impls[i]'s figures.
  * Each setup and each step has BENCH_CHILD_TIMEOUT_S seconds (an alarm in the
- * child), so a hang ends as an error. Returns the number of failures. */
+ * child), so a hang ends as an error. Returns the number of failures (a peer
+ * that is not installed, bench_ctx.unavailable, is not one). */
 #define BENCH_MAX_IMPLS 8
 #define BENCH_CHILD_TIMEOUT_S 300
 int bench_measure(const bench_impl *const *impls, size_t n, const bench_input *in, int runs,

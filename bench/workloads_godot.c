@@ -247,7 +247,9 @@ static bool same_file_bytes(const char *path, const bench_input *in)
 /* Runs the engine once: engine_runs rounds; keeps the encode or decode times. */
 static bool engine_setup(bench_ctx *ctx, const char *workload, bool decode)
 {
-    if (!engine_found())
+    ctx->external = true; /* the engine works in its own process */
+    ctx->unavailable = !engine_found();
+    if (ctx->unavailable)
         return bench_fail(ctx,
                           "%s not found (Debian package godot3-server); the engine peer "
                           "is skipped",

@@ -1,7 +1,8 @@
 /* serval-bench: the JSON workloads.
  *
- * json.parse  text -> tree: sv_json_decode, RapidJSON Document::Parse, jansson
- *             json_loadb, all on the same bytes (the generated document).
+ * json.parse  text -> tree: sv_json_decode, RapidJSON Document::Parse,
+ *             simdjson dom::parser::parse, jansson json_loadb, all on the same
+ *             bytes (the generated document; simdjson's copy is padded).
  *             Timed: making the document and parsing; freeing the tree is not.
  * json.write  tree -> text: sv_json_encode (compact), RapidJSON
  *             Writer<StringBuffer> through Accept, jansson json_dumps
@@ -230,6 +231,37 @@ static const bench_impl rj_write = {"rapidjson", BENCH_MEM_RSS, rj_write_setup, 
                                     rj_write_after};
 #endif
 
+/* ---- simdjson (parse only: its DOM has no writer of its own) ---------------------- */
+
+#ifdef SERVAL_BENCH_SIMDJSON
+/* ctx->state is the padded copy of the text, made once per child. */
+static bool sj_parse_setup(bench_ctx *ctx)
+{
+    ctx->state = bench_sj_pad(ctx->in->text, ctx->in->len);
+    if (!ctx->state) return bench_fail(ctx, "out of memory");
+    size_t items = 0;
+    void *doc = bench_sj_parse(ctx->state, &items, ctx->msg, sizeof ctx->msg);
+    if (!doc) return false;
+    bench_sj_free(doc);
+    return check_items(ctx, "simdjson", items);
+}
+
+static bool sj_parse_step(bench_ctx *ctx)
+{
+    size_t items = 0;
+    ctx->made = bench_sj_parse(ctx->state, &items, ctx->msg, sizeof ctx->msg);
+    return ctx->made != NULL;
+}
+
+static void sj_parse_after(bench_ctx *ctx)
+{
+    bench_sj_free(ctx->made);
+}
+
+static const bench_impl sj_parse = {"simdjson", BENCH_MEM_RSS, sj_parse_setup, sj_parse_step,
+                                    sj_parse_after};
+#endif
+
 /* ---- jansson ------------------------------------------------------------------------ */
 
 #ifdef SERVAL_BENCH_JANSSON
@@ -291,11 +323,15 @@ static const bench_impl jansson_write = {"jansson", BENCH_MEM_RSS, jansson_write
 
 const bench_workload bench_workloads_json[] = {
     {"json.parse",
-     "typed JSON text -> tree (sv_json_decode vs RapidJSON Parse vs json_loadb)",
+     "typed JSON text -> tree (sv_json_decode vs RapidJSON Parse vs simdjson DOM parse vs "
+     "json_loadb)",
      json_input,
      {&serval_parse,
 #ifdef SERVAL_BENCH_RAPIDJSON
       &rj_parse,
+#endif
+#ifdef SERVAL_BENCH_SIMDJSON
+      &sj_parse,
 #endif
 #ifdef SERVAL_BENCH_JANSSON
       &jansson_parse,

@@ -20,7 +20,7 @@ set -euo pipefail
 #     stubs), time (the peak memory of tests/hostile/run.sh), rapidjson-dev
 #     and g++ (O3DE's number text checked against RapidJSON's writer); the browser
 #     viewer's tools come from scripts/install-web-deps.sh;
-#   bench: the benchmark peers: jansson (C), RapidJSON (from test),
+#   bench: the benchmark peers: jansson (C), RapidJSON (from test), simdjson (C++),
 #     libbson (C), brotli (the command), python3-bson with python3-bson-ext
 #     (pymongo's BSON and its C extension, for bindings/python/bench/), and Node.js and npm for bench/node/
 #     (a Node.js already on the PATH, from any source, is used as it is).
@@ -38,7 +38,7 @@ case $profile in
   test | bench)
     packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv python3-dask python3-distributed mypy strace time rapidjson-dev g++)
     if [ "$profile" = bench ]; then
-      packages+=(libjansson-dev libbson-dev brotli python3-bson python3-bson-ext)
+      packages+=(libjansson-dev libsimdjson-dev libbson-dev brotli python3-bson python3-bson-ext)
       command -v node >/dev/null || packages+=(nodejs)
       command -v npm >/dev/null || packages+=(npm)
     fi

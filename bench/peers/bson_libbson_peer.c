@@ -1,4 +1,6 @@
 /* serval-bench: libbson as a peer of the BSON workloads (bson_peers.h). */
+#include <string.h>
+
 #include <bson/bson.h>
 
 #include "bson_peers.h"
@@ -13,7 +15,15 @@ static bool walk(bson_iter_t *it, size_t *n)
         (*n)++;
         uint32_t len;
         switch (bson_iter_type(it)) {
-        case BSON_TYPE_DOUBLE: sink += (uint64_t)bson_iter_double(it); break;
+        case BSON_TYPE_DOUBLE: {
+            /* The bits, not a conversion: a negative or huge double has no
+             * uint64_t value (undefined behaviour, caught by UBSan). */
+            double d = bson_iter_double(it);
+            uint64_t bits;
+            memcpy(&bits, &d, sizeof bits);
+            sink += bits;
+            break;
+        }
         case BSON_TYPE_UTF8: sink += (uint64_t)(uintptr_t)bson_iter_utf8(it, &len) + len; break;
         case BSON_TYPE_INT32: sink += (uint64_t)bson_iter_int32(it); break;
         case BSON_TYPE_INT64: sink += (uint64_t)bson_iter_int64(it); break;

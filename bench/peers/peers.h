@@ -6,7 +6,8 @@
  * every implementation alike (serval's sv_buf is freed the same way).
  *
  * A peer is compiled only when its library was found at configure time:
- * SERVAL_BENCH_RAPIDJSON and SERVAL_BENCH_JANSSON say which are present. */
+ * SERVAL_BENCH_RAPIDJSON, SERVAL_BENCH_SIMDJSON and SERVAL_BENCH_JANSSON say
+ * which are present. */
 #ifndef SERVAL_BENCH_PEERS_H
 #define SERVAL_BENCH_PEERS_H
 
@@ -26,6 +27,17 @@ void *bench_rj_write(const void *doc, size_t *size);
 void bench_rj_free_text(void *buffer);
 void bench_rj_free(void *doc);
 const char *bench_rj_version(void);
+
+/* simdjson (peers/simdjson_peer.cpp), DOM API. It reads past the end of its
+ * input, so the text is first copied once, untimed, into a padded buffer
+ * (bench_sj_pad); bench_sj_parse parses that with a new dom::parser and
+ * returns the parser and its root (NULL on failure, reason in err); *items
+ * as for RapidJSON. */
+void *bench_sj_pad(const char *text, size_t len);
+void bench_sj_free_pad(void *padded);
+void *bench_sj_parse(const void *padded, size_t *items, char *err, size_t err_size);
+void bench_sj_free(void *doc);
+const char *bench_sj_version(void);
 
 /* jansson (peers/jansson_peer.c): json_loadb, json_dumps(JSON_COMPACT). */
 void *bench_jansson_parse(const char *text, size_t len, size_t *items, char *err, size_t err_size);
