@@ -111,7 +111,7 @@ typedef struct sv_godot_pck_entry {
 } sv_godot_pck_entry;
 
 /* Versioned: fill with sv_godot_pck_write_opts_init, then set members
- * (registry.h). */
+ * (api.h). */
 typedef struct sv_godot_pck_write_opts {
     uint32_t struct_size;         /* set by sv_godot_pck_write_opts_init */
     uint32_t format_version;      /* 1, 2 or 3 */

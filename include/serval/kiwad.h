@@ -105,7 +105,7 @@ typedef struct sv_kiwad_entry {
 } sv_kiwad_entry;
 
 /* Versioned: fill with sv_kiwad_write_opts_init, then set members
- * (registry.h). */
+ * (api.h). */
 typedef struct sv_kiwad_write_opts {
     uint32_t struct_size; /* set by sv_kiwad_write_opts_init */
     uint32_t version;     /* 1 or 2 (0: 2) */

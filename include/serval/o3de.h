@@ -111,7 +111,7 @@ SV_API void sv_o3de_result_describe(sv_o3de_result r, const char *path, sv_buf *
 typedef sv_o3de_result (*sv_o3de_report_fn)(void *ctx, const char *message,
                                             sv_o3de_result result, const char *path);
 
-/* Versioned: fill with sv_o3de_opts_init, then set members (registry.h). */
+/* Versioned: fill with sv_o3de_opts_init, then set members (api.h). */
 typedef struct sv_o3de_opts {
     uint32_t struct_size;     /* sizeof(sv_o3de_opts); set by sv_o3de_opts_init */
     bool keep_defaults;       /* store: write values equal to their default */
@@ -283,6 +283,7 @@ typedef sv_status (*sv_o3de_import_fn)(void *ctx, const char *path, sv_doc *doc,
 typedef sv_status (*sv_o3de_import_id_fn)(void *ctx, const char *path, char *key, size_t size,
                                           sv_error *err);
 
+/* Versioned: fill with sv_o3de_import_opts_init, then set members (api.h). */
 typedef struct sv_o3de_import_opts {
     uint32_t struct_size;     /* sizeof(sv_o3de_import_opts); set by the init function */
     sv_o3de_import_fn load;   /* required */

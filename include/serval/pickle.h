@@ -26,7 +26,7 @@
 extern "C" {
 #endif
 
-/* Versioned: fill with sv_pickle_opts_init, then set members (registry.h). */
+/* Versioned: fill with sv_pickle_opts_init, then set members (api.h). */
 typedef struct sv_pickle_opts {
     uint32_t struct_size; /* set by sv_pickle_opts_init */
     /* max_depth: containers nested (0: SV_MAX_DEPTH_LIMIT, the deepest tree
