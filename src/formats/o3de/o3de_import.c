@@ -139,8 +139,7 @@ static sv_status add_file(sv_o3de_imports *im, const char *path)
     return SV_OK;
 }
 
-/* ---- options ------------------------------------------------------------- */
-
+/* ---- options (sv_o3de_import_opts_init is in o3de_opts.c) ------------------ */
 
 typedef struct importer importer;
 static char *join(importer *m, const char *from, const char *name, size_t name_len);
