@@ -72,7 +72,9 @@ static double text_ratio(void)
     uint64_t s = 0x5EED0001;
     fill_text(t, n, &s);
     sv_kiwad_entry e = {"x.xml", t, n};
-    sv_kiwad_write_opts o = {2, 0, GEN_LEVEL};
+    sv_kiwad_write_opts o;
+    sv_kiwad_write_opts_init(&o);
+    o.level = GEN_LEVEL;
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err;
@@ -124,7 +126,9 @@ bool bench_gen_kiwad(size_t target, bench_kiwad *k, char *msg, size_t msg_size)
         at += sizes[i];
     }
     k->content_len = total;
-    sv_kiwad_write_opts o = {2, 0, GEN_LEVEL};
+    sv_kiwad_write_opts o;
+    sv_kiwad_write_opts_init(&o);
+    o.level = GEN_LEVEL;
     sv_error err;
     sv_error_clear(&err);
     if (sv_kiwad_write(e, count, &o, &k->archive, &err) != SV_OK) {

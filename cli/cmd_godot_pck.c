@@ -275,8 +275,13 @@ static int do_pack(cli_args *a, const pck_opts *o)
         if (!e) rc = cli_exit_code(SV_ERR_NOMEM);
         for (size_t i = 0; !rc && i < fl.count; i++)
             e[i] = (sv_godot_pck_entry){fl.names[i], fl.files[i].data, fl.files[i].len};
-        sv_godot_pck_write_opts wo = {(uint32_t)o->format_version, o->major, o->minor, o->patch,
-                                      o->alignment < 0 ? 0u : (uint32_t)o->alignment};
+        sv_godot_pck_write_opts wo;
+        sv_godot_pck_write_opts_init(&wo);
+        wo.format_version = (uint32_t)o->format_version;
+        wo.major = o->major;
+        wo.minor = o->minor;
+        wo.patch = o->patch;
+        wo.alignment = o->alignment < 0 ? 0u : (uint32_t)o->alignment;
         if (!rc && sv_godot_pck_write(e, fl.count, &wo, &out, &err) != SV_OK)
             rc = report(dir, &err);
         free(e);

@@ -377,7 +377,11 @@ static int do_pack(cli_args *a, const wad_opts *o)
         if (!e) rc = cli_exit_code(SV_ERR_NOMEM);
         for (size_t i = 0; !rc && i < fl.count; i++)
             e[i] = (sv_kiwad_entry){fl.names[i], fl.files[i].data, fl.files[i].len};
-        sv_kiwad_write_opts wo = {(uint32_t)o->version, (uint8_t)o->flags, (int)o->level};
+        sv_kiwad_write_opts wo;
+        sv_kiwad_write_opts_init(&wo);
+        wo.version = (uint32_t)o->version;
+        wo.flags = (uint8_t)o->flags;
+        wo.level = (int)o->level;
         if (!rc && sv_kiwad_write(e, fl.count, &wo, &out, &err) != SV_OK) rc = report(dir, &err);
         free(e);
     } else {

@@ -48,7 +48,7 @@
 extern "C" {
 #endif
 
-/* Versioned: fill with sv_bson_opts_init, then set members (registry.h). */
+/* Versioned: fill with sv_bson_opts_init, then set members (api.h). */
 typedef struct sv_bson_opts {
     uint32_t struct_size; /* set by sv_bson_opts_init */
     sv_limits limits;   /* reading: depth, string length, allocation */

@@ -52,6 +52,7 @@ typedef struct sv_convert_change {
 
 typedef void (*sv_convert_fn)(void *ctx, const sv_convert_change *change);
 
+/* Versioned: fill with sv_convert_opts_init, then set members (api.h). */
 typedef struct sv_convert_opts {
     uint32_t struct_size; /* sizeof(sv_convert_opts), set by sv_convert_opts_init */
     /* Write the nearest form of each value the target cannot hold (and

@@ -33,7 +33,7 @@ typedef enum sv_godot_framing {
     SV_GODOT_STREAM    /* several length-prefixed Variants <-> an array of them */
 } sv_godot_framing;
 
-/* Versioned: fill with sv_godot_opts_init, then set members (registry.h). */
+/* Versioned: fill with sv_godot_opts_init, then set members (api.h). */
 typedef struct sv_godot_opts {
     uint32_t struct_size; /* set by sv_godot_opts_init */
     sv_godot_profile profile;

@@ -110,11 +110,17 @@ typedef struct sv_godot_pck_entry {
     size_t len;
 } sv_godot_pck_entry;
 
+/* Versioned: fill with sv_godot_pck_write_opts_init, then set members
+ * (api.h). */
 typedef struct sv_godot_pck_write_opts {
+    uint32_t struct_size;         /* set by sv_godot_pck_write_opts_init */
     uint32_t format_version;      /* 1, 2 or 3 */
     uint32_t major, minor, patch; /* the engine version written */
     uint32_t alignment;           /* 0: the PCKPacker default (3.x 0, 4.x 32) */
 } sv_godot_pck_write_opts;
+
+/* Defaults: format 3, engine version 0.0.0, the default alignment. */
+SV_API void sv_godot_pck_write_opts_init(sv_godot_pck_write_opts *o);
 
 /* Writes a pack as the engine's PCKPacker lays it out, entries in the order
  * given: format 1 with "res://" paths as given, MD5s zero, members after the

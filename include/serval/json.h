@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 /* Options structs are versioned: fill one with its _init function, then set
- * members (registry.h tells how struct_size works). */
+ * members (api.h tells how struct_size works). */
 typedef struct sv_json_decode_opts {
     uint32_t struct_size; /* set by sv_json_decode_opts_init */
     sv_limits limits;     /* depth, string length, allocation */

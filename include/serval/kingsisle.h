@@ -52,6 +52,8 @@ extern "C" {
 typedef struct sv_kingsisle_types sv_kingsisle_types;
 typedef struct sv_schema sv_schema; /* schema.h */
 
+/* Versioned: fill with sv_kingsisle_opts_init, then set members (api.h);
+ * a struct never given to it (struct_size 0) is SV_ERR_USAGE. */
 typedef struct sv_kingsisle_opts {
     uint32_t struct_size;   /* sizeof(sv_kingsisle_opts): set by sv_kingsisle_opts_init */
     bool shallow;           /* shallow mode (default false: deep) */

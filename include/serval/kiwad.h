@@ -104,17 +104,24 @@ typedef struct sv_kiwad_entry {
     size_t len;
 } sv_kiwad_entry;
 
+/* Versioned: fill with sv_kiwad_write_opts_init, then set members
+ * (api.h). */
 typedef struct sv_kiwad_write_opts {
-    uint32_t version; /* 1 or 2 (0: 2) */
-    uint8_t flags;    /* written when version >= 2 (Root.wad has 1) */
-    int level;        /* zlib level 1..9 (0: 9) */
+    uint32_t struct_size; /* set by sv_kiwad_write_opts_init */
+    uint32_t version;     /* 1 or 2 (0: 2) */
+    uint8_t flags;        /* written when version >= 2 (Root.wad has 1) */
+    int level;            /* zlib level 1..9 (0: 9) */
 } sv_kiwad_write_opts;
+
+/* Defaults: version 2, flags 0, level 9. */
+SV_API void sv_kiwad_write_opts_init(sv_kiwad_write_opts *o);
 
 /* Writes an archive as KingsIsle's writer lays it out: table sorted by the
  * names' bytes, data in table order right after it, every member zlib
  * compressed at the level (also when that makes it larger) except .mp3 and
  * .ogg, which are stored with compressed size 0xFFFFFFFF. Names are checked
- * as sv_kiwad_open checks them; sizes and offsets must fit in 32 bits. */
+ * as sv_kiwad_open checks them; sizes and offsets must fit in 32 bits.
+ * opts may be NULL (the defaults). */
 SV_API SV_NODISCARD sv_status sv_kiwad_write(const sv_kiwad_entry *entries, size_t count,
                                              const sv_kiwad_write_opts *opts, sv_buf *out,
                                              sv_error *err);

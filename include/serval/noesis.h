@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-/* Versioned: fill with sv_noesis_opts_init, then set members (registry.h). */
+/* Versioned: fill with sv_noesis_opts_init, then set members (api.h). */
 typedef struct sv_noesis_opts {
     uint32_t struct_size; /* set by sv_noesis_opts_init */
     sv_limits limits;     /* decoding: depth, string length, allocation */

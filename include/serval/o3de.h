@@ -111,13 +111,18 @@ SV_API void sv_o3de_result_describe(sv_o3de_result r, const char *path, sv_buf *
 typedef sv_o3de_result (*sv_o3de_report_fn)(void *ctx, const char *message,
                                             sv_o3de_result result, const char *path);
 
+/* Versioned: fill with sv_o3de_opts_init, then set members (api.h). */
 typedef struct sv_o3de_opts {
     uint32_t struct_size;     /* sizeof(sv_o3de_opts); set by sv_o3de_opts_init */
     bool keep_defaults;       /* store: write values equal to their default */
     bool clear_containers;    /* load: empty containers before adding to them */
     sv_o3de_report_fn report; /* may be NULL */
     void *report_ctx;
-    uint32_t max_depth;       /* JSON nesting walked; 0 = 1024; at most 2048 */
+    uint32_t max_depth;       /* JSON nesting walked; 0: limits.max_depth; at most 2048 */
+    /* As every format's (value.h): max_depth bounds the nesting walked when
+     * max_depth above is 0 (both 0: 1024); sv_o3de_load_struct_text reads
+     * its text under these limits, with the nesting the walk allows. */
+    sv_limits limits;
 } sv_o3de_opts;
 
 SV_API void sv_o3de_opts_init(sv_o3de_opts *opts);
@@ -278,6 +283,7 @@ typedef sv_status (*sv_o3de_import_fn)(void *ctx, const char *path, sv_doc *doc,
 typedef sv_status (*sv_o3de_import_id_fn)(void *ctx, const char *path, char *key, size_t size,
                                           sv_error *err);
 
+/* Versioned: fill with sv_o3de_import_opts_init, then set members (api.h). */
 typedef struct sv_o3de_import_opts {
     uint32_t struct_size;     /* sizeof(sv_o3de_import_opts); set by the init function */
     sv_o3de_import_fn load;   /* required */

@@ -19,13 +19,8 @@
 extern "C" {
 #endif
 
-/* Options structs are versioned. Each begins with struct_size, which its
- * init function (here sv_options_init) sets to sizeof the struct, and each
- * gets its defaults from that function: declare, init, then set members.
- * The library reads only the members that fit in struct_size, so a program
- * built against an older header keeps working; a struct_size of 0 (a struct
- * never given to its init function) is refused with SV_ERR_USAGE. A NULL
- * options pointer means every default. */
+/* Options structs are versioned: declare, init (here sv_options_init), then
+ * set members. api.h says how struct_size works, for every options struct. */
 
 typedef struct sv_schema sv_schema; /* schema.h */
 

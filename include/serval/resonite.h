@@ -49,7 +49,7 @@ typedef struct sv_resonite_container {
     sv_resonite_compression compression;
 } sv_resonite_container;
 
-/* Versioned: fill with sv_resonite_opts_init, then set members (registry.h). */
+/* Versioned: fill with sv_resonite_opts_init, then set members (api.h). */
 typedef struct sv_resonite_opts {
     uint32_t struct_size; /* set by sv_resonite_opts_init */
     sv_limits limits;

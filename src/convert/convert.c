@@ -46,13 +46,6 @@ typedef struct cv_walk {
     char path[CV_PATH_MAX];
 } cv_walk;
 
-void sv_convert_opts_init(sv_convert_opts *o)
-{
-    if (!o) return;
-    memset(o, 0, sizeof *o);
-    o->struct_size = sizeof *o;
-}
-
 /* ---- helpers for the judges ---- */
 
 /* sv__article, but "a" before the names that start with a "you" sound
@@ -499,15 +492,8 @@ static sv_status run(sv_doc *doc, const sv_format *to, const sv_value *root,
     if (inexact) *inexact = 0;
     if (out) *out = root ? *root : sv_null();
     sv_convert_opts o;
-    sv_convert_opts_init(&o);
-    if (caller) {
-        if (caller->struct_size == 0)
-            return sv_error_set(err, SV_ERR_USAGE, "convert", 0,
-                                "sv_convert_opts not set up by sv_convert_opts_init");
-        size_t n = caller->struct_size < sizeof o ? caller->struct_size : sizeof o;
-        memcpy(&o, caller, n);
-        o.struct_size = sizeof o;
-    }
+    sv_status ost = cv_opts_read(&o, caller, err);
+    if (ost != SV_OK) return ost;
     if (!to || !root)
         return sv_error_set(err, SV_ERR_USAGE, "convert", 0, "no target format or no tree");
     cv_target t;

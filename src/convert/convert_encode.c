@@ -4,6 +4,8 @@
  * same code. */
 #include <string.h>
 
+#include "convert/convert_internal.h"
+#include "core/opts.h"
 #include "serval/convert.h"
 
 sv_status sv_convert_encode(const sv_format *from, const sv_format *to, const sv_value *root,
@@ -16,7 +18,10 @@ sv_status sv_convert_encode(const sv_format *from, const sv_format *to, const sv
     if (!to->encode)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, to->name, 0, "format %s cannot be written",
                             to->name);
-    const sv_options *fo = opts ? opts->format_options : NULL;
+    sv_convert_opts o;
+    sv_status ost = cv_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
+    const sv_options *fo = o.format_options;
     const sv_value *tree = root;
     sv_value lowered;
     sv_doc *doc = NULL;
@@ -26,7 +31,12 @@ sv_status sv_convert_encode(const sv_format *from, const sv_format *to, const sv
     if (from != to && sv_convert_knows(to)) {
         doc = sv_doc_new(NULL);
         if (!doc) return sv_error_set(err, SV_ERR_NOMEM, to->name, 0, "out of memory");
-        if (fo && fo->limits.max_alloc) sv_doc_set_max_alloc(doc, fo->limits.max_alloc);
+        sv_options fl; /* the format options' limits, read as versioned */
+        if ((ost = sv__options_read(&fl, fo, to->name, err)) != SV_OK) {
+            sv_doc_free(doc);
+            return ost;
+        }
+        if (fl.limits.max_alloc) sv_doc_set_max_alloc(doc, fl.limits.max_alloc);
         sv_status st = sv_convert_lower(doc, to, root, opts, &lowered, changes, err);
         if (st != SV_OK) {
             sv_doc_free(doc);

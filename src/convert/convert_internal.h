@@ -110,6 +110,12 @@ sv_value cv_filter_meta(sv_doc *doc, const sv_value *v,
 /* One scalar of a tuple or packed value as a value of its element type. */
 sv_value cv_scalar(const sv_value *v, size_t i);
 
+/* ---- options ---- */
+
+/* *out = the defaults, overlaid with the members of opts (NULL: none) that
+ * fit in its struct_size (core/opts.h). SV_ERR_USAGE for one too small. */
+sv_status cv_opts_read(sv_convert_opts *out, const sv_convert_opts *opts, sv_error *err);
+
 /* ---- the rules modules ---- */
 
 /* Each fills *r for the named format and returns SV_OK, SV_ERR_USAGE (a bad

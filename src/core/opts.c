@@ -3,20 +3,22 @@
 
 #include <string.h>
 
-sv_status sv__opts_read(void *dst, const void *src, const size_t *ends, size_t n_ends,
-                        const char *type_name, const char *format, sv_error *err)
+#include "core/opts_tables.h"
+
+sv_status sv__opts_read(const sv__opts_table *t, void *dst, const void *src, const char *format,
+                        sv_error *err)
 {
     if (!src) return SV_OK;
     uint32_t size;
     memcpy(&size, src, sizeof size);
-    if (n_ends == 0 || size < ends[0])
+    if (t->n_ends == 0 || size < t->ends[0])
         return sv_error_set(err, SV_ERR_USAGE, format, 0,
                             "%s.struct_size is %u, too small for its first member (%zu bytes); "
                             "fill the struct with %s_init",
-                            type_name, (unsigned)size, ends[0], type_name);
-    size_t copy = ends[0];
-    for (size_t i = 1; i < n_ends && ends[i] <= size; i++)
-        copy = ends[i];
+                            t->type_name, (unsigned)size, t->ends[0], t->type_name);
+    size_t copy = t->ends[0];
+    for (size_t i = 1; i < t->n_ends && t->ends[i] <= size; i++)
+        copy = t->ends[i];
     /* Everything after struct_size up to the last member that fits; any
      * padding in between is copied too, and nothing reads it. */
     memcpy((char *)dst + sizeof size, (const char *)src + sizeof size, copy - sizeof size);
@@ -25,14 +27,10 @@ sv_status sv__opts_read(void *dst, const void *src, const size_t *ends, size_t n
 
 /* ---- the registry's sv_options ------------------------------------------- */
 
-static const size_t options_ends[] = {
-    SV_OPTS_END(sv_options, limits),
-    SV_OPTS_END(sv_options, names),
-    SV_OPTS_END(sv_options, values),
-    SV_OPTS_END(sv_options, count),
-    SV_OPTS_END(sv_options, schema),
-    SV_OPTS_END(sv_options, borrow_input),
-};
+SV_OPTS_TABLE(sv__opts_options, sv_options, SV_OPTS_END(sv_options, limits),
+              SV_OPTS_END(sv_options, names), SV_OPTS_END(sv_options, values),
+              SV_OPTS_END(sv_options, count), SV_OPTS_END(sv_options, schema),
+              SV_OPTS_END(sv_options, borrow_input));
 
 void sv_options_init(sv_options *o)
 {
@@ -49,5 +47,5 @@ sv_status sv__options_read(sv_options *out, const sv_options *opts, const char *
                            sv_error *err)
 {
     sv_options_init(out);
-    return SV_OPTS_READ(out, opts, options_ends, "sv_options", format, err);
+    return sv__opts_read(&sv__opts_options, out, opts, format, err);
 }

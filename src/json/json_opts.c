@@ -3,18 +3,14 @@
 
 #include <string.h>
 
-#include "core/opts.h"
+#include "core/opts_tables.h"
 
-static const size_t decode_ends[] = {
-    SV_OPTS_END(sv_json_decode_opts, limits),
-    SV_OPTS_END(sv_json_decode_opts, allow_comments),
-    SV_OPTS_END(sv_json_decode_opts, plain),
-};
+SV_OPTS_TABLE(sv__opts_json_decode, sv_json_decode_opts, SV_OPTS_END(sv_json_decode_opts, limits),
+              SV_OPTS_END(sv_json_decode_opts, allow_comments),
+              SV_OPTS_END(sv_json_decode_opts, plain));
 
-static const size_t encode_ends[] = {
-    SV_OPTS_END(sv_json_encode_opts, indent),
-    SV_OPTS_END(sv_json_encode_opts, plain),
-};
+SV_OPTS_TABLE(sv__opts_json_encode, sv_json_encode_opts, SV_OPTS_END(sv_json_encode_opts, indent),
+              SV_OPTS_END(sv_json_encode_opts, plain));
 
 void sv_json_decode_opts_init(sv_json_decode_opts *o)
 {
@@ -32,12 +28,12 @@ sv_status sv__json_decode_opts_read(sv_json_decode_opts *out, const sv_json_deco
                                     sv_error *err)
 {
     sv_json_decode_opts_init(out);
-    return SV_OPTS_READ(out, opts, decode_ends, "sv_json_decode_opts", "json", err);
+    return sv__opts_read(&sv__opts_json_decode, out, opts, "json", err);
 }
 
 sv_status sv__json_encode_opts_read(sv_json_encode_opts *out, const sv_json_encode_opts *opts,
                                     sv_error *err)
 {
     sv_json_encode_opts_init(out);
-    return SV_OPTS_READ(out, opts, encode_ends, "sv_json_encode_opts", "json", err);
+    return sv__opts_read(&sv__opts_json_encode, out, opts, "json", err);
 }

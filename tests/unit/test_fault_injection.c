@@ -219,7 +219,10 @@ static sv_status run_kiwad(const sv_alloc *a, const void *ctx)
     const bytes *in = ctx;
     const sv_kiwad_entry entries[] = {
         {"a/one.xml", in->p, in->n}, {"b.bin", in->p, 100}, {"music.ogg", in->p, 50}};
-    const sv_kiwad_write_opts opts = {2, 1, 6};
+    sv_kiwad_write_opts opts;
+    sv_kiwad_write_opts_init(&opts);
+    opts.flags = 1;
+    opts.level = 6;
     sv_error err;
     sv_error_clear(&err);
     sv_buf wad, member, repacked;

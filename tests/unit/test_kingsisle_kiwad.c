@@ -105,7 +105,9 @@ static void test_write_v1_layout(void **state)
     (void)state;
     /* given out of order: the writer sorts */
     sv_kiwad_entry e[] = {{"e.txt", (const uint8_t *)"", 0}, {"a.mp3", (const uint8_t *)"hi", 2}};
-    sv_kiwad_write_opts o = {1, 0, 9};
+    sv_kiwad_write_opts o;
+    sv_kiwad_write_opts_init(&o);
+    o.version = 1;
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err;
@@ -154,7 +156,9 @@ static void test_write_v2_flags(void **state)
 {
     (void)state;
     sv_kiwad_entry e[] = {{"x.ogg", (const uint8_t *)"hi", 2}};
-    sv_kiwad_write_opts o = {2, 1, 9};
+    sv_kiwad_write_opts o;
+    sv_kiwad_write_opts_init(&o);
+    o.flags = 1;
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err;
@@ -545,7 +549,9 @@ static void test_sample_test_wad(void **state)
         assert_int_equal(contents[i].len, sizes[i]);
         e[3 - i] = (sv_kiwad_entry){names[i], contents[i].data, contents[i].len};
     }
-    sv_kiwad_write_opts o = {1, 0, 9};
+    sv_kiwad_write_opts o;
+    sv_kiwad_write_opts_init(&o);
+    o.version = 1;
     sv_buf out;
     sv_buf_init(&out, NULL);
     assert_int_equal(sv_kiwad_write(e, 4, &o, &out, &err), SV_OK);

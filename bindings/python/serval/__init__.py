@@ -154,7 +154,7 @@ def _data(data):
 class _Unpickler(_pickle.Unpickler):
     """The C unpickler, resolving no global but this module's wrapper classes.
 
-    It only ever reads streams that libserval's sv_pickle_encode wrote a
+    It only ever reads streams that libserval's sv_pickle_write wrote a
     moment before from a value tree (never bytes from outside), and even
     so a name that is not one of the wrappers is refused."""
 
@@ -190,14 +190,18 @@ class _Reader(object):
 
 
 def _tree_to_python(root):
-    if _lib.pickle_encode is None:
+    if _lib.pickle_write is None:
         raise Error("SV_ERR_UNSUPPORTED", "libserval was built without SERVAL_WITH_PICKLE",
                     text="serval: libserval was built without SERVAL_WITH_PICKLE")
     buf = _lib.Buf()
     _lib.buf_init(_c.byref(buf), None)
     err = _lib.ErrorStruct()
+    opts = _lib.PickleOpts()
+    _lib.pickle_opts_init(_c.byref(opts))
+    module = __name__.encode()
+    opts.module = module
     try:
-        if _lib.pickle_encode(_c.byref(root), __name__.encode(), _c.byref(buf), _c.byref(err)):
+        if _lib.pickle_write(_c.byref(root), _c.byref(opts), _c.byref(buf), _c.byref(err)):
             raise _error(err)
         # The unpickler builds a tree: no object it makes can be part of a
         # reference cycle, so the cyclic garbage collector, which would walk

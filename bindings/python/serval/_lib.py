@@ -222,8 +222,19 @@ convert_lower = _fn("sv_convert_lower", _c.c_int, _c.c_void_p, _c.POINTER(Format
 schema_load = _fn("sv_schema_load", _c.c_int, _c.c_void_p, _c.c_char_p, _c.c_size_t,
                   _c.c_char_p, _c.POINTER(_c.c_void_p), _c.POINTER(ErrorStruct))
 schema_free = _fn("sv_schema_free", None, _c.c_void_p)
+
+
+class PickleOpts(_c.Structure):
+    _fields_ = [
+        ("struct_size", _c.c_uint32),
+        ("limits", Limits),
+        ("module", _c.c_char_p),
+    ]
+
+
 try:
-    pickle_encode = _fn("sv_pickle_encode", _c.c_int, _c.POINTER(Value), _c.c_char_p,
-                        _c.POINTER(Buf), _c.POINTER(ErrorStruct))
+    pickle_opts_init = _fn("sv_pickle_opts_init", None, _c.POINTER(PickleOpts))
+    pickle_write = _fn("sv_pickle_write", _c.c_int, _c.POINTER(Value), _c.POINTER(PickleOpts),
+                       _c.POINTER(Buf), _c.POINTER(ErrorStruct))
 except AttributeError:  # a library built with SERVAL_WITH_PICKLE=OFF
-    pickle_encode = None
+    pickle_opts_init = pickle_write = None

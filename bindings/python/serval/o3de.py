@@ -40,6 +40,8 @@ class _Opts(_c.Structure):
         ("report", _c.c_void_p),
         ("report_ctx", _c.c_void_p),
         ("max_depth", _c.c_uint32),
+        # sv_o3de_opts_init clears the whole C struct: every member must be here.
+        ("limits", _lib.Limits),
     ]
 
 

@@ -3,13 +3,12 @@
 
 #include <string.h>
 
-#include "core/opts.h"
+#include "core/opts_tables.h"
 
-static const size_t bson_opts_ends[] = {
+SV_OPTS_TABLE(sv__opts_bson, sv_bson_opts,
     SV_OPTS_END(sv_bson_opts, limits),
     SV_OPTS_END(sv_bson_opts, format),
-    SV_OPTS_END(sv_bson_opts, resonite_urls),
-};
+    SV_OPTS_END(sv_bson_opts, resonite_urls));
 
 void sv_bson_opts_init(sv_bson_opts *o)
 {
@@ -20,10 +19,7 @@ void sv_bson_opts_init(sv_bson_opts *o)
 sv_status sv__bson_opts_read(sv_bson_opts *out, const sv_bson_opts *opts, sv_error *err)
 {
     sv_bson_opts_init(out);
-    /* the caller's format name, if it fits, names the errors of its struct */
-    const char *format =
-        opts && opts->struct_size >= SV_OPTS_END(sv_bson_opts, format) && opts->format
-            ? opts->format
-            : "bson";
-    return SV_OPTS_READ(out, opts, bson_opts_ends, "sv_bson_opts", format, err);
+    /* The only error is a struct_size short of the first member, so the
+     * caller's format name (a later member) never names it. */
+    return sv__opts_read(&sv__opts_bson, out, opts, "bson", err);
 }

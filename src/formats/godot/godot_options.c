@@ -2,15 +2,14 @@
  * registry / CLI (-O objects=full, -O framing=stream, ...). */
 #include <string.h>
 
-#include "core/opts.h"
+#include "core/opts_tables.h"
 #include "formats/godot/godot_internal.h"
 
-static const size_t godot_opts_ends[] = {
+SV_OPTS_TABLE(sv__opts_godot, sv_godot_opts,
     SV_OPTS_END(sv_godot_opts, profile),      SV_OPTS_END(sv_godot_opts, godot4_minor),
     SV_OPTS_END(sv_godot_opts, full_objects), SV_OPTS_END(sv_godot_opts, real_double),
     SV_OPTS_END(sv_godot_opts, framing),      SV_OPTS_END(sv_godot_opts, prefix_big_endian),
-    SV_OPTS_END(sv_godot_opts, limits),       SV_OPTS_END(sv_godot_opts, borrow_input),
-};
+    SV_OPTS_END(sv_godot_opts, limits),       SV_OPTS_END(sv_godot_opts, borrow_input));
 
 void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile)
 {
@@ -23,7 +22,7 @@ void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile)
 sv_status gd_opts_read(sv_godot_opts *out, const sv_godot_opts *opts, sv_error *err)
 {
     sv_godot_opts_init(out, SV_GODOT4);
-    return SV_OPTS_READ(out, opts, godot_opts_ends, "sv_godot_opts", "godot", err);
+    return sv__opts_read(&sv__opts_godot, out, opts, "godot", err);
 }
 
 void gd_rules_init(gd_rules *r, const sv_godot_opts *opts)

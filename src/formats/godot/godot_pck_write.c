@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/opts_tables.h"
 #include "formats/godot/godot_crypto.h"
 #include "formats/godot/godot_gdec.h"
 #include "formats/godot/godot_pck_internal.h"
@@ -28,24 +29,41 @@ static sv_status make_field(sv_buf *fields, const char *name, bool res_prefix, b
     return sv_buf_ok(fields) ? SV_OK : sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory");
 }
 
+SV_OPTS_TABLE(sv__opts_godot_pck_write, sv_godot_pck_write_opts,
+              SV_OPTS_END(sv_godot_pck_write_opts, format_version),
+              SV_OPTS_END(sv_godot_pck_write_opts, major), SV_OPTS_END(sv_godot_pck_write_opts, minor),
+              SV_OPTS_END(sv_godot_pck_write_opts, patch),
+              SV_OPTS_END(sv_godot_pck_write_opts, alignment));
+
+void sv_godot_pck_write_opts_init(sv_godot_pck_write_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->format_version = 3;
+}
+
 sv_status sv_godot_pck_write(const sv_godot_pck_entry *entries, size_t count,
                              const sv_godot_pck_write_opts *opts, sv_buf *out, sv_error *err)
 {
-    uint32_t v = opts ? opts->format_version : 3;
+    sv_godot_pck_write_opts o;
+    sv_godot_pck_write_opts_init(&o);
+    sv_status ost = sv__opts_read(&sv__opts_godot_pck_write, &o, opts, PCK_FORMAT, err);
+    if (ost != SV_OK) return ost;
+    uint32_t v = o.format_version;
     if (v < 1 || v > 3)
         return sv_error_set(err, SV_ERR_USAGE, PCK_FORMAT, 0, "pack format version %u (1, 2 or 3)", v);
     if (count > UINT32_MAX)
         return sv_error_set(err, SV_ERR_RANGE, PCK_FORMAT, 0, "too many members");
-    if (opts && opts->alignment > (1u << 20))
+    if (o.alignment > (1u << 20))
         return sv_error_set(err, SV_ERR_USAGE, PCK_FORMAT, 0,
-                            "alignment %u is over 1 MiB", opts->alignment);
+                            "alignment %u is over 1 MiB", o.alignment);
     pck_layout l;
     memset(&l, 0, sizeof l);
     l.version = v;
-    l.major = opts ? opts->major : 0;
-    l.minor = opts ? opts->minor : 0;
-    l.patch = opts ? opts->patch : 0;
-    l.alignment = opts && opts->alignment ? opts->alignment : (v == 1 ? 0 : 32);
+    l.major = o.major;
+    l.minor = o.minor;
+    l.patch = o.patch;
+    l.alignment = o.alignment ? o.alignment : (v == 1 ? 0 : 32);
     l.pack_flags = v == 3 ? SV_GODOT_PCK_REL_FILEBASE : 0;
     l.count = count;
     pck_out_member *m = calloc(count ? count : 1, sizeof *m);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/opts.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "serval/schema.h"
 
@@ -45,8 +46,10 @@ sv_status sv_kingsisle_opts_from_options(const sv_options *opts, sv_kingsisle_op
 {
     sv_kingsisle_opts_init(o);
     *owned = NULL;
-    if (!opts) return SV_OK;
-    o->limits = opts->limits;
+    sv_options reg; /* the registry's struct, read as versioned */
+    sv_status rst = sv__options_read(&reg, opts, KI_FORMAT, err);
+    if (rst != SV_OK || !opts) return rst;
+    o->limits = reg.limits;
     uint32_t level = 9;
     sv_status st = opt_bool(opts, "shallow", &o->shallow, err);
     if (!st) st = opt_bool(opts, "compress", &o->compress, err);
@@ -68,8 +71,8 @@ sv_status sv_kingsisle_opts_from_options(const sv_options *opts, sv_kingsisle_op
         if (sv_options_get(opts, given[i].name)) o->given |= given[i].bit;
     if (!st && level > 9) st = bad_option(err, "zlib_level", sv_options_get(opts, "zlib_level"), "expected 0 to 9");
     o->zlib_level = (int)level;
-    if (!st && opts->schema) {
-        st = sv_kingsisle_types_from_schema(NULL, opts->schema, owned, err);
+    if (!st && reg.schema) {
+        st = sv_kingsisle_types_from_schema(NULL, reg.schema, owned, err);
         o->types = *owned;
     }
     return st;

@@ -258,6 +258,12 @@ sv_status ki_write_raw(ki_enc *e, const sv_value *v);
 #define KI_META_SKIP_DEPRECATED "skip_deprecated"
 #define KI_META_SKIP_UNKNOWN_TYPES "skip_unknown_types" /* decode only: never read back */
 
+/* ki_opts.c: *out = the defaults, overlaid with the members of opts (NULL:
+ * none) that fit in its struct_size (core/opts.h). SV_ERR_USAGE, named
+ * format, for one too small (0: never given to sv_kingsisle_opts_init). */
+sv_status ki_opts_read(sv_kingsisle_opts *out, const sv_kingsisle_opts *opts, const char *format,
+                       sv_error *err);
+
 /* ki_stream_opts.c: the options an encode uses. Each option the caller did
  * not choose (its SV_KI_OPT_* bit clear in o->given and its value the
  * default) is taken from the root's meta when it is recorded there; a stored

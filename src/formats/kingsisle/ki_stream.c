@@ -14,28 +14,6 @@
 #include "core/doc_internal.h"
 #include "formats/kingsisle/ki_internal.h"
 
-void sv_kingsisle_opts_init(sv_kingsisle_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->struct_size = sizeof *o;
-    o->property_mask = 24; /* TRANSMIT | PRIVILEGED_TRANSMIT, katsuba's default (§5.2) */
-    o->zlib_level = 9;     /* katsuba's fixture starts 78 DA (§4.3) */
-}
-
-/* The caller's options over the defaults; a struct from an older, smaller
- * layout fills only the fields it has. */
-static sv_kingsisle_opts resolve(const sv_kingsisle_opts *in)
-{
-    sv_kingsisle_opts o;
-    sv_kingsisle_opts_init(&o);
-    if (in && in->struct_size >= sizeof(uint32_t)) {
-        size_t n = in->struct_size < sizeof o ? in->struct_size : sizeof o;
-        memcpy(&o, in, n);
-        o.struct_size = sizeof o;
-    }
-    return o;
-}
-
 /* ---- meta helpers ---------------------------------------------------------- */
 
 typedef struct meta_list {
@@ -229,7 +207,9 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
 sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
                               const sv_kingsisle_opts *opts, sv_value *out, sv_error *err)
 {
-    sv_kingsisle_opts o = resolve(opts);
+    sv_kingsisle_opts o;
+    sv_status ost = ki_opts_read(&o, opts, KI_FORMAT, err);
+    if (ost != SV_OK) return ost;
     sv_limits lim = sv_limits_resolve(&o.limits);
     uint32_t flags = o.flags;
     bool shallow = o.shallow, manual = o.compress;
@@ -333,7 +313,9 @@ static bool put_zlib(sv_buf *out, const uint8_t *in, size_t n, const sv_value *o
 sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, sv_buf *out,
                               sv_error *err)
 {
-    sv_kingsisle_opts o = resolve(opts);
+    sv_kingsisle_opts o;
+    sv_status ost = ki_opts_read(&o, opts, KI_FORMAT, err);
+    if (ost != SV_OK) return ost;
     if (sv_kind_of(v) != SV_OBJECT)
         return sv_error_set(err, SV_ERR_TYPE, KI_FORMAT, 0,
                             "the root must be an object (a null root cannot be written)");

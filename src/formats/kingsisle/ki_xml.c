@@ -392,12 +392,15 @@ static void on_end(void *ud, const char *el)
 sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
                                   const sv_kingsisle_opts *opts, sv_value *out, sv_error *err)
 {
+    sv_kingsisle_opts o;
+    sv_status ost = ki_opts_read(&o, opts, KX_FORMAT, err);
+    if (ost != SV_OK) return ost;
     kx_ctx c;
     memset(&c, 0, sizeof c);
     c.doc = doc;
-    c.types = opts && opts->struct_size >= sizeof *opts ? opts->types : NULL;
+    c.types = o.types;
     c.err = err;
-    sv_limits lim = sv_limits_resolve(opts ? &opts->limits : NULL);
+    sv_limits lim = sv_limits_resolve(&o.limits);
     c.max_depth = lim.max_depth;
     sv_buf_init(&c.text, &doc->alloc);
     c.data = data ? (const char *)data : "";

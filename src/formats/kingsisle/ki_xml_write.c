@@ -197,7 +197,10 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level)
 sv_status sv_kingsisle_xml_encode(const sv_value *v, const sv_kingsisle_opts *opts, sv_buf *out,
                                   sv_error *err)
 {
-    kw w = {opts && opts->struct_size >= sizeof *opts ? opts->types : NULL, out, err, SV_OK, 0, {0}};
+    sv_kingsisle_opts o;
+    sv_status ost = ki_opts_read(&o, opts, KX_FORMAT, err);
+    if (ost != SV_OK) return ost;
+    kw w = {o.types, out, err, SV_OK, 0, {0}};
     size_t start = out->len;
     kx_layout_init(&w.layout, out->alloc);
     if ((w.st = kx_layout_from_meta(&w.layout, v, err)) != SV_OK) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compress/zlib_adapter.h"
+#include "core/opts_tables.h"
 #include "formats/kingsisle/kiwad_internal.h"
 
 sv_status kiwad_store(const char *name, const uint8_t *data, size_t len, bool compress, int level,
@@ -130,10 +131,24 @@ static sv_status too_large(sv_error *err)
                         "archive too large: offsets must fit in 32 bits");
 }
 
+SV_OPTS_TABLE(sv__opts_kiwad_write, sv_kiwad_write_opts, SV_OPTS_END(sv_kiwad_write_opts, version),
+              SV_OPTS_END(sv_kiwad_write_opts, flags), SV_OPTS_END(sv_kiwad_write_opts, level));
+
+void sv_kiwad_write_opts_init(sv_kiwad_write_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->version = 2;
+    o->level = 9;
+}
+
 sv_status sv_kiwad_write(const sv_kiwad_entry *entries, size_t count,
                          const sv_kiwad_write_opts *opts, sv_buf *out, sv_error *err)
 {
-    sv_kiwad_write_opts o = opts ? *opts : (sv_kiwad_write_opts){0};
+    sv_kiwad_write_opts o;
+    sv_kiwad_write_opts_init(&o);
+    sv_status ost = sv__opts_read(&sv__opts_kiwad_write, &o, opts, KIWAD_FORMAT, err);
+    if (ost != SV_OK) return ost;
     if (!o.version) o.version = 2;
     if (o.version > 2 || count > UINT32_MAX || o.level < 0 || o.level > 9)
         return sv_error_set(err, SV_ERR_USAGE, KIWAD_FORMAT, SV_ERROR_NO_OFFSET,

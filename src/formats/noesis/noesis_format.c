@@ -1,7 +1,7 @@
 /* NoesisGUI NSDH files as a registry format: probe by signature, options. */
 #include <string.h>
 
-#include "core/opts.h"
+#include "core/opts_tables.h"
 #include "formats/noesis/noesis_internal.h"
 #include "serval/noesis.h"
 
@@ -15,11 +15,10 @@ static int noesis_probe(const uint8_t *data, size_t len)
 
 /* ---- typed options ---------------------------------------------------------- */
 
-static const size_t noesis_opts_ends[] = {
+SV_OPTS_TABLE(sv__opts_noesis, sv_noesis_opts,
     SV_OPTS_END(sv_noesis_opts, limits),
     SV_OPTS_END(sv_noesis_opts, raw),
-    SV_OPTS_END(sv_noesis_opts, version),
-};
+    SV_OPTS_END(sv_noesis_opts, version));
 
 void sv_noesis_opts_init(sv_noesis_opts *o)
 {
@@ -32,7 +31,7 @@ sv_status sv_noesis_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
 {
     sv_noesis_opts o;
     sv_noesis_opts_init(&o);
-    sv_status st = SV_OPTS_READ(&o, opts, noesis_opts_ends, "sv_noesis_opts", NSB_FORMAT, err);
+    sv_status st = sv__opts_read(&sv__opts_noesis, &o, opts, NSB_FORMAT, err);
     if (st != SV_OK) return st;
     return nsb_decode(doc, data, len, &o, out, err);
 }
@@ -42,7 +41,7 @@ sv_status sv_noesis_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf
 {
     sv_noesis_opts o;
     sv_noesis_opts_init(&o);
-    sv_status st = SV_OPTS_READ(&o, opts, noesis_opts_ends, "sv_noesis_opts", NSB_FORMAT, err);
+    sv_status st = sv__opts_read(&sv__opts_noesis, &o, opts, NSB_FORMAT, err);
     if (st != SV_OK) return st;
     return nsb_encode(v, &o, out, err);
 }

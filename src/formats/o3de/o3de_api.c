@@ -6,13 +6,6 @@
 #include "o3de_internal.h"
 #include "o3de_struct_internal.h"
 
-void sv_o3de_opts_init(sv_o3de_opts *opts)
-{
-    if (!opts) return;
-    memset(opts, 0, sizeof *opts);
-    opts->struct_size = sizeof *opts;
-}
-
 static sv_status finish(o3_ctx *c, sv_error *err)
 {
     sv_status st = c->st;
@@ -155,6 +148,10 @@ sv_status sv_o3de_load_struct_text(const sv_schema *s, const sv_schema_class *cl
     if (result) *result = sv_o3de_result_make(SV_O3DE_READ_FIELD, SV_O3DE_CATASTROPHIC);
     if (!s || !cls || (!text && len) || !st || !cls->c)
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_load_struct_text");
+    sv_o3de_opts o;
+    sv_status ost = o3_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
+    opts = &o;
     sv_doc *doc = sv_doc_new(alloc);
     if (!doc) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     int direct = o3_struct_direct(s, cls, alloc);
@@ -162,7 +159,7 @@ sv_status sv_o3de_load_struct_text(const sv_schema *s, const sv_schema_class *cl
         sv_doc_free(doc);
         return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     }
-    if ((!opts || !opts->report) && all_zero(st, cls->c->size) && direct) {
+    if (!o.report && all_zero(st, cls->c->size) && direct) {
         /* the streaming load (o3de_stream.c); it gives up on anything
          * unusual, leaving *st all zero for the tree path below */
         o3_ctx c;
@@ -186,7 +183,9 @@ sv_status sv_o3de_load_struct_text(const sv_schema *s, const sv_schema_class *cl
         if (!(doc = sv_doc_new(NULL))) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     }
     sv_value json;
-    sv_status stt = sv_o3de_read(doc, text ? text : "", len, NULL, &json, err);
+    sv_limits read_limits = o.limits; /* the nesting the load walks, the text may hold */
+    read_limits.max_depth = o3_opts_max_depth(&o);
+    sv_status stt = sv_o3de_read(doc, text ? text : "", len, &read_limits, &json, err);
     if (stt == SV_OK) stt = sv_o3de_load_struct(s, cls, &json, st, alloc, opts, result, err);
     sv_doc_free(doc);
     return stt;

@@ -8,18 +8,6 @@
 #include "core/mem.h"
 #include "o3de_internal.h"
 
-sv_status o3_opts_check(const sv_o3de_opts *opts, sv_error *err)
-{
-    /* A struct never given to sv_o3de_opts_init has struct_size 0: refused,
-     * as every versioned options struct is. */
-    if (opts && opts->struct_size < offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
-                            "sv_o3de_opts.struct_size is %u, too small; fill the struct with "
-                            "sv_o3de_opts_init",
-                            (unsigned)opts->struct_size);
-    return SV_OK;
-}
-
 sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
                       bool storing, sv_error *err)
 {
@@ -29,22 +17,14 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
     c->alloc = doc ? &doc->alloc : sv_alloc_libc();
     c->storing = storing;
     c->err = err;
-    c->max_depth = SV_DEFAULT_MAX_DEPTH;
-    sv_status ost = o3_opts_check(opts, err);
+    sv_o3de_opts o;
+    sv_status ost = o3_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
-    /* Fields past what the caller's struct_size covers keep their defaults,
-     * so a program built against an older header still works. */
-    if (opts && opts->struct_size >= offsetof(sv_o3de_opts, keep_defaults) + sizeof(bool))
-        c->keep_defaults = opts->keep_defaults;
-    if (opts && opts->struct_size >= offsetof(sv_o3de_opts, clear_containers) + sizeof(bool))
-        c->clear_containers = opts->clear_containers;
-    if (opts && opts->struct_size >= offsetof(sv_o3de_opts, report_ctx) + sizeof(void *)) {
-        c->report = opts->report;
-        c->report_ctx = opts->report_ctx;
-    }
-    if (opts && opts->struct_size >= offsetof(sv_o3de_opts, max_depth) + sizeof(uint32_t) &&
-        opts->max_depth)
-        c->max_depth = opts->max_depth < SV_MAX_DEPTH_LIMIT ? opts->max_depth : SV_MAX_DEPTH_LIMIT;
+    c->keep_defaults = o.keep_defaults;
+    c->clear_containers = o.clear_containers;
+    c->report = o.report;
+    c->report_ctx = o.report_ctx;
+    c->max_depth = o3_opts_max_depth(&o);
     if (s) {
         c->nclasses = sv_schema_class_count(s);
         if (c->nclasses) {

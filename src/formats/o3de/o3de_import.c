@@ -139,14 +139,7 @@ static sv_status add_file(sv_o3de_imports *im, const char *path)
     return SV_OK;
 }
 
-/* ---- options ------------------------------------------------------------- */
-
-void sv_o3de_import_opts_init(sv_o3de_import_opts *opts)
-{
-    memset(opts, 0, sizeof *opts);
-    opts->struct_size = (uint32_t)sizeof *opts;
-    opts->nested = true;
-}
+/* ---- options (sv_o3de_import_opts_init is in o3de_opts.c) ------------------ */
 
 typedef struct importer importer;
 static char *join(importer *m, const char *from, const char *name, size_t name_len);
@@ -182,11 +175,15 @@ struct importer {
     sv_status st; /* a hard failure (memory), sticky */
 };
 
-static sv_status take_opts(importer *m, sv_doc *doc, const sv_o3de_import_opts *o, sv_error *err)
+static sv_status take_opts(importer *m, sv_doc *doc, const sv_o3de_import_opts *caller,
+                           sv_error *err)
 {
     memset(m, 0, sizeof *m);
-    if (!o || o->struct_size < offsetof(sv_o3de_import_opts, report_ctx) + sizeof(void *) ||
-        !o->load)
+    sv_o3de_import_opts opts;
+    sv_status ost = o3_import_opts_read(&opts, caller, err);
+    if (ost != SV_OK) return ost;
+    const sv_o3de_import_opts *o = &opts;
+    if (!o->load) /* NULL opts too: the load callback is required */
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
                             "sv_o3de_import_opts needs sv_o3de_import_opts_init and a load callback");
     m->doc = doc;
@@ -199,8 +196,7 @@ static sv_status take_opts(importer *m, sv_doc *doc, const sv_o3de_import_opts *
     if (m->max_depth > SV_MAX_DEPTH_LIMIT) m->max_depth = SV_MAX_DEPTH_LIMIT;
     m->report = o->report;
     m->report_ctx = o->report_ctx;
-    if (o->struct_size >= offsetof(sv_o3de_import_opts, identify) + sizeof o->identify)
-        m->identify = o->identify;
+    m->identify = o->identify;
     m->max_cost = doc->max_alloc;
     /* the document's own path, spelled as joined paths are, for the cycle check */
     const char *own = o->path ? o->path : "";

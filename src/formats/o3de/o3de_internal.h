@@ -51,8 +51,17 @@ typedef struct o3_ctx {
 } o3_ctx;
 
 /* ---- context, paths, reporting (o3de_context.c) ---- */
-/* SV_ERR_USAGE when opts (may be NULL) was not filled by sv_o3de_opts_init. */
-sv_status o3_opts_check(const sv_o3de_opts *opts, sv_error *err);
+/* ---- options (o3de_opts.c) ---- */
+/* *out = the defaults, overlaid with the members of opts (NULL: none) that
+ * fit in its struct_size (core/opts.h). SV_ERR_USAGE for one too small (0:
+ * never given to its init function). */
+sv_status o3_opts_read(sv_o3de_opts *out, const sv_o3de_opts *opts, sv_error *err);
+sv_status o3_import_opts_read(sv_o3de_import_opts *out, const sv_o3de_import_opts *opts,
+                              sv_error *err);
+/* The nesting a walk may go to: max_depth, else limits.max_depth, else
+ * 1024; at most SV_MAX_DEPTH_LIMIT. o is complete (o3_opts_read made it). */
+uint32_t o3_opts_max_depth(const sv_o3de_opts *o);
+
 sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
                       bool storing, sv_error *err);
 void o3_ctx_free(o3_ctx *c);

@@ -358,10 +358,11 @@ sv_status sv_o3de_apply_patch(sv_doc *doc, sv_value *target, const sv_value *pat
     if (result) *result = o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
     if (!doc || !target || !patch || (kind != SV_O3DE_JSON_PATCH && kind != SV_O3DE_MERGE_PATCH))
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_apply_patch");
-    sv_status ost = o3_opts_check(opts, err);
+    sv_o3de_opts o;
+    sv_status ost = o3_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
     o3p_ctx p;
-    o3p_init(&p, doc, opts);
+    o3p_init(&p, doc, &o);
     o3_res r = kind == SV_O3DE_JSON_PATCH ? apply_json_patch(&p, target, patch)
                                           : merge(&p, target, patch);
     bool path_ok = sv_buf_ok(&p.path);

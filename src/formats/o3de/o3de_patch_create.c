@@ -182,10 +182,11 @@ sv_status sv_o3de_create_patch(sv_doc *doc, const sv_value *source, const sv_val
     if (!doc || !source || !target || !patch ||
         (kind != SV_O3DE_JSON_PATCH && kind != SV_O3DE_MERGE_PATCH))
         return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_create_patch");
-    sv_status ost = o3_opts_check(opts, err);
+    sv_o3de_opts o;
+    sv_status ost = o3_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
     o3p_ctx p;
-    o3p_init(&p, doc, opts);
+    o3p_init(&p, doc, &o);
     o3_res r;
     if (kind == SV_O3DE_JSON_PATCH) {
         *patch = sv_array(doc, 0);

@@ -12,7 +12,7 @@ void o3p_init(o3p_ctx *p, sv_doc *doc, const sv_o3de_opts *opts)
 {
     memset(p, 0, sizeof *p);
     p->doc = doc;
-    if (opts && opts->struct_size >= offsetof(sv_o3de_opts, report_ctx) + sizeof(void *)) {
+    if (opts) {
         p->report = opts->report;
         p->report_ctx = opts->report_ctx;
     }

@@ -18,6 +18,7 @@ typedef struct o3p_ctx {
     bool nomem; /* a scratch allocation failed: the call fails with SV_ERR_NOMEM */
 } o3p_ctx;
 
+/* opts is NULL (no reporting) or complete (o3_opts_read made it). */
 void o3p_init(o3p_ctx *p, sv_doc *doc, const sv_o3de_opts *opts);
 void o3p_free(o3p_ctx *p);
 /* Push a member name (escaped ~0 ~1) or an index; pop back to the mark. */

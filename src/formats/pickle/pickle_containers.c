@@ -15,9 +15,9 @@
 
 static sv_status enter(sv_pk *w, const sv_value *v)
 {
-    if (++w->depth > SV_PK_MAX_DEPTH)
+    if (++w->depth > w->max_depth)
         return sv_error_set(w->err, SV_ERR_DEPTH, SV_PK_FORMAT, 0,
-                            "the tree nests deeper than %u containers", SV_PK_MAX_DEPTH);
+                            "the tree nests deeper than %u containers", w->max_depth);
     if (v->len > (v->as.box ? v->as.box->cap : 0))
         return sv__pk_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
     return SV_OK;

@@ -103,6 +103,7 @@ typedef struct sv_pk {
     size_t frame_at; /* offset of the open frame's FRAME opcode */
     uint32_t memo_next;
     unsigned depth;
+    unsigned max_depth; /* the options' limit, resolved */
     int64_t cls_memo[PKC_COUNT]; /* memo index of each class looked up, or -1 */
     sv_pk_key keys[SV_PK_KEY_CACHE];
     uint32_t *slots; /* scratch hash table for the duplicate key check */
@@ -111,7 +112,6 @@ typedef struct sv_pk {
 
 /* A frame is closed at the first value that starts beyond this many bytes. */
 #define SV_PK_FRAME_SIZE (256 * 1024)
-#define SV_PK_MAX_DEPTH SV_MAX_DEPTH_LIMIT
 
 static inline uint8_t *sv__pk_room(sv_pk *w, size_t n)
 {

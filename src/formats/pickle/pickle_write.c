@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "core/error_record.h"
+#include "core/opts_tables.h"
 #include "formats/pickle/pickle_internal.h"
 #include "json/json_write_internal.h"
 
@@ -445,12 +446,33 @@ sv_status sv__pk_value(sv_pk *w, const sv_value *v)
 
 /* ---- entry point ---------------------------------------------------------- */
 
+SV_OPTS_TABLE(sv__opts_pickle, sv_pickle_opts, SV_OPTS_END(sv_pickle_opts, limits),
+              SV_OPTS_END(sv_pickle_opts, module));
+
+void sv_pickle_opts_init(sv_pickle_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+}
+
 sv_status sv_pickle_encode(const sv_value *v, const char *module, sv_buf *out, sv_error *err)
 {
+    sv_pickle_opts o;
+    sv_pickle_opts_init(&o);
+    o.module = module;
+    return sv_pickle_write(v, &o, out, err);
+}
+
+sv_status sv_pickle_write(const sv_value *v, const sv_pickle_opts *opts, sv_buf *out, sv_error *err)
+{
     sv_error_clear(err);
+    sv_pickle_opts o;
+    sv_pickle_opts_init(&o);
+    sv_status ost = sv__opts_read(&sv__opts_pickle, &o, opts, SV_PK_FORMAT, err);
+    if (ost != SV_OK) return ost;
     if (!v || !out)
         return sv_error_set(err, SV_ERR_USAGE, SV_PK_FORMAT, 0, "no value or no output buffer");
-    if (!module) module = "serval";
+    const char *module = o.module ? o.module : "serval";
     size_t module_len = strlen(module);
     if (!module_len || module_len > 255)
         return sv_error_set(err, SV_ERR_USAGE, SV_PK_FORMAT, 0,
@@ -463,6 +485,9 @@ sv_status sv_pickle_encode(const sv_value *v, const char *module, sv_buf *out, s
     w->err = err;
     w->module = module;
     w->module_len = module_len;
+    w->max_depth = o.limits.max_depth && o.limits.max_depth < SV_MAX_DEPTH_LIMIT
+                       ? o.limits.max_depth
+                       : SV_MAX_DEPTH_LIMIT;
     for (size_t i = 0; i < PKC_COUNT; i++)
         w->cls_memo[i] = -1;
     size_t start = out->len;

@@ -3,15 +3,14 @@
 
 #include <string.h>
 
-#include "core/opts.h"
+#include "core/opts_tables.h"
 #include "formats/resonite/resonite_internal.h"
 
-static const size_t resonite_opts_ends[] = {
+SV_OPTS_TABLE(sv__opts_resonite, sv_resonite_opts,
     SV_OPTS_END(sv_resonite_opts, limits),        SV_OPTS_END(sv_resonite_opts, compression),
     SV_OPTS_END(sv_resonite_opts, framing),       SV_OPTS_END(sv_resonite_opts, brotli_quality),
     SV_OPTS_END(sv_resonite_opts, brotli_window), SV_OPTS_END(sv_resonite_opts, raw_strings),
-    SV_OPTS_END(sv_resonite_opts, threads),
-};
+    SV_OPTS_END(sv_resonite_opts, threads));
 
 void sv_resonite_opts_init(sv_resonite_opts *o)
 {
@@ -24,5 +23,5 @@ void sv_resonite_opts_init(sv_resonite_opts *o)
 sv_status sv_rs_opts_read(sv_resonite_opts *out, const sv_resonite_opts *opts, sv_error *err)
 {
     sv_resonite_opts_init(out);
-    return SV_OPTS_READ(out, opts, resonite_opts_ends, "sv_resonite_opts", RESONITE_FORMAT, err);
+    return sv__opts_read(&sv__opts_resonite, out, opts, RESONITE_FORMAT, err);
 }
