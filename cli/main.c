@@ -1,6 +1,6 @@
 /* serval: the command-line tool. Finds the subcommand and runs it; each
  * subcommand lives in its own cmd_<name>.c. A format's own subcommands are
- * there only when the library was built with that format (serval/config.h). */
+ * there only when the library was built with that format (the manifest). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,28 +20,23 @@ typedef struct command {
 
 static int cmd_version(int argc, char **argv);
 
+/* The commands of every format, then the formats' own (a format's
+ * subcommand, from the manifest src/formats/formats.def: cli_commands.inc is
+ * generated for the formats built). */
+#define SERVAL_COMMAND(name, fn, summary) int fn(int argc, char **argv);
+#include "cli_commands.inc"
+#undef SERVAL_COMMAND
+
 static const command commands[] = {
     {"formats", cmd_formats, "list the formats serval reads and writes"},
     {"detect", cmd_detect, "tell the format of each file"},
     {"dump", cmd_dump, "print a file as typed JSON"},
     {"conv", cmd_conv, "convert a file from one format to another"},
     {"validate", cmd_validate, "check that files decode"},
-#if SERVAL_WITH_NOESIS
-    {"noesis", cmd_noesis, "NoesisGUI NSDH files: info"},
-#endif
-#if SERVAL_WITH_O3DE
-    {"o3de", cmd_o3de, "O3DE JSON serialization: load, store, validate, strip-defaults"},
-#endif
-#if SERVAL_WITH_RESONITE
-    {"resonite", cmd_resonite, "Resonite data trees: slot hierarchy, .resonitepackage"},
-#endif
     {"schema", cmd_schema, "check schema files, show their classes"},
-#if SERVAL_WITH_KINGSISLE
-    {"kingsisle", cmd_kingsisle, "KingsIsle ObjectProperty: hashes, type lists"},
-#endif
-#if SERVAL_WITH_GODOT
-    {"godot", cmd_godot, "Godot PCK archives: list, cat, extract, pack"},
-#endif
+#define SERVAL_COMMAND(name, fn, summary) {name, fn, summary},
+#include "cli_commands.inc"
+#undef SERVAL_COMMAND
     {"version", cmd_version, "print the versions of serval and its libraries"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -4,8 +4,10 @@
  * It includes the core headers and the header of every format this copy of
  * the library was built with: serval/config.h (generated at configure time)
  * says which, as SERVAL_WITH_GODOT, SERVAL_WITH_BSON, SERVAL_WITH_RESONITE,
- * SERVAL_WITH_NOESIS and SERVAL_WITH_O3DE (1 or 0). Test those macros before using a format that
- * a build may leave out. */
+ * SERVAL_WITH_NOESIS, SERVAL_WITH_KINGSISLE, SERVAL_WITH_O3DE and
+ * SERVAL_WITH_PICKLE (1 or 0), and serval/formats.h (generated too) includes
+ * their headers. Test those macros before using a format that a build may
+ * leave out. */
 #ifndef SERVAL_H
 #define SERVAL_H
 
@@ -23,26 +25,6 @@
 #include "value.h"
 #include "serval/version.h" /* generated into the build tree */
 
-#if SERVAL_WITH_GODOT
-#include "godot.h"
-#endif
-#if SERVAL_WITH_BSON
-#include "bson.h"
-#endif
-#if SERVAL_WITH_RESONITE
-#include "resonite.h"
-#endif
-#if SERVAL_WITH_NOESIS
-#include "noesis.h"
-#endif
-#if SERVAL_WITH_KINGSISLE
-#include "kingsisle.h"
-#include "kiwad.h"
-#endif
-#if SERVAL_WITH_O3DE
-#include "o3de.h"
-#endif
-#if SERVAL_WITH_PICKLE
-#include "pickle.h"
-#endif
+/* generated from the format manifest: the headers of the formats built */
+#include "serval/formats.h"
 #endif

@@ -15,7 +15,7 @@
 #include "convert/convert_internal.h"
 #include "core/article.h"
 #include "core/compiler.h"
-#include "serval/config.h"
+#include "core/format_module.h"
 
 /* Deeper than any decoder lets a tree grow (their default limit is 1024). */
 #define CV_MAX_DEPTH 4096u
@@ -135,23 +135,40 @@ sv_value cv_container_without_meta(sv_doc *doc, const sv_value *v, sv_kind as)
     return c;
 }
 
+/* The formats' hooks (core/format_module.h), those that are there. */
+#define FOR_EACH_HOOKS(h)                                                     \
+    for (size_t h##_i = 0; h##_i < sv__builtin_registry.hook_count; h##_i++) \
+        for (const sv_format_hooks *h = sv__builtin_registry.hooks[h##_i]; h; h = NULL)
+
 bool cv_is_file_key(const sv_value *key)
 {
-    static const char *const names[] = {"format",      "framing",   "prefix", "compression",
-                                         "container",   "objects",   "version"};
     size_t n;
     const char *s = sv_get_str(key, &n);
     if (sv_kind_of(key) != SV_STRING) return false;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
+    FOR_EACH_HOOKS(h) {
+        for (const char *const *k = h->file_meta_keys; k && *k; k++)
+            if (strlen(*k) == n && !memcmp(*k, s, n)) return true;
+    }
     return false;
 }
 
-bool cv_is_data_tree_root(const sv_value *v)
+bool cv_is_container_root(const sv_value *v)
 {
     const sv_value *cls = sv_object_class(v);
-    return sv_kind_of(v) == SV_OBJECT && sv_kind_of(cls) == SV_STRING &&
-           !strcmp(sv_get_str(cls, NULL), "resonite.DataTree");
+    if (sv_kind_of(v) != SV_OBJECT || sv_kind_of(cls) != SV_STRING) return false;
+    const char *name = sv_get_str(cls, NULL);
+    FOR_EACH_HOOKS(h) {
+        if (h->container_root_class && !strcmp(h->container_root_class, name)) return true;
+    }
+    return false;
+}
+
+bool cv_describe_by_formats(const sv_value *v, char *buf, size_t size)
+{
+    FOR_EACH_HOOKS(h) {
+        if (h->describe && h->describe(v, buf, size)) return true;
+    }
+    return false;
 }
 
 sv_value cv_filter_meta(sv_doc *doc, const sv_value *v,
@@ -244,30 +261,17 @@ static sv_status target_rules(const sv_format *to, const sv_options *opts, cv_ta
     memset(&t->rules, 0, sizeof t->rules);
     t->known = t->all = false;
     const char *name = to ? to->name : "";
-    if (!strcmp(name, "json")) {
-        t->known = t->all = true;
-        return SV_OK;
-    }
-#if SERVAL_WITH_GODOT
-    {
-        sv_status st = cv_godot_rules(name, opts, &t->rules, t->state, sizeof t->state, err);
+    /* The format whose hooks claim the name gives the rules; a format none
+     * claims has none, and its encoder checks the types itself. */
+    FOR_EACH_HOOKS(h) {
+        if (!h->convert_rules) continue;
+        sv_status st = h->convert_rules(name, opts, &t->rules, t->state, sizeof t->state, err);
         if (st != SV_ERR_NOT_FOUND) {
             t->known = st == SV_OK;
+            t->all = t->known && t->rules.all_exact;
             return st;
         }
     }
-#endif
-#if SERVAL_WITH_BSON
-    {
-        sv_status st = cv_bson_rules(name, opts, &t->rules, t->state, sizeof t->state, err);
-        if (st != SV_ERR_NOT_FOUND) {
-            t->known = st == SV_OK;
-            return st;
-        }
-    }
-#endif
-    (void)opts;
-    (void)err;
     return SV_OK;
 }
 

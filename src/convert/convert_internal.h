@@ -63,6 +63,8 @@ struct cv_rules {
      * takes what the tree's root says about the file (a Godot root whose
      * meta says "objects": "full"); may be NULL. */
     void (*adopt_root)(cv_rules *r, void *state, const sv_value *root);
+    /* Every tree is exact (typed JSON writes everything): no walk. */
+    bool all_exact;
 };
 
 /* ---- helpers for the judges (convert.c) ---- */
@@ -96,11 +98,15 @@ sv_value cv_container_without_meta(sv_doc *doc, const sv_value *v, sv_kind as);
  * (F32/F64 as floats, others as ints). */
 sv_value cv_numbers_as_array(sv_doc *doc, const sv_value *v, unsigned per);
 /* Whether key (a meta entry's key) names data about a file's container
- * rather than a value: format, framing, prefix, compression, container. */
+ * rather than a value: one of the keys the formats' hooks list (format,
+ * framing, compression, ...). */
 bool cv_is_file_key(const sv_value *key);
-/* Whether v is the root object a Resonite data tree gets (class
- * resonite.DataTree): it marks the file's container, not a value. */
-bool cv_is_data_tree_root(const sv_value *v);
+/* Whether v is a root object whose class only marks a file's container (a
+ * format's hooks name such classes): it marks the container, not a value. */
+bool cv_is_container_root(const sv_value *v);
+/* The name a format gives v by its own meta ("a PackedStringArray"), into
+ * buf; false when no format's hooks name it. */
+bool cv_describe_by_formats(const sv_value *v, char *buf, size_t size);
 /* A copy of the container v whose meta keeps only the entries that keep()
  * accepts (without meta when none is left); *dropped gets how many went.
  * v itself when none went. NULL-kind on no memory. */
@@ -118,12 +124,9 @@ sv_status cv_opts_read(sv_convert_opts *out, const sv_convert_opts *opts, sv_err
 
 /* ---- the rules modules ---- */
 
-/* Each fills *r for the named format and returns SV_OK, SV_ERR_USAGE (a bad
+/* Each format's rules are its hooks' convert_rules (core/format_module.h):
+ * it fills *r for the named format and returns SV_OK, SV_ERR_USAGE (a bad
  * format option, err set), or SV_ERR_NOT_FOUND when the name is not its. */
-sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, void *state,
-                         size_t state_size, sv_error *err);
-sv_status cv_bson_rules(const char *name, const sv_options *opts, cv_rules *r, void *state,
-                        size_t state_size, sv_error *err);
 
 /* Room any module needs for its state. */
 #define CV_STATE_MAX 256

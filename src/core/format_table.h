@@ -1,9 +1,9 @@
 /* Lookup and detection over a table of formats.
  *
  * Core knows no format: it only searches a table it is handed. The table of
- * the formats built into the library lives in the formats layer
- * (src/formats/builtin_formats.c), which answers sv_formats, sv_format_find
- * and sv_format_detect through these two functions. */
+ * the formats built into the library is the registry's (format_module.h,
+ * filled by the formats layer from the manifest); sv_formats,
+ * sv_format_find and sv_format_detect (registry.c) search it through these. */
 #ifndef SERVAL_CORE_FORMAT_TABLE_H
 #define SERVAL_CORE_FORMAT_TABLE_H
 

@@ -1,12 +1,14 @@
 /* The format registry's format-free half: lookup by name, detection by
  * content (each format's probe) and by file extension over a table it is
- * handed, and the option helpers. Which formats exist is the formats layer's
- * business (src/formats/builtin_formats.c). Options reach a format as
+ * handed, and the option helpers. Which formats exist is the registry's
+ * table (core/format_module.h), which the formats layer fills from the
+ * manifest (src/formats/builtin_formats.c). Options reach a format as
  * "name=value" pairs; the two helpers at the end read them. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "core/format_module.h"
 #include "core/format_table.h"
 #include "core/opts.h"
 #include "serval/registry.h"
@@ -113,6 +115,39 @@ size_t sv__format_table_detect_all(const sv_format *const *table, size_t count,
         if (kept < max) kept++;
     }
     return found;
+}
+
+/* ---- the formats built in (sv__builtin_registry) -------------------------- */
+
+const sv_format *const *sv_formats(size_t *count)
+{
+    if (count) *count = sv__builtin_registry.format_count;
+    return sv__builtin_registry.formats;
+}
+
+const sv_format *sv_format_find(const char *name)
+{
+    return sv__format_table_find(sv__builtin_registry.formats, sv__builtin_registry.format_count,
+                                 name);
+}
+
+const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename)
+{
+    return sv__format_table_detect(sv__builtin_registry.formats,
+                                   sv__builtin_registry.format_count, data, len, filename);
+}
+
+size_t sv_format_detect_all(const uint8_t *data, size_t len, const char *filename,
+                            sv_format_candidate *out, size_t max)
+{
+    return sv__format_table_detect_all(sv__builtin_registry.formats,
+                                       sv__builtin_registry.format_count, data, len, filename,
+                                       out, max);
+}
+
+bool sv_format_candidates_ambiguous(const sv_format_candidate *c, size_t n)
+{
+    return c && n >= 2 && c[0].score == c[1].score && c[0].by_extension == c[1].by_extension;
 }
 
 /* ---- options ---------------------------------------------------------------- */

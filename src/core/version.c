@@ -2,13 +2,14 @@
  * it was built, and the versions of the libraries it uses. */
 #include "serval/version.h"
 
-#include "serval/config.h"
-#if SERVAL_WITH_RESONITE || SERVAL_WITH_KINGSISLE
-#include "compress/compress.h"
-#endif
+#include "core/format_module.h"
 
 #ifndef SERVAL_BUILD_TYPE
 #define SERVAL_BUILD_TYPE "unknown build type"
+#endif
+/* The formats built, from the manifest (CMake passes the list). */
+#ifndef SERVAL_BUILD_FORMATS
+#define SERVAL_BUILD_FORMATS "json"
 #endif
 
 #if defined(__clang__)
@@ -17,37 +18,6 @@
 #define COMPILER "gcc " __VERSION__
 #else
 #define COMPILER "an unknown compiler"
-#endif
-
-#if SERVAL_WITH_GODOT
-#define FMT_GODOT " godot"
-#else
-#define FMT_GODOT ""
-#endif
-#if SERVAL_WITH_BSON
-#define FMT_BSON " bson"
-#else
-#define FMT_BSON ""
-#endif
-#if SERVAL_WITH_RESONITE
-#define FMT_RESONITE " resonite"
-#else
-#define FMT_RESONITE ""
-#endif
-#if SERVAL_WITH_NOESIS
-#define FMT_NOESIS " noesis"
-#else
-#define FMT_NOESIS ""
-#endif
-#if SERVAL_WITH_KINGSISLE
-#define FMT_KINGSISLE " kingsisle kingsisle-xml"
-#else
-#define FMT_KINGSISLE ""
-#endif
-#if SERVAL_WITH_O3DE
-#define FMT_O3DE " o3de"
-#else
-#define FMT_O3DE ""
 #endif
 
 const char *sv_version(void)
@@ -62,16 +32,14 @@ unsigned sv_version_number(void)
 
 const char *sv_build_info(void)
 {
-    return COMPILER ", " SERVAL_BUILD_TYPE ", formats json" FMT_GODOT FMT_BSON FMT_RESONITE
-        FMT_NOESIS FMT_KINGSISLE FMT_O3DE;
+    return COMPILER ", " SERVAL_BUILD_TYPE ", formats " SERVAL_BUILD_FORMATS;
 }
 
+/* The libraries are the formats' business: the registry says whom to ask. */
 size_t sv_dependency_versions(char *buf, size_t size)
 {
-#if SERVAL_WITH_RESONITE || SERVAL_WITH_KINGSISLE
-    return sv__compress_versions(buf, size);
-#else
+    if (sv__builtin_registry.dependency_versions)
+        return sv__builtin_registry.dependency_versions(buf, size);
     if (size) buf[0] = '\0';
     return 0;
-#endif
 }

@@ -383,8 +383,8 @@ static sv_status serval_load(sv_schema *s, const uint8_t *data, size_t len, cons
 }
 
 /* The loader of serval's own schema files. The table of every loader,
- * sv_schema_loaders(), is the formats layer's (src/formats/builtin_formats.c),
- * since the other loaders belong to formats. */
+ * sv_schema_loaders() (schema_loaders.c), adds those the formats' registry
+ * hooks bring. */
 const sv_schema_loader sv__schema_loader_serval = {
     "serval", "serval schema file (JSON, docs/schema.md)", serval_probe, serval_load};
 

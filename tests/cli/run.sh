@@ -19,7 +19,7 @@
 #    says what went wrong on its output otherwise; it exits 77 to be skipped
 #    (a tool it needs, such as jq, is not installed), saying why.
 # A case that needs formats a build may leave out says so: a name starting
-# with "godot-", "bson-", "resonite-", "noesis-", "kingsisle-" or "o3de-" needs that format, and a
+# with a format group of the manifest and "-" ("godot-", "bson-", ...) needs that format, and a
 # `requires` file lists more ("all": output that names every format, as the
 # format list and the help do). When SERVAL_FORMATS (the formats built, as
 # CMake passes them: "json godot bson ...") lacks one, the case is skipped;
@@ -121,7 +121,10 @@ run_script() {
     fi
 }
 
-ALL_FORMATS="json godot bson resonite noesis kingsisle o3de"
+# Every format group of the manifest (its option in lower case), as CMake
+# names them in SERVAL_FORMATS; library-only lines (pickle) are no format.
+ALL_FORMATS=$(sed -nE 's/^SV_FORMAT_GROUP\(([A-Z0-9_]+), *(codec|schema),.*/\1/p' \
+    "$HERE/../../src/formats/formats.def" | tr 'A-Z' 'a-z' | awk '!seen[$0]++' | tr '\n' ' ')
 BUILT_FORMATS=${SERVAL_FORMATS:-$ALL_FORMATS}
 built() { case " $BUILT_FORMATS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -129,7 +132,7 @@ built() { case " $BUILT_FORMATS " in *" $1 "*) return 0 ;; esac; return 1; }
 needs() {
     local name
     name=$(basename "$1")
-    case $name in godot-* | bson-* | resonite-* | noesis-* | kingsisle-* | o3de-*) echo "${name%%-*}" ;; esac
+    case " $ALL_FORMATS " in *" ${name%%-*} "*) [ "${name%%-*}" != "$name" ] && echo "${name%%-*}" ;; esac
     if [ -f "$1/requires" ]; then
         local f
         for f in $(cat "$1/requires"); do

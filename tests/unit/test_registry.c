@@ -2,6 +2,7 @@
  * and the json format's decode/encode entry points. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -120,6 +121,39 @@ static void test_json_format_round_trip(void **state)
     sv_doc_free(doc);
 }
 
+/* sv_build_info names every format of the registry (it is made from the
+ * same manifest): "..., formats json godot4 ...", each name a whole word. */
+static void test_build_info_names_every_format(void **state)
+{
+    (void)state;
+    const char *info = strstr(sv_build_info(), ", formats ");
+    assert_non_null(info);
+    info += strlen(", formats ");
+    size_t n = 0;
+    const sv_format *const *all = sv_formats(&n);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(all[i]->name);
+        bool found = false;
+        for (const char *p = info; (p = strstr(p, all[i]->name)) != NULL; p += len)
+            if ((p == info || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) found = true;
+        if (!found) fail_msg("sv_build_info lacks %s: %s", all[i]->name, sv_build_info());
+    }
+}
+
+#if SERVAL_WITH_KINGSISLE
+/* The type-list loaders: serval's own, then the one KingsIsle's hooks bring. */
+static void test_schema_loaders(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    const sv_schema_loader *const *l = sv_schema_loaders(&n);
+    assert_int_equal(n, 2);
+    assert_string_equal(l[0]->name, "serval");
+    assert_string_equal(l[1]->name, "kingsisle");
+    assert_ptr_equal(sv_schema_loaders(NULL), l); /* one table */
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -130,6 +164,10 @@ int main(void)
 #endif
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_json_format_round_trip),
+        cmocka_unit_test(test_build_info_names_every_format),
+#if SERVAL_WITH_KINGSISLE
+        cmocka_unit_test(test_schema_loaders),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

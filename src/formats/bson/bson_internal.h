@@ -59,4 +59,11 @@ bool sv_bson_unhex(const char *in, size_t n, uint8_t *out);
 void sv_bson_uuid_text(const uint8_t in[16], char out[36]);
 bool sv_bson_uuid_parse(const char *in, size_t n, uint8_t out[16]);
 
+/* The conversion rules of BSON (bson_convert_rules.c), and of a Resonite
+ * data tree (a BSON document in a container: resonite true), for the
+ * registry hooks (core/format_module.h). */
+struct cv_rules;
+sv_status bson_convert_rules_for(bool resonite, const sv_options *opts, struct cv_rules *r,
+                                 void *state, size_t state_size);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "convert/convert_internal.h"
 #include "core/article.h"
+#include "core/format_module.h"
 #include "formats/godot/godot_file_meta.h"
 #include "formats/godot/godot_internal.h"
 
@@ -382,7 +383,7 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
     const gd_cv *g = r->state;
     sv_kind k = sv_kind_of(v);
     sv_tag tag = sv_tag_of(v);
-    if (role == CV_ROOT && cv_is_data_tree_root(v)) {
+    if (role == CV_ROOT && cv_is_container_root(v)) {
         sv_value m = cv_container_without_meta(doc, v, SV_MAP);
         if (m.kind != SV_MAP || (sv_meta(v) && !sv_set_meta(doc, &m, *sv_meta(v)))) return false;
         cv_lower(j, m, "a Dictionary");
@@ -515,8 +516,8 @@ static void adopt_root(cv_rules *r, void *state, const sv_value *root)
     r->format = g->r.fmt;
 }
 
-sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, void *state,
-                         size_t state_size, sv_error *err)
+static sv_status godot_convert_rules(const char *name, const sv_options *opts, cv_rules *r,
+                                     void *state, size_t state_size, sv_error *err)
 {
     sv_godot_profile profile;
     if (!strcmp(name, "godot4"))
@@ -547,3 +548,33 @@ sv_status cv_godot_rules(const char *name, const sv_options *opts, cv_rules *r, 
     r->state = g;
     return SV_OK;
 }
+
+/* ---- the hooks of the Variant formats (core/format_module.h) ---- */
+
+/* A PackedStringArray is an array whose meta is that type's name (a typed
+ * array's meta is a map). */
+static bool godot_describe(const sv_value *v, char *buf, size_t size)
+{
+    const sv_value *meta = sv_meta(v);
+    if (sv_kind_of(v) != SV_ARRAY || sv_kind_of(meta) != SV_STRING ||
+        strcmp(sv_get_str(meta, NULL), "PackedStringArray") != 0)
+        return false;
+    snprintf(buf, size, "a PackedStringArray");
+    return true;
+}
+
+/* The root meta godot_file_meta.c writes about the file, not a value. */
+static const char *const godot_file_keys[] = {"format", "framing", "prefix", "objects", "version",
+                                              NULL};
+
+const sv_format_hooks sv_format_hooks_godot = {
+    .convert_rules = godot_convert_rules,
+    .file_meta_keys = godot_file_keys,
+    .describe = godot_describe,
+};
+
+/* godot-res, godot-enc, godot-project: the container data their decoders put
+ * in the root meta (godot_res_decode.c, godot_gdec_format.c, godot_ecfg.c). */
+static const char *const godot_files_keys[] = {"format", "compression", "container", NULL};
+
+const sv_format_hooks sv_format_hooks_godot_files = {.file_meta_keys = godot_files_keys};

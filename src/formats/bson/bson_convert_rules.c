@@ -13,7 +13,7 @@
 
 #include "convert/convert_internal.h"
 #include "core/article.h"
-#include "serval/config.h"
+#include "core/format_module.h"
 #include "formats/bson/bson_internal.h"
 
 typedef struct bson_cv {
@@ -101,7 +101,7 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
             cv_refuse(j, "the root of a document is a map");
             return true;
         }
-        if (!b->resonite && cv_is_data_tree_root(v)) {
+        if (!b->resonite && cv_is_container_root(v)) {
             sv_value m = cv_container_without_meta(doc, v, SV_MAP);
             if (m.kind != SV_MAP || (sv_meta(v) && !sv_set_meta(doc, &m, *sv_meta(v))))
                 return false;
@@ -117,7 +117,7 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
             j->silent = true;
             return true;
         }
-        if (b->resonite && cv_is_data_tree_root(v)) return true;
+        if (b->resonite && cv_is_container_root(v)) return true;
     }
     switch (k) {
     case SV_NULL:
@@ -184,8 +184,8 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
         if (!meta || bson_array_keys(v)) return true;
         sv_value c = cv_container_without_meta(doc, v, SV_ARRAY);
         if (c.kind != SV_ARRAY) return false;
-        if (sv_kind_of(meta) == SV_STRING && !strcmp(sv_get_str(meta, NULL), "PackedStringArray"))
-            snprintf(j->what, sizeof j->what, "a PackedStringArray");
+        if (cv_describe_by_formats(v, j->what, sizeof j->what))
+            ; /* another format's own name for it ("a PackedStringArray") */
         else if (sv_kind_of(meta) == SV_MAP && sv_map_getz(meta, "type"))
             snprintf(j->what, sizeof j->what, "a typed array");
         cv_lower(j, c, "an array");
@@ -247,16 +247,9 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
     }
 }
 
-sv_status cv_bson_rules(const char *name, const sv_options *opts, cv_rules *r, void *state,
-                        size_t state_size, sv_error *err)
+sv_status bson_convert_rules_for(bool resonite, const sv_options *opts, cv_rules *r, void *state,
+                                 size_t state_size)
 {
-    (void)opts;
-    (void)err;
-    bool resonite = !strcmp(name, "resonite");
-    if (!resonite && strcmp(name, "bson")) return SV_ERR_NOT_FOUND;
-#if !SERVAL_WITH_RESONITE
-    if (resonite) return SV_ERR_NOT_FOUND;
-#endif
     if (state_size < sizeof(bson_cv)) return SV_ERR_NOMEM;
     bson_cv *b = state;
     /* -O raw-strings: Resonite strings written as they are, no URLs */
@@ -270,3 +263,13 @@ sv_status cv_bson_rules(const char *name, const sv_options *opts, cv_rules *r, v
     r->state = b;
     return SV_OK;
 }
+
+static sv_status bson_convert_rules(const char *name, const sv_options *opts, cv_rules *r,
+                                    void *state, size_t state_size, sv_error *err)
+{
+    (void)err;
+    if (strcmp(name, "bson") != 0) return SV_ERR_NOT_FOUND;
+    return bson_convert_rules_for(false, opts, r, state, state_size);
+}
+
+const sv_format_hooks sv_format_hooks_bson = {.convert_rules = bson_convert_rules};
