@@ -11,32 +11,39 @@ size_t sv_pointer_escape(char *dst, size_t cap, const char *key, size_t len)
     size_t n = 0;
     for (size_t i = 0; i < len; i++) {
         char c = key[i];
-        bool esc = c == '~' || c == '/';
-        size_t w = esc ? 2 : 1;
-        if (n + w <= cap) {
-            if (esc) {
-                dst[n] = '~';
-                dst[n + 1] = c == '~' ? '0' : '1';
-            } else {
-                dst[n] = c;
-            }
+        if (c == '~' || c == '/') {
+            if (cap - n < 2) break;
+            dst[n++] = '~';
+            dst[n++] = c == '~' ? '0' : '1';
         } else {
-            cap = n; /* cut here: nothing after a character that did not fit */
+            if (cap - n < 1) break;
+            dst[n++] = c;
         }
-        n += w;
     }
     return n;
 }
 
-void sv_pointer_append(sv_buf *b, const char *key, size_t len)
+size_t sv_pointer_escaped_len(const char *key, size_t len)
+{
+    size_t n = len;
+    for (size_t i = 0; i < len; i++) n += key[i] == '~' || key[i] == '/';
+    return n;
+}
+
+void sv_pointer_append_escaped(sv_buf *b, const char *key, size_t len)
 {
     /* twice the key is the most it can take; one pass writes it */
-    if (len > (SIZE_MAX - 1) / 2 || !sv_buf_reserve(b, 1 + 2 * len)) {
+    if (len > SIZE_MAX / 2 || !sv_buf_reserve(b, 2 * len)) {
         b->failed = true;
         return;
     }
-    b->data[b->len++] = '/';
     b->len += sv_pointer_escape((char *)b->data + b->len, b->cap - b->len, key, len);
+}
+
+void sv_pointer_append(sv_buf *b, const char *key, size_t len)
+{
+    sv_buf_putc(b, '/');
+    sv_pointer_append_escaped(b, key, len);
 }
 
 /* ---- path stacks ---- */

@@ -22,11 +22,14 @@
 
 /* Escapes key[0..len) as one JSON Pointer reference token into dst (no "/"
  * in front, no NUL after). Writes at most cap bytes, and only whole
- * characters (never "~" without its digit); returns the bytes the whole
- * token needs, so that a return above cap says it was cut. */
+ * characters (never "~" without its digit); returns the bytes written. */
 size_t sv_pointer_escape(char *dst, size_t cap, const char *key, size_t len);
+/* The bytes the whole escaped token takes. */
+size_t sv_pointer_escaped_len(const char *key, size_t len);
 
-/* Appends "/" and the escaped token to b (sticky failure as sv_buf's). */
+/* Appends the escaped token to b (sticky failure as sv_buf's); the one with
+ * "/" in front is a whole segment. */
+void sv_pointer_append_escaped(sv_buf *b, const char *key, size_t len);
 void sv_pointer_append(sv_buf *b, const char *key, size_t len);
 
 /* One level of a path: key (len bytes, not copied: it must live while the

@@ -47,12 +47,14 @@ static void test_escape_cut(void **state)
     char out[8];
     memset(out, '#', sizeof out);
     /* "ab~0" needs 4; with room for 3 the "~0" is not split */
-    assert_int_equal(sv_pointer_escape(out, 3, "ab~", 3), 4);
+    assert_int_equal(sv_pointer_escape(out, 3, "ab~", 3), 2);
     assert_memory_equal(out, "ab#", 3);
     memset(out, '#', sizeof out);
-    assert_int_equal(sv_pointer_escape(out, 2, "/xy", 3), 4);
-    assert_memory_equal(out, "~1#", 3);
-    assert_int_equal(sv_pointer_escape(NULL, 0, "a/b", 3), 4);
+    assert_int_equal(sv_pointer_escape(out, 3, "/xy", 3), 3);
+    assert_memory_equal(out, "~1x#", 4);
+    assert_int_equal(sv_pointer_escape(NULL, 0, "a/b", 3), 0);
+    assert_int_equal(sv_pointer_escaped_len("a/b~", 4), 6);
+    assert_int_equal(sv_pointer_escaped_len("", 0), 0);
 }
 
 static void test_pointer_append(void **state)
