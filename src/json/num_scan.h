@@ -81,7 +81,7 @@ static inline const char *sv_num_exp_digits(const char *p, const char *end, int6
     return p;
 }
 
-static inline const char *sv_num_fail(sv_num_scan *n, sv_num_fault f, const char *at)
+static inline const char *sv_num_refuse(sv_num_scan *n, sv_num_fault f, const char *at)
 {
     n->fault = f;
     n->fault_at = at;
@@ -130,10 +130,10 @@ static inline const char *sv_num_scan_token(const char *p, const char *end, sv_n
         p++;
     }
     n->ib = p;
-    if (p == end || !sv_num_is_digit(p)) return sv_num_fail(n, SV_NUM_NO_DIGIT, p);
+    if (p == end || !sv_num_is_digit(p)) return sv_num_refuse(n, SV_NUM_NO_DIGIT, p);
     if (*p == '0') {
         p++;
-        if (p < end && sv_num_is_digit(p)) return sv_num_fail(n, SV_NUM_LEADING_ZERO, p);
+        if (p < end && sv_num_is_digit(p)) return sv_num_refuse(n, SV_NUM_LEADING_ZERO, p);
     } else {
         /* the first digit is not zero, so every digit is significant */
         p = sv_num_digits(p, end, &w, &nd, &q, 0, 1, &trunc);
@@ -158,7 +158,7 @@ static inline const char *sv_num_scan_token(const char *p, const char *end, sv_n
             for (; p < end && *p == '0'; p++) q--;
         p = sv_num_digits(p, end, &w, &nd, &q, -1, 0, &trunc);
         n->fe = p;
-        if (n->fb == n->fe) return sv_num_fail(n, SV_NUM_NO_FRACTION, p);
+        if (n->fb == n->fe) return sv_num_refuse(n, SV_NUM_NO_FRACTION, p);
     }
     n->exp = 0;
     if (p < end && (*p | 0x20) == 'e') {
@@ -166,7 +166,7 @@ static inline const char *sv_num_scan_token(const char *p, const char *end, sv_n
         p++;
         bool eneg = false;
         if (p < end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
-        if (p == end || !sv_num_is_digit(p)) return sv_num_fail(n, SV_NUM_NO_EXPONENT, p);
+        if (p == end || !sv_num_is_digit(p)) return sv_num_refuse(n, SV_NUM_NO_EXPONENT, p);
         p = sv_num_exp_digits(p, end, &n->exp);
         if (eneg) n->exp = -n->exp;
     }
