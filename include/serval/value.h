@@ -313,8 +313,8 @@ SV_API bool sv_visit(const sv_value *root, bool want_path, sv_visit_fn fn, void 
 /* Deprecated (to be removed in the next release): sv_visit with the context
  * last. Same walk, same paths, same result. */
 typedef bool (*sv_walk_fn)(const sv_value *v, unsigned depth, const char *path, void *ctx);
-SV_API SV_DEPRECATED("use sv_visit: its callback takes the context first") bool sv_walk(
-    const sv_value *root, bool want_path, sv_walk_fn fn, void *ctx);
+SV_API bool sv_walk(const sv_value *root, bool want_path, sv_walk_fn fn, void *ctx)
+    SV_DEPRECATED("use sv_visit: its callback takes the context first");
 
 #ifdef __cplusplus
 }
