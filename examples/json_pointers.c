@@ -22,7 +22,7 @@ typedef struct walk_state {
     bool failed;
 } walk_state;
 
-static bool print_value(const sv_value *v, unsigned depth, const char *path, void *ctx)
+static bool print_value(void *ctx, const sv_value *v, unsigned depth, const char *path)
 {
     walk_state *st = ctx;
     (void)depth;
@@ -52,7 +52,7 @@ int main(void)
     if (sv_json_decode(doc, rfc6901_doc, strlen(rfc6901_doc), NULL, &root, &st.err) != SV_OK)
         st.failed = true;
     else
-        sv_walk(&root, true, print_value, &st);
+        sv_visit(&root, true, print_value, &st);
     if (st.failed) {
         char msg[512];
         sv_error_format(&st.err, msg, sizeof msg);

@@ -26,7 +26,10 @@
  *     the members this library knows; the bytes beyond them are never read;
  *   - 0, or a size short of the first member (a struct never given to its
  *     init function): the call fails with SV_ERR_USAGE, naming the struct;
- *   - a NULL options pointer: every default. */
+ *   - a NULL options pointer: every default.
+ *
+ * SV_DEPRECATED marks a declaration kept for one more release under its old
+ * name or shape: using it is a compiler warning naming the replacement. */
 #ifndef SERVAL_API_H
 #define SERVAL_API_H
 
@@ -44,6 +47,12 @@
 #define SV_NODISCARD __attribute__((warn_unused_result))
 #else
 #define SV_NODISCARD
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SV_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define SV_DEPRECATED(msg)
 #endif
 
 #endif

@@ -97,8 +97,9 @@ typedef void (*sv_godot_rule_fn)(void *ctx, const char *pointer, const char *mes
  * Array[String] element of another type (dropped), a typed Dictionary key
  * of another type than its String or int key type (the entry dropped), a
  * script-typed container with an empty path (read as
- * Array[EncodedObjectAsID]). *count gets the number found. SV_ERR_LIMIT
- * when a pointer would not fit in 4096 bytes. */
+ * Array[EncodedObjectAsID]). *count gets the number found. SV_ERR_DEPTH
+ * for a tree nested deeper than the engine's 1024 levels, SV_ERR_NOMEM when
+ * a pointer could not be made. */
 SV_API SV_NODISCARD sv_status sv_godot_check(const sv_value *root, sv_godot_rule_fn fn, void *ctx,
                                              size_t *count);
 

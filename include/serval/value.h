@@ -297,11 +297,24 @@ SV_API bool sv_equal(const sv_value *a, const sv_value *b);
 /* Deep copy of v (from any document) into doc. */
 SV_API sv_value sv_copy(sv_doc *doc, const sv_value *v);
 
-/* Pre-order walk. The callback gets each value with its depth and the JSON
- * Pointer path to it; returning false stops the walk. Returns false if it was
- * stopped. Path rendering costs time: pass want_path=false if unused. */
+/* Pre-order walk: root, then the items of each array and the values of each
+ * map and object, in order. The callback gets its context first (as every
+ * serval callback does), then each value with its depth (0: root) and the
+ * JSON Pointer to it (RFC 6901: a string key by its text, "~" as "~0" and "/"
+ * as "~1"; any other key by its position), valid during the call only;
+ * returning false stops the walk. With want_path false the path is "" and
+ * costs nothing. The walk does not recurse, so depth costs heap, not stack;
+ * a value deeper than 4096 levels is not visited and ends the walk.
+ * Returns true when every value was visited; false when the callback stopped
+ * it, a value was too deep, or memory for the path ran out. */
+typedef bool (*sv_visit_fn)(void *ctx, const sv_value *v, unsigned depth, const char *path);
+SV_API bool sv_visit(const sv_value *root, bool want_path, sv_visit_fn fn, void *ctx);
+
+/* Deprecated (to be removed in the next release): sv_visit with the context
+ * last. Same walk, same paths, same result. */
 typedef bool (*sv_walk_fn)(const sv_value *v, unsigned depth, const char *path, void *ctx);
-SV_API bool sv_walk(const sv_value *root, bool want_path, sv_walk_fn fn, void *ctx);
+SV_API bool sv_walk(const sv_value *root, bool want_path, sv_walk_fn fn, void *ctx)
+    SV_DEPRECATED("use sv_visit: its callback takes the context first");
 
 #ifdef __cplusplus
 }

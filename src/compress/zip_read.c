@@ -20,12 +20,6 @@
  * member that claims more is refused before its room is made. */
 #define DEFLATE_MAX_RATIO 1032u
 
-static sv_status fail(const sv_zip *z, sv_error *err, sv_status st, uint64_t at, const char *what,
-                      const char *detail)
-{
-    return sv_error_set(err, st, z->format, at, "%s%s", what, detail);
-}
-
 /* 4.3.16: the end record is the last thing in the archive, followed only by
  * its comment (at most 65535 bytes); the last record whose comment length
  * reaches exactly the end of the input is the one. */
@@ -176,19 +170,20 @@ sv_status sv_zip_open(sv_zip *z, const uint8_t *data, size_t len, const sv_alloc
     z->len = len;
     size_t end;
     if (!find_end(data, len, &end))
-        return fail(z, err, SV_ERR_SYNTAX, len,
-                    "not a zip archive: ", "no end of central directory record");
+        return sv_error_set(err, SV_ERR_SYNTAX, z->format, len,
+                            "not a zip archive: no end of central directory record");
     const uint8_t *r = data + end;
     size_t count = sv_load_u16le(r + 10);
     uint64_t dir_size = sv_load_u32le(r + 12), dir_at = sv_load_u32le(r + 16);
     if (end >= 20 && sv_load_u32le(data + end - 20) == SIG_ZIP64_LOCATOR)
-        return fail(z, err, SV_ERR_UNSUPPORTED, end - 20, "zip64 archives are not supported", "");
+        return sv_error_set(err, SV_ERR_UNSUPPORTED, z->format, end - 20,
+                            "zip64 archives are not supported");
     if (sv_load_u16le(r + 4) != 0 || sv_load_u16le(r + 6) != 0 || sv_load_u16le(r + 8) != count)
-        return fail(z, err, SV_ERR_UNSUPPORTED, end + 4,
-                    "multi-disk (spanned) archives are not supported", "");
+        return sv_error_set(err, SV_ERR_UNSUPPORTED, z->format, end + 4,
+                            "multi-disk (spanned) archives are not supported");
     if (dir_at > end || end - dir_at != dir_size)
-        return fail(z, err, SV_ERR_SYNTAX, end + 12, "the central directory's size and offset ",
-                    "do not meet the end record");
+        return sv_error_set(err, SV_ERR_SYNTAX, z->format, end + 12,
+                            "the central directory's size and offset do not meet the end record");
     if (count > dir_size / CENTRAL_SIZE)
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, end + 10,
                             "%zu members cannot fit in a %llu-byte central directory", count,

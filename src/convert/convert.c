@@ -16,12 +16,12 @@
 #include "core/article.h"
 #include "core/compiler.h"
 #include "core/format_module.h"
+#include "core/walk.h"
 
 /* Deeper than any decoder lets a tree grow (their default limit is 1024). */
 #define CV_MAX_DEPTH 4096u
 /* Lowering rounds for one value (a packed array to tuples to numbers). */
 #define CV_MAX_ROUNDS 4
-#define CV_PATH_MAX 4096
 
 typedef struct cv_walk {
     sv_doc *doc;
@@ -38,12 +38,7 @@ typedef struct cv_walk {
     /* The way to the current value, one segment per level (its key when a
      * string, else its index), made into a JSON Pointer only for a report:
      * most values are exact, and the text would cost more than the check. */
-    size_t levels;
-    struct cv_seg {
-        const sv_value *key;
-        size_t index;
-    } segs[CV_MAX_DEPTH + 2];
-    char path[CV_PATH_MAX];
+    sv_path path;
 } cv_walk;
 
 /* ---- helpers for the judges ---- */
@@ -285,67 +280,11 @@ bool sv_convert_knows(const sv_format *to)
 
 /* ---- the walk ---- */
 
-static void path_push(cv_walk *w, const sv_value *key, size_t index)
+static bool path_push(cv_walk *w, const sv_value *key, size_t index)
 {
-    w->segs[w->levels].key = key;
-    w->segs[w->levels].index = index;
-    w->levels++;
-}
-
-static void path_pop(cv_walk *w)
-{
-    w->levels--;
-}
-
-/* Writes the JSON Pointer of the current value into w->path (~ as ~0, / as
- * ~1). One too long for it ends in "/..." after the segments that fit. */
-static void render_path(cv_walk *w)
-{
-    size_t n = 0;
-    for (size_t l = 0; l < w->levels; l++) {
-        char num[32];
-        const char *s = num;
-        size_t len;
-        const sv_value *key = w->segs[l].key;
-        if (key && sv_kind_of(key) == SV_STRING)
-            s = sv_get_str(key, &len);
-        else
-            len = (size_t)snprintf(num, sizeof num, "%zu", w->segs[l].index);
-        size_t start = n;
-        bool fits = n + 1 + 4 < CV_PATH_MAX;
-        if (fits) w->path[n++] = '/';
-        for (size_t i = 0; fits && i < len; i++) {
-            char c = s[i];
-            bool esc = c == '~' || c == '/';
-            if (n + (esc ? 2 : 1) + 4 >= CV_PATH_MAX) {
-                fits = false;
-                break;
-            }
-            if (esc) {
-                w->path[n++] = '~';
-                c = c == '~' ? '0' : '1';
-            }
-            w->path[n++] = c;
-        }
-        if (!fits) {
-            memcpy(w->path + start, "/...", 5); /* room was kept for it */
-            return;
-        }
-    }
-    w->path[n] = 0;
-}
-
-/* The pointer into an error's path; a long one keeps its innermost part
- * after "...", as sv_error_path_* do. */
-static void copy_path(char *dst, size_t size, const char *path, size_t len)
-{
-    if (len < size) {
-        memcpy(dst, path, len + 1);
-        return;
-    }
-    size_t keep = size - 4;
-    memcpy(dst, "...", 3);
-    memcpy(dst + 3, path + len - keep, keep + 1);
+    if (sv_path_push_entry(&w->path, key, index)) return true;
+    w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory (path)");
+    return false;
 }
 
 /* Reports a value that is not exact; a problem when refused or not lossy. */
@@ -359,7 +298,11 @@ static void note(cv_walk *w, const cv_judgement *j)
                  j->why);
     else
         snprintf(msg, sizeof msg, "%s became %s", j->what, j->becomes);
-    render_path(w);
+    const char *path = sv_path_render(&w->path);
+    if (!path) {
+        w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory (path)");
+        return;
+    }
     w->inexact++;
     if (problem) {
         if (w->problems++ == 0) {
@@ -367,7 +310,7 @@ static void note(cv_walk *w, const cv_judgement *j)
             (void)st;
             if (w->err) {
                 w->err->byte_offset = SV_ERROR_NO_OFFSET;
-                copy_path(w->err->path, sizeof w->err->path, w->path, strlen(w->path));
+                sv_path_render_into(&w->path, w->err->path, sizeof w->err->path);
             }
         }
         if (!w->report) w->stop = true;
@@ -375,7 +318,7 @@ static void note(cv_walk *w, const cv_judgement *j)
         w->lowered++;
     }
     if (w->report) {
-        sv_convert_change c = {w->path, j->what, refused ? NULL : j->becomes, msg, refused};
+        sv_convert_change c = {path, j->what, refused ? NULL : j->becomes, msg, refused};
         w->report(w->report_ctx, &c);
     }
 }
@@ -394,10 +337,10 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
     sv_value copy = sv_null();
     for (size_t i = 0; i < cur->len && !w->stop && w->st == SV_OK; i++) {
         if (k == SV_ARRAY) {
-            path_push(w, NULL, i);
+            if (!path_push(w, NULL, i)) return false;
             sv_value item;
             bool changed = walk(w, sv_array_at(cur, i), item_role, depth + 1, &item);
-            path_pop(w);
+            sv_path_pop(&w->path);
             if (!changed) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, SV_ARRAY);
@@ -407,11 +350,11 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
             sv_array_items(&copy)[i] = item;
         } else {
             const sv_pair *p = sv_pair_at(cur, i);
-            path_push(w, &p->key, i);
+            if (!path_push(w, &p->key, i)) return false;
             sv_value key, val;
             bool kc = walk(w, &p->key, CV_KEY, depth + 1, &key);
             bool vc = walk(w, &p->val, CV_ITEM, depth + 1, &val);
-            path_pop(w);
+            sv_path_pop(&w->path);
             if (!kc && !vc) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, k);
@@ -515,8 +458,10 @@ static sv_status run(sv_doc *doc, const sv_format *to, const sv_value *root,
     w->report = o.report;
     w->report_ctx = o.report_ctx;
     w->err = err;
+    sv_path_init(&w->path, NULL);
     sv_value res;
     walk(w, root, CV_ROOT, 0, &res);
+    sv_path_free(&w->path);
     if (lowered) *lowered = w->lowered;
     if (inexact) *inexact = w->inexact;
     if (w->st != SV_OK) return w->st;

@@ -2,6 +2,7 @@
 #include "serval/error.h"
 
 #include "core/error_record.h"
+#include "core/walk.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -142,21 +143,10 @@ void sv_error_path_key(sv_error *err, const char *key, size_t len)
 {
     if (!err || err->status == SV_OK) return;
     char seg[SV_ERROR_PATH_MAX];
-    size_t n = 0;
-    seg[n++] = '/';
-    for (size_t i = 0; i < len && n + 2 < sizeof seg; i++) {
-        char c = key[i];
-        if (c == '~') {
-            seg[n++] = '~';
-            seg[n++] = '0';
-        } else if (c == '/') {
-            seg[n++] = '~';
-            seg[n++] = '1';
-        } else {
-            seg[n++] = c;
-        }
-    }
-    path_prepend(err, seg, n);
+    seg[0] = '/';
+    /* a key too long for the path is cut here; path_prepend keeps what fits */
+    size_t n = sv_pointer_escape(seg + 1, sizeof seg - 1, key, len);
+    path_prepend(err, seg, 1 + n);
 }
 
 int sv_error_format(const sv_error *err, char *buf, size_t size)

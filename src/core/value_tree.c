@@ -1,12 +1,13 @@
 /* Whole-tree operations: deep equality, deep copy, walk. They recurse, so a
  * tree deeper than SV_TREE_MAX_DEPTH is refused (equal: false, copy: null,
- * walk: stops) instead of exhausting the C stack. Decoders already bound the
+ * visit: stops; the walk itself does not recurse) instead of exhausting the C stack. Decoders already bound the
  * depth of what they build (sv_limits.max_depth). */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
+#include "core/walk.h"
 
 #define SV_TREE_MAX_DEPTH 4096u
 
@@ -151,87 +152,44 @@ sv_value sv_copy(sv_doc *doc, const sv_value *v)
     return doc->status == SV_OK ? r : sv_null();
 }
 
-/* ---- walk ---- */
+/* ---- walk: sv_visit over the one walker (core/walk.c) ---- */
 
-typedef struct walk_state {
+typedef struct visit_adapter {
+    sv_visit_fn fn;
+    void *ctx;
     bool want_path;
+} visit_adapter;
+
+static sv_step visit_one(void *ctx, sv_walker *w, const sv_value *v, unsigned depth)
+{
+    visit_adapter *a = ctx;
+    const char *path = "";
+    if (a->want_path && !(path = sv_walker_path(w))) return SV_STEP_STOP;
+    return a->fn(a->ctx, v, depth, path) ? SV_STEP_INTO : SV_STEP_STOP;
+}
+
+bool sv_visit(const sv_value *root, bool want_path, sv_visit_fn fn, void *ctx)
+{
+    if (!root || !fn) return true;
+    visit_adapter a = {fn, ctx, want_path};
+    return sv_walk_tree(root, SV_TREE_MAX_DEPTH, NULL, visit_one, &a) == SV_WALK_DONE;
+}
+
+/* The deprecated sv_walk: its callback's context moved to the front. */
+typedef struct walk_adapter {
     sv_walk_fn fn;
     void *ctx;
-    char path[1024];
-    size_t path_len;
-    bool truncated;
-} walk_state;
+} walk_adapter;
 
-/* Appends one JSON Pointer segment; returns the old length to restore. */
-static size_t path_push(walk_state *w, const sv_value *key, uint64_t index)
+static bool walk_one(void *ctx, const sv_value *v, unsigned depth, const char *path)
 {
-    size_t old = w->path_len;
-    if (!w->want_path) return old;
-    char seg[64];
-    size_t n = 0;
-    if (key && key->kind == SV_STRING) {
-        seg[n++] = '/';
-        for (uint32_t i = 0; i < key->len && n + 2 < sizeof seg; i++) {
-            char c = key->as.str[i];
-            if (c == '~' || c == '/') {
-                seg[n++] = '~';
-                seg[n++] = c == '~' ? '0' : '1';
-            } else {
-                seg[n++] = c;
-            }
-        }
-    } else {
-        n = (size_t)snprintf(seg, sizeof seg, "/%llu", (unsigned long long)index);
-    }
-    if (w->path_len + n + 1 > sizeof w->path) {
-        w->truncated = true;
-        return old;
-    }
-    memcpy(w->path + w->path_len, seg, n);
-    w->path_len += n;
-    w->path[w->path_len] = '\0';
-    return old;
-}
-
-static void path_pop(walk_state *w, size_t old)
-{
-    w->path_len = old;
-    w->path[old] = '\0';
-}
-
-static bool walk_rec(walk_state *w, const sv_value *v, unsigned depth)
-{
-    if (depth > SV_TREE_MAX_DEPTH) return false;
-    if (!w->fn(v, depth, w->want_path ? w->path : "", w->ctx)) return false;
-    if (v->kind == SV_ARRAY) {
-        const sv_value *items = sv__items(v->as.box);
-        for (uint32_t i = 0; i < v->len; i++) {
-            size_t old = path_push(w, NULL, i);
-            bool go = walk_rec(w, &items[i], depth + 1);
-            path_pop(w, old);
-            if (!go) return false;
-        }
-    } else if (v->kind == SV_MAP || v->kind == SV_OBJECT) {
-        const sv_pair *pairs = sv__pairs(v->as.box);
-        for (uint32_t i = 0; i < v->len; i++) {
-            size_t old = path_push(w, &pairs[i].key, i);
-            bool go = walk_rec(w, &pairs[i].val, depth + 1);
-            path_pop(w, old);
-            if (!go) return false;
-        }
-    }
-    return true;
+    const walk_adapter *a = ctx;
+    return a->fn(v, depth, path, a->ctx);
 }
 
 bool sv_walk(const sv_value *root, bool want_path, sv_walk_fn fn, void *ctx)
 {
     if (!root || !fn) return true;
-    walk_state w;
-    w.want_path = want_path;
-    w.fn = fn;
-    w.ctx = ctx;
-    w.path[0] = '\0';
-    w.path_len = 0;
-    w.truncated = false;
-    return walk_rec(&w, root, 0);
+    walk_adapter a = {fn, ctx};
+    return sv_visit(root, want_path, walk_one, &a);
 }

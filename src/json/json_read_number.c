@@ -10,108 +10,41 @@
 
 #include "core/value_internal.h"
 #include "json/json_read_internal.h"
+#include "json/num_scan.h"
 #include "json/numconv.h"
 
-static inline unsigned digit(const char *p)
+/* What a failed scan says, where it failed. */
+static const char *fault_text(sv_num_fault f)
 {
-    return (unsigned)((unsigned char)*p - '0');
+    switch (f) {
+    case SV_NUM_LEADING_ZERO: return "leading zeros are not allowed";
+    case SV_NUM_NO_FRACTION: return "expected a digit after '.'";
+    case SV_NUM_NO_EXPONENT: return "expected a digit in the exponent";
+    default: return "expected a digit after '-'";
+    }
 }
-
-/* An exponent above this is saturated: 10^(1e9) is infinity either way and
- * the sum with the digit count below cannot overflow an int64. */
-#define EXP_SATURATE 1000000000
 
 /* The careful scan, for tokens of more than 19 digits: it keeps the first 19
  * significant ones, notes whether a dropped one was non-zero and tracks the
- * integer magnitude with overflow checks. */
+ * integer magnitude while it fits. */
 static const char *scan_long(jr *r, const char *p, jr_num *n)
 {
-    const char *end = r->end;
-    uint64_t mant = 0, mag = 0;
-    int64_t exp10 = 0;
-    unsigned sig = 0, d;
-    bool big = false, truncated = false;
-    n->s = p;
-    n->neg = false;
-    n->is_int = true;
-    if (*p == '-') {
-        n->neg = true;
-        p++;
-    }
-    if (p >= end || (d = digit(p)) > 9) {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit after '-'");
+    sv_num_scan s;
+    const char *e = sv_num_scan_token(p, r->end, &s);
+    if (!e) {
+        sv_jr_fail(r, s.fault_at, SV_ERR_SYNTAX, "%s", fault_text(s.fault));
         return NULL;
     }
-    if (d == 0) {
-        p++;
-        if (p < end && digit(p) <= 9) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "leading zeros are not allowed");
-            return NULL;
-        }
-    } else {
-        do {
-            if (sig < 19) {
-                mant = mant * 10 + d;
-                sig++;
-            } else {
-                exp10++;
-                truncated |= d != 0;
-            }
-            if (!big) {
-                if (mag > (UINT64_MAX - d) / 10)
-                    big = true;
-                else
-                    mag = mag * 10 + d;
-            }
-            p++;
-        } while (p < end && (d = digit(p)) <= 9);
-    }
-    if (p < end && *p == '.') {
-        n->is_int = false;
-        p++;
-        if (p >= end || (d = digit(p)) > 9) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit after '.'");
-            return NULL;
-        }
-        do {
-            if (mant == 0 && d == 0) {
-                exp10--; /* a leading zero is not a significant digit */
-            } else if (sig < 19) {
-                mant = mant * 10 + d;
-                sig++;
-                exp10--;
-            } else {
-                truncated |= d != 0;
-            }
-            p++;
-        } while (p < end && (d = digit(p)) <= 9);
-    }
-    if (p < end && (*p | 0x20) == 'e') {
-        n->is_int = false;
-        p++;
-        bool eneg = false;
-        if (p < end && (*p == '+' || *p == '-')) {
-            eneg = *p == '-';
-            p++;
-        }
-        if (p >= end || (d = digit(p)) > 9) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit in the exponent");
-            return NULL;
-        }
-        int64_t e = 0;
-        do {
-            if (e < EXP_SATURATE) e = e * 10 + d;
-            p++;
-        } while (p < end && (d = digit(p)) <= 9);
-        exp10 += eneg ? -e : e;
-    }
-    n->e = p;
-    n->mant = mant;
-    n->exp10 = exp10;
-    n->mag = mag;
-    n->big = big;
-    n->truncated = truncated;
-    return p;
+    n->s = p;
+    n->e = e;
+    n->mant = s.mant;
+    n->exp10 = s.exp10;
+    n->mag = s.mag;
+    n->neg = s.neg;
+    n->is_int = s.is_int;
+    n->big = s.big;
+    n->truncated = s.truncated;
+    return e;
 }
 
 const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
@@ -124,15 +57,14 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
     p += neg;
     const char *ds = p;
     uint64_t m = 0;
-    unsigned d;
     p = jr_take_digits(p, end, &m);
     size_t digits = (size_t)(p - ds);
     if (digits == 0) {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit after '-'");
+        sv_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_DIGIT));
         return NULL;
     }
     if (digits > 1 && *ds == '0') {
-        sv_jr_fail(r, ds + 1, SV_ERR_SYNTAX, "leading zeros are not allowed");
+        sv_jr_fail(r, ds + 1, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_LEADING_ZERO));
         return NULL;
     }
     bool is_int = true;
@@ -143,7 +75,7 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
         p = jr_take_digits(p, end, &m);
         frac = (size_t)(p - fs);
         if (frac == 0) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit after '.'");
+            sv_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_FRACTION));
             return NULL;
         }
     }
@@ -156,14 +88,11 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
             eneg = *p == '-';
             p++;
         }
-        if (p >= end || (d = digit(p)) > 9) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a digit in the exponent");
+        if (p >= end || !sv_num_is_digit(p)) {
+            sv_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_EXPONENT));
             return NULL;
         }
-        do {
-            if (e < EXP_SATURATE) e = e * 10 + d;
-            p++;
-        } while (p < end && (d = digit(p)) <= 9);
+        p = sv_num_exp_digits(p, end, &e);
         if (eneg) e = -e;
     }
     if (digits + frac > 19) return scan_long(r, s, n);

@@ -21,6 +21,7 @@
  * Floats go through the same steps with 24-bit precision, never via double
  * (which would round twice). */
 #include "json/numconv.h"
+#include "json/num_scan.h"
 
 #include <float.h>
 #include <math.h>
@@ -111,129 +112,12 @@ bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool tru
 
 /* ---- scanning ------------------------------------------------------------- */
 
-#define MAX_SIG_DIGITS 19
-
-typedef struct {
-    uint64_t w; /* first significant digits, at most 19 */
-    int64_t q;  /* value ~ w * 10^q */
-    bool neg;
-    bool truncated;      /* a nonzero digit was dropped */
-    const char *ib, *ie; /* integer digits */
-    const char *fb, *fe; /* fraction digits (fb == fe: none) */
-    int64_t exp;         /* explicit exponent, saturated */
-} scan;
-
-static inline bool is_digit(char c)
+/* The grammar over exactly [p, end), the first 19 significant digits and
+ * the digit ranges the slow path reads again (num_scan.h). */
+static bool scan_number(const char *p, const char *end, sv_num_scan *s)
 {
-    return (unsigned char)(c - '0') < 10;
-}
-
-/* Eight digits at once (SWAR): the 8 bytes at p loaded little-endian. */
-static inline uint64_t load8(const char *p)
-{
-    return sv_load64le(p);
-}
-
-/* All 8 bytes in '0'..'9': high nibble 3, and still 3 after adding 6. */
-static inline bool all_digits8(uint64_t v)
-{
-    const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0);
-    return ((v & hi) | (((v + UINT64_C(0x0606060606060606)) & hi) >> 4)) ==
-           UINT64_C(0x3333333333333333);
-}
-
-/* The value of 8 digit bytes, first byte most significant: pairs, then
- * quads, then the whole, each step one multiply on all lanes. */
-static inline uint32_t parse8(uint64_t v)
-{
-    v -= UINT64_C(0x3030303030303030);
-    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);   /* 2-digit lanes */
-    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF); /* 4-digit lanes */
-    return (uint32_t)(v * 10000 + (v >> 32));
-}
-
-/* Checks the JSON number grammar over exactly [p, end) and collects the
- * first 19 significant digits w with w * 10^q ~ value, in one pass. */
-static bool scan_number(const char *p, const char *end, scan *s)
-{
-    uint64_t w = 0;
-    int nd = 0; /* significant digits in w */
-    int64_t q = 0;
-    bool trunc = false;
-
-    s->neg = false;
-    if (p < end && *p == '-') {
-        s->neg = true;
-        p++;
-    }
-    if (p == end) return false;
-    s->ib = p;
-    if (*p == '0') {
-        p++;
-    } else if (is_digit(*p)) {
-        /* The first digit is nonzero, so every digit is significant. */
-        while (end - p >= 8 && nd <= MAX_SIG_DIGITS - 8 && all_digits8(load8(p))) {
-            w = w * 100000000 + parse8(load8(p));
-            nd += 8;
-            p += 8;
-        }
-        for (; p < end && is_digit(*p); p++) {
-            if (nd < MAX_SIG_DIGITS) {
-                w = w * 10 + (uint64_t)(*p - '0');
-                nd++;
-            } else {
-                q++;
-                trunc |= *p != '0';
-            }
-        }
-    } else {
-        return false;
-    }
-    s->ie = p;
-    s->fb = s->fe = p;
-    if (p < end && *p == '.') {
-        s->fb = ++p;
-        if (w == 0) {
-            /* 0.000ddd: the zeros only scale. */
-            for (; p < end && *p == '0'; p++)
-                q--;
-        }
-        while (end - p >= 8 && nd <= MAX_SIG_DIGITS - 8 && all_digits8(load8(p))) {
-            w = w * 100000000 + parse8(load8(p));
-            nd += 8;
-            q -= 8;
-            p += 8;
-        }
-        for (; p < end && is_digit(*p); p++) {
-            if (nd < MAX_SIG_DIGITS) {
-                w = w * 10 + (uint64_t)(*p - '0');
-                nd++;
-                q--;
-            } else {
-                trunc |= *p != '0';
-            }
-        }
-        s->fe = p;
-        if (s->fb == s->fe) return false;
-    }
-    s->exp = 0;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        bool eneg = false;
-        if (p < end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
-        if (p == end || !is_digit(*p)) return false;
-        int64_t e = 0;
-        for (; p < end && is_digit(*p); p++) {
-            /* Saturate: past 10^9 the value is 0 or infinite anyway. */
-            if (e < 1000000000) e = e * 10 + (*p - '0');
-        }
-        s->exp = eneg ? -e : e;
-    }
-    if (p != end) return false;
-    s->w = w;
-    s->q = q + s->exp;
-    s->truncated = trunc;
-    return true;
+    const char *e = sv_num_scan_token(p, end, s);
+    return e && e == end;
 }
 
 /* ---- slow path: big-integer comparison ------------------------------------ */
@@ -314,7 +198,7 @@ static int big_cmp(const big *a, const big *b)
 /* The exact value of the text as digits * 10^e10, digits < 10^801. Returns the
  * position dp of the decimal point relative to the first significant digit
  * (value = 0.d1d2... * 10^dp) through *dp; false when the value is zero. */
-static bool slow_digits(const scan *s, big *digits, int64_t *e10, int64_t *dp)
+static bool slow_digits(const sv_num_scan *s, big *digits, int64_t *e10, int64_t *dp)
 {
     int64_t pos = 0; /* dp before the explicit exponent */
     int nd = 0;
@@ -368,7 +252,7 @@ static bool slow_digits(const scan *s, big *digits, int64_t *e10, int64_t *dp)
 
 /* The correctly rounded bits of the text's value, given a candidate at or
  * below it and at most a few units under the result. */
-static uint64_t slow_path(const scan *s, const sv_binfmt *f, uint64_t cand)
+static uint64_t slow_path(const sv_num_scan *s, const sv_binfmt *f, uint64_t cand)
 {
     big digits;
     int64_t e10, dp;
@@ -414,26 +298,26 @@ static uint64_t slow_path(const scan *s, const sv_binfmt *f, uint64_t cand)
 
 bool sv_parse_f64(const char *text, size_t len, double *out)
 {
-    scan s;
+    sv_num_scan s;
     if (!scan_number(text, text + len, &s)) {
         *out = (len && text[0] == '-') ? -HUGE_VAL : HUGE_VAL;
         return false;
     }
     uint64_t sign = (uint64_t)s.neg << 63;
-    if (s.w == 0) {
+    if (s.mant == 0) {
         *out = bits_to_f64(sign);
         return true;
     }
 #if FLT_EVAL_METHOD == 0
-    if (!s.truncated && s.w <= (UINT64_C(1) << 53) && s.q >= -22 && s.q <= 22) {
-        double d = (double)s.w;
-        d = s.q < 0 ? d / exact_pow10_f64[-s.q] : d * exact_pow10_f64[s.q];
+    if (!s.truncated && s.mant <= (UINT64_C(1) << 53) && s.exp10 >= -22 && s.exp10 <= 22) {
+        double d = (double)s.mant;
+        d = s.exp10 < 0 ? d / exact_pow10_f64[-s.exp10] : d * exact_pow10_f64[s.exp10];
         *out = s.neg ? -d : d;
         return true;
     }
 #endif
     uint64_t bits, low;
-    int r = decimal_core(s.w, s.q, s.truncated, &sv_binfmt_f64, &bits, &low);
+    int r = decimal_core(s.mant, s.exp10, s.truncated, &sv_binfmt_f64, &bits, &low);
     if (r == CORE_OPEN) {
         bits = slow_path(&s, &sv_binfmt_f64, low);
         r = bits == sv_binfmt_f64.inf_bits ? CORE_OVERFLOW : CORE_DONE;
@@ -444,26 +328,26 @@ bool sv_parse_f64(const char *text, size_t len, double *out)
 
 bool sv_parse_f32(const char *text, size_t len, float *out)
 {
-    scan s;
+    sv_num_scan s;
     if (!scan_number(text, text + len, &s)) {
         *out = (len && text[0] == '-') ? -HUGE_VALF : HUGE_VALF;
         return false;
     }
     uint32_t sign = (uint32_t)s.neg << 31;
-    if (s.w == 0) {
+    if (s.mant == 0) {
         *out = bits_to_f32(sign);
         return true;
     }
 #if FLT_EVAL_METHOD == 0
-    if (!s.truncated && s.w <= (UINT64_C(1) << 24) && s.q >= -10 && s.q <= 10) {
-        float x = (float)s.w;
-        x = s.q < 0 ? x / exact_pow10_f32[-s.q] : x * exact_pow10_f32[s.q];
+    if (!s.truncated && s.mant <= (UINT64_C(1) << 24) && s.exp10 >= -10 && s.exp10 <= 10) {
+        float x = (float)s.mant;
+        x = s.exp10 < 0 ? x / exact_pow10_f32[-s.exp10] : x * exact_pow10_f32[s.exp10];
         *out = s.neg ? -x : x;
         return true;
     }
 #endif
     uint64_t bits, low;
-    int r = decimal_core(s.w, s.q, s.truncated, &sv_binfmt_f32, &bits, &low);
+    int r = decimal_core(s.mant, s.exp10, s.truncated, &sv_binfmt_f32, &bits, &low);
     if (r == CORE_OPEN) {
         bits = slow_path(&s, &sv_binfmt_f32, low);
         r = bits == sv_binfmt_f32.inf_bits ? CORE_OVERFLOW : CORE_DONE;

@@ -276,7 +276,7 @@ typedef struct walk_log {
     size_t len;
 } walk_log;
 
-static bool log_path(const sv_value *v, unsigned depth, const char *path, void *ctx)
+static bool log_path(void *ctx, const sv_value *v, unsigned depth, const char *path)
 {
     walk_log *w = ctx;
     w->len += (size_t)snprintf(w->text + w->len, sizeof w->text - w->len, "%u:%s:%s;", depth,
@@ -284,16 +284,38 @@ static bool log_path(const sv_value *v, unsigned depth, const char *path, void *
     return true;
 }
 
-static void test_walk(void **state)
+static const char sample_walk[] = "0::map;1:/a~1b:array;2:/a~1b/0:float;2:/a~1b/1:string;"
+                                  "2:/a~1b/2:tuple;1:/1:object;2:/1/m_x:int;";
+
+static void test_visit(void **state)
 {
     (void)state;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value root = build_sample(doc);
     walk_log w = {{0}, 0};
-    assert_true(sv_walk(&root, true, log_path, &w));
+    assert_true(sv_visit(&root, true, log_path, &w));
     /* JSON Pointer escapes: "a/b" -> a~1b; non-string keys use the pair index */
-    assert_string_equal(w.text, "0::map;1:/a~1b:array;2:/a~1b/0:float;2:/a~1b/1:string;"
-                                "2:/a~1b/2:tuple;1:/1:object;2:/1/m_x:int;");
+    assert_string_equal(w.text, sample_walk);
+    sv_doc_free(doc);
+}
+
+/* The deprecated sv_walk: the context last, the same walk. */
+static bool log_path_ctx_last(const sv_value *v, unsigned depth, const char *path, void *ctx)
+{
+    return log_path(ctx, v, depth, path);
+}
+
+static void test_walk_deprecated(void **state)
+{
+    (void)state;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value root = build_sample(doc);
+    walk_log w = {{0}, 0};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    assert_true(sv_walk(&root, true, log_path_ctx_last, &w));
+#pragma GCC diagnostic pop
+    assert_string_equal(w.text, sample_walk);
     sv_doc_free(doc);
 }
 
@@ -309,7 +331,8 @@ int main(void)
         cmocka_unit_test(test_tuples_and_packed),
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_equal_and_copy),
-        cmocka_unit_test(test_walk),
+        cmocka_unit_test(test_visit),
+        cmocka_unit_test(test_walk_deprecated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,17 +32,6 @@ typedef struct gd_enc {
     gd_rec_ctx rc; /* bytes kept from the source (godot_records.c) */
 } gd_enc;
 
-static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...) SV_PRINTF(3, 4);
-
-static sv_status efail(gd_enc *e, sv_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    sv_status r = sv_error_vset(e->err, st, e->r->fmt, 0, -1, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
 static inline void put32(sv_buf *b, uint32_t v)
 {
     sv_put_u32le(b, v);
@@ -60,7 +49,9 @@ static inline bool wire(gd_enc *e, unsigned t, uint32_t *code)
 {
     uint8_t c = e->r->to_wire[t];
     if (SV_UNLIKELY(c == 0xFF || c >= e->r->variant_max)) {
-        efail(e, SV_ERR_UNSUPPORTED, "%s has no %s", e->r->fmt, gd_type_name(t));
+        sv_status st = sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0, "%s has no %s",
+                                    e->r->fmt, gd_type_name(t));
+        (void)st;
         return false;
     }
     *code = c;
@@ -81,24 +72,28 @@ static inline bool header(gd_enc *e, unsigned t, uint32_t flags)
 static sv_status put_string(gd_enc *e, const sv_value *v, int extra)
 {
     if (sv_kind_of(v) != SV_STRING)
-        return efail(e, SV_ERR_TYPE, "expected a string, found %s", sv_kind_name(sv_kind_of(v)));
+        return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0, "expected a string, found %s",
+                            sv_kind_name(sv_kind_of(v)));
     const char *s = v->as.str;
     size_t len = v->len, bad = 0;
     unsigned slot = (unsigned)(((uintptr_t)s >> 3) ^ ((uintptr_t)s >> 11)) & (GD_CHECKED_SLOTS - 1);
     if (e->checked[slot] != s || e->checked_len[slot] != v->len) {
         if (!gd_string_writable(s, len, e->godot4, &bad))
-            return efail(e, SV_ERR_UTF8,
-                         "string byte %zu: a NUL or invalid UTF-8 (the engine would read it "
-                         "differently)",
-                         bad);
+            return sv_error_set(e->err, SV_ERR_UTF8, e->r->fmt, 0,
+                                "string byte %zu: a NUL or invalid UTF-8 (the engine would read it "
+                                "differently)",
+                                bad);
         e->checked[slot] = s;
         e->checked_len[slot] = v->len;
     }
     bool bom = len >= 3 && (uint8_t)s[0] == 0xEF && (uint8_t)s[1] == 0xBB && (uint8_t)s[2] == 0xBF;
     size_t n = len + (bom ? 3 : 0) + (size_t)extra;
-    if (n > INT32_MAX) return efail(e, SV_ERR_RANGE, "string of %zu bytes is too long", n);
+    if (n > INT32_MAX)
+        return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "string of %zu bytes is too long",
+                            n);
     size_t pad = (4 - (n & 3)) & 3;
-    if (!sv_buf_reserve(e->out, 4 + n + pad)) return efail(e, SV_ERR_NOMEM, "out of memory");
+    if (!sv_buf_reserve(e->out, 4 + n + pad))
+        return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
     uint8_t *p = e->out->data + e->out->len;
     sv_store_u32le(p, (uint32_t)n);
     p += 4;
@@ -123,8 +118,9 @@ static sv_status enc_int(gd_enc *e, const sv_value *v)
     int64_t i;
     if (v->kind == SV_UINT) {
         if (v->as.u > (uint64_t)INT64_MAX)
-            return efail(e, SV_ERR_RANGE, "%llu does not fit a Godot int (int64)",
-                         (unsigned long long)v->as.u);
+            return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0,
+                                "%llu does not fit a Godot int (int64)",
+                                (unsigned long long)v->as.u);
         i = (int64_t)v->as.u;
     } else {
         i = v->as.i;
@@ -176,8 +172,10 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
 {
     sv_elem from = (sv_elem)v->sub;
     size_t n = v->len, es = sv_elem_size(to);
-    if (n > (SIZE_MAX - 64) / 8) return efail(e, SV_ERR_RANGE, "array too large");
-    if (!reserve_big(e, n * es)) return efail(e, SV_ERR_NOMEM, "out of memory");
+    if (n > (SIZE_MAX - 64) / 8)
+        return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "array too large");
+    if (!reserve_big(e, n * es))
+        return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
     uint8_t *p = e->out->data + e->out->len;
     if (from == to && SV_LITTLE_ENDIAN) {
         if (n) memcpy(p, v->as.data, n * es);
@@ -199,7 +197,8 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
                 sv_store_u32le(p + 4 * i, u);
             } else if (to == SV_ELEM_I32) {
                 if (!(x >= INT32_MIN && x <= INT32_MAX && x == floor(x)))
-                    return efail(e, SV_ERR_RANGE, "element %zu (%g) is not an int32", i, x);
+                    return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0,
+                                        "element %zu (%g) is not an int32", i, x);
                 sv_store_u32le(p + 4 * i, (uint32_t)(int32_t)x);
             } else { /* I64 */
                 int64_t k;
@@ -208,7 +207,8 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
                 else if (x >= -9223372036854775808.0 && x < 9223372036854775808.0 && x == floor(x))
                     k = (int64_t)x;
                 else
-                    return efail(e, SV_ERR_RANGE, "element %zu (%g) is not an int64", i, x);
+                    return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0,
+                                        "element %zu (%g) is not an int64", i, x);
                 sv_store_u64le(p + 8 * i, (uint64_t)k);
             }
         }
@@ -228,12 +228,13 @@ static sv_status enc_tuple(gd_enc *e, const sv_value *v)
 {
     unsigned t = gd_type_of_tuple_tag((sv_tag)v->tag);
     if (t == GD_NONE)
-        return efail(e, SV_ERR_UNSUPPORTED, "%s %s tuple has no Godot type",
-                     sv__article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
+        return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
+                            "%s %s tuple has no Godot type",
+                            sv__article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
     const gd_math *m = gd_math_of(t);
     if (v->len != m->scalars)
-        return efail(e, SV_ERR_TYPE, "%s %s needs %u numbers, found %u", sv__article(gd_type_name(t)), gd_type_name(t), m->scalars,
-                     v->len);
+        return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0, "%s %s needs %u numbers, found %u",
+                            sv__article(gd_type_name(t)), gd_type_name(t), m->scalars, v->len);
     bool wide = m->real && real_wide(e, v);
     if (!header(e, t, wide ? GD_FLAG_64 : 0)) return e->err->status;
     return put_scalars(e, v, m->ints ? SV_ELEM_I32 : wide ? SV_ELEM_F64 : SV_ELEM_F32);
@@ -253,8 +254,9 @@ static sv_status enc_packed(gd_enc *e, const sv_value *v)
         case SV_ELEM_F64: t = GD_PACKED_FLOAT64; break;
         case SV_ELEM_U8: t = GD_PACKED_BYTE; break;
         default:
-            return efail(e, SV_ERR_TYPE, "packed %s numbers have no Godot array type",
-                         sv_elem_name((sv_elem)v->sub));
+            return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0,
+                                "packed %s numbers have no Godot array type",
+                                sv_elem_name((sv_elem)v->sub));
         }
         to = (t == GD_PACKED_BYTE) ? SV_ELEM_U8 : (sv_elem)v->sub;
         break;
@@ -263,8 +265,9 @@ static sv_status enc_packed(gd_enc *e, const sv_value *v)
     case SV_TAG_PACKED_VECTOR4: t = GD_PACKED_VECTOR4; break;
     case SV_TAG_PACKED_COLOR: t = GD_PACKED_COLOR; break;
     default:
-        return efail(e, SV_ERR_UNSUPPORTED, "%s %s array has no Godot type",
-                     sv__article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
+        return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
+                            "%s %s array has no Godot type",
+                            sv__article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
     }
     if (v->tag != SV_TAG_NONE) {
         wide = t != GD_PACKED_COLOR && real_wide(e, v);
@@ -274,7 +277,8 @@ static sv_status enc_packed(gd_enc *e, const sv_value *v)
     if (!header(e, t, wide ? GD_FLAG_64 : 0)) return e->err->status;
     size_t count = v->len / per;
     if (count > INT32_MAX / (sv_elem_size(to) * per))
-        return efail(e, SV_ERR_RANGE, "%zu items are too many for %s %s", count, sv__article(gd_type_name(t)), gd_type_name(t));
+        return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "%zu items are too many for %s %s",
+                            count, sv__article(gd_type_name(t)), gd_type_name(t));
     put32(e->out, (uint32_t)count);
     if (t == GD_PACKED_BYTE) {
         sv_buf_append(e->out, v->as.data, count);
@@ -293,8 +297,8 @@ static sv_status ctype_of(gd_enc *e, const sv_value *mt, unsigned *kind, const s
     if (sv_kind_of(mt) == SV_STRING) {
         unsigned t = gd_type_by_name(mt->as.str, mt->len);
         if (t == GD_NONE)
-            return efail(e, SV_ERR_TYPE, "\"%.*s\" is no Godot type name", (int)mt->len,
-                         mt->as.str);
+            return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0, "\"%.*s\" is no Godot type name",
+                                (int)mt->len, mt->as.str);
         if (!wire(e, t, builtin)) return e->err->status;
         *kind = GD_KIND_BUILTIN;
         return SV_OK;
@@ -313,8 +317,8 @@ static sv_status ctype_of(gd_enc *e, const sv_value *mt, unsigned *kind, const s
         return SV_OK;
     }
 bad:
-    return efail(
-        e, SV_ERR_TYPE,
+    return sv_error_set(
+        e->err, SV_ERR_TYPE, e->r->fmt, 0,
         "a container element type is a type name, {\"class\": name} or {\"script\": path}");
 }
 
@@ -327,7 +331,7 @@ static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint
         put32(e->out, builtin);
     } else if (kind) {
         int k = kept ? gd_rec_emit(&e->rc, e->r, kept, block, true, e->out) : 0;
-        if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+        if (k < 0) return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
         if (!k) return put_string(e, block, 0);
     }
     return SV_OK;
@@ -341,7 +345,7 @@ static inline sv_status enc_item(gd_enc *e, gd_extra *x, uint32_t i, int part,
     const sv_value *rec = x->raw ? gd_extra_record(x, i, part) : NULL;
     if (SV_UNLIKELY(rec != NULL)) {
         int k = gd_rec_emit(&e->rc, e->r, rec, v, false, e->out);
-        if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+        if (k < 0) return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
         if (k) return SV_OK;
     }
     return encode_rec(e, v, depth);
@@ -362,7 +366,7 @@ static uint32_t kept_count(const gd_extra *x, uint32_t len)
 
 static sv_status meta_error(gd_enc *e, const char *why)
 {
-    return efail(e, SV_ERR_TYPE, "%s", why);
+    return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0, "%s", why);
 }
 
 /* A container's meta, read once; most containers have none. */
@@ -419,13 +423,15 @@ static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
     if (!read_extra(meta, &x, &why)) return meta_error(e, why);
     if (meta) {
         if (x.key || x.value || x.packed || (x.root && x.type))
-            return efail(e, SV_ERR_TYPE, "Array meta is {\"type\": ...} or \"PackedStringArray\"");
+            return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0,
+                                "Array meta is {\"type\": ...} or \"PackedStringArray\"");
         if (x.type && ctype_of(e, x.type, &kind, &block, &builtin) != SV_OK) return e->err->status;
         if (!e->r->typed_arrays) kind = 0; /* 3.x and 4.0-4.2 write typed arrays untyped */
         if (x.root) {
             /* the stand-in for a root value that is no container */
             if (depth != 0 || v->len != 1)
-                return efail(e, SV_ERR_TYPE, "an Array with meta root is the one-item root");
+                return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0,
+                                    "an Array with meta root is the one-item root");
             return enc_item(e, &x, 0, -1, sv_array_items(v), depth);
         }
     }
@@ -452,7 +458,8 @@ static sv_status enc_psa(gd_enc *e, const sv_value *v)
     const char *why = NULL;
     if (!read_extra(meta_of(v), &x, &why)) return meta_error(e, why);
     if (x.type || x.key || x.value || x.root)
-        return efail(e, SV_ERR_TYPE, "PackedStringArray meta is {\"packed\": ..., \"raw\": ...}");
+        return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0,
+                            "PackedStringArray meta is {\"packed\": ..., \"raw\": ...}");
     if (!header(e, GD_PACKED_STRING, kept_header(e, &x, GD_PACKED_STRING, 0)))
         return e->err->status;
     /* a negative count reads as no strings */
@@ -462,7 +469,7 @@ static sv_status enc_psa(gd_enc *e, const sv_value *v)
         const sv_value *rec = x.raw ? gd_extra_record(&x, i, -1) : NULL;
         if (SV_UNLIKELY(rec != NULL)) {
             int k = gd_rec_emit(&e->rc, e->r, rec, &items[i], true, e->out);
-            if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+            if (k < 0) return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
             if (k) continue;
         }
         if (put_string(e, &items[i], 1) != SV_OK) { /* spec §4: with the NUL */
@@ -528,7 +535,8 @@ static sv_status enc_dict(gd_enc *e, const sv_value *v, unsigned depth)
     if (meta) {
         const sv_value *km = x.key, *vm = x.value;
         if (sv_kind_of(meta) != SV_MAP || !meta->len || x.type || x.packed || x.root)
-            return efail(e, SV_ERR_TYPE, "Dictionary meta is {\"key\": ..., \"value\": ...}");
+            return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0,
+                                "Dictionary meta is {\"key\": ..., \"value\": ...}");
         if (km && ctype_of(e, km, &kk, &kb, &kt) != SV_OK) return e->err->status;
         if (vm && ctype_of(e, vm, &vk, &vb, &vt) != SV_OK) return e->err->status;
         if (!e->r->typed_dicts) kk = vk = 0; /* before 4.4: untyped */
@@ -547,7 +555,7 @@ again:
         if (k < 0) return e->err->status;
         if (k > 0) {
             k = gd_rec_check_map(&e->rc, e->r, start, v, e->out);
-            if (k < 0) return efail(e, SV_ERR_NOMEM, "out of memory");
+            if (k < 0) return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
             if (k > 0) return SV_OK;
         }
         /* the tree was edited: its pairs, as the engine writes them */
@@ -579,12 +587,13 @@ again:
 static sv_status enc_object(gd_enc *e, const sv_value *v, unsigned depth)
 {
     if (!e->r->full_objects)
-        return efail(e, SV_ERR_REFUSED,
-                     "a full object is written only with the option objects=full "
-                     "(var_to_bytes_with_objects)");
+        return sv_error_set(e->err, SV_ERR_REFUSED, e->r->fmt, 0,
+                            "a full object is written only with the option objects=full "
+                            "(var_to_bytes_with_objects)");
     const sv_value *cls = sv_object_class(v);
     if (sv_kind_of(cls) != SV_STRING || cls->len == 0)
-        return efail(e, SV_ERR_TYPE, "a Godot object's class is a non-empty name");
+        return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0,
+                            "a Godot object's class is a non-empty name");
     if (!header(e, GD_OBJECT, 0) || put_string(e, cls, 0) != SV_OK) return e->err->status;
     put32(e->out, v->len);
     const sv_pair *p = sv_pairs(v);
@@ -637,19 +646,23 @@ static sv_status enc_nodepath(gd_enc *e, const sv_value *v)
     if (v->kind == SV_ARRAY) {
         const sv_value *meta = meta_of(v);
         if (v->len != 1 || sv_array_at(v, 0)->kind != SV_STRING || sv_array_at(v, 0)->tag)
-            return efail(e, SV_ERR_TYPE, "a NodePath array holds one untagged string, its text");
+            return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0,
+                                "a NodePath array holds one untagged string, its text");
         padding = sv_map_getz(meta, "padding");
         flags_v = sv_map_getz(meta, "flags");
         if ((padding && padding->kind != SV_BYTES) ||
             (flags_v && flags_v->kind != SV_UINT && flags_v->kind != SV_INT))
-            return efail(e, SV_ERR_TYPE, "a NodePath's meta has bytes \"padding\" and int \"flags\"");
+            return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0,
+                                "a NodePath's meta has bytes \"padding\" and int \"flags\"");
         v = sv_array_at(v, 0);
     }
     np_collect c;
     c.n[0] = c.n[1] = 0;
     c.overflow = false;
     bool absolute = gd_nodepath_split(v->as.str, v->len, np_part, &c);
-    if (c.overflow) return efail(e, SV_ERR_LIMIT, "NodePath with more than 64 names or subnames");
+    if (c.overflow)
+        return sv_error_set(e->err, SV_ERR_LIMIT, e->r->fmt, 0,
+                            "NodePath with more than 64 names or subnames");
     uint32_t flags = absolute ? 1 : 0, subs = c.n[1];
     if (flags_v) {
         uint32_t f = (uint32_t)flags_v->as.u;
@@ -697,7 +710,7 @@ static sv_status enc_signal(gd_enc *e, const sv_value *v)
 {
     const sv_value *it = sv_array_items(v);
     if (v->len != 2 || it[0].kind != SV_STRING || (it[1].kind != SV_INT && it[1].kind != SV_UINT))
-        return efail(e, SV_ERR_TYPE, "a signal is [name, object id]");
+        return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0, "a signal is [name, object id]");
     if (!header(e, GD_SIGNAL, 0) || put_string(e, &it[0], 0) != SV_OK) return e->err->status;
     sv_put_u64le(e->out, it[1].as.u);
     return SV_OK;
@@ -708,7 +721,8 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
 {
     /* spec §7: "Potential infinite recursion detected" past MAX_RECURSION_DEPTH */
     if (depth > e->r->max_depth)
-        return efail(e, SV_ERR_DEPTH, "nesting deeper than %u", e->r->max_depth);
+        return sv_error_set(e->err, SV_ERR_DEPTH, e->r->fmt, 0, "nesting deeper than %u",
+                            e->r->max_depth);
     sv_tag tag = (sv_tag)v->tag;
     switch ((sv_kind)v->kind) {
     case SV_NULL:
@@ -744,7 +758,8 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
     case SV_BYTES:
         if (tag != SV_TAG_NONE) break;
         if (!header(e, GD_PACKED_BYTE, 0)) return e->err->status;
-        if (v->len > INT32_MAX) return efail(e, SV_ERR_RANGE, "byte array too long");
+        if (v->len > INT32_MAX)
+            return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "byte array too long");
         put32(e->out, v->len);
         sv_buf_append(e->out, v->as.bytes, v->len);
         sv_put_pad(e->out, e->out->len - v->len, 4);
@@ -763,11 +778,12 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
     default: break;
     }
     if (tag != SV_TAG_NONE)
-        return efail(e, SV_ERR_UNSUPPORTED, "%s %s tagged %s has no Godot type",
-                     sv__article(sv_kind_name(sv_kind_of(v))),
-                     sv_kind_name(sv_kind_of(v)), sv_tag_name(tag));
-    return efail(e, SV_ERR_UNSUPPORTED, "%s %s has no Godot type",
-                 sv__article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)));
+        return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
+                            "%s %s tagged %s has no Godot type",
+                            sv__article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)),
+                            sv_tag_name(tag));
+    return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0, "%s %s has no Godot type",
+                        sv__article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)));
 }
 
 sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err)

@@ -26,20 +26,6 @@ enum { MODE_FASTLZ, MODE_DEFLATE, MODE_ZSTD, MODE_GZIP, MODE_BROTLI, MODE_COUNT 
 static const char *const mode_names[MODE_COUNT] = {"fastlz", "deflate", "zstd", "gzip", "brotli"};
 #endif
 
-static sv_status fail(sv_error *err, sv_status st, uint64_t at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static sv_status fail(sv_error *err, sv_status st, uint64_t at, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    sv_status r = sv_error_vset(err, st, GR_FORMAT, at, -1, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
 #if SERVAL_WITH_GODOT_RSCC
 /* Decompresses one block of mode into dst (exactly size bytes). */
 static bool block_decompress(unsigned mode, const uint8_t *in, size_t len, uint8_t *dst,
@@ -109,44 +95,48 @@ sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_op
 {
 #if !SERVAL_WITH_GODOT_RSCC
     (void)doc, (void)data, (void)len, (void)opts, (void)plain, (void)plain_len, (void)meta;
-    return fail(err, SV_ERR_UNSUPPORTED, 0, RSCC_OFF_MESSAGE);
+    return sv_error_set(err, SV_ERR_UNSUPPORTED, GR_FORMAT, 0, RSCC_OFF_MESSAGE);
 #else
     sv_limits lim = sv_limits_resolve(opts ? &opts->limits : NULL);
-    if (len < 16) return fail(err, SV_ERR_TRUNCATED, 0, "RSCC header needs 16 bytes, %zu there", len);
+    if (len < 16)
+        return sv_error_set(err, SV_ERR_TRUNCATED, GR_FORMAT, 0,
+                            "RSCC header needs 16 bytes, %zu there", len);
     uint32_t mode = sv_load_u32le(data + 4), bs = sv_load_u32le(data + 8),
              total = sv_load_u32le(data + 12);
     if (mode >= MODE_COUNT)
-        return fail(err, SV_ERR_SYNTAX, 4, "RSCC compression mode %u (0 to 4 exist)", mode);
+        return sv_error_set(err, SV_ERR_SYNTAX, GR_FORMAT, 4,
+                            "RSCC compression mode %u (0 to 4 exist)", mode);
     if (mode == MODE_BROTLI)
-        return fail(err, SV_ERR_UNSUPPORTED, 4,
-                    "RSCC with Brotli blocks (mode 4) is not supported");
-    if (bs == 0) return fail(err, SV_ERR_SYNTAX, 8, "RSCC block size 0");
+        return sv_error_set(err, SV_ERR_UNSUPPORTED, GR_FORMAT, 4,
+                            "RSCC with Brotli blocks (mode 4) is not supported");
+    if (bs == 0) return sv_error_set(err, SV_ERR_SYNTAX, GR_FORMAT, 8, "RSCC block size 0");
     if (total > lim.max_decompressed)
-        return fail(err, SV_ERR_LIMIT, 12,
-                    "RSCC says it holds %u bytes, over the decompressed-size limit of %llu",
-                    total, (unsigned long long)lim.max_decompressed);
+        return sv_error_set(err, SV_ERR_LIMIT, GR_FORMAT, 12,
+                            "RSCC says it holds %u bytes, over the decompressed-size limit of %llu",
+                            total, (unsigned long long)lim.max_decompressed);
     uint64_t bc = (uint64_t)total / bs + 1;
     if (bc > (len - 16) / 4)
-        return fail(err, SV_ERR_TRUNCATED, 16,
-                    "RSCC block table of %llu blocks runs past the end of %zu bytes",
-                    (unsigned long long)bc, len);
+        return sv_error_set(err, SV_ERR_TRUNCATED, GR_FORMAT, 16,
+                            "RSCC block table of %llu blocks runs past the end of %zu bytes",
+                            (unsigned long long)bc, len);
     uint64_t at = 16 + bc * 4, sum = 0;
     for (uint64_t i = 0; i < bc; i++) sum += sv_load_u32le(data + 16 + i * 4);
     if (sum > len - at || len - at - sum < 4)
-        return fail(err, SV_ERR_TRUNCATED, 16,
-                    "RSCC blocks of %llu bytes in all run past the end of %zu bytes",
-                    (unsigned long long)sum, len);
+        return sv_error_set(err, SV_ERR_TRUNCATED, GR_FORMAT, 16,
+                            "RSCC blocks of %llu bytes in all run past the end of %zu bytes",
+                            (unsigned long long)sum, len);
     if (len - at - sum > 4)
-        return fail(err, SV_ERR_TRAILING, at + sum + 4, "%llu bytes after the RSCC container",
-                    (unsigned long long)(len - at - sum - 4));
+        return sv_error_set(err, SV_ERR_TRAILING, GR_FORMAT, at + sum + 4,
+                            "%llu bytes after the RSCC container",
+                            (unsigned long long)(len - at - sum - 4));
     if (memcmp(data + at + sum, data, 4))
-        return fail(err, SV_ERR_SYNTAX, at + sum,
-                    "the RSCC container does not end with its magic");
+        return sv_error_set(err, SV_ERR_SYNTAX, GR_FORMAT, at + sum,
+                            "the RSCC container does not end with its magic");
     uint8_t *out = sv_doc_alloc(doc, total ? total : 1);
     sv_value blocks = sv_array(doc, (size_t)bc);
     if (!out || blocks.kind != SV_ARRAY)
-        return fail(err, sv_doc_status(doc) != SV_OK ? sv_doc_status(doc) : SV_ERR_NOMEM, 12,
-                    "no memory for %u decompressed bytes", total);
+        return sv_error_set(err, sv_doc_status(doc) != SV_OK ? sv_doc_status(doc) : SV_ERR_NOMEM,
+                            GR_FORMAT, 12, "no memory for %u decompressed bytes", total);
     for (uint64_t i = 0; i < bc; i++) {
         uint32_t cs = sv_load_u32le(data + 16 + i * 4);
         size_t size = i + 1 < bc ? bs : total % bs;
@@ -162,7 +152,7 @@ sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_op
     sv_map_put_str(doc, &c, "block_size", sv_int(bs));
     sv_map_put_str(doc, &c, "blocks", blocks);
     if (sv_doc_status(doc) != SV_OK)
-        return fail(err, sv_doc_status(doc), 0, "no memory for the tree");
+        return sv_error_set(err, sv_doc_status(doc), GR_FORMAT, 0, "no memory for the tree");
     *meta = c;
     *plain = out;
     *plain_len = total;
@@ -175,7 +165,7 @@ sv_status gr_rscc_write(const uint8_t *plain, size_t plain_len, const sv_value *
 {
 #if !SERVAL_WITH_GODOT_RSCC
     (void)plain, (void)plain_len, (void)meta, (void)out;
-    return fail(err, SV_ERR_UNSUPPORTED, 0, RSCC_OFF_MESSAGE);
+    return sv_error_set(err, SV_ERR_UNSUPPORTED, GR_FORMAT, 0, RSCC_OFF_MESSAGE);
 #else
     const sv_value *m = sv_map_getz(meta, "mode"), *b = sv_map_getz(meta, "block_size"),
                    *blocks = sv_map_getz(meta, "blocks");

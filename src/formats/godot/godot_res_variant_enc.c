@@ -11,11 +11,6 @@
 #include "formats/godot/godot_internal.h"
 #include "formats/godot/godot_res_internal.h"
 
-static sv_status efail(gr_enc *e, sv_status st, const char *what)
-{
-    return sv_error_set(e->err, st, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s", what);
-}
-
 static void put_bits32(gr_enc *e, float f)
 {
     uint32_t b;
@@ -53,18 +48,21 @@ static sv_status put_scalars(gr_enc *e, const sv_value *v, sv_elem elem)
         switch (elem) {
         case SV_ELEM_F32:
             if (!isnan(x) && (double)(float)x != x)
-                return efail(e, SV_ERR_RANGE, "a number that float32 does not hold");
+                return sv_error_set(e->err, SV_ERR_RANGE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                    "a number that float32 does not hold");
             put_bits32(e, (float)x);
             break;
         case SV_ELEM_F64: put_bits64(e, x); break;
         case SV_ELEM_I32:
             if (x != floor(x) || x < INT32_MIN || x > INT32_MAX)
-                return efail(e, SV_ERR_RANGE, "a number that int32 does not hold");
+                return sv_error_set(e->err, SV_ERR_RANGE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                    "a number that int32 does not hold");
             gr_put_u32(e, (uint32_t)(int32_t)x);
             break;
         default:
             if (have == SV_ELEM_U64 || have == SV_ELEM_F32 || have == SV_ELEM_F64)
-                return efail(e, SV_ERR_TYPE, "an int64 array of other numbers");
+                return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                    "an int64 array of other numbers");
             gr_put_u64(e, (uint64_t)(int64_t)x); /* i8..u32: exact */
             break;
         }
@@ -95,12 +93,15 @@ static sv_status write_tuple(gr_enc *e, const sv_value *v)
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         if (rows[i].tag != v->tag) continue;
-        if (v->len != sv_tag_scalars(v->tag)) return efail(e, SV_ERR_TYPE, "a tuple of the wrong size");
+        if (v->len != sv_tag_scalars(v->tag))
+            return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                "a tuple of the wrong size");
         gr_put_u32(e, rows[i].id);
         sv_elem el = rows[i].kind == 0 ? real_elem(e) : rows[i].kind == 1 ? SV_ELEM_F32 : SV_ELEM_I32;
         return put_scalars(e, v, el);
     }
-    return efail(e, SV_ERR_TYPE, "a tuple the resource format has no type for");
+    return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                        "a tuple the resource format has no type for");
 }
 
 static sv_status write_packed(gr_enc *e, const sv_value *v)
@@ -123,10 +124,14 @@ static sv_status write_packed(gr_enc *e, const sv_value *v)
     case SV_TAG_PACKED_VECTOR2: id = GR_VECTOR2_ARRAY; el = real_elem(e); break;
     case SV_TAG_PACKED_VECTOR3: id = GR_VECTOR3_ARRAY; el = real_elem(e); break;
     case SV_TAG_PACKED_VECTOR4: id = GR_VECTOR4_ARRAY; el = real_elem(e); break;
-    default: return efail(e, SV_ERR_TYPE, "a packed array the resource format has no type for");
+    default:
+        return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "a packed array the resource format has no type for");
     }
     unsigned per = v->tag == SV_TAG_NONE ? 1 : sv_tag_scalars(v->tag);
-    if (v->len % per) return efail(e, SV_ERR_TYPE, "a packed array of part items");
+    if (v->len % per)
+        return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "a packed array of part items");
     gr_put_u32(e, id);
     gr_put_u32(e, v->len / per);
     return put_scalars(e, v, el);
@@ -177,11 +182,15 @@ static sv_status write_nodepath(gr_enc *e, const sv_value *v)
     bool absolute = gd_nodepath_split(s, len, np_count, &c);
     uint32_t nn = c.n[0], ns = c.n[1];
     if (nn > 0xFFFF || ns > (e->c.ver_format < 3 ? 0x8000u : 0x7FFFu))
-        return efail(e, SV_ERR_RANGE, "a NodePath of more names or subnames than its counts hold");
+        return sv_error_set(e->err, SV_ERR_RANGE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "a NodePath of more names or subnames than its counts hold");
     if (e->c.ver_format < 3 && ns == 0)
-        return efail(e, SV_ERR_TYPE, "a format-1/2 NodePath needs its property subname");
+        return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "a format-1/2 NodePath needs its property subname");
     c.parts = malloc(((size_t)nn + ns + 1) * sizeof *c.parts);
-    if (!c.parts) return efail(e, SV_ERR_NOMEM, "out of memory");
+    if (!c.parts)
+        return sv_error_set(e->err, SV_ERR_NOMEM, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "out of memory");
     c.sub = c.parts + nn;
     c.n[0] = c.n[1] = 0;
     gd_nodepath_split(s, len, np_part, &c);
@@ -210,11 +219,14 @@ static bool meta_shared(const sv_value *v)
 
 static sv_status write_image(gr_enc *e, const sv_value *v)
 {
-    if (e->c.ver_format > 3) return efail(e, SV_ERR_TYPE, "a legacy Image in a format-4+ file");
+    if (e->c.ver_format > 3)
+        return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "a legacy Image in a format-4+ file");
     const sv_value *enc = sv_map_getz(v, "encoding");
     int64_t k = sv_get_int(enc);
     if (sv_kind_of(enc) != SV_INT || k < 0 || k > 3)
-        return efail(e, SV_ERR_TYPE, "an Image without an encoding 0 to 3");
+        return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "an Image without an encoding 0 to 3");
     gr_put_u32(e, GR_IMAGE);
     gr_put_u32(e, (uint32_t)k);
     if (k == 1) {
@@ -224,7 +236,9 @@ static sv_status write_image(gr_enc *e, const sv_value *v)
     }
     if (k != 0) {
         const sv_value *data = sv_map_getz(v, "data");
-        if (sv_kind_of(data) != SV_BYTES) return efail(e, SV_ERR_TYPE, "an Image without data bytes");
+        if (sv_kind_of(data) != SV_BYTES)
+            return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                "an Image without data bytes");
         gr_put_u32(e, data->len);
         sv_buf_append(e->out, data->as.bytes, data->len);
         for (uint32_t p = data->len; p & 3; p++) sv_buf_putc(e->out, 0);
@@ -236,14 +250,17 @@ static sv_status write_ref(gr_enc *e, const sv_value *v)
 {
     gr_put_u32(e, GR_OBJECT);
     if (v->kind == SV_REF) {
-        if (!(v->flags & SV_F_NULLREF)) return efail(e, SV_ERR_TYPE, "a $ref other than null");
+        if (!(v->flags & SV_F_NULLREF))
+            return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                "a $ref other than null");
         gr_put_u32(e, GR_OBJ_EMPTY);
         return SV_OK;
     }
     if (v->kind == SV_MAP) {
         const sv_value *t = sv_map_getz(v, "type"), *p = sv_map_getz(v, "path");
         if (sv_kind_of(t) != SV_STRING || sv_kind_of(p) != SV_STRING || v->len != 2)
-            return efail(e, SV_ERR_TYPE, "an $ext by path needs exactly \"type\" and \"path\"");
+            return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                "an $ext by path needs exactly \"type\" and \"path\"");
         gr_put_u32(e, GR_OBJ_EXT_PATH);
         gr_put_ustring(e, t->as.str, t->len);
         gr_put_ustring(e, p->as.str, p->len);
@@ -251,7 +268,8 @@ static sv_status write_ref(gr_enc *e, const sv_value *v)
     }
     int64_t i = sv_get_int(v);
     if ((v->kind != SV_INT && v->kind != SV_UINT) || i < 0 || i > UINT32_MAX)
-        return efail(e, SV_ERR_RANGE, "a resource reference that is not 0 to 4294967295");
+        return sv_error_set(e->err, SV_ERR_RANGE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "a resource reference that is not 0 to 4294967295");
     gr_put_u32(e, v->tag == SV_TAG_SUB_RESOURCE ? GR_OBJ_INTERNAL : GR_OBJ_EXT_INDEX);
     gr_put_u32(e, (uint32_t)i);
     return SV_OK;
@@ -261,14 +279,17 @@ static sv_status write_int(gr_enc *e, const sv_value *v)
 {
     int64_t i;
     if (v->kind == SV_UINT) {
-        if (v->as.u > INT64_MAX) return efail(e, SV_ERR_RANGE, "an integer above int64");
+        if (v->as.u > INT64_MAX)
+            return sv_error_set(e->err, SV_ERR_RANGE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                "an integer above int64");
         i = (int64_t)v->as.u;
     } else {
         i = v->as.i;
     }
     bool wide = sv_is_explicit(v) ? v->sub == 8 : (i < INT32_MIN || i > INT32_MAX);
     if (!wide && (i < INT32_MIN || i > INT32_MAX))
-        return efail(e, SV_ERR_RANGE, "a 32-bit integer out of range");
+        return sv_error_set(e->err, SV_ERR_RANGE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "a 32-bit integer out of range");
     gr_put_u32(e, wide ? GR_INT64 : GR_INT);
     if (wide)
         gr_put_u64(e, (uint64_t)i);
@@ -299,7 +320,9 @@ static sv_status write_float(gr_enc *e, const sv_value *v)
 
 sv_status gr_write_variant(gr_enc *e, const sv_value *v, unsigned depth)
 {
-    if (depth > e->c.max_depth) return efail(e, SV_ERR_DEPTH, "nesting too deep");
+    if (depth > e->c.max_depth)
+        return sv_error_set(e->err, SV_ERR_DEPTH, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "nesting too deep");
     switch ((sv_kind)v->kind) {
     case SV_NULL:
         gr_put_u32(e, v->tag == SV_TAG_CALLABLE ? GR_CALLABLE
@@ -315,7 +338,9 @@ sv_status gr_write_variant(gr_enc *e, const sv_value *v, unsigned depth)
         if (v->tag == SV_TAG_EXT_RESOURCE || v->tag == SV_TAG_SUB_RESOURCE) return write_ref(e, v);
         if (v->tag == SV_TAG_RID) {
             uint64_t id = sv_get_uint(v);
-            if (id > UINT32_MAX) return efail(e, SV_ERR_RANGE, "an RID above 32 bits");
+            if (id > UINT32_MAX)
+                return sv_error_set(e->err, SV_ERR_RANGE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                    "an RID above 32 bits");
             gr_put_u32(e, GR_RID);
             gr_put_u32(e, (uint32_t)id);
             return SV_OK;
@@ -341,9 +366,9 @@ sv_status gr_write_variant(gr_enc *e, const sv_value *v, unsigned depth)
         size_t n;
         const char *name = sv_get_str(cls, &n);
         if (n == 5 && !memcmp(name, "Image", 5)) return write_image(e, v);
-        return efail(e, SV_ERR_TYPE,
-                     "an object in a value (a resource is referred to with {\"$sub\": N} or "
-                     "{\"$ext\": N})");
+        return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "an object in a value (a resource is referred to with {\"$sub\": N} or "
+                            "{\"$ext\": N})");
     }
     case SV_ARRAY: {
         const sv_value *m = sv_meta(v);
@@ -354,7 +379,8 @@ sv_status gr_write_variant(gr_enc *e, const sv_value *v, unsigned depth)
                 const sv_value *s = sv_array_at(v, i);
                 if (sv_kind_of(s) != SV_STRING) {
                     sv_error_path_index(e->err, i);
-                    return efail(e, SV_ERR_TYPE, "a PackedStringArray item that is not a string");
+                    return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                                        "a PackedStringArray item that is not a string");
                 }
                 gr_put_ustring(e, s->as.str, s->len);
             }
@@ -389,6 +415,8 @@ sv_status gr_write_variant(gr_enc *e, const sv_value *v, unsigned depth)
         }
         return SV_OK;
     }
-    default: return efail(e, SV_ERR_TYPE, "a value the resource format has no type for");
+    default:
+        return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
+                            "a value the resource format has no type for");
     }
 }

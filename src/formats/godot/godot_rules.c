@@ -5,16 +5,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/walk.h"
 #include "serval/godot.h"
 
-#define PTR_MAX 4096
+/* Deeper than Godot's own reader nests (its limit is 1024). */
+#define RULES_MAX_DEPTH 1024u
 
-typedef struct walk {
+typedef struct rules {
     sv_godot_rule_fn fn;
     void *ctx;
     size_t count;
-    char ptr[PTR_MAX];
-} walk;
+    bool nomem; /* a pointer could not be rendered */
+} rules;
 
 /* Whether the engine would drop v from a container typed t (only the types
  * whose rule is checked: int and String). Unknown names are not judged. */
@@ -42,97 +44,67 @@ static int empty_script(const sv_value *meta, const char *key)
     return sv_kind_of(s) == SV_STRING && sv_len(s) == 0;
 }
 
-static void say(walk *w, const char *fmt, const char *a)
+/* Reports a broken rule at the current value's pointer. */
+static void say(rules *r, sv_walker *w, const char *fmt, const char *a)
 {
+    const char *ptr = sv_walker_path(w);
+    if (!ptr) {
+        r->nomem = true;
+        return;
+    }
     char msg[256];
     snprintf(msg, sizeof msg, fmt, a);
-    w->fn(w->ctx, w->ptr, msg);
-    w->count++;
+    r->fn(r->ctx, ptr, msg);
+    r->count++;
 }
 
-static sv_status visit(walk *w, const sv_value *v, int depth);
-
-/* Appends /seg (escaped as RFC 6901 says) to the pointer, visits c, restores. */
-static sv_status visit_at(walk *w, const sv_value *c, const char *seg, int depth)
+/* The rules a container's type puts on v, one of its items or values. */
+static void check_in_parent(rules *r, sv_walker *w, const sv_value *v)
 {
-    size_t n = strlen(w->ptr), at = n;
-    if (at + 1 >= PTR_MAX) return SV_ERR_LIMIT;
-    w->ptr[at++] = '/';
-    for (const char *s = seg; *s; s++) {
-        const char *rep = *s == '~' ? "~0" : *s == '/' ? "~1" : NULL;
-        size_t k = rep ? 2 : 1;
-        if (at + k >= PTR_MAX) return SV_ERR_LIMIT;
-        if (rep) memcpy(w->ptr + at, rep, 2);
-        else w->ptr[at] = *s;
-        at += k;
+    const sv_value *parent = sv_walker_parent(w);
+    const sv_value *meta = parent ? sv_meta(parent) : NULL;
+    if (sv_kind_of(meta) != SV_MAP) return;
+    if (sv_kind_of(parent) == SV_ARRAY) {
+        const char *t = meta_str(meta, "type");
+        if (t && type_mismatch(t, v)) say(r, w, "element does not match Array[%s]: Godot drops it", t);
+        return;
     }
-    w->ptr[at] = 0;
-    sv_status st = visit(w, c, depth + 1);
-    w->ptr[n] = 0;
-    return st;
+    const char *kt = meta_str(meta, "key");
+    const char *vt = meta_str(meta, "value");
+    const sv_value *key = sv_walker_key(w);
+    if (kt && key && type_mismatch(kt, key))
+        say(r, w, "key does not match the Dictionary's %s key type: Godot drops the entry", kt);
+    else if (vt && type_mismatch(vt, v))
+        say(r, w, "value does not match the Dictionary's %s value type: Godot drops the entry", vt);
 }
 
-static sv_status visit(walk *w, const sv_value *v, int depth)
+/* Visits one value: first what its container's type says of it, then what
+ * its own type says. Objects are not gone into, so a parent is always an
+ * Array or a Dictionary. */
+static sv_step check_value(void *ctx, sv_walker *w, const sv_value *v, unsigned depth)
 {
-    if (depth > 1024) return SV_ERR_DEPTH;
+    rules *r = ctx;
+    if (depth > 0) check_in_parent(r, w, v);
     sv_kind k = sv_kind_of(v);
+    if (k == SV_OBJECT) return SV_STEP_OVER;
     const sv_value *meta = (k == SV_ARRAY || k == SV_MAP) ? sv_meta(v) : NULL;
-    if (sv_kind_of(meta) != SV_MAP) meta = NULL;
-    char seg[32];
-    if (k == SV_ARRAY) {
-        const char *t = meta ? meta_str(meta, "type") : NULL;
-        if (meta && empty_script(meta, "type"))
-            say(w, "%sscript-typed Array with an empty script path: Godot reads it as "
-                   "Array[EncodedObjectAsID]", "");
-        for (uint32_t i = 0; i < sv_len(v); i++) {
-            const sv_value *e = sv_array_at(v, i);
-            snprintf(seg, sizeof seg, "%u", (unsigned)i);
-            if (t && type_mismatch(t, e)) {
-                size_t n = strlen(w->ptr);
-                snprintf(w->ptr + n, PTR_MAX - n, "/%s", seg);
-                say(w, "element does not match Array[%s]: Godot drops it", t);
-                w->ptr[n] = 0;
-            }
-            sv_status st = visit_at(w, e, seg, depth);
-            if (st != SV_OK) return st;
-        }
-    } else if (k == SV_MAP) {
-        const char *kt = meta ? meta_str(meta, "key") : NULL;
-        const char *vt = meta ? meta_str(meta, "value") : NULL;
-        if (meta && (empty_script(meta, "key") || empty_script(meta, "value")))
-            say(w, "%sscript-typed Dictionary with an empty script path: Godot reads that type "
-                   "as EncodedObjectAsID", "");
-        for (uint32_t i = 0; i < sv_len(v); i++) {
-            const sv_pair *p = sv_pair_at(v, i);
-            const char *name = sv_kind_of(&p->key) == SV_STRING ? sv_get_str(&p->key, NULL) : NULL;
-            if (!name) {
-                snprintf(seg, sizeof seg, "%u", (unsigned)i);
-                name = seg;
-            }
-            if ((kt && type_mismatch(kt, &p->key)) || (vt && type_mismatch(vt, &p->val))) {
-                size_t n = strlen(w->ptr);
-                snprintf(w->ptr + n, PTR_MAX - n, "/%s", name);
-                say(w, kt && type_mismatch(kt, &p->key)
-                           ? "key does not match the Dictionary's %s key type: Godot drops the entry"
-                           : "value does not match the Dictionary's %s value type: Godot drops the entry",
-                    kt && type_mismatch(kt, &p->key) ? kt : vt);
-                w->ptr[n] = 0;
-            }
-            sv_status st = visit_at(w, &p->val, name, depth);
-            if (st != SV_OK) return st;
-        }
+    if (sv_kind_of(meta) == SV_MAP) {
+        if (k == SV_ARRAY && empty_script(meta, "type"))
+            say(r, w, "%sscript-typed Array with an empty script path: Godot reads it as "
+                      "Array[EncodedObjectAsID]", "");
+        if (k == SV_MAP && (empty_script(meta, "key") || empty_script(meta, "value")))
+            say(r, w, "%sscript-typed Dictionary with an empty script path: Godot reads that type "
+                      "as EncodedObjectAsID", "");
     }
-    return SV_OK;
+    return r->nomem ? SV_STEP_STOP : SV_STEP_INTO;
 }
 
 sv_status sv_godot_check(const sv_value *root, sv_godot_rule_fn fn, void *ctx, size_t *count)
 {
-    walk w;
-    w.fn = fn;
-    w.ctx = ctx;
-    w.count = 0;
-    w.ptr[0] = 0;
-    sv_status st = visit(&w, root, 0);
-    if (count) *count = w.count;
-    return st;
+    rules r = {fn, ctx, 0, false};
+    sv_walk_end end = sv_walk_tree(root, RULES_MAX_DEPTH, NULL, check_value, &r);
+    if (count) *count = r.count;
+    if (end == SV_WALK_TOO_DEEP) return SV_ERR_DEPTH;
+    if (end == SV_WALK_NOMEM || r.nomem) return SV_ERR_NOMEM;
+    return SV_OK;
 }

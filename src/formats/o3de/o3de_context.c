@@ -6,6 +6,7 @@
 
 #include "core/doc_internal.h"
 #include "core/mem.h"
+#include "core/walk.h"
 #include "o3de_internal.h"
 
 sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_opts *opts,
@@ -15,6 +16,8 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
     c->s = s;
     c->doc = doc;
     c->alloc = doc ? &doc->alloc : sv_alloc_libc();
+    sv_path_init(&c->path, c->alloc);
+    sv_buf_init(&c->dotted, c->alloc);
     c->storing = storing;
     c->err = err;
     sv_o3de_opts o;
@@ -43,9 +46,35 @@ void o3_ctx_free(o3_ctx *c)
         sv_mem_free(c->alloc, (void *)c->classes[i].seen, n, sizeof *c->classes[i].seen);
     }
     sv_mem_free(c->alloc, c->classes, c->nclasses, sizeof *c->classes);
-    sv_mem_free(c->alloc, c->path, c->path_cap, 1);
+    sv_path_free(&c->path);
+    sv_buf_free(&c->dotted);
     c->classes = NULL;
-    c->path = NULL;
+}
+
+/* The current path: a JSON Pointer when loading, "a.b.0" (O3DE's
+ * context path) when storing; NULL when out of memory. */
+static const char *path_text(o3_ctx *c)
+{
+    if (!c->storing) return sv_path_render(&c->path);
+    sv_buf *b = &c->dotted;
+    b->len = 0;
+    for (size_t i = 0; i < c->path.depth; i++) {
+        const sv_path_seg *seg = &c->path.seg[i];
+        if (i) sv_buf_putc(b, '.');
+        if (seg->key) {
+            sv_buf_append(b, seg->key, seg->len);
+        } else {
+            char num[24];
+            int n = snprintf(num, sizeof num, "%llu", (unsigned long long)seg->index);
+            sv_buf_append(b, num, (size_t)n);
+        }
+    }
+    sv_buf_putc(b, 0);
+    if (!sv_buf_ok(b)) {
+        b->failed = false;
+        return NULL;
+    }
+    return (const char *)b->data;
 }
 
 void o3_fail(o3_ctx *c, sv_status st, const char *msg)
@@ -55,65 +84,32 @@ void o3_fail(o3_ctx *c, sv_status st, const char *msg)
     if (c->err) {
         sv_status ignored = sv_error_set(c->err, st, "o3de", 0, "%s", msg);
         (void)ignored;
-        if (c->path && c->path_len < sizeof c->err->path) {
-            memcpy(c->err->path, c->path, c->path_len);
-            c->err->path[c->path_len] = 0;
-        }
+        const char *path = c->report && c->path.depth ? path_text(c) : NULL;
+        size_t len = path ? strlen(path) : 0;
+        if (path && len < sizeof c->err->path) memcpy(c->err->path, path, len + 1);
     }
 }
 
-static bool path_room(o3_ctx *c, size_t extra)
-{
-    if (c->path_len + extra + 1 <= c->path_cap) return true;
-    if (!sv_mem_grow(c->alloc, (void **)&c->path, &c->path_cap, c->path_len + extra + 1, 1)) {
-        o3_fail(c, SV_ERR_NOMEM, "out of memory (path)");
-        return false;
-    }
-    return true;
-}
-
-/* Paths are only kept while a callback listens: they cost a copy per node. */
+/* Paths are only kept while a callback listens: most loads never print one. */
 size_t o3_path_key(o3_ctx *c, const char *key, size_t len)
 {
-    size_t mark = c->path_len;
-    if (!c->report || !path_room(c, 2 * len + 1)) return mark;
-    char *p = c->path + c->path_len;
-    if (c->storing) {
-        if (c->path_len) *p++ = '.';
-        memcpy(p, key, len);
-        p += len;
-    } else {
-        *p++ = '/';
-        for (size_t i = 0; i < len; i++) {
-            if (key[i] == '~') {
-                *p++ = '~';
-                *p++ = '0';
-            } else if (key[i] == '/') {
-                *p++ = '~';
-                *p++ = '1';
-            } else {
-                *p++ = key[i];
-            }
-        }
-    }
-    c->path_len = (size_t)(p - c->path);
-    c->path[c->path_len] = 0;
+    size_t mark = c->path.depth;
+    if (c->report && !sv_path_push_key(&c->path, key, len))
+        o3_fail(c, SV_ERR_NOMEM, "out of memory (path)");
     return mark;
 }
 
 size_t o3_path_index(o3_ctx *c, size_t index)
 {
-    if (!c->report) return c->path_len; /* paths are kept only for a listener */
-    char num[24];
-    int n = snprintf(num, sizeof num, "%zu", index);
-    return o3_path_key(c, num, (size_t)n);
+    size_t mark = c->path.depth;
+    if (c->report && !sv_path_push_index(&c->path, index))
+        o3_fail(c, SV_ERR_NOMEM, "out of memory (path)");
+    return mark;
 }
 
 void o3_path_pop(o3_ctx *c, size_t mark)
 {
-    if (!c->report || !c->path) return;
-    c->path_len = mark;
-    c->path[mark] = 0;
+    while (c->path.depth > mark) sv_path_pop(&c->path);
 }
 
 o3_res o3_report(o3_ctx *c, o3_res r, const char *fmt, ...)
@@ -124,7 +120,11 @@ o3_res o3_report(o3_ctx *c, o3_res r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const char *path = c->path_len ? c->path : (c->storing ? "<root>" : "");
+    const char *path = c->path.depth ? path_text(c) : (c->storing ? "<root>" : "");
+    if (!path) {
+        o3_fail(c, SV_ERR_NOMEM, "out of memory (path)");
+        return r;
+    }
     return c->report(c->report_ctx, msg, r, path);
 }
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/walk.h"
 #include "serval/o3de.h"
 
 typedef sv_o3de_result o3_res;
@@ -41,8 +42,8 @@ typedef struct o3_ctx {
     bool clear_containers;
     bool storing;        /* paths are dotted context paths */
     uint32_t depth, max_depth;
-    char *path;          /* current path, NUL-terminated (only with report) */
-    size_t path_len, path_cap;
+    sv_path path;        /* the current element's way (only with report) */
+    sv_buf dotted;       /* storing: the path rendered as "a.b.0" */
     sv_status st;        /* hard failure, sticky */
     sv_error *err;
     o3_class_info *classes; /* indexed by sv_schema_class.index */
@@ -68,9 +69,13 @@ void o3_ctx_free(o3_ctx *c);
 void o3_fail(o3_ctx *c, sv_status st, const char *msg);
 static inline bool o3_ok(const o3_ctx *c) { return c->st == SV_OK; }
 
+/* Push a member name (not copied: it must live until popped) or an index;
+ * each returns the mark o3_path_pop goes back to. */
 size_t o3_path_key(o3_ctx *c, const char *key, size_t len);
 size_t o3_path_index(o3_ctx *c, size_t index);
 void o3_path_pop(o3_ctx *c, size_t mark);
+/* The mark of the current path, for a push made only sometimes. */
+static inline size_t o3_path_mark(const o3_ctx *c) { return c->path.depth; }
 
 /* sv_o3de_result_make, inline so that constant results fold (the same
  * table as o3de_result.c) */

@@ -6,6 +6,7 @@
 
 #include "core/doc_internal.h"
 #include "core/mem.h"
+#include "core/walk.h"
 #include "o3de_patch_util.h"
 
 void o3p_init(o3p_ctx *p, sv_doc *doc, const sv_o3de_opts *opts)
@@ -26,16 +27,7 @@ void o3p_free(o3p_ctx *p) { sv_buf_free(&p->path); }
 size_t o3p_push_key(o3p_ctx *p, const char *key, size_t len)
 {
     size_t mark = p->path.len;
-    sv_buf_putc(&p->path, '/');
-    for (size_t i = 0; i < len; i++) {
-        if (key[i] == '~') {
-            sv_buf_append(&p->path, "~0", 2);
-        } else if (key[i] == '/') {
-            sv_buf_append(&p->path, "~1", 2);
-        } else {
-            sv_buf_putc(&p->path, (uint8_t)key[i]);
-        }
-    }
+    sv_pointer_append(&p->path, key, len);
     sv_buf_putc(&p->path, 0);
     p->path.len--;
     return mark;

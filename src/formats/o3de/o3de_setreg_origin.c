@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/walk.h"
 #include "o3de_patch_util.h"
 #include "o3de_setreg.h"
 
@@ -77,11 +78,7 @@ static void visit(walk *w, const sv_value *v, const sv_value *was, unsigned dept
                 w->path.len = mark;
                 continue;
             }
-            for (size_t j = 0; j < n; j++) {
-                if (s[j] == '~') sv_buf_append(&w->path, "~0", 2);
-                else if (s[j] == '/') sv_buf_append(&w->path, "~1", 2);
-                else sv_buf_putc(&w->path, (uint8_t)s[j]);
-            }
+            sv_pointer_append_escaped(&w->path, s, n);
             sv_buf_putc(&w->path, 0);
             w->path.len--;
             bool nomem = false;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/walk.h"
 #include "o3de_setreg.h"
 
 typedef struct scan {
@@ -270,16 +271,16 @@ static void note(lines_walk *w)
 static void push_key(lines_walk *w, const char *k, size_t n)
 {
     sv_buf_putc(&w->path, '/');
+    size_t run = 0; /* start of the bytes not yet appended */
     for (size_t i = 0; i < n; i++) {
-        char c = k[i];
-        if (c == '\\' && i + 1 < n) {
-            char e = k[++i];
-            c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
-        }
-        if (c == '~') sv_buf_append(&w->path, "~0", 2);
-        else if (c == '/') sv_buf_append(&w->path, "~1", 2);
-        else sv_buf_putc(&w->path, (uint8_t)c);
+        if (k[i] != '\\' || i + 1 == n) continue;
+        sv_pointer_append_escaped(&w->path, k + run, i - run);
+        char e = k[++i];
+        char c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+        sv_pointer_append_escaped(&w->path, &c, 1);
+        run = i + 1;
     }
+    sv_pointer_append_escaped(&w->path, k + run, n - run);
     sv_buf_putc(&w->path, 0);
     w->path.len--;
 }

@@ -25,6 +25,7 @@
 #include "core/mem.h"
 #include "core/value_internal.h"
 #include "json/json_read_fast.h"
+#include "json/num_scan.h"
 #include "o3de_struct_internal.h"
 #include "schema/schema_internal.h"
 
@@ -124,83 +125,27 @@ static bool lit(s_ctx *s, const char *w, size_t n)
 }
 
 /* A number token the fast path does not take (more than 19 digits, an
- * exponent), scanned and converted as json_read_number.c does (scan_long
- * and sv_jr_num_value): the first 19 significant digits, whether a dropped
- * one was non-zero, the integer magnitude while it fits a uint64. */
+ * exponent), scanned by the reader's own careful scan (num_scan.h) and
+ * converted as sv_jr_num_value does. */
 static sv_value num_long(s_ctx *s)
 {
-    const char *p = s->p, *end = s->end, *t0 = p;
-    uint64_t mant = 0, mag = 0;
-    int64_t exp10 = 0;
-    unsigned sig = 0, d;
-    bool big = false, truncated = false, is_int = true, neg = false;
-    if (*p == '-') {
-        neg = true;
-        p++;
-    }
-    if (p >= end || (d = (unsigned)((unsigned char)*p - '0')) > 9) give_up(s);
-    if (d == 0) {
-        p++;
-        if (p < end && (unsigned)((unsigned char)*p - '0') <= 9) give_up(s);
-    } else {
-        do {
-            if (sig < 19) {
-                mant = mant * 10 + d;
-                sig++;
-            } else {
-                exp10++;
-                truncated |= d != 0;
-            }
-            if (!big) {
-                if (mag > (UINT64_MAX - d) / 10) big = true;
-                else mag = mag * 10 + d;
-            }
-            p++;
-        } while (p < end && (d = (unsigned)((unsigned char)*p - '0')) <= 9);
-    }
-    if (p < end && *p == '.') {
-        is_int = false;
-        p++;
-        if (p >= end || (d = (unsigned)((unsigned char)*p - '0')) > 9) give_up(s);
-        do {
-            if (mant == 0 && d == 0) {
-                exp10--;
-            } else if (sig < 19) {
-                mant = mant * 10 + d;
-                sig++;
-                exp10--;
-            } else {
-                truncated |= d != 0;
-            }
-            p++;
-        } while (p < end && (d = (unsigned)((unsigned char)*p - '0')) <= 9);
-    }
-    if (p < end && (*p | 0x20) == 'e') {
-        is_int = false;
-        p++;
-        bool eneg = false;
-        if (p < end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
-        if (p >= end || (d = (unsigned)((unsigned char)*p - '0')) > 9) give_up(s);
-        int64_t e = 0;
-        do {
-            if (e < 1000000000) e = e * 10 + d;
-            p++;
-        } while (p < end && (d = (unsigned)((unsigned char)*p - '0')) <= 9);
-        exp10 += eneg ? -e : e;
-    }
+    const char *t0 = s->p;
+    sv_num_scan n;
+    const char *p = sv_num_scan_token(t0, s->end, &n);
+    if (!p) give_up(s);
     sv_value v;
-    if (is_int && !big && (!neg || mag <= (uint64_t)INT64_MAX + 1)) {
-        v = sv__make(!neg && mag > (uint64_t)INT64_MAX ? SV_UINT : SV_INT, 8, 0);
-        v.as.u = neg ? 0 - mag : mag;
+    if (n.is_int && !n.big && (!n.neg || n.mag <= (uint64_t)INT64_MAX + 1)) {
+        v = sv__make(!n.neg && n.mag > (uint64_t)INT64_MAX ? SV_UINT : SV_INT, 8, 0);
+        v.as.u = n.neg ? 0 - n.mag : n.mag;
     } else {
         double x;
-        if (mant == 0) x = 0.0;
-        else if (!sv_decimal_to_f64(mant, exp10, false, truncated, &x) &&
-                 !sv_parse_f64(t0 + neg, (size_t)(p - t0) - neg, &x))
+        if (n.mant == 0) x = 0.0;
+        else if (!sv_decimal_to_f64(n.mant, n.exp10, false, n.truncated, &x) &&
+                 !sv_parse_f64(t0 + n.neg, (size_t)(p - t0) - n.neg, &x))
             give_up(s);
         if (isinf(x)) give_up(s); /* the reader's range error */
         v = sv__make(SV_FLOAT, 8, 0);
-        v.as.f64 = neg ? -x : x;
+        v.as.f64 = n.neg ? -x : x;
     }
     s->p = p;
     return v;

@@ -292,7 +292,7 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
         if (plain && fast_store(x, f->type, p + f->c_offset, dp ? dp + f->c_offset : NULL, &r)) {
             /* a plain leaf, written as st would have written it */
         } else {
-            size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : c->path_len;
+            size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : o3_path_mark(c);
             size_t ao = f->c->aux;
             r = st(x, f->type, p + f->c_offset, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
                    dp ? dp + f->c_offset : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL,
@@ -349,7 +349,7 @@ static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8
         if (plain && fast_store(x, elem, items + i * es, d, &r)) {
             /* a plain leaf, as in st_class */
         } else {
-            size_t mark = c->report ? o3_path_index(c, i) : c->path_len;
+            size_t mark = c->report ? o3_path_index(c, i) : o3_path_mark(c);
             r = st(x, elem, items + i * es, NULL, d, NULL, level + 1);
             if (c->report) o3_path_pop(c, mark);
         }
