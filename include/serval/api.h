@@ -6,7 +6,10 @@
  * sees the same declarations; SV_API then changes nothing.
  *
  * SV_NODISCARD marks a function whose sv_status result must be looked at:
- * ignoring a failure is a compiler warning. */
+ * ignoring a failure is a compiler warning.
+ *
+ * SV_DEPRECATED(msg) marks a name kept for one more release: using it is a
+ * compiler warning that says what replaces it. */
 #ifndef SERVAL_API_H
 #define SERVAL_API_H
 
@@ -24,6 +27,12 @@
 #define SV_NODISCARD __attribute__((warn_unused_result))
 #else
 #define SV_NODISCARD
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SV_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define SV_DEPRECATED(msg)
 #endif
 
 #endif

@@ -97,7 +97,7 @@ static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
             }
             return st;
         }
-        if (doc && !sv_array_push(doc, &arr, item)) return sv_doc_status(doc);
+        if (doc && sv_array_append(doc, &arr, item) != SV_OK) return sv_doc_status(doc);
         pos += doc_len;
     }
     *out = arr;

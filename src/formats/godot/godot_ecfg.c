@@ -87,15 +87,16 @@ static sv_status read_all(sv_doc *doc, const uint8_t *data, size_t len, int engi
             }
             return st;
         }
-        if (!sv_map_put(doc, &map, sv_str(doc, (const char *)k, kl), val))
+        if (sv_map_append(doc, &map, sv_str(doc, (const char *)k, kl), val) != SV_OK)
             return sv_error_set(err, SV_ERR_NOMEM, FMT, at, "out of memory");
     }
     if (sv_rd_remaining(&r))
         return sv_error_set(err, SV_ERR_TRAILING, FMT, sv_rd_offset(&r),
                             "%zu bytes after the last entry", sv_rd_remaining(&r));
     sv_value meta = sv_map(doc, 0);
-    if (!sv_map_put_str(doc, &meta, "format", sv_strz(doc, FMT)) ||
-        !sv_map_put_str(doc, &meta, "engine", sv_int(engine)) || !sv_set_meta(doc, &map, meta))
+    if (sv_map_append_str(doc, &meta, "format", sv_strz(doc, FMT)) != SV_OK ||
+        sv_map_append_str(doc, &meta, "engine", sv_int(engine)) != SV_OK ||
+        sv_meta_set(doc, &map, meta) != SV_OK)
         return sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
     *out = map;
     return SV_OK;

@@ -98,7 +98,7 @@ static sv_status put_string(gd_enc *e, const sv_value *v, int extra)
     size_t n = len + (bom ? 3 : 0) + (size_t)extra;
     if (n > INT32_MAX) return efail(e, SV_ERR_RANGE, "string of %zu bytes is too long", n);
     size_t pad = (4 - (n & 3)) & 3;
-    if (!sv_buf_reserve(e->out, 4 + n + pad)) return efail(e, SV_ERR_NOMEM, "out of memory");
+    if (sv_buf_ensure(e->out, 4 + n + pad) != SV_OK) return efail(e, SV_ERR_NOMEM, "out of memory");
     uint8_t *p = e->out->data + e->out->len;
     sv_store_u32le(p, (uint32_t)n);
     p += 4;

@@ -27,7 +27,7 @@ static sv_status res_decode(sv_doc *doc, const uint8_t *data, size_t len, const 
         st = gr_decode_stream(doc, plain, plain_len, true, opts, out, err);
         if (st != SV_OK) return st;
         sv_value *meta = (sv_value *)sv_meta(out);
-        if (!meta || !sv_map_put_str(doc, meta, "compression", cmeta))
+        if (!meta || sv_map_append_str(doc, meta, "compression", cmeta) != SV_OK)
             return sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, 0, "no memory for the tree");
         return SV_OK;
     }

@@ -207,7 +207,7 @@ o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v,
         o3_path_pop(c, mark);
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
-            if (!sv_map_put(c->doc, &obj, sv_str_intern(c->doc, f->name, nl), fj))
+            if (sv_map_append(c->doc, &obj, sv_str_intern(c->doc, f->name, nl), fj) != SV_OK)
                 o3_fail(c, SV_ERR_NOMEM, "out of memory");
         result = o3_combine(result, r);
     }

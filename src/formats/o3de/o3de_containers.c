@@ -104,11 +104,12 @@ static o3_res load_sequence(o3_ctx *c, const sv_type *t, const sv_value *j, cons
                 pos = 0;
                 while (pos < arr.len && native_cmp(c, &it[pos], &nv) < 0) pos++;
             }
-            if (!sv_array_push(c->doc, &arr, nv)) o3_fail(c, SV_ERR_NOMEM, "out of memory");
+            if (sv_array_append(c->doc, &arr, nv) != SV_OK)
+                o3_fail(c, SV_ERR_NOMEM, "out of memory");
             sv_value *w = sv_array_items(&arr);
             memmove(w + pos + 1, w + pos, (arr.len - 1 - pos) * sizeof *w);
             w[pos] = nv;
-        } else if (!sv_array_push(c->doc, &arr, nv)) {
+        } else if (sv_array_append(c->doc, &arr, nv) != SV_OK) {
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
         }
         added++;

@@ -225,11 +225,13 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
     sv_value arr = sv_array(c->doc, 0);
     uint64_t rest = in;
     for (uint32_t i = 0; i < ncand; i++) {
-        (void)sv_array_push(c->doc, &arr, sv_strz(c->doc, e->values[cand[i]].name));
+        (void)sv_array_append(c->doc, &arr, sv_strz(c->doc, e->values[cand[i]].name));
         rest &= ~e->values[cand[i]].value;
     }
     sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
-    if (rest & mask) (void)sv_array_push(c->doc, &arr, bits_json(u, sv_prim_is_signed(u) ? rest : rest & mask));
+    if (rest & mask)
+        (void)sv_array_append(c->doc, &arr,
+                              bits_json(u, sv_prim_is_signed(u) ? rest : rest & mask));
     if (sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
     *j = arr;
     return o3_rep(c, WV, SV_O3DE_SUCCESS, "Enum value defaulted as array");

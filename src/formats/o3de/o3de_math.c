@@ -356,19 +356,19 @@ o3_res o3_store_math(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *de
         bool keep = c->keep_defaults || !def;
         o3_res r = sv_o3de_result_none(WV);
         if (keep || memcmp(f, d, 3 * sizeof *f) != 0) {
-            (void)sv_map_put_str(c->doc, &obj, "Translation", float_array(c, f, 3));
+            (void)sv_map_append_str(c->doc, &obj, "Translation", float_array(c, f, 3));
             r = o3_combine(r, o3_r(WV, SV_O3DE_SUCCESS));
         } else {
             r = o3_combine(r, o3_r(WV, SV_O3DE_DEFAULTS_USED));
         }
         if (keep || memcmp(f + 3, d + 3, 4 * sizeof *f) != 0) {
-            (void)sv_map_put_str(c->doc, &obj, "Rotation", float_array(c, f + 3, 4));
+            (void)sv_map_append_str(c->doc, &obj, "Rotation", float_array(c, f + 3, 4));
             r = o3_combine(r, o3_r(WV, SV_O3DE_SUCCESS));
         } else {
             r = o3_combine(r, o3_r(WV, SV_O3DE_DEFAULTS_USED));
         }
         if (keep || f[7] != d[7]) {
-            (void)sv_map_put_str(c->doc, &obj, "Scale", sv_f64((double)f[7]));
+            (void)sv_map_append_str(c->doc, &obj, "Scale", sv_f64((double)f[7]));
             r = o3_combine(r, o3_r(WV, SV_O3DE_SUCCESS));
         } else {
             r = o3_combine(r, o3_r(WV, SV_O3DE_DEFAULTS_USED));

@@ -31,11 +31,11 @@ static bool make_root(sv_doc *doc, sv_value *root, const sv_resonite_container *
     root->as.box->cls = cp;
     sv_value meta = sv_map(doc, 0);
     if (meta.kind != SV_MAP) return false;
-    if (!sv_map_put_str(doc, &meta, "framing", sv_strz(doc, framing_name(c->framing))) ||
-        !sv_map_put_str(doc, &meta, "compression",
-                        sv_strz(doc, sv_resonite_compression_name(c->compression))))
+    if (sv_map_append_str(doc, &meta, "framing", sv_strz(doc, framing_name(c->framing))) != SV_OK ||
+        sv_map_append_str(doc, &meta, "compression",
+                          sv_strz(doc, sv_resonite_compression_name(c->compression))) != SV_OK)
         return false;
-    return sv_set_meta(doc, root, meta);
+    return sv_meta_set(doc, root, meta) == SV_OK;
 }
 
 sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
