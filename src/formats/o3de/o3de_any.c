@@ -1,4 +1,4 @@
-/* AZStd::any (spec o3de-json §7.6, O3DE's JsonAnySerializer):
+/* AZStd::any (docs/formats/o3de.md, "`AZStd::any`", O3DE's JsonAnySerializer):
  * {"$type": T, "Value": V}. T is resolved as "$type" is elsewhere (a braced
  * UUID anywhere in the text, else the trimmed name) against the schema's
  * classes and the primitives every O3DE SerializeContext registers (bool,

@@ -1,6 +1,6 @@
 /* The public entry points: options, default instances, load and store of
  * values and C structs, and the JsonSerialization file wrapper.
- * spec o3de-json §1, §3. */
+ * docs/formats/o3de.md, "What serval follows". */
 #include <string.h>
 
 #include "o3de_internal.h"

@@ -1,5 +1,5 @@
-/* The dispatch of load and store by type (spec o3de-json §1.1-§1.3) and
- * reflected classes (§4): fields matched by lower-cased CRC-32, derived
+/* The dispatch of load and store by type (docs/formats/o3de.md,
+ * "What serval follows", Load) and reflected classes: fields matched by lower-cased CRC-32, derived
  * before base; stored in field order with defaults omitted. */
 #include <string.h>
 

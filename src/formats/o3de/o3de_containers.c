@@ -1,5 +1,5 @@
 /* Sequences (vector, list, set, unordered set), fixed arrays, pairs and
- * tuples. spec o3de-json §10.1-§10.5. */
+ * tuples. docs/formats/o3de.md, "What serval follows", Containers. */
 #include <string.h>
 
 #include "o3de_internal.h"

@@ -1,5 +1,6 @@
 /* The load/store context: paths, reporting and the per-class field tables.
- * spec o3de-json §2.3 (reporting), §2.4 (paths), §4.1 (field lookup). */
+ * docs/formats/o3de.md, "Reporting" (results and their paths)
+ * and "What serval follows", Load (field lookup). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

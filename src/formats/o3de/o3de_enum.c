@@ -1,6 +1,6 @@
 /* Enums: a number, a name, or an array of names and numbers ORed together
  * on load; the exact name, else every contained flag in descending value
- * order plus the remaining bits on store. spec o3de-json §6. */
+ * order plus the remaining bits on store. docs/formats/o3de.md, "What serval follows", Enums. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Maps: an object when every stored key is a string (or the explicit
  * default, written "{}"), else [{"Key":k,"Value":v}]; unordered maps
- * sorted with O3DE's Compare. spec o3de-json §10.6. */
+ * sorted with O3DE's Compare. docs/formats/o3de.md, "What serval follows", Containers. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* Vector2/3/4, Quaternion, Color, Matrix3x3/3x4/4x4 and Transform.
- * spec o3de-json §11; the object form of matrices is in o3de_matrix.c. */
+ * docs/formats/o3de.md, "What serval follows", Math; the object form of matrices is in o3de_matrix.c. */
 #include <math.h>
 #include <string.h>
 #include <strings.h>

@@ -2,7 +2,7 @@
  * JsonMerger does: in place, with its results, messages and paths (task
  * Merge). The first Halted operation stops a JSON Patch unless the
  * reporting callback turns it into something else; operations done before
- * it stay done. spec o3de-json §12. */
+ * it stay done. docs/formats/o3de.md, "JSON Patch and JSON Merge Patch". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

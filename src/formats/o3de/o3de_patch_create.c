@@ -5,7 +5,7 @@
  * added, surplus ones removed from the last down), anything else "replace"d
  * when not equal by RapidJSON's operator==. Merge Patch: the target's
  * members, null for removed ones; a null in the target cannot be written.
- * spec o3de-json §12. */
+ * docs/formats/o3de.md, "JSON Patch and JSON Merge Patch". */
 #include <string.h>
 
 #include "o3de_patch_util.h"

@@ -1,6 +1,6 @@
 /* Pointers (raw and smart) and "$type": polymorphic loads resolved by UUID
  * or name, "$type" written only when the actual class differs from what the
- * default implies. spec o3de-json §7. */
+ * default implies. docs/formats/o3de.md, "What serval follows", Pointers and `$type`. */
 #include <ctype.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* Booleans, integers, floats, strings and byte streams: O3DE's conversions
- * between JSON types and the exact range checks. spec o3de-json §8. */
+ * between JSON types and the exact range checks. docs/formats/o3de.md, "What serval follows", Conversions. */
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /* O3DE's result codes (JsonSerializationResult): the packing, the
  * processing derived from an outcome, Combine and AppendToString.
- * spec o3de-json §2. */
+ * docs/formats/o3de.md, "What serval follows" (Results) and "Reporting". */
 #include <string.h>
 
 #include "serval/o3de.h"

@@ -1,6 +1,6 @@
 /* JSON text as RapidJSON 1.1 writes it: Writer (compact) and PrettyWriter
  * (O3DE's files: four spaces), its string escapes and its number layout.
- * spec o3de-json §3 (file helpers) and §8.5. */
+ * docs/formats/o3de.md, "What serval follows", Text. */
 #include <stdio.h>
 #include <string.h>
 
