@@ -18,6 +18,7 @@
 #include "core/utf8.h"
 #include "serval/godot.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 #define FMT "godot-project"
 
@@ -113,8 +114,8 @@ static int engine_option(const sv_options *opts, sv_error *err, sv_status *st)
     return -1;
 }
 
-static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
-                        sv_value *out, sv_error *err)
+static sv_status decode_tree(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                             sv_value *out, sv_error *err)
 {
     if (len < 4 || memcmp(data, "ECFG", 4))
         return sv_error_set(err, SV_ERR_SYNTAX, FMT, 0, "not a project.binary (no \"ECFG\" magic)");
@@ -141,6 +142,14 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
                             : &e3;
     if (err) *err = *e;
     return e->status;
+}
+
+/* The entry: the tree decoded becomes the document's root. */
+static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                        sv_value *out, sv_error *err)
+{
+    sv_status st = decode_tree(doc, data, len, opts, out, err);
+    return sv__decode_root(doc, st, out, FMT, err);
 }
 
 static void put32(sv_buf *b, uint32_t v)

@@ -22,6 +22,7 @@
 #include "formats/godot/godot_crypto.h"
 #include "formats/godot/godot_gdec.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 #define FMT "godot-enc"
 
@@ -138,7 +139,7 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
     if (st != SV_OK) return st;
     if (!ok) return sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
     *out = root;
-    return SV_OK;
+    return sv__decode_root(doc, SV_OK, out, FMT, err);
 }
 
 static const sv_value *meta_get(const sv_value *meta, const char *k)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/godot/godot_res_internal.h"
+#include "core/decode_root.h"
 
 static int res_probe(const uint8_t *data, size_t len)
 {
@@ -15,8 +16,8 @@ static int res_probe(const uint8_t *data, size_t len)
     return 0;
 }
 
-static sv_status res_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
-                            sv_value *out, sv_error *err)
+static sv_status res_decode_tree(sv_doc *doc, const uint8_t *data, size_t len,
+                                 const sv_options *opts, sv_value *out, sv_error *err)
 {
     if (len >= 4 && !memcmp(data, "RSCC", 4)) {
         const uint8_t *plain;
@@ -32,6 +33,14 @@ static sv_status res_decode(sv_doc *doc, const uint8_t *data, size_t len, const 
         return SV_OK;
     }
     return gr_decode_stream(doc, data, len, false, opts, out, err);
+}
+
+/* The entry: the tree decoded becomes the document's root. */
+static sv_status res_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                            sv_value *out, sv_error *err)
+{
+    sv_status st = res_decode_tree(doc, data, len, opts, out, err);
+    return sv__decode_root(doc, st, out, GR_FORMAT, err);
 }
 
 static sv_status res_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)

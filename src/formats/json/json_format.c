@@ -9,6 +9,7 @@
 #include "core/opts.h"
 #include "serval/json.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 /* Pretty output deeper than this many spaces per level helps nobody and only
  * multiplies the output size. */
@@ -76,7 +77,8 @@ static sv_status json_decode(sv_doc *doc, const uint8_t *data, size_t len, const
     ro.limits = o.limits;
     ro.allow_comments = sv_options_flag(&o, "comments", false);
     ro.plain = sv_options_flag(&o, "plain", false);
-    return sv_json_decode(doc, (const char *)data, len, &ro, out, err);
+    st = sv_json_decode(doc, (const char *)data, len, &ro, out, err);
+    return sv__decode_root(doc, st, out, "json", err);
 }
 
 /* "indent=N": N decimal digits, 0 (compact) to JSON_MAX_INDENT. */

@@ -12,6 +12,7 @@
 #include "formats/resonite/resonite_opts.h"
 #include "serval/bson.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 static const char *framing_name(sv_resonite_framing f)
 {
@@ -253,7 +254,8 @@ static sv_status resonite_decode_fmt(sv_doc *doc, const uint8_t *data, size_t le
     sv_resonite_opts r;
     sv_status st = options_from(opts, false, &r, err);
     if (st != SV_OK) return st;
-    return sv_resonite_decode(doc, data, len, &r, out, err);
+    st = sv_resonite_decode(doc, data, len, &r, out, err);
+    return sv__decode_root(doc, st, out, "resonite", err);
 }
 
 static sv_status resonite_encode_fmt(const sv_value *v, const sv_options *opts, sv_buf *out,
