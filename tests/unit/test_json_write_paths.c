@@ -1,4 +1,4 @@
-/* The typed JSON writer's fast paths (src/json/json_write_containers.c and
+/* The typed JSON writer's fast paths (src/formats/json/json_write_containers.c and
  * the helpers in json_write_internal.h): scalars written inline inside
  * containers must give the same text as written alone, and the text
  * docs/json.md asks for; integer digits (checked against glibc's printf);

@@ -1,7 +1,8 @@
 /* The typed JSON (docs/json.md) as a registry format, so the CLI can read and
  * write it like any other: `serval conv --from godot4 --to json`, and dump is
- * just "encode as json, pretty". The reader and writer live in src/json/; this
- * file only maps "name=value" options onto their option structs. */
+ * just "encode as json, pretty". The reader (json_read*.c) and writer
+ * (json_write*.c) are beside it in this folder; this file only maps
+ * "name=value" options onto their option structs. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -26,7 +26,7 @@
 #include "core/mem.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "formats/kingsisle/ki_xml_layout.h"
-#include "json/numconv.h"
+#include "core/numconv.h"
 
 #define KX_FORMAT "kingsisle-xml"
 

@@ -24,7 +24,7 @@
 
 #include "core/mem.h"
 #include "core/value_internal.h"
-#include "json/json_read_fast.h"
+#include "formats/json/json_read_fast.h"
 #include "o3de_struct_internal.h"
 #include "schema/schema_internal.h"
 

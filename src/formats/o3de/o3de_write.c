@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json/numconv.h"
+#include "core/numconv.h"
 #include "serval/json.h"
 #include "o3de_internal.h"
 

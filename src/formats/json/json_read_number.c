@@ -9,8 +9,8 @@
 #include <math.h>
 
 #include "core/value_internal.h"
-#include "json/json_read_internal.h"
-#include "json/numconv.h"
+#include "formats/json/json_read_internal.h"
+#include "core/numconv.h"
 
 static inline unsigned digit(const char *p)
 {

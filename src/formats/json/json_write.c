@@ -14,8 +14,8 @@
 #endif
 #include "core/article.h"
 #include "core/error_record.h"
-#include "json/json_opts.h"
-#include "json/json_write_internal.h"
+#include "formats/json/json_opts.h"
+#include "formats/json/json_write_internal.h"
 
 #define LIT(s) s, sizeof(s) - 1
 
