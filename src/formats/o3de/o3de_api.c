@@ -63,8 +63,9 @@ sv_status sv_o3de_store(const sv_schema *s, const sv_type *t, const sv_value *va
     o3_ctx c;
     sv_status ist = o3_ctx_init(&c, s, doc, opts, true, err);
     if (ist != SV_OK) return ist;
-    /* spec §3: a given default forces keepDefaults off; without one, classes
-     * are compared with a default instance and other root types written whole */
+    /* o3de.md, "Where serval differs from the documentation": a given default forces keepDefaults
+     * off; without one, classes are compared with a default instance and other root types written
+     * whole */
     sv_value made;
     if (def) {
         c.keep_defaults = false;

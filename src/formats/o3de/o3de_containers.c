@@ -122,7 +122,8 @@ static o3_res load_sequence(o3_ctx *c, const sv_type *t, const sv_value *j, cons
     return o3_report(c, result, "Loaded basic container.");
 }
 
-/* AZStd::array<T,N>: at least N entries, extra entries skipped (§10.4). */
+/* AZStd::array<T,N>: at least N entries, extra entries skipped (o3de.md, "What serval follows",
+ * Containers). */
 static o3_res load_fixed(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
                          sv_value *out, bool is_new)
 {
@@ -160,7 +161,7 @@ static o3_res load_fixed(o3_ctx *c, const sv_type *t, const sv_value *j, const s
 }
 
 /* pair and tuple: an entry whose load is Altered is skipped and the next
- * entry is tried for the same element (§10.5). */
+ * entry is tried for the same element (o3de.md, "What serval follows", Containers). */
 static o3_res load_tuple(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
                          sv_value *out)
 {

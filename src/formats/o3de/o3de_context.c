@@ -150,7 +150,7 @@ o3_res o3_report(o3_ctx *c, o3_res r, const char *fmt, ...)
 }
 
 /* zlib's CRC-32 over the lower-cased ASCII bytes, as AZ::Crc32(string_view)
- * hashes names (spec §4.1). */
+ * hashes names (o3de.md, "What serval follows", Load). */
 static uint32_t crc_table[256];
 static bool crc_ready;
 

@@ -58,8 +58,8 @@ static o3_res unsupported_value(o3_ctx *c, const sv_schema_enum *e, const char *
     return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED), "%s%s", what, opts);
 }
 
-/* One number or string (spec §6.1): integers only (1.0 is refused), text
- * first as an integer in base 0, then as a name compared case-insensitively. */
+/* One number or string (o3de.md, "What serval follows", Enums): integers only (1.0 is refused),
+ * text first as an integer in base 0, then as a name compared case-insensitively. */
 static o3_res load_one(o3_ctx *c, const sv_schema_enum *e, const sv_value *j, uint64_t *bits)
 {
     sv_prim u = e->underlying;
@@ -161,9 +161,9 @@ static sv_value bits_json(sv_prim u, uint64_t bits)
     return sv_prim_is_signed(u) ? sv_int((int64_t)bits) : sv_uint(bits);
 }
 
-/* spec §6.2: an exact name wins; else every non-zero value whose bits are
- * all set, ordered by value as unsigned, descending, duplicates dropped
- * (the first registered wins), then whatever bits remain. */
+/* o3de.md, "What serval follows", Enums: an exact name wins; else every non-zero value whose bits
+ * are all set, ordered by value as unsigned, descending, duplicates dropped (the first registered
+ * wins), then whatever bits remain. */
 o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, const sv_value *def,
                      sv_value *j)
 {

@@ -93,7 +93,8 @@ static const sv_value *member(const sv_value *obj, const char *name)
     return sv_map_get(obj, name, strlen(name));
 }
 
-/* spec §11.1: keys "X" then "x", ...; a missing component keeps its value. */
+/* o3de.md, "What serval follows", Math: keys "X" then "x", ...; a missing component keeps its
+ * value. */
 static o3_res load_vector_object(o3_ctx *c, const sv_value *j, float *f, size_t n)
 {
     static const char *const up[] = {"X", "Y", "Z", "W"}, *const lo[] = {"x", "y", "z", "w"};
@@ -116,7 +117,7 @@ static o3_res load_vector_object(o3_ctx *c, const sv_value *j, float *f, size_t 
     return o3_r(RF, found ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_DEFAULTS_USED);
 }
 
-/* spec §11.2: the members are read by position as Euler angles in degrees
+/* o3de.md, "What serval follows", Math: the members are read by position as Euler angles in degrees
  * about X, Y and Z, and combined as q = qx * qy * qz. Only the first three
  * members are read (O3DE writes past its buffer for a fourth). */
 static o3_res load_quat_object(o3_ctx *c, const sv_value *j, float *q)
@@ -197,7 +198,8 @@ static o3_res color_hex(o3_ctx *c, const sv_value *s, float *f, size_t n)
     return o3_r(RF, SV_O3DE_SUCCESS);
 }
 
-/* spec §11.5: the last member (scanning backwards) with a known name decides. */
+/* o3de.md, "What serval follows", Math: the last member (scanning backwards) with a known name
+ * decides. */
 static o3_res load_color_object(o3_ctx *c, const sv_value *j, float *f)
 {
     static const char *const names[] = {"RGBA8", "RGB8", "RGBA", "RGB", "HEXA", "HEX"};

@@ -148,7 +148,8 @@ o3_res o3_load_pointer(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_
         r = o3_load(c, elem, j, &base, &nv, was_null);
         c->depth--;
     }
-    /* spec §7.1: a pointer that was null stays null when the load failed */
+    /* o3de.md, "What serval follows", Pointers and `$type`: a pointer that was null stays null when
+     * the load failed */
     if (was_null && (o3_halted(r) || o3_altered(r)))
         *out = sv_null();
     else
