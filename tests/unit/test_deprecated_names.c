@@ -46,6 +46,8 @@ static void old_buffer_names(void **state)
     assert_true(sv_buf_reserve(&b, 100));
     assert_true(sv_buf_grow(&b, 10000));
     assert_true(b.cap >= 10000);
+    sv_buf_putc(&b, 'x');
+    /* a size that cannot be added to the length: refused before allocating */
     assert_false(sv_buf_grow(&b, SIZE_MAX));
     assert_false(sv_buf_reserve(&b, 1));
     sv_buf_free(&b);
