@@ -37,11 +37,11 @@ sv_value bench_gen_godot_dicts(sv_doc *doc)
         t[0] = sv_str_intern(doc, "a", 1);
         t[1] = sv_str_intern(doc, "bb", 2);
         t[2] = sv_int(i);
-        sv_map_put_str(doc, &d, "id", sv_int(i));
-        sv_map_put_str(doc, &d, "name", sv_str(doc, name, (size_t)n));
-        sv_map_put_str(doc, &d, "pos", sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, pos));
-        sv_map_put_str(doc, &d, "hp", sv_f64(hp));
-        sv_map_put_str(doc, &d, "tags", tags);
+        sv_map_append_str(doc, &d, "id", sv_int(i));
+        sv_map_append_str(doc, &d, "name", sv_str(doc, name, (size_t)n));
+        sv_map_append_str(doc, &d, "pos", sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, pos));
+        sv_map_append_str(doc, &d, "hp", sv_f64(hp));
+        sv_map_append_str(doc, &d, "tags", tags);
         items[i] = d;
     }
     return arr;

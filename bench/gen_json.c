@@ -106,7 +106,7 @@ static sv_value make_tags(sv_doc *doc, rng *r)
             uint32_t w = rng_below(r, COUNT(tag_words));
             item = sv_str(doc, tag_words[w], strlen(tag_words[w]));
         }
-        sv_array_push(doc, &tags, item);
+        sv_array_append(doc, &tags, item);
     }
     return tags;
 }
@@ -119,9 +119,9 @@ static sv_value make_stats(sv_doc *doc, rng *r)
     double luck = rng_unit(r) * 2.0 - 1.0;
     /* One in 32 is tiny, so exponent notation (1.2e-13) is exercised too. */
     if (rng_below(r, 32) == 0) luck *= 1e-12;
-    sv_map_put_str(doc, &stats, "str", sv_int(strength));
-    sv_map_put_str(doc, &stats, "dex", sv_f64(dex_halves / 2.0)); /* short: 9.5, 12.0 */
-    sv_map_put_str(doc, &stats, "luck", sv_f64(luck));            /* all 17 digits */
+    sv_map_append_str(doc, &stats, "str", sv_int(strength));
+    sv_map_append_str(doc, &stats, "dex", sv_f64(dex_halves / 2.0)); /* short: 9.5, 12.0 */
+    sv_map_append_str(doc, &stats, "luck", sv_f64(luck));            /* all 17 digits */
     return stats;
 }
 
@@ -149,32 +149,32 @@ static sv_value make_entity(sv_doc *doc, rng *r, uint64_t index, bool *with_mesh
 {
     uint64_t id = 1000 + index;
     sv_value e = sv_object(doc, sv_str_intern(doc, "Entity", 6), 0);
-    sv_map_put_str(doc, &e, "id", sv_int((int64_t)id));
-    sv_map_put_str(doc, &e, "name", make_name(doc, r, id));
+    sv_map_append_str(doc, &e, "id", sv_int((int64_t)id));
+    sv_map_append_str(doc, &e, "name", make_name(doc, r, id));
 
     float pos[3];
     for (int i = 0; i < 3; i++)
         pos[i] = (float)(rng_unit(r) * 2000.0 - 1000.0);
-    sv_map_put_str(doc, &e, "pos", sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, pos));
+    sv_map_append_str(doc, &e, "pos", sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, pos));
 
     sv_value vel = sv_array(doc, 0);
     for (int i = 0; i < 3; i++)
-        sv_array_push(doc, &vel, sv_f64(rng_unit(r) * 100.0 - 50.0));
-    sv_map_put_str(doc, &e, "vel", vel);
+        sv_array_append(doc, &vel, sv_f64(rng_unit(r) * 100.0 - 50.0));
+    sv_map_append_str(doc, &e, "vel", vel);
 
     /* Half the hit points are round percentages, half carry all float32 digits. */
     uint32_t percent = rng_below(r, 101);
     float hp = rng_below(r, 2) ? (float)percent / 100.0f : (float)rng_unit(r);
-    sv_map_put_str(doc, &e, "hp", sv_f32(hp));
-    sv_map_put_str(doc, &e, "mass", sv_f64(rng_unit(r) * 500.0));
-    sv_map_put_str(doc, &e, "active", sv_bool(rng_below(r, 4) != 0));
-    sv_map_put_str(doc, &e, "tags", make_tags(doc, r));
-    sv_map_put_str(doc, &e, "flags", sv_uint_w(rng_below(r, 256), 1));
-    sv_map_put_str(doc, &e, "stats", make_stats(doc, r));
-    sv_map_put_str(doc, &e, "blob", make_blob(doc, r));
-    if (index % 8 == 3) sv_map_put_str(doc, &e, "parent", sv_ref(1000 + index / 2));
+    sv_map_append_str(doc, &e, "hp", sv_f32(hp));
+    sv_map_append_str(doc, &e, "mass", sv_f64(rng_unit(r) * 500.0));
+    sv_map_append_str(doc, &e, "active", sv_bool(rng_below(r, 4) != 0));
+    sv_map_append_str(doc, &e, "tags", make_tags(doc, r));
+    sv_map_append_str(doc, &e, "flags", sv_uint_w(rng_below(r, 256), 1));
+    sv_map_append_str(doc, &e, "stats", make_stats(doc, r));
+    sv_map_append_str(doc, &e, "blob", make_blob(doc, r));
+    if (index % 8 == 3) sv_map_append_str(doc, &e, "parent", sv_ref(1000 + index / 2));
     *with_mesh = index % BENCH_JSON_MESH_EVERY == 1234;
-    if (*with_mesh) sv_map_put_str(doc, &e, "mesh", make_mesh(doc, r));
+    if (*with_mesh) sv_map_append_str(doc, &e, "mesh", make_mesh(doc, r));
     return e;
 }
 
@@ -195,7 +195,7 @@ bool bench_gen_json(size_t target_bytes, bench_json_doc *res, char *msg, size_t 
     sv_buf out;
     sv_buf_init(&out, NULL);
     /* One allocation up front: the parent's memory stays near the text's size. */
-    sv_buf_reserve(&out, target_bytes + (64u << 10));
+    sv_buf_ensure(&out, target_bytes + (64u << 10));
     sv_buf_putc(&out, '[');
 
     rng r = {BENCH_JSON_SEED};

@@ -101,7 +101,10 @@ static sv_value obj(sv_doc *doc, const char *cls)
     return sv_object(doc, sv_str_intern(doc, cls, strlen(cls)), 0);
 }
 
-static void put(sv_doc *doc, sv_value *o, const char *k, sv_value v) { sv_map_put_str(doc, o, k, v); }
+static void put(sv_doc *doc, sv_value *o, const char *k, sv_value v)
+{
+    sv_map_append_str(doc, o, k, v);
+}
 
 /* One top-level item of kind k; *count gets the objects it holds. */
 static sv_value item(sv_doc *doc, unsigned k, size_t slen, size_t *count)
@@ -154,7 +157,8 @@ static sv_value item(sv_doc *doc, unsigned k, size_t slen, size_t *count)
     }
     case 4: {
         sv_value vals = sv_array(doc, 0);
-        for (int i = 0; i < 16; i++) sv_array_push(doc, &vals, sv_uint_w((uint32_t)next(), 4));
+        for (int i = 0; i < 16; i++)
+            sv_array_append(doc, &vals, sv_uint_w((uint32_t)next(), 4));
         o = obj(doc, "class WithList");
         put(doc, &o, "m_values", vals);
         put(doc, &o, "m_count", sv_uint_w(16, 4));
@@ -167,7 +171,7 @@ static sv_value item(sv_doc *doc, unsigned k, size_t slen, size_t *count)
             sv_value e = obj(doc, "class ListElement");
             put(doc, &e, "m_id", sv_uint_w((uint32_t)i, 4));
             put(doc, &e, "m_name", text(doc, slen / 4 + 1, false));
-            sv_array_push(doc, &els, e);
+            sv_array_append(doc, &els, e);
         }
         o = obj(doc, "class NestedLists");
         put(doc, &o, "m_elements", els);
@@ -190,7 +194,7 @@ static bool build(sv_kingsisle_types *t, size_t objects, size_t slen, sv_buf *ou
     for (unsigned k = 0; made < objects; k = (k + 1) % 6) {
         size_t c;
         unsigned kind = holds[k] <= objects - made ? k : 0; /* end on exactly `objects` */
-        sv_array_push(doc, &items, item(doc, kind, slen, &c));
+        sv_array_append(doc, &items, item(doc, kind, slen, &c));
         made += c;
     }
     sv_value root = obj(doc, "class BenchRoot");

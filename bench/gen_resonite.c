@@ -96,7 +96,7 @@ bool bench_gen_resonite(size_t target, bench_rs_input *out, char *msg, size_t ms
     sv_value two = sv_array(doc, 0);
     for (int r = 0; r < 2; r++)
         for (size_t i = 0; i < sv_len(&orig); i++)
-            sv_array_push(doc, &two, *sv_array_at(&orig, i));
+            sv_array_append(doc, &two, *sv_array_at(&orig, i));
     *kids = two;
     sv_buf b2;
     sv_buf_init(&b2, NULL);
@@ -113,7 +113,7 @@ bool bench_gen_resonite(size_t target, bench_rs_input *out, char *msg, size_t ms
     sv_value many = sv_array(doc, 0);
     for (size_t r = 0; r < copies; r++)
         for (size_t i = 0; i < sv_len(&orig); i++)
-            sv_array_push(doc, &many, *sv_array_at(&orig, i));
+            sv_array_append(doc, &many, *sv_array_at(&orig, i));
     *kids = many;
     out->copies = copies;
     out->elements = count_elements(&root);

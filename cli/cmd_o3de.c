@@ -122,11 +122,11 @@ static sv_o3de_result on_report(void *ctx, const char *message, sv_o3de_result r
     if (o->report_path) {
         sv_doc *d = o->scratch;
         sv_value m = sv_map(d, 0);
-        sv_map_put_str(d, &m, "path", text(d, path));
-        sv_map_put_str(d, &m, "task", text(d, task));
-        sv_map_put_str(d, &m, "processing", text(d, proc));
-        sv_map_put_str(d, &m, "outcome", text(d, outc));
-        sv_map_put_str(d, &m, "message", text(d, message));
+        sv_map_append_str(d, &m, "path", text(d, path));
+        sv_map_append_str(d, &m, "task", text(d, task));
+        sv_map_append_str(d, &m, "processing", text(d, proc));
+        sv_map_append_str(d, &m, "outcome", text(d, outc));
+        sv_map_append_str(d, &m, "message", text(d, message));
         put_json_line(o, &m);
     }
     return r;
@@ -137,11 +137,11 @@ static void report_result(o3_cli *o, sv_o3de_result r)
     if (!o->report_path) return;
     sv_doc *d = o->scratch;
     sv_value in = sv_map(d, 0), m = sv_map(d, 0);
-    sv_map_put_str(d, &in, "task", text(d, sv_o3de_task_name(sv_o3de_result_task(r))));
-    sv_map_put_str(d, &in, "processing",
-                   text(d, sv_o3de_processing_name(sv_o3de_result_processing(r))));
-    sv_map_put_str(d, &in, "outcome", text(d, sv_o3de_outcome_name(sv_o3de_result_outcome(r))));
-    sv_map_put_str(d, &m, "result", in);
+    sv_map_append_str(d, &in, "task", text(d, sv_o3de_task_name(sv_o3de_result_task(r))));
+    sv_map_append_str(d, &in, "processing",
+                      text(d, sv_o3de_processing_name(sv_o3de_result_processing(r))));
+    sv_map_append_str(d, &in, "outcome", text(d, sv_o3de_outcome_name(sv_o3de_result_outcome(r))));
+    sv_map_append_str(d, &m, "result", in);
     put_json_line(o, &m);
 }
 

@@ -1,4 +1,4 @@
-/* serval: editing a tree in place, JSON Pointer paths, and decoding a file.
+/* serval: editing a tree in place and JSON Pointer paths.
  *
  * A value found with sv_get_path, sv_array_at or sv_map_get points into its
  * parent's storage; the calls below change the tree through such a pointer
@@ -6,8 +6,8 @@
  * container that grows may move its items: keep using the sv_value * these
  * calls were given, not a copy of the value made before the call.
  *
- *   sv_value root;
- *   if (sv_file_decode(doc, "save.bin", sv_format_find("godot3"), NULL, &root, &err)) ...
+ *   sv_value root;   // sv_file_decode is in serval/file.h (included here too)
+ *   if (sv_file_decode(doc, "save.bin", sv_format_find("godot3"), NULL, &root, &err) == SV_OK) ...
  *   sv_value *gold = sv_get_path(doc, &root, "/player/gold");
  *   *gold = sv_int(9999);                                 // or:
  *   sv_set_path(doc, &root, "/player/gold", sv_int(9999));
@@ -20,8 +20,10 @@
 
 #include "api.h"
 #include "error.h"
-#include "registry.h"
 #include "value.h"
+/* sv_file_decode moved to file.h; included for one release so that code
+ * which found it here still builds. */
+#include "file.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,15 +39,22 @@ SV_API SV_NODISCARD sv_status sv_object_set(sv_doc *doc, sv_value *obj, const ch
                                             sv_value val);
 
 /* ARRAY: replaces item i. SV_ERR_TYPE for other kinds, SV_ERR_RANGE when i
- * is not below the length (use sv_array_push to append). */
+ * is not below the length (use sv_array_append to append). */
 SV_API SV_NODISCARD sv_status sv_array_set(sv_value *arr, size_t i, sv_value val);
 
 /* MAP or OBJECT: removes the first pair whose key is the string key; the
- * pairs after it move up. Returns whether one was removed. */
-SV_API bool sv_map_remove(sv_value *map, const char *key);
-/* ARRAY: removes item i; the items after it move up. Returns whether i was
- * in range. */
-SV_API bool sv_array_remove(sv_value *arr, size_t i);
+ * pairs after it move up. SV_ERR_TYPE when map is neither (or NULL) or key
+ * is NULL, SV_ERR_NOT_FOUND when no pair has the key. */
+SV_API SV_NODISCARD sv_status sv_map_remove_key(sv_value *map, const char *key);
+/* ARRAY: removes item i; the items after it move up. SV_ERR_TYPE for other
+ * kinds, SV_ERR_RANGE when i is not below the length. */
+SV_API SV_NODISCARD sv_status sv_array_remove_at(sv_value *arr, size_t i);
+
+/* Deprecated names, kept for one release: true when something was removed. */
+SV_API bool sv_map_remove(sv_value *map, const char *key)
+    SV_DEPRECATED("use sv_map_remove_key, which returns sv_status");
+SV_API bool sv_array_remove(sv_value *arr, size_t i)
+    SV_DEPRECATED("use sv_array_remove_at, which returns sv_status");
 
 /* The value at a JSON Pointer (RFC 6901) under root, e.g. "/player/gold" or
  * "/inventory/0"; "" is root itself. A token names a string key of a MAP or
@@ -63,19 +72,9 @@ SV_API sv_value *sv_get_path(sv_doc *doc, sv_value *root, const char *pointer);
 SV_API SV_NODISCARD sv_status sv_set_path(sv_doc *doc, sv_value *root, const char *pointer,
                                           sv_value val);
 
-/* Removes the value at pointer from its parent (sv_map_remove or
- * sv_array_remove). SV_ERR_NOT_FOUND when there is nothing to remove. */
+/* Removes the value at pointer from its parent (sv_map_remove_key or
+ * sv_array_remove_at). SV_ERR_NOT_FOUND when there is nothing to remove. */
 SV_API SV_NODISCARD sv_status sv_remove_path(sv_doc *doc, sv_value *root, const char *pointer);
-
-/* Reads the file at path and decodes it with format fmt, or, when fmt is
- * NULL, with the format sv_format_detect finds from the bytes and the name.
- * The bytes are read into the document's arena, so they count against its
- * allocation limit and live as long as it. opts may be NULL. Errors:
- * SV_ERR_IO (the message says why), SV_ERR_UNSUPPORTED (no format fits, or
- * it cannot be read), or the decoder's. */
-SV_API SV_NODISCARD sv_status sv_file_decode(sv_doc *doc, const char *path, const sv_format *fmt,
-                                             const sv_options *opts, sv_value *out,
-                                             sv_error *err);
 
 #ifdef __cplusplus
 }

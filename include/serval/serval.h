@@ -19,6 +19,7 @@
 #include "convert.h"
 #include "edit.h"
 #include "error.h"
+#include "file.h"
 #include "json.h"
 #include "registry.h"
 #include "schema.h"

@@ -154,15 +154,23 @@ SV_API sv_limits sv_limits_resolve(const sv_limits *lim);
 SV_API sv_doc *sv_doc_new(const sv_alloc *alloc);
 SV_API void sv_doc_free(sv_doc *doc);
 
-/* Caps the bytes the document may allocate (0 = SV_DEFAULT_MAX_ALLOC). */
-SV_API void sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes);
+/* Caps the bytes the document may allocate (0 = SV_DEFAULT_MAX_ALLOC).
+ * SV_ERR_USAGE when doc is NULL. */
+SV_API sv_status sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes);
 /* Bytes the document's arena has taken from its allocator so far. */
 SV_API uint64_t sv_doc_allocated(const sv_doc *doc);
 /* SV_OK, or SV_ERR_NOMEM / SV_ERR_LIMIT once an allocation failed (sticky). */
 SV_API SV_NODISCARD sv_status sv_doc_status(const sv_doc *doc);
 
+/* The document's root: what the last successful decode into it produced
+ * (every decoder sets it), or what sv_doc_set_root put there. */
 SV_API sv_value *sv_doc_root(sv_doc *doc);
-SV_API void sv_doc_set_root(sv_doc *doc, sv_value root);
+/* Makes root the document's root. A decoder calls it with the tree it built,
+ * so that calls taking the document alone (sv_get_path with root NULL, ...)
+ * find it. SV_ERR_USAGE when doc is NULL; the document's status when an
+ * allocation failed before (the tree may be incomplete: the root is then
+ * left as it was). */
+SV_API sv_status sv_doc_set_root(sv_doc *doc, sv_value root);
 
 /* Raw arena memory, 8-byte aligned, freed with the document. NULL on failure
  * (and the document's status becomes SV_ERR_NOMEM or SV_ERR_LIMIT). */
@@ -217,18 +225,36 @@ SV_API sv_value sv_map(sv_doc *doc, size_t count);
 /* cls is a STRING (class name) or UINT (class hash) value. */
 SV_API sv_value sv_object(sv_doc *doc, sv_value cls, size_t count);
 
-/* Appends to an ARRAY (item) / MAP or OBJECT (key, val), growing it in the
- * arena (amortised doubling). Returns false on failure (status is set).
+/* Appends to an ARRAY (item) / MAP or OBJECT (key, val) without looking at
+ * the keys already there (a format that allows a key twice keeps both; use
+ * sv_map_set to replace), growing the container in the arena (amortised
+ * doubling). SV_OK; SV_ERR_USAGE when doc or the container is NULL;
+ * SV_ERR_TYPE when the container is of another kind; SV_ERR_NOMEM or
+ * SV_ERR_LIMIT when growing fails. A failed allocation also sets the
+ * document's status (sticky, sv_doc_status), so a builder may append many
+ * values and check once at the end.
  * Growing may move the items: fill a container through the sv_value you
  * hold, then store that value in its parent (a copy stored earlier would
  * still see the old length and storage). */
-SV_API bool sv_array_push(sv_doc *doc, sv_value *arr, sv_value item);
-SV_API bool sv_map_put(sv_doc *doc, sv_value *map, sv_value key, sv_value val);
-/* Same, with a C string key (interned). */
-SV_API bool sv_map_put_str(sv_doc *doc, sv_value *map, const char *key, sv_value val);
+SV_API sv_status sv_array_append(sv_doc *doc, sv_value *arr, sv_value item);
+SV_API sv_status sv_map_append(sv_doc *doc, sv_value *map, sv_value key, sv_value val);
+/* Same, with a C string key (interned). SV_ERR_USAGE when key is NULL. */
+SV_API sv_status sv_map_append_str(sv_doc *doc, sv_value *map, const char *key, sv_value val);
 
-/* Attaches a copy of meta to an ARRAY, MAP or OBJECT. */
-SV_API bool sv_set_meta(sv_doc *doc, sv_value *container, sv_value meta);
+/* Attaches a copy of meta to an ARRAY, MAP or OBJECT, replacing any meta it
+ * had. SV_ERR_USAGE / SV_ERR_TYPE / SV_ERR_NOMEM / SV_ERR_LIMIT as above. */
+SV_API sv_status sv_meta_set(sv_doc *doc, sv_value *container, sv_value meta);
+
+/* Deprecated names of the calls above, kept for one release: they return
+ * true for SV_OK. */
+SV_API bool sv_array_push(sv_doc *doc, sv_value *arr, sv_value item)
+    SV_DEPRECATED("use sv_array_append, which returns sv_status");
+SV_API bool sv_map_put(sv_doc *doc, sv_value *map, sv_value key, sv_value val)
+    SV_DEPRECATED("use sv_map_append, which returns sv_status");
+SV_API bool sv_map_put_str(sv_doc *doc, sv_value *map, const char *key, sv_value val)
+    SV_DEPRECATED("use sv_map_append_str, which returns sv_status");
+SV_API bool sv_set_meta(sv_doc *doc, sv_value *container, sv_value meta)
+    SV_DEPRECATED("use sv_meta_set, which returns sv_status");
 
 /* ---- reading values ----------------------------------------------------- */
 

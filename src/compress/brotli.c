@@ -227,7 +227,7 @@ bool sv_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin, s
     }
     size_t max = BrotliEncoderMaxCompressedSize(len);
     if (max == 0) return false; /* too large to bound */
-    if (!sv_buf_reserve(out, max)) return false;
+    if (sv_buf_ensure(out, max) != SV_OK) return false;
     enc_mem m;
     m.alloc = out->alloc;
     m.blocks = NULL;

@@ -24,7 +24,7 @@ size_t sv_decomp_out_room(sv_decomp_out *o, const sv_decomp *d, sv_status *st)
     if (want > SIZE_MAX / 4) want = SIZE_MAX / 4;
     size_t free_now = o->buf->cap - o->buf->len;
     if (free_now >= want) return free_now < o->cap - have ? free_now : (size_t)(o->cap - have);
-    if (!sv_buf_reserve(o->buf, (size_t)want)) {
+    if (sv_buf_ensure(o->buf, (size_t)want) != SV_OK) {
         *st = SV_ERR_NOMEM;
         return SIZE_MAX;
     }

@@ -89,7 +89,7 @@ static uint32_t flz_hash(const uint8_t *p)
 bool sv_fastlz1_compress(const uint8_t *in, size_t length, sv_buf *out)
 {
     /* the worst case is 1 control byte per 32 literals */
-    if (length >= 65536 || !sv_buf_reserve(out, length + length / 32 + 16)) return false;
+    if (length >= 65536 || sv_buf_ensure(out, length + length / 32 + 16) != SV_OK) return false;
     uint8_t *const o0 = out->data + out->len;
     uint8_t *op = o0;
     if (length < 4) {

@@ -16,7 +16,7 @@ sv_status sv_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len
     if (len > INT_MAX || orig_len > INT_MAX)
         return sv_error_set(err, SV_ERR_LIMIT, d->format, d->base,
                             "an LZ4 block of %zu bytes is beyond liblz4's 2 GiB", orig_len);
-    if (!sv_buf_reserve(out, orig_len))
+    if (sv_buf_ensure(out, orig_len) != SV_OK)
         return sv_error_set(err, SV_ERR_NOMEM, d->format, d->base, "out of memory");
     int n = LZ4_decompress_safe((const char *)in, (char *)out->data + out->len, (int)len,
                                 (int)orig_len);

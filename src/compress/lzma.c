@@ -146,7 +146,7 @@ bool sv_lzma_raw_compress(const uint8_t *in, size_t len, uint32_t dict_size, uns
     s.avail_in = len;
     bool ok = false;
     for (;;) {
-        if (!sv_buf_reserve(out, 64 * 1024 + len / 8)) break;
+        if (sv_buf_ensure(out, 64 * 1024 + len / 8) != SV_OK) break;
         s.next_out = out->data + out->len;
         s.avail_out = out->cap - out->len;
         size_t before = s.avail_out;

@@ -249,7 +249,7 @@ sv_status sv_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_e
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, e->data_off,
                             "member %s: %u deflated bytes cannot expand to %u", e->name, e->csize,
                             e->usize);
-    if (!sv_buf_reserve(out, e->usize))
+    if (sv_buf_ensure(out, e->usize) != SV_OK)
         return sv_error_set(err, SV_ERR_NOMEM, z->format, e->data_off, "out of memory");
     const uint8_t *src = z->data + e->data_off;
     uint8_t none; /* an empty member into a buffer that has no memory yet */

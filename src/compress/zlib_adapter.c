@@ -145,7 +145,7 @@ sv_status sv_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib_wrap wrap
             uint64_t want = have < FIRST_ROOM ? FIRST_ROOM : have;
             if (want > size - have) want = size - have;
             if (want > ZCHUNK) want = ZCHUNK;
-            if (!sv_buf_reserve(out, (size_t)want)) {
+            if (sv_buf_ensure(out, (size_t)want) != SV_OK) {
                 st = sv_error_set(err, SV_ERR_NOMEM, format, base + (len - in_left),
                                   "out of memory");
                 break;
@@ -213,7 +213,7 @@ bool sv_zlib_deflate(const uint8_t *in, size_t len, int level, sv_zlib_wrap wrap
     if (deflateInit2(&z, level, Z_DEFLATED, window_bits(wrap), 8, Z_DEFAULT_STRATEGY) != Z_OK)
         return false;
     uLong bound = deflateBound(&z, (uLong)len);
-    bool ok = bound <= UINT_MAX && sv_buf_reserve(out, (size_t)bound);
+    bool ok = bound <= UINT_MAX && sv_buf_ensure(out, (size_t)bound) == SV_OK;
     if (ok) {
         z.next_in = (Bytef *)(uintptr_t)in;
         z.avail_in = (uInt)len;

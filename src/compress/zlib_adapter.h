@@ -1,6 +1,6 @@
 /* The one adapter over Debian's zlib (internal): raw deflate (RFC 1951, zip's
  * method 8) and zlib-wrapped streams (RFC 1950, KingsIsle ObjectProperty
- * compression, spec kingsisle-objectproperty §4), chosen by a parameter, and
+ * compression, docs/formats/kingsisle.md, "Bits"), chosen by a parameter, and
  * CRC-32 for zip. Every z_stream gets the caller's sv_alloc for zalloc/zfree
  * (codec_alloc.h), so a counting or failing allocator sees zlib's memory.
  *

@@ -23,7 +23,7 @@ bool sv_zstd_decompress_exact(const uint8_t *in, size_t len, uint8_t *dst, size_
 bool sv_zstd_compress(const uint8_t *in, size_t len, int level, sv_buf *out)
 {
     size_t bound = ZSTD_compressBound(len);
-    if (!sv_buf_reserve(out, bound)) return false;
+    if (sv_buf_ensure(out, bound) != SV_OK) return false;
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
     if (!cctx) return false;
     size_t r = ZSTD_compressCCtx(cctx, out->data + out->len, bound, in, len, level);

@@ -178,14 +178,14 @@ sv_value cv_filter_meta(sv_doc *doc, const sv_value *v,
         const sv_pair *p = sv_pair_at(meta, i);
         if (!keep(p, state))
             (*dropped)++;
-        else if (!sv_map_put(doc, &rest, p->key, p->val))
+        else if (sv_map_append(doc, &rest, p->key, p->val) != SV_OK)
             return sv_null();
     }
     if (!*dropped) return *v;
     sv_kind k = sv_kind_of(v);
     sv_value c = cv_container_without_meta(doc, v, k);
     if (c.kind != k) return sv_null();
-    if (rest.len && !sv_set_meta(doc, &c, rest)) return sv_null();
+    if (rest.len && sv_meta_set(doc, &c, rest) != SV_OK) return sv_null();
     return sv_with_flags(sv_with_tag(c, sv_tag_of(v)), v->flags);
 }
 
@@ -367,7 +367,7 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
     }
     if (!copied) return true;
     const sv_value *meta = sv_meta(cur);
-    if (meta && !sv_set_meta(w->doc, &copy, *meta)) return false;
+    if (meta && sv_meta_set(w->doc, &copy, *meta) != SV_OK) return false;
     *cur = sv_with_flags(sv_with_tag(copy, sv_tag_of(cur)), cur->flags);
     return true;
 }

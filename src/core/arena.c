@@ -91,9 +91,11 @@ void sv_doc_free(sv_doc *doc)
     a.free(a.ctx, doc, sizeof *doc);
 }
 
-void sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes)
+sv_status sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes)
 {
-    if (doc) doc->max_alloc = max_bytes ? max_bytes : SV_DEFAULT_MAX_ALLOC;
+    if (!doc) return SV_ERR_USAGE;
+    doc->max_alloc = max_bytes ? max_bytes : SV_DEFAULT_MAX_ALLOC;
+    return SV_OK;
 }
 
 uint64_t sv_doc_allocated(const sv_doc *doc)
@@ -111,9 +113,14 @@ sv_value *sv_doc_root(sv_doc *doc)
     return doc ? &doc->root : NULL;
 }
 
-void sv_doc_set_root(sv_doc *doc, sv_value root)
+sv_status sv_doc_set_root(sv_doc *doc, sv_value root)
 {
-    if (doc) doc->root = root;
+    if (!doc) return SV_ERR_USAGE;
+    /* A failed allocation may have left holes (nulls) in the tree: the root
+     * a caller would then find would not be what was decoded. */
+    if (doc->status != SV_OK) return doc->status;
+    doc->root = root;
+    return SV_OK;
 }
 
 /* Adds a chunk with at least need usable bytes. A request larger than half the

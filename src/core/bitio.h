@@ -2,7 +2,7 @@
  *
  * Bit k of the stream is (buf[k >> 3] >> (k & 7)) & 1, and an n-bit field
  * takes stream bits in order as value bits 0..n-1 (KingsIsle ObjectProperty,
- * spec kingsisle-objectproperty §3). A whole-byte field read at a byte
+ * docs/formats/kingsisle.md, "Bits"). A whole-byte field read at a byte
  * boundary is therefore its little-endian bytes.
  *
  * The reader loads 64 bits at a time from the byte position and shifts, so a

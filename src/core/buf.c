@@ -21,15 +21,15 @@ void sv_buf_free(sv_buf *b)
     b->len = b->cap = 0;
 }
 
-bool sv_buf_grow(sv_buf *b, size_t extra)
+sv_status sv_buf_expand(sv_buf *b, size_t extra)
 {
-    if (b->failed) return false;
+    if (b->failed) return SV_ERR_NOMEM;
     if (extra > SIZE_MAX - b->len) {
         b->failed = true;
-        return false;
+        return SV_ERR_NOMEM;
     }
     size_t need = b->len + extra;
-    if (need <= b->cap) return true;
+    if (need <= b->cap) return SV_OK;
     /* Grow by 1.5x at least, starting at 4 KiB, so appends are amortised O(1)
      * and a large output does not waste a whole doubling. */
     size_t cap = b->cap < 4096 ? 4096 : b->cap + b->cap / 2;
@@ -38,17 +38,23 @@ bool sv_buf_grow(sv_buf *b, size_t extra)
                          : b->alloc->malloc(b->alloc->ctx, cap);
     if (!p) {
         b->failed = true;
-        return false;
+        return SV_ERR_NOMEM;
     }
     b->data = p;
     b->cap = cap;
-    return true;
+    return SV_OK;
+}
+
+/* Deprecated name of sv_buf_expand, kept for one release (buf.h). */
+bool sv_buf_grow(sv_buf *b, size_t extra)
+{
+    return sv_buf_expand(b, extra) == SV_OK;
 }
 
 bool sv__buf_reserve_large(sv_buf *b, size_t n)
 {
     size_t had = b->cap;
-    if (!sv_buf_reserve(b, n)) return false;
+    if (sv_buf_ensure(b, n) != SV_OK) return false;
     /* Only room the buffer has just allocated, which the kernel has not
      * handed out yet: huge pages there save most page faults of the copy
      * to come. */

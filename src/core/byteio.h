@@ -185,7 +185,7 @@ static inline void sv_store_u64be(uint8_t *p, uint64_t v)
 #define SV_PUT_DEFINE(name, type, n, store)                                                        \
     static inline void sv_put_##name(sv_buf *b, type v)                                            \
     {                                                                                              \
-        if (!sv_buf_reserve(b, n)) return;                                                         \
+        if (sv_buf_ensure(b, n) != SV_OK) return;                                                  \
         store(b->data + b->len, v);                                                                \
         b->len += n;                                                                               \
     }

@@ -18,7 +18,7 @@ sv_status sv_map_set(sv_doc *doc, sv_value *map, const char *key, sv_value val)
         *old = val;
         return SV_OK;
     }
-    return sv_map_put_str(doc, map, key, val) ? SV_OK : sv_doc_status(doc);
+    return sv_map_append_str(doc, map, key, val);
 }
 
 sv_status sv_object_set(sv_doc *doc, sv_value *obj, const char *field, sv_value val)
@@ -34,27 +34,39 @@ sv_status sv_array_set(sv_value *arr, size_t i, sv_value val)
     return SV_OK;
 }
 
-bool sv_map_remove(sv_value *map, const char *key)
+sv_status sv_map_remove_key(sv_value *map, const char *key)
 {
-    if (!is_keyed(map) || !key) return false;
+    if (!is_keyed(map) || !key) return SV_ERR_TYPE;
     sv_value *val = sv_map_getz(map, key);
-    if (!val) return false;
+    if (!val) return SV_ERR_NOT_FOUND;
     sv_pair *pairs = sv_pairs(map);
     /* val is the .val of a pair: find that pair's index. */
     size_t i = 0;
     while (&pairs[i].val != val) i++;
     memmove(&pairs[i], &pairs[i + 1], (map->len - i - 1) * sizeof *pairs);
     map->len--;
-    return true;
+    return SV_OK;
+}
+
+sv_status sv_array_remove_at(sv_value *arr, size_t i)
+{
+    if (!arr || arr->kind != SV_ARRAY) return SV_ERR_TYPE;
+    if (i >= arr->len) return SV_ERR_RANGE;
+    sv_value *items = sv_array_items(arr);
+    memmove(&items[i], &items[i + 1], (arr->len - i - 1) * sizeof *items);
+    arr->len--;
+    return SV_OK;
+}
+
+/* Deprecated names (edit.h), kept for one release. */
+bool sv_map_remove(sv_value *map, const char *key)
+{
+    return sv_map_remove_key(map, key) == SV_OK;
 }
 
 bool sv_array_remove(sv_value *arr, size_t i)
 {
-    if (!arr || arr->kind != SV_ARRAY || i >= arr->len) return false;
-    sv_value *items = sv_array_items(arr);
-    memmove(&items[i], &items[i + 1], (arr->len - i - 1) * sizeof *items);
-    arr->len--;
-    return true;
+    return sv_array_remove_at(arr, i) == SV_OK;
 }
 
 /* ---- JSON Pointer ---------------------------------------------------------------- */
@@ -165,7 +177,7 @@ sv_status sv_set_path(sv_doc *doc, sv_value *root, const char *pointer, sv_value
     sv_value *parent = parent_of(doc, root, pointer, tok, &n);
     if (!parent) return SV_ERR_NOT_FOUND;
     if (parent->kind == SV_ARRAY) {
-        if (n == 1 && tok[0] == '-') return sv_array_push(doc, parent, val) ? SV_OK : sv_doc_status(doc);
+        if (n == 1 && tok[0] == '-') return sv_array_append(doc, parent, val);
         uint64_t idx;
         if (!token_index(tok, n, &idx) || idx >= parent->len) return SV_ERR_RANGE;
         return sv_array_set(parent, (size_t)idx, val);
@@ -189,7 +201,7 @@ sv_status sv_remove_path(sv_doc *doc, sv_value *root, const char *pointer)
     if (!target) return SV_ERR_NOT_FOUND;
     if (parent->kind == SV_ARRAY) {
         sv_value *items = sv_array_items(parent);
-        return sv_array_remove(parent, (size_t)(target - items)) ? SV_OK : SV_ERR_NOT_FOUND;
+        return sv_array_remove_at(parent, (size_t)(target - items));
     }
     sv_pair *pairs = sv_pairs(parent);
     size_t i = 0;

@@ -286,39 +286,71 @@ static bool container_reserve_one(sv_doc *doc, sv_value *c, size_t item_size)
     return true;
 }
 
+/* The status a failed arena allocation left (SV_ERR_NOMEM or SV_ERR_LIMIT). */
+static sv_status alloc_failure(const sv_doc *doc)
+{
+    return doc->status != SV_OK ? doc->status : SV_ERR_NOMEM;
+}
+
+sv_status sv_array_append(sv_doc *doc, sv_value *arr, sv_value item)
+{
+    if (!doc || !arr) return SV_ERR_USAGE;
+    if (arr->kind != SV_ARRAY) return SV_ERR_TYPE;
+    if (!container_reserve_one(doc, arr, sizeof(sv_value))) return alloc_failure(doc);
+    sv__items(arr->as.box)[arr->len++] = item;
+    return SV_OK;
+}
+
+sv_status sv_map_append(sv_doc *doc, sv_value *map, sv_value key, sv_value val)
+{
+    if (!doc || !map) return SV_ERR_USAGE;
+    if (map->kind != SV_MAP && map->kind != SV_OBJECT) return SV_ERR_TYPE;
+    if (!container_reserve_one(doc, map, sizeof(sv_pair))) return alloc_failure(doc);
+    sv_pair *p = &sv__pairs(map->as.box)[map->len++];
+    p->key = key;
+    p->val = val;
+    return SV_OK;
+}
+
+sv_status sv_map_append_str(sv_doc *doc, sv_value *map, const char *key, sv_value val)
+{
+    if (!doc || !map || !key) return SV_ERR_USAGE;
+    if (map->kind != SV_MAP && map->kind != SV_OBJECT) return SV_ERR_TYPE;
+    sv_value k = sv_str_intern(doc, key, strlen(key));
+    if (k.kind != SV_STRING) return alloc_failure(doc);
+    return sv_map_append(doc, map, k, val);
+}
+
+sv_status sv_meta_set(sv_doc *doc, sv_value *container, sv_value meta)
+{
+    if (!doc || !container) return SV_ERR_USAGE;
+    if (container->kind != SV_ARRAY && container->kind != SV_MAP && container->kind != SV_OBJECT)
+        return SV_ERR_TYPE;
+    sv_value *m = sv_doc_alloc(doc, sizeof *m);
+    if (!m) return alloc_failure(doc);
+    *m = meta;
+    container->as.box->meta = m;
+    return SV_OK;
+}
+
+/* ---- deprecated names (value.h), kept for one release ---------------------- */
+
 bool sv_array_push(sv_doc *doc, sv_value *arr, sv_value item)
 {
-    if (!doc || !arr || arr->kind != SV_ARRAY) return false;
-    if (!container_reserve_one(doc, arr, sizeof(sv_value))) return false;
-    sv__items(arr->as.box)[arr->len++] = item;
-    return true;
+    return sv_array_append(doc, arr, item) == SV_OK;
 }
 
 bool sv_map_put(sv_doc *doc, sv_value *map, sv_value key, sv_value val)
 {
-    if (!doc || !map || (map->kind != SV_MAP && map->kind != SV_OBJECT)) return false;
-    if (!container_reserve_one(doc, map, sizeof(sv_pair))) return false;
-    sv_pair *p = &sv__pairs(map->as.box)[map->len++];
-    p->key = key;
-    p->val = val;
-    return true;
+    return sv_map_append(doc, map, key, val) == SV_OK;
 }
 
 bool sv_map_put_str(sv_doc *doc, sv_value *map, const char *key, sv_value val)
 {
-    sv_value k = sv_str_intern(doc, key, key ? strlen(key) : 0);
-    if (k.kind != SV_STRING) return false;
-    return sv_map_put(doc, map, k, val);
+    return sv_map_append_str(doc, map, key, val) == SV_OK;
 }
 
 bool sv_set_meta(sv_doc *doc, sv_value *container, sv_value meta)
 {
-    if (!doc || !container) return false;
-    if (container->kind != SV_ARRAY && container->kind != SV_MAP && container->kind != SV_OBJECT)
-        return false;
-    sv_value *m = sv_doc_alloc(doc, sizeof *m);
-    if (!m) return false;
-    *m = meta;
-    container->as.box->meta = m;
-    return true;
+    return sv_meta_set(doc, container, meta) == SV_OK;
 }

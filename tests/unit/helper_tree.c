@@ -29,7 +29,7 @@ sv_value tree_arr(int n, ...)
     va_list ap;
     va_start(ap, n);
     for (int i = 0; i < n; i++)
-        assert_true(sv_array_push(test_doc, &a, va_arg(ap, sv_value)));
+        assert_int_equal(sv_array_append(test_doc, &a, va_arg(ap, sv_value)), SV_OK);
     va_end(ap);
     return a;
 }
@@ -42,7 +42,7 @@ sv_value tree_map(int n, ...)
     for (int i = 0; i < n; i++) {
         sv_value k = va_arg(ap, sv_value);
         sv_value v = va_arg(ap, sv_value);
-        assert_true(sv_map_put(test_doc, &m, k, v));
+        assert_int_equal(sv_map_append(test_doc, &m, k, v), SV_OK);
     }
     va_end(ap);
     return m;
@@ -57,7 +57,7 @@ sv_value tree_obj(sv_value cls, int n, ...)
     for (int i = 0; i < n; i++) {
         const char *k = va_arg(ap, const char *);
         sv_value v = va_arg(ap, sv_value);
-        assert_true(sv_map_put_str(test_doc, &o, k, v));
+        assert_int_equal(sv_map_append_str(test_doc, &o, k, v), SV_OK);
     }
     va_end(ap);
     return o;

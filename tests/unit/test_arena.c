@@ -74,9 +74,10 @@ static bool build(sv_doc *doc)
         int n = snprintf(key, sizeof key, "key%d", i);
         sv_value arr = sv_array(doc, 0);
         for (int j = 0; j < 5; j++) {
-            if (!sv_array_push(doc, &arr, sv_str(doc, key, (size_t)n))) return false;
+            if (sv_array_append(doc, &arr, sv_str(doc, key, (size_t)n)) != SV_OK) return false;
         }
-        if (!sv_map_put(doc, &root, sv_str_intern(doc, key, (size_t)n), arr)) return false;
+        if (sv_map_append(doc, &root, sv_str_intern(doc, key, (size_t)n), arr) != SV_OK)
+            return false;
     }
     sv_doc_set_root(doc, root);
     return sv_doc_status(doc) == SV_OK;

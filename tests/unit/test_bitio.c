@@ -1,5 +1,5 @@
-/* LSB-first bit reader and writer, with the examples of spec
- * kingsisle-objectproperty §3 (from katsuba's old bit-buf tests). */
+/* LSB-first bit reader and writer, with the examples of
+ * docs/formats/kingsisle.md, "Bits" (from katsuba's old bit-buf tests). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

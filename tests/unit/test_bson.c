@@ -289,11 +289,11 @@ static void test_write_other_trees(void **state)
     (void)state;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value m = sv_map(doc, 0);
-    sv_map_put_str(doc, &m, "i", sv_int(1));       /* int64 (JSON integers) */
-    sv_map_put_str(doc, &m, "f", sv_f32(0.5f));    /* double */
-    sv_map_put_str(doc, &m, "u", sv_uint_w(7, 2)); /* int32 */
+    sv_map_append_str(doc, &m, "i", sv_int(1));       /* int64 (JSON integers) */
+    sv_map_append_str(doc, &m, "f", sv_f32(0.5f));    /* double */
+    sv_map_append_str(doc, &m, "u", sv_uint_w(7, 2)); /* int32 */
     float xyz[3] = {1.0f, 2.0f, 3.0f};
-    sv_map_put_str(doc, &m, "v", sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, xyz));
+    sv_map_append_str(doc, &m, "v", sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, xyz));
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err = {0};
@@ -337,35 +337,35 @@ static void test_write_errors(void **state)
     (void)state;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value arr = sv_array(doc, 0);
-    sv_array_push(doc, &arr, sv_null());
-    sv_array_push(doc, &arr, sv_ref(3));
+    sv_array_append(doc, &arr, sv_null());
+    sv_array_append(doc, &arr, sv_ref(3));
     sv_value m = sv_map(doc, 0);
-    sv_map_put_str(doc, &m, "a", arr);
+    sv_map_append_str(doc, &m, "a", arr);
     expect_write_error(&m, NULL, SV_ERR_TYPE, "/a/1");
     expect_write_error(&arr, NULL, SV_ERR_TYPE, ""); /* root not a map */
 
     sv_value k = sv_map(doc, 0);
-    sv_map_put(doc, &k, sv_int(1), sv_null()); /* BSON keys are strings */
+    sv_map_append(doc, &k, sv_int(1), sv_null()); /* BSON keys are strings */
     expect_write_error(&k, NULL, SV_ERR_TYPE, "/0");
     sv_value nul = sv_map(doc, 0);
-    sv_map_put(doc, &nul, sv_str(doc, "a\0b", 3), sv_null());
+    sv_map_append(doc, &nul, sv_str(doc, "a\0b", 3), sv_null());
     expect_write_error(&nul, NULL, SV_ERR_TYPE, "/a"); /* the path text stops at the NUL */
 
     sv_value u = sv_map(doc, 0);
-    sv_map_put_str(doc, &u, "id", sv_with_tag(sv_strz(doc, "not-a-uuid"), SV_TAG_UUID));
+    sv_map_append_str(doc, &u, "id", sv_with_tag(sv_strz(doc, "not-a-uuid"), SV_TAG_UUID));
     expect_write_error(&u, NULL, SV_ERR_TYPE, "/id");
     sv_value big = sv_map(doc, 0);
-    sv_map_put_str(doc, &big, "n", sv_uint(UINT64_MAX));
+    sv_map_append_str(doc, &big, "n", sv_uint(UINT64_MAX));
     expect_write_error(&big, NULL, SV_ERR_RANGE, "/n");
     /* Resonite URLs that would not read back as themselves */
     sv_bson_opts o;
     sv_bson_opts_init(&o);
     o.resonite_urls = true;
     sv_value url = sv_map(doc, 0);
-    sv_map_put_str(doc, &url, "u", sv_with_tag(sv_strz(doc, ""), SV_TAG_URL));
+    sv_map_append_str(doc, &url, "u", sv_with_tag(sv_strz(doc, ""), SV_TAG_URL));
     expect_write_error(&url, &o, SV_ERR_TYPE, "/u");
     sv_value url2 = sv_map(doc, 0);
-    sv_map_put_str(doc, &url2, "u", sv_with_tag(sv_strz(doc, "@x"), SV_TAG_URL));
+    sv_map_append_str(doc, &url2, "u", sv_with_tag(sv_strz(doc, "@x"), SV_TAG_URL));
     expect_write_error(&url2, &o, SV_ERR_TYPE, "/u");
     sv_doc_free(doc);
 }

@@ -212,7 +212,7 @@ static void test_codec_memory_is_the_callers(void **state)
         sv_buf c, d;
         sv_buf_init(&c, &t.alloc);
         sv_buf_init(&d, &t.alloc);
-        assert_true(sv_buf_reserve(&c, 2 * n) && sv_buf_reserve(&d, n));
+        assert_true(sv_buf_ensure(&c, 2 * n) == SV_OK && sv_buf_ensure(&d, n) == SV_OK);
         long before = t.calls;
         uint8_t props[5];
         if (codec == 0)

@@ -320,12 +320,13 @@ static void test_file_data_and_bson_types_to_godot(void **state)
     (void)state;
     sv_value keys = tree_arr(2, str("a"), str("b"));
     sv_value arr = tree_arr(2, sv_int(1), sv_int(2));
-    assert_true(sv_set_meta(test_doc, &arr, keys));
+    assert_int_equal(sv_meta_set(test_doc, &arr, keys), SV_OK);
     sv_value root = tree_obj(str("resonite.DataTree"), 2, "URL",
                              sv_with_tag(str("resdb:///x"), SV_TAG_URL), "odd", arr);
-    assert_true(
-        sv_set_meta(test_doc, &root,
-                    tree_map(2, str("framing"), str("header"), str("compression"), str("brotli"))));
+    assert_int_equal(
+        sv_meta_set(test_doc, &root,
+                    tree_map(2, str("framing"), str("header"), str("compression"), str("brotli"))),
+        SV_OK);
     seen s = {0};
     sv_value out;
     size_t changes;
@@ -357,7 +358,7 @@ static void test_godot3_typed_array_and_rid(void **state)
 {
     (void)state;
     sv_value arr = tree_arr(1, sv_int(5));
-    assert_true(sv_set_meta(test_doc, &arr, tree_map(1, str("type"), str("int"))));
+    assert_int_equal(sv_meta_set(test_doc, &arr, tree_map(1, str("type"), str("int"))), SV_OK);
     sv_value t = tree_map(2, str("a"), arr, str("r"), sv_with_tag(sv_uint(77), SV_TAG_RID));
     seen s = {0};
     sv_convert_opts o;

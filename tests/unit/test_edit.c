@@ -189,14 +189,14 @@ static void test_map_object_array_calls(void **state)
     assert_int_equal(sv_len(&map), 3);
     assert_str(&sv_pair_at(&map, 2)->key, "c");
     /* remove */
-    assert_true(sv_map_remove(&map, "a"));
-    assert_false(sv_map_remove(&map, "a"));
+    assert_int_equal(sv_map_remove_key(&map, "a"), SV_OK);
+    assert_int_not_equal(sv_map_remove_key(&map, "a"), SV_OK);
     assert_int_equal(sv_len(&map), 2);
     assert_str(&sv_pair_at(&map, 0)->key, "b");
     /* not a map */
     sv_value arr = parse(doc, "[1, 2, 3]");
     assert_int_equal(sv_map_set(doc, &arr, "a", sv_int(1)), SV_ERR_TYPE);
-    assert_false(sv_map_remove(&arr, "a"));
+    assert_int_not_equal(sv_map_remove_key(&arr, "a"), SV_OK);
 
     /* objects: fields by name, the class kept */
     sv_value obj = parse(doc, "{\"$class\": \"Player\", \"name\": \"Ann\", \"hp\": 5}");
@@ -213,8 +213,8 @@ static void test_map_object_array_calls(void **state)
     assert_str(sv_array_at(&arr, 1), "two");
     assert_int_equal(sv_array_set(&arr, 3, sv_int(4)), SV_ERR_RANGE);
     assert_int_equal(sv_array_set(&map, 0, sv_int(4)), SV_ERR_TYPE);
-    assert_true(sv_array_remove(&arr, 0));
-    assert_false(sv_array_remove(&arr, 2));
+    assert_int_equal(sv_array_remove_at(&arr, 0), SV_OK);
+    assert_int_not_equal(sv_array_remove_at(&arr, 2), SV_OK);
     assert_int_equal(sv_len(&arr), 2);
     assert_str(sv_array_at(&arr, 0), "two");
     assert_int_equal(sv_get_int(sv_array_at(&arr, 1)), 3);

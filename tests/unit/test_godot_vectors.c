@@ -172,18 +172,18 @@ static void strip_kept_meta(sv_doc *doc, sv_value *v)
     sv_value rest = sv_map(doc, 0);
     for (uint32_t i = 0; i < m->len; i++)
         if (!is_kept_entry(&sv_pair_at(m, i)->key))
-            sv_map_put(doc, &rest, sv_pair_at(m, i)->key, sv_pair_at(m, i)->val);
+            sv_map_append(doc, &rest, sv_pair_at(m, i)->key, sv_pair_at(m, i)->val);
     sv_value c = sv_kind_of(v) == SV_ARRAY ? sv_array(doc, 0) : sv_map(doc, 0);
     for (uint32_t i = 0; i < sv_len(v); i++) {
         if (sv_kind_of(v) == SV_ARRAY)
-            sv_array_push(doc, &c, *sv_array_at(v, i));
+            sv_array_append(doc, &c, *sv_array_at(v, i));
         else
-            sv_map_put(doc, &c, sv_pair_at(v, i)->key, sv_pair_at(v, i)->val);
+            sv_map_append(doc, &c, sv_pair_at(v, i)->key, sv_pair_at(v, i)->val);
     }
     if (packed)
-        sv_set_meta(doc, &c, *packed);
+        sv_meta_set(doc, &c, *packed);
     else if (rest.len)
-        sv_set_meta(doc, &c, rest);
+        sv_meta_set(doc, &c, rest);
     *v = c;
 }
 
@@ -241,17 +241,17 @@ static void drop_file_meta(sv_doc *doc, sv_value *v)
         for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
             file |= sv_kind_of(k) == SV_STRING && k->len == strlen(names[j]) &&
                     !memcmp(k->as.str, names[j], k->len);
-        if (!file) sv_map_put(doc, &rest, *k, sv_pair_at(m, i)->val);
+        if (!file) sv_map_append(doc, &rest, *k, sv_pair_at(m, i)->val);
     }
     if (rest.len == m->len) return;
     sv_value c = sv_kind_of(v) == SV_ARRAY ? sv_array(doc, 0) : sv_map(doc, 0);
     for (uint32_t i = 0; i < sv_len(v); i++) {
         if (sv_kind_of(v) == SV_ARRAY)
-            sv_array_push(doc, &c, *sv_array_at(v, i));
+            sv_array_append(doc, &c, *sv_array_at(v, i));
         else
-            sv_map_put(doc, &c, sv_pair_at(v, i)->key, sv_pair_at(v, i)->val);
+            sv_map_append(doc, &c, sv_pair_at(v, i)->key, sv_pair_at(v, i)->val);
     }
-    if (rest.len) sv_set_meta(doc, &c, rest);
+    if (rest.len) sv_meta_set(doc, &c, rest);
     *v = c;
 }
 

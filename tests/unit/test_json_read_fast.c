@@ -1,4 +1,4 @@
-/* The typed JSON reader's fast paths (src/json/json_read_fast.h and the
+/* The typed JSON reader's fast paths (src/formats/json/json_read_fast.h and the
  * key prediction in json_read.c): each takes the common shape of something
  * and leaves the rest to the general code, so these tests put every fast
  * path next to its edges. Numbers are checked against glibc's strtod,
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "core/value_internal.h"
-#include "json/json_read_internal.h"
+#include "formats/json/json_read_internal.h"
 #include "helper_tree.h"
 #include "serval/serval.h"
 

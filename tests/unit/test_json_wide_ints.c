@@ -176,7 +176,8 @@ static void test_write_everywhere(void **state)
           "{\"$map\":[[{\"$uint\":\"18446744073709551615\"},1],[9007199254740992,2]]}");
     /* meta data */
     sv_value a = tree_arr(0);
-    assert_true(sv_set_meta(test_doc, &a, tree_map(1, sv_str(test_doc, "n", 1), sv_int(INT64_MIN))));
+    assert_int_equal(
+        sv_meta_set(test_doc, &a, tree_map(1, sv_str(test_doc, "n", 1), sv_int(INT64_MIN))), SV_OK);
     CHECK(a, "{\"$array\":[],\"$meta\":{\"n\":{\"$int\":\"-9223372036854775808\"}}}");
     /* a class hash: a string alone would be a class name */
     CHECK(tree_obj(sv_uint(UINT64_MAX), 1, "x", sv_int(1)),

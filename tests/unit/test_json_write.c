@@ -85,7 +85,7 @@ static sv_value SN(const char *s, size_t n)
 
 static sv_value with_meta(sv_value c, sv_value meta)
 {
-    assert_true(sv_set_meta(test_doc, &c, meta));
+    assert_int_equal(sv_meta_set(test_doc, &c, meta), SV_OK);
     return c;
 }
 
@@ -741,7 +741,7 @@ static void test_many_keys(void **state)
             int n = snprintf(key, sizeof key, shape, k);
             /* every third object has fresh (not interned) copies of the keys */
             sv_value kv = o % 3 == 2 ? SN(key, (size_t)n) : sv_str_intern(test_doc, key, (size_t)n);
-            assert_true(sv_map_put(test_doc, &ob, kv, sv_int(k)));
+            assert_int_equal(sv_map_append(test_doc, &ob, kv, sv_int(k)), SV_OK);
             if (k) exp[m++] = ',';
             exp[m++] = '"';
             if (key[0] == '$') exp[m++] = '$';
@@ -752,7 +752,7 @@ static void test_many_keys(void **state)
             m += (size_t)sprintf(exp + m, "\":%d", k);
         }
         exp[m++] = '}';
-        assert_true(sv_array_push(test_doc, &a, ob));
+        assert_int_equal(sv_array_append(test_doc, &a, ob), SV_OK);
     }
     exp[m++] = ']';
     exp[m] = '\0';
@@ -819,29 +819,34 @@ static sv_value sample_document(void)
     int32_t v2i[2] = {0, 1};
     double d3[3] = {1, 2, 3};
     sv_value m = sv_map(test_doc, 0);
-    sv_map_put_str(test_doc, &m, "name", S("Ann"));
-    sv_map_put_str(test_doc, &m, "hp", sv_int_w(5, 4));
-    sv_map_put_str(test_doc, &m, "pos", vec3(1, 2, 3));
-    sv_map_put_str(test_doc, &m, "tags", tree_arr(2, S("a"), S("b")));
-    sv_map_put_str(test_doc, &m, "empty", tree_arr(0));
-    sv_map_put_str(test_doc, &m, "none", tree_map(0));
-    sv_map_put_str(test_doc, &m, "inv", tree_obj(S("Item"), 2, "id", sv_int(7), "$x", sv_bool(true)));
-    sv_map_put_str(test_doc, &m, "pts", sv_packed(test_doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR3, pts, 6));
-    sv_map_put_str(test_doc, &m, "ids", sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
-    sv_map_put_str(test_doc, &m, "small", sv_packed(test_doc, SV_ELEM_U8, SV_TAG_NONE, small, 2));
-    sv_map_put_str(test_doc, &m, "dict",
-                   tree_map(2, sv_int(1), S("one"), sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i),
-                       tree_arr(1, sv_bool(true))));
-    sv_map_put_str(test_doc, &m, "typed", with_meta(tree_arr(1, sv_int(1)), S("int")));
-    sv_map_put_str(test_doc, &m, "rid", sv_with_tag(sv_int(42), SV_TAG_RID));
-    sv_map_put_str(test_doc, &m, "call", sv_with_tag(tree_arr(2, sv_int(1), sv_int(2)), SV_TAG_CALLABLE));
-    sv_map_put_str(test_doc, &m, "cls", tree_obj(S("Empty"), 0));
-    sv_map_put_str(test_doc, &m, "f", f64_bits(UINT64_C(0x7ff8000000000000)));
-    sv_map_put_str(test_doc, &m, "v", sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F64, d3));
-    sv_map_put_str(test_doc, &m, "b", sv_bytes(test_doc, "\x00\x01\x02\xff", 4));
-    sv_map_put_str(test_doc, &m, "r", sv_ref_null());
-    sv_map_put_str(test_doc, &m, "u", utf16("\xed\xa0\x80", 3));
-    sv_map_put_str(test_doc, &m, "f32", sv_f32(0.1f));
+    sv_map_append_str(test_doc, &m, "name", S("Ann"));
+    sv_map_append_str(test_doc, &m, "hp", sv_int_w(5, 4));
+    sv_map_append_str(test_doc, &m, "pos", vec3(1, 2, 3));
+    sv_map_append_str(test_doc, &m, "tags", tree_arr(2, S("a"), S("b")));
+    sv_map_append_str(test_doc, &m, "empty", tree_arr(0));
+    sv_map_append_str(test_doc, &m, "none", tree_map(0));
+    sv_map_append_str(test_doc, &m, "inv",
+                      tree_obj(S("Item"), 2, "id", sv_int(7), "$x", sv_bool(true)));
+    sv_map_append_str(test_doc, &m, "pts",
+                      sv_packed(test_doc, SV_ELEM_F32, SV_TAG_PACKED_VECTOR3, pts, 6));
+    sv_map_append_str(test_doc, &m, "ids", sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
+    sv_map_append_str(test_doc, &m, "small",
+                      sv_packed(test_doc, SV_ELEM_U8, SV_TAG_NONE, small, 2));
+    sv_map_append_str(test_doc, &m, "dict",
+                      tree_map(2, sv_int(1), S("one"),
+                               sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i),
+                               tree_arr(1, sv_bool(true))));
+    sv_map_append_str(test_doc, &m, "typed", with_meta(tree_arr(1, sv_int(1)), S("int")));
+    sv_map_append_str(test_doc, &m, "rid", sv_with_tag(sv_int(42), SV_TAG_RID));
+    sv_map_append_str(test_doc, &m, "call",
+                      sv_with_tag(tree_arr(2, sv_int(1), sv_int(2)), SV_TAG_CALLABLE));
+    sv_map_append_str(test_doc, &m, "cls", tree_obj(S("Empty"), 0));
+    sv_map_append_str(test_doc, &m, "f", f64_bits(UINT64_C(0x7ff8000000000000)));
+    sv_map_append_str(test_doc, &m, "v", sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F64, d3));
+    sv_map_append_str(test_doc, &m, "b", sv_bytes(test_doc, "\x00\x01\x02\xff", 4));
+    sv_map_append_str(test_doc, &m, "r", sv_ref_null());
+    sv_map_append_str(test_doc, &m, "u", utf16("\xed\xa0\x80", 3));
+    sv_map_append_str(test_doc, &m, "f32", sv_f32(0.1f));
     return m;
 }
 
@@ -975,16 +980,17 @@ static void test_pretty_doc_example(void **state)
     int32_t ids[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     int32_t v2i[2] = {0, 1};
     sv_value m = sv_map(test_doc, 0);
-    sv_map_put_str(test_doc, &m, "name", S("Ann"));
-    sv_map_put_str(test_doc, &m, "hp", sv_int_w(5, 4));
-    sv_map_put_str(test_doc, &m, "pos", vec3(1, 2, 3));
-    sv_map_put_str(test_doc, &m, "tags", tree_arr(2, S("a"), S("b")));
-    sv_map_put_str(test_doc, &m, "inv", tree_obj(S("Item"), 1, "id", sv_int(7)));
-    sv_map_put_str(test_doc, &m, "pts", sv_packed(test_doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, pts, 6));
-    sv_map_put_str(test_doc, &m, "ids", sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
-    sv_map_put_str(
-        test_doc, &m, "dict",
-        tree_map(2, sv_int(1), S("one"), sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i), tree_arr(0)));
+    sv_map_append_str(test_doc, &m, "name", S("Ann"));
+    sv_map_append_str(test_doc, &m, "hp", sv_int_w(5, 4));
+    sv_map_append_str(test_doc, &m, "pos", vec3(1, 2, 3));
+    sv_map_append_str(test_doc, &m, "tags", tree_arr(2, S("a"), S("b")));
+    sv_map_append_str(test_doc, &m, "inv", tree_obj(S("Item"), 1, "id", sv_int(7)));
+    sv_map_append_str(test_doc, &m, "pts",
+                      sv_packed(test_doc, SV_ELEM_F64, SV_TAG_PACKED_VECTOR3, pts, 6));
+    sv_map_append_str(test_doc, &m, "ids", sv_packed(test_doc, SV_ELEM_I32, SV_TAG_NONE, ids, 10));
+    sv_map_append_str(test_doc, &m, "dict",
+                      tree_map(2, sv_int(1), S("one"),
+                               sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_I32, v2i), tree_arr(0)));
     CHECK_PRETTY(m, 2,
                  "{\n"
                  "  \"name\": \"Ann\",\n"
@@ -1233,11 +1239,11 @@ static void test_malformed(void **state)
     expect_fail(v, false, SV_ERR_TYPE);
     /* object fields and classes */
     sv_value o = tree_obj(S("C"), 0);
-    assert_true(sv_map_put(test_doc, &o, sv_int(1), sv_int(2)));
+    assert_int_equal(sv_map_append(test_doc, &o, sv_int(1), sv_int(2)), SV_OK);
     sv_error err = expect_fail(tree_arr(1, o), false, SV_ERR_TYPE);
     assert_string_equal(err.path, "/0/0");
     o = tree_obj(S("C"), 0);
-    assert_true(sv_map_put(test_doc, &o, utf16("f", 1), sv_int(2)));
+    assert_int_equal(sv_map_append(test_doc, &o, utf16("f", 1), sv_int(2)), SV_OK);
     expect_fail(o, false, SV_ERR_TYPE);
     o = tree_obj(S("C"), 0);
     ((sv_value *)o.as.box->cls)->kind = SV_INT;

@@ -1,4 +1,4 @@
-/* The typed JSON writer's fast paths (src/json/json_write_containers.c and
+/* The typed JSON writer's fast paths (src/formats/json/json_write_containers.c and
  * the helpers in json_write_internal.h): scalars written inline inside
  * containers must give the same text as written alone, and the text
  * docs/json.md asks for; integer digits (checked against glibc's printf);
@@ -90,7 +90,7 @@ static sv_value K(const char *s)
 static sv_value obj1(sv_value cls, sv_value key, sv_value val)
 {
     sv_value o = sv_object(test_doc, cls, 0);
-    assert_true(sv_map_put(test_doc, &o, key, val));
+    assert_int_equal(sv_map_append(test_doc, &o, key, val), SV_OK);
     return o;
 }
 
@@ -478,13 +478,13 @@ static void test_key_cache_many(void **state)
         for (int j = 0; j < KEYS; j++) {
             /* forwards, backwards, then two strides */
             int i = r == 0 ? j : r == 1 ? KEYS - 1 - j : (j * (r == 2 ? 7 : 11)) % KEYS;
-            assert_true(sv_map_put(test_doc, &m, keys[i], sv_int(i)));
+            assert_int_equal(sv_map_append(test_doc, &m, keys[i], sv_int(i)), SV_OK);
             char buf[96];
             snprintf(buf, sizeof buf, "%s\"%s\":%d", j ? "," : "", names[i], i);
             add(&e, buf);
         }
         add(&e, "}");
-        assert_true(sv_array_push(test_doc, &a, m));
+        assert_int_equal(sv_array_append(test_doc, &a, m), SV_OK);
     }
     add(&e, "]");
     check(a, e.s);
@@ -543,11 +543,13 @@ static void test_growth_positions(void **state)
     add(&ep, "[");
     for (int i = 0; i < 400; i++) {
         sv_value o = sv_object(test_doc, K("Thing"), 0);
-        assert_true(sv_map_put(test_doc, &o, K("name"), S("abcdefghijk")));
-        assert_true(sv_map_put(test_doc, &o, K("n"), sv_int(12345 + i)));
-        assert_true(sv_map_put(test_doc, &o, K("f"), sv_f64(0.125)));
-        assert_true(sv_map_put(test_doc, &o, K("v"), tree_arr(2, sv_f32(1.5f), S("a longer string value"))));
-        assert_true(sv_array_push(test_doc, &a, o));
+        assert_int_equal(sv_map_append(test_doc, &o, K("name"), S("abcdefghijk")), SV_OK);
+        assert_int_equal(sv_map_append(test_doc, &o, K("n"), sv_int(12345 + i)), SV_OK);
+        assert_int_equal(sv_map_append(test_doc, &o, K("f"), sv_f64(0.125)), SV_OK);
+        assert_int_equal(sv_map_append(test_doc, &o, K("v"),
+                                       tree_arr(2, sv_f32(1.5f), S("a longer string value"))),
+                         SV_OK);
+        assert_int_equal(sv_array_append(test_doc, &a, o), SV_OK);
         char buf[256];
         snprintf(buf, sizeof buf,
                  "%s{\"$class\":\"Thing\",\"name\":\"abcdefghijk\",\"n\":%d,\"f\":0.125,"

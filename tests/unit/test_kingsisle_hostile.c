@@ -342,12 +342,12 @@ static void test_encode_refusals(void **state)
     assert_int_equal(sv_kingsisle_encode(&obj, &o, &out, &err), SV_ERR_NOT_FOUND);
     assert_non_null(strstr(err.message, "'class Nope' is not in the type list"));
     obj = sv_object(doc, sv_strz(doc, "class Bits"), 0);
-    sv_map_put_str(doc, &obj, "m_b", sv_bool(true));
+    sv_map_append_str(doc, &obj, "m_b", sv_bool(true));
     sv_error_clear(&err);
     assert_int_equal(sv_kingsisle_encode(&obj, &o, &out, &err), SV_ERR_NOT_FOUND);
     assert_non_null(strstr(err.message, "no property 'm_x'"));
-    sv_map_put_str(doc, &obj, "m_x", sv_strz(doc, "five"));
-    sv_map_put_str(doc, &obj, "m_y", sv_uint(1));
+    sv_map_append_str(doc, &obj, "m_x", sv_strz(doc, "five"));
+    sv_map_append_str(doc, &obj, "m_y", sv_uint(1));
     sv_error_clear(&err);
     assert_int_equal(sv_kingsisle_encode(&obj, &o, &out, &err), SV_ERR_TYPE);
     assert_string_equal(err.path, "/m_x");

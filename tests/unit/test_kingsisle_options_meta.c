@@ -245,14 +245,14 @@ static void test_bad_meta(void **state)
         sv_value meta = sv_map(doc, 0);
         const sv_value *old = &orig;
         for (uint32_t k = 0; k < sv_len(old); k++)
-            sv_map_put(doc, &meta, sv_pair_at(old, k)->key, sv_pair_at(old, k)->val);
+            sv_map_append(doc, &meta, sv_pair_at(old, k)->key, sv_pair_at(old, k)->val);
         sv_value v;
         sv_error err;
         sv_error_clear(&err);
         assert_int_equal(sv_json_decode(doc, cases[i][1], strlen(cases[i][1]), NULL, &v, &err), SV_OK);
-        sv_map_put(doc, &meta, sv_str_intern(doc, cases[i][0], strlen(cases[i][0])), v);
+        sv_map_append(doc, &meta, sv_str_intern(doc, cases[i][0], strlen(cases[i][0])), v);
         sv_value r = root;
-        assert_true(sv_set_meta(doc, &r, meta));
+        assert_int_equal(sv_meta_set(doc, &r, meta), SV_OK);
         sv_kingsisle_opts none = types_only(tiny_types);
         sv_buf out;
         sv_buf_init(&out, NULL);

@@ -152,8 +152,8 @@ static void test_edits_keep_the_layout(void **state)
     *name = sv_strz(doc, "storm");
     /* an added object takes the gaps of its level */
     sv_value obj = sv_object(doc, sv_strz(doc, "class Item7"), 0);
-    assert_true(sv_map_put_str(doc, &obj, "m_id", sv_strz(doc, "7")));
-    assert_true(sv_array_push(doc, &v, obj));
+    assert_int_equal(sv_map_append_str(doc, &obj, "m_id", sv_strz(doc, "7")), SV_OK);
+    assert_int_equal(sv_array_append(doc, &v, obj), SV_OK);
     expect_bytes(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                      "<Objects>\n"
                      "  <Class Name=\"class Item42\"><m_id>42925</m_id><m_name>zone</m_name></Class>\n"
@@ -162,12 +162,12 @@ static void test_edits_keep_the_layout(void **state)
                      "</Objects>\n");
     /* a nested object deeper than the record: serval's own gaps there */
     sv_value inner = sv_object(doc, sv_strz(doc, "b"), 0);
-    assert_true(sv_map_put_str(doc, &inner, "m_x", sv_strz(doc, "1")));
+    assert_int_equal(sv_map_append_str(doc, &inner, "m_x", sv_strz(doc, "1")), SV_OK);
     sv_value outer = sv_object(doc, sv_strz(doc, "a"), 0);
-    assert_true(sv_map_put_str(doc, &outer, "m_o", inner));
+    assert_int_equal(sv_map_append_str(doc, &outer, "m_o", inner), SV_OK);
     sv_value one = sv_array(doc, 0);
-    assert_true(sv_array_push(doc, &one, outer));
-    assert_true(sv_set_meta(doc, &one, *sv_meta(&v)));
+    assert_int_equal(sv_array_append(doc, &one, outer), SV_OK);
+    assert_int_equal(sv_meta_set(doc, &one, *sv_meta(&v)), SV_OK);
     expect_bytes(&one, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Objects>\n"
                        "  <Class Name=\"a\"><m_o>\n\t\t\t<Class Name=\"b\">\n\t\t\t\t<m_x>1</m_x>\n\t\t\t</Class>"
                        "\n\t\t</m_o></Class>\n</Objects>\n");
@@ -180,7 +180,8 @@ static void test_without_record_own_layout(void **state)
     sv_doc *doc = sv_doc_new(NULL);
     sv_value v = decode(doc, inline_xml);
     sv_value bare = sv_array(doc, 0);
-    for (uint32_t i = 0; i < sv_len(&v); i++) assert_true(sv_array_push(doc, &bare, *sv_array_at(&v, i)));
+    for (uint32_t i = 0; i < sv_len(&v); i++)
+        assert_int_equal(sv_array_append(doc, &bare, *sv_array_at(&v, i)), SV_OK);
     expect_bytes(&bare, own_xml);
     sv_doc_free(doc);
 }

@@ -438,7 +438,7 @@ static void edit_first_to_abc(sv_doc *doc, sv_value *v)
 
 static void edit_push_7(sv_doc *doc, sv_value *v)
 {
-    assert_true(sv_array_push(doc, v, sv_int(7)));
+    assert_int_equal(sv_array_append(doc, v, sv_int(7)), SV_OK);
 }
 
 static void edit_root_to_6(sv_doc *doc, sv_value *v)

@@ -338,18 +338,18 @@ static void test_new_file(void **state)
     sv_doc *doc = sv_doc_new(NULL);
     sv_value root = sv_map(doc, 0), chunks = sv_array(doc, 0), chunk = sv_map(doc, 0);
     sv_value strings = sv_array(doc, 0), comps = sv_array(doc, 0), comp = sv_map(doc, 0);
-    sv_array_push(doc, &strings, sv_strz(doc, "A"));
-    sv_map_put_str(doc, &comp, "class", sv_strz(doc, "A"));
-    sv_map_put_str(doc, &comp, "version", sv_int(1)); /* plain ints are fine */
-    sv_array_push(doc, &comps, comp);
+    sv_array_append(doc, &strings, sv_strz(doc, "A"));
+    sv_map_append_str(doc, &comp, "class", sv_strz(doc, "A"));
+    sv_map_append_str(doc, &comp, "version", sv_int(1)); /* plain ints are fine */
+    sv_array_append(doc, &comps, comp);
     sv_value inst = sv_array(doc, 0);
-    sv_array_push(doc, &inst, sv_int(0));
-    sv_map_put_str(doc, &chunk, "strings", strings);
-    sv_map_put_str(doc, &chunk, "components", comps);
-    sv_map_put_str(doc, &chunk, "instances", inst);
-    sv_map_put_str(doc, &chunk, "data", sv_bytes(doc, "\x2a\0\0\0", 4));
-    sv_array_push(doc, &chunks, chunk);
-    sv_map_put_str(doc, &root, "chunks", chunks);
+    sv_array_append(doc, &inst, sv_int(0));
+    sv_map_append_str(doc, &chunk, "strings", strings);
+    sv_map_append_str(doc, &chunk, "components", comps);
+    sv_map_append_str(doc, &chunk, "instances", inst);
+    sv_map_append_str(doc, &chunk, "data", sv_bytes(doc, "\x2a\0\0\0", 4));
+    sv_array_append(doc, &chunks, chunk);
+    sv_map_append_str(doc, &root, "chunks", chunks);
     sv_buf out = nt_encode(&root, NULL);
     static const uint8_t want[] = {
         'H', 'D', 'S', 'N', 5, 0, 0, 0, 1,    0, 0, 0,             /* header: v5, 8-bit, 1 chunk */

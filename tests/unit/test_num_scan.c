@@ -1,4 +1,4 @@
-/* The one careful scan of JSON number tokens (src/json/num_scan.h) that the
+/* The one careful scan of JSON number tokens (src/core/num_scan.h) that the
  * typed JSON reader, the text-to-float conversion and O3DE's loader share.
  * Expected values are worked out by hand from the token's digits. */
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "json/num_scan.h"
+#include "core/num_scan.h"
 
 static sv_num_scan scan_ok(const char *text, size_t want_len)
 {

@@ -1,4 +1,4 @@
-/* Tests for src/json/num_format.c: shortest float formatting and integer
+/* Tests for src/core/num_format.c: shortest float formatting and integer
  * formatting.
  *
  * The oracle is glibc, which is independent of our code: strtod/strtof round
@@ -33,12 +33,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/num_format.c" /* before cmocka.h: its macros stay out of the code under test */
+#include "core/num_format.c" /* before cmocka.h: its macros stay out of the code under test */
 
 #include <cmocka.h>
 
-#include "json/numconv.h"
-#include "json/pow10_table.h"
+#include "core/numconv.h"
+#include "core/pow10_table.h"
 
 /* Sample sizes: about 13 s in all in the Debug ASan+UBSan build (make test),
  * 4 s in the release build. Every float was also compared once, outside the

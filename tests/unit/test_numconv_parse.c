@@ -1,4 +1,4 @@
-/* Tests for src/json/num_parse.c: correctly rounded decimal -> double and
+/* Tests for src/core/num_parse.c: correctly rounded decimal -> double and
  * float (sv_parse_f64, sv_parse_f32, sv_decimal_to_f64), and the table of
  * powers of five it shares with the formatter.
  *
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/numconv.h"
-#include "json/pow10_table.h"
+#include "core/numconv.h"
+#include "core/pow10_table.h"
 
 /* Sample sizes, under 10 s under ASan. Each can be raised for a long local
  * soak, e.g. -DPARSE_RANDOM=100000000. */

@@ -88,8 +88,8 @@ static void test_scratch_from_the_allocator(void **state)
     assert_int_equal(t.live_bytes, 0);
     /* nested: the failure deep inside reaches the top */
     sv_value outer_a = sv_array(doc, 0), outer_b = sv_array(doc, 0);
-    assert_true(sv_array_push(doc, &outer_a, big_a));
-    assert_true(sv_array_push(doc, &outer_b, big_b));
+    assert_int_equal(sv_array_append(doc, &outer_a, big_a), SV_OK);
+    assert_int_equal(sv_array_append(doc, &outer_b, big_b), SV_OK);
     test_alloc_init(&t, 1);
     assert_int_equal(sv_o3de_compare(&t.alloc, &outer_a, &outer_b, &order, &err), SV_ERR_NOMEM);
     sv_error_clear(&err);

@@ -258,7 +258,7 @@ static void test_bson_struct_size(void **state)
 
     sv_doc *doc = sv_doc_new(NULL);
     sv_value m = sv_map(doc, 0);
-    assert_true(sv_map_put_str(doc, &m, "s", sv_strz(doc, "@x")));
+    assert_int_equal(sv_map_append_str(doc, &m, "s", sv_strz(doc, "@x")), SV_OK);
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err;
@@ -430,7 +430,7 @@ static void test_options_struct_size(void **state)
     const sv_format *json = sv_format_find("json");
     sv_doc *doc = sv_doc_new(NULL);
     sv_value arr = sv_array(doc, 0);
-    assert_true(sv_array_push(doc, &arr, sv_int(1)));
+    assert_int_equal(sv_array_append(doc, &arr, sv_int(1)), SV_OK);
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err;

@@ -43,15 +43,15 @@ static void test_scalars(void **state)
     expect_stream(&five, int5, sizeof int5);
 
     sv_value arr = sv_array(doc, 0);
-    sv_array_push(doc, &arr, sv_int(-1));
-    sv_array_push(doc, &arr, sv_uint(UINT64_MAX));
-    sv_array_push(doc, &arr, sv_int(INT64_C(1) << 40));
-    sv_array_push(doc, &arr, sv_int(300));
-    sv_array_push(doc, &arr, sv_f64(1.5));
-    sv_array_push(doc, &arr, sv_strz(doc, "a"));
-    sv_array_push(doc, &arr, sv_null());
-    sv_array_push(doc, &arr, sv_bool(true));
-    sv_array_push(doc, &arr, sv_bytes(doc, "\x01", 1));
+    sv_array_append(doc, &arr, sv_int(-1));
+    sv_array_append(doc, &arr, sv_uint(UINT64_MAX));
+    sv_array_append(doc, &arr, sv_int(INT64_C(1) << 40));
+    sv_array_append(doc, &arr, sv_int(300));
+    sv_array_append(doc, &arr, sv_f64(1.5));
+    sv_array_append(doc, &arr, sv_strz(doc, "a"));
+    sv_array_append(doc, &arr, sv_null());
+    sv_array_append(doc, &arr, sv_bool(true));
+    sv_array_append(doc, &arr, sv_bytes(doc, "\x01", 1));
     const uint8_t body[] = {
         ']', '(',                                     /* EMPTY_LIST, MARK */
         'J', 0xff, 0xff, 0xff, 0xff,                  /* BININT -1 */
@@ -74,11 +74,11 @@ static void test_wrappers_and_memo(void **state)
     (void)state;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value arr = sv_array(doc, 0);
-    sv_array_push(doc, &arr, sv_f32(1.0f));
+    sv_array_append(doc, &arr, sv_f32(1.0f));
     uint32_t snan = 0x7f800001u; /* a signalling NaN: its payload is kept */
     float f;
     memcpy(&f, &snan, 4);
-    sv_array_push(doc, &arr, sv_f32(f));
+    sv_array_append(doc, &arr, sv_f32(f));
     const uint8_t body[] = {
         ']', '(',
         0x8c, 6, 's', 'e', 'r', 'v', 'a', 'l', 0x8c, 3, 'F', '3', '2', 0x93, 0x94,
@@ -90,10 +90,10 @@ static void test_wrappers_and_memo(void **state)
 
     /* dict keys are memoized: the second map's key is BINGET */
     sv_value two = sv_array(doc, 0), m1 = sv_map(doc, 0), m2 = sv_map(doc, 0);
-    sv_map_put_str(doc, &m1, "k", sv_int(1));
-    sv_map_put_str(doc, &m2, "k", sv_int(2));
-    sv_array_push(doc, &two, m1);
-    sv_array_push(doc, &two, m2);
+    sv_map_append_str(doc, &m1, "k", sv_int(1));
+    sv_map_append_str(doc, &m2, "k", sv_int(2));
+    sv_array_append(doc, &two, m1);
+    sv_array_append(doc, &two, m2);
     const uint8_t dicts[] = {']', '(', '}', '(', 0x8c, 1, 'k', 0x94, 'K', 1, 'u',
                              '}', '(', 'h', 0, 'K', 2, 'u', 'e', '.'};
     expect_stream(&two, dicts, sizeof dicts);
@@ -106,8 +106,8 @@ static void test_duplicate_keys(void **state)
     (void)state;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value m = sv_map(doc, 0);
-    sv_map_put_str(doc, &m, "a", sv_int(1));
-    sv_map_put_str(doc, &m, "a", sv_int(2));
+    sv_map_append_str(doc, &m, "a", sv_int(1));
+    sv_map_append_str(doc, &m, "a", sv_int(2));
     const uint8_t body[] = {0x8c, 6, 's', 'e', 'r', 'v', 'a', 'l', 0x8c, 3, 'M', 'a', 'p', 0x93,
                             0x94, ')', 0x81, '(', 0x8c, 1, 'a', 'K', 1, 0x86, 0x8c, 1, 'a', 'K',
                             2, 0x86, 'e', '.'};
@@ -117,14 +117,14 @@ static void test_duplicate_keys(void **state)
     char key[8];
     for (int i = 0; i < 40; i++) {
         int n = snprintf(key, sizeof key, "k%d", i);
-        sv_map_put(doc, &big, sv_str(doc, key, (size_t)n), sv_int(i));
+        sv_map_append(doc, &big, sv_str(doc, key, (size_t)n), sv_int(i));
     }
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err;
     assert_int_equal(sv_pickle_encode(&big, NULL, &b, &err), SV_OK);
     assert_false(contains(b.data, b.len, "Map", 3));
-    sv_map_put(doc, &big, sv_str(doc, "k7", 2), sv_int(0));
+    sv_map_append(doc, &big, sv_str(doc, "k7", 2), sv_int(0));
     b.len = 0;
     assert_int_equal(sv_pickle_encode(&big, NULL, &b, &err), SV_OK);
     assert_true(contains(b.data, b.len, "\x8c\x03Map", 5));
@@ -144,8 +144,8 @@ static void test_refusals(void **state)
     sv_value arr = sv_array(doc, 0);
     sv_value bad = sv_tuple(doc, SV_TAG_VECTOR3, SV_ELEM_F32, NULL);
     bad.len = 2;
-    sv_array_push(doc, &arr, sv_int(0));
-    sv_array_push(doc, &arr, bad);
+    sv_array_append(doc, &arr, sv_int(0));
+    sv_array_append(doc, &arr, bad);
     assert_int_equal(sv_pickle_encode(&arr, NULL, &b, &err), SV_ERR_TYPE);
     assert_string_equal(err.path, "/1");
     assert_string_equal(err.format, "pickle");
@@ -158,7 +158,7 @@ static void test_refusals(void **state)
     sv_value v = sv_array(doc, 0);
     for (int i = 0; i < 3000; i++) {
         sv_value outer = sv_array(doc, 0);
-        sv_array_push(doc, &outer, v);
+        sv_array_append(doc, &outer, v);
         v = outer;
     }
     assert_int_equal(sv_pickle_encode(&v, NULL, &b, &err), SV_ERR_DEPTH);

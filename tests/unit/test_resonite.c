@@ -201,7 +201,7 @@ static void test_lz4_chunks(void **state)
     sv_value more = sv_array(doc, 0);
     for (int r = 0; r < 12; r++)
         for (size_t k = 0; k < sv_len(kids); k++)
-            assert_true(sv_array_push(doc, &more, *sv_array_at(kids, k)));
+            assert_int_equal(sv_array_append(doc, &more, *sv_array_at(kids, k)), SV_OK);
     *kids = more;
     sv_buf bson;
     sv_buf_init(&bson, NULL);
@@ -249,7 +249,7 @@ static void test_lz4_stored_chunk(void **state)
         noise[i] = (uint8_t)(x >> 24);
     }
     sv_value root = sv_map(doc, 0);
-    sv_map_put_str(doc, &root, "b", sv_bytes(doc, noise, sizeof noise));
+    sv_map_append_str(doc, &root, "b", sv_bytes(doc, noise, sizeof noise));
     sv_buf z = encode_as(&root, SV_RESONITE_LZ4, SV_RESONITE_FRAMING_HEADER);
     /* BSON: 4 + "\x05b\0" + int32 + subtype + 4000 + 00 = 4013 bytes =
      * varint AD 1F */

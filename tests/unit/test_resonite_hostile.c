@@ -276,12 +276,12 @@ static sv_buf big_bson(size_t n)
         sv_value m = sv_map(doc, 0);
         char id[40];
         snprintf(id, sizeof id, "%08zx-0000-0000-0000-000000000000", i);
-        sv_map_put_str(doc, &m, "ID", sv_strz(doc, id));
-        sv_map_put_str(doc, &m, "V", sv_f64((double)i / 3));
-        sv_array_push(doc, &arr, m);
+        sv_map_append_str(doc, &m, "ID", sv_strz(doc, id));
+        sv_map_append_str(doc, &m, "V", sv_f64((double)i / 3));
+        sv_array_append(doc, &arr, m);
     }
     sv_value root = sv_map(doc, 0);
-    sv_map_put_str(doc, &root, "i", arr);
+    sv_map_append_str(doc, &root, "i", arr);
     sv_buf b;
     sv_buf_init(&b, NULL);
     sv_error err = {0};

@@ -178,12 +178,12 @@ static void test_tree_view_odd_trees(void **state)
     sv_value comps = sv_map(doc, 0);
     sv_value list = sv_array(doc, 0);
     sv_value c = sv_map(doc, 0);
-    sv_map_put_str(doc, &c, "Type", sv_int_w(5, 4)); /* no Types table */
-    sv_array_push(doc, &list, c);
-    sv_map_put_str(doc, &comps, "Data", list);
-    sv_map_put_str(doc, &slot, "Components", comps);
-    sv_map_put_str(doc, &slot, "Children", sv_int(3));
-    sv_map_put_str(doc, &root, "Object", slot);
+    sv_map_append_str(doc, &c, "Type", sv_int_w(5, 4)); /* no Types table */
+    sv_array_append(doc, &list, c);
+    sv_map_append_str(doc, &comps, "Data", list);
+    sv_map_append_str(doc, &slot, "Components", comps);
+    sv_map_append_str(doc, &slot, "Children", sv_int(3));
+    sv_map_append_str(doc, &root, "Object", slot);
     sv_buf out;
     sv_buf_init(&out, NULL);
     sv_error err = {0};

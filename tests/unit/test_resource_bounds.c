@@ -226,7 +226,7 @@ static sv_value nested_maps(sv_doc *doc, unsigned depth)
     sv_value v = sv_int(0);
     for (unsigned i = 0; i < depth; i++) {
         sv_value m = sv_map(doc, 0);
-        assert_true(sv_map_put_str(doc, &m, "a", v));
+        assert_int_equal(sv_map_append_str(doc, &m, "a", v), SV_OK);
         v = m;
     }
     return v;
@@ -294,7 +294,7 @@ static void test_string_limit(void **state)
         if (!f->encode) continue;
         sv_doc *doc = sv_doc_new(NULL);
         sv_value m = sv_map(doc, 0);
-        assert_true(sv_map_put_str(doc, &m, "s", sv_str(doc, text, LONG)));
+        assert_int_equal(sv_map_append_str(doc, &m, "s", sv_str(doc, text, LONG)), SV_OK);
         sv_buf enc;
         sv_buf_init(&enc, NULL);
         sv_error err;

@@ -120,7 +120,8 @@ static void test_containers(void **state)
     (void)state;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value arr = sv_array(doc, 0);
-    for (int i = 0; i < 100; i++) assert_true(sv_array_push(doc, &arr, sv_int(i)));
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(sv_array_append(doc, &arr, sv_int(i)), SV_OK);
     assert_int_equal(sv_len(&arr), 100);
     for (int i = 0; i < 100; i++) assert_int_equal(sv_get_int(sv_array_at(&arr, (size_t)i)), i);
     assert_null(sv_array_at(&arr, 100));
@@ -129,10 +130,10 @@ static void test_containers(void **state)
     assert_int_equal(sv_kind_of(sv_array_at(&fixed, 2)), SV_NULL); /* starts as nulls */
 
     sv_value map = sv_map(doc, 0);
-    assert_true(sv_map_put_str(doc, &map, "b", sv_int(1)));
-    assert_true(sv_map_put_str(doc, &map, "a", sv_int(2)));
-    assert_true(sv_map_put(doc, &map, sv_int(3), sv_strz(doc, "c")));
-    assert_true(sv_map_put_str(doc, &map, "a", sv_int(9))); /* duplicates are kept */
+    assert_int_equal(sv_map_append_str(doc, &map, "b", sv_int(1)), SV_OK);
+    assert_int_equal(sv_map_append_str(doc, &map, "a", sv_int(2)), SV_OK);
+    assert_int_equal(sv_map_append(doc, &map, sv_int(3), sv_strz(doc, "c")), SV_OK);
+    assert_int_equal(sv_map_append_str(doc, &map, "a", sv_int(9)), SV_OK); /* duplicates are kept */
     assert_int_equal(sv_len(&map), 4);
     /* insertion order */
     assert_string_equal(sv_get_str(&sv_pair_at(&map, 0)->key, NULL), "b");
@@ -143,16 +144,16 @@ static void test_containers(void **state)
     assert_null(sv_map_getz(&map, "zz"));
 
     sv_value obj = sv_object(doc, sv_strz(doc, "Player"), 0);
-    assert_true(sv_map_put_str(doc, &obj, "hp", sv_int(5)));
+    assert_int_equal(sv_map_append_str(doc, &obj, "hp", sv_int(5)), SV_OK);
     assert_string_equal(sv_get_str(sv_object_class(&obj), NULL), "Player");
     assert_int_equal(sv_get_int(sv_map_getz(&obj, "hp")), 5);
     sv_value bad = sv_object(doc, sv_int(1), 0); /* class must be a string or uint */
     assert_int_equal(sv_kind_of(&bad), SV_NULL);
 
-    assert_true(sv_set_meta(doc, &arr, sv_strz(doc, "int")));
+    assert_int_equal(sv_meta_set(doc, &arr, sv_strz(doc, "int")), SV_OK);
     assert_string_equal(sv_get_str(sv_meta(&arr), NULL), "int");
     sv_value i = sv_int(1);
-    assert_false(sv_set_meta(doc, &i, sv_null()));
+    assert_int_not_equal(sv_meta_set(doc, &i, sv_null()), SV_OK);
     sv_doc_free(doc);
 }
 
@@ -232,15 +233,15 @@ static sv_value build_sample(sv_doc *doc)
 {
     sv_value root = sv_map(doc, 0);
     sv_value arr = sv_array(doc, 0);
-    sv_array_push(doc, &arr, sv_f64(-0.0));
-    sv_array_push(doc, &arr, sv_strz(doc, "x/y~z"));
+    sv_array_append(doc, &arr, sv_f64(-0.0));
+    sv_array_append(doc, &arr, sv_strz(doc, "x/y~z"));
     float c[4] = {1, 0.5f, 0, 1};
-    sv_array_push(doc, &arr, sv_tuple(doc, SV_TAG_COLOR, SV_ELEM_F32, c));
-    sv_set_meta(doc, &arr, sv_int(7));
-    sv_map_put_str(doc, &root, "a/b", arr);
+    sv_array_append(doc, &arr, sv_tuple(doc, SV_TAG_COLOR, SV_ELEM_F32, c));
+    sv_meta_set(doc, &arr, sv_int(7));
+    sv_map_append_str(doc, &root, "a/b", arr);
     sv_value obj = sv_object(doc, sv_uint(0xdeadbeef), 0);
-    sv_map_put_str(doc, &obj, "m_x", sv_int_w(1, 4));
-    sv_map_put(doc, &root, sv_int(1), obj);
+    sv_map_append_str(doc, &obj, "m_x", sv_int_w(1, 4));
+    sv_map_append(doc, &root, sv_int(1), obj);
     return root;
 }
 
@@ -266,7 +267,7 @@ static void test_equal_and_copy(void **state)
     assert_false(sv_equal(&i8, &t));
     /* meta matters */
     sv_value m1 = sv_array(d2, 0), m2 = sv_array(d2, 0);
-    sv_set_meta(d2, &m1, sv_int(1));
+    sv_meta_set(d2, &m1, sv_int(1));
     assert_false(sv_equal(&m1, &m2));
     sv_doc_free(d2);
 }

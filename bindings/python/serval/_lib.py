@@ -213,7 +213,7 @@ status_name = _fn("sv_status_name", _c.c_char_p, _c.c_int)
 json_decode = _fn("sv_json_decode", _c.c_int, _c.c_void_p, _c.c_char_p, _c.c_size_t, _c.c_void_p,
                   _c.POINTER(Value), _c.POINTER(ErrorStruct))
 version = _fn("sv_version", _c.c_char_p)
-doc_set_max_alloc = _fn("sv_doc_set_max_alloc", None, _c.c_void_p, _c.c_uint64)
+doc_set_max_alloc = _fn("sv_doc_set_max_alloc", _c.c_int, _c.c_void_p, _c.c_uint64)  # sv_status
 convert_opts_init = _fn("sv_convert_opts_init", None, _c.POINTER(ConvertOpts))
 convert_knows = _fn("sv_convert_knows", _c.c_bool, _c.POINTER(Format))
 convert_lower = _fn("sv_convert_lower", _c.c_int, _c.c_void_p, _c.POINTER(Format),

@@ -375,7 +375,8 @@ static int put_meta(writer *w, PyObject *o, sv_value *out)
         sv_value m;
         rc = put(w, meta, &m);
         if (rc) at_name(w, "$meta");
-        else if (!sv_set_meta(w->doc, out, m)) rc = nomem(w);
+        else if (sv_meta_set(w->doc, out, m) != SV_OK)
+            rc = nomem(w);
     }
     Py_DECREF(meta);
     return rc;

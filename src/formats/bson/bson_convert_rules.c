@@ -103,7 +103,7 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
         }
         if (!b->resonite && cv_is_container_root(v)) {
             sv_value m = cv_container_without_meta(doc, v, SV_MAP);
-            if (m.kind != SV_MAP || (sv_meta(v) && !sv_set_meta(doc, &m, *sv_meta(v))))
+            if (m.kind != SV_MAP || (sv_meta(v) && sv_meta_set(doc, &m, *sv_meta(v)) != SV_OK))
                 return false;
             cv_lower(j, m, "a document");
             j->silent = true;

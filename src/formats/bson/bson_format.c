@@ -10,6 +10,7 @@
 #include "core/opts.h"
 #include "serval/bson.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 /* A BSON document starts with its own length and ends with 00: a file whose
  * first int32 is its size and whose last byte is 0 is almost surely one. */
@@ -97,7 +98,7 @@ static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
             }
             return st;
         }
-        if (doc && !sv_array_push(doc, &arr, item)) return sv_doc_status(doc);
+        if (doc && sv_array_append(doc, &arr, item) != SV_OK) return sv_doc_status(doc);
         pos += doc_len;
     }
     *out = arr;
@@ -105,8 +106,8 @@ static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
 }
 
 /* Decodes into doc, or, doc NULL, only checks (the registry's validate). */
-static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
-                             sv_value *out, sv_error *err)
+static sv_status bson_decode_tree(sv_doc *doc, const uint8_t *data, size_t len,
+                                  const sv_options *opts, sv_value *out, sv_error *err)
 {
     sv_options ro;
     sv_status st = sv__options_read(&ro, opts, "bson", err);
@@ -120,6 +121,14 @@ static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const
         return doc ? sv_bson_decode(doc, data, len, &o, out, err)
                    : sv_bson_validate(data, len, &o, err);
     return decode_stream(doc, data, len, &o, out, err);
+}
+
+/* The entry: the tree decoded becomes the document's root. */
+static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                             sv_value *out, sv_error *err)
+{
+    sv_status st = bson_decode_tree(doc, data, len, opts, out, err);
+    return sv__decode_root(doc, st, out, "bson", err);
 }
 
 static sv_status bson_validate(const uint8_t *data, size_t len, const sv_options *opts,

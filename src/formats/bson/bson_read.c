@@ -382,7 +382,7 @@ static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv
         if (!q) return false;
         i++;
     }
-    return sv_set_meta(r->doc, arr, keys);
+    return sv_meta_set(r->doc, arr, keys) == SV_OK;
 }
 
 /* The eight copies of read_body (below): documents and arrays, whole or

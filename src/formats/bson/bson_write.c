@@ -43,7 +43,7 @@ static inline bool put_head(bw *w, unsigned type, const char *key, size_t klen)
 {
     if (memchr(key, 0, klen)) return wfail(w, SV_ERR_TYPE, "a BSON key cannot hold a NUL byte");
     sv_buf *b = w->out;
-    if (!sv_buf_reserve(b, klen + 2 + 16)) return false;
+    if (sv_buf_ensure(b, klen + 2 + 16) != SV_OK) return false;
     b->data[b->len++] = (uint8_t)type;
     memcpy(b->data + b->len, key, klen);
     b->len += klen;

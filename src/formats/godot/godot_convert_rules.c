@@ -141,7 +141,8 @@ static const sv_value *value_meta(sv_doc *doc, const sv_value *v, bool root, sv_
     *room = sv_map(doc, 0);
     for (uint32_t i = 0; i < meta->len; i++) {
         const sv_pair *p = sv_pair_at(meta, i);
-        if (!cv_is_file_key(&p->key) && !sv_map_put(doc, room, p->key, p->val)) return room;
+        if (!cv_is_file_key(&p->key) && sv_map_append(doc, room, p->key, p->val) != SV_OK)
+            return room;
     }
     return room->len ? room : NULL;
 }
@@ -385,7 +386,8 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
     sv_tag tag = sv_tag_of(v);
     if (role == CV_ROOT && cv_is_container_root(v)) {
         sv_value m = cv_container_without_meta(doc, v, SV_MAP);
-        if (m.kind != SV_MAP || (sv_meta(v) && !sv_set_meta(doc, &m, *sv_meta(v)))) return false;
+        if (m.kind != SV_MAP || (sv_meta(v) && sv_meta_set(doc, &m, *sv_meta(v)) != SV_OK))
+            return false;
         cv_lower(j, m, "a Dictionary");
         j->silent = true;
         return true;

@@ -262,14 +262,14 @@ static sv_status nodepath_extra(gd_dec *d, const uint8_t *first, const gd_np_par
             dst += pad;
             p += 4 + (size_t)n + pad;
         }
-        sv_map_put_str(d->doc, &meta, "padding", b);
+        sv_map_append_str(d->doc, &meta, "padding", b);
     }
-    if (odd_flags) sv_map_put_str(d->doc, &meta, "flags", sv_uint_w(flags, 4));
+    if (odd_flags) sv_map_append_str(d->doc, &meta, "flags", sv_uint_w(flags, 4));
     sv_value text = *out;
     text.tag = SV_TAG_NONE;
     sv_value arr = sv_array(d->doc, 1);
     if (arr.kind == SV_ARRAY) sv_array_items(&arr)[0] = text;
-    sv_set_meta(d->doc, &arr, meta);
+    sv_meta_set(d->doc, &arr, meta);
     *out = sv_with_tag(arr, SV_TAG_NODE_PATH);
     return check_doc(d);
 }
@@ -440,7 +440,7 @@ static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out, sv_value *blocks
         return false;
     d->odd = outer;
     sv_value m = sv_map(d->doc, 0);
-    sv_map_put_str(d->doc, &m, kind == GD_KIND_CLASS ? "class" : "script", s);
+    sv_map_append_str(d->doc, &m, kind == GD_KIND_CLASS ? "class" : "script", s);
     *out = m;
     return true;
 }
@@ -461,7 +461,7 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
         sv_value t;
         if (!read_ctype(d, kind, &t, &x.blocks, "type")) return check_doc(d);
         meta = sv_map(d->doc, 0);
-        sv_map_put_str(d->doc, &meta, "type", t);
+        sv_map_append_str(d->doc, &meta, "type", t);
     }
     if (!dneed(d, 4, "Array count")) return d->rd.status;
     x.count = du32(d);
@@ -472,7 +472,7 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
                         "Array of %u items needs at least %zu bytes, %zu left", count,
                         (size_t)count * 4, dleft(d));
     sv_value arr = new_container(d, SV_ARRAY, sizeof(sv_value), count);
-    if (kind) sv_set_meta(d->doc, &arr, meta);
+    if (kind) sv_meta_set(d->doc, &arr, meta);
     if (check_doc(d) != SV_OK) return d->rd.status;
     sv_value *items = sv_array_items(&arr);
     d->odd = false; /* cleared again after each item that set it */
@@ -567,9 +567,9 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
     sv_value map = new_container(d, SV_MAP, sizeof(sv_pair), count);
     if (kk || vk) {
         sv_value meta = sv_map(d->doc, 0);
-        if (kk) sv_map_put_str(d->doc, &meta, "key", kt);
-        if (vk) sv_map_put_str(d->doc, &meta, "value", vt);
-        sv_set_meta(d->doc, &map, meta);
+        if (kk) sv_map_append_str(d->doc, &meta, "key", kt);
+        if (vk) sv_map_append_str(d->doc, &meta, "value", vt);
+        sv_meta_set(d->doc, &map, meta);
     }
     if (check_doc(d) != SV_OK) return d->rd.status;
     /* where each pair starts and which entry it goes to, for the records of

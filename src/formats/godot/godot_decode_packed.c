@@ -87,7 +87,7 @@ sv_status gd_dec_strings(gd_dec *d, uint32_t hdr, sv_value *out)
                         "PackedStringArray of %ld strings needs at least %zu bytes, %zu left",
                         (long)count, (size_t)count * 4, dleft(d));
     sv_value arr = sv_array(d->doc, (size_t)count);
-    sv_set_meta(d->doc, &arr, sv_str_intern(d->doc, GD_PSA_META, sizeof GD_PSA_META - 1));
+    sv_meta_set(d->doc, &arr, sv_str_intern(d->doc, GD_PSA_META, sizeof GD_PSA_META - 1));
     if (check_doc(d) != SV_OK) return d->rd.status;
     sv_value *items = sv_array_items(&arr);
     /* spec §4: written with a NUL terminator, read with or without one */

@@ -18,6 +18,7 @@
 #include "core/utf8.h"
 #include "serval/godot.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 #define FMT "godot-project"
 
@@ -87,15 +88,16 @@ static sv_status read_all(sv_doc *doc, const uint8_t *data, size_t len, int engi
             }
             return st;
         }
-        if (!sv_map_put(doc, &map, sv_str(doc, (const char *)k, kl), val))
+        if (sv_map_append(doc, &map, sv_str(doc, (const char *)k, kl), val) != SV_OK)
             return sv_error_set(err, SV_ERR_NOMEM, FMT, at, "out of memory");
     }
     if (sv_rd_remaining(&r))
         return sv_error_set(err, SV_ERR_TRAILING, FMT, sv_rd_offset(&r),
                             "%zu bytes after the last entry", sv_rd_remaining(&r));
     sv_value meta = sv_map(doc, 0);
-    if (!sv_map_put_str(doc, &meta, "format", sv_strz(doc, FMT)) ||
-        !sv_map_put_str(doc, &meta, "engine", sv_int(engine)) || !sv_set_meta(doc, &map, meta))
+    if (sv_map_append_str(doc, &meta, "format", sv_strz(doc, FMT)) != SV_OK ||
+        sv_map_append_str(doc, &meta, "engine", sv_int(engine)) != SV_OK ||
+        sv_meta_set(doc, &map, meta) != SV_OK)
         return sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
     *out = map;
     return SV_OK;
@@ -112,8 +114,8 @@ static int engine_option(const sv_options *opts, sv_error *err, sv_status *st)
     return -1;
 }
 
-static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
-                        sv_value *out, sv_error *err)
+static sv_status decode_tree(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                             sv_value *out, sv_error *err)
 {
     if (len < 4 || memcmp(data, "ECFG", 4))
         return sv_error_set(err, SV_ERR_SYNTAX, FMT, 0, "not a project.binary (no \"ECFG\" magic)");
@@ -140,6 +142,14 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
                             : &e3;
     if (err) *err = *e;
     return e->status;
+}
+
+/* The entry: the tree decoded becomes the document's root. */
+static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                        sv_value *out, sv_error *err)
+{
+    sv_status st = decode_tree(doc, data, len, opts, out, err);
+    return sv__decode_root(doc, st, out, FMT, err);
 }
 
 static void put32(sv_buf *b, uint32_t v)

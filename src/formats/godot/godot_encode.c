@@ -92,7 +92,7 @@ static sv_status put_string(gd_enc *e, const sv_value *v, int extra)
         return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "string of %zu bytes is too long",
                             n);
     size_t pad = (4 - (n & 3)) & 3;
-    if (!sv_buf_reserve(e->out, 4 + n + pad))
+    if (sv_buf_ensure(e->out, 4 + n + pad) != SV_OK)
         return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
     uint8_t *p = e->out->data + e->out->len;
     sv_store_u32le(p, (uint32_t)n);

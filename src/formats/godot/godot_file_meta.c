@@ -65,8 +65,9 @@ static bool stand_in(sv_doc *doc, sv_value *v)
 {
     sv_value arr = sv_array(doc, 0);
     sv_value meta = sv_map(doc, 0);
-    if (!sv_array_push(doc, &arr, *v) || !sv_map_put_str(doc, &meta, "root", sv_bool(true)) ||
-        !sv_set_meta(doc, &arr, meta))
+    if (sv_array_append(doc, &arr, *v) != SV_OK ||
+        sv_map_append_str(doc, &meta, "root", sv_bool(true)) != SV_OK ||
+        sv_meta_set(doc, &arr, meta) != SV_OK)
         return false;
     *v = arr;
     return true;
@@ -79,7 +80,7 @@ static bool attach_facts(sv_doc *doc, sv_godot_profile profile, file_facts f, sv
         if (f.framing == SV_GODOT_PREFIXED && !f.framing_given) {
             /* found by its bytes: one store_var frame is a stream of one */
             sv_value arr = sv_array(doc, 0);
-            if (!sv_array_push(doc, &arr, *root)) return false;
+            if (sv_array_append(doc, &arr, *root) != SV_OK) return false;
             *root = arr;
             f.framing = SV_GODOT_STREAM;
         } else if (!stand_in(doc, root)) {
@@ -90,22 +91,25 @@ static bool attach_facts(sv_doc *doc, sv_godot_profile profile, file_facts f, sv
     const sv_value *old = sv_meta(root);
     for (uint32_t i = 0; old && i < old->len; i++) {
         const sv_pair *p = sv_pair_at(old, i);
-        if (!sv_map_put(doc, &meta, p->key, p->val)) return false;
+        if (sv_map_append(doc, &meta, p->key, p->val) != SV_OK) return false;
     }
-    if (!sv_map_put_str(doc, &meta, "format", sv_strz(doc, profile_names[profile]))) return false;
+    if (sv_map_append_str(doc, &meta, "format", sv_strz(doc, profile_names[profile])) != SV_OK)
+        return false;
     if (f.framing != SV_GODOT_RAW &&
-        !sv_map_put_str(doc, &meta, "framing",
-                        sv_strz(doc, f.framing == SV_GODOT_STREAM ? "stream" : "prefixed")))
+        sv_map_append_str(doc, &meta, "framing",
+                          sv_strz(doc, f.framing == SV_GODOT_STREAM ? "stream" : "prefixed")) !=
+            SV_OK)
         return false;
     if (f.framing != SV_GODOT_RAW && f.be &&
-        !sv_map_put_str(doc, &meta, "prefix", sv_strz(doc, "be")))
+        sv_map_append_str(doc, &meta, "prefix", sv_strz(doc, "be")) != SV_OK)
         return false;
-    if (f.full_objects && !sv_map_put_str(doc, &meta, "objects", sv_strz(doc, "full")))
+    if (f.full_objects && sv_map_append_str(doc, &meta, "objects", sv_strz(doc, "full")) != SV_OK)
         return false;
     if (f.godot4_minor &&
-        !sv_map_put_str(doc, &meta, "version", sv_strz(doc, f.godot4_minor == 2 ? "4.2" : "4.3")))
+        sv_map_append_str(doc, &meta, "version",
+                          sv_strz(doc, f.godot4_minor == 2 ? "4.2" : "4.3")) != SV_OK)
         return false;
-    return sv_set_meta(doc, root, meta);
+    return sv_meta_set(doc, root, meta) == SV_OK;
 }
 
 /* Adds a hint to a raw decode's error when the input may be a damaged
@@ -194,19 +198,20 @@ static bool strip_file_meta(sv_doc *doc, const sv_value *root, sv_value *out)
     for (uint32_t i = 0; i < root->len; i++) {
         bool ok;
         if (arr) {
-            ok = sv_array_push(doc, &c, *sv_array_at(root, i));
+            ok = sv_array_append(doc, &c, *sv_array_at(root, i)) == SV_OK;
         } else {
             const sv_pair *p = sv_pair_at(root, i);
-            ok = sv_map_put(doc, &c, p->key, p->val);
+            ok = sv_map_append(doc, &c, p->key, p->val) == SV_OK;
         }
         if (!ok) return false;
     }
     sv_value rest = sv_map(doc, 0);
     for (uint32_t i = 0; i < meta->len; i++) {
         const sv_pair *p = sv_pair_at(meta, i);
-        if (!is_file_key(&p->key) && !sv_map_put(doc, &rest, p->key, p->val)) return false;
+        if (!is_file_key(&p->key) && sv_map_append(doc, &rest, p->key, p->val) != SV_OK)
+            return false;
     }
-    if (rest.len && !sv_set_meta(doc, &c, rest)) return false;
+    if (rest.len && sv_meta_set(doc, &c, rest) != SV_OK) return false;
     *out = c;
     return sv_doc_status(doc) == SV_OK;
 }

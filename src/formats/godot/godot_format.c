@@ -22,6 +22,7 @@
 #include "core/byteio.h"
 #include "formats/godot/godot_file_meta.h"
 #include "formats/godot/godot_internal.h"
+#include "core/decode_root.h"
 
 /* Inputs above this are not probed (the probe decodes). */
 #define GD_PROBE_MAX (UINT64_C(64) << 20)
@@ -184,11 +185,12 @@ static int godot3_probe(const uint8_t *data, size_t len)
     return gd_probe_framing(SV_GODOT3, data, len, &f, &be, &ambiguous);
 }
 
-#define GD_FORMAT_FUNCS(prefix, profile)                                                           \
+#define GD_FORMAT_FUNCS(prefix, profile, name)                                                     \
     static sv_status prefix##_decode(sv_doc *doc, const uint8_t *data, size_t len,                 \
                                      const sv_options *opts, sv_value *out, sv_error *err)         \
     {                                                                                              \
-        return gd_registry_decode(profile, doc, data, len, opts, out, err);                        \
+        sv_status st = gd_registry_decode(profile, doc, data, len, opts, out, err);                \
+        return sv__decode_root(doc, st, out, name, err);                                           \
     }                                                                                              \
     static sv_status prefix##_encode(const sv_value *v, const sv_options *opts, sv_buf *out,       \
                                      sv_error *err)                                                \
@@ -196,9 +198,9 @@ static int godot3_probe(const uint8_t *data, size_t len)
         return gd_registry_encode(profile, v, opts, out, err);                                     \
     }
 
-GD_FORMAT_FUNCS(godot4, SV_GODOT4)
-GD_FORMAT_FUNCS(godot3, SV_GODOT3)
-GD_FORMAT_FUNCS(godot_doc, SV_GODOT_DOC)
+GD_FORMAT_FUNCS(godot4, SV_GODOT4, "godot4")
+GD_FORMAT_FUNCS(godot3, SV_GODOT3, "godot3")
+GD_FORMAT_FUNCS(godot_doc, SV_GODOT_DOC, "godot-doc")
 
 static const char *const no_extensions[] = {NULL};
 

@@ -77,7 +77,7 @@ sv_status gd_decode_framed(sv_doc *doc, const uint8_t *data, size_t len, const s
             sv_error_path_index(err, i);
             return st;
         }
-        if (!sv_array_push(doc, &arr, v))
+        if (sv_array_append(doc, &arr, v) != SV_OK)
             return sv_error_set(err, sv_doc_status(doc), r.fmt, at, "out of memory");
     }
     *out = arr;

@@ -99,7 +99,7 @@ sv_status gd_gdec_decrypt(const gd_gdec *g, const uint8_t key[32], uint64_t max_
         return sv_error_set(err, SV_ERR_LIMIT, fmt, base,
                             "the encrypted data's %llu bytes are over --max-alloc (%llu)",
                             (unsigned long long)g->cipher_len, (unsigned long long)max_alloc);
-    if (g->cipher_len > SIZE_MAX - out->len || !sv_buf_reserve(out, (size_t)g->cipher_len))
+    if (g->cipher_len > SIZE_MAX - out->len || sv_buf_ensure(out, (size_t)g->cipher_len) != SV_OK)
         return sv_error_set(err, SV_ERR_NOMEM, fmt, base, "out of memory");
     size_t n = (size_t)g->cipher_len;
     if (n == 0) { /* nothing to decrypt; the MD5 is that of no bytes */
@@ -146,7 +146,7 @@ sv_status gd_gdec_encrypt(int version, bool magic, uint32_t mode, const uint8_t 
                             "the padding kept is %zu bytes; the plaintext needs %zu", pad_len,
                             clen - len);
     size_t h = gd_gdec_header_size(version, magic);
-    if (clen > SIZE_MAX - h || !sv_buf_reserve(out, h + clen))
+    if (clen > SIZE_MAX - h || sv_buf_ensure(out, h + clen) != SV_OK)
         return sv_error_set(err, SV_ERR_NOMEM, fmt, 0, "out of memory");
     uint8_t *d = out->data + out->len, *q = d;
     if (magic) memcpy(q, MAGIC, 4), q += 4;

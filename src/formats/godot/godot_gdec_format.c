@@ -22,6 +22,7 @@
 #include "formats/godot/godot_crypto.h"
 #include "formats/godot/godot_gdec.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 #define FMT "godot-enc"
 
@@ -133,20 +134,21 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
     bool zero_pad = true;
     for (size_t i = n; i < plain.len; i++) zero_pad = zero_pad && plain.data[i] == 0;
     sv_value root = sv_map(doc, 0), meta = sv_map(doc, 0);
-    bool ok = st == SV_OK && sv_map_put_str(doc, &root, "data", val) &&
-              sv_map_put_str(doc, &meta, "format", sv_strz(doc, FMT)) &&
-              sv_map_put_str(doc, &meta, "gdec", sv_int(g.version)) &&
-              sv_map_put_str(doc, &meta, "inner", sv_strz(doc, inner)) &&
-              (g.version != 3 || sv_map_put_str(doc, &meta, "mode", sv_int(g.mode))) &&
-              (g.version != 4 || sv_map_put_str(doc, &meta, "iv", sv_bytes(doc, g.iv, 16))) &&
-              (zero_pad ||
-               sv_map_put_str(doc, &meta, "padding", sv_bytes(doc, plain.data + n, plain.len - n))) &&
-              sv_set_meta(doc, &root, meta);
+    bool ok =
+        st == SV_OK && sv_map_append_str(doc, &root, "data", val) == SV_OK &&
+        sv_map_append_str(doc, &meta, "format", sv_strz(doc, FMT)) == SV_OK &&
+        sv_map_append_str(doc, &meta, "gdec", sv_int(g.version)) == SV_OK &&
+        sv_map_append_str(doc, &meta, "inner", sv_strz(doc, inner)) == SV_OK &&
+        (g.version != 3 || sv_map_append_str(doc, &meta, "mode", sv_int(g.mode)) == SV_OK) &&
+        (g.version != 4 || sv_map_append_str(doc, &meta, "iv", sv_bytes(doc, g.iv, 16)) == SV_OK) &&
+        (zero_pad || sv_map_append_str(doc, &meta, "padding",
+                                       sv_bytes(doc, plain.data + n, plain.len - n)) == SV_OK) &&
+        sv_meta_set(doc, &root, meta) == SV_OK;
     sv_buf_free(&plain);
     if (st != SV_OK) return st;
     if (!ok) return sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
     *out = root;
-    return SV_OK;
+    return sv__decode_root(doc, SV_OK, out, FMT, err);
 }
 
 static const sv_value *meta_get(const sv_value *meta, const char *k)

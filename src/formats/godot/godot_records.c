@@ -71,7 +71,7 @@ static bool rec_add_value(sv_doc *doc, sv_value *list, uint32_t index, const cha
     it[0] = sv_int(index);
     if (part) it[1] = sv_str_intern(doc, part, strlen(part));
     it[part ? 2 : 1] = bytes;
-    return sv_array_push(doc, list, rec) && sv_doc_status(doc) == SV_OK;
+    return sv_array_append(doc, list, rec) == SV_OK && sv_doc_status(doc) == SV_OK;
 }
 
 bool gd_rec_add(sv_doc *doc, sv_value *list, uint32_t index, const char *part,
@@ -145,7 +145,7 @@ bool gd_block_add(sv_doc *doc, sv_value *list, const char *which, const uint8_t 
     if (!it) return false;
     it[0] = sv_str_intern(doc, which, strlen(which));
     it[1] = sv_bytes(doc, p, n);
-    return sv_array_push(doc, list, rec) && sv_doc_status(doc) == SV_OK;
+    return sv_array_append(doc, list, rec) == SV_OK && sv_doc_status(doc) == SV_OK;
 }
 
 bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x)
@@ -156,22 +156,25 @@ bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x)
     sv_value meta = sv_map(doc, 0);
     const sv_value *old = sv_meta(c);
     if (sv_kind_of(old) == SV_STRING) { /* a PackedStringArray's marker */
-        if (!sv_map_put_str(doc, &meta, "packed", *old)) return false;
+        if (sv_map_append_str(doc, &meta, "packed", *old) != SV_OK) return false;
     } else {
         for (uint32_t i = 0; old && i < old->len; i++) {
             const sv_pair *p = sv_pair_at(old, i);
-            if (!sv_map_put(doc, &meta, p->key, p->val)) return false;
+            if (sv_map_append(doc, &meta, p->key, p->val) != SV_OK) return false;
         }
     }
-    if (x->header_odd && !sv_map_put_str(doc, &meta, "header", sv_int(x->header))) return false;
-    if (x->count_odd && !sv_map_put_str(doc, &meta, "count", sv_int(x->count))) return false;
-    if (sv_kind_of(&x->raw) == SV_ARRAY && !sv_map_put_str(doc, &meta, "raw", x->raw))
+    if (x->header_odd && sv_map_append_str(doc, &meta, "header", sv_int(x->header)) != SV_OK)
         return false;
-    if (sv_kind_of(&x->dups) == SV_ARRAY && !sv_map_put_str(doc, &meta, "dups", x->dups))
+    if (x->count_odd && sv_map_append_str(doc, &meta, "count", sv_int(x->count)) != SV_OK)
         return false;
-    if (sv_kind_of(&x->blocks) == SV_ARRAY && !sv_map_put_str(doc, &meta, "blocks", x->blocks))
+    if (sv_kind_of(&x->raw) == SV_ARRAY && sv_map_append_str(doc, &meta, "raw", x->raw) != SV_OK)
         return false;
-    return sv_set_meta(doc, c, meta) && sv_doc_status(doc) == SV_OK;
+    if (sv_kind_of(&x->dups) == SV_ARRAY && sv_map_append_str(doc, &meta, "dups", x->dups) != SV_OK)
+        return false;
+    if (sv_kind_of(&x->blocks) == SV_ARRAY &&
+        sv_map_append_str(doc, &meta, "blocks", x->blocks) != SV_OK)
+        return false;
+    return sv_meta_set(doc, c, meta) == SV_OK && sv_doc_status(doc) == SV_OK;
 }
 
 bool gd_root_wrap(sv_doc *doc, sv_value *v, const uint8_t *p, size_t n)
@@ -184,8 +187,9 @@ bool gd_root_wrap(sv_doc *doc, sv_value *v, const uint8_t *p, size_t n)
     if (!it) return false;
     it[0] = *v;
     sv_value meta = sv_map(doc, 0);
-    if (!sv_map_put_str(doc, &meta, "root", sv_bool(true)) ||
-        !sv_map_put_str(doc, &meta, "raw", x.raw) || !sv_set_meta(doc, &arr, meta))
+    if (sv_map_append_str(doc, &meta, "root", sv_bool(true)) != SV_OK ||
+        sv_map_append_str(doc, &meta, "raw", x.raw) != SV_OK ||
+        sv_meta_set(doc, &arr, meta) != SV_OK)
         return false;
     *v = arr;
     return sv_doc_status(doc) == SV_OK;

@@ -34,34 +34,34 @@ static sv_status read_header(gr_dec *d, bool rscc, sv_value *meta)
                        "engine %u.%u, resource format %u (Godot reads formats up to 6, engine 4)",
                        major, minor, fmt);
     d->c.ver_format = fmt;
-    sv_map_put_str(doc, meta, "container", sv_strz(doc, rscc ? "RSCC" : "RSRC"));
-    sv_map_put_str(doc, meta, "big_endian", sv_int(be));
-    sv_map_put_str(doc, meta, "use_real64", sv_int(real64));
-    sv_map_put_str(doc, meta, "ver_major", sv_int(major));
-    sv_map_put_str(doc, meta, "ver_minor", sv_int(minor));
-    sv_map_put_str(doc, meta, "ver_format", sv_int(fmt));
+    sv_map_append_str(doc, meta, "container", sv_strz(doc, rscc ? "RSCC" : "RSRC"));
+    sv_map_append_str(doc, meta, "big_endian", sv_int(be));
+    sv_map_append_str(doc, meta, "use_real64", sv_int(real64));
+    sv_map_append_str(doc, meta, "ver_major", sv_int(major));
+    sv_map_append_str(doc, meta, "ver_minor", sv_int(minor));
+    sv_map_append_str(doc, meta, "ver_format", sv_int(fmt));
     sv_value type;
     sv_status st = gr_read_ustring(d, "main resource type", &type);
     if (st != SV_OK) return st;
-    sv_map_put_str(doc, meta, "type", type);
+    sv_map_append_str(doc, meta, "type", type);
     if (!gr_need(d, 20, "header after the type")) return d->err->status;
-    sv_map_put_str(doc, meta, "import_offset", sv_int((int64_t)gr_u64(d)));
+    sv_map_append_str(doc, meta, "import_offset", sv_int((int64_t)gr_u64(d)));
     uint32_t flags = gr_u32(d);
     d->c.real64 = flags & GR_FLAG_REAL64;
-    sv_map_put_str(doc, meta, "flags", sv_int(flags));
-    sv_map_put_str(doc, meta, "uid", sv_int((int64_t)gr_u64(d)));
+    sv_map_append_str(doc, meta, "flags", sv_int(flags));
+    sv_map_append_str(doc, meta, "uid", sv_int((int64_t)gr_u64(d)));
     if (flags & GR_FLAG_SCRIPT_CLASS) {
         sv_value sc;
         st = gr_read_ustring(d, "script class", &sc);
         if (st != SV_OK) return st;
-        sv_map_put_str(doc, meta, "script_class", sc);
+        sv_map_append_str(doc, meta, "script_class", sc);
     }
     if (!gr_need(d, 44, "reserved header words")) return d->err->status;
     sv_value res = sv_array(doc, 11);
     if (res.kind != SV_ARRAY) return nomem(d);
     for (int i = 0; i < 11; i++)
         sv_array_items(&res)[i] = sv_int(gr_u32(d));
-    sv_map_put_str(doc, meta, "reserved", res);
+    sv_map_append_str(doc, meta, "reserved", res);
     return sv_doc_status(doc) == SV_OK ? SV_OK : nomem(d);
 }
 
@@ -89,7 +89,7 @@ static sv_status read_strings(gr_dec *d, sv_value *meta)
     }
     d->strings.count = n;
     if (!gr_strtab_index(d->doc, &d->strings)) return nomem(d);
-    sv_map_put_str(d->doc, meta, "strings", arr);
+    sv_map_append_str(d->doc, meta, "strings", arr);
     return sv_doc_status(d->doc) == SV_OK ? SV_OK : nomem(d);
 }
 
@@ -113,9 +113,9 @@ static sv_status read_externals(gr_dec *d, uint32_t flags, sv_value *list)
             sv_error_path_key(d->err, "external", 8);
             return st;
         }
-        sv_map_put_str(d->doc, &m, "type", type);
-        sv_map_put_str(d->doc, &m, "path", path);
-        if (flags & GR_FLAG_UIDS) sv_map_put_str(d->doc, &m, "uid", sv_int((int64_t)gr_u64(d)));
+        sv_map_append_str(d->doc, &m, "type", type);
+        sv_map_append_str(d->doc, &m, "path", path);
+        if (flags & GR_FLAG_UIDS) sv_map_append_str(d->doc, &m, "uid", sv_int((int64_t)gr_u64(d)));
         sv_array_items(list)[i] = m;
     }
     return sv_doc_status(d->doc) == SV_OK ? SV_OK : nomem(d);
@@ -163,8 +163,8 @@ static sv_status read_body(gr_dec *d, sv_value path, sv_value *out)
         }
     }
     sv_value m = sv_map(d->doc, 0);
-    sv_map_put_str(d->doc, &m, "path", path);
-    sv_set_meta(d->doc, &obj, m);
+    sv_map_append_str(d->doc, &m, "path", path);
+    sv_meta_set(d->doc, &obj, m);
     *out = obj;
     return sv_doc_status(d->doc) == SV_OK ? SV_OK : nomem(d);
 }
@@ -251,7 +251,7 @@ sv_status gr_decode_stream(sv_doc *doc, const uint8_t *data, size_t len, bool rs
     p[0].val = ext;
     p[1].key = sv_str_intern(doc, "internal", 8);
     p[1].val = inl;
-    sv_set_meta(doc, &root, meta);
+    sv_meta_set(doc, &root, meta);
     if (sv_doc_status(doc) != SV_OK) return nomem(&d);
     *out = root;
     return SV_OK;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/godot/godot_res_internal.h"
+#include "core/decode_root.h"
 
 static int res_probe(const uint8_t *data, size_t len)
 {
@@ -15,8 +16,8 @@ static int res_probe(const uint8_t *data, size_t len)
     return 0;
 }
 
-static sv_status res_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
-                            sv_value *out, sv_error *err)
+static sv_status res_decode_tree(sv_doc *doc, const uint8_t *data, size_t len,
+                                 const sv_options *opts, sv_value *out, sv_error *err)
 {
     if (len >= 4 && !memcmp(data, "RSCC", 4)) {
         const uint8_t *plain;
@@ -27,11 +28,19 @@ static sv_status res_decode(sv_doc *doc, const uint8_t *data, size_t len, const 
         st = gr_decode_stream(doc, plain, plain_len, true, opts, out, err);
         if (st != SV_OK) return st;
         sv_value *meta = (sv_value *)sv_meta(out);
-        if (!meta || !sv_map_put_str(doc, meta, "compression", cmeta))
+        if (!meta || sv_map_append_str(doc, meta, "compression", cmeta) != SV_OK)
             return sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, 0, "no memory for the tree");
         return SV_OK;
     }
     return gr_decode_stream(doc, data, len, false, opts, out, err);
+}
+
+/* The entry: the tree decoded becomes the document's root. */
+static sv_status res_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                            sv_value *out, sv_error *err)
+{
+    sv_status st = res_decode_tree(doc, data, len, opts, out, err);
+    return sv__decode_root(doc, st, out, GR_FORMAT, err);
 }
 
 static sv_status res_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)

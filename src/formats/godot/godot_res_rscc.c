@@ -148,9 +148,9 @@ sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_op
         at += cs;
     }
     sv_value c = sv_map(doc, 0);
-    sv_map_put_str(doc, &c, "mode", sv_strz(doc, mode_names[mode]));
-    sv_map_put_str(doc, &c, "block_size", sv_int(bs));
-    sv_map_put_str(doc, &c, "blocks", blocks);
+    sv_map_append_str(doc, &c, "mode", sv_strz(doc, mode_names[mode]));
+    sv_map_append_str(doc, &c, "block_size", sv_int(bs));
+    sv_map_append_str(doc, &c, "blocks", blocks);
     if (sv_doc_status(doc) != SV_OK)
         return sv_error_set(err, sv_doc_status(doc), GR_FORMAT, 0, "no memory for the tree");
     *meta = c;

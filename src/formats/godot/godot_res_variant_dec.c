@@ -192,8 +192,8 @@ static sv_status shared_meta(gr_dec *d, uint32_t count, sv_value *container)
 {
     if (!(count & 0x80000000u)) return SV_OK;
     sv_value m = sv_map(d->doc, 0);
-    sv_map_put_str(d->doc, &m, "shared", sv_bool(true));
-    sv_set_meta(d->doc, container, m);
+    sv_map_append_str(d->doc, &m, "shared", sv_bool(true));
+    sv_meta_set(d->doc, container, m);
     return doc_status(d, d->pos);
 }
 
@@ -216,8 +216,8 @@ static sv_status read_object(gr_dec *d, size_t at, sv_value *out)
         if (st == SV_OK) st = gr_read_ustring(d, "external resource path", &path);
         if (st != SV_OK) return st;
         sv_value m = sv_map(d->doc, 0);
-        sv_map_put_str(d->doc, &m, "type", type);
-        sv_map_put_str(d->doc, &m, "path", path);
+        sv_map_append_str(d->doc, &m, "type", type);
+        sv_map_append_str(d->doc, &m, "path", path);
         *out = sv_with_tag(m, SV_TAG_EXT_RESOURCE);
         return doc_status(d, at);
     }
@@ -235,12 +235,12 @@ static sv_status read_image(gr_dec *d, size_t at, sv_value *out)
     if (!gr_need(d, 4, "Image encoding")) return d->err->status;
     uint32_t enc = gr_u32(d);
     sv_value o = sv_object(d->doc, sv_str_intern(d->doc, "Image", 5), 0);
-    sv_map_put_str(d->doc, &o, "encoding", sv_int(enc));
+    sv_map_append_str(d->doc, &o, "encoding", sv_int(enc));
     if (enc == 1) {
         static const char *const f[] = {"width", "height", "mipmaps", "format"};
         if (!gr_need(d, 16, "Image header")) return d->err->status;
         for (int i = 0; i < 4; i++)
-            sv_map_put_str(d->doc, &o, f[i], sv_int(gr_u32(d)));
+            sv_map_append_str(d->doc, &o, f[i], sv_int(gr_u32(d)));
     } else if (enc != 0 && enc != 2 && enc != 3) {
         return gr_fail(d, at, SV_ERR_SYNTAX, "Image encoding %u (0 to 3 exist)", enc);
     }
@@ -251,7 +251,7 @@ static sv_status read_image(gr_dec *d, size_t at, sv_value *out)
         size_t pad = (4 - (n & 3)) & 3;
         if (n > d->c.max_string) return gr_fail(d, lat, SV_ERR_LIMIT, "Image data of %u bytes", n);
         if (!gr_need(d, (size_t)n + pad, "Image data")) return d->err->status;
-        sv_map_put_str(d->doc, &o, "data", sv_bytes(d->doc, d->base + d->pos, n));
+        sv_map_append_str(d->doc, &o, "data", sv_bytes(d->doc, d->base + d->pos, n));
         for (size_t k = 0; k < pad; k++)
             if (d->base[d->pos + n + k])
                 return gr_fail(d, d->pos + n + k, SV_ERR_UNSUPPORTED, "non-zero Image padding");
@@ -307,7 +307,7 @@ static sv_status read_string_array(gr_dec *d, size_t at, sv_value *out)
             return st;
         }
     }
-    sv_set_meta(d->doc, &a, sv_str_intern(d->doc, GR_PSA_META, sizeof GR_PSA_META - 1));
+    sv_meta_set(d->doc, &a, sv_str_intern(d->doc, GR_PSA_META, sizeof GR_PSA_META - 1));
     *out = a;
     return doc_status(d, at);
 }

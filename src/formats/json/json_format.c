@@ -1,7 +1,8 @@
 /* The typed JSON (docs/json.md) as a registry format, so the CLI can read and
  * write it like any other: `serval conv --from godot4 --to json`, and dump is
- * just "encode as json, pretty". The reader and writer live in src/json/; this
- * file only maps "name=value" options onto their option structs. */
+ * just "encode as json, pretty". The reader (json_read*.c) and writer
+ * (json_write*.c) are beside it in this folder; this file only maps
+ * "name=value" options onto their option structs. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include "core/opts.h"
 #include "serval/json.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 /* Pretty output deeper than this many spaces per level helps nobody and only
  * multiplies the output size. */
@@ -76,7 +78,8 @@ static sv_status json_decode(sv_doc *doc, const uint8_t *data, size_t len, const
     ro.limits = o.limits;
     ro.allow_comments = sv_options_flag(&o, "comments", false);
     ro.plain = sv_options_flag(&o, "plain", false);
-    return sv_json_decode(doc, (const char *)data, len, &ro, out, err);
+    st = sv_json_decode(doc, (const char *)data, len, &ro, out, err);
+    return sv__decode_root(doc, st, out, "json", err);
 }
 
 /* "indent=N": N decimal digits, 0 (compact) to JSON_MAX_INDENT. */

@@ -8,6 +8,7 @@
 #include "core/opts.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "serval/schema.h"
+#include "core/decode_root.h"
 
 static sv_status bad_option(sv_error *err, const char *name, const char *v, const char *want)
 {
@@ -94,7 +95,7 @@ static sv_status ki_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
     sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_decode(doc, data, len, &o, out, err);
     sv_kingsisle_types_free(t);
-    return st;
+    return sv__decode_root(doc, st, out, "kingsisle", err);
 }
 
 static sv_status ki_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
@@ -149,7 +150,7 @@ static sv_status kx_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
     sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_xml_decode(doc, data, len, &o, out, err);
     sv_kingsisle_types_free(t);
-    return st;
+    return sv__decode_root(doc, st, out, "kingsisle-xml", err);
 }
 
 static sv_status kx_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)

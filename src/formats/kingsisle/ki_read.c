@@ -508,7 +508,7 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
             mp->val = sv_packed(d->doc, SV_ELEM_U32, SV_TAG_NONE, d->longs.v + saved_longs,
                                 d->longs.n - saved_longs);
         }
-        sv_set_meta(d->doc, &obj, meta);
+        sv_meta_set(d->doc, &obj, meta);
         st = doc_check(d);
     }
     d->pads.n = saved_n;

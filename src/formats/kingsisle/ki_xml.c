@@ -26,7 +26,7 @@
 #include "core/mem.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "formats/kingsisle/ki_xml_layout.h"
-#include "json/numconv.h"
+#include "core/numconv.h"
 
 #define KX_FORMAT "kingsisle-xml"
 
@@ -307,14 +307,14 @@ static bool add_field(kx_ctx *c, sv_value key, sv_value val, bool dynamic, size_
         /* text values are never arrays: an array here came from repetition */
         if (sv_kind_of(old) != SV_ARRAY) {
             sv_value arr = sv_array(c->doc, 0);
-            if (!sv_array_push(c->doc, &arr, *old)) return false;
+            if (sv_array_append(c->doc, &arr, *old) != SV_OK) return false;
             *old = arr;
         }
-        return sv_array_push(c->doc, old, val);
+        return sv_array_append(c->doc, old, val) == SV_OK;
     }
     if (dynamic) {
         sv_value arr = sv_array(c->doc, 0);
-        if (!sv_array_push(c->doc, &arr, val)) return false;
+        if (sv_array_append(c->doc, &arr, val) != SV_OK) return false;
         val = arr;
     }
     if (!sv_mem_grow(&c->doc->alloc, (void **)&c->fields, &c->fields_cap, c->nfields + 1, sizeof *c->fields)) return false;
@@ -436,8 +436,8 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
         sv_value rec = kx_layout_record(&c.layout, doc);
         if (sv_kind_of(&rec) == SV_MAP) {
             sv_value meta = sv_map(doc, 0);
-            sv_map_put_str(doc, &meta, KX_LAYOUT_META, rec);
-            sv_set_meta(doc, out, meta);
+            sv_map_append_str(doc, &meta, KX_LAYOUT_META, rec);
+            sv_meta_set(doc, out, meta);
         }
     }
     if (c.st == SV_OK && sv_doc_status(doc) != SV_OK) c.st = sv_doc_status(doc);

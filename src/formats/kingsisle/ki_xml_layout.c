@@ -93,7 +93,9 @@ static sv_value gaps_array(sv_doc *doc, const kx_gap *arr, size_t cap)
     size_t n = cap;
     while (n && !arr[n - 1].s) n--;
     for (size_t i = 0; i < n; i++)
-        if (!sv_array_push(doc, &a, arr[i].s ? sv_str(doc, arr[i].s, arr[i].n) : sv_null())) break;
+        if (sv_array_append(doc, &a, arr[i].s ? sv_str(doc, arr[i].s, arr[i].n) : sv_null()) !=
+            SV_OK)
+            break;
     return a;
 }
 
@@ -107,10 +109,11 @@ sv_value kx_layout_record(const kx_layout *l, sv_doc *doc)
     }
     if (own) return sv_null();
     sv_value m = sv_map(doc, 0);
-    if (l->no_declaration) sv_map_put_str(doc, &m, "declaration", sv_bool(false));
-    sv_map_put_str(doc, &m, "open", gaps_array(doc, l->open, l->open_cap));
-    sv_map_put_str(doc, &m, "close", gaps_array(doc, l->close, l->close_cap));
-    sv_map_put_str(doc, &m, "end", l->end.s ? sv_str(doc, l->end.s, l->end.n) : sv_strz(doc, ""));
+    if (l->no_declaration) sv_map_append_str(doc, &m, "declaration", sv_bool(false));
+    sv_map_append_str(doc, &m, "open", gaps_array(doc, l->open, l->open_cap));
+    sv_map_append_str(doc, &m, "close", gaps_array(doc, l->close, l->close_cap));
+    sv_map_append_str(doc, &m, "end",
+                      l->end.s ? sv_str(doc, l->end.s, l->end.n) : sv_strz(doc, ""));
     return m;
 }
 

@@ -9,7 +9,7 @@
 #include "core/base64.h"
 #include "formats/kingsisle/ki_internal.h"
 #include "formats/kingsisle/ki_xml_layout.h"
-#include "json/numconv.h"
+#include "core/numconv.h"
 
 #define KX_FORMAT "kingsisle-xml"
 
@@ -91,7 +91,7 @@ static void put_scalar(kw *w, const sv_value *v)
     case SV_BYTES: { /* binary strings (BLOB) as base64 */
         const char *s = sv_get_str(v, &n);
         size_t m = sv_base64_encoded_len(n);
-        if (!sv_buf_reserve(w->out, m)) break;
+        if (sv_buf_ensure(w->out, m) != SV_OK) break;
         sv_base64_encode((const uint8_t *)s, n, (char *)w->out->data + w->out->len);
         w->out->len += m;
         break;

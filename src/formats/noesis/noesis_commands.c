@@ -157,7 +157,7 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
                            uint32_t name_count, sv_buf *out, sv_error *err)
 {
     size_t i = 0;
-    if (!sv_buf_reserve(out, len))
+    if (sv_buf_ensure(out, len) != SV_OK)
         return sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
     if (!big) {
         /* Little-endian: the file form is the canonical bytes with each desc

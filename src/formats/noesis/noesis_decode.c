@@ -43,7 +43,7 @@ static sv_status nomem(dec *d)
 
 static bool put(dec *d, sv_value *map, const char *key, sv_value v)
 {
-    return sv_map_put_str(d->doc, map, key, v);
+    return sv_map_append_str(d->doc, map, key, v) == SV_OK;
 }
 
 /* A block: u64 size, then size bytes inside the chunk (spec §B.3: sizes

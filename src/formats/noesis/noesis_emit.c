@@ -201,7 +201,7 @@ static sv_status emit_repeated(emitter *em, const nsb_cmd *cmd, const sv_value *
         const uint8_t *src = sv_numbers(v);
         if (em->big == host_is_big()) {
             sv_buf_append(em->out, src, (size_t)v->len * size);
-        } else if (sv_buf_reserve(em->out, (size_t)v->len * size)) {
+        } else if (sv_buf_ensure(em->out, (size_t)v->len * size) == SV_OK) {
             uint8_t *d = em->out->data + em->out->len;
             for (uint32_t i = 0; i < v->len; i++)
                 for (size_t k = 0; k < size; k++)
@@ -330,7 +330,7 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
             const sv_pair *pr = &pairs[field];
             const sv_value *v = &pr->val;
             if (desc < cs->name_count && pr->key.kind == SV_STRING &&
-                pr->key.as.str == matched[desc] && sv_buf_reserve(em->out, 8)) {
+                pr->key.as.str == matched[desc] && sv_buf_ensure(em->out, 8) == SV_OK) {
                 uint8_t *o = em->out->data + em->out->len;
                 size_t n = 0;
                 switch (p[0]) {
@@ -496,7 +496,7 @@ sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t ins
     sv_buf_init(&em.scratch, out->alloc);
     sv_buf matched;
     sv_buf_init(&matched, out->alloc);
-    if (sv_buf_reserve(&matched, ((size_t)cs->name_count + 1) * sizeof(const char *)))
+    if (sv_buf_ensure(&matched, ((size_t)cs->name_count + 1) * sizeof(const char *)) == SV_OK)
         memset(matched.data, 0, ((size_t)cs->name_count + 1) * sizeof(const char *));
     em.matched = (const char **)(void *)matched.data;
     sv_status st = sv_buf_ok(&matched)

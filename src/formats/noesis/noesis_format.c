@@ -4,6 +4,7 @@
 #include "core/opts_tables.h"
 #include "formats/noesis/noesis_internal.h"
 #include "serval/noesis.h"
+#include "core/decode_root.h"
 
 /* spec §B.2: "HDSN" on disk for little-endian files, "NSDH" for big-endian. */
 static int noesis_probe(const uint8_t *data, size_t len)
@@ -33,7 +34,8 @@ sv_status sv_noesis_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
     sv_noesis_opts_init(&o);
     sv_status st = sv__opts_read(&sv__opts_noesis, &o, opts, NSB_FORMAT, err);
     if (st != SV_OK) return st;
-    return nsb_decode(doc, data, len, &o, out, err);
+    st = nsb_decode(doc, data, len, &o, out, err);
+    return sv__decode_root(doc, st, out, "noesis", err);
 }
 
 sv_status sv_noesis_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out,

@@ -345,7 +345,7 @@ static sv_status run_begin(interp *it, const uint8_t **pos, const nsb_cmd *cmd, 
         *pos = start;
         sv_value m;
         st = run_body(it, pos, cmd, &m, NULL, nesting + 1);
-        if (st == SV_OK && !sv_array_push(it->doc, out, m)) st = nomem(it);
+        if (st == SV_OK && sv_array_append(it->doc, out, m) != SV_OK) st = nomem(it);
         if (st != SV_OK) {
             sv_error_path_index(it->err, i);
             return st;

@@ -1,4 +1,4 @@
-/* AZStd::any (spec o3de-json §7.6, O3DE's JsonAnySerializer):
+/* AZStd::any (docs/formats/o3de.md, "`AZStd::any`", O3DE's JsonAnySerializer):
  * {"$type": T, "Value": V}. T is resolved as "$type" is elsewhere (a braced
  * UUID anywhere in the text, else the trimmed name) against the schema's
  * classes and the primitives every O3DE SerializeContext registers (bool,
@@ -207,7 +207,7 @@ o3_res o3_store_any(o3_ctx *c, const sv_value *v, const sv_value *def, sv_value 
                           "a registered width (not i8), or null when empty.");
         sv_value obj = sv_map(c->doc, 0);
         sv_value type_text = cls ? o3_type_text(c, cls) : sv_str(c->doc, prim->name, strlen(prim->name));
-        if (!sv_map_put_str(c->doc, &obj, "$type", type_text)) {
+        if (sv_map_append_str(c->doc, &obj, "$type", type_text) != SV_OK) {
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
             return o3_r(WV, SV_O3DE_CATASTROPHIC);
         }
@@ -233,7 +233,8 @@ o3_res o3_store_any(o3_ctx *c, const sv_value *v, const sv_value *def, sv_value 
         sv_value vj = o3_empty_object(c);
         o3_res r = o3_store(c, &t, v, d, &vj);
         if (!o3_halted(r) && (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED))
-            if (!sv_map_put_str(c->doc, &obj, "Value", vj)) o3_fail(c, SV_ERR_NOMEM, "out of memory");
+            if (sv_map_append_str(c->doc, &obj, "Value", vj) != SV_OK)
+                o3_fail(c, SV_ERR_NOMEM, "out of memory");
         result = o3_combine(result, r);
         *j = obj;
     }

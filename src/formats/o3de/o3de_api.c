@@ -1,6 +1,6 @@
 /* The public entry points: options, default instances, load and store of
  * values and C structs, and the JsonSerialization file wrapper.
- * spec o3de-json §1, §3. */
+ * docs/formats/o3de.md, "What serval follows". */
 #include <string.h>
 
 #include "o3de_internal.h"
@@ -56,8 +56,9 @@ sv_status sv_o3de_store(const sv_schema *s, const sv_type *t, const sv_value *va
     o3_ctx c;
     sv_status ist = o3_ctx_init(&c, s, doc, opts, true, err);
     if (ist != SV_OK) return ist;
-    /* spec §3: a given default forces keepDefaults off; without one, classes
-     * are compared with a default instance and other root types written whole */
+    /* o3de.md, "Where serval differs from the documentation": a given default forces keepDefaults
+     * off; without one, classes are compared with a default instance and other root types written
+     * whole */
     sv_value made;
     if (def) {
         c.keep_defaults = false;

@@ -1,5 +1,5 @@
-/* The dispatch of load and store by type (spec o3de-json §1.1-§1.3) and
- * reflected classes (§4): fields matched by lower-cased CRC-32, derived
+/* The dispatch of load and store by type (docs/formats/o3de.md,
+ * "What serval follows", Load) and reflected classes: fields matched by lower-cased CRC-32, derived
  * before base; stored in field order with defaults omitted. */
 #include <string.h>
 
@@ -18,7 +18,7 @@ static o3_res load_generic(o3_ctx *c, const sv_type *t, const sv_value *j, const
     case SV_GEN_SHARED:
     case SV_GEN_UNIQUE: return o3_load_pointer(c, t, j, cur, out);
     case SV_GEN_OPTIONAL:
-        /* O3DE registers optional as deliberately unsupported (spec §7.6) */
+        /* O3DE registers optional as deliberately unsupported (o3de.md, "`AZStd::any`") */
         return o3_rep(c, RF, SV_O3DE_INVALID,
                       "AZStd::optional isn't supported for JSON serialization.");
     default: return o3_load_container(c, t, j, cur, out, is_new);
@@ -32,8 +32,8 @@ o3_res o3_load(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *c
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     if (c->depth >= c->max_depth)
         return o3_rep(c, RF, SV_O3DE_CATASTROPHIC, "The JSON is nested too deeply to load.");
-    /* spec §1.3: {} reaches a serializer only when it handles defaults itself
-     * or initialises new instances; otherwise the value stays as it is */
+    /* o3de.md, "What serval follows", Load: {} reaches a serializer only when it handles defaults
+     * itself or initialises new instances; otherwise the value stays as it is */
     if (o3_is_explicit_default(j) && !o3_type_manual_default(t) &&
         !(is_new && o3_type_init_new(t)))
         return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value has an explicit default.");
@@ -207,7 +207,7 @@ o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v,
         o3_path_pop(c, mark);
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
-            if (!sv_map_put(c->doc, &obj, sv_str_intern(c->doc, f->name, nl), fj))
+            if (sv_map_append(c->doc, &obj, sv_str_intern(c->doc, f->name, nl), fj) != SV_OK)
                 o3_fail(c, SV_ERR_NOMEM, "out of memory");
         result = o3_combine(result, r);
     }

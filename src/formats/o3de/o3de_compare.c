@@ -1,5 +1,5 @@
 /* O3DE's JsonSerialization::Compare: a total order on JSON values used to
- * sort unordered containers. spec o3de-json §10.3. */
+ * sort unordered containers. docs/formats/o3de.md, "What serval follows", Containers. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* Sequences (vector, list, set, unordered set), fixed arrays, pairs and
- * tuples. spec o3de-json §10.1-§10.5. */
+ * tuples. docs/formats/o3de.md, "What serval follows", Containers. */
 #include <string.h>
 
 #include "o3de_internal.h"
@@ -104,11 +104,12 @@ static o3_res load_sequence(o3_ctx *c, const sv_type *t, const sv_value *j, cons
                 pos = 0;
                 while (pos < arr.len && native_cmp(c, &it[pos], &nv) < 0) pos++;
             }
-            if (!sv_array_push(c->doc, &arr, nv)) o3_fail(c, SV_ERR_NOMEM, "out of memory");
+            if (sv_array_append(c->doc, &arr, nv) != SV_OK)
+                o3_fail(c, SV_ERR_NOMEM, "out of memory");
             sv_value *w = sv_array_items(&arr);
             memmove(w + pos + 1, w + pos, (arr.len - 1 - pos) * sizeof *w);
             w[pos] = nv;
-        } else if (!sv_array_push(c->doc, &arr, nv)) {
+        } else if (sv_array_append(c->doc, &arr, nv) != SV_OK) {
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
         }
         added++;
@@ -121,7 +122,8 @@ static o3_res load_sequence(o3_ctx *c, const sv_type *t, const sv_value *j, cons
     return o3_report(c, result, "Loaded basic container.");
 }
 
-/* AZStd::array<T,N>: at least N entries, extra entries skipped (§10.4). */
+/* AZStd::array<T,N>: at least N entries, extra entries skipped (o3de.md, "What serval follows",
+ * Containers). */
 static o3_res load_fixed(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
                          sv_value *out, bool is_new)
 {
@@ -159,7 +161,7 @@ static o3_res load_fixed(o3_ctx *c, const sv_type *t, const sv_value *j, const s
 }
 
 /* pair and tuple: an entry whose load is Altered is skipped and the next
- * entry is tried for the same element (§10.5). */
+ * entry is tried for the same element (o3de.md, "What serval follows", Containers). */
 static o3_res load_tuple(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
                          sv_value *out)
 {

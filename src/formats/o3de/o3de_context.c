@@ -1,5 +1,6 @@
 /* The load/store context: paths, reporting and the per-class field tables.
- * spec o3de-json §2.3 (reporting), §2.4 (paths), §4.1 (field lookup). */
+ * docs/formats/o3de.md, "Reporting" (results and their paths)
+ * and "What serval follows", Load (field lookup). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,7 @@ o3_res o3_report(o3_ctx *c, o3_res r, const char *fmt, ...)
 }
 
 /* zlib's CRC-32 over the lower-cased ASCII bytes, as AZ::Crc32(string_view)
- * hashes names (spec §4.1). */
+ * hashes names (o3de.md, "What serval follows", Load). */
 static uint32_t crc_table[256];
 static bool crc_ready;
 

@@ -1,5 +1,6 @@
-/* Default instances ("a default-constructed object", spec o3de-json §1 and
- * §5), the serializer flags of each type (§1.3) and value equality. */
+/* Default instances ("a default-constructed object"; docs/formats/o3de.md,
+ * "What serval follows", Load), the serializer flags of each type and value
+ * equality. */
 #include <string.h>
 
 #include "o3de_internal.h"

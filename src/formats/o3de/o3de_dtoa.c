@@ -1,7 +1,7 @@
 /* Doubles printed as O3DE's RapidJSON Writer prints them (1.1 with the
  * 2021 DigitGen rounding fix, see digit_gen):
  * Grisu2 digits (round-trip exact, not always the shortest) laid out by
- * RapidJSON's Prettify rules. spec o3de-json §8.5.
+ * RapidJSON's Prettify rules. docs/formats/o3de.md, "What serval follows", Text.
  *
  * Grisu2 is Florian Loitsch's algorithm ("Printing Floating-Point Numbers
  * Quickly and Accurately with Integers", PLDI 2010). The table below holds

@@ -1,6 +1,6 @@
 /* Enums: a number, a name, or an array of names and numbers ORed together
  * on load; the exact name, else every contained flag in descending value
- * order plus the remaining bits on store. spec o3de-json §6. */
+ * order plus the remaining bits on store. docs/formats/o3de.md, "What serval follows", Enums. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +58,8 @@ static o3_res unsupported_value(o3_ctx *c, const sv_schema_enum *e, const char *
     return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED), "%s%s", what, opts);
 }
 
-/* One number or string (spec §6.1): integers only (1.0 is refused), text
- * first as an integer in base 0, then as a name compared case-insensitively. */
+/* One number or string (o3de.md, "What serval follows", Enums): integers only (1.0 is refused),
+ * text first as an integer in base 0, then as a name compared case-insensitively. */
 static o3_res load_one(o3_ctx *c, const sv_schema_enum *e, const sv_value *j, uint64_t *bits)
 {
     sv_prim u = e->underlying;
@@ -161,9 +161,9 @@ static sv_value bits_json(sv_prim u, uint64_t bits)
     return sv_prim_is_signed(u) ? sv_int((int64_t)bits) : sv_uint(bits);
 }
 
-/* spec §6.2: an exact name wins; else every non-zero value whose bits are
- * all set, ordered by value as unsigned, descending, duplicates dropped
- * (the first registered wins), then whatever bits remain. */
+/* o3de.md, "What serval follows", Enums: an exact name wins; else every non-zero value whose bits
+ * are all set, ordered by value as unsigned, descending, duplicates dropped (the first registered
+ * wins), then whatever bits remain. */
 o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, const sv_value *def,
                      sv_value *j)
 {
@@ -225,11 +225,13 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
     sv_value arr = sv_array(c->doc, 0);
     uint64_t rest = in;
     for (uint32_t i = 0; i < ncand; i++) {
-        (void)sv_array_push(c->doc, &arr, sv_strz(c->doc, e->values[cand[i]].name));
+        (void)sv_array_append(c->doc, &arr, sv_strz(c->doc, e->values[cand[i]].name));
         rest &= ~e->values[cand[i]].value;
     }
     sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
-    if (rest & mask) (void)sv_array_push(c->doc, &arr, bits_json(u, sv_prim_is_signed(u) ? rest : rest & mask));
+    if (rest & mask)
+        (void)sv_array_append(c->doc, &arr,
+                              bits_json(u, sv_prim_is_signed(u) ? rest : rest & mask));
     if (sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
     *j = arr;
     return o3_rep(c, WV, SV_O3DE_SUCCESS, "Enum value defaulted as array");

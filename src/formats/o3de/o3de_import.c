@@ -684,7 +684,7 @@ sv_status sv_o3de_restore_imports(sv_doc *doc, sv_value *json, const sv_o3de_imp
         }
         /* the named document as it resolves now, without recording it */
         sv_value imported = sv_map(doc, 0);
-        (void)sv_map_put(doc, &imported, sv_strz(doc, DIRECTIVE), sv_strz(doc, d->name));
+        (void)sv_map_append(doc, &imported, sv_strz(doc, DIRECTIVE), sv_strz(doc, d->name));
         m.nchain = 1;
         uint64_t cost = 0;
         o3_res ir = walk(&m, &p, &imported, 0, &cost);
@@ -707,11 +707,11 @@ sv_status sv_o3de_restore_imports(sv_doc *doc, sv_value *json, const sv_o3de_imp
         sv_kind pk = sv_kind_of(&patch);
         if ((pk == SV_MAP || pk == SV_ARRAY) && patch.len > 0) {
             sv_value dir = sv_map(doc, 0);
-            (void)sv_map_put(doc, &dir, sv_strz(doc, "filename"), sv_strz(doc, d->name));
-            (void)sv_map_put(doc, &dir, sv_strz(doc, "patch"), patch);
-            (void)sv_map_put(doc, &restored, sv_strz(doc, DIRECTIVE), dir);
+            (void)sv_map_append(doc, &dir, sv_strz(doc, "filename"), sv_strz(doc, d->name));
+            (void)sv_map_append(doc, &dir, sv_strz(doc, "patch"), patch);
+            (void)sv_map_append(doc, &restored, sv_strz(doc, DIRECTIVE), dir);
         } else {
-            (void)sv_map_put(doc, &restored, sv_strz(doc, DIRECTIVE), sv_strz(doc, d->name));
+            (void)sv_map_append(doc, &restored, sv_strz(doc, DIRECTIVE), sv_strz(doc, d->name));
         }
         *cur = restored;
     }

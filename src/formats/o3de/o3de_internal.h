@@ -21,7 +21,7 @@
 typedef sv_o3de_result o3_res;
 
 /* Per class: its full field list (bases first) with the CRC-32 of each
- * lower-cased name, how O3DE finds fields (spec §4.1). */
+ * lower-cased name, how O3DE finds fields (o3de.md, "What serval follows", Load). */
 typedef struct o3_class_info {
     bool ready;
     const sv_schema_field *const *fields;
@@ -154,7 +154,7 @@ uint32_t o3_crc32_lower(const char *s, size_t n);
 #endif
 
 /* The field a JSON key names (lower-cased CRC-32, derived fields before
- * base ones, spec §4.1), trying first the field whose key last had the
+ * base ones, o3de.md, "What serval follows", Load), trying first the field whose key last had the
  * same address: within one load the same address holds the same text. */
 static O3_ALWAYS_INLINE long o3_find_field(const o3_class_info *ci, const char *key, size_t len)
 {
@@ -222,7 +222,7 @@ static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *c
         if (!o3_altered(r)) loads++;
         result = o3_combine(result, r);
     }
-    /* spec §4.1: fields the JSON did not mention kept their defaults */
+    /* o3de.md, "What serval follows", Load: fields the JSON did not mention kept their defaults */
     if (ci->nfields > loads)
         result = o3_combine(result, o3_r(SV_O3DE_READ_FIELD, loads == 0 ? SV_O3DE_DEFAULTS_USED
                                                                        : SV_O3DE_PARTIAL_DEFAULTS));

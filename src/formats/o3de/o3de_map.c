@@ -1,6 +1,6 @@
 /* Maps: an object when every stored key is a string (or the explicit
  * default, written "{}"), else [{"Key":k,"Value":v}]; unordered maps
- * sorted with O3DE's Compare. spec o3de-json §10.6. */
+ * sorted with O3DE's Compare. docs/formats/o3de.md, "What serval follows", Containers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +56,7 @@ static o3_res load_entry(o3_ctx *c, const sv_type *t, sv_value *map, const sv_va
     if (at >= 0) {
         p[at].val = val;
     } else {
-        if (!sv_map_put(c->doc, map, key, val)) {
+        if (sv_map_append(c->doc, map, key, val) != SV_OK) {
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
             return o3_r(RF, SV_O3DE_CATASTROPHIC);
         }

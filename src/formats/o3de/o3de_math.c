@@ -1,5 +1,5 @@
 /* Vector2/3/4, Quaternion, Color, Matrix3x3/3x4/4x4 and Transform.
- * spec o3de-json §11; the object form of matrices is in o3de_matrix.c. */
+ * docs/formats/o3de.md, "What serval follows", Math; the object form of matrices is in o3de_matrix.c. */
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -93,7 +93,8 @@ static const sv_value *member(const sv_value *obj, const char *name)
     return sv_map_get(obj, name, strlen(name));
 }
 
-/* spec §11.1: keys "X" then "x", ...; a missing component keeps its value. */
+/* o3de.md, "What serval follows", Math: keys "X" then "x", ...; a missing component keeps its
+ * value. */
 static o3_res load_vector_object(o3_ctx *c, const sv_value *j, float *f, size_t n)
 {
     static const char *const up[] = {"X", "Y", "Z", "W"}, *const lo[] = {"x", "y", "z", "w"};
@@ -116,7 +117,7 @@ static o3_res load_vector_object(o3_ctx *c, const sv_value *j, float *f, size_t 
     return o3_r(RF, found ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_DEFAULTS_USED);
 }
 
-/* spec §11.2: the members are read by position as Euler angles in degrees
+/* o3de.md, "What serval follows", Math: the members are read by position as Euler angles in degrees
  * about X, Y and Z, and combined as q = qx * qy * qz. Only the first three
  * members are read (O3DE writes past its buffer for a fourth). */
 static o3_res load_quat_object(o3_ctx *c, const sv_value *j, float *q)
@@ -197,7 +198,8 @@ static o3_res color_hex(o3_ctx *c, const sv_value *s, float *f, size_t n)
     return o3_r(RF, SV_O3DE_SUCCESS);
 }
 
-/* spec §11.5: the last member (scanning backwards) with a known name decides. */
+/* o3de.md, "What serval follows", Math: the last member (scanning backwards) with a known name
+ * decides. */
 static o3_res load_color_object(o3_ctx *c, const sv_value *j, float *f)
 {
     static const char *const names[] = {"RGBA8", "RGB8", "RGBA", "RGB", "HEXA", "HEX"};
@@ -356,19 +358,19 @@ o3_res o3_store_math(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *de
         bool keep = c->keep_defaults || !def;
         o3_res r = sv_o3de_result_none(WV);
         if (keep || memcmp(f, d, 3 * sizeof *f) != 0) {
-            (void)sv_map_put_str(c->doc, &obj, "Translation", float_array(c, f, 3));
+            (void)sv_map_append_str(c->doc, &obj, "Translation", float_array(c, f, 3));
             r = o3_combine(r, o3_r(WV, SV_O3DE_SUCCESS));
         } else {
             r = o3_combine(r, o3_r(WV, SV_O3DE_DEFAULTS_USED));
         }
         if (keep || memcmp(f + 3, d + 3, 4 * sizeof *f) != 0) {
-            (void)sv_map_put_str(c->doc, &obj, "Rotation", float_array(c, f + 3, 4));
+            (void)sv_map_append_str(c->doc, &obj, "Rotation", float_array(c, f + 3, 4));
             r = o3_combine(r, o3_r(WV, SV_O3DE_SUCCESS));
         } else {
             r = o3_combine(r, o3_r(WV, SV_O3DE_DEFAULTS_USED));
         }
         if (keep || f[7] != d[7]) {
-            (void)sv_map_put_str(c->doc, &obj, "Scale", sv_f64((double)f[7]));
+            (void)sv_map_append_str(c->doc, &obj, "Scale", sv_f64((double)f[7]));
             r = o3_combine(r, o3_r(WV, SV_O3DE_SUCCESS));
         } else {
             r = o3_combine(r, o3_r(WV, SV_O3DE_DEFAULTS_USED));

@@ -1,4 +1,4 @@
-/* The object form of Matrix3x3, 3x4 and 4x4 (spec o3de-json §11.3, O3DE's
+/* The object form of Matrix3x3, 3x4 and 4x4 (docs/formats/o3de.md, "Matrices", O3DE's
  * MathMatrixSerializer LoadObject): {"roll","pitch","yaw"} in degrees about
  * X, Y and Z, a uniform "scale" (default 1) and, for 3x4 and 4x4, an "x",
  * "y", "z" translation. Each name is tried in lower case, then capitalised.

@@ -2,7 +2,7 @@
  * JsonMerger does: in place, with its results, messages and paths (task
  * Merge). The first Halted operation stops a JSON Patch unless the
  * reporting callback turns it into something else; operations done before
- * it stay done. spec o3de-json §12. */
+ * it stay done. docs/formats/o3de.md, "JSON Patch and JSON Merge Patch". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,23 +51,23 @@ static o3_res add_value(o3p_ctx *p, sv_value *target, const o3p_pointer *ptr, co
         if (m)
             *m = value;
         else
-            (void)sv_map_put(p->doc, parent, member_key(p->doc, t), value);
+            (void)sv_map_append(p->doc, parent, member_key(p->doc, t), value);
     } else if (sv_kind_of(parent) == SV_ARRAY) {
         if (t->index == O3P_NO_INDEX) {
             if (!(t->len == 1 && t->name[0] == '-'))
                 return fail(p, SV_O3DE_INVALID,
                             "The target path for \"add\" operation is not an index value.");
-            (void)sv_array_push(p->doc, parent, value);
+            (void)sv_array_append(p->doc, parent, value);
         } else if (t->index < parent->len) {
             uint32_t count = parent->len;
-            if (sv_array_push(p->doc, parent, sv_null())) {
+            if (sv_array_append(p->doc, parent, sv_null()) == SV_OK) {
                 sv_value *items = sv_array_items(parent);
                 memmove(items + t->index + 1, items + t->index,
                         (count - t->index) * sizeof *items);
                 items[t->index] = value;
             }
         } else if (t->index == parent->len) {
-            (void)sv_array_push(p->doc, parent, value);
+            (void)sv_array_append(p->doc, parent, value);
         } else {
             return fail(p, SV_O3DE_INVALID,
                         "The target path for \"add\" operation is not a valid index.");
@@ -315,7 +315,7 @@ static o3_res merge(o3p_ctx *p, sv_value *target, const sv_value *patch)
                 } else {
                     sv_value nv = sv_null();
                     result = o3_combine(result, merge(p, &nv, pv));
-                    (void)sv_map_put(p->doc, target, sv_str(p->doc, k, kn), nv);
+                    (void)sv_map_append(p->doc, target, sv_str(p->doc, k, kn), nv);
                 }
             } else if (sv_kind_of(pv) == SV_NULL) {
                 if (cur) {
@@ -335,7 +335,7 @@ static o3_res merge(o3p_ctx *p, sv_value *target, const sv_value *patch)
                          o3p_path(p));
                 result = o3_combine(result, done(p, NULL, msg));
             } else {
-                (void)sv_map_put(p->doc, target, sv_str(p->doc, k, kn), sv_copy(p->doc, pv));
+                (void)sv_map_append(p->doc, target, sv_str(p->doc, k, kn), sv_copy(p->doc, pv));
                 snprintf(msg, sizeof msg,
                          "Successfully added JSON field \"%.100s\" using JSON Merge Patch",
                          o3p_path(p));

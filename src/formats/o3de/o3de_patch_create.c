@@ -5,7 +5,7 @@
  * added, surplus ones removed from the last down), anything else "replace"d
  * when not equal by RapidJSON's operator==. Merge Patch: the target's
  * members, null for removed ones; a null in the target cannot be written.
- * spec o3de-json §12. */
+ * docs/formats/o3de.md, "JSON Patch and JSON Merge Patch". */
 #include <string.h>
 
 #include "o3de_patch_util.h"
@@ -29,10 +29,10 @@ static bool deeper(o3p_ctx *p)
 static void push_op(o3p_ctx *p, sv_value *patch, const char *op, const sv_value *value)
 {
     sv_value e = sv_map(p->doc, 0);
-    (void)sv_map_put_str(p->doc, &e, "op", sv_strz(p->doc, op));
-    (void)sv_map_put_str(p->doc, &e, "path", sv_strz(p->doc, o3p_path(p)));
-    if (value) (void)sv_map_put_str(p->doc, &e, "value", sv_copy(p->doc, value));
-    (void)sv_array_push(p->doc, patch, e);
+    (void)sv_map_append_str(p->doc, &e, "op", sv_strz(p->doc, op));
+    (void)sv_map_append_str(p->doc, &e, "path", sv_strz(p->doc, o3p_path(p)));
+    if (value) (void)sv_map_append_str(p->doc, &e, "value", sv_copy(p->doc, value));
+    (void)sv_array_append(p->doc, patch, e);
 }
 
 static o3_res json_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, const sv_value *dst)
@@ -131,7 +131,7 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
             o3_res r = merge_patch(p, &v, sf ? sf : &null_value, &tp[i].val);
             /* an unchanged member (DefaultsUsed) stays out, nested objects too */
             if (o3_out(r) == SV_O3DE_SUCCESS || o3_out(r) == SV_O3DE_PARTIAL_DEFAULTS) {
-                (void)sv_map_put(p->doc, &out, sv_str(p->doc, k, kn), v);
+                (void)sv_map_append(p->doc, &out, sv_str(p->doc, k, kn), v);
                 rc = o3_combine(rc, o3p_report(p, r, NULL,
                                                "Added new member to object in JSON Merge Patch."));
             } else if (o3_proc(r) != SV_O3DE_COMPLETED) {
@@ -152,7 +152,7 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
                 const char *k = sv_get_str(&sp[i].key, &kn);
                 if (sv_map_get(dst, k, kn)) continue;
                 size_t mark = o3p_push_key(p, k, kn);
-                (void)sv_map_put(p->doc, &out, sv_str(p->doc, k, kn), sv_null());
+                (void)sv_map_append(p->doc, &out, sv_str(p->doc, k, kn), sv_null());
                 rc = o3_combine(rc, rep(p, SV_O3DE_SUCCESS,
                                         "Removed member from object in JSON Merge Patch."));
                 o3p_pop(p, mark);

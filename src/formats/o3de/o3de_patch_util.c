@@ -1,5 +1,5 @@
 /* Paths, reporting, JSON Pointers and value equality for the patch code.
- * spec o3de-json §12; the pointer rules are rapidjson::Pointer's (1.1). */
+ * docs/formats/o3de.md, "JSON Patch and JSON Merge Patch"; the pointer rules are rapidjson::Pointer's (1.1). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

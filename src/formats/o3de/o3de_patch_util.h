@@ -1,7 +1,7 @@
 /* What applying and creating patches share (internal): a JSON Pointer path
  * that is always kept (created patches carry it), the reporting callback,
  * RapidJSON's Pointer tokens and its operator== on values.
- * spec o3de-json §12. */
+ * docs/formats/o3de.md, "JSON Patch and JSON Merge Patch". */
 #ifndef SV_O3DE_PATCH_UTIL_H
 #define SV_O3DE_PATCH_UTIL_H
 

@@ -1,6 +1,6 @@
 /* Pointers (raw and smart) and "$type": polymorphic loads resolved by UUID
  * or name, "$type" written only when the actual class differs from what the
- * default implies. spec o3de-json §7. */
+ * default implies. docs/formats/o3de.md, "What serval follows", Pointers and `$type`. */
 #include <ctype.h>
 #include <string.h>
 
@@ -148,7 +148,8 @@ o3_res o3_load_pointer(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_
         r = o3_load(c, elem, j, &base, &nv, was_null);
         c->depth--;
     }
-    /* spec §7.1: a pointer that was null stays null when the load failed */
+    /* o3de.md, "What serval follows", Pointers and `$type`: a pointer that was null stays null when
+     * the load failed */
     if (was_null && (o3_halted(r) || o3_altered(r)))
         *out = sv_null();
     else
@@ -190,10 +191,11 @@ o3_res o3_store_pointer(o3_ctx *c, const sv_type *t, const sv_value *v, const sv
     if (actual != declared && (actual != def_actual || c->keep_defaults)) {
         /* "$type" goes first: rebuild the object with it in front */
         sv_value obj = sv_map(c->doc, 0);
-        (void)sv_map_put_str(c->doc, &obj, "$type", o3_type_text(c, actual));
+        (void)sv_map_append_str(c->doc, &obj, "$type", o3_type_text(c, actual));
         if (sv_kind_of(j) == SV_MAP) {
             const sv_pair *p = sv_pairs(j);
-            for (uint32_t i = 0; i < j->len; i++) (void)sv_map_put(c->doc, &obj, p[i].key, p[i].val);
+            for (uint32_t i = 0; i < j->len; i++)
+                (void)sv_map_append(c->doc, &obj, p[i].key, p[i].val);
         }
         if (sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
         *j = obj;

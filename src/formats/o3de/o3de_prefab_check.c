@@ -136,7 +136,7 @@ static bool missing(sv_value *root, const o3p_pointer *ptr, size_t n, o3pf_kind 
 static sv_status apply_one(checker *c, sv_value *dom, const sv_value *op, sv_o3de_result *r)
 {
     sv_value one = sv_array(c->doc, 0);
-    if (!sv_array_push(c->doc, &one, *op)) return SV_ERR_NOMEM;
+    if (sv_array_append(c->doc, &one, *op) != SV_OK) return SV_ERR_NOMEM;
     sv_o3de_opts po;
     sv_o3de_opts_init(&po);
     po.report = capture;

@@ -1,5 +1,5 @@
 /* Booleans, integers, floats, strings and byte streams: O3DE's conversions
- * between JSON types and the exact range checks. spec o3de-json §8. */
+ * between JSON types and the exact range checks. docs/formats/o3de.md, "What serval follows", Conversions. */
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -43,8 +43,8 @@ static o3_res cast_fail(o3_ctx *c, const char *from, sv_prim to)
                      sv_prim_name(to));
 }
 
-/* JsonNumericCast from a signed, unsigned or double source (spec §8):
- * Convert/Success or Convert/Unsupported with the target untouched. */
+/* JsonNumericCast from a signed, unsigned or double source (o3de.md, "What serval follows",
+ * Conversions): Convert/Success or Convert/Unsupported with the target untouched. */
 static o3_res cast_i64(o3_ctx *c, sv_prim p, int64_t v, sv_value *out)
 {
     int64_t lo;
@@ -99,7 +99,7 @@ static o3_res load_int_number(o3_ctx *c, sv_prim p, const sv_value *j, sv_value 
 }
 
 /* strtoll/strtoull with base 0 (so "0x1F" is 31 and "010" is 8), trailing
- * text ignored (spec §8.2). */
+ * text ignored (o3de.md, "What serval follows", Conversions). */
 static o3_res load_int_text(o3_ctx *c, sv_prim p, const char *s, sv_value *out)
 {
     char *end;
@@ -275,7 +275,7 @@ o3_res o3_load_prim(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
                      sv_prim_name(p));
 }
 
-/* spec §5: bool, integers and strings compare with !=, floats with an
+/* o3de.md, "What serval follows", Load: bool, integers and strings compare with !=, floats with an
  * absolute epsilon (AZ::IsClose with numeric_limits<T>::epsilon()). */
 static bool prim_is_default(sv_prim p, const sv_value *v, const sv_value *d)
 {

@@ -1,6 +1,6 @@
 /* O3DE's result codes (JsonSerializationResult): the packing, the
  * processing derived from an outcome, Combine and AppendToString.
- * spec o3de-json §2. */
+ * docs/formats/o3de.md, "What serval follows" (Results) and "Reporting". */
 #include <string.h>
 
 #include "serval/o3de.h"
@@ -32,7 +32,7 @@ sv_o3de_result sv_o3de_result_make(sv_o3de_task task, sv_o3de_outcome outcome)
 
 sv_o3de_result sv_o3de_result_none(sv_o3de_task task) { return pack((uint32_t)task, 0, 0); }
 
-/* spec §2.2: the maximum of the codes (outcome dominates, then processing,
+/* o3de.md, "Reporting": the maximum of the codes (outcome dominates, then processing,
  * then task), with three pairs that become "partial" states. */
 sv_o3de_result sv_o3de_result_combine(sv_o3de_result a, sv_o3de_result b)
 {
@@ -90,7 +90,7 @@ const char *sv_o3de_outcome_name(sv_o3de_outcome o)
 
 static void puts_buf(sv_buf *out, const char *s) { sv_buf_append(out, s, strlen(s)); }
 
-/* spec §2.3, including O3DE's quirks: Clear prints "an unknown operation "
+/* o3de.md, "Reporting", including O3DE's quirks: Clear prints "an unknown operation "
  * and "an import operation" has no trailing space. */
 void sv_o3de_result_describe(sv_o3de_result r, const char *path, sv_buf *out)
 {

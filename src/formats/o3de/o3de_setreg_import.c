@@ -186,14 +186,14 @@ static sv_value *add_slot(o3sr_import_ctx *c, sv_value *cur, o3sr_index *x, cons
 {
     sv_value empty = k == SV_MAP ? sv_map(c->doc, 0) : sv_array(c->doc, 0);
     if (sv_kind_of(cur) == SV_MAP) {
-        if (!sv_map_put(c->doc, cur, *name, empty)) return NULL;
+        if (sv_map_append(c->doc, cur, *name, empty) != SV_OK) return NULL;
         o3sr_index_added(x, cur);
         size_t n;
         bool nomem = false;
         const char *s = sv_get_str(name, &n);
         return o3sr_index_get(x, cur, s, n, &nomem);
     }
-    if (!sv_array_push(c->doc, cur, empty)) return NULL;
+    if (sv_array_append(c->doc, cur, empty) != SV_OK) return NULL;
     return sv_array_at(cur, cur->len - 1);
 }
 
@@ -226,10 +226,10 @@ static sv_o3de_result patch_field(o3sr_import_ctx *c, chain *ch, sv_value *cur, 
     if (have) {
         *have = copy;
     } else if (sv_kind_of(cur) == SV_MAP) {
-        (void)sv_map_put(c->doc, cur, *name, copy);
+        (void)sv_map_append(c->doc, cur, *name, copy);
         o3sr_index_added(x, cur);
     } else {
-        (void)sv_array_push(c->doc, cur, copy);
+        (void)sv_array_append(c->doc, cur, copy);
     }
     return res(SV_O3DE_SUCCESS);
 }

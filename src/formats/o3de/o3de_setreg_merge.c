@@ -33,7 +33,7 @@ static sv_value *create(sv_doc *d, sv_value *root, const o3p_pointer *ptr, sv_bu
     for (size_t i = 0; i < ptr->n; i++) {
         const o3p_token *t = &ptr->tok[i];
         if (sv_kind_of(v) == SV_ARRAY && t->len == 1 && t->name[0] == '-') {
-            if (!sv_array_push(d, v, sv_null())) return NULL;
+            if (sv_array_append(d, v, sv_null()) != SV_OK) return NULL;
             v = sv_array_at(v, v->len - 1);
             continue;
         }
@@ -48,12 +48,13 @@ static sv_value *create(sv_doc *d, sv_value *root, const o3p_pointer *ptr, sv_bu
                 return NULL;
             }
             while (v->len <= t->index)
-                if (!sv_array_push(d, v, sv_null())) return NULL;
+                if (sv_array_append(d, v, sv_null()) != SV_OK) return NULL;
             v = sv_array_at(v, t->index);
         } else {
             sv_value *m2 = sv_map_get(v, t->name, t->len);
             if (!m2) {
-                if (!sv_map_put(d, v, sv_str(d, t->name, t->len), sv_null())) return NULL;
+                if (sv_map_append(d, v, sv_str(d, t->name, t->len), sv_null()) != SV_OK)
+                    return NULL;
                 m2 = &sv_pairs(v)[v->len - 1].val;
             }
             v = m2;
@@ -89,7 +90,7 @@ bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsign
             } else {
                 sv_value nv = sv_null();
                 ok = o3sr_merge_patch(d, &nv, pv, depth + 1) &&
-                     sv_map_put(d, target, sv_str(d, k, kn), nv);
+                     sv_map_append(d, target, sv_str(d, k, kn), nv) == SV_OK;
                 o3sr_index_added(&x, target);
             }
         } else if (sv_kind_of(pv) == SV_NULL) {
@@ -103,7 +104,7 @@ bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsign
         } else if (cur) {
             *cur = sv_copy(d, pv);
         } else {
-            ok = sv_map_put(d, target, sv_str(d, k, kn), sv_copy(d, pv));
+            ok = sv_map_append(d, target, sv_str(d, k, kn), sv_copy(d, pv)) == SV_OK;
             o3sr_index_added(&x, target);
         }
     }

@@ -24,8 +24,8 @@
 
 #include "core/mem.h"
 #include "core/value_internal.h"
-#include "json/json_read_fast.h"
-#include "json/num_scan.h"
+#include "core/num_scan.h"
+#include "formats/json/json_read_fast.h"
 #include "o3de_struct_internal.h"
 #include "schema/schema_internal.h"
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "json/numconv.h"
+#include "core/numconv.h"
 #include "o3de_internal.h"
 #include "o3de_struct_internal.h"
 #include "schema/schema_internal.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "json/numconv.h"
+#include "core/numconv.h"
 #include "o3de_internal.h"
 #include "o3de_struct_internal.h"
 #include "schema/schema_internal.h"
@@ -28,7 +28,7 @@ static void put_raw(o3_sctx *x, const char *s, size_t n) { sv_buf_append(x->w.ou
 static void put_string(o3_sctx *x, const char *s, size_t n)
 {
     sv_buf *b = x->w.out;
-    if (!sv_buf_reserve(b, n + 2 + 8)) return;
+    if (sv_buf_ensure(b, n + 2 + 8) != SV_OK) return;
     uint8_t *d = b->data + b->len;
     const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
     size_t i = 0;
@@ -57,12 +57,12 @@ static void put_string(o3_sctx *x, const char *s, size_t n)
 static inline void put_f64(o3_sctx *x, double v)
 {
     sv_buf *b = x->w.out;
-    if (sv_buf_reserve(b, 32)) b->len += o3_dtoa(v, (char *)b->data + b->len);
+    if (sv_buf_ensure(b, 32) == SV_OK) b->len += o3_dtoa(v, (char *)b->data + b->len);
 }
 static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
 {
     sv_buf *b = x->w.out;
-    if (!sv_buf_reserve(b, SV_FMT_INT_MAX)) return;
+    if (sv_buf_ensure(b, SV_FMT_INT_MAX) != SV_OK) return;
     char *d = (char *)b->data + b->len;
     uint64_t u = v;
     size_t neg = 0;
@@ -272,7 +272,7 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
         if (!w->indent && kl <= KEY_PAD) {
             /* the separator and the key in one reservation, the key as one
              * fixed-size copy (the key text is padded) */
-            if (sv_buf_reserve(w->out, 1 + KEY_PAD)) {
+            if (sv_buf_ensure(w->out, 1 + KEY_PAD) == SV_OK) {
                 uint8_t *d = w->out->data + w->out->len;
                 *d = ',';
                 d += written != 0;

@@ -1,6 +1,6 @@
 /* UUIDs: written "{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}"; read from the first
  * braced UUID anywhere in a string, dashes all present or all absent.
- * spec o3de-json §9. A hand-written scanner stands in for O3DE's regular
+ * docs/formats/o3de.md, "What serval follows", UUIDs. A hand-written scanner stands in for O3DE's regular
  * expression \{[a-f0-9]{8}-?[a-f0-9]{4}-?[a-f0-9]{4}-?[a-f0-9]{4}-?[a-f0-9]{12}\}. */
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /* JSON text as RapidJSON 1.1 writes it: Writer (compact) and PrettyWriter
  * (O3DE's files: four spaces), its string escapes and its number layout.
- * spec o3de-json §3 (file helpers) and §8.5. */
+ * docs/formats/o3de.md, "What serval follows", Text. */
 #include <stdio.h>
 #include <string.h>
 
-#include "json/numconv.h"
+#include "core/numconv.h"
 #include "serval/json.h"
 #include "o3de_internal.h"
 
@@ -16,7 +16,7 @@ static void put(o3_writer *w, const char *s, size_t n) { sv_buf_append(w->out, s
 void o3_write_newline(o3_writer *w, unsigned level)
 {
     size_t n = (size_t)w->indent * level + 1;
-    if (!sv_buf_reserve(w->out, n)) return;
+    if (sv_buf_ensure(w->out, n) != SV_OK) return;
     uint8_t *p = w->out->data + w->out->len;
     p[0] = '\n';
     memset(p + 1, ' ', n - 1);
@@ -29,7 +29,7 @@ void o3_write_newline(o3_writer *w, unsigned level)
 void o3_write_string(o3_writer *w, const char *s, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
-    if (!sv_buf_reserve(w->out, n + 2)) return;
+    if (sv_buf_ensure(w->out, n + 2) != SV_OK) return;
     sv_buf_putc(w->out, '"');
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {

@@ -11,7 +11,7 @@
 
 #include "core/error_record.h"
 #include "formats/pickle/pickle_internal.h"
-#include "json/json_write_internal.h"
+#include "formats/json/json_write_internal.h"
 
 static sv_status enter(sv_pk *w, const sv_value *v)
 {

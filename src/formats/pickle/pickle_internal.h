@@ -115,7 +115,7 @@ typedef struct sv_pk {
 
 static inline uint8_t *sv__pk_room(sv_pk *w, size_t n)
 {
-    if (!sv_buf_reserve(w->b, n)) return NULL;
+    if (sv_buf_ensure(w->b, n) != SV_OK) return NULL;
     return w->b->data + w->b->len;
 }
 

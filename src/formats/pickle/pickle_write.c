@@ -4,7 +4,7 @@
  * pickle_containers.c, tuples and packed arrays in pickle_numbers.c.
  *
  * Which values are plain and which take a wrapper follows the typed JSON
- * writer exactly (src/json/json_write*.c): a value is plain in Python where
+ * writer exactly (src/formats/json/json_write*.c): a value is plain in Python where
  * it is plain in typed JSON, and a "$" form becomes the wrapper of the same
  * name, so that writing the Python values back as typed JSON gives the same
  * tree. */
@@ -13,7 +13,7 @@
 #include "core/error_record.h"
 #include "core/opts_tables.h"
 #include "formats/pickle/pickle_internal.h"
-#include "json/json_write_internal.h"
+#include "formats/json/json_write_internal.h"
 
 static const char *const fixed_names[PKC_TAG0] = {
     [PKC_I8] = "I8",          [PKC_I16] = "I16",       [PKC_I32] = "I32",

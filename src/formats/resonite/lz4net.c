@@ -135,7 +135,7 @@ bool sv_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out)
     if (!hc) return false;
     for (size_t off = 0; off < len; off += LZ4NET_CHUNK) {
         size_t n = len - off < LZ4NET_CHUNK ? len - off : LZ4NET_CHUNK;
-        if (!sv_buf_reserve(out, 3 * 5 + n)) break;
+        if (sv_buf_ensure(out, 3 * 5 + n) != SV_OK) break;
         /* header room: 1 + 5 + 5 bytes at most; data after it */
         uint8_t *dst = out->data + out->len + 11;
         size_t c = sv_lz4_block_compress_hc(hc, in + off, n, dst, n - 1, 9);

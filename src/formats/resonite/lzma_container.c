@@ -52,7 +52,7 @@ bool sv_rs_lzma_encode(const uint8_t *in, size_t len, sv_buf *out)
     size_t start = out->len;
     uint8_t props[5];
     /* room for the header, filled once the sizes are known */
-    if (!sv_buf_reserve(out, LZMA_HEADER)) return false;
+    if (sv_buf_ensure(out, LZMA_HEADER) != SV_OK) return false;
     out->len += LZMA_HEADER;
     if (!sv_lzma_raw_compress(in, len, LZMA_RESONITE_DICT, 3, 0, 2, 32, props, out)) return false;
     memcpy(out->data + start, props, 5);

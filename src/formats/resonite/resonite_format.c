@@ -12,6 +12,7 @@
 #include "formats/resonite/resonite_opts.h"
 #include "serval/bson.h"
 #include "serval/registry.h"
+#include "core/decode_root.h"
 
 static const char *framing_name(sv_resonite_framing f)
 {
@@ -31,11 +32,11 @@ static bool make_root(sv_doc *doc, sv_value *root, const sv_resonite_container *
     root->as.box->cls = cp;
     sv_value meta = sv_map(doc, 0);
     if (meta.kind != SV_MAP) return false;
-    if (!sv_map_put_str(doc, &meta, "framing", sv_strz(doc, framing_name(c->framing))) ||
-        !sv_map_put_str(doc, &meta, "compression",
-                        sv_strz(doc, sv_resonite_compression_name(c->compression))))
+    if (sv_map_append_str(doc, &meta, "framing", sv_strz(doc, framing_name(c->framing))) != SV_OK ||
+        sv_map_append_str(doc, &meta, "compression",
+                          sv_strz(doc, sv_resonite_compression_name(c->compression))) != SV_OK)
         return false;
-    return sv_set_meta(doc, root, meta);
+    return sv_meta_set(doc, root, meta) == SV_OK;
 }
 
 sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
@@ -253,7 +254,8 @@ static sv_status resonite_decode_fmt(sv_doc *doc, const uint8_t *data, size_t le
     sv_resonite_opts r;
     sv_status st = options_from(opts, false, &r, err);
     if (st != SV_OK) return st;
-    return sv_resonite_decode(doc, data, len, &r, out, err);
+    st = sv_resonite_decode(doc, data, len, &r, out, err);
+    return sv__decode_root(doc, st, out, "resonite", err);
 }
 
 static sv_status resonite_encode_fmt(const sv_value *v, const sv_options *opts, sv_buf *out,

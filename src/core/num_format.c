@@ -43,7 +43,7 @@
  * positional for 1e-6 <= |v| < 1e21 and for zero, with ".0" on whole
  * numbers; otherwise d[.ddd]e(+|-)x. The range is judged on the shortest
  * digits, so the double nearest 1e-6 (just below it) prints as 0.000001. */
-#include "json/numconv.h"
+#include "core/numconv.h"
 
 #include <string.h>
 #if defined(__SSE2__) && defined(__x86_64__)
@@ -51,7 +51,7 @@
 #endif
 
 #include "core/compiler.h"
-#include "json/pow10_table.h"
+#include "core/pow10_table.h"
 
 /* The hot path is one function: calls between its parts cost more
  * instructions (saved registers) than the parts' own work. */

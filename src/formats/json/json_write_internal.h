@@ -17,7 +17,7 @@
 
 #include "core/compiler.h"
 #include "core/value_internal.h"
-#include "json/numconv.h"
+#include "core/numconv.h"
 #include "serval/json.h"
 
 #define SV_JW_FORMAT "json"

@@ -1,7 +1,7 @@
 /* The typed JSON writer: integers and floats of every width, math tuples
  * and packed numeric arrays (docs/json.md, "Scalars" and "Math tuples and
  * packed arrays"). Digits come from numconv (shortest round-trip floats). */
-#include "json/json_write_internal.h"
+#include "formats/json/json_write_internal.h"
 
 /* Room for one number of any element type and its separator. Non-finite
  * floats in tuples are strings, at most "nan:0x" + 16 hex digits + quotes. */

@@ -1,4 +1,4 @@
-/* The typed JSON reader's internals, shared by src/json/json_read*.c.
+/* The typed JSON reader's internals, shared by src/formats/json/json_read*.c.
  *
  * The reader is one pass over [text, end): a loop in json_read.c with an
  * explicit stack of frames (open arrays, objects and "$" forms) and a stack of

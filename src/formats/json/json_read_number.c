@@ -9,9 +9,9 @@
 #include <math.h>
 
 #include "core/value_internal.h"
-#include "json/json_read_internal.h"
-#include "json/num_scan.h"
-#include "json/numconv.h"
+#include "core/num_scan.h"
+#include "core/numconv.h"
+#include "formats/json/json_read_internal.h"
 
 /* What a failed scan says, where it failed. */
 static const char *fault_text(sv_num_fault f)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/value_internal.h"
-#include "json/json_read_fast.h"
-#include "json/json_read_internal.h"
+#include "formats/json/json_read_fast.h"
+#include "formats/json/json_read_internal.h"
 
 /* Key slots whose text can never be predicted: (w & 0) ^ 1 is never 0. */
 static void key_unpredictable(jr_key_slot *slot)

@@ -3,15 +3,15 @@
  * conversion and the typed JSON reader's fast path (json_read_fast.h) both
  * inline it, with the format a constant the compiler folds in. num_parse.c's
  * header comment says how this variant reasons on the product's error. */
-#ifndef SV_JSON_EISEL_LEMIRE_H
-#define SV_JSON_EISEL_LEMIRE_H
+#ifndef SV_CORE_EISEL_LEMIRE_H
+#define SV_CORE_EISEL_LEMIRE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "core/compiler.h"
-#include "json/numconv.h"
-#include "json/pow10_table.h"
+#include "core/numconv.h"
+#include "core/pow10_table.h"
 
 /* ---- binary formats ----------------------------------------------------- */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/value_internal.h"
-#include "json/json_read_internal.h"
+#include "formats/json/json_read_internal.h"
 
 /* ---- whitespace and comments ---------------------------------------------------- */
 

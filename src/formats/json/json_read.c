@@ -34,10 +34,10 @@
 #include "core/article.h"
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
-#include "json/json_read_fast.h"
-#include "json/json_opts.h"
-#include "json/json_read_internal.h"
-#include "json/numconv.h"
+#include "formats/json/json_read_fast.h"
+#include "formats/json/json_opts.h"
+#include "formats/json/json_read_internal.h"
+#include "core/numconv.h"
 
 /* The value stack's storage and top live in parse()'s locals (vs, vtop:
  * kept in registers); this grows it to hold vs[vtop] and hands back the new

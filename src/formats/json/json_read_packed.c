@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/value_internal.h"
-#include "json/json_read_internal.h"
+#include "formats/json/json_read_internal.h"
 
 #define WS_OR_NULL(p)                                                                              \
     do {                                                                                           \

@@ -5,7 +5,7 @@
  * any of its bytes is a control, '"', '\\' or non-ASCII. Clean words are
  * stored whole; only the flagged byte takes the slow path. */
 #include "core/base64.h"
-#include "json/json_write_internal.h"
+#include "formats/json/json_write_internal.h"
 
 /* Input bytes handled per reservation: the output of n input bytes is at most
  * 6n (a control becomes \u00XX), so a long string is reserved piecewise. */

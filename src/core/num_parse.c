@@ -20,16 +20,16 @@
  *     starting from a lower bound that tier 2 computes.
  * Floats go through the same steps with 24-bit precision, never via double
  * (which would round twice). */
-#include "json/numconv.h"
-#include "json/num_scan.h"
+#include "core/numconv.h"
+#include "core/num_scan.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "core/compiler.h"
-#include "json/eisel_lemire.h"
-#include "json/pow10_table.h"
+#include "core/eisel_lemire.h"
+#include "core/pow10_table.h"
 
 /* The binary formats and the Eisel-Lemire step live in eisel_lemire.h,
  * which the typed JSON reader's fast path inlines too. */

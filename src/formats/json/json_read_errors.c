@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/error_record.h"
-#include "json/json_read_internal.h"
+#include "formats/json/json_read_internal.h"
 
 bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
 {

@@ -9,7 +9,7 @@
  * bools and nulls, and object keys from the key cache; everything else is a
  * call. Each loop exists twice, compact and pretty (a constant parameter of
  * an inline function), so that the compact one has no layout tests. */
-#include "json/json_write_internal.h"
+#include "formats/json/json_write_internal.h"
 
 #define SV_JW_MAX_DEPTH SV_MAX_DEPTH_LIMIT
 

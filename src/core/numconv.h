@@ -6,8 +6,8 @@
  *
  * Parsing is correctly rounded (round-half-even), as strtod/strtof in the C
  * locale are, but without locale and much faster on common inputs. */
-#ifndef SV_JSON_NUMCONV_H
-#define SV_JSON_NUMCONV_H
+#ifndef SV_CORE_NUMCONV_H
+#define SV_CORE_NUMCONV_H
 
 #include <stdbool.h>
 #include <stddef.h>

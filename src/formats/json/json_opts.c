@@ -1,5 +1,5 @@
 /* Options of the typed JSON reader and writer (json/json_opts.h). */
-#include "json/json_opts.h"
+#include "formats/json/json_opts.h"
 
 #include <string.h>
 

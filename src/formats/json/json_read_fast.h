@@ -19,10 +19,10 @@
 #include <float.h>
 
 #include "core/base64.h"
-#include "json/eisel_lemire.h"
-#include "json/json_read_internal.h"
-#include "json/numconv.h"
-#include "json/pow10_table.h"
+#include "core/eisel_lemire.h"
+#include "formats/json/json_read_internal.h"
+#include "core/numconv.h"
+#include "core/pow10_table.h"
 
 /* ---- plain decimals --------------------------------------------------------------------- */
 

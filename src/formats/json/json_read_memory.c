@@ -12,7 +12,7 @@
 
 #include "core/doc_internal.h"
 #include "core/mem.h"
-#include "json/json_read_internal.h"
+#include "formats/json/json_read_internal.h"
 
 bool sv_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const char *at)
 {

@@ -14,8 +14,8 @@
 #endif
 #include "core/article.h"
 #include "core/error_record.h"
-#include "json/json_opts.h"
-#include "json/json_write_internal.h"
+#include "formats/json/json_opts.h"
+#include "formats/json/json_write_internal.h"
 
 #define LIT(s) s, sizeof(s) - 1
 
@@ -56,7 +56,7 @@ bool sv__jw_grow(sv_jw *w, size_t n)
          * so a large output is copied by realloc a few times only. */
         size_t want = b->cap > 65536 ? b->cap : 65536;
         if (want < n) want = n;
-        if (!sv_buf_reserve(b, want)) {
+        if (sv_buf_ensure(b, want) != SV_OK) {
             sv__error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
                              "cannot grow the output beyond %zu bytes", b->len);
             return false;
@@ -229,7 +229,7 @@ sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_
     sv_error_clear(err);
     if (!v || !out)
         return sv_error_set(err, SV_ERR_USAGE, SV_JW_FORMAT, 0, "no value or no output buffer");
-    if (!sv_buf_ok(out) || !sv_buf_reserve(out, 4096))
+    if (!sv_buf_ok(out) || sv_buf_ensure(out, 4096) != SV_OK)
         return sv_error_set(err, SV_ERR_NOMEM, SV_JW_FORMAT, 0, "cannot allocate the output");
     sv_json_encode_opts o;
     sv_status ost = sv__json_encode_opts_read(&o, opts, err);
