@@ -19,10 +19,11 @@ typedef struct key_slot {
     PyObject *obj; /* strong reference, dropped at the end of the call */
 } key_slot;
 
-typedef struct reader {
+struct nv_reader {
     key_slot keys[KEY_SLOTS];
     unsigned depth;
-} reader;
+};
+typedef nv_reader reader;
 
 static PyObject *value(reader *r, const sv_value *v);
 
@@ -489,6 +490,32 @@ static PyObject *value(reader *r, const sv_value *v)
     sv_value inner = *v;
     inner.tag = 0;
     return with_value(NV_TAG0 + tag, untagged(r, &inner));
+}
+
+nv_reader *nv_reader_new(void)
+{
+    reader *r = (reader *)PyMem_Calloc(1, sizeof *r);
+    if (!r) PyErr_NoMemory();
+    return r;
+}
+
+void nv_reader_free(nv_reader *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < KEY_SLOTS; i++)
+        Py_XDECREF(r->keys[i].obj);
+    PyMem_Free(r);
+}
+
+PyObject *nv_reader_value(nv_reader *r, const sv_value *v, unsigned depth)
+{
+    r->depth = depth;
+    return value(r, v);
+}
+
+PyObject *nv_reader_key(nv_reader *r, const sv_value *k)
+{
+    return plain_key(k) ? key_str(r, k->as.str, k->len) : NULL;
 }
 
 PyObject *nv_to_python(const sv_value *v)
