@@ -102,7 +102,11 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
             }
         }
     }
-    if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
+    if (d->borrow_text && !intern && gd_string_is_plain(s, (size_t)n)) {
+        *out = sv__make(SV_STRING, 0, 0);
+        out->len = (uint32_t)n;
+        out->as.str = s;
+    } else if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
         gd_dfail_at(d, at + 4 + bad, SV_ERR_UTF8,
                  "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
         return false;
@@ -701,7 +705,7 @@ void gd_dec_init(gd_dec *d, sv_doc *doc, const gd_rules *r, const uint8_t *base,
     d->r = r;
     d->godot4 = r->prof->godot4_rules;
     d->overrun = 0;
-    d->odd = d->odd_text = false;
+    d->odd = d->odd_text = d->borrow_text = false;
     memset(d->scache, 0, sizeof d->scache);
 }
 

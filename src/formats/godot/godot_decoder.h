@@ -34,6 +34,10 @@ typedef struct gd_dec {
      * a NUL, overlong UTF-8 (odd_text) or padding that is not zero (odd).
      * The container around it keeps its bytes as a record. */
     bool odd, odd_text;
+    /* Strings that are their own text (ASCII, no NUL) point into the input
+     * instead of being copied into doc: the streaming decoder's values live
+     * only as long as its call, as the input does. */
+    bool borrow_text;
     gd_scache_entry scache[GD_SCACHE_SIZE];
 } gd_dec;
 

@@ -96,6 +96,9 @@ sv_status sv__godot_visit(bool godot4, const uint8_t *data, size_t len, const sv
      * max_alloc / 16 it cannot reach the cap that would make the tree
      * decoder fail where this one does not. */
     if (len > lim.max_alloc / 16) return SV_ERR_UNSUPPORTED;
+    /* the input outlives every value told: packed numbers and plain
+     * strings point into it rather than being copied */
+    o.borrow_input = true;
     gd_rules r;
     gd_rules_init(&r, &o);
     gd_seen seen = {0};
@@ -106,6 +109,7 @@ sv_status sv__godot_visit(bool godot4, const uint8_t *data, size_t len, const sv
     gv g;
     g.vis = vis;
     gd_dec_init(&g.d, doc, &r, data, data, len, &err);
+    g.d.borrow_text = true;
     sv_status st = visit_item(&g, 0, false);
     /* the file facts (godot_file_meta.c) and a value that is not all of the
      * input, or that is also store_var frames, are the tree's */
