@@ -20,9 +20,10 @@ typedef struct frame {
 } frame;
 
 typedef struct builder {
-    nv_reader *r;
-    frame stack[SV_MAX_DEPTH_LIMIT + 1];
+    nv_reader *r;    /* made at the first value: a declined input needs none */
+    frame *stack;    /* grown as the nesting deepens */
     unsigned depth;  /* frames in use */
+    unsigned cap;    /* frames allocated */
     PyObject *root;
     int failed;      /* a Python exception is set */
 } builder;
@@ -73,6 +74,18 @@ static int begin(builder *b, PyObject *obj, uint32_t count, int map)
         Py_DECREF(obj);
         return -1;
     }
+    if (b->depth == b->cap) {
+        unsigned cap = b->cap ? 2 * b->cap : 16;
+        frame *grown = (frame *)PyMem_Realloc(b->stack, cap * sizeof *grown);
+        if (!grown) {
+            Py_DECREF(obj);
+            PyErr_NoMemory();
+            b->failed = 1;
+            return -1;
+        }
+        b->stack = grown;
+        b->cap = cap;
+    }
     frame *f = &b->stack[b->depth++];
     f->obj = obj;
     f->key = NULL;
@@ -96,6 +109,10 @@ static int on_map(void *ctx, uint32_t count)
 static int on_value(void *ctx, const sv_value *v, bool key)
 {
     builder *b = (builder *)ctx;
+    if (!b->r && !(b->r = nv_reader_new())) {
+        b->failed = 1;
+        return -1;
+    }
     if (key) {
         frame *f = b->depth ? &b->stack[b->depth - 1] : NULL;
         if (!f || !f->map || f->key) return -1;
@@ -127,28 +144,24 @@ PyObject *nv_stream_loads(const sv_format *f, const uint8_t *data, size_t len,
                           const sv_options *opts, int *declined)
 {
     *declined = 0;
-    builder *b = (builder *)PyMem_Calloc(1, sizeof *b);
-    if (!b) return PyErr_NoMemory();
-    b->r = nv_reader_new();
+    builder b = {0};
     PyObject *out = NULL;
-    if (b->r) {
-        sv_visitor vis = {b, on_array, on_map, on_value, on_end};
-        sv_status st = sv_visit_decode(f, data, len, opts, &vis);
-        if (st == SV_OK && b->root && !b->depth) {
-            out = b->root;
-            b->root = NULL;
-        } else if (!b->failed) {
-            *declined = 1;
-        }
-        while (b->depth) {
-            frame *fr = &b->stack[--b->depth];
-            Py_XDECREF(fr->obj);
-            Py_XDECREF(fr->key);
-        }
-        Py_XDECREF(b->root);
-        nv_reader_free(b->r);
+    sv_visitor vis = {&b, on_array, on_map, on_value, on_end};
+    sv_status st = sv_visit_decode(f, data, len, opts, &vis);
+    if (st == SV_OK && b.root && !b.depth) {
+        out = b.root;
+        b.root = NULL;
+    } else if (!b.failed) {
+        *declined = 1;
     }
-    PyMem_Free(b);
+    while (b.depth) {
+        frame *fr = &b.stack[--b.depth];
+        Py_XDECREF(fr->obj);
+        Py_XDECREF(fr->key);
+    }
+    Py_XDECREF(b.root);
+    PyMem_Free(b.stack);
+    nv_reader_free(b.r);
     if (!out && !*declined && !PyErr_Occurred()) *declined = 1;
     return out;
 }
