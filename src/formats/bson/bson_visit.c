@@ -96,7 +96,9 @@ sv_status sv__bson_visit(const uint8_t *data, size_t len, const sv_options *opts
     sv_error_clear(&err);
     size_t size = 0;
     sv_status st;
-    br *r = sv__br_open(doc, data, len, &o, false, false, NULL, &err, &size, &st);
+    /* in_arena: the input outlives every value told, so strings point into
+     * it (a BSON string ends with its 00 in place) instead of being copied */
+    br *r = sv__br_open(doc, data, len, &o, true, false, NULL, &err, &size, &st);
     st = SV_ERR_UNSUPPORTED;
     if (r) {
         bv b = {r, vis};
