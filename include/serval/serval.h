@@ -21,6 +21,7 @@
 #include "registry.h"
 #include "schema.h"
 #include "value.h"
+#include "visit.h"
 #include "serval/version.h" /* generated into the build tree */
 
 #if SERVAL_WITH_GODOT
