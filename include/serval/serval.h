@@ -24,6 +24,7 @@
 #include "registry.h"
 #include "schema.h"
 #include "value.h"
+#include "visit.h"
 #include "serval/version.h" /* generated into the build tree */
 
 /* generated from the format manifest: the headers of the formats built */

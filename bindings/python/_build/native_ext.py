@@ -24,7 +24,7 @@ import subprocess
 import sys
 import sysconfig
 
-SOURCES = ("native_module.c", "native_to_py.c", "native_from_py.c")
+SOURCES = ("native_module.c", "native_to_py.c", "native_from_py.c", "native_stream.c")
 
 
 class Built(object):

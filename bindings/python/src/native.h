@@ -76,6 +76,26 @@ void nv_gc_resume(int was_on);
  * exception set. */
 PyObject *nv_to_python(const sv_value *v);
 
+/* The converter behind nv_to_python, for values that come one at a time
+ * (native_stream.c): it keeps the str made for each interned key. */
+typedef struct nv_reader nv_reader;
+nv_reader *nv_reader_new(void); /* NULL with MemoryError set */
+void nv_reader_free(nv_reader *r);
+/* v (and what it holds) as Python objects, depth containers deep; NULL
+ * with an exception set. */
+PyObject *nv_reader_value(nv_reader *r, const sv_value *v, unsigned depth);
+/* The str of a map key that a dict can hold (an untagged UTF-8 string), or
+ * NULL: with no exception when the key is not one. */
+PyObject *nv_reader_key(nv_reader *r, const sv_value *k);
+
+/* loads by sv_visit_decode (serval/visit.h): the objects made straight from
+ * the events, without a tree. *declined (no exception) when the format
+ * declined the input or a Dictionary needs another class than dict (a key
+ * twice, a key that is not a string): the caller then decodes into a tree.
+ * NULL with an exception set on a Python failure. */
+PyObject *nv_stream_loads(const sv_format *f, const uint8_t *data, size_t len,
+                          const sv_options *opts, int *declined);
+
 /* The Python value o as a tree in doc, into *out; max_depth bounds the
  * nesting, max_string the bytes of one string. Returns 0, or -1 with an
  * exception set (serval.Error naming the value's path where it is the

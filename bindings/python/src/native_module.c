@@ -1,7 +1,7 @@
 /* serval._native: the module, its two calls and the errors they raise.
  *
  *   setup(classes, make_error)         once, from serval/__init__.py
- *   loads(data, format, options_addr)  -> the decoded value
+ *   loads(data, format, options_addr[, path])  -> the decoded value
  *   dumps(value, format, options_addr, lossy) -> (bytes, [(pointer, message), ...])
  *
  * options_addr is the address of an sv_options that serval/_options.py has
@@ -234,18 +234,34 @@ static int ready(void)
     return 0;
 }
 
+/* loads' optional last argument: which path (the tests compare them). */
+enum { LOADS_ANY = 0, LOADS_TREE = 1, LOADS_STREAM = 2 };
+
 static PyObject *loads(PyObject *self, PyObject *args)
 {
     (void)self;
     const char *data, *name;
     Py_ssize_t len;
     unsigned long long opts_addr;
-    if (!PyArg_ParseTuple(args, "y#sK", &data, &len, &name, &opts_addr) || !ready()) return NULL;
+    int path = LOADS_ANY;
+    if (!PyArg_ParseTuple(args, "y#sK|i", &data, &len, &name, &opts_addr, &path) || !ready())
+        return NULL;
     const sv_options *opts = (const sv_options *)(uintptr_t)opts_addr;
     const sv_format *f = find_format(name);
     if (!f) return NULL;
     if (!f->decode)
         return nv_raise_status(SV_ERR_USAGE, "", "", "format %s cannot be read", name);
+    if (path != LOADS_TREE) {
+        /* straight from the bytes where the format streams the input; what
+         * it declines (and every error) is read into a tree below */
+        int gc_was = nv_gc_pause();
+        if (gc_was < 0) return NULL;
+        int declined = 0;
+        PyObject *out = nv_stream_loads(f, (const uint8_t *)data, (size_t)len, opts, &declined);
+        nv_gc_resume(gc_was);
+        if (out || !declined) return out;
+        if (path == LOADS_STREAM) Py_RETURN_NOTIMPLEMENTED;
+    }
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return PyErr_NoMemory();
     sv_value root;
@@ -353,7 +369,10 @@ static PyObject *dumps(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "setup(classes, make_error): the wrapper classes and Error"},
-    {"loads", loads, METH_VARARGS, "loads(data, format, options_address) -> value"},
+    {"loads", loads, METH_VARARGS,
+     "loads(data, format, options_address[, path]) -> value; path 0: straight from the bytes "
+     "where the format allows, else through a tree; 1: through a tree; 2: straight from the "
+     "bytes, NotImplemented where the format declines"},
     {"dumps", dumps, METH_VARARGS,
      "dumps(value, format, options_address, lossy) -> (bytes, [(pointer, message)])"},
     {NULL, NULL, 0, NULL},

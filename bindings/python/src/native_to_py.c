@@ -19,10 +19,18 @@ typedef struct key_slot {
     PyObject *obj; /* strong reference, dropped at the end of the call */
 } key_slot;
 
-typedef struct reader {
+/* Short string values: a decoder hands the same address again for a
+ * string it met before (godot_decode.c's cache), so tags and enum-like
+ * texts ("a", "idle") get one str for the call, as keys do. */
+#define SHORT_SLOTS 256
+#define SHORT_MAX 24
+
+struct nv_reader {
     key_slot keys[KEY_SLOTS];
+    key_slot shorts[SHORT_SLOTS];
     unsigned depth;
-} reader;
+};
+typedef nv_reader reader;
 
 static PyObject *value(reader *r, const sv_value *v);
 
@@ -121,6 +129,27 @@ static PyObject *key_str(reader *r, const char *s, uint32_t len)
     PyObject *o = utf8_or_null(s, len);
     if (!o) return NULL;
     PyUnicode_InternInPlace(&o);
+    Py_XDECREF(k->obj);
+    k->s = s;
+    k->len = len;
+    k->obj = o;
+    Py_INCREF(o);
+    return o;
+}
+
+/* The str of a string value of up to SHORT_MAX bytes, from the cache when
+ * its address was seen before; NULL without an exception: not UTF-8. */
+static PyObject *short_str(reader *r, const char *s, uint32_t len)
+{
+    size_t at = (size_t)(((uintptr_t)s >> 2) * UINT64_C(0x9E3779B97F4A7C15) >> 56) &
+                (SHORT_SLOTS - 1);
+    key_slot *k = &r->shorts[at];
+    if (k->s == s && k->len == len) {
+        Py_INCREF(k->obj);
+        return k->obj;
+    }
+    PyObject *o = utf8_or_null(s, len);
+    if (!o) return NULL;
     Py_XDECREF(k->obj);
     k->s = s;
     k->len = len;
@@ -280,7 +309,7 @@ static PyObject *float_value(const sv_value *v)
     return wrap1(NV_F32, PyFloat_FromDouble(nv_f32_to_double(bits)));
 }
 
-static PyObject *string_value(const sv_value *v)
+static PyObject *string_value(reader *r, const sv_value *v)
 {
     if (!v->as.str && v->len) return malformed("a string without storage", v);
     const char *s = v->as.str ? v->as.str : "";
@@ -293,7 +322,8 @@ static PyObject *string_value(const sv_value *v)
         }
         return wrap1(NV_UTF16, o);
     }
-    PyObject *o = utf8_or_null(s, v->len);
+    PyObject *o = v->as.str && v->len <= SHORT_MAX ? short_str(r, s, v->len)
+                                                   : utf8_or_null(s, v->len);
     if (o || PyErr_Occurred()) return o;
     /* not UTF-8 (a Godot 3 string with a lone surrogate, a stray byte): its bytes */
     return wrap1(NV_STR, PyBytes_FromStringAndSize(s, (Py_ssize_t)v->len));
@@ -461,7 +491,7 @@ static PyObject *untagged(reader *r, const sv_value *v)
     case SV_INT: return int_value(v);
     case SV_UINT: return uint_value(v);
     case SV_FLOAT: return float_value(v);
-    case SV_STRING: return string_value(v);
+    case SV_STRING: return string_value(r, v);
     case SV_BYTES:
         if (!v->as.bytes && v->len) return malformed("bytes without storage", v);
         return PyBytes_FromStringAndSize((const char *)v->as.bytes, (Py_ssize_t)v->len);
@@ -491,13 +521,39 @@ static PyObject *value(reader *r, const sv_value *v)
     return with_value(NV_TAG0 + tag, untagged(r, &inner));
 }
 
+nv_reader *nv_reader_new(void)
+{
+    reader *r = (reader *)PyMem_Calloc(1, sizeof *r);
+    if (!r) PyErr_NoMemory();
+    return r;
+}
+
+void nv_reader_free(nv_reader *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < KEY_SLOTS; i++)
+        Py_XDECREF(r->keys[i].obj);
+    for (size_t i = 0; i < SHORT_SLOTS; i++)
+        Py_XDECREF(r->shorts[i].obj);
+    PyMem_Free(r);
+}
+
+PyObject *nv_reader_value(nv_reader *r, const sv_value *v, unsigned depth)
+{
+    r->depth = depth;
+    return value(r, v);
+}
+
+PyObject *nv_reader_key(nv_reader *r, const sv_value *k)
+{
+    return plain_key(k) ? key_str(r, k->as.str, k->len) : NULL;
+}
+
 PyObject *nv_to_python(const sv_value *v)
 {
     reader *r = (reader *)PyMem_Calloc(1, sizeof *r);
     if (!r) return PyErr_NoMemory();
     PyObject *o = value(r, v);
-    for (size_t i = 0; i < KEY_SLOTS; i++)
-        Py_XDECREF(r->keys[i].obj);
-    PyMem_Free(r);
+    nv_reader_free(r);
     return o;
 }

@@ -326,38 +326,6 @@ static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const ui
 
 /* ---- documents and arrays ------------------------------------------------------ */
 
-static inline bool bson_type_known(unsigned t)
-{
-    return (t >= BSON_DOUBLE && t <= BSON_DECIMAL128) || t == BSON_MAXKEY || t == BSON_MINKEY;
-}
-
-/* "0", "1", ... kept as text and counted up in place. */
-typedef struct index_key {
-    char d[12];
-    uint32_t len;
-} index_key;
-
-static inline bool index_matches(const index_key *k, const uint8_t *q)
-{
-    for (uint32_t i = 0; i < k->len; i++)
-        if (q[i] != (uint8_t)k->d[i]) return false;
-    return true;
-}
-
-static inline void index_next(index_key *k)
-{
-    int i = (int)k->len - 1;
-    while (i >= 0 && k->d[i] == '9')
-        k->d[i--] = '0';
-    if (i >= 0) {
-        k->d[i]++;
-    } else {
-        memmove(k->d + 1, k->d, k->len);
-        k->d[0] = '1';
-        k->len++;
-    }
-}
-
 /* The meta of an array whose keys are not "0", "1", ...: the ARRAY of its
  * keys as they are, so the writer gives back the same bytes (Newtonsoft's
  * reader does not check array keys, spec resonite A.4). Built on the first
@@ -598,27 +566,31 @@ const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, ui
     return read_doc(r, p, limit, depth, is_array, false, true, out);
 }
 
-/* Decodes into doc, or only checks (check: sv_bson_validate, which
- * allocates nothing but the reader's own state; doc is NULL) the document
- * at data. */
-static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
-                           const sv_bson_opts *caller_opts, bool in_arena, bool check,
-                           const sv__bson_stream *stream, sv_value *out, sv_error *err)
+br *sv__br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *caller_opts,
+                bool in_arena, bool check, const sv__bson_stream *stream, sv_error *err,
+                size_t *size_out, sv_status *st)
 {
-    *out = sv_null();
     sv_bson_opts opts;
     sv_status ost = sv__bson_opts_read(&opts, caller_opts, err);
-    if (ost != SV_OK) return ost;
+    *st = ost;
+    if (ost != SV_OK) return NULL;
     sv_limits lim = sv_limits_resolve(&opts.limits);
     const char *format = opts.format ? opts.format : "bson";
-    if (!check && !doc) return sv_error_set(err, SV_ERR_USAGE, format, 0, "no document");
+    if (!check && !doc) {
+        *st = sv_error_set(err, SV_ERR_USAGE, format, 0, "no document");
+        return NULL;
+    }
     /* checking needs no key cache (nothing is interned): the state is small */
     size_t slots = KEY_CACHE_MIN;
     while (slots < KEY_CACHE && slots * KEY_CACHE_BYTES < len) slots *= 2;
     const size_t size = offsetof(br, cache) + (check ? 0 : slots * sizeof(sv_key_slot));
     const sv_alloc *a = check ? sv_alloc_libc() : &doc->alloc;
     br *r = check ? a->malloc(a->ctx, size) : sv__doc_sys_alloc(doc, size);
-    if (!r) return sv_error_set(err, SV_ERR_NOMEM, format, 0, "out of memory");
+    if (!r) {
+        *st = sv_error_set(err, SV_ERR_NOMEM, format, 0, "out of memory");
+        return NULL;
+    }
+    *size_out = size;
     memset(r, 0, size);
     r->doc = doc;
     r->check = check;
@@ -639,6 +611,46 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
         sv_key_cache_init(r->cache, slots);
         sv_doc_set_max_alloc(doc, lim.max_alloc);
     }
+    return r;
+}
+
+void sv__br_close(br *r, size_t size)
+{
+    if (r->check) {
+        const sv_alloc *a = sv_alloc_libc();
+        a->free(a->ctx, r, size);
+        return;
+    }
+    const sv_alloc *a = &r->doc->alloc;
+    if (r->pairs) a->free(a->ctx, r->pairs, r->cap_pairs * sizeof(sv_pair));
+    if (r->items) a->free(a->ctx, r->items, r->cap_items * sizeof(sv_value));
+    sv__doc_sys_free(r->doc, r, size);
+}
+
+const uint8_t *sv__br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+                                   uint32_t depth, sv_value *out)
+{
+    return read_value(r, type, q, last, depth, true, true, out);
+}
+
+const uint8_t *sv__br_read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out)
+{
+    size_t n;
+    return read_key(r, q, last, true, out, &n);
+}
+
+/* Decodes into doc, or only checks (check: sv_bson_validate, which
+ * allocates nothing but the reader's own state; doc is NULL) the document
+ * at data. */
+static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
+                           const sv_bson_opts *caller_opts, bool in_arena, bool check,
+                           const sv__bson_stream *stream, sv_value *out, sv_error *err)
+{
+    *out = sv_null();
+    size_t size = 0;
+    sv_status ost;
+    br *r = sv__br_open(doc, data, len, caller_opts, in_arena, check, stream, err, &size, &ost);
+    if (!r) return ost;
 
     sv_status st = SV_OK;
     sv_value root;
@@ -652,13 +664,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     } else if (!check) {
         *out = root;
     }
-    if (check) {
-        a->free(a->ctx, r, size);
-        return st;
-    }
-    if (r->pairs) a->free(a->ctx, r->pairs, r->cap_pairs * sizeof(sv_pair));
-    if (r->items) a->free(a->ctx, r->items, r->cap_items * sizeof(sv_value));
-    sv__doc_sys_free(doc, r, size);
+    sv__br_close(r, size);
     return st;
 }
 

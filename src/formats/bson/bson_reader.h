@@ -78,7 +78,54 @@ const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, ui
 const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
                                 uint32_t depth, sv_value *out);
 
+/* The reader of one document at data (bson_read.c): check, doc NULL, only
+ * checks; *size gets what sv__br_close frees. NULL with *st (and err) on
+ * a failure. */
+br *sv__br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
+                bool in_arena, bool check, const sv__bson_stream *stream, sv_error *err,
+                size_t *size, sv_status *st);
+void sv__br_close(br *r, size_t size);
+/* For the streaming decoder (bson_visit.c), in a whole document: the value
+ * of an element of the given type (not a document or an array: those are
+ * read into a tree) and a document key, as the tree reader reads them. */
+const uint8_t *sv__br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+                                   uint32_t depth, sv_value *out);
+const uint8_t *sv__br_read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out);
+
 /* ---- shared inline helpers -------------------------------------------------- */
+
+static inline bool bson_type_known(unsigned t)
+{
+    return (t >= BSON_DOUBLE && t <= BSON_DECIMAL128) || t == BSON_MAXKEY || t == BSON_MINKEY;
+}
+
+/* "0", "1", ... kept as text and counted up in place. */
+typedef struct index_key {
+    char d[12];
+    uint32_t len;
+} index_key;
+
+static inline bool index_matches(const index_key *k, const uint8_t *q)
+{
+    for (uint32_t i = 0; i < k->len; i++)
+        if (q[i] != (uint8_t)k->d[i]) return false;
+    return true;
+}
+
+static inline void index_next(index_key *k)
+{
+    int i = (int)k->len - 1;
+    while (i >= 0 && k->d[i] == '9')
+        k->d[i--] = '0';
+    if (i >= 0) {
+        k->d[i]++;
+    } else {
+        memmove(k->d + 1, k->d, k->len);
+        k->d[0] = '1';
+        k->len++;
+    }
+}
+
 
 static SV_ALWAYS_INLINE uint8_t *bump(br *r, size_t n)
 {

@@ -102,7 +102,11 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
             }
         }
     }
-    if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
+    if (d->borrow_text && !intern && gd_string_is_plain(s, (size_t)n)) {
+        *out = sv__make(SV_STRING, 0, 0);
+        out->len = (uint32_t)n;
+        out->as.str = s;
+    } else if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
         gd_dfail_at(d, at + 4 + bad, SV_ERR_UTF8,
                  "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
         return false;
@@ -692,18 +696,32 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     }
 }
 
+void gd_dec_init(gd_dec *d, sv_doc *doc, const gd_rules *r, const uint8_t *base,
+                 const uint8_t *data, size_t len, sv_error *err)
+{
+    sv_rd_init(&d->rd, base, (size_t)(data - base) + len, r->fmt, err);
+    d->rd.p = data;
+    d->doc = doc;
+    d->r = r;
+    d->godot4 = r->prof->godot4_rules;
+    d->overrun = 0;
+    d->odd = d->odd_text = d->borrow_text = false;
+    memset(d->scache, 0, sizeof d->scache);
+}
+
+sv_status gd_dec_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
+{
+    int f = fast_item(d, depth, key, out);
+    if (f > 0) return SV_OK;
+    if (f < 0) return d->rd.status;
+    return decode_rec(d, depth, key, out);
+}
+
 sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
                           size_t len, sv_value *out, size_t *used, sv_error *err)
 {
     gd_dec d;
-    sv_rd_init(&d.rd, base, (size_t)(data - base) + len, r->fmt, err);
-    d.rd.p = data;
-    d.doc = doc;
-    d.r = r;
-    d.godot4 = r->prof->godot4_rules;
-    d.overrun = 0;
-    d.odd = d.odd_text = false;
-    memset(d.scache, 0, sizeof d.scache);
+    gd_dec_init(&d, doc, r, base, data, len, err);
     *out = sv_null();
     sv_status st = decode_rec(&d, 0, false, out);
     if (st == SV_OK) st = check_doc(&d);

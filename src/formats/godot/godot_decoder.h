@@ -34,6 +34,10 @@ typedef struct gd_dec {
      * a NUL, overlong UTF-8 (odd_text) or padding that is not zero (odd).
      * The container around it keeps its bytes as a record. */
     bool odd, odd_text;
+    /* Strings that are their own text (ASCII, no NUL) point into the input
+     * instead of being copied into doc: the streaming decoder's values live
+     * only as long as its call, as the input does. */
+    bool borrow_text;
     gd_scache_entry scache[GD_SCACHE_SIZE];
 } gd_dec;
 
@@ -86,6 +90,16 @@ static inline bool pad_nonzero(const uint8_t *p, size_t n, size_t pad)
 
 /* spec §4: a string (length, bytes, padding) into *out; false on an error. */
 bool gd_read_string(gd_dec *d, bool intern, sv_value *out);
+
+/* A decoder over data[0..len) (base: where offsets count from), strings
+ * and other values made in doc. */
+void gd_dec_init(gd_dec *d, sv_doc *doc, const gd_rules *r, const uint8_t *base,
+                 const uint8_t *data, size_t len, sv_error *err);
+/* One Variant at the reader's position, as a container's item is read (key:
+ * a Dictionary key); depth counts the containers around it. For the
+ * streaming decoder (godot_visit.c), which reads Arrays and Dictionaries
+ * itself and everything else through this. */
+sv_status gd_dec_item(gd_dec *d, unsigned depth, bool key, sv_value *out);
 
 /* Packed arrays (godot_decode_packed.c). */
 sv_status gd_dec_bytes(gd_dec *d, sv_value *out);

@@ -18,6 +18,13 @@
 int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
                      sv_godot_framing *framing, bool *be, bool *ambiguous);
 
+/* Whether data reads as store_var frames (either prefix byte order) where
+ * gd_probe_framing would look for them: an input that is also one raw
+ * Variant then needs gd_probe_framing's full answer (framed, or ambiguous).
+ * The streaming decoder (godot_visit.c) asks this once it has read the input
+ * as one raw Variant, instead of reading it into a tree again. */
+bool gd_probe_frames_fit(sv_godot_profile profile, const uint8_t *data, size_t len);
+
 /* *o with what the file entries of root's meta name (framing, prefix,
  * objects, version), where opts (the caller's options) do not name them.
  * *found: root has file entries, which the encoder takes out of the tree

@@ -169,6 +169,18 @@ int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
     return score;
 }
 
+bool gd_probe_frames_fit(sv_godot_profile profile, const uint8_t *data, size_t len)
+{
+    if (len < 4 || len > GD_PROBE_MAX) return false; /* as gd_probe_framing: not probed */
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return true; /* unknown: the caller takes the tree path */
+    size_t frames = 0, typed = 0;
+    bool fit = frames_fit(doc, profile, data, len, false, &frames, &typed) ||
+               frames_fit(doc, profile, data, len, true, &frames, &typed);
+    sv_doc_free(doc);
+    return fit;
+}
+
 static int godot4_probe(const uint8_t *data, size_t len)
 {
     sv_godot_framing f;

@@ -142,6 +142,9 @@ unsigned gd_type_of_tuple_tag(sv_tag tag);
  * of the offending byte inside s) when the bytes are refused. */
 bool gd_string_make(sv_doc *doc, const char *s, size_t len, bool godot4, bool intern, sv_value *out,
                     size_t *bad_at);
+/* Whether the bytes are their own string value: ASCII without a NUL (so
+ * no BOM, nothing to cut, nothing to rewrite). */
+bool gd_string_is_plain(const char *s, size_t len);
 /* Whether a tree string can be written as-is (valid for the profile, no NUL). */
 bool gd_string_writable(const char *s, size_t len, bool godot4, size_t *bad_at);
 

@@ -216,6 +216,11 @@ bool gd_string_make(sv_doc *doc, const char *str, size_t len, bool godot4, bool 
     return true;
 }
 
+bool gd_string_is_plain(const char *s, size_t len)
+{
+    return ascii_nonzero_prefix((const unsigned char *)s, len) == len;
+}
+
 bool gd_string_writable(const char *str, size_t len, bool godot4, size_t *bad_at)
 {
     const unsigned char *s = (const unsigned char *)str;
