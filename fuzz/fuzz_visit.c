@@ -47,10 +47,10 @@ static int place(builder *b, sv_value v)
     }
     unsigned top = b->depth - 1;
     sv_value *c = &b->stack[top];
-    if (c->kind == SV_ARRAY) return sv_array_push(b->doc, c, v) ? 0 : -1;
+    if (c->kind == SV_ARRAY) return sv_array_append(b->doc, c, v) == SV_OK ? 0 : -1;
     if (!b->has_key[top]) return -1;
     b->has_key[top] = false;
-    return sv_map_put(b->doc, c, b->keys[top], v) ? 0 : -1;
+    return sv_map_append(b->doc, c, b->keys[top], v) == SV_OK ? 0 : -1;
 }
 
 static int begin(builder *b, sv_value c)

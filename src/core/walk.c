@@ -33,7 +33,7 @@ size_t sv_pointer_escaped_len(const char *key, size_t len)
 void sv_pointer_append_escaped(sv_buf *b, const char *key, size_t len)
 {
     /* twice the key is the most it can take; one pass writes it */
-    if (len > SIZE_MAX / 2 || !sv_buf_reserve(b, 2 * len)) {
+    if (len > SIZE_MAX / 2 || sv_buf_ensure(b, 2 * len) != SV_OK) {
         b->failed = true;
         return;
     }
@@ -109,7 +109,7 @@ static void append_index(sv_buf *b, uint64_t v)
         digits[n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    if (!sv_buf_reserve(b, n + 1)) return;
+    if (sv_buf_ensure(b, n + 1) != SV_OK) return;
     b->data[b->len++] = '/';
     while (n) b->data[b->len++] = digits[--n];
 }
