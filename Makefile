@@ -2,9 +2,14 @@
 # chains install, configure, build and run.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-# make test also builds the library and the command as Release, once with gcc
-# and once with clang: RELEASE_BUILD-gcc, RELEASE_BUILD-clang.
+# make test also builds the library as a user does (build-release below):
+# RELEASE_BUILD-gcc, RELEASE_BUILD-clang, RELWITHDEBINFO_BUILD-gcc,
+# RELWITHDEBINFO_BUILD-clang.
 RELEASE_BUILD ?= build-release
+RELWITHDEBINFO_BUILD ?= build-relwithdebinfo
+# make test first checks the style of src/, include/ and cli/
+# (scripts/check-format.sh); SERVAL_CHECK_FORMAT=0 leaves the check out.
+SERVAL_CHECK_FORMAT ?= 1
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE    ?= examples/player.godot3
 # Seconds per fuzz target: a short fixed budget in make test (and so in CI),
@@ -18,7 +23,7 @@ FUZZ_SECONDS      ?= 600
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: run run-demo test deps deps-test build build-asan build-release bench clean install install-only fuzz fuzz-short web python
+.PHONY: run run-demo test deps deps-test check-format build build-asan build-release bench clean install install-only fuzz fuzz-short web python
 
 # Builds only the library and the command (no tests, benchmark or fuzz
 # replays), then runs the demo.
@@ -58,7 +63,7 @@ run-demo:
 	@$(call demo,$(DEMO_SHOW))
 	@echo 'The command is $(BUILD)/serval; "make install" puts it in $(PREFIX)/bin.'
 
-test: deps-test build build-asan build-release
+test: deps-test check-format build build-asan build-release
 	@bash scripts/install-web-deps.sh
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
@@ -91,16 +96,30 @@ build-asan: deps-test
 	  -DSERVAL_BENCH=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
-# Release (-O3) builds warn where RelWithDebInfo (-O2) does not (gcc's
-# -Wmaybe-uninitialized sees more after more inlining), and Release is what
-# many users build. Only the library and the command, with the options a user
-# has (no tests, benchmark or examples); nothing is run.
+# The style check of make test: clang-format 14 over src/, include/ and cli/.
+check-format: deps-test
+ifeq ($(SERVAL_CHECK_FORMAT),1)
+	bash scripts/check-format.sh
+else
+	@echo "check-format: left out (SERVAL_CHECK_FORMAT=$(SERVAL_CHECK_FORMAT))"
+endif
+
+# The builds a user makes: plain CMake (no -Werror: a new compiler's new
+# warning must not break a user's build), Release (-O3) and RelWithDebInfo
+# (-O2 -g), with gcc and with clang. Warnings are errors in the main gcc build
+# (build) and the clang sanitizer build (build-asan); these show that the
+# library builds without the project's CI options, and print any warning the
+# other optimisation levels bring (gcc's -Wmaybe-uninitialized sees more after
+# -O3's inlining). Nothing is run. Each compiler builds the command and the
+# library in the configuration the CI builds do not (gcc Release, clang
+# RelWithDebInfo) and only the library in the other, to keep CI time down.
 build-release: deps-test
-	@for cc in gcc clang; do \
-	  echo "Release build with $$cc: $(RELEASE_BUILD)-$$cc"; \
-	  CC=$$cc cmake -S . -B $(RELEASE_BUILD)-$$cc -DCMAKE_BUILD_TYPE=Release -DSERVAL_WERROR=ON \
-	    -DSERVAL_TESTS=OFF -DSERVAL_BENCH=OFF -DSERVAL_EXAMPLES=OFF >/dev/null && \
-	  cmake --build $(RELEASE_BUILD)-$$cc -j$(JOBS) --target serval serval_shared || exit 1; \
+	@set -e; for b in gcc:Release:serval gcc:RelWithDebInfo: clang:RelWithDebInfo:serval clang:Release:; do \
+	  cc=$${b%%:*}; rest=$${b#*:}; type=$${rest%%:*}; cli=$${rest#*:}; \
+	  case $$type in Release) dir=$(RELEASE_BUILD)-$$cc;; *) dir=$(RELWITHDEBINFO_BUILD)-$$cc;; esac; \
+	  echo "$$type build with $$cc, as a user builds: $$dir ($$cli serval_shared)"; \
+	  CC=$$cc cmake -S . -B $$dir -DCMAKE_BUILD_TYPE=$$type >/dev/null; \
+	  cmake --build $$dir -j$(JOBS) --target $$cli serval_shared; \
 	done
 
 # The npm peers (bench/node/) are installed from the lock file; the benchmark
@@ -130,4 +149,5 @@ install-only:
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(RELEASE_BUILD)-gcc $(RELEASE_BUILD)-clang build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(RELEASE_BUILD)-gcc $(RELEASE_BUILD)-clang \
+	  $(RELWITHDEBINFO_BUILD)-gcc $(RELWITHDEBINFO_BUILD)-clang build-fuzz

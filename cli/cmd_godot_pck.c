@@ -9,17 +9,14 @@
  * The pack is read by sv_godot_pck_open (serval/godot_pck.h), which checks
  * the whole directory, paths included, before anything is listed or
  * written. */
-#include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "cli_archive_extract.h"
 #include "cli_args.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
-#include "cli_dir_files.h"
 #include "cli_io.h"
 #include "cmd_godot_pck.h"
 #include "serval/godot_pck.h"
@@ -83,7 +80,6 @@ static const char help[] =
 /* clang-format on */
 
 #define CMD "godot pck"
-#define DEFAULT_MAX_TOTAL ((uint64_t)4 << 30)
 
 static int report(const char *path, const sv_error *err)
 {
@@ -192,13 +188,27 @@ static int do_cat(const cli_args *a, const pck_opts *o)
 
 /* ---- extract ---------------------------------------------------------------- */
 
-static bool matches(const cli_args *a, const sv_godot_pck_member *m)
+/* The reading side of extract (cli_archive_extract.h). */
+typedef struct pck_extract {
+    pck_handle *k;
+    const cli_args *a;
+    bool verify;
+} pck_extract;
+
+static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
 {
-    if (a->file_count < 2) return true;
-    for (size_t f = 1; f < a->file_count; f++)
-        if (fnmatch(a->files[f], m->name, 0) == 0 || fnmatch(a->files[f], m->path, 0) == 0)
-            return true;
-    return false;
+    pck_extract *x = ctx;
+    sv_godot_pck_member m;
+    if (!sv_godot_pck_member_at(x->k->p, i, &m)) return false;
+    *out = (cli_archive_member){.name = m.name, .alt = m.path, .shown = m.path, .size = m.size,
+                               .skip = (m.flags & SV_GODOT_PCK_FILE_REMOVAL) != 0};
+    return true;
+}
+
+static int extract_read(void *ctx, size_t i, sv_buf *b)
+{
+    pck_extract *x = ctx;
+    return read_member(x->k, i, x->a, x->verify, b);
 }
 
 static int do_extract(cli_args *a, const pck_opts *o)
@@ -206,54 +216,15 @@ static int do_extract(cli_args *a, const pck_opts *o)
     pck_handle k;
     int rc = pck_open(a->files[0], o, &k);
     if (rc) return rc;
-    const char *dir = a->output;
-    uint64_t cap = a->max_total ? a->max_total : DEFAULT_MAX_TOTAL, total = 0;
-    sv_godot_pck_member m;
-    /* the stated sizes against --max-total first: nothing is written when
-     * the pack would pass it; the reader keeps each member to its size */
-    size_t selected = 0;
-    for (size_t i = 0; sv_godot_pck_member_at(k.p, i, &m) && !rc; i++) {
-        if (!matches(a, &m) || (m.flags & SV_GODOT_PCK_FILE_REMOVAL)) continue;
-        selected++;
-        if (m.size > cap - total) {
-            cli_error("%s: member '%s' (%llu bytes) takes the extracted total past --max-total "
-                      "of %llu bytes; nothing was extracted",
-                      cli_display_name(k.path), m.path, (unsigned long long)m.size,
-                      (unsigned long long)cap);
-            rc = 1;
-        }
-        total += m.size;
-    }
-    if (!rc && a->file_count > 1 && !selected) {
-        cli_error("%s: no member matches the patterns", cli_display_name(k.path));
-        rc = 4;
-    }
-    if (!rc && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        cli_error("%s: %s", dir, strerror(errno));
-        rc = 3;
-    }
-    for (size_t i = 0; sv_godot_pck_member_at(k.p, i, &m) && !rc; i++) {
-        if (!matches(a, &m)) continue;
-        if (m.flags & SV_GODOT_PCK_FILE_REMOVAL) {
-            cli_error("warning: %s: skipping '%s': a removal entry (a patch deletes this path; "
-                      "no content)",
-                      cli_display_name(k.path), m.path);
-            continue;
-        }
-        rc = cli_make_parents(dir, m.name);
-        if (rc) break;
-        sv_buf b;
-        sv_buf_init(&b, NULL);
-        rc = read_member(&k, i, a, !o->no_verify, &b);
-        char target[4200];
-        int tw = snprintf(target, sizeof target, "%s/%s", dir, m.name);
-        if (!rc && (tw < 0 || (size_t)tw >= sizeof target)) {
-            cli_error("%s/%s: the path is too long", dir, m.name);
-            rc = 3;
-        }
-        if (!rc) rc = cli_exit_code(cli_write_output(target, b.data, b.len));
-        sv_buf_free(&b);
-    }
+    pck_extract x = {&k, a, !o->no_verify};
+    cli_archive ar = {
+        .path = k.path,
+        .ctx = &x,
+        .member_at = extract_member_at,
+        .read = extract_read,
+        .skip_after = ": a removal entry (a patch deletes this path; no content)",
+    };
+    rc = cli_archive_extract(&ar, a);
     pck_close(&k);
     return rc;
 }
@@ -263,8 +234,8 @@ static int do_extract(cli_args *a, const pck_opts *o)
 static int do_pack(cli_args *a, const pck_opts *o)
 {
     const char *dir = a->files[0];
-    pck_files fl;
-    int rc = pck_walk(dir, &fl);
+    cli_dir_contents fl;
+    int rc = cli_dir_contents_read(dir, &fl);
     if (rc) return rc;
     sv_buf out;
     sv_buf_init(&out, NULL);
@@ -295,7 +266,7 @@ static int do_pack(cli_args *a, const pck_opts *o)
     }
     if (!rc) rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
     sv_buf_free(&out);
-    pck_files_free(&fl);
+    cli_dir_contents_free(&fl);
     return rc;
 }
 

@@ -1,5 +1,4 @@
-/* serval godot pck (internal): options, the open pack, and the directory
- * side of pack. */
+/* serval godot pck (internal): options, the open pack, and pack --like. */
 #ifndef SERVAL_CMD_GODOT_PCK_H
 #define SERVAL_CMD_GODOT_PCK_H
 
@@ -8,6 +7,7 @@
 #include <stdint.h>
 
 #include "cli_args.h"
+#include "cli_dir_contents.h"
 #include "cli_io.h"
 #include "serval/godot_pck.h"
 
@@ -29,28 +29,15 @@ typedef struct pck_handle {
     const char *path;
 } pck_handle;
 
-/* The regular files under a directory, names relative and '/'-separated,
- * ascending, each read whole. */
-typedef struct pck_files {
-    char **names;
-    cli_input *files;
-    size_t count;
-} pck_files;
-
 /* Takes the command's own options out of argv (into o), leaving the rest
  * for cli_args_parse. Returns 0 or 2 after a message. */
 int pck_take_options(const char *cmd, int *argc, char **argv, pck_opts *o);
-
-/* Reads every regular file under dir. Returns 0 or an exit code after a
- * message; fl is then empty. */
-int pck_walk(const char *dir, pck_files *fl);
-void pck_files_free(pck_files *fl);
 
 /* Rewrites the pack orig (read from orig_path) with the files of fl:
  * members whose file has the same content keep their stored bytes, others
  * take the file's, new files are added. Returns 0 or an exit code after a
  * message. */
-int pck_like(const sv_godot_pck *orig, const char *orig_path, const pck_files *fl,
+int pck_like(const sv_godot_pck *orig, const char *orig_path, const cli_dir_contents *fl,
              const cli_args *a, sv_buf *out);
 
 #endif

@@ -1,12 +1,11 @@
-/* serval godot pck: its options, reading the directory for pack, and
- * --like. */
+/* serval godot pck: its options, and pack --like. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_diag.h"
-#include "cli_dir_files.h"
+#include "cli_dir_contents.h"
 #include "cmd_godot_pck.h"
 
 static int hexval(char c)
@@ -105,53 +104,7 @@ int pck_take_options(const char *cmd, int *argc, char **argv, pck_opts *o)
     return 0;
 }
 
-int pck_walk(const char *dir, pck_files *fl)
-{
-    memset(fl, 0, sizeof *fl);
-    cli_dir_files l;
-    int rc = cli_dir_files_list(dir, 64, false, &l);
-    if (rc) return rc;
-    fl->names = l.names;
-    fl->count = l.count;
-    fl->files = calloc(fl->count ? fl->count : 1, sizeof *fl->files);
-    if (!fl->files) rc = cli_exit_code(SV_ERR_NOMEM);
-    for (size_t i = 0; !rc && i < fl->count; i++) {
-        char full[8200];
-        snprintf(full, sizeof full, "%s/%s", dir, fl->names[i]);
-        sv_status st = cli_read_input(full, &fl->files[i]);
-        if (st != SV_OK) rc = cli_exit_code(st);
-    }
-    if (rc) pck_files_free(fl);
-    return rc;
-}
-
-void pck_files_free(pck_files *fl)
-{
-    for (size_t i = 0; i < fl->count; i++) {
-        if (fl->files) cli_input_free(&fl->files[i]);
-        free(fl->names[i]);
-    }
-    free(fl->files);
-    free(fl->names);
-    memset(fl, 0, sizeof *fl);
-}
-
-static size_t find_file(const pck_files *fl, const char *name)
-{
-    size_t lo = 0, hi = fl->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(fl->names[mid], name);
-        if (c == 0) return mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return SIZE_MAX;
-}
-
-int pck_like(const sv_godot_pck *orig, const char *orig_path, const pck_files *fl,
+int pck_like(const sv_godot_pck *orig, const char *orig_path, const cli_dir_contents *fl,
              const cli_args *a, sv_buf *out)
 {
     size_t n = sv_godot_pck_count(orig);
@@ -167,7 +120,7 @@ int pck_like(const sv_godot_pck *orig, const char *orig_path, const pck_files *f
             ch[i].keep = true;
             continue;
         }
-        size_t f = find_file(fl, m.name);
+        size_t f = cli_dir_contents_find(fl, m.name);
         if (f == SIZE_MAX) {
             cli_error("%s: member '%s' is not in the directory (pack --like keeps every member)",
                       cli_display_name(orig_path), m.path);

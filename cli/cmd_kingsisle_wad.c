@@ -9,17 +9,16 @@
  * whole table, names included, before anything is listed or written. */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_archive_extract.h"
 #include "cli_args.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
-#include "cli_dir_files.h"
 #include "cli_doc.h"
 #include "cli_io.h"
 #include "cmd_kingsisle_wad.h"
@@ -80,7 +79,6 @@ static const char help[] =
 /* clang-format on */
 
 #define CMD "kingsisle wad"
-#define DEFAULT_MAX_TOTAL ((uint64_t)4 << 30)
 
 /* The options of this command that cli_args does not know. */
 typedef struct wad_opts {
@@ -234,14 +232,6 @@ static int write_member(const char *target, const uint8_t *data, size_t len)
     return cli_exit_code(cli_write_output(target, data, len));
 }
 
-static bool matches(const cli_args *a, const char *name)
-{
-    if (a->file_count < 2) return true;
-    for (size_t f = 1; f < a->file_count; f++)
-        if (fnmatch(a->files[f], name, 0) == 0) return true;
-    return false;
-}
-
 /* Writes NAME.json beside an ObjectProperty member (BINd or XML). 0 when
  * it is not one; an error is reported and its exit code returned. */
 static int decode_member(cli_args *a, const char *target, const char *name, const sv_buf *b)
@@ -294,70 +284,57 @@ static int decode_member(cli_args *a, const char *target, const char *name, cons
     return rc;
 }
 
+/* The reading side of extract (cli_archive_extract.h). */
+typedef struct wad_extract {
+    wad *k;
+    cli_args *a;
+    bool verify;
+} wad_extract;
+
+static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+{
+    wad_extract *x = ctx;
+    sv_kiwad_member m;
+    if (!sv_kiwad_member_at(x->k->w, i, &m)) return false;
+    *out = (cli_archive_member){.name = m.name, .shown = m.name, .size = m.size,
+                               .skip = m.unpatched};
+    return true;
+}
+
+static int extract_read(void *ctx, size_t i, sv_buf *b)
+{
+    wad_extract *x = ctx;
+    return read_member(x->k, i, x->a, x->verify, b);
+}
+
+/* extract --decode: NAME.json beside each member that decodes. */
+static int extract_decode(void *ctx, const cli_archive_member *m, const char *target,
+                          const sv_buf *content)
+{
+    wad_extract *x = ctx;
+    return decode_member(x->a, target, m->name, content);
+}
+
 static int do_extract(cli_args *a, const wad_opts *o)
 {
     wad k;
     int rc = wad_open(a->files[0], &k);
     if (rc) return rc;
-    const char *dir = a->output;
-    uint64_t cap = a->max_total ? a->max_total : DEFAULT_MAX_TOTAL, total = 0;
-    sv_kiwad_member m;
-    /* The stated sizes against --max-total first: nothing is written when
-     * the archive would pass it. The reader then keeps every member to its
-     * stated size. */
-    size_t selected = 0;
-    for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !rc; i++) {
-        if (!matches(a, m.name) || m.unpatched) continue;
-        selected++;
-        if (m.size > cap - total) {
-            cli_error("%s: member '%s' (%u bytes) takes the extracted total past --max-total of "
-                      "%llu bytes; nothing was extracted",
-                      cli_display_name(k.path), m.name, m.size, (unsigned long long)cap);
-            rc = 1;
-        }
-        total += m.size;
-    }
-    if (!rc && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        cli_error("%s: %s", dir, strerror(errno));
-        rc = 3;
-    }
-    int decode_rc = 0;
-    for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !rc; i++) {
-        if (!matches(a, m.name)) continue;
-        if (m.unpatched) {
-            cli_error("warning: %s: skipping unpatched member '%s' (its data is all zero: not "
-                      "downloaded)",
-                      cli_display_name(k.path), m.name);
-            continue;
-        }
-        rc = cli_make_parents(dir, m.name);
-        if (rc) break;
-        sv_buf b;
-        sv_buf_init(&b, NULL);
-        rc = read_member(&k, i, a, !o->no_verify, &b);
-        char target[4200];
-        int tw = snprintf(target, sizeof target, "%s/%s", dir, m.name);
-        if (!rc && (tw < 0 || (size_t)tw >= sizeof target)) {
-            cli_error("%s/%s: the path is too long", dir, m.name);
-            rc = 3;
-        }
-        if (!rc) rc = write_member(target, b.data, b.len);
-        if (!rc && o->decode) {
-            int d = decode_member(a, target, m.name, &b);
-            if (d) decode_rc = cli_worse_exit(decode_rc, d);
-        }
-        sv_buf_free(&b);
-    }
-    if (!rc && a->file_count > 1 && !selected) {
-        bool any = false; /* unpatched matches count as found */
-        for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !any; i++) any = matches(a, m.name);
-        if (!any) {
-            cli_error("%s: no member matches the patterns", cli_display_name(k.path));
-            rc = 4;
-        }
-    }
+    wad_extract x = {&k, a, !o->no_verify};
+    cli_archive ar = {
+        .path = k.path,
+        .ctx = &x,
+        .member_at = extract_member_at,
+        .read = extract_read,
+        .write = write_member,
+        .written = o->decode ? extract_decode : NULL,
+        .skip_before = "unpatched member ",
+        .skip_after = " (its data is all zero: not downloaded)",
+        .skipped_counts_as_found = true,
+    };
+    rc = cli_archive_extract(&ar, a);
     wad_close(&k);
-    return rc ? rc : decode_rc;
+    return rc;
 }
 
 /* ---- pack ------------------------------------------------------------------- */
@@ -365,8 +342,8 @@ static int do_extract(cli_args *a, const wad_opts *o)
 static int do_pack(cli_args *a, const wad_opts *o)
 {
     const char *dir = a->files[0];
-    wad_files fl;
-    int rc = wad_walk(dir, &fl);
+    cli_dir_contents fl;
+    int rc = cli_dir_contents_read(dir, &fl);
     if (rc) return rc;
     sv_buf out;
     sv_buf_init(&out, NULL);
@@ -394,7 +371,7 @@ static int do_pack(cli_args *a, const wad_opts *o)
     }
     if (!rc) rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
     sv_buf_free(&out);
-    wad_files_free(&fl);
+    cli_dir_contents_free(&fl);
     return rc;
 }
 

@@ -1,4 +1,5 @@
-/* serval kingsisle wad pack: reading the directory, and --like. */
+/* serval kingsisle wad pack --like: the original archive with the directory's
+ * files. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,55 +7,8 @@
 #include <sys/stat.h>
 
 #include "cli_diag.h"
-#include "cli_dir_files.h"
+#include "cli_dir_contents.h"
 #include "cmd_kingsisle_wad.h"
-
-int wad_walk(const char *dir, wad_files *fl)
-{
-    memset(fl, 0, sizeof *fl);
-    cli_dir_files l;
-    int rc = cli_dir_files_list(dir, 64, false, &l);
-    if (rc) return rc;
-    fl->names = l.names;
-    fl->count = l.count;
-    fl->cap = l.cap;
-    fl->files = calloc(fl->count ? fl->count : 1, sizeof *fl->files);
-    if (!fl->files) rc = cli_exit_code(SV_ERR_NOMEM);
-    for (size_t i = 0; !rc && i < fl->count; i++) {
-        char full[8200];
-        snprintf(full, sizeof full, "%s/%s", dir, fl->names[i]);
-        sv_status st = cli_read_input(full, &fl->files[i]);
-        if (st != SV_OK) rc = cli_exit_code(st);
-    }
-    if (rc) wad_files_free(fl);
-    return rc;
-}
-
-void wad_files_free(wad_files *fl)
-{
-    for (size_t i = 0; i < fl->count; i++) {
-        if (fl->files) cli_input_free(&fl->files[i]);
-        free(fl->names[i]);
-    }
-    free(fl->files);
-    free(fl->names);
-    memset(fl, 0, sizeof *fl);
-}
-
-static size_t find_file(const wad_files *fl, const char *name)
-{
-    size_t lo = 0, hi = fl->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(fl->names[mid], name);
-        if (c == 0) return mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return SIZE_MAX;
-}
 
 /* NAME.json beside a member NAME is what extract --decode wrote. */
 static bool decode_output(const sv_kiwad *orig, const char *name)
@@ -68,8 +22,8 @@ static bool decode_output(const sv_kiwad *orig, const char *name)
     return sv_kiwad_find(orig, base, &i) == SV_OK;
 }
 
-int wad_like(const sv_kiwad *orig, const char *orig_path, const wad_files *fl, const cli_args *a,
-             int level, sv_buf *out)
+int wad_like(const sv_kiwad *orig, const char *orig_path, const cli_dir_contents *fl,
+             const cli_args *a, int level, sv_buf *out)
 {
     size_t n = sv_kiwad_count(orig);
     sv_kiwad_change *ch = calloc(n ? n : 1, sizeof *ch);
@@ -80,7 +34,7 @@ int wad_like(const sv_kiwad *orig, const char *orig_path, const wad_files *fl, c
     sv_buf_init(&content, NULL);
     sv_kiwad_member m;
     for (size_t i = 0; !rc && sv_kiwad_member_at(orig, i, &m); i++) {
-        size_t f = find_file(fl, m.name);
+        size_t f = cli_dir_contents_find(fl, m.name);
         if (f == SIZE_MAX) {
             if (m.unpatched) { /* extract skipped it: keep the placeholder */
                 ch[i].keep = true;

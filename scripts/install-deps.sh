@@ -18,7 +18,8 @@ set -euo pipefail
 #     python3 and its venv module (the Python module's tests), python3-dask and
 #     python3-distributed (serval.dask's test cluster), mypy (the module's type
 #     stubs), time (the peak memory of tests/hostile/run.sh), rapidjson-dev
-#     and g++ (O3DE's number text checked against RapidJSON's writer); the browser
+#     and g++ (O3DE's number text checked against RapidJSON's writer),
+#     clang-format (scripts/check-format.sh, Debian 12's version 14); the browser
 #     viewer's tools come from scripts/install-web-deps.sh;
 #   bench: the benchmark peers: jansson (C), RapidJSON (from test), simdjson (C++),
 #     libbson (C), brotli (the command), python3-bson with python3-bson-ext
@@ -36,7 +37,7 @@ packages=(
 case $profile in
   build) ;;
   test | bench)
-    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv python3-dask python3-distributed mypy strace time rapidjson-dev g++)
+    packages+=(libcmocka-dev clang libclang-rt-14-dev godot3-server valgrind python3 python3-venv python3-dask python3-distributed mypy strace time rapidjson-dev g++ clang-format)
     if [ "$profile" = bench ]; then
       packages+=(libjansson-dev libsimdjson-dev libbson-dev brotli python3-bson python3-bson-ext)
       command -v node >/dev/null || packages+=(nodejs)

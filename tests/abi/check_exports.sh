@@ -12,7 +12,8 @@
 # is built with hidden visibility, so a function lacking SV_API disappears
 # from the list and an internal function marked for export would appear in
 # it; either way this test names the symbol. A header declaration without
-# SV_API is named too.
+# SV_API is named too, and so is any exported name that is not sv_ followed
+# by a letter or digit (an sv__ internal, or another prefix).
 set -euo pipefail
 
 lib=$1
@@ -60,6 +61,15 @@ missing=$(comm -23 "$tmp/declared" "$tmp/exported")
 if [[ -n $extra ]]; then
     echo "exported but not declared with SV_API in a public header:"
     printf '  %s\n' $extra
+    status=1
+fi
+# The public namespace is sv_: an exported name outside it, or an internal
+# sv__ name (one module's helper for another), is a leak even when a header
+# declares it with SV_API.
+outside=$(grep -vE '^sv_[A-Za-z0-9]' "$tmp/exported" || true)
+if [[ -n $outside ]]; then
+    echo "exported outside the public sv_ namespace (internal sv__ or another prefix):"
+    printf '  %s\n' $outside
     status=1
 fi
 if [[ -n $missing ]]; then

@@ -1,0 +1,101 @@
+/* extract for the archive commands (cli_archive_extract.h). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_archive_extract.h"
+#include "cli_diag.h"
+#include "cli_dir_files.h"
+#include "cli_io.h"
+
+static bool matches(const cli_args *a, const cli_archive_member *m)
+{
+    if (a->file_count < 2) return true;
+    for (size_t f = 1; f < a->file_count; f++)
+        if (fnmatch(a->files[f], m->name, 0) == 0 ||
+            (m->alt && fnmatch(a->files[f], m->alt, 0) == 0))
+            return true;
+    return false;
+}
+
+/* The stated sizes of the selected members against --max-total, before
+ * anything is written (the readers then keep each member to its stated
+ * size), and whether the patterns find anything. */
+static int check_selection(const cli_archive *ar, const cli_args *a)
+{
+    uint64_t cap = a->max_total ? a->max_total : CLI_ARCHIVE_MAX_TOTAL, total = 0;
+    size_t selected = 0, skipped = 0;
+    cli_archive_member m;
+    for (size_t i = 0; ar->member_at(ar->ctx, i, &m); i++) {
+        if (!matches(a, &m)) continue;
+        if (m.skip) {
+            skipped++;
+            continue;
+        }
+        selected++;
+        if (m.size > cap - total) {
+            cli_error("%s: member '%s' (%llu bytes) takes the extracted total past --max-total "
+                      "of %llu bytes; nothing was extracted",
+                      cli_display_name(ar->path), m.shown, (unsigned long long)m.size,
+                      (unsigned long long)cap);
+            return 1;
+        }
+        total += m.size;
+    }
+    if (a->file_count > 1 && !selected && !(ar->skipped_counts_as_found && skipped)) {
+        cli_error("%s: no member matches the patterns", cli_display_name(ar->path));
+        return 4;
+    }
+    return 0;
+}
+
+static int extract_one(const cli_archive *ar, const char *dir, size_t i,
+                       const cli_archive_member *m, int *later_rc)
+{
+    int rc = cli_make_parents(dir, m->name);
+    if (rc) return rc;
+    char target[4200];
+    int tw = snprintf(target, sizeof target, "%s/%s", dir, m->name);
+    if (tw < 0 || (size_t)tw >= sizeof target) {
+        cli_error("%s/%s: the path is too long", dir, m->name);
+        return 3;
+    }
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    rc = ar->read(ar->ctx, i, &b);
+    if (!rc)
+        rc = ar->write ? ar->write(target, b.data, b.len)
+                       : cli_exit_code(cli_write_output(target, b.data, b.len));
+    if (!rc && ar->written) {
+        int w = ar->written(ar->ctx, m, target, &b);
+        if (w) *later_rc = cli_worse_exit(*later_rc, w);
+    }
+    sv_buf_free(&b);
+    return rc;
+}
+
+int cli_archive_extract(const cli_archive *ar, const cli_args *a)
+{
+    const char *dir = a->output;
+    int rc = check_selection(ar, a);
+    if (rc) return rc;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error("%s: %s", dir, strerror(errno));
+        return 3;
+    }
+    int later_rc = 0;
+    cli_archive_member m;
+    for (size_t i = 0; !rc && ar->member_at(ar->ctx, i, &m); i++) {
+        if (!matches(a, &m)) continue;
+        if (m.skip) {
+            cli_error("warning: %s: skipping %s'%s'%s", cli_display_name(ar->path),
+                      ar->skip_before ? ar->skip_before : "", m.shown,
+                      ar->skip_after ? ar->skip_after : "");
+            continue;
+        }
+        rc = extract_one(ar, dir, i, &m, &later_rc);
+    }
+    return rc ? rc : later_rc;
+}
