@@ -33,32 +33,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
     sv_zip z;
     sv_error err;
     sv_error_clear(&err);
-    if (sv_zip_open(&z, data, len, NULL, "zip", &err) != SV_OK) {
+    if (sv__compress_zip_open(&z, data, len, NULL, "zip", &err) != SV_OK) {
         check(err.message[0] != 0, "open failed without a message");
         return 0;
     }
     for (size_t i = 0; i < z.count; i++) {
         const sv_zip_entry *e = &z.entries[i];
         size_t found;
-        if (sv_zip_find(&z, e->name, &found) == SV_OK) {
+        if (sv__compress_zip_find(&z, e->name, &found) == SV_OK) {
             check(found < z.count, "find gave an index past the directory");
             check(strcmp(z.entries[found].name, e->name) == 0, "find gave another name");
         }
         uint8_t head[64];
         size_t got = 0;
         sv_error_clear(&err);
-        if (sv_zip_head(&z, i, head, sizeof head, &got, &err) == SV_OK)
+        if (sv__compress_zip_head(&z, i, head, sizeof head, &got, &err) == SV_OK)
             check(got <= sizeof head, "head gave more than asked");
         sv_buf out;
         sv_buf_init(&out, NULL);
         sv_error_clear(&err);
-        sv_status st = sv_zip_read(&z, i, FUZZ_MAX_MEMBER, &out, &err);
+        sv_status st = sv__compress_zip_read(&z, i, FUZZ_MAX_MEMBER, &out, &err);
         if (st == SV_OK)
             check(out.len == e->usize, "a member read gave another size than its entry states");
         else
             check(err.message[0] != 0, "a member read failed without a message");
         sv_buf_free(&out);
     }
-    sv_zip_close(&z);
+    sv__compress_zip_close(&z);
     return 0;
 }

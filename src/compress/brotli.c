@@ -12,12 +12,12 @@
 
 static void *brotli_alloc(void *opaque, size_t size)
 {
-    return sv_codec_malloc(opaque, size);
+    return sv__compress_codec_malloc(opaque, size);
 }
 
 static void brotli_free(void *opaque, void *p)
 {
-    sv_codec_free(opaque, p);
+    sv__compress_codec_free(opaque, p);
 }
 
 /* ---- the streaming decoder ---------------------------------------------------- */
@@ -27,13 +27,13 @@ struct sv_brotli_stream {
 };
 
 /* The stream is libbrotli's state itself, so a step costs no indirection. */
-sv_brotli_stream *sv_brotli_stream_new(const sv_alloc *a)
+sv_brotli_stream *sv__compress_brotli_stream_new(const sv_alloc *a)
 {
-    void *opaque = (void *)sv_codec_alloc_or_libc(a);
+    void *opaque = (void *)sv__compress_codec_alloc_or_libc(a);
     return (sv_brotli_stream *)BrotliDecoderCreateInstance(brotli_alloc, brotli_free, opaque);
 }
 
-sv_brotli_result sv_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in, size_t *avail_in,
+sv_brotli_result sv__compress_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in, size_t *avail_in,
                                        uint8_t **out, size_t *avail_out)
 {
     BrotliDecoderState *st = (BrotliDecoderState *)s;
@@ -51,25 +51,25 @@ sv_brotli_result sv_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in, 
                : SV_BROTLI_BAD;
 }
 
-const char *sv_brotli_stream_error(const sv_brotli_stream *s)
+const char *sv__compress_brotli_stream_error(const sv_brotli_stream *s)
 {
     return BrotliDecoderErrorString(BrotliDecoderGetErrorCode((const BrotliDecoderState *)s));
 }
 
-void sv_brotli_stream_free(sv_brotli_stream *s)
+void sv__compress_brotli_stream_free(sv_brotli_stream *s)
 {
     if (s) BrotliDecoderDestroyInstance((BrotliDecoderState *)s);
 }
 
-sv_status sv_brotli_head(const uint8_t *in, size_t len, uint8_t *first, size_t n, const sv_alloc *a)
+sv_status sv__compress_brotli_head(const uint8_t *in, size_t len, uint8_t *first, size_t n, const sv_alloc *a)
 {
-    sv_brotli_stream *s = sv_brotli_stream_new(a);
+    sv_brotli_stream *s = sv__compress_brotli_stream_new(a);
     if (!s) return SV_ERR_NOMEM;
     size_t avail_in = len, avail_out = n;
     const uint8_t *next_in = in;
     uint8_t *next_out = first;
-    sv_brotli_result r = sv_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
-    sv_brotli_stream_free(s);
+    sv_brotli_result r = sv__compress_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
+    sv__compress_brotli_stream_free(s);
     if (r == SV_BROTLI_NOMEM) return SV_ERR_NOMEM;
     return avail_out == 0 && (r == SV_BROTLI_DONE || r == SV_BROTLI_MORE_OUTPUT) ? SV_OK
                                                                                  : SV_ERR_SYNTAX;
@@ -77,19 +77,19 @@ sv_status sv_brotli_head(const uint8_t *in, size_t len, uint8_t *first, size_t n
 
 /* ---- one call ----------------------------------------------------------------- */
 
-sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
+sv_status sv__compress_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
                                sv_error *err)
 {
-    sv_brotli_stream *s = sv_brotli_stream_new(out->alloc);
+    sv_brotli_stream *s = sv__compress_brotli_stream_new(out->alloc);
     if (!s) return sv_error_set(err, SV_ERR_NOMEM, d->format, d->base, "out of memory");
     sv_decomp_out o;
-    sv_decomp_out_init(&o, out, d);
+    sv__compress_decomp_out_init(&o, out, d);
     size_t avail_in = len;
     const uint8_t *next_in = in;
     sv_status st = SV_OK;
     for (;;) {
         uint64_t at = d->base + (uint64_t)(len - avail_in);
-        size_t room = sv_decomp_out_room(&o, d, &st);
+        size_t room = sv__compress_decomp_out_room(&o, d, &st);
         if (room == SIZE_MAX) {
             st = sv_error_set(err, st, d->format, at, "out of memory");
             break;
@@ -100,14 +100,14 @@ sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d
         uint8_t *next_out = room ? out->data + out->len : &probe;
         size_t avail_out = room ? room : 1;
         size_t before = avail_out;
-        sv_brotli_result r = sv_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
+        sv_brotli_result r = sv__compress_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
         at = d->base + (uint64_t)(len - avail_in);
         if (!room && avail_out != before) {
-            st = sv_decomp_out_over(&o, d, at, err);
+            st = sv__compress_decomp_out_over(&o, d, at, err);
             break;
         }
         if (room) out->len += before - avail_out;
-        if ((st = sv_decomp_out_check(&o, d, at, err)) != SV_OK) break;
+        if ((st = sv__compress_decomp_out_check(&o, d, at, err)) != SV_OK) break;
         if (r == SV_BROTLI_DONE) {
             if (avail_in)
                 st = sv_error_set(err, SV_ERR_TRAILING, d->format, at,
@@ -120,7 +120,7 @@ sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d
         }
         if (r == SV_BROTLI_BAD) {
             st = sv_error_set(err, SV_ERR_SYNTAX, d->format, at, "invalid Brotli stream: %s",
-                              sv_brotli_stream_error(s));
+                              sv__compress_brotli_stream_error(s));
             break;
         }
         if (r == SV_BROTLI_MORE_INPUT) {
@@ -130,18 +130,18 @@ sv_status sv_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d
         }
         /* SV_BROTLI_MORE_OUTPUT: loop for more room */
     }
-    if (st == SV_OK && o.exact && sv_decomp_out_len(&o) != o.cap)
+    if (st == SV_OK && o.exact && sv__compress_decomp_out_len(&o) != o.cap)
         st = sv_error_set(err, SV_ERR_TRUNCATED, d->format, d->base + len,
                           "the decompressed payload has %llu bytes, its BSON length says %llu",
-                          (unsigned long long)sv_decomp_out_len(&o), (unsigned long long)o.cap);
-    sv_brotli_stream_free(s);
+                          (unsigned long long)sv__compress_decomp_out_len(&o), (unsigned long long)o.cap);
+    sv__compress_brotli_stream_free(s);
     return st;
 }
 
 /* libbrotlienc ends the process (exit) when its allocator returns NULL: its
  * encoder is built without BROTLI_ENCODER_CLEANUP_ON_OOM. A library must
  * report out-of-memory instead, so the encoder's allocator never returns
- * NULL to it: a refused allocation jumps back to sv_brotli_compress, which
+ * NULL to it: a refused allocation jumps back to sv__compress_brotli_compress, which
  * frees every block the encoder still holds (they are kept on a list, since
  * its own cleanup never runs). libbrotlienc is C and holds no other
  * resource, so leaving its frames this way is safe. */
@@ -218,7 +218,7 @@ static bool encode_stream(enc_mem *m, const uint8_t *in, size_t len, int quality
     return ok;
 }
 
-bool sv_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin, sv_buf *out)
+bool sv__compress_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin, sv_buf *out)
 {
     if (len == 0) {
         /* an empty stream: ISLAST, ISLASTEMPTY (BrotliEncoderCompress's byte) */

@@ -4,14 +4,14 @@
 #include <stdint.h>
 #include <string.h>
 
-const sv_alloc *sv_codec_alloc_or_libc(const sv_alloc *a)
+const sv_alloc *sv__compress_codec_alloc_or_libc(const sv_alloc *a)
 {
     return a ? a : sv_alloc_libc();
 }
 
-void *sv_codec_malloc(const sv_alloc *a, size_t size)
+void *sv__compress_codec_malloc(const sv_alloc *a, size_t size)
 {
-    a = sv_codec_alloc_or_libc(a);
+    a = sv__compress_codec_alloc_or_libc(a);
     if (size > SIZE_MAX - SV_CODEC_HEADER) return NULL;
     size_t total = size + SV_CODEC_HEADER;
     unsigned char *p = a->malloc(a->ctx, total);
@@ -20,10 +20,10 @@ void *sv_codec_malloc(const sv_alloc *a, size_t size)
     return p + SV_CODEC_HEADER;
 }
 
-void sv_codec_free(const sv_alloc *a, void *p)
+void sv__compress_codec_free(const sv_alloc *a, void *p)
 {
     if (!p) return;
-    a = sv_codec_alloc_or_libc(a);
+    a = sv__compress_codec_alloc_or_libc(a);
     unsigned char *block = (unsigned char *)p - SV_CODEC_HEADER;
     size_t total;
     memcpy(&total, block, sizeof total);

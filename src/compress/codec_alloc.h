@@ -18,10 +18,10 @@
 #define SV_CODEC_HEADER 16u
 
 /* size bytes from a (NULL: libc); NULL when it fails or size overflows. */
-void *sv_codec_malloc(const sv_alloc *a, size_t size);
-/* Gives back a block of sv_codec_malloc (p may be NULL). */
-void sv_codec_free(const sv_alloc *a, void *p);
+void *sv__compress_codec_malloc(const sv_alloc *a, size_t size);
+/* Gives back a block of sv__compress_codec_malloc (p may be NULL). */
+void sv__compress_codec_free(const sv_alloc *a, void *p);
 /* a, or the libc allocator when a is NULL. */
-const sv_alloc *sv_codec_alloc_or_libc(const sv_alloc *a);
+const sv_alloc *sv__compress_codec_alloc_or_libc(const sv_alloc *a);
 
 #endif

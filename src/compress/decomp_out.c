@@ -4,7 +4,7 @@
 
 #define FIRST_ROOM (64u * 1024u)
 
-void sv_decomp_out_init(sv_decomp_out *o, sv_buf *buf, const sv_decomp *d)
+void sv__compress_decomp_out_init(sv_decomp_out *o, sv_buf *buf, const sv_decomp *d)
 {
     o->buf = buf;
     o->start = buf->len;
@@ -13,10 +13,10 @@ void sv_decomp_out_init(sv_decomp_out *o, sv_buf *buf, const sv_decomp *d)
     o->prefix_seen = d->size_from_head == NULL;
 }
 
-size_t sv_decomp_out_room(sv_decomp_out *o, const sv_decomp *d, sv_status *st)
+size_t sv__compress_decomp_out_room(sv_decomp_out *o, const sv_decomp *d, sv_status *st)
 {
     (void)d;
-    uint64_t have = sv_decomp_out_len(o);
+    uint64_t have = sv__compress_decomp_out_len(o);
     if (have >= o->cap) return 0;
     uint64_t want = have < FIRST_ROOM ? FIRST_ROOM : have; /* doubling */
     if (!o->prefix_seen && want > 4096) want = 4096;       /* until the size is known */
@@ -32,7 +32,7 @@ size_t sv_decomp_out_room(sv_decomp_out *o, const sv_decomp *d, sv_status *st)
     return free_now < o->cap - have ? free_now : (size_t)(o->cap - have);
 }
 
-sv_status sv_decomp_declared(const sv_decomp *d, uint64_t size, uint64_t at, const char *what,
+sv_status sv__compress_decomp_declared(const sv_decomp *d, uint64_t size, uint64_t at, const char *what,
                              sv_error *err)
 {
     if (size > d->max_out)
@@ -46,13 +46,13 @@ sv_status sv_decomp_declared(const sv_decomp *d, uint64_t size, uint64_t at, con
     return SV_OK;
 }
 
-sv_status sv_decomp_head_size(const sv_decomp *d, const uint8_t *head, uint64_t have, uint64_t at,
+sv_status sv__compress_decomp_head_size(const sv_decomp *d, const uint8_t *head, uint64_t have, uint64_t at,
                               uint64_t *size, sv_error *err)
 {
     const char *why = "the decompressed payload cannot start this way";
     uint64_t n = d->size_from_head(head, &why);
     if (n == 0) return sv_error_set(err, SV_ERR_SYNTAX, d->format, at, "%s", why);
-    sv_status st = sv_decomp_declared(d, n, at, "the payload's BSON length", err);
+    sv_status st = sv__compress_decomp_declared(d, n, at, "the payload's BSON length", err);
     if (st != SV_OK) return st;
     if (have > n)
         return sv_error_set(err, SV_ERR_TRAILING, d->format, at,
@@ -63,12 +63,12 @@ sv_status sv_decomp_head_size(const sv_decomp *d, const uint8_t *head, uint64_t 
     return SV_OK;
 }
 
-sv_status sv_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err)
+sv_status sv__compress_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err)
 {
-    if (o->prefix_seen || sv_decomp_out_len(o) < SV_DECOMP_HEAD) return SV_OK;
+    if (o->prefix_seen || sv__compress_decomp_out_len(o) < SV_DECOMP_HEAD) return SV_OK;
     o->prefix_seen = true;
     uint64_t n = 0;
-    sv_status st = sv_decomp_head_size(d, o->buf->data + o->start, sv_decomp_out_len(o), at, &n,
+    sv_status st = sv__compress_decomp_head_size(d, o->buf->data + o->start, sv__compress_decomp_out_len(o), at, &n,
                                        err);
     if (st != SV_OK) return st;
     /* a cap below the limit is a size the container declared (LZMA's) */
@@ -82,7 +82,7 @@ sv_status sv_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at,
     return SV_OK;
 }
 
-sv_status sv_decomp_out_over(const sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err)
+sv_status sv__compress_decomp_out_over(const sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err)
 {
     if (o->exact)
         return sv_error_set(err, SV_ERR_TRAILING, d->format, at,

@@ -27,7 +27,7 @@
 #define FLZ_HASH_LOG 13
 #define FLZ_HASH_SIZE (1u << FLZ_HASH_LOG)
 
-bool sv_fastlz_decompress(const uint8_t *in, size_t len, uint8_t *dst, size_t cap,
+bool sv__compress_fastlz_decompress(const uint8_t *in, size_t len, uint8_t *dst, size_t cap,
                           size_t *produced)
 {
     if (len == 0) return false;
@@ -86,7 +86,7 @@ static uint32_t flz_hash(const uint8_t *p)
     return v & (FLZ_HASH_SIZE - 1);
 }
 
-bool sv_fastlz1_compress(const uint8_t *in, size_t length, sv_buf *out)
+bool sv__compress_fastlz1_compress(const uint8_t *in, size_t length, sv_buf *out)
 {
     /* the worst case is 1 control byte per 32 literals */
     if (length >= 65536 || sv_buf_ensure(out, length + length / 32 + 16) != SV_OK) return false;

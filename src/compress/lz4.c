@@ -10,7 +10,7 @@
 #include "compress/codec_alloc.h"
 #include "compress/compress.h"
 
-sv_status sv_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len,
+sv_status sv__compress_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len,
                                   const sv_decomp *d, sv_buf *out, sv_error *err)
 {
     if (len > INT_MAX || orig_len > INT_MAX)
@@ -27,7 +27,7 @@ sv_status sv_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len
     return SV_OK;
 }
 
-bool sv_lz4_block_head(const uint8_t *in, size_t len, uint8_t *first, size_t n)
+bool sv__compress_lz4_block_head(const uint8_t *in, size_t len, uint8_t *first, size_t n)
 {
     /* the partial decoder may write up to its capacity: a fixed scratch */
     char tmp[64];
@@ -44,9 +44,9 @@ struct sv_lz4_hc {
     void *state; /* LZ4_sizeofStateHC() bytes */
 };
 
-sv_lz4_hc *sv_lz4_hc_new(const sv_alloc *a)
+sv_lz4_hc *sv__compress_lz4_hc_new(const sv_alloc *a)
 {
-    a = sv_codec_alloc_or_libc(a);
+    a = sv__compress_codec_alloc_or_libc(a);
     sv_lz4_hc *hc = a->malloc(a->ctx, sizeof *hc);
     if (!hc) return NULL;
     hc->alloc = a;
@@ -59,7 +59,7 @@ sv_lz4_hc *sv_lz4_hc_new(const sv_alloc *a)
     return hc;
 }
 
-void sv_lz4_hc_free(sv_lz4_hc *hc)
+void sv__compress_lz4_hc_free(sv_lz4_hc *hc)
 {
     if (!hc) return;
     const sv_alloc *a = hc->alloc;
@@ -67,7 +67,7 @@ void sv_lz4_hc_free(sv_lz4_hc *hc)
     a->free(a->ctx, hc, sizeof *hc);
 }
 
-size_t sv_lz4_block_compress_hc(sv_lz4_hc *hc, const uint8_t *in, size_t len, uint8_t *dst,
+size_t sv__compress_lz4_block_compress_hc(sv_lz4_hc *hc, const uint8_t *in, size_t len, uint8_t *dst,
                                 size_t cap, int level)
 {
     if (len > INT_MAX || cap > INT_MAX) return 0;

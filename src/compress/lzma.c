@@ -16,21 +16,21 @@
 static void *lzma_alloc_fn(void *opaque, size_t nmemb, size_t size)
 {
     if (size && nmemb > SIZE_MAX / size) return NULL;
-    return sv_codec_malloc(opaque, nmemb * size);
+    return sv__compress_codec_malloc(opaque, nmemb * size);
 }
 
 static void lzma_free_fn(void *opaque, void *p)
 {
-    sv_codec_free(opaque, p);
+    sv__compress_codec_free(opaque, p);
 }
 
 static lzma_allocator allocator_for(const sv_alloc *a)
 {
-    lzma_allocator la = {lzma_alloc_fn, lzma_free_fn, (void *)sv_codec_alloc_or_libc(a)};
+    lzma_allocator la = {lzma_alloc_fn, lzma_free_fn, (void *)sv__compress_codec_alloc_or_libc(a)};
     return la;
 }
 
-sv_status sv_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size_t len,
+sv_status sv__compress_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size_t len,
                                  uint64_t usize, const sv_decomp *d, sv_buf *out, size_t *consumed,
                                  sv_error *err)
 {
@@ -75,21 +75,21 @@ sv_status sv_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size
                             started == LZMA_MEM_ERROR ? " (out of memory)" : "");
     }
     sv_decomp_out o;
-    sv_decomp_out_init(&o, out, d);
+    sv__compress_decomp_out_init(&o, out, d);
     if (usize < o.cap) o.cap = usize; /* liblzma stops there too */
     sv_status st = SV_OK;
     s.next_in = in;
     s.avail_in = len;
     for (;;) {
         uint64_t at = d->base + (uint64_t)(len - s.avail_in);
-        size_t room = sv_decomp_out_room(&o, d, &st);
+        size_t room = sv__compress_decomp_out_room(&o, d, &st);
         if (room == SIZE_MAX) {
             st = sv_error_set(err, st, d->format, at, "out of memory");
             break;
         }
         if (room == 0) {
             /* The cap is reached; usize says more is coming. */
-            st = sv_decomp_out_over(&o, d, at, err);
+            st = sv__compress_decomp_out_over(&o, d, at, err);
             break;
         }
         s.next_out = out->data + out->len;
@@ -97,29 +97,29 @@ sv_status sv_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size
         lzma_ret r = lzma_code(&s, LZMA_FINISH);
         out->len += room - s.avail_out;
         at = d->base + (uint64_t)(len - s.avail_in);
-        if ((st = sv_decomp_out_check(&o, d, at, err)) != SV_OK) break;
+        if ((st = sv__compress_decomp_out_check(&o, d, at, err)) != SV_OK) break;
         if (r == LZMA_STREAM_END) break;
         if (r == LZMA_OK) continue;
         if (r == LZMA_BUF_ERROR)
             st = sv_error_set(err, SV_ERR_TRUNCATED, d->format, at,
                               "the LZMA stream ends after %llu of its %llu bytes",
-                              (unsigned long long)sv_decomp_out_len(&o), (unsigned long long)usize);
+                              (unsigned long long)sv__compress_decomp_out_len(&o), (unsigned long long)usize);
         else if (r == LZMA_MEM_ERROR)
             st = sv_error_set(err, SV_ERR_NOMEM, d->format, at, "out of memory");
         else
             st = sv_error_set(err, SV_ERR_SYNTAX, d->format, at, "invalid LZMA data");
         break;
     }
-    if (st == SV_OK && o.exact && sv_decomp_out_len(&o) != o.cap)
+    if (st == SV_OK && o.exact && sv__compress_decomp_out_len(&o) != o.cap)
         st = sv_error_set(err, SV_ERR_SYNTAX, d->format, d->base,
                           "the LZMA size field says %llu bytes, the BSON length %llu",
-                          (unsigned long long)sv_decomp_out_len(&o), (unsigned long long)o.cap);
+                          (unsigned long long)sv__compress_decomp_out_len(&o), (unsigned long long)o.cap);
     *consumed = len - s.avail_in;
     lzma_end(&s);
     return st;
 }
 
-bool sv_lzma_raw_compress(const uint8_t *in, size_t len, uint32_t dict_size, unsigned lc,
+bool sv__compress_lzma_raw_compress(const uint8_t *in, size_t len, uint32_t dict_size, unsigned lc,
                           unsigned lp, unsigned pb, unsigned nice_len, uint8_t props[5],
                           sv_buf *out)
 {

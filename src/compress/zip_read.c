@@ -28,7 +28,7 @@ static bool find_end(const uint8_t *d, size_t len, size_t *at)
     if (len < END_SIZE) return false;
     size_t lowest = len - END_SIZE > 65535u ? len - END_SIZE - 65535u : 0;
     for (size_t i = len - END_SIZE + 1; i-- > lowest;) {
-        if (sv_load_u32le(d + i) == SIG_END && i + END_SIZE + sv_load_u16le(d + i + 20) == len) {
+        if (sv__core_load_u32le(d + i) == SIG_END && i + END_SIZE + sv__core_load_u16le(d + i + 20) == len) {
             *at = i;
             return true;
         }
@@ -63,12 +63,12 @@ static sv_status check_local(sv_zip *z, sv_zip_entry *e, uint64_t off, uint64_t 
                              sv_error *err)
 {
     const uint8_t *d = z->data;
-    if (off > dir_at || dir_at - off < LOCAL_SIZE || sv_load_u32le(d + off) != SIG_LOCAL)
+    if (off > dir_at || dir_at - off < LOCAL_SIZE || sv__core_load_u32le(d + off) != SIG_LOCAL)
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, off,
                             "member %s: no local header where the central directory says", e->name);
     const uint8_t *h = d + off;
-    uint64_t n = sv_load_u16le(h + 26), x = sv_load_u16le(h + 28);
-    if (sv_load_u16le(h + 8) != e->method || n != e->name_len || (dir_at - off - LOCAL_SIZE) < n ||
+    uint64_t n = sv__core_load_u16le(h + 26), x = sv__core_load_u16le(h + 28);
+    if (sv__core_load_u16le(h + 8) != e->method || n != e->name_len || (dir_at - off - LOCAL_SIZE) < n ||
         memcmp(h + LOCAL_SIZE, e->name, (size_t)n) != 0)
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, off,
                             "member %s: the local header does not match the central directory",
@@ -88,11 +88,11 @@ static sv_status read_central(sv_zip *z, size_t *p_io, size_t dir_end, sv_zip_en
 {
     const uint8_t *d = z->data;
     size_t p = *p_io;
-    if (dir_end - p < CENTRAL_SIZE || sv_load_u32le(d + p) != SIG_CENTRAL)
+    if (dir_end - p < CENTRAL_SIZE || sv__core_load_u32le(d + p) != SIG_CENTRAL)
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, p,
                             "a central directory entry is missing");
     const uint8_t *c = d + p;
-    size_t n = sv_load_u16le(c + 28), x = sv_load_u16le(c + 30), k = sv_load_u16le(c + 32);
+    size_t n = sv__core_load_u16le(c + 28), x = sv__core_load_u16le(c + 30), k = sv__core_load_u16le(c + 32);
     if (dir_end - p - CENTRAL_SIZE < n + x + k)
         return sv_error_set(err, SV_ERR_TRUNCATED, z->format, p,
                             "a central directory entry runs past the directory");
@@ -102,12 +102,12 @@ static sv_status read_central(sv_zip *z, size_t *p_io, size_t dir_end, sv_zip_en
     if (n + 1 > names_left)
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, p,
                             "the central directory entries do not fit the directory's size");
-    e->flags = sv_load_u16le(c + 8);
-    e->method = sv_load_u16le(c + 10);
-    e->crc = sv_load_u32le(c + 16);
-    e->csize = sv_load_u32le(c + 20);
-    e->usize = sv_load_u32le(c + 24);
-    *local_off = sv_load_u32le(c + 42);
+    e->flags = sv__core_load_u16le(c + 8);
+    e->method = sv__core_load_u16le(c + 10);
+    e->crc = sv__core_load_u32le(c + 16);
+    e->csize = sv__core_load_u32le(c + 20);
+    e->usize = sv__core_load_u32le(c + 24);
+    *local_off = sv__core_load_u32le(c + 42);
     if (e->csize == UINT32_MAX || e->usize == UINT32_MAX || *local_off == UINT32_MAX)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, z->format, p,
                             "zip64 members are not supported");
@@ -160,7 +160,7 @@ done:
     return st;
 }
 
-sv_status sv_zip_open(sv_zip *z, const uint8_t *data, size_t len, const sv_alloc *a,
+sv_status sv__compress_zip_open(sv_zip *z, const uint8_t *data, size_t len, const sv_alloc *a,
                       const char *format, sv_error *err)
 {
     memset(z, 0, sizeof *z);
@@ -173,12 +173,12 @@ sv_status sv_zip_open(sv_zip *z, const uint8_t *data, size_t len, const sv_alloc
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, len,
                             "not a zip archive: no end of central directory record");
     const uint8_t *r = data + end;
-    size_t count = sv_load_u16le(r + 10);
-    uint64_t dir_size = sv_load_u32le(r + 12), dir_at = sv_load_u32le(r + 16);
-    if (end >= 20 && sv_load_u32le(data + end - 20) == SIG_ZIP64_LOCATOR)
+    size_t count = sv__core_load_u16le(r + 10);
+    uint64_t dir_size = sv__core_load_u32le(r + 12), dir_at = sv__core_load_u32le(r + 16);
+    if (end >= 20 && sv__core_load_u32le(data + end - 20) == SIG_ZIP64_LOCATOR)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, z->format, end - 20,
                             "zip64 archives are not supported");
-    if (sv_load_u16le(r + 4) != 0 || sv_load_u16le(r + 6) != 0 || sv_load_u16le(r + 8) != count)
+    if (sv__core_load_u16le(r + 4) != 0 || sv__core_load_u16le(r + 6) != 0 || sv__core_load_u16le(r + 8) != count)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, z->format, end + 4,
                             "multi-disk (spanned) archives are not supported");
     if (dir_at > end || end - dir_at != dir_size)
@@ -190,11 +190,11 @@ sv_status sv_zip_open(sv_zip *z, const uint8_t *data, size_t len, const sv_alloc
                             (unsigned long long)dir_size);
     z->count = count;
     sv_status st = read_directory(z, (size_t)dir_at, end, err);
-    if (st != SV_OK) sv_zip_close(z);
+    if (st != SV_OK) sv__compress_zip_close(z);
     return st;
 }
 
-void sv_zip_close(sv_zip *z)
+void sv__compress_zip_close(sv_zip *z)
 {
     const sv_alloc *a = z->alloc;
     if (z->entries) a->free(a->ctx, z->entries, z->count * sizeof *z->entries);
@@ -204,7 +204,7 @@ void sv_zip_close(sv_zip *z)
     z->count = 0;
 }
 
-sv_status sv_zip_find(const sv_zip *z, const char *name, size_t *index)
+sv_status sv__compress_zip_find(const sv_zip *z, const char *name, size_t *index)
 {
     size_t n = strlen(name);
     for (size_t i = 0; i < z->count; i++) {
@@ -234,7 +234,7 @@ static sv_status check_readable(const sv_zip *z, const sv_zip_entry *e, sv_error
     return SV_OK;
 }
 
-sv_status sv_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_error *err)
+sv_status sv__compress_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_error *err)
 {
     if (i >= z->count) return sv_error_set(err, SV_ERR_NOT_FOUND, z->format, 0, "no member %zu", i);
     const sv_zip_entry *e = &z->entries[i];
@@ -259,7 +259,7 @@ sv_status sv_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_e
     } else {
         size_t got;
         const char *why;
-        st = sv_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, dst, e->usize, z->alloc, &got, &why);
+        st = sv__compress_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, dst, e->usize, z->alloc, &got, &why);
         if (st == SV_OK && got != e->usize) {
             st = SV_ERR_TRUNCATED;
             why = "it ends early";
@@ -268,7 +268,7 @@ sv_status sv_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_e
             return sv_error_set(err, st, z->format, e->data_off, "member %s: %s", e->name,
                                 st == SV_ERR_LIMIT ? "it holds more bytes than it says" : why);
     }
-    uint32_t crc = sv_crc32(0, dst, e->usize);
+    uint32_t crc = sv__compress_crc32(0, dst, e->usize);
     if (crc != e->crc)
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, e->data_off,
                             "member %s: CRC-32 %08x, the directory says %08x", e->name, crc,
@@ -277,7 +277,7 @@ sv_status sv_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_e
     return SV_OK;
 }
 
-sv_status sv_zip_head(const sv_zip *z, size_t i, uint8_t *first, size_t n, size_t *got,
+sv_status sv__compress_zip_head(const sv_zip *z, size_t i, uint8_t *first, size_t n, size_t *got,
                       sv_error *err)
 {
     *got = 0;
@@ -293,7 +293,7 @@ sv_status sv_zip_head(const sv_zip *z, size_t i, uint8_t *first, size_t n, size_
         return SV_OK;
     }
     const char *why;
-    st = sv_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, first, n, z->alloc, got, &why);
+    st = sv__compress_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, first, n, z->alloc, got, &why);
     if (st == SV_ERR_LIMIT || (st == SV_OK && *got == n)) return SV_OK; /* there is more */
     if (st == SV_OK) {
         st = SV_ERR_TRUNCATED;

@@ -13,7 +13,7 @@
 #define FLAG_UTF8 0x0800u                                 /* 4.4.4 bit 11: the name is UTF-8 */
 #define DOS_EPOCH ((uint32_t)(0 << 9 | 1 << 5 | 1) << 16) /* 1980-01-01 00:00:00 */
 
-void sv_zip_writer_init(sv_zip_writer *w, sv_buf *out, uint32_t dos_time, const char *format)
+void sv__compress_zip_writer_init(sv_zip_writer *w, sv_buf *out, uint32_t dos_time, const char *format)
 {
     w->out = out;
     w->start = out->len;
@@ -23,7 +23,7 @@ void sv_zip_writer_init(sv_zip_writer *w, sv_buf *out, uint32_t dos_time, const 
     w->format = format;
 }
 
-void sv_zip_writer_free(sv_zip_writer *w)
+void sv__compress_zip_writer_free(sv_zip_writer *w)
 {
     sv_buf_free(&w->dir);
 }
@@ -52,7 +52,7 @@ static void put_common(sv_buf *b, uint16_t flags, uint16_t method, uint32_t dos_
     sv_put_u16le(b, 0); /* extra field length */
 }
 
-sv_status sv_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *data, size_t len,
+sv_status sv__compress_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *data, size_t len,
                             int method, int level, sv_error *err)
 {
     size_t n = strlen(name);
@@ -69,14 +69,14 @@ sv_status sv_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *d
         return sv_error_set(err, SV_ERR_LIMIT, w->format, local_off,
                             "the archive would need zip64, which is not written");
     uint16_t flags = ascii(name, n) ? 0 : FLAG_UTF8;
-    uint32_t crc = sv_crc32(0, data, len);
+    uint32_t crc = sv__compress_crc32(0, data, len);
     size_t header_at = out->len;
     sv_put_u32le(out, 0x04034b50u);
     put_common(out, flags, 0, 0, 0, 0, 0, 0); /* filled in below, once the sizes are known */
     sv_buf_append(out, name, n);
     size_t data_at = out->len;
     if (method == SV_ZIP_DEFLATED) {
-        if (!sv_zlib_deflate(data, len, level, SV_ZLIB_RAW, out))
+        if (!sv__compress_zlib_deflate(data, len, level, SV_ZLIB_RAW, out))
             return sv_error_set(err, SV_ERR_NOMEM, w->format, local_off, "out of memory");
     } else {
         sv_buf_append(out, data, len);
@@ -109,7 +109,7 @@ sv_status sv_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *d
     return SV_OK;
 }
 
-sv_status sv_zip_writer_finish(sv_zip_writer *w, sv_error *err)
+sv_status sv__compress_zip_writer_finish(sv_zip_writer *w, sv_error *err)
 {
     sv_buf *out = w->out;
     uint64_t dir_at = out->len - w->start;

@@ -15,12 +15,12 @@
 static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
 {
     if (size && items > SIZE_MAX / size) return Z_NULL;
-    return sv_codec_malloc(opaque, (size_t)items * size);
+    return sv__compress_codec_malloc(opaque, (size_t)items * size);
 }
 
 static void z_free(voidpf opaque, voidpf p)
 {
-    sv_codec_free(opaque, p);
+    sv__compress_codec_free(opaque, p);
 }
 
 /* The one z_stream set-up: the caller's allocator (libc when a is NULL). */
@@ -29,7 +29,7 @@ static void z_init(z_stream *z, const sv_alloc *a)
     memset(z, 0, sizeof *z);
     z->zalloc = z_alloc;
     z->zfree = z_free;
-    z->opaque = (voidpf)sv_codec_alloc_or_libc(a);
+    z->opaque = (voidpf)sv__compress_codec_alloc_or_libc(a);
 }
 
 /* zlib's windowBits: negative means raw deflate; 15 is a 32 KiB window. */
@@ -43,7 +43,7 @@ static const char *stream_name(sv_zlib_wrap wrap)
     return wrap == SV_ZLIB_RAW ? "deflate" : wrap == SV_ZLIB_GZIP ? "gzip" : "zlib";
 }
 
-uint32_t sv_crc32(uint32_t crc, const uint8_t *p, size_t n)
+uint32_t sv__compress_crc32(uint32_t crc, const uint8_t *p, size_t n)
 {
     uLong c = crc;
     while (n) {
@@ -55,7 +55,7 @@ uint32_t sv_crc32(uint32_t crc, const uint8_t *p, size_t n)
     return (uint32_t)c;
 }
 
-sv_status sv_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_wrap wrap, uint8_t *dst,
+sv_status sv__compress_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_wrap wrap, uint8_t *dst,
                                size_t cap, const sv_alloc *a, size_t *produced, const char **why)
 {
     *produced = 0;
@@ -119,7 +119,7 @@ sv_status sv_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_wrap wrap,
     return st;
 }
 
-sv_status sv_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib_wrap wrap, uint64_t size,
+sv_status sv__compress_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib_wrap wrap, uint64_t size,
                                 uint64_t max_out, const char *format, uint64_t base, sv_buf *out,
                                 sv_error *err)
 {
@@ -204,7 +204,7 @@ sv_status sv_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib_wrap wrap
     return st;
 }
 
-bool sv_zlib_deflate(const uint8_t *in, size_t len, int level, sv_zlib_wrap wrap, sv_buf *out)
+bool sv__compress_zlib_deflate(const uint8_t *in, size_t len, int level, sv_zlib_wrap wrap, sv_buf *out)
 {
     if (len > UINT_MAX) return false;
     z_stream z;

@@ -3,7 +3,7 @@
 
 #include "compress/block_codecs.h"
 
-bool sv_zstd_decompress_exact(const uint8_t *in, size_t len, uint8_t *dst, size_t size,
+bool sv__compress_zstd_decompress_exact(const uint8_t *in, size_t len, uint8_t *dst, size_t size,
                               const char **why)
 {
     /* The output room is exactly size: a frame that says or makes more
@@ -20,7 +20,7 @@ bool sv_zstd_decompress_exact(const uint8_t *in, size_t len, uint8_t *dst, size_
     return true;
 }
 
-bool sv_zstd_compress(const uint8_t *in, size_t len, int level, sv_buf *out)
+bool sv__compress_zstd_compress(const uint8_t *in, size_t len, int level, sv_buf *out)
 {
     size_t bound = ZSTD_compressBound(len);
     if (sv_buf_ensure(out, bound) != SV_OK) return false;

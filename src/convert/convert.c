@@ -43,11 +43,11 @@ typedef struct cv_walk {
 
 /* ---- helpers for the judges ---- */
 
-/* sv__article, but "a" before the names that start with a "you" sound
+/* sv__core_article, but "a" before the names that start with a "you" sound
  * (uint, uuid, url, u8). */
 static const char *article(const char *word)
 {
-    return word && (word[0] == 'u' || word[0] == 'U') ? "a" : sv__article(word);
+    return word && (word[0] == 'u' || word[0] == 'U') ? "a" : sv__core_article(word);
 }
 
 void cv_describe(const sv_value *v, char *buf, size_t size)
@@ -282,7 +282,7 @@ bool sv_convert_knows(const sv_format *to)
 
 static bool path_push(cv_walk *w, const sv_value *key, size_t index)
 {
-    if (sv_path_push_entry(&w->path, key, index)) return true;
+    if (sv__core_path_push_entry(&w->path, key, index)) return true;
     w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory (path)");
     return false;
 }
@@ -298,7 +298,7 @@ static void note(cv_walk *w, const cv_judgement *j)
                  j->why);
     else
         snprintf(msg, sizeof msg, "%s became %s", j->what, j->becomes);
-    const char *path = sv_path_render(&w->path);
+    const char *path = sv__core_path_render(&w->path);
     if (!path) {
         w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory (path)");
         return;
@@ -310,7 +310,7 @@ static void note(cv_walk *w, const cv_judgement *j)
             (void)st;
             if (w->err) {
                 w->err->byte_offset = SV_ERROR_NO_OFFSET;
-                sv_path_render_into(&w->path, w->err->path, sizeof w->err->path);
+                sv__core_path_render_into(&w->path, w->err->path, sizeof w->err->path);
             }
         }
         if (!w->report) w->stop = true;
@@ -340,7 +340,7 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
             if (!path_push(w, NULL, i)) return false;
             sv_value item;
             bool changed = walk(w, sv_array_at(cur, i), item_role, depth + 1, &item);
-            sv_path_pop(&w->path);
+            sv__core_path_pop(&w->path);
             if (!changed) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, SV_ARRAY);
@@ -354,7 +354,7 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
             sv_value key, val;
             bool kc = walk(w, &p->key, CV_KEY, depth + 1, &key);
             bool vc = walk(w, &p->val, CV_ITEM, depth + 1, &val);
-            sv_path_pop(&w->path);
+            sv__core_path_pop(&w->path);
             if (!kc && !vc) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, k);
@@ -458,10 +458,10 @@ static sv_status run(sv_doc *doc, const sv_format *to, const sv_value *root,
     w->report = o.report;
     w->report_ctx = o.report_ctx;
     w->err = err;
-    sv_path_init(&w->path, NULL);
+    sv__core_path_init(&w->path, NULL);
     sv_value res;
     walk(w, root, CV_ROOT, 0, &res);
-    sv_path_free(&w->path);
+    sv__core_path_free(&w->path);
     if (lowered) *lowered = w->lowered;
     if (inexact) *inexact = w->inexact;
     if (w->st != SV_OK) return w->st;

@@ -32,7 +32,7 @@ sv_status sv_convert_encode(const sv_format *from, const sv_format *to, const sv
         doc = sv_doc_new(NULL);
         if (!doc) return sv_error_set(err, SV_ERR_NOMEM, to->name, 0, "out of memory");
         sv_options fl; /* the format options' limits, read as versioned */
-        if ((ost = sv__options_read(&fl, fo, to->name, err)) != SV_OK) {
+        if ((ost = sv__core_options_read(&fl, fo, to->name, err)) != SV_OK) {
             sv_doc_free(doc);
             return ost;
         }

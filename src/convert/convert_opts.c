@@ -19,5 +19,5 @@ void sv_convert_opts_init(sv_convert_opts *o)
 sv_status cv_opts_read(sv_convert_opts *out, const sv_convert_opts *opts, sv_error *err)
 {
     sv_convert_opts_init(out);
-    return sv__opts_read(&sv__opts_convert, out, opts, "convert", err);
+    return sv__core_opts_read(&sv__opts_convert, out, opts, "convert", err);
 }

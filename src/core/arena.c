@@ -27,7 +27,7 @@ static void doc_fail(sv_doc *doc, sv_status status)
     if (doc->status == SV_OK) doc->status = status;
 }
 
-void *sv__doc_sys_alloc(sv_doc *doc, size_t size)
+void *sv__core_doc_sys_alloc(sv_doc *doc, size_t size)
 {
     if (doc->status != SV_OK) return NULL;
     if (size > doc->max_alloc || doc->allocated > doc->max_alloc - size) {
@@ -43,20 +43,20 @@ void *sv__doc_sys_alloc(sv_doc *doc, size_t size)
     return p;
 }
 
-void sv__doc_sys_free(sv_doc *doc, void *p, size_t size)
+void sv__core_doc_sys_free(sv_doc *doc, void *p, size_t size)
 {
     if (!p) return;
     doc->alloc.free(doc->alloc.ctx, p, size);
     doc->allocated -= size;
 }
 
-void *sv__doc_scratch_realloc(sv_doc *doc, void *p, size_t old_size, size_t new_size)
+void *sv__core_doc_scratch_realloc(sv_doc *doc, void *p, size_t old_size, size_t new_size)
 {
     if (!p) return doc->alloc.malloc(doc->alloc.ctx, new_size);
     return doc->alloc.realloc(doc->alloc.ctx, p, old_size, new_size);
 }
 
-void sv__doc_scratch_free(sv_doc *doc, void *p, size_t size)
+void sv__core_doc_scratch_free(sv_doc *doc, void *p, size_t size)
 {
     if (p) doc->alloc.free(doc->alloc.ctx, p, size);
 }
@@ -132,10 +132,10 @@ static bool arena_add_chunk(sv_doc *doc, size_t need)
     bool oversized = need > doc->next_chunk / 2;
     size_t size = oversized ? need + header : doc->next_chunk;
     if (size < need + header) return false; /* overflow */
-    sv_chunk *c = sv__doc_sys_alloc(doc, size);
+    sv_chunk *c = sv__core_doc_sys_alloc(doc, size);
     if (!c) return false;
     c->size = size;
-    sv_mem_hint_huge_pages(c, size, (size_t)4 << 20); /* big chunks of a big document */
+    sv__core_mem_hint_huge_pages(c, size, (size_t)4 << 20); /* big chunks of a big document */
     if (oversized && doc->chunk) {
         /* keep the current chunk current; hand out this block directly */
         c->prev = doc->chunk->prev;

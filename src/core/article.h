@@ -4,7 +4,7 @@
 #ifndef SERVAL_CORE_ARTICLE_H
 #define SERVAL_CORE_ARTICLE_H
 
-static inline const char *sv__article(const char *word)
+static inline const char *sv__core_article(const char *word)
 {
     char c = word ? word[0] : 0;
     if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');

@@ -25,7 +25,7 @@ static const uint8_t b64_value[256] = {
 };
 /* clang-format on */
 
-size_t sv_base64_encoded_len(size_t n)
+size_t sv__core_base64_encoded_len(size_t n)
 {
     return (n / 3 + (n % 3 != 0)) * 4;
 }
@@ -55,7 +55,7 @@ static const char b64_pairs[2 * 4096] = {B64_1024(0), B64_1024(1024), B64_1024(2
 #undef B64_PAIR
 #undef B64
 
-void sv_base64_encode(const uint8_t *in, size_t n, char *out)
+void sv__core_base64_encode(const uint8_t *in, size_t n, char *out)
 {
     for (; n >= 3; n -= 3, in += 3, out += 4) {
         uint32_t x = (uint32_t)in[0] << 16 | (uint32_t)in[1] << 8 | in[2];
@@ -86,7 +86,7 @@ static bool fail(size_t *err_pos, size_t pos)
     return false;
 }
 
-bool sv_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_pos)
+bool sv__core_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_pos)
 {
     const char *start = in;
     uint8_t *o = out;

@@ -13,10 +13,10 @@
 
 /* Characters of the encoding of n bytes: 4 * ceil(n / 3). No NUL counted.
  * n must be below SIZE_MAX / 4 * 3 (any real buffer is). */
-size_t sv_base64_encoded_len(size_t n);
+size_t sv__core_base64_encoded_len(size_t n);
 
-/* Writes sv_base64_encoded_len(n) characters to out (no NUL terminator). */
-void sv_base64_encode(const uint8_t *in, size_t n, char *out);
+/* Writes sv__core_base64_encoded_len(n) characters to out (no NUL terminator). */
+void sv__core_base64_encode(const uint8_t *in, size_t n, char *out);
 
 /* Decodes len characters of in into out, which needs room for len / 4 * 3
  * bytes; *out_len gets the number of bytes produced. Returns false on invalid
@@ -26,6 +26,6 @@ void sv_base64_encode(const uint8_t *in, size_t n, char *out);
  * character in in (len itself when the text only ends too early), and the
  * contents of out and *out_len are unspecified. The empty text decodes to
  * zero bytes. */
-bool sv_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_pos);
+bool sv__core_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_pos);
 
 #endif

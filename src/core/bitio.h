@@ -29,7 +29,7 @@ typedef struct sv_bitreader {
     sv_status status;
 } sv_bitreader;
 
-static inline void sv_br_init(sv_bitreader *r, const void *data, size_t len, const char *format,
+static inline void sv__core_br_init(sv_bitreader *r, const void *data, size_t len, const char *format,
                               sv_error *err)
 {
     r->data = (const uint8_t *)data;
@@ -40,22 +40,22 @@ static inline void sv_br_init(sv_bitreader *r, const void *data, size_t len, con
     r->status = SV_OK;
 }
 
-static inline bool sv_br_ok(const sv_bitreader *r) { return r->status == SV_OK; }
-static inline uint64_t sv_br_remaining(const sv_bitreader *r)
+static inline bool sv__core_br_ok(const sv_bitreader *r) { return r->status == SV_OK; }
+static inline uint64_t sv__core_br_remaining(const sv_bitreader *r)
 {
     return r->status == SV_OK ? r->bit_len - r->pos : 0;
 }
 
 /* Records a failure at the current bit position (first one wins). */
-sv_status sv_br_fail(sv_bitreader *r, sv_status status, const char *fmt, ...) SV_PRINTF(3, 4);
+sv_status sv__core_br_fail(sv_bitreader *r, sv_status status, const char *fmt, ...) SV_PRINTF(3, 4);
 
 /* Loads up to 64 bits starting at byte index i (fewer at the end: zeros). */
-static inline uint64_t sv__br_load64(const sv_bitreader *r, uint64_t i)
+static inline uint64_t sv__core_br_load64(const sv_bitreader *r, uint64_t i)
 {
     uint64_t bytes = (r->bit_len + 7) / 8;
     uint64_t w = 0;
     if (i + 8 <= bytes) {
-        w = sv_load64le(r->data + i);
+        w = sv__core_load64le(r->data + i);
     } else {
         for (uint64_t k = 0; i + k < bytes; k++) w |= (uint64_t)r->data[i + k] << (8 * k);
     }
@@ -63,17 +63,17 @@ static inline uint64_t sv__br_load64(const sv_bitreader *r, uint64_t i)
 }
 
 /* Reads n bits (0..64) as an unsigned value; 0 on failure. */
-static inline uint64_t sv_br_read(sv_bitreader *r, unsigned n)
+static inline uint64_t sv__core_br_read(sv_bitreader *r, unsigned n)
 {
     if (r->status != SV_OK) return 0;
     if (n == 0) return 0;
     if (n > 64 || r->bit_len - r->pos < n) {
-        sv_br_fail(r, SV_ERR_TRUNCATED, "%u-bit field needs %u bits, %llu left", n, n,
+        sv__core_br_fail(r, SV_ERR_TRUNCATED, "%u-bit field needs %u bits, %llu left", n, n,
                    (unsigned long long)(r->bit_len - r->pos));
         return 0;
     }
     unsigned shift = (unsigned)(r->pos & 7);
-    uint64_t v = sv__br_load64(r, r->pos >> 3) >> shift;
+    uint64_t v = sv__core_br_load64(r, r->pos >> 3) >> shift;
     if (shift + n > 64) { /* the field spills into a ninth byte */
         uint64_t hi = r->data[(r->pos >> 3) + 8];
         v |= hi << (64 - shift);
@@ -83,9 +83,9 @@ static inline uint64_t sv_br_read(sv_bitreader *r, unsigned n)
 }
 
 /* Reads n bits (1..64) as a two's complement signed value. */
-static inline int64_t sv_br_read_signed(sv_bitreader *r, unsigned n)
+static inline int64_t sv__core_br_read_signed(sv_bitreader *r, unsigned n)
 {
-    uint64_t v = sv_br_read(r, n);
+    uint64_t v = sv__core_br_read(r, n);
     if (n == 0 || n >= 64) return (int64_t)v;
     uint64_t sign = UINT64_C(1) << (n - 1);
     return (int64_t)((v ^ sign) - sign);
@@ -93,7 +93,7 @@ static inline int64_t sv_br_read_signed(sv_bitreader *r, unsigned n)
 
 /* Skips to the next byte boundary. Returns the skipped padding bits (their
  * contents are undefined in KingsIsle data; a lossless rewrite keeps them). */
-static inline unsigned sv_br_align(sv_bitreader *r)
+static inline unsigned sv__core_br_align(sv_bitreader *r)
 {
     unsigned n = (unsigned)((8 - (r->pos & 7)) & 7);
     if (n == 0 || r->status != SV_OK) return 0;
@@ -101,12 +101,12 @@ static inline unsigned sv_br_align(sv_bitreader *r)
         r->pos = r->bit_len;
         return 0;
     }
-    return (unsigned)sv_br_read(r, n);
+    return (unsigned)sv__core_br_read(r, n);
 }
 
 /* Byte offset / bit within it of the next bit. */
-static inline uint64_t sv_br_byte_offset(const sv_bitreader *r) { return r->pos >> 3; }
-static inline int sv_br_bit_offset(const sv_bitreader *r) { return (int)(r->pos & 7); }
+static inline uint64_t sv__core_br_byte_offset(const sv_bitreader *r) { return r->pos >> 3; }
+static inline int sv__core_br_bit_offset(const sv_bitreader *r) { return (int)(r->pos & 7); }
 
 /* ---- writer ---- */
 
@@ -116,7 +116,7 @@ typedef struct sv_bitwriter {
     unsigned nacc;  /* number of pending bits (< 8 after every call) */
 } sv_bitwriter;
 
-static inline void sv_bw_init(sv_bitwriter *w, sv_buf *out)
+static inline void sv__core_bw_init(sv_bitwriter *w, sv_buf *out)
 {
     w->out = out;
     w->acc = 0;
@@ -125,7 +125,7 @@ static inline void sv_bw_init(sv_bitwriter *w, sv_buf *out)
 
 /* Writes the low n bits (0..64) of v. Whole bytes leave the accumulator
  * in one append per call, not one call per byte. */
-static inline void sv_bw_write(sv_bitwriter *w, uint64_t v, unsigned n)
+static inline void sv__core_bw_write(sv_bitwriter *w, uint64_t v, unsigned n)
 {
     if (n == 0) return;
     if (n < 64) v &= (UINT64_C(1) << n) - 1;
@@ -149,26 +149,26 @@ static inline void sv_bw_write(sv_bitwriter *w, uint64_t v, unsigned n)
 }
 
 /* Appends n whole bytes; the stream must be at a byte boundary. */
-static inline void sv_bw_bytes(sv_bitwriter *w, const void *p, size_t n)
+static inline void sv__core_bw_bytes(sv_bitwriter *w, const void *p, size_t n)
 {
     sv_buf_append(w->out, p, n);
 }
 
 /* Pads to a byte boundary with the given padding bits (0 for zeros). */
-static inline void sv_bw_align(sv_bitwriter *w, unsigned pad_bits)
+static inline void sv__core_bw_align(sv_bitwriter *w, unsigned pad_bits)
 {
     if (w->nacc == 0) return;
-    sv_bw_write(w, pad_bits, 8 - w->nacc);
+    sv__core_bw_write(w, pad_bits, 8 - w->nacc);
 }
 
 /* Bits written so far, pending ones included. */
-static inline uint64_t sv_bw_bit_len(const sv_bitwriter *w)
+static inline uint64_t sv__core_bw_bit_len(const sv_bitwriter *w)
 {
     return (uint64_t)w->out->len * 8u + w->nacc;
 }
 
 /* Flushes a partial last byte (zero high bits). */
-static inline void sv_bw_flush(sv_bitwriter *w)
+static inline void sv__core_bw_flush(sv_bitwriter *w)
 {
     if (w->nacc) {
         sv_buf_putc(w->out, (uint8_t)w->acc);

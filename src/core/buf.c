@@ -51,14 +51,14 @@ bool sv_buf_grow(sv_buf *b, size_t extra)
     return sv_buf_expand(b, extra) == SV_OK;
 }
 
-bool sv__buf_reserve_large(sv_buf *b, size_t n)
+bool sv__core_buf_reserve_large(sv_buf *b, size_t n)
 {
     size_t had = b->cap;
     if (sv_buf_ensure(b, n) != SV_OK) return false;
     /* Only room the buffer has just allocated, which the kernel has not
      * handed out yet: huge pages there save most page faults of the copy
      * to come. */
-    if (b->cap != had) sv_mem_hint_huge_pages(b->data + b->len, n, (size_t)8 << 20);
+    if (b->cap != had) sv__core_mem_hint_huge_pages(b->data + b->len, n, (size_t)8 << 20);
     return true;
 }
 

@@ -1,7 +1,7 @@
 /* The bump allocator's slow path (bump.h). */
 #include "core/bump.h"
 
-void sv_bump_init_sized(sv_bump *b, sv_doc *doc, size_t first, size_t max)
+void sv__core_bump_init_sized(sv_bump *b, sv_doc *doc, size_t first, size_t max)
 {
     /* A non-NULL empty block: pointer arithmetic on NULL is undefined. */
     static uint8_t no_block[1];
@@ -11,12 +11,12 @@ void sv_bump_init_sized(sv_bump *b, sv_doc *doc, size_t first, size_t max)
     b->max = max;
 }
 
-void sv_bump_init(sv_bump *b, sv_doc *doc)
+void sv__core_bump_init(sv_bump *b, sv_doc *doc)
 {
-    sv_bump_init_sized(b, doc, 1024u, 64u * 1024u);
+    sv__core_bump_init_sized(b, doc, 1024u, 64u * 1024u);
 }
 
-void *sv_bump_alloc_slow(sv_bump *b, size_t n)
+void *sv__core_bump_alloc_slow(sv_bump *b, size_t n)
 {
     /* Big blocks go straight to the document; no tail is wasted. */
     if (n > b->max / 4) return sv_doc_alloc(b->doc, n);

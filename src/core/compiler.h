@@ -45,7 +45,7 @@
 #define SV_SWAR 0
 #endif
 
-static inline uint64_t sv_bswap64(uint64_t v)
+static inline uint64_t sv__core_bswap64(uint64_t v)
 {
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_bswap64(v);
@@ -56,20 +56,20 @@ static inline uint64_t sv_bswap64(uint64_t v)
 #endif
 }
 
-static inline uint32_t sv_bswap32(uint32_t v)
+static inline uint32_t sv__core_bswap32(uint32_t v)
 {
-    return (uint32_t)(sv_bswap64(v) >> 32);
+    return (uint32_t)(sv__core_bswap64(v) >> 32);
 }
 
 /* 8 or 4 bytes at p in the host's order. */
-static inline uint64_t sv_load64(const void *p)
+static inline uint64_t sv__core_load64(const void *p)
 {
     uint64_t v;
     memcpy(&v, p, 8);
     return v;
 }
 
-static inline uint32_t sv_load32(const void *p)
+static inline uint32_t sv__core_load32(const void *p)
 {
     uint32_t v;
     memcpy(&v, p, 4);
@@ -77,22 +77,22 @@ static inline uint32_t sv_load32(const void *p)
 }
 
 /* 8 bytes at p as a little-endian number (byte 0 lowest) on any host. */
-static inline uint64_t sv_load64le(const void *p)
+static inline uint64_t sv__core_load64le(const void *p)
 {
-    uint64_t v = sv_load64(p);
-    return SV_LITTLE_ENDIAN ? v : sv_bswap64(v);
+    uint64_t v = sv__core_load64(p);
+    return SV_LITTLE_ENDIAN ? v : sv__core_bswap64(v);
 }
 
 /* Stores so that the lowest byte of v lands at p, on any host. */
-static inline void sv_store64le(void *p, uint64_t v)
+static inline void sv__core_store64le(void *p, uint64_t v)
 {
-    if (!SV_LITTLE_ENDIAN) v = sv_bswap64(v);
+    if (!SV_LITTLE_ENDIAN) v = sv__core_bswap64(v);
     memcpy(p, &v, 8);
 }
 
-static inline void sv_store32le(void *p, uint32_t v)
+static inline void sv__core_store32le(void *p, uint32_t v)
 {
-    if (!SV_LITTLE_ENDIAN) v = sv_bswap32(v);
+    if (!SV_LITTLE_ENDIAN) v = sv__core_bswap32(v);
     memcpy(p, &v, 4);
 }
 

@@ -10,7 +10,7 @@
  * document's root, so that calls given the document alone (sv_doc_root,
  * sv_get_path with root NULL) find what was decoded. doc may be NULL (a
  * format that validates without a document). */
-static inline sv_status sv__decode_root(sv_doc *doc, sv_status st, const sv_value *out,
+static inline sv_status sv__core_decode_root(sv_doc *doc, sv_status st, const sv_value *out,
                                         const char *format, sv_error *err)
 {
     if (st != SV_OK || !doc) return st;

@@ -40,8 +40,8 @@ struct sv_doc {
 
 /* Takes bytes from the document's allocator, counting them against max_alloc
  * (for memory the document owns outside the arena, e.g. the intern table). */
-void *sv__doc_sys_alloc(sv_doc *doc, size_t size);
-void sv__doc_sys_free(sv_doc *doc, void *p, size_t size);
+void *sv__core_doc_sys_alloc(sv_doc *doc, size_t size);
+void sv__core_doc_sys_free(sv_doc *doc, void *p, size_t size);
 
 /* Scratch memory of a decoder or encoder working on doc (stacks, buffers
  * freed before it returns): from the document's allocator, so an embedding
@@ -49,7 +49,7 @@ void sv__doc_sys_free(sv_doc *doc, void *p, size_t size);
  * in sv_doc_allocated nor able to fail the document; the caller counts it
  * against its own budget. realloc with p NULL allocates; NULL on failure
  * (p is then still valid). */
-void *sv__doc_scratch_realloc(sv_doc *doc, void *p, size_t old_size, size_t new_size);
-void sv__doc_scratch_free(sv_doc *doc, void *p, size_t size);
+void *sv__core_doc_scratch_realloc(sv_doc *doc, void *p, size_t old_size, size_t new_size);
+void sv__core_doc_scratch_free(sv_doc *doc, void *p, size_t size);
 
 #endif

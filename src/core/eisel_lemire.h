@@ -35,22 +35,22 @@ enum { SV_EL_DONE, SV_EL_OPEN };
  * in *low a value at or below w * 10^q and at most two units below its
  * correct rounding (the slow path's starting candidate). Requires w != 0 and
  * f->q_zero <= q <= f->q_inf. */
-static SV_ALWAYS_INLINE int sv_eisel_lemire(uint64_t w, int q, const sv_binfmt *f, uint64_t *bits,
+static SV_ALWAYS_INLINE int sv__core_eisel_lemire(uint64_t w, int q, const sv_binfmt *f, uint64_t *bits,
                                             uint64_t *low)
 {
-    int lz = sv_clz64(w);
+    int lz = sv__core_clz64(w);
     w <<= lz;
     const uint64_t *t = sv_pow5_128[q - SV_POW5_MIN];
     uint64_t p1, p0 = 0;
     uint64_t p1_hi;
-    p1 = sv_mul128(w, t[0], &p1_hi);
+    p1 = sv__core_mul128(w, t[0], &p1_hi);
     uint64_t p2 = p1_hi;
 
     int u = (int)(p2 >> 63);
     /* w * 10^q lies in [2^x, 2^(x+1)), or x is one low: when P < 2^191 but
      * the exact product is not. Then P's top bits are all ones, the
      * rounding goes up and the carry lands on 2^(x+1), the right answer. */
-    int x = 63 + u + q + sv_floor_log2_pow5(q) - lz;
+    int x = 63 + u + q + sv__core_floor_log2_pow5(q) - lz;
     if (SV_UNLIKELY(x > f->emax)) {
         *bits = *low = f->inf_bits;
         return SV_EL_DONE;
@@ -77,7 +77,7 @@ static SV_ALWAYS_INLINE int sv_eisel_lemire(uint64_t w, int q, const sv_binfmt *
     /* The low product adds less than 2^128 to the bits below p2, the table's
      * error less than 2^64 more: decided now unless r2 is half or half - 1. */
     if (SV_UNLIKELY(r2 + 1 == half || (r2 == half && p1 == 0))) {
-        uint64_t b1, b0 = sv_mul128(w, t[1], &b1);
+        uint64_t b1, b0 = sv__core_mul128(w, t[1], &b1);
         p0 = b0;
         p1 += b1;
         p2 += p1 < b1; /* cannot reach the kept bits: r2 <= half here */

@@ -56,7 +56,7 @@ void sv_error_clear(sv_error *err)
     err->bit_offset = -1;
 }
 
-void sv__error_vrecord(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+void sv__core_error_vrecord(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
                        int bit_offset, const char *fmt, va_list ap)
 {
     if (!err || err->status != SV_OK) return; /* the first error wins */
@@ -73,12 +73,12 @@ void sv__error_vrecord(sv_error *err, sv_status status, const char *format, uint
     }
 }
 
-void sv__error_record(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
+void sv__core_error_record(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
                       const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sv__error_vrecord(err, status, format, byte_offset, -1, fmt, ap);
+    sv__core_error_vrecord(err, status, format, byte_offset, -1, fmt, ap);
     va_end(ap);
 }
 
@@ -86,7 +86,7 @@ sv_status sv_error_vset(sv_error *err, sv_status status, const char *format, uin
                         int bit_offset, const char *fmt, va_list ap)
 {
     if (!err) return status;
-    sv__error_vrecord(err, status, format, byte_offset, bit_offset, fmt, ap);
+    sv__core_error_vrecord(err, status, format, byte_offset, bit_offset, fmt, ap);
     return err->status;
 }
 
@@ -145,7 +145,7 @@ void sv_error_path_key(sv_error *err, const char *key, size_t len)
     char seg[SV_ERROR_PATH_MAX];
     seg[0] = '/';
     /* a key too long for the path is cut here; path_prepend keeps what fits */
-    size_t n = sv_pointer_escape(seg + 1, sizeof seg - 1, key, len);
+    size_t n = sv__core_pointer_escape(seg + 1, sizeof seg - 1, key, len);
     path_prepend(err, seg, 1 + n);
 }
 

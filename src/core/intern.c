@@ -17,7 +17,7 @@ static bool intern_grow(sv_doc *doc)
     uint32_t old_cap = doc->intern_cap;
     uint32_t cap = old_cap ? old_cap * 2 : 256;
     if (cap < old_cap) return false;
-    sv_intern_slot *slots = sv__doc_sys_alloc(doc, (size_t)cap * sizeof *slots);
+    sv_intern_slot *slots = sv__core_doc_sys_alloc(doc, (size_t)cap * sizeof *slots);
     if (!slots) return false;
     memset(slots, 0, (size_t)cap * sizeof *slots);
     for (uint32_t i = 0; i < old_cap; i++) {
@@ -27,7 +27,7 @@ static bool intern_grow(sv_doc *doc)
         while (slots[j].str) j = (j + 1) & (cap - 1);
         slots[j] = s;
     }
-    sv__doc_sys_free(doc, doc->intern, (size_t)old_cap * sizeof *doc->intern);
+    sv__core_doc_sys_free(doc, doc->intern, (size_t)old_cap * sizeof *doc->intern);
     doc->intern = slots;
     doc->intern_cap = cap;
     return true;
@@ -39,7 +39,7 @@ sv_value sv_str_intern(sv_doc *doc, const char *s, size_t len)
     if ((doc->intern_count + 1) * 4 > doc->intern_cap * 3 && !intern_grow(doc)) {
         return sv_null();
     }
-    uint32_t hash = (uint32_t)sv__hash_bytes(s, len);
+    uint32_t hash = (uint32_t)sv__core_hash_bytes(s, len);
     uint32_t mask = doc->intern_cap - 1;
     uint32_t j = hash & mask;
     for (uint32_t probes = 0; probes < INTERN_MAX_PROBES; probes++, j = (j + 1) & mask) {
@@ -54,7 +54,7 @@ sv_value sv_str_intern(sv_doc *doc, const char *s, size_t len)
             return v;
         }
         if (slot->hash == hash && slot->len == len && memcmp(slot->str, s, len) == 0) {
-            return sv__str_value(slot->str, (uint32_t)len);
+            return sv__core_str_value(slot->str, (uint32_t)len);
         }
     }
     return sv_str(doc, s, len);

@@ -28,7 +28,7 @@ typedef struct sv_key_slot {
 } sv_key_slot;
 
 /* count slots, all empty. */
-static inline void sv_key_cache_init(sv_key_slot *slots, size_t count)
+static inline void sv__core_key_cache_init(sv_key_slot *slots, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         slots[i].a = slots[i].b = UINT64_MAX;
@@ -38,7 +38,7 @@ static inline void sv_key_cache_init(sv_key_slot *slots, size_t count)
 }
 
 /* The first n bytes of the little-endian word w (all of it when n >= 8). */
-static inline uint64_t sv_key_keep(uint64_t w, size_t n)
+static inline uint64_t sv__core_key_keep(uint64_t w, size_t n)
 {
     return n >= 8 ? w : w & ((UINT64_C(1) << (8 * n)) - 1);
 }
@@ -46,15 +46,15 @@ static inline uint64_t sv_key_keep(uint64_t w, size_t n)
 /* The words of the key of n bytes at s. wide: 16 bytes at s may be read
  * (the key's own and what follows it in the input), so short keys take
  * whole loads; else they are read a byte at a time. */
-static SV_ALWAYS_INLINE void sv_key_words(const uint8_t *s, size_t n, bool wide, uint64_t *a,
+static SV_ALWAYS_INLINE void sv__core_key_words(const uint8_t *s, size_t n, bool wide, uint64_t *a,
                                           uint64_t *b)
 {
     if (n > 16) {
-        *a = sv_load64le(s);
-        *b = sv_load64le(s + n - 8);
+        *a = sv__core_load64le(s);
+        *b = sv__core_load64le(s + n - 8);
     } else if (wide) {
-        *a = sv_key_keep(sv_load64le(s), n);
-        *b = n > 8 ? sv_key_keep(sv_load64le(s + 8), n - 8) : 0;
+        *a = sv__core_key_keep(sv__core_load64le(s), n);
+        *b = n > 8 ? sv__core_key_keep(sv__core_load64le(s + 8), n - 8) : 0;
     } else {
         uint64_t w[2] = {0, 0};
         for (size_t i = 0; i < n; i++)
@@ -65,25 +65,25 @@ static SV_ALWAYS_INLINE void sv_key_words(const uint8_t *s, size_t n, bool wide,
 }
 
 /* The home slot of a key, for a table of mask + 1 slots (a power of two). */
-static inline uint32_t sv_key_hash(uint64_t a, uint64_t b, size_t n, uint32_t mask)
+static inline uint32_t sv__core_key_hash(uint64_t a, uint64_t b, size_t n, uint32_t mask)
 {
     uint64_t h = (a * UINT64_C(0x9E3779B97F4A7C15)) ^ (b * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n;
     return (uint32_t)(h >> 40) & mask;
 }
 
 /* x[0..n) == y[0..n), a word at a time (n >= 8: the tail overlaps). */
-static SV_ALWAYS_INLINE bool sv_key_same_bytes(const uint8_t *x, const uint8_t *y, size_t n)
+static SV_ALWAYS_INLINE bool sv__core_key_same_bytes(const uint8_t *x, const uint8_t *y, size_t n)
 {
     if (n < 8) return memcmp(x, y, n) == 0;
     uint64_t diff = 0;
     for (size_t i = 0; i + 8 <= n; i += 8)
-        diff |= sv_load64(x + i) ^ sv_load64(y + i);
-    return (diff | (sv_load64(x + n - 8) ^ sv_load64(y + n - 8))) == 0;
+        diff |= sv__core_load64(x + i) ^ sv__core_load64(y + i);
+    return (diff | (sv__core_load64(x + n - 8) ^ sv__core_load64(y + n - 8))) == 0;
 }
 
 /* The slot holding a key of n <= 16 bytes (known by its words alone), or
  * NULL. */
-static SV_ALWAYS_INLINE sv_key_slot *sv_key_find_short(sv_key_slot *slots, uint32_t h, uint64_t a,
+static SV_ALWAYS_INLINE sv_key_slot *sv__core_key_find_short(sv_key_slot *slots, uint32_t h, uint64_t a,
                                                        uint64_t b, size_t n)
 {
     sv_key_slot *x = &slots[h];
@@ -94,14 +94,14 @@ static SV_ALWAYS_INLINE sv_key_slot *sv_key_find_short(sv_key_slot *slots, uint3
 }
 
 /* The slot holding the key s[0..n), or NULL. */
-static SV_ALWAYS_INLINE sv_key_slot *sv_key_find(sv_key_slot *slots, uint32_t h, uint64_t a,
+static SV_ALWAYS_INLINE sv_key_slot *sv__core_key_find(sv_key_slot *slots, uint32_t h, uint64_t a,
                                                  uint64_t b, const uint8_t *s, size_t n)
 {
-    if (n <= 16) return sv_key_find_short(slots, h, a, b, n);
+    if (n <= 16) return sv__core_key_find_short(slots, h, a, b, n);
     for (uint32_t way = 0; way < 2; way++) {
         sv_key_slot *x = &slots[h ^ way];
         if (x->a == a && x->b == b && x->len == n && x->str &&
-            sv_key_same_bytes((const uint8_t *)x->str, s, n))
+            sv__core_key_same_bytes((const uint8_t *)x->str, s, n))
             return x;
     }
     return NULL;
@@ -109,7 +109,7 @@ static SV_ALWAYS_INLINE sv_key_slot *sv_key_find(sv_key_slot *slots, uint32_t h,
 
 /* Records a key that was not found (str: its interned copy) and returns its
  * slot: the home slot while it is empty, else the other way. */
-static inline sv_key_slot *sv_key_put(sv_key_slot *slots, uint32_t h, uint64_t a, uint64_t b,
+static inline sv_key_slot *sv__core_key_put(sv_key_slot *slots, uint32_t h, uint64_t a, uint64_t b,
                                       const char *str, size_t n)
 {
     sv_key_slot *x = slots[h].str ? &slots[h ^ 1] : &slots[h];

@@ -9,7 +9,7 @@
 
 #include "core/doc_internal.h"
 
-void sv_mem_hint_huge_pages(void *p, size_t size, size_t min_size)
+void sv__core_mem_hint_huge_pages(void *p, size_t size, size_t min_size)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     const uintptr_t huge = (uintptr_t)2 << 20;
@@ -24,7 +24,7 @@ void sv_mem_hint_huge_pages(void *p, size_t size, size_t min_size)
 #endif
 }
 
-sv_status sv_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size_t size,
+sv_status sv__core_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size_t size,
                            size_t need)
 {
     if (need <= *cap) return SV_OK;
@@ -38,7 +38,7 @@ sv_status sv_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size
         ncap = need; /* no head room for doubling: try the exact size */
         if (used > g->budget || (uint64_t)ncap * size > g->budget - used) return SV_ERR_LIMIT;
     }
-    void *nb = sv__doc_scratch_realloc(g->doc, *buf, *cap * size, ncap * size);
+    void *nb = sv__core_doc_scratch_realloc(g->doc, *buf, *cap * size, ncap * size);
     if (!nb) return SV_ERR_NOMEM;
     *buf = nb;
     *cap = ncap;
@@ -53,7 +53,7 @@ static size_t array_bytes(size_t n, size_t size)
     return n && size ? n * size : 1;
 }
 
-void *sv_mem_calloc(const sv_alloc *a, size_t n, size_t size)
+void *sv__core_mem_calloc(const sv_alloc *a, size_t n, size_t size)
 {
     if (!a) a = sv_alloc_libc();
     if (size && n > SIZE_MAX / size) return NULL;
@@ -63,14 +63,14 @@ void *sv_mem_calloc(const sv_alloc *a, size_t n, size_t size)
     return p;
 }
 
-void sv_mem_free(const sv_alloc *a, void *p, size_t n, size_t size)
+void sv__core_mem_free(const sv_alloc *a, void *p, size_t n, size_t size)
 {
     if (!p) return;
     if (!a) a = sv_alloc_libc();
     a->free(a->ctx, p, array_bytes(n, size));
 }
 
-bool sv_mem_grow(const sv_alloc *a, void **p, size_t *cap, size_t need, size_t size)
+bool sv__core_mem_grow(const sv_alloc *a, void **p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap) return true;
     if (!a) a = sv_alloc_libc();

@@ -19,13 +19,13 @@
  * chunks fault in tens of thousands of 4 KiB pages; with THP about eight
  * times fewer (measured with serval-bench json.parse). Only a hint: where
  * THP is off or the call is unknown nothing changes. */
-void sv_mem_hint_huge_pages(void *p, size_t size, size_t min_size);
+void sv__core_mem_hint_huge_pages(void *p, size_t size, size_t min_size);
 
 /* sv_buf_reserve for one large write about to happen (a 48 MB packed
  * array copied at once): when the buffer grows for it, the new room gets
  * the huge-page hint. Buffers that grow by small appends do without: the
  * hint measured slower there (serval-bench json.write). */
-bool sv__buf_reserve_large(sv_buf *b, size_t n);
+bool sv__core_buf_reserve_large(sv_buf *b, size_t n);
 
 /* A decoder's scratch stack (the values and frames it collects before a
  * container closes), from the document's allocator but outside its arena,
@@ -44,7 +44,7 @@ typedef struct sv_stack_grow {
  * geometrically (or to exactly need when the budget has no room for more).
  * SV_OK; SV_ERR_LIMIT (the budget, or a count beyond SIZE_MAX / 4);
  * SV_ERR_NOMEM. Nothing changes on failure. */
-sv_status sv_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size_t size,
+sv_status sv__core_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size_t size,
                            size_t need);
 
 /* Arrays of n items of size bytes from a (NULL: libc), which is handed the
@@ -52,11 +52,11 @@ sv_status sv_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size
 
 /* A zeroed array; NULL when a refuses or n * size overflows. n 0 gives a
  * one-byte block (sv_alloc never sees a size of 0), freed the same way. */
-void *sv_mem_calloc(const sv_alloc *a, size_t n, size_t size);
-/* Frees an array of sv_mem_calloc or sv_mem_grow (p may be NULL). */
-void sv_mem_free(const sv_alloc *a, void *p, size_t n, size_t size);
+void *sv__core_mem_calloc(const sv_alloc *a, size_t n, size_t size);
+/* Frees an array of sv__core_mem_calloc or sv__core_mem_grow (p may be NULL). */
+void sv__core_mem_free(const sv_alloc *a, void *p, size_t n, size_t size);
 /* Makes room for need items in *p (*cap items), doubling from 16. false
  * when a refuses or the size overflows; nothing changes then. */
-bool sv_mem_grow(const sv_alloc *a, void **p, size_t *cap, size_t need, size_t size);
+bool sv__core_mem_grow(const sv_alloc *a, void **p, size_t *cap, size_t need, size_t size);
 
 #endif

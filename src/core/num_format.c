@@ -86,7 +86,7 @@ static const uint64_t pow10_u64[20] = {
 static inline int count_digits(uint64_t v)
 {
     v |= 1;
-    int bits = 64 - sv_clz64(v);
+    int bits = 64 - sv__core_clz64(v);
     int t = (bits * 1233) >> 12;
     return t - (v < pow10_u64[t]) + 1;
 }
@@ -131,21 +131,21 @@ static inline void write_digits_backward(char *end, uint64_t v, int n)
     write_small_backward(end, (uint32_t)v, n);
 }
 
-size_t sv_fmt_u64(uint64_t u, char *out)
+size_t sv__core_fmt_u64(uint64_t u, char *out)
 {
     int n = count_digits(u);
     write_digits_backward(out + n, u, n);
     return (size_t)n;
 }
 
-size_t sv_fmt_i64(int64_t i, char *out)
+size_t sv__core_fmt_i64(int64_t i, char *out)
 {
     if (i < 0) {
         out[0] = '-';
         /* Negate in unsigned arithmetic: INT64_MIN has no positive int64. */
-        return 1 + sv_fmt_u64((uint64_t)0 - (uint64_t)i, out + 1);
+        return 1 + sv__core_fmt_u64((uint64_t)0 - (uint64_t)i, out + 1);
     }
-    return sv_fmt_u64((uint64_t)i, out);
+    return sv__core_fmt_u64((uint64_t)i, out);
 }
 
 /* ---- digits and layout ------------------------------------------------- */
@@ -163,12 +163,12 @@ size_t sv_fmt_i64(int64_t i, char *out)
  * host, which is what the shifts below assume). */
 static inline void store64(char *p, uint64_t w)
 {
-    sv_store64le(p, w);
+    sv__core_store64le(p, w);
 }
 
 static inline void store32(char *p, uint32_t w)
 {
-    sv_store32le(p, w);
+    sv__core_store32le(p, w);
 }
 
 /* The 8 decimal digits of x < 10^8 as byte values 0..9, the first digit in
@@ -202,7 +202,7 @@ static inline uint64_t digits8(uint32_t x)
  * the number of trailing zero digits. */
 static inline int zero_digits_at_end(uint64_t raw)
 {
-    return sv_clz64(raw) >> 3;
+    return sv__core_clz64(raw) >> 3;
 }
 
 /* The 16 digits of hi8 * 10^8 + lo8 as characters, the first 8 in *lo, the
@@ -471,8 +471,8 @@ static inline int floor_log10_three_quarters_pow2(int e)
 static inline uint64_t rop128(uint64_t ghi, uint64_t glo, uint64_t cp)
 {
     uint64_t x_hi, y_hi;
-    sv_mul128(glo, cp, &x_hi);
-    uint64_t y_lo = sv_mul128(ghi, cp, &y_hi);
+    sv__core_mul128(glo, cp, &x_hi);
+    uint64_t y_lo = sv__core_mul128(ghi, cp, &y_hi);
     uint64_t z_lo = y_lo + x_hi;
     y_hi += z_lo < y_lo;
     return y_hi | (z_lo != 0);
@@ -483,7 +483,7 @@ static inline uint64_t rop128(uint64_t ghi, uint64_t glo, uint64_t cp)
 static inline uint64_t rop64(uint64_t g, uint64_t cp)
 {
     uint64_t hi;
-    uint64_t lo = sv_mul128(g, cp, &hi);
+    uint64_t lo = sv__core_mul128(g, cp, &hi);
     return hi | ((lo >> 32) != 0);
 }
 
@@ -524,7 +524,7 @@ static inline decimal schubfach_pick(uint64_t vb, uint64_t vbl, uint64_t vbr, un
 static decimal shortest64(uint64_t c, int q)
 {
     int k = floor_log10_pow2(q);
-    int h = q + sv_floor_log2_pow10(-k) + 1; /* 1..4 */
+    int h = q + sv__core_floor_log2_pow10(-k) + 1; /* 1..4 */
     const uint64_t *g = sv_pow5_128[-k - SV_POW5_MIN];
     /* g = table + 1: an upper bound of 10^-k's significand, as the paper's. */
     uint64_t glo = g[1] + 1;
@@ -588,7 +588,7 @@ static SV_ALWAYS_INLINE bool pick_fast(uint64_t m, uint64_t dist, uint64_t half_
  * sv_pow5_128 of the row for 10^-(k+1), h' + 4 (see shortest64_fast) and
  * 9 - (h' + 4). Loads instead of two multiplications, their shifts and the
  * unpacking on the hot path. Built by the preprocessor from the same
- * formulas as floor_log10_pow2 and sv_floor_log2_pow10 (the test checks
+ * formulas as floor_log10_pow2 and sv__core_floor_log2_pow10 (the test checks
  * every entry against them). */
 typedef struct {
     int16_t k;
@@ -642,8 +642,8 @@ static SV_ALWAYS_INLINE bool shortest64_fast(uint64_t c, int q, decimal *out)
 
     uint64_t cp = c << h; /* < 2^57 */
     uint64_t x_hi, y_hi;
-    sv_mul128(glo, cp, &x_hi);
-    uint64_t y_lo = sv_mul128(ghi, cp, &y_hi);
+    sv__core_mul128(glo, cp, &x_hi);
+    uint64_t y_lo = sv__core_mul128(ghi, cp, &y_hi);
     uint64_t mid = y_lo + x_hi;
     y_hi += mid < y_lo;
     uint64_t ui = y_hi >> 4, uf = y_hi << 60 | mid >> 4;
@@ -663,7 +663,7 @@ static SV_ALWAYS_INLINE bool shortest32_fast(uint32_t c, int q, decimal *out)
     uint64_t ghi = exponent_g(x)[0];
 
     uint64_t hi;
-    uint64_t lo = sv_mul128(ghi, (uint64_t)c << h, &hi); /* hi < 2^32 */
+    uint64_t lo = sv__core_mul128(ghi, (uint64_t)c << h, &hi); /* hi < 2^32 */
     uint64_t uf = hi << 60 | lo >> 4;
 
     out->e = x->k;
@@ -677,7 +677,7 @@ static SV_COLD decimal shortest64_irregular(int q)
 {
     uint64_t c = UINT64_C(1) << 52;
     int k = floor_log10_three_quarters_pow2(q);
-    int h = q + sv_floor_log2_pow10(-k) + 1;
+    int h = q + sv__core_floor_log2_pow10(-k) + 1;
     const uint64_t *g = sv_pow5_128[-k - SV_POW5_MIN];
     uint64_t glo = g[1] + 1;
     uint64_t ghi = g[0] + (glo == 0);
@@ -693,7 +693,7 @@ static decimal shortest32(uint32_t c, int q)
 {
     bool irregular = c == (UINT32_C(1) << 23) && q != -149;
     int k = irregular ? floor_log10_three_quarters_pow2(q) : floor_log10_pow2(q);
-    int h = q + sv_floor_log2_pow10(-k) + 1;
+    int h = q + sv__core_floor_log2_pow10(-k) + 1;
     uint64_t g = sv_pow5_128[-k - SV_POW5_MIN][0] + 1;
 
     uint64_t cb = (uint64_t)c << 2;
@@ -721,7 +721,7 @@ static size_t put_zero(char *out, bool neg)
 static inline int put_up_to_8_digits(char *p, uint32_t u)
 {
     uint64_t r = digits8(u);
-    int lead = sv_ctz64(r) >> 3;
+    int lead = sv__core_ctz64(r) >> 3;
     store64(p, (r | ASCII_ZEROS) >> (8 * lead));
     return 8 - lead;
 }
@@ -784,7 +784,7 @@ static SV_COLD size_t fmt_f64_slow(double d, char *out)
     return write17(out, neg, dec.f, dec.e);
 }
 
-size_t sv_fmt_f64(double d, char *out)
+size_t sv__core_fmt_f64(double d, char *out)
 {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
@@ -799,7 +799,7 @@ size_t sv_fmt_f64(double d, char *out)
     /* Whole numbers below 2^53: every integer there is a double, so the
      * integer itself is the shortest text. (For q < -52 the test fails by
      * itself: c has at most 52 trailing zero bits.) */
-    if (q <= 0 && sv_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
+    if (q <= 0 && sv__core_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
     /* frac == 0: the lowest double of a binade, see fmt_f64_slow. */
     if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
     /* A normal double's shortest digits number 16 or 17 (c >= 2^52 and
@@ -829,7 +829,7 @@ static SV_COLD size_t fmt_f32_slow(char *out, bool neg, uint32_t frac, int be)
     return write9(out, neg, (uint32_t)dec.f, dec.e);
 }
 
-size_t sv_fmt_f32(float f, char *out)
+size_t sv__core_fmt_f32(float f, char *out)
 {
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
@@ -841,8 +841,8 @@ size_t sv_fmt_f32(float f, char *out)
     uint32_t c = frac | (UINT32_C(1) << 23);
     int q = be - 150;
     decimal dec;
-    /* Whole numbers below 2^24 (see sv_fmt_f64). */
-    if (q <= 0 && sv_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
+    /* Whole numbers below 2^24 (see sv__core_fmt_f64). */
+    if (q <= 0 && sv__core_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
     if (frac == 0 || !shortest32_fast(c, q, &dec)) return fmt_f32_slow(out, neg, frac, be);
     /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8. */
     for (int i = 0; i < 2; i++) {

@@ -73,13 +73,13 @@ static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const sv_b
     }
     uint64_t b;
     *bits = 0;
-    if (sv_eisel_lemire(w, (int)q, f, &b, low) == SV_EL_OPEN) {
+    if (sv__core_eisel_lemire(w, (int)q, f, &b, low) == SV_EL_OPEN) {
         *bits = *low;
         return CORE_OPEN;
     }
     if (truncated) {
         uint64_t b2, low2;
-        if (w == UINT64_MAX || sv_eisel_lemire(w + 1, (int)q, f, &b2, &low2) == SV_EL_OPEN ||
+        if (w == UINT64_MAX || sv__core_eisel_lemire(w + 1, (int)q, f, &b2, &low2) == SV_EL_OPEN ||
             b2 != b) {
             *bits = *low;
             return CORE_OPEN;
@@ -89,7 +89,7 @@ static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const sv_b
     return b == f->inf_bits ? CORE_OVERFLOW : CORE_DONE;
 }
 
-bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated, double *out)
+bool sv__core_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated, double *out)
 {
     uint64_t sign = (uint64_t)negative << 63;
     if (mantissa == 0) {
@@ -116,7 +116,7 @@ bool sv_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool tru
  * the digit ranges the slow path reads again (num_scan.h). */
 static bool scan_number(const char *p, const char *end, sv_num_scan *s)
 {
-    const char *e = sv_num_scan_token(p, end, s);
+    const char *e = sv__core_num_scan_token(p, end, s);
     return e && e == end;
 }
 
@@ -144,7 +144,7 @@ static void big_muladd(big *b, uint64_t m, uint64_t a)
 {
     uint64_t carry = a;
     for (int i = 0; i < b->n; i++) {
-        uint64_t hi, lo = sv_mul128(b->v[i], m, &hi);
+        uint64_t hi, lo = sv__core_mul128(b->v[i], m, &hi);
         lo += carry;
         hi += lo < carry;
         b->v[i] = lo;
@@ -296,7 +296,7 @@ static uint64_t slow_path(const sv_num_scan *s, const sv_binfmt *f, uint64_t can
 
 /* ---- entry points ---------------------------------------------------------- */
 
-bool sv_parse_f64(const char *text, size_t len, double *out)
+bool sv__core_parse_f64(const char *text, size_t len, double *out)
 {
     sv_num_scan s;
     if (!scan_number(text, text + len, &s)) {
@@ -326,7 +326,7 @@ bool sv_parse_f64(const char *text, size_t len, double *out)
     return r == CORE_DONE;
 }
 
-bool sv_parse_f32(const char *text, size_t len, float *out)
+bool sv__core_parse_f32(const char *text, size_t len, float *out)
 {
     sv_num_scan s;
     if (!scan_number(text, text + len, &s)) {

@@ -45,13 +45,13 @@ typedef struct sv_num_scan {
     const char *fault_at;
 } sv_num_scan;
 
-static inline bool sv_num_is_digit(const char *p)
+static inline bool sv__core_num_is_digit(const char *p)
 {
     return (unsigned)((unsigned char)*p - '0') <= 9;
 }
 
 /* All 8 bytes in '0'..'9': high nibble 3, and still 3 after adding 6. */
-static inline bool sv_num_all_digits8(uint64_t v)
+static inline bool sv__core_num_all_digits8(uint64_t v)
 {
     const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0);
     return ((v & hi) | (((v + UINT64_C(0x0606060606060606)) & hi) >> 4)) ==
@@ -60,7 +60,7 @@ static inline bool sv_num_all_digits8(uint64_t v)
 
 /* The value of 8 digit bytes loaded little-endian, first byte most
  * significant: pairs, then quads, then the whole, one multiply a step. */
-static inline uint32_t sv_num_parse8(uint64_t v)
+static inline uint32_t sv__core_num_parse8(uint64_t v)
 {
     v -= UINT64_C(0x3030303030303030);
     v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
@@ -70,18 +70,18 @@ static inline uint32_t sv_num_parse8(uint64_t v)
 
 /* The exponent's digits at p (its sign already taken): their value,
  * saturated, into *e; the end of them. p must be at a digit. */
-static inline const char *sv_num_exp_digits(const char *p, const char *end, int64_t *e)
+static inline const char *sv__core_num_exp_digits(const char *p, const char *end, int64_t *e)
 {
     int64_t v = 0;
     do {
         if (v < SV_NUM_EXP_SATURATE) v = v * 10 + (*p - '0');
         p++;
-    } while (p < end && sv_num_is_digit(p));
+    } while (p < end && sv__core_num_is_digit(p));
     *e = v;
     return p;
 }
 
-static inline const char *sv_num_refuse(sv_num_scan *n, sv_num_fault f, const char *at)
+static inline const char *sv__core_num_refuse(sv_num_scan *n, sv_num_fault f, const char *at)
 {
     n->fault = f;
     n->fault_at = at;
@@ -91,16 +91,16 @@ static inline const char *sv_num_refuse(sv_num_scan *n, sv_num_fault f, const ch
 /* Digits from p on, into *w while it holds fewer than 19 (*nd of them);
  * each one kept moves *q by keep_q, each one dropped by drop_q and marks
  * *trunc when non-zero. Returns the end of the digits. */
-static inline const char *sv_num_digits(const char *p, const char *end, uint64_t *w, int *nd,
+static inline const char *sv__core_num_digits(const char *p, const char *end, uint64_t *w, int *nd,
                                         int64_t *q, int keep_q, int drop_q, bool *trunc)
 {
-    while (end - p >= 8 && *nd <= SV_NUM_SIG_DIGITS - 8 && sv_num_all_digits8(sv_load64le(p))) {
-        *w = *w * 100000000 + sv_num_parse8(sv_load64le(p));
+    while (end - p >= 8 && *nd <= SV_NUM_SIG_DIGITS - 8 && sv__core_num_all_digits8(sv__core_load64le(p))) {
+        *w = *w * 100000000 + sv__core_num_parse8(sv__core_load64le(p));
         *nd += 8;
         *q += 8 * keep_q;
         p += 8;
     }
-    for (; p < end && sv_num_is_digit(p); p++) {
+    for (; p < end && sv__core_num_is_digit(p); p++) {
         if (*nd < SV_NUM_SIG_DIGITS) {
             *w = *w * 10 + (uint64_t)(*p - '0');
             ++*nd;
@@ -116,7 +116,7 @@ static inline const char *sv_num_digits(const char *p, const char *end, uint64_t
 /* Scans the number token at p (p < end, or the token is empty): the end of
  * it (the first byte that cannot continue it), or NULL with n->fault and
  * n->fault_at saying what is wrong where. */
-static inline const char *sv_num_scan_token(const char *p, const char *end, sv_num_scan *n)
+static inline const char *sv__core_num_scan_token(const char *p, const char *end, sv_num_scan *n)
 {
     uint64_t w = 0;
     int nd = 0; /* significant digits in w */
@@ -130,13 +130,13 @@ static inline const char *sv_num_scan_token(const char *p, const char *end, sv_n
         p++;
     }
     n->ib = p;
-    if (p == end || !sv_num_is_digit(p)) return sv_num_refuse(n, SV_NUM_NO_DIGIT, p);
+    if (p == end || !sv__core_num_is_digit(p)) return sv__core_num_refuse(n, SV_NUM_NO_DIGIT, p);
     if (*p == '0') {
         p++;
-        if (p < end && sv_num_is_digit(p)) return sv_num_refuse(n, SV_NUM_LEADING_ZERO, p);
+        if (p < end && sv__core_num_is_digit(p)) return sv__core_num_refuse(n, SV_NUM_LEADING_ZERO, p);
     } else {
         /* the first digit is not zero, so every digit is significant */
-        p = sv_num_digits(p, end, &w, &nd, &q, 0, 1, &trunc);
+        p = sv__core_num_digits(p, end, &w, &nd, &q, 0, 1, &trunc);
     }
     n->ie = p;
     /* the integer part fits when it has at most 20 digits and the 20th does
@@ -156,9 +156,9 @@ static inline const char *sv_num_scan_token(const char *p, const char *end, sv_n
         n->fb = ++p;
         if (w == 0) /* 0.000ddd: the zeros only scale */
             for (; p < end && *p == '0'; p++) q--;
-        p = sv_num_digits(p, end, &w, &nd, &q, -1, 0, &trunc);
+        p = sv__core_num_digits(p, end, &w, &nd, &q, -1, 0, &trunc);
         n->fe = p;
-        if (n->fb == n->fe) return sv_num_refuse(n, SV_NUM_NO_FRACTION, p);
+        if (n->fb == n->fe) return sv__core_num_refuse(n, SV_NUM_NO_FRACTION, p);
     }
     n->exp = 0;
     if (p < end && (*p | 0x20) == 'e') {
@@ -166,8 +166,8 @@ static inline const char *sv_num_scan_token(const char *p, const char *end, sv_n
         p++;
         bool eneg = false;
         if (p < end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
-        if (p == end || !sv_num_is_digit(p)) return sv_num_refuse(n, SV_NUM_NO_EXPONENT, p);
-        p = sv_num_exp_digits(p, end, &n->exp);
+        if (p == end || !sv__core_num_is_digit(p)) return sv__core_num_refuse(n, SV_NUM_NO_EXPONENT, p);
+        p = sv__core_num_exp_digits(p, end, &n->exp);
         if (eneg) n->exp = -n->exp;
     }
     n->mant = w;

@@ -5,7 +5,7 @@
 
 #include "core/opts_tables.h"
 
-sv_status sv__opts_read(const sv__opts_table *t, void *dst, const void *src, const char *format,
+sv_status sv__core_opts_read(const sv__opts_table *t, void *dst, const void *src, const char *format,
                         sv_error *err)
 {
     if (!src) return SV_OK;
@@ -38,14 +38,14 @@ void sv_options_init(sv_options *o)
     o->struct_size = sizeof *o;
 }
 
-bool sv__options_usable(const sv_options *opts)
+bool sv__core_options_usable(const sv_options *opts)
 {
     return opts && opts->struct_size >= SV_OPTS_END(sv_options, count);
 }
 
-sv_status sv__options_read(sv_options *out, const sv_options *opts, const char *format,
+sv_status sv__core_options_read(sv_options *out, const sv_options *opts, const char *format,
                            sv_error *err)
 {
     sv_options_init(out);
-    return sv__opts_read(&sv__opts_options, out, opts, format, err);
+    return sv__core_opts_read(&sv__opts_options, out, opts, format, err);
 }

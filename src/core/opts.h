@@ -21,7 +21,7 @@
  *
  * Nothing else in the library reads struct_size or copies a caller's options
  * struct: a format declares its table with SV_OPTS_TABLE next to its init
- * function and reads the caller's struct with sv__opts_read. The tables are
+ * function and reads the caller's struct with sv__core_opts_read. The tables are
  * listed in core/opts_tables.h, where a unit test checks each against the
  * struct's members. */
 #ifndef SERVAL_CORE_OPTS_H
@@ -56,15 +56,15 @@ typedef struct sv__opts_table {
  * holds the defaults (its own struct_size stays as it was). src NULL: dst
  * keeps every default. A struct_size that does not reach the end of the
  * first member is SV_ERR_USAGE, reported in err under format's name. */
-sv_status sv__opts_read(const sv__opts_table *t, void *dst, const void *src, const char *format,
+sv_status sv__core_opts_read(const sv__opts_table *t, void *dst, const void *src, const char *format,
                         sv_error *err);
 
 /* A format's registry adapter starts here: *out gets the members of opts
  * (NULL: none) that fit in its struct_size, the rest stay at their defaults. */
-sv_status sv__options_read(sv_options *out, const sv_options *opts, const char *format,
+sv_status sv__core_options_read(sv_options *out, const sv_options *opts, const char *format,
                            sv_error *err);
 
 /* Whether opts carries the name/value members (sv_options_get's check). */
-bool sv__options_usable(const sv_options *opts);
+bool sv__core_options_usable(const sv_options *opts);
 
 #endif

@@ -23,19 +23,19 @@ extern const uint64_t sv_pow5_128[SV_POW5_COUNT][2];
 /* floor(log2(5^q)) for -342 <= q <= 324 (checked by tools/gen_pow10.c).
  * Right shifts of negative ints are arithmetic on every compiler serval
  * supports (gcc, clang). */
-static inline int sv_floor_log2_pow5(int q)
+static inline int sv__core_floor_log2_pow5(int q)
 {
     return (q * 1217359) >> 19;
 }
 
 /* floor(log2(10^q)) = q + floor(log2(5^q)). */
-static inline int sv_floor_log2_pow10(int q)
+static inline int sv__core_floor_log2_pow10(int q)
 {
-    return q + sv_floor_log2_pow5(q);
+    return q + sv__core_floor_log2_pow5(q);
 }
 
 /* a * b as 128 bits: returns the low half, stores the high half. */
-static inline uint64_t sv_mul128(uint64_t a, uint64_t b, uint64_t *hi)
+static inline uint64_t sv__core_mul128(uint64_t a, uint64_t b, uint64_t *hi)
 {
 #if defined(__SIZEOF_INT128__)
     __extension__ unsigned __int128 p = (unsigned __int128)a * b;
@@ -52,7 +52,7 @@ static inline uint64_t sv_mul128(uint64_t a, uint64_t b, uint64_t *hi)
 }
 
 /* Number of leading zero bits of a nonzero x. */
-static inline int sv_clz64(uint64_t x)
+static inline int sv__core_clz64(uint64_t x)
 {
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_clzll(x);
@@ -67,7 +67,7 @@ static inline int sv_clz64(uint64_t x)
 }
 
 /* Number of trailing zero bits of a nonzero x. */
-static inline int sv_ctz64(uint64_t x)
+static inline int sv__core_ctz64(uint64_t x)
 {
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_ctzll(x);

@@ -15,7 +15,7 @@
 
 /* ---- lookup and detection ------------------------------------------------- */
 
-const sv_format *sv__format_table_find(const sv_format *const *table, size_t count,
+const sv_format *sv__core_format_table_find(const sv_format *const *table, size_t count,
                                        const char *name)
 {
     if (!name) return NULL;
@@ -55,7 +55,7 @@ static bool matches_extension(const sv_format *f, const char *filename)
  * when the extension fits (a ".json" file full of zeros is not JSON). The
  * extension breaks ties between equal scores, and alone picks a format that
  * has no probe. Among full ties the earlier table entry wins. */
-const sv_format *sv__format_table_detect(const sv_format *const *table, size_t count,
+const sv_format *sv__core_format_table_detect(const sv_format *const *table, size_t count,
                                          const uint8_t *data, size_t len, const char *filename)
 {
     const sv_format *best = NULL;
@@ -89,7 +89,7 @@ static bool ranks_before(const sv_format_candidate *a, const sv_format_candidate
     return a->by_extension && !b->by_extension;
 }
 
-size_t sv__format_table_detect_all(const sv_format *const *table, size_t count,
+size_t sv__core_format_table_detect_all(const sv_format *const *table, size_t count,
                                    const uint8_t *data, size_t len, const char *filename,
                                    sv_format_candidate *out, size_t max)
 {
@@ -127,20 +127,20 @@ const sv_format *const *sv_formats(size_t *count)
 
 const sv_format *sv_format_find(const char *name)
 {
-    return sv__format_table_find(sv__builtin_registry.formats, sv__builtin_registry.format_count,
+    return sv__core_format_table_find(sv__builtin_registry.formats, sv__builtin_registry.format_count,
                                  name);
 }
 
 const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename)
 {
-    return sv__format_table_detect(sv__builtin_registry.formats,
+    return sv__core_format_table_detect(sv__builtin_registry.formats,
                                    sv__builtin_registry.format_count, data, len, filename);
 }
 
 size_t sv_format_detect_all(const uint8_t *data, size_t len, const char *filename,
                             sv_format_candidate *out, size_t max)
 {
-    return sv__format_table_detect_all(sv__builtin_registry.formats,
+    return sv__core_format_table_detect_all(sv__builtin_registry.formats,
                                        sv__builtin_registry.format_count, data, len, filename,
                                        out, max);
 }
@@ -157,7 +157,7 @@ bool sv_format_candidates_ambiguous(const sv_format_candidate *c, size_t n)
 const char *sv_options_get(const sv_options *opts, const char *name)
 {
     /* a struct_size that stops before the pairs carries none (core/opts.h) */
-    if (!sv__options_usable(opts) || !name || !opts->names) return NULL;
+    if (!sv__core_options_usable(opts) || !name || !opts->names) return NULL;
     for (size_t i = opts->count; i-- > 0;) {
         if (opts->names[i] && strcmp(opts->names[i], name) == 0) {
             const char *v = opts->values ? opts->values[i] : NULL;

@@ -5,7 +5,7 @@
 
 static uint32_t unit_at(const uint8_t *u, size_t i, bool big)
 {
-    return big ? sv_load_u16be(u + 2 * i) : sv_load_u16le(u + 2 * i);
+    return big ? sv__core_load_u16be(u + 2 * i) : sv__core_load_u16le(u + 2 * i);
 }
 
 static bool is_high(uint32_t u)
@@ -17,7 +17,7 @@ static bool is_low(uint32_t u)
     return u >= 0xDC00 && u <= 0xDFFF;
 }
 
-size_t sv_utf16_wtf8_len(const uint8_t *units, size_t n, bool big)
+size_t sv__core_utf16_wtf8_len(const uint8_t *units, size_t n, bool big)
 {
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
@@ -34,7 +34,7 @@ size_t sv_utf16_wtf8_len(const uint8_t *units, size_t n, bool big)
     return len;
 }
 
-void sv_utf16_to_wtf8(const uint8_t *units, size_t n, bool big, uint8_t *d)
+void sv__core_utf16_to_wtf8(const uint8_t *units, size_t n, bool big, uint8_t *d)
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t u = unit_at(units, i, big);
@@ -68,7 +68,7 @@ static void put_unit(sv_buf *out, uint32_t u, bool big)
         sv_put_u16le(out, (uint16_t)u);
 }
 
-bool sv_wtf8_to_utf16(sv_buf *out, const uint8_t *s, size_t n, bool big)
+bool sv__core_wtf8_to_utf16(sv_buf *out, const uint8_t *s, size_t n, bool big)
 {
     bool prev_high = false; /* a high surrogate just written as its own unit */
     size_t i = 0;

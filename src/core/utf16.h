@@ -13,11 +13,11 @@
 #include "serval/buf.h"
 
 /* Bytes of WTF-8 that n UTF-16 code units make (at most 3 per unit). */
-size_t sv_utf16_wtf8_len(const uint8_t *units, size_t n, bool big);
-/* Converts n units into dst (room for sv_utf16_wtf8_len bytes). */
-void sv_utf16_to_wtf8(const uint8_t *units, size_t n, bool big, uint8_t *dst);
+size_t sv__core_utf16_wtf8_len(const uint8_t *units, size_t n, bool big);
+/* Converts n units into dst (room for sv__core_utf16_wtf8_len bytes). */
+void sv__core_utf16_to_wtf8(const uint8_t *units, size_t n, bool big, uint8_t *dst);
 /* Appends the UTF-16 form of WTF-8 text s; false if s is not WTF-8 (or
  * holds a surrogate pair spelled as two 3-byte sequences). */
-bool sv_wtf8_to_utf16(sv_buf *out, const uint8_t *s, size_t n, bool big);
+bool sv__core_wtf8_to_utf16(sv_buf *out, const uint8_t *s, size_t n, bool big);
 
 #endif

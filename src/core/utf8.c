@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-bool sv_utf8_valid(const uint8_t *s, size_t n)
+bool sv__core_utf8_valid(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     /* ASCII runs eight bytes at a time: keys, GUIDs and type names are. */

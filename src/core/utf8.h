@@ -9,6 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-bool sv_utf8_valid(const uint8_t *s, size_t n);
+bool sv__core_utf8_valid(const uint8_t *s, size_t n);
 
 #endif

@@ -14,17 +14,17 @@ _Static_assert(sizeof(sv_value) == 16, "sv_value must stay 16 bytes");
 _Static_assert(sizeof(sv_container) % _Alignof(sv_value) == 0,
                "items follow the container header, aligned");
 
-static inline sv_value *sv__items(sv_container *box)
+static inline sv_value *sv__core_items(sv_container *box)
 {
     return (sv_value *)(void *)(box + 1);
 }
 
-static inline sv_pair *sv__pairs(sv_container *box)
+static inline sv_pair *sv__core_pairs(sv_container *box)
 {
     return (sv_pair *)(void *)(box + 1);
 }
 
-static inline sv_value sv__make(sv_kind kind, unsigned sub, unsigned flags)
+static inline sv_value sv__core_make(sv_kind kind, unsigned sub, unsigned flags)
 {
     sv_value v;
     memset(&v, 0, sizeof v);
@@ -35,9 +35,9 @@ static inline sv_value sv__make(sv_kind kind, unsigned sub, unsigned flags)
 }
 
 /* A STRING value over bytes that already live in the document (NUL after). */
-static inline sv_value sv__str_value(const char *s, uint32_t len)
+static inline sv_value sv__core_str_value(const char *s, uint32_t len)
 {
-    sv_value v = sv__make(SV_STRING, 0, 0);
+    sv_value v = sv__core_make(SV_STRING, 0, 0);
     v.len = len;
     v.as.str = s;
     return v;
@@ -45,20 +45,20 @@ static inline sv_value sv__str_value(const char *s, uint32_t len)
 
 /* An ARRAY of exactly n items copied from items (n may be 0).
  * Returns a null value (and sets the doc status) on failure. */
-sv_value sv__array_from(sv_doc *doc, const sv_value *items, size_t n);
+sv_value sv__core_array_from(sv_doc *doc, const sv_value *items, size_t n);
 /* A MAP (kind SV_MAP) or OBJECT (kind SV_OBJECT, cls set later) of exactly n
  * pairs copied from pairs. */
-sv_value sv__pairs_from(sv_doc *doc, sv_kind kind, const sv_pair *pairs, size_t n);
+sv_value sv__core_pairs_from(sv_doc *doc, sv_kind kind, const sv_pair *pairs, size_t n);
 /* A container of room for cap items of item_size bytes, count 0. */
-sv_container *sv__box_new(sv_doc *doc, size_t item_size, size_t cap);
+sv_container *sv__core_box_new(sv_doc *doc, size_t item_size, size_t cap);
 /* A packed value whose count scalars stay at data, in the caller's input
  * (SV_F_BORROWED): for decoders asked to borrow_input. */
-sv_value sv__packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data,
+sv_value sv__core_packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data,
                              size_t count);
 
 /* The header of a container with room for cap items, no meta and no class:
  * for decoders that carve containers from their own blocks (cap fits u32). */
-static inline void sv__box_init(sv_container *box, size_t cap)
+static inline void sv__core_box_init(sv_container *box, size_t cap)
 {
     box->cap = (uint32_t)cap;
     box->reserved = 0;

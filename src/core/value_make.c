@@ -4,18 +4,18 @@
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
 
-sv_value sv_null(void) { return sv__make(SV_NULL, 0, 0); }
+sv_value sv_null(void) { return sv__core_make(SV_NULL, 0, 0); }
 
 sv_value sv_bool(bool b)
 {
-    sv_value v = sv__make(SV_BOOL, 0, 0);
+    sv_value v = sv__core_make(SV_BOOL, 0, 0);
     v.as.b = b;
     return v;
 }
 
 sv_value sv_bool_raw(uint32_t stored)
 {
-    sv_value v = sv__make(SV_BOOL, 0, 0);
+    sv_value v = sv__core_make(SV_BOOL, 0, 0);
     v.as.b = stored != 0;
     v.len = stored > 1 ? stored : 0;
     return v;
@@ -23,14 +23,14 @@ sv_value sv_bool_raw(uint32_t stored)
 
 sv_value sv_int(int64_t i)
 {
-    sv_value v = sv__make(SV_INT, 8, 0);
+    sv_value v = sv__core_make(SV_INT, 8, 0);
     v.as.i = i;
     return v;
 }
 
 sv_value sv_uint(uint64_t u)
 {
-    sv_value v = sv__make(SV_UINT, 8, 0);
+    sv_value v = sv__core_make(SV_UINT, 8, 0);
     v.as.u = u;
     return v;
 }
@@ -42,28 +42,28 @@ static unsigned valid_width(int width)
 
 sv_value sv_int_w(int64_t i, int width)
 {
-    sv_value v = sv__make(SV_INT, valid_width(width), SV_F_EXPLICIT);
+    sv_value v = sv__core_make(SV_INT, valid_width(width), SV_F_EXPLICIT);
     v.as.i = i;
     return v;
 }
 
 sv_value sv_uint_w(uint64_t u, int width)
 {
-    sv_value v = sv__make(SV_UINT, valid_width(width), SV_F_EXPLICIT);
+    sv_value v = sv__core_make(SV_UINT, valid_width(width), SV_F_EXPLICIT);
     v.as.u = u;
     return v;
 }
 
 sv_value sv_f64(double d)
 {
-    sv_value v = sv__make(SV_FLOAT, 8, 0);
+    sv_value v = sv__core_make(SV_FLOAT, 8, 0);
     v.as.f64 = d;
     return v;
 }
 
 sv_value sv_f32(float f)
 {
-    sv_value v = sv__make(SV_FLOAT, 4, SV_F_EXPLICIT);
+    sv_value v = sv__core_make(SV_FLOAT, 4, SV_F_EXPLICIT);
     v.as.u = 0;
     v.as.f32 = f;
     return v;
@@ -71,14 +71,14 @@ sv_value sv_f32(float f)
 
 sv_value sv_ref(uint64_t target)
 {
-    sv_value v = sv__make(SV_REF, 0, 0);
+    sv_value v = sv__core_make(SV_REF, 0, 0);
     v.as.u = target;
     return v;
 }
 
 sv_value sv_ref_null(void)
 {
-    return sv__make(SV_REF, 0, SV_F_NULLREF);
+    return sv__core_make(SV_REF, 0, SV_F_NULLREF);
 }
 
 sv_value sv_with_tag(sv_value v, sv_tag tag)
@@ -104,7 +104,7 @@ static sv_value blob_new(sv_doc *doc, sv_kind kind, size_t len)
     char *p = sv_doc_alloc(doc, len + 1);
     if (!p) return sv_null();
     p[len] = '\0';
-    sv_value v = sv__make(kind, 0, 0);
+    sv_value v = sv__core_make(kind, 0, 0);
     v.len = (uint32_t)len;
     v.as.str = p;
     return v;
@@ -162,7 +162,7 @@ static sv_value numbers_new(sv_doc *doc, sv_kind kind, sv_elem elem, sv_tag tag,
     } else {
         memset(p, 0, count * esize);
     }
-    sv_value v = sv__make(kind, elem, 0);
+    sv_value v = sv__core_make(kind, elem, 0);
     v.tag = (uint16_t)tag;
     v.len = (uint32_t)count;
     v.as.data = p;
@@ -183,7 +183,7 @@ sv_value sv_packed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data, si
     return numbers_new(doc, SV_PACKED, elem, shape, data, count);
 }
 
-sv_value sv__packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data,
+sv_value sv__core_packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data,
                              size_t count)
 {
     size_t esize = sv_elem_size(elem);
@@ -192,14 +192,14 @@ sv_value sv__packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void
         if (doc->status == SV_OK) doc->status = SV_ERR_LIMIT;
         return sv_null();
     }
-    sv_value v = sv__make(SV_PACKED, elem, SV_F_BORROWED);
+    sv_value v = sv__core_make(SV_PACKED, elem, SV_F_BORROWED);
     v.tag = (uint16_t)shape;
     v.len = (uint32_t)count;
     v.as.data = data;
     return v;
 }
 
-sv_container *sv__box_new(sv_doc *doc, size_t item_size, size_t cap)
+sv_container *sv__core_box_new(sv_doc *doc, size_t item_size, size_t cap)
 {
     if (!doc) return NULL;
     if (cap > UINT32_MAX || cap > (SIZE_MAX - sizeof(sv_container)) / item_size) {
@@ -208,17 +208,17 @@ sv_container *sv__box_new(sv_doc *doc, size_t item_size, size_t cap)
     }
     sv_container *box = sv_doc_alloc(doc, sizeof(sv_container) + cap * item_size);
     if (!box) return NULL;
-    sv__box_init(box, cap);
+    sv__core_box_init(box, cap);
     return box;
 }
 
 static sv_value container_new(sv_doc *doc, sv_kind kind, size_t item_size, size_t count)
 {
-    sv_container *box = sv__box_new(doc, item_size, count);
+    sv_container *box = sv__core_box_new(doc, item_size, count);
     if (!box) return sv_null();
     /* zero bytes are null values (kind SV_NULL is 0) */
     if (count) memset(box + 1, 0, count * item_size);
-    sv_value v = sv__make(kind, 0, 0);
+    sv_value v = sv__core_make(kind, 0, 0);
     v.len = (uint32_t)count;
     v.as.box = box;
     return v;
@@ -245,23 +245,23 @@ sv_value sv_object(sv_doc *doc, sv_value cls, size_t count)
     return v;
 }
 
-sv_value sv__array_from(sv_doc *doc, const sv_value *items, size_t n)
+sv_value sv__core_array_from(sv_doc *doc, const sv_value *items, size_t n)
 {
-    sv_container *box = sv__box_new(doc, sizeof(sv_value), n);
+    sv_container *box = sv__core_box_new(doc, sizeof(sv_value), n);
     if (!box) return sv_null();
     if (n) memcpy(box + 1, items, n * sizeof(sv_value));
-    sv_value v = sv__make(SV_ARRAY, 0, 0);
+    sv_value v = sv__core_make(SV_ARRAY, 0, 0);
     v.len = (uint32_t)n;
     v.as.box = box;
     return v;
 }
 
-sv_value sv__pairs_from(sv_doc *doc, sv_kind kind, const sv_pair *pairs, size_t n)
+sv_value sv__core_pairs_from(sv_doc *doc, sv_kind kind, const sv_pair *pairs, size_t n)
 {
-    sv_container *box = sv__box_new(doc, sizeof(sv_pair), n);
+    sv_container *box = sv__core_box_new(doc, sizeof(sv_pair), n);
     if (!box) return sv_null();
     if (n) memcpy(box + 1, pairs, n * sizeof(sv_pair));
-    sv_value v = sv__make(kind, 0, 0);
+    sv_value v = sv__core_make(kind, 0, 0);
     v.len = (uint32_t)n;
     v.as.box = box;
     return v;
@@ -297,7 +297,7 @@ sv_status sv_array_append(sv_doc *doc, sv_value *arr, sv_value item)
     if (!doc || !arr) return SV_ERR_USAGE;
     if (arr->kind != SV_ARRAY) return SV_ERR_TYPE;
     if (!container_reserve_one(doc, arr, sizeof(sv_value))) return alloc_failure(doc);
-    sv__items(arr->as.box)[arr->len++] = item;
+    sv__core_items(arr->as.box)[arr->len++] = item;
     return SV_OK;
 }
 
@@ -306,7 +306,7 @@ sv_status sv_map_append(sv_doc *doc, sv_value *map, sv_value key, sv_value val)
     if (!doc || !map) return SV_ERR_USAGE;
     if (map->kind != SV_MAP && map->kind != SV_OBJECT) return SV_ERR_TYPE;
     if (!container_reserve_one(doc, map, sizeof(sv_pair))) return alloc_failure(doc);
-    sv_pair *p = &sv__pairs(map->as.box)[map->len++];
+    sv_pair *p = &sv__core_pairs(map->as.box)[map->len++];
     p->key = key;
     p->val = val;
     return SV_OK;

@@ -79,31 +79,31 @@ const char *sv_get_str(const sv_value *v, size_t *len)
 sv_value *sv_array_items(const sv_value *arr)
 {
     if (!arr || arr->kind != SV_ARRAY) return NULL;
-    return sv__items(arr->as.box);
+    return sv__core_items(arr->as.box);
 }
 
 sv_value *sv_array_at(const sv_value *arr, size_t i)
 {
     if (!arr || arr->kind != SV_ARRAY || i >= arr->len) return NULL;
-    return &sv__items(arr->as.box)[i];
+    return &sv__core_items(arr->as.box)[i];
 }
 
 sv_pair *sv_pairs(const sv_value *map)
 {
     if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT)) return NULL;
-    return sv__pairs(map->as.box);
+    return sv__core_pairs(map->as.box);
 }
 
 sv_pair *sv_pair_at(const sv_value *map, size_t i)
 {
     if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT) || i >= map->len) return NULL;
-    return &sv__pairs(map->as.box)[i];
+    return &sv__core_pairs(map->as.box)[i];
 }
 
 sv_value *sv_map_get(const sv_value *map, const char *key, size_t key_len)
 {
     if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT) || !key) return NULL;
-    sv_pair *p = sv__pairs(map->as.box);
+    sv_pair *p = sv__core_pairs(map->as.box);
     for (uint32_t i = 0; i < map->len; i++) {
         const sv_value *k = &p[i].key;
         if (k->kind == SV_STRING && k->len == key_len && memcmp(k->as.str, key, key_len) == 0)

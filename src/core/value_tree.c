@@ -50,7 +50,7 @@ static bool equal_rec(const sv_value *a, const sv_value *b, unsigned depth)
     switch (a->kind) {
     case SV_ARRAY: {
         if (!opt_equal(a->as.box->meta, b->as.box->meta, depth + 1)) return false;
-        const sv_value *x = sv__items(a->as.box), *y = sv__items(b->as.box);
+        const sv_value *x = sv__core_items(a->as.box), *y = sv__core_items(b->as.box);
         for (uint32_t i = 0; i < a->len; i++)
             if (!equal_rec(&x[i], &y[i], depth + 1)) return false;
         return true;
@@ -59,7 +59,7 @@ static bool equal_rec(const sv_value *a, const sv_value *b, unsigned depth)
     case SV_OBJECT: {
         if (!opt_equal(a->as.box->meta, b->as.box->meta, depth + 1)) return false;
         if (!opt_equal(a->as.box->cls, b->as.box->cls, depth + 1)) return false;
-        const sv_pair *x = sv__pairs(a->as.box), *y = sv__pairs(b->as.box);
+        const sv_pair *x = sv__core_pairs(a->as.box), *y = sv__core_pairs(b->as.box);
         for (uint32_t i = 0; i < a->len; i++) {
             if (!equal_rec(&x[i].key, &y[i].key, depth + 1)) return false;
             if (!equal_rec(&x[i].val, &y[i].val, depth + 1)) return false;
@@ -123,17 +123,17 @@ static sv_value copy_rec(sv_doc *doc, const sv_value *v, unsigned depth)
     case SV_OBJECT: {
         bool is_array = v->kind == SV_ARRAY;
         size_t isz = is_array ? sizeof(sv_value) : sizeof(sv_pair);
-        sv_container *box = sv__box_new(doc, isz, v->len);
+        sv_container *box = sv__core_box_new(doc, isz, v->len);
         if (!box) return sv_null();
         bool ok = true;
         box->meta = copy_opt(doc, v->as.box->meta, depth + 1, &ok);
         box->cls = copy_opt(doc, v->as.box->cls, depth + 1, &ok);
         for (uint32_t i = 0; ok && i < v->len; i++) {
             if (is_array) {
-                sv__items(box)[i] = copy_rec(doc, &sv__items(v->as.box)[i], depth + 1);
+                sv__core_items(box)[i] = copy_rec(doc, &sv__core_items(v->as.box)[i], depth + 1);
             } else {
-                sv__pairs(box)[i].key = copy_rec(doc, &sv__pairs(v->as.box)[i].key, depth + 1);
-                sv__pairs(box)[i].val = copy_rec(doc, &sv__pairs(v->as.box)[i].val, depth + 1);
+                sv__core_pairs(box)[i].key = copy_rec(doc, &sv__core_pairs(v->as.box)[i].key, depth + 1);
+                sv__core_pairs(box)[i].val = copy_rec(doc, &sv__core_pairs(v->as.box)[i].val, depth + 1);
             }
             if (doc->status != SV_OK) ok = false;
         }
@@ -164,7 +164,7 @@ static sv_step visit_one(void *ctx, sv_walker *w, const sv_value *v, unsigned de
 {
     visit_adapter *a = ctx;
     const char *path = "";
-    if (a->want_path && !(path = sv_walker_path(w))) return SV_STEP_STOP;
+    if (a->want_path && !(path = sv__core_walker_path(w))) return SV_STEP_STOP;
     return a->fn(a->ctx, v, depth, path) ? SV_STEP_INTO : SV_STEP_STOP;
 }
 
@@ -172,7 +172,7 @@ bool sv_visit(const sv_value *root, bool want_path, sv_visit_fn fn, void *ctx)
 {
     if (!root || !fn) return true;
     visit_adapter a = {fn, ctx, want_path};
-    return sv_walk_tree(root, SV_TREE_MAX_DEPTH, NULL, visit_one, &a) == SV_WALK_DONE;
+    return sv__core_walk_tree(root, SV_TREE_MAX_DEPTH, NULL, visit_one, &a) == SV_WALK_DONE;
 }
 
 /* The deprecated sv_walk: its callback's context moved to the front. */

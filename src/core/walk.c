@@ -6,7 +6,7 @@
 #include "core/mem.h"
 #include "core/value_internal.h"
 
-size_t sv_pointer_escape(char *dst, size_t cap, const char *key, size_t len)
+size_t sv__core_pointer_escape(char *dst, size_t cap, const char *key, size_t len)
 {
     size_t n = 0;
     for (size_t i = 0; i < len; i++) {
@@ -23,50 +23,50 @@ size_t sv_pointer_escape(char *dst, size_t cap, const char *key, size_t len)
     return n;
 }
 
-size_t sv_pointer_escaped_len(const char *key, size_t len)
+size_t sv__core_pointer_escaped_len(const char *key, size_t len)
 {
     size_t n = len;
     for (size_t i = 0; i < len; i++) n += key[i] == '~' || key[i] == '/';
     return n;
 }
 
-void sv_pointer_append_escaped(sv_buf *b, const char *key, size_t len)
+void sv__core_pointer_append_escaped(sv_buf *b, const char *key, size_t len)
 {
     /* twice the key is the most it can take; one pass writes it */
     if (len > SIZE_MAX / 2 || sv_buf_ensure(b, 2 * len) != SV_OK) {
         b->failed = true;
         return;
     }
-    b->len += sv_pointer_escape((char *)b->data + b->len, b->cap - b->len, key, len);
+    b->len += sv__core_pointer_escape((char *)b->data + b->len, b->cap - b->len, key, len);
 }
 
-void sv_pointer_append(sv_buf *b, const char *key, size_t len)
+void sv__core_pointer_append(sv_buf *b, const char *key, size_t len)
 {
     sv_buf_putc(b, '/');
-    sv_pointer_append_escaped(b, key, len);
+    sv__core_pointer_append_escaped(b, key, len);
 }
 
 /* ---- path stacks ---- */
 
-void sv_path_init(sv_path *p, const sv_alloc *alloc)
+void sv__core_path_init(sv_path *p, const sv_alloc *alloc)
 {
     memset(p, 0, sizeof *p);
     p->alloc = alloc ? alloc : sv_alloc_libc();
     sv_buf_init(&p->text, p->alloc);
 }
 
-void sv_path_free(sv_path *p)
+void sv__core_path_free(sv_path *p)
 {
-    sv_mem_free(p->alloc, p->seg, p->cap, sizeof *p->seg);
+    sv__core_mem_free(p->alloc, p->seg, p->cap, sizeof *p->seg);
     sv_buf_free(&p->text);
     p->seg = NULL;
     p->depth = p->cap = p->rendered = 0;
 }
 
-bool sv_path_push_key(sv_path *p, const char *key, size_t len)
+bool sv__core_path_push_key(sv_path *p, const char *key, size_t len)
 {
     if (p->depth == p->cap &&
-        !sv_mem_grow(p->alloc, (void **)&p->seg, &p->cap, p->depth + 1, sizeof *p->seg)) {
+        !sv__core_mem_grow(p->alloc, (void **)&p->seg, &p->cap, p->depth + 1, sizeof *p->seg)) {
         p->nomem = true;
         return false;
     }
@@ -77,20 +77,20 @@ bool sv_path_push_key(sv_path *p, const char *key, size_t len)
     return true;
 }
 
-bool sv_path_push_index(sv_path *p, uint64_t index)
+bool sv__core_path_push_index(sv_path *p, uint64_t index)
 {
-    if (!sv_path_push_key(p, NULL, 0)) return false;
+    if (!sv__core_path_push_key(p, NULL, 0)) return false;
     p->seg[p->depth - 1].index = index;
     return true;
 }
 
-bool sv_path_push_entry(sv_path *p, const sv_value *key, uint64_t index)
+bool sv__core_path_push_entry(sv_path *p, const sv_value *key, uint64_t index)
 {
-    if (key && key->kind == SV_STRING) return sv_path_push_key(p, key->as.str, key->len);
-    return sv_path_push_index(p, index);
+    if (key && key->kind == SV_STRING) return sv__core_path_push_key(p, key->as.str, key->len);
+    return sv__core_path_push_index(p, index);
 }
 
-void sv_path_pop(sv_path *p)
+void sv__core_path_pop(sv_path *p)
 {
     if (!p->depth) return;
     p->depth--;
@@ -114,13 +114,13 @@ static void append_index(sv_buf *b, uint64_t v)
     while (n) b->data[b->len++] = digits[--n];
 }
 
-const char *sv_path_render(sv_path *p)
+const char *sv__core_path_render(sv_path *p)
 {
     for (; p->rendered < p->depth; p->rendered++) {
         sv_path_seg *s = &p->seg[p->rendered];
         s->at = p->text.len;
         if (s->key)
-            sv_pointer_append(&p->text, s->key, s->len);
+            sv__core_pointer_append(&p->text, s->key, s->len);
         else
             append_index(&p->text, s->index);
     }
@@ -137,10 +137,10 @@ const char *sv_path_render(sv_path *p)
     return (const char *)p->text.data;
 }
 
-void sv_path_render_into(sv_path *p, char *dst, size_t size)
+void sv__core_path_render_into(sv_path *p, char *dst, size_t size)
 {
     if (!size) return;
-    const char *s = sv_path_render(p);
+    const char *s = sv__core_path_render(p);
     size_t len = s ? p->text.len : 0;
     if (!s) s = "";
     if (len < size) {
@@ -156,19 +156,19 @@ void sv_path_render_into(sv_path *p, char *dst, size_t size)
 
 /* ---- the walker ---- */
 
-const char *sv_walker_path(sv_walker *w) { return sv_path_render(&w->path); }
+const char *sv__core_walker_path(sv_walker *w) { return sv__core_path_render(&w->path); }
 
-const sv_value *sv_walker_parent(const sv_walker *w)
+const sv_value *sv__core_walker_parent(const sv_walker *w)
 {
     return w->nframes ? w->frames[w->nframes - 1].box : NULL;
 }
 
-const sv_value *sv_walker_key(const sv_walker *w)
+const sv_value *sv__core_walker_key(const sv_walker *w)
 {
     if (!w->nframes) return NULL;
     const struct sv_walk_frame *f = &w->frames[w->nframes - 1];
     if (f->box->kind == SV_ARRAY || !f->next) return NULL;
-    return &sv__pairs(f->box->as.box)[f->next - 1].key;
+    return &sv__core_pairs(f->box->as.box)[f->next - 1].key;
 }
 
 static bool has_children(const sv_value *v)
@@ -176,13 +176,13 @@ static bool has_children(const sv_value *v)
     return (v->kind == SV_ARRAY || v->kind == SV_MAP || v->kind == SV_OBJECT) && v->len > 0;
 }
 
-sv_walk_end sv_walk_tree(const sv_value *root, unsigned max_depth, const sv_alloc *alloc,
+sv_walk_end sv__core_walk_tree(const sv_value *root, unsigned max_depth, const sv_alloc *alloc,
                          sv_walker_fn fn, void *ctx)
 {
     if (!root || !fn) return SV_WALK_DONE;
     sv_walker w;
     memset(&w, 0, sizeof w);
-    sv_path_init(&w.path, alloc);
+    sv__core_path_init(&w.path, alloc);
     sv_walk_end end = SV_WALK_DONE;
     const sv_value *v = root; /* the value to visit next, its segment pushed */
     for (;;) {
@@ -193,7 +193,7 @@ sv_walk_end sv_walk_tree(const sv_value *root, unsigned max_depth, const sv_allo
                 break;
             }
             if (step == SV_STEP_INTO && has_children(v)) {
-                if (w.nframes == w.cap && !sv_mem_grow(w.path.alloc, (void **)&w.frames, &w.cap,
+                if (w.nframes == w.cap && !sv__core_mem_grow(w.path.alloc, (void **)&w.frames, &w.cap,
                                                        w.nframes + 1, sizeof *w.frames)) {
                     end = SV_WALK_NOMEM;
                     break;
@@ -201,7 +201,7 @@ sv_walk_end sv_walk_tree(const sv_value *root, unsigned max_depth, const sv_allo
                 w.frames[w.nframes].box = v;
                 w.frames[w.nframes++].next = 0;
             } else if (w.nframes) {
-                sv_path_pop(&w.path); /* a leaf: its segment goes */
+                sv__core_path_pop(&w.path); /* a leaf: its segment goes */
             }
             v = NULL;
         }
@@ -209,7 +209,7 @@ sv_walk_end sv_walk_tree(const sv_value *root, unsigned max_depth, const sv_allo
         struct sv_walk_frame *f = &w.frames[w.nframes - 1];
         if (f->next == f->box->len) {
             w.nframes--;
-            if (w.nframes) sv_path_pop(&w.path); /* the container's own segment */
+            if (w.nframes) sv__core_path_pop(&w.path); /* the container's own segment */
             continue;
         }
         if (w.nframes > max_depth) {
@@ -219,12 +219,12 @@ sv_walk_end sv_walk_tree(const sv_value *root, unsigned max_depth, const sv_allo
         uint32_t i = f->next++;
         bool pushed;
         if (f->box->kind == SV_ARRAY) {
-            v = &sv__items(f->box->as.box)[i];
-            pushed = sv_path_push_index(&w.path, i);
+            v = &sv__core_items(f->box->as.box)[i];
+            pushed = sv__core_path_push_index(&w.path, i);
         } else {
-            const sv_pair *pair = &sv__pairs(f->box->as.box)[i];
+            const sv_pair *pair = &sv__core_pairs(f->box->as.box)[i];
             v = &pair->val;
-            pushed = sv_path_push_entry(&w.path, &pair->key, i);
+            pushed = sv__core_path_push_entry(&w.path, &pair->key, i);
         }
         if (!pushed) {
             end = SV_WALK_NOMEM;
@@ -232,7 +232,7 @@ sv_walk_end sv_walk_tree(const sv_value *root, unsigned max_depth, const sv_allo
         }
     }
     if (end == SV_WALK_DONE && w.path.nomem) end = SV_WALK_NOMEM;
-    sv_mem_free(w.path.alloc, w.frames, w.cap, sizeof *w.frames);
-    sv_path_free(&w.path);
+    sv__core_mem_free(w.path.alloc, w.frames, w.cap, sizeof *w.frames);
+    sv__core_path_free(&w.path);
     return end;
 }

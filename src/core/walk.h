@@ -1,7 +1,7 @@
 /* Paths into value trees and the one tree walker (internal).
  *
  * Every JSON Pointer serval prints (errors, walks, conversion reports, rule
- * checks, O3DE reports) is escaped here, by sv_pointer_escape, as RFC 6901
+ * checks, O3DE reports) is escaped here, by sv__core_pointer_escape, as RFC 6901
  * says: "~" as "~0", "/" as "~1".
  *
  * An sv_path is the way to a value as a stack of segments (a key's bytes, or
@@ -23,14 +23,14 @@
 /* Escapes key[0..len) as one JSON Pointer reference token into dst (no "/"
  * in front, no NUL after). Writes at most cap bytes, and only whole
  * characters (never "~" without its digit); returns the bytes written. */
-size_t sv_pointer_escape(char *dst, size_t cap, const char *key, size_t len);
+size_t sv__core_pointer_escape(char *dst, size_t cap, const char *key, size_t len);
 /* The bytes the whole escaped token takes. */
-size_t sv_pointer_escaped_len(const char *key, size_t len);
+size_t sv__core_pointer_escaped_len(const char *key, size_t len);
 
 /* Appends the escaped token to b (sticky failure as sv_buf's); the one with
  * "/" in front is a whole segment. */
-void sv_pointer_append_escaped(sv_buf *b, const char *key, size_t len);
-void sv_pointer_append(sv_buf *b, const char *key, size_t len);
+void sv__core_pointer_append_escaped(sv_buf *b, const char *key, size_t len);
+void sv__core_pointer_append(sv_buf *b, const char *key, size_t len);
 
 /* One level of a path: key (len bytes, not copied: it must live while the
  * segment is on the stack) or, when key is NULL, index. */
@@ -50,20 +50,20 @@ typedef struct sv_path {
     bool nomem;       /* a push or a rendering failed */
 } sv_path;
 
-void sv_path_init(sv_path *p, const sv_alloc *alloc); /* alloc NULL = libc */
-void sv_path_free(sv_path *p);
+void sv__core_path_init(sv_path *p, const sv_alloc *alloc); /* alloc NULL = libc */
+void sv__core_path_free(sv_path *p);
 /* false (and p->nomem) when the stack cannot grow; nothing is pushed then. */
-bool sv_path_push_key(sv_path *p, const char *key, size_t len);
-bool sv_path_push_index(sv_path *p, uint64_t index);
+bool sv__core_path_push_key(sv_path *p, const char *key, size_t len);
+bool sv__core_path_push_index(sv_path *p, uint64_t index);
 /* The key of a map or object entry: its text when a string, else index. */
-bool sv_path_push_entry(sv_path *p, const sv_value *key, uint64_t index);
-void sv_path_pop(sv_path *p);
+bool sv__core_path_push_entry(sv_path *p, const sv_value *key, uint64_t index);
+void sv__core_path_pop(sv_path *p);
 /* The JSON Pointer of the whole stack ("" at the root); NULL when out of
  * memory. Valid until the next push, pop or render. */
-const char *sv_path_render(sv_path *p);
+const char *sv__core_path_render(sv_path *p);
 /* The pointer into dst (size bytes, NUL-terminated); one too long keeps its
  * innermost part after "...", as error paths do. */
-void sv_path_render_into(sv_path *p, char *dst, size_t size);
+void sv__core_path_render_into(sv_path *p, char *dst, size_t size);
 
 /* ---- the walker ---- */
 
@@ -100,14 +100,14 @@ struct sv_walker {
 /* Pre-order walk of root: arrays' items and maps' and objects' values, in
  * order (a map's key is the path segment of its value, not visited). Does
  * not recurse: the depth costs heap, not C stack. */
-sv_walk_end sv_walk_tree(const sv_value *root, unsigned max_depth, const sv_alloc *alloc,
+sv_walk_end sv__core_walk_tree(const sv_value *root, unsigned max_depth, const sv_alloc *alloc,
                          sv_walker_fn fn, void *ctx);
 
 /* The current value's JSON Pointer (NULL: out of memory). */
-const char *sv_walker_path(sv_walker *w);
+const char *sv__core_walker_path(sv_walker *w);
 /* The container holding the current value (NULL at the root), and the
  * current value's key in it (NULL in an array or at the root). */
-const sv_value *sv_walker_parent(const sv_walker *w);
-const sv_value *sv_walker_key(const sv_walker *w);
+const sv_value *sv__core_walker_parent(const sv_walker *w);
+const sv_value *sv__core_walker_key(const sv_walker *w);
 
 #endif

@@ -34,7 +34,7 @@ sv_status sv_schema_bind(sv_schema *s, const sv_cclass *cc, sv_error *err)
     return SV_OK;
 }
 
-bool sv__type_needs_aux(const sv_type *t)
+bool sv__schema_type_needs_aux(const sv_type *t)
 {
     if (t->kind != SV_TYPE_GENERIC) return false;
     switch (t->gen) {
@@ -79,7 +79,7 @@ static size_t int_align(int width)
     }
 }
 
-size_t sv__type_c_align(const sv_type *t)
+size_t sv__schema_type_c_align(const sv_type *t)
 {
     switch (t->kind) {
     case SV_TYPE_PRIM:
@@ -102,12 +102,12 @@ size_t sv__type_c_align(const sv_type *t)
     }
     switch (t->gen) {
     case SV_GEN_ARRAY:
-    case SV_GEN_OPTIONAL: return sv__type_c_align(t->params[0]);
+    case SV_GEN_OPTIONAL: return sv__schema_type_c_align(t->params[0]);
     case SV_GEN_PAIR:
     case SV_GEN_TUPLE: {
         size_t a = 1;
         for (uint32_t i = 0; i < t->nparams; i++) {
-            size_t pa = sv__type_c_align(t->params[i]);
+            size_t pa = sv__schema_type_c_align(t->params[i]);
             if (!pa) return 0;
             if (pa > a) a = pa;
         }
@@ -117,13 +117,13 @@ size_t sv__type_c_align(const sv_type *t)
     }
 }
 
-size_t sv__c_members(const sv_type *const *params, uint32_t n, size_t *offs)
+size_t sv__schema_c_members(const sv_type *const *params, uint32_t n, size_t *offs)
 {
     size_t off = 0, max_align = 1;
     for (uint32_t i = 0; i < n; i++) {
         const sv_type *p = params[i];
-        size_t size = sv__type_c_size(p), align = sv__type_c_align(p);
-        if (!size || !align || sv__type_needs_aux(p)) return 0;
+        size_t size = sv__schema_type_c_size(p), align = sv__schema_type_c_align(p);
+        if (!size || !align || sv__schema_type_needs_aux(p)) return 0;
         off = (off + align - 1) / align * align;
         if (offs) offs[i] = off;
         off += size;
@@ -132,7 +132,7 @@ size_t sv__c_members(const sv_type *const *params, uint32_t n, size_t *offs)
     return (off + max_align - 1) / max_align * max_align;
 }
 
-size_t sv__type_c_size(const sv_type *t)
+size_t sv__schema_type_c_size(const sv_type *t)
 {
     switch (t->kind) {
     case SV_TYPE_PRIM:
@@ -147,7 +147,7 @@ size_t sv__type_c_size(const sv_type *t)
         case SV_PRIM_ANY: return 0;
         default:
             if (sv_prim_int_width(t->prim)) return (size_t)sv_prim_int_width(t->prim);
-            return sv__prim_scalars(t->prim) * sizeof(float);
+            return sv__schema_prim_scalars(t->prim) * sizeof(float);
         }
     case SV_TYPE_ENUM: return (size_t)sv_prim_int_width(t->enm->underlying);
     case SV_TYPE_CLASS: return t->cls->c ? t->cls->c->size : 0;
@@ -156,14 +156,14 @@ size_t sv__type_c_size(const sv_type *t)
     }
     switch (t->gen) {
     case SV_GEN_PAIR:
-    case SV_GEN_TUPLE: return sv__c_members(t->params, t->nparams, NULL);
+    case SV_GEN_TUPLE: return sv__schema_c_members(t->params, t->nparams, NULL);
     case SV_GEN_MAP:
-    case SV_GEN_UMAP: return sv__c_members(t->params, 2, NULL) ? sizeof(void *) : 0;
+    case SV_GEN_UMAP: return sv__schema_c_members(t->params, 2, NULL) ? sizeof(void *) : 0;
     default: break;
     }
     const sv_type *e = t->params[0];
-    size_t es = sv__type_c_size(e);
-    if (es == 0 || sv__type_needs_aux(e)) return 0;
+    size_t es = sv__schema_type_c_size(e);
+    if (es == 0 || sv__schema_type_needs_aux(e)) return 0;
     switch (t->gen) {
     case SV_GEN_ARRAY: return es * t->array_len;
     case SV_GEN_OPTIONAL: return es;
@@ -200,16 +200,16 @@ static sv_status find_id_field(sv_schema *s, sv_schema_class *c, sv_error *err)
                         name);
         return bind_fail(err, c, NULL, 0);
     }
-    sv__cls(c)->id_field = f;
+    sv__schema_cls(c)->id_field = f;
     if (!c->c->id_field) return SV_OK; /* registers no id of its own */
     uint32_t id = c->c->class_id;
-    const sv_schema_class *o = sv__tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
+    const sv_schema_class *o = sv__schema_tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
     if (o) {
         sv__schema_fail(err, SV_ERR_SYNTAX, "classes '%s' and '%s' have the same C class id %u",
                         o->name, c->name, id);
         return bind_fail(err, c, NULL, 0);
     }
-    if (!sv__tab_put(&s->class_ids, &s->alloc, sv__schema_hash_u64(id), c))
+    if (!sv__schema_tab_put(&s->class_ids, &s->alloc, sv__schema_hash_u64(id), c))
         return sv__schema_fail(err, SV_ERR_NOMEM, "out of memory");
     return SV_OK;
 }
@@ -237,7 +237,7 @@ static sv_status check_class(sv_schema *s, sv_schema_class *c, sv_error *err)
     for (uint32_t j = 0; j < c->nfields; j++) {
         const sv_schema_field *f = &c->fields[j];
         const sv_type *t = f->type;
-        size_t need = sv__type_c_size(t);
+        size_t need = sv__schema_type_c_size(t);
         if (!need) {
             sv__schema_fail(err, SV_ERR_UNSUPPORTED,
                             t->kind == SV_TYPE_CLASS ? "field '%s': class '%s' has no C binding"
@@ -246,7 +246,7 @@ static sv_status check_class(sv_schema *s, sv_schema_class *c, sv_error *err)
             return bind_fail(err, c, "/type", j);
         }
         bool aux = f->c->aux != SV_CFIELD_NO_AUX;
-        if (aux != sv__type_needs_aux(t)) {
+        if (aux != sv__schema_type_needs_aux(t)) {
             sv__schema_fail(err, SV_ERR_TYPE,
                             aux ? "field '%s': type '%s' takes no count or presence member"
                             : t->gen == SV_GEN_OPTIONAL
@@ -285,5 +285,5 @@ sv_status sv__schema_check_bindings(sv_schema *s, sv_error *err)
 
 const sv_schema_class *sv__schema_class_by_cid(const sv_schema *s, uint32_t id)
 {
-    return sv__tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
+    return sv__schema_tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
 }

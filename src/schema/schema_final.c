@@ -96,7 +96,7 @@ static sv_status resolve_bases(sv_schema *s, sv_error *err)
 {
     for (size_t i = 0; i < s->nclasses; i++) {
         sv_schema_class *c = s->classes[i];
-        sv_schema__class_index *ci = sv__cls(c);
+        sv_schema__class_index *ci = sv__schema_cls(c);
         if (!c->nbases) continue;
         uint32_t d = first_duplicate(s, ci->base_names, c->nbases, base_name_at);
         if (d == UINT32_MAX) return nomem(err);
@@ -155,16 +155,16 @@ static sv_status order_classes(sv_schema *s, sv_schema_class **order, sv_error *
     frame stack[SV_BASE_MAX_DEPTH + 1];
     size_t n = 0;
     for (size_t r = 0; r < s->nclasses; r++) {
-        if (sv__cls(s->classes[r])->state == 2) continue;
+        if (sv__schema_cls(s->classes[r])->state == 2) continue;
         uint32_t top = 0;
         stack[0].c = s->classes[r];
         stack[0].next = 0;
-        sv__cls(s->classes[r])->state = 1;
+        sv__schema_cls(s->classes[r])->state = 1;
         for (;;) {
             frame *f = &stack[top];
             if (f->next < f->c->nbases) {
                 sv_schema_class *b = (sv_schema_class *)f->c->bases[f->next++];
-                sv_schema__class_index *bi = sv__cls(b);
+                sv_schema__class_index *bi = sv__schema_cls(b);
                 if (bi->state == 1) return cycle_error(stack, top, b, err);
                 if (bi->state == 2) continue;
                 if (top == SV_BASE_MAX_DEPTH) {
@@ -177,7 +177,7 @@ static sv_status order_classes(sv_schema *s, sv_schema_class **order, sv_error *
                 stack[++top] = (frame){b, 0};
                 continue;
             }
-            sv__cls(f->c)->state = 2;
+            sv__schema_cls(f->c)->state = 2;
             order[n++] = f->c;
             if (top == 0) break;
             top--;
@@ -193,10 +193,10 @@ static sv_status build_lists(sv_schema *s, sv_schema_class **order, sv_error *er
     uint64_t total = 0;
     for (size_t k = 0; k < s->nclasses; k++) {
         sv_schema_class *c = order[k];
-        sv_schema__class_index *ci = sv__cls(c);
+        sv_schema__class_index *ci = sv__schema_cls(c);
         uint64_t nanc = 1;
         for (uint32_t j = 0; j < c->nbases; j++) {
-            const sv_schema__class_index *bi = sv__cls(c->bases[j]);
+            const sv_schema__class_index *bi = sv__schema_cls(c->bases[j]);
             nanc += bi->nanc;
             if (bi->levels + 1 > ci->levels) ci->levels = bi->levels + 1;
             if (ci->levels > SV_BASE_MAX_DEPTH) {
@@ -213,9 +213,9 @@ static sv_status build_lists(sv_schema *s, sv_schema_class **order, sv_error *er
         uint32_t mark = c->index + 1, n = 0;
         uint64_t nall = 0;
         for (uint32_t j = 0; j < c->nbases; j++) {
-            const sv_schema__class_index *bi = sv__cls(c->bases[j]);
+            const sv_schema__class_index *bi = sv__schema_cls(c->bases[j]);
             for (uint32_t a = 0; a < bi->nanc; a++) {
-                sv_schema__class_index *xi = sv__cls(bi->anc[a]);
+                sv_schema__class_index *xi = sv__schema_cls(bi->anc[a]);
                 if (xi->mark_class == mark) continue; /* reached through an earlier base */
                 xi->mark_class = mark;
                 ci->anc[n++] = bi->anc[a];
@@ -263,7 +263,7 @@ static sv_status check_fields(sv_schema *s, sv_error *err)
             return err ? err->status : SV_ERR_SYNTAX;
         }
         for (uint32_t j = 0; j < c->nfields; j++) {
-            sv_status st = sv__type_resolve(s, c->fields[j].type, err);
+            sv_status st = sv__schema_type_resolve(s, c->fields[j].type, err);
             if (st) {
                 sv__schema_set_path(err, "/classes/%zu/fields/%u/type", i, j);
                 return st;
@@ -305,7 +305,7 @@ static sv_status embed_type(sv_schema_class *c, uint32_t field, const sv_type *t
     }
     if (t->kind != SV_TYPE_CLASS) return SV_OK;
     sv_schema_class *x = (sv_schema_class *)t->cls;
-    sv_schema__class_index *xi = sv__cls(x);
+    sv_schema__class_index *xi = sv__schema_cls(x);
     if (xi->embed_state == 1 || depth >= SV_BASE_MAX_DEPTH) {
         if (xi->embed_state == 1)
             sv__schema_fail(err, SV_ERR_SYNTAX,
@@ -322,11 +322,11 @@ static sv_status embed_type(sv_schema_class *c, uint32_t field, const sv_type *t
 
 static sv_status embed_visit(sv_schema_class *c, unsigned depth, sv_error *err)
 {
-    sv_schema__class_index *ci = sv__cls(c);
+    sv_schema__class_index *ci = sv__schema_cls(c);
     ci->embed_state = 1;
     for (uint32_t j = 0; j < c->nbases; j++) {
         sv_schema_class *b = (sv_schema_class *)c->bases[j];
-        if (sv__cls(b)->embed_state == 0) {
+        if (sv__schema_cls(b)->embed_state == 0) {
             sv_status st = embed_visit(b, depth + 1, err);
             if (st) return st;
         }
@@ -377,7 +377,7 @@ static sv_status fill_tables(sv_schema *s, sv_error *err)
         sv_schema_class *c = s->classes[i];
         if (c->has_hash) {
             uint64_t h = sv__schema_hash_u64(c->hash);
-            const sv_schema_class *o = sv__tab_find(&s->class_hashes, h, hash_eq, &c->hash);
+            const sv_schema_class *o = sv__schema_tab_find(&s->class_hashes, h, hash_eq, &c->hash);
             if (o) {
                 source_note(n1, sizeof n1, o->source);
                 source_note(n2, sizeof n2, c->source);
@@ -387,11 +387,11 @@ static sv_status fill_tables(sv_schema *s, sv_error *err)
                 sv__schema_set_path(err, "/classes/%zu/hash", i);
                 return err ? err->status : SV_ERR_SYNTAX;
             }
-            if (!sv__tab_put(&s->class_hashes, &s->alloc, h, c)) return nomem(err);
+            if (!sv__schema_tab_put(&s->class_hashes, &s->alloc, h, c)) return nomem(err);
         }
         if (c->has_uuid) {
             uint64_t h = sv__schema_hash_str((const char *)c->uuid.b, 16);
-            const sv_schema_class *o = sv__tab_find(&s->class_uuids, h, uuid_eq, c->uuid.b);
+            const sv_schema_class *o = sv__schema_tab_find(&s->class_uuids, h, uuid_eq, c->uuid.b);
             if (o) {
                 char u[39];
                 sv_uuid_format(&c->uuid, true, u);
@@ -403,7 +403,7 @@ static sv_status fill_tables(sv_schema *s, sv_error *err)
                 sv__schema_set_path(err, "/classes/%zu/uuid", i);
                 return err ? err->status : SV_ERR_SYNTAX;
             }
-            if (!sv__tab_put(&s->class_uuids, &s->alloc, h, c)) return nomem(err);
+            if (!sv__schema_tab_put(&s->class_uuids, &s->alloc, h, c)) return nomem(err);
         }
     }
     return SV_OK;
@@ -429,7 +429,7 @@ sv_status sv_schema_finalize(sv_schema *s, sv_error *err)
         if (order) s->alloc.free(s->alloc.ctx, order, s->nclasses * sizeof *order);
     }
     for (size_t i = 0; !st && i < s->nclasses; i++)
-        if (sv__cls(s->classes[i])->embed_state == 0) st = embed_visit(s->classes[i], 0, err);
+        if (sv__schema_cls(s->classes[i])->embed_state == 0) st = embed_visit(s->classes[i], 0, err);
     if (!st) st = read_defaults(s, err);
     if (!st) st = fill_tables(s, err);
     if (!st) st = sv__schema_check_bindings(s, err);

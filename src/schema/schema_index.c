@@ -57,7 +57,7 @@ static bool field_same_id(const void *ctx, uint32_t a, uint32_t b)
  * probes whatever the schema's size, and memory linear in the fields. */
 sv_status sv__schema_build_field_index(sv_schema *s, sv_schema_class *c)
 {
-    sv_schema__class_index *ci = sv__cls(c);
+    sv_schema__class_index *ci = sv__schema_cls(c);
     if (c->nfields <= SV_FIELD_SCAN_MAX) return SV_OK;
     uint32_t cap = table_cap(c->nfields);
     ci->by_name = table_new(s, cap);
@@ -87,7 +87,7 @@ enum { BY_NAME, BY_HASH, BY_ID };
 static uint32_t own_find(const sv_schema_class *c, int by, const char *name, size_t len, uint64_t h,
                          uint32_t num)
 {
-    const sv_schema__class_index *ci = sv__cls(c);
+    const sv_schema__class_index *ci = sv__schema_cls(c);
     if (!ci->tab_cap) {
         /* the last match: a later field of the same hash or id wins */
         for (uint32_t i = c->nfields; i-- > 0;) {
@@ -115,7 +115,7 @@ static uint32_t own_find(const sv_schema_class *c, int by, const char *name, siz
 static size_t full_find(const sv_schema_class *c, int by, const char *name, size_t len,
                         uint32_t num)
 {
-    const sv_schema__class_index *ci = c ? sv__cls(c) : NULL;
+    const sv_schema__class_index *ci = c ? sv__schema_cls(c) : NULL;
     if (!ci || !ci->all || (by == BY_NAME && !name)) return SIZE_MAX;
     uint64_t h = by == BY_NAME ? sv__schema_hash_str(name, len) : sv__schema_hash_u64(num);
     for (uint32_t a = ci->nanc; a-- > 0;) {
@@ -132,7 +132,7 @@ size_t sv__schema_field_index(const sv_schema_class *c, const char *name, size_t
 
 const sv_schema_field *const *sv_schema_class_fields(const sv_schema_class *c, size_t *count)
 {
-    const sv_schema__class_index *ci = c ? sv__cls(c) : NULL;
+    const sv_schema__class_index *ci = c ? sv__schema_cls(c) : NULL;
     if (count) *count = ci && ci->all ? ci->nall : 0;
     return ci ? ci->all : NULL;
 }
@@ -141,19 +141,19 @@ const sv_schema_field *sv_schema_field_by_name(const sv_schema_class *c, const c
                                                size_t len)
 {
     size_t i = full_find(c, BY_NAME, name, len, 0);
-    return i == SIZE_MAX ? NULL : sv__cls(c)->all[i];
+    return i == SIZE_MAX ? NULL : sv__schema_cls(c)->all[i];
 }
 
 const sv_schema_field *sv_schema_field_by_hash(const sv_schema_class *c, uint32_t hash)
 {
     size_t i = full_find(c, BY_HASH, NULL, 0, hash);
-    return i == SIZE_MAX ? NULL : sv__cls(c)->all[i];
+    return i == SIZE_MAX ? NULL : sv__schema_cls(c)->all[i];
 }
 
 const sv_schema_field *sv_schema_field_by_id(const sv_schema_class *c, uint32_t id)
 {
     size_t i = full_find(c, BY_ID, NULL, 0, id);
-    return i == SIZE_MAX ? NULL : sv__cls(c)->all[i];
+    return i == SIZE_MAX ? NULL : sv__schema_cls(c)->all[i];
 }
 
 bool sv_schema_is_a(const sv_schema_class *derived, const sv_schema_class *base)
@@ -161,7 +161,7 @@ bool sv_schema_is_a(const sv_schema_class *derived, const sv_schema_class *base)
     if (!derived || !base) return false;
     if (derived == base) return true;
     /* the ancestors list is short (bases nest at most SV_BASE_MAX_DEPTH deep) */
-    const sv_schema__class_index *ci = sv__cls(derived);
+    const sv_schema__class_index *ci = sv__schema_cls(derived);
     for (uint32_t i = 0; i < ci->nanc; i++)
         if (ci->anc[i] == base) return true;
     return false;
@@ -182,7 +182,7 @@ static bool value_keep_first(const void *ctx, uint32_t a, uint32_t b)
 
 sv_status sv__schema_build_enum_index(sv_schema *s, sv_schema_enum *e)
 {
-    sv_schema__enum_index *ei = sv__enm(e);
+    sv_schema__enum_index *ei = sv__schema_enm(e);
     if (e->nvalues <= SV_FIELD_SCAN_MAX) return SV_OK;
     uint32_t cap = table_cap(e->nvalues);
     ei->by_name = table_new(s, cap);
@@ -212,7 +212,7 @@ const sv_schema_enum_value *sv_schema_enum_value_by_name(const sv_schema_enum *e
                                                          size_t len)
 {
     if (!e || !name) return NULL;
-    const sv_schema__enum_index *ei = sv__enm(e);
+    const sv_schema__enum_index *ei = sv__schema_enm(e);
     if (!ei->tab_cap) {
         for (uint32_t i = 0; i < e->nvalues; i++) {
             const char *n = e->values[i].name;
@@ -231,7 +231,7 @@ const sv_schema_enum_value *sv_schema_enum_value_by_name(const sv_schema_enum *e
 const sv_schema_enum_value *sv_schema_enum_value_by_value(const sv_schema_enum *e, uint64_t value)
 {
     if (!e) return NULL;
-    const sv_schema__enum_index *ei = sv__enm(e);
+    const sv_schema__enum_index *ei = sv__schema_enm(e);
     if (!ei->tab_cap) {
         for (uint32_t i = 0; i < e->nvalues; i++)
             if (e->values[i].value == value) return &e->values[i];

@@ -44,10 +44,10 @@ typedef struct sv__tab {
 typedef bool (*sv__tab_eq)(const void *item, const void *key);
 
 /* The item stored under (hash, key), or NULL. */
-const void *sv__tab_find(const sv__tab *t, uint64_t hash, sv__tab_eq eq, const void *key);
+const void *sv__schema_tab_find(const sv__tab *t, uint64_t hash, sv__tab_eq eq, const void *key);
 /* Inserts item (which must not be present); false when out of memory. */
-bool sv__tab_put(sv__tab *t, const sv_alloc *a, uint64_t hash, const void *item);
-void sv__tab_free(sv__tab *t, const sv_alloc *a);
+bool sv__schema_tab_put(sv__tab *t, const sv_alloc *a, uint64_t hash, const void *item);
+void sv__schema_tab_free(sv__tab *t, const sv_alloc *a);
 
 uint64_t sv__schema_hash_str(const char *s, size_t len);
 uint64_t sv__schema_hash_u64(uint64_t v);
@@ -95,11 +95,11 @@ struct sv_schema {
     bool broken; /* a finalize failed: the schema can only be freed */
 };
 
-static inline sv_schema__class_index *sv__cls(const sv_schema_class *c)
+static inline sv_schema__class_index *sv__schema_cls(const sv_schema_class *c)
 {
     return (sv_schema__class_index *)c->index_;
 }
-static inline sv_schema__enum_index *sv__enm(const sv_schema_enum *e)
+static inline sv_schema__enum_index *sv__schema_enm(const sv_schema_enum *e)
 {
     return (sv_schema__enum_index *)e->index_;
 }
@@ -132,11 +132,11 @@ void sv__schema_path_prefix(sv_error *err, const char *fmt, ...)
 /* ---- types ------------------------------------------------------------------ */
 
 /* Resolves the NAME types inside t to classes and enums (finalize). */
-sv_status sv__type_resolve(sv_schema *s, const sv_type *t, sv_error *err);
+sv_status sv__schema_type_resolve(sv_schema *s, const sv_type *t, sv_error *err);
 /* The width in bytes of an integer primitive (0 for others) and whether it
  * is signed: inline, as loaders and writers ask for them on every leaf
  * (sv_prim_int_width and sv_prim_is_signed are these). */
-static inline int sv__prim_int_width(sv_prim p)
+static inline int sv__schema_prim_int_width(sv_prim p)
 {
     switch (p) {
     case SV_PRIM_I8:
@@ -150,14 +150,14 @@ static inline int sv__prim_int_width(sv_prim p)
     default: return 0;
     }
 }
-static inline bool sv__prim_is_signed(sv_prim p)
+static inline bool sv__schema_prim_is_signed(sv_prim p)
 {
     return p == SV_PRIM_I8 || p == SV_PRIM_I16 || p == SV_PRIM_I32 || p == SV_PRIM_I64;
 }
 /* The tag of a math primitive's tuple (vector3 -> SV_TAG_VECTOR3), or NONE. */
-sv_tag sv__prim_tag(sv_prim p);
+sv_tag sv__schema_prim_tag(sv_prim p);
 /* Number of f32 scalars of a math primitive, 0 for others. */
-unsigned sv__prim_scalars(sv_prim p);
+unsigned sv__schema_prim_scalars(sv_prim p);
 
 /* Room for n own fields in c, so a loader that knows the count makes one
  * block (false when out of memory). */
@@ -180,14 +180,14 @@ sv_status sv__schema_build_enum_index(sv_schema *s, sv_schema_enum *e);
 const sv_schema_class *sv__schema_class_by_cid(const sv_schema *s, uint32_t id);
 
 /* The C size of a type (bound classes must be known); 0 when it has no C form. */
-size_t sv__type_c_size(const sv_type *t);
+size_t sv__schema_type_c_size(const sv_type *t);
 /* Alignment of a type's C form as a struct member; 0 when it has none. */
-size_t sv__type_c_align(const sv_type *t);
+size_t sv__schema_type_c_align(const sv_type *t);
 /* Lays out params as the members of a C struct (pair, tuple, a map's key
  * and value): offs[i] gets each member's offset (offs may be NULL). Returns
  * the struct's size, 0 when a member has no C form. */
-size_t sv__c_members(const sv_type *const *params, uint32_t n, size_t *offs);
+size_t sv__schema_c_members(const sv_type *const *params, uint32_t n, size_t *offs);
 /* True when the type needs an aux member (COUNTED or OPTIONAL). */
-bool sv__type_needs_aux(const sv_type *t);
+bool sv__schema_type_needs_aux(const sv_type *t);
 
 #endif

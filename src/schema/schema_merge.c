@@ -79,7 +79,7 @@ static sv_status compare_class(const sv_schema_class *d, const sv_schema_class *
         snprintf(detail, sizeof detail, "has version %u and version %u", d->version, c->version);
         return conflict(err, "class", c->name, detail, d->source, c->source);
     }
-    const sv_schema__class_index *di = sv__cls(d);
+    const sv_schema__class_index *di = sv__schema_cls(d);
     bool bases_same = d->nbases == c->nbases;
     for (uint32_t i = 0; bases_same && i < c->nbases; i++)
         bases_same = strcmp(di->base_names[i], c->bases[i]->name) == 0;

@@ -42,13 +42,13 @@ void sv_schema_free(sv_schema *s)
 {
     if (!s) return;
     for (size_t i = 0; i < s->nclasses; i++) {
-        sv_schema__class_index *ci = sv__cls(s->classes[i]);
+        sv_schema__class_index *ci = sv__schema_cls(s->classes[i]);
         free_index(s, ci->by_name, ci->tab_cap);
         free_index(s, ci->by_hash, ci->tab_cap);
         free_index(s, ci->by_id, ci->tab_cap);
     }
     for (size_t i = 0; i < s->nenums; i++) {
-        sv_schema__enum_index *ei = sv__enm(s->enums[i]);
+        sv_schema__enum_index *ei = sv__schema_enm(s->enums[i]);
         free_index(s, ei->by_name, ei->tab_cap);
         free_index(s, ei->by_value, ei->tab_cap);
     }
@@ -57,7 +57,7 @@ void sv_schema_free(sv_schema *s)
     sv__tab *tabs[] = {&s->class_names, &s->enum_names, &s->class_hashes,
                        &s->class_uuids, &s->class_ids,  &s->types};
     for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++)
-        sv__tab_free(tabs[i], &s->alloc);
+        sv__schema_tab_free(tabs[i], &s->alloc);
     sv_doc_free(s->doc);
     sv_alloc a = s->alloc;
     a.free(a.ctx, s, sizeof *s);
@@ -116,14 +116,14 @@ const sv_schema_class *sv_schema_class_by_name(const sv_schema *s, const char *n
 {
     if (!s || !name) return NULL;
     name_key k = {name, len};
-    return sv__tab_find(&s->class_names, sv__schema_hash_str(name, len), class_name_eq, &k);
+    return sv__schema_tab_find(&s->class_names, sv__schema_hash_str(name, len), class_name_eq, &k);
 }
 
 const sv_schema_enum *sv_schema_enum_by_name(const sv_schema *s, const char *name, size_t len)
 {
     if (!s || !name) return NULL;
     name_key k = {name, len};
-    return sv__tab_find(&s->enum_names, sv__schema_hash_str(name, len), enum_name_eq, &k);
+    return sv__schema_tab_find(&s->enum_names, sv__schema_hash_str(name, len), enum_name_eq, &k);
 }
 
 static bool class_hash_eq(const void *item, const void *key)
@@ -134,7 +134,7 @@ static bool class_hash_eq(const void *item, const void *key)
 const sv_schema_class *sv_schema_class_by_hash(const sv_schema *s, uint32_t hash)
 {
     if (!s) return NULL;
-    return sv__tab_find(&s->class_hashes, sv__schema_hash_u64(hash), class_hash_eq, &hash);
+    return sv__schema_tab_find(&s->class_hashes, sv__schema_hash_u64(hash), class_hash_eq, &hash);
 }
 
 static bool class_uuid_eq(const void *item, const void *key)
@@ -145,7 +145,7 @@ static bool class_uuid_eq(const void *item, const void *key)
 const sv_schema_class *sv_schema_class_by_uuid(const sv_schema *s, const sv_uuid *uuid)
 {
     if (!s || !uuid) return NULL;
-    return sv__tab_find(&s->class_uuids, sv__schema_hash_str((const char *)uuid->b, 16),
+    return sv__schema_tab_find(&s->class_uuids, sv__schema_hash_str((const char *)uuid->b, 16),
                         class_uuid_eq, uuid->b);
 }
 
@@ -223,7 +223,7 @@ sv_status sv_schema_add_enum(sv_schema *s, const char *name, sv_prim underlying,
     e->index = (uint32_t)s->nenums;
     e->index_ = ei;
     if (!list_push(s, (void ***)&s->enums, &s->nenums, &s->enum_cap, e) ||
-        !sv__tab_put(&s->enum_names, &s->alloc, sv__schema_hash_str(iname, strlen(iname)), e))
+        !sv__schema_tab_put(&s->enum_names, &s->alloc, sv__schema_hash_str(iname, strlen(iname)), e))
         return nomem(err);
     if (out) *out = e;
     return SV_OK;
@@ -261,7 +261,7 @@ sv_status sv_schema_enum_add(sv_schema *s, sv_schema_enum *e, const char *name, 
                                sv_prim_name(e->underlying));
     }
     /* duplicate names are found by sv_schema_finalize, in linear time */
-    sv_schema__enum_index *ei = sv__enm(e);
+    sv_schema__enum_index *ei = sv__schema_enm(e);
     if (e->nvalues == ei->value_cap) {
         uint32_t nc = ei->value_cap ? ei->value_cap * 2 : 8;
         void *nv = sv_doc_realloc(s->doc, (void *)e->values, ei->value_cap * sizeof *e->values,
@@ -295,7 +295,7 @@ sv_status sv_schema_add_class(sv_schema *s, const char *name, sv_schema_class **
     c->index_ = ci;
     ci->pub = c;
     if (!list_push(s, (void ***)&s->classes, &s->nclasses, &s->class_cap, c) ||
-        !sv__tab_put(&s->class_names, &s->alloc, sv__schema_hash_str(iname, strlen(iname)), c))
+        !sv__schema_tab_put(&s->class_names, &s->alloc, sv__schema_hash_str(iname, strlen(iname)), c))
         return nomem(err);
     if (out) *out = c;
     return SV_OK;
@@ -328,7 +328,7 @@ sv_status sv_schema_class_add_base(sv_schema *s, sv_schema_class *c, const char 
     sv_status st = check_open(s, err);
     if (st) return st;
     if (!c || !base) return sv__schema_fail(err, SV_ERR_USAGE, "no class or base name");
-    sv_schema__class_index *ci = sv__cls(c);
+    sv_schema__class_index *ci = sv__schema_cls(c);
     if (c->nbases == ci->base_cap) {
         uint32_t nc = ci->base_cap ? ci->base_cap * 2 : 2;
         void *nb = sv_doc_realloc(s->doc, ci->base_names, ci->base_cap * sizeof *ci->base_names,
@@ -345,7 +345,7 @@ sv_status sv_schema_class_add_base(sv_schema *s, sv_schema_class *c, const char 
 
 bool sv__schema_reserve_fields(sv_schema *s, sv_schema_class *c, uint32_t n)
 {
-    sv_schema__class_index *ci = sv__cls(c);
+    sv_schema__class_index *ci = sv__schema_cls(c);
     if (n <= ci->field_cap) return true;
     void *nf = sv_doc_realloc(s->doc, (void *)c->fields, ci->field_cap * sizeof *c->fields,
                               (size_t)n * sizeof *c->fields);
@@ -367,7 +367,7 @@ sv_status sv_schema_class_add_field(sv_schema *s, sv_schema_class *c, const char
     /* duplicate names are found by sv_schema_finalize, in linear time */
     const sv_type *t;
     if ((st = sv_schema_parse_type(s, type, strlen(type), &t, err))) return st;
-    sv_schema__class_index *ci = sv__cls(c);
+    sv_schema__class_index *ci = sv__schema_cls(c);
     if (c->nfields == ci->field_cap) {
         uint32_t nc = ci->field_cap ? ci->field_cap * 2 : 4;
         void *nf = sv_doc_realloc(s->doc, (void *)c->fields, ci->field_cap * sizeof *c->fields,

@@ -93,7 +93,7 @@ static void store_int(uint8_t *p, int w, uint64_t bits)
 static const sv_schema_class *pointee_class(const sv_schema *s, const sv_schema_class *t,
                                             const uint8_t *q)
 {
-    const sv_schema_field *idf = sv__cls(t)->id_field;
+    const sv_schema_field *idf = sv__schema_cls(t)->id_field;
     if (!idf) return t;
     uint32_t id;
     memcpy(&id, q + idf->c_offset, 4);
@@ -183,7 +183,7 @@ static sv_status prim_to_value(sctx *x, const sv_type *t, const uint8_t *p, sv_v
         break;
     }
     default: /* math tuples: float[n] */
-        *out = sv_tuple(x->doc, sv__prim_tag(t->prim), SV_ELEM_F32, p);
+        *out = sv_tuple(x->doc, sv__schema_prim_tag(t->prim), SV_ELEM_F32, p);
         break;
     }
     return sv_doc_status(x->doc) ? nomem(x) : SV_OK;
@@ -192,7 +192,7 @@ static sv_status prim_to_value(sctx *x, const sv_type *t, const uint8_t *p, sv_v
 static sv_status items_to_value(sctx *x, const sv_type *et, const uint8_t *base, size_t n,
                                 sv_value *out, unsigned depth)
 {
-    size_t es = sv__type_c_size(et);
+    size_t es = sv__schema_type_c_size(et);
     if (n > UINT32_MAX) return sv__schema_fail(x->err, SV_ERR_LIMIT, "array of %zu items", n);
     sv_value arr = sv_array(x->doc, n);
     if (sv_doc_status(x->doc)) return nomem(x);
@@ -207,12 +207,12 @@ static sv_status items_to_value(sctx *x, const sv_type *et, const uint8_t *base,
     return SV_OK;
 }
 
-/* pair and tuple: a struct of their members (sv__c_members lays it out). */
+/* pair and tuple: a struct of their members (sv__schema_c_members lays it out). */
 static sv_status members_to_value(sctx *x, const sv_type *t, const uint8_t *p, sv_value *out,
                                   unsigned depth)
 {
     size_t offs[64];
-    sv__c_members(t->params, t->nparams, offs);
+    sv__schema_c_members(t->params, t->nparams, offs);
     sv_value arr = sv_array(x->doc, t->nparams);
     if (sv_doc_status(x->doc)) return nomem(x);
     for (uint32_t i = 0; i < t->nparams; i++) {
@@ -232,7 +232,7 @@ static sv_status map_to_value(sctx *x, const sv_type *t, const uint8_t *p, const
                               sv_value *out, unsigned depth)
 {
     size_t offs[2];
-    size_t stride = sv__c_members(t->params, 2, offs);
+    size_t stride = sv__schema_c_members(t->params, 2, offs);
     const uint8_t *items;
     size_t n;
     memcpy(&items, p, sizeof items);
@@ -341,12 +341,12 @@ static void free_members(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, un
 {
     size_t offs[64];
     if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE) {
-        sv__c_members(t->params, t->nparams, offs);
+        sv__schema_c_members(t->params, t->nparams, offs);
         for (uint32_t i = 0; i < t->nparams; i++)
             free_value(x, t->params[i], p + offs[i], NULL, depth + 1);
         return;
     }
-    size_t stride = sv__c_members(t->params, 2, offs);
+    size_t stride = sv__schema_c_members(t->params, 2, offs);
     uint8_t *items;
     size_t n;
     memcpy(&items, p, sizeof items);
@@ -385,7 +385,7 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
         return;
     }
     const sv_type *et = t->params[0];
-    size_t es = sv__type_c_size(et);
+    size_t es = sv__schema_type_c_size(et);
     switch (t->gen) {
     case SV_GEN_ARRAY:
         for (size_t i = 0; i < t->array_len; i++)
@@ -457,7 +457,7 @@ static sv_status class_from_value(sctx *x, const sv_schema_class *c, const sv_va
     if (depth > STRUCT_MAX_DEPTH) return too_deep(x);
     if (!c->c)
         return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
-    const sv_schema_field *idf = c->c->id_field ? sv__cls(c)->id_field : NULL;
+    const sv_schema_field *idf = c->c->id_field ? sv__schema_cls(c)->id_field : NULL;
     if (idf) store_int(p + idf->c_offset, 4, c->c->class_id);
     size_t n;
     const sv_schema_field *const *all = sv_schema_class_fields(c, &n);
@@ -512,14 +512,14 @@ static sv_status prim_from_value(sctx *x, const sv_type *t, const sv_value *v, u
         memcpy(p, &u, sizeof u);
         return SV_OK;
     }
-    default: memcpy(p, sv_numbers(v), sv__prim_scalars(t->prim) * sizeof(float)); return SV_OK;
+    default: memcpy(p, sv_numbers(v), sv__schema_prim_scalars(t->prim) * sizeof(float)); return SV_OK;
     }
 }
 
 static sv_status items_from_value(sctx *x, const sv_type *et, const sv_value *v, uint8_t *base,
                                   unsigned depth)
 {
-    size_t es = sv__type_c_size(et);
+    size_t es = sv__schema_type_c_size(et);
     for (uint32_t i = 0; i < v->len; i++) {
         sv_status st = from_value(x, et, sv_array_at(v, i), base + i * es, NULL, depth + 1);
         if (st) {
@@ -537,7 +537,7 @@ static sv_status members_from_value(sctx *x, const sv_type *t, const sv_value *v
 {
     size_t offs[64];
     if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE) {
-        sv__c_members(t->params, t->nparams, offs);
+        sv__schema_c_members(t->params, t->nparams, offs);
         for (uint32_t i = 0; i < t->nparams; i++) {
             sv_status st =
                 from_value(x, t->params[i], sv_array_at(v, i), p + offs[i], NULL, depth + 1);
@@ -548,7 +548,7 @@ static sv_status members_from_value(sctx *x, const sv_type *t, const sv_value *v
         }
         return SV_OK;
     }
-    size_t stride = sv__c_members(t->params, 2, offs);
+    size_t stride = sv__schema_c_members(t->params, 2, offs);
     size_t n = v->len;
     if (!n) return SV_OK;
     if (n > SIZE_MAX / stride) return nomem(x);
@@ -586,7 +586,7 @@ static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_
         t->gen == SV_GEN_UMAP)
         return members_from_value(x, t, v, p, aux, depth);
     const sv_type *et = t->params[0];
-    size_t es = sv__type_c_size(et);
+    size_t es = sv__schema_type_c_size(et);
     switch (t->gen) {
     case SV_GEN_ARRAY: return items_from_value(x, et, v, p, depth);
     case SV_GEN_OPTIONAL: {
@@ -606,7 +606,7 @@ static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_
             if (!actual->c)
                 return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding",
                                        actual->name);
-            if (sv__cls(et->cls)->id_field && !actual->c->id_field)
+            if (sv__schema_cls(et->cls)->id_field && !actual->c->id_field)
                 return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED,
                                        "class '%s' has no C class id to point to it through '%s'",
                                        actual->name, et->cls->name);

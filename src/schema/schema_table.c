@@ -8,15 +8,15 @@
 
 uint64_t sv__schema_hash_str(const char *s, size_t len)
 {
-    return sv__hash_bytes(s, len);
+    return sv__core_hash_bytes(s, len);
 }
 
 uint64_t sv__schema_hash_u64(uint64_t v)
 {
-    return sv__hash_mix(v ^ 0x9e3779b97f4a7c15ull, 0xa0761d6478bd642full);
+    return sv__core_hash_mix(v ^ 0x9e3779b97f4a7c15ull, 0xa0761d6478bd642full);
 }
 
-const void *sv__tab_find(const sv__tab *t, uint64_t hash, sv__tab_eq eq, const void *key)
+const void *sv__schema_tab_find(const sv__tab *t, uint64_t hash, sv__tab_eq eq, const void *key)
 {
     if (!t->cap) return NULL;
     uint32_t mask = t->cap - 1;
@@ -48,7 +48,7 @@ static bool tab_grow(sv__tab *t, const sv_alloc *a)
     return true;
 }
 
-bool sv__tab_put(sv__tab *t, const sv_alloc *a, uint64_t hash, const void *item)
+bool sv__schema_tab_put(sv__tab *t, const sv_alloc *a, uint64_t hash, const void *item)
 {
     /* keep the load at or below one half: probe runs stay short */
     if ((t->count + 1) * 2 > t->cap && !tab_grow(t, a)) return false;
@@ -62,7 +62,7 @@ bool sv__tab_put(sv__tab *t, const sv_alloc *a, uint64_t hash, const void *item)
     return true;
 }
 
-void sv__tab_free(sv__tab *t, const sv_alloc *a)
+void sv__schema_tab_free(sv__tab *t, const sv_alloc *a)
 {
     if (t->slots) a->free(a->ctx, t->slots, (size_t)t->cap * sizeof *t->slots);
     memset(t, 0, sizeof *t);

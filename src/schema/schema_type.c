@@ -46,15 +46,15 @@ sv_generic sv_generic_by_name(const char *name, size_t len)
 
 int sv_prim_int_width(sv_prim p)
 {
-    return sv__prim_int_width(p);
+    return sv__schema_prim_int_width(p);
 }
 
 bool sv_prim_is_signed(sv_prim p)
 {
-    return sv__prim_is_signed(p);
+    return sv__schema_prim_is_signed(p);
 }
 
-sv_tag sv__prim_tag(sv_prim p)
+sv_tag sv__schema_prim_tag(sv_prim p)
 {
     switch (p) {
     case SV_PRIM_VECTOR2: return SV_TAG_VECTOR2;
@@ -70,9 +70,9 @@ sv_tag sv__prim_tag(sv_prim p)
     }
 }
 
-unsigned sv__prim_scalars(sv_prim p)
+unsigned sv__schema_prim_scalars(sv_prim p)
 {
-    return sv_tag_scalars(sv__prim_tag(p));
+    return sv_tag_scalars(sv__schema_prim_tag(p));
 }
 
 /* ---- UUIDs -------------------------------------------------------------- */
@@ -147,7 +147,7 @@ static bool interned_text_eq(const void *item, const void *key)
 static const sv_type *type_find(const sv_schema *s, const char *text, size_t len)
 {
     const char *key[2] = {text, (const char *)(uintptr_t)len};
-    return sv__tab_find(&s->types, sv__schema_hash_str(text, len), interned_text_eq, key);
+    return sv__schema_tab_find(&s->types, sv__schema_hash_str(text, len), interned_text_eq, key);
 }
 
 static sv_status syntax(tparser *tp, const char *msg)
@@ -177,7 +177,7 @@ static sv_status type_intern(tparser *tp, sv_type *proto, const char *text, size
     if (!t || !itext) return sv__schema_fail(tp->err, SV_ERR_NOMEM, "out of memory");
     *t = *proto;
     t->text = itext;
-    if (!sv__tab_put(&tp->s->types, &tp->s->alloc, sv__schema_hash_str(itext, len), t))
+    if (!sv__schema_tab_put(&tp->s->types, &tp->s->alloc, sv__schema_hash_str(itext, len), t))
         return sv__schema_fail(tp->err, SV_ERR_NOMEM, "out of memory");
     *out = t;
     return SV_OK;
@@ -331,18 +331,18 @@ sv_status sv_schema_parse_type(sv_schema *s, const char *text, size_t len, const
         if (st) return st;
     }
     if (s->final) {
-        sv_status st = sv__type_resolve(s, t, err);
+        sv_status st = sv__schema_type_resolve(s, t, err);
         if (st) return st;
     }
     *out = t;
     return SV_OK;
 }
 
-sv_status sv__type_resolve(sv_schema *s, const sv_type *t, sv_error *err)
+sv_status sv__schema_type_resolve(sv_schema *s, const sv_type *t, sv_error *err)
 {
     if (t->kind == SV_TYPE_GENERIC) {
         for (uint32_t i = 0; i < t->nparams; i++) {
-            sv_status st = sv__type_resolve(s, t->params[i], err);
+            sv_status st = sv__schema_type_resolve(s, t->params[i], err);
             if (st) return st;
         }
         return SV_OK;

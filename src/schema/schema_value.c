@@ -78,7 +78,7 @@ static sv_status read_int(rctx *r, const sv_type *t, sv_prim p, const sv_value *
 
 static sv_status read_math(rctx *r, const sv_type *t, const sv_value *v, sv_value *out)
 {
-    sv_tag tag = sv__prim_tag(t->prim);
+    sv_tag tag = sv__schema_prim_tag(t->prim);
     unsigned n = sv_tag_scalars(tag);
     float f[16];
     if (v && v->kind == SV_TUPLE && v->tag == tag && v->len == n) {
@@ -493,7 +493,7 @@ static sv_status zero(rctx *r, const sv_type *t, sv_value *out, unsigned depth)
                 z = sv_int(0);
                 break;
             }
-            *out = sv_tuple(r->doc, sv__prim_tag(t->prim), SV_ELEM_F32, NULL);
+            *out = sv_tuple(r->doc, sv__schema_prim_tag(t->prim), SV_ELEM_F32, NULL);
             return check_doc(r);
         }
         if (check_doc(r)) return SV_ERR_NOMEM;

@@ -15,9 +15,9 @@
 static void check_encode(const char *in, size_t n, const char *expected)
 {
     char out[64];
-    assert_int_equal(sv_base64_encoded_len(n), strlen(expected));
+    assert_int_equal(sv__core_base64_encoded_len(n), strlen(expected));
     memset(out, '#', sizeof out);
-    sv_base64_encode((const uint8_t *)in, n, out);
+    sv__core_base64_encode((const uint8_t *)in, n, out);
     assert_memory_equal(out, expected, strlen(expected));
     assert_int_equal(out[strlen(expected)], '#'); /* nothing written past the end */
 }
@@ -26,7 +26,7 @@ static void check_decode(const char *in, const char *expected, size_t n)
 {
     uint8_t out[64];
     size_t out_len = 999, pos = 999;
-    assert_true(sv_base64_decode(in, strlen(in), out, &out_len, &pos));
+    assert_true(sv__core_base64_decode(in, strlen(in), out, &out_len, &pos));
     assert_int_equal(out_len, n);
     if (n) assert_memory_equal(out, expected, n);
     assert_int_equal(pos, 999); /* untouched on success */
@@ -36,7 +36,7 @@ static void check_reject(const char *in, size_t expected_pos)
 {
     uint8_t out[64];
     size_t out_len, pos = 999;
-    assert_false(sv_base64_decode(in, strlen(in), out, &out_len, &pos));
+    assert_false(sv__core_base64_decode(in, strlen(in), out, &out_len, &pos));
     assert_int_equal(pos, expected_pos);
 }
 
@@ -76,11 +76,11 @@ static void test_all_bytes_round_trip(void **state)
     for (int i = 0; i < 256; i++)
         in[i] = (uint8_t)i;
     for (size_t n = 0; n <= 256; n++) {
-        size_t len = sv_base64_encoded_len(n);
+        size_t len = sv__core_base64_encoded_len(n);
         assert_int_equal(len, (n + 2) / 3 * 4);
-        sv_base64_encode(in, n, text);
+        sv__core_base64_encode(in, n, text);
         size_t out_len, pos;
-        assert_true(sv_base64_decode(text, len, back, &out_len, &pos));
+        assert_true(sv__core_base64_decode(text, len, back, &out_len, &pos));
         assert_int_equal(out_len, n);
         if (n) assert_memory_equal(back, in, n);
     }
@@ -101,9 +101,9 @@ static void test_rejects_bad_characters(void **state)
     /* a NUL inside the text is a bad character like any other */
     uint8_t out[16];
     size_t out_len, pos = 999;
-    assert_false(sv_base64_decode("QUJD\0QUJD", 9, out, &out_len, &pos));
+    assert_false(sv__core_base64_decode("QUJD\0QUJD", 9, out, &out_len, &pos));
     assert_int_equal(pos, 4);
-    assert_false(sv_base64_decode("QUJDQUJD\0", 9, out, &out_len, &pos));
+    assert_false(sv__core_base64_decode("QUJDQUJD\0", 9, out, &out_len, &pos));
     assert_int_equal(pos, 8);
 }
 
@@ -139,12 +139,12 @@ static void test_decode_sizes(void **state)
     /* out needs len / 4 * 3 bytes even when padding makes the result smaller */
     uint8_t out[3] = {0xAA, 0xAA, 0xAA};
     size_t out_len;
-    assert_true(sv_base64_decode("Zg==", 4, out, &out_len, NULL));
+    assert_true(sv__core_base64_decode("Zg==", 4, out, &out_len, NULL));
     assert_int_equal(out_len, 1);
     assert_int_equal(out[0], 'f');
-    assert_true(sv_base64_decode("", 0, NULL, &out_len, NULL));
+    assert_true(sv__core_base64_decode("", 0, NULL, &out_len, NULL));
     assert_int_equal(out_len, 0);
-    assert_false(sv_base64_decode("Zg", 2, out, &out_len, NULL)); /* err_pos may be NULL */
+    assert_false(sv__core_base64_decode("Zg", 2, out, &out_len, NULL)); /* err_pos may be NULL */
 }
 
 int main(void)

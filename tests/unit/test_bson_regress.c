@@ -90,7 +90,7 @@ static void test_array_bigger_than_first_block(void **state)
 }
 
 #if SERVAL_WITH_RESONITE
-/* The same through the .brson path (sv_rs_brotli_tree, where it was first
+/* The same through the .brson path (sv__resonite_rs_brotli_tree, where it was first
  * seen): the BSON wrapped as a legacy Brotli payload, decoded with and
  * without the decompression thread. */
 static void test_array_bigger_than_first_block_brson(void **state)

@@ -17,21 +17,21 @@ static void test_reads(void **state)
 {
     (void)state;
     sv_reader r;
-    sv_rd_init(&r, bytes, sizeof bytes, "test", NULL);
+    sv__core_rd_init(&r, bytes, sizeof bytes, "test", NULL);
     assert_int_equal(sv_rd_u16le(&r), 0x0201);
     assert_int_equal(sv_rd_u16be(&r), 0x0304);
     assert_int_equal(sv_rd_u32le(&r), 0x08070605);
-    assert_true(sv_rd_f32le(&r) == 1.5f);  /* 00 00 c0 3f */
-    assert_true(sv_rd_f64le(&r) == 0.1);   /* 9a 99 99 99 99 99 b9 3f */
-    assert_int_equal(sv_rd_remaining(&r), 0);
-    assert_true(sv_rd_ok(&r));
+    assert_true(sv__core_rd_f32le(&r) == 1.5f);  /* 00 00 c0 3f */
+    assert_true(sv__core_rd_f64le(&r) == 0.1);   /* 9a 99 99 99 99 99 b9 3f */
+    assert_int_equal(sv__core_rd_remaining(&r), 0);
+    assert_true(sv__core_rd_ok(&r));
 
-    sv_rd_init(&r, bytes, sizeof bytes, "test", NULL);
+    sv__core_rd_init(&r, bytes, sizeof bytes, "test", NULL);
     assert_true(sv_rd_u64le(&r) == UINT64_C(0x0807060504030201));
-    sv_rd_init(&r, bytes, sizeof bytes, "test", NULL);
+    sv__core_rd_init(&r, bytes, sizeof bytes, "test", NULL);
     assert_true(sv_rd_u64be(&r) == UINT64_C(0x0102030405060708));
-    sv_rd_init(&r, "\xff\xff\xff\xff", 4, "test", NULL);
-    assert_int_equal(sv_rd_i32le(&r), -1);
+    sv__core_rd_init(&r, "\xff\xff\xff\xff", 4, "test", NULL);
+    assert_int_equal(sv__core_rd_i32le(&r), -1);
 }
 
 static void test_truncation_is_sticky(void **state)
@@ -40,33 +40,33 @@ static void test_truncation_is_sticky(void **state)
     sv_error e;
     sv_error_clear(&e);
     sv_reader r;
-    sv_rd_init(&r, bytes, 6, "godot4", &e);
+    sv__core_rd_init(&r, bytes, 6, "godot4", &e);
     assert_int_equal(sv_rd_u32le(&r), 0x04030201);
     assert_int_equal(sv_rd_u32le(&r), 0); /* only 2 bytes left */
-    assert_false(sv_rd_ok(&r));
+    assert_false(sv__core_rd_ok(&r));
     assert_int_equal(e.status, SV_ERR_TRUNCATED);
     assert_int_equal(e.byte_offset, 4);
     assert_string_equal(e.format, "godot4");
     assert_string_equal(e.message, "u32le needs 4 bytes, 2 left");
     assert_int_equal(sv_rd_u8(&r), 0); /* later reads give zeros */
-    assert_int_equal(sv_rd_remaining(&r), 0);
-    assert_null(sv_rd_bytes(&r, 0, "x"));
+    assert_int_equal(sv__core_rd_remaining(&r), 0);
+    assert_null(sv__core_rd_bytes(&r, 0, "x"));
 }
 
 static void test_align(void **state)
 {
     (void)state;
     sv_reader r;
-    sv_rd_init(&r, bytes, sizeof bytes, "t", NULL);
-    sv_rd_skip(&r, 5, "x");
-    sv_rd_align(&r, 4, "pad");
-    assert_int_equal(sv_rd_offset(&r), 8);
-    sv_rd_align(&r, 4, "pad"); /* already aligned */
-    assert_int_equal(sv_rd_offset(&r), 8);
-    sv_rd_init(&r, bytes, 6, "t", NULL);
-    sv_rd_skip(&r, 5, "x");
-    sv_rd_align(&r, 4, "pad"); /* the padding must be present */
-    assert_false(sv_rd_ok(&r));
+    sv__core_rd_init(&r, bytes, sizeof bytes, "t", NULL);
+    sv__core_rd_skip(&r, 5, "x");
+    sv__core_rd_align(&r, 4, "pad");
+    assert_int_equal(sv__core_rd_offset(&r), 8);
+    sv__core_rd_align(&r, 4, "pad"); /* already aligned */
+    assert_int_equal(sv__core_rd_offset(&r), 8);
+    sv__core_rd_init(&r, bytes, 6, "t", NULL);
+    sv__core_rd_skip(&r, 5, "x");
+    sv__core_rd_align(&r, 4, "pad"); /* the padding must be present */
+    assert_false(sv__core_rd_ok(&r));
 }
 
 static void test_writes(void **state)
@@ -77,12 +77,12 @@ static void test_writes(void **state)
     sv_put_u16le(&b, 0x0201);
     sv_put_u16be(&b, 0x0304);
     sv_put_u32le(&b, 0x08070605);
-    sv_put_f32le(&b, 1.5f);
-    sv_put_f64le(&b, 0.1);
+    sv__core_put_f32le(&b, 1.5f);
+    sv__core_put_f64le(&b, 0.1);
     assert_int_equal(b.len, sizeof bytes);
     assert_memory_equal(b.data, bytes, sizeof bytes);
-    sv_put_u8(&b, 0xaa);
-    sv_put_pad(&b, 0, 4);
+    sv__core_put_u8(&b, 0xaa);
+    sv__core_put_pad(&b, 0, 4);
     assert_int_equal(b.len, 24);
     assert_memory_equal(b.data + 20, "\xaa\0\0\0", 4);
     sv_put_u64be(&b, UINT64_C(0x0102030405060708));

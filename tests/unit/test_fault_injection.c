@@ -267,7 +267,7 @@ static sv_status run_brotli_compress(const sv_alloc *a, const void *ctx)
     const bytes *in = ctx;
     sv_buf out;
     sv_buf_init(&out, a);
-    bool ok = sv_brotli_compress(in->p, in->n, 9, 16, &out);
+    bool ok = sv__compress_brotli_compress(in->p, in->n, 9, 16, &out);
     sv_buf_free(&out);
     return ok ? SV_OK : SV_ERR_NOMEM;
 }
@@ -280,7 +280,7 @@ static sv_status run_brotli_decompress(const sv_alloc *a, const void *ctx)
     sv_decomp d = {.max_out = 1u << 30, .format = "test"};
     sv_error err;
     sv_error_clear(&err);
-    sv_status st = sv_brotli_decompress(in->p, in->n, &d, &out, &err);
+    sv_status st = sv__compress_brotli_decompress(in->p, in->n, &d, &out, &err);
     sv_buf_free(&out);
     return st;
 }
@@ -291,7 +291,7 @@ static sv_status run_lzma_compress(const sv_alloc *a, const void *ctx)
     sv_buf out;
     sv_buf_init(&out, a);
     uint8_t props[5];
-    bool ok = sv_lzma_raw_compress(in->p, in->n, 1u << 16, 3, 0, 2, 32, props, &out);
+    bool ok = sv__compress_lzma_raw_compress(in->p, in->n, 1u << 16, 3, 0, 2, 32, props, &out);
     sv_buf_free(&out);
     return ok ? SV_OK : SV_ERR_NOMEM;
 }
@@ -311,7 +311,7 @@ static sv_status run_lzma_decompress(const sv_alloc *a, const void *ctx)
     sv_error err;
     sv_error_clear(&err);
     size_t used;
-    sv_status st = sv_lzma_raw_decompress(in->props, in->p, in->n, in->usize, &d, &out, &used, &err);
+    sv_status st = sv__compress_lzma_raw_decompress(in->props, in->p, in->n, in->usize, &d, &out, &used, &err);
     sv_buf_free(&out);
     return st;
 }
@@ -347,11 +347,11 @@ static sv_status run_zip_write(const sv_alloc *a, const void *ctx)
     sv_zip_writer w;
     sv_error err;
     sv_error_clear(&err);
-    sv_zip_writer_init(&w, &out, 0, "zip");
-    sv_status st = sv_zip_writer_add(&w, "a", in->p, in->n, SV_ZIP_DEFLATED, 6, &err);
-    if (st == SV_OK) st = sv_zip_writer_add(&w, "b", in->p, 100, SV_ZIP_STORED, 0, &err);
-    if (st == SV_OK) st = sv_zip_writer_finish(&w, &err);
-    sv_zip_writer_free(&w);
+    sv__compress_zip_writer_init(&w, &out, 0, "zip");
+    sv_status st = sv__compress_zip_writer_add(&w, "a", in->p, in->n, SV_ZIP_DEFLATED, 6, &err);
+    if (st == SV_OK) st = sv__compress_zip_writer_add(&w, "b", in->p, 100, SV_ZIP_STORED, 0, &err);
+    if (st == SV_OK) st = sv__compress_zip_writer_finish(&w, &err);
+    sv__compress_zip_writer_free(&w);
     sv_buf_free(&out);
     return st;
 }
@@ -365,7 +365,7 @@ static void test_codecs_and_zip(void **state)
     long runs = inject_codec("brotli compress", run_brotli_compress, &plain);
     sv_buf c;
     sv_buf_init(&c, NULL);
-    assert_true(sv_brotli_compress(text, n, 9, 22, &c));
+    assert_true(sv__compress_brotli_compress(text, n, 9, 22, &c));
     bytes br = {c.data, c.len};
     runs += inject_codec("brotli decompress", run_brotli_decompress, &br);
     printf("fault injection: brotli    %6ld runs\n", runs);
@@ -374,7 +374,7 @@ static void test_codecs_and_zip(void **state)
     lzma_input lz = {{0}, NULL, 0, n};
     sv_buf l;
     sv_buf_init(&l, NULL);
-    assert_true(sv_lzma_raw_compress(text, n, 1u << 16, 3, 0, 2, 32, lz.props, &l));
+    assert_true(sv__compress_lzma_raw_compress(text, n, 1u << 16, 3, 0, 2, 32, lz.props, &l));
     lz.p = l.data;
     lz.n = l.len;
     runs += inject_codec("lzma decompress", run_lzma_decompress, &lz);
@@ -387,13 +387,13 @@ static void test_codecs_and_zip(void **state)
     sv_zip_writer w;
     sv_error err;
     sv_error_clear(&err);
-    sv_zip_writer_init(&w, &z, 0, "zip");
-    assert_int_equal(sv_zip_writer_add(&w, "R-Main.record", text, 500, SV_ZIP_DEFLATED, 6, &err),
+    sv__compress_zip_writer_init(&w, &z, 0, "zip");
+    assert_int_equal(sv__compress_zip_writer_add(&w, "R-Main.record", text, 500, SV_ZIP_DEFLATED, 6, &err),
                      SV_OK);
-    assert_int_equal(sv_zip_writer_add(&w, "Assets/x", c.data, c.len, SV_ZIP_STORED, 0, &err),
+    assert_int_equal(sv__compress_zip_writer_add(&w, "Assets/x", c.data, c.len, SV_ZIP_STORED, 0, &err),
                      SV_OK);
-    assert_int_equal(sv_zip_writer_finish(&w, &err), SV_OK);
-    sv_zip_writer_free(&w);
+    assert_int_equal(sv__compress_zip_writer_finish(&w, &err), SV_OK);
+    sv__compress_zip_writer_free(&w);
     bytes pkg = {z.data, z.len};
     runs += inject_codec("package read", run_package, &pkg);
     static const char *samples[] = {PACKAGE_DIR "AvatarRootIdentification.resonitepackage",

@@ -453,7 +453,7 @@ static void test_edit_rscc_copies_unchanged_blocks(void **state)
     sv_value t;
     sv_error err;
     assert_int_equal(decode(doc, data, n, &t, &err), SV_OK);
-    uint32_t bc = sv_load_u32le(data + 12) / 4096 + 1;
+    uint32_t bc = sv__core_load_u32le(data + 12) / 4096 + 1;
     assert_true(bc >= 3);
     sv_value *bytes = sv_map_getz(main_resource(&t), "bytes");
     assert_int_equal(sv_len(bytes), 10000);
@@ -466,8 +466,8 @@ static void test_edit_rscc_copies_unchanged_blocks(void **state)
     assert_int_equal(encode(&t, &out, &err), SV_OK);
     size_t at = 16 + 4 * (size_t)bc;
     for (uint32_t i = 0; i + 2 < bc; i++) {
-        uint32_t cs = sv_load_u32le(data + 16 + 4 * i);
-        assert_int_equal(sv_load_u32le(out.data + 16 + 4 * i), cs);
+        uint32_t cs = sv__core_load_u32le(data + 16 + 4 * i);
+        assert_int_equal(sv__core_load_u32le(out.data + 16 + 4 * i), cs);
         assert_memory_equal(data + at, out.data + at, cs);
         at += cs;
     }
@@ -492,28 +492,28 @@ static void check_blocks(const char *file, int mode)
     size_t n = 0;
     uint8_t *data = tg_read_file(path, &n);
     assert_non_null(data);
-    assert_int_equal(sv_load_u32le(data + 4), (uint32_t)mode);
-    uint32_t bs = sv_load_u32le(data + 8), total = sv_load_u32le(data + 12);
+    assert_int_equal(sv__core_load_u32le(data + 4), (uint32_t)mode);
+    uint32_t bs = sv__core_load_u32le(data + 8), total = sv__core_load_u32le(data + 12);
     uint32_t bc = total / bs + 1;
     size_t at = 16 + 4 * (size_t)bc;
     uint8_t *plain = malloc(bs > 16 ? bs : 16);
     for (uint32_t i = 0; i < bc; i++) {
-        uint32_t cs = sv_load_u32le(data + 16 + 4 * i);
+        uint32_t cs = sv__core_load_u32le(data + 16 + 4 * i);
         size_t size = i + 1 < bc ? bs : total % bs, got = 0;
         const char *why = "";
         sv_buf z;
         sv_buf_init(&z, NULL);
         if (mode == 0) {
             size_t want = size < 16 ? 16 : size;
-            assert_true(sv_fastlz_decompress(data + at, cs, plain, want, &got));
+            assert_true(sv__compress_fastlz_decompress(data + at, cs, plain, want, &got));
             assert_int_equal(got, want);
-            assert_true(sv_fastlz1_compress(plain, want, &z));
+            assert_true(sv__compress_fastlz1_compress(plain, want, &z));
         } else {
             sv_zlib_wrap w = mode == 1 ? SV_ZLIB_WRAPPED : SV_ZLIB_GZIP;
-            assert_int_equal(sv_zlib_inflate_into(data + at, cs, w, plain, size, NULL, &got, &why),
+            assert_int_equal(sv__compress_zlib_inflate_into(data + at, cs, w, plain, size, NULL, &got, &why),
                              SV_OK);
             assert_int_equal(got, size);
-            assert_true(sv_zlib_deflate(plain, size, -1, w, &z));
+            assert_true(sv__compress_zlib_deflate(plain, size, -1, w, &z));
         }
         assert_int_equal(z.len, cs);
         assert_memory_equal(z.data, data + at, cs);

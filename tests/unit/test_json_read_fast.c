@@ -88,12 +88,12 @@ static void test_value_words(void **state)
 {
     (void)state;
     static const char text[] = "abc";
-    sv_value a = sv__make(SV_INT, 8, 0), b;
+    sv_value a = sv__core_make(SV_INT, 8, 0), b;
     a.as.i = -5;
     b = jr_value(jr_hdr(SV_INT, 0, 8, 0, 0), (uint64_t)-5);
     assert_memory_equal(&a, &b, sizeof a);
 
-    a = sv__make(SV_UINT, 1, SV_F_EXPLICIT);
+    a = sv__core_make(SV_UINT, 1, SV_F_EXPLICIT);
     a.as.u = 200;
     b = jr_value(jr_hdr(SV_UINT, SV_F_EXPLICIT, 1, 0, 0), 200);
     assert_memory_equal(&a, &b, sizeof a);
@@ -102,11 +102,11 @@ static void test_value_words(void **state)
     b = jr_value(jr_hdr(SV_FLOAT, SV_F_EXPLICIT, 4, 0, 0), jr_f32_word(1.5f));
     assert_memory_equal(&a, &b, sizeof a);
 
-    a = sv__str_value(text, 3);
+    a = sv__core_str_value(text, 3);
     b = jr_value(jr_hdr(SV_STRING, 0, 0, 0, 3), jr_ptr_word(text));
     assert_memory_equal(&a, &b, sizeof a);
 
-    a = sv__make(SV_TUPLE, SV_ELEM_F32, 0);
+    a = sv__core_make(SV_TUPLE, SV_ELEM_F32, 0);
     a.tag = SV_TAG_VECTOR3;
     a.len = 3;
     a.as.data = text;

@@ -402,7 +402,7 @@ static void test_base64(void **state)
         uint8_t *out = malloc(enc / 4 * 3);
         assert_non_null(out);
         size_t out_len = 0;
-        assert_true(sv_base64_decode((const char *)b.data + 11, enc, out, &out_len, NULL));
+        assert_true(sv__core_base64_decode((const char *)b.data + 11, enc, out, &out_len, NULL));
         assert_int_equal(out_len, n);
         assert_memory_equal(out, in, n);
         free(out);

@@ -14,7 +14,7 @@ static sv_num_scan scan_ok(const char *text, size_t want_len)
 {
     sv_num_scan n;
     const char *end = text + strlen(text);
-    const char *e = sv_num_scan_token(text, end, &n);
+    const char *e = sv__core_num_scan_token(text, end, &n);
     assert_non_null(e);
     assert_int_equal((size_t)(e - text), want_len);
     return n;
@@ -74,7 +74,7 @@ static void test_fractions_and_exponents(void **state)
 static void expect_fault(const char *text, sv_num_fault f, size_t at)
 {
     sv_num_scan n;
-    assert_null(sv_num_scan_token(text, text + strlen(text), &n));
+    assert_null(sv__core_num_scan_token(text, text + strlen(text), &n));
     assert_int_equal(n.fault, f);
     assert_int_equal((size_t)(n.fault_at - text), at);
 }

@@ -224,7 +224,7 @@ static char *format_guarded(char *buf, size_t size, size_t room, double x, bool 
     assert_true(size <= sizeof untouched && 8 + room <= size);
     memset(buf, 0x7f, size);
     char *out = buf + 8;
-    size_t n = single ? sv_fmt_f32((float)x, out) : sv_fmt_f64(x, out);
+    size_t n = single ? sv__core_fmt_f32((float)x, out) : sv__core_fmt_f64(x, out);
     assert_true(n > 0 && n <= room);
     assert_true(memcmp(buf, untouched, 8) == 0);
     assert_true(memcmp(out + room, untouched, size - 8 - room) == 0);
@@ -244,7 +244,7 @@ static void check_f64(double x)
 
     /* Round trip, ours and glibc's reader. */
     double back;
-    assert_true(sv_parse_f64(buf, n, &back));
+    assert_true(sv__core_parse_f64(buf, n, &back));
     if (f64_bits(back) != f64_bits(x)) fail_msg("%s does not read back as %a", buf, x);
     assert_true(f64_bits(strtod(buf, NULL)) == f64_bits(x));
     if (x == 0) return;
@@ -298,7 +298,7 @@ static void check_f32(float x)
     assert_int_equal(buf[0] == '-', signbit(x) != 0);
 
     float back;
-    assert_true(sv_parse_f32(buf, n, &back));
+    assert_true(sv__core_parse_f32(buf, n, &back));
     if (f32_bits(back) != f32_bits(x)) fail_msg("%s does not read back as %a", buf, (double)x);
     assert_true(f32_bits(strtof(buf, NULL)) == f32_bits(x));
     if (x == 0) return;
@@ -352,7 +352,7 @@ static void check_f32_both_signs(float x)
 static void expect_f64(double x, const char *want)
 {
     char buf[SV_FMT_F64_MAX + 1];
-    size_t n = sv_fmt_f64(x, buf);
+    size_t n = sv__core_fmt_f64(x, buf);
     buf[n] = 0;
     assert_string_equal(buf, want);
 }
@@ -360,7 +360,7 @@ static void expect_f64(double x, const char *want)
 static void expect_f32(float x, const char *want)
 {
     char buf[SV_FMT_F32_MAX + 1];
-    size_t n = sv_fmt_f32(x, buf);
+    size_t n = sv__core_fmt_f32(x, buf);
     buf[n] = 0;
     assert_string_equal(buf, want);
 }
@@ -727,7 +727,7 @@ static void test_fmt_f32_random(void **state)
 static void expect_u64(uint64_t u)
 {
     char buf[SV_FMT_INT_MAX + 1], want[32];
-    size_t n = sv_fmt_u64(u, buf);
+    size_t n = sv__core_fmt_u64(u, buf);
     buf[n] = 0;
     snprintf(want, sizeof want, "%llu", (unsigned long long)u);
     assert_string_equal(buf, want);
@@ -736,7 +736,7 @@ static void expect_u64(uint64_t u)
 static void expect_i64(int64_t i)
 {
     char buf[SV_FMT_INT_MAX + 1], want[32];
-    size_t n = sv_fmt_i64(i, buf);
+    size_t n = sv__core_fmt_i64(i, buf);
     buf[n] = 0;
     snprintf(want, sizeof want, "%lld", (long long)i);
     assert_string_equal(buf, want);
@@ -746,14 +746,14 @@ static void test_fmt_integers(void **state)
 {
     (void)state;
     char buf[SV_FMT_INT_MAX + 1];
-    size_t n = sv_fmt_i64(INT64_MIN, buf);
+    size_t n = sv__core_fmt_i64(INT64_MIN, buf);
     buf[n] = 0;
     assert_string_equal(buf, "-9223372036854775808");
-    n = sv_fmt_u64(UINT64_MAX, buf);
+    n = sv__core_fmt_u64(UINT64_MAX, buf);
     buf[n] = 0;
     assert_string_equal(buf, "18446744073709551615");
     assert_int_equal(n, 20);
-    n = sv_fmt_u64(0, buf);
+    n = sv__core_fmt_u64(0, buf);
     buf[n] = 0;
     assert_string_equal(buf, "0");
 
@@ -877,7 +877,7 @@ static void test_exponent_table(void **state)
     for (int be = 1; be <= 2046; be++) {
         int q = be - 1075;
         int k = floor_log10_pow2(q);
-        int h = q + sv_floor_log2_pow10(-k - 1) + 5;
+        int h = q + sv__core_floor_log2_pow10(-k - 1) + 5;
         const exponent_info *x = &exponent_infos[be];
         assert_int_equal(x->k, k);
         assert_int_equal(x->h, h);

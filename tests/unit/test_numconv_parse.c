@@ -1,5 +1,5 @@
 /* Tests for src/core/num_parse.c: correctly rounded decimal -> double and
- * float (sv_parse_f64, sv_parse_f32, sv_decimal_to_f64), and the table of
+ * float (sv__core_parse_f64, sv__core_parse_f32, sv__core_decimal_to_f64), and the table of
  * powers of five it shares with the formatter.
  *
  * The oracle is glibc, which is independent of our code: strtod and strtof
@@ -42,11 +42,11 @@ static void check_parse(const char *t)
 {
     size_t n = strlen(t);
     double d = 0, g = strtod(t, NULL);
-    bool ok = sv_parse_f64(t, n, &d);
+    bool ok = sv__core_parse_f64(t, n, &d);
     if (f64_bits(d) != f64_bits(g)) fail_msg("f64 %s: ours %a, glibc %a", t, d, g);
     assert_int_equal(ok, !isinf(g));
     float f = 0, gf = strtof(t, NULL);
-    ok = sv_parse_f32(t, n, &f);
+    ok = sv__core_parse_f32(t, n, &f);
     if (f32_bits(f) != f32_bits(gf))
         fail_msg("f32 %s: ours %a, glibc %a", t, (double)f, (double)gf);
     assert_int_equal(ok, !isinf(gf));
@@ -57,54 +57,54 @@ static void test_parse_known(void **state)
     (void)state;
     double d;
     float f;
-    assert_true(sv_parse_f64("1e-400", 6, &d));
+    assert_true(sv__core_parse_f64("1e-400", 6, &d));
     assert_true(f64_bits(d) == 0);
-    assert_true(sv_parse_f64("-1e-400", 7, &d));
+    assert_true(sv__core_parse_f64("-1e-400", 7, &d));
     assert_true(f64_bits(d) == UINT64_C(0x8000000000000000));
-    assert_false(sv_parse_f64("1e400", 5, &d));
+    assert_false(sv__core_parse_f64("1e400", 5, &d));
     assert_true(isinf(d) && d > 0);
-    assert_false(sv_parse_f64("-1e400", 6, &d));
+    assert_false(sv__core_parse_f64("-1e400", 6, &d));
     assert_true(isinf(d) && d < 0);
-    assert_true(sv_parse_f64("2.4703282292062328e-324", 23, &d));
+    assert_true(sv__core_parse_f64("2.4703282292062328e-324", 23, &d));
     assert_true(d == 5e-324);
-    assert_true(sv_parse_f64("2.4703282292062327e-324", 23, &d));
+    assert_true(sv__core_parse_f64("2.4703282292062327e-324", 23, &d));
     assert_true(d == 0);
-    assert_true(sv_parse_f64("1.7976931348623158e308", 22, &d));
+    assert_true(sv__core_parse_f64("1.7976931348623158e308", 22, &d));
     assert_true(d == DBL_MAX);
-    assert_false(sv_parse_f64("1.7976931348623159e308", 22, &d));
+    assert_false(sv__core_parse_f64("1.7976931348623159e308", 22, &d));
     assert_true(isinf(d));
-    assert_true(sv_parse_f64("0.1", 3, &d));
+    assert_true(sv__core_parse_f64("0.1", 3, &d));
     assert_true(d == 0.1);
-    assert_true(sv_parse_f64("-0", 2, &d));
+    assert_true(sv__core_parse_f64("-0", 2, &d));
     assert_true(f64_bits(d) == UINT64_C(0x8000000000000000));
-    assert_true(sv_parse_f64("-0.0e+99999999999999999999", 26, &d));
+    assert_true(sv__core_parse_f64("-0.0e+99999999999999999999", 26, &d));
     assert_true(f64_bits(d) == UINT64_C(0x8000000000000000));
-    assert_false(sv_parse_f64("1e99999999999999999999", 22, &d));
-    assert_true(sv_parse_f64("1e-99999999999999999999", 23, &d));
+    assert_false(sv__core_parse_f64("1e99999999999999999999", 22, &d));
+    assert_true(sv__core_parse_f64("1e-99999999999999999999", 23, &d));
     assert_true(d == 0);
     /* The length bounds the text: no NUL needed. */
-    assert_true(sv_parse_f64("1.5xyz", 3, &d));
+    assert_true(sv__core_parse_f64("1.5xyz", 3, &d));
     assert_true(d == 1.5);
     /* 2^53 + 1 is halfway: to even, below; any excess digit rounds up. */
-    assert_true(sv_parse_f64("9007199254740993", 16, &d));
+    assert_true(sv__core_parse_f64("9007199254740993", 16, &d));
     assert_true(d == 9007199254740992.0);
-    assert_true(sv_parse_f64("9007199254740993.0000000000000000000001", 39, &d));
+    assert_true(sv__core_parse_f64("9007199254740993.0000000000000000000001", 39, &d));
     assert_true(d == 9007199254740994.0);
 
-    assert_true(sv_parse_f32("3.4028235e38", 12, &f));
+    assert_true(sv__core_parse_f32("3.4028235e38", 12, &f));
     assert_true(f == FLT_MAX);
-    assert_false(sv_parse_f32("3.4028236e38", 12, &f));
+    assert_false(sv__core_parse_f32("3.4028236e38", 12, &f));
     assert_true(isinf(f));
-    assert_true(sv_parse_f32("1e-46", 5, &f));
+    assert_true(sv__core_parse_f32("1e-46", 5, &f));
     assert_true(f == 0);
-    assert_true(sv_parse_f32("1e-45", 5, &f));
+    assert_true(sv__core_parse_f32("1e-45", 5, &f));
     assert_true(f == FLT_TRUE_MIN);
-    assert_true(sv_parse_f32("0.1", 3, &f));
+    assert_true(sv__core_parse_f32("0.1", 3, &f));
     assert_true(f == 0.1f);
     /* 16777217 is halfway between floats: to even. */
-    assert_true(sv_parse_f32("16777217", 8, &f));
+    assert_true(sv__core_parse_f32("16777217", 8, &f));
     assert_true(f == 16777216.0f);
-    assert_true(sv_parse_f32("16777217.000000000000000001", 27, &f));
+    assert_true(sv__core_parse_f32("16777217.000000000000000001", 27, &f));
     assert_true(f == 16777218.0f);
 
     const char *same[] = {"0",
@@ -141,8 +141,8 @@ static void test_parse_rejects(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         double d = 0;
         float f = 0;
-        assert_false(sv_parse_f64(bad[i], strlen(bad[i]), &d));
-        assert_false(sv_parse_f32(bad[i], strlen(bad[i]), &f));
+        assert_false(sv__core_parse_f64(bad[i], strlen(bad[i]), &d));
+        assert_false(sv__core_parse_f32(bad[i], strlen(bad[i]), &f));
     }
 }
 
@@ -195,8 +195,8 @@ static void test_parse_grammar_random(void **state)
         } else {
             double d;
             float f;
-            assert_false(sv_parse_f64(t, (size_t)len, &d));
-            assert_false(sv_parse_f32(t, (size_t)len, &f));
+            assert_false(sv__core_parse_f64(t, (size_t)len, &d));
+            assert_false(sv__core_parse_f32(t, (size_t)len, &f));
         }
     }
     assert_true(valid > 1000);
@@ -292,9 +292,9 @@ static void test_parse_halfway(void **state)
     double d;
     char e[1400];
     snprintf(e, sizeof e, "%.780Le", 0x1p-1075L);
-    assert_true(sv_parse_f64(e, strlen(e), &d) && f64_bits(d) == 0);
+    assert_true(sv__core_parse_f64(e, strlen(e), &d) && f64_bits(d) == 0);
     snprintf(e, sizeof e, "%.780Le", ((long double)DBL_MAX + 0x1p1024L) / 2);
-    assert_false(sv_parse_f64(e, strlen(e), &d));
+    assert_false(sv__core_parse_f64(e, strlen(e), &d));
     assert_true(isinf(d));
 
     static char t[1400];
@@ -368,11 +368,11 @@ static void test_parse_long(void **state)
     t[len + 1000] = 0;
     check_parse(t);
     double d;
-    assert_true(sv_parse_f64(t, strlen(t), &d));
+    assert_true(sv__core_parse_f64(t, strlen(t), &d));
     assert_true(d == 1.0);
     t[len + 999] = '1';
     check_parse(t);
-    assert_true(sv_parse_f64(t, strlen(t), &d));
+    assert_true(sv__core_parse_f64(t, strlen(t), &d));
     assert_true(d == nextafter(1.0, 2.0));
     /* Many leading zeros after the point. */
     memset(t, '0', 1500);
@@ -385,23 +385,23 @@ static void test_decimal_to_f64(void **state)
 {
     (void)state;
     double d;
-    assert_true(sv_decimal_to_f64(1, 0, false, false, &d));
+    assert_true(sv__core_decimal_to_f64(1, 0, false, false, &d));
     assert_true(d == 1.0);
-    assert_true(sv_decimal_to_f64(0, 5, true, false, &d));
+    assert_true(sv__core_decimal_to_f64(0, 5, true, false, &d));
     assert_true(f64_bits(d) == UINT64_C(0x8000000000000000));
-    assert_true(sv_decimal_to_f64(5, -324, false, false, &d));
+    assert_true(sv__core_decimal_to_f64(5, -324, false, false, &d));
     assert_true(d == 5e-324);
-    assert_true(sv_decimal_to_f64(1, -400, false, false, &d));
+    assert_true(sv__core_decimal_to_f64(1, -400, false, false, &d));
     assert_true(d == 0);
-    assert_false(sv_decimal_to_f64(1, 400, true, false, &d));
+    assert_false(sv__core_decimal_to_f64(1, 400, true, false, &d));
     assert_true(isinf(d) && d < 0);
-    assert_true(sv_decimal_to_f64(17976931348623157, 292, false, false, &d));
+    assert_true(sv__core_decimal_to_f64(17976931348623157, 292, false, false, &d));
     assert_true(d == DBL_MAX);
     /* 1.000000000000000111|02230246... : the first 19 digits, truncated,
      * straddle the halfway point between 1 and its successor. */
-    assert_false(sv_decimal_to_f64(UINT64_C(1000000000000000111), -18, false, true, &d));
+    assert_false(sv__core_decimal_to_f64(UINT64_C(1000000000000000111), -18, false, true, &d));
     /* Truncated but far from any halfway point: decided. */
-    assert_true(sv_decimal_to_f64(UINT64_C(1234567890123456789), -18, false, true, &d));
+    assert_true(sv__core_decimal_to_f64(UINT64_C(1234567890123456789), -18, false, true, &d));
     assert_true(d == strtod("1.2345678901234567891", NULL));
 
     /* Random agreement with glibc whenever it answers. */
@@ -411,7 +411,7 @@ static void test_decimal_to_f64(void **state)
         uint64_t m = 1 + rnd() % UINT64_C(9999999999999999999);
         int64_t e = (int64_t)(rnd() % 700) - 350;
         bool trunc = rnd() & 1;
-        bool ok = sv_decimal_to_f64(m, e, false, trunc, &d);
+        bool ok = sv__core_decimal_to_f64(m, e, false, trunc, &d);
         snprintf(t, sizeof t, "%llu%se%lld", (unsigned long long)m, trunc ? "5" : "",
                  (long long)(trunc ? e - 1 : e));
         double g = strtod(t, NULL);
@@ -421,12 +421,12 @@ static void test_decimal_to_f64(void **state)
         } else if (isinf(d)) {
             assert_true(isinf(g)); /* overflow */
         } else {
-            open++; /* left to sv_parse_f64 */
+            open++; /* left to sv__core_parse_f64 */
         }
     }
     /* Truncated inputs are left open when m and m + 1 round apart: about
      * 2^53 / m of them, a fraction of a percent here. */
-    print_message("sv_decimal_to_f64: %d of 100000 answered, %d left open\n", answered, open);
+    print_message("sv__core_decimal_to_f64: %d of 100000 answered, %d left open\n", answered, open);
     assert_true(answered > 80000);
     assert_true(open < 2000);
 }
@@ -442,7 +442,7 @@ static void test_pow5_table(void **state)
         int len = 128;
         while (!(p >> (len - 1)))
             len--;
-        assert_int_equal(len - 1, sv_floor_log2_pow5(q));
+        assert_int_equal(len - 1, sv__core_floor_log2_pow5(q));
         __extension__ unsigned __int128 norm = p << (128 - len);
         assert_true(sv_pow5_128[q - SV_POW5_MIN][0] == (uint64_t)(norm >> 64));
         assert_true(sv_pow5_128[q - SV_POW5_MIN][1] == (uint64_t)norm);
@@ -463,12 +463,12 @@ static void test_pow5_table(void **state)
         /* top = floor(product / 2^128): just below 2^127. */
         __extension__ unsigned __int128 limit = (unsigned __int128)1 << 127;
         assert_true(top < limit && limit - top < 8);
-        assert_int_equal(sv_floor_log2_pow5(q) + sv_floor_log2_pow5(-q), -1);
+        assert_int_equal(sv__core_floor_log2_pow5(q) + sv__core_floor_log2_pow5(-q), -1);
     }
     /* floor(log2(5^q)) against long double logarithms (exact enough: the
      * fractional parts stay > 1e-4 away from integers here). */
     for (int q = SV_POW5_MIN; q <= SV_POW5_MAX; q++)
-        assert_int_equal(sv_floor_log2_pow5(q), (int)floorl((long double)q * log2l(5.0L)));
+        assert_int_equal(sv__core_floor_log2_pow5(q), (int)floorl((long double)q * log2l(5.0L)));
 }
 
 int main(void)

@@ -208,7 +208,7 @@ static void read_and_check(const expected *e, uint32_t size, sv_status want_stat
     memset(dst, DEF_BYTE, e->size + TAIL);
     sv_error err;
     sv_error_clear(&err);
-    sv_status st = sv__opts_read(e->table, dst, src, "test", &err);
+    sv_status st = sv__core_opts_read(e->table, dst, src, "test", &err);
     if (st != want_status)
         fail_msg("%s with struct_size %u: status %d, expected %d", e->type_name, size, st,
                  want_status);
@@ -251,7 +251,7 @@ static void check_reader(const expected *e)
     uint8_t *dst = malloc(e->size);
     assert_non_null(dst);
     memset(dst, DEF_BYTE, e->size);
-    assert_int_equal(sv__opts_read(t, dst, NULL, "test", NULL), SV_OK);
+    assert_int_equal(sv__core_opts_read(t, dst, NULL, "test", NULL), SV_OK);
     for (size_t i = 0; i < e->size; i++)
         assert_int_equal(dst[i], DEF_BYTE);
     free(dst);

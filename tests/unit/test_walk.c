@@ -15,7 +15,7 @@
 
 static char *escape(const char *key, size_t len, char *out, size_t cap)
 {
-    size_t n = sv_pointer_escape(out, cap, key, len);
+    size_t n = sv__core_pointer_escape(out, cap, key, len);
     assert_true(n < cap);
     out[n] = 0;
     return out;
@@ -47,14 +47,14 @@ static void test_escape_cut(void **state)
     char out[8];
     memset(out, '#', sizeof out);
     /* "ab~0" needs 4; with room for 3 the "~0" is not split */
-    assert_int_equal(sv_pointer_escape(out, 3, "ab~", 3), 2);
+    assert_int_equal(sv__core_pointer_escape(out, 3, "ab~", 3), 2);
     assert_memory_equal(out, "ab#", 3);
     memset(out, '#', sizeof out);
-    assert_int_equal(sv_pointer_escape(out, 3, "/xy", 3), 3);
+    assert_int_equal(sv__core_pointer_escape(out, 3, "/xy", 3), 3);
     assert_memory_equal(out, "~1x#", 4);
-    assert_int_equal(sv_pointer_escape(NULL, 0, "a/b", 3), 0);
-    assert_int_equal(sv_pointer_escaped_len("a/b~", 4), 6);
-    assert_int_equal(sv_pointer_escaped_len("", 0), 0);
+    assert_int_equal(sv__core_pointer_escape(NULL, 0, "a/b", 3), 0);
+    assert_int_equal(sv__core_pointer_escaped_len("a/b~", 4), 6);
+    assert_int_equal(sv__core_pointer_escaped_len("", 0), 0);
 }
 
 static void test_pointer_append(void **state)
@@ -62,9 +62,9 @@ static void test_pointer_append(void **state)
     (void)state;
     sv_buf b;
     sv_buf_init(&b, NULL);
-    sv_pointer_append(&b, "foo", 3);
-    sv_pointer_append(&b, "", 0);
-    sv_pointer_append(&b, "a/b~c", 5);
+    sv__core_pointer_append(&b, "foo", 3);
+    sv__core_pointer_append(&b, "", 0);
+    sv__core_pointer_append(&b, "a/b~c", 5);
     assert_true(sv_buf_ok(&b));
     assert_int_equal(b.len, strlen("/foo//a~1b~0c"));
     assert_memory_equal(b.data, "/foo//a~1b~0c", b.len);
@@ -75,24 +75,24 @@ static void test_path_stack(void **state)
 {
     (void)state;
     sv_path p;
-    sv_path_init(&p, NULL);
-    assert_string_equal(sv_path_render(&p), "");
-    assert_true(sv_path_push_key(&p, "foo", 3));
-    assert_true(sv_path_push_index(&p, 0));
-    assert_string_equal(sv_path_render(&p), "/foo/0");
-    sv_path_pop(&p);
-    assert_true(sv_path_push_index(&p, 18446744073709551615u));
-    assert_string_equal(sv_path_render(&p), "/foo/18446744073709551615");
-    sv_path_pop(&p);
-    sv_path_pop(&p);
-    assert_true(sv_path_push_key(&p, "m~n", 3));
-    assert_true(sv_path_push_key(&p, "", 0));
-    assert_string_equal(sv_path_render(&p), "/m~0n/");
+    sv__core_path_init(&p, NULL);
+    assert_string_equal(sv__core_path_render(&p), "");
+    assert_true(sv__core_path_push_key(&p, "foo", 3));
+    assert_true(sv__core_path_push_index(&p, 0));
+    assert_string_equal(sv__core_path_render(&p), "/foo/0");
+    sv__core_path_pop(&p);
+    assert_true(sv__core_path_push_index(&p, 18446744073709551615u));
+    assert_string_equal(sv__core_path_render(&p), "/foo/18446744073709551615");
+    sv__core_path_pop(&p);
+    sv__core_path_pop(&p);
+    assert_true(sv__core_path_push_key(&p, "m~n", 3));
+    assert_true(sv__core_path_push_key(&p, "", 0));
+    assert_string_equal(sv__core_path_render(&p), "/m~0n/");
     char small[8];
-    assert_true(sv_path_push_key(&p, "abcdef", 6));
-    sv_path_render_into(&p, small, sizeof small); /* "/m~0n//abcdef": innermost kept */
+    assert_true(sv__core_path_push_key(&p, "abcdef", 6));
+    sv__core_path_render_into(&p, small, sizeof small); /* "/m~0n//abcdef": innermost kept */
     assert_string_equal(small, "...cdef");
-    sv_path_free(&p);
+    sv__core_path_free(&p);
 }
 
 /* ---- sv_visit over the walker ---- */
@@ -229,11 +229,11 @@ static sv_step note_keys(void *ctx, sv_walker *w, const sv_value *v, unsigned de
 {
     (void)v;
     char *log = ctx;
-    const sv_value *key = sv_walker_key(w);
-    const sv_value *parent = sv_walker_parent(w);
+    const sv_value *key = sv__core_walker_key(w);
+    const sv_value *parent = sv__core_walker_parent(w);
     char line[64];
     snprintf(line, sizeof line, "%u:%s:%s:%s;", depth, parent ? sv_kind_name(sv_kind_of(parent)) : "-",
-             key ? sv_get_str(key, NULL) : "-", sv_walker_path(w));
+             key ? sv_get_str(key, NULL) : "-", sv__core_walker_path(w));
     strcat(log, line);
     return sv_kind_of(v) == SV_MAP && depth > 0 ? SV_STEP_OVER : SV_STEP_INTO;
 }
@@ -244,7 +244,7 @@ static void test_walker_parent_key(void **state)
     sv_doc *doc = sv_doc_new(NULL);
     sv_value root = decode(doc, "{\"a\": [true], \"b\": {\"c\": 1}}");
     char log[256] = "";
-    assert_int_equal(sv_walk_tree(&root, 10, NULL, note_keys, log), SV_WALK_DONE);
+    assert_int_equal(sv__core_walk_tree(&root, 10, NULL, note_keys, log), SV_WALK_DONE);
     /* "b" is stepped over: its "c" is not visited */
     assert_string_equal(log, "0:-:-:;1:map:a:/a;2:array:-:/a/0;1:map:b:/b;");
     sv_doc_free(doc);

@@ -30,27 +30,27 @@ static void write_sample(sv_buf *out, const uint8_t *text, size_t text_len)
     sv_zip_writer w;
     sv_error err;
     sv_error_clear(&err);
-    sv_zip_writer_init(&w, out, 0, "zip");
+    sv__compress_zip_writer_init(&w, out, 0, "zip");
     assert_int_equal(
-        sv_zip_writer_add(&w, "digits.txt", (const uint8_t *)digits, 9, SV_ZIP_STORED, 0, &err),
+        sv__compress_zip_writer_add(&w, "digits.txt", (const uint8_t *)digits, 9, SV_ZIP_STORED, 0, &err),
         SV_OK);
-    assert_int_equal(sv_zip_writer_add(&w, "Assets/text", text, text_len, SV_ZIP_DEFLATED, 9, &err),
+    assert_int_equal(sv__compress_zip_writer_add(&w, "Assets/text", text, text_len, SV_ZIP_DEFLATED, 9, &err),
                      SV_OK);
-    assert_int_equal(sv_zip_writer_add(&w, "empty", NULL, 0, SV_ZIP_STORED, 0, &err), SV_OK);
+    assert_int_equal(sv__compress_zip_writer_add(&w, "empty", NULL, 0, SV_ZIP_STORED, 0, &err), SV_OK);
     assert_int_equal(
-        sv_zip_writer_add(&w, "caf\xc3\xa9", (const uint8_t *)"x", 1, SV_ZIP_DEFLATED, -1, &err),
+        sv__compress_zip_writer_add(&w, "caf\xc3\xa9", (const uint8_t *)"x", 1, SV_ZIP_DEFLATED, -1, &err),
         SV_OK);
-    assert_int_equal(sv_zip_writer_finish(&w, &err), SV_OK);
-    sv_zip_writer_free(&w);
+    assert_int_equal(sv__compress_zip_writer_finish(&w, &err), SV_OK);
+    sv__compress_zip_writer_free(&w);
 }
 
 static void test_crc32(void **state)
 {
     (void)state;
-    assert_int_equal(sv_crc32(0, (const uint8_t *)digits, 9), 0xCBF43926u);
+    assert_int_equal(sv__compress_crc32(0, (const uint8_t *)digits, 9), 0xCBF43926u);
     /* in two pieces, continuing */
     assert_int_equal(
-        sv_crc32(sv_crc32(0, (const uint8_t *)digits, 4), (const uint8_t *)digits + 4, 5),
+        sv__compress_crc32(sv__compress_crc32(0, (const uint8_t *)digits, 4), (const uint8_t *)digits + 4, 5),
         0xCBF43926u);
 }
 
@@ -65,7 +65,7 @@ static void test_write_then_read(void **state)
     sv_zip z;
     sv_error err;
     sv_error_clear(&err);
-    assert_int_equal(sv_zip_open(&z, out.data, out.len, NULL, "zip", &err), SV_OK);
+    assert_int_equal(sv__compress_zip_open(&z, out.data, out.len, NULL, "zip", &err), SV_OK);
     assert_int_equal(z.count, 4);
     assert_string_equal(z.entries[0].name, "digits.txt");
     assert_int_equal(z.entries[0].crc, 0xCBF43926u);
@@ -74,31 +74,31 @@ static void test_write_then_read(void **state)
     assert_true(z.entries[1].csize < text_len * 3 / 4);    /* ~4 bits of entropy a byte */
     assert_int_equal(z.entries[3].flags & 0x0800, 0x0800); /* UTF-8 name */
     size_t i;
-    assert_int_equal(sv_zip_find(&z, "Assets/text", &i), SV_OK);
+    assert_int_equal(sv__compress_zip_find(&z, "Assets/text", &i), SV_OK);
     assert_int_equal(i, 1);
-    assert_int_equal(sv_zip_find(&z, "Assets", &i), SV_ERR_NOT_FOUND);
+    assert_int_equal(sv__compress_zip_find(&z, "Assets", &i), SV_ERR_NOT_FOUND);
     sv_buf b;
     sv_buf_init(&b, NULL);
-    assert_int_equal(sv_zip_read(&z, 1, UINT64_MAX, &b, &err), SV_OK);
+    assert_int_equal(sv__compress_zip_read(&z, 1, UINT64_MAX, &b, &err), SV_OK);
     assert_int_equal(b.len, text_len);
     assert_memory_equal(b.data, text, text_len);
     b.len = 0;
-    assert_int_equal(sv_zip_read(&z, 0, 9, &b, &err), SV_OK);
+    assert_int_equal(sv__compress_zip_read(&z, 0, 9, &b, &err), SV_OK);
     assert_memory_equal(b.data, digits, 9);
     b.len = 0;
-    assert_int_equal(sv_zip_read(&z, 0, 8, &b, &err), SV_ERR_LIMIT);
+    assert_int_equal(sv__compress_zip_read(&z, 0, 8, &b, &err), SV_ERR_LIMIT);
     b.len = 0;
-    assert_int_equal(sv_zip_read(&z, 2, 0, &b, &err), SV_OK);
+    assert_int_equal(sv__compress_zip_read(&z, 2, 0, &b, &err), SV_OK);
     assert_int_equal(b.len, 0);
     uint8_t head[4];
     size_t got;
-    assert_int_equal(sv_zip_head(&z, 1, head, 4, &got, &err), SV_OK);
+    assert_int_equal(sv__compress_zip_head(&z, 1, head, 4, &got, &err), SV_OK);
     assert_int_equal(got, 4);
     assert_memory_equal(head, text, 4);
-    assert_int_equal(sv_zip_head(&z, 3, head, 4, &got, &err), SV_OK);
+    assert_int_equal(sv__compress_zip_head(&z, 3, head, 4, &got, &err), SV_OK);
     assert_int_equal(got, 1);
     sv_buf_free(&b);
-    sv_zip_close(&z);
+    sv__compress_zip_close(&z);
     sv_buf_free(&out);
     free(text);
 }
@@ -154,7 +154,7 @@ static void test_other_readers(void **state)
         snprintf(want, sizeof want,
                  "digits.txt 9 0 cbf43926\nAssets/text %zu 8 %08x\nempty 0 0 00000000\n"
                  "caf\xc3\xa9 1 8 8cdc1683\n",
-                 text_len, sv_crc32(0, text, text_len));
+                 text_len, sv__compress_crc32(0, text, text_len));
         assert_string_equal(py, want);
         free(py);
     }
@@ -205,7 +205,7 @@ static void test_samples(void **state)
     sv_zip z;
     sv_error err;
     sv_error_clear(&err);
-    assert_int_equal(sv_zip_open(&z, data, n, NULL, "zip", &err), SV_OK);
+    assert_int_equal(sv__compress_zip_open(&z, data, n, NULL, "zip", &err), SV_OK);
     assert_int_equal(z.count, 4);
     for (size_t i = 0; i < 4; i++) {
         assert_string_equal(z.entries[i].name, want[i].name);
@@ -214,11 +214,11 @@ static void test_samples(void **state)
         assert_int_equal(z.entries[i].crc, want[i].crc);
         sv_buf b;
         sv_buf_init(&b, NULL);
-        assert_int_equal(sv_zip_read(&z, i, UINT64_MAX, &b, &err), SV_OK); /* CRC checked */
+        assert_int_equal(sv__compress_zip_read(&z, i, UINT64_MAX, &b, &err), SV_OK); /* CRC checked */
         assert_int_equal(b.len, want[i].size);
         sv_buf_free(&b);
     }
-    sv_zip_close(&z);
+    sv__compress_zip_close(&z);
     free(data);
 }
 
@@ -230,15 +230,15 @@ static sv_status open_read_all(const uint8_t *d, size_t n)
     sv_zip z;
     sv_error err;
     sv_error_clear(&err);
-    sv_status st = sv_zip_open(&z, copy, n, NULL, "zip", &err);
+    sv_status st = sv__compress_zip_open(&z, copy, n, NULL, "zip", &err);
     if (st == SV_OK) {
         for (size_t i = 0; i < z.count && st == SV_OK; i++) {
             sv_buf b;
             sv_buf_init(&b, NULL);
-            st = sv_zip_read(&z, i, 1 << 20, &b, &err);
+            st = sv__compress_zip_read(&z, i, 1 << 20, &b, &err);
             sv_buf_free(&b);
         }
-        sv_zip_close(&z);
+        sv__compress_zip_close(&z);
     }
     if (st != SV_OK) assert_true(err.message[0] != 0);
     free(copy);
@@ -269,14 +269,14 @@ static void test_hostile(void **state)
         assert_int_not_equal(open_read_all(a.data, n), SV_OK);
     /* every byte changed, one at a time: a status, never a crash or a leak
      * (ASan watches); inside the stored member or the CRCs, a failure */
-    size_t crc0 = sv_load_u32le(a.data + a.len - 22 + 16) + 16;
+    size_t crc0 = sv__core_load_u32le(a.data + a.len - 22 + 16) + 16;
     for (size_t at = 0; at < a.len; at++) {
         uint8_t flipped = a.data[at] ^ 0xA5;
         sv_status st = patched(&a, at, &flipped, 1);
         bool stored_data = at >= 30 + 10 && at < 30 + 10 + 9; /* "digits.txt", 9 bytes */
         if (stored_data || (at >= crc0 && at < crc0 + 4)) assert_int_not_equal(st, SV_OK);
     }
-    size_t end = a.len - 22, dir_at = sv_load_u32le(a.data + end + 16);
+    size_t end = a.len - 22, dir_at = sv__core_load_u32le(a.data + end + 16);
     /* a member count the directory cannot hold: refused before allocating */
     uint8_t many[4] = {0xFF, 0xFF, 0xFF, 0xFF};
     assert_int_equal(patched(&a, end + 8, many, 4), SV_ERR_SYNTAX);
@@ -295,12 +295,12 @@ static void test_hostile(void **state)
         sv_zip z;
         sv_error err;
         sv_error_clear(&err);
-        assert_int_equal(sv_zip_open(&z, d, a.len, NULL, "zip", &err), SV_OK);
+        assert_int_equal(sv__compress_zip_open(&z, d, a.len, NULL, "zip", &err), SV_OK);
         sv_buf b;
         sv_buf_init(&b, NULL);
-        assert_int_equal(sv_zip_read(&z, 1, UINT64_MAX, &b, &err), SV_ERR_SYNTAX);
+        assert_int_equal(sv__compress_zip_read(&z, 1, UINT64_MAX, &b, &err), SV_ERR_SYNTAX);
         assert_int_equal(b.cap, 0); /* nothing was allocated for it */
-        sv_zip_close(&z);
+        sv__compress_zip_close(&z);
         free(d);
     }
     /* encrypted, another method, zip64 sizes */
@@ -335,12 +335,12 @@ static void test_writer_limits(void **state)
     sv_zip_writer w;
     sv_error err;
     sv_error_clear(&err);
-    sv_zip_writer_init(&w, &out, 0, "zip");
-    assert_int_equal(sv_zip_writer_add(&w, "", (const uint8_t *)"x", 1, SV_ZIP_STORED, 0, &err),
+    sv__compress_zip_writer_init(&w, &out, 0, "zip");
+    assert_int_equal(sv__compress_zip_writer_add(&w, "", (const uint8_t *)"x", 1, SV_ZIP_STORED, 0, &err),
                      SV_ERR_USAGE);
-    assert_int_equal(sv_zip_writer_add(&w, "a", (const uint8_t *)"x", 1, 12, 0, &err),
+    assert_int_equal(sv__compress_zip_writer_add(&w, "a", (const uint8_t *)"x", 1, 12, 0, &err),
                      SV_ERR_USAGE);
-    sv_zip_writer_free(&w);
+    sv__compress_zip_writer_free(&w);
     /* the same members give the same bytes (a fixed DOS time) */
     sv_buf a, b;
     sv_buf_init(&a, NULL);
@@ -351,8 +351,8 @@ static void test_writer_limits(void **state)
     assert_int_equal(a.len, b.len);
     assert_memory_equal(a.data, b.data, a.len);
     /* 1980-01-01 00:00: date 0x0021, time 0 in the first local header */
-    assert_int_equal(sv_load_u16le(a.data + 10), 0);
-    assert_int_equal(sv_load_u16le(a.data + 12), 0x0021);
+    assert_int_equal(sv__core_load_u16le(a.data + 10), 0);
+    assert_int_equal(sv__core_load_u16le(a.data + 12), 0x0021);
     free(text);
     sv_buf_free(&a);
     sv_buf_free(&b);

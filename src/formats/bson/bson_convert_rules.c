@@ -79,7 +79,7 @@ static bool judge_key(const sv_value *v, sv_doc *doc, cv_judgement *j)
         return true;
     }
     const char *kn = sv_kind_name(sv_kind_of(v));
-    snprintf(j->what, sizeof j->what, "%s %s key %s", kn[0] == 'u' ? "a" : sv__article(kn), kn,
+    snprintf(j->what, sizeof j->what, "%s %s key %s", kn[0] == 'u' ? "a" : sv__core_article(kn), kn,
              text);
     sv_value s = sv_str(doc, text, (size_t)n);
     if (s.kind != SV_STRING) return false;
@@ -149,12 +149,12 @@ static bool judge(const cv_rules *r, sv_doc *doc, const sv_value *v, cv_role rol
         uint8_t id[16];
         if (tag == SV_TAG_NONE) return true;
         if (tag == SV_TAG_OBJECTID) {
-            if (v->len != 24 || !sv_bson_unhex(v->as.str, 12, id))
+            if (v->len != 24 || !sv__bson_unhex(v->as.str, 12, id))
                 cv_refuse(j, "an objectid is 24 hex digits");
             return true;
         }
         if (tag == SV_TAG_UUID) {
-            if (!sv_bson_uuid_parse(v->as.str, v->len, id))
+            if (!sv__bson_uuid_parse(v->as.str, v->len, id))
                 cv_refuse(j, "a uuid is 8-4-4-4-12 hex digits");
             return true;
         }

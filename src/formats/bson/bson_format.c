@@ -26,7 +26,7 @@ static bool bson_type_byte(uint8_t t)
 static bool cut_off_document(const uint8_t *p, size_t left)
 {
     if (left < 7) return false;
-    uint32_t n = sv_load_u32le(p);
+    uint32_t n = sv__core_load_u32le(p);
     if (n <= left || n > INT32_MAX || !bson_type_byte(p[4])) return false;
     size_t i = 5;
     for (; i < left && p[i]; i++) /* ASCII or bytes UTF-8 may hold */
@@ -48,7 +48,7 @@ static int bson_probe(const uint8_t *data, size_t len)
         if (cut_off_document(data + pos, len - pos)) return SV_PROBE_TRUNCATED;
         if (len - pos < 4 && docs > 0) return SV_PROBE_TRUNCATED;
         if (len - pos < 5) return 0;
-        uint32_t n = sv_load_u32le(data + pos);
+        uint32_t n = sv__core_load_u32le(data + pos);
         if (n < 5 || n > len - pos || data[pos + n - 1] != 0) return 0;
         if (n > 5 && !bson_type_byte(data[pos + 4])) return 0;
         pos += n;
@@ -81,7 +81,7 @@ static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
     sv_value arr = doc ? sv_array(doc, 0) : sv_null();
     size_t pos = 0;
     for (uint32_t n = 0; pos < len; n++) {
-        size_t doc_len = len - pos >= 4 ? sv_load_u32le(data + pos) : 0;
+        size_t doc_len = len - pos >= 4 ? sv__core_load_u32le(data + pos) : 0;
         /* A length that runs past the input is the truncation the
          * one-document reader reports, with its own message. */
         if (doc_len < 5 || doc_len > len - pos) doc_len = len - pos;
@@ -110,14 +110,14 @@ static sv_status bson_decode_tree(sv_doc *doc, const uint8_t *data, size_t len,
                                   const sv_options *opts, sv_value *out, sv_error *err)
 {
     sv_options ro;
-    sv_status st = sv__options_read(&ro, opts, "bson", err);
+    sv_status st = sv__core_options_read(&ro, opts, "bson", err);
     if (st != SV_OK) return st;
     sv_bson_opts o;
     sv_bson_opts_init(&o);
     o.limits = ro.limits;
     o.resonite_urls = sv_options_flag(&ro, "resonite-urls", false);
     bool stream = sv_options_flag(&ro, "stream", false);
-    if (!stream && (len < 4 || sv_load_u32le(data) >= len))
+    if (!stream && (len < 4 || sv__core_load_u32le(data) >= len))
         return doc ? sv_bson_decode(doc, data, len, &o, out, err)
                    : sv_bson_validate(data, len, &o, err);
     return decode_stream(doc, data, len, &o, out, err);
@@ -128,7 +128,7 @@ static sv_status bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const
                              sv_value *out, sv_error *err)
 {
     sv_status st = bson_decode_tree(doc, data, len, opts, out, err);
-    return sv__decode_root(doc, st, out, "bson", err);
+    return sv__core_decode_root(doc, st, out, "bson", err);
 }
 
 static sv_status bson_validate(const uint8_t *data, size_t len, const sv_options *opts,
@@ -141,7 +141,7 @@ static sv_status bson_validate(const uint8_t *data, size_t len, const sv_options
 static sv_status bson_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
 {
     sv_options ro;
-    sv_status st = sv__options_read(&ro, opts, "bson", err);
+    sv_status st = sv__core_options_read(&ro, opts, "bson", err);
     if (st != SV_OK) return st;
     sv_bson_opts o;
     sv_bson_opts_init(&o);

@@ -53,11 +53,11 @@ enum { BSON_SUB_GENERIC = 0x00, BSON_SUB_OLD_BINARY = 0x02, BSON_SUB_UUID = 0x04
 
 /* Lower-case hex of n bytes into out (2n chars, no NUL); parsing back,
  * either case. */
-void sv_bson_hex(const uint8_t *in, size_t n, char *out);
-bool sv_bson_unhex(const char *in, size_t n, uint8_t *out);
+void sv__bson_hex(const uint8_t *in, size_t n, char *out);
+bool sv__bson_unhex(const char *in, size_t n, uint8_t *out);
 /* The 36-character UUID text "8-4-4-4-12" of 16 bytes, and back. */
-void sv_bson_uuid_text(const uint8_t in[16], char out[36]);
-bool sv_bson_uuid_parse(const char *in, size_t n, uint8_t out[16]);
+void sv__bson_uuid_text(const uint8_t in[16], char out[36]);
+bool sv__bson_uuid_parse(const char *in, size_t n, uint8_t out[16]);
 
 /* The conversion rules of BSON (bson_convert_rules.c), and of a Resonite
  * data tree (a BSON document in a container: resonite true), for the

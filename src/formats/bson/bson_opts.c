@@ -21,5 +21,5 @@ sv_status sv__bson_opts_read(sv_bson_opts *out, const sv_bson_opts *opts, sv_err
     sv_bson_opts_init(out);
     /* The only error is a struct_size short of the first member, so the
      * caller's format name (a later member) never names it. */
-    return sv__opts_read(&sv__opts_bson, out, opts, "bson", err);
+    return sv__core_opts_read(&sv__opts_bson, out, opts, "bson", err);
 }

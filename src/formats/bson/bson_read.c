@@ -20,29 +20,29 @@
 /* ---- errors ---------------------------------------------------------------- */
 
 SV_PRINTF(4, 5)
-const uint8_t *sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
+const uint8_t *sv__bson_br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sv__error_vrecord(r->err, st, r->format, (uint64_t)(at - r->base), -1, fmt, ap);
+    sv__core_error_vrecord(r->err, st, r->format, (uint64_t)(at - r->base), -1, fmt, ap);
     va_end(ap);
     return NULL;
 }
 
-const uint8_t *sv__br_fail_alloc(br *r, const uint8_t *at)
+const uint8_t *sv__bson_br_fail_alloc(br *r, const uint8_t *at)
 {
     sv_status st = sv_doc_status(r->doc);
     if (st == SV_ERR_LIMIT)
-        return sv__br_fail(r, at, st, "the document would allocate more than %llu bytes",
+        return sv__bson_br_fail(r, at, st, "the document would allocate more than %llu bytes",
                            (unsigned long long)r->max_alloc);
-    return sv__br_fail(r, at, SV_ERR_NOMEM, "out of memory");
+    return sv__bson_br_fail(r, at, SV_ERR_NOMEM, "out of memory");
 }
 
 /* ---- streaming input -------------------------------------------------------- */
 
 /* Waits until the bytes before need are there. false: they never will be
  * (the producer stopped; its own error says why). */
-SV_NOINLINE bool sv__br_more(br *r, const uint8_t *need)
+SV_NOINLINE bool sv__bson_br_more(br *r, const uint8_t *need)
 {
     if (!r->stream) return false;
     size_t have = r->stream->wait(r->stream->ctx, (size_t)(need - r->base));
@@ -50,9 +50,9 @@ SV_NOINLINE bool sv__br_more(br *r, const uint8_t *need)
     return need <= r->avail;
 }
 
-const uint8_t *sv__br_fail_stream(br *r, const uint8_t *at)
+const uint8_t *sv__bson_br_fail_stream(br *r, const uint8_t *at)
 {
-    return sv__br_fail(r, at, SV_ERR_TRUNCATED, "the decompressed payload ends here");
+    return sv__bson_br_fail(r, at, SV_ERR_TRUNCATED, "the decompressed payload ends here");
 }
 
 /* The first 00 in [q, last), waiting for bytes as they come. */
@@ -63,7 +63,7 @@ static const uint8_t *find_nul(br *r, const uint8_t *q, const uint8_t *last)
         const uint8_t *z = q < lim ? memchr(q, 0, (size_t)(lim - q)) : NULL;
         if (z || lim == last) return z;
         q = lim;
-        if (!sv__br_more(r, lim + 1)) return NULL;
+        if (!sv__bson_br_more(r, lim + 1)) return NULL;
     }
 }
 
@@ -73,12 +73,12 @@ static const uint8_t *find_nul(br *r, const uint8_t *q, const uint8_t *last)
 static bool grow(br *r, const uint8_t *at, void **buf, size_t *cap, size_t size, size_t need)
 {
     sv_stack_grow g = {r->doc, &r->scratch, r->max_alloc, 256};
-    sv_status st = sv_stack_grow_to(&g, buf, cap, size, need);
+    sv_status st = sv__core_stack_grow_to(&g, buf, cap, size, need);
     if (st == SV_OK) return true;
     if (st == SV_ERR_NOMEM)
-        sv__br_fail(r, at, st, "out of memory");
+        sv__bson_br_fail(r, at, st, "out of memory");
     else
-        sv__br_fail(r, at, st, "the document would allocate more than %llu bytes",
+        sv__bson_br_fail(r, at, st, "the document would allocate more than %llu bytes",
                     (unsigned long long)r->max_alloc);
     return false;
 }
@@ -86,16 +86,16 @@ static bool grow(br *r, const uint8_t *at, void **buf, size_t *cap, size_t size,
 /* 8-byte aligned room from the same blocks (containers). */
 static inline void *bump_aligned(br *r, size_t n)
 {
-    return sv_bump_alloc(&r->bump, n);
+    return sv__core_bump_alloc(&r->bump, n);
 }
 
-/* A container of n items of item_size copied from items (sv__box_new's
+/* A container of n items of item_size copied from items (sv__core_box_new's
  * layout, carved from the reader's blocks instead of one arena call each). */
 static inline sv_container *make_box(br *r, const void *items, size_t n, size_t item_size)
 {
     sv_container *box = bump_aligned(r, sizeof(sv_container) + n * item_size);
     if (!box) return NULL;
-    sv__box_init(box, n);
+    sv__core_box_init(box, n);
     /* most Resonite documents hold two pairs ({"ID", "Data"}): copied inline */
     size_t bytes = n * item_size;
     if (bytes == 2 * sizeof(sv_pair))
@@ -119,7 +119,7 @@ static inline uint64_t zero_bytes(uint64_t v)
 static SV_ALWAYS_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, const uint8_t *last)
 {
     while ((size_t)(last - q) >= 8 && q + 8 <= r->avail) {
-        uint64_t z = zero_bytes(sv_load64(q));
+        uint64_t z = zero_bytes(sv__core_load64(q));
         if (z) return q + ((size_t)__builtin_ctzll(z) >> 3);
         q += 8;
     }
@@ -130,16 +130,16 @@ static SV_ALWAYS_INLINE const uint8_t *find_nul_words(br *r, const uint8_t *q, c
 static bool key_miss(br *r, uint32_t h, const uint8_t *k, size_t n, uint64_t a, uint64_t b,
                      sv_value *out)
 {
-    if (!sv_utf8_valid(k, n)) {
-        sv__br_fail(r, k, SV_ERR_UTF8, "the key is not valid UTF-8");
+    if (!sv__core_utf8_valid(k, n)) {
+        sv__bson_br_fail(r, k, SV_ERR_UTF8, "the key is not valid UTF-8");
         return false;
     }
     sv_value v = sv_str_intern(r->doc, (const char *)k, n);
     if (v.kind != SV_STRING) {
-        sv__br_fail_alloc(r, k);
+        sv__bson_br_fail_alloc(r, k);
         return false;
     }
-    sv_key_put(r->cache, h, a, b, v.as.str, n);
+    sv__core_key_put(r->cache, h, a, b, v.as.str, n);
     *out = v;
     return true;
 }
@@ -154,23 +154,23 @@ static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const u
      * whose 00 would be the document's own is sent to the careful path. */
     if (fast ? (size_t)(r->avail - q) >= 16 : (size_t)(last - q) >= 16 && ENSURE(r, q + 16)) {
         /* short keys, found and compared eight bytes at a time */
-        uint64_t w0 = sv_load64le(q), z = zero_bytes(w0), a, b = 0;
+        uint64_t w0 = sv__core_load64le(q), z = zero_bytes(w0), a, b = 0;
         size_t len;
         if (z) {
             len = (size_t)__builtin_ctzll(z) >> 3;
-            a = sv_key_keep(w0, len);
+            a = sv__core_key_keep(w0, len);
         } else {
-            uint64_t w1 = sv_load64le(q + 8);
+            uint64_t w1 = sv__core_load64le(q + 8);
             z = zero_bytes(w1);
             if (!z) goto long_key;
             len = 8 + ((size_t)__builtin_ctzll(z) >> 3);
             a = w0;
-            b = sv_key_keep(w1, len - 8);
+            b = sv__core_key_keep(w1, len - 8);
         }
         if (fast && q + len >= last) goto long_key; /* runs into the document's 00 */
-        uint32_t h = sv_key_hash(a, b, len, r->cache_mask);
+        uint32_t h = sv__core_key_hash(a, b, len, r->cache_mask);
         *n = len;
-        const sv_key_slot *s = sv_key_find_short(r->cache, h, a, b, len);
+        const sv_key_slot *s = sv__core_key_find_short(r->cache, h, a, b, len);
         if (s) {
             *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
             return q + len + 1;
@@ -180,15 +180,15 @@ static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const u
 long_key:;
     const uint8_t *z = find_nul_words(r, q, last);
     if (!z) {
-        if (r->avail < last) return sv__br_fail_stream(r, r->avail);
-        return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
+        if (r->avail < last) return sv__bson_br_fail_stream(r, r->avail);
+        return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
     }
     size_t len = (size_t)(z - q);
     uint64_t a, b;
-    sv_key_words(q, len, false, &a, &b);
-    uint32_t h = sv_key_hash(a, b, len, r->cache_mask);
+    sv__core_key_words(q, len, false, &a, &b);
+    uint32_t h = sv__core_key_hash(a, b, len, r->cache_mask);
     *n = len;
-    const sv_key_slot *s = sv_key_find(r->cache, h, a, b, q, len);
+    const sv_key_slot *s = sv__core_key_find(r->cache, h, a, b, q, len);
     if (s) {
         *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
         return z + 1;
@@ -207,7 +207,7 @@ static SV_ALWAYS_INLINE const uint8_t *check_key(br *r, const uint8_t *q, const 
      * into bytes after it that are there (input too); a key whose 00 is not
      * before last, or that is not ASCII, takes the general path below. */
     if ((size_t)(r->avail - q) >= 8) {
-        uint64_t w = sv_load64le(q), z = zero_bytes(w);
+        uint64_t w = sv__core_load64le(q), z = zero_bytes(w);
         if (z) {
             size_t len = (size_t)__builtin_ctzll(z) >> 3;
             uint64_t below = len ? ~UINT64_C(0) >> (64 - 8 * len) : 0;
@@ -219,11 +219,11 @@ static SV_ALWAYS_INLINE const uint8_t *check_key(br *r, const uint8_t *q, const 
     }
     const uint8_t *z = find_nul_words(r, q, last);
     if (!z) {
-        if (r->avail < last) return sv__br_fail_stream(r, r->avail);
-        return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
+        if (r->avail < last) return sv__bson_br_fail_stream(r, r->avail);
+        return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
     }
     *n = (size_t)(z - q);
-    if (!ascii_or_utf8(q, *n)) return sv__br_fail(r, q, SV_ERR_UTF8, "the key is not valid UTF-8");
+    if (!ascii_or_utf8(q, *n)) return sv__bson_br_fail(r, q, SV_ERR_UTF8, "the key is not valid UTF-8");
     return z + 1;
 }
 
@@ -275,7 +275,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, cons
         /* BSON strings end with 00 in place, as tree strings must */
         *out = br_ptr(SV_STRING, (uint32_t)n, s);
     } else if (!copy_terminated(r, s, n, out)) {
-        return sv__br_fail_alloc(r, q);
+        return sv__bson_br_fail_alloc(r, q);
     }
     out->tag = (uint16_t)tag;
     return next;
@@ -288,8 +288,8 @@ static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const ui
     switch (type) {
     case BSON_DOUBLE: {
         if ((size_t)(last - q) < 8) return need(r, q, last, 8, "a double");
-        if (!ENSURE_F(fast, r, q + 8)) return sv__br_fail_stream(r, r->avail);
-        uint64_t bits = sv_load_u64le(q);
+        if (!ENSURE_F(fast, r, q + 8)) return sv__bson_br_fail_stream(r, r->avail);
+        uint64_t bits = sv__core_load_u64le(q);
         *out = br_scalar(SV_FLOAT, 8, whole_double(bits) ? SV_F_EXPLICIT : 0, bits);
         return q + 8;
     }
@@ -298,29 +298,29 @@ static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const ui
     case BSON_ARRAY: return read_doc(r, q, last, depth + 1, true, fast, build, out);
     case BSON_BOOL:
         if (q >= last) return need(r, q, last, 1, "a bool");
-        if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
+        if (!ENSURE_F(fast, r, q + 1)) return sv__bson_br_fail_stream(r, r->avail);
         if (*q > 1)
-            return sv__br_fail(r, q, SV_ERR_SYNTAX, "a bool must be 00 or 01, not %02x", *q);
+            return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "a bool must be 00 or 01, not %02x", *q);
         *out = br_scalar(SV_BOOL, 0, 0, 0);
         out->as.b = *q;
         return q + 1;
     case BSON_NULL: *out = br_scalar(SV_NULL, 0, 0, 0); return q;
     case BSON_INT32: {
         if ((size_t)(last - q) < 4) return need(r, q, last, 4, "an int32");
-        if (!ENSURE_F(fast, r, q + 4)) return sv__br_fail_stream(r, r->avail);
-        *out = br_scalar(SV_INT, 4, SV_F_EXPLICIT, (uint64_t)(int64_t)(int32_t)sv_load_u32le(q));
+        if (!ENSURE_F(fast, r, q + 4)) return sv__bson_br_fail_stream(r, r->avail);
+        *out = br_scalar(SV_INT, 4, SV_F_EXPLICIT, (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(q));
         return q + 4;
     }
     case BSON_INT64:
     case BSON_DATETIME: {
         if ((size_t)(last - q) < 8) return need(r, q, last, 8, "an int64");
-        if (!ENSURE_F(fast, r, q + 8)) return sv__br_fail_stream(r, r->avail);
-        sv_value v = br_scalar(SV_INT, 8, 0, sv_load_u64le(q));
+        if (!ENSURE_F(fast, r, q + 8)) return sv__bson_br_fail_stream(r, r->avail);
+        sv_value v = br_scalar(SV_INT, 8, 0, sv__core_load_u64le(q));
         if (type == BSON_DATETIME) v.tag = SV_TAG_DATETIME;
         *out = v;
         return q + 8;
     }
-    default: return sv__br_read_rare(r, type, q, last, depth, out);
+    default: return sv__bson_br_read_rare(r, type, q, last, depth, out);
     }
 }
 
@@ -337,7 +337,7 @@ static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv
     size_t n = arr->len, i = 0;
     sv_value keys = sv_array(r->doc, n);
     if (keys.kind != SV_ARRAY) return false;
-    sv_value *items = sv__items(keys.as.box);
+    sv_value *items = sv__core_items(keys.as.box);
     const uint8_t *q = first;
     while (q < last && i < n) {
         unsigned type = *q++;
@@ -390,14 +390,14 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
          * (a document that is all there is read within its own bytes). */
         if (!build && !fast && r->low)
             atomic_store_explicit(r->low, (size_t)(elem - r->base), memory_order_release);
-        if (!ENSURE_F(fast, r, q + 1)) return sv__br_fail_stream(r, r->avail);
+        if (!ENSURE_F(fast, r, q + 1)) return sv__bson_br_fail_stream(r, r->avail);
         unsigned type = *q++;
         if (SV_UNLIKELY(!bson_type_known(type))) {
             if (type == 0)
-                return sv__br_fail(r, elem, SV_ERR_SYNTAX,
+                return sv__bson_br_fail(r, elem, SV_ERR_SYNTAX,
                                    "00 ends the document %zu bytes before its length",
                                    (size_t)(last - elem));
-            return sv__br_fail(r, elem, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
+            return sv__bson_br_fail(r, elem, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
         }
         sv_value v;
         if (is_array) {
@@ -408,12 +408,12 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
                 q += idx.len + 1;
             } else {
                 const uint8_t *z = find_nul(r, q, last);
-                if (!z && r->avail < last) return sv__br_fail_stream(r, r->avail);
+                if (!z && r->avail < last) return sv__bson_br_fail_stream(r, r->avail);
                 if (!z)
-                    return sv__br_fail(r, q, SV_ERR_TRUNCATED,
+                    return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED,
                                        "a key runs past the end of its document");
-                if (!sv_utf8_valid(q, (size_t)(z - q)))
-                    return sv__br_fail(r, key, SV_ERR_UTF8, "the key is not valid UTF-8");
+                if (!sv__core_utf8_valid(q, (size_t)(z - q)))
+                    return sv__bson_br_fail(r, key, SV_ERR_UTF8, "the key is not valid UTF-8");
                 keyed = true;
                 q = z + 1;
             }
@@ -451,23 +451,23 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
     }
     if (!fast) {
         /* (a whole document's 00 was checked before its elements) */
-        if (!ENSURE(r, last + 1)) return sv__br_fail_stream(r, r->avail);
+        if (!ENSURE(r, last + 1)) return sv__bson_br_fail_stream(r, r->avail);
         if (*last != 0)
-            return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
+            return sv__bson_br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
     }
     if (!build) return last + 1;
     if (is_array) {
         size_t cnt = r->nitems - mark;
         sv_container *box = make_box(r, cnt ? r->items + mark : NULL, cnt, sizeof(sv_value));
         r->nitems = mark;
-        if (!box) return sv__br_fail_alloc(r, p);
+        if (!box) return sv__bson_br_fail_alloc(r, p);
         *out = br_ptr(SV_ARRAY, (uint32_t)cnt, box);
-        if (keyed && !array_keys_meta(r, p + 4, last, out)) return sv__br_fail_alloc(r, p);
+        if (keyed && !array_keys_meta(r, p + 4, last, out)) return sv__bson_br_fail_alloc(r, p);
     } else {
         size_t cnt = r->npairs - mark;
         sv_container *box = make_box(r, cnt ? r->pairs + mark : NULL, cnt, sizeof(sv_pair));
         r->npairs = mark;
-        if (!box) return sv__br_fail_alloc(r, p);
+        if (!box) return sv__bson_br_fail_alloc(r, p);
         *out = br_ptr(SV_MAP, (uint32_t)cnt, box);
     }
     return last + 1;
@@ -525,24 +525,24 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
                                                 bool build, sv_value *out)
 {
     if (limit - p < 4)
-        return sv__br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
-    if (!ENSURE_F(in_whole, r, p + 4)) return sv__br_fail_stream(r, r->avail);
-    uint32_t n = sv_load_u32le(p);
+        return sv__bson_br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
+    if (!ENSURE_F(in_whole, r, p + 4)) return sv__bson_br_fail_stream(r, r->avail);
+    uint32_t n = sv__core_load_u32le(p);
     if (n < 5 || n > INT32_MAX)
-        return sv__br_fail(r, p, SV_ERR_SYNTAX, "document length %d is below the minimum of 5",
+        return sv__bson_br_fail(r, p, SV_ERR_SYNTAX, "document length %d is below the minimum of 5",
                            (int32_t)n);
     if (n > (size_t)(limit - p))
-        return sv__br_fail(r, p, SV_ERR_TRUNCATED,
+        return sv__bson_br_fail(r, p, SV_ERR_TRUNCATED,
                            "a document of %u bytes does not fit in the %zu bytes left", n,
                            (size_t)(limit - p));
     if (depth > r->max_depth)
-        return sv__br_fail(r, p, SV_ERR_DEPTH, "nesting deeper than %u", r->max_depth);
+        return sv__bson_br_fail(r, p, SV_ERR_DEPTH, "nesting deeper than %u", r->max_depth);
     const uint8_t *last = p + n - 1;
     /* Checked first when the whole document is there (so hostile lengths
      * fail at once), at its end when it is still streaming in. */
     if (in_whole || last < r->avail) {
         if (*last != 0)
-            return sv__br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
+            return sv__bson_br_fail(r, last, SV_ERR_SYNTAX, "the document does not end with 00");
         if (!build)
             return is_array ? check_array_whole(r, p, last, depth)
                             : check_map_whole(r, p, last, depth);
@@ -556,7 +556,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
                     : read_map_streaming(r, p, last, depth, out);
 }
 
-const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
+const uint8_t *sv__bson_br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
                                bool is_array, sv_value *out)
 {
     if (r->check) {
@@ -566,7 +566,7 @@ const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, ui
     return read_doc(r, p, limit, depth, is_array, false, true, out);
 }
 
-br *sv__br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *caller_opts,
+br *sv__bson_br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *caller_opts,
                 bool in_arena, bool check, const sv__bson_stream *stream, sv_error *err,
                 size_t *size_out, sv_status *st)
 {
@@ -585,7 +585,7 @@ br *sv__br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts
     while (slots < KEY_CACHE && slots * KEY_CACHE_BYTES < len) slots *= 2;
     const size_t size = offsetof(br, cache) + (check ? 0 : slots * sizeof(sv_key_slot));
     const sv_alloc *a = check ? sv_alloc_libc() : &doc->alloc;
-    br *r = check ? a->malloc(a->ctx, size) : sv__doc_sys_alloc(doc, size);
+    br *r = check ? a->malloc(a->ctx, size) : sv__core_doc_sys_alloc(doc, size);
     if (!r) {
         *st = sv_error_set(err, SV_ERR_NOMEM, format, 0, "out of memory");
         return NULL;
@@ -594,7 +594,7 @@ br *sv__br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts
     memset(r, 0, size);
     r->doc = doc;
     r->check = check;
-    if (!check) sv_bump_init_sized(&r->bump, doc, BUMP_FIRST, BUMP_MAX);
+    if (!check) sv__core_bump_init_sized(&r->bump, doc, BUMP_FIRST, BUMP_MAX);
     r->base = data ? data : (const uint8_t *)"";
     r->err = err;
     r->format = format;
@@ -608,13 +608,13 @@ br *sv__br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts
     r->low = check && stream ? stream->low : NULL;
     if (!check) {
         r->cache_mask = (uint32_t)slots - 1;
-        sv_key_cache_init(r->cache, slots);
+        sv__core_key_cache_init(r->cache, slots);
         sv_doc_set_max_alloc(doc, lim.max_alloc);
     }
     return r;
 }
 
-void sv__br_close(br *r, size_t size)
+void sv__bson_br_close(br *r, size_t size)
 {
     if (r->check) {
         const sv_alloc *a = sv_alloc_libc();
@@ -624,16 +624,16 @@ void sv__br_close(br *r, size_t size)
     const sv_alloc *a = &r->doc->alloc;
     if (r->pairs) a->free(a->ctx, r->pairs, r->cap_pairs * sizeof(sv_pair));
     if (r->items) a->free(a->ctx, r->items, r->cap_items * sizeof(sv_value));
-    sv__doc_sys_free(r->doc, r, size);
+    sv__core_doc_sys_free(r->doc, r, size);
 }
 
-const uint8_t *sv__br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+const uint8_t *sv__bson_br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
                                    uint32_t depth, sv_value *out)
 {
     return read_value(r, type, q, last, depth, true, true, out);
 }
 
-const uint8_t *sv__br_read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out)
+const uint8_t *sv__bson_br_read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out)
 {
     size_t n;
     return read_key(r, q, last, true, out, &n);
@@ -649,22 +649,22 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     *out = sv_null();
     size_t size = 0;
     sv_status ost;
-    br *r = sv__br_open(doc, data, len, caller_opts, in_arena, check, stream, err, &size, &ost);
+    br *r = sv__bson_br_open(doc, data, len, caller_opts, in_arena, check, stream, err, &size, &ost);
     if (!r) return ost;
 
     sv_status st = SV_OK;
     sv_value root;
     const uint8_t *end = r->base + len;
-    const uint8_t *next = sv__br_read_doc(r, r->base, end, 1, false, &root);
+    const uint8_t *next = sv__bson_br_read_doc(r, r->base, end, 1, false, &root);
     if (!next) {
         st = err && err->status != SV_OK ? err->status : SV_ERR_SYNTAX;
     } else if (next != end) {
-        sv__br_fail(r, next, SV_ERR_TRAILING, "%zu bytes after the document", (size_t)(end - next));
+        sv__bson_br_fail(r, next, SV_ERR_TRAILING, "%zu bytes after the document", (size_t)(end - next));
         st = SV_ERR_TRAILING;
     } else if (!check) {
         *out = root;
     }
-    sv__br_close(r, size);
+    sv__bson_br_close(r, size);
     return st;
 }
 

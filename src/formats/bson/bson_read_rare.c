@@ -13,13 +13,13 @@ static const uint8_t *read_cstring(br *r, const uint8_t *q, const uint8_t *last,
 {
     const uint8_t *z = memchr(q, 0, (size_t)(last - q));
     if (!z)
-        return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a cstring runs past the end of its document");
+        return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "a cstring runs past the end of its document");
     if ((uint64_t)(z - q) > r->max_string)
-        return sv__br_fail(r, q, SV_ERR_LIMIT, "a cstring of %zu bytes is over the limit",
+        return sv__bson_br_fail(r, q, SV_ERR_LIMIT, "a cstring of %zu bytes is over the limit",
                            (size_t)(z - q));
-    if (!sv_utf8_valid(q, (size_t)(z - q)))
-        return sv__br_fail(r, q, SV_ERR_UTF8, "the cstring is not valid UTF-8");
-    if (!copy_blob(r, SV_STRING, q, (size_t)(z - q), out)) return sv__br_fail_alloc(r, q);
+    if (!sv__core_utf8_valid(q, (size_t)(z - q)))
+        return sv__bson_br_fail(r, q, SV_ERR_UTF8, "the cstring is not valid UTF-8");
+    if (!copy_blob(r, SV_STRING, q, (size_t)(z - q), out)) return sv__bson_br_fail_alloc(r, q);
     return z + 1;
 }
 
@@ -41,7 +41,7 @@ static bool make_object(br *r, const char *cls, const char *const *names, const 
     sv_value *cp = sv_doc_alloc(r->doc, sizeof *cp);
     if (c.kind != SV_STRING || !cp) return false;
     *cp = c;
-    sv_value o = sv__pairs_from(r->doc, SV_OBJECT, pairs, n);
+    sv_value o = sv__core_pairs_from(r->doc, SV_OBJECT, pairs, n);
     if (o.kind != SV_OBJECT) return false;
     o.as.box->cls = cp;
     *out = o;
@@ -51,23 +51,23 @@ static bool make_object(br *r, const char *cls, const char *const *names, const 
 static const uint8_t *read_binary(br *r, const uint8_t *q, const uint8_t *last, sv_value *out)
 {
     if (!need(r, q, last, 5, "a binary header")) return NULL;
-    uint32_t len = sv_load_u32le(q);
+    uint32_t len = sv__core_load_u32le(q);
     unsigned sub = q[4];
     if (len > INT32_MAX)
-        return sv__br_fail(r, q, SV_ERR_SYNTAX, "binary length %d is negative", (int32_t)len);
+        return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "binary length %d is negative", (int32_t)len);
     if (!need(r, q + 5, last, len, "binary data")) return NULL;
     if (len > r->max_string)
-        return sv__br_fail(r, q, SV_ERR_LIMIT, "a binary of %u bytes is over the limit", len);
+        return sv__bson_br_fail(r, q, SV_ERR_LIMIT, "a binary of %u bytes is over the limit", len);
     const uint8_t *d = q + 5, *next = q + 5 + len;
     if (sub == BSON_SUB_GENERIC) {
-        if (!copy_blob(r, SV_BYTES, d, len, out)) return sv__br_fail_alloc(r, q);
+        if (!copy_blob(r, SV_BYTES, d, len, out)) return sv__bson_br_fail_alloc(r, q);
         return next;
     }
     if (sub == BSON_SUB_UUID && len == 16) {
         char text[36];
-        sv_bson_uuid_text(d, text);
+        sv__bson_uuid_text(d, text);
         if (!copy_blob(r, SV_STRING, (const uint8_t *)text, 36, out))
-            return sv__br_fail_alloc(r, q);
+            return sv__bson_br_fail_alloc(r, q);
         out->tag = SV_TAG_UUID;
         return next;
     }
@@ -75,8 +75,8 @@ static const uint8_t *read_binary(br *r, const uint8_t *q, const uint8_t *last, 
         /* bsonspec: subtype 2 holds an int32 length of the bytes that follow
          * it; libbson refuses one that disagrees, and so do we (the tree keeps
          * the inner bytes, the writer puts the length back). */
-        if (len < 4 || sv_load_u32le(d) != len - 4)
-            return sv__br_fail(r, d, SV_ERR_SYNTAX,
+        if (len < 4 || sv__core_load_u32le(d) != len - 4)
+            return sv__bson_br_fail(r, d, SV_ERR_SYNTAX,
                                "binary subtype 2: the inner length does not equal the outer "
                                "length minus 4");
         d += 4;
@@ -84,9 +84,9 @@ static const uint8_t *read_binary(br *r, const uint8_t *q, const uint8_t *last, 
     }
     sv_value vals[2];
     vals[0] = sv_uint_w(sub, 1);
-    if (!copy_blob(r, SV_BYTES, d, len, &vals[1])) return sv__br_fail_alloc(r, q);
+    if (!copy_blob(r, SV_BYTES, d, len, &vals[1])) return sv__bson_br_fail_alloc(r, q);
     static const char *const names[2] = {"subtype", "data"};
-    if (!make_object(r, BSON_CLASS_BINARY, names, vals, 2, out)) return sv__br_fail_alloc(r, q);
+    if (!make_object(r, BSON_CLASS_BINARY, names, vals, 2, out)) return sv__bson_br_fail_alloc(r, q);
     return next;
 }
 
@@ -94,33 +94,33 @@ static const uint8_t *read_objectid(br *r, const uint8_t *q, const uint8_t *last
 {
     if (!need(r, q, last, 12, "an ObjectId")) return NULL;
     char text[24];
-    sv_bson_hex(q, 12, text);
-    if (!copy_blob(r, SV_STRING, (const uint8_t *)text, 24, out)) return sv__br_fail_alloc(r, q);
+    sv__bson_hex(q, 12, text);
+    if (!copy_blob(r, SV_STRING, (const uint8_t *)text, 24, out)) return sv__bson_br_fail_alloc(r, q);
     out->tag = SV_TAG_OBJECTID;
     return q + 12;
 }
 
 /* The types no Resonite file has: each is a small object or tagged value. */
-const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+const uint8_t *sv__bson_br_read_rare(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
                                 uint32_t depth, sv_value *out)
 {
     sv_value vals[2];
     const uint8_t *next;
     /* rare types: simply wait for the whole document */
-    if (!ENSURE(r, last)) return sv__br_fail_stream(r, r->avail);
+    if (!ENSURE(r, last)) return sv__bson_br_fail_stream(r, r->avail);
     switch (type) {
     case BSON_BINARY: return read_binary(r, q, last, out);
     case BSON_OBJECTID: return read_objectid(r, q, last, out);
     case BSON_UNDEFINED:
         if (!make_object(r, BSON_CLASS_UNDEFINED, NULL, NULL, 0, out))
-            return sv__br_fail_alloc(r, q);
+            return sv__bson_br_fail_alloc(r, q);
         return q;
     case BSON_REGEX: {
         if (!(next = read_cstring(r, q, last, &vals[0]))) return NULL;
         if (!(next = read_cstring(r, next, last, &vals[1]))) return NULL;
         if (r->check) return next;
-        sv_value a = sv__array_from(r->doc, vals, 2);
-        if (a.kind != SV_ARRAY) return sv__br_fail_alloc(r, q);
+        sv_value a = sv__core_array_from(r->doc, vals, 2);
+        if (a.kind != SV_ARRAY) return sv__bson_br_fail_alloc(r, q);
         a.tag = SV_TAG_REGEX;
         *out = a;
         return next;
@@ -129,11 +129,11 @@ const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const ui
         const uint8_t *s = NULL;
         size_t n = 0;
         if (!(next = read_string_bytes(r, q, last, true, &s, &n))) return NULL;
-        if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__br_fail_alloc(r, q);
+        if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__bson_br_fail_alloc(r, q);
         if (!(next = read_objectid(r, next, last, &vals[1]))) return NULL;
         static const char *const names[2] = {"namespace", "id"};
         if (!make_object(r, BSON_CLASS_DBPOINTER, names, vals, 2, out))
-            return sv__br_fail_alloc(r, q);
+            return sv__bson_br_fail_alloc(r, q);
         return next;
     }
     case BSON_CODE:
@@ -141,44 +141,44 @@ const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const ui
         const uint8_t *s = NULL;
         size_t n = 0;
         if (!(next = read_string_bytes(r, q, last, true, &s, &n))) return NULL;
-        if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__br_fail_alloc(r, q);
+        if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__bson_br_fail_alloc(r, q);
         const char *name = type == BSON_CODE ? "code" : "symbol";
         if (!make_object(r, type == BSON_CODE ? BSON_CLASS_CODE : BSON_CLASS_SYMBOL, &name, vals, 1,
                          out))
-            return sv__br_fail_alloc(r, q);
+            return sv__bson_br_fail_alloc(r, q);
         return next;
     }
     case BSON_CODE_W_SCOPE: {
         if (!need(r, q, last, 4, "a code_w_scope length")) return NULL;
-        uint32_t total = sv_load_u32le(q);
+        uint32_t total = sv__core_load_u32le(q);
         if (total < 14 || total > (size_t)(last - q))
-            return sv__br_fail(r, q, SV_ERR_SYNTAX, "code_w_scope length %u does not fit", total);
+            return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "code_w_scope length %u does not fit", total);
         const uint8_t *end = q + total, *s = NULL;
         size_t n = 0;
         if (!(next = read_string_bytes(r, q + 4, end, true, &s, &n))) return NULL;
-        if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__br_fail_alloc(r, q);
-        if (!(next = sv__br_read_doc(r, next, end, depth + 1, false, &vals[1]))) return NULL;
+        if (!copy_blob(r, SV_STRING, s, n, &vals[0])) return sv__bson_br_fail_alloc(r, q);
+        if (!(next = sv__bson_br_read_doc(r, next, end, depth + 1, false, &vals[1]))) return NULL;
         if (next != end)
-            return sv__br_fail(r, next, SV_ERR_SYNTAX,
+            return sv__bson_br_fail(r, next, SV_ERR_SYNTAX,
                                "code_w_scope says %u bytes, its parts take %zu", total,
                                (size_t)(next - q));
         static const char *const names[2] = {"code", "scope"};
         if (!make_object(r, BSON_CLASS_CODE_W_SCOPE, names, vals, 2, out))
-            return sv__br_fail_alloc(r, q);
+            return sv__bson_br_fail_alloc(r, q);
         return next;
     }
     case BSON_TIMESTAMP:
         if (!need(r, q, last, 8, "a timestamp")) return NULL;
-        *out = sv_with_tag(sv_uint_w(sv_load_u64le(q), 8), SV_TAG_TIMESTAMP);
+        *out = sv_with_tag(sv_uint_w(sv__core_load_u64le(q), 8), SV_TAG_TIMESTAMP);
         return q + 8;
     case BSON_DECIMAL128:
         if (!need(r, q, last, 16, "a decimal128")) return NULL;
-        if (!copy_blob(r, SV_BYTES, q, 16, out)) return sv__br_fail_alloc(r, q);
+        if (!copy_blob(r, SV_BYTES, q, 16, out)) return sv__bson_br_fail_alloc(r, q);
         out->tag = SV_TAG_DECIMAL128;
         return q + 16;
     case BSON_MINKEY: *out = sv_with_tag(sv_null(), SV_TAG_MINKEY); return q;
     case BSON_MAXKEY: *out = sv_with_tag(sv_null(), SV_TAG_MAXKEY); return q;
-    default: return sv__br_fail(r, q - 1, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
+    default: return sv__bson_br_fail(r, q - 1, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
     }
     (void)depth;
 }

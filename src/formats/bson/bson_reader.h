@@ -58,39 +58,39 @@ typedef struct br {
 /* ---- shared functions (bson_read.c, bson_read_rare.c) ---------------------- */
 
 /* Records a failure at byte at (first one wins); returns NULL. */
-const uint8_t *sv__br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
+const uint8_t *sv__bson_br_fail(br *r, const uint8_t *at, sv_status st, const char *fmt, ...)
     SV_PRINTF(4, 5);
 /* An allocation failed: NOMEM, or LIMIT when the document's cap was hit. */
-const uint8_t *sv__br_fail_alloc(br *r, const uint8_t *at);
+const uint8_t *sv__bson_br_fail_alloc(br *r, const uint8_t *at);
 /* Streamed input ended before at. */
-const uint8_t *sv__br_fail_stream(br *r, const uint8_t *at);
+const uint8_t *sv__bson_br_fail_stream(br *r, const uint8_t *at);
 /* Waits until the bytes before need are there (streaming); false when they
  * never will be. */
-bool sv__br_more(br *r, const uint8_t *need);
-#define ENSURE(r, ptr) ((ptr) <= (r)->avail || sv__br_more((r), (ptr)))
+bool sv__bson_br_more(br *r, const uint8_t *need);
+#define ENSURE(r, ptr) ((ptr) <= (r)->avail || sv__bson_br_more((r), (ptr)))
 /* ENSURE, known true at compile time when fast (the whole document is
  * there). */
 #define ENSURE_F(fast, r, ptr) ((fast) || ENSURE(r, ptr))
 /* The document at p (its length first), within limit. */
-const uint8_t *sv__br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
+const uint8_t *sv__bson_br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
                                bool is_array, sv_value *out);
 /* The element types no Resonite file has (bson_read_rare.c). */
-const uint8_t *sv__br_read_rare(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+const uint8_t *sv__bson_br_read_rare(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
                                 uint32_t depth, sv_value *out);
 
 /* The reader of one document at data (bson_read.c): check, doc NULL, only
- * checks; *size gets what sv__br_close frees. NULL with *st (and err) on
+ * checks; *size gets what sv__bson_br_close frees. NULL with *st (and err) on
  * a failure. */
-br *sv__br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
+br *sv__bson_br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
                 bool in_arena, bool check, const sv__bson_stream *stream, sv_error *err,
                 size_t *size, sv_status *st);
-void sv__br_close(br *r, size_t size);
+void sv__bson_br_close(br *r, size_t size);
 /* For the streaming decoder (bson_visit.c), in a whole document: the value
  * of an element of the given type (not a document or an array: those are
  * read into a tree) and a document key, as the tree reader reads them. */
-const uint8_t *sv__br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
+const uint8_t *sv__bson_br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
                                    uint32_t depth, sv_value *out);
-const uint8_t *sv__br_read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out);
+const uint8_t *sv__bson_br_read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out);
 
 /* ---- shared inline helpers -------------------------------------------------- */
 
@@ -129,10 +129,10 @@ static inline void index_next(index_key *k)
 
 static SV_ALWAYS_INLINE uint8_t *bump(br *r, size_t n)
 {
-    return sv_bump_bytes(&r->bump, n);
+    return sv__core_bump_bytes(&r->bump, n);
 }
 
-/* Values built in one go (sv__make zeroes, then sets bitfields one by one,
+/* Values built in one go (sv__core_make zeroes, then sets bitfields one by one,
  * which compilers do not always merge; this is the reader's hottest store). */
 static SV_ALWAYS_INLINE sv_value br_scalar(sv_kind kind, unsigned sub, unsigned flags, uint64_t u)
 {
@@ -198,7 +198,7 @@ static inline const uint8_t *need(br *r, const uint8_t *q, const uint8_t *last, 
                                   const char *what)
 {
     if ((size_t)(last - q) >= n) return q;
-    return sv__br_fail(r, q, SV_ERR_TRUNCATED, "%s needs %zu bytes, its document has %zu left",
+    return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "%s needs %zu bytes, its document has %zu left",
                        what, n, (size_t)(last - q));
 }
 
@@ -209,17 +209,17 @@ static SV_ALWAYS_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
     uint64_t acc = 0;
     if (n >= 8 && n <= 32) {
         /* names and most short strings: a fixed number of overlapping words */
-        acc = sv_load64(s) | sv_load64(s + n - 8);
-        if (n > 16) acc |= sv_load64(s + 8) | sv_load64(s + n - 16);
+        acc = sv__core_load64(s) | sv__core_load64(s + n - 8);
+        if (n > 16) acc |= sv__core_load64(s + 8) | sv__core_load64(s + n - 16);
     } else if (n > 32) {
         for (size_t i = 0; i + 8 <= n; i += 8)
-            acc |= sv_load64(s + i);
-        acc |= sv_load64(s + n - 8); /* the tail, overlapping */
+            acc |= sv__core_load64(s + i);
+        acc |= sv__core_load64(s + n - 8); /* the tail, overlapping */
     } else {
         for (size_t i = 0; i < n; i++)
             acc |= s[i];
     }
-    return !(acc & UINT64_C(0x8080808080808080)) || sv_utf8_valid(s, n);
+    return !(acc & UINT64_C(0x8080808080808080)) || sv__core_utf8_valid(s, n);
 }
 
 /* The bytes of a BSON string (int32 length incl. the NUL, bytes, 00) at q,
@@ -228,24 +228,24 @@ static SV_ALWAYS_INLINE const uint8_t *read_string_bytes(br *r, const uint8_t *q
                                                          const uint8_t *last, bool fast,
                                                          const uint8_t **s, size_t *n)
 {
-    if (last - q < 4) return sv__br_fail(r, q, SV_ERR_TRUNCATED, "a string length needs 4 bytes");
-    if (!ENSURE_F(fast, r, q + 4)) return sv__br_fail_stream(r, r->avail);
-    uint32_t len = sv_load_u32le(q);
+    if (last - q < 4) return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "a string length needs 4 bytes");
+    if (!ENSURE_F(fast, r, q + 4)) return sv__bson_br_fail_stream(r, r->avail);
+    uint32_t len = sv__core_load_u32le(q);
     if (len == 0 || len > INT32_MAX)
-        return sv__br_fail(r, q, SV_ERR_SYNTAX, "string length %d is not positive", (int32_t)len);
+        return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "string length %d is not positive", (int32_t)len);
     if ((size_t)(last - q - 4) < len)
-        return sv__br_fail(
+        return sv__bson_br_fail(
             r, q, SV_ERR_TRUNCATED,
             "a string of %u bytes does not fit in the %zu bytes its document has left", len,
             (size_t)(last - q - 4));
     if (len - 1 > r->max_string)
-        return sv__br_fail(r, q, SV_ERR_LIMIT, "a string of %u bytes is over the limit of %llu",
+        return sv__bson_br_fail(r, q, SV_ERR_LIMIT, "a string of %u bytes is over the limit of %llu",
                            len - 1, (unsigned long long)r->max_string);
-    if (!ENSURE_F(fast, r, q + 4 + len)) return sv__br_fail_stream(r, r->avail);
+    if (!ENSURE_F(fast, r, q + 4 + len)) return sv__bson_br_fail_stream(r, r->avail);
     if (q[4 + len - 1] != 0)
-        return sv__br_fail(r, q + 4 + len - 1, SV_ERR_SYNTAX, "the string does not end with 00");
+        return sv__bson_br_fail(r, q + 4 + len - 1, SV_ERR_SYNTAX, "the string does not end with 00");
     if (!ascii_or_utf8(q + 4, len - 1))
-        return sv__br_fail(r, q + 4, SV_ERR_UTF8, "the string is not valid UTF-8");
+        return sv__bson_br_fail(r, q + 4, SV_ERR_UTF8, "the string is not valid UTF-8");
     *s = q + 4;
     *n = len - 1;
     return q + 4 + len;

@@ -1,8 +1,8 @@
 /* The streaming decoder for bson (serval/visit.h): one document told as
  * events. Documents and arrays are walked here with the tree reader's
  * checks on their length, terminator and depth; keys and every other
- * element are read by the tree reader's own functions (sv__br_read_key,
- * sv__br_read_element), so each value, check and limit is the tree's.
+ * element are read by the tree reader's own functions (sv__bson_br_read_key,
+ * sv__bson_br_read_element), so each value, check and limit is the tree's.
  *
  * It declines (SV_ERR_UNSUPPORTED) an array whose keys are not "0", "1",
  * ... (the tree keeps them as meta), any option but the limits, and every error, which the tree reader then
@@ -23,7 +23,7 @@ static const uint8_t *visit_doc(bv *b, const uint8_t *p, const uint8_t *limit, u
 {
     br *r = b->r;
     if (limit - p < 4) return NULL;
-    uint32_t n = sv_load_u32le(p);
+    uint32_t n = sv__core_load_u32le(p);
     if (n < 5 || n > INT32_MAX || n > (size_t)(limit - p) || depth > r->max_depth) return NULL;
     const uint8_t *last = p + n - 1;
     if (*last != 0) return NULL;
@@ -43,14 +43,14 @@ static const uint8_t *visit_doc(bv *b, const uint8_t *p, const uint8_t *limit, u
             index_next(&idx);
         } else {
             sv_value k;
-            q = sv__br_read_key(r, q, last, &k);
+            q = sv__bson_br_read_key(r, q, last, &k);
             if (!q || vis->value(vis->ctx, &k, true)) return NULL;
         }
         if (type == BSON_DOCUMENT || type == BSON_ARRAY) {
             q = visit_doc(b, q, last, depth + 1, type == BSON_ARRAY);
         } else {
             sv_value v;
-            q = sv__br_read_element(r, type, q, last, depth, &v);
+            q = sv__bson_br_read_element(r, type, q, last, depth, &v);
             if (q && vis->value(vis->ctx, &v, false)) q = NULL;
         }
         if (!q) return NULL;
@@ -68,7 +68,7 @@ static bool visit_stream(bv *b, size_t len)
     const uint8_t *p = b->r->base, *end = p + len;
     if (vis->begin_array(vis->ctx, SV_VISIT_COUNT_UNKNOWN)) return false;
     while (p < end) {
-        size_t n = end - p >= 4 ? sv_load_u32le(p) : 0;
+        size_t n = end - p >= 4 ? sv__core_load_u32le(p) : 0;
         if (n < 5 || n > (size_t)(end - p) || visit_doc(b, p, p + n, 1, false) != p + n)
             return false;
         p += n;
@@ -98,15 +98,15 @@ sv_status sv__bson_visit(const uint8_t *data, size_t len, const sv_options *opts
     sv_status st;
     /* in_arena: the input outlives every value told, so strings point into
      * it (a BSON string ends with its 00 in place) instead of being copied */
-    br *r = sv__br_open(doc, data, len, &o, true, false, NULL, &err, &size, &st);
+    br *r = sv__bson_br_open(doc, data, len, &o, true, false, NULL, &err, &size, &st);
     st = SV_ERR_UNSUPPORTED;
     if (r) {
         bv b = {r, vis};
-        bool ok = sv_load_u32le(data) < len
+        bool ok = sv__core_load_u32le(data) < len
                       ? visit_stream(&b, len)
                       : visit_doc(&b, r->base, r->base + len, 1, false) == r->base + len;
         if (ok) st = SV_OK;
-        sv__br_close(r, size);
+        sv__bson_br_close(r, size);
     }
     sv_doc_free(doc);
     return st;

@@ -29,7 +29,7 @@ static bool wfail(bw *w, sv_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sv__error_vrecord(w->err, st, w->format, 0, -1, fmt, ap);
+    sv__core_error_vrecord(w->err, st, w->format, 0, -1, fmt, ap);
     va_end(ap);
     if (w->st == SV_OK) w->st = st;
     return false;
@@ -92,7 +92,7 @@ static bool string_field(bw *w, const sv_value *obj, const char *name, const cha
 static bool put_objectid(bw *w, const char *s, size_t n)
 {
     uint8_t id[12] = {0};
-    if (n != 24 || !sv_bson_unhex(s, 12, id))
+    if (n != 24 || !sv__bson_unhex(s, 12, id))
         return wfail(w, SV_ERR_TYPE, "an objectid must be 24 hex digits");
     sv_buf_append(w->out, id, 12);
     return true;
@@ -147,7 +147,7 @@ static int write_bson_object(bw *w, const char *key, size_t klen, const sv_value
         if (!sv_buf_ok(w->out)) return -1;
         size_t total = w->out->len - start;
         if (total > INT32_MAX) return wfail(w, SV_ERR_RANGE, "code_w_scope too long") ? 1 : -1;
-        sv_store_u32le(w->out->data + start, (uint32_t)total);
+        sv__core_store_u32le(w->out->data + start, (uint32_t)total);
         return 1;
     }
     return 0;
@@ -163,7 +163,7 @@ static bool write_number_item(bw *w, const char *key, size_t klen, sv_elem e, co
         float f;
         memcpy(&f, p, 4);
         if (!put_head(w, BSON_DOUBLE, key, klen)) return false;
-        sv_put_f64le(w->out, (double)f);
+        sv__core_put_f64le(w->out, (double)f);
         return true;
     }
     case SV_ELEM_F64: {
@@ -175,13 +175,13 @@ static bool write_number_item(bw *w, const char *key, size_t klen, sv_elem e, co
     }
     case SV_ELEM_U8: iv = *p; break;
     case SV_ELEM_I8: iv = (int8_t)*p; break;
-    case SV_ELEM_U16: iv = sv_load_u16le(p); break;
-    case SV_ELEM_I16: iv = (int16_t)sv_load_u16le(p); break;
-    case SV_ELEM_I32: iv = (int32_t)sv_load_u32le(p); break;
-    case SV_ELEM_U32: iv = sv_load_u32le(p); break;
-    case SV_ELEM_I64: iv = (int64_t)sv_load_u64le(p); break;
+    case SV_ELEM_U16: iv = sv__core_load_u16le(p); break;
+    case SV_ELEM_I16: iv = (int16_t)sv__core_load_u16le(p); break;
+    case SV_ELEM_I32: iv = (int32_t)sv__core_load_u32le(p); break;
+    case SV_ELEM_U32: iv = sv__core_load_u32le(p); break;
+    case SV_ELEM_I64: iv = (int64_t)sv__core_load_u64le(p); break;
     case SV_ELEM_U64: {
-        uint64_t u = sv_load_u64le(p);
+        uint64_t u = sv__core_load_u64le(p);
         if (u > INT64_MAX) return wfail(w, SV_ERR_RANGE, "a u64 above int64's range");
         iv = (int64_t)u;
         break;
@@ -210,7 +210,7 @@ static bool write_numbers(bw *w, const sv_value *v)
     sv_buf_putc(w->out, 0);
     if (!sv_buf_ok(w->out)) return false;
     if (w->out->len - start > INT32_MAX) return wfail(w, SV_ERR_RANGE, "array too long");
-    sv_store_u32le(w->out->data + start, (uint32_t)(w->out->len - start));
+    sv__core_store_u32le(w->out->data + start, (uint32_t)(w->out->len - start));
     return true;
 }
 
@@ -232,38 +232,38 @@ static bool write_elem(bw *w, const char *key, size_t klen, const sv_value *v, u
         if (v->tag == SV_TAG_DATETIME || v->sub == 8) {
             if (!put_head(w, v->tag == SV_TAG_DATETIME ? BSON_DATETIME : BSON_INT64, key, klen))
                 return false;
-            sv_store_u64le(b->data + b->len, (uint64_t)v->as.i);
+            sv__core_store_u64le(b->data + b->len, (uint64_t)v->as.i);
             b->len += 8;
             return true;
         }
         if (v->as.i < INT32_MIN || v->as.i > INT32_MAX)
             return wfail(w, SV_ERR_RANGE, "an int of width %d outside int32", v->sub);
         if (!put_head(w, BSON_INT32, key, klen)) return false;
-        sv_store_u32le(b->data + b->len, (uint32_t)(int32_t)v->as.i);
+        sv__core_store_u32le(b->data + b->len, (uint32_t)(int32_t)v->as.i);
         b->len += 4;
         return true;
     case SV_UINT:
         if (v->tag == SV_TAG_TIMESTAMP) {
             if (!put_head(w, BSON_TIMESTAMP, key, klen)) return false;
-            sv_store_u64le(b->data + b->len, v->as.u);
+            sv__core_store_u64le(b->data + b->len, v->as.u);
             b->len += 8;
             return true;
         }
         if (v->sub <= 4 && v->as.u <= INT32_MAX) {
             if (!put_head(w, BSON_INT32, key, klen)) return false;
-            sv_store_u32le(b->data + b->len, (uint32_t)v->as.u);
+            sv__core_store_u32le(b->data + b->len, (uint32_t)v->as.u);
             b->len += 4;
             return true;
         }
         if (v->as.u > INT64_MAX) return wfail(w, SV_ERR_RANGE, "a uint above int64's range");
         if (!put_head(w, BSON_INT64, key, klen)) return false;
-        sv_store_u64le(b->data + b->len, v->as.u);
+        sv__core_store_u64le(b->data + b->len, v->as.u);
         b->len += 8;
         return true;
     case SV_FLOAT: {
         double d = v->sub == 4 ? (double)v->as.f32 : v->as.f64;
         if (!put_head(w, BSON_DOUBLE, key, klen)) return false;
-        sv_put_f64le(b, d);
+        sv__core_put_f64le(b, d);
         return true;
     }
     case SV_STRING:
@@ -271,7 +271,7 @@ static bool write_elem(bw *w, const char *key, size_t klen, const sv_value *v, u
             return put_head(w, BSON_OBJECTID, key, klen) && put_objectid(w, v->as.str, v->len);
         if (v->tag == SV_TAG_UUID) {
             uint8_t id[16];
-            if (!sv_bson_uuid_parse(v->as.str, v->len, id))
+            if (!sv__bson_uuid_parse(v->as.str, v->len, id))
                 return wfail(w, SV_ERR_TYPE, "a uuid must be 8-4-4-4-12 hex digits");
             return put_head(w, BSON_BINARY, key, klen) && put_binary(w, BSON_SUB_UUID, id, 16);
         }
@@ -330,7 +330,7 @@ static bool close_doc(bw *w, size_t start)
     if (!sv_buf_ok(w->out)) return false;
     size_t n = w->out->len - start;
     if (n > INT32_MAX) return wfail(w, SV_ERR_RANGE, "a document of %zu bytes is too long", n);
-    sv_store_u32le(w->out->data + start, (uint32_t)n);
+    sv__core_store_u32le(w->out->data + start, (uint32_t)n);
     return true;
 }
 

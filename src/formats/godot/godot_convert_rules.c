@@ -256,7 +256,7 @@ static bool judge_tuple(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judge
     bool exact = all_scalars(v, fits_f32);
     sv_value c = with_elem(doc, v, SV_ELEM_F32);
     if (c.kind != SV_TUPLE) return false;
-    cv_lower(j, c, "%s %s of float32 numbers (rounded)", sv__article(gd_type_name(t)),
+    cv_lower(j, c, "%s %s of float32 numbers (rounded)", sv__core_article(gd_type_name(t)),
              gd_type_name(t));
     j->silent = exact;
     return true;
@@ -356,7 +356,7 @@ static bool judge_packed(const gd_cv *g, sv_doc *doc, const sv_value *v, cv_judg
     bool exact = all_scalars(v, fits_f32);
     sv_value c = with_elem(doc, v, SV_ELEM_F32);
     if (c.kind != SV_PACKED) return false;
-    cv_lower(j, c, "%s %s of float32 numbers (rounded)", sv__article(gd_type_name(t)),
+    cv_lower(j, c, "%s %s of float32 numbers (rounded)", sv__core_article(gd_type_name(t)),
              gd_type_name(t));
     j->silent = exact;
     return true;

@@ -30,7 +30,7 @@ sv_status gd_dfail_at(gd_dec *d, size_t off, sv_status st, const char *fmt, ...)
     d->rd.status = st;
     va_list ap;
     va_start(ap, fmt);
-    sv__error_vrecord(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
+    sv__core_error_vrecord(d->rd.err, st, d->rd.format, off, -1, fmt, ap);
     va_end(ap);
     d->rd.p = d->rd.end;
     return st;
@@ -44,13 +44,13 @@ static inline uint64_t low_bytes(uint64_t x, size_t have)
 
 static inline void scache_words(const uint8_t *p, size_t n, uint64_t w[3])
 {
-    w[0] = low_bytes(sv_load_u64le(p), n);
+    w[0] = low_bytes(sv__core_load_u64le(p), n);
     if (n <= 8) { /* the usual key */
         w[1] = w[2] = 0;
         return;
     }
-    w[1] = low_bytes(sv_load_u64le(p + 8), n - 8);
-    w[2] = n > 16 ? low_bytes(sv_load_u64le(p + 16), n - 16) : 0;
+    w[1] = low_bytes(sv__core_load_u64le(p + 8), n - 8);
+    w[2] = n > 16 ? low_bytes(sv__core_load_u64le(p + 16), n - 16) : 0;
 }
 
 /* The first of the two slots (a pair: 2-way) the string may sit in. */
@@ -103,7 +103,7 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
         }
     }
     if (d->borrow_text && !intern && gd_string_is_plain(s, (size_t)n)) {
-        *out = sv__make(SV_STRING, 0, 0);
+        *out = sv__core_make(SV_STRING, 0, 0);
         out->len = (uint32_t)n;
         out->as.str = s;
     } else if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
@@ -148,7 +148,7 @@ static sv_status dec_int(gd_dec *d, uint32_t hdr, sv_value *out)
 {
     if (hdr & GD_FLAG_64) {
         if (!dneed(d, 8, "int64")) return d->rd.status;
-        int64_t v = (int64_t)sv_load_u64le(d->rd.p);
+        int64_t v = (int64_t)sv__core_load_u64le(d->rd.p);
         d->rd.p += 8;
         /* spec §6.1: the engine writes 64 bits only outside int32; keep the
          * width when the source chose it anyway */
@@ -164,7 +164,7 @@ static sv_status dec_float(gd_dec *d, uint32_t hdr, sv_value *out)
 {
     if (hdr & GD_FLAG_64) {
         if (!dneed(d, 8, "float64")) return d->rd.status;
-        uint64_t u = sv_load_u64le(d->rd.p);
+        uint64_t u = sv__core_load_u64le(d->rd.p);
         d->rd.p += 8;
         double v;
         memcpy(&v, &u, 8);
@@ -209,10 +209,10 @@ static sv_status dec_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
     if (!SV_LITTLE_ENDIAN) {
         for (unsigned i = 0; i < m->scalars; i++) {
             if (esz == 8) {
-                uint64_t u = sv_load_u64le(d->rd.p + 8 * i);
+                uint64_t u = sv__core_load_u64le(d->rd.p + 8 * i);
                 memcpy((char *)tmp + 8 * i, &u, 8);
             } else {
-                uint32_t u = sv_load_u32le(d->rd.p + 4 * i);
+                uint32_t u = sv__core_load_u32le(d->rd.p + 4 * i);
                 memcpy((char *)tmp + 4 * i, &u, 4);
             }
         }
@@ -237,7 +237,7 @@ static sv_status nodepath_extra(gd_dec *d, const uint8_t *first, const gd_np_par
     bool stale = false, same_lengths = true;
     const uint8_t *p = first;
     for (uint32_t i = 0; i < total; i++) {
-        uint32_t n = sv_load_u32le(p), pad = (4 - (n & 3)) & 3;
+        uint32_t n = sv__core_load_u32le(p), pad = (4 - (n & 3)) & 3;
         for (uint32_t k = 0; k < pad; k++)
             stale |= p[4 + n + k] != 0;
         npad += pad;
@@ -261,7 +261,7 @@ static sv_status nodepath_extra(gd_dec *d, const uint8_t *first, const gd_np_par
         if (!dst) return check_doc(d);
         p = first;
         for (uint32_t i = 0; i < total; i++) {
-            uint32_t n = sv_load_u32le(p), pad = (4 - (n & 3)) & 3;
+            uint32_t n = sv__core_load_u32le(p), pad = (4 - (n & 3)) & 3;
             memcpy(dst, p + 4 + n, pad);
             dst += pad;
             p += 4 + (size_t)n + pad;
@@ -283,14 +283,14 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
 {
     size_t at = doff(d);
     if (!dneed(d, 4, "NodePath name count")) return d->rd.status;
-    uint32_t nc = sv_load_u32le(d->rd.p);
+    uint32_t nc = sv__core_load_u32le(d->rd.p);
     if (!(nc & 0x80000000u))
         return gd_dfail_at(
             d, at, SV_ERR_SYNTAX,
             "NodePath in the old string format, unsupported (engine: ERR_INVALID_DATA)");
     if (!dneed(d, 12, "NodePath header")) return d->rd.status;
     nc &= 0x7FFFFFFFu;
-    uint32_t sc = sv_load_u32le(d->rd.p + 4), flags = sv_load_u32le(d->rd.p + 8);
+    uint32_t sc = sv__core_load_u32le(d->rd.p + 4), flags = sv__core_load_u32le(d->rd.p + 8);
     d->rd.p += 12;
     uint64_t wide_total = (uint64_t)nc + sc + (flags & 2 ? 1 : 0);
     if (flags & 2) sc++;      /* obsolete "property" flag: one more subname */
@@ -339,7 +339,7 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
 {
     if (hdr & GD_FLAG_OBJECT_ID) {
         if (!dneed(d, 8, "object id")) return d->rd.status;
-        uint64_t id = sv_load_u64le(d->rd.p);
+        uint64_t id = sv__core_load_u64le(d->rd.p);
         d->rd.p += 8;
         *out = id ? id_value(id, SV_TAG_OBJECT_ID) : sv_null(); /* id 0: a null Object */
         d->odd |= !id; /* the engine writes a null Object as nil */
@@ -386,9 +386,9 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
  * completely before anyone reads it (sv_array would zero it first). */
 static sv_value new_container(gd_dec *d, sv_kind kind, size_t item_size, uint32_t count)
 {
-    sv_container *box = sv__box_new(d->doc, item_size, count);
+    sv_container *box = sv__core_box_new(d->doc, item_size, count);
     if (!box) return sv_null();
-    sv_value v = sv__make(kind, 0, 0);
+    sv_value v = sv__core_make(kind, 0, 0);
     v.len = count;
     v.as.box = box;
     return v;
@@ -401,17 +401,17 @@ static sv_value new_container(gd_dec *d, sv_kind kind, size_t item_size, uint32_
 static inline int fast_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
 {
     if (depth > d->r->max_depth || dleft(d) < 8) return 0;
-    uint32_t hdr = sv_load_u32le(d->rd.p);
+    uint32_t hdr = sv__core_load_u32le(d->rd.p);
     if (hdr == 2) {
-        sv_value v = sv__make(SV_INT, 8, 0); /* sv_int, inline */
-        v.as.i = (int32_t)sv_load_u32le(d->rd.p + 4);
+        sv_value v = sv__core_make(SV_INT, 8, 0); /* sv_int, inline */
+        v.as.i = (int32_t)sv__core_load_u32le(d->rd.p + 4);
         *out = v;
         d->rd.p += 8;
         return 1;
     }
     if (hdr == 4) {
         d->rd.p += 4;
-        return gd_read_string(d, key && sv_load_u32le(d->rd.p) <= 64, out) ? 1 : -1;
+        return gd_read_string(d, key && sv__core_load_u32le(d->rd.p) <= 64, out) ? 1 : -1;
     }
     return 0;
 }
@@ -645,7 +645,7 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     case GD_INT: return dec_int(d, hdr, out);
     case GD_FLOAT: return dec_float(d, hdr, out);
     case GD_STRING:
-        if (!gd_read_string(d, key && dleft(d) >= 4 && sv_load_u32le(d->rd.p) <= 64, out))
+        if (!gd_read_string(d, key && dleft(d) >= 4 && sv__core_load_u32le(d->rd.p) <= 64, out))
             return d->rd.status;
         return check_doc(d);
     case GD_STRING_NAME:
@@ -659,7 +659,7 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
             return SV_OK;
         }
         if (!dneed(d, 8, "RID")) return d->rd.status;
-        *out = id_value(sv_load_u64le(d->rd.p), SV_TAG_RID);
+        *out = id_value(sv__core_load_u64le(d->rd.p), SV_TAG_RID);
         d->rd.p += 8;
         return SV_OK;
     case GD_OBJECT: return dec_object(d, depth, at, hdr, out);
@@ -672,9 +672,9 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
         sv_value *it = sv_array_items(&arr);
         if (it) {
             it[0] = name;
-            it[1] = sv_int((int64_t)sv_load_u64le(d->rd.p));
-            if (sv_load_u64le(d->rd.p) > (uint64_t)INT64_MAX)
-                it[1] = sv_uint(sv_load_u64le(d->rd.p));
+            it[1] = sv_int((int64_t)sv__core_load_u64le(d->rd.p));
+            if (sv__core_load_u64le(d->rd.p) > (uint64_t)INT64_MAX)
+                it[1] = sv_uint(sv__core_load_u64le(d->rd.p));
         }
         d->rd.p += 8;
         *out = sv_with_tag(arr, SV_TAG_SIGNAL);
@@ -699,7 +699,7 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
 void gd_dec_init(gd_dec *d, sv_doc *doc, const gd_rules *r, const uint8_t *base,
                  const uint8_t *data, size_t len, sv_error *err)
 {
-    sv_rd_init(&d->rd, base, (size_t)(data - base) + len, r->fmt, err);
+    sv__core_rd_init(&d->rd, base, (size_t)(data - base) + len, r->fmt, err);
     d->rd.p = data;
     d->doc = doc;
     d->r = r;

@@ -51,7 +51,7 @@ sv_status gd_dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsi
     if (SV_LITTLE_ENDIAN && d->r->borrow_input && scalars &&
         (uintptr_t)d->rd.p % sv_elem_size(elem) == 0) {
         /* the input's bytes are the tree's: point at them (godot.h) */
-        *out = sv__packed_borrowed(d->doc, elem, shape, d->rd.p, scalars);
+        *out = sv__core_packed_borrowed(d->doc, elem, shape, d->rd.p, scalars);
     } else if (SV_LITTLE_ENDIAN) {
         *out = sv_packed(d->doc, elem, shape, d->rd.p, scalars);
     } else {
@@ -60,10 +60,10 @@ sv_status gd_dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsi
         size_t es = sv_elem_size(elem);
         for (size_t i = 0; dst && i < scalars; i++) {
             if (es == 8) {
-                uint64_t u = sv_load_u64le(d->rd.p + 8 * i);
+                uint64_t u = sv__core_load_u64le(d->rd.p + 8 * i);
                 memcpy(dst + 8 * i, &u, 8);
             } else {
-                uint32_t u = sv_load_u32le(d->rd.p + 4 * i);
+                uint32_t u = sv__core_load_u32le(d->rd.p + 4 * i);
                 memcpy(dst + 4 * i, &u, 4);
             }
         }
@@ -98,7 +98,7 @@ sv_status gd_dec_strings(gd_dec *d, uint32_t hdr, sv_value *out)
             return d->rd.status;
         }
         /* canonical: the bytes, one NUL, zero padding */
-        uint32_t n = sv_load_u32le(at); /* the length field, read already */
+        uint32_t n = sv__core_load_u32le(at); /* the length field, read already */
         if (SV_UNLIKELY(n == 0 || items[i].len != n - 1 || at[4 + n - 1] != 0 ||
                         pad_nonzero(at + 4, n, (4 - (n & 3)) & 3)) &&
             !gd_rec_add(d->doc, &x.raw, (uint32_t)i, NULL, at, (size_t)(d->rd.p - at)))

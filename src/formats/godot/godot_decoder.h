@@ -65,7 +65,7 @@ static inline bool dneed(gd_dec *d, size_t n, const char *what)
 
 static inline uint32_t du32(gd_dec *d)
 {
-    uint32_t v = sv_load_u32le(d->rd.p);
+    uint32_t v = sv__core_load_u32le(d->rd.p);
     d->rd.p += 4;
     return v;
 }
@@ -85,7 +85,7 @@ static inline sv_status check_doc(gd_dec *d)
 static inline bool pad_nonzero(const uint8_t *p, size_t n, size_t pad)
 {
     static const uint32_t high[4] = {0, 0xFF000000u, 0xFFFF0000u, 0xFFFFFF00u};
-    return (sv_load_u32le(p + n + pad - 4) & high[pad]) != 0;
+    return (sv__core_load_u32le(p + n + pad - 4) & high[pad]) != 0;
 }
 
 /* spec §4: a string (length, bytes, padding) into *out; false on an error. */

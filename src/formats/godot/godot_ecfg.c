@@ -46,10 +46,10 @@ static sv_status read_all(sv_doc *doc, const uint8_t *data, size_t len, int engi
                           const sv_options *opts, sv_value *out, sv_error *err)
 {
     sv_reader r;
-    sv_rd_init(&r, data, len, FMT, err);
-    sv_rd_skip(&r, 4, "magic");
+    sv__core_rd_init(&r, data, len, FMT, err);
+    sv__core_rd_skip(&r, 4, "magic");
     uint32_t count = sv_rd_u32le(&r);
-    if (!sv_rd_ok(&r)) return r.status;
+    if (!sv__core_rd_ok(&r)) return r.status;
     if (count > (len - 8) / 8)
         return sv_error_set(err, SV_ERR_SYNTAX, FMT, 4,
                             "entry count %u is more than the %zu bytes after it can hold", count,
@@ -60,13 +60,13 @@ static sv_status read_all(sv_doc *doc, const uint8_t *data, size_t len, int engi
     if (opts) go.limits = opts->limits;
     sv_value map = sv_map(doc, 0);
     for (uint32_t i = 0; i < count; i++) {
-        size_t at = sv_rd_offset(&r);
+        size_t at = sv__core_rd_offset(&r);
         uint32_t kl = sv_rd_u32le(&r);
-        const uint8_t *k = sv_rd_bytes(&r, kl, "key");
+        const uint8_t *k = sv__core_rd_bytes(&r, kl, "key");
         uint32_t vl = sv_rd_u32le(&r);
-        const uint8_t *v = sv_rd_bytes(&r, vl, "value");
-        if (!sv_rd_ok(&r)) return r.status;
-        if (!sv_utf8_valid(k, kl))
+        const uint8_t *v = sv__core_rd_bytes(&r, vl, "value");
+        if (!sv__core_rd_ok(&r)) return r.status;
+        if (!sv__core_utf8_valid(k, kl))
             return sv_error_set(err, SV_ERR_UTF8, FMT, at + 4, "entry %u: the key is not UTF-8", i);
         if (engine == 3 && char_count((const char *)k, kl) != kl)
             return sv_error_set(err, SV_ERR_UNSUPPORTED, FMT, at + 4,
@@ -91,9 +91,9 @@ static sv_status read_all(sv_doc *doc, const uint8_t *data, size_t len, int engi
         if (sv_map_append(doc, &map, sv_str(doc, (const char *)k, kl), val) != SV_OK)
             return sv_error_set(err, SV_ERR_NOMEM, FMT, at, "out of memory");
     }
-    if (sv_rd_remaining(&r))
-        return sv_error_set(err, SV_ERR_TRAILING, FMT, sv_rd_offset(&r),
-                            "%zu bytes after the last entry", sv_rd_remaining(&r));
+    if (sv__core_rd_remaining(&r))
+        return sv_error_set(err, SV_ERR_TRAILING, FMT, sv__core_rd_offset(&r),
+                            "%zu bytes after the last entry", sv__core_rd_remaining(&r));
     sv_value meta = sv_map(doc, 0);
     if (sv_map_append_str(doc, &meta, "format", sv_strz(doc, FMT)) != SV_OK ||
         sv_map_append_str(doc, &meta, "engine", sv_int(engine)) != SV_OK ||
@@ -149,7 +149,7 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
                         sv_value *out, sv_error *err)
 {
     sv_status st = decode_tree(doc, data, len, opts, out, err);
-    return sv__decode_root(doc, st, out, FMT, err);
+    return sv__core_decode_root(doc, st, out, FMT, err);
 }
 
 static void put32(sv_buf *b, uint32_t v)

@@ -95,10 +95,10 @@ static sv_status put_string(gd_enc *e, const sv_value *v, int extra)
     if (sv_buf_ensure(e->out, 4 + n + pad) != SV_OK)
         return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
     uint8_t *p = e->out->data + e->out->len;
-    sv_store_u32le(p, (uint32_t)n);
+    sv__core_store_u32le(p, (uint32_t)n);
     p += 4;
     /* zero the last word first: the NUL and the padding, whatever n is */
-    if (n + pad >= 4) sv_store_u32le(p + n + pad - 4, 0);
+    if (n + pad >= 4) sv__core_store_u32le(p + n + pad - 4, 0);
     if (bom) {
         memcpy(p, "\xEF\xBB\xBF", 3);
         p += 3;
@@ -151,9 +151,9 @@ static sv_status enc_float(gd_enc *e, const sv_value *v)
     }
     if (!header(e, GD_FLOAT, wide ? GD_FLAG_64 : 0)) return e->err->status;
     if (wide)
-        sv_put_f64le(e->out, d);
+        sv__core_put_f64le(e->out, d);
     else
-        sv_put_f32le(e->out, f);
+        sv__core_put_f32le(e->out, f);
     return SV_OK;
 }
 
@@ -164,7 +164,7 @@ static sv_status enc_float(gd_enc *e, const sv_value *v)
  * for huge pages there (core/mem.h). */
 static bool reserve_big(gd_enc *e, size_t n)
 {
-    return sv__buf_reserve_large(e->out, n);
+    return sv__core_buf_reserve_large(e->out, n);
 }
 
 /* Writes n scalars of src (elem) as f32, f64 or i32 (to). */
@@ -188,18 +188,18 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
                     memcpy(&u, (const char *)v->as.data + 8 * i, 8);
                 else
                     memcpy(&u, &x, 8);
-                sv_store_u64le(p + 8 * i, u);
+                sv__core_store_u64le(p + 8 * i, u);
             } else if (to == SV_ELEM_F32) {
                 float f = (float)x;
                 uint32_t u;
                 if (from == SV_ELEM_F32) memcpy(&f, (const char *)v->as.data + 4 * i, 4);
                 memcpy(&u, &f, 4);
-                sv_store_u32le(p + 4 * i, u);
+                sv__core_store_u32le(p + 4 * i, u);
             } else if (to == SV_ELEM_I32) {
                 if (!(x >= INT32_MIN && x <= INT32_MAX && x == floor(x)))
                     return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0,
                                         "element %zu (%g) is not an int32", i, x);
-                sv_store_u32le(p + 4 * i, (uint32_t)(int32_t)x);
+                sv__core_store_u32le(p + 4 * i, (uint32_t)(int32_t)x);
             } else { /* I64 */
                 int64_t k;
                 if (from == SV_ELEM_I64 || from == SV_ELEM_U64)
@@ -209,7 +209,7 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
                 else
                     return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0,
                                         "element %zu (%g) is not an int64", i, x);
-                sv_store_u64le(p + 8 * i, (uint64_t)k);
+                sv__core_store_u64le(p + 8 * i, (uint64_t)k);
             }
         }
     }
@@ -230,11 +230,11 @@ static sv_status enc_tuple(gd_enc *e, const sv_value *v)
     if (t == GD_NONE)
         return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
                             "%s %s tuple has no Godot type",
-                            sv__article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
+                            sv__core_article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
     const gd_math *m = gd_math_of(t);
     if (v->len != m->scalars)
         return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0, "%s %s needs %u numbers, found %u",
-                            sv__article(gd_type_name(t)), gd_type_name(t), m->scalars, v->len);
+                            sv__core_article(gd_type_name(t)), gd_type_name(t), m->scalars, v->len);
     bool wide = m->real && real_wide(e, v);
     if (!header(e, t, wide ? GD_FLAG_64 : 0)) return e->err->status;
     return put_scalars(e, v, m->ints ? SV_ELEM_I32 : wide ? SV_ELEM_F64 : SV_ELEM_F32);
@@ -267,7 +267,7 @@ static sv_status enc_packed(gd_enc *e, const sv_value *v)
     default:
         return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
                             "%s %s array has no Godot type",
-                            sv__article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
+                            sv__core_article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
     }
     if (v->tag != SV_TAG_NONE) {
         wide = t != GD_PACKED_COLOR && real_wide(e, v);
@@ -278,11 +278,11 @@ static sv_status enc_packed(gd_enc *e, const sv_value *v)
     size_t count = v->len / per;
     if (count > INT32_MAX / (sv_elem_size(to) * per))
         return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "%zu items are too many for %s %s",
-                            count, sv__article(gd_type_name(t)), gd_type_name(t));
+                            count, sv__core_article(gd_type_name(t)), gd_type_name(t));
     put32(e->out, (uint32_t)count);
     if (t == GD_PACKED_BYTE) {
         sv_buf_append(e->out, v->as.data, count);
-        sv_put_pad(e->out, e->out->len - count, 4);
+        sv__core_put_pad(e->out, e->out->len - count, 4);
         return SV_OK;
     }
     return put_scalars(e, v, to);
@@ -762,7 +762,7 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
             return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "byte array too long");
         put32(e->out, v->len);
         sv_buf_append(e->out, v->as.bytes, v->len);
-        sv_put_pad(e->out, e->out->len - v->len, 4);
+        sv__core_put_pad(e->out, e->out->len - v->len, 4);
         return SV_OK;
     case SV_ARRAY:
         if (tag == SV_TAG_SIGNAL) return enc_signal(e, v);
@@ -780,10 +780,10 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
     if (tag != SV_TAG_NONE)
         return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
                             "%s %s tagged %s has no Godot type",
-                            sv__article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)),
+                            sv__core_article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)),
                             sv_tag_name(tag));
     return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0, "%s %s has no Godot type",
-                        sv__article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)));
+                        sv__core_article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)));
 }
 
 sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err)

@@ -118,7 +118,7 @@ static bool attach_facts(sv_doc *doc, sv_godot_profile profile, file_facts f, sv
 static void hint_framing(const uint8_t *data, size_t len, sv_error *err)
 {
     if (!err || len < 8) return;
-    uint32_t le = sv_load_u32le(data), be = sv_load_u32be(data);
+    uint32_t le = sv__core_load_u32le(data), be = sv__core_load_u32be(data);
     if (le != len - 4 && be != len - 4 && !strstr(err->message, "unknown type")) return;
     size_t used = strlen(err->message);
     if (used + 1 < sizeof err->message)

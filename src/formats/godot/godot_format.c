@@ -60,7 +60,7 @@ static bool frames_fit(sv_doc *doc, sv_godot_profile profile, const uint8_t *dat
     size_t at = 0, n = 0, t = 0;
     while (at < len) {
         if (len - at < 8) return false;
-        uint32_t size = be ? sv_load_u32be(data + at) : sv_load_u32le(data + at);
+        uint32_t size = be ? sv__core_load_u32be(data + at) : sv__core_load_u32le(data + at);
         if (size > len - at - 4 || !exact_fit(doc, profile, data + at + 4, size, true))
             return false;
         t += data[at + 4] != 0;
@@ -101,7 +101,7 @@ static bool frames_cut(sv_doc *doc, sv_godot_profile profile, const uint8_t *dat
 {
     size_t at = 0, n = 0;
     while (len - at >= 8) {
-        uint32_t size = be ? sv_load_u32be(data + at) : sv_load_u32le(data + at);
+        uint32_t size = be ? sv__core_load_u32be(data + at) : sv__core_load_u32le(data + at);
         if (size > len - at - 4) {
             if (size < 4 || (size & 3) || size > GD_PROBE_MAX ||
                 !cut_fit(doc, profile, data + at + 4, len - at - 4))
@@ -202,7 +202,7 @@ static int godot3_probe(const uint8_t *data, size_t len)
                                      const sv_options *opts, sv_value *out, sv_error *err)         \
     {                                                                                              \
         sv_status st = gd_registry_decode(profile, doc, data, len, opts, out, err);                \
-        return sv__decode_root(doc, st, out, name, err);                                           \
+        return sv__core_decode_root(doc, st, out, name, err);                                           \
     }                                                                                              \
     static sv_status prefix##_encode(const sv_value *v, const sv_options *opts, sv_buf *out,       \
                                      sv_error *err)                                                \

@@ -10,7 +10,7 @@
 
 static uint32_t load_prefix(const uint8_t *p, bool be)
 {
-    return be ? sv_load_u32be(p) : sv_load_u32le(p);
+    return be ? sv__core_load_u32be(p) : sv__core_load_u32le(p);
 }
 
 /* One prefixed frame at data[at]; *next = the offset after it. */
@@ -89,9 +89,9 @@ static void patch_prefix(sv_buf *out, size_t at, bool be)
 {
     uint32_t n = (uint32_t)(out->len - at - 4);
     if (be)
-        sv_store_u32be(out->data + at, n);
+        sv__core_store_u32be(out->data + at, n);
     else
-        sv_store_u32le(out->data + at, n);
+        sv__core_store_u32le(out->data + at, n);
 }
 
 static sv_status encode_frame(const gd_rules *r, const sv_value *v, bool be, sv_buf *out,

@@ -20,7 +20,7 @@ static bool fits(const uint8_t *d, size_t len, int version, bool magic, uint64_t
 {
     size_t h = gd_gdec_header_size(version, magic);
     if (len < h) return false;
-    uint64_t length = sv_load_u64le(d + (version == 3 ? 24 : (magic ? 20 : 16)));
+    uint64_t length = sv__core_load_u64le(d + (version == 3 ? 24 : (magic ? 20 : 16)));
     uint64_t c = round16(length);
     if (length && !c) return false;
     *total = h + c;
@@ -37,7 +37,7 @@ sv_status gd_gdec_parse(const uint8_t *data, size_t len, bool magic, int version
         /* the two layouts' sizes differ by 12 modulo 16: at most one fits
          * a whole file exactly */
         uint64_t t3 = 0, t4 = 0;
-        bool f3 = fits(data, len, 3, true, &t3) && t3 == len && sv_load_u32le(data + 4) == 1;
+        bool f3 = fits(data, len, 3, true, &t3) && t3 == len && sv__core_load_u32le(data + 4) == 1;
         bool f4 = fits(data, len, 4, true, &t4) && t4 == len;
         if (f3)
             version = 3;
@@ -53,9 +53,9 @@ sv_status gd_gdec_parse(const uint8_t *data, size_t len, bool magic, int version
                                 "the GDEC length fields fit neither layout: 3.x (mode 1, length "
                                 "%llu: %llu bytes) nor 4.x (length %llu: %llu bytes) gives the "
                                 "file's %zu bytes",
-                                (unsigned long long)sv_load_u64le(data + 24),
+                                (unsigned long long)sv__core_load_u64le(data + 24),
                                 (unsigned long long)t3,
-                                (unsigned long long)sv_load_u64le(data + 20),
+                                (unsigned long long)sv__core_load_u64le(data + 20),
                                 (unsigned long long)t4, len);
     }
     size_t h = gd_gdec_header_size(version, magic);
@@ -67,14 +67,14 @@ sv_status gd_gdec_parse(const uint8_t *data, size_t len, bool magic, int version
     g->version = version;
     g->magic = magic;
     if (version == 3) {
-        g->mode = sv_load_u32le(p);
+        g->mode = sv__core_load_u32le(p);
         p += 4;
         if (g->mode != 1)
             return sv_error_set(err, SV_ERR_SYNTAX, fmt, base + 4,
                                 "GDEC mode %u: the engine reads only 1 (AES-256)", g->mode);
     }
     memcpy(g->md5, p, 16);
-    g->length = sv_load_u64le(p + 16);
+    g->length = sv__core_load_u64le(p + 16);
     if (version == 4) memcpy(g->iv, p + 24, 16);
     g->cipher_len = round16(g->length);
     if (g->length && !g->cipher_len)

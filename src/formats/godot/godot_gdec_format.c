@@ -148,7 +148,7 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
     if (st != SV_OK) return st;
     if (!ok) return sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
     *out = root;
-    return sv__decode_root(doc, SV_OK, out, FMT, err);
+    return sv__core_decode_root(doc, SV_OK, out, FMT, err);
 }
 
 static const sv_value *meta_get(const sv_value *meta, const char *k)

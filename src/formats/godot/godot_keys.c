@@ -285,7 +285,7 @@ static bool dict_eq(key_cmp *k, const sv_value *a, const sv_value *b)
     while (cap < n * 2u)
         cap *= 2;
     size_t bytes = (size_t)cap * sizeof(uint32_t);
-    uint32_t *slot = sv__doc_scratch_realloc(k->doc, NULL, 0, bytes);
+    uint32_t *slot = sv__core_doc_scratch_realloc(k->doc, NULL, 0, bytes);
     if (!slot) {
         k->nomem = true;
         return false;
@@ -305,7 +305,7 @@ static bool dict_eq(key_cmp *k, const sv_value *a, const sv_value *b)
             s = (s + 1) & (cap - 1);
         eq = slot[s] != UINT32_MAX && key_eq(k, &pa[i].val, &pb[slot[s]].val);
     }
-    sv__doc_scratch_free(k->doc, slot, bytes);
+    sv__core_doc_scratch_free(k->doc, slot, bytes);
     return eq && !k->nomem;
 }
 

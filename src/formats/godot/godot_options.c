@@ -22,7 +22,7 @@ void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile)
 sv_status gd_opts_read(sv_godot_opts *out, const sv_godot_opts *opts, sv_error *err)
 {
     sv_godot_opts_init(out, SV_GODOT4);
-    return sv__opts_read(&sv__opts_godot, out, opts, "godot", err);
+    return sv__core_opts_read(&sv__opts_godot, out, opts, "godot", err);
 }
 
 void gd_rules_init(gd_rules *r, const sv_godot_opts *opts)
@@ -78,7 +78,7 @@ sv_status gd_opts_from_registry(sv_godot_profile profile, const sv_options *opts
     const char *fmt = names[profile];
     sv_godot_opts_init(out, profile);
     sv_options ro;
-    sv_status st = sv__options_read(&ro, opts, fmt, err);
+    sv_status st = sv__core_options_read(&ro, opts, fmt, err);
     if (st != SV_OK) return st;
     const sv_options *o = &ro;
     out->limits = o->limits;

@@ -14,7 +14,7 @@
 bool gd_pck_name_ok(const char *name, size_t len, const char **why)
 {
     if (len == 0) return *why = "empty path", false;
-    if (!sv_utf8_valid((const uint8_t *)name, len)) return *why = "path is not UTF-8", false;
+    if (!sv__core_utf8_valid((const uint8_t *)name, len)) return *why = "path is not UTF-8", false;
     if (name[0] == '/') return *why = "absolute path", false;
     if (len >= 2 && name[1] == ':') return *why = "path with a drive prefix", false;
     if (memchr(name, '\\', len)) return *why = "backslash in the path", false;
@@ -51,7 +51,7 @@ static sv_status locate(sv_godot_pck *p, sv_error *err)
         return SV_OK;
     }
     if (len >= 16 && !memcmp(d + len - 4, "GDPC", 4)) {
-        uint64_t size = sv_load_u64le(d + len - 12);
+        uint64_t size = sv__core_load_u64le(d + len - 12);
         if (size > len - 12)
             return sv_error_set(err, SV_ERR_SYNTAX, PCK_FORMAT, len - 12,
                                 "embedded pack: the trailer's size %llu is more than the %zu "
@@ -80,10 +80,10 @@ static sv_status read_header(sv_godot_pck *p, sv_error *err)
     if (avail < 20)
         return sv_error_set(err, SV_ERR_TRUNCATED, PCK_FORMAT, p->info.pck_end,
                             "header cut off after %llu bytes", (unsigned long long)avail);
-    in->format_version = sv_load_u32le(d + s + 4);
-    in->major = sv_load_u32le(d + s + 8);
-    in->minor = sv_load_u32le(d + s + 12);
-    in->patch = sv_load_u32le(d + s + 16);
+    in->format_version = sv__core_load_u32le(d + s + 4);
+    in->major = sv__core_load_u32le(d + s + 8);
+    in->minor = sv__core_load_u32le(d + s + 12);
+    in->patch = sv__core_load_u32le(d + s + 16);
     uint32_t v = in->format_version;
     if (v < 1 || v > 3)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, PCK_FORMAT, s + 4,
@@ -94,13 +94,13 @@ static sv_status read_header(sv_godot_pck *p, sv_error *err)
                             "format %u header cut off: it needs %llu bytes, %llu are there", v,
                             (unsigned long long)hsize, (unsigned long long)avail);
     size_t res_at = v == 1 ? 20 : v == 2 ? 32 : 40;
-    for (int i = 0; i < 16; i++) in->reserved[i] = sv_load_u32le(d + s + res_at + 4 * i);
+    for (int i = 0; i < 16; i++) in->reserved[i] = sv__core_load_u32le(d + s + res_at + 4 * i);
     if (v == 1) {
         p->dir_start = s + 84;
         return SV_OK;
     }
-    in->pack_flags = sv_load_u32le(d + s + 20);
-    in->file_base = sv_load_u64le(d + s + 24);
+    in->pack_flags = sv__core_load_u32le(d + s + 20);
+    in->file_base = sv__core_load_u64le(d + s + 24);
     if (in->pack_flags & SV_GODOT_PCK_SPARSE_BUNDLE)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, PCK_FORMAT, s + 20,
                             "sparse bundle pack (flag 4): its members are separate files beside "
@@ -108,7 +108,7 @@ static sv_status read_header(sv_godot_pck *p, sv_error *err)
     if (v == 2) {
         p->dir_start = s + 96;
     } else {
-        in->dir_offset = sv_load_u64le(d + s + 32);
+        in->dir_offset = sv__core_load_u64le(d + s + 32);
         if (in->dir_offset > avail - 4 || in->dir_offset < hsize)
             return sv_error_set(err, SV_ERR_RANGE, PCK_FORMAT, s + 32,
                                 "directory offset %llu is outside the pack's %llu bytes (after "
@@ -148,7 +148,7 @@ static sv_status read_entries(sv_godot_pck *p, const uint8_t *e, size_t elen, ui
         if (elen - at < 4)
             return fail(err, SV_ERR_TRUNCATED, ebase + elen, i, NULL,
                         "directory cut off before the entry");
-        uint32_t pl = sv_load_u32le(e + at);
+        uint32_t pl = sv__core_load_u32le(e + at);
         if (pl > elen - at - 4 || elen - at - 4 - pl < fixed - 4)
             return fail(err, SV_ERR_TRUNCATED, ebase + at, i, NULL,
                         "directory cut off: the path length and the entry run past its end");
@@ -164,7 +164,7 @@ static sv_status read_entries(sv_godot_pck *p, const uint8_t *e, size_t elen, ui
     for (size_t i = 0; i < count; i++) {
         sv_godot_pck_member *m = &p->members[i];
         m->entry_offset = ebase + at;
-        uint32_t pl = sv_load_u32le(e + at);
+        uint32_t pl = sv__core_load_u32le(e + at);
         const uint8_t *field = e + at + 4;
         p->fields[i] = field;
         m->field_len = pl;
@@ -185,10 +185,10 @@ static sv_status read_entries(sv_godot_pck *p, const uint8_t *e, size_t elen, ui
         if (!gd_pck_name_ok(m->name, n - (size_t)(m->name - name), &why))
             return fail(err, SV_ERR_REFUSED, ebase + at + 4, i, name, why);
         const uint8_t *q = field + pl;
-        m->offset = sv_load_u64le(q);
-        m->size = sv_load_u64le(q + 8);
+        m->offset = sv__core_load_u64le(q);
+        m->size = sv__core_load_u64le(q + 8);
         memcpy(m->md5, q + 16, 16);
-        m->flags = p->info.format_version == 1 ? 0 : sv_load_u32le(q + 32);
+        m->flags = p->info.format_version == 1 ? 0 : sv__core_load_u32le(q + 32);
         at += 4 + (size_t)pl + fixed - 4;
         uint64_t eat = ebase + (uint64_t)(q - e);
         if (m->flags & ~7u)
@@ -286,7 +286,7 @@ static sv_status read_directory(sv_godot_pck *p, sv_error *err)
     uint64_t at = p->dir_start, end = p->info.pck_end;
     if (end - at < 4 || at > end)
         return sv_error_set(err, SV_ERR_TRUNCATED, PCK_FORMAT, end, "directory cut off");
-    uint32_t count = sv_load_u32le(d + at);
+    uint32_t count = sv__core_load_u32le(d + at);
     at += 4;
     p->info.count = count;
     size_t fixed = p->info.format_version == 1 ? 36 : 40;

@@ -47,7 +47,7 @@ sv_status sv_godot_pck_write(const sv_godot_pck_entry *entries, size_t count,
 {
     sv_godot_pck_write_opts o;
     sv_godot_pck_write_opts_init(&o);
-    sv_status ost = sv__opts_read(&sv__opts_godot_pck_write, &o, opts, PCK_FORMAT, err);
+    sv_status ost = sv__core_opts_read(&sv__opts_godot_pck_write, &o, opts, PCK_FORMAT, err);
     if (ost != SV_OK) return ost;
     uint32_t v = o.format_version;
     if (v < 1 || v > 3)

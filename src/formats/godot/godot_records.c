@@ -309,7 +309,7 @@ int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_
     if (string) {
         /* length, bytes, padding: the element as the decoder reads it */
         if (n < 4 || sv_kind_of(v) != SV_STRING || v->tag != SV_TAG_NONE) return 0;
-        uint32_t sl = sv_load_u32le(p);
+        uint32_t sl = sv__core_load_u32le(p);
         if (sl > n - 4 || 4 + (size_t)sl + ((4 - (sl & 3)) & 3) != n) return 0;
         size_t bad;
         if (!gd_string_make(c->scratch, (const char *)p + 4, sl, r->prof->godot4_rules, false,

@@ -25,7 +25,7 @@ static sv_status read_header(gr_dec *d, bool rscc, sv_value *meta)
     sv_doc *doc = d->doc;
     if (!gr_need(d, 20, "header")) return d->err->status;
     const uint8_t *p = d->base + d->pos;
-    uint32_t be = sv_load_u32le(p), real64 = sv_load_u32le(p + 4);
+    uint32_t be = sv__core_load_u32le(p), real64 = sv__core_load_u32le(p + 4);
     d->pos += 8;
     d->c.be = be != 0;
     uint32_t major = gr_u32(d), minor = gr_u32(d), fmt = gr_u32(d);
@@ -130,7 +130,7 @@ static sv_status read_body(gr_dec *d, sv_value path, sv_value *out)
     if (st != SV_OK) return st;
     /* a class name and the property names are the tree's object class and
      * field names, which the typed JSON holds as text only */
-    if (!sv_utf8_valid((const uint8_t *)type.as.str, type.len))
+    if (!sv__core_utf8_valid((const uint8_t *)type.as.str, type.len))
         return gr_fail(d, tat, SV_ERR_UTF8, "resource type is not UTF-8");
     size_t at = d->pos;
     if (!gr_need(d, 4, "property count")) return d->err->status;
@@ -152,7 +152,7 @@ static sv_status read_body(gr_dec *d, sv_value path, sv_value *out)
         if (gr_strtab_find(&d->strings, d->strings.s[r], d->strings.len[r]) != r)
             return gr_fail(d, nat, SV_ERR_UNSUPPORTED,
                            "property %u's name is string %u, a repeat of an earlier entry", i, r);
-        if (!sv_utf8_valid((const uint8_t *)d->strings.s[r], d->strings.len[r]))
+        if (!sv__core_utf8_valid((const uint8_t *)d->strings.s[r], d->strings.len[r]))
             return gr_fail(d, nat, SV_ERR_UTF8, "property %u's name (string %u) is not UTF-8", i, r);
         sv_pair *p = sv_pair_at(&obj, i);
         p->key = sv_str_intern(d->doc, d->strings.s[r], d->strings.len[r]);

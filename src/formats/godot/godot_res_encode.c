@@ -151,8 +151,8 @@ static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_
     e.c.ver_format = (uint32_t)fmt;
     e.c.max_depth = SV_MAX_DEPTH_LIMIT;
     uint8_t w[8];
-    sv_store_u32le(w, (uint32_t)be);
-    sv_store_u32le(w + 4, (uint32_t)real64);
+    sv__core_store_u32le(w, (uint32_t)be);
+    sv__core_store_u32le(w + 4, (uint32_t)real64);
     sv_buf_append(out, w, 8);
     gr_put_u32(&e, (uint32_t)major);
     gr_put_u32(&e, (uint32_t)minor);
@@ -213,9 +213,9 @@ static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_
         if (sv_buf_ok(out)) {
             uint8_t *dst = out->data + patch[i];
             if (e.c.be)
-                sv_store_u64be(dst, at);
+                sv__core_store_u64be(dst, at);
             else
-                sv_store_u64le(dst, at);
+                sv__core_store_u64le(dst, at);
         }
     }
     sv_buf_append(out, "RSRC", 4);

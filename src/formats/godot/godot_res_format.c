@@ -40,7 +40,7 @@ static sv_status res_decode(sv_doc *doc, const uint8_t *data, size_t len, const 
                             sv_value *out, sv_error *err)
 {
     sv_status st = res_decode_tree(doc, data, len, opts, out, err);
-    return sv__decode_root(doc, st, out, GR_FORMAT, err);
+    return sv__core_decode_root(doc, st, out, GR_FORMAT, err);
 }
 
 static sv_status res_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)

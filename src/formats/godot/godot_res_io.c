@@ -32,14 +32,14 @@ uint32_t gr_u32(gr_dec *d)
 {
     const uint8_t *p = d->base + d->pos;
     d->pos += 4;
-    return d->c.be ? sv_load_u32be(p) : sv_load_u32le(p);
+    return d->c.be ? sv__core_load_u32be(p) : sv__core_load_u32le(p);
 }
 
 uint64_t gr_u64(gr_dec *d)
 {
     const uint8_t *p = d->base + d->pos;
     d->pos += 8;
-    return d->c.be ? sv_load_u64be(p) : sv_load_u64le(p);
+    return d->c.be ? sv__core_load_u64be(p) : sv__core_load_u64le(p);
 }
 
 sv_status gr_read_ustring(gr_dec *d, const char *what, sv_value *out)
@@ -115,9 +115,9 @@ void gr_put_u32(gr_enc *e, uint32_t v)
 {
     uint8_t b[4];
     if (e->c.be)
-        sv_store_u32be(b, v);
+        sv__core_store_u32be(b, v);
     else
-        sv_store_u32le(b, v);
+        sv__core_store_u32le(b, v);
     sv_buf_append(e->out, b, 4);
 }
 

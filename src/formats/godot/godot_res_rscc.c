@@ -37,7 +37,7 @@ static bool block_decompress(unsigned mode, const uint8_t *in, size_t len, uint8
         uint8_t small[16];
         uint8_t *to = size < 16 ? small : dst;
         size_t want = size < 16 ? 16 : size, got = 0;
-        if (!sv_fastlz_decompress(in, len, to, want, &got) || got != want) {
+        if (!sv__compress_fastlz_decompress(in, len, to, want, &got) || got != want) {
             *why = "invalid FastLZ block, or not of the block's size";
             return false;
         }
@@ -49,7 +49,7 @@ static bool block_decompress(unsigned mode, const uint8_t *in, size_t len, uint8
         size_t produced = 0;
         uint8_t probe;
         /* one byte more room than the block holds tells a longer stream */
-        sv_status st = sv_zlib_inflate_into(in, len, mode == MODE_GZIP ? SV_ZLIB_GZIP : SV_ZLIB_WRAPPED,
+        sv_status st = sv__compress_zlib_inflate_into(in, len, mode == MODE_GZIP ? SV_ZLIB_GZIP : SV_ZLIB_WRAPPED,
                                             size ? dst : &probe, size ? size : 0, NULL, &produced,
                                             why);
         if (st != SV_OK) return false;
@@ -59,7 +59,7 @@ static bool block_decompress(unsigned mode, const uint8_t *in, size_t len, uint8
         }
         return true;
     }
-    case MODE_ZSTD: return sv_zstd_decompress_exact(in, len, dst, size, why);
+    case MODE_ZSTD: return sv__compress_zstd_decompress_exact(in, len, dst, size, why);
     default: *why = "Brotli blocks are not supported"; return false;
     }
 }
@@ -71,13 +71,13 @@ static bool block_compress(unsigned mode, const uint8_t *in, size_t len, sv_buf 
         uint8_t pad[16] = {0};
         if (len < 16) {
             memcpy(pad, in, len);
-            return sv_fastlz1_compress(pad, 16, out);
+            return sv__compress_fastlz1_compress(pad, 16, out);
         }
-        return sv_fastlz1_compress(in, len, out);
+        return sv__compress_fastlz1_compress(in, len, out);
     }
-    case MODE_DEFLATE: return sv_zlib_deflate(in, len, -1, SV_ZLIB_WRAPPED, out);
-    case MODE_GZIP: return sv_zlib_deflate(in, len, -1, SV_ZLIB_GZIP, out);
-    case MODE_ZSTD: return sv_zstd_compress(in, len, 3, out);
+    case MODE_DEFLATE: return sv__compress_zlib_deflate(in, len, -1, SV_ZLIB_WRAPPED, out);
+    case MODE_GZIP: return sv__compress_zlib_deflate(in, len, -1, SV_ZLIB_GZIP, out);
+    case MODE_ZSTD: return sv__compress_zstd_compress(in, len, 3, out);
     default: return false;
     }
 }
@@ -101,8 +101,8 @@ sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_op
     if (len < 16)
         return sv_error_set(err, SV_ERR_TRUNCATED, GR_FORMAT, 0,
                             "RSCC header needs 16 bytes, %zu there", len);
-    uint32_t mode = sv_load_u32le(data + 4), bs = sv_load_u32le(data + 8),
-             total = sv_load_u32le(data + 12);
+    uint32_t mode = sv__core_load_u32le(data + 4), bs = sv__core_load_u32le(data + 8),
+             total = sv__core_load_u32le(data + 12);
     if (mode >= MODE_COUNT)
         return sv_error_set(err, SV_ERR_SYNTAX, GR_FORMAT, 4,
                             "RSCC compression mode %u (0 to 4 exist)", mode);
@@ -120,7 +120,7 @@ sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_op
                             "RSCC block table of %llu blocks runs past the end of %zu bytes",
                             (unsigned long long)bc, len);
     uint64_t at = 16 + bc * 4, sum = 0;
-    for (uint64_t i = 0; i < bc; i++) sum += sv_load_u32le(data + 16 + i * 4);
+    for (uint64_t i = 0; i < bc; i++) sum += sv__core_load_u32le(data + 16 + i * 4);
     if (sum > len - at || len - at - sum < 4)
         return sv_error_set(err, SV_ERR_TRUNCATED, GR_FORMAT, 16,
                             "RSCC blocks of %llu bytes in all run past the end of %zu bytes",
@@ -138,7 +138,7 @@ sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_op
         return sv_error_set(err, sv_doc_status(doc) != SV_OK ? sv_doc_status(doc) : SV_ERR_NOMEM,
                             GR_FORMAT, 12, "no memory for %u decompressed bytes", total);
     for (uint64_t i = 0; i < bc; i++) {
-        uint32_t cs = sv_load_u32le(data + 16 + i * 4);
+        uint32_t cs = sv__core_load_u32le(data + 16 + i * 4);
         size_t size = i + 1 < bc ? bs : total % bs;
         const char *why = "invalid block";
         if (!block_decompress(mode, data + at, cs, out + i * bs, size, &why))
@@ -185,9 +185,9 @@ sv_status gr_rscc_write(const uint8_t *plain, size_t plain_len, const sv_value *
     size_t bc = plain_len / (size_t)bs + 1;
     uint8_t hdr[16];
     memcpy(hdr, "RSCC", 4);
-    sv_store_u32le(hdr + 4, mode);
-    sv_store_u32le(hdr + 8, (uint32_t)bs);
-    sv_store_u32le(hdr + 12, (uint32_t)plain_len);
+    sv__core_store_u32le(hdr + 4, mode);
+    sv__core_store_u32le(hdr + 8, (uint32_t)bs);
+    sv__core_store_u32le(hdr + 12, (uint32_t)plain_len);
     sv_buf_append(out, hdr, 16);
     size_t table = out->len;
     for (size_t i = 0; i < bc; i++) sv_buf_append(out, "\0\0\0\0", 4);
@@ -211,7 +211,7 @@ sv_status gr_rscc_write(const uint8_t *plain, size_t plain_len, const sv_value *
         if (!copied && !block_compress(mode, src, size, out))
             st = sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, SV_ERROR_NO_OFFSET,
                               "RSCC: could not compress block %zu", i);
-        if (sv_buf_ok(out)) sv_store_u32le(out->data + table + i * 4, (uint32_t)(out->len - before));
+        if (sv_buf_ok(out)) sv__core_store_u32le(out->data + table + i * 4, (uint32_t)(out->len - before));
     }
     free(scratch);
     sv_buf_append(out, "RSCC", 4);

@@ -160,8 +160,8 @@ static sv_status read_nodepath(gr_dec *d, sv_value *out)
     size_t at = d->pos;
     if (!gr_need(d, 4, "NodePath counts")) return d->err->status;
     const uint8_t *p = d->base + d->pos;
-    uint16_t nn = d->c.be ? sv_load_u16be(p) : sv_load_u16le(p);
-    uint16_t sc = d->c.be ? sv_load_u16be(p + 2) : sv_load_u16le(p + 2);
+    uint16_t nn = d->c.be ? sv__core_load_u16be(p) : sv__core_load_u16le(p);
+    uint16_t sc = d->c.be ? sv__core_load_u16be(p + 2) : sv__core_load_u16le(p + 2);
     d->pos += 4;
     bool absolute = sc & 0x8000u;
     uint32_t ns = sc & 0x7FFFu;

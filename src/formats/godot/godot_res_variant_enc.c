@@ -39,9 +39,9 @@ static sv_status put_scalars(gr_enc *e, const sv_value *v, sv_elem elem)
     for (uint32_t i = 0; i < v->len; i++) {
         if (have == elem) {
             if (w == 4)
-                gr_put_u32(e, sv_load_u32le(src + (size_t)i * 4));
+                gr_put_u32(e, sv__core_load_u32le(src + (size_t)i * 4));
             else
-                gr_put_u64(e, sv_load_u64le(src + (size_t)i * 8));
+                gr_put_u64(e, sv__core_load_u64le(src + (size_t)i * 8));
             continue;
         }
         double x = sv_number_at(v, i);
@@ -199,11 +199,11 @@ static sv_status write_nodepath(gr_enc *e, const sv_value *v)
     uint16_t sc = (uint16_t)(stored | (absolute ? 0x8000u : 0));
     uint8_t b[4];
     if (e->c.be) {
-        sv_store_u16be(b, (uint16_t)nn);
-        sv_store_u16be(b + 2, sc);
+        sv__core_store_u16be(b, (uint16_t)nn);
+        sv__core_store_u16be(b + 2, sc);
     } else {
-        sv_store_u16le(b, (uint16_t)nn);
-        sv_store_u16le(b + 2, sc);
+        sv__core_store_u16le(b, (uint16_t)nn);
+        sv__core_store_u16le(b + 2, sc);
     }
     sv_buf_append(e->out, b, 4);
     for (uint32_t i = 0; i < nn + ns; i++) put_strref(e, &c.parts[i]);

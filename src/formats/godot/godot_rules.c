@@ -47,7 +47,7 @@ static int empty_script(const sv_value *meta, const char *key)
 /* Reports a broken rule at the current value's pointer. */
 static void say(rules *r, sv_walker *w, const char *fmt, const char *a)
 {
-    const char *ptr = sv_walker_path(w);
+    const char *ptr = sv__core_walker_path(w);
     if (!ptr) {
         r->nomem = true;
         return;
@@ -61,7 +61,7 @@ static void say(rules *r, sv_walker *w, const char *fmt, const char *a)
 /* The rules a container's type puts on v, one of its items or values. */
 static void check_in_parent(rules *r, sv_walker *w, const sv_value *v)
 {
-    const sv_value *parent = sv_walker_parent(w);
+    const sv_value *parent = sv__core_walker_parent(w);
     const sv_value *meta = parent ? sv_meta(parent) : NULL;
     if (sv_kind_of(meta) != SV_MAP) return;
     if (sv_kind_of(parent) == SV_ARRAY) {
@@ -71,7 +71,7 @@ static void check_in_parent(rules *r, sv_walker *w, const sv_value *v)
     }
     const char *kt = meta_str(meta, "key");
     const char *vt = meta_str(meta, "value");
-    const sv_value *key = sv_walker_key(w);
+    const sv_value *key = sv__core_walker_key(w);
     if (kt && key && type_mismatch(kt, key))
         say(r, w, "key does not match the Dictionary's %s key type: Godot drops the entry", kt);
     else if (vt && type_mismatch(vt, v))
@@ -102,7 +102,7 @@ static sv_step check_value(void *ctx, sv_walker *w, const sv_value *v, unsigned 
 sv_status sv_godot_check(const sv_value *root, sv_godot_rule_fn fn, void *ctx, size_t *count)
 {
     rules r = {fn, ctx, 0, false};
-    sv_walk_end end = sv_walk_tree(root, RULES_MAX_DEPTH, NULL, check_value, &r);
+    sv_walk_end end = sv__core_walk_tree(root, RULES_MAX_DEPTH, NULL, check_value, &r);
     if (count) *count = r.count;
     if (end == SV_WALK_TOO_DEEP) return SV_ERR_DEPTH;
     if (end == SV_WALK_NOMEM || r.nomem) return SV_ERR_NOMEM;

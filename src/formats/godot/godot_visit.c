@@ -60,7 +60,7 @@ static sv_status visit_item(gv *g, unsigned depth, bool key)
 {
     gd_dec *d = &g->d;
     if (dleft(d) >= 4) {
-        uint32_t hdr = sv_load_u32le(d->rd.p);
+        uint32_t hdr = sv__core_load_u32le(d->rd.p);
         unsigned code = hdr & GD_TYPE_MASK;
         unsigned t = code < d->r->variant_max ? d->r->prof->to_gd[code] : GD_NIL;
         if (code < d->r->variant_max && (t == GD_ARRAY || t == GD_DICTIONARY)) {

@@ -71,7 +71,7 @@ static sv_status json_decode(sv_doc *doc, const uint8_t *data, size_t len, const
                              sv_value *out, sv_error *err)
 {
     sv_options o;
-    sv_status st = sv__options_read(&o, opts, "json", err);
+    sv_status st = sv__core_options_read(&o, opts, "json", err);
     if (st != SV_OK) return st;
     sv_json_decode_opts ro;
     sv_json_decode_opts_init(&ro);
@@ -79,7 +79,7 @@ static sv_status json_decode(sv_doc *doc, const uint8_t *data, size_t len, const
     ro.allow_comments = sv_options_flag(&o, "comments", false);
     ro.plain = sv_options_flag(&o, "plain", false);
     st = sv_json_decode(doc, (const char *)data, len, &ro, out, err);
-    return sv__decode_root(doc, st, out, "json", err);
+    return sv__core_decode_root(doc, st, out, "json", err);
 }
 
 /* "indent=N": N decimal digits, 0 (compact) to JSON_MAX_INDENT. */
@@ -99,7 +99,7 @@ static bool parse_indent(const char *s, int *out)
 static sv_status json_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
 {
     sv_options o;
-    sv_status st = sv__options_read(&o, opts, "json", err);
+    sv_status st = sv__core_options_read(&o, opts, "json", err);
     if (st != SV_OK) return st;
     sv_json_encode_opts wo;
     sv_json_encode_opts_init(&wo);

@@ -28,12 +28,12 @@ sv_status sv__json_decode_opts_read(sv_json_decode_opts *out, const sv_json_deco
                                     sv_error *err)
 {
     sv_json_decode_opts_init(out);
-    return sv__opts_read(&sv__opts_json_decode, out, opts, "json", err);
+    return sv__core_opts_read(&sv__opts_json_decode, out, opts, "json", err);
 }
 
 sv_status sv__json_encode_opts_read(sv_json_encode_opts *out, const sv_json_encode_opts *opts,
                                     sv_error *err)
 {
     sv_json_encode_opts_init(out);
-    return sv__opts_read(&sv__opts_json_encode, out, opts, "json", err);
+    return sv__core_opts_read(&sv__opts_json_encode, out, opts, "json", err);
 }

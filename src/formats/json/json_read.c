@@ -45,13 +45,13 @@
 static sv_value *grow_values(jr *r, size_t vtop, const char *at)
 {
     r->vtop = vtop;
-    if (!sv_jr_grow(r, (void **)&r->vs, &r->vcap, sizeof(sv_value), vtop + 1, at)) return NULL;
+    if (!sv__json_jr_grow(r, (void **)&r->vs, &r->vcap, sizeof(sv_value), vtop + 1, at)) return NULL;
     return r->vs;
 }
 
 static bool depth_error(jr *r, const char *at)
 {
-    return sv_jr_fail(r, at, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
+    return sv__json_jr_fail(r, at, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
                       (unsigned)r->lim.max_depth);
 }
 
@@ -65,7 +65,7 @@ static inline jr_frame *push_frame(jr *r, int type, const char *at, size_t vtop)
         return NULL;
     }
     if (r->ftop == r->fcap &&
-        !sv_jr_grow(r, (void **)&r->fs, &r->fcap, sizeof(jr_frame), r->ftop + 1, at))
+        !sv__json_jr_grow(r, (void **)&r->fs, &r->fcap, sizeof(jr_frame), r->ftop + 1, at))
         return NULL;
     jr_frame *f = &r->fs[r->ftop++];
     f->type = (uint8_t)type;
@@ -111,7 +111,7 @@ static inline const char *read_key(jr *r, const char *p, jr_str *key)
         key->escaped = false;
         return p + n + 2;
     }
-    return sv_jr_read_str(r, p, key, false);
+    return sv__json_jr_read_str(r, p, key, false);
 }
 
 /* A map key: interned, with a doubled leading '$' made single. */
@@ -122,11 +122,11 @@ static inline bool key_value(jr *r, const jr_str *key, const char *at, sv_value 
     if (k.len >= 2 && k.s[0] == '$' && k.s[1] == '$' && !r->plain) {
         k.s++;
         k.len--;
-        if (!sv_jr_key(r, &k, at, out, slot)) return false;
+        if (!sv__json_jr_key(r, &k, at, out, slot)) return false;
         *slot = 0; /* the text is not the key: no prediction */
         return true;
     }
-    return sv_jr_key(r, &k, at, out, slot);
+    return sv__json_jr_key(r, &k, at, out, slot);
 }
 
 static inline bool is_form_key(const jr *r, const jr_str *k)
@@ -148,11 +148,11 @@ static inline bool make_box(jr *r, sv_kind kind, const void *items, size_t n, si
                             const char *at, sv_value *out)
 {
     if (n > UINT32_MAX || n > (SIZE_MAX - sizeof(sv_container)) / size)
-        return sv_jr_fail(r, at, SV_ERR_LIMIT, "more than %lu items in one container",
+        return sv__json_jr_fail(r, at, SV_ERR_LIMIT, "more than %lu items in one container",
                           (unsigned long)UINT32_MAX);
-    sv_container *box = sv_jr_alloc(r, sizeof(sv_container) + n * size, at);
+    sv_container *box = sv__json_jr_alloc(r, sizeof(sv_container) + n * size, at);
     if (!box) return false;
-    sv__box_init(box, n);
+    sv__core_box_init(box, n);
     size_t bytes = n * size;
     if (bytes <= 96) {
         /* small containers (most of them): 16 bytes a step, no call */
@@ -193,7 +193,7 @@ static inline bool close_map(jr *r, const sv_value *vs, size_t vtop, const jr_fr
         } else {
             /* class and meta in one block */
             size_t extra = 1 + (size_t)f->has_meta;
-            sv_value *cm = sv_jr_alloc(r, extra * sizeof(sv_value), at);
+            sv_value *cm = sv__json_jr_alloc(r, extra * sizeof(sv_value), at);
             if (!cm) return false;
             memcpy(cm, cm_vals, extra * sizeof(sv_value));
             box->cls = cm;
@@ -212,8 +212,8 @@ static inline bool close_map(jr *r, const sv_value *vs, size_t vtop, const jr_fr
 static const char *number_general(jr *r, const char *p, sv_value *out)
 {
     jr_num n;
-    const char *e = sv_jr_scan_number(r, p, &n);
-    if (!e || !sv_jr_num_value(r, &n, out)) return NULL;
+    const char *e = sv__json_jr_scan_number(r, p, &n);
+    if (!e || !sv__json_jr_num_value(r, &n, out)) return NULL;
     return e;
 }
 
@@ -249,17 +249,17 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
     if (n >= 0 && (uint64_t)n <= r->lim.max_string) {
         char *dst;
         if (n < 8) {
-            if (!(dst = sv_jr_alloc(r, 8, p))) return NULL;
+            if (!(dst = sv__json_jr_alloc(r, 8, p))) return NULL;
             memcpy(dst, p + 1, 8);
         } else {
-            if (!(dst = sv_jr_alloc(r, 16, p))) return NULL;
+            if (!(dst = sv__json_jr_alloc(r, 16, p))) return NULL;
             memcpy(dst, p + 1, 16);
         }
         dst[n] = '\0';
         *out = jr_value(jr_hdr(SV_STRING, 0, 0, 0, (uint64_t)n), jr_ptr_word(dst));
         return p + n + 2;
     }
-    return sv_jr_string_value(r, p, out, false);
+    return sv__json_jr_string_value(r, p, out, false);
 }
 
 /* ---- the parser -------------------------------------------------------------------------- */
@@ -267,7 +267,7 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 #define SKIP_WS(p)                                                                                 \
     do {                                                                                           \
         if ((p) < r->end && ((unsigned char)*(p) <= ' ' || *(p) == '/')) {                         \
-            (p) = sv_jr_ws_slow(r, (p));                                                           \
+            (p) = sv__json_jr_ws_slow(r, (p));                                                           \
             if (!(p)) goto fail;                                                                   \
         }                                                                                          \
     } while (0)
@@ -278,7 +278,7 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 #define WS_THEN(label)                                                                             \
     do {                                                                                           \
         if (p < r->end && ((unsigned char)*p <= ' ' || *p == '/')) {                               \
-            const char *ws_ = sv_jr_ws_slow(r, p);                                                 \
+            const char *ws_ = sv__json_jr_ws_slow(r, p);                                                 \
             if (!ws_) goto fail;                                                                   \
             if (ws_ != p) {                                                                        \
                 p = ws_;                                                                           \
@@ -289,7 +289,7 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
-        sv_jr_fail(r, __VA_ARGS__);                                                                \
+        sv__json_jr_fail(r, __VA_ARGS__);                                                                \
         goto fail;                                                                                 \
     } while (0)
 
@@ -354,7 +354,7 @@ value:
 value_roomy: /* vs[vtop] has room */
     r->open = true;
     if (SV_UNLIKELY(p >= r->end)) {
-        sv_jr_bad_value(r, p);
+        sv__json_jr_bad_value(r, p);
         goto fail;
     }
     switch (jr_token[(unsigned char)*p]) {
@@ -389,12 +389,12 @@ value_roomy: /* vs[vtop] has room */
         WS_THEN(value);
         /* fall through - a '/' when comments are off */
     default:
-        sv_jr_bad_value(r, p);
+        sv__json_jr_bad_value(r, p);
         goto fail;
     }
 
 literal:
-    sv_jr_bad_literal(r, p);
+    sv__json_jr_bad_literal(r, p);
     goto fail;
 
 object:
@@ -443,7 +443,7 @@ object:
     goto map_key; /* the first key may be predicted */
 
 form:
-    fm = sv_jr_form_of(r, &key);
+    fm = sv__json_jr_form_of(r, &key);
     switch (fm.id) {
     case JF_UNKNOWN:
         FAIL(kq, SV_ERR_SYNTAX,
@@ -472,8 +472,8 @@ form_payload:
              * `"key":` pattern without the colon (its top byte). */
             const jr_key_slot *c = &r->keys[r->last_class];
             uint64_t m0 = c->m1 ? c->m0 : c->m0 >> 8, m1 = c->m1 >> 8;
-            if (c->m0 && r->end - p >= 16 && (sv_load64(p) & m0) == (c->p0 & m0) &&
-                (sv_load64(p + 8) & m1) == (c->p1 & m1)) {
+            if (c->m0 && r->end - p >= 16 && (sv__core_load64(p) & m0) == (c->p0 & m0) &&
+                (sv__core_load64(p + 8) & m1) == (c->p1 & m1)) {
                 vs[vtop] = jr_value(c->hdr, jr_ptr_word(c->s));
                 slot = r->last_class;
                 p += (c->hdr >> 32) + 2;
@@ -482,11 +482,11 @@ form_payload:
             {
                 const char *cq = p;
                 TRY(p = read_key(r, p, &key));
-                TRY(sv_jr_key(r, &key, cq, &vs[vtop], &slot));
+                TRY(sv__json_jr_key(r, &key, cq, &vs[vtop], &slot));
                 r->last_class = (uint16_t)slot;
             }
         } else {
-            TRY(p = sv_jr_class_value(r, p, &vs[vtop]));
+            TRY(p = sv__json_jr_class_value(r, p, &vs[vtop]));
         }
         vtop++;
         f->base = vtop;
@@ -535,7 +535,7 @@ form_payload:
             p = q;
             goto have_value;
         }
-        TRY(p = sv_jr_leaf_form(r, p, fm, &vs[vtop]));
+        TRY(p = sv__json_jr_leaf_form(r, p, fm, &vs[vtop]));
         goto have_value;
     }
     }
@@ -586,8 +586,8 @@ have_value: /* the value is vs[vtop] */
             r->open = true; /* errors below are about the wrapped value */
             if (want != SV_KIND_COUNT && v->kind != want)
                 FAIL(f->at, SV_ERR_TYPE, "$%s takes %s %s, not %s %s", sv_tag_name(tag),
-                     sv__article(sv_kind_name(want)), sv_kind_name(want),
-                     sv__article(sv_kind_name((sv_kind)v->kind)), sv_kind_name((sv_kind)v->kind));
+                     sv__core_article(sv_kind_name(want)), sv_kind_name(want),
+                     sv__core_article(sv_kind_name((sv_kind)v->kind)), sv_kind_name((sv_kind)v->kind));
             if (v->tag != SV_TAG_NONE)
                 FAIL(f->at, SV_ERR_TYPE, "a value has one tag: $%s cannot wrap a $%s value",
                      sv_tag_name(tag), sv_tag_name((sv_tag)v->tag));
@@ -618,7 +618,7 @@ have_value: /* the value is vs[vtop] */
                 goto map_colon;
             }
         } else { /* phase 2: the $meta value */
-            sv_value *m = sv_jr_alloc(r, sizeof *m, p);
+            sv_value *m = sv__json_jr_alloc(r, sizeof *m, p);
             if (!m) goto fail;
             *m = vs[vtop];
             vs[f->mark].as.box->meta = m;
@@ -672,8 +672,8 @@ map_key:
     if (SV_LIKELY(r->end - p >= 16)) {
         unsigned s = *f->link;
         const jr_key_slot *e = &r->keys[s];
-        if (SV_LIKELY((sv_load64(p) & e->m0) == e->p0) &&
-            (!e->m1 || (sv_load64(p + 8) & e->m1) == e->p1)) {
+        if (SV_LIKELY((sv__core_load64(p) & e->m0) == e->p0) &&
+            (!e->m1 || (sv__core_load64(p + 8) & e->m1) == e->p1)) {
             vs[vtop++] = jr_value(e->hdr, jr_ptr_word(e->s));
             f->link = &r->keys[s].next;
             p += (e->hdr >> 32) + 3; /* the quotes and the colon */
@@ -716,7 +716,7 @@ pair_open:
     SKIP_WS(p);
     if (p >= r->end || *p != '[') {
         if (p < r->end && (*p == ']' || *p == '}')) {
-            sv_jr_bad_value(r, p);
+            sv__json_jr_bad_value(r, p);
             goto fail;
         }
         FAIL(p, SV_ERR_TYPE, "a $map item is a [key, value] array");
@@ -740,7 +740,7 @@ pairs_next:
 
 fail:
     r->vtop = vtop;
-    sv_jr_build_path(r, r->open);
+    sv__json_jr_build_path(r, r->open);
     return false;
 }
 
@@ -769,17 +769,17 @@ sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len, const sv_jso
     r.comments = o.allow_comments;
     r.plain = o.plain;
     r.root.type = JR_FR_ROOT;
-    sv_jr_caches_init(&r);
-    sv_bump_init(&r.bump, doc);
+    sv__json_jr_caches_init(&r);
+    sv__core_bump_init(&r.bump, doc);
 
     /* Small stacks up front, so they are never NULL (NULL + 0 is undefined). */
-    bool ok = sv_jr_grow(&r, (void **)&r.vs, &r.vcap, sizeof(sv_value), 64, r.text) &&
-              sv_jr_grow(&r, (void **)&r.fs, &r.fcap, sizeof(jr_frame), 16, r.text) &&
+    bool ok = sv__json_jr_grow(&r, (void **)&r.vs, &r.vcap, sizeof(sv_value), 64, r.text) &&
+              sv__json_jr_grow(&r, (void **)&r.fs, &r.fcap, sizeof(jr_frame), 16, r.text) &&
               parse(&r, r.text, out);
-    sv__doc_scratch_free(doc, r.vs, r.vcap * sizeof(sv_value));
-    sv__doc_scratch_free(doc, r.fs, r.fcap * sizeof(jr_frame));
-    sv__doc_scratch_free(doc, r.sbuf, r.scap);
-    sv__doc_scratch_free(doc, r.nbuf, r.ncap);
+    sv__core_doc_scratch_free(doc, r.vs, r.vcap * sizeof(sv_value));
+    sv__core_doc_scratch_free(doc, r.fs, r.fcap * sizeof(jr_frame));
+    sv__core_doc_scratch_free(doc, r.sbuf, r.scap);
+    sv__core_doc_scratch_free(doc, r.nbuf, r.ncap);
     if (!ok) {
         *out = sv_null();
         return err->status;

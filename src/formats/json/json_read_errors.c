@@ -12,7 +12,7 @@
 #include "core/error_record.h"
 #include "formats/json/json_read_internal.h"
 
-bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
+bool sv__json_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
 {
     sv_error *err = r->err;
     if (err->status != SV_OK) return false;
@@ -25,7 +25,7 @@ bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    sv__error_record(err, status, "json", (uint64_t)(at - r->text), "%s", msg);
+    sv__core_error_record(err, status, "json", (uint64_t)(at - r->text), "%s", msg);
     uint64_t line = 1;
     const char *ls = r->text, *p = r->text;
     while (p < at && (p = memchr(p, '\n', (size_t)(at - p))) != NULL) {
@@ -38,28 +38,28 @@ bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
     return false;
 }
 
-bool sv_jr_fail_alloc(jr *r, const char *at)
+bool sv__json_jr_fail_alloc(jr *r, const char *at)
 {
     sv_status st = sv_doc_status(r->doc);
     if (st == SV_ERR_LIMIT)
-        return sv_jr_fail(r, at, st, "the document would allocate more than %llu bytes",
+        return sv__json_jr_fail(r, at, st, "the document would allocate more than %llu bytes",
                           (unsigned long long)r->lim.max_alloc);
-    return sv_jr_fail(r, at, SV_ERR_NOMEM, "out of memory");
+    return sv__json_jr_fail(r, at, SV_ERR_NOMEM, "out of memory");
 }
 
-void sv_jr_bad_literal(jr *r, const char *p)
+void sv__json_jr_bad_literal(jr *r, const char *p)
 {
     const char *word = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
     size_t n = strlen(word), avail = (size_t)(r->end - p), i = 0;
     while (i < n && i < avail && p[i] == word[i])
         i++;
-    sv_jr_fail(r, p + i, SV_ERR_SYNTAX, "invalid literal (expected '%s')", word);
+    sv__json_jr_fail(r, p + i, SV_ERR_SYNTAX, "invalid literal (expected '%s')", word);
 }
 
-void sv_jr_bad_value(jr *r, const char *p)
+void sv__json_jr_bad_value(jr *r, const char *p)
 {
     if (p >= r->end) {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value");
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value");
         return;
     }
     unsigned char c = (unsigned char)*p;
@@ -68,15 +68,15 @@ void sv_jr_bad_value(jr *r, const char *p)
         while (b > r->text && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\n' || b[-1] == '\r'))
             b--;
         if (b > r->text && b[-1] == ',')
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "trailing comma before '%c'", c);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "trailing comma before '%c'", c);
         else
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value before '%c'", c);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value before '%c'", c);
     } else if (p == r->text && r->end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "a byte order mark is not allowed (RFC 8259 section 8.1)");
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "a byte order mark is not allowed (RFC 8259 section 8.1)");
     } else if (c > 0x20 && c < 0x7F) {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value, not '%c'", c);
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value, not '%c'", c);
     } else {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value, not byte 0x%02x", c);
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value, not byte 0x%02x", c);
     }
 }
 
@@ -103,7 +103,7 @@ static void path_literal(sv_error *err, const char *a, const char *b)
     sv_error_path_key(err, buf, n > 0 && (size_t)n < sizeof buf ? (size_t)n : 0);
 }
 
-void sv_jr_build_path(jr *r, bool open)
+void sv__json_jr_build_path(jr *r, bool open)
 {
     sv_error *err = r->err;
     size_t next = r->vtop; /* where the innermost frame's pending values end */

@@ -53,7 +53,7 @@ static inline uint64_t jr_digits_n(uint64_t w, unsigned n)
  * follows them, the integer digits move up one byte over it and a '0'
  * takes byte 0, so that the digits on both sides make one run: "-18.0339"
  * is read as the run 0180339 (k = 2 integer digits, 4 after the point), 8
- * digits per load. Near the end of the input, sv_jr_decimal_careful. */
+ * digits per load. Near the end of the input, sv__json_jr_decimal_careful. */
 static SV_ALWAYS_INLINE const char *jr_decimal(const char *p, const char *end, jr_dec *d)
 {
 #if SV_SWAR
@@ -62,7 +62,7 @@ static SV_ALWAYS_INLINE const char *jr_decimal(const char *p, const char *end, j
     if (end - p >= 40) {
         bool neg = *p == '-';
         const char *s = p + neg;
-        uint64_t a = sv_load64(s), na = jr_nondigits(a);
+        uint64_t a = sv__core_load64(s), na = jr_nondigits(a);
         if (!na) goto careful; /* 8 or more integer digits */
         unsigned k = (unsigned)__builtin_ctzll(na) >> 3;
         /* (&, not &&: whether k > 1 is a coin toss for the branch predictor) */
@@ -82,10 +82,10 @@ static SV_ALWAYS_INLINE const char *jr_decimal(const char *p, const char *end, j
             e = (unsigned)__builtin_ctzll(na) >> 3; /* k + 1 to 7 */
             m = jr_digits_n(a, e);
         } else {
-            uint64_t b = sv_load64(s + 8), nb = jr_nondigits(b);
+            uint64_t b = sv__core_load64(s + 8), nb = jr_nondigits(b);
             m = jr_digits_n(a, 8);
             if (!nb) {
-                uint64_t c = sv_load64(s + 16), nc = jr_nondigits(c);
+                uint64_t c = sv__core_load64(s + 16), nc = jr_nondigits(c);
                 if (!nc) return NULL; /* far more than 19 digits */
                 m = m * 100000000 + jr_digits_n(b, 8);
                 b = c;
@@ -110,7 +110,7 @@ careful:;
 #endif
     /* through a copy, so that d never escapes and stays in registers */
     jr_dec c = {0, 0, false};
-    const char *q = sv_jr_decimal_careful(p, end, &c);
+    const char *q = sv__json_jr_decimal_careful(p, end, &c);
     *d = c;
     return q;
 }
@@ -133,11 +133,11 @@ static const float jr_exact_pow10_f32[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
 /* The correctly rounded m / 10^nf for 2^53 < m < 10^19 and 1 <= nf <= 19
  * by the Eisel-Lemire step (eisel_lemire.h, inlined here with the double
  * format folded in); false when that step leaves it open (a product within
- * the table's error of a halfway point: sv_decimal_to_f64 decides). */
+ * the table's error of a halfway point: sv__core_decimal_to_f64 decides). */
 static SV_ALWAYS_INLINE bool jr_lemire(uint64_t m, unsigned nf, double *out)
 {
     uint64_t bits, low;
-    if (sv_eisel_lemire(m, -(int)nf, &sv_binfmt_f64, &bits, &low) != SV_EL_DONE) return false;
+    if (sv__core_eisel_lemire(m, -(int)nf, &sv_binfmt_f64, &bits, &low) != SV_EL_DONE) return false;
     memcpy(out, &bits, sizeof bits);
     return true;
 }
@@ -148,7 +148,7 @@ static SV_ALWAYS_INLINE bool jr_lemire(uint64_t m, unsigned nf, double *out)
 /* The float64 nearest to a decimal. An integer up to 2^53 and 10^nf (nf <=
  * 19) are exact doubles, so one IEEE division is the correctly rounded
  * quotient (Clinger's fast path); longer digits with 5 or more of them after
- * digits go to jr_lemire, the rest to sv_decimal_to_f64. False only when
+ * digits go to jr_lemire, the rest to sv__core_decimal_to_f64. False only when
  * that cannot decide from 19 digits (then the token is read in full by the
  * general path). */
 static SV_ALWAYS_INLINE bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, double *out)
@@ -162,7 +162,7 @@ static SV_ALWAYS_INLINE bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, doubl
 #if JR_LEMIRE
         if (!jr_lemire(m, nf, &x))
 #endif
-            if (!sv_decimal_to_f64(m, -(int64_t)nf, false, false, &x)) return false;
+            if (!sv__core_decimal_to_f64(m, -(int64_t)nf, false, false, &x)) return false;
     /* the sign as a bit, not a branch: it is as likely one way as the other */
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
@@ -172,7 +172,7 @@ static SV_ALWAYS_INLINE bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, doubl
 }
 
 /* The float32 nearest to a decimal, rounded once from the decimal (as
- * sv_jr_num_f32 does). Up to 2^24 over 10^10, both operands are exact floats
+ * sv__json_jr_num_f32 does). Up to 2^24 over 10^10, both operands are exact floats
  * and one float division rounds correctly. Up to 2^53, the correctly rounded
  * double d of the decimal x lies on the same side as x of every midpoint
  * between adjacent floats (midpoints are doubles and rounding is monotonic),
@@ -210,7 +210,7 @@ static inline bool jr_dec_f32(const jr_dec *d, float *out)
 }
 
 /* Integer element types: the largest non-negative value, and the width in
- * bytes (sv_jr_elem_signed says which are signed). */
+ * bytes (sv__json_jr_elem_signed says which are signed). */
 static const uint64_t jr_elem_max[SV_ELEM_COUNT] = {
     0, UINT8_MAX, INT8_MAX, UINT16_MAX, INT16_MAX, UINT32_MAX, INT32_MAX, UINT64_MAX, INT64_MAX,
     0, 0};
@@ -222,7 +222,7 @@ static inline bool jr_dec_int(const jr_dec *d, sv_elem e, uint64_t *word)
 {
     uint64_t max = jr_elem_max[e];
     if (d->nf) return false;
-    if (sv_jr_elem_signed(e)) {
+    if (sv__json_jr_elem_signed(e)) {
         if (d->m > max + d->neg) return false;
     } else if (d->neg ? d->m != 0 : d->m > max) {
         return false;
@@ -269,8 +269,8 @@ static inline unsigned jr_quote16(uint64_t w0, uint64_t w1)
 static inline jr_form_slot *jr_form_slot_of(jr *r, const char *s, unsigned n, uint64_t *w0,
                                             uint64_t *w1)
 {
-    *w0 = jr_keep(sv_load64(s), n + 1);
-    *w1 = n + 1 > 8 ? jr_keep(sv_load64(s + 8), n + 1 - 8) : 0;
+    *w0 = jr_keep(sv__core_load64(s), n + 1);
+    *w1 = n + 1 > 8 ? jr_keep(sv__core_load64(s + 8), n + 1 - 8) : 0;
     uint64_t h = (*w0 ^ (*w1 * UINT64_C(0x9e3779b97f4a7c15))) * UINT64_C(0xbf58476d1ce4e5b9);
     return &r->forms[h >> (64 - JR_FORM_CACHE_BITS)];
 }
@@ -281,7 +281,7 @@ static inline jr_form_slot *jr_form_slot_of(jr *r, const char *s, unsigned n, ui
  * valid key. Needs 18 readable bytes at p. */
 static inline const jr_form_slot *jr_form_key(jr *r, const char *p, const char **q)
 {
-    unsigned n = jr_quote16(sv_load64(p + 2), sv_load64(p + 10));
+    unsigned n = jr_quote16(sv__core_load64(p + 2), sv__core_load64(p + 10));
     if (n == 0 || n >= 16) return NULL;
     uint64_t w0, w1;
     const jr_form_slot *slot = jr_form_slot_of(r, p + 2, n, &w0, &w1);
@@ -327,7 +327,7 @@ static inline const char *jr_int_fast(jr *r, const char *p, sv_elem e, sv_value 
     }
     if (!jr_dec_int(&d, e, &w)) return NULL;
     *out = jr_value(
-        jr_hdr(sv_jr_elem_signed(e) ? SV_INT : SV_UINT, SV_F_EXPLICIT, jr_elem_width[e], 0, 0), w);
+        jr_hdr(sv__json_jr_elem_signed(e) ? SV_INT : SV_UINT, SV_F_EXPLICIT, jr_elem_width[e], 0, 0), w);
     return p + 1;
 }
 
@@ -340,7 +340,7 @@ static inline const char *jr_bytes_fast(jr *r, const char *p, sv_value *out)
     const char *s = p + 1, *q = s;
 #if SV_SWAR
     while (end - q >= 8) {
-        uint64_t m = jr_special_bytes(sv_load64(q));
+        uint64_t m = jr_special_bytes(sv__core_load64(q));
         if (m) {
             q += __builtin_ctzll(m) >> 3;
             goto found;
@@ -358,7 +358,7 @@ found:
     size_t len = (size_t)(q - s), room = len / 4 * 3, n, bad;
     if ((room > 2 && room - 2 > r->lim.max_string) || room > UINT32_MAX) return NULL;
     uint8_t *buf = (uint8_t *)jr_room(r, room + 1);
-    if (!buf || !sv_base64_decode(s, len, buf, &n, &bad) || n > r->lim.max_string) return NULL;
+    if (!buf || !sv__core_base64_decode(s, len, buf, &n, &bad) || n > r->lim.max_string) return NULL;
     buf[n] = 0;
     r->bump.cur += jr_round8(room + 1);
     *out = jr_value(jr_hdr(SV_BYTES, 0, 0, 0, n), jr_ptr_word(buf));

@@ -13,7 +13,7 @@
 
 #define WS_OR_NULL(p)                                                                              \
     do {                                                                                           \
-        (p) = sv_jr_ws(r, (p));                                                                    \
+        (p) = sv__json_jr_ws(r, (p));                                                                    \
         if (!(p)) return NULL;                                                                     \
     } while (0)
 
@@ -74,7 +74,7 @@ static sv_elem elem_of_name(const char *s, size_t n)
     }
 }
 
-jr_form sv_jr_form_lookup(const char *s, size_t n)
+jr_form sv__json_jr_form_lookup(const char *s, size_t n)
 {
     jr_form f = {JF_UNKNOWN, SV_ELEM_NONE, 0, 0, SV_TAG_NONE};
     jr_str k = {s, n, false};
@@ -90,35 +90,35 @@ jr_form sv_jr_form_lookup(const char *s, size_t n)
             f.elem = (uint8_t)e;
             return f;
         }
-        if (sv_jr_str_is(&k, "utf16")) f.id = JF_UTF16;
-        if (sv_jr_str_is(&k, "int") || sv_jr_str_is(&k, "uint")) {
+        if (sv__json_jr_str_is(&k, "utf16")) f.id = JF_UTF16;
+        if (sv__json_jr_str_is(&k, "int") || sv__json_jr_str_is(&k, "uint")) {
             f.id = JF_WIDE;
             f.elem = s[0] == 'i' ? SV_ELEM_I64 : SV_ELEM_U64;
         }
         break;
     }
     case 'a':
-        if (sv_jr_str_is(&k, "array")) f.id = JF_ARRAY;
+        if (sv__json_jr_str_is(&k, "array")) f.id = JF_ARRAY;
         break;
     case 'b':
-        if (sv_jr_str_is(&k, "bytes")) f.id = JF_BYTES;
-        if (sv_jr_str_is(&k, "bool")) f.id = JF_BOOL;
+        if (sv__json_jr_str_is(&k, "bytes")) f.id = JF_BYTES;
+        if (sv__json_jr_str_is(&k, "bool")) f.id = JF_BOOL;
         break;
     case 's':
-        if (sv_jr_str_is(&k, "str")) f.id = JF_STR;
+        if (sv__json_jr_str_is(&k, "str")) f.id = JF_STR;
         break;
     case 'c':
-        if (sv_jr_str_is(&k, "class")) f.id = JF_CLASS;
+        if (sv__json_jr_str_is(&k, "class")) f.id = JF_CLASS;
         break;
     case 'e':
-        if (sv_jr_str_is(&k, "elem")) f.id = JF_ELEM;
+        if (sv__json_jr_str_is(&k, "elem")) f.id = JF_ELEM;
         break;
     case 'm':
-        if (sv_jr_str_is(&k, "map")) f.id = JF_MAP;
-        if (sv_jr_str_is(&k, "meta")) f.id = JF_META;
+        if (sv__json_jr_str_is(&k, "map")) f.id = JF_MAP;
+        if (sv__json_jr_str_is(&k, "meta")) f.id = JF_META;
         break;
     case 'r':
-        if (sv_jr_str_is(&k, "ref")) f.id = JF_REF;
+        if (sv__json_jr_str_is(&k, "ref")) f.id = JF_REF;
         break;
     default: break;
     }
@@ -156,7 +156,7 @@ static const char *form_name(jr_form f)
 /* ---- errors ------------------------------------------------------------------------------ */
 
 /* The payload at p is not what the form takes. */
-bool sv_jr_type_error(jr *r, const char *p, const char *name, const char *want)
+bool sv__json_jr_type_error(jr *r, const char *p, const char *name, const char *want)
 {
     const char *found = NULL;
     if (p < r->end) {
@@ -168,12 +168,12 @@ bool sv_jr_type_error(jr *r, const char *p, const char *name, const char *want)
         case 'f': found = "a boolean"; break;
         case 'n': found = "null"; break;
         default:
-            if (sv_jr_is_number_start(p, r->end)) found = "a number";
+            if (sv__json_jr_is_number_start(p, r->end)) found = "a number";
             break;
         }
     }
-    if (!found) return sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected %s (in %s)", want, name);
-    return sv_jr_fail(r, p, SV_ERR_TYPE, "%s takes %s, not %s", name, want, found);
+    if (!found) return sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected %s (in %s)", want, name);
+    return sv__json_jr_fail(r, p, SV_ERR_TYPE, "%s takes %s, not %s", name, want, found);
 }
 
 static const char *close_form(jr *r, const char *p, const char *name);
@@ -184,7 +184,7 @@ static const char *close_form(jr *r, const char *p, const char *name);
  * a string (the form of integers beyond 2^53, docs/json.md). */
 static bool int_start(const jr *r, const char *p)
 {
-    return sv_jr_is_number_start(p, r->end) || (p < r->end && *p == '"');
+    return sv__json_jr_is_number_start(p, r->end) || (p < r->end && *p == '"');
 }
 
 /* {"$i32": 5}, {"$u64": "18446744073709551615"}: explicit_width says the width is
@@ -193,7 +193,7 @@ static const char *int_form(jr *r, const char *p, sv_elem e, bool explicit_width
                             sv_value *out)
 {
     if (!int_start(r, p)) {
-        sv_jr_type_error(r, p, name, "an integer");
+        sv__json_jr_type_error(r, p, name, "an integer");
         return NULL;
     }
     union {
@@ -207,11 +207,11 @@ static const char *int_form(jr *r, const char *p, sv_elem e, bool explicit_width
         int64_t i64;
     } x;
     bool bad = false;
-    const char *q = sv_jr_element(r, p, e, &x, true, &bad, name);
+    const char *q = sv__json_jr_element(r, p, e, &x, true, &bad, name);
     if (!q) return NULL;
     /* sv_int_w / sv_uint_w, inline */
     sv_value v =
-        sv__make(sv_jr_elem_signed(e) ? SV_INT : SV_UINT, (unsigned)sv_elem_size(e),
+        sv__core_make(sv__json_jr_elem_signed(e) ? SV_INT : SV_UINT, (unsigned)sv_elem_size(e),
                  explicit_width ? SV_F_EXPLICIT : 0);
     switch (e) {
     case SV_ELEM_U8: v.as.u = x.u8; break;
@@ -231,19 +231,19 @@ static const char *float_form(jr *r, const char *p, sv_elem e, const char *name,
 {
     uint64_t buf = 0;
     bool bad = false;
-    const char *q = sv_jr_element(r, p, e, &buf, true, &bad, name);
+    const char *q = sv__json_jr_element(r, p, e, &buf, true, &bad, name);
     if (!q) return NULL;
     if (e == SV_ELEM_F32) {
         float f;
         memcpy(&f, &buf, sizeof f);
-        sv_value v = sv__make(SV_FLOAT, 4, SV_F_EXPLICIT);
+        sv_value v = sv__core_make(SV_FLOAT, 4, SV_F_EXPLICIT);
         v.as.u = 0;
         v.as.f32 = f;
         *out = v; /* sv_f32(f) */
     } else {
         double d;
         memcpy(&d, &buf, sizeof d);
-        sv_value v = sv__make(SV_FLOAT, 8, SV_F_EXPLICIT);
+        sv_value v = sv__core_make(SV_FLOAT, 8, SV_F_EXPLICIT);
         v.as.f64 = d;
         *out = v;
     }
@@ -253,43 +253,43 @@ static const char *float_form(jr *r, const char *p, sv_elem e, const char *name,
 static const char *bytes_form(jr *r, const char *p, const char *name, sv_value *out)
 {
     if (p >= r->end || *p != '"') {
-        sv_jr_type_error(r, p, name, "a base64 string");
+        sv__json_jr_type_error(r, p, name, "a base64 string");
         return NULL;
     }
-    /* Scanned here rather than with sv_jr_read_str: max_string limits the
+    /* Scanned here rather than with sv__json_jr_read_str: max_string limits the
      * decoded bytes, not the base64 text, which is a third longer. */
     size_t len;
     bool esc;
-    const char *q = sv_jr_scan_string(r, p, &len, &esc, false);
+    const char *q = sv__json_jr_scan_string(r, p, &len, &esc, false);
     if (!q) return NULL;
     const char *text = p + 1;
     if (esc) {
-        if (!sv_jr_reserve(r, (void **)&r->sbuf, &r->scap, len + 1, p)) return NULL;
-        sv_jr_unescape(p + 1, q, r->sbuf, false);
+        if (!sv__json_jr_reserve(r, (void **)&r->sbuf, &r->scap, len + 1, p)) return NULL;
+        sv__json_jr_unescape(p + 1, q, r->sbuf, false);
         text = r->sbuf;
     }
     size_t room = len / 4 * 3;
     if ((room > 2 && room - 2 > r->lim.max_string) || room > UINT32_MAX) {
-        sv_jr_fail(r, p, SV_ERR_LIMIT, "bytes of about %zu bytes are over the limit of %llu", room,
+        sv__json_jr_fail(r, p, SV_ERR_LIMIT, "bytes of about %zu bytes are over the limit of %llu", room,
                    (unsigned long long)r->lim.max_string);
         return NULL;
     }
-    uint8_t *buf = sv_jr_alloc(r, room + 1, p);
+    uint8_t *buf = sv__json_jr_alloc(r, room + 1, p);
     if (!buf) return NULL;
     size_t n = 0, bad = 0;
-    if (!sv_base64_decode(text, len, buf, &n, &bad)) {
+    if (!sv__core_base64_decode(text, len, buf, &n, &bad)) {
         /* Point at the offending character when the text is the string itself. */
-        sv_jr_fail(r, esc ? p : p + 1 + bad, SV_ERR_SYNTAX,
+        sv__json_jr_fail(r, esc ? p : p + 1 + bad, SV_ERR_SYNTAX,
                    "invalid base64 at character %zu of the string", bad);
         return NULL;
     }
     if (n > r->lim.max_string) {
-        sv_jr_fail(r, p, SV_ERR_LIMIT, "bytes of %zu bytes are over the limit of %llu", n,
+        sv__json_jr_fail(r, p, SV_ERR_LIMIT, "bytes of %zu bytes are over the limit of %llu", n,
                    (unsigned long long)r->lim.max_string);
         return NULL;
     }
     buf[n] = 0; /* like every string and bytes value */
-    sv_value v = sv__make(SV_BYTES, 0, 0);
+    sv_value v = sv__core_make(SV_BYTES, 0, 0);
     v.len = (uint32_t)n;
     v.as.bytes = buf;
     *out = v;
@@ -302,7 +302,7 @@ static bool literal_null(jr *r, const char *p)
     while (i < 4 && i < avail && p[i] == "null"[i])
         i++;
     if (i == 4) return true;
-    return sv_jr_fail(r, p + i, SV_ERR_SYNTAX, "invalid literal (expected 'null')");
+    return sv__json_jr_fail(r, p + i, SV_ERR_SYNTAX, "invalid literal (expected 'null')");
 }
 
 static const char *ref_form(jr *r, const char *p, const char *name, sv_value *out)
@@ -313,12 +313,12 @@ static const char *ref_form(jr *r, const char *p, const char *name, sv_value *ou
         return p + 4;
     }
     if (!int_start(r, p)) {
-        sv_jr_type_error(r, p, name, "an unsigned integer or null");
+        sv__json_jr_type_error(r, p, name, "an unsigned integer or null");
         return NULL;
     }
     uint64_t u;
     bool bad = false;
-    const char *q = sv_jr_element(r, p, SV_ELEM_U64, &u, true, &bad, name);
+    const char *q = sv__json_jr_element(r, p, SV_ELEM_U64, &u, true, &bad, name);
     if (q) *out = sv_ref(u);
     return q;
 }
@@ -329,54 +329,54 @@ static const char *class_hash_form(jr *r, const char *p, sv_value *out)
 {
     jr_str k;
     if (r->ftop + 1 > r->lim.max_depth) {
-        sv_jr_fail(r, p, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
+        sv__json_jr_fail(r, p, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
                    (unsigned)r->lim.max_depth);
         return NULL;
     }
     p++;
     WS_OR_NULL(p);
     const char *kq = p;
-    if (p >= r->end || *p != '"' || !(p = sv_jr_read_str(r, p, &k, false))) {
+    if (p >= r->end || *p != '"' || !(p = sv__json_jr_read_str(r, p, &k, false))) {
         if (kq < r->end && *kq != '"')
-            sv_jr_fail(r, kq, SV_ERR_SYNTAX, "expected \"$uint\" in a $class hash");
+            sv__json_jr_fail(r, kq, SV_ERR_SYNTAX, "expected \"$uint\" in a $class hash");
         return NULL;
     }
-    if (!sv_jr_str_is(&k, "$uint")) {
-        sv_jr_fail(r, kq, SV_ERR_TYPE, "$class takes a name, a hash or {\"$uint\": hash}");
+    if (!sv__json_jr_str_is(&k, "$uint")) {
+        sv__json_jr_fail(r, kq, SV_ERR_TYPE, "$class takes a name, a hash or {\"$uint\": hash}");
         return NULL;
     }
     WS_OR_NULL(p);
     if (p >= r->end || *p != ':') {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected ':' after an object key");
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected ':' after an object key");
         return NULL;
     }
     p++;
     WS_OR_NULL(p);
     const char *q = int_form(r, p, SV_ELEM_U64, false, "$uint", out);
     if (!q) {
-        sv_jr_path_name(r, "$uint");
+        sv__json_jr_path_name(r, "$uint");
         return NULL;
     }
     return close_form(r, q, "$uint");
 }
 
-const char *sv_jr_class_value(jr *r, const char *p, sv_value *out)
+const char *sv__json_jr_class_value(jr *r, const char *p, sv_value *out)
 {
     if (p < r->end && *p == '"') {
         jr_str s;
-        const char *q = sv_jr_read_str(r, p, &s, false);
+        const char *q = sv__json_jr_read_str(r, p, &s, false);
         if (!q) return NULL;
-        return sv_jr_intern(r, &s, p, out) ? q : NULL;
+        return sv__json_jr_intern(r, &s, p, out) ? q : NULL;
     }
     if (p < r->end && *p == '{') return class_hash_form(r, p, out);
-    if (!sv_jr_is_number_start(p, r->end)) {
-        sv_jr_type_error(r, p, "$class",
+    if (!sv__json_jr_is_number_start(p, r->end)) {
+        sv__json_jr_type_error(r, p, "$class",
                          "a class name (a string) or a class hash (an unsigned integer)");
         return NULL;
     }
     uint64_t u;
     bool bad = false;
-    const char *q = sv_jr_element(r, p, SV_ELEM_U64, &u, true, &bad, "$class");
+    const char *q = sv__json_jr_element(r, p, SV_ELEM_U64, &u, true, &bad, "$class");
     if (q) *out = sv_uint(u);
     return q;
 }
@@ -409,7 +409,7 @@ static const char *expect_lit(jr *r, const char *p, const char *lit, const char 
     WS_OR_NULL(p);
     size_t n = strlen(lit);
     if ((size_t)(r->end - p) < n || memcmp(p, lit, n) != 0) {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected %s in %s", lit, name);
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected %s in %s", lit, name);
         return NULL;
     }
     return p + n;
@@ -427,7 +427,7 @@ static const char *str_pieces(jr *r, const char *p, char *dst, size_t *len, cons
     while (p < r->end && *p != ']') {
         if (!first) {
             if (*p != ',') {
-                sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' in %s", name);
+                sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' in %s", name);
                 return NULL;
             }
             p++;
@@ -437,21 +437,21 @@ static const char *str_pieces(jr *r, const char *p, char *dst, size_t *len, cons
         if (p < r->end && *p == '"') { /* text: UTF-8, lone surrogates allowed */
             size_t dlen;
             bool esc;
-            const char *q = sv_jr_scan_string(r, p, &dlen, &esc, true);
+            const char *q = sv__json_jr_scan_string(r, p, &dlen, &esc, true);
             if (!q) return NULL;
             if (dst && esc)
-                sv_jr_unescape(p + 1, q, dst + n, true);
+                sv__json_jr_unescape(p + 1, q, dst + n, true);
             else if (dst)
                 memcpy(dst + n, p + 1, dlen);
             n += dlen;
             p = q + 1;
-        } else if (sv_jr_is_number_start(p, r->end)) { /* one character by its number */
+        } else if (sv__json_jr_is_number_start(p, r->end)) { /* one character by its number */
             uint32_t cp = 0;
             bool bad = false;
-            const char *q = sv_jr_element(r, p, SV_ELEM_U32, &cp, true, &bad, name);
+            const char *q = sv__json_jr_element(r, p, SV_ELEM_U32, &cp, true, &bad, name);
             if (!q) return NULL;
             if (cp > 0x7FFFFFFF) {
-                sv_jr_fail(r, p, SV_ERR_RANGE, "%s: character %lu is beyond 31 bits", name,
+                sv__json_jr_fail(r, p, SV_ERR_RANGE, "%s: character %lu is beyond 31 bits", name,
                            (unsigned long)cp);
                 return NULL;
             }
@@ -466,7 +466,7 @@ static const char *str_pieces(jr *r, const char *p, char *dst, size_t *len, cons
             while (more) {
                 uint8_t b = 0;
                 bool bad = false;
-                q = sv_jr_element(r, q, SV_ELEM_U8, &b, true, &bad, "$u8s");
+                q = sv__json_jr_element(r, q, SV_ELEM_U8, &b, true, &bad, "$u8s");
                 if (!q) return NULL;
                 if (dst) dst[n] = (char)b;
                 n++;
@@ -481,18 +481,18 @@ static const char *str_pieces(jr *r, const char *p, char *dst, size_t *len, cons
                 return NULL;
             p = q;
         } else {
-            sv_jr_type_error(r, p, name, "strings, code points and {\"$u8s\": [...]} pieces");
+            sv__json_jr_type_error(r, p, name, "strings, code points and {\"$u8s\": [...]} pieces");
             return NULL;
         }
         if (n > r->lim.max_string || n > UINT32_MAX) {
-            sv_jr_fail(r, p, SV_ERR_LIMIT, "a string of %zu bytes is over the limit of %llu", n,
+            sv__json_jr_fail(r, p, SV_ERR_LIMIT, "a string of %zu bytes is over the limit of %llu", n,
                        (unsigned long long)r->lim.max_string);
             return NULL;
         }
         WS_OR_NULL(p);
     }
     if (p >= r->end) {
-        sv_jr_fail(r, p, SV_ERR_TRUNCATED, "unterminated %s", name);
+        sv__json_jr_fail(r, p, SV_ERR_TRUNCATED, "unterminated %s", name);
         return NULL;
     }
     *len = n;
@@ -502,18 +502,18 @@ static const char *str_pieces(jr *r, const char *p, char *dst, size_t *len, cons
 static const char *str_form(jr *r, const char *p, const char *name, sv_value *out)
 {
     if (p >= r->end || *p != '[') {
-        sv_jr_type_error(r, p, name, "an array of pieces");
+        sv__json_jr_type_error(r, p, name, "an array of pieces");
         return NULL;
     }
     size_t len = 0;
     const char *q = str_pieces(r, p, NULL, &len, name);
     if (!q) return NULL;
-    char *dst = sv_jr_alloc(r, len + 1, p);
+    char *dst = sv__json_jr_alloc(r, len + 1, p);
     if (!dst) return NULL;
     size_t again = 0;
     str_pieces(r, p, dst, &again, name);
     dst[len] = '\0';
-    *out = sv__str_value(dst, (uint32_t)len);
+    *out = sv__core_str_value(dst, (uint32_t)len);
     return q;
 }
 
@@ -529,7 +529,7 @@ static const char *bool_form(jr *r, const char *p, const char *name, sv_value *o
         b = false;
         p += 5;
     } else {
-        sv_jr_type_error(r, p, name, "true or false");
+        sv__json_jr_type_error(r, p, name, "true or false");
         return NULL;
     }
     *out = sv_bool(b);
@@ -541,10 +541,10 @@ static const char *bool_form(jr *r, const char *p, const char *name, sv_value *o
     const char *at = q;
     uint32_t raw = 0;
     bool bad = false;
-    q = sv_jr_element(r, q, SV_ELEM_U32, &raw, true, &bad, "$raw");
+    q = sv__json_jr_element(r, q, SV_ELEM_U32, &raw, true, &bad, "$raw");
     if (!q) return NULL;
     if ((raw != 0) != b) {
-        sv_jr_fail(r, at, SV_ERR_RANGE, "$raw %lu stands for %s, but $bool is %s",
+        sv__json_jr_fail(r, at, SV_ERR_RANGE, "$raw %lu stands for %s, but $bool is %s",
                    (unsigned long)raw, raw ? "true" : "false", b ? "true" : "false");
         return NULL;
     }
@@ -560,10 +560,10 @@ static const char *close_form(jr *r, const char *p, const char *name)
     WS_OR_NULL(p);
     if (p < r->end && *p == '}') return p + 1;
     if (p < r->end && *p == ',')
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "unexpected key after the payload of %s (expected '}')",
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "unexpected key after the payload of %s (expected '}')",
                    name);
     else
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected '}' after the payload of %s", name);
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected '}' after the payload of %s", name);
     return NULL;
 }
 
@@ -575,7 +575,7 @@ static size_t wtf8_prefix(const char *str, size_t len)
 {
     const unsigned char *s = (const unsigned char *)str, *e = s + len;
     for (const unsigned char *c = s; c < e;) {
-        int n = sv_jr_utf8_seq(c, e);
+        int n = sv__json_jr_utf8_seq(c, e);
         if (n > 0) {
             c += n;
             continue;
@@ -596,7 +596,7 @@ static const char *utf16_form(jr *r, const char *p, const char *name, sv_value *
 {
     const char *q;
     if (p < r->end && *p == '"') {
-        q = sv_jr_string_value(r, p, out, true);
+        q = sv__json_jr_string_value(r, p, out, true);
     } else if (p < r->end && *p == '{') {
         const char *at = p;
         q = expect_lit(r, p + 1, "\"$str\"", name);
@@ -604,26 +604,26 @@ static const char *utf16_form(jr *r, const char *p, const char *name, sv_value *
         WS_OR_NULL(q);
         q = str_form(r, q, "$str", out);
         if (!q || !(q = close_form(r, q, "$str"))) {
-            sv_jr_path_name(r, "$str");
+            sv__json_jr_path_name(r, "$str");
             return NULL;
         }
         size_t ok = wtf8_prefix(out->as.str, out->len);
         if (ok < out->len) {
-            sv_jr_fail(r, at, SV_ERR_UTF8,
+            sv__json_jr_fail(r, at, SV_ERR_UTF8,
                        "%s: byte %zu of the string is not WTF-8 (a UTF-16 string holds text and "
                        "lone surrogates; a high surrogate and a low one in a row are one character)",
                        name, ok);
             return NULL;
         }
     } else {
-        sv_jr_type_error(r, p, name, "a string or {\"$str\": [pieces]}");
+        sv__json_jr_type_error(r, p, name, "a string or {\"$str\": [pieces]}");
         return NULL;
     }
     if (q) *out = sv_with_flags(*out, SV_F_UTF16);
     return q;
 }
 
-const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
+const char *sv__json_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
 {
     const char *name = form_name(form);
     const char *q;
@@ -642,16 +642,16 @@ const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out)
     case JF_REF: q = ref_form(r, p, name, out); break;
     case JF_STR: q = str_form(r, p, name, out); break;
     case JF_BOOL: q = bool_form(r, p, name, out); break;
-    case JF_PACKED: q = sv_jr_packed_form(r, p, (sv_elem)form.elem, name, out); break;
+    case JF_PACKED: q = sv__json_jr_packed_form(r, p, (sv_elem)form.elem, name, out); break;
     case JF_SHAPE:
-        q = sv_jr_shape_form(r, p, (sv_tag)form.tag, name, out);
+        q = sv__json_jr_shape_form(r, p, (sv_tag)form.tag, name, out);
         return q ? close_form(r, q, name) : NULL; /* shape_form names its own paths */
     default:
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "internal error: %s is not a leaf form", name);
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "internal error: %s is not a leaf form", name);
         return NULL;
     }
     if (!q) {
-        sv_jr_path_name(r, name);
+        sv__json_jr_path_name(r, name);
         return NULL;
     }
     return close_form(r, q, name);

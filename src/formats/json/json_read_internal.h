@@ -79,7 +79,7 @@ typedef struct jr_frame {
 } jr_frame;
 
 /* Form keys ("$vector3", "$f32") repeat even more than keys: a cache from
- * the key's text to what sv_jr_form_lookup says. The key is the name after
+ * the key's text to what sv__json_jr_form_lookup says. The key is the name after
  * the '$' and its closing quote, up to 16 bytes as two zero-padded words:
  * the quote makes the words of two different names differ, and no name can
  * match an empty slot (all zeros). */
@@ -153,28 +153,28 @@ typedef struct jr {
 /* Records the first error at position at (line and column are worked out from
  * the text). A SYNTAX or TYPE error at the end of the input becomes
  * SV_ERR_TRUNCATED: the input ended inside a value. Returns false. */
-bool sv_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...) SV_PRINTF(4, 5);
+bool sv__json_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...) SV_PRINTF(4, 5);
 /* Records the document's allocation failure (NOMEM or LIMIT) at at. */
-bool sv_jr_fail_alloc(jr *r, const char *at);
+bool sv__json_jr_fail_alloc(jr *r, const char *at);
 /* Errors for a value that cannot start at p, and for a misspelt literal. */
-void sv_jr_bad_value(jr *r, const char *p);
-void sv_jr_bad_literal(jr *r, const char *p);
+void sv__json_jr_bad_value(jr *r, const char *p);
+void sv__json_jr_bad_literal(jr *r, const char *p);
 /* After an error: prepends the JSON Pointer segments of the open frames.
  * open: the innermost frame has an item (or payload) in progress. */
-void sv_jr_build_path(jr *r, bool open);
+void sv__json_jr_build_path(jr *r, bool open);
 /* ---- memory (json_read_memory.c) -------------------------------------------------------- */
 
 /* Makes room for need items of size bytes in a scratch buffer (libc),
  * counting it against max_alloc; *cap is in items. */
-bool sv_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const char *at);
+bool sv__json_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const char *at);
 /* The same for a byte buffer (sbuf or nbuf). */
-bool sv_jr_reserve(jr *r, void **buf, size_t *cap, size_t need, const char *at);
+bool sv__json_jr_reserve(jr *r, void **buf, size_t *cap, size_t need, const char *at);
 
 /* Arena memory for the document (8-byte aligned); NULL after recording the
  * allocation failure at at. */
-void *sv_jr_alloc_slow(jr *r, size_t n, const char *at);
+void *sv__json_jr_alloc_slow(jr *r, size_t n, const char *at);
 
-static inline void *sv_jr_alloc(jr *r, size_t n, const char *at)
+static inline void *sv__json_jr_alloc(jr *r, size_t n, const char *at)
 {
     size_t m = (n + 7) & ~(size_t)7;
     if (m >= n && (size_t)(r->bump.end - r->bump.cur) >= m) {
@@ -182,7 +182,7 @@ static inline void *sv_jr_alloc(jr *r, size_t n, const char *at)
         r->bump.cur += m;
         return p;
     }
-    return sv_jr_alloc_slow(r, n, at);
+    return sv__json_jr_alloc_slow(r, n, at);
 }
 
 /* Branch hints for the hot loops (SV_LIKELY, SV_UNLIKELY in
@@ -190,7 +190,7 @@ static inline void *sv_jr_alloc(jr *r, size_t n, const char *at)
 
 /* ---- 8 bytes at a time ---------------------------------------------------------------- */
 
-/* SV_SWAR and sv_load64 (core/compiler.h). */
+/* SV_SWAR and sv__core_load64 (core/compiler.h). */
 
 /* Keeps the first k bytes of w (all of them when k >= 8): a table, since
  * a shift by 64 is undefined and k is often 8. */
@@ -215,7 +215,7 @@ static inline uint64_t jr_keep(uint64_t w, size_t k)
  * With GCC and Clang on a little-endian target, bit-fields fill their byte
  * from the lowest bit: kind is bits 0-3, flags bits 4-7, sub byte 1, tag
  * bytes 2-3 and len bytes 4-7 (test_json_read.c checks this against
- * sv__make). Two stores then make a value, where a memset and bit-field
+ * sv__core_make). Two stores then make a value, where a memset and bit-field
  * stores go through the stack. Other compilers get the field stores. */
 static inline uint64_t jr_hdr(unsigned kind, unsigned flags, unsigned sub, unsigned tag,
                               uint64_t len)
@@ -294,12 +294,12 @@ static inline long jr_short_string(const char *s, const char *end)
 {
 #if SV_SWAR
     if (end - s >= 16) {
-        uint64_t m = jr_special_bytes(sv_load64(s));
+        uint64_t m = jr_special_bytes(sv__core_load64(s));
         if (m) {
             unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
             return s[i] == '"' ? (long)i : -1;
         }
-        m = jr_special_bytes(sv_load64(s + 8));
+        m = jr_special_bytes(sv__core_load64(s + 8));
         if (m) {
             unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
             return s[8 + i] == '"' ? (long)(8 + i) : -1;
@@ -372,13 +372,13 @@ static inline const char *jr_take_digits(const char *p, const char *end, uint64_
 
 /* Skips whitespace and (with allow_comments) comments from p, which is below
  * end or at it. Returns NULL after an error (an unterminated comment). */
-const char *sv_jr_ws_slow(jr *r, const char *p);
+const char *sv__json_jr_ws_slow(jr *r, const char *p);
 
-static inline const char *sv_jr_ws(jr *r, const char *p)
+static inline const char *sv__json_jr_ws(jr *r, const char *p)
 {
     /* Compact text has no whitespace at all: one compare decides. */
     if (p < r->end && (unsigned char)*p > ' ' && *p != '/') return p;
-    return sv_jr_ws_slow(r, p);
+    return sv__json_jr_ws_slow(r, p);
 }
 
 /* ---- strings (json_read_string.c) -------------------------------------------------- */
@@ -393,19 +393,19 @@ typedef struct jr_str {
  * Returns the pointer to its closing quote; *dlen gets the decoded length and
  * *escaped whether it has any escape. wtf8: a lone surrogate escape is allowed
  * (encoded as WTF-8) instead of being an error. */
-const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped, bool wtf8);
+const char *sv__json_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped, bool wtf8);
 /* Decodes the body [p, q) of a scanned string into dst (dlen bytes). */
-void sv_jr_unescape(const char *p, const char *q, char *dst, bool wtf8);
+void sv__json_jr_unescape(const char *p, const char *q, char *dst, bool wtf8);
 /* Reads the string at p into out (in place when it has no escape, else into
  * r->sbuf). Returns the pointer after the closing quote, or NULL. */
-const char *sv_jr_read_str(jr *r, const char *p, jr_str *out, bool wtf8);
+const char *sv__json_jr_read_str(jr *r, const char *p, jr_str *out, bool wtf8);
 /* The document's interned copy of a key or class name (at: for errors). */
-bool sv_jr_intern(jr *r, const jr_str *k, const char *at, sv_value *out);
+bool sv__json_jr_intern(jr *r, const jr_str *k, const char *at, sv_value *out);
 /* A STRING value of the string at p, copied into the arena. */
-const char *sv_jr_string_value(jr *r, const char *p, sv_value *out, bool wtf8);
+const char *sv__json_jr_string_value(jr *r, const char *p, sv_value *out, bool wtf8);
 /* Length (1 to 4) of the valid UTF-8 sequence at p, 0 if invalid, -1 if the
  * input ends inside a sequence that is valid so far (RFC 3629 §4). */
-int sv_jr_utf8_seq(const unsigned char *p, const unsigned char *end);
+int sv__json_jr_utf8_seq(const unsigned char *p, const unsigned char *end);
 
 /* ---- numbers (json_read_number.c) ---------------------------------------------------- */
 
@@ -431,41 +431,41 @@ typedef struct jr_dec {
 /* Scans such a decimal at p (below end) followed by no exponent: returns
  * its end, or NULL for anything else (json_read_fast.h, jr_decimal, is the
  * fast version of this). */
-const char *sv_jr_decimal_careful(const char *p, const char *end, jr_dec *d);
+const char *sv__json_jr_decimal_careful(const char *p, const char *end, jr_dec *d);
 /* Scans the number at p (a '-' or a digit). Returns the pointer after it. */
-const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n);
+const char *sv__json_jr_scan_number(jr *r, const char *p, jr_num *n);
 /* The nearest double; false if the magnitude is beyond float64's range. */
-bool sv_jr_num_f64(const jr_num *n, double *out);
+bool sv__json_jr_num_f64(const jr_num *n, double *out);
 /* The nearest float32, correctly rounded from the decimal (never the float
  * nearest to the nearest double); false beyond float32's range. */
-bool sv_jr_num_f32(const jr_num *n, float *out);
+bool sv__json_jr_num_f32(const jr_num *n, float *out);
 /* The plain-JSON value of a number: int, uint or float64 (docs/json.md). */
-bool sv_jr_num_value(jr *r, const jr_num *n, sv_value *out);
+bool sv__json_jr_num_value(jr *r, const jr_num *n, sv_value *out);
 
 /* ---- the key and form caches (json_read_keys.c) --------------------------------------- */
 
 /* The document's interned copy of a key or class name k through the key
  * cache (at: for errors); *slot gets the cache slot used, or 0. */
-bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *slot);
+bool sv__json_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *slot);
 /* The form named by a "$" key (the key with its '$'), through the form cache. */
-jr_form sv_jr_form_of(jr *r, const jr_str *key);
+jr_form sv__json_jr_form_of(jr *r, const jr_str *key);
 /* Empties both caches (at the start of a parse). */
-void sv_jr_caches_init(jr *r);
+void sv__json_jr_caches_init(jr *r);
 
 /* ---- "$" forms (json_read_forms.c) ---------------------------------------------------- */
 
 /* Which form the key name (without its leading '$') names. */
-jr_form sv_jr_form_lookup(const char *name, size_t len);
+jr_form sv__json_jr_form_lookup(const char *name, size_t len);
 
 /* Parses a form that holds no arbitrary value (JF_INT .. JF_SHAPE) from its
  * payload at p (after the ':' and whitespace) to its closing '}' included. */
-const char *sv_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out);
+const char *sv__json_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *out);
 /* The class of a $class form: a string (interned) or an unsigned integer. */
-const char *sv_jr_class_value(jr *r, const char *p, sv_value *out);
+const char *sv__json_jr_class_value(jr *r, const char *p, sv_value *out);
 
 /* An error for a payload of the wrong kind at p ("$i32 takes an integer,
  * not a string"); SYNTAX when p does not start a value at all. false. */
-bool sv_jr_type_error(jr *r, const char *p, const char *name, const char *want);
+bool sv__json_jr_type_error(jr *r, const char *p, const char *name, const char *want);
 
 /* ---- numbers in forms (json_read_packed.c) ------------------------------------------------- */
 
@@ -474,51 +474,51 @@ bool sv_jr_type_error(jr *r, const char *p, const char *name, const char *want);
  * that does not suit e fails with an error if report; otherwise it sets
  * *bad, and once *bad is set nothing more is converted. name: the form, for
  * messages. */
-const char *sv_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool report, bool *bad,
+const char *sv__json_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool report, bool *bad,
                           const char *name);
 /* The payload of a shape form ($vector3: a tuple; $packed_vector3: a packed
  * array) and its optional "$elem", up to (not including) the closing '}'. */
-const char *sv_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name, sv_value *out);
+const char *sv__json_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name, sv_value *out);
 /* The payload of $u8s .. $f64s. */
-const char *sv_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name, sv_value *out);
+const char *sv__json_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name, sv_value *out);
 
 /* ---- small shared helpers ------------------------------------------------------------------ */
 
-static inline bool sv_jr_is_number_start(const char *p, const char *end)
+static inline bool sv__json_jr_is_number_start(const char *p, const char *end)
 {
     return p < end && (*p == '-' || (unsigned)((unsigned char)*p - '0') <= 9);
 }
 
-static inline bool sv_jr_str_is(const jr_str *s, const char *lit)
+static inline bool sv__json_jr_str_is(const jr_str *s, const char *lit)
 {
     size_t n = strlen(lit);
     return s->len == n && memcmp(s->s, lit, n) == 0;
 }
 
 /* Prepends a form's key ("$vector3") to the error path. */
-static inline void sv_jr_path_name(jr *r, const char *name)
+static inline void sv__json_jr_path_name(jr *r, const char *name)
 {
     sv_error_path_key(r->err, name, strlen(name));
 }
 
-static inline bool sv_jr_elem_signed(sv_elem e)
+static inline bool sv__json_jr_elem_signed(sv_elem e)
 {
     return e == SV_ELEM_I8 || e == SV_ELEM_I16 || e == SV_ELEM_I32 || e == SV_ELEM_I64;
 }
 
 /* Whether the integer token n fits element type e. */
-static inline bool sv_jr_int_fits(const jr_num *n, sv_elem e)
+static inline bool sv__json_jr_int_fits(const jr_num *n, sv_elem e)
 {
     if (n->big) return false;
     unsigned bits = (unsigned)sv_elem_size(e) * 8;
     uint64_t umax = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-    if (!sv_jr_elem_signed(e)) return n->neg ? n->mag == 0 : n->mag <= umax;
+    if (!sv__json_jr_elem_signed(e)) return n->neg ? n->mag == 0 : n->mag <= umax;
     uint64_t smax = umax >> 1;
     return n->neg ? n->mag <= smax + 1 : n->mag <= smax;
 }
 
 /* The signed value of an integer token that fits an int64. */
-static inline int64_t sv_jr_int_of(const jr_num *n)
+static inline int64_t sv__json_jr_int_of(const jr_num *n)
 {
     if (!n->neg) return (int64_t)n->mag;
     return n->mag > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)n->mag;

@@ -4,7 +4,7 @@
  * Both are small direct-mapped tables that live for one parse. The key cache
  * stands in front of the document's intern table (sv_str_intern) and also
  * predicts keys (json_read.c, map_key); the form cache remembers what a "$"
- * key names (sv_jr_form_lookup), for the general path and for the main
+ * key names (sv__json_jr_form_lookup), for the general path and for the main
  * loop's check of a form's key (jr_form_key). */
 #include <string.h>
 
@@ -21,14 +21,14 @@ static void key_unpredictable(jr_key_slot *slot)
     slot->m1 = 0;
 }
 
-void sv_jr_caches_init(jr *r)
+void sv__json_jr_caches_init(jr *r)
 {
     for (size_t i = 0; i < sizeof r->keys / sizeof r->keys[0]; i++) {
         jr_key_slot *slot = &r->keys[i];
         memset(slot, 0, sizeof *slot);
         key_unpredictable(slot);
     }
-    sv_key_cache_init(r->key_cache, sizeof r->key_cache / sizeof r->key_cache[0]);
+    sv__core_key_cache_init(r->key_cache, sizeof r->key_cache / sizeof r->key_cache[0]);
     memset(r->forms, 0, sizeof r->forms); /* no name's words are all zero */
 }
 
@@ -59,7 +59,7 @@ static void key_patterns(const jr *r, jr_key_slot *slot, size_t n)
     slot->p1 = w1 & slot->m1;
 }
 
-bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *slot_out)
+bool sv__json_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *slot_out)
 {
     const char *s = k->s;
     size_t n = k->len;
@@ -68,10 +68,10 @@ bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *
         /* Keys read in place: whole loads when 16 bytes are there. */
         const uint8_t *u = (const uint8_t *)s;
         uint64_t a, b;
-        sv_key_words(u, n, r->end - s >= 16, &a, &b);
+        sv__core_key_words(u, n, r->end - s >= 16, &a, &b);
         const uint32_t mask = (1u << JR_KEY_CACHE_BITS) - 1;
-        uint32_t h = sv_key_hash(a, b, n, mask);
-        const sv_key_slot *hit = sv_key_find(r->key_cache, h, a, b, u, n);
+        uint32_t h = sv__core_key_hash(a, b, n, mask);
+        const sv_key_slot *hit = sv__core_key_find(r->key_cache, h, a, b, u, n);
         if (hit) {
             unsigned i = 1 + (unsigned)(hit - r->key_cache); /* slot 0 is "none" */
             *slot_out = i;
@@ -79,8 +79,8 @@ bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *
             return true;
         }
         sv_value v = sv_str_intern(r->doc, s, n);
-        if (v.kind != SV_STRING) return sv_jr_fail_alloc(r, at);
-        unsigned i = 1 + (unsigned)(sv_key_put(r->key_cache, h, a, b, v.as.str, n) - r->key_cache);
+        if (v.kind != SV_STRING) return sv__json_jr_fail_alloc(r, at);
+        unsigned i = 1 + (unsigned)(sv__core_key_put(r->key_cache, h, a, b, v.as.str, n) - r->key_cache);
         jr_key_slot *slot = &r->keys[i];
         *slot_out = i;
         slot->s = v.as.str;
@@ -91,18 +91,18 @@ bool sv_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsigned *
         return true;
     }
     sv_value v = sv_str_intern(r->doc, s, n);
-    if (v.kind != SV_STRING) return sv_jr_fail_alloc(r, at);
+    if (v.kind != SV_STRING) return sv__json_jr_fail_alloc(r, at);
     *out = v;
     return true;
 }
 
-bool sv_jr_intern(jr *r, const jr_str *k, const char *at, sv_value *out)
+bool sv__json_jr_intern(jr *r, const jr_str *k, const char *at, sv_value *out)
 {
     unsigned slot;
-    return sv_jr_key(r, k, at, out, &slot);
+    return sv__json_jr_key(r, k, at, out, &slot);
 }
 
-jr_form sv_jr_form_of(jr *r, const jr_str *key)
+jr_form sv__json_jr_form_of(jr *r, const jr_str *key)
 {
     const char *s = key->s + 1;
     size_t n = key->len - 1;
@@ -112,12 +112,12 @@ jr_form sv_jr_form_of(jr *r, const jr_str *key)
         uint64_t w0, w1;
         jr_form_slot *slot = jr_form_slot_of(r, s, (unsigned)n, &w0, &w1);
         if (slot->w0 == w0 && slot->w1 == w1) return slot->form;
-        jr_form f = sv_jr_form_lookup(s, n);
+        jr_form f = sv__json_jr_form_lookup(s, n);
         slot->w0 = w0;
         slot->w1 = w1;
         slot->form = f;
         return f;
     }
 #endif
-    return sv_jr_form_lookup(s, n);
+    return sv__json_jr_form_lookup(s, n);
 }

@@ -14,26 +14,26 @@
 #include "core/mem.h"
 #include "formats/json/json_read_internal.h"
 
-bool sv_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const char *at)
+bool sv__json_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, const char *at)
 {
     if (need <= *cap) return true;
     sv_stack_grow g = {r->doc, &r->scratch, r->lim.max_alloc, 1024 / size + 1};
-    sv_status st = sv_stack_grow_to(&g, buf, cap, size, need);
+    sv_status st = sv__core_stack_grow_to(&g, buf, cap, size, need);
     if (st == SV_OK) return true;
-    if (st == SV_ERR_NOMEM) return sv_jr_fail(r, at, st, "out of memory");
-    return sv_jr_fail(r, at, st, "the document would allocate more than %llu bytes",
+    if (st == SV_ERR_NOMEM) return sv__json_jr_fail(r, at, st, "out of memory");
+    return sv__json_jr_fail(r, at, st, "the document would allocate more than %llu bytes",
                       (unsigned long long)r->lim.max_alloc);
 }
 
-bool sv_jr_reserve(jr *r, void **buf, size_t *cap, size_t need, const char *at)
+bool sv__json_jr_reserve(jr *r, void **buf, size_t *cap, size_t need, const char *at)
 {
-    return sv_jr_grow(r, buf, cap, 1, need, at);
+    return sv__json_jr_grow(r, buf, cap, 1, need, at);
 }
 
 /* The bump allocator's slow path, recording a failure at at. */
-void *sv_jr_alloc_slow(jr *r, size_t n, const char *at)
+void *sv__json_jr_alloc_slow(jr *r, size_t n, const char *at)
 {
-    void *p = sv_bump_alloc_slow(&r->bump, n);
-    if (!p) sv_jr_fail_alloc(r, at);
+    void *p = sv__core_bump_alloc_slow(&r->bump, n);
+    if (!p) sv__json_jr_fail_alloc(r, at);
     return p;
 }

@@ -30,9 +30,9 @@ static const char *fault_text(sv_num_fault f)
 static const char *scan_long(jr *r, const char *p, jr_num *n)
 {
     sv_num_scan s;
-    const char *e = sv_num_scan_token(p, r->end, &s);
+    const char *e = sv__core_num_scan_token(p, r->end, &s);
     if (!e) {
-        sv_jr_fail(r, s.fault_at, SV_ERR_SYNTAX, "%s", fault_text(s.fault));
+        sv__json_jr_fail(r, s.fault_at, SV_ERR_SYNTAX, "%s", fault_text(s.fault));
         return NULL;
     }
     n->s = p;
@@ -47,7 +47,7 @@ static const char *scan_long(jr *r, const char *p, jr_num *n)
     return e;
 }
 
-const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
+const char *sv__json_jr_scan_number(jr *r, const char *p, jr_num *n)
 {
     /* One pass that gathers every digit into a uint64: exact up to 19
      * digits (leading zeros included), which is nearly every real number;
@@ -60,11 +60,11 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
     p = jr_take_digits(p, end, &m);
     size_t digits = (size_t)(p - ds);
     if (digits == 0) {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_DIGIT));
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_DIGIT));
         return NULL;
     }
     if (digits > 1 && *ds == '0') {
-        sv_jr_fail(r, ds + 1, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_LEADING_ZERO));
+        sv__json_jr_fail(r, ds + 1, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_LEADING_ZERO));
         return NULL;
     }
     bool is_int = true;
@@ -75,7 +75,7 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
         p = jr_take_digits(p, end, &m);
         frac = (size_t)(p - fs);
         if (frac == 0) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_FRACTION));
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_FRACTION));
             return NULL;
         }
     }
@@ -88,11 +88,11 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
             eneg = *p == '-';
             p++;
         }
-        if (p >= end || !sv_num_is_digit(p)) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_EXPONENT));
+        if (p >= end || !sv__core_num_is_digit(p)) {
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "%s", fault_text(SV_NUM_NO_EXPONENT));
             return NULL;
         }
-        p = sv_num_exp_digits(p, end, &e);
+        p = sv__core_num_exp_digits(p, end, &e);
         if (eneg) e = -e;
     }
     if (digits + frac > 19) return scan_long(r, s, n);
@@ -108,7 +108,7 @@ const char *sv_jr_scan_number(jr *r, const char *p, jr_num *n)
     return p;
 }
 
-const char *sv_jr_decimal_careful(const char *p, const char *end, jr_dec *d)
+const char *sv__json_jr_decimal_careful(const char *p, const char *end, jr_dec *d)
 {
     bool neg = *p == '-';
     p += neg;
@@ -130,13 +130,13 @@ const char *sv_jr_decimal_careful(const char *p, const char *end, jr_dec *d)
     return p;
 }
 
-bool sv_jr_num_f64(const jr_num *n, double *out)
+bool sv__json_jr_num_f64(const jr_num *n, double *out)
 {
     double d;
     if (n->mant == 0) {
         d = 0.0; /* every digit was zero: the exponent does not matter */
-    } else if (!sv_decimal_to_f64(n->mant, n->exp10, false, n->truncated, &d) &&
-               !sv_parse_f64(n->s + n->neg, (size_t)(n->e - n->s) - n->neg, &d)) {
+    } else if (!sv__core_decimal_to_f64(n->mant, n->exp10, false, n->truncated, &d) &&
+               !sv__core_parse_f64(n->s + n->neg, (size_t)(n->e - n->s) - n->neg, &d)) {
         return false;
     }
     if (isinf(d)) return false;
@@ -149,7 +149,7 @@ static const float exact_pow10_f32[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
                                           1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
 #endif
 
-bool sv_jr_num_f32(const jr_num *n, float *out)
+bool sv__json_jr_num_f32(const jr_num *n, float *out)
 {
     float f;
     if (n->mant == 0) {
@@ -172,9 +172,9 @@ bool sv_jr_num_f32(const jr_num *n, float *out)
      * x does, and rounding d to float gives the float nearest to x. In the
      * normal float range a double is a midpoint when its 29 fraction bits
      * below float precision are exactly 1 followed by 28 zeros. Otherwise,
-     * and outside that range, sv_parse_f32 reads the text itself. */
+     * and outside that range, sv__core_parse_f32 reads the text itself. */
     double d;
-    if (sv_decimal_to_f64(n->mant, n->exp10, false, n->truncated, &d) && d >= 0x1p-126 &&
+    if (sv__core_decimal_to_f64(n->mant, n->exp10, false, n->truncated, &d) && d >= 0x1p-126 &&
         d <= (double)FLT_MAX) {
         uint64_t bits;
         memcpy(&bits, &d, sizeof bits);
@@ -185,21 +185,21 @@ bool sv_jr_num_f32(const jr_num *n, float *out)
         }
     }
 #endif
-    return sv_parse_f32(n->s, (size_t)(n->e - n->s), out);
+    return sv__core_parse_f32(n->s, (size_t)(n->e - n->s), out);
 }
 
-bool sv_jr_num_value(jr *r, const jr_num *n, sv_value *out)
+bool sv__json_jr_num_value(jr *r, const jr_num *n, sv_value *out)
 {
     sv_value v;
     if (n->is_int && !n->big) {
         if (!n->neg) {
-            v = sv__make(n->mag <= (uint64_t)INT64_MAX ? SV_INT : SV_UINT, 8, 0);
+            v = sv__core_make(n->mag <= (uint64_t)INT64_MAX ? SV_INT : SV_UINT, 8, 0);
             v.as.u = n->mag;
             *out = v;
             return true;
         }
         if (n->mag <= (uint64_t)INT64_MAX + 1) {
-            v = sv__make(SV_INT, 8, 0);
+            v = sv__core_make(SV_INT, 8, 0);
             v.as.i = n->mag > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)n->mag;
             *out = v;
             return true;
@@ -207,12 +207,12 @@ bool sv_jr_num_value(jr *r, const jr_num *n, sv_value *out)
     }
     /* Fractions, exponents and integers beyond int64/uint64: float64. */
     double d;
-    if (!sv_jr_num_f64(n, &d)) {
+    if (!sv__json_jr_num_f64(n, &d)) {
         size_t len = (size_t)(n->e - n->s);
-        return sv_jr_fail(r, n->s, SV_ERR_RANGE, "number %.*s%s is beyond the range of float64",
+        return sv__json_jr_fail(r, n->s, SV_ERR_RANGE, "number %.*s%s is beyond the range of float64",
                           (int)(len > 40 ? 40 : len), n->s, len > 40 ? "..." : "");
     }
-    v = sv__make(SV_FLOAT, 8, 0);
+    v = sv__core_make(SV_FLOAT, 8, 0);
     v.as.f64 = d;
     *out = v;
     return true;

@@ -2,7 +2,7 @@
  *
  * Tuples ($vector3), packed arrays ($f32s, $packed_vector3) and the scalar
  * forms' numbers are converted here for their element type: a float32 is
- * rounded once, from the decimal to float32 (sv_jr_num_f32, never to a
+ * rounded once, from the decimal to float32 (sv__json_jr_num_f32, never to a
  * double and then to a float), and an integer is range-checked for its
  * width. Plain decimals take a fast path straight from their digits.
  *
@@ -18,14 +18,14 @@
 
 #define WS_OR_NULL(p)                                                                              \
     do {                                                                                           \
-        (p) = sv_jr_ws(r, (p));                                                                    \
+        (p) = sv__json_jr_ws(r, (p));                                                                    \
         if (!(p)) return NULL;                                                                     \
     } while (0)
 
 /* Steps over the byte at p, then over whitespace. */
 #define WS_OR_NULL_AFTER(p)                                                                        \
     do {                                                                                           \
-        (p) = sv_jr_ws(r, (p) + 1);                                                                \
+        (p) = sv__json_jr_ws(r, (p) + 1);                                                                \
         if (!(p)) return NULL;                                                                     \
     } while (0)
 
@@ -37,7 +37,7 @@
 
 /* ---- one number ------------------------------------------------------------------------- */
 
-/* Stores an integer token that fits e (sv_jr_int_fits) as an e. */
+/* Stores an integer token that fits e (sv__json_jr_int_fits) as an e. */
 static inline void store_int(const jr_num *n, sv_elem e, void *dst)
 {
     union {
@@ -52,13 +52,13 @@ static inline void store_int(const jr_num *n, sv_elem e, void *dst)
     } x;
     switch (e) {
     case SV_ELEM_U8: x.u8 = (uint8_t)n->mag; break;
-    case SV_ELEM_I8: x.i8 = (int8_t)sv_jr_int_of(n); break;
+    case SV_ELEM_I8: x.i8 = (int8_t)sv__json_jr_int_of(n); break;
     case SV_ELEM_U16: x.u16 = (uint16_t)n->mag; break;
-    case SV_ELEM_I16: x.i16 = (int16_t)sv_jr_int_of(n); break;
+    case SV_ELEM_I16: x.i16 = (int16_t)sv__json_jr_int_of(n); break;
     case SV_ELEM_U32: x.u32 = (uint32_t)n->mag; break;
-    case SV_ELEM_I32: x.i32 = (int32_t)sv_jr_int_of(n); break;
+    case SV_ELEM_I32: x.i32 = (int32_t)sv__json_jr_int_of(n); break;
     case SV_ELEM_U64: x.u64 = n->mag; break;
-    default: x.i64 = sv_jr_int_of(n); break;
+    default: x.i64 = sv__json_jr_int_of(n); break;
     }
     memcpy(dst, &x, sv_elem_size(e));
 }
@@ -67,27 +67,27 @@ static bool num_elem(jr *r, const jr_num *n, sv_elem e, void *dst, bool report)
 {
     if (e == SV_ELEM_F32) {
         float f;
-        if (sv_jr_num_f32(n, &f)) {
+        if (sv__json_jr_num_f32(n, &f)) {
             memcpy(dst, &f, sizeof f);
             return true;
         }
         return report &&
-               sv_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is beyond the range of f32", QUOTE(n));
+               sv__json_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is beyond the range of f32", QUOTE(n));
     }
     if (e == SV_ELEM_F64) {
         double d;
-        if (sv_jr_num_f64(n, &d)) {
+        if (sv__json_jr_num_f64(n, &d)) {
             memcpy(dst, &d, sizeof d);
             return true;
         }
         return report &&
-               sv_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is beyond the range of f64", QUOTE(n));
+               sv__json_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is beyond the range of f64", QUOTE(n));
     }
     if (!n->is_int)
-        return report && sv_jr_fail(r, n->s, SV_ERR_TYPE, "%.*s%s is not an integer (%s)", QUOTE(n),
+        return report && sv__json_jr_fail(r, n->s, SV_ERR_TYPE, "%.*s%s is not an integer (%s)", QUOTE(n),
                                     sv_elem_name(e));
-    if (!sv_jr_int_fits(n, e))
-        return report && sv_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is out of range for %s",
+    if (!sv__json_jr_int_fits(n, e))
+        return report && sv__json_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is out of range for %s",
                                     QUOTE(n), sv_elem_name(e));
     store_int(n, e, dst);
     return true;
@@ -108,11 +108,11 @@ static bool special_float(jr *r, const char *at, const jr_str *s, sv_elem e, voi
     bool f32 = e == SV_ELEM_F32;
     uint64_t bits = 0;
     bool ok = true;
-    if (sv_jr_str_is(s, "nan")) {
+    if (sv__json_jr_str_is(s, "nan")) {
         bits = f32 ? 0x7fc00000u : UINT64_C(0x7ff8000000000000);
-    } else if (sv_jr_str_is(s, "inf")) {
+    } else if (sv__json_jr_str_is(s, "inf")) {
         bits = f32 ? 0x7f800000u : UINT64_C(0x7ff0000000000000);
-    } else if (sv_jr_str_is(s, "-inf")) {
+    } else if (sv__json_jr_str_is(s, "-inf")) {
         bits = f32 ? 0xff800000u : UINT64_C(0xfff0000000000000);
     } else if (s->len > 6 && s->len <= 6 + (f32 ? 8u : 16u) && memcmp(s->s, "nan:0x", 6) == 0) {
         for (size_t i = 6; i < s->len && ok; i++) {
@@ -127,7 +127,7 @@ static bool special_float(jr *r, const char *at, const jr_str *s, sv_elem e, voi
         ok = false;
     }
     if (!ok)
-        return report && sv_jr_fail(r, at, SV_ERR_SYNTAX,
+        return report && sv__json_jr_fail(r, at, SV_ERR_SYNTAX,
                                     "expected a number, \"nan\", \"inf\", \"-inf\" or "
                                     "\"nan:0x...\" with the bits of a NaN (%s)",
                                     sv_elem_name(e));
@@ -150,23 +150,23 @@ static SV_ALWAYS_INLINE const char *fast_element(const char *p, const char *end,
     if (p >= end) return NULL;
     const char *s = p;
     jr_dec dec;
-    p = sv_jr_decimal_careful(p, end, &dec);
+    p = sv__json_jr_decimal_careful(p, end, &dec);
     if (!p) return NULL;
     size_t nf = dec.nf;
     jr_num n = {s, p, dec.m, -(int64_t)nf, dec.m, dec.neg, nf == 0, false, false};
     if (e == SV_ELEM_F32) {
         float f;
-        if (!sv_jr_num_f32(&n, &f)) return NULL;
+        if (!sv__json_jr_num_f32(&n, &f)) return NULL;
         memcpy(dst, &f, sizeof f);
         return p;
     }
     if (e == SV_ELEM_F64) {
         double d;
-        if (!sv_jr_num_f64(&n, &d)) return NULL;
+        if (!sv__json_jr_num_f64(&n, &d)) return NULL;
         memcpy(dst, &d, sizeof d);
         return p;
     }
-    if (nf || !sv_jr_int_fits(&n, e)) return NULL;
+    if (nf || !sv__json_jr_int_fits(&n, e)) return NULL;
     store_int(&n, e, dst);
     return p;
 }
@@ -197,10 +197,10 @@ static bool string_int(jr *r, const char *at, const jr_str *s, sv_elem e, void *
         }
     }
     if (!ok)
-        return report && sv_jr_fail(r, at, SV_ERR_TYPE, "\"%.*s%s\" is not an integer (%s)",
+        return report && sv__json_jr_fail(r, at, SV_ERR_TYPE, "\"%.*s%s\" is not an integer (%s)",
                                     QUOTE(&n), sv_elem_name(e));
-    if (!sv_jr_int_fits(&n, e))
-        return report && sv_jr_fail(r, at, SV_ERR_RANGE, "\"%.*s%s\" is out of range for %s",
+    if (!sv__json_jr_int_fits(&n, e))
+        return report && sv__json_jr_fail(r, at, SV_ERR_RANGE, "\"%.*s%s\" is out of range for %s",
                                     QUOTE(&n), sv_elem_name(e));
     store_int(&n, e, dst);
     return true;
@@ -210,17 +210,17 @@ static bool string_int(jr *r, const char *at, const jr_str *s, sv_elem e, void *
  * Syntax errors always fail. A value that does not suit elem fails with an
  * error if report; otherwise it sets *bad, and once *bad is set nothing more
  * is converted (the caller reads the payload again to report it). */
-const char *sv_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool report, bool *bad,
+const char *sv__json_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool report, bool *bad,
                           const char *name)
 {
     bool convert = report || !*bad;
-    if (convert && sv_jr_is_number_start(p, r->end)) {
+    if (convert && sv__json_jr_is_number_start(p, r->end)) {
         const char *q = fast_element(p, r->end, e, dst);
         if (q) return q;
     }
-    if (sv_jr_is_number_start(p, r->end)) {
+    if (sv__json_jr_is_number_start(p, r->end)) {
         jr_num n;
-        const char *q = sv_jr_scan_number(r, p, &n);
+        const char *q = sv__json_jr_scan_number(r, p, &n);
         if (!q) return NULL;
         if (convert && !num_elem(r, &n, e, dst, report)) {
             if (report) return NULL;
@@ -230,7 +230,7 @@ const char *sv_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool repor
     }
     if (p < r->end && *p == '"') {
         jr_str s;
-        const char *q = sv_jr_read_str(r, p, &s, false);
+        const char *q = sv__json_jr_read_str(r, p, &s, false);
         if (!q) return NULL;
         if (!convert) return q;
         bool ok;
@@ -245,7 +245,7 @@ const char *sv_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool repor
         }
         return q;
     }
-    sv_jr_type_error(r, p, name, "a number");
+    sv__json_jr_type_error(r, p, name, "a number");
     return NULL;
 }
 
@@ -261,7 +261,7 @@ typedef struct jr_shape {
 static bool depth_ok(jr *r, const char *p, size_t depth)
 {
     if (depth <= r->lim.max_depth) return true;
-    return sv_jr_fail(r, p, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
+    return sv__json_jr_fail(r, p, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
                       (unsigned)r->lim.max_depth);
 }
 
@@ -269,10 +269,10 @@ static bool depth_ok(jr *r, const char *p, size_t depth)
 static bool room(jr *r, size_t n, size_t es, const char *at)
 {
     if (n >= UINT32_MAX)
-        return sv_jr_fail(r, at, SV_ERR_LIMIT, "more than %lu numbers in one packed array",
+        return sv__json_jr_fail(r, at, SV_ERR_LIMIT, "more than %lu numbers in one packed array",
                           (unsigned long)UINT32_MAX);
     if ((n + 1) * es <= r->ncap) return true;
-    return sv_jr_reserve(r, (void **)&r->nbuf, &r->ncap, (n + 1) * es, at);
+    return sv__json_jr_reserve(r, (void **)&r->nbuf, &r->ncap, (n + 1) * es, at);
 }
 
 /* One item of a packed shape: '[' then sh->per numbers then ']'. */
@@ -282,18 +282,18 @@ static const char *item(jr *r, const char *p, const jr_shape *sh, sv_elem e, boo
     const char *end = r->end;
     size_t es = sv_elem_size(e);
     if (p >= end || *p != '[') {
-        sv_jr_type_error(r, p, sh->name, "arrays of numbers");
+        sv__json_jr_type_error(r, p, sh->name, "arrays of numbers");
         return NULL;
     }
     if (!depth_ok(r, p, r->ftop + 3)) return NULL;
     WS_OR_NULL_AFTER(p);
     for (unsigned k = 0;; k++) {
         if (k == sh->per) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "an item of %s has %u numbers", sh->name, sh->per);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "an item of %s has %u numbers", sh->name, sh->per);
             return NULL;
         }
         if (!room(r, *n, es, p)) return NULL;
-        const char *q = sv_jr_element(r, p, e, r->nbuf + *n * es, report, bad, sh->name);
+        const char *q = sv__json_jr_element(r, p, e, r->nbuf + *n * es, report, bad, sh->name);
         if (!q) {
             sv_error_path_index(r->err, k);
             return NULL;
@@ -307,13 +307,13 @@ static const char *item(jr *r, const char *p, const jr_shape *sh, sv_elem e, boo
         }
         if (p < end && *p == ']') {
             if (k + 1 != sh->per) {
-                sv_jr_fail(r, p, SV_ERR_SYNTAX, "an item of %s has %u numbers, not %u", sh->name,
+                sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "an item of %s has %u numbers, not %u", sh->name,
                            sh->per, k + 1);
                 return NULL;
             }
             return p + 1;
         }
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' after a number");
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' after a number");
         return NULL;
     }
 }
@@ -326,7 +326,7 @@ static const char *numbers(jr *r, const char *p, const jr_shape *sh, sv_elem e, 
     const char *end = r->end;
     size_t es = sv_elem_size(e), n = 0;
     if (p >= end || *p != '[') {
-        sv_jr_type_error(r, p, sh->name, "an array");
+        sv__json_jr_type_error(r, p, sh->name, "an array");
         return NULL;
     }
     if (!depth_ok(r, p, r->ftop + 2)) return NULL;
@@ -339,7 +339,7 @@ static const char *numbers(jr *r, const char *p, const jr_shape *sh, sv_elem e, 
             if (sh->nested) {
                 q = item(r, p, sh, e, report, bad, &n);
             } else if (sh->exact && n == sh->per) {
-                sv_jr_fail(r, p, SV_ERR_SYNTAX, "%s takes %u numbers", sh->name, sh->per);
+                sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "%s takes %u numbers", sh->name, sh->per);
                 q = NULL;
             } else {
                 if ((n + 1) * es > r->ncap && !room(r, n, es, p)) {
@@ -347,7 +347,7 @@ static const char *numbers(jr *r, const char *p, const jr_shape *sh, sv_elem e, 
                 } else {
                     q = NULL;
                     if (!*bad) q = fast_element(p, end, e, r->nbuf + n * es);
-                    if (!q) q = sv_jr_element(r, p, e, r->nbuf + n * es, report, bad, sh->name);
+                    if (!q) q = sv__json_jr_element(r, p, e, r->nbuf + n * es, report, bad, sh->name);
                 }
                 n++;
             }
@@ -365,12 +365,12 @@ static const char *numbers(jr *r, const char *p, const jr_shape *sh, sv_elem e, 
                 p++;
                 break;
             }
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' in the payload of %s", sh->name);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' in the payload of %s", sh->name);
             return NULL;
         }
     }
     if (sh->exact && n != sh->per) {
-        sv_jr_fail(r, p - 1, SV_ERR_SYNTAX, "%s takes %u numbers, not %zu", sh->name, sh->per, n);
+        sv__json_jr_fail(r, p - 1, SV_ERR_SYNTAX, "%s takes %u numbers, not %zu", sh->name, sh->per, n);
         return NULL;
     }
     *count = n;
@@ -388,39 +388,39 @@ static const char *elem_key(jr *r, const char *p, const char *name, sv_elem *e)
     const char *kq = p;
     jr_str k;
     if (p >= end || *p != '"') {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected \"$elem\" after ','");
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected \"$elem\" after ','");
         return NULL;
     }
-    p = sv_jr_read_str(r, p, &k, false);
+    p = sv__json_jr_read_str(r, p, &k, false);
     if (!p) return NULL;
-    if (!sv_jr_str_is(&k, "$elem")) {
-        sv_jr_fail(r, kq, SV_ERR_SYNTAX, "only \"$elem\" may follow the payload of %s", name);
+    if (!sv__json_jr_str_is(&k, "$elem")) {
+        sv__json_jr_fail(r, kq, SV_ERR_SYNTAX, "only \"$elem\" may follow the payload of %s", name);
         return NULL;
     }
     WS_OR_NULL(p);
     if (p >= end || *p != ':') {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "expected ':' after an object key");
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected ':' after an object key");
         return NULL;
     }
     WS_OR_NULL_AFTER(p);
     const char *vq = p;
     if (p >= end || *p != '"') {
-        sv_jr_type_error(r, p, "$elem", "an element type name");
-        sv_jr_path_name(r, "$elem");
+        sv__json_jr_type_error(r, p, "$elem", "an element type name");
+        sv__json_jr_path_name(r, "$elem");
         return NULL;
     }
-    p = sv_jr_read_str(r, p, &k, false);
+    p = sv__json_jr_read_str(r, p, &k, false);
     if (!p) {
-        sv_jr_path_name(r, "$elem");
+        sv__json_jr_path_name(r, "$elem");
         return NULL;
     }
     *e = sv_elem_by_name(k.s, k.len);
     if (*e == SV_ELEM_NONE) {
-        sv_jr_fail(
+        sv__json_jr_fail(
             r, vq, SV_ERR_SYNTAX,
             "unknown element type \"%.*s\" (u8, i8, u16, i16, u32, i32, u64, i64, f32 or f64)",
             (int)(k.len > QUOTE_MAX ? QUOTE_MAX : k.len), k.s);
-        sv_jr_path_name(r, "$elem");
+        sv__json_jr_path_name(r, "$elem");
         return NULL;
     }
     return p;
@@ -431,10 +431,10 @@ static bool numbers_value(jr *r, sv_kind kind, sv_elem e, sv_tag tag, size_t cou
                           sv_value *out)
 {
     size_t bytes = count * sv_elem_size(e); /* count < UINT32_MAX: no overflow */
-    void *data = sv_jr_alloc(r, bytes, at);
+    void *data = sv__json_jr_alloc(r, bytes, at);
     if (!data) return false;
     if (bytes) memcpy(data, r->nbuf, bytes);
-    sv_value v = sv__make(kind, e, 0);
+    sv_value v = sv__core_make(kind, e, 0);
     v.tag = (uint16_t)tag;
     v.len = (uint32_t)count;
     v.as.data = data;
@@ -442,7 +442,7 @@ static bool numbers_value(jr *r, sv_kind kind, sv_elem e, sv_tag tag, size_t cou
     return true;
 }
 
-const char *sv_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name, sv_value *out)
+const char *sv__json_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name, sv_value *out)
 {
     sv_kind kind = sv_tag_kind(tag);
     jr_shape sh = {name, sv_tag_scalars(tag), kind == SV_PACKED, kind == SV_TUPLE};
@@ -451,7 +451,7 @@ const char *sv_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name,
     size_t count = 0;
     const char *q = numbers(r, p, &sh, def, false, &bad, &count);
     if (!q) {
-        sv_jr_path_name(r, name);
+        sv__json_jr_path_name(r, name);
         return NULL;
     }
     q = elem_key(r, q, name, &e);
@@ -459,14 +459,14 @@ const char *sv_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name,
     if (e != def || bad) {
         bad = false;
         if (!numbers(r, p, &sh, e, true, &bad, &count)) {
-            sv_jr_path_name(r, name);
+            sv__json_jr_path_name(r, name);
             return NULL;
         }
     }
     return numbers_value(r, kind, e, tag, count, p, out) ? q : NULL;
 }
 
-const char *sv_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name, sv_value *out)
+const char *sv__json_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name, sv_value *out)
 {
     jr_shape sh = {name, 0, false, false};
     bool bad = false;

@@ -17,7 +17,7 @@ static const char *skip_comment(jr *r, const char *p)
 {
     const char *end = r->end;
     if (end - p < 2 || (p[1] != '/' && p[1] != '*')) {
-        sv_jr_fail(r, p + 1, SV_ERR_SYNTAX, "expected '/' or '*' after '/'");
+        sv__json_jr_fail(r, p + 1, SV_ERR_SYNTAX, "expected '/' or '*' after '/'");
         return NULL;
     }
     char kind = p[1];
@@ -31,20 +31,20 @@ static const char *skip_comment(jr *r, const char *p)
             p++;
             continue;
         }
-        int n = sv_jr_utf8_seq((const unsigned char *)p, (const unsigned char *)end);
+        int n = sv__json_jr_utf8_seq((const unsigned char *)p, (const unsigned char *)end);
         if (n < 0) break; /* ends inside a sequence */
         if (n == 0) {
-            sv_jr_fail(r, p, SV_ERR_UTF8, "invalid UTF-8 byte 0x%02x in a comment", c);
+            sv__json_jr_fail(r, p, SV_ERR_UTF8, "invalid UTF-8 byte 0x%02x in a comment", c);
             return NULL;
         }
         p += n;
     }
     if (kind == '/') return end; /* a line comment may end the input */
-    sv_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated block comment");
+    sv__json_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated block comment");
     return NULL;
 }
 
-const char *sv_jr_ws_slow(jr *r, const char *p)
+const char *sv__json_jr_ws_slow(jr *r, const char *p)
 {
     const char *end = r->end;
     while (p < end) {
@@ -52,7 +52,7 @@ const char *sv_jr_ws_slow(jr *r, const char *p)
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
             p++;
             /* Pretty text indents with runs of spaces: take them 8 at a time. */
-            while (end - p >= 8 && sv_load64(p) == UINT64_C(0x2020202020202020))
+            while (end - p >= 8 && sv__core_load64(p) == UINT64_C(0x2020202020202020))
                 p += 8;
             continue;
         }
@@ -68,7 +68,7 @@ const char *sv_jr_ws_slow(jr *r, const char *p)
 
 /* ---- UTF-8 ---------------------------------------------------------------------------- */
 
-int sv_jr_utf8_seq(const unsigned char *p, const unsigned char *end)
+int sv__json_jr_utf8_seq(const unsigned char *p, const unsigned char *end)
 {
     /* RFC 3629 §4: the second byte's range depends on the first byte (this
      * excludes overlong forms, UTF-16 surrogates and code points past
@@ -162,7 +162,7 @@ static const char *check_escape(jr *r, const char *p, size_t *shrink, bool wtf8)
 {
     const char *end = r->end;
     if (end - p < 2) {
-        sv_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
+        sv__json_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
         return NULL;
     }
     switch (p[1]) {
@@ -178,22 +178,22 @@ static const char *check_escape(jr *r, const char *p, size_t *shrink, bool wtf8)
     default: {
         unsigned char c = (unsigned char)p[1];
         if (c >= 0x20 && c < 0x7F)
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "invalid escape '\\%c'", c);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "invalid escape '\\%c'", c);
         else
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "invalid escape: byte 0x%02x after '\\'", c);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "invalid escape: byte 0x%02x after '\\'", c);
         return NULL;
     }
     }
     if (end - p < 6) {
         if (u_escape_prefix(p, (size_t)(end - p)))
-            sv_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
+            sv__json_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
         else
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "invalid \\u escape: expected 4 hex digits");
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "invalid \\u escape: expected 4 hex digits");
         return NULL;
     }
     long cu = hex4(p + 2);
     if (cu < 0) {
-        sv_jr_fail(r, p, SV_ERR_SYNTAX, "invalid \\u escape: expected 4 hex digits");
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "invalid \\u escape: expected 4 hex digits");
         return NULL;
     }
     if (cu < 0xD800 || cu > 0xDFFF) {
@@ -211,7 +211,7 @@ static const char *check_escape(jr *r, const char *p, size_t *shrink, bool wtf8)
                 return p + 12;
             }
         } else if (avail < 6 && u_escape_prefix(q, avail)) {
-            sv_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
+            sv__json_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
             return NULL;
         }
     }
@@ -219,12 +219,12 @@ static const char *check_escape(jr *r, const char *p, size_t *shrink, bool wtf8)
         *shrink += 6 - 3;
         return p + 6;
     }
-    sv_jr_fail(r, p, SV_ERR_UTF8,
+    sv__json_jr_fail(r, p, SV_ERR_UTF8,
                "lone surrogate \\u%04lx (only a {\"$utf16\": ...} string may hold one)", cu);
     return NULL;
 }
 
-void sv_jr_unescape(const char *p, const char *q, char *dst, bool wtf8)
+void sv__json_jr_unescape(const char *p, const char *q, char *dst, bool wtf8)
 {
     (void)wtf8; /* the scan has decided which surrogates are allowed */
     while (p < q) {
@@ -262,7 +262,7 @@ void sv_jr_unescape(const char *p, const char *q, char *dst, bool wtf8)
 
 /* ---- scanning ---------------------------------------------------------------------------- */
 
-const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped, bool wtf8)
+const char *sv__json_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped, bool wtf8)
 {
     const char *end = r->end;
     const char *s = ++p; /* after the opening quote */
@@ -271,7 +271,7 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
     for (;;) {
 #if SV_SWAR
         while (end - p >= 8) {
-            uint64_t m = jr_special_bytes(sv_load64(p));
+            uint64_t m = jr_special_bytes(sv__core_load64(p));
             if (m) {
                 p += __builtin_ctzll(m) >> 3;
                 goto special;
@@ -281,7 +281,7 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
 #endif
         for (;;) {
             if (p >= end) {
-                sv_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
+                sv__json_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
                 return NULL;
             }
             unsigned char c = (unsigned char)*p;
@@ -301,17 +301,17 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
             continue;
         }
         if (c < 0x20) {
-            sv_jr_fail(r, p, SV_ERR_SYNTAX, "control character 0x%02x in a string (escape it)", c);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "control character 0x%02x in a string (escape it)", c);
             return NULL;
         }
         /* Non-ASCII: take whole sequences while they come. */
         do {
-            int n = sv_jr_utf8_seq((const unsigned char *)p, (const unsigned char *)end);
+            int n = sv__json_jr_utf8_seq((const unsigned char *)p, (const unsigned char *)end);
             if (n <= 0) {
                 if (n < 0)
-                    sv_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
+                    sv__json_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
                 else
-                    sv_jr_fail(r, p, SV_ERR_UTF8, "invalid UTF-8 byte 0x%02x", (unsigned char)*p);
+                    sv__json_jr_fail(r, p, SV_ERR_UTF8, "invalid UTF-8 byte 0x%02x", (unsigned char)*p);
                 return NULL;
             }
             p += n;
@@ -326,45 +326,45 @@ const char *sv_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *escaped,
 static bool check_max_string(jr *r, const char *at, size_t len)
 {
     if (len <= r->lim.max_string && len <= UINT32_MAX) return true;
-    return sv_jr_fail(
+    return sv__json_jr_fail(
         r, at, SV_ERR_LIMIT, "string of %zu bytes is over the limit of %llu", len,
         (unsigned long long)(r->lim.max_string < UINT32_MAX ? r->lim.max_string : UINT32_MAX));
 }
 
-const char *sv_jr_read_str(jr *r, const char *p, jr_str *out, bool wtf8)
+const char *sv__json_jr_read_str(jr *r, const char *p, jr_str *out, bool wtf8)
 {
     size_t dlen;
     bool esc;
-    const char *q = sv_jr_scan_string(r, p, &dlen, &esc, wtf8);
+    const char *q = sv__json_jr_scan_string(r, p, &dlen, &esc, wtf8);
     if (!q) return NULL;
     if (!check_max_string(r, p, dlen)) return NULL;
     out->escaped = esc;
     if (!esc) {
         out->s = p + 1;
     } else {
-        if (!sv_jr_reserve(r, (void **)&r->sbuf, &r->scap, dlen + 1, p)) return NULL;
-        sv_jr_unescape(p + 1, q, r->sbuf, wtf8);
+        if (!sv__json_jr_reserve(r, (void **)&r->sbuf, &r->scap, dlen + 1, p)) return NULL;
+        sv__json_jr_unescape(p + 1, q, r->sbuf, wtf8);
         out->s = r->sbuf;
     }
     out->len = dlen;
     return q + 1;
 }
 
-const char *sv_jr_string_value(jr *r, const char *p, sv_value *out, bool wtf8)
+const char *sv__json_jr_string_value(jr *r, const char *p, sv_value *out, bool wtf8)
 {
     size_t dlen;
     bool esc;
-    const char *q = sv_jr_scan_string(r, p, &dlen, &esc, wtf8);
+    const char *q = sv__json_jr_scan_string(r, p, &dlen, &esc, wtf8);
     if (!q) return NULL;
     if (!check_max_string(r, p, dlen)) return NULL;
     /* Like sv_str, inlined: one arena block of len + 1 bytes. */
-    char *dst = sv_jr_alloc(r, dlen + 1, p);
+    char *dst = sv__json_jr_alloc(r, dlen + 1, p);
     if (!dst) return NULL;
     if (!esc)
         memcpy(dst, p + 1, dlen);
     else
-        sv_jr_unescape(p + 1, q, dst, wtf8);
+        sv__json_jr_unescape(p + 1, q, dst, wtf8);
     dst[dlen] = '\0';
-    *out = sv__str_value(dst, (uint32_t)dlen);
+    *out = sv__core_str_value(dst, (uint32_t)dlen);
     return q + 1;
 }

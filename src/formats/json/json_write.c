@@ -3,7 +3,7 @@
  * bool, refs, string values). Containers are in json_write_containers.c,
  * numbers in json_write_num.c, strings and bytes in json_write_str.c.
  *
- * sv__jw_value writes any value by itself, through sv__jw_by_kind. The
+ * sv__json_jw_value writes any value by itself, through sv__jw_by_kind. The
  * container loops write their common items inline (json_write_containers.c)
  * and call here, or straight into sv__jw_by_kind, for the rest. A failure
  * unwinds with the JSON Pointer path of the failing value: each container
@@ -46,7 +46,7 @@ static void populate_room(uint8_t *from, uint8_t *to)
 #endif
 }
 
-bool sv__jw_grow(sv_jw *w, size_t n)
+bool sv__json_jw_grow(sv_jw *w, size_t n)
 {
     sv_buf *b = w->buf;
     size_t len = (size_t)(w->p - b->data), open = (size_t)(w->end - b->data);
@@ -57,7 +57,7 @@ bool sv__jw_grow(sv_jw *w, size_t n)
         size_t want = b->cap > 65536 ? b->cap : 65536;
         if (want < n) want = n;
         if (sv_buf_ensure(b, want) != SV_OK) {
-            sv__error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
+            sv__core_error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
                              "cannot grow the output beyond %zu bytes", b->len);
             return false;
         }
@@ -75,7 +75,7 @@ bool sv__jw_grow(sv_jw *w, size_t n)
     return true;
 }
 
-sv_status sv__jw_malformed(sv_jw *w, const char *what, const sv_value *v)
+sv_status sv__json_jw_malformed(sv_jw *w, const char *what, const sv_value *v)
 {
     return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: %s (kind %s)", what,
                         sv_kind_name((sv_kind)v->kind));
@@ -85,47 +85,47 @@ sv_status sv__jw_malformed(sv_jw *w, const char *what, const sv_value *v)
 
 static sv_status write_ref(sv_jw *w, const sv_value *v)
 {
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 14)) return SV_ERR_NOMEM;
-    if (!w->plain) sv__jw_put_key_lit(w, LIT("{\"$ref\":"));
+    if (!sv__json_jw_need(w, SV_FMT_INT_MAX + 14)) return SV_ERR_NOMEM;
+    if (!w->plain) sv__json_jw_put_key_lit(w, LIT("{\"$ref\":"));
     if (v->flags & SV_F_NULLREF)
-        sv__jw_put(w, "null", 4);
+        sv__json_jw_put(w, "null", 4);
     else
-        w->p += sv__jw_fmt_u64_q(v->as.u, w->p, !w->plain);
+        w->p += sv__json_jw_fmt_u64_q(v->as.u, w->p, !w->plain);
     if (!w->plain) *w->p++ = '}';
     return SV_OK;
 }
 
 static sv_status write_string_value(sv_jw *w, const sv_value *v)
 {
-    if (!v->as.str && v->len) return sv__jw_malformed(w, "a string without storage", v);
+    if (!v->as.str && v->len) return sv__json_jw_malformed(w, "a string without storage", v);
     bool utf16 = (v->flags & SV_F_UTF16) != 0;
     if (!utf16 || w->plain) {
         /* Text that is not UTF-8 (a Godot 3 string with a lone surrogate,
          * say) takes the $str form; it is rare, so the ordinary string is
          * tried first and rewound on failure. */
         size_t at = (size_t)(w->p - w->buf->data);
-        sv_status st = sv__jw_string(w, v->as.str, v->len, utf16 ? SV_JW_STR_WTF8 : 0);
+        sv_status st = sv__json_jw_string(w, v->as.str, v->len, utf16 ? SV_JW_STR_WTF8 : 0);
         if (st != SV_ERR_UTF8 || utf16) return st;
         w->p = w->buf->data + at;
         sv_error_clear(w->err);
-        return sv__jw_string_pieces(w, v->as.str, v->len);
+        return sv__json_jw_string_pieces(w, v->as.str, v->len);
     }
-    if (!sv__jw_need(w, 12)) return SV_ERR_NOMEM;
-    sv__jw_put_key_lit(w, LIT("{\"$utf16\":"));
+    if (!sv__json_jw_need(w, 12)) return SV_ERR_NOMEM;
+    sv__json_jw_put_key_lit(w, LIT("{\"$utf16\":"));
     /* UTF-8 text is the usual case; a lone surrogate (WTF-8) is written as
      * an integer piece: {"$utf16": {"$str": ["a", 55296]}}. */
     size_t at = (size_t)(w->p - w->buf->data);
-    sv_status st = sv__jw_string(w, v->as.str, v->len, 0);
+    sv_status st = sv__json_jw_string(w, v->as.str, v->len, 0);
     if (st == SV_ERR_UTF8) {
         w->p = w->buf->data + at;
         sv_error_clear(w->err);
-        if (sv__jw_text_ok(v->as.str, v->len, true))
-            st = sv__jw_string_pieces(w, v->as.str, v->len);
+        if (sv__json_jw_text_ok(v->as.str, v->len, true))
+            st = sv__json_jw_string_pieces(w, v->as.str, v->len);
         else /* not WTF-8: the error names the bad byte */
-            st = sv__jw_string_any(w, v->as.str, v->len, SV_JW_STR_WTF8);
+            st = sv__json_jw_string_any(w, v->as.str, v->len, SV_JW_STR_WTF8);
     }
     if (st) return st;
-    if (!sv__jw_need(w, 1)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, 1)) return SV_ERR_NOMEM;
     *w->p++ = '}';
     return SV_OK;
 }
@@ -133,8 +133,8 @@ static sv_status write_string_value(sv_jw *w, const sv_value *v)
 static sv_status write_null(sv_jw *w, const sv_value *v)
 {
     (void)v;
-    if (!sv__jw_need(w, 4)) return SV_ERR_NOMEM;
-    sv__jw_put(w, "null", 4);
+    if (!sv__json_jw_need(w, 4)) return SV_ERR_NOMEM;
+    sv__json_jw_put(w, "null", 4);
     return SV_OK;
 }
 
@@ -142,21 +142,21 @@ static sv_status write_null(sv_jw *w, const sv_value *v)
  * {"$bool": true, "$raw": 127}, one line also when pretty. */
 static sv_status write_bool(sv_jw *w, const sv_value *v)
 {
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 32)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, SV_FMT_INT_MAX + 32)) return SV_ERR_NOMEM;
     if (v->len && !w->plain) {
-        if (!v->as.b) return sv__jw_malformed(w, "a false bool with a stored value", v);
+        if (!v->as.b) return sv__json_jw_malformed(w, "a false bool with a stored value", v);
         if (w->pretty)
-            sv__jw_put(w, LIT("{\"$bool\": true, \"$raw\": "));
+            sv__json_jw_put(w, LIT("{\"$bool\": true, \"$raw\": "));
         else
-            sv__jw_put(w, LIT("{\"$bool\":true,\"$raw\":"));
-        w->p += sv__jw_fmt_u64(v->len, w->p);
+            sv__json_jw_put(w, LIT("{\"$bool\":true,\"$raw\":"));
+        w->p += sv__json_jw_fmt_u64(v->len, w->p);
         *w->p++ = '}';
         return SV_OK;
     }
     if (v->as.b)
-        sv__jw_put(w, "true", 4);
+        sv__json_jw_put(w, "true", 4);
     else
-        sv__jw_put(w, "false", 5);
+        sv__json_jw_put(w, "false", 5);
     return SV_OK;
 }
 
@@ -170,16 +170,16 @@ static sv_status unknown_kind(sv_jw *w, const sv_value *v)
 const sv_jw_writer sv__jw_by_kind[16] = {
     [SV_NULL] = write_null,
     [SV_BOOL] = write_bool,
-    [SV_INT] = sv__jw_int,
-    [SV_UINT] = sv__jw_uint,
-    [SV_FLOAT] = sv__jw_float,
+    [SV_INT] = sv__json_jw_int,
+    [SV_UINT] = sv__json_jw_uint,
+    [SV_FLOAT] = sv__json_jw_float,
     [SV_STRING] = write_string_value,
-    [SV_BYTES] = sv__jw_bytes,
-    [SV_ARRAY] = sv__jw_array,
-    [SV_MAP] = sv__jw_map,
-    [SV_OBJECT] = sv__jw_object,
-    [SV_TUPLE] = sv__jw_tuple,
-    [SV_PACKED] = sv__jw_packed,
+    [SV_BYTES] = sv__json_jw_bytes,
+    [SV_ARRAY] = sv__json_jw_array,
+    [SV_MAP] = sv__json_jw_map,
+    [SV_OBJECT] = sv__json_jw_object,
+    [SV_TUPLE] = sv__json_jw_tuple,
+    [SV_PACKED] = sv__json_jw_packed,
     [SV_REF] = write_ref,
     [SV_KIND_COUNT] = unknown_kind,
     [SV_KIND_COUNT + 1] = unknown_kind,
@@ -191,7 +191,7 @@ static sv_status write_untagged(sv_jw *w, const sv_value *v)
     return sv__jw_by_kind[v->kind](w, v);
 }
 
-sv_status sv__jw_value(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_value(sv_jw *w, const sv_value *v)
 {
     unsigned tag = v->tag;
     if (tag == 0) return write_untagged(w, v);
@@ -206,17 +206,17 @@ sv_status sv__jw_value(sv_jw *w, const sv_value *v)
     if (t->kind != SV_KIND_COUNT && t->kind != kind)
         return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0,
                             "malformed tree: tag %s does not apply to %s %s",
-                            sv_tag_name((sv_tag)tag), sv__article(sv_kind_name((sv_kind)kind)),
+                            sv_tag_name((sv_tag)tag), sv__core_article(sv_kind_name((sv_kind)kind)),
                             sv_kind_name((sv_kind)kind));
     if (w->plain) return write_untagged(w, v);
     /* {"$tag": value}: the value starts on the form's line, at its level */
-    if (!sv__jw_need(w, SV_JW_OPEN_MAX + 1)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, SV_JW_OPEN_MAX + 1)) return SV_ERR_NOMEM;
     memcpy(w->p, t->open, SV_JW_OPEN_MAX);
     w->p += t->open_len;
     if (w->pretty) *w->p++ = ' ';
     sv_status st = write_untagged(w, v);
     if (st) return st;
-    if (!sv__jw_need(w, 1)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, 1)) return SV_ERR_NOMEM;
     *w->p++ = '}';
     return SV_OK;
 }
@@ -253,11 +253,11 @@ sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_
     w.cls_words[0] = 0;
     w.cls_words[1] = (uint64_t)(uintptr_t)w.keys;
     /* object keys: kind STRING, and in typed mode no tag and no UTF16 flag */
-    w.mask_string = sv__jw_head_of(0xF, SV_F_UTF16, 0, 0xFFFF);
-    w.key_want = sv__jw_head_of(SV_STRING, 0, 0, 0);
-    w.key_mask = w.plain ? sv__jw_head_of(0xF, 0, 0, 0) : w.mask_string;
+    w.mask_string = sv__json_jw_head_of(0xF, SV_F_UTF16, 0, 0xFFFF);
+    w.key_want = sv__json_jw_head_of(SV_STRING, 0, 0, 0);
+    w.key_mask = w.plain ? sv__json_jw_head_of(0xF, 0, 0, 0) : w.mask_string;
     size_t start = out->len;
-    sv_status st = sv__jw_value(&w, v);
+    sv_status st = sv__json_jw_value(&w, v);
     /* on failure the buffer is left as it was (less any growth) */
     out->len = st == SV_OK ? (size_t)(w.p - out->data) : start;
     return st;

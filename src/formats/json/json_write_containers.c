@@ -55,7 +55,7 @@ static inline bool room_at(sv_jw *w, uint8_t **pp, size_t n)
 {
     if ((size_t)(w->end - *pp) >= n) return true;
     w->p = *pp;
-    if (!sv__jw_grow(w, n)) return false;
+    if (!sv__json_jw_grow(w, n)) return false;
     *pp = w->p;
     return true;
 }
@@ -97,39 +97,39 @@ static inline bool f32_finite(float f)
     return (bits & 0x7f800000u) != 0x7f800000u;
 }
 
-/* Heads (sv__jw_head) of the values written inline. */
-#define HEAD(kind, flags, sub, tag) sv__jw_head_of(kind, flags, sub, tag)
+/* Heads (sv__json_jw_head) of the values written inline. */
+#define HEAD(kind, flags, sub, tag) sv__json_jw_head_of(kind, flags, sub, tag)
 
-/* Writes the item v at c->p (room: FAST_ROOM), exactly as sv__jw_value would.
+/* Writes the item v at c->p (room: FAST_ROOM), exactly as sv__json_jw_value would.
  * The heads tested first are the commonest values whose text is fixed by
  * the head alone and which cannot fail: an untagged float64 without flags
  * (a bare number when finite), an untagged int64 without flags, an untagged
- * UTF-8 string that needs no escape (sv__jw_short_string). Then, by kind: an
+ * UTF-8 string that needs no escape (sv__json_jw_short_string). Then, by kind: an
  * untagged float32 ({"$f32": n} in typed mode), bool or null inline; the
  * other untagged values and tuples by a call to their kind's writer
- * (sv__jw_by_kind), tagged ones through sv__jw_value. */
+ * (sv__jw_by_kind), tagged ones through sv__json_jw_value. */
 static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value *v)
 {
     uint8_t *p = c->p;
-    uint32_t h = sv__jw_head(v);
+    uint32_t h = sv__json_jw_head(v);
     if (h == HEAD(SV_FLOAT, 0, 8, 0)) {
         if (f64_finite(v->as.f64)) {
-            c->p = p + sv_fmt_f64(v->as.f64, (char *)p);
+            c->p = p + sv__core_fmt_f64(v->as.f64, (char *)p);
             return SV_OK;
         }
     } else if (h == HEAD(SV_INT, 0, 8, 0)) {
-        if (!sv__jw_wide_i64(v->as.i) || w->plain) { /* (else its $int form, below) */
-            c->p = p + sv__jw_fmt_i64(v->as.i, p);
+        if (!sv__json_jw_wide_i64(v->as.i) || w->plain) { /* (else its $int form, below) */
+            c->p = p + sv__json_jw_fmt_i64(v->as.i, p);
             return SV_OK;
         }
     } else if ((h & w->mask_string) == HEAD(SV_STRING, 0, 0, 0)) {
-        uint8_t *q = v->as.str ? sv__jw_short_string(p, v->as.str, v->len) : NULL;
+        uint8_t *q = v->as.str ? sv__json_jw_short_string(p, v->as.str, v->len) : NULL;
         if (q) {
             c->p = q;
             return SV_OK;
         }
     }
-    sv_jw_writer fn = sv__jw_value;
+    sv_jw_writer fn = sv__json_jw_value;
     if (v->tag == 0) {
         switch (v->kind) {
         case SV_FLOAT:
@@ -137,7 +137,7 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
                 /* {"$f32": and its space (pretty) in one 16-byte store */
                 memcpy(p, "{\"$f32\":        ", 16);
                 p += 8 + w->pretty;
-                p += sv_fmt_f32(v->as.f32, (char *)p);
+                p += sv__core_fmt_f32(v->as.f32, (char *)p);
                 *p = '}';
                 c->p = p + 1;
                 return SV_OK;
@@ -158,7 +158,7 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
         }
         fn = sv__jw_by_kind[v->kind];
     } else if (v->kind == SV_TUPLE) { /* its tag is its shape, part of its own form */
-        fn = sv__jw_tuple;
+        fn = sv__json_jw_tuple;
     }
     cursor_lend(w, c);
     sv_status st = fn(w, v);
@@ -172,18 +172,18 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
  * and the member's key literal (with its ':'). */
 static inline bool member_head(sv_jw *w, char c, const char *lit, size_t n)
 {
-    if (!sv__jw_need(w, w->ind + n + 3 + SV_JW_NL_SLACK)) return false;
+    if (!sv__json_jw_need(w, w->ind + n + 3 + SV_JW_NL_SLACK)) return false;
     *w->p++ = (uint8_t)c;
-    if (w->pretty) w->p = sv__jw_nl(w->p, w->ind);
-    sv__jw_put_key_lit(w, lit, n);
+    if (w->pretty) w->p = sv__json_jw_nl(w->p, w->ind);
+    sv__json_jw_put_key_lit(w, lit, n);
     return true;
 }
 
 /* The closing '}' of a multi-key form opened at indentation outer. */
 static inline bool close_form(sv_jw *w, size_t outer, char c)
 {
-    if (!sv__jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return false;
-    if (w->pretty) w->p = sv__jw_nl(w->p, outer);
+    if (!sv__json_jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return false;
+    if (w->pretty) w->p = sv__json_jw_nl(w->p, outer);
     *w->p++ = (uint8_t)c;
     return true;
 }
@@ -191,7 +191,7 @@ static inline bool close_form(sv_jw *w, size_t outer, char c)
 static sv_status write_meta(sv_jw *w, const sv_value *meta)
 {
     if (!member_head(w, ',', LIT("\"$meta\":"))) return SV_ERR_NOMEM;
-    sv_status st = sv__jw_value(w, meta);
+    sv_status st = sv__json_jw_value(w, meta);
     if (st) sv_error_path_key(w->err, "$meta", 5);
     return st;
 }
@@ -203,7 +203,7 @@ static inline sv_status enter(sv_jw *w, const sv_value *v)
         return sv_error_set(w->err, SV_ERR_DEPTH, SV_JW_FORMAT, 0,
                             "the tree nests deeper than %u containers", SV_JW_MAX_DEPTH);
     if (v->len > (v->as.box ? v->as.box->cap : 0))
-        return sv__jw_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
+        return sv__json_jw_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
     return SV_OK;
 }
 
@@ -229,7 +229,7 @@ static SV_ALWAYS_INLINE sv_status array_items(sv_jw *w, const sv_value *items, u
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
-        if (pretty) c.p = sv__jw_nl(c.p, ci);
+        if (pretty) c.p = sv__json_jw_nl(c.p, ci);
         sv_status st = write_item(w, &c, &items[i]);
         if (st) {
             sv_error_path_index(w->err, i);
@@ -237,7 +237,7 @@ static SV_ALWAYS_INLINE sv_status array_items(sv_jw *w, const sv_value *items, u
         }
     }
     if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
-    if (pretty) c.p = sv__jw_nl(c.p, outer);
+    if (pretty) c.p = sv__json_jw_nl(c.p, outer);
     *c.p++ = ']';
     w->p = c.p;
     return SV_OK;
@@ -246,8 +246,8 @@ static SV_ALWAYS_INLINE sv_status array_items(sv_jw *w, const sv_value *items, u
 static SV_ALWAYS_INLINE sv_status array_body(sv_jw *w, const sv_value *items, uint32_t n)
 {
     if (n == 0) {
-        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
-        sv__jw_put(w, "[]", 2);
+        if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
+        sv__json_jw_put(w, "[]", 2);
         return SV_OK;
     }
     if (!w->pretty) return array_items(w, items, n, 0, 0, false);
@@ -258,7 +258,7 @@ static SV_ALWAYS_INLINE sv_status array_body(sv_jw *w, const sv_value *items, ui
     return st;
 }
 
-sv_status sv__jw_array(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_array(sv_jw *w, const sv_value *v)
 {
     sv_status st = enter(w, v);
     if (st) return st;
@@ -269,7 +269,7 @@ sv_status sv__jw_array(sv_jw *w, const sv_value *v)
         w->ind += w->indent;
         if (!member_head(w, '{', LIT("\"$array\":"))) return SV_ERR_NOMEM;
     }
-    if ((st = array_body(w, box ? sv__items(box) : NULL, v->len)) != SV_OK) return st;
+    if ((st = array_body(w, box ? sv__core_items(box) : NULL, v->len)) != SV_OK) return st;
     if (meta) {
         if ((st = write_meta(w, meta)) != SV_OK) return st;
         w->ind = outer;
@@ -291,7 +291,7 @@ sv_status sv__jw_array(sv_jw *w, const sv_value *v)
  * other), and a key that finds its home taken sits in one of the next
  * KEY_PROBES slots. An entry matches on the address and on the key value's
  * first 8 bytes (kind, flags, tag, length): only keys that passed
- * sv__jw_object_key and were written without error are entered, so a match
+ * sv__json_jw_object_key and were written without error are entered, so a match
  * is a valid key with the same bytes and the same text. */
 #define KEY_PROBES 4
 
@@ -325,11 +325,11 @@ static SV_NOINLINE sv_status key_miss(sv_jw *w, const sv_value *k, unsigned kfla
         }
         if (!free_slot && c->str == (const char *)w->keys) free_slot = c;
     }
-    if (!sv__jw_object_key(w, k)) return NOT_OBJECT_KEYS;
-    if (!s) return sv__jw_string(w, "", 0, kflags); /* an empty key without storage */
+    if (!sv__json_jw_object_key(w, k)) return NOT_OBJECT_KEYS;
+    if (!s) return sv__json_jw_string(w, "", 0, kflags); /* an empty key without storage */
     size_t start = (size_t)(w->p - w->buf->data);   /* an offset: the buffer may move */
     unsigned f = kflags | ((k->flags & SV_F_UTF16) ? SV_JW_STR_WTF8 : 0u);
-    sv_status st = sv__jw_string(w, s, k->len, f);
+    sv_status st = sv__json_jw_string(w, s, k->len, f);
     if (st) return st;
     size_t n = (size_t)(w->p - w->buf->data) - start;
     if (n <= SV_JW_KEY_TEXT) {
@@ -373,7 +373,7 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, u
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
-        if (pretty) c.p = sv__jw_nl(c.p, ci);
+        if (pretty) c.p = sv__json_jw_nl(c.p, ci);
         const sv_jw_key *k = &w->keys[key_home(pr->key.as.str)];
         if (k->str == pr->key.as.str && k->head == key_head(&pr->key)) {
             memcpy(c.p, k->text, SV_JW_KEY_TEXT); /* one constant-size copy */
@@ -396,7 +396,7 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, u
         }
     }
     if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
-    if (pretty) c.p = sv__jw_nl(c.p, outer);
+    if (pretty) c.p = sv__json_jw_nl(c.p, outer);
     *c.p++ = '}';
     w->p = c.p;
     return SV_OK;
@@ -414,8 +414,8 @@ static SV_ALWAYS_INLINE sv_status map_object_body(sv_jw *w, const sv_pair *pairs
                                                   uint32_t *bad)
 {
     if (n == 0) {
-        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
-        sv__jw_put(w, "{}", 2);
+        if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
+        sv__json_jw_put(w, "{}", 2);
         return SV_OK;
     }
     size_t outer = w->ind;
@@ -435,8 +435,8 @@ static sv_status map_object_body_call(sv_jw *w, const sv_pair *pairs, uint32_t n
 static sv_status map_pairs_body(sv_jw *w, const sv_pair *pairs, uint32_t n)
 {
     if (n == 0) {
-        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
-        sv__jw_put(w, "[]", 2);
+        if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
+        sv__json_jw_put(w, "[]", 2);
         return SV_OK;
     }
     size_t outer = w->ind, ci = outer + w->indent;
@@ -449,7 +449,7 @@ static sv_status map_pairs_body(sv_jw *w, const sv_pair *pairs, uint32_t n)
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
-        if (w->pretty) c.p = sv__jw_nl(c.p, ci);
+        if (w->pretty) c.p = sv__json_jw_nl(c.p, ci);
         *c.p++ = '[';
         sv_status st = write_item(w, &c, &pr->key);
         if (st) return st; /* as in members(): reported at the map */
@@ -477,24 +477,24 @@ static bool all_object_keys(const sv_jw *w, const sv_pair *pairs, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         const sv_value *k = &pairs[i].key;
-        if (!sv__jw_object_key(w, k)) return false;
+        if (!sv__json_jw_object_key(w, k)) return false;
         /* A key that is not UTF-8 text (from a Godot 3 string, say) can only
          * be written in a pair, as {"$str": ...}. A remembered key was
          * written before, so it is text. */
         const sv_jw_key *c = &w->keys[key_home(k->as.str)];
         if (!(c->str == k->as.str && c->head == key_head(k)) &&
-            !sv__jw_text_ok(k->as.str, k->len, (k->flags & SV_F_UTF16) != 0))
+            !sv__json_jw_text_ok(k->as.str, k->len, (k->flags & SV_F_UTF16) != 0))
             return false;
     }
     return true;
 }
 
-sv_status sv__jw_map(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_map(sv_jw *w, const sv_value *v)
 {
     sv_status st = enter(w, v);
     if (st) return st;
     sv_container *box = v->as.box;
-    const sv_pair *pairs = box ? sv__pairs(box) : NULL;
+    const sv_pair *pairs = box ? sv__core_pairs(box) : NULL;
     const sv_value *meta = w->plain || !box ? NULL : box->meta;
     uint32_t n = v->len, bad = 0;
     bool as_pairs = !all_object_keys(w, pairs, n);
@@ -507,8 +507,8 @@ sv_status sv__jw_map(sv_jw *w, const sv_value *v)
         w->ind += w->indent;
         if (!member_head(w, '{', LIT("\"$map\":"))) return SV_ERR_NOMEM;
     } else if (map_form) {
-        if (!sv__jw_need(w, 9)) return SV_ERR_NOMEM;
-        sv__jw_put_key_lit(w, LIT("{\"$map\":"));
+        if (!sv__json_jw_need(w, 9)) return SV_ERR_NOMEM;
+        sv__json_jw_put_key_lit(w, LIT("{\"$map\":"));
     }
     st = as_pairs ? map_pairs_body(w, pairs, n) : map_object_body(w, pairs, n, &bad);
     if (st == NOT_OBJECT_KEYS) /* cannot happen: the keys were checked above */
@@ -519,7 +519,7 @@ sv_status sv__jw_map(sv_jw *w, const sv_value *v)
         w->ind = outer;
         if (!close_form(w, outer, '}')) return SV_ERR_NOMEM;
     } else if (map_form) {
-        if (!sv__jw_need(w, 1)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, 1)) return SV_ERR_NOMEM;
         *w->p++ = '}';
     }
     w->depth--;
@@ -538,14 +538,14 @@ static sv_status write_class(sv_jw *w, const sv_value *cls)
     sv_status st;
     if (cls->kind == SV_UINT) {
         /* a hash beyond 2^53 as {"$uint": "..."} (a string would be a name) */
-        bool wide = !w->plain && sv__jw_wide_u64(cls->as.u);
-        if (!sv__jw_need(w, SV_FMT_INT_MAX + 16)) return SV_ERR_NOMEM;
-        if (wide) sv__jw_put_key_lit(w, LIT("{\"$uint\":"));
-        w->p += sv__jw_fmt_u64_q(cls->as.u, w->p, wide);
+        bool wide = !w->plain && sv__json_jw_wide_u64(cls->as.u);
+        if (!sv__json_jw_need(w, SV_FMT_INT_MAX + 16)) return SV_ERR_NOMEM;
+        if (wide) sv__json_jw_put_key_lit(w, LIT("{\"$uint\":"));
+        w->p += sv__json_jw_fmt_u64_q(cls->as.u, w->p, wide);
         if (wide) *w->p++ = '}';
         return SV_OK;
     }
-    st = sv__jw_string(w, cls->as.str, cls->len, 0);
+    st = sv__json_jw_string(w, cls->as.str, cls->len, 0);
     if (st) sv_error_path_key(w->err, "$class", 6);
     return st;
 }
@@ -566,9 +566,9 @@ static inline bool same_value_words(const sv_value *v, const uint64_t words[2])
 static SV_NOINLINE sv_status class_miss(sv_jw *w, const sv_value *v, const sv_value *cls)
 {
     if (!class_ok(cls))
-        return sv__jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);
+        return sv__json_jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);
     size_t start = (size_t)(w->p - w->buf->data); /* an offset: the buffer may move */
-    sv__jw_put_key_lit(w, LIT("\"$class\":"));    /* room: reserved by the caller */
+    sv__json_jw_put_key_lit(w, LIT("\"$class\":"));    /* room: reserved by the caller */
     sv_status st = write_class(w, cls);
     if (st) return st;
     size_t n = (size_t)(w->p - w->buf->data) - start;
@@ -583,27 +583,27 @@ static SV_NOINLINE sv_status class_miss(sv_jw *w, const sv_value *v, const sv_va
 static sv_status field_error(sv_jw *w, const sv_value *v, sv_status st, uint32_t bad)
 {
     if (st != NOT_OBJECT_KEYS) return st;
-    st = sv__jw_malformed(w, "an object's field names must be untagged UTF-8 strings", v);
+    st = sv__json_jw_malformed(w, "an object's field names must be untagged UTF-8 strings", v);
     sv_error_path_index(w->err, bad);
     return st;
 }
 
-sv_status sv__jw_object(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_object(sv_jw *w, const sv_value *v)
 {
     sv_status st = enter(w, v);
     if (st) return st;
     sv_container *box = v->as.box;
-    if (!box) return sv__jw_malformed(w, "an object without a class", v);
+    if (!box) return sv__json_jw_malformed(w, "an object without a class", v);
     const sv_value *cls = box->cls;
-    const sv_pair *pairs = sv__pairs(box);
+    const sv_pair *pairs = sv__core_pairs(box);
     uint32_t n = v->len, bad = 0;
     if (!w->plain && (n || box->meta)) {
         /* {"$class": "X", "$meta": m, "k": v, ...} */
         size_t outer = w->ind;
         w->ind += w->indent;
-        if (!sv__jw_need(w, w->ind + 2 + SV_JW_NL_SLACK + SV_JW_KEY_TEXT)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, w->ind + 2 + SV_JW_NL_SLACK + SV_JW_KEY_TEXT)) return SV_ERR_NOMEM;
         *w->p++ = '{';
-        if (w->pretty) w->p = sv__jw_nl(w->p, w->ind);
+        if (w->pretty) w->p = sv__json_jw_nl(w->p, w->ind);
         if (cls && same_value_words(cls, w->cls_words)) { /* checked when remembered */
             memcpy(w->p, w->cls_text, SV_JW_KEY_TEXT);
             w->p += w->cls_n;
@@ -615,7 +615,7 @@ sv_status sv__jw_object(sv_jw *w, const sv_value *v)
         w->ind = outer;
     } else {
         if (!class_ok(cls))
-            return sv__jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
+            return sv__json_jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
                                     v);
         if (w->plain) {
             /* the class is left out */
@@ -623,10 +623,10 @@ sv_status sv__jw_object(sv_jw *w, const sv_value *v)
                 return field_error(w, v, st, bad);
         } else {
             /* {"$class": "X"}: a single-key form with a scalar stays on one line */
-            if (!sv__jw_need(w, 11)) return SV_ERR_NOMEM;
-            sv__jw_put_key_lit(w, LIT("{\"$class\":"));
+            if (!sv__json_jw_need(w, 11)) return SV_ERR_NOMEM;
+            sv__json_jw_put_key_lit(w, LIT("{\"$class\":"));
             if ((st = write_class(w, cls)) != SV_OK) return st;
-            if (!sv__jw_need(w, 1)) return SV_ERR_NOMEM;
+            if (!sv__json_jw_need(w, 1)) return SV_ERR_NOMEM;
             *w->p++ = '}';
         }
     }

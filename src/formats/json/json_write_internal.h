@@ -2,7 +2,7 @@
  *
  * The writer keeps a raw cursor (p, end) into the output sv_buf and writes
  * with plain stores: every emitter first makes sure there is room for an
- * upper bound of what it is about to write (sv__jw_need, or in the container
+ * upper bound of what it is about to write (sv__json_jw_need, or in the container
  * loops one check per item against a fixed bound), then stores without
  * further checks. The buffer's len is synchronised only when it has to grow
  * and at the end. The container loops keep the cursor in a local variable
@@ -53,8 +53,8 @@ typedef struct sv_jw {
     unsigned depth; /* containers open */
     bool pretty;
     bool plain;
-    uint32_t key_mask, key_want; /* see sv__jw_object_key() */
-    /* kind, the UTF16 flag and tag: the mask of a value head (sv__jw_head)
+    uint32_t key_mask, key_want; /* see sv__json_jw_object_key() */
+    /* kind, the UTF16 flag and tag: the mask of a value head (sv__json_jw_head)
      * that tells an untagged UTF-8 string */
     uint32_t mask_string;
     sv_jw_key keys[SV_JW_KEY_CACHE];
@@ -78,32 +78,32 @@ typedef struct sv_jw_tag {
 
 extern const sv_jw_tag sv__jw_tags[SV_TAG_COUNT];
 
-/* Slow path of sv__jw_need: grows the buffer (in large steps). On failure
+/* Slow path of sv__json_jw_need: grows the buffer (in large steps). On failure
  * records SV_ERR_NOMEM and returns false. */
-bool sv__jw_grow(sv_jw *w, size_t n);
+bool sv__json_jw_grow(sv_jw *w, size_t n);
 
-static inline bool sv__jw_need(sv_jw *w, size_t n)
+static inline bool sv__json_jw_need(sv_jw *w, size_t n)
 {
     if ((size_t)(w->end - w->p) >= n) return true;
-    return sv__jw_grow(w, n);
+    return sv__json_jw_grow(w, n);
 }
 
 /* Stores n bytes of s at w->p (room checked by the caller). */
-static inline void sv__jw_put(sv_jw *w, const char *s, size_t n)
+static inline void sv__json_jw_put(sv_jw *w, const char *s, size_t n)
 {
     memcpy(w->p, s, n);
     w->p += n;
 }
 
 /* Writes s (a literal) and, when pretty, a space: the "key": part of a form. */
-static inline void sv__jw_put_key_lit(sv_jw *w, const char *s, size_t n)
+static inline void sv__json_jw_put_key_lit(sv_jw *w, const char *s, size_t n)
 {
-    sv__jw_put(w, s, n);
+    sv__json_jw_put(w, s, n);
     if (w->pretty) *w->p++ = ' ';
 }
 
 /* '\n' and ind spaces. Room: ind + 1 + SV_JW_NL_SLACK. */
-static inline uint8_t *sv__jw_nl(uint8_t *p, size_t ind)
+static inline uint8_t *sv__json_jw_nl(uint8_t *p, size_t ind)
 {
     *p++ = '\n';
     for (size_t k = 0; k < ind; k += 16)
@@ -115,7 +115,7 @@ static inline uint8_t *sv__jw_nl(uint8_t *p, size_t ind)
 
 /* The first 4 bytes of a value (kind, flags, sub, tag) as one word, so that
  * "an untagged float64 without flags" is one compare. */
-static inline uint32_t sv__jw_head(const sv_value *v)
+static inline uint32_t sv__json_jw_head(const sv_value *v)
 {
     uint32_t h;
     memcpy(&h, v, sizeof h);
@@ -126,22 +126,22 @@ static inline uint32_t sv__jw_head(const sv_value *v)
  * that no bit-field layout is assumed (the compiler folds it to a constant
  * for plain values; masks, with all bits of a bit-field set, are not always
  * folded, and are kept in sv_jw). */
-static inline uint32_t sv__jw_head_of(unsigned kind, unsigned flags, unsigned sub, unsigned tag)
+static inline uint32_t sv__json_jw_head_of(unsigned kind, unsigned flags, unsigned sub, unsigned tag)
 {
-    sv_value v = sv__make((sv_kind)kind, sub, flags);
+    sv_value v = sv__core_make((sv_kind)kind, sub, flags);
     v.tag = (uint16_t)tag;
-    return sv__jw_head(&v);
+    return sv__json_jw_head(&v);
 }
 
 /* An object key: an untagged UTF-8 string in typed mode, any string in
  * plain mode. One masked compare of the value's head (key_mask and key_want
  * are made in sv_json_encode). */
-static inline bool sv__jw_object_key(const sv_jw *w, const sv_value *k)
+static inline bool sv__json_jw_object_key(const sv_jw *w, const sv_value *k)
 {
-    return (sv__jw_head(k) & w->key_mask) == w->key_want && (k->as.str || !k->len);
+    return (sv__json_jw_head(k) & w->key_mask) == w->key_want && (k->as.str || !k->len);
 }
 
-/* String flags for sv__jw_string. */
+/* String flags for sv__json_jw_string. */
 enum {
     SV_JW_STR_WTF8 = 1,   /* lone surrogates allowed (plain output: as U+FFFD) */
     SV_JW_STR_DOLLAR = 2, /* a leading '$' is doubled (typed map keys) */
@@ -166,8 +166,8 @@ extern const char sv__jw_digits2[200];
  * 100 and 10 are multiplications by 10486 / 2^20 and 103 / 2^10, exact for
  * every lane value that can occur (below 10^4 and 10^2; the unit tests write
  * every one). The leading zero digits are shifted out and the word stored
- * whole. Larger values go to sv_fmt_u64. */
-static SV_ALWAYS_INLINE size_t sv__jw_fmt_u64(uint64_t u, uint8_t *p)
+ * whole. Larger values go to sv__core_fmt_u64. */
+static SV_ALWAYS_INLINE size_t sv__json_jw_fmt_u64(uint64_t u, uint8_t *p)
 {
     if (u < 10) {
         *p = (uint8_t)('0' + u);
@@ -202,14 +202,14 @@ static SV_ALWAYS_INLINE size_t sv__jw_fmt_u64(uint64_t u, uint8_t *p)
         return 8 - zeros;
     }
 #endif
-    return sv_fmt_u64(u, (char *)p);
+    return sv__core_fmt_u64(u, (char *)p);
 }
 
-static SV_ALWAYS_INLINE size_t sv__jw_fmt_i64(int64_t i, uint8_t *p)
+static SV_ALWAYS_INLINE size_t sv__json_jw_fmt_i64(int64_t i, uint8_t *p)
 {
-    if (i >= 0) return sv__jw_fmt_u64((uint64_t)i, p);
+    if (i >= 0) return sv__json_jw_fmt_u64((uint64_t)i, p);
     *p = '-';
-    return 1 + sv__jw_fmt_u64(0 - (uint64_t)i, p + 1);
+    return 1 + sv__json_jw_fmt_u64(0 - (uint64_t)i, p + 1);
 }
 
 /* ---- integers beyond a double ------------------------------------------------ */
@@ -220,32 +220,32 @@ static SV_ALWAYS_INLINE size_t sv__jw_fmt_i64(int64_t i, uint8_t *p)
  * would otherwise round it (docs/json.md, "Integers beyond 2^53"). */
 #define SV_JW_SAFE_INT (INT64_C(1) << 53)
 
-static inline bool sv__jw_wide_i64(int64_t i)
+static inline bool sv__json_jw_wide_i64(int64_t i)
 {
     return i > SV_JW_SAFE_INT || i < -SV_JW_SAFE_INT;
 }
 
-static inline bool sv__jw_wide_u64(uint64_t u)
+static inline bool sv__json_jw_wide_u64(uint64_t u)
 {
     return u > (uint64_t)SV_JW_SAFE_INT;
 }
 
 /* n in typed JSON's number position: its digits, in quotes when it is wide
  * and quote is set (typed, not plain, output). Room: SV_FMT_INT_MAX + 2. */
-static SV_ALWAYS_INLINE size_t sv__jw_fmt_u64_q(uint64_t u, uint8_t *p, bool quote)
+static SV_ALWAYS_INLINE size_t sv__json_jw_fmt_u64_q(uint64_t u, uint8_t *p, bool quote)
 {
-    if (!quote || !sv__jw_wide_u64(u)) return sv__jw_fmt_u64(u, p);
+    if (!quote || !sv__json_jw_wide_u64(u)) return sv__json_jw_fmt_u64(u, p);
     *p = '"';
-    size_t n = sv__jw_fmt_u64(u, p + 1);
+    size_t n = sv__json_jw_fmt_u64(u, p + 1);
     p[n + 1] = '"';
     return n + 2;
 }
 
-static SV_ALWAYS_INLINE size_t sv__jw_fmt_i64_q(int64_t i, uint8_t *p, bool quote)
+static SV_ALWAYS_INLINE size_t sv__json_jw_fmt_i64_q(int64_t i, uint8_t *p, bool quote)
 {
-    if (!quote || !sv__jw_wide_i64(i)) return sv__jw_fmt_i64(i, p);
+    if (!quote || !sv__json_jw_wide_i64(i)) return sv__json_jw_fmt_i64(i, p);
     *p = '"';
-    size_t n = sv__jw_fmt_i64(i, p + 1);
+    size_t n = sv__json_jw_fmt_i64(i, p + 1);
     p[n + 1] = '"';
     return n + 2;
 }
@@ -258,7 +258,7 @@ static SV_ALWAYS_INLINE size_t sv__jw_fmt_i64_q(int64_t i, uint8_t *p, bool quot
  * '\\' or >= 0x80. Subtraction borrows can also flag a byte above a flagged
  * one, never below, so the lowest flagged byte is exact. Without the usual
  * "& ~x" masks the tests also flag bytes >= 0x80, which are flagged anyway. */
-static inline uint64_t sv__jw_special(uint64_t x)
+static inline uint64_t sv__json_jw_special(uint64_t x)
 {
     uint64_t ctl = x - SV_JW_ONES * 0x20;
     uint64_t quote = (x ^ (SV_JW_ONES * '"')) - SV_JW_ONES;
@@ -269,12 +269,12 @@ static inline uint64_t sv__jw_special(uint64_t x)
 /* The last rem (1..7) bytes of a string ending at e, as a word whose unused
  * high bytes are 'A' (a byte that needs no escape). Built from whole loads:
  * a small memcpy into a stack word would stall the load that follows it. */
-static inline uint64_t sv__jw_load_tail(const uint8_t *e, size_t rem, const uint8_t *start)
+static inline uint64_t sv__json_jw_load_tail(const uint8_t *e, size_t rem, const uint8_t *start)
 {
     uint64_t x;
 #if SV_SWAR
     if ((size_t)(e - start) >= 8) {
-        x = sv_load64(e - 8) >> (8 * (8 - rem)); /* bytes already written drop out */
+        x = sv__core_load64(e - 8) >> (8 * (8 - rem)); /* bytes already written drop out */
     } else if (rem >= 4) {
         uint32_t lo, hi;
         memcpy(&lo, e - rem, 4);
@@ -297,14 +297,14 @@ static inline uint64_t sv__jw_load_tail(const uint8_t *e, size_t rem, const uint
 /* Writes a quoted, escaped string at w->p. Invalid UTF-8 (or invalid WTF-8
  * with SV_JW_STR_WTF8) is SV_ERR_UTF8, with the offset of the bad byte in
  * the string as the error's byte offset. */
-sv_status sv__jw_string_any(sv_jw *w, const char *s, size_t len, unsigned flags);
+sv_status sv__json_jw_string_any(sv_jw *w, const char *s, size_t len, unsigned flags);
 /* Whether a string is written as an ordinary JSON string: UTF-8, or WTF-8
  * when wtf8 (from UTF-16). */
-bool sv__jw_text_ok(const char *s, size_t len, bool wtf8);
+bool sv__json_jw_text_ok(const char *s, size_t len, bool wtf8);
 /* A string that is not: {"$str": [pieces]} (docs/json.md). */
-sv_status sv__jw_string_pieces(sv_jw *w, const char *s, size_t len);
+sv_status sv__json_jw_string_pieces(sv_jw *w, const char *s, size_t len);
 
-static inline uint32_t sv__jw_load32(const uint8_t *s)
+static inline uint32_t sv__json_jw_load32(const uint8_t *s)
 {
     uint32_t x;
     memcpy(&x, s, 4);
@@ -318,25 +318,25 @@ static inline uint32_t sv__jw_load32(const uint8_t *s)
  * and its last 8, or 4, bytes: every load stays inside it) and stored the
  * same way: the overlapping bytes are written twice, with the same value.
  * Bytes >= 0x80 take the slow path, so the UTF-8 check is done there. */
-static SV_ALWAYS_INLINE uint8_t *sv__jw_short_string(uint8_t *p, const char *str, size_t len)
+static SV_ALWAYS_INLINE uint8_t *sv__json_jw_short_string(uint8_t *p, const char *str, size_t len)
 {
     const uint8_t *s = (const uint8_t *)str;
     if (len - 1 >= 16) return NULL;
     if (len >= 8) {
-        uint64_t a = sv_load64(s), b = sv_load64(s + len - 8);
-        if (sv__jw_special(a) | sv__jw_special(b)) return NULL;
+        uint64_t a = sv__core_load64(s), b = sv__core_load64(s + len - 8);
+        if (sv__json_jw_special(a) | sv__json_jw_special(b)) return NULL;
         memcpy(p + 1, &a, 8);
         memcpy(p + len - 7, &b, 8);
     } else if (len >= 4) {
-        uint32_t a = sv__jw_load32(s), b = sv__jw_load32(s + len - 4);
-        if (sv__jw_special((uint64_t)a | (uint64_t)b << 32)) return NULL;
+        uint32_t a = sv__json_jw_load32(s), b = sv__json_jw_load32(s + len - 4);
+        if (sv__json_jw_special((uint64_t)a | (uint64_t)b << 32)) return NULL;
         memcpy(p + 1, &a, 4);
         memcpy(p + len - 3, &b, 4);
     } else {
         /* 1 to 3 bytes: the first, the middle and the last (some the same),
          * checked in one word whose other bytes are 'A' (no escape) */
         uint8_t c0 = s[0], c1 = s[len / 2], c2 = s[len - 1];
-        if (sv__jw_special(c0 | (uint64_t)c1 << 8 | (uint64_t)c2 << 16 | (SV_JW_ONES * 'A' << 24)))
+        if (sv__json_jw_special(c0 | (uint64_t)c1 << 8 | (uint64_t)c2 << 16 | (SV_JW_ONES * 'A' << 24)))
             return NULL;
         p[1] = c0;
         p[1 + len / 2] = c1;
@@ -349,11 +349,11 @@ static SV_ALWAYS_INLINE uint8_t *sv__jw_short_string(uint8_t *p, const char *str
 
 /* A string at w->p: the short form above when it applies, else the general
  * one. */
-static SV_ALWAYS_INLINE sv_status sv__jw_string(sv_jw *w, const char *str, size_t len,
+static SV_ALWAYS_INLINE sv_status sv__json_jw_string(sv_jw *w, const char *str, size_t len,
                                                 unsigned flags)
 {
     if ((size_t)(w->end - w->p) >= 24 && !((flags & SV_JW_STR_DOLLAR) && len && str[0] == '$')) {
-        uint8_t *p = sv__jw_short_string(w->p, str, len);
+        uint8_t *p = sv__json_jw_short_string(w->p, str, len);
         if (p) {
             if (flags & SV_JW_STR_KEY) {
                 *p++ = ':';
@@ -363,13 +363,13 @@ static SV_ALWAYS_INLINE sv_status sv__jw_string(sv_jw *w, const char *str, size_
             return SV_OK;
         }
     }
-    return sv__jw_string_any(w, str, len, flags);
+    return sv__json_jw_string_any(w, str, len, flags);
 }
 
 /* ---- the writers (each checks its value and its room itself) ----------------- */
 
 /* Any value, tagged or not (json_write.c). */
-sv_status sv__jw_value(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_value(sv_jw *w, const sv_value *v);
 
 /* The writers of untagged values by kind (the shape tags of tuples and
  * packed arrays are part of their own form); 16 rows, one per value of the
@@ -378,22 +378,22 @@ typedef sv_status (*sv_jw_writer)(sv_jw *w, const sv_value *v);
 extern const sv_jw_writer sv__jw_by_kind[16];
 
 /* SV_ERR_TYPE "malformed tree: what (kind k)". */
-sv_status sv__jw_malformed(sv_jw *w, const char *what, const sv_value *v);
+sv_status sv__json_jw_malformed(sv_jw *w, const char *what, const sv_value *v);
 
 /* ARRAY, MAP, OBJECT (json_write_containers.c). */
-sv_status sv__jw_array(sv_jw *w, const sv_value *v);
-sv_status sv__jw_map(sv_jw *w, const sv_value *v);
-sv_status sv__jw_object(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_array(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_map(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_object(sv_jw *w, const sv_value *v);
 
 /* BYTES: {"$bytes": "base64"} (plain: the base64 string). */
-sv_status sv__jw_bytes(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_bytes(sv_jw *w, const sv_value *v);
 
 /* INT, UINT and FLOAT scalars in every width. */
-sv_status sv__jw_int(sv_jw *w, const sv_value *v);
-sv_status sv__jw_uint(sv_jw *w, const sv_value *v);
-sv_status sv__jw_float(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_int(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_uint(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_float(sv_jw *w, const sv_value *v);
 /* TUPLE and PACKED values. */
-sv_status sv__jw_tuple(sv_jw *w, const sv_value *v);
-sv_status sv__jw_packed(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_tuple(sv_jw *w, const sv_value *v);
+sv_status sv__json_jw_packed(sv_jw *w, const sv_value *v);
 
 #endif

@@ -119,7 +119,7 @@ static uint8_t *put_wide_open(uint8_t *p, bool is_signed, bool pretty)
     return p;
 }
 
-sv_status sv__jw_int(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_int(sv_jw *w, const sv_value *v)
 {
     int wi = width_index(v->sub);
     if (wi < 0) return malformed(w, "an int whose width is not 1, 2, 4 or 8");
@@ -131,7 +131,7 @@ sv_status sv__jw_int(sv_jw *w, const sv_value *v)
                                 "malformed tree: %lld does not fit an int of %u bytes",
                                 (long long)i, (unsigned)v->sub);
     }
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 24)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, SV_FMT_INT_MAX + 24)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
     bool form = false;
     if (w->plain) {
@@ -139,17 +139,17 @@ sv_status sv__jw_int(sv_jw *w, const sv_value *v)
         memcpy(p, int_open[wi], 16);
         p += int_open_len[wi] + w->pretty;
         form = true;
-    } else if (sv__jw_wide_i64(i)) {
+    } else if (sv__json_jw_wide_i64(i)) {
         p = put_wide_open(p, true, w->pretty);
         form = true;
     }
-    p += sv__jw_fmt_i64_q(i, p, !w->plain);
+    p += sv__json_jw_fmt_i64_q(i, p, !w->plain);
     if (form) *p++ = '}';
     w->p = p;
     return SV_OK;
 }
 
-sv_status sv__jw_uint(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_uint(sv_jw *w, const sv_value *v)
 {
     int wi = width_index(v->sub);
     if (wi < 0) return malformed(w, "a uint whose width is not 1, 2, 4 or 8");
@@ -158,7 +158,7 @@ sv_status sv__jw_uint(sv_jw *w, const sv_value *v)
         return sv_error_set(w->err, SV_ERR_RANGE, SV_JW_FORMAT, 0,
                             "malformed tree: %llu does not fit a uint of %u bytes",
                             (unsigned long long)u, (unsigned)v->sub);
-    if (!sv__jw_need(w, SV_FMT_INT_MAX + 24)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, SV_FMT_INT_MAX + 24)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
     bool form = !w->plain;
     if (w->plain) {
@@ -171,16 +171,16 @@ sv_status sv__jw_uint(sv_jw *w, const sv_value *v)
         memcpy(p, uint_open[wi], 16);
         p += int_open_len[wi] + w->pretty;
     }
-    p += sv__jw_fmt_u64_q(u, p, !w->plain);
+    p += sv__json_jw_fmt_u64_q(u, p, !w->plain);
     if (form) *p++ = '}';
     w->p = p;
     return SV_OK;
 }
 
-sv_status sv__jw_float(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_float(sv_jw *w, const sv_value *v)
 {
     if (v->sub != 8 && v->sub != 4) return malformed(w, "a float whose width is not 4 or 8");
-    if (!sv__jw_need(w, SV_FMT_F64_MAX + 12)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, SV_FMT_F64_MAX + 12)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
     if (v->sub == 8) {
         double d = v->as.f64;
@@ -188,16 +188,16 @@ sv_status sv__jw_float(sv_jw *w, const sv_value *v)
         bool finite = bits64_finite(bits);
         if (w->plain) {
             if (finite)
-                p += sv_fmt_f64(d, (char *)p);
+                p += sv__core_fmt_f64(d, (char *)p);
             else
                 p = put(p, LIT("null"));
         } else if (finite && !(v->flags & SV_F_EXPLICIT)) {
-            p += sv_fmt_f64(d, (char *)p);
+            p += sv__core_fmt_f64(d, (char *)p);
         } else {
             p = put(p, LIT("{\"$f64\":"));
             if (w->pretty) *p++ = ' ';
             if (finite)
-                p += sv_fmt_f64(d, (char *)p);
+                p += sv__core_fmt_f64(d, (char *)p);
             else
                 p = put_nonfinite64(p, bits);
             *p++ = '}';
@@ -208,14 +208,14 @@ sv_status sv__jw_float(sv_jw *w, const sv_value *v)
         bool finite = bits32_finite(bits);
         if (w->plain) {
             if (finite)
-                p += sv_fmt_f32(f, (char *)p);
+                p += sv__core_fmt_f32(f, (char *)p);
             else
                 p = put(p, LIT("null"));
         } else {
             p = put(p, LIT("{\"$f32\":"));
             if (w->pretty) *p++ = ' ';
             if (finite)
-                p += sv_fmt_f32(f, (char *)p);
+                p += sv__core_fmt_f32(f, (char *)p);
             else
                 p = put_nonfinite32(p, bits);
             *p++ = '}';
@@ -247,7 +247,7 @@ static SV_ALWAYS_INLINE uint8_t *put_f32s(uint8_t *p, const uint8_t *d, size_t m
         memcpy(&f, d + j * 4, 4);
         uint32_t bits = f32_bits(f);
         if (bits32_finite(bits))
-            p += sv_fmt_f32(f, (char *)p);
+            p += sv__core_fmt_f32(f, (char *)p);
         else if (plain)
             p = put(p, LIT("null"));
         else
@@ -275,14 +275,14 @@ static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, u
         }                                                                                          \
     } while (0)
     switch (elem) {
-    case SV_ELEM_U8: INT_RUN(uint8_t, sv__jw_fmt_u64_q); break;
-    case SV_ELEM_I8: INT_RUN(int8_t, sv__jw_fmt_i64_q); break;
-    case SV_ELEM_U16: INT_RUN(uint16_t, sv__jw_fmt_u64_q); break;
-    case SV_ELEM_I16: INT_RUN(int16_t, sv__jw_fmt_i64_q); break;
-    case SV_ELEM_U32: INT_RUN(uint32_t, sv__jw_fmt_u64_q); break;
-    case SV_ELEM_I32: INT_RUN(int32_t, sv__jw_fmt_i64_q); break;
-    case SV_ELEM_U64: INT_RUN(uint64_t, sv__jw_fmt_u64_q); break;
-    case SV_ELEM_I64: INT_RUN(int64_t, sv__jw_fmt_i64_q); break;
+    case SV_ELEM_U8: INT_RUN(uint8_t, sv__json_jw_fmt_u64_q); break;
+    case SV_ELEM_I8: INT_RUN(int8_t, sv__json_jw_fmt_i64_q); break;
+    case SV_ELEM_U16: INT_RUN(uint16_t, sv__json_jw_fmt_u64_q); break;
+    case SV_ELEM_I16: INT_RUN(int16_t, sv__json_jw_fmt_i64_q); break;
+    case SV_ELEM_U32: INT_RUN(uint32_t, sv__json_jw_fmt_u64_q); break;
+    case SV_ELEM_I32: INT_RUN(int32_t, sv__json_jw_fmt_i64_q); break;
+    case SV_ELEM_U64: INT_RUN(uint64_t, sv__json_jw_fmt_u64_q); break;
+    case SV_ELEM_I64: INT_RUN(int64_t, sv__json_jw_fmt_i64_q); break;
     case SV_ELEM_F32: return put_f32s(p, (const uint8_t *)data + start * 4, m, plain, sep);
     case SV_ELEM_F64: {
         const uint8_t *d = (const uint8_t *)data + start * 8;
@@ -291,7 +291,7 @@ static uint8_t *put_nums(uint8_t *p, const void *data, size_t start, size_t m, u
             memcpy(&f, d + j * 8, 8);
             uint64_t bits = f64_bits(f);
             if (bits64_finite(bits))
-                p += sv_fmt_f64(f, (char *)p);
+                p += sv__core_fmt_f64(f, (char *)p);
             else if (plain)
                 p = put(p, LIT("null"));
             else
@@ -336,7 +336,7 @@ static SV_NOINLINE sv_status tuple_error(sv_jw *w, const sv_value *v)
                         (unsigned)sv__jw_tags[tag].scalars);
 }
 
-sv_status sv__jw_tuple(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_tuple(sv_jw *w, const sv_value *v)
 {
     unsigned tag = v->tag, elem = v->sub;
     /* (row 0, no tag, is not a tuple shape) */
@@ -345,7 +345,7 @@ sv_status sv__jw_tuple(sv_jw *w, const sv_value *v)
         !v->as.data)
         return tuple_error(w, v);
     size_t n = v->len;
-    if (!sv__jw_need(w, SV_JW_OPEN_MAX + 32 + n * NUM_ROOM)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, SV_JW_OPEN_MAX + 32 + n * NUM_ROOM)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
     bool plain = w->plain, pretty = w->pretty;
     if (!plain) {
@@ -373,25 +373,25 @@ sv_status sv__jw_tuple(sv_jw *w, const sv_value *v)
 static sv_status packed_items(sv_jw *w, const void *data, size_t items, size_t k, unsigned elem)
 {
     if (items == 0) {
-        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
         w->p = put(w->p, "[]", 2);
         return SV_OK;
     }
     size_t outer = w->ind, ci = outer + w->indent;
     uint8_t open = '[';
     for (size_t i = 0; i < items; i++) {
-        if (!sv__jw_need(w, ci + 4 + SV_JW_NL_SLACK + k * NUM_ROOM)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, ci + 4 + SV_JW_NL_SLACK + k * NUM_ROOM)) return SV_ERR_NOMEM;
         uint8_t *p = w->p;
         *p++ = open;
         open = ',';
-        if (w->pretty) p = sv__jw_nl(p, ci);
+        if (w->pretty) p = sv__json_jw_nl(p, ci);
         *p++ = '[';
         p = put_nums(p, data, i * k, k, elem, w->plain, w->pretty);
         *p++ = ']';
         w->p = p;
     }
-    if (!sv__jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return SV_ERR_NOMEM;
-    if (w->pretty) w->p = sv__jw_nl(w->p, outer);
+    if (!sv__json_jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return SV_ERR_NOMEM;
+    if (w->pretty) w->p = sv__json_jw_nl(w->p, outer);
     *w->p++ = ']';
     return SV_OK;
 }
@@ -401,7 +401,7 @@ static sv_status packed_items(sv_jw *w, const void *data, size_t items, size_t k
 static sv_status packed_flat(sv_jw *w, const void *data, size_t n, unsigned elem)
 {
     if (n == 0) {
-        if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
         w->p = put(w->p, "[]", 2);
         return SV_OK;
     }
@@ -409,23 +409,23 @@ static sv_status packed_flat(sv_jw *w, const void *data, size_t n, unsigned elem
     size_t outer = w->ind, ci = outer + w->indent;
     for (size_t i = 0; i < n; i += FLAT_ROW) {
         size_t m = n - i < FLAT_ROW ? n - i : FLAT_ROW;
-        if (!sv__jw_need(w, ci + 4 + SV_JW_NL_SLACK + FLAT_ROW * NUM_ROOM)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, ci + 4 + SV_JW_NL_SLACK + FLAT_ROW * NUM_ROOM)) return SV_ERR_NOMEM;
         uint8_t *p = w->p;
         *p++ = i ? ',' : '[';
         if (rows)
-            p = sv__jw_nl(p, ci);
+            p = sv__json_jw_nl(p, ci);
         else if (i && w->pretty)
             *p++ = ' ';
         p = put_nums(p, data, i, m, elem, w->plain, w->pretty);
         w->p = p;
     }
-    if (!sv__jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return SV_ERR_NOMEM;
-    if (rows) w->p = sv__jw_nl(w->p, outer);
+    if (!sv__json_jw_need(w, outer + 2 + SV_JW_NL_SLACK)) return SV_ERR_NOMEM;
+    if (rows) w->p = sv__json_jw_nl(w->p, outer);
     *w->p++ = ']';
     return SV_OK;
 }
 
-sv_status sv__jw_packed(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_packed(sv_jw *w, const sv_value *v)
 {
     static const char flat_open[SV_ELEM_COUNT][12] = {"",
                                                       "{\"$u8s\":",
@@ -451,7 +451,7 @@ sv_status sv__jw_packed(sv_jw *w, const sv_value *v)
                             "malformed tree: %zu numbers do not make whole %s items", n,
                             sv_tag_name((sv_tag)tag));
     if (!w->plain) {
-        if (!sv__jw_need(w, SV_JW_OPEN_MAX + 1)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, SV_JW_OPEN_MAX + 1)) return SV_ERR_NOMEM;
         if (shape) {
             memcpy(w->p, shape->open, SV_JW_OPEN_MAX);
             w->p += shape->open_len;
@@ -465,7 +465,7 @@ sv_status sv__jw_packed(sv_jw *w, const sv_value *v)
         shape ? packed_items(w, v->as.data, n / k, k, elem) : packed_flat(w, v->as.data, n, elem);
     if (st) return st;
     if (!w->plain) {
-        if (!sv__jw_need(w, 32)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, 32)) return SV_ERR_NOMEM;
         if (shape && elem != shape->elem) w->p = put_elem_member(w->p, elem, w->pretty);
         *w->p++ = '}';
     }

@@ -74,11 +74,11 @@ static size_t utf8_seq(const uint8_t *s, size_t rem, bool wtf8, bool *lone)
     return 0;
 }
 
-sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flags)
+sv_status sv__json_jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flags)
 {
     const uint8_t *s = (const uint8_t *)str, *start = s, *e = s + len;
     size_t first = len < STR_CHUNK ? len : STR_CHUNK;
-    if (!sv__jw_need(w, first * 6 + STR_SLACK)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, first * 6 + STR_SLACK)) return SV_ERR_NOMEM;
     bool wtf8 = (flags & SV_JW_STR_WTF8) != 0;
     uint8_t *p = w->p;
     *p++ = '"';
@@ -87,8 +87,8 @@ sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flag
     for (;;) {
         while (s < seg_end) {
             size_t rem = (size_t)(e - s);
-            uint64_t x = rem >= 8 ? sv_load64(s) : sv__jw_load_tail(e, rem, start);
-            uint64_t mask = sv__jw_special(x);
+            uint64_t x = rem >= 8 ? sv__core_load64(s) : sv__json_jw_load_tail(e, rem, start);
+            uint64_t mask = sv__json_jw_special(x);
             memcpy(p, &x, 8); /* room: reserved with slack */
             if (!mask) {
                 size_t k = rem < 8 ? rem : 8;
@@ -141,7 +141,7 @@ sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flag
         size_t next = (size_t)(e - s) < STR_CHUNK ? (size_t)(e - s) : STR_CHUNK;
         seg_end = s + next;
         w->p = p;
-        if (!sv__jw_need(w, next * 6 + STR_SLACK)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, next * 6 + STR_SLACK)) return SV_ERR_NOMEM;
         p = w->p;
     }
     *p++ = '"';
@@ -155,7 +155,7 @@ sv_status sv__jw_string_any(sv_jw *w, const char *str, size_t len, unsigned flag
 
 /* ---- bytes: base64 --------------------------------------------------------- */
 
-sv_status sv__jw_bytes(sv_jw *w, const sv_value *v)
+sv_status sv__json_jw_bytes(sv_jw *w, const sv_value *v)
 {
     size_t n = v->len;
     if (!v->as.bytes && n)
@@ -163,15 +163,15 @@ sv_status sv__jw_bytes(sv_jw *w, const sv_value *v)
                             "malformed tree: bytes without storage");
     if (n > (SIZE_MAX - 64) / 4 * 3) /* (a 32-bit size_t) */
         return sv_error_set(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0, "bytes too long to encode");
-    if (!sv__jw_need(w, n / 3 * 4 + 24)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, n / 3 * 4 + 24)) return SV_ERR_NOMEM;
     uint8_t *p = w->p;
     if (!w->plain) {
         memcpy(p, "{\"$bytes\": ", 11); /* the space is kept when pretty */
         p += 10 + w->pretty;
     }
     *p++ = '"';
-    sv_base64_encode(v->as.bytes, n, (char *)p);
-    p += sv_base64_encoded_len(n);
+    sv__core_base64_encode(v->as.bytes, n, (char *)p);
+    p += sv__core_base64_encoded_len(n);
     *p++ = '"';
     if (!w->plain) *p++ = '}';
     w->p = p;
@@ -182,12 +182,12 @@ sv_status sv__jw_bytes(sv_jw *w, const sv_value *v)
 
 /* Whether s[0..len) is written as an ordinary string: UTF-8, or WTF-8 with
  * wtf8 (a string from UTF-16). */
-bool sv__jw_text_ok(const char *str, size_t len, bool wtf8)
+bool sv__json_jw_text_ok(const char *str, size_t len, bool wtf8)
 {
     if (!len) return true; /* (an empty key may have no storage) */
     const uint8_t *s = (const uint8_t *)str, *e = s + len;
     while (s < e) {
-        if (e - s >= 8 && !(sv_load64(s) & UINT64_C(0x8080808080808080))) {
+        if (e - s >= 8 && !(sv__core_load64(s) & UINT64_C(0x8080808080808080))) {
             s += 8;
             continue;
         }
@@ -269,14 +269,14 @@ static const uint8_t *bad_run(const uint8_t *s, const uint8_t *e)
  * runs of UTF-8 text as strings, surrogates and RFC 2279 characters beyond
  * U+10FFFF as their code points, other bytes as $u8s. Plain mode writes one
  * string instead, with U+FFFD for every piece that is not text. */
-sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
+sv_status sv__json_jw_string_pieces(sv_jw *w, const char *str, size_t len)
 {
     const uint8_t *s = (const uint8_t *)str, *e = s + len;
-    if (!sv__jw_need(w, 16)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, 16)) return SV_ERR_NOMEM;
     if (w->plain) {
         *w->p++ = '"';
     } else {
-        sv__jw_put(w, "{\"$str\":", 8);
+        sv__json_jw_put(w, "{\"$str\":", 8);
         if (w->pretty) *w->p++ = ' ';
         *w->p++ = '[';
     }
@@ -285,13 +285,13 @@ sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
         const uint8_t *q = text_run(s, e);
         if (q > s) {
             if (!w->plain && !first) {
-                if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+                if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
                 *w->p++ = ',';
                 if (w->pretty) *w->p++ = ' ';
             }
             first = false;
             size_t at = (size_t)(w->p - w->buf->data); /* an offset: the buffer may move */
-            sv_status st = sv__jw_string_any(w, (const char *)s, (size_t)(q - s), 0);
+            sv_status st = sv__json_jw_string_any(w, (const char *)s, (size_t)(q - s), 0);
             if (st) return st;
             if (w->plain) { /* the run inside the one string: drop its quotes */
                 uint8_t *open = w->buf->data + at;
@@ -306,9 +306,9 @@ sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
         size_t n = surrogate_seq(s, (size_t)(e - s), &cp);
         if (!n) n = long_seq(s, (size_t)(e - s), &cp);
         q = n ? s + n : bad_run(s, e);
-        if (!sv__jw_need(w, 24 + (size_t)(q - s) * 5)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, 24 + (size_t)(q - s) * 5)) return SV_ERR_NOMEM;
         if (w->plain) {
-            sv__jw_put(w, "\xEF\xBF\xBD", 3);
+            sv__json_jw_put(w, "\xEF\xBF\xBD", 3);
             s = q;
             continue;
         }
@@ -318,9 +318,9 @@ sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
         }
         first = false;
         if (n) {
-            w->p += sv__jw_fmt_u64(cp, w->p);
+            w->p += sv__json_jw_fmt_u64(cp, w->p);
         } else {
-            sv__jw_put(w, "{\"$u8s\":", 8);
+            sv__json_jw_put(w, "{\"$u8s\":", 8);
             if (w->pretty) *w->p++ = ' ';
             *w->p++ = '[';
             for (const uint8_t *b = s; b < q; b++) {
@@ -328,17 +328,17 @@ sv_status sv__jw_string_pieces(sv_jw *w, const char *str, size_t len)
                     *w->p++ = ',';
                     if (w->pretty) *w->p++ = ' ';
                 }
-                w->p += sv__jw_fmt_u64(*b, w->p);
+                w->p += sv__json_jw_fmt_u64(*b, w->p);
             }
-            sv__jw_put(w, "]}", 2);
+            sv__json_jw_put(w, "]}", 2);
         }
         s = q;
     }
-    if (!sv__jw_need(w, 2)) return SV_ERR_NOMEM;
+    if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
     if (w->plain) {
         *w->p++ = '"';
     } else {
-        sv__jw_put(w, "]}", 2);
+        sv__json_jw_put(w, "]}", 2);
     }
     return SV_OK;
 }

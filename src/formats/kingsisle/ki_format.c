@@ -48,7 +48,7 @@ sv_status sv_kingsisle_opts_from_options(const sv_options *opts, sv_kingsisle_op
     sv_kingsisle_opts_init(o);
     *owned = NULL;
     sv_options reg; /* the registry's struct, read as versioned */
-    sv_status rst = sv__options_read(&reg, opts, KI_FORMAT, err);
+    sv_status rst = sv__core_options_read(&reg, opts, KI_FORMAT, err);
     if (rst != SV_OK || !opts) return rst;
     o->limits = reg.limits;
     uint32_t level = 9;
@@ -83,7 +83,7 @@ sv_status sv_kingsisle_opts_from_options(const sv_options *opts, sv_kingsisle_op
  * it ends); a bare stream has no magic, so only --from picks it. */
 static int ki_probe(const uint8_t *data, size_t len)
 {
-    if (len >= 4 && sv_load_u32le(data) == KI_BIND_MAGIC) return 100;
+    if (len >= 4 && sv__core_load_u32le(data) == KI_BIND_MAGIC) return 100;
     return 0;
 }
 
@@ -95,7 +95,7 @@ static sv_status ki_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
     sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_decode(doc, data, len, &o, out, err);
     sv_kingsisle_types_free(t);
-    return sv__decode_root(doc, st, out, "kingsisle", err);
+    return sv__core_decode_root(doc, st, out, "kingsisle", err);
 }
 
 static sv_status ki_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
@@ -150,7 +150,7 @@ static sv_status kx_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
     sv_status st = sv_kingsisle_opts_from_options(opts, &o, &t, err);
     if (!st) st = sv_kingsisle_xml_decode(doc, data, len, &o, out, err);
     sv_kingsisle_types_free(t);
-    return sv__decode_root(doc, st, out, "kingsisle-xml", err);
+    return sv__core_decode_root(doc, st, out, "kingsisle-xml", err);
 }
 
 static sv_status kx_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)

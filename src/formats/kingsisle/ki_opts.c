@@ -26,5 +26,5 @@ sv_status ki_opts_read(sv_kingsisle_opts *out, const sv_kingsisle_opts *opts, co
                        sv_error *err)
 {
     sv_kingsisle_opts_init(out);
-    return sv__opts_read(&sv__opts_kingsisle, out, opts, format, err);
+    return sv__core_opts_read(&sv__opts_kingsisle, out, opts, format, err);
 }

@@ -24,8 +24,8 @@ sv_status ki_read_raw(ki_dec *d, uint64_t nbits, sv_value *out)
         if (nbits & 7) p[nbits / 8] = d->br.data[(d->br.pos >> 3) + nbits / 8] & ((1u << (nbits & 7)) - 1);
         d->br.pos += nbits;
     } else {
-        for (uint64_t i = 0; i < nbits / 8; i++) p[i] = (uint8_t)sv_br_read(&d->br, 8);
-        if (nbits & 7) p[nbits / 8] = (uint8_t)sv_br_read(&d->br, (unsigned)(nbits & 7));
+        for (uint64_t i = 0; i < nbits / 8; i++) p[i] = (uint8_t)sv__core_br_read(&d->br, 8);
+        if (nbits & 7) p[nbits / 8] = (uint8_t)sv__core_br_read(&d->br, (unsigned)(nbits & 7));
     }
     sv_value m = sv_map(d->doc, 2);
     sv_pair *pr = sv_pairs(&m);

@@ -17,7 +17,7 @@ sv_status ki_dec_fail(ki_dec *d, sv_status st, const char *fmt, ...)
     d->br.status = st;
     va_list ap;
     va_start(ap, fmt);
-    sv__error_vrecord(d->br.err, st, KI_FORMAT, (d->br.pos >> 3) + d->base, (int)(d->br.pos & 7), fmt,
+    sv__core_error_vrecord(d->br.err, st, KI_FORMAT, (d->br.pos >> 3) + d->base, (int)(d->br.pos & 7), fmt,
                   ap);
     va_end(ap);
     return st;
@@ -34,7 +34,7 @@ static bool u32s_push(ki_dec *d, ki_u32s *s, const uint32_t *add, size_t n)
 {
     if (s->n + n > s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 64;
-        uint32_t *v = sv__doc_scratch_realloc(d->doc, s->v, s->cap * sizeof *v, cap * sizeof *v);
+        uint32_t *v = sv__core_doc_scratch_realloc(d->doc, s->v, s->cap * sizeof *v, cap * sizeof *v);
         if (!v) {
             s->failed = true;
             return false;
@@ -59,7 +59,7 @@ void ki_dec_align(ki_dec *d)
 {
     unsigned n = (unsigned)((8 - (d->br.pos & 7)) & 7);
     if (n == 0 || d->br.status != SV_OK) return;
-    uint32_t bits = (uint32_t)sv_br_read(&d->br, n);
+    uint32_t bits = (uint32_t)sv__core_br_read(&d->br, n);
     uint32_t ord = d->pad_count++;
     if (bits && !pads_push2(d, ord, bits))
         ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
@@ -68,7 +68,7 @@ void ki_dec_align(ki_dec *d)
 static inline uint32_t rd_u32(ki_dec *d)
 {
     ki_dec_align(d);
-    return (uint32_t)sv_br_read(&d->br, 32);
+    return (uint32_t)sv__core_br_read(&d->br, 32);
 }
 
 static inline uint64_t left(const ki_dec *d) { return d->br.bit_len - d->br.pos; }
@@ -79,8 +79,8 @@ static uint32_t rd_len(ki_dec *d, bool container)
 {
     if (d->flags & SV_KI_COMPACT_LENGTHS) {
         uint32_t ord = d->len_count++;
-        unsigned large = (unsigned)sv_br_read(&d->br, 1);
-        uint32_t n = (uint32_t)sv_br_read(&d->br, large ? 31 : 7);
+        unsigned large = (unsigned)sv__core_br_read(&d->br, 1);
+        uint32_t n = (uint32_t)sv__core_br_read(&d->br, large ? 31 : 7);
         /* the 31-bit form of a length that fits 7 bits: remembered by its
          * ordinal in the object, so that the rewrite uses the same form */
         if (large && n < 0x80 && d->br.status == SV_OK && !u32s_push(d, &d->longs, &ord, 1))
@@ -88,7 +88,7 @@ static uint32_t rd_len(ki_dec *d, bool container)
         return n;
     }
     ki_dec_align(d);
-    return (uint32_t)sv_br_read(&d->br, container ? 32 : 16);
+    return (uint32_t)sv__core_br_read(&d->br, container ? 32 : 16);
 }
 
 /* A string's bytes: aligned only when there are any (§6.3). */
@@ -108,7 +108,7 @@ static sv_status rd_string(ki_dec *d, sv_value *out)
         return ki_dec_fail(d, SV_ERR_LIMIT, "string of %u bytes is over the string limit", n);
     const uint8_t *p = d->br.data + (d->br.pos >> 3);
     /* text when it is UTF-8; binary strings (BLOB, §6.1) become bytes */
-    *out = sv_utf8_valid(p, n) ? sv_str(d->doc, (const char *)p, n) : sv_bytes(d->doc, p, n);
+    *out = sv__core_utf8_valid(p, n) ? sv_str(d->doc, (const char *)p, n) : sv_bytes(d->doc, p, n);
     d->br.pos += (uint64_t)n * 8;
     return doc_check(d);
 }
@@ -128,10 +128,10 @@ static sv_status rd_wstring(ki_dec *d, sv_value *out)
     if ((uint64_t)n * 3 > d->max_string)
         return ki_dec_fail(d, SV_ERR_LIMIT, "wide string of %u units is over the string limit", n);
     const uint8_t *p = d->br.data + (d->br.pos >> 3);
-    size_t len = sv_utf16_wtf8_len(p, n, false);
+    size_t len = sv__core_utf16_wtf8_len(p, n, false);
     sv_value v = sv_str_uninit(d->doc, len);
     if (v.kind != SV_STRING) return doc_check(d);
-    sv_utf16_to_wtf8(p, n, false, sv_value_buf(&v));
+    sv__core_utf16_to_wtf8(p, n, false, sv_value_buf(&v));
     *out = sv_with_flags(v, SV_F_UTF16);
     d->br.pos += (uint64_t)n * 16;
     return SV_OK;
@@ -150,7 +150,7 @@ static sv_status rd_tuple(ki_dec *d, sv_tag shape, sv_elem elem, unsigned n, sv_
         uint32_t u32[16];
     } buf;
     for (unsigned i = 0; i < n; i++) {
-        uint64_t x = sv_br_read(&d->br, bits);
+        uint64_t x = sv__core_br_read(&d->br, bits);
         if (bits == 8)
             buf.u8[i] = (uint8_t)x;
         else
@@ -180,14 +180,14 @@ static sv_status rd_elem(ki_dec *d, const ki_prop *p, sv_value *out)
 {
     sv_bitreader *r = &d->br;
     switch ((ki_kind)p->kind) {
-    case KI_BOOL: *out = sv_bool(sv_br_read(r, 1) != 0); break;
-    case KI_I8: ki_dec_align(d); *out = sv_int_w((int8_t)sv_br_read(r, 8), 1); break;
-    case KI_U8: ki_dec_align(d); *out = sv_uint_w(sv_br_read(r, 8), 1); break;
-    case KI_I16: ki_dec_align(d); *out = sv_int_w((int16_t)sv_br_read(r, 16), 2); break;
-    case KI_U16: ki_dec_align(d); *out = sv_uint_w(sv_br_read(r, 16), 2); break;
+    case KI_BOOL: *out = sv_bool(sv__core_br_read(r, 1) != 0); break;
+    case KI_I8: ki_dec_align(d); *out = sv_int_w((int8_t)sv__core_br_read(r, 8), 1); break;
+    case KI_U8: ki_dec_align(d); *out = sv_uint_w(sv__core_br_read(r, 8), 1); break;
+    case KI_I16: ki_dec_align(d); *out = sv_int_w((int16_t)sv__core_br_read(r, 16), 2); break;
+    case KI_U16: ki_dec_align(d); *out = sv_uint_w(sv__core_br_read(r, 16), 2); break;
     case KI_WCHAR:
         ki_dec_align(d);
-        *out = sv_with_tag(sv_uint_w(sv_br_read(r, 16), 2), SV_TAG_CHAR);
+        *out = sv_with_tag(sv_uint_w(sv__core_br_read(r, 16), 2), SV_TAG_CHAR);
         break;
     case KI_I32: *out = sv_int_w((int32_t)rd_u32(d), 4); break;
     case KI_U32: *out = sv_uint_w(rd_u32(d), 4); break;
@@ -200,18 +200,18 @@ static sv_status rd_elem(ki_dec *d, const ki_prop *p, sv_value *out)
     }
     case KI_F64: {
         ki_dec_align(d);
-        uint64_t b = sv_br_read(r, 64);
+        uint64_t b = sv__core_br_read(r, 64);
         double f;
         memcpy(&f, &b, 8);
         *out = sv_with_flags(sv_f64(f), SV_F_EXPLICIT);
         break;
     }
-    case KI_I64: ki_dec_align(d); *out = sv_int_w((int64_t)sv_br_read(r, 64), 8); break;
-    case KI_U64: ki_dec_align(d); *out = sv_uint_w(sv_br_read(r, 64), 8); break;
+    case KI_I64: ki_dec_align(d); *out = sv_int_w((int64_t)sv__core_br_read(r, 64), 8); break;
+    case KI_U64: ki_dec_align(d); *out = sv_uint_w(sv__core_br_read(r, 64), 8); break;
     case KI_BITS_S: /* §3: bit integers are never aligned */
-        *out = sv_int_w(sv_br_read_signed(r, p->bits), p->bits <= 7 ? 1 : 4);
+        *out = sv_int_w(sv__core_br_read_signed(r, p->bits), p->bits <= 7 ? 1 : 4);
         break;
-    case KI_BITS_U: *out = sv_uint_w(sv_br_read(r, p->bits), p->bits <= 7 ? 1 : 4); break;
+    case KI_BITS_U: *out = sv_uint_w(sv__core_br_read(r, p->bits), p->bits <= 7 ? 1 : 4); break;
     case KI_STR: return rd_string(d, out);
     case KI_WSTR: return rd_wstring(d, out);
     case KI_COLOR: {
@@ -288,7 +288,7 @@ static bool push_field(ki_dec *d, sv_value key, sv_value val)
 {
     if (d->nfields == d->fields_cap) {
         size_t cap = d->fields_cap ? d->fields_cap * 2 : 64;
-        sv_pair *f = sv__doc_scratch_realloc(d->doc, d->fields, d->fields_cap * sizeof *f,
+        sv_pair *f = sv__core_doc_scratch_realloc(d->doc, d->fields, d->fields_cap * sizeof *f,
                                              cap * sizeof *f);
         if (!f) return false;
         d->fields = f;
@@ -353,7 +353,7 @@ static void warn_unknown(ki_dec *d, uint32_t tag, uint64_t tag_at)
 static sv_status skip_object(ki_dec *d, sv_value *out)
 {
     uint64_t start = d->br.pos;
-    uint32_t obj_bits = (uint32_t)sv_br_read(&d->br, 32);
+    uint32_t obj_bits = (uint32_t)sv__core_br_read(&d->br, 32);
     if (d->br.status != SV_OK) return d->br.status;
     if (obj_bits < 32 || obj_bits > d->br.bit_len - start) {
         d->br.pos = start;
@@ -375,7 +375,7 @@ static sv_status rd_shallow(ki_dec *d, const ki_class *c)
         if ((p->flags & d->mask) != d->mask) continue;
         if ((p->flags & SV_KI_PROP_DEPRECATED) && d->skip_deprecated) continue;
         if (p->flags & SV_KI_PROP_DELTA_ENCODE) { /* §5.2: 1 presence bit */
-            if (!sv_br_read(&d->br, 1)) {
+            if (!sv__core_br_read(&d->br, 1)) {
                 if (d->br.status != SV_OK) return d->br.status;
                 if (d->flags & SV_KI_FORBID_DELTA)
                     return ki_dec_fail(d, SV_ERR_SYNTAX,
@@ -400,7 +400,7 @@ static sv_status rd_shallow(ki_dec *d, const ki_class *c)
 static sv_status rd_deep(ki_dec *d, const ki_class *c)
 {
     uint64_t start = d->br.pos;
-    uint32_t obj_bits = (uint32_t)sv_br_read(&d->br, 32);
+    uint32_t obj_bits = (uint32_t)sv__core_br_read(&d->br, 32);
     if (d->br.status != SV_OK) return d->br.status;
     if (obj_bits < 32 || obj_bits > d->br.bit_len - start) {
         d->br.pos = start;
@@ -414,8 +414,8 @@ static sv_status rd_deep(ki_dec *d, const ki_class *c)
         uint64_t before = d->br.pos;
         ki_dec_align(d);
         uint64_t at = d->br.pos;
-        uint32_t size = (uint32_t)sv_br_read(&d->br, 32);
-        uint32_t hash = (uint32_t)sv_br_read(&d->br, 32);
+        uint32_t size = (uint32_t)sv__core_br_read(&d->br, 32);
+        uint32_t hash = (uint32_t)sv__core_br_read(&d->br, 32);
         if (d->br.status != SV_OK) return d->br.status;
         uint64_t head = d->br.pos - before;
         if (size < head || size > end - before) {
@@ -473,7 +473,7 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
     if (d->warn && d->depth >= d->frames_cap) {
         size_t cap = d->frames_cap ? d->frames_cap * 2 : 32;
         while (cap <= d->depth) cap *= 2;
-        ki_frame *f = sv__doc_scratch_realloc(d->doc, d->frames, d->frames_cap * sizeof *f,
+        ki_frame *f = sv__core_doc_scratch_realloc(d->doc, d->frames, d->frames_cap * sizeof *f,
                                               cap * sizeof *f);
         if (!f) return ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
         d->frames = f;

@@ -276,7 +276,7 @@ static sv_status add_schema_class(sv_kingsisle_types *t, const sv_schema_class *
 {
     size_t nf;
     const sv_schema_field *const *fs = sv_schema_class_fields(c, &nf);
-    ki_prop_src *ps = nf ? sv_mem_calloc(t->alloc, nf, sizeof *ps) : NULL;
+    ki_prop_src *ps = nf ? sv__core_mem_calloc(t->alloc, nf, sizeof *ps) : NULL;
     if (nf && !ps) return sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
     sv_status st = SV_OK;
     size_t nopts = 0;
@@ -285,7 +285,7 @@ static sv_status add_schema_class(sv_kingsisle_types *t, const sv_schema_class *
         if (ty->kind == SV_TYPE_GENERIC && ty->gen == SV_GEN_VECTOR) ty = ty->params[0];
         if (ty->kind == SV_TYPE_ENUM) nopts += ty->enm->nvalues;
     }
-    ki_enum_opt *opts = nopts ? sv_mem_calloc(t->alloc, nopts, sizeof *opts) : NULL;
+    ki_enum_opt *opts = nopts ? sv__core_mem_calloc(t->alloc, nopts, sizeof *opts) : NULL;
     if (nopts && !opts) st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
     size_t used = 0;
     for (size_t i = 0; st == SV_OK && i < nf; i++) {
@@ -329,8 +329,8 @@ static sv_status add_schema_class(sv_kingsisle_types *t, const sv_schema_class *
         uint32_t hash = c->has_hash ? c->hash : ki_string_id((const uint8_t *)c->name, strlen(c->name));
         st = ki_types_add_class(t, c->name, strlen(c->name), hash, ps, nf, "schema", err);
     }
-    sv_mem_free(t->alloc, ps, nf, sizeof *ps);
-    sv_mem_free(t->alloc, opts, nopts, sizeof *opts);
+    sv__core_mem_free(t->alloc, ps, nf, sizeof *ps);
+    sv__core_mem_free(t->alloc, opts, nopts, sizeof *opts);
     return st;
 }
 

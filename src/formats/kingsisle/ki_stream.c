@@ -85,14 +85,14 @@ static sv_status check_head(const uint8_t *h, size_t n, uint32_t flags, bool sha
     size_t off = 0;
     if (flags & SV_KI_STATEFUL_FLAGS) {
         if (n < 4) return SV_OK;
-        flags = sv_load_u32le(h);
+        flags = sv__core_load_u32le(h);
         off = 4;
     }
     if (flags & SV_KI_WITH_COMPRESSION) {
         if (n < off + 1) return SV_OK;
         if (h[off++]) { /* a nested payload: its stated size */
             if (n < off + 4) return SV_OK;
-            uint32_t size = sv_load_u32le(h + off);
+            uint32_t size = sv__core_load_u32le(h + off);
             if (size > lim->max_decompressed || size > lim->max_alloc)
                 return sv_error_set(err, SV_ERR_LIMIT, KI_FORMAT, off,
                                     "the nested zlib payload says it inflates to %lu bytes, over "
@@ -107,7 +107,7 @@ static sv_status check_head(const uint8_t *h, size_t n, uint32_t flags, bool sha
         }
     }
     if (n < off + 4) return SV_OK;
-    uint32_t tag = sv_load_u32le(h + off);
+    uint32_t tag = sv__core_load_u32le(h + off);
     if (tag == 0)
         return sv_error_set(err, SV_ERR_SYNTAX, KI_FORMAT, off,
                             "the root object is null (type tag 0); the rest of the zlib payload "
@@ -131,7 +131,7 @@ static sv_status inflate_payload(const uint8_t *z, size_t zn, uint32_t size, uin
                                  const sv_kingsisle_types *types, const sv_limits *lim,
                                  sv_buf *out, sv_error *err)
 {
-    if (size <= lim->max_decompressed) { /* (else sv_zlib_inflate_exact says so) */
+    if (size <= lim->max_decompressed) { /* (else sv__compress_zlib_inflate_exact says so) */
         if (size > lim->max_alloc)
             return sv_error_set(err, SV_ERR_LIMIT, KI_FORMAT, at,
                                 "the zlib payload says it inflates to %lu bytes, over the "
@@ -142,7 +142,7 @@ static sv_status inflate_payload(const uint8_t *z, size_t zn, uint32_t size, uin
         const char *why;
         size_t cap = size < KI_HEAD ? size : KI_HEAD;
         sv_status hst =
-            sv_zlib_inflate_into(z, zn, SV_ZLIB_WRAPPED, head, cap, out->alloc, &got, &why);
+            sv__compress_zlib_inflate_into(z, zn, SV_ZLIB_WRAPPED, head, cap, out->alloc, &got, &why);
         if (hst == SV_ERR_NOMEM) return sv_error_set(err, hst, KI_FORMAT, at, "out of memory");
         /* a stream that is invalid or short within its head is left to
          * the full inflation, which says where */
@@ -151,7 +151,7 @@ static sv_status inflate_payload(const uint8_t *z, size_t zn, uint32_t size, uin
             if (st != SV_OK) return st;
         }
     }
-    return sv_zlib_inflate_exact(z, zn, SV_ZLIB_WRAPPED, size, lim->max_decompressed, KI_FORMAT,
+    return sv__compress_zlib_inflate_exact(z, zn, SV_ZLIB_WRAPPED, size, lim->max_decompressed, KI_FORMAT,
                                  at, out, err);
 }
 
@@ -161,7 +161,7 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
 {
     ki_dec d;
     memset(&d, 0, sizeof d);
-    sv_br_init(&d.br, p, n, KI_FORMAT, err);
+    sv__core_br_init(&d.br, p, n, KI_FORMAT, err);
     d.doc = doc;
     d.types = o->types;
     d.flags = flags;
@@ -176,7 +176,7 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
     d.warn_ctx = o->warn_ctx;
     size_t nkeys = o->types ? o->types->total_props : 0;
     if (nkeys) {
-        d.keys = sv__doc_scratch_realloc(doc, NULL, 0, nkeys * sizeof *d.keys);
+        d.keys = sv__core_doc_scratch_realloc(doc, NULL, 0, nkeys * sizeof *d.keys);
         if (!d.keys) return sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, base, "out of memory");
         memset(d.keys, 0, nkeys * sizeof *d.keys);
     }
@@ -187,7 +187,7 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
         st = ki_dec_fail(&d, SV_ERR_SYNTAX, "the root object is null (type tag 0)");
     }
     if (st == SV_OK && (d.br.pos & 7)) { /* the rest of the last byte */
-        uint32_t tail = (uint32_t)sv_br_read(&d.br, (unsigned)(8 - (d.br.pos & 7)));
+        uint32_t tail = (uint32_t)sv__core_br_read(&d.br, (unsigned)(8 - (d.br.pos & 7)));
         if (tail) meta_add(doc, m, KI_META_TAIL, sv_uint_w(tail, 1));
     }
     if (st == SV_OK && d.br.pos < d.br.bit_len) {
@@ -195,11 +195,11 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
         size_t at = (size_t)(d.br.pos >> 3);
         meta_add(doc, m, "trailing", sv_bytes(doc, p + at, n - at));
     }
-    sv__doc_scratch_free(doc, d.keys, nkeys * sizeof *d.keys);
-    sv__doc_scratch_free(doc, d.pads.v, d.pads.cap * sizeof *d.pads.v);
-    sv__doc_scratch_free(doc, d.longs.v, d.longs.cap * sizeof *d.longs.v);
-    sv__doc_scratch_free(doc, d.frames, d.frames_cap * sizeof *d.frames);
-    sv__doc_scratch_free(doc, d.fields, d.fields_cap * sizeof *d.fields);
+    sv__core_doc_scratch_free(doc, d.keys, nkeys * sizeof *d.keys);
+    sv__core_doc_scratch_free(doc, d.pads.v, d.pads.cap * sizeof *d.pads.v);
+    sv__core_doc_scratch_free(doc, d.longs.v, d.longs.cap * sizeof *d.longs.v);
+    sv__core_doc_scratch_free(doc, d.frames, d.frames_cap * sizeof *d.frames);
+    sv__core_doc_scratch_free(doc, d.fields, d.fields_cap * sizeof *d.fields);
     if (st == SV_OK) st = attach_meta(doc, &root, m);
     if (st == SV_OK) *out = root;
     return st;
@@ -224,7 +224,7 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
     sv_buf_init(&z2, &doc->alloc);
 
     /* §4.4: BINd means a deep stream with stateful flags, whatever the options */
-    if (n >= 4 && sv_load_u32le(p) == KI_BIND_MAGIC) {
+    if (n >= 4 && sv__core_load_u32le(p) == KI_BIND_MAGIC) {
         p += 4, n -= 4, base = 4;
         shallow = false;
         flags = SV_KI_STATEFUL_FLAGS;
@@ -238,7 +238,7 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
     if (o.skip_unknown_types) meta_add(doc, &m, KI_META_SKIP_UNKNOWN_TYPES, sv_bool(true));
     if (manual) { /* §4.2: u32 uncompressed size, then zlib */
         if ((st = need(n, 5, base, "the manual zlib wrapper", err)) != SV_OK) goto done;
-        uint32_t size = sv_load_u32le(p);
+        uint32_t size = sv__core_load_u32le(p);
         st = inflate_payload(p + 4, n - 4, size, base + 4, flags, shallow, o.types, &lim, &z1,
                              err);
         if (st != SV_OK) goto done;
@@ -247,7 +247,7 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
     }
     if (flags & SV_KI_STATEFUL_FLAGS) { /* the stream's flags replace the caller's */
         if ((st = need(n, 4, base, "the serializer flags word", err)) != SV_OK) goto done;
-        flags = sv_load_u32le(p);
+        flags = sv__core_load_u32le(p);
         meta_add(doc, &m, KI_META_FLAGS, sv_uint_w(flags, 4));
         p += 4, n -= 4, base += 4;
     }
@@ -258,7 +258,7 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
         p += 1, n -= 1, base += 1;
         if (marker) { /* u32 uncompressed size, then zlib; no size after marker 0 */
             if ((st = need(n, 5, base, "the compressed payload", err)) != SV_OK) goto done;
-            uint32_t size = sv_load_u32le(p);
+            uint32_t size = sv__core_load_u32le(p);
             st = inflate_payload(p + 4, n - 4, size, base + 4, 0, shallow, o.types, &lim, &z2,
                                  err);
             if (st != SV_OK) goto done;
@@ -292,7 +292,7 @@ static bool same_payload(const sv_value *z, const uint8_t *bytes, size_t n, cons
     sv_buf_init(&tmp, alloc);
     sv_error e;
     sv_error_clear(&e);
-    bool same = sv_zlib_inflate_exact(zp, zl, SV_ZLIB_WRAPPED, n, n, KI_FORMAT, 0, &tmp, &e) == SV_OK &&
+    bool same = sv__compress_zlib_inflate_exact(zp, zl, SV_ZLIB_WRAPPED, n, n, KI_FORMAT, 0, &tmp, &e) == SV_OK &&
                 tmp.len == n && (n == 0 || memcmp(tmp.data, bytes, n) == 0);
     sv_buf_free(&tmp);
     return same;
@@ -308,7 +308,7 @@ static bool put_zlib(sv_buf *out, const uint8_t *in, size_t n, const sv_value *o
         sv_buf_append(out, zp, zl);
         return sv_buf_ok(out);
     }
-    return sv_zlib_deflate(in, n, level, SV_ZLIB_WRAPPED, out);
+    return sv__compress_zlib_deflate(in, n, level, SV_ZLIB_WRAPPED, out);
 }
 
 sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, sv_buf *out,
@@ -359,7 +359,7 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
     ki_enc e;
     memset(&e, 0, sizeof e);
     e.out = bodyp;
-    sv_bw_init(&e.bw, bodyp);
+    sv__core_bw_init(&e.bw, bodyp);
     e.types = o.types;
     e.flags = flags;
     e.mask = o.property_mask;

@@ -68,7 +68,7 @@ static sv_status read_options(wz_ctx *c, const sv_value *eo, size_t *nopts, cons
             continue;
         uint32_t v;
         if (!get_u32(&pr->val, &v)) return bad(c, cls, prop, "an enum option's value is not a number");
-        if (!sv_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, *nopts + 1, sizeof *c->opts))
+        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, *nopts + 1, sizeof *c->opts))
             return sv_error_set(c->err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
         c->opts[*nopts] = (ki_enum_opt){k, (uint32_t)kn, v};
         (*nopts)++;
@@ -83,11 +83,11 @@ static sv_status read_class(wz_ctx *c, const char *name, size_t name_len, const 
     if (!get_u32(sv_map_getz(cv, "hash"), &hash)) return bad(c, name, NULL, "no numeric \"hash\"");
     const sv_value *props = sv_map_getz(cv, "properties");
     size_t np = sv_kind_of(props) == SV_MAP ? sv_len(props) : 0;
-    if (!sv_mem_grow(c->t->alloc, (void **)&c->props, &c->props_cap, np, sizeof *c->props))
+    if (!sv__core_mem_grow(c->t->alloc, (void **)&c->props, &c->props_cap, np, sizeof *c->props))
         return sv_error_set(c->err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
     size_t nopts = 0;
     /* first pass: options (their array may move while it grows) */
-    size_t *first = np ? sv_mem_calloc(c->t->alloc, np + 1, sizeof *first) : NULL;
+    size_t *first = np ? sv__core_mem_calloc(c->t->alloc, np + 1, sizeof *first) : NULL;
     if (np && !first) return sv_error_set(c->err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
     sv_status st = SV_OK;
     for (size_t i = 0; i < np && st == SV_OK; i++) {
@@ -127,7 +127,7 @@ static sv_status read_class(wz_ctx *c, const char *name, size_t name_len, const 
         p->opts = first[i + 1] > first[i] ? c->opts + first[i] : NULL;
         p->nopts = (uint32_t)(first[i + 1] - first[i]);
     }
-    sv_mem_free(c->t->alloc, first, np + 1, sizeof *first);
+    sv__core_mem_free(c->t->alloc, first, np + 1, sizeof *first);
     if (st != SV_OK) return st;
     return ki_types_add_class(c->t, name, name_len, hash, c->props, np, c->source, c->err);
 }
@@ -171,8 +171,8 @@ sv_status ki_load_wiztype(sv_kingsisle_types *t, const uint8_t *data, size_t len
             }
         }
     }
-    sv_mem_free(t->alloc, c.props, c.props_cap, sizeof *c.props);
-    sv_mem_free(t->alloc, c.opts, c.opts_cap, sizeof *c.opts);
+    sv__core_mem_free(t->alloc, c.props, c.props_cap, sizeof *c.props);
+    sv__core_mem_free(t->alloc, c.opts, c.opts_cap, sizeof *c.opts);
     sv_doc_free(doc);
     return st;
 }

@@ -97,7 +97,7 @@ static void on_start(void *ud, const char *el, const char **a)
         p.type = pool_add(c, ty, &p.type_len);
         p.dynamic = dyn && strcmp(dyn, "true") == 0;
         p.first_opt = c->nopts;
-        if (!sv_mem_grow(c->t->alloc, (void **)&c->props, &c->props_cap, c->nprops + 1, sizeof *c->props))
+        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->props, &c->props_cap, c->nprops + 1, sizeof *c->props))
             return fail(c, SV_ERR_NOMEM, "out of memory");
         c->props[c->nprops++] = p;
         c->in_prop = true;
@@ -109,7 +109,7 @@ static void on_start(void *ud, const char *el, const char **a)
             return fail(c, SV_ERR_SYNTAX, "an <Option> needs Name and a numeric Value");
         if (!strcmp(n, "__DEFAULT") || !strcmp(n, "__BASECLASS")) return; /* §6.4 */
         o.name = pool_add(c, n, &o.len);
-        if (!sv_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, c->nopts + 1, sizeof *c->opts))
+        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, c->nopts + 1, sizeof *c->opts))
             return fail(c, SV_ERR_NOMEM, "out of memory");
         c->opts[c->nopts++] = o;
         c->props[c->nprops - 1].nopts++;
@@ -121,11 +121,11 @@ static void finish_class(xl_ctx *c)
     if (!sv_buf_ok(&c->pool)) return fail(c, SV_ERR_NOMEM, "out of memory");
     const char *pool = (const char *)c->pool.data;
     const sv_alloc *a = c->t->alloc;
-    ki_prop_src *ps = c->nprops ? sv_mem_calloc(a, c->nprops, sizeof *ps) : NULL;
-    ki_enum_opt *os = c->nopts ? sv_mem_calloc(a, c->nopts, sizeof *os) : NULL;
+    ki_prop_src *ps = c->nprops ? sv__core_mem_calloc(a, c->nprops, sizeof *ps) : NULL;
+    ki_enum_opt *os = c->nopts ? sv__core_mem_calloc(a, c->nopts, sizeof *os) : NULL;
     if ((c->nprops && !ps) || (c->nopts && !os)) {
-        sv_mem_free(a, ps, c->nprops, sizeof *ps);
-        sv_mem_free(a, os, c->nopts, sizeof *os);
+        sv__core_mem_free(a, ps, c->nprops, sizeof *ps);
+        sv__core_mem_free(a, os, c->nopts, sizeof *os);
         return fail(c, SV_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < c->nopts; i++)
@@ -145,8 +145,8 @@ static void finish_class(xl_ctx *c)
     const char *name = pool + c->cls_name;
     uint32_t hash = ki_string_id((const uint8_t *)name, c->cls_len);
     sv_status st = ki_types_add_class(c->t, name, c->cls_len, hash, ps, c->nprops, c->source, c->err);
-    sv_mem_free(a, ps, c->nprops, sizeof *ps);
-    sv_mem_free(a, os, c->nopts, sizeof *os);
+    sv__core_mem_free(a, ps, c->nprops, sizeof *ps);
+    sv__core_mem_free(a, os, c->nopts, sizeof *os);
     if (st != SV_OK && c->st == SV_OK) {
         c->st = st;
         XML_StopParser(c->p, XML_FALSE);
@@ -191,7 +191,7 @@ sv_status ki_load_classlist_xml(sv_kingsisle_types *t, const uint8_t *data, size
                             XML_ErrorString(XML_GetErrorCode(c.p)));
     XML_ParserFree(c.p);
     sv_buf_free(&c.pool);
-    sv_mem_free(t->alloc, c.props, c.props_cap, sizeof *c.props);
-    sv_mem_free(t->alloc, c.opts, c.opts_cap, sizeof *c.opts);
+    sv__core_mem_free(t->alloc, c.props, c.props_cap, sizeof *c.props);
+    sv__core_mem_free(t->alloc, c.opts, c.opts_cap, sizeof *c.opts);
     return c.st;
 }

@@ -84,12 +84,12 @@ ki_kind ki_kind_of_type(const char *type, size_t len, uint8_t *bits)
 
 sv_kingsisle_types *sv_kingsisle_types_new(const sv_alloc *alloc)
 {
-    sv_kingsisle_types *t = sv_mem_calloc(alloc, 1, sizeof *t);
+    sv_kingsisle_types *t = sv__core_mem_calloc(alloc, 1, sizeof *t);
     if (!t) return NULL;
     t->alloc = alloc;
     t->arena = sv_doc_new(alloc);
     if (!t->arena) {
-        sv_mem_free(alloc, t, 1, sizeof *t);
+        sv__core_mem_free(alloc, t, 1, sizeof *t);
         return NULL;
     }
     return t;
@@ -98,11 +98,11 @@ sv_kingsisle_types *sv_kingsisle_types_new(const sv_alloc *alloc)
 void sv_kingsisle_types_free(sv_kingsisle_types *t)
 {
     if (!t) return;
-    sv_mem_free(t->alloc, t->classes, t->cap, sizeof *t->classes);
-    sv_mem_free(t->alloc, t->by_hash, t->tcap, sizeof *t->by_hash);
-    sv_mem_free(t->alloc, t->by_name, t->tcap, sizeof *t->by_name);
+    sv__core_mem_free(t->alloc, t->classes, t->cap, sizeof *t->classes);
+    sv__core_mem_free(t->alloc, t->by_hash, t->tcap, sizeof *t->by_hash);
+    sv__core_mem_free(t->alloc, t->by_name, t->tcap, sizeof *t->by_name);
     sv_doc_free(t->arena);
-    sv_mem_free(t->alloc, t, 1, sizeof *t);
+    sv__core_mem_free(t->alloc, t, 1, sizeof *t);
 }
 
 char *ki_types_strdup(sv_kingsisle_types *t, const char *s, size_t n)
@@ -211,11 +211,11 @@ static void index_prop(ki_class *c, ki_prop *ps, uint32_t i)
 static bool grow_tables(sv_kingsisle_types *t)
 {
     uint32_t cap = t->tcap ? t->tcap * 2 : 64;
-    uint32_t *h = sv_mem_calloc(t->alloc, cap, sizeof *h);
-    uint32_t *n = sv_mem_calloc(t->alloc, cap, sizeof *n);
+    uint32_t *h = sv__core_mem_calloc(t->alloc, cap, sizeof *h);
+    uint32_t *n = sv__core_mem_calloc(t->alloc, cap, sizeof *n);
     if (!h || !n) {
-        sv_mem_free(t->alloc, h, cap, sizeof *h);
-        sv_mem_free(t->alloc, n, cap, sizeof *n);
+        sv__core_mem_free(t->alloc, h, cap, sizeof *h);
+        sv__core_mem_free(t->alloc, n, cap, sizeof *n);
         return false;
     }
     for (uint32_t i = 0; i < t->nclasses; i++) {
@@ -223,8 +223,8 @@ static bool grow_tables(sv_kingsisle_types *t)
         insert_slot(h, cap, mix32(c->hash), i + 1);
         insert_slot(n, cap, name_hash(c->name, c->name_len), i + 1);
     }
-    sv_mem_free(t->alloc, t->by_hash, t->tcap, sizeof *t->by_hash);
-    sv_mem_free(t->alloc, t->by_name, t->tcap, sizeof *t->by_name);
+    sv__core_mem_free(t->alloc, t->by_hash, t->tcap, sizeof *t->by_hash);
+    sv__core_mem_free(t->alloc, t->by_name, t->tcap, sizeof *t->by_name);
     t->by_hash = h;
     t->by_name = n;
     t->tcap = cap;
@@ -341,7 +341,7 @@ sv_status ki_types_add_class(sv_kingsisle_types *t, const char *name, size_t nam
     if (t->nclasses == t->cap) {
         size_t cap = t->cap;
         if (t->cap > UINT32_MAX / 2 ||
-            !sv_mem_grow(t->alloc, (void **)&t->classes, &cap, (size_t)t->cap + 1,
+            !sv__core_mem_grow(t->alloc, (void **)&t->classes, &cap, (size_t)t->cap + 1,
                          sizeof *t->classes))
             goto nomem;
         t->cap = (uint32_t)cap;

@@ -15,14 +15,14 @@ sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
     e->status = st;
     va_list ap;
     va_start(ap, fmt);
-    sv__error_vrecord(e->err, st, KI_FORMAT, 0, -1, fmt, ap);
+    sv__core_error_vrecord(e->err, st, KI_FORMAT, 0, -1, fmt, ap);
     va_end(ap);
     return st;
 }
 
 /* ---- bits ------------------------------------------------------------------ */
 
-static inline void w_bits(ki_enc *e, uint64_t v, unsigned n) { sv_bw_write(&e->bw, v, n); }
+static inline void w_bits(ki_enc *e, uint64_t v, unsigned n) { sv__core_bw_write(&e->bw, v, n); }
 
 static inline void w_align(ki_enc *e)
 {
@@ -39,7 +39,7 @@ static inline void w_u32(ki_enc *e, uint32_t v)
 {
     w_align(e);
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    sv_bw_bytes(&e->bw, b, 4);
+    sv__core_bw_bytes(&e->bw, b, 4);
 }
 
 static inline void w_u64(ki_enc *e, uint64_t v)
@@ -48,7 +48,7 @@ static inline void w_u64(ki_enc *e, uint64_t v)
     w_u32(e, (uint32_t)(v >> 32));
 }
 
-static inline uint64_t bit_pos(const ki_enc *e) { return sv_bw_bit_len(&e->bw); }
+static inline uint64_t bit_pos(const ki_enc *e) { return sv__core_bw_bit_len(&e->bw); }
 
 /* Writes v little-endian at byte offset at (a field written earlier). */
 static void patch_u32(ki_enc *e, size_t at, uint64_t v)
@@ -99,7 +99,7 @@ static sv_status w_string(ki_enc *e, const ki_prop *p, const sv_value *v)
     w_len(e, (uint32_t)n, false);
     if (n) {
         w_align(e);
-        sv_bw_bytes(&e->bw, s, n);
+        sv__core_bw_bytes(&e->bw, s, n);
     }
     return e->status;
 }
@@ -128,7 +128,7 @@ static sv_status w_wstring(ki_enc *e, const ki_prop *p, const sv_value *v)
     if (units) {
         w_align(e);
         size_t at = e->out->len; /* aligned: the code units go straight to the output */
-        if (!sv_wtf8_to_utf16(e->out, s, n, false) || (e->out->len - at) != units * 2) {
+        if (!sv__core_wtf8_to_utf16(e->out, s, n, false) || (e->out->len - at) != units * 2) {
             e->out->len = at;
             return ki_enc_fail(e, SV_ERR_UTF8, "'%s': not WTF-8 text", p->name);
         }
@@ -308,7 +308,7 @@ sv_status ki_write_raw(ki_enc *e, const sv_value *v)
         return ki_enc_fail(e, SV_ERR_RANGE, "%llu raw bits do not match %zu data bytes",
                            (unsigned long long)n, have);
     if (!e->bw.nacc) {
-        sv_bw_bytes(&e->bw, p, (size_t)(n / 8));
+        sv__core_bw_bytes(&e->bw, p, (size_t)(n / 8));
     } else {
         for (uint64_t i = 0; i < n / 8; i++) w_bits(e, p[i], 8);
     }
@@ -504,5 +504,5 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
 /* The rest of the last byte, with the bits the root's meta remembers. */
 void ki_write_tail(ki_enc *e, uint32_t bits)
 {
-    sv_bw_align(&e->bw, bits);
+    sv__core_bw_align(&e->bw, bits);
 }

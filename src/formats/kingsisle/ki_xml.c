@@ -217,7 +217,7 @@ static kx_frame *push(kx_ctx *c)
         kx_fail(c, SV_ERR_DEPTH, "elements nested deeper than the depth limit%s%s", NULL, NULL);
         return NULL;
     }
-    if (!sv_mem_grow(&c->doc->alloc, (void **)&c->stack, &c->cap, c->depth + 1, sizeof *c->stack)) {
+    if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->stack, &c->cap, c->depth + 1, sizeof *c->stack)) {
         kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
         return NULL;
     }
@@ -317,7 +317,7 @@ static bool add_field(kx_ctx *c, sv_value key, sv_value val, bool dynamic, size_
         if (sv_array_append(c->doc, &arr, val) != SV_OK) return false;
         val = arr;
     }
-    if (!sv_mem_grow(&c->doc->alloc, (void **)&c->fields, &c->fields_cap, c->nfields + 1, sizeof *c->fields)) return false;
+    if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->fields, &c->fields_cap, c->nfields + 1, sizeof *c->fields)) return false;
     c->fields[c->nfields].key = key;
     c->fields[c->nfields++].val = val;
     return true;
@@ -383,7 +383,7 @@ static void on_end(void *ud, const char *el)
         parent->child = obj;
         parent->has_child = true;
     } else {
-        if (!sv_mem_grow(&c->doc->alloc, (void **)&c->roots, &c->roots_cap, c->nroots + 1, sizeof *c->roots))
+        if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->roots, &c->roots_cap, c->nroots + 1, sizeof *c->roots))
             return kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
         c->roots[c->nroots++] = obj;
     }
@@ -445,9 +445,9 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
         c.st = sv_error_set(err, c.st, KX_FORMAT, 0, "%s",
                      c.st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(c.st));
     XML_ParserFree(c.p);
-    sv_mem_free(&doc->alloc, c.stack, c.cap, sizeof *c.stack);
-    sv_mem_free(&doc->alloc, c.fields, c.fields_cap, sizeof *c.fields);
-    sv_mem_free(&doc->alloc, c.roots, c.roots_cap, sizeof *c.roots);
+    sv__core_mem_free(&doc->alloc, c.stack, c.cap, sizeof *c.stack);
+    sv__core_mem_free(&doc->alloc, c.fields, c.fields_cap, sizeof *c.fields);
+    sv__core_mem_free(&doc->alloc, c.roots, c.roots_cap, sizeof *c.roots);
     sv_buf_free(&c.text);
     kx_layout_free(&c.layout);
     return c.st;

@@ -37,8 +37,8 @@ void kx_layout_init(kx_layout *l, const sv_alloc *a)
 
 void kx_layout_free(kx_layout *l)
 {
-    sv_mem_free(l->alloc, l->open, l->open_cap, sizeof *l->open);
-    sv_mem_free(l->alloc, l->close, l->close_cap, sizeof *l->close);
+    sv__core_mem_free(l->alloc, l->open, l->open_cap, sizeof *l->open);
+    sv__core_mem_free(l->alloc, l->close, l->close_cap, sizeof *l->close);
     l->open = l->close = NULL;
     l->open_cap = l->close_cap = 0;
 }
@@ -64,7 +64,7 @@ bool kx_layout_note(kx_layout *l, bool close, size_t level, const char *s, size_
     size_t *cap = close ? &l->close_cap : &l->open_cap;
     size_t old = *cap;
     if (level >= old) {
-        if (!sv_mem_grow(l->alloc, (void **)arr, cap, level + 1, sizeof **arr)) return false;
+        if (!sv__core_mem_grow(l->alloc, (void **)arr, cap, level + 1, sizeof **arr)) return false;
         memset(*arr + old, 0, (*cap - old) * sizeof **arr);
     }
     if (level + 1 > l->nlevels) l->nlevels = level + 1;
@@ -150,7 +150,7 @@ static sv_status gaps_from(kx_layout *l, const sv_value *a, bool close, sv_error
     if (n > KX_LEVELS_MAX) return bad(err, key, "describes more levels than XML object files nest");
     kx_gap **arr = close ? &l->close : &l->open;
     size_t *cap = close ? &l->close_cap : &l->open_cap;
-    if (n && !sv_mem_grow(l->alloc, (void **)arr, cap, n, sizeof **arr))
+    if (n && !sv__core_mem_grow(l->alloc, (void **)arr, cap, n, sizeof **arr))
         return sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
     for (size_t i = 0; i < n; i++) {
         if (!gap_ok(sv_array_at(a, i), &(*arr)[i])) { /* a null entry stays NULL */

@@ -65,9 +65,9 @@ static void put_number(kw *w, const sv_value *v, size_t i)
     size_t n;
     sv_elem e = sv_elem_of(v);
     double x = sv_number_at(v, i);
-    if (e == SV_ELEM_F32) n = sv_fmt_f32((float)x, buf);
-    else if (e == SV_ELEM_F64) n = sv_fmt_f64(x, buf);
-    else n = sv_fmt_i64((int64_t)x, buf);
+    if (e == SV_ELEM_F32) n = sv__core_fmt_f32((float)x, buf);
+    else if (e == SV_ELEM_F64) n = sv__core_fmt_f64(x, buf);
+    else n = sv__core_fmt_i64((int64_t)x, buf);
     sv_buf_append(w->out, buf, n);
 }
 
@@ -77,10 +77,10 @@ static void put_scalar(kw *w, const sv_value *v)
     size_t n;
     switch (sv_kind_of(v)) {
     case SV_BOOL: put(w, sv_get_bool(v) ? "true" : "false"); break;
-    case SV_INT: n = sv_fmt_i64(v->as.i, buf), sv_buf_append(w->out, buf, n); break;
-    case SV_UINT: n = sv_fmt_u64(v->as.u, buf), sv_buf_append(w->out, buf, n); break;
+    case SV_INT: n = sv__core_fmt_i64(v->as.i, buf), sv_buf_append(w->out, buf, n); break;
+    case SV_UINT: n = sv__core_fmt_u64(v->as.u, buf), sv_buf_append(w->out, buf, n); break;
     case SV_FLOAT:
-        n = sv_width(v) == 4 ? sv_fmt_f32(v->as.f32, buf) : sv_fmt_f64(v->as.f64, buf);
+        n = sv_width(v) == 4 ? sv__core_fmt_f32(v->as.f32, buf) : sv__core_fmt_f64(v->as.f64, buf);
         sv_buf_append(w->out, buf, n);
         break;
     case SV_STRING: {
@@ -90,9 +90,9 @@ static void put_scalar(kw *w, const sv_value *v)
     }
     case SV_BYTES: { /* binary strings (BLOB) as base64 */
         const char *s = sv_get_str(v, &n);
-        size_t m = sv_base64_encoded_len(n);
+        size_t m = sv__core_base64_encoded_len(n);
         if (sv_buf_ensure(w->out, m) != SV_OK) break;
-        sv_base64_encode((const uint8_t *)s, n, (char *)w->out->data + w->out->len);
+        sv__core_base64_encode((const uint8_t *)s, n, (char *)w->out->data + w->out->len);
         w->out->len += m;
         break;
     }

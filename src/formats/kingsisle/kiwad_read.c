@@ -19,7 +19,7 @@ uint32_t sv_kiwad_crc(uint32_t crc, const uint8_t *p, size_t n)
 {
     /* zlib's CRC-32 complements on entry and exit; KingsIsle's starts at 0
      * and ends without the xor, so undo both. */
-    return sv_crc32(crc ^ 0xFFFFFFFFu, p, n) ^ 0xFFFFFFFFu;
+    return sv__compress_crc32(crc ^ 0xFFFFFFFFu, p, n) ^ 0xFFFFFFFFu;
 }
 
 bool sv_kiwad_stores_raw(const char *name)
@@ -38,7 +38,7 @@ bool sv_kiwad_name_ok(const char *name, size_t len, const char **why)
 {
     if (len == 0) return *why = "empty name", false;
     if (memchr(name, 0, len)) return *why = "NUL byte inside the name", false;
-    if (!sv_utf8_valid((const uint8_t *)name, len)) return *why = "name is not UTF-8", false;
+    if (!sv__core_utf8_valid((const uint8_t *)name, len)) return *why = "name is not UTF-8", false;
     if (name[0] == '/' || name[0] == '\\') return *why = "absolute name", false;
     if (len >= 2 && name[1] == ':') return *why = "name with a drive prefix", false;
     if (memchr(name, '\\', len)) return *why = "backslash in the name", false;
@@ -387,7 +387,7 @@ sv_status sv_kiwad_read(const sv_kiwad *w, size_t i, const sv_limits *lim, bool 
         return sv_buf_ok(out) ? SV_OK
                               : fail_member(err, SV_ERR_NOMEM, m->offset, m, i, "out of memory");
     }
-    sv_status st = sv_zlib_inflate_exact(p, m->stored_len, SV_ZLIB_WRAPPED, m->size, cap,
+    sv_status st = sv__compress_zlib_inflate_exact(p, m->stored_len, SV_ZLIB_WRAPPED, m->size, cap,
                                          KIWAD_FORMAT, m->offset, out, err);
     if (st != SV_OK) {
         char seg[SV_ERROR_MSG_MAX];

@@ -18,7 +18,7 @@ sv_status kiwad_store(const char *name, const uint8_t *data, size_t len, bool co
                             "member '%.100s' has %zu bytes, more than a u32 holds", name, len);
     if (!compress)
         sv_buf_append(out, data, len);
-    else if (!sv_zlib_deflate(data, len, level ? level : 9, SV_ZLIB_WRAPPED, out))
+    else if (!sv__compress_zlib_deflate(data, len, level ? level : 9, SV_ZLIB_WRAPPED, out))
         out->failed = true;
     if (!sv_buf_ok(out))
         return sv_error_set(err, SV_ERR_NOMEM, KIWAD_FORMAT, SV_ERROR_NO_OFFSET,
@@ -147,7 +147,7 @@ sv_status sv_kiwad_write(const sv_kiwad_entry *entries, size_t count,
 {
     sv_kiwad_write_opts o;
     sv_kiwad_write_opts_init(&o);
-    sv_status ost = sv__opts_read(&sv__opts_kiwad_write, &o, opts, KIWAD_FORMAT, err);
+    sv_status ost = sv__core_opts_read(&sv__opts_kiwad_write, &o, opts, KIWAD_FORMAT, err);
     if (ost != SV_OK) return ost;
     if (!o.version) o.version = 2;
     if (o.version > 2 || count > UINT32_MAX || o.level < 0 || o.level > 9)

@@ -116,9 +116,9 @@ sv_status nsb_cmds_from_file(const uint8_t *src, size_t len, bool big, const nsb
                 continue;
             }
             size_t k = i + (size_t)n - 3; /* the desc is the last 4 bytes */
-            uint32_t desc = sv_load_u32le(src + k);
+            uint32_t desc = sv__core_load_u32le(src + k);
             if (desc >= names_size || index_of[desc] == UINT32_MAX) break;
-            sv_store_u32le(dst + k, index_of[desc]);
+            sv__core_store_u32le(dst + k, index_of[desc]);
             i = k + 4;
         }
     }
@@ -130,11 +130,11 @@ sv_status nsb_cmds_from_file(const uint8_t *src, size_t len, bool big, const nsb
         dst[i] = op;
         size_t k = i + 1;
         if (op & NSB_REPEAT) {
-            sv_store_u32le(dst + k, big ? sv_load_u32be(src + k) : sv_load_u32le(src + k));
+            sv__core_store_u32le(dst + k, big ? sv__core_load_u32be(src + k) : sv__core_load_u32le(src + k));
             k += 4;
         }
         if (has_desc(op & 0x7Fu)) {
-            uint32_t desc = big ? sv_load_u32be(src + k) : sv_load_u32le(src + k);
+            uint32_t desc = big ? sv__core_load_u32be(src + k) : sv__core_load_u32le(src + k);
             int64_t idx = names->index_of
                               ? (desc < names->size ? (int64_t)(int32_t)names->index_of[desc] : -1)
                               : nsb_strlist_find_start(names, desc);
@@ -145,7 +145,7 @@ sv_status nsb_cmds_from_file(const uint8_t *src, size_t len, bool big, const nsb
                                     "%s names metadata string offset %u, which is not the "
                                     "start of a string of the %zu-byte list",
                                     nsb_cmd_name(op & 0x7Fu), desc, names->size);
-            sv_store_u32le(dst + k, (uint32_t)idx);
+            sv__core_store_u32le(dst + k, (uint32_t)idx);
             k += 4;
         }
         i = k;
@@ -178,9 +178,9 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
                 continue;
             }
             size_t k = i + (size_t)n - 3; /* the desc is the last 4 bytes */
-            uint32_t idx = sv_load_u32le(src + k);
+            uint32_t idx = sv__core_load_u32le(src + k);
             if (idx >= name_count) break;
-            sv_store_u32le(dst + k, offsets[idx]);
+            sv__core_store_u32le(dst + k, offsets[idx]);
             i = k + 4;
         }
         out->len = start + i;
@@ -190,10 +190,10 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
         size_t fields;
         sv_status st = op_shape(op, i, len - i - 1, &fields, err);
         if (st != SV_OK) return st;
-        sv_put_u8(out, op);
+        sv__core_put_u8(out, op);
         size_t k = i + 1;
         if (op & NSB_REPEAT) {
-            uint32_t count = sv_load_u32le(src + k);
+            uint32_t count = sv__core_load_u32le(src + k);
             if (big)
                 sv_put_u32be(out, count);
             else
@@ -201,7 +201,7 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
             k += 4;
         }
         if (has_desc(op & 0x7Fu)) {
-            uint32_t idx = sv_load_u32le(src + k);
+            uint32_t idx = sv__core_load_u32le(src + k);
             if (idx >= name_count)
                 return sv_error_set(err, SV_ERR_RANGE, NSB_FORMAT, k,
                                     "%s names metadata string %u, but there are %u",
@@ -234,11 +234,11 @@ sv_status nsb_cmd_read(const nsb_cmds *cs, const uint8_t **pos, nsb_cmd *cmd)
     cmd->count = 1;
     cmd->desc = UINT32_MAX;
     if (cmd->repeat) {
-        cmd->count = sv_load_u32le(p);
+        cmd->count = sv__core_load_u32le(p);
         p += 4;
     }
     if (has_desc(cmd->id)) {
-        cmd->desc = sv_load_u32le(p);
+        cmd->desc = sv__core_load_u32le(p);
         p += 4;
         if (cmd->desc >= cs->name_count)
             return sv_error_set(cs->err, SV_ERR_RANGE, NSB_FORMAT, off,
@@ -299,7 +299,7 @@ sv_status nsb_cmd_key(const nsb_cmds *cs, const nsb_cmd *cmd, sv_value *key)
     }
     /* Keys must be UTF-8: the typed JSON writes object keys as plain strings. */
     const sv_value *name = &cs->names[cmd->desc];
-    if (name->kind != SV_STRING || !sv_utf8_valid(name->as.bytes, name->len))
+    if (name->kind != SV_STRING || !sv__core_utf8_valid(name->as.bytes, name->len))
         return sv_error_set(cs->err, SV_ERR_UTF8, NSB_FORMAT, cmd->offset,
                             "the name of %s (metadata string %u) is not valid Unicode text",
                             nsb_cmd_name(cmd->id), cmd->desc);

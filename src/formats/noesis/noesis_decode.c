@@ -37,7 +37,7 @@ static uint64_t rd64(dec *d)
 static sv_status nomem(dec *d)
 {
     sv_status st = sv_doc_status(d->doc);
-    return sv_error_set(d->err, st != SV_OK ? st : SV_ERR_NOMEM, NSB_FORMAT, sv_rd_offset(&d->r),
+    return sv_error_set(d->err, st != SV_OK ? st : SV_ERR_NOMEM, NSB_FORMAT, sv__core_rd_offset(&d->r),
                         "out of memory building the tree");
 }
 
@@ -51,9 +51,9 @@ static bool put(dec *d, sv_value *map, const char *key, sv_value v)
 static sv_status read_block(dec *d, const uint8_t *chunk_end, const char *what, const uint8_t **p,
                             size_t *size)
 {
-    uint64_t off = sv_rd_offset(&d->r);
+    uint64_t off = sv__core_rd_offset(&d->r);
     uint64_t n = rd64(d);
-    if (!sv_rd_ok(&d->r)) return d->r.status;
+    if (!sv__core_rd_ok(&d->r)) return d->r.status;
     size_t left = (size_t)(chunk_end - d->r.p);
     if (d->r.p > chunk_end || n > left)
         return sv_error_set(d->err, SV_ERR_TRUNCATED, NSB_FORMAT, off,
@@ -88,8 +88,8 @@ static sv_status read_components(dec *d, const uint8_t *p, size_t size, const ns
     sv_value *items = sv_array_items(out);
     for (size_t i = 0; i < count; i++) {
         const uint8_t *e = p + 8 * i;
-        uint32_t class_id = d->big ? sv_load_u32be(e) : sv_load_u32le(e);
-        uint32_t version = d->big ? sv_load_u32be(e + 4) : sv_load_u32le(e + 4);
+        uint32_t class_id = d->big ? sv__core_load_u32be(e) : sv__core_load_u32le(e);
+        uint32_t version = d->big ? sv__core_load_u32be(e + 4) : sv__core_load_u32le(e + 4);
         int64_t idx = nsb_strlist_find_start(sl, class_id);
         if (idx < 0) {
             sv_status st =
@@ -117,7 +117,7 @@ static sv_status read_components(dec *d, const uint8_t *p, size_t size, const ns
          * typed JSON cannot hold as a class) is given as the component index. */
         sv_value cls = *name;
         cls.flags = 0;
-        if (cls.kind != SV_STRING || !sv_utf8_valid(cls.as.bytes, cls.len)) cls = sv_uint(i);
+        if (cls.kind != SV_STRING || !sv__core_utf8_valid(cls.as.bytes, cls.len)) cls = sv_uint(i);
         (*classes)[i] = cls;
     }
     return SV_OK;
@@ -137,7 +137,7 @@ static sv_status read_instances(dec *d, const uint8_t *p, size_t size, size_t co
     if (out->kind != SV_PACKED) return nomem(d);
     uint32_t *v = sv_value_buf(out);
     for (size_t i = 0; i < size / 4; i++) {
-        v[i] = d->big ? sv_load_u32be(p + 4 * i) : sv_load_u32le(p + 4 * i);
+        v[i] = d->big ? sv__core_load_u32be(p + 4 * i) : sv__core_load_u32le(p + 4 * i);
         if (v[i] >= components) {
             sv_status st = sv_error_set(d->err, SV_ERR_RANGE, NSB_FORMAT, base + 4 * i,
                                         "instance %zu names component %u, but there are %zu", i,
@@ -158,9 +158,9 @@ typedef struct chunk_blocks {
 
 static sv_status read_framing(dec *d, chunk_blocks *b)
 {
-    uint64_t off = sv_rd_offset(&d->r);
+    uint64_t off = sv__core_rd_offset(&d->r);
     uint64_t chunk_size = rd64(d);
-    if (!sv_rd_ok(&d->r)) return d->r.status;
+    if (!sv__core_rd_ok(&d->r)) return d->r.status;
     if (chunk_size > (uint64_t)(d->r.end - d->r.p))
         return sv_error_set(d->err, SV_ERR_TRUNCATED, NSB_FORMAT, off,
                             "chunk size %llu exceeds the %zu bytes left in the file",
@@ -170,7 +170,7 @@ static sv_status read_framing(dec *d, chunk_blocks *b)
     if (st == SV_OK) st = read_block(d, end, "component list", &b->components, &b->components_size);
     const uint8_t *md;
     size_t md_size = 0;
-    uint64_t md_off = sv_rd_offset(&d->r);
+    uint64_t md_off = sv__core_rd_offset(&d->r);
     if (st == SV_OK) st = read_block(d, end, "metadata", &md, &md_size);
     b->has_metadata = md_size > 0;
     if (st == SV_OK && b->has_metadata) {
@@ -189,7 +189,7 @@ static sv_status read_framing(dec *d, chunk_blocks *b)
     if (st == SV_OK) st = read_block(d, end, "instance list", &b->instances, &b->instances_size);
     if (st == SV_OK) st = read_block(d, end, "data", &b->data, &b->data_size);
     if (st == SV_OK && d->r.p != end)
-        st = sv_error_set(d->err, SV_ERR_SYNTAX, NSB_FORMAT, sv_rd_offset(&d->r),
+        st = sv_error_set(d->err, SV_ERR_SYNTAX, NSB_FORMAT, sv__core_rd_offset(&d->r),
                           "the chunk's blocks end %zu bytes before its size %llu says",
                           (size_t)(end - d->r.p), (unsigned long long)chunk_size);
     return st;
@@ -295,20 +295,20 @@ sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noes
     d.lim = sv_limits_resolve(&opts->limits);
     d.raw = opts->raw;
     sv_doc_set_max_alloc(doc, d.lim.max_alloc);
-    sv_rd_init(&d.r, data, len, NSB_FORMAT, err);
+    sv__core_rd_init(&d.r, data, len, NSB_FORMAT, err);
     *out = sv_null();
     /* spec §B.2: the signature tells the byte order ("HDSN" on disk = little). */
     if (len < 12)
         return sv_error_set(err, SV_ERR_TRUNCATED, NSB_FORMAT, 0,
                             "the main header needs 12 bytes, the file has %zu", len);
-    if (sv_load_u32le(data) == NSB_SIGNATURE)
+    if (sv__core_load_u32le(data) == NSB_SIGNATURE)
         d.big = false;
-    else if (sv_load_u32be(data) == NSB_SIGNATURE)
+    else if (sv__core_load_u32be(data) == NSB_SIGNATURE)
         d.big = true;
     else
         return sv_error_set(err, SV_ERR_SYNTAX, NSB_FORMAT, 0,
                             "not an NSDH file: the signature is neither \"HDSN\" nor \"NSDH\"");
-    sv_rd_skip(&d.r, 4, "signature");
+    sv__core_rd_skip(&d.r, 4, "signature");
     uint16_t version = rd16(&d);
     uint16_t unicode = rd16(&d);
     uint32_t chunks = rd32(&d);
@@ -338,7 +338,7 @@ sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noes
         }
     }
     if (d.r.p != d.r.end)
-        return sv_error_set(err, SV_ERR_TRAILING, NSB_FORMAT, sv_rd_offset(&d.r),
+        return sv_error_set(err, SV_ERR_TRAILING, NSB_FORMAT, sv__core_rd_offset(&d.r),
                             "%zu bytes after the last chunk", (size_t)(d.r.end - d.r.p));
     if (!put(&d, &root, "byte_order", sv_strz(doc, d.big ? "big" : "little")) ||
         !put(&d, &root, "version", sv_uint_w(version, 2)) ||

@@ -99,7 +99,7 @@ static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
     case NSB_UINT8:
     case NSB_CHAR8:
         if (!int_fits(v, cmd->id == NSB_CHAR8 ? NSB_UINT8 : cmd->id, &bits)) break;
-        sv_put_u8(em->out, (uint8_t)bits);
+        sv__core_put_u8(em->out, (uint8_t)bits);
         return SV_OK;
     case NSB_INT16:
     case NSB_UINT16:
@@ -126,7 +126,7 @@ static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
         return SV_OK;
     case NSB_BOOL:
         if (v->kind != SV_BOOL) break;
-        sv_put_u8(em->out, bool_byte(v));
+        sv__core_put_u8(em->out, bool_byte(v));
         return SV_OK;
     case NSB_FLOAT32: {
         if (v->kind != SV_FLOAT) break;
@@ -153,7 +153,7 @@ static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
     case NSB_STRING16:
         if (v->kind != SV_STRING) break;
         em->scratch.len = 0;
-        if (!sv_wtf8_to_utf16(&em->scratch, v->as.bytes, v->len, em->big))
+        if (!sv__core_wtf8_to_utf16(&em->scratch, v->as.bytes, v->len, em->big))
             return bad(em, SV_ERR_UTF8, cmd, "the string is not WTF-8");
         if (!sv_buf_ok(&em->scratch)) return bad(em, SV_ERR_NOMEM, cmd, "out of memory");
         put32(em, (uint32_t)(em->scratch.len / 2));
@@ -326,7 +326,7 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
          * general way below (which also reports every error). */
         if (fast && field < container->len && cs->end - p >= 5 && p[0] >= NSB_REF &&
             p[0] < NSB_CMD_COUNT) {
-            const uint32_t desc = sv_load_u32le(p + 1);
+            const uint32_t desc = sv__core_load_u32le(p + 1);
             const sv_pair *pr = &pairs[field];
             const sv_value *v = &pr->val;
             if (desc < cs->name_count && pr->key.kind == SV_STRING &&
@@ -337,13 +337,13 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
                 case NSB_REF:
                     if (v->kind != SV_REF) break;
                     if (v->flags & SV_F_NULLREF)
-                        sv_store_u32le(o, NSB_NULL_REF), n = 4;
+                        sv__core_store_u32le(o, NSB_NULL_REF), n = 4;
                     else if (v->as.u < em->instance_count)
-                        sv_store_u32le(o, (uint32_t)v->as.u), n = 4;
+                        sv__core_store_u32le(o, (uint32_t)v->as.u), n = 4;
                     break;
                 case NSB_UINT32:
                     if (v->kind == SV_UINT && v->as.u <= UINT32_MAX)
-                        sv_store_u32le(o, (uint32_t)v->as.u), n = 4;
+                        sv__core_store_u32le(o, (uint32_t)v->as.u), n = 4;
                     break;
                 case NSB_FLOAT32:
                     if (v->kind == SV_FLOAT && v->sub == 4) memcpy(o, &v->as.f32, 4), n = 4;
@@ -355,7 +355,7 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
                     if (v->kind == SV_BOOL) o[0] = bool_byte(v), n = 1;
                     break;
                 case NSB_INT64:
-                    if (v->kind == SV_INT) sv_store_u64le(o, (uint64_t)v->as.i), n = 8;
+                    if (v->kind == SV_INT) sv__core_store_u64le(o, (uint64_t)v->as.i), n = 8;
                     break;
                 default: break;
                 }
@@ -373,12 +373,12 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
             *pos = p + 1;
         } else if (cs->end - p >= 5 && p[0] < NSB_CMD_COUNT && p[0] >= NSB_BEGIN_GROUP &&
                    p[0] != NSB_END_GROUP && p[0] != NSB_END_ARRAY &&
-                   sv_load_u32le(p + 1) < cs->name_count) {
+                   sv__core_load_u32le(p + 1) < cs->name_count) {
             /* the common case: a command with a desc and no repeat bit */
             cmd.id = p[0];
             cmd.repeat = false;
             cmd.count = 1;
-            cmd.desc = sv_load_u32le(p + 1);
+            cmd.desc = sv__core_load_u32le(p + 1);
             cmd.offset = (uint64_t)(p - cs->begin);
             *pos = p + 5;
         } else {

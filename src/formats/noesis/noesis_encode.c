@@ -34,9 +34,9 @@ static void put32(enc *e, uint32_t v)
 static void store64(enc *e, size_t at, uint64_t v)
 {
     if (e->big)
-        sv_store_u64be(e->out->data + at, v);
+        sv__core_store_u64be(e->out->data + at, v);
     else
-        sv_store_u64le(e->out->data + at, v);
+        sv__core_store_u64le(e->out->data + at, v);
 }
 
 /* Starts a block: a u64 size placeholder. Returns where it is. */

@@ -10,7 +10,7 @@
 static int noesis_probe(const uint8_t *data, size_t len)
 {
     if (len < 4) return 0;
-    if (sv_load_u32le(data) != NSB_SIGNATURE && sv_load_u32be(data) != NSB_SIGNATURE) return 0;
+    if (sv__core_load_u32le(data) != NSB_SIGNATURE && sv__core_load_u32be(data) != NSB_SIGNATURE) return 0;
     return 100;
 }
 
@@ -32,10 +32,10 @@ sv_status sv_noesis_decode(sv_doc *doc, const uint8_t *data, size_t len, const s
 {
     sv_noesis_opts o;
     sv_noesis_opts_init(&o);
-    sv_status st = sv__opts_read(&sv__opts_noesis, &o, opts, NSB_FORMAT, err);
+    sv_status st = sv__core_opts_read(&sv__opts_noesis, &o, opts, NSB_FORMAT, err);
     if (st != SV_OK) return st;
     st = nsb_decode(doc, data, len, &o, out, err);
-    return sv__decode_root(doc, st, out, "noesis", err);
+    return sv__core_decode_root(doc, st, out, "noesis", err);
 }
 
 sv_status sv_noesis_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out,
@@ -43,7 +43,7 @@ sv_status sv_noesis_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf
 {
     sv_noesis_opts o;
     sv_noesis_opts_init(&o);
-    sv_status st = sv__opts_read(&sv__opts_noesis, &o, opts, NSB_FORMAT, err);
+    sv_status st = sv__core_opts_read(&sv__opts_noesis, &o, opts, NSB_FORMAT, err);
     if (st != SV_OK) return st;
     return nsb_encode(v, &o, out, err);
 }
@@ -53,7 +53,7 @@ sv_status sv_noesis_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf
 static sv_status registry_opts(const sv_options *opts, sv_noesis_opts *out, sv_error *err)
 {
     sv_options o;
-    sv_status st = sv__options_read(&o, opts, NSB_FORMAT, err);
+    sv_status st = sv__core_options_read(&o, opts, NSB_FORMAT, err);
     if (st != SV_OK) return st;
     sv_noesis_opts_init(out);
     out->limits = o.limits;

@@ -102,9 +102,9 @@ static sv_status short_data(interp *it, const nsb_cmd *cmd, uint64_t need)
 
 /* it->big is tested once per value: read_one is made twice, for each
  * byte order (read_value), and these fold to plain loads. */
-#define ld16(it, p) (big ? sv_load_u16be(p) : sv_load_u16le(p))
-#define ld32(it, p) (big ? sv_load_u32be(p) : sv_load_u32le(p))
-#define ld64(it, p) (big ? sv_load_u64be(p) : sv_load_u64le(p))
+#define ld16(it, p) (big ? sv__core_load_u16be(p) : sv__core_load_u16le(p))
+#define ld32(it, p) (big ? sv__core_load_u32be(p) : sv__core_load_u32le(p))
+#define ld64(it, p) (big ? sv__core_load_u64be(p) : sv__core_load_u64le(p))
 
 /* A string or buffer: u32 length, then length units of unit bytes. */
 static sv_status read_blob(interp *it, const nsb_cmd *cmd, sv_value *out)
@@ -121,16 +121,16 @@ static sv_status read_blob(interp *it, const nsb_cmd *cmd, sv_value *out)
     const uint8_t *s = it->p + 4;
     it->p = s + bytes;
     if (cmd->id == NSB_STRING16) {
-        size_t len = sv_utf16_wtf8_len(s, (size_t)n, it->big);
+        size_t len = sv__core_utf16_wtf8_len(s, (size_t)n, it->big);
         *out = sv_str_uninit(it->doc, len);
         if (out->kind != SV_STRING) return nomem(it);
-        sv_utf16_to_wtf8(s, (size_t)n, it->big, sv_value_buf(out));
+        sv__core_utf16_to_wtf8(s, (size_t)n, it->big, sv_value_buf(out));
         *out = sv_with_flags(*out, SV_F_UTF16);
         return SV_OK;
     }
     /* spec §B.4: String8 = u32 length + bytes, no terminator. Text that is
      * not UTF-8 stays bytes; the command says it is a String8 on the way back. */
-    if (cmd->id == NSB_STRING8 && sv_utf8_valid(s, (size_t)n))
+    if (cmd->id == NSB_STRING8 && sv__core_utf8_valid(s, (size_t)n))
         *out = sv_str(it->doc, (const char *)s, (size_t)n);
     else
         *out = sv_bytes(it->doc, s, (size_t)n);
@@ -313,7 +313,7 @@ static sv_status run_body(interp *it, const uint8_t **pos, const nsb_cmd *begin,
     }
     if (st == SV_OK) {
         const sv_pair *fields = it->stack ? it->stack + base : NULL; /* NULL: none yet */
-        *container = sv__pairs_from(it->doc, cls ? SV_OBJECT : SV_MAP, fields, it->top - base);
+        *container = sv__core_pairs_from(it->doc, cls ? SV_OBJECT : SV_MAP, fields, it->top - base);
         if (container->kind == SV_NULL)
             st = nomem(it);
         else if (cls)
@@ -477,7 +477,7 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
             }
             if (op >= NSB_BEGIN_GROUP && op < NSB_CMD_COUNT && op != NSB_END_GROUP &&
                 op != NSB_END_ARRAY && cend - cp >= 5) {
-                const uint32_t desc = sv_load_u32le(cp + 1);
+                const uint32_t desc = sv__core_load_u32le(cp + 1);
                 if (desc < names && keys[desc].kind == SV_STRING && seen[desc].container != id &&
                     undo_len < undo_cap && top < cap) {
                     uint64_t bits = 0;
@@ -488,7 +488,7 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
                     case NSB_BEGIN_ARRAY: ok = false; break;
                     case NSB_REF: {
                         /* spec §B.4: u32 instance-list index, 0xFFFFFFFF = null */
-                        uint32_t r = left >= 4 ? sv_load_u32le(dp) : 0;
+                        uint32_t r = left >= 4 ? sv__core_load_u32le(dp) : 0;
                         ok = ok && left >= 4 && (r == NSB_NULL_REF || r < instances);
                         bits = r == NSB_NULL_REF ? 0 : r;
                         break;
@@ -496,15 +496,15 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
                     case NSB_UINT32:
                     case NSB_FLOAT32: /* the f32 bits are the union's first 4 bytes (LE host) */
                         ok = ok && left >= 4;
-                        if (ok) bits = sv_load_u32le(dp);
+                        if (ok) bits = sv__core_load_u32le(dp);
                         break;
                     case NSB_INT32:
                         ok = ok && left >= 4;
-                        if (ok) bits = (uint64_t)(int64_t)(int32_t)sv_load_u32le(dp);
+                        if (ok) bits = (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(dp);
                         break;
                     case NSB_INT64:
                         ok = ok && left >= 8;
-                        if (ok) bits = sv_load_u64le(dp);
+                        if (ok) bits = sv__core_load_u64le(dp);
                         break;
                     case NSB_UINT8:
                         ok = ok && left >= 1;
@@ -523,7 +523,7 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
                          * header (kind, flags, width) and the payload */
                         uint64_t head;
                         memcpy(&head, &plain_template[op], 8);
-                        if (op == NSB_REF && sv_load_u32le(dp) == NSB_NULL_REF)
+                        if (op == NSB_REF && sv__core_load_u32le(dp) == NSB_NULL_REF)
                             memcpy(&head, &null_ref_template, 8);
                         dp += nsb_value_min_size(op);
                         undo[undo_len].desc = desc;

@@ -17,11 +17,11 @@ static sv_status list_error(sv_error *err, sv_status st, uint64_t off, const cha
 static sv_value entry_value(sv_doc *doc, const uint8_t *p, size_t n, bool unicode, bool big)
 {
     if (!unicode)
-        return sv_utf8_valid(p, n) ? sv_str(doc, (const char *)p, n) : sv_bytes(doc, p, n);
-    size_t len = sv_utf16_wtf8_len(p, n / 2, big);
+        return sv__core_utf8_valid(p, n) ? sv_str(doc, (const char *)p, n) : sv_bytes(doc, p, n);
+    size_t len = sv__core_utf16_wtf8_len(p, n / 2, big);
     sv_value v = sv_str_uninit(doc, len);
     if (v.kind != SV_STRING) return v;
-    sv_utf16_to_wtf8(p, n / 2, big, sv_value_buf(&v));
+    sv__core_utf16_to_wtf8(p, n / 2, big, sv_value_buf(&v));
     return sv_with_flags(v, SV_F_UTF16);
 }
 
@@ -113,9 +113,9 @@ sv_status nsb_strlist_write(const sv_value *arr, bool unicode, bool big, sv_buf 
         }
         if (ok && !unicode) {
             sv_buf_append(out, e->as.bytes, e->len);
-            sv_put_u8(out, 0);
+            sv__core_put_u8(out, 0);
         } else if (ok) {
-            ok = sv_wtf8_to_utf16(out, e->as.bytes, e->len, big);
+            ok = sv__core_wtf8_to_utf16(out, e->as.bytes, e->len, big);
             sv_put_u16le(out, 0);
         }
         if (!ok) {

@@ -44,7 +44,7 @@ const sv_value *nsb_local_value_name(const sv_value *group, const sv_value *obje
     if (target->kind != SV_OBJECT) return NULL;
     const sv_value *name = sv_map_get(target, "Name", 4);
     if (!name || name->kind != SV_STRING || name->len == 0 || (name->flags & SV_F_UTF16) ||
-        !sv_utf8_valid(name->as.bytes, name->len))
+        !sv__core_utf8_valid(name->as.bytes, name->len))
         return NULL;
     return name;
 }
@@ -159,7 +159,7 @@ static bool name_fields(sv_doc *doc, sv_value *obj, const sv_value *objects)
     }
     if (!changed) return true;
     const sv_value *cls = obj->as.box->cls;
-    sv_value renamed = sv__pairs_from(doc, SV_OBJECT, out, n);
+    sv_value renamed = sv__core_pairs_from(doc, SV_OBJECT, out, n);
     if (renamed.kind != SV_OBJECT) return false;
     renamed.as.box->cls = cls;
     *obj = renamed;

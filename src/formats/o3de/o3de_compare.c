@@ -50,7 +50,7 @@ static int cmp_objects(o3_cmp *k, const sv_value *a, const sv_value *b)
     keyed small[2 * SMALL_OBJECT];
     keyed *ka = small;
     if (n > SMALL_OBJECT) {
-        ka = sv_mem_calloc(k->alloc, 2 * n, sizeof *ka);
+        ka = sv__core_mem_calloc(k->alloc, 2 * n, sizeof *ka);
         if (!ka) {
             k->nomem = true;
             return 0;
@@ -68,7 +68,7 @@ static int cmp_objects(o3_cmp *k, const sv_value *a, const sv_value *b)
         r = cmp_str(&ka[i].p->key, &kb[i].p->key);
         if (!r) r = o3_compare(k, &ka[i].p->val, &kb[i].p->val);
     }
-    if (ka != small) sv_mem_free(k->alloc, ka, 2 * n, sizeof *ka);
+    if (ka != small) sv__core_mem_free(k->alloc, ka, 2 * n, sizeof *ka);
     return k->nomem ? 0 : r;
 }
 
@@ -140,10 +140,10 @@ bool o3_sort(void *base, size_t n, size_t size, int (*cmp)(void *, const void *,
              void *ctx, const sv_alloc *alloc)
 {
     if (n < 2) return true;
-    uint8_t *tmp = sv_mem_calloc(alloc, n, size);
+    uint8_t *tmp = sv__core_mem_calloc(alloc, n, size);
     if (!tmp) return false;
     merge_sort(base, tmp, n, size, cmp, ctx);
-    sv_mem_free(alloc, tmp, n, size);
+    sv__core_mem_free(alloc, tmp, n, size);
     return true;
 }
 

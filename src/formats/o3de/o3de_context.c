@@ -17,7 +17,7 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
     c->s = s;
     c->doc = doc;
     c->alloc = doc ? &doc->alloc : sv_alloc_libc();
-    sv_path_init(&c->path, c->alloc);
+    sv__core_path_init(&c->path, c->alloc);
     sv_buf_init(&c->dotted, c->alloc);
     c->storing = storing;
     c->err = err;
@@ -32,7 +32,7 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
     if (s) {
         c->nclasses = sv_schema_class_count(s);
         if (c->nclasses) {
-            c->classes = sv_mem_calloc(c->alloc, c->nclasses, sizeof *c->classes);
+            c->classes = sv__core_mem_calloc(c->alloc, c->nclasses, sizeof *c->classes);
             if (!c->classes) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
         }
     }
@@ -43,11 +43,11 @@ void o3_ctx_free(o3_ctx *c)
 {
     for (size_t i = 0; i < c->nclasses; i++) {
         size_t n = c->classes[i].nfields;
-        sv_mem_free(c->alloc, c->classes[i].crc, n, sizeof *c->classes[i].crc);
-        sv_mem_free(c->alloc, (void *)c->classes[i].seen, n, sizeof *c->classes[i].seen);
+        sv__core_mem_free(c->alloc, c->classes[i].crc, n, sizeof *c->classes[i].crc);
+        sv__core_mem_free(c->alloc, (void *)c->classes[i].seen, n, sizeof *c->classes[i].seen);
     }
-    sv_mem_free(c->alloc, c->classes, c->nclasses, sizeof *c->classes);
-    sv_path_free(&c->path);
+    sv__core_mem_free(c->alloc, c->classes, c->nclasses, sizeof *c->classes);
+    sv__core_path_free(&c->path);
     sv_buf_free(&c->dotted);
     c->classes = NULL;
 }
@@ -56,7 +56,7 @@ void o3_ctx_free(o3_ctx *c)
  * context path) when storing; NULL when out of memory. */
 static const char *path_text(o3_ctx *c)
 {
-    if (!c->storing) return sv_path_render(&c->path);
+    if (!c->storing) return sv__core_path_render(&c->path);
     sv_buf *b = &c->dotted;
     b->len = 0;
     for (size_t i = 0; i < c->path.depth; i++) {
@@ -95,7 +95,7 @@ void o3_fail(o3_ctx *c, sv_status st, const char *msg)
 size_t o3_path_key(o3_ctx *c, const char *key, size_t len)
 {
     size_t mark = c->path.depth;
-    if (c->report && !sv_path_push_key(&c->path, key, len))
+    if (c->report && !sv__core_path_push_key(&c->path, key, len))
         o3_fail(c, SV_ERR_NOMEM, "out of memory (path)");
     return mark;
 }
@@ -103,14 +103,14 @@ size_t o3_path_key(o3_ctx *c, const char *key, size_t len)
 size_t o3_path_index(o3_ctx *c, size_t index)
 {
     size_t mark = c->path.depth;
-    if (c->report && !sv_path_push_index(&c->path, index))
+    if (c->report && !sv__core_path_push_index(&c->path, index))
         o3_fail(c, SV_ERR_NOMEM, "out of memory (path)");
     return mark;
 }
 
 void o3_path_pop(o3_ctx *c, size_t mark)
 {
-    while (c->path.depth > mark) sv_path_pop(&c->path);
+    while (c->path.depth > mark) sv__core_path_pop(&c->path);
 }
 
 o3_res o3_report(o3_ctx *c, o3_res r, const char *fmt, ...)
@@ -164,11 +164,11 @@ const o3_class_info *o3_class(o3_ctx *c, const sv_schema_class *cls)
     if (ci->ready) return ci;
     size_t n = 0;
     const sv_schema_field *const *f = sv_schema_class_fields(cls, &n);
-    uint32_t *crc = n ? sv_mem_calloc(c->alloc, n, sizeof *crc) : NULL;
-    const char **seen = n ? sv_mem_calloc(c->alloc, n, sizeof *seen) : NULL;
+    uint32_t *crc = n ? sv__core_mem_calloc(c->alloc, n, sizeof *crc) : NULL;
+    const char **seen = n ? sv__core_mem_calloc(c->alloc, n, sizeof *seen) : NULL;
     if (n && (!crc || !seen)) {
-        sv_mem_free(c->alloc, crc, n, sizeof *crc);
-        sv_mem_free(c->alloc, (void *)seen, n, sizeof *seen);
+        sv__core_mem_free(c->alloc, crc, n, sizeof *crc);
+        sv__core_mem_free(c->alloc, (void *)seen, n, sizeof *seen);
         o3_fail(c, SV_ERR_NOMEM, "out of memory (field table)");
         return &empty;
     }

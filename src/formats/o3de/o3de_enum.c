@@ -182,7 +182,7 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
     for (uint32_t i = 0; i < e->nvalues; i++) {
         uint64_t val = e->values[i].value;
         if (val == in) {
-            sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
+            sv__core_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
             if (!c->keep_defaults && is_def)
                 return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Enum value defaulted.");
             *j = sv_strz(c->doc, e->values[i].name);
@@ -190,7 +190,7 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
         }
         if (val == 0 || (val & in) != val) continue;
         if (!cand) {
-            cand = sv_mem_calloc(c->alloc, e->nvalues, sizeof *cand);
+            cand = sv__core_mem_calloc(c->alloc, e->nvalues, sizeof *cand);
             if (!cand) {
                 o3_fail(c, SV_ERR_NOMEM, "out of memory");
                 return o3_r(WV, SV_O3DE_CATASTROPHIC);
@@ -214,11 +214,11 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
         ncand++;
     }
     if (!c->keep_defaults && is_def) {
-        sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
+        sv__core_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
         return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Enum value defaulted.");
     }
     if (ncand == 0) {
-        sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
+        sv__core_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
         *j = bits_json(u, in);
         return o3_rep(c, WV, SV_O3DE_SUCCESS, "Enum value stored as a number.");
     }
@@ -228,7 +228,7 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
         (void)sv_array_append(c->doc, &arr, sv_strz(c->doc, e->values[cand[i]].name));
         rest &= ~e->values[cand[i]].value;
     }
-    sv_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
+    sv__core_mem_free(c->alloc, cand, e->nvalues, sizeof *cand);
     if (rest & mask)
         (void)sv_array_append(c->doc, &arr,
                               bits_json(u, sv_prim_is_signed(u) ? rest : rest & mask));

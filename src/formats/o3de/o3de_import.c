@@ -46,20 +46,20 @@ struct sv_o3de_imports {
 static char *dup_str(const sv_alloc *a, const char *s)
 {
     size_t n = strlen(s);
-    char *d = sv_mem_calloc(a, n + 1, 1);
+    char *d = sv__core_mem_calloc(a, n + 1, 1);
     if (d) memcpy(d, s, n);
     return d;
 }
 
 static void free_str(const sv_alloc *a, char *s)
 {
-    if (s) sv_mem_free(a, s, strlen(s) + 1, 1);
+    if (s) sv__core_mem_free(a, s, strlen(s) + 1, 1);
 }
 
 sv_o3de_imports *sv_o3de_imports_new(const sv_alloc *alloc)
 {
     if (!alloc) alloc = sv_alloc_libc();
-    sv_o3de_imports *im = sv_mem_calloc(alloc, 1, sizeof *im);
+    sv_o3de_imports *im = sv__core_mem_calloc(alloc, 1, sizeof *im);
     if (im) im->alloc = *alloc;
     return im;
 }
@@ -73,10 +73,10 @@ void sv_o3de_imports_free(sv_o3de_imports *im)
         free_str(&a, im->dir[i].name);
         free_str(&a, im->dir[i].resolved);
     }
-    sv_mem_free(&a, im->dir, im->capdir, sizeof *im->dir);
+    sv__core_mem_free(&a, im->dir, im->capdir, sizeof *im->dir);
     for (size_t i = 0; i < im->nfiles; i++) free_str(&a, im->files[i]);
-    sv_mem_free(&a, im->files, im->capfiles, sizeof *im->files);
-    sv_mem_free(&a, im, 1, sizeof *im);
+    sv__core_mem_free(&a, im->files, im->capfiles, sizeof *im->files);
+    sv__core_mem_free(&a, im, 1, sizeof *im);
 }
 
 size_t sv_o3de_imports_count(const sv_o3de_imports *im) { return im ? im->ndir : 0; }
@@ -105,7 +105,7 @@ static sv_status add_directive(sv_o3de_imports *im, const char *pointer, const c
     for (size_t i = 0; i < im->ndir; i++)
         if (!strcmp(im->dir[i].pointer, pointer) && !strcmp(im->dir[i].name, name))
             return SV_OK;
-    if (!sv_mem_grow(&im->alloc, (void **)&im->dir, &im->capdir, im->ndir + 1, sizeof *im->dir))
+    if (!sv__core_mem_grow(&im->alloc, (void **)&im->dir, &im->capdir, im->ndir + 1, sizeof *im->dir))
         return SV_ERR_NOMEM;
     directive d = {dup_str(&im->alloc, pointer), dup_str(&im->alloc, name),
                    resolved ? dup_str(&im->alloc, resolved) : NULL};
@@ -130,7 +130,7 @@ static sv_status add_file(sv_o3de_imports *im, const char *path)
 {
     for (size_t i = 0; i < im->nfiles; i++)
         if (!strcmp(im->files[i], path)) return SV_OK;
-    if (!sv_mem_grow(&im->alloc, (void **)&im->files, &im->capfiles, im->nfiles + 1,
+    if (!sv__core_mem_grow(&im->alloc, (void **)&im->files, &im->capfiles, im->nfiles + 1,
                      sizeof *im->files))
         return SV_ERR_NOMEM;
     char *d = dup_str(&im->alloc, path);

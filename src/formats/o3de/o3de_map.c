@@ -159,7 +159,7 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
         return o3_rep(c, WV, SV_O3DE_SUCCESS, "Empty container stored.");
     }
     const sv_type *kt = t->params[0], *vt = t->params[1];
-    member_sort *e = sv_mem_calloc(c->alloc, n, sizeof *e);
+    member_sort *e = sv__core_mem_calloc(c->alloc, n, sizeof *e);
     if (!e) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(WV, SV_O3DE_CATASTROPHIC);
@@ -177,14 +177,14 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
         o3_res rv = o3_halted(rk) ? rk : o3_store(c, vt, &p[i].val, &vd, &e[i].p.val);
         o3_path_pop(c, mark);
         if (o3_halted(rk) || o3_halted(rv)) {
-            sv_mem_free(c->alloc, e, n, sizeof *e);
+            sv__core_mem_free(c->alloc, e, n, sizeof *e);
             return o3_halted(rk) ? rk : rv;
         }
         result = o3_combine(result, o3_combine(rk, rv));
         if (e[i].p.key.kind != SV_STRING && !o3_is_explicit_default(&e[i].p.key)) all_strings = false;
     }
     if (!o3_ok(c)) {
-        sv_mem_free(c->alloc, e, n, sizeof *e);
+        sv__core_mem_free(c->alloc, e, n, sizeof *e);
         return o3_r(WV, SV_O3DE_CATASTROPHIC);
     }
     sv_value out;
@@ -194,7 +194,7 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
         o3_cmp k = {c->alloc, false};
         if (t->gen == SV_GEN_UMAP &&
             (!o3_sort(e, n, sizeof *e, member_cmp, &k, c->alloc) || k.nomem)) {
-            sv_mem_free(c->alloc, e, n, sizeof *e);
+            sv__core_mem_free(c->alloc, e, n, sizeof *e);
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
             return o3_r(WV, SV_O3DE_CATASTROPHIC);
         }
@@ -218,7 +218,7 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
             if (t->gen == SV_GEN_UMAP) o3_sort_json(c, dst, n);
         }
     }
-    sv_mem_free(c->alloc, e, n, sizeof *e);
+    sv__core_mem_free(c->alloc, e, n, sizeof *e);
     if (sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
     *j = out;
     return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));

@@ -5,7 +5,7 @@
 #include <strings.h>
 
 #include "o3de_internal.h"
-#include "schema/schema_internal.h" /* sv__prim_tag */
+#include "schema/schema_internal.h" /* sv__schema_prim_tag */
 
 #define RF SV_O3DE_READ_FIELD
 #define WV SV_O3DE_WRITE_VALUE
@@ -44,7 +44,7 @@ static void read_floats(o3_ctx *c, sv_prim p, const sv_value *v, float *f)
 /* The tuple of p from f into *out; false (c failed) when out of memory. */
 static bool make_tuple(o3_ctx *c, sv_prim p, const float *f, sv_value *out)
 {
-    sv_value t = sv_tuple(c->doc, sv__prim_tag(p), SV_ELEM_F32, f);
+    sv_value t = sv_tuple(c->doc, sv__schema_prim_tag(p), SV_ELEM_F32, f);
     if (t.kind != SV_TUPLE) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return false;

@@ -36,14 +36,14 @@ void sv_o3de_import_opts_init(sv_o3de_import_opts *opts)
 sv_status o3_opts_read(sv_o3de_opts *out, const sv_o3de_opts *opts, sv_error *err)
 {
     sv_o3de_opts_init(out);
-    return sv__opts_read(&sv__opts_o3de, out, opts, "o3de", err);
+    return sv__core_opts_read(&sv__opts_o3de, out, opts, "o3de", err);
 }
 
 sv_status o3_import_opts_read(sv_o3de_import_opts *out, const sv_o3de_import_opts *opts,
                               sv_error *err)
 {
     sv_o3de_import_opts_init(out);
-    return sv__opts_read(&sv__opts_o3de_import, out, opts, "o3de", err);
+    return sv__core_opts_read(&sv__opts_o3de_import, out, opts, "o3de", err);
 }
 
 uint32_t o3_opts_max_depth(const sv_o3de_opts *o)

@@ -174,7 +174,7 @@ static o3_res apply_entry(o3p_ctx *p, sv_value *target, const sv_value *entry, c
                 *fv = sv_null();
                 size_t n;
                 const char *ft = sv_get_str(ftext, &n);
-                char *fpath = sv_mem_calloc(&p->doc->alloc, n + 1, 1);
+                char *fpath = sv__core_mem_calloc(&p->doc->alloc, n + 1, 1);
                 if (!fpath) {
                     p->nomem = true;
                     o3p_pointer_free(&from);
@@ -183,7 +183,7 @@ static o3_res apply_entry(o3p_ctx *p, sv_value *target, const sv_value *entry, c
                 memcpy(fpath, ft, n);
                 fpath[n] = 0;
                 r = o3_combine(r, op_remove(p, target, &from, fpath));
-                sv_mem_free(&p->doc->alloc, fpath, n + 1, 1);
+                sv__core_mem_free(&p->doc->alloc, fpath, n + 1, 1);
                 r = o3_combine(r, add_value(p, target, ptr, path, moved));
             } else {
                 r = o3_combine(r, add_value(p, target, ptr, path, sv_copy(p->doc, fv)));

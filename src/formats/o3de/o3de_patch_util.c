@@ -27,7 +27,7 @@ void o3p_free(o3p_ctx *p) { sv_buf_free(&p->path); }
 size_t o3p_push_key(o3p_ctx *p, const char *key, size_t len)
 {
     size_t mark = p->path.len;
-    sv_pointer_append(&p->path, key, len);
+    sv__core_pointer_append(&p->path, key, len);
     sv_buf_putc(&p->path, 0);
     p->path.len--;
     return mark;
@@ -73,8 +73,8 @@ bool o3p_pointer_parse(o3p_pointer *ptr, const char *s, size_t len, const sv_all
     memset(ptr, 0, sizeof *ptr);
     ptr->len = len;
     ptr->alloc = alloc;
-    ptr->buf = sv_mem_calloc(alloc, len + 1, 1);
-    ptr->tok = sv_mem_calloc(alloc, len + 1, sizeof *ptr->tok);
+    ptr->buf = sv__core_mem_calloc(alloc, len + 1, 1);
+    ptr->tok = sv__core_mem_calloc(alloc, len + 1, sizeof *ptr->tok);
     if (!ptr->buf || !ptr->tok) {
         o3p_pointer_free(ptr);
         return false;
@@ -139,8 +139,8 @@ bool o3p_pointer_parse(o3p_pointer *ptr, const char *s, size_t len, const sv_all
 
 void o3p_pointer_free(o3p_pointer *ptr)
 {
-    sv_mem_free(ptr->alloc, ptr->buf, ptr->len + 1, 1);
-    sv_mem_free(ptr->alloc, ptr->tok, ptr->len + 1, sizeof *ptr->tok);
+    sv__core_mem_free(ptr->alloc, ptr->buf, ptr->len + 1, 1);
+    sv__core_mem_free(ptr->alloc, ptr->tok, ptr->len + 1, sizeof *ptr->tok);
     ptr->buf = NULL;
     ptr->tok = NULL;
 }

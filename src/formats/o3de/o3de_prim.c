@@ -239,7 +239,7 @@ static o3_res load_bytes(o3_ctx *c, const sv_value *j, sv_value *out)
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(RF, SV_O3DE_CATASTROPHIC);
     }
-    if (!sv_base64_decode(j->as.str, j->len, sv_value_buf(&b), &n, &pos))
+    if (!sv__core_base64_decode(j->as.str, j->len, sv_value_buf(&b), &n, &pos))
         return o3_rep(c, RF, SV_O3DE_INVALID, "Failed to decode base64 text of a byte stream.");
     b.len = (uint32_t)n;
     *out = b;
@@ -315,9 +315,9 @@ o3_res o3_store_prim(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *de
     } else if (p == SV_PRIM_BYTES) {
         size_t n;
         const char *s = sv_get_str(v, &n);
-        size_t m = sv_base64_encoded_len(n);
+        size_t m = sv__core_base64_encoded_len(n);
         *j = sv_str_uninit(c->doc, m);
-        if (j->kind == SV_STRING) sv_base64_encode((const uint8_t *)s, n, sv_value_buf(j));
+        if (j->kind == SV_STRING) sv__core_base64_encode((const uint8_t *)s, n, sv_value_buf(j));
     } else {
         return o3_report(c, o3_r(WV, SV_O3DE_UNSUPPORTED), "Storing values of type '%s' is not supported.",
                          sv_prim_name(p));

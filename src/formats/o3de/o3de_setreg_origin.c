@@ -78,7 +78,7 @@ static void visit(walk *w, const sv_value *v, const sv_value *was, unsigned dept
                 w->path.len = mark;
                 continue;
             }
-            sv_pointer_append_escaped(&w->path, s, n);
+            sv__core_pointer_append_escaped(&w->path, s, n);
             sv_buf_putc(&w->path, 0);
             w->path.len--;
             bool nomem = false;

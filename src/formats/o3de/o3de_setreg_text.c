@@ -274,13 +274,13 @@ static void push_key(lines_walk *w, const char *k, size_t n)
     size_t run = 0; /* start of the bytes not yet appended */
     for (size_t i = 0; i < n; i++) {
         if (k[i] != '\\' || i + 1 == n) continue;
-        sv_pointer_append_escaped(&w->path, k + run, i - run);
+        sv__core_pointer_append_escaped(&w->path, k + run, i - run);
         char e = k[++i];
         char c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
-        sv_pointer_append_escaped(&w->path, &c, 1);
+        sv__core_pointer_append_escaped(&w->path, &c, 1);
         run = i + 1;
     }
-    sv_pointer_append_escaped(&w->path, k + run, n - run);
+    sv__core_pointer_append_escaped(&w->path, k + run, n - run);
     sv_buf_putc(&w->path, 0);
     w->path.len--;
 }

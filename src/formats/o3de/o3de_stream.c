@@ -126,25 +126,25 @@ static bool lit(s_ctx *s, const char *w, size_t n)
 
 /* A number token the fast path does not take (more than 19 digits, an
  * exponent), scanned by the reader's own careful scan (num_scan.h) and
- * converted as sv_jr_num_value does. */
+ * converted as sv__json_jr_num_value does. */
 static sv_value num_long(s_ctx *s)
 {
     const char *t0 = s->p;
     sv_num_scan n;
-    const char *p = sv_num_scan_token(t0, s->end, &n);
+    const char *p = sv__core_num_scan_token(t0, s->end, &n);
     if (!p) give_up(s);
     sv_value v;
     if (n.is_int && !n.big && (!n.neg || n.mag <= (uint64_t)INT64_MAX + 1)) {
-        v = sv__make(!n.neg && n.mag > (uint64_t)INT64_MAX ? SV_UINT : SV_INT, 8, 0);
+        v = sv__core_make(!n.neg && n.mag > (uint64_t)INT64_MAX ? SV_UINT : SV_INT, 8, 0);
         v.as.u = n.neg ? 0 - n.mag : n.mag;
     } else {
         double x;
         if (n.mant == 0) x = 0.0;
-        else if (!sv_decimal_to_f64(n.mant, n.exp10, false, n.truncated, &x) &&
-                 !sv_parse_f64(t0 + n.neg, (size_t)(p - t0) - n.neg, &x))
+        else if (!sv__core_decimal_to_f64(n.mant, n.exp10, false, n.truncated, &x) &&
+                 !sv__core_parse_f64(t0 + n.neg, (size_t)(p - t0) - n.neg, &x))
             give_up(s);
         if (isinf(x)) give_up(s); /* the reader's range error */
-        v = sv__make(SV_FLOAT, 8, 0);
+        v = sv__core_make(SV_FLOAT, 8, 0);
         v.as.f64 = n.neg ? -x : x;
     }
     s->p = p;
@@ -159,12 +159,12 @@ static inline sv_value num(s_ctx *s)
     const char *q = jr_decimal(s->p, s->end, &d);
     sv_value v;
     if (q && d.nf == 0 && (!d.neg || d.m <= (uint64_t)INT64_MAX)) {
-        v = sv__make(d.m > (uint64_t)INT64_MAX ? SV_UINT : SV_INT, 8, 0);
+        v = sv__core_make(d.m > (uint64_t)INT64_MAX ? SV_UINT : SV_INT, 8, 0);
         v.as.u = d.neg ? 0 - d.m : d.m;
     } else {
         double x;
         if (!q || !d.nf || !jr_dec_f64(d.m, d.nf, d.neg, &x)) return num_long(s);
-        v = sv__make(SV_FLOAT, 8, 0);
+        v = sv__core_make(SV_FLOAT, 8, 0);
         v.as.f64 = x;
     }
     s->p = q;
@@ -181,13 +181,13 @@ static sv_value scalar(s_ctx *s, bool borrow)
         const char *b = str(s, &n);
         if (!borrow) {
             void *scratch = s->scratch;
-            if (!sv_mem_grow(s->x.a, &scratch, &s->scap, n + 1, 1)) give_up(s);
+            if (!sv__core_mem_grow(s->x.a, &scratch, &s->scap, n + 1, 1)) give_up(s);
             s->scratch = scratch;
             memcpy(s->scratch, b, n);
             s->scratch[n] = 0;
             b = s->scratch;
         }
-        return sv__str_value(b, (uint32_t)n);
+        return sv__core_str_value(b, (uint32_t)n);
     }
     if (ch == '-' || (ch >= '0' && ch <= '9')) return num(s);
     if (lit(s, "true", 4)) return sv_bool(true);
@@ -232,9 +232,9 @@ static const s_names *class_names(s_ctx *s, const sv_schema_class *cls, const o3
     s_names *nm = &s->names[cls->index];
     if (nm->name || ci->nfields == 0) return nm;
     nm->n = ci->nfields;
-    nm->name = sv_mem_calloc(s->x.a, nm->n, sizeof *nm->name);
-    nm->len = sv_mem_calloc(s->x.a, nm->n, sizeof *nm->len);
-    nm->hit = sv_mem_calloc(s->x.a, nm->n, sizeof *nm->hit);
+    nm->name = sv__core_mem_calloc(s->x.a, nm->n, sizeof *nm->name);
+    nm->len = sv__core_mem_calloc(s->x.a, nm->n, sizeof *nm->len);
+    nm->hit = sv__core_mem_calloc(s->x.a, nm->n, sizeof *nm->hit);
     if (!nm->name || !nm->len || !nm->hit) give_up(s);
     for (size_t i = 0; i < nm->n; i++) {
         nm->name[i] = ci->fields[i]->name;
@@ -365,7 +365,7 @@ static o3_res array(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, s_item
         }
     }
     blk->elem = t->params[0];
-    blk->es = sv__type_c_size(blk->elem);
+    blk->es = sv__schema_type_c_size(blk->elem);
     blk->n = 0;
     /* a class whose default instance owns nothing is copied as it is */
     const uint8_t *proto = NULL;
@@ -378,7 +378,7 @@ static o3_res array(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, s_item
     for (;;) {
         if ((blk->n + 1) * blk->es > blk->capb) {
             void *b = blk->b;
-            if (!sv_mem_grow(s->x.a, &b, &blk->capb, (blk->n + 1) * blk->es, 1)) give_up(s);
+            if (!sv__core_mem_grow(s->x.a, &b, &blk->capb, (blk->n + 1) * blk->es, 1)) give_up(s);
             blk->b = b;
         }
         uint8_t *slot = blk->b + blk->n * blk->es;
@@ -441,7 +441,7 @@ static o3_res leaf_array(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, b
             if (sep != ',') give_up(s);
         }
     }
-    sv_value a = sv__array_from(s->x.c->doc, it, n);
+    sv_value a = sv__core_array_from(s->x.c->doc, it, n);
     if (sv_kind_of(&a) != SV_ARRAY) give_up(s);
     return o3s_load(&s->x, t, &a, p, aux, is_new);
 }
@@ -456,7 +456,7 @@ static bool is_plain_math(const sv_type *t)
  * fast_load does with them, without a value in between */
 static bool math_fast(s_ctx *s, const sv_type *t, uint8_t *p, o3_res *r)
 {
-    size_t want = (size_t)sv_tag_scalars(sv__prim_tag(t->prim));
+    size_t want = (size_t)sv_tag_scalars(sv__schema_prim_tag(t->prim));
     const char *save = s->p;
     float f[4];
     s->p++;
@@ -551,18 +551,18 @@ static o3_res value(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, bool i
 bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *text, size_t len, void *st,
                            const sv_alloc *alloc, o3_res *result)
 {
-    s_ctx *s = sv_mem_calloc(alloc, 1, sizeof *s);
+    s_ctx *s = sv__core_mem_calloc(alloc, 1, sizeof *s);
     if (!s) return false;
     volatile bool ok = false;
     s->p = text;
     s->end = text + len;
-    s->names = sv_mem_calloc(alloc, c->nclasses, sizeof *s->names);
-    s->flat = sv_mem_calloc(alloc, c->nclasses, 1);
+    s->names = sv__core_mem_calloc(alloc, c->nclasses, sizeof *s->names);
+    s->flat = sv__core_mem_calloc(alloc, c->nclasses, 1);
     s->empty = o3_empty_object(c);
     if (!s->names || !s->flat || !o3_ok(c) || !o3s_init(&s->x, c, alloc)) {
-        sv_mem_free(alloc, s->names, c->nclasses, sizeof *s->names);
-        sv_mem_free(alloc, s->flat, c->nclasses, 1);
-        sv_mem_free(alloc, s, 1, sizeof *s);
+        sv__core_mem_free(alloc, s->names, c->nclasses, sizeof *s->names);
+        sv__core_mem_free(alloc, s->flat, c->nclasses, 1);
+        sv__core_mem_free(alloc, s, 1, sizeof *s);
         return false;
     }
     sv_type t;
@@ -588,14 +588,14 @@ bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *te
     o3s_done(&s->x);
     for (size_t i = 0; i < c->nclasses; i++) {
         s_names *nm = &s->names[i];
-        sv_mem_free(alloc, nm->name, nm->n, sizeof *nm->name);
-        sv_mem_free(alloc, nm->len, nm->n, sizeof *nm->len);
-        sv_mem_free(alloc, nm->hit, nm->n, sizeof *nm->hit);
+        sv__core_mem_free(alloc, nm->name, nm->n, sizeof *nm->name);
+        sv__core_mem_free(alloc, nm->len, nm->n, sizeof *nm->len);
+        sv__core_mem_free(alloc, nm->hit, nm->n, sizeof *nm->hit);
     }
-    for (size_t k = 0; k < s->maxblk; k++) sv_mem_free(alloc, s->blk[k].b, s->blk[k].capb, 1);
-    sv_mem_free(alloc, s->names, c->nclasses, sizeof *s->names);
-    sv_mem_free(alloc, s->flat, c->nclasses, 1);
-    sv_mem_free(alloc, s->scratch, s->scap, 1);
-    sv_mem_free(alloc, s, 1, sizeof *s);
+    for (size_t k = 0; k < s->maxblk; k++) sv__core_mem_free(alloc, s->blk[k].b, s->blk[k].capb, 1);
+    sv__core_mem_free(alloc, s->names, c->nclasses, sizeof *s->names);
+    sv__core_mem_free(alloc, s->flat, c->nclasses, 1);
+    sv__core_mem_free(alloc, s->scratch, s->scap, 1);
+    sv__core_mem_free(alloc, s, 1, sizeof *s);
     return ok;
 }

@@ -74,10 +74,10 @@ static bool direct_type(const sv_type *t, uint8_t *state, unsigned depth)
 int o3_struct_direct(const sv_schema *s, const sv_schema_class *cls, const sv_alloc *alloc)
 {
     size_t n = sv_schema_class_count(s);
-    uint8_t *state = sv_mem_calloc(alloc, n, 1);
+    uint8_t *state = sv__core_mem_calloc(alloc, n, 1);
     if (!state) return -1; /* not a reason to take the other path */
     bool ok = direct_class(cls, state, 0);
-    sv_mem_free(alloc, state, n, 1);
+    sv__core_mem_free(alloc, state, n, 1);
     return ok ? 1 : 0;
 }
 
@@ -121,7 +121,7 @@ sv_value o3s_leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
         return v;
     }
     default: {
-        sv_value v = sv_tuple(x->c->doc, sv__prim_tag(pr), SV_ELEM_F32, p);
+        sv_value v = sv_tuple(x->c->doc, sv__schema_prim_tag(pr), SV_ELEM_F32, p);
         if (v.kind != SV_TUPLE) o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
         return v;
     }
@@ -181,7 +181,7 @@ static void free_direct(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t 
         size_t n;
         memcpy(&items, p, sizeof items);
         memcpy(&n, aux, sizeof n);
-        size_t es = sv__type_c_size(t->params[0]);
+        size_t es = sv__schema_type_c_size(t->params[0]);
         for (size_t i = 0; i < n && items; i++) free_direct(x, t->params[0], items + i * es, NULL);
         if (items) x->a->free(x->a->ctx, items, n * es);
         memset(p, 0, sizeof(void *));
@@ -193,7 +193,7 @@ static void free_direct(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t 
 static const uint8_t *prototype(o3_sctx *x, const sv_schema_class *cls)
 {
     if (x->proto[cls->index]) return x->proto[cls->index];
-    uint8_t *p = sv_mem_calloc(x->a, 1, cls->c->size);
+    uint8_t *p = sv__core_mem_calloc(x->a, 1, cls->c->size);
     if (!p) {
         o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
         return NULL;
@@ -202,7 +202,7 @@ static const uint8_t *prototype(o3_sctx *x, const sv_schema_class *cls)
     sv_error err;
     sv_error_clear(&err);
     if (!o3_ok(x->c) || sv_value_to_struct(x->c->s, cls, &d, x->a, p, &err) != SV_OK) {
-        sv_mem_free(x->a, p, 1, cls->c->size);
+        sv__core_mem_free(x->a, p, 1, cls->c->size);
         o3_fail(x->c, err.status ? err.status : SV_ERR_NOMEM, "default instance");
         return NULL;
     }
@@ -243,7 +243,7 @@ static void clone_direct(o3_sctx *x, const sv_type *t, uint8_t *dst, const uint8
         size_t n;
         memcpy(&items, src, sizeof items);
         memcpy(&n, saux, sizeof n);
-        size_t es = sv__type_c_size(t->params[0]);
+        size_t es = sv__schema_type_c_size(t->params[0]);
         uint8_t *copy = NULL;
         if (n && items) {
             copy = x->a->malloc(x->a->ctx, n * es);
@@ -261,7 +261,7 @@ static void clone_direct(o3_sctx *x, const sv_type *t, uint8_t *dst, const uint8
         memcpy(dst, &copy, sizeof copy);
         memcpy(daux, &n, sizeof n);
     } else {
-        memcpy(dst, src, sv__type_c_size(t));
+        memcpy(dst, src, sv__schema_type_c_size(t));
     }
 }
 
@@ -269,7 +269,7 @@ static void clone_direct(o3_sctx *x, const sv_type *t, uint8_t *dst, const uint8
  * default instance, an identity quaternion, else zeros. */
 static void fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst)
 {
-    size_t es = sv__type_c_size(t);
+    size_t es = sv__schema_type_c_size(t);
     memset(dst, 0, es);
     if (t->kind == SV_TYPE_CLASS) {
         const uint8_t *p = prototype(x, t->cls);
@@ -332,7 +332,7 @@ static o3_res ld_seq(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p
         }
     }
     const sv_type *elem = t->params[0];
-    size_t es = sv__type_c_size(elem);
+    size_t es = sv__schema_type_c_size(elem);
     o3_res result = sv_o3de_result_none(RF);
     size_t added = 0;
     if (j->len) {
@@ -465,7 +465,7 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
     case SV_PRIM_QUATERNION:
     case SV_PRIM_COLOR: {
         bool color = pr == SV_PRIM_COLOR;
-        size_t n = color ? 4 : (size_t)sv_tag_scalars(sv__prim_tag(pr));
+        size_t n = color ? 4 : (size_t)sv_tag_scalars(sv__schema_prim_tag(pr));
         if (j->kind != SV_ARRAY || j->len < (color ? 3 : n)) return false;
         size_t use = color && j->len < 4 ? 3 : n;
         const sv_value *it = sv_array_items(j);
@@ -503,7 +503,7 @@ static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, ui
         r = ld_seq(x, t, j, p, aux);
     } else if (t->kind == SV_TYPE_PRIM && !o3s_is_math(t->prim) && o3_is_explicit_default(j)) {
         /* a new bool/int/float instance: false, 0, 0.0 */
-        memset(p, 0, sv__type_c_size(t));
+        memset(p, 0, sv__schema_type_c_size(t));
         r = o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value set to its default.");
     } else if (!c->report && fast_load(x, t, j, p, &r)) {
         /* done */
@@ -529,18 +529,18 @@ void o3s_done(o3_sctx *x)
         for (size_t i = 0; i < x->c->nclasses; i++) {
             o3_keys *k = &x->keys[i];
             if (k->text) x->a->free(x->a->ctx, k->text, k->text_cap);
-            if (k->off) sv_mem_free(x->a, k->off, k->nfields + 1, sizeof *k->off);
+            if (k->off) sv__core_mem_free(x->a, k->off, k->nfields + 1, sizeof *k->off);
         }
-        sv_mem_free(x->a, x->keys, x->c->nclasses, sizeof *x->keys);
+        sv__core_mem_free(x->a, x->keys, x->c->nclasses, sizeof *x->keys);
     }
     if (!x->proto) return;
     for (size_t i = 0; i < x->c->nclasses; i++) {
         if (!x->proto[i]) continue;
         const sv_schema_class *cls = sv_schema_class_at(x->c->s, i);
         sv_struct_free(x->c->s, cls, x->proto[i], x->a);
-        sv_mem_free(x->a, x->proto[i], 1, cls->c->size);
+        sv__core_mem_free(x->a, x->proto[i], 1, cls->c->size);
     }
-    sv_mem_free(x->a, x->proto, x->c->nclasses, sizeof *x->proto);
+    sv__core_mem_free(x->a, x->proto, x->c->nclasses, sizeof *x->proto);
 }
 
 o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_value *json, void *obj,
@@ -580,7 +580,7 @@ bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc)
     memset(x, 0, sizeof *x);
     x->c = c;
     x->a = alloc ? alloc : sv_alloc_libc();
-    x->proto = sv_mem_calloc(x->a, c->nclasses, sizeof *x->proto);
+    x->proto = sv__core_mem_calloc(x->a, c->nclasses, sizeof *x->proto);
     if (!x->proto) o3_fail(c, SV_ERR_NOMEM, "out of memory");
     return x->proto != NULL;
 }

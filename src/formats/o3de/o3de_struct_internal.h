@@ -28,8 +28,8 @@ typedef struct o3_sctx {
 
 /* The C memory of a leaf, shared by the load and store halves.
  * sv_prim_int_width and sv_prim_is_signed, inline: asked for every leaf */
-static inline int o3s_int_width(sv_prim p) { return sv__prim_int_width(p); }
-static inline bool o3s_int_signed(sv_prim p) { return sv__prim_is_signed(p); }
+static inline int o3s_int_width(sv_prim p) { return sv__schema_prim_int_width(p); }
+static inline bool o3s_int_signed(sv_prim p) { return sv__schema_prim_is_signed(p); }
 
 static inline bool o3s_is_math(sv_prim p) { return p >= SV_PRIM_VECTOR2 && p <= SV_PRIM_TRANSFORM; }
 

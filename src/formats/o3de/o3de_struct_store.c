@@ -72,7 +72,7 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
         u = (uint64_t)0 - v;
     }
     if (u >= 100000000u) { /* long ones (ids): the general formatter */
-        b->len += neg + sv_fmt_u64(u, d + neg);
+        b->len += neg + sv__core_fmt_u64(u, d + neg);
         return;
     }
     if (u == 0) { /* o3_put_digits writes no digit for 0 */
@@ -222,7 +222,7 @@ static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o
     sv_buf b;
     sv_buf_init(&b, x->a);
     o3_writer tw = {&b, 0, NULL, false, SV_OK};
-    k->off = sv_mem_calloc(x->a, ci->nfields + 1, sizeof *k->off);
+    k->off = sv__core_mem_calloc(x->a, ci->nfields + 1, sizeof *k->off);
     if (!k->off) {
         o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
         return NULL;
@@ -329,7 +329,7 @@ static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8
         return o3_rep(c, WV, SV_O3DE_SUCCESS, "Empty container stored.");
     }
     const sv_type *elem = t->params[0];
-    size_t es = sv__type_c_size(elem);
+    size_t es = sv__schema_type_c_size(elem);
     /* each element against a fresh default of its type (ReplaceDefault) */
     uint8_t leaf[64];
     const uint8_t *d = leaf;
@@ -407,7 +407,7 @@ o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void 
     x.w.out = out;
     x.w.indent = indent;
     x.w.err = c->err;
-    x.keys = sv_mem_calloc(x.a, c->nclasses, sizeof *x.keys);
+    x.keys = sv__core_mem_calloc(x.a, c->nclasses, sizeof *x.keys);
     if (!x.keys) {
         o3s_done(&x);
         o3_fail(c, SV_ERR_NOMEM, "out of memory");

@@ -67,9 +67,9 @@ static void put_number(o3_writer *w, const sv_value *v)
     char num[40];
     size_t n;
     if (v->kind == SV_INT) {
-        n = sv_fmt_i64(v->as.i, num);
+        n = sv__core_fmt_i64(v->as.i, num);
     } else if (v->kind == SV_UINT) {
-        n = sv_fmt_u64(v->as.u, num);
+        n = sv__core_fmt_u64(v->as.u, num);
     } else {
         double d = v->sub == 4 ? (double)v->as.f32 : v->as.f64;
         if (d != d || d - d != 0) { /* RapidJSON's Writer refuses NaN and infinities */

@@ -19,7 +19,7 @@ static sv_status enter(sv_pk *w, const sv_value *v)
         return sv_error_set(w->err, SV_ERR_DEPTH, SV_PK_FORMAT, 0,
                             "the tree nests deeper than %u containers", w->max_depth);
     if (v->len > (v->as.box ? v->as.box->cap : 0))
-        return sv__pk_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
+        return sv__pickle_pk_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
     return SV_OK;
 }
 
@@ -56,8 +56,8 @@ static inline bool key_cached(const sv_pk *w, const sv_value *k)
 static bool write_key(sv_pk *w, const sv_value *k)
 {
     sv_pk_key *c = &w->keys[key_home(k->as.str)];
-    if (c->str == k->as.str && c->len == k->len && k->as.str) return sv__pk_get(w, c->memo);
-    if (!sv__pk_unicode(w, k->as.str, k->len) || !sv__pk_op(w, PK_MEMOIZE)) return false;
+    if (c->str == k->as.str && c->len == k->len && k->as.str) return sv__pickle_pk_get(w, c->memo);
+    if (!sv__pickle_pk_unicode(w, k->as.str, k->len) || !sv__pickle_pk_op(w, PK_MEMOIZE)) return false;
     if (k->as.str) {
         c->str = k->as.str;
         c->len = k->len;
@@ -119,7 +119,7 @@ static bool dict_keys(const sv_pk *w, const sv_pair *pairs, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         const sv_value *k = &pairs[i].key;
         if (!plain_string(k)) return false;
-        if (!key_cached(w, k) && !sv__jw_text_ok(k->as.str, k->len, false)) return false;
+        if (!key_cached(w, k) && !sv__json_jw_text_ok(k->as.str, k->len, false)) return false;
     }
     return true;
 }
@@ -129,104 +129,104 @@ static bool dict_keys(const sv_pk *w, const sv_pair *pairs, uint32_t n)
 static sv_status array_items(sv_pk *w, const sv_value *items, uint32_t n)
 {
     if (n == 0) return SV_OK;
-    if (!sv__pk_op(w, PK_MARK)) return sv__pk_nomem(w);
+    if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
     for (uint32_t i = 0; i < n; i++) {
-        sv_status st = sv__pk_value(w, &items[i]);
+        sv_status st = sv__pickle_pk_value(w, &items[i]);
         if (st) {
             sv_error_path_index(w->err, i);
             return st;
         }
     }
-    return sv__pk_op(w, PK_APPENDS) ? SV_OK : sv__pk_nomem(w);
+    return sv__pickle_pk_op(w, PK_APPENDS) ? SV_OK : sv__pickle_pk_nomem(w);
 }
 
 /* MARK k v ... SETITEMS: the keys are known to be dict keys. */
 static sv_status dict_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
 {
     if (n == 0) return SV_OK;
-    if (!sv__pk_op(w, PK_MARK)) return sv__pk_nomem(w);
+    if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
     for (uint32_t i = 0; i < n; i++) {
-        if (!write_key(w, &pairs[i].key)) return sv__pk_nomem(w);
-        sv_status st = sv__pk_value(w, &pairs[i].val);
+        if (!write_key(w, &pairs[i].key)) return sv__pickle_pk_nomem(w);
+        sv_status st = sv__pickle_pk_value(w, &pairs[i].val);
         if (st) {
             path_of_pair(w, &pairs[i], i);
             return st;
         }
     }
-    return sv__pk_op(w, PK_SETITEMS) ? SV_OK : sv__pk_nomem(w);
+    return sv__pickle_pk_op(w, PK_SETITEMS) ? SV_OK : sv__pickle_pk_nomem(w);
 }
 
 /* MARK (k, v) ... APPENDS. */
 static sv_status pair_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
 {
     if (n == 0) return SV_OK;
-    if (!sv__pk_op(w, PK_MARK)) return sv__pk_nomem(w);
+    if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
     for (uint32_t i = 0; i < n; i++) {
-        sv_status st = sv__pk_value(w, &pairs[i].key);
-        if (st == SV_OK) st = sv__pk_value(w, &pairs[i].val);
+        sv_status st = sv__pickle_pk_value(w, &pairs[i].key);
+        if (st == SV_OK) st = sv__pickle_pk_value(w, &pairs[i].val);
         if (st) {
             path_of_pair(w, &pairs[i], i);
             return st;
         }
-        if (!sv__pk_op(w, PK_TUPLE2)) return sv__pk_nomem(w);
+        if (!sv__pickle_pk_op(w, PK_TUPLE2)) return sv__pickle_pk_nomem(w);
     }
-    return sv__pk_op(w, PK_APPENDS) ? SV_OK : sv__pk_nomem(w);
+    return sv__pickle_pk_op(w, PK_APPENDS) ? SV_OK : sv__pickle_pk_nomem(w);
 }
 
 /* cls() through NEWOBJ: an empty instance of a list or dict subclass. */
 static sv_status new_empty(sv_pk *w, unsigned cls)
 {
-    sv_status st = sv__pk_class(w, cls);
+    sv_status st = sv__pickle_pk_class(w, cls);
     if (st) return st;
-    return sv__pk_op(w, PK_EMPTY_TUPLE) && sv__pk_op(w, PK_NEWOBJ) ? SV_OK : sv__pk_nomem(w);
+    return sv__pickle_pk_op(w, PK_EMPTY_TUPLE) && sv__pickle_pk_op(w, PK_NEWOBJ) ? SV_OK : sv__pickle_pk_nomem(w);
 }
 
 /* {'meta': meta} BUILD */
 static sv_status meta_state(sv_pk *w, const sv_value *meta)
 {
-    if (!sv__pk_state_begin(w, "meta")) return sv__pk_nomem(w);
-    sv_status st = sv__pk_value(w, meta);
+    if (!sv__pickle_pk_state_begin(w, "meta")) return sv__pickle_pk_nomem(w);
+    sv_status st = sv__pickle_pk_value(w, meta);
     if (st) {
         sv_error_path_key(w->err, "$meta", 5);
         return st;
     }
-    return sv__pk_state_end(w) ? SV_OK : sv__pk_nomem(w);
+    return sv__pickle_pk_state_end(w) ? SV_OK : sv__pickle_pk_nomem(w);
 }
 
 /* ---- arrays, maps, objects ------------------------------------------------------ */
 
-sv_status sv__pk_array(sv_pk *w, const sv_value *v)
+sv_status sv__pickle_pk_array(sv_pk *w, const sv_value *v)
 {
     sv_status st = enter(w, v);
     if (st) return st;
     const sv_value *meta = v->as.box ? v->as.box->meta : NULL;
-    const sv_value *items = v->as.box ? sv__items(v->as.box) : NULL;
+    const sv_value *items = v->as.box ? sv__core_items(v->as.box) : NULL;
     if (meta)
         st = new_empty(w, PKC_ARRAY);
-    else if (!sv__pk_op(w, PK_EMPTY_LIST))
-        st = sv__pk_nomem(w);
+    else if (!sv__pickle_pk_op(w, PK_EMPTY_LIST))
+        st = sv__pickle_pk_nomem(w);
     if (st == SV_OK) st = array_items(w, items, v->len);
     if (st == SV_OK && meta) st = meta_state(w, meta);
     w->depth--;
     return st;
 }
 
-sv_status sv__pk_map(sv_pk *w, const sv_value *v)
+sv_status sv__pickle_pk_map(sv_pk *w, const sv_value *v)
 {
     sv_status st = enter(w, v);
     if (st) return st;
     sv_container *box = v->as.box;
     const sv_value *meta = box ? box->meta : NULL;
-    const sv_pair *pairs = box ? sv__pairs(box) : NULL;
+    const sv_pair *pairs = box ? sv__core_pairs(box) : NULL;
     uint32_t n = v->len;
     int dup = 0;
     bool as_dict = dict_keys(w, pairs, n) && (dup = has_duplicate(w, pairs, n)) == 0;
-    if (dup < 0) return sv__pk_nomem(w);
+    if (dup < 0) return sv__pickle_pk_nomem(w);
     if (as_dict) {
         if (meta)
             st = new_empty(w, PKC_DICT);
-        else if (!sv__pk_op(w, PK_EMPTY_DICT))
-            st = sv__pk_nomem(w);
+        else if (!sv__pickle_pk_op(w, PK_EMPTY_DICT))
+            st = sv__pickle_pk_nomem(w);
         if (st == SV_OK) st = dict_items(w, pairs, n);
     } else {
         st = new_empty(w, PKC_MAP);
@@ -239,41 +239,41 @@ sv_status sv__pk_map(sv_pk *w, const sv_value *v)
 
 static bool class_ok(const sv_value *cls)
 {
-    return cls && ((plain_string(cls) && sv__jw_text_ok(cls->as.str, cls->len, false)) ||
+    return cls && ((plain_string(cls) && sv__json_jw_text_ok(cls->as.str, cls->len, false)) ||
                    cls->kind == SV_UINT);
 }
 
-sv_status sv__pk_object(sv_pk *w, const sv_value *v)
+sv_status sv__pickle_pk_object(sv_pk *w, const sv_value *v)
 {
     sv_status st = enter(w, v);
     if (st) return st;
     sv_container *box = v->as.box;
-    if (!box) return sv__pk_malformed(w, "an object without a class", v);
+    if (!box) return sv__pickle_pk_malformed(w, "an object without a class", v);
     const sv_value *cls = box->cls;
     if (!class_ok(cls))
-        return sv__pk_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);
-    const sv_pair *pairs = sv__pairs(box);
+        return sv__pickle_pk_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);
+    const sv_pair *pairs = sv__core_pairs(box);
     uint32_t n = v->len;
     if (!dict_keys(w, pairs, n))
-        return sv__pk_malformed(w, "an object's field names must be untagged UTF-8 strings", v);
+        return sv__pickle_pk_malformed(w, "an object's field names must be untagged UTF-8 strings", v);
     int dup = has_duplicate(w, pairs, n);
-    if (dup < 0) return sv__pk_nomem(w);
+    if (dup < 0) return sv__pickle_pk_nomem(w);
     st = new_empty(w, dup ? PKC_OBJECT_PAIRS : PKC_OBJECT);
     if (st == SV_OK) st = dup ? pair_items(w, pairs, n) : dict_items(w, pairs, n);
     if (st) return st;
     /* {'cls': class, 'meta': meta} BUILD */
-    if (!sv__pk_state_begin(w, "cls")) return sv__pk_nomem(w);
-    bool ok = cls->kind == SV_UINT ? sv__pk_uint(w, cls->as.u)
-                                   : sv__pk_unicode(w, cls->as.str, cls->len);
-    if (!ok) return sv__pk_nomem(w);
+    if (!sv__pickle_pk_state_begin(w, "cls")) return sv__pickle_pk_nomem(w);
+    bool ok = cls->kind == SV_UINT ? sv__pickle_pk_uint(w, cls->as.u)
+                                   : sv__pickle_pk_unicode(w, cls->as.str, cls->len);
+    if (!ok) return sv__pickle_pk_nomem(w);
     if (box->meta) {
-        if (!sv__pk_unicode(w, "meta", 4)) return sv__pk_nomem(w);
-        if ((st = sv__pk_value(w, box->meta)) != SV_OK) {
+        if (!sv__pickle_pk_unicode(w, "meta", 4)) return sv__pickle_pk_nomem(w);
+        if ((st = sv__pickle_pk_value(w, box->meta)) != SV_OK) {
             sv_error_path_key(w->err, "$meta", 5);
             return st;
         }
     }
-    if (!sv__pk_state_end(w)) return sv__pk_nomem(w);
+    if (!sv__pickle_pk_state_end(w)) return sv__pickle_pk_nomem(w);
     w->depth--;
     return SV_OK;
 }

@@ -86,7 +86,7 @@ enum {
 };
 
 /* The Python name of class c, or NULL when the module has none. */
-const char *sv__pk_class_name(unsigned c);
+const char *sv__pickle_pk_class_name(unsigned c);
 
 #define SV_PK_KEY_CACHE 512
 typedef struct sv_pk_key {
@@ -113,54 +113,54 @@ typedef struct sv_pk {
 /* A frame is closed at the first value that starts beyond this many bytes. */
 #define SV_PK_FRAME_SIZE (256 * 1024)
 
-static inline uint8_t *sv__pk_room(sv_pk *w, size_t n)
+static inline uint8_t *sv__pickle_pk_room(sv_pk *w, size_t n)
 {
     if (sv_buf_ensure(w->b, n) != SV_OK) return NULL;
     return w->b->data + w->b->len;
 }
 
-static inline void sv__pk_done(sv_pk *w, const uint8_t *p)
+static inline void sv__pickle_pk_done(sv_pk *w, const uint8_t *p)
 {
     w->b->len = (size_t)(p - w->b->data);
 }
 
-static inline uint8_t *sv__pk_le(uint8_t *p, uint64_t x, int n)
+static inline uint8_t *sv__pickle_pk_le(uint8_t *p, uint64_t x, int n)
 {
     for (int i = 0; i < n; i++)
         *p++ = (uint8_t)(x >> (8 * i));
     return p;
 }
 
-bool sv__pk_op(sv_pk *w, uint8_t op);
-bool sv__pk_int(sv_pk *w, int64_t i);
-bool sv__pk_uint(sv_pk *w, uint64_t u);
+bool sv__pickle_pk_op(sv_pk *w, uint8_t op);
+bool sv__pickle_pk_int(sv_pk *w, int64_t i);
+bool sv__pickle_pk_uint(sv_pk *w, uint64_t u);
 /* A Python float with exactly these bits. */
-bool sv__pk_f64_bits(sv_pk *w, uint64_t bits);
+bool sv__pickle_pk_f64_bits(sv_pk *w, uint64_t bits);
 /* The bits of a double that holds this float32 (NaN payloads kept, not
  * quieted: a signalling NaN's bits are moved by hand). */
-uint64_t sv__pk_f32_as_f64(uint32_t bits);
-bool sv__pk_unicode(sv_pk *w, const char *s, size_t len);
-bool sv__pk_bytes(sv_pk *w, const void *s, size_t len);
+uint64_t sv__pickle_pk_f32_as_f64(uint32_t bits);
+bool sv__pickle_pk_unicode(sv_pk *w, const char *s, size_t len);
+bool sv__pickle_pk_bytes(sv_pk *w, const void *s, size_t len);
 /* The class c on the stack (STACK_GLOBAL the first time, then BINGET). */
-sv_status sv__pk_class(sv_pk *w, unsigned c);
+sv_status sv__pickle_pk_class(sv_pk *w, unsigned c);
 /* BINGET of memo index i. */
-bool sv__pk_get(sv_pk *w, uint32_t i);
-sv_status sv__pk_nomem(sv_pk *w);
+bool sv__pickle_pk_get(sv_pk *w, uint32_t i);
+sv_status sv__pickle_pk_nomem(sv_pk *w);
 
 /* Any value (pickle_write.c). */
-sv_status sv__pk_value(sv_pk *w, const sv_value *v);
+sv_status sv__pickle_pk_value(sv_pk *w, const sv_value *v);
 /* ARRAY, MAP, OBJECT (pickle_containers.c). */
-sv_status sv__pk_array(sv_pk *w, const sv_value *v);
-sv_status sv__pk_map(sv_pk *w, const sv_value *v);
-sv_status sv__pk_object(sv_pk *w, const sv_value *v);
+sv_status sv__pickle_pk_array(sv_pk *w, const sv_value *v);
+sv_status sv__pickle_pk_map(sv_pk *w, const sv_value *v);
+sv_status sv__pickle_pk_object(sv_pk *w, const sv_value *v);
 /* TUPLE, PACKED (pickle_numbers.c). */
-sv_status sv__pk_tuple(sv_pk *w, const sv_value *v);
-sv_status sv__pk_packed(sv_pk *w, const sv_value *v);
+sv_status sv__pickle_pk_tuple(sv_pk *w, const sv_value *v);
+sv_status sv__pickle_pk_packed(sv_pk *w, const sv_value *v);
 /* {'name': <top of stack>} BUILD, for the state of a wrapper: pushes the
- * key; the caller then pushes the value and calls sv__pk_state_end. */
-bool sv__pk_state_begin(sv_pk *w, const char *name);
-bool sv__pk_state_end(sv_pk *w);
+ * key; the caller then pushes the value and calls sv__pickle_pk_state_end. */
+bool sv__pickle_pk_state_begin(sv_pk *w, const char *name);
+bool sv__pickle_pk_state_end(sv_pk *w);
 
-sv_status sv__pk_malformed(sv_pk *w, const char *what, const sv_value *v);
+sv_status sv__pickle_pk_malformed(sv_pk *w, const char *what, const sv_value *v);
 
 #endif

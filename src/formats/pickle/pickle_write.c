@@ -82,7 +82,7 @@ static const char *const elem_names[SV_ELEM_COUNT] = {
     [SV_ELEM_F32] = "F32s", [SV_ELEM_F64] = "F64s",
 };
 
-const char *sv__pk_class_name(unsigned c)
+const char *sv__pickle_pk_class_name(unsigned c)
 {
     if (c < PKC_TAG0) return fixed_names[c];
     if (c < PKC_ELEM0) return tag_names[c - PKC_TAG0];
@@ -92,40 +92,40 @@ const char *sv__pk_class_name(unsigned c)
 
 /* ---- opcodes -------------------------------------------------------------- */
 
-sv_status sv__pk_nomem(sv_pk *w)
+sv_status sv__pickle_pk_nomem(sv_pk *w)
 {
     return sv_error_set(w->err, SV_ERR_NOMEM, SV_PK_FORMAT, 0, "cannot grow the output beyond %zu bytes",
                         w->b->len);
 }
 
-sv_status sv__pk_malformed(sv_pk *w, const char *what, const sv_value *v)
+sv_status sv__pickle_pk_malformed(sv_pk *w, const char *what, const sv_value *v)
 {
     return sv_error_set(w->err, SV_ERR_TYPE, SV_PK_FORMAT, 0, "malformed tree: %s (kind %s)", what,
                         sv_kind_name((sv_kind)v->kind));
 }
 
-bool sv__pk_op(sv_pk *w, uint8_t op)
+bool sv__pickle_pk_op(sv_pk *w, uint8_t op)
 {
-    uint8_t *p = sv__pk_room(w, 1);
+    uint8_t *p = sv__pickle_pk_room(w, 1);
     if (!p) return false;
     *p++ = op;
-    sv__pk_done(w, p);
+    sv__pickle_pk_done(w, p);
     return true;
 }
 
-bool sv__pk_int(sv_pk *w, int64_t i)
+bool sv__pickle_pk_int(sv_pk *w, int64_t i)
 {
-    uint8_t *p = sv__pk_room(w, 10);
+    uint8_t *p = sv__pickle_pk_room(w, 10);
     if (!p) return false;
     if (i >= 0 && i < 256) {
         *p++ = PK_BININT1;
         *p++ = (uint8_t)i;
     } else if (i >= 0 && i < 65536) {
         *p++ = PK_BININT2;
-        p = sv__pk_le(p, (uint64_t)i, 2);
+        p = sv__pickle_pk_le(p, (uint64_t)i, 2);
     } else if (i >= INT32_MIN && i <= INT32_MAX) {
         *p++ = PK_BININT;
-        p = sv__pk_le(p, (uint64_t)i, 4);
+        p = sv__pickle_pk_le(p, (uint64_t)i, 4);
     } else {
         /* LONG1: little-endian two's complement, as few bytes as keep the sign */
         int n = 8;
@@ -139,37 +139,37 @@ bool sv__pk_int(sv_pk *w, int64_t i)
         }
         *p++ = PK_LONG1;
         *p++ = (uint8_t)n;
-        p = sv__pk_le(p, u, n);
+        p = sv__pickle_pk_le(p, u, n);
     }
-    sv__pk_done(w, p);
+    sv__pickle_pk_done(w, p);
     return true;
 }
 
-bool sv__pk_uint(sv_pk *w, uint64_t u)
+bool sv__pickle_pk_uint(sv_pk *w, uint64_t u)
 {
-    if (u <= (uint64_t)INT64_MAX) return sv__pk_int(w, (int64_t)u);
-    uint8_t *p = sv__pk_room(w, 11);
+    if (u <= (uint64_t)INT64_MAX) return sv__pickle_pk_int(w, (int64_t)u);
+    uint8_t *p = sv__pickle_pk_room(w, 11);
     if (!p) return false;
     *p++ = PK_LONG1;
     *p++ = 9; /* eight bytes and a zero byte: positive */
-    p = sv__pk_le(p, u, 8);
+    p = sv__pickle_pk_le(p, u, 8);
     *p++ = 0;
-    sv__pk_done(w, p);
+    sv__pickle_pk_done(w, p);
     return true;
 }
 
-bool sv__pk_f64_bits(sv_pk *w, uint64_t bits)
+bool sv__pickle_pk_f64_bits(sv_pk *w, uint64_t bits)
 {
-    uint8_t *p = sv__pk_room(w, 9);
+    uint8_t *p = sv__pickle_pk_room(w, 9);
     if (!p) return false;
     *p++ = PK_BINFLOAT; /* big-endian */
     for (int i = 7; i >= 0; i--)
         *p++ = (uint8_t)(bits >> (8 * i));
-    sv__pk_done(w, p);
+    sv__pickle_pk_done(w, p);
     return true;
 }
 
-uint64_t sv__pk_f32_as_f64(uint32_t bits)
+uint64_t sv__pickle_pk_f32_as_f64(uint32_t bits)
 {
     if ((bits & 0x7f800000u) != 0x7f800000u) {
         float f;
@@ -187,91 +187,91 @@ uint64_t sv__pk_f32_as_f64(uint32_t bits)
 
 static bool sized(sv_pk *w, uint8_t op1, uint8_t op4, uint8_t op8, const void *s, size_t len)
 {
-    uint8_t *p = sv__pk_room(w, 9 + len);
+    uint8_t *p = sv__pickle_pk_room(w, 9 + len);
     if (!p) return false;
     if (len < 256) {
         *p++ = op1;
         *p++ = (uint8_t)len;
     } else if (len <= UINT32_MAX) {
         *p++ = op4;
-        p = sv__pk_le(p, len, 4);
+        p = sv__pickle_pk_le(p, len, 4);
     } else {
         *p++ = op8;
-        p = sv__pk_le(p, len, 8);
+        p = sv__pickle_pk_le(p, len, 8);
     }
     if (len) memcpy(p, s, len);
-    sv__pk_done(w, p + len);
+    sv__pickle_pk_done(w, p + len);
     return true;
 }
 
-bool sv__pk_unicode(sv_pk *w, const char *s, size_t len)
+bool sv__pickle_pk_unicode(sv_pk *w, const char *s, size_t len)
 {
     /* the unpickler decodes with "surrogatepass": WTF-8 lone surrogates of a
      * string from UTF-16 come out as the same surrogate code points */
     return sized(w, PK_SHORT_BINUNICODE, PK_BINUNICODE, PK_BINUNICODE8, s, len);
 }
 
-bool sv__pk_bytes(sv_pk *w, const void *s, size_t len)
+bool sv__pickle_pk_bytes(sv_pk *w, const void *s, size_t len)
 {
     return sized(w, PK_SHORT_BINBYTES, PK_BINBYTES, PK_BINBYTES8, s, len);
 }
 
-bool sv__pk_get(sv_pk *w, uint32_t i)
+bool sv__pickle_pk_get(sv_pk *w, uint32_t i)
 {
-    uint8_t *p = sv__pk_room(w, 5);
+    uint8_t *p = sv__pickle_pk_room(w, 5);
     if (!p) return false;
     if (i < 256) {
         *p++ = PK_BINGET;
         *p++ = (uint8_t)i;
     } else {
         *p++ = PK_LONG_BINGET;
-        p = sv__pk_le(p, i, 4);
+        p = sv__pickle_pk_le(p, i, 4);
     }
-    sv__pk_done(w, p);
+    sv__pickle_pk_done(w, p);
     return true;
 }
 
-sv_status sv__pk_class(sv_pk *w, unsigned c)
+sv_status sv__pickle_pk_class(sv_pk *w, unsigned c)
 {
-    if (w->cls_memo[c] >= 0) return sv__pk_get(w, (uint32_t)w->cls_memo[c]) ? SV_OK : sv__pk_nomem(w);
-    const char *name = sv__pk_class_name(c);
+    if (w->cls_memo[c] >= 0) return sv__pickle_pk_get(w, (uint32_t)w->cls_memo[c]) ? SV_OK : sv__pickle_pk_nomem(w);
+    const char *name = sv__pickle_pk_class_name(c);
     if (!name)
         return sv_error_set(w->err, SV_ERR_UNSUPPORTED, SV_PK_FORMAT, 0,
                             "no Python class for this value (class %u)", c);
-    if (!sv__pk_unicode(w, w->module, w->module_len) || !sv__pk_unicode(w, name, strlen(name)) ||
-        !sv__pk_op(w, PK_STACK_GLOBAL) || !sv__pk_op(w, PK_MEMOIZE))
-        return sv__pk_nomem(w);
+    if (!sv__pickle_pk_unicode(w, w->module, w->module_len) || !sv__pickle_pk_unicode(w, name, strlen(name)) ||
+        !sv__pickle_pk_op(w, PK_STACK_GLOBAL) || !sv__pickle_pk_op(w, PK_MEMOIZE))
+        return sv__pickle_pk_nomem(w);
     w->cls_memo[c] = w->memo_next++;
     return SV_OK;
 }
 
-bool sv__pk_state_begin(sv_pk *w, const char *name)
+bool sv__pickle_pk_state_begin(sv_pk *w, const char *name)
 {
-    return sv__pk_op(w, PK_EMPTY_DICT) && sv__pk_op(w, PK_MARK) &&
-           sv__pk_unicode(w, name, strlen(name));
+    return sv__pickle_pk_op(w, PK_EMPTY_DICT) && sv__pickle_pk_op(w, PK_MARK) &&
+           sv__pickle_pk_unicode(w, name, strlen(name));
 }
 
-bool sv__pk_state_end(sv_pk *w)
+bool sv__pickle_pk_state_end(sv_pk *w)
 {
-    return sv__pk_op(w, PK_SETITEMS) && sv__pk_op(w, PK_BUILD);
+    return sv__pickle_pk_op(w, PK_SETITEMS) && sv__pickle_pk_op(w, PK_BUILD);
 }
 
 /* ---- frames ------------------------------------------------------------- */
 
 static bool frame_open(sv_pk *w)
 {
-    uint8_t *p = sv__pk_room(w, 9);
+    uint8_t *p = sv__pickle_pk_room(w, 9);
     if (!p) return false;
     w->frame_at = w->b->len;
     *p = PK_FRAME;
     memset(p + 1, 0, 8);
-    sv__pk_done(w, p + 9);
+    sv__pickle_pk_done(w, p + 9);
     return true;
 }
 
 static void frame_close(sv_pk *w)
 {
-    sv__pk_le(w->b->data + w->frame_at + 1, w->b->len - w->frame_at - 9, 8);
+    sv__pickle_pk_le(w->b->data + w->frame_at + 1, w->b->len - w->frame_at - 9, 8);
 }
 
 /* Called where a value starts (an opcode boundary). */
@@ -289,7 +289,7 @@ static inline bool frame_check(sv_pk *w)
  * of ints, floats, strings and bytes are subclasses of those types. */
 static sv_status wrap_end(sv_pk *w, bool ok, uint8_t how)
 {
-    if (!ok || !sv__pk_op(w, PK_TUPLE1) || !sv__pk_op(w, how)) return sv__pk_nomem(w);
+    if (!ok || !sv__pickle_pk_op(w, PK_TUPLE1) || !sv__pickle_pk_op(w, how)) return sv__pickle_pk_nomem(w);
     return SV_OK;
 }
 
@@ -298,7 +298,7 @@ static sv_status write_int(sv_pk *w, const sv_value *v)
     static const uint8_t by_width[9] = {0, PKC_I8, PKC_I16, 0, PKC_I32, 0, 0, 0, PKC_I64};
     unsigned width = v->sub;
     if (width != 1 && width != 2 && width != 4 && width != 8)
-        return sv__pk_malformed(w, "an int whose width is not 1, 2, 4 or 8", v);
+        return sv__pickle_pk_malformed(w, "an int whose width is not 1, 2, 4 or 8", v);
     int64_t i = v->as.i;
     if (width < 8) {
         int64_t lim = (int64_t)1 << (8 * width - 1);
@@ -307,10 +307,10 @@ static sv_status write_int(sv_pk *w, const sv_value *v)
                                 "malformed tree: %lld does not fit an int of %u bytes",
                                 (long long)i, width);
     }
-    if (width == 8 && !(v->flags & SV_F_EXPLICIT)) return sv__pk_int(w, i) ? SV_OK : sv__pk_nomem(w);
-    sv_status st = sv__pk_class(w, by_width[width]);
+    if (width == 8 && !(v->flags & SV_F_EXPLICIT)) return sv__pickle_pk_int(w, i) ? SV_OK : sv__pickle_pk_nomem(w);
+    sv_status st = sv__pickle_pk_class(w, by_width[width]);
     if (st) return st;
-    return wrap_end(w, sv__pk_int(w, i), PK_NEWOBJ);
+    return wrap_end(w, sv__pickle_pk_int(w, i), PK_NEWOBJ);
 }
 
 static sv_status write_uint(sv_pk *w, const sv_value *v)
@@ -318,7 +318,7 @@ static sv_status write_uint(sv_pk *w, const sv_value *v)
     static const uint8_t by_width[9] = {0, PKC_U8, PKC_U16, 0, PKC_U32, 0, 0, 0, PKC_U64};
     unsigned width = v->sub;
     if (width != 1 && width != 2 && width != 4 && width != 8)
-        return sv__pk_malformed(w, "a uint whose width is not 1, 2, 4 or 8", v);
+        return sv__pickle_pk_malformed(w, "a uint whose width is not 1, 2, 4 or 8", v);
     uint64_t u = v->as.u;
     if (width < 8 && (u >> (8 * width)) != 0)
         return sv_error_set(w->err, SV_ERR_RANGE, SV_PK_FORMAT, 0,
@@ -326,10 +326,10 @@ static sv_status write_uint(sv_pk *w, const sv_value *v)
                             (unsigned long long)u, width);
     /* plain only above int64's range, where a Python int reads back as a uint */
     if (width == 8 && !(v->flags & SV_F_EXPLICIT) && u > (uint64_t)INT64_MAX)
-        return sv__pk_uint(w, u) ? SV_OK : sv__pk_nomem(w);
-    sv_status st = sv__pk_class(w, by_width[width]);
+        return sv__pickle_pk_uint(w, u) ? SV_OK : sv__pickle_pk_nomem(w);
+    sv_status st = sv__pickle_pk_class(w, by_width[width]);
     if (st) return st;
-    return wrap_end(w, sv__pk_uint(w, u), PK_NEWOBJ);
+    return wrap_end(w, sv__pickle_pk_uint(w, u), PK_NEWOBJ);
 }
 
 static sv_status write_float(sv_pk *w, const sv_value *v)
@@ -339,80 +339,80 @@ static sv_status write_float(sv_pk *w, const sv_value *v)
         memcpy(&bits, &v->as.f64, 8);
         bool finite = (bits & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
         if (finite && !(v->flags & SV_F_EXPLICIT))
-            return sv__pk_f64_bits(w, bits) ? SV_OK : sv__pk_nomem(w);
-        sv_status st = sv__pk_class(w, PKC_F64);
+            return sv__pickle_pk_f64_bits(w, bits) ? SV_OK : sv__pickle_pk_nomem(w);
+        sv_status st = sv__pickle_pk_class(w, PKC_F64);
         if (st) return st;
-        return wrap_end(w, sv__pk_f64_bits(w, bits), PK_NEWOBJ);
+        return wrap_end(w, sv__pickle_pk_f64_bits(w, bits), PK_NEWOBJ);
     }
-    if (v->sub != 4) return sv__pk_malformed(w, "a float whose width is not 4 or 8", v);
+    if (v->sub != 4) return sv__pickle_pk_malformed(w, "a float whose width is not 4 or 8", v);
     uint32_t bits;
     memcpy(&bits, &v->as.f32, 4);
-    sv_status st = sv__pk_class(w, PKC_F32);
+    sv_status st = sv__pickle_pk_class(w, PKC_F32);
     if (st) return st;
-    return wrap_end(w, sv__pk_f64_bits(w, sv__pk_f32_as_f64(bits)), PK_NEWOBJ);
+    return wrap_end(w, sv__pickle_pk_f64_bits(w, sv__pickle_pk_f32_as_f64(bits)), PK_NEWOBJ);
 }
 
 static sv_status write_bool(sv_pk *w, const sv_value *v)
 {
     if (v->len) {
         /* a stored value other than 0 and 1: Bool(raw), an int subclass */
-        if (!v->as.b) return sv__pk_malformed(w, "a false bool with a stored value", v);
-        sv_status st = sv__pk_class(w, PKC_BOOL);
+        if (!v->as.b) return sv__pickle_pk_malformed(w, "a false bool with a stored value", v);
+        sv_status st = sv__pickle_pk_class(w, PKC_BOOL);
         if (st) return st;
-        return wrap_end(w, sv__pk_uint(w, v->len), PK_NEWOBJ);
+        return wrap_end(w, sv__pickle_pk_uint(w, v->len), PK_NEWOBJ);
     }
-    return sv__pk_op(w, v->as.b ? PK_NEWTRUE : PK_NEWFALSE) ? SV_OK : sv__pk_nomem(w);
+    return sv__pickle_pk_op(w, v->as.b ? PK_NEWTRUE : PK_NEWFALSE) ? SV_OK : sv__pickle_pk_nomem(w);
 }
 
 static sv_status write_string(sv_pk *w, const sv_value *v)
 {
-    if (!v->as.str && v->len) return sv__pk_malformed(w, "a string without storage", v);
+    if (!v->as.str && v->len) return sv__pickle_pk_malformed(w, "a string without storage", v);
     if (v->flags & SV_F_UTF16) {
-        if (!sv__jw_text_ok(v->as.str, v->len, true))
+        if (!sv__json_jw_text_ok(v->as.str, v->len, true))
             return sv_error_set(w->err, SV_ERR_UTF8, SV_PK_FORMAT, 0,
                                 "malformed tree: a string from UTF-16 that is not WTF-8");
-        sv_status st = sv__pk_class(w, PKC_UTF16);
+        sv_status st = sv__pickle_pk_class(w, PKC_UTF16);
         if (st) return st;
-        return wrap_end(w, sv__pk_unicode(w, v->as.str, v->len), PK_NEWOBJ);
+        return wrap_end(w, sv__pickle_pk_unicode(w, v->as.str, v->len), PK_NEWOBJ);
     }
-    if (sv__jw_text_ok(v->as.str, v->len, false))
-        return sv__pk_unicode(w, v->as.str, v->len) ? SV_OK : sv__pk_nomem(w);
+    if (sv__json_jw_text_ok(v->as.str, v->len, false))
+        return sv__pickle_pk_unicode(w, v->as.str, v->len) ? SV_OK : sv__pickle_pk_nomem(w);
     /* not UTF-8 (a Godot 3 string with a lone surrogate, a stray byte): its
      * bytes, as Str, a bytes subclass */
-    sv_status st = sv__pk_class(w, PKC_STR);
+    sv_status st = sv__pickle_pk_class(w, PKC_STR);
     if (st) return st;
-    return wrap_end(w, sv__pk_bytes(w, v->as.str, v->len), PK_NEWOBJ);
+    return wrap_end(w, sv__pickle_pk_bytes(w, v->as.str, v->len), PK_NEWOBJ);
 }
 
 static sv_status write_bytes(sv_pk *w, const sv_value *v)
 {
-    if (!v->as.bytes && v->len) return sv__pk_malformed(w, "bytes without storage", v);
-    return sv__pk_bytes(w, v->as.bytes, v->len) ? SV_OK : sv__pk_nomem(w);
+    if (!v->as.bytes && v->len) return sv__pickle_pk_malformed(w, "bytes without storage", v);
+    return sv__pickle_pk_bytes(w, v->as.bytes, v->len) ? SV_OK : sv__pickle_pk_nomem(w);
 }
 
 static sv_status write_ref(sv_pk *w, const sv_value *v)
 {
-    sv_status st = sv__pk_class(w, PKC_REF);
+    sv_status st = sv__pickle_pk_class(w, PKC_REF);
     if (st) return st;
-    bool ok = (v->flags & SV_F_NULLREF) ? sv__pk_op(w, PK_NONE) : sv__pk_uint(w, v->as.u);
+    bool ok = (v->flags & SV_F_NULLREF) ? sv__pickle_pk_op(w, PK_NONE) : sv__pickle_pk_uint(w, v->as.u);
     return wrap_end(w, ok, PK_REDUCE);
 }
 
 static sv_status write_untagged(sv_pk *w, const sv_value *v)
 {
     switch (v->kind) {
-    case SV_NULL: return sv__pk_op(w, PK_NONE) ? SV_OK : sv__pk_nomem(w);
+    case SV_NULL: return sv__pickle_pk_op(w, PK_NONE) ? SV_OK : sv__pickle_pk_nomem(w);
     case SV_BOOL: return write_bool(w, v);
     case SV_INT: return write_int(w, v);
     case SV_UINT: return write_uint(w, v);
     case SV_FLOAT: return write_float(w, v);
     case SV_STRING: return write_string(w, v);
     case SV_BYTES: return write_bytes(w, v);
-    case SV_ARRAY: return sv__pk_array(w, v);
-    case SV_MAP: return sv__pk_map(w, v);
-    case SV_OBJECT: return sv__pk_object(w, v);
-    case SV_TUPLE: return sv__pk_tuple(w, v);
-    case SV_PACKED: return sv__pk_packed(w, v);
+    case SV_ARRAY: return sv__pickle_pk_array(w, v);
+    case SV_MAP: return sv__pickle_pk_map(w, v);
+    case SV_OBJECT: return sv__pickle_pk_object(w, v);
+    case SV_TUPLE: return sv__pickle_pk_tuple(w, v);
+    case SV_PACKED: return sv__pickle_pk_packed(w, v);
     case SV_REF: return write_ref(w, v);
     default:
         return sv_error_set(w->err, SV_ERR_TYPE, SV_PK_FORMAT, 0, "malformed tree: unknown kind %u",
@@ -420,9 +420,9 @@ static sv_status write_untagged(sv_pk *w, const sv_value *v)
     }
 }
 
-sv_status sv__pk_value(sv_pk *w, const sv_value *v)
+sv_status sv__pickle_pk_value(sv_pk *w, const sv_value *v)
 {
-    if (!frame_check(w)) return sv__pk_nomem(w);
+    if (!frame_check(w)) return sv__pickle_pk_nomem(w);
     unsigned tag = v->tag, kind = v->kind;
     if (tag == 0) return write_untagged(w, v);
     if (tag >= SV_TAG_COUNT)
@@ -436,7 +436,7 @@ sv_status sv__pk_value(sv_pk *w, const sv_value *v)
                             "malformed tree: tag %s does not apply to a %s", sv_tag_name((sv_tag)tag),
                             sv_kind_name((sv_kind)kind));
     /* Tag(value): the wrapper of the engine type around the untagged value */
-    sv_status st = sv__pk_class(w, PKC_TAG0 + tag);
+    sv_status st = sv__pickle_pk_class(w, PKC_TAG0 + tag);
     if (st) return st;
     sv_value inner = *v;
     inner.tag = 0;
@@ -468,7 +468,7 @@ sv_status sv_pickle_write(const sv_value *v, const sv_pickle_opts *opts, sv_buf 
     sv_error_clear(err);
     sv_pickle_opts o;
     sv_pickle_opts_init(&o);
-    sv_status ost = sv__opts_read(&sv__opts_pickle, &o, opts, SV_PK_FORMAT, err);
+    sv_status ost = sv__core_opts_read(&sv__opts_pickle, &o, opts, SV_PK_FORMAT, err);
     if (ost != SV_OK) return ost;
     if (!v || !out)
         return sv_error_set(err, SV_ERR_USAGE, SV_PK_FORMAT, 0, "no value or no output buffer");
@@ -492,17 +492,17 @@ sv_status sv_pickle_write(const sv_value *v, const sv_pickle_opts *opts, sv_buf 
         w->cls_memo[i] = -1;
     size_t start = out->len;
     sv_status st = SV_OK;
-    uint8_t *p = sv__pk_room(w, 2);
+    uint8_t *p = sv__pickle_pk_room(w, 2);
     if (!p) {
-        st = sv__pk_nomem(w);
+        st = sv__pickle_pk_nomem(w);
     } else {
         p[0] = PK_PROTO;
         p[1] = 4;
-        sv__pk_done(w, p + 2);
-        if (!frame_open(w)) st = sv__pk_nomem(w);
+        sv__pickle_pk_done(w, p + 2);
+        if (!frame_open(w)) st = sv__pickle_pk_nomem(w);
     }
-    if (st == SV_OK) st = sv__pk_value(w, v);
-    if (st == SV_OK && !sv__pk_op(w, PK_STOP)) st = sv__pk_nomem(w);
+    if (st == SV_OK) st = sv__pickle_pk_value(w, v);
+    if (st == SV_OK && !sv__pickle_pk_op(w, PK_STOP)) st = sv__pickle_pk_nomem(w);
     if (st == SV_OK) frame_close(w);
     if (st != SV_OK) out->len = start;
     free(w->slots);

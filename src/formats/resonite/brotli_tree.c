@@ -131,7 +131,7 @@ static uint8_t *window_alloc(size_t n, void **map, size_t *map_len)
     *map = p;
     *map_len = len;
     uintptr_t a = ((uintptr_t)p + WINDOW_BLOCK - 1) & ~(uintptr_t)(WINDOW_BLOCK - 1);
-    sv_mem_hint_huge_pages((void *)a, len - WINDOW_BLOCK, WINDOW_BLOCK);
+    sv__core_mem_hint_huge_pages((void *)a, len - WINDOW_BLOCK, WINDOW_BLOCK);
     return (uint8_t *)a;
 }
 
@@ -185,7 +185,7 @@ static bool produce_some(pipe_state *ps)
         pthread_mutex_unlock(&ps->mu);
     }
     sv_brotli_result r =
-        sv_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
+        sv__compress_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
     if (!room && avail_out != before) {
         ps->st = sv_error_set(&ps->err, SV_ERR_TRAILING, ps->d->format, in_at(ps),
                               "the decompressed payload is longer than the %zu bytes its BSON "
@@ -209,7 +209,7 @@ static bool produce_some(pipe_state *ps)
         return false;
     case SV_BROTLI_BAD:
         ps->st = sv_error_set(&ps->err, SV_ERR_SYNTAX, ps->d->format, in_at(ps),
-                              "invalid Brotli stream: %s", sv_brotli_stream_error(ps->dec));
+                              "invalid Brotli stream: %s", sv__compress_brotli_stream_error(ps->dec));
         return false;
     case SV_BROTLI_NOMEM:
         ps->st = sv_error_set(&ps->err, SV_ERR_NOMEM, ps->d->format, in_at(ps), "out of memory");
@@ -290,12 +290,12 @@ static sv_status read_prefix(pipe_state *ps, uint8_t first[SV_DECOMP_HEAD], sv_e
         uint8_t *next_out = first + got;
         size_t avail_out = SV_DECOMP_HEAD - got;
         sv_brotli_result r =
-            sv_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
+            sv__compress_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
         got = SV_DECOMP_HEAD - avail_out;
         if (got == SV_DECOMP_HEAD) return SV_OK;
         if (r == SV_BROTLI_BAD)
             return sv_error_set(err, SV_ERR_SYNTAX, ps->d->format, in_at(ps),
-                                "invalid Brotli stream: %s", sv_brotli_stream_error(ps->dec));
+                                "invalid Brotli stream: %s", sv__compress_brotli_stream_error(ps->dec));
         if (r == SV_BROTLI_NOMEM)
             return sv_error_set(err, SV_ERR_NOMEM, ps->d->format, in_at(ps), "out of memory");
         if (r != SV_BROTLI_MORE_OUTPUT)
@@ -328,7 +328,7 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
     ps.d = d;
     /* the decoder's memory comes from a (for a document, its allocator: not
      * counted in the document's size, it is freed before this returns) */
-    ps.dec = sv_brotli_stream_new(a);
+    ps.dec = sv__compress_brotli_stream_new(a);
     if (!ps.dec) return SV_OK; /* the general path reports it */
     uint8_t first[SV_DECOMP_HEAD];
     sv_status st = SV_OK;
@@ -336,7 +336,7 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
     /* a head that is no BSON root, or a length over a limit, is reported by
      * the general path, which stops at the same bytes */
     const char *why;
-    uint64_t n = sv_rs_bson_head(first, &why);
+    uint64_t n = sv__resonite_rs_bson_head(first, &why);
     if (n == 0 || n > d->max_out || (d->max_alloc && n > d->max_alloc) ||
         n > (uint64_t)len * PLAUSIBLE_RATIO + 65536)
         goto general;
@@ -355,7 +355,7 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
                           "no room for the %zu-byte payload", ps.n);
         goto done;
     }
-    if (!doc && !ps.window) sv_mem_hint_huge_pages(ps.buf, ps.n, PIPE_MIN);
+    if (!doc && !ps.window) sv__core_mem_hint_huge_pages(ps.buf, ps.n, PIPE_MIN);
     memcpy(ps.buf, first, SV_DECOMP_HEAD);
     atomic_store(&ps.produced, SV_DECOMP_HEAD);
     sv_error perr;
@@ -394,7 +394,7 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
         if (err && err->status == SV_OK) *err = ps.err;
     } else if (st != SV_OK) {
         *reader_failed = true;
-        sv_rs_note_bson_error(&perr);
+        sv__resonite_rs_note_bson_error(&perr);
         if (err && err->status == SV_OK) *err = perr;
     }
     if (map)
@@ -405,7 +405,7 @@ static sv_status brotli_pipe(const sv_alloc *a, sv_doc *doc, const uint8_t *in, 
 general:
     *handled = false;
 done:
-    sv_brotli_stream_free(ps.dec);
+    sv__compress_brotli_stream_free(ps.dec);
     return st;
 }
 
@@ -422,7 +422,7 @@ static sv_status into_tree(void *ctx, const uint8_t *bson, size_t n,
     return sv__bson_decode_in_arena(t->doc, bson, n, t->bo, stream, t->out, err);
 }
 
-sv_status sv_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
+sv_status sv__resonite_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
                             const sv_bson_opts *bo, int threads, sv_value *out, bool *handled,
                             sv_error *err)
 {
@@ -440,7 +440,7 @@ static sv_status check_only(void *ctx, const uint8_t *bson, size_t n,
     return sv__bson_check(bson, n, ctx, stream, err);
 }
 
-sv_status sv_rs_brotli_check(const uint8_t *in, size_t len, const sv_decomp *d,
+sv_status sv__resonite_rs_brotli_check(const uint8_t *in, size_t len, const sv_decomp *d,
                              const sv_bson_opts *bo, int threads, bool *handled, sv_error *err)
 {
     /* With reuse first; a failure found that way is checked again without

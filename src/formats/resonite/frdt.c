@@ -9,7 +9,7 @@
 
 static const uint8_t frdt_magic[4] = {'F', 'r', 'D', 'T'};
 
-bool sv_rs_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
+bool sv__resonite_rs_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
 {
     uint64_t v = 0;
     const uint8_t *q = *p;
@@ -27,7 +27,7 @@ bool sv_rs_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
     return false;
 }
 
-void sv_rs_put_varint(sv_buf *b, uint64_t v)
+void sv__resonite_rs_put_varint(sv_buf *b, uint64_t v)
 {
     while (v >= 0x80) {
         sv_buf_putc(b, (uint8_t)(v | 0x80));
@@ -36,15 +36,15 @@ void sv_rs_put_varint(sv_buf *b, uint64_t v)
     sv_buf_putc(b, (uint8_t)v);
 }
 
-uint64_t sv_rs_bson_size(const uint8_t *first4)
+uint64_t sv__resonite_rs_bson_size(const uint8_t *first4)
 {
-    uint32_t n = sv_load_u32le(first4);
+    uint32_t n = sv__core_load_u32le(first4);
     return n >= 5 && n <= INT32_MAX ? n : 0;
 }
 
-uint64_t sv_rs_bson_head(const uint8_t *head, const char **why)
+uint64_t sv__resonite_rs_bson_head(const uint8_t *head, const char **why)
 {
-    uint64_t n = sv_rs_bson_size(head);
+    uint64_t n = sv__resonite_rs_bson_size(head);
     if (n == 0) {
         *why = "the decompressed payload does not start with a plausible BSON document length";
         return 0;
@@ -90,7 +90,7 @@ bool sv_resonite_compression_parse(const char *s, sv_resonite_compression *out)
     return true;
 }
 
-void sv_rs_note_bson_error(sv_error *err)
+void sv__resonite_rs_note_bson_error(sv_error *err)
 {
     if (!err || err->status == SV_OK) return;
     char msg[SV_ERROR_MSG_MAX + 32];
@@ -107,19 +107,19 @@ static sv_status sniff_legacy(const uint8_t *data, size_t len, const sv_alloc *a
 {
     *out = SV_RESONITE_NONE;
     /* a cut-off payload counts: its decoder then says where it ends */
-    if (sv_rs_lzma_sniff(data, len, NULL)) {
+    if (sv__resonite_rs_lzma_sniff(data, len, NULL)) {
         *out = SV_RESONITE_LZMA;
-    } else if (sv_rs_lz4net_sniff(data, len, NULL)) {
+    } else if (sv__resonite_rs_lz4net_sniff(data, len, NULL)) {
         *out = SV_RESONITE_LZ4;
     } else {
-        sv_status st = sv_rs_brotli_sniff(data, len, a);
+        sv_status st = sv__resonite_rs_brotli_sniff(data, len, a);
         if (st == SV_ERR_NOMEM) return st;
         if (st == SV_OK) *out = SV_RESONITE_BROTLI;
     }
     return SV_OK;
 }
 
-sv_status sv_rs_container(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
+sv_status sv__resonite_rs_container(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
                           const sv_alloc *a, sv_resonite_container *out, size_t *off_out,
                           sv_error *err)
 {
@@ -130,13 +130,13 @@ sv_status sv_rs_container(const uint8_t *data, size_t len, const sv_resonite_opt
         if (len < 8)
             return sv_error_set(err, SV_ERR_TRUNCATED, RESONITE_FORMAT, len,
                                 "the FrDT header needs a 4-byte version after the magic");
-        int32_t version = (int32_t)sv_load_u32le(data + 4);
+        int32_t version = (int32_t)sv__core_load_u32le(data + 4);
         if (version != 0)
             return sv_error_set(err, SV_ERR_UNSUPPORTED, RESONITE_FORMAT, 4,
                                 "FrDT version %d; only version 0 exists", version);
         const uint8_t *p = data + 8;
         uint64_t kind;
-        if (!sv_rs_varint(&p, data + len, &kind))
+        if (!sv__resonite_rs_varint(&p, data + len, &kind))
             return sv_error_set(err, SV_ERR_TRUNCATED, RESONITE_FORMAT, 8,
                                 "the FrDT header's compression varint is cut off or too long");
         if (kind == SV_RESONITE_NONE)
@@ -173,26 +173,26 @@ sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_
                              sv_buf *bson, sv_resonite_container *info, sv_error *err)
 {
     sv_resonite_opts o;
-    sv_status ost = sv_rs_opts_read(&o, opts, err);
+    sv_status ost = sv__resonite_rs_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
     opts = &o;
     sv_limits lim = sv_limits_resolve(&opts->limits);
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
-    size_t off = 0; /* gcc 12 -O3 cannot see sv_rs_container set it */
-    sv_status hst = sv_rs_container(data, len, opts, bson->alloc, &c, &off, err);
+    size_t off = 0; /* gcc 12 -O3 cannot see sv__resonite_rs_container set it */
+    sv_status hst = sv__resonite_rs_container(data, len, opts, bson->alloc, &c, &off, err);
     if (hst != SV_OK) return hst;
     sv_decomp d = {.max_out = lim.max_decompressed,
                    .format = RESONITE_FORMAT,
                    .base = off,
-                   .size_from_head = sv_rs_bson_head,
+                   .size_from_head = sv__resonite_rs_bson_head,
                    .max_alloc = lim.max_alloc};
     const uint8_t *in = data + off;
     size_t n = len - off;
     sv_status st;
     switch (c.compression) {
-    case SV_RESONITE_BROTLI: st = sv_brotli_decompress(in, n, &d, bson, err); break;
-    case SV_RESONITE_LZMA: st = sv_rs_lzma_decode(in, n, &d, bson, err); break;
-    case SV_RESONITE_LZ4: st = sv_rs_lz4net_decode(in, n, &d, bson, err); break;
+    case SV_RESONITE_BROTLI: st = sv__compress_brotli_decompress(in, n, &d, bson, err); break;
+    case SV_RESONITE_LZMA: st = sv__resonite_rs_lzma_decode(in, n, &d, bson, err); break;
+    case SV_RESONITE_LZ4: st = sv__resonite_rs_lz4net_decode(in, n, &d, bson, err); break;
     default: st = sv_error_set(err, SV_ERR_USAGE, RESONITE_FORMAT, 0, "no compression chosen");
     }
     if (st == SV_OK && info) *info = c;
@@ -203,7 +203,7 @@ sv_status sv_resonite_wrap(const uint8_t *bson, size_t len, const sv_resonite_co
                            const sv_resonite_opts *opts, sv_buf *out, sv_error *err)
 {
     sv_resonite_opts o;
-    sv_status ost = sv_rs_opts_read(&o, opts, err);
+    sv_status ost = sv__resonite_rs_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
     /* 0 = Resonite's quality 9; an explicit quality 0 arrives as -1 */
     int q = o.brotli_quality ? o.brotli_quality : 9;
@@ -213,13 +213,13 @@ sv_status sv_resonite_wrap(const uint8_t *bson, size_t len, const sv_resonite_co
         /* spec A.2.1: writers emit exactly these 9 bytes */
         sv_buf_append(out, frdt_magic, 4);
         sv_put_u32le(out, 0);
-        sv_rs_put_varint(out, (uint64_t)c->compression);
+        sv__resonite_rs_put_varint(out, (uint64_t)c->compression);
     }
     bool ok;
     switch (c->compression) {
-    case SV_RESONITE_BROTLI: ok = sv_brotli_compress(bson, len, q, w, out); break;
-    case SV_RESONITE_LZMA: ok = sv_rs_lzma_encode(bson, len, out); break;
-    case SV_RESONITE_LZ4: ok = sv_rs_lz4net_encode(bson, len, out); break;
+    case SV_RESONITE_BROTLI: ok = sv__compress_brotli_compress(bson, len, q, w, out); break;
+    case SV_RESONITE_LZMA: ok = sv__resonite_rs_lzma_encode(bson, len, out); break;
+    case SV_RESONITE_LZ4: ok = sv__resonite_rs_lz4net_encode(bson, len, out); break;
     default:
         return sv_error_set(err, SV_ERR_USAGE, RESONITE_FORMAT, 0,
                             "compression %d cannot be written (1 LZ4, 2 LZMA, 3 Brotli)",

@@ -15,7 +15,7 @@ enum { CHUNK_COMPRESSED = 1, CHUNK_HIGH = 2, CHUNK_PASSES = 0x1C };
 static bool chunk_header(const uint8_t **p, const uint8_t *end, uint64_t *flags, uint64_t *orig,
                          uint64_t *stored, const char **why)
 {
-    if (!sv_rs_varint(p, end, flags)) {
+    if (!sv__resonite_rs_varint(p, end, flags)) {
         *why = "a chunk's flags varint is cut off";
         return false;
     }
@@ -23,19 +23,19 @@ static bool chunk_header(const uint8_t **p, const uint8_t *end, uint64_t *flags,
         *why = "a chunk has a pass count (flags bits 2..4), which lz4net refuses";
         return false;
     }
-    if (!sv_rs_varint(p, end, orig)) {
+    if (!sv__resonite_rs_varint(p, end, orig)) {
         *why = "a chunk's length varint is cut off";
         return false;
     }
     *stored = *orig;
-    if ((*flags & CHUNK_COMPRESSED) && !sv_rs_varint(p, end, stored)) {
+    if ((*flags & CHUNK_COMPRESSED) && !sv__resonite_rs_varint(p, end, stored)) {
         *why = "a chunk's compressed-length varint is cut off";
         return false;
     }
     return true;
 }
 
-sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
+sv_status sv__resonite_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
                               sv_error *err)
 {
     const uint8_t *p = in, *end = in + len;
@@ -62,14 +62,14 @@ sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
         if (!sized && total == 0 && orig >= SV_DECOMP_HEAD && d->size_from_head) {
             uint8_t head[SV_DECOMP_HEAD];
             if (flags & CHUNK_COMPRESSED) {
-                if (!sv_lz4_block_head(p, (size_t)stored, head, sizeof head))
+                if (!sv__compress_lz4_block_head(p, (size_t)stored, head, sizeof head))
                     return sv_error_set(err, SV_ERR_SYNTAX, d->format, data_at,
                                         "invalid LZ4 block (its first bytes do not decode)");
             } else {
                 memcpy(head, p, sizeof head);
             }
             uint64_t n = 0;
-            sv_status st = sv_decomp_head_size(d, head, 0, data_at, &n, err);
+            sv_status st = sv__compress_decomp_head_size(d, head, 0, data_at, &n, err);
             if (st != SV_OK) return st;
             cap = n;
             sized = true;
@@ -96,13 +96,13 @@ sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
                 return sv_error_set(err, SV_ERR_SYNTAX, d->format, at,
                                     "a compressed chunk is larger than its data (lz4net "
                                     "refuses it)");
-            if (orig > sv_lz4_max_expansion(stored))
+            if (orig > sv__compress_lz4_max_expansion(stored))
                 return sv_error_set(err, SV_ERR_SYNTAX, d->format, at,
                                     "a chunk of %llu LZ4 bytes cannot expand to %llu",
                                     (unsigned long long)stored, (unsigned long long)orig);
             sv_decomp cd = *d;
             cd.base = data_at;
-            sv_status st = sv_lz4_block_decompress(p, (size_t)stored, (size_t)orig, &cd, out, err);
+            sv_status st = sv__compress_lz4_block_decompress(p, (size_t)stored, (size_t)orig, &cd, out, err);
             if (st != SV_OK) return st;
         } else {
             sv_buf_append(out, p, (size_t)orig);
@@ -113,7 +113,7 @@ sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
         total += orig;
         if (!sized && total >= SV_DECOMP_HEAD && d->size_from_head) {
             uint64_t n = 0;
-            sv_status st = sv_decomp_head_size(d, out->data + start, total, data_at, &n, err);
+            sv_status st = sv__compress_decomp_head_size(d, out->data + start, total, data_at, &n, err);
             if (st != SV_OK) return st;
             cap = n;
             sized = true;
@@ -126,39 +126,39 @@ sv_status sv_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
     return SV_OK;
 }
 
-bool sv_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out)
+bool sv__resonite_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out)
 {
     /* spec A.3.3: 1 MiB chunks, HC; flags 03 when the block shrank, else 02
      * with the chunk stored raw (lz4net's EncodeHC with outputLength =
      * inputLength, and its reader refuses compressed > original). */
-    sv_lz4_hc *hc = sv_lz4_hc_new(out->alloc);
+    sv_lz4_hc *hc = sv__compress_lz4_hc_new(out->alloc);
     if (!hc) return false;
     for (size_t off = 0; off < len; off += LZ4NET_CHUNK) {
         size_t n = len - off < LZ4NET_CHUNK ? len - off : LZ4NET_CHUNK;
         if (sv_buf_ensure(out, 3 * 5 + n) != SV_OK) break;
         /* header room: 1 + 5 + 5 bytes at most; data after it */
         uint8_t *dst = out->data + out->len + 11;
-        size_t c = sv_lz4_block_compress_hc(hc, in + off, n, dst, n - 1, 9);
+        size_t c = sv__compress_lz4_block_compress_hc(hc, in + off, n, dst, n - 1, 9);
         if (c) {
             uint8_t tmp[11];
             sv_buf hdr = {tmp, 0, sizeof tmp, NULL, false};
-            sv_rs_put_varint(&hdr, CHUNK_COMPRESSED | CHUNK_HIGH);
-            sv_rs_put_varint(&hdr, n);
-            sv_rs_put_varint(&hdr, c);
+            sv__resonite_rs_put_varint(&hdr, CHUNK_COMPRESSED | CHUNK_HIGH);
+            sv__resonite_rs_put_varint(&hdr, n);
+            sv__resonite_rs_put_varint(&hdr, c);
             memmove(out->data + out->len + hdr.len, dst, c);
             memcpy(out->data + out->len, tmp, hdr.len);
             out->len += hdr.len + c;
         } else {
-            sv_rs_put_varint(out, CHUNK_HIGH);
-            sv_rs_put_varint(out, n);
+            sv__resonite_rs_put_varint(out, CHUNK_HIGH);
+            sv__resonite_rs_put_varint(out, n);
             sv_buf_append(out, in + off, n);
         }
     }
-    sv_lz4_hc_free(hc);
+    sv__compress_lz4_hc_free(hc);
     return sv_buf_ok(out);
 }
 
-bool sv_rs_lz4net_sniff(const uint8_t *in, size_t len, bool *cut)
+bool sv__resonite_rs_lz4net_sniff(const uint8_t *in, size_t len, bool *cut)
 {
     const uint8_t *p = in, *end = in + len;
     uint64_t flags, orig, stored;
@@ -176,12 +176,12 @@ bool sv_rs_lz4net_sniff(const uint8_t *in, size_t len, bool *cut)
     size_t have = cut_off ? there : (size_t)stored;
     uint8_t first[4];
     if (flags & CHUNK_COMPRESSED) {
-        if (stored > orig || !sv_lz4_block_head(p, have, first, 4)) return false;
+        if (stored > orig || !sv__compress_lz4_block_head(p, have, first, 4)) return false;
     } else {
         if (have < 4) return false;
         memcpy(first, p, 4);
     }
-    if (sv_rs_bson_size(first) == 0) return false;
+    if (sv__resonite_rs_bson_size(first) == 0) return false;
     if (cut) *cut = cut_off;
     return true;
 }

@@ -21,7 +21,7 @@ sv_status sv_resonite_package_open(const uint8_t *data, size_t len, const sv_all
     const sv_alloc *a = alloc ? alloc : sv_alloc_libc();
     sv_resonite_package *p = a->malloc(a->ctx, sizeof *p);
     if (!p) return sv_error_set(err, SV_ERR_NOMEM, PKG_FORMAT, 0, "out of memory");
-    sv_status st = sv_zip_open(&p->zip, data, len, a, PKG_FORMAT, err);
+    sv_status st = sv__compress_zip_open(&p->zip, data, len, a, PKG_FORMAT, err);
     if (st != SV_OK) {
         a->free(a->ctx, p, sizeof *p);
         return st;
@@ -34,7 +34,7 @@ void sv_resonite_package_close(sv_resonite_package *p)
 {
     if (!p) return;
     const sv_alloc *a = p->zip.alloc;
-    sv_zip_close(&p->zip);
+    sv__compress_zip_close(&p->zip);
     a->free(a->ctx, p, sizeof *p);
 }
 
@@ -46,7 +46,7 @@ size_t sv_resonite_package_count(const sv_resonite_package *p)
 sv_status sv_resonite_package_find(const sv_resonite_package *p, const char *name, size_t *index)
 {
     if (!p || !name || !index) return SV_ERR_USAGE;
-    return sv_zip_find(&p->zip, name, index);
+    return sv__compress_zip_find(&p->zip, name, index);
 }
 
 sv_status sv_resonite_package_member(sv_resonite_package *p, size_t i, sv_resonite_member *m,
@@ -63,7 +63,7 @@ sv_status sv_resonite_package_member(sv_resonite_package *p, size_t i, sv_resoni
     size_t got;
     sv_error herr;
     sv_error_clear(&herr);
-    sv_status st = sv_zip_head(&p->zip, i, head, sizeof head, &got, &herr);
+    sv_status st = sv__compress_zip_head(&p->zip, i, head, sizeof head, &got, &herr);
     /* a member that cannot be read is no data tree; sv_resonite_package_read
      * says why. Only running out of memory is this call's failure. */
     if (st == SV_ERR_NOMEM) {
@@ -80,22 +80,22 @@ sv_status sv_resonite_package_read(sv_resonite_package *p, size_t i, uint64_t ma
     if (!max_size) max_size = SV_DEFAULT_MAX_DECOMPRESSED;
     if (!p || i >= p->zip.count)
         return sv_error_set(err, SV_ERR_NOT_FOUND, PKG_FORMAT, 0, "no member %zu", i);
-    return sv_zip_read(&p->zip, i, max_size, out, err);
+    return sv__compress_zip_read(&p->zip, i, max_size, out, err);
 }
 
 sv_status sv_resonite_package_write(const sv_resonite_entry *entries, size_t count, sv_buf *out,
                                     sv_error *err)
 {
     sv_zip_writer w;
-    sv_zip_writer_init(&w, out, 0, PKG_FORMAT);
+    sv__compress_zip_writer_init(&w, out, 0, PKG_FORMAT);
     sv_status st = SV_OK;
     for (size_t i = 0; i < count && st == SV_OK; i++) {
         const sv_resonite_entry *e = &entries[i];
         bool tree = e->len >= 4 && memcmp(e->data, "FrDT", 4) == 0;
-        st = sv_zip_writer_add(&w, e->name, e->data, e->len, tree ? SV_ZIP_STORED : SV_ZIP_DEFLATED,
+        st = sv__compress_zip_writer_add(&w, e->name, e->data, e->len, tree ? SV_ZIP_STORED : SV_ZIP_DEFLATED,
                                -1, err);
     }
-    if (st == SV_OK) st = sv_zip_writer_finish(&w, err);
-    sv_zip_writer_free(&w);
+    if (st == SV_OK) st = sv__compress_zip_writer_finish(&w, err);
+    sv__compress_zip_writer_free(&w);
     return st;
 }

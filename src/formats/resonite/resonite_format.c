@@ -44,7 +44,7 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
 {
     *out = sv_null();
     sv_resonite_opts o;
-    sv_status ost = sv_rs_opts_read(&o, opts, err);
+    sv_status ost = sv__resonite_rs_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
     opts = &o;
     if (!doc) return sv_error_set(err, SV_ERR_USAGE, RESONITE_FORMAT, 0, "no document");
@@ -57,7 +57,7 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
     bo.resonite_urls = !opts->raw_strings;
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
     size_t off = 0;
-    sv_status st = sv_rs_container(data, len, opts, &doc->alloc, &c, &off, err);
+    sv_status st = sv__resonite_rs_container(data, len, opts, &doc->alloc, &c, &off, err);
     if (st != SV_OK) return st;
     bool handled = false;
     if (c.compression == SV_RESONITE_BROTLI) {
@@ -65,9 +65,9 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
         sv_decomp d = {.max_out = lim.max_decompressed,
                        .format = RESONITE_FORMAT,
                        .base = off,
-                       .size_from_head = sv_rs_bson_head,
+                       .size_from_head = sv__resonite_rs_bson_head,
                        .max_alloc = lim.max_alloc};
-        st = sv_rs_brotli_tree(doc, data + off, len - off, &d, &bo, opts->threads, out, &handled,
+        st = sv__resonite_rs_brotli_tree(doc, data + off, len - off, &d, &bo, opts->threads, out, &handled,
                                err);
     }
     if (!handled) {
@@ -78,7 +78,7 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
         st = sv_resonite_unwrap(data, len, opts, &bson, &c, err);
         if (st == SV_OK) {
             st = sv_bson_decode(doc, bson.data, bson.len, &bo, out, err);
-            if (st != SV_OK) sv_rs_note_bson_error(err);
+            if (st != SV_OK) sv__resonite_rs_note_bson_error(err);
         }
         sv_buf_free(&bson);
     }
@@ -94,7 +94,7 @@ sv_status sv_resonite_validate(const uint8_t *data, size_t len, const sv_resonit
                                sv_error *err)
 {
     sv_resonite_opts o;
-    sv_status st = sv_rs_opts_read(&o, opts, err);
+    sv_status st = sv__resonite_rs_opts_read(&o, opts, err);
     if (st != SV_OK) return st;
     opts = &o;
     sv_limits lim = sv_limits_resolve(&opts->limits);
@@ -105,16 +105,16 @@ sv_status sv_resonite_validate(const uint8_t *data, size_t len, const sv_resonit
     bo.resonite_urls = !opts->raw_strings;
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
     size_t off = 0;
-    st = sv_rs_container(data, len, opts, sv_alloc_libc(), &c, &off, err);
+    st = sv__resonite_rs_container(data, len, opts, sv_alloc_libc(), &c, &off, err);
     if (st != SV_OK) return st;
     bool handled = false;
     if (c.compression == SV_RESONITE_BROTLI) {
         sv_decomp d = {.max_out = lim.max_decompressed,
                        .format = RESONITE_FORMAT,
                        .base = off,
-                       .size_from_head = sv_rs_bson_head,
+                       .size_from_head = sv__resonite_rs_bson_head,
                        .max_alloc = lim.max_alloc};
-        st = sv_rs_brotli_check(data + off, len - off, &d, &bo, opts->threads, &handled, err);
+        st = sv__resonite_rs_brotli_check(data + off, len - off, &d, &bo, opts->threads, &handled, err);
     }
     if (!handled) {
         sv_buf bson;
@@ -122,7 +122,7 @@ sv_status sv_resonite_validate(const uint8_t *data, size_t len, const sv_resonit
         st = sv_resonite_unwrap(data, len, opts, &bson, &c, err);
         if (st == SV_OK) {
             st = sv_bson_validate(bson.data, bson.len, &bo, err);
-            if (st != SV_OK) sv_rs_note_bson_error(err);
+            if (st != SV_OK) sv__resonite_rs_note_bson_error(err);
         }
         sv_buf_free(&bson);
     }
@@ -155,7 +155,7 @@ sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv
                              sv_error *err)
 {
     sv_resonite_opts o;
-    sv_status ost = sv_rs_opts_read(&o, opts, err);
+    sv_status ost = sv__resonite_rs_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
     opts = &o;
     sv_kind k = sv_kind_of(v);
@@ -192,9 +192,9 @@ static int resonite_probe(const uint8_t *data, size_t len)
     if (len >= 4 && memcmp(data, "FrDT", 4) == 0) return 100;
     /* spec A.2.2: legacy files have no magic; these look inside */
     bool cut = false;
-    if (sv_rs_lzma_sniff(data, len, &cut)) return cut ? SV_PROBE_TRUNCATED : 40;
-    if (sv_rs_lz4net_sniff(data, len, &cut)) return cut ? SV_PROBE_TRUNCATED : 30;
-    if (sv_rs_brotli_sniff(data, len, NULL) == SV_OK) return 20; /* a probe has no allocator */
+    if (sv__resonite_rs_lzma_sniff(data, len, &cut)) return cut ? SV_PROBE_TRUNCATED : 40;
+    if (sv__resonite_rs_lz4net_sniff(data, len, &cut)) return cut ? SV_PROBE_TRUNCATED : 30;
+    if (sv__resonite_rs_brotli_sniff(data, len, NULL) == SV_OK) return 20; /* a probe has no allocator */
     return 0;
 }
 
@@ -216,7 +216,7 @@ static sv_status options_from(const sv_options *opts, bool writing, sv_resonite_
 {
     sv_resonite_opts_init(r);
     sv_options ro;
-    sv_status st = sv__options_read(&ro, opts, RESONITE_FORMAT, err);
+    sv_status st = sv__core_options_read(&ro, opts, RESONITE_FORMAT, err);
     if (st != SV_OK) return st;
     const sv_options *o = &ro;
     r->limits = o->limits;
@@ -255,7 +255,7 @@ static sv_status resonite_decode_fmt(sv_doc *doc, const uint8_t *data, size_t le
     sv_status st = options_from(opts, false, &r, err);
     if (st != SV_OK) return st;
     st = sv_resonite_decode(doc, data, len, &r, out, err);
-    return sv__decode_root(doc, st, out, "resonite", err);
+    return sv__core_decode_root(doc, st, out, "resonite", err);
 }
 
 static sv_status resonite_encode_fmt(const sv_value *v, const sv_options *opts, sv_buf *out,

@@ -20,8 +20,8 @@ void sv_resonite_opts_init(sv_resonite_opts *o)
     o->framing = SV_RESONITE_FRAMING_AUTO;
 }
 
-sv_status sv_rs_opts_read(sv_resonite_opts *out, const sv_resonite_opts *opts, sv_error *err)
+sv_status sv__resonite_rs_opts_read(sv_resonite_opts *out, const sv_resonite_opts *opts, sv_error *err)
 {
     sv_resonite_opts_init(out);
-    return sv__opts_read(&sv__opts_resonite, out, opts, RESONITE_FORMAT, err);
+    return sv__core_opts_read(&sv__opts_resonite, out, opts, RESONITE_FORMAT, err);
 }
