@@ -8,7 +8,8 @@ ASAN_BUILD ?= build-asan
 RELEASE_BUILD ?= build-release
 RELWITHDEBINFO_BUILD ?= build-relwithdebinfo
 # make test first checks the style of src/, include/ and cli/
-# (scripts/check-format.sh); SERVAL_CHECK_FORMAT=0 leaves the check out.
+# (scripts/check-format.sh) and the naming rule of src/'s functions
+# (scripts/check-names.sh); SERVAL_CHECK_FORMAT=0 leaves both out.
 SERVAL_CHECK_FORMAT ?= 1
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE    ?= examples/player.godot3
@@ -96,10 +97,12 @@ build-asan: deps-test
 	  -DSERVAL_BENCH=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
-# The style check of make test: clang-format 14 over src/, include/ and cli/.
+# The style checks of make test: clang-format 14 over src/, include/ and
+# cli/, and public sv_ / internal sv__<module>_ names (CONTRIBUTING.md).
 check-format: deps-test
 ifeq ($(SERVAL_CHECK_FORMAT),1)
 	bash scripts/check-format.sh
+	bash scripts/check-names.sh
 else
 	@echo "check-format: left out (SERVAL_CHECK_FORMAT=$(SERVAL_CHECK_FORMAT))"
 endif
