@@ -323,8 +323,9 @@ int cli_args_parse(cli_args *a, const char *cmd, int argc, char **argv, unsigned
     /* Every input read from here on (schema files included) has this cap:
      * --max-input, or else the larger of 4 GiB and --max-alloc. */
     uint64_t alloc = a->limits.max_alloc ? a->limits.max_alloc : SV_DEFAULT_MAX_ALLOC;
-    cli_set_max_input(a->max_input ? a->max_input
-                                   : alloc > CLI_DEFAULT_MAX_INPUT ? alloc : CLI_DEFAULT_MAX_INPUT);
+    cli_set_max_input(a->max_input                    ? a->max_input
+                      : alloc > CLI_DEFAULT_MAX_INPUT ? alloc
+                                                      : CLI_DEFAULT_MAX_INPUT);
     cli_set_max_buffered(a->limits.max_alloc);
     if (a->schema_file_count && !a->help) {
         int rc = cli_schema_load_merged(a->schema_files, a->schema_file_count, &a->schema, NULL);
@@ -428,8 +429,8 @@ int cli_check_format_options(const cli_args *a, const char *cmd, const sv_format
         if (format_has_option(f1, name) || format_has_option(f2, name)) continue;
         /* conv's -O is the output's alone; elsewhere it may be the input's */
         cli_usage_error(cmd, "%s option '%s' is not known to %s%s%s (see 'serval formats')",
-                        a->output_only ? "output" : "format", name,
-                        f1 ? f1->name : "any format", f2 ? " or " : "", f2 ? f2->name : "");
+                        a->output_only ? "output" : "format", name, f1 ? f1->name : "any format",
+                        f2 ? " or " : "", f2 ? f2->name : "");
         return 2;
     }
     return 0;

@@ -29,7 +29,7 @@ enum {
     /* -O names the input's options too (dump and validate, which write no
      * other format); without it -O is for the output only (conv). */
     CLI_OPT_FORMAT_READS = 1u << 10,
-    CLI_OPT_VERBOSE = 1u << 11, /* -v alone, for a command without CLI_OPT_BATCH */
+    CLI_OPT_VERBOSE = 1u << 11,  /* -v alone, for a command without CLI_OPT_BATCH */
     CLI_OPT_MAX_TOTAL = 1u << 12 /* --max-total SIZE (resonite package extract) */
 };
 
@@ -54,9 +54,9 @@ typedef struct cli_args {
     int threads;            /* -T N; -1: not given */
     int verbosity;          /* -q: -1, default 0, -v: 1 (more -v: more) */
     int progress;           /* --progress 1, --no-progress -1, default 0 */
-    sv_limits limits; /* zero fields: the library's defaults */
-    uint64_t max_total; /* --max-total SIZE; 0: not given */
-    uint64_t max_input; /* --max-input SIZE; 0: not given */
+    sv_limits limits;       /* zero fields: the library's defaults */
+    uint64_t max_total;     /* --max-total SIZE; 0: not given */
+    uint64_t max_input;     /* --max-input SIZE; 0: not given */
 
     /* The format options as given, in order: -O ones in out_opts (the
      * output's, and with CLI_OPT_FORMAT_READS the input's too), -I ones in

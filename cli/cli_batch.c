@@ -133,8 +133,8 @@ static int walk(job_list *l, const char *dir, size_t root_len, unsigned depth)
         } else if (S_ISDIR(st.st_mode)) {
             rc = walk(l, path, root_len, depth + 1);
             free(path);
-        } else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && stat(path, &st) == 0 &&
-                                           S_ISREG(st.st_mode))) {
+        } else if (S_ISREG(st.st_mode) ||
+                   (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode))) {
             if (!keep_string(l, path) || !add_job(l, path, path + root_len)) rc = 3;
         } else {
             free(path);
@@ -265,8 +265,9 @@ static int check_outputs(const cli_batch *b, const job_list *l)
     qsort(outs, n, sizeof *outs, cmp_named);
     for (size_t i = 1; i < n && !rc; i++) {
         if (strcmp(outs[i - 1].path, outs[i].path) == 0) {
-            cli_usage_error(b->cmd, "%s and %s would both be written to %s (run them with "
-                                    "different --output-dir)",
+            cli_usage_error(b->cmd,
+                            "%s and %s would both be written to %s (run them with "
+                            "different --output-dir)",
                             l->jobs[outs[i - 1].job].input, l->jobs[outs[i].job].input,
                             outs[i].path);
             rc = 2;
@@ -313,10 +314,10 @@ typedef struct runner {
     job_list *l;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    size_t next;   /* the next job to start */
-    size_t done;   /* jobs finished, in any order */
+    size_t next; /* the next job to start */
+    size_t done; /* jobs finished, in any order */
     bool *finished;
-    bool stop;     /* a usage error: start no more jobs */
+    bool stop; /* a usage error: start no more jobs */
 } runner;
 
 static void run_one(runner *r, size_t i)

@@ -27,9 +27,9 @@ typedef struct cli_job {
 typedef int (*cli_file_fn)(cli_args *a, cli_job *job, void *ctx);
 
 typedef struct cli_batch {
-    const char *cmd;     /* "dump", for messages */
-    cli_file_fn run;     /* the per-file work */
-    void *ctx;           /* handed to run */
+    const char *cmd; /* "dump", for messages */
+    cli_file_fn run; /* the per-file work */
+    void *ctx;       /* handed to run */
     /* With --output-dir: the extension the outputs get ("json"), or NULL to
      * keep the input's name as it is. */
     const char *out_ext;

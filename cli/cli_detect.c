@@ -140,8 +140,7 @@ int cli_detect_pick(const char *display, const char *filename, const uint8_t *da
         if (w < 0) break;
         used += (size_t)w;
     }
-    cli_error("%s: cannot tell the format; name it with --from (known formats: %s)", display,
-              list);
+    cli_error("%s: cannot tell the format; name it with --from (known formats: %s)", display, list);
     return 4;
 }
 

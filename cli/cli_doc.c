@@ -128,7 +128,8 @@ int cli_tree_format(cli_args *a, const char *path, const sv_value *root, const s
     const char *s = sv_kind_of(name) == SV_STRING ? sv_get_str(name, NULL) : NULL;
     *out = s ? sv_format_find(s) : NULL;
     if (!*out || !(*out)->encode) {
-        cli_usage_error("conv", "%s: the tree does not say which format it came from; needs --to FMT",
+        cli_usage_error("conv",
+                        "%s: the tree does not say which format it came from; needs --to FMT",
                         cli_display_name(path));
         return 2;
     }

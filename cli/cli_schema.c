@@ -19,7 +19,10 @@ void cli_schema_report(const char *file, const sv_error *err)
 
 /* A schema that names what it lacks (an unknown type or base) is bad data
  * (exit 1), not an unsupported format. */
-static int exit_code(sv_status st) { return st == SV_ERR_NOT_FOUND ? 1 : cli_exit_code(st); }
+static int exit_code(sv_status st)
+{
+    return st == SV_ERR_NOT_FOUND ? 1 : cli_exit_code(st);
+}
 
 int cli_schema_load_one(const char *path, sv_schema **out)
 {
@@ -83,7 +86,6 @@ int cli_schema_load_merged(const char *const *paths, size_t count, sv_schema **o
 size_t cli_schema_field_count(const sv_schema *s)
 {
     size_t n = 0;
-    for (size_t i = 0; i < sv_schema_class_count(s); i++)
-        n += sv_schema_class_at(s, i)->nfields;
+    for (size_t i = 0; i < sv_schema_class_count(s); i++) n += sv_schema_class_at(s, i)->nfields;
     return n;
 }

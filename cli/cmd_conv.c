@@ -80,8 +80,8 @@ static void print_change(void *ctx, const sv_convert_change *ch)
     } else if (x->c->report_all) {
         sv_error e;
         sv_error_clear(&e);
-        sv_status st = sv_error_set(&e, SV_ERR_UNSUPPORTED, x->format, SV_ERROR_NO_OFFSET, "%s",
-                                    ch->message);
+        sv_status st =
+            sv_error_set(&e, SV_ERR_UNSUPPORTED, x->format, SV_ERROR_NO_OFFSET, "%s", ch->message);
         (void)st;
         snprintf(e.path, sizeof e.path, "%.*s", (int)(sizeof e.path - 1), ch->pointer);
         cli_report(x->file, &e);
@@ -138,8 +138,10 @@ static int check_lossy_reads(const conv_ctx *c, const cli_args *a, const sv_form
     for (size_t i = 0; i < sizeof lossy_reads / sizeof *lossy_reads; i++) {
         if (strcmp(from->name, lossy_reads[i].format) != 0) continue;
         if (!sv_options_flag(&opts, lossy_reads[i].option, false)) continue;
-        cli_usage_error("conv", "%s: -I %s=true drops %s (they read as null); add --lossy to convert all the same",
-                        cli_display_name(input), lossy_reads[i].option, lossy_reads[i].loses);
+        cli_usage_error(
+            "conv",
+            "%s: -I %s=true drops %s (they read as null); add --lossy to convert all the same",
+            cli_display_name(input), lossy_reads[i].option, lossy_reads[i].loses);
         return 2;
     }
     return 0;
@@ -230,17 +232,17 @@ int cmd_conv(int argc, char **argv)
     conv_ctx c = {0};
     argc = take_flags(argc, argv, &c);
     cli_args a;
-    int rc = cli_args_parse(&a, "conv", argc, argv,
-                            CLI_OPT_FROM | CLI_OPT_TO | CLI_OPT_OUTPUT | CLI_OPT_FORMAT |
-                                CLI_OPT_INPUT | CLI_OPT_LIMITS | CLI_OPT_BATCH |
-                                CLI_OPT_OUTPUT_DIR);
+    int rc =
+        cli_args_parse(&a, "conv", argc, argv,
+                       CLI_OPT_FROM | CLI_OPT_TO | CLI_OPT_OUTPUT | CLI_OPT_FORMAT | CLI_OPT_INPUT |
+                           CLI_OPT_LIMITS | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR);
     if (rc) return rc;
     if (a.help) {
         fputs(help, stdout);
     } else if (!(rc = target_format(&a, &c.to)) &&
                !(rc = c.to ? cli_check_format_options(&a, "conv", c.to, NULL) : 0)) {
         c.opts = cli_format_options(&a, "indent", "0");
-        const char *ext = !c.to                                      ? NULL
+        const char *ext = !c.to                                     ? NULL
                           : c.to->extensions && c.to->extensions[0] ? c.to->extensions[0]
                                                                     : c.to->name;
         /* a format known only from each tree may be binary: treated as such */

@@ -78,10 +78,9 @@ int cmd_dump(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_args_parse(&a, "dump", argc, argv,
-                            CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT |
-                                CLI_OPT_FORMAT_READS | CLI_OPT_INPUT | CLI_OPT_LIMITS |
-                                CLI_OPT_OUTPUT | CLI_OPT_BATCH | CLI_OPT_OUTPUT_DIR |
-                                CLI_OPT_STRICT);
+                            CLI_OPT_FROM | CLI_OPT_COMPACT | CLI_OPT_FORMAT | CLI_OPT_FORMAT_READS |
+                                CLI_OPT_INPUT | CLI_OPT_LIMITS | CLI_OPT_OUTPUT | CLI_OPT_BATCH |
+                                CLI_OPT_OUTPUT_DIR | CLI_OPT_STRICT);
     if (rc) return rc;
     dump_ctx d = {0};
     if (a.help) {

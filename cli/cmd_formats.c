@@ -60,8 +60,7 @@ static int print_formats(void)
     }
     size_t count = 0;
     const sv_format *const *all = sv_formats(&count);
-    for (size_t i = 0; i < count; i++)
-        print_format(out, all[i]);
+    for (size_t i = 0; i < count; i++) print_format(out, all[i]);
 #if SERVAL_WITH_O3DE
     /* Not in the codec table: O3DE JSON has no tree of its own, it is
      * JSON read through the types of a schema (docs/formats/o3de.md). */

@@ -95,8 +95,8 @@ static int pck_open(const char *path, const pck_opts *o, pck_handle *k)
     if (st != SV_OK) return cli_exit_code(st);
     sv_error err;
     sv_error_clear(&err);
-    if (sv_godot_pck_open(k->in.data, k->in.len, o->have_key ? o->key : NULL, NULL, &k->p,
-                          &err) != SV_OK) {
+    if (sv_godot_pck_open(k->in.data, k->in.len, o->have_key ? o->key : NULL, NULL, &k->p, &err) !=
+        SV_OK) {
         cli_input_free(&k->in);
         return report(path, &err);
     }
@@ -152,8 +152,8 @@ static int do_list(const cli_args *a, const pck_opts *o)
             hex(d, 16, md5);
             unset = "\tmd5-unset";
         }
-        int n = snprintf(line, sizeof line, "\t%llu\t%s%s%s%s%s\n", (unsigned long long)m.size,
-                         md5, unset, enc ? "\tencrypted" : "", removal ? "\tremoval" : "",
+        int n = snprintf(line, sizeof line, "\t%llu\t%s%s%s%s%s\n", (unsigned long long)m.size, md5,
+                         unset, enc ? "\tencrypted" : "", removal ? "\tremoval" : "",
                          (m.flags & SV_GODOT_PCK_FILE_DELTA) ? "\tdelta" : "");
         sv_buf_append(&out, m.path, m.path_len);
         sv_buf_append(&out, line, (size_t)n);
@@ -200,8 +200,11 @@ static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
     pck_extract *x = ctx;
     sv_godot_pck_member m;
     if (!sv_godot_pck_member_at(x->k->p, i, &m)) return false;
-    *out = (cli_archive_member){.name = m.name, .alt = m.path, .shown = m.path, .size = m.size,
-                               .skip = (m.flags & SV_GODOT_PCK_FILE_REMOVAL) != 0};
+    *out = (cli_archive_member){.name = m.name,
+                                .alt = m.path,
+                                .shown = m.path,
+                                .size = m.size,
+                                .skip = (m.flags & SV_GODOT_PCK_FILE_REMOVAL) != 0};
     return true;
 }
 

@@ -79,10 +79,10 @@ int pck_take_options(const char *cmd, int *argc, char **argv, pck_opts *o)
         } else if (!strcmp(name, "--like")) {
             o->like = v;
         } else if (!strcmp(name, "--godot")) {
-            if (!parse_version(v, &o->major, &o->minor, &o->patch) || o->major < 3 ||
-                o->major > 4)
-                return cli_usage_error(cmd, "--godot needs a version X.Y.Z of Godot 3 or 4, not "
-                                            "'%s'",
+            if (!parse_version(v, &o->major, &o->minor, &o->patch) || o->major < 3 || o->major > 4)
+                return cli_usage_error(cmd,
+                                       "--godot needs a version X.Y.Z of Godot 3 or 4, not "
+                                       "'%s'",
                                        v),
                        2;
             o->godot = v;
@@ -143,12 +143,14 @@ int pck_like(const sv_godot_pck *orig, const char *orig_path, const cli_dir_cont
             rc = cli_exit_code(err.status);
             break;
         }
-        ch[i].keep = content.len == in->len && (!in->len || !memcmp(content.data, in->data, in->len));
+        ch[i].keep =
+            content.len == in->len && (!in->len || !memcmp(content.data, in->data, in->len));
     }
     size_t nadded = 0;
     for (size_t f = 0; !rc && f < fl->count; f++)
         if (!used[f])
-            added[nadded++] = (sv_godot_pck_entry){fl->names[f], fl->files[f].data, fl->files[f].len};
+            added[nadded++] =
+                (sv_godot_pck_entry){fl->names[f], fl->files[f].data, fl->files[f].len};
     if (!rc) {
         sv_error err;
         sv_error_clear(&err);

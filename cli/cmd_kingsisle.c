@@ -104,7 +104,8 @@ static int do_types(int argc, char **argv)
         for (size_t i = 0; sv_kingsisle_types_class_at(t, i, &c); i++) np += c.nprops;
         printf("%zu class%s, %zu propert%s\n", nc, nc == 1 ? "" : "es", np, np == 1 ? "y" : "ies");
         for (size_t i = 0; sv_kingsisle_types_class_at(t, i, &c); i++) {
-            printf("%10u  %s  (%u propert%s)\n", c.hash, c.name, c.nprops, c.nprops == 1 ? "y" : "ies");
+            printf("%10u  %s  (%u propert%s)\n", c.hash, c.name, c.nprops,
+                   c.nprops == 1 ? "y" : "ies");
             sv_kingsisle_prop_info p;
             for (size_t j = 0; props && sv_kingsisle_types_prop_at(t, i, j, &p); j++) {
                 printf("    %3u  %s: %s%s  hash %u  flags 0x%x", p.id, p.name, p.type,

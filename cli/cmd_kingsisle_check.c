@@ -48,7 +48,8 @@ int cli_kingsisle_check(cli_loaded *l, const char *name, const sv_options *opts,
         cli_error("%s: %s: %zu more objects of classes the type list lacks", name,
                   strict ? "error" : "warning", x.count - MAX_WARNINGS);
     if (st != SV_OK) {
-        if (err.status == SV_OK) st = sv_error_set(&err, st, "kingsisle", 0, "the decoder gave no details");
+        if (err.status == SV_OK)
+            st = sv_error_set(&err, st, "kingsisle", 0, "the decoder gave no details");
         cli_report(name, &err);
         return cli_exit_code(err.status);
     }

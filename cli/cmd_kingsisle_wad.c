@@ -204,9 +204,8 @@ static int write_member(const char *target, const uint8_t *data, size_t len)
         const char *slash = strrchr(target, '/');
         int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - target), target)
                       : snprintf(dir, sizeof dir, ".");
-        int fd = n > 0 && (size_t)n < sizeof dir
-                     ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666)
-                     : -1;
+        int fd = n > 0 && (size_t)n < sizeof dir ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666)
+                                                 : -1;
         if (fd >= 0) {
             size_t done = 0;
             while (done < len) {
@@ -276,7 +275,7 @@ static int decode_member(cli_args *a, const char *target, const char *name, cons
                 rc = 3;
             else
                 rc = sv_buf_ok(&out) ? cli_exit_code(cli_write_output(jpath, out.data, out.len))
-                                 : cli_exit_code(SV_ERR_NOMEM);
+                                     : cli_exit_code(SV_ERR_NOMEM);
         }
         sv_buf_free(&out);
     }
@@ -296,8 +295,8 @@ static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
     wad_extract *x = ctx;
     sv_kiwad_member m;
     if (!sv_kiwad_member_at(x->k->w, i, &m)) return false;
-    *out = (cli_archive_member){.name = m.name, .shown = m.name, .size = m.size,
-                               .skip = m.unpatched};
+    *out =
+        (cli_archive_member){.name = m.name, .shown = m.name, .size = m.size, .skip = m.unpatched};
     return true;
 }
 
@@ -412,8 +411,8 @@ static int take_options(int *argc, char **argv, wad_opts *o)
             long lo = !strncmp(s, "--flags", nlen) ? 0 : 1;
             long hi = !strncmp(s, "--version", nlen) ? 2 : !strncmp(s, "--flags", nlen) ? 255 : 9;
             if (errno || !*v || *end || n < lo || n > hi)
-                return cli_usage_error(CMD, "%.*s must be %ld..%ld, not '%s'", (int)nlen, s, lo,
-                                       hi, v),
+                return cli_usage_error(CMD, "%.*s must be %ld..%ld, not '%s'", (int)nlen, s, lo, hi,
+                                       v),
                        2;
             if (!strncmp(s, "--version", nlen))
                 o->version = n;
@@ -456,8 +455,8 @@ int cmd_kingsisle_wad(int argc, char **argv)
     int n = argc - 1;
     int rc = take_options(&n, argv + 1, &o);
     if (rc) return rc;
-    bool bad = (o.verify && !list) || (o.no_verify && !cat && !extract) ||
-               (o.decode && !extract) || ((o.version || o.flags || o.level || o.like) && !pack);
+    bool bad = (o.verify && !list) || (o.no_verify && !cat && !extract) || (o.decode && !extract) ||
+               ((o.version || o.flags || o.level || o.like) && !pack);
     if (bad) {
         cli_usage_error(cmd, "an option given is not one of %s's (see --help)", cmd);
         return 2;

@@ -60,7 +60,8 @@ int wad_like(const sv_kiwad *orig, const char *orig_path, const cli_dir_contents
             rc = cli_exit_code(err.status);
             break;
         }
-        ch[i].keep = content.len == in->len && (!in->len || !memcmp(content.data, in->data, in->len));
+        ch[i].keep =
+            content.len == in->len && (!in->len || !memcmp(content.data, in->data, in->len));
     }
     size_t nadded = 0;
     for (size_t f = 0; !rc && f < fl->count; f++)

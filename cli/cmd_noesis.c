@@ -53,8 +53,7 @@ static void print_chunk(const sv_value *chunk, uint32_t index, uint64_t version,
     for (uint32_t c = 0; c < sv_len(comps); c++) {
         const sv_value *comp = sv_array_at(comps, c);
         uint32_t count = 0;
-        for (uint32_t i = 0; i < n_inst; i++)
-            count += iv[i] == c;
+        for (uint32_t i = 0; i < n_inst; i++) count += iv[i] == c;
         printf("    %3u  ", c);
         print_text(sv_map_getz(comp, "class"));
         printf("  version %llu, %u instance%s\n",

@@ -66,18 +66,17 @@ static const char help[] =
     "  --report-all        with --report: every report, Success ones too\n"
     "  --allow-partial     load, store, strip-defaults: write the output even when\n"
     "                      the result is not Completed, and exit 0\n"
-    "  --no-imports        do not resolve \"$import\" directives\n" CLI_HELP_HELP
-    "\n"
+    "  --no-imports        do not resolve \"$import\" directives\n" CLI_HELP_HELP "\n"
     "Exit status: 0 ok, 1 when the result is not Completed (or bad data), 2 usage\n"
     "error, 3 I/O error, 4 unsupported.\n";
 
 typedef struct o3_cli {
     const char *type, *report_path;
     bool keep_defaults, clear_containers;
-    bool report_all; /* --report-all: Success reports too */
-    bool no_imports; /* --no-imports: "$import" left as it is */
+    bool report_all;    /* --report-all: Success reports too */
+    bool no_imports;    /* --no-imports: "$import" left as it is */
     bool allow_partial; /* --allow-partial: output written whatever the result */
-    sv_buf report;   /* JSON lines */
+    sv_buf report;      /* JSON lines */
     sv_doc *scratch;
     bool validate; /* print issues to stdout as text */
     const char *cmd;
@@ -101,7 +100,10 @@ static void put_json_line(o3_cli *o, const sv_value *v)
     if (sv_o3de_write(v, 0, &o->report, &err) == SV_OK) sv_buf_putc(&o->report, '\n');
 }
 
-static sv_value text(sv_doc *d, const char *s) { return sv_strz(d, s); }
+static sv_value text(sv_doc *d, const char *s)
+{
+    return sv_strz(d, s);
+}
 
 static sv_o3de_result on_report(void *ctx, const char *message, sv_o3de_result r, const char *path)
 {
@@ -218,7 +220,7 @@ typedef struct loaded {
     sv_o3de_imports *imports; /* its own directives (NULL: none resolved) */
     o3_importer importer;     /* reads the files they name */
     sv_o3de_result import_result;
-    sv_value json;      /* the class data (unwrapped) */
+    sv_value json; /* the class data (unwrapped) */
     const char *class_name;
     size_t class_len;
     bool wrapped;
@@ -263,8 +265,9 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
         o->file = path;
         sv_o3de_import_opts io = import_opts(l, o, path);
         l->imports = sv_o3de_imports_new(NULL);
-        st = l->imports ? sv_o3de_resolve_imports(l->doc, &root, &io, l->imports, &l->import_result, &err)
-                        : sv_error_set(&err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+        st = l->imports
+                 ? sv_o3de_resolve_imports(l->doc, &root, &io, l->imports, &l->import_result, &err)
+                 : sv_error_set(&err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
         if (st) {
             cli_report(path, &err);
             return cli_exit_code(st);
@@ -332,7 +335,7 @@ static int result_exit(const o3_cli *o, const char *path, sv_o3de_result r, bool
               sv_o3de_task_name(sv_o3de_result_task(r)),
               sv_o3de_processing_name(sv_o3de_result_processing(r)),
               sv_o3de_outcome_name(sv_o3de_result_outcome(r)),
-              keep ? "written as it is (--allow-partial)"
+              keep         ? "written as it is (--allow-partial)"
               : have_value ? "nothing written (--allow-partial writes it)"
                            : "nothing written");
     sv_buf_free(&b);
@@ -393,8 +396,10 @@ static int print_typed(const sv_value *v, const char *path)
     sv_error_clear(&err);
     sv_status st = sv_json_encode(v, &jo, &b, &err);
     sv_buf_putc(&b, '\n');
-    if (!st) st = cli_write_output(NULL, b.data, b.len);
-    else cli_report(path, &err);
+    if (!st)
+        st = cli_write_output(NULL, b.data, b.len);
+    else
+        cli_report(path, &err);
     sv_buf_free(&b);
     return cli_exit_code(st);
 }
@@ -425,8 +430,10 @@ static int print_o3de(const sv_value *j, const char *path)
     sv_error_clear(&err);
     sv_status st = sv_o3de_write(j, 4, &b, &err);
     sv_buf_putc(&b, '\n');
-    if (!st) st = cli_write_output(NULL, b.data, b.len);
-    else cli_report(path, &err);
+    if (!st)
+        st = cli_write_output(NULL, b.data, b.len);
+    else
+        cli_report(path, &err);
     sv_buf_free(&b);
     return cli_exit_code(st);
 }
@@ -518,7 +525,8 @@ static int run_strip(cli_args *a, o3_cli *o, const char *cmd)
         sv_status st = sv_o3de_store(a->schema, l.t, &v, NULL, l.doc, &j, &opts, &r, &err);
         if (!st && l.wrapped) {
             char *name = malloc(l.class_len + 1);
-            if (!name) st = SV_ERR_NOMEM;
+            if (!name)
+                st = SV_ERR_NOMEM;
             else {
                 memcpy(name, l.class_name, l.class_len);
                 name[l.class_len] = 0;
@@ -563,8 +571,9 @@ int cmd_o3de(int argc, char **argv)
     for (int i = 0; i < 4 && sub; i++)
         if (strcmp(sub, subs[i]) == 0) which = i;
     if (which < 0) {
-        cli_usage_error("o3de", sub ? "unknown subcommand '%s' (load, store, validate or strip-defaults)"
-                                    : "missing subcommand (load, store, validate or strip-defaults)%s",
+        cli_usage_error("o3de",
+                        sub ? "unknown subcommand '%s' (load, store, validate or strip-defaults)"
+                            : "missing subcommand (load, store, validate or strip-defaults)%s",
                         sub ? sub : "");
         return 2;
     }

@@ -97,8 +97,8 @@ static sv_status parse(const o3_importer *im, const sv_buf *b, sv_doc *doc, sv_v
 {
     sv_error perr;
     sv_error_clear(&perr);
-    sv_status s = sv_o3de_read(doc, b->data ? (const char *)b->data : "", b->len,
-                               &im->args->limits, out, &perr);
+    sv_status s = sv_o3de_read(doc, b->data ? (const char *)b->data : "", b->len, &im->args->limits,
+                               out, &perr);
     if (s == SV_OK) return SV_OK;
     unsigned long long at = (unsigned long long)perr.byte_offset;
     switch (s) {
@@ -127,7 +127,8 @@ sv_status o3_import_load(void *ctx, const char *path, sv_doc *doc, sv_value *out
     if (fd < 0) return sv_error_set(err, SV_ERR_IO, "o3de", 0, "%s", strerror(errno));
     if (fstat(fd, &now) != 0) {
         s = sv_error_set(err, SV_ERR_IO, "o3de", 0, "%s", strerror(errno));
-    } else if (!S_ISREG(now.st_mode) || now.st_dev != before.st_dev || now.st_ino != before.st_ino) {
+    } else if (!S_ISREG(now.st_mode) || now.st_dev != before.st_dev ||
+               now.st_ino != before.st_ino) {
         s = sv_error_set(err, SV_ERR_REFUSED, "o3de", 0, "replaced while it was opened");
     }
     sv_buf b;

@@ -11,8 +11,8 @@
 
 typedef struct o3_importer {
     const cli_args *args;
-    sv_doc *doc;    /* where the imported documents go */
-    uint64_t used;  /* bytes read so far: the input, then every imported file */
+    sv_doc *doc;   /* where the imported documents go */
+    uint64_t used; /* bytes read so far: the input, then every imported file */
 } o3_importer;
 
 /* Starts counting with the input's own length. */

@@ -40,8 +40,7 @@ static const char help[] =
     "                   nearest folder above it that holds the template)\n"
     "  --dry-run        clean: list what would be removed, write nothing\n"
     "  -o, --output OUT clean: write to OUT instead of FILE (written whole, then\n"
-    "                   renamed over it)\n" CLI_HELP_HELP
-    "\n"
+    "                   renamed over it)\n" CLI_HELP_HELP "\n"
     "Exit status: 0 every operation applies (clean: written), 1 some do not (check)\n"
     "or a template is missing, 2 usage error, 3 I/O error.\n";
 
@@ -152,7 +151,7 @@ static int run_clean(prefab_cli *p, const cli_args *a, const cli_input *in, cons
      * places found before each cut stay right: collected first, applied
      * from the end of the text */
     size_t ncut = 0;
-    size_t (*cuts)[2] = calloc(r->n ? r->n : 1, sizeof *cuts);
+    size_t(*cuts)[2] = calloc(r->n ? r->n : 1, sizeof *cuts);
     if (!cuts) return 3;
     for (size_t i = 0; i < r->n; i++) {
         const o3pf_finding *f = &r->f[i];
@@ -214,9 +213,10 @@ static int run_clean(prefab_cli *p, const cli_args *a, const cli_input *in, cons
     sv_buf_append(&b, text + at, len - at);
     free(cuts);
     int rc = 0;
-    if (!sv_buf_ok(&b)) rc = 3;
-    else if (!p->dry_run) rc = cli_exit_code(cli_write_output(a->output ? a->output : a->files[0],
-                                                              b.data, b.len));
+    if (!sv_buf_ok(&b))
+        rc = 3;
+    else if (!p->dry_run)
+        rc = cli_exit_code(cli_write_output(a->output ? a->output : a->files[0], b.data, b.len));
     sv_buf_free(&b);
     return rc;
 }
@@ -230,8 +230,10 @@ int cmd_o3de_prefab(int argc, char **argv)
     }
     bool clean = sub && strcmp(sub, "clean") == 0;
     if (!sub || (!clean && strcmp(sub, "check") != 0)) {
-        if (sub) cli_usage_error("o3de prefab", "unknown subcommand '%s' (check or clean)", sub);
-        else cli_usage_error("o3de prefab", "missing subcommand (check or clean)");
+        if (sub)
+            cli_usage_error("o3de prefab", "unknown subcommand '%s' (check or clean)", sub);
+        else
+            cli_usage_error("o3de prefab", "missing subcommand (check or clean)");
         return 2;
     }
     char cmd[32];
@@ -251,8 +253,10 @@ int cmd_o3de_prefab(int argc, char **argv)
         if (strcmp(s, "--dry-run") == 0 && clean) {
             p.dry_run = true;
         } else if (strncmp(s, "--templates", 11) == 0 && (s[11] == 0 || s[11] == '=')) {
-            if (s[11] == '=') p.templates = s + 12;
-            else if (i + 2 < argc) p.templates = args[++i];
+            if (s[11] == '=')
+                p.templates = s + 12;
+            else if (i + 2 < argc)
+                p.templates = args[++i];
             else {
                 cli_usage_error(cmd, "option '--templates' needs a value");
                 return 2;
@@ -294,7 +298,8 @@ int cmd_o3de_prefab(int argc, char **argv)
     o3_importer_init(&p.importer, &a, doc, in.len);
     st = sv_o3de_read(doc, (const char *)in.data, in.len, &a.limits, &root, &err);
     if (!st && sv_kind_of(&root) != SV_MAP)
-        st = sv_error_set(&err, SV_ERR_TYPE, "o3de", SV_ERROR_NO_OFFSET, "a prefab is a JSON object");
+        st = sv_error_set(&err, SV_ERR_TYPE, "o3de", SV_ERROR_NO_OFFSET,
+                          "a prefab is a JSON object");
     if (!st) st = o3pf_check(doc, &root, load_template, &p, &r, &err);
     if (st) {
         cli_report(file, &err);
@@ -305,7 +310,8 @@ int cmd_o3de_prefab(int argc, char **argv)
     print_findings(shown, &r, clean && !p.dry_run);
     size_t fails = count(&r, O3PF_FAILS), missing = count(&r, O3PF_NO_TEMPLATE);
     size_t unverified = count(&r, O3PF_UNVERIFIED);
-    fprintf(stderr, "serval: %s: %s: %zu instance(s), %zu patch operation(s): %zu fail, %zu unverified%s\n",
+    fprintf(stderr,
+            "serval: %s: %s: %zu instance(s), %zu patch operation(s): %zu fail, %zu unverified%s\n",
             cmd, shown, r.instances, r.patches, fails, unverified,
             missing ? ", some templates missing" : "");
     if (missing) {

@@ -43,8 +43,7 @@ static const char help[] =
     "Options:\n"
     "  --specialization TAG  select a specialization (repeatable, at most 15; the\n"
     "                        order given is their priority)\n"
-    "  --anchor KEY          merge every file under KEY instead of at the root\n" CLI_HELP_HELP
-    "\n"
+    "  --anchor KEY          merge every file under KEY instead of at the root\n" CLI_HELP_HELP "\n"
     "Exit status: 0 ok, 1 when a file cannot be merged (every problem is printed;\n"
     "nothing is written) or KEY has no value, 2 usage error, 3 I/O error.\n";
 
@@ -66,7 +65,7 @@ typedef struct step {
         bool ok;
         sv_value doc;
         o3sr_origins leaves;
-    } *imp;
+    } * imp;
 } step;
 
 typedef struct setreg {
@@ -165,8 +164,7 @@ static int merge_file(setreg *s, const char *path, bool patch)
     }
     msgs.len = 0;
     sv_value before = s->track ? sv_copy(s->doc, &s->reg) : sv_null();
-    if (!o3sr_merge_document(s->doc, &s->reg, &doc, patch, s->anchor, &msgs, &st,
-                             &err)) {
+    if (!o3sr_merge_document(s->doc, &s->reg, &doc, patch, s->anchor, &msgs, &st, &err)) {
         if (st) {
             cli_report(path, &err);
             rc = cli_exit_code(st);
@@ -266,8 +264,9 @@ static int merge_folder(setreg *s, const char *dir)
     }
     size_t x, y;
     if (!rc && nf && !o3sr_sort(files, nf, &s->specs, &x, &y)) {
-        cli_error("%s: Two registry files in \"%s\" point to the same specialization: \"%s\" and \"%s\"",
-                  s->cmd, dir, files[x].name, files[y].name);
+        cli_error(
+            "%s: Two registry files in \"%s\" point to the same specialization: \"%s\" and \"%s\"",
+            s->cmd, dir, files[x].name, files[y].name);
         s->failures++;
         nf = 0;
     }
@@ -299,8 +298,10 @@ static int merge_all(setreg *s)
         const char *p = s->a->files[i];
         struct stat sb;
         int rc;
-        if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) rc = merge_folder(s, p);
-        else rc = merge_file(s, p, ends_with(p, ".setregpatch"));
+        if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+            rc = merge_folder(s, p);
+        else
+            rc = merge_file(s, p, ends_with(p, ".setregpatch"));
         if (rc) return rc;
     }
     return s->failures ? 1 : 0;
@@ -323,7 +324,8 @@ static int print_json(const sv_value *v)
 static const sv_value *lookup(setreg *s, const char *key)
 {
     if (*key && *key != '/') {
-        cli_usage_error(s->cmd, "KEY must be a JSON Pointer (\"\" or starting with '/'): '%s'", key);
+        cli_usage_error(s->cmd, "KEY must be a JSON Pointer (\"\" or starting with '/'): '%s'",
+                        key);
         return NULL;
     }
     const sv_value *v = sv_get_path(s->doc, &s->reg, key);
@@ -363,8 +365,10 @@ static const sv_value *leaf_at(const o3sr_origins *o, const char *p)
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(o->leaf[mid].pointer, p);
         if (c == 0) return o->leaf[mid].value;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return NULL;
 }
@@ -399,8 +403,8 @@ static bool lines_for(const char *text, size_t len, const char **rel, size_t m, 
  * the files it imported that holds the same value at that pointer, else
  * its own line; for a JSON Patch, the line of the last operation whose
  * path leads to the value. */
-static bool origins_of(step *t, const char **rel, const sv_value **now, size_t m,
-                       const char **file, unsigned *line, sv_doc *scratch, const cli_args *a)
+static bool origins_of(step *t, const char **rel, const sv_value **now, size_t m, const char **file,
+                       unsigned *line, sv_doc *scratch, const cli_args *a)
 {
     parse_step(t, scratch, a);
     for (size_t i = 0; i < m; i++) {
@@ -409,7 +413,7 @@ static bool origins_of(step *t, const char **rel, const sv_value **now, size_t m
     }
     if (t->patch) {
         if (!t->raw_ok) return true;
-        char (*idx)[24] = malloc((m ? m : 1) * sizeof *idx);
+        char(*idx)[24] = malloc((m ? m : 1) * sizeof *idx);
         const char **ip = malloc((m ? m : 1) * sizeof *ip);
         bool ok = idx && ip;
         size_t k = 0;
@@ -510,8 +514,10 @@ static int run_origin(setreg *s, const char *key)
         if (strncmp(l->pointer, key, klen) != 0 || (l->pointer[klen] && l->pointer[klen] != '/'))
             continue;
         const char *ptr = *l->pointer ? l->pointer : "\"\"";
-        if (line[i] > 1) printf("%s\t%s:%u\n", ptr, cli_display_name(file[i]), line[i] - 1);
-        else printf("%s\t%s\n", ptr, cli_display_name(file[i]));
+        if (line[i] > 1)
+            printf("%s\t%s:%u\n", ptr, cli_display_name(file[i]), line[i] - 1);
+        else
+            printf("%s\t%s\n", ptr, cli_display_name(file[i]));
     }
     free(rel);
     free(now);
@@ -580,8 +586,10 @@ int cmd_o3de_setreg(int argc, char **argv)
     for (int i = 0; i < 3 && sub; i++)
         if (strcmp(sub, subs[i]) == 0) which = i;
     if (which < 0) {
-        if (sub) cli_usage_error("o3de setreg", "unknown subcommand '%s' (merge, get or origin)", sub);
-        else cli_usage_error("o3de setreg", "missing subcommand (merge, get or origin)");
+        if (sub)
+            cli_usage_error("o3de setreg", "unknown subcommand '%s' (merge, get or origin)", sub);
+        else
+            cli_usage_error("o3de setreg", "missing subcommand (merge, get or origin)");
         return 2;
     }
     char cmd[32];

@@ -179,7 +179,8 @@ static bool pkg_main(pkg *k, const char *path, const cli_args *a, size_t *index)
             sv_value root;
             sv_error err;
             sv_error_clear(&err);
-            if (doc && sv_json_decode(doc, (const char *)b.data, b.len, &ro, &root, &err) == SV_OK) {
+            if (doc &&
+                sv_json_decode(doc, (const char *)b.data, b.len, &ro, &root, &err) == SV_OK) {
                 size_t n;
                 const char *uri = sv_get_str(sv_map_getz(&root, "assetUri"), &n);
                 const char *pfx = "packdb:///";
@@ -368,8 +369,8 @@ static int package_dump(cli_args *a, const char *path)
     if (rc) return rc;
     size_t i;
     const char *member = a->file_count > 1 ? a->files[1] : NULL;
-    bool found = member ? sv_resonite_package_find(k.p, member, &i) == SV_OK
-                        : pkg_main(&k, path, a, &i);
+    bool found =
+        member ? sv_resonite_package_find(k.p, member, &i) == SV_OK : pkg_main(&k, path, a, &i);
     if (!found) {
         cli_error("%s: %s", cli_display_name(path),
                   member ? "no such member" : "no data tree in the package");

@@ -75,8 +75,7 @@ static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool va
         if (st == SV_OK) st = sv_doc_status(l->doc);
     }
     if (st == SV_OK) return 0;
-    if (err.status == SV_OK)
-        st = sv_error_set(&err, st, f->name, 0, "the decoder gave no details");
+    if (err.status == SV_OK) st = sv_error_set(&err, st, f->name, 0, "the decoder gave no details");
     cli_report(cli_display_name(path), &err);
     return cli_exit_code(err.status);
 }
@@ -126,8 +125,8 @@ int cmd_validate(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_args_parse(&a, "validate", argc, argv,
-                            CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_FORMAT_READS |
-                                CLI_OPT_INPUT | CLI_OPT_LIMITS | CLI_OPT_BATCH | CLI_OPT_STRICT);
+                            CLI_OPT_FROM | CLI_OPT_FORMAT | CLI_OPT_FORMAT_READS | CLI_OPT_INPUT |
+                                CLI_OPT_LIMITS | CLI_OPT_BATCH | CLI_OPT_STRICT);
     if (rc) return rc;
     const sv_format *from = NULL;
     if (a.help) {

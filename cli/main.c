@@ -155,7 +155,9 @@ static int run(int argc, char **argv)
         size_t used = 0;
         for (size_t i = 0; i < COMMAND_COUNT && used < sizeof names; i++) {
             int n = snprintf(names + used, sizeof names - used, "%s%s",
-                             i == 0 ? "" : i + 1 == COMMAND_COUNT ? " or " : ", ",
+                             i == 0                   ? ""
+                             : i + 1 == COMMAND_COUNT ? " or "
+                                                      : ", ",
                              commands[i].name);
             if (n < 0) break;
             used += (size_t)n;

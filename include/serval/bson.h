@@ -51,9 +51,9 @@ extern "C" {
 /* Versioned: fill with sv_bson_opts_init, then set members (api.h). */
 typedef struct sv_bson_opts {
     uint32_t struct_size; /* set by sv_bson_opts_init */
-    sv_limits limits;   /* reading: depth, string length, allocation */
-    const char *format; /* names the format in errors; NULL = "bson" */
-    bool resonite_urls; /* the Resonite "@" string convention, both ways */
+    sv_limits limits;     /* reading: depth, string length, allocation */
+    const char *format;   /* names the format in errors; NULL = "bson" */
+    bool resonite_urls;   /* the Resonite "@" string convention, both ways */
 } sv_bson_opts;
 
 /* Defaults: the default limits, format "bson", plain strings. */

@@ -32,7 +32,10 @@ SV_API void sv_buf_free(sv_buf *b);
 /* Makes room for at least extra more bytes. SV_ERR_NOMEM (and sticky) on
  * failure, or when the buffer failed before. */
 SV_API sv_status sv_buf_expand(sv_buf *b, size_t extra);
-static inline bool sv_buf_ok(const sv_buf *b) { return !b->failed; }
+static inline bool sv_buf_ok(const sv_buf *b)
+{
+    return !b->failed;
+}
 
 /* sv_buf_expand with the fast path inline: nothing to do when the room is
  * there. */

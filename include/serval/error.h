@@ -53,10 +53,10 @@ SV_API const char *sv_status_name(sv_status status);
 
 typedef struct sv_error {
     sv_status status;
-    const char *format;          /* "json", "godot4", ...; static string */
-    uint64_t byte_offset;        /* offset of the failing byte in the input */
-    int bit_offset;              /* bit inside that byte (0..7), or -1 */
-    uint32_t line, column;       /* 1-based, text formats only (0 = unknown) */
+    const char *format;           /* "json", "godot4", ...; static string */
+    uint64_t byte_offset;         /* offset of the failing byte in the input */
+    int bit_offset;               /* bit inside that byte (0..7), or -1 */
+    uint32_t line, column;        /* 1-based, text formats only (0 = unknown) */
     char path[SV_ERROR_PATH_MAX]; /* JSON Pointer into the tree, "" = root */
     char message[SV_ERROR_MSG_MAX];
 } sv_error;

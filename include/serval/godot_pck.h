@@ -43,16 +43,16 @@ typedef struct sv_godot_pck sv_godot_pck;
 
 /* One directory entry as read (pointers valid until sv_godot_pck_close). */
 typedef struct sv_godot_pck_member {
-    const char *path;     /* NUL-terminated: the stored path up to its first NUL */
-    size_t path_len;      /* bytes, without the NUL */
-    const char *name;     /* path without a leading "res://" (inside path) */
-    uint32_t field_len;   /* the stored path field's length, padding included */
-    uint64_t offset;      /* the entry's offset field as written */
-    uint64_t data_offset; /* absolute offset of the stored bytes in the file */
-    uint64_t size;        /* plaintext size */
-    uint64_t stored_len;  /* bytes in the file: size, or the encrypted block's */
-    uint8_t md5[16];      /* as stored (zeros from 3.x PCKPacker) */
-    uint32_t flags;       /* SV_GODOT_PCK_FILE_* (format 2 and later) */
+    const char *path;      /* NUL-terminated: the stored path up to its first NUL */
+    size_t path_len;       /* bytes, without the NUL */
+    const char *name;      /* path without a leading "res://" (inside path) */
+    uint32_t field_len;    /* the stored path field's length, padding included */
+    uint64_t offset;       /* the entry's offset field as written */
+    uint64_t data_offset;  /* absolute offset of the stored bytes in the file */
+    uint64_t size;         /* plaintext size */
+    uint64_t stored_len;   /* bytes in the file: size, or the encrypted block's */
+    uint8_t md5[16];       /* as stored (zeros from 3.x PCKPacker) */
+    uint32_t flags;        /* SV_GODOT_PCK_FILE_* (format 2 and later) */
     uint64_t entry_offset; /* where the entry begins (in the decrypted directory
                               when that is encrypted: its offset there) */
 } sv_godot_pck_member;
@@ -60,13 +60,13 @@ typedef struct sv_godot_pck_member {
 typedef struct sv_godot_pck_info {
     uint32_t format_version; /* 1, 2 or 3 */
     uint32_t major, minor, patch;
-    uint32_t pack_flags;        /* SV_GODOT_PCK_*, format 2 and later */
-    uint64_t file_base;         /* the header's field as written (2, 3) */
-    uint64_t dir_offset;        /* the header's field (3) */
+    uint32_t pack_flags; /* SV_GODOT_PCK_*, format 2 and later */
+    uint64_t file_base;  /* the header's field as written (2, 3) */
+    uint64_t dir_offset; /* the header's field (3) */
     uint32_t reserved[16];
-    uint64_t pck_start;         /* offset of "GDPC" in the file (0: standalone) */
-    uint64_t pck_end;           /* end of the pack's bytes (for embedded: before the trailer) */
-    bool embedded;              /* found through the executable's trailer */
+    uint64_t pck_start; /* offset of "GDPC" in the file (0: standalone) */
+    uint64_t pck_end;   /* end of the pack's bytes (for embedded: before the trailer) */
+    bool embedded;      /* found through the executable's trailer */
     uint32_t count;
     uint64_t file_size;
 } sv_godot_pck_info;
@@ -77,9 +77,9 @@ typedef struct sv_godot_pck_info {
  * encrypted directory without it is SV_ERR_REFUSED, saying a key is needed,
  * and with a wrong one SV_ERR_SYNTAX, "wrong key or damaged file". Errors
  * name "godot-pck", the byte offset and the member. */
-SV_API SV_NODISCARD sv_status sv_godot_pck_open(const uint8_t *data, size_t len,
-                                                const uint8_t *key, const sv_alloc *alloc,
-                                                sv_godot_pck **out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_godot_pck_open(const uint8_t *data, size_t len, const uint8_t *key,
+                                                const sv_alloc *alloc, sv_godot_pck **out,
+                                                sv_error *err);
 SV_API void sv_godot_pck_close(sv_godot_pck *p);
 
 SV_API sv_godot_pck_info sv_godot_pck_get_info(const sv_godot_pck *p);
@@ -130,8 +130,8 @@ SV_API void sv_godot_pck_write_opts_init(sv_godot_pck_write_opts *o);
  * end. 4.x paths have no "res://", NUL-padded to a multiple of 4, and real
  * MD5s. Names are checked as sv_godot_pck_open checks them. */
 SV_API SV_NODISCARD sv_status sv_godot_pck_write(const sv_godot_pck_entry *entries, size_t count,
-                                                 const sv_godot_pck_write_opts *opts,
-                                                 sv_buf *out, sv_error *err);
+                                                 const sv_godot_pck_write_opts *opts, sv_buf *out,
+                                                 sv_error *err);
 
 /* What becomes of one member of the original in sv_godot_pck_repack. */
 typedef struct sv_godot_pck_change {

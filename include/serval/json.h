@@ -27,8 +27,8 @@ extern "C" {
 typedef struct sv_json_decode_opts {
     uint32_t struct_size; /* set by sv_json_decode_opts_init */
     sv_limits limits;     /* depth, string length, allocation */
-    bool allow_comments; /* accept // and / * * / comments (O3DE files carry them) */
-    bool plain;          /* do not interpret "$" forms */
+    bool allow_comments;  /* accept // and / * * / comments (O3DE files carry them) */
+    bool plain;           /* do not interpret "$" forms */
 } sv_json_decode_opts;
 
 /* Defaults: the default limits, no comments, typed JSON. */
@@ -47,7 +47,7 @@ SV_API SV_NODISCARD sv_status sv_json_decode(sv_doc *doc, const char *text, size
 typedef struct sv_json_encode_opts {
     uint32_t struct_size; /* set by sv_json_encode_opts_init */
     int indent;           /* 0 = compact; n = pretty with n spaces per level */
-    bool plain; /* lossy plain JSON: no "$" forms (for tools that want them not) */
+    bool plain;           /* lossy plain JSON: no "$" forms (for tools that want them not) */
 } sv_json_encode_opts;
 
 /* Defaults: compact typed JSON. */

@@ -35,11 +35,11 @@ extern "C" {
 #endif
 
 /* Serializer flags (the "flags" option and the stateful flags word). */
-#define SV_KI_STATEFUL_FLAGS 0x01u    /* a u32 flags word starts the stream */
-#define SV_KI_COMPACT_LENGTHS 0x02u   /* 1-bit + 7/31-bit length prefixes */
-#define SV_KI_STRING_ENUMS 0x04u      /* enums written as their names */
-#define SV_KI_WITH_COMPRESSION 0x08u  /* marker byte, then maybe zlib */
-#define SV_KI_FORBID_DELTA 0x10u      /* optional properties must be present */
+#define SV_KI_STATEFUL_FLAGS 0x01u   /* a u32 flags word starts the stream */
+#define SV_KI_COMPACT_LENGTHS 0x02u  /* 1-bit + 7/31-bit length prefixes */
+#define SV_KI_STRING_ENUMS 0x04u     /* enums written as their names */
+#define SV_KI_WITH_COMPRESSION 0x08u /* marker byte, then maybe zlib */
+#define SV_KI_FORBID_DELTA 0x10u     /* optional properties must be present */
 
 /* Property flags of the type list that the codec looks at. */
 #define SV_KI_PROP_DEPRECATED (1u << 6)
@@ -144,8 +144,7 @@ SV_API void sv_kingsisle_types_free(sv_kingsisle_types *t);
  * apart by content). A class already present (by hash) is replaced: the last
  * file wins. source names the file in errors. */
 SV_API SV_NODISCARD sv_status sv_kingsisle_types_add(sv_kingsisle_types *t, const uint8_t *data,
-                                                     size_t len, const char *source,
-                                                     sv_error *err);
+                                                     size_t len, const char *source, sv_error *err);
 
 /* A compiled type list from a finalised schema (any schema: one loaded from
  * a type list by the loaders below, or a serval schema file). */

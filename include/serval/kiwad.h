@@ -44,10 +44,10 @@ typedef struct sv_kiwad_member {
     uint32_t csize;          /* the compressed-size field as written */
     uint8_t compressed_flag; /* the flag byte as written; non-zero: zlib */
     bool compressed;
-    uint32_t crc;           /* the table's CRC of the stored bytes */
-    uint32_t stored_len;    /* compressed ? csize : size */
-    bool unpatched;         /* a placeholder: all-zero data, CRC mismatch */
-    uint64_t entry_offset;  /* where its table entry begins */
+    uint32_t crc;          /* the table's CRC of the stored bytes */
+    uint32_t stored_len;   /* compressed ? csize : size */
+    bool unpatched;        /* a placeholder: all-zero data, CRC mismatch */
+    uint64_t entry_offset; /* where its table entry begins */
 } sv_kiwad_member;
 
 typedef struct sv_kiwad_info {

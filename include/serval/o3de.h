@@ -108,8 +108,8 @@ SV_API void sv_o3de_result_describe(sv_o3de_result r, const char *path, sv_buf *
  * Pointer into the input on load, a dotted context path on store). What it
  * returns replaces the result: turning Halted into something else lets the
  * operation go on, returning Catastrophic stops it. */
-typedef sv_o3de_result (*sv_o3de_report_fn)(void *ctx, const char *message,
-                                            sv_o3de_result result, const char *path);
+typedef sv_o3de_result (*sv_o3de_report_fn)(void *ctx, const char *message, sv_o3de_result result,
+                                            const char *path);
 
 /* Versioned: fill with sv_o3de_opts_init, then set members (api.h). */
 typedef struct sv_o3de_opts {
@@ -118,7 +118,7 @@ typedef struct sv_o3de_opts {
     bool clear_containers;    /* load: empty containers before adding to them */
     sv_o3de_report_fn report; /* may be NULL */
     void *report_ctx;
-    uint32_t max_depth;       /* JSON nesting walked; 0: limits.max_depth; at most 2048 */
+    uint32_t max_depth; /* JSON nesting walked; 0: limits.max_depth; at most 2048 */
     /* As every format's (value.h): max_depth bounds the nesting walked when
      * max_depth above is 0 (both 0: 1024); sv_o3de_load_struct_text reads
      * its text under these limits, with the nesting the walk allows. */
@@ -149,10 +149,9 @@ SV_API SV_NODISCARD sv_status sv_o3de_load(const sv_schema *s, const sv_type *t,
  * types (O3DE writes those whole). As in O3DE, passing def turns
  * keep_defaults off. When nothing was written *json is {} . */
 SV_API SV_NODISCARD sv_status sv_o3de_store(const sv_schema *s, const sv_type *t,
-                                            const sv_value *value, const sv_value *def,
-                                            sv_doc *doc, sv_value *json,
-                                            const sv_o3de_opts *opts, sv_o3de_result *result,
-                                            sv_error *err);
+                                            const sv_value *value, const sv_value *def, sv_doc *doc,
+                                            sv_value *json, const sv_o3de_opts *opts,
+                                            sv_o3de_result *result, sv_error *err);
 
 /* The same for a C struct of class c bound with sv_schema_bind. Load fills
  * *st (which must hold a struct made by sv_value_to_struct or be all zero:
@@ -164,8 +163,8 @@ SV_API SV_NODISCARD sv_status sv_o3de_load_struct(const sv_schema *s, const sv_s
                                                   sv_o3de_result *result, sv_error *err);
 SV_API SV_NODISCARD sv_status sv_o3de_store_struct(const sv_schema *s, const sv_schema_class *c,
                                                    const void *st, sv_doc *doc, sv_value *json,
-                                                   const sv_o3de_opts *opts,
-                                                   sv_o3de_result *result, sv_error *err);
+                                                   const sv_o3de_opts *opts, sv_o3de_result *result,
+                                                   sv_error *err);
 
 /* Reads O3DE JSON text (as sv_o3de_read) and loads it into the C struct
  * *st of class c (as sv_o3de_load_struct), with the same results, reports
@@ -175,7 +174,8 @@ SV_API SV_NODISCARD sv_status sv_o3de_store_struct(const sv_schema *s, const sv_
  * escapes, unusual numbers, errors) is read through the tree. */
 SV_API SV_NODISCARD sv_status sv_o3de_load_struct_text(const sv_schema *s, const sv_schema_class *c,
                                                        const char *text, size_t len, void *st,
-                                                       const sv_alloc *alloc, const sv_o3de_opts *opts,
+                                                       const sv_alloc *alloc,
+                                                       const sv_o3de_opts *opts,
                                                        sv_o3de_result *result, sv_error *err);
 
 /* Stores a bound C struct straight to O3DE JSON text (appended to out),
@@ -184,8 +184,9 @@ SV_API SV_NODISCARD sv_status sv_o3de_load_struct_text(const sv_schema *s, const
  * when every type the class holds has a plain C form (see
  * docs/formats/o3de.md); other classes take the tree path. sv_o3de_load_struct
  * likewise loads such classes straight into the struct. */
-SV_API SV_NODISCARD sv_status sv_o3de_store_struct_text(const sv_schema *s, const sv_schema_class *c,
-                                                        const void *st, int indent, sv_buf *out,
+SV_API SV_NODISCARD sv_status sv_o3de_store_struct_text(const sv_schema *s,
+                                                        const sv_schema_class *c, const void *st,
+                                                        int indent, sv_buf *out,
                                                         const sv_o3de_opts *opts,
                                                         sv_o3de_result *result, sv_error *err);
 
@@ -234,19 +235,21 @@ SV_API SV_NODISCARD sv_status sv_o3de_wrap(sv_doc *doc, const char *class_name,
 
 /* ---- JSON Patch (RFC 6902) and JSON Merge Patch (RFC 7386) ----------------- */
 
-typedef enum sv_o3de_patch_kind { SV_O3DE_JSON_PATCH = 0, SV_O3DE_MERGE_PATCH = 1 } sv_o3de_patch_kind;
+typedef enum sv_o3de_patch_kind {
+    SV_O3DE_JSON_PATCH = 0,
+    SV_O3DE_MERGE_PATCH = 1
+} sv_o3de_patch_kind;
 
 /* Applies patch to *target in place (results made in doc), with O3DE's
  * results and messages (task Merge). opts: only report is used. */
 SV_API SV_NODISCARD sv_status sv_o3de_apply_patch(sv_doc *doc, sv_value *target,
                                                   const sv_value *patch, sv_o3de_patch_kind kind,
-                                                  const sv_o3de_opts *opts,
-                                                  sv_o3de_result *result, sv_error *err);
+                                                  const sv_o3de_opts *opts, sv_o3de_result *result,
+                                                  sv_error *err);
 /* Makes the patch that turns source into target (task CreatePatch). */
 SV_API SV_NODISCARD sv_status sv_o3de_create_patch(sv_doc *doc, const sv_value *source,
-                                                   const sv_value *target,
-                                                   sv_o3de_patch_kind kind, sv_value *patch,
-                                                   const sv_o3de_opts *opts,
+                                                   const sv_value *target, sv_o3de_patch_kind kind,
+                                                   sv_value *patch, const sv_o3de_opts *opts,
                                                    sv_o3de_result *result, sv_error *err);
 
 /* ---- "$import" (O3DE's JsonImporter) -------------------------------------- */
@@ -285,8 +288,8 @@ typedef sv_status (*sv_o3de_import_id_fn)(void *ctx, const char *path, char *key
 
 /* Versioned: fill with sv_o3de_import_opts_init, then set members (api.h). */
 typedef struct sv_o3de_import_opts {
-    uint32_t struct_size;     /* sizeof(sv_o3de_import_opts); set by the init function */
-    sv_o3de_import_fn load;   /* required */
+    uint32_t struct_size;   /* sizeof(sv_o3de_import_opts); set by the init function */
+    sv_o3de_import_fn load; /* required */
     void *load_ctx;
     const char *path;         /* the resolved document's own path; NULL or "": names
                                  stand as written (relative to the caller's directory) */

@@ -46,12 +46,12 @@ SV_API void sv_pickle_opts_init(sv_pickle_opts *o);
  * writer refuses too, with the JSON Pointer path of the value; on failure
  * out is left as it was. */
 SV_API SV_NODISCARD sv_status sv_pickle_write(const sv_value *v, const sv_pickle_opts *opts,
-                                             sv_buf *out, sv_error *err);
+                                              sv_buf *out, sv_error *err);
 
 /* Deprecated: sv_pickle_write with opts.module = module and the other
  * options at their defaults. Kept for callers of the first release. */
 SV_API SV_NODISCARD sv_status sv_pickle_encode(const sv_value *v, const char *module, sv_buf *out,
-                                              sv_error *err);
+                                               sv_error *err);
 
 #ifdef __cplusplus
 }

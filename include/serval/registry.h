@@ -32,7 +32,7 @@ typedef struct sv_options {
     const char *const *names;  /* count entries */
     const char *const *values; /* count entries ("" for a bare flag) */
     size_t count;
-    const sv_schema *schema;   /* finalised schema, or NULL (schema.h) */
+    const sv_schema *schema; /* finalised schema, or NULL (schema.h) */
     /* Decode: the caller keeps the input alive and unchanged for as long as
      * the tree lives, so a format may point the tree's packed number arrays
      * into it instead of copying them (godot does, where the bytes are
@@ -66,8 +66,8 @@ typedef struct sv_format {
      * only ever appended, and a member lies beyond struct_size when the
      * library is older than it. */
     uint32_t struct_size;
-    const char *name;            /* "json" */
-    const char *description;     /* one line */
+    const char *name;              /* "json" */
+    const char *description;       /* one line */
     const char *const *extensions; /* NULL-terminated, without dot: {"json", NULL} */
     /* How sure the format is that the bytes are its own: 0 (no) to 100 (magic
      * matched), or SV_PROBE_TRUNCATED for the start of a file of the format
@@ -82,8 +82,7 @@ typedef struct sv_format {
     /* Whether decode would accept the bytes with these options, with the
      * same error when not, without building a tree (faster, and memory for
      * the checker only). May be NULL: decode to find out. */
-    sv_status (*validate)(const uint8_t *data, size_t len, const sv_options *opts,
-                          sv_error *err);
+    sv_status (*validate)(const uint8_t *data, size_t len, const sv_options *opts, sv_error *err);
 } sv_format;
 
 /* All registered formats, in a stable order. */

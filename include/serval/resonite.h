@@ -166,8 +166,7 @@ typedef struct sv_resonite_entry {
  * member is deflated. Every member gets the date 1980-01-01 00:00, so that
  * the same entries give the same bytes. */
 SV_API SV_NODISCARD sv_status sv_resonite_package_write(const sv_resonite_entry *entries,
-                                                        size_t count, sv_buf *out,
-                                                        sv_error *err);
+                                                        size_t count, sv_buf *out, sv_error *err);
 
 #ifdef __cplusplus
 }

@@ -115,62 +115,62 @@ SV_API void sv_uuid_format(const sv_uuid *u, bool braces, char buf[39]);
 /* ---- type expressions ---------------------------------------------------- */
 
 /* Primitive types: X(enum, name). The order is part of the ABI. */
-#define SV_PRIM_LIST(X)                                                        \
-    X(SV_PRIM_BOOL, "bool")                                                    \
-    X(SV_PRIM_I8, "i8")                                                        \
-    X(SV_PRIM_I16, "i16")                                                      \
-    X(SV_PRIM_I32, "i32")                                                      \
-    X(SV_PRIM_I64, "i64")                                                      \
-    X(SV_PRIM_U8, "u8")                                                        \
-    X(SV_PRIM_U16, "u16")                                                      \
-    X(SV_PRIM_U32, "u32")                                                      \
-    X(SV_PRIM_U64, "u64")                                                      \
-    X(SV_PRIM_F32, "f32")                                                      \
-    X(SV_PRIM_F64, "f64")                                                      \
-    X(SV_PRIM_STRING, "string")                                                \
-    X(SV_PRIM_WSTRING, "wstring")                                              \
-    X(SV_PRIM_BYTES, "bytes")                                                  \
-    X(SV_PRIM_UUID, "uuid")                                                    \
-    X(SV_PRIM_VECTOR2, "vector2")                                              \
-    X(SV_PRIM_VECTOR3, "vector3")                                              \
-    X(SV_PRIM_VECTOR4, "vector4")                                              \
-    X(SV_PRIM_QUATERNION, "quaternion")                                        \
-    X(SV_PRIM_COLOR, "color")                                                  \
-    X(SV_PRIM_MATRIX3X3, "matrix3x3")                                          \
-    X(SV_PRIM_MATRIX3X4, "matrix3x4")                                          \
-    X(SV_PRIM_MATRIX4X4, "matrix4x4")                                          \
-    X(SV_PRIM_TRANSFORM, "transform")                                          \
+#define SV_PRIM_LIST(X)                                                                            \
+    X(SV_PRIM_BOOL, "bool")                                                                        \
+    X(SV_PRIM_I8, "i8")                                                                            \
+    X(SV_PRIM_I16, "i16")                                                                          \
+    X(SV_PRIM_I32, "i32")                                                                          \
+    X(SV_PRIM_I64, "i64")                                                                          \
+    X(SV_PRIM_U8, "u8")                                                                            \
+    X(SV_PRIM_U16, "u16")                                                                          \
+    X(SV_PRIM_U32, "u32")                                                                          \
+    X(SV_PRIM_U64, "u64")                                                                          \
+    X(SV_PRIM_F32, "f32")                                                                          \
+    X(SV_PRIM_F64, "f64")                                                                          \
+    X(SV_PRIM_STRING, "string")                                                                    \
+    X(SV_PRIM_WSTRING, "wstring")                                                                  \
+    X(SV_PRIM_BYTES, "bytes")                                                                      \
+    X(SV_PRIM_UUID, "uuid")                                                                        \
+    X(SV_PRIM_VECTOR2, "vector2")                                                                  \
+    X(SV_PRIM_VECTOR3, "vector3")                                                                  \
+    X(SV_PRIM_VECTOR4, "vector4")                                                                  \
+    X(SV_PRIM_QUATERNION, "quaternion")                                                            \
+    X(SV_PRIM_COLOR, "color")                                                                      \
+    X(SV_PRIM_MATRIX3X3, "matrix3x3")                                                              \
+    X(SV_PRIM_MATRIX3X4, "matrix3x4")                                                              \
+    X(SV_PRIM_MATRIX4X4, "matrix4x4")                                                              \
+    X(SV_PRIM_TRANSFORM, "transform")                                                              \
     X(SV_PRIM_ANY, "any")
 
 typedef enum sv_prim {
 #define SV_X_PRIM(id, name) id,
     SV_PRIM_LIST(SV_X_PRIM)
 #undef SV_X_PRIM
-    SV_PRIM_COUNT
+        SV_PRIM_COUNT
 } sv_prim;
 
 /* Generic forms: X(enum, name, parameter count). -1 = one or more types
  * (tuple); array<T,N> has one type parameter plus its length N. */
-#define SV_GENERIC_LIST(X)                                                     \
-    X(SV_GEN_VECTOR, "vector", 1)                                              \
-    X(SV_GEN_LIST, "list", 1)                                                  \
-    X(SV_GEN_SET, "set", 1)                                                    \
-    X(SV_GEN_USET, "uset", 1)                                                  \
-    X(SV_GEN_ARRAY, "array", 1)                                                \
-    X(SV_GEN_PAIR, "pair", 2)                                                  \
-    X(SV_GEN_TUPLE, "tuple", -1)                                               \
-    X(SV_GEN_MAP, "map", 2)                                                    \
-    X(SV_GEN_UMAP, "umap", 2)                                                  \
-    X(SV_GEN_OPTIONAL, "optional", 1)                                          \
-    X(SV_GEN_PTR, "ptr", 1)                                                    \
-    X(SV_GEN_SHARED, "shared", 1)                                              \
+#define SV_GENERIC_LIST(X)                                                                         \
+    X(SV_GEN_VECTOR, "vector", 1)                                                                  \
+    X(SV_GEN_LIST, "list", 1)                                                                      \
+    X(SV_GEN_SET, "set", 1)                                                                        \
+    X(SV_GEN_USET, "uset", 1)                                                                      \
+    X(SV_GEN_ARRAY, "array", 1)                                                                    \
+    X(SV_GEN_PAIR, "pair", 2)                                                                      \
+    X(SV_GEN_TUPLE, "tuple", -1)                                                                   \
+    X(SV_GEN_MAP, "map", 2)                                                                        \
+    X(SV_GEN_UMAP, "umap", 2)                                                                      \
+    X(SV_GEN_OPTIONAL, "optional", 1)                                                              \
+    X(SV_GEN_PTR, "ptr", 1)                                                                        \
+    X(SV_GEN_SHARED, "shared", 1)                                                                  \
     X(SV_GEN_UNIQUE, "unique", 1)
 
 typedef enum sv_generic {
 #define SV_X_GEN(id, name, params) id,
     SV_GENERIC_LIST(SV_X_GEN)
 #undef SV_X_GEN
-    SV_GEN_COUNT
+        SV_GEN_COUNT
 } sv_generic;
 
 typedef enum sv_type_kind {
@@ -192,8 +192,8 @@ struct sv_type {
     const sv_type *const *params;
     const sv_schema_class *cls; /* SV_TYPE_CLASS */
     const sv_schema_enum *enm;  /* SV_TYPE_ENUM */
-    const char *name;   /* CLASS, ENUM, NAME: the name; PRIM: the primitive's name */
-    const char *text;   /* canonical text, no spaces: "map<string,i32>" */
+    const char *name;           /* CLASS, ENUM, NAME: the name; PRIM: the primitive's name */
+    const char *text;           /* canonical text, no spaces: "map<string,i32>" */
 };
 
 SV_API const char *sv_prim_name(sv_prim p);       /* "u32"; "" when out of range */
@@ -227,9 +227,9 @@ struct sv_schema_enum {
     sv_prim underlying; /* an integer primitive */
     bool bits;          /* a bit-flag enum: values combine with | */
     uint32_t nvalues;
-    const sv_schema_enum_value *values; /* in registration order */
-    const char *source; /* where it was loaded from ("" if not given) */
-    uint32_t index;     /* position in the schema's enum list */
+    const sv_schema_enum_value *values;         /* in registration order */
+    const char *source;                         /* where it was loaded from ("" if not given) */
+    uint32_t index;                             /* position in the schema's enum list */
     const struct sv_schema__enum_index *index_; /* internal */
 };
 
@@ -240,9 +240,9 @@ struct sv_schema_field {
     bool has_hash, has_id;
     uint32_t hash;
     uint32_t id;
-    const sv_value *def; /* default value (a natural value of type), or NULL */
+    const sv_value *def;          /* default value (a natural value of type), or NULL */
     const sv_schema_class *owner; /* the class that declares the field */
-    uint32_t index;     /* position among the owner's own fields */
+    uint32_t index;               /* position among the owner's own fields */
     /* C binding (sv_schema_bind); c == NULL when not bound. */
     const sv_cfield *c;
     size_t c_offset, c_size;
@@ -262,8 +262,8 @@ struct sv_schema_class {
     const sv_schema_class *const *bases; /* in declaration order (after finalize) */
     uint32_t nfields;
     const sv_schema_field *fields; /* own fields, declaration order */
-    const char *source; /* where it was loaded from ("" if not given) */
-    uint32_t index;     /* position in the schema's class list */
+    const char *source;            /* where it was loaded from ("" if not given) */
+    uint32_t index;                /* position in the schema's class list */
     /* C binding (sv_schema_bind); c == NULL when not bound. */
     const sv_cclass *c;
     const struct sv_schema__class_index *index_; /* internal */
@@ -396,9 +396,9 @@ SV_API bool sv_schema_is_a(const sv_schema_class *derived, const sv_schema_class
 /* An enum's value by name (O(1)), and the first value registered with the
  * given bits (O(1)); NULL when absent. */
 SV_API const sv_schema_enum_value *sv_schema_enum_value_by_name(const sv_schema_enum *e,
-                                                               const char *name, size_t len);
+                                                                const char *name, size_t len);
 SV_API const sv_schema_enum_value *sv_schema_enum_value_by_value(const sv_schema_enum *e,
-                                                                uint64_t value);
+                                                                 uint64_t value);
 
 /* ---- values of a type ------------------------------------------------------
  *
@@ -428,8 +428,8 @@ SV_API SV_NODISCARD sv_status sv_schema_read_value(const sv_schema *s, const sv_
 
 /* The zero value of a type (0, "", empty containers, null pointers, an
  * object whose fields have their defaults or zero values). */
-SV_API SV_NODISCARD sv_status sv_schema_zero_value(const sv_schema *s, const sv_type *t, sv_doc *doc,
-                                                   sv_value *out, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_schema_zero_value(const sv_schema *s, const sv_type *t,
+                                                   sv_doc *doc, sv_value *out, sv_error *err);
 
 /* ---- C structs --------------------------------------------------------------
  *
@@ -472,10 +472,10 @@ struct sv_cfield {
 };
 
 struct sv_cclass {
-    const char *name;     /* class name */
-    const char *base;     /* base class name (its struct is the first member), or NULL */
-    size_t size;          /* sizeof the struct */
-    size_t align;         /* alignment of the struct */
+    const char *name;        /* class name */
+    const char *base;        /* base class name (its struct is the first member), or NULL */
+    size_t size;             /* sizeof the struct */
+    size_t align;            /* alignment of the struct */
     const sv_cfield *fields; /* own fields (not the base's) */
     size_t nfields;
     /* Polymorphism: id_field names a u32 field of this class or a base that
@@ -488,19 +488,30 @@ struct sv_cclass {
  * count member (COUNTED) or presence member (OPTIONAL), ignored for PLAIN
  * (write _). Use as X in a list macro: X(S, KIND, member, aux, "type"). */
 #define SV_CFIELD_X(S, KIND, member, aux, type) SV_CFIELD_##KIND(S, member, aux, type),
-#define SV_CFIELD_PLAIN(S, member, aux, type)                                  \
-    {#member, type, offsetof(S, member), sizeof(((S *)0)->member), SV_CFIELD_NO_AUX}
-#define SV_CFIELD_COUNTED(S, member, aux, type)                                \
-    {#member, type, offsetof(S, member), sizeof(((S *)0)->member), offsetof(S, aux)}
-#define SV_CFIELD_OPTIONAL(S, member, aux, type)                               \
-    {#member, type, offsetof(S, member), sizeof(((S *)0)->member), offsetof(S, aux)}
+#define SV_CFIELD_PLAIN(S, member, aux, type)                                                      \
+    {                                                                                              \
+#member, type, offsetof(S, member), sizeof(((S *)0)->member), SV_CFIELD_NO_AUX             \
+    }
+#define SV_CFIELD_COUNTED(S, member, aux, type)                                                    \
+    {                                                                                              \
+#member, type, offsetof(S, member), sizeof(((S *)0)->member), offsetof(S, aux)             \
+    }
+#define SV_CFIELD_OPTIONAL(S, member, aux, type)                                                   \
+    {                                                                                              \
+#member, type, offsetof(S, member), sizeof(((S *)0)->member), offsetof(S, aux)             \
+    }
 
 /* A class descriptor for struct S (the class is named #S). */
-#define SV_CCLASS(S, base, fields)                                             \
-    {#S, base, sizeof(S), _Alignof(S), fields, sizeof(fields) / sizeof((fields)[0]), NULL, 0}
+#define SV_CCLASS(S, base, fields)                                                                 \
+    {                                                                                              \
+#S, base, sizeof(S), _Alignof(S), fields, sizeof(fields) / sizeof((fields)[0]), NULL, 0    \
+    }
 /* The same with polymorphism: id_field holds the class id, this class's is id. */
-#define SV_CCLASS_ID(S, base, fields, id_field, id)                            \
-    {#S, base, sizeof(S), _Alignof(S), fields, sizeof(fields) / sizeof((fields)[0]), id_field, id}
+#define SV_CCLASS_ID(S, base, fields, id_field, id)                                                \
+    {                                                                                              \
+#S, base, sizeof(S), _Alignof(S), fields, sizeof(fields) / sizeof((fields)[0]), id_field,  \
+            id                                                                                     \
+    }
 
 /* Adds a class bound to a C struct (before sv_schema_finalize). The
  * descriptor is used in place: it must outlive the schema. Sizes are

@@ -70,7 +70,7 @@ typedef enum sv_tag {
 #define SV_X_TAG(id, name, kind, scalars, elem) id,
     SV_TAG_LIST(SV_X_TAG)
 #undef SV_X_TAG
-    SV_TAG_COUNT
+        SV_TAG_COUNT
 } sv_tag;
 
 /* Value flags. */
@@ -105,10 +105,10 @@ struct sv_value {
         uint64_t u;
         double f64;
         float f32;
-        const char *str;      /* NUL-terminated after len bytes */
+        const char *str; /* NUL-terminated after len bytes */
         const uint8_t *bytes;
-        const void *data;     /* TUPLE/PACKED scalars */
-        sv_container *box;    /* ARRAY/MAP/OBJECT */
+        const void *data;  /* TUPLE/PACKED scalars */
+        sv_container *box; /* ARRAY/MAP/OBJECT */
     } as;
 };
 
@@ -119,10 +119,10 @@ struct sv_pair {
 
 /* The storage of an ARRAY, MAP or OBJECT; items follow it in memory. */
 struct sv_container {
-    uint32_t cap;          /* items allocated after the header */
+    uint32_t cap; /* items allocated after the header */
     uint32_t reserved;
-    const sv_value *meta;  /* format data about the container, or NULL */
-    const sv_value *cls;   /* OBJECT: class name (STRING) or hash (UINT) */
+    const sv_value *meta; /* format data about the container, or NULL */
+    const sv_value *cls;  /* OBJECT: class name (STRING) or hash (UINT) */
 };
 
 /* ---- limits ------------------------------------------------------------ */
@@ -258,12 +258,30 @@ SV_API bool sv_set_meta(sv_doc *doc, sv_value *container, sv_value meta)
 
 /* ---- reading values ----------------------------------------------------- */
 
-static inline sv_kind sv_kind_of(const sv_value *v) { return v ? (sv_kind)v->kind : SV_NULL; }
-static inline sv_tag sv_tag_of(const sv_value *v) { return v ? (sv_tag)v->tag : SV_TAG_NONE; }
-static inline bool sv_is_explicit(const sv_value *v) { return v && (v->flags & SV_F_EXPLICIT); }
-static inline bool sv_is_borrowed(const sv_value *v) { return v && (v->flags & SV_F_BORROWED); }
-static inline int sv_width(const sv_value *v) { return v ? v->sub : 0; }
-static inline uint32_t sv_len(const sv_value *v) { return v ? v->len : 0; }
+static inline sv_kind sv_kind_of(const sv_value *v)
+{
+    return v ? (sv_kind)v->kind : SV_NULL;
+}
+static inline sv_tag sv_tag_of(const sv_value *v)
+{
+    return v ? (sv_tag)v->tag : SV_TAG_NONE;
+}
+static inline bool sv_is_explicit(const sv_value *v)
+{
+    return v && (v->flags & SV_F_EXPLICIT);
+}
+static inline bool sv_is_borrowed(const sv_value *v)
+{
+    return v && (v->flags & SV_F_BORROWED);
+}
+static inline int sv_width(const sv_value *v)
+{
+    return v ? v->sub : 0;
+}
+static inline uint32_t sv_len(const sv_value *v)
+{
+    return v ? v->len : 0;
+}
 
 SV_API bool sv_get_bool(const sv_value *v);
 /* The value a bool stands for in its source: 0 or 1, or what sv_bool_raw

@@ -14,7 +14,7 @@
 /* One zstd frame of len bytes that must decompress to exactly size bytes,
  * into dst (room for size bytes). false with *why set otherwise. */
 bool sv__compress_zstd_decompress_exact(const uint8_t *in, size_t len, uint8_t *dst, size_t size,
-                              const char **why);
+                                        const char **why);
 /* One frame at level (ZSTD_compressCCtx: content size, no checksum). */
 bool sv__compress_zstd_compress(const uint8_t *in, size_t len, int level, sv_buf *out);
 
@@ -22,7 +22,7 @@ bool sv__compress_zstd_compress(const uint8_t *in, size_t len, int level, sv_buf
  * the block's decompressed size into *produced; false when the block is
  * invalid or would write past cap bytes of dst. */
 bool sv__compress_fastlz_decompress(const uint8_t *in, size_t len, uint8_t *dst, size_t cap,
-                          size_t *produced);
+                                    size_t *produced);
 /* FastLZ 0.5.0 level 1 of len bytes (len < 65536, the level Godot uses for
  * such inputs); appends to out. */
 bool sv__compress_fastlz1_compress(const uint8_t *in, size_t len, sv_buf *out);

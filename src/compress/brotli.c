@@ -33,8 +33,8 @@ sv_brotli_stream *sv__compress_brotli_stream_new(const sv_alloc *a)
     return (sv_brotli_stream *)BrotliDecoderCreateInstance(brotli_alloc, brotli_free, opaque);
 }
 
-sv_brotli_result sv__compress_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in, size_t *avail_in,
-                                       uint8_t **out, size_t *avail_out)
+sv_brotli_result sv__compress_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in,
+                                                 size_t *avail_in, uint8_t **out, size_t *avail_out)
 {
     BrotliDecoderState *st = (BrotliDecoderState *)s;
     switch (BrotliDecoderDecompressStream(st, avail_in, in, avail_out, out, NULL)) {
@@ -61,14 +61,16 @@ void sv__compress_brotli_stream_free(sv_brotli_stream *s)
     if (s) BrotliDecoderDestroyInstance((BrotliDecoderState *)s);
 }
 
-sv_status sv__compress_brotli_head(const uint8_t *in, size_t len, uint8_t *first, size_t n, const sv_alloc *a)
+sv_status sv__compress_brotli_head(const uint8_t *in, size_t len, uint8_t *first, size_t n,
+                                   const sv_alloc *a)
 {
     sv_brotli_stream *s = sv__compress_brotli_stream_new(a);
     if (!s) return SV_ERR_NOMEM;
     size_t avail_in = len, avail_out = n;
     const uint8_t *next_in = in;
     uint8_t *next_out = first;
-    sv_brotli_result r = sv__compress_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
+    sv_brotli_result r =
+        sv__compress_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
     sv__compress_brotli_stream_free(s);
     if (r == SV_BROTLI_NOMEM) return SV_ERR_NOMEM;
     return avail_out == 0 && (r == SV_BROTLI_DONE || r == SV_BROTLI_MORE_OUTPUT) ? SV_OK
@@ -77,8 +79,8 @@ sv_status sv__compress_brotli_head(const uint8_t *in, size_t len, uint8_t *first
 
 /* ---- one call ----------------------------------------------------------------- */
 
-sv_status sv__compress_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
-                               sv_error *err)
+sv_status sv__compress_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d,
+                                         sv_buf *out, sv_error *err)
 {
     sv_brotli_stream *s = sv__compress_brotli_stream_new(out->alloc);
     if (!s) return sv_error_set(err, SV_ERR_NOMEM, d->format, d->base, "out of memory");
@@ -100,7 +102,8 @@ sv_status sv__compress_brotli_decompress(const uint8_t *in, size_t len, const sv
         uint8_t *next_out = room ? out->data + out->len : &probe;
         size_t avail_out = room ? room : 1;
         size_t before = avail_out;
-        sv_brotli_result r = sv__compress_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
+        sv_brotli_result r =
+            sv__compress_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
         at = d->base + (uint64_t)(len - avail_in);
         if (!room && avail_out != before) {
             st = sv__compress_decomp_out_over(&o, d, at, err);
@@ -133,7 +136,8 @@ sv_status sv__compress_brotli_decompress(const uint8_t *in, size_t len, const sv
     if (st == SV_OK && o.exact && sv__compress_decomp_out_len(&o) != o.cap)
         st = sv_error_set(err, SV_ERR_TRUNCATED, d->format, d->base + len,
                           "the decompressed payload has %llu bytes, its BSON length says %llu",
-                          (unsigned long long)sv__compress_decomp_out_len(&o), (unsigned long long)o.cap);
+                          (unsigned long long)sv__compress_decomp_out_len(&o),
+                          (unsigned long long)o.cap);
     sv__compress_brotli_stream_free(s);
     return st;
 }
@@ -218,7 +222,8 @@ static bool encode_stream(enc_mem *m, const uint8_t *in, size_t len, int quality
     return ok;
 }
 
-bool sv__compress_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin, sv_buf *out)
+bool sv__compress_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin,
+                                  sv_buf *out)
 {
     if (len == 0) {
         /* an empty stream: ISLAST, ISLASTEMPTY (BrotliEncoderCompress's byte) */

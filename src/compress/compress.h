@@ -48,20 +48,21 @@ typedef struct sv_decomp {
 /* Checks a size declared before the bytes come (what: who declares it, "the
  * LZMA header") against d's max_out and max_alloc: SV_OK, or SV_ERR_LIMIT
  * recorded in err at offset at. */
-sv_status sv__compress_decomp_declared(const sv_decomp *d, uint64_t size, uint64_t at, const char *what,
-                             sv_error *err);
+sv_status sv__compress_decomp_declared(const sv_decomp *d, uint64_t size, uint64_t at,
+                                       const char *what, sv_error *err);
 /* d's head check on head (SV_DECOMP_HEAD bytes; have: the bytes out so
  * far): the exact size the payload must reach into *size, checked with
  * sv__compress_decomp_declared and against have. Errors recorded at offset at. */
-sv_status sv__compress_decomp_head_size(const sv_decomp *d, const uint8_t *head, uint64_t have, uint64_t at,
-                              uint64_t *size, sv_error *err);
+sv_status sv__compress_decomp_head_size(const sv_decomp *d, const uint8_t *head, uint64_t have,
+                                        uint64_t at, uint64_t *size, sv_error *err);
 
 /* Appends the decompressed bytes to out. */
-sv_status sv__compress_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
-                               sv_error *err);
+sv_status sv__compress_brotli_decompress(const uint8_t *in, size_t len, const sv_decomp *d,
+                                         sv_buf *out, sv_error *err);
 /* A bare RFC 7932 stream with BROTLI_MODE_GENERIC at quality/lgwin (the
  * bytes of libbrotli's BrotliEncoderCompress for qualities 0 to 9). */
-bool sv__compress_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin, sv_buf *out);
+bool sv__compress_brotli_compress(const uint8_t *in, size_t len, int quality, int lgwin,
+                                  sv_buf *out);
 
 /* A Brotli decoder driven step by step, for callers that place the output
  * themselves (the .brson pipeline decompresses into the document's arena
@@ -78,32 +79,33 @@ typedef enum sv_brotli_result {
 sv_brotli_stream *sv__compress_brotli_stream_new(const sv_alloc *a);
 /* Decompresses from *in (*avail_in bytes) into *out (*avail_out bytes of
  * room), advancing all four. */
-sv_brotli_result sv__compress_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in, size_t *avail_in,
-                                       uint8_t **out, size_t *avail_out);
+sv_brotli_result sv__compress_brotli_stream_step(sv_brotli_stream *s, const uint8_t **in,
+                                                 size_t *avail_in, uint8_t **out,
+                                                 size_t *avail_out);
 const char *sv__compress_brotli_stream_error(const sv_brotli_stream *s);
 void sv__compress_brotli_stream_free(sv_brotli_stream *s);
 /* The first n bytes a Brotli stream decompresses to, into first: SV_OK;
  * SV_ERR_SYNTAX when the stream is invalid or shorter; SV_ERR_NOMEM. */
 sv_status sv__compress_brotli_head(const uint8_t *in, size_t len, uint8_t *first, size_t n,
-                         const sv_alloc *a);
+                                   const sv_alloc *a);
 
 /* Raw LZMA1 data (no header) with its 5 property bytes and known
  * uncompressed size usize; an end-of-payload marker after usize bytes is
  * accepted. *consumed gets the number of input bytes the stream used. */
 sv_status sv__compress_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size_t len,
-                                 uint64_t usize, const sv_decomp *d, sv_buf *out, size_t *consumed,
-                                 sv_error *err);
+                                           uint64_t usize, const sv_decomp *d, sv_buf *out,
+                                           size_t *consumed, sv_error *err);
 /* Raw LZMA1 (always with an end-of-payload marker, liblzma's way); writes
  * the 5 property bytes to props. dict_size, lc, lp, pb, nice_len as given,
  * match finder BT4, normal mode. */
 bool sv__compress_lzma_raw_compress(const uint8_t *in, size_t len, uint32_t dict_size, unsigned lc,
-                          unsigned lp, unsigned pb, unsigned nice_len, uint8_t props[5],
-                          sv_buf *out);
+                                    unsigned lp, unsigned pb, unsigned nice_len, uint8_t props[5],
+                                    sv_buf *out);
 
 /* One LZ4 block: exactly orig_len bytes must come out of exactly len bytes.
  * Appends to out (whose room the caller has checked against its limit). */
 sv_status sv__compress_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len,
-                                  const sv_decomp *d, sv_buf *out, sv_error *err);
+                                            const sv_decomp *d, sv_buf *out, sv_error *err);
 /* The first n bytes of an LZ4 block (n <= 64) into first; false when the
  * block is invalid or shorter. Allocates nothing. */
 bool sv__compress_lz4_block_head(const uint8_t *in, size_t len, uint8_t *first, size_t n);
@@ -113,8 +115,8 @@ sv_lz4_hc *sv__compress_lz4_hc_new(const sv_alloc *a); /* NULL: out of memory; a
 void sv__compress_lz4_hc_free(sv_lz4_hc *hc);
 /* LZ4 HC block into dst (capacity cap); returns the size, or 0 when the
  * block does not fit (does not shrink). */
-size_t sv__compress_lz4_block_compress_hc(sv_lz4_hc *hc, const uint8_t *in, size_t len, uint8_t *dst,
-                                size_t cap, int level);
+size_t sv__compress_lz4_block_compress_hc(sv_lz4_hc *hc, const uint8_t *in, size_t len,
+                                          uint8_t *dst, size_t cap, int level);
 /* The most an LZ4 block of len compressed bytes can expand to (LZ4's match
  * length encoding gives at most 255 output bytes per input byte). */
 static inline uint64_t sv__compress_lz4_max_expansion(uint64_t len)

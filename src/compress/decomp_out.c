@@ -32,8 +32,8 @@ size_t sv__compress_decomp_out_room(sv_decomp_out *o, const sv_decomp *d, sv_sta
     return free_now < o->cap - have ? free_now : (size_t)(o->cap - have);
 }
 
-sv_status sv__compress_decomp_declared(const sv_decomp *d, uint64_t size, uint64_t at, const char *what,
-                             sv_error *err)
+sv_status sv__compress_decomp_declared(const sv_decomp *d, uint64_t size, uint64_t at,
+                                       const char *what, sv_error *err)
 {
     if (size > d->max_out)
         return sv_error_set(err, SV_ERR_LIMIT, d->format, at,
@@ -46,8 +46,8 @@ sv_status sv__compress_decomp_declared(const sv_decomp *d, uint64_t size, uint64
     return SV_OK;
 }
 
-sv_status sv__compress_decomp_head_size(const sv_decomp *d, const uint8_t *head, uint64_t have, uint64_t at,
-                              uint64_t *size, sv_error *err)
+sv_status sv__compress_decomp_head_size(const sv_decomp *d, const uint8_t *head, uint64_t have,
+                                        uint64_t at, uint64_t *size, sv_error *err)
 {
     const char *why = "the decompressed payload cannot start this way";
     uint64_t n = d->size_from_head(head, &why);
@@ -63,13 +63,14 @@ sv_status sv__compress_decomp_head_size(const sv_decomp *d, const uint8_t *head,
     return SV_OK;
 }
 
-sv_status sv__compress_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err)
+sv_status sv__compress_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at,
+                                        sv_error *err)
 {
     if (o->prefix_seen || sv__compress_decomp_out_len(o) < SV_DECOMP_HEAD) return SV_OK;
     o->prefix_seen = true;
     uint64_t n = 0;
-    sv_status st = sv__compress_decomp_head_size(d, o->buf->data + o->start, sv__compress_decomp_out_len(o), at, &n,
-                                       err);
+    sv_status st = sv__compress_decomp_head_size(d, o->buf->data + o->start,
+                                                 sv__compress_decomp_out_len(o), at, &n, err);
     if (st != SV_OK) return st;
     /* a cap below the limit is a size the container declared (LZMA's) */
     if (n > o->cap)
@@ -82,7 +83,8 @@ sv_status sv__compress_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, ui
     return SV_OK;
 }
 
-sv_status sv__compress_decomp_out_over(const sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err)
+sv_status sv__compress_decomp_out_over(const sv_decomp_out *o, const sv_decomp *d, uint64_t at,
+                                       sv_error *err)
 {
     if (o->exact)
         return sv_error_set(err, SV_ERR_TRAILING, d->format, at,

@@ -21,13 +21,14 @@ void sv__compress_decomp_out_init(sv_decomp_out *o, sv_buf *buf, const sv_decomp
 size_t sv__compress_decomp_out_room(sv_decomp_out *o, const sv_decomp *d, sv_status *st);
 /* Call after appending: applies size_from_head once SV_DECOMP_HEAD bytes are there.
  * Returns SV_OK or an error already recorded in err at offset at. */
-sv_status sv__compress_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at, sv_error *err);
+sv_status sv__compress_decomp_out_check(sv_decomp_out *o, const sv_decomp *d, uint64_t at,
+                                        sv_error *err);
 static inline uint64_t sv__compress_decomp_out_len(const sv_decomp_out *o)
 {
     return o->buf->len - o->start;
 }
 /* The error for "the decoder wants to write past the cap". */
 sv_status sv__compress_decomp_out_over(const sv_decomp_out *o, const sv_decomp *d, uint64_t at,
-                             sv_error *err);
+                                       sv_error *err);
 
 #endif

@@ -28,7 +28,7 @@
 #define FLZ_HASH_SIZE (1u << FLZ_HASH_LOG)
 
 bool sv__compress_fastlz_decompress(const uint8_t *in, size_t len, uint8_t *dst, size_t cap,
-                          size_t *produced)
+                                    size_t *produced)
 {
     if (len == 0) return false;
     unsigned level = (in[0] >> 5) + 1;
@@ -63,8 +63,7 @@ bool sv__compress_fastlz_decompress(const uint8_t *in, size_t len, uint8_t *dst,
             dist += 1;
             n += 3;
             if (dist > op || n > cap - op) return false;
-            for (size_t k = 0; k < n; k++, op++)
-                dst[op] = dst[op - dist];
+            for (size_t k = 0; k < n; k++, op++) dst[op] = dst[op - dist];
         } else {
             size_t n = ctrl + 1;
             if (n > cap - op || n > len - ip) return false;

@@ -11,7 +11,7 @@
 #include "compress/compress.h"
 
 sv_status sv__compress_lz4_block_decompress(const uint8_t *in, size_t len, size_t orig_len,
-                                  const sv_decomp *d, sv_buf *out, sv_error *err)
+                                            const sv_decomp *d, sv_buf *out, sv_error *err)
 {
     if (len > INT_MAX || orig_len > INT_MAX)
         return sv_error_set(err, SV_ERR_LIMIT, d->format, d->base,
@@ -34,8 +34,7 @@ bool sv__compress_lz4_block_head(const uint8_t *in, size_t len, uint8_t *first, 
     if (n > sizeof tmp || len > INT_MAX) return false;
     int got = LZ4_decompress_safe_partial((const char *)in, tmp, (int)len, (int)n, (int)sizeof tmp);
     if (got < (int)n) return false;
-    for (size_t i = 0; i < n; i++)
-        first[i] = (uint8_t)tmp[i];
+    for (size_t i = 0; i < n; i++) first[i] = (uint8_t)tmp[i];
     return true;
 }
 
@@ -67,8 +66,8 @@ void sv__compress_lz4_hc_free(sv_lz4_hc *hc)
     a->free(a->ctx, hc, sizeof *hc);
 }
 
-size_t sv__compress_lz4_block_compress_hc(sv_lz4_hc *hc, const uint8_t *in, size_t len, uint8_t *dst,
-                                size_t cap, int level)
+size_t sv__compress_lz4_block_compress_hc(sv_lz4_hc *hc, const uint8_t *in, size_t len,
+                                          uint8_t *dst, size_t cap, int level)
 {
     if (len > INT_MAX || cap > INT_MAX) return 0;
     int n = LZ4_compress_HC_extStateHC(hc->state, (const char *)in, (char *)dst, (int)len, (int)cap,

@@ -31,8 +31,8 @@ static lzma_allocator allocator_for(const sv_alloc *a)
 }
 
 sv_status sv__compress_lzma_raw_decompress(const uint8_t props[5], const uint8_t *in, size_t len,
-                                 uint64_t usize, const sv_decomp *d, sv_buf *out, size_t *consumed,
-                                 sv_error *err)
+                                           uint64_t usize, const sv_decomp *d, sv_buf *out,
+                                           size_t *consumed, sv_error *err)
 {
     *consumed = 0;
     if (props[0] > LZMA_PROPS_MAX)
@@ -103,7 +103,8 @@ sv_status sv__compress_lzma_raw_decompress(const uint8_t props[5], const uint8_t
         if (r == LZMA_BUF_ERROR)
             st = sv_error_set(err, SV_ERR_TRUNCATED, d->format, at,
                               "the LZMA stream ends after %llu of its %llu bytes",
-                              (unsigned long long)sv__compress_decomp_out_len(&o), (unsigned long long)usize);
+                              (unsigned long long)sv__compress_decomp_out_len(&o),
+                              (unsigned long long)usize);
         else if (r == LZMA_MEM_ERROR)
             st = sv_error_set(err, SV_ERR_NOMEM, d->format, at, "out of memory");
         else
@@ -113,15 +114,16 @@ sv_status sv__compress_lzma_raw_decompress(const uint8_t props[5], const uint8_t
     if (st == SV_OK && o.exact && sv__compress_decomp_out_len(&o) != o.cap)
         st = sv_error_set(err, SV_ERR_SYNTAX, d->format, d->base,
                           "the LZMA size field says %llu bytes, the BSON length %llu",
-                          (unsigned long long)sv__compress_decomp_out_len(&o), (unsigned long long)o.cap);
+                          (unsigned long long)sv__compress_decomp_out_len(&o),
+                          (unsigned long long)o.cap);
     *consumed = len - s.avail_in;
     lzma_end(&s);
     return st;
 }
 
 bool sv__compress_lzma_raw_compress(const uint8_t *in, size_t len, uint32_t dict_size, unsigned lc,
-                          unsigned lp, unsigned pb, unsigned nice_len, uint8_t props[5],
-                          sv_buf *out)
+                                    unsigned lp, unsigned pb, unsigned nice_len, uint8_t props[5],
+                                    sv_buf *out)
 {
     lzma_options_lzma opt;
     if (lzma_lzma_preset(&opt, 6)) return false;

@@ -20,10 +20,10 @@
 size_t sv__compress_versions(char *buf, size_t size)
 {
     size_t n = 0;
-#define APPEND(...)                                                                    \
-    do {                                                                               \
-        int k = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, __VA_ARGS__); \
-        if (k > 0) n += (size_t)k;                                                     \
+#define APPEND(...)                                                                                \
+    do {                                                                                           \
+        int k = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, __VA_ARGS__);         \
+        if (k > 0) n += (size_t)k;                                                                 \
     } while (0)
 #if SERVAL_WITH_RESONITE
     uint32_t b = BrotliDecoderVersion(); /* 0xMMMmmmPPP: major<<24 | minor<<12 | patch */

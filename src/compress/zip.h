@@ -47,16 +47,17 @@ typedef struct sv_zip {
 /* Reads the directory of the archive in data (which must outlive z). a NULL:
  * libc. On failure z holds nothing to free. */
 sv_status sv__compress_zip_open(sv_zip *z, const uint8_t *data, size_t len, const sv_alloc *a,
-                      const char *format, sv_error *err);
+                                const char *format, sv_error *err);
 void sv__compress_zip_close(sv_zip *z);
 /* The index of the member called name: SV_OK, or SV_ERR_NOT_FOUND. */
 sv_status sv__compress_zip_find(const sv_zip *z, const char *name, size_t *index);
 /* Member i's bytes appended to out, at most max bytes (else SV_ERR_LIMIT). */
-sv_status sv__compress_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out, sv_error *err);
+sv_status sv__compress_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf *out,
+                                sv_error *err);
 /* Up to n (<= 64) first bytes of member i into first; *got says how many
  * (fewer when the member is shorter). The CRC is not checked. */
 sv_status sv__compress_zip_head(const sv_zip *z, size_t i, uint8_t *first, size_t n, size_t *got,
-                      sv_error *err);
+                                sv_error *err);
 
 /* The writer: members appended to out one by one, then the central
  * directory. Names are stored as given (UTF-8, flag bit 11 set when not
@@ -71,10 +72,11 @@ typedef struct sv_zip_writer {
     const char *format;
 } sv_zip_writer;
 
-void sv__compress_zip_writer_init(sv_zip_writer *w, sv_buf *out, uint32_t dos_time, const char *format);
+void sv__compress_zip_writer_init(sv_zip_writer *w, sv_buf *out, uint32_t dos_time,
+                                  const char *format);
 /* method SV_ZIP_STORED or SV_ZIP_DEFLATED (at zlib's level, -1 default). */
-sv_status sv__compress_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *data, size_t len,
-                            int method, int level, sv_error *err);
+sv_status sv__compress_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *data,
+                                      size_t len, int method, int level, sv_error *err);
 /* Writes the central directory and its end record. */
 sv_status sv__compress_zip_writer_finish(sv_zip_writer *w, sv_error *err);
 /* Frees the writer's own memory (not out); after finish or to give up. */

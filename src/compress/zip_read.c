@@ -28,7 +28,8 @@ static bool find_end(const uint8_t *d, size_t len, size_t *at)
     if (len < END_SIZE) return false;
     size_t lowest = len - END_SIZE > 65535u ? len - END_SIZE - 65535u : 0;
     for (size_t i = len - END_SIZE + 1; i-- > lowest;) {
-        if (sv__core_load_u32le(d + i) == SIG_END && i + END_SIZE + sv__core_load_u16le(d + i + 20) == len) {
+        if (sv__core_load_u32le(d + i) == SIG_END &&
+            i + END_SIZE + sv__core_load_u16le(d + i + 20) == len) {
             *at = i;
             return true;
         }
@@ -68,8 +69,8 @@ static sv_status check_local(sv_zip *z, sv_zip_entry *e, uint64_t off, uint64_t 
                             "member %s: no local header where the central directory says", e->name);
     const uint8_t *h = d + off;
     uint64_t n = sv__core_load_u16le(h + 26), x = sv__core_load_u16le(h + 28);
-    if (sv__core_load_u16le(h + 8) != e->method || n != e->name_len || (dir_at - off - LOCAL_SIZE) < n ||
-        memcmp(h + LOCAL_SIZE, e->name, (size_t)n) != 0)
+    if (sv__core_load_u16le(h + 8) != e->method || n != e->name_len ||
+        (dir_at - off - LOCAL_SIZE) < n || memcmp(h + LOCAL_SIZE, e->name, (size_t)n) != 0)
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, off,
                             "member %s: the local header does not match the central directory",
                             e->name);
@@ -92,7 +93,8 @@ static sv_status read_central(sv_zip *z, size_t *p_io, size_t dir_end, sv_zip_en
         return sv_error_set(err, SV_ERR_SYNTAX, z->format, p,
                             "a central directory entry is missing");
     const uint8_t *c = d + p;
-    size_t n = sv__core_load_u16le(c + 28), x = sv__core_load_u16le(c + 30), k = sv__core_load_u16le(c + 32);
+    size_t n = sv__core_load_u16le(c + 28), x = sv__core_load_u16le(c + 30),
+           k = sv__core_load_u16le(c + 32);
     if (dir_end - p - CENTRAL_SIZE < n + x + k)
         return sv_error_set(err, SV_ERR_TRUNCATED, z->format, p,
                             "a central directory entry runs past the directory");
@@ -161,7 +163,7 @@ done:
 }
 
 sv_status sv__compress_zip_open(sv_zip *z, const uint8_t *data, size_t len, const sv_alloc *a,
-                      const char *format, sv_error *err)
+                                const char *format, sv_error *err)
 {
     memset(z, 0, sizeof *z);
     z->alloc = a ? a : sv_alloc_libc();
@@ -178,7 +180,8 @@ sv_status sv__compress_zip_open(sv_zip *z, const uint8_t *data, size_t len, cons
     if (end >= 20 && sv__core_load_u32le(data + end - 20) == SIG_ZIP64_LOCATOR)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, z->format, end - 20,
                             "zip64 archives are not supported");
-    if (sv__core_load_u16le(r + 4) != 0 || sv__core_load_u16le(r + 6) != 0 || sv__core_load_u16le(r + 8) != count)
+    if (sv__core_load_u16le(r + 4) != 0 || sv__core_load_u16le(r + 6) != 0 ||
+        sv__core_load_u16le(r + 8) != count)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, z->format, end + 4,
                             "multi-disk (spanned) archives are not supported");
     if (dir_at > end || end - dir_at != dir_size)
@@ -259,7 +262,8 @@ sv_status sv__compress_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf 
     } else {
         size_t got;
         const char *why;
-        st = sv__compress_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, dst, e->usize, z->alloc, &got, &why);
+        st = sv__compress_zlib_inflate_into(src, e->csize, SV_ZLIB_RAW, dst, e->usize, z->alloc,
+                                            &got, &why);
         if (st == SV_OK && got != e->usize) {
             st = SV_ERR_TRUNCATED;
             why = "it ends early";
@@ -278,7 +282,7 @@ sv_status sv__compress_zip_read(const sv_zip *z, size_t i, uint64_t max, sv_buf 
 }
 
 sv_status sv__compress_zip_head(const sv_zip *z, size_t i, uint8_t *first, size_t n, size_t *got,
-                      sv_error *err)
+                                sv_error *err)
 {
     *got = 0;
     if (i >= z->count) return sv_error_set(err, SV_ERR_NOT_FOUND, z->format, 0, "no member %zu", i);

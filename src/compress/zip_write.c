@@ -13,7 +13,8 @@
 #define FLAG_UTF8 0x0800u                                 /* 4.4.4 bit 11: the name is UTF-8 */
 #define DOS_EPOCH ((uint32_t)(0 << 9 | 1 << 5 | 1) << 16) /* 1980-01-01 00:00:00 */
 
-void sv__compress_zip_writer_init(sv_zip_writer *w, sv_buf *out, uint32_t dos_time, const char *format)
+void sv__compress_zip_writer_init(sv_zip_writer *w, sv_buf *out, uint32_t dos_time,
+                                  const char *format)
 {
     w->out = out;
     w->start = out->len;
@@ -52,8 +53,8 @@ static void put_common(sv_buf *b, uint16_t flags, uint16_t method, uint32_t dos_
     sv_put_u16le(b, 0); /* extra field length */
 }
 
-sv_status sv__compress_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *data, size_t len,
-                            int method, int level, sv_error *err)
+sv_status sv__compress_zip_writer_add(sv_zip_writer *w, const char *name, const uint8_t *data,
+                                      size_t len, int method, int level, sv_error *err)
 {
     size_t n = strlen(name);
     sv_buf *out = w->out;

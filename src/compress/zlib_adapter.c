@@ -55,8 +55,9 @@ uint32_t sv__compress_crc32(uint32_t crc, const uint8_t *p, size_t n)
     return (uint32_t)c;
 }
 
-sv_status sv__compress_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_wrap wrap, uint8_t *dst,
-                               size_t cap, const sv_alloc *a, size_t *produced, const char **why)
+sv_status sv__compress_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_wrap wrap,
+                                         uint8_t *dst, size_t cap, const sv_alloc *a,
+                                         size_t *produced, const char **why)
 {
     *produced = 0;
     *why = "";
@@ -119,9 +120,9 @@ sv_status sv__compress_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_
     return st;
 }
 
-sv_status sv__compress_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib_wrap wrap, uint64_t size,
-                                uint64_t max_out, const char *format, uint64_t base, sv_buf *out,
-                                sv_error *err)
+sv_status sv__compress_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib_wrap wrap,
+                                          uint64_t size, uint64_t max_out, const char *format,
+                                          uint64_t base, sv_buf *out, sv_error *err)
 {
     const char *name = stream_name(wrap);
     if (size > max_out)
@@ -167,8 +168,8 @@ sv_status sv__compress_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib
         uint64_t at = base + (uint64_t)(len - in_left - z.avail_in);
         if (!room && z.avail_out != before) {
             st = sv_error_set(err, size == max_out ? SV_ERR_LIMIT : SV_ERR_SYNTAX, format, at,
-                              "the %s payload inflates to more than the %llu bytes it states",
-                              name, (unsigned long long)size);
+                              "the %s payload inflates to more than the %llu bytes it states", name,
+                              (unsigned long long)size);
             break;
         }
         if (room) out->len += before - z.avail_out;
@@ -180,8 +181,7 @@ sv_status sv__compress_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib
             else if (out->len - start != size)
                 st = sv_error_set(err, SV_ERR_SYNTAX, format, at,
                                   "the %s payload inflates to %llu bytes, it states %llu", name,
-                                  (unsigned long long)(out->len - start),
-                                  (unsigned long long)size);
+                                  (unsigned long long)(out->len - start), (unsigned long long)size);
             break;
         }
         if (r == Z_NEED_DICT || r == Z_DATA_ERROR) {
@@ -204,7 +204,8 @@ sv_status sv__compress_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib
     return st;
 }
 
-bool sv__compress_zlib_deflate(const uint8_t *in, size_t len, int level, sv_zlib_wrap wrap, sv_buf *out)
+bool sv__compress_zlib_deflate(const uint8_t *in, size_t len, int level, sv_zlib_wrap wrap,
+                               sv_buf *out)
 {
     if (len > UINT_MAX) return false;
     z_stream z;

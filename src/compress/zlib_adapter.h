@@ -31,8 +31,9 @@ typedef enum sv_zlib_wrap {
  * within cap with no input left over; SV_ERR_LIMIT: it has more than cap
  * bytes; SV_ERR_TRUNCATED: the input ends first; SV_ERR_TRAILING: input
  * after its end; SV_ERR_SYNTAX; SV_ERR_NOMEM. *why says it in words. */
-sv_status sv__compress_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_wrap wrap, uint8_t *dst,
-                               size_t cap, const sv_alloc *a, size_t *produced, const char **why);
+sv_status sv__compress_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_wrap wrap,
+                                         uint8_t *dst, size_t cap, const sv_alloc *a,
+                                         size_t *produced, const char **why);
 
 /* Inflates one stream of len bytes that must give exactly size bytes,
  * appended to out; the inflater's memory comes from out's allocator. size
@@ -40,14 +41,15 @@ sv_status sv__compress_zlib_inflate_into(const uint8_t *in, size_t len, sv_zlib_
  * more or fewer bytes than size, or has bytes after its end, is an error
  * naming format and the input offset (base: the stream's offset in the
  * file). */
-sv_status sv__compress_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib_wrap wrap, uint64_t size,
-                                uint64_t max_out, const char *format, uint64_t base, sv_buf *out,
-                                sv_error *err);
+sv_status sv__compress_zlib_inflate_exact(const uint8_t *in, size_t len, sv_zlib_wrap wrap,
+                                          uint64_t size, uint64_t max_out, const char *format,
+                                          uint64_t base, sv_buf *out, sv_error *err);
 
 /* Deflates in at level (0..9, or -1 for zlib's default) with zlib's default
  * window and memory level (what compress2 writes, for the wrapped form),
  * appended to out; memory from out's allocator. false when memory ran out. */
-bool sv__compress_zlib_deflate(const uint8_t *in, size_t len, int level, sv_zlib_wrap wrap, sv_buf *out);
+bool sv__compress_zlib_deflate(const uint8_t *in, size_t len, int level, sv_zlib_wrap wrap,
+                               sv_buf *out);
 
 /* CRC-32 (ISO-HDLC, zip's) of n bytes, continuing from crc (0 to start). */
 uint32_t sv__compress_crc32(uint32_t crc, const uint8_t *p, size_t n);

@@ -4,7 +4,7 @@
 #include "compress/block_codecs.h"
 
 bool sv__compress_zstd_decompress_exact(const uint8_t *in, size_t len, uint8_t *dst, size_t size,
-                              const char **why)
+                                        const char **why)
 {
     /* The output room is exactly size: a frame that says or makes more
      * stops with dstSize_tooSmall, so nothing beyond size is ever written. */

@@ -32,7 +32,7 @@ typedef struct cv_walk {
     sv_error *err;
     size_t lowered;  /* values replaced (lossy) */
     size_t problems; /* values that make the conversion fail */
-    size_t inexact;   /* values not exact, whatever the mode */
+    size_t inexact;  /* values not exact, whatever the mode */
     sv_status st;    /* SV_ERR_NOMEM, _LIMIT or _DEPTH: the walk is over */
     bool stop;       /* no callback: the first problem ends the walk */
     /* The way to the current value, one segment per level (its key when a
@@ -131,8 +131,8 @@ sv_value cv_container_without_meta(sv_doc *doc, const sv_value *v, sv_kind as)
 }
 
 /* The formats' hooks (core/format_module.h), those that are there. */
-#define FOR_EACH_HOOKS(h)                                                     \
-    for (size_t h##_i = 0; h##_i < sv__builtin_registry.hook_count; h##_i++) \
+#define FOR_EACH_HOOKS(h)                                                                          \
+    for (size_t h##_i = 0; h##_i < sv__builtin_registry.hook_count; h##_i++)                       \
         for (const sv_format_hooks *h = sv__builtin_registry.hooks[h##_i]; h; h = NULL)
 
 bool cv_is_file_key(const sv_value *key)
@@ -140,7 +140,8 @@ bool cv_is_file_key(const sv_value *key)
     size_t n;
     const char *s = sv_get_str(key, &n);
     if (sv_kind_of(key) != SV_STRING) return false;
-    FOR_EACH_HOOKS(h) {
+    FOR_EACH_HOOKS(h)
+    {
         for (const char *const *k = h->file_meta_keys; k && *k; k++)
             if (strlen(*k) == n && !memcmp(*k, s, n)) return true;
     }
@@ -152,7 +153,8 @@ bool cv_is_container_root(const sv_value *v)
     const sv_value *cls = sv_object_class(v);
     if (sv_kind_of(v) != SV_OBJECT || sv_kind_of(cls) != SV_STRING) return false;
     const char *name = sv_get_str(cls, NULL);
-    FOR_EACH_HOOKS(h) {
+    FOR_EACH_HOOKS(h)
+    {
         if (h->container_root_class && !strcmp(h->container_root_class, name)) return true;
     }
     return false;
@@ -160,7 +162,8 @@ bool cv_is_container_root(const sv_value *v)
 
 bool cv_describe_by_formats(const sv_value *v, char *buf, size_t size)
 {
-    FOR_EACH_HOOKS(h) {
+    FOR_EACH_HOOKS(h)
+    {
         if (h->describe && h->describe(v, buf, size)) return true;
     }
     return false;
@@ -224,8 +227,7 @@ sv_value cv_numbers_as_array(sv_doc *doc, const sv_value *v, unsigned per)
         sv_value a = sv_array(doc, n);
         if (a.kind != SV_ARRAY) return sv_null();
         sv_value *items = sv_array_items(&a);
-        for (size_t i = 0; i < n; i++)
-            items[i] = cv_scalar(v, i);
+        for (size_t i = 0; i < n; i++) items[i] = cv_scalar(v, i);
         return a;
     }
     size_t count = n / per;
@@ -234,8 +236,7 @@ sv_value cv_numbers_as_array(sv_doc *doc, const sv_value *v, unsigned per)
     for (size_t i = 0; i < count; i++) {
         sv_value item = sv_array(doc, per);
         if (item.kind != SV_ARRAY) return sv_null();
-        for (unsigned s = 0; s < per; s++)
-            sv_array_items(&item)[s] = cv_scalar(v, i * per + s);
+        for (unsigned s = 0; s < per; s++) sv_array_items(&item)[s] = cv_scalar(v, i * per + s);
         sv_array_items(&a)[i] = item;
     }
     return a;
@@ -258,7 +259,8 @@ static sv_status target_rules(const sv_format *to, const sv_options *opts, cv_ta
     const char *name = to ? to->name : "";
     /* The format whose hooks claim the name gives the rules; a format none
      * claims has none, and its encoder checks the types itself. */
-    FOR_EACH_HOOKS(h) {
+    FOR_EACH_HOOKS(h)
+    {
         if (!h->convert_rules) continue;
         sv_status st = h->convert_rules(name, opts, &t->rules, t->state, sizeof t->state, err);
         if (st != SV_ERR_NOT_FOUND) {
@@ -376,8 +378,7 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
  * out of line, so that the judgement's text buffers are not on the stack of
  * every level of the walk's recursion. Returns false when the walk must not
  * go into the value (refused, stopped or out of memory). */
-static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *changed,
-                               bool *leaf)
+static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *changed, bool *leaf)
 {
     for (int round = 0;; round++) {
         cv_judgement j;

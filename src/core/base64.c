@@ -75,8 +75,7 @@ void sv__core_base64_encode(const uint8_t *in, size_t n, char *out)
 static size_t first_bad(const char *q)
 {
     size_t i = 0;
-    while (i < 4 && b64_value[(uint8_t)q[i]] != 0xFF)
-        i++;
+    while (i < 4 && b64_value[(uint8_t)q[i]] != 0xFF) i++;
     return i;
 }
 
@@ -86,7 +85,8 @@ static bool fail(size_t *err_pos, size_t pos)
     return false;
 }
 
-bool sv__core_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_pos)
+bool sv__core_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len,
+                            size_t *err_pos)
 {
     const char *start = in;
     uint8_t *o = out;

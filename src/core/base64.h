@@ -26,6 +26,7 @@ void sv__core_base64_encode(const uint8_t *in, size_t n, char *out);
  * character in in (len itself when the text only ends too early), and the
  * contents of out and *out_len are unspecified. The empty text decodes to
  * zero bytes. */
-bool sv__core_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_pos);
+bool sv__core_base64_decode(const char *in, size_t len, uint8_t *out, size_t *out_len,
+                            size_t *err_pos);
 
 #endif

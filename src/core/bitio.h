@@ -29,8 +29,8 @@ typedef struct sv_bitreader {
     sv_status status;
 } sv_bitreader;
 
-static inline void sv__core_br_init(sv_bitreader *r, const void *data, size_t len, const char *format,
-                              sv_error *err)
+static inline void sv__core_br_init(sv_bitreader *r, const void *data, size_t len,
+                                    const char *format, sv_error *err)
 {
     r->data = (const uint8_t *)data;
     r->bit_len = (uint64_t)len * 8u;
@@ -40,7 +40,10 @@ static inline void sv__core_br_init(sv_bitreader *r, const void *data, size_t le
     r->status = SV_OK;
 }
 
-static inline bool sv__core_br_ok(const sv_bitreader *r) { return r->status == SV_OK; }
+static inline bool sv__core_br_ok(const sv_bitreader *r)
+{
+    return r->status == SV_OK;
+}
 static inline uint64_t sv__core_br_remaining(const sv_bitreader *r)
 {
     return r->status == SV_OK ? r->bit_len - r->pos : 0;
@@ -69,7 +72,7 @@ static inline uint64_t sv__core_br_read(sv_bitreader *r, unsigned n)
     if (n == 0) return 0;
     if (n > 64 || r->bit_len - r->pos < n) {
         sv__core_br_fail(r, SV_ERR_TRUNCATED, "%u-bit field needs %u bits, %llu left", n, n,
-                   (unsigned long long)(r->bit_len - r->pos));
+                         (unsigned long long)(r->bit_len - r->pos));
         return 0;
     }
     unsigned shift = (unsigned)(r->pos & 7);
@@ -105,15 +108,21 @@ static inline unsigned sv__core_br_align(sv_bitreader *r)
 }
 
 /* Byte offset / bit within it of the next bit. */
-static inline uint64_t sv__core_br_byte_offset(const sv_bitreader *r) { return r->pos >> 3; }
-static inline int sv__core_br_bit_offset(const sv_bitreader *r) { return (int)(r->pos & 7); }
+static inline uint64_t sv__core_br_byte_offset(const sv_bitreader *r)
+{
+    return r->pos >> 3;
+}
+static inline int sv__core_br_bit_offset(const sv_bitreader *r)
+{
+    return (int)(r->pos & 7);
+}
 
 /* ---- writer ---- */
 
 typedef struct sv_bitwriter {
     sv_buf *out;
-    uint64_t acc;   /* pending bits, LSB first */
-    unsigned nacc;  /* number of pending bits (< 8 after every call) */
+    uint64_t acc;  /* pending bits, LSB first */
+    unsigned nacc; /* number of pending bits (< 8 after every call) */
 } sv_bitwriter;
 
 static inline void sv__core_bw_init(sv_bitwriter *w, sv_buf *out)

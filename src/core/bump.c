@@ -24,8 +24,7 @@ void *sv__core_bump_alloc_slow(sv_bump *b, size_t n)
     size_t block = b->next;
     /* A request bigger than the next block (a 2 KiB container while blocks
      * are still 1 KiB) grows the block; n <= max / 4 bounds this. */
-    while (block < n)
-        block *= 2;
+    while (block < n) block *= 2;
     uint8_t *p = sv_doc_alloc(b->doc, block);
     if (!p) return NULL;
     b->cur = p + n;

@@ -20,13 +20,13 @@ typedef struct sv_reader {
     const uint8_t *base; /* start of the input (offsets are from here) */
     const uint8_t *p;    /* next byte */
     const uint8_t *end;
-    const char *format;  /* for error messages */
-    sv_error *err;       /* may be NULL */
+    const char *format; /* for error messages */
+    sv_error *err;      /* may be NULL */
     sv_status status;
 } sv_reader;
 
 static inline void sv__core_rd_init(sv_reader *r, const void *data, size_t len, const char *format,
-                              sv_error *err)
+                                    sv_error *err)
 {
     r->base = r->p = (const uint8_t *)data;
     r->end = r->base + len;
@@ -35,8 +35,14 @@ static inline void sv__core_rd_init(sv_reader *r, const void *data, size_t len, 
     r->status = SV_OK;
 }
 
-static inline bool sv__core_rd_ok(const sv_reader *r) { return r->status == SV_OK; }
-static inline size_t sv__core_rd_offset(const sv_reader *r) { return (size_t)(r->p - r->base); }
+static inline bool sv__core_rd_ok(const sv_reader *r)
+{
+    return r->status == SV_OK;
+}
+static inline size_t sv__core_rd_offset(const sv_reader *r)
+{
+    return (size_t)(r->p - r->base);
+}
 static inline size_t sv__core_rd_remaining(const sv_reader *r)
 {
     return r->status == SV_OK ? (size_t)(r->end - r->p) : 0;
@@ -52,7 +58,7 @@ static inline bool sv__core_rd_need(sv_reader *r, size_t n, const char *what)
     if (r->status != SV_OK) return false;
     if ((size_t)(r->end - r->p) >= n) return true;
     sv__core_rd_fail(r, SV_ERR_TRUNCATED, "%s needs %zu bytes, %zu left", what, n,
-               (size_t)(r->end - r->p));
+                     (size_t)(r->end - r->p));
     return false;
 }
 
@@ -71,8 +77,14 @@ static inline void sv__core_rd_skip(sv_reader *r, size_t n, const char *what)
 }
 
 /* Loads: plain memcpy + shifts, which compilers turn into single moves. */
-static inline uint16_t sv__core_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static inline uint16_t sv__core_load_u16be(const uint8_t *p) { return (uint16_t)(p[1] | p[0] << 8); }
+static inline uint16_t sv__core_load_u16le(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+static inline uint16_t sv__core_load_u16be(const uint8_t *p)
+{
+    return (uint16_t)(p[1] | p[0] << 8);
+}
 static inline uint32_t sv__core_load_u32le(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -93,11 +105,14 @@ static inline uint64_t sv__core_load_u64be(const uint8_t *p)
 #define SV_RD_DEFINE(name, type, n, load)                                                          \
     static inline type sv_rd_##name(sv_reader *r)                                                  \
     {                                                                                              \
-        const uint8_t *p = sv__core_rd_bytes(r, n, #name);                                               \
+        const uint8_t *p = sv__core_rd_bytes(r, n, #name);                                         \
         return p ? (type)load(p) : (type)0;                                                        \
     }
 
-static inline uint8_t sv__core_load_u8(const uint8_t *p) { return p[0]; }
+static inline uint8_t sv__core_load_u8(const uint8_t *p)
+{
+    return p[0];
+}
 SV_RD_DEFINE(u8, uint8_t, 1, sv__core_load_u8)
 SV_RD_DEFINE(u16le, uint16_t, 2, sv__core_load_u16le)
 SV_RD_DEFINE(u16be, uint16_t, 2, sv__core_load_u16be)
@@ -107,13 +122,34 @@ SV_RD_DEFINE(u64le, uint64_t, 8, sv__core_load_u64le)
 SV_RD_DEFINE(u64be, uint64_t, 8, sv__core_load_u64be)
 #undef SV_RD_DEFINE
 
-static inline int8_t sv__core_rd_i8(sv_reader *r) { return (int8_t)sv_rd_u8(r); }
-static inline int16_t sv__core_rd_i16le(sv_reader *r) { return (int16_t)sv_rd_u16le(r); }
-static inline int32_t sv__core_rd_i32le(sv_reader *r) { return (int32_t)sv_rd_u32le(r); }
-static inline int64_t sv__core_rd_i64le(sv_reader *r) { return (int64_t)sv_rd_u64le(r); }
-static inline int16_t sv__core_rd_i16be(sv_reader *r) { return (int16_t)sv_rd_u16be(r); }
-static inline int32_t sv__core_rd_i32be(sv_reader *r) { return (int32_t)sv_rd_u32be(r); }
-static inline int64_t sv__core_rd_i64be(sv_reader *r) { return (int64_t)sv_rd_u64be(r); }
+static inline int8_t sv__core_rd_i8(sv_reader *r)
+{
+    return (int8_t)sv_rd_u8(r);
+}
+static inline int16_t sv__core_rd_i16le(sv_reader *r)
+{
+    return (int16_t)sv_rd_u16le(r);
+}
+static inline int32_t sv__core_rd_i32le(sv_reader *r)
+{
+    return (int32_t)sv_rd_u32le(r);
+}
+static inline int64_t sv__core_rd_i64le(sv_reader *r)
+{
+    return (int64_t)sv_rd_u64le(r);
+}
+static inline int16_t sv__core_rd_i16be(sv_reader *r)
+{
+    return (int16_t)sv_rd_u16be(r);
+}
+static inline int32_t sv__core_rd_i32be(sv_reader *r)
+{
+    return (int32_t)sv_rd_u32be(r);
+}
+static inline int64_t sv__core_rd_i64be(sv_reader *r)
+{
+    return (int64_t)sv_rd_u64be(r);
+}
 
 static inline float sv__core_rd_f32le(sv_reader *r)
 {
@@ -155,8 +191,16 @@ static inline void sv__core_rd_align(sv_reader *r, size_t align, const char *wha
 
 /* ---- writing into an sv_buf ---- */
 
-static inline void sv__core_store_u16le(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void sv__core_store_u16be(uint8_t *p, uint16_t v) { p[1] = (uint8_t)v; p[0] = (uint8_t)(v >> 8); }
+static inline void sv__core_store_u16le(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void sv__core_store_u16be(uint8_t *p, uint16_t v)
+{
+    p[1] = (uint8_t)v;
+    p[0] = (uint8_t)(v >> 8);
+}
 static inline void sv__core_store_u32le(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;
@@ -197,7 +241,10 @@ SV_PUT_DEFINE(u64le, uint64_t, 8, sv__core_store_u64le)
 SV_PUT_DEFINE(u64be, uint64_t, 8, sv__core_store_u64be)
 #undef SV_PUT_DEFINE
 
-static inline void sv__core_put_u8(sv_buf *b, uint8_t v) { sv_buf_putc(b, v); }
+static inline void sv__core_put_u8(sv_buf *b, uint8_t v)
+{
+    sv_buf_putc(b, v);
+}
 static inline void sv__core_put_f32le(sv_buf *b, float f)
 {
     uint32_t u;

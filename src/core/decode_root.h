@@ -11,7 +11,7 @@
  * sv_get_path with root NULL) find what was decoded. doc may be NULL (a
  * format that validates without a document). */
 static inline sv_status sv__core_decode_root(sv_doc *doc, sv_status st, const sv_value *out,
-                                        const char *format, sv_error *err)
+                                             const char *format, sv_error *err)
 {
     if (st != SV_OK || !doc) return st;
     st = sv_doc_set_root(doc, *out);

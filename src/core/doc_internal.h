@@ -24,17 +24,17 @@ typedef struct sv_intern_slot {
 
 struct sv_doc {
     sv_alloc alloc;
-    sv_chunk *chunk;       /* current chunk (newest) */
-    uint8_t *cur, *end;    /* free space of the current chunk */
-    uint8_t *last;         /* start of the last block handed out (for in-place growth) */
+    sv_chunk *chunk;        /* current chunk (newest) */
+    uint8_t *cur, *end;     /* free space of the current chunk */
+    uint8_t *last;          /* start of the last block handed out (for in-place growth) */
     uint8_t *cur_oversized; /* a just-made chunk of its own for one big block */
-    size_t next_chunk;     /* size of the next regular chunk */
-    uint64_t allocated;    /* bytes taken from the allocator */
+    size_t next_chunk;      /* size of the next regular chunk */
+    uint64_t allocated;     /* bytes taken from the allocator */
     uint64_t max_alloc;
-    sv_status status;      /* sticky: first allocation failure */
+    sv_status status; /* sticky: first allocation failure */
     sv_value root;
     sv_intern_slot *intern;
-    uint32_t intern_cap;   /* power of two, or 0 */
+    uint32_t intern_cap; /* power of two, or 0 */
     uint32_t intern_count;
 };
 

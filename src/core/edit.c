@@ -114,7 +114,8 @@ static bool token_index(const char *t, size_t n, uint64_t *out)
 static sv_value *child(sv_value *v, const char *t, size_t n)
 {
     uint64_t idx;
-    if (v->kind == SV_ARRAY) return token_index(t, n, &idx) && idx < v->len ? sv_array_at(v, idx) : NULL;
+    if (v->kind == SV_ARRAY)
+        return token_index(t, n, &idx) && idx < v->len ? sv_array_at(v, idx) : NULL;
     if (!is_keyed(v)) return NULL;
     sv_value *found = sv_map_get(v, t, n);
     if (found || v->kind != SV_MAP) return found;

@@ -35,8 +35,8 @@ enum { SV_EL_DONE, SV_EL_OPEN };
  * in *low a value at or below w * 10^q and at most two units below its
  * correct rounding (the slow path's starting candidate). Requires w != 0 and
  * f->q_zero <= q <= f->q_inf. */
-static SV_ALWAYS_INLINE int sv__core_eisel_lemire(uint64_t w, int q, const sv_binfmt *f, uint64_t *bits,
-                                            uint64_t *low)
+static SV_ALWAYS_INLINE int sv__core_eisel_lemire(uint64_t w, int q, const sv_binfmt *f,
+                                                  uint64_t *bits, uint64_t *low)
 {
     int lz = sv__core_clz64(w);
     w <<= lz;

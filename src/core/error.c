@@ -56,8 +56,8 @@ void sv_error_clear(sv_error *err)
     err->bit_offset = -1;
 }
 
-void sv__core_error_vrecord(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
-                       int bit_offset, const char *fmt, va_list ap)
+void sv__core_error_vrecord(sv_error *err, sv_status status, const char *format,
+                            uint64_t byte_offset, int bit_offset, const char *fmt, va_list ap)
 {
     if (!err || err->status != SV_OK) return; /* the first error wins */
     err->status = status;
@@ -73,8 +73,8 @@ void sv__core_error_vrecord(sv_error *err, sv_status status, const char *format,
     }
 }
 
-void sv__core_error_record(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
-                      const char *fmt, ...)
+void sv__core_error_record(sv_error *err, sv_status status, const char *format,
+                           uint64_t byte_offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -155,7 +155,8 @@ int sv_error_format(const sv_error *err, char *buf, size_t size)
     char where[96] = "";
     if (err->status != SV_OK && err->status != SV_ERR_NOMEM && err->status != SV_ERR_USAGE &&
         err->status != SV_ERR_IO && err->byte_offset != SV_ERROR_NO_OFFSET) {
-        int n = snprintf(where, sizeof where, " at byte %llu", (unsigned long long)err->byte_offset);
+        int n =
+            snprintf(where, sizeof where, " at byte %llu", (unsigned long long)err->byte_offset);
         if (err->bit_offset >= 0 && n > 0 && (size_t)n < sizeof where)
             n += snprintf(where + n, sizeof where - (size_t)n, " bit %d", err->bit_offset);
         if (err->line > 0 && n > 0 && (size_t)n < sizeof where)

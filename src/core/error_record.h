@@ -13,11 +13,11 @@
 
 #include "serval/error.h"
 
-void sv__core_error_vrecord(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
-                       int bit_offset, const char *fmt, va_list ap);
+void sv__core_error_vrecord(sv_error *err, sv_status status, const char *format,
+                            uint64_t byte_offset, int bit_offset, const char *fmt, va_list ap);
 
-void sv__core_error_record(sv_error *err, sv_status status, const char *format, uint64_t byte_offset,
-                      const char *fmt, ...)
+void sv__core_error_record(sv_error *err, sv_status status, const char *format,
+                           uint64_t byte_offset, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif

@@ -10,7 +10,8 @@
 sv_status sv_file_decode(sv_doc *doc, const char *path, const sv_format *fmt,
                          const sv_options *opts, sv_value *out, sv_error *err)
 {
-    if (!doc || !path || !out) return sv_error_set(err, SV_ERR_USAGE, "file", 0, "no document, path or output");
+    if (!doc || !path || !out)
+        return sv_error_set(err, SV_ERR_USAGE, "file", 0, "no document, path or output");
     FILE *f = fopen(path, "rb");
     if (!f) return sv_error_set(err, SV_ERR_IO, "file", 0, "%s: %s", path, strerror(errno));
     /* The bytes go into the arena, grown in place one chunk at a time (the
@@ -34,7 +35,9 @@ sv_status sv_file_decode(sv_doc *doc, const char *path, const sv_format *fmt,
         cap *= 2;
     }
     fclose(f);
-    if (!buf) return sv_error_set(err, sv_doc_status(doc), "file", len, "%s: no memory for the file", path);
+    if (!buf)
+        return sv_error_set(err, sv_doc_status(doc), "file", len, "%s: no memory for the file",
+                            path);
     if (!fmt) fmt = sv_format_detect(buf, len, path);
     if (!fmt || !fmt->decode)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, fmt ? fmt->name : "file", 0,

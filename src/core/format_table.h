@@ -14,17 +14,18 @@
 
 /* The entry called name (exact, case-sensitive), or NULL. */
 const sv_format *sv__core_format_table_find(const sv_format *const *table, size_t count,
-                                       const char *name);
+                                            const char *name);
 
 /* The entry that fits the data best: by probe score, then by the file name's
  * extension (filename may be NULL); earlier entries win full ties. NULL when
  * nothing fits. */
 const sv_format *sv__core_format_table_detect(const sv_format *const *table, size_t count,
-                                         const uint8_t *data, size_t len, const char *filename);
+                                              const uint8_t *data, size_t len,
+                                              const char *filename);
 
 /* Every entry that fits, best first (see sv_format_detect_all). */
 size_t sv__core_format_table_detect_all(const sv_format *const *table, size_t count,
-                                   const uint8_t *data, size_t len, const char *filename,
-                                   sv_format_candidate *out, size_t max);
+                                        const uint8_t *data, size_t len, const char *filename,
+                                        sv_format_candidate *out, size_t max);
 
 #endif

@@ -47,7 +47,7 @@ static inline uint64_t sv__core_key_keep(uint64_t w, size_t n)
  * (the key's own and what follows it in the input), so short keys take
  * whole loads; else they are read a byte at a time. */
 static SV_ALWAYS_INLINE void sv__core_key_words(const uint8_t *s, size_t n, bool wide, uint64_t *a,
-                                          uint64_t *b)
+                                                uint64_t *b)
 {
     if (n > 16) {
         *a = sv__core_load64le(s);
@@ -57,8 +57,7 @@ static SV_ALWAYS_INLINE void sv__core_key_words(const uint8_t *s, size_t n, bool
         *b = n > 8 ? sv__core_key_keep(sv__core_load64le(s + 8), n - 8) : 0;
     } else {
         uint64_t w[2] = {0, 0};
-        for (size_t i = 0; i < n; i++)
-            w[i >> 3] |= (uint64_t)s[i] << (8 * (i & 7));
+        for (size_t i = 0; i < n; i++) w[i >> 3] |= (uint64_t)s[i] << (8 * (i & 7));
         *a = w[0];
         *b = w[1];
     }
@@ -76,15 +75,14 @@ static SV_ALWAYS_INLINE bool sv__core_key_same_bytes(const uint8_t *x, const uin
 {
     if (n < 8) return memcmp(x, y, n) == 0;
     uint64_t diff = 0;
-    for (size_t i = 0; i + 8 <= n; i += 8)
-        diff |= sv__core_load64(x + i) ^ sv__core_load64(y + i);
+    for (size_t i = 0; i + 8 <= n; i += 8) diff |= sv__core_load64(x + i) ^ sv__core_load64(y + i);
     return (diff | (sv__core_load64(x + n - 8) ^ sv__core_load64(y + n - 8))) == 0;
 }
 
 /* The slot holding a key of n <= 16 bytes (known by its words alone), or
  * NULL. */
-static SV_ALWAYS_INLINE sv_key_slot *sv__core_key_find_short(sv_key_slot *slots, uint32_t h, uint64_t a,
-                                                       uint64_t b, size_t n)
+static SV_ALWAYS_INLINE sv_key_slot *sv__core_key_find_short(sv_key_slot *slots, uint32_t h,
+                                                             uint64_t a, uint64_t b, size_t n)
 {
     sv_key_slot *x = &slots[h];
     if (x->a == a && x->b == b && x->len == n) return x;
@@ -95,7 +93,7 @@ static SV_ALWAYS_INLINE sv_key_slot *sv__core_key_find_short(sv_key_slot *slots,
 
 /* The slot holding the key s[0..n), or NULL. */
 static SV_ALWAYS_INLINE sv_key_slot *sv__core_key_find(sv_key_slot *slots, uint32_t h, uint64_t a,
-                                                 uint64_t b, const uint8_t *s, size_t n)
+                                                       uint64_t b, const uint8_t *s, size_t n)
 {
     if (n <= 16) return sv__core_key_find_short(slots, h, a, b, n);
     for (uint32_t way = 0; way < 2; way++) {
@@ -110,7 +108,7 @@ static SV_ALWAYS_INLINE sv_key_slot *sv__core_key_find(sv_key_slot *slots, uint3
 /* Records a key that was not found (str: its interned copy) and returns its
  * slot: the home slot while it is empty, else the other way. */
 static inline sv_key_slot *sv__core_key_put(sv_key_slot *slots, uint32_t h, uint64_t a, uint64_t b,
-                                      const char *str, size_t n)
+                                            const char *str, size_t n)
 {
     sv_key_slot *x = slots[h].str ? &slots[h ^ 1] : &slots[h];
     x->a = a;

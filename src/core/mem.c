@@ -25,13 +25,12 @@ void sv__core_mem_hint_huge_pages(void *p, size_t size, size_t min_size)
 }
 
 sv_status sv__core_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size_t size,
-                           size_t need)
+                                 size_t need)
 {
     if (need <= *cap) return SV_OK;
     if (need > SIZE_MAX / 4 / size) return SV_ERR_LIMIT;
     size_t ncap = *cap ? *cap * 2 : g->first;
-    while (ncap < need)
-        ncap *= 2;
+    while (ncap < need) ncap *= 2;
     uint64_t others = *g->scratch - (uint64_t)*cap * size;
     uint64_t used = sv_doc_allocated(g->doc) + others;
     if (used > g->budget || (uint64_t)ncap * size > g->budget - used) {

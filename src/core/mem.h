@@ -45,7 +45,7 @@ typedef struct sv_stack_grow {
  * SV_OK; SV_ERR_LIMIT (the budget, or a count beyond SIZE_MAX / 4);
  * SV_ERR_NOMEM. Nothing changes on failure. */
 sv_status sv__core_stack_grow_to(const sv_stack_grow *g, void **buf, size_t *cap, size_t size,
-                           size_t need);
+                                 size_t need);
 
 /* Arrays of n items of size bytes from a (NULL: libc), which is handed the
  * block's size again when the array is freed or grown. */

@@ -89,7 +89,8 @@ static inline int decimal_core(uint64_t w, int64_t q, bool truncated, const sv_b
     return b == f->inf_bits ? CORE_OVERFLOW : CORE_DONE;
 }
 
-bool sv__core_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated, double *out)
+bool sv__core_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated,
+                             double *out)
 {
     uint64_t sign = (uint64_t)negative << 63;
     if (mantissa == 0) {
@@ -160,8 +161,7 @@ static void big_mul_pow5(big *b, int e)
         e -= 27;
     }
     uint64_t m = 1;
-    while (e-- > 0)
-        m *= 5;
+    while (e-- > 0) m *= 5;
     if (m > 1) big_muladd(b, m, 0);
 }
 
@@ -182,8 +182,7 @@ static void big_shl(big *b, int bits)
             b->v[i + limbs] = x;
         }
     }
-    for (int i = 0; i < limbs; i++)
-        b->v[i] = 0;
+    for (int i = 0; i < limbs; i++) b->v[i] = 0;
     b->n = n + (b->v[n] != 0);
 }
 
@@ -241,8 +240,7 @@ static bool slow_digits(const sv_num_scan *s, big *digits, int64_t *e10, int64_t
     }
     if (chunk_len) {
         uint64_t scale = 1;
-        for (int i = 0; i < chunk_len; i++)
-            scale *= 10;
+        for (int i = 0; i < chunk_len; i++) scale *= 10;
         big_muladd(digits, scale, chunk);
     }
     *dp = pos + s->exp;

@@ -92,9 +92,10 @@ static inline const char *sv__core_num_refuse(sv_num_scan *n, sv_num_fault f, co
  * each one kept moves *q by keep_q, each one dropped by drop_q and marks
  * *trunc when non-zero. Returns the end of the digits. */
 static inline const char *sv__core_num_digits(const char *p, const char *end, uint64_t *w, int *nd,
-                                        int64_t *q, int keep_q, int drop_q, bool *trunc)
+                                              int64_t *q, int keep_q, int drop_q, bool *trunc)
 {
-    while (end - p >= 8 && *nd <= SV_NUM_SIG_DIGITS - 8 && sv__core_num_all_digits8(sv__core_load64le(p))) {
+    while (end - p >= 8 && *nd <= SV_NUM_SIG_DIGITS - 8 &&
+           sv__core_num_all_digits8(sv__core_load64le(p))) {
         *w = *w * 100000000 + sv__core_num_parse8(sv__core_load64le(p));
         *nd += 8;
         *q += 8 * keep_q;
@@ -133,7 +134,8 @@ static inline const char *sv__core_num_scan_token(const char *p, const char *end
     if (p == end || !sv__core_num_is_digit(p)) return sv__core_num_refuse(n, SV_NUM_NO_DIGIT, p);
     if (*p == '0') {
         p++;
-        if (p < end && sv__core_num_is_digit(p)) return sv__core_num_refuse(n, SV_NUM_LEADING_ZERO, p);
+        if (p < end && sv__core_num_is_digit(p))
+            return sv__core_num_refuse(n, SV_NUM_LEADING_ZERO, p);
     } else {
         /* the first digit is not zero, so every digit is significant */
         p = sv__core_num_digits(p, end, &w, &nd, &q, 0, 1, &trunc);
@@ -166,7 +168,8 @@ static inline const char *sv__core_num_scan_token(const char *p, const char *end
         p++;
         bool eneg = false;
         if (p < end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
-        if (p == end || !sv__core_num_is_digit(p)) return sv__core_num_refuse(n, SV_NUM_NO_EXPONENT, p);
+        if (p == end || !sv__core_num_is_digit(p))
+            return sv__core_num_refuse(n, SV_NUM_NO_EXPONENT, p);
         p = sv__core_num_exp_digits(p, end, &n->exp);
         if (eneg) n->exp = -n->exp;
     }

@@ -53,5 +53,5 @@ bool sv__core_parse_f32(const char *text, size_t len, float *out);
  *     matters, or a rare hard case); *out then holds no result, call
  *     sv__core_parse_f64 on the text. */
 bool sv__core_decimal_to_f64(uint64_t mantissa, int64_t exp10, bool negative, bool truncated,
-                       double *out);
+                             double *out);
 #endif

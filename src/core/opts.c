@@ -5,8 +5,8 @@
 
 #include "core/opts_tables.h"
 
-sv_status sv__core_opts_read(const sv__opts_table *t, void *dst, const void *src, const char *format,
-                        sv_error *err)
+sv_status sv__core_opts_read(const sv__opts_table *t, void *dst, const void *src,
+                             const char *format, sv_error *err)
 {
     if (!src) return SV_OK;
     uint32_t size;
@@ -17,8 +17,7 @@ sv_status sv__core_opts_read(const sv__opts_table *t, void *dst, const void *src
                             "fill the struct with %s_init",
                             t->type_name, (unsigned)size, t->ends[0], t->type_name);
     size_t copy = t->ends[0];
-    for (size_t i = 1; i < t->n_ends && t->ends[i] <= size; i++)
-        copy = t->ends[i];
+    for (size_t i = 1; i < t->n_ends && t->ends[i] <= size; i++) copy = t->ends[i];
     /* Everything after struct_size up to the last member that fits; any
      * padding in between is copied too, and nothing reads it. */
     memcpy((char *)dst + sizeof size, (const char *)src + sizeof size, copy - sizeof size);
@@ -44,7 +43,7 @@ bool sv__core_options_usable(const sv_options *opts)
 }
 
 sv_status sv__core_options_read(sv_options *out, const sv_options *opts, const char *format,
-                           sv_error *err)
+                                sv_error *err)
 {
     sv_options_init(out);
     return sv__core_opts_read(&sv__opts_options, out, opts, format, err);

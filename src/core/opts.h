@@ -48,21 +48,21 @@ typedef struct sv__opts_table {
 /* Defines the table `name` of struct `type`; the rest are its members'
  * SV_OPTS_END, every member after struct_size, in declaration order. */
 #define SV_OPTS_TABLE(name, type, ...)                                                             \
-    static const size_t name##_ends_[] = {__VA_ARGS__};                                           \
-    const sv__opts_table name = {#type, sizeof(type), name##_ends_,                               \
+    static const size_t name##_ends_[] = {__VA_ARGS__};                                            \
+    const sv__opts_table name = {#type, sizeof(type), name##_ends_,                                \
                                  sizeof(name##_ends_) / sizeof(name##_ends_[0])}
 
 /* Copies the members of *src that fit in src->struct_size into *dst, which
  * holds the defaults (its own struct_size stays as it was). src NULL: dst
  * keeps every default. A struct_size that does not reach the end of the
  * first member is SV_ERR_USAGE, reported in err under format's name. */
-sv_status sv__core_opts_read(const sv__opts_table *t, void *dst, const void *src, const char *format,
-                        sv_error *err);
+sv_status sv__core_opts_read(const sv__opts_table *t, void *dst, const void *src,
+                             const char *format, sv_error *err);
 
 /* A format's registry adapter starts here: *out gets the members of opts
  * (NULL: none) that fit in its struct_size, the rest stay at their defaults. */
 sv_status sv__core_options_read(sv_options *out, const sv_options *opts, const char *format,
-                           sv_error *err);
+                                sv_error *err);
 
 /* Whether opts carries the name/value members (sv_options_get's check). */
 bool sv__core_options_usable(const sv_options *opts);

@@ -16,7 +16,7 @@
 /* ---- lookup and detection ------------------------------------------------- */
 
 const sv_format *sv__core_format_table_find(const sv_format *const *table, size_t count,
-                                       const char *name)
+                                            const char *name)
 {
     if (!name) return NULL;
     for (size_t i = 0; i < count; i++)
@@ -56,7 +56,7 @@ static bool matches_extension(const sv_format *f, const char *filename)
  * extension breaks ties between equal scores, and alone picks a format that
  * has no probe. Among full ties the earlier table entry wins. */
 const sv_format *sv__core_format_table_detect(const sv_format *const *table, size_t count,
-                                         const uint8_t *data, size_t len, const char *filename)
+                                              const uint8_t *data, size_t len, const char *filename)
 {
     const sv_format *best = NULL;
     int best_score = -1;
@@ -90,8 +90,8 @@ static bool ranks_before(const sv_format_candidate *a, const sv_format_candidate
 }
 
 size_t sv__core_format_table_detect_all(const sv_format *const *table, size_t count,
-                                   const uint8_t *data, size_t len, const char *filename,
-                                   sv_format_candidate *out, size_t max)
+                                        const uint8_t *data, size_t len, const char *filename,
+                                        sv_format_candidate *out, size_t max)
 {
     size_t found = 0, kept = 0;
     if (!out) max = 0;
@@ -127,22 +127,22 @@ const sv_format *const *sv_formats(size_t *count)
 
 const sv_format *sv_format_find(const char *name)
 {
-    return sv__core_format_table_find(sv__builtin_registry.formats, sv__builtin_registry.format_count,
-                                 name);
+    return sv__core_format_table_find(sv__builtin_registry.formats,
+                                      sv__builtin_registry.format_count, name);
 }
 
 const sv_format *sv_format_detect(const uint8_t *data, size_t len, const char *filename)
 {
     return sv__core_format_table_detect(sv__builtin_registry.formats,
-                                   sv__builtin_registry.format_count, data, len, filename);
+                                        sv__builtin_registry.format_count, data, len, filename);
 }
 
 size_t sv_format_detect_all(const uint8_t *data, size_t len, const char *filename,
                             sv_format_candidate *out, size_t max)
 {
     return sv__core_format_table_detect_all(sv__builtin_registry.formats,
-                                       sv__builtin_registry.format_count, data, len, filename,
-                                       out, max);
+                                            sv__builtin_registry.format_count, data, len, filename,
+                                            out, max);
 }
 
 bool sv_format_candidates_ambiguous(const sv_format_candidate *c, size_t n)

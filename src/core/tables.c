@@ -4,8 +4,8 @@
 #include "serval/serval.h"
 
 static const char *const kind_names[SV_KIND_COUNT] = {
-    "null", "bool", "int", "uint", "float", "string", "bytes",
-    "array", "map", "object", "tuple", "packed", "ref",
+    "null",  "bool", "int",    "uint",  "float",  "string", "bytes",
+    "array", "map",  "object", "tuple", "packed", "ref",
 };
 
 const char *sv_kind_name(sv_kind kind)
@@ -31,7 +31,8 @@ size_t sv_elem_size(sv_elem elem)
 sv_elem sv_elem_by_name(const char *name, size_t len)
 {
     for (int e = 1; e < SV_ELEM_COUNT; e++) {
-        if (strlen(elem_names[e]) == len && memcmp(elem_names[e], name, len) == 0) return (sv_elem)e;
+        if (strlen(elem_names[e]) == len && memcmp(elem_names[e], name, len) == 0)
+            return (sv_elem)e;
     }
     return SV_ELEM_NONE;
 }

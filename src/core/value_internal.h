@@ -54,7 +54,7 @@ sv_container *sv__core_box_new(sv_doc *doc, size_t item_size, size_t cap);
 /* A packed value whose count scalars stay at data, in the caller's input
  * (SV_F_BORROWED): for decoders asked to borrow_input. */
 sv_value sv__core_packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data,
-                             size_t count);
+                                  size_t count);
 
 /* The header of a container with room for cap items, no meta and no class:
  * for decoders that carve containers from their own blocks (cap fits u32). */

@@ -4,7 +4,10 @@
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
 
-sv_value sv_null(void) { return sv__core_make(SV_NULL, 0, 0); }
+sv_value sv_null(void)
+{
+    return sv__core_make(SV_NULL, 0, 0);
+}
 
 sv_value sv_bool(bool b)
 {
@@ -110,8 +113,14 @@ static sv_value blob_new(sv_doc *doc, sv_kind kind, size_t len)
     return v;
 }
 
-sv_value sv_str_uninit(sv_doc *doc, size_t len) { return blob_new(doc, SV_STRING, len); }
-sv_value sv_bytes_uninit(sv_doc *doc, size_t len) { return blob_new(doc, SV_BYTES, len); }
+sv_value sv_str_uninit(sv_doc *doc, size_t len)
+{
+    return blob_new(doc, SV_STRING, len);
+}
+sv_value sv_bytes_uninit(sv_doc *doc, size_t len)
+{
+    return blob_new(doc, SV_BYTES, len);
+}
 
 sv_value sv_str(sv_doc *doc, const char *s, size_t len)
 {
@@ -139,10 +148,8 @@ void *sv_value_buf(sv_value *v)
     case SV_STRING:
     case SV_BYTES:
     case SV_TUPLE:
-    case SV_PACKED:
-        return v->flags & SV_F_BORROWED ? NULL : (void *)v->as.data;
-    default:
-        return NULL;
+    case SV_PACKED: return v->flags & SV_F_BORROWED ? NULL : (void *)v->as.data;
+    default: return NULL;
     }
 }
 
@@ -184,7 +191,7 @@ sv_value sv_packed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data, si
 }
 
 sv_value sv__core_packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const void *data,
-                             size_t count)
+                                  size_t count)
 {
     size_t esize = sv_elem_size(elem);
     if (!doc || !esize || !data) return sv_null();

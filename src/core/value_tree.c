@@ -44,8 +44,7 @@ static bool equal_rec(const sv_value *a, const sv_value *b, unsigned depth)
 {
     if (depth > SV_TREE_MAX_DEPTH) return false;
     if (a->kind != b->kind || a->sub != b->sub || ((a->flags ^ b->flags) & ~SV_F_BORROWED) ||
-        a->tag != b->tag ||
-        a->len != b->len)
+        a->tag != b->tag || a->len != b->len)
         return false;
     switch (a->kind) {
     case SV_ARRAY: {
@@ -132,8 +131,10 @@ static sv_value copy_rec(sv_doc *doc, const sv_value *v, unsigned depth)
             if (is_array) {
                 sv__core_items(box)[i] = copy_rec(doc, &sv__core_items(v->as.box)[i], depth + 1);
             } else {
-                sv__core_pairs(box)[i].key = copy_rec(doc, &sv__core_pairs(v->as.box)[i].key, depth + 1);
-                sv__core_pairs(box)[i].val = copy_rec(doc, &sv__core_pairs(v->as.box)[i].val, depth + 1);
+                sv__core_pairs(box)[i].key =
+                    copy_rec(doc, &sv__core_pairs(v->as.box)[i].key, depth + 1);
+                sv__core_pairs(box)[i].val =
+                    copy_rec(doc, &sv__core_pairs(v->as.box)[i].val, depth + 1);
             }
             if (doc->status != SV_OK) ok = false;
         }

@@ -156,7 +156,10 @@ void sv__core_path_render_into(sv_path *p, char *dst, size_t size)
 
 /* ---- the walker ---- */
 
-const char *sv__core_walker_path(sv_walker *w) { return sv__core_path_render(&w->path); }
+const char *sv__core_walker_path(sv_walker *w)
+{
+    return sv__core_path_render(&w->path);
+}
 
 const sv_value *sv__core_walker_parent(const sv_walker *w)
 {
@@ -177,7 +180,7 @@ static bool has_children(const sv_value *v)
 }
 
 sv_walk_end sv__core_walk_tree(const sv_value *root, unsigned max_depth, const sv_alloc *alloc,
-                         sv_walker_fn fn, void *ctx)
+                               sv_walker_fn fn, void *ctx)
 {
     if (!root || !fn) return SV_WALK_DONE;
     sv_walker w;
@@ -193,8 +196,9 @@ sv_walk_end sv__core_walk_tree(const sv_value *root, unsigned max_depth, const s
                 break;
             }
             if (step == SV_STEP_INTO && has_children(v)) {
-                if (w.nframes == w.cap && !sv__core_mem_grow(w.path.alloc, (void **)&w.frames, &w.cap,
-                                                       w.nframes + 1, sizeof *w.frames)) {
+                if (w.nframes == w.cap &&
+                    !sv__core_mem_grow(w.path.alloc, (void **)&w.frames, &w.cap, w.nframes + 1,
+                                       sizeof *w.frames)) {
                     end = SV_WALK_NOMEM;
                     break;
                 }

@@ -44,10 +44,10 @@ typedef struct sv_path_seg {
 typedef struct sv_path {
     sv_path_seg *seg;
     size_t depth, cap;
-    size_t rendered;  /* segments whose text text holds */
-    sv_buf text;      /* the pointer, NUL-terminated after rendered segments */
+    size_t rendered; /* segments whose text text holds */
+    sv_buf text;     /* the pointer, NUL-terminated after rendered segments */
     const sv_alloc *alloc;
-    bool nomem;       /* a push or a rendering failed */
+    bool nomem; /* a push or a rendering failed */
 } sv_path;
 
 void sv__core_path_init(sv_path *p, const sv_alloc *alloc); /* alloc NULL = libc */
@@ -93,7 +93,7 @@ struct sv_walker {
     struct sv_walk_frame {
         const sv_value *box;
         uint32_t next;
-    } *frames;
+    } * frames;
     size_t nframes, cap;
 };
 
@@ -101,7 +101,7 @@ struct sv_walker {
  * order (a map's key is the path segment of its value, not visited). Does
  * not recurse: the depth costs heap, not C stack. */
 sv_walk_end sv__core_walk_tree(const sv_value *root, unsigned max_depth, const sv_alloc *alloc,
-                         sv_walker_fn fn, void *ctx);
+                               sv_walker_fn fn, void *ctx);
 
 /* The current value's JSON Pointer (NULL: out of memory). */
 const char *sv__core_walker_path(sv_walker *w);

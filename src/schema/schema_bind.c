@@ -189,8 +189,7 @@ static bool id_eq(const void *item, const void *key)
 static sv_status find_id_field(sv_schema *s, sv_schema_class *c, sv_error *err)
 {
     const sv_schema_class *k = c;
-    while (k && k->c && !k->c->id_field)
-        k = k->nbases ? k->bases[0] : NULL;
+    while (k && k->c && !k->c->id_field) k = k->nbases ? k->bases[0] : NULL;
     if (!k || !k->c) return SV_OK;
     const char *name = k->c->id_field;
     const sv_schema_field *f = sv_schema_field_by_name(c, name, strlen(name));
@@ -203,7 +202,8 @@ static sv_status find_id_field(sv_schema *s, sv_schema_class *c, sv_error *err)
     sv__schema_cls(c)->id_field = f;
     if (!c->c->id_field) return SV_OK; /* registers no id of its own */
     uint32_t id = c->c->class_id;
-    const sv_schema_class *o = sv__schema_tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
+    const sv_schema_class *o =
+        sv__schema_tab_find(&s->class_ids, sv__schema_hash_u64(id), id_eq, &id);
     if (o) {
         sv__schema_fail(err, SV_ERR_SYNTAX, "classes '%s' and '%s' have the same C class id %u",
                         o->name, c->name, id);

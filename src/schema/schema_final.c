@@ -51,8 +51,7 @@ static uint32_t first_duplicate(sv_schema *s, const void *arr, uint32_t n, name_
         return n;
     }
     uint32_t cap = 32;
-    while (cap < n * 2)
-        cap *= 2;
+    while (cap < n * 2) cap *= 2;
     const char **t = s->alloc.malloc(s->alloc.ctx, cap * sizeof *t);
     if (!t) return UINT32_MAX;
     memset(t, 0, cap * sizeof *t);
@@ -138,8 +137,7 @@ static sv_status cycle_error(frame *stack, uint32_t top, const sv_schema_class *
     char msg[SV_ERROR_MSG_MAX];
     size_t o = 0;
     uint32_t from = top;
-    while (stack[from].c != target)
-        from--;
+    while (stack[from].c != target) from--;
     for (uint32_t k = from; k <= top && o < sizeof msg; k++)
         o += (size_t)snprintf(msg + o, sizeof msg - o, "%s -> ", stack[k].c->name);
     if (o < sizeof msg) snprintf(msg + o, sizeof msg - o, "%s", target->name);
@@ -429,7 +427,8 @@ sv_status sv_schema_finalize(sv_schema *s, sv_error *err)
         if (order) s->alloc.free(s->alloc.ctx, order, s->nclasses * sizeof *order);
     }
     for (size_t i = 0; !st && i < s->nclasses; i++)
-        if (sv__schema_cls(s->classes[i])->embed_state == 0) st = embed_visit(s->classes[i], 0, err);
+        if (sv__schema_cls(s->classes[i])->embed_state == 0)
+            st = embed_visit(s->classes[i], 0, err);
     if (!st) st = read_defaults(s, err);
     if (!st) st = fill_tables(s, err);
     if (!st) st = sv__schema_check_bindings(s, err);

@@ -7,8 +7,7 @@
 static uint32_t table_cap(uint32_t n)
 {
     uint32_t cap = 16;
-    while (cap < n * 2)
-        cap *= 2;
+    while (cap < n * 2) cap *= 2;
     return cap;
 }
 
@@ -67,8 +66,7 @@ sv_status sv__schema_build_field_index(sv_schema *s, sv_schema_class *c)
     if (!ci->by_name || !ci->by_hash || !ci->by_id) return SV_ERR_NOMEM;
     const sv_schema_field **own = s->alloc.malloc(s->alloc.ctx, c->nfields * sizeof *own);
     if (!own) return SV_ERR_NOMEM;
-    for (uint32_t i = 0; i < c->nfields; i++)
-        own[i] = &c->fields[i];
+    for (uint32_t i = 0; i < c->nfields; i++) own[i] = &c->fields[i];
     for (uint32_t i = 0; i < c->nfields; i++) {
         const sv_schema_field *f = own[i];
         table_put(ci->by_name, cap, sv__schema_hash_str(f->name, strlen(f->name)), i,

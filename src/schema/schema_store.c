@@ -146,7 +146,7 @@ const sv_schema_class *sv_schema_class_by_uuid(const sv_schema *s, const sv_uuid
 {
     if (!s || !uuid) return NULL;
     return sv__schema_tab_find(&s->class_uuids, sv__schema_hash_str((const char *)uuid->b, 16),
-                        class_uuid_eq, uuid->b);
+                               class_uuid_eq, uuid->b);
 }
 
 size_t sv_schema_class_count(const sv_schema *s)
@@ -223,7 +223,8 @@ sv_status sv_schema_add_enum(sv_schema *s, const char *name, sv_prim underlying,
     e->index = (uint32_t)s->nenums;
     e->index_ = ei;
     if (!list_push(s, (void ***)&s->enums, &s->nenums, &s->enum_cap, e) ||
-        !sv__schema_tab_put(&s->enum_names, &s->alloc, sv__schema_hash_str(iname, strlen(iname)), e))
+        !sv__schema_tab_put(&s->enum_names, &s->alloc, sv__schema_hash_str(iname, strlen(iname)),
+                            e))
         return nomem(err);
     if (out) *out = e;
     return SV_OK;
@@ -295,7 +296,8 @@ sv_status sv_schema_add_class(sv_schema *s, const char *name, sv_schema_class **
     c->index_ = ci;
     ci->pub = c;
     if (!list_push(s, (void ***)&s->classes, &s->nclasses, &s->class_cap, c) ||
-        !sv__schema_tab_put(&s->class_names, &s->alloc, sv__schema_hash_str(iname, strlen(iname)), c))
+        !sv__schema_tab_put(&s->class_names, &s->alloc, sv__schema_hash_str(iname, strlen(iname)),
+                            c))
         return nomem(err);
     if (out) *out = c;
     return SV_OK;

@@ -388,8 +388,7 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
     size_t es = sv__schema_type_c_size(et);
     switch (t->gen) {
     case SV_GEN_ARRAY:
-        for (size_t i = 0; i < t->array_len; i++)
-            free_value(x, et, p + i * es, NULL, depth + 1);
+        for (size_t i = 0; i < t->array_len; i++) free_value(x, et, p + i * es, NULL, depth + 1);
         return;
     case SV_GEN_OPTIONAL: {
         bool has;
@@ -421,8 +420,7 @@ static void free_value(sctx *x, const sv_type *t, uint8_t *p, uint8_t *aux, unsi
         memcpy(&items, p, sizeof items);
         memcpy(&n, aux, sizeof n);
         if (!items) return;
-        for (size_t i = 0; i < n; i++)
-            free_value(x, et, items + i * es, NULL, depth + 1);
+        for (size_t i = 0; i < n; i++) free_value(x, et, items + i * es, NULL, depth + 1);
         x->a->free(x->a->ctx, items, n * es);
         return;
     }
@@ -512,7 +510,9 @@ static sv_status prim_from_value(sctx *x, const sv_type *t, const sv_value *v, u
         memcpy(p, &u, sizeof u);
         return SV_OK;
     }
-    default: memcpy(p, sv_numbers(v), sv__schema_prim_scalars(t->prim) * sizeof(float)); return SV_OK;
+    default:
+        memcpy(p, sv_numbers(v), sv__schema_prim_scalars(t->prim) * sizeof(float));
+        return SV_OK;
     }
 }
 

@@ -38,8 +38,7 @@ static bool tab_grow(sv__tab *t, const sv_alloc *a)
         sv__tab_slot s = t->slots[i];
         if (!s.item) continue;
         uint32_t j = (uint32_t)s.hash & (cap - 1);
-        while (slots[j].item)
-            j = (j + 1) & (cap - 1);
+        while (slots[j].item) j = (j + 1) & (cap - 1);
         slots[j] = s;
     }
     if (t->slots) a->free(a->ctx, t->slots, (size_t)t->cap * sizeof *t->slots);
@@ -54,8 +53,7 @@ bool sv__schema_tab_put(sv__tab *t, const sv_alloc *a, uint64_t hash, const void
     if ((t->count + 1) * 2 > t->cap && !tab_grow(t, a)) return false;
     uint32_t mask = t->cap - 1;
     uint32_t j = (uint32_t)hash & mask;
-    while (t->slots[j].item)
-        j = (j + 1) & mask;
+    while (t->slots[j].item) j = (j + 1) & mask;
     t->slots[j].hash = hash;
     t->slots[j].item = item;
     t->count++;

@@ -159,8 +159,7 @@ static sv_status syntax(tparser *tp, const char *msg)
 
 static void skip_ws(tparser *tp)
 {
-    while (tp->p < tp->end && (*tp->p == ' ' || *tp->p == '\t'))
-        tp->p++;
+    while (tp->p < tp->end && (*tp->p == ' ' || *tp->p == '\t')) tp->p++;
 }
 
 /* Interns a finished type whose canonical text is text[0..len). */
@@ -247,8 +246,7 @@ static sv_status parse_type(tparser *tp, unsigned depth, const sv_type **out)
            (unsigned char)*tp->p >= 0x20)
         tp->p++;
     const char *ne = tp->p;
-    while (ne > nb && (ne[-1] == ' ' || ne[-1] == '\t'))
-        ne--;
+    while (ne > nb && (ne[-1] == ' ' || ne[-1] == '\t')) ne--;
     if (ne == nb) return syntax(tp, "expected a type name");
     if (tp->p < tp->end && (unsigned char)*tp->p < 0x20) return syntax(tp, "control character");
     size_t nlen = (size_t)(ne - nb);
@@ -279,11 +277,9 @@ static sv_status parse_type(tparser *tp, unsigned depth, const sv_type **out)
             int k = 0;
             uint32_t v = proto.array_len;
             char rev[16];
-            do
-                rev[k++] = (char)('0' + v % 10);
+            do rev[k++] = (char)('0' + v % 10);
             while ((v /= 10) != 0);
-            for (int i = 0; i < k; i++)
-                num[i] = rev[k - 1 - i];
+            for (int i = 0; i < k; i++) num[i] = rev[k - 1 - i];
             sv_buf_putc(&tp->canon, ',');
             sv_buf_append(&tp->canon, num, (size_t)k);
         }

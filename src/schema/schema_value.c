@@ -82,8 +82,7 @@ static sv_status read_math(rctx *r, const sv_type *t, const sv_value *v, sv_valu
     unsigned n = sv_tag_scalars(tag);
     float f[16];
     if (v && v->kind == SV_TUPLE && v->tag == tag && v->len == n) {
-        for (unsigned i = 0; i < n; i++)
-            f[i] = (float)sv_number_at(v, i);
+        for (unsigned i = 0; i < n; i++) f[i] = (float)sv_number_at(v, i);
     } else if (v && v->kind == SV_ARRAY) {
         if (v->len != n)
             return sv__schema_fail(r->err, SV_ERR_TYPE, "expected %s: %u numbers, got %u", t->text,
@@ -175,10 +174,8 @@ static sv_status enum_name(rctx *r, const sv_schema_enum *e, const char *p, size
      * holds an unset value (gcc -O3 cannot see that the failure status is
      * never SV_OK). */
     *bits = 0;
-    while (n && *p == ' ')
-        p++, n--;
-    while (n && p[n - 1] == ' ')
-        n--;
+    while (n && *p == ' ') p++, n--;
+    while (n && p[n - 1] == ' ') n--;
     const sv_schema_enum_value *ev = sv_schema_enum_value_by_name(e, p, n);
     if (!ev)
         return sv__schema_fail(r->err, SV_ERR_NOT_FOUND, "'%.*s' is not a value of enum '%s'",

@@ -74,8 +74,8 @@ static void prefix_path(sv_error *err, uint32_t n)
 
 /* Documents one after another until the input ends. An error inside one is
  * reported at its offset in the whole input, under the path "/N". */
-static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
-                               const sv_bson_opts *o, sv_value *out, sv_error *err)
+static sv_status decode_stream(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *o,
+                               sv_value *out, sv_error *err)
 {
     /* doc NULL: only checking (bson_validate) */
     sv_value arr = doc ? sv_array(doc, 0) : sv_null();

@@ -34,7 +34,7 @@ const uint8_t *sv__bson_br_fail_alloc(br *r, const uint8_t *at)
     sv_status st = sv_doc_status(r->doc);
     if (st == SV_ERR_LIMIT)
         return sv__bson_br_fail(r, at, st, "the document would allocate more than %llu bytes",
-                           (unsigned long long)r->max_alloc);
+                                (unsigned long long)r->max_alloc);
     return sv__bson_br_fail(r, at, SV_ERR_NOMEM, "out of memory");
 }
 
@@ -79,7 +79,7 @@ static bool grow(br *r, const uint8_t *at, void **buf, size_t *cap, size_t size,
         sv__bson_br_fail(r, at, st, "out of memory");
     else
         sv__bson_br_fail(r, at, st, "the document would allocate more than %llu bytes",
-                    (unsigned long long)r->max_alloc);
+                         (unsigned long long)r->max_alloc);
     return false;
 }
 
@@ -223,7 +223,8 @@ static SV_ALWAYS_INLINE const uint8_t *check_key(br *r, const uint8_t *q, const 
         return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "a key runs past the end of its document");
     }
     *n = (size_t)(z - q);
-    if (!ascii_or_utf8(q, *n)) return sv__bson_br_fail(r, q, SV_ERR_UTF8, "the key is not valid UTF-8");
+    if (!ascii_or_utf8(q, *n))
+        return sv__bson_br_fail(r, q, SV_ERR_UTF8, "the key is not valid UTF-8");
     return z + 1;
 }
 
@@ -308,7 +309,8 @@ static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const ui
     case BSON_INT32: {
         if ((size_t)(last - q) < 4) return need(r, q, last, 4, "an int32");
         if (!ENSURE_F(fast, r, q + 4)) return sv__bson_br_fail_stream(r, r->avail);
-        *out = br_scalar(SV_INT, 4, SV_F_EXPLICIT, (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(q));
+        *out =
+            br_scalar(SV_INT, 4, SV_F_EXPLICIT, (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(q));
         return q + 4;
     }
     case BSON_INT64:
@@ -368,8 +370,8 @@ static SV_NOINLINE const uint8_t *check_map_whole(br *r, const uint8_t *p, const
                                                   uint32_t depth);
 static SV_NOINLINE const uint8_t *check_array_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                     uint32_t depth);
-static SV_NOINLINE const uint8_t *check_map_streaming(br *r, const uint8_t *p,
-                                                      const uint8_t *last, uint32_t depth);
+static SV_NOINLINE const uint8_t *check_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                      uint32_t depth);
 static SV_NOINLINE const uint8_t *check_array_streaming(br *r, const uint8_t *p,
                                                         const uint8_t *last, uint32_t depth);
 
@@ -395,9 +397,10 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
         if (SV_UNLIKELY(!bson_type_known(type))) {
             if (type == 0)
                 return sv__bson_br_fail(r, elem, SV_ERR_SYNTAX,
-                                   "00 ends the document %zu bytes before its length",
-                                   (size_t)(last - elem));
-            return sv__bson_br_fail(r, elem, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
+                                        "00 ends the document %zu bytes before its length",
+                                        (size_t)(last - elem));
+            return sv__bson_br_fail(r, elem, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x",
+                                    type);
         }
         sv_value v;
         if (is_array) {
@@ -411,7 +414,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
                 if (!z && r->avail < last) return sv__bson_br_fail_stream(r, r->avail);
                 if (!z)
                     return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED,
-                                       "a key runs past the end of its document");
+                                            "a key runs past the end of its document");
                 if (!sv__core_utf8_valid(q, (size_t)(z - q)))
                     return sv__bson_br_fail(r, key, SV_ERR_UTF8, "the key is not valid UTF-8");
                 keyed = true;
@@ -505,8 +508,8 @@ static SV_NOINLINE const uint8_t *check_array_whole(br *r, const uint8_t *p, con
     sv_value unused;
     return read_body(r, p, last, depth, true, true, false, &unused);
 }
-static SV_NOINLINE const uint8_t *check_map_streaming(br *r, const uint8_t *p,
-                                                      const uint8_t *last, uint32_t depth)
+static SV_NOINLINE const uint8_t *check_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                                      uint32_t depth)
 {
     sv_value unused;
     return read_body(r, p, last, depth, false, false, false, &unused);
@@ -530,11 +533,11 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
     uint32_t n = sv__core_load_u32le(p);
     if (n < 5 || n > INT32_MAX)
         return sv__bson_br_fail(r, p, SV_ERR_SYNTAX, "document length %d is below the minimum of 5",
-                           (int32_t)n);
+                                (int32_t)n);
     if (n > (size_t)(limit - p))
         return sv__bson_br_fail(r, p, SV_ERR_TRUNCATED,
-                           "a document of %u bytes does not fit in the %zu bytes left", n,
-                           (size_t)(limit - p));
+                                "a document of %u bytes does not fit in the %zu bytes left", n,
+                                (size_t)(limit - p));
     if (depth > r->max_depth)
         return sv__bson_br_fail(r, p, SV_ERR_DEPTH, "nesting deeper than %u", r->max_depth);
     const uint8_t *last = p + n - 1;
@@ -557,7 +560,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
 }
 
 const uint8_t *sv__bson_br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
-                               bool is_array, sv_value *out)
+                                    bool is_array, sv_value *out)
 {
     if (r->check) {
         *out = sv_null();
@@ -567,8 +570,8 @@ const uint8_t *sv__bson_br_read_doc(br *r, const uint8_t *p, const uint8_t *limi
 }
 
 br *sv__bson_br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *caller_opts,
-                bool in_arena, bool check, const sv__bson_stream *stream, sv_error *err,
-                size_t *size_out, sv_status *st)
+                     bool in_arena, bool check, const sv__bson_stream *stream, sv_error *err,
+                     size_t *size_out, sv_status *st)
 {
     sv_bson_opts opts;
     sv_status ost = sv__bson_opts_read(&opts, caller_opts, err);
@@ -628,7 +631,7 @@ void sv__bson_br_close(br *r, size_t size)
 }
 
 const uint8_t *sv__bson_br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                   uint32_t depth, sv_value *out)
+                                        uint32_t depth, sv_value *out)
 {
     return read_value(r, type, q, last, depth, true, true, out);
 }
@@ -649,7 +652,8 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     *out = sv_null();
     size_t size = 0;
     sv_status ost;
-    br *r = sv__bson_br_open(doc, data, len, caller_opts, in_arena, check, stream, err, &size, &ost);
+    br *r =
+        sv__bson_br_open(doc, data, len, caller_opts, in_arena, check, stream, err, &size, &ost);
     if (!r) return ost;
 
     sv_status st = SV_OK;
@@ -659,7 +663,8 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
     if (!next) {
         st = err && err->status != SV_OK ? err->status : SV_ERR_SYNTAX;
     } else if (next != end) {
-        sv__bson_br_fail(r, next, SV_ERR_TRAILING, "%zu bytes after the document", (size_t)(end - next));
+        sv__bson_br_fail(r, next, SV_ERR_TRAILING, "%zu bytes after the document",
+                         (size_t)(end - next));
         st = SV_ERR_TRAILING;
     } else if (!check) {
         *out = root;
@@ -669,7 +674,7 @@ static sv_status bson_read(sv_doc *doc, const uint8_t *data, size_t len,
 }
 
 sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
-                       sv_value *out, sv_error *err)
+                         sv_value *out, sv_error *err)
 {
     return bson_read(doc, data, len, opts, false, false, NULL, out, err);
 }
@@ -688,8 +693,7 @@ sv_status sv__bson_check(const uint8_t *data, size_t len, const sv_bson_opts *op
     return bson_read(NULL, data, len, opts, false, true, stream, &unused, err);
 }
 
-sv_status sv_bson_validate(const uint8_t *data, size_t len, const sv_bson_opts *opts,
-                           sv_error *err)
+sv_status sv_bson_validate(const uint8_t *data, size_t len, const sv_bson_opts *opts, sv_error *err)
 {
     return sv__bson_check(data, len, opts, NULL, err);
 }

@@ -13,10 +13,11 @@ static const uint8_t *read_cstring(br *r, const uint8_t *q, const uint8_t *last,
 {
     const uint8_t *z = memchr(q, 0, (size_t)(last - q));
     if (!z)
-        return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "a cstring runs past the end of its document");
+        return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED,
+                                "a cstring runs past the end of its document");
     if ((uint64_t)(z - q) > r->max_string)
         return sv__bson_br_fail(r, q, SV_ERR_LIMIT, "a cstring of %zu bytes is over the limit",
-                           (size_t)(z - q));
+                                (size_t)(z - q));
     if (!sv__core_utf8_valid(q, (size_t)(z - q)))
         return sv__bson_br_fail(r, q, SV_ERR_UTF8, "the cstring is not valid UTF-8");
     if (!copy_blob(r, SV_STRING, q, (size_t)(z - q), out)) return sv__bson_br_fail_alloc(r, q);
@@ -77,8 +78,8 @@ static const uint8_t *read_binary(br *r, const uint8_t *q, const uint8_t *last, 
          * the inner bytes, the writer puts the length back). */
         if (len < 4 || sv__core_load_u32le(d) != len - 4)
             return sv__bson_br_fail(r, d, SV_ERR_SYNTAX,
-                               "binary subtype 2: the inner length does not equal the outer "
-                               "length minus 4");
+                                    "binary subtype 2: the inner length does not equal the outer "
+                                    "length minus 4");
         d += 4;
         len -= 4;
     }
@@ -86,7 +87,8 @@ static const uint8_t *read_binary(br *r, const uint8_t *q, const uint8_t *last, 
     vals[0] = sv_uint_w(sub, 1);
     if (!copy_blob(r, SV_BYTES, d, len, &vals[1])) return sv__bson_br_fail_alloc(r, q);
     static const char *const names[2] = {"subtype", "data"};
-    if (!make_object(r, BSON_CLASS_BINARY, names, vals, 2, out)) return sv__bson_br_fail_alloc(r, q);
+    if (!make_object(r, BSON_CLASS_BINARY, names, vals, 2, out))
+        return sv__bson_br_fail_alloc(r, q);
     return next;
 }
 
@@ -95,14 +97,15 @@ static const uint8_t *read_objectid(br *r, const uint8_t *q, const uint8_t *last
     if (!need(r, q, last, 12, "an ObjectId")) return NULL;
     char text[24];
     sv__bson_hex(q, 12, text);
-    if (!copy_blob(r, SV_STRING, (const uint8_t *)text, 24, out)) return sv__bson_br_fail_alloc(r, q);
+    if (!copy_blob(r, SV_STRING, (const uint8_t *)text, 24, out))
+        return sv__bson_br_fail_alloc(r, q);
     out->tag = SV_TAG_OBJECTID;
     return q + 12;
 }
 
 /* The types no Resonite file has: each is a small object or tagged value. */
 const uint8_t *sv__bson_br_read_rare(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                uint32_t depth, sv_value *out)
+                                     uint32_t depth, sv_value *out)
 {
     sv_value vals[2];
     const uint8_t *next;
@@ -152,7 +155,8 @@ const uint8_t *sv__bson_br_read_rare(br *r, unsigned type, const uint8_t *q, con
         if (!need(r, q, last, 4, "a code_w_scope length")) return NULL;
         uint32_t total = sv__core_load_u32le(q);
         if (total < 14 || total > (size_t)(last - q))
-            return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "code_w_scope length %u does not fit", total);
+            return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "code_w_scope length %u does not fit",
+                                    total);
         const uint8_t *end = q + total, *s = NULL;
         size_t n = 0;
         if (!(next = read_string_bytes(r, q + 4, end, true, &s, &n))) return NULL;
@@ -160,8 +164,8 @@ const uint8_t *sv__bson_br_read_rare(br *r, unsigned type, const uint8_t *q, con
         if (!(next = sv__bson_br_read_doc(r, next, end, depth + 1, false, &vals[1]))) return NULL;
         if (next != end)
             return sv__bson_br_fail(r, next, SV_ERR_SYNTAX,
-                               "code_w_scope says %u bytes, its parts take %zu", total,
-                               (size_t)(next - q));
+                                    "code_w_scope says %u bytes, its parts take %zu", total,
+                                    (size_t)(next - q));
         static const char *const names[2] = {"code", "scope"};
         if (!make_object(r, BSON_CLASS_CODE_W_SCOPE, names, vals, 2, out))
             return sv__bson_br_fail_alloc(r, q);
@@ -178,7 +182,8 @@ const uint8_t *sv__bson_br_read_rare(br *r, unsigned type, const uint8_t *q, con
         return q + 16;
     case BSON_MINKEY: *out = sv_with_tag(sv_null(), SV_TAG_MINKEY); return q;
     case BSON_MAXKEY: *out = sv_with_tag(sv_null(), SV_TAG_MAXKEY); return q;
-    default: return sv__bson_br_fail(r, q - 1, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
+    default:
+        return sv__bson_br_fail(r, q - 1, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x", type);
     }
     (void)depth;
 }

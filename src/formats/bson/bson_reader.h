@@ -49,8 +49,8 @@ typedef struct br {
     size_t npairs, cap_pairs;
     sv_value *items;
     size_t nitems, cap_items;
-    uint64_t scratch; /* bytes of the stacks */
-    sv_bump bump; /* strings and containers (core/bump.h) */
+    uint64_t scratch;    /* bytes of the stacks */
+    sv_bump bump;        /* strings and containers (core/bump.h) */
     uint32_t cache_mask; /* slots in cache - 1 (a power of two) */
     sv_key_slot cache[]; /* core/key_cache.h */
 } br;
@@ -73,23 +73,23 @@ bool sv__bson_br_more(br *r, const uint8_t *need);
 #define ENSURE_F(fast, r, ptr) ((fast) || ENSURE(r, ptr))
 /* The document at p (its length first), within limit. */
 const uint8_t *sv__bson_br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
-                               bool is_array, sv_value *out);
+                                    bool is_array, sv_value *out);
 /* The element types no Resonite file has (bson_read_rare.c). */
 const uint8_t *sv__bson_br_read_rare(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                uint32_t depth, sv_value *out);
+                                     uint32_t depth, sv_value *out);
 
 /* The reader of one document at data (bson_read.c): check, doc NULL, only
  * checks; *size gets what sv__bson_br_close frees. NULL with *st (and err) on
  * a failure. */
 br *sv__bson_br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *opts,
-                bool in_arena, bool check, const sv__bson_stream *stream, sv_error *err,
-                size_t *size, sv_status *st);
+                     bool in_arena, bool check, const sv__bson_stream *stream, sv_error *err,
+                     size_t *size, sv_status *st);
 void sv__bson_br_close(br *r, size_t size);
 /* For the streaming decoder (bson_visit.c), in a whole document: the value
  * of an element of the given type (not a document or an array: those are
  * read into a tree) and a document key, as the tree reader reads them. */
 const uint8_t *sv__bson_br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
-                                   uint32_t depth, sv_value *out);
+                                        uint32_t depth, sv_value *out);
 const uint8_t *sv__bson_br_read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out);
 
 /* ---- shared inline helpers -------------------------------------------------- */
@@ -115,8 +115,7 @@ static inline bool index_matches(const index_key *k, const uint8_t *q)
 static inline void index_next(index_key *k)
 {
     int i = (int)k->len - 1;
-    while (i >= 0 && k->d[i] == '9')
-        k->d[i--] = '0';
+    while (i >= 0 && k->d[i] == '9') k->d[i--] = '0';
     if (i >= 0) {
         k->d[i]++;
     } else {
@@ -125,7 +124,6 @@ static inline void index_next(index_key *k)
         k->len++;
     }
 }
-
 
 static SV_ALWAYS_INLINE uint8_t *bump(br *r, size_t n)
 {
@@ -199,7 +197,7 @@ static inline const uint8_t *need(br *r, const uint8_t *q, const uint8_t *last, 
 {
     if ((size_t)(last - q) >= n) return q;
     return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "%s needs %zu bytes, its document has %zu left",
-                       what, n, (size_t)(last - q));
+                            what, n, (size_t)(last - q));
 }
 
 /* ASCII (nearly every Resonite string: GUIDs, type names) is checked a word
@@ -212,12 +210,10 @@ static SV_ALWAYS_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
         acc = sv__core_load64(s) | sv__core_load64(s + n - 8);
         if (n > 16) acc |= sv__core_load64(s + 8) | sv__core_load64(s + n - 16);
     } else if (n > 32) {
-        for (size_t i = 0; i + 8 <= n; i += 8)
-            acc |= sv__core_load64(s + i);
+        for (size_t i = 0; i + 8 <= n; i += 8) acc |= sv__core_load64(s + i);
         acc |= sv__core_load64(s + n - 8); /* the tail, overlapping */
     } else {
-        for (size_t i = 0; i < n; i++)
-            acc |= s[i];
+        for (size_t i = 0; i < n; i++) acc |= s[i];
     }
     return !(acc & UINT64_C(0x8080808080808080)) || sv__core_utf8_valid(s, n);
 }
@@ -228,22 +224,26 @@ static SV_ALWAYS_INLINE const uint8_t *read_string_bytes(br *r, const uint8_t *q
                                                          const uint8_t *last, bool fast,
                                                          const uint8_t **s, size_t *n)
 {
-    if (last - q < 4) return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "a string length needs 4 bytes");
+    if (last - q < 4)
+        return sv__bson_br_fail(r, q, SV_ERR_TRUNCATED, "a string length needs 4 bytes");
     if (!ENSURE_F(fast, r, q + 4)) return sv__bson_br_fail_stream(r, r->avail);
     uint32_t len = sv__core_load_u32le(q);
     if (len == 0 || len > INT32_MAX)
-        return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "string length %d is not positive", (int32_t)len);
+        return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "string length %d is not positive",
+                                (int32_t)len);
     if ((size_t)(last - q - 4) < len)
         return sv__bson_br_fail(
             r, q, SV_ERR_TRUNCATED,
             "a string of %u bytes does not fit in the %zu bytes its document has left", len,
             (size_t)(last - q - 4));
     if (len - 1 > r->max_string)
-        return sv__bson_br_fail(r, q, SV_ERR_LIMIT, "a string of %u bytes is over the limit of %llu",
-                           len - 1, (unsigned long long)r->max_string);
+        return sv__bson_br_fail(r, q, SV_ERR_LIMIT,
+                                "a string of %u bytes is over the limit of %llu", len - 1,
+                                (unsigned long long)r->max_string);
     if (!ENSURE_F(fast, r, q + 4 + len)) return sv__bson_br_fail_stream(r, r->avail);
     if (q[4 + len - 1] != 0)
-        return sv__bson_br_fail(r, q + 4 + len - 1, SV_ERR_SYNTAX, "the string does not end with 00");
+        return sv__bson_br_fail(r, q + 4 + len - 1, SV_ERR_SYNTAX,
+                                "the string does not end with 00");
     if (!ascii_or_utf8(q + 4, len - 1))
         return sv__bson_br_fail(r, q + 4, SV_ERR_UTF8, "the string is not valid UTF-8");
     *s = q + 4;

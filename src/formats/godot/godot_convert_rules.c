@@ -566,8 +566,8 @@ static bool godot_describe(const sv_value *v, char *buf, size_t size)
 }
 
 /* The root meta godot_file_meta.c writes about the file, not a value. */
-static const char *const godot_file_keys[] = {"format", "framing", "prefix", "objects", "version",
-                                              NULL};
+static const char *const godot_file_keys[] = {"format",  "framing", "prefix",
+                                              "objects", "version", NULL};
 
 const sv_format_hooks sv_format_hooks_godot = {
     .convert_rules = godot_convert_rules,

@@ -8,7 +8,10 @@
 #include <limits.h>
 #include <openssl/evp.h>
 
-bool gd_aes_available(void) { return true; }
+bool gd_aes_available(void)
+{
+    return true;
+}
 
 static sv_status run(const EVP_CIPHER *cipher, const uint8_t key[32], const uint8_t *iv,
                      bool encrypt, const uint8_t *in, uint8_t *out, size_t n, const char *fmt,
@@ -30,7 +33,8 @@ static sv_status run(const EVP_CIPHER *cipher, const uint8_t key[32], const uint
     int fin = 0;
     if (ok) ok = EVP_CipherFinal_ex(ctx, out + done, &fin) == 1 && fin == 0;
     EVP_CIPHER_CTX_free(ctx);
-    return ok ? SV_OK : sv_error_set(err, SV_ERR_UNSUPPORTED, fmt, 0, "AES-256 failed in libcrypto");
+    return ok ? SV_OK
+              : sv_error_set(err, SV_ERR_UNSUPPORTED, fmt, 0, "AES-256 failed in libcrypto");
 }
 
 sv_status gd_aes256_ecb(const uint8_t key[32], bool encrypt, const uint8_t *in, uint8_t *out,
@@ -48,7 +52,10 @@ sv_status gd_aes256_cfb128(const uint8_t key[32], const uint8_t iv[16], bool enc
 
 #else
 
-bool gd_aes_available(void) { return false; }
+bool gd_aes_available(void)
+{
+    return false;
+}
 
 static sv_status missing(const char *fmt, sv_error *err)
 {

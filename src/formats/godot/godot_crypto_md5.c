@@ -19,7 +19,10 @@ static const uint8_t R[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12
                               4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
                               6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
 
-static uint32_t rotl(uint32_t x, unsigned c) { return (x << c) | (x >> (32 - c)); }
+static uint32_t rotl(uint32_t x, unsigned c)
+{
+    return (x << c) | (x >> (32 - c));
+}
 
 static void block(uint32_t h[4], const uint8_t *p)
 {

@@ -72,13 +72,13 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
     size_t pad = n >= 0 ? (4 - ((uint32_t)n & 3)) & 3 : 0;
     if (n < 0 || (size_t)n + pad > dleft(d)) {
         gd_dfail_at(d, at, SV_ERR_TRUNCATED,
-                 "string of %ld bytes (+%zu padding) but %zu left (engine: ERR_FILE_EOF)", (long)n,
-                 pad, dleft(d));
+                    "string of %ld bytes (+%zu padding) but %zu left (engine: ERR_FILE_EOF)",
+                    (long)n, pad, dleft(d));
         return false;
     }
     if ((uint64_t)n > d->r->max_string) {
         gd_dfail_at(d, at, SV_ERR_LIMIT, "string of %ld bytes is over the limit of %llu", (long)n,
-                 (unsigned long long)d->r->max_string);
+                    (unsigned long long)d->r->max_string);
         return false;
     }
     size_t bad = 0;
@@ -108,7 +108,7 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
         out->as.str = s;
     } else if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
         gd_dfail_at(d, at + 4 + bad, SV_ERR_UTF8,
-                 "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
+                    "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
         return false;
     }
     /* the encoder writes the text, with a second BOM when it starts with one */
@@ -238,8 +238,7 @@ static sv_status nodepath_extra(gd_dec *d, const uint8_t *first, const gd_np_par
     const uint8_t *p = first;
     for (uint32_t i = 0; i < total; i++) {
         uint32_t n = sv__core_load_u32le(p), pad = (4 - (n & 3)) & 3;
-        for (uint32_t k = 0; k < pad; k++)
-            stale |= p[4 + n + k] != 0;
+        for (uint32_t k = 0; k < pad; k++) stale |= p[4 + n + k] != 0;
         npad += pad;
         p += 4 + (size_t)n + pad;
         /* the length the encoder will write for the part (a leading BOM
@@ -302,8 +301,8 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
     d->odd_text = false;
     if (total > dleft(d) / 4)
         return gd_dfail_at(d, at, SV_ERR_TRUNCATED,
-                        "NodePath of %u names needs at least %zu bytes, %zu left", total,
-                        (size_t)total * 4, dleft(d));
+                           "NodePath of %u names needs at least %zu bytes, %zu left", total,
+                           (size_t)total * 4, dleft(d));
     if (nc > total) nc = total;
     gd_np_part stack_parts[16];
     gd_np_part *parts = stack_parts;
@@ -324,7 +323,7 @@ static sv_status dec_nodepath(gd_dec *d, sv_value *out)
     const char *why = NULL;
     if (!gd_nodepath_representable(parts, nc, parts + nc, total - nc, &why))
         return gd_dfail_at(d, at, SV_ERR_UNSUPPORTED,
-                        "NodePath with %s has no text form in serval's tree", why);
+                           "NodePath with %s has no text form in serval's tree", why);
     size_t n = gd_nodepath_text_len(parts, nc, parts + nc, total - nc, flags & 1);
     sv_value v = sv_str_uninit(d->doc, n);
     char *buf = sv_value_buf(&v);
@@ -347,8 +346,8 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
     }
     if (!d->r->full_objects)
         return gd_dfail_at(d, at, SV_ERR_REFUSED,
-                        "a full object (engine: ERR_UNAUTHORIZED); decode with the option "
-                        "objects=full to read it (serval never runs its script)");
+                           "a full object (engine: ERR_UNAUTHORIZED); decode with the option "
+                           "objects=full to read it (serval never runs its script)");
     if (d->r->seen) d->r->seen->full_object = true;
     sv_value cls;
     if (!gd_read_string(d, true, &cls)) return d->rd.status;
@@ -363,8 +362,8 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
     if (count < 0) count = 0; /* the engine's loop runs zero times */
     if ((size_t)count > dleft(d) / 8)
         return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "object declares %ld properties, at least %zu bytes, %zu left", (long)count,
-                        (size_t)count * 8, dleft(d));
+                           "object declares %ld properties, at least %zu bytes, %zu left",
+                           (long)count, (size_t)count * 8, dleft(d));
     sv_value obj = sv_object(d->doc, cls, (size_t)count);
     if (check_doc(d) != SV_OK) return d->rd.status;
     sv_pair *p = sv_pairs(&obj);
@@ -420,15 +419,15 @@ static inline int fast_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
 
 /* which: "type", "key" or "value"; a class name or script path whose bytes
  * the encoder would write otherwise is recorded in *blocks as [which, bytes]. */
-static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out, sv_value *blocks,
-                       const char *which)
+static bool read_ctype(gd_dec *d, unsigned kind, sv_value *out, sv_value *blocks, const char *which)
 {
     if (kind == GD_KIND_BUILTIN) {
         if (!dneed(d, 4, "container element type")) return false;
         int32_t bt = (int32_t)du32(d);
         if (bt < 0 || (unsigned)bt >= d->r->variant_max) {
             gd_dfail_at(d, doff(d) - 4, SV_ERR_TYPE,
-                     "container element type %ld is no type (engine: ERR_INVALID_DATA)", (long)bt);
+                        "container element type %ld is no type (engine: ERR_INVALID_DATA)",
+                        (long)bt);
             return false;
         }
         *out = sv_str_intern(d->doc, gd_type_name(d->r->prof->to_gd[bt]),
@@ -453,8 +452,8 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
 {
     bool outer = d->odd;
     gd_extra_in x = {.header = hdr}; /* all-zero values are null (SV_NULL = 0) */
-    x.header_odd = hdr > GD_TYPE_MASK &&
-                   (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_ARRAY))) != 0;
+    x.header_odd =
+        hdr > GD_TYPE_MASK && (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_ARRAY))) != 0;
     sv_value meta = sv_null();
     unsigned kind = d->r->typed_arrays ? (hdr >> GD_ARRAY_KIND_SHIFT) & 3 : 0;
     /* kind bits a later 4.x would read as a type: only this version's
@@ -473,8 +472,8 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
     x.count_odd = count != x.count;
     if (count > dleft(d) / 4)
         return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "Array of %u items needs at least %zu bytes, %zu left", count,
-                        (size_t)count * 4, dleft(d));
+                           "Array of %u items needs at least %zu bytes, %zu left", count,
+                           (size_t)count * 4, dleft(d));
     sv_value arr = new_container(d, SV_ARRAY, sizeof(sv_value), count);
     if (kind) sv_meta_set(d->doc, &arr, meta);
     if (check_doc(d) != SV_OK) return d->rd.status;
@@ -504,9 +503,8 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
 
 /* The count pairs of a Dictionary into p, with records of odd bytes in x;
  * off (NULL: not wanted) gets where each key and value starts in pairs. */
-static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair *p,
-                                              uint32_t count, gd_extra_in *x,
-                                              const uint8_t *pairs, uint32_t *off)
+static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair *p, uint32_t count,
+                                             gd_extra_in *x, const uint8_t *pairs, uint32_t *off)
 {
     d->odd = false; /* cleared again after each item that set it */
     for (uint32_t i = 0; i < count; i++) {
@@ -548,8 +546,8 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
 {
     bool outer = d->odd;
     gd_extra_in x = {.header = hdr}; /* all-zero values are null (SV_NULL = 0) */
-    x.header_odd = hdr > GD_TYPE_MASK &&
-                   (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
+    x.header_odd =
+        hdr > GD_TYPE_MASK && (hdr & ~(GD_TYPE_MASK | gd_header_used(d->r, GD_DICTIONARY))) != 0;
     sv_value kt = sv_null(), vt = sv_null();
     unsigned kk = 0, vk = 0;
     if (d->r->seen && d->godot4 && !d->r->typed_dicts && ((hdr >> GD_DICT_KEY_SHIFT) & 0xF))
@@ -566,8 +564,8 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
     x.count_odd = count != x.count;
     if (count > dleft(d) / 8)
         return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "Dictionary of %u entries needs at least %zu bytes, %zu left", count,
-                        (size_t)count * 8, dleft(d));
+                           "Dictionary of %u entries needs at least %zu bytes, %zu left", count,
+                           (size_t)count * 8, dleft(d));
     sv_value map = new_container(d, SV_MAP, sizeof(sv_pair), count);
     if (kk || vk) {
         sv_value meta = sv_map(d->doc, 0);
@@ -599,8 +597,7 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
         /* records name items by their place in the stream, which moved */
         if (!off)
             x.raw = sv_null();
-        else if (!gd_dups_records(d->doc, &x, pairs, off, (size_t)(d->rd.p - pairs), where,
-                                  count))
+        else if (!gd_dups_records(d->doc, &x, pairs, off, (size_t)(d->rd.p - pairs), where, count))
             return check_doc(d);
     }
     /* null is kind 0: one test for "anything kept" */
@@ -627,8 +624,8 @@ static sv_status decode_rec(gd_dec *d, unsigned depth, bool key, sv_value *out)
     unsigned code = hdr & GD_TYPE_MASK; /* spec §2: bits 8-31 are flags or ignored */
     if (code >= d->r->variant_max)
         return gd_dfail_at(d, at, SV_ERR_TYPE,
-                        "unknown type %u (%s has types 0 to %u; engine: ERR_INVALID_DATA)", code,
-                        d->r->fmt, d->r->variant_max - 1);
+                           "unknown type %u (%s has types 0 to %u; engine: ERR_INVALID_DATA)", code,
+                           d->r->fmt, d->r->variant_max - 1);
     unsigned t = d->r->prof->to_gd[code];
     /* bits the type does not use (spec §2): the engine ignores them, the
      * record of the value keeps them; containers keep their own header */
@@ -726,7 +723,8 @@ sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, c
     sv_status st = decode_rec(&d, 0, false, out);
     if (st == SV_OK) st = check_doc(&d);
     /* a root value with bytes of its own and no container to keep them */
-    if (st == SV_OK && d.odd && !r->bare_root && !gd_root_wrap(doc, out, data, (size_t)(d.rd.p - data)))
+    if (st == SV_OK && d.odd && !r->bare_root &&
+        !gd_root_wrap(doc, out, data, (size_t)(d.rd.p - data)))
         st = check_doc(&d) != SV_OK ? d.rd.status : SV_ERR_NOMEM;
     if (st != SV_OK) {
         *out = sv_null();

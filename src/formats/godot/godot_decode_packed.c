@@ -13,18 +13,17 @@ sv_status gd_dec_bytes(gd_dec *d, sv_value *out)
     int32_t count = (int32_t)du32(d);
     if (count < 0 || (size_t)count > dleft(d))
         return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "PackedByteArray of %ld bytes, %zu left (engine: ERR_INVALID_DATA)",
-                        (long)count, dleft(d));
+                           "PackedByteArray of %ld bytes, %zu left (engine: ERR_INVALID_DATA)",
+                           (long)count, dleft(d));
     if ((uint64_t)count > d->r->max_string)
         return gd_dfail_at(d, doff(d) - 4, SV_ERR_LIMIT,
-                        "PackedByteArray of %ld bytes is over the limit of %llu", (long)count,
-                        (unsigned long long)d->r->max_string);
+                           "PackedByteArray of %ld bytes is over the limit of %llu", (long)count,
+                           (unsigned long long)d->r->max_string);
     *out = sv_bytes(d->doc, d->rd.p, (size_t)count);
     d->rd.p += count;
     /* spec §7: the tail padding need not be present, but counts in r_len */
     size_t pad = (4 - ((uint32_t)count & 3)) & 3, have = dleft(d) < pad ? dleft(d) : pad;
-    for (size_t k = 0; k < have; k++)
-        d->odd |= d->rd.p[k] != 0;
+    for (size_t k = 0; k < have; k++) d->odd |= d->rd.p[k] != 0;
     d->odd |= have < pad;
     d->rd.p += have;
     d->overrun = pad - have;
@@ -33,20 +32,20 @@ sv_status gd_dec_bytes(gd_dec *d, sv_value *out)
 
 /* u32 count, then count items of esz bytes (ERR_FAIL_MUL_OF, then the size check). */
 sv_status gd_dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsigned per,
-                             sv_value *out)
+                         sv_value *out)
 {
     size_t esz = sv_elem_size(elem) * per;
     if (!dneed(d, 4, "packed array count")) return d->rd.status;
     int32_t count = (int32_t)du32(d);
     if (count < 0 || (size_t)count > (size_t)INT32_MAX / esz)
         return gd_dfail_at(d, doff(d) - 4, SV_ERR_RANGE,
-                        "%s count %ld out of range (engine: ERR_INVALID_DATA)", gd_type_name(t),
-                        (long)count);
+                           "%s count %ld out of range (engine: ERR_INVALID_DATA)", gd_type_name(t),
+                           (long)count);
     size_t n = (size_t)count * esz;
     if (n > dleft(d))
         return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "%s of %ld items needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)",
-                        gd_type_name(t), (long)count, n, dleft(d));
+                           "%s of %ld items needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)",
+                           gd_type_name(t), (long)count, n, dleft(d));
     size_t scalars = (size_t)count * per;
     if (SV_LITTLE_ENDIAN && d->r->borrow_input && scalars &&
         (uintptr_t)d->rd.p % sv_elem_size(elem) == 0) {
@@ -84,8 +83,8 @@ sv_status gd_dec_strings(gd_dec *d, uint32_t hdr, sv_value *out)
     if (count < 0) count = 0; /* the engine's loop runs zero times */
     if ((size_t)count > dleft(d) / 4)
         return gd_dfail_at(d, doff(d) - 4, SV_ERR_TRUNCATED,
-                        "PackedStringArray of %ld strings needs at least %zu bytes, %zu left",
-                        (long)count, (size_t)count * 4, dleft(d));
+                           "PackedStringArray of %ld strings needs at least %zu bytes, %zu left",
+                           (long)count, (size_t)count * 4, dleft(d));
     sv_value arr = sv_array(d->doc, (size_t)count);
     sv_meta_set(d->doc, &arr, sv_str_intern(d->doc, GD_PSA_META, sizeof GD_PSA_META - 1));
     if (check_doc(d) != SV_OK) return d->rd.status;
@@ -120,5 +119,6 @@ sv_status gd_dec_packed_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
                                             : SV_TAG_PACKED_COLOR;
     /* spec §5.1/§6.3: vectors follow the 64-bit flag in 4.x; colors never */
     bool wide = d->godot4 && t != GD_PACKED_COLOR && (hdr & GD_FLAG_64);
-    return gd_dec_numbers(d, t, wide ? SV_ELEM_F64 : SV_ELEM_F32, shape, sv_tag_scalars(shape), out);
+    return gd_dec_numbers(d, t, wide ? SV_ELEM_F64 : SV_ELEM_F32, shape, sv_tag_scalars(shape),
+                          out);
 }

@@ -59,7 +59,7 @@ static inline bool dneed(gd_dec *d, size_t n, const char *what)
     if (d->rd.status != SV_OK) return false;
     if (dleft(d) >= n) return true;
     gd_dfail_at(d, doff(d), SV_ERR_TRUNCATED,
-             "%s needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)", what, n, dleft(d));
+                "%s needs %zu bytes, %zu left (engine: ERR_INVALID_DATA)", what, n, dleft(d));
     return false;
 }
 
@@ -74,7 +74,8 @@ static inline sv_status check_doc(gd_dec *d)
 {
     sv_status st = sv_doc_status(d->doc);
     if (st != SV_OK && d->rd.status == SV_OK)
-        gd_dfail_at(d, doff(d), st, "the document could not allocate (size limit or out of memory)");
+        gd_dfail_at(d, doff(d), st,
+                    "the document could not allocate (size limit or out of memory)");
     return d->rd.status;
 }
 
@@ -104,7 +105,7 @@ sv_status gd_dec_item(gd_dec *d, unsigned depth, bool key, sv_value *out);
 /* Packed arrays (godot_decode_packed.c). */
 sv_status gd_dec_bytes(gd_dec *d, sv_value *out);
 sv_status gd_dec_numbers(gd_dec *d, unsigned t, sv_elem elem, sv_tag shape, unsigned per,
-                      sv_value *out);
+                         sv_value *out);
 sv_status gd_dec_strings(gd_dec *d, uint32_t hdr, sv_value *out);
 sv_status gd_dec_packed_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out);
 

@@ -137,9 +137,8 @@ static sv_status decode_tree(sv_doc *doc, const uint8_t *data, size_t len, const
     if (st == SV_OK) return SV_OK;
     /* neither numbering reads it: report the reading that got further,
      * unless the second ran out of memory or past a limit */
-    const sv_error *e = (st != SV_ERR_NOMEM && st != SV_ERR_LIMIT && e4.byte_offset > e3.byte_offset)
-                            ? &e4
-                            : &e3;
+    const sv_error *e =
+        (st != SV_ERR_NOMEM && st != SV_ERR_LIMIT && e4.byte_offset > e3.byte_offset) ? &e4 : &e3;
     if (err) *err = *e;
     return e->status;
 }
@@ -200,7 +199,8 @@ static sv_status encode(const sv_value *v, const sv_options *opts, sv_buf *out, 
         sv_buf_append(out, val.data, val.len);
     }
     sv_buf_free(&val);
-    if (st == SV_OK && !sv_buf_ok(out)) st = sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
+    if (st == SV_OK && !sv_buf_ok(out))
+        st = sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
     return st;
 }
 

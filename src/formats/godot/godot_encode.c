@@ -228,9 +228,9 @@ static sv_status enc_tuple(gd_enc *e, const sv_value *v)
 {
     unsigned t = gd_type_of_tuple_tag((sv_tag)v->tag);
     if (t == GD_NONE)
-        return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
-                            "%s %s tuple has no Godot type",
-                            sv__core_article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
+        return sv_error_set(
+            e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0, "%s %s tuple has no Godot type",
+            sv__core_article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
     const gd_math *m = gd_math_of(t);
     if (v->len != m->scalars)
         return sv_error_set(e->err, SV_ERR_TYPE, e->r->fmt, 0, "%s %s needs %u numbers, found %u",
@@ -265,9 +265,9 @@ static sv_status enc_packed(gd_enc *e, const sv_value *v)
     case SV_TAG_PACKED_VECTOR4: t = GD_PACKED_VECTOR4; break;
     case SV_TAG_PACKED_COLOR: t = GD_PACKED_COLOR; break;
     default:
-        return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
-                            "%s %s array has no Godot type",
-                            sv__core_article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
+        return sv_error_set(
+            e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0, "%s %s array has no Godot type",
+            sv__core_article(sv_tag_name((sv_tag)v->tag)), sv_tag_name((sv_tag)v->tag));
     }
     if (v->tag != SV_TAG_NONE) {
         wide = t != GD_PACKED_COLOR && real_wide(e, v);
@@ -325,7 +325,7 @@ bad:
 /* kept: the name's bytes as they were read (meta "blocks"), used while
  * they still hold the name */
 static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint32_t builtin,
-                          const sv_value *kept)
+                           const sv_value *kept)
 {
     if (kind == GD_KIND_BUILTIN) {
         put32(e->out, builtin);
@@ -339,8 +339,8 @@ static sv_status put_ctype(gd_enc *e, unsigned kind, const sv_value *block, uint
 
 /* Item i of a container: its recorded bytes when they still hold its value
  * (godot_records.c), else the value itself. part: -1 item, 0 key, 1 value. */
-static inline sv_status enc_item(gd_enc *e, gd_extra *x, uint32_t i, int part,
-                                 const sv_value *v, unsigned depth)
+static inline sv_status enc_item(gd_enc *e, gd_extra *x, uint32_t i, int part, const sv_value *v,
+                                 unsigned depth)
 {
     const sv_value *rec = x->raw ? gd_extra_record(x, i, part) : NULL;
     if (SV_UNLIKELY(rec != NULL)) {
@@ -443,7 +443,7 @@ static sv_status enc_array(gd_enc *e, const sv_value *v, unsigned depth)
     const sv_value *items = sv_array_items(v);
     for (uint32_t i = 0; i < v->len; i++) {
         sv_status st = SV_LIKELY(!x.raw) ? encode_rec(e, &items[i], depth + 1)
-                                          : enc_item(e, &x, i, -1, &items[i], depth + 1);
+                                         : enc_item(e, &x, i, -1, &items[i], depth + 1);
         if (st != SV_OK) {
             sv_error_path_index(e->err, i);
             return e->err->status;
@@ -543,9 +543,9 @@ static sv_status enc_dict(gd_enc *e, const sv_value *v, unsigned depth)
     }
     size_t start = e->out->len;
 again:
-    if (!header(e, GD_DICTIONARY,
-                kept_header(e, &x, GD_DICTIONARY,
-                            kk << GD_DICT_KEY_SHIFT | vk << GD_DICT_VALUE_SHIFT)))
+    if (!header(
+            e, GD_DICTIONARY,
+            kept_header(e, &x, GD_DICTIONARY, kk << GD_DICT_KEY_SHIFT | vk << GD_DICT_VALUE_SHIFT)))
         return e->err->status;
     if ((kk && put_ctype(e, kk, kb, kt, gd_extra_block(&x, "key")) != SV_OK) ||
         (vk && put_ctype(e, vk, vb, vt, gd_extra_block(&x, "value")) != SV_OK))
@@ -569,7 +569,7 @@ again:
     const sv_pair *p = sv_pairs(v);
     for (uint32_t i = 0; i < v->len; i++) {
         sv_status st = SV_LIKELY(!x.raw) ? encode_rec(e, &p[i].key, depth + 1)
-                                          : enc_item(e, &x, i, 0, &p[i].key, depth + 1);
+                                         : enc_item(e, &x, i, 0, &p[i].key, depth + 1);
         if (st == SV_OK)
             st = SV_LIKELY(!x.raw) ? encode_rec(e, &p[i].val, depth + 1)
                                    : enc_item(e, &x, i, 1, &p[i].val, depth + 1);
@@ -674,8 +674,7 @@ static sv_status enc_nodepath(gd_enc *e, const sv_value *v)
     }
     size_t npad = 0;
     for (int k = 0; k < 2; k++)
-        for (uint32_t i = 0; i < c.n[k]; i++)
-            npad += np_pad(&c.parts[k][i]);
+        for (uint32_t i = 0; i < c.n[k]; i++) npad += np_pad(&c.parts[k][i]);
     const uint8_t *pad = padding && padding->len == npad ? padding->as.bytes : NULL;
     if (!header(e, GD_NODE_PATH, 0)) return e->err->status;
     put32(e->out, c.n[0] | 0x80000000u);
@@ -715,7 +714,6 @@ static sv_status enc_signal(gd_enc *e, const sv_value *v)
     sv_put_u64le(e->out, it[1].as.u);
     return SV_OK;
 }
-
 
 static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
 {
@@ -780,8 +778,8 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
     if (tag != SV_TAG_NONE)
         return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0,
                             "%s %s tagged %s has no Godot type",
-                            sv__core_article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)),
-                            sv_tag_name(tag));
+                            sv__core_article(sv_kind_name(sv_kind_of(v))),
+                            sv_kind_name(sv_kind_of(v)), sv_tag_name(tag));
     return sv_error_set(e->err, SV_ERR_UNSUPPORTED, e->r->fmt, 0, "%s %s has no Godot type",
                         sv__core_article(sv_kind_name(sv_kind_of(v))), sv_kind_name(sv_kind_of(v)));
 }

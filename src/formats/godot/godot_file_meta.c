@@ -133,8 +133,8 @@ static bool trailing_allowed(const sv_options *opts)
     return v && (!strcmp(v, "allow") || sv_options_flag(opts, "trailing", false));
 }
 
-sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,
-                             size_t len, const sv_options *opts, sv_value *out, sv_error *err)
+sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data, size_t len,
+                             const sv_options *opts, sv_value *out, sv_error *err)
 {
     sv_godot_opts o;
     sv_status st = gd_opts_from_registry(profile, opts, false, &o, err);
@@ -234,8 +234,7 @@ static sv_status bad_entry(sv_godot_profile profile, const char *name, const cha
 }
 
 sv_status gd_file_meta_options(sv_godot_profile profile, const sv_value *root,
-                               const sv_options *opts, sv_godot_opts *o, bool *found,
-                               sv_error *err)
+                               const sv_options *opts, sv_godot_opts *o, bool *found, sv_error *err)
 {
     *found = false;
     const sv_value *meta = root && root_takes_meta(root) ? sv_meta(root) : NULL;

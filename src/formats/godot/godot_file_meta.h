@@ -34,8 +34,8 @@ sv_status gd_file_meta_options(sv_godot_profile profile, const sv_value *root,
                                sv_error *err);
 
 /* The registry's decode and encode (sv_format.decode / .encode). */
-sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,
-                             size_t len, const sv_options *opts, sv_value *out, sv_error *err);
+sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data, size_t len,
+                             const sv_options *opts, sv_value *out, sv_error *err);
 sv_status gd_registry_encode(sv_godot_profile profile, const sv_value *v, const sv_options *opts,
                              sv_buf *out, sv_error *err);
 

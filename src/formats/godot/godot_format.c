@@ -202,7 +202,7 @@ static int godot3_probe(const uint8_t *data, size_t len)
                                      const sv_options *opts, sv_value *out, sv_error *err)         \
     {                                                                                              \
         sv_status st = gd_registry_decode(profile, doc, data, len, opts, out, err);                \
-        return sv__core_decode_root(doc, st, out, name, err);                                           \
+        return sv__core_decode_root(doc, st, out, name, err);                                      \
     }                                                                                              \
     static sv_status prefix##_encode(const sv_value *v, const sv_options *opts, sv_buf *out,       \
                                      sv_error *err)                                                \
@@ -223,7 +223,8 @@ static const char *const no_extensions[] = {NULL};
                     "read: default what fits, write: default the tree's $meta, else raw"},         \
         {"prefix", "le (default) or be: byte order of the length prefix (StreamPeer.big_endian)"}, \
     {                                                                                              \
-        "trailing", "read: allow bytes after the raw Variant or the one frame (ignored, as the engine does)" \
+        "trailing", "read: allow bytes after the raw Variant or the one frame (ignored, as the "   \
+                    "engine does)"                                                                 \
     }
 
 static const sv_option_desc godot4_options[] = {

@@ -14,7 +14,10 @@ size_t gd_gdec_header_size(int version, bool magic)
     return version == 3 ? 32 : (magic ? 44 : 40);
 }
 
-static uint64_t round16(uint64_t n) { return n > UINT64_MAX - 15 ? 0 : (n + 15) & ~(uint64_t)15; }
+static uint64_t round16(uint64_t n)
+{
+    return n > UINT64_MAX - 15 ? 0 : (n + 15) & ~(uint64_t)15;
+}
 
 static bool fits(const uint8_t *d, size_t len, int version, bool magic, uint64_t *total)
 {
@@ -49,14 +52,13 @@ sv_status gd_gdec_parse(const uint8_t *data, size_t len, bool magic, int version
                                 "44 (4.x)",
                                 len);
         else
-            return sv_error_set(err, SV_ERR_SYNTAX, fmt, base,
-                                "the GDEC length fields fit neither layout: 3.x (mode 1, length "
-                                "%llu: %llu bytes) nor 4.x (length %llu: %llu bytes) gives the "
-                                "file's %zu bytes",
-                                (unsigned long long)sv__core_load_u64le(data + 24),
-                                (unsigned long long)t3,
-                                (unsigned long long)sv__core_load_u64le(data + 20),
-                                (unsigned long long)t4, len);
+            return sv_error_set(
+                err, SV_ERR_SYNTAX, fmt, base,
+                "the GDEC length fields fit neither layout: 3.x (mode 1, length "
+                "%llu: %llu bytes) nor 4.x (length %llu: %llu bytes) gives the "
+                "file's %zu bytes",
+                (unsigned long long)sv__core_load_u64le(data + 24), (unsigned long long)t3,
+                (unsigned long long)sv__core_load_u64le(data + 20), (unsigned long long)t4, len);
     }
     size_t h = gd_gdec_header_size(version, magic);
     if (len < h)
@@ -79,8 +81,7 @@ sv_status gd_gdec_parse(const uint8_t *data, size_t len, bool magic, int version
     g->cipher_len = round16(g->length);
     if (g->length && !g->cipher_len)
         return sv_error_set(err, SV_ERR_RANGE, fmt, base + (uint64_t)(p + 16 - data),
-                            "encrypted length %llu is impossible",
-                            (unsigned long long)g->length);
+                            "encrypted length %llu is impossible", (unsigned long long)g->length);
     if (g->cipher_len > len - h)
         return sv_error_set(err, SV_ERR_TRUNCATED, fmt, base + len,
                             "encrypted data cut off: the length %llu needs %llu bytes of "

@@ -99,7 +99,8 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
     }
     size_t n = (size_t)g.length;
     const char *inner = sv_options_get(opts, "inner");
-    if (!inner) inner = is_resource(plain.data, n) ? "godot-res" : g.version == 3 ? "godot3" : "godot4";
+    if (!inner)
+        inner = is_resource(plain.data, n) ? "godot-res" : g.version == 3 ? "godot3" : "godot4";
     sv_value val = sv_null();
     if (!strcmp(inner, "bytes")) {
         val = sv_bytes(doc, plain.data, n);
@@ -115,7 +116,8 @@ static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_o
             /* An empty plaintext holds no store_var value (the engine's
              * get_var() loop reads none): with the default Variant format it
              * is a stream of none, written back as no bytes. */
-            static const char *const stream_name[] = {"framing"}, *const stream_value[] = {"stream"};
+            static const char *const stream_name[] = {"framing"}, *const stream_value[] = {
+                                                                      "stream"};
             if (n == 0 && !sv_options_get(opts, "inner") && strcmp(inner, "godot-res")) {
                 io.names = stream_name;
                 io.values = stream_value;
@@ -191,8 +193,10 @@ static sv_status encode(const sv_value *v, const sv_options *opts, sv_buf *out, 
     if (inner && il == 5 && !memcmp(inner, "bytes", 5)) {
         size_t n = 0;
         const char *p = sv_kind_of(data) == SV_BYTES ? sv_get_str(data, &n) : NULL;
-        if (!p) st = sv_error_set(err, SV_ERR_TYPE, FMT, 0, "inner bytes: /data must be bytes");
-        else sv_buf_append(&plain, p, n);
+        if (!p)
+            st = sv_error_set(err, SV_ERR_TYPE, FMT, 0, "inner bytes: /data must be bytes");
+        else
+            sv_buf_append(&plain, p, n);
     } else {
         char name[32];
         const sv_format *f = NULL;
@@ -202,8 +206,9 @@ static sv_status encode(const sv_value *v, const sv_options *opts, sv_buf *out, 
             f = strcmp(name, FMT) ? sv_format_find(name) : NULL;
         }
         if (!f || !f->encode) {
-            st = sv_error_set(err, SV_ERR_UNSUPPORTED, FMT, 0, "$meta inner: no format '%.*s' to write",
-                              (int)(il < 32 ? il : 32), inner ? inner : "");
+            st = sv_error_set(err, SV_ERR_UNSUPPORTED, FMT, 0,
+                              "$meta inner: no format '%.*s' to write", (int)(il < 32 ? il : 32),
+                              inner ? inner : "");
         } else {
             sv_options io = inner_options(opts);
             st = f->encode(data, &io, &plain, err);
@@ -212,7 +217,8 @@ static sv_status encode(const sv_value *v, const sv_options *opts, sv_buf *out, 
     const sv_value *padv = meta_get(meta, "padding");
     size_t pad_len = 0;
     const char *pad = padv && sv_kind_of(padv) == SV_BYTES ? sv_get_str(padv, &pad_len) : NULL;
-    if (st == SV_OK && !sv_buf_ok(&plain)) st = sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
+    if (st == SV_OK && !sv_buf_ok(&plain))
+        st = sv_error_set(err, SV_ERR_NOMEM, FMT, 0, "out of memory");
     if (st == SV_OK && pad && pad_len != (16 - plain.len % 16) % 16) pad = NULL; /* data changed */
     if (st == SV_OK)
         st = gd_gdec_encrypt(version, true, mode, key, iv, plain.data, plain.len,
@@ -225,7 +231,8 @@ static sv_status encode(const sv_value *v, const sv_options *opts, sv_buf *out, 
 const sv_format sv_format_godot_enc = {
     .struct_size = sizeof(sv_format),
     .name = FMT,
-    .description = "Godot encrypted file (GDEC: File.open_encrypted), around godot3/godot4/godot-res",
+    .description =
+        "Godot encrypted file (GDEC: File.open_encrypted), around godot3/godot4/godot-res",
     .extensions = no_extensions,
     .probe = probe,
     .decode = decode,

@@ -204,8 +204,8 @@ bool gd_is_psa(const sv_value *v);
 typedef struct gd_extra_in {
     bool header_odd, count_odd;
     uint32_t header, count;
-    sv_value raw;  /* the records, an array, or null */
-    sv_value dups; /* a Dictionary's repeated pairs, an array, or null */
+    sv_value raw;    /* the records, an array, or null */
+    sv_value dups;   /* a Dictionary's repeated pairs, an array, or null */
     sv_value blocks; /* typed-container names kept as read, an array, or null */
 } gd_extra_in;
 /* Appends [which, bytes] for a container type block's string. */

@@ -33,7 +33,6 @@
 #include "core/doc_internal.h"
 #include "formats/godot/godot_internal.h"
 
-
 /* Class of a tree value for key comparison: the Godot type it encodes to.
  * Math tuples also split by integer or float elements, which compare
  * differently (by value or by ==). */
@@ -144,11 +143,31 @@ static uint64_t num_atom(const sv_value *v, uint32_t i)
     switch ((sv_elem)v->sub) {
     case SV_ELEM_U8: return p[0];
     case SV_ELEM_I8: return (uint64_t)(int64_t)(int8_t)p[0];
-    case SV_ELEM_U16: { uint16_t x; memcpy(&x, p, 2); return x; }
-    case SV_ELEM_I16: { int16_t x; memcpy(&x, p, 2); return (uint64_t)(int64_t)x; }
-    case SV_ELEM_U32: { uint32_t x; memcpy(&x, p, 4); return x; }
-    case SV_ELEM_I32: { int32_t x; memcpy(&x, p, 4); return (uint64_t)(int64_t)x; }
-    default: { uint64_t x; memcpy(&x, p, 8); return x; }
+    case SV_ELEM_U16: {
+        uint16_t x;
+        memcpy(&x, p, 2);
+        return x;
+    }
+    case SV_ELEM_I16: {
+        int16_t x;
+        memcpy(&x, p, 2);
+        return (uint64_t)(int64_t)x;
+    }
+    case SV_ELEM_U32: {
+        uint32_t x;
+        memcpy(&x, p, 4);
+        return x;
+    }
+    case SV_ELEM_I32: {
+        int32_t x;
+        memcpy(&x, p, 4);
+        return (uint64_t)(int64_t)x;
+    }
+    default: {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        return x;
+    }
     }
 }
 
@@ -175,8 +194,7 @@ static uint64_t fmix(uint64_t x)
 static uint64_t bytes_hash(const uint8_t *p, size_t n)
 {
     uint64_t x = UINT64_C(0xcbf29ce484222325);
-    for (size_t i = 0; i < n; i++)
-        x = (x ^ p[i]) * UINT64_C(0x100000001b3);
+    for (size_t i = 0; i < n; i++) x = (x ^ p[i]) * UINT64_C(0x100000001b3);
     return x;
 }
 
@@ -196,13 +214,11 @@ uint64_t gd_key_hash(const sv_value *v, bool godot4)
         return mix(h, bytes_hash(v->as.data, (size_t)v->len * sv_elem_size((sv_elem)v->sub)));
     case RULE_NUMS:
         h = mix(h, v->len);
-        for (uint32_t i = 0; i < v->len; i++)
-            h = mix(h, num_atom(v, i));
+        for (uint32_t i = 0; i < v->len; i++) h = mix(h, num_atom(v, i));
         return h;
     case RULE_SEQ:
         h = mix(h, v->len);
-        for (uint32_t i = 0; i < v->len; i++)
-            h = mix(h, gd_key_hash(sv_array_at(v, i), godot4));
+        for (uint32_t i = 0; i < v->len; i++) h = mix(h, gd_key_hash(sv_array_at(v, i), godot4));
         return h;
     case RULE_DICT: {
         /* a sum, so that the order of the pairs does not count */
@@ -282,8 +298,7 @@ static bool dict_eq(key_cmp *k, const sv_value *a, const sv_value *b)
     }
     if (i == n) return true;
     uint32_t cap = 32;
-    while (cap < n * 2u)
-        cap *= 2;
+    while (cap < n * 2u) cap *= 2;
     size_t bytes = (size_t)cap * sizeof(uint32_t);
     uint32_t *slot = sv__core_doc_scratch_realloc(k->doc, NULL, 0, bytes);
     if (!slot) {
@@ -294,8 +309,7 @@ static bool dict_eq(key_cmp *k, const sv_value *a, const sv_value *b)
     uint64_t seed = fmix((uint64_t)(uintptr_t)slot);
     for (uint32_t j = i; j < n; j++) {
         uint32_t s = slot_of(gd_key_hash(&pb[j].key, k->godot4) ^ seed, cap);
-        while (slot[s] != UINT32_MAX)
-            s = (s + 1) & (cap - 1);
+        while (slot[s] != UINT32_MAX) s = (s + 1) & (cap - 1);
         slot[s] = j;
     }
     bool eq = true;
@@ -349,8 +363,7 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where)
     if (n <= 16) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t j = 0;
-            while (j < out && !key_eq(&k, &p[j].key, &p[i].key))
-                j++;
+            while (j < out && !key_eq(&k, &p[j].key, &p[i].key)) j++;
             if (k.nomem) return false;
             if (where) where[i] = j;
             if (j < out)
@@ -366,8 +379,7 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where)
      * and takes at most 4 x 4 + 8 bytes per pair, while each pair took at
      * least 8 input bytes. */
     uint32_t cap = 32;
-    while (cap < n * 2u)
-        cap *= 2;
+    while (cap < n * 2u) cap *= 2;
     uint32_t *slot = sv_doc_alloc(doc, (size_t)cap * sizeof *slot);
     uint64_t *hash = sv_doc_alloc(doc, (size_t)n * sizeof *hash);
     if (!slot || !hash) return false;

@@ -39,10 +39,8 @@ size_t gd_nodepath_text_len(const gd_np_part *names, uint32_t nn, const gd_np_pa
                             uint32_t ns, bool absolute)
 {
     size_t n = absolute ? 1 : 0;
-    for (uint32_t i = 0; i < nn; i++)
-        n += names[i].len + (i ? 1 : 0);
-    for (uint32_t i = 0; i < ns; i++)
-        n += 1 + subs[i].len;
+    for (uint32_t i = 0; i < nn; i++) n += names[i].len + (i ? 1 : 0);
+    for (uint32_t i = 0; i < ns; i++) n += 1 + subs[i].len;
     return n;
 }
 

@@ -5,11 +5,11 @@
 #include "core/opts_tables.h"
 #include "formats/godot/godot_internal.h"
 
-SV_OPTS_TABLE(sv__opts_godot, sv_godot_opts,
-    SV_OPTS_END(sv_godot_opts, profile),      SV_OPTS_END(sv_godot_opts, godot4_minor),
-    SV_OPTS_END(sv_godot_opts, full_objects), SV_OPTS_END(sv_godot_opts, real_double),
-    SV_OPTS_END(sv_godot_opts, framing),      SV_OPTS_END(sv_godot_opts, prefix_big_endian),
-    SV_OPTS_END(sv_godot_opts, limits),       SV_OPTS_END(sv_godot_opts, borrow_input));
+SV_OPTS_TABLE(sv__opts_godot, sv_godot_opts, SV_OPTS_END(sv_godot_opts, profile),
+              SV_OPTS_END(sv_godot_opts, godot4_minor), SV_OPTS_END(sv_godot_opts, full_objects),
+              SV_OPTS_END(sv_godot_opts, real_double), SV_OPTS_END(sv_godot_opts, framing),
+              SV_OPTS_END(sv_godot_opts, prefix_big_endian), SV_OPTS_END(sv_godot_opts, limits),
+              SV_OPTS_END(sv_godot_opts, borrow_input));
 
 void sv_godot_opts_init(sv_godot_opts *o, sv_godot_profile profile)
 {
@@ -48,8 +48,7 @@ void gd_rules_init(gd_rules *r, const sv_godot_opts *opts)
     r->max_depth = lim.max_depth;
     r->max_string = lim.max_string;
     memset(r->to_wire, 0xFF, sizeof r->to_wire);
-    for (unsigned c = 0; c < r->variant_max; c++)
-        r->to_wire[r->prof->to_gd[c]] = (uint8_t)c;
+    for (unsigned c = 0; c < r->variant_max; c++) r->to_wire[r->prof->to_gd[c]] = (uint8_t)c;
 }
 
 int gd_version_minor(const char *v)

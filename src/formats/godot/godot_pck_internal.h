@@ -18,15 +18,15 @@ struct sv_godot_pck {
     sv_godot_pck_info info;
     bool have_key;
     uint8_t key[32];
-    uint64_t dir_start;   /* absolute offset of the directory's file count */
-    uint64_t dir_end;     /* first byte after the directory (entries or block) */
+    uint64_t dir_start; /* absolute offset of the directory's file count */
+    uint64_t dir_end;   /* first byte after the directory (entries or block) */
     bool dir_encrypted;
-    uint8_t dir_iv[16];   /* the encrypted directory's block IV */
-    uint8_t *dir_plain;   /* the decrypted entries (encrypted directory) */
+    uint8_t dir_iv[16]; /* the encrypted directory's block IV */
+    uint8_t *dir_plain; /* the decrypted entries (encrypted directory) */
     size_t dir_plain_cap;
-    uint8_t dir_pad[16];  /* the directory block's padding after the entries */
+    uint8_t dir_pad[16]; /* the directory block's padding after the entries */
     size_t dir_pad_len;
-    char *names;          /* every path, each NUL-terminated */
+    char *names; /* every path, each NUL-terminated */
     size_t names_len;
     const uint8_t **fields; /* each entry's stored path field */
     sv_godot_pck_member *members;

@@ -31,7 +31,10 @@ static void zeros(sv_buf *b, uint64_t n)
     }
 }
 
-static uint64_t pad_to(uint64_t pos, uint64_t a) { return a > 1 ? (a - pos % a) % a : 0; }
+static uint64_t pad_to(uint64_t pos, uint64_t a)
+{
+    return a > 1 ? (a - pos % a) % a : 0;
+}
 
 static uint64_t gap_of(bool kept, uint64_t len, uint64_t pos, uint64_t a)
 {
@@ -125,7 +128,8 @@ sv_status gd_pck_emit(const pck_layout *l, sv_buf *out, sv_error *err)
             const pck_out_member *m = &l->m[i];
             sv_buf_append(out, m->stored, (size_t)m->stored_len);
             uint64_t here = out->len - start;
-            gap_bytes(out, m->gap_kept, m->gap, gap_of(m->gap_kept, m->gap_len, here, l->alignment));
+            gap_bytes(out, m->gap_kept, m->gap,
+                      gap_of(m->gap_kept, m->gap_len, here, l->alignment));
         }
         if (l->version == 3) {
             gap_bytes(out, l->dir_gap_kept, l->dir_gap, dir_gap);

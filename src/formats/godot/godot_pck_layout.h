@@ -19,16 +19,16 @@ typedef struct pck_out_member {
     uint32_t flags;
     const uint8_t *stored; /* the bytes in the pack */
     uint64_t stored_len;
-    const uint8_t *gap;   /* the padding after it: these bytes (NULL: zeros) */
+    const uint8_t *gap; /* the padding after it: these bytes (NULL: zeros) */
     uint64_t gap_len;
-    bool gap_kept;        /* gap_len as given, else padding to the alignment */
-    uint64_t pos;         /* computed */
+    bool gap_kept; /* gap_len as given, else padding to the alignment */
+    uint64_t pos;  /* computed */
 } pck_out_member;
 
 typedef struct pck_layout {
     uint32_t version, major, minor, patch, pack_flags;
     uint32_t reserved[16];
-    uint64_t alignment;   /* 0 or 1: none */
+    uint64_t alignment; /* 0 or 1: none */
     /* the padding before the first member (after the directory in 1 and 2,
      * after the header in 3), kept or to the alignment */
     const uint8_t *head_gap;
@@ -38,15 +38,15 @@ typedef struct pck_layout {
     const uint8_t *dir_gap;
     uint64_t dir_gap_len;
     bool dir_gap_kept;
-    uint64_t fb_delta;    /* file_base is this far before the first member */
-    bool fb_fixed;        /* no members: file_base is fb_value as it was */
+    uint64_t fb_delta; /* file_base is this far before the first member */
+    bool fb_fixed;     /* no members: file_base is fb_value as it was */
     uint64_t fb_value;
-    uint64_t base;        /* where the pack starts in the file written (appended to
+    uint64_t base;       /* where the pack starts in the file written (appended to
                              an executable): added to format 1's offsets and to
                              an absolute format 2 file_base */
-    const uint8_t *tail;  /* bytes after everything */
+    const uint8_t *tail; /* bytes after everything */
     uint64_t tail_len;
-    pck_out_member *m;    /* in data order */
+    pck_out_member *m; /* in data order */
     size_t count;
     const size_t *dir_order; /* directory position k holds m[dir_order[k]] */
     /* an encrypted directory: the key, the IV and the block's padding */

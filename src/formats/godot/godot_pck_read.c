@@ -34,8 +34,7 @@ bool gd_pck_name_ok(const char *name, size_t len, const char **why)
 static sv_status fail(sv_error *err, sv_status st, uint64_t at, size_t i, const char *path,
                       const char *what)
 {
-    if (path)
-        return sv_error_set(err, st, PCK_FORMAT, at, "entry %zu '%.100s': %s", i, path, what);
+    if (path) return sv_error_set(err, st, PCK_FORMAT, at, "entry %zu '%.100s': %s", i, path, what);
     return sv_error_set(err, st, PCK_FORMAT, at, "entry %zu: %s", i, what);
 }
 
@@ -157,7 +156,8 @@ static sv_status read_entries(sv_godot_pck *p, const uint8_t *e, size_t elen, ui
     }
     p->names = p->alloc->malloc(p->alloc->ctx, names_len ? names_len : 1);
     p->fields = p->alloc->malloc(p->alloc->ctx, count ? count * sizeof *p->fields : 1);
-    if (!p->names || !p->fields) return sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory");
+    if (!p->names || !p->fields)
+        return sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory");
     p->names_len = names_len ? names_len : 1;
     at = 0;
     size_t np = 0;
@@ -211,16 +211,14 @@ static sv_status read_entries(sv_godot_pck *p, const uint8_t *e, size_t elen, ui
             snprintf(why2, sizeof why2,
                      "data at offset %llu, %llu bytes, runs past the end of the file (%zu "
                      "bytes)",
-                     (unsigned long long)m->data_offset, (unsigned long long)m->stored_len,
-                     p->len);
+                     (unsigned long long)m->data_offset, (unsigned long long)m->stored_len, p->len);
             return fail(err, SV_ERR_TRUNCATED, eat, i, name, why2);
         }
     }
     if (p->dir_encrypted) {
         if (elen - at > sizeof p->dir_pad)
             return sv_error_set(err, SV_ERR_SYNTAX, PCK_FORMAT, ebase + at,
-                                "encrypted directory: %zu bytes after the last entry",
-                                elen - at);
+                                "encrypted directory: %zu bytes after the last entry", elen - at);
         p->dir_pad_len = elen - at;
         if (elen > at) memcpy(p->dir_pad, e + at, elen - at);
     } else {
@@ -261,9 +259,9 @@ static sv_status check_unique(sv_godot_pck *p, sv_error *err)
     qsort(byname, n, sizeof *byname, name_cmp);
     for (size_t i = 1; i < n && st == SV_OK; i++)
         if (!strcmp(byname[i]->name, byname[i - 1]->name))
-            st = sv_error_set(err, SV_ERR_REFUSED, PCK_FORMAT, byname[i]->entry_offset,
-                              "entry '%.100s': the path is in the directory twice",
-                              byname[i]->path);
+            st =
+                sv_error_set(err, SV_ERR_REFUSED, PCK_FORMAT, byname[i]->entry_offset,
+                             "entry '%.100s': the path is in the directory twice", byname[i]->path);
     span *sp = tmp;
     size_t k = 0;
     for (size_t i = 0; i < n && st == SV_OK; i++)
@@ -273,9 +271,8 @@ static sv_status check_unique(sv_godot_pck *p, sv_error *err)
     for (size_t i = 1; i < k && st == SV_OK; i++)
         if (sp[i].start < sp[i - 1].start + sp[i - 1].len)
             st = sv_error_set(err, SV_ERR_SYNTAX, PCK_FORMAT, p->members[sp[i].index].entry_offset,
-                              "entry %zu '%.100s': its data overlaps that of '%.100s'",
-                              sp[i].index, p->members[sp[i].index].path,
-                              p->members[sp[i - 1].index].path);
+                              "entry %zu '%.100s': its data overlaps that of '%.100s'", sp[i].index,
+                              p->members[sp[i].index].path, p->members[sp[i - 1].index].path);
     p->alloc->free(p->alloc->ctx, tmp, bytes);
     return st;
 }
@@ -290,8 +287,8 @@ static sv_status read_directory(sv_godot_pck *p, sv_error *err)
     at += 4;
     p->info.count = count;
     size_t fixed = p->info.format_version == 1 ? 36 : 40;
-    p->dir_encrypted = p->info.format_version >= 2 &&
-                       (p->info.pack_flags & SV_GODOT_PCK_DIR_ENCRYPTED);
+    p->dir_encrypted =
+        p->info.format_version >= 2 && (p->info.pack_flags & SV_GODOT_PCK_DIR_ENCRYPTED);
     const uint8_t *e = d + at;
     size_t elen = (size_t)(end - at);
     uint64_t ebase = at;
@@ -386,8 +383,14 @@ void sv_godot_pck_close(sv_godot_pck *p)
     a->free(a->ctx, p, sizeof *p);
 }
 
-sv_godot_pck_info sv_godot_pck_get_info(const sv_godot_pck *p) { return p->info; }
-size_t sv_godot_pck_count(const sv_godot_pck *p) { return p->count; }
+sv_godot_pck_info sv_godot_pck_get_info(const sv_godot_pck *p)
+{
+    return p->info;
+}
+size_t sv_godot_pck_count(const sv_godot_pck *p)
+{
+    return p->count;
+}
 
 bool sv_godot_pck_member_at(const sv_godot_pck *p, size_t i, sv_godot_pck_member *m)
 {
@@ -437,15 +440,14 @@ sv_status sv_godot_pck_read(const sv_godot_pck *p, size_t i, const sv_limits *li
                                 "hex digits)",
                                 m->path);
         gd_gdec g;
-        sv_status st = gd_gdec_parse(s, (size_t)m->stored_len, false, 4, PCK_FORMAT,
-                                     m->data_offset, &g, err);
+        sv_status st =
+            gd_gdec_parse(s, (size_t)m->stored_len, false, 4, PCK_FORMAT, m->data_offset, &g, err);
         if (st != SV_OK) return st;
         if (g.length != m->size)
             return sv_error_set(err, SV_ERR_SYNTAX, PCK_FORMAT, m->data_offset + 16,
                                 "member '%.100s': the encrypted block holds %llu bytes, the "
                                 "directory says %llu",
-                                m->path, (unsigned long long)g.length,
-                                (unsigned long long)m->size);
+                                m->path, (unsigned long long)g.length, (unsigned long long)m->size);
         size_t before = out->len;
         st = gd_gdec_decrypt(&g, p->key, l.max_alloc, PCK_FORMAT, m->data_offset, out, err);
         if (st != SV_OK) return st;
@@ -476,4 +478,7 @@ sv_status sv_godot_pck_read(const sv_godot_pck *p, size_t i, const sv_limits *li
     return SV_OK;
 }
 
-void sv_godot_md5(const uint8_t *p, size_t n, uint8_t out[16]) { gd_md5(p, n, out); }
+void sv_godot_md5(const uint8_t *p, size_t n, uint8_t out[16])
+{
+    gd_md5(p, n, out);
+}

@@ -26,12 +26,14 @@ static sv_status make_field(sv_buf *fields, const char *name, bool res_prefix, b
         while (flen % 4) sv_buf_putc(fields, 0), flen++;
     if (flen > UINT32_MAX) return sv_error_set(err, SV_ERR_RANGE, PCK_FORMAT, 0, "path too long");
     *len = (uint32_t)flen;
-    return sv_buf_ok(fields) ? SV_OK : sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory");
+    return sv_buf_ok(fields) ? SV_OK
+                             : sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory");
 }
 
 SV_OPTS_TABLE(sv__opts_godot_pck_write, sv_godot_pck_write_opts,
               SV_OPTS_END(sv_godot_pck_write_opts, format_version),
-              SV_OPTS_END(sv_godot_pck_write_opts, major), SV_OPTS_END(sv_godot_pck_write_opts, minor),
+              SV_OPTS_END(sv_godot_pck_write_opts, major),
+              SV_OPTS_END(sv_godot_pck_write_opts, minor),
               SV_OPTS_END(sv_godot_pck_write_opts, patch),
               SV_OPTS_END(sv_godot_pck_write_opts, alignment));
 
@@ -51,12 +53,13 @@ sv_status sv_godot_pck_write(const sv_godot_pck_entry *entries, size_t count,
     if (ost != SV_OK) return ost;
     uint32_t v = o.format_version;
     if (v < 1 || v > 3)
-        return sv_error_set(err, SV_ERR_USAGE, PCK_FORMAT, 0, "pack format version %u (1, 2 or 3)", v);
+        return sv_error_set(err, SV_ERR_USAGE, PCK_FORMAT, 0, "pack format version %u (1, 2 or 3)",
+                            v);
     if (count > UINT32_MAX)
         return sv_error_set(err, SV_ERR_RANGE, PCK_FORMAT, 0, "too many members");
     if (o.alignment > (1u << 20))
-        return sv_error_set(err, SV_ERR_USAGE, PCK_FORMAT, 0,
-                            "alignment %u is over 1 MiB", o.alignment);
+        return sv_error_set(err, SV_ERR_USAGE, PCK_FORMAT, 0, "alignment %u is over 1 MiB",
+                            o.alignment);
     pck_layout l;
     memset(&l, 0, sizeof l);
     l.version = v;
@@ -71,7 +74,9 @@ sv_status sv_godot_pck_write(const sv_godot_pck_entry *entries, size_t count,
     size_t *at = calloc(count ? count : 1, sizeof *at);
     sv_buf fields;
     sv_buf_init(&fields, NULL);
-    sv_status st = (!m || !order || !at) ? sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory") : SV_OK;
+    sv_status st = (!m || !order || !at)
+                       ? sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory")
+                       : SV_OK;
     for (size_t i = 0; st == SV_OK && i < count; i++) {
         st = make_field(&fields, entries[i].name, v == 1, v >= 2, &at[i], &m[i].field_len, err);
         m[i].size = entries[i].len;
@@ -93,7 +98,10 @@ sv_status sv_godot_pck_write(const sv_godot_pck_entry *entries, size_t count,
 
 /* ---- repack ------------------------------------------------------------- */
 
-static uint64_t pad_to(uint64_t pos, uint64_t a) { return a > 1 ? (a - pos % a) % a : 0; }
+static uint64_t pad_to(uint64_t pos, uint64_t a)
+{
+    return a > 1 ? (a - pos % a) % a : 0;
+}
 
 typedef struct by_pos {
     uint64_t pos, len;
@@ -153,7 +161,8 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
     const sv_godot_pck_info *in = &o->info;
     uint64_t ps = in->pck_start;
     size_t n = o->count, total = n + nadded;
-    if (total > UINT32_MAX) return sv_error_set(err, SV_ERR_RANGE, PCK_FORMAT, 0, "too many members");
+    if (total > UINT32_MAX)
+        return sv_error_set(err, SV_ERR_RANGE, PCK_FORMAT, 0, "too many members");
     pck_layout l;
     memset(&l, 0, sizeof l);
     l.version = in->format_version;
@@ -195,10 +204,11 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
     if (st == SV_OK) qsort(bp, n, sizeof *bp, by_pos_cmp);
     /* the reader accepts a directory offset that points before the pack
      * (it only reads there); the layout below subtracts, so refuse it */
-    if (st == SV_OK && (o->dir_start < ps || o->dir_end < o->dir_start || in->pck_end < o->dir_end ||
-                        (l.version == 3 && o->dir_start - ps < 104)))
-        st = sv_error_set(err, SV_ERR_UNSUPPORTED, PCK_FORMAT, o->dir_start,
-                          "repack: the directory is not between the header and the end of the pack");
+    if (st == SV_OK && (o->dir_start < ps || o->dir_end < o->dir_start ||
+                        in->pck_end < o->dir_end || (l.version == 3 && o->dir_start - ps < 104)))
+        st =
+            sv_error_set(err, SV_ERR_UNSUPPORTED, PCK_FORMAT, o->dir_start,
+                         "repack: the directory is not between the header and the end of the pack");
     uint64_t dir_rel = o->dir_start - ps, dir_end_rel = o->dir_end - ps;
     uint64_t end_rel = in->pck_end - ps;
     uint64_t data_start = l.version == 3 ? 104 : dir_end_rel;
@@ -295,7 +305,8 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
                 }
                 enc_at[k] = enc.len;
                 st = gd_gdec_encrypt(4, false, 0, o->key, o->data + om->data_offset + 24,
-                                     changes[i].data, changes[i].len, NULL, 0, PCK_FORMAT, &enc, err);
+                                     changes[i].data, changes[i].len, NULL, 0, PCK_FORMAT, &enc,
+                                     err);
                 d->stored_len = enc.len - enc_at[k];
                 d->stored = NULL; /* set once enc stops moving */
             } else {
@@ -305,7 +316,8 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
         }
     }
     for (size_t k = 0; st == SV_OK && k < n; k++)
-        if (changes && !changes[bp[k].index].keep && !m[k].stored) m[k].stored = enc.data + enc_at[k];
+        if (changes && !changes[bp[k].index].keep && !m[k].stored)
+            m[k].stored = enc.data + enc_at[k];
     /* a member that changed size, and everything after it, gets the
      * alignment's padding; a gap the alignment does not explain is kept */
     if (st == SV_OK) {
@@ -338,7 +350,8 @@ sv_status sv_godot_pck_repack(const sv_godot_pck *o, const sv_godot_pck_change *
     }
     /* dir_order: directory position -> data-order index */
     size_t *dir_order = calloc(total ? total : 1, sizeof *dir_order);
-    if (st == SV_OK && !dir_order) st = sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory");
+    if (st == SV_OK && !dir_order)
+        st = sv_error_set(err, SV_ERR_NOMEM, PCK_FORMAT, 0, "out of memory");
     for (size_t i = 0; st == SV_OK && i < total; i++) dir_order[i] = order[i];
     l.m = m;
     l.dir_order = dir_order;

@@ -45,9 +45,7 @@ uint32_t gd_header_used(const gd_rules *r, unsigned t)
     case GD_PACKED_VECTOR2:
     case GD_PACKED_VECTOR3:
     case GD_PACKED_VECTOR4: return r->prof->godot4_rules ? GD_FLAG_64 : 0;
-    default:
-        m = gd_math_of(t);
-        return m && m->real && r->prof->godot4_rules ? GD_FLAG_64 : 0;
+    default: m = gd_math_of(t); return m && m->real && r->prof->godot4_rules ? GD_FLAG_64 : 0;
     }
 }
 
@@ -74,8 +72,8 @@ static bool rec_add_value(sv_doc *doc, sv_value *list, uint32_t index, const cha
     return sv_array_append(doc, list, rec) == SV_OK && sv_doc_status(doc) == SV_OK;
 }
 
-bool gd_rec_add(sv_doc *doc, sv_value *list, uint32_t index, const char *part,
-                const uint8_t *p, size_t n)
+bool gd_rec_add(sv_doc *doc, sv_value *list, uint32_t index, const char *part, const uint8_t *p,
+                size_t n)
 {
     return rec_add_value(doc, list, index, part, sv_bytes(doc, p, n));
 }
@@ -248,7 +246,8 @@ bool gd_extra_read(const sv_value *meta, gd_extra *x, const char **why)
             x->has_count = true;
         else {
             *why = "unknown or ill-typed container meta entry (known: type, key, value, packed, "
-                   "raw: [[i, bytes]...], dups: [[i, bytes]...], blocks: [[name, bytes]...], header: u32, count: u32, root: true)";
+                   "raw: [[i, bytes]...], dups: [[i, bytes]...], blocks: [[name, bytes]...], "
+                   "header: u32, count: u32, root: true)";
             return false;
         }
         x->entries++;
@@ -312,8 +311,8 @@ int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_
         uint32_t sl = sv__core_load_u32le(p);
         if (sl > n - 4 || 4 + (size_t)sl + ((4 - (sl & 3)) & 3) != n) return 0;
         size_t bad;
-        if (!gd_string_make(c->scratch, (const char *)p + 4, sl, r->prof->godot4_rules, false,
-                            &got, &bad))
+        if (!gd_string_make(c->scratch, (const char *)p + 4, sl, r->prof->godot4_rules, false, &got,
+                            &bad))
             return 0;
         if (sv_doc_status(c->scratch) != SV_OK) return -1;
         if (got.len != v->len || (v->len && memcmp(got.as.str, v->as.str, v->len) != 0)) return 0;
@@ -340,8 +339,7 @@ int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_
     return sv_buf_ok(out) ? 1 : -1;
 }
 
-int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_value *v,
-                     sv_buf *out)
+int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_value *v, sv_buf *out)
 {
     /* nothing to read back from a buffer that failed (its data may be NULL);
      * the scratch document takes its memory from the output's allocator */

@@ -59,8 +59,7 @@ static sv_status read_header(gr_dec *d, bool rscc, sv_value *meta)
     if (!gr_need(d, 44, "reserved header words")) return d->err->status;
     sv_value res = sv_array(doc, 11);
     if (res.kind != SV_ARRAY) return nomem(d);
-    for (int i = 0; i < 11; i++)
-        sv_array_items(&res)[i] = sv_int(gr_u32(d));
+    for (int i = 0; i < 11; i++) sv_array_items(&res)[i] = sv_int(gr_u32(d));
     sv_map_append_str(doc, meta, "reserved", res);
     return sv_doc_status(doc) == SV_OK ? SV_OK : nomem(d);
 }
@@ -153,7 +152,8 @@ static sv_status read_body(gr_dec *d, sv_value path, sv_value *out)
             return gr_fail(d, nat, SV_ERR_UNSUPPORTED,
                            "property %u's name is string %u, a repeat of an earlier entry", i, r);
         if (!sv__core_utf8_valid((const uint8_t *)d->strings.s[r], d->strings.len[r]))
-            return gr_fail(d, nat, SV_ERR_UTF8, "property %u's name (string %u) is not UTF-8", i, r);
+            return gr_fail(d, nat, SV_ERR_UTF8, "property %u's name (string %u) is not UTF-8", i,
+                           r);
         sv_pair *p = sv_pair_at(&obj, i);
         p->key = sv_str_intern(d->doc, d->strings.s[r], d->strings.len[r]);
         st = gr_read_variant(d, 1, &p->val);

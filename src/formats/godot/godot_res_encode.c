@@ -28,8 +28,8 @@ static bool meta_int(const sv_value *meta, const char *name, int64_t lo, int64_t
     if ((v->kind != SV_INT && v->kind != SV_UINT) || i < lo || i > hi ||
         (v->kind == SV_UINT && v->as.u > INT64_MAX)) {
         sv_status ignored_ = sv_error_set(err, SV_ERR_RANGE, GR_FORMAT, SV_ERROR_NO_OFFSET,
-                           "$meta.%s must be an integer from %lld to %lld", name, (long long)lo,
-                           (long long)hi);
+                                          "$meta.%s must be an integer from %lld to %lld", name,
+                                          (long long)lo, (long long)hi);
         (void)ignored_;
         return false;
     }
@@ -43,7 +43,7 @@ static const sv_value *meta_str(const sv_value *meta, const char *name, bool req
     const sv_value *v = sv_map_getz(meta, name);
     if ((!v && required) || (v && v->kind != SV_STRING)) {
         sv_status ignored_ = sv_error_set(err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET,
-                           "$meta.%s must be a string", name);
+                                          "$meta.%s must be a string", name);
         (void)ignored_;
         *ok = false;
     }
@@ -51,8 +51,8 @@ static const sv_value *meta_str(const sv_value *meta, const char *name, bool req
 }
 
 /* The string table: meta's strings, then the property names missing from it. */
-static sv_status build_strings(sv_doc *doc, const sv_value *meta, const sv_value *inl,
-                               gr_strtab *t, sv_error *err)
+static sv_status build_strings(sv_doc *doc, const sv_value *meta, const sv_value *inl, gr_strtab *t,
+                               sv_error *err)
 {
     const sv_value *arr = sv_map_getz(meta, "strings");
     if (arr && arr->kind != SV_ARRAY)
@@ -66,7 +66,8 @@ static sv_status build_strings(sv_doc *doc, const sv_value *meta, const sv_value
     t->count = 0;
     for (uint32_t i = 0; i < sv_len(arr); i++) {
         const sv_value *s = sv_array_at(arr, i);
-        if (s->kind != SV_STRING) return efail(err, NULL, SV_ERR_TYPE, "$meta.strings holds a non-string");
+        if (s->kind != SV_STRING)
+            return efail(err, NULL, SV_ERR_TYPE, "$meta.strings holds a non-string");
         t->s[t->count] = s->as.str;
         t->len[t->count++] = s->len;
     }
@@ -114,7 +115,7 @@ static sv_status write_body(gr_enc *e, const sv_value *o)
 }
 
 static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_t base,
-                          sv_error *err)
+                           sv_error *err)
 {
     const sv_value *meta = sv_meta(root);
     const sv_value *ext = sv_map_getz(root, "external"), *inl = sv_map_getz(root, "internal");
@@ -123,7 +124,8 @@ static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_
         return efail(err, NULL, SV_ERR_TYPE,
                      "a godot-res tree is {\"external\": [...], \"internal\": [...]} with the "
                      "header in its $meta (as serval dump writes it)");
-    if (inl->len == 0) return efail(err, "internal", SV_ERR_TYPE, "no internal resource (the main one is last)");
+    if (inl->len == 0)
+        return efail(err, "internal", SV_ERR_TYPE, "no internal resource (the main one is last)");
     int64_t be, real64, major, minor, fmt, imp, flags, uid;
     if (!meta_int(meta, "big_endian", 0, UINT32_MAX, 0, &be, err) ||
         !meta_int(meta, "use_real64", 0, UINT32_MAX, 0, &real64, err) ||
@@ -136,7 +138,8 @@ static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_
         return err ? err->status : SV_ERR_RANGE;
     bool ok = true;
     const sv_value *type = meta_str(meta, "type", true, err, &ok);
-    const sv_value *sc = meta_str(meta, "script_class", (flags & GR_FLAG_SCRIPT_CLASS) != 0, err, &ok);
+    const sv_value *sc =
+        meta_str(meta, "script_class", (flags & GR_FLAG_SCRIPT_CLASS) != 0, err, &ok);
     if (!ok) return err ? err->status : SV_ERR_TYPE;
     const sv_value *res = sv_map_getz(meta, "reserved");
     if (res && (res->kind != SV_ARRAY || res->len != 11))
@@ -179,9 +182,10 @@ static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_
         if (sv_kind_of(x) != SV_MAP || sv_kind_of(t) != SV_STRING || sv_kind_of(p) != SV_STRING ||
             (uids && sv_kind_of(u) != SV_INT) || x->len != (uids ? 3u : 2u)) {
             sv_error_path_index(err, i);
-            return efail(err, "external", SV_ERR_TYPE,
-                         uids ? "an external resource is {\"type\", \"path\", \"uid\"} (flags has UIDS)"
-                              : "an external resource is {\"type\", \"path\"} (flags has no UIDS)");
+            return efail(
+                err, "external", SV_ERR_TYPE,
+                uids ? "an external resource is {\"type\", \"path\", \"uid\"} (flags has UIDS)"
+                     : "an external resource is {\"type\", \"path\"} (flags has no UIDS)");
         }
         gr_put_ustring(&e, t->as.str, t->len);
         gr_put_ustring(&e, p->as.str, p->len);
@@ -195,8 +199,9 @@ static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_
         const sv_value *p = sv_map_getz(sv_meta(o), "path");
         if (o->kind != SV_OBJECT || sv_kind_of(p) != SV_STRING) {
             sv_error_path_index(err, i);
-            return efail(err, "internal", SV_ERR_TYPE,
-                         "an internal resource is {\"$class\": type, \"$meta\": {\"path\": ...}, ...}");
+            return efail(
+                err, "internal", SV_ERR_TYPE,
+                "an internal resource is {\"$class\": type, \"$meta\": {\"path\": ...}, ...}");
         }
         gr_put_ustring(&e, p->as.str, p->len);
         patch[i] = out->len;

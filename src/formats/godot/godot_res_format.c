@@ -76,7 +76,8 @@ static const char *const res_extensions[] = {"res", "scn", NULL};
 const sv_format sv_format_godot_res = {
     .struct_size = sizeof(sv_format),
     .name = "godot-res",
-    .description = "Godot binary resource (.res, .scn): RSRC, and RSCC (compressed), Godot 3.x and 4.x",
+    .description =
+        "Godot binary resource (.res, .scn): RSRC, and RSCC (compressed), Godot 3.x and 4.x",
     .extensions = res_extensions,
     .probe = res_probe,
     .decode = res_decode,

@@ -101,9 +101,9 @@ uint32_t gr_strtab_find(const gr_strtab *t, const char *s, size_t len);
 /* How values are read and written: the facts of the file that change the
  * encoding of a value. */
 typedef struct gr_ctx {
-    bool be;               /* fields from offset 12 on are big-endian */
-    bool real64;           /* header flag REAL_T_IS_DOUBLE: "real" fields are f64 */
-    uint32_t ver_format;   /* < 3: NodePaths have one more subname */
+    bool be;             /* fields from offset 12 on are big-endian */
+    bool real64;         /* header flag REAL_T_IS_DOUBLE: "real" fields are f64 */
+    uint32_t ver_format; /* < 3: NodePaths have one more subname */
     unsigned max_depth;
     uint64_t max_string;
 } gr_ctx;
@@ -129,7 +129,7 @@ sv_status gr_fail(gr_dec *d, size_t at, sv_status st, const char *fmt, ...)
     ;
 
 bool gr_need(gr_dec *d, size_t n, const char *what);
-uint32_t gr_u32(gr_dec *d);       /* in the file's byte order; call gr_need first */
+uint32_t gr_u32(gr_dec *d); /* in the file's byte order; call gr_need first */
 uint64_t gr_u64(gr_dec *d);
 /* A ustring (u32 length with its NUL, the bytes, the NUL): the text without
  * the NUL. A length of 0 or a last byte other than NUL (no saver writes

@@ -23,8 +23,7 @@ sv_status gr_fail(gr_dec *d, size_t at, sv_status st, const char *fmt, ...)
 bool gr_need(gr_dec *d, size_t n, const char *what)
 {
     if (d->len - d->pos >= n) return true;
-    gr_fail(d, d->pos, SV_ERR_TRUNCATED, "%s needs %zu bytes, %zu left", what, n,
-            d->len - d->pos);
+    gr_fail(d, d->pos, SV_ERR_TRUNCATED, "%s needs %zu bytes, %zu left", what, n, d->len - d->pos);
     return false;
 }
 
@@ -68,8 +67,7 @@ sv_status gr_read_ustring(gr_dec *d, const char *what, sv_value *out)
 static uint32_t hash_text(const char *s, size_t len)
 {
     uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (uint8_t)s[i]) * 16777619u;
+    for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
     return h;
 }
 

@@ -49,9 +49,9 @@ static bool block_decompress(unsigned mode, const uint8_t *in, size_t len, uint8
         size_t produced = 0;
         uint8_t probe;
         /* one byte more room than the block holds tells a longer stream */
-        sv_status st = sv__compress_zlib_inflate_into(in, len, mode == MODE_GZIP ? SV_ZLIB_GZIP : SV_ZLIB_WRAPPED,
-                                            size ? dst : &probe, size ? size : 0, NULL, &produced,
-                                            why);
+        sv_status st = sv__compress_zlib_inflate_into(
+            in, len, mode == MODE_GZIP ? SV_ZLIB_GZIP : SV_ZLIB_WRAPPED, size ? dst : &probe,
+            size ? size : 0, NULL, &produced, why);
         if (st != SV_OK) return false;
         if (produced != size) {
             *why = "the stream gives another size than the block holds";
@@ -85,8 +85,8 @@ static bool block_compress(unsigned mode, const uint8_t *in, size_t len, sv_buf 
 #else
 /* Built without zlib and zstd (SERVAL_WITH_GODOT_RSCC=OFF, for projects that
  * want Godot without a compression library): RSCC is refused up front. */
-#define RSCC_OFF_MESSAGE                                                                \
-    "compressed resources (RSCC) are not in this build of serval (it was configured with " \
+#define RSCC_OFF_MESSAGE                                                                           \
+    "compressed resources (RSCC) are not in this build of serval (it was configured with "         \
     "SERVAL_WITH_GODOT_RSCC=OFF)"
 #endif
 
@@ -211,12 +211,14 @@ sv_status gr_rscc_write(const uint8_t *plain, size_t plain_len, const sv_value *
         if (!copied && !block_compress(mode, src, size, out))
             st = sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, SV_ERROR_NO_OFFSET,
                               "RSCC: could not compress block %zu", i);
-        if (sv_buf_ok(out)) sv__core_store_u32le(out->data + table + i * 4, (uint32_t)(out->len - before));
+        if (sv_buf_ok(out))
+            sv__core_store_u32le(out->data + table + i * 4, (uint32_t)(out->len - before));
     }
     free(scratch);
     sv_buf_append(out, "RSCC", 4);
     if (st == SV_OK && !sv_buf_ok(out))
-        st = sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, SV_ERROR_NO_OFFSET, "no memory for the output");
+        st = sv_error_set(err, SV_ERR_NOMEM, GR_FORMAT, SV_ERROR_NO_OFFSET,
+                          "no memory for the output");
     return st;
 #endif
 }

@@ -40,8 +40,8 @@ static sv_status read_scalars(gr_dec *d, sv_elem elem, sv_tag tag, bool tuple, u
                 (unsigned long long)n, (unsigned long long)(n * w), d->len - d->pos);
         return d->err->status;
     }
-    sv_value v = tuple ? sv_tuple(d->doc, tag, elem, NULL)
-                       : sv_packed(d->doc, elem, tag, NULL, (size_t)n);
+    sv_value v =
+        tuple ? sv_tuple(d->doc, tag, elem, NULL) : sv_packed(d->doc, elem, tag, NULL, (size_t)n);
     uint8_t *dst = sv_value_buf(&v);
     if (!dst) return doc_status(d, at);
     const uint8_t *src = d->base + d->pos;
@@ -49,8 +49,7 @@ static sv_status read_scalars(gr_dec *d, sv_elem elem, sv_tag tag, bool tuple, u
         memcpy(dst, src, (size_t)n * w);
     } else {
         for (size_t i = 0; i < (size_t)n; i++)
-            for (size_t k = 0; k < w; k++)
-                dst[i * w + k] = src[i * w + (w - 1 - k)];
+            for (size_t k = 0; k < w; k++) dst[i * w + k] = src[i * w + (w - 1 - k)];
     }
     d->pos += (size_t)n * w;
     *out = v;
@@ -70,14 +69,22 @@ static bool tuple_of(uint32_t id, sv_tag *tag, bool *real, bool *f32)
         uint16_t tag;
         bool real;
     } rows[] = {
-        {GR_VECTOR2, SV_TAG_VECTOR2, true},       {GR_RECT2, SV_TAG_RECT2, true},
-        {GR_VECTOR3, SV_TAG_VECTOR3, true},       {GR_PLANE, SV_TAG_PLANE, true},
-        {GR_QUAT, SV_TAG_QUATERNION, true},       {GR_AABB, SV_TAG_AABB, true},
-        {GR_BASIS, SV_TAG_BASIS, true},           {GR_TRANSFORM3D, SV_TAG_TRANSFORM3D, true},
-        {GR_TRANSFORM2D, SV_TAG_TRANSFORM2D, true}, {GR_COLOR, SV_TAG_COLOR, false},
-        {GR_VECTOR2I, SV_TAG_VECTOR2I, false},    {GR_RECT2I, SV_TAG_RECT2I, false},
-        {GR_VECTOR3I, SV_TAG_VECTOR3I, false},    {GR_VECTOR4, SV_TAG_VECTOR4, true},
-        {GR_VECTOR4I, SV_TAG_VECTOR4I, false},    {GR_PROJECTION, SV_TAG_PROJECTION, true},
+        {GR_VECTOR2, SV_TAG_VECTOR2, true},
+        {GR_RECT2, SV_TAG_RECT2, true},
+        {GR_VECTOR3, SV_TAG_VECTOR3, true},
+        {GR_PLANE, SV_TAG_PLANE, true},
+        {GR_QUAT, SV_TAG_QUATERNION, true},
+        {GR_AABB, SV_TAG_AABB, true},
+        {GR_BASIS, SV_TAG_BASIS, true},
+        {GR_TRANSFORM3D, SV_TAG_TRANSFORM3D, true},
+        {GR_TRANSFORM2D, SV_TAG_TRANSFORM2D, true},
+        {GR_COLOR, SV_TAG_COLOR, false},
+        {GR_VECTOR2I, SV_TAG_VECTOR2I, false},
+        {GR_RECT2I, SV_TAG_RECT2I, false},
+        {GR_VECTOR3I, SV_TAG_VECTOR3I, false},
+        {GR_VECTOR4, SV_TAG_VECTOR4, true},
+        {GR_VECTOR4I, SV_TAG_VECTOR4I, false},
+        {GR_PROJECTION, SV_TAG_PROJECTION, true},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         if (rows[i].id == id) {
@@ -100,10 +107,22 @@ static bool packed_of(uint32_t id, sv_elem *elem, sv_tag *tag, bool *real)
     case GR_FLOAT32_ARRAY: *elem = SV_ELEM_F32; return true;
     case GR_INT64_ARRAY: *elem = SV_ELEM_I64; return true;
     case GR_FLOAT64_ARRAY: *elem = SV_ELEM_F64; return true;
-    case GR_COLOR_ARRAY: *elem = SV_ELEM_F32; *tag = SV_TAG_PACKED_COLOR; return true;
-    case GR_VECTOR2_ARRAY: *tag = SV_TAG_PACKED_VECTOR2; *real = true; return true;
-    case GR_VECTOR3_ARRAY: *tag = SV_TAG_PACKED_VECTOR3; *real = true; return true;
-    case GR_VECTOR4_ARRAY: *tag = SV_TAG_PACKED_VECTOR4; *real = true; return true;
+    case GR_COLOR_ARRAY:
+        *elem = SV_ELEM_F32;
+        *tag = SV_TAG_PACKED_COLOR;
+        return true;
+    case GR_VECTOR2_ARRAY:
+        *tag = SV_TAG_PACKED_VECTOR2;
+        *real = true;
+        return true;
+    case GR_VECTOR3_ARRAY:
+        *tag = SV_TAG_PACKED_VECTOR3;
+        *real = true;
+        return true;
+    case GR_VECTOR4_ARRAY:
+        *tag = SV_TAG_PACKED_VECTOR4;
+        *real = true;
+        return true;
     default: return false;
     }
 }
@@ -134,10 +153,11 @@ static sv_status read_strref(gr_dec *d, gd_np_part *part)
             return gr_fail(d, at, SV_ERR_UNSUPPORTED,
                            "inline NodePath component does not end with its NUL byte");
         if (gr_strtab_find(&d->strings, s, n - 1) != UINT32_MAX)
-            return gr_fail(d, at, SV_ERR_UNSUPPORTED,
-                           "inline NodePath component \"%.*s\" that the string table holds (a saver "
-                           "writes its index)",
-                           (int)(n - 1 > 40 ? 40 : n - 1), s);
+            return gr_fail(
+                d, at, SV_ERR_UNSUPPORTED,
+                "inline NodePath component \"%.*s\" that the string table holds (a saver "
+                "writes its index)",
+                (int)(n - 1 > 40 ? 40 : n - 1), s);
         part->s = s;
         part->len = n - 1;
         d->pos += n;
@@ -168,8 +188,9 @@ static sv_status read_nodepath(gr_dec *d, sv_value *out)
     if (d->c.ver_format < 3) ns++; /* the old separate "property" part */
     uint32_t total = (uint32_t)nn + ns;
     if (total > (d->len - d->pos) / 4)
-        return gr_fail(d, at, SV_ERR_TRUNCATED, "NodePath of %u components needs %u bytes, %zu left",
-                       total, total * 4, d->len - d->pos);
+        return gr_fail(d, at, SV_ERR_TRUNCATED,
+                       "NodePath of %u components needs %u bytes, %zu left", total, total * 4,
+                       d->len - d->pos);
     gd_np_part *parts = sv_doc_alloc(d->doc, (size_t)(total ? total : 1) * sizeof *parts);
     if (!parts) return doc_status(d, at);
     for (uint32_t i = 0; i < total; i++) {
@@ -239,8 +260,7 @@ static sv_status read_image(gr_dec *d, size_t at, sv_value *out)
     if (enc == 1) {
         static const char *const f[] = {"width", "height", "mipmaps", "format"};
         if (!gr_need(d, 16, "Image header")) return d->err->status;
-        for (int i = 0; i < 4; i++)
-            sv_map_append_str(d->doc, &o, f[i], sv_int(gr_u32(d)));
+        for (int i = 0; i < 4; i++) sv_map_append_str(d->doc, &o, f[i], sv_int(gr_u32(d)));
     } else if (enc != 0 && enc != 2 && enc != 3) {
         return gr_fail(d, at, SV_ERR_SYNTAX, "Image encoding %u (0 to 3 exist)", enc);
     }

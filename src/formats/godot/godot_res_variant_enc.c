@@ -82,14 +82,22 @@ static sv_status write_tuple(gr_enc *e, const sv_value *v)
         uint8_t id;
         uint8_t kind; /* 0 real, 1 f32, 2 i32 */
     } rows[] = {
-        {SV_TAG_VECTOR2, GR_VECTOR2, 0},       {SV_TAG_RECT2, GR_RECT2, 0},
-        {SV_TAG_VECTOR3, GR_VECTOR3, 0},       {SV_TAG_PLANE, GR_PLANE, 0},
-        {SV_TAG_QUATERNION, GR_QUAT, 0},       {SV_TAG_AABB, GR_AABB, 0},
-        {SV_TAG_BASIS, GR_BASIS, 0},           {SV_TAG_TRANSFORM3D, GR_TRANSFORM3D, 0},
-        {SV_TAG_TRANSFORM2D, GR_TRANSFORM2D, 0}, {SV_TAG_COLOR, GR_COLOR, 1},
-        {SV_TAG_VECTOR2I, GR_VECTOR2I, 2},     {SV_TAG_RECT2I, GR_RECT2I, 2},
-        {SV_TAG_VECTOR3I, GR_VECTOR3I, 2},     {SV_TAG_VECTOR4, GR_VECTOR4, 0},
-        {SV_TAG_VECTOR4I, GR_VECTOR4I, 2},     {SV_TAG_PROJECTION, GR_PROJECTION, 0},
+        {SV_TAG_VECTOR2, GR_VECTOR2, 0},
+        {SV_TAG_RECT2, GR_RECT2, 0},
+        {SV_TAG_VECTOR3, GR_VECTOR3, 0},
+        {SV_TAG_PLANE, GR_PLANE, 0},
+        {SV_TAG_QUATERNION, GR_QUAT, 0},
+        {SV_TAG_AABB, GR_AABB, 0},
+        {SV_TAG_BASIS, GR_BASIS, 0},
+        {SV_TAG_TRANSFORM3D, GR_TRANSFORM3D, 0},
+        {SV_TAG_TRANSFORM2D, GR_TRANSFORM2D, 0},
+        {SV_TAG_COLOR, GR_COLOR, 1},
+        {SV_TAG_VECTOR2I, GR_VECTOR2I, 2},
+        {SV_TAG_RECT2I, GR_RECT2I, 2},
+        {SV_TAG_VECTOR3I, GR_VECTOR3I, 2},
+        {SV_TAG_VECTOR4, GR_VECTOR4, 0},
+        {SV_TAG_VECTOR4I, GR_VECTOR4I, 2},
+        {SV_TAG_PROJECTION, GR_PROJECTION, 0},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         if (rows[i].tag != v->tag) continue;
@@ -97,7 +105,9 @@ static sv_status write_tuple(gr_enc *e, const sv_value *v)
             return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
                                 "a tuple of the wrong size");
         gr_put_u32(e, rows[i].id);
-        sv_elem el = rows[i].kind == 0 ? real_elem(e) : rows[i].kind == 1 ? SV_ELEM_F32 : SV_ELEM_I32;
+        sv_elem el = rows[i].kind == 0   ? real_elem(e)
+                     : rows[i].kind == 1 ? SV_ELEM_F32
+                                         : SV_ELEM_I32;
         return put_scalars(e, v, el);
     }
     return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
@@ -112,18 +122,46 @@ static sv_status write_packed(gr_enc *e, const sv_value *v)
     switch (v->tag) {
     case SV_TAG_NONE:
         switch (have) {
-        case SV_ELEM_I32: case SV_ELEM_I16: case SV_ELEM_I8: case SV_ELEM_U16: case SV_ELEM_U8:
-            id = GR_INT32_ARRAY; el = SV_ELEM_I32; break;
-        case SV_ELEM_I64: case SV_ELEM_U32: case SV_ELEM_U64:
-            id = GR_INT64_ARRAY; el = SV_ELEM_I64; break;
-        case SV_ELEM_F32: id = GR_FLOAT32_ARRAY; el = SV_ELEM_F32; break;
-        default: id = GR_FLOAT64_ARRAY; el = SV_ELEM_F64; break;
+        case SV_ELEM_I32:
+        case SV_ELEM_I16:
+        case SV_ELEM_I8:
+        case SV_ELEM_U16:
+        case SV_ELEM_U8:
+            id = GR_INT32_ARRAY;
+            el = SV_ELEM_I32;
+            break;
+        case SV_ELEM_I64:
+        case SV_ELEM_U32:
+        case SV_ELEM_U64:
+            id = GR_INT64_ARRAY;
+            el = SV_ELEM_I64;
+            break;
+        case SV_ELEM_F32:
+            id = GR_FLOAT32_ARRAY;
+            el = SV_ELEM_F32;
+            break;
+        default:
+            id = GR_FLOAT64_ARRAY;
+            el = SV_ELEM_F64;
+            break;
         }
         break;
-    case SV_TAG_PACKED_COLOR: id = GR_COLOR_ARRAY; el = SV_ELEM_F32; break;
-    case SV_TAG_PACKED_VECTOR2: id = GR_VECTOR2_ARRAY; el = real_elem(e); break;
-    case SV_TAG_PACKED_VECTOR3: id = GR_VECTOR3_ARRAY; el = real_elem(e); break;
-    case SV_TAG_PACKED_VECTOR4: id = GR_VECTOR4_ARRAY; el = real_elem(e); break;
+    case SV_TAG_PACKED_COLOR:
+        id = GR_COLOR_ARRAY;
+        el = SV_ELEM_F32;
+        break;
+    case SV_TAG_PACKED_VECTOR2:
+        id = GR_VECTOR2_ARRAY;
+        el = real_elem(e);
+        break;
+    case SV_TAG_PACKED_VECTOR3:
+        id = GR_VECTOR3_ARRAY;
+        el = real_elem(e);
+        break;
+    case SV_TAG_PACKED_VECTOR4:
+        id = GR_VECTOR4_ARRAY;
+        el = real_elem(e);
+        break;
     default:
         return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
                             "a packed array the resource format has no type for");
@@ -231,8 +269,7 @@ static sv_status write_image(gr_enc *e, const sv_value *v)
     gr_put_u32(e, (uint32_t)k);
     if (k == 1) {
         static const char *const f[] = {"width", "height", "mipmaps", "format"};
-        for (int i = 0; i < 4; i++)
-            gr_put_u32(e, (uint32_t)sv_get_int(sv_map_getz(v, f[i])));
+        for (int i = 0; i < 4; i++) gr_put_u32(e, (uint32_t)sv_get_int(sv_map_getz(v, f[i])));
     }
     if (k != 0) {
         const sv_value *data = sv_map_getz(v, "data");
@@ -309,7 +346,8 @@ static sv_status write_float(gr_enc *e, const sv_value *v)
         return SV_OK;
     }
     double x = v->as.f64;
-    bool dbl = e->c.real64 ? sv_is_explicit(v) : (sv_is_explicit(v) || isnan(x) || (double)(float)x != x);
+    bool dbl =
+        e->c.real64 ? sv_is_explicit(v) : (sv_is_explicit(v) || isnan(x) || (double)(float)x != x);
     gr_put_u32(e, dbl ? GR_DOUBLE : GR_REAL);
     if (dbl || e->c.real64)
         put_bits64(e, x);

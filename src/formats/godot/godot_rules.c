@@ -66,7 +66,8 @@ static void check_in_parent(rules *r, sv_walker *w, const sv_value *v)
     if (sv_kind_of(meta) != SV_MAP) return;
     if (sv_kind_of(parent) == SV_ARRAY) {
         const char *t = meta_str(meta, "type");
-        if (t && type_mismatch(t, v)) say(r, w, "element does not match Array[%s]: Godot drops it", t);
+        if (t && type_mismatch(t, v))
+            say(r, w, "element does not match Array[%s]: Godot drops it", t);
         return;
     }
     const char *kt = meta_str(meta, "key");
@@ -90,11 +91,15 @@ static sv_step check_value(void *ctx, sv_walker *w, const sv_value *v, unsigned 
     const sv_value *meta = (k == SV_ARRAY || k == SV_MAP) ? sv_meta(v) : NULL;
     if (sv_kind_of(meta) == SV_MAP) {
         if (k == SV_ARRAY && empty_script(meta, "type"))
-            say(r, w, "%sscript-typed Array with an empty script path: Godot reads it as "
-                      "Array[EncodedObjectAsID]", "");
+            say(r, w,
+                "%sscript-typed Array with an empty script path: Godot reads it as "
+                "Array[EncodedObjectAsID]",
+                "");
         if (k == SV_MAP && (empty_script(meta, "key") || empty_script(meta, "value")))
-            say(r, w, "%sscript-typed Dictionary with an empty script path: Godot reads that type "
-                      "as EncodedObjectAsID", "");
+            say(r, w,
+                "%sscript-typed Dictionary with an empty script path: Godot reads that type "
+                "as EncodedObjectAsID",
+                "");
     }
     return r->nomem ? SV_STEP_STOP : SV_STEP_INTO;
 }

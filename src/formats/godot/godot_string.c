@@ -28,8 +28,7 @@ static size_t ascii_prefix(const unsigned char *s, size_t len)
         if (w & UINT64_C(0x8080808080808080)) break;
         i += 8;
     }
-    while (i < len && s[i] < 0x80)
-        i++;
+    while (i < len && s[i] < 0x80) i++;
     return i;
 }
 
@@ -44,8 +43,7 @@ static size_t ascii_nonzero_prefix(const unsigned char *s, size_t len)
         if ((w & UINT64_C(0x8080808080808080)) | zero) break;
         i += 8;
     }
-    while (i < len && s[i] && s[i] < 0x80)
-        i++;
+    while (i < len && s[i] && s[i] < 0x80) i++;
     return i;
 }
 

@@ -113,8 +113,8 @@ sv_status sv__godot_visit(bool godot4, const uint8_t *data, size_t len, const sv
     sv_status st = visit_item(&g, 0, false);
     /* the file facts (godot_file_meta.c) and a value that is not all of the
      * input, or that is also store_var frames, are the tree's */
-    if (st == SV_OK && (seen.full_object || seen.version_bits || g.d.overrun ||
-                        dleft(&g.d) != 0 || gd_probe_frames_fit(profile, data, len)))
+    if (st == SV_OK && (seen.full_object || seen.version_bits || g.d.overrun || dleft(&g.d) != 0 ||
+                        gd_probe_frames_fit(profile, data, len)))
         st = SV_ERR_UNSUPPORTED;
     sv_doc_free(doc);
     return st;

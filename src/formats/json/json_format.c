@@ -30,8 +30,7 @@ static size_t skip_space_and_comments(const uint8_t *d, size_t len)
 {
     size_t i = 0;
     for (;;) {
-        while (i < len && is_json_space(d[i]))
-            i++;
+        while (i < len && is_json_space(d[i])) i++;
         if (i + 1 >= len || d[i] != '/') return i;
         if (d[i + 1] == '/') {
             for (i += 2; i < len && d[i] != '\n'; i++) {

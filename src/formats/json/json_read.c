@@ -45,14 +45,15 @@
 static sv_value *grow_values(jr *r, size_t vtop, const char *at)
 {
     r->vtop = vtop;
-    if (!sv__json_jr_grow(r, (void **)&r->vs, &r->vcap, sizeof(sv_value), vtop + 1, at)) return NULL;
+    if (!sv__json_jr_grow(r, (void **)&r->vs, &r->vcap, sizeof(sv_value), vtop + 1, at))
+        return NULL;
     return r->vs;
 }
 
 static bool depth_error(jr *r, const char *at)
 {
     return sv__json_jr_fail(r, at, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
-                      (unsigned)r->lim.max_depth);
+                            (unsigned)r->lim.max_depth);
 }
 
 /* ---- frames --------------------------------------------------------------------------------- */
@@ -149,7 +150,7 @@ static inline bool make_box(jr *r, sv_kind kind, const void *items, size_t n, si
 {
     if (n > UINT32_MAX || n > (SIZE_MAX - sizeof(sv_container)) / size)
         return sv__json_jr_fail(r, at, SV_ERR_LIMIT, "more than %lu items in one container",
-                          (unsigned long)UINT32_MAX);
+                                (unsigned long)UINT32_MAX);
     sv_container *box = sv__json_jr_alloc(r, sizeof(sv_container) + n * size, at);
     if (!box) return false;
     sv__core_box_init(box, n);
@@ -267,7 +268,7 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 #define SKIP_WS(p)                                                                                 \
     do {                                                                                           \
         if ((p) < r->end && ((unsigned char)*(p) <= ' ' || *(p) == '/')) {                         \
-            (p) = sv__json_jr_ws_slow(r, (p));                                                           \
+            (p) = sv__json_jr_ws_slow(r, (p));                                                     \
             if (!(p)) goto fail;                                                                   \
         }                                                                                          \
     } while (0)
@@ -278,7 +279,7 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 #define WS_THEN(label)                                                                             \
     do {                                                                                           \
         if (p < r->end && ((unsigned char)*p <= ' ' || *p == '/')) {                               \
-            const char *ws_ = sv__json_jr_ws_slow(r, p);                                                 \
+            const char *ws_ = sv__json_jr_ws_slow(r, p);                                           \
             if (!ws_) goto fail;                                                                   \
             if (ws_ != p) {                                                                        \
                 p = ws_;                                                                           \
@@ -289,7 +290,7 @@ static inline const char *string_value(jr *r, const char *p, sv_value *out)
 
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
-        sv__json_jr_fail(r, __VA_ARGS__);                                                                \
+        sv__json_jr_fail(r, __VA_ARGS__);                                                          \
         goto fail;                                                                                 \
     } while (0)
 
@@ -388,9 +389,7 @@ value_roomy: /* vs[vtop] has room */
     case JT_SPACE:
         WS_THEN(value);
         /* fall through - a '/' when comments are off */
-    default:
-        sv__json_jr_bad_value(r, p);
-        goto fail;
+    default: sv__json_jr_bad_value(r, p); goto fail;
     }
 
 literal:
@@ -416,8 +415,7 @@ object:
                 p = e;
                 goto have_value;
             }
-            if (fsl->form.id != JF_UNKNOWN && fsl->form.id != JF_META &&
-                fsl->form.id != JF_ELEM) {
+            if (fsl->form.id != JF_UNKNOWN && fsl->form.id != JF_META && fsl->form.id != JF_ELEM) {
                 fm = fsl->form;
                 kq = p;
                 p = q + 1;
@@ -587,7 +585,8 @@ have_value: /* the value is vs[vtop] */
             if (want != SV_KIND_COUNT && v->kind != want)
                 FAIL(f->at, SV_ERR_TYPE, "$%s takes %s %s, not %s %s", sv_tag_name(tag),
                      sv__core_article(sv_kind_name(want)), sv_kind_name(want),
-                     sv__core_article(sv_kind_name((sv_kind)v->kind)), sv_kind_name((sv_kind)v->kind));
+                     sv__core_article(sv_kind_name((sv_kind)v->kind)),
+                     sv_kind_name((sv_kind)v->kind));
             if (v->tag != SV_TAG_NONE)
                 FAIL(f->at, SV_ERR_TYPE, "a value has one tag: $%s cannot wrap a $%s value",
                      sv_tag_name(tag), sv_tag_name((sv_tag)v->tag));
@@ -609,7 +608,8 @@ have_value: /* the value is vs[vtop] */
                 p++;
                 SKIP_WS(p);
                 kq = p;
-                if (p >= r->end || *p != '"') FAIL(p, SV_ERR_SYNTAX, "expected \"$meta\" after ','");
+                if (p >= r->end || *p != '"')
+                    FAIL(p, SV_ERR_SYNTAX, "expected \"$meta\" after ','");
                 TRY(p = read_key(r, p, &key));
                 if (!key_is(&key, "$meta"))
                     FAIL(kq, SV_ERR_SYNTAX, "only \"$meta\" may follow the payload of $%s",
@@ -745,7 +745,7 @@ fail:
 }
 
 sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len, const sv_json_decode_opts *opts,
-                       sv_value *out, sv_error *err)
+                         sv_value *out, sv_error *err)
 {
     sv_error local;
     if (!err) err = &local;

@@ -43,7 +43,7 @@ bool sv__json_jr_fail_alloc(jr *r, const char *at)
     sv_status st = sv_doc_status(r->doc);
     if (st == SV_ERR_LIMIT)
         return sv__json_jr_fail(r, at, st, "the document would allocate more than %llu bytes",
-                          (unsigned long long)r->lim.max_alloc);
+                                (unsigned long long)r->lim.max_alloc);
     return sv__json_jr_fail(r, at, SV_ERR_NOMEM, "out of memory");
 }
 
@@ -51,8 +51,7 @@ void sv__json_jr_bad_literal(jr *r, const char *p)
 {
     const char *word = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
     size_t n = strlen(word), avail = (size_t)(r->end - p), i = 0;
-    while (i < n && i < avail && p[i] == word[i])
-        i++;
+    while (i < n && i < avail && p[i] == word[i]) i++;
     sv__json_jr_fail(r, p + i, SV_ERR_SYNTAX, "invalid literal (expected '%s')", word);
 }
 
@@ -72,7 +71,8 @@ void sv__json_jr_bad_value(jr *r, const char *p)
         else
             sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value before '%c'", c);
     } else if (p == r->text && r->end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
-        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "a byte order mark is not allowed (RFC 8259 section 8.1)");
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX,
+                         "a byte order mark is not allowed (RFC 8259 section 8.1)");
     } else if (c > 0x20 && c < 0x7F) {
         sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected a value, not '%c'", c);
     } else {

@@ -162,7 +162,7 @@ static SV_ALWAYS_INLINE bool jr_dec_f64(uint64_t m, unsigned nf, bool neg, doubl
 #if JR_LEMIRE
         if (!jr_lemire(m, nf, &x))
 #endif
-            if (!sv__core_decimal_to_f64(m, -(int64_t)nf, false, false, &x)) return false;
+        if (!sv__core_decimal_to_f64(m, -(int64_t)nf, false, false, &x)) return false;
     /* the sign as a bit, not a branch: it is as likely one way as the other */
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
@@ -211,9 +211,9 @@ static inline bool jr_dec_f32(const jr_dec *d, float *out)
 
 /* Integer element types: the largest non-negative value, and the width in
  * bytes (sv__json_jr_elem_signed says which are signed). */
-static const uint64_t jr_elem_max[SV_ELEM_COUNT] = {
-    0, UINT8_MAX, INT8_MAX, UINT16_MAX, INT16_MAX, UINT32_MAX, INT32_MAX, UINT64_MAX, INT64_MAX,
-    0, 0};
+static const uint64_t jr_elem_max[SV_ELEM_COUNT] = {0,         UINT8_MAX,  INT8_MAX,  UINT16_MAX,
+                                                    INT16_MAX, UINT32_MAX, INT32_MAX, UINT64_MAX,
+                                                    INT64_MAX, 0,          0};
 static const uint8_t jr_elem_width[SV_ELEM_COUNT] = {0, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
 
 /* An integer decimal (nf == 0) that fits the integer type e: its union word
@@ -243,7 +243,9 @@ static inline size_t jr_round8(size_t n)
 
 static inline char *jr_room(jr *r, size_t n)
 {
-    return (size_t)(r->bump.end - r->bump.cur) >= jr_round8(n) && n <= SIZE_MAX - 7 ? (char *)r->bump.cur : NULL;
+    return (size_t)(r->bump.end - r->bump.cur) >= jr_round8(n) && n <= SIZE_MAX - 7
+               ? (char *)r->bump.cur
+               : NULL;
 }
 
 /* ---- form keys -------------------------------------------------------------------------- */
@@ -326,8 +328,9 @@ static inline const char *jr_int_fast(jr *r, const char *p, sv_elem e, sv_value 
         return p + 1;
     }
     if (!jr_dec_int(&d, e, &w)) return NULL;
-    *out = jr_value(
-        jr_hdr(sv__json_jr_elem_signed(e) ? SV_INT : SV_UINT, SV_F_EXPLICIT, jr_elem_width[e], 0, 0), w);
+    *out = jr_value(jr_hdr(sv__json_jr_elem_signed(e) ? SV_INT : SV_UINT, SV_F_EXPLICIT,
+                           jr_elem_width[e], 0, 0),
+                    w);
     return p + 1;
 }
 
@@ -358,7 +361,8 @@ found:
     size_t len = (size_t)(q - s), room = len / 4 * 3, n, bad;
     if ((room > 2 && room - 2 > r->lim.max_string) || room > UINT32_MAX) return NULL;
     uint8_t *buf = (uint8_t *)jr_room(r, room + 1);
-    if (!buf || !sv__core_base64_decode(s, len, buf, &n, &bad) || n > r->lim.max_string) return NULL;
+    if (!buf || !sv__core_base64_decode(s, len, buf, &n, &bad) || n > r->lim.max_string)
+        return NULL;
     buf[n] = 0;
     r->bump.cur += jr_round8(room + 1);
     *out = jr_value(jr_hdr(SV_BYTES, 0, 0, 0, n), jr_ptr_word(buf));

@@ -13,7 +13,7 @@
 
 #define WS_OR_NULL(p)                                                                              \
     do {                                                                                           \
-        (p) = sv__json_jr_ws(r, (p));                                                                    \
+        (p) = sv__json_jr_ws(r, (p));                                                              \
         if (!(p)) return NULL;                                                                     \
     } while (0)
 
@@ -210,9 +210,8 @@ static const char *int_form(jr *r, const char *p, sv_elem e, bool explicit_width
     const char *q = sv__json_jr_element(r, p, e, &x, true, &bad, name);
     if (!q) return NULL;
     /* sv_int_w / sv_uint_w, inline */
-    sv_value v =
-        sv__core_make(sv__json_jr_elem_signed(e) ? SV_INT : SV_UINT, (unsigned)sv_elem_size(e),
-                 explicit_width ? SV_F_EXPLICIT : 0);
+    sv_value v = sv__core_make(sv__json_jr_elem_signed(e) ? SV_INT : SV_UINT,
+                               (unsigned)sv_elem_size(e), explicit_width ? SV_F_EXPLICIT : 0);
     switch (e) {
     case SV_ELEM_U8: v.as.u = x.u8; break;
     case SV_ELEM_I8: v.as.i = x.i8; break;
@@ -270,8 +269,8 @@ static const char *bytes_form(jr *r, const char *p, const char *name, sv_value *
     }
     size_t room = len / 4 * 3;
     if ((room > 2 && room - 2 > r->lim.max_string) || room > UINT32_MAX) {
-        sv__json_jr_fail(r, p, SV_ERR_LIMIT, "bytes of about %zu bytes are over the limit of %llu", room,
-                   (unsigned long long)r->lim.max_string);
+        sv__json_jr_fail(r, p, SV_ERR_LIMIT, "bytes of about %zu bytes are over the limit of %llu",
+                         room, (unsigned long long)r->lim.max_string);
         return NULL;
     }
     uint8_t *buf = sv__json_jr_alloc(r, room + 1, p);
@@ -280,12 +279,12 @@ static const char *bytes_form(jr *r, const char *p, const char *name, sv_value *
     if (!sv__core_base64_decode(text, len, buf, &n, &bad)) {
         /* Point at the offending character when the text is the string itself. */
         sv__json_jr_fail(r, esc ? p : p + 1 + bad, SV_ERR_SYNTAX,
-                   "invalid base64 at character %zu of the string", bad);
+                         "invalid base64 at character %zu of the string", bad);
         return NULL;
     }
     if (n > r->lim.max_string) {
         sv__json_jr_fail(r, p, SV_ERR_LIMIT, "bytes of %zu bytes are over the limit of %llu", n,
-                   (unsigned long long)r->lim.max_string);
+                         (unsigned long long)r->lim.max_string);
         return NULL;
     }
     buf[n] = 0; /* like every string and bytes value */
@@ -299,8 +298,7 @@ static const char *bytes_form(jr *r, const char *p, const char *name, sv_value *
 static bool literal_null(jr *r, const char *p)
 {
     size_t avail = (size_t)(r->end - p), i = 0;
-    while (i < 4 && i < avail && p[i] == "null"[i])
-        i++;
+    while (i < 4 && i < avail && p[i] == "null"[i]) i++;
     if (i == 4) return true;
     return sv__json_jr_fail(r, p + i, SV_ERR_SYNTAX, "invalid literal (expected 'null')");
 }
@@ -330,7 +328,7 @@ static const char *class_hash_form(jr *r, const char *p, sv_value *out)
     jr_str k;
     if (r->ftop + 1 > r->lim.max_depth) {
         sv__json_jr_fail(r, p, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
-                   (unsigned)r->lim.max_depth);
+                         (unsigned)r->lim.max_depth);
         return NULL;
     }
     p++;
@@ -371,7 +369,7 @@ const char *sv__json_jr_class_value(jr *r, const char *p, sv_value *out)
     if (p < r->end && *p == '{') return class_hash_form(r, p, out);
     if (!sv__json_jr_is_number_start(p, r->end)) {
         sv__json_jr_type_error(r, p, "$class",
-                         "a class name (a string) or a class hash (an unsigned integer)");
+                               "a class name (a string) or a class hash (an unsigned integer)");
         return NULL;
     }
     uint64_t u;
@@ -387,7 +385,12 @@ const char *sv__json_jr_class_value(jr *r, const char *p, sv_value *out)
  * up to 31 bits); d may be NULL (length only). */
 static size_t long_char(uint32_t c, char *d)
 {
-    size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : c < 0x200000 ? 4 : c < 0x4000000 ? 5 : 6;
+    size_t n = c < 0x80        ? 1
+               : c < 0x800     ? 2
+               : c < 0x10000   ? 3
+               : c < 0x200000  ? 4
+               : c < 0x4000000 ? 5
+                               : 6;
     if (!d) return n;
     if (n == 1) {
         d[0] = (char)c;
@@ -452,7 +455,7 @@ static const char *str_pieces(jr *r, const char *p, char *dst, size_t *len, cons
             if (!q) return NULL;
             if (cp > 0x7FFFFFFF) {
                 sv__json_jr_fail(r, p, SV_ERR_RANGE, "%s: character %lu is beyond 31 bits", name,
-                           (unsigned long)cp);
+                                 (unsigned long)cp);
                 return NULL;
             }
             n += long_char(cp, dst ? dst + n : NULL);
@@ -485,8 +488,8 @@ static const char *str_pieces(jr *r, const char *p, char *dst, size_t *len, cons
             return NULL;
         }
         if (n > r->lim.max_string || n > UINT32_MAX) {
-            sv__json_jr_fail(r, p, SV_ERR_LIMIT, "a string of %zu bytes is over the limit of %llu", n,
-                       (unsigned long long)r->lim.max_string);
+            sv__json_jr_fail(r, p, SV_ERR_LIMIT, "a string of %zu bytes is over the limit of %llu",
+                             n, (unsigned long long)r->lim.max_string);
             return NULL;
         }
         WS_OR_NULL(p);
@@ -545,7 +548,7 @@ static const char *bool_form(jr *r, const char *p, const char *name, sv_value *o
     if (!q) return NULL;
     if ((raw != 0) != b) {
         sv__json_jr_fail(r, at, SV_ERR_RANGE, "$raw %lu stands for %s, but $bool is %s",
-                   (unsigned long)raw, raw ? "true" : "false", b ? "true" : "false");
+                         (unsigned long)raw, raw ? "true" : "false", b ? "true" : "false");
         return NULL;
     }
     *out = sv_bool_raw(raw);
@@ -560,8 +563,8 @@ static const char *close_form(jr *r, const char *p, const char *name)
     WS_OR_NULL(p);
     if (p < r->end && *p == '}') return p + 1;
     if (p < r->end && *p == ',')
-        sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "unexpected key after the payload of %s (expected '}')",
-                   name);
+        sv__json_jr_fail(r, p, SV_ERR_SYNTAX,
+                         "unexpected key after the payload of %s (expected '}')", name);
     else
         sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected '}' after the payload of %s", name);
     return NULL;
@@ -609,10 +612,11 @@ static const char *utf16_form(jr *r, const char *p, const char *name, sv_value *
         }
         size_t ok = wtf8_prefix(out->as.str, out->len);
         if (ok < out->len) {
-            sv__json_jr_fail(r, at, SV_ERR_UTF8,
-                       "%s: byte %zu of the string is not WTF-8 (a UTF-16 string holds text and "
-                       "lone surrogates; a high surrogate and a low one in a row are one character)",
-                       name, ok);
+            sv__json_jr_fail(
+                r, at, SV_ERR_UTF8,
+                "%s: byte %zu of the string is not WTF-8 (a UTF-16 string holds text and "
+                "lone surrogates; a high surrogate and a low one in a row are one character)",
+                name, ok);
             return NULL;
         }
     } else {
@@ -634,7 +638,8 @@ const char *sv__json_jr_leaf_form(jr *r, const char *p, jr_form form, sv_value *
         /* At or below int64's maximum {"$uint": N} reads as {"$u64": N}, the
          * form the writer gives such a uint, so what it reads writes back
          * the same. */
-        if (q && form.elem == SV_ELEM_U64 && out->as.u <= (uint64_t)INT64_MAX) out->flags |= SV_F_EXPLICIT;
+        if (q && form.elem == SV_ELEM_U64 && out->as.u <= (uint64_t)INT64_MAX)
+            out->flags |= SV_F_EXPLICIT;
         break;
     case JF_FLOAT: q = float_form(r, p, (sv_elem)form.elem, name, out); break;
     case JF_BYTES: q = bytes_form(r, p, name, out); break;

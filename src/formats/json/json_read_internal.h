@@ -153,7 +153,8 @@ typedef struct jr {
 /* Records the first error at position at (line and column are worked out from
  * the text). A SYNTAX or TYPE error at the end of the input becomes
  * SV_ERR_TRUNCATED: the input ended inside a value. Returns false. */
-bool sv__json_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...) SV_PRINTF(4, 5);
+bool sv__json_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
+    SV_PRINTF(4, 5);
 /* Records the document's allocation failure (NOMEM or LIMIT) at at. */
 bool sv__json_jr_fail_alloc(jr *r, const char *at);
 /* Errors for a value that cannot start at p, and for a misspelt literal. */
@@ -475,12 +476,14 @@ bool sv__json_jr_type_error(jr *r, const char *p, const char *name, const char *
  * *bad, and once *bad is set nothing more is converted. name: the form, for
  * messages. */
 const char *sv__json_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool report, bool *bad,
-                          const char *name);
+                                const char *name);
 /* The payload of a shape form ($vector3: a tuple; $packed_vector3: a packed
  * array) and its optional "$elem", up to (not including) the closing '}'. */
-const char *sv__json_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name, sv_value *out);
+const char *sv__json_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name,
+                                   sv_value *out);
 /* The payload of $u8s .. $f64s. */
-const char *sv__json_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name, sv_value *out);
+const char *sv__json_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name,
+                                    sv_value *out);
 
 /* ---- small shared helpers ------------------------------------------------------------------ */
 
@@ -523,6 +526,5 @@ static inline int64_t sv__json_jr_int_of(const jr_num *n)
     if (!n->neg) return (int64_t)n->mag;
     return n->mag > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)n->mag;
 }
-
 
 #endif

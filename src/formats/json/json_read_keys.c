@@ -80,7 +80,8 @@ bool sv__json_jr_key(jr *r, const jr_str *k, const char *at, sv_value *out, unsi
         }
         sv_value v = sv_str_intern(r->doc, s, n);
         if (v.kind != SV_STRING) return sv__json_jr_fail_alloc(r, at);
-        unsigned i = 1 + (unsigned)(sv__core_key_put(r->key_cache, h, a, b, v.as.str, n) - r->key_cache);
+        unsigned i =
+            1 + (unsigned)(sv__core_key_put(r->key_cache, h, a, b, v.as.str, n) - r->key_cache);
         jr_key_slot *slot = &r->keys[i];
         *slot_out = i;
         slot->s = v.as.str;

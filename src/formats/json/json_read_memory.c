@@ -22,7 +22,7 @@ bool sv__json_jr_grow(jr *r, void **buf, size_t *cap, size_t size, size_t need, 
     if (st == SV_OK) return true;
     if (st == SV_ERR_NOMEM) return sv__json_jr_fail(r, at, st, "out of memory");
     return sv__json_jr_fail(r, at, st, "the document would allocate more than %llu bytes",
-                      (unsigned long long)r->lim.max_alloc);
+                            (unsigned long long)r->lim.max_alloc);
 }
 
 bool sv__json_jr_reserve(jr *r, void **buf, size_t *cap, size_t need, const char *at)

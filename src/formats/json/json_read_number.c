@@ -209,8 +209,9 @@ bool sv__json_jr_num_value(jr *r, const jr_num *n, sv_value *out)
     double d;
     if (!sv__json_jr_num_f64(n, &d)) {
         size_t len = (size_t)(n->e - n->s);
-        return sv__json_jr_fail(r, n->s, SV_ERR_RANGE, "number %.*s%s is beyond the range of float64",
-                          (int)(len > 40 ? 40 : len), n->s, len > 40 ? "..." : "");
+        return sv__json_jr_fail(r, n->s, SV_ERR_RANGE,
+                                "number %.*s%s is beyond the range of float64",
+                                (int)(len > 40 ? 40 : len), n->s, len > 40 ? "..." : "");
     }
     v = sv__core_make(SV_FLOAT, 8, 0);
     v.as.f64 = d;

@@ -18,14 +18,14 @@
 
 #define WS_OR_NULL(p)                                                                              \
     do {                                                                                           \
-        (p) = sv__json_jr_ws(r, (p));                                                                    \
+        (p) = sv__json_jr_ws(r, (p));                                                              \
         if (!(p)) return NULL;                                                                     \
     } while (0)
 
 /* Steps over the byte at p, then over whitespace. */
 #define WS_OR_NULL_AFTER(p)                                                                        \
     do {                                                                                           \
-        (p) = sv__json_jr_ws(r, (p) + 1);                                                                \
+        (p) = sv__json_jr_ws(r, (p) + 1);                                                          \
         if (!(p)) return NULL;                                                                     \
     } while (0)
 
@@ -71,8 +71,8 @@ static bool num_elem(jr *r, const jr_num *n, sv_elem e, void *dst, bool report)
             memcpy(dst, &f, sizeof f);
             return true;
         }
-        return report &&
-               sv__json_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is beyond the range of f32", QUOTE(n));
+        return report && sv__json_jr_fail(r, n->s, SV_ERR_RANGE,
+                                          "%.*s%s is beyond the range of f32", QUOTE(n));
     }
     if (e == SV_ELEM_F64) {
         double d;
@@ -80,15 +80,15 @@ static bool num_elem(jr *r, const jr_num *n, sv_elem e, void *dst, bool report)
             memcpy(dst, &d, sizeof d);
             return true;
         }
-        return report &&
-               sv__json_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is beyond the range of f64", QUOTE(n));
+        return report && sv__json_jr_fail(r, n->s, SV_ERR_RANGE,
+                                          "%.*s%s is beyond the range of f64", QUOTE(n));
     }
     if (!n->is_int)
-        return report && sv__json_jr_fail(r, n->s, SV_ERR_TYPE, "%.*s%s is not an integer (%s)", QUOTE(n),
-                                    sv_elem_name(e));
+        return report && sv__json_jr_fail(r, n->s, SV_ERR_TYPE, "%.*s%s is not an integer (%s)",
+                                          QUOTE(n), sv_elem_name(e));
     if (!sv__json_jr_int_fits(n, e))
         return report && sv__json_jr_fail(r, n->s, SV_ERR_RANGE, "%.*s%s is out of range for %s",
-                                    QUOTE(n), sv_elem_name(e));
+                                          QUOTE(n), sv_elem_name(e));
     store_int(n, e, dst);
     return true;
 }
@@ -128,9 +128,9 @@ static bool special_float(jr *r, const char *at, const jr_str *s, sv_elem e, voi
     }
     if (!ok)
         return report && sv__json_jr_fail(r, at, SV_ERR_SYNTAX,
-                                    "expected a number, \"nan\", \"inf\", \"-inf\" or "
-                                    "\"nan:0x...\" with the bits of a NaN (%s)",
-                                    sv_elem_name(e));
+                                          "expected a number, \"nan\", \"inf\", \"-inf\" or "
+                                          "\"nan:0x...\" with the bits of a NaN (%s)",
+                                          sv_elem_name(e));
     if (f32) {
         uint32_t b = (uint32_t)bits;
         memcpy(dst, &b, 4);
@@ -198,10 +198,10 @@ static bool string_int(jr *r, const char *at, const jr_str *s, sv_elem e, void *
     }
     if (!ok)
         return report && sv__json_jr_fail(r, at, SV_ERR_TYPE, "\"%.*s%s\" is not an integer (%s)",
-                                    QUOTE(&n), sv_elem_name(e));
+                                          QUOTE(&n), sv_elem_name(e));
     if (!sv__json_jr_int_fits(&n, e))
         return report && sv__json_jr_fail(r, at, SV_ERR_RANGE, "\"%.*s%s\" is out of range for %s",
-                                    QUOTE(&n), sv_elem_name(e));
+                                          QUOTE(&n), sv_elem_name(e));
     store_int(&n, e, dst);
     return true;
 }
@@ -211,7 +211,7 @@ static bool string_int(jr *r, const char *at, const jr_str *s, sv_elem e, void *
  * error if report; otherwise it sets *bad, and once *bad is set nothing more
  * is converted (the caller reads the payload again to report it). */
 const char *sv__json_jr_element(jr *r, const char *p, sv_elem e, void *dst, bool report, bool *bad,
-                          const char *name)
+                                const char *name)
 {
     bool convert = report || !*bad;
     if (convert && sv__json_jr_is_number_start(p, r->end)) {
@@ -262,7 +262,7 @@ static bool depth_ok(jr *r, const char *p, size_t depth)
 {
     if (depth <= r->lim.max_depth) return true;
     return sv__json_jr_fail(r, p, SV_ERR_DEPTH, "nesting is deeper than the limit of %u levels",
-                      (unsigned)r->lim.max_depth);
+                            (unsigned)r->lim.max_depth);
 }
 
 /* Room for scalar n (of es bytes) in r->nbuf. */
@@ -270,7 +270,7 @@ static bool room(jr *r, size_t n, size_t es, const char *at)
 {
     if (n >= UINT32_MAX)
         return sv__json_jr_fail(r, at, SV_ERR_LIMIT, "more than %lu numbers in one packed array",
-                          (unsigned long)UINT32_MAX);
+                                (unsigned long)UINT32_MAX);
     if ((n + 1) * es <= r->ncap) return true;
     return sv__json_jr_reserve(r, (void **)&r->nbuf, &r->ncap, (n + 1) * es, at);
 }
@@ -289,7 +289,8 @@ static const char *item(jr *r, const char *p, const jr_shape *sh, sv_elem e, boo
     WS_OR_NULL_AFTER(p);
     for (unsigned k = 0;; k++) {
         if (k == sh->per) {
-            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "an item of %s has %u numbers", sh->name, sh->per);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "an item of %s has %u numbers", sh->name,
+                             sh->per);
             return NULL;
         }
         if (!room(r, *n, es, p)) return NULL;
@@ -307,8 +308,8 @@ static const char *item(jr *r, const char *p, const jr_shape *sh, sv_elem e, boo
         }
         if (p < end && *p == ']') {
             if (k + 1 != sh->per) {
-                sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "an item of %s has %u numbers, not %u", sh->name,
-                           sh->per, k + 1);
+                sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "an item of %s has %u numbers, not %u",
+                                 sh->name, sh->per, k + 1);
                 return NULL;
             }
             return p + 1;
@@ -347,7 +348,8 @@ static const char *numbers(jr *r, const char *p, const jr_shape *sh, sv_elem e, 
                 } else {
                     q = NULL;
                     if (!*bad) q = fast_element(p, end, e, r->nbuf + n * es);
-                    if (!q) q = sv__json_jr_element(r, p, e, r->nbuf + n * es, report, bad, sh->name);
+                    if (!q)
+                        q = sv__json_jr_element(r, p, e, r->nbuf + n * es, report, bad, sh->name);
                 }
                 n++;
             }
@@ -365,12 +367,14 @@ static const char *numbers(jr *r, const char *p, const jr_shape *sh, sv_elem e, 
                 p++;
                 break;
             }
-            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' in the payload of %s", sh->name);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "expected ',' or ']' in the payload of %s",
+                             sh->name);
             return NULL;
         }
     }
     if (sh->exact && n != sh->per) {
-        sv__json_jr_fail(r, p - 1, SV_ERR_SYNTAX, "%s takes %u numbers, not %zu", sh->name, sh->per, n);
+        sv__json_jr_fail(r, p - 1, SV_ERR_SYNTAX, "%s takes %u numbers, not %zu", sh->name, sh->per,
+                         n);
         return NULL;
     }
     *count = n;
@@ -442,7 +446,8 @@ static bool numbers_value(jr *r, sv_kind kind, sv_elem e, sv_tag tag, size_t cou
     return true;
 }
 
-const char *sv__json_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name, sv_value *out)
+const char *sv__json_jr_shape_form(jr *r, const char *p, sv_tag tag, const char *name,
+                                   sv_value *out)
 {
     sv_kind kind = sv_tag_kind(tag);
     jr_shape sh = {name, sv_tag_scalars(tag), kind == SV_PACKED, kind == SV_TUPLE};
@@ -466,7 +471,8 @@ const char *sv__json_jr_shape_form(jr *r, const char *p, sv_tag tag, const char 
     return numbers_value(r, kind, e, tag, count, p, out) ? q : NULL;
 }
 
-const char *sv__json_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name, sv_value *out)
+const char *sv__json_jr_packed_form(jr *r, const char *p, sv_elem e, const char *name,
+                                    sv_value *out)
 {
     jr_shape sh = {name, 0, false, false};
     bool bad = false;

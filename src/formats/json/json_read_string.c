@@ -52,8 +52,7 @@ const char *sv__json_jr_ws_slow(jr *r, const char *p)
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
             p++;
             /* Pretty text indents with runs of spaces: take them 8 at a time. */
-            while (end - p >= 8 && sv__core_load64(p) == UINT64_C(0x2020202020202020))
-                p += 8;
+            while (end - p >= 8 && sv__core_load64(p) == UINT64_C(0x2020202020202020)) p += 8;
             continue;
         }
         if (c == '/' && r->comments) {
@@ -220,7 +219,7 @@ static const char *check_escape(jr *r, const char *p, size_t *shrink, bool wtf8)
         return p + 6;
     }
     sv__json_jr_fail(r, p, SV_ERR_UTF8,
-               "lone surrogate \\u%04lx (only a {\"$utf16\": ...} string may hold one)", cu);
+                     "lone surrogate \\u%04lx (only a {\"$utf16\": ...} string may hold one)", cu);
     return NULL;
 }
 
@@ -301,7 +300,8 @@ const char *sv__json_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *es
             continue;
         }
         if (c < 0x20) {
-            sv__json_jr_fail(r, p, SV_ERR_SYNTAX, "control character 0x%02x in a string (escape it)", c);
+            sv__json_jr_fail(r, p, SV_ERR_SYNTAX,
+                             "control character 0x%02x in a string (escape it)", c);
             return NULL;
         }
         /* Non-ASCII: take whole sequences while they come. */
@@ -311,7 +311,8 @@ const char *sv__json_jr_scan_string(jr *r, const char *p, size_t *dlen, bool *es
                 if (n < 0)
                     sv__json_jr_fail(r, end, SV_ERR_TRUNCATED, "unterminated string");
                 else
-                    sv__json_jr_fail(r, p, SV_ERR_UTF8, "invalid UTF-8 byte 0x%02x", (unsigned char)*p);
+                    sv__json_jr_fail(r, p, SV_ERR_UTF8, "invalid UTF-8 byte 0x%02x",
+                                     (unsigned char)*p);
                 return NULL;
             }
             p += n;

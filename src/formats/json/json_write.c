@@ -58,7 +58,7 @@ bool sv__json_jw_grow(sv_jw *w, size_t n)
         if (want < n) want = n;
         if (sv_buf_ensure(b, want) != SV_OK) {
             sv__core_error_record(w->err, SV_ERR_NOMEM, SV_JW_FORMAT, 0,
-                             "cannot grow the output beyond %zu bytes", b->len);
+                                  "cannot grow the output beyond %zu bytes", b->len);
             return false;
         }
     }
@@ -224,7 +224,7 @@ sv_status sv__json_jw_value(sv_jw *w, const sv_value *v)
 /* ---- entry point ------------------------------------------------------------ */
 
 sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_buf *out,
-                        sv_error *err)
+                         sv_error *err)
 {
     sv_error_clear(err);
     if (!v || !out)

@@ -203,7 +203,8 @@ static inline sv_status enter(sv_jw *w, const sv_value *v)
         return sv_error_set(w->err, SV_ERR_DEPTH, SV_JW_FORMAT, 0,
                             "the tree nests deeper than %u containers", SV_JW_MAX_DEPTH);
     if (v->len > (v->as.box ? v->as.box->cap : 0))
-        return sv__json_jw_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
+        return sv__json_jw_malformed(
+            w, v->as.box ? "more items than room" : "items without storage", v);
     return SV_OK;
 }
 
@@ -327,7 +328,7 @@ static SV_NOINLINE sv_status key_miss(sv_jw *w, const sv_value *k, unsigned kfla
     }
     if (!sv__json_jw_object_key(w, k)) return NOT_OBJECT_KEYS;
     if (!s) return sv__json_jw_string(w, "", 0, kflags); /* an empty key without storage */
-    size_t start = (size_t)(w->p - w->buf->data);   /* an offset: the buffer may move */
+    size_t start = (size_t)(w->p - w->buf->data);        /* an offset: the buffer may move */
     unsigned f = kflags | ((k->flags & SV_F_UTF16) ? SV_JW_STR_WTF8 : 0u);
     sv_status st = sv__json_jw_string(w, s, k->len, f);
     if (st) return st;
@@ -566,9 +567,10 @@ static inline bool same_value_words(const sv_value *v, const uint64_t words[2])
 static SV_NOINLINE sv_status class_miss(sv_jw *w, const sv_value *v, const sv_value *cls)
 {
     if (!class_ok(cls))
-        return sv__json_jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);
-    size_t start = (size_t)(w->p - w->buf->data); /* an offset: the buffer may move */
-    sv__json_jw_put_key_lit(w, LIT("\"$class\":"));    /* room: reserved by the caller */
+        return sv__json_jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
+                                     v);
+    size_t start = (size_t)(w->p - w->buf->data);   /* an offset: the buffer may move */
+    sv__json_jw_put_key_lit(w, LIT("\"$class\":")); /* room: reserved by the caller */
     sv_status st = write_class(w, cls);
     if (st) return st;
     size_t n = (size_t)(w->p - w->buf->data) - start;
@@ -615,8 +617,8 @@ sv_status sv__json_jw_object(sv_jw *w, const sv_value *v)
         w->ind = outer;
     } else {
         if (!class_ok(cls))
-            return sv__json_jw_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
-                                    v);
+            return sv__json_jw_malformed(
+                w, "an object's class must be a UTF-8 string or a uint hash", v);
         if (w->plain) {
             /* the class is left out */
             if ((st = map_object_body_call(w, pairs, n, &bad)) != SV_OK)

@@ -106,8 +106,7 @@ static inline void sv__json_jw_put_key_lit(sv_jw *w, const char *s, size_t n)
 static inline uint8_t *sv__json_jw_nl(uint8_t *p, size_t ind)
 {
     *p++ = '\n';
-    for (size_t k = 0; k < ind; k += 16)
-        memcpy(p + k, "                ", 16);
+    for (size_t k = 0; k < ind; k += 16) memcpy(p + k, "                ", 16);
     return p + ind;
 }
 
@@ -126,7 +125,8 @@ static inline uint32_t sv__json_jw_head(const sv_value *v)
  * that no bit-field layout is assumed (the compiler folds it to a constant
  * for plain values; masks, with all bits of a bit-field set, are not always
  * folded, and are kept in sv_jw). */
-static inline uint32_t sv__json_jw_head_of(unsigned kind, unsigned flags, unsigned sub, unsigned tag)
+static inline uint32_t sv__json_jw_head_of(unsigned kind, unsigned flags, unsigned sub,
+                                           unsigned tag)
 {
     sv_value v = sv__core_make((sv_kind)kind, sub, flags);
     v.tag = (uint16_t)tag;
@@ -336,7 +336,8 @@ static SV_ALWAYS_INLINE uint8_t *sv__json_jw_short_string(uint8_t *p, const char
         /* 1 to 3 bytes: the first, the middle and the last (some the same),
          * checked in one word whose other bytes are 'A' (no escape) */
         uint8_t c0 = s[0], c1 = s[len / 2], c2 = s[len - 1];
-        if (sv__json_jw_special(c0 | (uint64_t)c1 << 8 | (uint64_t)c2 << 16 | (SV_JW_ONES * 'A' << 24)))
+        if (sv__json_jw_special(c0 | (uint64_t)c1 << 8 | (uint64_t)c2 << 16 |
+                                (SV_JW_ONES * 'A' << 24)))
             return NULL;
         p[1] = c0;
         p[1 + len / 2] = c1;
@@ -350,7 +351,7 @@ static SV_ALWAYS_INLINE uint8_t *sv__json_jw_short_string(uint8_t *p, const char
 /* A string at w->p: the short form above when it applies, else the general
  * one. */
 static SV_ALWAYS_INLINE sv_status sv__json_jw_string(sv_jw *w, const char *str, size_t len,
-                                                unsigned flags)
+                                                     unsigned flags)
 {
     if ((size_t)(w->end - w->p) >= 24 && !((flags & SV_JW_STR_DOLLAR) && len && str[0] == '$')) {
         uint8_t *p = sv__json_jw_short_string(w->p, str, len);

@@ -54,8 +54,7 @@ static const char hex_lower[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
 
 static uint8_t *put_hex(uint8_t *p, uint64_t bits, int digits)
 {
-    for (int i = digits - 1; i >= 0; i--)
-        *p++ = (uint8_t)hex_lower[(bits >> (4 * i)) & 0xF];
+    for (int i = digits - 1; i >= 0; i--) *p++ = (uint8_t)hex_lower[(bits >> (4 * i)) & 0xF];
     return p;
 }
 
@@ -409,7 +408,8 @@ static sv_status packed_flat(sv_jw *w, const void *data, size_t n, unsigned elem
     size_t outer = w->ind, ci = outer + w->indent;
     for (size_t i = 0; i < n; i += FLAT_ROW) {
         size_t m = n - i < FLAT_ROW ? n - i : FLAT_ROW;
-        if (!sv__json_jw_need(w, ci + 4 + SV_JW_NL_SLACK + FLAT_ROW * NUM_ROOM)) return SV_ERR_NOMEM;
+        if (!sv__json_jw_need(w, ci + 4 + SV_JW_NL_SLACK + FLAT_ROW * NUM_ROOM))
+            return SV_ERR_NOMEM;
         uint8_t *p = w->p;
         *p++ = i ? ',' : '[';
         if (rows)

@@ -23,8 +23,7 @@ static inline size_t first_special(uint64_t mask, const uint8_t *s)
 #else
     (void)mask;
     size_t k = 0;
-    while (!(s[k] < 0x20 || s[k] == '"' || s[k] == '\\' || s[k] >= 0x80))
-        k++;
+    while (!(s[k] < 0x20 || s[k] == '"' || s[k] == '\\' || s[k] >= 0x80)) k++;
     return k;
 #endif
 }
@@ -210,7 +209,10 @@ bool sv__json_jw_text_ok(const char *str, size_t len, bool wtf8)
 static size_t long_seq(const uint8_t *s, size_t rem, uint32_t *cp)
 {
     uint8_t c = s[0];
-    size_t n = c >= 0xF0 && c <= 0xF7 ? 4 : c >= 0xF8 && c <= 0xFB ? 5 : c >= 0xFC && c <= 0xFD ? 6 : 0;
+    size_t n = c >= 0xF0 && c <= 0xF7   ? 4
+               : c >= 0xF8 && c <= 0xFB ? 5
+               : c >= 0xFC && c <= 0xFD ? 6
+                                        : 0;
     if (!n || rem < n) return 0;
     uint32_t u = c & (0x7Fu >> n);
     for (size_t k = 1; k < n; k++) {

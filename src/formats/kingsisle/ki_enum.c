@@ -57,7 +57,6 @@ bool ki_enum_names(const ki_prop *p, uint32_t v, sv_buf *out)
     return rest == 0;
 }
 
-
 /* A value of a bit-flag enum as its option names, written straight into
  * the document: the length first, then the names. */
 static sv_value bit_names(sv_doc *doc, const ki_prop *p, uint32_t v)

@@ -60,7 +60,10 @@ sv_status sv_kingsisle_opts_from_options(const sv_options *opts, sv_kingsisle_op
     if (!st) st = opt_u32(opts, "zlib_level", &level, err);
     if (!st) st = opt_bool(opts, "skip_unknown_types", &o->skip_unknown_types, err);
     /* which were given, so that the encoder knows them from the tree's */
-    static const struct { const char *name; uint32_t bit; } given[] = {
+    static const struct {
+        const char *name;
+        uint32_t bit;
+    } given[] = {
         {"shallow", SV_KI_OPT_SHALLOW},
         {"compress", SV_KI_OPT_COMPRESS},
         {"flags", SV_KI_OPT_FLAGS},
@@ -70,7 +73,8 @@ sv_status sv_kingsisle_opts_from_options(const sv_options *opts, sv_kingsisle_op
     };
     for (size_t i = 0; i < sizeof given / sizeof *given; i++)
         if (sv_options_get(opts, given[i].name)) o->given |= given[i].bit;
-    if (!st && level > 9) st = bad_option(err, "zlib_level", sv_options_get(opts, "zlib_level"), "expected 0 to 9");
+    if (!st && level > 9)
+        st = bad_option(err, "zlib_level", sv_options_get(opts, "zlib_level"), "expected 0 to 9");
     o->zlib_level = (int)level;
     if (!st && reg.schema) {
         st = sv_kingsisle_types_from_schema(NULL, reg.schema, owned, err);
@@ -113,11 +117,13 @@ static const char *const ki_extensions[] = {"bin", NULL};
 static const sv_option_desc ki_options[] = {
     {"shallow", "true: shallow mode; false (default): deep mode, sizes in bits"},
     {"compress", "true: the manual zlib wrapper (u32 size + zlib) around the stream"},
-    {"flags", "serializer flags, default 0 (1 stateful, 2 compact, 4 string enums, 8 zlib, 16 no delta)"},
+    {"flags",
+     "serializer flags, default 0 (1 stateful, 2 compact, 4 string enums, 8 zlib, 16 no delta)"},
     {"property_mask", "a property is written when (flags & mask) == mask (default 24)"},
     {"skip_deprecated", "shallow: skip DEPRECATED properties (default: keep them)"},
     {"zlib_level", "write: zlib level 0 to 9 for new compressed payloads (default 9)"},
-    {"skip_unknown_types", "read, deep: objects of classes not in the type list become null (lossy)"},
+    {"skip_unknown_types",
+     "read, deep: objects of classes not in the type list become null (lossy)"},
     {NULL, NULL},
 };
 

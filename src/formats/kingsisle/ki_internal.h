@@ -80,14 +80,14 @@ typedef struct ki_class {
     uint32_t name_len;
     uint32_t hash;
     uint32_t nprops;
-    ki_prop *props;     /* sorted by id */
+    ki_prop *props; /* sorted by id */
     /* open addressing: prop index + 1, 0 = empty. Each table holds the
      * first property (in id order) of each hash or name only, so that a
      * list repeating one name many times costs no more than distinct names
      * (a lookup finds that first property, as a scan in id order would). */
     uint32_t *by_hash;
     uint32_t *by_name;
-    uint32_t hcap;      /* power of two, for both */
+    uint32_t hcap; /* power of two, for both */
 } ki_class;
 
 struct sv_kingsisle_types {
@@ -172,18 +172,18 @@ typedef struct ki_dec {
     bool shallow, skip_deprecated;
     uint32_t depth, max_depth;
     uint64_t max_string;
-    uint32_t pad_count;   /* alignment points with padding in the current object */
-    ki_u32s pads;         /* scratch: (ordinal, bits) pairs of open objects */
-    sv_value *keys;       /* interned property names, by ki_prop.gidx */
-    sv_pair *fields;      /* scratch: the fields of open objects */
+    uint32_t pad_count; /* alignment points with padding in the current object */
+    ki_u32s pads;       /* scratch: (ordinal, bits) pairs of open objects */
+    sv_value *keys;     /* interned property names, by ki_prop.gidx */
+    sv_pair *fields;    /* scratch: the fields of open objects */
     size_t nfields, fields_cap;
-    uint64_t base;        /* offset of the bit stream in the input (errors) */
-    uint32_t len_count;   /* compact length prefixes read in the current object */
-    ki_u32s longs;        /* scratch: ordinals of prefixes in the 31-bit form that fit 7 bits */
-    bool skip_unknown;    /* skip_unknown_types: unknown classes read as null */
+    uint64_t base;      /* offset of the bit stream in the input (errors) */
+    uint32_t len_count; /* compact length prefixes read in the current object */
+    ki_u32s longs;      /* scratch: ordinals of prefixes in the 31-bit form that fit 7 bits */
+    bool skip_unknown;  /* skip_unknown_types: unknown classes read as null */
     void (*warn)(void *ctx, const sv_error *w);
     void *warn_ctx;
-    ki_frame *frames;     /* by depth, only kept when warn is set */
+    ki_frame *frames; /* by depth, only kept when warn is set */
     size_t frames_cap;
 } ki_dec;
 
@@ -238,7 +238,6 @@ sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
 /* ki_raw.c: schema-less values, {"bits": N, "data": bytes} */
 sv_status ki_read_raw(ki_dec *d, uint64_t nbits, sv_value *out);
 sv_status ki_write_raw(ki_enc *e, const sv_value *v);
-
 
 /* Meta keys of objects and of the root. */
 #define KI_META_PADDING "padding"

@@ -17,11 +17,13 @@ sv_status ki_read_raw(ki_dec *d, uint64_t nbits, sv_value *out)
         return ki_dec_fail(d, SV_ERR_LIMIT, "%llu raw bits are over the string limit",
                            (unsigned long long)nbits);
     sv_value data = sv_bytes_uninit(d->doc, (size_t)nbytes);
-    if (sv_doc_status(d->doc) != SV_OK) return ki_dec_fail(d, sv_doc_status(d->doc), "out of memory (or over max_alloc)");
+    if (sv_doc_status(d->doc) != SV_OK)
+        return ki_dec_fail(d, sv_doc_status(d->doc), "out of memory (or over max_alloc)");
     uint8_t *p = sv_value_buf(&data);
     if ((d->br.pos & 7) == 0) { /* the usual case: a value right after its hash */
         memcpy(p, d->br.data + (d->br.pos >> 3), (size_t)(nbits / 8));
-        if (nbits & 7) p[nbits / 8] = d->br.data[(d->br.pos >> 3) + nbits / 8] & ((1u << (nbits & 7)) - 1);
+        if (nbits & 7)
+            p[nbits / 8] = d->br.data[(d->br.pos >> 3) + nbits / 8] & ((1u << (nbits & 7)) - 1);
         d->br.pos += nbits;
     } else {
         for (uint64_t i = 0; i < nbits / 8; i++) p[i] = (uint8_t)sv__core_br_read(&d->br, 8);
@@ -35,5 +37,7 @@ sv_status ki_read_raw(ki_dec *d, uint64_t nbits, sv_value *out)
     pr[1].key = sv_str_intern(d->doc, "data", 4);
     pr[1].val = data;
     *out = m;
-    return sv_doc_status(d->doc) ? ki_dec_fail(d, sv_doc_status(d->doc), "out of memory (or over max_alloc)") : SV_OK;
+    return sv_doc_status(d->doc)
+               ? ki_dec_fail(d, sv_doc_status(d->doc), "out of memory (or over max_alloc)")
+               : SV_OK;
 }

@@ -17,8 +17,8 @@ sv_status ki_dec_fail(ki_dec *d, sv_status st, const char *fmt, ...)
     d->br.status = st;
     va_list ap;
     va_start(ap, fmt);
-    sv__core_error_vrecord(d->br.err, st, KI_FORMAT, (d->br.pos >> 3) + d->base, (int)(d->br.pos & 7), fmt,
-                  ap);
+    sv__core_error_vrecord(d->br.err, st, KI_FORMAT, (d->br.pos >> 3) + d->base,
+                           (int)(d->br.pos & 7), fmt, ap);
     va_end(ap);
     return st;
 }
@@ -34,7 +34,8 @@ static bool u32s_push(ki_dec *d, ki_u32s *s, const uint32_t *add, size_t n)
 {
     if (s->n + n > s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 64;
-        uint32_t *v = sv__core_doc_scratch_realloc(d->doc, s->v, s->cap * sizeof *v, cap * sizeof *v);
+        uint32_t *v =
+            sv__core_doc_scratch_realloc(d->doc, s->v, s->cap * sizeof *v, cap * sizeof *v);
         if (!v) {
             s->failed = true;
             return false;
@@ -61,8 +62,7 @@ void ki_dec_align(ki_dec *d)
     if (n == 0 || d->br.status != SV_OK) return;
     uint32_t bits = (uint32_t)sv__core_br_read(&d->br, n);
     uint32_t ord = d->pad_count++;
-    if (bits && !pads_push2(d, ord, bits))
-        ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
+    if (bits && !pads_push2(d, ord, bits)) ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
 }
 
 static inline uint32_t rd_u32(ki_dec *d)
@@ -71,7 +71,10 @@ static inline uint32_t rd_u32(ki_dec *d)
     return (uint32_t)sv__core_br_read(&d->br, 32);
 }
 
-static inline uint64_t left(const ki_dec *d) { return d->br.bit_len - d->br.pos; }
+static inline uint64_t left(const ki_dec *d)
+{
+    return d->br.bit_len - d->br.pos;
+}
 
 /* §6.3: compact (1 bit is_large, then 7 or 31 bits, unaligned) or plain
  * (aligned u16 for strings, u32 for containers). */
@@ -181,10 +184,22 @@ static sv_status rd_elem(ki_dec *d, const ki_prop *p, sv_value *out)
     sv_bitreader *r = &d->br;
     switch ((ki_kind)p->kind) {
     case KI_BOOL: *out = sv_bool(sv__core_br_read(r, 1) != 0); break;
-    case KI_I8: ki_dec_align(d); *out = sv_int_w((int8_t)sv__core_br_read(r, 8), 1); break;
-    case KI_U8: ki_dec_align(d); *out = sv_uint_w(sv__core_br_read(r, 8), 1); break;
-    case KI_I16: ki_dec_align(d); *out = sv_int_w((int16_t)sv__core_br_read(r, 16), 2); break;
-    case KI_U16: ki_dec_align(d); *out = sv_uint_w(sv__core_br_read(r, 16), 2); break;
+    case KI_I8:
+        ki_dec_align(d);
+        *out = sv_int_w((int8_t)sv__core_br_read(r, 8), 1);
+        break;
+    case KI_U8:
+        ki_dec_align(d);
+        *out = sv_uint_w(sv__core_br_read(r, 8), 1);
+        break;
+    case KI_I16:
+        ki_dec_align(d);
+        *out = sv_int_w((int16_t)sv__core_br_read(r, 16), 2);
+        break;
+    case KI_U16:
+        ki_dec_align(d);
+        *out = sv_uint_w(sv__core_br_read(r, 16), 2);
+        break;
     case KI_WCHAR:
         ki_dec_align(d);
         *out = sv_with_tag(sv_uint_w(sv__core_br_read(r, 16), 2), SV_TAG_CHAR);
@@ -206,8 +221,14 @@ static sv_status rd_elem(ki_dec *d, const ki_prop *p, sv_value *out)
         *out = sv_with_flags(sv_f64(f), SV_F_EXPLICIT);
         break;
     }
-    case KI_I64: ki_dec_align(d); *out = sv_int_w((int64_t)sv__core_br_read(r, 64), 8); break;
-    case KI_U64: ki_dec_align(d); *out = sv_uint_w(sv__core_br_read(r, 64), 8); break;
+    case KI_I64:
+        ki_dec_align(d);
+        *out = sv_int_w((int64_t)sv__core_br_read(r, 64), 8);
+        break;
+    case KI_U64:
+        ki_dec_align(d);
+        *out = sv_uint_w(sv__core_br_read(r, 64), 8);
+        break;
     case KI_BITS_S: /* §3: bit integers are never aligned */
         *out = sv_int_w(sv__core_br_read_signed(r, p->bits), p->bits <= 7 ? 1 : 4);
         break;
@@ -239,8 +260,7 @@ static sv_status rd_elem(ki_dec *d, const ki_prop *p, sv_value *out)
     case KI_ENUM: return rd_enum(d, p, out);
     case KI_OBJECT: return ki_read_object(d, out);
     case KI_OPAQUE:
-    default:
-        return ki_dec_fail(d, SV_ERR_UNSUPPORTED, "type '%s' has no known encoding", p->type);
+    default: return ki_dec_fail(d, SV_ERR_UNSUPPORTED, "type '%s' has no known encoding", p->type);
     }
     return r->status;
 }
@@ -254,7 +274,7 @@ static unsigned min_elem_bits(const ki_prop *p)
     case KI_BITS_S:
     case KI_BITS_U: return p->bits;
     case KI_OBJECT: return 32; /* at least a type tag */
-    default: return 8;        /* a byte, or a compact length prefix */
+    default: return 8;         /* a byte, or a compact length prefix */
     }
 }
 
@@ -264,8 +284,9 @@ static sv_status rd_value(ki_dec *d, const ki_prop *p, sv_value *out)
     uint32_t n = rd_len(d, true);
     if (d->br.status != SV_OK) return d->br.status;
     if ((uint64_t)n * min_elem_bits(p) > left(d))
-        return ki_dec_fail(d, SV_ERR_TRUNCATED, "a list of %u elements cannot fit in the %llu bits left",
-                           n, (unsigned long long)left(d));
+        return ki_dec_fail(d, SV_ERR_TRUNCATED,
+                           "a list of %u elements cannot fit in the %llu bits left", n,
+                           (unsigned long long)left(d));
     sv_value arr = sv_array(d->doc, n);
     if (sv_doc_status(d->doc) != SV_OK) return doc_check(d);
     sv_value *items = sv_array_items(&arr);
@@ -289,7 +310,7 @@ static bool push_field(ki_dec *d, sv_value key, sv_value val)
     if (d->nfields == d->fields_cap) {
         size_t cap = d->fields_cap ? d->fields_cap * 2 : 64;
         sv_pair *f = sv__core_doc_scratch_realloc(d->doc, d->fields, d->fields_cap * sizeof *f,
-                                             cap * sizeof *f);
+                                                  cap * sizeof *f);
         if (!f) return false;
         d->fields = f;
         d->fields_cap = cap;
@@ -474,7 +495,7 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
         size_t cap = d->frames_cap ? d->frames_cap * 2 : 32;
         while (cap <= d->depth) cap *= 2;
         ki_frame *f = sv__core_doc_scratch_realloc(d->doc, d->frames, d->frames_cap * sizeof *f,
-                                              cap * sizeof *f);
+                                                   cap * sizeof *f);
         if (!f) return ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
         d->frames = f;
         d->frames_cap = cap;
@@ -486,7 +507,8 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
     d->len_count = 0;
     size_t first = d->nfields;
     sv_status st = d->shallow ? rd_shallow(d, c) : rd_deep(d, c);
-    sv_value cls = c ? sv_str_intern(d->doc, c->name, c->name_len) : sv_uint(tag); /* as typed JSON reads "$class": N */
+    sv_value cls = c ? sv_str_intern(d->doc, c->name, c->name_len)
+                     : sv_uint(tag); /* as typed JSON reads "$class": N */
     sv_value obj = sv_object(d->doc, cls, d->nfields - first);
     if (st == SV_OK) st = doc_check(d);
     if (st == SV_OK && d->nfields > first)

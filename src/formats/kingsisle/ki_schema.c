@@ -230,7 +230,8 @@ static bool reverse(const sv_type *ty, rev *r)
     r->kind = -1;
     if (ty->kind == SV_TYPE_GENERIC &&
         (ty->gen == SV_GEN_VECTOR || ty->gen == SV_GEN_LIST || ty->gen == SV_GEN_SET ||
-         ty->gen == SV_GEN_USET) && !r->dynamic) {
+         ty->gen == SV_GEN_USET) &&
+        !r->dynamic) {
         r->dynamic = true;
         return reverse(ty->params[0], r);
     }
@@ -263,16 +264,18 @@ static bool reverse(const sv_type *ty, rev *r)
             const sv_type *in = ty->params[0];
             r->type = in->name ? in->name : "class PropertyClass";
             r->kind = KI_OBJECT;
-            return in->kind == SV_TYPE_CLASS || (in->kind == SV_TYPE_PRIM && in->prim == SV_PRIM_ANY);
+            return in->kind == SV_TYPE_CLASS ||
+                   (in->kind == SV_TYPE_PRIM && in->prim == SV_PRIM_ANY);
         }
-        if (ty->gen == SV_GEN_ARRAY) return (r->type = ki_of_array(ty->params[0], ty->array_len)) != NULL;
+        if (ty->gen == SV_GEN_ARRAY)
+            return (r->type = ki_of_array(ty->params[0], ty->array_len)) != NULL;
         return false;
     default: return false;
     }
 }
 
-static sv_status add_schema_class(sv_kingsisle_types *t, const sv_schema_class *c,
-                                  sv_buf *scratch, sv_error *err)
+static sv_status add_schema_class(sv_kingsisle_types *t, const sv_schema_class *c, sv_buf *scratch,
+                                  sv_error *err)
 {
     size_t nf;
     const sv_schema_field *const *fs = sv_schema_class_fields(c, &nf);
@@ -320,13 +323,15 @@ static sv_status add_schema_class(sv_kingsisle_types *t, const sv_schema_class *
             p->nopts = r.enm->nvalues;
             for (uint32_t k = 0; k < r.enm->nvalues; k++) {
                 const sv_schema_enum_value *ev = &r.enm->values[k];
-                opts[used++] = (ki_enum_opt){ev->name, (uint32_t)strlen(ev->name), (uint32_t)ev->value};
+                opts[used++] =
+                    (ki_enum_opt){ev->name, (uint32_t)strlen(ev->name), (uint32_t)ev->value};
             }
         }
     }
     (void)scratch;
     if (st == SV_OK) {
-        uint32_t hash = c->has_hash ? c->hash : ki_string_id((const uint8_t *)c->name, strlen(c->name));
+        uint32_t hash =
+            c->has_hash ? c->hash : ki_string_id((const uint8_t *)c->name, strlen(c->name));
         st = ki_types_add_class(t, c->name, strlen(c->name), hash, ps, nf, "schema", err);
     }
     sv__core_mem_free(t->alloc, ps, nf, sizeof *ps);

@@ -37,8 +37,7 @@ static sv_status attach_meta(sv_doc *doc, sv_value *root, const meta_list *m)
         const sv_pair *p = sv_pair_at(old, i);
         sv_map_append(doc, &meta, p->key, p->val);
     }
-    for (unsigned i = 0; i < m->n; i++)
-        sv_map_append(doc, &meta, m->keys[i], m->vals[i]);
+    for (unsigned i = 0; i < m->n; i++) sv_map_append(doc, &meta, m->keys[i], m->vals[i]);
     sv_meta_set(doc, root, meta);
     return sv_doc_status(doc);
 }
@@ -94,15 +93,14 @@ static sv_status check_head(const uint8_t *h, size_t n, uint32_t flags, bool sha
             if (n < off + 4) return SV_OK;
             uint32_t size = sv__core_load_u32le(h + off);
             if (size > lim->max_decompressed || size > lim->max_alloc)
-                return sv_error_set(err, SV_ERR_LIMIT, KI_FORMAT, off,
-                                    "the nested zlib payload says it inflates to %lu bytes, over "
-                                    "the %s limit of %llu",
-                                    (unsigned long)size,
-                                    size > lim->max_decompressed ? "decompressed-size"
-                                                                 : "allocation",
-                                    (unsigned long long)(size > lim->max_decompressed
-                                                             ? lim->max_decompressed
-                                                             : lim->max_alloc));
+                return sv_error_set(
+                    err, SV_ERR_LIMIT, KI_FORMAT, off,
+                    "the nested zlib payload says it inflates to %lu bytes, over "
+                    "the %s limit of %llu",
+                    (unsigned long)size,
+                    size > lim->max_decompressed ? "decompressed-size" : "allocation",
+                    (unsigned long long)(size > lim->max_decompressed ? lim->max_decompressed
+                                                                      : lim->max_alloc));
             return SV_OK;
         }
     }
@@ -128,8 +126,8 @@ static sv_status check_head(const uint8_t *h, size_t n, uint32_t flags, bool sha
  * inner_flags) before the rest is inflated. */
 static sv_status inflate_payload(const uint8_t *z, size_t zn, uint32_t size, uint64_t at,
                                  uint32_t inner_flags, bool shallow,
-                                 const sv_kingsisle_types *types, const sv_limits *lim,
-                                 sv_buf *out, sv_error *err)
+                                 const sv_kingsisle_types *types, const sv_limits *lim, sv_buf *out,
+                                 sv_error *err)
 {
     if (size <= lim->max_decompressed) { /* (else sv__compress_zlib_inflate_exact says so) */
         if (size > lim->max_alloc)
@@ -141,8 +139,8 @@ static sv_status inflate_payload(const uint8_t *z, size_t zn, uint32_t size, uin
         size_t got = 0;
         const char *why;
         size_t cap = size < KI_HEAD ? size : KI_HEAD;
-        sv_status hst =
-            sv__compress_zlib_inflate_into(z, zn, SV_ZLIB_WRAPPED, head, cap, out->alloc, &got, &why);
+        sv_status hst = sv__compress_zlib_inflate_into(z, zn, SV_ZLIB_WRAPPED, head, cap,
+                                                       out->alloc, &got, &why);
         if (hst == SV_ERR_NOMEM) return sv_error_set(err, hst, KI_FORMAT, at, "out of memory");
         /* a stream that is invalid or short within its head is left to
          * the full inflation, which says where */
@@ -151,8 +149,8 @@ static sv_status inflate_payload(const uint8_t *z, size_t zn, uint32_t size, uin
             if (st != SV_OK) return st;
         }
     }
-    return sv__compress_zlib_inflate_exact(z, zn, SV_ZLIB_WRAPPED, size, lim->max_decompressed, KI_FORMAT,
-                                 at, out, err);
+    return sv__compress_zlib_inflate_exact(z, zn, SV_ZLIB_WRAPPED, size, lim->max_decompressed,
+                                           KI_FORMAT, at, out, err);
 }
 
 static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t base,
@@ -239,8 +237,7 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
     if (manual) { /* §4.2: u32 uncompressed size, then zlib */
         if ((st = need(n, 5, base, "the manual zlib wrapper", err)) != SV_OK) goto done;
         uint32_t size = sv__core_load_u32le(p);
-        st = inflate_payload(p + 4, n - 4, size, base + 4, flags, shallow, o.types, &lim, &z1,
-                             err);
+        st = inflate_payload(p + 4, n - 4, size, base + 4, flags, shallow, o.types, &lim, &z1, err);
         if (st != SV_OK) goto done;
         meta_add(doc, &m, KI_META_MANUAL_ZLIB, sv_bytes(doc, p + 4, n - 4));
         p = z1.data ? z1.data : (const uint8_t *)"", n = z1.len, base = 0;
@@ -259,8 +256,7 @@ sv_status sv_kingsisle_decode(sv_doc *doc, const uint8_t *data, size_t len,
         if (marker) { /* u32 uncompressed size, then zlib; no size after marker 0 */
             if ((st = need(n, 5, base, "the compressed payload", err)) != SV_OK) goto done;
             uint32_t size = sv__core_load_u32le(p);
-            st = inflate_payload(p + 4, n - 4, size, base + 4, 0, shallow, o.types, &lim, &z2,
-                                 err);
+            st = inflate_payload(p + 4, n - 4, size, base + 4, 0, shallow, o.types, &lim, &z2, err);
             if (st != SV_OK) goto done;
             meta_add(doc, &m, KI_META_ZLIB, sv_bytes(doc, p + 4, n - 4));
             p = z2.data ? z2.data : (const uint8_t *)"", n = z2.len, base = 0;
@@ -275,7 +271,7 @@ done:
     if (st == SV_OK) st = sv_doc_status(doc);
     if (st != SV_OK)
         st = sv_error_set(err, st, KI_FORMAT, 0, "%s",
-                     st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(st));
+                          st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(st));
     return st;
 }
 
@@ -292,7 +288,8 @@ static bool same_payload(const sv_value *z, const uint8_t *bytes, size_t n, cons
     sv_buf_init(&tmp, alloc);
     sv_error e;
     sv_error_clear(&e);
-    bool same = sv__compress_zlib_inflate_exact(zp, zl, SV_ZLIB_WRAPPED, n, n, KI_FORMAT, 0, &tmp, &e) == SV_OK &&
+    bool same = sv__compress_zlib_inflate_exact(zp, zl, SV_ZLIB_WRAPPED, n, n, KI_FORMAT, 0, &tmp,
+                                                &e) == SV_OK &&
                 tmp.len == n && (n == 0 || memcmp(tmp.data, bytes, n) == 0);
     sv_buf_free(&tmp);
     return same;

@@ -9,7 +9,8 @@
 
 static sv_status bad_meta(const char *key, const char *want, sv_error *err)
 {
-    sv_status st = sv_error_set(err, SV_ERR_TYPE, KI_FORMAT, 0, "the root's meta %s must be %s", key, want);
+    sv_status st =
+        sv_error_set(err, SV_ERR_TYPE, KI_FORMAT, 0, "the root's meta %s must be %s", key, want);
     sv_error_path_key(err, key, strlen(key));
     sv_error_path_key(err, "$meta", 5);
     return st;
@@ -60,8 +61,9 @@ sv_status ki_opts_from_meta(sv_kingsisle_opts *o, const sv_value *meta, sv_error
     uint32_t plain = 0;
     if ((st = meta_u32(meta, KI_META_OPTION_FLAGS, &plain, err)) != SV_OK) return st;
     if (sv_map_getz(meta, KI_META_OPTION_FLAGS) && (stored || (plain & SV_KI_STATEFUL_FLAGS)))
-        return bad_meta(KI_META_OPTION_FLAGS,
-                        "flags without bit 1 (stateful), and cannot stand beside a stored word (flags)", err);
+        return bad_meta(
+            KI_META_OPTION_FLAGS,
+            "flags without bit 1 (stateful), and cannot stand beside a stored word (flags)", err);
     o->flags = stored ? SV_KI_STATEFUL_FLAGS : plain;
     return SV_OK;
 }

@@ -18,9 +18,8 @@ typedef struct wz_ctx {
 
 static sv_status bad(wz_ctx *c, const char *cls, const char *prop, const char *what)
 {
-    return sv_error_set(c->err, SV_ERR_SYNTAX, KI_FORMAT, 0, "%s: class '%s'%s%s%s: %s",
-                        c->source, cls, prop ? ", property '" : "", prop ? prop : "",
-                        prop ? "'" : "", what);
+    return sv_error_set(c->err, SV_ERR_SYNTAX, KI_FORMAT, 0, "%s: class '%s'%s%s%s: %s", c->source,
+                        cls, prop ? ", property '" : "", prop ? prop : "", prop ? "'" : "", what);
 }
 
 static bool get_u32(const sv_value *v, uint32_t *out)
@@ -67,8 +66,10 @@ static sv_status read_options(wz_ctx *c, const sv_value *eo, size_t *nopts, cons
         if ((kn == 9 && !memcmp(k, "__DEFAULT", 9)) || (kn == 11 && !memcmp(k, "__BASECLASS", 11)))
             continue;
         uint32_t v;
-        if (!get_u32(&pr->val, &v)) return bad(c, cls, prop, "an enum option's value is not a number");
-        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, *nopts + 1, sizeof *c->opts))
+        if (!get_u32(&pr->val, &v))
+            return bad(c, cls, prop, "an enum option's value is not a number");
+        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, *nopts + 1,
+                               sizeof *c->opts))
             return sv_error_set(c->err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
         c->opts[*nopts] = (ki_enum_opt){k, (uint32_t)kn, v};
         (*nopts)++;

@@ -97,7 +97,8 @@ static void on_start(void *ud, const char *el, const char **a)
         p.type = pool_add(c, ty, &p.type_len);
         p.dynamic = dyn && strcmp(dyn, "true") == 0;
         p.first_opt = c->nopts;
-        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->props, &c->props_cap, c->nprops + 1, sizeof *c->props))
+        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->props, &c->props_cap, c->nprops + 1,
+                               sizeof *c->props))
             return fail(c, SV_ERR_NOMEM, "out of memory");
         c->props[c->nprops++] = p;
         c->in_prop = true;
@@ -109,7 +110,8 @@ static void on_start(void *ud, const char *el, const char **a)
             return fail(c, SV_ERR_SYNTAX, "an <Option> needs Name and a numeric Value");
         if (!strcmp(n, "__DEFAULT") || !strcmp(n, "__BASECLASS")) return; /* §6.4 */
         o.name = pool_add(c, n, &o.len);
-        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, c->nopts + 1, sizeof *c->opts))
+        if (!sv__core_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, c->nopts + 1,
+                               sizeof *c->opts))
             return fail(c, SV_ERR_NOMEM, "out of memory");
         c->opts[c->nopts++] = o;
         c->props[c->nprops - 1].nopts++;
@@ -144,7 +146,8 @@ static void finish_class(xl_ctx *c)
     }
     const char *name = pool + c->cls_name;
     uint32_t hash = ki_string_id((const uint8_t *)name, c->cls_len);
-    sv_status st = ki_types_add_class(c->t, name, c->cls_len, hash, ps, c->nprops, c->source, c->err);
+    sv_status st =
+        ki_types_add_class(c->t, name, c->cls_len, hash, ps, c->nprops, c->source, c->err);
     sv__core_mem_free(a, ps, c->nprops, sizeof *ps);
     sv__core_mem_free(a, os, c->nopts, sizeof *os);
     if (st != SV_OK && c->st == SV_OK) {
@@ -183,12 +186,11 @@ sv_status ki_load_classlist_xml(sv_kingsisle_types *t, const uint8_t *data, size
         XML_ParserFree(c.p);
         return sv_error_set(err, SV_ERR_LIMIT, KI_FORMAT, 0, "%s: too large", source);
     }
-    if (XML_Parse(c.p, (const char *)data, (int)len, XML_TRUE) == XML_STATUS_ERROR &&
-        c.st == SV_OK)
-        c.st = sv_error_set(err, SV_ERR_SYNTAX, KI_FORMAT, (uint64_t)XML_GetCurrentByteIndex(c.p),
-                            "%s: line %lu: %s", source,
-                            (unsigned long)XML_GetCurrentLineNumber(c.p),
-                            XML_ErrorString(XML_GetErrorCode(c.p)));
+    if (XML_Parse(c.p, (const char *)data, (int)len, XML_TRUE) == XML_STATUS_ERROR && c.st == SV_OK)
+        c.st =
+            sv_error_set(err, SV_ERR_SYNTAX, KI_FORMAT, (uint64_t)XML_GetCurrentByteIndex(c.p),
+                         "%s: line %lu: %s", source, (unsigned long)XML_GetCurrentLineNumber(c.p),
+                         XML_ErrorString(XML_GetErrorCode(c.p)));
     XML_ParserFree(c.p);
     sv_buf_free(&c.pool);
     sv__core_mem_free(t->alloc, c.props, c.props_cap, sizeof *c.props);

@@ -30,7 +30,7 @@ static const leaf_row leaf_rows[] = {
     {"unsigned __int64", KI_U64, 0},
     {"gid", KI_U64, 0},
     {"union gid", KI_U64, 0},
-    {"__int64", KI_I64, 0},   /* accepted defensively (§6.1) */
+    {"__int64", KI_I64, 0}, /* accepted defensively (§6.1) */
     {"long long", KI_I64, 0},
     {"unsigned long long", KI_U64, 0},
     {"bi2", KI_BITS_S, 2},
@@ -202,8 +202,7 @@ static void index_prop(ki_class *c, ki_prop *ps, uint32_t i)
             return;
         }
         const ki_prop *q = &ps[slot - 1];
-        if (q->name_len == ps[i].name_len && memcmp(q->name, ps[i].name, q->name_len) == 0)
-            return;
+        if (q->name_len == ps[i].name_len && memcmp(q->name, ps[i].name, q->name_len) == 0) return;
     }
 }
 
@@ -340,9 +339,8 @@ sv_status ki_types_add_class(sv_kingsisle_types *t, const char *name, size_t nam
     }
     if (t->nclasses == t->cap) {
         size_t cap = t->cap;
-        if (t->cap > UINT32_MAX / 2 ||
-            !sv__core_mem_grow(t->alloc, (void **)&t->classes, &cap, (size_t)t->cap + 1,
-                         sizeof *t->classes))
+        if (t->cap > UINT32_MAX / 2 || !sv__core_mem_grow(t->alloc, (void **)&t->classes, &cap,
+                                                          (size_t)t->cap + 1, sizeof *t->classes))
             goto nomem;
         t->cap = (uint32_t)cap;
     }
@@ -357,7 +355,10 @@ nomem:
 
 /* ---- summaries ------------------------------------------------------------ */
 
-size_t sv_kingsisle_types_class_count(const sv_kingsisle_types *t) { return t ? t->nclasses : 0; }
+size_t sv_kingsisle_types_class_count(const sv_kingsisle_types *t)
+{
+    return t ? t->nclasses : 0;
+}
 
 bool sv_kingsisle_types_class_at(const sv_kingsisle_types *t, size_t i,
                                  sv_kingsisle_class_info *out)

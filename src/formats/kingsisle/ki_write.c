@@ -22,7 +22,10 @@ sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
 
 /* ---- bits ------------------------------------------------------------------ */
 
-static inline void w_bits(ki_enc *e, uint64_t v, unsigned n) { sv__core_bw_write(&e->bw, v, n); }
+static inline void w_bits(ki_enc *e, uint64_t v, unsigned n)
+{
+    sv__core_bw_write(&e->bw, v, n);
+}
 
 static inline void w_align(ki_enc *e)
 {
@@ -48,7 +51,10 @@ static inline void w_u64(ki_enc *e, uint64_t v)
     w_u32(e, (uint32_t)(v >> 32));
 }
 
-static inline uint64_t bit_pos(const ki_enc *e) { return sv__core_bw_bit_len(&e->bw); }
+static inline uint64_t bit_pos(const ki_enc *e)
+{
+    return sv__core_bw_bit_len(&e->bw);
+}
 
 /* Writes v little-endian at byte offset at (a field written earlier). */
 static void patch_u32(ki_enc *e, size_t at, uint64_t v)
@@ -238,7 +244,8 @@ static sv_status w_elem(ki_enc *e, const ki_prop *p, const sv_value *v)
     case KI_F32: {
         if (sv_kind_of(v) != SV_FLOAT && sv_kind_of(v) != SV_INT && sv_kind_of(v) != SV_UINT)
             return type_error(e, p, v);
-        float f = (sv_kind_of(v) == SV_FLOAT && sv_width(v) == 4) ? v->as.f32 : (float)sv_get_f64(v);
+        float f =
+            (sv_kind_of(v) == SV_FLOAT && sv_width(v) == 4) ? v->as.f32 : (float)sv_get_f64(v);
         uint32_t b;
         memcpy(&b, &f, 4);
         w_u32(e, b);
@@ -299,8 +306,9 @@ sv_status ki_write_raw(ki_enc *e, const sv_value *v)
 {
     const sv_value *bits = sv_map_getz(v, "bits"), *data = sv_map_getz(v, "data");
     if (sv_kind_of(v) != SV_MAP || !bits || sv_kind_of(data) != SV_BYTES)
-        return ki_enc_fail(e, SV_ERR_TYPE,
-                           "a property with no type in the list must be {\"bits\": N, \"data\": bytes}");
+        return ki_enc_fail(
+            e, SV_ERR_TYPE,
+            "a property with no type in the list must be {\"bits\": N, \"data\": bytes}");
     uint64_t n = sv_get_uint(bits);
     size_t have;
     const uint8_t *p = (const uint8_t *)sv_get_str(data, &have);
@@ -392,10 +400,11 @@ static sv_status w_shallow(ki_enc *e, const ki_class *c, const sv_value *obj)
             bool written = p && (p->flags & e->mask) == e->mask &&
                            !((p->flags & SV_KI_PROP_DEPRECATED) && e->skip_deprecated);
             if (!written)
-                return fail_at(e, ki_enc_fail(e, SV_ERR_REFUSED,
-                                              "not a property that shallow mode writes with "
-                                              "property_mask %u",
-                                              e->mask),
+                return fail_at(e,
+                               ki_enc_fail(e, SV_ERR_REFUSED,
+                                           "not a property that shallow mode writes with "
+                                           "property_mask %u",
+                                           e->mask),
                                &pr->key);
         }
     }
@@ -413,16 +422,17 @@ static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
         uint32_t hash;
         const ki_prop *p = prop_of_key(c, &pr->key, &hash);
         if (!p && !ki_parse_hash_key(sv_get_str(&pr->key, NULL), sv_len(&pr->key), &hash))
-            return fail_at(e, ki_enc_fail(e, SV_ERR_NOT_FOUND, "'%s' has no such property",
-                                          c ? c->name : "this class"),
+            return fail_at(e,
+                           ki_enc_fail(e, SV_ERR_NOT_FOUND, "'%s' has no such property",
+                                       c ? c->name : "this class"),
                            &pr->key);
         uint64_t before = bit_pos(e);
         w_align(e);
         size_t at = e->out->len;
         w_bits(e, 0, 32);
         w_bits(e, hash, 32);
-        sv_status st = (p && p->kind != KI_OPAQUE) ? w_value(e, p, &pr->val)
-                                                   : ki_write_raw(e, &pr->val);
+        sv_status st =
+            (p && p->kind != KI_OPAQUE) ? w_value(e, p, &pr->val) : ki_write_raw(e, &pr->val);
         if (st != SV_OK) return fail_at(e, st, &pr->key);
         patch_u32(e, at, bit_pos(e) - before);
     }
@@ -456,7 +466,8 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
             return ki_enc_fail(e, SV_ERR_TYPE, "an object's class must be a name or a 32-bit hash");
         c = ki_class_by_hash(e->types, tag);
         if (!c && e->shallow)
-            return ki_enc_fail(e, SV_ERR_NOT_FOUND, "type hash %u: shallow mode needs its class", tag);
+            return ki_enc_fail(e, SV_ERR_NOT_FOUND, "type hash %u: shallow mode needs its class",
+                               tag);
     }
     if (++e->depth > 100000) return ki_enc_fail(e, SV_ERR_DEPTH, "objects nested too deeply");
 

@@ -32,11 +32,11 @@
 
 typedef struct kx_frame {
     bool is_class;
-    const ki_class *cls;   /* a Class frame with a type list */
-    sv_value name;         /* Class: the Name; property: the element name */
-    size_t first_field;    /* Class: where its fields start on the field stack */
-    size_t text_start;     /* property: where its text starts in the text buffer */
-    sv_value child;        /* property: the nested object, if any */
+    const ki_class *cls; /* a Class frame with a type list */
+    sv_value name;       /* Class: the Name; property: the element name */
+    size_t first_field;  /* Class: where its fields start on the field stack */
+    size_t text_start;   /* property: where its text starts in the text buffer */
+    sv_value child;      /* property: the nested object, if any */
     bool has_child;
 } kx_frame;
 
@@ -54,9 +54,9 @@ typedef struct kx_ctx {
     size_t nroots, roots_cap;
     sv_buf text;
     bool seen_root;
-    const char *data;   /* the input: the gaps of the layout point into it */
+    const char *data; /* the input: the gaps of the layout point into it */
     size_t len;
-    size_t last_end;    /* the byte after the last tag */
+    size_t last_end; /* the byte after the last tag */
     kx_layout layout;
 } kx_ctx;
 
@@ -119,10 +119,14 @@ static sv_value tuple_of(kx_ctx *c, sv_tag shape, sv_elem elem, const double *x,
         float f32[16];
     } b;
     for (unsigned i = 0; i < n; i++) {
-        if (elem == SV_ELEM_U8) b.u8[i] = (uint8_t)x[i];
-        else if (elem == SV_ELEM_I32) b.i32[i] = (int32_t)x[i];
-        else if (elem == SV_ELEM_U32) b.u32[i] = (uint32_t)x[i];
-        else b.f32[i] = (float)x[i];
+        if (elem == SV_ELEM_U8)
+            b.u8[i] = (uint8_t)x[i];
+        else if (elem == SV_ELEM_I32)
+            b.i32[i] = (int32_t)x[i];
+        else if (elem == SV_ELEM_U32)
+            b.u32[i] = (uint32_t)x[i];
+        else
+            b.f32[i] = (float)x[i];
     }
     return sv_tuple(c->doc, shape, elem, &b);
 }
@@ -134,24 +138,33 @@ static bool typed_value(kx_ctx *c, const ki_prop *p, const char *s, size_t n, sv
     double x[9];
     switch ((ki_kind)p->kind) {
     case KI_BOOL:
-        if (!strcmp(s, "true") || !strcmp(s, "false")) *out = sv_bool(s[0] == 't');
-        else if (parse_i64(s, &i)) *out = sv_bool(i != 0);
-        else return false;
+        if (!strcmp(s, "true") || !strcmp(s, "false"))
+            *out = sv_bool(s[0] == 't');
+        else if (parse_i64(s, &i))
+            *out = sv_bool(i != 0);
+        else
+            return false;
         return true;
-    case KI_I8: return parse_i64(s, &i) && i >= INT8_MIN && i <= INT8_MAX && (*out = sv_int_w(i, 1), true);
+    case KI_I8:
+        return parse_i64(s, &i) && i >= INT8_MIN && i <= INT8_MAX && (*out = sv_int_w(i, 1), true);
     case KI_U8: return parse_u64(s, &u) && u <= UINT8_MAX && (*out = sv_uint_w(u, 1), true);
-    case KI_I16: return parse_i64(s, &i) && i >= INT16_MIN && i <= INT16_MAX && (*out = sv_int_w(i, 2), true);
+    case KI_I16:
+        return parse_i64(s, &i) && i >= INT16_MIN && i <= INT16_MAX &&
+               (*out = sv_int_w(i, 2), true);
     case KI_U16: return parse_u64(s, &u) && u <= UINT16_MAX && (*out = sv_uint_w(u, 2), true);
     case KI_WCHAR:
         return parse_u64(s, &u) && u <= UINT16_MAX &&
                (*out = sv_with_tag(sv_uint_w(u, 2), SV_TAG_CHAR), true);
-    case KI_I32: return parse_i64(s, &i) && i >= INT32_MIN && i <= INT32_MAX && (*out = sv_int_w(i, 4), true);
+    case KI_I32:
+        return parse_i64(s, &i) && i >= INT32_MIN && i <= INT32_MAX &&
+               (*out = sv_int_w(i, 4), true);
     case KI_U32: return parse_u64(s, &u) && u <= UINT32_MAX && (*out = sv_uint_w(u, 4), true);
     case KI_I64: return parse_i64(s, &i) && (*out = sv_int_w(i, 8), true);
     case KI_U64: return parse_u64(s, &u) && (*out = sv_uint_w(u, 8), true);
     case KI_BITS_S:
         return parse_i64(s, &i) && i >= -(INT64_C(1) << (p->bits - 1)) &&
-               i < (INT64_C(1) << (p->bits - 1)) && (*out = sv_int_w(i, p->bits <= 7 ? 1 : 4), true);
+               i < (INT64_C(1) << (p->bits - 1)) &&
+               (*out = sv_int_w(i, p->bits <= 7 ? 1 : 4), true);
     case KI_BITS_U:
         return parse_u64(s, &u) && u < (UINT64_C(1) << p->bits) &&
                (*out = sv_uint_w(u, p->bits <= 7 ? 1 : 4), true);
@@ -217,7 +230,8 @@ static kx_frame *push(kx_ctx *c)
         kx_fail(c, SV_ERR_DEPTH, "elements nested deeper than the depth limit%s%s", NULL, NULL);
         return NULL;
     }
-    if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->stack, &c->cap, c->depth + 1, sizeof *c->stack)) {
+    if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->stack, &c->cap, c->depth + 1,
+                           sizeof *c->stack)) {
         kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
         return NULL;
     }
@@ -257,8 +271,10 @@ static void on_start(void *ud, const char *el, const char **a)
             return kx_fail(c, SV_ERR_SYNTAX, "the root element is <%s>, not <Objects>", el, NULL);
         /* the prolog: serval's declaration or none, then white space */
         size_t dl = strlen(KX_DECLARATION);
-        if (c->len >= dl && memcmp(c->data, KX_DECLARATION, dl) == 0) c->last_end = dl;
-        else c->layout.no_declaration = true;
+        if (c->len >= dl && memcmp(c->data, KX_DECLARATION, dl) == 0)
+            c->last_end = dl;
+        else
+            c->layout.no_declaration = true;
         note_gap(c, false, 0);
         return;
     }
@@ -267,7 +283,8 @@ static void on_start(void *ud, const char *el, const char **a)
         if (strcmp(el, "Class") != 0)
             return kx_fail(c, SV_ERR_SYNTAX, "<%s> where a <Class> belongs", el, NULL);
         if (top && top->has_child)
-            return kx_fail(c, SV_ERR_SYNTAX, "a second <Class> in <%s>", sv_get_str(&top->name, NULL), NULL);
+            return kx_fail(c, SV_ERR_SYNTAX, "a second <Class> in <%s>",
+                           sv_get_str(&top->name, NULL), NULL);
         const char *name = attr(a, "Name");
         if (!name) return kx_fail(c, SV_ERR_SYNTAX, "a <Class> without a Name%s%s", NULL, NULL);
         note_gap(c, false, c->depth + 1);
@@ -317,7 +334,9 @@ static bool add_field(kx_ctx *c, sv_value key, sv_value val, bool dynamic, size_
         if (sv_array_append(c->doc, &arr, val) != SV_OK) return false;
         val = arr;
     }
-    if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->fields, &c->fields_cap, c->nfields + 1, sizeof *c->fields)) return false;
+    if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->fields, &c->fields_cap, c->nfields + 1,
+                           sizeof *c->fields))
+        return false;
     c->fields[c->nfields].key = key;
     c->fields[c->nfields++].val = val;
     return true;
@@ -341,7 +360,8 @@ static void end_property(kx_ctx *c, kx_frame *f, kx_frame *cls)
     /* white space around a nested <Class> or in an empty element is layout */
     size_t a = 0, b = n;
     while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r' || s[a] == '\n')) a++;
-    while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r' || s[b - 1] == '\n')) b--;
+    while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r' || s[b - 1] == '\n'))
+        b--;
     if (f->has_child) {
         if (b > a) return kx_fail(c, SV_ERR_SYNTAX, "text next to a <Class> in <%s>%s", key, NULL);
         v = f->child;
@@ -371,19 +391,23 @@ static void on_end(void *ud, const char *el)
     kx_frame *f = &c->stack[--c->depth];
     kx_frame *parent = c->depth ? &c->stack[c->depth - 1] : NULL;
     /* an element that holds elements has a gap before its end tag */
-    if ((f->is_class || f->has_child) && XML_GetCurrentByteCount(c->p) > 0) note_gap(c, true, c->depth + 1);
-    else skip_tag(c);
+    if ((f->is_class || f->has_child) && XML_GetCurrentByteCount(c->p) > 0)
+        note_gap(c, true, c->depth + 1);
+    else
+        skip_tag(c);
     if (!f->is_class) return end_property(c, f, parent);
     size_t n = c->nfields - f->first_field;
     sv_value obj = sv_object(c->doc, f->name, n);
-    if (sv_doc_status(c->doc) != SV_OK) return kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
+    if (sv_doc_status(c->doc) != SV_OK)
+        return kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
     if (n) memcpy(sv_pairs(&obj), c->fields + f->first_field, n * sizeof(sv_pair));
     c->nfields = f->first_field;
     if (parent) {
         parent->child = obj;
         parent->has_child = true;
     } else {
-        if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->roots, &c->roots_cap, c->nroots + 1, sizeof *c->roots))
+        if (!sv__core_mem_grow(&c->doc->alloc, (void **)&c->roots, &c->roots_cap, c->nroots + 1,
+                               sizeof *c->roots))
             return kx_fail(c, SV_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
         c->roots[c->nroots++] = obj;
     }
@@ -419,7 +443,8 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
         err->line = (uint32_t)XML_GetCurrentLineNumber(c.p);
         err->column = (uint32_t)XML_GetCurrentColumnNumber(c.p) + 1;
     }
-    if (c.st == SV_OK && !sv_buf_ok(&c.text)) c.st = sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
+    if (c.st == SV_OK && !sv_buf_ok(&c.text))
+        c.st = sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
     if (c.st == SV_OK && c.nroots == 0)
         c.st = sv_error_set(err, SV_ERR_SYNTAX, KX_FORMAT, 0, "no <Class> in <Objects>");
     if (c.st == SV_OK) {
@@ -427,7 +452,8 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
             *out = c.roots[0];
         } else {
             *out = sv_array(doc, c.nroots);
-            if (sv_doc_status(doc) == SV_OK) memcpy(sv_array_items(out), c.roots, c.nroots * sizeof *c.roots);
+            if (sv_doc_status(doc) == SV_OK)
+                memcpy(sv_array_items(out), c.roots, c.nroots * sizeof *c.roots);
             c.st = sv_doc_status(doc);
         }
     }
@@ -443,7 +469,7 @@ sv_status sv_kingsisle_xml_decode(sv_doc *doc, const uint8_t *data, size_t len,
     if (c.st == SV_OK && sv_doc_status(doc) != SV_OK) c.st = sv_doc_status(doc);
     if (c.st != SV_OK)
         c.st = sv_error_set(err, c.st, KX_FORMAT, 0, "%s",
-                     c.st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(c.st));
+                            c.st == SV_ERR_NOMEM ? "out of memory" : sv_status_str(c.st));
     XML_ParserFree(c.p);
     sv__core_mem_free(&doc->alloc, c.stack, c.cap, sizeof *c.stack);
     sv__core_mem_free(&doc->alloc, c.fields, c.fields_cap, sizeof *c.fields);

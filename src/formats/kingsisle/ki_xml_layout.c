@@ -47,9 +47,12 @@ void kx_layout_free(kx_layout *l)
 
 static bool same_or_set(kx_layout *l, kx_gap *g, const char *s, size_t n)
 {
-    if (n > KX_GAP_MAX || !is_space(s, n)) l->irregular = true;
-    else if (!g->s) g->s = s, g->n = n;
-    else if (g->n != n || memcmp(g->s, s, n) != 0) l->irregular = true;
+    if (n > KX_GAP_MAX || !is_space(s, n))
+        l->irregular = true;
+    else if (!g->s)
+        g->s = s, g->n = n;
+    else if (g->n != n || memcmp(g->s, s, n) != 0)
+        l->irregular = true;
     return true;
 }
 
@@ -154,7 +157,8 @@ static sv_status gaps_from(kx_layout *l, const sv_value *a, bool close, sv_error
         return sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
     for (size_t i = 0; i < n; i++) {
         if (!gap_ok(sv_array_at(a, i), &(*arr)[i])) { /* a null entry stays NULL */
-            sv_status st = sv_error_set(err, SV_ERR_TYPE, KX_FORMAT, 0, "the layout record gap %s", gap_rule);
+            sv_status st =
+                sv_error_set(err, SV_ERR_TYPE, KX_FORMAT, 0, "the layout record gap %s", gap_rule);
             sv_error_path_index(err, i);
             sv_error_path_key(err, key, strlen(key));
             sv_error_path_key(err, KX_LAYOUT_META, strlen(KX_LAYOUT_META));
@@ -176,10 +180,12 @@ sv_status kx_layout_from_meta(kx_layout *l, const sv_value *root, sv_error *err)
     for (uint32_t i = 0; i < sv_len(rec); i++) {
         size_t kl;
         const char *k = sv_get_str(&sv_pair_at(rec, i)->key, &kl);
-        if (!k || !((kl == 4 && !memcmp(k, "open", 4)) || (kl == 5 && !memcmp(k, "close", 5)) ||
-                    (kl == 3 && !memcmp(k, "end", 3)) || (kl == 11 && !memcmp(k, "declaration", 11)))) {
-            sv_status st = sv_error_set(err, SV_ERR_TYPE, KX_FORMAT, 0,
-                                        "the layout record has an unknown key (open, close, end, declaration)");
+        if (!k ||
+            !((kl == 4 && !memcmp(k, "open", 4)) || (kl == 5 && !memcmp(k, "close", 5)) ||
+              (kl == 3 && !memcmp(k, "end", 3)) || (kl == 11 && !memcmp(k, "declaration", 11)))) {
+            sv_status st = sv_error_set(
+                err, SV_ERR_TYPE, KX_FORMAT, 0,
+                "the layout record has an unknown key (open, close, end, declaration)");
             if (k) sv_error_path_key(err, k, kl);
             sv_error_path_key(err, KX_LAYOUT_META, strlen(KX_LAYOUT_META));
             sv_error_path_key(err, "$meta", 5);
@@ -188,7 +194,8 @@ sv_status kx_layout_from_meta(kx_layout *l, const sv_value *root, sv_error *err)
     }
     const sv_value *decl = sv_map_getz(rec, "declaration");
     if (decl) {
-        if (sv_kind_of(decl) != SV_BOOL) return bad(err, "declaration", "declaration must be true or false");
+        if (sv_kind_of(decl) != SV_BOOL)
+            return bad(err, "declaration", "declaration must be true or false");
         l->no_declaration = !sv_get_bool(decl);
     }
     sv_status st = gaps_from(l, sv_map_getz(rec, "open"), false, err);
@@ -196,7 +203,8 @@ sv_status kx_layout_from_meta(kx_layout *l, const sv_value *root, sv_error *err)
     if (st != SV_OK) return st;
     const sv_value *end = sv_map_getz(rec, "end");
     if (end && !gap_ok(end, &l->end)) {
-        sv_status e = sv_error_set(err, SV_ERR_TYPE, KX_FORMAT, 0, "the layout record gap %s", gap_rule);
+        sv_status e =
+            sv_error_set(err, SV_ERR_TYPE, KX_FORMAT, 0, "the layout record gap %s", gap_rule);
         sv_error_path_key(err, "end", 3);
         sv_error_path_key(err, KX_LAYOUT_META, strlen(KX_LAYOUT_META));
         sv_error_path_key(err, "$meta", 5);
@@ -208,12 +216,16 @@ sv_status kx_layout_from_meta(kx_layout *l, const sv_value *root, sv_error *err)
 void kx_layout_put(const kx_layout *l, bool close, size_t level, sv_buf *out)
 {
     kx_gap g = close ? gap_at(l->close, l->close_cap, level) : gap_at(l->open, l->open_cap, level);
-    if (g.s) sv_buf_append(out, g.s, g.n);
-    else put_default(level, out);
+    if (g.s)
+        sv_buf_append(out, g.s, g.n);
+    else
+        put_default(level, out);
 }
 
 void kx_layout_put_end(const kx_layout *l, sv_buf *out)
 {
-    if (l->end.s) sv_buf_append(out, l->end.s, l->end.n);
-    else sv_buf_putc(out, '\n');
+    if (l->end.s)
+        sv_buf_append(out, l->end.s, l->end.n);
+    else
+        sv_buf_putc(out, '\n');
 }

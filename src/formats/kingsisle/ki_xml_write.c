@@ -28,10 +28,16 @@ static sv_status kw_fail(kw *w, sv_status st, const char *msg)
     return w->st;
 }
 
-static void put(kw *w, const char *s) { sv_buf_append(w->out, s, strlen(s)); }
+static void put(kw *w, const char *s)
+{
+    sv_buf_append(w->out, s, strlen(s));
+}
 
 /* The white space before an opening (or closing) tag at level. */
-static void gap(kw *w, bool close, unsigned level) { kx_layout_put(&w->layout, close, level, w->out); }
+static void gap(kw *w, bool close, unsigned level)
+{
+    kx_layout_put(&w->layout, close, level, w->out);
+}
 
 /* Text with the five XML escapes (and control characters as references). */
 static void put_text(kw *w, const char *s, size_t n, bool attr)
@@ -65,9 +71,12 @@ static void put_number(kw *w, const sv_value *v, size_t i)
     size_t n;
     sv_elem e = sv_elem_of(v);
     double x = sv_number_at(v, i);
-    if (e == SV_ELEM_F32) n = sv__core_fmt_f32((float)x, buf);
-    else if (e == SV_ELEM_F64) n = sv__core_fmt_f64(x, buf);
-    else n = sv__core_fmt_i64((int64_t)x, buf);
+    if (e == SV_ELEM_F32)
+        n = sv__core_fmt_f32((float)x, buf);
+    else if (e == SV_ELEM_F64)
+        n = sv__core_fmt_f64(x, buf);
+    else
+        n = sv__core_fmt_i64((int64_t)x, buf);
     sv_buf_append(w->out, buf, n);
 }
 
@@ -163,7 +172,8 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level)
     if (++w->depth > 4096) return kw_fail(w, SV_ERR_DEPTH, "objects nested too deeply");
     const sv_value *cls = sv_object_class(obj);
     if (sv_kind_of(cls) != SV_STRING)
-        return kw_fail(w, SV_ERR_TYPE, "XML object files need class names (decode with a type list)");
+        return kw_fail(w, SV_ERR_TYPE,
+                       "XML object files need class names (decode with a type list)");
     size_t n;
     const char *name = sv_get_str(cls, &n);
     gap(w, false, level);
@@ -178,7 +188,8 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level)
         const ki_prop *prop = c ? ki_prop_by_name(c, k, kl) : NULL;
         if (!xml_name(k, kl)) {
             sv_error_path_key(w->err, k, kl);
-            return kw_fail(w, SV_ERR_TYPE, "not an XML element name (a hash: decode with a type list)");
+            return kw_fail(w, SV_ERR_TYPE,
+                           "not an XML element name (a hash: decode with a type list)");
         }
         if (sv_kind_of(&p->val) == SV_ARRAY) { /* lists repeat the element */
             for (uint32_t j = 0; j < sv_len(&p->val); j++)
@@ -222,7 +233,8 @@ sv_status sv_kingsisle_xml_encode(const sv_value *v, const sv_kingsisle_opts *op
     put(&w, "</Objects>");
     kx_layout_put_end(&w.layout, out);
     kx_layout_free(&w.layout);
-    if (w.st == SV_OK && !sv_buf_ok(out)) w.st = sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
+    if (w.st == SV_OK && !sv_buf_ok(out))
+        w.st = sv_error_set(err, SV_ERR_NOMEM, KX_FORMAT, 0, "out of memory");
     if (w.st != SV_OK) out->len = start;
     return w.st;
 }

@@ -128,15 +128,14 @@ static sv_status read_table(sv_kiwad *w, sv_error *err)
      * version 2's layout (the caller sees info.version and may warn or
      * refuse). Version 0 was never written: refused. */
     if (w->info.version == 0)
-        return sv_error_set(err, SV_ERR_UNSUPPORTED, KIWAD_FORMAT, 5,
-                            "version 0 (known: 1 and 2)");
+        return sv_error_set(err, SV_ERR_UNSUPPORTED, KIWAD_FORMAT, 5, "version 0 (known: 1 and 2)");
     /* Every entry takes 21 bytes at least: a count the file cannot hold is
      * refused before anything is allocated for it. */
     if (w->info.count > (n - pos) / KIWAD_ENTRY_FIXED)
         return sv_error_set(err, SV_ERR_TRUNCATED, KIWAD_FORMAT, 9,
                             "truncated table: %u entries need at least %llu bytes, %zu left",
-                            w->info.count,
-                            (unsigned long long)w->info.count * KIWAD_ENTRY_FIXED, n - pos);
+                            w->info.count, (unsigned long long)w->info.count * KIWAD_ENTRY_FIXED,
+                            n - pos);
     size_t count = w->info.count;
     if (count) {
         w->members = w->alloc->malloc(w->alloc->ctx, count * sizeof *w->members);
@@ -312,8 +311,14 @@ void sv_kiwad_close(sv_kiwad *w)
     a->free(a->ctx, w, sizeof *w);
 }
 
-sv_kiwad_info sv_kiwad_get_info(const sv_kiwad *w) { return w->info; }
-size_t sv_kiwad_count(const sv_kiwad *w) { return w->info.count; }
+sv_kiwad_info sv_kiwad_get_info(const sv_kiwad *w)
+{
+    return w->info;
+}
+size_t sv_kiwad_count(const sv_kiwad *w)
+{
+    return w->info.count;
+}
 
 bool sv_kiwad_member_at(const sv_kiwad *w, size_t i, sv_kiwad_member *m)
 {
@@ -359,12 +364,12 @@ sv_status sv_kiwad_verify(const sv_kiwad *w, size_t i, sv_error *err)
     return fail_member(err, SV_ERR_SYNTAX, m->entry_offset + 13, m, i, why);
 }
 
-sv_status sv_kiwad_read(const sv_kiwad *w, size_t i, const sv_limits *lim, bool verify,
-                        sv_buf *out, sv_error *err)
+sv_status sv_kiwad_read(const sv_kiwad *w, size_t i, const sv_limits *lim, bool verify, sv_buf *out,
+                        sv_error *err)
 {
     if (i >= w->info.count)
-        return sv_error_set(err, SV_ERR_NOT_FOUND, KIWAD_FORMAT, SV_ERROR_NO_OFFSET,
-                            "no entry %zu", i);
+        return sv_error_set(err, SV_ERR_NOT_FOUND, KIWAD_FORMAT, SV_ERROR_NO_OFFSET, "no entry %zu",
+                            i);
     const sv_kiwad_member *m = &w->members[i];
     if (m->unpatched)
         return fail_member(err, SV_ERR_REFUSED, m->entry_offset, m, i,
@@ -388,7 +393,7 @@ sv_status sv_kiwad_read(const sv_kiwad *w, size_t i, const sv_limits *lim, bool 
                               : fail_member(err, SV_ERR_NOMEM, m->offset, m, i, "out of memory");
     }
     sv_status st = sv__compress_zlib_inflate_exact(p, m->stored_len, SV_ZLIB_WRAPPED, m->size, cap,
-                                         KIWAD_FORMAT, m->offset, out, err);
+                                                   KIWAD_FORMAT, m->offset, out, err);
     if (st != SV_OK) {
         char seg[SV_ERROR_MSG_MAX];
         snprintf(seg, sizeof seg, "%s", m->name);

@@ -61,7 +61,10 @@ static int plan_cmp(const void *a, const void *b)
     return kiwad_name_cmp(x->name, x->name_len, y->name, y->name_len);
 }
 
-static size_t header_len(uint32_t version) { return version >= 2 ? 14 : 13; }
+static size_t header_len(uint32_t version)
+{
+    return version >= 2 ? 14 : 13;
+}
 
 static void put_header(sv_buf *out, uint32_t version, uint8_t flags, uint32_t count)
 {
@@ -97,8 +100,7 @@ static sv_status check_name(const char *name, sv_error *err)
 }
 
 /* Compresses (or stores) entry e into blob and fills p's fields. */
-static sv_status plan_new(plan *p, const sv_kiwad_entry *e, int level, sv_buf *blob,
-                          sv_error *err)
+static sv_status plan_new(plan *p, const sv_kiwad_entry *e, int level, sv_buf *blob, sv_error *err)
 {
     memset(p, 0, sizeof *p);
     sv_status st = check_name(e->name, err);
@@ -182,8 +184,7 @@ sv_status sv_kiwad_write(const sv_kiwad_entry *entries, size_t count,
         for (size_t i = 0; i < count; i++) put_entry(out, &ps[i]);
         for (size_t i = 0; i < count; i++)
             sv_buf_append(out, blob.data + ps[i].blob_at, ps[i].stored_len);
-        if (!sv_buf_ok(out))
-            st = sv_error_set(err, SV_ERR_NOMEM, KIWAD_FORMAT, 0, "out of memory");
+        if (!sv_buf_ok(out)) st = sv_error_set(err, SV_ERR_NOMEM, KIWAD_FORMAT, 0, "out of memory");
     }
     sv_buf_free(&blob);
     zfree(al, ps, count, sizeof *ps);
@@ -297,8 +298,8 @@ sv_status sv_kiwad_repack(const sv_kiwad *orig, const sv_kiwad_change *changes,
          * the table's growth plus the growth of every replaced range at or
          * before it. */
         uint64_t old_table = orig->info.table_end;
-        int64_t shift = (int64_t)(header_len(orig->info.version) + table_len(ps, total)) -
-                        (int64_t)old_table;
+        int64_t shift =
+            (int64_t)(header_len(orig->info.version) + table_len(ps, total)) - (int64_t)old_table;
         for (size_t j = 0; j < nspan; j++) {
             plan *p = &ps[sp[j].plan];
             p->offset = (uint64_t)((int64_t)sp[j].start + shift);

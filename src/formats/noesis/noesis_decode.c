@@ -37,8 +37,8 @@ static uint64_t rd64(dec *d)
 static sv_status nomem(dec *d)
 {
     sv_status st = sv_doc_status(d->doc);
-    return sv_error_set(d->err, st != SV_OK ? st : SV_ERR_NOMEM, NSB_FORMAT, sv__core_rd_offset(&d->r),
-                        "out of memory building the tree");
+    return sv_error_set(d->err, st != SV_OK ? st : SV_ERR_NOMEM, NSB_FORMAT,
+                        sv__core_rd_offset(&d->r), "out of memory building the tree");
 }
 
 static bool put(dec *d, sv_value *map, const char *key, sv_value v)
@@ -108,8 +108,7 @@ static sv_status read_components(dec *d, const uint8_t *p, size_t size, const ns
         /* The class is found again by name; only when an earlier entry has
          * the same text does the tree need the entry's index. */
         int64_t first = 0;
-        while (!nsb_strlist_entry_equal(&sl->entries[first], name))
-            first++;
+        while (!nsb_strlist_entry_equal(&sl->entries[first], name)) first++;
         if (ok && first != idx) ok = put(d, &c, "string", sv_uint_w((uint64_t)idx, 4));
         if (!ok) return nomem(d);
         items[i] = c;

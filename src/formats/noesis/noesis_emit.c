@@ -204,8 +204,7 @@ static sv_status emit_repeated(emitter *em, const nsb_cmd *cmd, const sv_value *
         } else if (sv_buf_ensure(em->out, (size_t)v->len * size) == SV_OK) {
             uint8_t *d = em->out->data + em->out->len;
             for (uint32_t i = 0; i < v->len; i++)
-                for (size_t k = 0; k < size; k++)
-                    d[i * size + k] = src[i * size + size - 1 - k];
+                for (size_t k = 0; k < size; k++) d[i * size + k] = src[i * size + size - 1 - k];
             em->out->len += (size_t)v->len * size;
         }
         return SV_OK;
@@ -423,9 +422,8 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
             em->matched[cmd.desc] = pr->key.as.str;
         } else if (nsb_is_begin(cmd.id) && property_key(em, pr)) {
         } else {
-            const sv_value *prop = nsb_is_begin(cmd.id)
-                                       ? nsb_local_value_name(&pr->val, em->objects)
-                                       : NULL;
+            const sv_value *prop =
+                nsb_is_begin(cmd.id) ? nsb_local_value_name(&pr->val, em->objects) : NULL;
             sv_status fail =
                 prop ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
                                     "the key must be \"%.*s\" (the metadata's name) or \"%.*s\" "

@@ -256,8 +256,7 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, sv_buf *tmp)
     at = block_begin(e);
     if (sv_buf_ok(e->out)) {
         /* tmp may hold the list; write it before tmp is reused */
-        for (uint32_t i = 0; i < count; i++)
-            put32(e, list[i]);
+        for (uint32_t i = 0; i < count; i++) put32(e, list[i]);
     }
     block_end(e, at);
 

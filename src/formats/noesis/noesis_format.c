@@ -10,16 +10,15 @@
 static int noesis_probe(const uint8_t *data, size_t len)
 {
     if (len < 4) return 0;
-    if (sv__core_load_u32le(data) != NSB_SIGNATURE && sv__core_load_u32be(data) != NSB_SIGNATURE) return 0;
+    if (sv__core_load_u32le(data) != NSB_SIGNATURE && sv__core_load_u32be(data) != NSB_SIGNATURE)
+        return 0;
     return 100;
 }
 
 /* ---- typed options ---------------------------------------------------------- */
 
-SV_OPTS_TABLE(sv__opts_noesis, sv_noesis_opts,
-    SV_OPTS_END(sv_noesis_opts, limits),
-    SV_OPTS_END(sv_noesis_opts, raw),
-    SV_OPTS_END(sv_noesis_opts, version));
+SV_OPTS_TABLE(sv__opts_noesis, sv_noesis_opts, SV_OPTS_END(sv_noesis_opts, limits),
+              SV_OPTS_END(sv_noesis_opts, raw), SV_OPTS_END(sv_noesis_opts, version));
 
 void sv_noesis_opts_init(sv_noesis_opts *o)
 {

@@ -44,7 +44,7 @@ typedef struct interp {
         struct nsb_seen old;
     } * undo;
     uint32_t undo_len, undo_cap, containers;
-    sv_value *variants; /* per name, the keys "name#2" ... (repeated_key) */
+    sv_value *variants;     /* per name, the keys "name#2" ... (repeated_key) */
     uint32_t variant_names; /* names with a row in variants (the first 1024) */
     /* The fields of the open containers, so each container is made once at
      * its final size (growing maps field by field costs copies). */
@@ -231,8 +231,7 @@ static sv_status read_repeated(interp *it, const nsb_cmd *cmd, sv_value *out)
         if (it->swap) {
             uint8_t *d = sv_value_buf(out);
             for (uint32_t i = 0; i < cmd->count; i++)
-                for (size_t k = 0; k < size; k++)
-                    d[i * size + k] = it->p[i * size + size - 1 - k];
+                for (size_t k = 0; k < size; k++) d[i * size + k] = it->p[i * size + size - 1 - k];
         }
         it->p += need;
         return SV_OK;
@@ -280,8 +279,7 @@ static sv_status repeated_key(interp *it, const nsb_cmd *cmd, struct nsb_seen *s
 }
 
 /* The key of a field: its name, "#k" added for the k-th use in one container. */
-static inline sv_status field_key(interp *it, const nsb_cmd *cmd, uint32_t container,
-                                  sv_value *key)
+static inline sv_status field_key(interp *it, const nsb_cmd *cmd, uint32_t container, sv_value *key)
 {
     struct nsb_seen *s = &it->seen[cmd->desc];
     if (s->container == container) return repeated_key(it, cmd, s, key);
@@ -375,7 +373,13 @@ static sv_status grow_stack(interp *it)
 
 /* The value part of each value command's tree value (read_one_in makes the
  * same), for the fast path of run_fields. */
-#define T(kind, width, flags) {(kind), (flags), (width), 0, 0, {0}}
+#define T(kind, width, flags)                                                                      \
+    {                                                                                              \
+        (kind), (flags), (width), 0, 0,                                                            \
+        {                                                                                          \
+            0                                                                                      \
+        }                                                                                          \
+    }
 static const sv_value plain_template[NSB_CMD_COUNT] = {
     [NSB_REF] = T(SV_REF, 0, 0),
     [NSB_INT32] = T(SV_INT, 4, SV_F_EXPLICIT),
@@ -660,7 +664,8 @@ sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects
     /* Rows for the first 1024 names only: 64 bytes a name would be more
      * than a hostile list of empty names justifies. */
     it.variant_names = cs->name_count < 1024 ? cs->name_count : 1024;
-    it.variants = sv_doc_alloc(doc, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
+    it.variants =
+        sv_doc_alloc(doc, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
     if (!it.seen || !it.undo || !it.variants) return nomem(&it);
     memset(it.seen, 0, ((size_t)cs->name_count + 1) * sizeof *it.seen);
     memset(it.variants, 0, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));

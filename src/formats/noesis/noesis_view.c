@@ -80,7 +80,8 @@ static bool colour_fields(sv_doc *doc, sv_value *v)
     sv_pair *p = sv_pairs(v);
     for (uint32_t i = 0; i < v->len; i++) {
         sv_value *f = &p[i].val;
-        if (f->kind == SV_UINT && f->sub == 4 && f->tag == SV_TAG_NONE && key_is(&p[i].key, "color")) {
+        if (f->kind == SV_UINT && f->sub == 4 && f->tag == SV_TAG_NONE &&
+            key_is(&p[i].key, "color")) {
             static const char hex[] = "0123456789ABCDEF";
             char text[9];
             text[0] = '#';

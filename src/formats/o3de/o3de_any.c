@@ -19,7 +19,8 @@
 #define RF SV_O3DE_READ_FIELD
 #define WV SV_O3DE_WRITE_VALUE
 
-static const char *const created_empty = "JsonAnySerializer::Load created a default, empty AZStd::any";
+static const char *const created_empty =
+    "JsonAnySerializer::Load created a default, empty AZStd::any";
 
 /* The primitives O3DE registers by AzTypeInfo (TypeInfoSimple.h), with
  * their serval types; a store writes the first name of a type ("long" and
@@ -147,7 +148,8 @@ o3_res o3_load_any(o3_ctx *c, const sv_value *j, const sv_value *cur, sv_value *
     o3_res result = o3_combine(sv_o3de_result_none(RF), load_type_id(c, tv, &at, &named_uuid));
     /* O3DE tests for a type id, not for the result: an unresolved type has
      * been reported, and the any is left alone */
-    if (!at.cls && !at.prim && !named_uuid) return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, created_empty);
+    if (!at.cls && !at.prim && !named_uuid)
+        return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, created_empty);
     if (!at.cls && !at.prim) { /* CreateAny of an unregistered type gives an empty any */
         *out = sv_null();
         return o3_report(c, result,
@@ -180,12 +182,16 @@ static const any_prim *prim_of_value(const sv_value *v)
     switch (sv_kind_of(v)) {
     case SV_BOOL: p = SV_PRIM_BOOL; break;
     case SV_INT:
-        p = sv_width(v) == 2 ? SV_PRIM_I16 : sv_width(v) == 4 ? SV_PRIM_I32
-          : sv_width(v) == 8 ? SV_PRIM_I64 : SV_PRIM_ANY;
+        p = sv_width(v) == 2   ? SV_PRIM_I16
+            : sv_width(v) == 4 ? SV_PRIM_I32
+            : sv_width(v) == 8 ? SV_PRIM_I64
+                               : SV_PRIM_ANY;
         break;
     case SV_UINT:
-        p = sv_width(v) == 1 ? SV_PRIM_U8 : sv_width(v) == 2 ? SV_PRIM_U16
-          : sv_width(v) == 4 ? SV_PRIM_U32 : SV_PRIM_U64;
+        p = sv_width(v) == 1   ? SV_PRIM_U8
+            : sv_width(v) == 2 ? SV_PRIM_U16
+            : sv_width(v) == 4 ? SV_PRIM_U32
+                               : SV_PRIM_U64;
         break;
     case SV_FLOAT: p = sv_width(v) == 4 ? SV_PRIM_F32 : SV_PRIM_F64; break;
     default: return NULL;
@@ -206,7 +212,8 @@ o3_res o3_store_any(o3_ctx *c, const sv_value *v, const sv_value *def, sv_value 
                           "An AZStd::any holds an object of a schema class, a bool or a number of "
                           "a registered width (not i8), or null when empty.");
         sv_value obj = sv_map(c->doc, 0);
-        sv_value type_text = cls ? o3_type_text(c, cls) : sv_str(c->doc, prim->name, strlen(prim->name));
+        sv_value type_text =
+            cls ? o3_type_text(c, cls) : sv_str(c->doc, prim->name, strlen(prim->name));
         if (sv_map_append_str(c->doc, &obj, "$type", type_text) != SV_OK) {
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
             return o3_r(WV, SV_O3DE_CATASTROPHIC);

@@ -47,8 +47,8 @@ sv_status sv_o3de_load(const sv_schema *s, const sv_type *t, const sv_value *jso
 }
 
 sv_status sv_o3de_store(const sv_schema *s, const sv_type *t, const sv_value *value,
-                        const sv_value *def, sv_doc *doc, sv_value *json,
-                        const sv_o3de_opts *opts, sv_o3de_result *result, sv_error *err)
+                        const sv_value *def, sv_doc *doc, sv_value *json, const sv_o3de_opts *opts,
+                        sv_o3de_result *result, sv_error *err)
 {
     if (result) *result = sv_o3de_result_make(SV_O3DE_WRITE_VALUE, SV_O3DE_CATASTROPHIC);
     if (!s || !t || !value || !doc || !json)
@@ -67,7 +67,8 @@ sv_status sv_o3de_store(const sv_schema *s, const sv_type *t, const sv_value *va
         def = &made;
     }
     *json = o3_empty_object(&c);
-    o3_res r = o3_ok(&c) ? o3_store(&c, t, value, def, json) : o3_r(SV_O3DE_WRITE_VALUE, SV_O3DE_CATASTROPHIC);
+    o3_res r = o3_ok(&c) ? o3_store(&c, t, value, def, json)
+                         : o3_r(SV_O3DE_WRITE_VALUE, SV_O3DE_CATASTROPHIC);
     if (result) *result = r;
     return finish(&c, err);
 }
@@ -143,12 +144,13 @@ static bool all_zero(const void *p, size_t n)
 }
 
 sv_status sv_o3de_load_struct_text(const sv_schema *s, const sv_schema_class *cls, const char *text,
-                                   size_t len, void *st, const sv_alloc *alloc, const sv_o3de_opts *opts,
-                                   sv_o3de_result *result, sv_error *err)
+                                   size_t len, void *st, const sv_alloc *alloc,
+                                   const sv_o3de_opts *opts, sv_o3de_result *result, sv_error *err)
 {
     if (result) *result = sv_o3de_result_make(SV_O3DE_READ_FIELD, SV_O3DE_CATASTROPHIC);
     if (!s || !cls || (!text && len) || !st || !cls->c)
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_load_struct_text");
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
+                            "bad arguments to sv_o3de_load_struct_text");
     sv_o3de_opts o;
     sv_status ost = o3_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
@@ -181,7 +183,8 @@ sv_status sv_o3de_load_struct_text(const sv_schema *s, const sv_schema_class *cl
         memset(st, 0, cls->c->size);
         if (err) sv_error_clear(err);
         sv_doc_free(doc);
-        if (!(doc = sv_doc_new(NULL))) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
+        if (!(doc = sv_doc_new(NULL)))
+            return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     }
     sv_value json;
     sv_limits read_limits = o.limits; /* the nesting the load walks, the text may hold */
@@ -211,7 +214,8 @@ sv_status sv_o3de_store_struct_text(const sv_schema *s, const sv_schema_class *c
 {
     if (result) *result = sv_o3de_result_make(SV_O3DE_WRITE_VALUE, SV_O3DE_CATASTROPHIC);
     if (!s || !cls || !st || !out || !cls->c || indent < 0 || indent > 64)
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_store_struct_text");
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
+                            "bad arguments to sv_o3de_store_struct_text");
     int direct = o3_struct_direct(s, cls, out->alloc);
     if (direct < 0) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory");
     if (!direct) return o3_store_struct_tree_text(s, cls, st, indent, out, opts, result, err);

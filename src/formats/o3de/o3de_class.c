@@ -34,8 +34,7 @@ o3_res o3_load(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *c
         return o3_rep(c, RF, SV_O3DE_CATASTROPHIC, "The JSON is nested too deeply to load.");
     /* o3de.md, "What serval follows", Load: {} reaches a serializer only when it handles defaults
      * itself or initialises new instances; otherwise the value stays as it is */
-    if (o3_is_explicit_default(j) && !o3_type_manual_default(t) &&
-        !(is_new && o3_type_init_new(t)))
+    if (o3_is_explicit_default(j) && !o3_type_manual_default(t) && !(is_new && o3_type_init_new(t)))
         return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "Value has an explicit default.");
     c->depth++;
     o3_res r;
@@ -64,8 +63,7 @@ o3_res o3_load(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *c
     return r;
 }
 
-o3_res o3_store(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def,
-                sv_value *j)
+o3_res o3_store(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *def, sv_value *j)
 {
     if (!o3_ok(c)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     if (c->depth >= c->max_depth)
@@ -165,8 +163,8 @@ static o3_res load_tree_field(void *state, size_t f, const sv_value *j)
     return r;
 }
 
-o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j,
-                     const sv_value *cur, sv_value *out)
+o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j, const sv_value *cur,
+                     sv_value *out)
 {
     *out = *cur;
     o3_res r;
@@ -180,8 +178,8 @@ o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j,
     return r;
 }
 
-o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v,
-                      const sv_value *def, sv_value *j)
+o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v, const sv_value *def,
+                      sv_value *j)
 {
     const o3_class_info *ci = o3_class(c, cls);
     if (ci->nfields == 0)

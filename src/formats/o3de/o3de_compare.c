@@ -147,7 +147,10 @@ bool o3_sort(void *base, size_t n, size_t size, int (*cmp)(void *, const void *,
     return true;
 }
 
-static int json_order(void *ctx, const void *a, const void *b) { return o3_compare(ctx, a, b); }
+static int json_order(void *ctx, const void *a, const void *b)
+{
+    return o3_compare(ctx, a, b);
+}
 
 void o3_sort_json(o3_ctx *c, sv_value *items, size_t n)
 {

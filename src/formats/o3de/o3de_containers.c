@@ -23,8 +23,10 @@ static int native_cmp(o3_ctx *c, const sv_value *a, const sv_value *b)
             double x = sv_get_f64(a), y = sv_get_f64(b);
             return x < y ? -1 : x > y;
         }
-        if (a->kind == SV_INT && b->kind == SV_INT) return a->as.i < b->as.i ? -1 : a->as.i > b->as.i;
-        if (a->kind == SV_UINT && b->kind == SV_UINT) return a->as.u < b->as.u ? -1 : a->as.u > b->as.u;
+        if (a->kind == SV_INT && b->kind == SV_INT)
+            return a->as.i < b->as.i ? -1 : a->as.i > b->as.i;
+        if (a->kind == SV_UINT && b->kind == SV_UINT)
+            return a->as.u < b->as.u ? -1 : a->as.u > b->as.u;
         if (a->kind == SV_INT && a->as.i < 0) return -1;
         if (b->kind == SV_INT && b->as.i < 0) return 1;
         return a->as.u < b->as.u ? -1 : a->as.u > b->as.u;
@@ -54,7 +56,8 @@ static o3_res load_sequence(o3_ctx *c, const sv_type *t, const sv_value *j, cons
                             sv_value *out)
 {
     if (sv_kind_of(j) != SV_ARRAY)
-        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED, "Basic containers can only be read from an array.");
+        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
+                      "Basic containers can only be read from an array.");
     bool clear = false;
     if (c->clear_containers && sv_kind_of(cur) == SV_ARRAY && cur->len) {
         /* the Clear step is reported, and the callback may veto it */
@@ -117,7 +120,8 @@ static o3_res load_sequence(o3_ctx *c, const sv_type *t, const sv_value *j, cons
         o3_path_pop(c, mark);
     }
     *out = arr;
-    if (j->len == 0) return o3_rep(c, RF, SV_O3DE_SUCCESS, "No values provided for basic container.");
+    if (j->len == 0)
+        return o3_rep(c, RF, SV_O3DE_SUCCESS, "No values provided for basic container.");
     if (added) result = o3_combine(result, o3_r(RF, SV_O3DE_SUCCESS));
     return o3_report(c, result, "Loaded basic container.");
 }
@@ -139,7 +143,7 @@ static o3_res load_fixed(o3_ctx *c, const sv_type *t, const sv_value *j, const s
         return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
                       "Not enough entries in JSON array to load an AZStd::array from.");
     sv_value arr = sv_kind_of(cur) == SV_ARRAY && cur->len == n ? copy_array(c, cur, false)
-                                                                  : o3_default_of(c, t);
+                                                                : o3_default_of(c, t);
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     sv_value *dst = sv_array_items(&arr);
     const sv_value *items = sv_array_items(j);
@@ -154,8 +158,8 @@ static o3_res load_fixed(o3_ctx *c, const sv_type *t, const sv_value *j, const s
         result = o3_combine(result, r);
     }
     if (j->len > n)
-        result = o3_combine(result, o3_rep(c, RF, SV_O3DE_SKIPPED,
-                                           "Skipped entries past the end of the array."));
+        result = o3_combine(
+            result, o3_rep(c, RF, SV_O3DE_SKIPPED, "Skipped entries past the end of the array."));
     *out = arr;
     return result;
 }
@@ -173,9 +177,10 @@ static o3_res load_tuple(o3_ctx *c, const sv_type *t, const sv_value *j, const s
     if (sv_kind_of(j) != SV_ARRAY)
         return o3_rep(c, RF, SV_O3DE_UNSUPPORTED, "Tuples can only be read from an array.");
     if (j->len < n)
-        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED, "Not enough entries in the JSON array to load the tuple.");
+        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
+                      "Not enough entries in the JSON array to load the tuple.");
     sv_value arr = sv_kind_of(cur) == SV_ARRAY && cur->len == n ? copy_array(c, cur, false)
-                                                                  : o3_default_of(c, t);
+                                                                : o3_default_of(c, t);
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     sv_value *dst = sv_array_items(&arr);
     const sv_value *items = sv_array_items(j);
@@ -210,8 +215,8 @@ o3_res o3_load_container(o3_ctx *c, const sv_type *t, const sv_value *j, const s
     if (is_sequence(t->gen)) return load_sequence(c, t, j, cur, out);
     if (t->gen == SV_GEN_ARRAY) return load_fixed(c, t, j, cur, out, is_new);
     if (t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE) return load_tuple(c, t, j, cur, out);
-    return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED), "Reading into targets of type '%s' is not supported.",
-                     o3_type_label(t));
+    return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
+                     "Reading into targets of type '%s' is not supported.", o3_type_label(t));
 }
 
 static o3_res store_sequence(o3_ctx *c, const sv_type *t, const sv_value *v, sv_value *j)
@@ -288,6 +293,6 @@ o3_res o3_store_container(o3_ctx *c, const sv_type *t, const sv_value *v, const 
     if (is_sequence(t->gen)) return store_sequence(c, t, v, j);
     if (t->gen == SV_GEN_ARRAY || t->gen == SV_GEN_PAIR || t->gen == SV_GEN_TUPLE)
         return store_fixed(c, t, v, def, j);
-    return o3_report(c, o3_r(WV, SV_O3DE_UNSUPPORTED), "Storing values of type '%s' is not supported.",
-                     o3_type_label(t));
+    return o3_report(c, o3_r(WV, SV_O3DE_UNSUPPORTED),
+                     "Storing values of type '%s' is not supported.", o3_type_label(t));
 }

@@ -194,4 +194,7 @@ bool o3_json_is_number(const sv_value *j)
     return k == SV_INT || k == SV_UINT || k == SV_FLOAT;
 }
 
-bool o3_json_is_string(const sv_value *j) { return sv_kind_of(j) == SV_STRING; }
+bool o3_json_is_string(const sv_value *j)
+{
+    return sv_kind_of(j) == SV_STRING;
+}

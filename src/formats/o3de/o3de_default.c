@@ -56,8 +56,8 @@ sv_value o3_default_class(o3_ctx *c, const sv_schema_class *cls)
         o3_fail(c, SV_ERR_DEPTH, "class default nests too deeply");
         return sv_null();
     }
-    sv_value obj = sv_object(c->doc, sv_str_intern(c->doc, cls->name, strlen(cls->name)),
-                             ci->nfields);
+    sv_value obj =
+        sv_object(c->doc, sv_str_intern(c->doc, cls->name, strlen(cls->name)), ci->nfields);
     if (obj.kind != SV_OBJECT) {
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return sv_null();
@@ -124,7 +124,10 @@ bool o3_type_manual_default(const sv_type *t)
            (t->gen == SV_GEN_PTR || t->gen == SV_GEN_SHARED || t->gen == SV_GEN_UNIQUE);
 }
 
-const char *o3_type_label(const sv_type *t) { return t->text ? t->text : "?"; }
+const char *o3_type_label(const sv_type *t)
+{
+    return t->text ? t->text : "?";
+}
 
 static bool is_num(const sv_value *v)
 {

@@ -20,102 +20,43 @@ typedef struct diyfp {
 } diyfp;
 
 static const uint64_t cached_f[87] = {
-    UINT64_C(0xfa8fd5a0081c0288),
-    UINT64_C(0xbaaee17fa23ebf76),
-    UINT64_C(0x8b16fb203055ac76),
-    UINT64_C(0xcf42894a5dce35ea),
-    UINT64_C(0x9a6bb0aa55653b2d),
-    UINT64_C(0xe61acf033d1a45df),
-    UINT64_C(0xab70fe17c79ac6ca),
-    UINT64_C(0xff77b1fcbebcdc4f),
-    UINT64_C(0xbe5691ef416bd60c),
-    UINT64_C(0x8dd01fad907ffc3c),
-    UINT64_C(0xd3515c2831559a83),
-    UINT64_C(0x9d71ac8fada6c9b5),
-    UINT64_C(0xea9c227723ee8bcb),
-    UINT64_C(0xaecc49914078536d),
-    UINT64_C(0x823c12795db6ce57),
-    UINT64_C(0xc21094364dfb5637),
-    UINT64_C(0x9096ea6f3848984f),
-    UINT64_C(0xd77485cb25823ac7),
-    UINT64_C(0xa086cfcd97bf97f4),
-    UINT64_C(0xef340a98172aace5),
-    UINT64_C(0xb23867fb2a35b28e),
-    UINT64_C(0x84c8d4dfd2c63f3b),
-    UINT64_C(0xc5dd44271ad3cdba),
-    UINT64_C(0x936b9fcebb25c996),
-    UINT64_C(0xdbac6c247d62a584),
-    UINT64_C(0xa3ab66580d5fdaf6),
-    UINT64_C(0xf3e2f893dec3f126),
-    UINT64_C(0xb5b5ada8aaff80b8),
-    UINT64_C(0x87625f056c7c4a8b),
-    UINT64_C(0xc9bcff6034c13053),
-    UINT64_C(0x964e858c91ba2655),
-    UINT64_C(0xdff9772470297ebd),
-    UINT64_C(0xa6dfbd9fb8e5b88f),
-    UINT64_C(0xf8a95fcf88747d94),
-    UINT64_C(0xb94470938fa89bcf),
-    UINT64_C(0x8a08f0f8bf0f156b),
-    UINT64_C(0xcdb02555653131b6),
-    UINT64_C(0x993fe2c6d07b7fac),
-    UINT64_C(0xe45c10c42a2b3b06),
-    UINT64_C(0xaa242499697392d3),
-    UINT64_C(0xfd87b5f28300ca0e),
-    UINT64_C(0xbce5086492111aeb),
-    UINT64_C(0x8cbccc096f5088cc),
-    UINT64_C(0xd1b71758e219652c),
-    UINT64_C(0x9c40000000000000),
-    UINT64_C(0xe8d4a51000000000),
-    UINT64_C(0xad78ebc5ac620000),
-    UINT64_C(0x813f3978f8940984),
-    UINT64_C(0xc097ce7bc90715b3),
-    UINT64_C(0x8f7e32ce7bea5c70),
-    UINT64_C(0xd5d238a4abe98068),
-    UINT64_C(0x9f4f2726179a2245),
-    UINT64_C(0xed63a231d4c4fb27),
-    UINT64_C(0xb0de65388cc8ada8),
-    UINT64_C(0x83c7088e1aab65db),
-    UINT64_C(0xc45d1df942711d9a),
-    UINT64_C(0x924d692ca61be758),
-    UINT64_C(0xda01ee641a708dea),
-    UINT64_C(0xa26da3999aef774a),
-    UINT64_C(0xf209787bb47d6b85),
-    UINT64_C(0xb454e4a179dd1877),
-    UINT64_C(0x865b86925b9bc5c2),
-    UINT64_C(0xc83553c5c8965d3d),
-    UINT64_C(0x952ab45cfa97a0b3),
-    UINT64_C(0xde469fbd99a05fe3),
-    UINT64_C(0xa59bc234db398c25),
-    UINT64_C(0xf6c69a72a3989f5c),
-    UINT64_C(0xb7dcbf5354e9bece),
-    UINT64_C(0x88fcf317f22241e2),
-    UINT64_C(0xcc20ce9bd35c78a5),
-    UINT64_C(0x98165af37b2153df),
-    UINT64_C(0xe2a0b5dc971f303a),
-    UINT64_C(0xa8d9d1535ce3b396),
-    UINT64_C(0xfb9b7cd9a4a7443c),
-    UINT64_C(0xbb764c4ca7a44410),
-    UINT64_C(0x8bab8eefb6409c1a),
-    UINT64_C(0xd01fef10a657842c),
-    UINT64_C(0x9b10a4e5e9913129),
-    UINT64_C(0xe7109bfba19c0c9d),
-    UINT64_C(0xac2820d9623bf429),
-    UINT64_C(0x80444b5e7aa7cf85),
-    UINT64_C(0xbf21e44003acdd2d),
-    UINT64_C(0x8e679c2f5e44ff8f),
-    UINT64_C(0xd433179d9c8cb841),
-    UINT64_C(0x9e19db92b4e31ba9),
-    UINT64_C(0xeb96bf6ebadf77d9),
-    UINT64_C(0xaf87023b9bf0ee6b)
-};
+    UINT64_C(0xfa8fd5a0081c0288), UINT64_C(0xbaaee17fa23ebf76), UINT64_C(0x8b16fb203055ac76),
+    UINT64_C(0xcf42894a5dce35ea), UINT64_C(0x9a6bb0aa55653b2d), UINT64_C(0xe61acf033d1a45df),
+    UINT64_C(0xab70fe17c79ac6ca), UINT64_C(0xff77b1fcbebcdc4f), UINT64_C(0xbe5691ef416bd60c),
+    UINT64_C(0x8dd01fad907ffc3c), UINT64_C(0xd3515c2831559a83), UINT64_C(0x9d71ac8fada6c9b5),
+    UINT64_C(0xea9c227723ee8bcb), UINT64_C(0xaecc49914078536d), UINT64_C(0x823c12795db6ce57),
+    UINT64_C(0xc21094364dfb5637), UINT64_C(0x9096ea6f3848984f), UINT64_C(0xd77485cb25823ac7),
+    UINT64_C(0xa086cfcd97bf97f4), UINT64_C(0xef340a98172aace5), UINT64_C(0xb23867fb2a35b28e),
+    UINT64_C(0x84c8d4dfd2c63f3b), UINT64_C(0xc5dd44271ad3cdba), UINT64_C(0x936b9fcebb25c996),
+    UINT64_C(0xdbac6c247d62a584), UINT64_C(0xa3ab66580d5fdaf6), UINT64_C(0xf3e2f893dec3f126),
+    UINT64_C(0xb5b5ada8aaff80b8), UINT64_C(0x87625f056c7c4a8b), UINT64_C(0xc9bcff6034c13053),
+    UINT64_C(0x964e858c91ba2655), UINT64_C(0xdff9772470297ebd), UINT64_C(0xa6dfbd9fb8e5b88f),
+    UINT64_C(0xf8a95fcf88747d94), UINT64_C(0xb94470938fa89bcf), UINT64_C(0x8a08f0f8bf0f156b),
+    UINT64_C(0xcdb02555653131b6), UINT64_C(0x993fe2c6d07b7fac), UINT64_C(0xe45c10c42a2b3b06),
+    UINT64_C(0xaa242499697392d3), UINT64_C(0xfd87b5f28300ca0e), UINT64_C(0xbce5086492111aeb),
+    UINT64_C(0x8cbccc096f5088cc), UINT64_C(0xd1b71758e219652c), UINT64_C(0x9c40000000000000),
+    UINT64_C(0xe8d4a51000000000), UINT64_C(0xad78ebc5ac620000), UINT64_C(0x813f3978f8940984),
+    UINT64_C(0xc097ce7bc90715b3), UINT64_C(0x8f7e32ce7bea5c70), UINT64_C(0xd5d238a4abe98068),
+    UINT64_C(0x9f4f2726179a2245), UINT64_C(0xed63a231d4c4fb27), UINT64_C(0xb0de65388cc8ada8),
+    UINT64_C(0x83c7088e1aab65db), UINT64_C(0xc45d1df942711d9a), UINT64_C(0x924d692ca61be758),
+    UINT64_C(0xda01ee641a708dea), UINT64_C(0xa26da3999aef774a), UINT64_C(0xf209787bb47d6b85),
+    UINT64_C(0xb454e4a179dd1877), UINT64_C(0x865b86925b9bc5c2), UINT64_C(0xc83553c5c8965d3d),
+    UINT64_C(0x952ab45cfa97a0b3), UINT64_C(0xde469fbd99a05fe3), UINT64_C(0xa59bc234db398c25),
+    UINT64_C(0xf6c69a72a3989f5c), UINT64_C(0xb7dcbf5354e9bece), UINT64_C(0x88fcf317f22241e2),
+    UINT64_C(0xcc20ce9bd35c78a5), UINT64_C(0x98165af37b2153df), UINT64_C(0xe2a0b5dc971f303a),
+    UINT64_C(0xa8d9d1535ce3b396), UINT64_C(0xfb9b7cd9a4a7443c), UINT64_C(0xbb764c4ca7a44410),
+    UINT64_C(0x8bab8eefb6409c1a), UINT64_C(0xd01fef10a657842c), UINT64_C(0x9b10a4e5e9913129),
+    UINT64_C(0xe7109bfba19c0c9d), UINT64_C(0xac2820d9623bf429), UINT64_C(0x80444b5e7aa7cf85),
+    UINT64_C(0xbf21e44003acdd2d), UINT64_C(0x8e679c2f5e44ff8f), UINT64_C(0xd433179d9c8cb841),
+    UINT64_C(0x9e19db92b4e31ba9), UINT64_C(0xeb96bf6ebadf77d9), UINT64_C(0xaf87023b9bf0ee6b)};
 static const int16_t cached_e[87] = {
-    -1220, -1193, -1166, -1140, -1113, -1087, -1060, -1034, -1007, -980, -954, -927, -901, -874, 
-    -847, -821, -794, -768, -741, -715, -688, -661, -635, -608, -582, -555, -529, -502, -475, -449, 
-    -422, -396, -369, -343, -316, -289, -263, -236, -210, -183, -157, -130, -103, -77, -50, -24, 3, 
-    30, 56, 83, 109, 136, 162, 189, 216, 242, 269, 295, 322, 348, 375, 402, 428, 455, 481, 508, 
-    534, 561, 588, 614, 641, 667, 694, 720, 747, 774, 800, 827, 853, 880, 907, 933, 960, 986, 1013, 
-    1039, 1066
-};
+    -1220, -1193, -1166, -1140, -1113, -1087, -1060, -1034, -1007, -980, -954, -927, -901,
+    -874,  -847,  -821,  -794,  -768,  -741,  -715,  -688,  -661,  -635, -608, -582, -555,
+    -529,  -502,  -475,  -449,  -422,  -396,  -369,  -343,  -316,  -289, -263, -236, -210,
+    -183,  -157,  -130,  -103,  -77,   -50,   -24,   3,     30,    56,   83,   109,  136,
+    162,   189,   216,   242,   269,   295,   322,   348,   375,   402,  428,  455,  481,
+    508,   534,   561,   588,   614,   641,   667,   694,   720,   747,  774,  800,  827,
+    853,   880,   907,   933,   960,   986,   1013,  1039,  1066};
 
 static const uint64_t pow10_u64[20] = {1ull,
                                        10ull,
@@ -248,15 +189,42 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
         uint32_t d;
         /* constant divisors: the compiler turns each into a multiplication */
         switch (kappa) {
-        case 9: d = p1 / 100000000; p1 %= 100000000; break;
-        case 8: d = p1 / 10000000; p1 %= 10000000; break;
-        case 7: d = p1 / 1000000; p1 %= 1000000; break;
-        case 6: d = p1 / 100000; p1 %= 100000; break;
-        case 5: d = p1 / 10000; p1 %= 10000; break;
-        case 4: d = p1 / 1000; p1 %= 1000; break;
-        case 3: d = p1 / 100; p1 %= 100; break;
-        case 2: d = p1 / 10; p1 %= 10; break;
-        case 1: d = p1; p1 = 0; break;
+        case 9:
+            d = p1 / 100000000;
+            p1 %= 100000000;
+            break;
+        case 8:
+            d = p1 / 10000000;
+            p1 %= 10000000;
+            break;
+        case 7:
+            d = p1 / 1000000;
+            p1 %= 1000000;
+            break;
+        case 6:
+            d = p1 / 100000;
+            p1 %= 100000;
+            break;
+        case 5:
+            d = p1 / 10000;
+            p1 %= 10000;
+            break;
+        case 4:
+            d = p1 / 1000;
+            p1 %= 1000;
+            break;
+        case 3:
+            d = p1 / 100;
+            p1 %= 100;
+            break;
+        case 2:
+            d = p1 / 10;
+            p1 %= 10;
+            break;
+        case 1:
+            d = p1;
+            p1 = 0;
+            break;
         default: d = 0; break;
         }
         /* a leading zero is written and then written over: no branch */
@@ -434,4 +402,7 @@ size_t o3_dtoa_grisu(double d, char *buf)
     return (size_t)(prettify(p, len, k) - buf);
 }
 
-size_t sv_o3de_format_double(double d, char *buf) { return o3_dtoa(d, buf); }
+size_t sv_o3de_format_double(double d, char *buf)
+{
+    return o3_dtoa(d, buf);
+}

@@ -66,7 +66,8 @@ static o3_res load_one(o3_ctx *c, const sv_schema_enum *e, const sv_value *j, ui
     if (j->kind == SV_INT || j->kind == SV_UINT) {
         bool neg = j->kind == SV_INT && j->as.i < 0;
         if (!in_range(u, neg, j->as.u))
-            return unsupported_value(c, e, "Enum value could not be read: the number does not fit the underlying type.");
+            return unsupported_value(
+                c, e, "Enum value could not be read: the number does not fit the underlying type.");
         *bits = j->as.u;
         return o3_r(RF, SV_O3DE_SUCCESS);
     }
@@ -119,14 +120,17 @@ o3_res o3_load_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *j, const
     case SV_UINT:
     case SV_STRING: {
         if (j->kind == SV_STRING && j->len == 0)
-            return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "The enum value is empty, the default is used.");
+            return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED,
+                          "The enum value is empty, the default is used.");
         o3_res r = load_one(c, e, j, &bits);
         if (o3_out(r) != SV_O3DE_SUCCESS) return r;
         *out = make(u, bits);
         return o3_rep(c, RF, SV_O3DE_SUCCESS, "Successfully read enum value.");
     }
     case SV_ARRAY: {
-        if (j->len == 0) return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED, "No enum values given, the default is used.");
+        if (j->len == 0)
+            return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED,
+                          "No enum values given, the default is used.");
         o3_res result = sv_o3de_result_none(RF);
         const sv_value *items = sv_array_items(j);
         for (uint32_t i = 0; i < j->len; i++) {
@@ -149,7 +153,8 @@ o3_res o3_load_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *j, const
         return o3_report(c, result, "Successfully read enum values from an array.");
     }
     case SV_FLOAT:
-        return unsupported_value(c, e, "Enum value could not be read: floating point numbers are not accepted.");
+        return unsupported_value(
+            c, e, "Enum value could not be read: floating point numbers are not accepted.");
     default:
         return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
                       "Unsupported type. Enums must be read from an array, string or number");
@@ -174,8 +179,8 @@ o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, cons
                       "Signed Underlying type with size=1 is not supported by Enum Serializer");
     uint64_t mask = w == 8 ? UINT64_MAX : (((uint64_t)1 << (w * 8)) - 1);
     uint64_t in = (sv_prim_is_signed(u) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
-    bool is_def = def && (sv_prim_is_signed(u) ? sv_get_int(def) == (int64_t)in
-                                               : sv_get_uint(def) == in);
+    bool is_def =
+        def && (sv_prim_is_signed(u) ? sv_get_int(def) == (int64_t)in : sv_get_uint(def) == in);
     /* candidates, kept sorted descending (insertion; enums are small) */
     uint32_t ncand = 0;
     uint32_t *cand = NULL;

@@ -27,7 +27,8 @@
 #define CHAIN_MAX 256u
 #define IMPORTS_DEFAULT 1024u
 
-static const o3_res IMPORT_OK = (o3_res)SV_O3DE_SUCCESS << 16 | SV_O3DE_COMPLETED << 8 | SV_O3DE_IMPORT;
+static const o3_res IMPORT_OK =
+    (o3_res)SV_O3DE_SUCCESS << 16 | SV_O3DE_COMPLETED << 8 | SV_O3DE_IMPORT;
 
 /* ---- the record ---------------------------------------------------------- */
 
@@ -79,7 +80,10 @@ void sv_o3de_imports_free(sv_o3de_imports *im)
     sv__core_mem_free(&a, im, 1, sizeof *im);
 }
 
-size_t sv_o3de_imports_count(const sv_o3de_imports *im) { return im ? im->ndir : 0; }
+size_t sv_o3de_imports_count(const sv_o3de_imports *im)
+{
+    return im ? im->ndir : 0;
+}
 
 bool sv_o3de_imports_at(const sv_o3de_imports *im, size_t i, const char **pointer,
                         const char **name, const char **resolved)
@@ -91,7 +95,10 @@ bool sv_o3de_imports_at(const sv_o3de_imports *im, size_t i, const char **pointe
     return true;
 }
 
-size_t sv_o3de_imports_file_count(const sv_o3de_imports *im) { return im ? im->nfiles : 0; }
+size_t sv_o3de_imports_file_count(const sv_o3de_imports *im)
+{
+    return im ? im->nfiles : 0;
+}
 
 const char *sv_o3de_imports_file_at(const sv_o3de_imports *im, size_t i)
 {
@@ -103,9 +110,9 @@ static sv_status add_directive(sv_o3de_imports *im, const char *pointer, const c
                                const char *resolved)
 {
     for (size_t i = 0; i < im->ndir; i++)
-        if (!strcmp(im->dir[i].pointer, pointer) && !strcmp(im->dir[i].name, name))
-            return SV_OK;
-    if (!sv__core_mem_grow(&im->alloc, (void **)&im->dir, &im->capdir, im->ndir + 1, sizeof *im->dir))
+        if (!strcmp(im->dir[i].pointer, pointer) && !strcmp(im->dir[i].name, name)) return SV_OK;
+    if (!sv__core_mem_grow(&im->alloc, (void **)&im->dir, &im->capdir, im->ndir + 1,
+                           sizeof *im->dir))
         return SV_ERR_NOMEM;
     directive d = {dup_str(&im->alloc, pointer), dup_str(&im->alloc, name),
                    resolved ? dup_str(&im->alloc, resolved) : NULL};
@@ -131,7 +138,7 @@ static sv_status add_file(sv_o3de_imports *im, const char *path)
     for (size_t i = 0; i < im->nfiles; i++)
         if (!strcmp(im->files[i], path)) return SV_OK;
     if (!sv__core_mem_grow(&im->alloc, (void **)&im->files, &im->capfiles, im->nfiles + 1,
-                     sizeof *im->files))
+                           sizeof *im->files))
         return SV_ERR_NOMEM;
     char *d = dup_str(&im->alloc, path);
     if (!d) return SV_ERR_NOMEM;
@@ -146,12 +153,12 @@ static char *join(importer *m, const char *from, const char *name, size_t name_l
 
 /* One file, loaded once: its resolved tree before any directive's patch. */
 typedef struct cached {
-    const char *key;  /* the identify callback's key, else the resolved path */
-    sv_value value;   /* shared, read-only, by every directive without a patch */
-    uint64_t cost;    /* bytes of that tree as if each import in it were a copy */
-    uint32_t height;  /* imports nested inside it, levels deep (0: none) */
-    uint32_t below;   /* JSON levels walked below its root, imports included */
-    bool resolving;   /* its own imports are being resolved: it is on the chain */
+    const char *key; /* the identify callback's key, else the resolved path */
+    sv_value value;  /* shared, read-only, by every directive without a patch */
+    uint64_t cost;   /* bytes of that tree as if each import in it were a copy */
+    uint32_t height; /* imports nested inside it, levels deep (0: none) */
+    uint32_t below;  /* JSON levels walked below its root, imports included */
+    bool resolving;  /* its own imports are being resolved: it is on the chain */
 } cached;
 
 struct importer {
@@ -163,16 +170,16 @@ struct importer {
     uint32_t max_chain, max_imports, max_depth;
     sv_o3de_report_fn report;
     void *report_ctx;
-    sv_o3de_imports *found; /* NULL: nothing recorded */
+    sv_o3de_imports *found;           /* NULL: nothing recorded */
     const char *chain[CHAIN_MAX + 1]; /* the files being resolved, root first */
     size_t nchain;
     uint32_t loaded; /* files loaded (cache misses) */
     cached **slots;  /* open addressing by key, in the document */
     size_t nslots, nused;
-    size_t tallest;  /* the longest chain checked so far */
-    uint32_t deepest; /* the deepest JSON level walked so far */
+    size_t tallest;    /* the longest chain checked so far */
+    uint32_t deepest;  /* the deepest JSON level walked so far */
     uint64_t max_cost; /* the document's allocation limit */
-    sv_status st; /* a hard failure (memory), sticky */
+    sv_status st;      /* a hard failure (memory), sticky */
 };
 
 static sv_status take_opts(importer *m, sv_doc *doc, const sv_o3de_import_opts *caller,
@@ -184,13 +191,15 @@ static sv_status take_opts(importer *m, sv_doc *doc, const sv_o3de_import_opts *
     if (ost != SV_OK) return ost;
     const sv_o3de_import_opts *o = &opts;
     if (!o->load) /* NULL opts too: the load callback is required */
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
-                            "sv_o3de_import_opts needs sv_o3de_import_opts_init and a load callback");
+        return sv_error_set(
+            err, SV_ERR_USAGE, "o3de", 0,
+            "sv_o3de_import_opts needs sv_o3de_import_opts_init and a load callback");
     m->doc = doc;
     m->load = o->load;
     m->load_ctx = o->load_ctx;
     m->nested = o->nested;
-    m->max_chain = o->max_chain ? (o->max_chain < CHAIN_MAX ? o->max_chain : CHAIN_MAX) : CHAIN_DEFAULT;
+    m->max_chain =
+        o->max_chain ? (o->max_chain < CHAIN_MAX ? o->max_chain : CHAIN_MAX) : CHAIN_DEFAULT;
     m->max_imports = o->max_imports ? o->max_imports : IMPORTS_DEFAULT;
     m->max_depth = o->max_depth ? o->max_depth : SV_DEFAULT_MAX_DEPTH;
     if (m->max_depth > SV_MAX_DEPTH_LIMIT) m->max_depth = SV_MAX_DEPTH_LIMIT;
@@ -202,7 +211,8 @@ static sv_status take_opts(importer *m, sv_doc *doc, const sv_o3de_import_opts *
     const char *own = o->path ? o->path : "";
     m->chain[0] = join(m, "", own, strlen(own));
     m->nchain = 1;
-    if (!m->chain[0]) return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory resolving imports");
+    if (!m->chain[0])
+        return sv_error_set(err, SV_ERR_NOMEM, "o3de", 0, "out of memory resolving imports");
     return SV_OK;
 }
 
@@ -223,7 +233,10 @@ static o3_res report(importer *m, sv_o3de_outcome o, const char *path, const cha
     return m->report(m->report_ctx, msg, r, path);
 }
 
-static bool catastrophic(o3_res r) { return o3_out(r) == SV_O3DE_CATASTROPHIC; }
+static bool catastrophic(o3_res r)
+{
+    return o3_out(r) == SV_O3DE_CATASTROPHIC;
+}
 
 /* ---- paths --------------------------------------------------------------- */
 
@@ -484,8 +497,7 @@ static o3_res resolve_file(importer *m, o3p_ctx *p, cached *c, const char *path,
 
 /* A file resolved before, named again: its limits are checked as if it
  * were resolved here, from what its first resolution measured. */
-static o3_res reuse_file(importer *m, o3p_ctx *p, const cached *c, const char *path,
-                         uint32_t depth)
+static o3_res reuse_file(importer *m, o3p_ctx *p, const cached *c, const char *path, uint32_t depth)
 {
     if (!m->nested) return IMPORT_OK;
     if (c->resolving) return cycle(m, p, path);
@@ -628,7 +640,8 @@ static sv_status finish(importer *m, o3p_ctx *p, o3_res r, sv_o3de_result *resul
                             "resolving imports needs more memory than the allocation limit");
     if (m->st == SV_OK && (!path_ok || ds != SV_OK)) m->st = SV_ERR_NOMEM;
     if (m->st != SV_OK)
-        return sv_error_set(err, m->st, "o3de", SV_ERROR_NO_OFFSET, "out of memory resolving imports");
+        return sv_error_set(err, m->st, "o3de", SV_ERROR_NO_OFFSET,
+                            "out of memory resolving imports");
     if (result) *result = r;
     return SV_OK;
 }
@@ -638,7 +651,8 @@ sv_status sv_o3de_resolve_imports(sv_doc *doc, sv_value *json, const sv_o3de_imp
 {
     if (result) *result = o3_r(SV_O3DE_IMPORT, SV_O3DE_CATASTROPHIC);
     if (!doc || !json)
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_resolve_imports");
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
+                            "bad arguments to sv_o3de_resolve_imports");
     importer m;
     sv_status st = take_opts(&m, doc, opts, err);
     if (st != SV_OK) return st;
@@ -657,7 +671,8 @@ sv_status sv_o3de_restore_imports(sv_doc *doc, sv_value *json, const sv_o3de_imp
 {
     if (result) *result = o3_r(SV_O3DE_IMPORT, SV_O3DE_CATASTROPHIC);
     if (!doc || !json || !found)
-        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0, "bad arguments to sv_o3de_restore_imports");
+        return sv_error_set(err, SV_ERR_USAGE, "o3de", 0,
+                            "bad arguments to sv_o3de_restore_imports");
     importer m;
     sv_status st = take_opts(&m, doc, opts, err);
     if (st != SV_OK) return st;

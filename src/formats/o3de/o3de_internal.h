@@ -40,11 +40,11 @@ typedef struct o3_ctx {
     void *report_ctx;
     bool keep_defaults;
     bool clear_containers;
-    bool storing;        /* paths are dotted context paths */
+    bool storing; /* paths are dotted context paths */
     uint32_t depth, max_depth;
-    sv_path path;        /* the current element's way (only with report) */
-    sv_buf dotted;       /* storing: the path rendered as "a.b.0" */
-    sv_status st;        /* hard failure, sticky */
+    sv_path path;  /* the current element's way (only with report) */
+    sv_buf dotted; /* storing: the path rendered as "a.b.0" */
+    sv_status st;  /* hard failure, sticky */
     sv_error *err;
     o3_class_info *classes; /* indexed by sv_schema_class.index */
     size_t nclasses;
@@ -67,7 +67,10 @@ sv_status o3_ctx_init(o3_ctx *c, const sv_schema *s, sv_doc *doc, const sv_o3de_
                       bool storing, sv_error *err);
 void o3_ctx_free(o3_ctx *c);
 void o3_fail(o3_ctx *c, sv_status st, const char *msg);
-static inline bool o3_ok(const o3_ctx *c) { return c->st == SV_OK; }
+static inline bool o3_ok(const o3_ctx *c)
+{
+    return c->st == SV_OK;
+}
 
 /* Push a member name (not copied: it must live until popped) or an index;
  * each returns the mark o3_path_pop goes back to. */
@@ -75,7 +78,10 @@ size_t o3_path_key(o3_ctx *c, const char *key, size_t len);
 size_t o3_path_index(o3_ctx *c, size_t index);
 void o3_path_pop(o3_ctx *c, size_t mark);
 /* The mark of the current path, for a push made only sometimes. */
-static inline size_t o3_path_mark(const o3_ctx *c) { return c->path.depth; }
+static inline size_t o3_path_mark(const o3_ctx *c)
+{
+    return c->path.depth;
+}
 
 /* sv_o3de_result_make, inline so that constant results fold (the same
  * table as o3de_result.c) */
@@ -125,8 +131,14 @@ static inline sv_o3de_outcome o3_out(o3_res r)
     uint32_t o = (uint32_t)r >> 16;
     return o ? (sv_o3de_outcome)o : SV_O3DE_DEFAULTS_USED;
 }
-static inline bool o3_halted(o3_res r) { return o3_proc(r) == SV_O3DE_HALTED; }
-static inline bool o3_altered(o3_res r) { return o3_proc(r) == SV_O3DE_ALTERED; }
+static inline bool o3_halted(o3_res r)
+{
+    return o3_proc(r) == SV_O3DE_HALTED;
+}
+static inline bool o3_altered(o3_res r)
+{
+    return o3_proc(r) == SV_O3DE_ALTERED;
+}
 
 /* Reports r with a printf message; returns what the callback makes of it. */
 o3_res o3_report(o3_ctx *c, o3_res r, const char *fmt, ...)
@@ -173,7 +185,7 @@ static O3_ALWAYS_INLINE long o3_find_field(const o3_class_info *ci, const char *
 /* What comes before the members: a non-object is Unsupported, {} an
  * explicit default. false (with *r) when there are no members to walk. */
 static O3_ALWAYS_INLINE bool o3_class_members_start(o3_ctx *c, const sv_schema_class *cls,
-                                                   const sv_value *j, o3_res *r)
+                                                    const sv_value *j, o3_res *r)
 {
     if (sv_kind_of(j) != SV_MAP) {
         *r = o3_report(c, o3_r(SV_O3DE_READ_FIELD, SV_O3DE_UNSUPPORTED),
@@ -194,8 +206,9 @@ typedef o3_res (*o3_field_load_fn)(void *state, size_t index, const sv_value *j)
  * over, unknown names Skipped, the first halted field stops the walk
  * ("Loading of element has failed."), and fields no member loaded (Altered
  * ones count as not loaded) give DefaultsUsed or PartialDefaults. */
-static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *ci, const sv_value *j,
-                                               o3_field_load_fn load, void *state)
+static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *ci,
+                                               const sv_value *j, o3_field_load_fn load,
+                                               void *state)
 {
     const sv_pair *m = sv_pairs(j);
     o3_res result = sv_o3de_result_none(SV_O3DE_READ_FIELD);
@@ -207,8 +220,9 @@ static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *c
         size_t mark = o3_path_key(c, k, kn);
         long f = o3_find_field(ci, k, kn);
         if (f < 0) {
-            result = o3_combine(result, o3_rep(c, SV_O3DE_READ_FIELD, SV_O3DE_SKIPPED,
-                                               "Skipping field as there's no matching variable in the target."));
+            result = o3_combine(
+                result, o3_rep(c, SV_O3DE_READ_FIELD, SV_O3DE_SKIPPED,
+                               "Skipping field as there's no matching variable in the target."));
             o3_path_pop(c, mark);
             continue;
         }
@@ -224,8 +238,9 @@ static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *c
     }
     /* o3de.md, "What serval follows", Load: fields the JSON did not mention kept their defaults */
     if (ci->nfields > loads)
-        result = o3_combine(result, o3_r(SV_O3DE_READ_FIELD, loads == 0 ? SV_O3DE_DEFAULTS_USED
-                                                                       : SV_O3DE_PARTIAL_DEFAULTS));
+        result =
+            o3_combine(result, o3_r(SV_O3DE_READ_FIELD,
+                                    loads == 0 ? SV_O3DE_DEFAULTS_USED : SV_O3DE_PARTIAL_DEFAULTS));
     return result;
 }
 
@@ -239,7 +254,7 @@ bool o3_json_is_number(const sv_value *j);
 bool o3_json_is_string(const sv_value *j);
 
 /* ---- type facts ---- */
-bool o3_type_init_new(const sv_type *t);     /* InitializeNewInstance serializers */
+bool o3_type_init_new(const sv_type *t);       /* InitializeNewInstance serializers */
 bool o3_type_manual_default(const sv_type *t); /* ManualDefault serializers */
 const char *o3_type_label(const sv_type *t);   /* for messages */
 
@@ -277,10 +292,10 @@ o3_res o3_load_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *j, const
                     sv_value *out);
 o3_res o3_store_enum(o3_ctx *c, const sv_schema_enum *e, const sv_value *v, const sv_value *def,
                      sv_value *j);
-o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j,
-                     const sv_value *cur, sv_value *out);
-o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v,
-                      const sv_value *def, sv_value *j);
+o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j, const sv_value *cur,
+                     sv_value *out);
+o3_res o3_store_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *v, const sv_value *def,
+                      sv_value *j);
 o3_res o3_load_pointer(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_value *cur,
                        sv_value *out);
 /* The class of an object value (its "$class"), NULL when it has none the
@@ -351,8 +366,15 @@ extern const char o3_digit_pairs[201];
  * returns their count (v 0: none). */
 static inline size_t o3_put_digits(char *start, uint32_t v)
 {
-    size_t n = v == 0 ? 0 : v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4
-             : v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+    size_t n = v == 0         ? 0
+               : v < 10       ? 1
+               : v < 100      ? 2
+               : v < 1000     ? 3
+               : v < 10000    ? 4
+               : v < 100000   ? 5
+               : v < 1000000  ? 6
+               : v < 10000000 ? 7
+                              : 8;
     char *end = start + n;
     while (v >= 100) {
         end -= 2;

@@ -19,8 +19,10 @@ static int key_cmp(o3_ctx *c, const sv_value *a, const sv_value *b)
     }
     if ((a->kind == SV_INT || a->kind == SV_UINT || a->kind == SV_FLOAT) &&
         (b->kind == SV_INT || b->kind == SV_UINT || b->kind == SV_FLOAT)) {
-        if (a->kind == SV_INT && b->kind == SV_INT) return a->as.i < b->as.i ? -1 : a->as.i > b->as.i;
-        if (a->kind == SV_UINT && b->kind == SV_UINT) return a->as.u < b->as.u ? -1 : a->as.u > b->as.u;
+        if (a->kind == SV_INT && b->kind == SV_INT)
+            return a->as.i < b->as.i ? -1 : a->as.i > b->as.i;
+        if (a->kind == SV_UINT && b->kind == SV_UINT)
+            return a->as.u < b->as.u ? -1 : a->as.u > b->as.u;
         double x = sv_get_f64(a), y = sv_get_f64(b);
         return x < y ? -1 : x > y;
     }
@@ -37,8 +39,9 @@ static o3_res load_entry(o3_ctx *c, const sv_type *t, sv_value *map, const sv_va
     o3_res rk = o3_load(c, kt, kj, &kd, &key, true);
     if (o3_halted(rk)) return rk;
     if (o3_altered(rk))
-        return o3_combine(rk, o3_rep(c, RF, SV_O3DE_UNAVAILABLE,
-                                     "Unable to fully process an element for the associative container."));
+        return o3_combine(
+            rk, o3_rep(c, RF, SV_O3DE_UNAVAILABLE,
+                       "Unable to fully process an element for the associative container."));
     sv_pair *p = sv_pairs(map);
     long at = -1;
     for (uint32_t i = 0; i < map->len; i++)
@@ -50,9 +53,10 @@ static o3_res load_entry(o3_ctx *c, const sv_type *t, sv_value *map, const sv_va
     o3_res rv = o3_load(c, vt, vj, &vd, &val, at < 0);
     if (o3_halted(rv)) return rv;
     if (o3_altered(rv))
-        return o3_combine(o3_combine(rk, rv),
-                          o3_rep(c, RF, SV_O3DE_UNAVAILABLE,
-                                 "Unable to fully process an element for the associative container."));
+        return o3_combine(
+            o3_combine(rk, rv),
+            o3_rep(c, RF, SV_O3DE_UNAVAILABLE,
+                   "Unable to fully process an element for the associative container."));
     if (at >= 0) {
         p[at].val = val;
     } else {
@@ -130,7 +134,8 @@ o3_res o3_load_map(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_valu
         result = o3_combine(result, r);
     }
     *out = map;
-    if (j->len == 0) return o3_rep(c, RF, SV_O3DE_SUCCESS, "No values provided for associative container.");
+    if (j->len == 0)
+        return o3_rep(c, RF, SV_O3DE_SUCCESS, "No values provided for associative container.");
     return o3_report(c, result, "Loaded associative container.");
 }
 
@@ -181,7 +186,8 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
             return o3_halted(rk) ? rk : rv;
         }
         result = o3_combine(result, o3_combine(rk, rv));
-        if (e[i].p.key.kind != SV_STRING && !o3_is_explicit_default(&e[i].p.key)) all_strings = false;
+        if (e[i].p.key.kind != SV_STRING && !o3_is_explicit_default(&e[i].p.key))
+            all_strings = false;
     }
     if (!o3_ok(c)) {
         sv__core_mem_free(c->alloc, e, n, sizeof *e);

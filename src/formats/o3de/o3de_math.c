@@ -53,8 +53,7 @@ static bool make_tuple(o3_ctx *c, sv_prim p, const float *f, sv_value *out)
     return true;
 }
 
-static o3_res finish(o3_ctx *c, sv_prim p, const float *f, sv_value *out, o3_res r,
-                     const char *msg)
+static o3_res finish(o3_ctx *c, sv_prim p, const float *f, sv_value *out, o3_res r, const char *msg)
 {
     if (!make_tuple(c, p, f, out)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     return o3_report(c, r, "%s", msg);
@@ -149,9 +148,10 @@ static o3_res color_floats(o3_ctx *c, const sv_value *arr, float *f, size_t n)
     const sv_value *it = sv_array_items(arr);
     for (size_t i = 0; i < n; i++) {
         if (it[i].kind != SV_FLOAT)
-            return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
-                             "%s channel couldn't be read because the value wasn't a decimal number.",
-                             channel[i]);
+            return o3_report(
+                c, o3_r(RF, SV_O3DE_UNSUPPORTED),
+                "%s channel couldn't be read because the value wasn't a decimal number.",
+                channel[i]);
         f[i] = (float)it[i].as.f64;
     }
     return o3_r(RF, SV_O3DE_SUCCESS);
@@ -191,7 +191,8 @@ static o3_res color_hex(o3_ctx *c, const sv_value *s, float *f, size_t n)
     for (size_t i = 0; i < n; i++) {
         int hi = hexval(s->as.str[2 * i]), lo = hexval(s->as.str[2 * i + 1]);
         if (hi < 0 || lo < 0)
-            return o3_rep(c, RF, SV_O3DE_UNSUPPORTED, "The hex color value contains invalid characters.");
+            return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
+                          "The hex color value contains invalid characters.");
         tmp[i] = (float)(hi * 16 + lo) / 255.0f;
     }
     memcpy(f, tmp, n * sizeof *f);
@@ -269,7 +270,8 @@ o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
     if (o3_is_explicit_default(j)) { /* a new instance: zero vector, identity */
         *out = o3_default_of(c, &(sv_type){.kind = SV_TYPE_PRIM, .prim = p});
         return o3_rep(c, RF, SV_O3DE_DEFAULTS_USED,
-                      is_matrix(p) ? "Matrix value set to identity matrix." : "Math value set to its default.");
+                      is_matrix(p) ? "Matrix value set to identity matrix."
+                                   : "Math value set to its default.");
     }
     float f[16];
     read_floats(c, p, cur, f);
@@ -278,7 +280,8 @@ o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
     if (p == SV_PRIM_COLOR) {
         if (j->kind == SV_ARRAY) {
             if (j->len < 3)
-                return o3_rep(c, RF, SV_O3DE_UNSUPPORTED, "Not enough color channels in the array.");
+                return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
+                              "Not enough color channels in the array.");
             float tmp[4];
             memcpy(tmp, f, sizeof tmp);
             r = color_floats(c, j, tmp, j->len >= 4 ? 4 : 3);
@@ -288,7 +291,8 @@ o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
         } else if (j->kind == SV_MAP) {
             r = load_color_object(c, j, f);
         } else {
-            return o3_rep(c, RF, SV_O3DE_UNSUPPORTED, "Colors can only be read from arrays or objects.");
+            return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
+                          "Colors can only be read from arrays or objects.");
         }
         if (o3_proc(r) != SV_O3DE_COMPLETED) return r;
         return finish(c, p, f, out, r, "Successfully read color.");
@@ -299,7 +303,8 @@ o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
         r = load_transform(c, j, f);
     } else if (j->kind == SV_ARRAY) {
         r = load_float_array(c, j, f, n);
-    } else if (j->kind == SV_MAP && (p == SV_PRIM_VECTOR2 || p == SV_PRIM_VECTOR3 || p == SV_PRIM_VECTOR4)) {
+    } else if (j->kind == SV_MAP &&
+               (p == SV_PRIM_VECTOR2 || p == SV_PRIM_VECTOR3 || p == SV_PRIM_VECTOR4)) {
         r = load_vector_object(c, j, f, n);
     } else if (j->kind == SV_MAP && p == SV_PRIM_QUATERNION) {
         r = load_quat_object(c, j, f);
@@ -314,11 +319,13 @@ o3_res o3_load_math(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
                       "Unsupported type. Math matrix can only be read from arrays or objects.");
     } else {
         return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
-                         "Unsupported JSON type for a %s: use an array of numbers.", sv_prim_name(p));
+                         "Unsupported JSON type for a %s: use an array of numbers.",
+                         sv_prim_name(p));
     }
     if (o3_proc(r) != SV_O3DE_COMPLETED) return r;
     return finish(c, p, f, out, r,
-                  is_matrix(p) ? "Successfully read math matrix." : "Successfully read math value.");
+                  is_matrix(p) ? "Successfully read math matrix."
+                               : "Successfully read math value.");
 }
 
 static sv_value float_array(o3_ctx *c, const float *f, size_t n)

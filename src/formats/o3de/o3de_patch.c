@@ -11,7 +11,8 @@
 #include "core/mem.h"
 #include "o3de_patch_util.h"
 
-static const o3_res MERGE_OK = (o3_res)SV_O3DE_SUCCESS << 16 | SV_O3DE_COMPLETED << 8 | SV_O3DE_MERGE;
+static const o3_res MERGE_OK =
+    (o3_res)SV_O3DE_SUCCESS << 16 | SV_O3DE_COMPLETED << 8 | SV_O3DE_MERGE;
 
 static o3_res fail(o3p_ctx *p, sv_o3de_outcome o, const char *msg)
 {
@@ -32,7 +33,10 @@ static o3_res done(o3p_ctx *p, const char *path, const char *msg)
     return o3p_report(p, MERGE_OK, path, msg);
 }
 
-static sv_value member_key(sv_doc *doc, const o3p_token *t) { return sv_str(doc, t->name, t->len); }
+static sv_value member_key(sv_doc *doc, const o3p_token *t)
+{
+    return sv_str(doc, t->name, t->len);
+}
 
 /* ApplyPatch_AddValue: value goes to path (object member added or replaced,
  * array element inserted or appended with "-"). */
@@ -44,7 +48,8 @@ static o3_res add_value(o3p_ctx *p, sv_value *target, const o3p_pointer *ptr, co
         return done(p, path, "Successfully applied \"add\" operation.");
     }
     sv_value *parent = o3p_get(target, ptr, ptr->n - 1);
-    if (!parent) return fail(p, SV_O3DE_INVALID, "The target path for \"add\" operation does not exist.");
+    if (!parent)
+        return fail(p, SV_O3DE_INVALID, "The target path for \"add\" operation does not exist.");
     const o3p_token *t = &ptr->tok[ptr->n - 1];
     if (sv_kind_of(parent) == SV_MAP) {
         sv_value *m = sv_map_get(parent, t->name, t->len);
@@ -62,8 +67,7 @@ static o3_res add_value(o3p_ctx *p, sv_value *target, const o3p_pointer *ptr, co
             uint32_t count = parent->len;
             if (sv_array_append(p->doc, parent, sv_null()) == SV_OK) {
                 sv_value *items = sv_array_items(parent);
-                memmove(items + t->index + 1, items + t->index,
-                        (count - t->index) * sizeof *items);
+                memmove(items + t->index + 1, items + t->index, (count - t->index) * sizeof *items);
                 items[t->index] = value;
             }
         } else if (t->index == parent->len) {
@@ -155,7 +159,8 @@ static o3_res apply_entry(o3p_ctx *p, sv_value *target, const sv_value *entry, c
             return fail_at(p, "value", SV_O3DE_MISSING,
                            "The required field \"value\" for \"replace\" operation is missing.");
         sv_value *m = o3p_get(target, ptr, ptr->n);
-        if (!m) return fail(p, SV_O3DE_INVALID, "The target for \"replace\" operation doesn't exist.");
+        if (!m)
+            return fail(p, SV_O3DE_INVALID, "The target for \"replace\" operation doesn't exist.");
         *m = sv_copy(p->doc, value);
         return done(p, path, "Successfully applied \"replace\" operation.");
     }
@@ -208,7 +213,8 @@ static o3_res apply_entry(o3p_ctx *p, sv_value *target, const sv_value *entry, c
             return o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
         }
         if (order != 0)
-            return fail(p, SV_O3DE_TEST_FAILED, "The values for the \"test\" operation are not equal.");
+            return fail(p, SV_O3DE_TEST_FAILED,
+                        "The values for the \"test\" operation are not equal.");
         return done(p, NULL, "Successfully applied \"test\" operation.");
     }
 #undef OP_IS
@@ -244,9 +250,11 @@ static o3_res apply_json_patch(o3p_ctx *p, sv_value *target, const sv_value *pat
         if (!op) {
             field = "op", early = "The required field \"op\" is missing in entry of JSON Patch.";
         } else if (sv_kind_of(op) != SV_STRING) {
-            field = "op", early = "The value for \"op\" is not a string.", eo = SV_O3DE_TYPE_MISMATCH;
+            field = "op", early = "The value for \"op\" is not a string.",
+            eo = SV_O3DE_TYPE_MISMATCH;
         } else if (!path) {
-            field = "path", early = "The required field \"path\" is missing in entry of JSON Patch.";
+            field = "path",
+            early = "The required field \"path\" is missing in entry of JSON Patch.";
         } else if (sv_kind_of(path) != SV_STRING) {
             field = "path", early = "The value for \"path\" is not a string.",
             eo = SV_O3DE_TYPE_MISMATCH;
@@ -265,7 +273,8 @@ static o3_res apply_json_patch(o3p_ctx *p, sv_value *target, const sv_value *pat
             return o3_r(SV_O3DE_MERGE, SV_O3DE_CATASTROPHIC);
         }
         if (!ptr.valid) {
-            r = fail_at(p, "path", SV_O3DE_INVALID, "The value for \"path\" is not a valid JSON Pointer.");
+            r = fail_at(p, "path", SV_O3DE_INVALID,
+                        "The value for \"path\" is not a valid JSON Pointer.");
             o3p_pointer_free(&ptr);
             o3p_pop(p, mark);
             return r;
@@ -347,8 +356,8 @@ static o3_res merge(o3p_ctx *p, sv_value *target, const sv_value *patch)
         *target = sv_copy(p->doc, patch);
     }
     p->depth--;
-    return o3_combine(result,
-                      done(p, NULL, "Successfully applied patch to target using JSON Merge Patch."));
+    return o3_combine(
+        result, done(p, NULL, "Successfully applied patch to target using JSON Merge Patch."));
 }
 
 sv_status sv_o3de_apply_patch(sv_doc *doc, sv_value *target, const sv_value *patch,
@@ -363,8 +372,8 @@ sv_status sv_o3de_apply_patch(sv_doc *doc, sv_value *target, const sv_value *pat
     if (ost != SV_OK) return ost;
     o3p_ctx p;
     o3p_init(&p, doc, &o);
-    o3_res r = kind == SV_O3DE_JSON_PATCH ? apply_json_patch(&p, target, patch)
-                                          : merge(&p, target, patch);
+    o3_res r =
+        kind == SV_O3DE_JSON_PATCH ? apply_json_patch(&p, target, patch) : merge(&p, target, patch);
     bool path_ok = sv_buf_ok(&p.path);
     o3p_free(&p);
     if (p.too_deep) return sv_error_set(err, SV_ERR_DEPTH, "o3de", 0, "patch nested too deeply");

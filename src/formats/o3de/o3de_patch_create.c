@@ -67,7 +67,8 @@ static o3_res json_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, const
             if (sv_map_get(dst, k, kn)) continue;
             size_t mark = o3p_push_key(p, k, kn);
             push_op(p, patch, "remove", NULL);
-            rc = o3_combine(rc, rep(p, SV_O3DE_SUCCESS, "Removed member from object in JSON Patch."));
+            rc = o3_combine(rc,
+                            rep(p, SV_O3DE_SUCCESS, "Removed member from object in JSON Patch."));
             o3p_pop(p, mark);
         }
     } else if (sv_kind_of(src) == SV_ARRAY && sv_kind_of(dst) == SV_ARRAY) {
@@ -90,7 +91,8 @@ static o3_res json_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, const
         for (uint32_t i = src->len; i > count; i--) {
             size_t mark = o3p_push_index(p, i - 1);
             push_op(p, patch, "remove", NULL);
-            rc = o3_combine(rc, rep(p, SV_O3DE_SUCCESS, "Removed member from array in JSON Patch."));
+            rc =
+                o3_combine(rc, rep(p, SV_O3DE_SUCCESS, "Removed member from array in JSON Patch."));
             o3p_pop(p, mark);
         }
     } else if (!o3p_rj_equal(src, dst, 0)) {
@@ -121,7 +123,8 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
             size_t mark = o3p_push_key(p, k, kn);
             if (!src_obj && sv_kind_of(&tp[i].val) == SV_NULL) {
                 /* tested here as null also stands for "no source" below */
-                o3_res r = rep(p, SV_O3DE_UNSUPPORTED, "JSON Merge Patch can't be used to write nulls.");
+                o3_res r =
+                    rep(p, SV_O3DE_UNSUPPORTED, "JSON Merge Patch can't be used to write nulls.");
                 o3p_pop(p, mark);
                 p->depth--;
                 return r;
@@ -132,8 +135,8 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
             /* an unchanged member (DefaultsUsed) stays out, nested objects too */
             if (o3_out(r) == SV_O3DE_SUCCESS || o3_out(r) == SV_O3DE_PARTIAL_DEFAULTS) {
                 (void)sv_map_append(p->doc, &out, sv_str(p->doc, k, kn), v);
-                rc = o3_combine(rc, o3p_report(p, r, NULL,
-                                               "Added new member to object in JSON Merge Patch."));
+                rc = o3_combine(
+                    rc, o3p_report(p, r, NULL, "Added new member to object in JSON Merge Patch."));
             } else if (o3_proc(r) != SV_O3DE_COMPLETED) {
                 o3p_pop(p, mark);
                 p->depth--;
@@ -153,8 +156,8 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
                 if (sv_map_get(dst, k, kn)) continue;
                 size_t mark = o3p_push_key(p, k, kn);
                 (void)sv_map_append(p->doc, &out, sv_str(p->doc, k, kn), sv_null());
-                rc = o3_combine(rc, rep(p, SV_O3DE_SUCCESS,
-                                        "Removed member from object in JSON Merge Patch."));
+                rc = o3_combine(
+                    rc, rep(p, SV_O3DE_SUCCESS, "Removed member from object in JSON Merge Patch."));
                 o3p_pop(p, mark);
             }
         }

@@ -22,7 +22,10 @@ void o3p_init(o3p_ctx *p, sv_doc *doc, const sv_o3de_opts *opts)
     p->path.len = 0;
 }
 
-void o3p_free(o3p_ctx *p) { sv_buf_free(&p->path); }
+void o3p_free(o3p_ctx *p)
+{
+    sv_buf_free(&p->path);
+}
 
 size_t o3p_push_key(o3p_ctx *p, const char *key, size_t len)
 {

@@ -118,8 +118,8 @@ o3_res o3_load_pointer(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_
             const sv_schema_class *found;
             r = sv_o3de_resolve_type(c->s, tv->as.str, tv->len, declared, &found);
             if (!found) {
-                r = o3_report(c, r, "Unable to resolve provided type: %.*s.", (int)(tv->len > 200 ? 200 : tv->len),
-                              tv->as.str);
+                r = o3_report(c, r, "Unable to resolve provided type: %.*s.",
+                              (int)(tv->len > 200 ? 200 : tv->len), tv->as.str);
                 o3_path_pop(c, mark);
                 return r;
             }

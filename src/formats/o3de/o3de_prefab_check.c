@@ -161,9 +161,9 @@ static bool load_template(checker *c, const char *source, sv_value *out, char *w
         return false;
     }
     if (++c->loads > MAX_LOADS) {
-        c->st = sv_error_set(c->err, SV_ERR_LIMIT, "o3de", SV_ERROR_NO_OFFSET,
-                             "more than %d templates to load (nested instances included)",
-                             MAX_LOADS);
+        c->st =
+            sv_error_set(c->err, SV_ERR_LIMIT, "o3de", SV_ERROR_NO_OFFSET,
+                         "more than %d templates to load (nested instances included)", MAX_LOADS);
         return false;
     }
     sv_error lerr;
@@ -180,8 +180,7 @@ static bool load_template(checker *c, const char *source, sv_value *out, char *w
     c->chain[c->depth++] = source;
     bool ok = expand(c, out);
     c->depth--;
-    if (!ok && !c->st)
-        snprintf(why, size, "in the template \"%s\": %.400s", source, c->inner);
+    if (!ok && !c->st) snprintf(why, size, "in the template \"%s\": %.400s", source, c->inner);
     return ok;
 }
 
@@ -211,7 +210,10 @@ static bool expand(checker *c, sv_value *dom)
     return !c->st;
 }
 
-static const char *str_of(const sv_value *v) { return sv_kind_of(v) == SV_STRING ? sv_get_str(v, NULL) : ""; }
+static const char *str_of(const sv_value *v)
+{
+    return sv_kind_of(v) == SV_STRING ? sv_get_str(v, NULL) : "";
+}
 
 static bool check_instance(checker *c, const char *iname, sv_value *entry)
 {

@@ -16,7 +16,10 @@
 #define CV SV_O3DE_CONVERT
 #define WV SV_O3DE_WRITE_VALUE
 
-static bool prim_is_int(sv_prim p) { return sv_prim_int_width(p) != 0; }
+static bool prim_is_int(sv_prim p)
+{
+    return sv_prim_int_width(p) != 0;
+}
 
 static sv_value make_int(sv_prim p, int64_t i, uint64_t u)
 {
@@ -132,7 +135,9 @@ static o3_res load_int_text(o3_ctx *c, sv_prim p, const char *s, sv_value *out)
 static o3_res load_bool(o3_ctx *c, const sv_value *j, sv_value *out)
 {
     switch (sv_kind_of(j)) {
-    case SV_BOOL: *out = sv_bool(j->as.b); return o3_rep(c, RF, SV_O3DE_SUCCESS, "Successfully read boolean.");
+    case SV_BOOL:
+        *out = sv_bool(j->as.b);
+        return o3_rep(c, RF, SV_O3DE_SUCCESS, "Successfully read boolean.");
     case SV_INT: *out = sv_bool(j->as.i != 0); break;
     case SV_UINT: *out = sv_bool(j->as.u != 0); break;
     case SV_FLOAT: *out = sv_bool(j->as.f64 != 0.0); break;
@@ -154,8 +159,9 @@ static o3_res load_bool(o3_ctx *c, const sv_value *j, sv_value *out)
         char *end;
         long long v = strtoll(s, &end, 0);
         if (end == s)
-            return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
-                          "The string didn't contain anything that can be interpreted as a boolean.");
+            return o3_rep(
+                c, RF, SV_O3DE_UNSUPPORTED,
+                "The string didn't contain anything that can be interpreted as a boolean.");
         *out = sv_bool(v != 0);
         return o3_rep(c, RF, SV_O3DE_SUCCESS, "Successfully read boolean from string with number.");
     }
@@ -177,7 +183,8 @@ static o3_res load_float(o3_ctx *c, sv_prim p, const sv_value *j, sv_value *out)
     switch (sv_kind_of(j)) {
     case SV_BOOL:
         *out = make_float(p, j->as.b ? 1.0 : 0.0);
-        return o3_rep(c, RF, SV_O3DE_SUCCESS, "Successfully converted boolean to floating point value.");
+        return o3_rep(c, RF, SV_O3DE_SUCCESS,
+                      "Successfully converted boolean to floating point value.");
     case SV_INT: d = (double)j->as.i; break;
     case SV_UINT: d = (double)j->as.u; break;
     case SV_FLOAT: d = j->as.f64; break;
@@ -194,8 +201,9 @@ static o3_res load_float(o3_ctx *c, sv_prim p, const sv_value *j, sv_value *out)
         break;
     }
     default:
-        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
-                      "Unsupported type. Floating point values can't be read from arrays, objects or null.");
+        return o3_rep(
+            c, RF, SV_O3DE_UNSUPPORTED,
+            "Unsupported type. Floating point values can't be read from arrays, objects or null.");
     }
     if (p == SV_PRIM_F32 && (d > FLT_MAX || d < -FLT_MAX))
         return o3_report(c, cast_fail(c, "double", p), "Failed to read floating point value.");
@@ -221,8 +229,9 @@ static o3_res load_string(o3_ctx *c, const sv_value *j, sv_value *out)
         return o3_rep(c, RF, SV_O3DE_SUCCESS, "Successfully read string from number.");
     }
     default:
-        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
-                      "Unsupported type. String values can't be read from arrays, objects or null.");
+        return o3_rep(
+            c, RF, SV_O3DE_UNSUPPORTED,
+            "Unsupported type. String values can't be read from arrays, objects or null.");
     }
     *out = sv_str(c->doc, num, (size_t)n);
     if (out->kind != SV_STRING) o3_fail(c, SV_ERR_NOMEM, "out of memory");
@@ -254,7 +263,8 @@ o3_res o3_load_prim(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
         switch (sv_kind_of(j)) {
         case SV_BOOL:
             *out = make_int(p, j->as.b, j->as.b);
-            return o3_rep(c, RF, SV_O3DE_SUCCESS, "Successfully converted boolean to integer value.");
+            return o3_rep(c, RF, SV_O3DE_SUCCESS,
+                          "Successfully converted boolean to integer value.");
         case SV_INT:
         case SV_UINT:
         case SV_FLOAT: return load_int_number(c, p, j, out);
@@ -271,8 +281,8 @@ o3_res o3_load_prim(o3_ctx *c, sv_prim p, const sv_value *j, const sv_value *cur
         return r;
     }
     if (p == SV_PRIM_BYTES) return load_bytes(c, j, out);
-    return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED), "Reading into targets of type '%s' is not supported.",
-                     sv_prim_name(p));
+    return o3_report(c, o3_r(RF, SV_O3DE_UNSUPPORTED),
+                     "Reading into targets of type '%s' is not supported.", sv_prim_name(p));
 }
 
 /* o3de.md, "What serval follows", Load: bool, integers and strings compare with !=, floats with an
@@ -282,7 +292,8 @@ static bool prim_is_default(sv_prim p, const sv_value *v, const sv_value *d)
     if (!d) return false;
     if (p == SV_PRIM_BOOL) return sv_get_bool(v) == sv_get_bool(d);
     if (prim_is_int(p))
-        return sv_prim_is_signed(p) ? sv_get_int(v) == sv_get_int(d) : sv_get_uint(v) == sv_get_uint(d);
+        return sv_prim_is_signed(p) ? sv_get_int(v) == sv_get_int(d)
+                                    : sv_get_uint(v) == sv_get_uint(d);
     if (p == SV_PRIM_F32) {
         float a = (float)sv_get_f64(v), b = (float)sv_get_f64(d);
         return fabsf(a - b) <= FLT_EPSILON;
@@ -319,10 +330,12 @@ o3_res o3_store_prim(o3_ctx *c, sv_prim p, const sv_value *v, const sv_value *de
         *j = sv_str_uninit(c->doc, m);
         if (j->kind == SV_STRING) sv__core_base64_encode((const uint8_t *)s, n, sv_value_buf(j));
     } else {
-        return o3_report(c, o3_r(WV, SV_O3DE_UNSUPPORTED), "Storing values of type '%s' is not supported.",
-                         sv_prim_name(p));
+        return o3_report(c, o3_r(WV, SV_O3DE_UNSUPPORTED),
+                         "Storing values of type '%s' is not supported.", sv_prim_name(p));
     }
-    if (c->doc && sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
+    if (c->doc && sv_doc_status(c->doc) != SV_OK)
+        o3_fail(c, sv_doc_status(c->doc), "out of memory");
     return o3_rep(c, WV, SV_O3DE_SUCCESS,
-                  prim_is_int(p) ? "Successfully stored integer value." : "Successfully stored value.");
+                  prim_is_int(p) ? "Successfully stored integer value."
+                                 : "Successfully stored value.");
 }

@@ -30,7 +30,10 @@ sv_o3de_result sv_o3de_result_make(sv_o3de_task task, sv_o3de_outcome outcome)
     return pack((uint32_t)task, proc, (uint32_t)outcome);
 }
 
-sv_o3de_result sv_o3de_result_none(sv_o3de_task task) { return pack((uint32_t)task, 0, 0); }
+sv_o3de_result sv_o3de_result_none(sv_o3de_task task)
+{
+    return pack((uint32_t)task, 0, 0);
+}
 
 /* o3de.md, "Reporting": the maximum of the codes (outcome dominates, then processing,
  * then task), with three pairs that become "partial" states. */
@@ -51,7 +54,10 @@ sv_o3de_result sv_o3de_result_combine(sv_o3de_result a, sv_o3de_result b)
     return pack(R_TASK(r), proc, out);
 }
 
-sv_o3de_task sv_o3de_result_task(sv_o3de_result r) { return (sv_o3de_task)R_TASK(r); }
+sv_o3de_task sv_o3de_result_task(sv_o3de_result r)
+{
+    return (sv_o3de_task)R_TASK(r);
+}
 
 sv_o3de_processing sv_o3de_result_processing(sv_o3de_result r)
 {
@@ -63,15 +69,24 @@ sv_o3de_outcome sv_o3de_result_outcome(sv_o3de_result r)
     return R_OUT(r) ? (sv_o3de_outcome)R_OUT(r) : SV_O3DE_DEFAULTS_USED;
 }
 
-static const char *const task_names[] = {"",      "RetrieveInfo", "CreateDefault",
-                                         "Convert", "Clear",      "ReadField",
-                                         "WriteValue", "Merge",   "CreatePatch",
-                                         "Import"};
+static const char *const task_names[] = {
+    "",          "RetrieveInfo", "CreateDefault", "Convert",     "Clear",
+    "ReadField", "WriteValue",   "Merge",         "CreatePatch", "Import"};
 static const char *const proc_names[] = {"", "Completed", "Altered", "PartialAlter", "Halted"};
-static const char *const outcome_names[] = {
-    "",          "Success",     "Skipped",      "PartialSkip", "DefaultsUsed",
-    "PartialDefaults", "Unavailable", "Unsupported", "TypeMismatch", "TestFailed",
-    "Missing",   "Invalid",     "Unknown",      "Catastrophic"};
+static const char *const outcome_names[] = {"",
+                                            "Success",
+                                            "Skipped",
+                                            "PartialSkip",
+                                            "DefaultsUsed",
+                                            "PartialDefaults",
+                                            "Unavailable",
+                                            "Unsupported",
+                                            "TypeMismatch",
+                                            "TestFailed",
+                                            "Missing",
+                                            "Invalid",
+                                            "Unknown",
+                                            "Catastrophic"};
 
 const char *sv_o3de_task_name(sv_o3de_task t)
 {
@@ -88,7 +103,10 @@ const char *sv_o3de_outcome_name(sv_o3de_outcome o)
     return (unsigned)o < sizeof outcome_names / sizeof *outcome_names ? outcome_names[o] : "";
 }
 
-static void puts_buf(sv_buf *out, const char *s) { sv_buf_append(out, s, strlen(s)); }
+static void puts_buf(sv_buf *out, const char *s)
+{
+    sv_buf_append(out, s, strlen(s));
+}
 
 /* o3de.md, "Reporting", including O3DE's quirks: Clear prints "an unknown operation "
  * and "an import operation" has no trailing space. */
@@ -98,25 +116,24 @@ void sv_o3de_result_describe(sv_o3de_result r, const char *path, sv_buf *out)
         "has completed ", "has completed ", "has taken an alternative approach for ",
         "has taken a partially alternative approach for ", "has halted during "};
     static const char *const task_text[] = {
-        "an unknown operation ",     "a retrieve info operation ", "a create default operation ",
-        "a convert operation ",      "an unknown operation ",      "a read field operation ",
-        "a write value operation ",  "a merge operation ",         "a create patch operation ",
+        "an unknown operation ",    "a retrieve info operation ", "a create default operation ",
+        "a convert operation ",     "an unknown operation ",      "a read field operation ",
+        "a write value operation ", "a merge operation ",         "a create patch operation ",
         "an import operation"};
-    static const char *const outcome_text[] = {
-        "by using only default values",
-        "which resulted in success",
-        "because a field or value was skipped",
-        "because one or more fields or values were skipped",
-        "by using only default values",
-        "by using one or more default values",
-        "because the target was unavailable",
-        "because the action was unsupported",
-        "because the source and target are unrelated types",
-        "because a test against a value failed",
-        "because a required field or value was missing",
-        "because a field or element has an invalid value",
-        "because information was missing",
-        "because a catastrophic issue was encountered"};
+    static const char *const outcome_text[] = {"by using only default values",
+                                               "which resulted in success",
+                                               "because a field or value was skipped",
+                                               "because one or more fields or values were skipped",
+                                               "by using only default values",
+                                               "by using one or more default values",
+                                               "because the target was unavailable",
+                                               "because the action was unsupported",
+                                               "because the source and target are unrelated types",
+                                               "because a test against a value failed",
+                                               "because a required field or value was missing",
+                                               "because a field or element has an invalid value",
+                                               "because information was missing",
+                                               "because a catastrophic issue was encountered"};
     uint32_t p = R_PROC(r), t = R_TASK(r), o = R_OUT(r);
     puts_buf(out, "The operation ");
     puts_buf(out, proc_text[p <= 4 ? p : 0]);

@@ -91,10 +91,10 @@ typedef struct o3sr_import_ctx {
     sv_doc *doc;
     o3sr_load_fn load;
     void *load_ctx;
-    unsigned max_chain;  /* imports nested in imports (32) */
+    unsigned max_chain;   /* imports nested in imports (32) */
     unsigned max_imports; /* files loaded for one document (1024) */
-    unsigned max_depth;  /* JSON nesting walked (1024) */
-    sv_buf *messages;    /* what O3DE's importer reports, one line each */
+    unsigned max_depth;   /* JSON nesting walked (1024) */
+    sv_buf *messages;     /* what O3DE's importer reports, one line each */
     /* filled in */
     o3sr_imported *files;
     size_t nfiles;

@@ -24,7 +24,10 @@ typedef struct chain {
     size_t n;
 } chain;
 
-static sv_o3de_result res(sv_o3de_outcome o) { return sv_o3de_result_make(SV_O3DE_IMPORT, o); }
+static sv_o3de_result res(sv_o3de_outcome o)
+{
+    return sv_o3de_result_make(SV_O3DE_IMPORT, o);
+}
 
 static void message(o3sr_import_ctx *c, const char *fmt, const char *a, const char *b)
 {
@@ -93,7 +96,8 @@ static sv_o3de_result import_one(o3sr_import_ctx *c, chain *ch, sv_value *cur,
     char *path = import_path(c, ch->paths[ch->n - 1], directive);
     if (!path) {
         if (c->st) return res(SV_O3DE_CATASTROPHIC);
-        message(c, "A \"$import\" directive in \"%s\" names no file.%s", ch->paths[ch->n - 1], NULL);
+        message(c, "A \"$import\" directive in \"%s\" names no file.%s", ch->paths[ch->n - 1],
+                NULL);
         return res(SV_O3DE_CATASTROPHIC);
     }
     sv_o3de_result r = res(SV_O3DE_SUCCESS);
@@ -105,14 +109,16 @@ static sv_o3de_result import_one(o3sr_import_ctx *c, chain *ch, sv_value *cur,
     }
     for (size_t i = 0; i < ch->n; i++) {
         if (strcmp(ch->paths[i], path) == 0) {
-            message(c, "\"%s\" was already imported in this chain. This indicates a cyclic dependency.",
-                    path, NULL);
+            message(
+                c, "\"%s\" was already imported in this chain. This indicates a cyclic dependency.",
+                path, NULL);
             r = res(SV_O3DE_CATASTROPHIC);
             goto done;
         }
     }
     if (ch->n >= c->max_chain || ch->n >= sizeof ch->paths / sizeof ch->paths[0]) {
-        message(c, "Failed to import file \"%s\". Reason: \"imports nested too deeply\"", path, NULL);
+        message(c, "Failed to import file \"%s\". Reason: \"imports nested too deeply\"", path,
+                NULL);
         r = res(SV_O3DE_CATASTROPHIC);
         goto done;
     }
@@ -137,7 +143,8 @@ static sv_o3de_result import_one(o3sr_import_ctx *c, chain *ch, sv_value *cur,
     sv_o3de_opts po;
     sv_o3de_opts_init(&po);
     sv_o3de_result pr;
-    const sv_value *patch = sv_kind_of(directive) == SV_MAP ? sv_map_getz(directive, "patch") : NULL;
+    const sv_value *patch =
+        sv_kind_of(directive) == SV_MAP ? sv_map_getz(directive, "patch") : NULL;
     if (patch && !o3sr_merge_patch(c->doc, &doc, patch, 0)) {
         hard_fail(c, sv_doc_status(c->doc) ? sv_doc_status(c->doc) : SV_ERR_NOMEM, "out of memory");
         r = res(SV_O3DE_CATASTROPHIC);
@@ -149,8 +156,8 @@ static sv_o3de_result import_one(o3sr_import_ctx *c, chain *ch, sv_value *cur,
         st = sv_o3de_apply_patch(c->doc, cur, &doc, SV_O3DE_JSON_PATCH, &po, &pr, c->err);
     } else {
         st = o3sr_merge_patch(c->doc, cur, &doc, 0) ? SV_OK
-             : sv_doc_status(c->doc)               ? sv_doc_status(c->doc)
-                                                   : SV_ERR_NOMEM;
+             : sv_doc_status(c->doc)                ? sv_doc_status(c->doc)
+                                                    : SV_ERR_NOMEM;
     }
     if (st) {
         hard_fail(c, st, "merging an import failed");
@@ -159,7 +166,8 @@ static sv_o3de_result import_one(o3sr_import_ctx *c, chain *ch, sv_value *cur,
     }
     if (sv_o3de_result_processing(pr) != SV_O3DE_COMPLETED) {
         /* reported; only a Catastrophic outcome stops the resolver */
-        message(c, "Patching the imported JSON file \"%s\" into the target JSON document has failed.",
+        message(c,
+                "Patching the imported JSON file \"%s\" into the target JSON document has failed.",
                 path, NULL);
         if (sv_o3de_result_outcome(pr) == SV_O3DE_CATASTROPHIC) {
             r = res(SV_O3DE_CATASTROPHIC);
@@ -217,7 +225,8 @@ static sv_o3de_result patch_field(o3sr_import_ctx *c, chain *ch, sv_value *cur, 
     if (k == SV_MAP || k == SV_ARRAY) {
         sv_value *slot = add_slot(c, cur, x, name, k);
         if (!slot) {
-            hard_fail(c, sv_doc_status(c->doc) ? sv_doc_status(c->doc) : SV_ERR_NOMEM, "out of memory");
+            hard_fail(c, sv_doc_status(c->doc) ? sv_doc_status(c->doc) : SV_ERR_NOMEM,
+                      "out of memory");
             return res(SV_O3DE_CATASTROPHIC);
         }
         return resolve(c, ch, slot, val, depth + 1);

@@ -113,8 +113,7 @@ bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsign
 }
 
 bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, bool json_patch,
-                         const char *anchor, sv_buf *messages, sv_status *st,
-                         sv_error *err)
+                         const char *anchor, sv_buf *messages, sv_status *st, sv_error *err)
 {
     *st = SV_OK;
     if (!json_patch && !*anchor && sv_kind_of(doc) != SV_MAP) {

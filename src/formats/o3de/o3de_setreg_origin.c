@@ -42,8 +42,10 @@ static void leaf(walk *w, const sv_value *v, const sv_value *was)
     l[w->out.n].pointer = strdup(p);
     l[w->out.n].step = step;
     l[w->out.n].value = v;
-    if (!l[w->out.n].pointer) w->bad = true;
-    else w->out.n++;
+    if (!l[w->out.n].pointer)
+        w->bad = true;
+    else
+        w->out.n++;
 }
 
 /* v in the new tree and was, the value at the same pointer in the old one
@@ -82,8 +84,9 @@ static void visit(walk *w, const sv_value *v, const sv_value *was, unsigned dept
             sv_buf_putc(&w->path, 0);
             w->path.len--;
             bool nomem = false;
-            const sv_value *sub =
-                sv_kind_of(was) == SV_MAP ? o3sr_index_get(&x, (sv_value *)was, s, n, &nomem) : NULL;
+            const sv_value *sub = sv_kind_of(was) == SV_MAP
+                                      ? o3sr_index_get(&x, (sv_value *)was, s, n, &nomem)
+                                      : NULL;
             if (nomem) w->bad = true;
             visit(w, &p->val, sub, depth + 1);
         } else {
@@ -102,7 +105,8 @@ static void visit(walk *w, const sv_value *v, const sv_value *was, unsigned dept
     o3sr_index_free(&y);
 }
 
-bool o3sr_origins_update(o3sr_origins *o, const sv_value *before, const sv_value *after, size_t step)
+bool o3sr_origins_update(o3sr_origins *o, const sv_value *before, const sv_value *after,
+                         size_t step)
 {
     walk w;
     memset(&w, 0, sizeof w);

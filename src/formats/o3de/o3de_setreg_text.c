@@ -19,7 +19,10 @@ typedef struct scan {
     unsigned line;
 } scan;
 
-static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 /* Skips whitespace and comments; counts lines. */
 static void skip_blank(scan *s)
@@ -61,8 +64,8 @@ static void skip_word(scan *s)
 {
     while (s->p < s->end) {
         char c = *s->p;
-        if (is_space(c) || c == ',' || c == ':' || c == '{' || c == '}' || c == '[' ||
-            c == ']' || c == '"' || c == '/')
+        if (is_space(c) || c == ',' || c == ':' || c == '{' || c == '}' || c == '[' || c == ']' ||
+            c == '"' || c == '/')
             return;
         s->p++;
     }
@@ -125,7 +128,10 @@ static bool key_matches(scan *s, const char *tok, const char *tok_end)
             case 'r': c = '\r'; break;
             case 'b': c = '\b'; break;
             case 'f': c = '\f'; break;
-            case 'u': same = false; c = 0; break; /* \u keys: not matched */
+            case 'u':
+                same = false;
+                c = 0;
+                break; /* \u keys: not matched */
             default: c = e; break;
             }
         }
@@ -276,7 +282,12 @@ static void push_key(lines_walk *w, const char *k, size_t n)
         if (k[i] != '\\' || i + 1 == n) continue;
         sv__core_pointer_append_escaped(&w->path, k + run, i - run);
         char e = k[++i];
-        char c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+        char c = e == 'n'   ? '\n'
+                 : e == 't' ? '\t'
+                 : e == 'r' ? '\r'
+                 : e == 'b' ? '\b'
+                 : e == 'f' ? '\f'
+                            : e;
         sv__core_pointer_append_escaped(&w->path, &c, 1);
         run = i + 1;
     }

@@ -63,17 +63,22 @@ typedef struct s_ctx {
     s_items blk[STREAM_MAX_DEPTH + 1]; /* of the sequences open, outermost first */
     size_t nblk, maxblk;
     uint8_t *flat; /* per class: 1 when its default instance owns nothing, 2 when it does */
-    jmp_buf out; /* giving up */
+    jmp_buf out;   /* giving up */
 } s_ctx;
 
-static _Noreturn void give_up(s_ctx *s) { longjmp(s->out, 1); }
+static _Noreturn void give_up(s_ctx *s)
+{
+    longjmp(s->out, 1);
+}
 
 static inline void ws(s_ctx *s)
 {
     while (s->p < s->end) {
         char ch = *s->p;
-        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') s->p++;
-        else return;
+        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t')
+            s->p++;
+        else
+            return;
     }
 }
 
@@ -100,7 +105,8 @@ static const char *str(s_ctx *s, size_t *len)
         uint64_t w;
         memcpy(&w, q, 8);
         uint64_t quote = w ^ (ones * '"'), bs = w ^ (ones * '\\');
-        uint64_t special = ((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w) | w;
+        uint64_t special =
+            ((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w) | w;
         if (special & high) break;
         q += 8;
     }
@@ -139,7 +145,8 @@ static sv_value num_long(s_ctx *s)
         v.as.u = n.neg ? 0 - n.mag : n.mag;
     } else {
         double x;
-        if (n.mant == 0) x = 0.0;
+        if (n.mant == 0)
+            x = 0.0;
         else if (!sv__core_decimal_to_f64(n.mant, n.exp10, false, n.truncated, &x) &&
                  !sv__core_parse_f64(t0 + n.neg, (size_t)(p - t0) - n.neg, &x))
             give_up(s);
@@ -306,7 +313,8 @@ static o3_res object(s_ctx *s, const sv_schema_class *cls, uint8_t *p)
         if (sep != ',') give_up(s);
     }
     if (ci->nfields > loads)
-        result = o3_combine(result, o3_r(RF, loads == 0 ? SV_O3DE_DEFAULTS_USED : SV_O3DE_PARTIAL_DEFAULTS));
+        result = o3_combine(
+            result, o3_r(RF, loads == 0 ? SV_O3DE_DEFAULTS_USED : SV_O3DE_PARTIAL_DEFAULTS));
     return result;
 }
 
@@ -384,8 +392,10 @@ static o3_res array(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, s_item
         uint8_t *slot = blk->b + blk->n * blk->es;
         memset(slot, 0, blk->es);
         blk->n++; /* counted while loading, so that giving up frees it */
-        if (proto) memcpy(slot, proto, blk->es);
-        else o3s_fresh_default(&s->x, blk->elem, slot);
+        if (proto)
+            memcpy(slot, proto, blk->es);
+        else
+            o3s_fresh_default(&s->x, blk->elem, slot);
         o3_res r = value(s, blk->elem, slot, NULL, true);
         if (o3_altered(r)) {
             o3s_free(&s->x, blk->elem, slot, NULL);
@@ -464,7 +474,9 @@ static bool math_fast(s_ctx *s, const sv_type *t, uint8_t *p, o3_res *r)
         ws(s);
         if (s->p >= s->end || (*s->p != '-' && (unsigned)(*s->p - '0') > 9)) goto no;
         sv_value v = num(s);
-        double d = v.kind == SV_INT ? (double)v.as.i : v.kind == SV_UINT ? (double)v.as.u : v.as.f64;
+        double d = v.kind == SV_INT    ? (double)v.as.i
+                   : v.kind == SV_UINT ? (double)v.as.u
+                                       : v.as.f64;
         if (d > FLT_MAX || d < -FLT_MAX) goto no;
         f[i] = (float)d;
         if (peek(s) != (i + 1 == want ? ']' : ',')) goto no;
@@ -548,8 +560,8 @@ static o3_res value(s_ctx *s, const sv_type *t, uint8_t *p, uint8_t *aux, bool i
     return r;
 }
 
-bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *text, size_t len, void *st,
-                           const sv_alloc *alloc, o3_res *result)
+bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *text, size_t len,
+                           void *st, const sv_alloc *alloc, o3_res *result)
 {
     s_ctx *s = sv__core_mem_calloc(alloc, 1, sizeof *s);
     if (!s) return false;

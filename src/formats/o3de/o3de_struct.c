@@ -33,12 +33,12 @@
 
 static bool direct_prim(sv_prim p)
 {
-    if (p == SV_PRIM_BOOL || p == SV_PRIM_F32 || p == SV_PRIM_F64 || p == SV_PRIM_STRING) return true;
+    if (p == SV_PRIM_BOOL || p == SV_PRIM_F32 || p == SV_PRIM_F64 || p == SV_PRIM_STRING)
+        return true;
     if (o3s_int_width(p)) return true;
     return p == SV_PRIM_VECTOR2 || p == SV_PRIM_VECTOR3 || p == SV_PRIM_VECTOR4 ||
            p == SV_PRIM_QUATERNION || p == SV_PRIM_COLOR;
 }
-
 
 /* state per class: 0 unknown, 1 being decided, 2 direct, 3 not */
 static bool direct_type(const sv_type *t, uint8_t *state, unsigned depth);
@@ -87,8 +87,16 @@ static void store_bits(uint8_t *p, int w, uint64_t bits)
 {
     switch (w) {
     case 1: *p = (uint8_t)bits; break;
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(p, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(p, &v, 4); break; }
+    case 2: {
+        uint16_t v = (uint16_t)bits;
+        memcpy(p, &v, 2);
+        break;
+    }
+    case 4: {
+        uint32_t v = (uint32_t)bits;
+        memcpy(p, &v, 4);
+        break;
+    }
     default: memcpy(p, &bits, 8); break;
     }
 }
@@ -100,16 +108,31 @@ sv_value o3s_leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
     if (t->kind == SV_TYPE_ENUM) {
         sv_prim u = t->enm->underlying;
         int w = o3s_int_width(u);
-        return sv_with_tag(o3s_int_signed(u) ? sv_int_w(o3s_load_int(p, w), w) : sv_uint_w(o3s_load_uint(p, w), w),
+        return sv_with_tag(o3s_int_signed(u) ? sv_int_w(o3s_load_int(p, w), w)
+                                             : sv_uint_w(o3s_load_uint(p, w), w),
                            SV_TAG_ENUM);
     }
     sv_prim pr = t->prim;
     int w = o3s_int_width(pr);
-    if (w) return o3s_int_signed(pr) ? sv_int_w(o3s_load_int(p, w), w) : sv_uint_w(o3s_load_uint(p, w), w);
+    if (w)
+        return o3s_int_signed(pr) ? sv_int_w(o3s_load_int(p, w), w)
+                                  : sv_uint_w(o3s_load_uint(p, w), w);
     switch (pr) {
-    case SV_PRIM_BOOL: { bool b; memcpy(&b, p, sizeof b); return sv_bool(b); }
-    case SV_PRIM_F32: { float f; memcpy(&f, p, 4); return sv_f32(f); }
-    case SV_PRIM_F64: { double d; memcpy(&d, p, 8); return sv_f64(d); }
+    case SV_PRIM_BOOL: {
+        bool b;
+        memcpy(&b, p, sizeof b);
+        return sv_bool(b);
+    }
+    case SV_PRIM_F32: {
+        float f;
+        memcpy(&f, p, 4);
+        return sv_f32(f);
+    }
+    case SV_PRIM_F64: {
+        double d;
+        memcpy(&d, p, 8);
+        return sv_f64(d);
+    }
     case SV_PRIM_STRING: {
         const char *str;
         memcpy(&str, p, sizeof str);
@@ -129,7 +152,8 @@ sv_value o3s_leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
 }
 
 /* Writes leaf value v back to p (when a load changed it). */
-static void set_leaf(o3_sctx *x, const sv_type *t, uint8_t *p, const sv_value *old, const sv_value *v)
+static void set_leaf(o3_sctx *x, const sv_type *t, uint8_t *p, const sv_value *old,
+                     const sv_value *v)
 {
     sv_prim pr = t->kind == SV_TYPE_ENUM ? t->enm->underlying : t->prim;
     int w = o3s_int_width(pr);
@@ -138,9 +162,21 @@ static void set_leaf(o3_sctx *x, const sv_type *t, uint8_t *p, const sv_value *o
         return;
     }
     switch (pr) {
-    case SV_PRIM_BOOL: { bool b = sv_get_bool(v); memcpy(p, &b, sizeof b); return; }
-    case SV_PRIM_F32: { float f = (float)sv_get_f64(v); memcpy(p, &f, 4); return; }
-    case SV_PRIM_F64: { double d = sv_get_f64(v); memcpy(p, &d, 8); return; }
+    case SV_PRIM_BOOL: {
+        bool b = sv_get_bool(v);
+        memcpy(p, &b, sizeof b);
+        return;
+    }
+    case SV_PRIM_F32: {
+        float f = (float)sv_get_f64(v);
+        memcpy(p, &f, 4);
+        return;
+    }
+    case SV_PRIM_F64: {
+        double d = sv_get_f64(v);
+        memcpy(p, &d, 8);
+        return;
+    }
     case SV_PRIM_STRING: {
         if (v->as.str == old->as.str) return;
         if (memchr(v->as.str, 0, v->len)) {
@@ -211,8 +247,8 @@ static const uint8_t *prototype(o3_sctx *x, const sv_schema_class *cls)
 }
 
 /* A deep copy of the value at src (type t) into dst, allocated with x->a. */
-static void clone_direct(o3_sctx *x, const sv_type *t, uint8_t *dst, const uint8_t *src, uint8_t *daux,
-                         const uint8_t *saux)
+static void clone_direct(o3_sctx *x, const sv_type *t, uint8_t *dst, const uint8_t *src,
+                         uint8_t *daux, const uint8_t *saux)
 {
     if (t->kind == SV_TYPE_PRIM && t->prim == SV_PRIM_STRING) {
         const char *s;
@@ -221,8 +257,10 @@ static void clone_direct(o3_sctx *x, const sv_type *t, uint8_t *dst, const uint8
         if (s) {
             size_t n = strlen(s) + 1;
             d = x->a->malloc(x->a->ctx, n);
-            if (d) memcpy(d, s, n);
-            else o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
+            if (d)
+                memcpy(d, s, n);
+            else
+                o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
         }
         memcpy(dst, &d, sizeof d);
     } else if (t->kind == SV_TYPE_CLASS) {
@@ -282,7 +320,8 @@ static void fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst)
 
 /* ---- load ---- */
 
-static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new);
+static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux,
+                 bool is_new);
 
 /* The struct side of o3_load_members: the field loads in place. */
 typedef struct struct_fields {
@@ -316,7 +355,8 @@ static o3_res ld_seq(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p
 {
     o3_ctx *c = x->c;
     if (sv_kind_of(j) != SV_ARRAY)
-        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED, "Basic containers can only be read from an array.");
+        return o3_rep(c, RF, SV_O3DE_UNSUPPORTED,
+                      "Basic containers can only be read from an array.");
     uint8_t *items;
     size_t n;
     memcpy(&items, p, sizeof items);
@@ -380,7 +420,8 @@ static o3_res ld_seq(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p
         memcpy(aux, &total, sizeof total);
         if (halted) return result;
     }
-    if (j->len == 0) return o3_rep(c, RF, SV_O3DE_SUCCESS, "No values provided for basic container.");
+    if (j->len == 0)
+        return o3_rep(c, RF, SV_O3DE_SUCCESS, "No values provided for basic container.");
     if (added) result = o3_combine(result, o3_r(RF, SV_O3DE_SUCCESS));
     return o3_report(c, result, "Loaded basic container.");
 }
@@ -474,8 +515,10 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
             /* colours take decimal literals only, unchecked; vectors any
              * number a float holds */
             if (color ? it[i].kind != SV_FLOAT : !json_num(&it[i], &d)) return false;
-            if (color) d = it[i].as.f64;
-            else if (d > FLT_MAX || d < -FLT_MAX) return false;
+            if (color)
+                d = it[i].as.f64;
+            else if (d > FLT_MAX || d < -FLT_MAX)
+                return false;
             f[i] = (float)d;
         }
         memcpy(p, f, use * sizeof(float));
@@ -487,7 +530,8 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
 }
 
 /* o3_load's dispatch for the direct kinds */
-static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new)
+static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux,
+                 bool is_new)
 {
     o3_ctx *c = x->c;
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
@@ -557,11 +601,15 @@ o3_res o3_load_struct_direct(o3_ctx *c, const sv_schema_class *cls, const sv_val
 
 /* ---- for the streaming load (o3de_stream.c) ---- */
 
-o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new)
+o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux,
+                bool is_new)
 {
     return ld(x, t, j, p, aux, is_new);
 }
-void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst) { fresh_default(x, t, dst); }
+void o3s_fresh_default(o3_sctx *x, const sv_type *t, uint8_t *dst)
+{
+    fresh_default(x, t, dst);
+}
 void o3s_class_type(sv_type *t, const sv_schema_class *cls)
 {
     memset(t, 0, sizeof *t);
@@ -569,12 +617,18 @@ void o3s_class_type(sv_type *t, const sv_schema_class *cls)
     t->cls = cls;
     t->name = t->text = cls->name;
 }
-const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls) { return prototype(x, cls); }
+const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls)
+{
+    return prototype(x, cls);
+}
 bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, o3_res *r)
 {
     return fast_load(x, t, j, p, r);
 }
-void o3s_free(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t *aux) { free_direct(x, t, p, aux); }
+void o3s_free(o3_sctx *x, const sv_type *t, uint8_t *p, const uint8_t *aux)
+{
+    free_direct(x, t, p, aux);
+}
 bool o3s_init(o3_sctx *x, o3_ctx *c, const sv_alloc *alloc)
 {
     memset(x, 0, sizeof *x);

@@ -14,7 +14,7 @@
 typedef struct o3_keys {
     char *text;
     size_t text_len, text_cap; /* the block's size, for the allocator */
-    size_t *off; /* nfields + 1 offsets into text */
+    size_t *off;               /* nfields + 1 offsets into text */
     size_t nfields;
 } o3_keys;
 
@@ -28,28 +28,61 @@ typedef struct o3_sctx {
 
 /* The C memory of a leaf, shared by the load and store halves.
  * sv_prim_int_width and sv_prim_is_signed, inline: asked for every leaf */
-static inline int o3s_int_width(sv_prim p) { return sv__schema_prim_int_width(p); }
-static inline bool o3s_int_signed(sv_prim p) { return sv__schema_prim_is_signed(p); }
+static inline int o3s_int_width(sv_prim p)
+{
+    return sv__schema_prim_int_width(p);
+}
+static inline bool o3s_int_signed(sv_prim p)
+{
+    return sv__schema_prim_is_signed(p);
+}
 
-static inline bool o3s_is_math(sv_prim p) { return p >= SV_PRIM_VECTOR2 && p <= SV_PRIM_TRANSFORM; }
+static inline bool o3s_is_math(sv_prim p)
+{
+    return p >= SV_PRIM_VECTOR2 && p <= SV_PRIM_TRANSFORM;
+}
 
 /* An integer of width w at p */
 static inline uint64_t o3s_load_uint(const uint8_t *p, int w)
 {
     switch (w) {
     case 1: return *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 static inline int64_t o3s_load_int(const uint8_t *p, int w)
 {
     switch (w) {
     case 1: return (int8_t)*p;
-    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    case 2: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 
@@ -62,7 +95,8 @@ void o3s_done(o3_sctx *x);
 
 /* The direct load of one JSON value j into the C memory at p (aux: the
  * count of a sequence), with every rule of the tree path. */
-o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux, bool is_new);
+o3_res o3s_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, uint8_t *aux,
+                bool is_new);
 /* The value of a leaf at p, as sv_struct_to_value makes it. Strings are
  * not copied: the value points at the C string (read only here). */
 sv_value o3s_leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p);
@@ -78,7 +112,7 @@ bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, 
 /* Loads O3DE JSON text straight into the all-zero struct st when every
  * part of it is plain; false (st all zero again, nothing reported) when
  * anything is not, for the tree path to do it. */
-bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *text, size_t len, void *st,
-                           const sv_alloc *alloc, o3_res *result);
+bool o3_load_struct_stream(o3_ctx *c, const sv_schema_class *cls, const char *text, size_t len,
+                           void *st, const sv_alloc *alloc, o3_res *result);
 
 #endif

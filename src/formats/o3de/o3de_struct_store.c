@@ -21,7 +21,10 @@
 
 #define WV SV_O3DE_WRITE_VALUE
 
-static void put_raw(o3_sctx *x, const char *s, size_t n) { sv_buf_append(x->w.out, s, n); }
+static void put_raw(o3_sctx *x, const char *s, size_t n)
+{
+    sv_buf_append(x->w.out, s, n);
+}
 
 /* o3_write_string for the usual string, which needs no escape: copied
  * straight into the output eight bytes at a time while none needs one */
@@ -37,7 +40,8 @@ static void put_string(o3_sctx *x, const char *s, size_t n)
         memcpy(&w, s + i, 8);
         quote = w ^ (ones * '"');
         bs = w ^ (ones * '\\');
-        if ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high) break;
+        if ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high)
+            break;
         memcpy(d + 1 + i, &w, 8);
     }
     for (; i < n; i++) {
@@ -84,7 +88,8 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
 }
 
 /* o3_store_enum for a value that is one of the enumerators: its name */
-static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p, const uint8_t *dp, o3_res *r)
+static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p,
+                            const uint8_t *dp, o3_res *r)
 {
     sv_prim u = e->underlying;
     int w = o3s_int_width(u);
@@ -93,7 +98,8 @@ static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *
     uint64_t in = sgn ? (uint64_t)o3s_load_int(p, w) : o3s_load_uint(p, w);
     for (uint32_t i = 0; i < e->nvalues; i++) {
         if (e->values[i].value != in) continue;
-        if (dp && !x->c->keep_defaults && in == (sgn ? (uint64_t)o3s_load_int(dp, w) : o3s_load_uint(dp, w))) {
+        if (dp && !x->c->keep_defaults &&
+            in == (sgn ? (uint64_t)o3s_load_int(dp, w) : o3s_load_uint(dp, w))) {
             put_raw(x, "{}", 2);
             *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
         } else {
@@ -151,7 +157,8 @@ static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint
     if (w) {
         bool sgn = o3s_int_signed(pr);
         uint64_t v = sgn ? (uint64_t)o3s_load_int(p, w) : o3s_load_uint(p, w);
-        if (dp && !keep && v == (sgn ? (uint64_t)o3s_load_int(dp, w) : o3s_load_uint(dp, w))) goto dflt;
+        if (dp && !keep && v == (sgn ? (uint64_t)o3s_load_int(dp, w) : o3s_load_uint(dp, w)))
+            goto dflt;
         put_int(x, sgn, v);
         goto done;
     }
@@ -210,8 +217,8 @@ done:
 
 /* ---- store ---- */
 
-static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
-                 const uint8_t *daux, unsigned level);
+static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
+                 const uint8_t *dp, const uint8_t *daux, unsigned level);
 
 #define KEY_PAD 32
 
@@ -255,7 +262,8 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
         sv_buf_append(w->out, "{}", 2);
         return c->keep_defaults
                    ? o3_rep(c, WV, SV_O3DE_SUCCESS, "Class didn't contain any elements to store.")
-                   : o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Class didn't contain any elements to store.");
+                   : o3_rep(c, WV, SV_O3DE_DEFAULTS_USED,
+                            "Class didn't contain any elements to store.");
     }
     const o3_keys *keys = class_keys(x, cls, ci);
     if (!keys) return o3_r(WV, SV_O3DE_CATASTROPHIC);
@@ -311,7 +319,8 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
     return result;
 }
 
-static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, unsigned level)
+static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
+                     unsigned level)
 {
     o3_ctx *c = x->c;
     o3_writer *w = &x->w;
@@ -361,8 +370,8 @@ static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8
     return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
 }
 
-static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux, const uint8_t *dp,
-                 const uint8_t *daux, unsigned level)
+static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
+                 const uint8_t *dp, const uint8_t *daux, unsigned level)
 {
     o3_ctx *c = x->c;
     (void)daux;

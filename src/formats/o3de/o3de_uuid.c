@@ -113,7 +113,8 @@ o3_res o3_store_uuid(o3_ctx *c, const sv_value *v, const sv_value *def, sv_value
     uuid_of_value(v, &u);
     if (def && !c->keep_defaults) {
         uuid_of_value(def, &d);
-        if (memcmp(&u, &d, sizeof u) == 0) return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Default uuid used.");
+        if (memcmp(&u, &d, sizeof u) == 0)
+            return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Default uuid used.");
     }
     char text[39];
     sv_uuid_format(&u, true, text);

@@ -8,10 +8,12 @@
 #include "serval/json.h"
 #include "o3de_internal.h"
 
-
 #define WRITE_MAX_DEPTH 4096
 
-static void put(o3_writer *w, const char *s, size_t n) { sv_buf_append(w->out, s, n); }
+static void put(o3_writer *w, const char *s, size_t n)
+{
+    sv_buf_append(w->out, s, n);
+}
 
 void o3_write_newline(o3_writer *w, unsigned level)
 {
@@ -61,7 +63,6 @@ void o3_write_string(o3_writer *w, const char *s, size_t n)
     sv_buf_putc(w->out, '"');
 }
 
-
 static void put_number(o3_writer *w, const sv_value *v)
 {
     char num[40];
@@ -75,7 +76,7 @@ static void put_number(o3_writer *w, const sv_value *v)
         if (d != d || d - d != 0) { /* RapidJSON's Writer refuses NaN and infinities */
             if (!w->bad)
                 w->st = sv_error_set(w->err, SV_ERR_RANGE, "o3de", 0,
-                                   "NaN and infinity have no JSON text");
+                                     "NaN and infinity have no JSON text");
             w->bad = true;
             return;
         }
@@ -87,7 +88,8 @@ static void put_number(o3_writer *w, const sv_value *v)
 void o3_write_value(o3_writer *w, const sv_value *v, unsigned level)
 {
     if (level > WRITE_MAX_DEPTH) {
-        if (!w->bad) w->st = sv_error_set(w->err, SV_ERR_DEPTH, "o3de", 0, "JSON nested too deeply");
+        if (!w->bad)
+            w->st = sv_error_set(w->err, SV_ERR_DEPTH, "o3de", 0, "JSON nested too deeply");
         w->bad = true;
         return;
     }
@@ -132,8 +134,8 @@ void o3_write_value(o3_writer *w, const sv_value *v, unsigned level)
     }
     default:
         if (!w->bad)
-            w->st = sv_error_set(w->err, SV_ERR_TYPE, "o3de", 0, "a %s value has no plain JSON text",
-                               sv_kind_name(sv_kind_of(v)));
+            w->st = sv_error_set(w->err, SV_ERR_TYPE, "o3de", 0,
+                                 "a %s value has no plain JSON text", sv_kind_name(sv_kind_of(v)));
         w->bad = true;
         return;
     }

@@ -19,7 +19,8 @@ static sv_status enter(sv_pk *w, const sv_value *v)
         return sv_error_set(w->err, SV_ERR_DEPTH, SV_PK_FORMAT, 0,
                             "the tree nests deeper than %u containers", w->max_depth);
     if (v->len > (v->as.box ? v->as.box->cap : 0))
-        return sv__pickle_pk_malformed(w, v->as.box ? "more items than room" : "items without storage", v);
+        return sv__pickle_pk_malformed(
+            w, v->as.box ? "more items than room" : "items without storage", v);
     return SV_OK;
 }
 
@@ -42,7 +43,8 @@ static inline size_t key_home(const char *s)
 /* An untagged string that is not from UTF-16: the kind of key a dict gets. */
 static inline bool plain_string(const sv_value *k)
 {
-    return k->kind == SV_STRING && k->tag == 0 && !(k->flags & SV_F_UTF16) && (k->as.str || !k->len);
+    return k->kind == SV_STRING && k->tag == 0 && !(k->flags & SV_F_UTF16) &&
+           (k->as.str || !k->len);
 }
 
 static inline bool key_cached(const sv_pk *w, const sv_value *k)
@@ -57,7 +59,8 @@ static bool write_key(sv_pk *w, const sv_value *k)
 {
     sv_pk_key *c = &w->keys[key_home(k->as.str)];
     if (c->str == k->as.str && c->len == k->len && k->as.str) return sv__pickle_pk_get(w, c->memo);
-    if (!sv__pickle_pk_unicode(w, k->as.str, k->len) || !sv__pickle_pk_op(w, PK_MEMOIZE)) return false;
+    if (!sv__pickle_pk_unicode(w, k->as.str, k->len) || !sv__pickle_pk_op(w, PK_MEMOIZE))
+        return false;
     if (k->as.str) {
         c->str = k->as.str;
         c->len = k->len;
@@ -69,16 +72,15 @@ static bool write_key(sv_pk *w, const sv_value *k)
 
 static inline bool same_key(const sv_value *a, const sv_value *b)
 {
-    return a->len == b->len && (a->as.str == b->as.str || !a->len ||
-                                memcmp(a->as.str, b->as.str, a->len) == 0);
+    return a->len == b->len &&
+           (a->as.str == b->as.str || !a->len || memcmp(a->as.str, b->as.str, a->len) == 0);
 }
 
 static uint64_t key_hash(const sv_value *k)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325) ^ k->len;
     const uint8_t *s = (const uint8_t *)k->as.str;
-    for (uint32_t i = 0; i < k->len; i++)
-        h = (h ^ s[i]) * UINT64_C(0x100000001b3);
+    for (uint32_t i = 0; i < k->len; i++) h = (h ^ s[i]) * UINT64_C(0x100000001b3);
     return h;
 }
 
@@ -178,7 +180,9 @@ static sv_status new_empty(sv_pk *w, unsigned cls)
 {
     sv_status st = sv__pickle_pk_class(w, cls);
     if (st) return st;
-    return sv__pickle_pk_op(w, PK_EMPTY_TUPLE) && sv__pickle_pk_op(w, PK_NEWOBJ) ? SV_OK : sv__pickle_pk_nomem(w);
+    return sv__pickle_pk_op(w, PK_EMPTY_TUPLE) && sv__pickle_pk_op(w, PK_NEWOBJ)
+               ? SV_OK
+               : sv__pickle_pk_nomem(w);
 }
 
 /* {'meta': meta} BUILD */
@@ -251,11 +255,13 @@ sv_status sv__pickle_pk_object(sv_pk *w, const sv_value *v)
     if (!box) return sv__pickle_pk_malformed(w, "an object without a class", v);
     const sv_value *cls = box->cls;
     if (!class_ok(cls))
-        return sv__pickle_pk_malformed(w, "an object's class must be a UTF-8 string or a uint hash", v);
+        return sv__pickle_pk_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
+                                       v);
     const sv_pair *pairs = sv__core_pairs(box);
     uint32_t n = v->len;
     if (!dict_keys(w, pairs, n))
-        return sv__pickle_pk_malformed(w, "an object's field names must be untagged UTF-8 strings", v);
+        return sv__pickle_pk_malformed(w, "an object's field names must be untagged UTF-8 strings",
+                                       v);
     int dup = has_duplicate(w, pairs, n);
     if (dup < 0) return sv__pickle_pk_nomem(w);
     st = new_empty(w, dup ? PKC_OBJECT_PAIRS : PKC_OBJECT);

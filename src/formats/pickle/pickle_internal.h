@@ -80,8 +80,8 @@ enum {
     PKC_OBJECT,
     PKC_OBJECT_PAIRS,
     PKC_REF,
-    PKC_TAG0,                                /* + tag */
-    PKC_ELEM0 = PKC_TAG0 + SV_TAG_COUNT,     /* + element type */
+    PKC_TAG0,                            /* + tag */
+    PKC_ELEM0 = PKC_TAG0 + SV_TAG_COUNT, /* + element type */
     PKC_COUNT = PKC_ELEM0 + SV_ELEM_COUNT
 };
 
@@ -103,7 +103,7 @@ typedef struct sv_pk {
     size_t frame_at; /* offset of the open frame's FRAME opcode */
     uint32_t memo_next;
     unsigned depth;
-    unsigned max_depth; /* the options' limit, resolved */
+    unsigned max_depth;          /* the options' limit, resolved */
     int64_t cls_memo[PKC_COUNT]; /* memo index of each class looked up, or -1 */
     sv_pk_key keys[SV_PK_KEY_CACHE];
     uint32_t *slots; /* scratch hash table for the duplicate key check */
@@ -126,8 +126,7 @@ static inline void sv__pickle_pk_done(sv_pk *w, const uint8_t *p)
 
 static inline uint8_t *sv__pickle_pk_le(uint8_t *p, uint64_t x, int n)
 {
-    for (int i = 0; i < n; i++)
-        *p++ = (uint8_t)(x >> (8 * i));
+    for (int i = 0; i < n; i++) *p++ = (uint8_t)(x >> (8 * i));
     return p;
 }
 

@@ -72,7 +72,9 @@ static sv_status new_empty(sv_pk *w, unsigned cls)
 {
     sv_status st = sv__pickle_pk_class(w, cls);
     if (st) return st;
-    return sv__pickle_pk_op(w, PK_EMPTY_TUPLE) && sv__pickle_pk_op(w, PK_NEWOBJ) ? SV_OK : sv__pickle_pk_nomem(w);
+    return sv__pickle_pk_op(w, PK_EMPTY_TUPLE) && sv__pickle_pk_op(w, PK_NEWOBJ)
+               ? SV_OK
+               : sv__pickle_pk_nomem(w);
 }
 
 /* {'elem': 'f64'} BUILD, when the type is not the shape's default */
@@ -109,7 +111,8 @@ sv_status sv__pickle_pk_packed(sv_pk *w, const sv_value *v)
     unsigned tag = v->tag, elem = v->sub;
     if (elem == SV_ELEM_NONE || elem >= SV_ELEM_COUNT)
         return sv__pickle_pk_malformed(w, "a packed array without an element type", v);
-    if (!v->as.data && v->len) return sv__pickle_pk_malformed(w, "a packed array without storage", v);
+    if (!v->as.data && v->len)
+        return sv__pickle_pk_malformed(w, "a packed array without storage", v);
     const uint8_t *d = v->as.data;
     size_t size = sv_elem_size((sv_elem)elem);
     if (tag == 0 || sv_tag_kind((sv_tag)tag) != SV_PACKED) {

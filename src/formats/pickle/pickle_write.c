@@ -16,12 +16,12 @@
 #include "formats/json/json_write_internal.h"
 
 static const char *const fixed_names[PKC_TAG0] = {
-    [PKC_I8] = "I8",          [PKC_I16] = "I16",       [PKC_I32] = "I32",
-    [PKC_I64] = "I64",        [PKC_U8] = "U8",         [PKC_U16] = "U16",
-    [PKC_U32] = "U32",        [PKC_U64] = "U64",       [PKC_F32] = "F32",
-    [PKC_F64] = "F64",        [PKC_BOOL] = "Bool",     [PKC_UTF16] = "UTF16",
-    [PKC_STR] = "Str",        [PKC_ARRAY] = "Array",   [PKC_DICT] = "Dict",
-    [PKC_MAP] = "Map",        [PKC_OBJECT] = "Object", [PKC_OBJECT_PAIRS] = "ObjectPairs",
+    [PKC_I8] = "I8",   [PKC_I16] = "I16",       [PKC_I32] = "I32",
+    [PKC_I64] = "I64", [PKC_U8] = "U8",         [PKC_U16] = "U16",
+    [PKC_U32] = "U32", [PKC_U64] = "U64",       [PKC_F32] = "F32",
+    [PKC_F64] = "F64", [PKC_BOOL] = "Bool",     [PKC_UTF16] = "UTF16",
+    [PKC_STR] = "Str", [PKC_ARRAY] = "Array",   [PKC_DICT] = "Dict",
+    [PKC_MAP] = "Map", [PKC_OBJECT] = "Object", [PKC_OBJECT_PAIRS] = "ObjectPairs",
     [PKC_REF] = "Ref",
 };
 
@@ -94,8 +94,8 @@ const char *sv__pickle_pk_class_name(unsigned c)
 
 sv_status sv__pickle_pk_nomem(sv_pk *w)
 {
-    return sv_error_set(w->err, SV_ERR_NOMEM, SV_PK_FORMAT, 0, "cannot grow the output beyond %zu bytes",
-                        w->b->len);
+    return sv_error_set(w->err, SV_ERR_NOMEM, SV_PK_FORMAT, 0,
+                        "cannot grow the output beyond %zu bytes", w->b->len);
 }
 
 sv_status sv__pickle_pk_malformed(sv_pk *w, const char *what, const sv_value *v)
@@ -163,8 +163,7 @@ bool sv__pickle_pk_f64_bits(sv_pk *w, uint64_t bits)
     uint8_t *p = sv__pickle_pk_room(w, 9);
     if (!p) return false;
     *p++ = PK_BINFLOAT; /* big-endian */
-    for (int i = 7; i >= 0; i--)
-        *p++ = (uint8_t)(bits >> (8 * i));
+    for (int i = 7; i >= 0; i--) *p++ = (uint8_t)(bits >> (8 * i));
     sv__pickle_pk_done(w, p);
     return true;
 }
@@ -233,13 +232,15 @@ bool sv__pickle_pk_get(sv_pk *w, uint32_t i)
 
 sv_status sv__pickle_pk_class(sv_pk *w, unsigned c)
 {
-    if (w->cls_memo[c] >= 0) return sv__pickle_pk_get(w, (uint32_t)w->cls_memo[c]) ? SV_OK : sv__pickle_pk_nomem(w);
+    if (w->cls_memo[c] >= 0)
+        return sv__pickle_pk_get(w, (uint32_t)w->cls_memo[c]) ? SV_OK : sv__pickle_pk_nomem(w);
     const char *name = sv__pickle_pk_class_name(c);
     if (!name)
         return sv_error_set(w->err, SV_ERR_UNSUPPORTED, SV_PK_FORMAT, 0,
                             "no Python class for this value (class %u)", c);
-    if (!sv__pickle_pk_unicode(w, w->module, w->module_len) || !sv__pickle_pk_unicode(w, name, strlen(name)) ||
-        !sv__pickle_pk_op(w, PK_STACK_GLOBAL) || !sv__pickle_pk_op(w, PK_MEMOIZE))
+    if (!sv__pickle_pk_unicode(w, w->module, w->module_len) ||
+        !sv__pickle_pk_unicode(w, name, strlen(name)) || !sv__pickle_pk_op(w, PK_STACK_GLOBAL) ||
+        !sv__pickle_pk_op(w, PK_MEMOIZE))
         return sv__pickle_pk_nomem(w);
     w->cls_memo[c] = w->memo_next++;
     return SV_OK;
@@ -289,7 +290,8 @@ static inline bool frame_check(sv_pk *w)
  * of ints, floats, strings and bytes are subclasses of those types. */
 static sv_status wrap_end(sv_pk *w, bool ok, uint8_t how)
 {
-    if (!ok || !sv__pickle_pk_op(w, PK_TUPLE1) || !sv__pickle_pk_op(w, how)) return sv__pickle_pk_nomem(w);
+    if (!ok || !sv__pickle_pk_op(w, PK_TUPLE1) || !sv__pickle_pk_op(w, how))
+        return sv__pickle_pk_nomem(w);
     return SV_OK;
 }
 
@@ -307,7 +309,8 @@ static sv_status write_int(sv_pk *w, const sv_value *v)
                                 "malformed tree: %lld does not fit an int of %u bytes",
                                 (long long)i, width);
     }
-    if (width == 8 && !(v->flags & SV_F_EXPLICIT)) return sv__pickle_pk_int(w, i) ? SV_OK : sv__pickle_pk_nomem(w);
+    if (width == 8 && !(v->flags & SV_F_EXPLICIT))
+        return sv__pickle_pk_int(w, i) ? SV_OK : sv__pickle_pk_nomem(w);
     sv_status st = sv__pickle_pk_class(w, by_width[width]);
     if (st) return st;
     return wrap_end(w, sv__pickle_pk_int(w, i), PK_NEWOBJ);
@@ -394,7 +397,8 @@ static sv_status write_ref(sv_pk *w, const sv_value *v)
 {
     sv_status st = sv__pickle_pk_class(w, PKC_REF);
     if (st) return st;
-    bool ok = (v->flags & SV_F_NULLREF) ? sv__pickle_pk_op(w, PK_NONE) : sv__pickle_pk_uint(w, v->as.u);
+    bool ok =
+        (v->flags & SV_F_NULLREF) ? sv__pickle_pk_op(w, PK_NONE) : sv__pickle_pk_uint(w, v->as.u);
     return wrap_end(w, ok, PK_REDUCE);
 }
 
@@ -433,8 +437,8 @@ sv_status sv__pickle_pk_value(sv_pk *w, const sv_value *v)
     if (kind == SV_TUPLE || (kind == SV_PACKED && tkind == SV_PACKED)) return write_untagged(w, v);
     if (tkind != SV_KIND_COUNT && tkind != kind)
         return sv_error_set(w->err, SV_ERR_TYPE, SV_PK_FORMAT, 0,
-                            "malformed tree: tag %s does not apply to a %s", sv_tag_name((sv_tag)tag),
-                            sv_kind_name((sv_kind)kind));
+                            "malformed tree: tag %s does not apply to a %s",
+                            sv_tag_name((sv_tag)tag), sv_kind_name((sv_kind)kind));
     /* Tag(value): the wrapper of the engine type around the untagged value */
     sv_status st = sv__pickle_pk_class(w, PKC_TAG0 + tag);
     if (st) return st;
@@ -488,8 +492,7 @@ sv_status sv_pickle_write(const sv_value *v, const sv_pickle_opts *opts, sv_buf 
     w->max_depth = o.limits.max_depth && o.limits.max_depth < SV_MAX_DEPTH_LIMIT
                        ? o.limits.max_depth
                        : SV_MAX_DEPTH_LIMIT;
-    for (size_t i = 0; i < PKC_COUNT; i++)
-        w->cls_memo[i] = -1;
+    for (size_t i = 0; i < PKC_COUNT; i++) w->cls_memo[i] = -1;
     size_t start = out->len;
     sv_status st = SV_OK;
     uint8_t *p = sv__pickle_pk_room(w, 2);

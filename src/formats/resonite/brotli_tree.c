@@ -116,8 +116,7 @@ static void window_prepare(pipe_state *ps, size_t upto)
 static void window_recycle(pipe_state *ps)
 {
     size_t low = atomic_load_explicit(&ps->low, memory_order_relaxed);
-    while (ps->next_dest * WINDOW_BLOCK < ps->n && window_passed(ps, low))
-        window_next(ps, true);
+    while (ps->next_dest * WINDOW_BLOCK < ps->n && window_passed(ps, low)) window_next(ps, true);
 }
 
 /* n bytes of address space, WINDOW_BLOCK-aligned, or NULL; *map and
@@ -125,8 +124,8 @@ static void window_recycle(pipe_state *ps)
 static uint8_t *window_alloc(size_t n, void **map, size_t *map_len)
 {
     size_t len = (n + WINDOW_BLOCK - 1) / WINDOW_BLOCK * WINDOW_BLOCK + WINDOW_BLOCK;
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void *p =
+        mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return NULL;
     *map = p;
     *map_len = len;
@@ -184,8 +183,8 @@ static bool produce_some(pipe_state *ps)
         window_prepare(ps, have + room);
         pthread_mutex_unlock(&ps->mu);
     }
-    sv_brotli_result r =
-        sv__compress_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
+    sv_brotli_result r = sv__compress_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in,
+                                                         &next_out, &avail_out);
     if (!room && avail_out != before) {
         ps->st = sv_error_set(&ps->err, SV_ERR_TRAILING, ps->d->format, in_at(ps),
                               "the decompressed payload is longer than the %zu bytes its BSON "
@@ -208,8 +207,9 @@ static bool produce_some(pipe_state *ps)
                                   "%zu bytes after the end of the Brotli stream", ps->avail_in);
         return false;
     case SV_BROTLI_BAD:
-        ps->st = sv_error_set(&ps->err, SV_ERR_SYNTAX, ps->d->format, in_at(ps),
-                              "invalid Brotli stream: %s", sv__compress_brotli_stream_error(ps->dec));
+        ps->st =
+            sv_error_set(&ps->err, SV_ERR_SYNTAX, ps->d->format, in_at(ps),
+                         "invalid Brotli stream: %s", sv__compress_brotli_stream_error(ps->dec));
         return false;
     case SV_BROTLI_NOMEM:
         ps->st = sv_error_set(&ps->err, SV_ERR_NOMEM, ps->d->format, in_at(ps), "out of memory");
@@ -289,13 +289,14 @@ static sv_status read_prefix(pipe_state *ps, uint8_t first[SV_DECOMP_HEAD], sv_e
     while (got < SV_DECOMP_HEAD) {
         uint8_t *next_out = first + got;
         size_t avail_out = SV_DECOMP_HEAD - got;
-        sv_brotli_result r =
-            sv__compress_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in, &next_out, &avail_out);
+        sv_brotli_result r = sv__compress_brotli_stream_step(ps->dec, &ps->next_in, &ps->avail_in,
+                                                             &next_out, &avail_out);
         got = SV_DECOMP_HEAD - avail_out;
         if (got == SV_DECOMP_HEAD) return SV_OK;
         if (r == SV_BROTLI_BAD)
             return sv_error_set(err, SV_ERR_SYNTAX, ps->d->format, in_at(ps),
-                                "invalid Brotli stream: %s", sv__compress_brotli_stream_error(ps->dec));
+                                "invalid Brotli stream: %s",
+                                sv__compress_brotli_stream_error(ps->dec));
         if (r == SV_BROTLI_NOMEM)
             return sv_error_set(err, SV_ERR_NOMEM, ps->d->format, in_at(ps), "out of memory");
         if (r != SV_BROTLI_MORE_OUTPUT)
@@ -415,33 +416,34 @@ typedef struct tree_ctx {
     sv_value *out;
 } tree_ctx;
 
-static sv_status into_tree(void *ctx, const uint8_t *bson, size_t n,
-                           const sv__bson_stream *stream, sv_error *err)
+static sv_status into_tree(void *ctx, const uint8_t *bson, size_t n, const sv__bson_stream *stream,
+                           sv_error *err)
 {
     tree_ctx *t = ctx;
     return sv__bson_decode_in_arena(t->doc, bson, n, t->bo, stream, t->out, err);
 }
 
-sv_status sv__resonite_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
-                            const sv_bson_opts *bo, int threads, sv_value *out, bool *handled,
-                            sv_error *err)
+sv_status sv__resonite_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len,
+                                      const sv_decomp *d, const sv_bson_opts *bo, int threads,
+                                      sv_value *out, bool *handled, sv_error *err)
 {
     tree_ctx t = {doc, bo, out};
     bool reader_failed;
-    sv_status st = brotli_pipe(&doc->alloc, doc, in, len, d, threads, false, into_tree, &t,
-                               handled, &reader_failed, err);
+    sv_status st = brotli_pipe(&doc->alloc, doc, in, len, d, threads, false, into_tree, &t, handled,
+                               &reader_failed, err);
     if (st != SV_OK) *out = sv_null();
     return st;
 }
 
-static sv_status check_only(void *ctx, const uint8_t *bson, size_t n,
-                            const sv__bson_stream *stream, sv_error *err)
+static sv_status check_only(void *ctx, const uint8_t *bson, size_t n, const sv__bson_stream *stream,
+                            sv_error *err)
 {
     return sv__bson_check(bson, n, ctx, stream, err);
 }
 
 sv_status sv__resonite_rs_brotli_check(const uint8_t *in, size_t len, const sv_decomp *d,
-                             const sv_bson_opts *bo, int threads, bool *handled, sv_error *err)
+                                       const sv_bson_opts *bo, int threads, bool *handled,
+                                       sv_error *err)
 {
     /* With reuse first; a failure found that way is checked again without
      * it, for the error's path (sv__bson_stream.low). */

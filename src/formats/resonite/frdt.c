@@ -120,8 +120,8 @@ static sv_status sniff_legacy(const uint8_t *data, size_t len, const sv_alloc *a
 }
 
 sv_status sv__resonite_rs_container(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
-                          const sv_alloc *a, sv_resonite_container *out, size_t *off_out,
-                          sv_error *err)
+                                    const sv_alloc *a, sv_resonite_container *out, size_t *off_out,
+                                    sv_error *err)
 {
     sv_resonite_container c = {SV_RESONITE_FRAMING_LEGACY, SV_RESONITE_NONE};
     size_t off = 0;

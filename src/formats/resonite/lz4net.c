@@ -35,8 +35,8 @@ static bool chunk_header(const uint8_t **p, const uint8_t *end, uint64_t *flags,
     return true;
 }
 
-sv_status sv__resonite_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
-                              sv_error *err)
+sv_status sv__resonite_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
+                                        sv_buf *out, sv_error *err)
 {
     const uint8_t *p = in, *end = in + len;
     size_t start = out->len;
@@ -102,7 +102,8 @@ sv_status sv__resonite_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_
                                     (unsigned long long)stored, (unsigned long long)orig);
             sv_decomp cd = *d;
             cd.base = data_at;
-            sv_status st = sv__compress_lz4_block_decompress(p, (size_t)stored, (size_t)orig, &cd, out, err);
+            sv_status st =
+                sv__compress_lz4_block_decompress(p, (size_t)stored, (size_t)orig, &cd, out, err);
             if (st != SV_OK) return st;
         } else {
             sv_buf_append(out, p, (size_t)orig);
@@ -113,7 +114,8 @@ sv_status sv__resonite_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_
         total += orig;
         if (!sized && total >= SV_DECOMP_HEAD && d->size_from_head) {
             uint64_t n = 0;
-            sv_status st = sv__compress_decomp_head_size(d, out->data + start, total, data_at, &n, err);
+            sv_status st =
+                sv__compress_decomp_head_size(d, out->data + start, total, data_at, &n, err);
             if (st != SV_OK) return st;
             cap = n;
             sized = true;

@@ -16,8 +16,8 @@
 
 #define LZMA_HEADER 21
 
-sv_status sv__resonite_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
-                            sv_error *err)
+sv_status sv__resonite_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d,
+                                      sv_buf *out, sv_error *err)
 {
     if (len < LZMA_HEADER)
         return sv_error_set(err, SV_ERR_TRUNCATED, d->format, d->base + len,
@@ -36,13 +36,14 @@ sv_status sv__resonite_rs_lzma_decode(const uint8_t *in, size_t len, const sv_de
     if ((uint64_t)csize < len - LZMA_HEADER)
         return sv_error_set(err, SV_ERR_TRAILING, d->format, d->base + LZMA_HEADER + csize,
                             "%zu bytes after the LZMA data", len - LZMA_HEADER - (size_t)csize);
-    sv_status lst = sv__compress_decomp_declared(d, (uint64_t)usize, d->base + 5, "the LZMA header", err);
+    sv_status lst =
+        sv__compress_decomp_declared(d, (uint64_t)usize, d->base + 5, "the LZMA header", err);
     if (lst != SV_OK) return lst;
     sv_decomp dd = *d;
     dd.base = d->base + LZMA_HEADER;
     size_t used;
-    sv_status st = sv__compress_lzma_raw_decompress(in, in + LZMA_HEADER, (size_t)csize, (uint64_t)usize, &dd,
-                                          out, &used, err);
+    sv_status st = sv__compress_lzma_raw_decompress(in, in + LZMA_HEADER, (size_t)csize,
+                                                    (uint64_t)usize, &dd, out, &used, err);
     if (st != SV_OK) return st;
     return SV_OK;
 }
@@ -54,7 +55,8 @@ bool sv__resonite_rs_lzma_encode(const uint8_t *in, size_t len, sv_buf *out)
     /* room for the header, filled once the sizes are known */
     if (sv_buf_ensure(out, LZMA_HEADER) != SV_OK) return false;
     out->len += LZMA_HEADER;
-    if (!sv__compress_lzma_raw_compress(in, len, LZMA_RESONITE_DICT, 3, 0, 2, 32, props, out)) return false;
+    if (!sv__compress_lzma_raw_compress(in, len, LZMA_RESONITE_DICT, 3, 0, 2, 32, props, out))
+        return false;
     memcpy(out->data + start, props, 5);
     sv__core_store_u64le(out->data + start + 5, (uint64_t)len);
     sv__core_store_u64le(out->data + start + 13, (uint64_t)(out->len - start - LZMA_HEADER));

@@ -92,8 +92,8 @@ sv_status sv_resonite_package_write(const sv_resonite_entry *entries, size_t cou
     for (size_t i = 0; i < count && st == SV_OK; i++) {
         const sv_resonite_entry *e = &entries[i];
         bool tree = e->len >= 4 && memcmp(e->data, "FrDT", 4) == 0;
-        st = sv__compress_zip_writer_add(&w, e->name, e->data, e->len, tree ? SV_ZIP_STORED : SV_ZIP_DEFLATED,
-                               -1, err);
+        st = sv__compress_zip_writer_add(&w, e->name, e->data, e->len,
+                                         tree ? SV_ZIP_STORED : SV_ZIP_DEFLATED, -1, err);
     }
     if (st == SV_OK) st = sv__compress_zip_writer_finish(&w, err);
     sv__compress_zip_writer_free(&w);

@@ -67,8 +67,8 @@ sv_status sv_resonite_decode(sv_doc *doc, const uint8_t *data, size_t len,
                        .base = off,
                        .size_from_head = sv__resonite_rs_bson_head,
                        .max_alloc = lim.max_alloc};
-        st = sv__resonite_rs_brotli_tree(doc, data + off, len - off, &d, &bo, opts->threads, out, &handled,
-                               err);
+        st = sv__resonite_rs_brotli_tree(doc, data + off, len - off, &d, &bo, opts->threads, out,
+                                         &handled, err);
     }
     if (!handled) {
         /* The BSON goes through the document's allocator, so it is counted
@@ -114,7 +114,8 @@ sv_status sv_resonite_validate(const uint8_t *data, size_t len, const sv_resonit
                        .base = off,
                        .size_from_head = sv__resonite_rs_bson_head,
                        .max_alloc = lim.max_alloc};
-        st = sv__resonite_rs_brotli_check(data + off, len - off, &d, &bo, opts->threads, &handled, err);
+        st = sv__resonite_rs_brotli_check(data + off, len - off, &d, &bo, opts->threads, &handled,
+                                          err);
     }
     if (!handled) {
         sv_buf bson;
@@ -194,7 +195,8 @@ static int resonite_probe(const uint8_t *data, size_t len)
     bool cut = false;
     if (sv__resonite_rs_lzma_sniff(data, len, &cut)) return cut ? SV_PROBE_TRUNCATED : 40;
     if (sv__resonite_rs_lz4net_sniff(data, len, &cut)) return cut ? SV_PROBE_TRUNCATED : 30;
-    if (sv__resonite_rs_brotli_sniff(data, len, NULL) == SV_OK) return 20; /* a probe has no allocator */
+    if (sv__resonite_rs_brotli_sniff(data, len, NULL) == SV_OK)
+        return 20; /* a probe has no allocator */
     return 0;
 }
 

@@ -30,8 +30,8 @@ uint64_t sv__resonite_rs_bson_size(const uint8_t *first4);
 uint64_t sv__resonite_rs_bson_head(const uint8_t *head, const char **why);
 
 /* lz4net chunk stream (spec A.3.3). */
-sv_status sv__resonite_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
-                              sv_error *err);
+sv_status sv__resonite_rs_lz4net_decode(const uint8_t *in, size_t len, const sv_decomp *d,
+                                        sv_buf *out, sv_error *err);
 bool sv__resonite_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out);
 /* Whether in looks like an lz4net stream holding BSON (for sniffing), or the
  * start of one that the input's end cuts off in its first chunk (then *cut
@@ -39,8 +39,8 @@ bool sv__resonite_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out);
 bool sv__resonite_rs_lz4net_sniff(const uint8_t *in, size_t len, bool *cut);
 
 /* The 7-Zip SDK LZMA layout (spec A.3.2). */
-sv_status sv__resonite_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d, sv_buf *out,
-                            sv_error *err);
+sv_status sv__resonite_rs_lzma_decode(const uint8_t *in, size_t len, const sv_decomp *d,
+                                      sv_buf *out, sv_error *err);
 bool sv__resonite_rs_lzma_encode(const uint8_t *in, size_t len, sv_buf *out);
 /* Whether in looks like Resonite's LZMA layout, whole, or cut off by the
  * input's end after its header (then *cut is set, when cut is not NULL). */
@@ -50,15 +50,15 @@ bool sv__resonite_rs_lzma_sniff(const uint8_t *in, size_t len, bool *cut);
  * plausible (brotli_tree.c); *handled false: use the general path.
  * threads: sv_resonite_opts.threads (0: no second thread). */
 struct sv_bson_opts;
-sv_status sv__resonite_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len, const sv_decomp *d,
-                            const struct sv_bson_opts *bo, int threads, sv_value *out,
-                            bool *handled, sv_error *err);
+sv_status sv__resonite_rs_brotli_tree(sv_doc *doc, const uint8_t *in, size_t len,
+                                      const sv_decomp *d, const struct sv_bson_opts *bo,
+                                      int threads, sv_value *out, bool *handled, sv_error *err);
 
 /* sv__resonite_rs_brotli_tree without the tree: the payload is only checked
  * (sv_bson_validate's rules), into a block from libc freed before return. */
 sv_status sv__resonite_rs_brotli_check(const uint8_t *in, size_t len, const sv_decomp *d,
-                             const struct sv_bson_opts *bo, int threads, bool *handled,
-                             sv_error *err);
+                                       const struct sv_bson_opts *bo, int threads, bool *handled,
+                                       sv_error *err);
 
 /* Says in err's message that its offset is in the decompressed BSON. */
 void sv__resonite_rs_note_bson_error(sv_error *err);
@@ -67,7 +67,8 @@ void sv__resonite_rs_note_bson_error(sv_error *err);
  * payload's offset). Sniffing a legacy Brotli payload decompresses its first
  * bytes with memory from a (NULL: libc). */
 sv_status sv__resonite_rs_container(const uint8_t *data, size_t len, const sv_resonite_opts *opts,
-                          const sv_alloc *a, sv_resonite_container *c, size_t *off, sv_error *err);
+                                    const sv_alloc *a, sv_resonite_container *c, size_t *off,
+                                    sv_error *err);
 
 /* Whether in starts a Brotli stream whose first bytes are a BSON length:
  * SV_OK yes, SV_ERR_SYNTAX no, SV_ERR_NOMEM when a (NULL: libc) refused the

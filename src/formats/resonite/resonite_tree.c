@@ -24,8 +24,7 @@ static void puts_buf(sv_buf *b, const char *s)
 
 static void indent(sv_buf *b, unsigned depth)
 {
-    for (unsigned i = 0; i < depth; i++)
-        sv_buf_append(b, "  ", 2);
+    for (unsigned i = 0; i < depth; i++) sv_buf_append(b, "  ", 2);
 }
 
 /* A name in double quotes, with ", \ and control characters escaped. */
@@ -56,8 +55,7 @@ static void put_short_type(sv_buf *b, const char *s, size_t n)
     while (i < n) {
         char c = s[i];
         if (c == '[') {
-            while (i < n && s[i] != ']')
-                i++;
+            while (i < n && s[i] != ']') i++;
             i++;
         } else if (c == '<' || c == '>' || c == ',' || c == '+' || c == '?' || c == ' ') {
             sv_buf_putc(b, (uint8_t)c);
