@@ -4,6 +4,7 @@
  * bounded by STRUCT_MAX_DEPTH; a pointer cycle ends there with an error. */
 #include <string.h>
 
+#include "core/native_int.h"
 #include "schema/schema_internal.h"
 
 #define STRUCT_MAX_DEPTH 1024u
@@ -24,68 +25,6 @@ static sv_status too_deep(sctx *x)
 {
     return sv__schema_fail(x->err, SV_ERR_DEPTH, "struct nests deeper than %u (a pointer cycle?)",
                            STRUCT_MAX_DEPTH);
-}
-
-static uint64_t load_uint(const uint8_t *p, int w)
-{
-    switch (w) {
-    case 1: return *p;
-    case 2: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case 4: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    }
-}
-
-static int64_t load_int(const uint8_t *p, int w)
-{
-    switch (w) {
-    case 1: return (int8_t)*p;
-    case 2: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case 4: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    default: {
-        int64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    }
-}
-
-static void store_int(uint8_t *p, int w, uint64_t bits)
-{
-    switch (w) {
-    case 1: *p = (uint8_t)bits; break;
-    case 2: {
-        uint16_t v = (uint16_t)bits;
-        memcpy(p, &v, 2);
-        break;
-    }
-    case 4: {
-        uint32_t v = (uint32_t)bits;
-        memcpy(p, &v, 4);
-        break;
-    }
-    default: memcpy(p, &bits, 8); break;
-    }
 }
 
 /* The class of the struct a ptr<T> points to: by its class id member when T
@@ -135,8 +74,8 @@ static sv_status prim_to_value(sctx *x, const sv_type *t, const uint8_t *p, sv_v
 {
     int w = sv_prim_int_width(t->prim);
     if (w) {
-        *out = sv_prim_is_signed(t->prim) ? sv_int_w(load_int(p, w), w)
-                                          : sv_uint_w(load_uint(p, w), w);
+        *out = sv_prim_is_signed(t->prim) ? sv_int_w(sv__core_native_int(p, w), w)
+                                          : sv_uint_w(sv__core_native_uint(p, w), w);
         return SV_OK;
     }
     switch (t->prim) {
@@ -264,8 +203,9 @@ static sv_status to_value(sctx *x, const sv_type *t, const uint8_t *p, const uin
     case SV_TYPE_PRIM: return prim_to_value(x, t, p, out);
     case SV_TYPE_ENUM: {
         int w = sv_prim_int_width(t->enm->underlying);
-        sv_value iv = sv_prim_is_signed(t->enm->underlying) ? sv_int_w(load_int(p, w), w)
-                                                            : sv_uint_w(load_uint(p, w), w);
+        sv_value iv = sv_prim_is_signed(t->enm->underlying)
+                          ? sv_int_w(sv__core_native_int(p, w), w)
+                          : sv_uint_w(sv__core_native_uint(p, w), w);
         *out = sv_with_tag(iv, SV_TAG_ENUM);
         return SV_OK;
     }
@@ -456,7 +396,7 @@ static sv_status class_from_value(sctx *x, const sv_schema_class *c, const sv_va
     if (!c->c)
         return sv__schema_fail(x->err, SV_ERR_UNSUPPORTED, "class '%s' has no C binding", c->name);
     const sv_schema_field *idf = c->c->id_field ? sv__schema_cls(c)->id_field : NULL;
-    if (idf) store_int(p + idf->c_offset, 4, c->c->class_id);
+    if (idf) sv__core_native_store(p + idf->c_offset, 4, c->c->class_id);
     size_t n;
     const sv_schema_field *const *all = sv_schema_class_fields(c, &n);
     const sv_pair *pairs = sv_pairs(v);
@@ -477,7 +417,7 @@ static sv_status prim_from_value(sctx *x, const sv_type *t, const sv_value *v, u
 {
     int w = sv_prim_int_width(t->prim);
     if (w) {
-        store_int(p, w, v->kind == SV_INT ? (uint64_t)v->as.i : v->as.u);
+        sv__core_native_store(p, w, v->kind == SV_INT ? (uint64_t)v->as.i : v->as.u);
         return SV_OK;
     }
     switch (t->prim) {
@@ -576,8 +516,8 @@ static sv_status from_value(sctx *x, const sv_type *t, const sv_value *v, uint8_
     switch (t->kind) {
     case SV_TYPE_PRIM: return prim_from_value(x, t, v, p);
     case SV_TYPE_ENUM:
-        store_int(p, sv_prim_int_width(t->enm->underlying),
-                  v->kind == SV_INT ? (uint64_t)v->as.i : v->as.u);
+        sv__core_native_store(p, sv_prim_int_width(t->enm->underlying),
+                              v->kind == SV_INT ? (uint64_t)v->as.i : v->as.u);
         return SV_OK;
     case SV_TYPE_CLASS: return class_from_value(x, t->cls, v, p, depth);
     default: break;

@@ -83,24 +83,6 @@ int o3_struct_direct(const sv_schema *s, const sv_schema_class *cls, const sv_al
 
 /* ---- the C memory of one value ---- */
 
-static void store_bits(uint8_t *p, int w, uint64_t bits)
-{
-    switch (w) {
-    case 1: *p = (uint8_t)bits; break;
-    case 2: {
-        uint16_t v = (uint16_t)bits;
-        memcpy(p, &v, 2);
-        break;
-    }
-    case 4: {
-        uint32_t v = (uint32_t)bits;
-        memcpy(p, &v, 4);
-        break;
-    }
-    default: memcpy(p, &bits, 8); break;
-    }
-}
-
 /* The value of a leaf at p, as sv_struct_to_value makes it. Strings are
  * not copied: the value points at the C string (read only here). */
 sv_value o3s_leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
@@ -108,15 +90,15 @@ sv_value o3s_leaf_value(o3_sctx *x, const sv_type *t, const uint8_t *p)
     if (t->kind == SV_TYPE_ENUM) {
         sv_prim u = t->enm->underlying;
         int w = o3s_int_width(u);
-        return sv_with_tag(o3s_int_signed(u) ? sv_int_w(o3s_load_int(p, w), w)
-                                             : sv_uint_w(o3s_load_uint(p, w), w),
+        return sv_with_tag(o3s_int_signed(u) ? sv_int_w(sv__core_native_int(p, w), w)
+                                             : sv_uint_w(sv__core_native_uint(p, w), w),
                            SV_TAG_ENUM);
     }
     sv_prim pr = t->prim;
     int w = o3s_int_width(pr);
     if (w)
-        return o3s_int_signed(pr) ? sv_int_w(o3s_load_int(p, w), w)
-                                  : sv_uint_w(o3s_load_uint(p, w), w);
+        return o3s_int_signed(pr) ? sv_int_w(sv__core_native_int(p, w), w)
+                                  : sv_uint_w(sv__core_native_uint(p, w), w);
     switch (pr) {
     case SV_PRIM_BOOL: {
         bool b;
@@ -158,7 +140,7 @@ static void set_leaf(o3_sctx *x, const sv_type *t, uint8_t *p, const sv_value *o
     sv_prim pr = t->kind == SV_TYPE_ENUM ? t->enm->underlying : t->prim;
     int w = o3s_int_width(pr);
     if (w) {
-        store_bits(p, w, o3s_int_signed(pr) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
+        sv__core_native_store(p, w, o3s_int_signed(pr) ? (uint64_t)sv_get_int(v) : sv_get_uint(v));
         return;
     }
     switch (pr) {
@@ -465,10 +447,10 @@ static bool fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *
         int_range(pr, &lo, &hi);
         if (j->kind == SV_INT) {
             if (j->as.i < lo || (j->as.i > 0 && (uint64_t)j->as.i > hi)) return false;
-            store_bits(p, w, (uint64_t)j->as.i);
+            sv__core_native_store(p, w, (uint64_t)j->as.i);
         } else if (j->kind == SV_UINT) {
             if (j->as.u > hi) return false;
-            store_bits(p, w, j->as.u);
+            sv__core_native_store(p, w, j->as.u);
         } else {
             return false;
         }

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "core/native_int.h"
 #include "o3de_internal.h"
 #include "schema/schema_internal.h"
 #include "serval/schema.h"
@@ -40,50 +41,6 @@ static inline bool o3s_int_signed(sv_prim p)
 static inline bool o3s_is_math(sv_prim p)
 {
     return p >= SV_PRIM_VECTOR2 && p <= SV_PRIM_TRANSFORM;
-}
-
-/* An integer of width w at p */
-static inline uint64_t o3s_load_uint(const uint8_t *p, int w)
-{
-    switch (w) {
-    case 1: return *p;
-    case 2: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case 4: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    }
-}
-static inline int64_t o3s_load_int(const uint8_t *p, int w)
-{
-    switch (w) {
-    case 1: return (int8_t)*p;
-    case 2: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case 4: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    default: {
-        int64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    }
 }
 
 /* The walk state with its per-class prototype table (alloc NULL: libc);

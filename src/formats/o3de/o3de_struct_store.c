@@ -95,11 +95,11 @@ static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *
     int w = o3s_int_width(u);
     bool sgn = o3s_int_signed(u);
     if (w == 1 && sgn) return false;
-    uint64_t in = sgn ? (uint64_t)o3s_load_int(p, w) : o3s_load_uint(p, w);
+    uint64_t in = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
     for (uint32_t i = 0; i < e->nvalues; i++) {
         if (e->values[i].value != in) continue;
         if (dp && !x->c->keep_defaults &&
-            in == (sgn ? (uint64_t)o3s_load_int(dp, w) : o3s_load_uint(dp, w))) {
+            in == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w))) {
             put_raw(x, "{}", 2);
             *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
         } else {
@@ -156,8 +156,9 @@ static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint
     int w = o3s_int_width(pr);
     if (w) {
         bool sgn = o3s_int_signed(pr);
-        uint64_t v = sgn ? (uint64_t)o3s_load_int(p, w) : o3s_load_uint(p, w);
-        if (dp && !keep && v == (sgn ? (uint64_t)o3s_load_int(dp, w) : o3s_load_uint(dp, w)))
+        uint64_t v = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
+        if (dp && !keep &&
+            v == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
             goto dflt;
         put_int(x, sgn, v);
         goto done;
