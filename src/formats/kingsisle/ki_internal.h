@@ -1,6 +1,6 @@
 /* KingsIsle ObjectProperty: the shared internals (type list, codec state).
- * Section numbers (§) refer to the ObjectProperty specification that
- * docs/formats/kingsisle.md summarises. */
+ * Section numbers (§) are those of docs/formats/kingsisle.md, "Section
+ * numbers in the sources", which says what each covers. */
 #ifndef SV_KI_INTERNAL_H
 #define SV_KI_INTERNAL_H
 
