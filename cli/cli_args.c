@@ -392,28 +392,29 @@ sv_options cli_format_options(cli_args *a, const char *def_name, const char *def
     return o;
 }
 
-sv_options cli_decode_options(const cli_args *a, const sv_format *f)
-{
-    sv_options o;
-    sv_options_init(&o);
-    o.limits = a->limits;
-    o.schema = a->schema;
-    /* Resonite's decoder may decompress Brotli on a second thread; the
-     * library starts none unless asked, the command asks unless -T 0 (a
-     * user's -I threads=N, coming after, still wins). */
-    size_t skip = a->threads != 0 && f && strcmp(f->name, "resonite") == 0 ? 0 : 1;
-    o.names = a->dec_opts.names + skip;
-    o.values = a->dec_opts.values + skip;
-    o.count = a->dec_opts.count + 1 - skip;
-    return o;
-}
-
 static bool format_has_option(const sv_format *f, const char *name)
 {
     if (!f || !f->options) return false;
     for (const sv_option_desc *d = f->options; d->name; d++)
         if (strcmp(d->name, name) == 0) return true;
     return false;
+}
+
+sv_options cli_decode_options(const cli_args *a, const sv_format *f)
+{
+    sv_options o;
+    sv_options_init(&o);
+    o.limits = a->limits;
+    o.schema = a->schema;
+    /* A decoder that takes a "threads" option (Resonite's, which may
+     * decompress Brotli on a second thread) starts none unless asked; the
+     * command asks unless -T 0 (a user's -I threads=N, coming after, still
+     * wins). */
+    size_t skip = a->threads != 0 && format_has_option(f, "threads") ? 0 : 1;
+    o.names = a->dec_opts.names + skip;
+    o.values = a->dec_opts.values + skip;
+    o.count = a->dec_opts.count + 1 - skip;
+    return o;
 }
 
 int cli_check_format_options(const cli_args *a, const char *cmd, const sv_format *f1,
