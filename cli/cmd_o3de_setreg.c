@@ -19,9 +19,9 @@
 #include "serval/o3de.h"
 
 static const char help[] =
-    "usage: serval o3de setreg merge [--specialization TAG]... [--anchor KEY] DIR|FILE...\n"
-    "       serval o3de setreg get KEY [--specialization TAG]... [--anchor KEY] DIR|FILE...\n"
-    "       serval o3de setreg origin KEY [--specialization TAG]... [--anchor KEY] DIR|FILE...\n"
+    "usage: serval o3de setreg merge [OPTION]... DIR|FILE...\n"
+    "       serval o3de setreg get KEY [OPTION]... DIR|FILE...\n"
+    "       serval o3de setreg origin KEY [OPTION]... DIR|FILE...\n"
     "\n"
     "Merges O3DE Settings Registry files as O3DE's SettingsRegistryMergeUtils does.\n"
     "\n"
@@ -43,6 +43,8 @@ static const char help[] =
     "Options:\n"
     "  --specialization TAG  select a specialization (repeatable, at most 15; the\n"
     "                        order given is their priority)\n"
+    "  --platform NAME       also merge each DIR's Platform/NAME/ files, each right\n"
+    "                        after the DIR's own file of the same name and tags\n"
     "  --anchor KEY          merge every file under KEY instead of at the root\n" CLI_HELP_HELP "\n"
     "Exit status: 0 ok, 1 when a file cannot be merged (every problem is printed;\n"
     "nothing is written) or KEY has no value, 2 usage error, 3 I/O error.\n";
@@ -73,6 +75,7 @@ typedef struct setreg {
     const char *cmd;
     o3sr_specs specs;
     const char *anchor;
+    const char *platform; /* --platform NAME, "" when not given */
     sv_doc *doc;
     sv_value reg;
     o3_importer importer;
@@ -207,16 +210,20 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* MergeSettingsFolder: the folder's own files, described, sorted, merged. */
-static int merge_folder(setreg *s, const char *dir)
+/* Appends the names of the regular files in dir to *names (sorted among
+ * themselves: readdir's order is the file system's, and name order makes
+ * the listing, and so a collision's message, the same everywhere). A
+ * folder that cannot be opened is an error unless missing_ok (a platform
+ * folder that is not there has no files, as in O3DE). */
+static int list_files(setreg *s, const char *dir, bool missing_ok, char ***names, size_t *n)
 {
     DIR *d = opendir(dir);
     if (!d) {
+        if (missing_ok) return 0;
         cli_error("%s: %s: cannot open the folder", s->cmd, dir);
         return 3;
     }
-    char **names = NULL;
-    size_t n = 0;
+    size_t first = *n;
     int rc = 0;
     struct dirent *e;
     size_t dlen = strlen(dir);
@@ -231,30 +238,55 @@ static int merge_folder(setreg *s, const char *dir)
         bool file = stat(full, &sb) == 0 && S_ISREG(sb.st_mode);
         free(full);
         if (!file) continue;
-        if (n >= 65536) {
+        if (*n >= 65536) {
             cli_error("%s: %s: too many files in the folder", s->cmd, dir);
             rc = 1;
             break;
         }
-        char **g = realloc(names, (n + 1) * sizeof *g);
-        if (!g || !(g[n] = strdup(e->d_name))) {
-            if (g) names = g;
+        char **g = realloc(*names, (*n + 1) * sizeof *g);
+        if (!g || !(g[*n] = strdup(e->d_name))) {
+            if (g) *names = g;
             rc = 3;
             break;
         }
-        names = g;
-        n++;
+        *names = g;
+        (*n)++;
     }
     closedir(d);
-    /* readdir's order is the file system's: name order makes the listing,
-     * and so a collision's message, the same everywhere */
-    if (!rc && n) qsort(names, n, sizeof *names, by_name);
+    if (!rc && *n > first) qsort(*names + first, *n - first, sizeof **names, by_name);
+    return rc;
+}
+
+/* MergeSettingsFolder: the folder's own files and, with --platform NAME,
+ * those of its Platform/NAME subfolder, described, sorted, merged. */
+static int merge_folder(setreg *s, const char *dir)
+{
+    size_t dlen = strlen(dir);
+    /* O3DE refuses a folder whose search pattern ("DIR/" "*", or
+     * "DIR/Platform/NAME/" "*") would not fit its 1024-byte paths */
+    size_t extra = 3 + (*s->platform ? sizeof "Platform" + strlen(s->platform) + 2 : 0);
+    if (dlen + extra > 1024) {
+        cli_error("%s: Folder path for the Setting Registry is too long: %s", s->cmd, dir);
+        s->failures++;
+        return 0;
+    }
+    char *pdir = NULL;
+    if (*s->platform) {
+        pdir = malloc(dlen + strlen(s->platform) + sizeof "/Platform/");
+        if (!pdir) return 3;
+        sprintf(pdir, "%s/Platform/%s", dir, s->platform);
+    }
+    char **names = NULL;
+    size_t n = 0;
+    int rc = list_files(s, dir, false, &names, &n);
+    size_t nown = n;
+    if (!rc && pdir) rc = list_files(s, pdir, true, &names, &n);
     o3sr_file *files = rc ? NULL : calloc(n ? n : 1, sizeof *files);
     size_t nf = 0;
     if (!rc && !files) rc = 3;
     for (size_t i = 0; !rc && i < n; i++) {
         const char *why;
-        if (o3sr_describe(names[i], &s->specs, &files[nf], &why)) nf++;
+        if (o3sr_describe(names[i], &s->specs, &files[nf], &why)) files[nf++].platform = i >= nown;
         if (nf > O3SR_MAX_FOLDER_FILES) {
             cli_error("%s: %s: Too many files in registry folder. The limit is 128", s->cmd, dir);
             s->failures++;
@@ -271,18 +303,20 @@ static int merge_folder(setreg *s, const char *dir)
         nf = 0;
     }
     for (size_t i = 0; !rc && i < nf; i++) {
-        char *full = malloc(dlen + strlen(files[i].name) + 2);
+        const char *from = files[i].platform ? pdir : dir;
+        char *full = malloc(strlen(from) + strlen(files[i].name) + 2);
         if (!full) {
             rc = 3;
             break;
         }
-        sprintf(full, "%s/%s", dir, files[i].name);
+        sprintf(full, "%s/%s", from, files[i].name);
         rc = merge_file(s, full, files[i].patch);
         free(full);
     }
     free(files);
     for (size_t i = 0; i < n; i++) free(names[i]);
     free(names);
+    free(pdir);
     return rc;
 }
 
@@ -531,7 +565,7 @@ static int run_origin(setreg *s, const char *key)
     return fflush(stdout) == 0 ? 0 : 3;
 }
 
-/* Takes --specialization and --anchor out of argv. */
+/* Takes --specialization, --anchor and --platform out of argv. */
 static int take_options(setreg *s, int *argc, char **argv)
 {
     int w = 0;
@@ -541,11 +575,12 @@ static int take_options(setreg *s, int *argc, char **argv)
             while (i < *argc) argv[w++] = argv[i++];
             break;
         }
-        const char *name = strncmp(a, "--specialization", 16) == 0 && (a[16] == 0 || a[16] == '=')
-                               ? "--specialization"
-                           : strncmp(a, "--anchor", 8) == 0 && (a[8] == 0 || a[8] == '=')
-                               ? "--anchor"
-                               : NULL;
+        const char *name =
+            strncmp(a, "--specialization", 16) == 0 && (a[16] == 0 || a[16] == '=')
+                ? "--specialization"
+            : strncmp(a, "--anchor", 8) == 0 && (a[8] == 0 || a[8] == '=')      ? "--anchor"
+            : strncmp(a, "--platform", 10) == 0 && (a[10] == 0 || a[10] == '=') ? "--platform"
+                                                                                : NULL;
         if (!name) {
             argv[w++] = argv[i];
             continue;
@@ -562,6 +597,8 @@ static int take_options(setreg *s, int *argc, char **argv)
         }
         if (name[2] == 'a') {
             s->anchor = v;
+        } else if (name[2] == 'p') {
+            s->platform = v;
         } else {
             const char *why;
             if (!o3sr_specs_add(&s->specs, v, &why)) {
@@ -598,6 +635,7 @@ int cmd_o3de_setreg(int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.cmd = cmd;
     s.anchor = "";
+    s.platform = "";
     s.track = which == 2;
     int n = argc - 1;
     char **args = argv + 1;

@@ -95,7 +95,7 @@ _serval() {
             [ "$COMP_CWORD" -eq $((i + 1)) ] && { COMPREPLY=($(compgen -W "load store validate strip-defaults setreg prefab" -- "$cur")); return; }
             [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = setreg ] &&
                 { COMPREPLY=($(compgen -W "merge get origin" -- "$cur")); return; }
-            [ "${COMP_WORDS[i + 1]}" = setreg ] && opts="$opts --specialization --anchor"
+            [ "${COMP_WORDS[i + 1]}" = setreg ] && opts="$opts --specialization --platform --anchor"
             [ "$COMP_CWORD" -eq $((i + 2)) ] && [ "${COMP_WORDS[i + 1]}" = prefab ] &&
                 { COMPREPLY=($(compgen -W "check clean" -- "$cur")); return; }
             [ "${COMP_WORDS[i + 1]}" = prefab ] && opts="$opts --templates --dry-run -o --output"

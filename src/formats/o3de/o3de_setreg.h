@@ -36,12 +36,14 @@ uint64_t o3sr_tag_hash(const char *s, size_t len);
 
 /* One registry file of a folder: its name split at the dots into the name
  * tag and the specialization tags (those sorted by hash, as O3DE sorts
- * them), and whether it is a .setregpatch (a JSON Patch). */
+ * them), whether it is a .setregpatch (a JSON Patch), and whether it came
+ * from the folder's Platform/NAME subfolder (set by the caller). */
 typedef struct o3sr_file {
     const char *name; /* the caller's */
     uint64_t tags[1 + O3SR_MAX_SPECS];
     size_t ntags;
     bool patch;
+    bool platform;
 } o3sr_file;
 
 /* ExtractFileDescription: true when name is a registry file to merge with
@@ -50,7 +52,8 @@ typedef struct o3sr_file {
 bool o3sr_describe(const char *name, const o3sr_specs *s, o3sr_file *out, const char **why);
 
 /* Sorts files as IsLessThan orders them: by name tag (then by file name),
- * fewer tags first, then by each tag's place in the specialization list.
+ * fewer tags first, then by each tag's place in the specialization list,
+ * then a platform file after the folder's own file of the same name.
  * Returns false when two files point to the same specialization (*a, *b
  * their places after sorting): O3DE then merges none of the folder. */
 bool o3sr_sort(o3sr_file *f, size_t n, const o3sr_specs *s, size_t *a, size_t *b);

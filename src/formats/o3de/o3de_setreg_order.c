@@ -123,6 +123,9 @@ static int compare(const o3sr_file *l, const o3sr_file *r, const o3sr_specs *s)
         size_t a = priority(s, l->tags[i]), b = priority(s, r->tags[i]);
         if (a != b) return a < b ? -1 : 1;
     }
+    /* Platform/NAME/Memory.editor.setreg specializes Memory.editor.setreg
+     * for the platform, so it comes right after it */
+    if (l->platform != r->platform) return l->platform ? 1 : -1;
     return 0;
 }
 
