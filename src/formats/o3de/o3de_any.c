@@ -1,11 +1,11 @@
 /* AZStd::any (docs/formats/o3de.md, "`AZStd::any`", O3DE's JsonAnySerializer):
  * {"$type": T, "Value": V}. T is resolved as "$type" is elsewhere (a braced
  * UUID anywhere in the text, else the trimmed name) against the schema's
- * classes and the primitives every O3DE SerializeContext registers (bool,
- * int, float, ...: their AzTypeInfo names and UUIDs); the value is loaded
- * into a fresh default of that type. The any's value in the tree is null
- * when empty, else an object of a schema class or a number or bool of the
- * primitive's width.
+ * classes and the types every O3DE SerializeContext registers (bool, int,
+ * float, ..., Vector3, Matrix3x3, AZ::Uuid, ...: their AzTypeInfo names and
+ * UUIDs); the value is loaded into a fresh default of that type. The any's
+ * value in the tree is null when empty, else an object of a schema class,
+ * a number or bool of the primitive's width, a UUID or a math value.
  *
  * The outcomes are O3DE's, quirks included: a "$type" that names nothing
  * is reported as Unknown, yet the load returns DefaultsUsed and leaves the
@@ -44,6 +44,18 @@ static const any_prim prims[] = {
     {"unsigned long", "{5EC2D6F7-6859-400f-9215-C106F5B10E53}", SV_PRIM_U64},
     {"float", "{EA2C3E90-AFBE-44d4-A90D-FAAF79BAF93D}", SV_PRIM_F32},
     {"double", "{110C4B14-11A8-4e9d-8638-5051013A56AC}", SV_PRIM_F64},
+    /* the math types SerializeContext's constructor reflects (MathReflect:
+     * their AZ_TYPE_INFO names and UUIDs), stored by their own serializers */
+    {"Vector2", "{3D80F623-C85C-4741-90D0-E4E66164E6BF}", SV_PRIM_VECTOR2},
+    {"Vector3", "{8379EB7D-01FA-4538-B64B-A6543B4BE73D}", SV_PRIM_VECTOR3},
+    {"Vector4", "{0CE9FA36-1E3A-4C06-9254-B7C73A732053}", SV_PRIM_VECTOR4},
+    {"Quaternion", "{73103120-3DD3-4873-BAB3-9713FA2804FB}", SV_PRIM_QUATERNION},
+    {"Color", "{7894072A-9050-4F0F-901B-34B1A0D29417}", SV_PRIM_COLOR},
+    {"Matrix3x3", "{15A4332F-7C3F-4A58-AC35-50E1CE53FB9C}", SV_PRIM_MATRIX3X3},
+    {"Matrix3x4", "{1906D8A5-7DEC-4DE3-A606-9E53BB3459E7}", SV_PRIM_MATRIX3X4},
+    {"Matrix4x4", "{157193C7-B673-4A2B-8B43-5681DCC3DEC3}", SV_PRIM_MATRIX4X4},
+    {"Transform", "{5D9958E9-9F1E-4985-B532-FFFDE75FEDFD}", SV_PRIM_TRANSFORM},
+    {"AZ::Uuid", "{E152C105-A133-4d03-BBF8-3D4B2FBA3E2A}", SV_PRIM_UUID},
 };
 #define NPRIMS (sizeof prims / sizeof *prims)
 
@@ -175,7 +187,8 @@ o3_res o3_load_any(o3_ctx *c, const sv_value *j, const sv_value *cur, sv_value *
     return finish_load(c, o3_combine(result, r));
 }
 
-/* The registered primitive a number or bool of the tree is, or NULL. */
+/* The registered type a number, bool, UUID or math value of the tree is,
+ * or NULL. */
 static const any_prim *prim_of_value(const sv_value *v)
 {
     sv_prim p;
@@ -194,6 +207,24 @@ static const any_prim *prim_of_value(const sv_value *v)
                                : SV_PRIM_U64;
         break;
     case SV_FLOAT: p = sv_width(v) == 4 ? SV_PRIM_F32 : SV_PRIM_F64; break;
+    case SV_STRING:
+        if (sv_tag_of(v) != SV_TAG_UUID) return NULL;
+        p = SV_PRIM_UUID;
+        break;
+    case SV_TUPLE:
+        switch (sv_tag_of(v)) {
+        case SV_TAG_VECTOR2: p = SV_PRIM_VECTOR2; break;
+        case SV_TAG_VECTOR3: p = SV_PRIM_VECTOR3; break;
+        case SV_TAG_VECTOR4: p = SV_PRIM_VECTOR4; break;
+        case SV_TAG_QUATERNION: p = SV_PRIM_QUATERNION; break;
+        case SV_TAG_COLOR: p = SV_PRIM_COLOR; break;
+        case SV_TAG_MATRIX3X3: p = SV_PRIM_MATRIX3X3; break;
+        case SV_TAG_MATRIX3X4: p = SV_PRIM_MATRIX3X4; break;
+        case SV_TAG_MATRIX4X4: p = SV_PRIM_MATRIX4X4; break;
+        case SV_TAG_TRANSFORM: p = SV_PRIM_TRANSFORM; break;
+        default: return NULL;
+        }
+        break;
     default: return NULL;
     }
     for (size_t i = 0; i < NPRIMS; i++)
@@ -209,8 +240,9 @@ o3_res o3_store_any(o3_ctx *c, const sv_value *v, const sv_value *def, sv_value 
         const any_prim *prim = cls ? NULL : prim_of_value(v);
         if (!cls && !prim)
             return o3_rep(c, WV, SV_O3DE_UNSUPPORTED,
-                          "An AZStd::any holds an object of a schema class, a bool or a number of "
-                          "a registered width (not i8), or null when empty.");
+                          "An AZStd::any holds an object of a schema class, a bool, a number of "
+                          "a registered width (not i8), a UUID or a math type, or null when "
+                          "empty.");
         sv_value obj = sv_map(c->doc, 0);
         sv_value type_text =
             cls ? o3_type_text(c, cls) : sv_str(c->doc, prim->name, strlen(prim->name));
