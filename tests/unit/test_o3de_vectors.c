@@ -84,15 +84,12 @@ static const load_vec primitive_vectors[] = {
     {"f64", NULL, "\"hello 2.4\"", "0.0", SV_O3DE_UNSUPPORTED, ALT},
     {"f64", NULL, "\"\"", "0.0", SV_O3DE_UNSUPPORTED, ALT},
     {"f64", NULL, "true", "1.0", SV_O3DE_SUCCESS, OK},
-    {"f64", NULL,
-     "\"1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
-     "000"
-     "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
-     "0000"
-     "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
-     "0000"
-     "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
-     "0000\"",
+    {"f64",
+     NULL,
+     "\"1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000\"",
      "0.0", SV_O3DE_UNSUPPORTED, ALT},
     /* StringSerializerTests */
     {"string", NULL, "3.1415", "\"3.141500\"", SV_O3DE_SUCCESS, OK},
@@ -110,9 +107,8 @@ static const load_vec primitive_vectors[] = {
      "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"", SV_O3DE_SUCCESS, OK},
     {"uuid", NULL, "\"8651B6DA-9792-407C-A46D-A6E2E39CA900\"",
      "\"{00000000-0000-0000-0000-000000000000}\"", SV_O3DE_UNSUPPORTED, ALT},
-    {"uuid", "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"",
-     "\"{8651B6DA-9792-407C-A46D-AXXX39CA900}\"", "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"",
-     SV_O3DE_UNSUPPORTED, ALT},
+    {"uuid", "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"", "\"{8651B6DA-9792-407C-A46D-AXXX39CA900}\"",
+     "\"{8651B6DA-9792-407C-A46D-A6E2E39CA900}\"", SV_O3DE_UNSUPPORTED, ALT},
     {"uuid", NULL, "\"{51CD2896-A963-4CA1-AE9039AEBDA72364}\"",
      "\"{00000000-0000-0000-0000-000000000000}\"", SV_O3DE_UNSUPPORTED, ALT},
     {"uuid", NULL, "\"{00000000-0000-0000-0000-000000000000}\"",
@@ -171,8 +167,7 @@ static const load_vec enum_vectors[] = {
     {"S8Enum", NULL, "1", NULL, SV_O3DE_UNKNOWN, HALT},
     {"BitFlagsS64", NULL, "[\"BitFlag1And2\",\"BitFlag2And4\",160]",
      /* 3|10|160 = 171, written back by spec §6.2's algorithm */
-     "[\"BitFlag2And4\",\"BitFlag4\",\"BitFlag1And2\",\"BitFlag2\",\"BitFlag1\",160]",
-     SV_O3DE_SUCCESS, OK},
+     "[\"BitFlag2And4\",\"BitFlag4\",\"BitFlag1And2\",\"BitFlag2\",\"BitFlag1\",160]", SV_O3DE_SUCCESS, OK},
     {"BitFlagsS64", NULL, "[true]", "\"BitFlag0\"", SV_O3DE_UNSUPPORTED, ALT},
     {"BitFlagsS64", NULL, "null", "\"BitFlag0\"", SV_O3DE_UNSUPPORTED, ALT},
     {"BitFlagsS64", NULL, "\"2abc\"", "\"BitFlag2\"", SV_O3DE_SUCCESS, OK},
@@ -226,10 +221,8 @@ static const store_vec class_store[] = {
     {"SimpleClass", "{\"var1\":88}", "{\"var1\":88}", "{\"var1\":88,\"var2\":42.0}"},
     {"SimpleInheritence", "{\"var1\":88}", "{\"var1\":88}",
      "{\"base_var\":-42.0,\"var1\":88,\"var2\":42.0}"},
-    {"MultipleInheritence", "{\"var1\":88,\"base2_var1\":-88.0}",
-     "{\"base2_var1\":-88.0,\"var1\":88}",
-     "{\"base_var\":-42.0,\"base2_var1\":-88.0,\"base2_var2\":-233.0,\"base2_var3\":-333.0,"
-     "\"var1\":88,"
+    {"MultipleInheritence", "{\"var1\":88,\"base2_var1\":-88.0}", "{\"base2_var1\":-88.0,\"var1\":88}",
+     "{\"base_var\":-42.0,\"base2_var1\":-88.0,\"base2_var2\":-233.0,\"base2_var3\":-333.0,\"var1\":88,"
      "\"var2\":42.0}"},
     {"SimpleNested", "{\"nested\":{\"var1\":88}}", "{\"nested\":{\"var1\":88}}",
      "{\"nested\":{\"var1\":88,\"var2\":42.0},\"var_additional\":42}"},
@@ -242,8 +235,7 @@ static const store_vec class_store[] = {
     /* TestCases_Pointers.cpp */
     {"ComplexNullInheritedPointer", "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"var2\":88.0}}",
      "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"var2\":88.0}}",
-     "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"base_var\":-42.0,\"var1\":42,\"var2\":88.0}"
-     "}"},
+     "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"base_var\":-42.0,\"var1\":42,\"var2\":88.0}}"},
     {"SimpleNullPointer", "{\"pointer2\":88}", "{\"pointer2\":88}",
      "{\"pointer1\":null,\"pointer2\":88}"},
     /* containers (BasicContainer, UnorderedSet, Map, Tuple, Array tests) */
@@ -252,12 +244,10 @@ static const store_vec class_store[] = {
     {"vector<i32>", "[0]", "[{}]", "[0]"},
     {"uset<i32>", "[42,-88,342]", "[-88,42,342]", NULL},
     {"set<i32>", "[342,42,-88]", "[-88,42,342]", NULL},
-    {"map<string,f64>", "{\"a\":142.0,\"b\":242.0,\"c\":342.0}",
-     "{\"a\":142.0,\"b\":242.0,\"c\":342.0}", NULL},
-    {"map<i32,f64>",
-     "[{\"Key\":142,\"Value\":142.0},{\"Key\":242,\"Value\":242.0},{\"Key\":342,\"Value\":342.0}]",
-     "[{\"Key\":142,\"Value\":142.0},{\"Key\":242,\"Value\":242.0},{\"Key\":342,\"Value\":342.0}]",
+    {"map<string,f64>", "{\"a\":142.0,\"b\":242.0,\"c\":342.0}", "{\"a\":142.0,\"b\":242.0,\"c\":342.0}",
      NULL},
+    {"map<i32,f64>", "[{\"Key\":142,\"Value\":142.0},{\"Key\":242,\"Value\":242.0},{\"Key\":342,\"Value\":342.0}]",
+     "[{\"Key\":142,\"Value\":142.0},{\"Key\":242,\"Value\":242.0},{\"Key\":342,\"Value\":342.0}]", NULL},
     {"map<i32,f64>", "{\"{}\":{}}", "{\"{}\":{}}", NULL},
     {"umap<string,string>", "{\"{}\":\"World\"}", "{\"{}\":\"World\"}", NULL},
     {"pair<i32,f64>", "[0,288.0]", "[{},288.0]", NULL},
@@ -267,13 +257,11 @@ static const store_vec class_store[] = {
      "[[188,288,388],[488,\"hello\"]]", NULL},
     {"tuple<vector<i32>,pair<i32,string>>", "[[],[0,\"hello\"]]", "[{},[{},\"hello\"]]", NULL},
     {"array<i32,4>", "[10,0,30,0]", "[10,{},30,{}]", NULL},
-    {"vector<SimpleClass>", "[{\"var1\":10},{},{\"var2\":688.0}]",
-     "[{\"var1\":10},{},{\"var2\":688.0}]", NULL},
-    {"vector<ptr<i32>>", "[42,null,43]", "[42,null,43]", "[42,null,43]"},
-    {"vector<ptr<BaseClass>>",
-     "[{\"$type\":\"SimpleInheritence\",\"var2\":88.0},{\"$type\":\"SimpleInheritence\"},null]",
-     "[{\"$type\":\"SimpleInheritence\",\"var2\":88.0},{\"$type\":\"SimpleInheritence\"},null]",
+    {"vector<SimpleClass>", "[{\"var1\":10},{},{\"var2\":688.0}]", "[{\"var1\":10},{},{\"var2\":688.0}]",
      NULL},
+    {"vector<ptr<i32>>", "[42,null,43]", "[42,null,43]", "[42,null,43]"},
+    {"vector<ptr<BaseClass>>", "[{\"$type\":\"SimpleInheritence\",\"var2\":88.0},{\"$type\":\"SimpleInheritence\"},null]",
+     "[{\"$type\":\"SimpleInheritence\",\"var2\":88.0},{\"$type\":\"SimpleInheritence\"},null]", NULL},
     {"Vec3Holder", "{\"v\":[1.0,2.0,3.0]}", "{\"v\":[1.0,2.0,3.0]}", NULL},
 };
 
@@ -287,10 +275,8 @@ static void test_store_vectors(void **state)
 
 static const load_vec class_load[] = {
     {"SimpleClass", NULL, "{}", "{\"var1\":42,\"var2\":42.0}", SV_O3DE_DEFAULTS_USED, OK},
-    {"SimpleClass", NULL, "{\"var1\":88}", "{\"var1\":88,\"var2\":42.0}", SV_O3DE_PARTIAL_DEFAULTS,
-     OK},
-    {"SimpleClass", NULL, "{\"var1\":88,\"var2\":1.0}", "{\"var1\":88,\"var2\":1.0}",
-     SV_O3DE_SUCCESS, OK},
+    {"SimpleClass", NULL, "{\"var1\":88}", "{\"var1\":88,\"var2\":42.0}", SV_O3DE_PARTIAL_DEFAULTS, OK},
+    {"SimpleClass", NULL, "{\"var1\":88,\"var2\":1.0}", "{\"var1\":88,\"var2\":1.0}", SV_O3DE_SUCCESS, OK},
     {"SimpleClass", NULL, "{\"var1\":88,\"var2\":1.0,\"extra\":1}", "{\"var1\":88,\"var2\":1.0}",
      SV_O3DE_PARTIAL_SKIP, OK},
     {"SimpleClass", NULL, "{\"var1\":[],\"var2\":1.0}", "{\"var1\":42,\"var2\":1.0}",
@@ -302,10 +288,10 @@ static const load_vec class_load[] = {
     {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"    SimpleInheritence    \"}}",
      "{\"pointer\":{\"$type\":\"SimpleInheritence\",\"base_var\":-42.0,\"var1\":42,\"var2\":42.0}}",
      SV_O3DE_DEFAULTS_USED, OK},
-    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"Invalid\"}}",
-     "{\"pointer\":null}", SV_O3DE_UNKNOWN, HALT},
-    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"SimpleClass\"}}",
-     "{\"pointer\":null}", SV_O3DE_TYPE_MISMATCH, HALT},
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"Invalid\"}}", "{\"pointer\":null}",
+     SV_O3DE_UNKNOWN, HALT},
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"SimpleClass\"}}", "{\"pointer\":null}",
+     SV_O3DE_TYPE_MISMATCH, HALT},
     {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":42}}", "{\"pointer\":null}",
      SV_O3DE_UNKNOWN, HALT},
     {"ComplexNullInheritedPointer", NULL,
@@ -313,9 +299,8 @@ static const load_vec class_load[] = {
      "{\"pointer\":{\"$type\":\"MultipleInheritence\",\"base_var\":-42.0,\"base2_var1\":-133.0,"
      "\"base2_var2\":-233.0,\"base2_var3\":-333.0,\"var1\":42,\"var2\":42.0}}",
      SV_O3DE_DEFAULTS_USED, OK},
-    {"ComplexNullInheritedPointer", NULL,
-     "{\"pointer\":{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\"}}", "{\"pointer\":null}",
-     SV_O3DE_UNKNOWN, HALT},
+    {"ComplexNullInheritedPointer", NULL, "{\"pointer\":{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\"}}",
+     "{\"pointer\":null}", SV_O3DE_UNKNOWN, HALT},
     /* containers */
     {"vector<i32>", NULL, "[13,42,88]", "[13,42,88]", SV_O3DE_SUCCESS, OK},
     {"vector<i32>", "[1]", "[2]", "[1,2]", SV_O3DE_SUCCESS, OK},
@@ -326,8 +311,8 @@ static const load_vec class_load[] = {
     {"array<i32,2>", NULL, "[1]", "[0,0]", SV_O3DE_UNSUPPORTED, ALT},
     {"array<i32,2>", NULL, "[1,2,3]", "[1,2]", SV_O3DE_PARTIAL_SKIP, OK},
     {"pair<i32,f64>", NULL, "[1]", "[0,0.0]", SV_O3DE_UNSUPPORTED, ALT},
-    {"umap<string,string>", NULL, "{\"Hello\":\"World\",\"Hello\":\"Other\"}",
-     "{\"Hello\":\"Other\"}", SV_O3DE_SUCCESS, OK},
+    {"umap<string,string>", NULL, "{\"Hello\":\"World\",\"Hello\":\"Other\"}", "{\"Hello\":\"Other\"}",
+     SV_O3DE_SUCCESS, OK},
     {"map<i32,f64>", NULL, "{\"5\":1.0}", "[{\"Key\":5,\"Value\":1.0}]", SV_O3DE_SUCCESS, OK},
     {"map<i32,f64>", NULL, "true", "[]", SV_O3DE_UNSUPPORTED, ALT},
 };
@@ -345,9 +330,10 @@ static void test_clear_containers(void **state)
 {
     (void)state;
     o3t_load_case("vector<i32>", "[1]", "[2]", "[2]", SV_O3DE_SUCCESS, OK, true);
-    o3t_load_case("map<string,i32>", "{\"a\":1}", "{\"b\":2}", "{\"b\":2}", SV_O3DE_SUCCESS, OK,
-                  true);
+    o3t_load_case("map<string,i32>", "{\"a\":1}", "{\"b\":2}", "{\"b\":2}", SV_O3DE_SUCCESS, OK, true);
 }
+
+
 
 /* The load cases kept as data in tests/vectors/o3de/cases/ (one JSON
  * object a line: source, type, optional start, json, value, outcome,
@@ -520,24 +506,21 @@ static const store_vec any_store[] = {
      "{\"$type\":\"Vector3\",\"Value\":[9.0,-9.0,-81.0]}", NULL},
     /* an empty any is a default field; a set one is written whole */
     {"AnyHolder", "{\"count\":3}", "{\"count\":3}", "{\"thing\":{},\"count\":3}"},
-    {"AnyHolder", "{\"thing\":{\"$type\":\"BaseClass\"}}", "{\"thing\":{\"$type\":\"BaseClass\"}}",
-     NULL},
+    {"AnyHolder", "{\"thing\":{\"$type\":\"BaseClass\"}}", "{\"thing\":{\"$type\":\"BaseClass\"}}", NULL},
 };
 
 static void test_any_store(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof any_store / sizeof *any_store; i++)
-        o3t_store_case(any_store[i].type, any_store[i].json, any_store[i].stripped,
-                       any_store[i].kept);
+        o3t_store_case(any_store[i].type, any_store[i].json, any_store[i].stripped, any_store[i].kept);
 }
 
 typedef struct seen_reports {
     char text[2048];
 } seen_reports;
 
-static sv_o3de_result record(void *ctx, const char *message, sv_o3de_result result,
-                             const char *path)
+static sv_o3de_result record(void *ctx, const char *message, sv_o3de_result result, const char *path)
 {
     seen_reports *s = ctx;
     size_t n = strlen(s->text);
@@ -572,10 +555,9 @@ static void report_case(const char *type, const char *json, const char *want)
 static void test_any_and_matrix_reports(void **state)
 {
     (void)state;
-    report_case(
-        "any", "{\"$type\":\"Invalid\"}",
-        "|ReadField|Unknown|Unable to find type id with the provided string.\n"
-        "|ReadField|DefaultsUsed|JsonAnySerializer::Load created a default, empty AZStd::any\n");
+    report_case("any", "{\"$type\":\"Invalid\"}",
+                "|ReadField|Unknown|Unable to find type id with the provided string.\n"
+                "|ReadField|DefaultsUsed|JsonAnySerializer::Load created a default, empty AZStd::any\n");
     report_case("any", "{\"$type\":\"{9E69A37B-0000-4D0A-8E0C-6F8C1C0E4B11}\"}",
                 "|ReadField|Success|Successfully read type id from json value.\n"
                 "|ReadField|Success|JsonAnySerializer::Load failed to load a value matched the "
@@ -585,13 +567,11 @@ static void test_any_and_matrix_reports(void **state)
                 "|ReadField|Success|Successfully read float.\n"
                 "|ReadField|Unsupported|Scale can not be zero.\n");
     /* MathMatrixSerializer.cpp's texts for the array and the other JSON types */
-    report_case(
-        "matrix3x4", "[1.0,2.0]",
-        "|ReadField|Unsupported|Not enough numbers in JSON array to load math matrix from.\n");
-    report_case(
-        "matrix4x4", "true",
-        "|ReadField|Unsupported|Unsupported type. Math matrix can only be read from arrays or "
-        "objects.\n");
+    report_case("matrix3x4", "[1.0,2.0]",
+                "|ReadField|Unsupported|Not enough numbers in JSON array to load math matrix from.\n");
+    report_case("matrix4x4", "true",
+                "|ReadField|Unsupported|Unsupported type. Math matrix can only be read from arrays or "
+                "objects.\n");
     report_case("matrix3x3", "{\"scale\":1.0}",
                 "/scale|Convert|Success|Successfully read floating point value.\n"
                 "|ReadField|Success|Successfully read float.\n"
