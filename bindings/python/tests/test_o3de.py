@@ -91,6 +91,16 @@ class Any(unittest.TestCase):
         self.assertEqual((r.outcome, r.value), ("Success", 1.5))
         self.assertIsInstance(r.value, serval.F32)
 
+    def test_vector3(self):
+        # AnySerializerTests' Any2JSON_StoreAndLoad_Vector3: a math type every
+        # SerializeContext reflects, by its AZ_TYPE_INFO name
+        text = '{"$type":"Vector3","Value":[9.0,-9.0,-81.0]}'
+        r = o3de.load(text, SCHEMA, "any")
+        self.assertEqual((r.outcome, r.issues), ("Success", []))
+        self.assertEqual(list(r.value), [9.0, -9.0, -81.0])
+        s = o3de.store(r.value, SCHEMA, "any", indent=0)
+        self.assertEqual((s.text, s.outcome), (text, "Success"))
+
     def test_unknown_type(self):
         r = o3de.load('{"$type":"Invalid"}', SCHEMA, "any")
         self.assertEqual(r.outcome, "DefaultsUsed")  # as JsonAnySerializer returns it
