@@ -435,6 +435,52 @@ static void check_matrix(const char *type, const char *json, sv_o3de_outcome out
     sv_doc_free(doc);
 }
 
+/* The floats of a math value loaded from json. */
+static void load_floats(const char *type, const char *json, float *out, size_t n)
+{
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    const sv_type *t = o3t_type(type);
+    sv_value v;
+    assert_int_equal(sv_o3de_default_value(o3t_schema(), t, doc, &v, &err), SV_OK);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    sv_o3de_result r;
+    sv_value j = o3t_json(doc, json);
+    assert_int_equal(sv_o3de_load(o3t_schema(), t, &j, doc, &v, &o, &r, &err), SV_OK);
+    assert_int_equal(v.len, n);
+    for (size_t i = 0; i < n; i++) out[i] = (float)sv_number_at(&v, i);
+    sv_doc_free(doc);
+}
+
+/* O3DE turns degrees into radians with Vector3DegToRad for both the
+ * matrix's object form and the quaternion's Euler form, so a roll of d
+ * degrees gives the matrix that Matrix3x3::CreateFromQuaternion makes of
+ * the quaternion loaded from [d, 0, 0], bit for bit: rows (1, 0, 0),
+ * (0, 1 - 2x*x, -2x*w), (0, 2x*w, 1 - 2x*x). The angles are ones where
+ * deg * (Pi / 180) and deg * Pi / 180 round apart. */
+static void test_matrix_degrees_as_quaternion_degrees(void **state)
+{
+    (void)state;
+    static const int degrees[] = {7, 11, 13, 37, 311, -111, -150, -199};
+    for (size_t i = 0; i < sizeof degrees / sizeof *degrees; i++) {
+        char qjson[64], mjson[64];
+        snprintf(qjson, sizeof qjson, "{\"roll\":%d.0,\"pitch\":0.0,\"yaw\":0.0}", degrees[i]);
+        snprintf(mjson, sizeof mjson, "{\"roll\":%d.0}", degrees[i]);
+        float q[4], m[9];
+        load_floats("quaternion", qjson, q, 4);
+        load_floats("matrix3x3", mjson, m, 9);
+        float tx = 2.0f * q[0];
+        float want[9] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f - tx * q[0], -(tx * q[3]),
+                         0.0f, tx * q[3], 1.0f - tx * q[0]};
+        for (size_t k = 0; k < 9; k++)
+            if (memcmp(&m[k], &want[k], sizeof m[k]) != 0 && !(m[k] == 0.0f && want[k] == 0.0f))
+                fail_msg("roll %d: element %zu is %.9g, the quaternion's %.9g", degrees[i], k,
+                         (double)m[k], (double)want[k]);
+    }
+}
+
 static void test_matrix_rotations(void **state)
 {
     (void)state;
@@ -601,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_clear_containers),
         cmocka_unit_test(test_matrix_load),
         cmocka_unit_test(test_matrix_rotations),
+        cmocka_unit_test(test_matrix_degrees_as_quaternion_degrees),
         cmocka_unit_test(test_matrix_store),
         cmocka_unit_test(test_any_load),
         cmocka_unit_test(test_any_store),

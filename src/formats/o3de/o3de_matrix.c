@@ -74,9 +74,13 @@ static void quaternion_multiply(const float a[4], const float b[4], float out[4]
 /* Degrees about X, Y, Z to qx * qy * qz (the rotations applied z, y, x). */
 static void quaternion_from_degrees(const float deg[3], float q[4])
 {
+    /* Vector3DegToRad multiplies by the one float Pi / 180 (as the
+     * quaternion's Euler form does, o3de_math.c): (deg * Pi) / 180 rounds
+     * differently for 598 of the whole degrees from -720 to 720 */
+    const float deg_to_rad = O3_PI_F / 180.0f;
     float axis[3][4];
     for (int i = 0; i < 3; i++) {
-        float half = 0.5f * (deg[i] * O3_PI_F / 180.0f);
+        float half = 0.5f * (deg[i] * deg_to_rad);
         memset(axis[i], 0, sizeof axis[i]);
         axis[i][i] = sinf(half);
         axis[i][3] = cosf(half);
