@@ -111,6 +111,11 @@ static void print_messages(setreg *s, const char *path, sv_buf *m)
  * imports in order, merge. Returns an exit code for hard failures. */
 static int merge_file(setreg *s, const char *path, bool patch)
 {
+    if (!*path) { /* not standard input: O3DE refuses an empty path */
+        cli_error("%s: Path provided for MergeSettingsFile is empty.", s->cmd);
+        s->failures++;
+        return 0;
+    }
     cli_input in;
     sv_status st = cli_read_input(path, &in);
     if (st) {
