@@ -546,6 +546,18 @@ static const store_vec any_store[] = {
      "{\"$type\":\"SimpleEnumWrapper\",\"Value\":{\"enumClass\":\"Option2\",\"rawEnum\":0}}"},
     {"any", "{\"$type\":\"MultipleInheritence\",\"Value\":{\"var1\":88,\"base2_var1\":-88.0}}",
      "{\"$type\":\"MultipleInheritence\",\"Value\":{\"base2_var1\":-88.0,\"var1\":88}}", NULL},
+    {"any", "{\"$type\":\"NonReflectedEnumWrapper\",\"Value\":{\"enumClass\":2}}",
+     "{\"$type\":\"NonReflectedEnumWrapper\",\"Value\":{\"enumClass\":2}}",
+     "{\"$type\":\"NonReflectedEnumWrapper\",\"Value\":{\"enumClass\":2,\"rawEnum\":0}}"},
+    {"any",
+     "{\"$type\":\"ComplexNullInheritedPointer\",\"Value\":{\"pointer\":{\"$type\":"
+     "\"SimpleInheritence\",\"var2\":88.0}}}",
+     "{\"$type\":\"ComplexNullInheritedPointer\",\"Value\":{\"pointer\":{\"$type\":"
+     "\"SimpleInheritence\",\"var2\":88.0}}}",
+     NULL},
+    {"any", "{\"$type\":\"SimpleNullPointer\",\"Value\":{\"pointer2\":88}}",
+     "{\"$type\":\"SimpleNullPointer\",\"Value\":{\"pointer2\":88}}",
+     "{\"$type\":\"SimpleNullPointer\",\"Value\":{\"pointer1\":null,\"pointer2\":88}}"},
     /* AnySerializerTests Any2JSON_StoreAndLoad_Vector3: a math type by its
      * AZ_TYPE_INFO name, its value as its own serializer writes it */
     {"any", "{\"$type\":\"Vector3\",\"Value\":[9.0,-9.0,-81.0]}",
