@@ -2,6 +2,9 @@
  * (check), and the ones that no longer apply removed (clean). The file is
  * edited as text, only the removed operations cut out, so every other byte
  * stays as it was. */
+/* realpath(3) is an XSI function: POSIX alone (the build's _POSIX_C_SOURCE)
+ * does not declare it. */
+#define _XOPEN_SOURCE 700
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +50,7 @@ static const char help[] =
 typedef struct prefab_cli {
     const char *cmd;
     const char *templates; /* --templates, or NULL */
-    char *file_dir;        /* FILE's folder */
+    char *file_dir;        /* FILE's folder, its real path when it has one */
     bool dry_run;
     o3_importer importer;
 } prefab_cli;
@@ -74,9 +77,10 @@ static sv_status load_template(void *ctx, const char *source, sv_doc *doc, sv_va
         if (here) st = o3_import_load(&p->importer, path, doc, out, err);
         free(path);
         if (here || p->templates) break;
+        /* up one folder, the root "/" included */
         char *slash = strrchr(dir, '/');
-        if (!slash || slash == dir) break;
-        *slash = 0;
+        if (!slash || (slash == dir && !dir[1])) break;
+        slash[slash == dir] = 0;
     }
     if (st == SV_ERR_IO && !err->message[0])
         st = sv_error_set(err, SV_ERR_IO, "o3de", 0, "not found under %s",
@@ -281,6 +285,13 @@ int cmd_o3de_prefab(int argc, char **argv)
     const char *file = a.files[0];
     const char *slash = strrchr(file, '/');
     p.file_dir = slash ? strndup(file, (size_t)(slash - file) + (slash == file)) : strdup(".");
+    /* the folders above a relative FILE's ("." for a file named alone) are
+     * searched too: climb from the folder's real path */
+    char *real = p.file_dir ? realpath(p.file_dir, NULL) : NULL;
+    if (real) {
+        free(p.file_dir);
+        p.file_dir = real;
+    }
     cli_input in;
     memset(&in, 0, sizeof in);
     sv_doc *doc = sv_doc_new(NULL);
