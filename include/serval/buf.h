@@ -16,7 +16,16 @@
  * the buffer. The caller ends with sv_buf_flush, which hands over what is
  * left. Without a sink (sv_buf_init's default, and a buffer whose new
  * fields are zero) release does nothing and the buffer holds everything,
- * as before. */
+ * as before.
+ *
+ * Streaming now: typed JSON (at the start of each container), a raw Godot
+ * Variant (at each value and through packed arrays), a BSON stream (after
+ * each document); every other encoder holds its output whole. A sink's
+ * error ends the encode with that error (sv_buf_status), and the bytes
+ * handed over so far are the caller's to discard.
+ *
+ * ABI: the sink's fields were added after failed (pre-1.0); code that
+ * mirrors this struct's layout (a binding) must have them too. */
 #ifndef SERVAL_BUF_H
 #define SERVAL_BUF_H
 
