@@ -14,8 +14,8 @@
 #      the members and writing the same files; kingsisle wad list of it;
 #   5. peak memory: one conv (format to itself) of a ~50 MB input of every
 #      format the bench generates, under /usr/bin/time: peak RSS, its ratio
-#      to the input size, user and system CPU time, checked against the RSS
-#      targets (RSS_TARGETS below).
+#      to the input size, user and system CPU time, minor page faults,
+#      checked against the RSS targets (RSS_TARGETS below).
 # Each figure of 1-4 is the median wall time of RUNS runs (default 5). Like
 # cat and jq, conv does not wait for the disk unless --sync is given
 # (docs/security.md); each conv is also timed with --sync, to show what the
@@ -174,16 +174,16 @@ rss_row() {
     local label=$1 limit=$2 bytes=$3
     shift 3
     rm -f out.bin
-    if ! /usr/bin/time -f '%M %U %S %e' -o time.txt "$@" >/dev/null 2>cmd.err; then
+    if ! /usr/bin/time -f '%M %U %S %e %R' -o time.txt "$@" >/dev/null 2>cmd.err; then
         echo "   $label: FAILED: $* ($(head -c 300 cmd.err))"; missed=$((missed + 1)); return
     fi
-    read -r kb user sys wall <time.txt
+    read -r kb user sys wall faults <time.txt
     local verdict
     verdict=$(awk -v kb="$kb" -v b="$bytes" -v l="$limit" 'BEGIN {
         r = kb * 1024 / b; printf "%.2fx of the input (target < %sx): %s", r, l, (r < l ? "met" : "MISSED") }')
-    printf '   %-26s input %7.1f MB  peak RSS %7.1f MB  %s  user %ss sys %ss wall %ss\n' "$label" \
-        "$(awk -v b="$bytes" 'BEGIN {print b / 1e6}')" "$(awk -v k="$kb" 'BEGIN {print k * 1024 / 1e6}')" \
-        "$verdict" "$user" "$sys" "$wall"
+    printf '   %-26s input %7.1f MB  peak RSS %7.1f MB  %s  user %ss sys %ss wall %ss minor faults %s\n' \
+        "$label" "$(awk -v b="$bytes" 'BEGIN {print b / 1e6}')" \
+        "$(awk -v k="$kb" 'BEGIN {print k * 1024 / 1e6}')" "$verdict" "$user" "$sys" "$wall" "$faults"
     case $verdict in *MISSED) missed=$((missed + 1)) ;; esac
 }
 not_measured() { printf '   %-26s not measured: %s\n' "$1" "$2"; }

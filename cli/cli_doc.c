@@ -149,8 +149,10 @@ int cli_encode(const sv_format *f, const sv_value *root, const sv_options *opts,
     sv_error err;
     sv_error_clear(&err);
     sv_status st = f->encode(root, opts, out, &err);
-    if (st == SV_OK && !sv_buf_ok(out)) st = SV_ERR_NOMEM;
+    if (st == SV_OK && !sv_buf_ok(out)) st = sv_buf_status(out);
     if (st == SV_OK) return 0;
+    /* an output file that could not take the bytes: its writer says why */
+    if (sv_buf_status(out) == SV_ERR_IO) return cli_exit_code(SV_ERR_IO);
     st = ensure_error(&err, st, f,
                       st == SV_ERR_NOMEM ? "no memory for the output"
                                          : "the encoder gave no details");

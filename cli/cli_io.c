@@ -281,48 +281,66 @@ static void sync_dir(const char *tmpl, size_t dir_len)
     free(dir);
 }
 
-/* Writes through a temporary file in target's directory, then renames it
- * over target (with --sync, after an fsync). Signals that would end the
- * process are held back meanwhile (and act once the temporary file is
- * renamed or removed), so no temporary file is left behind. Returns 0 or an
- * errno. */
-static int write_atomic(const char *target, const void *data, size_t len, mode_t mode)
+/* The temporary file next to target: created (mkstemp) with the signals
+ * that would end the process held back until atomic_finish, so that no
+ * temporary file is left behind by them. Returns 0 or an errno. */
+static int atomic_open(cli_output *o, const char *target)
 {
     const char *slash = strrchr(target, '/');
     size_t dir_len = slash ? (size_t)(slash - target) + 1 : 0;
     const char *base = target + dir_len;
     if (strlen(base) > TMP_BASE_MAX) base = "serval";
-    char *tmpl = malloc(dir_len + strlen(base) + sizeof "..XXXXXX");
-    if (!tmpl) return ENOMEM;
-    sprintf(tmpl, "%.*s.%s.XXXXXX", (int)dir_len, target, base);
+    o->tmp = malloc(dir_len + strlen(base) + sizeof "..XXXXXX");
+    o->target = strdup(target);
+    if (!o->tmp || !o->target) return ENOMEM;
+    sprintf(o->tmp, "%.*s.%s.XXXXXX", (int)dir_len, target, base);
+    o->dir_len = dir_len;
 
-    sigset_t hold, saved;
+    sigset_t hold;
     sigemptyset(&hold);
     sigaddset(&hold, SIGINT);
     sigaddset(&hold, SIGTERM);
     sigaddset(&hold, SIGHUP);
     sigaddset(&hold, SIGQUIT);
-    sigprocmask(SIG_BLOCK, &hold, &saved);
+    sigprocmask(SIG_BLOCK, &hold, &o->saved);
+    o->held = true;
+    o->fd = mkstemp(o->tmp);
+    return o->fd < 0 ? errno : 0;
+}
 
-    int e = 0;
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        e = errno;
-    } else {
-        e = write_all(fd, data, len);
-        if (!e && fchmod(fd, mode) != 0) e = errno;
-        if (!e && output_sync && fsync(fd) != 0) e = errno;
-        if (close(fd) != 0 && !e) e = errno;
-        if (!e && rename(tmpl, target) != 0) e = errno;
+/* With e == 0: gives the temporary file its mode, syncs it (--sync),
+ * closes it and renames it over the target; else, or when one of these
+ * fails, removes it. Then lets the held signals act. Returns 0 or an
+ * errno. */
+static int atomic_finish(cli_output *o, int e)
+{
+    if (o->fd >= 0) {
+        if (!e && fchmod(o->fd, o->mode) != 0) e = errno;
+        if (!e && output_sync && fsync(o->fd) != 0) e = errno;
+        if (close(o->fd) != 0 && !e) e = errno;
+        o->fd = -1;
+        if (!e && rename(o->tmp, o->target) != 0) e = errno;
         if (e)
-            unlink(tmpl);
+            unlink(o->tmp);
         else if (output_sync)
-            sync_dir(tmpl, dir_len);
+            sync_dir(o->tmp, o->dir_len);
     }
-
-    sigprocmask(SIG_SETMASK, &saved, NULL);
-    free(tmpl);
+    if (o->held) sigprocmask(SIG_SETMASK, &o->saved, NULL);
+    o->held = false;
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
     return e;
+}
+
+/* Writes through a temporary file in target's directory, then renames it
+ * over target (with --sync, after an fsync). Returns 0 or an errno. */
+static int write_atomic(const char *target, const void *data, size_t len, mode_t mode)
+{
+    cli_output o = {.fd = -1, .mode = mode};
+    int e = atomic_open(&o, target);
+    if (!e) e = write_all(o.fd, data, len);
+    return atomic_finish(&o, e);
 }
 
 /* For devices and FIFOs: there is nothing to rename over. */
@@ -335,45 +353,112 @@ static int write_in_place(const char *target, const void *data, size_t len)
     return e;
 }
 
-sv_status cli_write_output(const char *path, const void *data, size_t len)
+/* How path is written: where (*target, resolved through a symbolic link:
+ * free *resolved after), and whether atomically (*mode: the new file's) or
+ * in place (a device, a FIFO). 0 or an errno; a dangling link prints its
+ * own message and returns -1. */
+static int output_target(const char *path, char **resolved, const char **target, bool *atomic,
+                         mode_t *mode)
 {
-    if (!path || cli_is_stdio(path)) return write_stdout(data, len);
-
     /* Through a symbolic link, replace the file it points to, not the link,
      * as cp does: the temporary file goes next to the resolved target. A
      * link to nothing is refused (as cp refuses it), since there is no
      * file to replace and creating one where the link points is a way to
      * make serval write where the user did not name. */
-    char *resolved = NULL;
-    const char *target = path;
+    *resolved = NULL;
+    *target = path;
     struct stat st;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        resolved = realpath(path, NULL);
-        if (!resolved) {
+        *resolved = realpath(path, NULL);
+        if (!*resolved) {
             int le = errno;
-            if (le == ENOENT)
+            if (le == ENOENT) {
                 cli_error("%s: not writing through a dangling symbolic link", path);
-            else
-                cli_error("%s: %s", path, strerror(le));
-            return SV_ERR_IO;
+                return -1;
+            }
+            return le;
         }
-        target = resolved;
+        *target = *resolved;
     }
-
-    int e;
-    if (stat(target, &st) != 0) {
-        e = errno == ENOENT ? write_atomic(target, data, len, new_file_mode()) : errno;
+    *atomic = true;
+    if (stat(*target, &st) != 0) {
+        if (errno != ENOENT) return errno;
+        *mode = new_file_mode();
     } else if (S_ISDIR(st.st_mode)) {
-        e = EISDIR;
+        return EISDIR;
     } else if (!S_ISREG(st.st_mode)) {
-        e = write_in_place(target, data, len);
+        *atomic = false;
     } else {
         /* the old file's permissions, but never setuid, setgid or sticky:
          * new content must not inherit the right to run as the owner */
-        e = write_atomic(target, data, len, st.st_mode & 0777);
+        *mode = st.st_mode & 0777;
+    }
+    return 0;
+}
+
+sv_status cli_write_output(const char *path, const void *data, size_t len)
+{
+    if (!path || cli_is_stdio(path)) return write_stdout(data, len);
+    char *resolved;
+    const char *target;
+    bool atomic;
+    mode_t mode = 0;
+    int e = output_target(path, &resolved, &target, &atomic, &mode);
+    if (!e) e = atomic ? write_atomic(target, data, len, mode) : write_in_place(target, data, len);
+    free(resolved);
+    if (!e) return SV_OK;
+    if (e > 0) cli_error("%s: %s", path, strerror(e));
+    return SV_ERR_IO;
+}
+
+/* ---- streamed output ------------------------------------------------------------ */
+
+/* The sink of a streamed output: the bytes go to the temporary file. */
+static sv_status output_sink(void *ctx, const uint8_t *data, size_t len)
+{
+    cli_output *o = ctx;
+    int e = write_all(o->fd, data, len);
+    if (!e) return SV_OK;
+    o->error = e;
+    return SV_ERR_IO;
+}
+
+sv_status cli_output_begin(cli_output *o, const char *path, sv_buf *b)
+{
+    *o = (cli_output){.fd = -1, .path = path};
+    if (!path || cli_is_stdio(path)) return SV_OK; /* buffered: written whole at the end */
+    char *resolved;
+    const char *target;
+    bool atomic;
+    int e = output_target(path, &resolved, &target, &atomic, &o->mode);
+    if (!e && atomic) {
+        e = atomic_open(o, target);
+        if (e)
+            atomic_finish(o, e);
+        else
+            sv_buf_set_sink(b, output_sink, o, 0);
     }
     free(resolved);
     if (!e) return SV_OK;
-    cli_error("%s: %s", path, strerror(e));
+    if (e > 0) cli_error("%s: %s", path, strerror(e));
+    return SV_ERR_IO;
+}
+
+sv_status cli_output_end(cli_output *o, sv_buf *b, bool ok)
+{
+    int e = 0;
+    if (o->fd < 0) {
+        /* standard output, a device or a FIFO: the whole output at once */
+        if (!ok) return SV_OK;
+        return cli_write_output(o->path, b->data, b->len);
+    }
+    if (ok && sv_buf_flush(b) != SV_OK && !o->error) o->error = ENOMEM;
+    if (o->error) e = o->error;
+    e = atomic_finish(o, ok ? e : (e ? e : ECANCELED));
+    sv_buf_set_sink(b, NULL, NULL, 0);
+    /* a failed encode was reported by the encoder; only the file's own
+     * errors are reported here */
+    if (!e || (!ok && !o->error)) return ok ? SV_OK : SV_ERR_IO;
+    cli_error("%s: %s", o->path, strerror(e));
     return SV_ERR_IO;
 }

@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <signal.h>
+#include <sys/types.h>
+
+#include "serval/buf.h"
 #include "serval/error.h"
 
 /* Call once at start: a file size limit (ulimit -f) then makes writes fail
@@ -54,6 +58,34 @@ void cli_input_free(cli_input *in);
  * written in place, as there is nothing to rename over. On failure prints
  * "serval: FILE: reason", leaves the target untouched and returns SV_ERR_IO. */
 sv_status cli_write_output(const char *path, const void *data, size_t len);
+
+/* An output written while it is encoded: to a file, the encoder's buffer
+ * hands its bytes to the temporary file a window at a time (the buffer's
+ * sink), so the whole output is never held; the rename still happens only
+ * once every byte is written. To standard output, a device or a FIFO the
+ * output is held whole and written at the end, so that a failed encode
+ * writes nothing there. Signals that would end the process are held back
+ * from begin to end (as cli_write_output holds them while it writes). */
+typedef struct cli_output {
+    const char *path; /* as given; NULL or "-": standard output */
+    int fd;           /* the temporary file, -1 when buffered */
+    int error;        /* errno of a failed write to it, else 0 */
+    char *tmp, *target;
+    size_t dir_len; /* of tmp's directory part */
+    mode_t mode;
+    bool held; /* signals held back, saved holds the mask to restore */
+    sigset_t saved;
+} cli_output;
+
+/* Starts writing path: a file gets its temporary file and b its sink.
+ * On failure prints "serval: FILE: reason" and returns SV_ERR_IO. */
+sv_status cli_output_begin(cli_output *o, const char *path, sv_buf *b);
+/* Ends the output begun on b: with ok, flushes the rest of b and renames
+ * the temporary file over the target (or writes b whole where nothing is
+ * streamed); without, removes the temporary file and leaves the target
+ * untouched. b loses its sink. SV_OK, or SV_ERR_IO after printing why (a
+ * write error: "serval: FILE: No space left on device"). */
+sv_status cli_output_end(cli_output *o, sv_buf *b, bool ok);
 
 /* --sync: cli_write_output also flushes each file to the disk (fsync) before
  * the rename, and the directory after it, so the new file survives a power

@@ -8,6 +8,7 @@
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
+#include "cli_io.h"
 #include "serval/convert.h"
 
 /* One line of source per line of output. */
@@ -108,6 +109,8 @@ static int convert(const conv_ctx *c, const sv_format *to, const cli_loaded *l, 
     sv_error_clear(&err);
     sv_status st = sv_convert_encode(l->format, to, &l->root, &co, out, NULL, &err);
     if (st == SV_OK) return 0;
+    /* the output file could not take the bytes: cli_output_end says why */
+    if (sv_buf_status(out) == SV_ERR_IO) return cli_exit_code(SV_ERR_IO);
     /* --report-all has listed every refused value already */
     if (st == SV_ERR_UNSUPPORTED && x.listed) return cli_exit_code(st);
     if (err.status == SV_OK)
@@ -148,7 +151,8 @@ static int check_lossy_reads(const conv_ctx *c, const cli_args *a, const sv_form
 }
 
 /* One file: decode, encode with the target format (JSON gets a final
- * newline), and only with every byte in hand touch the output. */
+ * newline) into the output file's temporary file, renamed over it only
+ * once every byte is written. */
 static int conv_file(cli_args *a, cli_job *job, void *ctx)
 {
     conv_ctx *c = ctx;
@@ -164,9 +168,16 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
         return rc;
     }
 
+    /* A file is written while it is encoded (cli_output); standard output
+     * gets the whole conversion or nothing. */
     sv_buf file;
     sv_buf_init(&file, NULL);
     sv_buf *out = job->output ? &file : &job->out;
+    cli_output o;
+    if (job->output && cli_output_begin(&o, job->output, out) != SV_OK) {
+        cli_loaded_free(&l);
+        return cli_exit_code(SV_ERR_IO);
+    }
     size_t start = out->len;
     rc = convert(c, to, &l, job->input, out);
     if (!rc && cli_format_is_text(to)) {
@@ -178,7 +189,10 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
     }
     /* a failed encode leaves nothing behind on standard output either */
     if (rc) out->len = start;
-    if (!rc && job->output) rc = cli_exit_code(cli_write_output(job->output, file.data, file.len));
+    if (job->output) {
+        sv_status st = cli_output_end(&o, out, rc == 0);
+        if (!rc && st != SV_OK) rc = cli_exit_code(st);
+    }
     sv_buf_free(&file);
     cli_loaded_free(&l);
     return rc;

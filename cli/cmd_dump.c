@@ -6,6 +6,7 @@
 #include "cli_cmds.h"
 #include "cli_diag.h"
 #include "cli_doc.h"
+#include "cli_io.h"
 
 /* One line of source per line of output. */
 /* clang-format off */
@@ -54,9 +55,16 @@ static int dump_file(cli_args *a, cli_job *job, void *ctx)
         return rc;
     }
 
+    /* A file is written while it is encoded (cli_output); standard output
+     * gets the whole dump or nothing. */
     sv_buf file;
     sv_buf_init(&file, NULL);
     sv_buf *out = job->output ? &file : &job->out;
+    cli_output o;
+    if (job->output && cli_output_begin(&o, job->output, out) != SV_OK) {
+        cli_loaded_free(&l);
+        return cli_exit_code(SV_ERR_IO);
+    }
     size_t start = out->len;
     rc = cli_encode(d->json, &l.root, &d->opts, job->input, out);
     if (rc) out->len = start; /* nothing of a failed dump reaches standard output */
@@ -65,9 +73,11 @@ static int dump_file(cli_args *a, cli_job *job, void *ctx)
         if (!sv_buf_ok(out)) {
             cli_error("%s: %s", cli_display_name(job->input), sv_status_str(SV_ERR_NOMEM));
             rc = cli_exit_code(SV_ERR_NOMEM);
-        } else if (job->output) {
-            rc = cli_exit_code(cli_write_output(job->output, file.data, file.len));
         }
+    }
+    if (job->output) {
+        sv_status st = cli_output_end(&o, out, rc == 0);
+        if (!rc && st != SV_OK) rc = cli_exit_code(st);
     }
     sv_buf_free(&file);
     cli_loaded_free(&l);

@@ -89,7 +89,7 @@ sv_status sv__compress_zip_writer_add(sv_zip_writer *w, const char *name, const 
         return sv_error_set(err, SV_ERR_LIMIT, w->format, local_off,
                             "the archive would need zip64, which is not written");
     /* the local header, now that the sizes are known */
-    sv_buf local = {out->data + header_at + 4, 0, 26, NULL, false};
+    sv_buf local = {.data = out->data + header_at + 4, .cap = 26};
     put_common(&local, flags, (uint16_t)method, w->dos_time, crc, (uint32_t)csize, (uint32_t)len,
                (uint16_t)n);
     /* its central directory entry */

@@ -46,7 +46,9 @@ sv_status sv_convert_encode(const sv_format *from, const sv_format *to, const sv
     }
     sv_status st = to->encode(tree, fo, out, err);
     if (st == SV_OK && !sv_buf_ok(out))
-        st = sv_error_set(err, SV_ERR_NOMEM, to->name, 0, "no memory for the output");
+        st = sv_error_set(err, sv_buf_status(out), to->name, 0, "%s",
+                          sv_buf_status(out) == SV_ERR_NOMEM ? "no memory for the output"
+                                                             : "the output's sink failed");
     if (doc) sv_doc_free(doc);
     return st;
 }

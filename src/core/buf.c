@@ -1,4 +1,5 @@
-/* sv_buf: a growable byte buffer with a sticky failure flag. */
+/* sv_buf: a growable byte buffer with a sticky failure flag, optionally in
+ * front of a sink (buf.h). */
 #include "serval/buf.h"
 
 #include <stdint.h>
@@ -12,6 +13,41 @@ void sv_buf_init(sv_buf *b, const sv_alloc *alloc)
     b->cap = 0;
     b->alloc = alloc ? alloc : sv_alloc_libc();
     b->failed = false;
+    b->sink = NULL;
+    b->sink_ctx = NULL;
+    b->window = 0;
+    b->flushed = 0;
+    b->sink_error = SV_OK;
+}
+
+void sv_buf_set_sink(sv_buf *b, sv_buf_sink_fn fn, void *ctx, size_t window)
+{
+    b->sink = fn;
+    b->sink_ctx = fn ? ctx : NULL;
+    b->window = !fn ? 0 : window ? window : SV_BUF_WINDOW;
+}
+
+sv_status sv_buf_flush(sv_buf *b)
+{
+    if (b->failed) return sv_buf_status(b);
+    if (!b->sink || !b->len) return SV_OK;
+    sv_status st = b->sink(b->sink_ctx, b->data, b->len);
+    if (st != SV_OK) {
+        /* the output is cut short: nothing more may reach the sink, and the
+         * encoder stops at its next check of sv_buf_ok */
+        b->sink_error = st;
+        b->failed = true;
+        return st;
+    }
+    b->flushed += b->len;
+    b->len = 0;
+    return SV_OK;
+}
+
+sv_status sv_buf_status(const sv_buf *b)
+{
+    if (!b->failed) return SV_OK;
+    return b->sink_error != SV_OK ? b->sink_error : SV_ERR_NOMEM;
 }
 
 void sv_buf_free(sv_buf *b)

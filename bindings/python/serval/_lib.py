@@ -64,6 +64,12 @@ class Buf(_c.Structure):
         ("cap", _c.c_size_t),
         ("alloc", _c.c_void_p),
         ("failed", _c.c_bool),
+        # the sink (serval/buf.h): unused here, but sv_buf_init writes them
+        ("sink", _c.c_void_p),
+        ("sink_ctx", _c.c_void_p),
+        ("window", _c.c_size_t),
+        ("flushed", _c.c_uint64),
+        ("sink_error", _c.c_int),
     ]
 
 

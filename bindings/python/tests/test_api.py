@@ -195,6 +195,17 @@ class Registry(unittest.TestCase):
         size = struct.unpack_from("=I", room.raw)[0]
         self.assertEqual(size, ctypes.sizeof(_lib.Options))
 
+    def test_buf_struct_is_as_long_as_the_library_writes(self):
+        # sv_buf_init sets every field of the C struct (the sink's too): the
+        # ctypes mirror must hold them all, or the call writes past it. The
+        # bytes after the mirror must keep their guard value.
+        from serval import _lib
+        n = ctypes.sizeof(_lib.Buf)
+        room = ctypes.create_string_buffer(b"\xa5" * (n + 64), n + 64)
+        _lib.buf_init(ctypes.cast(room, ctypes.POINTER(_lib.Buf)), None)
+        self.assertEqual(room.raw[n:], b"\xa5" * 64)
+        _lib.buf_free(ctypes.cast(room, ctypes.POINTER(_lib.Buf)))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -153,6 +153,9 @@ static sv_status bson_encode(const sv_value *v, const sv_options *opts, sv_buf *
             if (err) prefix_path(err, i);
             return st;
         }
+        /* a document is complete once written (its length is patched in
+         * at its end): a stream goes to the sink one document at a time */
+        sv_buf_release(out);
     }
     return SV_OK;
 }

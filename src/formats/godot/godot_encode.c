@@ -30,7 +30,19 @@ typedef struct gd_enc {
     const char *checked[GD_CHECKED_SLOTS];
     uint32_t checked_len[GD_CHECKED_SLOTS];
     gd_rec_ctx rc; /* bytes kept from the source (godot_records.c) */
+    /* With a sink: whether the output may be handed over at the start of a
+     * value and between pieces of a packed array (sv_buf_release). Only a
+     * raw Variant streams (a frame's length is patched in after it), and
+     * not while a Dictionary's bytes are to be read back (pinned > 0). */
+    bool release;
+    unsigned pinned;
 } gd_enc;
+
+/* sv_buf_release where the output so far is final. */
+static inline void release(gd_enc *e)
+{
+    if (e->release && !e->pinned) sv_buf_release(e->out);
+}
 
 static inline void put32(sv_buf *b, uint32_t v)
 {
@@ -167,20 +179,23 @@ static bool reserve_big(gd_enc *e, size_t n)
     return sv__core_buf_reserve_large(e->out, n);
 }
 
-/* Writes n scalars of src (elem) as f32, f64 or i32 (to). */
-static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
+/* Writes scalars first .. first + n - 1 of src (elem) as f32, f64 or i32
+ * (to). */
+static sv_status put_scalar_run(gd_enc *e, const sv_value *v, sv_elem to, size_t first, size_t n)
 {
     sv_elem from = (sv_elem)v->sub;
-    size_t n = v->len, es = sv_elem_size(to);
-    if (n > (SIZE_MAX - 64) / 8)
-        return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "array too large");
-    if (!reserve_big(e, n * es))
-        return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
+    size_t es = sv_elem_size(to);
+    if (!reserve_big(e, n * es)) {
+        sv_status st = sv_buf_status(e->out); /* a sink's error, else NOMEM */
+        return sv_error_set(e->err, st, e->r->fmt, 0, "%s",
+                            st == SV_ERR_IO ? "the output could not be written" : "out of memory");
+    }
     uint8_t *p = e->out->data + e->out->len;
     if (from == to && SV_LITTLE_ENDIAN) {
-        if (n) memcpy(p, v->as.data, n * es);
+        if (n) memcpy(p, (const char *)v->as.data + first * es, n * es);
     } else {
-        for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n; j++) {
+            size_t i = first + j;
             double x = sv_number_at(v, i);
             if (to == SV_ELEM_F64) {
                 uint64_t u;
@@ -188,18 +203,18 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
                     memcpy(&u, (const char *)v->as.data + 8 * i, 8);
                 else
                     memcpy(&u, &x, 8);
-                sv__core_store_u64le(p + 8 * i, u);
+                sv__core_store_u64le(p + 8 * j, u);
             } else if (to == SV_ELEM_F32) {
                 float f = (float)x;
                 uint32_t u;
                 if (from == SV_ELEM_F32) memcpy(&f, (const char *)v->as.data + 4 * i, 4);
                 memcpy(&u, &f, 4);
-                sv__core_store_u32le(p + 4 * i, u);
+                sv__core_store_u32le(p + 4 * j, u);
             } else if (to == SV_ELEM_I32) {
                 if (!(x >= INT32_MIN && x <= INT32_MAX && x == floor(x)))
                     return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0,
                                         "element %zu (%g) is not an int32", i, x);
-                sv__core_store_u32le(p + 4 * i, (uint32_t)(int32_t)x);
+                sv__core_store_u32le(p + 4 * j, (uint32_t)(int32_t)x);
             } else { /* I64 */
                 int64_t k;
                 if (from == SV_ELEM_I64 || from == SV_ELEM_U64)
@@ -209,11 +224,30 @@ static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
                 else
                     return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0,
                                         "element %zu (%g) is not an int64", i, x);
-                sv__core_store_u64le(p + 8 * i, (uint64_t)k);
+                sv__core_store_u64le(p + 8 * j, (uint64_t)k);
             }
         }
     }
     e->out->len += n * es;
+    return SV_OK;
+}
+
+/* Writes n scalars of src (elem) as f32, f64 or i32 (to): streamed, a
+ * window's worth at a time. */
+static sv_status put_scalars(gd_enc *e, const sv_value *v, sv_elem to)
+{
+    size_t n = v->len, es = sv_elem_size(to);
+    if (n > (SIZE_MAX - 64) / 8)
+        return sv_error_set(e->err, SV_ERR_RANGE, e->r->fmt, 0, "array too large");
+    size_t step = e->release && !e->pinned && e->out->sink ? e->out->window / es + 1 : n + 1;
+    size_t first = 0;
+    do {
+        size_t run = n - first < step ? n - first : step;
+        sv_status st = put_scalar_run(e, v, to, first, run);
+        if (st != SV_OK) return st;
+        first += run;
+        if (first < n) release(e);
+    } while (first < n);
     return SV_OK;
 }
 
@@ -551,7 +585,10 @@ again:
         (vk && put_ctype(e, vk, vb, vt, gd_extra_block(&x, "value")) != SV_OK))
         return e->err->status;
     if (SV_UNLIKELY(x.dups != NULL)) {
+        /* the pairs are read back from start: nothing may be handed over */
+        e->pinned++;
         int k = enc_dict_dups(e, v, &x, depth);
+        e->pinned--;
         if (k < 0) return e->err->status;
         if (k > 0) {
             k = gd_rec_check_map(&e->rc, e->r, start, v, e->out);
@@ -560,7 +597,7 @@ again:
         }
         /* the tree was edited: its pairs, as the engine writes them */
         e->out->len = start;
-        if (e->rc.trim_end > start) e->rc.trim = 0;
+        if (e->rc.trim_end > e->out->flushed + start) e->rc.trim = 0;
         x.dups = NULL;
         x.raw_at = 0;
         goto again;
@@ -721,6 +758,7 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
     if (depth > e->r->max_depth)
         return sv_error_set(e->err, SV_ERR_DEPTH, e->r->fmt, 0, "nesting deeper than %u",
                             e->r->max_depth);
+    release(e);
     sv_tag tag = (sv_tag)v->tag;
     switch ((sv_kind)v->kind) {
     case SV_NULL:
@@ -786,6 +824,12 @@ static sv_status encode_rec(gd_enc *e, const sv_value *v, unsigned depth)
 
 sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err)
 {
+    return gd_encode_value_ex(r, v, false, out, err);
+}
+
+sv_status gd_encode_value_ex(const gd_rules *r, const sv_value *v, bool stream, sv_buf *out,
+                             sv_error *err)
+{
     sv_error local;
     if (!err) {
         sv_error_clear(&local);
@@ -797,10 +841,13 @@ sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_
     e.r = r;
     e.err = err;
     e.godot4 = r->prof->godot4_rules;
+    e.release = stream;
     sv_status st = encode_rec(&e, v, 0);
     gd_rec_finish(&e.rc, out);
     gd_rec_ctx_free(&e.rc);
     if (st == SV_OK && !sv_buf_ok(out))
-        st = sv_error_set(err, SV_ERR_NOMEM, r->fmt, 0, "out of memory");
+        st = sv_error_set(err, sv_buf_status(out), r->fmt, 0, "%s",
+                          sv_buf_status(out) == SV_ERR_IO ? "the output could not be written"
+                                                          : "out of memory");
     return st;
 }

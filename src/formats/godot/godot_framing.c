@@ -118,7 +118,7 @@ sv_status sv_godot_encode(const sv_value *v, const sv_godot_opts *opts, sv_buf *
     if (!v || !out) return sv_error_set(err, SV_ERR_USAGE, r.fmt, 0, "no value or no buffer");
     sv_godot_framing framing = opts->framing;
     bool be = opts->prefix_big_endian;
-    if (framing == SV_GODOT_RAW) return gd_encode_value(&r, v, out, err);
+    if (framing == SV_GODOT_RAW) return gd_encode_value_ex(&r, v, true, out, err);
     if (framing == SV_GODOT_PREFIXED) return encode_frame(&r, v, be, out, err);
     if (sv_kind_of(v) != SV_ARRAY || sv_tag_of(v) != SV_TAG_NONE || sv_meta(v))
         return sv_error_set(err, SV_ERR_TYPE, r.fmt, 0,

@@ -191,6 +191,10 @@ sv_status gd_decode_framed(sv_doc *doc, const uint8_t *data, size_t len, const s
 sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
                           size_t len, sv_value *out, size_t *used, sv_error *err);
 sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err);
+/* The same; with stream, the output may be handed to out's sink as it goes
+ * (serval/buf.h): for a raw Variant, whose bytes are never patched. */
+sv_status gd_encode_value_ex(const gd_rules *r, const sv_value *v, bool stream, sv_buf *out,
+                             sv_error *err);
 
 /* ---- bytes kept beyond the value (godot_records.c) ---- */
 
@@ -238,8 +242,9 @@ const sv_value *gd_extra_block(const gd_extra *x, const char *which);
 const sv_value *gd_extra_record(gd_extra *x, uint32_t index, int part);
 
 typedef struct gd_rec_ctx {
-    sv_doc *scratch; /* records are decoded here to be checked */
-    size_t trim_end, trim;
+    sv_doc *scratch;   /* records are decoded here to be checked */
+    uint64_t trim_end; /* an output position (sv_buf_pos) */
+    size_t trim;
 } gd_rec_ctx;
 /* Writes the recorded bytes rec for v when they decode to v: 1 written,
  * 0 not (write v), -1 out of memory. string: rec is a string as a

@@ -333,7 +333,7 @@ int gd_rec_emit(gd_rec_ctx *c, const gd_rules *r, const sv_value *rec, const sv_
          * (gd_rec_finish): in the middle of the output it must be there */
         static const uint8_t zeros[4] = {0};
         sv_buf_append(out, zeros, used - n);
-        c->trim_end = out->len;
+        c->trim_end = sv_buf_pos(out); /* an output position: a sink may take bytes before it */
         c->trim = used - n;
     }
     return sv_buf_ok(out) ? 1 : -1;
@@ -364,6 +364,6 @@ int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_va
 
 void gd_rec_finish(gd_rec_ctx *c, sv_buf *out)
 {
-    if (c->trim && out->len == c->trim_end) out->len -= c->trim;
+    if (c->trim && sv_buf_pos(out) == c->trim_end && out->len >= c->trim) out->len -= c->trim;
     c->trim = 0;
 }

@@ -75,6 +75,23 @@ bool sv__json_jw_grow(sv_jw *w, size_t n)
     return true;
 }
 
+sv_status sv__json_jw_release(sv_jw *w)
+{
+    sv_buf *b = w->buf;
+    size_t len = (size_t)(w->p - b->data);
+    if (len < b->window) return SV_OK;
+    b->len = len;
+    sv_buf_release(b);
+    if (!sv_buf_ok(b))
+        return sv_error_set(w->err, sv_buf_status(b), SV_JW_FORMAT, 0,
+                            "the output could not be written after %llu bytes",
+                            (unsigned long long)b->flushed);
+    /* the window starts again at data, with all of its room */
+    w->p = b->data + b->len;
+    w->end = b->data + b->cap;
+    return SV_OK;
+}
+
 sv_status sv__json_jw_malformed(sv_jw *w, const char *what, const sv_value *v)
 {
     return sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: %s (kind %s)", what,
@@ -257,8 +274,10 @@ sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_
     w.key_want = sv__json_jw_head_of(SV_STRING, 0, 0, 0);
     w.key_mask = w.plain ? sv__json_jw_head_of(0xF, 0, 0, 0) : w.mask_string;
     size_t start = out->len;
+    uint64_t flushed = out->flushed;
     sv_status st = sv__json_jw_value(&w, v);
-    /* on failure the buffer is left as it was (less any growth) */
-    out->len = st == SV_OK ? (size_t)(w.p - out->data) : start;
+    /* on failure the buffer is left as it was (less any growth), unless a
+     * sink took part of the output already: the caller discards it then */
+    out->len = st == SV_OK || out->flushed != flushed ? (size_t)(w.p - out->data) : start;
     return st;
 }

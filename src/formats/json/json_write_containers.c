@@ -199,6 +199,10 @@ static sv_status write_meta(sv_jw *w, const sv_value *meta)
 /* Opens a container: the depth bound and the items' storage. */
 static inline sv_status enter(sv_jw *w, const sv_value *v)
 {
+    if (SV_UNLIKELY(w->buf->sink != NULL)) {
+        sv_status st = sv__json_jw_release(w);
+        if (st) return st;
+    }
     if (++w->depth > SV_JW_MAX_DEPTH)
         return sv_error_set(w->err, SV_ERR_DEPTH, SV_JW_FORMAT, 0,
                             "the tree nests deeper than %u containers", SV_JW_MAX_DEPTH);

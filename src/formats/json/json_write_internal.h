@@ -81,6 +81,10 @@ extern const sv_jw_tag sv__jw_tags[SV_TAG_COUNT];
 /* Slow path of sv__json_jw_need: grows the buffer (in large steps). On failure
  * records SV_ERR_NOMEM and returns false. */
 bool sv__json_jw_grow(sv_jw *w, size_t n);
+/* At the start of a container (no offset into the output is held then):
+ * with a sink, hands the output so far to it once a window is full
+ * (sv_buf_release). SV_OK, or the sink's error. */
+sv_status sv__json_jw_release(sv_jw *w);
 
 static inline bool sv__json_jw_need(sv_jw *w, size_t n)
 {

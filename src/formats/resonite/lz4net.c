@@ -143,7 +143,7 @@ bool sv__resonite_rs_lz4net_encode(const uint8_t *in, size_t len, sv_buf *out)
         size_t c = sv__compress_lz4_block_compress_hc(hc, in + off, n, dst, n - 1, 9);
         if (c) {
             uint8_t tmp[11];
-            sv_buf hdr = {tmp, 0, sizeof tmp, NULL, false};
+            sv_buf hdr = {.data = tmp, .cap = sizeof tmp};
             sv__resonite_rs_put_varint(&hdr, CHUNK_COMPRESSED | CHUNK_HIGH);
             sv__resonite_rs_put_varint(&hdr, n);
             sv__resonite_rs_put_varint(&hdr, c);
