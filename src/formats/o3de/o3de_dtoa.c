@@ -359,16 +359,16 @@ const char o3_digit_pairs[201] = "0001020304050607080910111213141516171819"
                                  "8081828384858687888990919293949596979899";
 
 /* A positive multiple of 1/4 below 2^22 (integers, halves and quarters,
- * common in authored data) gets the digits of its exact decimal without
+ * common in authored data) gets the text of its exact decimal without
  * Grisu2, and they are Grisu2's: Grisu2 stops at the first prefix of the
  * upper boundary within delta (about one ulp, at most 2^-30 here) of it;
  * every shorter decimal is at least 0.05 away from the value, the exact
  * one is half an ulp away, and rounding would need a digit step (at least
  * 0.01) below delta. Neither has trailing zeros: a zero digit leaves
- * Grisu2's remainder as it was, so it never ends the digits. false for
- * anything else. tests/unit/test_o3de_dtoa.c checks this against
+ * Grisu2's remainder as it was, so it never ends the digits. Returns the
+ * end of the text, or NULL for anything else. tests/unit/test_o3de_dtoa.c checks this against
  * Grisu2 itself. */
-static bool quarter_digits(double d, char *buf, int *len, int *k)
+static char *quarter_text(double d, char *buf)
 {
     /* d > 0 (zero and the sign are handled by the caller) is in
      * [2^be, 2^(be+1)); a multiple of 1/4 below 2^22 has be in -2..21 and
@@ -378,25 +378,26 @@ static bool quarter_digits(double d, char *buf, int *len, int *k)
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     int be = (int)(u >> 52) - 1023;
-    if (be < -2 || be > 21) return false;
+    if (be < -2 || be > 21) return NULL;
     uint64_t sig = (u & (HIDDEN_BIT - 1)) | HIDDEN_BIT;
-    if (sig & ((UINT64_C(1) << (50 - be)) - 1)) return false;
+    if (sig & ((UINT64_C(1) << (50 - be)) - 1)) return NULL;
     uint32_t m = (uint32_t)(sig >> (50 - be));
     uint32_t ip = m >> 2;
-    static const char frac_digits[4][3] = {"", "25", "5", "75"};
-    static const int frac_len[4] = {0, 2, 1, 2};
+    /* Laid out as prettify lays out those digits: the value is below
+     * 10^21 and at least 0.25, so always positionally; the integer part
+     * (its trailing zeros, which Grisu2 moves to the exponent, written back
+     * by prettify), the point, then the fraction or "0" for an integer. */
+    static const char frac_text[4][2] = {{'0', 0}, {'2', '5'}, {'5', 0}, {'7', '5'}};
+    static const uint8_t frac_len[4] = {1, 2, 1, 2};
     unsigned f = m & 3;
-    int e = -frac_len[f];
-    if (f == 0) /* an integer: its trailing zeros go to the exponent */
-        while (ip % 10 == 0) {
-            ip /= 10;
-            e++;
-        }
-    int n = (int)o3_put_digits(buf, ip); /* ip < 2^22; none when 0 */
-    memcpy(buf + n, frac_digits[f], 2);
-    *len = n + frac_len[f];
-    *k = e;
-    return true;
+    char *p = buf;
+    if (ip == 0)
+        *p++ = '0';
+    else
+        p += int_digits(p, ip, count_digits32(ip));
+    *p++ = '.';
+    memcpy(p, frac_text[f], 2);
+    return p + frac_len[f];
 }
 
 static char *write_exponent(int k, char *p)
@@ -490,8 +491,10 @@ size_t o3_dtoa(double d, char *buf)
         *p++ = '-';
         d = -d;
     }
+    char *q = quarter_text(d, p);
+    if (q) return (size_t)(q - buf);
     int len, k;
-    if (!quarter_digits(d, p, &len, &k)) grisu2(d, p, &len, &k);
+    grisu2(d, p, &len, &k);
     return (size_t)(prettify(p, len, k) - buf);
 }
 
