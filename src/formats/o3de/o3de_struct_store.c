@@ -256,7 +256,8 @@ static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint
         if (dp) memcpy(&e, dp, sizeof e);
         if (!s) s = "";
         if (dp && !e) e = "";
-        if (dp && !keep && strcmp(s, e) == 0) goto dflt;
+        /* (the usual default is "": no call to compare with it) */
+        if (dp && !keep && (e[0] ? strcmp(s, e) == 0 : s[0] == 0)) goto dflt;
         put_string(x, s, strlen(s));
         goto done;
     }
