@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "formats/o3de/o3de_internal.h"
+#include "o3de_dtoa_reference.h"
 
 static void check(double d)
 {
@@ -172,6 +173,76 @@ static void test_real_files_digits(void **state)
     assert_int_equal(wrong, 0);
 }
 
+/* The faster digit generation (several digits per step, the integer
+ * part at once, the cached power in integers, the layout without memmove)
+ * gives the reference's text, byte for byte. */
+static uint64_t rng_state = UINT64_C(0x6f33646474616f61);
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static int wrong_vs_reference;
+static void same_as_reference(double d)
+{
+    if (d != d || d - d != 0 || d == 0) return; /* Grisu2 is for finite, non-zero numbers */
+    char a[40], b[40], r[40];
+    size_t na = o3_dtoa(d, a), nb = o3_dtoa_grisu(d, b), nr = ref_dtoa(d, r);
+    a[na] = b[nb] = r[nr] = 0;
+    if (strcmp(a, r) != 0 || strcmp(b, r) != 0) {
+        if (wrong_vs_reference++ < 10)
+            print_error("%a: reference '%s', o3_dtoa '%s', Grisu2 '%s'\n", d, r, a, b);
+    }
+}
+
+static void test_matches_reference(void **state)
+{
+    (void)state;
+    wrong_vs_reference = 0;
+    for (int i = 0; i < 400000; i++) {
+        uint64_t u = rng(), v = rng();
+        double d;
+        memcpy(&d, &u, sizeof d);
+        same_as_reference(d); /* any bits: every exponent, subnormals */
+        float f;
+        uint32_t fb = (uint32_t)v;
+        memcpy(&f, &fb, sizeof f);
+        same_as_reference((double)f); /* widened floats: O3DE's vectors */
+        same_as_reference((double)(float)((double)(v >> 11) * 0x1p-53 * 200.0 - 100.0));
+        same_as_reference((double)(v >> 11) * 0x1p-53);                /* in (0, 1) */
+        same_as_reference((double)(int64_t)(v % 2000000001) / 1000.0); /* short decimals */
+        same_as_reference((double)(v >> (v & 63)));                    /* integers */
+    }
+    /* every binary exponent, with the smallest and largest significands */
+    for (int e = 0; e < 2047; e++) {
+        for (uint64_t m = 0; m < 4; m++) {
+            uint64_t lo = (uint64_t)e << 52 | m,
+                     hi = (uint64_t)e << 52 | (UINT64_C(0xFFFFFFFFFFFFF) - m);
+            double a, b;
+            memcpy(&a, &lo, sizeof a);
+            memcpy(&b, &hi, sizeof b);
+            same_as_reference(a);
+            same_as_reference(-b);
+        }
+    }
+    /* powers of ten and their neighbours */
+    for (int p = -320; p <= 308; p++) {
+        char text[16];
+        snprintf(text, sizeof text, "1e%d", p);
+        double d = strtod(text, NULL);
+        uint64_t u;
+        memcpy(&u, &d, sizeof u);
+        for (uint64_t j = u - 2; j <= u + 2; j++) {
+            memcpy(&d, &j, sizeof d);
+            same_as_reference(d);
+        }
+    }
+    assert_int_equal(wrong_vs_reference, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_known_texts),
         cmocka_unit_test(test_rapidjson_table),
         cmocka_unit_test(test_real_files_digits),
+        cmocka_unit_test(test_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

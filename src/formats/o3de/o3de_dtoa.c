@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "o3de_internal.h"
 
 typedef struct diyfp {
@@ -140,11 +141,16 @@ static void boundaries(diyfp v, diyfp *minus, diyfp *plus)
     *plus = pl;
 }
 
+/* RapidJSON computes k = ceil((-61 - e) log10(2) + 347) in double
+ * arithmetic; here in integers: x log10(2) is an integer only for x = 0,
+ * otherwise its ceiling is its floor plus one, and (x * 78913) >> 18 is
+ * floor(x log10(2)) for |x| <= 1200 (numconv's floor_log10_pow2; doubles
+ * give |x| < 1100). It is the same k for every e (tests/unit/
+ * test_o3de_dtoa.c compares whole texts over every exponent). */
 static diyfp cached_power(int e, int *k10)
 {
-    double dk = (-61 - e) * 0.30102999566398114 + 347;
-    int k = (int)dk;
-    if (dk - k > 0.0) k++;
+    int x = -61 - e;
+    int k = 347 + (x == 0 ? 0 : ((x * 78913) >> 18) + 1);
     unsigned index = (unsigned)((k >> 3) + 1);
     *k10 = -(-348 + (int)index * 8);
     diyfp r = {cached_f[index], cached_e[index]};
@@ -164,6 +170,30 @@ static int count_digits32(uint32_t n)
     return 9;
 }
 
+/* The count (1..9, the digits of v, 1 <= v < 10^9) decimal digits of v at
+ * buf, with constant-size stores (up to 9 bytes). The low eight digits are
+ * computed side by side in one word (as the typed JSON writer's integers,
+ * json_write_internal.h): two 4-digit lanes, then four 2-digit ones, then
+ * eight digits, the first in the lowest byte; the divisions by 100 and 10
+ * are multiplications by 10486 / 2^20 and 103 / 2^10, exact below 10^4 and
+ * 10^2. */
+static inline int int_digits(char *buf, uint32_t v, int count)
+{
+    uint32_t top = v / 100000000, low = v - top * 100000000;
+    uint64_t x = low / 10000 | (uint64_t)(low % 10000) << 32;
+    uint64_t hund = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
+    x = hund | (x - hund * 100) << 16;
+    uint64_t tens = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
+    x = (tens | (x - tens * 10) << 8) + UINT64_C(0x3030303030303030);
+    if (count == 9) {
+        buf[0] = (char)('0' + top);
+        sv__core_store64le(buf + 1, x);
+    } else {
+        sv__core_store64le(buf, x >> (8 * (8 - count))); /* leading zeros shifted out */
+    }
+    return count;
+}
+
 static void grisu_round(char *buf, int len, uint64_t delta, uint64_t rest, uint64_t ten_kappa,
                         uint64_t wp_w)
 {
@@ -172,6 +202,25 @@ static void grisu_round(char *buf, int len, uint64_t delta, uint64_t rest, uint6
         buf[len - 1]--;
         rest += ten_kappa;
     }
+}
+
+/* The end of the digits in the fraction: n digits, the last at 10^kappa
+ * (kappa < 0), rounded towards w. */
+static inline void fraction_end(char *buf, int n, int kappa, uint64_t delta, uint64_t p2,
+                                uint64_t one, uint64_t wp_w, int *len, int *k)
+{
+    *k += kappa;
+    *len = n;
+    int index = -kappa;
+    /* wp_w scaled to the digits' last place. O3DE's RapidJSON has the
+     * 2021 fix (upstream commit bb06211, "Fix small errors in dtoa
+     * output"): the factor comes from a 20-entry 64-bit table, so
+     * rounding goes on up to 19 fraction digits; RapidJSON 1.1.0
+     * stopped at 9 and wrote e.g. 10.100000381469729 where O3DE's
+     * prefabs have 10.100000381469728. Past 19 the factor is 0 and
+     * the digits stay as generated. The product wraps modulo 2^64
+     * as RapidJSON's does. */
+    grisu_round(buf, n, delta, p2, one, wp_w * (index < 20 ? pow10_u64[index] : 0));
 }
 
 /* The digits go to buf with the count kept in a local: buf is char, which
@@ -185,6 +234,14 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
     uint64_t p2 = mp.f & (one.f - 1);
     int kappa = count_digits32(p1);
     int n = 0;
+    if (p2 > delta && p1 - 1u < 999999999u) {
+        /* Every remainder the loop below would test holds p2, so none is
+         * within delta: it would write all of p1's digits and stop on none
+         * of them. Written at once instead (most numbers with a fraction:
+         * 17-digit ones always). */
+        n = int_digits(buf, p1, kappa);
+        kappa = 0;
+    }
     while (kappa > 0) {
         uint32_t d;
         /* constant divisors: the compiler turns each into a multiplication */
@@ -241,27 +298,43 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
     }
     const int shift = -one.e;
     const uint64_t mask = one.f - 1;
+    if (n != 0 && shift <= 57) {
+        /* The loop below two digits a step: p2 * 100 >> shift is the pair
+         * (10 d1 + d2) and its low bits the remainder after both; p2 * 10
+         * gives the remainder after the first alone, tested first. p2 <
+         * 2^57 keeps p2 * 100 below 2^64, and delta stays below p2 while
+         * the loop goes on (else it would have stopped), so delta * 100
+         * does not wrap either. */
+        for (;;) {
+            uint64_t one_more = p2 * 10, two_more = p2 * 100;
+            uint64_t delta1 = delta * 10, delta2 = delta * 100;
+            memcpy(buf + n, o3_digit_pairs + 2 * (two_more >> shift), 2);
+            if ((one_more & mask) < delta1) {
+                fraction_end(buf, n + 1, kappa - 1, delta1, one_more & mask, one.f, wp_w, len, k);
+                return;
+            }
+            n += 2;
+            kappa -= 2;
+            p2 = two_more & mask;
+            delta = delta2;
+            if (p2 < delta) {
+                fraction_end(buf, n, kappa, delta, p2, one.f, wp_w, len, k);
+                return;
+            }
+        }
+    }
     for (;;) {
         p2 *= 10;
         delta *= 10;
         char d = (char)(p2 >> shift);
         buf[n] = (char)('0' + d);
-        n += (d | n) != 0;
+        /* (n is 0 only while p1 was 0: never for a normalized boundary, whose
+         * p1 is at least 4; the rule is kept all the same) */
+        n += n != 0 || d != 0;
         p2 &= mask;
         kappa--;
         if (p2 < delta) {
-            *k += kappa;
-            *len = n;
-            int index = -kappa;
-            /* wp_w scaled to the digits' last place. O3DE's RapidJSON has the
-             * 2021 fix (upstream commit bb06211, "Fix small errors in dtoa
-             * output"): the factor comes from a 20-entry 64-bit table, so
-             * rounding goes on up to 19 fraction digits; RapidJSON 1.1.0
-             * stopped at 9 and wrote e.g. 10.100000381469729 where O3DE's
-             * prefabs have 10.100000381469728. Past 19 the factor is 0 and
-             * the digits stay as generated. The product wraps modulo 2^64
-             * as RapidJSON's does. */
-            grisu_round(buf, n, delta, p2, one.f, wp_w * (index < 20 ? pow10_u64[index] : 0));
+            fraction_end(buf, n, kappa, delta, p2, one.f, wp_w, len, k);
             return;
         }
     }
@@ -286,36 +359,45 @@ const char o3_digit_pairs[201] = "0001020304050607080910111213141516171819"
                                  "8081828384858687888990919293949596979899";
 
 /* A positive multiple of 1/4 below 2^22 (integers, halves and quarters,
- * common in authored data) gets the digits of its exact decimal without
+ * common in authored data) gets the text of its exact decimal without
  * Grisu2, and they are Grisu2's: Grisu2 stops at the first prefix of the
  * upper boundary within delta (about one ulp, at most 2^-30 here) of it;
  * every shorter decimal is at least 0.05 away from the value, the exact
  * one is half an ulp away, and rounding would need a digit step (at least
  * 0.01) below delta. Neither has trailing zeros: a zero digit leaves
- * Grisu2's remainder as it was, so it never ends the digits. false for
- * anything else. tests/unit/test_o3de_dtoa.c checks this against
+ * Grisu2's remainder as it was, so it never ends the digits. Returns the
+ * end of the text, or NULL for anything else. tests/unit/test_o3de_dtoa.c checks this against
  * Grisu2 itself. */
-static bool quarter_digits(double d, char *buf, int *len, int *k)
+static char *quarter_text(double d, char *buf)
 {
-    if (!(d < 4194304.0)) return false;
-    double q = d * 4; /* exact: a power of two */
-    uint32_t m = (uint32_t)q;
-    if ((double)m != q) return false;
+    /* d > 0 (zero and the sign are handled by the caller) is in
+     * [2^be, 2^(be+1)); a multiple of 1/4 below 2^22 has be in -2..21 and
+     * no significand bit below 2^-2 (the lowest 50 - be of the 52 stored),
+     * and 4d is then the significand shifted down by 50 - be. Integer
+     * tests: a float compare here stalled on the conversion before it. */
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    int be = (int)(u >> 52) - 1023;
+    if (be < -2 || be > 21) return NULL;
+    uint64_t sig = (u & (HIDDEN_BIT - 1)) | HIDDEN_BIT;
+    if (sig & ((UINT64_C(1) << (50 - be)) - 1)) return NULL;
+    uint32_t m = (uint32_t)(sig >> (50 - be));
     uint32_t ip = m >> 2;
-    static const char frac_digits[4][3] = {"", "25", "5", "75"};
-    static const int frac_len[4] = {0, 2, 1, 2};
+    /* Laid out as prettify lays out those digits: the value is below
+     * 10^21 and at least 0.25, so always positionally; the integer part
+     * (its trailing zeros, which Grisu2 moves to the exponent, written back
+     * by prettify), the point, then the fraction or "0" for an integer. */
+    static const char frac_text[4][2] = {{'0', 0}, {'2', '5'}, {'5', 0}, {'7', '5'}};
+    static const uint8_t frac_len[4] = {1, 2, 1, 2};
     unsigned f = m & 3;
-    int e = -frac_len[f];
-    if (f == 0) /* an integer: its trailing zeros go to the exponent */
-        while (ip % 10 == 0) {
-            ip /= 10;
-            e++;
-        }
-    int n = (int)o3_put_digits(buf, ip); /* ip < 2^22; none when 0 */
-    memcpy(buf + n, frac_digits[f], 2);
-    *len = n + frac_len[f];
-    *k = e;
-    return true;
+    char *p = buf;
+    if (ip == 0)
+        *p++ = '0';
+    else
+        p += int_digits(p, ip, count_digits32(ip));
+    *p++ = '.';
+    memcpy(p, frac_text[f], 2);
+    return p + frac_len[f];
 }
 
 static char *write_exponent(int k, char *p)
@@ -338,6 +420,30 @@ static char *write_exponent(int k, char *p)
     return p;
 }
 
+/* memmove(p + off, p, n) for the few digits a layout moves (n <= 24): all
+ * loads before the stores, each load inside [p, p + n), so nothing past
+ * the digits is read; no call for a library memmove. */
+static inline void move_up(char *p, size_t n, size_t off)
+{
+    if (n > 24) {
+        memmove(p + off, p, n); /* (Grisu2 gives at most 17 digits) */
+    } else if (n >= 8) {
+        uint64_t a = sv__core_load64(p), b = sv__core_load64(p + n - 8);
+        uint64_t c = sv__core_load64(p + (n > 16 ? 8 : n - 8));
+        memcpy(p + off, &a, 8);
+        memcpy(p + off + (n > 16 ? 8 : n - 8), &c, 8);
+        memcpy(p + off + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        memcpy(p + off, &a, 4);
+        memcpy(p + off + n - 4, &b, 4);
+    } else {
+        for (size_t i = n; i-- > 0;) p[off + i] = p[i];
+    }
+}
+
 /* RapidJSON's Prettify with maxDecimalPlaces = 324 (the Writer's default). */
 static char *prettify(char *buf, int len, int k)
 {
@@ -349,13 +455,13 @@ static char *prettify(char *buf, int len, int k)
         return buf + kk + 2;
     }
     if (kk > 0 && kk <= 21) {
-        memmove(buf + kk + 1, buf + kk, (size_t)(len - kk));
+        move_up(buf + kk, (size_t)(len - kk), 1);
         buf[kk] = '.';
         return buf + len + 1;
     }
     if (kk > -6 && kk <= 0) {
         int offset = 2 - kk;
-        memmove(buf + offset, buf, (size_t)len);
+        move_up(buf, (size_t)len, (size_t)offset);
         buf[0] = '0';
         buf[1] = '.';
         for (int i = 2; i < offset; i++) buf[i] = '0';
@@ -365,7 +471,7 @@ static char *prettify(char *buf, int len, int k)
         buf[1] = 'e';
         return write_exponent(kk - 1, buf + 2);
     }
-    memmove(buf + 2, buf + 1, (size_t)(len - 1));
+    move_up(buf + 1, (size_t)(len - 1), 1);
     buf[1] = '.';
     buf[len + 1] = 'e';
     return write_exponent(kk - 1, buf + len + 2);
@@ -385,8 +491,10 @@ size_t o3_dtoa(double d, char *buf)
         *p++ = '-';
         d = -d;
     }
+    char *q = quarter_text(d, p);
+    if (q) return (size_t)(q - buf);
     int len, k;
-    if (!quarter_digits(d, p, &len, &k)) grisu2(d, p, &len, &k);
+    grisu2(d, p, &len, &k);
     return (size_t)(prettify(p, len, k) - buf);
 }
 

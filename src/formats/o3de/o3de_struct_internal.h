@@ -25,6 +25,7 @@ typedef struct o3_sctx {
     uint8_t **proto; /* per class: its default instance as a struct (lazily) */
     o3_keys *keys;   /* per class (store only, lazily) */
     o3_writer w;
+    size_t ready; /* store: output bytes below this are room already faulted in */
 } o3_sctx;
 
 /* The C memory of a leaf, shared by the load and store halves.

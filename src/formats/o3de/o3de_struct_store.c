@@ -8,11 +8,16 @@
  * Plain leaves without a reporting callback are written here directly:
  * keys as padded, precomputed text copied in one fixed-size move, numbers
  * and escape-free strings straight into the output buffer. */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise */
+#include <sys/mman.h>
+#endif
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/mem.h"
 #include "core/numconv.h"
 #include "o3de_internal.h"
@@ -20,6 +25,54 @@
 #include "schema/schema_internal.h"
 
 #define WV SV_O3DE_WRITE_VALUE
+
+/* ---- the output's room ----
+ * A large output is faulted in 2 MiB at a time with one
+ * MADV_POPULATE_WRITE each, as the typed JSON writer does
+ * (json_write.c), instead of one page fault per 4 KiB as the stores reach
+ * it; the buffer grows by doubling. Checked once per member and per
+ * sequence element (STORE_ROOM covers what a leaf writes; longer pieces
+ * grow the buffer through sv_buf as before). */
+#define STORE_STEP ((size_t)2 << 20)
+#define STORE_ROOM ((size_t)256)
+
+static void populate(uint8_t *from, uint8_t *to)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    const uintptr_t page = 4096;
+    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1), e = (uintptr_t)to & ~(page - 1);
+    /* a hint: where it is refused, the pages fault in one by one */
+    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#else
+    (void)from;
+    (void)to;
+#endif
+}
+
+static SV_NOINLINE void store_room_slow(o3_sctx *x)
+{
+    sv_buf *b = x->w.out;
+    if (b->cap - b->len < STORE_ROOM) {
+        size_t want = b->cap > 65536 ? b->cap : 65536;
+        if (sv_buf_ensure(b, want) != SV_OK) { /* sticky: the appends do nothing */
+            x->ready = SIZE_MAX;
+            return;
+        }
+    }
+    if (b->cap < 2 * STORE_STEP) {
+        x->ready = b->cap;
+        return;
+    }
+    size_t from = x->ready > b->len ? x->ready : b->len;
+    size_t upto = from + STORE_STEP < b->cap ? from + STORE_STEP : b->cap;
+    populate(b->data + from, b->data + upto);
+    x->ready = upto;
+}
+
+static inline void store_room(o3_sctx *x)
+{
+    if (x->w.out->len + STORE_ROOM > x->ready) store_room_slow(x);
+}
 
 static void put_raw(o3_sctx *x, const char *s, size_t n)
 {
@@ -134,12 +187,19 @@ static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const ui
     size_t out = n;
     bool alpha_default = color && dp && f[3] == d[3] && !keep;
     if (alpha_default) out = 3;
-    sv_buf_putc(x->w.out, '[');
-    for (size_t i = 0; i < out; i++) {
-        if (i) sv_buf_putc(x->w.out, ',');
-        put_f64(x, (double)f[i]);
+    /* one reservation for the whole array: brackets, commas and numbers of
+     * at most 32 bytes each (o3_dtoa's bound) */
+    sv_buf *b = x->w.out;
+    if (sv_buf_ensure(b, 2 + 33 * n) == SV_OK) {
+        char *q = (char *)b->data + b->len;
+        *q++ = '[';
+        for (size_t i = 0; i < out; i++) {
+            q += o3_dtoa((double)f[i], q);
+            *q++ = ',';
+        }
+        q[-1] = ']'; /* over the last comma (out >= 3) */
+        b->len = (size_t)(q - (char *)b->data);
     }
-    sv_buf_putc(x->w.out, ']');
     *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
     return true;
 }
@@ -196,7 +256,8 @@ static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint
         if (dp) memcpy(&e, dp, sizeof e);
         if (!s) s = "";
         if (dp && !e) e = "";
-        if (dp && !keep && strcmp(s, e) == 0) goto dflt;
+        /* (the usual default is "": no call to compare with it) */
+        if (dp && !keep && (e[0] ? strcmp(s, e) == 0 : s[0] == 0)) goto dflt;
         put_string(x, s, strlen(s));
         goto done;
     }
@@ -276,6 +337,7 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
     o3_res result = sv_o3de_result_none(WV);
     for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
         const sv_schema_field *f = ci->fields[i];
+        store_room(x);
         size_t back = w->out->len;
         size_t kl = keys->off[i + 1] - keys->off[i];
         if (!w->indent && kl <= KEY_PAD) {
@@ -353,6 +415,7 @@ static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8
     o3_res result = sv_o3de_result_none(WV);
     bool plain = !c->report && !w->indent && c->depth < c->max_depth;
     for (size_t i = 0; i < n && o3_ok(c); i++) {
+        store_room(x);
         if (i) sv_buf_putc(w->out, ',');
         if (w->indent) o3_write_newline(w, level + 1);
         o3_res r;
