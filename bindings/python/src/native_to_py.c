@@ -84,6 +84,7 @@ static int set_attr(PyObject *o, PyObject *name, PyObject *value)
 static PyObject *with_value(unsigned c, PyObject *inner)
 {
     if (!inner) return NULL;
+    if (nv_wrap_fast(c)) return nv_wrap_value(c, inner);
     PyObject *o = new_empty(c);
     if (o && set_attr(o, nv.s_value, inner) < 0) Py_CLEAR(o);
     else if (!o) Py_DECREF(inner);
@@ -277,7 +278,7 @@ static PyObject *int_value(const sv_value *v)
     }
     PyObject *o = PyLong_FromLongLong(i);
     if (w == 8 && !(v->flags & SV_F_EXPLICIT)) return o;
-    return wrap1(by_width[w], o);
+    return nv_wrap_long(by_width[w], o);
 }
 
 static PyObject *uint_value(const sv_value *v)
@@ -290,7 +291,7 @@ static PyObject *uint_value(const sv_value *v)
     PyObject *o = PyLong_FromUnsignedLongLong(u);
     /* plain only above int64's range, where a Python int reads back as a uint */
     if (w == 8 && !(v->flags & SV_F_EXPLICIT) && u > (uint64_t)INT64_MAX) return o;
-    return wrap1(by_width[w], o);
+    return nv_wrap_long(by_width[w], o);
 }
 
 static PyObject *float_value(const sv_value *v)
@@ -299,14 +300,13 @@ static PyObject *float_value(const sv_value *v)
         uint64_t bits;
         memcpy(&bits, &v->as.f64, 8);
         int finite = (bits & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
-        PyObject *o = PyFloat_FromDouble(v->as.f64);
-        if (finite && !(v->flags & SV_F_EXPLICIT)) return o;
-        return wrap1(NV_F64, o);
+        if (finite && !(v->flags & SV_F_EXPLICIT)) return PyFloat_FromDouble(v->as.f64);
+        return nv_wrap_float(NV_F64, v->as.f64);
     }
     if (v->sub != 4) return malformed("a float of an odd width", v);
     uint32_t bits;
     memcpy(&bits, &v->as.f32, 4);
-    return wrap1(NV_F32, PyFloat_FromDouble(nv_f32_to_double(bits)));
+    return nv_wrap_float(NV_F32, nv_f32_to_double(bits));
 }
 
 static PyObject *string_value(reader *r, const sv_value *v)
