@@ -19,15 +19,24 @@ typedef struct key_slot {
     PyObject *obj; /* strong reference, dropped at the end of the call */
 } key_slot;
 
-/* Short string values: a decoder hands the same address again for a
- * string it met before (godot_decode.c's cache), so tags and enum-like
- * texts ("a", "idle") get one str for the call, as keys do. */
+/* Short string values: tags and enum-like texts ("a", "idle", "red") get
+ * one str for the call. Up to 8 bytes they are found by their bytes
+ * (BSON's point into the input, a new address each time); longer ones by
+ * their address (Godot's decoder hands one address per text it met). */
 #define SHORT_SLOTS 256
 #define SHORT_MAX 24
+#define WORD_MAX 8
+
+typedef struct short_slot {
+    const char *s; /* the address (longer texts), or NULL */
+    uint64_t word; /* the bytes, zero-padded (texts up to WORD_MAX) */
+    uint32_t len;
+    PyObject *obj; /* strong reference, dropped at the end of the call */
+} short_slot;
 
 struct nv_reader {
     key_slot keys[KEY_SLOTS];
-    key_slot shorts[SHORT_SLOTS];
+    short_slot shorts[SHORT_SLOTS];
     unsigned depth;
 };
 typedef nv_reader reader;
@@ -139,20 +148,28 @@ static PyObject *key_str(reader *r, const char *s, uint32_t len)
 }
 
 /* The str of a string value of up to SHORT_MAX bytes, from the cache when
- * its address was seen before; NULL without an exception: not UTF-8. */
+ * it was seen before; NULL without an exception: not UTF-8. */
 static PyObject *short_str(reader *r, const char *s, uint32_t len)
 {
-    size_t at = (size_t)(((uintptr_t)s >> 2) * UINT64_C(0x9E3779B97F4A7C15) >> 56) &
-                (SHORT_SLOTS - 1);
-    key_slot *k = &r->shorts[at];
-    if (k->s == s && k->len == len) {
+    uint64_t word = 0;
+    size_t at;
+    if (len <= WORD_MAX) {
+        memcpy(&word, s, len);
+        at = (size_t)((word ^ len) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+        s = NULL;
+    } else {
+        at = (size_t)(((uintptr_t)s >> 2) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+    }
+    short_slot *k = &r->shorts[at & (SHORT_SLOTS - 1)];
+    if (k->obj && k->s == s && k->word == word && k->len == len) {
         Py_INCREF(k->obj);
         return k->obj;
     }
-    PyObject *o = utf8_or_null(s, len);
+    PyObject *o = utf8_or_null(s ? s : (const char *)&word, len);
     if (!o) return NULL;
     Py_XDECREF(k->obj);
     k->s = s;
+    k->word = word;
     k->len = len;
     k->obj = o;
     Py_INCREF(o);
