@@ -9,6 +9,7 @@
  * address and reused for the rest of the call. */
 #include "native.h"
 
+#include <math.h>
 #include <string.h>
 
 #define KEY_SLOTS 1024
@@ -69,8 +70,10 @@ double nv_f32_to_double(uint32_t bits)
 static PyObject *new_empty(unsigned c)
 {
     static PyObject *no_args;
+    static newfunc makers[NV_CLASS_COUNT]; /* each class's tp_new, looked up once */
     if (!no_args && !(no_args = PyTuple_New(0))) return NULL;
-    newfunc make = (newfunc)PyType_GetSlot((PyTypeObject *)nv.classes[c].cls, Py_tp_new);
+    newfunc make = makers[c];
+    if (!make) make = makers[c] = (newfunc)PyType_GetSlot((PyTypeObject *)nv.classes[c].cls, Py_tp_new);
     if (!make) {
         PyErr_SetString(PyExc_TypeError, "serval._native: a wrapper class without tp_new");
         return NULL;
@@ -525,7 +528,14 @@ static PyObject *untagged(reader *r, const sv_value *v)
 static PyObject *value(reader *r, const sv_value *v)
 {
     unsigned tag = v->tag, kind = v->kind;
-    if (tag == 0) return untagged(r, v);
+    if (tag == 0) {
+        /* the plain numbers most trees are made of, without the calls below */
+        if (kind == SV_INT && v->sub == 8 && !(v->flags & SV_F_EXPLICIT))
+            return PyLong_FromLongLong(v->as.i);
+        if (kind == SV_FLOAT && v->sub == 8 && !(v->flags & SV_F_EXPLICIT) && isfinite(v->as.f64))
+            return PyFloat_FromDouble(v->as.f64);
+        return untagged(r, v);
+    }
     if (tag >= SV_TAG_COUNT) return malformed("an unknown tag", v);
     sv_kind tkind = sv_tag_kind((sv_tag)tag);
     /* a shape is part of the tuple's or packed array's own class */
