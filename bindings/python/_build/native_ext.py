@@ -24,7 +24,8 @@ import subprocess
 import sys
 import sysconfig
 
-SOURCES = ("native_module.c", "native_to_py.c", "native_from_py.c", "native_stream.c")
+SOURCES = ("native_module.c", "native_to_py.c", "native_from_py.c", "native_stream.c",
+           "native_wrap.c")
 
 
 class Built(object):

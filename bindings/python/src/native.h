@@ -103,6 +103,17 @@ PyObject *nv_stream_loads(const sv_format *f, const uint8_t *data, size_t len,
 int nv_from_python(sv_doc *doc, PyObject *o, unsigned max_depth, uint64_t max_string,
                    sv_value *out);
 
+/* Instances of wrapper class c made without the class call where
+ * nv_wrap_setup() found, once, that this interpreter allows it
+ * (native_wrap.c): of a float; of plain (an exact int, its reference
+ * taken); holding inner (Ref and the tagged classes, its reference taken).
+ * NULL with an exception set. */
+void nv_wrap_setup(void);
+int nv_wrap_fast(unsigned c);
+PyObject *nv_wrap_float(unsigned c, double d);
+PyObject *nv_wrap_long(unsigned c, PyObject *plain);
+PyObject *nv_wrap_value(unsigned c, PyObject *inner);
+
 /* The float32 of bits as the double Python holds it: the same value, and
  * for NaN and infinities the sign and payload moved to the top of the
  * double's mantissa (docs/formats/pickle.md), and back. */

@@ -250,6 +250,35 @@ static int put_key(writer *w, PyObject *k, sv_value *out)
 
 /* ---- containers ---------------------------------------------------------------- */
 
+/* Item i of seq (from as_items), a new reference. */
+static PyObject *item_of(PyObject *seq, Py_ssize_t i)
+{
+    PyObject *x = PyList_Check(seq) ? PyList_GetItem(seq, i) : PyTuple_GetItem(seq, i);
+    Py_XINCREF(x); /* kept while a value's own code may change seq */
+    return x;
+}
+
+/* o itself (a new reference) when an exact list or tuple or a wrapper
+ * class (Array, Vector3, F32s, ...: lists that keep list's own item
+ * access), else the list PySequence_Fast makes of its items (a caller's
+ * subclass is read through its own iterator, as the ctypes path reads
+ * it); NULL with an exception. PySequence_Fast would copy every wrapper. */
+static PyObject *as_items(PyObject *o, const char *why)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == &PyList_Type || t == &PyTuple_Type ||
+        (PyList_Check(o) && nv_class_of((PyObject *)t))) {
+        Py_INCREF(o);
+        return o;
+    }
+    return PySequence_Fast(o, why);
+}
+
+static Py_ssize_t items_len(PyObject *seq)
+{
+    return PyList_Check(seq) ? PyList_Size(seq) : PyTuple_Size(seq);
+}
+
 static int enter(writer *w)
 {
     if (++w->depth > w->max_depth)
@@ -260,9 +289,9 @@ static int enter(writer *w)
 static int put_sequence(writer *w, PyObject *o, sv_value *out)
 {
     if (enter(w)) return -1;
-    PyObject *seq = PySequence_Fast(o, "serval: a list or tuple");
+    PyObject *seq = as_items(o, "serval: a list or tuple");
     if (!seq) return -1;
-    Py_ssize_t n = PySequence_Size(seq);
+    Py_ssize_t n = items_len(seq);
     *out = sv_array(w->doc, (size_t)n);
     if (out->kind != SV_ARRAY) {
         Py_DECREF(seq);
@@ -270,7 +299,7 @@ static int put_sequence(writer *w, PyObject *o, sv_value *out)
     }
     sv_value *items = sv_array_items(out);
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *x = PySequence_GetItem(seq, i);
+        PyObject *x = item_of(seq, i);
         int rc = x ? put(w, x, &items[i]) : -1;
         Py_XDECREF(x);
         if (rc) {
@@ -490,11 +519,11 @@ static int put_number(writer *w, PyObject *x, unsigned elem, uint8_t *d)
 /* count numbers of o (a sequence) into d. */
 static int put_numbers(writer *w, PyObject *o, unsigned elem, size_t count, uint8_t *d)
 {
-    PyObject *seq = PySequence_Fast(o, "serval: numbers must be a sequence");
+    PyObject *seq = as_items(o, "serval: numbers must be a sequence");
     if (!seq) return -1;
     size_t size = sv_elem_size((sv_elem)elem);
     for (size_t i = 0; i < count; i++) {
-        PyObject *x = PySequence_GetItem(seq, (Py_ssize_t)i);
+        PyObject *x = item_of(seq, (Py_ssize_t)i);
         int rc = x ? put_number(w, x, elem, d + i * size) : -1;
         Py_XDECREF(x);
         if (rc) {
@@ -511,6 +540,12 @@ static int elem_of(writer *w, PyObject *o, unsigned *elem)
 {
     PyObject *e = PyObject_GetAttr(o, nv.s_elem);
     if (!e) return -1;
+    for (unsigned i = 1; i < SV_ELEM_COUNT; i++)
+        if (e == nv.elem_names[i]) { /* the class's own "f32": the interned name */
+            Py_DECREF(e);
+            *elem = i;
+            return 0;
+        }
     Py_ssize_t len = 0;
     const char *s = PyUnicode_Check(e) ? PyUnicode_AsUTF8AndSize(e, &len) : NULL;
     *elem = s ? sv_elem_by_name(s, (size_t)len) : SV_ELEM_NONE;
@@ -544,10 +579,10 @@ static int put_packed(writer *w, PyObject *o, unsigned tag, unsigned elem, sv_va
     uint8_t *d = (uint8_t *)sv_value_buf(out);
     if (!tag) return put_numbers(w, o, elem, (size_t)n, d);
     size_t size = sv_elem_size((sv_elem)elem);
-    PyObject *seq = PySequence_Fast(o, "serval: a packed array must be a sequence");
+    PyObject *seq = as_items(o, "serval: a packed array must be a sequence");
     if (!seq) return -1;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_GetItem(seq, i);
+        PyObject *item = item_of(seq, i);
         Py_ssize_t m = item ? PyObject_Length(item) : -1;
         int rc = -1;
         if (m >= 0 && (size_t)m != k)

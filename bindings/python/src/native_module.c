@@ -147,6 +147,7 @@ static PyObject *setup(PyObject *self, PyObject *args)
         !nv.s_cls || !nv.s_value)
         return NULL;
     nv.ready = 1;
+    nv_wrap_setup();
     Py_RETURN_NONE;
 }
 
@@ -367,7 +368,25 @@ static PyObject *dumps(PyObject *self, PyObject *args)
     return result;
 }
 
+/* The names of the classes loads makes without the class call
+ * (native_wrap.c), for the tests that compare both ways of making them. */
+static PyObject *fast_wrappers(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    PyObject *out = PyList_New(0);
+    for (unsigned i = 0; out && i < NV_CLASS_COUNT; i++) {
+        if (!nv_wrap_fast(i)) continue;
+        PyObject *name = PyUnicode_FromString(nv_class_name(i));
+        if (!name || PyList_Append(out, name) < 0) Py_CLEAR(out);
+        Py_XDECREF(name);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"fast_wrappers", fast_wrappers, METH_NOARGS,
+     "fast_wrappers() -> the wrapper class names loads makes without calling the class"},
     {"setup", setup, METH_VARARGS, "setup(classes, make_error): the wrapper classes and Error"},
     {"loads", loads, METH_VARARGS,
      "loads(data, format, options_address[, path]) -> value; path 0: straight from the bytes "

@@ -9,6 +9,7 @@
  * address and reused for the rest of the call. */
 #include "native.h"
 
+#include <math.h>
 #include <string.h>
 
 #define KEY_SLOTS 1024
@@ -19,15 +20,24 @@ typedef struct key_slot {
     PyObject *obj; /* strong reference, dropped at the end of the call */
 } key_slot;
 
-/* Short string values: a decoder hands the same address again for a
- * string it met before (godot_decode.c's cache), so tags and enum-like
- * texts ("a", "idle") get one str for the call, as keys do. */
+/* Short string values: tags and enum-like texts ("a", "idle", "red") get
+ * one str for the call. Up to 8 bytes they are found by their bytes
+ * (BSON's point into the input, a new address each time); longer ones by
+ * their address (Godot's decoder hands one address per text it met). */
 #define SHORT_SLOTS 256
 #define SHORT_MAX 24
+#define WORD_MAX 8
+
+typedef struct short_slot {
+    const char *s; /* the address (longer texts), or NULL */
+    uint64_t word; /* the bytes, zero-padded (texts up to WORD_MAX) */
+    uint32_t len;
+    PyObject *obj; /* strong reference, dropped at the end of the call */
+} short_slot;
 
 struct nv_reader {
     key_slot keys[KEY_SLOTS];
-    key_slot shorts[SHORT_SLOTS];
+    short_slot shorts[SHORT_SLOTS];
     unsigned depth;
 };
 typedef nv_reader reader;
@@ -60,8 +70,10 @@ double nv_f32_to_double(uint32_t bits)
 static PyObject *new_empty(unsigned c)
 {
     static PyObject *no_args;
+    static newfunc makers[NV_CLASS_COUNT]; /* each class's tp_new, looked up once */
     if (!no_args && !(no_args = PyTuple_New(0))) return NULL;
-    newfunc make = (newfunc)PyType_GetSlot((PyTypeObject *)nv.classes[c].cls, Py_tp_new);
+    newfunc make = makers[c];
+    if (!make) make = makers[c] = (newfunc)PyType_GetSlot((PyTypeObject *)nv.classes[c].cls, Py_tp_new);
     if (!make) {
         PyErr_SetString(PyExc_TypeError, "serval._native: a wrapper class without tp_new");
         return NULL;
@@ -84,6 +96,7 @@ static int set_attr(PyObject *o, PyObject *name, PyObject *value)
 static PyObject *with_value(unsigned c, PyObject *inner)
 {
     if (!inner) return NULL;
+    if (nv_wrap_fast(c)) return nv_wrap_value(c, inner);
     PyObject *o = new_empty(c);
     if (o && set_attr(o, nv.s_value, inner) < 0) Py_CLEAR(o);
     else if (!o) Py_DECREF(inner);
@@ -138,20 +151,28 @@ static PyObject *key_str(reader *r, const char *s, uint32_t len)
 }
 
 /* The str of a string value of up to SHORT_MAX bytes, from the cache when
- * its address was seen before; NULL without an exception: not UTF-8. */
+ * it was seen before; NULL without an exception: not UTF-8. */
 static PyObject *short_str(reader *r, const char *s, uint32_t len)
 {
-    size_t at = (size_t)(((uintptr_t)s >> 2) * UINT64_C(0x9E3779B97F4A7C15) >> 56) &
-                (SHORT_SLOTS - 1);
-    key_slot *k = &r->shorts[at];
-    if (k->s == s && k->len == len) {
+    uint64_t word = 0;
+    size_t at;
+    if (len <= WORD_MAX) {
+        memcpy(&word, s, len);
+        at = (size_t)((word ^ len) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+        s = NULL;
+    } else {
+        at = (size_t)(((uintptr_t)s >> 2) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+    }
+    short_slot *k = &r->shorts[at & (SHORT_SLOTS - 1)];
+    if (k->obj && k->s == s && k->word == word && k->len == len) {
         Py_INCREF(k->obj);
         return k->obj;
     }
-    PyObject *o = utf8_or_null(s, len);
+    PyObject *o = utf8_or_null(s ? s : (const char *)&word, len);
     if (!o) return NULL;
     Py_XDECREF(k->obj);
     k->s = s;
+    k->word = word;
     k->len = len;
     k->obj = o;
     Py_INCREF(o);
@@ -277,7 +298,7 @@ static PyObject *int_value(const sv_value *v)
     }
     PyObject *o = PyLong_FromLongLong(i);
     if (w == 8 && !(v->flags & SV_F_EXPLICIT)) return o;
-    return wrap1(by_width[w], o);
+    return nv_wrap_long(by_width[w], o);
 }
 
 static PyObject *uint_value(const sv_value *v)
@@ -290,7 +311,7 @@ static PyObject *uint_value(const sv_value *v)
     PyObject *o = PyLong_FromUnsignedLongLong(u);
     /* plain only above int64's range, where a Python int reads back as a uint */
     if (w == 8 && !(v->flags & SV_F_EXPLICIT) && u > (uint64_t)INT64_MAX) return o;
-    return wrap1(by_width[w], o);
+    return nv_wrap_long(by_width[w], o);
 }
 
 static PyObject *float_value(const sv_value *v)
@@ -299,14 +320,13 @@ static PyObject *float_value(const sv_value *v)
         uint64_t bits;
         memcpy(&bits, &v->as.f64, 8);
         int finite = (bits & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
-        PyObject *o = PyFloat_FromDouble(v->as.f64);
-        if (finite && !(v->flags & SV_F_EXPLICIT)) return o;
-        return wrap1(NV_F64, o);
+        if (finite && !(v->flags & SV_F_EXPLICIT)) return PyFloat_FromDouble(v->as.f64);
+        return nv_wrap_float(NV_F64, v->as.f64);
     }
     if (v->sub != 4) return malformed("a float of an odd width", v);
     uint32_t bits;
     memcpy(&bits, &v->as.f32, 4);
-    return wrap1(NV_F32, PyFloat_FromDouble(nv_f32_to_double(bits)));
+    return nv_wrap_float(NV_F32, nv_f32_to_double(bits));
 }
 
 static PyObject *string_value(reader *r, const sv_value *v)
@@ -508,7 +528,14 @@ static PyObject *untagged(reader *r, const sv_value *v)
 static PyObject *value(reader *r, const sv_value *v)
 {
     unsigned tag = v->tag, kind = v->kind;
-    if (tag == 0) return untagged(r, v);
+    if (tag == 0) {
+        /* the plain numbers most trees are made of, without the calls below */
+        if (kind == SV_INT && v->sub == 8 && !(v->flags & SV_F_EXPLICIT))
+            return PyLong_FromLongLong(v->as.i);
+        if (kind == SV_FLOAT && v->sub == 8 && !(v->flags & SV_F_EXPLICIT) && isfinite(v->as.f64))
+            return PyFloat_FromDouble(v->as.f64);
+        return untagged(r, v);
+    }
     if (tag >= SV_TAG_COUNT) return malformed("an unknown tag", v);
     sv_kind tkind = sv_tag_kind((sv_tag)tag);
     /* a shape is part of the tuple's or packed array's own class */
