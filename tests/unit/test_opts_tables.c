@@ -44,9 +44,7 @@ typedef struct member {
 } member;
 
 #define M(type, m)                                                                                 \
-    {                                                                                              \
-#m, offsetof(type, m), sizeof(((type *)0)->m), __alignof__(((type *)0)->m)                 \
-    }
+    {#m, offsetof(type, m), sizeof(((type *)0)->m), __alignof__(((type *)0)->m)}
 
 typedef struct expected {
     const sv__opts_table *table;
@@ -59,8 +57,8 @@ typedef struct expected {
 #define EXPECT(tbl, type, ...)                                                                     \
     do {                                                                                           \
         static const member ms_[] = {__VA_ARGS__};                                                 \
-        expected e_ = {                                                                            \
-            &(tbl), #type, sizeof(type), __alignof__(type), ms_, sizeof ms_ / sizeof ms_[0]};      \
+        expected e_ = {&(tbl), #type, sizeof(type), __alignof__(type), ms_,                        \
+                       sizeof ms_ / sizeof ms_[0]};                                                \
         fn(&e_);                                                                                   \
     } while (0)
 
@@ -74,11 +72,13 @@ static void each_struct(void (*fn)(const expected *e))
            M(sv_json_decode_opts, allow_comments), M(sv_json_decode_opts, plain));
     EXPECT(sv__opts_json_encode, sv_json_encode_opts, M(sv_json_encode_opts, indent),
            M(sv_json_encode_opts, plain));
-    EXPECT(sv__opts_convert, sv_convert_opts, M(sv_convert_opts, lossy), M(sv_convert_opts, report),
-           M(sv_convert_opts, report_ctx), M(sv_convert_opts, format_options));
+    EXPECT(sv__opts_convert, sv_convert_opts, M(sv_convert_opts, lossy),
+           M(sv_convert_opts, report), M(sv_convert_opts, report_ctx),
+           M(sv_convert_opts, format_options));
 #if SERVAL_WITH_GODOT
-    EXPECT(sv__opts_godot, sv_godot_opts, M(sv_godot_opts, profile), M(sv_godot_opts, godot4_minor),
-           M(sv_godot_opts, full_objects), M(sv_godot_opts, real_double), M(sv_godot_opts, framing),
+    EXPECT(sv__opts_godot, sv_godot_opts, M(sv_godot_opts, profile),
+           M(sv_godot_opts, godot4_minor), M(sv_godot_opts, full_objects),
+           M(sv_godot_opts, real_double), M(sv_godot_opts, framing),
            M(sv_godot_opts, prefix_big_endian), M(sv_godot_opts, limits),
            M(sv_godot_opts, borrow_input));
     EXPECT(sv__opts_godot_pck_write, sv_godot_pck_write_opts,
@@ -88,7 +88,8 @@ static void each_struct(void (*fn)(const expected *e))
 #endif
 #if SERVAL_WITH_BSON
     EXPECT(sv__opts_bson, sv_bson_opts, M(sv_bson_opts, limits), M(sv_bson_opts, format),
-           M(sv_bson_opts, resonite_urls), M(sv_bson_opts, borrow_input));
+           M(sv_bson_opts, resonite_urls),
+           M(sv_bson_opts, borrow_input));
 #endif
 #if SERVAL_WITH_RESONITE
     EXPECT(sv__opts_resonite, sv_resonite_opts, M(sv_resonite_opts, limits),
@@ -113,8 +114,8 @@ static void each_struct(void (*fn)(const expected *e))
 #endif
 #if SERVAL_WITH_O3DE
     EXPECT(sv__opts_o3de, sv_o3de_opts, M(sv_o3de_opts, keep_defaults),
-           M(sv_o3de_opts, clear_containers), M(sv_o3de_opts, report), M(sv_o3de_opts, report_ctx),
-           M(sv_o3de_opts, max_depth), M(sv_o3de_opts, limits));
+           M(sv_o3de_opts, clear_containers), M(sv_o3de_opts, report),
+           M(sv_o3de_opts, report_ctx), M(sv_o3de_opts, max_depth), M(sv_o3de_opts, limits));
     EXPECT(sv__opts_o3de_import, sv_o3de_import_opts, M(sv_o3de_import_opts, load),
            M(sv_o3de_import_opts, load_ctx), M(sv_o3de_import_opts, path),
            M(sv_o3de_import_opts, nested), M(sv_o3de_import_opts, max_chain),
@@ -123,7 +124,8 @@ static void each_struct(void (*fn)(const expected *e))
            M(sv_o3de_import_opts, identify));
 #endif
 #if SERVAL_WITH_PICKLE
-    EXPECT(sv__opts_pickle, sv_pickle_opts, M(sv_pickle_opts, limits), M(sv_pickle_opts, module));
+    EXPECT(sv__opts_pickle, sv_pickle_opts, M(sv_pickle_opts, limits),
+           M(sv_pickle_opts, module));
 #endif
 }
 
@@ -145,8 +147,8 @@ static void check_table(const expected *e)
         const member *m = &e->members[i];
         /* between the previous member and this one: padding only */
         if (m->offset < end || m->offset - end >= m->align)
-            fail_msg("%s.%s at %zu: more than padding after the member ending at %zu", e->type_name,
-                     m->name, m->offset, end);
+            fail_msg("%s.%s at %zu: more than padding after the member ending at %zu",
+                     e->type_name, m->name, m->offset, end);
         if (t->ends[i] != m->offset + m->size)
             fail_msg("%s: entry %zu is %zu, member %s ends at %zu", e->type_name, i, t->ends[i],
                      m->name, m->offset + m->size);
@@ -182,7 +184,7 @@ static void test_every_table_covers_its_struct(void **state)
 
 /* ---- the reader, through every table ---------------------------------------- */
 
-#define TAIL 64       /* bytes of a newer header's members beyond this build's struct */
+#define TAIL 64      /* bytes of a newer header's members beyond this build's struct */
 #define SRC_BYTE 0xA5 /* the caller's members */
 #define DEF_BYTE 0x11 /* the defaults */
 
@@ -219,8 +221,8 @@ static void read_and_check(const expected *e, uint32_t size, sv_status want_stat
     for (size_t i = 0; i < e->size + TAIL; i++) {
         uint8_t want = (i >= sizeof(uint32_t) && i < copied) ? SRC_BYTE : DEF_BYTE;
         if (dst[i] != want)
-            fail_msg("%s with struct_size %u: byte %zu is %#x, expected %#x", e->type_name, size, i,
-                     dst[i], want);
+            fail_msg("%s with struct_size %u: byte %zu is %#x, expected %#x", e->type_name, size,
+                     i, dst[i], want);
     }
     free(src);
     free(dst);
@@ -251,7 +253,8 @@ static void check_reader(const expected *e)
     assert_non_null(dst);
     memset(dst, DEF_BYTE, e->size);
     assert_int_equal(sv__core_opts_read(t, dst, NULL, "test", NULL), SV_OK);
-    for (size_t i = 0; i < e->size; i++) assert_int_equal(dst[i], DEF_BYTE);
+    for (size_t i = 0; i < e->size; i++)
+        assert_int_equal(dst[i], DEF_BYTE);
     free(dst);
 }
 
