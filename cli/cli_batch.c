@@ -12,6 +12,7 @@
 
 #include "cli_batch.h"
 #include "cli_diag.h"
+#include "cli_doc.h"
 #include "cli_io.h"
 
 unsigned cli_cpu_count(void)
@@ -329,6 +330,7 @@ static void run_one(runner *r, size_t i)
 static void *worker(void *arg)
 {
     runner *r = arg;
+    cli_doc_worker_begin(); /* one document for all of this thread's files */
     pthread_mutex_lock(&r->mu);
     while (!r->stop && r->next < r->l->count) {
         size_t i = r->next++;
@@ -341,6 +343,7 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&r->cv);
     }
     pthread_mutex_unlock(&r->mu);
+    cli_doc_worker_end();
     return NULL;
 }
 
@@ -407,6 +410,7 @@ static int run_all(runner *r, unsigned threads)
     size_t flushed = 0;
 
     if (threads <= 1) {
+        cli_doc_worker_begin();
         for (size_t i = 0; i < total && !r->stop; i++) {
             run_one(r, i);
             int rc = finish_job(r, i, &p);
@@ -415,6 +419,7 @@ static int run_all(runner *r, unsigned threads)
             if (rc == 2) r->stop = true;
             progress_show(&p, r->b->cmd, i + 1, total);
         }
+        cli_doc_worker_end();
         progress_clear(&p);
         return worst;
     }

@@ -68,19 +68,68 @@ static sv_status ensure_error(sv_error *err, sv_status st, const sv_format *f, c
     return sv_error_set(err, st, f->name, 0, "%s", what);
 }
 
+/* ---- one document per batch worker ---------------------------------------------- */
+
+/* The document of the thread's batch worker, reset between its files, and
+ * whether a file's tree is in it now. */
+static _Thread_local sv_doc *worker_doc;
+static _Thread_local bool worker_doc_busy;
+static _Thread_local bool worker_active;
+
+void cli_doc_worker_begin(void)
+{
+    worker_active = true;
+}
+
+void cli_doc_worker_end(void)
+{
+    sv_doc_free(worker_doc);
+    worker_doc = NULL;
+    worker_doc_busy = false;
+    worker_active = false;
+}
+
+sv_doc *cli_doc_acquire(const cli_args *a)
+{
+    sv_doc *doc = NULL;
+    if (worker_active && !worker_doc_busy) {
+        if (!worker_doc) worker_doc = sv_doc_new(NULL);
+        doc = worker_doc;
+        worker_doc_busy = doc != NULL;
+    } else {
+        doc = sv_doc_new(NULL);
+    }
+    /* The decoder sees the limit too, but the document enforces it for
+     * every allocation, whichever code makes it (0: the default). */
+    if (doc) sv_doc_set_max_alloc(doc, a->limits.max_alloc);
+    return doc;
+}
+
+void cli_doc_release(sv_doc *doc)
+{
+    if (!doc) return;
+    if (doc != worker_doc) {
+        sv_doc_free(doc);
+        return;
+    }
+    /* emptied now, not at the next file: memory past the kept chunks goes
+     * back while the worker waits */
+    sv_doc_reset(doc);
+    worker_doc_busy = false;
+}
+
+/* ---- decoding ------------------------------------------------------------------- */
+
 static int decode_with(cli_args *a, const char *path, cli_loaded *l, const sv_options *opts)
 {
     sv_error err;
     sv_error_clear(&err);
 
-    l->doc = sv_doc_new(NULL);
+    l->doc = cli_doc_acquire(a);
     if (!l->doc) {
         cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
         return cli_exit_code(SV_ERR_NOMEM);
     }
-    /* The decoder sees the limit too, but the document enforces it for
-     * every allocation, whichever code makes it. */
-    if (a->limits.max_alloc) sv_doc_set_max_alloc(l->doc, a->limits.max_alloc);
 
     /* l->in lives as long as l->doc (cli_loaded_free), so the tree may point
      * into it instead of copying large packed arrays. */
@@ -138,7 +187,7 @@ int cli_tree_format(cli_args *a, const char *path, const sv_value *root, const s
 
 void cli_loaded_free(cli_loaded *l)
 {
-    if (l->doc) sv_doc_free(l->doc);
+    cli_doc_release(l->doc); /* before the input its tree may borrow from */
     cli_input_free(&l->in);
     memset(l, 0, sizeof *l);
 }

@@ -25,6 +25,18 @@ bool cli_format_is_text(const sv_format *f);
 int cli_input_format(const char *from, const char *path, const cli_input *in,
                      const sv_format **out);
 
+/* Documents for decoded files. A batch worker (cli_batch.c) brackets its
+ * files with cli_doc_worker_begin and _end: its thread then gets one
+ * document, reset between files (sv_doc_reset), so that a batch of many
+ * files reuses the memory the first ones touched. cli_doc_acquire gives that
+ * document (or, outside a worker or when it is taken, a new one), with
+ * a's --max-alloc; NULL when out of memory. cli_doc_release resets the
+ * worker's document or frees another one; NULL is ignored. */
+void cli_doc_worker_begin(void);
+void cli_doc_worker_end(void);
+sv_doc *cli_doc_acquire(const cli_args *a);
+void cli_doc_release(sv_doc *doc);
+
 /* A decoded file: the bytes, the document and its root value. */
 typedef struct cli_loaded {
     cli_input in;

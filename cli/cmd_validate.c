@@ -60,12 +60,11 @@ static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool va
     if (validate) {
         st = f->validate(l->in.data, l->in.len, &opts, &err);
     } else {
-        l->doc = sv_doc_new(NULL);
+        l->doc = cli_doc_acquire(a); /* the batch worker's, with --max-alloc */
         if (!l->doc) {
             cli_error("%s: %s", cli_display_name(path), sv_status_str(SV_ERR_NOMEM));
             return cli_exit_code(SV_ERR_NOMEM);
         }
-        if (a->limits.max_alloc) sv_doc_set_max_alloc(l->doc, a->limits.max_alloc);
 #if SERVAL_WITH_KINGSISLE
         /* KingsIsle also warns about classes the type list lacks */
         if (strcmp(f->name, "kingsisle") == 0)

@@ -54,15 +54,21 @@ typedef struct sv_bson_opts {
     sv_limits limits;     /* reading: depth, string length, allocation */
     const char *format;   /* names the format in errors; NULL = "bson" */
     bool resonite_urls;   /* the Resonite "@" string convention, both ways */
+    /* Decode: the caller keeps the input alive and unchanged for as long as
+     * the tree lives, so string values point at their bytes in the input
+     * (a BSON string ends with 00 there, as a tree string must) instead of
+     * being copied. Such a value is read-only (sv_is_borrowed; sv_value_buf
+     * gives NULL); sv_copy copies it. Keys are interned copies either way. */
+    bool borrow_input;
 } sv_bson_opts;
 
 /* Defaults: the default limits, format "bson", plain strings. */
 SV_API void sv_bson_opts_init(sv_bson_opts *o);
 
 /* Decodes one BSON document that fills data exactly. opts may be NULL. */
-/* The tree does not borrow the input: every string, byte string and packed
- * array is copied into the document, so the input may be freed as soon as
- * the call returns. */
+/* The tree does not borrow the input unless opts->borrow_input: every
+ * string and byte string is copied into the document, so the input may be
+ * freed as soon as the call returns. */
 SV_API SV_NODISCARD sv_status sv_bson_decode(sv_doc *doc, const uint8_t *data, size_t len,
                                              const sv_bson_opts *opts, sv_value *out,
                                              sv_error *err);

@@ -54,8 +54,10 @@ typedef struct sv_godot_opts {
     sv_limits limits;       /* max_depth: nesting (default 1024, as the engine) */
     /* Decode: a packed number array (PackedInt32Array ... PackedVector3Array,
      * PackedColorArray) whose bytes in the input are aligned to its element
-     * size points into the input instead of being copied, so the input must
-     * outlive the tree and not change. Such a value is read-only
+     * size, and a String value (not a key or a name) of plain ASCII whose
+     * first padding byte is 00, point into the input instead of being
+     * copied, so the input must outlive the tree and not change. Such a
+     * value is read-only
      * (sv_is_borrowed; sv_value_buf gives NULL); sv_copy copies it. Only on
      * little-endian hosts, where the bytes are already the tree's. */
     bool borrow_input;

@@ -34,9 +34,10 @@ typedef struct sv_options {
     size_t count;
     const sv_schema *schema; /* finalised schema, or NULL (schema.h) */
     /* Decode: the caller keeps the input alive and unchanged for as long as
-     * the tree lives, so a format may point the tree's packed number arrays
-     * into it instead of copying them (godot does, where the bytes are
-     * aligned; sv_is_borrowed tells). Off (the default): nothing is borrowed. */
+     * the tree lives, so a format may point the tree's strings and packed
+     * number arrays into it instead of copying them (bson: strings; godot:
+     * aligned packed arrays and strings followed by a 00 in the input;
+     * sv_is_borrowed tells). Off (the default): nothing is borrowed. */
     bool borrow_input;
 } sv_options;
 

@@ -78,9 +78,9 @@ enum {
     SV_F_EXPLICIT = 0x01, /* INT/UINT/FLOAT: the width is the source's choice */
     SV_F_UTF16 = 0x02,    /* STRING: came from UTF-16 (write back as UTF-16) */
     SV_F_NULLREF = 0x04,  /* REF: a null reference */
-    /* TUPLE/PACKED: the scalars lie in the decoder's input, not in the
-     * document (a decode with borrow_input): read-only. Not part of the
-     * value: sv_equal ignores it and sv_copy drops it with the copy. */
+    /* STRING/BYTES/TUPLE/PACKED: the bytes lie in the decoder's input, not
+     * in the document (a decode with borrow_input): read-only. Not part of
+     * the value: sv_equal ignores it and sv_copy drops it with the copy. */
     SV_F_BORROWED = 0x08
 };
 
@@ -154,10 +154,29 @@ SV_API sv_limits sv_limits_resolve(const sv_limits *lim);
 SV_API sv_doc *sv_doc_new(const sv_alloc *alloc);
 SV_API void sv_doc_free(sv_doc *doc);
 
+/* Empties the document for the next decode into it: every value, string
+ * and interned string goes (pointers into the old tree dangle), the root is
+ * null again, a failed allocation's status is cleared, and
+ * sv_doc_allocated starts from zero, so max_alloc limits the next decode as
+ * it would a new document's. Unlike sv_doc_free then sv_doc_new, the arena
+ * keeps its first chunks (up to sv_doc_set_reset_keep bytes) and hands them
+ * out again: a program decoding many inputs one after another reuses
+ * memory it has already touched instead of asking the system for fresh
+ * pages each time. The allocator, max_alloc and the keep setting stay.
+ * NULL is ignored. */
+SV_API void sv_doc_reset(sv_doc *doc);
+/* How many bytes of chunks sv_doc_reset keeps (default
+ * SV_DEFAULT_RESET_KEEP; 0 keeps none, UINT64_MAX keeps all). The kept
+ * memory stays allocated until the next decode reuses it or the document is
+ * freed. SV_ERR_USAGE when doc is NULL. */
+SV_API sv_status sv_doc_set_reset_keep(sv_doc *doc, uint64_t max_bytes);
+#define SV_DEFAULT_RESET_KEEP (UINT64_C(16) << 20)
+
 /* Caps the bytes the document may allocate (0 = SV_DEFAULT_MAX_ALLOC).
  * SV_ERR_USAGE when doc is NULL. */
 SV_API sv_status sv_doc_set_max_alloc(sv_doc *doc, uint64_t max_bytes);
-/* Bytes the document's arena has taken from its allocator so far. */
+/* Bytes the document's arena has taken from its allocator so far (since
+ * sv_doc_new or the last sv_doc_reset). */
 SV_API uint64_t sv_doc_allocated(const sv_doc *doc);
 /* SV_OK, or SV_ERR_NOMEM / SV_ERR_LIMIT once an allocation failed (sticky). */
 SV_API SV_NODISCARD sv_status sv_doc_status(const sv_doc *doc);

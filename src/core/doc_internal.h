@@ -2,6 +2,7 @@
 #ifndef SV_CORE_DOC_INTERNAL_H
 #define SV_CORE_DOC_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "serval/value.h"
@@ -10,8 +11,9 @@
  * geometrically so a large document needs few of them; an allocation bigger
  * than half the next chunk gets a chunk of its own. */
 typedef struct sv_chunk {
-    struct sv_chunk *prev;
-    size_t size; /* bytes of the whole chunk, header included */
+    struct sv_chunk *prev; /* in doc->spare: the next spare chunk instead */
+    size_t size;           /* bytes of the whole chunk, header included */
+    bool regular;          /* one of the geometric series, not a block's own */
 } sv_chunk;
 
 /* Open-addressing table of interned strings: slot = the string's hash, its
@@ -29,7 +31,11 @@ struct sv_doc {
     uint8_t *last;          /* start of the last block handed out (for in-place growth) */
     uint8_t *cur_oversized; /* a just-made chunk of its own for one big block */
     size_t next_chunk;      /* size of the next regular chunk */
-    uint64_t allocated;     /* bytes taken from the allocator */
+    /* Regular chunks sv_doc_reset kept, smallest (oldest) first: the next
+     * regular chunks, taken again instead of fresh memory. */
+    sv_chunk *spare;
+    uint64_t keep;      /* bytes of chunks sv_doc_reset keeps */
+    uint64_t allocated; /* bytes taken from the allocator */
     uint64_t max_alloc;
     sv_status status; /* sticky: first allocation failure */
     sv_value root;

@@ -105,6 +105,7 @@ static sv_value copy_rec(sv_doc *doc, const sv_value *v, unsigned depth)
         memcpy(p, v->as.str, v->len);
         p[v->len] = '\0';
         r.as.str = p;
+        r.flags = v->flags & ~SV_F_BORROWED & 0x0F; /* the copy is the document's */
         return r;
     }
     case SV_TUPLE:

@@ -88,7 +88,8 @@ static void each_struct(void (*fn)(const expected *e))
 #endif
 #if SERVAL_WITH_BSON
     EXPECT(sv__opts_bson, sv_bson_opts, M(sv_bson_opts, limits), M(sv_bson_opts, format),
-           M(sv_bson_opts, resonite_urls));
+           M(sv_bson_opts, resonite_urls),
+           M(sv_bson_opts, borrow_input));
 #endif
 #if SERVAL_WITH_RESONITE
     EXPECT(sv__opts_resonite, sv_resonite_opts, M(sv_resonite_opts, limits),

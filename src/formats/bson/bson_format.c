@@ -116,6 +116,7 @@ static sv_status bson_decode_tree(sv_doc *doc, const uint8_t *data, size_t len,
     sv_bson_opts_init(&o);
     o.limits = ro.limits;
     o.resonite_urls = sv_options_flag(&ro, "resonite-urls", false);
+    o.borrow_input = ro.borrow_input;
     bool stream = sv_options_flag(&ro, "stream", false);
     if (!stream && (len < 4 || sv__core_load_u32le(data) >= len))
         return doc ? sv_bson_decode(doc, data, len, &o, out, err)

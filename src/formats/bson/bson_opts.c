@@ -6,7 +6,8 @@
 #include "core/opts_tables.h"
 
 SV_OPTS_TABLE(sv__opts_bson, sv_bson_opts, SV_OPTS_END(sv_bson_opts, limits),
-              SV_OPTS_END(sv_bson_opts, format), SV_OPTS_END(sv_bson_opts, resonite_urls));
+              SV_OPTS_END(sv_bson_opts, format), SV_OPTS_END(sv_bson_opts, resonite_urls),
+              SV_OPTS_END(sv_bson_opts, borrow_input));
 
 void sv_bson_opts_init(sv_bson_opts *o)
 {

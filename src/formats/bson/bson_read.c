@@ -275,6 +275,9 @@ static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, cons
     if (r->in_arena) {
         /* BSON strings end with 00 in place, as tree strings must */
         *out = br_ptr(SV_STRING, (uint32_t)n, s);
+    } else if (r->borrow) {
+        *out = br_ptr(SV_STRING, (uint32_t)n, s);
+        out->flags = SV_F_BORROWED;
     } else if (!copy_terminated(r, s, n, out)) {
         return sv__bson_br_fail_alloc(r, q);
     }
@@ -606,6 +609,7 @@ br *sv__bson_br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson
     r->max_alloc = lim.max_alloc;
     r->urls = opts.resonite_urls;
     r->in_arena = in_arena;
+    r->borrow = !in_arena && opts.borrow_input;
     r->stream = stream;
     r->avail = r->base + (stream ? stream->start : len);
     r->low = check && stream ? stream->low : NULL;

@@ -36,6 +36,7 @@ typedef struct br {
     uint64_t max_alloc;
     bool urls;
     bool in_arena; /* the input lives in the document: strings may point into it */
+    bool borrow;   /* the input outlives the tree: strings point into it, borrowed */
     /* Checking only (sv_bson_validate): every rule is applied, no value is
      * made and nothing is allocated; doc is NULL. */
     bool check;

@@ -106,6 +106,13 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
         *out = sv__core_make(SV_STRING, 0, 0);
         out->len = (uint32_t)n;
         out->as.str = s;
+    } else if (d->r->borrow_input && !intern && pad && s[n] == 0 &&
+               gd_string_is_plain(s, (size_t)n)) {
+        /* its first padding byte is the 00 a tree string ends with: the
+         * input, which outlives the tree, holds the whole value */
+        *out = sv__core_make(SV_STRING, 0, SV_F_BORROWED);
+        out->len = (uint32_t)n;
+        out->as.str = s;
     } else if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
         gd_dfail_at(d, at + 4 + bad, SV_ERR_UTF8,
                     "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");

@@ -102,7 +102,7 @@ typedef struct gd_rules {
     uint32_t max_depth;
     uint64_t max_string; /* serval's limit on one String or PackedByteArray */
     bool bare_root;      /* a root with bytes of its own stays bare (checking a record) */
-    bool borrow_input;   /* aligned packed number arrays point into the input */
+    bool borrow_input;   /* aligned packed arrays and 00-ended strings point into the input */
     gd_seen *seen;       /* decoding: filled when not NULL */
     uint8_t to_wire[GD_TYPE_COUNT]; /* gd_type -> wire code, 0xFF = none */
 } gd_rules;
