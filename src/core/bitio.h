@@ -132,29 +132,41 @@ static inline void sv__core_bw_init(sv_bitwriter *w, sv_buf *out)
     w->nacc = 0;
 }
 
-/* Writes the low n bits (0..64) of v. Whole bytes leave the accumulator
- * in one append per call, not one call per byte. */
+/* Moves the whole bytes of the accumulator (nacc >= 8) to the output with
+ * one 8-byte store at its end: the bytes past the whole ones land in the
+ * buffer's spare room and are overwritten by the next store. On a failed
+ * buffer (sticky) the bytes are dropped, as sv_buf_append drops them. */
+static SV_ALWAYS_INLINE void sv__core_bw_spill(sv_bitwriter *w)
+{
+    sv_buf *b = w->out;
+    unsigned k = w->nacc >> 3; /* 1..7: nacc <= 63 */
+    if (sv_buf_ensure(b, 8) == SV_OK) {
+        sv__core_store64le(b->data + b->len, w->acc);
+        b->len += k;
+    }
+    w->acc >>= 8 * k;
+    w->nacc &= 7;
+}
+
+/* Writes the low n bits (0..56) of v: one or, and a store when a byte is
+ * complete. */
+static SV_ALWAYS_INLINE void sv__core_bw_put(sv_bitwriter *w, uint64_t v, unsigned n)
+{
+    w->acc |= (v & ((UINT64_C(1) << n) - 1)) << w->nacc;
+    w->nacc += n;
+    if (w->nacc >= 8) sv__core_bw_spill(w);
+}
+
+/* Writes the low n bits (0..64) of v: up to 56 bits at a time (acc holds
+ * fewer than 8 pending bits after every call, so nothing is lost). */
 static inline void sv__core_bw_write(sv_bitwriter *w, uint64_t v, unsigned n)
 {
-    if (n == 0) return;
-    if (n < 64) v &= (UINT64_C(1) << n) - 1;
-    /* acc has < 8 bits pending; add at most 56 at a time so nothing is lost */
-    while (n) {
-        unsigned take = n > 56 ? 56 : n;
-        uint64_t part = take == 64 ? v : v & ((UINT64_C(1) << take) - 1);
-        w->acc |= part << w->nacc;
-        w->nacc += take;
-        v = take >= 64 ? 0 : v >> take;
-        n -= take;
-        if (w->nacc >= 8) {
-            uint8_t tmp[8];
-            unsigned k = w->nacc / 8;
-            for (unsigned i = 0; i < k; i++) tmp[i] = (uint8_t)(w->acc >> (8 * i));
-            sv_buf_append(w->out, tmp, k);
-            w->acc = k == 8 ? 0 : w->acc >> (8 * k);
-            w->nacc -= 8 * k;
-        }
+    if (n > 56) {
+        sv__core_bw_put(w, v, 32);
+        v >>= 32;
+        n -= 32;
     }
+    sv__core_bw_put(w, v, n);
 }
 
 /* Appends n whole bytes; the stream must be at a byte boundary. */

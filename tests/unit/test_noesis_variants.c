@@ -387,8 +387,9 @@ static void test_local_values(void **state)
      * in the file's order, then Margin and Foreground */
     const sv_value *bar = nt_at(objs, 7);
     assert_string_equal(nt_class(bar), "ProgressBar");
-    static const char *const keys[] = {"*version", "NumLocalValues", "Height",  "Width",
-                                       "Margin",   "Foreground",     "NumLocalExpressions"};
+    static const char *const keys[] = {
+        "*version",   "NumLocalValues",     "Height", "Width", "Margin",
+        "Foreground", "NumLocalExpressions"};
     assert_int_equal(sv_len(bar), 7);
     for (size_t i = 0; i < 7; i++) nt_assert_str(&sv_pair_at(bar, i)->key, keys[i]);
     assert_true(nt_get(nt_get(bar, "Height"), "Value")->as.f32 == 18.0f);
@@ -450,14 +451,92 @@ static void test_local_values(void **state)
     free(d);
 }
 
+/* w bytes of v at f + *n, in the byte order asked for. */
+static void put_n(uint8_t *f, size_t *n, uint64_t v, int w, bool big)
+{
+    for (int k = 0; k < w; k++) f[*n + (size_t)k] = (uint8_t)(v >> (8 * (big ? w - 1 - k : k)));
+    *n += (size_t)w;
+}
+
+/* A file of one instance whose UInt32 fields are all named "color":
+ * UInt32 "color", UInt32 "color" again, UInt32* 2 "color", in either byte
+ * order (big: every number, count and desc big-endian). */
+static size_t colour_file(uint8_t *f, bool big)
+{
+    size_t n = 0;
+    put_n(f, &n, 0x4E534448u, 4, big); /* signature: "HDSN" little-endian, "NSDH" big */
+    put_n(f, &n, 4, 2, big);           /* version 4 */
+    put_n(f, &n, 0, 2, big);           /* 8-bit strings */
+    put_n(f, &n, 1, 4, big);           /* one chunk */
+    put_n(f, &n, 113, 8, big);         /* chunk size: the five blocks below */
+    put_n(f, &n, 2, 8, big);           /* strings */
+    f[n++] = 'A';
+    f[n++] = 0;
+    put_n(f, &n, 8, 8, big); /* components: A (string offset 0), version 1 */
+    put_n(f, &n, 0, 4, big);
+    put_n(f, &n, 1, 4, big);
+    put_n(f, &n, 43, 8, big); /* metadata: 16 + 6 + 21 */
+    put_n(f, &n, 6, 8, big);
+    memcpy(f + n, "color", 6);
+    n += 6;
+    put_n(f, &n, 21, 8, big); /* commands */
+    f[n++] = 0x00;            /* BeginInstance */
+    f[n++] = 0x0D;            /* UInt32 "color" */
+    put_n(f, &n, 0, 4, big);
+    f[n++] = 0x0D; /* UInt32 "color" again: "color#2" */
+    put_n(f, &n, 0, 4, big);
+    f[n++] = 0x8D; /* UInt32* 2 "color": "color#3" */
+    put_n(f, &n, 2, 4, big);
+    put_n(f, &n, 0, 4, big);
+    f[n++] = 0x01;           /* EndInstance */
+    put_n(f, &n, 4, 8, big); /* instances: component 0 */
+    put_n(f, &n, 0, 4, big);
+    put_n(f, &n, 16, 8, big); /* data */
+    put_n(f, &n, 0xFF336699u, 4, big);
+    put_n(f, &n, 7, 4, big);
+    put_n(f, &n, 1, 4, big);
+    put_n(f, &n, 2, 4, big);
+    return n;
+}
+
+/* Only a single UInt32 keyed exactly "color" becomes "#AARRGGBB" (the
+ * interpreter makes it, on the fast path's fields and the general path's
+ * alike); a second use of the name and a repeated UInt32 stay numbers; the
+ * bytes come back in both byte orders. */
+static void test_colour_fields(void **state)
+{
+    (void)state;
+    for (int big = 0; big <= 1; big++) {
+        uint8_t f[256];
+        size_t len = colour_file(f, big);
+        assert_int_equal(len, 12 + 8 + 113);
+        sv_value root;
+        sv_doc *doc = nt_decode(f, len, &root);
+        const sv_value *obj = nt_at(nt_get(chunk0(&root), "objects"), 0);
+        assert_int_equal(sv_len(obj), 3);
+        sv_value *color = nt_get(obj, "color");
+        nt_assert_str(color, "#FF336699");
+        assert_int_equal(sv_tag_of(color), SV_TAG_COLOR_ARGB);
+        nt_assert_uint(nt_get(obj, "color#2"), 4, 7);
+        const sv_value *packed = nt_get(obj, "color#3");
+        assert_int_equal(sv_kind_of(packed), SV_PACKED);
+        assert_int_equal(sv_elem_of(packed), SV_ELEM_U32);
+        assert_int_equal(sv_len(packed), 2);
+        assert_int_equal(sv_number_at(packed, 0), 1);
+        assert_int_equal(sv_number_at(packed, 1), 2);
+        sv_doc_free(doc);
+        nt_round_trip(f, len);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_little_endian),  cmocka_unit_test(test_big_endian),
         cmocka_unit_test(test_unicode),        cmocka_unit_test(test_versions),
-        cmocka_unit_test(test_no_metadata_be),
-        cmocka_unit_test(test_padding_bools), cmocka_unit_test(test_new_file),
-        cmocka_unit_test(test_local_values),
+        cmocka_unit_test(test_no_metadata_be), cmocka_unit_test(test_padding_bools),
+        cmocka_unit_test(test_new_file),       cmocka_unit_test(test_local_values),
+        cmocka_unit_test(test_colour_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

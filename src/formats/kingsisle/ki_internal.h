@@ -205,6 +205,21 @@ typedef struct ki_enc {
     uint32_t len_count;
     sv_error *err;
     sv_status status;
+    /* What a class name and a (class, field key) pair were last found to
+     * be, by the address of the key's text: a decoded tree's keys and class
+     * names are interned, so each is hashed and compared once per encode,
+     * not once per object (ki_write.c). All zero: empty. */
+    struct ki_class_slot {
+        const char *name;
+        size_t len;
+        const ki_class *cls;
+    } class_cache[64]; /* indexed by a 6-bit hash */
+    struct ki_prop_slot {
+        const char *key;
+        size_t len;
+        const ki_class *cls;
+        const ki_prop *prop;
+    } prop_cache[256]; /* indexed by an 8-bit hash */
 } ki_enc;
 
 /* ki_enum.c: an enum's value as the tree holds it, from binary or XML alike:

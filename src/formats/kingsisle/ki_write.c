@@ -7,6 +7,7 @@
 
 #include "core/error_record.h"
 #include "core/utf16.h"
+#include "core/value_internal.h"
 #include "formats/kingsisle/ki_internal.h"
 
 sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
@@ -98,8 +99,8 @@ static sv_status w_string(ki_enc *e, const ki_prop *p, const sv_value *v)
 {
     sv_kind k = sv_kind_of(v);
     if (k != SV_STRING && k != SV_BYTES) return type_error(e, p, v);
-    size_t n;
-    const char *s = sv_get_str(v, &n);
+    size_t n = v->len;
+    const char *s = v->as.str;
     if (!(e->flags & SV_KI_COMPACT_LENGTHS) ? n > 0xFFFF : n > 0x7FFFFFFF)
         return ki_enc_fail(e, SV_ERR_RANGE, "'%s': a string of %zu bytes is too long", p->name, n);
     w_len(e, (uint32_t)n, false);
@@ -212,7 +213,8 @@ static sv_status w_int(ki_enc *e, const ki_prop *p, const sv_value *v, unsigned 
     sv_kind k = sv_kind_of(v);
     if (k != SV_INT && k != SV_UINT && k != SV_BOOL) return type_error(e, p, v);
     if (align) w_align(e);
-    uint64_t x = k == SV_INT ? (uint64_t)sv_get_int(v) : sv_get_uint(v);
+    /* sv_get_int / sv_get_uint of these kinds, without the calls */
+    uint64_t x = k == SV_INT ? (uint64_t)v->as.i : k == SV_UINT ? v->as.u : (uint64_t)v->as.b;
     if (bits == 64) {
         w_bits(e, (uint32_t)x, 32);
         w_bits(e, (uint32_t)(x >> 32), 32);
@@ -228,7 +230,8 @@ static sv_status w_elem(ki_enc *e, const ki_prop *p, const sv_value *v)
     case KI_BOOL:
         if (sv_kind_of(v) != SV_BOOL && sv_kind_of(v) != SV_INT && sv_kind_of(v) != SV_UINT)
             return type_error(e, p, v);
-        w_bits(e, sv_get_bool(v) || sv_get_uint(v) != 0, 1);
+        /* sv_get_bool || sv_get_uint != 0, without the calls */
+        w_bits(e, v->kind == SV_BOOL ? v->as.b : v->kind == SV_INT ? v->as.i > 0 : v->as.u != 0, 1);
         return e->status;
     case KI_I8:
     case KI_U8: return w_int(e, p, v, 8, true);
@@ -289,7 +292,7 @@ static sv_status w_value(ki_enc *e, const ki_prop *p, const sv_value *v)
     if ((e->flags & SV_KI_COMPACT_LENGTHS) && n > 0x7FFFFFFF)
         return ki_enc_fail(e, SV_ERR_RANGE, "'%s': too many elements", p->name);
     w_len(e, n, true);
-    const sv_value *items = sv_array_items(v);
+    const sv_value *items = sv__core_items(v->as.box);
     for (uint32_t i = 0; i < n; i++) {
         sv_status st = w_elem(e, p, &items[i]);
         if (st != SV_OK) {
@@ -337,6 +340,45 @@ static const ki_prop *prop_of_key(const ki_class *c, const sv_value *key, uint32
     }
     if (!ki_parse_hash_key(s, n, hash)) return NULL;
     return c ? ki_prop_by_hash(c, *hash) : NULL;
+}
+
+/* prop_of_key through the encoder's cache: a property found by name is
+ * remembered by the address and length of the key's text (the same text,
+ * so the same answer); keys by hash and misses are looked up each time. */
+static const ki_prop *cached_prop_of_key(ki_enc *e, const ki_class *c, const sv_value *key,
+                                         uint32_t *hash)
+{
+    if (key->kind != SV_STRING || !c) return prop_of_key(c, key, hash);
+    uint64_t h = ((uint64_t)(uintptr_t)key->as.str ^ ((uint64_t)(uintptr_t)c << 20) ^ key->len) *
+                 UINT64_C(0x9E3779B97F4A7C15);
+    struct ki_prop_slot *slot = &e->prop_cache[h >> 56]; /* 256 slots */
+    if (slot->key == key->as.str && slot->len == key->len && slot->cls == c) {
+        *hash = slot->prop->hash;
+        return slot->prop;
+    }
+    const ki_prop *p = ki_prop_by_name(c, key->as.str, key->len);
+    if (!p) return prop_of_key(c, key, hash);
+    slot->key = key->as.str;
+    slot->len = key->len;
+    slot->cls = c;
+    slot->prop = p;
+    *hash = p->hash;
+    return p;
+}
+
+/* ki_class_by_name, cached the same way. */
+static const ki_class *cached_class_by_name(ki_enc *e, const char *s, size_t n)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)s ^ n) * UINT64_C(0x9E3779B97F4A7C15);
+    struct ki_class_slot *slot = &e->class_cache[h >> 58]; /* 64 slots */
+    if (slot->name == s && slot->len == n && slot->cls) return slot->cls;
+    const ki_class *c = ki_class_by_name(e->types, s, n);
+    if (c) {
+        slot->name = s;
+        slot->len = n;
+        slot->cls = c;
+    }
+    return c;
 }
 
 static sv_status fail_at(ki_enc *e, sv_status st, const sv_value *key)
@@ -417,10 +459,11 @@ static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
     size_t size_at = e->out->len; /* aligned: right after the tag */
     uint64_t start = bit_pos(e);
     w_bits(e, 0, 32);
-    for (uint32_t i = 0; i < sv_len(obj) && e->status == SV_OK; i++) {
-        const sv_pair *pr = sv_pair_at(obj, i);
+    const sv_pair *pairs = sv__core_pairs(obj->as.box);
+    for (uint32_t i = 0; i < obj->len && e->status == SV_OK; i++) {
+        const sv_pair *pr = &pairs[i];
         uint32_t hash;
-        const ki_prop *p = prop_of_key(c, &pr->key, &hash);
+        const ki_prop *p = cached_prop_of_key(e, c, &pr->key, &hash);
         if (!p && !ki_parse_hash_key(sv_get_str(&pr->key, NULL), sv_len(&pr->key), &hash))
             return fail_at(e,
                            ki_enc_fail(e, SV_ERR_NOT_FOUND, "'%s' has no such property",
@@ -449,13 +492,13 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
     if (sv_kind_of(v) != SV_OBJECT)
         return ki_enc_fail(e, SV_ERR_TYPE, "expected an object, not a %s",
                            sv_kind_name(sv_kind_of(v)));
-    const sv_value *cls = sv_object_class(v);
+    const sv_value *cls = v->as.box->cls;
     const ki_class *c = NULL;
     uint32_t tag;
     if (sv_kind_of(cls) == SV_STRING) {
-        size_t n;
-        const char *s = sv_get_str(cls, &n);
-        c = ki_class_by_name(e->types, s, n);
+        size_t n = cls->len;
+        const char *s = cls->as.str;
+        c = cached_class_by_name(e, s, n);
         if (!c)
             return ki_enc_fail(e, SV_ERR_NOT_FOUND, "class '%.*s' is not in the type list%s",
                                (int)(n > 80 ? 80 : n), s, e->types ? "" : " (none given)");
@@ -476,7 +519,8 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
     size_t saved_n = e->npads, saved_next = e->pad_next;
     size_t saved_nlongs = e->nlongs, saved_long_next = e->long_next;
     uint32_t saved_count = e->pad_count, saved_lens = e->len_count;
-    const sv_value *pads = sv_map_getz(sv_meta(v), KI_META_PADDING);
+    const sv_value *meta = v->as.box->meta; /* mostly none: no lookups */
+    const sv_value *pads = meta ? sv_map_getz(meta, KI_META_PADDING) : NULL;
     if (sv_kind_of(pads) == SV_PACKED && sv_elem_of(pads) == SV_ELEM_U32) {
         e->pads = sv_numbers(pads);
         e->npads = sv_len(pads) / 2;
@@ -484,7 +528,7 @@ sv_status ki_write_object(ki_enc *e, const sv_value *v)
         e->pads = NULL;
         e->npads = 0;
     }
-    const sv_value *longs = sv_map_getz(sv_meta(v), KI_META_LONG_LENGTHS);
+    const sv_value *longs = meta ? sv_map_getz(meta, KI_META_LONG_LENGTHS) : NULL;
     if (sv_kind_of(longs) == SV_PACKED && sv_elem_of(longs) == SV_ELEM_U32) {
         e->longs = sv_numbers(longs);
         e->nlongs = sv_len(longs);

@@ -11,6 +11,7 @@
  * made, and the chunk's blocks must fill its chunkSize exactly. */
 #include <string.h>
 
+#include "core/doc_internal.h"
 #include "formats/noesis/noesis_internal.h"
 
 typedef struct dec {
@@ -272,11 +273,16 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
     cs.keys = sv_doc_alloc(d->doc, nkeys * sizeof(sv_value));
     if (!cs.keys) return nomem(d);
     memset(cs.keys, 0, nkeys * sizeof(sv_value));
-    nsb_interp_in in = {base,          &cs,     b.data, b.data_size,      sv_numbers(&instances),
-                        instances.len, classes, d->big, d->lim.max_depth, d->lim.max_string};
+    nsb_interp_in in = {
+        base,    &cs,    b.data,           b.data_size,       sv_numbers(&instances), instances.len,
+        classes, d->big, d->lim.max_depth, d->lim.max_string, d->lim.max_alloc};
     sv_value objects;
-    st = nsb_interp_run(d->doc, &in, &objects);
-    if (st == SV_OK) st = nsb_view_apply(d->doc, &objects, d->err);
+    /* each instance's Name, for the view (scratch, freed here); without
+     * any, no local-value group can be renamed and the view has no work */
+    sv_value *names = NULL;
+    st = nsb_interp_run(d->doc, &in, &objects, &names);
+    if (st == SV_OK && names) st = nsb_view_apply(d->doc, &objects, names, d->err);
+    if (names) sv__core_doc_scratch_free(d->doc, names, nsb_names_size(instances.len));
     if (st != SV_OK) {
         sv_error_path_key(d->err, "objects", 7);
         return st;

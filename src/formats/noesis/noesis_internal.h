@@ -183,10 +183,20 @@ typedef struct nsb_interp_in {
     bool big;                /* the file's byte order */
     uint32_t max_depth;
     uint64_t max_string;
+    uint64_t max_alloc; /* bounds the scratch table of instance Names */
 } nsb_interp_in;
 
-/* Decodes the data section into an ARRAY of instance objects. */
-sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects);
+/* Decodes the data section into an ARRAY of instance objects. *names is
+ * set to NULL when no instance has a field "Name" holding a non-empty
+ * UTF-8 STRING, else to a scratch array (nsb_names_size bytes, freed by
+ * the caller with sv__core_doc_scratch_free) where instance i's entry is
+ * that value or null: what nsb_view_apply resolves a local-value group's
+ * ref to. */
+sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects, sv_value **names);
+static inline size_t nsb_names_size(uint32_t instance_count)
+{
+    return ((size_t)instance_count + 1) * sizeof(sv_value);
+}
 
 /* Writes the data section of objects (an ARRAY of instance objects) by
  * running the commands over it. */
@@ -195,13 +205,16 @@ sv_status nsb_emit_run(const nsb_cmds *cmds, const sv_value *objects, uint32_t i
 
 /* ---- the searchable view (noesis_view.c) ---- */
 
-/* Renames local-value groups after their property and writes "color"
- * UInt32 fields as {"$color_argb": "#AARRGGBB"}, in the decoded objects. */
-sv_status nsb_view_apply(sv_doc *doc, sv_value *objects, sv_error *err);
+/* Renames local-value groups after their property, in the decoded objects,
+ * names[] from nsb_interp_run ("color" UInt32 fields are written as {"$color_argb": "#AARRGGBB"} by
+ * the interpreter). */
+sv_status nsb_view_apply(sv_doc *doc, sv_value *objects, const sv_value *names, sv_error *err);
 /* The Name (a UTF-8 STRING) of the property a local-value group
  * {Property: {Property: <ref>}, Value: ...} sets, looked up in objects; NULL
  * when group has another shape or the ref names no such instance. */
 const sv_value *nsb_local_value_name(const sv_value *group, const sv_value *objects);
+/* Whether v can name a property: a non-empty UTF-8 STRING. */
+bool nsb_is_name(const sv_value *v);
 /* A STRING tagged color_argb of the form "#AARRGGBB" (hex digits in either
  * case) as the u32 0xAARRGGBB. */
 bool nsb_color_parse(const sv_value *v, uint32_t *argb);

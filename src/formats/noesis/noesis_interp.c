@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/doc_internal.h"
 #include "core/value_internal.h"
 #include "formats/noesis/noesis_internal.h"
 
@@ -50,6 +51,11 @@ typedef struct interp {
      * its final size (growing maps field by field costs copies). */
     sv_pair *stack;
     size_t top, stack_cap;
+    /* Per name, 1 when it is "color" (a UInt32 of that name is written as
+     * a colour string, noesis_view.c); NULL when no name is. */
+    uint8_t *colour;
+    sv_value **names; /* *names: per instance, its "Name" (nsb_interp_run); NULL: none yet */
+    uint64_t max_alloc;
 } interp;
 
 static uint64_t off_of(const interp *it, const uint8_t *p)
@@ -198,6 +204,25 @@ static inline sv_status read_one_in(interp *it, const nsb_cmd *cmd, sv_value *ou
 static sv_status read_one(interp *it, const nsb_cmd *cmd, sv_value *out)
 {
     return it->big ? read_one_in(it, cmd, out, true) : read_one_in(it, cmd, out, false);
+}
+
+/* A UInt32 field named "color" as the STRING "#AARRGGBB" tagged
+ * color_argb (docs/formats/noesis.md, "Property names and colours"). */
+static sv_status colour_value(interp *it, sv_value *v)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    char text[9];
+    text[0] = '#';
+    for (int k = 0; k < 8; k++) text[1 + k] = hex[(v->as.u >> (28 - 4 * k)) & 15];
+    sv_value s = sv_str(it->doc, text, 9);
+    if (s.kind != SV_STRING) return nomem(it);
+    *v = sv_with_tag(s, SV_TAG_COLOR_ARGB);
+    return SV_OK;
+}
+
+static bool is_colour_key(const sv_value *key)
+{
+    return key->kind == SV_STRING && key->len == 5 && memcmp(key->as.str, "color", 5) == 0;
 }
 
 static sv_elem packed_elem(unsigned id)
@@ -392,6 +417,21 @@ static const sv_value plain_template[NSB_CMD_COUNT] = {
 static const sv_value null_ref_template = T(SV_REF, 0, SV_F_NULLREF);
 #undef T
 
+/* The table of instance Names, made at the first one (scratch memory,
+ * counted against the allocation limit: 16 bytes per instance). */
+static sv_status make_names(interp *it)
+{
+    size_t size = nsb_names_size(it->in->instance_count);
+    if (size > it->max_alloc || sv_doc_allocated(it->doc) > it->max_alloc - size)
+        return sv_error_set(it->err, SV_ERR_LIMIT, NSB_FORMAT, off_of(it, it->p),
+                            "%u instance names need more memory than the allocation limit allows",
+                            it->in->instance_count);
+    *it->names = sv__core_doc_scratch_realloc(it->doc, NULL, 0, size);
+    if (!*it->names) return nomem(it);
+    memset(*it->names, 0, size); /* all null (kind 0) */
+    return SV_OK;
+}
+
 /* One command of a body the general way (any command: Begins, repeats,
  * strings, big-endian values, and every error). Returns SV_OK with *done
  * set when it was the body's End. */
@@ -434,7 +474,16 @@ static sv_status run_command(interp *it, const uint8_t **pos, const nsb_cmd *beg
         st = short_data(it, &cmd, nsb_value_min_size(cmd.id));
     else
         st = read_one(it, &cmd, &slot->val);
+    /* a repeated UInt32 is a packed array: only single ones are colours */
+    if (st == SV_OK && !cmd.repeat && cmd.id == NSB_UINT32 && is_colour_key(&key))
+        st = colour_value(it, &slot->val);
     if (st != SV_OK) return fail_at_key(it, st, &key);
+    /* an instance's own Name (a string: never on the fast path) */
+    if (nesting == 1 && key.len == 4 && memcmp(key.as.str, "Name", 4) == 0 &&
+        nsb_is_name(&slot->val)) {
+        if (!*it->names && (st = make_names(it)) != SV_OK) return fail_at_key(it, st, &key);
+        (*it->names)[it->next_instance] = slot->val;
+    }
     it->top++;
     return SV_OK;
 }
@@ -465,6 +514,7 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
     const uint32_t names = cs->name_count;
     const uint32_t instances = it->in->instance_count;
     struct nsb_seen *const seen = it->seen;
+    const uint8_t *const colour = it->colour;
     struct nsb_undo *const undo = it->undo;
     const uint32_t undo_cap = it->undo_cap;
     const uint8_t *cp = *pos, *dp = it->p;
@@ -498,6 +548,10 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
                         break;
                     }
                     case NSB_UINT32:
+                        /* a "color" becomes a string: the general path */
+                        ok = ok && left >= 4 && !(colour && colour[desc]);
+                        if (ok) bits = sv__core_load_u32le(dp);
+                        break;
                     case NSB_FLOAT32: /* the f32 bits are the union's first 4 bytes (LE host) */
                         ok = ok && left >= 4;
                         if (ok) bits = sv__core_load_u32le(dp);
@@ -634,11 +688,25 @@ static sv_status run_instances(interp *it, const uint8_t **pos, const nsb_cmd *c
     return SV_OK;
 }
 
-sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects)
+static sv_status run_all(sv_doc *doc, const nsb_interp_in *in, sv_value *objects, sv_value **names);
+
+sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects, sv_value **names)
 {
-    const nsb_cmds *cs = in->cmds;
+    *names = NULL;
+    sv_status st = run_all(doc, in, objects, names);
+    if (st != SV_OK && *names) {
+        sv__core_doc_scratch_free(doc, *names, nsb_names_size(in->instance_count));
+        *names = NULL;
+    }
+    return st;
+}
+
+static sv_status run_all(sv_doc *doc, const nsb_interp_in *in, sv_value *objects, sv_value **names)
+{
     interp it = {0};
     it.doc = doc;
+    it.names = names;
+    const nsb_cmds *cs = in->cmds;
     it.cs = cs;
     it.base = in->file;
     it.p = in->data;
@@ -647,6 +715,7 @@ sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects
     it.swap = in->big != host_is_big();
     it.in = in;
     it.err = cs->err;
+    it.max_alloc = in->max_alloc;
     /* Every value takes at least one data byte; only Begin rounds and
      * zero-count repeats take none. This many executions is far beyond
      * what real files need (the 303 of spec §B.4 stay under 1x) and keeps
@@ -667,6 +736,13 @@ sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects
     it.variants =
         sv_doc_alloc(doc, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
     if (!it.seen || !it.undo || !it.variants) return nomem(&it);
+    uint32_t colours = 0;
+    for (uint32_t i = 0; i < cs->name_count; i++) colours += is_colour_key(&cs->names[i]);
+    if (colours) {
+        it.colour = sv_doc_alloc(doc, cs->name_count);
+        if (!it.colour) return nomem(&it);
+        for (uint32_t i = 0; i < cs->name_count; i++) it.colour[i] = is_colour_key(&cs->names[i]);
+    }
     memset(it.seen, 0, ((size_t)cs->name_count + 1) * sizeof *it.seen);
     memset(it.variants, 0, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
     *objects = sv_array(doc, in->instance_count);

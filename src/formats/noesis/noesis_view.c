@@ -9,12 +9,15 @@
  *
  * So the decoder renames each local-value group after the property it sets
  * ("Margin" instead of "LocalValue#2"; a repeated group becomes one field
- * per element), and writes a UInt32 named "color" as a colour string. The
- * bytes do not change: a key is not stored in the file, and the encoder
- * accepts a property key only when the group's ref resolves to that name
- * (nsb_local_value_name), and a colour string for any UInt32. */
+ * per element; here, over the decoded instances), and writes a UInt32 named
+ * "color" as a colour string (the interpreter does, as it reads the field:
+ * noesis_interp.c). The bytes do not change: a key is not stored in the
+ * file, and the encoder accepts a property key only when the group's ref
+ * resolves to that name (nsb_local_value_name), and a colour string for any
+ * UInt32. */
 #include <string.h>
 
+#include "core/doc_internal.h"
 #include "core/value_internal.h"
 #include "formats/noesis/noesis_internal.h"
 
@@ -28,9 +31,22 @@ static bool key_is(const sv_value *k, const char *s)
     return k->kind == SV_STRING && k->len == n && memcmp(k->as.str, s, n) == 0;
 }
 
-const sv_value *nsb_local_value_name(const sv_value *group, const sv_value *objects)
+static bool name_like(const sv_value *v)
 {
-    if (group->kind != SV_MAP || group->len != 2 || objects->kind != SV_ARRAY) return NULL;
+    return v && v->kind == SV_STRING && v->len != 0 && !(v->flags & SV_F_UTF16) &&
+           sv__core_utf8_valid(v->as.bytes, v->len);
+}
+
+/* What a local-value group's ref resolves against: the instances, and
+ * each one's Name as the interpreter found it (NULL: look it up). */
+typedef struct name_table {
+    const sv_value *objects;
+    const sv_value *names;
+} name_table;
+
+static const sv_value *local_value_name(const sv_value *group, const name_table *m)
+{
+    if (group->kind != SV_MAP || group->len != 2 || m->objects->kind != SV_ARRAY) return NULL;
     const sv_pair *p = sv_pairs(group);
     if (!key_is(&p[0].key, "Property") || !key_is(&p[1].key, "Value")) return NULL;
     const sv_value *inner = &p[0].val;
@@ -38,15 +54,24 @@ const sv_value *nsb_local_value_name(const sv_value *group, const sv_value *obje
     const sv_pair *ip = sv_pairs(inner);
     const sv_value *ref = &ip[0].val;
     if (!key_is(&ip[0].key, "Property") || ref->kind != SV_REF || (ref->flags & SV_F_NULLREF) ||
-        ref->as.u >= objects->len)
+        ref->as.u >= m->objects->len)
         return NULL;
-    const sv_value *target = &sv_array_items(objects)[ref->as.u];
+    if (m->names) return m->names[ref->as.u].kind == SV_STRING ? &m->names[ref->as.u] : NULL;
+    const sv_value *target = &sv_array_items(m->objects)[ref->as.u];
     if (target->kind != SV_OBJECT) return NULL;
     const sv_value *name = sv_map_get(target, "Name", 4);
-    if (!name || name->kind != SV_STRING || name->len == 0 || (name->flags & SV_F_UTF16) ||
-        !sv__core_utf8_valid(name->as.bytes, name->len))
-        return NULL;
-    return name;
+    return name_like(name) ? name : NULL;
+}
+
+bool nsb_is_name(const sv_value *v)
+{
+    return name_like(v);
+}
+
+const sv_value *nsb_local_value_name(const sv_value *group, const sv_value *objects)
+{
+    const name_table m = {objects, NULL};
+    return local_value_name(group, &m);
 }
 
 bool nsb_color_parse(const sv_value *v, uint32_t *argb)
@@ -67,35 +92,6 @@ bool nsb_color_parse(const sv_value *v, uint32_t *argb)
     return true;
 }
 
-/* Every UInt32 field named "color" under v, as "#AARRGGBB". */
-static bool colour_fields(sv_doc *doc, sv_value *v)
-{
-    if (v->kind == SV_ARRAY) {
-        sv_value *items = sv_array_items(v);
-        for (uint32_t i = 0; i < v->len; i++)
-            if (!colour_fields(doc, &items[i])) return false;
-        return true;
-    }
-    if (v->kind != SV_MAP && v->kind != SV_OBJECT) return true;
-    sv_pair *p = sv_pairs(v);
-    for (uint32_t i = 0; i < v->len; i++) {
-        sv_value *f = &p[i].val;
-        if (f->kind == SV_UINT && f->sub == 4 && f->tag == SV_TAG_NONE &&
-            key_is(&p[i].key, "color")) {
-            static const char hex[] = "0123456789ABCDEF";
-            char text[9];
-            text[0] = '#';
-            for (int k = 0; k < 8; k++) text[1 + k] = hex[(f->as.u >> (28 - 4 * k)) & 15];
-            sv_value s = sv_str(doc, text, 9);
-            if (s.kind != SV_STRING) return false;
-            *f = sv_with_tag(s, SV_TAG_COLOR_ARGB);
-        } else if (!colour_fields(doc, f)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Whether text n is a key of obj's pairs other than skip, or one of the
  * names already given. */
 static bool taken(const sv_pair *pairs, uint32_t count, uint32_t skip, const sv_pair *given,
@@ -111,25 +107,55 @@ static bool taken(const sv_pair *pairs, uint32_t count, uint32_t skip, const sv_
     return false;
 }
 
+/* Room for the renamed fields of one instance, reused from one to the next
+ * (scratch memory: only the fields kept go into the tree). */
+typedef struct field_room {
+    sv_pair *pairs;
+    size_t cap;
+} field_room;
+
+/* Whether some field of the instance is a local-value group (or a
+ * non-empty array whose first element is one) whose ref names a property:
+ * most instances have none and are left as they are, untouched. */
+static bool has_named_group(const sv_pair *pairs, uint32_t count, const name_table *m)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const sv_value *v = &pairs[i].val;
+        if (v->kind == SV_MAP && local_value_name(v, m)) return true;
+        if (v->kind == SV_ARRAY && v->len > 0 && local_value_name(&sv_array_items(v)[0], m))
+            return true;
+    }
+    return false;
+}
+
 /* The fields of one instance, local-value groups renamed (a repeated one
- * split) when every name is free; out has room for the split fields. */
-static bool name_fields(sv_doc *doc, sv_value *obj, const sv_value *objects)
+ * split) when every name is free. The renamed fields replace the old ones
+ * in place when none was split (same count), else the instance gets a new
+ * box of the new count. */
+static bool name_fields(sv_doc *doc, sv_value *obj, const name_table *m, field_room *room)
 {
     uint32_t count = obj->len;
     if (count == 0 || count > VIEW_MAX_FIELDS) return true;
     sv_pair *pairs = sv_pairs(obj);
+    if (!has_named_group(pairs, count, m)) return true;
     size_t total = 0;
     bool changed = false;
     for (uint32_t i = 0; i < count; i++)
         total += pairs[i].val.kind == SV_ARRAY ? (pairs[i].val.len ? pairs[i].val.len : 1) : 1;
     if (total > VIEW_MAX_FIELDS) return true;
-    sv_pair *out = sv_doc_alloc(doc, total * sizeof *out);
-    if (!out) return false;
+    if (total > room->cap) {
+        sv_pair *grown = sv__core_doc_scratch_realloc(doc, room->pairs, room->cap * sizeof *grown,
+                                                      VIEW_MAX_FIELDS * sizeof *grown);
+        if (!grown) return false;
+        room->pairs = grown;
+        room->cap = VIEW_MAX_FIELDS;
+    }
+    sv_pair *out = room->pairs;
     size_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
         const sv_value *v = &pairs[i].val;
         if (v->kind == SV_MAP) {
-            const sv_value *name = nsb_local_value_name(v, objects);
+            const sv_value *name = local_value_name(v, m);
             if (name && !taken(pairs, count, i, out, n, name)) {
                 out[n].key = sv_str_intern(doc, name->as.str, name->len);
                 if (out[n].key.kind != SV_STRING) return false;
@@ -144,7 +170,7 @@ static bool name_fields(sv_doc *doc, sv_value *obj, const sv_value *objects)
             size_t first = n;
             uint32_t k = 0;
             for (; k < v->len; k++) {
-                const sv_value *name = nsb_local_value_name(&items[k], objects);
+                const sv_value *name = local_value_name(&items[k], m);
                 if (!name || taken(pairs, count, i, out, n, name)) break;
                 out[n].key = sv_str_intern(doc, name->as.str, name->len);
                 if (out[n].key.kind != SV_STRING) return false;
@@ -159,6 +185,10 @@ static bool name_fields(sv_doc *doc, sv_value *obj, const sv_value *objects)
         out[n++] = pairs[i];
     }
     if (!changed) return true;
+    if (n == count) { /* nothing split: the same fields, some keys new */
+        memcpy(pairs, out, n * sizeof *out);
+        return true;
+    }
     const sv_value *cls = obj->as.box->cls;
     sv_value renamed = sv__core_pairs_from(doc, SV_OBJECT, out, n);
     if (renamed.kind != SV_OBJECT) return false;
@@ -167,16 +197,15 @@ static bool name_fields(sv_doc *doc, sv_value *obj, const sv_value *objects)
     return true;
 }
 
-sv_status nsb_view_apply(sv_doc *doc, sv_value *objects, sv_error *err)
+sv_status nsb_view_apply(sv_doc *doc, sv_value *objects, const sv_value *names, sv_error *err)
 {
     sv_value *items = sv_array_items(objects);
-    /* Names first, over the tree as decoded: a serializer's Name is never a
-     * colour, but keep the order obvious. */
-    for (uint32_t i = 0; i < objects->len; i++) {
-        if (items[i].kind == SV_OBJECT && !name_fields(doc, &items[i], objects)) goto nomem;
-        if (!colour_fields(doc, &items[i])) goto nomem;
-    }
-    return SV_OK;
-nomem:
-    return sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory naming the fields");
+    const name_table m = {objects, names};
+    field_room room = {NULL, 0};
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < objects->len; i++)
+        if (items[i].kind == SV_OBJECT) ok = name_fields(doc, &items[i], &m, &room);
+    sv__core_doc_scratch_free(doc, room.pairs, room.cap * sizeof *room.pairs);
+    return ok ? SV_OK
+              : sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory naming the fields");
 }
