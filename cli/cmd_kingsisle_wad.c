@@ -26,7 +26,7 @@
 
 /* clang-format off */
 static const char help[] =
-    "usage: serval kingsisle wad list [--verify | --strict] FILE\n"
+    "usage: serval kingsisle wad list [-v] [--verify | --strict] FILE\n"
     "       serval kingsisle wad cat [OPTIONS] FILE MEMBER\n"
     "       serval kingsisle wad extract [OPTIONS] FILE -o DIR [PATTERN...]\n"
     "       serval kingsisle wad pack [OPTIONS] DIR -o FILE\n"
@@ -37,11 +37,14 @@ static const char help[] =
     "           NAME<TAB>SIZE<TAB>STORED<TAB>zlib|stored<TAB>CRC[<TAB>unpatched]\n"
     "           (SIZE uncompressed, STORED the bytes in the archive, CRC in\n"
     "           hex); 'unpatched' marks a placeholder whose data the game has\n"
-    "           not downloaded (all zero)\n"
+    "           not downloaded (all zero); -v first prints a line\n"
+    "           '# KIWAD version V, flags 0xFF|no flags byte, N members,\n"
+    "           table ends at byte T'\n"
     "  cat      writes one member's content to standard output\n"
     "  extract  writes every member (or those whose name matches a PATTERN,\n"
     "           a shell glob) under DIR, each file atomically; unpatched\n"
-    "           members are skipped with a warning\n"
+    "           members are skipped with a warning, and so are names that\n"
+    "           differ only in case (one file on a case-insensitive disk)\n"
     "  pack     writes the regular files under DIR as an archive: table in\n"
     "           name order, data after it in the same order, zlib level 9\n"
     "           for all but .mp3 and .ogg files (stored)\n"
@@ -158,6 +161,18 @@ static int do_list(const cli_args *a, const wad_opts *o)
     if (rc) return rc;
     sv_buf out;
     sv_buf_init(&out, NULL);
+    if (a->verbosity > 0) { /* -v: the header first, on a line of its own */
+        sv_kiwad_info info = sv_kiwad_get_info(k.w);
+        char head[128];
+        int n = info.flags < 0
+                    ? snprintf(head, sizeof head, "# KIWAD version %u, no flags byte", info.version)
+                    : snprintf(head, sizeof head, "# KIWAD version %u, flags 0x%02X", info.version,
+                               (unsigned)info.flags);
+        sv_buf_append(&out, head, (size_t)n);
+        n = snprintf(head, sizeof head, ", %u members, table ends at byte %llu\n", info.count,
+                     (unsigned long long)info.table_end);
+        sv_buf_append(&out, head, (size_t)n);
+    }
     sv_kiwad_member m;
     for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !rc; i++) {
         wad_crc crc = crc_policy(a, o, true);
@@ -364,6 +379,7 @@ static int do_extract(cli_args *a, const wad_opts *o)
         .skip_before = "unpatched member ",
         .skip_after = " (its data is all zero: not downloaded)",
         .skipped_counts_as_found = true,
+        .warn_case = true,
     };
     rc = cli_archive_extract(&ar, a);
     wad_close(&k);
@@ -442,6 +458,7 @@ int cmd_kingsisle_wad(int argc, char **argv)
     if (extract) accepted |= CLI_OPT_OUTPUT | CLI_OPT_MAX_TOTAL;
     if (pack) accepted |= CLI_OPT_OUTPUT;
     if (!pack) accepted |= CLI_OPT_STRICT;
+    if (list) accepted |= CLI_OPT_VERBOSE;
     if (!list && !cat && !extract && !pack) {
         cli_usage_error(CMD, "unknown action '%s' (list, cat, extract or pack)", verb);
         return 2;
