@@ -195,17 +195,22 @@ typedef struct pck_extract {
     bool verify;
 } pck_extract;
 
-static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+bool pck_member_view(const pck_handle *k, size_t i, cli_archive_member *out)
 {
-    pck_extract *x = ctx;
     sv_godot_pck_member m;
-    if (!sv_godot_pck_member_at(x->k->p, i, &m)) return false;
+    if (!sv_godot_pck_member_at(k->p, i, &m)) return false;
     *out = (cli_archive_member){.name = m.name,
                                 .alt = m.path,
                                 .shown = m.path,
                                 .size = m.size,
                                 .skip = (m.flags & SV_GODOT_PCK_FILE_REMOVAL) != 0};
     return true;
+}
+
+static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+{
+    pck_extract *x = ctx;
+    return pck_member_view(x->k, i, out);
 }
 
 static int extract_read(void *ctx, size_t i, sv_buf *b)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli_archive_extract.h"
 #include "cli_args.h"
 #include "cli_io.h"
 #include "serval/godot_pck.h"
@@ -40,6 +41,10 @@ void pck_close(pck_handle *k);
 /* Member i's content into b, its MD5 checked when verify. Returns 0 or an
  * exit code after a message. */
 int pck_read_member(pck_handle *k, size_t i, const cli_args *a, bool verify, sv_buf *b);
+
+/* Member i as extract and pack --like see it (cli_archive_extract.h):
+ * name without "res://", a removal entry skipped. */
+bool pck_member_view(const pck_handle *k, size_t i, cli_archive_member *out);
 
 /* serval godot pck pack DIR -o FILE (--format-version N --godot X.Y.Z, or
  * --like ORIGINAL). Returns 0 or an exit code after a message. */

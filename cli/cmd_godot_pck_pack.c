@@ -149,13 +149,7 @@ static int write_new(void *ctx, const char *dir, const cli_dir_contents *fl, sv_
 static bool orig_member_at(void *ctx, size_t i, cli_archive_member *out)
 {
     pck_packer *p = ctx;
-    sv_godot_pck_member m;
-    if (!sv_godot_pck_member_at(p->orig.p, i, &m)) return false;
-    *out = (cli_archive_member){.name = m.name,
-                                .shown = m.path,
-                                .size = m.size,
-                                .skip = (m.flags & SV_GODOT_PCK_FILE_REMOVAL) != 0};
-    return true;
+    return pck_member_view(&p->orig, i, out);
 }
 
 /* Unchecked: an encrypted member's content is compared, its ciphertext

@@ -339,14 +339,19 @@ typedef struct wad_extract {
     wad_crc crc;
 } wad_extract;
 
-static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+bool wad_member_view(const wad *k, size_t i, cli_archive_member *out)
 {
-    wad_extract *x = ctx;
     sv_kiwad_member m;
-    if (!sv_kiwad_member_at(x->k->w, i, &m)) return false;
+    if (!sv_kiwad_member_at(k->w, i, &m)) return false;
     *out =
         (cli_archive_member){.name = m.name, .shown = m.name, .size = m.size, .skip = m.unpatched};
     return true;
+}
+
+static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+{
+    wad_extract *x = ctx;
+    return wad_member_view(x->k, i, out);
 }
 
 static int extract_read(void *ctx, size_t i, sv_buf *b)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli_archive_extract.h"
 #include "cli_args.h"
 #include "cli_io.h"
 #include "serval/kiwad.h"
@@ -36,6 +37,10 @@ void wad_close(wad *k);
 /* Member i's content into b, a CRC mismatch treated as crc says. Returns 0
  * or an exit code after a message. */
 int wad_read_member(wad *k, size_t i, const cli_args *a, wad_crc crc, sv_buf *b);
+
+/* Member i as extract and pack --like see it (cli_archive_extract.h): an
+ * unpatched member skipped. */
+bool wad_member_view(const wad *k, size_t i, cli_archive_member *out);
 
 /* serval kingsisle wad pack DIR -o FILE [--like ORIGINAL]. Returns 0 or an
  * exit code after a message. */

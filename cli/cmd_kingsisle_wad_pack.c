@@ -50,11 +50,7 @@ static int write_new(void *ctx, const char *dir, const cli_dir_contents *fl, sv_
 static bool orig_member_at(void *ctx, size_t i, cli_archive_member *out)
 {
     wad_packer *p = ctx;
-    sv_kiwad_member m;
-    if (!sv_kiwad_member_at(p->orig.w, i, &m)) return false;
-    *out =
-        (cli_archive_member){.name = m.name, .shown = m.name, .size = m.size, .skip = m.unpatched};
-    return true;
+    return wad_member_view(&p->orig, i, out);
 }
 
 static int orig_read(void *ctx, size_t i, sv_buf *b)
