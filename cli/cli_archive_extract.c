@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -51,6 +52,38 @@ static int check_selection(const cli_archive *ar, const cli_args *a)
     return 0;
 }
 
+static int fold_cmp(const void *a, const void *b)
+{
+    const unsigned char *x = *(const unsigned char *const *)a;
+    const unsigned char *y = *(const unsigned char *const *)b;
+    for (;; x++, y++) {
+        int cx = *x >= 'A' && *x <= 'Z' ? *x + 32 : *x;
+        int cy = *y >= 'A' && *y <= 'Z' ? *y + 32 : *y;
+        if (cx != cy || !cx) return cx - cy;
+    }
+}
+
+/* The selected names sorted with ASCII case folded: names that differ only
+ * in case end up next to each other. A warning per such pair; nothing is
+ * refused (they are distinct files where the file system tells case). */
+static void warn_case_collisions(const cli_archive *ar, const cli_args *a)
+{
+    size_t n = 0, k = 0;
+    cli_archive_member m;
+    while (ar->member_at(ar->ctx, n, &m)) n++;
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    if (!names) return; /* a warning only: not worth failing for */
+    for (size_t i = 0; i < n && ar->member_at(ar->ctx, i, &m); i++)
+        if (!m.skip && matches(a, &m)) names[k++] = m.name;
+    qsort(names, k, sizeof *names, fold_cmp);
+    for (size_t i = 1; i < k; i++)
+        if (!fold_cmp(&names[i - 1], &names[i]))
+            cli_error("warning: %s: members '%s' and '%s' differ only in case: on a "
+                      "case-insensitive file system one replaces the other",
+                      cli_display_name(ar->path), names[i - 1], names[i]);
+    free(names);
+}
+
 static int extract_one(const cli_archive *ar, const char *dir, size_t i,
                        const cli_archive_member *m, int *later_rc)
 {
@@ -81,6 +114,7 @@ int cli_archive_extract(const cli_archive *ar, const cli_args *a)
     const char *dir = a->output;
     int rc = check_selection(ar, a);
     if (rc) return rc;
+    if (ar->warn_case) warn_case_collisions(ar, a);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_error("%s: %s", dir, strerror(errno));
         return 3;

@@ -46,6 +46,10 @@ typedef struct cli_archive {
     /* A skipped member that a PATTERN matches counts as found (no "no member
      * matches the patterns" error). */
     bool skipped_counts_as_found;
+    /* Warn about selected members whose names differ only in ASCII case:
+     * on a case-insensitive file system one file would replace the other.
+     * Needs the names member_at gives to stay valid while ar is open. */
+    bool warn_case;
 } cli_archive;
 
 /* The default of --max-total: 4 GiB. */

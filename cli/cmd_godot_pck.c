@@ -87,7 +87,7 @@ static int report(const char *path, const sv_error *err)
     return cli_exit_code(err->status);
 }
 
-static int pck_open(const char *path, const pck_opts *o, pck_handle *k)
+int pck_open(const char *path, const pck_opts *o, pck_handle *k)
 {
     memset(k, 0, sizeof *k);
     k->path = path;
@@ -103,7 +103,7 @@ static int pck_open(const char *path, const pck_opts *o, pck_handle *k)
     return 0;
 }
 
-static void pck_close(pck_handle *k)
+void pck_close(pck_handle *k)
 {
     sv_godot_pck_close(k->p);
     cli_input_free(&k->in);
@@ -116,7 +116,7 @@ static void hex(const uint8_t *p, size_t n, char *out)
     out[2 * n] = 0;
 }
 
-static int read_member(pck_handle *k, size_t i, const cli_args *a, bool verify, sv_buf *b)
+int pck_read_member(pck_handle *k, size_t i, const cli_args *a, bool verify, sv_buf *b)
 {
     sv_error err;
     sv_error_clear(&err);
@@ -179,7 +179,7 @@ static int do_cat(const cli_args *a, const pck_opts *o)
     }
     sv_buf b;
     sv_buf_init(&b, NULL);
-    rc = read_member(&k, i, a, !o->no_verify, &b);
+    rc = pck_read_member(&k, i, a, !o->no_verify, &b);
     if (!rc) rc = cli_exit_code(cli_write_output(NULL, b.data, b.len));
     sv_buf_free(&b);
     pck_close(&k);
@@ -195,11 +195,10 @@ typedef struct pck_extract {
     bool verify;
 } pck_extract;
 
-static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+bool pck_member_view(const pck_handle *k, size_t i, cli_archive_member *out)
 {
-    pck_extract *x = ctx;
     sv_godot_pck_member m;
-    if (!sv_godot_pck_member_at(x->k->p, i, &m)) return false;
+    if (!sv_godot_pck_member_at(k->p, i, &m)) return false;
     *out = (cli_archive_member){.name = m.name,
                                 .alt = m.path,
                                 .shown = m.path,
@@ -208,10 +207,16 @@ static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
     return true;
 }
 
+static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+{
+    pck_extract *x = ctx;
+    return pck_member_view(x->k, i, out);
+}
+
 static int extract_read(void *ctx, size_t i, sv_buf *b)
 {
     pck_extract *x = ctx;
-    return read_member(x->k, i, x->a, x->verify, b);
+    return pck_read_member(x->k, i, x->a, x->verify, b);
 }
 
 static int do_extract(cli_args *a, const pck_opts *o)
@@ -229,47 +234,6 @@ static int do_extract(cli_args *a, const pck_opts *o)
     };
     rc = cli_archive_extract(&ar, a);
     pck_close(&k);
-    return rc;
-}
-
-/* ---- pack ------------------------------------------------------------------- */
-
-static int do_pack(cli_args *a, const pck_opts *o)
-{
-    const char *dir = a->files[0];
-    cli_dir_contents fl;
-    int rc = cli_dir_contents_read(dir, &fl);
-    if (rc) return rc;
-    sv_buf out;
-    sv_buf_init(&out, NULL);
-    sv_error err;
-    sv_error_clear(&err);
-    if (!o->like) {
-        sv_godot_pck_entry *e = calloc(fl.count ? fl.count : 1, sizeof *e);
-        if (!e) rc = cli_exit_code(SV_ERR_NOMEM);
-        for (size_t i = 0; !rc && i < fl.count; i++)
-            e[i] = (sv_godot_pck_entry){fl.names[i], fl.files[i].data, fl.files[i].len};
-        sv_godot_pck_write_opts wo;
-        sv_godot_pck_write_opts_init(&wo);
-        wo.format_version = (uint32_t)o->format_version;
-        wo.major = o->major;
-        wo.minor = o->minor;
-        wo.patch = o->patch;
-        wo.alignment = o->alignment < 0 ? 0u : (uint32_t)o->alignment;
-        if (!rc && sv_godot_pck_write(e, fl.count, &wo, &out, &err) != SV_OK)
-            rc = report(dir, &err);
-        free(e);
-    } else {
-        pck_handle k;
-        rc = pck_open(o->like, o, &k);
-        if (!rc) {
-            rc = pck_like(k.p, k.path, &fl, a, &out);
-            pck_close(&k);
-        }
-    }
-    if (!rc) rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
-    sv_buf_free(&out);
-    cli_dir_contents_free(&fl);
     return rc;
 }
 
@@ -344,7 +308,7 @@ int cmd_godot_pck(int argc, char **argv)
     } else if (extract) {
         rc = do_extract(&a, &o);
     } else {
-        rc = do_pack(&a, &o);
+        rc = pck_pack(&a, &o);
     }
     cli_args_free(&a);
     return rc;

@@ -1,4 +1,4 @@
-/* serval godot pck (internal): options, the open pack, and pack --like. */
+/* serval godot pck (internal): options, the open pack, and pack. */
 #ifndef SERVAL_CMD_GODOT_PCK_H
 #define SERVAL_CMD_GODOT_PCK_H
 
@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli_archive_extract.h"
 #include "cli_args.h"
-#include "cli_dir_contents.h"
 #include "cli_io.h"
 #include "serval/godot_pck.h"
 
@@ -33,11 +33,21 @@ typedef struct pck_handle {
  * for cli_args_parse. Returns 0 or 2 after a message. */
 int pck_take_options(const char *cmd, int *argc, char **argv, pck_opts *o);
 
-/* Rewrites the pack orig (read from orig_path) with the files of fl:
- * members whose file has the same content keep their stored bytes, others
- * take the file's, new files are added. Returns 0 or an exit code after a
- * message. */
-int pck_like(const sv_godot_pck *orig, const char *orig_path, const cli_dir_contents *fl,
-             const cli_args *a, sv_buf *out);
+/* Reads and opens the pack at path (with o's key). Returns 0 or an exit
+ * code after a message. */
+int pck_open(const char *path, const pck_opts *o, pck_handle *k);
+void pck_close(pck_handle *k);
+
+/* Member i's content into b, its MD5 checked when verify. Returns 0 or an
+ * exit code after a message. */
+int pck_read_member(pck_handle *k, size_t i, const cli_args *a, bool verify, sv_buf *b);
+
+/* Member i as extract and pack --like see it (cli_archive_extract.h):
+ * name without "res://", a removal entry skipped. */
+bool pck_member_view(const pck_handle *k, size_t i, cli_archive_member *out);
+
+/* serval godot pck pack DIR -o FILE (--format-version N --godot X.Y.Z, or
+ * --like ORIGINAL). Returns 0 or an exit code after a message. */
+int pck_pack(const cli_args *a, const pck_opts *o);
 
 #endif

@@ -1,11 +1,12 @@
-/* serval godot pck: its options, and pack --like. */
+/* serval godot pck: its options, and pack (a directory as a pack, or with
+ * --like an original rewritten with its files: cli_archive_pack.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_archive_pack.h"
 #include "cli_diag.h"
-#include "cli_dir_contents.h"
 #include "cmd_godot_pck.h"
 
 static int hexval(char c)
@@ -104,64 +105,109 @@ int pck_take_options(const char *cmd, int *argc, char **argv, pck_opts *o)
     return 0;
 }
 
-int pck_like(const sv_godot_pck *orig, const char *orig_path, const cli_dir_contents *fl,
-             const cli_args *a, sv_buf *out)
+/* ---- pack ------------------------------------------------------------------ */
+
+typedef struct pck_packer {
+    const cli_args *a;
+    const pck_opts *o;
+    pck_handle orig; /* --like: the original */
+} pck_packer;
+
+/* The files fl->names[pick[k]] (pick NULL: every file) as entries to write;
+ * NULL when out of memory. */
+static sv_godot_pck_entry *entries_of(const cli_dir_contents *fl, const size_t *pick, size_t n)
 {
-    size_t n = sv_godot_pck_count(orig);
-    sv_godot_pck_change *ch = calloc(n ? n : 1, sizeof *ch);
-    bool *used = calloc(fl->count ? fl->count : 1, sizeof *used);
-    sv_godot_pck_entry *added = calloc(fl->count ? fl->count : 1, sizeof *added);
-    int rc = (!ch || !used || !added) ? cli_exit_code(SV_ERR_NOMEM) : 0;
-    sv_buf content;
-    sv_buf_init(&content, NULL);
-    sv_godot_pck_member m;
-    for (size_t i = 0; !rc && sv_godot_pck_member_at(orig, i, &m); i++) {
-        if (m.flags & SV_GODOT_PCK_FILE_REMOVAL) { /* extract skipped it */
-            ch[i].keep = true;
-            continue;
-        }
-        size_t f = cli_dir_contents_find(fl, m.name);
-        if (f == SIZE_MAX) {
-            cli_error("%s: member '%s' is not in the directory (pack --like keeps every member)",
-                      cli_display_name(orig_path), m.path);
-            rc = 1;
-            break;
-        }
-        used[f] = true;
-        const cli_input *in = &fl->files[f];
-        ch[i].data = in->data;
-        ch[i].len = in->len;
-        if (in->len != m.size) continue; /* changed */
-        /* same size: compare with the original content, so that an
-         * unchanged member keeps its stored bytes (an encrypted one its
-         * ciphertext) */
-        content.len = 0;
-        sv_error err;
-        sv_error_clear(&err);
-        if (sv_godot_pck_read(orig, i, &a->limits, false, &content, &err) != SV_OK) {
-            cli_report(cli_display_name(orig_path), &err);
-            rc = cli_exit_code(err.status);
-            break;
-        }
-        ch[i].keep =
-            content.len == in->len && (!in->len || !memcmp(content.data, in->data, in->len));
+    sv_godot_pck_entry *e = calloc(n ? n : 1, sizeof *e);
+    for (size_t k = 0; e && k < n; k++) {
+        size_t f = pick ? pick[k] : k;
+        e[k] = (sv_godot_pck_entry){fl->names[f], fl->files[f].data, fl->files[f].len};
     }
-    size_t nadded = 0;
-    for (size_t f = 0; !rc && f < fl->count; f++)
-        if (!used[f])
-            added[nadded++] =
-                (sv_godot_pck_entry){fl->names[f], fl->files[f].data, fl->files[f].len};
-    if (!rc) {
-        sv_error err;
-        sv_error_clear(&err);
-        if (sv_godot_pck_repack(orig, ch, added, nadded, out, &err) != SV_OK) {
-            cli_report(cli_display_name(orig_path), &err);
-            rc = cli_exit_code(err.status);
-        }
-    }
-    sv_buf_free(&content);
-    free(ch);
-    free(used);
-    free(added);
+    return e;
+}
+
+static int write_new(void *ctx, const char *dir, const cli_dir_contents *fl, sv_buf *out)
+{
+    pck_packer *p = ctx;
+    sv_godot_pck_entry *e = entries_of(fl, NULL, fl->count);
+    if (!e) return cli_exit_code(SV_ERR_NOMEM);
+    sv_godot_pck_write_opts wo;
+    sv_godot_pck_write_opts_init(&wo);
+    wo.format_version = (uint32_t)p->o->format_version;
+    wo.major = p->o->major;
+    wo.minor = p->o->minor;
+    wo.patch = p->o->patch;
+    wo.alignment = p->o->alignment < 0 ? 0u : (uint32_t)p->o->alignment;
+    sv_error err;
+    sv_error_clear(&err);
+    int rc = sv_godot_pck_write(e, fl->count, &wo, out, &err) != SV_OK
+                 ? cli_archive_report(dir, &err)
+                 : 0;
+    free(e);
     return rc;
+}
+
+static bool orig_member_at(void *ctx, size_t i, cli_archive_member *out)
+{
+    pck_packer *p = ctx;
+    return pck_member_view(&p->orig, i, out);
+}
+
+/* Unchecked: an encrypted member's content is compared, its ciphertext
+ * kept when unchanged. */
+static int orig_read(void *ctx, size_t i, sv_buf *b)
+{
+    pck_packer *p = ctx;
+    return pck_read_member(&p->orig, i, p->a, false, b);
+}
+
+static int orig_repack(void *ctx, const cli_archive_change *ch, const cli_dir_contents *fl,
+                       const size_t *added, size_t nadded, sv_buf *out)
+{
+    pck_packer *p = ctx;
+    size_t n = sv_godot_pck_count(p->orig.p);
+    sv_godot_pck_change *c = calloc(n ? n : 1, sizeof *c);
+    sv_godot_pck_entry *e = entries_of(fl, added, nadded);
+    int rc = (!c || !e) ? cli_exit_code(SV_ERR_NOMEM) : 0;
+    for (size_t i = 0; !rc && i < n; i++)
+        c[i] = (sv_godot_pck_change){ch[i].keep, ch[i].data, ch[i].len};
+    sv_error err;
+    sv_error_clear(&err);
+    if (!rc && sv_godot_pck_repack(p->orig.p, c, e, nadded, out, &err) != SV_OK)
+        rc = cli_archive_report(p->orig.path, &err);
+    free(c);
+    free(e);
+    return rc;
+}
+
+static int open_like(void *ctx, const char *path, cli_archive_original *o)
+{
+    pck_packer *p = ctx;
+    int rc = pck_open(path, p->o, &p->orig);
+    if (rc) return rc;
+    /* a removal entry has no content and extract writes none: kept */
+    *o = (cli_archive_original){.path = p->orig.path,
+                                .ctx = p,
+                                .member_at = orig_member_at,
+                                .read = orig_read,
+                                .repack = orig_repack};
+    return 0;
+}
+
+static void close_like(void *ctx)
+{
+    pck_packer *p = ctx;
+    pck_close(&p->orig);
+}
+
+int pck_pack(const cli_args *a, const pck_opts *o)
+{
+    pck_packer p = {.a = a, .o = o};
+    cli_archive_packer packer = {
+        .ctx = &p,
+        .like = o->like,
+        .write = write_new,
+        .open_like = open_like,
+        .close_like = close_like,
+    };
+    return cli_archive_pack(&packer, a);
 }

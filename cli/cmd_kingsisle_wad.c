@@ -26,8 +26,8 @@
 
 /* clang-format off */
 static const char help[] =
-    "usage: serval kingsisle wad list [--verify] FILE\n"
-    "       serval kingsisle wad cat [--no-verify] FILE MEMBER\n"
+    "usage: serval kingsisle wad list [-v] [--verify | --strict] FILE\n"
+    "       serval kingsisle wad cat [OPTIONS] FILE MEMBER\n"
     "       serval kingsisle wad extract [OPTIONS] FILE -o DIR [PATTERN...]\n"
     "       serval kingsisle wad pack [OPTIONS] DIR -o FILE\n"
     "\n"
@@ -37,11 +37,14 @@ static const char help[] =
     "           NAME<TAB>SIZE<TAB>STORED<TAB>zlib|stored<TAB>CRC[<TAB>unpatched]\n"
     "           (SIZE uncompressed, STORED the bytes in the archive, CRC in\n"
     "           hex); 'unpatched' marks a placeholder whose data the game has\n"
-    "           not downloaded (all zero)\n"
+    "           not downloaded (all zero); -v first prints a line\n"
+    "           '# KIWAD version V, flags 0xFF|no flags byte, N members,\n"
+    "           table ends at byte T'\n"
     "  cat      writes one member's content to standard output\n"
     "  extract  writes every member (or those whose name matches a PATTERN,\n"
     "           a shell glob) under DIR, each file atomically; unpatched\n"
-    "           members are skipped with a warning\n"
+    "           members are skipped with a warning, and so are names that\n"
+    "           differ only in case (one file on a case-insensitive disk)\n"
     "  pack     writes the regular files under DIR as an archive: table in\n"
     "           name order, data after it in the same order, zlib level 9\n"
     "           for all but .mp3 and .ogg files (stored)\n"
@@ -49,12 +52,19 @@ static const char help[] =
     "Every name is checked before anything is written: absolute names, '.',\n"
     "'..' or empty components, backslashes, NUL bytes, invalid UTF-8,\n"
     "duplicates and overlapping data are refused. cat and extract check each\n"
-    "member's CRC; a mismatch is an error (exit 1). An archive whose version\n"
-    "is above 2 (the known 1 and 2) is read as version 2, with a warning.\n"
+    "member's CRC, as katsuba does: a mismatch is an error (exit 1) unless\n"
+    "--verify makes it a warning; list reads no member data unless --verify\n"
+    "(a mismatch is a warning) or --strict (an error) asks. An archive whose\n"
+    "version is above 2 (the known 1 and 2) is read as version 2, with a\n"
+    "warning (--strict: refused, exit 4).\n"
     "\n"
     "Options:\n"
     "  -o, --output PATH   extract: the directory; pack: the archive\n"
-    "  --verify            list: also check every CRC\n"
+    "  --verify            list: also check every CRC; list, cat, extract: a CRC\n"
+    "                      mismatch is a warning (cat and extract write the\n"
+    "                      member all the same)\n"
+    "  --strict            list, cat, extract: a CRC mismatch is an error (list\n"
+    "                      then checks every CRC), and so is a version above 2\n"
     "  --no-verify         cat, extract: do not check the CRCs\n"
     "  --max-total SIZE    extract: refuse, before writing anything, members\n"
     "                      whose sizes add up to more (suffix k, m, g or t;\n"
@@ -80,26 +90,22 @@ static const char help[] =
 
 #define CMD "kingsisle wad"
 
-/* The options of this command that cli_args does not know. */
-typedef struct wad_opts {
-    bool verify, no_verify, decode;
-    long version, flags, level;
-    const char *like;
-} wad_opts;
-
-typedef struct wad {
-    cli_input in;
-    sv_kiwad *w;
-    const char *path;
-} wad;
-
 static int report(const char *path, const sv_error *err)
 {
     cli_report(cli_display_name(path), err);
     return cli_exit_code(err->status);
 }
 
-static int wad_open(const char *path, wad *k)
+/* err as a warning: the command goes on. */
+static void warn(const char *path, const sv_error *err)
+{
+    char line[SV_ERROR_PATH_MAX + SV_ERROR_MSG_MAX + 256];
+    if (sv_error_format(err, line, sizeof line) < 0)
+        snprintf(line, sizeof line, "%s", err->message);
+    cli_error("warning: %s: %s", cli_display_name(path), line);
+}
+
+int wad_open(const char *path, bool strict, wad *k)
 {
     memset(k, 0, sizeof *k);
     k->path = path;
@@ -115,6 +121,12 @@ static int wad_open(const char *path, wad *k)
      * does; said here, since the layout might have changed in ways nothing
      * can check. */
     sv_kiwad_info info = sv_kiwad_get_info(k->w);
+    if (info.version > 2 && strict) {
+        cli_error("%s: KIWAD version %u is not one of the known versions 1 and 2 (--strict)",
+                  cli_display_name(path), info.version);
+        wad_close(k);
+        return 4;
+    }
     if (info.version > 2)
         cli_error("warning: %s: KIWAD version %u is not one of the known versions 1 and 2; read "
                   "as version 2",
@@ -122,7 +134,7 @@ static int wad_open(const char *path, wad *k)
     return 0;
 }
 
-static void wad_close(wad *k)
+void wad_close(wad *k)
 {
     sv_kiwad_close(k->w);
     cli_input_free(&k->in);
@@ -130,19 +142,49 @@ static void wad_close(wad *k)
 
 /* ---- list, cat -------------------------------------------------------------- */
 
+/* What a CRC mismatch is for the command: list reads no member data unless
+ * asked (--verify: a warning, --strict: an error); cat and extract check
+ * every member they read and refuse a mismatch, as katsuba and the game's
+ * own tools do, unless --verify makes it a warning or --no-verify skips the
+ * check. */
+static wad_crc crc_policy(const cli_args *a, const wad_opts *o, bool list)
+{
+    if (a->strict) return WAD_CRC_ERROR;
+    if (o->verify) return WAD_CRC_WARN;
+    return list || o->no_verify ? WAD_CRC_OFF : WAD_CRC_ERROR;
+}
+
 static int do_list(const cli_args *a, const wad_opts *o)
 {
     wad k;
-    int rc = wad_open(a->files[0], &k);
+    int rc = wad_open(a->files[0], a->strict, &k);
     if (rc) return rc;
     sv_buf out;
     sv_buf_init(&out, NULL);
+    if (a->verbosity > 0) { /* -v: the header first, on a line of its own */
+        sv_kiwad_info info = sv_kiwad_get_info(k.w);
+        char head[128];
+        int n = info.flags < 0
+                    ? snprintf(head, sizeof head, "# KIWAD version %u, no flags byte", info.version)
+                    : snprintf(head, sizeof head, "# KIWAD version %u, flags 0x%02X", info.version,
+                               (unsigned)info.flags);
+        sv_buf_append(&out, head, (size_t)n);
+        n = snprintf(head, sizeof head, ", %u members, table ends at byte %llu\n", info.count,
+                     (unsigned long long)info.table_end);
+        sv_buf_append(&out, head, (size_t)n);
+    }
     sv_kiwad_member m;
     for (size_t i = 0; sv_kiwad_member_at(k.w, i, &m) && !rc; i++) {
-        if (o->verify && !m.unpatched) {
+        wad_crc crc = crc_policy(a, o, true);
+        if (crc != WAD_CRC_OFF && !m.unpatched) {
             sv_error err;
             sv_error_clear(&err);
-            if (sv_kiwad_verify(k.w, i, &err) != SV_OK) rc = report(k.path, &err);
+            if (sv_kiwad_verify(k.w, i, &err) != SV_OK) {
+                if (crc == WAD_CRC_ERROR)
+                    rc = report(k.path, &err);
+                else
+                    warn(k.path, &err);
+            }
         }
         char line[96];
         int n = snprintf(line, sizeof line, "\t%u\t%u\t%s\t%08X%s\n", m.size, m.stored_len,
@@ -158,18 +200,25 @@ static int do_list(const cli_args *a, const wad_opts *o)
     return rc;
 }
 
-static int read_member(wad *k, size_t i, const cli_args *a, bool verify, sv_buf *b)
+int wad_read_member(wad *k, size_t i, const cli_args *a, wad_crc crc, sv_buf *b)
 {
     sv_error err;
     sv_error_clear(&err);
-    if (sv_kiwad_read(k->w, i, &a->limits, verify, b, &err) != SV_OK) return report(k->path, &err);
+    sv_kiwad_member m;
+    if (crc == WAD_CRC_WARN && sv_kiwad_member_at(k->w, i, &m) && !m.unpatched &&
+        sv_kiwad_verify(k->w, i, &err) != SV_OK) {
+        warn(k->path, &err);
+        sv_error_clear(&err);
+    }
+    if (sv_kiwad_read(k->w, i, &a->limits, crc == WAD_CRC_ERROR, b, &err) != SV_OK)
+        return report(k->path, &err);
     return 0;
 }
 
 static int do_cat(const cli_args *a, const wad_opts *o)
 {
     wad k;
-    int rc = wad_open(a->files[0], &k);
+    int rc = wad_open(a->files[0], a->strict, &k);
     if (rc) return rc;
     size_t i;
     if (sv_kiwad_find(k.w, a->files[1], &i) != SV_OK) {
@@ -179,7 +228,7 @@ static int do_cat(const cli_args *a, const wad_opts *o)
     }
     sv_buf b;
     sv_buf_init(&b, NULL);
-    rc = read_member(&k, i, a, !o->no_verify, &b);
+    rc = wad_read_member(&k, i, a, crc_policy(a, o, false), &b);
     if (!rc) rc = cli_exit_code(cli_write_output(NULL, b.data, b.len));
     sv_buf_free(&b);
     wad_close(&k);
@@ -287,23 +336,28 @@ static int decode_member(cli_args *a, const char *target, const char *name, cons
 typedef struct wad_extract {
     wad *k;
     cli_args *a;
-    bool verify;
+    wad_crc crc;
 } wad_extract;
 
-static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+bool wad_member_view(const wad *k, size_t i, cli_archive_member *out)
 {
-    wad_extract *x = ctx;
     sv_kiwad_member m;
-    if (!sv_kiwad_member_at(x->k->w, i, &m)) return false;
+    if (!sv_kiwad_member_at(k->w, i, &m)) return false;
     *out =
         (cli_archive_member){.name = m.name, .shown = m.name, .size = m.size, .skip = m.unpatched};
     return true;
 }
 
+static bool extract_member_at(void *ctx, size_t i, cli_archive_member *out)
+{
+    wad_extract *x = ctx;
+    return wad_member_view(x->k, i, out);
+}
+
 static int extract_read(void *ctx, size_t i, sv_buf *b)
 {
     wad_extract *x = ctx;
-    return read_member(x->k, i, x->a, x->verify, b);
+    return wad_read_member(x->k, i, x->a, x->crc, b);
 }
 
 /* extract --decode: NAME.json beside each member that decodes. */
@@ -317,9 +371,9 @@ static int extract_decode(void *ctx, const cli_archive_member *m, const char *ta
 static int do_extract(cli_args *a, const wad_opts *o)
 {
     wad k;
-    int rc = wad_open(a->files[0], &k);
+    int rc = wad_open(a->files[0], a->strict, &k);
     if (rc) return rc;
-    wad_extract x = {&k, a, !o->no_verify};
+    wad_extract x = {&k, a, crc_policy(a, o, false)};
     cli_archive ar = {
         .path = k.path,
         .ctx = &x,
@@ -330,47 +384,10 @@ static int do_extract(cli_args *a, const wad_opts *o)
         .skip_before = "unpatched member ",
         .skip_after = " (its data is all zero: not downloaded)",
         .skipped_counts_as_found = true,
+        .warn_case = true,
     };
     rc = cli_archive_extract(&ar, a);
     wad_close(&k);
-    return rc;
-}
-
-/* ---- pack ------------------------------------------------------------------- */
-
-static int do_pack(cli_args *a, const wad_opts *o)
-{
-    const char *dir = a->files[0];
-    cli_dir_contents fl;
-    int rc = cli_dir_contents_read(dir, &fl);
-    if (rc) return rc;
-    sv_buf out;
-    sv_buf_init(&out, NULL);
-    sv_error err;
-    sv_error_clear(&err);
-    if (!o->like) {
-        sv_kiwad_entry *e = calloc(fl.count ? fl.count : 1, sizeof *e);
-        if (!e) rc = cli_exit_code(SV_ERR_NOMEM);
-        for (size_t i = 0; !rc && i < fl.count; i++)
-            e[i] = (sv_kiwad_entry){fl.names[i], fl.files[i].data, fl.files[i].len};
-        sv_kiwad_write_opts wo;
-        sv_kiwad_write_opts_init(&wo);
-        wo.version = (uint32_t)o->version;
-        wo.flags = (uint8_t)o->flags;
-        wo.level = (int)o->level;
-        if (!rc && sv_kiwad_write(e, fl.count, &wo, &out, &err) != SV_OK) rc = report(dir, &err);
-        free(e);
-    } else {
-        wad k;
-        rc = wad_open(o->like, &k);
-        if (!rc) {
-            rc = wad_like(k.w, k.path, &fl, a, (int)o->level, &out);
-            wad_close(&k);
-        }
-    }
-    if (!rc) rc = cli_exit_code(cli_write_output(a->output, out.data, out.len));
-    sv_buf_free(&out);
-    cli_dir_contents_free(&fl);
     return rc;
 }
 
@@ -445,6 +462,8 @@ int cmd_kingsisle_wad(int argc, char **argv)
     bool extract = !strcmp(verb, "extract"), pack = !strcmp(verb, "pack");
     if (extract) accepted |= CLI_OPT_OUTPUT | CLI_OPT_MAX_TOTAL;
     if (pack) accepted |= CLI_OPT_OUTPUT;
+    if (!pack) accepted |= CLI_OPT_STRICT;
+    if (list) accepted |= CLI_OPT_VERBOSE;
     if (!list && !cat && !extract && !pack) {
         cli_usage_error(CMD, "unknown action '%s' (list, cat, extract or pack)", verb);
         return 2;
@@ -455,7 +474,7 @@ int cmd_kingsisle_wad(int argc, char **argv)
     int n = argc - 1;
     int rc = take_options(&n, argv + 1, &o);
     if (rc) return rc;
-    bool bad = (o.verify && !list) || (o.no_verify && !cat && !extract) || (o.decode && !extract) ||
+    bool bad = (o.verify && pack) || (o.no_verify && !cat && !extract) || (o.decode && !extract) ||
                ((o.version || o.flags || o.level || o.like) && !pack);
     if (bad) {
         cli_usage_error(cmd, "an option given is not one of %s's (see --help)", cmd);
@@ -478,6 +497,9 @@ int cmd_kingsisle_wad(int argc, char **argv)
     } else if (pack && (a.file_count != 1 || !a.output)) {
         cli_usage_error(cmd, "needs one DIR and -o FILE");
         rc = 2;
+    } else if (a.strict && o.no_verify) {
+        cli_usage_error(cmd, "--strict checks the CRCs that --no-verify skips");
+        rc = 2;
     } else if (pack && o.like && (o.version || o.flags)) {
         cli_usage_error(cmd, "--like takes version and flags from the original");
         rc = 2;
@@ -488,7 +510,7 @@ int cmd_kingsisle_wad(int argc, char **argv)
     } else if (extract) {
         rc = do_extract(&a, &o);
     } else {
-        rc = do_pack(&a, &o);
+        rc = wad_pack(&a, &o);
     }
     cli_args_free(&a);
     return rc;

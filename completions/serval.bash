@@ -17,9 +17,9 @@ _serval_kingsisle_wad() {
             return ;;
     esac
     case $1 in
-        list) opts="$opts --verify" ;;
-        cat) opts="$opts --no-verify" ;;
-        extract) opts="$opts -o --output --no-verify --max-total --decode --sync -f --force" ;;
+        list) opts="$opts -v --verbose --verify --strict" ;;
+        cat) opts="$opts --verify --strict --no-verify" ;;
+        extract) opts="$opts -o --output --verify --strict --no-verify --max-total --decode --sync -f --force" ;;
         pack) opts="$opts -o --output --version --flags --level --like --sync -f --force" ;;
         *) return ;;
     esac
