@@ -40,13 +40,22 @@ static sv_status decode_with(sv_doc *doc, const uint8_t *p, size_t n, const sv_o
     return sv_format_find("godot-res")->decode(doc, p, n, o, out, err);
 }
 
+/* Reads the file at path into *data (the caller frees it) and decodes it. */
+static sv_status decode_file(sv_doc *doc, const char *path, uint8_t **data, size_t *n,
+                             sv_value *out, sv_error *err)
+{
+    *data = tg_read_file(path, n);
+    assert_non_null(*data);
+    return decode_with(doc, *data, *n, NULL, out, err);
+}
+
+#if SERVAL_HAVE_BROTLI
+
 static sv_status encode(const sv_value *v, sv_buf *out, sv_error *err)
 {
     sv_error_clear(err);
     return sv_format_find("godot-res")->encode(v, NULL, out, err);
 }
-
-#if SERVAL_HAVE_BROTLI
 
 /* meta without its container facts ("container", "compression") */
 static sv_value header_only(sv_doc *doc, const sv_value *meta)
@@ -68,15 +77,13 @@ static void check_vector(const char *file, int64_t block_size, uint32_t blocks)
     char path[256];
     snprintf(path, sizeof path, "%s/%s", DIR, file);
     size_t n = 0, pn = 0;
-    uint8_t *data = tg_read_file(path, &n), *plain = tg_read_file(ENGINE, &pn);
-    assert_non_null(data);
-    assert_non_null(plain);
-    assert_int_equal(sv__core_load_u32le(data + 4), 4); /* Brotli */
+    uint8_t *data, *plain;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value b, p;
     sv_error err;
-    assert_int_equal(decode_with(doc, data, n, NULL, &b, &err), SV_OK);
-    assert_int_equal(decode_with(doc, plain, pn, NULL, &p, &err), SV_OK);
+    assert_int_equal(decode_file(doc, path, &data, &n, &b, &err), SV_OK);
+    assert_int_equal(decode_file(doc, ENGINE, &plain, &pn, &p, &err), SV_OK);
+    assert_int_equal(sv__core_load_u32le(data + 4), 4); /* Brotli */
 
     const sv_value *comp = sv_map_getz(sv_meta(&b), "compression");
     assert_string_equal(sv_get_str(sv_map_getz(comp, "mode"), NULL), "brotli");
@@ -127,12 +134,11 @@ static void test_edit_recompresses_only_its_block(void **state)
 {
     (void)state;
     size_t n = 0;
-    uint8_t *data = tg_read_file(DIR "/all_types_brotli_1k.res", &n);
-    assert_non_null(data);
+    uint8_t *data;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value t;
     sv_error err;
-    assert_int_equal(decode_with(doc, data, n, NULL, &t, &err), SV_OK);
+    assert_int_equal(decode_file(doc, DIR "/all_types_brotli_1k.res", &data, &n, &t, &err), SV_OK);
     sv_value *internal = sv_map_getz(&t, "internal");
     sv_value *main_res = (sv_value *)sv_array_at(internal, sv_len(internal) - 1);
     sv_value *bytes = sv_map_getz(main_res, "bytes");
@@ -260,12 +266,12 @@ static void test_refused_without_libbrotli(void **state)
 {
     (void)state;
     size_t n = 0;
-    uint8_t *data = tg_read_file(DIR "/all_types_brotli.res", &n);
-    assert_non_null(data);
+    uint8_t *data;
     sv_doc *doc = sv_doc_new(NULL);
     sv_value t;
     sv_error err;
-    assert_int_equal(decode_with(doc, data, n, NULL, &t, &err), SV_ERR_UNSUPPORTED);
+    assert_int_equal(decode_file(doc, DIR "/all_types_brotli.res", &data, &n, &t, &err),
+                     SV_ERR_UNSUPPORTED);
     assert_int_equal(err.byte_offset, 4);
     assert_non_null(strstr(err.message, "libbrotli"));
     sv_doc_free(doc);
