@@ -42,7 +42,8 @@ static const char help[] =
     CLI_HELP_OUTPUT_DIR
     "  -O NAME[=VALUE]     an option of the output's format (FMT), repeatable;\n"
     "                      the input's options come from what was detected,\n"
-    "                      --from and -I\n"
+    "                      --from and -I; e.g. -O key=HEX -O iv=HEX for\n"
+    "                      godot-enc (the IV of a new Godot 4 encrypted file)\n"
     CLI_HELP_INPUT_OPTION
     CLI_HELP_BATCH
     CLI_HELP_LIMITS

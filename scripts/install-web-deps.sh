@@ -6,7 +6,7 @@
 # installed packages do not match the lock file. Safe to run again.
 #
 # The resonite and kingsisle formats need zlib, Brotli, LZ4, liblzma and
-# expat in WebAssembly. They are built from Debian's own source packages
+# expat in WebAssembly, Godot's compressed resources zlib and zstd. They are built from Debian's own source packages
 # (apt-get source, with a deb-src entry added for the system's Debian
 # suites) by web/deps/ into a cache outside the repository:
 # ${SERVAL_WEB_DEPS:-~/.cache/serval-web-deps}/prefix, which web/test/run.sh
@@ -52,8 +52,8 @@ if ! cmp -s <(node -e 'const l=require("./package-lock.json");delete l.packages[
   npm ci --no-audit --no-fund --silent
 fi
 
-# ---- zlib, Brotli, LZ4, liblzma and expat for WebAssembly ----------------------
-source_packages=(zlib brotli lz4 xz-utils expat)
+# ---- zlib, Brotli, LZ4, liblzma, expat and zstd for WebAssembly ---------------
+source_packages=(zlib brotli lz4 xz-utils expat libzstd)
 stamp="$deps/prefix/.serval-web-deps"
 # Builds them into $deps/prefix; any step that fails leaves no stamp.
 build_web_libraries() {
@@ -80,9 +80,11 @@ build_web_libraries() {
   echo "${source_packages[*]}" > "$stamp"
 }
 if [ "$(cat "$stamp" 2>/dev/null)" != "${source_packages[*]}" ]; then
-  # Without them the viewer is built without resonite and kingsisle, and
-  # its tests of those formats say they are skipped: not a reason to stop.
+  # Without them the viewer is built without resonite, kingsisle and
+  # compressed Godot resources, and its tests of those say they are
+  # skipped: not a reason to stop.
   build_web_libraries ||
     echo "install-web-deps: could not build ${source_packages[*]} for WebAssembly" \
-         "(apt-get source or emcc failed); the viewer leaves out resonite and kingsisle" >&2
+         "(apt-get source or emcc failed); the viewer leaves out resonite, kingsisle and" \
+         "compressed Godot resources" >&2
 fi

@@ -1,11 +1,14 @@
 /* Brotli through Debian's libbrotli (spec resonite A.3.1: .brson payloads are
- * bare RFC 7932 streams; Resonite writes quality 9, lgwin 16). The encoder
- * and decoder states come from the caller's sv_alloc (codec_alloc.h). */
+ * bare RFC 7932 streams; Resonite writes quality 9, lgwin 16; Godot 4 reads
+ * the blocks of compressed resources in mode 4 as such streams too). The
+ * encoder and decoder states come from the caller's sv_alloc
+ * (codec_alloc.h). */
 #include <brotli/decode.h>
 #include <brotli/encode.h>
 #include <setjmp.h>
 #include <stdint.h>
 
+#include "compress/block_codecs.h"
 #include "compress/codec_alloc.h"
 #include "compress/compress.h"
 #include "compress/decomp_out.h"
@@ -75,6 +78,49 @@ sv_status sv__compress_brotli_head(const uint8_t *in, size_t len, uint8_t *first
     if (r == SV_BROTLI_NOMEM) return SV_ERR_NOMEM;
     return avail_out == 0 && (r == SV_BROTLI_DONE || r == SV_BROTLI_MORE_OUTPUT) ? SV_OK
                                                                                  : SV_ERR_SYNTAX;
+}
+
+/* ---- one block of a known size (Godot's RSCC) ------------------------------------ */
+
+bool sv__compress_brotli_decompress_exact(const uint8_t *in, size_t len, uint8_t *dst, size_t size,
+                                          const char **why)
+{
+    sv_brotli_stream *s = sv__compress_brotli_stream_new(NULL);
+    if (!s) {
+        *why = "out of memory";
+        return false;
+    }
+    const uint8_t *next_in = in;
+    size_t avail_in = len, avail_out = size;
+    uint8_t *next_out = dst;
+    sv_brotli_result r =
+        sv__compress_brotli_stream_step(s, &next_in, &avail_in, &next_out, &avail_out);
+    if (r == SV_BROTLI_MORE_OUTPUT) {
+        /* dst is full: one byte of scratch room tells a stream that ends
+         * here from one that would give more (a bomb stops after one byte) */
+        uint8_t probe;
+        size_t room = 1;
+        next_out = &probe;
+        r = sv__compress_brotli_stream_step(s, &next_in, &avail_in, &next_out, &room);
+        if (room == 0) r = SV_BROTLI_MORE_OUTPUT;
+    }
+    bool ok = false;
+    switch (r) {
+    case SV_BROTLI_DONE:
+        if (avail_in)
+            *why = "bytes after the end of the Brotli stream";
+        else if (avail_out)
+            *why = "the stream gives fewer bytes than the block holds";
+        else
+            ok = true;
+        break;
+    case SV_BROTLI_MORE_OUTPUT: *why = "the stream gives more bytes than the block holds"; break;
+    case SV_BROTLI_MORE_INPUT: *why = "the Brotli stream ends too early"; break;
+    case SV_BROTLI_NOMEM: *why = "out of memory"; break;
+    default: *why = sv__compress_brotli_stream_error(s); break;
+    }
+    sv__compress_brotli_stream_free(s);
+    return ok;
 }
 
 /* ---- one call ----------------------------------------------------------------- */

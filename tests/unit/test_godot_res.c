@@ -1,7 +1,8 @@
 /* godot-res: Godot binary resources (RSRC, RSCC).
  *
  *  - The Godot 3.2.3 and 4.6 vectors (tests/vectors/godot-res/v3 and v4,
- *    written by tests/godot/regen_res3.sh and regen_res4.sh): each file decodes, encodes back to the same
+ *    written by tests/godot/regen_res3.sh and regen_res4.sh; brotli4, the
+ *    Brotli files Godot 4.6 loaded, res4_brotli.sh): each file decodes, encodes back to the same
  *    bytes directly and through typed JSON, and every property of every
  *    internal resource equals what the engine read back from the file
  *    (<name>.json; references resolved to the paths the engine reports).
@@ -26,6 +27,7 @@
 #include "compress/block_codecs.h"
 #include "compress/zlib_adapter.h"
 #include "core/byteio.h"
+#include "serval/config.h"
 #include "serval/serval.h"
 #include "test_godot_util.h"
 
@@ -109,12 +111,15 @@ static bool same_value(rb_ctx *c, const sv_value *a, const sv_value *b)
     case SV_BOOL: return sv_kind_of(b) == SV_BOOL && sv_get_bool(a) == sv_get_bool(b);
     case SV_INT:
     case SV_UINT:
-        if (a->tag == SV_TAG_EXT_RESOURCE || a->tag == SV_TAG_SUB_RESOURCE) return same_ref(c, a, b);
+        if (a->tag == SV_TAG_EXT_RESOURCE || a->tag == SV_TAG_SUB_RESOURCE)
+            return same_ref(c, a, b);
         /* an RID is read back as an int (spec §4.8) */
-        return (sv_kind_of(b) == SV_INT || sv_kind_of(b) == SV_UINT) && sv_get_int(a) == sv_get_int(b);
+        return (sv_kind_of(b) == SV_INT || sv_kind_of(b) == SV_UINT) &&
+               sv_get_int(a) == sv_get_int(b);
     case SV_FLOAT:
-        return sv_kind_of(b) == SV_FLOAT ? same_num(sv_get_f64(a), sv_get_f64(b))
-                                         : (sv_kind_of(b) == SV_INT && sv_get_f64(a) == (double)sv_get_int(b));
+        return sv_kind_of(b) == SV_FLOAT
+                   ? same_num(sv_get_f64(a), sv_get_f64(b))
+                   : (sv_kind_of(b) == SV_INT && sv_get_f64(a) == (double)sv_get_int(b));
     case SV_STRING:
         if (sv_kind_of(b) != SV_STRING || a->len != b->len || memcmp(a->as.str, b->as.str, a->len))
             return false;
@@ -287,6 +292,19 @@ static void test_v4_vectors(void **state)
     check_dir("vectors/godot-res/v4", 8);
 }
 
+/* Brotli blocks (mode 4, which Godot 4 reads and never writes): the files
+ * of tests/godot/res4_brotli.sh, which Godot 4.6 loaded; <name>.json is what
+ * it read back. */
+static void test_brotli_vectors(void **state)
+{
+    (void)state;
+#if SERVAL_HAVE_BROTLI
+    check_dir("vectors/godot-res/brotli4", 2);
+#else
+    skip(); /* built without libbrotli: test_godot_res_brotli checks the refusal */
+#endif
+}
+
 /* ---- the spec's worked example, §2.7 ---- */
 
 static void test_spec_worked_example(void **state)
@@ -312,15 +330,17 @@ static void test_spec_worked_example(void **state)
     assert_int_equal(sv_get_int(sv_map_getz(m, "ver_format")), 3);
     assert_string_equal(sv_get_str(sv_map_getz(m, "type"), NULL), "Resource");
     assert_int_equal(sv_get_int(sv_map_getz(m, "import_offset")), 0);
-    static const char *const strings[] = {"resource_local_to_scene", "resource_name", "script",
-                                          "label", "value", "next"};
+    static const char *const strings[] = {
+        "resource_local_to_scene", "resource_name", "script", "label", "value", "next"};
     const sv_value *s = sv_map_getz(m, "strings");
     assert_int_equal(sv_len(s), 6);
-    for (int i = 0; i < 6; i++) assert_string_equal(sv_get_str(sv_array_at(s, i), NULL), strings[i]);
+    for (int i = 0; i < 6; i++)
+        assert_string_equal(sv_get_str(sv_array_at(s, i), NULL), strings[i]);
     const sv_value *ext = sv_map_getz(&t, "external");
     assert_int_equal(sv_len(ext), 1);
     assert_string_equal(sv_get_str(sv_map_getz(sv_array_at(ext, 0), "type"), NULL), "Script");
-    assert_string_equal(sv_get_str(sv_map_getz(sv_array_at(ext, 0), "path"), NULL), "res://leaf.gd");
+    assert_string_equal(sv_get_str(sv_map_getz(sv_array_at(ext, 0), "path"), NULL),
+                        "res://leaf.gd");
     const sv_value *inl = sv_map_getz(&t, "internal");
     assert_int_equal(sv_len(inl), 2);
     const sv_value *child = sv_array_at(inl, 0), *main = sv_array_at(inl, 1);
@@ -380,7 +400,8 @@ static void test_sample4(void **state)
     assert_int_equal(sv_len(inl), 1);
     const sv_value *curve = sv_array_at(inl, 0);
     assert_string_equal(sv_get_str(sv_object_class(curve), NULL), "Curve");
-    assert_string_equal(sv_get_str(sv_map_getz(sv_meta(curve), "path"), NULL), "local://Curve_8kxxx");
+    assert_string_equal(sv_get_str(sv_map_getz(sv_meta(curve), "path"), NULL),
+                        "local://Curve_8kxxx");
     assert_int_equal(sv_get_int(sv_map_getz(curve, "point_count")), 2);
     assert_int_equal(sv_kind_of(sv_map_getz(curve, "script")), SV_NULL);
     const sv_value *pts = sv_map_getz(curve, "_data");
@@ -510,8 +531,9 @@ static void check_blocks(const char *file, int mode)
             assert_true(sv__compress_fastlz1_compress(plain, want, &z));
         } else {
             sv_zlib_wrap w = mode == 1 ? SV_ZLIB_WRAPPED : SV_ZLIB_GZIP;
-            assert_int_equal(sv__compress_zlib_inflate_into(data + at, cs, w, plain, size, NULL, &got, &why),
-                             SV_OK);
+            assert_int_equal(
+                sv__compress_zlib_inflate_into(data + at, cs, w, plain, size, NULL, &got, &why),
+                SV_OK);
             assert_int_equal(got, size);
             assert_true(sv__compress_zlib_deflate(plain, size, -1, w, &z));
         }
@@ -604,7 +626,7 @@ static size_t build_v4(hb *h, bool real64)
     hb_str(h, "Script");
     hb_str(h, "res://all.gd");
     hb_u64(h, UINT64_MAX); /* uid -1: none */
-    hb_u32(h, 2); /* internals */
+    hb_u32(h, 2);          /* internals */
     hb_str(h, "local://Resource_7vuq0");
     size_t off0 = h->n;
     hb_u64(h, 0);
@@ -735,6 +757,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_v3_vectors),
         cmocka_unit_test(test_v4_vectors),
+        cmocka_unit_test(test_brotli_vectors),
         cmocka_unit_test(test_spec_worked_example),
         cmocka_unit_test(test_sample4),
         cmocka_unit_test(test_edit_int_in_place),

@@ -58,10 +58,14 @@ function cases() {
     const name = format.startsWith('godot') && format !== 'godot-res' ? `${file}.bin` : file;
     out.push({ label, name, format, bytes, types, skip: skipFor(opts) });
   };
-  // Godot resources (as tests/conformance/run.sh walks them). The page's
-  // library has no zstd, so compressed ones (RSCC) are listed as skipped.
-  const RSCC = 'the page is built without compressed resources (RSCC: no zstd for WebAssembly)';
-  const resDirs = [path.join(V, 'godot-res/v3'), path.join(V, 'godot-res/v4'), path.join(SAMPLES, 'godot-res')];
+  // Godot resources (as tests/conformance/run.sh walks them). Compressed ones
+  // (RSCC) need zlib and zstd in WebAssembly (scripts/install-web-deps.sh;
+  // run.sh sets SERVAL_WEB_RSCC=1 when the page was built with them): without
+  // them they are listed as skipped.
+  const RSCC = process.env.SERVAL_WEB_RSCC === '1' ? null
+    : 'the page is built without compressed resources (RSCC: no zlib and zstd for WebAssembly; scripts/install-web-deps.sh builds them)';
+  const resDirs = [path.join(V, 'godot-res/v3'), path.join(V, 'godot-res/v4'), path.join(V, 'godot-res/brotli4'),
+    path.join(SAMPLES, 'godot-res')];
   for (const d of resDirs.filter((x) => fs.existsSync(x))) {
     for (const f of fs.readdirSync(d).filter((n) => /\.(res|scn)$/.test(n)).sort()) {
       const bytes = fs.readFileSync(path.join(d, f));

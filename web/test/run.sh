@@ -17,12 +17,19 @@ command -v node >/dev/null || skip "Node.js is not installed"
 
 # Debian's emscripten finds its acorn under /usr/share/nodejs.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-# The WebAssembly zlib, Brotli, LZ4, liblzma and expat, when the script has
-# built them: without them the page has no resonite or kingsisle, and the
-# tests of those say so.
-emcmake cmake -S "$root/web" -B "$build" -Wno-dev \
-  -DSERVAL_WEB_DEPS="$(bash "$root/scripts/install-web-deps.sh" --prefix)" >/dev/null
+# The WebAssembly zlib, Brotli, LZ4, liblzma, expat and zstd, when the
+# script has built them: without them the page has no resonite, kingsisle or
+# compressed Godot resources, and the tests of those say so.
+prefix="$(bash "$root/scripts/install-web-deps.sh" --prefix)"
+emcmake cmake -S "$root/web" -B "$build" -Wno-dev -DSERVAL_WEB_DEPS="$prefix" >/dev/null
 cmake --build "$build" -j2 >/dev/null
+# With zstd among them the page reads compressed Godot resources (RSCC), and
+# the tests then require it to.
+SERVAL_WEB_RSCC=0
+if [ -f "$prefix/lib/pkgconfig/libzstd.pc" ] && [ -f "$prefix/lib/pkgconfig/zlib.pc" ]; then
+  SERVAL_WEB_RSCC=1
+fi
+export SERVAL_WEB_RSCC
 
 cd "$here"
 SERVAL_SOURCE_DIR="$root" SERVAL_CLI="$cli" SERVAL_VIEWER="$build/serval-viewer.html" \

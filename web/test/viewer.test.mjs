@@ -854,6 +854,27 @@ describe('a Godot resource and a Godot .pck', () => {
     assert.deepEqual(await download(page), fs.readFileSync(LEAF));
   });
 
+  // Compressed resources (RSCC) when the page was built with zlib and zstd
+  // (run.sh: SERVAL_WEB_RSCC=1): one of each block compression opens, and
+  // downloads as it came, unchanged blocks kept; without them the page says
+  // which compression it lacks.
+  const RSCC_FILES = ['v3/all_types_fastlz.res', 'v3/all_types_deflate.res', 'v3/big_zstd.res',
+    'v3/all_types_gzip.res', 'v4/scene_compressed.scn', 'brotli4/all_types_brotli_1k.res']
+    .map((f) => path.join(ROOT, 'tests/vectors/godot-res', f));
+  test('a compressed .res (RSCC: FastLZ, deflate, zstd, gzip, Brotli blocks) opens and downloads byte for byte', async () => {
+    for (const file of RSCC_FILES) {
+      const r = await openFile(page, file);
+      if (process.env.SERVAL_WEB_RSCC !== '1') {
+        assert.match(`${r.status} ${r.message}`, /compressed resources \(RSCC\) are not in this build/, path.basename(file));
+        continue;
+      }
+      assert.equal(r.message, '', `${path.basename(file)} opened without error: ${r.message}`);
+      assert.equal(await page.inputValue('#format-select'), 'godot-res');
+      assert.deepEqual(await download(page), fs.readFileSync(file), `${path.basename(file)} downloads as it came`);
+    }
+    assert.deepEqual(page.errors, []);
+  });
+
   test('a .pck lists the members godot pck list gives and opens its resource; untouched, the bytes pck cat gives', async () => {
     const r = await openFile(page, pck);
     assert.equal(r.message, '', `opened without error: ${r.message}`);

@@ -25,8 +25,13 @@ sv_status gd_aes256_cfb128(const uint8_t key[32], const uint8_t iv[16], bool enc
                            const uint8_t *in, uint8_t *out, size_t n, const char *fmt,
                            sv_error *err);
 
+/* n bytes from 2n hex digits (either case): false when it is not that. */
+bool gd_bytes_from_hex(const char *hex, uint8_t *out, size_t n);
 /* A key from 64 hex digits (either case): false when it is not that. */
 bool gd_key_from_hex(const char *hex, uint8_t key[32]);
+/* n bytes from the system's cryptographic random generator (libcrypto's
+ * RAND_bytes): a new 4.x file's IV, as the engine draws one. */
+sv_status gd_random_bytes(uint8_t *out, size_t n, const char *fmt, sv_error *err);
 /* The key open_encrypted_with_pass derives: the 32 ASCII bytes of the
  * lowercase hex MD5 of the password's UTF-8 (String::md5_text). */
 void gd_key_from_password(const char *pass, size_t len, uint8_t key[32]);

@@ -7,6 +7,7 @@
 #if SERVAL_HAVE_OPENSSL
 #include <limits.h>
 #include <openssl/evp.h>
+#include <openssl/rand.h>
 
 bool gd_aes_available(void)
 {
@@ -50,6 +51,12 @@ sv_status gd_aes256_cfb128(const uint8_t key[32], const uint8_t iv[16], bool enc
     return run(EVP_aes_256_cfb128(), key, iv, encrypt, in, out, n, fmt, err);
 }
 
+sv_status gd_random_bytes(uint8_t *out, size_t n, const char *fmt, sv_error *err)
+{
+    if (n <= INT_MAX && RAND_bytes(out, (int)n) == 1) return SV_OK;
+    return sv_error_set(err, SV_ERR_UNSUPPORTED, fmt, 0, "no random bytes from libcrypto");
+}
+
 #else
 
 bool gd_aes_available(void)
@@ -76,6 +83,12 @@ sv_status gd_aes256_cfb128(const uint8_t key[32], const uint8_t iv[16], bool enc
                            sv_error *err)
 {
     (void)key, (void)iv, (void)encrypt, (void)in, (void)out, (void)n;
+    return missing(fmt, err);
+}
+
+sv_status gd_random_bytes(uint8_t *out, size_t n, const char *fmt, sv_error *err)
+{
+    (void)out, (void)n;
     return missing(fmt, err);
 }
 

@@ -84,15 +84,20 @@ static int hexval(char c)
     return -1;
 }
 
-bool gd_key_from_hex(const char *hex, uint8_t key[32])
+bool gd_bytes_from_hex(const char *hex, uint8_t *out, size_t n)
 {
-    if (!hex || strlen(hex) != 64) return false;
-    for (int i = 0; i < 32; i++) {
+    if (!hex || strlen(hex) != 2 * n) return false;
+    for (size_t i = 0; i < n; i++) {
         int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
         if (hi < 0 || lo < 0) return false;
-        key[i] = (uint8_t)(hi << 4 | lo);
+        out[i] = (uint8_t)(hi << 4 | lo);
     }
     return true;
+}
+
+bool gd_key_from_hex(const char *hex, uint8_t key[32])
+{
+    return gd_bytes_from_hex(hex, key, 32);
 }
 
 void gd_key_from_password(const char *pass, size_t len, uint8_t key[32])

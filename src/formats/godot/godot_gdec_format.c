@@ -13,8 +13,9 @@
  *
  * where "padding" appears only when the plaintext's last block was not
  * padded with zeros. Encoding encrypts the inner format's bytes again with
- * the key given (-O key= or -O password=) and the recorded IV, so an
- * unchanged tree gives the same file. The key is never put in the tree. */
+ * the key given (-O key= or -O password=) and the IV -O iv= gives, else the
+ * recorded one (so an unchanged tree gives the same file), else a random
+ * one (a new file). The key is never put in the tree. */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,8 @@ static const char *const no_extensions[] = {NULL};
 static const sv_option_desc options[] = {
     {"key", "the 32-byte key as 64 hex digits (File.open_encrypted); never stored"},
     {"password", "the password (File.open_encrypted_with_pass derives the key); never stored"},
+    {"iv", "encode, 4.x files: the 16-byte IV as 32 hex digits (default: $meta.iv, the one "
+           "read; without it 16 random bytes, as the engine draws them)"},
     {"inner", "decode: the plaintext's format: godot3, godot4, godot-res or bytes (default: "
               "godot3 for a 3.x file, godot4 for 4.x, godot-res for a resource)"},
     {NULL, NULL}};
@@ -82,6 +85,9 @@ static bool is_resource(const uint8_t *p, size_t n)
 static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
                         sv_value *out, sv_error *err)
 {
+    if (sv_options_get(opts, "iv"))
+        return sv_error_set(err, SV_ERR_USAGE, FMT, 0,
+                            "option iv is for writing (-O iv=HEX): a file's IV is in its header");
     gd_gdec g;
     sv_status st = gd_gdec_parse(data, len, true, 0, FMT, 0, &g, err);
     if (st != SV_OK) return st;
@@ -158,6 +164,29 @@ static const sv_value *meta_get(const sv_value *meta, const char *k)
     return meta ? sv_map_get(meta, k, strlen(k)) : NULL;
 }
 
+/* A 4.x file's IV: -O iv=HEX, else the one read ($meta.iv, so an unchanged
+ * tree gives the same file), else 16 random bytes, as the engine draws a
+ * new one for every file opened without an IV. */
+static sv_status choose_iv(const sv_value *meta, const sv_options *opts, uint8_t iv[16],
+                           sv_error *err)
+{
+    const char *hex = sv_options_get(opts, "iv");
+    if (hex)
+        return gd_bytes_from_hex(hex, iv, 16)
+                   ? SV_OK
+                   : sv_error_set(err, SV_ERR_USAGE, FMT, 0,
+                                  "option iv: expected 32 hex digits (a 16-byte IV)");
+    const sv_value *ivv = meta_get(meta, "iv");
+    if (!ivv) return gd_random_bytes(iv, 16, FMT, err);
+    size_t n = 0;
+    const char *p = sv_kind_of(ivv) == SV_BYTES ? sv_get_str(ivv, &n) : NULL;
+    if (!p || n != 16)
+        return sv_error_set(err, SV_ERR_TYPE, FMT, 0,
+                            "$meta iv: expected the 16 bytes of the file's IV");
+    memcpy(iv, p, 16);
+    return SV_OK;
+}
+
 static sv_status encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
 {
     const sv_value *meta = sv_kind_of(v) == SV_MAP ? sv_meta(v) : NULL;
@@ -174,19 +203,16 @@ static sv_status encode(const sv_value *v, const sv_options *opts, sv_buf *out, 
     uint32_t mode = 1;
     uint8_t iv[16] = {0};
     if (version == 3 && meta_get(meta, "mode")) mode = (uint32_t)sv_get_int(meta_get(meta, "mode"));
-    if (version == 4) {
-        size_t n = 0;
-        const sv_value *ivv = meta_get(meta, "iv");
-        const char *p = ivv && sv_kind_of(ivv) == SV_BYTES ? sv_get_str(ivv, &n) : NULL;
-        if (!p || n != 16)
-            return sv_error_set(err, SV_ERR_TYPE, FMT, 0,
-                                "$meta iv: expected the 16 bytes of the file's IV");
-        memcpy(iv, p, 16);
-    }
+    sv_status st = version == 4 ? choose_iv(meta, opts, iv, err)
+                   : sv_options_get(opts, "iv")
+                       ? sv_error_set(err, SV_ERR_USAGE, FMT, 0,
+                                      "option iv: a Godot 3 file (gdec 3, AES-ECB) has no IV")
+                       : SV_OK;
+    if (st != SV_OK) return st;
     size_t il = 0;
     const char *inner = sv_get_str(inner_v, &il);
     uint8_t key[32];
-    sv_status st = get_key(opts, "-O", key, err);
+    st = get_key(opts, "-O", key, err);
     if (st != SV_OK) return st;
     sv_buf plain;
     sv_buf_init(&plain, NULL);

@@ -7,7 +7,8 @@
  * total. The compressed blocks are kept in the meta, because compressors
  * differ between versions (Godot 3.2.3's zstd 1.4.4 is not Debian's): the
  * writer copies every block whose plaintext has not changed and compresses
- * only the others, with the engine's parameters (§6.2). */
+ * only the others, with the engine's parameters (§6.2; Brotli, which Godot
+ * only reads, at libbrotli's defaults). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,26 @@
 #include "compress/block_codecs.h"
 #include "compress/zlib_adapter.h"
 #endif
+#if SERVAL_WITH_GODOT_RSCC && SERVAL_HAVE_BROTLI
+#include "compress/compress.h"
+#endif
 
 enum { MODE_FASTLZ, MODE_DEFLATE, MODE_ZSTD, MODE_GZIP, MODE_BROTLI, MODE_COUNT };
 
 #if SERVAL_WITH_GODOT_RSCC
 static const char *const mode_names[MODE_COUNT] = {"fastlz", "deflate", "zstd", "gzip", "brotli"};
+#endif
+
+/* Brotli (mode 4): Godot 4 only decompresses it and has no compressor to
+ * match, so an edited block is compressed at libbrotli's defaults (quality
+ * 11, window 22: what the brotli tool and Python's brotli.compress write).
+ * Builds without libbrotli refuse the mode. */
+#define BROTLI_QUALITY 11
+#define BROTLI_LGWIN 22
+#if SERVAL_WITH_GODOT_RSCC && SERVAL_HAVE_BROTLI
+#define MODE_LAST MODE_BROTLI
+#else
+#define MODE_LAST MODE_GZIP
 #endif
 
 #if SERVAL_WITH_GODOT_RSCC
@@ -60,7 +76,10 @@ static bool block_decompress(unsigned mode, const uint8_t *in, size_t len, uint8
         return true;
     }
     case MODE_ZSTD: return sv__compress_zstd_decompress_exact(in, len, dst, size, why);
-    default: *why = "Brotli blocks are not supported"; return false;
+#if SERVAL_HAVE_BROTLI
+    case MODE_BROTLI: return sv__compress_brotli_decompress_exact(in, len, dst, size, why);
+#endif
+    default: *why = "a mode this build does not read"; return false;
     }
 }
 
@@ -78,6 +97,10 @@ static bool block_compress(unsigned mode, const uint8_t *in, size_t len, sv_buf 
     case MODE_DEFLATE: return sv__compress_zlib_deflate(in, len, -1, SV_ZLIB_WRAPPED, out);
     case MODE_GZIP: return sv__compress_zlib_deflate(in, len, -1, SV_ZLIB_GZIP, out);
     case MODE_ZSTD: return sv__compress_zstd_compress(in, len, 3, out);
+#if SERVAL_HAVE_BROTLI
+    case MODE_BROTLI:
+        return sv__compress_brotli_compress(in, len, BROTLI_QUALITY, BROTLI_LGWIN, out);
+#endif
     default: return false;
     }
 }
@@ -106,9 +129,10 @@ sv_status gr_rscc_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_op
     if (mode >= MODE_COUNT)
         return sv_error_set(err, SV_ERR_SYNTAX, GR_FORMAT, 4,
                             "RSCC compression mode %u (0 to 4 exist)", mode);
-    if (mode == MODE_BROTLI)
+    if (mode > MODE_LAST)
         return sv_error_set(err, SV_ERR_UNSUPPORTED, GR_FORMAT, 4,
-                            "RSCC with Brotli blocks (mode 4) is not supported");
+                            "RSCC with Brotli blocks (mode 4): this build of serval has no "
+                            "libbrotli (configure finds it through pkg-config: libbrotli-dev)");
     if (bs == 0) return sv_error_set(err, SV_ERR_SYNTAX, GR_FORMAT, 8, "RSCC block size 0");
     if (total > lim.max_decompressed)
         return sv_error_set(err, SV_ERR_LIMIT, GR_FORMAT, 12,
@@ -172,13 +196,15 @@ sv_status gr_rscc_write(const uint8_t *plain, size_t plain_len, const sv_value *
     size_t n;
     const char *name = sv_get_str(m, &n);
     unsigned mode = MODE_COUNT;
-    for (unsigned i = 0; i < MODE_BROTLI && sv_kind_of(m) == SV_STRING; i++)
+    for (unsigned i = 0; i <= MODE_LAST && sv_kind_of(m) == SV_STRING; i++)
         if (strlen(mode_names[i]) == n && !memcmp(mode_names[i], name, n)) mode = i;
     int64_t bs = b ? sv_get_int(b) : 4096;
     if (mode == MODE_COUNT || bs <= 0 || bs > UINT32_MAX || (blocks && blocks->kind != SV_ARRAY))
         return sv_error_set(err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET,
-                            "$meta.compression is {\"mode\": fastlz, deflate, zstd or gzip, "
-                            "\"block_size\": 1 to 4294967295, \"blocks\": [bytes...]}");
+                            "$meta.compression is {\"mode\": fastlz, deflate, zstd, gzip%s, "
+                            "\"block_size\": 1 to 4294967295, \"blocks\": [bytes...]}",
+                            MODE_LAST == MODE_BROTLI ? " or brotli"
+                                                     : " (brotli needs a build with libbrotli)");
     if (plain_len > UINT32_MAX)
         return sv_error_set(err, SV_ERR_LIMIT, GR_FORMAT, SV_ERROR_NO_OFFSET,
                             "RSCC holds at most 4 GiB");
