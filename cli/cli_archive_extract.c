@@ -1,10 +1,12 @@
 /* extract for the archive commands (cli_archive_extract.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_archive_extract.h"
 #include "cli_diag.h"
@@ -63,6 +65,50 @@ static int fold_cmp(const void *a, const void *b)
     }
 }
 
+/* Writes a new member file at target, atomically: the bytes go to an
+ * unnamed file in target's directory (O_TMPFILE), which gets its name only
+ * once complete, and only if the name is free (linkat does not replace).
+ * Creating a named temporary file and renaming it costs two directory
+ * changes and a chmod per member; on ext4 that doubled the system time of
+ * extracting 10,000 members (KIWAD), and a 1,000-member PCK took twice
+ * cp -r's time. Anything else (a file or link already there,
+ * no O_TMPFILE, no /proc, --sync) goes through cli_write_output, which
+ * replaces atomically. 0 or an exit code. */
+static int write_new_member(const char *target, const uint8_t *data, size_t len)
+{
+#if defined(O_TMPFILE) && defined(AT_SYMLINK_FOLLOW)
+    if (!cli_output_sync()) {
+        char dir[4300];
+        const char *slash = strrchr(target, '/');
+        int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - target), target)
+                      : snprintf(dir, sizeof dir, ".");
+        int fd = n > 0 && (size_t)n < sizeof dir ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666)
+                                                 : -1;
+        if (fd >= 0) {
+            size_t done = 0;
+            while (done < len) {
+                ssize_t w = write(fd, data + done, len - done);
+                if (w < 0 && errno == EINTR) continue;
+                if (w <= 0) break;
+                done += (size_t)w;
+            }
+            if (done < len) {
+                int e = errno ? errno : EIO;
+                close(fd); /* the unnamed file goes with it */
+                cli_error("%s: %s", target, strerror(e));
+                return 3;
+            }
+            char proc[64];
+            snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+            int linked = linkat(AT_FDCWD, proc, AT_FDCWD, target, AT_SYMLINK_FOLLOW);
+            close(fd);
+            if (linked == 0) return 0;
+        }
+    }
+#endif
+    return cli_exit_code(cli_write_output(target, data, len));
+}
+
 /* The selected names sorted with ASCII case folded: names that differ only
  * in case end up next to each other. A warning per such pair; nothing is
  * refused (they are distinct files where the file system tells case). */
@@ -99,8 +145,7 @@ static int extract_one(const cli_archive *ar, const char *dir, size_t i,
     sv_buf_init(&b, NULL);
     rc = ar->read(ar->ctx, i, &b);
     if (!rc)
-        rc = ar->write ? ar->write(target, b.data, b.len)
-                       : cli_exit_code(cli_write_output(target, b.data, b.len));
+        rc = ar->write ? ar->write(target, b.data, b.len) : write_new_member(target, b.data, b.len);
     if (!rc && ar->written) {
         int w = ar->written(ar->ctx, m, target, &b);
         if (w) *later_rc = cli_worse_exit(*later_rc, w);

@@ -33,7 +33,9 @@ typedef struct cli_archive {
     /* Reads member i into the empty buffer b. Returns 0 or an exit code
      * after a message. */
     int (*read)(void *ctx, size_t i, sv_buf *b);
-    /* Writes a member's content to target; NULL: cli_write_output. Returns
+    /* Writes a member's content to target; NULL: a new file is written
+     * unnamed (O_TMPFILE) and linked to its name once complete, anything else
+     * replaced through cli_write_output. Returns
      * 0 or an exit code after a message. */
     int (*write)(const char *target, const uint8_t *data, size_t len);
     /* After member m is written to target, or NULL: returns 0 or an exit

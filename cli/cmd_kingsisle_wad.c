@@ -237,49 +237,6 @@ static int do_cat(const cli_args *a, const wad_opts *o)
 
 /* ---- extract ---------------------------------------------------------------- */
 
-/* Writes a new member file at target, atomically: the bytes go to an
- * unnamed file in target's directory (O_TMPFILE), which gets its name only
- * once complete, and only if the name is free (linkat does not replace).
- * Creating a named temporary file and renaming it costs two directory
- * changes and a chmod per member; on ext4 that doubled the system time of
- * extracting 10,000 members. Anything else (a file or link already there,
- * no O_TMPFILE, no /proc, --sync) goes through cli_write_output, which
- * replaces atomically. 0 or an exit code. */
-static int write_member(const char *target, const uint8_t *data, size_t len)
-{
-#if defined(O_TMPFILE) && defined(AT_SYMLINK_FOLLOW)
-    if (!cli_output_sync()) {
-        char dir[4300];
-        const char *slash = strrchr(target, '/');
-        int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - target), target)
-                      : snprintf(dir, sizeof dir, ".");
-        int fd = n > 0 && (size_t)n < sizeof dir ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666)
-                                                 : -1;
-        if (fd >= 0) {
-            size_t done = 0;
-            while (done < len) {
-                ssize_t w = write(fd, data + done, len - done);
-                if (w < 0 && errno == EINTR) continue;
-                if (w <= 0) break;
-                done += (size_t)w;
-            }
-            if (done < len) {
-                int e = errno ? errno : EIO;
-                close(fd); /* the unnamed file goes with it */
-                cli_error("%s: %s", target, strerror(e));
-                return 3;
-            }
-            char proc[64];
-            snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-            int linked = linkat(AT_FDCWD, proc, AT_FDCWD, target, AT_SYMLINK_FOLLOW);
-            close(fd);
-            if (linked == 0) return 0;
-        }
-    }
-#endif
-    return cli_exit_code(cli_write_output(target, data, len));
-}
-
 /* Writes NAME.json beside an ObjectProperty member (BINd or XML). 0 when
  * it is not one; an error is reported and its exit code returned. */
 static int decode_member(cli_args *a, const char *target, const char *name, const sv_buf *b)
@@ -379,7 +336,6 @@ static int do_extract(cli_args *a, const wad_opts *o)
         .ctx = &x,
         .member_at = extract_member_at,
         .read = extract_read,
-        .write = write_member,
         .written = o->decode ? extract_decode : NULL,
         .skip_before = "unpatched member ",
         .skip_after = " (its data is all zero: not downloaded)",
