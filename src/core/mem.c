@@ -9,6 +9,18 @@
 
 #include "core/doc_internal.h"
 
+void sv__core_mem_populate(uint8_t *from, uint8_t *to)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    const uintptr_t page = 4096;
+    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1), e = (uintptr_t)to & ~(page - 1);
+    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#else
+    (void)from;
+    (void)to;
+#endif
+}
+
 void sv__core_mem_hint_huge_pages(void *p, size_t size, size_t min_size)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)

@@ -21,6 +21,13 @@
  * THP is off or the call is unknown nothing changes. */
 void sv__core_mem_hint_huge_pages(void *p, size_t size, size_t min_size);
 
+/* Faults in the whole pages of [from, to) with one call (MADV_POPULATE_WRITE)
+ * instead of one page fault per 4 KiB as stores reach them: the writers
+ * hand out a large output's room 2 MiB at a time this way (those faults were
+ * a third of the time of writing a 50 MB document). A hint: where it is
+ * refused, the pages fault in one by one. */
+void sv__core_mem_populate(uint8_t *from, uint8_t *to);
+
 /* sv_buf_reserve for one large write about to happen (a 48 MB packed
  * array copied at once): when the buffer grows for it, the new room gets
  * the huge-page hint. Buffers that grow by small appends do without: the

@@ -8,12 +8,9 @@
  * and call here, or straight into sv__jw_by_kind, for the rest. A failure
  * unwinds with the JSON Pointer path of the failing value: each container
  * level prepends its own segment. */
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise */
-#include <sys/mman.h>
-#endif
 #include "core/article.h"
 #include "core/error_record.h"
+#include "core/mem.h"
 #include "formats/json/json_opts.h"
 #include "formats/json/json_write_internal.h"
 
@@ -28,23 +25,10 @@ const sv_jw_tag sv__jw_tags[SV_TAG_COUNT] = {
 };
 
 /* Room of a large output is handed to the writer this much at a time, each
- * piece faulted in with one call (populate_room) instead of one page fault
+ * piece faulted in with one call (sv__core_mem_populate) instead of one page fault
  * per 4 KiB as the stores reach it: those faults were a third of the time
  * of writing a 50 MB document. */
 #define JW_ROOM_STEP ((size_t)2 << 20)
-
-static void populate_room(uint8_t *from, uint8_t *to)
-{
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    const uintptr_t page = 4096;
-    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1), e = (uintptr_t)to & ~(page - 1);
-    /* a hint: where it is refused, the pages fault in one by one */
-    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-#else
-    (void)from;
-    (void)to;
-#endif
-}
 
 bool sv__json_jw_grow(sv_jw *w, size_t n)
 {
@@ -68,7 +52,7 @@ bool sv__json_jw_grow(sv_jw *w, size_t n)
         upto = (open > len ? open : len) + JW_ROOM_STEP;
         if (upto < len + n) upto = len + n;
         if (upto > b->cap) upto = b->cap;
-        populate_room(b->data + (open > len ? open : len), b->data + upto);
+        sv__core_mem_populate(b->data + (open > len ? open : len), b->data + upto);
     }
     w->p = b->data + len;
     w->end = b->data + upto;

@@ -8,10 +8,6 @@
  * Plain leaves without a reporting callback are written here directly:
  * keys as padded, precomputed text copied in one fixed-size move, numbers
  * and escape-free strings straight into the output buffer. */
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise */
-#include <sys/mman.h>
-#endif
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -28,26 +24,13 @@
 
 /* ---- the output's room ----
  * A large output is faulted in 2 MiB at a time with one
- * MADV_POPULATE_WRITE each, as the typed JSON writer does
- * (json_write.c), instead of one page fault per 4 KiB as the stores reach
+ * sv__core_mem_populate each (core/mem.h), as the typed JSON writer does,
+ * instead of one page fault per 4 KiB as the stores reach
  * it; the buffer grows by doubling. Checked once per member and per
  * sequence element (STORE_ROOM covers what a leaf writes; longer pieces
  * grow the buffer through sv_buf as before). */
 #define STORE_STEP ((size_t)2 << 20)
 #define STORE_ROOM ((size_t)256)
-
-static void populate(uint8_t *from, uint8_t *to)
-{
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    const uintptr_t page = 4096;
-    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1), e = (uintptr_t)to & ~(page - 1);
-    /* a hint: where it is refused, the pages fault in one by one */
-    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-#else
-    (void)from;
-    (void)to;
-#endif
-}
 
 static SV_NOINLINE void store_room_slow(o3_sctx *x)
 {
@@ -65,7 +48,7 @@ static SV_NOINLINE void store_room_slow(o3_sctx *x)
     }
     size_t from = x->ready > b->len ? x->ready : b->len;
     size_t upto = from + STORE_STEP < b->cap ? from + STORE_STEP : b->cap;
-    populate(b->data + from, b->data + upto);
+    sv__core_mem_populate(b->data + from, b->data + upto);
     x->ready = upto;
 }
 
