@@ -143,8 +143,8 @@ static int decode_with(cli_args *a, const char *path, cli_loaded *l, const sv_op
     return cli_exit_code(st);
 }
 
-int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
-             cli_loaded *out)
+int cli_open_input(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
+                   cli_loaded *out)
 {
     memset(out, 0, sizeof *out);
     /* Before reading anything: a misspelt --from is found at once. */
@@ -162,12 +162,23 @@ int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *ou
         cli_error("%s: format %s cannot be read", cli_display_name(path), out->format->name);
         rc = cli_exit_code(SV_ERR_UNSUPPORTED);
     }
-    if (!rc) {
-        sv_options opts = cli_decode_options(a, out->format);
-        rc = decode_with(a, path, out, &opts);
-    }
     if (rc) cli_loaded_free(out);
     return rc;
+}
+
+int cli_decode_loaded(cli_args *a, const char *path, cli_loaded *l)
+{
+    sv_options opts = cli_decode_options(a, l->format);
+    int rc = decode_with(a, path, l, &opts);
+    if (rc) cli_loaded_free(l);
+    return rc;
+}
+
+int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
+             cli_loaded *out)
+{
+    int rc = cli_open_input(a, cmd, path, out_format, out);
+    return rc ? rc : cli_decode_loaded(a, path, out);
 }
 
 int cli_tree_format(cli_args *a, const char *path, const sv_value *root, const sv_format **out)

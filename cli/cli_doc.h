@@ -54,6 +54,12 @@ typedef struct cli_loaded {
 int cli_load(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
              cli_loaded *out);
 void cli_loaded_free(cli_loaded *l);
+/* cli_load in two steps: cli_open_input reads, picks the format and checks
+ * the options (out->doc stays NULL); cli_decode_loaded then decodes. Each
+ * frees *l on failure, as cli_load does. */
+int cli_open_input(cli_args *a, const char *cmd, const char *path, const sv_format *out_format,
+                   cli_loaded *out);
+int cli_decode_loaded(cli_args *a, const char *path, cli_loaded *l);
 
 /* The format root's meta names ({"format": "godot3", ...}), for conv
  * without --to; checks the -O options against it. Exit code 2 (usage: name

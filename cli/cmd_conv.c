@@ -124,6 +124,36 @@ static int convert(const conv_ctx *c, const sv_format *to, const cli_loaded *l, 
     return cli_exit_code(st);
 }
 
+/* Typed JSON to typed JSON without the tree (sv_convert_transcode): the
+ * items of an outermost array are written as they are read, so the process
+ * holds the input and the output's window, not the tree. The same bytes,
+ * the same errors (with the input's offsets) as convert() after a decode. */
+static int convert_stream(cli_args *a, const conv_ctx *c, const sv_format *to,
+                          const cli_loaded *l, const char *input, sv_buf *out)
+{
+    sv_doc *doc = cli_doc_acquire(a);
+    if (!doc) {
+        cli_error("%s: %s", cli_display_name(input), sv_status_str(SV_ERR_NOMEM));
+        return cli_exit_code(SV_ERR_NOMEM);
+    }
+    sv_convert_opts co;
+    sv_convert_opts_init(&co);
+    co.format_options = &c->opts;
+    sv_options in = cli_decode_options(a, l->format);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status st = sv_convert_transcode(doc, l->format, to, l->in.data, l->in.len, &in, &co, out,
+                                        &err);
+    cli_doc_release(doc);
+    if (st == SV_OK) return 0;
+    /* the output file could not take the bytes: cli_output_end says why */
+    if (sv_buf_status(out) == SV_ERR_IO) return cli_exit_code(SV_ERR_IO);
+    if (err.status == SV_OK)
+        st = sv_error_set(&err, st, to->name, SV_ERROR_NO_OFFSET, "%s", sv_status_str(st));
+    cli_report(cli_display_name(input), &err);
+    return cli_exit_code(st);
+}
+
 /* Decode options that drop data: the tree they make is not the input, so
  * conv takes them only with --lossy (dump and validate take them freely). */
 static const struct {
@@ -159,9 +189,12 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
     conv_ctx *c = ctx;
     const sv_format *to = c->to;
     cli_loaded l;
-    int rc = cli_load(a, "conv", job->input, to, &l);
+    int rc = cli_open_input(a, "conv", job->input, to, &l);
     if (rc) return rc;
     rc = check_lossy_reads(c, a, l.format, job->input);
+    /* --max-alloc keeps its meaning, the size of the tree: with it, the tree */
+    bool stream = !rc && to && sv_convert_streams(l.format, to) && !a->limits.max_alloc;
+    if (!rc && !stream && (rc = cli_decode_loaded(a, job->input, &l)) != 0) return rc;
     /* without --to or an extension: the format the tree says it came from */
     if (!rc && !to) rc = cli_tree_format(a, job->input, &l.root, &to);
     if (rc) {
@@ -180,7 +213,8 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
         return cli_exit_code(SV_ERR_IO);
     }
     size_t start = out->len;
-    rc = convert(c, to, &l, job->input, out);
+    rc = stream ? convert_stream(a, c, to, &l, job->input, out)
+                : convert(c, to, &l, job->input, out);
     if (!rc && cli_format_is_text(to)) {
         sv_buf_putc(out, '\n');
         if (!sv_buf_ok(out)) {

@@ -114,6 +114,24 @@ SV_API SV_NODISCARD sv_status sv_convert_encode(const sv_format *from, const sv_
                                                 const sv_value *root, const sv_convert_opts *opts,
                                                 sv_buf *out, size_t *changes, sv_error *err);
 
+/* Whether sv_convert_transcode converts from to to without a tree: typed
+ * JSON to typed JSON (sv_json_transcode). */
+SV_API bool sv_convert_streams(const sv_format *from, const sv_format *to);
+
+/* What `serval conv` does when sv_convert_streams(from, to): decodes
+ * data[0..len) with from's options in_opts and appends to out what
+ * sv_convert_encode would write for the decoded tree, in one pass without
+ * the whole tree (doc is a scratch document, empty on return). The error is
+ * the decoder's (offset and path) or the encoder's (no offset). On failure
+ * out is left at its old length unless a sink took part of the output. For
+ * other formats: SV_ERR_UNSUPPORTED, nothing written (decode into a tree and
+ * call sv_convert_encode). */
+SV_API SV_NODISCARD sv_status sv_convert_transcode(sv_doc *doc, const sv_format *from,
+                                                   const sv_format *to, const uint8_t *data,
+                                                   size_t len, const sv_options *in_opts,
+                                                   const sv_convert_opts *opts, sv_buf *out,
+                                                   sv_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,6 +61,23 @@ SV_API void sv_json_encode_opts_init(sv_json_encode_opts *o);
 SV_API SV_NODISCARD sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts,
                                              sv_buf *out, sv_error *err);
 
+/* sv_json_decode then sv_json_encode in one pass, without the whole tree:
+ * appends to out exactly the bytes that decoding text and encoding the tree
+ * would, or fails with exactly the decoder's error (offset, line, column
+ * and path) where the decoder would. The items of an outermost array are
+ * written as they are read, and doc (a scratch document, empty on return)
+ * is emptied between them (sv_doc_reset), so a long array takes the memory
+ * of a few items, not of the tree; limits.max_alloc then bounds what doc
+ * holds at once. Any other root is decoded whole and written. An error of
+ * the writer (no memory for the output, a sink that failed) has no input
+ * offset (SV_ERROR_NO_OFFSET). On failure out is left at its old length
+ * unless a sink (sv_buf_set_sink) took part of the output: the caller
+ * discards it then. */
+SV_API SV_NODISCARD sv_status sv_json_transcode(sv_doc *doc, const char *text, size_t len,
+                                                const sv_json_decode_opts *dopts,
+                                                const sv_json_encode_opts *eopts, sv_buf *out,
+                                                sv_error *err);
+
 /* The registry entry ("json"): options "comments", "plain", "indent". */
 SV_API extern const sv_format sv_format_json;
 

@@ -11,6 +11,7 @@
 #include "serval/json.h"
 #include "serval/registry.h"
 #include "core/decode_root.h"
+#include "formats/json/json_transcode.h"
 
 /* Pretty output deeper than this many spaces per level helps nobody and only
  * multiplies the output size. */
@@ -66,17 +67,25 @@ static int json_probe(const uint8_t *data, size_t len)
     }
 }
 
-static sv_status json_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
-                             sv_value *out, sv_error *err)
+/* The reader's options from "name=value" options. */
+static sv_status decode_opts_of(const sv_options *opts, sv_json_decode_opts *ro, sv_error *err)
 {
     sv_options o;
     sv_status st = sv__core_options_read(&o, opts, "json", err);
     if (st != SV_OK) return st;
+    sv_json_decode_opts_init(ro);
+    ro->limits = o.limits;
+    ro->allow_comments = sv_options_flag(&o, "comments", false);
+    ro->plain = sv_options_flag(&o, "plain", false);
+    return SV_OK;
+}
+
+static sv_status json_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_options *opts,
+                             sv_value *out, sv_error *err)
+{
     sv_json_decode_opts ro;
-    sv_json_decode_opts_init(&ro);
-    ro.limits = o.limits;
-    ro.allow_comments = sv_options_flag(&o, "comments", false);
-    ro.plain = sv_options_flag(&o, "plain", false);
+    sv_status st = decode_opts_of(opts, &ro, err);
+    if (st != SV_OK) return st;
     st = sv_json_decode(doc, (const char *)data, len, &ro, out, err);
     return sv__core_decode_root(doc, st, out, "json", err);
 }
@@ -95,20 +104,40 @@ static bool parse_indent(const char *s, int *out)
     return true;
 }
 
-static sv_status json_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
+/* The writer's options from "name=value" options. */
+static sv_status encode_opts_of(const sv_options *opts, sv_json_encode_opts *wo, sv_error *err)
 {
     sv_options o;
     sv_status st = sv__core_options_read(&o, opts, "json", err);
     if (st != SV_OK) return st;
-    sv_json_encode_opts wo;
-    sv_json_encode_opts_init(&wo);
+    sv_json_encode_opts_init(wo);
     const char *indent = sv_options_get(&o, "indent");
-    if (indent && !parse_indent(indent, &wo.indent))
+    if (indent && !parse_indent(indent, &wo->indent))
         return sv_error_set(err, SV_ERR_USAGE, "json", 0,
                             "option indent=%s: expected a number from 0 to %d", indent,
                             JSON_MAX_INDENT);
-    wo.plain = sv_options_flag(&o, "plain", false);
+    wo->plain = sv_options_flag(&o, "plain", false);
+    return SV_OK;
+}
+
+static sv_status json_encode(const sv_value *v, const sv_options *opts, sv_buf *out, sv_error *err)
+{
+    sv_json_encode_opts wo;
+    sv_status st = encode_opts_of(opts, &wo, err);
+    if (st != SV_OK) return st;
     return sv_json_encode(v, &wo, out, err);
+}
+
+sv_status sv__json_format_transcode(sv_doc *doc, const uint8_t *data, size_t len,
+                                    const sv_options *in, const sv_options *out_opts, sv_buf *out,
+                                    sv_error *err)
+{
+    sv_json_decode_opts ro;
+    sv_json_encode_opts wo;
+    sv_status st = decode_opts_of(in, &ro, err);
+    if (st == SV_OK) st = encode_opts_of(out_opts, &wo, err);
+    if (st != SV_OK) return st;
+    return sv_json_transcode(doc, (const char *)data, len, &ro, &wo, out, err);
 }
 
 static const char *const json_extensions[] = {"json", NULL};

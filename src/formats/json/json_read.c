@@ -340,7 +340,7 @@ static const uint8_t jr_token[256] = {
  * of the open containers (so it is never copied to get there), and the top
  * frame (f) decides what happens to it at have_value: in an array or a map
  * it just stays (vtop++). */
-static SV_NOINLINE bool parse(jr *r, const char *p, sv_value *root)
+static SV_ALWAYS_INLINE bool parse_body(jr *r, const char *p, sv_value *root, const bool stream)
 {
     sv_value *vs = r->vs;
     size_t vtop = r->vtop;
@@ -545,6 +545,12 @@ have_value: /* the value is vs[vtop] */
         goto map_next;
     }
     if (f->type == JR_FR_ARRAY) {
+        if (stream && r->ftop == 1) { /* an item of the outermost array: handed on */
+            r->vtop = vtop;
+            TRY(r->item(r, &vs[vtop], p));
+            r->shed++;
+            goto arr_next;
+        }
         vtop++;
         goto arr_next;
     }
@@ -744,6 +750,66 @@ fail:
     return false;
 }
 
+/* The loop compiled twice: building the whole tree (sv_json_decode), and
+ * handing the outermost array's items on (json_transcode.c), so that the
+ * tree path pays nothing for the other. */
+static SV_NOINLINE bool parse_tree(jr *r, sv_value *root)
+{
+    return parse_body(r, r->text, root, false);
+}
+
+static SV_NOINLINE bool parse_stream(jr *r, sv_value *root)
+{
+    return parse_body(r, r->text, root, true);
+}
+
+bool sv__json_jr_parse(jr *r, sv_value *root, bool stream)
+{
+    /* Small stacks up front, so they are never NULL (NULL + 0 is undefined). */
+    if (!sv__json_jr_grow(r, (void **)&r->vs, &r->vcap, sizeof(sv_value), 64, r->text) ||
+        !sv__json_jr_grow(r, (void **)&r->fs, &r->fcap, sizeof(jr_frame), 16, r->text))
+        return false;
+    return stream ? parse_stream(r, root) : parse_tree(r, root);
+}
+
+void sv__json_jr_begin(jr *r, sv_doc *doc, const char *text, size_t len,
+                       const sv_json_decode_opts *o, sv_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->doc = doc;
+    r->text = text ? text : "";
+    r->end = r->text + len;
+    r->err = err;
+    r->lim = sv_limits_resolve(&o->limits);
+    if (o->limits.max_alloc) sv_doc_set_max_alloc(doc, o->limits.max_alloc);
+    r->lim.max_alloc = doc->max_alloc; /* the document's own cap when opts leave it */
+    r->comments = o->allow_comments;
+    r->plain = o->plain;
+    r->root.type = JR_FR_ROOT;
+    sv__json_jr_caches_init(r);
+    sv__core_bump_init(&r->bump, doc);
+}
+
+void sv__json_jr_forget(jr *r)
+{
+    sv__json_jr_caches_init(r);
+    r->cls = NULL;
+    r->last_class = 0;
+    sv__core_bump_init(&r->bump, r->doc);
+}
+
+void sv__json_jr_end(jr *r)
+{
+    sv__core_doc_scratch_free(r->doc, r->vs, r->vcap * sizeof(sv_value));
+    sv__core_doc_scratch_free(r->doc, r->fs, r->fcap * sizeof(jr_frame));
+    sv__core_doc_scratch_free(r->doc, r->sbuf, r->scap);
+    sv__core_doc_scratch_free(r->doc, r->nbuf, r->ncap);
+    r->vs = NULL;
+    r->fs = NULL;
+    r->sbuf = NULL;
+    r->nbuf = NULL;
+}
+
 sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len, const sv_json_decode_opts *opts,
                          sv_value *out, sv_error *err)
 {
@@ -758,28 +824,9 @@ sv_status sv_json_decode(sv_doc *doc, const char *text, size_t len, const sv_jso
     sv_status ost = sv__json_decode_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
     jr r;
-    memset(&r, 0, sizeof r);
-    r.doc = doc;
-    r.text = text ? text : "";
-    r.end = r.text + len;
-    r.err = err;
-    r.lim = sv_limits_resolve(&o.limits);
-    if (o.limits.max_alloc) sv_doc_set_max_alloc(doc, o.limits.max_alloc);
-    r.lim.max_alloc = doc->max_alloc; /* the document's own cap when opts leave it */
-    r.comments = o.allow_comments;
-    r.plain = o.plain;
-    r.root.type = JR_FR_ROOT;
-    sv__json_jr_caches_init(&r);
-    sv__core_bump_init(&r.bump, doc);
-
-    /* Small stacks up front, so they are never NULL (NULL + 0 is undefined). */
-    bool ok = sv__json_jr_grow(&r, (void **)&r.vs, &r.vcap, sizeof(sv_value), 64, r.text) &&
-              sv__json_jr_grow(&r, (void **)&r.fs, &r.fcap, sizeof(jr_frame), 16, r.text) &&
-              parse(&r, r.text, out);
-    sv__core_doc_scratch_free(doc, r.vs, r.vcap * sizeof(sv_value));
-    sv__core_doc_scratch_free(doc, r.fs, r.fcap * sizeof(jr_frame));
-    sv__core_doc_scratch_free(doc, r.sbuf, r.scap);
-    sv__core_doc_scratch_free(doc, r.nbuf, r.ncap);
+    sv__json_jr_begin(&r, doc, text, len, &o, err);
+    bool ok = sv__json_jr_parse(&r, out, false);
+    sv__json_jr_end(&r);
     if (!ok) {
         *out = sv_null();
         return err->status;

@@ -112,6 +112,9 @@ void sv__json_jr_build_path(jr *r, bool open)
         bool in_item = i + 1 == r->ftop ? open : true; /* an outer frame holds a child */
         switch (f->type) {
         case JR_FR_ARRAY:
+            /* the outermost array's items handed on already count too */
+            if (in_item) sv_error_path_index(err, next - f->base + (i == 0 ? r->shed : 0));
+            break;
         case JR_FR_PAIR:
             if (in_item) sv_error_path_index(err, next - f->base);
             break;

@@ -196,16 +196,7 @@ static const char *int_form(jr *r, const char *p, sv_elem e, bool explicit_width
         sv__json_jr_type_error(r, p, name, "an integer");
         return NULL;
     }
-    union {
-        uint8_t u8;
-        int8_t i8;
-        uint16_t u16;
-        int16_t i16;
-        uint32_t u32;
-        int32_t i32;
-        uint64_t u64;
-        int64_t i64;
-    } x;
+    jr_width x;
     bool bad = false;
     const char *q = sv__json_jr_element(r, p, e, &x, true, &bad, name);
     if (!q) return NULL;

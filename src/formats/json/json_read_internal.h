@@ -146,7 +146,27 @@ typedef struct jr {
     uint16_t last_class; /* the key slot of the last class name read in full, or 0 */
     /* Small arena allocations: a pointer bump instead of a call. */
     sv_bump bump;
+    /* Streaming (json_transcode.c): each finished item of the outermost
+     * array goes to item() instead of staying on the value stack; shed
+     * counts them, so that error paths still give the item's index. item
+     * returns false to stop the parse (after recording why). */
+    bool (*item)(struct jr *r, const sv_value *v, const char *at);
+    void *item_ctx;
+    size_t shed;
 } jr;
+
+/* An integer of any element width, for reading one into its own type
+ * (json_read_forms.c) and storing one at its own size (json_read_packed.c). */
+typedef union jr_width {
+    uint8_t u8;
+    int8_t i8;
+    uint16_t u16;
+    int16_t i16;
+    uint32_t u32;
+    int32_t i32;
+    uint64_t u64;
+    int64_t i64;
+} jr_width;
 
 /* ---- errors (json_read_errors.c) ----------------------------------------------------- */
 
@@ -155,6 +175,19 @@ typedef struct jr {
  * SV_ERR_TRUNCATED: the input ended inside a value. Returns false. */
 bool sv__json_jr_fail(jr *r, const char *at, sv_status status, const char *fmt, ...)
     SV_PRINTF(4, 5);
+/* Parses the whole text into *root (json_read.c). stream: every item of an
+ * outermost array goes to r->item instead (the root is then that array,
+ * empty when any item was shed). */
+bool sv__json_jr_parse(jr *r, sv_value *root, bool stream);
+/* Readies r for text[0..len) with the options o, into doc. */
+void sv__json_jr_begin(jr *r, sv_doc *doc, const char *text, size_t len,
+                       const sv_json_decode_opts *o, sv_error *err);
+/* Frees r's scratch stacks and buffers. */
+void sv__json_jr_end(jr *r);
+/* After the document was emptied (sv_doc_reset): forgets every pointer into
+ * it (key predictions, the last class, the bump block). */
+void sv__json_jr_forget(jr *r);
+
 /* Records the document's allocation failure (NOMEM or LIMIT) at at. */
 bool sv__json_jr_fail_alloc(jr *r, const char *at);
 /* Errors for a value that cannot start at p, and for a misspelt literal. */

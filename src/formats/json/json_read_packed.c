@@ -40,16 +40,7 @@
 /* Stores an integer token that fits e (sv__json_jr_int_fits) as an e. */
 static inline void store_int(const jr_num *n, sv_elem e, void *dst)
 {
-    union {
-        uint8_t u8;
-        int8_t i8;
-        uint16_t u16;
-        int16_t i16;
-        uint32_t u32;
-        int32_t i32;
-        uint64_t u64;
-        int64_t i64;
-    } x;
+    jr_width x;
     switch (e) {
     case SV_ELEM_U8: x.u8 = (uint8_t)n->mag; break;
     case SV_ELEM_I8: x.i8 = (int8_t)sv__json_jr_int_of(n); break;

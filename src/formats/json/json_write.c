@@ -224,42 +224,54 @@ sv_status sv__json_jw_value(sv_jw *w, const sv_value *v)
 
 /* ---- entry point ------------------------------------------------------------ */
 
+void sv__json_jw_forget(sv_jw *w)
+{
+    /* an empty slot: its address is no key's (the keys table is the
+     * writer's own), and its head no value's with that address */
+    for (size_t i = 0; i < SV_JW_KEY_CACHE; i++) {
+        w->keys[i].str = (const char *)w->keys;
+        w->keys[i].head = 0;
+    }
+    w->cls_words[0] = 0;
+    w->cls_words[1] = (uint64_t)(uintptr_t)w->keys;
+}
+
+sv_status sv__json_jw_begin(sv_jw *w, const sv_json_encode_opts *opts, sv_buf *out, sv_error *err)
+{
+    if (!sv_buf_ok(out) || sv_buf_ensure(out, 4096) != SV_OK)
+        return sv_error_set(err, SV_ERR_NOMEM, SV_JW_FORMAT, 0, "cannot allocate the output");
+    sv_json_encode_opts o;
+    sv_status ost = sv__json_encode_opts_read(&o, opts, err);
+    if (ost != SV_OK) return ost;
+    w->buf = out;
+    w->err = err;
+    w->p = out->data + out->len;
+    w->end = out->data + out->cap;
+    w->indent = o.indent > 0 ? (size_t)o.indent : 0;
+    w->ind = 0;
+    w->depth = 0;
+    w->pretty = w->indent > 0;
+    w->plain = o.plain;
+    sv__json_jw_forget(w);
+    /* object keys: kind STRING, and in typed mode no tag and no UTF16 flag */
+    w->mask_string = sv__json_jw_head_of(0xF, SV_F_UTF16, 0, 0xFFFF);
+    w->key_want = sv__json_jw_head_of(SV_STRING, 0, 0, 0);
+    w->key_mask = w->plain ? sv__json_jw_head_of(0xF, 0, 0, 0) : w->mask_string;
+    return SV_OK;
+}
+
 sv_status sv_json_encode(const sv_value *v, const sv_json_encode_opts *opts, sv_buf *out,
                          sv_error *err)
 {
     sv_error_clear(err);
     if (!v || !out)
         return sv_error_set(err, SV_ERR_USAGE, SV_JW_FORMAT, 0, "no value or no output buffer");
-    if (!sv_buf_ok(out) || sv_buf_ensure(out, 4096) != SV_OK)
-        return sv_error_set(err, SV_ERR_NOMEM, SV_JW_FORMAT, 0, "cannot allocate the output");
-    sv_json_encode_opts o;
-    sv_status ost = sv__json_encode_opts_read(&o, opts, err);
-    if (ost != SV_OK) return ost;
     sv_jw w;
-    w.buf = out;
-    w.err = err;
-    w.p = out->data + out->len;
-    w.end = out->data + out->cap;
-    w.indent = o.indent > 0 ? (size_t)o.indent : 0;
-    w.ind = 0;
-    w.depth = 0;
-    w.pretty = w.indent > 0;
-    w.plain = o.plain;
-    /* an empty slot: its address is no key's (the keys table is the
-     * writer's own), and its head no value's with that address */
-    for (size_t i = 0; i < SV_JW_KEY_CACHE; i++) {
-        w.keys[i].str = (const char *)w.keys;
-        w.keys[i].head = 0;
-    }
-    w.cls_words[0] = 0;
-    w.cls_words[1] = (uint64_t)(uintptr_t)w.keys;
-    /* object keys: kind STRING, and in typed mode no tag and no UTF16 flag */
-    w.mask_string = sv__json_jw_head_of(0xF, SV_F_UTF16, 0, 0xFFFF);
-    w.key_want = sv__json_jw_head_of(SV_STRING, 0, 0, 0);
-    w.key_mask = w.plain ? sv__json_jw_head_of(0xF, 0, 0, 0) : w.mask_string;
+    sv_status st = sv__json_jw_begin(&w, opts, out, err);
+    if (st != SV_OK) return st;
     size_t start = out->len;
     uint64_t flushed = out->flushed;
-    sv_status st = sv__json_jw_value(&w, v);
+    st = sv__json_jw_value(&w, v);
     /* on failure the buffer is left as it was (less any growth), unless a
      * sink took part of the output already: the caller discards it then */
     out->len = st == SV_OK || out->flushed != flushed ? (size_t)(w.p - out->data) : start;

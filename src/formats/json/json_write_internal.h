@@ -86,6 +86,12 @@ bool sv__json_jw_grow(sv_jw *w, size_t n);
  * (sv_buf_release). SV_OK, or the sink's error. */
 sv_status sv__json_jw_release(sv_jw *w);
 
+/* Readies w to write into out with opts (sv_json_encode's checks). */
+sv_status sv__json_jw_begin(sv_jw *w, const sv_json_encode_opts *opts, sv_buf *out, sv_error *err);
+/* Forgets the remembered keys and class (by address): for a writer that
+ * goes on after the tree it wrote was freed and its memory reused. */
+void sv__json_jw_forget(sv_jw *w);
+
 static inline bool sv__json_jw_need(sv_jw *w, size_t n)
 {
     if ((size_t)(w->end - w->p) >= n) return true;
