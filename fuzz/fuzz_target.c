@@ -15,7 +15,10 @@
  *                      that encodes to the same bytes again. The Godot
  *                      formats have no normalisation for the inputs read
  *                      here (framing not named, no trailing bytes): their
- *                      bytes must come back exactly.
+ *                      bytes must come back exactly. JSON also goes
+ *                      through sv_convert_transcode, which conv calls for
+ *                      JSON to JSON: the same bytes or the same error as
+ *                      the tree path, for every input.
  *
  * A broken property aborts, which libFuzzer (and the replay driver) report
  * as a crash with the input saved. The limits are tighter than the defaults
@@ -210,6 +213,48 @@ static void roundtrip(const sv_format *f, const sv_value *v1, const sv_options *
 }
 #endif
 
+#if SV_FUZZ_ROUNDTRIP
+/* conv --from json --to json does not build the tree (sv_convert_transcode,
+ * as cmd_conv.c calls it): for every input it must give what the tree path
+ * gives, the decode's status st (tree v) and then sv_convert_encode's bytes,
+ * or the decode's error (derr) with the same offset, path and message. A
+ * tree over the memory limit may stream all the same (the limit then bounds
+ * what the scratch document holds at once). */
+static void transcode_agrees(const sv_format *f, const uint8_t *data, size_t len,
+                             const sv_options *o, sv_status st, const sv_value *v,
+                             const sv_error *derr)
+{
+    if (!sv_convert_streams(f, f)) return;
+    sv_convert_opts co;
+    sv_convert_opts_init(&co);
+    co.format_options = o;
+    sv_buf want, got;
+    sv_buf_init(&want, NULL);
+    sv_buf_init(&got, NULL);
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    if (st == SV_OK && sv_convert_encode(f, f, v, &co, &want, NULL, &err) != SV_OK)
+        fail("conv refuses a decoded tree", &err);
+    sv_doc *scratch = sv_doc_new(NULL);
+    if (!scratch) abort();
+    memset(&err, 0, sizeof err);
+    sv_status ts = sv_convert_transcode(scratch, f, f, data, len, o, &co, &got, &err);
+    if (st == SV_ERR_LIMIT && ts == SV_OK) {
+        /* streamed within the limit: nothing to compare */
+    } else if (ts != st) {
+        fail("the streaming conv and the tree disagree on the status", &err);
+    } else if (st == SV_OK) {
+        if (!same(&got, want.data, want.len)) fail("the streaming conv gives other bytes", NULL);
+    } else if (err.byte_offset != derr->byte_offset || strcmp(err.path, derr->path) != 0 ||
+               strcmp(err.message, derr->message) != 0) {
+        fail("the streaming conv gives another error", &err);
+    }
+    sv_doc_free(scratch);
+    sv_buf_free(&want);
+    sv_buf_free(&got);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
     const sv_format *f = the_format();
@@ -223,6 +268,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
     sv_error err;
     memset(&err, 0, sizeof err);
     sv_status st = f->decode(doc, data, len, &o, &v, &err);
+#if SV_FUZZ_ROUNDTRIP
+    transcode_agrees(f, data, len, &o, st, &v, &err);
+#endif
     if (st == SV_OK) {
 #if SV_FUZZ_ROUNDTRIP
         roundtrip(f, &v, &o, data, len);
