@@ -128,8 +128,8 @@ static int convert(const conv_ctx *c, const sv_format *to, const cli_loaded *l, 
  * items of an outermost array are written as they are read, so the process
  * holds the input and the output's window, not the tree. The same bytes,
  * the same errors (with the input's offsets) as convert() after a decode. */
-static int convert_stream(cli_args *a, const conv_ctx *c, const sv_format *to,
-                          const cli_loaded *l, const char *input, sv_buf *out)
+static int convert_stream(cli_args *a, const conv_ctx *c, const sv_format *to, const cli_loaded *l,
+                          const char *input, sv_buf *out)
 {
     sv_doc *doc = cli_doc_acquire(a);
     if (!doc) {
@@ -142,8 +142,8 @@ static int convert_stream(cli_args *a, const conv_ctx *c, const sv_format *to,
     sv_options in = cli_decode_options(a, l->format);
     sv_error err;
     sv_error_clear(&err);
-    sv_status st = sv_convert_transcode(doc, l->format, to, l->in.data, l->in.len, &in, &co, out,
-                                        &err);
+    sv_status st =
+        sv_convert_transcode(doc, l->format, to, l->in.data, l->in.len, &in, &co, out, &err);
     cli_doc_release(doc);
     if (st == SV_OK) return 0;
     /* the output file could not take the bytes: cli_output_end says why */
