@@ -18,7 +18,8 @@
  * fields are zero) release does nothing and the buffer holds everything,
  * as before.
  *
- * Streaming now: typed JSON (at the start of each container), a raw Godot
+ * Streaming now: typed JSON (at the start of each container, and before
+ * each item of an outermost array sv_json_transcode writes), a raw Godot
  * Variant (at each value and through packed arrays), a BSON stream (after
  * each document); every other encoder holds its output whole. A sink's
  * error ends the encode with that error (sv_buf_status), and the bytes
