@@ -70,6 +70,9 @@ static int check_or_decode(cli_args *a, const char *path, cli_loaded *l, bool va
         if (strcmp(f->name, "kingsisle") == 0)
             return cli_kingsisle_check(l, cli_display_name(path), &opts, a->strict);
 #endif
+        /* l->in outlives l->doc (cli_loaded_free): the tree may point into
+         * it instead of copying its packed arrays, as conv's decode does */
+        opts.borrow_input = true;
         st = f->decode(l->doc, l->in.data, l->in.len, &opts, &l->root, &err);
         if (st == SV_OK) st = sv_doc_status(l->doc);
     }

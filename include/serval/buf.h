@@ -21,7 +21,8 @@
  * Streaming now: typed JSON (at the start of each container, and before
  * each item of an outermost array sv_json_transcode writes), a raw Godot
  * Variant (at each value and through packed arrays), a BSON stream (after
- * each document); every other encoder holds its output whole. A sink's
+ * each document), a Godot binary resource, RSRC (after each resource and
+ * through packed arrays); every other encoder holds its output whole. A sink's
  * error ends the encode with that error (sv_buf_status), and the bytes
  * handed over so far are the caller's to discard.
  *

@@ -37,7 +37,9 @@ typedef struct sv_options {
      * the tree lives, so a format may point the tree's strings and packed
      * number arrays into it instead of copying them (bson: strings; godot:
      * aligned packed arrays and strings followed by a 00 in the input;
-     * sv_is_borrowed tells). Off (the default): nothing is borrowed. */
+     * godot-res: strings, byte arrays and packed arrays wherever they lie,
+     * so at any address; sv_is_borrowed tells). Off (the default): nothing
+     * is borrowed. */
     bool borrow_input;
 } sv_options;
 

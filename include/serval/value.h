@@ -332,7 +332,10 @@ static inline sv_value *sv_map_getz(const sv_value *map, const char *key)
 SV_API const sv_value *sv_meta(const sv_value *container);
 SV_API const sv_value *sv_object_class(const sv_value *obj);
 
-/* TUPLE/PACKED: scalar storage, element type and count of scalars. */
+/* TUPLE/PACKED: scalar storage, element type and count of scalars. The
+ * storage of a borrowed value (sv_is_borrowed) may start at any address
+ * (godot-res): read it with memcpy or sv_number_at, not through a float
+ * or integer pointer. */
 SV_API const void *sv_numbers(const sv_value *v);
 SV_API sv_elem sv_elem_of(const sv_value *v);
 /* Scalar i of a TUPLE/PACKED as double (0 if out of range). */

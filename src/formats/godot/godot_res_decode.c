@@ -12,6 +12,7 @@
 
 #include "core/byteio.h"
 #include "core/utf8.h"
+#include "core/value_internal.h"
 #include "formats/godot/godot_res_internal.h"
 
 static sv_status nomem(gr_dec *d)
@@ -74,7 +75,9 @@ static sv_status read_strings(gr_dec *d, sv_value *meta)
     sv_value arr = sv_array(d->doc, n);
     d->strings.s = sv_doc_alloc(d->doc, (size_t)(n ? n : 1) * sizeof *d->strings.s);
     d->strings.len = sv_doc_alloc(d->doc, (size_t)(n ? n : 1) * sizeof *d->strings.len);
-    if (arr.kind != SV_ARRAY || !d->strings.s || !d->strings.len) return nomem(d);
+    d->names = sv_doc_alloc(d->doc, (size_t)(n ? n : 1) * sizeof *d->names);
+    if (arr.kind != SV_ARRAY || !d->strings.s || !d->strings.len || !d->names) return nomem(d);
+    memset(d->names, 0, (size_t)(n ? n : 1) * sizeof *d->names); /* NULL: not seen yet */
     for (uint32_t i = 0; i < n; i++) {
         sv_value *s = sv_array_at(&arr, i);
         sv_status st = gr_read_ustring(d, "string table entry", s);
@@ -148,14 +151,22 @@ static sv_status read_body(gr_dec *d, sv_value path, sv_value *out)
         if (r >= d->strings.count)
             return gr_fail(d, nat, SV_ERR_RANGE, "property %u's name: string %u of a table of %u",
                            i, r, d->strings.count);
-        if (gr_strtab_find(&d->strings, d->strings.s[r], d->strings.len[r]) != r)
-            return gr_fail(d, nat, SV_ERR_UNSUPPORTED,
-                           "property %u's name is string %u, a repeat of an earlier entry", i, r);
-        if (!sv__core_utf8_valid((const uint8_t *)d->strings.s[r], d->strings.len[r]))
-            return gr_fail(d, nat, SV_ERR_UTF8, "property %u's name (string %u) is not UTF-8", i,
-                           r);
         sv_pair *p = sv_pair_at(&obj, i);
-        p->key = sv_str_intern(d->doc, d->strings.s[r], d->strings.len[r]);
+        if (!d->names[r]) {
+            /* the first property of this name: checked and interned once,
+             * for the thousands of bodies of one class that follow */
+            if (gr_strtab_find(&d->strings, d->strings.s[r], d->strings.len[r]) != r)
+                return gr_fail(d, nat, SV_ERR_UNSUPPORTED,
+                               "property %u's name is string %u, a repeat of an earlier entry", i,
+                               r);
+            if (!sv__core_utf8_valid((const uint8_t *)d->strings.s[r], d->strings.len[r]))
+                return gr_fail(d, nat, SV_ERR_UTF8, "property %u's name (string %u) is not UTF-8",
+                               i, r);
+            sv_value key = sv_str_intern(d->doc, d->strings.s[r], d->strings.len[r]);
+            if (key.kind != SV_STRING || !key.as.str) return nomem(d);
+            d->names[r] = key.as.str;
+        }
+        p->key = sv__core_str_value(d->names[r], d->strings.len[r]);
         st = gr_read_variant(d, 1, &p->val);
         if (st != SV_OK) {
             sv_error_path_key(d->err, d->strings.s[r], d->strings.len[r]);
@@ -218,6 +229,7 @@ sv_status gr_decode_stream(sv_doc *doc, const uint8_t *data, size_t len, bool rs
     d.base = data;
     d.len = len;
     d.rscc = rscc;
+    d.borrow = opts && opts->borrow_input;
     d.err = err;
     d.c.max_depth = lim.max_depth > SV_MAX_DEPTH_LIMIT ? SV_MAX_DEPTH_LIMIT : lim.max_depth;
     d.c.max_string = lim.max_string;

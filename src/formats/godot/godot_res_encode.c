@@ -114,7 +114,7 @@ static sv_status write_body(gr_enc *e, const sv_value *o)
     return SV_OK;
 }
 
-static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_t base,
+static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, uint64_t base,
                            sv_error *err)
 {
     const sv_value *meta = sv_meta(root);
@@ -191,9 +191,9 @@ static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_
         gr_put_ustring(&e, p->as.str, p->len);
         if (uids) gr_put_u64(&e, (uint64_t)u->as.i);
     }
-    gr_put_u32(&e, inl->len);
-    size_t *patch = sv_doc_alloc(doc, (size_t)inl->len * sizeof *patch);
-    if (!patch) return efail(err, NULL, SV_ERR_NOMEM, "out of memory");
+    /* the offset table, then the bodies: each body is measured first, so
+     * the table is written final and nothing is patched afterwards */
+    uint64_t table = 4;
     for (uint32_t i = 0; i < inl->len; i++) {
         const sv_value *o = sv_array_at(inl, i);
         const sv_value *p = sv_map_getz(sv_meta(o), "path");
@@ -203,31 +203,52 @@ static sv_status write_all(sv_doc *doc, const sv_value *root, sv_buf *out, size_
                 err, "internal", SV_ERR_TYPE,
                 "an internal resource is {\"$class\": type, \"$meta\": {\"path\": ...}, ...}");
         }
-        gr_put_ustring(&e, p->as.str, p->len);
-        patch[i] = out->len;
-        gr_put_u64(&e, 0);
+        table += 4 + (uint64_t)p->len + 1 + 8;
     }
+    uint64_t *size = sv_doc_alloc(doc, (size_t)inl->len * sizeof *size);
+    if (!size) return efail(err, NULL, SV_ERR_NOMEM, "out of memory");
+    e.measure = true;
     for (uint32_t i = 0; i < inl->len; i++) {
-        uint64_t at = out->len - base;
+        e.measured = 0;
         st = write_body(&e, sv_array_at(inl, i));
         if (st != SV_OK) {
             sv_error_path_index(err, i);
             sv_error_path_key(err, "internal", 8);
             return st;
         }
-        if (sv_buf_ok(out)) {
-            uint8_t *dst = out->data + patch[i];
-            if (e.c.be)
-                sv__core_store_u64be(dst, at);
-            else
-                sv__core_store_u64le(dst, at);
-        }
+        size[i] = e.measured;
     }
-    sv_buf_append(out, "RSRC", 4);
-    return sv_buf_ok(out) ? SV_OK : efail(err, NULL, SV_ERR_NOMEM, "no memory for the output");
+    e.measure = false;
+    gr_put_u32(&e, inl->len);
+    uint64_t at = sv_buf_pos(out) - base - 4 + table;
+    for (uint32_t i = 0; i < inl->len; i++) {
+        const sv_value *o = sv_array_at(inl, i);
+        const sv_value *p = sv_map_getz(sv_meta(o), "path");
+        gr_put_ustring(&e, p->as.str, p->len);
+        gr_put_u64(&e, at);
+        at += size[i];
+    }
+    for (uint32_t i = 0; i < inl->len; i++) {
+        uint64_t start = sv_buf_pos(out);
+        st = write_body(&e, sv_array_at(inl, i));
+        if (st == SV_OK && sv_buf_ok(out) && sv_buf_pos(out) - start != size[i])
+            st = efail(err, NULL, SV_ERR_UNSUPPORTED,
+                       "internal error: a body's size differs from its measure");
+        if (st != SV_OK) {
+            sv_error_path_index(err, i);
+            sv_error_path_key(err, "internal", 8);
+            return st;
+        }
+        sv_buf_release(out);
+    }
+    gr_put(&e, "RSRC", 4);
+    if (sv_buf_ok(out)) return SV_OK;
+    st = sv_buf_status(out);
+    return efail(err, NULL, st,
+                 st == SV_ERR_NOMEM ? "no memory for the output" : "the output failed");
 }
 
-sv_status gr_encode_stream(const sv_value *root, sv_buf *out, size_t base, sv_error *err)
+sv_status gr_encode_stream(const sv_value *root, sv_buf *out, uint64_t base, sv_error *err)
 {
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return efail(err, NULL, SV_ERR_NOMEM, "out of memory");

@@ -56,7 +56,7 @@ static sv_status res_encode(const sv_value *v, const sv_options *opts, sv_buf *o
         return sv_error_set(err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET,
                             "$meta.container is \"RSCC\" with $meta.compression, else \"RSRC\"");
     if (!rscc) {
-        size_t start = out->len;
+        uint64_t start = sv_buf_pos(out);
         sv_buf_append(out, "RSRC", 4);
         return gr_encode_stream(v, out, start, err);
     }

@@ -117,7 +117,16 @@ typedef struct gr_dec {
     size_t len;
     size_t pos;
     bool rscc; /* errors say "in the decompressed stream" */
+    /* strings, byte arrays and (on a little-endian host, in a little-endian
+     * file) packed number arrays point into base instead of being copied
+     * (SV_F_BORROWED): the caller's borrow_input says base outlives the tree
+     * (an RSCC plaintext lives in the document anyway). Packed arrays then sit wherever
+     * the file puts them, often at 2 mod 4 (Godot 3 does not pad strings). */
+    bool borrow;
     gr_strtab strings;
+    /* per string table entry: its interned text once a property name used
+     * it (checked then), else NULL */
+    const char **names;
     sv_error *err;
 } gr_dec;
 
@@ -139,14 +148,39 @@ sv_status gr_read_ustring(gr_dec *d, const char *what, sv_value *out);
 /* One Variant (spec §4) into *out. */
 sv_status gr_read_variant(gr_dec *d, unsigned depth, sv_value *out);
 
-/* A writer: the file's facts, the string table and the output. */
+/* A writer: the file's facts, the string table and the output. With
+ * measure set it writes nothing and counts the bytes it would write: the
+ * stream's writer sizes every body first, so that the offset table before
+ * them is final when written and each byte can go to the output's sink as
+ * soon as it is written (the output is never held whole). */
 typedef struct gr_enc {
     gr_ctx c;
     sv_buf *out;
     const gr_strtab *strings;
     sv_error *err;
-    /* the JSON Pointer of the value being written, for errors */
+    bool measure;
+    uint64_t measured; /* bytes counted while measure is set */
 } gr_enc;
+
+/* n bytes of output; large runs go out in window-sized pieces, each handed
+ * to the sink (when out has one) before the next is copied. */
+void gr_put_large(gr_enc *e, const void *p, size_t n);
+static inline void gr_put(gr_enc *e, const void *p, size_t n)
+{
+    if (e->measure)
+        e->measured += n;
+    else if (e->out->sink && n > e->out->window)
+        gr_put_large(e, p, n);
+    else
+        sv_buf_append(e->out, p, n);
+}
+static inline void gr_putc(gr_enc *e, uint8_t c)
+{
+    if (e->measure)
+        e->measured++;
+    else
+        sv_buf_putc(e->out, c);
+}
 
 void gr_put_u32(gr_enc *e, uint32_t v);
 void gr_put_u64(gr_enc *e, uint64_t v);
@@ -156,9 +190,11 @@ sv_status gr_write_variant(gr_enc *e, const sv_value *v, unsigned depth);
 /* Whole streams. */
 sv_status gr_decode_stream(sv_doc *doc, const uint8_t *data, size_t len, bool rscc,
                            const sv_options *opts, sv_value *out, sv_error *err);
-/* Appends the stream (from the big_endian word on) to out; base: where
- * offset 0 of the stream is in out (out->len - 4 after an "RSRC" magic). */
-sv_status gr_encode_stream(const sv_value *root, sv_buf *out, size_t base, sv_error *err);
+/* Appends the stream (from the big_endian word on) to out; base: the output
+ * position (sv_buf_pos) of the stream's offset 0 (4 before it after an
+ * "RSRC" magic). Every byte is final when written: with a sink, out hands
+ * the output over as it goes. */
+sv_status gr_encode_stream(const sv_value *root, sv_buf *out, uint64_t base, sv_error *err);
 
 /* RSCC (spec §6): the plaintext of data into *plain (allocated in doc), and
  * the container's facts into *meta (mode, block_size, the compressed blocks). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/value_internal.h"
 #include "formats/godot/godot_res_internal.h"
 
 sv_status gr_fail(gr_dec *d, size_t at, sv_status st, const char *fmt, ...)
@@ -55,7 +56,13 @@ sv_status gr_read_ustring(gr_dec *d, const char *what, sv_value *out)
     const uint8_t *s = d->base + d->pos;
     if (s[n - 1] != 0)
         return gr_fail(d, at, SV_ERR_UNSUPPORTED, "%s does not end with its NUL byte", what);
-    *out = sv_str(d->doc, (const char *)s, n - 1);
+    if (d->borrow) {
+        /* the NUL after the text makes it a tree string as it lies */
+        *out = sv__core_str_value((const char *)s, n - 1);
+        out->flags = SV_F_BORROWED;
+    } else {
+        *out = sv_str(d->doc, (const char *)s, n - 1);
+    }
     d->pos += n;
     if (sv_doc_status(d->doc) != SV_OK)
         return gr_fail(d, at, sv_doc_status(d->doc), "no memory for %s", what);
@@ -109,6 +116,18 @@ uint32_t gr_strtab_find(const gr_strtab *t, const char *s, size_t len)
 
 /* ---- writing ---- */
 
+void gr_put_large(gr_enc *e, const void *p, size_t n)
+{
+    const uint8_t *s = p;
+    while (n) {
+        size_t k = n < e->out->window ? n : e->out->window;
+        sv_buf_append(e->out, s, k);
+        sv_buf_release(e->out); /* nothing before is patched: the bytes are final */
+        s += k;
+        n -= k;
+    }
+}
+
 void gr_put_u32(gr_enc *e, uint32_t v)
 {
     uint8_t b[4];
@@ -116,7 +135,7 @@ void gr_put_u32(gr_enc *e, uint32_t v)
         sv__core_store_u32be(b, v);
     else
         sv__core_store_u32le(b, v);
-    sv_buf_append(e->out, b, 4);
+    gr_put(e, b, 4);
 }
 
 void gr_put_u64(gr_enc *e, uint64_t v)
@@ -133,6 +152,6 @@ void gr_put_u64(gr_enc *e, uint64_t v)
 void gr_put_ustring(gr_enc *e, const char *s, size_t len)
 {
     gr_put_u32(e, (uint32_t)len + 1);
-    sv_buf_append(e->out, s, len);
-    sv_buf_putc(e->out, 0);
+    gr_put(e, s, len);
+    gr_putc(e, 0);
 }

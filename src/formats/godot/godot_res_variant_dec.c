@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/byteio.h"
+#include "core/value_internal.h"
 #include "formats/godot/godot_internal.h"
 #include "formats/godot/godot_res_internal.h"
 
@@ -29,7 +30,9 @@ static sv_status doc_status(gr_dec *d, size_t at)
 }
 
 /* n scalars of elem (4 or 8 bytes) in the file's order, into a tuple or a
- * packed array. */
+ * packed array: the file's bytes themselves when the decoder borrows (a
+ * packed array only: tuples are small), else one copy (little-endian) or
+ * a byte swap per scalar. */
 static sv_status read_scalars(gr_dec *d, sv_elem elem, sv_tag tag, bool tuple, uint64_t n,
                               const char *what, sv_value *out)
 {
@@ -40,16 +43,22 @@ static sv_status read_scalars(gr_dec *d, sv_elem elem, sv_tag tag, bool tuple, u
                 (unsigned long long)n, (unsigned long long)(n * w), d->len - d->pos);
         return d->err->status;
     }
-    sv_value v =
-        tuple ? sv_tuple(d->doc, tag, elem, NULL) : sv_packed(d->doc, elem, tag, NULL, (size_t)n);
-    uint8_t *dst = sv_value_buf(&v);
-    if (!dst) return doc_status(d, at);
     const uint8_t *src = d->base + d->pos;
-    if (!d->c.be) {
-        memcpy(dst, src, (size_t)n * w);
+    sv_value v;
+    if (!tuple && d->borrow && !d->c.be && SV_LITTLE_ENDIAN && n) {
+        v = sv__core_packed_borrowed(d->doc, elem, tag, src, (size_t)n);
+    } else if (!d->c.be) {
+        v = tuple ? sv_tuple(d->doc, tag, elem, src) : sv_packed(d->doc, elem, tag, src, (size_t)n);
     } else {
-        for (size_t i = 0; i < (size_t)n; i++)
+        v = tuple ? sv_tuple(d->doc, tag, elem, NULL)
+                  : sv_packed(d->doc, elem, tag, NULL, (size_t)n);
+        uint8_t *dst = sv_value_buf(&v);
+        for (size_t i = 0; dst && i < (size_t)n; i++)
             for (size_t k = 0; k < w; k++) dst[i * w + k] = src[i * w + (w - 1 - k)];
+    }
+    if (v.kind != (tuple ? SV_TUPLE : SV_PACKED)) {
+        sv_status st = doc_status(d, at);
+        return st != SV_OK ? st : gr_fail(d, at, SV_ERR_NOMEM, "no memory for the %s", what);
     }
     d->pos += (size_t)n * w;
     *out = v;
@@ -343,7 +352,14 @@ static sv_status read_bytes(gr_dec *d, size_t at, sv_value *out)
         if (d->base[d->pos + n + k])
             return gr_fail(d, d->pos + n + k, SV_ERR_UNSUPPORTED,
                            "non-zero padding after a PackedByteArray (the saver writes zeros)");
-    *out = sv_bytes(d->doc, d->base + d->pos, n);
+    if (d->borrow && n) {
+        sv_value b = sv__core_make(SV_BYTES, 0, SV_F_BORROWED);
+        b.len = n;
+        b.as.bytes = d->base + d->pos;
+        *out = b;
+    } else {
+        *out = sv_bytes(d->doc, d->base + d->pos, n);
+    }
     d->pos += n + pad;
     return doc_status(d, at);
 }

@@ -33,7 +33,7 @@ static sv_status put_scalars(gr_enc *e, const sv_value *v, sv_elem elem)
     const uint8_t *src = sv_numbers(v);
     size_t w = sv_elem_size(elem);
     if (have == elem && !e->c.be) {
-        sv_buf_append(e->out, src, (size_t)v->len * w);
+        gr_put(e, src, (size_t)v->len * w);
         return SV_OK;
     }
     for (uint32_t i = 0; i < v->len; i++) {
@@ -206,8 +206,8 @@ static void put_strref(gr_enc *e, const gd_np_part *p)
         gr_put_u32(e, idx);
     } else {
         gr_put_u32(e, 0x80000000u | (uint32_t)(p->len + 1));
-        sv_buf_append(e->out, p->s, p->len);
-        sv_buf_putc(e->out, 0);
+        gr_put(e, p->s, p->len);
+        gr_putc(e, 0);
     }
 }
 
@@ -243,7 +243,7 @@ static sv_status write_nodepath(gr_enc *e, const sv_value *v)
         sv__core_store_u16le(b, (uint16_t)nn);
         sv__core_store_u16le(b + 2, sc);
     }
-    sv_buf_append(e->out, b, 4);
+    gr_put(e, b, 4);
     for (uint32_t i = 0; i < nn + ns; i++) put_strref(e, &c.parts[i]);
     free(c.parts);
     return SV_OK;
@@ -277,8 +277,8 @@ static sv_status write_image(gr_enc *e, const sv_value *v)
             return sv_error_set(e->err, SV_ERR_TYPE, GR_FORMAT, SV_ERROR_NO_OFFSET, "%s",
                                 "an Image without data bytes");
         gr_put_u32(e, data->len);
-        sv_buf_append(e->out, data->as.bytes, data->len);
-        for (uint32_t p = data->len; p & 3; p++) sv_buf_putc(e->out, 0);
+        gr_put(e, data->as.bytes, data->len);
+        for (uint32_t p = data->len; p & 3; p++) gr_putc(e, 0);
     }
     return SV_OK;
 }
@@ -393,8 +393,8 @@ sv_status gr_write_variant(gr_enc *e, const sv_value *v, unsigned depth)
     case SV_BYTES:
         gr_put_u32(e, GR_BYTE_ARRAY);
         gr_put_u32(e, v->len);
-        sv_buf_append(e->out, v->as.bytes, v->len);
-        for (uint32_t p = v->len; p & 3; p++) sv_buf_putc(e->out, 0);
+        gr_put(e, v->as.bytes, v->len);
+        for (uint32_t p = v->len; p & 3; p++) gr_putc(e, 0);
         return SV_OK;
     case SV_REF: return write_ref(e, v);
     case SV_TUPLE: return write_tuple(e, v);
