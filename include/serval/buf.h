@@ -19,8 +19,10 @@
  * as before.
  *
  * Streaming now: typed JSON (at the start of each container), a raw Godot
- * Variant (at each value and through packed arrays), a BSON stream (after
- * each document); every other encoder holds its output whole. A sink's
+ * Variant (at each value and through packed arrays), BSON (after each
+ * element: its lengths come from a sizing pass over the tree first) and a
+ * Resonite data tree with Brotli (each window of its BSON compressed as it
+ * comes); every other encoder holds its output whole. A sink's
  * error ends the encode with that error (sv_buf_status), and the bytes
  * handed over so far are the caller's to discard.
  *
