@@ -10,9 +10,12 @@
  *                       (sv_doc_reset), strings borrowed from the input
  *                       ("serval-reuse"); libbson
  *                       iterating every element of the same bytes, Node's
- *                       bson BSON.deserialize.
+ *                       bson BSON.deserialize; "serval-borrow": a new
+ *                       document each step with the strings borrowed.
  * resonite.bson-encode  tree -> BSON: sv_bson_encode of the tree read in
- *                       setup, libbson building a new document from an
+ *                       setup ("serval-sink": through a 1 MiB-window
+ *                       sink that compares and keeps nothing, as conv -o
+ *                       writes), libbson building a new document from an
  *                       iteration, BSON.serialize of the deserialized object.
  * resonite.brson-decode .brson (FrDT + Brotli q9/w16) -> tree:
  *                       sv_resonite_decode with threads=0 ("serval", the
@@ -276,12 +279,71 @@ static bool serval_brson_thread_step(bench_ctx *ctx)
     return serval_brson_once(ctx, &serval_st);
 }
 
+/* "serval-borrow": a new document each step, as "serval", with the strings
+ * borrowed from the input as the command decodes (borrow_input): what the
+ * string copies cost a fresh document. */
+static bool serval_borrow_step(bench_ctx *ctx)
+{
+    serval_st.doc = sv_doc_new(ctx->alloc);
+    if (!serval_st.doc) return bench_fail(ctx, "sv_doc_new: out of memory");
+    return serval_read_into(ctx, serval_st.doc, true, &serval_st.root);
+}
+
+/* "serval-sink" (encode): through a sink of the default window that
+ * compares each piece with the input at its offset and keeps nothing, as
+ * `conv -o FILE` writes (the sizing pass, then one window at a time). */
+typedef struct cmp_sink {
+    const uint8_t *want;
+    size_t len, at;
+    bool differs;
+} cmp_sink;
+
+static sv_status cmp_sink_take(void *ctx, const uint8_t *data, size_t len)
+{
+    cmp_sink *c = ctx;
+    if (len > c->len - c->at || memcmp(c->want + c->at, data, len) != 0) c->differs = true;
+    c->at += len < c->len - c->at ? len : c->len - c->at;
+    return SV_OK;
+}
+
+static bool serval_sink_step(bench_ctx *ctx)
+{
+    cmp_sink c = {in_bytes(ctx), ctx->in->len, 0, false};
+    sv_buf_init(&serval_st.out, ctx->alloc);
+    sv_buf_set_sink(&serval_st.out, cmp_sink_take, &c, 0);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_bson_opts urls = urls_opts();
+    if (sv_bson_encode(&serval_st.root, &urls, &serval_st.out, &err) != SV_OK)
+        return report(ctx, "sv_bson_encode", &err);
+    if (sv_buf_flush(&serval_st.out) != SV_OK) return bench_fail(ctx, "sv_buf_flush failed");
+    if (c.differs || c.at != c.len)
+        return bench_fail(ctx, "the streamed BSON differs from the input");
+    ctx->out_size = c.at;
+    return true;
+}
+
+static bool serval_sink_setup(bench_ctx *ctx)
+{
+    /* the tree "serval" encoded (read and checked again if it is gone),
+     * and one streamed write checked before the timed ones */
+    if (!serval_st.doc && !serval_verify(ctx, &serval_st)) return false;
+    if (!serval_sink_step(ctx)) return false;
+    sv_buf_free(&serval_st.out);
+    ctx->out_size = 0;
+    return true;
+}
+
 static const bench_impl serval_decode = {"serval", BENCH_MEM_ALLOC, serval_decode_setup,
                                          serval_decode_step, serval_decode_after};
 static const bench_impl serval_reuse = {"serval-reuse", BENCH_MEM_ALLOC, serval_reuse_setup,
                                         serval_reuse_step, serval_reuse_after};
 static const bench_impl serval_encode = {"serval", BENCH_MEM_ALLOC, serval_encode_setup,
                                          serval_encode_step, serval_encode_after};
+static const bench_impl serval_borrow = {"serval-borrow", BENCH_MEM_ALLOC, serval_decode_setup,
+                                         serval_borrow_step, serval_decode_after};
+static const bench_impl serval_sink = {"serval-sink", BENCH_MEM_ALLOC, serval_sink_setup,
+                                       serval_sink_step, serval_encode_after};
 static const bench_impl serval_brson = {"serval", BENCH_MEM_ALLOC, serval_brson_setup,
                                         serval_brson_step, serval_decode_after};
 static const bench_impl serval_brson_thread = {"serval-thread", BENCH_MEM_ALLOC,
@@ -428,11 +490,11 @@ const bench_workload bench_workloads_resonite[] = {
     {"resonite.bson-decode",
      "BSON -> tree (the largest sample scaled to ~2x --size-mb)",
      bson_input,
-     {&serval_decode, LIBBSON_DECODE &serval_reuse, &node_decode, NULL}},
+     {&serval_decode, LIBBSON_DECODE &serval_reuse, &serval_borrow, &node_decode, NULL}},
     {"resonite.bson-encode",
      "tree -> BSON (same document)",
      bson_input,
-     {&serval_encode, LIBBSON_ENCODE &node_encode, NULL}},
+     {&serval_encode, LIBBSON_ENCODE &serval_sink, &node_encode, NULL}},
     {"resonite.brson-decode",
      ".brson (FrDT + Brotli q9/w16) -> tree, against Brotli alone",
      brson_input,

@@ -20,9 +20,13 @@
  *
  * Streaming now: typed JSON (at the start of each container, and before
  * each item of an outermost array sv_json_transcode writes), a raw Godot
- * Variant (at each value and through packed arrays), a BSON stream (after
- * each document), a Godot binary resource, RSRC (after each resource and
- * through packed arrays); every other encoder holds its output whole. A sink's
+ * Variant (at each value and through packed arrays), BSON (after each
+ * element: its lengths come from a sizing pass over the tree first), a
+ * Resonite data tree with Brotli (each window of its BSON compressed as it
+ * comes), a Godot binary resource, RSRC (after each resource and through
+ * packed arrays; its bodies are measured first), NoesisGUI (after each
+ * block, instance and window of the command stream; the data section is
+ * measured first); every other encoder holds its output whole. A sink's
  * error ends the encode with that error (sv_buf_status), and the bytes
  * handed over so far are the caller's to discard.
  *

@@ -43,4 +43,13 @@ sv_status sv__bson_decode_in_arena(sv_doc *doc, const uint8_t *data, size_t len,
 sv_status sv__bson_check(const uint8_t *data, size_t len, const sv_bson_opts *opts,
                          const sv__bson_stream *stream, sv_error *err);
 
+/* sv_bson_encode, which first calls on_total (when not NULL) with the
+ * document's byte length when the output streams through out's sink (its
+ * lengths known before the first byte, bson_measure.c), or with 0 when it
+ * does not (no sink, or a tree written whole): for a compressor behind the
+ * sink that wants the size up front. */
+sv_status sv__bson_encode_streamed(const sv_value *v, const sv_bson_opts *opts, sv_buf *out,
+                                   void (*on_total)(void *ctx, uint64_t total), void *ctx,
+                                   sv_error *err);
+
 #endif

@@ -1,11 +1,15 @@
 /* The value tree to BSON (bson.h has the mapping; docs/formats/bson.md the
  * rules for trees that did not come from BSON).
  *
- * Lengths are back-patched: a document reserves its int32, writes its
- * elements into the one output buffer and stores its size when it closes,
- * so the output is written once, front to back. Canonical BSON (what
- * Newtonsoft.Json.Bson writes, spec resonite A.4) comes out of any tree the
- * reader made, byte for byte. */
+ * Into a buffer that holds everything, lengths are back-patched: a document
+ * reserves its int32, writes its elements and stores its size when it
+ * closes, so the output is written once, front to back. Through a sink
+ * (serval/buf.h) the bytes before a document's end may be gone when it
+ * closes, so a sizing pass (bson_measure.c) first records every length and
+ * the writer puts each one first and hands the bytes on after every element:
+ * the output then never needs more than the sink's window. Canonical BSON
+ * (what Newtonsoft.Json.Bson writes, spec resonite A.4) comes out of any
+ * tree the reader made, byte for byte. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +19,7 @@
 #include "core/value_internal.h"
 #include "formats/bson/bson_internal.h"
 #include "formats/bson/bson_opts.h"
+#include "formats/bson/bson_sizes.h"
 
 typedef struct bw {
     sv_buf *out;
@@ -22,6 +27,9 @@ typedef struct bw {
     const char *format;
     bool urls;
     sv_status st; /* the first failure */
+    /* Streaming: the sizing pass's lengths, taken in order (NULL: patch). */
+    const uint32_t *sizes;
+    size_t nsizes, next_size;
 } bw;
 
 SV_PRINTF(3, 4)
@@ -37,6 +45,53 @@ static bool wfail(bw *w, sv_status st, const char *fmt, ...)
 
 static bool write_doc(bw *w, const sv_value *v, uint32_t depth);
 static bool write_array(bw *w, const sv_value *v, uint32_t depth);
+
+/* A length-prefixed part being written: where it starts in the output and,
+ * streaming, the length the sizing pass gave it. */
+typedef struct part {
+    uint64_t start;
+    uint32_t size;
+} part;
+
+static bool sizes_disagree(bw *w)
+{
+    return wfail(w, SV_ERR_RANGE,
+                 "the sizing pass and the written bytes disagree (a bug in the BSON writer)");
+}
+
+/* Puts the part's int32 length: the known one when streaming, else 0 to be
+ * patched by close_part. */
+static bool open_part(bw *w, part *p)
+{
+    p->start = sv_buf_pos(w->out);
+    p->size = 0;
+    if (w->sizes) {
+        if (w->next_size == w->nsizes) return sizes_disagree(w);
+        p->size = w->sizes[w->next_size++];
+    }
+    sv_put_u32le(w->out, p->size);
+    return true;
+}
+
+/* Ends the part: its length is checked (streaming) or patched in; what
+ * names the part in the error for one over INT32_MAX bytes. */
+static bool close_part(bw *w, const part *p, const char *what)
+{
+    if (!sv_buf_ok(w->out)) return false;
+    uint64_t n = sv_buf_pos(w->out) - p->start;
+    if (n > INT32_MAX)
+        return wfail(w, SV_ERR_RANGE, "%s of %llu bytes is too long", what, (unsigned long long)n);
+    if (w->sizes) return n == p->size || sizes_disagree(w);
+    /* not streaming: nothing was handed to the sink since the part began */
+    sv__core_store_u32le(w->out->data + (size_t)(p->start - w->out->flushed), (uint32_t)n);
+    return true;
+}
+
+/* After an element: streaming, every byte so far is final. */
+static inline void element_done(bw *w)
+{
+    if (w->sizes) sv_buf_release(w->out);
+}
 
 /* type byte + key + NUL */
 static inline bool put_head(bw *w, unsigned type, const char *key, size_t klen)
@@ -141,14 +196,10 @@ static int write_bson_object(bw *w, const char *key, size_t klen, const sv_value
         if (sv_kind_of(scope) != SV_MAP)
             return wfail(w, SV_ERR_TYPE, "bson.code_w_scope needs a scope map") ? 1 : -1;
         if (!put_head(w, BSON_CODE_W_SCOPE, key, klen)) return -1;
-        size_t start = w->out->len;
-        sv_put_u32le(w->out, 0);
+        part pt;
+        if (!open_part(w, &pt)) return -1;
         if (!put_string(w, s, n, false) || !write_doc(w, scope, depth + 1)) return -1;
-        if (!sv_buf_ok(w->out)) return -1;
-        size_t total = w->out->len - start;
-        if (total > INT32_MAX) return wfail(w, SV_ERR_RANGE, "code_w_scope too long") ? 1 : -1;
-        sv__core_store_u32le(w->out->data + start, (uint32_t)total);
-        return 1;
+        return close_part(w, &pt, "a code_w_scope") ? 1 : -1;
     }
     return 0;
 }
@@ -200,18 +251,16 @@ static bool write_number_item(bw *w, const char *key, size_t klen, sv_elem e, co
 /* An array's key i: its meta's key when it has one, else the index. */
 static bool write_numbers(bw *w, const sv_value *v)
 {
-    size_t start = w->out->len;
-    sv_put_u32le(w->out, 0);
+    part pt;
+    if (!open_part(w, &pt)) return false;
     char key[24];
     for (size_t i = 0; i < v->len; i++) {
         int kn = snprintf(key, sizeof key, "%zu", i);
         if (!write_number_item(w, key, (size_t)kn, (sv_elem)v->sub, v->as.data, i)) return false;
+        element_done(w);
     }
     sv_buf_putc(w->out, 0);
-    if (!sv_buf_ok(w->out)) return false;
-    if (w->out->len - start > INT32_MAX) return wfail(w, SV_ERR_RANGE, "array too long");
-    sv__core_store_u32le(w->out->data + start, (uint32_t)(w->out->len - start));
-    return true;
+    return close_part(w, &pt, "an array");
 }
 
 static bool write_elem(bw *w, const char *key, size_t klen, const sv_value *v, uint32_t depth)
@@ -324,14 +373,10 @@ static bool write_elem(bw *w, const char *key, size_t klen, const sv_value *v, u
     }
 }
 
-static bool close_doc(bw *w, size_t start)
+static bool close_doc(bw *w, const part *pt)
 {
     sv_buf_putc(w->out, 0);
-    if (!sv_buf_ok(w->out)) return false;
-    size_t n = w->out->len - start;
-    if (n > INT32_MAX) return wfail(w, SV_ERR_RANGE, "a document of %zu bytes is too long", n);
-    sv__core_store_u32le(w->out->data + start, (uint32_t)n);
-    return true;
+    return close_part(w, pt, "a document");
 }
 
 static bool write_array(bw *w, const sv_value *v, uint32_t depth)
@@ -341,8 +386,8 @@ static bool write_array(bw *w, const sv_value *v, uint32_t depth)
     const sv_value *keys = sv_meta(v);
     if (keys && (sv_kind_of(keys) != SV_ARRAY || keys->len != v->len))
         return wfail(w, SV_ERR_TYPE, "an array's meta must be the list of its keys");
-    size_t start = w->out->len;
-    sv_put_u32le(w->out, 0);
+    part pt;
+    if (!open_part(w, &pt)) return false;
     char key[24];
     const sv_value *items = sv_array_items(v);
     for (size_t i = 0; i < v->len; i++) {
@@ -363,16 +408,17 @@ static bool write_array(bw *w, const sv_value *v, uint32_t depth)
             sv_error_path_index(w->err, i);
             return false;
         }
+        element_done(w);
     }
-    return close_doc(w, start);
+    return close_doc(w, &pt);
 }
 
 static bool write_doc(bw *w, const sv_value *v, uint32_t depth)
 {
     if (depth > BSON_MAX_NESTING)
         return wfail(w, SV_ERR_DEPTH, "nesting deeper than %u", BSON_MAX_NESTING);
-    size_t start = w->out->len;
-    sv_put_u32le(w->out, 0);
+    part pt;
+    if (!open_part(w, &pt)) return false;
     const sv_pair *pairs = sv_pairs(v);
     for (size_t i = 0; i < v->len; i++) {
         const sv_value *k = &pairs[i].key;
@@ -386,29 +432,54 @@ static bool write_doc(bw *w, const sv_value *v, uint32_t depth)
             sv_error_path_key(w->err, k->as.str, k->len);
             return false;
         }
+        element_done(w);
     }
-    return close_doc(w, start);
+    return close_doc(w, &pt);
 }
 
-sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *caller_opts, sv_buf *out,
-                         sv_error *err)
+sv_status sv__bson_encode_streamed(const sv_value *v, const sv_bson_opts *caller_opts, sv_buf *out,
+                                   void (*on_total)(void *ctx, uint64_t total), void *ctx,
+                                   sv_error *err)
 {
     sv_bson_opts opts;
     sv_status ost = sv__bson_opts_read(&opts, caller_opts, err);
     if (ost != SV_OK) return ost;
-    bw w = {out, err, opts.format ? opts.format : "bson", opts.resonite_urls, SV_OK};
+    bw w = {out, err, opts.format ? opts.format : "bson", opts.resonite_urls, SV_OK, NULL, 0, 0};
     size_t start = out->len;
+    uint64_t flushed = out->flushed;
     sv_kind k = sv_kind_of(v);
+    /* Through a sink, every length is known before the first byte; a tree
+     * the sizing pass cannot stream is written whole, as without a sink. */
+    sv__bson_sizes sz = {out->alloc, NULL, 0, 0};
+    uint64_t total = 0;
+    if (out->sink && (k == SV_MAP || k == SV_OBJECT) && sv__bson_measure(v, w.urls, &sz, &total)) {
+        w.sizes = sz.v;
+        w.nsizes = sz.len;
+    }
+    if (on_total) on_total(ctx, w.sizes ? total : 0);
     bool ok;
     if (k == SV_MAP || k == SV_OBJECT)
         ok = write_doc(&w, v, 1);
     else
         ok = wfail(&w, SV_ERR_TYPE, "the root of a BSON document must be a map, not a %s",
                    sv_kind_name(k));
+    sv__bson_sizes_free(&sz);
     if (!ok || !sv_buf_ok(out)) {
-        if (w.st == SV_OK) wfail(&w, SV_ERR_NOMEM, "out of memory");
-        if (sv_buf_ok(out)) out->len = start; /* nothing appended */
+        if (w.st == SV_OK) {
+            sv_status bst = sv_buf_status(out);
+            if (bst == SV_OK || bst == SV_ERR_NOMEM)
+                wfail(&w, SV_ERR_NOMEM, "out of memory");
+            else
+                wfail(&w, bst, "the output failed");
+        }
+        /* nothing appended, unless the sink has some of it already */
+        if (sv_buf_ok(out) && out->flushed == flushed) out->len = start;
         return w.st;
     }
     return SV_OK;
+}
+
+sv_status sv_bson_encode(const sv_value *v, const sv_bson_opts *opts, sv_buf *out, sv_error *err)
+{
+    return sv__bson_encode_streamed(v, opts, out, NULL, NULL, err);
 }

@@ -199,22 +199,32 @@ sv_status sv_resonite_unwrap(const uint8_t *data, size_t len, const sv_resonite_
     return st;
 }
 
+void sv__resonite_rs_brotli_params(const sv_resonite_opts *o, int *quality, int *window)
+{
+    /* 0 = Resonite's quality 9; an explicit quality 0 arrives as -1 */
+    int q = o->brotli_quality ? o->brotli_quality : 9;
+    *quality = q < 0 ? 0 : q;
+    *window = o->brotli_window ? o->brotli_window : 16;
+}
+
+void sv__resonite_rs_put_header(sv_buf *out, const sv_resonite_container *c)
+{
+    if (c->framing == SV_RESONITE_FRAMING_LEGACY) return;
+    /* spec A.2.1: writers emit exactly these 9 bytes */
+    sv_buf_append(out, frdt_magic, 4);
+    sv_put_u32le(out, 0);
+    sv__resonite_rs_put_varint(out, (uint64_t)c->compression);
+}
+
 sv_status sv_resonite_wrap(const uint8_t *bson, size_t len, const sv_resonite_container *c,
                            const sv_resonite_opts *opts, sv_buf *out, sv_error *err)
 {
     sv_resonite_opts o;
     sv_status ost = sv__resonite_rs_opts_read(&o, opts, err);
     if (ost != SV_OK) return ost;
-    /* 0 = Resonite's quality 9; an explicit quality 0 arrives as -1 */
-    int q = o.brotli_quality ? o.brotli_quality : 9;
-    if (q < 0) q = 0;
-    int w = o.brotli_window ? o.brotli_window : 16;
-    if (c->framing != SV_RESONITE_FRAMING_LEGACY) {
-        /* spec A.2.1: writers emit exactly these 9 bytes */
-        sv_buf_append(out, frdt_magic, 4);
-        sv_put_u32le(out, 0);
-        sv__resonite_rs_put_varint(out, (uint64_t)c->compression);
-    }
+    int q, w;
+    sv__resonite_rs_brotli_params(&o, &q, &w);
+    sv__resonite_rs_put_header(out, c);
     bool ok;
     switch (c->compression) {
     case SV_RESONITE_BROTLI: ok = sv__compress_brotli_compress(bson, len, q, w, out); break;

@@ -8,6 +8,7 @@
 #include "core/doc_internal.h"
 #include "core/opts.h"
 #include "core/value_internal.h"
+#include "formats/bson/bson_embed.h"
 #include "formats/resonite/resonite_internal.h"
 #include "formats/resonite/resonite_opts.h"
 #include "serval/bson.h"
@@ -152,6 +153,65 @@ static sv_status container_from_meta(const sv_value *v, sv_resonite_container *c
     return SV_OK;
 }
 
+/* A Brotli payload written as the BSON writer streams (brotli_sink.c): the
+ * BSON buffer holds one window at a time. The BSON writer's sink is set
+ * before it starts (it streams only into a buffer with a sink); the Brotli
+ * encoder behind it is made once the writer knows the BSON's length
+ * (on_total), which the encoder's size hint needs. A tree the writer cannot
+ * stream ends up whole in the buffer and is compressed from there. */
+typedef struct brotli_pipe {
+    sv_buf *out;
+    const sv_resonite_container *c;
+    int quality, window;
+    bool streamed;
+    sv__resonite_brotli_sink *sink; /* NULL when streamed: no memory */
+} brotli_pipe;
+
+static void pipe_total(void *ctx, uint64_t total)
+{
+    brotli_pipe *p = ctx;
+    p->streamed = total != 0;
+    if (!p->streamed) return;
+    p->sink = sv__resonite_brotli_sink_new(p->out, p->quality, p->window, total);
+    if (p->sink) sv__resonite_rs_put_header(p->out, p->c);
+}
+
+static sv_status pipe_write(void *ctx, const uint8_t *data, size_t len)
+{
+    brotli_pipe *p = ctx;
+    return p->sink ? sv__resonite_brotli_sink_write(p->sink, data, len) : SV_ERR_NOMEM;
+}
+
+static sv_status encode_brotli_streamed(const sv_value *v, const sv_bson_opts *bo,
+                                        const sv_resonite_container *c,
+                                        const sv_resonite_opts *opts, int q, int w, sv_buf *out,
+                                        sv_error *err)
+{
+    size_t start = out->len;
+    uint64_t flushed = out->flushed;
+    brotli_pipe p = {out, c, q, w, false, NULL};
+    sv_buf bson;
+    sv_buf_init(&bson, out->alloc);
+    /* the window of out's sink, when it has one (tests make it small) */
+    sv_buf_set_sink(&bson, pipe_write, &p, out->sink ? out->window : 0);
+    sv_status st = sv__bson_encode_streamed(v, bo, &bson, pipe_total, &p, err);
+    if (st == SV_OK && !p.streamed) {
+        /* written whole: compressed from the buffer */
+        st = sv_resonite_wrap(bson.data, bson.len, c, opts, out, err);
+    } else if (st == SV_OK) {
+        st = p.sink ? sv_buf_flush(&bson) : SV_ERR_NOMEM; /* the last window: the end */
+        if (st == SV_OK && !sv__resonite_brotli_sink_done(p.sink)) st = SV_ERR_NOMEM;
+        if (st != SV_OK)
+            st = sv_error_set(err, st, RESONITE_FORMAT, 0, "Brotli compression failed (%s)",
+                              st == SV_ERR_NOMEM ? "out of memory" : "the output failed");
+    }
+    sv__resonite_brotli_sink_free(p.sink);
+    sv_buf_free(&bson);
+    /* nothing appended on failure, unless out's own sink has some of it */
+    if (st != SV_OK && sv_buf_ok(out) && out->flushed == flushed) out->len = start;
+    return st;
+}
+
 sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv_buf *out,
                              sv_error *err)
 {
@@ -174,12 +234,16 @@ sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv
     if (c.framing == SV_RESONITE_FRAMING_AUTO) c.framing = SV_RESONITE_FRAMING_HEADER;
     if (c.compression == SV_RESONITE_AUTO) c.compression = SV_RESONITE_BROTLI;
 
-    sv_buf bson;
-    sv_buf_init(&bson, out->alloc);
     sv_bson_opts bo;
     sv_bson_opts_init(&bo);
     bo.format = RESONITE_FORMAT;
     bo.resonite_urls = !opts->raw_strings;
+    int q, w;
+    sv__resonite_rs_brotli_params(opts, &q, &w);
+    if (c.compression == SV_RESONITE_BROTLI && q >= 2)
+        return encode_brotli_streamed(v, &bo, &c, opts, q, w, out, err);
+    sv_buf bson;
+    sv_buf_init(&bson, out->alloc);
     st = sv_bson_encode(v, &bo, &bson, err);
     if (st == SV_OK) st = sv_resonite_wrap(bson.data, bson.len, &c, opts, out, err);
     sv_buf_free(&bson);

@@ -60,6 +60,25 @@ sv_status sv__resonite_rs_brotli_check(const uint8_t *in, size_t len, const sv_d
                                        const struct sv_bson_opts *bo, int threads, bool *handled,
                                        sv_error *err);
 
+/* The Brotli quality and window bits a write uses (opts already read:
+ * Resonite's 9 and 16 by default), and the FrDT header it starts with
+ * (nothing for the legacy framing). */
+void sv__resonite_rs_brotli_params(const sv_resonite_opts *o, int *quality, int *window);
+void sv__resonite_rs_put_header(sv_buf *out, const sv_resonite_container *c);
+
+/* The streaming Brotli writer of a payload (brotli_sink.c): a sink for the
+ * BSON writer's buffer (sv_buf_set_sink with sv__resonite_brotli_sink_write
+ * and the sink as its context) that compresses each window into out with
+ * the given quality (2 to 11) and window bits, the payload being total bytes
+ * of BSON. The output is that of sv__compress_brotli_compress over the whole
+ * BSON. NULL: no memory. _done: every byte came and the stream is finished. */
+typedef struct sv__resonite_brotli_sink sv__resonite_brotli_sink;
+sv__resonite_brotli_sink *sv__resonite_brotli_sink_new(sv_buf *out, int quality, int lgwin,
+                                                       uint64_t total);
+sv_status sv__resonite_brotli_sink_write(void *ctx, const uint8_t *data, size_t len);
+bool sv__resonite_brotli_sink_done(const sv__resonite_brotli_sink *k);
+void sv__resonite_brotli_sink_free(sv__resonite_brotli_sink *k);
+
 /* Says in err's message that its offset is in the decompressed BSON. */
 void sv__resonite_rs_note_bson_error(sv_error *err);
 

@@ -1,0 +1,169 @@
+/* A .brson payload written without holding its BSON: the BSON writer
+ * streams through a sink (serval/buf.h, bson_embed.h) and each window it
+ * hands over goes straight into libbrotli's streaming encoder, whose output
+ * is appended to the caller's buffer (and handed to its own sink, if any).
+ *
+ * The bytes are those of one BrotliEncoderCompressStream call over the whole
+ * BSON (sv__compress_brotli_compress), for qualities 2 to 11: the encoder is
+ * given the same parameters and size hint (the BSON's length, which the
+ * writer's sizing pass knows before the first byte), copies its input into
+ * its ring buffer and compresses a block only when the block is full or the
+ * input ends; so where the input is cut into windows does not change the
+ * output, as long as the last window is the one marked FINISH. Qualities 0
+ * and 1 cut their blocks at the end of each call's input, so those are
+ * written from the whole BSON (resonite_format.c).
+ *
+ * libbrotlienc ends the process when its allocator returns NULL (it is built
+ * without BROTLI_ENCODER_CLEANUP_ON_OOM), so, as in compress/brotli.c, the
+ * allocator never does: a refused allocation jumps back to the sink call
+ * that started the encoder's work, which frees every block the encoder
+ * holds (kept on a list) and fails the output. */
+#include <brotli/encode.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include "formats/resonite/resonite_internal.h"
+
+#define BLOCK_HEADER 32u /* a block's list links, rounded up for 16-byte alignment */
+
+typedef struct sink_block {
+    struct sink_block *prev, *next;
+    size_t total; /* bytes of the whole block, this header included */
+} sink_block;
+
+struct sv__resonite_brotli_sink {
+    const sv_alloc *alloc;
+    sink_block *blocks;
+    jmp_buf refused;
+    BrotliEncoderState *enc;
+    sv_buf *out;
+    uint64_t total, fed; /* the BSON's length and the bytes given so far */
+    bool failed;
+};
+
+static void *sink_alloc(void *opaque, size_t size)
+{
+    sv__resonite_brotli_sink *k = opaque;
+    const sv_alloc *a = k->alloc;
+    sink_block *b = size <= SIZE_MAX - BLOCK_HEADER ? a->malloc(a->ctx, size + BLOCK_HEADER) : NULL;
+    if (!b) longjmp(k->refused, 1);
+    b->total = size + BLOCK_HEADER;
+    b->prev = NULL;
+    b->next = k->blocks;
+    if (k->blocks) k->blocks->prev = b;
+    k->blocks = b;
+    return (unsigned char *)b + BLOCK_HEADER;
+}
+
+static void sink_free(void *opaque, void *p)
+{
+    if (!p) return;
+    sv__resonite_brotli_sink *k = opaque;
+    sink_block *b = (sink_block *)(void *)((unsigned char *)p - BLOCK_HEADER);
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        k->blocks = b->next;
+    if (b->next) b->next->prev = b->prev;
+    k->alloc->free(k->alloc->ctx, b, b->total);
+}
+
+static void free_all(sv__resonite_brotli_sink *k)
+{
+    while (k->blocks) {
+        sink_block *b = k->blocks;
+        k->blocks = b->next;
+        k->alloc->free(k->alloc->ctx, b, b->total);
+    }
+    k->enc = NULL; /* its memory was on the list */
+}
+
+sv__resonite_brotli_sink *sv__resonite_brotli_sink_new(sv_buf *out, int quality, int lgwin,
+                                                       uint64_t total)
+{
+    const sv_alloc *a = out->alloc;
+    sv__resonite_brotli_sink *k = a->malloc(a->ctx, sizeof *k);
+    if (!k) return NULL;
+    memset(k, 0, sizeof *k);
+    k->alloc = a;
+    k->out = out;
+    k->total = total;
+    if (setjmp(k->refused)) {
+        free_all(k);
+        a->free(a->ctx, k, sizeof *k);
+        return NULL;
+    }
+    BrotliEncoderState *s = BrotliEncoderCreateInstance(sink_alloc, sink_free, k);
+    if (!s) {
+        free_all(k);
+        a->free(a->ctx, k, sizeof *k);
+        return NULL;
+    }
+    /* the parameters sv__compress_brotli_compress sets */
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_QUALITY, (uint32_t)quality);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_LGWIN, (uint32_t)lgwin);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_MODE, BROTLI_MODE_GENERIC);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_SIZE_HINT,
+                              total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
+    if (lgwin > BROTLI_MAX_WINDOW_BITS)
+        BrotliEncoderSetParameter(s, BROTLI_PARAM_LARGE_WINDOW, BROTLI_TRUE);
+    k->enc = s;
+    return k;
+}
+
+/* Gives the encoder len bytes and appends what it makes to out; finish
+ * with the last of the BSON. Runs under k->refused (the caller's setjmp). */
+static bool feed(sv__resonite_brotli_sink *k, const uint8_t *in, size_t len, bool finish)
+{
+    BrotliEncoderOperation op = finish ? BROTLI_OPERATION_FINISH : BROTLI_OPERATION_PROCESS;
+    size_t avail_in = len;
+    const uint8_t *next_in = in;
+    for (;;) {
+        /* room for what a call may make: the encoder keeps the rest */
+        if (sv_buf_ensure(k->out, 64 * 1024) != SV_OK) return false;
+        size_t avail_out = k->out->cap - k->out->len;
+        uint8_t *next_out = k->out->data + k->out->len;
+        if (!BrotliEncoderCompressStream(k->enc, op, &avail_in, &next_in, &avail_out, &next_out,
+                                         NULL))
+            return false;
+        k->out->len = (size_t)(next_out - k->out->data);
+        /* out's bytes are final: its own sink may take them */
+        sv_buf_release(k->out);
+        if (finish ? BrotliEncoderIsFinished(k->enc)
+                   : avail_in == 0 && !BrotliEncoderHasMoreOutput(k->enc))
+            return true;
+    }
+}
+
+sv_status sv__resonite_brotli_sink_write(void *ctx, const uint8_t *data, size_t len)
+{
+    sv__resonite_brotli_sink *k = ctx;
+    if (k->failed || !k->enc || len > k->total - k->fed) {
+        k->failed = true;
+        return SV_ERR_NOMEM;
+    }
+    if (setjmp(k->refused)) {
+        free_all(k);
+        k->failed = true;
+        return SV_ERR_NOMEM;
+    }
+    k->fed += len;
+    if (!feed(k, data, len, k->fed == k->total)) {
+        k->failed = true;
+        return sv_buf_ok(k->out) ? SV_ERR_NOMEM : sv_buf_status(k->out);
+    }
+    return SV_OK;
+}
+
+bool sv__resonite_brotli_sink_done(const sv__resonite_brotli_sink *k)
+{
+    return !k->failed && k->enc && k->fed == k->total && BrotliEncoderIsFinished(k->enc);
+}
+
+void sv__resonite_brotli_sink_free(sv__resonite_brotli_sink *k)
+{
+    if (!k) return;
+    if (k->enc) BrotliEncoderDestroyInstance(k->enc);
+    free_all(k); /* nothing, unless the encoder forgot a block */
+    k->alloc->free(k->alloc->ctx, k, sizeof *k);
+}
