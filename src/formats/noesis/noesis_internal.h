@@ -199,9 +199,13 @@ static inline size_t nsb_names_size(uint32_t instance_count)
 }
 
 /* Writes the data section of objects (an ARRAY of instance objects) by
- * running the commands over it. */
+ * running the commands over it. Each object must be an OBJECT of its
+ * component's class: components[i] is instance i's component index and
+ * classes[c] the "class" value of component c (NULL: none); checked as
+ * each object is written, when its memory is read anyway. */
 sv_status nsb_emit_run(const nsb_cmds *cmds, const sv_value *objects, uint32_t instance_count,
-                       bool big, sv_buf *out, sv_error *err);
+                       const uint32_t *components, const sv_value *const *classes, bool big,
+                       sv_buf *out, sv_error *err);
 
 /* ---- the searchable view (noesis_view.c) ---- */
 
