@@ -3,6 +3,8 @@
  *   - Encoding into a buffer with a sink (sv_buf_set_sink) streams: the
  *     sizes are found first, so the buffer holds about a window, not the
  *     file, and the bytes are the file's.
+ *   - A chunk kept as bytes (raw) streams too; a sink's error is reported
+ *     as that error.
  *   - A streamed encode checks every field before a byte reaches the sink.
  *   - An object of the wrong class is refused with its path.
  *   - The decoder's scratch grows with the fields open at once, not with
@@ -137,6 +139,55 @@ static void test_encode_streams_through_a_window(void **state)
                  c.largest);
     assert_true(c.calls >= file.len / 1024);
     sv_buf_free(&c.bytes);
+    sv_doc_free(doc);
+    sv_buf_free(&file);
+}
+
+/* The same file read with raw (its data section kept as bytes, 40 KB):
+ * the bytes are handed over a window at a time too. */
+static void test_raw_data_streams(void **state)
+{
+    (void)state;
+    sv_buf file = items_file(3000);
+    sv_noesis_opts o;
+    sv_noesis_opts_init(&o);
+    o.raw = true;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value root;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_noesis_decode(doc, file.data, file.len, &o, &root, &err) != SV_OK) nt_fail_with(&err);
+    assert_true(sv_len(nt_get(nt_at(nt_get(&root, "chunks"), 0), "data")) > 30000);
+    collected c;
+    if (encode_streamed(&root, 256, &c, &err) != SV_OK) nt_fail_with(&err);
+    nt_assert_same_bytes(file.data, file.len, &c.bytes);
+    if (c.largest > 1024) fail_msg("the sink was handed %zu bytes at once (window 256)", c.largest);
+    sv_buf_free(&c.bytes);
+    sv_doc_free(doc);
+    sv_buf_free(&file);
+}
+
+/* A sink that fails (a full disk) ends the encode with the sink's status,
+ * not "out of memory". */
+static sv_status full_disk(void *ctx, const uint8_t *data, size_t len)
+{
+    (void)ctx, (void)data, (void)len;
+    return SV_ERR_IO;
+}
+
+static void test_sink_error_is_reported(void **state)
+{
+    (void)state;
+    sv_buf file = items_file(3000);
+    sv_value root;
+    sv_doc *doc = nt_decode(file.data, file.len, &root);
+    sv_buf out;
+    sv_buf_init(&out, NULL);
+    sv_buf_set_sink(&out, full_disk, NULL, 256);
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_noesis_encode(&root, NULL, &out, &err), SV_ERR_IO);
+    sv_buf_free(&out);
     sv_doc_free(doc);
     sv_buf_free(&file);
 }
@@ -280,6 +331,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_streams_through_a_window),
+        cmocka_unit_test(test_raw_data_streams),
+        cmocka_unit_test(test_sink_error_is_reported),
         cmocka_unit_test(test_streamed_encode_checks_first),
         cmocka_unit_test(test_wrong_class_refused),
         cmocka_unit_test(test_long_stream_small_scratch),

@@ -164,8 +164,7 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
      * that command, overwriting the rest. */
     while (!big && i < len) {
         size_t stop = len - i > piece ? i + piece : len;
-        if (sv_buf_ensure(out, stop - i) != SV_OK)
-            return sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+        if (sv_buf_ensure(out, stop - i) != SV_OK) return nsb_output_failed(out, err);
         size_t start = out->len;
         uint8_t *dst = out->data + start - i; /* dst[k] is the output of src[k] */
         memcpy(dst + i, src + i, stop - i);

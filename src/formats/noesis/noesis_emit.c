@@ -535,7 +535,9 @@ sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t ins
         st = sv_error_set(err, SV_ERR_TYPE, NSB_FORMAT, 0,
                           "the commands describe %u instances, the tree has %u", em.next_instance,
                           instance_count);
-    if (st == SV_OK && (!sv_buf_ok(out) || !sv_buf_ok(&em.scratch)))
+    if (st == SV_OK && !sv_buf_ok(out))
+        st = nsb_output_failed(out, err);
+    else if (st == SV_OK && !sv_buf_ok(&em.scratch))
         st = sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory writing the data");
     sv_buf_free(&em.scratch);
     sv_buf_free(&matched);

@@ -202,8 +202,7 @@ static sv_status data_size(enc *e, const nsb_cmds *cs, const sv_value *objects, 
     sv_buf_init(&counter, e->out->alloc);
     sv_buf_set_sink(&counter, discard, NULL, (size_t)1 << 16);
     sv_status st = nsb_emit_run(cs, objects, count, list, classes, e->big, &counter, e->err);
-    if (st == SV_OK && sv_buf_flush(&counter) != SV_OK)
-        st = sv_error_set(e->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory writing the data");
+    if (st == SV_OK && sv_buf_flush(&counter) != SV_OK) st = nsb_output_failed(&counter, e->err);
     *size = sv_buf_pos(&counter);
     sv_buf_free(&counter);
     return st;
@@ -342,9 +341,15 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
     uint64_t data_pos = sv_buf_pos(e->out) + 8;
     put64(e, dsize);
     if (data) {
-        sv_buf_append(e->out, data->as.bytes, data->len);
+        /* a window at a time, so that a streamed output never holds it all */
+        const size_t piece = e->out->sink ? (e->out->window > 64 ? e->out->window : 64) : SIZE_MAX;
+        for (size_t at = 0; at < data->len && sv_buf_ok(e->out); at += piece) {
+            sv_buf_append(e->out, data->as.bytes + at,
+                          data->len - at < piece ? data->len - at : piece);
+            sv_buf_release(e->out);
+        }
     } else {
-        if (!sv_buf_ok(e->out)) return nomem(e);
+        if (!sv_buf_ok(e->out)) return nsb_output_failed(e->out, e->err);
         st = nsb_emit_run(&cs, objects, count, list, classes_of(t), e->big, e->out, e->err);
         if (st != SV_OK) {
             sv_error_path_key(e->err, "objects", 7);
@@ -352,7 +357,7 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
         }
     }
     sv_buf_release(e->out);
-    if (!sv_buf_ok(e->out)) return nomem(e);
+    if (!sv_buf_ok(e->out)) return nsb_output_failed(e->out, e->err);
     uint64_t wrote = sv_buf_pos(e->out) - data_pos;
     if (stream) {
         /* the sizing pass and the writing pass ran the same commands */
@@ -435,7 +440,9 @@ sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out,
     sv_buf_free(&t.md_strings_at);
     sv_buf_free(&t.list);
     sv_buf_free(&t.classes);
-    if (st == SV_OK && (!sv_buf_ok(out) || !tmp_ok))
+    if (st == SV_OK && !sv_buf_ok(out))
+        st = nsb_output_failed(out, err);
+    else if (st == SV_OK && !tmp_ok)
         st = sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
     /* a failed encode leaves out as it was; bytes already handed to a sink
      * are the caller's to discard (buf.h) */

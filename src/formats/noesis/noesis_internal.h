@@ -223,6 +223,16 @@ bool nsb_is_name(const sv_value *v);
  * case) as the u32 0xAARRGGBB. */
 bool nsb_color_parse(const sv_value *v, uint32_t *argb);
 
+/* The error of an output buffer that failed: out of memory, or its sink's
+ * error (a full disk) when it has a sink (buf.h). */
+static inline sv_status nsb_output_failed(const sv_buf *out, sv_error *err)
+{
+    sv_status st = sv_buf_status(out);
+    if (st == SV_OK || st == SV_ERR_NOMEM)
+        return sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+    return sv_error_set(err, st, NSB_FORMAT, 0, "the output could not be written");
+}
+
 /* ---- framing ---- */
 
 /* opts: complete options (sv_noesis_decode / _encode read the caller's). */
