@@ -153,33 +153,48 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
                            uint32_t name_count, sv_buf *out, sv_error *err)
 {
     size_t i = 0;
-    if (sv_buf_ensure(out, len) != SV_OK)
-        return sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
-    if (!big) {
-        /* Little-endian: the file form is the canonical bytes with each desc
-         * index replaced by its offset. Copy them all at once, then patch
-         * the descs in place; a command the table calls bad, or a desc out
-         * of range, stops the patching there and the loop below (which
-         * reports it) goes on from that command, overwriting the rest. */
+    /* With a sink, a window's worth at a time (so a streamed output holds a
+     * window, not the stream); without one, all at once. */
+    const size_t piece = out->sink ? (out->window > 64 ? out->window : 64) : SIZE_MAX;
+    /* Little-endian: the file form is the canonical bytes with each desc
+     * index replaced by its offset. A piece at a time: copy it, then patch the descs of the
+     * commands wholly inside it; one that runs past the piece starts the
+     * next. A command the table calls bad, or a desc out of range, stops
+     * the patching there and the loop below (which reports it) goes on from
+     * that command, overwriting the rest. */
+    while (!big && i < len) {
+        size_t stop = len - i > piece ? i + piece : len;
+        if (sv_buf_ensure(out, stop - i) != SV_OK) return nsb_output_failed(out, err);
         size_t start = out->len;
-        uint8_t *dst = out->data + start;
-        memcpy(dst, src, len);
-        out->len += len;
-        while (i < len) {
-            uint8_t op = src[i];
+        uint8_t *dst = out->data + start - i; /* dst[k] is the output of src[k] */
+        memcpy(dst + i, src + i, stop - i);
+        size_t j = i;
+        bool bad = false;
+        while (j < stop) {
+            uint8_t op = src[j];
             int n = op_fields_table[op];
-            if (n < 0 || (size_t)n > len - i - 1) break;
+            if (n < 0 || (size_t)n > len - j - 1) {
+                bad = true;
+                break;
+            }
+            if (j + 1 + (size_t)n > stop) break; /* runs into the next piece */
             if (n == 0 || (n == 4 && (op & NSB_REPEAT))) {
-                i += 1 + (size_t)n;
+                j += 1 + (size_t)n;
                 continue;
             }
-            size_t k = i + (size_t)n - 3; /* the desc is the last 4 bytes */
+            size_t k = j + (size_t)n - 3; /* the desc is the last 4 bytes */
             uint32_t idx = sv__core_load_u32le(src + k);
-            if (idx >= name_count) break;
+            if (idx >= name_count) {
+                bad = true;
+                break;
+            }
             sv__core_store_u32le(dst + k, offsets[idx]);
-            i = k + 4;
+            j = k + 4;
         }
-        out->len = start + i;
+        out->len = start + (j - i);
+        i = j;
+        sv_buf_release(out);
+        if (bad) break;
     }
     while (i < len) {
         uint8_t op = src[i];
@@ -209,6 +224,7 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
             k += 4;
         }
         i = k;
+        sv_buf_release(out);
     }
     return SV_OK;
 }

@@ -14,6 +14,8 @@ typedef struct emitter {
     bool big;
     const sv_value *objects; /* ARRAY of instance objects */
     uint32_t instance_count, next_instance;
+    const uint32_t *components;     /* per instance: its component */
+    const sv_value *const *classes; /* per component: its class name (NULL: none) */
     uint32_t max_nesting;
     sv_buf scratch;       /* UTF-16 strings */
     const char **matched; /* per name: a key text already found equal to it */
@@ -454,6 +456,20 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
     }
 }
 
+/* Whether object obj (instance n) names its component's class, as the
+ * decoder made it: the class name, or the component index when the name is
+ * not UTF-8. */
+static bool of_its_class(const emitter *em, uint32_t n, const sv_value *obj)
+{
+    const sv_value *cls = obj->as.box->cls;
+    uint32_t comp = em->components[n];
+    const sv_value *want = em->classes[comp];
+    if (!cls || !want) return false;
+    if (cls->kind == SV_UINT) return cls->as.u == comp;
+    return cls->kind == SV_STRING && ((cls->as.str == want->as.str && cls->len == want->len) ||
+                                      nsb_strlist_entry_equal(cls, want));
+}
+
 static sv_status emit_instances(emitter *em, const uint8_t **pos, const nsb_cmd *cmd)
 {
     if (cmd->count == 0) return nsb_cmd_skip_body(em->cs, pos, cmd, 1, em->max_nesting);
@@ -465,20 +481,26 @@ static sv_status emit_instances(emitter *em, const uint8_t **pos, const nsb_cmd 
             return bad(em, SV_ERR_TYPE, cmd,
                        "the commands describe more instances than the tree has");
         *pos = start;
-        sv_status st = items[n].kind == SV_OBJECT
-                           ? emit_body(em, pos, cmd, &items[n], 1)
-                           : bad(em, SV_ERR_TYPE, cmd, "an instance must be an object");
+        sv_status st =
+            items[n].kind != SV_OBJECT ? bad(em, SV_ERR_TYPE, cmd, "an instance must be an object")
+            : !of_its_class(em, n, &items[n])
+                ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                               "instance %u must be an object of its component's class", n)
+                : emit_body(em, pos, cmd, &items[n], 1);
         if (st != SV_OK) {
             sv_error_path_index(em->err, n);
             return st;
         }
         em->next_instance = n + 1;
+        /* an instance's bytes are final: a streamed output may take them */
+        sv_buf_release(em->out);
     }
     return SV_OK;
 }
 
 sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t instance_count,
-                       bool big, sv_buf *out, sv_error *err)
+                       const uint32_t *components, const sv_value *const *classes, bool big,
+                       sv_buf *out, sv_error *err)
 {
     emitter em;
     memset(&em, 0, sizeof em);
@@ -487,6 +509,8 @@ sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t ins
     em.big = big;
     em.objects = objects;
     em.instance_count = instance_count;
+    em.components = components;
+    em.classes = classes;
     /* The tree bounds the recursion over maps; this bounds skipping the body
      * of a repeat of count 0, which has no tree under it. */
     em.max_nesting = 4096;
@@ -511,7 +535,9 @@ sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t ins
         st = sv_error_set(err, SV_ERR_TYPE, NSB_FORMAT, 0,
                           "the commands describe %u instances, the tree has %u", em.next_instance,
                           instance_count);
-    if (st == SV_OK && (!sv_buf_ok(out) || !sv_buf_ok(&em.scratch)))
+    if (st == SV_OK && !sv_buf_ok(out))
+        st = nsb_output_failed(out, err);
+    else if (st == SV_OK && !sv_buf_ok(&em.scratch))
         st = sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory writing the data");
     sv_buf_free(&em.scratch);
     sv_buf_free(&matched);

@@ -159,33 +159,83 @@ static sv_status instance_list(enc *e, const sv_value *v, uint32_t components,
     return SV_OK;
 }
 
-/* Objects must name their component's class (the decoder made them so). */
-static sv_status check_classes(enc *e, const sv_value *objects, const uint32_t *list,
-                               const sv_value *comps)
+/* Per component, its "class" value (NULL when it has none), for the
+ * emitter's check that each object names its component's class. */
+static sv_status component_classes(enc *e, const sv_value *comps, sv_buf *out)
 {
-    const sv_value *objs = sv_array_items(objects);
-    const sv_value *comp_items = sv_array_items(comps);
-    for (uint32_t i = 0; i < objects->len; i++) {
-        const sv_value *cls = sv_kind_of(&objs[i]) == SV_OBJECT ? objs[i].as.box->cls : NULL;
-        const sv_value *want = sv_map_getz(&comp_items[list[i]], "class");
-        bool ok =
-            cls && want &&
-            ((cls->kind == SV_UINT && cls->as.u == list[i]) ||
-             (cls->kind == SV_STRING && ((cls->as.str == want->as.str && cls->len == want->len) ||
-                                         nsb_strlist_entry_equal(cls, want))));
-        if (!ok) {
-            sv_status st =
-                sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                             "instance %u must be an object of its component's class", i);
-            sv_error_path_index(e->err, i);
-            sv_error_path_key(e->err, "objects", 7);
-            return st;
-        }
+    const sv_value *items = sv_array_items(comps);
+    out->len = 0;
+    for (uint32_t i = 0; i < comps->len; i++) {
+        const sv_value *want = sv_map_getz(&items[i], "class");
+        sv_buf_append(out, &want, sizeof want);
     }
+    return sv_buf_ok(out) ? SV_OK
+                          : sv_error_set(e->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+}
+
+/* Bytes the encoder keeps while writing a chunk: the string lists (written
+ * before their sizes are), their entries' offsets and an instance list
+ * given as a plain array. */
+typedef struct scratch {
+    sv_buf strings, strings_at, md_strings, md_strings_at, list, classes;
+} scratch;
+
+static const sv_value *const *classes_of(const scratch *t)
+{
+    return (const sv_value *const *)(const void *)t->classes.data;
+}
+
+static sv_status discard(void *ctx, const uint8_t *data, size_t len)
+{
+    (void)ctx, (void)data, (void)len;
     return SV_OK;
 }
 
-static sv_status write_chunk(enc *e, const sv_value *chunk, sv_buf *tmp)
+/* The size of the data section the commands write for objects, found by
+ * writing it into a small buffer whose sink drops the bytes: a streamed
+ * output needs the size before the section, and this pass also checks every
+ * field before a byte of the file is handed on (spec §B.7 writer 3). */
+static sv_status data_size(enc *e, const nsb_cmds *cs, const sv_value *objects, uint32_t count,
+                           const uint32_t *list, const sv_value *const *classes, uint64_t *size)
+{
+    sv_buf counter;
+    sv_buf_init(&counter, e->out->alloc);
+    sv_buf_set_sink(&counter, discard, NULL, (size_t)1 << 16);
+    sv_status st = nsb_emit_run(cs, objects, count, list, classes, e->big, &counter, e->err);
+    if (st == SV_OK && sv_buf_flush(&counter) != SV_OK) st = nsb_output_failed(&counter, e->err);
+    *size = sv_buf_pos(&counter);
+    sv_buf_free(&counter);
+    return st;
+}
+
+static void put64(enc *e, uint64_t v)
+{
+    if (e->big)
+        sv_put_u64be(e->out, v);
+    else
+        sv_put_u64le(e->out, v);
+}
+
+/* A block whose size is known: u64 size, then the bytes. */
+static void put_block(enc *e, const sv_buf *b)
+{
+    put64(e, b->len);
+    sv_buf_append(e->out, b->data, b->len);
+    sv_buf_release(e->out);
+}
+
+static sv_status nomem(enc *e)
+{
+    return sv_error_set(e->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+}
+
+/* A chunk (spec §B.3). Every block but the components is written after its
+ * size is known. With a sink on the output (sv_buf_set_sink) the chunk's
+ * and the data's sizes are found first too (data_size), so nothing is
+ * patched and the output streams: the buffer holds a window, not the file.
+ * Without one, those two sizes are patched once their blocks are written,
+ * which spares the sizing pass. */
+static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
 {
     if (sv_kind_of(chunk) != SV_MAP) return type_error(e, NULL, "a chunk must be a map");
     const sv_value *strings = sv_map_getz(chunk, "strings");
@@ -202,21 +252,16 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, sv_buf *tmp)
     if (objects && (!has_md || objects->kind != SV_ARRAY))
         return type_error(e, "objects", "objects (an array) need metadata to be written");
     if (data && data->kind != SV_BYTES) return type_error(e, "data", "expected bytes");
+    const bool stream = e->out->sink != NULL;
 
-    size_t chunk_at = block_begin(e);
-    size_t at = block_begin(e);
-    tmp->len = 0;
-    sv_status st = nsb_strlist_write(strings, e->unicode, e->big, e->out, tmp, e->err);
+    t->strings.len = t->strings_at.len = t->md_strings.len = t->md_strings_at.len = 0;
+    t->list.len = 0;
+    sv_status st =
+        nsb_strlist_write(strings, e->unicode, e->big, &t->strings, &t->strings_at, e->err);
     if (st != SV_OK) {
         sv_error_path_key(e->err, "strings", 7);
         return st;
     }
-    block_end(e, at);
-    if (!sv_buf_ok(tmp)) return sv_error_set(e->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
-    st = write_components(e, comps, strings, (const uint32_t *)(void *)tmp->data);
-    if (st != SV_OK) return st;
-
-    size_t md_at = block_begin(e);
     const sv_value *cmds = has_md ? sv_map_getz(md, "commands") : NULL;
     const sv_value *md_strings = has_md ? sv_map_getz(md, "strings") : NULL;
     if (has_md) {
@@ -224,66 +269,107 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, sv_buf *tmp)
             sv_error_path_key(e->err, "commands", 8);
             return type_error(e, "metadata", "metadata commands must be bytes");
         }
-        at = block_begin(e);
-        tmp->len = 0;
-        st = nsb_strlist_write(md_strings, e->unicode, e->big, e->out, tmp, e->err);
-        if (st == SV_OK && !sv_buf_ok(tmp))
-            st = sv_error_set(e->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+        st = nsb_strlist_write(md_strings, e->unicode, e->big, &t->md_strings, &t->md_strings_at,
+                               e->err);
         if (st != SV_OK) {
             sv_error_path_key(e->err, "strings", 7);
             sv_error_path_key(e->err, "metadata", 8);
             return st;
         }
-        block_end(e, at);
-        at = block_begin(e);
-        st = nsb_cmds_to_file(cmds->as.bytes, cmds->len, e->big,
-                              (const uint32_t *)(void *)tmp->data, md_strings->len, e->out, e->err);
-        if (st != SV_OK) {
-            sv_error_path_key(e->err, "commands", 8);
-            sv_error_path_key(e->err, "metadata", 8);
-            return st;
-        }
-        block_end(e, at);
     }
-    block_end(e, md_at);
-
+    if (!sv_buf_ok(&t->strings) || !sv_buf_ok(&t->strings_at) || !sv_buf_ok(&t->md_strings) ||
+        !sv_buf_ok(&t->md_strings_at))
+        return nomem(e);
     /* The instance list must be read before the data, whose refs it bounds. */
     const uint32_t *list = NULL;
     uint32_t count = 0;
-    tmp->len = 0;
-    st = instance_list(e, sv_map_getz(chunk, "instances"), comps->len, &list, &count, tmp);
+    st = instance_list(e, sv_map_getz(chunk, "instances"), comps->len, &list, &count, &t->list);
     if (st != SV_OK) return st;
-    at = block_begin(e);
-    if (sv_buf_ok(e->out)) {
-        /* tmp may hold the list; write it before tmp is reused */
-        for (uint32_t i = 0; i < count; i++) put32(e, list[i]);
-    }
-    block_end(e, at);
-
-    at = block_begin(e);
-    if (data) {
-        sv_buf_append(e->out, data->as.bytes, data->len);
-    } else {
+    nsb_cmds cs = {0};
+    if (objects) {
         if (objects->len != count)
             return type_error(e, "objects", "there must be one object per instance");
-        st = check_classes(e, objects, list, comps);
-        if (st != SV_OK || !sv_buf_ok(e->out)) return st != SV_OK ? st : SV_ERR_NOMEM;
-        nsb_cmds cs = {cmds->as.bytes,
-                       cmds->as.bytes + cmds->len,
-                       0,
-                       sv_array_items(md_strings),
-                       md_strings->len,
-                       NULL,
-                       NULL,
-                       e->err};
-        st = nsb_emit_run(&cs, objects, count, e->big, e->out, e->err);
+        st = component_classes(e, comps, &t->classes);
+        if (st != SV_OK) return st;
+        cs = (nsb_cmds){cmds->as.bytes,
+                        cmds->as.bytes + cmds->len,
+                        0,
+                        sv_array_items(md_strings),
+                        md_strings->len,
+                        NULL,
+                        NULL,
+                        e->err};
+    }
+    uint64_t md_size = has_md ? 16 + (uint64_t)t->md_strings.len + cmds->len : 0;
+    uint64_t dsize = data ? data->len : 0;
+    if (stream && objects) {
+        st = data_size(e, &cs, objects, count, list, classes_of(t), &dsize);
         if (st != SV_OK) {
             sv_error_path_key(e->err, "objects", 7);
             return st;
         }
     }
-    block_end(e, at);
-    block_end(e, chunk_at);
+
+    /* chunkSize: the bytes after it (spec §B.3) */
+    size_t chunk_at = e->out->len;
+    put64(e, 8 + (uint64_t)t->strings.len + 8 + 8 * (uint64_t)comps->len + 8 + md_size + 8 +
+                 4 * (uint64_t)count + 8 + dsize);
+    put_block(e, &t->strings);
+    st = write_components(e, comps, strings, (const uint32_t *)(void *)t->strings_at.data);
+    if (st != SV_OK) return st;
+    sv_buf_release(e->out);
+    put64(e, md_size);
+    if (has_md) {
+        put_block(e, &t->md_strings);
+        put64(e, cmds->len); /* the file form has the canonical form's length */
+        st = nsb_cmds_to_file(cmds->as.bytes, cmds->len, e->big,
+                              (const uint32_t *)(void *)t->md_strings_at.data, md_strings->len,
+                              e->out, e->err);
+        if (st != SV_OK) {
+            sv_error_path_key(e->err, "commands", 8);
+            sv_error_path_key(e->err, "metadata", 8);
+            return st;
+        }
+    }
+    put64(e, 4 * (uint64_t)count);
+    for (uint32_t i = 0; i < count && sv_buf_ok(e->out); i++) {
+        put32(e, list[i]);
+        sv_buf_release(e->out);
+    }
+
+    size_t data_at = e->out->len;
+    uint64_t data_pos = sv_buf_pos(e->out) + 8;
+    put64(e, dsize);
+    if (data) {
+        /* a window at a time, so that a streamed output never holds it all */
+        const size_t piece = e->out->sink ? (e->out->window > 64 ? e->out->window : 64) : SIZE_MAX;
+        for (size_t at = 0; at < data->len && sv_buf_ok(e->out); at += piece) {
+            sv_buf_append(e->out, data->as.bytes + at,
+                          data->len - at < piece ? data->len - at : piece);
+            sv_buf_release(e->out);
+        }
+    } else {
+        if (!sv_buf_ok(e->out)) return nsb_output_failed(e->out, e->err);
+        st = nsb_emit_run(&cs, objects, count, list, classes_of(t), e->big, e->out, e->err);
+        if (st != SV_OK) {
+            sv_error_path_key(e->err, "objects", 7);
+            return st;
+        }
+    }
+    sv_buf_release(e->out);
+    if (!sv_buf_ok(e->out)) return nsb_output_failed(e->out, e->err);
+    uint64_t wrote = sv_buf_pos(e->out) - data_pos;
+    if (stream) {
+        /* the sizing pass and the writing pass ran the same commands */
+        if (wrote != dsize)
+            return sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, data_pos,
+                                "the tree changed while it was written: the data took %llu "
+                                "bytes, %llu were announced",
+                                (unsigned long long)wrote, (unsigned long long)dsize);
+        return SV_OK;
+    }
+    store64(e, data_at, wrote);
+    store64(e, chunk_at, e->out->len - chunk_at - 8);
     return SV_OK;
 }
 
@@ -322,6 +408,7 @@ sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out,
     if (sv_kind_of(chunks) != SV_ARRAY) return type_error(&e, "chunks", "expected an array");
 
     size_t start = out->len;
+    uint64_t flushed0 = out->flushed;
     put32(&e, NSB_SIGNATURE);
     if (e.big) {
         sv_put_u16be(out, (uint16_t)version);
@@ -331,20 +418,34 @@ sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out,
         sv_put_u16le(out, e.unicode ? 1 : 0);
     }
     put32(&e, chunks->len);
-    sv_buf tmp;
-    sv_buf_init(&tmp, out->alloc);
+    scratch t;
+    sv_buf_init(&t.strings, out->alloc);
+    sv_buf_init(&t.strings_at, out->alloc);
+    sv_buf_init(&t.md_strings, out->alloc);
+    sv_buf_init(&t.md_strings_at, out->alloc);
+    sv_buf_init(&t.list, out->alloc);
+    sv_buf_init(&t.classes, out->alloc);
     const sv_value *items = sv_array_items(chunks);
     for (uint32_t i = 0; i < chunks->len && st == SV_OK; i++) {
-        st = write_chunk(&e, &items[i], &tmp);
+        st = write_chunk(&e, &items[i], &t);
         if (st != SV_OK) {
             sv_error_path_index(err, i);
             sv_error_path_key(err, "chunks", 6);
         }
     }
-    bool tmp_ok = sv_buf_ok(&tmp);
-    sv_buf_free(&tmp);
-    if (st == SV_OK && (!sv_buf_ok(out) || !tmp_ok))
+    bool tmp_ok = sv_buf_ok(&t.list);
+    sv_buf_free(&t.strings);
+    sv_buf_free(&t.strings_at);
+    sv_buf_free(&t.md_strings);
+    sv_buf_free(&t.md_strings_at);
+    sv_buf_free(&t.list);
+    sv_buf_free(&t.classes);
+    if (st == SV_OK && !sv_buf_ok(out))
+        st = nsb_output_failed(out, err);
+    else if (st == SV_OK && !tmp_ok)
         st = sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
-    if (st != SV_OK) out->len = start < out->len ? start : out->len;
+    /* a failed encode leaves out as it was; bytes already handed to a sink
+     * are the caller's to discard (buf.h) */
+    if (st != SV_OK) out->len = out->flushed != flushed0 ? 0 : start < out->len ? start : out->len;
     return st;
 }

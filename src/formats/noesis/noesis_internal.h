@@ -199,9 +199,13 @@ static inline size_t nsb_names_size(uint32_t instance_count)
 }
 
 /* Writes the data section of objects (an ARRAY of instance objects) by
- * running the commands over it. */
+ * running the commands over it. Each object must be an OBJECT of its
+ * component's class: components[i] is instance i's component index and
+ * classes[c] the "class" value of component c (NULL: none); checked as
+ * each object is written, when its memory is read anyway. */
 sv_status nsb_emit_run(const nsb_cmds *cmds, const sv_value *objects, uint32_t instance_count,
-                       bool big, sv_buf *out, sv_error *err);
+                       const uint32_t *components, const sv_value *const *classes, bool big,
+                       sv_buf *out, sv_error *err);
 
 /* ---- the searchable view (noesis_view.c) ---- */
 
@@ -218,6 +222,16 @@ bool nsb_is_name(const sv_value *v);
 /* A STRING tagged color_argb of the form "#AARRGGBB" (hex digits in either
  * case) as the u32 0xAARRGGBB. */
 bool nsb_color_parse(const sv_value *v, uint32_t *argb);
+
+/* The error of an output buffer that failed: out of memory, or its sink's
+ * error (a full disk) when it has a sink (buf.h). */
+static inline sv_status nsb_output_failed(const sv_buf *out, sv_error *err)
+{
+    sv_status st = sv_buf_status(out);
+    if (st == SV_OK || st == SV_ERR_NOMEM)
+        return sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+    return sv_error_set(err, st, NSB_FORMAT, 0, "the output could not be written");
+}
 
 /* ---- framing ---- */
 

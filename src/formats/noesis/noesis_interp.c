@@ -44,7 +44,7 @@ typedef struct interp {
         uint32_t desc;
         struct nsb_seen old;
     } * undo;
-    uint32_t undo_len, undo_cap, containers;
+    uint32_t undo_len, undo_cap, undo_max, containers;
     sv_value *variants;     /* per name, the keys "name#2" ... (repeated_key) */
     uint32_t variant_names; /* names with a row in variants (the first 1024) */
     /* The fields of the open containers, so each container is made once at
@@ -303,13 +303,30 @@ static sv_status repeated_key(interp *it, const nsb_cmd *cmd, struct nsb_seen *s
     return SV_OK;
 }
 
+/* Room for more open fields: scratch, doubled, freed when the decode ends.
+ * Open fields are at most one per command with a desc (5 bytes each); the
+ * log grows with the fields that are open at once, not with the file. */
+static bool grow_undo(interp *it)
+{
+    size_t cap = it->undo_cap ? 2 * (size_t)it->undo_cap : 64;
+    if (cap > it->undo_max) cap = it->undo_max;
+    if (cap <= it->undo_cap) return false;
+    struct nsb_undo *n =
+        sv__core_doc_scratch_realloc(it->doc, it->undo, it->undo_cap * sizeof *n, cap * sizeof *n);
+    if (!n) return false;
+    it->undo = n;
+    it->undo_cap = (uint32_t)cap;
+    return true;
+}
+
 /* The key of a field: its name, "#k" added for the k-th use in one container. */
 static inline sv_status field_key(interp *it, const nsb_cmd *cmd, uint32_t container, sv_value *key)
 {
     struct nsb_seen *s = &it->seen[cmd->desc];
     if (s->container == container) return repeated_key(it, cmd, s, key);
-    if (it->undo_len == it->undo_cap)
-        return sv_error_set(it->err, SV_ERR_LIMIT, NSB_FORMAT, cmd->offset, "too many open fields");
+    if (it->undo_len == it->undo_cap && !grow_undo(it))
+        return sv_error_set(it->err, SV_ERR_NOMEM, NSB_FORMAT, cmd->offset,
+                            "out of memory for the open fields");
     it->undo[it->undo_len].desc = cmd->desc;
     it->undo[it->undo_len].old = *s;
     it->undo_len++;
@@ -383,14 +400,14 @@ static sv_status fail_at_key(interp *it, sv_status st, const sv_value *key)
     return st;
 }
 
-/* Room for one more field on the stack (doubling; the stack lives as long
- * as the decode). */
+/* Room for one more field on the stack (doubling; scratch, freed when the
+ * decode ends). */
 static sv_status grow_stack(interp *it)
 {
     size_t cap = it->stack_cap ? 2 * it->stack_cap : 256;
-    sv_pair *n = sv_doc_alloc(it->doc, cap * sizeof *n);
+    sv_pair *n = sv__core_doc_scratch_realloc(it->doc, it->stack, it->stack_cap * sizeof *n,
+                                              cap * sizeof *n);
     if (!n) return nomem(it);
-    if (it->top) memcpy(n, it->stack, it->top * sizeof *n);
     it->stack = n;
     it->stack_cap = cap;
     return SV_OK;
@@ -515,8 +532,8 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
     const uint32_t instances = it->in->instance_count;
     struct nsb_seen *const seen = it->seen;
     const uint8_t *const colour = it->colour;
-    struct nsb_undo *const undo = it->undo;
-    const uint32_t undo_cap = it->undo_cap;
+    struct nsb_undo *undo = it->undo; /* both reloaded when the log may have grown */
+    uint32_t undo_cap = it->undo_cap;
     const uint8_t *cp = *pos, *dp = it->p;
     sv_pair *stack = it->stack;
     size_t top = it->top, cap = it->stack_cap;
@@ -625,6 +642,8 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
                         stack = it->stack;
                         cap = it->stack_cap;
                         budget = it->budget;
+                        undo = it->undo;
+                        undo_cap = it->undo_cap;
                         undo_len = it->undo_len;
                         /* the body's fields came and went above top */
                         stack[top].key = keys[desc];
@@ -651,6 +670,8 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
         top = it->top;
         cap = it->stack_cap;
         budget = it->budget;
+        undo = it->undo;
+        undo_cap = it->undo_cap;
         undo_len = it->undo_len;
     }
     it->p = dp;
@@ -688,12 +709,17 @@ static sv_status run_instances(interp *it, const uint8_t **pos, const nsb_cmd *c
     return SV_OK;
 }
 
-static sv_status run_all(sv_doc *doc, const nsb_interp_in *in, sv_value *objects, sv_value **names);
+static sv_status run_all(interp *it, sv_doc *doc, const nsb_interp_in *in, sv_value *objects,
+                         sv_value **names);
 
 sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects, sv_value **names)
 {
     *names = NULL;
-    sv_status st = run_all(doc, in, objects, names);
+    interp it;
+    memset(&it, 0, sizeof it);
+    sv_status st = run_all(&it, doc, in, objects, names);
+    sv__core_doc_scratch_free(doc, it.undo, it.undo_cap * sizeof *it.undo);
+    sv__core_doc_scratch_free(doc, it.stack, it.stack_cap * sizeof *it.stack);
     if (st != SV_OK && *names) {
         sv__core_doc_scratch_free(doc, *names, nsb_names_size(in->instance_count));
         *names = NULL;
@@ -701,69 +727,67 @@ sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects
     return st;
 }
 
-static sv_status run_all(sv_doc *doc, const nsb_interp_in *in, sv_value *objects, sv_value **names)
+static sv_status run_all(interp *it, sv_doc *doc, const nsb_interp_in *in, sv_value *objects,
+                         sv_value **names)
 {
-    interp it = {0};
-    it.doc = doc;
-    it.names = names;
+    it->doc = doc;
+    it->names = names;
     const nsb_cmds *cs = in->cmds;
-    it.cs = cs;
-    it.base = in->file;
-    it.p = in->data;
-    it.end = in->data + in->data_size;
-    it.big = in->big;
-    it.swap = in->big != host_is_big();
-    it.in = in;
-    it.err = cs->err;
-    it.max_alloc = in->max_alloc;
+    it->cs = cs;
+    it->base = in->file;
+    it->p = in->data;
+    it->end = in->data + in->data_size;
+    it->big = in->big;
+    it->swap = in->big != host_is_big();
+    it->in = in;
+    it->err = cs->err;
+    it->max_alloc = in->max_alloc;
     /* Every value takes at least one data byte; only Begin rounds and
      * zero-count repeats take none. This many executions is far beyond
      * what real files need (the 303 of spec §B.4 stay under 1x) and keeps
      * a hostile count from building a tree out of nothing. */
-    it.budget = 8 * ((uint64_t)in->data_size + (uint64_t)(cs->end - cs->begin)) + 4096;
+    it->budget = 8 * ((uint64_t)in->data_size + (uint64_t)(cs->end - cs->begin)) + 4096;
     /* Tree levels: root, chunks, chunk, objects, instance, then up to two
      * per Begin level (an ARRAY of MAPs when repeated) and one for a
      * repeated value. */
-    it.max_nesting = in->max_depth > 8 ? (in->max_depth - 6) / 2 : 1;
-    it.max_string = in->max_string;
-    /* Open fields are at most one per command with a desc (5 bytes each). */
-    it.undo_cap = (uint32_t)((cs->end - cs->begin) / 5 + 1);
-    it.seen = sv_doc_alloc(doc, ((size_t)cs->name_count + 1) * sizeof *it.seen);
-    it.undo = sv_doc_alloc(doc, (size_t)it.undo_cap * sizeof *it.undo);
+    it->max_nesting = in->max_depth > 8 ? (in->max_depth - 6) / 2 : 1;
+    it->max_string = in->max_string;
+    it->undo_max = (uint32_t)((cs->end - cs->begin) / 5 + 1); /* grow_undo */
+    it->seen = sv_doc_alloc(doc, ((size_t)cs->name_count + 1) * sizeof *it->seen);
     /* Rows for the first 1024 names only: 64 bytes a name would be more
      * than a hostile list of empty names justifies. */
-    it.variant_names = cs->name_count < 1024 ? cs->name_count : 1024;
-    it.variants =
-        sv_doc_alloc(doc, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
-    if (!it.seen || !it.undo || !it.variants) return nomem(&it);
+    it->variant_names = cs->name_count < 1024 ? cs->name_count : 1024;
+    it->variants =
+        sv_doc_alloc(doc, ((size_t)it->variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
+    if (!it->seen || !it->variants || !grow_undo(it)) return nomem(it);
     uint32_t colours = 0;
     for (uint32_t i = 0; i < cs->name_count; i++) colours += is_colour_key(&cs->names[i]);
     if (colours) {
-        it.colour = sv_doc_alloc(doc, cs->name_count);
-        if (!it.colour) return nomem(&it);
-        for (uint32_t i = 0; i < cs->name_count; i++) it.colour[i] = is_colour_key(&cs->names[i]);
+        it->colour = sv_doc_alloc(doc, cs->name_count);
+        if (!it->colour) return nomem(it);
+        for (uint32_t i = 0; i < cs->name_count; i++) it->colour[i] = is_colour_key(&cs->names[i]);
     }
-    memset(it.seen, 0, ((size_t)cs->name_count + 1) * sizeof *it.seen);
-    memset(it.variants, 0, ((size_t)it.variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
+    memset(it->seen, 0, ((size_t)cs->name_count + 1) * sizeof *it->seen);
+    memset(it->variants, 0, ((size_t)it->variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
     *objects = sv_array(doc, in->instance_count);
-    if (objects->kind != SV_ARRAY) return nomem(&it);
-    it.objects = sv_array_items(objects);
+    if (objects->kind != SV_ARRAY) return nomem(it);
+    it->objects = sv_array_items(objects);
     const uint8_t *pos = cs->begin;
     while (pos < cs->end) {
         nsb_cmd cmd;
         sv_status st = nsb_cmd_read(cs, &pos, &cmd);
         if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, NULL);
-        if (st == SV_OK) st = run_instances(&it, &pos, &cmd);
+        if (st == SV_OK) st = run_instances(it, &pos, &cmd);
         if (st != SV_OK) return st;
     }
-    if (it.next_instance != in->instance_count)
+    if (it->next_instance != in->instance_count)
         return sv_error_set(cs->err, SV_ERR_SYNTAX, NSB_FORMAT,
                             cs->offset0 + (uint64_t)(cs->end - cs->begin),
                             "the commands describe %u instances, the instance list has %u",
-                            it.next_instance, in->instance_count);
-    if (it.p != it.end)
-        return sv_error_set(cs->err, SV_ERR_TRAILING, NSB_FORMAT, off_of(&it, it.p),
+                            it->next_instance, in->instance_count);
+    if (it->p != it->end)
+        return sv_error_set(cs->err, SV_ERR_TRAILING, NSB_FORMAT, off_of(it, it->p),
                             "the commands consumed %zu of the %zu data bytes",
-                            (size_t)(it.p - in->data), in->data_size);
+                            (size_t)(it->p - in->data), in->data_size);
     return SV_OK;
 }
