@@ -256,6 +256,10 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
     sv_error_clear(&err);
     sv_value root;
     st = sv_o3de_read(l->doc, (const char *)l->in.data, l->in.len, &a->limits, &root, &err);
+    /* the tree holds copies of everything it needs (sv_o3de_read does not
+     * borrow), so the input's pages go now rather than stay through the
+     * load and the output */
+    cli_input_free(&l->in);
     if (st) {
         cli_report(path, &err);
         return cli_exit_code(st);
@@ -385,21 +389,40 @@ static int load_value(cli_args *a, o3_cli *o, const char *cmd, const char *path,
     return 0;
 }
 
+/* The typed JSON goes to standard output while it is encoded (the
+ * encoder hands over each window of bytes it will not touch again), so a
+ * large value's text is never held whole. A failed encode (out of memory)
+ * leaves what was written before it, and exits non-zero. */
+typedef struct stdout_sink {
+    bool failed; /* the write failed: cli_write_output said why */
+} stdout_sink;
+
+static sv_status to_stdout(void *ctx, const uint8_t *data, size_t len)
+{
+    stdout_sink *s = ctx;
+    sv_status st = cli_write_output(NULL, data, len);
+    if (st) s->failed = true;
+    return st;
+}
+
 static int print_typed(const sv_value *v, const char *path)
 {
     sv_buf b;
     sv_buf_init(&b, NULL);
+    stdout_sink sink = {false};
+    sv_buf_set_sink(&b, to_stdout, &sink, 0);
     sv_json_encode_opts jo;
     sv_json_encode_opts_init(&jo);
     jo.indent = 2;
     sv_error err;
     sv_error_clear(&err);
     sv_status st = sv_json_encode(v, &jo, &b, &err);
-    sv_buf_putc(&b, '\n');
-    if (!st)
-        st = cli_write_output(NULL, b.data, b.len);
-    else
-        cli_report(path, &err);
+    if (!st) {
+        sv_buf_putc(&b, '\n');
+        st = sv_buf_flush(&b);
+        if (st && !sink.failed) st = sv_error_set(&err, st, "json", 0, "out of memory");
+    }
+    if (st && !sink.failed) cli_report(path, &err);
     sv_buf_free(&b);
     return cli_exit_code(st);
 }

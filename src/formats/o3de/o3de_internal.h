@@ -49,6 +49,11 @@ typedef struct o3_ctx {
     o3_class_info *classes; /* indexed by sv_schema_class.index */
     size_t nclasses;
     const sv_alloc *alloc; /* the document's: field tables, paths, scratch */
+    /* Load: the storage of an object the load itself just made as a new
+     * container element's default, which nothing else refers to, so that
+     * o3_load_class fills it in place rather than copying it first (a copy
+     * per element is a third of a large load's memory). NULL: none. */
+    const sv_container *fresh;
 } o3_ctx;
 
 /* ---- context, paths, reporting (o3de_context.c) ---- */
