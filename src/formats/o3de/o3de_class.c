@@ -121,7 +121,7 @@ static const sv_value *field_value(const sv_value *obj, size_t i, const sv_schem
 
 /* A fresh object of the class holding cur's field values (the defaults for
  * fields cur lacks), so that loading can replace fields one by one. */
-static sv_value writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_class_info *ci,
+sv_value o3_writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_class_info *ci,
                                 const sv_value *cur, bool fresh)
 {
     size_t n;
@@ -174,7 +174,7 @@ o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j, c
     o3_res r;
     if (!o3_class_members_start(c, cls, j, &r)) return r;
     const o3_class_info *ci = o3_class(c, cls);
-    sv_value obj = writable_object(c, cls, ci, cur, fresh);
+    sv_value obj = o3_writable_object(c, cls, ci, cur, fresh);
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     tree_fields t = {c, ci, sv_pairs(&obj)};
     r = o3_load_members(c, ci, j, load_tree_field, &t);

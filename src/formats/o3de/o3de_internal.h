@@ -249,6 +249,11 @@ static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *c
     return result;
 }
 
+/* The object o3_load_class fills: cur itself when fresh (the load's own
+ * new default), else a new object holding cur's field values. */
+sv_value o3_writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_class_info *ci,
+                            const sv_value *cur, bool fresh);
+
 /* ---- JSON tree helpers ---- */
 static inline bool o3_is_explicit_default(const sv_value *j)
 {
