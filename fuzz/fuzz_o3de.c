@@ -106,11 +106,54 @@ static void setup(void)
         die("schema");
 }
 
+/* sv_o3de_load_text (text loaded piece by piece) must give what
+ * sv_o3de_read then sv_o3de_load give: the same status, result and value.
+ * A run out of memory on either side (the two hold different amounts)
+ * proves nothing. */
+static void same_as_tree(const sv_type *t, const char *text, size_t len, const sv_limits *lim,
+                         bool clear)
+{
+    sv_doc *a = sv_doc_new(NULL), *b = sv_doc_new(NULL);
+    if (!a || !b) {
+        sv_doc_free(a);
+        sv_doc_free(b);
+        return;
+    }
+    sv_doc_set_max_alloc(a, 64u << 20);
+    sv_doc_set_max_alloc(b, 64u << 20);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    o.clear_containers = clear;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_value json, va, vb;
+    sv_o3de_result ra = 0, rb = 0;
+    sv_status sa = sv_o3de_default_value(schema, t, a, &va, &err);
+    sv_status sb = sv_o3de_default_value(schema, t, b, &vb, &err);
+    if (sa == SV_OK) sa = sv_o3de_read(a, text, len, lim, &json, &err);
+    if (sa == SV_OK) sa = sv_o3de_load(schema, t, &json, a, &va, &o, &ra, &err);
+    if (sb == SV_OK)
+        sb = sv_o3de_load_text(schema, t, text, len, lim, b, &vb, &o, &rb, NULL, NULL, &err);
+    bool oom = sa == SV_ERR_NOMEM || sb == SV_ERR_NOMEM || sa == SV_ERR_LIMIT || sb == SV_ERR_LIMIT;
+    if (!oom) {
+        if (sa != sb) die("sv_o3de_load_text: another status than the tree path");
+        if (sa == SV_OK && ra != rb) die("sv_o3de_load_text: another result than the tree path");
+        if (sa == SV_OK && !sv_equal(&va, &vb))
+            die("sv_o3de_load_text: another value than the tree path");
+    }
+    sv_doc_free(a);
+    sv_doc_free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
     setup();
     if (len < 1) return 0;
     const sv_type *t = root_type(data[0]);
+    if (!(data[0] & 0x40)) {
+        sv_limits tl = {256, 64u << 20, 1u << 20, 0};
+        same_as_tree(t, (const char *)data + 1, len - 1, &tl, data[0] & 0x80);
+    }
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return 0;
     sv_doc_set_max_alloc(doc, 64u << 20);
