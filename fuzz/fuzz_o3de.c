@@ -26,16 +26,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 static const char schema_text[] =
     "{\"serval_schema\": 1,\n"
     " \"enums\": [{\"name\": \"Flags\", \"underlying\": \"u16\", \"bits\": true,\n"
-    "            \"values\": [[\"None\", 0], [\"A\", 1], [\"B\", 2], [\"AB\", 3], [\"High\", 32768]]},\n"
+    "            \"values\": [[\"None\", 0], [\"A\", 1], [\"B\", 2], [\"AB\", 3], [\"High\", "
+    "32768]]},\n"
     "           {\"name\": \"Small\", \"underlying\": \"i8\", \"values\": [[\"X\", 1]]}],\n"
     " \"classes\": [\n"
     "  {\"name\": \"Base\", \"uuid\": \"{E7829F37-C577-4F2B-A85B-6F331548354C}\",\n"
-    "   \"fields\": [{\"name\": \"id\", \"type\": \"u32\"}, {\"name\": \"name\", \"type\": \"string\"}]},\n"
+    "   \"fields\": [{\"name\": \"id\", \"type\": \"u32\"}, {\"name\": \"name\", \"type\": "
+    "\"string\"}]},\n"
     "  {\"name\": \"Derived\", \"bases\": [\"Base\"], \"fields\": [\n"
-    "     {\"name\": \"speed\", \"type\": \"f32\", \"default\": 1.5}, {\"name\": \"flags\", \"type\": \"Flags\"},\n"
+    "     {\"name\": \"speed\", \"type\": \"f32\", \"default\": 1.5}, {\"name\": \"flags\", "
+    "\"type\": \"Flags\"},\n"
     "     {\"name\": \"small\", \"type\": \"Small\"}, {\"name\": \"pos\", \"type\": \"vector3\"},\n"
-    "     {\"name\": \"rot\", \"type\": \"quaternion\"}, {\"name\": \"tint\", \"type\": \"color\"},\n"
-    "     {\"name\": \"xf\", \"type\": \"transform\"}, {\"name\": \"m\", \"type\": \"matrix3x3\"},\n"
+    "     {\"name\": \"rot\", \"type\": \"quaternion\"}, {\"name\": \"tint\", \"type\": "
+    "\"color\"},\n"
+    "     {\"name\": \"xf\", \"type\": \"transform\"}, {\"name\": \"m\", \"type\": "
+    "\"matrix3x3\"},\n"
     "     {\"name\": \"guid\", \"type\": \"uuid\"}, {\"name\": \"blob\", \"type\": \"bytes\"},\n"
     "     {\"name\": \"big\", \"type\": \"i64\"}, {\"name\": \"ubig\", \"type\": \"u64\"},\n"
     "     {\"name\": \"on\", \"type\": \"bool\"}, {\"name\": \"d\", \"type\": \"f64\"}]},\n"
@@ -58,8 +63,9 @@ static const char schema_text[] =
     "     {\"name\": \"place\", \"type\": \"matrix4x4\"}]}\n"
     " ]}\n";
 
-static const char *const root_types[] = {"Root", "Derived", "vector<ptr<Base>>", "map<i32,Derived>",
-                                         "Flags", "color", "uuid", "tuple<i32,string>"};
+static const char *const root_types[] = {
+    "Root",  "Derived", "vector<ptr<Base>>", "map<i32,Derived>", "Flags",
+    "color", "uuid",    "tuple<i32,string>"};
 
 static sv_schema *schema;
 

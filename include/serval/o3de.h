@@ -154,13 +154,10 @@ SV_API SV_NODISCARD sv_status sv_o3de_load(const sv_schema *s, const sv_type *t,
  * consumed (may be NULL) is called with an offset once the text before it
  * will not be read again, so that a caller holding the text in a file
  * mapping may let those pages go (madvise). */
-SV_API SV_NODISCARD sv_status sv_o3de_load_text(const sv_schema *s, const sv_type *t,
-                                                const char *text, size_t len,
-                                                const sv_limits *limits, sv_doc *doc,
-                                                sv_value *value, const sv_o3de_opts *opts,
-                                                sv_o3de_result *result,
-                                                void (*consumed)(void *ctx, size_t upto),
-                                                void *consumed_ctx, sv_error *err);
+SV_API SV_NODISCARD sv_status sv_o3de_load_text(
+    const sv_schema *s, const sv_type *t, const char *text, size_t len, const sv_limits *limits,
+    sv_doc *doc, sv_value *value, const sv_o3de_opts *opts, sv_o3de_result *result,
+    void (*consumed)(void *ctx, size_t upto), void *consumed_ctx, sv_error *err);
 
 /* Makes the O3DE JSON of value (type t) in doc. def is the default to strip
  * against: NULL = t's default instance for classes, nothing for other root

@@ -21,8 +21,10 @@ static const char schema_text[] =
     "1]]}],"
     " \"classes\": ["
     "  {\"name\": \"Part\", \"fields\": [{\"name\": \"name\", \"type\": \"string\"},"
-    "     {\"name\": \"pos\", \"type\": \"vector3\"}, {\"name\": \"tags\", \"type\": \"vector<i32>\"},"
-    "     {\"name\": \"mode\", \"type\": \"Mode\"}, {\"name\": \"owner\", \"type\": \"ptr<Part>\"}]},"
+    "     {\"name\": \"pos\", \"type\": \"vector3\"}, {\"name\": \"tags\", \"type\": "
+    "\"vector<i32>\"},"
+    "     {\"name\": \"mode\", \"type\": \"Mode\"}, {\"name\": \"owner\", \"type\": "
+    "\"ptr<Part>\"}]},"
     "  {\"name\": \"Special\", \"bases\": [\"Part\"], \"fields\": [{\"name\": \"power\", \"type\": "
     "\"f32\", \"default\": 2.5}]},"
     "  {\"name\": \"Scene\", \"fields\": [{\"name\": \"title\", \"type\": \"string\"},"
@@ -104,8 +106,7 @@ static void load(const char *text, size_t len, bool streamed, bool clear, const 
         sv_value start;
         sv_doc *sd = l->doc;
         static const char start_text[] = "{\"parts\":[{\"name\":\"old\"}],\"ids\":[9]}";
-        assert_int_equal(sv_o3de_read(sd, start_text, strlen(start_text), NULL,
-                                      &start, &err),
+        assert_int_equal(sv_o3de_read(sd, start_text, strlen(start_text), NULL, &start, &err),
                          SV_OK);
         assert_int_equal(sv_o3de_load(schema, scene, &start, sd, &v, NULL, NULL, &err), SV_OK);
         l->reports.len = 0;
@@ -162,8 +163,9 @@ static uint64_t same_both_ways(const char *text, bool clear, uint64_t *tree_byte
 static void test_known_value(void **state)
 {
     (void)state;
-    static const char text[] = "{\"title\": \"T\", \"parts\": [{\"name\": \"a\", \"pos\": [1, 2, 3],"
-                               " \"tags\": [4, 5], \"mode\": \"On\"}, {}], \"ids\": [3, 1]}";
+    static const char text[] =
+        "{\"title\": \"T\", \"parts\": [{\"name\": \"a\", \"pos\": [1, 2, 3],"
+        " \"tags\": [4, 5], \"mode\": \"On\"}, {}], \"ids\": [3, 1]}";
     loaded l;
     load(text, strlen(text), true, false, NULL, &l);
     assert_int_equal(l.st, SV_OK);
@@ -205,7 +207,8 @@ static void test_same_as_tree(void **state)
         "[1, 2]",
         "\"text\"",
         /* white space everywhere, strings with escapes and brackets */
-        " \n{ \"parts\" :\t[ { \"name\" : \"a]}\\\"[{,\" } , {\"name\":\"\\\\\"} ] ,\"title\":\"x\" }\r\n",
+        " \n{ \"parts\" :\t[ { \"name\" : \"a]}\\\"[{,\" } , {\"name\":\"\\\\\"} ] "
+        ",\"title\":\"x\" }\r\n",
         /* the tree path's errors, with their offsets */
         "{\"parts\": [{\"name\": \"a\"},]}",
         "{\"parts\": [{\"name\": \"a\"} {\"name\": \"b\"}]}",

@@ -122,7 +122,7 @@ static const sv_value *field_value(const sv_value *obj, size_t i, const sv_schem
 /* A fresh object of the class holding cur's field values (the defaults for
  * fields cur lacks), so that loading can replace fields one by one. */
 sv_value o3_writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_class_info *ci,
-                                const sv_value *cur, bool fresh)
+                            const sv_value *cur, bool fresh)
 {
     size_t n;
     const char *cn = sv_get_str(sv_object_class(cur), &n);

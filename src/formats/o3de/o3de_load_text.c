@@ -98,8 +98,8 @@ static size_t string_end(const char *p, size_t i, size_t n)
 
 /* The bytes value_end stops at: 1 a quote, 2 a slash, 3 an opening
  * bracket, 4 a closing one, 5 a comma. */
-static const uint8_t stops[256] = {['"'] = 1, ['/'] = 2, ['['] = 3, ['{'] = 3,
-                                   [']'] = 4, ['}'] = 4, [','] = 5};
+static const uint8_t stops[256] = {
+    ['"'] = 1, ['/'] = 2, ['['] = 3, ['{'] = 3, [']'] = 4, ['}'] = 4, [','] = 5};
 
 /* The end of the value starting at i: the first ',', ']' or '}' outside
  * strings and brackets, or n. SIZE_MAX on a comment or an unterminated
@@ -160,7 +160,8 @@ static int next_element(const lt *x, size_t *pos, size_t *v0, size_t *v1)
 static void clear_seen(o3_ctx *c)
 {
     for (size_t i = 0; i < c->nclasses; i++)
-        if (c->classes[i].seen) memset((void *)c->classes[i].seen, 0, c->classes[i].nfields * sizeof(char *));
+        if (c->classes[i].seen)
+            memset((void *)c->classes[i].seen, 0, c->classes[i].nfields * sizeof(char *));
 }
 
 /* Empties the scratch document once it is large. The field lookup's
@@ -365,7 +366,8 @@ static sv_value keep(lt *x, const sv_value *v, unsigned depth)
         }
         for (uint32_t i = 0; i < v->len && o3_ok(x->c); i++) {
             if (arr) {
-                sv__core_items(box)[i] = keep(x, &sv__core_items((sv_container *)from)[i], depth + 1);
+                sv__core_items(box)[i] =
+                    keep(x, &sv__core_items((sv_container *)from)[i], depth + 1);
                 continue;
             }
             const sv_pair *pp = &sv__core_pairs((sv_container *)from)[i];
@@ -560,8 +562,8 @@ static o3_res load_root(lt *x, const sv_schema_class *cls, const sv_value *cur, 
         result = o3_combine(result, r);
     }
     if (ci->nfields > loads)
-        result = o3_combine(result, o3_r(RF, loads == 0 ? SV_O3DE_DEFAULTS_USED
-                                                        : SV_O3DE_PARTIAL_DEFAULTS));
+        result = o3_combine(
+            result, o3_r(RF, loads == 0 ? SV_O3DE_DEFAULTS_USED : SV_O3DE_PARTIAL_DEFAULTS));
     *out = obj;
     c->depth--;
     return result;
