@@ -1,9 +1,14 @@
 /* serval o3de: O3DE JSON serialization over schema types -- load, store,
  * validate, strip-defaults. */
+/* madvise(2) is not POSIX (the build's _POSIX_C_SOURCE): glibc declares it
+ * and MADV_DONTNEED under _DEFAULT_SOURCE. */
+#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cli_args.h"
 #include "cli_cmds.h"
@@ -243,10 +248,16 @@ static sv_o3de_import_opts import_opts(loaded *l, o3_cli *o, const char *path)
     return io;
 }
 
-static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, loaded *l)
+/* pre: the input already read (NULL: read it here). */
+static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, loaded *l,
+                     const cli_input *pre)
 {
     memset(l, 0, sizeof *l);
-    sv_status st = cli_read_input(path, &l->in);
+    sv_status st = SV_OK;
+    if (pre)
+        l->in = *pre;
+    else
+        st = cli_read_input(path, &l->in);
     if (st) return cli_exit_code(st);
     l->doc = sv_doc_new(NULL);
     if (!l->doc) return 3;
@@ -256,6 +267,10 @@ static int read_o3de(cli_args *a, o3_cli *o, const char *cmd, const char *path, 
     sv_error_clear(&err);
     sv_value root;
     st = sv_o3de_read(l->doc, (const char *)l->in.data, l->in.len, &a->limits, &root, &err);
+    /* the tree holds copies of everything it needs (sv_o3de_read does not
+     * borrow), so the input's pages go now rather than stay through the
+     * load and the output */
+    cli_input_free(&l->in);
     if (st) {
         cli_report(path, &err);
         return cli_exit_code(st);
@@ -362,9 +377,9 @@ static sv_o3de_opts make_opts(o3_cli *o)
 
 /* Loads the file into its type's default; *r gets the result. */
 static int load_value(cli_args *a, o3_cli *o, const char *cmd, const char *path, loaded *l,
-                      sv_value *v, sv_o3de_result *r)
+                      sv_value *v, sv_o3de_result *r, const cli_input *pre)
 {
-    int rc = read_o3de(a, o, cmd, path, l);
+    int rc = read_o3de(a, o, cmd, path, l, pre);
     if (rc) return rc;
     sv_error err;
     sv_error_clear(&err);
@@ -385,31 +400,144 @@ static int load_value(cli_args *a, o3_cli *o, const char *cmd, const char *path,
     return 0;
 }
 
+/* The typed JSON goes to standard output while it is encoded (the
+ * encoder hands over each window of bytes it will not touch again), so a
+ * large value's text is never held whole. A failed encode (out of memory)
+ * leaves what was written before it, and exits non-zero. */
+typedef struct stdout_sink {
+    bool failed; /* the write failed: cli_write_output said why */
+} stdout_sink;
+
+static sv_status to_stdout(void *ctx, const uint8_t *data, size_t len)
+{
+    stdout_sink *s = ctx;
+    sv_status st = cli_write_output(NULL, data, len);
+    if (st) s->failed = true;
+    return st;
+}
+
 static int print_typed(const sv_value *v, const char *path)
 {
     sv_buf b;
     sv_buf_init(&b, NULL);
+    stdout_sink sink = {false};
+    sv_buf_set_sink(&b, to_stdout, &sink, 0);
     sv_json_encode_opts jo;
     sv_json_encode_opts_init(&jo);
     jo.indent = 2;
     sv_error err;
     sv_error_clear(&err);
     sv_status st = sv_json_encode(v, &jo, &b, &err);
-    sv_buf_putc(&b, '\n');
-    if (!st)
-        st = cli_write_output(NULL, b.data, b.len);
-    else
-        cli_report(path, &err);
+    if (!st) {
+        sv_buf_putc(&b, '\n');
+        st = sv_buf_flush(&b);
+        if (st && !sink.failed) st = sv_error_set(&err, st, "json", 0, "out of memory");
+    }
+    if (st && !sink.failed) cli_report(path, &err);
     sv_buf_free(&b);
     return cli_exit_code(st);
 }
 
+/* Whether the text may be loaded without its whole tree
+ * (sv_o3de_load_text): only when read_o3de's steps on the tree would
+ * change nothing, that is with no "$import" directive to resolve and no
+ * JsonSerialization wrapper to take off. Without a \u escape anywhere,
+ * either would be spelled out in the text. */
+static bool contains(const cli_input *in, const char *what)
+{
+    size_t n = strlen(what);
+    const uint8_t *p = in->data, *end = in->data + in->len;
+    while (p && (size_t)(end - p) >= n) {
+        p = memchr(p, what[0], (size_t)(end - p) - n + 1);
+        if (!p) return false;
+        if (memcmp(p, what, n) == 0) return true;
+        p++;
+    }
+    return false;
+}
+
+static bool streamable_text(const o3_cli *o, const cli_input *in)
+{
+    return !contains(in, "\\u") && !contains(in, "JsonSerialization") &&
+           (o->no_imports || !contains(in, "$import"));
+}
+
+/* The pages of a mapped input that the load has read for the last time
+ * go back to the system as it goes (they are the file's: nothing is lost),
+ * so the input and the value it becomes are not held whole at once. */
+typedef struct input_pages {
+    const cli_input *in;
+    size_t dropped; /* bytes from the start already let go */
+} input_pages;
+
+static void input_consumed(void *ctx, size_t upto)
+{
+#ifdef MADV_DONTNEED
+    input_pages *ip = ctx;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t to = page ? upto / page * page : 0;
+    if (!ip->in->mapped || to <= ip->dropped) return;
+    (void)madvise(ip->in->data + ip->dropped, to - ip->dropped, MADV_DONTNEED);
+    ip->dropped = to;
+#else
+    (void)ctx;
+    (void)upto;
+#endif
+}
+
+/* o3de load of a text that needs neither imports nor unwrapping, into a
+ * document that ends up holding the value alone: 1 when done (*rc set),
+ * 0 when load_value is to take the usual way. */
+static int load_streamed(cli_args *a, o3_cli *o, const char *path, cli_input *in, int *rc)
+{
+    const sv_type *t = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (!o->type || !streamable_text(o, in) ||
+        sv_schema_parse_type(a->schema, o->type, strlen(o->type), &t, &err) != SV_OK)
+        return 0; /* load_value says why, in its order */
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) {
+        *rc = 3;
+        return 1;
+    }
+    if (a->limits.max_alloc) sv_doc_set_max_alloc(doc, a->limits.max_alloc);
+    sv_o3de_opts opts = make_opts(o);
+    o->file = path;
+    sv_value v;
+    sv_o3de_result r = 0;
+    input_pages pages = {in, 0};
+    sv_status st = sv_o3de_default_value(a->schema, t, doc, &v, &err);
+    if (!st)
+        st = sv_o3de_load_text(a->schema, t, (const char *)in->data, in->len, &a->limits, doc, &v,
+                               &opts, &r, input_consumed, &pages, &err);
+    cli_input_free(in);
+    if (st) {
+        cli_report(path, &err);
+        *rc = cli_exit_code(st);
+    } else {
+        report_result(o, r);
+        *rc = write_report(o);
+        bool write;
+        int x = result_exit(o, path, r, true, &write);
+        if (!*rc && write) *rc = print_typed(&v, path);
+        if (!*rc) *rc = x;
+    }
+    sv_doc_free(doc);
+    return 1;
+}
+
 static int run_load(cli_args *a, o3_cli *o, const char *cmd)
 {
+    cli_input in;
+    sv_status st = cli_read_input(a->files[0], &in);
+    if (st) return cli_exit_code(st);
+    int rc;
+    if (load_streamed(a, o, a->files[0], &in, &rc)) return rc;
     loaded l;
     sv_value v;
     sv_o3de_result r;
-    int rc = load_value(a, o, cmd, a->files[0], &l, &v, &r);
+    rc = load_value(a, o, cmd, a->files[0], &l, &v, &r, &in);
     if (!rc) {
         report_result(o, r);
         rc = write_report(o);
@@ -491,7 +619,7 @@ static int run_validate(cli_args *a, o3_cli *o, const char *cmd)
         sv_value v;
         sv_o3de_result r;
         unsigned before = o->issues;
-        int rc = load_value(a, o, cmd, a->files[i], &l, &v, &r);
+        int rc = load_value(a, o, cmd, a->files[i], &l, &v, &r, NULL);
         if (!rc) {
             printf("%s: %s/%s/%s%s\n", cli_display_name(a->files[i]),
                    sv_o3de_task_name(sv_o3de_result_task(r)),
@@ -512,7 +640,7 @@ static int run_strip(cli_args *a, o3_cli *o, const char *cmd)
     loaded l;
     sv_value v, j;
     sv_o3de_result r;
-    int rc = load_value(a, o, cmd, a->files[0], &l, &v, &r);
+    int rc = load_value(a, o, cmd, a->files[0], &l, &v, &r, NULL);
     bool write = true;
     int partial = 0; /* the load's exit when --allow-partial goes on */
     if (!rc) partial = result_exit(o, a->files[0], r, l.have_value, &write);

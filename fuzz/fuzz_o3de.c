@@ -26,16 +26,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 static const char schema_text[] =
     "{\"serval_schema\": 1,\n"
     " \"enums\": [{\"name\": \"Flags\", \"underlying\": \"u16\", \"bits\": true,\n"
-    "            \"values\": [[\"None\", 0], [\"A\", 1], [\"B\", 2], [\"AB\", 3], [\"High\", 32768]]},\n"
+    "            \"values\": [[\"None\", 0], [\"A\", 1], [\"B\", 2], [\"AB\", 3], [\"High\", "
+    "32768]]},\n"
     "           {\"name\": \"Small\", \"underlying\": \"i8\", \"values\": [[\"X\", 1]]}],\n"
     " \"classes\": [\n"
     "  {\"name\": \"Base\", \"uuid\": \"{E7829F37-C577-4F2B-A85B-6F331548354C}\",\n"
-    "   \"fields\": [{\"name\": \"id\", \"type\": \"u32\"}, {\"name\": \"name\", \"type\": \"string\"}]},\n"
+    "   \"fields\": [{\"name\": \"id\", \"type\": \"u32\"}, {\"name\": \"name\", \"type\": "
+    "\"string\"}]},\n"
     "  {\"name\": \"Derived\", \"bases\": [\"Base\"], \"fields\": [\n"
-    "     {\"name\": \"speed\", \"type\": \"f32\", \"default\": 1.5}, {\"name\": \"flags\", \"type\": \"Flags\"},\n"
+    "     {\"name\": \"speed\", \"type\": \"f32\", \"default\": 1.5}, {\"name\": \"flags\", "
+    "\"type\": \"Flags\"},\n"
     "     {\"name\": \"small\", \"type\": \"Small\"}, {\"name\": \"pos\", \"type\": \"vector3\"},\n"
-    "     {\"name\": \"rot\", \"type\": \"quaternion\"}, {\"name\": \"tint\", \"type\": \"color\"},\n"
-    "     {\"name\": \"xf\", \"type\": \"transform\"}, {\"name\": \"m\", \"type\": \"matrix3x3\"},\n"
+    "     {\"name\": \"rot\", \"type\": \"quaternion\"}, {\"name\": \"tint\", \"type\": "
+    "\"color\"},\n"
+    "     {\"name\": \"xf\", \"type\": \"transform\"}, {\"name\": \"m\", \"type\": "
+    "\"matrix3x3\"},\n"
     "     {\"name\": \"guid\", \"type\": \"uuid\"}, {\"name\": \"blob\", \"type\": \"bytes\"},\n"
     "     {\"name\": \"big\", \"type\": \"i64\"}, {\"name\": \"ubig\", \"type\": \"u64\"},\n"
     "     {\"name\": \"on\", \"type\": \"bool\"}, {\"name\": \"d\", \"type\": \"f64\"}]},\n"
@@ -58,8 +63,9 @@ static const char schema_text[] =
     "     {\"name\": \"place\", \"type\": \"matrix4x4\"}]}\n"
     " ]}\n";
 
-static const char *const root_types[] = {"Root", "Derived", "vector<ptr<Base>>", "map<i32,Derived>",
-                                         "Flags", "color", "uuid", "tuple<i32,string>"};
+static const char *const root_types[] = {
+    "Root",  "Derived", "vector<ptr<Base>>", "map<i32,Derived>", "Flags",
+    "color", "uuid",    "tuple<i32,string>"};
 
 static sv_schema *schema;
 
@@ -106,11 +112,54 @@ static void setup(void)
         die("schema");
 }
 
+/* sv_o3de_load_text (text loaded piece by piece) must give what
+ * sv_o3de_read then sv_o3de_load give: the same status, result and value.
+ * A run out of memory on either side (the two hold different amounts)
+ * proves nothing. */
+static void same_as_tree(const sv_type *t, const char *text, size_t len, const sv_limits *lim,
+                         bool clear)
+{
+    sv_doc *a = sv_doc_new(NULL), *b = sv_doc_new(NULL);
+    if (!a || !b) {
+        sv_doc_free(a);
+        sv_doc_free(b);
+        return;
+    }
+    sv_doc_set_max_alloc(a, 64u << 20);
+    sv_doc_set_max_alloc(b, 64u << 20);
+    sv_o3de_opts o;
+    sv_o3de_opts_init(&o);
+    o.clear_containers = clear;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_value json, va, vb;
+    sv_o3de_result ra = 0, rb = 0;
+    sv_status sa = sv_o3de_default_value(schema, t, a, &va, &err);
+    sv_status sb = sv_o3de_default_value(schema, t, b, &vb, &err);
+    if (sa == SV_OK) sa = sv_o3de_read(a, text, len, lim, &json, &err);
+    if (sa == SV_OK) sa = sv_o3de_load(schema, t, &json, a, &va, &o, &ra, &err);
+    if (sb == SV_OK)
+        sb = sv_o3de_load_text(schema, t, text, len, lim, b, &vb, &o, &rb, NULL, NULL, &err);
+    bool oom = sa == SV_ERR_NOMEM || sb == SV_ERR_NOMEM || sa == SV_ERR_LIMIT || sb == SV_ERR_LIMIT;
+    if (!oom) {
+        if (sa != sb) die("sv_o3de_load_text: another status than the tree path");
+        if (sa == SV_OK && ra != rb) die("sv_o3de_load_text: another result than the tree path");
+        if (sa == SV_OK && !sv_equal(&va, &vb))
+            die("sv_o3de_load_text: another value than the tree path");
+    }
+    sv_doc_free(a);
+    sv_doc_free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
     setup();
     if (len < 1) return 0;
     const sv_type *t = root_type(data[0]);
+    if (!(data[0] & 0x40)) {
+        sv_limits tl = {256, 64u << 20, 1u << 20, 0};
+        same_as_tree(t, (const char *)data + 1, len - 1, &tl, data[0] & 0x80);
+    }
     sv_doc *doc = sv_doc_new(NULL);
     if (!doc) return 0;
     sv_doc_set_max_alloc(doc, 64u << 20);

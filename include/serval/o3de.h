@@ -144,6 +144,21 @@ SV_API SV_NODISCARD sv_status sv_o3de_load(const sv_schema *s, const sv_type *t,
                                            const sv_o3de_opts *opts, sv_o3de_result *result,
                                            sv_error *err);
 
+/* sv_o3de_read of text then sv_o3de_load of its tree onto *value, in one:
+ * the same value, result, reports and errors, without holding the text's
+ * whole tree when t is a class and the text an object. The root object's
+ * members are then read and loaded one at a time, and a member for a vector
+ * or list one element at a time, each loaded piece copied into doc, so doc
+ * ends up holding the value alone. Other texts go through the tree (then
+ * doc holds it too). limits as sv_o3de_read's (NULL: the defaults).
+ * consumed (may be NULL) is called with an offset once the text before it
+ * will not be read again, so that a caller holding the text in a file
+ * mapping may let those pages go (madvise). */
+SV_API SV_NODISCARD sv_status sv_o3de_load_text(
+    const sv_schema *s, const sv_type *t, const char *text, size_t len, const sv_limits *limits,
+    sv_doc *doc, sv_value *value, const sv_o3de_opts *opts, sv_o3de_result *result,
+    void (*consumed)(void *ctx, size_t upto), void *consumed_ctx, sv_error *err);
+
 /* Makes the O3DE JSON of value (type t) in doc. def is the default to strip
  * against: NULL = t's default instance for classes, nothing for other root
  * types (O3DE writes those whole). As in O3DE, passing def turns

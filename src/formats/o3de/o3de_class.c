@@ -121,13 +121,14 @@ static const sv_value *field_value(const sv_value *obj, size_t i, const sv_schem
 
 /* A fresh object of the class holding cur's field values (the defaults for
  * fields cur lacks), so that loading can replace fields one by one. */
-static sv_value writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_class_info *ci,
-                                const sv_value *cur)
+sv_value o3_writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_class_info *ci,
+                            const sv_value *cur, bool fresh)
 {
     size_t n;
     const char *cn = sv_get_str(sv_object_class(cur), &n);
     if (sv_kind_of(cur) == SV_OBJECT && cur->len == ci->nfields && n == strlen(cls->name) &&
         memcmp(cn, cls->name, n) == 0) {
+        if (fresh) return *cur; /* the load's own new default: filled in place */
         sv_value obj = sv_object(c->doc, *sv_object_class(cur), ci->nfields);
         if (obj.kind != SV_OBJECT) {
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
@@ -167,10 +168,13 @@ o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j, c
                      sv_value *out)
 {
     *out = *cur;
+    /* taken at once, so that no load below this one sees it */
+    bool fresh = c->fresh && sv_kind_of(cur) == SV_OBJECT && cur->as.box == c->fresh;
+    c->fresh = NULL;
     o3_res r;
     if (!o3_class_members_start(c, cls, j, &r)) return r;
     const o3_class_info *ci = o3_class(c, cls);
-    sv_value obj = writable_object(c, cls, ci, cur);
+    sv_value obj = o3_writable_object(c, cls, ci, cur, fresh);
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
     tree_fields t = {c, ci, sv_pairs(&obj)};
     r = o3_load_members(c, ci, j, load_tree_field, &t);

@@ -75,7 +75,11 @@ static o3_res load_sequence(o3_ctx *c, const sv_type *t, const sv_value *j, cons
     for (uint32_t i = 0; i < j->len && o3_ok(c); i++) {
         size_t mark = o3_path_index(c, i);
         sv_value fresh = o3_default_of(c, elem), nv;
+        /* an element that is not kept (halted, altered) is dropped whole,
+         * so its default may be filled in place */
+        if (fresh.kind == SV_OBJECT) c->fresh = fresh.as.box;
         o3_res r = o3_load(c, elem, &items[i], &fresh, &nv, true);
+        c->fresh = NULL;
         if (o3_halted(r)) {
             /* O3DE returns what it gathered so far, without the halting code */
             o3_path_pop(c, mark);

@@ -49,6 +49,11 @@ typedef struct o3_ctx {
     o3_class_info *classes; /* indexed by sv_schema_class.index */
     size_t nclasses;
     const sv_alloc *alloc; /* the document's: field tables, paths, scratch */
+    /* Load: the storage of an object the load itself just made as a new
+     * container element's default, which nothing else refers to, so that
+     * o3_load_class fills it in place rather than copying it first (a copy
+     * per element is a third of a large load's memory). NULL: none. */
+    const sv_container *fresh;
 } o3_ctx;
 
 /* ---- context, paths, reporting (o3de_context.c) ---- */
@@ -243,6 +248,11 @@ static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *c
                                     loads == 0 ? SV_O3DE_DEFAULTS_USED : SV_O3DE_PARTIAL_DEFAULTS));
     return result;
 }
+
+/* The object o3_load_class fills: cur itself when fresh (the load's own
+ * new default), else a new object holding cur's field values. */
+sv_value o3_writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_class_info *ci,
+                            const sv_value *cur, bool fresh);
 
 /* ---- JSON tree helpers ---- */
 static inline bool o3_is_explicit_default(const sv_value *j)
