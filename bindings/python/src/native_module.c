@@ -137,15 +137,7 @@ static PyObject *setup(PyObject *self, PyObject *args)
     nv.s_value = PyUnicode_InternFromString("value");
     for (unsigned e = 1; e < SV_ELEM_COUNT; e++)
         nv.elem_names[e] = PyUnicode_InternFromString(sv_elem_name((sv_elem)e));
-    PyObject *gc = PyImport_ImportModule("gc");
-    if (!gc) return NULL;
-    nv.gc_disable = PyObject_GetAttrString(gc, "disable");
-    nv.gc_enable = PyObject_GetAttrString(gc, "enable");
-    nv.gc_isenabled = PyObject_GetAttrString(gc, "isenabled");
-    Py_DECREF(gc);
-    if (!nv.gc_disable || !nv.gc_enable || !nv.gc_isenabled || !nv.s_meta || !nv.s_elem ||
-        !nv.s_cls || !nv.s_value)
-        return NULL;
+    if (!nv.s_meta || !nv.s_elem || !nv.s_cls || !nv.s_value) return NULL;
     nv.ready = 1;
     nv_wrap_setup();
     Py_RETURN_NONE;
@@ -194,29 +186,16 @@ PyObject *nv_raise_status(sv_status st, const char *format, const char *path, co
 
 /* ---- the collector ------------------------------------------------------------- */
 
+/* PyGC_Disable and PyGC_Enable (3.10's C API, in the stable ABI): what
+ * gc.disable() and gc.enable() do, without a call through Python. */
 int nv_gc_pause(void)
 {
-    PyObject *on = PyObject_CallObject(nv.gc_isenabled, NULL);
-    if (!on) return -1;
-    int was_on = PyObject_IsTrue(on);
-    Py_DECREF(on);
-    if (was_on == 1) {
-        PyObject *r = PyObject_CallObject(nv.gc_disable, NULL);
-        if (!r) return -1;
-        Py_DECREF(r);
-    }
-    return was_on;
+    return PyGC_Disable();
 }
 
 void nv_gc_resume(int was_on)
 {
-    if (was_on != 1) return;
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb); /* resume also on the way out of an error */
-    PyObject *r = PyObject_CallObject(nv.gc_enable, NULL);
-    Py_XDECREF(r);
-    if (type || value) PyErr_Restore(type, value, tb);
-    else if (!r) PyErr_Clear();
+    if (was_on == 1) PyGC_Enable();
 }
 
 /* ---- loads and dumps ------------------------------------------------------------------ */
