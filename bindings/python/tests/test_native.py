@@ -221,6 +221,28 @@ class NativeErrors(unittest.TestCase):
         self.assertLessEqual(max(counts), 3, counts)  # the result tuple and list of dumps
         self.assertTrue(gc.isenabled())
 
+    def test_calls_one_after_another_share_no_state(self):
+        # dumps keeps its tree's memory and output buffer for the next call:
+        # a call after a larger one, after a failed one and after one with a
+        # tight max_alloc gives the bytes it gives on its own. The expected
+        # bytes: Godot 3's Variant encoding (types 18 Dictionary, 19 Array,
+        # 2 int, 4 String; little-endian, strings padded to 4).
+        small = {"a": [1, "bc"]}
+        expected = bytes.fromhex("12000000 01000000" "04000000 01000000 61000000"
+                                 "13000000 02000000" "02000000 01000000"
+                                 "04000000 02000000 62630000")
+        big = {"k%d" % i: ["x" * 100, i, [i] * 50] for i in range(4000)}
+        big_bytes = serval.dumps(big, "godot3")
+        for _ in range(3):
+            self.assertEqual(serval.dumps(small, "godot3"), expected)
+            self.assertEqual(serval.dumps(big, "godot3"), big_bytes)
+            with self.assertRaises(serval.Error):
+                serval.dumps(big, "godot3", max_alloc=1 << 16)
+            with self.assertRaises(serval.Error):
+                serval.dumps({"a": [serval.I8(999)]}, "godot3")
+            self.assertEqual(serval.dumps(small, "godot3"), expected)
+        self.assertEqual(serval.loads(big_bytes, "godot3"), big)
+
     def test_the_collector_runs_again_after_an_error(self):
         self.assertTrue(gc.isenabled())
         with self.assertRaises(serval.Error):
