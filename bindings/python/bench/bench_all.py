@@ -19,7 +19,15 @@ with it off around every peer's call. Runs are interleaved; a full
 collection precedes each. Both wall time and the process's CPU time are
 taken: on a shared machine CPU time moves less.
 
-    python3 bindings/python/bench/bench_all.py [--runs N] [--scale F] [--loads-path tree]
+    python3 bindings/python/bench/bench_all.py [--runs N] [--scale F] [--loads-path tree] [--keep]
+
+--keep times each call as a caller who keeps its result sees it: the result
+lives on past the clock (its freeing is not timed, on either side), and one
+list is made before the clock stops. With the collector on, that list starts
+the collection of the young generation that a call which paused the
+collector leaves behind (every container it made is in it), so it is
+counted. Without --keep the result is dropped inside the timing, which
+takes its freeing in and leaves that collection out.
 
 --loads-path tree times serval.loads as it was before it read Godot and BSON
 straight from the bytes: through the library's value tree (the path it
@@ -73,17 +81,26 @@ def loads_via(path):
     return loads
 
 
+KEEP = False  # --keep
+
+
 def timed(fn, arg, gc_off):
     gc.collect()
     if gc_off:
         gc.disable()
+    kept = None
     try:
         w0, c0 = time.perf_counter(), time.process_time()
-        fn(arg)
+        if KEEP:
+            kept = fn(arg)
+            kept = (kept, [])  # the caller's next container
+        else:
+            fn(arg)
         return time.perf_counter() - w0, time.process_time() - c0
     finally:
         if gc_off:
             gc.enable()
+        del kept
 
 
 def compare(title, ours, peer, runs):
@@ -113,10 +130,14 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--loads-path", choices=("auto", "tree"), default="auto")
     ap.add_argument("--only", choices=("godot", "bson"), default=None)
+    ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
+    global KEEP
+    KEEP = args.keep
     sv_loads = loads_via(args.loads_path)
-    print("python %s, libserval %s (%s), serval backend %s" % (
-        sys.version.split()[0], *serval.library_version(), serval.BACKEND))
+    print("python %s, libserval %s (%s), serval backend %s%s" % (
+        sys.version.split()[0], *serval.library_version(), serval.BACKEND,
+        ", results kept (--keep)" if KEEP else ""))
     results = {}
 
     if args.only != "bson":

@@ -51,7 +51,6 @@ typedef struct nv_state {
     PyObject *make_error; /* Python callable: (status, message, format, offset, bit, path, text) */
     PyObject *s_meta, *s_elem, *s_cls, *s_value; /* attribute names, interned */
     PyObject *elem_names[SV_ELEM_COUNT];         /* "u8" ... "f64" */
-    PyObject *gc_disable, *gc_enable, *gc_isenabled;
     int ready;
 } nv_state;
 
@@ -67,8 +66,8 @@ PyObject *nv_raise(const sv_error *err);
 /* Raises serval.Error with status, format name, message and path. */
 PyObject *nv_raise_status(sv_status st, const char *format, const char *path, const char *fmt, ...);
 
-/* Pauses Python's cyclic garbage collector (returns whether it ran, or -1
- * on failure) and resumes it. */
+/* Pauses Python's cyclic garbage collector (returns whether it ran) and
+ * resumes it when it ran; the exception set, if any, stays set. */
 int nv_gc_pause(void);
 void nv_gc_resume(int was_on);
 
@@ -79,7 +78,10 @@ PyObject *nv_to_python(const sv_value *v);
 /* The converter behind nv_to_python, for values that come one at a time
  * (native_stream.c): it keeps the str made for each interned key. */
 typedef struct nv_reader nv_reader;
-nv_reader *nv_reader_new(void); /* NULL with MemoryError set */
+/* NULL with MemoryError set. by_address: a string value's address may come
+ * back for the same text (a tree's, Godot's decoder), so it may be cached
+ * by it. */
+nv_reader *nv_reader_new(int by_address);
 void nv_reader_free(nv_reader *r);
 /* v (and what it holds) as Python objects, depth containers deep; NULL
  * with an exception set. */

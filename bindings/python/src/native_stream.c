@@ -9,6 +9,8 @@
  * Dictionary is declined, and the caller reads the input into a tree. */
 #include "native.h"
 
+#include <string.h>
+
 #include "serval/visit.h"
 
 typedef struct frame {
@@ -26,6 +28,7 @@ typedef struct builder {
     unsigned cap;    /* frames allocated */
     PyObject *root;
     int failed;      /* a Python exception is set */
+    int by_address;  /* for nv_reader_new */
 } builder;
 
 /* Puts o (taking its reference) where the next item of the innermost
@@ -109,7 +112,7 @@ static int on_map(void *ctx, uint32_t count)
 static int on_value(void *ctx, const sv_value *v, bool key)
 {
     builder *b = (builder *)ctx;
-    if (!b->r && !(b->r = nv_reader_new())) {
+    if (!b->r && !(b->r = nv_reader_new(b->by_address))) {
         b->failed = 1;
         return -1;
     }
@@ -145,6 +148,8 @@ PyObject *nv_stream_loads(const sv_format *f, const uint8_t *data, size_t len,
 {
     *declined = 0;
     builder b = {0};
+    /* bson's strings point into the input, each at its own address */
+    b.by_address = strcmp(f->name, "bson") != 0;
     PyObject *out = NULL;
     sv_visitor vis = {&b, on_array, on_map, on_value, on_end};
     sv_status st = sv_visit_decode(f, data, len, opts, &vis);

@@ -28,10 +28,19 @@ typedef struct key_slot {
 #define SHORT_MAX 24
 #define WORD_MAX 8
 
-typedef struct short_slot {
+typedef struct short_id {
     const char *s; /* the address (longer texts), or NULL */
     uint64_t word; /* the bytes, zero-padded (texts up to WORD_MAX) */
     uint32_t len;
+} short_id;
+
+/* A slot holds one str and the last text that missed it: a text replaces
+ * the str only when it misses twice in a row, so a run of texts that never
+ * repeat (names, ids) leaves a useful str in place, and does not pay for
+ * dropping the reference of a str made long ago (a cache miss each). */
+typedef struct short_slot {
+    short_id id;
+    short_id missed;
     PyObject *obj; /* strong reference, dropped at the end of the call */
 } short_slot;
 
@@ -39,6 +48,10 @@ struct nv_reader {
     key_slot keys[KEY_SLOTS];
     short_slot shorts[SHORT_SLOTS];
     unsigned depth;
+    /* whether texts longer than WORD_MAX are cached by address: not where
+     * each one is told at its own place in the input (bson), so that an
+     * address never comes back */
+    int by_address;
 };
 typedef nv_reader reader;
 
@@ -152,28 +165,38 @@ static PyObject *key_str(reader *r, const char *s, uint32_t len)
 
 /* The str of a string value of up to SHORT_MAX bytes, from the cache when
  * it was seen before; NULL without an exception: not UTF-8. */
+static int same_id(const short_id *a, const short_id *b)
+{
+    return a->s == b->s && a->word == b->word && a->len == b->len;
+}
+
 static PyObject *short_str(reader *r, const char *s, uint32_t len)
 {
-    uint64_t word = 0;
+    short_id id = {NULL, 0, len};
     size_t at;
     if (len <= WORD_MAX) {
-        memcpy(&word, s, len);
-        at = (size_t)((word ^ len) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
-        s = NULL;
-    } else {
+        memcpy(&id.word, s, len);
+        at = (size_t)((id.word ^ len) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+    } else if (r->by_address) {
+        id.s = s;
         at = (size_t)(((uintptr_t)s >> 2) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+    } else {
+        return utf8_or_null(s, len);
     }
     short_slot *k = &r->shorts[at & (SHORT_SLOTS - 1)];
-    if (k->obj && k->s == s && k->word == word && k->len == len) {
+    if (k->obj && same_id(&k->id, &id)) {
         Py_INCREF(k->obj);
         return k->obj;
     }
-    PyObject *o = utf8_or_null(s ? s : (const char *)&word, len);
+    PyObject *o = utf8_or_null(id.s ? s : (const char *)&id.word, len);
     if (!o) return NULL;
+    if (k->obj && !same_id(&k->missed, &id)) {
+        k->missed = id;
+        return o;
+    }
     Py_XDECREF(k->obj);
-    k->s = s;
-    k->word = word;
-    k->len = len;
+    k->id = id;
+    k->missed.len = UINT32_MAX; /* no text: lengths stop at SHORT_MAX */
     k->obj = o;
     Py_INCREF(o);
     return o;
@@ -548,10 +571,11 @@ static PyObject *value(reader *r, const sv_value *v)
     return with_value(NV_TAG0 + tag, untagged(r, &inner));
 }
 
-nv_reader *nv_reader_new(void)
+nv_reader *nv_reader_new(int by_address)
 {
     reader *r = (reader *)PyMem_Calloc(1, sizeof *r);
     if (!r) PyErr_NoMemory();
+    else r->by_address = by_address;
     return r;
 }
 
@@ -578,8 +602,8 @@ PyObject *nv_reader_key(nv_reader *r, const sv_value *k)
 
 PyObject *nv_to_python(const sv_value *v)
 {
-    reader *r = (reader *)PyMem_Calloc(1, sizeof *r);
-    if (!r) return PyErr_NoMemory();
+    reader *r = nv_reader_new(1);
+    if (!r) return NULL;
     PyObject *o = value(r, v);
     nv_reader_free(r);
     return o;

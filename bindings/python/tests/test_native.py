@@ -12,6 +12,7 @@ agreeing with it checks the extension against the library's own reader
 and writer. Skipped when the extension is not in use (SERVAL_PYTHON_BACKEND
 =ctypes, or not built)."""
 import contextlib
+import ctypes
 import gc
 import math
 import sys
@@ -19,6 +20,7 @@ import tracemalloc
 import unittest
 
 import serval
+from serval import _options
 
 INF, NAN = float("inf"), float("nan")
 
@@ -165,6 +167,81 @@ class NativeErrors(unittest.TestCase):
         with self.assertRaises(serval.Error) as cm:
             serval.dumps({"v": serval.Vector3([1, 2, 3])}, "bson")
         self.assertEqual((cm.exception.status, cm.exception.path), ("SV_ERR_UNSUPPORTED", "/v"))
+
+    def test_no_collection_runs_while_the_objects_are_made(self):
+        # With the collector on, as a user runs it, each container made
+        # counts towards the next collection (here: every one, threshold 1);
+        # loads and dumps pause it while they make objects (which form a
+        # tree), on each path, and leave it on afterwards. Once on again,
+        # the count the call left starts a collection at the first container
+        # made after it (at most three: dumps makes its result list and tuple).
+        collections = []
+
+        def hook(phase, info):
+            if phase == "start":
+                collections.append(info["generation"])
+
+        on_inside = []
+
+        class Slow(list):  # read through its iterator: Python code inside dumps
+            def __iter__(self):
+                on_inside.append(gc.isenabled())
+                return list.__iter__(self)
+
+        value = {"items": [{"k": [i], "v": {"x": [i, 0.5, "s"]}} for i in range(3000)]}
+        inputs = [(serval.dumps(value, f), f) for f in ("godot3", "godot4", "bson", "json")]
+        def opts(fmt, call):  # the sv_options of no option, as loads and dumps make them
+            made = _options.Options(serval._find(fmt), {}, call, serval._schema_of)
+            keep.append(made)
+            return ctypes.addressof(made.struct)
+
+        keep = []
+        native = serval._native  # called directly: no Python code around the call
+        calls = [lambda d=d, f=f, o=opts(f, "loads"): native.loads(d, f, o, path)
+                 for d, f in inputs for path in (1, 2)]  # through a tree; straight from the bytes
+        calls += [lambda o=opts("godot3", "dumps"): native.dumps(value, "godot3", o, False),
+                  lambda o=opts("json", "dumps"): native.dumps(Slow([1, 2]), "json", o, False)]
+        threshold = gc.get_threshold()
+        self.assertTrue(gc.isenabled())
+        counts = []
+        try:
+            gc.callbacks.append(hook)
+            for call in calls:
+                gc.collect()
+                gc.set_threshold(1)
+                del collections[:]
+                result = call()
+                counts.append(len(collections))
+                gc.set_threshold(*threshold)
+                del result
+        finally:
+            gc.set_threshold(*threshold)
+            gc.callbacks.remove(hook)
+        self.assertEqual(on_inside, [False])
+        self.assertLessEqual(max(counts), 3, counts)  # the result tuple and list of dumps
+        self.assertTrue(gc.isenabled())
+
+    def test_calls_one_after_another_share_no_state(self):
+        # dumps keeps its tree's memory and output buffer for the next call:
+        # a call after a larger one, after a failed one and after one with a
+        # tight max_alloc gives the bytes it gives on its own. The expected
+        # bytes: Godot 3's Variant encoding (types 18 Dictionary, 19 Array,
+        # 2 int, 4 String; little-endian, strings padded to 4).
+        small = {"a": [1, "bc"]}
+        expected = bytes.fromhex("12000000 01000000" "04000000 01000000 61000000"
+                                 "13000000 02000000" "02000000 01000000"
+                                 "04000000 02000000 62630000")
+        big = {"k%d" % i: ["x" * 100, i, [i] * 50] for i in range(4000)}
+        big_bytes = serval.dumps(big, "godot3")
+        for _ in range(3):
+            self.assertEqual(serval.dumps(small, "godot3"), expected)
+            self.assertEqual(serval.dumps(big, "godot3"), big_bytes)
+            with self.assertRaises(serval.Error):
+                serval.dumps(big, "godot3", max_alloc=1 << 16)
+            with self.assertRaises(serval.Error):
+                serval.dumps({"a": [serval.I8(999)]}, "godot3")
+            self.assertEqual(serval.dumps(small, "godot3"), expected)
+        self.assertEqual(serval.loads(big_bytes, "godot3"), big)
 
     def test_the_collector_runs_again_after_an_error(self):
         self.assertTrue(gc.isenabled())
