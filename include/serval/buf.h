@@ -20,7 +20,9 @@
  *
  * Streaming now: typed JSON (at the start of each container), a raw Godot
  * Variant (at each value and through packed arrays), a BSON stream (after
- * each document); every other encoder holds its output whole. A sink's
+ * each document), a KingsIsle stream without zlib (after each property; in
+ * deep mode its sizes are found by a first pass that writes nothing); every
+ * other encoder holds its output whole. A sink's
  * error ends the encode with that error (sv_buf_status), and the bytes
  * handed over so far are the caller's to discard.
  *
