@@ -327,8 +327,7 @@ static sv_status size_pass(ki_enc *e, const sv_value *v, const sv_alloc *alloc)
     sv__core_bw_init(&e->bw, &scratch);
     e->sizing = true;
     sv_status st = ki_write_object(e, v);
-    if (st == SV_OK && !sv_buf_ok(&scratch))
-        st = ki_enc_fail(e, SV_ERR_NOMEM, "out of memory");
+    if (st == SV_OK && !sv_buf_ok(&scratch)) st = ki_enc_fail(e, SV_ERR_NOMEM, "out of memory");
     sv_buf_free(&scratch);
     e->sizing = false;
     e->size_next = 0;
