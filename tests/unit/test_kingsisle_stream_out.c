@@ -115,8 +115,8 @@ static void test_tiny_streams(void **state)
  * u32 property 96 bits, the inner object 32 + 96 + 96 = 224, the outer
  * m_next 64 + 32 + 224 = 320, the outer object 32 + 96 + 320 = 448. */
 static const char hxnode[] =
-    "{\"version\": 2, \"classes\": {\"287454020\": {\"name\": \"class HxNode\", \"hash\": 287454020,"
-    " \"properties\": {"
+    "{\"version\": 2, \"classes\": {\"287454020\": {\"name\": \"class HxNode\","
+    " \"hash\": 287454020, \"properties\": {"
     "  \"m_value\": {\"type\": \"unsigned int\", \"id\": 0, \"flags\": 31, \"hash\": 168496141},"
     "  \"m_next\": {\"type\": \"class HxNode*\", \"id\": 1, \"flags\": 31, \"pointer\": true,"
     "              \"hash\": 16909060}}}}}";
@@ -169,6 +169,41 @@ static void test_failed_encode_into_sink(void **state)
     sv_kingsisle_types_free(t);
 }
 
+/* A sink that takes 16 bytes, then fails as a full disk would. */
+static sv_status full_after_16(void *ctx, const uint8_t *data, size_t len)
+{
+    (void)data;
+    size_t *taken = ctx;
+    if (*taken + len > 16) return SV_ERR_IO;
+    *taken += len;
+    return SV_OK;
+}
+
+/* The sink's error ends the encode as that error (not a size that went
+ * wrong, not memory): the caller tells a full disk from a bug. */
+static void test_sink_error_is_reported(void **state)
+{
+    (void)state;
+    sv_kingsisle_types *t = load_text(hxnode, "hxnode.json");
+    sv_kingsisle_opts o = opts_of(t, 0);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_kingsisle_decode(doc, linked, sizeof linked, &o, &v, &err) != SV_OK)
+        fail_msg("%s", err.message);
+    size_t taken = 0;
+    sv_buf out;
+    sv_buf_init(&out, NULL);
+    sv_buf_set_sink(&out, full_after_16, &taken, 8);
+    assert_int_equal(sv_kingsisle_encode(&v, &o, &out, &err), SV_ERR_IO);
+    assert_int_equal(err.status, SV_ERR_IO);
+    assert_int_equal(sv_buf_status(&out), SV_ERR_IO);
+    sv_buf_free(&out);
+    sv_doc_free(doc);
+    sv_kingsisle_types_free(t);
+}
+
 /* class W (hash 0x01020304) {m_w std::wstring (hash 5)}, shallow, flags 0:
  * the tag, then an aligned u16 count of code units, then the units
  * little-endian (§6.1, §6.3). */
@@ -182,7 +217,8 @@ static void wide_encodes_to(const sv_kingsisle_types *t, const char *text, const
 {
     sv_doc *doc = sv_doc_new(NULL);
     sv_value root = sv_object(doc, sv_str(doc, "class W", 7), 0);
-    sv_map_append_str(doc, &root, "m_w", sv_with_flags(sv_str(doc, text, strlen(text)), SV_F_UTF16));
+    sv_map_append_str(doc, &root, "m_w",
+                      sv_with_flags(sv_str(doc, text, strlen(text)), SV_F_UTF16));
     sv_kingsisle_opts o;
     sv_kingsisle_opts_init(&o);
     o.types = t;
@@ -233,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_tiny_streams),
         cmocka_unit_test(test_nested_sizes_stream),
         cmocka_unit_test(test_failed_encode_into_sink),
+        cmocka_unit_test(test_sink_error_is_reported),
         cmocka_unit_test(test_wide_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -404,7 +404,11 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
         size_t tn;
         const char *tp = sv_get_str(sv_map_getz(meta, "trailing"), &tn);
         if (sv_kind_of(sv_map_getz(meta, "trailing")) == SV_BYTES) sv_buf_append(bodyp, tp, tn);
-        if (!sv_buf_ok(bodyp)) st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
+        /* a sink's own error (a full disk) is that error, not memory */
+        sv_status bs = sv_buf_status(bodyp);
+        if (bs != SV_OK)
+            st = sv_error_set(err, bs, KI_FORMAT, 0, "%s",
+                              bs == SV_ERR_NOMEM ? "out of memory" : "the output's sink failed");
     }
     if (st == SV_OK && sv_buf_pos(bodyp) - body_start > UINT32_MAX)
         st = sv_error_set(err, SV_ERR_RANGE, KI_FORMAT, 0, "a stream over 4 GiB");

@@ -565,7 +565,9 @@ static inline size_t size_begin(ki_enc *e)
  * recorded, or checked against what the sizing pass recorded. */
 static inline void size_end(ki_enc *e, size_t at, uint64_t bits)
 {
-    if (e->status != SV_OK) return;
+    /* (a failed buffer drops bytes, so its sizes mean nothing: the caller
+     * reports its status) */
+    if (e->status != SV_OK || !sv_buf_ok(e->out)) return;
     if (bits > UINT32_MAX) {
         ki_enc_fail(e, SV_ERR_RANGE, "an object of more than 2^32 bits");
         return;
