@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,6 +399,72 @@ static int finish_job(runner *r, size_t i, progress *p)
     return rc;
 }
 
+/* ---- signals while workers run ------------------------------------------------------ */
+
+/* The signals that end the process by default, which a worker writing a
+ * temporary file holds back (cli_io.c) until the file is renamed or
+ * removed. A process-directed signal goes to any thread that does not
+ * block it: with workers, that may be the main thread or a worker between
+ * files, and the default action would end the process under the other
+ * workers' temporary files. So while workers run, they block these signals
+ * for good and only the main thread takes them, with a handler that tells
+ * the writers to stop (cli_io_interrupt); once every worker has stopped and
+ * every temporary file is gone, the signal is raised again with its
+ * default action, so the exit status says what ended the process. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NSTOP (sizeof stop_signals / sizeof *stop_signals)
+
+typedef struct signal_state {
+    struct sigaction old[NSTOP];
+    bool caught[NSTOP]; /* a handler was installed (not for an ignored signal) */
+} signal_state;
+
+static void on_stop_signal(int sig)
+{
+    cli_io_interrupt(sig);
+}
+
+static void stop_signals_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < NSTOP; i++) sigaddset(set, stop_signals[i]);
+}
+
+/* Installs the handler for each signal that is not ignored (nohup's SIGHUP,
+ * a background job's SIGINT stay ignored). */
+static void catch_stop_signals(signal_state *s)
+{
+    struct sigaction act;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = on_stop_signal;
+    stop_signals_set(&act.sa_mask);
+    for (size_t i = 0; i < NSTOP; i++) {
+        s->caught[i] = false;
+        if (sigaction(stop_signals[i], NULL, &s->old[i]) != 0) continue;
+        if (s->old[i].sa_handler == SIG_IGN) continue;
+        s->caught[i] = sigaction(stop_signals[i], &act, NULL) == 0;
+    }
+}
+
+static void restore_stop_signals(const signal_state *s)
+{
+    for (size_t i = 0; i < NSTOP; i++)
+        if (s->caught[i]) sigaction(stop_signals[i], &s->old[i], NULL);
+}
+
+/* After an interrupt: the signal again, with its default action (which ends
+ * the process; were it to return, exit with the shell's code for it). */
+static void reraise(int sig)
+{
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig);
+}
+
 static int run_all(runner *r, unsigned threads)
 {
     size_t total = r->l->count;
@@ -431,13 +498,22 @@ static int run_all(runner *r, unsigned threads)
         cli_error("%s", sv_status_str(SV_ERR_NOMEM));
         return 3;
     }
+    /* the workers are created with the stop signals blocked (a new thread
+     * inherits the mask), then the main thread takes them again */
+    signal_state sigs;
+    catch_stop_signals(&sigs);
+    sigset_t stops, saved;
+    stop_signals_set(&stops);
+    pthread_sigmask(SIG_BLOCK, &stops, &saved);
     unsigned started = 0;
     for (; started < threads; started++)
         if (pthread_create(&tids[started], NULL, worker, r) != 0) break;
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
     if (started == 0) worker(r); /* no thread to be had: do it here */
 
     pthread_mutex_lock(&r->mu);
     for (;;) {
+        if (cli_io_interrupted()) r->stop = true; /* no more jobs; running ones stop writing */
         while (flushed < total && r->finished[flushed]) {
             pthread_mutex_unlock(&r->mu);
             int rc = finish_job(r, flushed, &p);
@@ -473,6 +549,7 @@ static int run_all(runner *r, unsigned threads)
     progress_clear(&p);
     free(tids);
     free(r->finished);
+    restore_stop_signals(&sigs);
     return worst;
 }
 
@@ -535,5 +612,8 @@ int cli_batch_run(cli_args *a, const cli_batch *b)
     free(l.owned);
     free(l.jobs);
     free(l.rel);
+    /* every worker has stopped and removed its temporary file */
+    int sig = cli_io_interrupted();
+    if (sig) reraise(sig);
     return rc;
 }

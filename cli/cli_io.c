@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,19 @@ void cli_io_init(void)
     /* Held back, SIGXFSZ would still kill the process once released; ignored,
      * the write returns EFBIG and we clean up and report it. */
     signal(SIGXFSZ, SIG_IGN);
+}
+
+/* Lock-free, so a signal handler may store it (C11 7.14.1.1). */
+static atomic_int interrupt_signal;
+
+void cli_io_interrupt(int sig)
+{
+    atomic_store(&interrupt_signal, sig);
+}
+
+int cli_io_interrupted(void)
+{
+    return atomic_load_explicit(&interrupt_signal, memory_order_relaxed);
 }
 
 bool cli_is_stdio(const char *path)
@@ -319,6 +333,7 @@ static int atomic_finish(cli_output *o, int e)
         if (!e && output_sync && fsync(o->fd) != 0) e = errno;
         if (close(o->fd) != 0 && !e) e = errno;
         o->fd = -1;
+        if (!e && cli_io_interrupted()) e = EINTR; /* interrupted: not renamed, removed */
         if (!e && rename(o->tmp, o->target) != 0) e = errno;
         if (e)
             unlink(o->tmp);
@@ -407,7 +422,7 @@ sv_status cli_write_output(const char *path, const void *data, size_t len)
     if (!e) e = atomic ? write_atomic(target, data, len, mode) : write_in_place(target, data, len);
     free(resolved);
     if (!e) return SV_OK;
-    if (e > 0) cli_error("%s: %s", path, strerror(e));
+    if (e > 0 && !(e == EINTR && cli_io_interrupted())) cli_error("%s: %s", path, strerror(e));
     return SV_ERR_IO;
 }
 
@@ -417,7 +432,7 @@ sv_status cli_write_output(const char *path, const void *data, size_t len)
 static sv_status output_sink(void *ctx, const uint8_t *data, size_t len)
 {
     cli_output *o = ctx;
-    int e = write_all(o->fd, data, len);
+    int e = cli_io_interrupted() ? EINTR : write_all(o->fd, data, len);
     if (!e) return SV_OK;
     o->error = e;
     return SV_ERR_IO;
@@ -459,6 +474,7 @@ sv_status cli_output_end(cli_output *o, sv_buf *b, bool ok)
     /* a failed encode was reported by the encoder; only the file's own
      * errors are reported here */
     if (!e || (!ok && !o->error)) return ok ? SV_OK : SV_ERR_IO;
+    if (e == EINTR && cli_io_interrupted()) return SV_ERR_IO; /* said by the signal */
     cli_error("%s: %s", o->path, strerror(e));
     return SV_ERR_IO;
 }

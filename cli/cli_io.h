@@ -25,6 +25,15 @@
  * with EFBIG, reported as an I/O error, instead of killing the process. */
 void cli_io_init(void);
 
+/* Stopping outputs that are being written, for a signal taken while worker
+ * threads write them (cli_batch.c). cli_io_interrupt may be called from a
+ * signal handler; from then on every temporary file is removed at its next
+ * piece or at its end, and none is renamed over its target, quietly (the
+ * interrupt is the reason). cli_io_interrupted returns the signal number,
+ * 0 until then. */
+void cli_io_interrupt(int sig);
+int cli_io_interrupted(void);
+
 /* The name to show for an input path in messages: "<stdin>" for "-". */
 const char *cli_display_name(const char *path);
 

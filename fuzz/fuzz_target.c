@@ -118,8 +118,16 @@ static sv_value through_json(sv_doc *doc, const sv_value *v1, sv_buf *text)
     return v2;
 }
 
+/* The sink of conv's output: the bytes appended to the buffer ctx. */
+static sv_status append_to(void *ctx, const uint8_t *data, size_t len)
+{
+    return sv_buf_append(ctx, data, len);
+}
+
 /* conv --from json --to FMT: sv_convert_encode, as cmd_conv.c calls it
- * (the format options are the encoder's). */
+ * (the format options are the encoder's), into a buffer with a sink as
+ * conv's output file has one, with a small window so that every point
+ * where an encoder releases its bytes hands them over; b gets them all. */
 static void conv_or_die(const sv_format *f, const sv_value *vj, const sv_options *o, sv_buf *b)
 {
     sv_convert_opts co;
@@ -127,8 +135,13 @@ static void conv_or_die(const sv_format *f, const sv_value *vj, const sv_options
     co.format_options = o;
     sv_error err;
     memset(&err, 0, sizeof err);
-    if (sv_convert_encode(json_format(), f, vj, &co, b, NULL, &err) != SV_OK)
+    sv_buf piped;
+    sv_buf_init(&piped, NULL);
+    sv_buf_set_sink(&piped, append_to, b, 64);
+    if (sv_convert_encode(json_format(), f, vj, &co, &piped, NULL, &err) != SV_OK)
         fail("conv refuses the typed JSON of a decoded tree", &err);
+    if (sv_buf_flush(&piped) != SV_OK || !sv_buf_ok(b)) fail("out of memory", NULL);
+    sv_buf_free(&piped);
 }
 
 static bool same(const sv_buf *b, const uint8_t *data, size_t len)

@@ -26,7 +26,9 @@
  * comes), a Godot binary resource, RSRC (after each resource and through
  * packed arrays; its bodies are measured first), NoesisGUI (after each
  * block, instance and window of the command stream; the data section is
- * measured first); every other encoder holds its output whole. A sink's
+ * measured first), a KingsIsle stream without zlib (after each property;
+ * in deep mode its sizes are found by a first pass that writes nothing);
+ * every other encoder holds its output whole. A sink's
  * error ends the encode with that error (sv_buf_status), and the bytes
  * handed over so far are the caller's to discard.
  *

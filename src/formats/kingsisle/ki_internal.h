@@ -205,6 +205,16 @@ typedef struct ki_enc {
     uint32_t len_count;
     sv_error *err;
     sv_status status;
+    /* Deep sizes (of objects and properties, in the order their size fields
+     * are written) for an output that streams through a sink, where nothing
+     * written may be patched later: a first pass (sizing) encodes into a
+     * scratch buffer that discards its bytes and records each size; the
+     * second (forward) writes each size before its content, checks it once
+     * the content is written and releases the bytes as it goes. Neither:
+     * sizes are patched in the output (ki_write.c). */
+    uint32_t *sizes;
+    size_t nsizes, sizes_cap, size_next;
+    bool sizing, forward;
     /* What a class name and a (class, field key) pair were last found to
      * be, by the address of the key's text: a decoded tree's keys and class
      * names are interned, so each is hashed and compared once per encode,

@@ -308,6 +308,32 @@ static bool put_zlib(sv_buf *out, const uint8_t *in, size_t n, const sv_value *o
     return sv__compress_zlib_deflate(in, n, level, SV_ZLIB_WRAPPED, out);
 }
 
+/* Bytes dropped by the sizing pass's scratch buffer. */
+static sv_status drop_bytes(void *ctx, const uint8_t *data, size_t len)
+{
+    (void)ctx, (void)data, (void)len;
+    return SV_OK;
+}
+
+/* The sizing pass (ki_enc.sizes): the root encoded into a small scratch
+ * buffer that hands its bytes to nothing, the deep sizes recorded; then e
+ * is ready for the pass that writes them forward. */
+static sv_status size_pass(ki_enc *e, const sv_value *v, const sv_alloc *alloc)
+{
+    sv_buf scratch;
+    sv_buf_init(&scratch, alloc);
+    sv_buf_set_sink(&scratch, drop_bytes, NULL, 64 * 1024);
+    e->out = &scratch;
+    sv__core_bw_init(&e->bw, &scratch);
+    e->sizing = true;
+    sv_status st = ki_write_object(e, v);
+    if (st == SV_OK && !sv_buf_ok(&scratch)) st = ki_enc_fail(e, SV_ERR_NOMEM, "out of memory");
+    sv_buf_free(&scratch);
+    e->sizing = false;
+    e->size_next = 0;
+    return st;
+}
+
 sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, sv_buf *out,
                               sv_error *err)
 {
@@ -352,26 +378,39 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
         if (flags & SV_KI_WITH_COMPRESSION) sv_buf_putc(out, 0);
     }
     sv_buf *bodyp = direct ? out : &body;
-    size_t body_start = bodyp->len;
+    uint64_t body_start = sv_buf_pos(bodyp); /* (bytes a sink took count too) */
+    uint64_t flushed_before = out->flushed;
     ki_enc e;
     memset(&e, 0, sizeof e);
-    e.out = bodyp;
-    sv__core_bw_init(&e.bw, bodyp);
     e.types = o.types;
     e.flags = flags;
     e.mask = o.property_mask;
     e.shallow = shallow;
     e.skip_deprecated = o.skip_deprecated;
     e.err = err;
-    st = ki_write_object(&e, v);
+    /* Into a sink the output goes in pieces, so deep sizes cannot be
+     * patched: they are found first, by an encode whose bytes are dropped.
+     * (With zlib the stream is compressed whole: held, and patched.) */
+    e.forward = direct && out->sink;
+    if (e.forward && !shallow) st = size_pass(&e, v, out->alloc);
+    if (st == SV_OK) {
+        e.out = bodyp;
+        sv__core_bw_init(&e.bw, bodyp);
+        st = ki_write_object(&e, v);
+    }
+    if (e.sizes) out->alloc->free(out->alloc->ctx, e.sizes, e.sizes_cap * sizeof *e.sizes);
     if (st == SV_OK) {
         ki_write_tail(&e, (uint32_t)sv_get_uint(sv_map_getz(meta, KI_META_TAIL)));
         size_t tn;
         const char *tp = sv_get_str(sv_map_getz(meta, "trailing"), &tn);
         if (sv_kind_of(sv_map_getz(meta, "trailing")) == SV_BYTES) sv_buf_append(bodyp, tp, tn);
-        if (!sv_buf_ok(bodyp)) st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
+        /* a sink's own error (a full disk) is that error, not memory */
+        sv_status bs = sv_buf_status(bodyp);
+        if (bs != SV_OK)
+            st = sv_error_set(err, bs, KI_FORMAT, 0, "%s",
+                              bs == SV_ERR_NOMEM ? "out of memory" : "the output's sink failed");
     }
-    if (st == SV_OK && bodyp->len - body_start > UINT32_MAX)
+    if (st == SV_OK && sv_buf_pos(bodyp) - body_start > UINT32_MAX)
         st = sv_error_set(err, SV_ERR_RANGE, KI_FORMAT, 0, "a stream over 4 GiB");
     if (st != SV_OK || direct) goto done;
 
@@ -409,7 +448,8 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
 done:
     sv_buf_free(&body);
     sv_buf_free(&stream);
-    if (st != SV_OK) out->len = start;
+    /* (what a sink took already is the caller's to discard) */
+    if (st != SV_OK) out->len = out->flushed == flushed_before ? start : 0;
     return st;
 nomem:
     st = sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");

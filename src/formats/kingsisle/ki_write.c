@@ -10,6 +10,20 @@
 #include "core/value_internal.h"
 #include "formats/kingsisle/ki_internal.h"
 
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+#if defined(__GNUC__)
+#define KI_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define KI_PREFETCH(p) ((void)(p))
+#endif
+/* How many elements ahead a list of objects has its next objects' headers
+ * loaded: a decoded tree's objects are far apart, and reaching each one's
+ * class and fields is otherwise a cache miss the encoder waits for. */
+#define KI_PREFETCH_AHEAD 4
+
 sv_status ki_enc_fail(ki_enc *e, sv_status st, const char *fmt, ...)
 {
     if (e->status != SV_OK) return e->status;
@@ -52,9 +66,10 @@ static inline void w_u64(ki_enc *e, uint64_t v)
     w_u32(e, (uint32_t)(v >> 32));
 }
 
+/* Bits written so far, those handed to a sink included. */
 static inline uint64_t bit_pos(const ki_enc *e)
 {
-    return sv__core_bw_bit_len(&e->bw);
+    return sv__core_bw_bit_len(&e->bw) + e->out->flushed * 8u;
 }
 
 /* Writes v little-endian at byte offset at (a field written earlier). */
@@ -65,7 +80,7 @@ static void patch_u32(ki_enc *e, size_t at, uint64_t v)
         ki_enc_fail(e, SV_ERR_RANGE, "an object of more than 2^32 bits");
         return;
     }
-    for (int i = 0; i < 4; i++) e->out->data[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+    sv__core_store32le(e->out->data + at, (uint32_t)v);
 }
 
 /* ---- values ---------------------------------------------------------------- */
@@ -123,11 +138,61 @@ static size_t utf16_units(const uint8_t *s, size_t n)
     return u;
 }
 
+/* Whether the n bytes at s are all ASCII (wide strings mostly are: then
+ * each byte is one code unit, and no decoding is needed). */
+static bool all_ascii(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    uint64_t any = 0;
+    for (; i + 32 <= n; i += 32) {
+        uint64_t w[4];
+        memcpy(w, s + i, 32);
+        any |= w[0] | w[1] | w[2] | w[3];
+    }
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        any |= w;
+    }
+    for (; i < n; i++) any |= s[i];
+    return (any & UINT64_C(0x8080808080808080)) == 0;
+}
+
+/* n ASCII bytes as n little-endian UTF-16 code units at d (2n bytes). */
+static void widen_ascii(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        _mm_storeu_si128((__m128i *)(void *)(d + 2 * i), _mm_unpacklo_epi8(x, zero));
+        _mm_storeu_si128((__m128i *)(void *)(d + 2 * i + 16), _mm_unpackhi_epi8(x, zero));
+    }
+#endif
+    for (; i < n; i++) {
+        d[2 * i] = s[i];
+        d[2 * i + 1] = 0;
+    }
+}
+
 static sv_status w_wstring(ki_enc *e, const ki_prop *p, const sv_value *v)
 {
     if (sv_kind_of(v) != SV_STRING) return type_error(e, p, v);
     size_t n;
     const uint8_t *s = (const uint8_t *)sv_get_str(v, &n);
+    if (all_ascii(s, n)) {
+        if (!(e->flags & SV_KI_COMPACT_LENGTHS) ? n > 0xFFFF : n > 0x7FFFFFFF)
+            return ki_enc_fail(e, SV_ERR_RANGE, "'%s': a wide string too long", p->name);
+        w_len(e, (uint32_t)n, false);
+        if (n) {
+            w_align(e); /* aligned: the code units go straight to the output */
+            if (sv_buf_ensure(e->out, 2 * n) != SV_OK) return e->status;
+            widen_ascii(e->out->data + e->out->len, s, n);
+            e->out->len += 2 * n;
+        }
+        return e->status;
+    }
     size_t units = utf16_units(s, n);
     if (!(e->flags & SV_KI_COMPACT_LENGTHS) ? units > 0xFFFF : units > 0x7FFFFFFF)
         return ki_enc_fail(e, SV_ERR_RANGE, "'%s': a wide string too long", p->name);
@@ -293,12 +358,21 @@ static sv_status w_value(ki_enc *e, const ki_prop *p, const sv_value *v)
         return ki_enc_fail(e, SV_ERR_RANGE, "'%s': too many elements", p->name);
     w_len(e, n, true);
     const sv_value *items = sv__core_items(v->as.box);
+    bool objects = p->kind == KI_OBJECT;
     for (uint32_t i = 0; i < n; i++) {
+        if (objects && i + KI_PREFETCH_AHEAD < n) {
+            const sv_value *ahead = &items[i + KI_PREFETCH_AHEAD];
+            if (ahead->kind == SV_OBJECT) {
+                KI_PREFETCH(ahead->as.box);
+                KI_PREFETCH((const char *)ahead->as.box + 64); /* its first fields */
+            }
+        }
         sv_status st = w_elem(e, p, &items[i]);
         if (st != SV_OK) {
             sv_error_path_index(e->err, i);
             return st;
         }
+        if (e->forward || e->sizing) sv_buf_release(e->out); /* (see w_deep) */
     }
     return e->status;
 }
@@ -432,6 +506,7 @@ static sv_status w_shallow(ki_enc *e, const ki_class *c, const sv_value *obj)
             sv_error_path_key(e->err, p->name, p->name_len);
             return st;
         }
+        if (e->forward) sv_buf_release(e->out); /* nothing is patched in shallow mode */
     }
     if (e->status == SV_OK && used != sv_len(obj)) {
         /* a field that is not written would be lost without a word */
@@ -453,12 +528,68 @@ static sv_status w_shallow(ki_enc *e, const ki_class *c, const sv_value *obj)
     return e->status;
 }
 
-/* §5.3: every field of the tree in its order, sizes patched afterwards. */
+/* A deep size field (aligned) whose value is known only once the content
+ * after it is written: its slot in the list of sizes when they go forward,
+ * else its offset in the output, to patch. */
+static inline size_t size_begin(ki_enc *e)
+{
+    if (!e->sizing && !e->forward) {
+        size_t at = e->out->len;
+        w_bits(e, 0, 32);
+        return at;
+    }
+    size_t slot = e->size_next++;
+    if (e->sizing) {
+        if (slot == e->sizes_cap) {
+            size_t cap = e->sizes_cap ? e->sizes_cap * 2 : 1024;
+            const sv_alloc *a = e->out->alloc;
+            uint32_t *more = e->sizes ? a->realloc(a->ctx, e->sizes, e->sizes_cap * sizeof *more,
+                                                   cap * sizeof *more)
+                                      : a->malloc(a->ctx, cap * sizeof *more);
+            if (!more) {
+                ki_enc_fail(e, SV_ERR_NOMEM, "out of memory");
+                return slot;
+            }
+            e->sizes = more;
+            e->sizes_cap = cap;
+        }
+        e->nsizes = slot + 1;
+        w_bits(e, 0, 32);
+    } else {
+        w_bits(e, slot < e->nsizes ? e->sizes[slot] : 0, 32);
+    }
+    return slot;
+}
+
+/* The size of what began at size_begin (bits, from start): patched,
+ * recorded, or checked against what the sizing pass recorded. */
+static inline void size_end(ki_enc *e, size_t at, uint64_t bits)
+{
+    /* (a failed buffer drops bytes, so its sizes mean nothing: the caller
+     * reports its status) */
+    if (e->status != SV_OK || !sv_buf_ok(e->out)) return;
+    if (bits > UINT32_MAX) {
+        ki_enc_fail(e, SV_ERR_RANGE, "an object of more than 2^32 bits");
+        return;
+    }
+    if (e->sizing) {
+        if (at < e->nsizes) e->sizes[at] = (uint32_t)bits;
+    } else if (e->forward) {
+        /* both passes ran the same code over the same tree: a difference
+         * would be a bug, never written as a wrong size */
+        if (at >= e->nsizes || e->sizes[at] != bits)
+            ki_enc_fail(e, SV_ERR_RANGE, "internal: a size differs between the two passes");
+    } else {
+        patch_u32(e, at, bits);
+    }
+}
+
+/* §5.3: every field of the tree in its order, each size before its content
+ * (size_begin / size_end). */
 static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
 {
-    size_t size_at = e->out->len; /* aligned: right after the tag */
-    uint64_t start = bit_pos(e);
-    w_bits(e, 0, 32);
+    uint64_t start = bit_pos(e); /* aligned: right after the tag */
+    size_t size_at = size_begin(e);
     const sv_pair *pairs = sv__core_pairs(obj->as.box);
     for (uint32_t i = 0; i < obj->len && e->status == SV_OK; i++) {
         const sv_pair *pr = &pairs[i];
@@ -471,15 +602,16 @@ static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
                            &pr->key);
         uint64_t before = bit_pos(e);
         w_align(e);
-        size_t at = e->out->len;
-        w_bits(e, 0, 32);
+        size_t at = size_begin(e);
         w_bits(e, hash, 32);
         sv_status st =
             (p && p->kind != KI_OPAQUE) ? w_value(e, p, &pr->val) : ki_write_raw(e, &pr->val);
         if (st != SV_OK) return fail_at(e, st, &pr->key);
-        patch_u32(e, at, bit_pos(e) - before);
+        size_end(e, at, bit_pos(e) - before);
+        /* every byte so far is final when sizes go forward (no patching) */
+        if (e->sizing || e->forward) sv_buf_release(e->out);
     }
-    patch_u32(e, size_at, bit_pos(e) - start);
+    size_end(e, size_at, bit_pos(e) - start);
     return e->status;
 }
 
