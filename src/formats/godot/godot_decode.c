@@ -14,6 +14,7 @@
  * "PackedStringArray", typed containers carry their element types as meta. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/byteio.h"
@@ -721,9 +722,20 @@ sv_status gd_dec_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
     return decode_rec(d, depth, key, out);
 }
 
+/* Whole Variants read so far (a raw one, or one per frame): how tests see
+ * that a file is read once (godot_file_meta.c), where a second reading
+ * would make the same tree and leave no other trace. */
+static atomic_ulong variants_read;
+
+unsigned long gd_variants_read(void)
+{
+    return atomic_load_explicit(&variants_read, memory_order_relaxed);
+}
+
 sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
                           size_t len, sv_value *out, size_t *used, sv_error *err)
 {
+    atomic_fetch_add_explicit(&variants_read, 1, memory_order_relaxed);
     gd_dec d;
     gd_dec_init(&d, doc, r, base, data, len, err);
     *out = sv_null();

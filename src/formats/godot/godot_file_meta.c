@@ -133,6 +133,48 @@ static bool trailing_allowed(const sv_options *opts)
     return v && (!strcmp(v, "allow") || sv_options_flag(opts, "trailing", false));
 }
 
+/* What read_raw_first did: nothing (the probe must answer), the decode
+ * (kept), or found the framing of frames cut off (the caller reads them). */
+typedef enum raw_first { RAW_NOT_TRIED, RAW_READ, RAW_CUT_FRAMES } raw_first;
+
+/* Without a framing named, the probe (gd_probe_framing) reads the input as
+ * store_var frames, then as one raw Variant, and the decoder then reads it
+ * again with the framing found: for the usual file, one raw Variant that
+ * no frames fit, the same reading twice. Here that reading is made once,
+ * into doc with the decode's options, where they read as the probe's do,
+ * and the probe's next steps are taken from it:
+ *  - it fills the input: the probe says raw (frames fit none), kept;
+ *  - else, whole frames and one cut off: the probe names that framing
+ *    (RAW_CUT_FRAMES; the caller reads it, and fails where it is cut; the
+ *    raw reading's values stay in doc unused);
+ *  - else the probe says raw (a Variant cut off) or nothing (raw, the
+ *    default): the decode with raw framing is this one, kept with its
+ *    error, or with the bytes after it for the trailing rule. */
+static raw_first read_raw_first(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,
+                                size_t len, const sv_options *opts, sv_godot_opts *o, gd_seen *seen,
+                                sv_value *out, size_t *used, sv_status *st, sv_error *err)
+{
+    if (!gd_probe_raw_candidate(data, len) || !gd_probe_reads_as(o) ||
+        gd_probe_frames_fit(profile, data, len))
+        return RAW_NOT_TRIED;
+    sv_error raw_err;
+    sv_error_clear(&raw_err);
+    o->framing = SV_GODOT_RAW;
+    *st = gd_decode_framed(doc, data, len, o, seen, out, used, &raw_err);
+    if (*st == SV_OK && *used == len) return RAW_READ;
+    sv_godot_framing f;
+    bool be = false;
+    if (gd_probe_frames_cut(profile, data, len, &f, &be)) {
+        o->framing = f;
+        if (!sv_options_get(opts, "prefix")) o->prefix_big_endian = be;
+        *seen = (gd_seen){0};
+        *used = 0;
+        return RAW_CUT_FRAMES;
+    }
+    if (*st != SV_OK && err && err->status == SV_OK) *err = raw_err;
+    return RAW_READ;
+}
+
 sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data, size_t len,
                              const sv_options *opts, sv_value *out, sv_error *err)
 {
@@ -145,7 +187,12 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
         sv_options_flag(opts, "trailing", true))
         return sv_error_set(err, SV_ERR_USAGE, profile_names[profile], 0,
                             "option trailing=%s: expected allow", tv);
-    if (!framing_given && data) {
+    size_t used = 0;
+    gd_seen seen = {0};
+    raw_first first = RAW_NOT_TRIED;
+    if (!framing_given && data)
+        first = read_raw_first(profile, doc, data, len, opts, &o, &seen, out, &used, &st, err);
+    if (!framing_given && data && first == RAW_NOT_TRIED) {
         sv_godot_framing f;
         bool be = false, ambiguous = false;
         int score = gd_probe_framing(profile, data, len, &f, &be, &ambiguous);
@@ -159,9 +206,7 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
             if (!sv_options_get(opts, "prefix")) o.prefix_big_endian = be;
         }
     }
-    size_t used = 0;
-    gd_seen seen = {0};
-    st = gd_decode_framed(doc, data, len, &o, &seen, out, &used, err);
+    if (first != RAW_READ) st = gd_decode_framed(doc, data, len, &o, &seen, out, &used, err);
     if (st != SV_OK) {
         if (o.framing == SV_GODOT_RAW && !framing_given) hint_framing(data, len, err);
         return st;

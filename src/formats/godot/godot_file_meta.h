@@ -25,6 +25,20 @@ int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
  * as one raw Variant, instead of reading it into a tree again. */
 bool gd_probe_frames_fit(sv_godot_profile profile, const uint8_t *data, size_t len);
 
+/* The probe's steps, for a decoder that reads the raw Variant itself and
+ * keeps it (gd_registry_decode) instead of having the probe read it first:
+ *  - gd_probe_raw_candidate: whether the probe would try the input as one
+ *    raw Variant at all (whole words, not too large, not starting 00);
+ *  - gd_probe_reads_as: whether a decode with o reads every input as the
+ *    probe's (default options) does: same types, limits and object rule;
+ *  - gd_probe_frames_cut: the probe's answer for an input that fits no
+ *    framing whole: whole frames and then one cut off (its framing and
+ *    prefix byte order), which the probe prefers to a raw Variant cut off. */
+bool gd_probe_raw_candidate(const uint8_t *data, size_t len);
+bool gd_probe_reads_as(const sv_godot_opts *o);
+bool gd_probe_frames_cut(sv_godot_profile profile, const uint8_t *data, size_t len,
+                         sv_godot_framing *framing, bool *be);
+
 /* *o with what the file entries of root's meta name (framing, prefix,
  * objects, version), where opts (the caller's options) do not name them.
  * *found: root has file entries, which the encoder takes out of the tree

@@ -169,6 +169,42 @@ int gd_probe_framing(sv_godot_profile profile, const uint8_t *data, size_t len,
     return score;
 }
 
+bool gd_probe_frames_cut(sv_godot_profile profile, const uint8_t *data, size_t len,
+                         sv_godot_framing *framing, bool *be)
+{
+    if (len < 4 || len > GD_PROBE_MAX) return false;
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return false;
+    size_t frames = 0;
+    bool cut = false;
+    for (int big = 0; big <= 1 && !cut; big++) {
+        if (frames_cut(doc, profile, data, len, big, &frames)) {
+            cut = true;
+            *framing = frames ? SV_GODOT_STREAM : SV_GODOT_PREFIXED;
+            *be = big;
+        }
+    }
+    sv_doc_free(doc);
+    return cut;
+}
+
+bool gd_probe_raw_candidate(const uint8_t *data, size_t len)
+{
+    return len >= 4 && len <= GD_PROBE_MAX && !(len & 3) && data[0] != 0;
+}
+
+bool gd_probe_reads_as(const sv_godot_opts *o)
+{
+    sv_godot_opts p;
+    sv_godot_opts_init(&p, o->profile);
+    gd_rules a, b;
+    gd_rules_init(&a, &p);
+    gd_rules_init(&b, o);
+    return a.variant_max == b.variant_max && a.typed_arrays == b.typed_arrays &&
+           a.typed_dicts == b.typed_dicts && a.full_objects == b.full_objects &&
+           a.max_depth == b.max_depth && a.max_string == b.max_string;
+}
+
 bool gd_probe_frames_fit(sv_godot_profile profile, const uint8_t *data, size_t len)
 {
     if (len < 4 || len > GD_PROBE_MAX) return false; /* as gd_probe_framing: not probed */
