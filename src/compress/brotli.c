@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "compress/block_codecs.h"
+#include "compress/brotli_mem.h"
 #include "compress/codec_alloc.h"
 #include "compress/compress.h"
 #include "compress/decomp_out.h"
@@ -188,44 +189,35 @@ sv_status sv__compress_brotli_decompress(const uint8_t *in, size_t len, const sv
     return st;
 }
 
-/* libbrotlienc ends the process (exit) when its allocator returns NULL: its
- * encoder is built without BROTLI_ENCODER_CLEANUP_ON_OOM. A library must
- * report out-of-memory instead, so the encoder's allocator never returns
- * NULL to it: a refused allocation jumps back to sv__compress_brotli_compress, which
- * frees every block the encoder still holds (they are kept on a list, since
- * its own cleanup never runs). libbrotlienc is C and holds no other
- * resource, so leaving its frames this way is safe. */
-typedef struct enc_block {
-    struct enc_block *prev, *next;
+/* Blocks carry their list links in a header of 32 bytes: sizeof the links,
+ * rounded up to keep the encoder's pointers 16-byte aligned. */
+struct sv__compress_brotli_block {
+    sv__compress_brotli_block *prev, *next;
     size_t total; /* bytes of the whole block, this header included */
-} enc_block;
-#define ENC_HEADER 32u /* sizeof(enc_block), rounded up to keep 16-byte alignment */
+};
+#define BLOCK_HEADER 32u
 
-typedef struct enc_mem {
-    const sv_alloc *alloc;
-    enc_block *blocks;
-    jmp_buf refused;
-} enc_mem;
-
-static void *enc_alloc(void *opaque, size_t size)
+void *sv__compress_brotli_mem_alloc(void *opaque, size_t size)
 {
-    enc_mem *m = opaque;
+    sv__compress_brotli_mem *m = opaque;
     const sv_alloc *a = m->alloc;
-    enc_block *b = size <= SIZE_MAX - ENC_HEADER ? a->malloc(a->ctx, size + ENC_HEADER) : NULL;
+    sv__compress_brotli_block *b =
+        size <= SIZE_MAX - BLOCK_HEADER ? a->malloc(a->ctx, size + BLOCK_HEADER) : NULL;
     if (!b) longjmp(m->refused, 1);
-    b->total = size + ENC_HEADER;
+    b->total = size + BLOCK_HEADER;
     b->prev = NULL;
     b->next = m->blocks;
     if (m->blocks) m->blocks->prev = b;
     m->blocks = b;
-    return (unsigned char *)b + ENC_HEADER;
+    return (unsigned char *)b + BLOCK_HEADER;
 }
 
-static void enc_free(void *opaque, void *p)
+void sv__compress_brotli_mem_free(void *opaque, void *p)
 {
     if (!p) return;
-    enc_mem *m = opaque;
-    enc_block *b = (enc_block *)(void *)((unsigned char *)p - ENC_HEADER);
+    sv__compress_brotli_mem *m = opaque;
+    sv__compress_brotli_block *b =
+        (sv__compress_brotli_block *)(void *)((unsigned char *)p - BLOCK_HEADER);
     if (b->prev)
         b->prev->next = b->next;
     else
@@ -234,21 +226,22 @@ static void enc_free(void *opaque, void *p)
     m->alloc->free(m->alloc->ctx, b, b->total);
 }
 
-static void enc_free_all(enc_mem *m)
+void sv__compress_brotli_mem_free_all(sv__compress_brotli_mem *m)
 {
     while (m->blocks) {
-        enc_block *b = m->blocks;
+        sv__compress_brotli_block *b = m->blocks;
         m->blocks = b->next;
         m->alloc->free(m->alloc->ctx, b, b->total);
     }
 }
 
 /* The encoder's run; the state is created and destroyed inside so that a
- * jump back from enc_alloc leaves nothing of it outside enc_mem's list. */
-static bool encode_stream(enc_mem *m, const uint8_t *in, size_t len, int quality, int lgwin,
-                          uint8_t *dst, size_t max, size_t *total)
+ * jump back from the allocator leaves nothing of it outside the list (brotli_mem.h). */
+static bool encode_stream(sv__compress_brotli_mem *m, const uint8_t *in, size_t len, int quality,
+                          int lgwin, uint8_t *dst, size_t max, size_t *total)
 {
-    BrotliEncoderState *s = BrotliEncoderCreateInstance(enc_alloc, enc_free, m);
+    BrotliEncoderState *s =
+        BrotliEncoderCreateInstance(sv__compress_brotli_mem_alloc, sv__compress_brotli_mem_free, m);
     if (!s) return false;
     /* the parameters BrotliEncoderCompress sets */
     BrotliEncoderSetParameter(s, BROTLI_PARAM_QUALITY, (uint32_t)quality);
@@ -279,16 +272,16 @@ bool sv__compress_brotli_compress(const uint8_t *in, size_t len, int quality, in
     size_t max = BrotliEncoderMaxCompressedSize(len);
     if (max == 0) return false; /* too large to bound */
     if (sv_buf_ensure(out, max) != SV_OK) return false;
-    enc_mem m;
+    sv__compress_brotli_mem m;
     m.alloc = out->alloc;
     m.blocks = NULL;
     size_t total = 0;
     if (setjmp(m.refused)) {
-        enc_free_all(&m);
+        sv__compress_brotli_mem_free_all(&m);
         return false;
     }
     bool ok = encode_stream(&m, in, len, quality, lgwin, out->data + out->len, max, &total);
-    enc_free_all(&m); /* nothing, unless libbrotli forgot a block */
+    sv__compress_brotli_mem_free_all(&m); /* nothing, unless libbrotli forgot a block */
     if (!ok || total > max) return false;
     out->len += total;
     return true;

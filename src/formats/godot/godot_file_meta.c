@@ -162,6 +162,13 @@ static raw_first read_raw_first(sv_godot_profile profile, sv_doc *doc, const uin
     o->framing = SV_GODOT_RAW;
     *st = gd_decode_framed(doc, data, len, o, seen, out, used, &raw_err);
     if (*st == SV_OK && *used == len) return RAW_READ;
+    /* Out of memory is the answer whatever the framing: the probe, in a
+     * document of its own, would choose one that the caller's allocator
+     * then refuses as well. */
+    if (*st == SV_ERR_NOMEM) {
+        if (err && err->status == SV_OK) *err = raw_err;
+        return RAW_READ;
+    }
     sv_godot_framing f;
     bool be = false;
     if (gd_probe_frames_cut(profile, data, len, &f, &be)) {

@@ -15,66 +15,27 @@
  *
  * libbrotlienc ends the process when its allocator returns NULL (it is built
  * without BROTLI_ENCODER_CLEANUP_ON_OOM), so, as in compress/brotli.c, the
- * allocator never does: a refused allocation jumps back to the sink call
- * that started the encoder's work, which frees every block the encoder
- * holds (kept on a list) and fails the output. */
+ * allocator never does (compress/brotli_mem.h): a refused allocation jumps
+ * back to the sink call that started the encoder's work, which frees every
+ * block the encoder holds (kept on a list) and fails the output. */
 #include <brotli/encode.h>
 #include <setjmp.h>
 #include <string.h>
 
+#include "compress/brotli_mem.h"
 #include "formats/resonite/resonite_internal.h"
 
-#define BLOCK_HEADER 32u /* a block's list links, rounded up for 16-byte alignment */
-
-typedef struct sink_block {
-    struct sink_block *prev, *next;
-    size_t total; /* bytes of the whole block, this header included */
-} sink_block;
-
 struct sv__resonite_brotli_sink {
-    const sv_alloc *alloc;
-    sink_block *blocks;
-    jmp_buf refused;
+    sv__compress_brotli_mem mem; /* the encoder's blocks and its refusal jump */
     BrotliEncoderState *enc;
     sv_buf *out;
     uint64_t total, fed; /* the BSON's length and the bytes given so far */
     bool failed;
 };
 
-static void *sink_alloc(void *opaque, size_t size)
-{
-    sv__resonite_brotli_sink *k = opaque;
-    const sv_alloc *a = k->alloc;
-    sink_block *b = size <= SIZE_MAX - BLOCK_HEADER ? a->malloc(a->ctx, size + BLOCK_HEADER) : NULL;
-    if (!b) longjmp(k->refused, 1);
-    b->total = size + BLOCK_HEADER;
-    b->prev = NULL;
-    b->next = k->blocks;
-    if (k->blocks) k->blocks->prev = b;
-    k->blocks = b;
-    return (unsigned char *)b + BLOCK_HEADER;
-}
-
-static void sink_free(void *opaque, void *p)
-{
-    if (!p) return;
-    sv__resonite_brotli_sink *k = opaque;
-    sink_block *b = (sink_block *)(void *)((unsigned char *)p - BLOCK_HEADER);
-    if (b->prev)
-        b->prev->next = b->next;
-    else
-        k->blocks = b->next;
-    if (b->next) b->next->prev = b->prev;
-    k->alloc->free(k->alloc->ctx, b, b->total);
-}
-
 static void free_all(sv__resonite_brotli_sink *k)
 {
-    while (k->blocks) {
-        sink_block *b = k->blocks;
-        k->blocks = b->next;
-        k->alloc->free(k->alloc->ctx, b, b->total);
-    }
+    sv__compress_brotli_mem_free_all(&k->mem);
     k->enc = NULL; /* its memory was on the list */
 }
 
@@ -85,15 +46,16 @@ sv__resonite_brotli_sink *sv__resonite_brotli_sink_new(sv_buf *out, int quality,
     sv__resonite_brotli_sink *k = a->malloc(a->ctx, sizeof *k);
     if (!k) return NULL;
     memset(k, 0, sizeof *k);
-    k->alloc = a;
+    k->mem.alloc = a;
     k->out = out;
     k->total = total;
-    if (setjmp(k->refused)) {
+    if (setjmp(k->mem.refused)) {
         free_all(k);
         a->free(a->ctx, k, sizeof *k);
         return NULL;
     }
-    BrotliEncoderState *s = BrotliEncoderCreateInstance(sink_alloc, sink_free, k);
+    BrotliEncoderState *s = BrotliEncoderCreateInstance(sv__compress_brotli_mem_alloc,
+                                                        sv__compress_brotli_mem_free, &k->mem);
     if (!s) {
         free_all(k);
         a->free(a->ctx, k, sizeof *k);
@@ -112,7 +74,7 @@ sv__resonite_brotli_sink *sv__resonite_brotli_sink_new(sv_buf *out, int quality,
 }
 
 /* Gives the encoder len bytes and appends what it makes to out; finish
- * with the last of the BSON. Runs under k->refused (the caller's setjmp). */
+ * with the last of the BSON. Runs under k->mem.refused (the caller's setjmp). */
 static bool feed(sv__resonite_brotli_sink *k, const uint8_t *in, size_t len, bool finish)
 {
     BrotliEncoderOperation op = finish ? BROTLI_OPERATION_FINISH : BROTLI_OPERATION_PROCESS;
@@ -142,7 +104,7 @@ sv_status sv__resonite_brotli_sink_write(void *ctx, const uint8_t *data, size_t 
         k->failed = true;
         return SV_ERR_NOMEM;
     }
-    if (setjmp(k->refused)) {
+    if (setjmp(k->mem.refused)) {
         free_all(k);
         k->failed = true;
         return SV_ERR_NOMEM;
@@ -165,5 +127,5 @@ void sv__resonite_brotli_sink_free(sv__resonite_brotli_sink *k)
     if (!k) return;
     if (k->enc) BrotliEncoderDestroyInstance(k->enc);
     free_all(k); /* nothing, unless the encoder forgot a block */
-    k->alloc->free(k->alloc->ctx, k, sizeof *k);
+    k->mem.alloc->free(k->mem.alloc->ctx, k, sizeof *k);
 }
