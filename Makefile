@@ -15,7 +15,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE    ?= examples/player.godot3
 # Seconds per fuzz target: a short fixed budget in make test (and so in CI),
 # a longer one in make fuzz.
-FUZZ_TEST_SECONDS ?= 6
+FUZZ_TEST_SECONDS ?= 4
 FUZZ_SECONDS      ?= 600
 
 # Where make install puts things: PREFIX/bin/serval, PREFIX/lib, PREFIX/include,
