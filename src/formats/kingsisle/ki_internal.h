@@ -211,10 +211,14 @@ typedef struct ki_enc {
      * scratch buffer that discards its bytes and records each size; the
      * second (forward) writes each size before its content, checks it once
      * the content is written and releases the bytes as it goes. Neither:
-     * sizes are patched in the output (ki_write.c). */
+     * sizes are patched in the output (ki_write.c), through the sink when
+     * it took them already (one that can patch: buf_seekable.h). */
     uint32_t *sizes;
     size_t nsizes, sizes_cap, size_next;
     bool sizing, forward;
+    /* whether bytes go to the sink as they are written (sv_buf_release):
+     * sizing, forward, or into a sink that can patch */
+    bool streams;
     /* What a class name and a (class, field key) pair were last found to
      * be, by the address of the key's text: a decoded tree's keys and class
      * names are interned, so each is hashed and compared once per encode,

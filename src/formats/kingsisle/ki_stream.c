@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "serval/buf_seekable.h"
+
 #include "compress/zlib_adapter.h"
 #include "core/byteio.h"
 #include "core/doc_internal.h"
@@ -326,6 +328,7 @@ static sv_status size_pass(ki_enc *e, const sv_value *v, const sv_alloc *alloc)
     e->out = &scratch;
     sv__core_bw_init(&e->bw, &scratch);
     e->sizing = true;
+    e->streams = true;
     sv_status st = ki_write_object(e, v);
     if (st == SV_OK && !sv_buf_ok(&scratch)) st = ki_enc_fail(e, SV_ERR_NOMEM, "out of memory");
     sv_buf_free(&scratch);
@@ -388,10 +391,13 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
     e.shallow = shallow;
     e.skip_deprecated = o.skip_deprecated;
     e.err = err;
-    /* Into a sink the output goes in pieces, so deep sizes cannot be
-     * patched: they are found first, by an encode whose bytes are dropped.
-     * (With zlib the stream is compressed whole: held, and patched.) */
-    e.forward = direct && out->sink;
+    /* Into a sink the output goes in pieces. One that can patch (a file)
+     * takes them as they come and has each deep size rewritten once known;
+     * into any other, sizes cannot be patched, so they are found first, by
+     * an encode whose bytes are dropped (a second walk of the tree). (With
+     * zlib the stream is compressed whole: held, and patched.) */
+    e.streams = direct && out->sink;
+    e.forward = e.streams && !sv_buf_seekable_of(out);
     if (e.forward && !shallow) st = size_pass(&e, v, out->alloc);
     if (st == SV_OK) {
         e.out = bodyp;

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "serval/buf_seekable.h"
+
 #include "core/error_record.h"
 #include "core/utf16.h"
 #include "core/value_internal.h"
@@ -72,15 +74,25 @@ static inline uint64_t bit_pos(const ki_enc *e)
     return sv__core_bw_bit_len(&e->bw) + e->out->flushed * 8u;
 }
 
-/* Writes v little-endian at byte offset at (a field written earlier). */
-static void patch_u32(ki_enc *e, size_t at, uint64_t v)
+/* Writes v little-endian at output offset at (a field written earlier): in
+ * the buffer while it holds the field, else through a sink that can patch
+ * (the encoder streams past unpatched fields only into such a sink). */
+static void patch_u32(ki_enc *e, uint64_t at, uint64_t v)
 {
-    if (!sv_buf_ok(e->out)) return;
+    sv_buf *b = e->out;
+    if (!sv_buf_ok(b)) return;
     if (v > UINT32_MAX) {
         ki_enc_fail(e, SV_ERR_RANGE, "an object of more than 2^32 bits");
         return;
     }
-    sv__core_store32le(e->out->data + at, (uint32_t)v);
+    if (at >= b->flushed) {
+        sv__core_store32le(b->data + (at - b->flushed), (uint32_t)v);
+        return;
+    }
+    uint8_t le[4];
+    sv__core_store32le(le, (uint32_t)v);
+    sv_status st = sv_buf_patch(b, at, le, sizeof le);
+    if (st != SV_OK) ki_enc_fail(e, st, "the output's sink could not rewrite a size field");
 }
 
 /* ---- values ---------------------------------------------------------------- */
@@ -372,7 +384,7 @@ static sv_status w_value(ki_enc *e, const ki_prop *p, const sv_value *v)
             sv_error_path_index(e->err, i);
             return st;
         }
-        if (e->forward || e->sizing) sv_buf_release(e->out); /* (see w_deep) */
+        if (e->streams) sv_buf_release(e->out); /* (see w_deep) */
     }
     return e->status;
 }
@@ -506,7 +518,7 @@ static sv_status w_shallow(ki_enc *e, const ki_class *c, const sv_value *obj)
             sv_error_path_key(e->err, p->name, p->name_len);
             return st;
         }
-        if (e->forward) sv_buf_release(e->out); /* nothing is patched in shallow mode */
+        if (e->streams) sv_buf_release(e->out); /* nothing is patched in shallow mode */
     }
     if (e->status == SV_OK && used != sv_len(obj)) {
         /* a field that is not written would be lost without a word */
@@ -531,10 +543,10 @@ static sv_status w_shallow(ki_enc *e, const ki_class *c, const sv_value *obj)
 /* A deep size field (aligned) whose value is known only once the content
  * after it is written: its slot in the list of sizes when they go forward,
  * else its offset in the output, to patch. */
-static inline size_t size_begin(ki_enc *e)
+static inline uint64_t size_begin(ki_enc *e)
 {
     if (!e->sizing && !e->forward) {
-        size_t at = e->out->len;
+        uint64_t at = sv_buf_pos(e->out); /* (aligned: no bits pending) */
         w_bits(e, 0, 32);
         return at;
     }
@@ -563,7 +575,7 @@ static inline size_t size_begin(ki_enc *e)
 
 /* The size of what began at size_begin (bits, from start): patched,
  * recorded, or checked against what the sizing pass recorded. */
-static inline void size_end(ki_enc *e, size_t at, uint64_t bits)
+static inline void size_end(ki_enc *e, uint64_t at, uint64_t bits)
 {
     /* (a failed buffer drops bytes, so its sizes mean nothing: the caller
      * reports its status) */
@@ -589,7 +601,7 @@ static inline void size_end(ki_enc *e, size_t at, uint64_t bits)
 static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
 {
     uint64_t start = bit_pos(e); /* aligned: right after the tag */
-    size_t size_at = size_begin(e);
+    uint64_t size_at = size_begin(e);
     const sv_pair *pairs = sv__core_pairs(obj->as.box);
     for (uint32_t i = 0; i < obj->len && e->status == SV_OK; i++) {
         const sv_pair *pr = &pairs[i];
@@ -602,14 +614,15 @@ static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
                            &pr->key);
         uint64_t before = bit_pos(e);
         w_align(e);
-        size_t at = size_begin(e);
+        uint64_t at = size_begin(e);
         w_bits(e, hash, 32);
         sv_status st =
             (p && p->kind != KI_OPAQUE) ? w_value(e, p, &pr->val) : ki_write_raw(e, &pr->val);
         if (st != SV_OK) return fail_at(e, st, &pr->key);
         size_end(e, at, bit_pos(e) - before);
-        /* every byte so far is final when sizes go forward (no patching) */
-        if (e->sizing || e->forward) sv_buf_release(e->out);
+        /* every byte so far is final when sizes go forward (no patching),
+         * or can still be patched through the sink */
+        if (e->streams) sv_buf_release(e->out);
     }
     size_end(e, size_at, bit_pos(e) - start);
     return e->status;
