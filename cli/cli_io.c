@@ -438,6 +438,26 @@ static sv_status output_sink(void *ctx, const uint8_t *data, size_t len)
     return SV_ERR_IO;
 }
 
+/* Rewrites bytes the sink wrote before (an encoder's length placeholder,
+ * buf_seekable.h): the temporary file is written from offset 0 by this
+ * buffer alone, so output offsets are file offsets. */
+static sv_status output_patch(void *ctx, uint64_t at, const uint8_t *data, size_t len)
+{
+    cli_output *o = ctx;
+    int e = 0;
+    while (len > 0 && !e) {
+        ssize_t n = pwrite(o->fd, data, len, (off_t)at);
+        if (n <= 0) {
+            if (n == 0 || errno != EINTR) e = n == 0 ? EIO : errno;
+            continue;
+        }
+        data += n, len -= (size_t)n, at += (uint64_t)n;
+    }
+    if (!e) return SV_OK;
+    o->error = e;
+    return SV_ERR_IO;
+}
+
 sv_status cli_output_begin(cli_output *o, const char *path, sv_buf *b)
 {
     *o = (cli_output){.fd = -1, .path = path};
@@ -450,8 +470,10 @@ sv_status cli_output_begin(cli_output *o, const char *path, sv_buf *b)
         e = atomic_open(o, target);
         if (e)
             atomic_finish(o, e);
-        else
-            sv_buf_set_sink(b, output_sink, o, 0);
+        else {
+            o->sink = (sv_buf_seekable){.write = output_sink, .patch = output_patch, .ctx = o};
+            sv_buf_set_seekable_sink(b, &o->sink, 0);
+        }
     }
     free(resolved);
     if (!e) return SV_OK;

@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include "serval/buf.h"
+#include "serval/buf_seekable.h"
 #include "serval/error.h"
 
 /* Call once at start: a file size limit (ulimit -f) then makes writes fail
@@ -84,6 +85,7 @@ typedef struct cli_output {
     mode_t mode;
     bool held; /* signals held back, saved holds the mask to restore */
     sigset_t saved;
+    sv_buf_seekable sink; /* the file's sink: written in order, patched by pwrite */
 } cli_output;
 
 /* Starts writing path: a file gets its temporary file and b its sink.

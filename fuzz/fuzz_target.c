@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "serval/buf_seekable.h"
 #include "serval/serval.h"
 
 #ifndef SV_FUZZ_FORMAT
@@ -124,10 +125,21 @@ static sv_status append_to(void *ctx, const uint8_t *data, size_t len)
     return sv_buf_append(ctx, data, len);
 }
 
+/* A patch of bytes append_to gave b (conv's file is rewritten so, with
+ * pwrite: serval/buf_seekable.h). */
+static sv_status patch_in(void *ctx, uint64_t at, const uint8_t *data, size_t len)
+{
+    sv_buf *b = ctx;
+    if (at > b->len || len > b->len - at) fail("a patch of bytes the sink never took", NULL);
+    memcpy(b->data + at, data, len);
+    return SV_OK;
+}
+
 /* conv --from json --to FMT: sv_convert_encode, as cmd_conv.c calls it
  * (the format options are the encoder's), into a buffer with a sink as
- * conv's output file has one, with a small window so that every point
- * where an encoder releases its bytes hands them over; b gets them all. */
+ * conv's output file has one (one that can rewrite what it took), with a
+ * small window so that every point where an encoder releases its bytes
+ * hands them over; b gets them all. */
 static void conv_or_die(const sv_format *f, const sv_value *vj, const sv_options *o, sv_buf *b)
 {
     sv_convert_opts co;
@@ -137,7 +149,8 @@ static void conv_or_die(const sv_format *f, const sv_value *vj, const sv_options
     memset(&err, 0, sizeof err);
     sv_buf piped;
     sv_buf_init(&piped, NULL);
-    sv_buf_set_sink(&piped, append_to, b, 64);
+    sv_buf_seekable file = {.write = append_to, .patch = patch_in, .ctx = b};
+    sv_buf_set_seekable_sink(&piped, &file, 64);
     if (sv_convert_encode(json_format(), f, vj, &co, &piped, NULL, &err) != SV_OK)
         fail("conv refuses the typed JSON of a decoded tree", &err);
     if (sv_buf_flush(&piped) != SV_OK || !sv_buf_ok(b)) fail("out of memory", NULL);
