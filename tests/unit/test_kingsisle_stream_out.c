@@ -263,6 +263,72 @@ static void test_wide_strings(void **state)
     sv_kingsisle_types_free(t);
 }
 
+/* Decoding wide strings: shallow class W as above, built by hand. ASCII
+ * units (high byte 0, low byte < 0x80) narrow to their low byte; any other
+ * unit anywhere (in a 16-unit block or in the tail) decodes as UTF-16:
+ * U+0080 is C2 80, U+0100 is C4 80, U+007F stays 7F. */
+static void wide_decodes_to(const sv_kingsisle_types *t, const uint16_t *units, size_t n,
+                            const char *want, size_t want_len)
+{
+    uint8_t bytes[6 + 2 * 64];
+    static const uint8_t tag[4] = {0x04, 0x03, 0x02, 0x01};
+    memcpy(bytes, tag, 4);
+    bytes[4] = (uint8_t)n, bytes[5] = (uint8_t)(n >> 8);
+    for (size_t i = 0; i < n; i++)
+        bytes[6 + 2 * i] = (uint8_t)units[i], bytes[7 + 2 * i] = (uint8_t)(units[i] >> 8);
+    sv_kingsisle_opts o;
+    sv_kingsisle_opts_init(&o);
+    o.types = t;
+    o.shallow = true;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_kingsisle_decode(doc, bytes, 6 + 2 * n, &o, &v, &err) != SV_OK)
+        fail_msg("%zu units: %s", n, err.message);
+    size_t len;
+    const char *got = sv_get_str(sv_map_getz(&v, "m_w"), &len);
+    if (len != want_len || memcmp(got, want, len) != 0)
+        fail_msg("%zu units: decoded to %zu bytes, expected %zu", n, len, want_len);
+    sv_doc_free(doc);
+}
+
+static void test_wide_strings_decode(void **state)
+{
+    (void)state;
+    sv_kingsisle_types *t = load_text(wide_types, "wide.json");
+    uint16_t units[64] = {0};
+    char want[3 * 64] = {0};
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t i = 0; i < n; i++)
+            units[i] = (uint16_t)('a' + i % 26), want[i] = (char)units[i];
+        wide_decodes_to(t, units, n, want, n);
+        if (n) {
+            units[n - 1] = 0x7F, want[n - 1] = 0x7F;
+            wide_decodes_to(t, units, n, want, n);
+        }
+        static const size_t at[] = {0, 3, 15, 16, 17, 31, 32, 39};
+        for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+            if (at[k] >= n) continue;
+            for (int big = 0; big < 2; big++) {
+                size_t w = 0;
+                for (size_t i = 0; i < n; i++) {
+                    units[i] = (uint16_t)('a' + i % 26);
+                    if (i != at[k]) {
+                        want[w++] = (char)units[i];
+                        continue;
+                    }
+                    units[i] = big ? 0x0100 : 0x0080;
+                    want[w++] = (char)(big ? 0xC4 : 0xC2);
+                    want[w++] = (char)0x80;
+                }
+                wide_decodes_to(t, units, n, want, w);
+            }
+        }
+    }
+    sv_kingsisle_types_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_failed_encode_into_sink),
         cmocka_unit_test(test_sink_error_is_reported),
         cmocka_unit_test(test_wide_strings),
+        cmocka_unit_test(test_wide_strings_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

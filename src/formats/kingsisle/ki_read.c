@@ -11,6 +11,10 @@
 #include "core/utf16.h"
 #include "formats/kingsisle/ki_internal.h"
 
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 sv_status ki_dec_fail(ki_dec *d, sv_status st, const char *fmt, ...)
 {
     if (d->br.status != SV_OK) return d->br.status;
@@ -116,6 +120,41 @@ static sv_status rd_string(ki_dec *d, sv_value *out)
     return doc_check(d);
 }
 
+/* Whether the n UTF-16LE code units at p are all ASCII (< 0x80). Wide
+ * strings mostly are; each unit is then its low byte, and the length pass
+ * and the decoding of the general case are not needed. */
+static bool units_ascii(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    uint64_t any = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t w[4];
+        memcpy(w, p + 2 * i, 32);
+        any |= w[0] | w[1] | w[2] | w[3];
+    }
+    for (; i + 4 <= n; i += 4) {
+        uint64_t w;
+        memcpy(&w, p + 2 * i, 8);
+        any |= w;
+    }
+    for (; i < n; i++) any |= (uint64_t)p[2 * i] | (uint64_t)p[2 * i + 1] << 8;
+    return (any & UINT64_C(0xFF80FF80FF80FF80)) == 0;
+}
+
+/* n ASCII code units (units_ascii) as n bytes at d. */
+static void narrow_ascii(uint8_t *d, const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    for (; i + 16 <= n; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * i + 16));
+        _mm_storeu_si128((__m128i *)(void *)(d + i), _mm_packus_epi16(a, b));
+    }
+#endif
+    for (; i < n; i++) d[i] = p[2 * i];
+}
+
 static sv_status rd_wstring(ki_dec *d, sv_value *out)
 {
     uint32_t n = rd_len(d, false);
@@ -131,10 +170,14 @@ static sv_status rd_wstring(ki_dec *d, sv_value *out)
     if ((uint64_t)n * 3 > d->max_string)
         return ki_dec_fail(d, SV_ERR_LIMIT, "wide string of %u units is over the string limit", n);
     const uint8_t *p = d->br.data + (d->br.pos >> 3);
-    size_t len = sv__core_utf16_wtf8_len(p, n, false);
+    bool ascii = units_ascii(p, n);
+    size_t len = ascii ? n : sv__core_utf16_wtf8_len(p, n, false);
     sv_value v = sv_str_uninit(d->doc, len);
     if (v.kind != SV_STRING) return doc_check(d);
-    sv__core_utf16_to_wtf8(p, n, false, sv_value_buf(&v));
+    if (ascii)
+        narrow_ascii(sv_value_buf(&v), p, n);
+    else
+        sv__core_utf16_to_wtf8(p, n, false, sv_value_buf(&v));
     *out = sv_with_flags(v, SV_F_UTF16);
     d->br.pos += (uint64_t)n * 16;
     return SV_OK;
