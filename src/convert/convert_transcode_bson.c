@@ -9,7 +9,6 @@
 
 #include "convert/convert_internal.h"
 #include "convert/convert_transcode_bson.h"
-#include "core/doc_internal.h"
 #include "serval/config.h"
 #if SERVAL_WITH_BSON
 #include "formats/bson/bson_transcode.h"
@@ -78,8 +77,7 @@ sv_status sv__convert_bson_transcode(sv_doc *doc, const sv_format *from, const s
 #endif
 #if SERVAL_WITH_RESONITE
     if (resonite_to_resonite(from, to))
-        done = sv__resonite_transcode_self(doc ? &doc->alloc : NULL, data, len, in_opts, out_opts,
-                                           out, &st, err);
+        done = sv__resonite_transcode_self(data, len, in_opts, out_opts, out, &st, err);
 #endif
     if (!done) {
         st = via_tree(doc, from, to, data, len, in_opts, out_opts, out, err);

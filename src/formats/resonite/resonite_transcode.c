@@ -58,9 +58,9 @@ sv_status sv__resonite_rs_encode_bson(const uint8_t *bson, size_t len,
 
 /* ---- the whole conversion ------------------------------------------------ */
 
-bool sv__resonite_transcode_self(const sv_alloc *a, const uint8_t *data, size_t len,
-                                 const sv_options *in_opts, const sv_options *out_opts, sv_buf *out,
-                                 sv_status *st, sv_error *err)
+bool sv__resonite_transcode_self(const uint8_t *data, size_t len, const sv_options *in_opts,
+                                 const sv_options *out_opts, sv_buf *out, sv_status *st,
+                                 sv_error *err)
 {
     sv_resonite_opts ri, ro;
     sv_error scratch;
@@ -76,8 +76,12 @@ bool sv__resonite_transcode_self(const sv_alloc *a, const uint8_t *data, size_t 
     bo.format = RESONITE_FORMAT;
     bo.resonite_urls = !ri.raw_strings;
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
+    /* From libc, not the caller's scratch document: an allocation refused
+     * while unpacking (a hostile size) would leave the document's status
+     * failed, and the tree path after it would then fail otherwise than the
+     * decoder alone. The decompressors check max_alloc themselves. */
     sv_buf bson;
-    sv_buf_init(&bson, a);
+    sv_buf_init(&bson, NULL);
     bool done = sv_resonite_unwrap(data, len, &ri, &bson, &c, &scratch) == SV_OK &&
                 sv_bson_validate(bson.data, bson.len, &bo, &scratch) == SV_OK;
     if (done) *st = sv__resonite_rs_encode_bson(bson.data, bson.len, &c, &ro, out, err);

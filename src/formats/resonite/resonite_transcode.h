@@ -11,10 +11,10 @@
  * check, and both sides read "@" strings alike (raw-strings), writes to out
  * what decoding it and encoding the tree with out_opts write, holding the
  * BSON but no tree, sets *st (SV_OK, or the writer's error in err) and
- * returns true. false: nothing was written; the tree path says what the
- * input gives. a: the allocator of the BSON (NULL: libc). */
-bool sv__resonite_transcode_self(const sv_alloc *a, const uint8_t *data, size_t len,
-                                 const sv_options *in_opts, const sv_options *out_opts, sv_buf *out,
-                                 sv_status *st, sv_error *err);
+ * returns true. false: nothing was written, and no document was touched;
+ * the tree path says what the input gives. */
+bool sv__resonite_transcode_self(const uint8_t *data, size_t len, const sv_options *in_opts,
+                                 const sv_options *out_opts, sv_buf *out, sv_status *st,
+                                 sv_error *err);
 
 #endif
