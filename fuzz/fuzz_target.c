@@ -15,10 +15,11 @@
  *                      that encodes to the same bytes again. The Godot
  *                      formats have no normalisation for the inputs read
  *                      here (framing not named, no trailing bytes): their
- *                      bytes must come back exactly. JSON also goes
- *                      through sv_convert_transcode, which conv calls for
- *                      JSON to JSON: the same bytes or the same error as
- *                      the tree path, for every input.
+ *                      bytes must come back exactly. JSON, BSON and
+ *                      Resonite also go through sv_convert_transcode,
+ *                      which conv calls to convert them to themselves:
+ *                      the same bytes or the same error as the tree path,
+ *                      for every input.
  *
  * A broken property aborts, which libFuzzer (and the replay driver) report
  * as a crash with the input saved. The limits are tighter than the defaults
@@ -240,9 +241,9 @@ static void roundtrip(const sv_format *f, const sv_value *v1, const sv_options *
 #endif
 
 #if SV_FUZZ_ROUNDTRIP
-/* conv --from json --to json does not build the tree (sv_convert_transcode,
- * as cmd_conv.c calls it): for every input it must give what the tree path
- * gives, the decode's status st (tree v) and then sv_convert_encode's bytes,
+/* conv from json, bson or resonite to itself does not build the tree
+ * (sv_convert_transcode, as cmd_conv.c calls it): for every input it must
+ * give what the tree path gives, the decode's status st (tree v) and then sv_convert_encode's bytes,
  * or the decode's error (derr) with the same offset, path and message. A
  * tree over the memory limit may stream all the same (the limit then bounds
  * what the scratch document holds at once). */

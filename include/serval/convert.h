@@ -115,7 +115,8 @@ SV_API SV_NODISCARD sv_status sv_convert_encode(const sv_format *from, const sv_
                                                 sv_buf *out, size_t *changes, sv_error *err);
 
 /* Whether sv_convert_transcode converts from to to without a tree: typed
- * JSON to typed JSON (sv_json_transcode). */
+ * JSON to typed JSON (sv_json_transcode), BSON to BSON and Resonite to
+ * Resonite (the input checked by the reader, its BSON written back). */
 SV_API bool sv_convert_streams(const sv_format *from, const sv_format *to);
 
 /* What `serval conv` does when sv_convert_streams(from, to): decodes

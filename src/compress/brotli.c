@@ -10,6 +10,7 @@
 
 #include "compress/block_codecs.h"
 #include "compress/brotli_mem.h"
+#include "compress/brotli_params.h"
 #include "compress/codec_alloc.h"
 #include "compress/compress.h"
 #include "compress/decomp_out.h"
@@ -235,6 +236,19 @@ void sv__compress_brotli_mem_free_all(sv__compress_brotli_mem *m)
     }
 }
 
+void sv__compress_brotli_set_params(BrotliEncoderState *s, int quality, int lgwin,
+                                    uint64_t size_hint)
+{
+    /* the parameters BrotliEncoderCompress sets */
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_QUALITY, (uint32_t)quality);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_LGWIN, (uint32_t)lgwin);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_MODE, BROTLI_MODE_GENERIC);
+    BrotliEncoderSetParameter(s, BROTLI_PARAM_SIZE_HINT,
+                              size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)size_hint);
+    if (lgwin > BROTLI_MAX_WINDOW_BITS)
+        BrotliEncoderSetParameter(s, BROTLI_PARAM_LARGE_WINDOW, BROTLI_TRUE);
+}
+
 /* The encoder's run; the state is created and destroyed inside so that a
  * jump back from the allocator leaves nothing of it outside the list (brotli_mem.h). */
 static bool encode_stream(sv__compress_brotli_mem *m, const uint8_t *in, size_t len, int quality,
@@ -243,14 +257,7 @@ static bool encode_stream(sv__compress_brotli_mem *m, const uint8_t *in, size_t 
     BrotliEncoderState *s =
         BrotliEncoderCreateInstance(sv__compress_brotli_mem_alloc, sv__compress_brotli_mem_free, m);
     if (!s) return false;
-    /* the parameters BrotliEncoderCompress sets */
-    BrotliEncoderSetParameter(s, BROTLI_PARAM_QUALITY, (uint32_t)quality);
-    BrotliEncoderSetParameter(s, BROTLI_PARAM_LGWIN, (uint32_t)lgwin);
-    BrotliEncoderSetParameter(s, BROTLI_PARAM_MODE, BROTLI_MODE_GENERIC);
-    BrotliEncoderSetParameter(s, BROTLI_PARAM_SIZE_HINT,
-                              len > UINT32_MAX ? UINT32_MAX : (uint32_t)len);
-    if (lgwin > BROTLI_MAX_WINDOW_BITS)
-        BrotliEncoderSetParameter(s, BROTLI_PARAM_LARGE_WINDOW, BROTLI_TRUE);
+    sv__compress_brotli_set_params(s, quality, lgwin, len);
     size_t avail_in = len, avail_out = max;
     const uint8_t *next_in = in;
     uint8_t *next_out = dst;

@@ -29,8 +29,11 @@ sv_status sv__compress_lz4_block_decompress(const uint8_t *in, size_t len, size_
 
 bool sv__compress_lz4_block_head(const uint8_t *in, size_t len, uint8_t *first, size_t n)
 {
-    /* the partial decoder may write up to its capacity: a fixed scratch */
-    char tmp[64];
+    /* the partial decoder may write up to its capacity: a fixed scratch,
+     * zeroed, since on a malformed block it may count bytes it did not
+     * write (the answer then changed with the stack's old contents: the
+     * same input sniffed as LZ4 in one call and not in the next) */
+    char tmp[64] = {0};
     if (n > sizeof tmp || len > INT_MAX) return false;
     int got = LZ4_decompress_safe_partial((const char *)in, tmp, (int)len, (int)n, (int)sizeof tmp);
     if (got < (int)n) return false;

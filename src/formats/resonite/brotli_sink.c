@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "compress/brotli_mem.h"
+#include "compress/brotli_params.h"
 #include "formats/resonite/resonite_internal.h"
 
 struct sv__resonite_brotli_sink {
@@ -61,14 +62,8 @@ sv__resonite_brotli_sink *sv__resonite_brotli_sink_new(sv_buf *out, int quality,
         a->free(a->ctx, k, sizeof *k);
         return NULL;
     }
-    /* the parameters sv__compress_brotli_compress sets */
-    BrotliEncoderSetParameter(s, BROTLI_PARAM_QUALITY, (uint32_t)quality);
-    BrotliEncoderSetParameter(s, BROTLI_PARAM_LGWIN, (uint32_t)lgwin);
-    BrotliEncoderSetParameter(s, BROTLI_PARAM_MODE, BROTLI_MODE_GENERIC);
-    BrotliEncoderSetParameter(s, BROTLI_PARAM_SIZE_HINT,
-                              total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
-    if (lgwin > BROTLI_MAX_WINDOW_BITS)
-        BrotliEncoderSetParameter(s, BROTLI_PARAM_LARGE_WINDOW, BROTLI_TRUE);
+    /* the parameters sv__compress_brotli_compress sets, so the same bytes */
+    sv__compress_brotli_set_params(s, quality, lgwin, total);
     k->enc = s;
     return k;
 }

@@ -212,6 +212,15 @@ static sv_status encode_brotli_streamed(const sv_value *v, const sv_bson_opts *b
     return st;
 }
 
+void sv__resonite_rs_resolve_container(sv_resonite_container *c, const sv_resonite_opts *opts)
+{
+    /* options win over the meta, the meta over the defaults */
+    if (opts->framing != SV_RESONITE_FRAMING_AUTO) c->framing = opts->framing;
+    if (opts->compression != SV_RESONITE_AUTO) c->compression = opts->compression;
+    if (c->framing == SV_RESONITE_FRAMING_AUTO) c->framing = SV_RESONITE_FRAMING_HEADER;
+    if (c->compression == SV_RESONITE_AUTO) c->compression = SV_RESONITE_BROTLI;
+}
+
 sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv_buf *out,
                              sv_error *err)
 {
@@ -228,11 +237,7 @@ sv_status sv_resonite_encode(const sv_value *v, const sv_resonite_opts *opts, sv
     sv_resonite_container c = {SV_RESONITE_FRAMING_AUTO, SV_RESONITE_AUTO};
     sv_status st = container_from_meta(v, &c, err);
     if (st != SV_OK) return st;
-    /* options win over the meta, the meta over the defaults */
-    if (opts->framing != SV_RESONITE_FRAMING_AUTO) c.framing = opts->framing;
-    if (opts->compression != SV_RESONITE_AUTO) c.compression = opts->compression;
-    if (c.framing == SV_RESONITE_FRAMING_AUTO) c.framing = SV_RESONITE_FRAMING_HEADER;
-    if (c.compression == SV_RESONITE_AUTO) c.compression = SV_RESONITE_BROTLI;
+    sv__resonite_rs_resolve_container(&c, opts);
 
     sv_bson_opts bo;
     sv_bson_opts_init(&bo);
@@ -277,8 +282,8 @@ static bool parse_int_opt(const char *s, int lo, int hi, int *out)
 /* Reading and writing take different option names, since conv hands the
  * same options to both sides: "container" says what is read, "compression"
  * what is written. */
-static sv_status options_from(const sv_options *opts, bool writing, sv_resonite_opts *r,
-                              sv_error *err)
+sv_status sv__resonite_rs_options_from(const sv_options *opts, bool writing, sv_resonite_opts *r,
+                                       sv_error *err)
 {
     sv_resonite_opts_init(r);
     sv_options ro;
@@ -318,7 +323,7 @@ static sv_status resonite_decode_fmt(sv_doc *doc, const uint8_t *data, size_t le
                                      const sv_options *opts, sv_value *out, sv_error *err)
 {
     sv_resonite_opts r;
-    sv_status st = options_from(opts, false, &r, err);
+    sv_status st = sv__resonite_rs_options_from(opts, false, &r, err);
     if (st != SV_OK) return st;
     st = sv_resonite_decode(doc, data, len, &r, out, err);
     return sv__core_decode_root(doc, st, out, "resonite", err);
@@ -328,7 +333,7 @@ static sv_status resonite_encode_fmt(const sv_value *v, const sv_options *opts, 
                                      sv_error *err)
 {
     sv_resonite_opts r;
-    sv_status st = options_from(opts, true, &r, err);
+    sv_status st = sv__resonite_rs_options_from(opts, true, &r, err);
     if (st != SV_OK) return st;
     return sv_resonite_encode(v, &r, out, err);
 }
@@ -337,7 +342,7 @@ static sv_status resonite_validate_fmt(const uint8_t *data, size_t len, const sv
                                        sv_error *err)
 {
     sv_resonite_opts r;
-    sv_status st = options_from(opts, false, &r, err);
+    sv_status st = sv__resonite_rs_options_from(opts, false, &r, err);
     if (st != SV_OK) return st;
     return sv_resonite_validate(data, len, &r, err);
 }

@@ -94,4 +94,22 @@ sv_status sv__resonite_rs_container(const uint8_t *data, size_t len, const sv_re
  * decoder's memory. */
 sv_status sv__resonite_rs_brotli_sniff(const uint8_t *in, size_t len, const sv_alloc *a);
 
+/* The container a write uses: c holds what the tree's meta says (parts it
+ * does not say are AUTO); opts win over it, and Resonite's defaults (FrDT
+ * header, Brotli) fill what neither says. */
+void sv__resonite_rs_resolve_container(sv_resonite_container *c, const sv_resonite_opts *opts);
+
+/* The registry's options as sv_resonite_opts: the reading side's names
+ * (container, ...) or, writing, the writing side's (compression, ...). */
+sv_status sv__resonite_rs_options_from(const sv_options *opts, bool writing, sv_resonite_opts *r,
+                                       sv_error *err);
+
+/* The payload sv_resonite_encode writes for the tree that the checked BSON
+ * document bson[0..len) decodes to, read from a container c (framing and
+ * compression, as the tree's meta records them), without the tree
+ * (resonite_transcode.c). */
+sv_status sv__resonite_rs_encode_bson(const uint8_t *bson, size_t len,
+                                      const sv_resonite_container *c, const sv_resonite_opts *opts,
+                                      sv_buf *out, sv_error *err);
+
 #endif
