@@ -311,9 +311,8 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
          * it is kept whole. */
         sv_value data = sv_bytes(d->doc, b.data, b.data_size);
         if (data.kind != SV_BYTES || !put(d, chunk, "data", data)) return nomem(d);
-        return d->stream
-                   ? nsb_encode_chunk(d->big, d->unicode, chunk, NULL, d->stream->out, d->err)
-                   : SV_OK;
+        return d->stream ? nsb_encode_chunk(d->big, d->unicode, chunk, NULL, d->stream->out, d->err)
+                         : SV_OK;
     }
     nsb_cmds cs = {commands.as.bytes,
                    commands.as.bytes + commands.len,
@@ -329,7 +328,8 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
     memset(cs.keys, 0, nkeys * sizeof(sv_value));
     nsb_interp_in in = {
         base,    &cs,    b.data,           b.data_size,       sv_numbers(&instances), instances.len,
-        classes, d->big, d->lim.max_depth, d->lim.max_string, d->lim.max_alloc, NULL, NULL, NULL};
+        classes, d->big, d->lim.max_depth, d->lim.max_string, d->lim.max_alloc,       NULL,
+        NULL,    NULL};
     if (d->stream) return stream_chunk(d, &in, chunk, b.data_size);
     sv_value objects;
     /* each instance's Name, for the view (scratch, freed here); without

@@ -478,12 +478,12 @@ static bool of_its_class(const emitter *em, uint32_t n, const sv_value *obj)
 static sv_status emit_instance(emitter *em, const uint8_t **pos, const nsb_cmd *cmd, uint32_t n,
                                const sv_value *obj)
 {
-    sv_status st =
-        obj->kind != SV_OBJECT ? bad(em, SV_ERR_TYPE, cmd, "an instance must be an object")
-        : !of_its_class(em, n, obj)
-            ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                           "instance %u must be an object of its component's class", n)
-            : emit_body(em, pos, cmd, obj, 1);
+    sv_status st = obj->kind != SV_OBJECT
+                       ? bad(em, SV_ERR_TYPE, cmd, "an instance must be an object")
+                   : !of_its_class(em, n, obj)
+                       ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                                      "instance %u must be an object of its component's class", n)
+                       : emit_body(em, pos, cmd, obj, 1);
     if (st != SV_OK) {
         sv_error_path_index(em->err, n);
         return st;

@@ -73,8 +73,8 @@ static bool host_is_big(void)
 static sv_status nomem(interp *it)
 {
     sv_status st = sv_doc_status(it->vdoc) ? sv_doc_status(it->vdoc) : sv_doc_status(it->doc);
-    return sv_error_set(it->err, st ? st : SV_ERR_NOMEM,
-                        NSB_FORMAT, off_of(it, it->p), "out of memory building the tree");
+    return sv_error_set(it->err, st ? st : SV_ERR_NOMEM, NSB_FORMAT, off_of(it, it->p),
+                        "out of memory building the tree");
 }
 
 static sv_status spend(interp *it, const nsb_cmd *cmd, uint64_t n)
@@ -355,7 +355,8 @@ static sv_status run_body(interp *it, const uint8_t **pos, const nsb_cmd *begin,
     }
     if (st == SV_OK) {
         const sv_pair *fields = it->stack ? it->stack + base : NULL; /* NULL: none yet */
-        *container = sv__core_pairs_from(it->vdoc, cls ? SV_OBJECT : SV_MAP, fields, it->top - base);
+        *container =
+            sv__core_pairs_from(it->vdoc, cls ? SV_OBJECT : SV_MAP, fields, it->top - base);
         if (container->kind == SV_NULL)
             st = nomem(it);
         else if (cls)

@@ -9,8 +9,8 @@
 #include "formats/noesis/noesis_internal.h"
 
 sv_status sv__noesis_format_transcode(sv_doc *doc, const uint8_t *data, size_t len,
-                                      const sv_options *in, const sv_options *out_opts,
-                                      sv_buf *out, sv_error *err)
+                                      const sv_options *in, const sv_options *out_opts, sv_buf *out,
+                                      sv_error *err)
 {
     sv_noesis_opts din, dout;
     sv_status st = nsb_registry_opts(in, &din, err);

@@ -20,7 +20,7 @@
  * empty on return. On failure out is left at its old length unless a sink
  * took part of the output. */
 sv_status sv__noesis_format_transcode(sv_doc *doc, const uint8_t *data, size_t len,
-                                      const sv_options *in, const sv_options *out_opts,
-                                      sv_buf *out, sv_error *err);
+                                      const sv_options *in, const sv_options *out_opts, sv_buf *out,
+                                      sv_error *err);
 
 #endif
