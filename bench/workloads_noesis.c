@@ -3,9 +3,13 @@
  * noesis.decode  NSDH bytes -> tree: sv_noesis_decode with the metadata
  *                interpreter over a generated ~50 MB file (gen_noesis.c).
  *                Timed: making the document and decoding; freeing is not.
+ *                Also into one document emptied between runs
+ *                (serval-reused-doc, sv_doc_reset).
  * noesis.encode  tree -> NSDH bytes: sv_noesis_encode into a fresh buffer;
  *                also into a buffer kept between runs (serval-reused-out)
- *                and through a sink, as conv writes a file (serval-streamed).
+ *                and through a sink, as conv writes a file (serval-streamed);
+ *                and NSDH bytes -> NSDH bytes through a sink without the
+ *                tree (serval-transcode), what conv noesis -> noesis does.
  *
  * No other reader or writer of NSDH files exists (spec §0.5), so the peer is
  * memcpy of the same bytes into a buffer allocated once: the floor any
@@ -62,19 +66,24 @@ typedef struct nsb_state {
 
 static nsb_state st;
 
-static bool decode(bench_ctx *ctx)
+static bool decode_into(bench_ctx *ctx, sv_doc *doc)
 {
-    st.doc = sv_doc_new(ctx->alloc);
-    if (!st.doc) return bench_fail(ctx, "sv_doc_new: out of memory");
     sv_error err;
     sv_error_clear(&err);
-    if (sv_noesis_decode(st.doc, (const uint8_t *)ctx->in->text, ctx->in->len, NULL, &st.root,
+    if (sv_noesis_decode(doc, (const uint8_t *)ctx->in->text, ctx->in->len, NULL, &st.root,
                          &err) != SV_OK) {
         char why[BENCH_MSG_MAX];
         sv_error_format(&err, why, sizeof why);
         return bench_fail(ctx, "sv_noesis_decode: %s", why);
     }
     return true;
+}
+
+static bool decode(bench_ctx *ctx)
+{
+    st.doc = sv_doc_new(ctx->alloc);
+    if (!st.doc) return bench_fail(ctx, "sv_doc_new: out of memory");
+    return decode_into(ctx, st.doc);
 }
 
 /* Encodes into out, after what it holds. */
@@ -199,14 +208,76 @@ static bool streamed_step(bench_ctx *ctx)
     return streamed_run(ctx);
 }
 
+/* The same decode into one document emptied between runs (sv_doc_reset,
+ * keeping all its chunks), as `serval` -j workers decode file after file:
+ * the difference from "serval" is the fresh memory of a new document (its
+ * page faults), not the decoder. */
+static sv_doc *kept_doc;
+static bool reused_doc_setup(bench_ctx *ctx)
+{
+    if (!decode_setup(ctx)) return false;
+    kept_doc = sv_doc_new(ctx->alloc);
+    if (!kept_doc || sv_doc_set_reset_keep(kept_doc, UINT64_MAX) != SV_OK)
+        return bench_fail(ctx, "sv_doc_new: out of memory");
+    return decode_into(ctx, kept_doc); /* the document's pages, touched once */
+}
+static bool reused_doc_step(bench_ctx *ctx)
+{
+    sv_doc_reset(kept_doc);
+    return decode_into(ctx, kept_doc);
+}
+
+/* NSDH bytes -> NSDH bytes without the tree, through a sink, as `serval conv
+ * --from noesis --to noesis -o FILE` writes (noesis_transcode.c): the decode
+ * and the encode of the rows above in one pass, an instance at a time. */
+sv_status sv__noesis_format_transcode(sv_doc *doc, const uint8_t *data, size_t len,
+                                      const sv_options *in, const sv_options *out_opts,
+                                      sv_buf *out, sv_error *err);
+static sv_doc *transcode_doc;
+static bool transcode_run(bench_ctx *ctx)
+{
+    sv_buf out;
+    sv_buf_init(&out, ctx->alloc);
+    streamed_bytes = 0;
+    sv_buf_set_sink(&out, drop, NULL, 0);
+    sv_error err;
+    sv_error_clear(&err);
+    sv_status s = sv__noesis_format_transcode(transcode_doc, (const uint8_t *)ctx->in->text,
+                                              ctx->in->len, NULL, NULL, &out, &err);
+    if (s == SV_OK) s = sv_buf_flush(&out);
+    sv_buf_free(&out);
+    ctx->out_size = streamed_bytes;
+    if (s == SV_OK) return true;
+    char why[BENCH_MSG_MAX];
+    sv_error_format(&err, why, sizeof why);
+    return bench_fail(ctx, "sv__noesis_format_transcode: %s", why);
+}
+static bool transcode_setup(bench_ctx *ctx)
+{
+    transcode_doc = sv_doc_new(ctx->alloc);
+    if (!transcode_doc) return bench_fail(ctx, "sv_doc_new: out of memory");
+    sv_buf_init(&streamed_copy, sv_alloc_libc());
+    bool ok = transcode_run(ctx);
+    bool same = streamed_copy.len == ctx->in->len &&
+                memcmp(streamed_copy.data, ctx->in->text, streamed_copy.len) == 0;
+    sv_buf_free(&streamed_copy);
+    streamed_copy.alloc = NULL;
+    if (ok && !same) return bench_fail(ctx, "the transcoded file differs from the input");
+    return ok;
+}
+
 static const bench_impl serval_decode = {"serval", BENCH_MEM_ALLOC, decode_setup, decode_step,
                                          decode_after};
+static const bench_impl serval_reused_doc = {"serval-reused-doc", BENCH_MEM_ALLOC,
+                                             reused_doc_setup, reused_doc_step, NULL};
 static const bench_impl serval_reused = {"serval-reused-out", BENCH_MEM_ALLOC, reused_setup,
                                          reused_step, NULL};
 static const bench_impl serval_encode = {"serval", BENCH_MEM_ALLOC, encode_setup, encode_step,
                                          encode_after};
 static const bench_impl serval_streamed = {"serval-streamed", BENCH_MEM_ALLOC, streamed_setup,
                                            streamed_step, NULL};
+static const bench_impl serval_transcode = {"serval-transcode", BENCH_MEM_ALLOC, transcode_setup,
+                                            transcode_run, NULL};
 
 /* ---- memcpy: the same bytes, copied once into a buffer allocated in setup ---- */
 
@@ -214,10 +285,11 @@ const bench_workload bench_workloads_noesis[] = {
     {"noesis.decode",
      "NSDH with metadata -> tree (sv_noesis_decode vs memcpy of the bytes)",
      noesis_input,
-     {&serval_decode, &bench_memcpy_impl, NULL}},
+     {&serval_decode, &bench_memcpy_impl, &serval_reused_doc, NULL}},
     {"noesis.encode",
      "tree -> NSDH with metadata (sv_noesis_encode vs memcpy of the bytes)",
      noesis_input,
-     {&serval_encode, &bench_memcpy_impl, &serval_reused, &serval_streamed, NULL}},
+     {&serval_encode, &bench_memcpy_impl, &serval_reused, &serval_streamed, &serval_transcode,
+      NULL}},
     {NULL, NULL, NULL, {NULL}},
 };

@@ -282,6 +282,63 @@ static void transcode_agrees(const sv_format *f, const uint8_t *data, size_t len
 }
 #endif
 
+#if SV_FUZZ_ROUNDTRIP && SERVAL_WITH_NOESIS
+/* src/formats/noesis/noesis_transcode.h (the fuzz targets see only the
+ * public headers; serval_static has the function) */
+sv_status sv__noesis_format_transcode(sv_doc *doc, const uint8_t *data, size_t len,
+                                      const sv_options *in, const sv_options *out_opts,
+                                      sv_buf *out, sv_error *err);
+/* conv --from noesis --to noesis without the tree (noesis_transcode.h):
+ * for every input the same bytes as the tree path (the decode's status st,
+ * tree v, then the encoder), or the decode's error (derr) with the same
+ * offset, path and message; once straight into a buffer, once through a
+ * sink of a 7-byte window. A tree over the memory limit may stream all the
+ * same (the limit then bounds what the values' document holds at once). */
+static sv_status fuzz_collect(void *ctx, const uint8_t *data, size_t len)
+{
+    return sv_buf_append(ctx, data, len);
+}
+
+static void noesis_transcode_agrees(const sv_format *f, const uint8_t *data, size_t len,
+                                    const sv_options *o, sv_status st, const sv_value *v,
+                                    const sv_error *derr)
+{
+    if (strcmp(f->name, "noesis") != 0) return;
+    sv_buf want;
+    sv_buf_init(&want, NULL);
+    sv_error err;
+    memset(&err, 0, sizeof err);
+    if (st == SV_OK && f->encode(v, o, &want, &err) != SV_OK)
+        fail("noesis refuses a decoded tree", &err);
+    for (int sink = 0; sink < 2; sink++) {
+        sv_buf got, sunk;
+        sv_buf_init(&got, NULL);
+        sv_buf_init(&sunk, NULL);
+        if (sink) sv_buf_set_sink(&got, fuzz_collect, &sunk, 7);
+        sv_doc *scratch = sv_doc_new(NULL);
+        if (!scratch) abort();
+        memset(&err, 0, sizeof err);
+        sv_status ts = sv__noesis_format_transcode(scratch, data, len, o, o, &got, &err);
+        if (ts == SV_OK && sink) ts = sv_buf_flush(&got);
+        if (st == SV_ERR_LIMIT && ts == SV_OK) {
+            /* streamed within the limit: nothing to compare */
+        } else if (ts != st) {
+            fail("the streaming noesis conv and the tree disagree on the status", &err);
+        } else if (st == SV_OK) {
+            if (!same(sink ? &sunk : &got, want.data, want.len))
+                fail("the streaming noesis conv gives other bytes", NULL);
+        } else if (err.byte_offset != derr->byte_offset || strcmp(err.path, derr->path) != 0 ||
+                   strcmp(err.message, derr->message) != 0) {
+            fail("the streaming noesis conv gives another error", &err);
+        }
+        sv_doc_free(scratch);
+        sv_buf_free(&got);
+        sv_buf_free(&sunk);
+    }
+    sv_buf_free(&want);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
     const sv_format *f = the_format();
@@ -297,6 +354,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
     sv_status st = f->decode(doc, data, len, &o, &v, &err);
 #if SV_FUZZ_ROUNDTRIP
     transcode_agrees(f, data, len, &o, st, &v, &err);
+#endif
+#if SV_FUZZ_ROUNDTRIP && SERVAL_WITH_NOESIS
+    noesis_transcode_agrees(f, data, len, &o, st, &v, &err);
 #endif
     if (st == SV_OK) {
 #if SV_FUZZ_ROUNDTRIP

@@ -20,6 +20,7 @@ typedef struct dec {
     bool big, unicode, raw;
     sv_limits lim;
     sv_error *err;
+    const nsb_stream *stream; /* transcoding: each chunk is written once read */
 } dec;
 
 static uint16_t rd16(dec *d)
@@ -195,6 +196,57 @@ static sv_status read_framing(dec *d, chunk_blocks *b)
     return st;
 }
 
+/* ---- transcoding: each instance written as soon as it is read ---- */
+
+/* Values of one document are emptied once they take this many bytes. */
+#define NSB_VALUES_RESET ((uint64_t)1 << 20)
+
+typedef struct stream_ctx {
+    dec *d;
+    nsb_interp_in *in;
+    nsb_emitter *em;
+} stream_ctx;
+
+static sv_status stream_instance(void *ctx, uint32_t n, const nsb_cmd *begin, const uint8_t *body,
+                                 const sv_value *obj)
+{
+    stream_ctx *c = ctx;
+    sv_status st = nsb_emitter_instance(c->em, body, begin, n, obj);
+    /* the instance is written: its values are not needed any more */
+    if (sv_doc_allocated(c->d->stream->values) >= NSB_VALUES_RESET)
+        sv_doc_reset(c->d->stream->values);
+    return st;
+}
+
+/* The data section, as the encoder asks for it (nsb_feed): the commands run
+ * over the data, and each instance they make is written by the emitter. */
+static sv_status stream_data(void *ctx, const nsb_cmds *cmds, const uint32_t *components,
+                             const sv_value *const *classes, uint32_t instance_count, bool big,
+                             sv_buf *out, sv_error *err)
+{
+    stream_ctx *c = ctx;
+    c->em = nsb_emitter_new(cmds, instance_count, components, classes, big, out, err);
+    if (!c->em) return SV_ERR_NOMEM;
+    c->in->each = stream_instance;
+    c->in->each_ctx = c;
+    c->in->values = c->d->stream->values;
+    sv_value objects, *names = NULL;
+    sv_status st = nsb_interp_run(c->d->doc, c->in, &objects, &names);
+    sv_doc_reset(c->d->stream->values);
+    return nsb_emitter_end(c->em, st);
+}
+
+/* A chunk with metadata, framing read (in chunk), written through the
+ * encoder with its data section from stream_data. The data takes as many
+ * bytes as it did in the input: every tree the decoder makes is written
+ * back byte for byte, and the encoder checks the size it announced. */
+static sv_status stream_chunk(dec *d, nsb_interp_in *in, sv_value *chunk, size_t data_size)
+{
+    stream_ctx c = {d, in, NULL};
+    nsb_feed feed = {data_size, stream_data, &c};
+    return nsb_encode_chunk(d->big, d->unicode, chunk, &feed, d->stream->out, d->err);
+}
+
 static sv_status read_chunk(dec *d, sv_value *chunk)
 {
     chunk_blocks b;
@@ -259,7 +311,8 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
          * it is kept whole. */
         sv_value data = sv_bytes(d->doc, b.data, b.data_size);
         if (data.kind != SV_BYTES || !put(d, chunk, "data", data)) return nomem(d);
-        return SV_OK;
+        return d->stream ? nsb_encode_chunk(d->big, d->unicode, chunk, NULL, d->stream->out, d->err)
+                         : SV_OK;
     }
     nsb_cmds cs = {commands.as.bytes,
                    commands.as.bytes + commands.len,
@@ -275,7 +328,9 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
     memset(cs.keys, 0, nkeys * sizeof(sv_value));
     nsb_interp_in in = {
         base,    &cs,    b.data,           b.data_size,       sv_numbers(&instances), instances.len,
-        classes, d->big, d->lim.max_depth, d->lim.max_string, d->lim.max_alloc};
+        classes, d->big, d->lim.max_depth, d->lim.max_string, d->lim.max_alloc,       NULL,
+        NULL,    NULL};
+    if (d->stream) return stream_chunk(d, &in, chunk, b.data_size);
     sv_value objects;
     /* each instance's Name, for the view (scratch, freed here); without
      * any, no local-value group can be renamed and the view has no work */
@@ -290,13 +345,30 @@ static sv_status read_chunk(dec *d, sv_value *chunk)
     return put(d, chunk, "objects", objects) ? SV_OK : nomem(d);
 }
 
+static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noesis_opts *opts,
+                        const nsb_stream *stream, sv_value *out, sv_error *err);
+
 sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noesis_opts *opts,
                      sv_value *out, sv_error *err)
+{
+    return decode(doc, data, len, opts, NULL, out, err);
+}
+
+sv_status nsb_decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
+                            const sv_noesis_opts *opts, const nsb_stream *stream, sv_error *err)
+{
+    sv_value root;
+    return decode(doc, data, len, opts, stream, &root, err);
+}
+
+static sv_status decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noesis_opts *opts,
+                        const nsb_stream *stream, sv_value *out, sv_error *err)
 {
     dec d;
     memset(&d, 0, sizeof d);
     d.doc = doc;
     d.err = err;
+    d.stream = stream;
     d.lim = sv_limits_resolve(&opts->limits);
     d.raw = opts->raw;
     sv_doc_set_max_alloc(doc, d.lim.max_alloc);
@@ -332,6 +404,7 @@ sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noes
                             len - 12);
     sv_value root = sv_map(doc, 4), arr = sv_array(doc, chunks);
     if (root.kind != SV_MAP || arr.kind != SV_ARRAY) return nomem(&d);
+    if (stream) nsb_encode_header(stream->opts, d.big, d.unicode, version, chunks, stream->out);
     root.len = 0;
     sv_value *items = sv_array_items(&arr);
     for (uint32_t i = 0; i < chunks; i++) {

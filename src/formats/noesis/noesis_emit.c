@@ -260,6 +260,9 @@ static sv_status emit_begin(emitter *em, const uint8_t **pos, const nsb_cmd *cmd
  * name: the Name of the property its ref points at (noesis_view.c). */
 static bool property_key(const emitter *em, const sv_pair *pr)
 {
+    /* an instance at a time (nsb_emit_instance): the interpreter's own
+     * keys, never a property's */
+    if (!em->objects) return false;
     const sv_value *name = nsb_local_value_name(&pr->val, em->objects);
     return name && pr->key.kind == SV_STRING && pr->key.len == name->len &&
            memcmp(pr->key.as.str, name->as.str, name->len) == 0;
@@ -424,8 +427,9 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
             em->matched[cmd.desc] = pr->key.as.str;
         } else if (nsb_is_begin(cmd.id) && property_key(em, pr)) {
         } else {
-            const sv_value *prop =
-                nsb_is_begin(cmd.id) ? nsb_local_value_name(&pr->val, em->objects) : NULL;
+            const sv_value *prop = nsb_is_begin(cmd.id) && em->objects
+                                       ? nsb_local_value_name(&pr->val, em->objects)
+                                       : NULL;
             sv_status fail =
                 prop ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
                                     "the key must be \"%.*s\" (the metadata's name) or \"%.*s\" "
@@ -470,6 +474,26 @@ static bool of_its_class(const emitter *em, uint32_t n, const sv_value *obj)
                                       nsb_strlist_entry_equal(cls, want));
 }
 
+/* Instance n from the body after its BeginInstance cmd at *pos. */
+static sv_status emit_instance(emitter *em, const uint8_t **pos, const nsb_cmd *cmd, uint32_t n,
+                               const sv_value *obj)
+{
+    sv_status st = obj->kind != SV_OBJECT
+                       ? bad(em, SV_ERR_TYPE, cmd, "an instance must be an object")
+                   : !of_its_class(em, n, obj)
+                       ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                                      "instance %u must be an object of its component's class", n)
+                       : emit_body(em, pos, cmd, obj, 1);
+    if (st != SV_OK) {
+        sv_error_path_index(em->err, n);
+        return st;
+    }
+    em->next_instance = n + 1;
+    /* an instance's bytes are final: a streamed output may take them */
+    sv_buf_release(em->out);
+    return SV_OK;
+}
+
 static sv_status emit_instances(emitter *em, const uint8_t **pos, const nsb_cmd *cmd)
 {
     if (cmd->count == 0) return nsb_cmd_skip_body(em->cs, pos, cmd, 1, em->max_nesting);
@@ -481,65 +505,108 @@ static sv_status emit_instances(emitter *em, const uint8_t **pos, const nsb_cmd 
             return bad(em, SV_ERR_TYPE, cmd,
                        "the commands describe more instances than the tree has");
         *pos = start;
-        sv_status st =
-            items[n].kind != SV_OBJECT ? bad(em, SV_ERR_TYPE, cmd, "an instance must be an object")
-            : !of_its_class(em, n, &items[n])
-                ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                               "instance %u must be an object of its component's class", n)
-                : emit_body(em, pos, cmd, &items[n], 1);
-        if (st != SV_OK) {
-            sv_error_path_index(em->err, n);
-            return st;
-        }
-        em->next_instance = n + 1;
-        /* an instance's bytes are final: a streamed output may take them */
-        sv_buf_release(em->out);
+        sv_status st = emit_instance(em, pos, cmd, n, &items[n]);
+        if (st != SV_OK) return st;
     }
     return SV_OK;
+}
+
+struct nsb_emitter {
+    emitter em;
+    sv_buf matched;
+};
+
+static sv_status emitter_open(struct nsb_emitter *e, const nsb_cmds *cs, const sv_value *objects,
+                              uint32_t instance_count, const uint32_t *components,
+                              const sv_value *const *classes, bool big, sv_buf *out, sv_error *err)
+{
+    emitter *em = &e->em;
+    memset(em, 0, sizeof *em);
+    em->cs = cs;
+    em->out = out;
+    em->big = big;
+    em->objects = objects;
+    em->instance_count = instance_count;
+    em->components = components;
+    em->classes = classes;
+    /* The tree bounds the recursion over maps; this bounds skipping the body
+     * of a repeat of count 0, which has no tree under it. */
+    em->max_nesting = 4096;
+    em->err = err;
+    sv_buf_init(&em->scratch, out->alloc);
+    sv_buf_init(&e->matched, out->alloc);
+    if (sv_buf_ensure(&e->matched, ((size_t)cs->name_count + 1) * sizeof(const char *)) == SV_OK)
+        memset(e->matched.data, 0, ((size_t)cs->name_count + 1) * sizeof(const char *));
+    em->matched = (const char **)(void *)e->matched.data;
+    return sv_buf_ok(&e->matched) ? SV_OK
+                                  : sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+}
+
+/* The checks after the last instance; frees what emitter_open took. */
+static sv_status emitter_close(struct nsb_emitter *e, sv_status st)
+{
+    emitter *em = &e->em;
+    if (st == SV_OK && em->next_instance != em->instance_count)
+        st = sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
+                          "the commands describe %u instances, the tree has %u", em->next_instance,
+                          em->instance_count);
+    if (st == SV_OK && !sv_buf_ok(em->out))
+        st = nsb_output_failed(em->out, em->err);
+    else if (st == SV_OK && !sv_buf_ok(&em->scratch))
+        st = sv_error_set(em->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory writing the data");
+    sv_buf_free(&em->scratch);
+    sv_buf_free(&e->matched);
+    return st;
 }
 
 sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t instance_count,
                        const uint32_t *components, const sv_value *const *classes, bool big,
                        sv_buf *out, sv_error *err)
 {
-    emitter em;
-    memset(&em, 0, sizeof em);
-    em.cs = cs;
-    em.out = out;
-    em.big = big;
-    em.objects = objects;
-    em.instance_count = instance_count;
-    em.components = components;
-    em.classes = classes;
-    /* The tree bounds the recursion over maps; this bounds skipping the body
-     * of a repeat of count 0, which has no tree under it. */
-    em.max_nesting = 4096;
-    em.err = err;
-    sv_buf_init(&em.scratch, out->alloc);
-    sv_buf matched;
-    sv_buf_init(&matched, out->alloc);
-    if (sv_buf_ensure(&matched, ((size_t)cs->name_count + 1) * sizeof(const char *)) == SV_OK)
-        memset(matched.data, 0, ((size_t)cs->name_count + 1) * sizeof(const char *));
-    em.matched = (const char **)(void *)matched.data;
-    sv_status st = sv_buf_ok(&matched)
-                       ? SV_OK
-                       : sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+    struct nsb_emitter e;
+    sv_status st =
+        emitter_open(&e, cs, objects, instance_count, components, classes, big, out, err);
     const uint8_t *pos = cs->begin;
     while (st == SV_OK && pos < cs->end) {
         nsb_cmd cmd;
         st = nsb_cmd_read(cs, &pos, &cmd);
         if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, NULL);
-        if (st == SV_OK) st = emit_instances(&em, &pos, &cmd);
+        if (st == SV_OK) st = emit_instances(&e.em, &pos, &cmd);
     }
-    if (st == SV_OK && em.next_instance != instance_count)
-        st = sv_error_set(err, SV_ERR_TYPE, NSB_FORMAT, 0,
-                          "the commands describe %u instances, the tree has %u", em.next_instance,
-                          instance_count);
-    if (st == SV_OK && !sv_buf_ok(out))
-        st = nsb_output_failed(out, err);
-    else if (st == SV_OK && !sv_buf_ok(&em.scratch))
-        st = sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory writing the data");
-    sv_buf_free(&em.scratch);
-    sv_buf_free(&matched);
+    return emitter_close(&e, st);
+}
+
+nsb_emitter *nsb_emitter_new(const nsb_cmds *cs, uint32_t instance_count,
+                             const uint32_t *components, const sv_value *const *classes, bool big,
+                             sv_buf *out, sv_error *err)
+{
+    const sv_alloc *a = out->alloc ? out->alloc : sv_alloc_libc();
+    nsb_emitter *e = a->malloc(a->ctx, sizeof *e);
+    if (!e) {
+        (void)!sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+        return NULL;
+    }
+    if (emitter_open(e, cs, NULL, instance_count, components, classes, big, out, err) != SV_OK) {
+        (void)!emitter_close(e, SV_ERR_NOMEM);
+        a->free(a->ctx, e, sizeof *e);
+        return NULL;
+    }
+    return e;
+}
+
+sv_status nsb_emitter_instance(nsb_emitter *e, const uint8_t *body, const nsb_cmd *begin,
+                               uint32_t n, const sv_value *obj)
+{
+    if (n != e->em.next_instance || n >= e->em.instance_count)
+        return bad(&e->em, SV_ERR_TYPE, begin,
+                   "the commands describe more instances than the tree has");
+    return emit_instance(&e->em, &body, begin, n, obj);
+}
+
+sv_status nsb_emitter_end(nsb_emitter *e, sv_status st)
+{
+    const sv_alloc *a = e->em.out->alloc ? e->em.out->alloc : sv_alloc_libc();
+    st = emitter_close(e, st);
+    a->free(a->ctx, e, sizeof *e);
     return st;
 }

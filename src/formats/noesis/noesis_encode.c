@@ -14,6 +14,7 @@ typedef struct enc {
     sv_buf *out;
     bool big, unicode;
     sv_error *err;
+    const nsb_feed *feed; /* transcoding: writes the data section (nsb_encode_chunk) */
 } enc;
 
 static sv_status type_error(enc *e, const char *key, const char *msg)
@@ -247,7 +248,8 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
     if (md && md->kind != SV_NULL && md->kind != SV_MAP)
         return type_error(e, "metadata", "expected null or a map");
     bool has_md = md && md->kind == SV_MAP;
-    if (!!objects == !!data)
+    const nsb_feed *feed = has_md && !objects && !data ? e->feed : NULL;
+    if (!feed && !!objects == !!data)
         return type_error(e, NULL, "a chunk needs either \"objects\" or \"data\"");
     if (objects && (!has_md || objects->kind != SV_ARRAY))
         return type_error(e, "objects", "objects (an array) need metadata to be written");
@@ -286,8 +288,8 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
     st = instance_list(e, sv_map_getz(chunk, "instances"), comps->len, &list, &count, &t->list);
     if (st != SV_OK) return st;
     nsb_cmds cs = {0};
-    if (objects) {
-        if (objects->len != count)
+    if (objects || feed) {
+        if (objects && objects->len != count)
             return type_error(e, "objects", "there must be one object per instance");
         st = component_classes(e, comps, &t->classes);
         if (st != SV_OK) return st;
@@ -301,7 +303,7 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
                         e->err};
     }
     uint64_t md_size = has_md ? 16 + (uint64_t)t->md_strings.len + cmds->len : 0;
-    uint64_t dsize = data ? data->len : 0;
+    uint64_t dsize = data ? data->len : feed ? feed->size : 0;
     if (stream && objects) {
         st = data_size(e, &cs, objects, count, list, classes_of(t), &dsize);
         if (st != SV_OK) {
@@ -350,7 +352,8 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
         }
     } else {
         if (!sv_buf_ok(e->out)) return nsb_output_failed(e->out, e->err);
-        st = nsb_emit_run(&cs, objects, count, list, classes_of(t), e->big, e->out, e->err);
+        st = feed ? feed->write(feed->ctx, &cs, list, classes_of(t), count, e->big, e->out, e->err)
+                  : nsb_emit_run(&cs, objects, count, list, classes_of(t), e->big, e->out, e->err);
         if (st != SV_OK) {
             sv_error_path_key(e->err, "objects", 7);
             return st;
@@ -359,7 +362,7 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
     sv_buf_release(e->out);
     if (!sv_buf_ok(e->out)) return nsb_output_failed(e->out, e->err);
     uint64_t wrote = sv_buf_pos(e->out) - data_pos;
-    if (stream) {
+    if (stream || feed) {
         /* the sizing pass and the writing pass ran the same commands */
         if (wrote != dsize)
             return sv_error_set(e->err, SV_ERR_TYPE, NSB_FORMAT, data_pos,
@@ -373,9 +376,65 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
     return SV_OK;
 }
 
+static void scratch_init(scratch *t, const sv_alloc *alloc)
+{
+    sv_buf_init(&t->strings, alloc);
+    sv_buf_init(&t->strings_at, alloc);
+    sv_buf_init(&t->md_strings, alloc);
+    sv_buf_init(&t->md_strings_at, alloc);
+    sv_buf_init(&t->list, alloc);
+    sv_buf_init(&t->classes, alloc);
+}
+
+/* Frees t; false when its instance list could not grow. */
+static bool scratch_free(scratch *t)
+{
+    bool ok = sv_buf_ok(&t->list);
+    sv_buf_free(&t->strings);
+    sv_buf_free(&t->strings_at);
+    sv_buf_free(&t->md_strings);
+    sv_buf_free(&t->md_strings_at);
+    sv_buf_free(&t->list);
+    sv_buf_free(&t->classes);
+    return ok;
+}
+
+/* spec §B.2: the main header. */
+static void write_header(enc *e, uint16_t version, uint32_t chunks)
+{
+    put32(e, NSB_SIGNATURE);
+    if (e->big) {
+        sv_put_u16be(e->out, version);
+        sv_put_u16be(e->out, e->unicode ? 1 : 0);
+    } else {
+        sv_put_u16le(e->out, version);
+        sv_put_u16le(e->out, e->unicode ? 1 : 0);
+    }
+    put32(e, chunks);
+}
+
+void nsb_encode_header(const sv_noesis_opts *opts, bool big, bool unicode, unsigned version,
+                       uint32_t chunks, sv_buf *out)
+{
+    enc e = {out, big, unicode, NULL, NULL};
+    write_header(&e, (uint16_t)(opts->version ? (unsigned)opts->version : version), chunks);
+}
+
+sv_status nsb_encode_chunk(bool big, bool unicode, const sv_value *chunk, const nsb_feed *feed,
+                           sv_buf *out, sv_error *err)
+{
+    enc e = {out, big, unicode, err, feed};
+    scratch t;
+    scratch_init(&t, out->alloc);
+    sv_status st = write_chunk(&e, chunk, &t);
+    if (!scratch_free(&t) && st == SV_OK) st = nomem(&e);
+    if (st == SV_OK && !sv_buf_ok(out)) st = nsb_output_failed(out, err);
+    return st;
+}
+
 sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out, sv_error *err)
 {
-    enc e = {out, false, false, err};
+    enc e = {out, false, false, err, NULL};
     if (sv_kind_of(v) != SV_MAP)
         return sv_error_set(err, SV_ERR_TYPE, NSB_FORMAT, 0,
                             "an NSDH tree is a map with \"chunks\" (docs/formats/noesis.md)");
@@ -409,22 +468,9 @@ sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out,
 
     size_t start = out->len;
     uint64_t flushed0 = out->flushed;
-    put32(&e, NSB_SIGNATURE);
-    if (e.big) {
-        sv_put_u16be(out, (uint16_t)version);
-        sv_put_u16be(out, e.unicode ? 1 : 0);
-    } else {
-        sv_put_u16le(out, (uint16_t)version);
-        sv_put_u16le(out, e.unicode ? 1 : 0);
-    }
-    put32(&e, chunks->len);
+    write_header(&e, (uint16_t)version, chunks->len);
     scratch t;
-    sv_buf_init(&t.strings, out->alloc);
-    sv_buf_init(&t.strings_at, out->alloc);
-    sv_buf_init(&t.md_strings, out->alloc);
-    sv_buf_init(&t.md_strings_at, out->alloc);
-    sv_buf_init(&t.list, out->alloc);
-    sv_buf_init(&t.classes, out->alloc);
+    scratch_init(&t, out->alloc);
     const sv_value *items = sv_array_items(chunks);
     for (uint32_t i = 0; i < chunks->len && st == SV_OK; i++) {
         st = write_chunk(&e, &items[i], &t);
@@ -433,13 +479,7 @@ sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out,
             sv_error_path_key(err, "chunks", 6);
         }
     }
-    bool tmp_ok = sv_buf_ok(&t.list);
-    sv_buf_free(&t.strings);
-    sv_buf_free(&t.strings_at);
-    sv_buf_free(&t.md_strings);
-    sv_buf_free(&t.md_strings_at);
-    sv_buf_free(&t.list);
-    sv_buf_free(&t.classes);
+    bool tmp_ok = scratch_free(&t);
     if (st == SV_OK && !sv_buf_ok(out))
         st = nsb_output_failed(out, err);
     else if (st == SV_OK && !tmp_ok)

@@ -49,7 +49,7 @@ sv_status sv_noesis_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf
 
 /* ---- the registry adapter: "name=value" strings to sv_noesis_opts ----------- */
 
-static sv_status registry_opts(const sv_options *opts, sv_noesis_opts *out, sv_error *err)
+sv_status nsb_registry_opts(const sv_options *opts, sv_noesis_opts *out, sv_error *err)
 {
     sv_options o;
     sv_status st = sv__core_options_read(&o, opts, NSB_FORMAT, err);
@@ -71,7 +71,7 @@ static sv_status noesis_decode(sv_doc *doc, const uint8_t *data, size_t len, con
                                sv_value *out, sv_error *err)
 {
     sv_noesis_opts o;
-    sv_status st = registry_opts(opts, &o, err);
+    sv_status st = nsb_registry_opts(opts, &o, err);
     if (st != SV_OK) return st;
     return nsb_decode(doc, data, len, &o, out, err);
 }
@@ -80,7 +80,7 @@ static sv_status noesis_encode(const sv_value *v, const sv_options *opts, sv_buf
                                sv_error *err)
 {
     sv_noesis_opts o;
-    sv_status st = registry_opts(opts, &o, err);
+    sv_status st = nsb_registry_opts(opts, &o, err);
     if (st != SV_OK) return st;
     return nsb_encode(v, &o, out, err);
 }

@@ -184,6 +184,16 @@ typedef struct nsb_interp_in {
     uint32_t max_depth;
     uint64_t max_string;
     uint64_t max_alloc; /* bounds the scratch table of instance Names */
+    /* Transcoding (noesis_transcode.c): when each is set, no ARRAY of
+     * objects and no table of Names is made (*objects is null); each
+     * instance n is handed to each as soon as it is complete, with its
+     * BeginInstance command and the body after it, its values made in the
+     * document values, which each may empty (sv_doc_reset): the keys and
+     * the interpreter's tables are in the decode's own document. */
+    sv_status (*each)(void *ctx, uint32_t n, const nsb_cmd *begin, const uint8_t *body,
+                      const sv_value *obj);
+    void *each_ctx;
+    sv_doc *values;
 } nsb_interp_in;
 
 /* Decodes the data section into an ARRAY of instance objects. *names is
@@ -206,6 +216,21 @@ static inline size_t nsb_names_size(uint32_t instance_count)
 sv_status nsb_emit_run(const nsb_cmds *cmds, const sv_value *objects, uint32_t instance_count,
                        const uint32_t *components, const sv_value *const *classes, bool big,
                        sv_buf *out, sv_error *err);
+
+/* The same an instance at a time, as the instances are decoded
+ * (noesis_transcode.c): nsb_emitter_instance writes instance n (the next
+ * one) from the body after its BeginInstance command begin; the keys must
+ * be the commands' names (no property keys: the decoder's view is not
+ * applied), refs are checked against instance_count. nsb_emitter_end makes
+ * the final checks of nsb_emit_run when st is SV_OK, frees the emitter and
+ * returns the status. NULL (err set) when out of memory. */
+typedef struct nsb_emitter nsb_emitter;
+nsb_emitter *nsb_emitter_new(const nsb_cmds *cmds, uint32_t instance_count,
+                             const uint32_t *components, const sv_value *const *classes, bool big,
+                             sv_buf *out, sv_error *err);
+sv_status nsb_emitter_instance(nsb_emitter *e, const uint8_t *body, const nsb_cmd *begin,
+                               uint32_t n, const sv_value *obj);
+sv_status nsb_emitter_end(nsb_emitter *e, sv_status st);
 
 /* ---- the searchable view (noesis_view.c) ---- */
 
@@ -239,5 +264,40 @@ static inline sv_status nsb_output_failed(const sv_buf *out, sv_error *err)
 sv_status nsb_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_noesis_opts *opts,
                      sv_value *out, sv_error *err);
 sv_status nsb_encode(const sv_value *v, const sv_noesis_opts *opts, sv_buf *out, sv_error *err);
+
+/* The decode of nsb_decode, each chunk written to out as nsb_encode would
+ * write it (with opts) as soon as it is read, each instance as soon as it
+ * is made, its values in the document values (emptied every MiB or so); no
+ * tree is kept. The errors are nsb_decode's, in the same order. */
+typedef struct nsb_stream {
+    const sv_noesis_opts *opts; /* the encoder's */
+    sv_buf *out;
+    sv_doc *values;
+} nsb_stream;
+sv_status nsb_decode_stream(sv_doc *doc, const uint8_t *data, size_t len,
+                            const sv_noesis_opts *opts, const nsb_stream *stream, sv_error *err);
+/* "name=value" options (the registry's) as sv_noesis_opts. */
+sv_status nsb_registry_opts(const sv_options *opts, sv_noesis_opts *out, sv_error *err);
+
+/* ---- transcoding (noesis_transcode.c): the encoder's pieces ---- */
+
+/* What writes a chunk's data section in place of its "objects": size bytes,
+ * announced before they are written and checked after. */
+typedef struct nsb_feed {
+    uint64_t size;
+    sv_status (*write)(void *ctx, const nsb_cmds *cmds, const uint32_t *components,
+                       const sv_value *const *classes, uint32_t instance_count, bool big,
+                       sv_buf *out, sv_error *err);
+    void *ctx;
+} nsb_feed;
+/* The main header nsb_encode writes for a tree of this byte order, unicode
+ * flag, version (opts->version, when set, instead) and chunk count. */
+void nsb_encode_header(const sv_noesis_opts *opts, bool big, bool unicode, unsigned version,
+                       uint32_t chunks, sv_buf *out);
+/* One chunk as nsb_encode writes it; a chunk with metadata but neither
+ * "objects" nor "data" takes its data section from feed. Errors carry the
+ * path inside the chunk. */
+sv_status nsb_encode_chunk(bool big, bool unicode, const sv_value *chunk, const nsb_feed *feed,
+                           sv_buf *out, sv_error *err);
 
 #endif

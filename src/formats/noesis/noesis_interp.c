@@ -20,7 +20,8 @@
 #include "formats/noesis/noesis_internal.h"
 
 typedef struct interp {
-    sv_doc *doc;
+    sv_doc *doc;  /* the keys and the interpreter's own tables */
+    sv_doc *vdoc; /* the values: doc, or in->values when transcoding */
     const nsb_cmds *cs;
     const uint8_t *base; /* file start, for offsets */
     const uint8_t *p, *end;
@@ -71,8 +72,9 @@ static bool host_is_big(void)
 
 static sv_status nomem(interp *it)
 {
-    return sv_error_set(it->err, sv_doc_status(it->doc) ? sv_doc_status(it->doc) : SV_ERR_NOMEM,
-                        NSB_FORMAT, off_of(it, it->p), "out of memory building the tree");
+    sv_status st = sv_doc_status(it->vdoc) ? sv_doc_status(it->vdoc) : sv_doc_status(it->doc);
+    return sv_error_set(it->err, st ? st : SV_ERR_NOMEM, NSB_FORMAT, off_of(it, it->p),
+                        "out of memory building the tree");
 }
 
 static sv_status spend(interp *it, const nsb_cmd *cmd, uint64_t n)
@@ -128,7 +130,7 @@ static sv_status read_blob(interp *it, const nsb_cmd *cmd, sv_value *out)
     it->p = s + bytes;
     if (cmd->id == NSB_STRING16) {
         size_t len = sv__core_utf16_wtf8_len(s, (size_t)n, it->big);
-        *out = sv_str_uninit(it->doc, len);
+        *out = sv_str_uninit(it->vdoc, len);
         if (out->kind != SV_STRING) return nomem(it);
         sv__core_utf16_to_wtf8(s, (size_t)n, it->big, sv_value_buf(out));
         *out = sv_with_flags(*out, SV_F_UTF16);
@@ -137,9 +139,9 @@ static sv_status read_blob(interp *it, const nsb_cmd *cmd, sv_value *out)
     /* spec §B.4: String8 = u32 length + bytes, no terminator. Text that is
      * not UTF-8 stays bytes; the command says it is a String8 on the way back. */
     if (cmd->id == NSB_STRING8 && sv__core_utf8_valid(s, (size_t)n))
-        *out = sv_str(it->doc, (const char *)s, (size_t)n);
+        *out = sv_str(it->vdoc, (const char *)s, (size_t)n);
     else
-        *out = sv_bytes(it->doc, s, (size_t)n);
+        *out = sv_bytes(it->vdoc, s, (size_t)n);
     return out->kind == SV_NULL ? nomem(it) : SV_OK;
 }
 
@@ -214,7 +216,7 @@ static sv_status colour_value(interp *it, sv_value *v)
     char text[9];
     text[0] = '#';
     for (int k = 0; k < 8; k++) text[1 + k] = hex[(v->as.u >> (28 - 4 * k)) & 15];
-    sv_value s = sv_str(it->doc, text, 9);
+    sv_value s = sv_str(it->vdoc, text, 9);
     if (s.kind != SV_STRING) return nomem(it);
     *v = sv_with_tag(s, SV_TAG_COLOR_ARGB);
     return SV_OK;
@@ -251,7 +253,7 @@ static sv_status read_repeated(interp *it, const nsb_cmd *cmd, sv_value *out)
     if ((uint64_t)(it->end - it->p) < need) return short_data(it, cmd, need);
     sv_elem elem = packed_elem(cmd->id);
     if (elem != SV_ELEM_NONE) {
-        *out = sv_packed(it->doc, elem, SV_TAG_NONE, it->swap ? NULL : it->p, cmd->count);
+        *out = sv_packed(it->vdoc, elem, SV_TAG_NONE, it->swap ? NULL : it->p, cmd->count);
         if (out->kind != SV_PACKED) return nomem(it);
         if (it->swap) {
             uint8_t *d = sv_value_buf(out);
@@ -261,7 +263,7 @@ static sv_status read_repeated(interp *it, const nsb_cmd *cmd, sv_value *out)
         it->p += need;
         return SV_OK;
     }
-    *out = sv_array(it->doc, cmd->count); /* count * 16 <= 4 * the data checked above */
+    *out = sv_array(it->vdoc, cmd->count); /* count * 16 <= 4 * the data checked above */
     if (out->kind != SV_ARRAY) return nomem(it);
     sv_value *items = sv_array_items(out);
     for (uint32_t i = 0; i < cmd->count; i++) {
@@ -353,7 +355,8 @@ static sv_status run_body(interp *it, const uint8_t **pos, const nsb_cmd *begin,
     }
     if (st == SV_OK) {
         const sv_pair *fields = it->stack ? it->stack + base : NULL; /* NULL: none yet */
-        *container = sv__core_pairs_from(it->doc, cls ? SV_OBJECT : SV_MAP, fields, it->top - base);
+        *container =
+            sv__core_pairs_from(it->vdoc, cls ? SV_OBJECT : SV_MAP, fields, it->top - base);
         if (container->kind == SV_NULL)
             st = nomem(it);
         else if (cls)
@@ -376,7 +379,7 @@ static sv_status run_begin(interp *it, const uint8_t **pos, const nsb_cmd *cmd, 
      * may take no data; the budget bounds those rounds, the array grows). */
     size_t left = (size_t)(it->end - it->p);
     size_t cap = cmd->count <= left + 16 ? cmd->count : left + 16;
-    *out = sv_array(it->doc, cap);
+    *out = sv_array(it->vdoc, cap);
     if (out->kind != SV_ARRAY) return nomem(it);
     out->len = 0;
     if (cmd->count == 0) return nsb_cmd_skip_body(it->cs, pos, cmd, nesting + 1, it->max_nesting);
@@ -385,7 +388,7 @@ static sv_status run_begin(interp *it, const uint8_t **pos, const nsb_cmd *cmd, 
         *pos = start;
         sv_value m;
         st = run_body(it, pos, cmd, &m, NULL, nesting + 1);
-        if (st == SV_OK && sv_array_append(it->doc, out, m) != SV_OK) st = nomem(it);
+        if (st == SV_OK && sv_array_append(it->vdoc, out, m) != SV_OK) st = nomem(it);
         if (st != SV_OK) {
             sv_error_path_index(it->err, i);
             return st;
@@ -496,7 +499,7 @@ static sv_status run_command(interp *it, const uint8_t **pos, const nsb_cmd *beg
         st = colour_value(it, &slot->val);
     if (st != SV_OK) return fail_at_key(it, st, &key);
     /* an instance's own Name (a string: never on the fast path) */
-    if (nesting == 1 && key.len == 4 && memcmp(key.as.str, "Name", 4) == 0 &&
+    if (nesting == 1 && !it->in->each && key.len == 4 && memcmp(key.as.str, "Name", 4) == 0 &&
         nsb_is_name(&slot->val)) {
         if (!*it->names && (st = make_names(it)) != SV_OK) return fail_at_key(it, st, &key);
         (*it->names)[it->next_instance] = slot->val;
@@ -703,8 +706,12 @@ static sv_status run_instances(interp *it, const uint8_t **pos, const nsb_cmd *c
             sv_error_path_index(it->err, n);
             return st;
         }
-        it->objects[n] = obj;
         it->next_instance = n + 1;
+        if (!it->in->each) {
+            it->objects[n] = obj;
+        } else if ((st = it->in->each(it->in->each_ctx, n, cmd, start, &obj)) != SV_OK) {
+            return st;
+        }
     }
     return SV_OK;
 }
@@ -731,6 +738,7 @@ static sv_status run_all(interp *it, sv_doc *doc, const nsb_interp_in *in, sv_va
                          sv_value **names)
 {
     it->doc = doc;
+    it->vdoc = in->each ? in->values : doc;
     it->names = names;
     const nsb_cmds *cs = in->cmds;
     it->cs = cs;
@@ -769,9 +777,12 @@ static sv_status run_all(interp *it, sv_doc *doc, const nsb_interp_in *in, sv_va
     }
     memset(it->seen, 0, ((size_t)cs->name_count + 1) * sizeof *it->seen);
     memset(it->variants, 0, ((size_t)it->variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
-    *objects = sv_array(doc, in->instance_count);
-    if (objects->kind != SV_ARRAY) return nomem(it);
-    it->objects = sv_array_items(objects);
+    *objects = sv_null();
+    if (!in->each) {
+        *objects = sv_array(doc, in->instance_count);
+        if (objects->kind != SV_ARRAY) return nomem(it);
+        it->objects = sv_array_items(objects);
+    }
     const uint8_t *pos = cs->begin;
     while (pos < cs->end) {
         nsb_cmd cmd;
