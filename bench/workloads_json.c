@@ -265,7 +265,8 @@ static void *rj_kept_text;
 static bool rj_kept_step(bench_ctx *ctx)
 {
     size_t size = 0;
-    if (!bench_rj_write_into(ctx->state, rj_kept_text, &size)) return bench_fail(ctx, "Writer failed");
+    if (!bench_rj_write_into(ctx->state, rj_kept_text, &size))
+        return bench_fail(ctx, "Writer failed");
     ctx->out_size = size;
     return true;
 }
