@@ -250,16 +250,23 @@ static bool check_target(const bench_target *t, size_t wi)
     const workload_run *done = &runs_done[wi];
     const bench_workload *w = workloads[wi];
     char goal[64];
-    if (t->kind == BENCH_TARGET_RATIO)
+    /* the serval row compared: the workload's first unless the row names one */
+    size_t me = 0;
+    while (t->self && me < done->n && strcmp(w->impls[me]->name, t->self) != 0)
+        me++;
+    if (t->kind == BENCH_TARGET_RATIO && t->self)
+        snprintf(goal, sizeof goal, "%s >= %.3gx %s", t->self, t->min, t->peer);
+    else if (t->kind == BENCH_TARGET_RATIO)
         snprintf(goal, sizeof goal, ">= %.3gx %s", t->min, t->peer);
     else
         snprintf(goal, sizeof goal, ">= %.0f MB/s", t->min);
     printf("target %-22s %-20s ", t->workload, goal);
-    if (!done->ran || !done->res[0].ok) {
-        printf("not measured: serval %s\n", done->ran ? "failed" : "did not run");
+    if (!done->ran || me == done->n || !done->res[me].ok) {
+        printf("not measured: %s %s\n", t->self ? t->self : "serval",
+               !done->ran ? "did not run" : me == done->n ? "is not built in" : "failed");
         return false;
     }
-    double value = bench_mb_per_s(done->in_len, done->res[0].median_s);
+    double value = bench_mb_per_s(done->in_len, done->res[me].median_s);
     if (t->kind == BENCH_TARGET_RATIO) {
         size_t p = 1;
         while (p < done->n && strcmp(w->impls[p]->name, t->peer) != 0)
@@ -272,7 +279,7 @@ static bool check_target(const bench_target *t, size_t wi)
             printf("not measured: %s\n", done->res[p].msg);
             return false;
         }
-        value = done->res[p].median_s / done->res[0].median_s;
+        value = done->res[p].median_s / done->res[me].median_s;
         printf("%.2fx  ", value);
     } else {
         printf("%.0f MB/s  ", value);

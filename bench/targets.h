@@ -17,6 +17,8 @@ typedef struct bench_target {
     bench_target_kind kind;
     const char *peer; /* the impl name compared with (RATIO only) */
     double min;
+    /* the serval impl compared (RATIO only); NULL = the workload's first */
+    const char *self;
 } bench_target;
 
 extern const bench_target bench_targets[];

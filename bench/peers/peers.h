@@ -11,6 +11,7 @@
 #ifndef SERVAL_BENCH_PEERS_H
 #define SERVAL_BENCH_PEERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -25,6 +26,10 @@ void *bench_rj_parse(const char *text, size_t len, size_t *items, char *err, siz
 /* Returns the StringBuffer (NULL on failure) and its size in *size. */
 void *bench_rj_write(const void *doc, size_t *size);
 void bench_rj_free_text(void *buffer);
+/* An empty StringBuffer, and a write into one that was written before: its
+ * memory is kept (the kept-buffer rows of json.write). */
+void *bench_rj_text_new(void);
+bool bench_rj_write_into(const void *doc, void *buffer, size_t *size);
 void bench_rj_free(void *doc);
 const char *bench_rj_version(void);
 

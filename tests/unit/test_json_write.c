@@ -665,6 +665,70 @@ static void test_tuples_other_elems(void **state)
           "{\"$vector2\":[\"nan:0x7ff8000000000001\",\"nan\"],\"$elem\":\"f64\"}");
 }
 
+/* Items of arrays, maps and objects: the container loops write the common
+ * ones themselves (narrow uints and float32 tuples among them) and the rest
+ * through the writers of the tests above; either way an item's text is the
+ * one the same value has on its own, compact, pretty and plain. */
+static void test_items_inline(void **state)
+{
+    (void)state;
+    float v3[3] = {1.5f, -0.25f, 3.0f};
+    float v2[2] = {0.1f, -0.0f};
+    sv_value vec3 = sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F32, v3);
+    CHECK(tree_arr(5, sv_uint_w(255, 1), sv_uint_w(65535, 2), sv_uint_w(4294967295u, 4),
+                   sv_uint_w(0, 1), sv_uint_w(5, 8)),
+          "[{\"$u8\":255},{\"$u16\":65535},{\"$u32\":4294967295},{\"$u8\":0},{\"$u64\":5}]");
+    CHECK(tree_arr(2, vec3, sv_tuple(test_doc, SV_TAG_VECTOR2, SV_ELEM_F32, v2)),
+          "[{\"$vector3\":[1.5,-0.25,3.0]},{\"$vector2\":[0.1,-0.0]}]");
+    CHECK(tree_obj(S("E"), 2, "f", sv_uint_w(9, 1), "p", vec3),
+          "{\"$class\":\"E\",\"f\":{\"$u8\":9},\"p\":{\"$vector3\":[1.5,-0.25,3.0]}}");
+    CHECK(tree_map(1, S("p"), vec3), "{\"p\":{\"$vector3\":[1.5,-0.25,3.0]}}");
+    /* a non-finite number after finite ones, an integer shape holding floats */
+    float nf[3] = {1.0f, f32_of(0x7fc00000u), 2.0f};
+    CHECK(tree_arr(1, sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F32, nf)),
+          "[{\"$vector3\":[1.0,\"nan\",2.0]}]");
+    CHECK(tree_arr(1, sv_tuple(test_doc, SV_TAG_VECTOR2I, SV_ELEM_F32, v2)),
+          "[{\"$vector2i\":[0.1,-0.0],\"$elem\":\"f32\"}]");
+    /* pretty and plain */
+    CHECK_PRETTY(tree_arr(2, sv_uint_w(7, 2), vec3), 2,
+                 "[\n  {\"$u16\": 7},\n  {\"$vector3\": [1.5, -0.25, 3.0]}\n]");
+    CHECK_PLAIN(tree_arr(2, sv_uint_w(200, 1), vec3), "[200,[1.5,-0.25,3.0]]");
+    /* a narrow uint too wide for its width is the writer's error, at its index */
+    sv_value wide = sv_uint_w(1, 1);
+    wide.as.u = 256;
+    sv_error err = expect_fail(tree_arr(2, sv_uint_w(1, 1), wide), false, SV_ERR_RANGE);
+    assert_string_equal(err.path, "/1");
+    /* every shape as an item, 500 times in one array: the output buffer
+     * grows between items many times over */
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const shape_row *r = &shapes[s];
+        if (r->ints) continue;
+        float f[16];
+        char one[256];
+        int m = snprintf(one, sizeof one, "{\"$%s\":[", r->name);
+        for (unsigned i = 0; i < r->scalars; i++) {
+            f[i] = (float)(i + 1) * (i % 2 ? -0.5f : 1.0f);
+            m += snprintf(one + m, sizeof one - (size_t)m, "%s%.1f", i ? "," : "", (double)f[i]);
+        }
+        snprintf(one + m, sizeof one - (size_t)m, "]}");
+        sv_value item = sv_tuple(test_doc, r->tag, SV_ELEM_F32, f);
+        sv_value arr = sv_array(test_doc, 0);
+        size_t len = strlen(one), n = 500;
+        char *exp = malloc(n * (len + 1) + 2);
+        assert_non_null(exp);
+        size_t at = 0;
+        for (size_t k = 0; k < n; k++) {
+            assert_int_equal(sv_array_append(test_doc, &arr, item), SV_OK);
+            exp[at++] = k ? ',' : '[';
+            memcpy(exp + at, one, len);
+            at += len;
+        }
+        exp[at++] = ']';
+        check_with(arr, 0, false, exp, at);
+        free(exp);
+    }
+}
+
 static void test_packed_flat(void **state)
 {
     (void)state;
@@ -1365,6 +1429,7 @@ int main(void)
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_tuples_every_shape),
         cmocka_unit_test(test_tuples_other_elems),
+        cmocka_unit_test(test_items_inline),
         cmocka_unit_test(test_packed_flat),
         cmocka_unit_test(test_packed_shaped),
         cmocka_unit_test(test_many_keys),

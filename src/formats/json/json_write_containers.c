@@ -6,9 +6,10 @@
  * cursor in a local variable (a cursor), check the room with one compare
  * per item, and write the common items right there (write_item): untagged
  * finite float64s, int64s, short strings that need no escape, float32s,
- * bools and nulls, and object keys from the key cache; everything else is a
- * call. Each loop exists twice, compact and pretty (a constant parameter of
- * an inline function), so that the compact one has no layout tests. */
+ * narrow uints, bools and nulls, float32 tuples, and object keys from the
+ * key cache; everything else is a call. Each loop exists twice, compact and
+ * pretty (a constant parameter of an inline function), so that the compact
+ * one has no layout tests. */
 #include "formats/json/json_write_internal.h"
 
 #define SV_JW_MAX_DEPTH SV_MAX_DEPTH_LIMIT
@@ -21,6 +22,7 @@
 #define FAST_ROOM (9 + SV_FMT_F32_MAX + 1)
 _Static_assert(SV_FMT_F64_MAX <= FAST_ROOM && SV_FMT_INT_MAX <= FAST_ROOM && 24 <= FAST_ROOM,
                "every inline item fits FAST_ROOM");
+_Static_assert(9 + SV_FMT_INT_MAX + 1 <= FAST_ROOM, "a narrow uint's form fits FAST_ROOM");
 /* Room checked before an array item: its ',' and FAST_ROOM; before a
  * member: ',' and a remembered key (a constant-size copy) too. Pretty output
  * adds a newline, the indentation and its slack. */
@@ -97,8 +99,51 @@ static inline bool f32_finite(float f)
     return (bits & 0x7f800000u) != 0x7f800000u;
 }
 
+/* The openings of the narrow uints, by width 1, 2, 4 (index width / 2),
+ * padded with spaces: copied whole, the space kept when pretty. */
+static const char uint_open[3][16] = {
+    "{\"$u8\":        ", "{\"$u16\":       ", "{\"$u32\":       "};
+
 /* Heads (sv__json_jw_head) of the values written inline. */
 #define HEAD(kind, flags, sub, tag) sv__json_jw_head_of(kind, flags, sub, tag)
+
+/* Room for a tuple of float32s written inline: its opening (copied whole),
+ * a space, the brackets and '}', and per number its text with the
+ * formatter's scratch bytes and a separator. */
+#define F32_TUPLE_ROOM(n) (SV_JW_OPEN_MAX + 4 + (n) * (SV_FMT_F32_MAX + 2))
+
+/* A tuple of finite float32s whose shape holds float32s (Vector2, Vector3,
+ * Quaternion, Color, ...: the commonest tuples of game data), in typed mode,
+ * with the room checked here: written at p as sv__json_jw_tuple would, and
+ * the end returned. NULL, with nothing meaningful written, for any other
+ * tuple (a malformed one, a non-finite number) or when the room is short:
+ * the tuple writer does those. */
+static SV_ALWAYS_INLINE uint8_t *f32_tuple(const sv_jw *w, uint8_t *p, const sv_value *v)
+{
+    const sv_jw_tag *t = &sv__jw_tags[v->tag < SV_TAG_COUNT ? v->tag : 0];
+    size_t n = v->len;
+    if (v->sub != SV_ELEM_F32 || t->kind != SV_TUPLE || t->elem != SV_ELEM_F32 || n != t->scalars ||
+        !v->as.data || w->plain || (size_t)(w->end - p) < F32_TUPLE_ROOM(n))
+        return NULL;
+    memcpy(p, t->open, SV_JW_OPEN_MAX);
+    p += t->open_len;
+    *p = ' '; /* kept when pretty */
+    p += w->pretty;
+    *p++ = '[';
+    const uint8_t *d = v->as.data;
+    size_t sep = w->pretty ? 2 : 1;
+    for (size_t j = 0; j < n; j++) {
+        float f;
+        memcpy(&f, d + 4 * j, 4);
+        if (!f32_finite(f)) return NULL;
+        p += sv__core_fmt_f32(f, (char *)p);
+        memcpy(p, ", ", 2);
+        p += sep;
+    }
+    p -= sep;
+    memcpy(p, "]}", 2);
+    return p + 2;
+}
 
 /* Writes the item v at c->p (room: FAST_ROOM), exactly as sv__json_jw_value would.
  * The heads tested first are the commonest values whose text is fixed by
@@ -154,10 +199,29 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
             memcpy(p, "null", 4);
             c->p = p + 4;
             return SV_OK;
+        case SV_UINT: {
+            /* {"$u8": n}, {"$u16": n}, {"$u32": n} in typed mode (a game's
+             * flags, ids, colours); a value too wide for its width goes to
+             * the writer for its error, 64-bit ones for their forms */
+            unsigned sub = v->sub;
+            uint64_t u = v->as.u;
+            if (w->plain || (sub != 1 && sub != 2 && sub != 4) || (u >> (8 * sub)) != 0) break;
+            memcpy(p, uint_open[sub >> 1], 16);
+            p += (sub == 1 ? 7 : 8) + w->pretty;
+            p += sv__json_jw_fmt_u64(u, p);
+            *p = '}';
+            c->p = p + 1;
+            return SV_OK;
+        }
         default: break;
         }
         fn = sv__jw_by_kind[v->kind];
     } else if (v->kind == SV_TUPLE) { /* its tag is its shape, part of its own form */
+        uint8_t *q = f32_tuple(w, p, v);
+        if (q) {
+            c->p = q;
+            return SV_OK;
+        }
         fn = sv__json_jw_tuple;
     }
     cursor_lend(w, c);
