@@ -35,11 +35,21 @@ typedef struct cv_walk {
     size_t inexact;  /* values not exact, whatever the mode */
     sv_status st;    /* SV_ERR_NOMEM, _LIMIT or _DEPTH: the walk is over */
     bool stop;       /* no callback: the first problem ends the walk */
-    /* The way to the current value, one segment per level (its key when a
-     * string, else its index), made into a JSON Pointer only for a report:
-     * most values are exact, and the text would cost more than the check. */
+    /* The JSON Pointer of a value that is reported, made from its cv_step
+     * chain only then: most values are exact, and keeping a path stack for
+     * every value would cost more than the check itself. */
     sv_path path;
 } cv_walk;
+
+/* One level of the way from the root to the value being judged, on the
+ * walk's own C stack: the entry's key (a string key names the level) or its
+ * index. Linking it costs two stores per value; the path is rendered from
+ * the chain only when a value is not exact. */
+typedef struct cv_step {
+    const struct cv_step *up; /* the container's own step; NULL at the root */
+    const sv_value *key;      /* a map or object entry's key, or NULL */
+    size_t index;
+} cv_step;
 
 /* ---- helpers for the judges ---- */
 
@@ -282,15 +292,23 @@ bool sv_convert_knows(const sv_format *to)
 
 /* ---- the walk ---- */
 
-static bool path_push(cv_walk *w, const sv_value *key, size_t index)
+/* Pushes the levels of at, outermost first, onto path. Recursion as deep
+ * as the walk's own, which reached this value. */
+static bool push_steps(sv_path *path, const cv_step *at)
 {
-    if (sv__core_path_push_entry(&w->path, key, index)) return true;
-    w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory (path)");
-    return false;
+    if (!at) return true;
+    return push_steps(path, at->up) && sv__core_path_push_entry(path, at->key, at->index);
+}
+
+/* w->path set to the way to the value at at; false when out of memory. */
+static bool path_of(cv_walk *w, const cv_step *at)
+{
+    while (w->path.depth) sv__core_path_pop(&w->path);
+    return push_steps(&w->path, at);
 }
 
 /* Reports a value that is not exact; a problem when refused or not lossy. */
-static void note(cv_walk *w, const cv_judgement *j)
+static void note(cv_walk *w, const cv_judgement *j, const cv_step *at)
 {
     bool refused = j->verdict == CV_REFUSE;
     bool problem = refused || !w->lossy;
@@ -300,7 +318,7 @@ static void note(cv_walk *w, const cv_judgement *j)
                  j->why);
     else
         snprintf(msg, sizeof msg, "%s became %s", j->what, j->becomes);
-    const char *path = sv__core_path_render(&w->path);
+    const char *path = path_of(w, at) ? sv__core_path_render(&w->path) : NULL;
     if (!path) {
         w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory (path)");
         return;
@@ -325,11 +343,13 @@ static void note(cv_walk *w, const cv_judgement *j)
     }
 }
 
-static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv_value *out);
+static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth,
+                 const cv_step *at, sv_value *out);
 
 /* The items of an array or the pairs of a map/object; a copy of cur is made
  * the first time one of them changes. */
-static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned depth)
+static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned depth,
+                          const cv_step *at)
 {
     bool stream = role == CV_ROOT && (w->r->root_array_is_stream ||
                                       (w->r->root_is_stream && w->r->root_is_stream(w->r, cur)));
@@ -339,10 +359,9 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
     sv_value copy = sv_null();
     for (size_t i = 0; i < cur->len && !w->stop && w->st == SV_OK; i++) {
         if (k == SV_ARRAY) {
-            if (!path_push(w, NULL, i)) return false;
+            cv_step step = {at, NULL, i};
             sv_value item;
-            bool changed = walk(w, sv_array_at(cur, i), item_role, depth + 1, &item);
-            sv__core_path_pop(&w->path);
+            bool changed = walk(w, sv_array_at(cur, i), item_role, depth + 1, &step, &item);
             if (!changed) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, SV_ARRAY);
@@ -352,11 +371,10 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
             sv_array_items(&copy)[i] = item;
         } else {
             const sv_pair *p = sv_pair_at(cur, i);
-            if (!path_push(w, &p->key, i)) return false;
+            cv_step step = {at, &p->key, i};
             sv_value key, val;
-            bool kc = walk(w, &p->key, CV_KEY, depth + 1, &key);
-            bool vc = walk(w, &p->val, CV_ITEM, depth + 1, &val);
-            sv__core_path_pop(&w->path);
+            bool kc = walk(w, &p->key, CV_KEY, depth + 1, &step, &key);
+            bool vc = walk(w, &p->val, CV_ITEM, depth + 1, &step, &val);
             if (!kc && !vc) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, k);
@@ -378,7 +396,8 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
  * out of line, so that the judgement's text buffers are not on the stack of
  * every level of the walk's recursion. Returns false when the walk must not
  * go into the value (refused, stopped or out of memory). */
-static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *changed, bool *leaf)
+static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, const cv_step *at,
+                               bool *changed, bool *leaf)
 {
     for (int round = 0;; round++) {
         cv_judgement j;
@@ -397,7 +416,7 @@ static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *ch
         }
         /* described only when not exact: most values are, and the text costs */
         if (!j.what[0]) cv_describe(cur, j.what, sizeof j.what);
-        if (!(j.verdict == CV_LOWER && j.silent)) note(w, &j);
+        if (!(j.verdict == CV_LOWER && j.silent)) note(w, &j, at);
         if (j.verdict == CV_REFUSE || w->stop) return false;
         *cur = j.lowered;
         *changed = true;
@@ -406,7 +425,8 @@ static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, bool *ch
 
 /* Judges v, lowers it while its rules say so, walks into what it became.
  * Returns whether *out differs from *v. */
-static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv_value *out)
+static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth,
+                 const cv_step *at, sv_value *out)
 {
     *out = *v;
     if (w->stop || w->st != SV_OK) return false;
@@ -417,11 +437,11 @@ static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, sv
     }
     sv_value cur = *v;
     bool changed = false, leaf = false;
-    if (!settle(w, &cur, role, &changed, &leaf)) return false;
+    if (!settle(w, &cur, role, at, &changed, &leaf)) return false;
     sv_kind k = sv_kind_of(&cur);
     if (!leaf && (k == SV_ARRAY || k == SV_MAP || k == SV_OBJECT)) {
         sv_value before = cur;
-        if (!walk_children(w, &cur, role, depth)) {
+        if (!walk_children(w, &cur, role, depth, at)) {
             if (w->st == SV_OK)
                 w->st = sv_error_set(w->err, SV_ERR_NOMEM, w->r->format, 0, "out of memory");
             return false;
@@ -461,7 +481,7 @@ static sv_status run(sv_doc *doc, const sv_format *to, const sv_value *root,
     w->err = err;
     sv__core_path_init(&w->path, NULL);
     sv_value res;
-    walk(w, root, CV_ROOT, 0, &res);
+    walk(w, root, CV_ROOT, 0, NULL, &res);
     sv__core_path_free(&w->path);
     if (lowered) *lowered = w->lowered;
     if (inexact) *inexact = w->inexact;

@@ -278,6 +278,40 @@ static void test_bson_refusals_and_keys(void **state)
     assert_string_equal(sv_get_str(&p->key, NULL), "42");
 }
 
+/* The pointer of each report names the value's own way from the root, with
+ * the escapes of RFC 6901 ("~" as "~0", "/" as "~1"), an index for an array
+ * item and for an entry whose key is not a string, and again the right way
+ * after a sibling's report and after a deeper one. */
+static void test_report_paths_through_keys_and_items(void **state)
+{
+    (void)state;
+    const float pos[3] = {1.0f, 2.0f, 3.0f};
+    sv_value v3 = sv_tuple(test_doc, SV_TAG_VECTOR3, SV_ELEM_F32, pos);
+    sv_value t = tree_arr(
+        3, sv_int(0),
+        tree_map(2, str("a/b"), tree_arr(2, sv_null(), tree_map(1, str("~k"), v3)), str("c"), v3),
+        tree_map(2, sv_int(7), v3, str("d"), tree_arr(1, tree_arr(1, v3))));
+    seen s = {0};
+    sv_convert_opts o;
+    sv_convert_opts_init(&o);
+    o.report = record;
+    o.report_ctx = &s;
+    size_t count = 0;
+    sv_error err;
+    sv_error_clear(&err);
+    assert_int_equal(sv_convert_check(sv_format_find("bson"), &t, &o, &count, &err),
+                     SV_ERR_UNSUPPORTED);
+    assert_int_equal(s.n, 6);
+    /* a root array is a stream of documents: each item is a document's root */
+    assert_string_equal(s.lines[0], "/0|an int has no BSON form: the root of a document is a map|1");
+    assert_string_equal(s.lines[1], "/1/a~1b/1/~0k|a vector3 has no BSON form|0");
+    assert_string_equal(s.lines[2], "/1/c|a vector3 has no BSON form|0");
+    assert_string_equal(s.lines[3], "/2/0|an int key 7 has no BSON form|0");
+    assert_string_equal(s.lines[4], "/2/0|a vector3 has no BSON form|0");
+    assert_string_equal(s.lines[5], "/2/d/0/0|a vector3 has no BSON form|0");
+    assert_string_equal(err.path, "/0");
+}
+
 static void test_json_holds_all_and_usage(void **state)
 {
     (void)state;
@@ -434,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_godot3_rounding),
         cmocka_unit_test(test_bson_refusals_and_keys),
         cmocka_unit_test(test_json_holds_all_and_usage),
+        cmocka_unit_test(test_report_paths_through_keys_and_items),
     };
     return cmocka_run_group_tests(tests, test_doc_setup, test_doc_teardown);
 }

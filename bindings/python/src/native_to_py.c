@@ -44,9 +44,25 @@ typedef struct short_slot {
     PyObject *obj; /* strong reference, dropped at the end of the call */
 } short_slot;
 
+/* Plain ints and floats that repeat close together (an id written again
+ * in a list of tags, a default health value) get one object for the
+ * call: Python's ints and floats are immutable and their identity is not
+ * part of their meaning, as CPython shares the ints from -5 to 256 itself.
+ * One slot per hash of the value (a float by its bits, so 0.0 and -0.0
+ * and each NaN keep their own object); a value that misses replaces the
+ * slot's, which the result still holds, so only the reference moves. */
+#define NUM_SLOTS 512
+
+typedef struct num_slot {
+    uint64_t bits;
+    PyObject *obj; /* strong reference, dropped at the end of the call */
+} num_slot;
+
 struct nv_reader {
     key_slot keys[KEY_SLOTS];
     short_slot shorts[SHORT_SLOTS];
+    num_slot ints[NUM_SLOTS];
+    num_slot floats[NUM_SLOTS];
     unsigned depth;
     /* whether texts longer than WORD_MAX are cached by address: not where
      * each one is told at its own place in the input (bson), so that an
@@ -197,6 +213,49 @@ static PyObject *short_str(reader *r, const char *s, uint32_t len)
     Py_XDECREF(k->obj);
     k->id = id;
     k->missed.len = UINT32_MAX; /* no text: lengths stop at SHORT_MAX */
+    k->obj = o;
+    Py_INCREF(o);
+    return o;
+}
+
+static size_t num_at(uint64_t bits)
+{
+    return (size_t)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 55) & (NUM_SLOTS - 1);
+}
+
+/* The int i as a Python int, shared with an equal one made just before. */
+static PyObject *shared_int(reader *r, int64_t i)
+{
+    if (i >= -5 && i <= 256) return PyLong_FromLongLong(i); /* CPython's own shared ints */
+    num_slot *k = &r->ints[num_at((uint64_t)i)];
+    if (k->obj && k->bits == (uint64_t)i) {
+        Py_INCREF(k->obj);
+        return k->obj;
+    }
+    PyObject *o = PyLong_FromLongLong(i);
+    if (!o) return NULL;
+    Py_XDECREF(k->obj);
+    k->bits = (uint64_t)i;
+    k->obj = o;
+    Py_INCREF(o);
+    return o;
+}
+
+/* The float d as a Python float, shared with one of the same bits made
+ * just before. */
+static PyObject *shared_float(reader *r, double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    num_slot *k = &r->floats[num_at(bits)];
+    if (k->obj && k->bits == bits) {
+        Py_INCREF(k->obj);
+        return k->obj;
+    }
+    PyObject *o = PyFloat_FromDouble(d);
+    if (!o) return NULL;
+    Py_XDECREF(k->obj);
+    k->bits = bits;
     k->obj = o;
     Py_INCREF(o);
     return o;
@@ -554,9 +613,9 @@ static PyObject *value(reader *r, const sv_value *v)
     if (tag == 0) {
         /* the plain numbers most trees are made of, without the calls below */
         if (kind == SV_INT && v->sub == 8 && !(v->flags & SV_F_EXPLICIT))
-            return PyLong_FromLongLong(v->as.i);
+            return shared_int(r, v->as.i);
         if (kind == SV_FLOAT && v->sub == 8 && !(v->flags & SV_F_EXPLICIT) && isfinite(v->as.f64))
-            return PyFloat_FromDouble(v->as.f64);
+            return shared_float(r, v->as.f64);
         return untagged(r, v);
     }
     if (tag >= SV_TAG_COUNT) return malformed("an unknown tag", v);
@@ -586,6 +645,10 @@ void nv_reader_free(nv_reader *r)
         Py_XDECREF(r->keys[i].obj);
     for (size_t i = 0; i < SHORT_SLOTS; i++)
         Py_XDECREF(r->shorts[i].obj);
+    for (size_t i = 0; i < NUM_SLOTS; i++) {
+        Py_XDECREF(r->ints[i].obj);
+        Py_XDECREF(r->floats[i].obj);
+    }
     PyMem_Free(r);
 }
 
@@ -593,6 +656,24 @@ PyObject *nv_reader_value(nv_reader *r, const sv_value *v, unsigned depth)
 {
     r->depth = depth;
     return value(r, v);
+}
+
+PyObject *nv_reader_int(nv_reader *r, int64_t i)
+{
+    return shared_int(r, i);
+}
+
+PyObject *nv_reader_float(nv_reader *r, double d)
+{
+    return shared_float(r, d);
+}
+
+PyObject *nv_reader_text(nv_reader *r, const char *s, uint32_t len)
+{
+    PyObject *o = len <= SHORT_MAX ? short_str(r, s, len) : utf8_or_null(s, len);
+    if (!o && !PyErr_Occurred()) /* not UTF-8: the caller said it is */
+        PyErr_SetString(PyExc_ValueError, "serval._native: a text that is not UTF-8");
+    return o;
 }
 
 PyObject *nv_reader_key(nv_reader *r, const sv_value *k)
