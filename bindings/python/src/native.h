@@ -86,12 +86,6 @@ void nv_reader_free(nv_reader *r);
 /* v (and what it holds) as Python objects, depth containers deep; NULL
  * with an exception set. */
 PyObject *nv_reader_value(nv_reader *r, const sv_value *v, unsigned depth);
-/* What nv_reader_value makes of a plain int (width 8, not explicit), a
- * plain finite float64 and an untagged UTF-8 string: for a caller that
- * knows the value is one (native_godot.c), without the sv_value. */
-PyObject *nv_reader_int(nv_reader *r, int64_t i);
-PyObject *nv_reader_float(nv_reader *r, double d);
-PyObject *nv_reader_text(nv_reader *r, const char *s, uint32_t len);
 /* The str of a map key that a dict can hold (an untagged UTF-8 string), or
  * NULL: with no exception when the key is not one. */
 PyObject *nv_reader_key(nv_reader *r, const sv_value *k);
@@ -103,13 +97,6 @@ PyObject *nv_reader_key(nv_reader *r, const sv_value *k);
  * NULL with an exception set on a Python failure. */
 PyObject *nv_stream_loads(const sv_format *f, const uint8_t *data, size_t len,
                           const sv_options *opts, int *declined);
-
-/* loads of godot3 and godot4 read by the extension itself (native_godot.c):
- * the plain shapes only. *declined (no exception) for anything else, and
- * the caller reads the input another way. NULL with an exception set on a
- * Python failure. */
-PyObject *nv_godot_loads(const sv_format *f, const uint8_t *data, size_t len,
-                         const sv_options *opts, int *declined);
 
 /* The Python value o as a tree in doc, into *out; max_depth bounds the
  * nesting, max_string the bytes of one string. Returns 0, or -1 with an

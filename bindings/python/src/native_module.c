@@ -215,7 +215,7 @@ static int ready(void)
 }
 
 /* loads' optional last argument: which path (the tests compare them). */
-enum { LOADS_ANY = 0, LOADS_TREE = 1, LOADS_STREAM = 2, LOADS_DIRECT = 3 };
+enum { LOADS_ANY = 0, LOADS_TREE = 1, LOADS_STREAM = 2 };
 
 static PyObject *loads(PyObject *self, PyObject *args)
 {
@@ -231,17 +231,7 @@ static PyObject *loads(PyObject *self, PyObject *args)
     if (!f) return NULL;
     if (!f->decode)
         return nv_raise_status(SV_ERR_USAGE, "", "", "format %s cannot be read", name);
-    if (path == LOADS_ANY || path == LOADS_DIRECT) {
-        /* the plain Godot shapes read by the extension itself */
-        int gc_was = nv_gc_pause();
-        if (gc_was < 0) return NULL;
-        int declined = 0;
-        PyObject *out = nv_godot_loads(f, (const uint8_t *)data, (size_t)len, opts, &declined);
-        nv_gc_resume(gc_was);
-        if (out || !declined) return out;
-        if (path == LOADS_DIRECT) Py_RETURN_NOTIMPLEMENTED;
-    }
-    if (path == LOADS_ANY || path == LOADS_STREAM) {
+    if (path != LOADS_TREE) {
         /* straight from the bytes where the format streams the input; what
          * it declines (and every error) is read into a tree below */
         int gc_was = nv_gc_pause();

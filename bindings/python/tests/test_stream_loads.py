@@ -1,8 +1,7 @@
-"""serval._native.loads straight from the bytes (path 2: the library's
-streaming decoder; path 3: the extension's own Godot reader) against loads
+"""serval._native.loads straight from the bytes (path 2) against loads
 through the library's tree (path 1), for godot3, godot4 and bson: on every
 vector of tests/vectors/ and every sample of ../shared/samples/ the format
-reads, each must give the same objects (class, value, float bits, meta and
+reads, both must give the same objects (class, value, float bits, meta and
 the other attributes, recursively); where the streaming path declines, the
 default path (0) must still give the tree's objects; where the tree path
 fails, the default path must raise serval.Error with the same fields.
@@ -22,7 +21,7 @@ TOP = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 VECTORS = os.path.join(TOP, "tests", "vectors")
 SAMPLES = os.path.normpath(os.path.join(TOP, "..", "shared", "samples"))
 
-ANY, TREE, STREAM, DIRECT = 0, 1, 2, 3
+ANY, TREE, STREAM = 0, 1, 2
 
 
 def native_loads(data, fmt, path, **options):
@@ -106,17 +105,8 @@ def workload(count):
     return out
 
 
-def plain_workload(count):
-    """The benchmark's shapes with the values the extension's reader takes."""
-    return [{"id": i, "name": "entity_%d" % i, "hp": i * 0.1 if i % 2 else (i % 1000) / 8.0,
-             "pos": serval.Vector3([float(i), i * 0.5, float(-i)]), "tags": ["a", "bb", i]}
-            for i in range(count)]
-
-
 @unittest.skipUnless(serval.BACKEND == "native", "serval._native is not in use")
 class StreamLoads(unittest.TestCase):
-    direct_taken = 0
-
     def compare(self, items):
         streamed = 0
         for name, fmt, data in items:
@@ -125,15 +115,10 @@ class StreamLoads(unittest.TestCase):
                     tree = native_loads(data, fmt, TREE)
                 except serval.Error as exc:
                     self.assertIs(native_loads(data, fmt, STREAM), NotImplemented)
-                    self.assertIs(native_loads(data, fmt, DIRECT), NotImplemented)
                     with self.assertRaises(serval.Error) as got:
                         native_loads(data, fmt, ANY)
                     self.assertEqual(error_fields(got.exception), error_fields(exc))
                     continue
-                direct = native_loads(data, fmt, DIRECT)
-                if direct is not NotImplemented:
-                    self.direct_taken += 1
-                    self.assertIsNone(same(direct, tree))
                 stream = native_loads(data, fmt, STREAM)
                 if stream is NotImplemented:
                     self.assertIsNone(same(native_loads(data, fmt, ANY), tree))
@@ -149,9 +134,6 @@ class StreamLoads(unittest.TestCase):
         # most vectors are plain values: the streaming path must take them
         self.assertGreater(streamed, len(items) // 2, "streamed %d of %d" % (streamed, len(items)))
 
-        # the plain Godot vectors are read by the extension's own reader
-        self.assertGreater(self.direct_taken, 100)
-
     def test_samples(self):
         if not os.path.isdir(SAMPLES):
             self.skipTest("no sample folder at %s" % SAMPLES)
@@ -164,65 +146,6 @@ class StreamLoads(unittest.TestCase):
             stream = native_loads(data, fmt, STREAM)
             self.assertIsNot(stream, NotImplemented, fmt)
             self.assertIsNone(same(stream, native_loads(data, fmt, TREE)))
-
-    def test_direct_workload(self):
-        # the benchmark's shapes, and the edges of each value the reader takes
-        value = plain_workload(200) + [
-            None, True, False, 0, -1, 2**31 - 1, -2**31, 2**31, -2**31 - 1, 2**62, 0.5, -0.25,
-            1.0, 2.0**40, 0.1, 1e300, float("inf"), float("-inf"), float("nan"), -0.0,
-            serval.F32(1.5), serval.F32(3.0), serval.F32(float("inf")), serval.F64(0.5),
-            "", "a", "abc", "abcd", "abcde", "x" * 64, "y" * 65, [], {}, [[[]]],
-            {"k": {"k": {"": 1}}}, serval.Vector2([0.5, -1.0]), serval.Vector3([1e-3, 2.0, 3.0])]
-        for fmt in ("godot3", "godot4"):
-            with self.subTest(fmt=fmt):
-                data = serval.dumps(value, fmt)
-                direct = native_loads(data, fmt, DIRECT)
-                self.assertIsNot(direct, NotImplemented)
-                self.assertIsNone(same(direct, native_loads(data, fmt, TREE)))
-
-    def test_direct_mutations(self):
-        # every byte of a small input changed, and every cut: the reader
-        # gives the tree's objects or declines, never others; where the tree
-        # fails, it declines
-        value = [{"id": 300, "s": "abcde", "f": 0.1, "w": 2.0, "d": 1e300, "t": [True, None],
-                  "v": serval.Vector3([1.5, -2.0, 0.25]), "n": -7, "b": 2**40, "e": {}}]
-        for fmt in ("godot3", "godot4"):
-            data = serval.dumps(value, fmt)
-            variants = [data[:n] for n in range(0, len(data), 4)]
-            for i in range(len(data)):
-                for x in (0x00, 0x01, 0x02, 0x7f, 0x80, 0xff, data[i] ^ 0x01, data[i] ^ 0x40):
-                    if x != data[i]:
-                        variants.append(data[:i] + bytes([x]) + data[i + 1:])
-            taken = 0
-            for mutated in variants:
-                try:
-                    tree = native_loads(mutated, fmt, TREE)
-                except serval.Error:
-                    tree = serval.Error
-                direct = native_loads(mutated, fmt, DIRECT)
-                if direct is NotImplemented:
-                    continue
-                taken += 1
-                self.assertIsNot(tree, serval.Error, (fmt, mutated.hex()))
-                self.assertIsNone(same(direct, tree), (fmt, mutated.hex()))
-            self.assertGreater(taken, len(variants) // 10, fmt)
-
-    def test_direct_declines_frames_and_limits(self):
-        # 4 bytes of length then a Variant: also one raw Variant of godot3
-        # (an int 8 then ...) is the tree's to frame
-        inner = serval.dumps([1], "godot3")
-        data = len(inner).to_bytes(4, "little") + inner
-        self.assertIs(native_loads(data, "godot3", DIRECT), NotImplemented)
-        data = serval.dumps([[1, [2]]], "godot4")
-        self.assertIsNot(native_loads(data, "godot4", DIRECT), NotImplemented)
-        self.assertIs(native_loads(data, "godot4", DIRECT, max_depth=2), NotImplemented)
-        # a 64-bit int within int32 keeps its width in the tree (an I64)
-        for v in (serval.I64(-40000), serval.I64(7), serval.I64(2**31 - 1)):
-            self.assertIs(native_loads(serval.dumps([v], "godot4"), "godot4", DIRECT),
-                          NotImplemented)
-        data = serval.dumps(["abcdef"], "godot4")
-        self.assertIs(native_loads(data, "godot4", DIRECT, max_string=5), NotImplemented)
-        self.assertIsNot(native_loads(data, "godot4", DIRECT, max_string=6), NotImplemented)
 
     def test_errors(self):
         data = serval.dumps([{"k": [1, 2, "three"]}] * 3, "godot4")
