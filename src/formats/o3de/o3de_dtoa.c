@@ -314,18 +314,23 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
             uint64_t one_more = p2 * 10, two_more = p2 * 100;
             uint64_t delta1 = delta * 10, delta2 = delta * 100;
             memcpy(buf + n, o3_digit_pairs + 2 * (two_more >> shift), 2);
-            if ((one_more & mask) < delta1) {
-                fraction_end(buf, n + 1, kappa - 1, delta1, one_more & mask, one.f, wp_w, len, k);
+            /* One test a pair: a stop after the first digit (remainder r <
+             * delta1) is also one after the second, whose remainder is at
+             * most 10 r < 10 delta1 = delta2; so the pair's test is made
+             * first and the first digit's only when it passes. */
+            if ((two_more & mask) < delta2) {
+                if ((one_more & mask) < delta1)
+                    fraction_end(buf, n + 1, kappa - 1, delta1, one_more & mask, one.f, wp_w, len,
+                                 k);
+                else
+                    fraction_end(buf, n + 2, kappa - 2, delta2, two_more & mask, one.f, wp_w, len,
+                                 k);
                 return;
             }
             n += 2;
             kappa -= 2;
             p2 = two_more & mask;
             delta = delta2;
-            if (p2 < delta) {
-                fraction_end(buf, n, kappa, delta, p2, one.f, wp_w, len, k);
-                return;
-            }
         }
     }
     for (;;) {
