@@ -1,5 +1,5 @@
-/* Doubles as RapidJSON's Writer prints them: the short cut for multiples of
- * 1/4 below 2^22 gives Grisu2's own text for every one of them, known
+/* Doubles as RapidJSON's Writer prints them: the short cuts for multiples of
+ * 1/4 below 2^22 and whole numbers below 2^53 give Grisu2's own text, known
  * texts of RapidJSON's layout, a table of texts RapidJSON itself wrote
  * (vectors/o3de/dtoa/rapidjson_writer.txt), and every fractional number in
  * the real O3DE files written back with the file's own digits. */
@@ -42,6 +42,61 @@ static void test_quarters_match_grisu2(void **state)
     check(1e-300);
 }
 
+/* The whole numbers from 2^22 up to 2^53 the short cut writes as "N.0":
+ * Grisu2's own text (and the reference's) for random ones of every size,
+ * both signs, ones ending in zeros, and the edges. */
+static uint64_t int_rng = UINT64_C(0x6f33646e756d6265);
+static uint64_t next_int_rng(void)
+{
+    int_rng ^= int_rng << 13;
+    int_rng ^= int_rng >> 7;
+    int_rng ^= int_rng << 17;
+    return int_rng;
+}
+
+static int integers_wrong;
+static void check_integer(double d)
+{
+    if (d == 0) return; /* written before Grisu2 (and not by it) */
+    char a[40], b[40], r[40];
+    size_t na = o3_dtoa(d, a), nb = o3_dtoa_grisu(d, b), nr = ref_dtoa(d, r);
+    a[na] = b[nb] = r[nr] = 0;
+    if ((strcmp(a, b) != 0 || strcmp(a, r) != 0) && integers_wrong++ < 10)
+        print_error("%.17g: short cut '%s', Grisu2 '%s', reference '%s'\n", d, a, b, r);
+}
+
+static void test_integers_match_grisu2(void **state)
+{
+    (void)state;
+    integers_wrong = 0;
+    for (int i = 0; i < 3000000; i++) {
+        uint64_t v = next_int_rng();
+        int bits = 23 + (int)(v % 31);                       /* 2^22 .. 2^53 - 1 */
+        uint64_t n = (v >> 11) & ((UINT64_C(1) << bits) - 1); /* (v >> 11: 53 random bits) */
+        n |= UINT64_C(1) << (bits - 1);
+        check_integer((double)n);
+        if (i & 1) check_integer(-(double)n);
+        uint64_t p10 = 1;
+        for (int z = (int)(v >> 58) % 16; z > 0 && n / p10 >= 10; z--) p10 *= 10;
+        check_integer((double)(n / p10 * p10)); /* trailing zeros */
+    }
+    for (int e = 22; e <= 53; e++) {
+        for (int64_t j = -3; j <= 3; j++) {
+            check_integer((double)(int64_t)((UINT64_C(1) << e) + (uint64_t)j));
+            check_integer(-(double)(int64_t)((UINT64_C(1) << e) + (uint64_t)j));
+        }
+    }
+    uint64_t p = 1;
+    for (int z = 0; z <= 16; z++, p *= 10) {
+        check_integer((double)p);
+        check_integer((double)(p - 1));
+        check_integer((double)(p + 1));
+    }
+    check_integer(9007199254740992.0); /* 2^53 itself: Grisu2's way */
+    check_integer(4194304.5);                /* not whole: Grisu2's way */
+    assert_int_equal(integers_wrong, 0);
+}
+
 static void test_known_texts(void **state)
 {
     (void)state;
@@ -54,6 +109,14 @@ static void test_known_texts(void **state)
         {100.0, "100.0"},       {120.0, "120.0"},       {123.75, "123.75"},
         {1000000.0, "1000000.0"}, {4194303.75, "4194303.75"}, {4194304.0, "4194304.0"},
         {0.1f, "0.10000000149011612"}, {1e21, "1e21"},    {1e-7, "1e-7"},
+        /* whole numbers past 2^22, as RapidJSON's Writer wrote them */
+        {4194305.0, "4194305.0"}, {-4194305.0, "-4194305.0"}, {67108864.0, "67108864.0"},
+        {99999999.0, "99999999.0"}, {100000000.0, "100000000.0"}, {123456789.0, "123456789.0"},
+        {1234567890.0, "1234567890.0"}, {5000000000.0, "5000000000.0"},
+        {-8589934592.0, "-8589934592.0"}, {281474976710655.0, "281474976710655.0"},
+        {1000000000000000.0, "1000000000000000.0"}, {4503599627370497.0, "4503599627370497.0"},
+        {9007199254740990.0, "9007199254740990.0"}, {9007199254740991.0, "9007199254740991.0"},
+        {9007199254740992.0, "9007199254740992.0"}, {4194304.5, "4194304.5"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char buf[40];
@@ -247,6 +310,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quarters_match_grisu2),
+        cmocka_unit_test(test_integers_match_grisu2),
         cmocka_unit_test(test_known_texts),
         cmocka_unit_test(test_rapidjson_table),
         cmocka_unit_test(test_real_files_digits),

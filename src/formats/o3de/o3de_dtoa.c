@@ -177,14 +177,19 @@ static int count_digits32(uint32_t n)
  * eight digits, the first in the lowest byte; the divisions by 100 and 10
  * are multiplications by 10486 / 2^20 and 103 / 2^10, exact below 10^4 and
  * 10^2. */
-static inline int int_digits(char *buf, uint32_t v, int count)
+static inline uint64_t eight_digits(uint32_t low)
 {
-    uint32_t top = v / 100000000, low = v - top * 100000000;
     uint64_t x = low / 10000 | (uint64_t)(low % 10000) << 32;
     uint64_t hund = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
     x = hund | (x - hund * 100) << 16;
     uint64_t tens = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
-    x = (tens | (x - tens * 10) << 8) + UINT64_C(0x3030303030303030);
+    return (tens | (x - tens * 10) << 8) + UINT64_C(0x3030303030303030);
+}
+
+static inline int int_digits(char *buf, uint32_t v, int count)
+{
+    uint32_t top = v / 100000000, low = v - top * 100000000;
+    uint64_t x = eight_digits(low);
     if (count == 9) {
         buf[0] = (char)('0' + top);
         sv__core_store64le(buf + 1, x);
@@ -309,18 +314,23 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
             uint64_t one_more = p2 * 10, two_more = p2 * 100;
             uint64_t delta1 = delta * 10, delta2 = delta * 100;
             memcpy(buf + n, o3_digit_pairs + 2 * (two_more >> shift), 2);
-            if ((one_more & mask) < delta1) {
-                fraction_end(buf, n + 1, kappa - 1, delta1, one_more & mask, one.f, wp_w, len, k);
+            /* One test a pair: a stop after the first digit (remainder r <
+             * delta1) is also one after the second, whose remainder is at
+             * most 10 r < 10 delta1 = delta2; so the pair's test is made
+             * first and the first digit's only when it passes. */
+            if ((two_more & mask) < delta2) {
+                if ((one_more & mask) < delta1)
+                    fraction_end(buf, n + 1, kappa - 1, delta1, one_more & mask, one.f, wp_w, len,
+                                 k);
+                else
+                    fraction_end(buf, n + 2, kappa - 2, delta2, two_more & mask, one.f, wp_w, len,
+                                 k);
                 return;
             }
             n += 2;
             kappa -= 2;
             p2 = two_more & mask;
             delta = delta2;
-            if (p2 < delta) {
-                fraction_end(buf, n, kappa, delta, p2, one.f, wp_w, len, k);
-                return;
-            }
         }
     }
     for (;;) {
@@ -358,6 +368,35 @@ const char o3_digit_pairs[201] = "0001020304050607080910111213141516171819"
                                  "6061626364656667686970717273747576777879"
                                  "8081828384858687888990919293949596979899";
 
+/* A whole number 2^22 <= N < 2^53 is written "N.0" without Grisu2, and
+ * that is Grisu2's text, by the argument of quarter_text below with
+ * integers for candidates: N's ulp u is at most 1 and Grisu2's delta about
+ * u (3u/4 at a power of two), the upper boundary M+ about N + u/2. Digit
+ * generation truncates M+ at 10^kappa for kappa = 9, 8, ... and stops at
+ * the first truncation T with M+ - T < delta. Every truncation with kappa
+ * >= 0 is a whole number at most M+ < N + 1, so one other than N is at
+ * most N - 1, more than delta below M+: none stops before N's own digits,
+ * which stop (M+ - N is about u/2 < delta) either at kappa = 0 or earlier
+ * when N ends in zeros, which prettify writes back. The rounding step
+ * lowers the last digit only when delta minus the remainder is at least
+ * 10^kappa >= 1 > delta: never. N < 10^16 is below prettify's 10^21, so
+ * the layout is the digits, ".0". The test compares with Grisu2 itself
+ * over random and edge integers. */
+static char *integer_text(uint64_t n, char *buf)
+{
+    char *p = buf;
+    if (n < 1000000000) { /* up to nine digits: int_digits alone */
+        p += int_digits(p, (uint32_t)n, count_digits32((uint32_t)n));
+    } else { /* the digits above the low eight (n < 2^53 < 10^16: up to eight), then those */
+        uint32_t hi = (uint32_t)(n / 100000000), lo = (uint32_t)(n - (uint64_t)hi * 100000000);
+        p += int_digits(p, hi, count_digits32(hi));
+        sv__core_store64le(p, eight_digits(lo));
+        p += 8;
+    }
+    memcpy(p, ".0", 2);
+    return p + 2;
+}
+
 /* A positive multiple of 1/4 below 2^22 (integers, halves and quarters,
  * common in authored data) gets the text of its exact decimal without
  * Grisu2, and they are Grisu2's: Grisu2 stops at the first prefix of the
@@ -365,8 +404,9 @@ const char o3_digit_pairs[201] = "0001020304050607080910111213141516171819"
  * every shorter decimal is at least 0.05 away from the value, the exact
  * one is half an ulp away, and rounding would need a digit step (at least
  * 0.01) below delta. Neither has trailing zeros: a zero digit leaves
- * Grisu2's remainder as it was, so it never ends the digits. Returns the
- * end of the text, or NULL for anything else. tests/unit/test_o3de_dtoa.c checks this against
+ * Grisu2's remainder as it was, so it never ends the digits. Whole numbers
+ * from 2^22 up to 2^53 go to integer_text. Returns the end of the text, or
+ * NULL for anything else. tests/unit/test_o3de_dtoa.c checks both against
  * Grisu2 itself. */
 static char *quarter_text(double d, char *buf)
 {
@@ -378,8 +418,12 @@ static char *quarter_text(double d, char *buf)
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     int be = (int)(u >> 52) - 1023;
-    if (be < -2 || be > 21) return NULL;
+    if (be < -2 || be > 52) return NULL;
     uint64_t sig = (u & (HIDDEN_BIT - 1)) | HIDDEN_BIT;
+    if (be > 21) { /* 2^22 <= d < 2^53: whole when no bit below 2^0 is set */
+        if (sig & ((UINT64_C(1) << (52 - be)) - 1)) return NULL;
+        return integer_text(sig >> (52 - be), buf);
+    }
     if (sig & ((UINT64_C(1) << (50 - be)) - 1)) return NULL;
     uint32_t m = (uint32_t)(sig >> (50 - be));
     uint32_t ip = m >> 2;

@@ -151,7 +151,12 @@ static int next_element(const lt *x, size_t *pos, size_t *v0, size_t *v1)
     *v1 = trim_end(x->p, i, e);
     if (*v1 == i) return -1;
     *pos = x->p[e] == ',' ? e + 1 : e;
-    if (x->p[e] == ',' && x->p[skip_ws(x->p, e + 1, x->n)] == ']') return -1;
+    if (x->p[e] == ',') {
+        /* a trailing comma before ']'; the text may also end right after
+         * the comma (no byte to look at: the next call finds no element) */
+        size_t j = skip_ws(x->p, e + 1, x->n);
+        if (j < x->n && x->p[j] == ']') return -1;
+    }
     return x->p[e] == '}' ? -1 : 1;
 }
 

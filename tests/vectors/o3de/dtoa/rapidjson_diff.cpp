@@ -47,7 +47,7 @@ static const double pow10_table[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8
 static double value_at(uint64_t i)
 {
     uint64_t r = next_u64();
-    switch (i % 8) {
+    switch (i % 9) {
     case 0: return from_bits(r); // any bit pattern (non-finite ones skipped)
     case 1: { // a float widened to double, as O3DE stores float fields
         uint32_t b = static_cast<uint32_t>(r >> 32);
@@ -76,6 +76,14 @@ static double value_at(uint64_t i)
         float f;
         std::memcpy(&f, &b, sizeof f);
         return from_bits(to_bits(static_cast<double>(f)) + ((r & 1) ? 1 : UINT64_C(-1)));
+    }
+    case 7: { // whole numbers of every size up to 2^53, some ending in zeros
+        int bits = 1 + static_cast<int>(r % 53);
+        uint64_t n = (r >> 11) & ((UINT64_C(1) << bits) - 1);
+        uint64_t p = 1;
+        for (int z = static_cast<int>((r >> 6) % 24); z > 0 && n / p >= 10; z--) p *= 10;
+        double d = static_cast<double>(n / p * p);
+        return (r & 0x20) ? -d : d;
     }
     default: { // near the layout limits: 1e21 and 1e-7
         double base = (r & 1) ? 1e21 : 1e-7;

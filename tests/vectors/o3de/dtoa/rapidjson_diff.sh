@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Differential check: serval's O3DE number text against RapidJSON's own
 # Writer::Double() for a million doubles (random bit patterns, widened floats,
-# subnormals, powers of two and their neighbours, 2^53 neighbours, short
-# decimals, one ulp off a float, the 1e21 / 1e-7 layout limits).
+# subnormals, powers of two and their neighbours, 2^53 neighbours, whole
+# numbers below 2^53, short decimals, one ulp off a float, the 1e21 / 1e-7
+# layout limits).
 #
 #   rapidjson_diff.sh LIBSERVAL_SO INCLUDE_DIR GENERATED_INCLUDE_DIR [COUNT]
 #
