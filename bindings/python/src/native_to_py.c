@@ -658,24 +658,6 @@ PyObject *nv_reader_value(nv_reader *r, const sv_value *v, unsigned depth)
     return value(r, v);
 }
 
-PyObject *nv_reader_int(nv_reader *r, int64_t i)
-{
-    return shared_int(r, i);
-}
-
-PyObject *nv_reader_float(nv_reader *r, double d)
-{
-    return shared_float(r, d);
-}
-
-PyObject *nv_reader_text(nv_reader *r, const char *s, uint32_t len)
-{
-    PyObject *o = len <= SHORT_MAX ? short_str(r, s, len) : utf8_or_null(s, len);
-    if (!o && !PyErr_Occurred()) /* not UTF-8: the caller said it is */
-        PyErr_SetString(PyExc_ValueError, "serval._native: a text that is not UTF-8");
-    return o;
-}
-
 PyObject *nv_reader_key(nv_reader *r, const sv_value *k)
 {
     return plain_key(k) ? key_str(r, k->as.str, k->len) : NULL;
