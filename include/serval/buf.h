@@ -27,7 +27,8 @@
  * packed arrays; its bodies are measured first), NoesisGUI (after each
  * block, instance and window of the command stream; the data section is
  * measured first), a KingsIsle stream without zlib (after each property;
- * in deep mode its sizes are found by a first pass that writes nothing);
+ * in deep mode its sizes are found by a first pass that writes nothing,
+ * or patched in one pass through a sink that can rewrite: serval/buf_seekable.h);
  * every other encoder holds its output whole. A sink's
  * error ends the encode with that error (sv_buf_status), and the bytes
  * handed over so far are the caller's to discard.

@@ -16,6 +16,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "buf_seekable.h"
 #include "convert.h"
 #include "edit.h"
 #include "error.h"
