@@ -33,8 +33,7 @@ static bool is_json_pair(const sv_format *from, const sv_format *to)
 /* The profile of a Godot format that converts to itself item by item. */
 static bool godot_pair(const sv_format *from, const sv_format *to, sv_godot_profile *profile)
 {
-    if (!from || !to || !from->name || !to->name || strcmp(from->name, to->name) != 0)
-        return false;
+    if (!from || !to || !from->name || !to->name || strcmp(from->name, to->name) != 0) return false;
     if (!strcmp(from->name, sv_format_godot4.name))
         *profile = SV_GODOT4;
     else if (!strcmp(from->name, sv_format_godot3.name))

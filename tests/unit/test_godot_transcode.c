@@ -64,9 +64,8 @@ static sv_status via_tree(const sv_format *f, const uint8_t *p, size_t n, const 
 }
 
 /* sv_convert_transcode into got through a sink of the window (0: none). */
-static sv_status via_transcode(const sv_format *f, const uint8_t *p, size_t n,
-                               const sv_options *in, size_t window, sv_doc *scratch, sv_buf *got,
-                               sv_error *err)
+static sv_status via_transcode(const sv_format *f, const uint8_t *p, size_t n, const sv_options *in,
+                               size_t window, sv_doc *scratch, sv_buf *got, sv_error *err)
 {
     sv_options oo;
     sv_options_init(&oo);
@@ -290,7 +289,8 @@ static void long_array_same_bytes(void **state)
         assert_true(sv_convert_streams(fs[k], fs[k]));
         assert_true(sv_convert_streams_input(fs[k], fs[k], in.data, in.len, &o, NULL));
         size_t windows[] = {0, 1, 4096};
-        for (size_t w = 0; w < 3; w++) compare_with("long array", fs[k], in.data, in.len, &o, windows[w]);
+        for (size_t w = 0; w < 3; w++)
+            compare_with("long array", fs[k], in.data, in.len, &o, windows[w]);
         sv_buf_free(&in);
     }
 }
@@ -352,8 +352,8 @@ static void long_errors_and_dups(void **state)
         for (int dup = 0; dup <= 1; dup++) {
             sv_buf d = long_input(fs[k], 30000, 300, UINT32_MAX, true, dup);
             assert_true(sv_convert_streams_input(fs[k], fs[k], d.data, d.len, &o, NULL));
-            compare_with(dup ? "long dictionary, a repeated key" : "long dictionary", fs[k],
-                         d.data, d.len, &o, 4096);
+            compare_with(dup ? "long dictionary, a repeated key" : "long dictionary", fs[k], d.data,
+                         d.len, &o, 4096);
             sv_buf_free(&d);
         }
     }
@@ -402,8 +402,8 @@ static int report(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(corpus_files),         cmocka_unit_test(long_array_same_bytes),
-        cmocka_unit_test(long_array_memory),    cmocka_unit_test(long_errors_and_dups),
+        cmocka_unit_test(corpus_files),      cmocka_unit_test(long_array_same_bytes),
+        cmocka_unit_test(long_array_memory), cmocka_unit_test(long_errors_and_dups),
         cmocka_unit_test(not_streamed),
     };
     return cmocka_run_group_tests(tests, test_corpus_setup, report);

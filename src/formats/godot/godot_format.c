@@ -24,7 +24,6 @@
 #include "formats/godot/godot_internal.h"
 #include "core/decode_root.h"
 
-
 /* Probe scores: a length prefix that matches the input's size is a better
  * sign than a lone Variant that happens to fill it. */
 #define GD_SCORE_RAW 30

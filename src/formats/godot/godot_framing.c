@@ -33,8 +33,8 @@ static sv_status decode_frame(sv_doc *doc, const gd_rules *r, const uint8_t *dat
     return SV_OK;
 }
 
-int gd_decode_frames_exact(sv_doc *doc, const gd_rules *r, const uint8_t *data, size_t len,
-                           bool be, sv_value *out, size_t *frames, size_t *typed)
+int gd_decode_frames_exact(sv_doc *doc, const gd_rules *r, const uint8_t *data, size_t len, bool be,
+                           sv_value *out, size_t *frames, size_t *typed)
 {
     sv_value arr = sv_array(doc, 0);
     size_t at = 0, n = 0, t = 0;

@@ -192,8 +192,8 @@ sv_status gd_decode_framed(sv_doc *doc, const uint8_t *data, size_t len, const s
  * fit, *out an Array of the values (*frames of them, *typed holding more
  * than a nil); 0: they do not (values read stay in doc unused); -1: out
  * of memory. */
-int gd_decode_frames_exact(sv_doc *doc, const gd_rules *r, const uint8_t *data, size_t len,
-                           bool be, sv_value *out, size_t *frames, size_t *typed);
+int gd_decode_frames_exact(sv_doc *doc, const gd_rules *r, const uint8_t *data, size_t len, bool be,
+                           sv_value *out, size_t *frames, size_t *typed);
 
 /* Decodes one Variant from [data, data+len); base is the start of the whole
  * input (for offsets). *used gets the engine's r_len. */

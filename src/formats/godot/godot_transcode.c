@@ -168,7 +168,8 @@ sv_status sv__godot_transcode(sv_godot_profile profile, sv_doc *doc, const uint8
         sv_value k, v, krec, vrec;
         const sv_value *kr = NULL, *vr = NULL;
         if (dict) {
-            ok = read_one(d, true, &k, &krec, &kr) && key_set_add(&keys, gd_key_hash(&k, d->godot4));
+            ok =
+                read_one(d, true, &k, &krec, &kr) && key_set_add(&keys, gd_key_hash(&k, d->godot4));
             ok = ok && read_one(d, false, &v, &vrec, &vr) &&
                  gd_item_enc_put(w, &k, kr, 1) == SV_OK && gd_item_enc_put(w, &v, vr, 1) == SV_OK;
         } else {
