@@ -379,6 +379,15 @@ static void not_streamed(void **state)
     sv_convert_opts_init(&co);
     co.format_options = &opt;
     assert_false(sv_convert_streams_input(f, f, in.data, in.len, &o, &co));
+    /* another format's option, as the command's indent=0 for JSON output:
+     * the Godot encoder does not read it */
+    static const char *const jnames[] = {"indent"}, *const jvalues[] = {"0"};
+    sv_options other = o;
+    other.names = jnames;
+    other.values = jvalues;
+    other.count = 1;
+    co.format_options = &other;
+    assert_true(sv_convert_streams_input(f, f, in.data, in.len, &o, &co));
     /* as one store_var frame */
     sv_buf framed;
     sv_buf_init(&framed, NULL);

@@ -28,11 +28,19 @@
 /* Arena bytes after which the scratch document is emptied. */
 #define RESET_AT ((uint64_t)1 << 20)
 
-/* Whether opts holds nothing but the limits (and borrow_input, which
- * changes no byte). */
-static bool plain_options(const sv_options *o)
+/* Whether opts names none of the format's own options (another format's,
+ * as the command's default indent=0 for JSON output, are not read here)
+ * and no schema: nothing but the limits, and borrow_input, which changes
+ * no byte. */
+static bool plain_options(const sv_options *o, sv_godot_profile profile)
 {
-    return !o || (o->count == 0 && !o->schema);
+    if (!o) return true;
+    if (o->schema) return false;
+    const sv_format *f = profile == SV_GODOT4 ? &sv_format_godot4 : &sv_format_godot3;
+    for (size_t i = 0; i < o->count; i++)
+        for (const sv_option_desc *d = f->options; d && d->name; d++)
+            if (o->names[i] && !strcmp(o->names[i], d->name)) return false;
+    return true;
 }
 
 /* The decode options of a conversion that fits, or false. */
@@ -50,7 +58,8 @@ bool sv__godot_transcode_fits(sv_godot_profile profile, const uint8_t *data, siz
                               const sv_options *in_opts, const sv_options *out_opts)
 {
     if (profile != SV_GODOT4 && profile != SV_GODOT3) return false;
-    if (!data || !plain_options(in_opts) || !plain_options(out_opts)) return false;
+    if (!data || !plain_options(in_opts, profile) || !plain_options(out_opts, profile))
+        return false;
     /* whole words: every Variant is, and no PackedByteArray can end
      * without its padding; an outermost container has at least 8 bytes */
     if (len < 8 || (len & 3)) return false;
