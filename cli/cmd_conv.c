@@ -124,10 +124,12 @@ static int convert(const conv_ctx *c, const sv_format *to, const cli_loaded *l, 
     return cli_exit_code(st);
 }
 
-/* Typed JSON to typed JSON without the tree (sv_convert_transcode): the
- * items of an outermost array are written as they are read, so the process
- * holds the input and the output's window, not the tree. The same bytes,
- * the same errors (with the input's offsets) as convert() after a decode. */
+/* A format to itself without the tree (sv_convert_transcode; which ones:
+ * sv_convert_streams): typed JSON and Godot Variants item by item, BSON and
+ * Resonite checked and written back, NoesisGUI instance by instance, so the
+ * process holds the input and the output's window, not the tree. The same
+ * bytes, the same errors (with the input's offsets) as convert() after a
+ * decode. */
 static int convert_stream(cli_args *a, const conv_ctx *c, const sv_format *to, const cli_loaded *l,
                           const char *input, sv_buf *out)
 {
@@ -194,6 +196,13 @@ static int conv_file(cli_args *a, cli_job *job, void *ctx)
     rc = check_lossy_reads(c, a, l.format, job->input);
     /* --max-alloc keeps its meaning, the size of the tree: with it, the tree */
     bool stream = !rc && to && sv_convert_streams(l.format, to) && !a->limits.max_alloc;
+    if (stream) { /* a Godot input streams by its first words (sv_convert_streams_input) */
+        sv_options in = cli_decode_options(a, l.format);
+        sv_convert_opts co;
+        sv_convert_opts_init(&co);
+        co.format_options = &c->opts;
+        stream = sv_convert_streams_input(l.format, to, l.in.data, l.in.len, &in, &co);
+    }
     if (!rc && !stream && (rc = cli_decode_loaded(a, job->input, &l)) != 0) return rc;
     /* without --to or an extension: the format the tree says it came from */
     if (!rc && !to) rc = cli_tree_format(a, job->input, &l.root, &to);

@@ -15,11 +15,11 @@
  *                      that encodes to the same bytes again. The Godot
  *                      formats have no normalisation for the inputs read
  *                      here (framing not named, no trailing bytes): their
- *                      bytes must come back exactly. JSON, BSON and
- *                      Resonite also go through sv_convert_transcode,
- *                      which conv calls to convert them to themselves:
- *                      the same bytes or the same error as the tree path,
- *                      for every input.
+ *                      bytes must come back exactly. JSON, godot4, godot3,
+ *                      BSON, Resonite and NoesisGUI also go through
+ *                      sv_convert_transcode, which conv calls to convert
+ *                      them to themselves: the same bytes or the same
+ *                      error as the tree path, for every input.
  *
  * A broken property aborts, which libFuzzer (and the replay driver) report
  * as a crash with the input saved. The limits are tighter than the defaults
@@ -241,9 +241,11 @@ static void roundtrip(const sv_format *f, const sv_value *v1, const sv_options *
 #endif
 
 #if SV_FUZZ_ROUNDTRIP
-/* conv from json, bson or resonite to itself does not build the tree
- * (sv_convert_transcode, as cmd_conv.c calls it): for every input it must
- * give what the tree path gives, the decode's status st (tree v) and then sv_convert_encode's bytes,
+/* conv from json, bson, resonite, noesis, godot4 or godot3 to itself does
+ * not build the tree (sv_convert_transcode, as cmd_conv.c calls it; a Godot
+ * input it cannot take item by item goes through a tree inside it, which
+ * sv_convert_streams_input tells): for every input it must give what the tree path
+ * gives, the decode's status st (tree v) and then sv_convert_encode's bytes,
  * or the decode's error (derr) with the same offset, path and message. A
  * tree over the memory limit may stream all the same (the limit then bounds
  * what the scratch document holds at once). */

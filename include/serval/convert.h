@@ -114,19 +114,35 @@ SV_API SV_NODISCARD sv_status sv_convert_encode(const sv_format *from, const sv_
                                                 const sv_value *root, const sv_convert_opts *opts,
                                                 sv_buf *out, size_t *changes, sv_error *err);
 
-/* Whether sv_convert_transcode converts from to to without a tree: typed
- * JSON to typed JSON (sv_json_transcode), BSON to BSON and Resonite to
- * Resonite (the input checked by the reader, its BSON written back). */
+/* Whether sv_convert_transcode converts from to to, for some inputs at
+ * least, without a tree: typed JSON to typed JSON (sv_json_transcode), BSON
+ * to BSON and Resonite to Resonite (the input checked by the reader, its
+ * BSON written back), NoesisGUI to NoesisGUI (each instance written as it
+ * is decoded), and a Godot Variant (godot4, godot3) to the same profile. */
 SV_API bool sv_convert_streams(const sv_format *from, const sv_format *to);
+
+/* Whether sv_convert_transcode converts this input (data[0..len), read
+ * with in_opts, written with opts) without a tree: JSON, BSON, Resonite
+ * and NoesisGUI to themselves always (an input the BSON or Resonite check
+ * refuses then goes through a tree inside); a Godot Variant to the same profile when it is one raw
+ * outermost Array or Dictionary with nothing in its header or count that
+ * the tree keeps as meta, and neither side has an option but the limits
+ * (a cheap look at its first words and framing). */
+SV_API bool sv_convert_streams_input(const sv_format *from, const sv_format *to,
+                                     const uint8_t *data, size_t len, const sv_options *in_opts,
+                                     const sv_convert_opts *opts);
 
 /* What `serval conv` does when sv_convert_streams(from, to): decodes
  * data[0..len) with from's options in_opts and appends to out what
  * sv_convert_encode would write for the decoded tree, in one pass without
- * the whole tree (doc is a scratch document, empty on return). The error is
- * the decoder's (offset and path) or the encoder's (no offset). On failure
- * out is left at its old length unless a sink took part of the output. For
- * other formats: SV_ERR_UNSUPPORTED, nothing written (decode into a tree and
- * call sv_convert_encode). */
+ * the whole tree where sv_convert_streams_input says so (doc is a scratch
+ * document, empty on return); a Godot input that it does not say so of is
+ * decoded into a tree in doc and written by sv_convert_encode. The error
+ * is the decoder's (offset and path) or the encoder's (no offset), as for
+ * a decode then sv_convert_encode. On failure out is left at its old
+ * length unless a sink took part of the output. For other formats:
+ * SV_ERR_UNSUPPORTED, nothing written (decode into a tree and call
+ * sv_convert_encode). */
 SV_API SV_NODISCARD sv_status sv_convert_transcode(sv_doc *doc, const sv_format *from,
                                                    const sv_format *to, const uint8_t *data,
                                                    size_t len, const sv_options *in_opts,

@@ -343,8 +343,8 @@ static void note(cv_walk *w, const cv_judgement *j, const cv_step *at)
     }
 }
 
-static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth,
-                 const cv_step *at, sv_value *out);
+static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, const cv_step *at,
+                 sv_value *out);
 
 /* The items of an array or the pairs of a map/object; a copy of cur is made
  * the first time one of them changes. */
@@ -425,8 +425,8 @@ static SV_NOINLINE bool settle(cv_walk *w, sv_value *cur, cv_role role, const cv
 
 /* Judges v, lowers it while its rules say so, walks into what it became.
  * Returns whether *out differs from *v. */
-static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth,
-                 const cv_step *at, sv_value *out)
+static bool walk(cv_walk *w, const sv_value *v, cv_role role, unsigned depth, const cv_step *at,
+                 sv_value *out)
 {
     *out = *v;
     if (w->stop || w->st != SV_OK) return false;

@@ -122,6 +122,17 @@ sv_value cv_scalar(const sv_value *v, size_t i);
  * fit in its struct_size (core/opts.h). SV_ERR_USAGE for one too small. */
 sv_status cv_opts_read(sv_convert_opts *out, const sv_convert_opts *opts, sv_error *err);
 
+/* ---- conversions without a tree (convert_transcode*.c) ---- */
+
+/* What a transcoder falls back on: decode data into doc (borrowing the
+ * input, as the command's decode does), then sv_convert_encode with opts
+ * (read by cv_opts_read), with the errors `serval conv` reports for that
+ * path: the decoder's with its offset, the encoder's without one. doc is
+ * a scratch document, empty on return. */
+sv_status sv__convert_via_tree(sv_doc *doc, const sv_format *from, const sv_format *to,
+                               const uint8_t *data, size_t len, const sv_options *in_opts,
+                               const sv_convert_opts *opts, sv_buf *out, sv_error *err);
+
 /* ---- the rules modules ---- */
 
 /* Each format's rules are its hooks' convert_rules (core/format_module.h):

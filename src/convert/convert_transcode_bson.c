@@ -38,38 +38,11 @@ bool sv__convert_bson_streams(const sv_format *from, const sv_format *to)
     return bson_to_bson(from, to) || resonite_to_resonite(from, to);
 }
 
-/* The tree path, as the command takes it: the tree borrows the input. */
-static sv_status via_tree(sv_doc *doc, const sv_format *from, const sv_format *to,
-                          const uint8_t *data, size_t len, const sv_options *in_opts,
-                          const sv_options *out_opts, sv_buf *out, sv_error *err)
-{
-    sv_options o;
-    if (in_opts)
-        o = *in_opts;
-    else
-        sv_options_init(&o);
-    o.borrow_input = true;
-    sv_value root;
-    sv_status st = from->decode(doc, data, len, &o, &root, err);
-    if (st == SV_OK) st = sv_doc_status(doc);
-    if (st != SV_OK) {
-        if (err && err->status == SV_OK)
-            st = sv_error_set(err, st, from->name, 0, "the decoder gave no details");
-        return st;
-    }
-    sv_convert_opts co;
-    sv_convert_opts_init(&co);
-    co.format_options = out_opts;
-    st = sv_convert_encode(from, to, &root, &co, out, NULL, err);
-    /* no input byte caused it: the value's path says where */
-    if (st != SV_OK && err) err->byte_offset = SV_ERROR_NO_OFFSET;
-    return st;
-}
-
 sv_status sv__convert_bson_transcode(sv_doc *doc, const sv_format *from, const sv_format *to,
                                      const uint8_t *data, size_t len, const sv_options *in_opts,
-                                     const sv_options *out_opts, sv_buf *out, sv_error *err)
+                                     const sv_convert_opts *opts, sv_buf *out, sv_error *err)
 {
+    const sv_options *out_opts = opts->format_options;
     sv_status st = SV_OK;
     bool done = false;
 #if SERVAL_WITH_BSON
@@ -79,9 +52,6 @@ sv_status sv__convert_bson_transcode(sv_doc *doc, const sv_format *from, const s
     if (resonite_to_resonite(from, to))
         done = sv__resonite_transcode_self(data, len, in_opts, out_opts, out, &st, err);
 #endif
-    if (!done) {
-        st = via_tree(doc, from, to, data, len, in_opts, out_opts, out, err);
-        if (doc) sv_doc_reset(doc); /* a scratch document, empty on return */
-    }
+    if (!done) st = sv__convert_via_tree(doc, from, to, data, len, in_opts, opts, out, err);
     return st;
 }

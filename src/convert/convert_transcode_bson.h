@@ -5,14 +5,15 @@
 
 #include <stdbool.h>
 
+#include "serval/convert.h"
 #include "serval/registry.h"
 
 /* Whether from and to are both bson, or both resonite. */
 bool sv__convert_bson_streams(const sv_format *from, const sv_format *to);
 
-/* sv_convert_transcode for those (out_opts: the writer's format options). */
+/* sv_convert_transcode for those (opts read by cv_opts_read). */
 sv_status sv__convert_bson_transcode(sv_doc *doc, const sv_format *from, const sv_format *to,
                                      const uint8_t *data, size_t len, const sv_options *in_opts,
-                                     const sv_options *out_opts, sv_buf *out, sv_error *err);
+                                     const sv_convert_opts *opts, sv_buf *out, sv_error *err);
 
 #endif

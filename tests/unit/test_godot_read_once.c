@@ -127,6 +127,47 @@ static void test_prefixed_still_found(void **state)
     sv_doc_free(doc);
 }
 
+/* A store_var file is read once too: its frames are the decode, not a
+ * probe's reading before it (and the raw reading of its prefix 1c000000,
+ * type 28, which 3.x does not have, reads nothing). A stream of two frames
+ * is two Variants read, and the framing found is kept in the meta. */
+static void test_framed_read_once(void **state)
+{
+    (void)state;
+    uint8_t one[4 + sizeof dict_a2] = {0x1c, 0, 0, 0};
+    memcpy(one + 4, dict_a2, sizeof dict_a2);
+    uint8_t two[2 * sizeof one];
+    memcpy(two, one, sizeof one);
+    memcpy(two + sizeof one, one, sizeof one);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value v;
+    sv_error err;
+    unsigned long before = gd_variants_read();
+    assert_int_equal(decode3(doc, one, sizeof one, NULL, NULL, &v, &err), SV_OK);
+    assert_int_equal(gd_variants_read() - before, 1);
+    assert_int_equal(sv_kind_of(&v), SV_MAP);
+    assert_string_equal(sv_get_str(sv_map_getz(sv_meta(&v), "framing"), NULL), "prefixed");
+    assert_int_equal(sv_map_getz(&v, "a")->as.i, 2);
+
+    before = gd_variants_read();
+    assert_int_equal(decode3(doc, two, sizeof two, NULL, NULL, &v, &err), SV_OK);
+    assert_int_equal(gd_variants_read() - before, 2);
+    assert_int_equal(sv_kind_of(&v), SV_ARRAY);
+    assert_int_equal(sv_len(&v), 2);
+    assert_string_equal(sv_get_str(sv_map_getz(sv_meta(&v), "framing"), NULL), "stream");
+    assert_int_equal(sv_map_getz(sv_array_at(&v, 1), "a")->as.i, 2);
+
+    /* big-endian prefixes: the little-endian reading (a prefix of
+     * 0x1c000000 runs past the end) reads nothing either */
+    one[0] = 0;
+    one[3] = 0x1c;
+    before = gd_variants_read();
+    assert_int_equal(decode3(doc, one, sizeof one, NULL, NULL, &v, &err), SV_OK);
+    assert_int_equal(gd_variants_read() - before, 1);
+    assert_string_equal(sv_get_str(sv_map_getz(sv_meta(&v), "prefix"), NULL), "be");
+    sv_doc_free(doc);
+}
+
 /* Whole frames and then one cut off: the stream is named and the decoder
  * says where the cut frame's prefix runs past the end (byte 32), although
  * a raw reading was tried first. The input: the frame of dict_a2, then a
@@ -154,7 +195,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_raw_read_once), cmocka_unit_test(test_raw_trailing),
         cmocka_unit_test(test_raw_cut),       cmocka_unit_test(test_prefixed_still_found),
-        cmocka_unit_test(test_frames_cut),
+        cmocka_unit_test(test_frames_cut),    cmocka_unit_test(test_framed_read_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -851,3 +851,47 @@ sv_status gd_encode_value_ex(const gd_rules *r, const sv_value *v, bool stream, 
                                                           : "out of memory");
     return st;
 }
+
+/* ---- one item at a time (godot_transcode.c) ---- */
+
+struct gd_item_enc {
+    gd_enc e;
+};
+
+gd_item_enc *gd_item_enc_open(const gd_rules *r, bool stream, sv_buf *out, sv_error *err)
+{
+    gd_item_enc *w = sv__core_mem_calloc(out->alloc, 1, sizeof *w);
+    if (!w) return NULL;
+    w->e.out = out;
+    w->e.r = r;
+    w->e.err = err;
+    w->e.godot4 = r->prof->godot4_rules;
+    w->e.release = stream;
+    return w;
+}
+
+sv_status gd_item_enc_put(gd_item_enc *w, const sv_value *v, const sv_value *rec, unsigned depth)
+{
+    gd_enc *e = &w->e;
+    if (SV_UNLIKELY(rec != NULL)) {
+        /* as enc_item does with the container's record of this item */
+        int k = gd_rec_emit(&e->rc, e->r, rec, v, false, e->out);
+        if (k < 0) return sv_error_set(e->err, SV_ERR_NOMEM, e->r->fmt, 0, "out of memory");
+        if (k) return SV_OK;
+    }
+    return encode_rec(e, v, depth);
+}
+
+void gd_item_enc_forget(gd_item_enc *w)
+{
+    memset(w->e.checked, 0, sizeof w->e.checked);
+    memset(w->e.checked_len, 0, sizeof w->e.checked_len);
+}
+
+void gd_item_enc_close(gd_item_enc *w, bool finish)
+{
+    if (!w) return;
+    if (finish) gd_rec_finish(&w->e.rc, w->e.out);
+    gd_rec_ctx_free(&w->e.rc);
+    sv__core_mem_free(w->e.out->alloc, w, 1, sizeof *w);
+}

@@ -133,7 +133,8 @@ static bool trailing_allowed(const sv_options *opts)
     return v && (!strcmp(v, "allow") || sv_options_flag(opts, "trailing", false));
 }
 
-/* What read_raw_first did: nothing (the probe must answer), the decode
+/* What read_raw_first did (no_frames: read_frames_first found that no
+ * frames fit, which the probe would ask first): nothing (the probe must answer), the decode
  * (kept), or found the framing of frames cut off (the caller reads them). */
 typedef enum raw_first { RAW_NOT_TRIED, RAW_READ, RAW_CUT_FRAMES } raw_first;
 
@@ -152,10 +153,11 @@ typedef enum raw_first { RAW_NOT_TRIED, RAW_READ, RAW_CUT_FRAMES } raw_first;
  *    error, or with the bytes after it for the trailing rule. */
 static raw_first read_raw_first(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,
                                 size_t len, const sv_options *opts, sv_godot_opts *o, gd_seen *seen,
-                                sv_value *out, size_t *used, sv_status *st, sv_error *err)
+                                sv_value *out, size_t *used, sv_status *st, sv_error *err,
+                                bool no_frames)
 {
     if (!gd_probe_raw_candidate(data, len) || !gd_probe_reads_as(o) ||
-        gd_probe_frames_fit(profile, data, len))
+        (!no_frames && gd_probe_frames_fit(profile, data, len)))
         return RAW_NOT_TRIED;
     sv_error raw_err;
     sv_error_clear(&raw_err);
@@ -182,6 +184,49 @@ static raw_first read_raw_first(sv_godot_profile profile, sv_doc *doc, const uin
     return RAW_READ;
 }
 
+/* What read_frames_first did: nothing (the probe must answer), found
+ * that no frames fit (the raw reading's turn), or read the frames (kept). */
+typedef enum frames_first { FRAMES_NOT_TRIED, FRAMES_NONE, FRAMES_READ } frames_first;
+
+/* The probe's first question, whether the input is store_var frames that
+ * each hold exactly one Variant (either prefix byte order), answered by
+ * reading them into doc with the decode's options (where they read as the
+ * probe's), so that a store_var file is read once: when they fit and the
+ * input is not also one raw Variant (gd_probe_framing's ambiguous or raw
+ * answers, left to it), they are the decode, with the framing the probe
+ * would name (prefixed for one frame, else stream). */
+static frames_first read_frames_first(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,
+                                      size_t len, const sv_options *opts, sv_godot_opts *o,
+                                      gd_seen *seen, sv_value *out, size_t *used)
+{
+    if (len < 4 || len > GD_PROBE_MAX || !gd_probe_reads_as(o)) return FRAMES_NOT_TRIED;
+    gd_rules r;
+    gd_rules_init(&r, o);
+    r.seen = seen;
+    for (int big = 0; big <= 1; big++) {
+        sv_value v;
+        size_t frames = 0, typed = 0;
+        *seen = (gd_seen){0};
+        int fit = gd_decode_frames_exact(doc, &r, data, len, big, &v, &frames, &typed);
+        if (fit < 0) { /* out of memory: the probe's own answer, then the decode's */
+            *seen = (gd_seen){0};
+            return FRAMES_NOT_TRIED;
+        }
+        if (!fit) continue;
+        if (gd_probe_raw_fits(profile, data, len)) { /* ambiguous, or raw after all */
+            *seen = (gd_seen){0};
+            return FRAMES_NOT_TRIED;
+        }
+        o->framing = frames == 1 ? SV_GODOT_PREFIXED : SV_GODOT_STREAM;
+        if (!sv_options_get(opts, "prefix")) o->prefix_big_endian = big;
+        *out = frames == 1 ? *sv_array_at(&v, 0) : v;
+        *used = len;
+        return FRAMES_READ;
+    }
+    *seen = (gd_seen){0};
+    return FRAMES_NONE;
+}
+
 sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data, size_t len,
                              const sv_options *opts, sv_value *out, sv_error *err)
 {
@@ -197,8 +242,14 @@ sv_status gd_registry_decode(sv_godot_profile profile, sv_doc *doc, const uint8_
     size_t used = 0;
     gd_seen seen = {0};
     raw_first first = RAW_NOT_TRIED;
+    frames_first ff = FRAMES_NOT_TRIED;
     if (!framing_given && data)
-        first = read_raw_first(profile, doc, data, len, opts, &o, &seen, out, &used, &st, err);
+        ff = read_frames_first(profile, doc, data, len, opts, &o, &seen, out, &used);
+    if (ff == FRAMES_READ)
+        first = RAW_READ; /* read, as frames */
+    else if (!framing_given && data)
+        first = read_raw_first(profile, doc, data, len, opts, &o, &seen, out, &used, &st, err,
+                               ff == FRAMES_NONE);
     if (!framing_given && data && first == RAW_NOT_TRIED) {
         sv_godot_framing f;
         bool be = false, ambiguous = false;

@@ -11,6 +11,10 @@
 
 #include "serval/godot.h"
 
+/* Inputs above this are not probed for framing (the probe decodes): they
+ * are read raw unless a framing is named. */
+#define GD_PROBE_MAX (UINT64_C(64) << 20)
+
 /* How well data fits the profile as a whole file: 0 (not at all) or a probe
  * score, with the framing and prefix byte order that fit. *ambiguous is set
  * when the input reads both as one raw Variant and as store_var frames, with
@@ -38,6 +42,11 @@ bool gd_probe_raw_candidate(const uint8_t *data, size_t len);
 bool gd_probe_reads_as(const sv_godot_opts *o);
 bool gd_probe_frames_cut(sv_godot_profile profile, const uint8_t *data, size_t len,
                          sv_godot_framing *framing, bool *be);
+
+/* Whether data is one raw Variant that fills it, as the probe reads it
+ * (a typed value: not starting 00), for a decoder that read it as store_var
+ * frames first: such an input is ambiguous, or raw (gd_probe_framing). */
+bool gd_probe_raw_fits(sv_godot_profile profile, const uint8_t *data, size_t len);
 
 /* *o with what the file entries of root's meta name (framing, prefix,
  * objects, version), where opts (the caller's options) do not name them.

@@ -24,9 +24,6 @@
 #include "formats/godot/godot_internal.h"
 #include "core/decode_root.h"
 
-/* Inputs above this are not probed (the probe decodes). */
-#define GD_PROBE_MAX (UINT64_C(64) << 20)
-
 /* Probe scores: a length prefix that matches the input's size is a better
  * sign than a lone Variant that happens to fill it. */
 #define GD_SCORE_RAW 30
@@ -186,6 +183,22 @@ bool gd_probe_frames_cut(sv_godot_profile profile, const uint8_t *data, size_t l
     }
     sv_doc_free(doc);
     return cut;
+}
+
+bool gd_probe_raw_fits(sv_godot_profile profile, const uint8_t *data, size_t len)
+{
+    if (len < 4 || len > GD_PROBE_MAX) return false;
+    /* a type code the profile lacks: no reading gets past the header */
+    sv_godot_opts o;
+    sv_godot_opts_init(&o, profile);
+    gd_rules r;
+    gd_rules_init(&r, &o);
+    if (data[0] >= r.variant_max) return false;
+    sv_doc *doc = sv_doc_new(NULL);
+    if (!doc) return true; /* unknown: the caller asks gd_probe_framing */
+    bool fit = exact_fit(doc, profile, data, len, false);
+    sv_doc_free(doc);
+    return fit;
 }
 
 bool gd_probe_raw_candidate(const uint8_t *data, size_t len)

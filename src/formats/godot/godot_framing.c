@@ -33,6 +33,35 @@ static sv_status decode_frame(sv_doc *doc, const gd_rules *r, const uint8_t *dat
     return SV_OK;
 }
 
+int gd_decode_frames_exact(sv_doc *doc, const gd_rules *r, const uint8_t *data, size_t len, bool be,
+                           sv_value *out, size_t *frames, size_t *typed)
+{
+    sv_value arr = sv_array(doc, 0);
+    size_t at = 0, n = 0, t = 0;
+    while (at < len) {
+        if (len - at < 8) return 0;
+        uint32_t size = load_prefix(data + at, be);
+        /* as the probe's exact_fit: whole words, one Variant filling them */
+        if (size > len - at - 4 || size < 4 || (size & 3)) return 0;
+        sv_error e;
+        sv_error_clear(&e);
+        size_t used = 0;
+        sv_value v;
+        sv_status st = gd_decode_value(doc, r, data, data + at + 4, size, &v, &used, &e);
+        if (st == SV_ERR_NOMEM || sv_doc_status(doc) != SV_OK) return -1;
+        if (st != SV_OK || used != size) return 0;
+        if (sv_array_append(doc, &arr, v) != SV_OK) return -1;
+        t += data[at + 4] != 0;
+        at += 4 + (size_t)size;
+        n++;
+    }
+    if (!n) return 0;
+    *out = arr;
+    *frames = n;
+    *typed = t;
+    return 1;
+}
+
 sv_status sv_godot_decode(sv_doc *doc, const uint8_t *data, size_t len, const sv_godot_opts *opts,
                           sv_value *out, size_t *consumed, sv_error *err)
 {

@@ -186,6 +186,15 @@ bool gd_map_dedupe(sv_doc *doc, sv_value *map, bool godot4, uint32_t *where);
 sv_status gd_decode_framed(sv_doc *doc, const uint8_t *data, size_t len, const sv_godot_opts *opts,
                            gd_seen *seen, sv_value *out, size_t *consumed, sv_error *err);
 
+/* The framing probe's frames_fit reading kept (godot_file_meta.c): data
+ * as store_var frames with prefix byte order be, each exactly one Variant
+ * filling its frame, up to the input's end, read with r into doc. 1: they
+ * fit, *out an Array of the values (*frames of them, *typed holding more
+ * than a nil); 0: they do not (values read stay in doc unused); -1: out
+ * of memory. */
+int gd_decode_frames_exact(sv_doc *doc, const gd_rules *r, const uint8_t *data, size_t len, bool be,
+                           sv_value *out, size_t *frames, size_t *typed);
+
 /* Decodes one Variant from [data, data+len); base is the start of the whole
  * input (for offsets). *used gets the engine's r_len. */
 sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
@@ -197,6 +206,16 @@ sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_
  * (serval/buf.h): for a raw Variant, whose bytes are never patched. */
 sv_status gd_encode_value_ex(const gd_rules *r, const sv_value *v, bool stream, sv_buf *out,
                              sv_error *err);
+/* The encoder one item of an outermost container at a time, with the state
+ * an encode keeps across items (godot_transcode.c): open, put each item
+ * (rec: the bytes its container's record keeps for it, or NULL; depth 1),
+ * forget what it knows by address when the tree's document is emptied,
+ * close (finish: the end of the output, gd_rec_finish). */
+typedef struct gd_item_enc gd_item_enc;
+gd_item_enc *gd_item_enc_open(const gd_rules *r, bool stream, sv_buf *out, sv_error *err);
+sv_status gd_item_enc_put(gd_item_enc *w, const sv_value *v, const sv_value *rec, unsigned depth);
+void gd_item_enc_forget(gd_item_enc *w);
+void gd_item_enc_close(gd_item_enc *w, bool finish);
 
 /* ---- bytes kept beyond the value (godot_records.c) ---- */
 
