@@ -14,6 +14,7 @@
 #include <serval/buf_seekable.h>
 
 #include "test_kingsisle_util.h"
+#include "kingsisle_hxnode_vector.h"
 
 #define KV "vectors/kingsisle/"
 
@@ -96,25 +97,6 @@ static unsigned file_same_bytes(const char *what, const sv_kingsisle_opts *o, co
     return patches8;
 }
 
-/* class HxNode (0x11223344) {m_value u32 (hash 0x0A0B0C0D), m_next class
- * HxNode* (hash 0x01020304)}: HxNode{1, HxNode{2, null}} deep. Sizes: a
- * u32 property 96 bits, the inner object 32 + 96 + 96 = 224, the outer
- * m_next 64 + 32 + 224 = 320, the outer object 32 + 96 + 320 = 448. */
-static const char hxnode[] =
-    "{\"version\": 2, \"classes\": {\"287454020\": {\"name\": \"class HxNode\","
-    " \"hash\": 287454020, \"properties\": {"
-    "  \"m_value\": {\"type\": \"unsigned int\", \"id\": 0, \"flags\": 31, \"hash\": 168496141},"
-    "  \"m_next\": {\"type\": \"class HxNode*\", \"id\": 1, \"flags\": 31, \"pointer\": true,"
-    "              \"hash\": 16909060}}}}}";
-
-static const uint8_t linked[] = {
-    0x44, 0x33, 0x22, 0x11, 0xc0, 0x01, 0x00, 0x00,                         /* tag, 448 */
-    0x60, 0x00, 0x00, 0x00, 0x0d, 0x0c, 0x0b, 0x0a, 0x01, 0x00, 0x00, 0x00, /* m_value 1 */
-    0x40, 0x01, 0x00, 0x00, 0x04, 0x03, 0x02, 0x01,                         /* m_next, 320 */
-    0x44, 0x33, 0x22, 0x11, 0xe0, 0x00, 0x00, 0x00,                         /*   tag, 224 */
-    0x60, 0x00, 0x00, 0x00, 0x0d, 0x0c, 0x0b, 0x0a, 0x02, 0x00, 0x00, 0x00, /* m_value 2 */
-    0x60, 0x00, 0x00, 0x00, 0x04, 0x03, 0x02, 0x01, 0x00, 0x00, 0x00, 0x00, /* m_next null */
-};
 
 static sv_kingsisle_opts opts_of(const sv_kingsisle_types *t, uint32_t flags)
 {
