@@ -28,6 +28,10 @@
 # byte, plus the final newline JSON output ends with, through `conv --from
 # json --to json`, through `dump | conv`, and must pass `validate`.
 #
+# With SERVAL_TEST_SHARD=K/N in the environment only every Nth case (and
+# vector), from the Kth, is run: CTest runs the cases as N such tests side
+# by side.
+#
 # Prints one TAP-like line per check and, last, "N passed, M failed, K
 # skipped". Exits
 # non-zero when anything failed.
@@ -45,6 +49,20 @@ export SERVAL VECTORS
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/serval-cli.XXXXXX") || exit 3
 trap 'rm -rf "$scratch"' EXIT
+
+SHARD=${SERVAL_TEST_SHARD:-1/1}
+SHARD_K=${SHARD%/*}
+SHARD_N=${SHARD#*/}
+if ! [[ "$SHARD_K" =~ ^[0-9]+$ && "$SHARD_N" =~ ^[0-9]+$ ]] || [ "$SHARD_K" -lt 1 ] || [ "$SHARD_K" -gt "$SHARD_N" ]; then
+    echo "SERVAL_TEST_SHARD must be K/N with 1 <= K <= N, not $SHARD" >&2
+    exit 2
+fi
+n_unit=0
+# in_shard: true for this shard's share of the cases and vectors, in turn
+in_shard() {
+    n_unit=$((n_unit + 1))
+    [ $(((n_unit - 1) % SHARD_N + 1)) = "$SHARD_K" ]
+}
 
 count=0
 passed=0
@@ -145,6 +163,7 @@ skipped=0
 for dir in "$HERE"/cases/*/; do
     dir=${dir%/}
     name=$(basename "$dir")
+    in_shard || continue
     missing=""
     for f in $(needs "$dir"); do built "$f" || missing="$missing $f"; done
     if [ -n "$missing" ]; then
@@ -165,6 +184,7 @@ done
 # The vectors are compact canonical typed JSON: reading and writing them
 # again must give the same bytes (docs/json.md, "Writing").
 for vec in "$VECTORS"/json/*.json; do
+    in_shard || continue
     rel=${vec#"$VECTORS"/}
     out="$scratch/vector.out"
     report="$scratch/vector.report"
