@@ -50,7 +50,10 @@ typedef struct short_slot {
  * part of their meaning, as CPython shares the ints from -5 to 256 itself.
  * One slot per hash of the value (a float by its bits, so 0.0 and -0.0
  * and each NaN keep their own object); a value that misses replaces the
- * slot's, which the result still holds, so only the reference moves. */
+ * slot's, which the result still holds, so only the reference moves. Few
+ * slots: the object a miss lets go of was made a few dozen values before,
+ * still in the CPU's cache (with 512, the reference count written back
+ * was a cache miss of its own, 6% of a Godot loads under perf). */
 #define NUM_SLOTS 64
 
 typedef struct num_slot {
