@@ -34,11 +34,14 @@ straight from the bytes: through the library's value tree (the path it
 still takes for what the streaming decoder declines).
 
 Prints per workload and direction the medians and the ratio peer / serval
-(above 1: serval is faster).
+(above 1: serval is faster). For godot loads it also times marshal.loads
+of the same plain values (marshal's own bytes), as a floor: little more
+than the cost of making and freeing the objects, which any loads pays.
 """
 import argparse
 import gc
 import json
+import marshal
 import os
 import statistics
 import sys
@@ -124,6 +127,15 @@ def compare(title, ours, peer, runs):
     return ratios
 
 
+def floor(blob, runs):
+    """marshal.loads of the godot values: the objects' cost, as a floor."""
+    for gc_off in (False, True):
+        t = [timed(marshal.loads, blob, gc_off) for _ in range(runs)]
+        print("  %-6s %-24s wall %8.1f ms  cpu %8.1f ms  (floor: the objects alone)"
+              % ("gc off" if gc_off else "gc on", "marshal.loads",
+                 statistics.median(x[0] for x in t) * 1e3, statistics.median(x[1] for x in t) * 1e3))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
@@ -151,6 +163,7 @@ def main():
               % (count, len(data) / 1e6, len(text) / 1e6))
         results["godot loads"] = compare("godot loads", ("serval.loads", lambda d: sv_loads(d, "godot3"), data),
                                          ("json.loads", json.loads, text), args.runs)
+        floor(marshal.dumps(pvalue), args.runs)
         results["godot dumps"] = compare(
             "godot dumps", ("serval.dumps", lambda v: serval.dumps(v, "godot3"), value),
             ("json.dumps", lambda v: json.dumps(v, separators=(",", ":")), pvalue), args.runs)

@@ -50,8 +50,11 @@ typedef struct short_slot {
  * part of their meaning, as CPython shares the ints from -5 to 256 itself.
  * One slot per hash of the value (a float by its bits, so 0.0 and -0.0
  * and each NaN keep their own object); a value that misses replaces the
- * slot's, which the result still holds, so only the reference moves. */
-#define NUM_SLOTS 512
+ * slot's, which the result still holds, so only the reference moves. Few
+ * slots: the object a miss lets go of was made a few dozen values before,
+ * still in the CPU's cache (with 512, the reference count written back
+ * was a cache miss of its own, 6% of a Godot loads under perf). */
+#define NUM_SLOTS 64
 
 typedef struct num_slot {
     uint64_t bits;
@@ -220,7 +223,7 @@ static PyObject *short_str(reader *r, const char *s, uint32_t len)
 
 static size_t num_at(uint64_t bits)
 {
-    return (size_t)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 55) & (NUM_SLOTS - 1);
+    return (size_t)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 58) & (NUM_SLOTS - 1);
 }
 
 /* The int i as a Python int, shared with an equal one made just before. */
@@ -284,22 +287,68 @@ static PyObject *from_elem(const uint8_t *d, unsigned elem)
     }
 }
 
-/* Appends n numbers to list (a list or list subclass). */
+/* The library's tables of tags and element types (sv_tag_kind, ...), read
+ * once into arrays here: a Vector3 asks them four times, each a call
+ * through the PLT into libserval. */
+static struct {
+    int ready;
+    unsigned char tag_kind[SV_TAG_COUNT];
+    unsigned char tag_scalars[SV_TAG_COUNT];
+    unsigned char tag_default_elem[SV_TAG_COUNT];
+    unsigned char elem_size[SV_ELEM_COUNT];
+} facts;
+
+static void facts_init(void)
+{
+    if (facts.ready) return;
+    for (unsigned t = 0; t < SV_TAG_COUNT; t++) {
+        facts.tag_kind[t] = (unsigned char)sv_tag_kind((sv_tag)t);
+        facts.tag_scalars[t] = (unsigned char)sv_tag_scalars((sv_tag)t);
+        facts.tag_default_elem[t] = (unsigned char)sv_tag_default_elem((sv_tag)t);
+    }
+    for (unsigned e = 0; e < SV_ELEM_COUNT; e++)
+        facts.elem_size[e] = (unsigned char)sv_elem_size((sv_elem)e);
+    facts.ready = 1;
+}
+
+/* Appends x (taking its reference) to list; -1 on failure. */
+static int append_new(PyObject *list, PyObject *x)
+{
+    int rc = x ? PyList_Append(list, x) : -1;
+    Py_XDECREF(x);
+    return rc;
+}
+
+/* Appends n numbers to list (a list or list subclass). The float element
+ * types, which nearly every vector and color holds, in loops of their own
+ * rather than through from_elem's switch per number. */
 static int append_numbers(PyObject *list, const uint8_t *d, size_t n, unsigned elem)
 {
-    size_t size = sv_elem_size((sv_elem)elem);
-    for (size_t i = 0; i < n; i++) {
-        PyObject *x = from_elem(d + i * size, elem);
-        int rc = x ? PyList_Append(list, x) : -1;
-        Py_XDECREF(x);
-        if (rc) return -1;
+    if (elem == SV_ELEM_F32) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t x;
+            memcpy(&x, d + 4 * i, 4);
+            if (append_new(list, PyFloat_FromDouble(nv_f32_to_double(x)))) return -1;
+        }
+        return 0;
     }
+    if (elem == SV_ELEM_F64) {
+        for (size_t i = 0; i < n; i++) {
+            double x;
+            memcpy(&x, d + 8 * i, 8);
+            if (append_new(list, PyFloat_FromDouble(x))) return -1;
+        }
+        return 0;
+    }
+    size_t size = facts.elem_size[elem];
+    for (size_t i = 0; i < n; i++)
+        if (append_new(list, from_elem(d + i * size, elem))) return -1;
     return 0;
 }
 
 static PyObject *number_list(const uint8_t *d, size_t n, unsigned elem)
 {
-    size_t size = sv_elem_size((sv_elem)elem);
+    size_t size = facts.elem_size[elem];
     PyObject *list = PyList_New((Py_ssize_t)n);
     if (!list) return NULL;
     for (size_t i = 0; i < n; i++) {
@@ -324,7 +373,7 @@ static PyObject *numbers_of(unsigned c, const uint8_t *d, size_t n, size_t k, un
     if (!k) {
         rc = append_numbers(o, d, n, elem);
     } else {
-        size_t size = sv_elem_size((sv_elem)elem);
+        size_t size = facts.elem_size[elem];
         for (size_t i = 0; rc == 0 && i < n / k; i++) {
             PyObject *item = number_list(d + i * k * size, k, elem);
             rc = item ? PyList_Append(o, item) : -1;
@@ -342,14 +391,14 @@ static PyObject *numbers_of(unsigned c, const uint8_t *d, size_t n, size_t k, un
 static PyObject *tuple_value(const sv_value *v)
 {
     unsigned tag = v->tag, elem = v->sub;
-    if (tag == 0 || tag >= SV_TAG_COUNT || sv_tag_kind((sv_tag)tag) != SV_TUPLE)
+    if (tag == 0 || tag >= SV_TAG_COUNT || facts.tag_kind[tag] != SV_TUPLE)
         return malformed("a tuple without a shape tag", v);
     if (elem == SV_ELEM_NONE || elem >= SV_ELEM_COUNT)
         return malformed("a tuple without an element type", v);
-    if (v->len != sv_tag_scalars((sv_tag)tag) || !v->as.data)
+    if (v->len != facts.tag_scalars[tag] || !v->as.data)
         return malformed("a tuple whose count is not its shape's", v);
     if (!nv.classes[NV_TAG0 + tag].cls) return malformed("a tuple of a shape with no class", v);
-    return numbers_of(NV_TAG0 + tag, v->as.data, v->len, 0, elem, sv_tag_default_elem((sv_tag)tag));
+    return numbers_of(NV_TAG0 + tag, v->as.data, v->len, 0, elem, facts.tag_default_elem[tag]);
 }
 
 static PyObject *packed_value(const sv_value *v)
@@ -616,10 +665,11 @@ static PyObject *value(reader *r, const sv_value *v)
             return shared_int(r, v->as.i);
         if (kind == SV_FLOAT && v->sub == 8 && !(v->flags & SV_F_EXPLICIT) && isfinite(v->as.f64))
             return shared_float(r, v->as.f64);
+        if (kind == SV_STRING) return string_value(r, v);
         return untagged(r, v);
     }
     if (tag >= SV_TAG_COUNT) return malformed("an unknown tag", v);
-    sv_kind tkind = sv_tag_kind((sv_tag)tag);
+    sv_kind tkind = (sv_kind)facts.tag_kind[tag];
     /* a shape is part of the tuple's or packed array's own class */
     if (kind == SV_TUPLE || (kind == SV_PACKED && tkind == SV_PACKED)) return untagged(r, v);
     if (tkind != SV_KIND_COUNT && tkind != (sv_kind)kind)
@@ -632,6 +682,7 @@ static PyObject *value(reader *r, const sv_value *v)
 
 nv_reader *nv_reader_new(int by_address)
 {
+    facts_init();
     reader *r = (reader *)PyMem_Calloc(1, sizeof *r);
     if (!r) PyErr_NoMemory();
     else r->by_address = by_address;
