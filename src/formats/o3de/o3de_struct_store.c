@@ -5,9 +5,13 @@
  * the same leaf serializers where a leaf is not plain, the class and
  * sequence walks of o3de_class.c and o3de_containers.c on the C memory, and
  * a member whose value turns out to be omitted cut back off the buffer.
- * Plain leaves without a reporting callback are written here directly:
- * keys as padded, precomputed text copied in one fixed-size move, numbers
- * and escape-free strings straight into the output buffer. */
+ * Without a reporting callback or indentation, each class is walked from
+ * its plan (o3de_store_plan.c: resolved once per class for the whole
+ * store): fields in order with their offsets, their leaf kinds and their
+ * keys as padded, precomputed text copied in one fixed-size move; plain
+ * leaves are compared with the default instance's memory and written
+ * straight into the output buffer, sequences of objects walked without
+ * the general dispatch. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -305,9 +309,9 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
         }
         size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : o3_path_mark(c);
         size_t ao = s->aux;
-        o3_res r = st(x, f->type, p + s->off, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
-                      dp ? dp + s->off : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL,
-                      level + 1);
+        o3_res r =
+            st(x, f->type, p + s->off, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
+               dp ? dp + s->off : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
         if (c->report) o3_path_pop(c, mark);
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
@@ -379,8 +383,8 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
  * nothing listens, nothing is indented and the leaves one level down are
  * within the limit; else the member walk through st. pl: the class's plan
  * when the caller has it, else NULL. */
-static o3_res st_object(o3_sctx *x, const sv_schema_class *cls, const o3_plan *pl,
-                        const uint8_t *p, const uint8_t *dp, unsigned level)
+static o3_res st_object(o3_sctx *x, const sv_schema_class *cls, const o3_plan *pl, const uint8_t *p,
+                        const uint8_t *dp, unsigned level)
 {
     o3_ctx *c = x->c;
     if (!o3_ok(c)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
