@@ -243,6 +243,95 @@ static void test_direct_equals_tree(void **state)
     }
 }
 
+/* The store's class plans at their edges, direct text against the tree's:
+ * a key longer than the 32 bytes copied at once, sequences of objects and
+ * of math leaves with the nesting limit at every level the walk reaches
+ * (the direct walk decides per level whether it may write leaves in
+ * place), with and without defaults and listeners. */
+typedef struct LongKeys {
+    int32_t a_field_whose_name_is_longer_than_thirty_two_bytes;
+    float v[3];
+} LongKeys;
+typedef struct Outer {
+    LongKeys *items;
+    size_t n_items;
+    float *vs;
+    size_t n_vs;
+    LongKeys one;
+} Outer;
+#define LONG_FIELDS(X)                                                                             \
+    X(LongKeys, PLAIN, a_field_whose_name_is_longer_than_thirty_two_bytes, _, "i32")                \
+    X(LongKeys, PLAIN, v, _, "vector3")
+#define OUTER_FIELDS(X)                                                                            \
+    X(Outer, COUNTED, items, n_items, "vector<LongKeys>")                                          \
+    X(Outer, COUNTED, vs, n_vs, "vector<vector3>")                                                 \
+    X(Outer, PLAIN, one, _, "LongKeys")
+static const sv_cfield long_fields[] = {LONG_FIELDS(SV_CFIELD_X)};
+static const sv_cfield outer_fields[] = {OUTER_FIELDS(SV_CFIELD_X)};
+static const sv_cclass long_class = SV_CCLASS(LongKeys, NULL, long_fields);
+static const sv_cclass outer_class = SV_CCLASS(Outer, NULL, outer_fields);
+
+static void test_store_plan_edges(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_schema *s = sv_schema_new(NULL);
+    assert_non_null(s);
+    assert_int_equal(sv_schema_bind(s, &long_class, &err), SV_OK);
+    assert_int_equal(sv_schema_bind(s, &outer_class, &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "Outer", 5);
+    assert_non_null(cls);
+    LongKeys items[3] = {{0, {0, 0, 0}}, {-7, {1.5f, 0, 0}}, {12, {0.1f, 2, 3}}};
+    float vs[6] = {0, 0, 0, 0.25f, -1, 1e10f};
+    Outer o = {items, 3, vs, 2, {5, {0, 0, 1}}};
+    /* the long key, written by the direct walk as the tree writes it */
+    sv_buf b;
+    sv_buf_init(&b, NULL);
+    sv_o3de_result r;
+    assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &b, NULL, &r, &err), SV_OK);
+    sv_buf_putc(&b, 0);
+    assert_string_equal((const char *)b.data,
+                        "{\"items\":[{},{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":-7,"
+                        "\"v\":[1.5,0.0,0.0]},{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":12,"
+                        "\"v\":[0.10000000149011612,2.0,3.0]}],\"vs\":[{},[0.25,-1.0,10000000000.0]],"
+                        "\"one\":{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":5,"
+                        "\"v\":[0.0,0.0,1.0]}}");
+    sv_buf_free(&b);
+    for (uint32_t depth = 1; depth <= 5; depth++) {
+        for (int mode = 0; mode < 8; mode++) {
+            sv_o3de_opts opt;
+            sv_o3de_opts_init(&opt);
+            opt.max_depth = depth;
+            opt.keep_defaults = mode & 1;
+            int indent = (mode & 2) ? 2 : 0;
+            rec la, lb;
+            memset(&la, 0, sizeof la);
+            memset(&lb, 0, sizeof lb);
+            if (mode & 4) opt.report = record;
+            sv_buf x, y;
+            sv_buf_init(&x, NULL);
+            sv_buf_init(&y, NULL);
+            sv_o3de_result qa = 0, qb = 0;
+            opt.report_ctx = &la;
+            sv_status sa = o3_store_struct_tree_text(s, cls, &o, indent, &x, &opt, &qa, &err);
+            opt.report_ctx = &lb;
+            sv_status sb = sv_o3de_store_struct_text(s, cls, &o, indent, &y, &opt, &qb, &err);
+            assert_int_equal(sb, sa);
+            sv_buf_putc(&x, 0);
+            sv_buf_putc(&y, 0);
+            if (strcmp((const char *)x.data, (const char *)y.data) != 0 || qa != qb)
+                fail_msg("depth %u mode %d: tree %s (%08x), direct %s (%08x)", (unsigned)depth, mode,
+                         (const char *)x.data, (unsigned)qa, (const char *)y.data, (unsigned)qb);
+            assert_string_equal(lb.text, la.text);
+            sv_buf_free(&x);
+            sv_buf_free(&y);
+        }
+    }
+    sv_schema_free(s);
+}
+
 /* What the loads give, from O3DE's rules (not from the code under test). */
 static void test_load_values(void **state)
 {
@@ -654,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_direct_equals_tree),
         cmocka_unit_test(test_load_values),
         cmocka_unit_test(test_store_text),
+        cmocka_unit_test(test_store_plan_edges),
         cmocka_unit_test(test_store_integers),
         cmocka_unit_test(test_load_struct_faults),
         cmocka_unit_test(test_stream_equals_tree),

@@ -551,14 +551,7 @@ static o3_res ld(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, ui
 
 void o3s_done(o3_sctx *x)
 {
-    if (x->keys) {
-        for (size_t i = 0; i < x->c->nclasses; i++) {
-            o3_keys *k = &x->keys[i];
-            if (k->text) x->a->free(x->a->ctx, k->text, k->text_cap);
-            if (k->off) sv__core_mem_free(x->a, k->off, k->nfields + 1, sizeof *k->off);
-        }
-        sv__core_mem_free(x->a, x->keys, x->c->nclasses, sizeof *x->keys);
-    }
+    o3s_plans_free(x);
     if (!x->proto) return;
     for (size_t i = 0; i < x->c->nclasses; i++) {
         if (!x->proto[i]) continue;

@@ -11,19 +11,65 @@
 #include "schema/schema_internal.h"
 #include "serval/schema.h"
 
-/* Per class, its field names as JSON text, each followed by ':' */
-typedef struct o3_keys {
-    char *text;
-    size_t text_len, text_cap; /* the block's size, for the allocator */
-    size_t *off;               /* nfields + 1 offsets into text */
-    size_t nfields;
-} o3_keys;
+/* How the store writes one leaf without the serializers: its kind of C
+ * memory, decided once per field from its type (o3de_store_plan.c). */
+typedef enum o3_op {
+    O3_OP_OTHER, /* the general walk (st) decides */
+    O3_OP_INT,   /* width 1, 2, 4, 8; sgn */
+    O3_OP_F32,
+    O3_OP_F64,
+    O3_OP_BOOL,
+    O3_OP_STRING,
+    O3_OP_VEC2,
+    O3_OP_VEC3,
+    O3_OP_VEC4,
+    O3_OP_QUAT,
+    O3_OP_COLOR,
+    O3_OP_ENUM,
+    O3_OP_CLASS, /* sequence elements only */
+    O3_OP_SEQ    /* a counted sequence field (pointer and count) */
+} o3_op;
+
+typedef struct o3_leaf {
+    uint8_t op; /* o3_op */
+    uint8_t width;
+    bool sgn;
+    const sv_schema_enum *enm; /* O3_OP_ENUM */
+} o3_leaf;
+
+/* One field of a class plan: where it is, how it is written, and its key
+ * as JSON text with its quotes and colon at keys + key_off. */
+typedef struct o3_step {
+    o3_leaf leaf;
+    uint32_t key_off, key_len;
+    size_t off, aux; /* aux: SV_CFIELD_NO_AUX or the count's offset */
+    const sv_type *t;
+    /* O3_OP_SEQ: the element type, its size and leaf kind, and (for a leaf
+     * element) the fresh default each element is compared with */
+    const sv_type *elem;
+    size_t elem_size;
+    o3_leaf elem_leaf;
+    uint8_t elem_default[64];
+} o3_step;
+
+/* Per class, resolved once per store: the fields in order, each with its
+ * writer and key text (padded with O3_KEY_PAD zero bytes past the end, so
+ * that a key is copied in one fixed-size move), so that the walk does no
+ * lookup by name or type per field of each object. */
+#define O3_KEY_PAD 32
+typedef struct o3_plan {
+    bool ready;
+    char *keys;
+    size_t keys_len, keys_cap; /* the block's size, for the allocator */
+    o3_step *steps;
+    size_t n;
+} o3_plan;
 
 typedef struct o3_sctx {
     o3_ctx *c;
     const sv_alloc *a;
     uint8_t **proto; /* per class: its default instance as a struct (lazily) */
-    o3_keys *keys;   /* per class (store only, lazily) */
+    o3_plan *plans;  /* per class (store only, lazily) */
     o3_writer w;
     size_t ready; /* store: output bytes below this are room already faulted in */
 } o3_sctx;
@@ -66,6 +112,13 @@ const uint8_t *o3s_prototype(o3_sctx *x, const sv_schema_class *cls);
 /* The direct load's plain leaves (no callback): false when the serializer
  * itself has to decide. */
 bool o3s_fast_load(o3_sctx *x, const sv_type *t, const sv_value *j, uint8_t *p, o3_res *r);
+
+/* The store's plan of cls (o3de_store_plan.c), built on first use; NULL
+ * (c failed) when out of memory. o3s_plans_free frees every plan. */
+const o3_plan *o3s_plan(o3_sctx *x, const sv_schema_class *cls);
+void o3s_plans_free(o3_sctx *x);
+/* The leaf kind of a type (O3_OP_OTHER: not a plain leaf). */
+o3_leaf o3s_leaf_of(const sv_type *t);
 
 /* Loads O3DE JSON text straight into the all-zero struct st when every
  * part of it is plain; false (st all zero again, nothing reported) when

@@ -5,9 +5,13 @@
  * the same leaf serializers where a leaf is not plain, the class and
  * sequence walks of o3de_class.c and o3de_containers.c on the C memory, and
  * a member whose value turns out to be omitted cut back off the buffer.
- * Plain leaves without a reporting callback are written here directly:
- * keys as padded, precomputed text copied in one fixed-size move, numbers
- * and escape-free strings straight into the output buffer. */
+ * Without a reporting callback or indentation, each class is walked from
+ * its plan (o3de_store_plan.c: resolved once per class for the whole
+ * store): fields in order with their offsets, their leaf kinds and their
+ * keys as padded, precomputed text copied in one fixed-size move; plain
+ * leaves are compared with the default instance's memory and written
+ * straight into the output buffer, sequences of objects walked without
+ * the general dispatch. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -188,17 +192,17 @@ static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const ui
 }
 
 /* Inlined into the class and sequence walks: a call per leaf (with its
- * saved registers) costs as much as the work for short values. */
-static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p,
-                                        const uint8_t *dp, o3_res *r)
+ * saved registers) costs as much as the work for short values. The leaf's
+ * kind comes from the class plan (o3s_leaf_of once per field). */
+static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_t *p,
+                                             const uint8_t *dp, o3_res *r)
 {
-    if (t->kind == SV_TYPE_ENUM) return fast_store_enum(x, t->enm, p, dp, r);
-    if (t->kind != SV_TYPE_PRIM) return false;
     bool keep = x->c->keep_defaults;
-    sv_prim pr = t->prim;
-    int w = o3s_int_width(pr);
-    if (w) {
-        bool sgn = o3s_int_signed(pr);
+    switch ((o3_op)l.op) {
+    case O3_OP_ENUM: return fast_store_enum(x, l.enm, p, dp, r);
+    case O3_OP_INT: {
+        int w = l.width;
+        bool sgn = l.sgn;
         uint64_t v = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
         if (dp && !keep &&
             v == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
@@ -206,26 +210,25 @@ static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint
         put_int(x, sgn, v);
         goto done;
     }
-    switch (pr) {
-    case SV_PRIM_F32:
-    case SV_PRIM_F64: {
+    case O3_OP_F32: {
+        float f, g = 0;
+        memcpy(&f, p, 4);
+        if (dp) memcpy(&g, dp, 4);
+        if (dp && !keep && fabsf(f - g) <= FLT_EPSILON) goto dflt;
+        if (!isfinite(f)) return false; /* the writer's error, the long way */
+        put_f64(x, (double)f);
+        goto done;
+    }
+    case O3_OP_F64: {
         double v, d = 0;
-        if (pr == SV_PRIM_F32) {
-            float f, g = 0;
-            memcpy(&f, p, 4);
-            if (dp) memcpy(&g, dp, 4);
-            if (dp && !keep && fabsf(f - g) <= FLT_EPSILON) goto dflt;
-            v = f;
-        } else {
-            memcpy(&v, p, 8);
-            if (dp) memcpy(&d, dp, 8);
-            if (dp && !keep && fabs(v - d) <= DBL_EPSILON) goto dflt;
-        }
-        if (!isfinite(v)) return false; /* the writer's error, the long way */
+        memcpy(&v, p, 8);
+        if (dp) memcpy(&d, dp, 8);
+        if (dp && !keep && fabs(v - d) <= DBL_EPSILON) goto dflt;
+        if (!isfinite(v)) return false;
         put_f64(x, v);
         goto done;
     }
-    case SV_PRIM_BOOL: {
+    case O3_OP_BOOL: {
         bool b, e = false;
         memcpy(&b, p, sizeof b);
         if (dp) memcpy(&e, dp, sizeof e);
@@ -233,7 +236,7 @@ static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint
         b ? put_raw(x, "true", 4) : put_raw(x, "false", 5);
         goto done;
     }
-    case SV_PRIM_STRING: {
+    case O3_OP_STRING: {
         const char *s, *e = NULL;
         memcpy(&s, p, sizeof s);
         if (dp) memcpy(&e, dp, sizeof e);
@@ -244,11 +247,11 @@ static O3_ALWAYS_INLINE bool fast_store(o3_sctx *x, const sv_type *t, const uint
         put_string(x, s, strlen(s));
         goto done;
     }
-    case SV_PRIM_VECTOR2: return store_floats(x, p, dp, 2, false, r);
-    case SV_PRIM_VECTOR3: return store_floats(x, p, dp, 3, false, r);
-    case SV_PRIM_VECTOR4: return store_floats(x, p, dp, 4, false, r);
-    case SV_PRIM_QUATERNION: return store_floats(x, p, dp, 4, false, r);
-    case SV_PRIM_COLOR: return store_floats(x, p, dp, 4, true, r);
+    case O3_OP_VEC2: return store_floats(x, p, dp, 2, false, r);
+    case O3_OP_VEC3: return store_floats(x, p, dp, 3, false, r);
+    case O3_OP_VEC4: return store_floats(x, p, dp, 4, false, r);
+    case O3_OP_QUAT: return store_floats(x, p, dp, 4, false, r);
+    case O3_OP_COLOR: return store_floats(x, p, dp, 4, true, r);
     default: return false;
     }
 dflt:
@@ -260,43 +263,20 @@ done:
     return true;
 }
 
+static inline bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *dp,
+                              o3_res *r)
+{
+    return fast_store_leaf(x, o3s_leaf_of(t), p, dp, r);
+}
+
 /* ---- store ---- */
 
 static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
                  const uint8_t *dp, const uint8_t *daux, unsigned level);
 
-#define KEY_PAD 32
-
-static const o3_keys *class_keys(o3_sctx *x, const sv_schema_class *cls, const o3_class_info *ci)
-{
-    o3_keys *k = &x->keys[cls->index];
-    if (k->text) return k;
-    sv_buf b;
-    sv_buf_init(&b, x->a);
-    o3_writer tw = {&b, 0, NULL, false, SV_OK};
-    k->off = sv__core_mem_calloc(x->a, ci->nfields + 1, sizeof *k->off);
-    if (!k->off) {
-        o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    for (size_t i = 0; i < ci->nfields; i++) {
-        k->off[i] = b.len;
-        o3_write_string(&tw, ci->fields[i]->name, strlen(ci->fields[i]->name));
-        sv_buf_putc(&b, ':');
-    }
-    k->off[ci->nfields] = b.len;
-    /* room past the end, so that st_class may copy a key 32 bytes at a time */
-    for (int i = 0; i < KEY_PAD; i++) sv_buf_putc(&b, 0);
-    if (!sv_buf_ok(&b)) {
-        sv_buf_free(&b);
-        o3_fail(x->c, SV_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    k->text = (char *)sv_buf_take(&b, &k->text_len, &k->text_cap);
-    k->nfields = ci->nfields;
-    return k->text ? k : NULL;
-}
-
+/* The member walk with a reporting callback, indentation or the depth
+ * limit reached: every member through st, its path kept for the callback
+ * (the keys still from the class plan). */
 static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p, const uint8_t *dp,
                        unsigned level)
 {
@@ -310,49 +290,29 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
                    : o3_rep(c, WV, SV_O3DE_DEFAULTS_USED,
                             "Class didn't contain any elements to store.");
     }
-    const o3_keys *keys = class_keys(x, cls, ci);
-    if (!keys) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    const o3_plan *pl = o3s_plan(x, cls);
+    if (!pl) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     sv_buf_putc(w->out, '{');
     size_t written = 0;
-    /* st's own checks for a leaf one level down pass: leaves go straight
-     * to fast_store (no path to keep without a callback) */
-    bool plain = !c->report && !w->indent && c->depth < c->max_depth;
     o3_res result = sv_o3de_result_none(WV);
     for (size_t i = 0; i < ci->nfields && o3_ok(c); i++) {
         const sv_schema_field *f = ci->fields[i];
-        store_room(x);
+        const o3_step *s = &pl->steps[i];
         size_t back = w->out->len;
-        size_t kl = keys->off[i + 1] - keys->off[i];
-        if (!w->indent && kl <= KEY_PAD) {
-            /* the separator and the key in one reservation, the key as one
-             * fixed-size copy (the key text is padded) */
-            if (sv_buf_ensure(w->out, 1 + KEY_PAD) == SV_OK) {
-                uint8_t *d = w->out->data + w->out->len;
-                *d = ',';
-                d += written != 0;
-                memcpy(d, keys->text + keys->off[i], KEY_PAD);
-                w->out->len = (size_t)(d - w->out->data) + kl;
-            }
-        } else if (w->indent) {
-            if (written) sv_buf_putc(w->out, ',');
+        if (written) sv_buf_putc(w->out, ',');
+        if (w->indent) {
             o3_write_newline(w, level + 1);
-            sv_buf_append(w->out, keys->text + keys->off[i], kl - 1);
+            sv_buf_append(w->out, pl->keys + s->key_off, s->key_len - 1);
             sv_buf_append(w->out, ": ", 2);
         } else {
-            if (written) sv_buf_putc(w->out, ',');
-            sv_buf_append(w->out, keys->text + keys->off[i], kl);
+            sv_buf_append(w->out, pl->keys + s->key_off, s->key_len);
         }
-        o3_res r;
-        if (plain && fast_store(x, f->type, p + f->c_offset, dp ? dp + f->c_offset : NULL, &r)) {
-            /* a plain leaf, written as st would have written it */
-        } else {
-            size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : o3_path_mark(c);
-            size_t ao = f->c->aux;
-            r = st(x, f->type, p + f->c_offset, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
-                   dp ? dp + f->c_offset : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL,
-                   level + 1);
-            if (c->report) o3_path_pop(c, mark);
-        }
+        size_t mark = c->report ? o3_path_key(c, f->name, strlen(f->name)) : o3_path_mark(c);
+        size_t ao = s->aux;
+        o3_res r =
+            st(x, f->type, p + s->off, ao != SV_CFIELD_NO_AUX ? p + ao : NULL,
+               dp ? dp + s->off : NULL, dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
+        if (c->report) o3_path_pop(c, mark);
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
             written++;
@@ -363,6 +323,151 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
     if (w->indent && written) o3_write_newline(w, level);
     sv_buf_putc(w->out, '}');
     return result;
+}
+
+static o3_res plan_seq(o3_sctx *x, const o3_step *s, const uint8_t *p, const uint8_t *aux,
+                       unsigned level);
+
+/* The member walk without callback or indentation (st_class's output and
+ * results, member for member): the fields from the class plan, plain
+ * leaves written in place, sequences walked here, the rest through st. */
+static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const uint8_t *dp,
+                         unsigned level)
+{
+    o3_ctx *c = x->c;
+    sv_buf *out = x->w.out;
+    const char *keys = pl->keys;
+    sv_buf_putc(out, '{');
+    size_t written = 0;
+    o3_res result = sv_o3de_result_none(WV);
+    for (size_t i = 0; i < pl->n && o3_ok(c); i++) {
+        const o3_step *s = &pl->steps[i];
+        store_room(x);
+        size_t back = out->len;
+        size_t kl = s->key_len;
+        if (kl <= O3_KEY_PAD) {
+            /* the separator and the key in one reservation, the key as one
+             * fixed-size copy (the key text is padded) */
+            if (sv_buf_ensure(out, 1 + O3_KEY_PAD) == SV_OK) {
+                uint8_t *d = out->data + out->len;
+                *d = ',';
+                d += written != 0;
+                memcpy(d, keys + s->key_off, O3_KEY_PAD);
+                out->len = (size_t)(d - out->data) + kl;
+            }
+        } else {
+            if (written) sv_buf_putc(out, ',');
+            sv_buf_append(out, keys + s->key_off, kl);
+        }
+        const uint8_t *fp = p + s->off, *fdp = dp ? dp + s->off : NULL;
+        o3_res r;
+        if (s->leaf.op == O3_OP_SEQ) {
+            r = plan_seq(x, s, fp, p + s->aux, level + 1);
+        } else if (!fast_store_leaf(x, s->leaf, fp, fdp, &r)) {
+            size_t ao = s->aux;
+            r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, fdp,
+                   dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
+        }
+        if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
+        if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
+            written++;
+        else if (sv_buf_ok(out))
+            out->len = back; /* omitted: cut the member off again */
+        result = o3_combine(result, r);
+    }
+    sv_buf_putc(out, '}');
+    return result;
+}
+
+/* st for a class value: the nesting checks, then the plain walk when
+ * nothing listens, nothing is indented and the leaves one level down are
+ * within the limit; else the member walk through st. pl: the class's plan
+ * when the caller has it, else NULL. */
+static o3_res st_object(o3_sctx *x, const sv_schema_class *cls, const o3_plan *pl, const uint8_t *p,
+                        const uint8_t *dp, unsigned level)
+{
+    o3_ctx *c = x->c;
+    if (!o3_ok(c)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    if (c->depth >= c->max_depth)
+        return o3_rep(c, WV, SV_O3DE_CATASTROPHIC, "The value is nested too deeply to store.");
+    c->depth++;
+    o3_res r;
+    if (!c->report && !x->w.indent && c->depth < c->max_depth) {
+        if (!pl) pl = o3s_plan(x, cls);
+        if (!pl)
+            r = o3_r(WV, SV_O3DE_CATASTROPHIC);
+        else if (pl->n)
+            r = plan_class(x, pl, p, dp, level);
+        else
+            r = st_class(x, cls, p, dp, level); /* no fields: its own report */
+    } else {
+        r = st_class(x, cls, p, dp, level);
+    }
+    c->depth--;
+    return r;
+}
+
+/* A sequence's elements (st_seq's output and results), the element kind,
+ * size and default from the field's plan step. */
+static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, const uint8_t *aux,
+                             unsigned level)
+{
+    o3_ctx *c = x->c;
+    sv_buf *out = x->w.out;
+    const uint8_t *items;
+    size_t n;
+    memcpy(&items, p, sizeof items);
+    memcpy(&n, aux, sizeof n);
+    if (!items) n = 0;
+    if (n == 0) {
+        if (!c->keep_defaults) {
+            sv_buf_append(out, "{}", 2);
+            return o3_rep(c, WV, SV_O3DE_DEFAULTS_USED, "Empty container.");
+        }
+        sv_buf_append(out, "[]", 2);
+        return o3_rep(c, WV, SV_O3DE_SUCCESS, "Empty container stored.");
+    }
+    size_t es = s->elem_size;
+    const uint8_t *d = s->elem_default;
+    const o3_plan *epl = NULL;
+    bool objects = s->elem_leaf.op == O3_OP_CLASS;
+    if (objects) {
+        d = o3s_prototype(x, s->elem->cls);
+        if (!d) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+        epl = o3s_plan(x, s->elem->cls);
+        if (!epl) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    }
+    sv_buf_putc(out, '[');
+    o3_res result = sv_o3de_result_none(WV);
+    bool leaves = c->depth < c->max_depth; /* st's checks for a leaf pass */
+    for (size_t i = 0; i < n && o3_ok(c); i++) {
+        store_room(x);
+        if (i) sv_buf_putc(out, ',');
+        const uint8_t *e = items + i * es;
+        o3_res r;
+        if (objects)
+            r = st_object(x, s->elem->cls, epl, e, d, level + 1);
+        else if (!leaves || !fast_store_leaf(x, s->elem_leaf, e, d, &r))
+            r = st(x, s->elem, e, NULL, d, NULL, level + 1);
+        if (o3_halted(r)) return r;
+        result = o3_combine(result, r);
+    }
+    sv_buf_putc(out, ']');
+    return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
+}
+
+/* st for a counted sequence field of a plain walk */
+static o3_res plan_seq(o3_sctx *x, const o3_step *s, const uint8_t *p, const uint8_t *aux,
+                       unsigned level)
+{
+    o3_ctx *c = x->c;
+    if (!o3_ok(c)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    if (c->depth >= c->max_depth)
+        return o3_rep(c, WV, SV_O3DE_CATASTROPHIC, "The value is nested too deeply to store.");
+    c->depth++;
+    o3_res r = plan_seq_items(x, s, p, aux, level);
+    c->depth--;
+    return r;
 }
 
 static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *aux,
@@ -403,7 +508,7 @@ static o3_res st_seq(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8
         if (w->indent) o3_write_newline(w, level + 1);
         o3_res r;
         if (plain && fast_store(x, elem, items + i * es, d, &r)) {
-            /* a plain leaf, as in st_class */
+            /* a plain leaf, as in plan_class */
         } else {
             size_t mark = c->report ? o3_path_index(c, i) : o3_path_mark(c);
             r = st(x, elem, items + i * es, NULL, d, NULL, level + 1);
@@ -422,14 +527,13 @@ static o3_res st(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *
 {
     o3_ctx *c = x->c;
     (void)daux;
+    if (t->kind == SV_TYPE_CLASS) return st_object(x, t->cls, NULL, p, dp, level);
     if (!o3_ok(c)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     if (c->depth >= c->max_depth)
         return o3_rep(c, WV, SV_O3DE_CATASTROPHIC, "The value is nested too deeply to store.");
     c->depth++;
     o3_res r;
-    if (t->kind == SV_TYPE_CLASS) {
-        r = st_class(x, t->cls, p, dp, level);
-    } else if (t->kind == SV_TYPE_GENERIC) {
+    if (t->kind == SV_TYPE_GENERIC) {
         r = st_seq(x, t, p, aux, level);
     } else if (!c->report && !x->w.indent && fast_store(x, t, p, dp, &r)) {
         /* done */
@@ -463,12 +567,6 @@ o3_res o3_store_struct_direct(o3_ctx *c, const sv_schema_class *cls, const void 
     x.w.out = out;
     x.w.indent = indent;
     x.w.err = c->err;
-    x.keys = sv__core_mem_calloc(x.a, c->nclasses, sizeof *x.keys);
-    if (!x.keys) {
-        o3s_done(&x);
-        o3_fail(c, SV_ERR_NOMEM, "out of memory");
-        return o3_r(WV, SV_O3DE_CATASTROPHIC);
-    }
     sv_type t;
     o3s_class_type(&t, cls);
     size_t start = out->len;
