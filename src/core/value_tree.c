@@ -58,9 +58,10 @@ static bool equal_rec(const sv_value *a, const sv_value *b, unsigned depth)
     case SV_OBJECT: {
         if (!opt_equal(a->as.box->meta, b->as.box->meta, depth + 1)) return false;
         if (!opt_equal(a->as.box->cls, b->as.box->cls, depth + 1)) return false;
-        for (uint32_t i = 0; i < a->len; i++) {
-            if (!equal_rec(sv_key_at(a, i), sv_key_at(b, i), depth + 1)) return false;
-            if (!equal_rec(sv_val_at(a, i), sv_val_at(b, i), depth + 1)) return false;
+        const sv_value x = *a, y = *b; /* local: the accessors' checks leave the loop */
+        for (uint32_t i = 0; i < x.len; i++) {
+            if (!equal_rec(sv_key_at(&x, i), sv_key_at(&y, i), depth + 1)) return false;
+            if (!equal_rec(sv_val_at(&x, i), sv_val_at(&y, i), depth + 1)) return false;
         }
         return true;
     }

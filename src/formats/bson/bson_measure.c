@@ -188,8 +188,9 @@ static uint64_t measure_doc(bm *m, const sv_value *v, uint32_t depth)
     }
     size_t slot = open_slot(m);
     uint64_t n = 4 + 1;
-    for (size_t i = 0; i < v->len && !m->failed; i++)
-        n += 2 + (uint64_t)sv_key_at(v, i)->len + measure_value(m, sv_val_at(v, i), depth);
+    const sv_value doc = *v; /* local: the accessors' checks leave the loop */
+    for (size_t i = 0; i < doc.len && !m->failed; i++)
+        n += 2 + (uint64_t)sv_key_at(&doc, i)->len + measure_value(m, sv_val_at(&doc, i), depth);
     close_slot(m, slot, n);
     return n;
 }

@@ -479,14 +479,15 @@ static sv_status fail_at(ki_enc *e, sv_status st, const sv_value *key)
  * the id order), else a search by name. */
 static const sv_value *field_of(const sv_value *obj, const ki_prop *p, uint32_t *hint)
 {
-    uint32_t n = sv_len(obj);
+    const sv_value o = *obj; /* local: the accessors' checks leave the loop */
+    uint32_t n = o.len;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = (*hint + k) % n;
         size_t len;
-        const char *s = sv_get_str(sv_key_at(obj, i), &len);
+        const char *s = sv_get_str(sv_key_at(&o, i), &len);
         if (len == p->name_len && memcmp(s, p->name, len) == 0) {
             *hint = i + 1;
-            return sv_val_at(obj, i);
+            return sv_val_at(&o, i);
         }
     }
     return NULL;
@@ -601,8 +602,9 @@ static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
 {
     uint64_t start = bit_pos(e); /* aligned: right after the tag */
     uint64_t size_at = size_begin(e);
-    for (uint32_t i = 0; i < obj->len && e->status == SV_OK; i++) {
-        const sv_value *key = sv_key_at(obj, i), *val = sv_val_at(obj, i);
+    const sv_value o = *obj; /* local: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < o.len && e->status == SV_OK; i++) {
+        const sv_value *key = sv_key_at(&o, i), *val = sv_val_at(&o, i);
         uint32_t hash;
         const ki_prop *p = cached_prop_of_key(e, c, key, &hash);
         if (!p && !ki_parse_hash_key(sv_get_str(key, NULL), sv_len(key), &hash))
