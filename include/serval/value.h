@@ -317,7 +317,26 @@ SV_API const char *sv_get_str(const sv_value *v, size_t *len);
 /* ARRAY: item i, or NULL when out of range. */
 SV_API sv_value *sv_array_at(const sv_value *arr, size_t i);
 SV_API sv_value *sv_array_items(const sv_value *arr);
-/* MAP/OBJECT: pair i, or NULL. */
+/* MAP/OBJECT: the key / the value of field i (0 <= i < sv_len), or NULL when
+ * i is out of range or map is NULL or of another kind. These two are THE way
+ * to read the fields of a map or object: they keep working on every
+ * representation of a container, also a compact object that holds its field
+ * names once in a shared shape (docs/value-tree.md). Inline, so a loop over
+ * the fields costs what indexing an array of pairs costs. The key is
+ * read-only; the value may be changed in place (a value of the document). */
+static inline const sv_value *sv_key_at(const sv_value *map, size_t i)
+{
+    if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT) || i >= map->len) return NULL;
+    return &((const sv_pair *)(const void *)(map->as.box + 1))[i].key;
+}
+static inline sv_value *sv_val_at(const sv_value *map, size_t i)
+{
+    if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT) || i >= map->len) return NULL;
+    return &((sv_pair *)(void *)(map->as.box + 1))[i].val;
+}
+/* MAP/OBJECT: pair i / the first pair, or NULL. They expose the layout of
+ * today's containers (key and value side by side): read fields with
+ * sv_key_at and sv_val_at instead, which a compact object also answers. */
 SV_API sv_pair *sv_pair_at(const sv_value *map, size_t i);
 SV_API sv_pair *sv_pairs(const sv_value *map);
 /* MAP/OBJECT: the value of the first pair whose key is the string key. */

@@ -188,10 +188,11 @@ sv_value cv_filter_meta(sv_doc *doc, const sv_value *v,
     if (sv_kind_of(meta) != SV_MAP) return *v;
     sv_value rest = sv_map(doc, 0);
     for (uint32_t i = 0; i < meta->len; i++) {
-        const sv_pair *p = sv_pair_at(meta, i);
-        if (!keep(p, state))
+        /* keep() judges a pair; a copy, so the map's layout stays its own */
+        const sv_pair entry = {*sv_key_at(meta, i), *sv_val_at(meta, i)};
+        if (!keep(&entry, state))
             (*dropped)++;
-        else if (sv_map_append(doc, &rest, p->key, p->val) != SV_OK)
+        else if (sv_map_append(doc, &rest, entry.key, entry.val) != SV_OK)
             return sv_null();
     }
     if (!*dropped) return *v;
@@ -370,11 +371,11 @@ static bool walk_children(cv_walk *w, sv_value *cur, cv_role role, unsigned dept
             }
             sv_array_items(&copy)[i] = item;
         } else {
-            const sv_pair *p = sv_pair_at(cur, i);
-            cv_step step = {at, &p->key, i};
+            const sv_value *pkey = sv_key_at(cur, i);
+            cv_step step = {at, pkey, i};
             sv_value key, val;
-            bool kc = walk(w, &p->key, CV_KEY, depth + 1, &step, &key);
-            bool vc = walk(w, &p->val, CV_ITEM, depth + 1, &step, &val);
+            bool kc = walk(w, pkey, CV_KEY, depth + 1, &step, &key);
+            bool vc = walk(w, sv_val_at(cur, i), CV_ITEM, depth + 1, &step, &val);
             if (!kc && !vc) continue;
             if (!copied) {
                 copy = cv_container_without_meta(w->doc, cur, k);

@@ -39,10 +39,10 @@ sv_status sv_map_remove_key(sv_value *map, const char *key)
     if (!is_keyed(map) || !key) return SV_ERR_TYPE;
     sv_value *val = sv_map_getz(map, key);
     if (!val) return SV_ERR_NOT_FOUND;
-    sv_pair *pairs = sv_pairs(map);
-    /* val is the .val of a pair: find that pair's index. */
+    /* val is the value of a field: find that field's index. */
     size_t i = 0;
-    while (&pairs[i].val != val) i++;
+    while (sv_val_at(map, i) != val) i++;
+    sv_pair *pairs = sv_pairs(map); /* removing moves today's pairs */
     memmove(&pairs[i], &pairs[i + 1], (map->len - i - 1) * sizeof *pairs);
     map->len--;
     return SV_OK;
@@ -122,13 +122,12 @@ static sv_value *child(sv_value *v, const char *t, size_t n)
     /* An integer key, as a Godot Dictionary has: "/7" is the key 7. */
     bool neg = n > 1 && t[0] == '-';
     if (!token_index(t + neg, n - neg, &idx)) return NULL;
-    sv_pair *pairs = sv_pairs(v);
     for (uint32_t i = 0; i < v->len; i++) {
-        const sv_value *k = &pairs[i].key;
+        const sv_value *k = sv_key_at(v, i);
         if (k->kind == SV_INT && (neg ? k->as.i < 0 && (uint64_t)(-(k->as.i + 1)) + 1 == idx
                                       : k->as.i >= 0 && (uint64_t)k->as.i == idx))
-            return &pairs[i].val;
-        if (k->kind == SV_UINT && !neg && k->as.u == idx) return &pairs[i].val;
+            return sv_val_at(v, i);
+        if (k->kind == SV_UINT && !neg && k->as.u == idx) return sv_val_at(v, i);
     }
     return NULL;
 }
@@ -204,9 +203,9 @@ sv_status sv_remove_path(sv_doc *doc, sv_value *root, const char *pointer)
         sv_value *items = sv_array_items(parent);
         return sv_array_remove_at(parent, (size_t)(target - items));
     }
-    sv_pair *pairs = sv_pairs(parent);
     size_t i = 0;
-    while (&pairs[i].val != target) i++;
+    while (sv_val_at(parent, i) != target) i++;
+    sv_pair *pairs = sv_pairs(parent); /* removing moves today's pairs */
     memmove(&pairs[i], &pairs[i + 1], (parent->len - i - 1) * sizeof *pairs);
     parent->len--;
     return SV_OK;

@@ -103,11 +103,10 @@ sv_pair *sv_pair_at(const sv_value *map, size_t i)
 sv_value *sv_map_get(const sv_value *map, const char *key, size_t key_len)
 {
     if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT) || !key) return NULL;
-    sv_pair *p = sv__core_pairs(map->as.box);
     for (uint32_t i = 0; i < map->len; i++) {
-        const sv_value *k = &p[i].key;
+        const sv_value *k = sv_key_at(map, i);
         if (k->kind == SV_STRING && k->len == key_len && memcmp(k->as.str, key, key_len) == 0)
-            return &p[i].val;
+            return sv_val_at(map, i);
     }
     return NULL;
 }

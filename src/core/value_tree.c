@@ -58,10 +58,10 @@ static bool equal_rec(const sv_value *a, const sv_value *b, unsigned depth)
     case SV_OBJECT: {
         if (!opt_equal(a->as.box->meta, b->as.box->meta, depth + 1)) return false;
         if (!opt_equal(a->as.box->cls, b->as.box->cls, depth + 1)) return false;
-        const sv_pair *x = sv__core_pairs(a->as.box), *y = sv__core_pairs(b->as.box);
-        for (uint32_t i = 0; i < a->len; i++) {
-            if (!equal_rec(&x[i].key, &y[i].key, depth + 1)) return false;
-            if (!equal_rec(&x[i].val, &y[i].val, depth + 1)) return false;
+        const sv_value x = *a, y = *b; /* local: the accessors' checks leave the loop */
+        for (uint32_t i = 0; i < x.len; i++) {
+            if (!equal_rec(sv_key_at(&x, i), sv_key_at(&y, i), depth + 1)) return false;
+            if (!equal_rec(sv_val_at(&x, i), sv_val_at(&y, i), depth + 1)) return false;
         }
         return true;
     }
@@ -132,10 +132,9 @@ static sv_value copy_rec(sv_doc *doc, const sv_value *v, unsigned depth)
             if (is_array) {
                 sv__core_items(box)[i] = copy_rec(doc, &sv__core_items(v->as.box)[i], depth + 1);
             } else {
-                sv__core_pairs(box)[i].key =
-                    copy_rec(doc, &sv__core_pairs(v->as.box)[i].key, depth + 1);
-                sv__core_pairs(box)[i].val =
-                    copy_rec(doc, &sv__core_pairs(v->as.box)[i].val, depth + 1);
+                /* reads through the accessors, builds today's pairs */
+                sv__core_pairs(box)[i].key = copy_rec(doc, sv_key_at(v, i), depth + 1);
+                sv__core_pairs(box)[i].val = copy_rec(doc, sv_val_at(v, i), depth + 1);
             }
             if (doc->status != SV_OK) ok = false;
         }

@@ -171,7 +171,7 @@ const sv_value *sv__core_walker_key(const sv_walker *w)
     if (!w->nframes) return NULL;
     const struct sv_walk_frame *f = &w->frames[w->nframes - 1];
     if (f->box->kind == SV_ARRAY || !f->next) return NULL;
-    return &sv__core_pairs(f->box->as.box)[f->next - 1].key;
+    return sv_key_at(f->box, f->next - 1);
 }
 
 static bool has_children(const sv_value *v)
@@ -226,9 +226,8 @@ sv_walk_end sv__core_walk_tree(const sv_value *root, unsigned max_depth, const s
             v = &sv__core_items(f->box->as.box)[i];
             pushed = sv__core_path_push_index(&w.path, i);
         } else {
-            const sv_pair *pair = &sv__core_pairs(f->box->as.box)[i];
-            v = &pair->val;
-            pushed = sv__core_path_push_entry(&w.path, &pair->key, i);
+            v = sv_val_at(f->box, i);
+            pushed = sv__core_path_push_entry(&w.path, sv_key_at(f->box, i), i);
         }
         if (!pushed) {
             end = SV_WALK_NOMEM;

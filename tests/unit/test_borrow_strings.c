@@ -108,8 +108,8 @@ static void walk(walk_ctx *w, const sv_value *v)
     case SV_MAP:
     case SV_OBJECT:
         for (uint32_t i = 0; i < sv_len(v); i++) {
-            walk(w, &sv_pair_at(v, i)->key);
-            walk(w, &sv_pair_at(v, i)->val);
+            walk(w, sv_key_at(v, i));
+            walk(w, sv_val_at(v, i));
         }
         break;
     default: break;

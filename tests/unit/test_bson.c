@@ -95,7 +95,7 @@ static void test_all_types(void **state)
         "oid",    "t",      "f",   "date",  "null", "regex", "dbptr", "code",  "symbol",
         "codews", "int32",  "ts",  "int64", "dec",  "min",   "max"};
     for (size_t i = 0; i < 25; i++)
-        expect_str(&sv_pair_at(r, i)->key, keys[i], SV_TAG_NONE);
+        expect_str(sv_key_at(r, i), keys[i], SV_TAG_NONE);
 
     const sv_value *v = get(r, "double");
     assert_int_equal(sv_kind_of(v), SV_FLOAT);

@@ -273,9 +273,9 @@ static void test_bson_refusals_and_keys(void **state)
     sv_value ok = tree_map(1, str("inv"), tree_map(1, sv_int(42), str("map")));
     s.n = 0;
     assert_int_equal(lower_lossy("bson", &ok, &s, &out, &changes, &err), SV_OK);
-    const sv_pair *p = sv_pair_at(sv_map_getz(&out, "inv"), 0);
-    assert_int_equal(sv_kind_of(&p->key), SV_STRING);
-    assert_string_equal(sv_get_str(&p->key, NULL), "42");
+    const sv_value *key = sv_key_at(sv_map_getz(&out, "inv"), 0);
+    assert_int_equal(sv_kind_of(key), SV_STRING);
+    assert_string_equal(sv_get_str(key, NULL), "42");
 }
 
 /* The pointer of each report names the value's own way from the root, with

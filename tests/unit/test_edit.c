@@ -138,12 +138,12 @@ static void test_set_and_remove_paths(void **state)
     /* replace keeps the pair's place */
     assert_int_equal(sv_set_path(doc, &root, "/a~1b", sv_int(100)), SV_OK);
     assert_int_equal(sv_len(&root), 10);
-    assert_str(&sv_pair_at(&root, 2)->key, "a/b");
-    assert_int_equal(sv_get_int(&sv_pair_at(&root, 2)->val), 100);
+    assert_str(sv_key_at(&root, 2), "a/b");
+    assert_int_equal(sv_get_int(sv_val_at(&root, 2)), 100);
     /* a new key is appended, its name unescaped */
     assert_int_equal(sv_set_path(doc, &root, "/x~0y~1z", sv_strz(doc, "new")), SV_OK);
     assert_int_equal(sv_len(&root), 11);
-    assert_str(&sv_pair_at(&root, 10)->key, "x~y/z");
+    assert_str(sv_key_at(&root, 10), "x~y/z");
     assert_str(sv_get_path(doc, &root, "/x~0y~1z"), "new");
     /* arrays: an index replaces, "-" appends */
     assert_int_equal(sv_set_path(doc, &root, "/foo/1", sv_strz(doc, "qux")), SV_OK);
@@ -157,7 +157,7 @@ static void test_set_and_remove_paths(void **state)
     assert_int_equal(sv_len(sv_get_path(doc, &root, "/foo")), 2);
     assert_int_equal(sv_remove_path(doc, &root, "/"), SV_OK);
     assert_null(sv_get_path(doc, &root, "/"));
-    assert_str(&sv_pair_at(&root, 1)->key, "a/b");
+    assert_str(sv_key_at(&root, 1), "a/b");
     assert_int_equal(sv_remove_path(doc, &root, "/m~0n"), SV_OK);
     assert_int_equal(sv_len(&root), 9);
     /* the edited tree writes as such */
@@ -182,17 +182,17 @@ static void test_map_object_array_calls(void **state)
     /* replace: same length, same place (sv_map_put_str would add a duplicate) */
     assert_int_equal(sv_map_set(doc, &map, "a", sv_int(10)), SV_OK);
     assert_int_equal(sv_len(&map), 2);
-    assert_str(&sv_pair_at(&map, 0)->key, "a");
-    assert_int_equal(sv_get_int(&sv_pair_at(&map, 0)->val), 10);
+    assert_str(sv_key_at(&map, 0), "a");
+    assert_int_equal(sv_get_int(sv_val_at(&map, 0)), 10);
     /* add */
     assert_int_equal(sv_map_set(doc, &map, "c", sv_int(3)), SV_OK);
     assert_int_equal(sv_len(&map), 3);
-    assert_str(&sv_pair_at(&map, 2)->key, "c");
+    assert_str(sv_key_at(&map, 2), "c");
     /* remove */
     assert_int_equal(sv_map_remove_key(&map, "a"), SV_OK);
     assert_int_not_equal(sv_map_remove_key(&map, "a"), SV_OK);
     assert_int_equal(sv_len(&map), 2);
-    assert_str(&sv_pair_at(&map, 0)->key, "b");
+    assert_str(sv_key_at(&map, 0), "b");
     /* not a map */
     sv_value arr = parse(doc, "[1, 2, 3]");
     assert_int_equal(sv_map_set(doc, &arr, "a", sv_int(1)), SV_ERR_TYPE);
@@ -205,7 +205,7 @@ static void test_map_object_array_calls(void **state)
     assert_int_equal(sv_object_set(doc, &obj, "mp", sv_int(2)), SV_OK);
     assert_int_equal(sv_len(&obj), 3);
     assert_int_equal(sv_get_int(sv_map_getz(&obj, "hp")), 7);
-    assert_str(&sv_pair_at(&obj, 2)->key, "mp");
+    assert_str(sv_key_at(&obj, 2), "mp");
     assert_str(sv_object_class(&obj), "Player");
 
     /* arrays */

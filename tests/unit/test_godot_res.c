@@ -143,8 +143,9 @@ static bool same_value(rb_ctx *c, const sv_value *a, const sv_value *b)
     case SV_MAP:
         if (sv_kind_of(b) != SV_MAP || a->len != b->len) return false;
         for (uint32_t i = 0; i < a->len; i++) {
-            const sv_pair *p = sv_pair_at(a, i), *q = sv_pair_at(b, i);
-            if (!same_value(c, &p->key, &q->key) || !same_value(c, &p->val, &q->val)) return false;
+            if (!same_value(c, sv_key_at(a, i), sv_key_at(b, i)) ||
+                !same_value(c, sv_val_at(a, i), sv_val_at(b, i)))
+                return false;
         }
         return true;
     default: return false;
@@ -183,15 +184,15 @@ static void check_readback(const char *name, const sv_value *tree, const sv_valu
                   sv_get_str(sv_map_getz(r, "class"), NULL));
         const sv_value *props_rb = sv_map_getz(r, "properties");
         for (uint32_t k = 0; k < o->len; k++) {
-            const sv_pair *p = sv_pair_at(o, k);
-            const sv_value *want = sv_map_get(props_rb, p->key.as.str, p->key.len);
+            const sv_value *key = sv_key_at(o, k), *val = sv_val_at(o, k);
+            const sv_value *want = sv_map_get(props_rb, key->as.str, key->len);
             (*props)++;
             if (!want) {
-                vfail(name, "%s: property %s is not in the readback", path, p->key.as.str);
-            } else if (!same_value(&c, &p->val, want)) {
-                char *got = tg_json(&p->val), *exp = tg_json(want);
+                vfail(name, "%s: property %s is not in the readback", path, key->as.str);
+            } else if (!same_value(&c, val, want)) {
+                char *got = tg_json(val), *exp = tg_json(want);
                 vfail(name, "%s: property %s is %.300s, the engine read %.300s", path,
-                      p->key.as.str, got, exp);
+                      key->as.str, got, exp);
                 free(got);
                 free(exp);
             }

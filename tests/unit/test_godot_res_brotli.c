@@ -62,12 +62,12 @@ static sv_value header_only(sv_doc *doc, const sv_value *meta)
 {
     sv_value m = sv_map(doc, 0);
     for (uint32_t i = 0; i < sv_len(meta); i++) {
-        const sv_pair *p = sv_pair_at(meta, i);
-        if ((p->key.len == 9 && !memcmp(p->key.as.str, "container", 9)) ||
-            (p->key.len == 11 && !memcmp(p->key.as.str, "compression", 11)))
+        const sv_value *k = sv_key_at(meta, i);
+        if ((k->len == 9 && !memcmp(k->as.str, "container", 9)) ||
+            (k->len == 11 && !memcmp(k->as.str, "compression", 11)))
             continue;
-        assert_int_equal(sv_map_append(doc, &m, sv_copy(doc, &p->key), sv_copy(doc, &p->val)),
-                         SV_OK);
+        assert_int_equal(
+            sv_map_append(doc, &m, sv_copy(doc, k), sv_copy(doc, sv_val_at(meta, i))), SV_OK);
     }
     return m;
 }

@@ -75,8 +75,8 @@ static void whole_floats_explicit(sv_value *v)
     case SV_MAP:
     case SV_OBJECT:
         for (uint32_t i = 0; i < v->len; i++) {
-            whole_floats_explicit(&sv_pairs(v)[i].key);
-            whole_floats_explicit(&sv_pairs(v)[i].val);
+            whole_floats_explicit(&sv_pairs(v)[i].key); /* changes the key */
+            whole_floats_explicit(sv_val_at(v, i));
         }
         break;
     default: break;
@@ -171,14 +171,14 @@ static void strip_kept_meta(sv_doc *doc, sv_value *v)
     const sv_value *packed = sv_map_getz(m, "packed");
     sv_value rest = sv_map(doc, 0);
     for (uint32_t i = 0; i < m->len; i++)
-        if (!is_kept_entry(&sv_pair_at(m, i)->key))
-            sv_map_append(doc, &rest, sv_pair_at(m, i)->key, sv_pair_at(m, i)->val);
+        if (!is_kept_entry(sv_key_at(m, i)))
+            sv_map_append(doc, &rest, *sv_key_at(m, i), *sv_val_at(m, i));
     sv_value c = sv_kind_of(v) == SV_ARRAY ? sv_array(doc, 0) : sv_map(doc, 0);
     for (uint32_t i = 0; i < sv_len(v); i++) {
         if (sv_kind_of(v) == SV_ARRAY)
             sv_array_append(doc, &c, *sv_array_at(v, i));
         else
-            sv_map_append(doc, &c, sv_pair_at(v, i)->key, sv_pair_at(v, i)->val);
+            sv_map_append(doc, &c, *sv_key_at(v, i), *sv_val_at(v, i));
     }
     if (packed)
         sv_meta_set(doc, &c, *packed);
@@ -217,8 +217,8 @@ static void strip_kept(sv_doc *doc, sv_value *v)
         /* fall through */
     case SV_OBJECT:
         for (uint32_t i = 0; i < sv_len(v); i++) {
-            strip_kept(doc, &sv_pair_at(v, i)->key);
-            strip_kept(doc, &sv_pair_at(v, i)->val);
+            strip_kept(doc, &sv_pairs(v)[i].key); /* changes the key */
+            strip_kept(doc, sv_val_at(v, i));
         }
         break;
     default: break;
@@ -236,12 +236,12 @@ static void drop_file_meta(sv_doc *doc, sv_value *v)
     if (!m || sv_kind_of(m) != SV_MAP) return;
     sv_value rest = sv_map(doc, 0);
     for (uint32_t i = 0; i < m->len; i++) {
-        const sv_value *k = &sv_pair_at(m, i)->key;
+        const sv_value *k = sv_key_at(m, i);
         bool file = false;
         for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
             file |= sv_kind_of(k) == SV_STRING && k->len == strlen(names[j]) &&
                     !memcmp(k->as.str, names[j], k->len);
-        if (!file) sv_map_append(doc, &rest, *k, sv_pair_at(m, i)->val);
+        if (!file) sv_map_append(doc, &rest, *k, *sv_val_at(m, i));
     }
     if (rest.len == m->len) return;
     sv_value c = sv_kind_of(v) == SV_ARRAY ? sv_array(doc, 0) : sv_map(doc, 0);
@@ -249,7 +249,7 @@ static void drop_file_meta(sv_doc *doc, sv_value *v)
         if (sv_kind_of(v) == SV_ARRAY)
             sv_array_append(doc, &c, *sv_array_at(v, i));
         else
-            sv_map_append(doc, &c, sv_pair_at(v, i)->key, sv_pair_at(v, i)->val);
+            sv_map_append(doc, &c, *sv_key_at(v, i), *sv_val_at(v, i));
     }
     if (rest.len) sv_meta_set(doc, &c, rest);
     *v = c;

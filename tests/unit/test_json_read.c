@@ -212,18 +212,18 @@ static void test_plain_containers(void **state)
     v = rd("{\"b\": 1, \"a\": 2, \"b\": 3, \"$$x\": 4, \"y$\": 5, \"$$\": 6}");
     assert_int_equal(sv_kind_of(&v), SV_MAP);
     assert_int_equal(sv_len(&v), 6);
-    assert_str(&sv_pair_at(&v, 0)->key, "b", 1);
-    assert_str(&sv_pair_at(&v, 1)->key, "a", 1);
-    assert_str(&sv_pair_at(&v, 2)->key, "b", 1);
-    assert_true(sv_pair_at(&v, 2)->val.as.i == 3);
-    assert_str(&sv_pair_at(&v, 3)->key, "$x", 2);
-    assert_str(&sv_pair_at(&v, 4)->key, "y$", 2);
-    assert_str(&sv_pair_at(&v, 5)->key, "$", 1);
+    assert_str(sv_key_at(&v, 0), "b", 1);
+    assert_str(sv_key_at(&v, 1), "a", 1);
+    assert_str(sv_key_at(&v, 2), "b", 1);
+    assert_true(sv_val_at(&v, 2)->as.i == 3);
+    assert_str(sv_key_at(&v, 3), "$x", 2);
+    assert_str(sv_key_at(&v, 4), "y$", 2);
+    assert_str(sv_key_at(&v, 5), "$", 1);
     /* keys are interned: equal keys share one copy */
-    assert_ptr_equal(sv_pair_at(&v, 0)->key.as.str, sv_pair_at(&v, 2)->key.as.str);
+    assert_ptr_equal(sv_key_at(&v, 0)->as.str, sv_key_at(&v, 2)->as.str);
     /* escaped keys */
     v = rd("{\"\\u0061\\n\": true}");
-    assert_str(&sv_pair_at(&v, 0)->key, "a\n", 2);
+    assert_str(sv_key_at(&v, 0), "a\n", 2);
 
     /* nesting and whitespace of all four kinds */
     v = rd(" \t\r\n{\"a\" :\n[ 1 ,\t{ \"b\" : [ ] } ] }\r\n");
@@ -532,9 +532,9 @@ static void test_class_form(void **state)
     assert_non_null(cls);
     assert_str(cls, "Player", 6);
     assert_null(sv_meta(&v));
-    assert_str(&sv_pair_at(&v, 0)->key, "name", 4);
-    assert_str(&sv_pair_at(&v, 0)->val, "Ann", 3);
-    assert_str(&sv_pair_at(&v, 2)->key, "$cash", 5);
+    assert_str(sv_key_at(&v, 0), "name", 4);
+    assert_str(sv_val_at(&v, 0), "Ann", 3);
+    assert_str(sv_key_at(&v, 2), "$cash", 5);
 
     v = rd("{\"$class\": 3735928559, \"m_x\": 1}");
     cls = sv_object_class(&v);
@@ -545,7 +545,7 @@ static void test_class_form(void **state)
     assert_int_equal(sv_len(&v), 1);
     assert_non_null(sv_meta(&v));
     assert_int_equal(sv_kind_of(sv_meta(&v)), SV_MAP);
-    assert_str(&sv_pair_at(&v, 0)->key, "f", 1);
+    assert_str(sv_key_at(&v, 0), "f", 1);
 
     v = rd("{\"$class\": \"Empty\"}");
     assert_int_equal(sv_kind_of(&v), SV_OBJECT);
@@ -581,18 +581,18 @@ static void test_array_and_map_forms(void **state)
     v = rd("{\"$map\": [[1, \"one\"], [[0, 1], \"pair\"], [{\"$i8\": 2}, null]]}");
     assert_int_equal(sv_kind_of(&v), SV_MAP);
     assert_int_equal(sv_len(&v), 3);
-    assert_true(sv_pair_at(&v, 0)->key.as.i == 1);
-    assert_str(&sv_pair_at(&v, 0)->val, "one", 3);
-    assert_int_equal(sv_kind_of(&sv_pair_at(&v, 1)->key), SV_ARRAY);
-    assert_int_equal(sv_len(&sv_pair_at(&v, 1)->key), 2);
-    assert_int_equal(sv_width(&sv_pair_at(&v, 2)->key), 1);
+    assert_true(sv_key_at(&v, 0)->as.i == 1);
+    assert_str(sv_val_at(&v, 0), "one", 3);
+    assert_int_equal(sv_kind_of(sv_key_at(&v, 1)), SV_ARRAY);
+    assert_int_equal(sv_len(sv_key_at(&v, 1)), 2);
+    assert_int_equal(sv_width(sv_key_at(&v, 2)), 1);
     v = rd("{\"$map\": [[1, 2]], \"$meta\": {\"t\": 1}}");
     assert_int_equal(sv_len(&v), 1);
     assert_int_equal(sv_kind_of(sv_meta(&v)), SV_MAP);
     v = rd("{\"$map\": {\"a\": 1, \"$$b\": 2}, \"$meta\": 5}");
     assert_int_equal(sv_kind_of(&v), SV_MAP);
     assert_int_equal(sv_len(&v), 2);
-    assert_str(&sv_pair_at(&v, 1)->key, "$b", 2);
+    assert_str(sv_key_at(&v, 1), "$b", 2);
     assert_true(sv_meta(&v)->as.i == 5);
     v = rd("{\"$map\": []}");
     assert_int_equal(sv_kind_of(&v), SV_MAP);
@@ -802,11 +802,11 @@ static void test_plain_option(void **state)
     sv_value v = read_opts("{\"$i32\": 5, \"$$x\": {\"$class\": 1}, \"$\": 2}", &o);
     assert_int_equal(sv_kind_of(&v), SV_MAP);
     assert_int_equal(sv_len(&v), 3);
-    assert_str(&sv_pair_at(&v, 0)->key, "$i32", 4);
-    assert_true(sv_pair_at(&v, 0)->val.as.i == 5);
-    assert_int_equal(sv_width(&sv_pair_at(&v, 0)->val), 8);
-    assert_str(&sv_pair_at(&v, 1)->key, "$$x", 3);
-    assert_int_equal(sv_kind_of(&sv_pair_at(&v, 1)->val), SV_MAP);
+    assert_str(sv_key_at(&v, 0), "$i32", 4);
+    assert_true(sv_val_at(&v, 0)->as.i == 5);
+    assert_int_equal(sv_width(sv_val_at(&v, 0)), 8);
+    assert_str(sv_key_at(&v, 1), "$$x", 3);
+    assert_int_equal(sv_kind_of(sv_val_at(&v, 1)), SV_MAP);
     /* still strict JSON */
     ERR_OPTS("{\"$i32\": 5,}", &o, SV_ERR_SYNTAX, 11, "");
 }
@@ -919,8 +919,8 @@ static void test_utf16_pieces(void **state)
     assert_str(&v, "\xed\xbf\xbf", 3);
     assert_true(v.flags & SV_F_UTF16);
     v = rd("{\"$map\": [[{\"$utf16\": {\"$str\": [56319]}}, 1]]}");
-    assert_str(&sv_pair_at(&v, 0)->key, "\xed\xaf\xbf", 3);
-    assert_true(sv_pair_at(&v, 0)->key.flags & SV_F_UTF16);
+    assert_str(sv_key_at(&v, 0), "\xed\xaf\xbf", 3);
+    assert_true(sv_key_at(&v, 0)->flags & SV_F_UTF16);
     /* a UTF-16 string holds WTF-8 only: a high surrogate then a low one
      * (a pair, which WTF-8 writes as one character), any other non-UTF-8
      * byte or a character beyond U+10FFFF is an error at the payload */

@@ -345,16 +345,16 @@ static void test_integers(void **state)
 
 static const sv_value *key_of(const sv_value *map, size_t i)
 {
-    return &sv_pair_at(map, i)->key;
+    return sv_key_at(map, i);
 }
 
 static void assert_key(const sv_value *map, size_t i, const char *key, int64_t val)
 {
-    const sv_pair *pr = sv_pair_at(map, i);
-    assert_non_null(pr);
-    assert_int_equal(sv_len(&pr->key), strlen(key));
-    assert_memory_equal(pr->key.as.str, key, strlen(key));
-    assert_int_equal(sv_get_int(&pr->val), val);
+    const sv_value *k = sv_key_at(map, i);
+    assert_non_null(k);
+    assert_int_equal(sv_len(k), strlen(key));
+    assert_memory_equal(k->as.str, key, strlen(key));
+    assert_int_equal(sv_get_int(sv_val_at(map, i)), val);
 }
 
 static void test_key_prediction(void **state)

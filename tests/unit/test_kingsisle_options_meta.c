@@ -245,7 +245,7 @@ static void test_bad_meta(void **state)
         sv_value meta = sv_map(doc, 0);
         const sv_value *old = &orig;
         for (uint32_t k = 0; k < sv_len(old); k++)
-            sv_map_append(doc, &meta, sv_pair_at(old, k)->key, sv_pair_at(old, k)->val);
+            sv_map_append(doc, &meta, *sv_key_at(old, k), *sv_val_at(old, k));
         sv_value v;
         sv_error err;
         sv_error_clear(&err);

@@ -101,8 +101,8 @@ static sv_value strip(sv_doc *doc, const sv_value *v)
     if (sv_kind_of(v) != SV_OBJECT) return sv_copy(doc, v);
     sv_value o = sv_object(doc, sv_copy(doc, sv_object_class(v)), sv_len(v));
     for (uint32_t i = 0; i < sv_len(v); i++) {
-        sv_pairs(&o)[i].key = sv_copy(doc, &sv_pair_at(v, i)->key);
-        sv_pairs(&o)[i].val = strip(doc, &sv_pair_at(v, i)->val);
+        sv_pairs(&o)[i].key = sv_copy(doc, sv_key_at(v, i));
+        sv_pairs(&o)[i].val = strip(doc, sv_val_at(v, i));
     }
     return o;
 }

@@ -37,7 +37,7 @@ static void append_ok_and_kinds(void **state)
     assert_int_equal(sv_map_append_str(doc, &map, "k", sv_int(2)), SV_OK);
     assert_int_equal(sv_map_append(doc, &map, sv_int(5), sv_int(3)), SV_OK);
     assert_int_equal(sv_len(&map), 3);
-    assert_int_equal(sv_get_int(&sv_pair_at(&map, 1)->val), 2);
+    assert_int_equal(sv_get_int(sv_val_at(&map, 1)), 2);
 
     assert_int_equal(sv_array_append(doc, &map, sv_int(1)), SV_ERR_TYPE);
     assert_int_equal(sv_array_append(doc, &num, sv_int(1)), SV_ERR_TYPE);

@@ -391,7 +391,7 @@ static void test_local_values(void **state)
         "*version",   "NumLocalValues",     "Height", "Width", "Margin",
         "Foreground", "NumLocalExpressions"};
     assert_int_equal(sv_len(bar), 7);
-    for (size_t i = 0; i < 7; i++) nt_assert_str(&sv_pair_at(bar, i)->key, keys[i]);
+    for (size_t i = 0; i < 7; i++) nt_assert_str(sv_key_at(bar, i), keys[i]);
     assert_true(nt_get(nt_get(bar, "Height"), "Value")->as.f32 == 18.0f);
     assert_true(nt_get(nt_get(bar, "Width"), "Value")->as.f32 == 150.0f);
     const sv_value *margin = nt_get(nt_get(bar, "Margin"), "Value");
@@ -406,7 +406,7 @@ static void test_local_values(void **state)
     const sv_value *arrays = nt_at(objs, 9);
     static const char *const akeys[] = {"NumLocalValues", "Width", "Height", "Foreground"};
     assert_int_equal(sv_len(arrays), 4);
-    for (size_t i = 0; i < 4; i++) nt_assert_str(&sv_pair_at(arrays, i)->key, akeys[i]);
+    for (size_t i = 0; i < 4; i++) nt_assert_str(sv_key_at(arrays, i), akeys[i]);
     assert_true(nt_get(nt_get(arrays, "Width"), "Value")->as.f32 == 40.0f);
     assert_true(nt_get(nt_get(arrays, "Height"), "Value")->as.f32 == 20.0f);
     nt_assert_ref(nt_get(nt_get(arrays, "Foreground"), "Value"), -1);

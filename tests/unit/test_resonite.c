@@ -64,8 +64,8 @@ static void expect_same_fields(const sv_value *a, const sv_value *b)
 {
     assert_int_equal(sv_len(a), sv_len(b));
     for (size_t i = 0; i < sv_len(a); i++) {
-        assert_true(sv_equal(&sv_pair_at(a, i)->key, &sv_pair_at(b, i)->key));
-        assert_true(sv_equal(&sv_pair_at(a, i)->val, &sv_pair_at(b, i)->val));
+        assert_true(sv_equal(sv_key_at(a, i), sv_key_at(b, i)));
+        assert_true(sv_equal(sv_val_at(a, i), sv_val_at(b, i)));
     }
 }
 
@@ -91,7 +91,7 @@ static void test_samples_round_trip(void **state)
         static const char *const keys[] = {"VersionNumber", "FeatureFlags", "Types",
                                            "TypeVersions",  "Object",       "Assets"};
         for (size_t k = 0; k < sv_len(&root); k++)
-            assert_string_equal(sv_get_str(&sv_pair_at(&root, k)->key, NULL), keys[k]);
+            assert_string_equal(sv_get_str(sv_key_at(&root, k), NULL), keys[k]);
         /* the BSON inside has the size spec A.8 gives */
         sv_buf bson;
         sv_buf_init(&bson, NULL);

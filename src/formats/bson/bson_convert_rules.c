@@ -40,7 +40,7 @@ static bool keep_resonite_meta(const sv_pair *e, const void *state)
 static bool is_file_meta_only(const sv_value *meta)
 {
     for (uint32_t i = 0; i < sv_len(meta); i++)
-        if (!cv_is_file_key(&sv_pair_at(meta, i)->key)) return false;
+        if (!cv_is_file_key(sv_key_at(meta, i))) return false;
     return true;
 }
 

@@ -187,10 +187,10 @@ static uint64_t measure_doc(bm *m, const sv_value *v, uint32_t depth)
         return 0;
     }
     size_t slot = open_slot(m);
-    const sv_pair *pairs = sv_pairs(v);
     uint64_t n = 4 + 1;
-    for (size_t i = 0; i < v->len && !m->failed; i++)
-        n += 2 + (uint64_t)pairs[i].key.len + measure_value(m, &pairs[i].val, depth);
+    const sv_value doc = *v; /* local: the accessors' checks leave the loop */
+    for (size_t i = 0; i < doc.len && !m->failed; i++)
+        n += 2 + (uint64_t)sv_key_at(&doc, i)->len + measure_value(m, sv_val_at(&doc, i), depth);
     close_slot(m, slot, n);
     return n;
 }

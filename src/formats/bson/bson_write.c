@@ -419,16 +419,18 @@ static bool write_doc(bw *w, const sv_value *v, uint32_t depth)
         return wfail(w, SV_ERR_DEPTH, "nesting deeper than %u", BSON_MAX_NESTING);
     part pt;
     if (!open_part(w, &pt)) return false;
-    const sv_pair *pairs = sv_pairs(v);
-    for (size_t i = 0; i < v->len; i++) {
-        const sv_value *k = &pairs[i].key;
+    /* a local copy: the compiler sees that the calls below cannot change
+     * it, so the accessors' kind and range checks leave the loop */
+    const sv_value doc = *v;
+    for (size_t i = 0; i < doc.len; i++) {
+        const sv_value *k = sv_key_at(&doc, i);
         if (k->kind != SV_STRING) {
             wfail(w, SV_ERR_TYPE, "a BSON document key must be a string, not a %s",
                   sv_kind_name(k->kind));
             sv_error_path_index(w->err, i);
             return false;
         }
-        if (!write_elem(w, k->as.str, k->len, &pairs[i].val, depth)) {
+        if (!write_elem(w, k->as.str, k->len, sv_val_at(&doc, i), depth)) {
             sv_error_path_key(w->err, k->as.str, k->len);
             return false;
         }

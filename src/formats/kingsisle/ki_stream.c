@@ -36,8 +36,7 @@ static sv_status attach_meta(sv_doc *doc, sv_value *root, const meta_list *m)
     const sv_value *old = sv_meta(root);
     sv_value meta = sv_map(doc, 0);
     for (uint32_t i = 0; i < sv_len(old); i++) {
-        const sv_pair *p = sv_pair_at(old, i);
-        sv_map_append(doc, &meta, p->key, p->val);
+        sv_map_append(doc, &meta, *sv_key_at(old, i), *sv_val_at(old, i));
     }
     for (unsigned i = 0; i < m->n; i++) sv_map_append(doc, &meta, m->keys[i], m->vals[i]);
     sv_meta_set(doc, root, meta);

@@ -60,13 +60,12 @@ static sv_status read_options(wz_ctx *c, const sv_value *eo, size_t *nopts, cons
 {
     if (sv_kind_of(eo) != SV_MAP) return SV_OK;
     for (uint32_t i = 0; i < sv_len(eo); i++) {
-        const sv_pair *pr = sv_pair_at(eo, i);
         size_t kn;
-        const char *k = sv_get_str(&pr->key, &kn);
+        const char *k = sv_get_str(sv_key_at(eo, i), &kn);
         if ((kn == 9 && !memcmp(k, "__DEFAULT", 9)) || (kn == 11 && !memcmp(k, "__BASECLASS", 11)))
             continue;
         uint32_t v;
-        if (!get_u32(&pr->val, &v))
+        if (!get_u32(sv_val_at(eo, i), &v))
             return bad(c, cls, prop, "an enum option's value is not a number");
         if (!sv__core_mem_grow(c->t->alloc, (void **)&c->opts, &c->opts_cap, *nopts + 1,
                                sizeof *c->opts))
@@ -92,19 +91,17 @@ static sv_status read_class(wz_ctx *c, const char *name, size_t name_len, const 
     if (np && !first) return sv_error_set(c->err, SV_ERR_NOMEM, KI_FORMAT, 0, "out of memory");
     sv_status st = SV_OK;
     for (size_t i = 0; i < np && st == SV_OK; i++) {
-        const sv_pair *pr = sv_pair_at(props, i);
         first[i] = nopts;
-        st = read_options(c, sv_map_getz(&pr->val, "enum_options"), &nopts, name,
-                          sv_get_str(&pr->key, NULL));
+        st = read_options(c, sv_map_getz(sv_val_at(props, i), "enum_options"), &nopts, name,
+                          sv_get_str(sv_key_at(props, i), NULL));
     }
     if (np) first[np] = nopts;
     for (size_t i = 0; i < np && st == SV_OK; i++) {
-        const sv_pair *pr = sv_pair_at(props, i);
-        const sv_value *pv = &pr->val;
-        const char *pn = sv_get_str(&pr->key, NULL);
+        const sv_value *pv = sv_val_at(props, i);
+        const char *pn = sv_get_str(sv_key_at(props, i), NULL);
         ki_prop_src *p = &c->props[i];
         memset(p, 0, sizeof *p);
-        p->name = sv_get_str(&pr->key, &p->name_len);
+        p->name = sv_get_str(sv_key_at(props, i), &p->name_len);
         const sv_value *type = sv_map_getz(pv, "type");
         if (sv_kind_of(type) != SV_STRING) {
             st = bad(c, name, pn, "no \"type\" string");
@@ -154,21 +151,21 @@ sv_status ki_load_wiztype(sv_kingsisle_types *t, const uint8_t *data, size_t len
                 st = sv_error_set(err, SV_ERR_SYNTAX, KI_FORMAT, 0, "%s: no \"classes\" object",
                                   source);
             for (uint32_t i = 0; st == SV_OK && i < sv_len(classes); i++) {
-                const sv_pair *pr = sv_pair_at(classes, i);
-                const sv_value *nm = sv_map_getz(&pr->val, "name");
+                const sv_value *cv = sv_val_at(classes, i);
+                const sv_value *nm = sv_map_getz(cv, "name");
                 size_t nl;
                 const char *n = sv_get_str(nm, &nl);
                 if (sv_kind_of(nm) != SV_STRING)
-                    st = bad(&c, sv_get_str(&pr->key, NULL), NULL, "no \"name\" string");
+                    st = bad(&c, sv_get_str(sv_key_at(classes, i), NULL), NULL,
+                             "no \"name\" string");
                 else
-                    st = read_class(&c, n, nl, &pr->val);
+                    st = read_class(&c, n, nl, cv);
             }
         } else { /* v1: {"class Foo": {...}} */
             for (uint32_t i = 0; st == SV_OK && i < sv_len(&root); i++) {
-                const sv_pair *pr = sv_pair_at(&root, i);
                 size_t nl;
-                const char *n = sv_get_str(&pr->key, &nl);
-                st = read_class(&c, n, nl, &pr->val);
+                const char *n = sv_get_str(sv_key_at(&root, i), &nl);
+                st = read_class(&c, n, nl, sv_val_at(&root, i));
             }
         }
     }

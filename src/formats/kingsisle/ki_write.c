@@ -479,15 +479,15 @@ static sv_status fail_at(ki_enc *e, sv_status st, const sv_value *key)
  * the id order), else a search by name. */
 static const sv_value *field_of(const sv_value *obj, const ki_prop *p, uint32_t *hint)
 {
-    uint32_t n = sv_len(obj);
-    const sv_pair *pr = sv_pairs(obj);
+    const sv_value o = *obj; /* local: the accessors' checks leave the loop */
+    uint32_t n = o.len;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = (*hint + k) % n;
         size_t len;
-        const char *s = sv_get_str(&pr[i].key, &len);
+        const char *s = sv_get_str(sv_key_at(&o, i), &len);
         if (len == p->name_len && memcmp(s, p->name, len) == 0) {
             *hint = i + 1;
-            return &pr[i].val;
+            return sv_val_at(&o, i);
         }
     }
     return NULL;
@@ -523,9 +523,9 @@ static sv_status w_shallow(ki_enc *e, const ki_class *c, const sv_value *obj)
     if (e->status == SV_OK && used != sv_len(obj)) {
         /* a field that is not written would be lost without a word */
         for (uint32_t i = 0; i < sv_len(obj); i++) {
-            const sv_pair *pr = sv_pair_at(obj, i);
+            const sv_value *key = sv_key_at(obj, i);
             uint32_t h;
-            const ki_prop *p = prop_of_key(c, &pr->key, &h);
+            const ki_prop *p = prop_of_key(c, key, &h);
             bool written = p && (p->flags & e->mask) == e->mask &&
                            !((p->flags & SV_KI_PROP_DEPRECATED) && e->skip_deprecated);
             if (!written)
@@ -534,7 +534,7 @@ static sv_status w_shallow(ki_enc *e, const ki_class *c, const sv_value *obj)
                                            "not a property that shallow mode writes with "
                                            "property_mask %u",
                                            e->mask),
-                               &pr->key);
+                               key);
         }
     }
     return e->status;
@@ -602,23 +602,22 @@ static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
 {
     uint64_t start = bit_pos(e); /* aligned: right after the tag */
     uint64_t size_at = size_begin(e);
-    const sv_pair *pairs = sv__core_pairs(obj->as.box);
-    for (uint32_t i = 0; i < obj->len && e->status == SV_OK; i++) {
-        const sv_pair *pr = &pairs[i];
+    const sv_value o = *obj; /* local: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < o.len && e->status == SV_OK; i++) {
+        const sv_value *key = sv_key_at(&o, i), *val = sv_val_at(&o, i);
         uint32_t hash;
-        const ki_prop *p = cached_prop_of_key(e, c, &pr->key, &hash);
-        if (!p && !ki_parse_hash_key(sv_get_str(&pr->key, NULL), sv_len(&pr->key), &hash))
+        const ki_prop *p = cached_prop_of_key(e, c, key, &hash);
+        if (!p && !ki_parse_hash_key(sv_get_str(key, NULL), sv_len(key), &hash))
             return fail_at(e,
                            ki_enc_fail(e, SV_ERR_NOT_FOUND, "'%s' has no such property",
                                        c ? c->name : "this class"),
-                           &pr->key);
+                           key);
         uint64_t before = bit_pos(e);
         w_align(e);
         uint64_t at = size_begin(e);
         w_bits(e, hash, 32);
-        sv_status st =
-            (p && p->kind != KI_OPAQUE) ? w_value(e, p, &pr->val) : ki_write_raw(e, &pr->val);
-        if (st != SV_OK) return fail_at(e, st, &pr->key);
+        sv_status st = (p && p->kind != KI_OPAQUE) ? w_value(e, p, val) : ki_write_raw(e, val);
+        if (st != SV_OK) return fail_at(e, st, key);
         size_end(e, at, bit_pos(e) - before);
         /* every byte so far is final when sizes go forward (no patching),
          * or can still be patched through the sink */

@@ -179,7 +179,7 @@ sv_status kx_layout_from_meta(kx_layout *l, const sv_value *root, sv_error *err)
     if (sv_kind_of(rec) != SV_MAP) return bad(err, NULL, "must be a map");
     for (uint32_t i = 0; i < sv_len(rec); i++) {
         size_t kl;
-        const char *k = sv_get_str(&sv_pair_at(rec, i)->key, &kl);
+        const char *k = sv_get_str(sv_key_at(rec, i), &kl);
         if (!k ||
             !((kl == 4 && !memcmp(k, "open", 4)) || (kl == 5 && !memcmp(k, "close", 5)) ||
               (kl == 3 && !memcmp(k, "end", 3)) || (kl == 11 && !memcmp(k, "declaration", 11)))) {

@@ -182,20 +182,20 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level)
     put(w, "\">");
     const ki_class *c = ki_class_by_name(w->types, name, n);
     for (uint32_t i = 0; i < sv_len(obj) && w->st == SV_OK; i++) {
-        const sv_pair *p = sv_pair_at(obj, i);
+        const sv_value *val = sv_val_at(obj, i);
         size_t kl;
-        const char *k = sv_get_str(&p->key, &kl);
+        const char *k = sv_get_str(sv_key_at(obj, i), &kl);
         const ki_prop *prop = c ? ki_prop_by_name(c, k, kl) : NULL;
         if (!xml_name(k, kl)) {
             sv_error_path_key(w->err, k, kl);
             return kw_fail(w, SV_ERR_TYPE,
                            "not an XML element name (a hash: decode with a type list)");
         }
-        if (sv_kind_of(&p->val) == SV_ARRAY) { /* lists repeat the element */
-            for (uint32_t j = 0; j < sv_len(&p->val); j++)
-                put_field(w, k, kl, sv_array_at(&p->val, j), level + 1, prop);
+        if (sv_kind_of(val) == SV_ARRAY) { /* lists repeat the element */
+            for (uint32_t j = 0; j < sv_len(val); j++)
+                put_field(w, k, kl, sv_array_at(val, j), level + 1, prop);
         } else {
-            put_field(w, k, kl, &p->val, level + 1, prop);
+            put_field(w, k, kl, val, level + 1, prop);
         }
         if (w->st != SV_OK) sv_error_path_key(w->err, k, kl);
     }
