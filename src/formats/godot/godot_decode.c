@@ -802,9 +802,14 @@ void gd_dec_init(gd_dec *d, sv_doc *doc, const gd_rules *r, const uint8_t *base,
     d->godot4 = r->prof->godot4_rules;
     d->overrun = 0;
     d->odd = d->odd_text = d->borrow_text = false;
+    d->key_checks = 0;
+    gd_dec_forget(d);
+}
+
+void gd_dec_forget(gd_dec *d)
+{
     memset(d->scache, 0, sizeof d->scache);
     for (unsigned i = 0; i < GD_KMEMO_DEPTHS; i++) d->kmemo[i].n = 0;
-    d->key_checks = 0;
 }
 
 sv_status gd_dec_item(gd_dec *d, unsigned depth, bool key, sv_value *out)

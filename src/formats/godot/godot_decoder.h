@@ -142,6 +142,9 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out);
  * and other values made in doc. */
 void gd_dec_init(gd_dec *d, sv_doc *doc, const gd_rules *r, const uint8_t *base,
                  const uint8_t *data, size_t len, sv_error *err);
+/* Forgets the values made so far (the string cache, the remembered keys),
+ * as a caller must once it resets the document they live in. */
+void gd_dec_forget(gd_dec *d);
 /* One Variant at the reader's position, as a container's item is read (key:
  * a Dictionary key); depth counts the containers around it. For the
  * streaming decoder (godot_visit.c), which reads Arrays and Dictionaries
