@@ -44,6 +44,24 @@ struct sv_doc {
     uint32_t intern_count;
 };
 
+/* sv_doc_alloc inline for decoders that make many small blocks: the same
+ * block (8-byte aligned, as arena.c's ARENA_ALIGN) when it fits the current
+ * chunk, else sv_doc_alloc itself. */
+static inline void *sv__core_doc_alloc_fast(sv_doc *doc, size_t size)
+{
+    size_t room = (size_t)(doc->end - doc->cur);
+    if (doc->status == SV_OK && size != 0 && size <= room) {
+        size_t rounded = (size + 7) & ~(size_t)7;
+        if (rounded <= room) {
+            void *p = doc->cur;
+            doc->last = doc->cur;
+            doc->cur += rounded;
+            return p;
+        }
+    }
+    return sv_doc_alloc(doc, size);
+}
+
 /* Takes bytes from the document's allocator, counting them against max_alloc
  * (for memory the document owns outside the arena, e.g. the intern table). */
 void *sv__core_doc_sys_alloc(sv_doc *doc, size_t size);

@@ -19,6 +19,7 @@
 
 #include "core/byteio.h"
 #include "core/compiler.h"
+#include "core/doc_internal.h"
 #include "core/error_record.h"
 #include "core/value_internal.h"
 #include "formats/godot/godot_internal.h"
@@ -84,6 +85,21 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
     }
     size_t bad = 0;
     const char *s = (const char *)d->rd.p;
+    /* A text that can point into the input is not looked up: taking it
+     * costs less than the lookup. */
+    if (!intern && (d->borrow_text || (d->r->borrow_input && pad && s[n] == 0)) &&
+        gd_plain_text(s, (size_t)n)) {
+        /* borrow_text: the streaming decoder's values live only as long as
+         * its call, as the input does; borrow_input: its first padding byte
+         * is the 00 a tree string ends with, and the input outlives the tree */
+        sv_value v = sv__core_make(SV_STRING, 0, d->borrow_text ? 0 : SV_F_BORROWED);
+        v.len = (uint32_t)n;
+        v.as.str = s;
+        *out = v;
+        d->odd |= pad_nonzero(d->rd.p, (size_t)n, pad);
+        d->rd.p += (size_t)n + pad;
+        return true;
+    }
     unsigned slot = 0;
     uint64_t w[3];
     bool cacheable = n <= GD_SCACHE_MAX_LEN && dleft(d) >= 24;
@@ -103,18 +119,7 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out)
             }
         }
     }
-    if (d->borrow_text && !intern && gd_string_is_plain(s, (size_t)n)) {
-        *out = sv__core_make(SV_STRING, 0, 0);
-        out->len = (uint32_t)n;
-        out->as.str = s;
-    } else if (d->r->borrow_input && !intern && pad && s[n] == 0 &&
-               gd_string_is_plain(s, (size_t)n)) {
-        /* its first padding byte is the 00 a tree string ends with: the
-         * input, which outlives the tree, holds the whole value */
-        *out = sv__core_make(SV_STRING, 0, SV_F_BORROWED);
-        out->len = (uint32_t)n;
-        out->as.str = s;
-    } else if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
+    if (!gd_string_make(d->doc, s, (size_t)n, d->godot4, intern, out, &bad)) {
         gd_dfail_at(d, at + 4 + bad, SV_ERR_UTF8,
                     "invalid UTF-8 in a string (engine: ERR_INVALID_DATA)");
         return false;
@@ -168,6 +173,21 @@ static sv_status dec_int(gd_dec *d, uint32_t hdr, sv_value *out)
     return SV_OK;
 }
 
+/* sv_f64 (with flags) and sv_f32, inline: a float is in most items. */
+static inline sv_value f64_value(double v, unsigned flags)
+{
+    sv_value x = sv__core_make(SV_FLOAT, 8, flags);
+    x.as.f64 = v;
+    return x;
+}
+
+static inline sv_value f32_value(float f)
+{
+    sv_value x = sv__core_make(SV_FLOAT, 4, SV_F_EXPLICIT);
+    x.as.f32 = f;
+    return x;
+}
+
 static sv_status dec_float(gd_dec *d, uint32_t hdr, sv_value *out)
 {
     if (hdr & GD_FLAG_64) {
@@ -183,9 +203,9 @@ static sv_status dec_float(gd_dec *d, uint32_t hdr, sv_value *out)
         /* A whole value is explicit too: a plain whole float64 prints as
          * "100.0", which JSON tools that go through a double (jq 1.6) give
          * back as the integer 100 (docs/json.md, "Using it with jq"). */
-        *out = ((double)(float)v == v || isnan(v) || (isfinite(v) && v == trunc(v)))
-                   ? sv_with_flags(sv_f64(v), SV_F_EXPLICIT)
-                   : sv_f64(v);
+        *out = f64_value(v, ((double)(float)v == v || isnan(v) || (isfinite(v) && v == trunc(v)))
+                                ? SV_F_EXPLICIT
+                                : 0);
     } else {
         if (!dneed(d, 4, "float32")) return d->rd.status;
         uint32_t u = du32(d);
@@ -198,7 +218,7 @@ static sv_status dec_float(gd_dec *d, uint32_t hdr, sv_value *out)
         /* A whole value keeps its f32 width explicitly ({"$f32": 100.0}),
          * which the rule would choose anyway: a plain "100.0" would come back
          * as an integer through jq 1.6. */
-        *out = isfinite(f) && f != truncf(f) ? sv_f64((double)f) : sv_f32(f);
+        *out = isfinite(f) && f != truncf(f) ? f64_value((double)f, 0) : f32_value(f);
     }
     return SV_OK;
 }
@@ -211,7 +231,8 @@ static sv_status dec_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
     bool wide = m->real && d->godot4 && (hdr & GD_FLAG_64);
     sv_elem elem = m->ints ? SV_ELEM_I32 : wide ? SV_ELEM_F64 : SV_ELEM_F32;
     size_t esz = wide ? 8 : 4, n = (size_t)m->scalars * esz;
-    if (!dneed(d, n, gd_type_name(t))) return d->rd.status;
+    if (SV_UNLIKELY(dleft(d) < n) && !dneed(d, n, gd_type_name(t))) return d->rd.status;
+    if (d->rd.status != SV_OK) return d->rd.status;
     double tmp[16];
     const void *src = d->rd.p;
     if (!SV_LITTLE_ENDIAN) {
@@ -226,9 +247,17 @@ static sv_status dec_math(gd_dec *d, unsigned t, uint32_t hdr, sv_value *out)
         }
         src = tmp;
     }
-    *out = sv_tuple(d->doc, m->tag, elem, src);
+    /* sv_tuple's value, its block taken inline */
+    void *dst = sv__core_doc_alloc_fast(d->doc, n);
+    if (!dst) return check_doc(d);
+    memcpy(dst, src, n);
+    sv_value v = sv__core_make(SV_TUPLE, elem, 0);
+    v.tag = (uint16_t)m->tag;
+    v.len = m->scalars;
+    v.as.data = dst;
+    *out = v;
     d->rd.p += n;
-    return check_doc(d);
+    return SV_OK;
 }
 
 /* What a NodePath's text does not say: padding bytes that are not zero
@@ -393,7 +422,13 @@ static sv_status dec_object(gd_dec *d, unsigned depth, size_t at, uint32_t hdr, 
  * completely before anyone reads it (sv_array would zero it first). */
 static sv_value new_container(gd_dec *d, sv_kind kind, size_t item_size, uint32_t count)
 {
-    sv_container *box = sv__core_box_new(d->doc, item_size, count);
+    sv_container *box;
+    if (SV_UNLIKELY(count > (SIZE_MAX - sizeof(sv_container)) / item_size)) {
+        box = sv__core_box_new(d->doc, item_size, count); /* refuses it, as it should */
+    } else {
+        box = sv__core_doc_alloc_fast(d->doc, sizeof(sv_container) + count * item_size);
+        if (box) sv__core_box_init(box, count);
+    }
     if (!box) return sv_null();
     sv_value v = sv__core_make(kind, 0, 0);
     v.len = count;
@@ -401,10 +436,11 @@ static sv_value new_container(gd_dec *d, sv_kind kind, size_t item_size, uint32_
     return v;
 }
 
-/* Container items are mostly plain ints and strings: those two are read
- * here without the general dispatch. The headers 2 (INT, no flag) and 4
- * (STRING) mean the same in every profile (spec §3.4). Anything else, or
- * an item past the depth limit, goes through decode_rec. */
+/* Container items are mostly plain ints, strings and floats: those are
+ * read here without the general dispatch. The headers 2 (INT, no flag),
+ * 3 (FLOAT, with or without the 64-bit flag) and 4 (STRING) mean the same in
+ * every profile (spec §3.4). Anything else, or an item past the depth
+ * limit, goes through decode_rec. */
 static inline int fast_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
 {
     if (depth > d->r->max_depth || dleft(d) < 8) return 0;
@@ -419,6 +455,10 @@ static inline int fast_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
     if (hdr == 4) {
         d->rd.p += 4;
         return gd_read_string(d, key && sv__core_load_u32le(d->rd.p) <= 64, out) ? 1 : -1;
+    }
+    if ((hdr & ~GD_FLAG_64) == 3) {
+        d->rd.p += 4;
+        return dec_float(d, hdr, out) == SV_OK ? 1 : -1;
     }
     return 0;
 }
@@ -509,25 +549,52 @@ static sv_status dec_array(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *ou
     return SV_OK;
 }
 
-/* The count pairs of a Dictionary into p, with records of odd bytes in x;
- * off (NULL: not wanted) gets where each key and value starts in pairs. */
-static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair *p, uint32_t count,
-                                             gd_extra_in *x, const uint8_t *pairs, uint32_t *off)
+/* Whether the n bytes at a and b are the same (n a multiple of 4). */
+static inline bool same_words(const uint8_t *a, const uint8_t *b, size_t n)
 {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        if (sv__core_load_u64le(a + i) != sv__core_load_u64le(b + i)) return false;
+    return i == n || sv__core_load_u32le(a + i) == sv__core_load_u32le(b + i);
+}
+
+/* The count pairs of a Dictionary into p, with records of odd bytes in x;
+ * off (NULL: not wanted) gets where each key and value starts in pairs.
+ * memo (NULL: none): the keys of an earlier Dictionary of count keys; *hit
+ * tells whether every key was its key there, *plain whether every key was
+ * a String of header 4 whose bytes the encoder writes back. */
+static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair *p, uint32_t count,
+                                             gd_extra_in *x, const uint8_t *pairs, uint32_t *off,
+                                             const gd_kmemo *memo, bool *hit, bool *plain)
+{
+    bool from_memo = memo != NULL, all_plain = true;
     d->odd = false; /* cleared again after each item that set it */
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *at = d->rd.p;
         const uint8_t *key_at = at;
+        if (from_memo) {
+            /* the same bytes at the same depth: the same key, no error */
+            uint32_t size = memo->size[i];
+            if (dleft(d) >= size && same_words(at, memo->at[i], size)) {
+                p[i].key = memo->key[i];
+                d->rd.p += size;
+                goto value;
+            }
+            from_memo = false;
+        }
+        all_plain &= dleft(d) >= 4 && sv__core_load_u32le(at) == 4;
         int f = fast_item(d, depth + 1, true, &p[i].key);
         if (f < 0 || (f == 0 && decode_rec(d, depth + 1, true, &p[i].key) != SV_OK)) {
             sv_error_path_index(d->rd.err, i);
             return d->rd.status;
         }
         if (SV_UNLIKELY(d->odd)) {
+            all_plain = false;
             if (!gd_rec_add(d->doc, &x->raw, i, "key", at, (size_t)(d->rd.p - at)))
                 return check_doc(d);
             d->odd = false;
         }
+    value:
         at = d->rd.p;
         if (off) { /* both in one store */
             uint32_t both[2] = {(uint32_t)(key_at - pairs), (uint32_t)(at - pairs)};
@@ -547,7 +614,22 @@ static SV_ALWAYS_INLINE sv_status dict_pairs(gd_dec *d, unsigned depth, sv_pair 
             d->odd = false;
         }
     }
+    *hit = from_memo;
+    *plain = all_plain;
     return SV_OK;
+}
+
+/* Keeps the count distinct plain keys of the Dictionary just read (p, from
+ * pairs, their places in off) for the next one at its depth. */
+static void kmemo_note(gd_kmemo *memo, const sv_pair *p, uint32_t count, const uint8_t *pairs,
+                       const uint32_t *off)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        memo->at[i] = pairs + off[2 * i];
+        memo->size[i] = off[2 * i + 1] - off[2 * i];
+        memo->key[i] = p[i].key;
+    }
+    memo->n = count;
 }
 
 static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out)
@@ -597,10 +679,19 @@ static sv_status dec_dict(gd_dec *d, unsigned depth, uint32_t hdr, sv_value *out
     }
     uint32_t *where = off ? off + 2 * (size_t)(count > 16 ? count : 16) : NULL;
     sv_pair *p = sv_pairs(&map);
-    if (dict_pairs(d, depth, p, count, &x, pairs, off) != SV_OK) return d->rd.status;
+    gd_kmemo *memo =
+        off && count && count <= GD_KMEMO_KEYS && depth < GD_KMEMO_DEPTHS ? &d->kmemo[depth] : NULL;
+    bool hit = false, plain = false;
+    if (dict_pairs(d, depth, p, count, &x, pairs, off, memo && memo->n == count ? memo : NULL, &hit,
+                   &plain) != SV_OK)
+        return d->rd.status;
     d->odd = outer;
     if (check_doc(d) != SV_OK) return d->rd.status;
-    if (!gd_map_dedupe(d->doc, &map, d->godot4, where)) return check_doc(d);
+    if (!hit) {
+        d->key_checks++;
+        if (!gd_map_dedupe(d->doc, &map, d->godot4, where)) return check_doc(d);
+        if (memo && plain && map.len == count) kmemo_note(memo, p, count, pairs, off);
+    }
     if (SV_UNLIKELY(map.len != count)) {
         /* records name items by their place in the stream, which moved */
         if (!off)
@@ -711,7 +802,14 @@ void gd_dec_init(gd_dec *d, sv_doc *doc, const gd_rules *r, const uint8_t *base,
     d->godot4 = r->prof->godot4_rules;
     d->overrun = 0;
     d->odd = d->odd_text = d->borrow_text = false;
+    d->key_checks = 0;
+    gd_dec_forget(d);
+}
+
+void gd_dec_forget(gd_dec *d)
+{
     memset(d->scache, 0, sizeof d->scache);
+    for (unsigned i = 0; i < GD_KMEMO_DEPTHS; i++) d->kmemo[i].n = 0;
 }
 
 sv_status gd_dec_item(gd_dec *d, unsigned depth, bool key, sv_value *out)
@@ -732,6 +830,15 @@ unsigned long gd_variants_read(void)
     return atomic_load_explicit(&variants_read, memory_order_relaxed);
 }
 
+/* Repeated-key checks run by whole-Variant decodes: how tests see that
+ * Dictionaries with the keys of the one before skip the check. */
+static atomic_ulong key_checks;
+
+unsigned long gd_key_checks(void)
+{
+    return atomic_load_explicit(&key_checks, memory_order_relaxed);
+}
+
 sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, const uint8_t *data,
                           size_t len, sv_value *out, size_t *used, sv_error *err)
 {
@@ -740,6 +847,7 @@ sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, c
     gd_dec_init(&d, doc, r, base, data, len, err);
     *out = sv_null();
     sv_status st = decode_rec(&d, 0, false, out);
+    atomic_fetch_add_explicit(&key_checks, d.key_checks, memory_order_relaxed);
     if (st == SV_OK) st = check_doc(&d);
     /* a root value with bytes of its own and no container to keep them */
     if (st == SV_OK && d.odd && !r->bare_root &&

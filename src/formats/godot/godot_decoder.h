@@ -23,6 +23,23 @@ typedef struct gd_scache_entry {
     uint32_t hits; /* a miss on a used entry takes one off; at 0 it is replaced */
 } gd_scache_entry;
 
+/* Dictionaries in a row often share their keys in the same order (records
+ * of one kind, the properties of one class). The last Dictionary at each
+ * depth whose keys were all plain Strings (header 4, bytes the encoder
+ * writes back, no key repeated) leaves its keys here: the next one at that
+ * depth whose key bytes are the same, byte for byte, takes the values made
+ * then and needs no repeated-key check, since the same bytes decode to the
+ * same keys. */
+#define GD_KMEMO_DEPTHS 8
+#define GD_KMEMO_KEYS 16
+
+typedef struct gd_kmemo {
+    uint32_t n;                       /* keys remembered; 0: none */
+    const uint8_t *at[GD_KMEMO_KEYS]; /* each key's bytes, header on, in the input */
+    uint32_t size[GD_KMEMO_KEYS];     /* header, length, text and padding */
+    sv_value key[GD_KMEMO_KEYS];      /* what they decoded to */
+} gd_kmemo;
+
 typedef struct gd_dec {
     sv_reader rd;
     sv_doc *doc;
@@ -39,6 +56,8 @@ typedef struct gd_dec {
      * only as long as its call, as the input does. */
     bool borrow_text;
     gd_scache_entry scache[GD_SCACHE_SIZE];
+    gd_kmemo kmemo[GD_KMEMO_DEPTHS];
+    unsigned long key_checks; /* repeated-key checks run (gd_key_checks) */
 } gd_dec;
 
 /* Records the first error (with the engine's error in fmt) at byte off. */
@@ -89,6 +108,33 @@ static inline bool pad_nonzero(const uint8_t *p, size_t n, size_t pad)
     return (sv__core_load_u32le(p + n + pad - 4) & high[pad]) != 0;
 }
 
+/* Whether the n bytes at s are ASCII without NUL (gd_string_is_plain,
+ * inline for the short texts of keys and names). A word has neither a high
+ * bit nor a zero byte when w | (w - 0x01..01) has no high bit: subtracting
+ * borrows only past a zero byte, and turns a zero byte into 0xFF. The last
+ * word overlaps the one before instead of a byte loop. */
+static inline bool gd_plain_text(const char *s, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
+    if (n >= 8) {
+        uint64_t acc = 0;
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+            uint64_t w = sv__core_load_u64le(p + i);
+            acc |= w | (w - ones);
+        }
+        uint64_t w = sv__core_load_u64le(p + n - 8);
+        return ((acc | w | (w - ones)) & high) == 0;
+    }
+    if (n >= 4) {
+        uint32_t a = sv__core_load_u32le(p), b = sv__core_load_u32le(p + n - 4);
+        return ((a | (a - 0x01010101u) | b | (b - 0x01010101u)) & 0x80808080u) == 0;
+    }
+    bool plain = true;
+    for (size_t i = 0; i < n; i++) plain &= p[i] != 0 && p[i] < 0x80;
+    return plain;
+}
+
 /* spec §4: a string (length, bytes, padding) into *out; false on an error. */
 bool gd_read_string(gd_dec *d, bool intern, sv_value *out);
 
@@ -96,6 +142,9 @@ bool gd_read_string(gd_dec *d, bool intern, sv_value *out);
  * and other values made in doc. */
 void gd_dec_init(gd_dec *d, sv_doc *doc, const gd_rules *r, const uint8_t *base,
                  const uint8_t *data, size_t len, sv_error *err);
+/* Forgets the values made so far (the string cache, the remembered keys),
+ * as a caller must once it resets the document they live in. */
+void gd_dec_forget(gd_dec *d);
 /* One Variant at the reader's position, as a container's item is read (key:
  * a Dictionary key); depth counts the containers around it. For the
  * streaming decoder (godot_visit.c), which reads Arrays and Dictionaries

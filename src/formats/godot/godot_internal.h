@@ -201,6 +201,8 @@ sv_status gd_decode_value(sv_doc *doc, const gd_rules *r, const uint8_t *base, c
                           size_t len, sv_value *out, size_t *used, sv_error *err);
 /* How many times gd_decode_value has run in this process (for tests). */
 unsigned long gd_variants_read(void);
+/* Repeated-key checks of Dictionaries run so far by whole-Variant decodes. */
+unsigned long gd_key_checks(void);
 sv_status gd_encode_value(const gd_rules *r, const sv_value *v, sv_buf *out, sv_error *err);
 /* The same; with stream, the output may be handed to out's sink as it goes
  * (serval/buf.h): for a raw Variant, whose bytes are never patched. */

@@ -186,7 +186,7 @@ sv_status sv__godot_transcode(sv_godot_profile profile, sv_doc *doc, const uint8
         }
         if (ok && sv_doc_allocated(doc) >= RESET_AT) {
             sv_doc_reset(doc);
-            memset(d->scache, 0, sizeof d->scache);
+            gd_dec_forget(d); /* its cached values lived in doc */
             gd_item_enc_forget(w);
         }
     }
