@@ -563,23 +563,31 @@ static SV_ALWAYS_INLINE bool pick_fast(uint64_t m, uint64_t dist, uint64_t half_
                                        uint64_t *f)
 {
     const uint64_t ten = (uint64_t)10 << 59, half = (uint64_t)1 << 58;
-    /* Neither multiple of 10 in R, each clearly (the common case):
-     * half_w + eps < dist < ten - half_w - eps, as one unsigned test (W < 9.99,
-     * so the range is never empty). Then V rounds to nearest, when clearly
-     * not a tie; the fraction of V is dist's low 59 bits. */
-    if (dist - (half_w + eps + 1) < ten - 2 * (half_w + eps + 1)) {
-        /* The fraction of V is within eps of 1/2 when that of
-         * V + 1/2 + eps is within 2 eps of 0 (<< 5 keeps those 59 bits). */
-        uint64_t up = dist + half;
-        *f = m + (up >> 59);
-        return (up + eps) << 5 > (2 * eps) << 5;
-    }
-    if (dist + eps < half_w) {
-        *f = m;
-        return true;
-    }
-    *f = m + 10;
-    return dist > ten - half_w + eps;
+    /* The three cases, each tested without a branch: which one holds
+     * depends on where V falls between multiples of 10, which random data
+     * makes unpredictable (R holds one with a chance of W / 10, about 0.4
+     * averaged over the binades), and a mispredicted branch costs more than
+     * computing all three.
+     * At most one of them holds (W < 10 keeps them apart).
+     *  - neither multiple of 10 in R, each clearly (the common case):
+     *    half_w + eps < dist < ten - half_w - eps, as one unsigned test
+     *    (W < 9.99, so the range is never empty). Then V rounds to nearest,
+     *    when clearly not a tie; the fraction of V is dist's low 59 bits,
+     *    and it is within eps of 1/2 when that of V + 1/2 + eps is within
+     *    2 eps of 0 (<< 5 keeps those 59 bits);
+     *  - m clearly in R: dist + eps < half_w;
+     *  - m + 10 clearly in R: dist > ten - half_w + eps.
+     * Anything else is too close to call. */
+    uint64_t up = dist + half;
+    bool neither = dist - (half_w + eps + 1) < ten - 2 * (half_w + eps + 1);
+    bool clear = (up + eps) << 5 > (2 * eps) << 5;
+    bool low = dist + eps < half_w;
+    bool high = dist > ten - half_w + eps;
+    uint64_t r = m + (up >> 59);
+    r = low ? m : r;
+    r = high ? m + 10 : r;
+    *f = r;
+    return low | high | (neither & clear);
 }
 
 /* What shortest64_fast and shortest32_fast need of the exponent, for every
@@ -804,10 +812,9 @@ size_t sv__core_fmt_f64(double d, char *out)
     if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
     /* A normal double's shortest digits number 16 or 17 (c >= 2^52 and
      * 1 <= 2^q / 10^k < 10 give 4.5e15 <= digits < 9.1e16). */
-    if (dec.f < UINT64_C(10000000000000000)) {
-        dec.f *= 10;
-        dec.e -= 1;
-    }
+    bool short_by_one = dec.f < UINT64_C(10000000000000000); /* (unpredictable: no branch) */
+    dec.f *= short_by_one ? 10 : 1;
+    dec.e -= short_by_one;
     return write17(out, neg, dec.f, dec.e);
 }
 
