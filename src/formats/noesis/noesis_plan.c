@@ -592,6 +592,9 @@ bool nsb_plan_run(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t *
 
 /* ---- replaying for the encoder ---- */
 
+/* (Containers and packed arrays are read directly: each kind is checked
+ * before its box or data is.) */
+
 /* The key of a field: the plan's text (the decoder's key for the field).
  * Keys of a decoded tree are interned, so a text once found equal is known
  * by its pointer. Any other key (a property's name, "#k" numbered another
@@ -701,16 +704,16 @@ static bool emit_fields(nsb_plan *pl, uint32_t *i, const sv_pair *pairs, uint32_
             break;
         case P_MAP:
             if (v->kind != SV_MAP || v->len != s->count ||
-                !emit_fields(pl, i, sv_pairs(v), s->count, instances, out))
+                !emit_fields(pl, i, sv__core_pairs(v->as.box), s->count, instances, out))
                 return false;
             break;
         case P_ARRAY: {
             if (v->kind != SV_ARRAY || v->len != s->count) return false;
-            const sv_value *items = sv_array_items(v);
+            const sv_value *items = sv__core_items(v->as.box);
             for (uint32_t r = 0; r < s->count; r++) {
                 const pstep *m = &pl->steps[(*i)++];
                 if (items[r].kind != SV_MAP || items[r].len != m->count ||
-                    !emit_fields(pl, i, sv_pairs(&items[r]), m->count, instances, out))
+                    !emit_fields(pl, i, sv__core_pairs(items[r].as.box), m->count, instances, out))
                     return false;
             }
             break;
@@ -718,13 +721,13 @@ static bool emit_fields(nsb_plan *pl, uint32_t *i, const sv_pair *pairs, uint32_
         case P_PACKED: {
             size_t size = nsb_value_min_size(s->id);
             if (v->kind != SV_PACKED || v->sub != s->elem || v->len != s->count ||
-                sv_buf_append(out, sv_numbers(v), (size_t)v->len * size) != SV_OK)
+                sv_buf_append(out, v->as.data, (size_t)v->len * size) != SV_OK)
                 return false;
             break;
         }
         default: { /* P_REFS */
             if (v->kind != SV_ARRAY || v->len != s->count) return false;
-            const sv_value *items = sv_array_items(v);
+            const sv_value *items = sv__core_items(v->as.box);
             for (uint32_t k = 0; k < s->count; k++)
                 if (!write_value(out, NSB_REF, &items[k], instances)) return false;
             break;
@@ -739,7 +742,7 @@ bool nsb_plan_emit(nsb_plan *pl, const sv_value *obj, uint32_t instances, sv_buf
     if (obj->kind != SV_OBJECT || obj->len != pl->fields) return false;
     size_t mark = out->len;
     uint32_t i = 0;
-    if (emit_fields(pl, &i, sv_pairs(obj), pl->fields, instances, out)) return true;
+    if (emit_fields(pl, &i, sv__core_pairs(obj->as.box), pl->fields, instances, out)) return true;
     out->len = mark;
     return false;
 }
