@@ -82,6 +82,69 @@ static const int8_t op_fields_table[256] = {
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 };
 
+/* Instances repeat their bodies (spec §B.4: each carries its own
+ * commands), so most of a stream is runs of bytes converted before. The
+ * runs from one BeginInstance to the next are remembered by a hash of their
+ * first bytes; a run whose bytes equal a remembered one converts to the
+ * same bytes, copied. Runs are compared only up to SEG_MAX bytes, so a
+ * miss costs at most that much (hostile input included). */
+#define SEG_SLOTS 1024u
+#define SEG_HASHED 32u
+#define SEG_MAX 1024u
+typedef struct seg_memo {
+    struct seg {
+        uint64_t hash;
+        size_t start, len;
+    } slot[SEG_SLOTS];
+    size_t open;     /* start of the run being converted, or SIZE_MAX */
+    size_t last_len; /* the length of the run memo_step found */
+} seg_memo;
+
+static void memo_init(seg_memo *m)
+{
+    memset(m->slot, 0, sizeof m->slot);
+    m->open = SIZE_MAX;
+}
+
+static uint64_t seg_hash(const uint8_t *p, size_t n)
+{
+    uint64_t h = UINT64_C(0x9E3779B97F4A7C15);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * UINT64_C(0xBF58476D1CE4E5B9);
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x94D049BB133111EB);
+    return h ^ (h >> 31);
+}
+
+/* At a BeginInstance at i (a command boundary, all before it converted):
+ * closes the run being converted, and returns how far back an equal run
+ * starts (its length in last_len), or 0 when none is known at or after
+ * floor (where the converted bytes still are). */
+static size_t memo_step(seg_memo *m, const uint8_t *src, size_t len, size_t i, size_t floor)
+{
+    if (m->open != SIZE_MAX && i - m->open >= SEG_HASHED && i - m->open <= SEG_MAX) {
+        uint64_t h = seg_hash(src + m->open, SEG_HASHED);
+        struct seg *s = &m->slot[h & (SEG_SLOTS - 1)];
+        s->hash = h;
+        s->start = m->open;
+        s->len = i - m->open;
+    }
+    m->open = i;
+    if (len - i < SEG_HASHED) return 0;
+    uint64_t h = seg_hash(src + i, SEG_HASHED);
+    const struct seg *s = &m->slot[h & (SEG_SLOTS - 1)];
+    if (s->len == 0 || s->hash != h || s->start < floor || s->len > len - i ||
+        memcmp(src + s->start, src + i, s->len) != 0)
+        return 0;
+    m->open = SIZE_MAX; /* known already */
+    m->last_len = s->len;
+    return i - s->start;
+}
+
 sv_status nsb_cmds_from_file(const uint8_t *src, size_t len, bool big, const nsb_strlist *names,
                              uint64_t file_offset, uint8_t *dst, sv_error *err)
 {
@@ -96,10 +159,20 @@ sv_status nsb_cmds_from_file(const uint8_t *src, size_t len, bool big, const nsb
         const int8_t *shape = op_fields_table;
         const uint32_t *index_of = names->index_of;
         const size_t names_size = names->size;
+        seg_memo memo;
+        memo_init(&memo);
         while (i < len) {
             uint8_t op = src[i];
             int n = shape[op];
             if (n < 0 || (size_t)n > len - i - 1) break;
+            if (op == NSB_BEGIN_INSTANCE) {
+                size_t same = memo_step(&memo, src, len, i, 0);
+                if (same) { /* converted before: the same bytes again */
+                    memcpy(dst + i, dst + (i - same), memo.last_len);
+                    i += memo.last_len;
+                    continue;
+                }
+            }
             dst[i] = op;
             if (n == 0) {
                 i++;
@@ -162,14 +235,23 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
      * next. A command the table calls bad, or a desc out of range, stops
      * the patching there and the loop below (which reports it) goes on from
      * that command, overwriting the rest. */
+    seg_memo *memo = NULL;
+    const sv_alloc *a = out->alloc ? out->alloc : sv_alloc_libc();
+    if (!big && len >= 4096 && !(memo = a->malloc(a->ctx, sizeof *memo)))
+        return sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+    if (memo) memo_init(memo);
     while (!big && i < len) {
         size_t stop = len - i > piece ? i + piece : len;
-        if (sv_buf_ensure(out, stop - i) != SV_OK) return nsb_output_failed(out, err);
+        if (sv_buf_ensure(out, stop - i) != SV_OK) {
+            if (memo) a->free(a->ctx, memo, sizeof *memo);
+            return nsb_output_failed(out, err);
+        }
         size_t start = out->len;
         uint8_t *dst = out->data + start - i; /* dst[k] is the output of src[k] */
         memcpy(dst + i, src + i, stop - i);
         size_t j = i;
         bool bad = false;
+        if (memo) memo->open = SIZE_MAX; /* a run begun in the last piece is not all here */
         while (j < stop) {
             uint8_t op = src[j];
             int n = op_fields_table[op];
@@ -178,6 +260,16 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
                 break;
             }
             if (j + 1 + (size_t)n > stop) break; /* runs into the next piece */
+            if (op == NSB_BEGIN_INSTANCE && memo) {
+                /* a run written before in this piece: the same bytes again */
+                size_t same = memo_step(memo, src, len, j, i);
+                if (same && memo->last_len <= stop - j) {
+                    memcpy(dst + j, dst + (j - same), memo->last_len);
+                    j += memo->last_len;
+                    continue;
+                }
+                if (same) memo->open = j; /* past the piece: patched below */
+            }
             if (n == 0 || (n == 4 && (op & NSB_REPEAT))) {
                 j += 1 + (size_t)n;
                 continue;
@@ -196,6 +288,7 @@ sv_status nsb_cmds_to_file(const uint8_t *src, size_t len, bool big, const uint3
         sv_buf_release(out);
         if (bad) break;
     }
+    if (memo) a->free(a->ctx, memo, sizeof *memo);
     while (i < len) {
         uint8_t op = src[i];
         size_t fields;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "formats/noesis/noesis_internal.h"
+#include "formats/noesis/noesis_plan.h"
 
 typedef struct emitter {
     const nsb_cmds *cs;
@@ -20,6 +21,7 @@ typedef struct emitter {
     sv_buf scratch;       /* UTF-16 strings */
     const char **matched; /* per name: a key text already found equal to it */
     sv_error *err;
+    nsb_plans *plans; /* bodies seen twice, replayed (noesis_plan.c); NULL: none */
 } emitter;
 
 static sv_status bad(emitter *em, sv_status st, const nsb_cmd *cmd, const char *what)
@@ -483,7 +485,14 @@ static sv_status emit_instance(emitter *em, const uint8_t **pos, const nsb_cmd *
                    : !of_its_class(em, n, obj)
                        ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
                                       "instance %u must be an object of its component's class", n)
-                       : emit_body(em, pos, cmd, obj, 1);
+                       : SV_OK;
+    nsb_plan *plan = st == SV_OK && em->plans ? nsb_plans_find(em->plans, *pos) : NULL;
+    if (st == SV_OK && em->plans && nsb_plans_nomem(em->plans))
+        st = sv_error_set(em->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+    else if (plan && nsb_plan_emit(plan, obj, em->instance_count, em->out))
+        *pos += nsb_plan_body_len(plan);
+    else if (st == SV_OK)
+        st = emit_body(em, pos, cmd, obj, 1); /* also every error a plan declines on */
     if (st != SV_OK) {
         sv_error_path_index(em->err, n);
         return st;
@@ -514,6 +523,7 @@ static sv_status emit_instances(emitter *em, const uint8_t **pos, const nsb_cmd 
 struct nsb_emitter {
     emitter em;
     sv_buf matched;
+    sv_doc *plan_doc; /* the plans and their keys */
 };
 
 static sv_status emitter_open(struct nsb_emitter *e, const nsb_cmds *cs, const sv_value *objects,
@@ -538,8 +548,18 @@ static sv_status emitter_open(struct nsb_emitter *e, const nsb_cmds *cs, const s
     if (sv_buf_ensure(&e->matched, ((size_t)cs->name_count + 1) * sizeof(const char *)) == SV_OK)
         memset(e->matched.data, 0, ((size_t)cs->name_count + 1) * sizeof(const char *));
     em->matched = (const char **)(void *)e->matched.data;
-    return sv_buf_ok(&e->matched) ? SV_OK
-                                  : sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
+    /* Plans write little-endian values from the host's: both must be
+     * little-endian (every real file is). */
+    e->plan_doc = NULL;
+    bool plans_ok = true;
+    if (!big && !host_is_big()) {
+        e->plan_doc = sv_doc_new(out->alloc);
+        em->plans = e->plan_doc ? nsb_plans_new(e->plan_doc, cs, em->max_nesting) : NULL;
+        plans_ok = em->plans != NULL;
+    }
+    return sv_buf_ok(&e->matched) && plans_ok
+               ? SV_OK
+               : sv_error_set(err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
 }
 
 /* The checks after the last instance; frees what emitter_open took. */
@@ -556,6 +576,8 @@ static sv_status emitter_close(struct nsb_emitter *e, sv_status st)
         st = sv_error_set(em->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory writing the data");
     sv_buf_free(&em->scratch);
     sv_buf_free(&e->matched);
+    nsb_plans_free(em->plans);
+    sv_doc_free(e->plan_doc);
     return st;
 }
 

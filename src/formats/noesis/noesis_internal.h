@@ -5,6 +5,7 @@
  *   noesis_commands.c the metadata command stream: reading one command, skipping a body
  *   noesis_interp.c   decode: run the commands over the data section, build the tree
  *   noesis_emit.c     encode: run the commands over the tree, write the data section
+ *   noesis_plan.c     decode and encode: repeated instance bodies compiled once, replayed
  *   noesis_view.c     decode: property names as keys, colours as "#AARRGGBB"
  *   noesis_decode.c   header and chunk framing -> tree
  *   noesis_encode.c   tree -> header and chunk framing

@@ -18,6 +18,7 @@
 #include "core/doc_internal.h"
 #include "core/value_internal.h"
 #include "formats/noesis/noesis_internal.h"
+#include "formats/noesis/noesis_plan.h"
 
 typedef struct interp {
     sv_doc *doc;  /* the keys and the interpreter's own tables */
@@ -57,6 +58,7 @@ typedef struct interp {
     uint8_t *colour;
     sv_value **names; /* *names: per instance, its "Name" (nsb_interp_run); NULL: none yet */
     uint64_t max_alloc;
+    nsb_plans *plans; /* bodies seen twice, replayed (noesis_plan.c); NULL: none */
 } interp;
 
 static uint64_t off_of(const interp *it, const uint8_t *p)
@@ -685,6 +687,25 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
     return SV_OK;
 }
 
+/* Instance next_instance by a plan: what run_body makes of the same body,
+ * the budget spent and the instance's Name noted as it does. false (and
+ * nothing spent) when the plan declines: run_body then runs the body. */
+static bool replay(interp *it, const nsb_plan *plan, const sv_value *cls, sv_value *obj)
+{
+    if (it->budget < nsb_plan_spend(plan)) return false;
+    const nsb_plan_run_in in = {it->end, it->in->instance_count, it->max_string, it->vdoc, cls};
+    const uint8_t *p = it->p;
+    const sv_value *name;
+    if (!nsb_plan_run(plan, &in, &p, obj, &name)) return false;
+    if (name && !it->in->each && nsb_is_name(name)) {
+        if (!*it->names && make_names(it) != SV_OK) return false;
+        (*it->names)[it->next_instance] = *name;
+    }
+    it->p = p;
+    it->budget -= nsb_plan_spend(plan);
+    return true;
+}
+
 /* A BeginInstance at the top of the stream: count instances with the same body. */
 static sv_status run_instances(interp *it, const uint8_t **pos, const nsb_cmd *cmd)
 {
@@ -701,8 +722,13 @@ static sv_status run_instances(interp *it, const uint8_t **pos, const nsb_cmd *c
                                 it->in->instance_count);
         *pos = start;
         sv_value obj;
-        st = run_body(it, pos, cmd, &obj, &it->in->classes[it->in->instances[n]], 1);
-        if (st != SV_OK) {
+        const sv_value *cls = &it->in->classes[it->in->instances[n]];
+        const nsb_plan *plan = it->plans ? nsb_plans_find(it->plans, start) : NULL;
+        if (it->plans && nsb_plans_nomem(it->plans)) return nomem(it);
+        if (plan && !replay(it, plan, cls, &obj)) plan = NULL; /* the interpreter says why */
+        if (plan) {
+            *pos = start + nsb_plan_body_len(plan);
+        } else if ((st = run_body(it, pos, cmd, &obj, cls, 1)) != SV_OK) {
             sv_error_path_index(it->err, n);
             return st;
         }
@@ -727,6 +753,7 @@ sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects
     sv_status st = run_all(&it, doc, in, objects, names);
     sv__core_doc_scratch_free(doc, it.undo, it.undo_cap * sizeof *it.undo);
     sv__core_doc_scratch_free(doc, it.stack, it.stack_cap * sizeof *it.stack);
+    nsb_plans_free(it.plans);
     if (st != SV_OK && *names) {
         sv__core_doc_scratch_free(doc, *names, nsb_names_size(in->instance_count));
         *names = NULL;
@@ -777,6 +804,10 @@ static sv_status run_all(interp *it, sv_doc *doc, const nsb_interp_in *in, sv_va
     }
     memset(it->seen, 0, ((size_t)cs->name_count + 1) * sizeof *it->seen);
     memset(it->variants, 0, ((size_t)it->variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
+    /* Plans read little-endian values straight into the host's: both
+     * must be little-endian (every real file is). */
+    if (!in->big && !host_is_big() && !(it->plans = nsb_plans_new(doc, cs, it->max_nesting)))
+        return nomem(it);
     *objects = sv_null();
     if (!in->each) {
         *objects = sv_array(doc, in->instance_count);

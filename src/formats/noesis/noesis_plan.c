@@ -1,0 +1,748 @@
+/* Decode: instance bodies compiled once and replayed (noesis_interp.c).
+ *
+ * Every instance carries its own commands (spec §B.4), but a file repeats
+ * the same few bodies: the commands of two DoubleAnimations differ only in
+ * their data. Running the interpreter over each body again re-reads each
+ * command, re-counts names for their "#k" suffixes, re-checks the budget and
+ * the nesting per command and builds each container on a stack before
+ * copying it into the tree.
+ *
+ * A plan is what that work leaves: the instance's whole tree laid out in one
+ * block (the object's box, then every map and array box under it, each made
+ * at its final size), and one step per value or container saying where it
+ * goes and what key it has. A body seen a second time (by a hash of its first
+ * bytes, then compared byte for byte) is compiled; from then on the same
+ * bytes replay the plan: one allocation, then each step reads its value from
+ * the data and stores it in place.
+ *
+ * A plan makes exactly the values the interpreter makes. Anything it does
+ * not take (big-endian files, colours, Char and String16 commands, repeated
+ * strings, a zero repeat) is left to the interpreter when compiling; any
+ * data the interpreter would refuse (short data, a ref out of range, a
+ * string over the limit) makes the replay decline, and the interpreter runs
+ * the same instance again from the same place, reporting the error as it
+ * always did. */
+#include <string.h>
+
+#include "core/doc_internal.h"
+#include "core/value_internal.h"
+#include "formats/noesis/noesis_plan.h"
+
+enum {
+    P_VALUE,  /* one value of a value command */
+    P_PACKED, /* a repeated number command: a PACKED array */
+    P_REFS,   /* a repeated Ref: an ARRAY of refs */
+    P_MAP,    /* a BeginGroup/Array body (or one round of a repeated one) */
+    P_ARRAY   /* a repeated BeginGroup/Array: the ARRAY of its rounds' maps */
+};
+
+typedef struct pstep {
+    uint8_t kind;
+    uint8_t id;     /* the command id */
+    uint8_t pair;   /* 1: the slot is a field (key and value), 0: an array item */
+    uint8_t elem;   /* P_PACKED: the sv_elem */
+    uint32_t slot;  /* byte offset in the block of the field or the item */
+    uint32_t box;   /* P_MAP, P_ARRAY: byte offset of the box in the block */
+    uint32_t count; /* fields, items or the repeat count */
+    sv_value key;
+    const char *seen; /* encoder: a key text found equal to key's */
+} pstep;
+
+struct nsb_plan {
+    const uint8_t *body; /* the canonical bytes after BeginInstance, End included */
+    size_t body_len;
+    size_t block;       /* bytes of the instance's containers */
+    uint64_t spend;     /* budget the interpreter would spend on the body */
+    uint32_t fields;    /* the object's */
+    uint32_t name_slot; /* byte offset of the field keyed "Name", or UINT32_MAX */
+    uint32_t nsteps;
+    pstep steps[];
+};
+
+/* Bounds on what one plan may hold: real bodies are far smaller. */
+#define PLAN_MAX_STEPS 1024u
+#define PLAN_MAX_BLOCK (256u * 1024u)
+#define PLAN_MAX_FIELDS 256u
+/* Bytes hashed to find a body's bucket, and plans kept per bucket. */
+#define PLAN_HASH_BYTES 64u
+#define PLAN_WAYS 4u
+
+struct nsb_plans {
+    sv_doc *doc;  /* scratch memory for the table and the plans */
+    sv_doc *keys; /* encoder: where the "#k" keys are made (the decoder's are in cs->doc) */
+    const nsb_cmds *cs;
+    uint32_t max_nesting;
+    size_t memory, memory_max; /* plan bytes held, and the most allowed */
+    struct bucket {
+        uint64_t hash;
+        uint8_t seen; /* 1: a body of this hash was run; 2: it cannot be planned */
+        uint8_t next; /* the way the next plan replaces */
+        nsb_plan *plan[PLAN_WAYS];
+    } * table;
+    uint32_t mask;
+    bool nomem; /* an allocation failed: the caller reports it */
+};
+
+#define TABLE_SIZE 4096u
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * UINT64_C(0xBF58476D1CE4E5B9);
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x94D049BB133111EB);
+    return h ^ (h >> 31);
+}
+
+nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting)
+{
+    nsb_plans *ps = sv__core_doc_scratch_realloc(doc, NULL, 0, sizeof *ps);
+    if (!ps) return NULL;
+    memset(ps, 0, sizeof *ps);
+    ps->keys = cs->keys ? NULL : doc;
+    ps->table = sv__core_doc_scratch_realloc(doc, NULL, 0, TABLE_SIZE * sizeof *ps->table);
+    if (!ps->table) {
+        sv__core_doc_scratch_free(doc, ps, sizeof *ps);
+        return NULL;
+    }
+    memset(ps->table, 0, TABLE_SIZE * sizeof *ps->table);
+    ps->doc = doc;
+    ps->cs = cs;
+    ps->mask = TABLE_SIZE - 1;
+    ps->max_nesting = max_nesting;
+    /* Distinct bodies are distinct command bytes, so plans stay within a
+     * small multiple of the stream; this caps them for any input. */
+    ps->memory_max = 16u * 1024u * 1024u;
+    return ps;
+}
+
+static size_t plan_size(uint32_t nsteps)
+{
+    return sizeof(nsb_plan) + (size_t)nsteps * sizeof(pstep);
+}
+
+void nsb_plans_free(nsb_plans *ps)
+{
+    if (!ps) return;
+    for (uint32_t b = 0; b <= ps->mask; b++)
+        for (uint32_t w = 0; w < PLAN_WAYS; w++)
+            if (ps->table[b].plan[w])
+                sv__core_doc_scratch_free(ps->doc, ps->table[b].plan[w],
+                                          plan_size(ps->table[b].plan[w]->nsteps));
+    sv__core_doc_scratch_free(ps->doc, ps->table, TABLE_SIZE * sizeof *ps->table);
+    sv__core_doc_scratch_free(ps->doc, ps, sizeof *ps);
+}
+
+/* ---- compiling ---- */
+
+typedef struct compiler {
+    nsb_cmds cs; /* the stream's, with errors going to a scratch record */
+    sv_error scratch_err;
+    sv_doc *doc; /* where "#k" keys are interned */
+    pstep steps[PLAN_MAX_STEPS];
+    uint32_t nsteps;
+    size_t block;
+    uint64_t spend;
+    uint32_t max_nesting;
+    uint32_t name_slot;
+} compiler;
+
+static bool supported_single(unsigned id)
+{
+    switch (id) {
+    case NSB_REF:
+    case NSB_INT8:
+    case NSB_INT16:
+    case NSB_INT32:
+    case NSB_INT64:
+    case NSB_UINT8:
+    case NSB_UINT16:
+    case NSB_UINT32:
+    case NSB_UINT64:
+    case NSB_BOOL:
+    case NSB_FLOAT32:
+    case NSB_FLOAT64:
+    case NSB_STRING8:
+    case NSB_BUFFER: return true;
+    default: return false;
+    }
+}
+
+static sv_elem packed_elem(unsigned id)
+{
+    switch (id) {
+    case NSB_INT8: return SV_ELEM_I8;
+    case NSB_INT16: return SV_ELEM_I16;
+    case NSB_INT32: return SV_ELEM_I32;
+    case NSB_INT64: return SV_ELEM_I64;
+    case NSB_UINT8: return SV_ELEM_U8;
+    case NSB_UINT16: return SV_ELEM_U16;
+    case NSB_UINT32: return SV_ELEM_U32;
+    case NSB_UINT64: return SV_ELEM_U64;
+    case NSB_FLOAT32: return SV_ELEM_F32;
+    case NSB_FLOAT64: return SV_ELEM_F64;
+    default: return SV_ELEM_NONE;
+    }
+}
+
+/* The fields of the body after begin at pos (nested bodies skipped), or -1
+ * when the body is not well formed. */
+static int64_t count_fields(compiler *c, const uint8_t *pos, const nsb_cmd *begin)
+{
+    int64_t n = 0;
+    for (;;) {
+        nsb_cmd cmd;
+        if (nsb_cmd_read(&c->cs, &pos, &cmd) != SV_OK ||
+            nsb_cmd_check_place(&c->cs, &cmd, begin) != SV_OK)
+            return -1;
+        if (nsb_is_end(cmd.id)) return n;
+        if (nsb_is_begin(cmd.id) &&
+            nsb_cmd_skip_body(&c->cs, &pos, &cmd, 0, c->max_nesting) != SV_OK)
+            return -1;
+        n++;
+    }
+}
+
+static bool reserve(compiler *c, size_t bytes, uint32_t *off)
+{
+    if (c->block > PLAN_MAX_BLOCK - bytes) return false;
+    *off = (uint32_t)c->block;
+    c->block += bytes;
+    return true;
+}
+
+static pstep *add_step(compiler *c)
+{
+    if (c->nsteps == PLAN_MAX_STEPS) return NULL;
+    pstep *s = &c->steps[c->nsteps++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+/* The key of the k-th use of a name in one container: the interpreter's
+ * (noesis_interp.c, field_key): the name, then "name#k". */
+static bool key_of(compiler *c, uint32_t desc, uint32_t k, sv_value *key)
+{
+    /* decoding: the interpreter's key, made when it ran the body before;
+     * encoding: the name itself, which must be UTF-8 (nsb_cmd_key) */
+    const sv_value *name = c->cs.keys ? &c->cs.keys[desc] : &c->cs.names[desc];
+    if (name->kind != SV_STRING) return false;
+    if (!c->cs.keys && !sv__core_utf8_valid(name->as.bytes, name->len)) return false;
+    if (k == 1) {
+        *key = *name;
+        return true;
+    }
+    char buf[96];
+    if (name->len + 12 > sizeof buf) return false;
+    memcpy(buf, name->as.str, name->len);
+    size_t n = name->len;
+    buf[n++] = '#';
+    char digits[12];
+    size_t d = 0;
+    for (uint32_t x = k; x; x /= 10) digits[d++] = (char)('0' + x % 10);
+    while (d) buf[n++] = digits[--d];
+    *key = sv_str_intern(c->doc, buf, n);
+    return key->kind == SV_STRING;
+}
+
+static bool is_text(const sv_value *k, const char *s, size_t n)
+{
+    return k->len == n && memcmp(k->as.str, s, n) == 0;
+}
+
+/* One container's body from pos (just after its Begin), its box at box
+ * with room for nfields fields. */
+static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin, uint32_t box,
+                         uint32_t nfields, uint32_t nesting)
+{
+    if (nesting > c->max_nesting || nfields > PLAN_MAX_FIELDS) return false;
+    struct {
+        uint32_t desc, uses;
+    } used[PLAN_MAX_FIELDS];
+    uint32_t nused = 0, field = 0;
+    for (;;) {
+        nsb_cmd cmd;
+        if (nsb_cmd_read(&c->cs, pos, &cmd) != SV_OK ||
+            nsb_cmd_check_place(&c->cs, &cmd, begin) != SV_OK)
+            return false;
+        if (nsb_is_end(cmd.id)) return field == nfields;
+        if (field == nfields) return false;
+        uint32_t k = 1, u = 0;
+        for (; u < nused && used[u].desc != cmd.desc; u++) {
+        }
+        if (u < nused) {
+            k = ++used[u].uses;
+        } else {
+            used[nused].desc = cmd.desc;
+            used[nused++].uses = 1;
+        }
+        sv_value key;
+        if (!key_of(c, cmd.desc, k, &key)) return false;
+        uint32_t slot = box + (uint32_t)sizeof(sv_container) + field * (uint32_t)sizeof(sv_pair);
+        if (nesting == 1 && is_text(&key, "Name", 4)) c->name_slot = slot;
+        field++;
+        pstep *s = add_step(c);
+        if (!s) return false;
+        s->id = cmd.id;
+        s->pair = 1;
+        s->slot = slot;
+        s->key = key;
+        s->count = cmd.count;
+        if (nsb_is_begin(cmd.id)) {
+            if (cmd.repeat && cmd.count == 0) return false;
+            int64_t n = count_fields(c, *pos, &cmd);
+            if (n < 0 || n > PLAN_MAX_FIELDS) return false;
+            size_t map_bytes = sizeof(sv_container) + (size_t)n * sizeof(sv_pair);
+            if (!cmd.repeat) {
+                c->spend += 1;
+                s->kind = P_MAP;
+                s->count = (uint32_t)n;
+                if (!reserve(c, map_bytes, &s->box)) return false;
+                if (!compile_body(c, pos, &cmd, s->box, (uint32_t)n, nesting + 1)) return false;
+                continue;
+            }
+            c->spend += (uint64_t)cmd.count + 1;
+            s->kind = P_ARRAY;
+            if (cmd.count > PLAN_MAX_STEPS ||
+                !reserve(c, sizeof(sv_container) + (size_t)cmd.count * sizeof(sv_value), &s->box))
+                return false;
+            uint32_t items = s->box + (uint32_t)sizeof(sv_container);
+            const uint8_t *start = *pos;
+            for (uint32_t r = 0; r < cmd.count; r++) {
+                *pos = start;
+                pstep *m = add_step(c);
+                if (!m) return false;
+                m->kind = P_MAP;
+                m->id = cmd.id;
+                m->slot = items + r * (uint32_t)sizeof(sv_value);
+                m->count = (uint32_t)n;
+                if (!reserve(c, map_bytes, &m->box) ||
+                    !compile_body(c, pos, &cmd, m->box, (uint32_t)n, nesting + 1))
+                    return false;
+            }
+            continue;
+        }
+        c->spend += 1;
+        if (!cmd.repeat) {
+            /* a "color" UInt32 becomes a string: the interpreter's */
+            if (!supported_single(cmd.id) || (cmd.id == NSB_UINT32 && is_text(&key, "color", 5)))
+                return false;
+            s->kind = P_VALUE;
+            continue;
+        }
+        if (cmd.id == NSB_REF) {
+            s->kind = P_REFS;
+        } else if (packed_elem(cmd.id) != SV_ELEM_NONE) {
+            s->kind = P_PACKED;
+            s->elem = (uint8_t)packed_elem(cmd.id);
+        } else {
+            return false;
+        }
+    }
+}
+
+/* The plan of the body at pos, or NULL when it cannot be planned. */
+static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
+{
+    compiler *c = sv__core_doc_scratch_realloc(ps->doc, NULL, 0, sizeof *c);
+    if (!c) {
+        ps->nomem = true;
+        return NULL;
+    }
+    memset(c, 0, sizeof *c);
+    c->cs = *ps->cs;
+    c->cs.err = &c->scratch_err;
+    sv_error_clear(&c->scratch_err);
+    c->doc = ps->keys ? ps->keys : ps->cs->doc;
+    c->max_nesting = ps->max_nesting;
+    c->name_slot = UINT32_MAX;
+    nsb_cmd begin;
+    memset(&begin, 0, sizeof begin);
+    begin.id = NSB_BEGIN_INSTANCE;
+    begin.count = 1;
+    begin.desc = UINT32_MAX;
+    nsb_plan *pl = NULL;
+    const uint8_t *p = pos;
+    int64_t n = count_fields(c, pos, &begin);
+    uint32_t box = 0;
+    if (n >= 0 && n <= PLAN_MAX_FIELDS &&
+        reserve(c, sizeof(sv_container) + (size_t)n * sizeof(sv_pair), &box) &&
+        compile_body(c, &p, &begin, box, (uint32_t)n, 1) &&
+        ps->memory + plan_size(c->nsteps) <= ps->memory_max) {
+        pl = sv__core_doc_scratch_realloc(ps->doc, NULL, 0, plan_size(c->nsteps));
+        if (pl) {
+            pl->body = pos;
+            pl->body_len = (size_t)(p - pos);
+            pl->block = c->block;
+            pl->spend = c->spend;
+            pl->fields = (uint32_t)n;
+            pl->name_slot = c->name_slot;
+            pl->nsteps = c->nsteps;
+            memcpy(pl->steps, c->steps, c->nsteps * sizeof(pstep));
+            ps->memory += plan_size(c->nsteps);
+        } else {
+            ps->nomem = true;
+        }
+    }
+    if (sv_doc_status(c->doc) != SV_OK) ps->nomem = true; /* a "#k" key not made */
+    sv__core_doc_scratch_free(ps->doc, c, sizeof *c);
+    return pl;
+}
+
+nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos)
+{
+    const uint8_t *end = ps->cs->end;
+    size_t avail = (size_t)(end - pos);
+    uint64_t h = hash_bytes(pos, avail < PLAN_HASH_BYTES ? avail : PLAN_HASH_BYTES);
+    struct bucket *b = &ps->table[h & ps->mask];
+    if (b->hash == h) {
+        for (uint32_t w = 0; w < PLAN_WAYS; w++) {
+            nsb_plan *pl = b->plan[w];
+            if (pl && pl->body_len <= avail && memcmp(pl->body, pos, pl->body_len) == 0) return pl;
+        }
+        if (b->seen != 1) return NULL;
+        /* seen before: compile it (the interpreter made its keys then) */
+        nsb_plan *pl = compile(ps, pos);
+        if (!pl) {
+            if (!b->plan[0]) b->seen = 2;
+            return NULL;
+        }
+        uint32_t w = b->next++ % PLAN_WAYS;
+        if (b->plan[w]) {
+            ps->memory -= plan_size(b->plan[w]->nsteps);
+            sv__core_doc_scratch_free(ps->doc, b->plan[w], plan_size(b->plan[w]->nsteps));
+        }
+        b->plan[w] = pl;
+        return pl;
+    }
+    if (b->hash == 0 && b->seen == 0) {
+        b->hash = h;
+        b->seen = 1;
+    }
+    return NULL;
+}
+
+bool nsb_plans_nomem(const nsb_plans *ps)
+{
+    return ps->nomem;
+}
+
+size_t nsb_plan_body_len(const nsb_plan *pl)
+{
+    return pl->body_len;
+}
+uint64_t nsb_plan_spend(const nsb_plan *pl)
+{
+    return pl->spend;
+}
+
+/* ---- replaying ---- */
+
+static inline sv_value scalar(sv_kind kind, unsigned width, unsigned flags)
+{
+    sv_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = kind & 0xF;
+    v.sub = (uint8_t)width;
+    v.flags = flags & 0xF;
+    return v;
+}
+
+/* One value (noesis_interp.c, read_one_in, little-endian); false where the
+ * interpreter would report an error. */
+static inline bool read_value(const nsb_plan_run_in *in, const uint8_t **pp, unsigned id,
+                              sv_value *out)
+{
+    const uint8_t *p = *pp;
+    size_t left = (size_t)(in->end - p);
+    size_t size = nsb_value_min_size(id);
+    if (left < size) return false;
+    switch (id) {
+    case NSB_REF: {
+        uint32_t r = sv__core_load_u32le(p);
+        if (r == NSB_NULL_REF) {
+            *out = scalar(SV_REF, 0, SV_F_NULLREF);
+        } else {
+            if (r >= in->instance_count) return false;
+            *out = scalar(SV_REF, 0, 0);
+            out->as.u = r;
+        }
+        break;
+    }
+    case NSB_INT8: *out = scalar(SV_INT, 1, SV_F_EXPLICIT), out->as.i = (int8_t)p[0]; break;
+    case NSB_INT16:
+        *out = scalar(SV_INT, 2, SV_F_EXPLICIT), out->as.i = (int16_t)sv__core_load_u16le(p);
+        break;
+    case NSB_INT32:
+        *out = scalar(SV_INT, 4, SV_F_EXPLICIT), out->as.i = (int32_t)sv__core_load_u32le(p);
+        break;
+    case NSB_INT64:
+        *out = scalar(SV_INT, 8, SV_F_EXPLICIT), out->as.i = (int64_t)sv__core_load_u64le(p);
+        break;
+    case NSB_UINT8: *out = scalar(SV_UINT, 1, SV_F_EXPLICIT), out->as.u = p[0]; break;
+    case NSB_UINT16:
+        *out = scalar(SV_UINT, 2, SV_F_EXPLICIT), out->as.u = sv__core_load_u16le(p);
+        break;
+    case NSB_UINT32:
+        *out = scalar(SV_UINT, 4, SV_F_EXPLICIT), out->as.u = sv__core_load_u32le(p);
+        break;
+    case NSB_UINT64:
+        *out = scalar(SV_UINT, 8, SV_F_EXPLICIT), out->as.u = sv__core_load_u64le(p);
+        break;
+    case NSB_BOOL: *out = sv_bool_raw(p[0]); break;
+    case NSB_FLOAT32: {
+        uint32_t u = sv__core_load_u32le(p);
+        float f;
+        memcpy(&f, &u, 4);
+        *out = scalar(SV_FLOAT, 4, SV_F_EXPLICIT);
+        out->as.f32 = f;
+        break;
+    }
+    case NSB_FLOAT64: {
+        uint64_t u = sv__core_load_u64le(p);
+        double d;
+        memcpy(&d, &u, 8);
+        *out = sv_with_flags(sv_f64(d), SV_F_EXPLICIT);
+        break;
+    }
+    default: { /* String8, Buffer: u32 length + bytes (read_blob) */
+        uint64_t n = sv__core_load_u32le(p);
+        if (left - 4 < n || n > in->max_string) return false;
+        const uint8_t *s = p + 4;
+        if (id == NSB_STRING8 && sv__core_utf8_valid(s, (size_t)n))
+            *out = sv_str(in->vdoc, (const char *)s, (size_t)n);
+        else
+            *out = sv_bytes(in->vdoc, s, (size_t)n);
+        if (out->kind == SV_NULL) return false;
+        *pp = s + n;
+        return true;
+    }
+    }
+    *pp = p + size;
+    return true;
+}
+
+static inline void put(uint8_t *block, const pstep *s, sv_value v)
+{
+    if (s->pair) {
+        sv_pair *pr = (sv_pair *)(void *)(block + s->slot);
+        pr->key = s->key;
+        pr->val = v;
+    } else {
+        memcpy(block + s->slot, &v, sizeof v);
+    }
+}
+
+static inline sv_value container_at(uint8_t *block, uint32_t box, sv_kind kind, uint32_t count)
+{
+    sv_container *b = (sv_container *)(void *)(block + box);
+    sv__core_box_init(b, count);
+    sv_value v = scalar(kind, 0, 0);
+    v.len = count;
+    v.as.box = b;
+    return v;
+}
+
+bool nsb_plan_run(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
+                  sv_value *obj, const sv_value **name)
+{
+    uint8_t *block = sv_doc_alloc(in->vdoc, pl->block);
+    if (!block) return false;
+    const uint8_t *p = *data;
+    for (uint32_t i = 0; i < pl->nsteps; i++) {
+        const pstep *s = &pl->steps[i];
+        sv_value v;
+        switch (s->kind) {
+        case P_VALUE:
+            if (!read_value(in, &p, s->id, &v)) return false;
+            break;
+        case P_MAP: v = container_at(block, s->box, SV_MAP, s->count); break;
+        case P_ARRAY: v = container_at(block, s->box, SV_ARRAY, s->count); break;
+        case P_PACKED: {
+            size_t need = (size_t)s->count * nsb_value_min_size(s->id);
+            if ((size_t)(in->end - p) < need) return false;
+            v = sv_packed(in->vdoc, (sv_elem)s->elem, SV_TAG_NONE, p, s->count);
+            if (v.kind != SV_PACKED) return false;
+            p += need;
+            break;
+        }
+        default: { /* P_REFS */
+            if ((size_t)(in->end - p) / 4 < s->count) return false;
+            v = sv_array(in->vdoc, s->count);
+            if (v.kind != SV_ARRAY) return false;
+            sv_value *items = sv_array_items(&v);
+            for (uint32_t k = 0; k < s->count; k++)
+                if (!read_value(in, &p, NSB_REF, &items[k])) return false;
+            break;
+        }
+        }
+        put(block, s, v);
+    }
+    *obj = container_at(block, 0, SV_OBJECT, pl->fields);
+    obj->as.box->cls = in->cls;
+    *name = pl->name_slot == UINT32_MAX ? NULL : &((sv_pair *)(void *)(block + pl->name_slot))->val;
+    *data = p;
+    return true;
+}
+
+/* ---- replaying for the encoder ---- */
+
+/* (Containers and packed arrays are read directly: each kind is checked
+ * before its box or data is.) */
+
+/* The key of a field: the plan's text (the decoder's key for the field).
+ * Keys of a decoded tree are interned, so a text once found equal is known
+ * by its pointer. Any other key (a property's name, "#k" numbered another
+ * way) declines: the emitter decides. */
+static inline bool key_ok(pstep *s, const sv_value *key)
+{
+    if (key->kind != SV_STRING) return false;
+    if (key->as.str == s->seen && key->len == s->key.len) return true;
+    if (key->len != s->key.len || memcmp(key->as.str, s->key.as.str, key->len) != 0) return false;
+    s->seen = key->as.str;
+    return true;
+}
+
+/* One value as noesis_emit.c's emit_one writes it, for the kinds the
+ * decoder makes; false for any other (the emitter then decides). */
+static inline bool write_value(sv_buf *out, unsigned id, const sv_value *v, uint32_t instances)
+{
+    if (id == NSB_STRING8 || id == NSB_BUFFER) {
+        if (v->kind != SV_STRING && v->kind != SV_BYTES) return false;
+        if (sv_buf_ensure(out, 4 + (size_t)v->len) != SV_OK) return false;
+        sv__core_store_u32le(out->data + out->len, v->len);
+        if (v->len) memcpy(out->data + out->len + 4, v->as.bytes, v->len);
+        out->len += 4 + (size_t)v->len;
+        return true;
+    }
+    if (sv_buf_ensure(out, 8) != SV_OK) return false;
+    uint8_t *o = out->data + out->len;
+    size_t n = nsb_value_min_size(id);
+    switch (id) {
+    case NSB_REF:
+        if (v->kind != SV_REF) return false;
+        if (v->flags & SV_F_NULLREF)
+            sv__core_store_u32le(o, NSB_NULL_REF);
+        else if (v->as.u < instances)
+            sv__core_store_u32le(o, (uint32_t)v->as.u);
+        else
+            return false;
+        break;
+    case NSB_INT8:
+        if (v->kind != SV_INT || v->as.i < INT8_MIN || v->as.i > INT8_MAX) return false;
+        o[0] = (uint8_t)v->as.i;
+        break;
+    case NSB_INT16:
+        if (v->kind != SV_INT || v->as.i < INT16_MIN || v->as.i > INT16_MAX) return false;
+        sv__core_store_u16le(o, (uint16_t)v->as.i);
+        break;
+    case NSB_INT32:
+        if (v->kind != SV_INT || v->as.i < INT32_MIN || v->as.i > INT32_MAX) return false;
+        sv__core_store_u32le(o, (uint32_t)v->as.i);
+        break;
+    case NSB_INT64:
+        if (v->kind != SV_INT) return false;
+        sv__core_store_u64le(o, (uint64_t)v->as.i);
+        break;
+    case NSB_UINT8:
+        if (v->kind != SV_UINT || v->as.u > UINT8_MAX) return false;
+        o[0] = (uint8_t)v->as.u;
+        break;
+    case NSB_UINT16:
+        if (v->kind != SV_UINT || v->as.u > UINT16_MAX) return false;
+        sv__core_store_u16le(o, (uint16_t)v->as.u);
+        break;
+    case NSB_UINT32:
+        if (v->kind != SV_UINT || v->as.u > UINT32_MAX) return false;
+        sv__core_store_u32le(o, (uint32_t)v->as.u);
+        break;
+    case NSB_UINT64:
+        if (v->kind != SV_UINT) return false;
+        sv__core_store_u64le(o, v->as.u);
+        break;
+    case NSB_BOOL: {
+        if (v->kind != SV_BOOL) return false;
+        uint32_t b = sv_bool_stored(v);
+        o[0] = b <= 0xFF ? (uint8_t)b : 1; /* emit_one's bool_byte */
+        break;
+    }
+    case NSB_FLOAT32: {
+        if (v->kind != SV_FLOAT) return false;
+        float f = v->sub == 4 ? v->as.f32 : (float)v->as.f64;
+        memcpy(o, &f, 4);
+        break;
+    }
+    case NSB_FLOAT64: {
+        if (v->kind != SV_FLOAT) return false;
+        double d = v->sub == 4 ? (double)v->as.f32 : v->as.f64;
+        memcpy(o, &d, 8);
+        break;
+    }
+    default: return false;
+    }
+    out->len += n;
+    return true;
+}
+
+/* The fields of one container (count of them, from pairs) by the steps
+ * from *i on. */
+static bool emit_fields(nsb_plan *pl, uint32_t *i, const sv_pair *pairs, uint32_t count,
+                        uint32_t instances, sv_buf *out)
+{
+    for (uint32_t f = 0; f < count; f++) {
+        pstep *s = &pl->steps[(*i)++];
+        const sv_value *v = &pairs[f].val;
+        if (!key_ok(s, &pairs[f].key)) return false;
+        switch (s->kind) {
+        case P_VALUE:
+            if (!write_value(out, s->id, v, instances)) return false;
+            break;
+        case P_MAP:
+            if (v->kind != SV_MAP || v->len != s->count ||
+                !emit_fields(pl, i, sv__core_pairs(v->as.box), s->count, instances, out))
+                return false;
+            break;
+        case P_ARRAY: {
+            if (v->kind != SV_ARRAY || v->len != s->count) return false;
+            const sv_value *items = sv__core_items(v->as.box);
+            for (uint32_t r = 0; r < s->count; r++) {
+                const pstep *m = &pl->steps[(*i)++];
+                if (items[r].kind != SV_MAP || items[r].len != m->count ||
+                    !emit_fields(pl, i, sv__core_pairs(items[r].as.box), m->count, instances, out))
+                    return false;
+            }
+            break;
+        }
+        case P_PACKED: {
+            size_t size = nsb_value_min_size(s->id);
+            if (v->kind != SV_PACKED || v->sub != s->elem || v->len != s->count ||
+                sv_buf_append(out, v->as.data, (size_t)v->len * size) != SV_OK)
+                return false;
+            break;
+        }
+        default: { /* P_REFS */
+            if (v->kind != SV_ARRAY || v->len != s->count) return false;
+            const sv_value *items = sv__core_items(v->as.box);
+            for (uint32_t k = 0; k < s->count; k++)
+                if (!write_value(out, NSB_REF, &items[k], instances)) return false;
+            break;
+        }
+        }
+    }
+    return true;
+}
+
+bool nsb_plan_emit(nsb_plan *pl, const sv_value *obj, uint32_t instances, sv_buf *out)
+{
+    if (obj->kind != SV_OBJECT || obj->len != pl->fields) return false;
+    size_t mark = out->len;
+    uint32_t i = 0;
+    if (emit_fields(pl, &i, sv__core_pairs(obj->as.box), pl->fields, instances, out)) return true;
+    out->len = mark;
+    return false;
+}
