@@ -85,10 +85,11 @@ static bool meta_names_type(const gd_cv *g, const sv_value *mt)
         return t != GD_NONE && has(g, t);
     }
     if (sv_kind_of(mt) == SV_MAP && mt->len == 1) {
-        const sv_pair *p = sv_pair_at(mt, 0);
+        const sv_value *pk = sv_key_at(mt, 0);
+        const sv_value *pv = sv_val_at(mt, 0);
         size_t n;
-        const char *k = sv_get_str(&p->key, &n);
-        return sv_kind_of(&p->val) == SV_STRING &&
+        const char *k = sv_get_str(pk, &n);
+        return sv_kind_of(pv) == SV_STRING &&
                ((n == 5 && !memcmp(k, "class", 5)) || (n == 6 && !memcmp(k, "script", 6)));
     }
     return false;
@@ -140,9 +141,9 @@ static const sv_value *value_meta(sv_doc *doc, const sv_value *v, bool root, sv_
     if (!root || sv_kind_of(meta) != SV_MAP) return meta;
     *room = sv_map(doc, 0);
     for (uint32_t i = 0; i < meta->len; i++) {
-        const sv_pair *p = sv_pair_at(meta, i);
-        if (!cv_is_file_key(&p->key) && sv_map_append(doc, room, p->key, p->val) != SV_OK)
-            return room;
+        const sv_value *pk = sv_key_at(meta, i);
+        const sv_value *pv = sv_val_at(meta, i);
+        if (!cv_is_file_key(pk) && sv_map_append(doc, room, *pk, *pv) != SV_OK) return room;
     }
     return room->len ? room : NULL;
 }

@@ -180,17 +180,18 @@ static sv_status encode(const sv_value *v, const sv_options *opts, sv_buf *out, 
     sv_buf val;
     sv_buf_init(&val, NULL);
     for (uint32_t i = 0; i < v->len && st == SV_OK; i++) {
-        const sv_pair *p = sv_pair_at(v, i);
+        const sv_value *pk = sv_key_at(v, i);
+        const sv_value *pv = sv_val_at(v, i);
         size_t kl = 0;
-        const char *k = sv_get_str(&p->key, &kl);
-        if (!k || sv_kind_of(&p->key) != SV_STRING || kl > UINT32_MAX) {
+        const char *k = sv_get_str(pk, &kl);
+        if (!k || sv_kind_of(pk) != SV_STRING || kl > UINT32_MAX) {
             st = sv_error_set(err, SV_ERR_TYPE, FMT, 0, "setting %u: the key must be a string", i);
             break;
         }
         put32(out, engine == 3 ? char_count(k, kl) : (uint32_t)kl);
         sv_buf_append(out, k, kl);
         val.len = 0;
-        st = sv_godot_encode(&p->val, &go, &val, err);
+        st = sv_godot_encode(pv, &go, &val, err);
         if (st != SV_OK) {
             if (err) snprintf(err->path, sizeof err->path, "/%.*s", (int)(kl > 200 ? 200 : kl), k);
             break;

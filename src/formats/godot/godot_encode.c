@@ -338,16 +338,16 @@ static sv_status ctype_of(gd_enc *e, const sv_value *mt, unsigned *kind, const s
         return SV_OK;
     }
     if (sv_kind_of(mt) == SV_MAP && mt->len == 1) {
-        const sv_pair *p = sv_pairs(mt);
+        const sv_value *val = sv_val_at(mt, 0);
         size_t kl;
-        const char *k = sv_get_str(&p->key, &kl);
-        if (sv_kind_of(&p->val) == SV_STRING && kl == 5 && !memcmp(k, "class", 5))
+        const char *k = sv_get_str(sv_key_at(mt, 0), &kl);
+        if (sv_kind_of(val) == SV_STRING && kl == 5 && !memcmp(k, "class", 5))
             *kind = GD_KIND_CLASS;
-        else if (sv_kind_of(&p->val) == SV_STRING && kl == 6 && !memcmp(k, "script", 6))
+        else if (sv_kind_of(val) == SV_STRING && kl == 6 && !memcmp(k, "script", 6))
             *kind = GD_KIND_SCRIPT;
         else
             goto bad;
-        *block = &p->val;
+        *block = val;
         return SV_OK;
     }
 bad:
@@ -428,12 +428,13 @@ static sv_status enc_items_plain(gd_enc *e, const sv_value *v, unsigned depth)
         }
         return SV_OK;
     }
-    const sv_pair *p = sv_pairs(v);
-    for (uint32_t i = 0; i < v->len; i++) {
-        if (encode_rec(e, &p[i].key, depth + 1) != SV_OK ||
-            encode_rec(e, &p[i].val, depth + 1) != SV_OK) {
-            if (p[i].key.kind == SV_STRING)
-                sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
+    const sv_value m = *v; /* a local copy: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < m.len; i++) {
+        const sv_value *key = sv_key_at(&m, i);
+        if (encode_rec(e, key, depth + 1) != SV_OK ||
+            encode_rec(e, sv_val_at(&m, i), depth + 1) != SV_OK) {
+            if (key->kind == SV_STRING)
+                sv_error_path_key(e->err, key->as.str, key->len);
             else
                 sv_error_path_index(e->err, i);
             return e->err->status;
@@ -532,7 +533,6 @@ static int enc_dict_dups(gd_enc *e, const sv_value *v, gd_extra *x, unsigned dep
             return 0;
     }
     put32(e->out, kept_count(x, (uint32_t)total));
-    const sv_pair *p = sv_pairs(v);
     uint32_t k = 0, j = 0;
     for (uint32_t at = 0; at < total; at++) {
         const sv_value *it = k < dups->len ? sv_array_items(sv_array_at(dups, k)) : NULL;
@@ -542,11 +542,11 @@ static int enc_dict_dups(gd_enc *e, const sv_value *v, gd_extra *x, unsigned dep
             continue;
         }
         if (j >= v->len) return 0;
-        if (enc_item(e, x, j, 0, &p[j].key, depth + 1) != SV_OK) return -1;
+        if (enc_item(e, x, j, 0, sv_key_at(v, j), depth + 1) != SV_OK) return -1;
         const sv_value *first = gd_extra_record(x, j, 1); /* checked with the whole */
         if (first)
             sv_buf_append(e->out, first->as.bytes, first->len);
-        else if (encode_rec(e, &p[j].val, depth + 1) != SV_OK)
+        else if (encode_rec(e, sv_val_at(v, j), depth + 1) != SV_OK)
             return -1;
         j++;
     }
@@ -603,16 +603,18 @@ again:
         goto again;
     }
     put32(e->out, kept_count(&x, v->len));
-    const sv_pair *p = sv_pairs(v);
-    for (uint32_t i = 0; i < v->len; i++) {
-        sv_status st = SV_LIKELY(!x.raw) ? encode_rec(e, &p[i].key, depth + 1)
-                                         : enc_item(e, &x, i, 0, &p[i].key, depth + 1);
+    const sv_value m = *v; /* a local copy: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < m.len; i++) {
+        const sv_value *key = sv_key_at(&m, i);
+        sv_value *val = sv_val_at(&m, i);
+        sv_status st = SV_LIKELY(!x.raw) ? encode_rec(e, key, depth + 1)
+                                         : enc_item(e, &x, i, 0, key, depth + 1);
         if (st == SV_OK)
-            st = SV_LIKELY(!x.raw) ? encode_rec(e, &p[i].val, depth + 1)
-                                   : enc_item(e, &x, i, 1, &p[i].val, depth + 1);
+            st = SV_LIKELY(!x.raw) ? encode_rec(e, val, depth + 1)
+                                   : enc_item(e, &x, i, 1, val, depth + 1);
         if (st != SV_OK) {
-            if (p[i].key.kind == SV_STRING)
-                sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
+            if (key->kind == SV_STRING)
+                sv_error_path_key(e->err, key->as.str, key->len);
             else
                 sv_error_path_index(e->err, i);
             return e->err->status;
@@ -633,11 +635,12 @@ static sv_status enc_object(gd_enc *e, const sv_value *v, unsigned depth)
                             "a Godot object's class is a non-empty name");
     if (!header(e, GD_OBJECT, 0) || put_string(e, cls, 0) != SV_OK) return e->err->status;
     put32(e->out, v->len);
-    const sv_pair *p = sv_pairs(v);
-    for (uint32_t i = 0; i < v->len; i++) {
-        if (put_string(e, &p[i].key, 0) != SV_OK || encode_rec(e, &p[i].val, depth + 1) != SV_OK) {
-            if (p[i].key.kind == SV_STRING)
-                sv_error_path_key(e->err, p[i].key.as.str, p[i].key.len);
+    const sv_value m = *v; /* a local copy: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < m.len; i++) {
+        const sv_value *key = sv_key_at(&m, i);
+        if (put_string(e, key, 0) != SV_OK || encode_rec(e, sv_val_at(&m, i), depth + 1) != SV_OK) {
+            if (key->kind == SV_STRING)
+                sv_error_path_key(e->err, key->as.str, key->len);
             else
                 sv_error_path_index(e->err, i);
             return e->err->status;

@@ -90,8 +90,9 @@ static bool attach_facts(sv_doc *doc, sv_godot_profile profile, file_facts f, sv
     sv_value meta = sv_map(doc, 0);
     const sv_value *old = sv_meta(root);
     for (uint32_t i = 0; old && i < old->len; i++) {
-        const sv_pair *p = sv_pair_at(old, i);
-        if (sv_map_append(doc, &meta, p->key, p->val) != SV_OK) return false;
+        const sv_value *pk = sv_key_at(old, i);
+        const sv_value *pv = sv_val_at(old, i);
+        if (sv_map_append(doc, &meta, *pk, *pv) != SV_OK) return false;
     }
     if (sv_map_append_str(doc, &meta, "format", sv_strz(doc, profile_names[profile])) != SV_OK)
         return false;
@@ -303,16 +304,17 @@ static bool strip_file_meta(sv_doc *doc, const sv_value *root, sv_value *out)
         if (arr) {
             ok = sv_array_append(doc, &c, *sv_array_at(root, i)) == SV_OK;
         } else {
-            const sv_pair *p = sv_pair_at(root, i);
-            ok = sv_map_append(doc, &c, p->key, p->val) == SV_OK;
+            const sv_value *pk = sv_key_at(root, i);
+            const sv_value *pv = sv_val_at(root, i);
+            ok = sv_map_append(doc, &c, *pk, *pv) == SV_OK;
         }
         if (!ok) return false;
     }
     sv_value rest = sv_map(doc, 0);
     for (uint32_t i = 0; i < meta->len; i++) {
-        const sv_pair *p = sv_pair_at(meta, i);
-        if (!is_file_key(&p->key) && sv_map_append(doc, &rest, p->key, p->val) != SV_OK)
-            return false;
+        const sv_value *pk = sv_key_at(meta, i);
+        const sv_value *pv = sv_val_at(meta, i);
+        if (!is_file_key(pk) && sv_map_append(doc, &rest, *pk, *pv) != SV_OK) return false;
     }
     if (rest.len && sv_meta_set(doc, &c, rest) != SV_OK) return false;
     *out = c;
@@ -341,8 +343,7 @@ sv_status gd_file_meta_options(sv_godot_profile profile, const sv_value *root,
 {
     *found = false;
     const sv_value *meta = root && root_takes_meta(root) ? sv_meta(root) : NULL;
-    for (uint32_t i = 0; meta && i < meta->len; i++)
-        *found |= is_file_key(&sv_pair_at(meta, i)->key);
+    for (uint32_t i = 0; meta && i < meta->len; i++) *found |= is_file_key(sv_key_at(meta, i));
     if (!*found) return SV_OK;
     bool bad = false;
     const char *fs = meta_text(meta, "framing", &bad);

@@ -223,9 +223,10 @@ uint64_t gd_key_hash(const sv_value *v, bool godot4)
     case RULE_DICT: {
         /* a sum, so that the order of the pairs does not count */
         uint64_t sum = 0;
-        const sv_pair *p = sv_pairs(v);
-        for (uint32_t i = 0; i < v->len; i++)
-            sum += fmix(mix(gd_key_hash(&p[i].key, godot4), gd_key_hash(&p[i].val, godot4)));
+        const sv_value m = *v; /* a local copy: the accessors' checks leave the loop */
+        for (uint32_t i = 0; i < m.len; i++)
+            sum += fmix(
+                mix(gd_key_hash(sv_key_at(&m, i), godot4), gd_key_hash(sv_val_at(&m, i), godot4)));
         return mix(mix(h, v->len), sum);
     }
     }
@@ -290,10 +291,11 @@ static uint32_t slot_of(uint64_t h, uint32_t cap)
 static bool dict_eq(key_cmp *k, const sv_value *a, const sv_value *b)
 {
     if (a->len != b->len) return false;
-    const sv_pair *pa = sv_pairs(a), *pb = sv_pairs(b);
+    /* local copies: the accessors' checks leave the loops */
+    const sv_value ma = *a, mb = *b;
     uint32_t n = a->len, i = 0;
-    while (i < n && key_eq(k, &pa[i].key, &pb[i].key)) {
-        if (!key_eq(k, &pa[i].val, &pb[i].val)) return false;
+    while (i < n && key_eq(k, sv_key_at(&ma, i), sv_key_at(&mb, i))) {
+        if (!key_eq(k, sv_val_at(&ma, i), sv_val_at(&mb, i))) return false;
         i++;
     }
     if (i == n) return true;
@@ -308,16 +310,16 @@ static bool dict_eq(key_cmp *k, const sv_value *a, const sv_value *b)
     memset(slot, 0xFF, bytes);
     uint64_t seed = fmix((uint64_t)(uintptr_t)slot);
     for (uint32_t j = i; j < n; j++) {
-        uint32_t s = slot_of(gd_key_hash(&pb[j].key, k->godot4) ^ seed, cap);
+        uint32_t s = slot_of(gd_key_hash(sv_key_at(&mb, j), k->godot4) ^ seed, cap);
         while (slot[s] != UINT32_MAX) s = (s + 1) & (cap - 1);
         slot[s] = j;
     }
     bool eq = true;
     for (; eq && i < n; i++) {
-        uint32_t s = slot_of(gd_key_hash(&pa[i].key, k->godot4) ^ seed, cap);
-        while (slot[s] != UINT32_MAX && !key_eq(k, &pa[i].key, &pb[slot[s]].key))
+        uint32_t s = slot_of(gd_key_hash(sv_key_at(&ma, i), k->godot4) ^ seed, cap);
+        while (slot[s] != UINT32_MAX && !key_eq(k, sv_key_at(&ma, i), sv_key_at(&mb, slot[s])))
             s = (s + 1) & (cap - 1);
-        eq = slot[s] != UINT32_MAX && key_eq(k, &pa[i].val, &pb[slot[s]].val);
+        eq = slot[s] != UINT32_MAX && key_eq(k, sv_val_at(&ma, i), sv_val_at(&mb, slot[s]));
     }
     sv__core_doc_scratch_free(k->doc, slot, bytes);
     return eq && !k->nomem;

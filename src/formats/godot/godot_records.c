@@ -157,8 +157,9 @@ bool gd_meta_extend(sv_doc *doc, sv_value *c, const gd_extra_in *x)
         if (sv_map_append_str(doc, &meta, "packed", *old) != SV_OK) return false;
     } else {
         for (uint32_t i = 0; old && i < old->len; i++) {
-            const sv_pair *p = sv_pair_at(old, i);
-            if (sv_map_append(doc, &meta, p->key, p->val) != SV_OK) return false;
+            const sv_value *pk = sv_key_at(old, i);
+            const sv_value *pv = sv_val_at(old, i);
+            if (sv_map_append(doc, &meta, *pk, *pv) != SV_OK) return false;
         }
     }
     if (x->header_odd && sv_map_append_str(doc, &meta, "header", sv_int(x->header)) != SV_OK)
@@ -223,26 +224,27 @@ bool gd_extra_read(const sv_value *meta, gd_extra *x, const char **why)
         return false;
     }
     for (uint32_t i = 0; i < meta->len; i++) {
-        const sv_pair *p = sv_pair_at(meta, i);
-        if (key_is(&p->key, "type"))
-            x->type = &p->val;
-        else if (key_is(&p->key, "key"))
-            x->key = &p->val;
-        else if (key_is(&p->key, "value"))
-            x->value = &p->val;
-        else if (key_is(&p->key, "packed"))
-            x->packed = &p->val;
-        else if (key_is(&p->key, "root"))
-            x->root = sv_kind_of(&p->val) == SV_BOOL && sv_get_bool(&p->val);
-        else if (key_is(&p->key, "raw") && sv_kind_of(&p->val) == SV_ARRAY)
-            x->raw = &p->val;
-        else if (key_is(&p->key, "dups") && sv_kind_of(&p->val) == SV_ARRAY)
-            x->dups = &p->val;
-        else if (key_is(&p->key, "blocks") && sv_kind_of(&p->val) == SV_ARRAY)
-            x->blocks = &p->val;
-        else if (key_is(&p->key, "header") && u32_of(&p->val, &x->header))
+        const sv_value *pk = sv_key_at(meta, i);
+        const sv_value *pv = sv_val_at(meta, i);
+        if (key_is(pk, "type"))
+            x->type = pv;
+        else if (key_is(pk, "key"))
+            x->key = pv;
+        else if (key_is(pk, "value"))
+            x->value = pv;
+        else if (key_is(pk, "packed"))
+            x->packed = pv;
+        else if (key_is(pk, "root"))
+            x->root = sv_kind_of(pv) == SV_BOOL && sv_get_bool(pv);
+        else if (key_is(pk, "raw") && sv_kind_of(pv) == SV_ARRAY)
+            x->raw = pv;
+        else if (key_is(pk, "dups") && sv_kind_of(pv) == SV_ARRAY)
+            x->dups = pv;
+        else if (key_is(pk, "blocks") && sv_kind_of(pv) == SV_ARRAY)
+            x->blocks = pv;
+        else if (key_is(pk, "header") && u32_of(pv, &x->header))
             x->has_header = true;
-        else if (key_is(&p->key, "count") && u32_of(&p->val, &x->count))
+        else if (key_is(pk, "count") && u32_of(pv, &x->count))
             x->has_count = true;
         else {
             *why = "unknown or ill-typed container meta entry (known: type, key, value, packed, "
@@ -356,8 +358,9 @@ int gd_rec_check_map(gd_rec_ctx *c, const gd_rules *r, size_t start, const sv_va
         return sv_doc_status(c->scratch) == SV_OK ? 0 : -1;
     if (used < n || used - n > 3 || sv_kind_of(&got) != SV_MAP || got.len != v->len) return 0;
     for (uint32_t i = 0; i < v->len; i++) {
-        const sv_pair *a = sv_pair_at(&got, i), *b = sv_pair_at(v, i);
-        if (!sv_equal(&a->key, &b->key) || !sv_equal(&a->val, &b->val)) return 0;
+        if (!sv_equal(sv_key_at(&got, i), sv_key_at(v, i)) ||
+            !sv_equal(sv_val_at(&got, i), sv_val_at(v, i)))
+            return 0;
     }
     return 1;
 }

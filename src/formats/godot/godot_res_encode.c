@@ -76,15 +76,15 @@ static sv_status build_strings(sv_doc *doc, const sv_value *meta, const sv_value
     for (uint32_t i = 0; i < inl->len; i++) {
         const sv_value *o = sv_array_at(inl, i);
         for (uint32_t k = 0; o->kind == SV_OBJECT && k < o->len; k++) {
-            const sv_pair *p = sv_pair_at(o, k);
-            if (p->key.kind != SV_STRING) continue; /* refused when written */
-            if (gr_strtab_find(t, p->key.as.str, p->key.len) != UINT32_MAX) continue;
+            const sv_value *pk = sv_key_at(o, k);
+            if (pk->kind != SV_STRING) continue; /* refused when written */
+            if (gr_strtab_find(t, pk->as.str, pk->len) != UINT32_MAX) continue;
             bool seen = false; /* among the ones added (not yet hashed) */
             for (uint32_t j = sv_len(arr); j < t->count && !seen; j++)
-                seen = t->len[j] == p->key.len && !memcmp(t->s[j], p->key.as.str, p->key.len);
+                seen = t->len[j] == pk->len && !memcmp(t->s[j], pk->as.str, pk->len);
             if (seen) continue;
-            t->s[t->count] = p->key.as.str;
-            t->len[t->count++] = p->key.len;
+            t->s[t->count] = pk->as.str;
+            t->len[t->count++] = pk->len;
             added = true;
         }
     }
@@ -101,13 +101,14 @@ static sv_status write_body(gr_enc *e, const sv_value *o)
     gr_put_ustring(e, cls, n);
     gr_put_u32(e, o->len);
     for (uint32_t i = 0; i < o->len; i++) {
-        const sv_pair *p = sv_pair_at(o, i);
-        if (p->key.kind != SV_STRING)
+        const sv_value *pk = sv_key_at(o, i);
+        const sv_value *pv = sv_val_at(o, i);
+        if (pk->kind != SV_STRING)
             return efail(e->err, NULL, SV_ERR_TYPE, "a property name that is not a string");
-        gr_put_u32(e, gr_strtab_find(e->strings, p->key.as.str, p->key.len));
-        sv_status st = gr_write_variant(e, &p->val, 1);
+        gr_put_u32(e, gr_strtab_find(e->strings, pk->as.str, pk->len));
+        sv_status st = gr_write_variant(e, pv, 1);
         if (st != SV_OK) {
-            sv_error_path_key(e->err, p->key.as.str, p->key.len);
+            sv_error_path_key(e->err, pk->as.str, pk->len);
             return st;
         }
     }

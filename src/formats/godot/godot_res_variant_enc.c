@@ -440,12 +440,13 @@ sv_status gr_write_variant(gr_enc *e, const sv_value *v, unsigned depth)
         gr_put_u32(e, GR_DICTIONARY);
         gr_put_u32(e, v->len | (meta_shared(v) ? 0x80000000u : 0));
         for (uint32_t i = 0; i < v->len; i++) {
-            const sv_pair *p = sv_pair_at(v, i);
-            sv_status st = gr_write_variant(e, &p->key, depth + 1);
-            if (st == SV_OK) st = gr_write_variant(e, &p->val, depth + 1);
+            const sv_value *pk = sv_key_at(v, i);
+            const sv_value *pv = sv_val_at(v, i);
+            sv_status st = gr_write_variant(e, pk, depth + 1);
+            if (st == SV_OK) st = gr_write_variant(e, pv, depth + 1);
             if (st != SV_OK) {
-                if (p->key.kind == SV_STRING)
-                    sv_error_path_key(e->err, p->key.as.str, p->key.len);
+                if (pk->kind == SV_STRING)
+                    sv_error_path_key(e->err, pk->as.str, pk->len);
                 else
                     sv_error_path_index(e->err, i);
                 return st;
