@@ -399,12 +399,11 @@ static sv_status class_from_value(sctx *x, const sv_schema_class *c, const sv_va
     if (idf) sv__core_native_store(p + idf->c_offset, 4, c->c->class_id);
     size_t n;
     const sv_schema_field *const *all = sv_schema_class_fields(c, &n);
-    const sv_pair *pairs = sv_pairs(v);
     for (size_t i = 0; i < n; i++) {
         const sv_schema_field *f = all[i];
         if (f == idf) continue;
         uint8_t *aux = f->c->aux != SV_CFIELD_NO_AUX ? p + f->c->aux : NULL;
-        sv_status st = from_value(x, f->type, &pairs[i].val, p + f->c_offset, aux, depth + 1);
+        sv_status st = from_value(x, f->type, sv_val_at(v, i), p + f->c_offset, aux, depth + 1);
         if (st) {
             sv_error_path_key(x->err, f->name, strlen(f->name));
             return st;
@@ -497,10 +496,11 @@ static sv_status members_from_value(sctx *x, const sv_type *t, const sv_value *v
     memcpy(p, &items, sizeof items);
     memcpy(aux, &n, sizeof n);
     for (size_t i = 0; i < n; i++) {
-        const sv_pair *pr = sv_pair_at(v, i);
+        const sv_value *prk = sv_key_at(v, i);
+        const sv_value *prv = sv_val_at(v, i);
         uint8_t *item = items + i * stride;
-        sv_status st = from_value(x, t->params[0], &pr->key, item + offs[0], NULL, depth + 1);
-        if (!st) st = from_value(x, t->params[1], &pr->val, item + offs[1], NULL, depth + 1);
+        sv_status st = from_value(x, t->params[0], prk, item + offs[0], NULL, depth + 1);
+        if (!st) st = from_value(x, t->params[1], prv, item + offs[1], NULL, depth + 1);
         if (st) {
             sv_error_path_index(x->err, i);
             return st;

@@ -238,10 +238,10 @@ static bool in_field_order(const sv_value *v, const sv_schema_field *const *all,
 {
     if (sv_len(v) != nall) return false;
     for (size_t i = 0; i < nall; i++) {
-        const sv_pair *p = sv_pair_at(v, (uint32_t)i);
+        const sv_value *pk = sv_key_at(v, (uint32_t)i);
         size_t klen;
-        const char *key = sv_get_str(&p->key, &klen);
-        if (p->key.kind != SV_STRING || klen != strlen(all[i]->name) ||
+        const char *key = sv_get_str(pk, &klen);
+        if (pk->kind != SV_STRING || klen != strlen(all[i]->name) ||
             memcmp(key, all[i]->name, klen) != 0)
             return false;
     }
@@ -259,9 +259,9 @@ static sv_status read_fields(rctx *r, const sv_schema_class *c, const sv_value *
     if (in_field_order(v, all, nall)) {
         sv_status st = SV_OK;
         for (size_t i = 0; i < nall && !st; i++) {
-            const sv_pair *p = sv_pair_at(v, (uint32_t)i);
+            const sv_value *pv = sv_val_at(v, (uint32_t)i);
             pairs[i].key = sv_str_intern(r->doc, all[i]->name, strlen(all[i]->name));
-            st = rd(r, all[i]->type, &p->val, &pairs[i].val, depth + 1);
+            st = rd(r, all[i]->type, pv, &pairs[i].val, depth + 1);
             if (st) sv_error_path_key(r->err, all[i]->name, strlen(all[i]->name));
         }
         if (!st) st = check_doc(r);
@@ -278,10 +278,11 @@ static sv_status read_fields(rctx *r, const sv_schema_class *c, const sv_value *
     sv_status st = SV_OK;
     uint32_t n = sv_len(v);
     for (uint32_t i = 0; i < n && !st; i++) {
-        const sv_pair *p = sv_pair_at(v, i);
+        const sv_value *pk = sv_key_at(v, i);
+        const sv_value *pv = sv_val_at(v, i);
         size_t klen;
-        const char *key = sv_get_str(&p->key, &klen);
-        if (p->key.kind != SV_STRING) {
+        const char *key = sv_get_str(pk, &klen);
+        if (pk->kind != SV_STRING) {
             st = sv__schema_fail(r->err, SV_ERR_TYPE, "class '%s': field names must be strings",
                                  c->name);
             break;
@@ -300,7 +301,7 @@ static sv_status read_fields(rctx *r, const sv_schema_class *c, const sv_value *
             break;
         }
         given[idx] = 1;
-        st = rd(r, f->type, &p->val, &pairs[idx].val, depth + 1);
+        st = rd(r, f->type, pv, &pairs[idx].val, depth + 1);
         if (st) sv_error_path_key(r->err, key, klen);
     }
     for (size_t i = 0; i < nall && !st; i++) {
@@ -407,12 +408,13 @@ static sv_status read_map(rctx *r, const sv_type *t, const sv_value *v, sv_value
     if (check_doc(r)) return SV_ERR_NOMEM;
     sv_pair *dst = sv_pairs(&map);
     for (uint32_t i = 0; i < n; i++) {
-        const sv_pair *p = sv_pair_at(v, i);
-        sv_status st = read_key(r, t->params[0], &p->key, &dst[i].key, depth);
-        if (!st) st = rd(r, t->params[1], &p->val, &dst[i].val, depth + 1);
+        const sv_value *pk = sv_key_at(v, i);
+        const sv_value *pv = sv_val_at(v, i);
+        sv_status st = read_key(r, t->params[0], pk, &dst[i].key, depth);
+        if (!st) st = rd(r, t->params[1], pv, &dst[i].val, depth + 1);
         if (st) {
-            if (p->key.kind == SV_STRING)
-                sv_error_path_key(r->err, p->key.as.str, p->key.len);
+            if (pk->kind == SV_STRING)
+                sv_error_path_key(r->err, pk->as.str, pk->len);
             else
                 sv_error_path_index(r->err, i);
             return st;
