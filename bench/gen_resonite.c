@@ -51,11 +51,9 @@ static size_t count_elements(const sv_value *v)
     size_t n = 1;
     sv_kind k = sv_kind_of(v);
     if (k == SV_ARRAY)
-        for (size_t i = 0; i < sv_len(v); i++)
-            n += count_elements(sv_array_at(v, i));
+        for (size_t i = 0; i < sv_len(v); i++) n += count_elements(sv_array_at(v, i));
     else if (k == SV_MAP || k == SV_OBJECT)
-        for (size_t i = 0; i < sv_len(v); i++)
-            n += count_elements(&sv_pair_at(v, i)->val);
+        for (size_t i = 0; i < sv_len(v); i++) n += count_elements(sv_val_at(v, i));
     return n;
 }
 

@@ -126,7 +126,7 @@ static size_t count_objects(const sv_value *v)
     if (sv_kind_of(v) == SV_ARRAY)
         for (uint32_t i = 0; i < sv_len(v); i++) n += count_objects(sv_array_at(v, i));
     if (sv_kind_of(v) == SV_OBJECT)
-        for (uint32_t i = 0; i < sv_len(v); i++) n += count_objects(&sv_pair_at(v, i)->val);
+        for (uint32_t i = 0; i < sv_len(v); i++) n += count_objects(sv_val_at(v, i));
     return n;
 }
 

@@ -110,11 +110,12 @@ o3_res o3_store(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_value *
 static const sv_value *field_value(const sv_value *obj, size_t i, const sv_schema_field *f)
 {
     if (sv_kind_of(obj) != SV_OBJECT && sv_kind_of(obj) != SV_MAP) return NULL;
-    const sv_pair *p = sv_pair_at(obj, i);
-    if (p) {
+    const sv_value *key = sv_key_at(obj, i);
+    if (key) {
         size_t n;
-        const char *k = sv_get_str(&p->key, &n);
-        if (k == f->name || (strlen(f->name) == n && memcmp(k, f->name, n) == 0)) return &p->val;
+        const char *k = sv_get_str(key, &n);
+        if (k == f->name || (strlen(f->name) == n && memcmp(k, f->name, n) == 0))
+            return sv_val_at(obj, i);
     }
     return sv_map_getz(obj, f->name);
 }

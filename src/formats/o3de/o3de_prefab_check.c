@@ -191,7 +191,7 @@ static bool expand(checker *c, sv_value *dom)
     sv_value *inst = sv_map_getz(dom, "Instances");
     if (sv_kind_of(inst) != SV_MAP) return true;
     for (uint32_t i = 0; i < inst->len && !c->st; i++) {
-        sv_value *entry = &sv_pair_at(inst, i)->val;
+        sv_value *entry = sv_val_at(inst, i);
         const sv_value *src = sv_map_getz(entry, "Source");
         if (sv_kind_of(src) != SV_STRING) continue;
         const sv_value *patches = sv_map_getz(entry, "Patches");

@@ -264,9 +264,10 @@ static sv_o3de_result resolve(o3sr_import_ctx *c, chain *ch, sv_value *target, c
     for (uint32_t i = 0; i < src->len && !c->st; i++) {
         const sv_value *name = NULL, *val;
         if (k == SV_MAP) {
-            const sv_pair *p = sv_pair_at(src, i);
-            name = &p->key;
-            val = &p->val;
+            const sv_value *pk = sv_key_at(src, i);
+            const sv_value *pv = sv_val_at(src, i);
+            name = pk;
+            val = pv;
             size_t n;
             const char *s = sv_get_str(name, &n);
             if (n == 7 && memcmp(s, "$import", 7) == 0) {

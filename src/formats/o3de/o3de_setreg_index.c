@@ -28,9 +28,9 @@ static bool same_key(const sv_pair *p, const char *k, size_t n)
 /* Puts pair i in, unless a member of that name is in already. */
 static void put(o3sr_index *x, const sv_value *map, uint32_t i)
 {
-    const sv_pair *p = sv_pair_at(map, i);
+    const sv_value *pk = sv_key_at(map, i);
     size_t n;
-    const char *k = sv_get_str(&p->key, &n);
+    const char *k = sv_get_str(pk, &n);
     size_t mask = x->cap - 1;
     for (size_t s = (size_t)key_hash(k, n) & mask;; s = (s + 1) & mask) {
         if (!x->slot[s]) {

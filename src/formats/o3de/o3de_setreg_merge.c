@@ -75,15 +75,16 @@ bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsign
     memset(&x, 0, sizeof x);
     bool ok = true, nomem = false;
     for (uint32_t i = 0; i < patch->len && ok; i++) {
-        const sv_pair *pp = sv_pair_at(patch, i);
+        const sv_value *ppk = sv_key_at(patch, i);
+        const sv_value *ppv = sv_val_at(patch, i);
         size_t kn;
-        const char *k = sv_get_str(&pp->key, &kn);
+        const char *k = sv_get_str(ppk, &kn);
         sv_value *cur = o3sr_index_get(&x, target, k, kn, &nomem);
         if (nomem) {
             ok = false;
             break;
         }
-        const sv_value *pv = &pp->val;
+        const sv_value *pv = ppv;
         if (sv_kind_of(pv) == SV_MAP) {
             if (cur) {
                 ok = o3sr_merge_patch(d, cur, pv, depth + 1);

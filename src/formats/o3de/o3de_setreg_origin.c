@@ -70,12 +70,13 @@ static void visit(walk *w, const sv_value *v, const sv_value *was, unsigned dept
         size_t mark = w->path.len;
         sv_buf_putc(&w->path, '/');
         if (k == SV_MAP) {
-            const sv_pair *p = sv_pair_at(v, i);
+            const sv_value *pk = sv_key_at(v, i);
+            const sv_value *pv = sv_val_at(v, i);
             size_t n;
-            const char *s = sv_get_str(&p->key, &n);
+            const char *s = sv_get_str(pk, &n);
             /* a name given twice: the first is the one found by name */
             bool dup_nomem = false;
-            if (o3sr_index_get(&y, (sv_value *)v, s, n, &dup_nomem) != &p->val) {
+            if (o3sr_index_get(&y, (sv_value *)v, s, n, &dup_nomem) != pv) {
                 if (dup_nomem) w->bad = true;
                 w->path.len = mark;
                 continue;
@@ -88,7 +89,7 @@ static void visit(walk *w, const sv_value *v, const sv_value *was, unsigned dept
                                       ? o3sr_index_get(&x, (sv_value *)was, s, n, &nomem)
                                       : NULL;
             if (nomem) w->bad = true;
-            visit(w, &p->val, sub, depth + 1);
+            visit(w, pv, sub, depth + 1);
         } else {
             char num[16];
             int n = snprintf(num, sizeof num, "%u", i);
