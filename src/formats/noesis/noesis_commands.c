@@ -106,20 +106,6 @@ static void memo_init(seg_memo *m)
     m->open = SIZE_MAX;
 }
 
-static uint64_t seg_hash(const uint8_t *p, size_t n)
-{
-    uint64_t h = UINT64_C(0x9E3779B97F4A7C15);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * UINT64_C(0xBF58476D1CE4E5B9);
-        h ^= h >> 29;
-    }
-    for (; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x94D049BB133111EB);
-    return h ^ (h >> 31);
-}
-
 /* At a BeginInstance at i (a command boundary, all before it converted):
  * closes the run being converted, and returns how far back an equal run
  * starts (its length in last_len), or 0 when none is known at or after
@@ -127,7 +113,7 @@ static uint64_t seg_hash(const uint8_t *p, size_t n)
 static size_t memo_step(seg_memo *m, const uint8_t *src, size_t len, size_t i, size_t floor)
 {
     if (m->open != SIZE_MAX && i - m->open >= SEG_HASHED && i - m->open <= SEG_MAX) {
-        uint64_t h = seg_hash(src + m->open, SEG_HASHED);
+        uint64_t h = nsb_hash_bytes(src + m->open, SEG_HASHED, NSB_HASH_SEED);
         struct seg *s = &m->slot[h & (SEG_SLOTS - 1)];
         s->hash = h;
         s->start = m->open;
@@ -135,7 +121,7 @@ static size_t memo_step(seg_memo *m, const uint8_t *src, size_t len, size_t i, s
     }
     m->open = i;
     if (len - i < SEG_HASHED) return 0;
-    uint64_t h = seg_hash(src + i, SEG_HASHED);
+    uint64_t h = nsb_hash_bytes(src + i, SEG_HASHED, NSB_HASH_SEED);
     const struct seg *s = &m->slot[h & (SEG_SLOTS - 1)];
     if (s->len == 0 || s->hash != h || s->start < floor || s->len > len - i ||
         memcmp(src + s->start, src + i, s->len) != 0)

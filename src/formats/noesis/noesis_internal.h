@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/byteio.h"
 #include "core/utf16.h"
@@ -204,6 +205,43 @@ typedef struct nsb_interp_in {
  * that value or null: what nsb_view_apply resolves a local-value group's
  * ref to. */
 sv_status nsb_interp_run(sv_doc *doc, const nsb_interp_in *in, sv_value *objects, sv_value **names);
+/* The element type of a packed-array command (NSB_INT8 ... NSB_FLOAT64),
+ * SV_ELEM_NONE for any other command. */
+static inline sv_elem nsb_packed_elem(unsigned id)
+{
+    switch (id) {
+    case NSB_INT8: return SV_ELEM_I8;
+    case NSB_INT16: return SV_ELEM_I16;
+    case NSB_INT32: return SV_ELEM_I32;
+    case NSB_INT64: return SV_ELEM_I64;
+    case NSB_UINT8: return SV_ELEM_U8;
+    case NSB_UINT16: return SV_ELEM_U16;
+    case NSB_UINT32: return SV_ELEM_U32;
+    case NSB_UINT64: return SV_ELEM_U64;
+    case NSB_FLOAT32: return SV_ELEM_F32;
+    case NSB_FLOAT64: return SV_ELEM_F64;
+    default: return SV_ELEM_NONE;
+    }
+}
+
+/* A 64-bit hash of n bytes, 8 at a time, from seed: finds earlier command
+ * runs and instance bodies that may be equal (a byte comparison settles
+ * it). */
+#define NSB_HASH_SEED UINT64_C(0x9E3779B97F4A7C15)
+static inline uint64_t nsb_hash_bytes(const uint8_t *p, size_t n, uint64_t seed)
+{
+    uint64_t h = seed;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * UINT64_C(0xBF58476D1CE4E5B9);
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x94D049BB133111EB);
+    return h ^ (h >> 31);
+}
+
 static inline size_t nsb_names_size(uint32_t instance_count)
 {
     return ((size_t)instance_count + 1) * sizeof(sv_value);

@@ -229,23 +229,6 @@ static bool is_colour_key(const sv_value *key)
     return key->kind == SV_STRING && key->len == 5 && memcmp(key->as.str, "color", 5) == 0;
 }
 
-static sv_elem packed_elem(unsigned id)
-{
-    switch (id) {
-    case NSB_INT8: return SV_ELEM_I8;
-    case NSB_INT16: return SV_ELEM_I16;
-    case NSB_INT32: return SV_ELEM_I32;
-    case NSB_INT64: return SV_ELEM_I64;
-    case NSB_UINT8: return SV_ELEM_U8;
-    case NSB_UINT16: return SV_ELEM_U16;
-    case NSB_UINT32: return SV_ELEM_U32;
-    case NSB_UINT64: return SV_ELEM_U64;
-    case NSB_FLOAT32: return SV_ELEM_F32;
-    case NSB_FLOAT64: return SV_ELEM_F64;
-    default: return SV_ELEM_NONE;
-    }
-}
-
 /* A repeated value command: numbers as one PACKED array (one memcpy when
  * the byte orders agree), everything else as an ARRAY. */
 static sv_status read_repeated(interp *it, const nsb_cmd *cmd, sv_value *out)
@@ -253,7 +236,7 @@ static sv_status read_repeated(interp *it, const nsb_cmd *cmd, sv_value *out)
     size_t size = nsb_value_min_size(cmd->id);
     uint64_t need = (uint64_t)cmd->count * size;
     if ((uint64_t)(it->end - it->p) < need) return short_data(it, cmd, need);
-    sv_elem elem = packed_elem(cmd->id);
+    sv_elem elem = nsb_packed_elem(cmd->id);
     if (elem != SV_ELEM_NONE) {
         *out = sv_packed(it->vdoc, elem, SV_TAG_NONE, it->swap ? NULL : it->p, cmd->count);
         if (out->kind != SV_PACKED) return nomem(it);

@@ -85,20 +85,6 @@ struct nsb_plans {
 
 #define TABLE_SIZE 4096u
 
-static uint64_t hash_bytes(const uint8_t *p, size_t n)
-{
-    uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * UINT64_C(0xBF58476D1CE4E5B9);
-        h ^= h >> 29;
-    }
-    for (; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x94D049BB133111EB);
-    return h ^ (h >> 31);
-}
-
 nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting)
 {
     nsb_plans *ps = sv__core_doc_scratch_realloc(doc, NULL, 0, sizeof *ps);
@@ -170,23 +156,6 @@ static bool supported_single(unsigned id)
     case NSB_STRING8:
     case NSB_BUFFER: return true;
     default: return false;
-    }
-}
-
-static sv_elem packed_elem(unsigned id)
-{
-    switch (id) {
-    case NSB_INT8: return SV_ELEM_I8;
-    case NSB_INT16: return SV_ELEM_I16;
-    case NSB_INT32: return SV_ELEM_I32;
-    case NSB_INT64: return SV_ELEM_I64;
-    case NSB_UINT8: return SV_ELEM_U8;
-    case NSB_UINT16: return SV_ELEM_U16;
-    case NSB_UINT32: return SV_ELEM_U32;
-    case NSB_UINT64: return SV_ELEM_U64;
-    case NSB_FLOAT32: return SV_ELEM_F32;
-    case NSB_FLOAT64: return SV_ELEM_F64;
-    default: return SV_ELEM_NONE;
     }
 }
 
@@ -337,9 +306,9 @@ static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin,
         }
         if (cmd.id == NSB_REF) {
             s->kind = P_REFS;
-        } else if (packed_elem(cmd.id) != SV_ELEM_NONE) {
+        } else if (nsb_packed_elem(cmd.id) != SV_ELEM_NONE) {
             s->kind = P_PACKED;
-            s->elem = (uint8_t)packed_elem(cmd.id);
+            s->elem = (uint8_t)nsb_packed_elem(cmd.id);
         } else {
             return false;
         }
@@ -398,7 +367,8 @@ nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos)
 {
     const uint8_t *end = ps->cs->end;
     size_t avail = (size_t)(end - pos);
-    uint64_t h = hash_bytes(pos, avail < PLAN_HASH_BYTES ? avail : PLAN_HASH_BYTES);
+    size_t hashed = avail < PLAN_HASH_BYTES ? avail : PLAN_HASH_BYTES;
+    uint64_t h = nsb_hash_bytes(pos, hashed, NSB_HASH_SEED ^ hashed);
     struct bucket *b = &ps->table[h & ps->mask];
     if (b->hash == h) {
         for (uint32_t w = 0; w < PLAN_WAYS; w++) {
