@@ -50,19 +50,8 @@ export SERVAL VECTORS
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/serval-cli.XXXXXX") || exit 3
 trap 'rm -rf "$scratch"' EXIT
 
-SHARD=${SERVAL_TEST_SHARD:-1/1}
-SHARD_K=${SHARD%/*}
-SHARD_N=${SHARD#*/}
-if ! [[ "$SHARD_K" =~ ^[0-9]+$ && "$SHARD_N" =~ ^[0-9]+$ ]] || [ "$SHARD_K" -lt 1 ] || [ "$SHARD_K" -gt "$SHARD_N" ]; then
-    echo "SERVAL_TEST_SHARD must be K/N with 1 <= K <= N, not $SHARD" >&2
-    exit 2
-fi
-n_unit=0
-# in_shard: true for this shard's share of the cases and vectors, in turn
-in_shard() {
-    n_unit=$((n_unit + 1))
-    [ $(((n_unit - 1) % SHARD_N + 1)) = "$SHARD_K" ]
-}
+# shellcheck source=../lib/shard.sh
+. "$HERE/../lib/shard.sh"
 
 count=0
 passed=0

@@ -42,14 +42,8 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/serval-conf.XXXXXX") || exit 3
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch" || exit 3
 
-SHARD=${SERVAL_TEST_SHARD:-1/1}
-SHARD_K=${SHARD%/*}
-SHARD_N=${SHARD#*/}
-if ! [[ "$SHARD_K" =~ ^[0-9]+$ && "$SHARD_N" =~ ^[0-9]+$ ]] || [ "$SHARD_K" -lt 1 ] || [ "$SHARD_K" -gt "$SHARD_N" ]; then
-    echo "SERVAL_TEST_SHARD must be K/N with 1 <= K <= N, not $SHARD" >&2
-    exit 2
-fi
-N_INPUT=0
+# shellcheck source=../lib/shard.sh
+. "$HERE/../lib/shard.sh"
 
 have_path() { case ",$PATHS," in *",$1,"*) return 0 ;; esac; return 1; }
 HAVE_JQ=0
@@ -145,8 +139,7 @@ COMPRESSED_RE='\.(brson|7zbson|lz4bson)$'
 run_case() {
     local fmt=$1 label=$2 file=$3
     shift 3
-    N_INPUT=$((N_INPUT + 1))
-    [ $(((N_INPUT - 1) % SHARD_N + 1)) = "$SHARD_K" ] || return 0
+    in_shard || return 0
     local -a in_opts=("$@") schema=()
     local i
     for ((i = 0; i < ${#in_opts[@]}; i++)); do
