@@ -24,10 +24,10 @@ static sv_status enter(sv_pk *w, const sv_value *v)
     return SV_OK;
 }
 
-static void path_of_pair(sv_pk *w, const sv_pair *pr, uint32_t i)
+static void path_of_field(sv_pk *w, const sv_value *key, uint32_t i)
 {
-    if (pr->key.kind == SV_STRING && pr->key.as.str)
-        sv_error_path_key(w->err, pr->key.as.str, pr->key.len);
+    if (key->kind == SV_STRING && key->as.str)
+        sv_error_path_key(w->err, key->as.str, key->len);
     else
         sv_error_path_index(w->err, i);
 }
@@ -84,15 +84,19 @@ static uint64_t key_hash(const sv_value *k)
     return h;
 }
 
-/* Whether two keys of the n (all plain strings) are equal. Small maps compare
- * every pair; larger ones use an open-addressed table of pair indices. */
-static int has_duplicate(sv_pk *w, const sv_pair *pairs, uint32_t n)
+/* Whether two keys of the map's n (all plain strings) are equal. Small maps
+ * compare every pair; larger ones use an open-addressed table of field
+ * indices. The fields are read through sv_key_at on a local copy of the map
+ * value (the accessors' checks leave the loops), so a compact object, whose
+ * names live in its shape, reads the same. */
+static int has_duplicate(sv_pk *w, const sv_value *map, uint32_t n)
 {
+    const sv_value m = *map;
     if (n < 2) return 0;
     if (n <= 12) {
         for (uint32_t i = 1; i < n; i++)
             for (uint32_t j = 0; j < i; j++)
-                if (same_key(&pairs[i].key, &pairs[j].key)) return 1;
+                if (same_key(sv_key_at(&m, i), sv_key_at(&m, j))) return 1;
         return 0;
     }
     size_t cap = 16;
@@ -105,9 +109,10 @@ static int has_duplicate(sv_pk *w, const sv_pair *pairs, uint32_t n)
     }
     memset(w->slots, 0xFF, cap * sizeof *w->slots);
     for (uint32_t i = 0; i < n; i++) {
-        size_t at = (size_t)key_hash(&pairs[i].key) & (cap - 1);
+        const sv_value *key = sv_key_at(&m, i);
+        size_t at = (size_t)key_hash(key) & (cap - 1);
         while (w->slots[at] != UINT32_MAX) {
-            if (same_key(&pairs[i].key, &pairs[w->slots[at]].key)) return 1;
+            if (same_key(key, sv_key_at(&m, w->slots[at]))) return 1;
             at = (at + 1) & (cap - 1);
         }
         w->slots[at] = i;
@@ -116,10 +121,11 @@ static int has_duplicate(sv_pk *w, const sv_pair *pairs, uint32_t n)
 }
 
 /* Every key a valid dict key (untagged UTF-8 string). */
-static bool dict_keys(const sv_pk *w, const sv_pair *pairs, uint32_t n)
+static bool dict_keys(const sv_pk *w, const sv_value *map, uint32_t n)
 {
+    const sv_value m = *map;
     for (uint32_t i = 0; i < n; i++) {
-        const sv_value *k = &pairs[i].key;
+        const sv_value *k = sv_key_at(&m, i);
         if (!plain_string(k)) return false;
         if (!key_cached(w, k) && !sv__json_jw_text_ok(k->as.str, k->len, false)) return false;
     }
@@ -143,15 +149,17 @@ static sv_status array_items(sv_pk *w, const sv_value *items, uint32_t n)
 }
 
 /* MARK k v ... SETITEMS: the keys are known to be dict keys. */
-static sv_status dict_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
+static sv_status dict_items(sv_pk *w, const sv_value *map, uint32_t n)
 {
     if (n == 0) return SV_OK;
     if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
+    const sv_value m = *map;
     for (uint32_t i = 0; i < n; i++) {
-        if (!write_key(w, &pairs[i].key)) return sv__pickle_pk_nomem(w);
-        sv_status st = sv__pickle_pk_value(w, &pairs[i].val);
+        const sv_value *key = sv_key_at(&m, i);
+        if (!write_key(w, key)) return sv__pickle_pk_nomem(w);
+        sv_status st = sv__pickle_pk_value(w, sv_val_at(&m, i));
         if (st) {
-            path_of_pair(w, &pairs[i], i);
+            path_of_field(w, key, i);
             return st;
         }
     }
@@ -159,15 +167,17 @@ static sv_status dict_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
 }
 
 /* MARK (k, v) ... APPENDS. */
-static sv_status pair_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
+static sv_status pair_items(sv_pk *w, const sv_value *map, uint32_t n)
 {
     if (n == 0) return SV_OK;
     if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
+    const sv_value m = *map;
     for (uint32_t i = 0; i < n; i++) {
-        sv_status st = sv__pickle_pk_value(w, &pairs[i].key);
-        if (st == SV_OK) st = sv__pickle_pk_value(w, &pairs[i].val);
+        const sv_value *key = sv_key_at(&m, i);
+        sv_status st = sv__pickle_pk_value(w, key);
+        if (st == SV_OK) st = sv__pickle_pk_value(w, sv_val_at(&m, i));
         if (st) {
-            path_of_pair(w, &pairs[i], i);
+            path_of_field(w, key, i);
             return st;
         }
         if (!sv__pickle_pk_op(w, PK_TUPLE2)) return sv__pickle_pk_nomem(w);
@@ -221,20 +231,19 @@ sv_status sv__pickle_pk_map(sv_pk *w, const sv_value *v)
     if (st) return st;
     sv_container *box = v->as.box;
     const sv_value *meta = box ? box->meta : NULL;
-    const sv_pair *pairs = box ? sv__core_pairs(box) : NULL;
     uint32_t n = v->len;
     int dup = 0;
-    bool as_dict = dict_keys(w, pairs, n) && (dup = has_duplicate(w, pairs, n)) == 0;
+    bool as_dict = dict_keys(w, v, n) && (dup = has_duplicate(w, v, n)) == 0;
     if (dup < 0) return sv__pickle_pk_nomem(w);
     if (as_dict) {
         if (meta)
             st = new_empty(w, PKC_DICT);
         else if (!sv__pickle_pk_op(w, PK_EMPTY_DICT))
             st = sv__pickle_pk_nomem(w);
-        if (st == SV_OK) st = dict_items(w, pairs, n);
+        if (st == SV_OK) st = dict_items(w, v, n);
     } else {
         st = new_empty(w, PKC_MAP);
-        if (st == SV_OK) st = pair_items(w, pairs, n);
+        if (st == SV_OK) st = pair_items(w, v, n);
     }
     if (st == SV_OK && meta) st = meta_state(w, meta);
     w->depth--;
@@ -253,19 +262,19 @@ sv_status sv__pickle_pk_object(sv_pk *w, const sv_value *v)
     if (st) return st;
     sv_container *box = v->as.box;
     if (!box) return sv__pickle_pk_malformed(w, "an object without a class", v);
-    const sv_value *cls = box->cls;
+    /* sv_object_class, not box->cls: a compact object's class is its shape's. */
+    const sv_value *cls = sv_object_class(v);
     if (!class_ok(cls))
         return sv__pickle_pk_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
                                        v);
-    const sv_pair *pairs = sv__core_pairs(box);
     uint32_t n = v->len;
-    if (!dict_keys(w, pairs, n))
+    if (!dict_keys(w, v, n))
         return sv__pickle_pk_malformed(w, "an object's field names must be untagged UTF-8 strings",
                                        v);
-    int dup = has_duplicate(w, pairs, n);
+    int dup = has_duplicate(w, v, n);
     if (dup < 0) return sv__pickle_pk_nomem(w);
     st = new_empty(w, dup ? PKC_OBJECT_PAIRS : PKC_OBJECT);
-    if (st == SV_OK) st = dup ? pair_items(w, pairs, n) : dict_items(w, pairs, n);
+    if (st == SV_OK) st = dup ? pair_items(w, v, n) : dict_items(w, v, n);
     if (st) return st;
     /* {'cls': class, 'meta': meta} BUILD */
     if (!sv__pickle_pk_state_begin(w, "cls")) return sv__pickle_pk_nomem(w);
