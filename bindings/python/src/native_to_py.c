@@ -526,6 +526,15 @@ static PyObject *array_value(reader *r, const sv_value *v)
     return with_meta(r, NV_ARRAY, list, v, 0);
 }
 
+/* A MAP or an OBJECT: always so where the reader calls it (value() switches
+ * on the kind); said once before a loop over sv_key_at / sv_val_at on a
+ * local copy, it lets the compiler drop their kind check from the loop
+ * (their range check goes with the loop's bound, the copy's len). */
+static inline int is_fields(const sv_value *m)
+{
+    return m->kind == SV_MAP || m->kind == SV_OBJECT;
+}
+
 /* The fields of map (a MAP or an OBJECT) as a list of (key, value) tuples;
  * keys_as_str: the keys are field names, else values. Fields are read
  * through sv_key_at / sv_val_at (a compact object keeps its names in a
@@ -534,6 +543,7 @@ static PyObject *array_value(reader *r, const sv_value *v)
 static PyObject *pair_list(reader *r, const sv_value *map, int keys_as_str)
 {
     const sv_value m = *map;
+    if (!is_fields(&m)) return malformed("fields of a value that is no map", map);
     PyObject *list = PyList_New((Py_ssize_t)m.len);
     for (uint32_t i = 0; list && i < m.len; i++) {
         const sv_value *key = sv_key_at(&m, i);
@@ -553,11 +563,11 @@ static PyObject *pair_list(reader *r, const sv_value *map, int keys_as_str)
 static PyObject *pair_dict(reader *r, const sv_value *map)
 {
     const sv_value m = *map;
-    uint32_t n = m.len;
-    for (uint32_t i = 0; i < n; i++)
+    if (!is_fields(&m)) return NULL;
+    for (uint32_t i = 0; i < m.len; i++)
         if (!plain_key(sv_key_at(&m, i))) return NULL;
     PyObject *d = PyDict_New();
-    for (uint32_t i = 0; d && i < n; i++) {
+    for (uint32_t i = 0; d && i < m.len; i++) {
         const sv_value *key = sv_key_at(&m, i);
         PyObject *k = key_str(r, key->as.str, key->len);
         if (!k) {
@@ -569,7 +579,7 @@ static PyObject *pair_dict(reader *r, const sv_value *map)
         Py_DECREF(k);
         Py_XDECREF(x);
     }
-    if (d && PyDict_Size(d) != (Py_ssize_t)n) Py_CLEAR(d); /* a key twice */
+    if (d && PyDict_Size(d) != (Py_ssize_t)m.len) Py_CLEAR(d); /* a key twice */
     return d;
 }
 

@@ -34,6 +34,15 @@ static void path_of_field(sv_pk *w, const sv_value *key, uint32_t i)
 
 /* ---- keys ------------------------------------------------------------------ */
 
+/* A MAP or an OBJECT: always so where the writer calls it (its callers
+ * switch on the kind); said once before a loop over sv_key_at / sv_val_at
+ * on a local copy, it lets the compiler drop their kind check from the
+ * loop (their range check goes with the loop's bound, the copy's len). */
+static inline bool is_fields(const sv_value *m)
+{
+    return m->kind == SV_MAP || m->kind == SV_OBJECT;
+}
+
 static inline size_t key_home(const char *s)
 {
     uint64_t h = (uint64_t)(uintptr_t)s * UINT64_C(0x9E3779B97F4A7C15);
@@ -84,23 +93,12 @@ static uint64_t key_hash(const sv_value *k)
     return h;
 }
 
-/* Whether two keys of the map's n (all plain strings) are equal. Small maps
- * compare every pair; larger ones use an open-addressed table of field
- * indices. The fields are read through sv_key_at on a local copy of the map
- * value (the accessors' checks leave the loops), so a compact object, whose
- * names live in its shape, reads the same. */
-static int has_duplicate(sv_pk *w, const sv_value *map, uint32_t n)
+/* Whether two keys of a map of more than 12 (all plain strings) are equal:
+ * an open-addressed table of field indices. */
+static int large_has_duplicate(sv_pk *w, const sv_value *m)
 {
-    const sv_value m = *map;
-    if (n < 2) return 0;
-    if (n <= 12) {
-        for (uint32_t i = 1; i < n; i++)
-            for (uint32_t j = 0; j < i; j++)
-                if (same_key(sv_key_at(&m, i), sv_key_at(&m, j))) return 1;
-        return 0;
-    }
     size_t cap = 16;
-    while (cap < (size_t)n * 2) cap *= 2;
+    while (cap < (size_t)m->len * 2) cap *= 2;
     if (cap > w->slots_cap) {
         uint32_t *s = (uint32_t *)realloc(w->slots, cap * sizeof *s);
         if (!s) return -1;
@@ -108,11 +106,11 @@ static int has_duplicate(sv_pk *w, const sv_value *map, uint32_t n)
         w->slots_cap = cap;
     }
     memset(w->slots, 0xFF, cap * sizeof *w->slots);
-    for (uint32_t i = 0; i < n; i++) {
-        const sv_value *key = sv_key_at(&m, i);
+    for (uint32_t i = 0; i < m->len; i++) {
+        const sv_value *key = sv_key_at(m, i);
         size_t at = (size_t)key_hash(key) & (cap - 1);
         while (w->slots[at] != UINT32_MAX) {
-            if (same_key(key, sv_key_at(&m, w->slots[at]))) return 1;
+            if (same_key(key, sv_key_at(m, w->slots[at]))) return 1;
             at = (at + 1) & (cap - 1);
         }
         w->slots[at] = i;
@@ -120,16 +118,39 @@ static int has_duplicate(sv_pk *w, const sv_value *map, uint32_t n)
     return 0;
 }
 
-/* Every key a valid dict key (untagged UTF-8 string). */
-static bool dict_keys(const sv_pk *w, const sv_value *map, uint32_t n)
+typedef enum {
+    KEYS_OTHER,  /* a key that is not a dict key (an untagged UTF-8 string) */
+    KEYS_UNIQUE, /* dict keys, all distinct: a dict holds them */
+    KEYS_TWICE,  /* dict keys, one of them twice */
+    KEYS_NOMEM
+} key_verdict;
+
+/* What the keys of map are. Each is checked; a small map's (the usual
+ * one's), kept in a local array as they are read, are then compared with
+ * each other, a larger one's go through large_has_duplicate. The keys are
+ * read through sv_key_at (a compact object keeps them in a shared shape,
+ * not beside its values) on a local copy of the map value, up to its own
+ * length, after its kind is known, so that the accessors' checks leave the
+ * loop. */
+static key_verdict dict_key_verdict(sv_pk *w, const sv_value *map)
 {
     const sv_value m = *map;
-    for (uint32_t i = 0; i < n; i++) {
+    if (!is_fields(&m)) return KEYS_OTHER;
+    const sv_value *seen[12];
+    for (uint32_t i = 0; i < m.len; i++) {
         const sv_value *k = sv_key_at(&m, i);
-        if (!plain_string(k)) return false;
-        if (!key_cached(w, k) && !sv__json_jw_text_ok(k->as.str, k->len, false)) return false;
+        if (!plain_string(k)) return KEYS_OTHER;
+        if (!key_cached(w, k) && !sv__json_jw_text_ok(k->as.str, k->len, false)) return KEYS_OTHER;
+        if (i < 12) seen[i] = k; /* compared below when the map has at most 12 */
     }
-    return true;
+    if (m.len > 12) {
+        int dup = large_has_duplicate(w, &m);
+        return dup < 0 ? KEYS_NOMEM : dup ? KEYS_TWICE : KEYS_UNIQUE;
+    }
+    for (uint32_t i = 1; i < m.len; i++)
+        for (uint32_t j = 0; j < i; j++)
+            if (same_key(seen[i], seen[j])) return KEYS_TWICE;
+    return KEYS_UNIQUE;
 }
 
 /* ---- items ---------------------------------------------------------------- */
@@ -149,12 +170,12 @@ static sv_status array_items(sv_pk *w, const sv_value *items, uint32_t n)
 }
 
 /* MARK k v ... SETITEMS: the keys are known to be dict keys. */
-static sv_status dict_items(sv_pk *w, const sv_value *map, uint32_t n)
+static sv_status dict_items(sv_pk *w, const sv_value *map)
 {
-    if (n == 0) return SV_OK;
-    if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
     const sv_value m = *map;
-    for (uint32_t i = 0; i < n; i++) {
+    if (m.len == 0 || !is_fields(&m)) return SV_OK;
+    if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
+    for (uint32_t i = 0; i < m.len; i++) {
         const sv_value *key = sv_key_at(&m, i);
         if (!write_key(w, key)) return sv__pickle_pk_nomem(w);
         sv_status st = sv__pickle_pk_value(w, sv_val_at(&m, i));
@@ -167,12 +188,12 @@ static sv_status dict_items(sv_pk *w, const sv_value *map, uint32_t n)
 }
 
 /* MARK (k, v) ... APPENDS. */
-static sv_status pair_items(sv_pk *w, const sv_value *map, uint32_t n)
+static sv_status pair_items(sv_pk *w, const sv_value *map)
 {
-    if (n == 0) return SV_OK;
-    if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
     const sv_value m = *map;
-    for (uint32_t i = 0; i < n; i++) {
+    if (m.len == 0 || !is_fields(&m)) return SV_OK;
+    if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
+    for (uint32_t i = 0; i < m.len; i++) {
         const sv_value *key = sv_key_at(&m, i);
         sv_status st = sv__pickle_pk_value(w, key);
         if (st == SV_OK) st = sv__pickle_pk_value(w, sv_val_at(&m, i));
@@ -231,19 +252,18 @@ sv_status sv__pickle_pk_map(sv_pk *w, const sv_value *v)
     if (st) return st;
     sv_container *box = v->as.box;
     const sv_value *meta = box ? box->meta : NULL;
-    uint32_t n = v->len;
-    int dup = 0;
-    bool as_dict = dict_keys(w, v, n) && (dup = has_duplicate(w, v, n)) == 0;
-    if (dup < 0) return sv__pickle_pk_nomem(w);
+    key_verdict keys = dict_key_verdict(w, v);
+    if (keys == KEYS_NOMEM) return sv__pickle_pk_nomem(w);
+    bool as_dict = keys == KEYS_UNIQUE;
     if (as_dict) {
         if (meta)
             st = new_empty(w, PKC_DICT);
         else if (!sv__pickle_pk_op(w, PK_EMPTY_DICT))
             st = sv__pickle_pk_nomem(w);
-        if (st == SV_OK) st = dict_items(w, v, n);
+        if (st == SV_OK) st = dict_items(w, v);
     } else {
         st = new_empty(w, PKC_MAP);
-        if (st == SV_OK) st = pair_items(w, v, n);
+        if (st == SV_OK) st = pair_items(w, v);
     }
     if (st == SV_OK && meta) st = meta_state(w, meta);
     w->depth--;
@@ -267,14 +287,14 @@ sv_status sv__pickle_pk_object(sv_pk *w, const sv_value *v)
     if (!class_ok(cls))
         return sv__pickle_pk_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
                                        v);
-    uint32_t n = v->len;
-    if (!dict_keys(w, v, n))
+    key_verdict keys = dict_key_verdict(w, v);
+    if (keys == KEYS_OTHER)
         return sv__pickle_pk_malformed(w, "an object's field names must be untagged UTF-8 strings",
                                        v);
-    int dup = has_duplicate(w, v, n);
-    if (dup < 0) return sv__pickle_pk_nomem(w);
+    if (keys == KEYS_NOMEM) return sv__pickle_pk_nomem(w);
+    bool dup = keys == KEYS_TWICE;
     st = new_empty(w, dup ? PKC_OBJECT_PAIRS : PKC_OBJECT);
-    if (st == SV_OK) st = dup ? pair_items(w, v, n) : dict_items(w, v, n);
+    if (st == SV_OK) st = dup ? pair_items(w, v) : dict_items(w, v);
     if (st) return st;
     /* {'cls': class, 'meta': meta} BUILD */
     if (!sv__pickle_pk_state_begin(w, "cls")) return sv__pickle_pk_nomem(w);
