@@ -6,9 +6,10 @@
  * @gd-com's Godot vectors, Godot resources, BSON, Resonite data trees, and
  * the shared samples' .brson files when that folder is there) is decoded
  * and written before and after sv_compact_objects: in its own format (which
- * must also be the input's bytes for the vectors an engine wrote), as a
- * pickle, and converted (sv_convert_encode, lossy, as `serval conv` does)
- * to every other binary tree format. Every output after compaction must
+ * must also be the input's bytes for the vectors an engine wrote), as typed
+ * JSON, as a pickle, and converted (sv_convert_encode, lossy, as `serval
+ * conv` does) to typed JSON and to every tree format of this part of the
+ * library. Every output after compaction must
  * be the output before it, byte for byte, and so must every refusal's
  * message (its path is read from the field names). A reader that looked at
  * an object's pairs instead of going through sv_key_at / sv_val_at reads
@@ -29,12 +30,12 @@
 
 #define SAMPLES "../../shared/samples/"
 
-/* The targets of the conversions: the binary tree formats of this part of
- * the library, whose encoders the converter drives. */
-static const char *const conv_targets[] = {"bson",      "godot3",   "godot4",
+/* The targets of the conversions: typed JSON and the tree formats of this
+ * part of the library, whose encoders the converter drives. */
+static const char *const conv_targets[] = {"json",      "bson",     "godot3", "godot4",
                                            "godot-res", "resonite", NULL};
 
-enum { OUT_FORMAT, OUT_PICKLE, OUT_CONV, OUT_COUNT = OUT_CONV + 5 };
+enum { OUT_FORMAT, OUT_JSON, OUT_PICKLE, OUT_CONV, OUT_COUNT = OUT_CONV + 6 };
 
 /* One output: the status, the bytes, or the error's text. */
 typedef struct outcome {
@@ -63,7 +64,7 @@ static void settle(outcome *o, sv_status st, const sv_error *err)
     if (st != SV_OK) sv_error_format(err, o->why, sizeof o->why);
 }
 
-/* Every output of v: in fmt (with o), pickle, conversions. */
+/* Every output of v: in fmt (with o), typed JSON, pickle, conversions. */
 static void write_all(const sv_format *f, const sv_options *o, const sv_value *v,
                       outcome out[OUT_COUNT])
 {
@@ -71,6 +72,8 @@ static void write_all(const sv_format *f, const sv_options *o, const sv_value *v
     for (int i = 0; i < OUT_COUNT; i++) sv_buf_init(&out[i].bytes, NULL);
     sv_error_clear(&err);
     settle(&out[OUT_FORMAT], f->encode(v, o, &out[OUT_FORMAT].bytes, &err), &err);
+    sv_error_clear(&err);
+    settle(&out[OUT_JSON], sv_json_encode(v, NULL, &out[OUT_JSON].bytes, &err), &err);
 #if SERVAL_WITH_PICKLE
     sv_error_clear(&err);
     settle(&out[OUT_PICKLE], sv_pickle_encode(v, NULL, &out[OUT_PICKLE].bytes, &err), &err);
@@ -98,6 +101,7 @@ static const char *out_name(int i)
 {
     switch (i) {
     case OUT_FORMAT: return "its own format";
+    case OUT_JSON: return "typed JSON";
     case OUT_PICKLE: return "pickle";
     default: return conv_targets[i - OUT_CONV];
     }
