@@ -706,7 +706,8 @@ static sv_status run_instances(interp *it, const uint8_t **pos, const nsb_cmd *c
         *pos = start;
         sv_value obj;
         const sv_value *cls = &it->in->classes[it->in->instances[n]];
-        const nsb_plan *plan = it->plans ? nsb_plans_find(it->plans, start) : NULL;
+        const nsb_plan *plan =
+            it->plans ? nsb_plans_find(it->plans, start, it->in->instances[n]) : NULL;
         if (it->plans && nsb_plans_nomem(it->plans)) return nomem(it);
         if (plan && !replay(it, plan, cls, &obj)) plan = NULL; /* the interpreter says why */
         if (plan) {

@@ -18,8 +18,10 @@ void nsb_plans_free(nsb_plans *ps);
 
 /* The plan of the instance body at pos (just after its BeginInstance), or
  * NULL: not seen before, or not one a plan takes. Compiles a body the
- * second time it is seen; call only before the interpreter runs it. */
-nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos);
+ * second time it is seen; call only before the interpreter runs it. hint
+ * (the instance's component) picks the plan tried first: the one last
+ * found with the same hint. */
+nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos, uint32_t hint);
 /* Whether an allocation for a plan failed (find then returns NULL): the
  * caller reports it as out of memory, as for any other allocation. */
 bool nsb_plans_nomem(const nsb_plans *ps);
