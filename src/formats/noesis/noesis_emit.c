@@ -556,7 +556,7 @@ static sv_status emitter_open(struct nsb_emitter *e, const nsb_cmds *cs, const s
     bool plans_ok = true;
     if (!big && !host_is_big()) {
         e->plan_doc = sv_doc_new(out->alloc);
-        em->plans = e->plan_doc ? nsb_plans_new(e->plan_doc, cs, em->max_nesting) : NULL;
+        em->plans = e->plan_doc ? nsb_plans_new(e->plan_doc, cs, em->max_nesting, false) : NULL;
         plans_ok = em->plans != NULL;
     }
     return sv_buf_ok(&e->matched) && plans_ok
@@ -593,19 +593,7 @@ sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t ins
     const uint8_t *pos = cs->begin;
     while (st == SV_OK && pos < cs->end) {
         nsb_cmd cmd;
-        if (pos[0] == NSB_BEGIN_INSTANCE) {
-            /* the common case, what nsb_cmd_read makes of it: one
-             * instance, no count, no name, always in its place here */
-            cmd.id = NSB_BEGIN_INSTANCE;
-            cmd.repeat = false;
-            cmd.count = 1;
-            cmd.desc = UINT32_MAX;
-            cmd.offset = cs->offset0 + (uint64_t)(pos - cs->begin);
-            pos++;
-        } else {
-            st = nsb_cmd_read(cs, &pos, &cmd);
-            if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, NULL);
-        }
+        st = nsb_cmd_read_top(cs, &pos, &cmd);
         if (st == SV_OK) st = emit_instances(&e.em, &pos, &cmd);
     }
     return emitter_close(&e, st);

@@ -22,6 +22,7 @@
  * string over the limit) makes the replay decline, and the interpreter runs
  * the same instance again from the same place, reporting the error as it
  * always did. */
+#include <stddef.h>
 #include <string.h>
 
 #include "core/doc_internal.h"
@@ -36,6 +37,9 @@ enum {
     P_ARRAY   /* a repeated BeginGroup/Array: the ARRAY of its rounds' maps */
 };
 
+/* Shapes a plan keeps (distinct classes sharing one body). */
+#define SHAPES_KEPT 4u
+
 /* The encoder's one switch per field: a value command's id (below
  * OP_MAP), or one of these for the other kinds. */
 enum { OP_MAP = NSB_CMD_COUNT, OP_ARRAY, OP_PACKED, OP_REFS };
@@ -44,6 +48,7 @@ typedef struct pstep {
     uint8_t kind;
     uint8_t id;     /* the command id */
     uint8_t op;     /* encoder: id for P_VALUE, else OP_* of the kind */
+    uint8_t top;    /* 1: a field of the object itself (its key is in the shape) */
     uint8_t pair;   /* 1: the slot is a field (key and value), 0: an array item */
     uint8_t elem;   /* P_PACKED: the sv_elem */
     uint32_t slot;  /* byte offset in the block of the field or the item */
@@ -56,12 +61,20 @@ typedef struct pstep {
 struct nsb_plan {
     const uint8_t *body; /* the canonical bytes after BeginInstance, End included */
     size_t body_len;
-    size_t block;       /* bytes of the instance's containers */
-    uint64_t spend;     /* budget the interpreter would spend on the body */
-    uint32_t fields;    /* the object's */
-    uint32_t name_slot; /* byte offset of the field keyed "Name", or UINT32_MAX */
+    size_t block;      /* bytes of the instance's containers */
+    uint64_t spend;    /* budget the interpreter would spend on the body */
+    uint32_t fields;   /* the object's */
+    uint32_t name_val; /* byte offset of the value of the field keyed "Name", or UINT32_MAX */
     uint32_t nsteps;
     size_t fixed; /* encoder: output bytes of the body but the strings' and buffers' texts */
+    bool compact; /* decoder: the object is made compact (its fields' values only) */
+    /* decoder: the shapes of the object for the classes met (one body may
+     * serve several components), replaced in turn past SHAPES_KEPT;
+     * encoder: the shape of a compact object whose keys were found to be
+     * the plan's (shape[0]), so the next of that shape skips the checks */
+    const sv_value *shape_cls[SHAPES_KEPT];
+    const sv_shape *shape[SHAPES_KEPT];
+    uint32_t shape_next;
     pstep steps[];
 };
 
@@ -93,11 +106,12 @@ struct nsb_plans {
      * found for it: the next instance of a class most often has the same
      * body, found then by one compare and no hash */
     nsb_plan *recent[PLAN_RECENT];
+    bool compact; /* decoder: objects made compact */
 };
 
 #define TABLE_SIZE 4096u
 
-nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting)
+nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting, bool compact)
 {
     nsb_plans *ps = sv__core_doc_scratch_realloc(doc, NULL, 0, sizeof *ps);
     if (!ps) return NULL;
@@ -113,6 +127,7 @@ nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting)
     ps->cs = cs;
     ps->mask = TABLE_SIZE - 1;
     ps->max_nesting = max_nesting;
+    ps->compact = compact;
     /* Distinct bodies are distinct command bytes, so plans stay within a
      * small multiple of the stream; this caps them for any input. */
     ps->memory_max = 16u * 1024u * 1024u;
@@ -147,8 +162,9 @@ typedef struct compiler {
     size_t block;
     uint64_t spend;
     uint32_t max_nesting;
-    uint32_t name_slot;
+    uint32_t name_val;
     size_t fixed; /* as nsb_plan's */
+    bool compact; /* the object's own box holds values, not pairs */
 } compiler;
 
 static bool supported_single(unsigned id)
@@ -265,13 +281,18 @@ static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin,
         }
         sv_value key;
         if (!key_of(c, cmd.desc, k, &key)) return false;
-        uint32_t slot = box + (uint32_t)sizeof(sv_container) + field * (uint32_t)sizeof(sv_pair);
-        if (nesting == 1 && is_text(&key, "Name", 4)) c->name_slot = slot;
+        /* the compact object's own fields: values only */
+        const bool values_only = nesting == 1 && c->compact;
+        uint32_t slot = box + (uint32_t)sizeof(sv_container) +
+                        field * (uint32_t)(values_only ? sizeof(sv_value) : sizeof(sv_pair));
+        uint32_t val = values_only ? slot : slot + (uint32_t)offsetof(sv_pair, val);
+        if (nesting == 1 && is_text(&key, "Name", 4)) c->name_val = val;
         field++;
         pstep *s = add_step(c);
         if (!s) return false;
         s->id = cmd.id;
-        s->pair = 1;
+        s->pair = values_only ? 0 : 1;
+        s->top = nesting == 1;
         s->slot = slot;
         s->key = key;
         s->count = cmd.count;
@@ -353,7 +374,8 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
     sv_error_clear(&c->scratch_err);
     c->doc = ps->keys ? ps->keys : ps->cs->doc;
     c->max_nesting = ps->max_nesting;
-    c->name_slot = UINT32_MAX;
+    c->name_val = UINT32_MAX;
+    c->compact = ps->compact;
     nsb_cmd begin;
     memset(&begin, 0, sizeof begin);
     begin.id = NSB_BEGIN_INSTANCE;
@@ -364,7 +386,9 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
     int64_t n = count_fields(c, pos, &begin);
     uint32_t box = 0;
     if (n >= 0 && n <= PLAN_MAX_FIELDS &&
-        reserve(c, sizeof(sv_container) + (size_t)n * sizeof(sv_pair), &box) &&
+        reserve(
+            c, sizeof(sv_container) + (size_t)n * (c->compact ? sizeof(sv_value) : sizeof(sv_pair)),
+            &box) &&
         compile_body(c, &p, &begin, box, (uint32_t)n, 1) &&
         ps->memory + plan_size(c->nsteps) <= ps->memory_max) {
         pl = sv__core_doc_scratch_realloc(ps->doc, NULL, 0, plan_size(c->nsteps));
@@ -374,7 +398,11 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
             pl->block = c->block;
             pl->spend = c->spend;
             pl->fields = (uint32_t)n;
-            pl->name_slot = c->name_slot;
+            pl->name_val = c->name_val;
+            pl->compact = c->compact;
+            memset(pl->shape_cls, 0, sizeof pl->shape_cls);
+            memset(pl->shape, 0, sizeof pl->shape);
+            pl->shape_next = 0;
             pl->nsteps = c->nsteps;
             pl->fixed = c->fixed;
             memcpy(pl->steps, c->steps, c->nsteps * sizeof(pstep));
@@ -559,9 +587,30 @@ static inline sv_value container_at(uint8_t *block, uint32_t box, sv_kind kind, 
     return v;
 }
 
-bool nsb_plan_run(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
-                  sv_value *obj, const sv_value **name)
+/* The shape of the plan's object for class cls (the component's; one per
+ * class and plan), made the first time the class is met. NULL when memory
+ * or a limit fails: the interpreter then makes the instance. */
+static const sv_shape *shape_for(nsb_plan *pl, const nsb_plan_run_in *in)
 {
+    for (uint32_t k = 0; k < SHAPES_KEPT; k++)
+        if (pl->shape_cls[k] == in->cls) return pl->shape[k];
+    sv_value keys[PLAN_MAX_FIELDS];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pl->nsteps; i++)
+        if (pl->steps[i].top) keys[n++] = pl->steps[i].key;
+    const sv_shape *shape = sv_shape_new(in->vdoc, *in->cls, keys, n);
+    if (!shape) return NULL;
+    uint32_t k = pl->shape_next++ % SHAPES_KEPT;
+    pl->shape_cls[k] = in->cls;
+    pl->shape[k] = shape;
+    return shape;
+}
+
+bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data, sv_value *obj,
+                  const sv_value **name)
+{
+    const sv_shape *shape = NULL;
+    if (pl->compact && !(shape = shape_for(pl, in))) return false;
     uint8_t *block = sv_doc_alloc(in->vdoc, pl->block);
     if (!block) return false;
     const uint8_t *p = *data;
@@ -594,9 +643,18 @@ bool nsb_plan_run(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t *
         }
         put(block, s, v);
     }
-    *obj = container_at(block, 0, SV_OBJECT, pl->fields);
-    obj->as.box->cls = in->cls;
-    *name = pl->name_slot == UINT32_MAX ? NULL : &((sv_pair *)(void *)(block + pl->name_slot))->val;
+    if (shape) {
+        sv_container *box = (sv_container *)(void *)block;
+        sv__core_compact_init(box, shape);
+        *obj = scalar(SV_OBJECT, 0, 0);
+        obj->len = pl->fields;
+        obj->as.box = box;
+    } else {
+        *obj = container_at(block, 0, SV_OBJECT, pl->fields);
+        obj->as.box->cls = in->cls;
+    }
+    *name =
+        pl->name_val == UINT32_MAX ? NULL : (const sv_value *)(const void *)(block + pl->name_val);
     *data = p;
     return true;
 }
@@ -705,14 +763,14 @@ static inline size_t write_fixed(uint8_t *o, unsigned id, const sv_value *v, uin
  * them; a string reserves its text and them again), so only strings
  * reserve. Fields are read through sv_key_at / sv_val_at on a local copy
  * of the container: their checks then leave the loop. */
-static bool emit_fields(const nsb_plan *pl, pstep **sp, const sv_value *container,
+static bool emit_fields(const nsb_plan *pl, pstep **sp, const sv_value *container, bool check_keys,
                         uint32_t instances, sv_buf *out)
 {
     const sv_value c = *container;
     pstep *s = *sp;
     for (uint32_t f = 0; f < c.len; f++, s++) {
         const sv_value *v = sv_val_at(&c, f);
-        if (!key_ok(s, sv_key_at(&c, f))) return false;
+        if (check_keys && !key_ok(s, sv_key_at(&c, f))) return false;
         switch (s->op) {
             WRITE_FIXED(NSB_REF)
             WRITE_FIXED(NSB_INT8)
@@ -738,7 +796,7 @@ static bool emit_fields(const nsb_plan *pl, pstep **sp, const sv_value *containe
         case OP_MAP:
             if (v->kind != SV_MAP || v->len != s->count) return false;
             *sp = s + 1;
-            if (!emit_fields(pl, sp, v, instances, out)) return false;
+            if (!emit_fields(pl, sp, v, true, instances, out)) return false;
             s = *sp - 1;
             break;
         case OP_ARRAY: {
@@ -749,7 +807,7 @@ static bool emit_fields(const nsb_plan *pl, pstep **sp, const sv_value *containe
                 const pstep *m = ++s;
                 if (items[r].kind != SV_MAP || items[r].len != m->count) return false;
                 *sp = s + 1;
-                if (!emit_fields(pl, sp, &items[r], instances, out)) return false;
+                if (!emit_fields(pl, sp, &items[r], true, instances, out)) return false;
                 s = *sp - 1;
             }
             break;
@@ -782,10 +840,17 @@ static bool emit_fields(const nsb_plan *pl, pstep **sp, const sv_value *containe
 bool nsb_plan_emit(nsb_plan *pl, const sv_value *obj, uint32_t instances, sv_buf *out)
 {
     if (obj->kind != SV_OBJECT || obj->len != pl->fields) return false;
+    /* a compact object of a shape whose keys were found to be the plan's
+     * has them: its fields' keys need no check */
+    const sv_shape *shape = sv_object_shape(obj);
+    const bool keys_known = shape && shape == pl->shape[0];
     if (sv_buf_ensure(out, pl->fixed) != SV_OK) return false;
     size_t mark = out->len;
     pstep *s = pl->steps;
-    if (emit_fields(pl, &s, obj, instances, out)) return true;
+    if (emit_fields(pl, &s, obj, !keys_known, instances, out)) {
+        if (shape) pl->shape[0] = shape;
+        return true;
+    }
     out->len = mark;
     return false;
 }
