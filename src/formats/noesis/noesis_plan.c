@@ -617,13 +617,31 @@ bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
     for (uint32_t i = 0; i < pl->nsteps; i++) {
         const pstep *s = &pl->steps[i];
         sv_value v;
-        switch (s->kind) {
-        case P_VALUE:
-            if (!read_value(in, &p, s->id, &v)) return false;
-            break;
-        case P_MAP: v = container_at(block, s->box, SV_MAP, s->count); break;
-        case P_ARRAY: v = container_at(block, s->box, SV_ARRAY, s->count); break;
-        case P_PACKED: {
+        /* one switch on the step's opcode, each value case read_value of
+         * one constant id */
+#define READ_VALUE(ID)                                                                             \
+    case ID:                                                                                       \
+        if (!read_value(in, &p, ID, &v)) return false;                                             \
+        break;
+        switch (s->op) {
+            READ_VALUE(NSB_REF)
+            READ_VALUE(NSB_INT8)
+            READ_VALUE(NSB_INT16)
+            READ_VALUE(NSB_INT32)
+            READ_VALUE(NSB_INT64)
+            READ_VALUE(NSB_UINT8)
+            READ_VALUE(NSB_UINT16)
+            READ_VALUE(NSB_UINT32)
+            READ_VALUE(NSB_UINT64)
+            READ_VALUE(NSB_BOOL)
+            READ_VALUE(NSB_FLOAT32)
+            READ_VALUE(NSB_FLOAT64)
+            READ_VALUE(NSB_STRING8)
+            READ_VALUE(NSB_BUFFER)
+#undef READ_VALUE
+        case OP_MAP: v = container_at(block, s->box, SV_MAP, s->count); break;
+        case OP_ARRAY: v = container_at(block, s->box, SV_ARRAY, s->count); break;
+        case OP_PACKED: {
             size_t need = (size_t)s->count * nsb_value_min_size(s->id);
             if ((size_t)(in->end - p) < need) return false;
             v = sv_packed(in->vdoc, (sv_elem)s->elem, SV_TAG_NONE, p, s->count);
@@ -631,7 +649,7 @@ bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
             p += need;
             break;
         }
-        default: { /* P_REFS */
+        case OP_REFS: {
             if ((size_t)(in->end - p) / 4 < s->count) return false;
             v = sv_array(in->vdoc, s->count);
             if (v.kind != SV_ARRAY) return false;
@@ -640,6 +658,7 @@ bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
                 if (!read_value(in, &p, NSB_REF, &items[k])) return false;
             break;
         }
+        default: return false; /* no other opcode is compiled */
         }
         put(block, s, v);
     }
