@@ -294,6 +294,45 @@ static void test_escape_positions(void **state)
     }
 }
 
+/* Strings of 1 to 40 bytes as array items, as map keys and as values of
+ * objects, each with one byte that needs an escape, or one non-ASCII
+ * character, at every position: the writer copies short strings without
+ * escapes whole (up to 32 bytes, in overlapping pieces) and sends the rest
+ * to its escaping loop; every length on either side of each piece size must
+ * come out as docs/json.md says. */
+static void test_short_string_pieces(void **state)
+{
+    (void)state;
+    static const char *const specials[] = {"\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9"};
+    static const char *const written[] = {"\\\"", "\\\\", "\\n", "\\u0001", "\x7f", "\xc3\xa9"};
+    for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) {
+        size_t sn = strlen(specials[k]);
+        for (size_t len = 1; len <= 40; len++) {
+            for (size_t pos = 0; pos + sn <= len; pos++) {
+                char in[48], text[128], exp[256];
+                memset(in, 'a' + (char)(len % 26), len);
+                memcpy(in + pos, specials[k], sn);
+                size_t m = 0;
+                text[m++] = '"';
+                memset(text + m, 'a' + (char)(len % 26), pos);
+                m += pos;
+                memcpy(text + m, written[k], strlen(written[k]));
+                m += strlen(written[k]);
+                memset(text + m, 'a' + (char)(len % 26), len - pos - sn);
+                m += len - pos - sn;
+                text[m++] = '"';
+                text[m] = '\0';
+                snprintf(exp, sizeof exp, "[%s,%s]", text, text);
+                check_str(tree_arr(2, SN(in, len), SN(in, len)), exp);
+                snprintf(exp, sizeof exp, "{%s:1,\"b\":%s}", text, text);
+                check_str(tree_map(2, SN(in, len), sv_int(1), S("b"), SN(in, len)), exp);
+                snprintf(exp, sizeof exp, "{\"$class\":\"C\",\"s\":%s}", text);
+                check_str(tree_obj(S("C"), 1, "s", SN(in, len)), exp);
+            }
+        }
+    }
+}
+
 static void test_long_strings(void **state)
 {
     (void)state;
@@ -455,6 +494,53 @@ static void test_bytes(void **state)
     CHECK(sv_bytes(test_doc, "", 0), "{\"$bytes\":\"\"}");
     CHECK(sv_bytes(test_doc, "foobar", 6), "{\"$bytes\":\"Zm9vYmFy\"}");
     CHECK(sv_bytes(test_doc, "fooba", 5), "{\"$bytes\":\"Zm9vYmE=\"}");
+}
+
+/* Base64 (RFC 4648, section 4) the slow way, six bits at a time: the
+ * test's own reference. */
+static size_t ref_base64(const uint8_t *in, size_t n, char *out)
+{
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t m = 0;
+    for (size_t bit = 0; bit < 8 * n; bit += 6) {
+        unsigned v = 0;
+        for (size_t b = bit; b < bit + 6; b++) {
+            unsigned one = b < 8 * n ? (in[b / 8] >> (7 - b % 8)) & 1u : 0u;
+            v = v << 1 | one;
+        }
+        out[m++] = abc[v];
+    }
+    while (m % 4)
+        out[m++] = '=';
+    out[m] = '\0';
+    return m;
+}
+
+/* Bytes of every length from 0 to 60 as array items, as object values, in
+ * typed compact and pretty output and in plain output: the short ones
+ * (up to 48 bytes) are written inline by the container loops, the others
+ * by the bytes writer, and a top-level value by the bytes writer too. */
+static void test_bytes_every_length(void **state)
+{
+    (void)state;
+    uint8_t in[64];
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = (uint8_t)(i * 37 + 250); /* every bit pattern shows up in a few bytes */
+    for (size_t n = 0; n <= 60; n++) {
+        char b64[96], exp[512];
+        ref_base64(in, n, b64);
+        sv_value b = sv_bytes(test_doc, in, n);
+        snprintf(exp, sizeof exp, "[{\"$bytes\":\"%s\"},{\"$bytes\":\"%s\"}]", b64, b64);
+        check_str(tree_arr(2, b, b), exp);
+        snprintf(exp, sizeof exp, "{\"$class\":\"C\",\"b\":{\"$bytes\":\"%s\"}}", b64);
+        check_str(tree_obj(S("C"), 1, "b", b), exp);
+        snprintf(exp, sizeof exp, "{\"$bytes\":\"%s\"}", b64);
+        check_str(b, exp);
+        snprintf(exp, sizeof exp, "[\n  {\"$bytes\": \"%s\"}\n]", b64);
+        check_with(tree_arr(1, b), 2, false, exp, strlen(exp));
+        snprintf(exp, sizeof exp, "[\"%s\"]", b64);
+        check_with(tree_arr(1, b), 0, true, exp, strlen(exp));
+    }
 }
 
 /* ---- containers ------------------------------------------------------------------ */
@@ -1416,11 +1502,13 @@ int main(void)
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_control_escapes),
         cmocka_unit_test(test_escape_positions),
+        cmocka_unit_test(test_short_string_pieces),
         cmocka_unit_test(test_long_strings),
         cmocka_unit_test(test_utf8_boundaries),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_utf16_strings),
         cmocka_unit_test(test_bytes),
+        cmocka_unit_test(test_bytes_every_length),
         cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_maps),
         cmocka_unit_test(test_maps_other_keys),
