@@ -959,6 +959,85 @@ static void test_tags(void **state)
     CHECK(sv_with_tag(S("https://x"), SV_TAG_URL), "{\"$url\":\"https://x\"}");
 }
 
+/* ---- compact objects ------------------------------------------------------------ */
+
+/* A compact object (its class and field names in a shared shape, its
+ * container holding the values alone) is written exactly as the object of
+ * the same fields in the pair layout: the text below is docs/json.md's
+ * object form, written out by hand. */
+static void test_compact_objects(void **state)
+{
+    (void)state;
+    sv_value keys[4] = {sv_str_intern(test_doc, "id", 2), sv_str_intern(test_doc, "name", 4),
+                        sv_str_intern(test_doc, "pos", 3), sv_str_intern(test_doc, "flags", 5)};
+    const sv_shape *shape = sv_shape_new(test_doc, S("Entity"), keys, 4);
+    assert_non_null(shape);
+    sv_value fields[4] = {sv_int(7), S("twenty-four bytes long!!"), vec3(1.5f, -0.25f, 3.0f),
+                          sv_uint_w(200, 1)};
+    sv_value objs[2];
+    for (int k = 0; k < 2; k++) {
+        objs[k] = sv_object_compact(test_doc, shape);
+        assert_ptr_equal(sv_object_shape(&objs[k]), shape);
+        for (size_t i = 0; i < 4; i++)
+            *sv_val_at(&objs[k], i) = fields[i];
+    }
+    *sv_val_at(&objs[1], 0) = sv_int(8);
+    static const char one[] = "{\"$class\":\"Entity\",\"id\":7,\"name\":\"twenty-four bytes long!!\","
+                              "\"pos\":{\"$vector3\":[1.5,-0.25,3.0]},\"flags\":{\"$u8\":200}}";
+    check_str(objs[0], one);
+    /* the same fields in the pair layout give the same text */
+    check_str(tree_obj(S("Entity"), 4, "id", fields[0], "name", fields[1], "pos", fields[2],
+                       "flags", fields[3]),
+              one);
+    /* in an array and a map: the key and class caches see the shape's keys
+     * twice */
+    CHECK(tree_arr(2, objs[0], objs[1]),
+          "[{\"$class\":\"Entity\",\"id\":7,\"name\":\"twenty-four bytes long!!\","
+          "\"pos\":{\"$vector3\":[1.5,-0.25,3.0]},\"flags\":{\"$u8\":200}},"
+          "{\"$class\":\"Entity\",\"id\":8,\"name\":\"twenty-four bytes long!!\","
+          "\"pos\":{\"$vector3\":[1.5,-0.25,3.0]},\"flags\":{\"$u8\":200}}]");
+    CHECK_PRETTY(tree_map(1, S("e"), objs[1]), 2,
+                 "{\n  \"e\": {\n    \"$class\": \"Entity\",\n    \"id\": 8,\n"
+                 "    \"name\": \"twenty-four bytes long!!\",\n"
+                 "    \"pos\": {\"$vector3\": [1.5, -0.25, 3.0]},\n"
+                 "    \"flags\": {\"$u8\": 200}\n  }\n}");
+    CHECK_PLAIN(objs[0], "{\"id\":7,\"name\":\"twenty-four bytes long!!\",\"pos\":[1.5,-0.25,3.0],"
+                         "\"flags\":200}");
+    /* a failing field is named by its key, which lives in the shape */
+    sv_value bad = sv_object_compact(test_doc, shape);
+    sv_value wide = sv_uint_w(1, 1);
+    wide.as.u = 256;
+    *sv_val_at(&bad, 3) = wide;
+    sv_error err = expect_fail(tree_arr(1, bad), false, SV_ERR_RANGE);
+    assert_string_equal(err.path, "/0/flags");
+}
+
+/* A decoded typed JSON document whose objects are all made compact
+ * (sv_compact_objects) writes back the bytes it was read from. */
+static void test_compact_objects_round_trip(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[{\"$class\":\"Entity\",\"id\":1000,\"name\":\"karo_1000\",\"pos\":{\"$vector3\":"
+        "[1.5,-2.25,3.0]},\"hp\":{\"$f32\":0.37},\"tags\":[\"npc\",7],\"stats\":{\"str\":3,"
+        "\"luck\":-0.125},\"blob\":{\"$bytes\":\"AAEC\"},\"child\":{\"$class\":\"Item\","
+        "\"$meta\":{\"x\":1},\"n\":2}},"
+        "{\"$class\":\"Entity\",\"id\":1001,\"name\":\"a\\\"b\",\"pos\":{\"$vector3\":"
+        "[0.0,0.0,-1.0]},\"hp\":{\"$f32\":1.0},\"tags\":[],\"stats\":{},\"blob\":"
+        "{\"$bytes\":\"\"},\"child\":{\"$class\":\"Item\"}},"
+        "{\"$class\":\"Empty\"},{\"$class\":\"Other\",\"$$dollar\":true}]";
+    sv_value root;
+    sv_error err;
+    assert_int_equal(sv_json_decode(test_doc, text, sizeof text - 1, NULL, &root, &err), SV_OK);
+    assert_int_equal(sv_compact_objects(test_doc, &root), SV_OK);
+    /* the objects with fields are compact now (else this test tests nothing) */
+    assert_non_null(sv_object_shape(sv_array_at(&root, 0)));
+    assert_non_null(sv_object_shape(sv_array_at(&root, 1)));
+    assert_non_null(sv_object_shape(sv_array_at(&root, 3)));
+    assert_non_null(sv_object_shape(sv_map_getz(sv_array_at(&root, 0), "child")));
+    check_with(root, 0, false, text, sizeof text - 1);
+}
+
 /* ---- pretty ------------------------------------------------------------------- */
 
 static sv_value sample_document(void)
@@ -1514,6 +1593,8 @@ int main(void)
         cmocka_unit_test(test_maps_other_keys),
         cmocka_unit_test(test_nested_maps_with_other_keys),
         cmocka_unit_test(test_objects),
+        cmocka_unit_test(test_compact_objects),
+        cmocka_unit_test(test_compact_objects_round_trip),
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_tuples_every_shape),
         cmocka_unit_test(test_tuples_other_elems),
