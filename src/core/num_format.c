@@ -583,11 +583,16 @@ static SV_ALWAYS_INLINE bool pick_fast(uint64_t m, uint64_t dist, uint64_t half_
     bool clear = (up + eps) << 5 > (2 * eps) << 5;
     bool low = dist + eps < half_w;
     bool high = dist > ten - half_w + eps;
-    uint64_t r = m + (up >> 59);
-    r = low ? m : r;
-    r = high ? m + 10 : r;
-    *f = r;
-    return low | high | (neither & clear);
+    /* What is added to m: 0 (low), 10 (high) or the rounding of V, selected
+     * with masks: written as conditional expressions, GCC 12 made branches
+     * of them, and low or high holds for about 4 random numbers in 10, in
+     * no order a predictor can learn. */
+    uint64_t low_mask = 0 - (uint64_t)low, high_mask = 0 - (uint64_t)high;
+    *f = m + (((up >> 59) & ~(low_mask | high_mask)) | (10 & high_mask));
+    /* one test for the caller (as "low | high | ...", a branch on low and
+     * high again) */
+    uint64_t decided = low_mask | high_mask | (0 - (uint64_t)(neither & clear));
+    return decided != 0;
 }
 
 /* What shortest64_fast and shortest32_fast need of the exponent, for every
@@ -812,9 +817,11 @@ size_t sv__core_fmt_f64(double d, char *out)
     if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
     /* A normal double's shortest digits number 16 or 17 (c >= 2^52 and
      * 1 <= 2^q / 10^k < 10 give 4.5e15 <= digits < 9.1e16). */
-    bool short_by_one = dec.f < UINT64_C(10000000000000000); /* (unpredictable: no branch) */
-    dec.f *= short_by_one ? 10 : 1;
-    dec.e -= short_by_one;
+    unsigned short_by_one = dec.f < UINT64_C(10000000000000000);
+    /* (unpredictable: a multiplication by 1 or 10, not a choice, which GCC
+     * turned into a branch) */
+    dec.f *= 1 + 9 * (uint64_t)short_by_one;
+    dec.e -= (int)short_by_one;
     return write17(out, neg, dec.f, dec.e);
 }
 
@@ -851,11 +858,11 @@ size_t sv__core_fmt_f32(float f, char *out)
     /* Whole numbers below 2^24 (see sv__core_fmt_f64). */
     if (q <= 0 && sv__core_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
     if (frac == 0 || !shortest32_fast(c, q, &dec)) return fmt_f32_slow(out, neg, frac, be);
-    /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8. */
-    for (int i = 0; i < 2; i++) {
-        bool short_by_one = dec.f < 100000000;
-        dec.f = short_by_one ? dec.f * 10 : dec.f;
-        dec.e -= short_by_one;
-    }
+    /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8.
+     * The digits short of 9, without a branch (unpredictable, as in
+     * sv__core_fmt_f64): one multiplication by 1, 10 or 100. */
+    unsigned short_by = (unsigned)(dec.f < 100000000) + (unsigned)(dec.f < 10000000);
+    dec.f *= pow10_u64[short_by];
+    dec.e -= (int)short_by;
     return write9(out, neg, (uint32_t)dec.f, dec.e);
 }

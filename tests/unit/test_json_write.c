@@ -294,6 +294,45 @@ static void test_escape_positions(void **state)
     }
 }
 
+/* Strings of 1 to 40 bytes as array items, as map keys and as values of
+ * objects, each with one byte that needs an escape, or one non-ASCII
+ * character, at every position: the writer copies short strings without
+ * escapes whole (up to 32 bytes, in overlapping pieces) and sends the rest
+ * to its escaping loop; every length on either side of each piece size must
+ * come out as docs/json.md says. */
+static void test_short_string_pieces(void **state)
+{
+    (void)state;
+    static const char *const specials[] = {"\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9"};
+    static const char *const written[] = {"\\\"", "\\\\", "\\n", "\\u0001", "\x7f", "\xc3\xa9"};
+    for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) {
+        size_t sn = strlen(specials[k]);
+        for (size_t len = 1; len <= 40; len++) {
+            for (size_t pos = 0; pos + sn <= len; pos++) {
+                char in[48], text[128], exp[256];
+                memset(in, 'a' + (char)(len % 26), len);
+                memcpy(in + pos, specials[k], sn);
+                size_t m = 0;
+                text[m++] = '"';
+                memset(text + m, 'a' + (char)(len % 26), pos);
+                m += pos;
+                memcpy(text + m, written[k], strlen(written[k]));
+                m += strlen(written[k]);
+                memset(text + m, 'a' + (char)(len % 26), len - pos - sn);
+                m += len - pos - sn;
+                text[m++] = '"';
+                text[m] = '\0';
+                snprintf(exp, sizeof exp, "[%s,%s]", text, text);
+                check_str(tree_arr(2, SN(in, len), SN(in, len)), exp);
+                snprintf(exp, sizeof exp, "{%s:1,\"b\":%s}", text, text);
+                check_str(tree_map(2, SN(in, len), sv_int(1), S("b"), SN(in, len)), exp);
+                snprintf(exp, sizeof exp, "{\"$class\":\"C\",\"s\":%s}", text);
+                check_str(tree_obj(S("C"), 1, "s", SN(in, len)), exp);
+            }
+        }
+    }
+}
+
 static void test_long_strings(void **state)
 {
     (void)state;
@@ -455,6 +494,53 @@ static void test_bytes(void **state)
     CHECK(sv_bytes(test_doc, "", 0), "{\"$bytes\":\"\"}");
     CHECK(sv_bytes(test_doc, "foobar", 6), "{\"$bytes\":\"Zm9vYmFy\"}");
     CHECK(sv_bytes(test_doc, "fooba", 5), "{\"$bytes\":\"Zm9vYmE=\"}");
+}
+
+/* Base64 (RFC 4648, section 4) the slow way, six bits at a time: the
+ * test's own reference. */
+static size_t ref_base64(const uint8_t *in, size_t n, char *out)
+{
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t m = 0;
+    for (size_t bit = 0; bit < 8 * n; bit += 6) {
+        unsigned v = 0;
+        for (size_t b = bit; b < bit + 6; b++) {
+            unsigned one = b < 8 * n ? (in[b / 8] >> (7 - b % 8)) & 1u : 0u;
+            v = v << 1 | one;
+        }
+        out[m++] = abc[v];
+    }
+    while (m % 4)
+        out[m++] = '=';
+    out[m] = '\0';
+    return m;
+}
+
+/* Bytes of every length from 0 to 60 as array items, as object values, in
+ * typed compact and pretty output and in plain output: the short ones
+ * (up to 48 bytes) are written inline by the container loops, the others
+ * by the bytes writer, and a top-level value by the bytes writer too. */
+static void test_bytes_every_length(void **state)
+{
+    (void)state;
+    uint8_t in[64];
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = (uint8_t)(i * 37 + 250); /* every bit pattern shows up in a few bytes */
+    for (size_t n = 0; n <= 60; n++) {
+        char b64[96], exp[512];
+        ref_base64(in, n, b64);
+        sv_value b = sv_bytes(test_doc, in, n);
+        snprintf(exp, sizeof exp, "[{\"$bytes\":\"%s\"},{\"$bytes\":\"%s\"}]", b64, b64);
+        check_str(tree_arr(2, b, b), exp);
+        snprintf(exp, sizeof exp, "{\"$class\":\"C\",\"b\":{\"$bytes\":\"%s\"}}", b64);
+        check_str(tree_obj(S("C"), 1, "b", b), exp);
+        snprintf(exp, sizeof exp, "{\"$bytes\":\"%s\"}", b64);
+        check_str(b, exp);
+        snprintf(exp, sizeof exp, "[\n  {\"$bytes\": \"%s\"}\n]", b64);
+        check_with(tree_arr(1, b), 2, false, exp, strlen(exp));
+        snprintf(exp, sizeof exp, "[\"%s\"]", b64);
+        check_with(tree_arr(1, b), 0, true, exp, strlen(exp));
+    }
 }
 
 /* ---- containers ------------------------------------------------------------------ */
@@ -871,6 +957,85 @@ static void test_tags(void **state)
         check_str(sv_with_tag(sv_int(-7), any[i].tag), exp);
     }
     CHECK(sv_with_tag(S("https://x"), SV_TAG_URL), "{\"$url\":\"https://x\"}");
+}
+
+/* ---- compact objects ------------------------------------------------------------ */
+
+/* A compact object (its class and field names in a shared shape, its
+ * container holding the values alone) is written exactly as the object of
+ * the same fields in the pair layout: the text below is docs/json.md's
+ * object form, written out by hand. */
+static void test_compact_objects(void **state)
+{
+    (void)state;
+    sv_value keys[4] = {sv_str_intern(test_doc, "id", 2), sv_str_intern(test_doc, "name", 4),
+                        sv_str_intern(test_doc, "pos", 3), sv_str_intern(test_doc, "flags", 5)};
+    const sv_shape *shape = sv_shape_new(test_doc, S("Entity"), keys, 4);
+    assert_non_null(shape);
+    sv_value fields[4] = {sv_int(7), S("twenty-four bytes long!!"), vec3(1.5f, -0.25f, 3.0f),
+                          sv_uint_w(200, 1)};
+    sv_value objs[2];
+    for (int k = 0; k < 2; k++) {
+        objs[k] = sv_object_compact(test_doc, shape);
+        assert_ptr_equal(sv_object_shape(&objs[k]), shape);
+        for (size_t i = 0; i < 4; i++)
+            *sv_val_at(&objs[k], i) = fields[i];
+    }
+    *sv_val_at(&objs[1], 0) = sv_int(8);
+    static const char one[] = "{\"$class\":\"Entity\",\"id\":7,\"name\":\"twenty-four bytes long!!\","
+                              "\"pos\":{\"$vector3\":[1.5,-0.25,3.0]},\"flags\":{\"$u8\":200}}";
+    check_str(objs[0], one);
+    /* the same fields in the pair layout give the same text */
+    check_str(tree_obj(S("Entity"), 4, "id", fields[0], "name", fields[1], "pos", fields[2],
+                       "flags", fields[3]),
+              one);
+    /* in an array and a map: the key and class caches see the shape's keys
+     * twice */
+    CHECK(tree_arr(2, objs[0], objs[1]),
+          "[{\"$class\":\"Entity\",\"id\":7,\"name\":\"twenty-four bytes long!!\","
+          "\"pos\":{\"$vector3\":[1.5,-0.25,3.0]},\"flags\":{\"$u8\":200}},"
+          "{\"$class\":\"Entity\",\"id\":8,\"name\":\"twenty-four bytes long!!\","
+          "\"pos\":{\"$vector3\":[1.5,-0.25,3.0]},\"flags\":{\"$u8\":200}}]");
+    CHECK_PRETTY(tree_map(1, S("e"), objs[1]), 2,
+                 "{\n  \"e\": {\n    \"$class\": \"Entity\",\n    \"id\": 8,\n"
+                 "    \"name\": \"twenty-four bytes long!!\",\n"
+                 "    \"pos\": {\"$vector3\": [1.5, -0.25, 3.0]},\n"
+                 "    \"flags\": {\"$u8\": 200}\n  }\n}");
+    CHECK_PLAIN(objs[0], "{\"id\":7,\"name\":\"twenty-four bytes long!!\",\"pos\":[1.5,-0.25,3.0],"
+                         "\"flags\":200}");
+    /* a failing field is named by its key, which lives in the shape */
+    sv_value bad = sv_object_compact(test_doc, shape);
+    sv_value wide = sv_uint_w(1, 1);
+    wide.as.u = 256;
+    *sv_val_at(&bad, 3) = wide;
+    sv_error err = expect_fail(tree_arr(1, bad), false, SV_ERR_RANGE);
+    assert_string_equal(err.path, "/0/flags");
+}
+
+/* A decoded typed JSON document whose objects are all made compact
+ * (sv_compact_objects) writes back the bytes it was read from. */
+static void test_compact_objects_round_trip(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[{\"$class\":\"Entity\",\"id\":1000,\"name\":\"karo_1000\",\"pos\":{\"$vector3\":"
+        "[1.5,-2.25,3.0]},\"hp\":{\"$f32\":0.37},\"tags\":[\"npc\",7],\"stats\":{\"str\":3,"
+        "\"luck\":-0.125},\"blob\":{\"$bytes\":\"AAEC\"},\"child\":{\"$class\":\"Item\","
+        "\"$meta\":{\"x\":1},\"n\":2}},"
+        "{\"$class\":\"Entity\",\"id\":1001,\"name\":\"a\\\"b\",\"pos\":{\"$vector3\":"
+        "[0.0,0.0,-1.0]},\"hp\":{\"$f32\":1.0},\"tags\":[],\"stats\":{},\"blob\":"
+        "{\"$bytes\":\"\"},\"child\":{\"$class\":\"Item\"}},"
+        "{\"$class\":\"Empty\"},{\"$class\":\"Other\",\"$$dollar\":true}]";
+    sv_value root;
+    sv_error err;
+    assert_int_equal(sv_json_decode(test_doc, text, sizeof text - 1, NULL, &root, &err), SV_OK);
+    assert_int_equal(sv_compact_objects(test_doc, &root), SV_OK);
+    /* the objects with fields are compact now (else this test tests nothing) */
+    assert_non_null(sv_object_shape(sv_array_at(&root, 0)));
+    assert_non_null(sv_object_shape(sv_array_at(&root, 1)));
+    assert_non_null(sv_object_shape(sv_array_at(&root, 3)));
+    assert_non_null(sv_object_shape(sv_map_getz(sv_array_at(&root, 0), "child")));
+    check_with(root, 0, false, text, sizeof text - 1);
 }
 
 /* ---- pretty ------------------------------------------------------------------- */
@@ -1416,16 +1581,20 @@ int main(void)
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_control_escapes),
         cmocka_unit_test(test_escape_positions),
+        cmocka_unit_test(test_short_string_pieces),
         cmocka_unit_test(test_long_strings),
         cmocka_unit_test(test_utf8_boundaries),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_utf16_strings),
         cmocka_unit_test(test_bytes),
+        cmocka_unit_test(test_bytes_every_length),
         cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_maps),
         cmocka_unit_test(test_maps_other_keys),
         cmocka_unit_test(test_nested_maps_with_other_keys),
         cmocka_unit_test(test_objects),
+        cmocka_unit_test(test_compact_objects),
+        cmocka_unit_test(test_compact_objects_round_trip),
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_tuples_every_shape),
         cmocka_unit_test(test_tuples_other_elems),

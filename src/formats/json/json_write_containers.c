@@ -10,6 +10,7 @@
  * key cache; everything else is a call. Each loop exists twice, compact and
  * pretty (a constant parameter of an inline function), so that the compact
  * one has no layout tests. */
+#include "core/base64.h"
 #include "formats/json/json_write_internal.h"
 
 #define SV_JW_MAX_DEPTH SV_MAX_DEPTH_LIMIT
@@ -20,7 +21,8 @@
  * float32 form, {"$f32": and a space (9), the number with its scratch bytes
  * (SV_FMT_F32_MAX) and '}'. */
 #define FAST_ROOM (9 + SV_FMT_F32_MAX + 1)
-_Static_assert(SV_FMT_F64_MAX <= FAST_ROOM && SV_FMT_INT_MAX <= FAST_ROOM && 24 <= FAST_ROOM,
+_Static_assert(SV_FMT_F64_MAX <= FAST_ROOM && SV_FMT_INT_MAX <= FAST_ROOM &&
+                   SV_JW_SHORT_ROOM <= FAST_ROOM,
                "every inline item fits FAST_ROOM");
 _Static_assert(9 + SV_FMT_INT_MAX + 1 <= FAST_ROOM, "a narrow uint's form fits FAST_ROOM");
 /* Room checked before an array item: its ',' and FAST_ROOM; before a
@@ -156,6 +158,30 @@ static SV_ALWAYS_INLINE uint8_t *f32_tuple(const sv_jw *w, uint8_t *p, const sv_
     return p + 2;
 }
 
+/* Bytes values up to this long (a hash, a small key, a blob of flags: the
+ * bytes of game data are mostly short) are written inline, with their room
+ * checked there: {"$bytes": and a space, the quoted base64, '}'. */
+#define SHORT_BYTES 48
+#define SHORT_BYTES_ROOM (11 + 2 + SHORT_BYTES / 3 * 4 + 1)
+
+/* {"$bytes": "base64"} of a short bytes value in typed mode at p, the end
+ * returned; NULL (nothing meaningful written) when it is not one or the room
+ * is short: sv__json_jw_bytes writes it then. */
+static SV_ALWAYS_INLINE uint8_t *short_bytes(const sv_jw *w, uint8_t *p, const sv_value *v)
+{
+    size_t n = v->len;
+    if (n > SHORT_BYTES || w->plain || (!v->as.bytes && n) ||
+        (size_t)(w->end - p) < SHORT_BYTES_ROOM)
+        return NULL;
+    memcpy(p, "{\"$bytes\": \"", 12); /* the space is kept when pretty */
+    p += 10 + w->pretty;
+    *p++ = '"';
+    if (n) sv__core_base64_encode(v->as.bytes, n, (char *)p);
+    p += (n + 2) / 3 * 4;
+    memcpy(p, "\"}", 2);
+    return p + 2;
+}
+
 /* Writes the item v at c->p (room: FAST_ROOM), exactly as sv__json_jw_value would.
  * The heads tested first are the commonest values whose text is fixed by
  * the head alone and which cannot fail: an untagged float64 without flags
@@ -232,7 +258,14 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
          * after item, which indirect branch prediction misses more often. */
         if (v->kind == SV_ARRAY) return lend_call(w, c, v, sv__json_jw_array);
         if (v->kind == SV_MAP) return lend_call(w, c, v, sv__json_jw_map);
-        if (v->kind == SV_BYTES) return lend_call(w, c, v, sv__json_jw_bytes);
+        if (v->kind == SV_BYTES) {
+            uint8_t *q = short_bytes(w, p, v);
+            if (q) {
+                c->p = q;
+                return SV_OK;
+            }
+            return lend_call(w, c, v, sv__json_jw_bytes);
+        }
         fn = sv__jw_by_kind[v->kind];
     } else if (v->kind == SV_TUPLE) { /* its tag is its shape, part of its own form */
         uint8_t *q = f32_tuple(w, p, v);

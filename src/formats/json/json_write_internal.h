@@ -16,6 +16,12 @@
 #include <string.h>
 
 #include "core/compiler.h"
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define SV_JW_SSE2 1
+#else
+#define SV_JW_SSE2 0
+#endif
 #include "core/value_internal.h"
 #include "core/numconv.h"
 #include "serval/json.h"
@@ -321,18 +327,47 @@ static inline uint32_t sv__json_jw_load32(const uint8_t *s)
     return x;
 }
 
-/* The quoted text of a string of 1 to 16 bytes with nothing to escape (most
- * keys and short values) at p; returns the end, or NULL (nothing meaningful
- * written) when the string is not such a one. Room: 24 bytes. The string is
- * read as two words that overlap when it is shorter than both (its first
- * and its last 8, or 4, bytes: every load stays inside it) and stored the
- * same way: the overlapping bytes are written twice, with the same value.
- * Bytes >= 0x80 take the slow path, so the UTF-8 check is done there. */
+/* The longest string sv__json_jw_short_string writes, and its room: the
+ * string and its quotes. */
+#define SV_JW_SHORT_MAX 32
+#define SV_JW_SHORT_ROOM (SV_JW_SHORT_MAX + 2)
+
+/* Whether 16 bytes hold one that needs an escape or is not ASCII: one
+ * signed compare finds both the controls and the bytes >= 0x80. */
+#if SV_JW_SSE2
+static inline bool sv__json_jw_special16(const uint8_t *s)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                               _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                            _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+    return _mm_movemask_epi8(bad) != 0;
+}
+#else
+static inline bool sv__json_jw_special16(const uint8_t *s)
+{
+    return (sv__json_jw_special(sv__core_load64(s)) |
+            sv__json_jw_special(sv__core_load64(s + 8))) != 0;
+}
+#endif
+
+/* The quoted text of a string of 1 to SV_JW_SHORT_MAX bytes with nothing to
+ * escape (keys, names, short values) at p; returns the end, or NULL
+ * (nothing meaningful written) when the string is not such a one. Room:
+ * SV_JW_SHORT_ROOM. The string is read as two pieces that overlap when it
+ * is shorter than both (its first and its last 16, 8 or 4 bytes: every load
+ * stays inside it) and stored the same way: the overlapping bytes are
+ * written twice, with the same value. Bytes >= 0x80 take the slow path, so
+ * the UTF-8 check is done there. */
 static SV_ALWAYS_INLINE uint8_t *sv__json_jw_short_string(uint8_t *p, const char *str, size_t len)
 {
     const uint8_t *s = (const uint8_t *)str;
-    if (len - 1 >= 16) return NULL;
-    if (len >= 8) {
+    if (len - 1 >= SV_JW_SHORT_MAX) return NULL;
+    if (len > 16) {
+        if (sv__json_jw_special16(s) || sv__json_jw_special16(s + len - 16)) return NULL;
+        memcpy(p + 1, s, 16);
+        memcpy(p + len - 15, s + len - 16, 16);
+    } else if (len >= 8) {
         uint64_t a = sv__core_load64(s), b = sv__core_load64(s + len - 8);
         if (sv__json_jw_special(a) | sv__json_jw_special(b)) return NULL;
         memcpy(p + 1, &a, 8);
@@ -363,7 +398,8 @@ static SV_ALWAYS_INLINE uint8_t *sv__json_jw_short_string(uint8_t *p, const char
 static SV_ALWAYS_INLINE sv_status sv__json_jw_string(sv_jw *w, const char *str, size_t len,
                                                      unsigned flags)
 {
-    if ((size_t)(w->end - w->p) >= 24 && !((flags & SV_JW_STR_DOLLAR) && len && str[0] == '$')) {
+    if ((size_t)(w->end - w->p) >= SV_JW_SHORT_ROOM + 2 &&
+        !((flags & SV_JW_STR_DOLLAR) && len && str[0] == '$')) {
         uint8_t *p = sv__json_jw_short_string(w->p, str, len);
         if (p) {
             if (flags & SV_JW_STR_KEY) {
