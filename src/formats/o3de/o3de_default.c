@@ -170,9 +170,9 @@ static bool values_equal(const sv_value *a, const sv_value *b)
             const char *cb = sv_get_str(sv_object_class(b), &lb);
             if (la != lb || memcmp(ca, cb, la) != 0) return false;
         }
-        const sv_pair *pa = sv_pairs(a), *pb = sv_pairs(b);
         for (uint32_t i = 0; i < a->len; i++)
-            if (!values_equal(&pa[i].key, &pb[i].key) || !values_equal(&pa[i].val, &pb[i].val))
+            if (!values_equal(sv_key_at(a, i), sv_key_at(b, i)) ||
+                !values_equal(sv_val_at(a, i), sv_val_at(b, i)))
                 return false;
         return true;
     }
