@@ -383,7 +383,8 @@ static void unshare_for_patch(importer *m, sv_value *target, const sv_value *pat
     if (sv_kind_of(patch) != SV_MAP || sv_kind_of(target) != SV_MAP) return;
     sv_value copy = sv_map(m->doc, target->len);
     if (sv_doc_status(m->doc) != SV_OK) return; /* finish() reports it */
-    sv_pair *cp = sv_pairs(&copy); /* the new map: its pairs are filled here */
+    /* the new map: its pairs are filled here */
+    sv_pair *cp = sv_pairs(&copy);
     for (uint32_t i = 0; i < target->len; i++) {
         cp[i].key = *sv_key_at(target, i);
         cp[i].val = *sv_val_at(target, i);

@@ -553,7 +553,8 @@ static o3_res load_root(lt *x, const sv_schema_class *cls, const sv_value *cur, 
         }
         const sv_type *ft = ci->fields[f]->type;
         sv_value nv, *slot = sv_val_at(&obj, (size_t)f);
-        o3_res r = m->streamed ? load_streamed(x, ft, m, slot, &nv) : load_whole(x, ft, m, slot, &nv);
+        o3_res r =
+            m->streamed ? load_streamed(x, ft, m, slot, &nv) : load_whole(x, ft, m, slot, &nv);
         *slot = nv;
         if (o3_halted(r)) {
             r = o3_report(c, r, "Loading of element has failed.");
