@@ -358,7 +358,8 @@ static sv_value keep(lt *x, const sv_value *v, unsigned depth)
         if (!box) return sv_null();
         /* the meta and class through the accessors: a compact object keeps
          * its class in its shape */
-        const sv_value *meta = sv_meta(v), *cls = sv_object_class(v);
+        const sv_value *meta = sv_meta(v);
+        const sv_value *cls = v->kind == SV_OBJECT ? sv_object_class(v) : NULL;
         if (meta) {
             sv_value *mv = sv_doc_alloc(d, sizeof *mv);
             if (!mv) return sv_null();
@@ -371,18 +372,21 @@ static sv_value keep(lt *x, const sv_value *v, unsigned depth)
             *cv = cls->kind == SV_STRING ? name_of(x, cls) : *cls;
             box->cls = cv;
         }
-        for (uint32_t i = 0; i < v->len && o3_ok(x->c); i++) {
+        /* a local copy: the accessors' checks leave the loop */
+        const sv_value from = *v;
+        const sv_value *items = arr ? sv_array_items(&from) : NULL;
+        for (uint32_t i = 0; i < from.len && o3_ok(x->c); i++) {
             if (arr) {
-                sv__core_items(box)[i] = keep(x, sv_array_at(v, i), depth + 1);
+                sv__core_items(box)[i] = keep(x, &items[i], depth + 1);
                 continue;
             }
             /* v's fields through the accessors (either layout); the copy
              * is a new container in the pair layout */
-            const sv_value *fk = sv_key_at(v, i);
+            const sv_value *fk = sv_key_at(&from, i);
             sv_pair *q = &sv__core_pairs(box)[i];
-            q->key = v->kind == SV_OBJECT && fk->kind == SV_STRING ? name_of(x, fk)
-                                                                   : keep(x, fk, depth + 1);
-            q->val = keep(x, sv_val_at(v, i), depth + 1);
+            q->key = from.kind == SV_OBJECT && fk->kind == SV_STRING ? name_of(x, fk)
+                                                                     : keep(x, fk, depth + 1);
+            q->val = keep(x, sv_val_at(&from, i), depth + 1);
         }
         r.as.box = box;
         return r;

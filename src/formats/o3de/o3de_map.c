@@ -45,8 +45,9 @@ static o3_res load_entry(o3_ctx *c, const sv_type *t, sv_value *map, const sv_va
             rk, o3_rep(c, RF, SV_O3DE_UNAVAILABLE,
                        "Unable to fully process an element for the associative container."));
     long at = -1;
-    for (uint32_t i = 0; i < map->len; i++)
-        if (o3_value_equal(c, kt, sv_key_at(map, i), &key)) {
+    const sv_value m = *map; /* a local copy: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < m.len; i++)
+        if (o3_value_equal(c, kt, sv_key_at(&m, i), &key)) {
             at = (long)i;
             break;
         }
