@@ -135,33 +135,39 @@ sv_value o3_writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_clas
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
             return obj;
         }
-        memcpy(sv_pairs(&obj), sv_pairs(cur), ci->nfields * sizeof(sv_pair));
+        sv_pair *p = sv_pairs(&obj); /* the new object: its pairs are filled here */
+        const sv_value from = *cur;
+        for (size_t i = 0; i < ci->nfields; i++) {
+            p[i].key = *sv_key_at(&from, i);
+            p[i].val = *sv_val_at(&from, i);
+        }
         return obj;
     }
     sv_value obj = o3_default_class(c, cls);
     if (obj.kind != SV_OBJECT) return obj;
-    sv_pair *p = sv_pairs(&obj);
     for (size_t i = 0; i < ci->nfields; i++) {
         const sv_value *v = field_value(cur, i, ci->fields[i]);
-        if (v) p[i].val = *v;
+        if (v) *sv_val_at(&obj, i) = *v;
     }
     return obj;
 }
 
 /* The value-tree side of o3_load_members: the field's new value replaces
- * its slot in the fresh object. */
+ * its slot in the fresh object (a copy of the object value, whose fields
+ * are the object's own). */
 typedef struct tree_fields {
     o3_ctx *c;
     const o3_class_info *ci;
-    sv_pair *fields;
+    sv_value obj;
 } tree_fields;
 
 static o3_res load_tree_field(void *state, size_t f, const sv_value *j)
 {
     tree_fields *t = state;
     sv_value nv;
-    o3_res r = o3_load(t->c, t->ci->fields[f]->type, j, &t->fields[f].val, &nv, false);
-    t->fields[f].val = nv;
+    sv_value *slot = sv_val_at(&t->obj, f);
+    o3_res r = o3_load(t->c, t->ci->fields[f]->type, j, slot, &nv, false);
+    *slot = nv;
     return r;
 }
 
@@ -177,7 +183,7 @@ o3_res o3_load_class(o3_ctx *c, const sv_schema_class *cls, const sv_value *j, c
     const o3_class_info *ci = o3_class(c, cls);
     sv_value obj = o3_writable_object(c, cls, ci, cur, fresh);
     if (!o3_ok(c)) return o3_r(RF, SV_O3DE_CATASTROPHIC);
-    tree_fields t = {c, ci, sv_pairs(&obj)};
+    tree_fields t = {c, ci, obj};
     r = o3_load_members(c, ci, j, load_tree_field, &t);
     *out = obj;
     return r;

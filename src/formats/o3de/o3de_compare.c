@@ -28,13 +28,14 @@ static int cmp_str(const sv_value *a, const sv_value *b)
     return a->len < b->len ? -1 : a->len > b->len;
 }
 
+/* One member: its name and value, as sv_key_at / sv_val_at give them. */
 typedef struct keyed {
-    const sv_pair *p;
+    const sv_value *key, *val;
 } keyed;
 
 static int by_name(const void *x, const void *y)
 {
-    return cmp_str(&((const keyed *)x)->p->key, &((const keyed *)y)->p->key);
+    return cmp_str(((const keyed *)x)->key, ((const keyed *)y)->key);
 }
 
 /* Objects compare by size, then member by member in name order. The two
@@ -58,15 +59,15 @@ static int cmp_objects(o3_cmp *k, const sv_value *a, const sv_value *b)
     }
     keyed *kb = ka + n;
     for (size_t i = 0; i < n; i++) {
-        ka[i].p = &sv_pairs(a)[i];
-        kb[i].p = &sv_pairs(b)[i];
+        ka[i] = (keyed){sv_key_at(a, i), sv_val_at(a, i)};
+        kb[i] = (keyed){sv_key_at(b, i), sv_val_at(b, i)};
     }
     qsort(ka, n, sizeof *ka, by_name);
     qsort(kb, n, sizeof *kb, by_name);
     int r = 0;
     for (size_t i = 0; i < n && !r && !k->nomem; i++) {
-        r = cmp_str(&ka[i].p->key, &kb[i].p->key);
-        if (!r) r = o3_compare(k, &ka[i].p->val, &kb[i].p->val);
+        r = cmp_str(ka[i].key, kb[i].key);
+        if (!r) r = o3_compare(k, ka[i].val, kb[i].val);
     }
     if (ka != small) sv__core_mem_free(k->alloc, ka, 2 * n, sizeof *ka);
     return k->nomem ? 0 : r;

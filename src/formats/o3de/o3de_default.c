@@ -3,6 +3,8 @@
  * equality. */
 #include <string.h>
 
+#include "core/compiler.h"
+
 #include "o3de_internal.h"
 
 static const float identity_quat[4] = {0, 0, 0, 1};
@@ -134,6 +136,8 @@ static bool is_num(const sv_value *v)
     return v->kind == SV_INT || v->kind == SV_UINT || v->kind == SV_FLOAT;
 }
 
+static SV_NOINLINE bool fields_equal(const sv_value *a, const sv_value *b);
+
 /* Equality of two values of one type: numbers by value, everything else by
  * contents, recursively (used for set and map keys and pointer defaults). */
 static bool values_equal(const sv_value *a, const sv_value *b)
@@ -162,22 +166,29 @@ static bool values_equal(const sv_value *a, const sv_value *b)
         return true;
     }
     case SV_MAP:
-    case SV_OBJECT: {
-        if (a->len != b->len) return false;
-        if (a->kind == SV_OBJECT) {
-            size_t la, lb;
-            const char *ca = sv_get_str(sv_object_class(a), &la);
-            const char *cb = sv_get_str(sv_object_class(b), &lb);
-            if (la != lb || memcmp(ca, cb, la) != 0) return false;
-        }
-        const sv_pair *pa = sv_pairs(a), *pb = sv_pairs(b);
-        for (uint32_t i = 0; i < a->len; i++)
-            if (!values_equal(&pa[i].key, &pb[i].key) || !values_equal(&pa[i].val, &pb[i].val))
-                return false;
-        return true;
-    }
+    case SV_OBJECT: return fields_equal(a, b);
     default: return sv_equal(a, b);
     }
+}
+
+/* Two MAPs or two OBJECTs: class, then field by field in order. Apart from
+ * values_equal, which stays small enough to be inlined into its callers. */
+static SV_NOINLINE bool fields_equal(const sv_value *a, const sv_value *b)
+{
+    if (a->len != b->len) return false;
+    if (a->kind == SV_OBJECT) {
+        size_t la, lb;
+        const char *ca = sv_get_str(sv_object_class(a), &la);
+        const char *cb = sv_get_str(sv_object_class(b), &lb);
+        if (la != lb || memcmp(ca, cb, la) != 0) return false;
+    }
+    /* local copies: the accessors' checks leave the loop */
+    const sv_value ma = *a, mb = *b;
+    for (uint32_t i = 0; i < ma.len; i++)
+        if (!values_equal(sv_key_at(&ma, i), sv_key_at(&mb, i)) ||
+            !values_equal(sv_val_at(&ma, i), sv_val_at(&mb, i)))
+            return false;
+    return true;
 }
 
 bool o3_value_equal(o3_ctx *c, const sv_type *t, const sv_value *a, const sv_value *b)

@@ -346,10 +346,8 @@ static uint64_t tree_cost(const sv_value *v)
 {
     uint64_t c = own_cost(v);
     if (sv_kind_of(v) == SV_MAP) {
-        for (uint32_t i = 0; i < v->len; i++) {
-            const sv_pair *pr = &sv_pairs(v)[i];
-            c += own_cost(&pr->key) + tree_cost(&pr->val);
-        }
+        for (uint32_t i = 0; i < v->len; i++)
+            c += own_cost(sv_key_at(v, i)) + tree_cost(sv_val_at(v, i));
     } else if (sv_kind_of(v) == SV_ARRAY) {
         for (uint32_t i = 0; i < v->len; i++) c += tree_cost(sv_array_at(v, i));
     }
@@ -385,15 +383,20 @@ static void unshare_for_patch(importer *m, sv_value *target, const sv_value *pat
     if (sv_kind_of(patch) != SV_MAP || sv_kind_of(target) != SV_MAP) return;
     sv_value copy = sv_map(m->doc, target->len);
     if (sv_doc_status(m->doc) != SV_OK) return; /* finish() reports it */
-    if (target->len) memcpy(sv_pairs(&copy), sv_pairs(target), target->len * sizeof(sv_pair));
+    /* the new map: its pairs are filled here */
+    sv_pair *cp = sv_pairs(&copy);
+    for (uint32_t i = 0; i < target->len; i++) {
+        cp[i].key = *sv_key_at(target, i);
+        cp[i].val = *sv_val_at(target, i);
+    }
     *target = copy;
     for (uint32_t i = 0; i < patch->len; i++) {
-        const sv_pair *pp = &sv_pairs(patch)[i];
-        if (sv_kind_of(&pp->val) != SV_MAP) continue;
+        const sv_value *pv = sv_val_at(patch, i);
+        if (sv_kind_of(pv) != SV_MAP) continue;
         size_t kn;
-        const char *k = sv_get_str(&pp->key, &kn);
+        const char *k = sv_get_str(sv_key_at(patch, i), &kn);
         sv_value *cur = sv_map_get(target, k, kn); /* the member the merge will change */
-        if (cur) unshare_for_patch(m, cur, &pp->val);
+        if (cur) unshare_for_patch(m, cur, pv);
     }
 }
 
@@ -589,23 +592,24 @@ static o3_res walk(importer *m, o3p_ctx *p, sv_value *node, uint32_t depth, uint
     o3_res r = IMPORT_OK;
     if (sv_kind_of(node) == SV_MAP) {
         for (uint32_t i = 0; i < node->len && !catastrophic(r); i++) {
-            sv_pair *pr = &sv_pairs(node)[i];
+            const sv_value *pk = sv_key_at(node, i);
+            sv_value *pv = sv_val_at(node, i);
             size_t kn;
-            const char *k = sv_get_str(&pr->key, &kn);
+            const char *k = sv_get_str(pk, &kn);
             if (kn == sizeof DIRECTIVE - 1 && !memcmp(k, DIRECTIVE, kn)) {
                 /* the object is replaced: nothing after the directive is seen */
                 c = 0;
-                r = import_one(m, p, node, pr->val, depth, &c);
+                r = import_one(m, p, node, *pv, depth, &c);
                 break;
             }
-            c += own_cost(&pr->key);
-            sv_kind vk = sv_kind_of(&pr->val);
+            c += own_cost(pk);
+            sv_kind vk = sv_kind_of(pv);
             if (vk != SV_MAP && vk != SV_ARRAY) {
-                c += own_cost(&pr->val);
+                c += own_cost(pv);
                 continue;
             }
             size_t mark = o3p_push_key(p, k, kn);
-            r = walk(m, p, &pr->val, depth + 1, &c);
+            r = walk(m, p, pv, depth + 1, &c);
             o3p_pop(p, mark);
         }
     } else if (sv_kind_of(node) == SV_ARRAY) {

@@ -215,12 +215,15 @@ static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *c
                                                const sv_value *j, o3_field_load_fn load,
                                                void *state)
 {
-    const sv_pair *m = sv_pairs(j);
+    /* a local copy of the container, so that the accessors' kind and range
+     * checks are hoisted out of the loop */
+    const sv_value jm = *j;
     o3_res result = sv_o3de_result_none(SV_O3DE_READ_FIELD);
     size_t loads = 0;
-    for (uint32_t i = 0; i < j->len; i++) {
-        size_t kn = m[i].key.len;
-        const char *k = m[i].key.kind == SV_STRING ? m[i].key.as.str : sv_get_str(&m[i].key, &kn);
+    for (uint32_t i = 0; i < jm.len; i++) {
+        const sv_value *key = sv_key_at(&jm, i);
+        size_t kn = key->len;
+        const char *k = key->kind == SV_STRING ? key->as.str : sv_get_str(key, &kn);
         if (kn == 5 && memcmp(k, "$type", 5) == 0) continue;
         size_t mark = o3_path_key(c, k, kn);
         long f = o3_find_field(ci, k, kn);
@@ -231,7 +234,7 @@ static O3_ALWAYS_INLINE o3_res o3_load_members(o3_ctx *c, const o3_class_info *c
             o3_path_pop(c, mark);
             continue;
         }
-        o3_res r = load(state, (size_t)f, &m[i].val);
+        o3_res r = load(state, (size_t)f, sv_val_at(&jm, i));
         if (o3_halted(r)) {
             r = o3_report(c, r, "Loading of element has failed.");
             o3_path_pop(c, mark);
@@ -255,6 +258,28 @@ sv_value o3_writable_object(o3_ctx *c, const sv_schema_class *cls, const o3_clas
                             const sv_value *cur, bool fresh);
 
 /* ---- JSON tree helpers ---- */
+
+/* The index of the field whose value is *val (a pointer sv_map_get or
+ * sv_val_at gave for this map), or sv_len(map) when none is. */
+static inline size_t o3_field_index(const sv_value *map, const sv_value *val)
+{
+    const sv_value m = *map;
+    size_t i = 0;
+    while (i < m.len && sv_val_at(&m, i) != val) i++;
+    return i;
+}
+
+/* Removes field i of a MAP of a JSON tree, the fields after it moving down
+ * one. Only OBJECTs have a compact form, a MAP always holds its pairs
+ * (sv_pairs answers NULL for anything else, which is then left alone). */
+static inline bool o3_map_remove_at(sv_value *map, size_t i)
+{
+    sv_pair *pairs = sv_kind_of(map) == SV_MAP ? sv_pairs(map) : NULL;
+    if (!pairs || i >= map->len) return false;
+    memmove(pairs + i, pairs + i + 1, (map->len - i - 1) * sizeof *pairs);
+    map->len--;
+    return true;
+}
 static inline bool o3_is_explicit_default(const sv_value *j)
 {
     return sv_kind_of(j) == SV_MAP && j->len == 0;

@@ -356,31 +356,37 @@ static sv_value keep(lt *x, const sv_value *v, unsigned depth)
         bool arr = v->kind == SV_ARRAY;
         sv_container *box = sv__core_box_new(d, arr ? sizeof(sv_value) : sizeof(sv_pair), v->len);
         if (!box) return sv_null();
-        const sv_container *from = v->as.box;
-        if (from->meta) {
+        /* the meta and class through the accessors: a compact object keeps
+         * its class in its shape */
+        const sv_value *meta = sv_meta(v);
+        const sv_value *cls = v->kind == SV_OBJECT ? sv_object_class(v) : NULL;
+        if (meta) {
             sv_value *mv = sv_doc_alloc(d, sizeof *mv);
             if (!mv) return sv_null();
-            *mv = keep(x, from->meta, depth + 1);
+            *mv = keep(x, meta, depth + 1);
             box->meta = mv;
         }
-        if (from->cls) {
+        if (cls) {
             sv_value *cv = sv_doc_alloc(d, sizeof *cv);
             if (!cv) return sv_null();
-            *cv = from->cls->kind == SV_STRING ? name_of(x, from->cls) : *from->cls;
+            *cv = cls->kind == SV_STRING ? name_of(x, cls) : *cls;
             box->cls = cv;
         }
-        for (uint32_t i = 0; i < v->len && o3_ok(x->c); i++) {
+        /* a local copy: the accessors' checks leave the loop */
+        const sv_value from = *v;
+        const sv_value *items = arr ? sv_array_items(&from) : NULL;
+        for (uint32_t i = 0; i < from.len && o3_ok(x->c); i++) {
             if (arr) {
-                sv__core_items(box)[i] =
-                    keep(x, &sv__core_items((sv_container *)from)[i], depth + 1);
+                sv__core_items(box)[i] = keep(x, &items[i], depth + 1);
                 continue;
             }
-            const sv_pair *pp = &sv__core_pairs((sv_container *)from)[i];
+            /* v's fields through the accessors (either layout); the copy
+             * is a new container in the pair layout */
+            const sv_value *fk = sv_key_at(&from, i);
             sv_pair *q = &sv__core_pairs(box)[i];
-            q->key = v->kind == SV_OBJECT && pp->key.kind == SV_STRING
-                         ? name_of(x, &pp->key)
-                         : keep(x, &pp->key, depth + 1);
-            q->val = keep(x, &pp->val, depth + 1);
+            q->key = from.kind == SV_OBJECT && fk->kind == SV_STRING ? name_of(x, fk)
+                                                                     : keep(x, fk, depth + 1);
+            q->val = keep(x, sv_val_at(&from, i), depth + 1);
         }
         r.as.box = box;
         return r;
@@ -533,7 +539,6 @@ static o3_res load_root(lt *x, const sv_schema_class *cls, const sv_value *cur, 
         c->depth--;
         return o3_r(RF, SV_O3DE_CATASTROPHIC);
     }
-    sv_pair *fields = sv_pairs(&obj);
     o3_res result = sv_o3de_result_none(RF);
     size_t loads = 0;
     for (size_t i = 0; i < x->nm; i++) {
@@ -551,10 +556,10 @@ static o3_res load_root(lt *x, const sv_schema_class *cls, const sv_value *cur, 
             continue;
         }
         const sv_type *ft = ci->fields[f]->type;
-        sv_value nv;
-        o3_res r = m->streamed ? load_streamed(x, ft, m, &fields[f].val, &nv)
-                               : load_whole(x, ft, m, &fields[f].val, &nv);
-        fields[f].val = nv;
+        sv_value nv, *slot = sv_val_at(&obj, (size_t)f);
+        o3_res r =
+            m->streamed ? load_streamed(x, ft, m, slot, &nv) : load_whole(x, ft, m, slot, &nv);
+        *slot = nv;
         if (o3_halted(r)) {
             r = o3_report(c, r, "Loading of element has failed.");
             o3_path_pop(c, mark);

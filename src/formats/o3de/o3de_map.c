@@ -30,7 +30,9 @@ static int key_cmp(o3_ctx *c, const sv_value *a, const sv_value *b)
 }
 
 /* One entry: the key and value loaded as new instances; a key that exists
- * already gets the value loaded on top of its current one. */
+ * already gets the value loaded on top of its current one. map is the
+ * container o3_load_map made (sv_map, so in the pair layout): the ordered
+ * insertion below moves its pairs. */
 static o3_res load_entry(o3_ctx *c, const sv_type *t, sv_value *map, const sv_value *kj,
                          const sv_value *vj)
 {
@@ -42,14 +44,14 @@ static o3_res load_entry(o3_ctx *c, const sv_type *t, sv_value *map, const sv_va
         return o3_combine(
             rk, o3_rep(c, RF, SV_O3DE_UNAVAILABLE,
                        "Unable to fully process an element for the associative container."));
-    sv_pair *p = sv_pairs(map);
     long at = -1;
-    for (uint32_t i = 0; i < map->len; i++)
-        if (o3_value_equal(c, kt, &p[i].key, &key)) {
+    const sv_value m = *map; /* a local copy: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < m.len; i++)
+        if (o3_value_equal(c, kt, sv_key_at(&m, i), &key)) {
             at = (long)i;
             break;
         }
-    sv_value vd = at >= 0 ? p[at].val : o3_default_of(c, vt), val;
+    sv_value vd = at >= 0 ? *sv_val_at(map, (size_t)at) : o3_default_of(c, vt), val;
     o3_res rv = o3_load(c, vt, vj, &vd, &val, at < 0);
     if (o3_halted(rv)) return rv;
     if (o3_altered(rv))
@@ -58,14 +60,14 @@ static o3_res load_entry(o3_ctx *c, const sv_type *t, sv_value *map, const sv_va
             o3_rep(c, RF, SV_O3DE_UNAVAILABLE,
                    "Unable to fully process an element for the associative container."));
     if (at >= 0) {
-        p[at].val = val;
+        *sv_val_at(map, (size_t)at) = val;
     } else {
         if (sv_map_append(c->doc, map, key, val) != SV_OK) {
             o3_fail(c, SV_ERR_NOMEM, "out of memory");
             return o3_r(RF, SV_O3DE_CATASTROPHIC);
         }
         if (t->gen == SV_GEN_MAP) { /* AZStd::map keeps its keys ordered */
-            p = sv_pairs(map);
+            sv_pair *p = sv_pairs(map);
             uint32_t pos = map->len - 1;
             sv_pair tmp = p[pos];
             while (pos > 0 && key_cmp(c, &p[pos - 1].key, &tmp.key) > 0) {
@@ -98,7 +100,11 @@ o3_res o3_load_map(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_valu
         o3_fail(c, SV_ERR_NOMEM, "out of memory");
         return o3_r(RF, SV_O3DE_CATASTROPHIC);
     }
-    if (n0) memcpy(sv_pairs(&map), sv_pairs(cur), n0 * sizeof(sv_pair));
+    sv_pair *mp = sv_pairs(&map); /* the new map: its pairs are filled here */
+    for (size_t i = 0; i < n0; i++) {
+        mp[i].key = *sv_key_at(cur, i);
+        mp[i].val = *sv_val_at(cur, i);
+    }
     o3_res result = sv_o3de_result_none(RF);
     static const sv_value no_member = {0};
     sv_value empty = o3_empty_object(c);
@@ -106,14 +112,14 @@ o3_res o3_load_map(o3_ctx *c, const sv_type *t, const sv_value *j, const sv_valu
         o3_res r;
         size_t mark;
         if (k == SV_MAP) {
-            const sv_pair *m = &sv_pairs(j)[i];
+            const sv_value *mk = sv_key_at(j, i);
             size_t kn;
-            const char *name = sv_get_str(&m->key, &kn);
+            const char *name = sv_get_str(mk, &kn);
             mark = o3_path_key(c, name, kn);
             /* the member name goes through the key type's serializer; "{}"
              * stands for the default key */
-            const sv_value *kj = (kn == 2 && name[0] == '{' && name[1] == '}') ? &empty : &m->key;
-            r = load_entry(c, t, &map, kj, &m->val);
+            const sv_value *kj = (kn == 2 && name[0] == '{' && name[1] == '}') ? &empty : mk;
+            r = load_entry(c, t, &map, kj, sv_val_at(j, i));
         } else {
             const sv_value *e = sv_array_at(j, i);
             mark = o3_path_index(c, i);
@@ -171,15 +177,15 @@ o3_res o3_store_map(o3_ctx *c, const sv_type *t, const sv_value *v, const sv_val
     }
     o3_res result = sv_o3de_result_none(WV);
     bool all_strings = true;
-    const sv_pair *p = sv_pairs(v);
+    const sv_value vm = *v; /* a local copy: the accessors' checks leave the loop */
     for (size_t i = 0; i < n && o3_ok(c); i++) {
         size_t mark = o3_path_index(c, i);
         sv_value kd = o3_default_of(c, kt), vd = o3_default_of(c, vt);
         e[i].p.key = o3_empty_object(c);
         e[i].p.val = o3_empty_object(c);
         e[i].index = i;
-        o3_res rk = o3_store(c, kt, &p[i].key, &kd, &e[i].p.key);
-        o3_res rv = o3_halted(rk) ? rk : o3_store(c, vt, &p[i].val, &vd, &e[i].p.val);
+        o3_res rk = o3_store(c, kt, sv_key_at(&vm, i), &kd, &e[i].p.key);
+        o3_res rv = o3_halted(rk) ? rk : o3_store(c, vt, sv_val_at(&vm, i), &vd, &e[i].p.val);
         o3_path_pop(c, mark);
         if (o3_halted(rk) || o3_halted(rv)) {
             sv__core_mem_free(c->alloc, e, n, sizeof *e);

@@ -123,10 +123,9 @@ static o3_res load_quat_object(o3_ctx *c, const sv_value *j, float *q)
 {
     static const char *const names[] = {"yaw", "pitch", "roll"};
     float e[3] = {0, 0, 0};
-    const sv_pair *m = sv_pairs(j);
     for (uint32_t i = 0; i < j->len && i < 3; i++) {
         size_t mark = o3_path_key(c, names[i], strlen(names[i]));
-        o3_res r = one_float(c, &m[i].val, &e[i]);
+        o3_res r = one_float(c, sv_val_at(j, i), &e[i]);
         o3_path_pop(c, mark);
         if (o3_proc(r) != SV_O3DE_COMPLETED) return r;
     }
@@ -204,15 +203,14 @@ static o3_res color_hex(o3_ctx *c, const sv_value *s, float *f, size_t n)
 static o3_res load_color_object(o3_ctx *c, const sv_value *j, float *f)
 {
     static const char *const names[] = {"RGBA8", "RGB8", "RGBA", "RGB", "HEXA", "HEX"};
-    const sv_pair *m = sv_pairs(j);
     for (uint32_t i = j->len; i-- > 0;) {
         size_t kn;
-        const char *k = sv_get_str(&m[i].key, &kn);
+        const char *k = sv_get_str(sv_key_at(j, i), &kn);
         int which = -1;
         for (int t = 0; t < 6 && which < 0; t++)
             if (strlen(names[t]) == kn && strncasecmp(names[t], k, kn) == 0) which = t;
         if (which < 0) continue;
-        const sv_value *v = &m[i].val;
+        const sv_value *v = sv_val_at(j, i);
         size_t need = (which == 0 || which == 2) ? 4 : (which == 4 ? 4 : 3);
         size_t mark = o3_path_key(c, k, kn);
         o3_res r;

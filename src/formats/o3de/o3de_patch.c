@@ -97,10 +97,7 @@ static o3_res op_remove(o3p_ctx *p, sv_value *target, const o3p_pointer *ptr, co
         if (!m)
             return fail(p, SV_O3DE_INVALID,
                         "The \"remove\" operation failed to remove member from object.");
-        sv_pair *pairs = sv_pairs(parent);
-        size_t at = (size_t)((sv_pair *)((char *)m - offsetof(sv_pair, val)) - pairs);
-        memmove(pairs + at, pairs + at + 1, (parent->len - at - 1) * sizeof *pairs);
-        parent->len--;
+        (void)o3_map_remove_at(parent, o3_field_index(parent, m));
     } else if (sv_kind_of(parent) == SV_ARRAY) {
         if (t->index == O3P_NO_INDEX || t->index >= parent->len)
             return fail(p, SV_O3DE_INVALID,
@@ -310,14 +307,13 @@ static o3_res merge(o3p_ctx *p, sv_value *target, const sv_value *patch)
     }
     if (sv_kind_of(patch) == SV_MAP) {
         if (sv_kind_of(target) != SV_MAP) *target = sv_map(p->doc, 0);
-        const sv_pair *pp = sv_pairs(patch);
         for (uint32_t i = 0; i < patch->len && !p->too_deep; i++) {
             size_t kn;
-            const char *k = sv_get_str(&pp[i].key, &kn);
+            const char *k = sv_get_str(sv_key_at(patch, i), &kn);
             sv_value *cur = sv_map_get(target, k, kn);
             size_t mark = o3p_push_key(p, k, kn);
             char msg[160];
-            const sv_value *pv = &pp[i].val;
+            const sv_value *pv = sv_val_at(patch, i);
             if (sv_kind_of(pv) == SV_MAP) {
                 if (cur) {
                     result = o3_combine(result, merge(p, cur, pv));
@@ -328,10 +324,7 @@ static o3_res merge(o3p_ctx *p, sv_value *target, const sv_value *patch)
                 }
             } else if (sv_kind_of(pv) == SV_NULL) {
                 if (cur) {
-                    sv_pair *pairs = sv_pairs(target);
-                    size_t at = (size_t)((sv_pair *)((char *)cur - offsetof(sv_pair, val)) - pairs);
-                    memmove(pairs + at, pairs + at + 1, (target->len - at - 1) * sizeof *pairs);
-                    target->len--;
+                    (void)o3_map_remove_at(target, o3_field_index(target, cur));
                     snprintf(msg, sizeof msg,
                              "Successfully removed member from \"%.100s\" using JSON Merge Patch",
                              o3p_path(p));

@@ -40,21 +40,21 @@ static o3_res json_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, const
     if (!deeper(p)) return o3_r(SV_O3DE_CREATE_PATCH, SV_O3DE_CATASTROPHIC);
     o3_res rc = sv_o3de_result_none(SV_O3DE_CREATE_PATCH);
     if (sv_kind_of(src) == SV_MAP && sv_kind_of(dst) == SV_MAP) {
-        const sv_pair *tp = sv_pairs(dst), *sp = sv_pairs(src);
         for (uint32_t i = 0; i < dst->len; i++) {
+            const sv_value *tv = sv_val_at(dst, i);
             size_t kn;
-            const char *k = sv_get_str(&tp[i].key, &kn);
+            const char *k = sv_get_str(sv_key_at(dst, i), &kn);
             size_t mark = o3p_push_key(p, k, kn);
             const sv_value *sf = sv_map_get(src, k, kn);
             if (sf) {
-                rc = o3_combine(rc, json_patch(p, patch, sf, &tp[i].val));
+                rc = o3_combine(rc, json_patch(p, patch, sf, tv));
                 if (o3_halted(rc)) {
                     o3p_pop(p, mark);
                     p->depth--;
                     return rc;
                 }
             } else {
-                push_op(p, patch, "add", &tp[i].val);
+                push_op(p, patch, "add", tv);
                 rc = o3_combine(rc, rep(p, SV_O3DE_SUCCESS,
                                         "Successfully completed add operation for new member "
                                         "value in JSON Patch."));
@@ -63,7 +63,7 @@ static o3_res json_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, const
         }
         for (uint32_t i = 0; i < src->len; i++) {
             size_t kn;
-            const char *k = sv_get_str(&sp[i].key, &kn);
+            const char *k = sv_get_str(sv_key_at(src, i), &kn);
             if (sv_map_get(dst, k, kn)) continue;
             size_t mark = o3p_push_key(p, k, kn);
             push_op(p, patch, "remove", NULL);
@@ -115,13 +115,13 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
     if (sv_kind_of(dst) == SV_MAP) {
         rc = sv_o3de_result_none(SV_O3DE_CREATE_PATCH);
         sv_value out = sv_map(p->doc, 0);
-        const sv_pair *tp = sv_pairs(dst);
         bool src_obj = sv_kind_of(src) == SV_MAP;
         for (uint32_t i = 0; i < dst->len; i++) {
+            const sv_value *tv = sv_val_at(dst, i);
             size_t kn;
-            const char *k = sv_get_str(&tp[i].key, &kn);
+            const char *k = sv_get_str(sv_key_at(dst, i), &kn);
             size_t mark = o3p_push_key(p, k, kn);
-            if (!src_obj && sv_kind_of(&tp[i].val) == SV_NULL) {
+            if (!src_obj && sv_kind_of(tv) == SV_NULL) {
                 /* tested here as null also stands for "no source" below */
                 o3_res r =
                     rep(p, SV_O3DE_UNSUPPORTED, "JSON Merge Patch can't be used to write nulls.");
@@ -131,7 +131,7 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
             }
             const sv_value *sf = src_obj ? sv_map_get(src, k, kn) : NULL;
             sv_value v = sv_null();
-            o3_res r = merge_patch(p, &v, sf ? sf : &null_value, &tp[i].val);
+            o3_res r = merge_patch(p, &v, sf ? sf : &null_value, tv);
             /* an unchanged member (DefaultsUsed) stays out, nested objects too */
             if (o3_out(r) == SV_O3DE_SUCCESS || o3_out(r) == SV_O3DE_PARTIAL_DEFAULTS) {
                 (void)sv_map_append(p->doc, &out, sv_str(p->doc, k, kn), v);
@@ -149,10 +149,9 @@ static o3_res merge_patch(o3p_ctx *p, sv_value *patch, const sv_value *src, cons
         if (!src_obj && dst->len == 0)
             rc = o3_combine(rc, rep(p, SV_O3DE_SUCCESS, "Added empty object to JSON Merge Patch."));
         if (src_obj) {
-            const sv_pair *sp = sv_pairs(src);
             for (uint32_t i = 0; i < src->len; i++) {
                 size_t kn;
-                const char *k = sv_get_str(&sp[i].key, &kn);
+                const char *k = sv_get_str(sv_key_at(src, i), &kn);
                 if (sv_map_get(dst, k, kn)) continue;
                 size_t mark = o3p_push_key(p, k, kn);
                 (void)sv_map_append(p->doc, &out, sv_str(p->doc, k, kn), sv_null());

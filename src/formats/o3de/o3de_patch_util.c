@@ -188,12 +188,11 @@ bool o3p_rj_equal(const sv_value *a, const sv_value *b, unsigned depth)
     switch (t) {
     case 3: {
         if (a->len != b->len) return false;
-        const sv_pair *pa = sv_pairs(a);
         for (uint32_t i = 0; i < a->len; i++) {
             size_t kn;
-            const char *k = sv_get_str(&pa[i].key, &kn);
+            const char *k = sv_get_str(sv_key_at(a, i), &kn);
             const sv_value *m = sv_map_get(b, k, kn);
-            if (!m || !o3p_rj_equal(&pa[i].val, m, depth + 1)) return false;
+            if (!m || !o3p_rj_equal(sv_val_at(a, i), m, depth + 1)) return false;
         }
         return true;
     }

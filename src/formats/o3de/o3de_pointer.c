@@ -193,9 +193,8 @@ o3_res o3_store_pointer(o3_ctx *c, const sv_type *t, const sv_value *v, const sv
         sv_value obj = sv_map(c->doc, 0);
         (void)sv_map_append_str(c->doc, &obj, "$type", o3_type_text(c, actual));
         if (sv_kind_of(j) == SV_MAP) {
-            const sv_pair *p = sv_pairs(j);
             for (uint32_t i = 0; i < j->len; i++)
-                (void)sv_map_append(c->doc, &obj, p[i].key, p[i].val);
+                (void)sv_map_append(c->doc, &obj, *sv_key_at(j, i), *sv_val_at(j, i));
         }
         if (sv_doc_status(c->doc) != SV_OK) o3_fail(c, sv_doc_status(c->doc), "out of memory");
         *j = obj;

@@ -279,12 +279,11 @@ sv_status o3pf_check(sv_doc *doc, const sv_value *prefab, o3pf_load_fn load, voi
     c.err = err;
     const sv_value *inst = sv_map_getz(prefab, "Instances");
     for (uint32_t i = 0; i < sv_len(inst) && sv_kind_of(inst) == SV_MAP && !c.st; i++) {
-        sv_pair *p = sv_pair_at(inst, i);
         size_t n;
-        const char *name = sv_get_str(&p->key, &n);
+        const char *name = sv_get_str(sv_key_at(inst, i), &n);
         char iname[300];
         snprintf(iname, sizeof iname, "/Instances/%.*s", (int)(n > 250 ? 250 : n), name);
-        (void)check_instance(&c, iname, &p->val);
+        (void)check_instance(&c, iname, sv_val_at(inst, i));
     }
     if (!c.st && sv_doc_status(doc)) nomem(&c);
     return c.st;

@@ -18,10 +18,10 @@ static uint64_t key_hash(const char *s, size_t n)
     return h;
 }
 
-static bool same_key(const sv_pair *p, const char *k, size_t n)
+static bool same_key(const sv_value *key, const char *k, size_t n)
 {
     size_t pn;
-    const char *ps = sv_get_str(&p->key, &pn);
+    const char *ps = sv_get_str(key, &pn);
     return pn == n && memcmp(ps, k, n) == 0;
 }
 
@@ -38,7 +38,7 @@ static void put(o3sr_index *x, const sv_value *map, uint32_t i)
             x->used++;
             return;
         }
-        if (same_key(sv_pair_at(map, x->slot[s] - 1), k, n)) return;
+        if (same_key(sv_key_at(map, x->slot[s] - 1), k, n)) return;
     }
 }
 
@@ -66,8 +66,8 @@ sv_value *o3sr_index_get(o3sr_index *x, sv_value *map, const char *k, size_t n, 
     }
     size_t mask = x->cap - 1;
     for (size_t s = (size_t)key_hash(k, n) & mask; x->slot[s]; s = (s + 1) & mask) {
-        sv_pair *p = sv_pair_at(map, x->slot[s] - 1);
-        if (same_key(p, k, n)) return &p->val;
+        size_t at = x->slot[s] - 1;
+        if (same_key(sv_key_at(map, at), k, n)) return sv_val_at(map, at);
     }
     return NULL;
 }

@@ -55,7 +55,7 @@ static sv_value *create(sv_doc *d, sv_value *root, const o3p_pointer *ptr, sv_bu
             if (!m2) {
                 if (sv_map_append(d, v, sv_str(d, t->name, t->len), sv_null()) != SV_OK)
                     return NULL;
-                m2 = &sv_pairs(v)[v->len - 1].val;
+                m2 = sv_val_at(v, v->len - 1);
             }
             v = m2;
         }
@@ -96,10 +96,7 @@ bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsign
             }
         } else if (sv_kind_of(pv) == SV_NULL) {
             if (cur) {
-                sv_pair *pairs = sv_pairs(target);
-                size_t at = (size_t)((sv_pair *)((char *)cur - offsetof(sv_pair, val)) - pairs);
-                memmove(pairs + at, pairs + at + 1, (target->len - at - 1) * sizeof *pairs);
-                target->len--;
+                (void)o3_map_remove_at(target, o3_field_index(target, cur));
                 x.stale = true;
             }
         } else if (cur) {

@@ -115,18 +115,19 @@ void o3_write_value(o3_writer *w, const sv_value *v, unsigned level)
     case SV_MAP:
     case SV_OBJECT: {
         sv_buf_putc(w->out, '{');
-        const sv_pair *p = sv_pairs(v);
-        for (uint32_t i = 0; i < v->len && !w->bad; i++) {
+        const sv_value m = *v; /* a local copy: the accessors' checks leave the loop */
+        for (uint32_t i = 0; i < m.len && !w->bad; i++) {
+            const sv_value *key = sv_key_at(&m, i), *val = sv_val_at(&m, i);
             if (i) sv_buf_putc(w->out, ',');
             if (w->indent) o3_write_newline(w, level + 1);
             size_t kn;
-            const char *k = sv_get_str(&p[i].key, &kn);
+            const char *k = sv_get_str(key, &kn);
             o3_write_string(w, k, kn);
             if (w->indent)
                 put(w, ": ", 2);
             else
                 sv_buf_putc(w->out, ':');
-            o3_write_value(w, &p[i].val, level + 1);
+            o3_write_value(w, val, level + 1);
         }
         if (w->indent && v->len) o3_write_newline(w, level);
         sv_buf_putc(w->out, '}');
