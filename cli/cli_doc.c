@@ -120,6 +120,15 @@ void cli_doc_release(sv_doc *doc)
 
 /* ---- decoding ------------------------------------------------------------------- */
 
+/* SERVAL_DEBUG_COMPACT=1: every decoded tree has its objects turned into the
+ * compact layout (sv_compact_objects) before anything reads it, so that the
+ * test suites drive every encoder and command over both layouts. */
+static bool debug_compact_objects(void)
+{
+    const char *e = getenv("SERVAL_DEBUG_COMPACT");
+    return e && e[0] == '1' && !e[1];
+}
+
 static int decode_with(cli_args *a, const char *path, cli_loaded *l, const sv_options *opts)
 {
     sv_error err;
@@ -137,6 +146,11 @@ static int decode_with(cli_args *a, const char *path, cli_loaded *l, const sv_op
     o.borrow_input = true;
     sv_status st = l->format->decode(l->doc, l->in.data, l->in.len, &o, &l->root, &err);
     if (st == SV_OK) st = sv_doc_status(l->doc);
+    if (st == SV_OK && debug_compact_objects()) {
+        st = sv_compact_objects(l->doc, &l->root);
+        if (st != SV_OK)
+            st = ensure_error(&err, st, l->format, "compacting the tree's objects failed");
+    }
     if (st == SV_OK) return 0;
     st = ensure_error(&err, st, l->format, "the decoder gave no details");
     cli_report(cli_display_name(path), &err);

@@ -44,7 +44,10 @@ SV_API SV_NODISCARD sv_status sv_array_set(sv_value *arr, size_t i, sv_value val
 
 /* MAP or OBJECT: removes the first pair whose key is the string key; the
  * pairs after it move up. SV_ERR_TYPE when map is neither (or NULL) or key
- * is NULL, SV_ERR_NOT_FOUND when no pair has the key. */
+ * is NULL, SV_ERR_NOT_FOUND when no pair has the key, SV_ERR_USAGE on a
+ * compact object (its field names are shared with other objects and this
+ * call has no document to copy them into: sv_object_expand it first, or
+ * remove through sv_remove_path, which does). */
 SV_API SV_NODISCARD sv_status sv_map_remove_key(sv_value *map, const char *key);
 /* ARRAY: removes item i; the items after it move up. SV_ERR_TYPE for other
  * kinds, SV_ERR_RANGE when i is not below the length. */

@@ -117,13 +117,37 @@ struct sv_pair {
     sv_value val;
 };
 
+/* How a MAP or OBJECT container stores its fields (sv_container.layout). */
+enum {
+    SV_LAYOUT_PAIRS = 0,  /* sv_pair items: key and value side by side */
+    SV_LAYOUT_COMPACT = 1 /* OBJECT only: values alone; the names are in a shared sv_shape */
+};
+
 /* The storage of an ARRAY, MAP or OBJECT; items follow it in memory. */
 struct sv_container {
-    uint32_t cap; /* items allocated after the header */
-    uint32_t reserved;
+    uint32_t cap;         /* items allocated after the header */
+    uint32_t layout;      /* SV_LAYOUT_*; arrays: SV_LAYOUT_PAIRS (0) */
     const sv_value *meta; /* format data about the container, or NULL */
-    const sv_value *cls;  /* OBJECT: class name (STRING) or hash (UINT) */
+    /* OBJECT: class name (STRING) or hash (UINT). A compact object's points
+     * at its shape's cls, the first member of the sv_shape. */
+    const sv_value *cls;
 };
+
+/* The class and field names that every compact object of it shares, made
+ * once per document (sv_shape_new). Formats whose objects follow fixed
+ * classes (NoesisGUI, KingsIsle) would otherwise store every field name again
+ * in every instance. */
+typedef struct sv_shape {
+    sv_value cls;   /* class name (STRING) or hash (UINT) */
+    uint32_t count; /* fields */
+    uint32_t unused;
+    /* count field names (STRING values) follow: sv_shape_keys */
+} sv_shape;
+
+static inline const sv_value *sv_shape_keys(const sv_shape *shape)
+{
+    return (const sv_value *)(const void *)(shape + 1);
+}
 
 /* ---- limits ------------------------------------------------------------ */
 
@@ -244,6 +268,31 @@ SV_API sv_value sv_map(sv_doc *doc, size_t count);
 /* cls is a STRING (class name) or UINT (class hash) value. */
 SV_API sv_value sv_object(sv_doc *doc, sv_value cls, size_t count);
 
+/* ---- compact objects (docs/value-tree.md) ----
+ * A shape holds a class and its field names once per document; a compact
+ * object of it holds only the values. Readers see no difference through
+ * sv_key_at / sv_val_at / sv_object_class; sv_pairs gives no pairs there.
+ * Appending a field (sv_map_append, sv_map_set of a new key) turns the object
+ * into the pair layout first; so does sv_object_expand. */
+
+/* A shape of class cls (STRING or UINT) and count field names (STRING
+ * values, copied: the strings themselves must live in doc, e.g. interned).
+ * NULL on bad arguments, and with the document's status set when memory or
+ * a limit fails. */
+SV_API const sv_shape *sv_shape_new(sv_doc *doc, sv_value cls, const sv_value *keys, size_t count);
+/* A compact OBJECT of shape's class with shape->count fields, all null: set
+ * them through sv_val_at(&obj, i). Null value on failure. */
+SV_API sv_value sv_object_compact(sv_doc *doc, const sv_shape *shape);
+/* Turns a compact object into the pair layout (same fields, same class and
+ * meta); SV_OK and nothing to do for a map or object already in it;
+ * SV_ERR_TYPE for other kinds. */
+SV_API sv_status sv_object_expand(sv_doc *doc, sv_value *obj);
+/* Rewrites every OBJECT of the tree that has a class and string keys into
+ * the compact layout, one shape per distinct class and field list. For
+ * testing that code reads both layouts, and to shrink a tree built with
+ * sv_object. SV_ERR_DEPTH past 4096 levels. */
+SV_API sv_status sv_compact_objects(sv_doc *doc, sv_value *root);
+
 /* Appends to an ARRAY (item) / MAP or OBJECT (key, val) without looking at
  * the keys already there (a format that allows a key twice keeps both; use
  * sv_map_set to replace), growing the container in the arena (amortised
@@ -327,16 +376,21 @@ SV_API sv_value *sv_array_items(const sv_value *arr);
 static inline const sv_value *sv_key_at(const sv_value *map, size_t i)
 {
     if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT) || i >= map->len) return NULL;
-    return &((const sv_pair *)(const void *)(map->as.box + 1))[i].key;
+    const sv_container *box = map->as.box;
+    if (box->layout == SV_LAYOUT_COMPACT)
+        return &sv_shape_keys((const sv_shape *)(const void *)box->cls)[i];
+    return &((const sv_pair *)(const void *)(box + 1))[i].key;
 }
 static inline sv_value *sv_val_at(const sv_value *map, size_t i)
 {
     if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT) || i >= map->len) return NULL;
-    return &((sv_pair *)(void *)(map->as.box + 1))[i].val;
+    sv_container *box = map->as.box;
+    if (box->layout == SV_LAYOUT_COMPACT) return &((sv_value *)(void *)(box + 1))[i];
+    return &((sv_pair *)(void *)(box + 1))[i].val;
 }
-/* MAP/OBJECT: pair i / the first pair, or NULL. They expose the layout of
- * today's containers (key and value side by side): read fields with
- * sv_key_at and sv_val_at instead, which a compact object also answers. */
+/* MAP/OBJECT in the pair layout: pair i / the first pair, or NULL (also on
+ * a compact object, which has no pairs). Read fields with sv_key_at and
+ * sv_val_at instead, which answer on both layouts. */
 SV_API sv_pair *sv_pair_at(const sv_value *map, size_t i);
 SV_API sv_pair *sv_pairs(const sv_value *map);
 /* MAP/OBJECT: the value of the first pair whose key is the string key. */
@@ -350,6 +404,8 @@ static inline sv_value *sv_map_getz(const sv_value *map, const char *key)
 /* ARRAY/MAP/OBJECT: the meta value, or NULL. OBJECT: the class, or NULL. */
 SV_API const sv_value *sv_meta(const sv_value *container);
 SV_API const sv_value *sv_object_class(const sv_value *obj);
+/* The shape of a compact object; NULL for every other value. */
+SV_API const sv_shape *sv_object_shape(const sv_value *obj);
 
 /* TUPLE/PACKED: scalar storage, element type and count of scalars. The
  * storage of a borrowed value (sv_is_borrowed) may start at any address

@@ -39,10 +39,11 @@ sv_status sv_map_remove_key(sv_value *map, const char *key)
     if (!is_keyed(map) || !key) return SV_ERR_TYPE;
     sv_value *val = sv_map_getz(map, key);
     if (!val) return SV_ERR_NOT_FOUND;
+    if (sv__core_is_compact(map)) return SV_ERR_USAGE; /* no document to expand it in */
     /* val is the value of a field: find that field's index. */
     size_t i = 0;
     while (sv_val_at(map, i) != val) i++;
-    sv_pair *pairs = sv_pairs(map); /* removing moves today's pairs */
+    sv_pair *pairs = sv_pairs(map);
     memmove(&pairs[i], &pairs[i + 1], (map->len - i - 1) * sizeof *pairs);
     map->len--;
     return SV_OK;
@@ -205,7 +206,12 @@ sv_status sv_remove_path(sv_doc *doc, sv_value *root, const char *pointer)
     }
     size_t i = 0;
     while (sv_val_at(parent, i) != target) i++;
-    sv_pair *pairs = sv_pairs(parent); /* removing moves today's pairs */
+    if (sv__core_is_compact(parent)) {
+        /* the other objects of its shape keep the field: this one gets pairs */
+        sv_status st = sv__core_expand(doc, parent, parent->len);
+        if (st != SV_OK) return st;
+    }
+    sv_pair *pairs = sv_pairs(parent);
     memmove(&pairs[i], &pairs[i + 1], (parent->len - i - 1) * sizeof *pairs);
     parent->len--;
     return SV_OK;

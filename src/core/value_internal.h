@@ -61,9 +61,29 @@ sv_value sv__core_packed_borrowed(sv_doc *doc, sv_elem elem, sv_tag shape, const
 static inline void sv__core_box_init(sv_container *box, size_t cap)
 {
     box->cap = (uint32_t)cap;
-    box->reserved = 0;
+    box->layout = SV_LAYOUT_PAIRS;
     box->meta = NULL;
     box->cls = NULL;
 }
+
+/* The header of a compact object of shape (its values, shape->count of
+ * them, follow at sv__core_items(box)): for decoders that carve objects from
+ * their own blocks. The value itself is an SV_OBJECT of len shape->count. */
+static inline void sv__core_compact_init(sv_container *box, const sv_shape *shape)
+{
+    box->cap = shape->count;
+    box->layout = SV_LAYOUT_COMPACT;
+    box->meta = NULL;
+    box->cls = &shape->cls;
+}
+
+static inline bool sv__core_is_compact(const sv_value *v)
+{
+    return v->kind == SV_OBJECT && v->as.box->layout == SV_LAYOUT_COMPACT;
+}
+
+/* Turns a compact object into the pair layout with room for cap >= len
+ * fields (edit.c and appends, before they move or add pairs). */
+sv_status sv__core_expand(sv_doc *doc, sv_value *obj, size_t cap);
 
 #endif

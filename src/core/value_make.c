@@ -312,6 +312,11 @@ sv_status sv_map_append(sv_doc *doc, sv_value *map, sv_value key, sv_value val)
 {
     if (!doc || !map) return SV_ERR_USAGE;
     if (map->kind != SV_MAP && map->kind != SV_OBJECT) return SV_ERR_TYPE;
+    if (sv__core_is_compact(map)) {
+        /* the new key has no place in the shared shape: pairs from here on */
+        sv_status st = sv__core_expand(doc, map, (size_t)map->len + 1);
+        if (st != SV_OK) return st;
+    }
     if (!container_reserve_one(doc, map, sizeof(sv_pair))) return alloc_failure(doc);
     sv_pair *p = &sv__core_pairs(map->as.box)[map->len++];
     p->key = key;

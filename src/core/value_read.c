@@ -91,12 +91,14 @@ sv_value *sv_array_at(const sv_value *arr, size_t i)
 sv_pair *sv_pairs(const sv_value *map)
 {
     if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT)) return NULL;
+    if (map->as.box->layout == SV_LAYOUT_COMPACT) return NULL; /* values only */
     return sv__core_pairs(map->as.box);
 }
 
 sv_pair *sv_pair_at(const sv_value *map, size_t i)
 {
     if (!map || (map->kind != SV_MAP && map->kind != SV_OBJECT) || i >= map->len) return NULL;
+    if (map->as.box->layout == SV_LAYOUT_COMPACT) return NULL;
     return &sv__core_pairs(map->as.box)[i];
 }
 
@@ -121,6 +123,12 @@ const sv_value *sv_object_class(const sv_value *obj)
 {
     if (!obj || obj->kind != SV_OBJECT) return NULL;
     return obj->as.box->cls;
+}
+
+const sv_shape *sv_object_shape(const sv_value *obj)
+{
+    if (!obj || !sv__core_is_compact(obj)) return NULL;
+    return (const sv_shape *)(const void *)obj->as.box->cls;
 }
 
 const void *sv_numbers(const sv_value *v)
