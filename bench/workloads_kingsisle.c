@@ -147,11 +147,6 @@ static bool decode_setup(bench_ctx *ctx)
 {
     st.raw = false;
     if (!verify(ctx)) return false;
-    /* the tree's size: objects of a known class are compact (no key per
-     * field), the rest pairs */
-    printf("tree: %.1f MB allocated by the document (%.2f bytes per input byte)\n",
-           (double)sv_doc_allocated(st.doc) / 1e6,
-           (double)sv_doc_allocated(st.doc) / (double)ctx->in->len);
     sv_doc_free(st.doc);
     st.doc = NULL;
     return true;
