@@ -135,7 +135,14 @@ sv_value cv_container_without_meta(sv_doc *doc, const sv_value *v, sv_kind as)
             c = sv_map(doc, v->len);
         }
         if (c.kind != as) return sv_null();
-        if (v->len) memcpy(sv_pairs(&c), sv_pairs(v), v->len * sizeof(sv_pair));
+        /* Field by field through the accessors: v may be a compact object
+         * (names in a shared shape, no pairs); c is new, in the pair form. */
+        const sv_value src = *v;
+        sv_pair *dst = sv_pairs(&c);
+        for (uint32_t i = 0; i < src.len; i++) {
+            dst[i].key = *sv_key_at(&src, i);
+            dst[i].val = *sv_val_at(&src, i);
+        }
     }
     return c;
 }

@@ -73,11 +73,13 @@ static void whole_floats_explicit(sv_value *v)
         for (uint32_t i = 0; i < v->len; i++) whole_floats_explicit(&sv_array_items(v)[i]);
         break;
     case SV_MAP:
+        /* a MAP's keys are values and may hold floats: changed in place
+         * through its pairs (only an OBJECT takes the compact form, whose
+         * field names are strings in a shared shape) */
+        for (uint32_t i = 0; i < v->len; i++) whole_floats_explicit(&sv_pair_at(v, i)->key);
+        /* fall through */
     case SV_OBJECT:
-        for (uint32_t i = 0; i < v->len; i++) {
-            whole_floats_explicit(&sv_pairs(v)[i].key); /* changes the key */
-            whole_floats_explicit(sv_val_at(v, i));
-        }
+        for (uint32_t i = 0; i < v->len; i++) whole_floats_explicit(sv_val_at(v, i));
         break;
     default: break;
     }
@@ -214,12 +216,13 @@ static void strip_kept(sv_doc *doc, sv_value *v)
         break;
     case SV_MAP:
         strip_kept_meta(doc, v);
+        /* a MAP's keys are values with kept bytes of their own: changed in
+         * place through its pairs (only an OBJECT takes the compact form,
+         * whose field names are plain strings in a shared shape) */
+        for (uint32_t i = 0; i < sv_len(v); i++) strip_kept(doc, &sv_pair_at(v, i)->key);
         /* fall through */
     case SV_OBJECT:
-        for (uint32_t i = 0; i < sv_len(v); i++) {
-            strip_kept(doc, &sv_pairs(v)[i].key); /* changes the key */
-            strip_kept(doc, sv_val_at(v, i));
-        }
+        for (uint32_t i = 0; i < sv_len(v); i++) strip_kept(doc, sv_val_at(v, i));
         break;
     default: break;
     }

@@ -267,9 +267,12 @@ static void test_encode_declines_to_the_emitter(void **state)
     assert_non_null(strstr(last, "cannot be written as UInt8"));
     assert_non_null(
         strstr(last, "at /chunks/0/objects/3/items/1/b: a uint value cannot be written as UInt8"));
-    /* a key numbered another way than the decoder's: the emitter takes it */
+    /* a key numbered another way than the decoder's: the emitter takes it
+     * (renaming needs the object's own keys: the pair layout) */
     sv_value *o = nt_at(objects_of(&root), 3);
+    assert_int_equal(sv_object_expand(doc, o), SV_OK);
     sv_pair *pairs = (sv_pair *)sv_pairs(o);
+    assert_non_null(pairs);
     assert_true(pairs[1].key.len == 3 && memcmp(pairs[1].key.as.str, "a#2", 3) == 0);
     pairs[1].key = sv_str_intern(doc, "a#9", 3);
     sv_buf out = nt_encode(&root, NULL);
@@ -283,12 +286,77 @@ static void test_encode_declines_to_the_emitter(void **state)
     sv_doc_free(doc);
 }
 
+/* The plan's instances are compact objects of one shape per class (the
+ * interpreter's first one keeps its pairs), with the decoder's keys. */
+static void test_replayed_instances_are_compact(void **state)
+{
+    (void)state;
+    static bld f;
+    build(&f, 4, 99, 0, NULL);
+    sv_value root;
+    sv_doc *doc = nt_decode(f.b, f.n, &root);
+    sv_value *objs = objects_of(&root);
+    assert_null(sv_object_shape(nt_at(objs, 0)));
+    const sv_shape *shape = sv_object_shape(nt_at(objs, 1));
+    assert_non_null(shape);
+    for (size_t i = 2; i < 4; i++) assert_ptr_equal(sv_object_shape(nt_at(objs, i)), shape);
+    static const char *const keys[] = {"a", "a#2", "b", "Name", "g", "items", "b#2", "a#3", "g#2"};
+    assert_int_equal(shape->count, 9);
+    for (size_t k = 0; k < 9; k++) {
+        nt_assert_str(&sv_shape_keys(shape)[k], keys[k]);
+        nt_assert_str(sv_key_at(nt_at(objs, 0), k), keys[k]);
+    }
+    assert_string_equal(nt_class(nt_at(objs, 2)), "Thing");
+    /* the values are where the accessors say, as in the pair layout */
+    nt_assert_uint(nt_get(nt_at(objs, 2), "a#2"), 4, 8);
+    nt_assert_str(nt_get(nt_at(objs, 2), "Name"), "n1");
+    sv_doc_free(doc);
+}
+
+/* The same values in either layout encode to the file's bytes: the
+ * decoder's mix (pairs, then compact), every object expanded to pairs,
+ * and every object compacted again by sv_compact_objects (another shape
+ * than the plan's: the encoder checks its keys once). */
+static void test_compact_and_pairs_encode_the_same(void **state)
+{
+    (void)state;
+    static bld f;
+    build(&f, 5, 99, 0, NULL);
+    sv_value root;
+    sv_doc *doc = nt_decode(f.b, f.n, &root);
+    sv_buf out = nt_encode(&root, NULL);
+    nt_assert_same_bytes(f.b, f.n, &out);
+    sv_buf_free(&out);
+    sv_value *objs = objects_of(&root);
+    for (size_t i = 0; i < sv_len(objs); i++) {
+        assert_int_equal(sv_object_expand(doc, nt_at(objs, i)), SV_OK);
+        assert_null(sv_object_shape(nt_at(objs, i)));
+    }
+    out = nt_encode(&root, NULL);
+    nt_assert_same_bytes(f.b, f.n, &out);
+    sv_buf_free(&out);
+    assert_int_equal(sv_compact_objects(doc, &root), SV_OK);
+    for (size_t i = 0; i < sv_len(objs); i++) assert_non_null(sv_object_shape(nt_at(objs, i)));
+    out = nt_encode(&root, NULL);
+    nt_assert_same_bytes(f.b, f.n, &out);
+    sv_buf_free(&out);
+    /* a compact object whose value does not fit: the emitter's error, with
+     * its path, as for pairs */
+    char msg[512];
+    encode_error(&root, 4, msg, sizeof msg);
+    assert_non_null(
+        strstr(msg, "at /chunks/0/objects/4/items/1/b: a uint value cannot be written as UInt8"));
+    sv_doc_free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replayed_instances_are_the_interpreters),
         cmocka_unit_test(test_replay_declines_to_the_interpreters_error),
         cmocka_unit_test(test_encode_declines_to_the_emitter),
+        cmocka_unit_test(test_replayed_instances_are_compact),
+        cmocka_unit_test(test_compact_and_pairs_encode_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

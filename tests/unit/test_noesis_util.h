@@ -98,13 +98,14 @@ static inline void nt_assert_same_bytes(const uint8_t *want, size_t want_len, co
 {
     size_t n = want_len < got->len ? want_len : got->len;
     size_t i = 0;
-    while (i < n && want[i] == got->data[i])
-        i++;
+    while (i < n && want[i] == got->data[i]) i++;
     if (i != want_len || i != got->len)
         fail_msg("bytes differ at offset %zu (expected %zu bytes, got %zu)", i, want_len, got->len);
 }
 
-/* decode -> encode gives the same bytes, and decoding those gives an equal tree. */
+/* decode -> encode gives the same bytes, and decoding those gives an equal
+ * tree; so do the same values with every instance in the pair layout
+ * (sv_object_expand) and with every object compact (sv_compact_objects). */
 static inline void nt_round_trip(const uint8_t *data, size_t len)
 {
     sv_value v, w;
@@ -115,6 +116,20 @@ static inline void nt_round_trip(const uint8_t *data, size_t len)
     assert_true(sv_equal(&v, &w));
     sv_buf_free(&out);
     sv_doc_free(doc2);
+    const sv_value *chunks = sv_map_getz(&v, "chunks");
+    for (size_t c = 0; c < sv_len(chunks); c++) {
+        sv_value *objects = sv_map_getz(sv_array_at(chunks, c), "objects");
+        for (size_t i = 0; i < sv_len(objects); i++)
+            if (sv_kind_of(sv_array_at(objects, i)) == SV_OBJECT)
+                assert_int_equal(sv_object_expand(doc, sv_array_at(objects, i)), SV_OK);
+    }
+    out = nt_encode(&v, NULL);
+    nt_assert_same_bytes(data, len, &out);
+    sv_buf_free(&out);
+    assert_int_equal(sv_compact_objects(doc, &v), SV_OK);
+    out = nt_encode(&v, NULL);
+    nt_assert_same_bytes(data, len, &out);
+    sv_buf_free(&out);
     sv_doc_free(doc);
 }
 

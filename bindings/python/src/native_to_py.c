@@ -526,14 +526,29 @@ static PyObject *array_value(reader *r, const sv_value *v)
     return with_meta(r, NV_ARRAY, list, v, 0);
 }
 
-/* The pairs as a list of (key, value) tuples; keys_too: keys are values. */
-static PyObject *pair_list(reader *r, const sv_pair *pairs, uint32_t n, int keys_as_str)
+/* A MAP or an OBJECT: always so where the reader calls it (value() switches
+ * on the kind); said once before a loop over sv_key_at / sv_val_at on a
+ * local copy, it lets the compiler drop their kind check from the loop
+ * (their range check goes with the loop's bound, the copy's len). */
+static inline int is_fields(const sv_value *m)
 {
-    PyObject *list = PyList_New((Py_ssize_t)n);
-    for (uint32_t i = 0; list && i < n; i++) {
-        PyObject *k = keys_as_str ? key_str(r, pairs[i].key.as.str, pairs[i].key.len)
-                                  : value(r, &pairs[i].key);
-        PyObject *x = k ? value(r, &pairs[i].val) : NULL;
+    return m->kind == SV_MAP || m->kind == SV_OBJECT;
+}
+
+/* The fields of map (a MAP or an OBJECT) as a list of (key, value) tuples;
+ * keys_as_str: the keys are field names, else values. Fields are read
+ * through sv_key_at / sv_val_at (a compact object keeps its names in a
+ * shared shape, not beside the values) on a local copy of the map value,
+ * so that the accessors' checks leave the loop. */
+static PyObject *pair_list(reader *r, const sv_value *map, int keys_as_str)
+{
+    const sv_value m = *map;
+    if (!is_fields(&m)) return malformed("fields of a value that is no map", map);
+    PyObject *list = PyList_New((Py_ssize_t)m.len);
+    for (uint32_t i = 0; list && i < m.len; i++) {
+        const sv_value *key = sv_key_at(&m, i);
+        PyObject *k = keys_as_str ? key_str(r, key->as.str, key->len) : value(r, key);
+        PyObject *x = k ? value(r, sv_val_at(&m, i)) : NULL;
         PyObject *t = x ? PyTuple_Pack(2, k, x) : NULL;
         Py_XDECREF(k);
         Py_XDECREF(x);
@@ -543,39 +558,41 @@ static PyObject *pair_list(reader *r, const sv_pair *pairs, uint32_t n, int keys
     return list;
 }
 
-/* A dict of the pairs, or NULL: with no exception when a key is not an
- * untagged UTF-8 string or occurs twice (a dict cannot hold the map). */
-static PyObject *pair_dict(reader *r, const sv_pair *pairs, uint32_t n)
+/* A dict of the fields of map, or NULL: with no exception when a key is not
+ * an untagged UTF-8 string or occurs twice (a dict cannot hold the map). */
+static PyObject *pair_dict(reader *r, const sv_value *map)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (!plain_key(&pairs[i].key)) return NULL;
+    const sv_value m = *map;
+    if (!is_fields(&m)) return NULL;
+    for (uint32_t i = 0; i < m.len; i++)
+        if (!plain_key(sv_key_at(&m, i))) return NULL;
     PyObject *d = PyDict_New();
-    for (uint32_t i = 0; d && i < n; i++) {
-        PyObject *k = key_str(r, pairs[i].key.as.str, pairs[i].key.len);
+    for (uint32_t i = 0; d && i < m.len; i++) {
+        const sv_value *key = sv_key_at(&m, i);
+        PyObject *k = key_str(r, key->as.str, key->len);
         if (!k) {
             Py_CLEAR(d);
             break;
         }
-        PyObject *x = value(r, &pairs[i].val);
+        PyObject *x = value(r, sv_val_at(&m, i));
         if (!x || PyDict_SetItem(d, k, x) < 0) Py_CLEAR(d);
         Py_DECREF(k);
         Py_XDECREF(x);
     }
-    if (d && PyDict_Size(d) != (Py_ssize_t)n) Py_CLEAR(d); /* a key twice */
+    if (d && PyDict_Size(d) != (Py_ssize_t)m.len) Py_CLEAR(d); /* a key twice */
     return d;
 }
 
 static PyObject *map_value(reader *r, const sv_value *v)
 {
     if (!enter(r, v)) return NULL;
-    const sv_pair *pairs = sv_pairs(v);
-    PyObject *o = pair_dict(r, pairs, v->len);
+    PyObject *o = pair_dict(r, v);
     if (o) {
         r->depth--;
         return with_meta(r, NV_DICT, o, v, 0);
     }
     if (PyErr_Occurred()) return NULL;
-    o = pair_list(r, pairs, v->len, 0);
+    o = pair_list(r, v, 0);
     r->depth--;
     return with_meta(r, NV_MAP, o, v, 1);
 }
@@ -583,8 +600,8 @@ static PyObject *map_value(reader *r, const sv_value *v)
 static PyObject *object_value(reader *r, const sv_value *v)
 {
     if (!enter(r, v)) return NULL;
-    const sv_container *box = v->as.box;
-    const sv_value *cls = box ? box->cls : NULL;
+    /* sv_object_class, not box->cls: a compact object's class is its shape's */
+    const sv_value *cls = sv_object_class(v);
     PyObject *name = NULL;
     if (cls && cls->kind == SV_UINT)
         name = PyLong_FromUnsignedLongLong(cls->as.u);
@@ -594,17 +611,17 @@ static PyObject *object_value(reader *r, const sv_value *v)
         if (PyErr_Occurred()) return NULL;
         return malformed("an object's class must be a UTF-8 string or a uint hash", v);
     }
-    const sv_pair *pairs = sv_pairs(v);
-    for (uint32_t i = 0; i < v->len; i++)
-        if (!plain_key(&pairs[i].key)) {
+    const sv_value m = *v;
+    for (uint32_t i = 0; i < m.len; i++)
+        if (!plain_key(sv_key_at(&m, i))) {
             Py_DECREF(name);
             return malformed("an object's field names must be untagged UTF-8 strings", v);
         }
     unsigned c = NV_OBJECT;
-    PyObject *fields = pair_dict(r, pairs, v->len);
+    PyObject *fields = pair_dict(r, v);
     if (!fields && !PyErr_Occurred()) {
         c = NV_OBJECT_PAIRS; /* a field name twice, or one that is not UTF-8 */
-        fields = pair_list(r, pairs, v->len, 1);
+        fields = pair_list(r, v, 1);
         if (!fields && !PyErr_Occurred())
             malformed("an object's field names must be untagged UTF-8 strings", v);
     }
@@ -613,7 +630,8 @@ static PyObject *object_value(reader *r, const sv_value *v)
     Py_XDECREF(fields);
     Py_INCREF(name);
     if (rc == 0) rc = set_attr(o, nv.s_cls, name);
-    if (rc == 0 && box->meta) rc = set_attr(o, nv.s_meta, value(r, box->meta));
+    const sv_value *meta = sv_meta(v);
+    if (rc == 0 && meta) rc = set_attr(o, nv.s_meta, value(r, meta));
     Py_DECREF(name);
     if (rc) Py_CLEAR(o);
     r->depth--;

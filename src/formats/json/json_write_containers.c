@@ -429,42 +429,86 @@ static SV_NOINLINE sv_status key_miss(sv_jw *w, const sv_value *k, unsigned kfla
     return SV_OK;
 }
 
-static void path_of_pair(sv_jw *w, const sv_pair *pr, uint32_t i)
+/* Whether m is a map or an object, the containers sv_key_at and sv_val_at
+ * read. */
+static inline bool has_fields(const sv_value *m)
+{
+    return m->kind == SV_MAP || m->kind == SV_OBJECT;
+}
+
+/* Field i of m (a map or an object, i below its length: the callers' loop
+ * bounds) through sv_key_at / sv_val_at, told that they answer: their NULL
+ * case, which cannot happen here, would otherwise cost a test per field. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FIELD_KNOWN(p)                                                                             \
+    do {                                                                                           \
+        if (!(p)) __builtin_unreachable();                                                         \
+    } while (0)
+#else
+#define FIELD_KNOWN(p) ((void)0)
+#endif
+
+static SV_ALWAYS_INLINE const sv_value *field_key(const sv_value *m, uint32_t i)
+{
+    const sv_value *k = sv_key_at(m, i);
+    FIELD_KNOWN(k);
+    return k;
+}
+
+static SV_ALWAYS_INLINE const sv_value *field_val(const sv_value *m, uint32_t i)
+{
+    const sv_value *v = sv_val_at(m, i);
+    FIELD_KNOWN(v);
+    return v;
+}
+
+static void path_of_field(sv_jw *w, const sv_value *key, uint32_t i)
 {
     /* as sv_walk names it: a string key by its text, any other by position */
-    if (pr->key.kind == SV_STRING && pr->key.as.str)
-        sv_error_path_key(w->err, pr->key.as.str, pr->key.len);
+    if (key->kind == SV_STRING && key->as.str)
+        sv_error_path_key(w->err, key->as.str, key->len);
     else
         sv_error_path_index(w->err, i);
 }
 
 /* ---- maps and objects ------------------------------------------------------ */
 
-/* "key": value members, the first preceded by open (a '{' or ','), the
- * others by ',', then the closing '}' (on its own line one level out when
- * pretty); pretty is a constant in each copy of this loop. A key that
- * is not an object key stops the loop with NOT_OBJECT_KEYS and its index in
- * *bad. A bad key is reported at the map that holds it: the key itself
- * cannot be a readable path segment. */
-static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, uint32_t n,
-                                               uint8_t open, uint32_t *bad, const bool pretty)
+/* "key": value members of the map or object m, the first preceded by open
+ * (a '{' or ','), the others by ',', then the closing '}' (on its own line
+ * one level out when pretty); pretty is a constant in each copy of this
+ * loop. A key that is not an object key stops the loop with NOT_OBJECT_KEYS
+ * and its index in *bad. A bad key is reported at the map that holds it: the
+ * key itself cannot be a readable path segment.
+ *
+ * Fields are read through sv_key_at / sv_val_at, which answer on every
+ * layout of a container (pairs, or a compact object's values with the keys
+ * in its shape). They read a local copy of the container value: its kind
+ * and length cannot change behind the loop's stores, so their checks are
+ * made once, outside the loop. */
+static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint8_t open,
+                                               uint32_t *bad, const bool pretty)
 {
+    const sv_value obj = *m;
+    const uint32_t n = obj.len;
+    /* (true for every caller: said here so that the accessors' own kind
+     * test folds away inside the loop) */
+    if (!has_fields(&obj)) return sv__json_jw_malformed(w, "fields of a non-map", m);
     size_t ci = w->ind, outer = ci - w->indent;
     unsigned kflags = SV_JW_STR_KEY | (w->plain ? 0u : SV_JW_STR_DOLLAR);
     cursor c = cursor_open(w, loop_room(MEMBER_ROOM, ci, pretty));
     for (uint32_t i = 0; i < n; i++) {
-        const sv_pair *pr = &pairs[i];
+        const sv_value *key = field_key(&obj, i);
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
         if (pretty) c.p = sv__json_jw_nl(c.p, ci);
-        const sv_jw_key *k = &w->keys[key_home(pr->key.as.str)];
-        if (k->str == pr->key.as.str && k->head == key_head(&pr->key)) {
+        const sv_jw_key *k = &w->keys[key_home(key->as.str)];
+        if (k->str == key->as.str && k->head == key_head(key)) {
             memcpy(c.p, k->text, SV_JW_KEY_TEXT); /* one constant-size copy */
             c.p += k->n;
         } else {
             cursor_lend(w, &c);
-            sv_status st = key_miss(w, &pr->key, kflags);
+            sv_status st = key_miss(w, key, kflags);
             if (st) {
                 if (st == NOT_OBJECT_KEYS) *bad = i;
                 return st;
@@ -473,9 +517,9 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, u
             cursor_take(w, &c);
             if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         }
-        sv_status st = write_item(w, &c, &pr->val);
+        sv_status st = write_item(w, &c, field_val(&obj, i));
         if (st) {
-            path_of_pair(w, pr, i);
+            path_of_field(w, key, i);
             return st;
         }
     }
@@ -486,38 +530,38 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_pair *pairs, u
     return SV_OK;
 }
 
-static SV_ALWAYS_INLINE sv_status members(sv_jw *w, const sv_pair *pairs, uint32_t n, uint8_t open,
-                                          uint32_t *bad)
+static SV_ALWAYS_INLINE sv_status members(sv_jw *w, const sv_value *m, uint8_t open, uint32_t *bad)
 {
-    return w->pretty ? members_loop(w, pairs, n, open, bad, true)
-                     : members_loop(w, pairs, n, open, bad, false);
+    return w->pretty ? members_loop(w, m, open, bad, true) : members_loop(w, m, open, bad, false);
 }
 
 /* {"k": v, ...}, or NOT_OBJECT_KEYS (with the index in *bad). */
-static SV_ALWAYS_INLINE sv_status map_object_body(sv_jw *w, const sv_pair *pairs, uint32_t n,
-                                                  uint32_t *bad)
+static SV_ALWAYS_INLINE sv_status map_object_body(sv_jw *w, const sv_value *m, uint32_t *bad)
 {
-    if (n == 0) {
+    if (m->len == 0) {
         if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
         sv__json_jw_put(w, "{}", 2);
         return SV_OK;
     }
     size_t outer = w->ind;
     w->ind += w->indent;
-    sv_status st = members(w, pairs, n, '{', bad);
+    sv_status st = members(w, m, '{', bad);
     w->ind = outer;
     return st;
 }
 
 /* The same, called (for plain objects, rarer than maps). */
-static sv_status map_object_body_call(sv_jw *w, const sv_pair *pairs, uint32_t n, uint32_t *bad)
+static sv_status map_object_body_call(sv_jw *w, const sv_value *m, uint32_t *bad)
 {
-    return map_object_body(w, pairs, n, bad);
+    return map_object_body(w, m, bad);
 }
 
 /* [[k, v], ...]: one pair per line, a pair's key and value on that line. */
-static sv_status map_pairs_body(sv_jw *w, const sv_pair *pairs, uint32_t n)
+static sv_status map_pairs_body(sv_jw *w, const sv_value *m)
 {
+    const sv_value map = *m; /* (a local copy: see members_loop) */
+    const uint32_t n = map.len;
+    if (!has_fields(&map)) return sv__json_jw_malformed(w, "fields of a non-map", m);
     if (n == 0) {
         if (!sv__json_jw_need(w, 2)) return SV_ERR_NOMEM;
         sv__json_jw_put(w, "[]", 2);
@@ -529,19 +573,19 @@ static sv_status map_pairs_body(sv_jw *w, const sv_pair *pairs, uint32_t n)
     cursor c = cursor_open(w, loop_room(3 + ITEM_ROOM, ci, w->pretty));
     uint8_t open = '[';
     for (uint32_t i = 0; i < n; i++) {
-        const sv_pair *pr = &pairs[i];
+        const sv_value *key = field_key(&map, i);
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
         if (w->pretty) c.p = sv__json_jw_nl(c.p, ci);
         *c.p++ = '[';
-        sv_status st = write_item(w, &c, &pr->key);
+        sv_status st = write_item(w, &c, key);
         if (st) return st; /* as in members(): reported at the map */
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = ',';
         if (w->pretty) *c.p++ = ' ';
-        if ((st = write_item(w, &c, &pr->val)) != SV_OK) {
-            path_of_pair(w, pr, i);
+        if ((st = write_item(w, &c, field_val(&map, i))) != SV_OK) {
+            path_of_field(w, key, i);
             return st;
         }
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
@@ -557,10 +601,12 @@ static sv_status map_pairs_body(sv_jw *w, const sv_pair *pairs, uint32_t n)
  * before anything is written: writing optimistically and starting again at
  * a bad key would write nested maps again at every level, which a hostile
  * tree could make exponential. */
-static bool all_object_keys(const sv_jw *w, const sv_pair *pairs, uint32_t n)
+static bool all_object_keys(const sv_jw *w, const sv_value *m)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        const sv_value *k = &pairs[i].key;
+    const sv_value map = *m; /* (a local copy: see members_loop) */
+    if (!has_fields(&map)) return false;
+    for (uint32_t i = 0; i < map.len; i++) {
+        const sv_value *k = field_key(&map, i);
         if (!sv__json_jw_object_key(w, k)) return false;
         /* A key that is not UTF-8 text (from a Godot 3 string, say) can only
          * be written in a pair, as {"$str": ...}. A remembered key was
@@ -578,10 +624,9 @@ sv_status sv__json_jw_map(sv_jw *w, const sv_value *v)
     sv_status st = enter(w, v);
     if (st) return st;
     sv_container *box = v->as.box;
-    const sv_pair *pairs = box ? sv__core_pairs(box) : NULL;
     const sv_value *meta = w->plain || !box ? NULL : box->meta;
-    uint32_t n = v->len, bad = 0;
-    bool as_pairs = !all_object_keys(w, pairs, n);
+    uint32_t bad = 0;
+    bool as_pairs = !all_object_keys(w, v);
     /* typed, a list of pairs is {"$map": [[k, v], ...]} (a single-key form:
      * the list opens on its line); with meta, either payload is
      * {"$map": ..., "$meta": m} */
@@ -594,7 +639,7 @@ sv_status sv__json_jw_map(sv_jw *w, const sv_value *v)
         if (!sv__json_jw_need(w, 9)) return SV_ERR_NOMEM;
         sv__json_jw_put_key_lit(w, LIT("{\"$map\":"));
     }
-    st = as_pairs ? map_pairs_body(w, pairs, n) : map_object_body(w, pairs, n, &bad);
+    st = as_pairs ? map_pairs_body(w, v) : map_object_body(w, v, &bad);
     if (st == NOT_OBJECT_KEYS) /* cannot happen: the keys were checked above */
         st = sv_error_set(w->err, SV_ERR_TYPE, SV_JW_FORMAT, 0, "malformed tree: map key");
     if (st) return st;
@@ -679,8 +724,7 @@ sv_status sv__json_jw_object(sv_jw *w, const sv_value *v)
     if (st) return st;
     sv_container *box = v->as.box;
     if (!box) return sv__json_jw_malformed(w, "an object without a class", v);
-    const sv_value *cls = box->cls;
-    const sv_pair *pairs = sv__core_pairs(box);
+    const sv_value *cls = sv_object_class(v);
     uint32_t n = v->len, bad = 0;
     if (!w->plain && (n || box->meta)) {
         /* {"$class": "X", "$meta": m, "k": v, ...} */
@@ -696,7 +740,7 @@ sv_status sv__json_jw_object(sv_jw *w, const sv_value *v)
             return st;
         }
         if (box->meta && (st = write_meta(w, box->meta)) != SV_OK) return st;
-        if ((st = members(w, pairs, n, ',', &bad)) != SV_OK) return field_error(w, v, st, bad);
+        if ((st = members(w, v, ',', &bad)) != SV_OK) return field_error(w, v, st, bad);
         w->ind = outer;
     } else {
         if (!class_ok(cls))
@@ -704,8 +748,7 @@ sv_status sv__json_jw_object(sv_jw *w, const sv_value *v)
                 w, "an object's class must be a UTF-8 string or a uint hash", v);
         if (w->plain) {
             /* the class is left out */
-            if ((st = map_object_body_call(w, pairs, n, &bad)) != SV_OK)
-                return field_error(w, v, st, bad);
+            if ((st = map_object_body_call(w, v, &bad)) != SV_OK) return field_error(w, v, st, bad);
         } else {
             /* {"$class": "X"}: a single-key form with a scalar stays on one line */
             if (!sv__json_jw_need(w, 11)) return SV_ERR_NOMEM;

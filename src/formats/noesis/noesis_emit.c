@@ -260,36 +260,36 @@ static sv_status emit_begin(emitter *em, const uint8_t **pos, const nsb_cmd *cmd
 
 /* A key the decoder gave a local-value group instead of the command's
  * name: the Name of the property its ref points at (noesis_view.c). */
-static bool property_key(const emitter *em, const sv_pair *pr)
+static bool property_key(const emitter *em, const sv_value *key, const sv_value *val)
 {
     /* an instance at a time (nsb_emit_instance): the interpreter's own
      * keys, never a property's */
     if (!em->objects) return false;
-    const sv_value *name = nsb_local_value_name(&pr->val, em->objects);
-    return name && pr->key.kind == SV_STRING && pr->key.len == name->len &&
-           memcmp(pr->key.as.str, name->as.str, name->len) == 0;
+    const sv_value *name = nsb_local_value_name(val, em->objects);
+    return name && key->kind == SV_STRING && key->len == name->len &&
+           memcmp(key->as.str, name->as.str, name->len) == 0;
 }
 
 /* A repeated local-value group the decoder split into one field per
- * element, each keyed by its property: the count fields from pairs[first]. */
+ * element, each keyed by its property: the count fields from field first. */
 static sv_status emit_split(emitter *em, const uint8_t **pos, const nsb_cmd *cmd,
                             const sv_value *container, uint32_t first, uint32_t nesting)
 {
-    const sv_pair *pairs = sv_pairs(container);
     uint32_t left = container->len - first;
     if (cmd->count == 0 || left < cmd->count)
         return count_mismatch(em, cmd, cmd->count == 0 ? 1 : left);
     const uint8_t *start = *pos;
     for (uint32_t i = 0; i < cmd->count; i++) {
-        const sv_pair *pr = &pairs[first + i];
+        const sv_value *key = sv_key_at(container, first + i);
+        const sv_value *val = sv_val_at(container, first + i);
         *pos = start;
-        sv_status st = pr->val.kind == SV_MAP && property_key(em, pr)
-                           ? emit_body(em, pos, cmd, &pr->val, nesting + 1)
+        sv_status st = val->kind == SV_MAP && property_key(em, key, val)
+                           ? emit_body(em, pos, cmd, val, nesting + 1)
                            : bad(em, SV_ERR_TYPE, cmd,
                                  "a repeated group split into fields needs one field per "
                                  "repetition, each named after the property its ref points at");
         if (st != SV_OK) {
-            if (pr->key.kind == SV_STRING) sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
+            if (key->kind == SV_STRING) sv_error_path_key(em->err, key->as.str, key->len);
             return st;
         }
     }
@@ -317,7 +317,8 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
     if (nesting > em->max_nesting)
         return bad(em, SV_ERR_DEPTH, begin, "Begin commands nested too deep");
     uint32_t field = 0;
-    const sv_pair *pairs = sv_pairs(container);
+    /* a local copy: the checks of sv_key_at / sv_val_at leave the loop */
+    const sv_value c = *container;
     const nsb_cmds *const cs = em->cs;
     const bool fast = !em->big;
     const char **const matched = em->matched;
@@ -330,13 +331,12 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
          * equal to the command's name and a value of the kind the decoder
          * makes for it, written with one reserve. Anything else takes the
          * general way below (which also reports every error). */
-        if (fast && field < container->len && cs->end - p >= 5 && p[0] >= NSB_REF &&
-            p[0] < NSB_CMD_COUNT) {
+        if (fast && field < c.len && cs->end - p >= 5 && p[0] >= NSB_REF && p[0] < NSB_CMD_COUNT) {
             const uint32_t desc = sv__core_load_u32le(p + 1);
-            const sv_pair *pr = &pairs[field];
-            const sv_value *v = &pr->val;
-            if (desc < cs->name_count && pr->key.kind == SV_STRING &&
-                pr->key.as.str == matched[desc] && sv_buf_ensure(em->out, 8) == SV_OK) {
+            const sv_value *key = sv_key_at(&c, field);
+            const sv_value *v = sv_val_at(&c, field);
+            if (desc < cs->name_count && key->kind == SV_STRING && key->as.str == matched[desc] &&
+                sv_buf_ensure(em->out, 8) == SV_OK) {
                 uint8_t *o = em->out->data + em->out->len;
                 size_t n = 0;
                 switch (p[0]) {
@@ -393,8 +393,8 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
             if (st != SV_OK) return st;
         }
         if (nsb_is_end(cmd.id)) {
-            if (field == container->len) return SV_OK;
-            const sv_value *k = &pairs[field].key;
+            if (field == c.len) return SV_OK;
+            const sv_value *k = sv_key_at(&c, field);
             sv_status fail = sv_error_set(
                 em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
                 "the field is not described by the metadata (%s at byte %llu ends "
@@ -406,17 +406,19 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
         const sv_value *nv = &em->cs->names[cmd.desc];
         const uint8_t *name = nv->as.bytes;
         size_t name_len = nv->len;
-        if (field >= container->len) {
+        if (field >= c.len) {
             sv_status fail = sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
                                           "missing field for %s (command at byte %llu)",
                                           nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
             sv_error_path_key(em->err, (const char *)name, name_len);
             return fail;
         }
-        const sv_pair *pr = &pairs[field++];
-        if (nsb_is_begin(cmd.id) && cmd.repeat && pr->val.kind == SV_MAP) {
+        const sv_value *key = sv_key_at(&c, field);
+        const sv_value *val = sv_val_at(&c, field);
+        field++;
+        if (nsb_is_begin(cmd.id) && cmd.repeat && val->kind == SV_MAP) {
             /* one field per repetition (noesis_view.c) */
-            st = emit_split(em, pos, &cmd, container, field - 1, nesting);
+            st = emit_split(em, pos, &cmd, &c, field - 1, nesting);
             if (st != SV_OK) return st;
             field += cmd.count - 1;
             continue;
@@ -424,14 +426,13 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
         /* Keys of a decoded tree are interned: once one key text matched a
          * name, the same text matches without comparing. A property key is
          * checked every time and never remembered as the command's name. */
-        if (pr->key.kind == SV_STRING && pr->key.as.str == em->matched[cmd.desc]) {
-        } else if (key_matches(&pr->key, name, name_len)) {
-            em->matched[cmd.desc] = pr->key.as.str;
-        } else if (nsb_is_begin(cmd.id) && property_key(em, pr)) {
+        if (key->kind == SV_STRING && key->as.str == em->matched[cmd.desc]) {
+        } else if (key_matches(key, name, name_len)) {
+            em->matched[cmd.desc] = key->as.str;
+        } else if (nsb_is_begin(cmd.id) && property_key(em, key, val)) {
         } else {
-            const sv_value *prop = nsb_is_begin(cmd.id) && em->objects
-                                       ? nsb_local_value_name(&pr->val, em->objects)
-                                       : NULL;
+            const sv_value *prop =
+                nsb_is_begin(cmd.id) && em->objects ? nsb_local_value_name(val, em->objects) : NULL;
             sv_status fail =
                 prop ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
                                     "the key must be \"%.*s\" (the metadata's name) or \"%.*s\" "
@@ -443,20 +444,20 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
                                     "the metadata names this field \"%.*s\" (%s at byte %llu)",
                                     (int)(name_len > 60 ? 60 : name_len), (const char *)name,
                                     nsb_cmd_name(cmd.id), (unsigned long long)cmd.offset);
-            if (pr->key.kind == SV_STRING)
-                sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
+            if (key->kind == SV_STRING)
+                sv_error_path_key(em->err, key->as.str, key->len);
             else
                 sv_error_path_index(em->err, field - 1);
             return fail;
         }
         if (nsb_is_begin(cmd.id))
-            st = emit_begin(em, pos, &cmd, &pr->val, nesting);
+            st = emit_begin(em, pos, &cmd, val, nesting);
         else if (cmd.repeat)
-            st = emit_repeated(em, &cmd, &pr->val);
+            st = emit_repeated(em, &cmd, val);
         else
-            st = emit_one(em, &cmd, &pr->val);
+            st = emit_one(em, &cmd, val);
         if (st != SV_OK) {
-            sv_error_path_key(em->err, pr->key.as.str, pr->key.len);
+            sv_error_path_key(em->err, key->as.str, key->len);
             return st;
         }
     }
@@ -467,7 +468,7 @@ static sv_status emit_body(emitter *em, const uint8_t **pos, const nsb_cmd *begi
  * not UTF-8. */
 static bool of_its_class(const emitter *em, uint32_t n, const sv_value *obj)
 {
-    const sv_value *cls = obj->as.box->cls;
+    const sv_value *cls = sv_object_class(obj); /* a compact object: its shape's */
     uint32_t comp = em->components[n];
     const sv_value *want = em->classes[comp];
     if (!cls || !want) return false;
@@ -486,7 +487,8 @@ static sv_status emit_instance(emitter *em, const uint8_t **pos, const nsb_cmd *
                        ? sv_error_set(em->err, SV_ERR_TYPE, NSB_FORMAT, 0,
                                       "instance %u must be an object of its component's class", n)
                        : SV_OK;
-    nsb_plan *plan = st == SV_OK && em->plans ? nsb_plans_find(em->plans, *pos) : NULL;
+    nsb_plan *plan =
+        st == SV_OK && em->plans ? nsb_plans_find(em->plans, *pos, em->components[n]) : NULL;
     if (st == SV_OK && em->plans && nsb_plans_nomem(em->plans))
         st = sv_error_set(em->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
     else if (plan && nsb_plan_emit(plan, obj, em->instance_count, em->out))
@@ -554,7 +556,7 @@ static sv_status emitter_open(struct nsb_emitter *e, const nsb_cmds *cs, const s
     bool plans_ok = true;
     if (!big && !host_is_big()) {
         e->plan_doc = sv_doc_new(out->alloc);
-        em->plans = e->plan_doc ? nsb_plans_new(e->plan_doc, cs, em->max_nesting) : NULL;
+        em->plans = e->plan_doc ? nsb_plans_new(e->plan_doc, cs, em->max_nesting, false) : NULL;
         plans_ok = em->plans != NULL;
     }
     return sv_buf_ok(&e->matched) && plans_ok
@@ -591,8 +593,7 @@ sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t ins
     const uint8_t *pos = cs->begin;
     while (st == SV_OK && pos < cs->end) {
         nsb_cmd cmd;
-        st = nsb_cmd_read(cs, &pos, &cmd);
-        if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, NULL);
+        st = nsb_cmd_read_top(cs, &pos, &cmd);
         if (st == SV_OK) st = emit_instances(&e.em, &pos, &cmd);
     }
     return emitter_close(&e, st);

@@ -143,6 +143,24 @@ sv_status nsb_cmd_read(const nsb_cmds *cs, const uint8_t **pos, nsb_cmd *cmd);
 /* Whether cmd may stand inside parent (NULL = the top of the stream);
  * an End must close its own kind of Begin. */
 sv_status nsb_cmd_check_place(const nsb_cmds *cs, const nsb_cmd *cmd, const nsb_cmd *parent);
+/* The command at *pos at the top of the stream (checked to be a
+ * BeginInstance there): nsb_cmd_read and nsb_cmd_check_place, with the
+ * common case, one plain BeginInstance (no count, no name), made inline. */
+static inline sv_status nsb_cmd_read_top(const nsb_cmds *cs, const uint8_t **pos, nsb_cmd *cmd)
+{
+    const uint8_t *p = *pos;
+    if (p < cs->end && p[0] == NSB_BEGIN_INSTANCE) {
+        cmd->id = NSB_BEGIN_INSTANCE;
+        cmd->repeat = false;
+        cmd->count = 1;
+        cmd->desc = UINT32_MAX;
+        cmd->offset = cs->offset0 + (uint64_t)(p - cs->begin);
+        *pos = p + 1;
+        return SV_OK;
+    }
+    sv_status st = nsb_cmd_read(cs, pos, cmd);
+    return st == SV_OK ? nsb_cmd_check_place(cs, cmd, NULL) : st;
+}
 /* From just after a Begin command at *pos, skips to just after its End
  * (checking every command on the way and the nesting depth). */
 sv_status nsb_cmd_skip_body(const nsb_cmds *cs, const uint8_t **pos, const nsb_cmd *begin,

@@ -673,7 +673,7 @@ static sv_status run_fields(interp *it, const uint8_t **pos, const nsb_cmd *begi
 /* Instance next_instance by a plan: what run_body makes of the same body,
  * the budget spent and the instance's Name noted as it does. false (and
  * nothing spent) when the plan declines: run_body then runs the body. */
-static bool replay(interp *it, const nsb_plan *plan, const sv_value *cls, sv_value *obj)
+static bool replay(interp *it, nsb_plan *plan, const sv_value *cls, sv_value *obj)
 {
     if (it->budget < nsb_plan_spend(plan)) return false;
     const nsb_plan_run_in in = {it->end, it->in->instance_count, it->max_string, it->vdoc, cls};
@@ -706,7 +706,7 @@ static sv_status run_instances(interp *it, const uint8_t **pos, const nsb_cmd *c
         *pos = start;
         sv_value obj;
         const sv_value *cls = &it->in->classes[it->in->instances[n]];
-        const nsb_plan *plan = it->plans ? nsb_plans_find(it->plans, start) : NULL;
+        nsb_plan *plan = it->plans ? nsb_plans_find(it->plans, start, it->in->instances[n]) : NULL;
         if (it->plans && nsb_plans_nomem(it->plans)) return nomem(it);
         if (plan && !replay(it, plan, cls, &obj)) plan = NULL; /* the interpreter says why */
         if (plan) {
@@ -788,8 +788,12 @@ static sv_status run_all(interp *it, sv_doc *doc, const nsb_interp_in *in, sv_va
     memset(it->seen, 0, ((size_t)cs->name_count + 1) * sizeof *it->seen);
     memset(it->variants, 0, ((size_t)it->variant_names + 1) * NSB_VARIANTS * sizeof(sv_value));
     /* Plans read little-endian values straight into the host's: both
-     * must be little-endian (every real file is). */
-    if (!in->big && !host_is_big() && !(it->plans = nsb_plans_new(doc, cs, it->max_nesting)))
+     * must be little-endian (every real file is). Their instances are
+     * compact objects, the shapes in the document, except when each
+     * instance goes to a callback whose document of values may be emptied
+     * between instances (it would take the shapes with it). */
+    if (!in->big && !host_is_big() &&
+        !(it->plans = nsb_plans_new(doc, cs, it->max_nesting, in->each == NULL)))
         return nomem(it);
     *objects = sv_null();
     if (!in->each) {
@@ -800,8 +804,7 @@ static sv_status run_all(interp *it, sv_doc *doc, const nsb_interp_in *in, sv_va
     const uint8_t *pos = cs->begin;
     while (pos < cs->end) {
         nsb_cmd cmd;
-        sv_status st = nsb_cmd_read(cs, &pos, &cmd);
-        if (st == SV_OK) st = nsb_cmd_check_place(cs, &cmd, NULL);
+        sv_status st = nsb_cmd_read_top(cs, &pos, &cmd);
         if (st == SV_OK) st = run_instances(it, &pos, &cmd);
         if (st != SV_OK) return st;
     }

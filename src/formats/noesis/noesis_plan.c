@@ -22,6 +22,7 @@
  * string over the limit) makes the replay decline, and the interpreter runs
  * the same instance again from the same place, reporting the error as it
  * always did. */
+#include <stddef.h>
 #include <string.h>
 
 #include "core/doc_internal.h"
@@ -36,9 +37,18 @@ enum {
     P_ARRAY   /* a repeated BeginGroup/Array: the ARRAY of its rounds' maps */
 };
 
+/* Shapes a plan keeps (distinct classes sharing one body). */
+#define SHAPES_KEPT 4u
+
+/* The encoder's one switch per field: a value command's id (below
+ * OP_MAP), or one of these for the other kinds. */
+enum { OP_MAP = NSB_CMD_COUNT, OP_ARRAY, OP_PACKED, OP_REFS };
+
 typedef struct pstep {
     uint8_t kind;
     uint8_t id;     /* the command id */
+    uint8_t op;     /* encoder: id for P_VALUE, else OP_* of the kind */
+    uint8_t top;    /* 1: a field of the object itself (its key is in the shape) */
     uint8_t pair;   /* 1: the slot is a field (key and value), 0: an array item */
     uint8_t elem;   /* P_PACKED: the sv_elem */
     uint32_t slot;  /* byte offset in the block of the field or the item */
@@ -51,11 +61,20 @@ typedef struct pstep {
 struct nsb_plan {
     const uint8_t *body; /* the canonical bytes after BeginInstance, End included */
     size_t body_len;
-    size_t block;       /* bytes of the instance's containers */
-    uint64_t spend;     /* budget the interpreter would spend on the body */
-    uint32_t fields;    /* the object's */
-    uint32_t name_slot; /* byte offset of the field keyed "Name", or UINT32_MAX */
+    size_t block;      /* bytes of the instance's containers */
+    uint64_t spend;    /* budget the interpreter would spend on the body */
+    uint32_t fields;   /* the object's */
+    uint32_t name_val; /* byte offset of the value of the field keyed "Name", or UINT32_MAX */
     uint32_t nsteps;
+    size_t fixed; /* encoder: output bytes of the body but the strings' and buffers' texts */
+    bool compact; /* decoder: the object is made compact (its fields' values only) */
+    /* decoder: the shapes of the object for the classes met (one body may
+     * serve several components), replaced in turn past SHAPES_KEPT;
+     * encoder: the shape of a compact object whose keys were found to be
+     * the plan's (shape[0]), so the next of that shape skips the checks */
+    const sv_value *shape_cls[SHAPES_KEPT];
+    const sv_shape *shape[SHAPES_KEPT];
+    uint32_t shape_next;
     pstep steps[];
 };
 
@@ -66,6 +85,8 @@ struct nsb_plan {
 /* Bytes hashed to find a body's bucket, and plans kept per bucket. */
 #define PLAN_HASH_BYTES 64u
 #define PLAN_WAYS 4u
+/* Hints remembered (a power of two). */
+#define PLAN_RECENT 64u
 
 struct nsb_plans {
     sv_doc *doc;  /* scratch memory for the table and the plans */
@@ -81,11 +102,16 @@ struct nsb_plans {
     } * table;
     uint32_t mask;
     bool nomem; /* an allocation failed: the caller reports it */
+    /* per hint (the caller's: an instance's component), the plan last
+     * found for it: the next instance of a class most often has the same
+     * body, found then by one compare and no hash */
+    nsb_plan *recent[PLAN_RECENT];
+    bool compact; /* decoder: objects made compact */
 };
 
 #define TABLE_SIZE 4096u
 
-nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting)
+nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting, bool compact)
 {
     nsb_plans *ps = sv__core_doc_scratch_realloc(doc, NULL, 0, sizeof *ps);
     if (!ps) return NULL;
@@ -101,6 +127,7 @@ nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting)
     ps->cs = cs;
     ps->mask = TABLE_SIZE - 1;
     ps->max_nesting = max_nesting;
+    ps->compact = compact;
     /* Distinct bodies are distinct command bytes, so plans stay within a
      * small multiple of the stream; this caps them for any input. */
     ps->memory_max = 16u * 1024u * 1024u;
@@ -135,7 +162,9 @@ typedef struct compiler {
     size_t block;
     uint64_t spend;
     uint32_t max_nesting;
-    uint32_t name_slot;
+    uint32_t name_val;
+    size_t fixed; /* as nsb_plan's */
+    bool compact; /* the object's own box holds values, not pairs */
 } compiler;
 
 static bool supported_single(unsigned id)
@@ -252,13 +281,18 @@ static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin,
         }
         sv_value key;
         if (!key_of(c, cmd.desc, k, &key)) return false;
-        uint32_t slot = box + (uint32_t)sizeof(sv_container) + field * (uint32_t)sizeof(sv_pair);
-        if (nesting == 1 && is_text(&key, "Name", 4)) c->name_slot = slot;
+        /* the compact object's own fields: values only */
+        const bool values_only = nesting == 1 && c->compact;
+        uint32_t slot = box + (uint32_t)sizeof(sv_container) +
+                        field * (uint32_t)(values_only ? sizeof(sv_value) : sizeof(sv_pair));
+        uint32_t val = values_only ? slot : slot + (uint32_t)offsetof(sv_pair, val);
+        if (nesting == 1 && is_text(&key, "Name", 4)) c->name_val = val;
         field++;
         pstep *s = add_step(c);
         if (!s) return false;
         s->id = cmd.id;
-        s->pair = 1;
+        s->pair = values_only ? 0 : 1;
+        s->top = nesting == 1;
         s->slot = slot;
         s->key = key;
         s->count = cmd.count;
@@ -270,6 +304,7 @@ static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin,
             if (!cmd.repeat) {
                 c->spend += 1;
                 s->kind = P_MAP;
+                s->op = OP_MAP;
                 s->count = (uint32_t)n;
                 if (!reserve(c, map_bytes, &s->box)) return false;
                 if (!compile_body(c, pos, &cmd, s->box, (uint32_t)n, nesting + 1)) return false;
@@ -277,6 +312,7 @@ static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin,
             }
             c->spend += (uint64_t)cmd.count + 1;
             s->kind = P_ARRAY;
+            s->op = OP_ARRAY;
             if (cmd.count > PLAN_MAX_STEPS ||
                 !reserve(c, sizeof(sv_container) + (size_t)cmd.count * sizeof(sv_value), &s->box))
                 return false;
@@ -287,6 +323,7 @@ static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin,
                 pstep *m = add_step(c);
                 if (!m) return false;
                 m->kind = P_MAP;
+                m->op = OP_MAP;
                 m->id = cmd.id;
                 m->slot = items + r * (uint32_t)sizeof(sv_value);
                 m->count = (uint32_t)n;
@@ -302,16 +339,24 @@ static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin,
             if (!supported_single(cmd.id) || (cmd.id == NSB_UINT32 && is_text(&key, "color", 5)))
                 return false;
             s->kind = P_VALUE;
+            s->op = cmd.id;
+            c->fixed += nsb_value_min_size(cmd.id); /* a string's: its length */
             continue;
         }
         if (cmd.id == NSB_REF) {
             s->kind = P_REFS;
+            s->op = OP_REFS;
         } else if (nsb_packed_elem(cmd.id) != SV_ELEM_NONE) {
             s->kind = P_PACKED;
+            s->op = OP_PACKED;
             s->elem = (uint8_t)nsb_packed_elem(cmd.id);
         } else {
             return false;
         }
+        c->fixed += (size_t)cmd.count * nsb_value_min_size(cmd.id);
+        /* the encoder reserves fixed bytes before checking the tree: a
+         * body that would reserve more is left to the interpreter */
+        if (c->fixed > PLAN_MAX_BLOCK) return false;
     }
 }
 
@@ -329,7 +374,8 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
     sv_error_clear(&c->scratch_err);
     c->doc = ps->keys ? ps->keys : ps->cs->doc;
     c->max_nesting = ps->max_nesting;
-    c->name_slot = UINT32_MAX;
+    c->name_val = UINT32_MAX;
+    c->compact = ps->compact;
     nsb_cmd begin;
     memset(&begin, 0, sizeof begin);
     begin.id = NSB_BEGIN_INSTANCE;
@@ -340,7 +386,9 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
     int64_t n = count_fields(c, pos, &begin);
     uint32_t box = 0;
     if (n >= 0 && n <= PLAN_MAX_FIELDS &&
-        reserve(c, sizeof(sv_container) + (size_t)n * sizeof(sv_pair), &box) &&
+        reserve(
+            c, sizeof(sv_container) + (size_t)n * (c->compact ? sizeof(sv_value) : sizeof(sv_pair)),
+            &box) &&
         compile_body(c, &p, &begin, box, (uint32_t)n, 1) &&
         ps->memory + plan_size(c->nsteps) <= ps->memory_max) {
         pl = sv__core_doc_scratch_realloc(ps->doc, NULL, 0, plan_size(c->nsteps));
@@ -350,8 +398,13 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
             pl->block = c->block;
             pl->spend = c->spend;
             pl->fields = (uint32_t)n;
-            pl->name_slot = c->name_slot;
+            pl->name_val = c->name_val;
+            pl->compact = c->compact;
+            memset(pl->shape_cls, 0, sizeof pl->shape_cls);
+            memset(pl->shape, 0, sizeof pl->shape);
+            pl->shape_next = 0;
             pl->nsteps = c->nsteps;
+            pl->fixed = c->fixed;
             memcpy(pl->steps, c->steps, c->nsteps * sizeof(pstep));
             ps->memory += plan_size(c->nsteps);
         } else {
@@ -363,7 +416,21 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
     return pl;
 }
 
-nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos)
+static nsb_plan *find(nsb_plans *ps, const uint8_t *pos);
+
+nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos, uint32_t hint)
+{
+    nsb_plan **recent = &ps->recent[hint & (PLAN_RECENT - 1)];
+    nsb_plan *pl = *recent;
+    if (pl && pl->body_len <= (size_t)(ps->cs->end - pos) &&
+        memcmp(pl->body, pos, pl->body_len) == 0)
+        return pl;
+    pl = find(ps, pos);
+    if (pl) *recent = pl;
+    return pl;
+}
+
+static nsb_plan *find(nsb_plans *ps, const uint8_t *pos)
 {
     const uint8_t *end = ps->cs->end;
     size_t avail = (size_t)(end - pos);
@@ -384,6 +451,8 @@ nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos)
         }
         uint32_t w = b->next++ % PLAN_WAYS;
         if (b->plan[w]) {
+            for (uint32_t r = 0; r < PLAN_RECENT; r++)
+                if (ps->recent[r] == b->plan[w]) ps->recent[r] = NULL;
             ps->memory -= plan_size(b->plan[w]->nsteps);
             sv__core_doc_scratch_free(ps->doc, b->plan[w], plan_size(b->plan[w]->nsteps));
         }
@@ -518,22 +587,61 @@ static inline sv_value container_at(uint8_t *block, uint32_t box, sv_kind kind, 
     return v;
 }
 
-bool nsb_plan_run(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
-                  sv_value *obj, const sv_value **name)
+/* The shape of the plan's object for class cls (the component's; one per
+ * class and plan), made the first time the class is met. NULL when memory
+ * or a limit fails: the interpreter then makes the instance. */
+static const sv_shape *shape_for(nsb_plan *pl, const nsb_plan_run_in *in)
 {
+    for (uint32_t k = 0; k < SHAPES_KEPT; k++)
+        if (pl->shape_cls[k] == in->cls) return pl->shape[k];
+    sv_value keys[PLAN_MAX_FIELDS];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pl->nsteps; i++)
+        if (pl->steps[i].top) keys[n++] = pl->steps[i].key;
+    const sv_shape *shape = sv_shape_new(in->vdoc, *in->cls, keys, n);
+    if (!shape) return NULL;
+    uint32_t k = pl->shape_next++ % SHAPES_KEPT;
+    pl->shape_cls[k] = in->cls;
+    pl->shape[k] = shape;
+    return shape;
+}
+
+bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data, sv_value *obj,
+                  const sv_value **name)
+{
+    const sv_shape *shape = NULL;
+    if (pl->compact && !(shape = shape_for(pl, in))) return false;
     uint8_t *block = sv_doc_alloc(in->vdoc, pl->block);
     if (!block) return false;
     const uint8_t *p = *data;
     for (uint32_t i = 0; i < pl->nsteps; i++) {
         const pstep *s = &pl->steps[i];
         sv_value v;
-        switch (s->kind) {
-        case P_VALUE:
-            if (!read_value(in, &p, s->id, &v)) return false;
-            break;
-        case P_MAP: v = container_at(block, s->box, SV_MAP, s->count); break;
-        case P_ARRAY: v = container_at(block, s->box, SV_ARRAY, s->count); break;
-        case P_PACKED: {
+        /* one switch on the step's opcode, each value case read_value of
+         * one constant id */
+#define READ_VALUE(ID)                                                                             \
+    case ID:                                                                                       \
+        if (!read_value(in, &p, ID, &v)) return false;                                             \
+        break;
+        switch (s->op) {
+            READ_VALUE(NSB_REF)
+            READ_VALUE(NSB_INT8)
+            READ_VALUE(NSB_INT16)
+            READ_VALUE(NSB_INT32)
+            READ_VALUE(NSB_INT64)
+            READ_VALUE(NSB_UINT8)
+            READ_VALUE(NSB_UINT16)
+            READ_VALUE(NSB_UINT32)
+            READ_VALUE(NSB_UINT64)
+            READ_VALUE(NSB_BOOL)
+            READ_VALUE(NSB_FLOAT32)
+            READ_VALUE(NSB_FLOAT64)
+            READ_VALUE(NSB_STRING8)
+            READ_VALUE(NSB_BUFFER)
+#undef READ_VALUE
+        case OP_MAP: v = container_at(block, s->box, SV_MAP, s->count); break;
+        case OP_ARRAY: v = container_at(block, s->box, SV_ARRAY, s->count); break;
+        case OP_PACKED: {
             size_t need = (size_t)s->count * nsb_value_min_size(s->id);
             if ((size_t)(in->end - p) < need) return false;
             v = sv_packed(in->vdoc, (sv_elem)s->elem, SV_TAG_NONE, p, s->count);
@@ -541,7 +649,7 @@ bool nsb_plan_run(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t *
             p += need;
             break;
         }
-        default: { /* P_REFS */
+        case OP_REFS: {
             if ((size_t)(in->end - p) / 4 < s->count) return false;
             v = sv_array(in->vdoc, s->count);
             if (v.kind != SV_ARRAY) return false;
@@ -550,12 +658,22 @@ bool nsb_plan_run(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t *
                 if (!read_value(in, &p, NSB_REF, &items[k])) return false;
             break;
         }
+        default: return false; /* no other opcode is compiled */
         }
         put(block, s, v);
     }
-    *obj = container_at(block, 0, SV_OBJECT, pl->fields);
-    obj->as.box->cls = in->cls;
-    *name = pl->name_slot == UINT32_MAX ? NULL : &((sv_pair *)(void *)(block + pl->name_slot))->val;
+    if (shape) {
+        sv_container *box = (sv_container *)(void *)block;
+        sv__core_compact_init(box, shape);
+        *obj = scalar(SV_OBJECT, 0, 0);
+        obj->len = pl->fields;
+        obj->as.box = box;
+    } else {
+        *obj = container_at(block, 0, SV_OBJECT, pl->fields);
+        obj->as.box->cls = in->cls;
+    }
+    *name =
+        pl->name_val == UINT32_MAX ? NULL : (const sv_value *)(const void *)(block + pl->name_val);
     *data = p;
     return true;
 }
@@ -579,140 +697,179 @@ static inline bool key_ok(pstep *s, const sv_value *key)
 }
 
 /* One value as noesis_emit.c's emit_one writes it, for the kinds the
- * decoder makes; false for any other (the emitter then decides). */
-static inline bool write_value(sv_buf *out, unsigned id, const sv_value *v, uint32_t instances)
+ * decoder makes, at o (room reserved); its bytes, or 0 for any other value
+ * (the emitter then decides). Strings and buffers are written by the
+ * caller. */
+static inline size_t write_fixed(uint8_t *o, unsigned id, const sv_value *v, uint32_t instances)
 {
-    if (id == NSB_STRING8 || id == NSB_BUFFER) {
-        if (v->kind != SV_STRING && v->kind != SV_BYTES) return false;
-        if (sv_buf_ensure(out, 4 + (size_t)v->len) != SV_OK) return false;
-        sv__core_store_u32le(out->data + out->len, v->len);
-        if (v->len) memcpy(out->data + out->len + 4, v->as.bytes, v->len);
-        out->len += 4 + (size_t)v->len;
-        return true;
-    }
-    if (sv_buf_ensure(out, 8) != SV_OK) return false;
-    uint8_t *o = out->data + out->len;
-    size_t n = nsb_value_min_size(id);
     switch (id) {
     case NSB_REF:
-        if (v->kind != SV_REF) return false;
+        if (v->kind != SV_REF) return 0;
         if (v->flags & SV_F_NULLREF)
             sv__core_store_u32le(o, NSB_NULL_REF);
         else if (v->as.u < instances)
             sv__core_store_u32le(o, (uint32_t)v->as.u);
         else
-            return false;
-        break;
+            return 0;
+        return 4;
     case NSB_INT8:
-        if (v->kind != SV_INT || v->as.i < INT8_MIN || v->as.i > INT8_MAX) return false;
+        if (v->kind != SV_INT || v->as.i < INT8_MIN || v->as.i > INT8_MAX) return 0;
         o[0] = (uint8_t)v->as.i;
-        break;
+        return 1;
     case NSB_INT16:
-        if (v->kind != SV_INT || v->as.i < INT16_MIN || v->as.i > INT16_MAX) return false;
+        if (v->kind != SV_INT || v->as.i < INT16_MIN || v->as.i > INT16_MAX) return 0;
         sv__core_store_u16le(o, (uint16_t)v->as.i);
-        break;
+        return 2;
     case NSB_INT32:
-        if (v->kind != SV_INT || v->as.i < INT32_MIN || v->as.i > INT32_MAX) return false;
+        if (v->kind != SV_INT || v->as.i < INT32_MIN || v->as.i > INT32_MAX) return 0;
         sv__core_store_u32le(o, (uint32_t)v->as.i);
-        break;
+        return 4;
     case NSB_INT64:
-        if (v->kind != SV_INT) return false;
+        if (v->kind != SV_INT) return 0;
         sv__core_store_u64le(o, (uint64_t)v->as.i);
-        break;
+        return 8;
     case NSB_UINT8:
-        if (v->kind != SV_UINT || v->as.u > UINT8_MAX) return false;
+        if (v->kind != SV_UINT || v->as.u > UINT8_MAX) return 0;
         o[0] = (uint8_t)v->as.u;
-        break;
+        return 1;
     case NSB_UINT16:
-        if (v->kind != SV_UINT || v->as.u > UINT16_MAX) return false;
+        if (v->kind != SV_UINT || v->as.u > UINT16_MAX) return 0;
         sv__core_store_u16le(o, (uint16_t)v->as.u);
-        break;
+        return 2;
     case NSB_UINT32:
-        if (v->kind != SV_UINT || v->as.u > UINT32_MAX) return false;
+        if (v->kind != SV_UINT || v->as.u > UINT32_MAX) return 0;
         sv__core_store_u32le(o, (uint32_t)v->as.u);
-        break;
+        return 4;
     case NSB_UINT64:
-        if (v->kind != SV_UINT) return false;
+        if (v->kind != SV_UINT) return 0;
         sv__core_store_u64le(o, v->as.u);
-        break;
+        return 8;
     case NSB_BOOL: {
-        if (v->kind != SV_BOOL) return false;
+        if (v->kind != SV_BOOL) return 0;
         uint32_t b = sv_bool_stored(v);
         o[0] = b <= 0xFF ? (uint8_t)b : 1; /* emit_one's bool_byte */
-        break;
+        return 1;
     }
     case NSB_FLOAT32: {
-        if (v->kind != SV_FLOAT) return false;
+        if (v->kind != SV_FLOAT) return 0;
         float f = v->sub == 4 ? v->as.f32 : (float)v->as.f64;
         memcpy(o, &f, 4);
-        break;
+        return 4;
     }
     case NSB_FLOAT64: {
-        if (v->kind != SV_FLOAT) return false;
+        if (v->kind != SV_FLOAT) return 0;
         double d = v->sub == 4 ? (double)v->as.f32 : v->as.f64;
         memcpy(o, &d, 8);
-        break;
+        return 8;
     }
-    default: return false;
+    default: return 0;
     }
-    out->len += n;
-    return true;
 }
 
-/* The fields of one container (count of them, from pairs) by the steps
- * from *i on. */
-static bool emit_fields(nsb_plan *pl, uint32_t *i, const sv_pair *pairs, uint32_t count,
+/* A value command's bytes at the output's end (room reserved), its id a
+ * constant where it is called, so each case of emit_fields' one switch
+ * is the code of one type. */
+#define WRITE_FIXED(ID)                                                                            \
+    case ID: {                                                                                     \
+        size_t n = write_fixed(out->data + out->len, ID, v, instances);                            \
+        if (!n) return false;                                                                      \
+        out->len += n;                                                                             \
+        break;                                                                                     \
+    }
+
+/* The fields of one container by the steps from *sp on. The output has
+ * room for the plan's fixed bytes still to come (nsb_plan_emit reserves
+ * them; a string reserves its text and them again), so only strings
+ * reserve. Fields are read through sv_key_at / sv_val_at on a local copy
+ * of the container: their checks then leave the loop. */
+static bool emit_fields(const nsb_plan *pl, pstep **sp, const sv_value *container, bool check_keys,
                         uint32_t instances, sv_buf *out)
 {
-    for (uint32_t f = 0; f < count; f++) {
-        pstep *s = &pl->steps[(*i)++];
-        const sv_value *v = &pairs[f].val;
-        if (!key_ok(s, &pairs[f].key)) return false;
-        switch (s->kind) {
-        case P_VALUE:
-            if (!write_value(out, s->id, v, instances)) return false;
-            break;
-        case P_MAP:
-            if (v->kind != SV_MAP || v->len != s->count ||
-                !emit_fields(pl, i, sv__core_pairs(v->as.box), s->count, instances, out))
+    const sv_value c = *container;
+    pstep *s = *sp;
+    for (uint32_t f = 0; f < c.len; f++, s++) {
+        const sv_value *v = sv_val_at(&c, f);
+        if (check_keys && !key_ok(s, sv_key_at(&c, f))) return false;
+        switch (s->op) {
+            WRITE_FIXED(NSB_REF)
+            WRITE_FIXED(NSB_INT8)
+            WRITE_FIXED(NSB_INT16)
+            WRITE_FIXED(NSB_INT32)
+            WRITE_FIXED(NSB_INT64)
+            WRITE_FIXED(NSB_UINT8)
+            WRITE_FIXED(NSB_UINT16)
+            WRITE_FIXED(NSB_UINT32)
+            WRITE_FIXED(NSB_UINT64)
+            WRITE_FIXED(NSB_BOOL)
+            WRITE_FIXED(NSB_FLOAT32)
+            WRITE_FIXED(NSB_FLOAT64)
+        case NSB_STRING8:
+        case NSB_BUFFER:
+            if ((v->kind != SV_STRING && v->kind != SV_BYTES) ||
+                sv_buf_ensure(out, 4 + (size_t)v->len + pl->fixed) != SV_OK)
                 return false;
+            sv__core_store_u32le(out->data + out->len, v->len);
+            if (v->len) memcpy(out->data + out->len + 4, v->as.bytes, v->len);
+            out->len += 4 + (size_t)v->len;
             break;
-        case P_ARRAY: {
+        case OP_MAP:
+            if (v->kind != SV_MAP || v->len != s->count) return false;
+            *sp = s + 1;
+            if (!emit_fields(pl, sp, v, true, instances, out)) return false;
+            s = *sp - 1;
+            break;
+        case OP_ARRAY: {
             if (v->kind != SV_ARRAY || v->len != s->count) return false;
             const sv_value *items = sv__core_items(v->as.box);
-            for (uint32_t r = 0; r < s->count; r++) {
-                const pstep *m = &pl->steps[(*i)++];
-                if (items[r].kind != SV_MAP || items[r].len != m->count ||
-                    !emit_fields(pl, i, sv__core_pairs(items[r].as.box), m->count, instances, out))
-                    return false;
+            const uint32_t rounds = s->count; /* s moves on to each round's steps */
+            for (uint32_t r = 0; r < rounds; r++) {
+                const pstep *m = ++s;
+                if (items[r].kind != SV_MAP || items[r].len != m->count) return false;
+                *sp = s + 1;
+                if (!emit_fields(pl, sp, &items[r], true, instances, out)) return false;
+                s = *sp - 1;
             }
             break;
         }
-        case P_PACKED: {
+        case OP_PACKED: {
             size_t size = nsb_value_min_size(s->id);
-            if (v->kind != SV_PACKED || v->sub != s->elem || v->len != s->count ||
-                sv_buf_append(out, v->as.data, (size_t)v->len * size) != SV_OK)
-                return false;
+            if (v->kind != SV_PACKED || v->sub != s->elem || v->len != s->count) return false;
+            memcpy(out->data + out->len, v->as.data, (size_t)v->len * size);
+            out->len += (size_t)v->len * size;
             break;
         }
-        default: { /* P_REFS */
+        case OP_REFS: {
             if (v->kind != SV_ARRAY || v->len != s->count) return false;
             const sv_value *items = sv__core_items(v->as.box);
-            for (uint32_t k = 0; k < s->count; k++)
-                if (!write_value(out, NSB_REF, &items[k], instances)) return false;
+            for (uint32_t k = 0; k < s->count; k++) {
+                if (!write_fixed(out->data + out->len, NSB_REF, &items[k], instances)) return false;
+                out->len += 4;
+            }
             break;
         }
+        default: return false;
         }
     }
+    *sp = s;
     return true;
 }
+
+#undef WRITE_FIXED
 
 bool nsb_plan_emit(nsb_plan *pl, const sv_value *obj, uint32_t instances, sv_buf *out)
 {
     if (obj->kind != SV_OBJECT || obj->len != pl->fields) return false;
+    /* a compact object of a shape whose keys were found to be the plan's
+     * has them: its fields' keys need no check */
+    const sv_shape *shape = sv_object_shape(obj);
+    const bool keys_known = shape && shape == pl->shape[0];
+    if (sv_buf_ensure(out, pl->fixed) != SV_OK) return false;
     size_t mark = out->len;
-    uint32_t i = 0;
-    if (emit_fields(pl, &i, sv__core_pairs(obj->as.box), pl->fields, instances, out)) return true;
+    pstep *s = pl->steps;
+    if (emit_fields(pl, &s, obj, !keys_known, instances, out)) {
+        if (shape) pl->shape[0] = shape;
+        return true;
+    }
     out->len = mark;
     return false;
 }

@@ -11,15 +11,19 @@ typedef struct nsb_plans nsb_plans;
 
 /* The plans of one decode or encode, over the canonical stream of cs
  * (decoding: cs->keys are the interpreter's; encoding, cs->keys NULL: the
- * keys are made in doc); scratch memory of doc. NULL when out of
- * memory. */
-nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting);
+ * keys are made in doc); scratch memory of doc. compact (decoding into a
+ * document that outlives the decode): each instance a plan makes is a
+ * compact object, one sv_shape per class and plan, made in the values'
+ * document. NULL when out of memory. */
+nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting, bool compact);
 void nsb_plans_free(nsb_plans *ps);
 
 /* The plan of the instance body at pos (just after its BeginInstance), or
  * NULL: not seen before, or not one a plan takes. Compiles a body the
- * second time it is seen; call only before the interpreter runs it. */
-nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos);
+ * second time it is seen; call only before the interpreter runs it. hint
+ * (the instance's component) picks the plan tried first: the one last
+ * found with the same hint. */
+nsb_plan *nsb_plans_find(nsb_plans *ps, const uint8_t *pos, uint32_t hint);
 /* Whether an allocation for a plan failed (find then returns NULL): the
  * caller reports it as out of memory, as for any other allocation. */
 bool nsb_plans_nomem(const nsb_plans *ps);
@@ -35,12 +39,13 @@ typedef struct nsb_plan_run_in {
     const sv_value *cls; /* the object's class */
 } nsb_plan_run_in;
 
-/* Makes the instance from the data at *data into *obj and advances *data;
+/* Makes the instance from the data at *data into *obj (compact when the
+ * plans are) and advances *data;
  * *name is the value of its field "Name" (NULL: none). false, with *data
  * unchanged, where the interpreter would report an error: it must then run
  * the body itself. */
-bool nsb_plan_run(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
-                  sv_value *obj, const sv_value **name);
+bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data, sv_value *obj,
+                  const sv_value **name);
 
 /* Writes the data of instance obj as the emitter would (noesis_emit.c),
  * refs checked against instances. false, with out as it was, for anything

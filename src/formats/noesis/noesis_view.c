@@ -47,14 +47,13 @@ typedef struct name_table {
 static const sv_value *local_value_name(const sv_value *group, const name_table *m)
 {
     if (group->kind != SV_MAP || group->len != 2 || m->objects->kind != SV_ARRAY) return NULL;
-    const sv_pair *p = sv_pairs(group);
-    if (!key_is(&p[0].key, "Property") || !key_is(&p[1].key, "Value")) return NULL;
-    const sv_value *inner = &p[0].val;
+    if (!key_is(sv_key_at(group, 0), "Property") || !key_is(sv_key_at(group, 1), "Value"))
+        return NULL;
+    const sv_value *inner = sv_val_at(group, 0);
     if (inner->kind != SV_MAP || inner->len != 1) return NULL;
-    const sv_pair *ip = sv_pairs(inner);
-    const sv_value *ref = &ip[0].val;
-    if (!key_is(&ip[0].key, "Property") || ref->kind != SV_REF || (ref->flags & SV_F_NULLREF) ||
-        ref->as.u >= m->objects->len)
+    const sv_value *ref = sv_val_at(inner, 0);
+    if (!key_is(sv_key_at(inner, 0), "Property") || ref->kind != SV_REF ||
+        (ref->flags & SV_F_NULLREF) || ref->as.u >= m->objects->len)
         return NULL;
     if (m->names) return m->names[ref->as.u].kind == SV_STRING ? &m->names[ref->as.u] : NULL;
     const sv_value *target = &sv_array_items(m->objects)[ref->as.u];
@@ -92,15 +91,18 @@ bool nsb_color_parse(const sv_value *v, uint32_t *argb)
     return true;
 }
 
-/* Whether text n is a key of obj's pairs other than skip, or one of the
+/* Whether text n is a key of obj's fields other than skip, or one of the
  * names already given. */
-static bool taken(const sv_pair *pairs, uint32_t count, uint32_t skip, const sv_pair *given,
-                  size_t given_count, const sv_value *n)
+static bool taken(const sv_value *obj, uint32_t skip, const sv_pair *given, size_t given_count,
+                  const sv_value *n)
 {
-    for (uint32_t i = 0; i < count; i++)
-        if (i != skip && pairs[i].key.kind == SV_STRING && pairs[i].key.len == n->len &&
-            memcmp(pairs[i].key.as.str, n->as.str, n->len) == 0)
+    const sv_value c = *obj; /* a local copy: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < c.len; i++) {
+        const sv_value *k = sv_key_at(&c, i);
+        if (i != skip && k->kind == SV_STRING && k->len == n->len &&
+            memcmp(k->as.str, n->as.str, n->len) == 0)
             return true;
+    }
     for (size_t i = 0; i < given_count; i++)
         if (given[i].key.len == n->len && memcmp(given[i].key.as.str, n->as.str, n->len) == 0)
             return true;
@@ -117,10 +119,11 @@ typedef struct field_room {
 /* Whether some field of the instance is a local-value group (or a
  * non-empty array whose first element is one) whose ref names a property:
  * most instances have none and are left as they are, untouched. */
-static bool has_named_group(const sv_pair *pairs, uint32_t count, const name_table *m)
+static bool has_named_group(const sv_value *obj, const name_table *m)
 {
-    for (uint32_t i = 0; i < count; i++) {
-        const sv_value *v = &pairs[i].val;
+    const sv_value c = *obj;
+    for (uint32_t i = 0; i < c.len; i++) {
+        const sv_value *v = sv_val_at(&c, i);
         if (v->kind == SV_MAP && local_value_name(v, m)) return true;
         if (v->kind == SV_ARRAY && v->len > 0 && local_value_name(&sv_array_items(v)[0], m))
             return true;
@@ -130,18 +133,21 @@ static bool has_named_group(const sv_pair *pairs, uint32_t count, const name_tab
 
 /* The fields of one instance, local-value groups renamed (a repeated one
  * split) when every name is free. The renamed fields replace the old ones
- * in place when none was split (same count), else the instance gets a new
- * box of the new count. */
+ * in place when none was split (same count) and the object keeps its keys
+ * beside its values, else the instance gets a new box of the new count (a
+ * compact object shares its keys with every object of its class). */
 static bool name_fields(sv_doc *doc, sv_value *obj, const name_table *m, field_room *room)
 {
-    uint32_t count = obj->len;
+    const sv_value c = *obj;
+    const uint32_t count = c.len;
     if (count == 0 || count > VIEW_MAX_FIELDS) return true;
-    sv_pair *pairs = sv_pairs(obj);
-    if (!has_named_group(pairs, count, m)) return true;
+    if (!has_named_group(&c, m)) return true;
     size_t total = 0;
     bool changed = false;
-    for (uint32_t i = 0; i < count; i++)
-        total += pairs[i].val.kind == SV_ARRAY ? (pairs[i].val.len ? pairs[i].val.len : 1) : 1;
+    for (uint32_t i = 0; i < count; i++) {
+        const sv_value *v = sv_val_at(&c, i);
+        total += v->kind == SV_ARRAY ? (v->len ? v->len : 1) : 1;
+    }
     if (total > VIEW_MAX_FIELDS) return true;
     if (total > room->cap) {
         sv_pair *grown = sv__core_doc_scratch_realloc(doc, room->pairs, room->cap * sizeof *grown,
@@ -153,10 +159,10 @@ static bool name_fields(sv_doc *doc, sv_value *obj, const name_table *m, field_r
     sv_pair *out = room->pairs;
     size_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
-        const sv_value *v = &pairs[i].val;
+        const sv_value *v = sv_val_at(&c, i);
         if (v->kind == SV_MAP) {
             const sv_value *name = local_value_name(v, m);
-            if (name && !taken(pairs, count, i, out, n, name)) {
+            if (name && !taken(&c, i, out, n, name)) {
                 out[n].key = sv_str_intern(doc, name->as.str, name->len);
                 if (out[n].key.kind != SV_STRING) return false;
                 out[n++].val = *v;
@@ -171,7 +177,7 @@ static bool name_fields(sv_doc *doc, sv_value *obj, const name_table *m, field_r
             uint32_t k = 0;
             for (; k < v->len; k++) {
                 const sv_value *name = local_value_name(&items[k], m);
-                if (!name || taken(pairs, count, i, out, n, name)) break;
+                if (!name || taken(&c, i, out, n, name)) break;
                 out[n].key = sv_str_intern(doc, name->as.str, name->len);
                 if (out[n].key.kind != SV_STRING) return false;
                 out[n++].val = items[k];
@@ -182,14 +188,16 @@ static bool name_fields(sv_doc *doc, sv_value *obj, const name_table *m, field_r
             }
             n = first;
         }
-        out[n++] = pairs[i];
+        out[n].key = *sv_key_at(&c, i);
+        out[n++].val = *v;
     }
     if (!changed) return true;
-    if (n == count) { /* nothing split: the same fields, some keys new */
+    sv_pair *pairs = sv_pairs(obj); /* NULL: a compact object */
+    if (n == count && pairs) {      /* nothing split: the same fields, some keys new */
         memcpy(pairs, out, n * sizeof *out);
         return true;
     }
-    const sv_value *cls = obj->as.box->cls;
+    const sv_value *cls = sv_object_class(obj);
     sv_value renamed = sv__core_pairs_from(doc, SV_OBJECT, out, n);
     if (renamed.kind != SV_OBJECT) return false;
     renamed.as.box->cls = cls;

@@ -24,15 +24,24 @@ static sv_status enter(sv_pk *w, const sv_value *v)
     return SV_OK;
 }
 
-static void path_of_pair(sv_pk *w, const sv_pair *pr, uint32_t i)
+static void path_of_field(sv_pk *w, const sv_value *key, uint32_t i)
 {
-    if (pr->key.kind == SV_STRING && pr->key.as.str)
-        sv_error_path_key(w->err, pr->key.as.str, pr->key.len);
+    if (key->kind == SV_STRING && key->as.str)
+        sv_error_path_key(w->err, key->as.str, key->len);
     else
         sv_error_path_index(w->err, i);
 }
 
 /* ---- keys ------------------------------------------------------------------ */
+
+/* A MAP or an OBJECT: always so where the writer calls it (its callers
+ * switch on the kind); said once before a loop over sv_key_at / sv_val_at
+ * on a local copy, it lets the compiler drop their kind check from the
+ * loop (their range check goes with the loop's bound, the copy's len). */
+static inline bool is_fields(const sv_value *m)
+{
+    return m->kind == SV_MAP || m->kind == SV_OBJECT;
+}
 
 static inline size_t key_home(const char *s)
 {
@@ -84,19 +93,12 @@ static uint64_t key_hash(const sv_value *k)
     return h;
 }
 
-/* Whether two keys of the n (all plain strings) are equal. Small maps compare
- * every pair; larger ones use an open-addressed table of pair indices. */
-static int has_duplicate(sv_pk *w, const sv_pair *pairs, uint32_t n)
+/* Whether two keys of a map of more than 12 (all plain strings) are equal:
+ * an open-addressed table of field indices. */
+static int large_has_duplicate(sv_pk *w, const sv_value *m)
 {
-    if (n < 2) return 0;
-    if (n <= 12) {
-        for (uint32_t i = 1; i < n; i++)
-            for (uint32_t j = 0; j < i; j++)
-                if (same_key(&pairs[i].key, &pairs[j].key)) return 1;
-        return 0;
-    }
     size_t cap = 16;
-    while (cap < (size_t)n * 2) cap *= 2;
+    while (cap < (size_t)m->len * 2) cap *= 2;
     if (cap > w->slots_cap) {
         uint32_t *s = (uint32_t *)realloc(w->slots, cap * sizeof *s);
         if (!s) return -1;
@@ -104,10 +106,11 @@ static int has_duplicate(sv_pk *w, const sv_pair *pairs, uint32_t n)
         w->slots_cap = cap;
     }
     memset(w->slots, 0xFF, cap * sizeof *w->slots);
-    for (uint32_t i = 0; i < n; i++) {
-        size_t at = (size_t)key_hash(&pairs[i].key) & (cap - 1);
+    for (uint32_t i = 0; i < m->len; i++) {
+        const sv_value *key = sv_key_at(m, i);
+        size_t at = (size_t)key_hash(key) & (cap - 1);
         while (w->slots[at] != UINT32_MAX) {
-            if (same_key(&pairs[i].key, &pairs[w->slots[at]].key)) return 1;
+            if (same_key(key, sv_key_at(m, w->slots[at]))) return 1;
             at = (at + 1) & (cap - 1);
         }
         w->slots[at] = i;
@@ -115,15 +118,39 @@ static int has_duplicate(sv_pk *w, const sv_pair *pairs, uint32_t n)
     return 0;
 }
 
-/* Every key a valid dict key (untagged UTF-8 string). */
-static bool dict_keys(const sv_pk *w, const sv_pair *pairs, uint32_t n)
+typedef enum {
+    KEYS_OTHER,  /* a key that is not a dict key (an untagged UTF-8 string) */
+    KEYS_UNIQUE, /* dict keys, all distinct: a dict holds them */
+    KEYS_TWICE,  /* dict keys, one of them twice */
+    KEYS_NOMEM
+} key_verdict;
+
+/* What the keys of map are. Each is checked; a small map's (the usual
+ * one's), kept in a local array as they are read, are then compared with
+ * each other, a larger one's go through large_has_duplicate. The keys are
+ * read through sv_key_at (a compact object keeps them in a shared shape,
+ * not beside its values) on a local copy of the map value, up to its own
+ * length, after its kind is known, so that the accessors' checks leave the
+ * loop. */
+static key_verdict dict_key_verdict(sv_pk *w, const sv_value *map)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        const sv_value *k = &pairs[i].key;
-        if (!plain_string(k)) return false;
-        if (!key_cached(w, k) && !sv__json_jw_text_ok(k->as.str, k->len, false)) return false;
+    const sv_value m = *map;
+    if (!is_fields(&m)) return KEYS_OTHER;
+    const sv_value *seen[12];
+    for (uint32_t i = 0; i < m.len; i++) {
+        const sv_value *k = sv_key_at(&m, i);
+        if (!plain_string(k)) return KEYS_OTHER;
+        if (!key_cached(w, k) && !sv__json_jw_text_ok(k->as.str, k->len, false)) return KEYS_OTHER;
+        if (i < 12) seen[i] = k; /* compared below when the map has at most 12 */
     }
-    return true;
+    if (m.len > 12) {
+        int dup = large_has_duplicate(w, &m);
+        return dup < 0 ? KEYS_NOMEM : dup ? KEYS_TWICE : KEYS_UNIQUE;
+    }
+    for (uint32_t i = 1; i < m.len; i++)
+        for (uint32_t j = 0; j < i; j++)
+            if (same_key(seen[i], seen[j])) return KEYS_TWICE;
+    return KEYS_UNIQUE;
 }
 
 /* ---- items ---------------------------------------------------------------- */
@@ -143,15 +170,17 @@ static sv_status array_items(sv_pk *w, const sv_value *items, uint32_t n)
 }
 
 /* MARK k v ... SETITEMS: the keys are known to be dict keys. */
-static sv_status dict_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
+static sv_status dict_items(sv_pk *w, const sv_value *map)
 {
-    if (n == 0) return SV_OK;
+    const sv_value m = *map;
+    if (m.len == 0 || !is_fields(&m)) return SV_OK;
     if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
-    for (uint32_t i = 0; i < n; i++) {
-        if (!write_key(w, &pairs[i].key)) return sv__pickle_pk_nomem(w);
-        sv_status st = sv__pickle_pk_value(w, &pairs[i].val);
+    for (uint32_t i = 0; i < m.len; i++) {
+        const sv_value *key = sv_key_at(&m, i);
+        if (!write_key(w, key)) return sv__pickle_pk_nomem(w);
+        sv_status st = sv__pickle_pk_value(w, sv_val_at(&m, i));
         if (st) {
-            path_of_pair(w, &pairs[i], i);
+            path_of_field(w, key, i);
             return st;
         }
     }
@@ -159,15 +188,17 @@ static sv_status dict_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
 }
 
 /* MARK (k, v) ... APPENDS. */
-static sv_status pair_items(sv_pk *w, const sv_pair *pairs, uint32_t n)
+static sv_status pair_items(sv_pk *w, const sv_value *map)
 {
-    if (n == 0) return SV_OK;
+    const sv_value m = *map;
+    if (m.len == 0 || !is_fields(&m)) return SV_OK;
     if (!sv__pickle_pk_op(w, PK_MARK)) return sv__pickle_pk_nomem(w);
-    for (uint32_t i = 0; i < n; i++) {
-        sv_status st = sv__pickle_pk_value(w, &pairs[i].key);
-        if (st == SV_OK) st = sv__pickle_pk_value(w, &pairs[i].val);
+    for (uint32_t i = 0; i < m.len; i++) {
+        const sv_value *key = sv_key_at(&m, i);
+        sv_status st = sv__pickle_pk_value(w, key);
+        if (st == SV_OK) st = sv__pickle_pk_value(w, sv_val_at(&m, i));
         if (st) {
-            path_of_pair(w, &pairs[i], i);
+            path_of_field(w, key, i);
             return st;
         }
         if (!sv__pickle_pk_op(w, PK_TUPLE2)) return sv__pickle_pk_nomem(w);
@@ -221,20 +252,18 @@ sv_status sv__pickle_pk_map(sv_pk *w, const sv_value *v)
     if (st) return st;
     sv_container *box = v->as.box;
     const sv_value *meta = box ? box->meta : NULL;
-    const sv_pair *pairs = box ? sv__core_pairs(box) : NULL;
-    uint32_t n = v->len;
-    int dup = 0;
-    bool as_dict = dict_keys(w, pairs, n) && (dup = has_duplicate(w, pairs, n)) == 0;
-    if (dup < 0) return sv__pickle_pk_nomem(w);
+    key_verdict keys = dict_key_verdict(w, v);
+    if (keys == KEYS_NOMEM) return sv__pickle_pk_nomem(w);
+    bool as_dict = keys == KEYS_UNIQUE;
     if (as_dict) {
         if (meta)
             st = new_empty(w, PKC_DICT);
         else if (!sv__pickle_pk_op(w, PK_EMPTY_DICT))
             st = sv__pickle_pk_nomem(w);
-        if (st == SV_OK) st = dict_items(w, pairs, n);
+        if (st == SV_OK) st = dict_items(w, v);
     } else {
         st = new_empty(w, PKC_MAP);
-        if (st == SV_OK) st = pair_items(w, pairs, n);
+        if (st == SV_OK) st = pair_items(w, v);
     }
     if (st == SV_OK && meta) st = meta_state(w, meta);
     w->depth--;
@@ -253,19 +282,19 @@ sv_status sv__pickle_pk_object(sv_pk *w, const sv_value *v)
     if (st) return st;
     sv_container *box = v->as.box;
     if (!box) return sv__pickle_pk_malformed(w, "an object without a class", v);
-    const sv_value *cls = box->cls;
+    /* sv_object_class, not box->cls: a compact object's class is its shape's. */
+    const sv_value *cls = sv_object_class(v);
     if (!class_ok(cls))
         return sv__pickle_pk_malformed(w, "an object's class must be a UTF-8 string or a uint hash",
                                        v);
-    const sv_pair *pairs = sv__core_pairs(box);
-    uint32_t n = v->len;
-    if (!dict_keys(w, pairs, n))
+    key_verdict keys = dict_key_verdict(w, v);
+    if (keys == KEYS_OTHER)
         return sv__pickle_pk_malformed(w, "an object's field names must be untagged UTF-8 strings",
                                        v);
-    int dup = has_duplicate(w, pairs, n);
-    if (dup < 0) return sv__pickle_pk_nomem(w);
+    if (keys == KEYS_NOMEM) return sv__pickle_pk_nomem(w);
+    bool dup = keys == KEYS_TWICE;
     st = new_empty(w, dup ? PKC_OBJECT_PAIRS : PKC_OBJECT);
-    if (st == SV_OK) st = dup ? pair_items(w, pairs, n) : dict_items(w, pairs, n);
+    if (st == SV_OK) st = dup ? pair_items(w, v) : dict_items(w, v);
     if (st) return st;
     /* {'cls': class, 'meta': meta} BUILD */
     if (!sv__pickle_pk_state_begin(w, "cls")) return sv__pickle_pk_nomem(w);
