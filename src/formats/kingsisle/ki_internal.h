@@ -79,6 +79,7 @@ typedef struct ki_class {
     const char *name;
     uint32_t name_len;
     uint32_t hash;
+    uint32_t index; /* in the list's classes: indexes the decoder's shapes */
     uint32_t nprops;
     ki_prop *props; /* sorted by id */
     /* open addressing: prop index + 1, 0 = empty. Each table holds the
@@ -177,6 +178,12 @@ typedef struct ki_dec {
     sv_value *keys;     /* interned property names, by ki_prop.gidx */
     sv_pair *fields;    /* scratch: the fields of open objects */
     size_t nfields, fields_cap;
+    /* By ki_class.index (NULL without a type list): the shape of the
+     * class's compact objects in this document, made from the first object
+     * of the class whose fields are all the class's properties; NULL until
+     * then. An object whose field list is that shape's is built compact. */
+    const sv_shape **shapes;
+    bool all_known;     /* the object being read holds no unknown or absent property */
     uint64_t base;      /* offset of the bit stream in the input (errors) */
     uint32_t len_count; /* compact length prefixes read in the current object */
     ki_u32s longs;      /* scratch: ordinals of prefixes in the 31-bit form that fit 7 bits */
@@ -234,7 +241,20 @@ typedef struct ki_enc {
         const ki_class *cls;
         const ki_prop *prop;
     } prop_cache[256]; /* indexed by an 8-bit hash */
+    /* The properties of a compact object's fields, found once per shape
+     * and class (its keys are the shape's): w_deep then looks no key up.
+     * props has room for cap; freed by ki_enc_free_shapes. */
+    struct ki_shape_slot {
+        const sv_shape *shape;
+        const ki_class *cls;
+        const ki_prop **props;
+        uint32_t cap;
+        bool ok;       /* every key is a property of cls */
+    } shape_cache[32]; /* indexed by a 5-bit hash */
 } ki_enc;
+
+/* ki_write.c: frees what the shape cache holds (allocated with alloc). */
+void ki_enc_free_shapes(ki_enc *e, const sv_alloc *alloc);
 
 /* ki_enum.c: an enum's value as the tree holds it, from binary or XML alike:
  * its name (names joined by '|' for bit-flag enums) tagged enum when the

@@ -9,6 +9,7 @@
 #include "core/utf8.h"
 #include "core/error_record.h"
 #include "core/utf16.h"
+#include "core/value_internal.h"
 #include "formats/kingsisle/ki_internal.h"
 
 #if defined(__SSE2__) && defined(__x86_64__)
@@ -446,7 +447,8 @@ static sv_status rd_shallow(ki_dec *d, const ki_class *c)
                                        "optional property '%s' of '%s' is absent, but the "
                                        "flags forbid delta encoding (0x10)",
                                        p->name, c->name);
-                continue; /* absent: not in the tree */
+                d->all_known = false; /* not the class's full field list */
+                continue;             /* absent: not in the tree */
             }
         }
         sv_value key = prop_key(d, p), v;
@@ -490,6 +492,7 @@ static sv_status rd_deep(ki_dec *d, const ki_class *c)
                                (unsigned long long)(end - before));
         }
         const ki_prop *p = c ? ki_prop_by_hash(c, hash) : NULL;
+        if (!p) d->all_known = false; /* a key by hash: not in any shape */
         sv_value key = p ? prop_key(d, p) : hash_key(d, hash), v;
         if (d->warn) at_field(d, &key);
         sv_status st;
@@ -510,6 +513,55 @@ static sv_status rd_deep(ki_dec *d, const ki_class *c)
         if (!push_field(d, key, v)) return ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
     }
     return d->br.status;
+}
+
+/* The shape of an object of class c whose n fields are on the scratch
+ * stack from first, or NULL when they are not the class's field list in
+ * this document (the object keeps the pair layout). The first object of
+ * the class with no unknown or absent property gives the class its shape;
+ * later ones are compact when their keys are that shape's, in order (keys
+ * are interned: the same text at the same address). */
+static const sv_shape *shape_of(ki_dec *d, const ki_class *c, size_t first, size_t n)
+{
+    const sv_pair *f = d->fields + first;
+    const sv_shape *s = d->shapes[c->index];
+    if (s) {
+        if (s->count != n) return NULL;
+        const sv_value *k = sv_shape_keys(s);
+        for (size_t i = 0; i < n; i++)
+            if (k[i].as.str != f[i].key.as.str || k[i].len != f[i].key.len) return NULL;
+        return s;
+    }
+    sv_value *keys = n ? sv__core_doc_scratch_realloc(d->doc, NULL, 0, n * sizeof *keys) : NULL;
+    if (n && !keys) return NULL; /* (the pair layout needs no more) */
+    for (size_t i = 0; i < n; i++) keys[i] = f[i].key;
+    s = sv_shape_new(d->doc, sv_str_intern(d->doc, c->name, c->name_len), keys, n);
+    sv__core_doc_scratch_free(d->doc, keys, n * sizeof *keys);
+    d->shapes[c->index] = s;
+    return s;
+}
+
+/* The object of the n fields on the scratch stack from first: compact when
+ * they are its class's field list (shape_of), else pairs. */
+static sv_value make_object(ki_dec *d, const ki_class *c, uint32_t tag, size_t first, size_t n)
+{
+    const sv_shape *s = c && d->shapes && d->all_known ? shape_of(d, c, first, n) : NULL;
+    if (s) { /* carved here: its values are copied in, not zeroed first */
+        sv_container *box = sv__core_box_new(d->doc, sizeof(sv_value), n);
+        if (!box) return sv_null(); /* (the document failed: doc_check says so) */
+        sv__core_compact_init(box, s);
+        sv_value *vals = sv__core_items(box);
+        for (size_t i = 0; i < n; i++) vals[i] = d->fields[first + i].val;
+        sv_value obj = sv__core_make(SV_OBJECT, 0, 0);
+        obj.len = (uint32_t)n;
+        obj.as.box = box;
+        return obj;
+    }
+    sv_value cls = c ? sv_str_intern(d->doc, c->name, c->name_len)
+                     : sv_uint(tag); /* as typed JSON reads "$class": N */
+    sv_value obj = sv_object(d->doc, cls, n);
+    if (obj.kind == SV_OBJECT && n) memcpy(sv_pairs(&obj), d->fields + first, n * sizeof(sv_pair));
+    return obj;
 }
 
 sv_status ki_read_object(ki_dec *d, sv_value *out)
@@ -549,14 +601,14 @@ sv_status ki_read_object(ki_dec *d, sv_value *out)
     d->pad_count = 0;
     d->len_count = 0;
     size_t first = d->nfields;
+    bool saved_known = d->all_known;
+    d->all_known = true;
     sv_status st = d->shallow ? rd_shallow(d, c) : rd_deep(d, c);
-    sv_value cls = c ? sv_str_intern(d->doc, c->name, c->name_len)
-                     : sv_uint(tag); /* as typed JSON reads "$class": N */
-    sv_value obj = sv_object(d->doc, cls, d->nfields - first);
     if (st == SV_OK) st = doc_check(d);
-    if (st == SV_OK && d->nfields > first)
-        memcpy(sv_pairs(&obj), d->fields + first, (d->nfields - first) * sizeof(sv_pair));
+    sv_value obj = st == SV_OK ? make_object(d, c, tag, first, d->nfields - first) : sv_null();
+    if (st == SV_OK) st = doc_check(d);
     d->nfields = first;
+    d->all_known = saved_known;
     if (st == SV_OK && (d->pads.failed || d->longs.failed))
         st = ki_dec_fail(d, SV_ERR_NOMEM, "out of memory");
     bool has_pads = d->pads.n > saved_n, has_longs = d->longs.n > saved_longs;

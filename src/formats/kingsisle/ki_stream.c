@@ -179,6 +179,15 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
         if (!d.keys) return sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, base, "out of memory");
         memset(d.keys, 0, nkeys * sizeof *d.keys);
     }
+    size_t nshapes = o->types ? o->types->nclasses : 0;
+    if (nshapes) {
+        d.shapes = sv__core_doc_scratch_realloc(doc, NULL, 0, nshapes * sizeof *d.shapes);
+        if (!d.shapes) {
+            sv__core_doc_scratch_free(doc, d.keys, nkeys * sizeof *d.keys);
+            return sv_error_set(err, SV_ERR_NOMEM, KI_FORMAT, base, "out of memory");
+        }
+        memset(d.shapes, 0, nshapes * sizeof *d.shapes);
+    }
     sv_value root;
     sv_status st = ki_read_object(&d, &root);
     if (st == SV_OK && sv_kind_of(&root) == SV_NULL) { /* §5.1 */
@@ -195,6 +204,7 @@ static sv_status read_body(sv_doc *doc, const uint8_t *p, size_t n, uint64_t bas
         meta_add(doc, m, "trailing", sv_bytes(doc, p + at, n - at));
     }
     sv__core_doc_scratch_free(doc, d.keys, nkeys * sizeof *d.keys);
+    sv__core_doc_scratch_free(doc, (void *)d.shapes, nshapes * sizeof *d.shapes);
     sv__core_doc_scratch_free(doc, d.pads.v, d.pads.cap * sizeof *d.pads.v);
     sv__core_doc_scratch_free(doc, d.longs.v, d.longs.cap * sizeof *d.longs.v);
     sv__core_doc_scratch_free(doc, d.frames, d.frames_cap * sizeof *d.frames);
@@ -404,6 +414,7 @@ sv_status sv_kingsisle_encode(const sv_value *v, const sv_kingsisle_opts *opts, 
         st = ki_write_object(&e, v);
     }
     if (e.sizes) out->alloc->free(out->alloc->ctx, e.sizes, e.sizes_cap * sizeof *e.sizes);
+    ki_enc_free_shapes(&e, out->alloc);
     if (st == SV_OK) {
         ki_write_tail(&e, (uint32_t)sv_get_uint(sv_map_getz(meta, KI_META_TAIL)));
         size_t tn;

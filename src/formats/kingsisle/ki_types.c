@@ -331,6 +331,7 @@ sv_status ki_types_add_class(sv_kingsisle_types *t, const char *name, size_t nam
     if (old) {
         for (uint32_t i = 0; i < t->nclasses; i++)
             if (t->classes[i] == old) {
+                c->index = i;
                 t->classes[i] = c;
                 if (old->name_len != c->name_len || memcmp(old->name, c->name, c->name_len))
                     insert_slot(t->by_name, t->tcap, name_hash(c->name, c->name_len), i + 1);
@@ -345,6 +346,7 @@ sv_status ki_types_add_class(sv_kingsisle_types *t, const char *name, size_t nam
         t->cap = (uint32_t)cap;
     }
     if ((t->nclasses + 1) * 2 > t->tcap && !grow_tables(t)) goto nomem;
+    c->index = t->nclasses;
     t->classes[t->nclasses++] = c;
     insert_slot(t->by_hash, t->tcap, mix32(hash), t->nclasses);
     insert_slot(t->by_name, t->tcap, name_hash(c->name, c->name_len), t->nclasses);

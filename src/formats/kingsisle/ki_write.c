@@ -596,6 +596,46 @@ static inline void size_end(ki_enc *e, uint64_t at, uint64_t bits)
     }
 }
 
+void ki_enc_free_shapes(ki_enc *e, const sv_alloc *alloc)
+{
+    for (size_t i = 0; i < sizeof e->shape_cache / sizeof e->shape_cache[0]; i++) {
+        struct ki_shape_slot *slot = &e->shape_cache[i];
+        if (slot->props)
+            alloc->free(alloc->ctx, (void *)slot->props, slot->cap * sizeof *slot->props);
+        slot->props = NULL;
+        slot->cap = 0;
+    }
+}
+
+/* The properties of the fields of a compact object of shape s and class c,
+ * in field order, or NULL when a key is no property of c (then each field
+ * goes its own way, and the one that is not reports itself). */
+static const ki_prop *const *shape_props(ki_enc *e, const ki_class *c, const sv_shape *s)
+{
+    uint64_t h =
+        ((uint64_t)(uintptr_t)s ^ ((uint64_t)(uintptr_t)c << 20)) * UINT64_C(0x9E3779B97F4A7C15);
+    struct ki_shape_slot *slot = &e->shape_cache[h >> 59]; /* 32 slots */
+    if (slot->shape == s && slot->cls == c) return slot->ok ? slot->props : NULL;
+    if (s->count > slot->cap) {
+        const sv_alloc *a = e->out->alloc;
+        if (slot->props) a->free(a->ctx, (void *)slot->props, slot->cap * sizeof *slot->props);
+        slot->props = a->malloc(a->ctx, s->count * sizeof *slot->props);
+        slot->cap = slot->props ? s->count : 0;
+        slot->shape = NULL;
+        if (!slot->props) return NULL; /* (the per-field lookups need no memory) */
+    }
+    slot->shape = s;
+    slot->cls = c;
+    slot->ok = true;
+    const sv_value *keys = sv_shape_keys(s);
+    for (uint32_t i = 0; i < s->count && slot->ok; i++) {
+        uint32_t hash;
+        slot->props[i] = cached_prop_of_key(e, c, &keys[i], &hash);
+        slot->ok = slot->props[i] != NULL;
+    }
+    return slot->ok ? slot->props : NULL;
+}
+
 /* §5.3: every field of the tree in its order, each size before its content
  * (size_begin / size_end). */
 static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
@@ -603,10 +643,18 @@ static sv_status w_deep(ki_enc *e, const ki_class *c, const sv_value *obj)
     uint64_t start = bit_pos(e); /* aligned: right after the tag */
     uint64_t size_at = size_begin(e);
     const sv_value o = *obj; /* local: the accessors' checks leave the loop */
+    const sv_shape *shape = c && sv__core_is_compact(&o) ? sv_object_shape(&o) : NULL;
+    const ki_prop *const *props = shape ? shape_props(e, c, shape) : NULL;
     for (uint32_t i = 0; i < o.len && e->status == SV_OK; i++) {
         const sv_value *key = sv_key_at(&o, i), *val = sv_val_at(&o, i);
         uint32_t hash;
-        const ki_prop *p = cached_prop_of_key(e, c, key, &hash);
+        const ki_prop *p;
+        if (props) { /* the shape's keys, looked up once */
+            p = props[i];
+            hash = p->hash;
+        } else {
+            p = cached_prop_of_key(e, c, key, &hash);
+        }
         if (!p && !ki_parse_hash_key(sv_get_str(key, NULL), sv_len(key), &hash))
             return fail_at(e,
                            ki_enc_fail(e, SV_ERR_NOT_FOUND, "'%s' has no such property",

@@ -181,10 +181,11 @@ static sv_status put_object(kw *w, const sv_value *obj, unsigned level)
     put_text(w, name, n, true);
     put(w, "\">");
     const ki_class *c = ki_class_by_name(w->types, name, n);
-    for (uint32_t i = 0; i < sv_len(obj) && w->st == SV_OK; i++) {
-        const sv_value *val = sv_val_at(obj, i);
+    const sv_value o = *obj; /* local: the accessors' checks leave the loop */
+    for (uint32_t i = 0; i < o.len && w->st == SV_OK; i++) {
+        const sv_value *val = sv_val_at(&o, i);
         size_t kl;
-        const char *k = sv_get_str(sv_key_at(obj, i), &kl);
+        const char *k = sv_get_str(sv_key_at(&o, i), &kl);
         const ki_prop *prop = c ? ki_prop_by_name(c, k, kl) : NULL;
         if (!xml_name(k, kl)) {
             sv_error_path_key(w->err, k, kl);
