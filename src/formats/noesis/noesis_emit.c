@@ -556,7 +556,8 @@ static sv_status emitter_open(struct nsb_emitter *e, const nsb_cmds *cs, const s
     bool plans_ok = true;
     if (!big && !host_is_big()) {
         e->plan_doc = sv_doc_new(out->alloc);
-        em->plans = e->plan_doc ? nsb_plans_new(e->plan_doc, cs, em->max_nesting, false) : NULL;
+        em->plans =
+            e->plan_doc ? nsb_plans_new(e->plan_doc, cs, em->max_nesting, false, UINT64_MAX) : NULL;
         plans_ok = em->plans != NULL;
     }
     return sv_buf_ok(&e->matched) && plans_ok

@@ -793,7 +793,8 @@ static sv_status run_all(interp *it, sv_doc *doc, const nsb_interp_in *in, sv_va
      * instance goes to a callback whose document of values may be emptied
      * between instances (it would take the shapes with it). */
     if (!in->big && !host_is_big() &&
-        !(it->plans = nsb_plans_new(doc, cs, it->max_nesting, in->each == NULL)))
+        !(it->plans =
+              nsb_plans_new(doc, cs, it->max_nesting, in->each == NULL, in->instance_count)))
         return nomem(it);
     *objects = sv_null();
     if (!in->each) {

@@ -109,23 +109,35 @@ struct nsb_plans {
     bool compact; /* decoder: objects made compact */
 };
 
+/* Buckets of the body table: at most TABLE_SIZE, fewer for a file of few
+ * instances, whose decode should not pay for a table it cannot fill. */
 #define TABLE_SIZE 4096u
+#define TABLE_SIZE_MIN 16u
 
-nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting, bool compact)
+static uint32_t table_size(uint64_t instances)
 {
+    uint32_t n = TABLE_SIZE_MIN;
+    while (n < TABLE_SIZE && n < instances) n *= 2;
+    return n;
+}
+
+nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting, bool compact,
+                         uint64_t instances)
+{
+    const uint32_t buckets = table_size(instances);
     nsb_plans *ps = sv__core_doc_scratch_realloc(doc, NULL, 0, sizeof *ps);
     if (!ps) return NULL;
     memset(ps, 0, sizeof *ps);
     ps->keys = cs->keys ? NULL : doc;
-    ps->table = sv__core_doc_scratch_realloc(doc, NULL, 0, TABLE_SIZE * sizeof *ps->table);
+    ps->table = sv__core_doc_scratch_realloc(doc, NULL, 0, buckets * sizeof *ps->table);
     if (!ps->table) {
         sv__core_doc_scratch_free(doc, ps, sizeof *ps);
         return NULL;
     }
-    memset(ps->table, 0, TABLE_SIZE * sizeof *ps->table);
+    memset(ps->table, 0, buckets * sizeof *ps->table);
     ps->doc = doc;
     ps->cs = cs;
-    ps->mask = TABLE_SIZE - 1;
+    ps->mask = buckets - 1;
     ps->max_nesting = max_nesting;
     ps->compact = compact;
     /* Distinct bodies are distinct command bytes, so plans stay within a
@@ -147,7 +159,7 @@ void nsb_plans_free(nsb_plans *ps)
             if (ps->table[b].plan[w])
                 sv__core_doc_scratch_free(ps->doc, ps->table[b].plan[w],
                                           plan_size(ps->table[b].plan[w]->nsteps));
-    sv__core_doc_scratch_free(ps->doc, ps->table, TABLE_SIZE * sizeof *ps->table);
+    sv__core_doc_scratch_free(ps->doc, ps->table, ((size_t)ps->mask + 1) * sizeof *ps->table);
     sv__core_doc_scratch_free(ps->doc, ps, sizeof *ps);
 }
 

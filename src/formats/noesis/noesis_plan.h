@@ -14,8 +14,10 @@ typedef struct nsb_plans nsb_plans;
  * keys are made in doc); scratch memory of doc. compact (decoding into a
  * document that outlives the decode): each instance a plan makes is a
  * compact object, one sv_shape per class and plan, made in the values'
- * document. NULL when out of memory. */
-nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting, bool compact);
+ * document. instances: how many the file says it holds (UINT64_MAX when
+ * unknown), which sizes the table of bodies. NULL when out of memory. */
+nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting, bool compact,
+                         uint64_t instances);
 void nsb_plans_free(nsb_plans *ps);
 
 /* The plan of the instance body at pos (just after its BeginInstance), or
