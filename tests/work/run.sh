@@ -65,10 +65,9 @@ printf '{}' >"$tmp/empty.json"
 base=$(count_instructions json "$tmp/empty.json")
 
 passed=0 failed=0
-check() { # format family-name file1 file2 file3
-  local f=$1 name=$2 i1 i2 i3 l1 l2 l3
-  i1=$(count_instructions "$f" "$3"); i2=$(count_instructions "$f" "$4"); i3=$(count_instructions "$f" "$5")
-  l1=$(stat -c %s "$3"); l2=$(stat -c %s "$4"); l3=$(stat -c %s "$5")
+# judge LABEL NAME I1 I2 I3 L1 L2 L3: instruction counts I of inputs of L bytes.
+judge() {
+  local f=$1 name=$2 i1=$3 i2=$4 i3=$5 l1=$6 l2=$7 l3=$8
   if [ -z "$i1" ] || [ -z "$i2" ] || [ -z "$i3" ]; then
     echo "FAIL $f $name: callgrind gave no count"; failed=$((failed + 1)); return
   fi
@@ -82,6 +81,10 @@ check() { # format family-name file1 file2 file3
   printf '%-4s %-10s %-14s %6s bytes: %5s -> %5s instructions per added byte, %5s per byte in all\n' \
     "$1" "$f" "$name" "$l3" "$2" "$3" "$4"
   if [ "$1" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+check() { # format family-name file1 file2 file3
+  judge "$1" "$2" "$(count_instructions "$1" "$3")" "$(count_instructions "$1" "$4")" \
+    "$(count_instructions "$1" "$5")" "$(stat -c %s "$3")" "$(stat -c %s "$4")" "$(stat -c %s "$5")"
 }
 
 for f in "${formats[@]}"; do
@@ -123,6 +126,23 @@ for f in godot4 godot3; do
     check "$f" "keys-$name" "${files[@]}"
   done
 done
+
+# Settings Registry merge patches that null half the members of a large
+# object: each null takes its member out once (O3DE keeps duplicate names,
+# so the member is marked and the object compacted at the end), where moving
+# the members and rebuilding the key index per null was quadratic.
+if "$serval" formats | grep -q '^o3de '; then
+  counts=() sizes=()
+  for count in 2000 8000 32000; do
+    d="$tmp/setreg-$count"; mkdir -p "$d"
+    make_family '{"O":{' '"k%u":0' '}}' "$count" >"$d/a.setreg"
+    make_family '{"O":{' '"k%u":null' '}}' $((count / 2)) >"$d/b.setreg"
+    counts+=("$(timeout "${KEY_TIMEOUT:-300}" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      "$serval" o3de setreg merge "$d/a.setreg" "$d/b.setreg" 2>&1 >/dev/null | awk '/Collected :/ { print $NF }')")
+    sizes+=($(($(stat -c %s "$d/a.setreg") + $(stat -c %s "$d/b.setreg"))))
+  done
+  judge o3de setreg-nulls "${counts[@]}" "${sizes[@]}"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

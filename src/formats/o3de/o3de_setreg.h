@@ -124,17 +124,35 @@ bool o3sr_merge_document(sv_doc *d, sv_value *registry, const sv_value *doc, boo
                          const char *anchor, sv_buf *messages, sv_status *st, sv_error *err);
 
 /* The first member of each name in an object, by hash (o3de_setreg_index.c).
- * Zero-initialise; after appending a pair call _added; after removing one
- * set stale. */
+ * Zero-initialise; after appending a pair call _added; after replacing the
+ * object's members wholesale set stale. Removing the first member of a name
+ * (_remove_first) leaves it in place, marked, so that nothing moves and the
+ * index stays valid: _compact takes the marked members out in one pass at
+ * the end (a merge patch of many nulls would otherwise move the members and
+ * rebuild the index once per null: quadratic). */
+typedef struct o3sr_bucket {
+    uint32_t key;  /* a member of the bucket's name + 1 (its key is compared); 0 = empty */
+    uint32_t head; /* the first member of that name not removed + 1; 0 = none left */
+    uint32_t tail; /* the last + 1 (appends of the name link after it) */
+} o3sr_bucket;
 typedef struct o3sr_index {
-    uint32_t *slot; /* pair index + 1; 0 = empty */
+    o3sr_bucket *slot;
     size_t cap, used;
-    bool stale;
+    uint32_t *next; /* per member: the next member of its name + 1; 0 = the last */
+    uint8_t *gone;  /* per member: removed, until _compact */
+    size_t members; /* room in next and gone */
+    bool stale, any_gone;
 } o3sr_index;
 /* The value of the first member named k, or NULL (*nomem set when the
  * index could not be made). */
 sv_value *o3sr_index_get(o3sr_index *x, sv_value *map, const char *k, size_t n, bool *nomem);
 void o3sr_index_added(o3sr_index *x, const sv_value *map);
+/* Removes the first member named k (there must be one): at once in a small
+ * object the index does not cover, else marked for _compact. False when
+ * out of memory. */
+bool o3sr_index_remove_first(o3sr_index *x, sv_value *map, const char *k, size_t n);
+/* Takes the members _remove_first marked out of map; the index is stale after. */
+void o3sr_index_compact(o3sr_index *x, sv_value *map);
 void o3sr_index_free(o3sr_index *x);
 
 /* JSON Merge Patch (RFC 7386) as O3DE's JsonMerger applies it, with the

@@ -95,10 +95,7 @@ bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsign
                 o3sr_index_added(&x, target);
             }
         } else if (sv_kind_of(pv) == SV_NULL) {
-            if (cur) {
-                (void)o3_map_remove_at(target, o3_field_index(target, cur));
-                x.stale = true;
-            }
+            if (cur && !o3sr_index_remove_first(&x, target, k, kn)) ok = false;
         } else if (cur) {
             *cur = sv_copy(d, pv);
         } else {
@@ -106,6 +103,7 @@ bool o3sr_merge_patch(sv_doc *d, sv_value *target, const sv_value *patch, unsign
             o3sr_index_added(&x, target);
         }
     }
+    o3sr_index_compact(&x, target);
     o3sr_index_free(&x);
     return ok && sv_doc_status(d) == SV_OK;
 }
