@@ -34,18 +34,30 @@ sv_status sv_array_set(sv_value *arr, size_t i, sv_value val)
     return SV_OK;
 }
 
+/* The index of the field whose value is val (val is one of map's). */
+static size_t field_index(const sv_value *map, const sv_value *val)
+{
+    size_t i = 0;
+    while (sv_val_at(map, i) != val) i++;
+    return i;
+}
+
+/* Removes field i of a pair-layout map, keeping the others in order: the
+ * step sv_map_remove_key and sv_remove_path share. */
+static void remove_field_at(sv_value *map, size_t i)
+{
+    sv_pair *pairs = sv_pairs(map);
+    memmove(&pairs[i], &pairs[i + 1], (map->len - i - 1) * sizeof *pairs);
+    map->len--;
+}
+
 sv_status sv_map_remove_key(sv_value *map, const char *key)
 {
     if (!is_keyed(map) || !key) return SV_ERR_TYPE;
     sv_value *val = sv_map_getz(map, key);
     if (!val) return SV_ERR_NOT_FOUND;
     if (sv__core_is_compact(map)) return SV_ERR_USAGE; /* no document to expand it in */
-    /* val is the value of a field: find that field's index. */
-    size_t i = 0;
-    while (sv_val_at(map, i) != val) i++;
-    sv_pair *pairs = sv_pairs(map);
-    memmove(&pairs[i], &pairs[i + 1], (map->len - i - 1) * sizeof *pairs);
-    map->len--;
+    remove_field_at(map, field_index(map, val));
     return SV_OK;
 }
 
@@ -204,15 +216,12 @@ sv_status sv_remove_path(sv_doc *doc, sv_value *root, const char *pointer)
         sv_value *items = sv_array_items(parent);
         return sv_array_remove_at(parent, (size_t)(target - items));
     }
-    size_t i = 0;
-    while (sv_val_at(parent, i) != target) i++;
+    size_t i = field_index(parent, target);
     if (sv__core_is_compact(parent)) {
         /* the other objects of its shape keep the field: this one gets pairs */
         sv_status st = sv__core_expand(doc, parent, parent->len);
         if (st != SV_OK) return st;
     }
-    sv_pair *pairs = sv_pairs(parent);
-    memmove(&pairs[i], &pairs[i + 1], (parent->len - i - 1) * sizeof *pairs);
-    parent->len--;
+    remove_field_at(parent, i);
     return SV_OK;
 }
