@@ -16,14 +16,10 @@ static void fail(sv_doc *doc, sv_status st)
     if (doc && doc->status == SV_OK) doc->status = st;
 }
 
-const sv_shape *sv_shape_new(sv_doc *doc, sv_value cls, const sv_value *keys, size_t count)
+/* A shape of class cls with room for count field names after it (the
+ * caller writes them): what sv_shape_new and sv_compact_objects share. */
+static sv_shape *shape_alloc(sv_doc *doc, sv_value cls, size_t count)
 {
-    if (!doc) return NULL;
-    /* bad arguments give NULL without making the document fail, as
-     * sv_object does for a bad class */
-    if ((cls.kind != SV_STRING && cls.kind != SV_UINT) || (count && !keys)) return NULL;
-    for (size_t i = 0; i < count; i++)
-        if (keys[i].kind != SV_STRING) return NULL; /* an object's field names are strings */
     if (count > UINT32_MAX || count > (SIZE_MAX - sizeof(sv_shape)) / sizeof(sv_value)) {
         fail(doc, SV_ERR_LIMIT);
         return NULL;
@@ -33,7 +29,19 @@ const sv_shape *sv_shape_new(sv_doc *doc, sv_value cls, const sv_value *keys, si
     shape->cls = cls;
     shape->count = (uint32_t)count;
     shape->unused = 0;
-    if (count) memcpy(shape + 1, keys, count * sizeof(sv_value));
+    return shape;
+}
+
+const sv_shape *sv_shape_new(sv_doc *doc, sv_value cls, const sv_value *keys, size_t count)
+{
+    if (!doc) return NULL;
+    /* bad arguments give NULL without making the document fail, as
+     * sv_object does for a bad class */
+    if ((cls.kind != SV_STRING && cls.kind != SV_UINT) || (count && !keys)) return NULL;
+    for (size_t i = 0; i < count; i++)
+        if (keys[i].kind != SV_STRING) return NULL; /* an object's field names are strings */
+    sv_shape *shape = shape_alloc(doc, cls, count);
+    if (shape && count) memcpy(shape + 1, keys, count * sizeof(sv_value));
     return shape;
 }
 
@@ -157,13 +165,10 @@ static const sv_shape *shape_for(sv_doc *doc, shape_table *t, const sv_value *ob
     for (; t->slots[j].shape; j = (j + 1) & (t->cap - 1))
         if (t->slots[j].hash == h && same_fields(t->slots[j].shape, cls, obj))
             return t->slots[j].shape;
-    /* as sv_shape_new makes it, the keys gathered straight into the block
-     * (can_compact checked that they are strings, the class too) */
-    sv_shape *s = sv_doc_alloc(doc, sizeof *s + (size_t)obj->len * sizeof(sv_value));
+    /* the keys gathered straight into the block (can_compact checked that
+     * they are strings, the class too) */
+    sv_shape *s = shape_alloc(doc, *cls, obj->len);
     if (!s) return NULL;
-    s->cls = *cls;
-    s->count = obj->len;
-    s->unused = 0;
     sv_value *keys = (sv_value *)(void *)(s + 1);
     for (uint32_t i = 0; i < obj->len; i++) keys[i] = *sv_key_at(obj, i);
     t->slots[j].shape = s;
