@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "helper_file.h"
 #include "helper_o3de.h"
 #include "serval/json.h"
 #include "serval/o3de.h"
@@ -25,35 +26,6 @@
 #define REAL "vectors/o3de/real/"
 #define CASES "vectors/o3de/cases/"
 #define STORE_CASE "cli/cases/o3de-store/"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s (run from tests/)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-static sv_schema *load_schema(const char *file)
-{
-    size_t len;
-    char *text = slurp(file, &len);
-    sv_schema *s = NULL;
-    sv_error err;
-    sv_error_clear(&err);
-    if (sv_schema_load(NULL, (const uint8_t *)text, len, file, &s, &err) != SV_OK)
-        fail_msg("%s: %s", file, err.message);
-    free(text);
-    return s;
-}
 
 /* Rewrites every OBJECT of *v into the compact form; the root must then be
  * one (else the test would not be testing the compact form at all). */
@@ -120,9 +92,9 @@ static int compare(const sv_value *a, const sv_value *b)
 static void real_file(const char *schema_file, const char *cls, const char *file,
                       bool keep_defaults)
 {
-    sv_schema *s = load_schema(schema_file);
+    sv_schema *s = test_load_schema(schema_file);
     size_t len;
-    char *text = slurp(file, &len);
+    char *text = test_read_file(file, &len);
     sv_doc *doc = sv_doc_new(NULL);
     sv_error err;
     sv_error_clear(&err);
@@ -275,10 +247,10 @@ static void test_case_files(void **state)
 static void test_typed_json_store(void **state)
 {
     (void)state;
-    sv_schema *s = load_schema(STORE_CASE "item.schema.json");
+    sv_schema *s = test_load_schema(STORE_CASE "item.schema.json");
     size_t len, want_len;
-    char *text = slurp(STORE_CASE "value.json", &len);
-    char *want = slurp(STORE_CASE "stdout", &want_len);
+    char *text = test_read_file(STORE_CASE "value.json", &len);
+    char *want = test_read_file(STORE_CASE "stdout", &want_len);
     assert_true(want_len > 0 && want[want_len - 1] == '\n');
     want[want_len - 1] = 0; /* the CLI ends the text with a newline */
     sv_doc *doc = sv_doc_new(NULL);

@@ -13,49 +13,21 @@
 
 #include <cmocka.h>
 
+#include "helper_file.h"
 #include "serval/o3de.h"
 #include "serval/schema.h"
 #include "serval/serval.h"
 
 #define REAL "vectors/o3de/real/"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-static sv_schema *load_schema(const char *file)
-{
-    size_t len;
-    char *text = slurp(file, &len);
-    sv_schema *s = NULL;
-    sv_error err;
-    sv_error_clear(&err);
-    sv_status st = sv_schema_load(NULL, (const uint8_t *)text, len, file, &s, &err);
-    if (st != SV_OK) fail_msg("%s: %s", file, err.message);
-    free(text);
-    return s;
-}
-
 /* Loads file into class cls; expects outcome/processing; stores it back
  * (keep_defaults as given) and expects the file's bytes. */
 static void round_trip(const char *schema_file, const char *cls, const char *file,
                        bool keep_defaults, sv_o3de_outcome outcome)
 {
-    sv_schema *s = load_schema(schema_file);
+    sv_schema *s = test_load_schema(schema_file);
     size_t len;
-    char *text = slurp(file, &len);
+    char *text = test_read_file(file, &len);
     sv_doc *doc = sv_doc_new(NULL);
     sv_error err;
     sv_error_clear(&err);
@@ -100,9 +72,9 @@ static void test_empty_prefab_stripped(void **state)
 {
     (void)state;
     /* Stripped, the only difference is the default "Parent Entity". */
-    sv_schema *s = load_schema(REAL "prefab.schema.json");
+    sv_schema *s = test_load_schema(REAL "prefab.schema.json");
     size_t len;
-    char *text = slurp(REAL "Empty.prefab", &len);
+    char *text = test_read_file(REAL "Empty.prefab", &len);
     sv_doc *doc = sv_doc_new(NULL);
     sv_error err;
     sv_error_clear(&err);
@@ -171,7 +143,7 @@ static void test_prefabs_plain_rewrite(void **state)
         char path[512];
         snprintf(path, sizeof path, "%s%s", REAL, files[i]);
         size_t len;
-        char *text = slurp(path, &len);
+        char *text = test_read_file(path, &len);
         sv_doc *doc = sv_doc_new(NULL);
         sv_error err;
         sv_error_clear(&err);

@@ -1,0 +1,40 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "helper_file.h"
+#include "serval/serval.h"
+
+char *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s (the tests run from tests/)", path);
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) fail_msg("cannot size %s", path);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) fail_msg("cannot read %s", path);
+    buf[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+sv_schema *test_load_schema(const char *path)
+{
+    size_t len;
+    char *text = test_read_file(path, &len);
+    sv_schema *s = NULL;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_schema_load(NULL, (const uint8_t *)text, len, path, &s, &err) != SV_OK)
+        fail_msg("%s: %s", path, err.message);
+    free(text);
+    return s;
+}

@@ -1,0 +1,17 @@
+/* Reading a test's input files: whole files and schema files, failing the
+ * test (with the path) when one cannot be read. */
+#ifndef SV_TEST_HELPER_FILE_H
+#define SV_TEST_HELPER_FILE_H
+#include <stddef.h>
+
+#include "serval/schema.h"
+
+/* The bytes of path, malloc'd with a NUL after them (text can be used as a
+ * C string); *len gets their count. Paths are relative to tests/. */
+char *test_read_file(const char *path, size_t *len);
+
+/* The schema file at path, loaded (sv_schema_load) or the test fails with
+ * the loader's message. */
+sv_schema *test_load_schema(const char *path);
+
+#endif
