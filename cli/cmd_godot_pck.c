@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli_archive_extract.h"
+#include "cli_archive_verbs.h"
 #include "cli_args.h"
 #include "cli_cmds.h"
 #include "cli_diag.h"
@@ -251,15 +252,11 @@ int cmd_godot_pck(int argc, char **argv)
         fputs(help, stdout);
         return 0;
     }
-    unsigned accepted = CLI_OPT_LIMITS;
-    bool list = !strcmp(verb, "list"), cat = !strcmp(verb, "cat");
-    bool extract = !strcmp(verb, "extract"), pack = !strcmp(verb, "pack");
-    if (extract) accepted |= CLI_OPT_OUTPUT | CLI_OPT_MAX_TOTAL;
-    if (pack) accepted |= CLI_OPT_OUTPUT;
-    if (!list && !cat && !extract && !pack) {
-        cli_usage_error(CMD, "unknown action '%s' (list, cat, extract or pack)", verb);
-        return 2;
-    }
+    cli_archive_verb v;
+    unsigned accepted;
+    if (!cli_archive_verb_parse(CMD, verb, &v, &accepted)) return 2;
+    bool list = v == CLI_ARCHIVE_LIST, cat = v == CLI_ARCHIVE_CAT;
+    bool extract = v == CLI_ARCHIVE_EXTRACT, pack = v == CLI_ARCHIVE_PACK;
     char cmd[64];
     snprintf(cmd, sizeof cmd, CMD " %s", verb);
     pck_opts o;
@@ -279,17 +276,7 @@ int cmd_godot_pck(int argc, char **argv)
     if (rc) return rc;
     if (a.help) {
         fputs(help, stdout);
-    } else if (list && a.file_count != 1) {
-        cli_usage_error(cmd, "needs one FILE");
-        rc = 2;
-    } else if (cat && a.file_count != 2) {
-        cli_usage_error(cmd, "needs one FILE and one MEMBER");
-        rc = 2;
-    } else if (extract && (a.file_count < 1 || !a.output)) {
-        cli_usage_error(cmd, "needs one FILE and -o DIR");
-        rc = 2;
-    } else if (pack && (a.file_count != 1 || !a.output)) {
-        cli_usage_error(cmd, "needs one DIR and -o FILE");
+    } else if (!cli_archive_operands_ok(cmd, v, &a)) {
         rc = 2;
     } else if (pack && o.like && (o.format_version || o.godot || o.alignment >= 0)) {
         cli_usage_error(cmd, "--like takes the format, version and alignment from the original");
