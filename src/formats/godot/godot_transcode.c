@@ -12,10 +12,12 @@
  * What the tree path would do otherwise is left to it (the caller decodes
  * and encodes the tree): any error, bytes after the Variant or padding past
  * the input's end, and a Dictionary whose keys may repeat (the tree keeps
- * the first position and the last value). For that, a Dictionary's output
- * is never handed to the sink before the end, so the caller can start
- * again; an Array's is handed over as it goes, and an error then fails the
- * output anyway (the tree path's decode gives the message). */
+ * the first position and the last value). For that, a Dictionary is first
+ * read through once writing nothing (its keys_differ pass), so that the
+ * caller can start again when a key may repeat; then its output, as an
+ * Array's, is handed to the sink as it goes: the output is never held
+ * whole. An error in an Array fails the output anyway (the tree path's
+ * decode gives the message). */
 #include <string.h>
 
 #include "core/byteio.h"
@@ -137,6 +139,36 @@ static bool read_one(gd_dec *d, bool key, sv_value *v, sv_value *rec_store, cons
     return true;
 }
 
+/* Empties the scratch document once it holds RESET_AT bytes; the decoder
+ * (and the encoder, when there is one) forget what they kept by address. */
+static void reset_when_full(sv_doc *doc, gd_dec *d, gd_item_enc *w)
+{
+    if (sv_doc_allocated(doc) < RESET_AT) return;
+    sv_doc_reset(doc);
+    gd_dec_forget(d); /* its cached values lived in doc */
+    if (w) gd_item_enc_forget(w);
+}
+
+/* The pass before a Dictionary's output: every pair read, writing nothing.
+ * true when the pairs read without an error, no two keys have one hash
+ * (two with one hash may be the same key: the tree path then decides) and
+ * nothing follows the Variant. */
+static bool keys_differ(gd_dec *d, sv_doc *doc, uint32_t count)
+{
+    key_set keys = {0};
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < count; i++) {
+        sv_value k, v, krec, vrec;
+        const sv_value *kr, *vr;
+        ok = read_one(d, true, &k, &krec, &kr) && key_set_add(&keys, gd_key_hash(&k, d->godot4)) &&
+             read_one(d, false, &v, &vrec, &vr);
+        if (ok) reset_when_full(doc, d, NULL);
+    }
+    sv__core_mem_free(NULL, keys.slot, keys.cap, sizeof *keys.slot);
+    sv_doc_reset(doc);
+    return ok && dleft(d) == 0 && d->overrun == 0;
+}
+
 sv_status sv__godot_transcode(sv_godot_profile profile, sv_doc *doc, const uint8_t *data,
                               size_t len, const sv_options *in_opts, const sv_options *out_opts,
                               sv_buf *out, bool *redo, sv_error *err)
@@ -161,8 +193,14 @@ sv_status sv__godot_transcode(sv_godot_profile profile, sv_doc *doc, const uint8
     sv_error_clear(&derr);
     sv_error_clear(&werr);
     gd_dec *d = sv__core_mem_calloc(NULL, 1, sizeof *d); /* its string cache is large */
-    /* a Dictionary's bytes stay in out until its keys are known to differ */
-    gd_item_enc *w = d ? gd_item_enc_open(&er, !dict, out, &werr) : NULL;
+    if (!d) return SV_ERR_NOMEM;
+    gd_dec_init(d, doc, &dr, data, data + 8, len - 8, &derr);
+    d->borrow_text = true;
+    if (dict && !keys_differ(d, doc, count)) {
+        sv__core_mem_free(NULL, d, 1, sizeof *d);
+        return SV_ERR_UNSUPPORTED; /* nothing written: the tree path answers */
+    }
+    gd_item_enc *w = gd_item_enc_open(&er, true, out, &werr);
     if (!w) {
         sv__core_mem_free(NULL, d, 1, sizeof *d);
         return SV_ERR_NOMEM;
@@ -171,30 +209,18 @@ sv_status sv__godot_transcode(sv_godot_profile profile, sv_doc *doc, const uint8
     d->borrow_text = true;
     sv_put_u32le(out, er.to_wire[t]);
     sv_put_u32le(out, count);
-    key_set keys = {0};
     bool ok = true;
     for (uint32_t i = 0; ok && i < count; i++) {
         sv_value k, v, krec, vrec;
         const sv_value *kr = NULL, *vr = NULL;
-        if (dict) {
-            ok =
-                read_one(d, true, &k, &krec, &kr) && key_set_add(&keys, gd_key_hash(&k, d->godot4));
-            ok = ok && read_one(d, false, &v, &vrec, &vr) &&
-                 gd_item_enc_put(w, &k, kr, 1) == SV_OK && gd_item_enc_put(w, &v, vr, 1) == SV_OK;
-        } else {
-            ok = read_one(d, false, &v, &vrec, &vr) && gd_item_enc_put(w, &v, vr, 1) == SV_OK;
-        }
-        if (ok && sv_doc_allocated(doc) >= RESET_AT) {
-            sv_doc_reset(doc);
-            gd_dec_forget(d); /* its cached values lived in doc */
-            gd_item_enc_forget(w);
-        }
+        if (dict) ok = read_one(d, true, &k, &krec, &kr) && gd_item_enc_put(w, &k, kr, 1) == SV_OK;
+        ok = ok && read_one(d, false, &v, &vrec, &vr) && gd_item_enc_put(w, &v, vr, 1) == SV_OK;
+        if (ok) reset_when_full(doc, d, w);
     }
     /* bytes after the Variant, or padding past the end: the tree's answer */
     ok = ok && dleft(d) == 0 && d->overrun == 0;
     gd_item_enc_close(w, ok);
     sv__core_mem_free(NULL, d, 1, sizeof *d);
-    sv__core_mem_free(NULL, keys.slot, keys.cap, sizeof *keys.slot);
     sv_doc_reset(doc);
     if (ok && !sv_buf_ok(out) && sv_buf_status(out) != SV_ERR_IO) ok = false;
     if (sv_buf_status(out) == SV_ERR_IO) {
