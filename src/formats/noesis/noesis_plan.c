@@ -62,7 +62,7 @@ enum {
     D_U64,
     D_BOOL,
     D_REF,
-    D_PTR,    /* a container's value: its box at aux */
+    D_PTR,    /* a container's value: its box at aux (kept apart: fixes) */
     D_PACKED, /* n bytes copied to the area at aux, the value's data */
     D_REFS,   /* n refs, the items from dst on */
     D_STR8,   /* a String8: STRING when UTF-8, else BYTES; a segment follows */
@@ -109,6 +109,9 @@ struct nsb_plan {
      * last string, and the block as every instance starts it */
     const dop *ops;
     uint32_t nops;
+    const dop *fixes; /* the D_PTR ops: they read no data, so they need no
+                       * place among the others nor a switch */
+    uint32_t nfixes;
     const uint32_t *str_at;
     uint32_t nstr;
     uint32_t last_fixed;
@@ -198,8 +201,8 @@ void nsb_plans_free(nsb_plans *ps)
 
 /* ---- compiling ---- */
 
-/* A refs op and its container's pointer op per step at most. */
-#define PLAN_MAX_OPS (2u * PLAN_MAX_STEPS)
+/* Each step adds one op, one fix or (a repeated Ref) one of each. */
+#define PLAN_MAX_OPS PLAN_MAX_STEPS
 
 typedef struct compiler {
     nsb_cmds cs; /* the stream's, with errors going to a scratch record */
@@ -210,13 +213,14 @@ typedef struct compiler {
     uint64_t spend;
     uint32_t max_nesting;
     uint32_t name_val;
-    size_t fixed;                    /* as nsb_plan's */
-    bool compact;                    /* the object's own box holds values, not pairs */
-    uint32_t nops, nstr, last_fixed; /* the decoder's replay, as nsb_plan's */
+    size_t fixed;                            /* as nsb_plan's */
+    bool compact;                            /* the object's own box holds values, not pairs */
+    uint32_t nops, nfixes, nstr, last_fixed; /* the decoder's replay, as nsb_plan's */
     /* The arrays last and not cleared (each entry is written when it is
-     * added): clearing these 80 KB cost more than the rest of a compile. */
+     * added): clearing their 90 KB cost more than the rest of a compile. */
     pstep steps[PLAN_MAX_STEPS];
     dop ops[PLAN_MAX_OPS];
+    dop fixes[PLAN_MAX_OPS];
     uint32_t str_at[PLAN_MAX_STEPS];
 } compiler;
 
@@ -225,7 +229,7 @@ typedef struct compiler {
 static size_t plan_size(const compiler *c, size_t tmpl)
 {
     size_t n = sizeof(nsb_plan) + (size_t)c->nsteps * sizeof(pstep) +
-               (size_t)c->nops * sizeof(dop) + (size_t)c->nstr * sizeof(uint32_t);
+               ((size_t)c->nops + c->nfixes) * sizeof(dop) + (size_t)c->nstr * sizeof(uint32_t);
     return tmpl ? ((n + 15) & ~(size_t)15) + tmpl : n;
 }
 
@@ -467,7 +471,8 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
             pl->ops = NULL;
             pl->str_at = NULL;
             pl->tmpl = NULL;
-            pl->nops = pl->nstr = pl->last_fixed = 0;
+            pl->fixes = NULL;
+            pl->nops = pl->nfixes = pl->nstr = pl->last_fixed = 0;
             if (decoding) {
                 uint8_t *tmpl = (uint8_t *)pl + (bytes - c->block);
                 memset(tmpl, 0, c->block);
@@ -476,6 +481,10 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
                 memcpy(tail, c->ops, c->nops * sizeof(dop));
                 pl->ops = (const dop *)(const void *)tail;
                 tail += c->nops * sizeof(dop);
+                memcpy(tail, c->fixes, c->nfixes * sizeof(dop));
+                pl->fixes = (const dop *)(const void *)tail;
+                pl->nfixes = c->nfixes;
+                tail += c->nfixes * sizeof(dop);
                 memcpy(tail, c->str_at, c->nstr * sizeof(uint32_t));
                 pl->str_at = (const uint32_t *)(const void *)tail;
                 pl->nops = c->nops;
@@ -690,8 +699,14 @@ static uint32_t value_code(unsigned id)
 
 static bool add_op(compiler *c, uint32_t code, uint32_t src, uint32_t dst, uint32_t aux, uint32_t n)
 {
-    if (c->nops == PLAN_MAX_OPS) return false;
-    dop *o = &c->ops[c->nops++];
+    dop *o;
+    if (code == D_PTR) {
+        if (c->nfixes == PLAN_MAX_OPS) return false;
+        o = &c->fixes[c->nfixes++];
+    } else {
+        if (c->nops == PLAN_MAX_OPS) return false;
+        o = &c->ops[c->nops++];
+    }
     o->code = code;
     o->src = src;
     o->dst = dst;
@@ -715,7 +730,7 @@ static void box_tmpl(uint8_t *tmpl, uint32_t at, uint32_t count)
  * block as every replay starts it is written there too. */
 static bool build_ops(compiler *c, uint8_t *tmpl)
 {
-    c->nops = c->nstr = 0;
+    c->nops = c->nfixes = c->nstr = 0;
     uint32_t seg = 0; /* bytes into the segment */
     for (uint32_t i = 0; i < c->nsteps; i++) {
         const pstep *s = &c->steps[i];
@@ -864,6 +879,8 @@ bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
     uint8_t *block = sv_doc_alloc(in->vdoc, pl->block + text);
     if (!block) return false;
     memcpy(block, pl->tmpl, pl->block);
+    for (const dop *o = pl->fixes, *oe = o + pl->nfixes; o < oe; o++)
+        set_pointer(block + o->dst, block + o->aux);
     char *tail = (char *)block + pl->block; /* the strings' bytes */
     const uint8_t *q = *data;               /* the segment */
     for (const dop *o = pl->ops, *oe = o + pl->nops; o < oe; o++) {
@@ -887,7 +904,6 @@ bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
         case D_REF:
             if (!set_ref(dst, sv__core_load_u32le(src), in->instance_count)) return false;
             break;
-        case D_PTR: set_pointer(dst, block + o->aux); break;
         case D_PACKED:
             memcpy(block + o->aux, src, o->n);
             set_pointer(dst, block + o->aux);
