@@ -64,7 +64,7 @@ enum {
     D_REF,
     D_PTR,    /* a container's value: its box at aux (kept apart: fixes) */
     D_PACKED, /* n bytes copied to the area at aux, the value's data */
-    D_REFS,   /* n refs, the items from dst on */
+    D_REFS,   /* n refs: the box at dst and its items */
     D_STR8,   /* a String8: STRING when UTF-8, else BYTES; a segment follows */
     D_BUF     /* a Buffer: BYTES; a segment follows */
 };
@@ -115,7 +115,9 @@ struct nsb_plan {
     const uint32_t *str_at;
     uint32_t nstr;
     uint32_t last_fixed;
-    const uint8_t *tmpl;
+    const uint8_t *tmpl; /* the containers' part of the block; the packed
+                          * arrays and ref arrays after it are written whole */
+    size_t tmpl_len;
     pstep steps[];
 };
 
@@ -463,7 +465,7 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
             &box) &&
         compile_body(c, &p, &begin, box, (uint32_t)n, 1) &&
         (containers = c->block, !decoding || build_ops(c, NULL)) &&
-        (bytes = plan_size(c, decoding ? c->block : 0), ps->memory + bytes <= ps->memory_max)) {
+        (bytes = plan_size(c, decoding ? containers : 0), ps->memory + bytes <= ps->memory_max)) {
         pl = sv__core_doc_scratch_realloc(ps->doc, NULL, 0, bytes);
         if (pl) {
             uint8_t *tail = (uint8_t *)&pl->steps[c->nsteps];
@@ -471,11 +473,12 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
             pl->ops = NULL;
             pl->str_at = NULL;
             pl->tmpl = NULL;
+            pl->tmpl_len = 0;
             pl->fixes = NULL;
             pl->nops = pl->nfixes = pl->nstr = pl->last_fixed = 0;
             if (decoding) {
-                uint8_t *tmpl = (uint8_t *)pl + (bytes - c->block);
-                memset(tmpl, 0, c->block);
+                uint8_t *tmpl = (uint8_t *)pl + (bytes - containers);
+                memset(tmpl, 0, containers);
                 c->block = containers;
                 build_ops(c, tmpl); /* the same ops and offsets as before */
                 memcpy(tail, c->ops, c->nops * sizeof(dop));
@@ -491,6 +494,7 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
                 pl->nstr = c->nstr;
                 pl->last_fixed = c->last_fixed;
                 pl->tmpl = tmpl;
+                pl->tmpl_len = containers;
             }
             pl->body = pos;
             pl->body_len = (size_t)(p - pos);
@@ -727,7 +731,9 @@ static void box_tmpl(uint8_t *tmpl, uint32_t at, uint32_t count)
 
 /* The decoder's ops of the compiled steps, the packed arrays' data and the
  * refs' arrays reserved in the block after the containers; with tmpl, the
- * block as every replay starts it is written there too. */
+ * containers' part of the block as every replay starts it is written there
+ * too. (Not the arrays': a few command bytes may ask for a large one, which
+ * only data that holds it pays for.) */
 static bool build_ops(compiler *c, uint8_t *tmpl)
 {
     c->nops = c->nfixes = c->nstr = 0;
@@ -777,12 +783,7 @@ static bool build_ops(compiler *c, uint8_t *tmpl)
             v = scalar(SV_ARRAY, 0, 0);
             v.len = s->count;
             put_tmpl(tmpl, val, &v);
-            box_tmpl(tmpl, box, s->count);
-            const uint32_t items = box + (uint32_t)sizeof(sv_container);
-            const sv_value ref = zero_value(NSB_REF);
-            for (uint32_t k = 0; k < s->count; k++)
-                put_tmpl(tmpl, items + k * (uint32_t)sizeof(sv_value), &ref);
-            if (!add_op(c, D_PTR, 0, val, box, 0) || !add_op(c, D_REFS, seg, items, 0, s->count))
+            if (!add_op(c, D_PTR, 0, val, box, 0) || !add_op(c, D_REFS, seg, box, 0, s->count))
                 return false;
             seg += 4 * s->count;
             break;
@@ -878,7 +879,7 @@ bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
     if (text == SIZE_MAX) return false;
     uint8_t *block = sv_doc_alloc(in->vdoc, pl->block + text);
     if (!block) return false;
-    memcpy(block, pl->tmpl, pl->block);
+    memcpy(block, pl->tmpl, pl->tmpl_len);
     for (const dop *o = pl->fixes, *oe = o + pl->nfixes; o < oe; o++)
         set_pointer(block + o->dst, block + o->aux);
     char *tail = (char *)block + pl->block; /* the strings' bytes */
@@ -908,12 +909,17 @@ bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
             memcpy(block + o->aux, src, o->n);
             set_pointer(dst, block + o->aux);
             break;
-        case D_REFS:
-            for (uint32_t k = 0; k < o->n; k++)
-                if (!set_ref(dst + k * sizeof(sv_value), sv__core_load_u32le(src + 4 * k),
-                             in->instance_count))
-                    return false;
+        case D_REFS: { /* sv_array's box, each item read_value's */
+            sv__core_box_init((sv_container *)(void *)dst, o->n);
+            sv_value *items = (sv_value *)(void *)(dst + sizeof(sv_container));
+            for (uint32_t k = 0; k < o->n; k++) {
+                const uint32_t r = sv__core_load_u32le(src + 4 * k);
+                if (r != NSB_NULL_REF && r >= in->instance_count) return false;
+                items[k] = scalar(SV_REF, 0, r == NSB_NULL_REF ? SV_F_NULLREF : 0);
+                items[k].as.u = r == NSB_NULL_REF ? 0 : r;
+            }
             break;
+        }
         default: { /* D_STR8, D_BUF: read_value's, the text in the block */
             const uint32_t n = sv__core_load_u32le(src);
             const uint8_t *s = src + 4;
