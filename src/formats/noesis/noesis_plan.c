@@ -12,8 +12,10 @@
  * at its final size), and one step per value or container saying where it
  * goes and what key it has. A body seen a second time (by a hash of its first
  * bytes, then compared byte for byte) is compiled; from then on the same
- * bytes replay the plan: one allocation, then each step reads its value from
- * the data and stores it in place.
+ * bytes replay the plan. The decoder's replay makes one allocation, copies
+ * into it a template of the containers (keys, headers, each value's kind
+ * and width) and writes each value's payload from the data ("replaying"
+ * below); the encoder's walks the steps over the tree.
  *
  * A plan makes exactly the values the interpreter makes. Anything it does
  * not take (big-endian files, colours, Char and String16 commands, repeated
