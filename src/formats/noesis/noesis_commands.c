@@ -86,23 +86,29 @@ static const int8_t op_fields_table[256] = {
  * commands), so most of a stream is runs of bytes converted before. The
  * runs from one BeginInstance to the next are remembered by a hash of their
  * first bytes; a run whose bytes equal a remembered one converts to the
- * same bytes, copied. Runs are compared only up to SEG_MAX bytes, so a
- * miss costs at most that much (hostile input included). */
-#define SEG_SLOTS 1024u
+ * same bytes, copied. Bodies of one class often share their first bytes
+ * (the same first fields, then others): a set of SEG_WAYS runs per hash
+ * keeps them from evicting one another. Runs are compared only up to
+ * SEG_MAX bytes, so a miss costs at most SEG_WAYS times that much (hostile
+ * input included). */
+#define SEG_SETS 256u
+#define SEG_WAYS 4u
 #define SEG_HASHED 32u
 #define SEG_MAX 1024u
 typedef struct seg_memo {
     struct seg {
         uint64_t hash;
         size_t start, len;
-    } slot[SEG_SLOTS];
-    size_t open;     /* start of the run being converted, or SIZE_MAX */
-    size_t last_len; /* the length of the run memo_step found */
+    } slot[SEG_SETS * SEG_WAYS];
+    uint8_t next[SEG_SETS]; /* per set, the way the next run replaces */
+    size_t open;            /* start of the run being converted, or SIZE_MAX */
+    size_t last_len;        /* the length of the run memo_step found */
 } seg_memo;
 
 static void memo_init(seg_memo *m)
 {
     memset(m->slot, 0, sizeof m->slot);
+    memset(m->next, 0, sizeof m->next);
     m->open = SIZE_MAX;
 }
 
@@ -114,7 +120,8 @@ static size_t memo_step(seg_memo *m, const uint8_t *src, size_t len, size_t i, s
 {
     if (m->open != SIZE_MAX && i - m->open >= SEG_HASHED && i - m->open <= SEG_MAX) {
         uint64_t h = nsb_hash_bytes(src + m->open, SEG_HASHED, NSB_HASH_SEED);
-        struct seg *s = &m->slot[h & (SEG_SLOTS - 1)];
+        const size_t set = h & (SEG_SETS - 1);
+        struct seg *s = &m->slot[set * SEG_WAYS + m->next[set]++ % SEG_WAYS];
         s->hash = h;
         s->start = m->open;
         s->len = i - m->open;
@@ -122,13 +129,16 @@ static size_t memo_step(seg_memo *m, const uint8_t *src, size_t len, size_t i, s
     m->open = i;
     if (len - i < SEG_HASHED) return 0;
     uint64_t h = nsb_hash_bytes(src + i, SEG_HASHED, NSB_HASH_SEED);
-    const struct seg *s = &m->slot[h & (SEG_SLOTS - 1)];
-    if (s->len == 0 || s->hash != h || s->start < floor || s->len > len - i ||
-        memcmp(src + s->start, src + i, s->len) != 0)
-        return 0;
-    m->open = SIZE_MAX; /* known already */
-    m->last_len = s->len;
-    return i - s->start;
+    const struct seg *s = &m->slot[(h & (SEG_SETS - 1)) * SEG_WAYS];
+    for (unsigned w = 0; w < SEG_WAYS; w++, s++) {
+        if (s->len == 0 || s->hash != h || s->start < floor || s->len > len - i ||
+            memcmp(src + s->start, src + i, s->len) != 0)
+            continue;
+        m->open = SIZE_MAX; /* known already */
+        m->last_len = s->len;
+        return i - s->start;
+    }
+    return 0;
 }
 
 sv_status nsb_cmds_from_file(const uint8_t *src, size_t len, bool big, const nsb_strlist *names,

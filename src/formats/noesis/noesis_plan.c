@@ -12,8 +12,10 @@
  * at its final size), and one step per value or container saying where it
  * goes and what key it has. A body seen a second time (by a hash of its first
  * bytes, then compared byte for byte) is compiled; from then on the same
- * bytes replay the plan: one allocation, then each step reads its value from
- * the data and stores it in place.
+ * bytes replay the plan. The decoder's replay makes one allocation, copies
+ * into it a template of the containers (keys, headers, each value's kind
+ * and width) and writes each value's payload from the data ("replaying"
+ * below); the encoder's walks the steps over the tree.
  *
  * A plan makes exactly the values the interpreter makes. Anything it does
  * not take (big-endian files, colours, Char and String16 commands, repeated
@@ -43,6 +45,34 @@ enum {
 /* The encoder's one switch per field: a value command's id (below
  * OP_MAP), or one of these for the other kinds. */
 enum { OP_MAP = NSB_CMD_COUNT, OP_ARRAY, OP_PACKED, OP_REFS };
+
+/* The decoder's replay of a plan: one op per value, in data order. An op
+ * reads at src bytes into its segment (the data from the instance's start
+ * or from the end of the last string) and writes the payload of the value
+ * at dst in the block; the rest of every value (its kind, width and flags,
+ * a field's key, a container's header) is in the plan's template, which
+ * each replay copies first. Float32 and Float64 are D_U32 and D_U64: the
+ * payload is their bits either way. */
+enum {
+    D_I8,
+    D_I16,
+    D_I32,
+    D_I64,
+    D_U8,
+    D_U16,
+    D_U32,
+    D_U64,
+    D_BOOL,
+    D_REF,
+    D_PTR,    /* a container's value: its box at aux (kept apart: fixes) */
+    D_PACKED, /* n bytes copied to the area at aux, the value's data */
+    D_REFS,   /* n refs: the box at dst and its items */
+    D_STR8,   /* a String8: STRING when UTF-8, else BYTES; a segment follows */
+    D_BUF     /* a Buffer: BYTES; a segment follows */
+};
+typedef struct dop {
+    uint32_t code, src, dst, aux, n;
+} dop;
 
 typedef struct pstep {
     uint8_t kind;
@@ -75,6 +105,21 @@ struct nsb_plan {
     const sv_value *shape_cls[SHAPES_KEPT];
     const sv_shape *shape[SHAPES_KEPT];
     uint32_t shape_next;
+    size_t bytes; /* of this allocation */
+    /* decoder: the replay (below, "replaying"): ops in data order, the
+     * offset of each string's length in its segment, the bytes after the
+     * last string, and the block as every instance starts it */
+    const dop *ops;
+    uint32_t nops;
+    const dop *fixes; /* the D_PTR ops: they read no data, so they need no
+                       * place among the others nor a switch */
+    uint32_t nfixes;
+    const uint32_t *str_at;
+    uint32_t nstr;
+    uint32_t last_fixed;
+    const uint8_t *tmpl; /* the containers' part of the block; the packed
+                          * arrays and ref arrays after it are written whole */
+    size_t tmpl_len;
     pstep steps[];
 };
 
@@ -146,11 +191,6 @@ nsb_plans *nsb_plans_new(sv_doc *doc, const nsb_cmds *cs, uint32_t max_nesting, 
     return ps;
 }
 
-static size_t plan_size(uint32_t nsteps)
-{
-    return sizeof(nsb_plan) + (size_t)nsteps * sizeof(pstep);
-}
-
 void nsb_plans_free(nsb_plans *ps)
 {
     if (!ps) return;
@@ -158,26 +198,44 @@ void nsb_plans_free(nsb_plans *ps)
         for (uint32_t w = 0; w < PLAN_WAYS; w++)
             if (ps->table[b].plan[w])
                 sv__core_doc_scratch_free(ps->doc, ps->table[b].plan[w],
-                                          plan_size(ps->table[b].plan[w]->nsteps));
+                                          ps->table[b].plan[w]->bytes);
     sv__core_doc_scratch_free(ps->doc, ps->table, ((size_t)ps->mask + 1) * sizeof *ps->table);
     sv__core_doc_scratch_free(ps->doc, ps, sizeof *ps);
 }
 
 /* ---- compiling ---- */
 
+/* Each step adds one op, one fix or (a repeated Ref) one of each. */
+#define PLAN_MAX_OPS PLAN_MAX_STEPS
+
 typedef struct compiler {
     nsb_cmds cs; /* the stream's, with errors going to a scratch record */
     sv_error scratch_err;
     sv_doc *doc; /* where "#k" keys are interned */
-    pstep steps[PLAN_MAX_STEPS];
     uint32_t nsteps;
     size_t block;
     uint64_t spend;
     uint32_t max_nesting;
     uint32_t name_val;
-    size_t fixed; /* as nsb_plan's */
-    bool compact; /* the object's own box holds values, not pairs */
+    size_t fixed;                            /* as nsb_plan's */
+    bool compact;                            /* the object's own box holds values, not pairs */
+    uint32_t nops, nfixes, nstr, last_fixed; /* the decoder's replay, as nsb_plan's */
+    /* The arrays last and not cleared (each entry is written when it is
+     * added): clearing their 90 KB cost more than the rest of a compile. */
+    pstep steps[PLAN_MAX_STEPS];
+    dop ops[PLAN_MAX_OPS];
+    dop fixes[PLAN_MAX_OPS];
+    uint32_t str_at[PLAN_MAX_STEPS];
 } compiler;
+
+/* A plan's bytes: the plan, its steps, then the decoder's ops, string
+ * offsets and template (16-byte aligned) when it has them. */
+static size_t plan_size(const compiler *c, size_t tmpl)
+{
+    size_t n = sizeof(nsb_plan) + (size_t)c->nsteps * sizeof(pstep) +
+               ((size_t)c->nops + c->nfixes) * sizeof(dop) + (size_t)c->nstr * sizeof(uint32_t);
+    return tmpl ? ((n + 15) & ~(size_t)15) + tmpl : n;
+}
 
 static bool supported_single(unsigned id)
 {
@@ -373,6 +431,8 @@ static bool compile_body(compiler *c, const uint8_t **pos, const nsb_cmd *begin,
 }
 
 /* The plan of the body at pos, or NULL when it cannot be planned. */
+static bool build_ops(compiler *c, uint8_t *tmpl);
+
 static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
 {
     compiler *c = sv__core_doc_scratch_realloc(ps->doc, NULL, 0, sizeof *c);
@@ -380,7 +440,7 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
         ps->nomem = true;
         return NULL;
     }
-    memset(c, 0, sizeof *c);
+    memset(c, 0, offsetof(compiler, steps));
     c->cs = *ps->cs;
     c->cs.err = &c->scratch_err;
     sv_error_clear(&c->scratch_err);
@@ -397,14 +457,47 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
     const uint8_t *p = pos;
     int64_t n = count_fields(c, pos, &begin);
     uint32_t box = 0;
+    /* the decoder's replay: its ops once to size the block, then again
+     * into the plan with the template */
+    const bool decoding = ps->keys == NULL;
+    size_t containers = 0, bytes = 0;
     if (n >= 0 && n <= PLAN_MAX_FIELDS &&
         reserve(
             c, sizeof(sv_container) + (size_t)n * (c->compact ? sizeof(sv_value) : sizeof(sv_pair)),
             &box) &&
         compile_body(c, &p, &begin, box, (uint32_t)n, 1) &&
-        ps->memory + plan_size(c->nsteps) <= ps->memory_max) {
-        pl = sv__core_doc_scratch_realloc(ps->doc, NULL, 0, plan_size(c->nsteps));
+        (containers = c->block, !decoding || build_ops(c, NULL)) &&
+        (bytes = plan_size(c, decoding ? containers : 0), ps->memory + bytes <= ps->memory_max)) {
+        pl = sv__core_doc_scratch_realloc(ps->doc, NULL, 0, bytes);
         if (pl) {
+            uint8_t *tail = (uint8_t *)&pl->steps[c->nsteps];
+            pl->bytes = bytes;
+            pl->ops = NULL;
+            pl->str_at = NULL;
+            pl->tmpl = NULL;
+            pl->tmpl_len = 0;
+            pl->fixes = NULL;
+            pl->nops = pl->nfixes = pl->nstr = pl->last_fixed = 0;
+            if (decoding) {
+                uint8_t *tmpl = (uint8_t *)pl + (bytes - containers);
+                memset(tmpl, 0, containers);
+                c->block = containers;
+                build_ops(c, tmpl); /* the same ops and offsets as before */
+                memcpy(tail, c->ops, c->nops * sizeof(dop));
+                pl->ops = (const dop *)(const void *)tail;
+                tail += c->nops * sizeof(dop);
+                memcpy(tail, c->fixes, c->nfixes * sizeof(dop));
+                pl->fixes = (const dop *)(const void *)tail;
+                pl->nfixes = c->nfixes;
+                tail += c->nfixes * sizeof(dop);
+                memcpy(tail, c->str_at, c->nstr * sizeof(uint32_t));
+                pl->str_at = (const uint32_t *)(const void *)tail;
+                pl->nops = c->nops;
+                pl->nstr = c->nstr;
+                pl->last_fixed = c->last_fixed;
+                pl->tmpl = tmpl;
+                pl->tmpl_len = containers;
+            }
             pl->body = pos;
             pl->body_len = (size_t)(p - pos);
             pl->block = c->block;
@@ -418,7 +511,7 @@ static nsb_plan *compile(nsb_plans *ps, const uint8_t *pos)
             pl->nsteps = c->nsteps;
             pl->fixed = c->fixed;
             memcpy(pl->steps, c->steps, c->nsteps * sizeof(pstep));
-            ps->memory += plan_size(c->nsteps);
+            ps->memory += bytes;
         } else {
             ps->nomem = true;
         }
@@ -465,8 +558,8 @@ static nsb_plan *find(nsb_plans *ps, const uint8_t *pos)
         if (b->plan[w]) {
             for (uint32_t r = 0; r < PLAN_RECENT; r++)
                 if (ps->recent[r] == b->plan[w]) ps->recent[r] = NULL;
-            ps->memory -= plan_size(b->plan[w]->nsteps);
-            sv__core_doc_scratch_free(ps->doc, b->plan[w], plan_size(b->plan[w]->nsteps));
+            ps->memory -= b->plan[w]->bytes;
+            sv__core_doc_scratch_free(ps->doc, b->plan[w], b->plan[w]->bytes);
         }
         b->plan[w] = pl;
         return pl;
@@ -578,15 +671,153 @@ static inline bool read_value(const nsb_plan_run_in *in, const uint8_t **pp, uns
     return true;
 }
 
-static inline void put(uint8_t *block, const pstep *s, sv_value v)
+/* The value id makes of zero bytes: the kind, width and flags a replay
+ * keeps (it rewrites the payload). Not for strings and buffers. */
+static sv_value zero_value(unsigned id)
 {
-    if (s->pair) {
-        sv_pair *pr = (sv_pair *)(void *)(block + s->slot);
-        pr->key = s->key;
-        pr->val = v;
-    } else {
-        memcpy(block + s->slot, &v, sizeof v);
+    static const uint8_t zeros[8];
+    const nsb_plan_run_in in = {zeros + sizeof zeros, 1, 0, NULL, NULL};
+    const uint8_t *p = zeros;
+    sv_value v = scalar(SV_NULL, 0, 0);
+    read_value(&in, &p, id, &v);
+    return v;
+}
+
+static uint32_t value_code(unsigned id)
+{
+    switch (id) {
+    case NSB_INT8: return D_I8;
+    case NSB_INT16: return D_I16;
+    case NSB_INT32: return D_I32;
+    case NSB_INT64: return D_I64;
+    case NSB_UINT8: return D_U8;
+    case NSB_UINT16: return D_U16;
+    case NSB_UINT32:
+    case NSB_FLOAT32: return D_U32;
+    case NSB_UINT64:
+    case NSB_FLOAT64: return D_U64;
+    case NSB_BOOL: return D_BOOL;
+    case NSB_STRING8: return D_STR8;
+    case NSB_BUFFER: return D_BUF;
+    default: return D_REF;
     }
+}
+
+static bool add_op(compiler *c, uint32_t code, uint32_t src, uint32_t dst, uint32_t aux, uint32_t n)
+{
+    dop *o;
+    if (code == D_PTR) {
+        if (c->nfixes == PLAN_MAX_OPS) return false;
+        o = &c->fixes[c->nfixes++];
+    } else {
+        if (c->nops == PLAN_MAX_OPS) return false;
+        o = &c->ops[c->nops++];
+    }
+    o->code = code;
+    o->src = src;
+    o->dst = dst;
+    o->aux = aux;
+    o->n = n;
+    return true;
+}
+
+static void put_tmpl(uint8_t *tmpl, uint32_t at, const sv_value *v)
+{
+    if (tmpl) memcpy(tmpl + at, v, sizeof *v);
+}
+
+static void box_tmpl(uint8_t *tmpl, uint32_t at, uint32_t count)
+{
+    if (tmpl) sv__core_box_init((sv_container *)(void *)(tmpl + at), count);
+}
+
+/* The decoder's ops of the compiled steps, the packed arrays' data and the
+ * refs' arrays reserved in the block after the containers; with tmpl, the
+ * containers' part of the block as every replay starts it is written there
+ * too. (Not the arrays': a few command bytes may ask for a large one, which
+ * only data that holds it pays for.) */
+static bool build_ops(compiler *c, uint8_t *tmpl)
+{
+    c->nops = c->nfixes = c->nstr = 0;
+    uint32_t seg = 0; /* bytes into the segment */
+    for (uint32_t i = 0; i < c->nsteps; i++) {
+        const pstep *s = &c->steps[i];
+        const uint32_t val = s->pair ? s->slot + (uint32_t)offsetof(sv_pair, val) : s->slot;
+        if (s->pair) put_tmpl(tmpl, s->slot, &s->key);
+        sv_value v;
+        switch (s->kind) {
+        case P_VALUE:
+            if (s->id == NSB_STRING8 || s->id == NSB_BUFFER) {
+                c->str_at[c->nstr++] = seg;
+                if (!add_op(c, value_code(s->id), seg, val, 0, 0)) return false;
+                seg = 0;
+                break;
+            }
+            v = zero_value(s->id);
+            put_tmpl(tmpl, val, &v);
+            if (!add_op(c, value_code(s->id), seg, val, 0, 0)) return false;
+            seg += (uint32_t)nsb_value_min_size(s->id);
+            break;
+        case P_MAP:
+        case P_ARRAY:
+            v = scalar(s->kind == P_MAP ? SV_MAP : SV_ARRAY, 0, 0);
+            v.len = s->count;
+            put_tmpl(tmpl, val, &v);
+            box_tmpl(tmpl, s->box, s->count);
+            if (!add_op(c, D_PTR, 0, val, s->box, 0)) return false;
+            break;
+        case P_PACKED: {
+            /* sv_packed's value, its data in the block */
+            const uint32_t bytes = s->count * (uint32_t)nsb_value_min_size(s->id);
+            uint32_t area;
+            if (!reserve(c, ((size_t)bytes + 7) & ~(size_t)7, &area)) return false;
+            v = scalar(SV_PACKED, s->elem, 0);
+            v.len = s->count;
+            put_tmpl(tmpl, val, &v);
+            if (!add_op(c, D_PACKED, seg, val, area, bytes)) return false;
+            seg += bytes;
+            break;
+        }
+        default: { /* P_REFS: sv_array's value, its box in the block */
+            uint32_t box;
+            if (!reserve(c, sizeof(sv_container) + (size_t)s->count * sizeof(sv_value), &box))
+                return false;
+            v = scalar(SV_ARRAY, 0, 0);
+            v.len = s->count;
+            put_tmpl(tmpl, val, &v);
+            if (!add_op(c, D_PTR, 0, val, box, 0) || !add_op(c, D_REFS, seg, box, 0, s->count))
+                return false;
+            seg += 4 * s->count;
+            break;
+        }
+        }
+    }
+    c->last_fixed = seg;
+    return true;
+}
+
+/* The payload of the value at v (its kind and width are the template's). */
+static inline void set_payload(uint8_t *v, uint64_t u)
+{
+    memcpy(v + offsetof(sv_value, as), &u, sizeof u);
+}
+
+static inline void set_pointer(uint8_t *v, const void *ptr)
+{
+    memcpy(v + offsetof(sv_value, as), &ptr, sizeof ptr);
+}
+
+/* A ref as read_value makes it: null, or checked against the instances. */
+static inline bool set_ref(uint8_t *v, uint32_t r, uint32_t instances)
+{
+    if (r == NSB_NULL_REF) {
+        const sv_value null_ref = scalar(SV_REF, 0, SV_F_NULLREF);
+        memcpy(v, &null_ref, sizeof null_ref);
+        return true;
+    }
+    if (r >= instances) return false;
+    set_payload(v, r);
+    return true;
 }
 
 static inline sv_value container_at(uint8_t *block, uint32_t box, sv_kind kind, uint32_t count)
@@ -618,61 +849,94 @@ static const sv_shape *shape_for(nsb_plan *pl, const nsb_plan_run_in *in)
     return shape;
 }
 
+/* The bytes the instance's strings and buffers take in the block (each
+ * with its NUL), every length checked as read_value checks it and the data
+ * checked to hold the whole instance: the ops then read without a check.
+ * SIZE_MAX where the interpreter would report an error. */
+static inline size_t text_bytes(const nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t *p)
+{
+    const uint8_t *end = in->end;
+    size_t text = 0;
+    for (uint32_t k = 0; k < pl->nstr; k++) {
+        const size_t at = pl->str_at[k];
+        if ((size_t)(end - p) < at + 4) return SIZE_MAX;
+        const uint64_t n = sv__core_load_u32le(p + at);
+        p += at + 4;
+        if ((size_t)(end - p) < n || n > in->max_string) return SIZE_MAX;
+        p += n;
+        text += (size_t)n + 1;
+    }
+    return (size_t)(end - p) < pl->last_fixed ? SIZE_MAX : text;
+}
+
 bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data, sv_value *obj,
                   const sv_value **name)
 {
     const sv_shape *shape = NULL;
-    if (pl->compact && !(shape = shape_for(pl, in))) return false;
-    uint8_t *block = sv_doc_alloc(in->vdoc, pl->block);
+    if (pl->compact) {
+        shape = pl->shape_cls[0] == in->cls ? pl->shape[0] : shape_for(pl, in);
+        if (!shape) return false;
+    }
+    const size_t text = text_bytes(pl, in, *data);
+    if (text == SIZE_MAX) return false;
+    uint8_t *block = sv_doc_alloc(in->vdoc, pl->block + text);
     if (!block) return false;
-    const uint8_t *p = *data;
-    for (uint32_t i = 0; i < pl->nsteps; i++) {
-        const pstep *s = &pl->steps[i];
-        sv_value v;
-        /* one switch on the step's opcode, each value case read_value of
-         * one constant id */
-#define READ_VALUE(ID)                                                                             \
-    case ID:                                                                                       \
-        if (!read_value(in, &p, ID, &v)) return false;                                             \
-        break;
-        switch (s->op) {
-            READ_VALUE(NSB_REF)
-            READ_VALUE(NSB_INT8)
-            READ_VALUE(NSB_INT16)
-            READ_VALUE(NSB_INT32)
-            READ_VALUE(NSB_INT64)
-            READ_VALUE(NSB_UINT8)
-            READ_VALUE(NSB_UINT16)
-            READ_VALUE(NSB_UINT32)
-            READ_VALUE(NSB_UINT64)
-            READ_VALUE(NSB_BOOL)
-            READ_VALUE(NSB_FLOAT32)
-            READ_VALUE(NSB_FLOAT64)
-            READ_VALUE(NSB_STRING8)
-            READ_VALUE(NSB_BUFFER)
-#undef READ_VALUE
-        case OP_MAP: v = container_at(block, s->box, SV_MAP, s->count); break;
-        case OP_ARRAY: v = container_at(block, s->box, SV_ARRAY, s->count); break;
-        case OP_PACKED: {
-            size_t need = (size_t)s->count * nsb_value_min_size(s->id);
-            if ((size_t)(in->end - p) < need) return false;
-            v = sv_packed(in->vdoc, (sv_elem)s->elem, SV_TAG_NONE, p, s->count);
-            if (v.kind != SV_PACKED) return false;
-            p += need;
+    memcpy(block, pl->tmpl, pl->tmpl_len);
+    for (const dop *o = pl->fixes, *oe = o + pl->nfixes; o < oe; o++)
+        set_pointer(block + o->dst, block + o->aux);
+    char *tail = (char *)block + pl->block; /* the strings' bytes */
+    const uint8_t *q = *data;               /* the segment */
+    for (const dop *o = pl->ops, *oe = o + pl->nops; o < oe; o++) {
+        const uint8_t *src = q + o->src;
+        uint8_t *dst = block + o->dst;
+        switch (o->code) {
+        case D_I8: set_payload(dst, (uint64_t)(int64_t)(int8_t)src[0]); break;
+        case D_I16: set_payload(dst, (uint64_t)(int64_t)(int16_t)sv__core_load_u16le(src)); break;
+        case D_I32: set_payload(dst, (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(src)); break;
+        case D_U8: set_payload(dst, src[0]); break;
+        case D_U16: set_payload(dst, sv__core_load_u16le(src)); break;
+        case D_U32: set_payload(dst, sv__core_load_u32le(src)); break;
+        case D_I64:
+        case D_U64: set_payload(dst, sv__core_load_u64le(src)); break;
+        case D_BOOL: { /* sv_bool_raw */
+            const uint32_t stored = src[0], len = stored > 1 ? stored : 0;
+            set_payload(dst, stored != 0);
+            memcpy(dst + offsetof(sv_value, len), &len, sizeof len);
             break;
         }
-        case OP_REFS: {
-            if ((size_t)(in->end - p) / 4 < s->count) return false;
-            v = sv_array(in->vdoc, s->count);
-            if (v.kind != SV_ARRAY) return false;
-            sv_value *items = sv_array_items(&v);
-            for (uint32_t k = 0; k < s->count; k++)
-                if (!read_value(in, &p, NSB_REF, &items[k])) return false;
+        case D_REF:
+            if (!set_ref(dst, sv__core_load_u32le(src), in->instance_count)) return false;
+            break;
+        case D_PACKED:
+            memcpy(block + o->aux, src, o->n);
+            set_pointer(dst, block + o->aux);
+            break;
+        case D_REFS: { /* sv_array's box, each item read_value's */
+            sv__core_box_init((sv_container *)(void *)dst, o->n);
+            sv_value *items = (sv_value *)(void *)(dst + sizeof(sv_container));
+            for (uint32_t k = 0; k < o->n; k++) {
+                const uint32_t r = sv__core_load_u32le(src + 4 * k);
+                if (r != NSB_NULL_REF && r >= in->instance_count) return false;
+                items[k] = scalar(SV_REF, 0, r == NSB_NULL_REF ? SV_F_NULLREF : 0);
+                items[k].as.u = r == NSB_NULL_REF ? 0 : r;
+            }
             break;
         }
-        default: return false; /* no other opcode is compiled */
+        default: { /* D_STR8, D_BUF: read_value's, the text in the block */
+            const uint32_t n = sv__core_load_u32le(src);
+            const uint8_t *s = src + 4;
+            memcpy(tail, s, n);
+            tail[n] = '\0';
+            sv_value v =
+                scalar(o->code == D_STR8 && sv__core_utf8_valid(s, n) ? SV_STRING : SV_BYTES, 0, 0);
+            v.len = n;
+            v.as.str = tail;
+            memcpy(dst, &v, sizeof v);
+            tail += (size_t)n + 1;
+            q = s + n;
+            break;
         }
-        put(block, s, v);
+        }
     }
     if (shape) {
         sv_container *box = (sv_container *)(void *)block;
@@ -686,7 +950,7 @@ bool nsb_plan_run(nsb_plan *pl, const nsb_plan_run_in *in, const uint8_t **data,
     }
     *name =
         pl->name_val == UINT32_MAX ? NULL : (const sv_value *)(const void *)(block + pl->name_val);
-    *data = p;
+    *data = q + pl->last_fixed;
     return true;
 }
 
