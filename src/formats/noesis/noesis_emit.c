@@ -52,7 +52,6 @@ static void put64(emitter *em, uint64_t v)
         sv_put_u64le(em->out, v);
 }
 
-/* An integer of the tree as the command's type: any INT/UINT whose value fits. */
 /* A Bool's byte: the one the file stored (0x7F in padding fields, say), or
  * 01 for a true stored wider than a byte (a Godot bool's u32). */
 static inline uint8_t bool_byte(const sv_value *v)
@@ -61,6 +60,7 @@ static inline uint8_t bool_byte(const sv_value *v)
     return b <= 0xFF ? (uint8_t)b : 1;
 }
 
+/* An integer of the tree as the command's type: any INT/UINT whose value fits. */
 static bool int_fits(const sv_value *v, unsigned id, uint64_t *bits)
 {
     bool is_signed = id == NSB_INT8 || id == NSB_INT16 || id == NSB_INT32 || id == NSB_INT64;
@@ -172,17 +172,6 @@ static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
                         (v->kind == SV_INT || v->kind == SV_UINT) ? ": out of range" : "");
 }
 
-static sv_elem packed_elem(unsigned id)
-{
-    static const sv_elem e[NSB_CMD_COUNT] = {
-        [NSB_INT8] = SV_ELEM_I8,     [NSB_INT16] = SV_ELEM_I16,  [NSB_INT32] = SV_ELEM_I32,
-        [NSB_INT64] = SV_ELEM_I64,   [NSB_UINT8] = SV_ELEM_U8,   [NSB_UINT16] = SV_ELEM_U16,
-        [NSB_UINT32] = SV_ELEM_U32,  [NSB_UINT64] = SV_ELEM_U64, [NSB_FLOAT32] = SV_ELEM_F32,
-        [NSB_FLOAT64] = SV_ELEM_F64,
-    };
-    return id < NSB_CMD_COUNT ? e[id] : SV_ELEM_NONE;
-}
-
 static bool host_is_big(void)
 {
     const uint16_t one = 1;
@@ -198,7 +187,7 @@ static sv_status count_mismatch(emitter *em, const nsb_cmd *cmd, uint32_t have)
 
 static sv_status emit_repeated(emitter *em, const nsb_cmd *cmd, const sv_value *v)
 {
-    sv_elem elem = packed_elem(cmd->id);
+    sv_elem elem = nsb_packed_elem(cmd->id);
     if (v->kind == SV_PACKED && elem != SV_ELEM_NONE && v->sub == elem) {
         if (v->len != cmd->count) return count_mismatch(em, cmd, v->len);
         size_t size = sv_elem_size(elem);
