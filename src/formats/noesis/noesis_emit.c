@@ -14,6 +14,7 @@ typedef struct emitter {
     sv_buf *out;
     bool big;
     const sv_value *objects; /* ARRAY of instance objects */
+    const sv_value *items;   /* its items */
     uint32_t instance_count, next_instance;
     const uint32_t *components;     /* per instance: its component */
     const sv_value *const *classes; /* per component: its class name (NULL: none) */
@@ -22,6 +23,8 @@ typedef struct emitter {
     const char **matched; /* per name: a key text already found equal to it */
     sv_error *err;
     nsb_plans *plans; /* bodies seen twice, replayed (noesis_plan.c); NULL: none */
+    nsb_cmds_out *cmds_out; /* the commands' file form (noesis_cmds_out.c); NULL: none */
+    const nsb_plan *last_plan; /* the plan of the last instance's body; NULL: none */
 } emitter;
 
 static sv_status bad(emitter *em, sv_status st, const nsb_cmd *cmd, const char *what)
@@ -489,6 +492,7 @@ static sv_status emit_instance(emitter *em, const uint8_t **pos, const nsb_cmd *
         return st;
     }
     em->next_instance = n + 1;
+    em->last_plan = plan;
     /* an instance's bytes are final: a streamed output may take them */
     sv_buf_release(em->out);
     return SV_OK;
@@ -498,15 +502,25 @@ static sv_status emit_instances(emitter *em, const uint8_t **pos, const nsb_cmd 
 {
     if (cmd->count == 0) return nsb_cmd_skip_body(em->cs, pos, cmd, 1, em->max_nesting);
     const uint8_t *start = *pos;
-    const sv_value *items = sv_array_items(em->objects);
+    const uint32_t first = em->next_instance;
     for (uint32_t i = 0; i < cmd->count; i++) {
         uint32_t n = em->next_instance;
         if (n >= em->instance_count)
             return bad(em, SV_ERR_TYPE, cmd,
                        "the commands describe more instances than the tree has");
         *pos = start;
-        sv_status st = emit_instance(em, pos, cmd, n, &items[n]);
+        sv_status st = emit_instance(em, pos, cmd, n, &em->items[n]);
         if (st != SV_OK) return st;
+    }
+    if (em->cmds_out) {
+        /* the commands before the body (its BeginInstance), then the body,
+         * likely the same bytes as the last one its plan wrote, or else as
+         * the last one of its component */
+        const size_t at = (size_t)(start - em->cs->begin);
+        nsb_cmds_out_upto(em->cmds_out, at);
+        nsb_cmds_out_body(em->cmds_out,
+                          em->last_plan ? (uintptr_t)em->last_plan : em->components[first], at,
+                          (size_t)(*pos - em->cs->begin));
     }
     return SV_OK;
 }
@@ -527,6 +541,7 @@ static sv_status emitter_open(struct nsb_emitter *e, const nsb_cmds *cs, const s
     em->out = out;
     em->big = big;
     em->objects = objects;
+    em->items = objects ? sv_array_items(objects) : NULL;
     em->instance_count = instance_count;
     em->components = components;
     em->classes = classes;
@@ -575,11 +590,12 @@ static sv_status emitter_close(struct nsb_emitter *e, sv_status st)
 
 sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t instance_count,
                        const uint32_t *components, const sv_value *const *classes, bool big,
-                       sv_buf *out, sv_error *err)
+                       nsb_cmds_out *cmds_out, sv_buf *out, sv_error *err)
 {
     struct nsb_emitter e;
     sv_status st =
         emitter_open(&e, cs, objects, instance_count, components, classes, big, out, err);
+    e.em.cmds_out = cmds_out;
     const uint8_t *pos = cs->begin;
     while (st == SV_OK && pos < cs->end) {
         nsb_cmd cmd;
