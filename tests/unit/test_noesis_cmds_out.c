@@ -99,6 +99,13 @@ static void test_equal_length_bodies_are_not_mixed_up(void **state)
         assert_int_equal(sv_object_expand(doc, nt_at(objs, i)), SV_OK);
     out = nt_encode(&root, NULL);
     nt_assert_same_bytes(f.b, f.n, &out);
+    /* into a buffer that held other bytes: every byte of the file is written */
+    memset(out.data, 0xAA, out.len);
+    out.len = 0;
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_noesis_encode(&root, NULL, &out, &err) != SV_OK) nt_fail_with(&err);
+    nt_assert_same_bytes(f.b, f.n, &out);
     sv_buf_free(&out);
     sv_doc_free(doc);
 }

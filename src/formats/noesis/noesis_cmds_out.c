@@ -2,8 +2,8 @@
  * the emitter runs over the same stream (noesis_emit.c).
  *
  * In a little-endian file the file form is the canonical stream with each
- * desc index replaced by its string's offset, so the section is first a copy
- * of the canonical bytes, then patched. Each instance carries its own
+ * desc index replaced by its string's offset: the section is reserved, then
+ * each piece is a copy of the canonical bytes, patched. Each instance carries its own
  * commands (spec §B.4) and most bodies repeat an earlier one: the emitter
  * hands over each instance's body with a key saying which earlier body it
  * likely equals (its plan, noesis_plan.c), and a body whose bytes equal the
@@ -26,7 +26,8 @@ void nsb_cmds_out_begin(nsb_cmds_out *w, const uint8_t *src, size_t len, const u
     w->name_count = name_count;
     w->out = out;
     w->at = out->len;
-    sv_buf_append(out, src, len);
+    /* reserved, not written: each piece is copied once, as it is converted */
+    if (sv_buf_ensure(out, len) == SV_OK) out->len += len;
 }
 
 /* Whether a command of this id names a metadata string. */
@@ -43,6 +44,8 @@ static void patch(nsb_cmds_out *w, size_t upto)
     uint8_t *dst = w->out->data + w->at;
     const uint8_t *src = w->src;
     size_t i = w->done;
+    /* a command is at most 9 bytes: one that runs past upto is copied whole */
+    memcpy(dst + i, src + i, (w->len - upto > 8 ? upto + 8 : w->len) - i);
     while (i < upto) {
         const uint8_t op = src[i];
         const unsigned id = op & 0x7Fu;
@@ -88,6 +91,7 @@ void nsb_cmds_out_body(nsb_cmds_out *w, uintptr_t key, size_t start, size_t end)
         uint8_t *dst = w->out->data + w->at;
         memcpy(dst + start, dst + seen->start, n);
         w->done = end;
+        seen->start = start; /* the nearest copy: the likeliest in the cache */
         return;
     }
     patch(w, end);

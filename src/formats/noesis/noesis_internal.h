@@ -268,8 +268,8 @@ static inline size_t nsb_names_size(uint32_t instance_count)
 
 /* The file form of a little-endian command stream, written into an output
  * buffer without a sink as the emitter goes (noesis_cmds_out.c):
- * nsb_cmds_out_begin appends a copy of the canonical stream to out, whose
- * descs are then patched: up to each instance's body (upto), then the body
+ * nsb_cmds_out_begin reserves the section in out, which is then written,
+ * the canonical bytes with their descs patched: up to each instance's body (upto), then the body
  * (body: key, a hint naming bodies likely equal, such as the plan that
  * wrote it), then the rest (end). end: false
  * when a command could not be converted or out failed; the caller then
@@ -294,8 +294,8 @@ void nsb_cmds_out_patch(nsb_cmds_out *w, size_t upto);
 static inline void nsb_cmds_out_upto(nsb_cmds_out *w, size_t upto)
 {
     /* between two instances: most often one plain BeginInstance, no desc */
-    if (upto == w->done + 1 && w->src[w->done] == NSB_BEGIN_INSTANCE)
-        w->done = upto;
+    if (upto == w->done + 1 && w->src[w->done] == NSB_BEGIN_INSTANCE && sv_buf_ok(w->out))
+        w->out->data[w->at + w->done++] = NSB_BEGIN_INSTANCE;
     else if (upto > w->done)
         nsb_cmds_out_patch(w, upto);
 }
