@@ -22,8 +22,8 @@ typedef struct emitter {
     sv_buf scratch;       /* UTF-16 strings */
     const char **matched; /* per name: a key text already found equal to it */
     sv_error *err;
-    nsb_plans *plans; /* bodies seen twice, replayed (noesis_plan.c); NULL: none */
-    nsb_cmds_out *cmds_out; /* the commands' file form (noesis_cmds_out.c); NULL: none */
+    nsb_plans *plans;          /* bodies seen twice, replayed (noesis_plan.c); NULL: none */
+    nsb_cmds_out *cmds_out;    /* the commands' file form (noesis_cmds_out.c); NULL: none */
     const nsb_plan *last_plan; /* the plan of the last instance's body; NULL: none */
 } emitter;
 

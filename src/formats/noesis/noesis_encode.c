@@ -202,8 +202,7 @@ static sv_status data_size(enc *e, const nsb_cmds *cs, const sv_value *objects, 
     sv_buf counter;
     sv_buf_init(&counter, e->out->alloc);
     sv_buf_set_sink(&counter, discard, NULL, (size_t)1 << 16);
-    sv_status st =
-        nsb_emit_run(cs, objects, count, list, classes, e->big, NULL, &counter, e->err);
+    sv_status st = nsb_emit_run(cs, objects, count, list, classes, e->big, NULL, &counter, e->err);
     if (st == SV_OK && sv_buf_flush(&counter) != SV_OK) st = nsb_output_failed(&counter, e->err);
     *size = sv_buf_pos(&counter);
     sv_buf_free(&counter);
@@ -238,8 +237,8 @@ static void put_instances(enc *e, const uint32_t *list, uint32_t count)
 {
     const uint16_t one = 1;
     if (!e->big && *(const uint8_t *)&one == 1) {
-        const size_t piece = e->out->sink ? (e->out->window > 64 ? e->out->window : 64) / 4
-                                          : (size_t)count;
+        const size_t piece =
+            e->out->sink ? (e->out->window > 64 ? e->out->window : 64) / 4 : (size_t)count;
         for (size_t i = 0; i < count && sv_buf_ok(e->out); i += piece) {
             sv_buf_append(e->out, list + i, 4 * (count - i < piece ? count - i : piece));
             sv_buf_release(e->out);
