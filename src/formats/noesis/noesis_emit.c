@@ -14,6 +14,7 @@ typedef struct emitter {
     sv_buf *out;
     bool big;
     const sv_value *objects; /* ARRAY of instance objects */
+    const sv_value *items;   /* its items */
     uint32_t instance_count, next_instance;
     const uint32_t *components;     /* per instance: its component */
     const sv_value *const *classes; /* per component: its class name (NULL: none) */
@@ -21,7 +22,9 @@ typedef struct emitter {
     sv_buf scratch;       /* UTF-16 strings */
     const char **matched; /* per name: a key text already found equal to it */
     sv_error *err;
-    nsb_plans *plans; /* bodies seen twice, replayed (noesis_plan.c); NULL: none */
+    nsb_plans *plans;          /* bodies seen twice, replayed (noesis_plan.c); NULL: none */
+    nsb_cmds_out *cmds_out;    /* the commands' file form (noesis_cmds_out.c); NULL: none */
+    const nsb_plan *last_plan; /* the plan of the last instance's body; NULL: none */
 } emitter;
 
 static sv_status bad(emitter *em, sv_status st, const nsb_cmd *cmd, const char *what)
@@ -52,7 +55,6 @@ static void put64(emitter *em, uint64_t v)
         sv_put_u64le(em->out, v);
 }
 
-/* An integer of the tree as the command's type: any INT/UINT whose value fits. */
 /* A Bool's byte: the one the file stored (0x7F in padding fields, say), or
  * 01 for a true stored wider than a byte (a Godot bool's u32). */
 static inline uint8_t bool_byte(const sv_value *v)
@@ -61,6 +63,7 @@ static inline uint8_t bool_byte(const sv_value *v)
     return b <= 0xFF ? (uint8_t)b : 1;
 }
 
+/* An integer of the tree as the command's type: any INT/UINT whose value fits. */
 static bool int_fits(const sv_value *v, unsigned id, uint64_t *bits)
 {
     bool is_signed = id == NSB_INT8 || id == NSB_INT16 || id == NSB_INT32 || id == NSB_INT64;
@@ -172,17 +175,6 @@ static sv_status emit_one(emitter *em, const nsb_cmd *cmd, const sv_value *v)
                         (v->kind == SV_INT || v->kind == SV_UINT) ? ": out of range" : "");
 }
 
-static sv_elem packed_elem(unsigned id)
-{
-    static const sv_elem e[NSB_CMD_COUNT] = {
-        [NSB_INT8] = SV_ELEM_I8,     [NSB_INT16] = SV_ELEM_I16,  [NSB_INT32] = SV_ELEM_I32,
-        [NSB_INT64] = SV_ELEM_I64,   [NSB_UINT8] = SV_ELEM_U8,   [NSB_UINT16] = SV_ELEM_U16,
-        [NSB_UINT32] = SV_ELEM_U32,  [NSB_UINT64] = SV_ELEM_U64, [NSB_FLOAT32] = SV_ELEM_F32,
-        [NSB_FLOAT64] = SV_ELEM_F64,
-    };
-    return id < NSB_CMD_COUNT ? e[id] : SV_ELEM_NONE;
-}
-
 static bool host_is_big(void)
 {
     const uint16_t one = 1;
@@ -198,7 +190,7 @@ static sv_status count_mismatch(emitter *em, const nsb_cmd *cmd, uint32_t have)
 
 static sv_status emit_repeated(emitter *em, const nsb_cmd *cmd, const sv_value *v)
 {
-    sv_elem elem = packed_elem(cmd->id);
+    sv_elem elem = nsb_packed_elem(cmd->id);
     if (v->kind == SV_PACKED && elem != SV_ELEM_NONE && v->sub == elem) {
         if (v->len != cmd->count) return count_mismatch(em, cmd, v->len);
         size_t size = sv_elem_size(elem);
@@ -500,6 +492,7 @@ static sv_status emit_instance(emitter *em, const uint8_t **pos, const nsb_cmd *
         return st;
     }
     em->next_instance = n + 1;
+    em->last_plan = plan;
     /* an instance's bytes are final: a streamed output may take them */
     sv_buf_release(em->out);
     return SV_OK;
@@ -509,15 +502,25 @@ static sv_status emit_instances(emitter *em, const uint8_t **pos, const nsb_cmd 
 {
     if (cmd->count == 0) return nsb_cmd_skip_body(em->cs, pos, cmd, 1, em->max_nesting);
     const uint8_t *start = *pos;
-    const sv_value *items = sv_array_items(em->objects);
+    const uint32_t first = em->next_instance;
     for (uint32_t i = 0; i < cmd->count; i++) {
         uint32_t n = em->next_instance;
         if (n >= em->instance_count)
             return bad(em, SV_ERR_TYPE, cmd,
                        "the commands describe more instances than the tree has");
         *pos = start;
-        sv_status st = emit_instance(em, pos, cmd, n, &items[n]);
+        sv_status st = emit_instance(em, pos, cmd, n, &em->items[n]);
         if (st != SV_OK) return st;
+    }
+    if (em->cmds_out) {
+        /* the commands before the body (its BeginInstance), then the body,
+         * likely the same bytes as the last one its plan wrote, or else as
+         * the last one of its component */
+        const size_t at = (size_t)(start - em->cs->begin);
+        nsb_cmds_out_upto(em->cmds_out, at);
+        nsb_cmds_out_body(em->cmds_out,
+                          em->last_plan ? (uintptr_t)em->last_plan : em->components[first], at,
+                          (size_t)(*pos - em->cs->begin));
     }
     return SV_OK;
 }
@@ -538,6 +541,7 @@ static sv_status emitter_open(struct nsb_emitter *e, const nsb_cmds *cs, const s
     em->out = out;
     em->big = big;
     em->objects = objects;
+    em->items = objects ? sv_array_items(objects) : NULL;
     em->instance_count = instance_count;
     em->components = components;
     em->classes = classes;
@@ -586,11 +590,12 @@ static sv_status emitter_close(struct nsb_emitter *e, sv_status st)
 
 sv_status nsb_emit_run(const nsb_cmds *cs, const sv_value *objects, uint32_t instance_count,
                        const uint32_t *components, const sv_value *const *classes, bool big,
-                       sv_buf *out, sv_error *err)
+                       nsb_cmds_out *cmds_out, sv_buf *out, sv_error *err)
 {
     struct nsb_emitter e;
     sv_status st =
         emitter_open(&e, cs, objects, instance_count, components, classes, big, out, err);
+    e.em.cmds_out = cmds_out;
     const uint8_t *pos = cs->begin;
     while (st == SV_OK && pos < cs->end) {
         nsb_cmd cmd;

@@ -202,7 +202,7 @@ static sv_status data_size(enc *e, const nsb_cmds *cs, const sv_value *objects, 
     sv_buf counter;
     sv_buf_init(&counter, e->out->alloc);
     sv_buf_set_sink(&counter, discard, NULL, (size_t)1 << 16);
-    sv_status st = nsb_emit_run(cs, objects, count, list, classes, e->big, &counter, e->err);
+    sv_status st = nsb_emit_run(cs, objects, count, list, classes, e->big, NULL, &counter, e->err);
     if (st == SV_OK && sv_buf_flush(&counter) != SV_OK) st = nsb_output_failed(&counter, e->err);
     *size = sv_buf_pos(&counter);
     sv_buf_free(&counter);
@@ -230,6 +230,53 @@ static sv_status nomem(enc *e)
     return sv_error_set(e->err, SV_ERR_NOMEM, NSB_FORMAT, 0, "out of memory");
 }
 
+/* The instance list's entries: little-endian on a little-endian host as
+ * they are, a window at a time so that a streamed output never holds it
+ * all; else one at a time. */
+static void put_instances(enc *e, const uint32_t *list, uint32_t count)
+{
+    const uint16_t one = 1;
+    if (!e->big && *(const uint8_t *)&one == 1) {
+        const size_t piece =
+            e->out->sink ? (e->out->window > 64 ? e->out->window : 64) / 4 : (size_t)count;
+        for (size_t i = 0; i < count && sv_buf_ok(e->out); i += piece) {
+            sv_buf_append(e->out, list + i, 4 * (count - i < piece ? count - i : piece));
+            sv_buf_release(e->out);
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < count && sv_buf_ok(e->out); i++) {
+        put32(e, list[i]);
+        sv_buf_release(e->out);
+    }
+}
+
+/* After a run with the commands written as it went (nsb_cmds_out): when
+ * the run failed or a command could not be converted, nsb_cmds_to_file
+ * converts them again, so that a bad command is reported first, as when
+ * the commands are converted before the data; when it finds nothing wrong,
+ * its bytes replace the section and the run's own status stands. */
+static sv_status cmds_out_finish(enc *e, nsb_cmds_out *w, sv_status st)
+{
+    if (st == SV_OK && nsb_cmds_out_end(w)) return SV_OK;
+    sv_error why;
+    sv_error_clear(&why);
+    sv_buf file;
+    sv_buf_init(&file, e->out->alloc);
+    sv_status cst = nsb_cmds_to_file(w->src, w->len, false, w->offsets, w->name_count, &file, &why);
+    if (cst == SV_OK && !sv_buf_ok(&file)) cst = nsb_output_failed(&file, &why);
+    if (cst == SV_OK && st == SV_OK && sv_buf_ok(e->out) && file.len == w->len)
+        memcpy(e->out->data + w->at, file.data, w->len);
+    sv_buf_free(&file);
+    if (cst != SV_OK) {
+        if (e->err) *e->err = why; /* the commands' error replaces the run's */
+        sv_error_path_key(e->err, "commands", 8);
+        sv_error_path_key(e->err, "metadata", 8);
+        return cst;
+    }
+    return st;
+}
+
 /* A chunk (spec §B.3). Every block but the components is written after its
  * size is known. With a sink on the output (sv_buf_set_sink) the chunk's
  * and the data's sizes are found first too (data_size), so nothing is
@@ -255,6 +302,10 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
         return type_error(e, "objects", "objects (an array) need metadata to be written");
     if (data && data->kind != SV_BYTES) return type_error(e, "data", "expected bytes");
     const bool stream = e->out->sink != NULL;
+    /* Whole in the buffer and little-endian, the commands' file form is
+     * written while the data is (noesis_cmds_out.c). */
+    const bool cmds_with_data = !stream && objects && !e->big;
+    nsb_cmds_out cmds_out = {0};
 
     t->strings.len = t->strings_at.len = t->md_strings.len = t->md_strings_at.len = 0;
     t->list.len = 0;
@@ -324,9 +375,13 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
     if (has_md) {
         put_block(e, &t->md_strings);
         put64(e, cmds->len); /* the file form has the canonical form's length */
-        st = nsb_cmds_to_file(cmds->as.bytes, cmds->len, e->big,
-                              (const uint32_t *)(void *)t->md_strings_at.data, md_strings->len,
-                              e->out, e->err);
+        const uint32_t *name_at = (const uint32_t *)(void *)t->md_strings_at.data;
+        if (cmds_with_data)
+            nsb_cmds_out_begin(&cmds_out, cmds->as.bytes, cmds->len, name_at, md_strings->len,
+                               e->out);
+        else
+            st = nsb_cmds_to_file(cmds->as.bytes, cmds->len, e->big, name_at, md_strings->len,
+                                  e->out, e->err);
         if (st != SV_OK) {
             sv_error_path_key(e->err, "commands", 8);
             sv_error_path_key(e->err, "metadata", 8);
@@ -334,10 +389,7 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
         }
     }
     put64(e, 4 * (uint64_t)count);
-    for (uint32_t i = 0; i < count && sv_buf_ok(e->out); i++) {
-        put32(e, list[i]);
-        sv_buf_release(e->out);
-    }
+    put_instances(e, list, count);
 
     size_t data_at = e->out->len;
     uint64_t data_pos = sv_buf_pos(e->out) + 8;
@@ -353,11 +405,11 @@ static sv_status write_chunk(enc *e, const sv_value *chunk, scratch *t)
     } else {
         if (!sv_buf_ok(e->out)) return nsb_output_failed(e->out, e->err);
         st = feed ? feed->write(feed->ctx, &cs, list, classes_of(t), count, e->big, e->out, e->err)
-                  : nsb_emit_run(&cs, objects, count, list, classes_of(t), e->big, e->out, e->err);
-        if (st != SV_OK) {
-            sv_error_path_key(e->err, "objects", 7);
-            return st;
-        }
+                  : nsb_emit_run(&cs, objects, count, list, classes_of(t), e->big,
+                                 cmds_with_data ? &cmds_out : NULL, e->out, e->err);
+        if (st != SV_OK) sv_error_path_key(e->err, "objects", 7);
+        if (cmds_with_data) st = cmds_out_finish(e, &cmds_out, st);
+        if (st != SV_OK) return st;
     }
     sv_buf_release(e->out);
     if (!sv_buf_ok(e->out)) return nsb_output_failed(e->out, e->err);

@@ -5,6 +5,7 @@
  *   noesis_commands.c the metadata command stream: reading one command, skipping a body
  *   noesis_interp.c   decode: run the commands over the data section, build the tree
  *   noesis_emit.c     encode: run the commands over the tree, write the data section
+ *   noesis_cmds_out.c encode: the commands' file form, written as the emitter goes
  *   noesis_plan.c     decode and encode: repeated instance bodies compiled once, replayed
  *   noesis_view.c     decode: property names as keys, colours as "#AARRGGBB"
  *   noesis_decode.c   header and chunk framing -> tree
@@ -265,14 +266,51 @@ static inline size_t nsb_names_size(uint32_t instance_count)
     return ((size_t)instance_count + 1) * sizeof(sv_value);
 }
 
+/* The file form of a little-endian command stream, written into an output
+ * buffer without a sink as the emitter goes (noesis_cmds_out.c):
+ * nsb_cmds_out_begin reserves the section in out, which is then written,
+ * the canonical bytes with their descs patched: up to each instance's body (upto), then the body
+ * (body: key, a hint naming bodies likely equal, such as the plan that
+ * wrote it), then the rest (end). end: false
+ * when a command could not be converted or out failed; the caller then
+ * converts with nsb_cmds_to_file, which reports why. */
+#define NSB_CMDS_OUT_SEEN 256u
+typedef struct nsb_cmds_out {
+    sv_buf *out;
+    size_t at; /* where the section starts in out */
+    const uint8_t *src;
+    size_t len, done; /* canonical bytes, and how many are converted */
+    const uint32_t *offsets;
+    uint32_t name_count;
+    bool bad;
+    struct nsb_cmds_out_seen {
+        uintptr_t key;
+        size_t start, len; /* the last body converted under key */
+    } seen[NSB_CMDS_OUT_SEEN];
+} nsb_cmds_out;
+void nsb_cmds_out_begin(nsb_cmds_out *w, const uint8_t *src, size_t len, const uint32_t *offsets,
+                        uint32_t name_count, sv_buf *out);
+void nsb_cmds_out_patch(nsb_cmds_out *w, size_t upto);
+static inline void nsb_cmds_out_upto(nsb_cmds_out *w, size_t upto)
+{
+    /* between two instances: most often one plain BeginInstance, no desc */
+    if (upto == w->done + 1 && w->src[w->done] == NSB_BEGIN_INSTANCE && sv_buf_ok(w->out))
+        w->out->data[w->at + w->done++] = NSB_BEGIN_INSTANCE;
+    else if (upto > w->done)
+        nsb_cmds_out_patch(w, upto);
+}
+void nsb_cmds_out_body(nsb_cmds_out *w, uintptr_t key, size_t start, size_t end);
+bool nsb_cmds_out_end(nsb_cmds_out *w);
+
 /* Writes the data section of objects (an ARRAY of instance objects) by
  * running the commands over it. Each object must be an OBJECT of its
  * component's class: components[i] is instance i's component index and
  * classes[c] the "class" value of component c (NULL: none); checked as
- * each object is written, when its memory is read anyway. */
+ * each object is written, when its memory is read anyway. cmds_out (NULL:
+ * none) is handed each instance's body as it is written. */
 sv_status nsb_emit_run(const nsb_cmds *cmds, const sv_value *objects, uint32_t instance_count,
                        const uint32_t *components, const sv_value *const *classes, bool big,
-                       sv_buf *out, sv_error *err);
+                       nsb_cmds_out *cmds_out, sv_buf *out, sv_error *err);
 
 /* The same an instance at a time, as the instances are decoded
  * (noesis_transcode.c): nsb_emitter_instance writes instance n (the next
