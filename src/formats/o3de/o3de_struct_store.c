@@ -66,6 +66,17 @@ static void put_raw(o3_sctx *x, const char *s, size_t n)
     sv_buf_append(x->w.out, s, n);
 }
 
+/* Whether any of eight bytes is a quote, a backslash or below 0x20 (the
+ * bytes a JSON string escapes): the zero-byte test on w ^ '"' and w ^ '\\',
+ * and the borrow of w - 0x20 in a byte whose top bit is clear. */
+static inline bool needs_escape8(uint64_t w)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+    uint64_t quote = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+    return ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high) !=
+           0;
+}
+
 /* o3_write_string for the usual string, which needs no escape: copied
  * straight into the output eight bytes at a time while none needs one */
 static void put_string(o3_sctx *x, const char *s, size_t n)
@@ -73,16 +84,23 @@ static void put_string(o3_sctx *x, const char *s, size_t n)
     sv_buf *b = x->w.out;
     if (sv_buf_ensure(b, n + 2 + 8) != SV_OK) return;
     uint8_t *d = b->data + b->len;
-    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        uint64_t w, quote, bs;
+        uint64_t w;
         memcpy(&w, s + i, 8);
-        quote = w ^ (ones * '"');
-        bs = w ^ (ones * '\\');
-        if ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high)
-            break;
+        if (needs_escape8(w)) break;
         memcpy(d + 1 + i, &w, 8);
+    }
+    if (i < n && i + 8 > n && n >= 8) {
+        /* no escape so far, fewer than eight bytes left: those as the
+         * eight that end the string, overlapping bytes already checked and
+         * copied */
+        uint64_t w;
+        memcpy(&w, s + n - 8, 8);
+        if (!needs_escape8(w)) {
+            memcpy(d + 1 + n - 8, &w, 8);
+            i = n;
+        }
     }
     for (; i < n; i++) {
         uint8_t ch = (uint8_t)s[i];
@@ -115,8 +133,20 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
         neg = 1;
         u = (uint64_t)0 - v;
     }
-    if (u >= 100000000u) { /* long ones (ids): the general formatter */
-        b->len += neg + sv__core_fmt_u64(u, d + neg);
+    if (u >= 100000000u) { /* long ones (ids): eight digits at a time */
+        char *q = d + neg;
+        uint64_t hi = u / 100000000;
+        uint32_t lo = (uint32_t)(u - hi * 100000000);
+        if (hi >= 100000000u) { /* up to 20 digits: 4, 8 and 8 */
+            uint32_t top = (uint32_t)(hi / 100000000);
+            q += o3_put_digits(q, top);
+            sv__core_store64le(q, o3_eight_digits((uint32_t)(hi - (uint64_t)top * 100000000)));
+            q += 8;
+        } else {
+            q += o3_put_digits(q, (uint32_t)hi);
+        }
+        sv__core_store64le(q, o3_eight_digits(lo));
+        b->len = (size_t)(q + 8 - (char *)b->data);
         return;
     }
     if (u == 0) { /* o3_put_digits writes no digit for 0 */
@@ -128,8 +158,8 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
 }
 
 /* o3_store_enum for a value that is one of the enumerators: its name */
-static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p,
-                            const uint8_t *dp, o3_res *r)
+static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const char *names,
+                            const uint8_t *p, const uint8_t *dp, o3_res *r)
 {
     sv_prim u = e->underlying;
     int w = o3s_int_width(u);
@@ -143,7 +173,14 @@ static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *
             put_raw(x, "{}", 2);
             *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
         } else {
-            put_string(x, e->values[i].name, strlen(e->values[i].name));
+            if (!names) {
+                put_string(x, e->values[i].name, strlen(e->values[i].name));
+            } else if (sv_buf_ensure(x->w.out, O3_ENUM_SLOT) == SV_OK) {
+                /* the name's text from its slot (o3de_store_plan.c) */
+                const char *slot = names + (size_t)i * O3_ENUM_SLOT;
+                memcpy(x->w.out->data + x->w.out->len, slot + 1, O3_ENUM_SLOT - 1);
+                x->w.out->len += (uint8_t)slot[0];
+            }
             *r = o3_r(WV, SV_O3DE_SUCCESS);
         }
         return true;
@@ -199,7 +236,7 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
 {
     bool keep = x->c->keep_defaults;
     switch ((o3_op)l.op) {
-    case O3_OP_ENUM: return fast_store_enum(x, l.enm, p, dp, r);
+    case O3_OP_ENUM: return fast_store_enum(x, l.enm, l.names, p, dp, r);
     case O3_OP_INT: {
         int w = l.width;
         bool sgn = l.sgn;
