@@ -340,14 +340,15 @@ static O3_ALWAYS_INLINE bool digit_gen(diyfp w, diyfp mp, uint64_t delta, char *
          * the loop goes on (else it would have stopped), so delta * 100
          * does not wrap either. */
         for (;;) {
-            uint64_t one_more = p2 * 10, two_more = p2 * 100;
-            uint64_t delta1 = delta * 10, delta2 = delta * 100;
+            uint64_t two_more = p2 * 100, delta2 = delta * 100;
             memcpy(buf + n, o3_digit_pairs + 2 * (two_more >> shift), 2);
             /* One test a pair: a stop after the first digit (remainder r <
              * delta1) is also one after the second, whose remainder is at
              * most 10 r < 10 delta1 = delta2; so the pair's test is made
-             * first and the first digit's only when it passes. */
+             * first and the first digit's only when it passes (the one-digit
+             * figures are only needed then). */
             if ((two_more & mask) < delta2) {
+                uint64_t one_more = p2 * 10, delta1 = delta * 10;
                 if ((one_more & mask) < delta1)
                     fraction_end(buf, n + 1, kappa - 1, delta1, one_more & mask, one.f, wp_w, len,
                                  k);

@@ -117,14 +117,14 @@ static inline o3_res o3_combine(o3_res a, o3_res b)
      * 1|2; 1|5, 4|5, 1|3, 2|3 and 0 with either are already the larger),
      * and nothing of the processing pairs applies. test_o3de_results
      * compares every pair with sv_o3de_result_combine. */
-    if (((a ^ b) & 0xffu) == 0 && ((uint32_t)a >> 8) == 0)
-        return b; /* a is no result yet (sv_o3de_result_none): b is the larger */
     if (((a ^ b) & 0xffffu) == 0 && (a & 0xff00u) == (uint32_t)SV_O3DE_COMPLETED << 8) {
         uint32_t ao = (uint32_t)a >> 16, bo = (uint32_t)b >> 16, o = ao | bo;
         uint32_t m = ao > bo ? ao : bo;
         if (o == SV_O3DE_PARTIAL_DEFAULTS || o == SV_O3DE_PARTIAL_SKIP) m = o;
         return (m << 16) | ((uint32_t)a & 0xffffu);
     }
+    if (((a ^ b) & 0xffu) == 0 && ((uint32_t)a >> 8) == 0)
+        return b; /* a is no result yet (sv_o3de_result_none): b is the larger */
     /* sv_o3de_result_combine, inline: the larger code, with the outcome and
      * processing pairs that make a partial one */
     uint32_t r = a > b ? a : b;
