@@ -332,6 +332,29 @@ static O3_ALWAYS_INLINE bool digit_gen(diyfp w, diyfp mp, uint64_t delta, char *
     }
     const int shift = -one.e;
     const uint64_t mask = one.f - 1;
+    if (n != 0) {
+        /* Eight fraction digits at once when none of them ends the digits
+         * (most numbers need 10 to 13 after the integer part): p2 * 10^8
+         * >> shift (below 10^8, as p2 < 2^shift) is the eight digits the
+         * loops below would write one or two at a time, and its low bits
+         * the remainder after them. A stop within them (remainder r_j <
+         * delta 10^j after digit j) would leave a remainder below delta
+         * 10^8 after the eighth, as r_(j+1) <= 10 r_j; so when that one is
+         * not below, none of the eight stops and they are written at once,
+         * and when it is, the loops below find the stop from here. In 128
+         * bits: p2 < 2^60 and 10^8 < 2^27. The remainder left is at least
+         * the new delta, as the loops below need. */
+        unsigned __int128 eight_more = (unsigned __int128)p2 * 100000000u;
+        unsigned __int128 delta8 = (unsigned __int128)delta * 100000000u;
+        uint64_t rest = (uint64_t)eight_more & mask;
+        if (rest >= delta8) {
+            sv__core_store64le(buf + n, o3_eight_digits((uint32_t)(eight_more >> shift)));
+            n += 8;
+            kappa -= 8;
+            p2 = rest;
+            delta = (uint64_t)delta8;
+        }
+    }
     if (n != 0 && shift <= 57) {
         /* The loop below two digits a step: p2 * 100 >> shift is the pair
          * (10 d1 + d2) and its low bits the remainder after both; p2 * 10

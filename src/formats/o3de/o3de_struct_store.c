@@ -242,8 +242,7 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         int w = l.width;
         bool sgn = l.sgn;
         uint64_t v = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
-        if (dp &&
-            v == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
+        if (dp && v == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
             goto dflt;
         put_int(x, sgn, v);
         goto done;
@@ -479,7 +478,7 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
     }
     sv_buf_putc(out, '[');
     o3_res result = sv_o3de_result_none(WV);
-    bool leaves = c->depth < c->max_depth; /* st's checks for a leaf pass */
+    bool leaves = c->depth < c->max_depth;           /* st's checks for a leaf pass */
     const uint8_t *ld = c->keep_defaults ? NULL : d; /* what leaves compare with */
     for (size_t i = 0; i < n && o3_ok(c); i++) {
         store_room(x);
