@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "formats/o3de/o3de_internal.h"
 #include "helper_o3de.h"
 
 #define R sv_o3de_result_make
@@ -45,6 +46,30 @@ static void test_result_layout_and_combine(void **state)
     assert_string_equal(sv_o3de_task_name(SV_O3DE_READ_FIELD), "ReadField");
     assert_string_equal(sv_o3de_processing_name(SV_O3DE_HALTED), "Halted");
     assert_string_equal(sv_o3de_outcome_name(SV_O3DE_DEFAULTS_USED), "DefaultsUsed");
+}
+
+/* The walks' inline combine (with its short cut for two completed results
+ * of one task) against sv_o3de_result_combine, whose cases are checked
+ * above: every pair of tasks 0..10, processings 0..5 and outcomes 0..15. */
+static void test_inline_combine_matches(void **state)
+{
+    (void)state;
+    enum { CODES = 16 * 6 * 11 };
+    static uint32_t codes[CODES];
+    size_t n = 0, mismatches = 0;
+    for (uint32_t o = 0; o < 16; o++)
+        for (uint32_t p = 0; p < 6; p++)
+            for (uint32_t t = 0; t < 11; t++) codes[n++] = o << 16 | p << 8 | t;
+    n = 0;
+    for (size_t i = 0; i < CODES; i++) {
+        for (size_t j = 0; j < CODES; j++) {
+            n++;
+            if (o3_combine(codes[i], codes[j]) != sv_o3de_result_combine(codes[i], codes[j]))
+                mismatches++;
+        }
+    }
+    assert_int_equal(n, (size_t)(16 * 6 * 11) * (16 * 6 * 11));
+    assert_int_equal(mismatches, 0);
 }
 
 static void test_describe(void **state)
@@ -259,6 +284,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_result_layout_and_combine),
+        cmocka_unit_test(test_inline_combine_matches),
         cmocka_unit_test(test_describe),
         cmocka_unit_test(test_callback_changes_result),
         cmocka_unit_test(test_number_text),

@@ -186,6 +186,17 @@ static const char *const inputs[] = {
     "{\"main\":{\"kind\":[\"a\",2,\"nope\"]},\"parts\":[{\"kind\":\"Nope\"},{\"kind\":\"AB\"},{\"kind\":256}]}",
     /* strings with escapes */
     "{\"title\":\"tab\\tquote\\\"slash\\\\u\\u00e9\\u0001\",\"labels\":[\"\",\"\\n\"]}",
+    /* strings of 8 bytes and more (copied eight at a time, the last bytes
+     * as the eight that end the string): an escape in the first eight with
+     * a clean end, an escape or a control in the last bytes, none at all */
+    "{\"title\":\"ab\\\"cdefghijklmnop\",\"labels\":[\"abcdefghi\\\"k\",\"abcdefghijk\",\"abcdefgh\\u0001\","
+    "\"abcdefgh\",\"abcdefghijklmnop\\\\\",\"a\\tbcdefghijklmnopqrstu\"]}",
+    /* integers of every length the store writes eight digits at a time */
+    "{\"main\":{\"big\":1234567890123456789,\"mid\":10,\"small\":-9,"
+    "\"tags\":[9,10,99,100,1234567,12345678,99999999,100000000,-100000000,-2147483648]}}",
+    "{\"main\":{\"big\":10000000000000000,\"mid\":100}}",
+    "{\"main\":{\"big\":-9999999999999999,\"mid\":99}}",
+    "{\"main\":{\"big\":100000000,\"tags\":[1000000000,-99999999]}}",
 };
 
 static void test_direct_equals_tree(void **state)

@@ -172,24 +172,12 @@ static int count_digits32(uint32_t n)
 
 /* The count (1..9, the digits of v, 1 <= v < 10^9) decimal digits of v at
  * buf, with constant-size stores (up to 9 bytes). The low eight digits are
- * computed side by side in one word (as the typed JSON writer's integers,
- * json_write_internal.h): two 4-digit lanes, then four 2-digit ones, then
- * eight digits, the first in the lowest byte; the divisions by 100 and 10
- * are multiplications by 10486 / 2^20 and 103 / 2^10, exact below 10^4 and
- * 10^2. */
-static inline uint64_t eight_digits(uint32_t low)
-{
-    uint64_t x = low / 10000 | (uint64_t)(low % 10000) << 32;
-    uint64_t hund = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
-    x = hund | (x - hund * 100) << 16;
-    uint64_t tens = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
-    return (tens | (x - tens * 10) << 8) + UINT64_C(0x3030303030303030);
-}
-
+ * computed side by side in one word (o3_eight_digits, as the typed JSON
+ * writer's integers, json_write_internal.h). */
 static inline int int_digits(char *buf, uint32_t v, int count)
 {
     uint32_t top = v / 100000000, low = v - top * 100000000;
-    uint64_t x = eight_digits(low);
+    uint64_t x = o3_eight_digits(low);
     if (count == 9) {
         buf[0] = (char)('0' + top);
         sv__core_store64le(buf + 1, x);
@@ -228,10 +216,34 @@ static inline void fraction_end(char *buf, int n, int kappa, uint64_t delta, uin
     grisu_round(buf, n, delta, p2, one, wp_w * (index < 20 ? pow10_u64[index] : 0));
 }
 
+/* int_digits with the decimal point already in place: the count digits of
+ * v with '.' after the first point of them (1 <= point <= count), count + 1
+ * bytes. The digits after the point are stored again one byte further up,
+ * from the same word (no load of what was just stored). */
+static inline void int_digits_point(char *buf, uint32_t v, int count, int point)
+{
+    uint32_t top = v / 100000000, low = v - top * 100000000;
+    uint64_t x = o3_eight_digits(low);
+    if (count == 9) {
+        buf[0] = (char)('0' + top);
+        sv__core_store64le(buf + 1, x);
+        if (point < count) sv__core_store64le(buf + point + 1, x >> (8 * (point - 1)));
+    } else {
+        uint64_t y = x >> (8 * (8 - count)); /* leading zeros shifted out */
+        sv__core_store64le(buf, y);
+        if (point < count) sv__core_store64le(buf + point + 1, y >> (8 * point));
+    }
+    buf[point] = '.';
+}
+
 /* The digits go to buf with the count kept in a local: buf is char, which
  * may alias anything, so a count behind a pointer would be stored and
- * loaded again for every digit. */
-static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, int *k)
+ * loaded again for every digit. Returns true when the digits are already
+ * laid out with their decimal point (*len digits and the point, which is
+ * prettify's text for them: see below), false when prettify still has to
+ * lay them out. */
+static O3_ALWAYS_INLINE bool digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len,
+                                       int *k)
 {
     diyfp one = {UINT64_C(1) << -mp.e, mp.e};
     uint64_t wp_w = mp.f - w.f;
@@ -239,12 +251,29 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
     uint64_t p2 = mp.f & (one.f - 1);
     int kappa = count_digits32(p1);
     int n = 0;
+    bool laid = false;
     if (p2 > delta && p1 - 1u < 999999999u) {
         /* Every remainder the loop below would test holds p2, so none is
          * within delta: it would write all of p1's digits and stop on none
          * of them. Written at once instead (most numbers with a fraction:
          * 17-digit ones always). */
-        n = int_digits(buf, p1, kappa);
+        /* The digits will end in the fraction (there is at least one
+         * more), so they are p1's kappa digits and n - kappa more, and the
+         * decimal exponent prettify gets is k + kappa - n: the point goes
+         * after the first kk = kappa + k of them (prettify's kk = len + k).
+         * When that is within p1's digits (1 <= kk <= kappa), prettify
+         * would move the digits after it up by one and write '.' there
+         * (its second case: 0 < kk <= 21 and k < 0): written so at once,
+         * and the fraction's digits one byte further up. */
+        int kk = kappa + *k;
+        if (kk >= 1 && kk <= kappa) {
+            int_digits_point(buf, p1, kappa, kk);
+            laid = true;
+            buf++;
+        } else {
+            int_digits(buf, p1, kappa);
+        }
+        n = kappa;
         kappa = 0;
     }
     while (kappa > 0) {
@@ -298,11 +327,34 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
             *k += kappa;
             *len = n;
             grisu_round(buf, n, delta, tmp, pow10_u64[kappa] << -one.e, wp_w);
-            return;
+            return false; /* (not laid: the digits end in p1) */
         }
     }
     const int shift = -one.e;
     const uint64_t mask = one.f - 1;
+    if (n != 0) {
+        /* Eight fraction digits at once when none of them ends the digits
+         * (most numbers need 10 to 13 after the integer part): p2 * 10^8
+         * >> shift (below 10^8, as p2 < 2^shift) is the eight digits the
+         * loops below would write one or two at a time, and its low bits
+         * the remainder after them. A stop within them (remainder r_j <
+         * delta 10^j after digit j) would leave a remainder below delta
+         * 10^8 after the eighth, as r_(j+1) <= 10 r_j; so when that one is
+         * not below, none of the eight stops and they are written at once,
+         * and when it is, the loops below find the stop from here. In 128
+         * bits: p2 < 2^60 and 10^8 < 2^27. The remainder left is at least
+         * the new delta, as the loops below need. */
+        unsigned __int128 eight_more = (unsigned __int128)p2 * 100000000u;
+        unsigned __int128 delta8 = (unsigned __int128)delta * 100000000u;
+        uint64_t rest = (uint64_t)eight_more & mask;
+        if (rest >= delta8) {
+            sv__core_store64le(buf + n, o3_eight_digits((uint32_t)(eight_more >> shift)));
+            n += 8;
+            kappa -= 8;
+            p2 = rest;
+            delta = (uint64_t)delta8;
+        }
+    }
     if (n != 0 && shift <= 57) {
         /* The loop below two digits a step: p2 * 100 >> shift is the pair
          * (10 d1 + d2) and its low bits the remainder after both; p2 * 10
@@ -311,21 +363,22 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
          * the loop goes on (else it would have stopped), so delta * 100
          * does not wrap either. */
         for (;;) {
-            uint64_t one_more = p2 * 10, two_more = p2 * 100;
-            uint64_t delta1 = delta * 10, delta2 = delta * 100;
+            uint64_t two_more = p2 * 100, delta2 = delta * 100;
             memcpy(buf + n, o3_digit_pairs + 2 * (two_more >> shift), 2);
             /* One test a pair: a stop after the first digit (remainder r <
              * delta1) is also one after the second, whose remainder is at
              * most 10 r < 10 delta1 = delta2; so the pair's test is made
-             * first and the first digit's only when it passes. */
+             * first and the first digit's only when it passes (the one-digit
+             * figures are only needed then). */
             if ((two_more & mask) < delta2) {
+                uint64_t one_more = p2 * 10, delta1 = delta * 10;
                 if ((one_more & mask) < delta1)
                     fraction_end(buf, n + 1, kappa - 1, delta1, one_more & mask, one.f, wp_w, len,
                                  k);
                 else
                     fraction_end(buf, n + 2, kappa - 2, delta2, two_more & mask, one.f, wp_w, len,
                                  k);
-                return;
+                return laid;
             }
             n += 2;
             kappa -= 2;
@@ -345,12 +398,14 @@ static void digit_gen(diyfp w, diyfp mp, uint64_t delta, char *buf, int *len, in
         kappa--;
         if (p2 < delta) {
             fraction_end(buf, n, kappa, delta, p2, one.f, wp_w, len, k);
-            return;
+            return laid;
         }
     }
 }
 
-static void grisu2(double value, char *buf, int *len, int *k)
+/* Grisu2's digits of value at buf: true when digit_gen laid them out
+ * (*len digits and a point), false when prettify has to. */
+static O3_ALWAYS_INLINE bool grisu2(double value, char *buf, int *len, int *k)
 {
     diyfp v = from_double(value), wm, wp;
     boundaries(v, &wm, &wp);
@@ -359,7 +414,7 @@ static void grisu2(double value, char *buf, int *len, int *k)
     diyfp wpk = mul(wp, c_mk), wmk = mul(wm, c_mk);
     wmk.f++;
     wpk.f--;
-    digit_gen(w, wpk, wpk.f - wmk.f, buf, len, k);
+    return digit_gen(w, wpk, wpk.f - wmk.f, buf, len, k);
 }
 
 const char o3_digit_pairs[201] = "0001020304050607080910111213141516171819"
@@ -390,7 +445,7 @@ static char *integer_text(uint64_t n, char *buf)
     } else { /* the digits above the low eight (n < 2^53 < 10^16: up to eight), then those */
         uint32_t hi = (uint32_t)(n / 100000000), lo = (uint32_t)(n - (uint64_t)hi * 100000000);
         p += int_digits(p, hi, count_digits32(hi));
-        sv__core_store64le(p, eight_digits(lo));
+        sv__core_store64le(p, o3_eight_digits(lo));
         p += 8;
     }
     memcpy(p, ".0", 2);
@@ -489,7 +544,7 @@ static inline void move_up(char *p, size_t n, size_t off)
 }
 
 /* RapidJSON's Prettify with maxDecimalPlaces = 324 (the Writer's default). */
-static char *prettify(char *buf, int len, int k)
+static O3_ALWAYS_INLINE char *prettify(char *buf, int len, int k)
 {
     int kk = len + k;
     if (k >= 0 && kk <= 21) {
@@ -521,7 +576,7 @@ static char *prettify(char *buf, int len, int k)
     return write_exponent(kk - 1, buf + len + 2);
 }
 
-size_t o3_dtoa(double d, char *buf)
+static O3_ALWAYS_INLINE size_t dtoa_text(double d, char *buf)
 {
     char *p = buf;
     uint64_t u;
@@ -538,8 +593,13 @@ size_t o3_dtoa(double d, char *buf)
     char *q = quarter_text(d, p);
     if (q) return (size_t)(q - buf);
     int len, k;
-    grisu2(d, p, &len, &k);
+    if (grisu2(d, p, &len, &k)) return (size_t)(p + len + 1 - buf);
     return (size_t)(prettify(p, len, k) - buf);
+}
+
+size_t o3_dtoa(double d, char *buf)
+{
+    return dtoa_text(d, buf);
 }
 
 size_t o3_dtoa_grisu(double d, char *buf)
@@ -550,7 +610,7 @@ size_t o3_dtoa_grisu(double d, char *buf)
         d = -d;
     }
     int len, k;
-    grisu2(d, p, &len, &k);
+    if (grisu2(d, p, &len, &k)) return (size_t)(p + len + 1 - buf);
     return (size_t)(prettify(p, len, k) - buf);
 }
 

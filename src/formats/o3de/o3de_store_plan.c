@@ -11,7 +11,7 @@
 
 o3_leaf o3s_leaf_of(const sv_type *t)
 {
-    o3_leaf l = {O3_OP_OTHER, 0, false, NULL};
+    o3_leaf l = {O3_OP_OTHER, 0, false, NULL, NULL};
     if (t->kind == SV_TYPE_ENUM) {
         l.op = O3_OP_ENUM;
         l.enm = t->enm;
@@ -60,6 +60,33 @@ static void plan_sequence(o3_sctx *x, o3_step *s)
     s->leaf.op = O3_OP_SEQ;
 }
 
+/* The names of an enum field's enumerators, each as the JSON text the
+ * store writes (o3_write_string) in a slot of O3_ENUM_SLOT bytes: its
+ * length, then the text, so that the walk copies a name in one fixed-size
+ * move instead of measuring and scanning it. Slots are only made for up to
+ * 256 enumerators whose texts all fit; s->names_off stays UINT32_MAX
+ * otherwise (the name is written the long way). */
+static void plan_enum_names(o3_writer *tw, o3_step *s)
+{
+    sv_buf *b = tw->out;
+    const sv_schema_enum *e = s->leaf.enm;
+    if (!e || e->nvalues == 0 || e->nvalues > 256 || b->len > UINT32_MAX) return;
+    size_t start = b->len;
+    for (uint32_t i = 0; i < e->nvalues; i++) {
+        size_t slot = b->len;
+        sv_buf_putc(b, 0);
+        o3_write_string(tw, e->values[i].name, strlen(e->values[i].name));
+        size_t len = b->len - slot - 1;
+        if (!sv_buf_ok(b) || len >= O3_ENUM_SLOT) {
+            if (sv_buf_ok(b)) b->len = start;
+            return;
+        }
+        b->data[slot] = (uint8_t)len;
+        while (b->len < slot + O3_ENUM_SLOT) sv_buf_putc(b, 0);
+    }
+    s->names_off = (uint32_t)start;
+}
+
 static const o3_plan *build(o3_sctx *x, o3_plan *pl, const sv_schema_class *cls)
 {
     const o3_class_info *ci = o3_class(x->c, cls);
@@ -79,16 +106,21 @@ static const o3_plan *build(o3_sctx *x, o3_plan *pl, const sv_schema_class *cls)
         s->off = f->c_offset;
         s->aux = f->c->aux;
         s->t = f->type;
+        s->names_off = UINT32_MAX;
         if (f->type->kind == SV_TYPE_GENERIC) {
             if (s->aux != SV_CFIELD_NO_AUX && f->type->nparams >= 1) plan_sequence(x, s);
         } else if (f->type->kind != SV_TYPE_CLASS) {
             s->leaf = o3s_leaf_of(f->type);
+            if (s->leaf.op == O3_OP_ENUM) plan_enum_names(&tw, s);
         }
     }
     for (int i = 0; i < O3_KEY_PAD; i++) sv_buf_putc(&b, 0);
     if (!sv_buf_ok(&b) || b.len > UINT32_MAX || !o3_ok(x->c)) goto nomem;
     pl->keys = (char *)sv_buf_take(&b, &pl->keys_len, &pl->keys_cap);
     if (!pl->keys) goto nomem;
+    for (size_t i = 0; i < n; i++)
+        if (pl->steps[i].names_off != UINT32_MAX)
+            pl->steps[i].leaf.names = pl->keys + pl->steps[i].names_off;
     pl->n = n;
     pl->ready = true;
     return pl;

@@ -35,14 +35,20 @@ typedef struct o3_leaf {
     uint8_t width;
     bool sgn;
     const sv_schema_enum *enm; /* O3_OP_ENUM */
+    /* O3_OP_ENUM in a class plan, or NULL: each enumerator's name as JSON
+     * text in a slot of O3_ENUM_SLOT bytes (its length, then the text,
+     * padded), in the order of enm->values */
+    const char *names;
 } o3_leaf;
+#define O3_ENUM_SLOT 32
 
 /* One field of a class plan: where it is, how it is written, and its key
  * as JSON text with its quotes and colon at keys + key_off. */
 typedef struct o3_step {
     o3_leaf leaf;
     uint32_t key_off, key_len;
-    size_t off, aux; /* aux: SV_CFIELD_NO_AUX or the count's offset */
+    uint32_t names_off; /* leaf.names' offset in the key text, or UINT32_MAX */
+    size_t off, aux;    /* aux: SV_CFIELD_NO_AUX or the count's offset */
     const sv_type *t;
     /* O3_OP_SEQ: the element type, its size and leaf kind, and (for a leaf
      * element) the fresh default each element is compared with */

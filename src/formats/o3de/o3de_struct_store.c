@@ -66,6 +66,17 @@ static void put_raw(o3_sctx *x, const char *s, size_t n)
     sv_buf_append(x->w.out, s, n);
 }
 
+/* Whether any of eight bytes is a quote, a backslash or below 0x20 (the
+ * bytes a JSON string escapes): the zero-byte test on w ^ '"' and w ^ '\\',
+ * and the borrow of w - 0x20 in a byte whose top bit is clear. */
+static inline bool needs_escape8(uint64_t w)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+    uint64_t quote = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+    return ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high) !=
+           0;
+}
+
 /* o3_write_string for the usual string, which needs no escape: copied
  * straight into the output eight bytes at a time while none needs one */
 static void put_string(o3_sctx *x, const char *s, size_t n)
@@ -73,16 +84,23 @@ static void put_string(o3_sctx *x, const char *s, size_t n)
     sv_buf *b = x->w.out;
     if (sv_buf_ensure(b, n + 2 + 8) != SV_OK) return;
     uint8_t *d = b->data + b->len;
-    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        uint64_t w, quote, bs;
+        uint64_t w;
         memcpy(&w, s + i, 8);
-        quote = w ^ (ones * '"');
-        bs = w ^ (ones * '\\');
-        if ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high)
-            break;
+        if (needs_escape8(w)) break;
         memcpy(d + 1 + i, &w, 8);
+    }
+    if (i < n && i + 8 > n && n >= 8) {
+        /* no escape so far, fewer than eight bytes left: those as the
+         * eight that end the string, overlapping bytes already checked and
+         * copied */
+        uint64_t w;
+        memcpy(&w, s + n - 8, 8);
+        if (!needs_escape8(w)) {
+            memcpy(d + 1 + n - 8, &w, 8);
+            i = n;
+        }
     }
     for (; i < n; i++) {
         uint8_t ch = (uint8_t)s[i];
@@ -115,8 +133,20 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
         neg = 1;
         u = (uint64_t)0 - v;
     }
-    if (u >= 100000000u) { /* long ones (ids): the general formatter */
-        b->len += neg + sv__core_fmt_u64(u, d + neg);
+    if (u >= 100000000u) { /* long ones (ids): eight digits at a time */
+        char *q = d + neg;
+        uint64_t hi = u / 100000000;
+        uint32_t lo = (uint32_t)(u - hi * 100000000);
+        if (hi >= 100000000u) { /* up to 20 digits: 4, 8 and 8 */
+            uint32_t top = (uint32_t)(hi / 100000000);
+            q += o3_put_digits(q, top);
+            sv__core_store64le(q, o3_eight_digits((uint32_t)(hi - (uint64_t)top * 100000000)));
+            q += 8;
+        } else {
+            q += o3_put_digits(q, (uint32_t)hi);
+        }
+        sv__core_store64le(q, o3_eight_digits(lo));
+        b->len = (size_t)(q + 8 - (char *)b->data);
         return;
     }
     if (u == 0) { /* o3_put_digits writes no digit for 0 */
@@ -128,8 +158,8 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
 }
 
 /* o3_store_enum for a value that is one of the enumerators: its name */
-static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *p,
-                            const uint8_t *dp, o3_res *r)
+static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const char *names,
+                            const uint8_t *p, const uint8_t *dp, o3_res *r)
 {
     sv_prim u = e->underlying;
     int w = o3s_int_width(u);
@@ -138,12 +168,19 @@ static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *
     uint64_t in = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
     for (uint32_t i = 0; i < e->nvalues; i++) {
         if (e->values[i].value != in) continue;
-        if (dp && !x->c->keep_defaults &&
+        if (dp &&
             in == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w))) {
             put_raw(x, "{}", 2);
             *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
         } else {
-            put_string(x, e->values[i].name, strlen(e->values[i].name));
+            if (!names) {
+                put_string(x, e->values[i].name, strlen(e->values[i].name));
+            } else if (sv_buf_ensure(x->w.out, O3_ENUM_SLOT) == SV_OK) {
+                /* the name's text from its slot (o3de_store_plan.c) */
+                const char *slot = names + (size_t)i * O3_ENUM_SLOT;
+                memcpy(x->w.out->data + x->w.out->len, slot + 1, O3_ENUM_SLOT - 1);
+                x->w.out->len += (uint8_t)slot[0];
+            }
             *r = o3_r(WV, SV_O3DE_SUCCESS);
         }
         return true;
@@ -156,7 +193,6 @@ static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const uint8_t *
 static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const uint8_t *dp, size_t n,
                                           bool color, o3_res *r)
 {
-    bool keep = x->c->keep_defaults;
     float f[4], d[4];
     for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4); /* fixed-size copies */
     for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
@@ -166,13 +202,13 @@ static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const ui
      * this is also every case of equal bits */
     bool same = dp != NULL;
     for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
-    if (same && !keep) {
+    if (same) {
         put_raw(x, "{}", 2);
         *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
         return true;
     }
     size_t out = n;
-    bool alpha_default = color && dp && f[3] == d[3] && !keep;
+    bool alpha_default = color && dp && f[3] == d[3];
     if (alpha_default) out = 3;
     /* one reservation for the whole array: brackets, commas and numbers of
      * at most 32 bytes each (o3_dtoa's bound) */
@@ -193,19 +229,20 @@ static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const ui
 
 /* Inlined into the class and sequence walks: a call per leaf (with its
  * saved registers) costs as much as the work for short values. The leaf's
- * kind comes from the class plan (o3s_leaf_of once per field). */
+ * kind comes from the class plan (o3s_leaf_of once per field). dp: the
+ * default the value is compared with, NULL when it is written whatever it
+ * is (no default, or keep_defaults: the callers decide that once per
+ * object or sequence, not per leaf). */
 static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_t *p,
                                              const uint8_t *dp, o3_res *r)
 {
-    bool keep = x->c->keep_defaults;
     switch ((o3_op)l.op) {
-    case O3_OP_ENUM: return fast_store_enum(x, l.enm, p, dp, r);
+    case O3_OP_ENUM: return fast_store_enum(x, l.enm, l.names, p, dp, r);
     case O3_OP_INT: {
         int w = l.width;
         bool sgn = l.sgn;
         uint64_t v = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
-        if (dp && !keep &&
-            v == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
+        if (dp && v == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
             goto dflt;
         put_int(x, sgn, v);
         goto done;
@@ -214,7 +251,7 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         float f, g = 0;
         memcpy(&f, p, 4);
         if (dp) memcpy(&g, dp, 4);
-        if (dp && !keep && fabsf(f - g) <= FLT_EPSILON) goto dflt;
+        if (dp && fabsf(f - g) <= FLT_EPSILON) goto dflt;
         if (!isfinite(f)) return false; /* the writer's error, the long way */
         put_f64(x, (double)f);
         goto done;
@@ -223,7 +260,7 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         double v, d = 0;
         memcpy(&v, p, 8);
         if (dp) memcpy(&d, dp, 8);
-        if (dp && !keep && fabs(v - d) <= DBL_EPSILON) goto dflt;
+        if (dp && fabs(v - d) <= DBL_EPSILON) goto dflt;
         if (!isfinite(v)) return false;
         put_f64(x, v);
         goto done;
@@ -232,7 +269,7 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         bool b, e = false;
         memcpy(&b, p, sizeof b);
         if (dp) memcpy(&e, dp, sizeof e);
-        if (dp && !keep && b == e) goto dflt;
+        if (dp && b == e) goto dflt;
         b ? put_raw(x, "true", 4) : put_raw(x, "false", 5);
         goto done;
     }
@@ -243,7 +280,7 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         if (!s) s = "";
         if (dp && !e) e = "";
         /* (the usual default is "": no call to compare with it) */
-        if (dp && !keep && (e[0] ? strcmp(s, e) == 0 : s[0] == 0)) goto dflt;
+        if (dp && (e[0] ? strcmp(s, e) == 0 : s[0] == 0)) goto dflt;
         put_string(x, s, strlen(s));
         goto done;
     }
@@ -266,7 +303,7 @@ done:
 static inline bool fast_store(o3_sctx *x, const sv_type *t, const uint8_t *p, const uint8_t *dp,
                               o3_res *r)
 {
-    return fast_store_leaf(x, o3s_leaf_of(t), p, dp, r);
+    return fast_store_leaf(x, o3s_leaf_of(t), p, x->c->keep_defaults ? NULL : dp, r);
 }
 
 /* ---- store ---- */
@@ -337,6 +374,8 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
     o3_ctx *c = x->c;
     sv_buf *out = x->w.out;
     const char *keys = pl->keys;
+    const bool keep = c->keep_defaults;
+    const uint8_t *cdp = keep ? NULL : dp; /* what the leaves compare with */
     sv_buf_putc(out, '{');
     size_t written = 0;
     o3_res result = sv_o3de_result_none(WV);
@@ -363,13 +402,13 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
         o3_res r;
         if (s->leaf.op == O3_OP_SEQ) {
             r = plan_seq(x, s, fp, p + s->aux, level + 1);
-        } else if (!fast_store_leaf(x, s->leaf, fp, fdp, &r)) {
+        } else if (!fast_store_leaf(x, s->leaf, fp, cdp ? cdp + s->off : NULL, &r)) {
             size_t ao = s->aux;
             r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, fdp,
                    dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
         }
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
-        if (c->keep_defaults || o3_out(r) != SV_O3DE_DEFAULTS_USED)
+        if (keep || o3_out(r) != SV_O3DE_DEFAULTS_USED)
             written++;
         else if (sv_buf_ok(out))
             out->len = back; /* omitted: cut the member off again */
@@ -439,7 +478,8 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
     }
     sv_buf_putc(out, '[');
     o3_res result = sv_o3de_result_none(WV);
-    bool leaves = c->depth < c->max_depth; /* st's checks for a leaf pass */
+    bool leaves = c->depth < c->max_depth;           /* st's checks for a leaf pass */
+    const uint8_t *ld = c->keep_defaults ? NULL : d; /* what leaves compare with */
     for (size_t i = 0; i < n && o3_ok(c); i++) {
         store_room(x);
         if (i) sv_buf_putc(out, ',');
@@ -447,7 +487,7 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
         o3_res r;
         if (objects)
             r = st_object(x, s->elem->cls, epl, e, d, level + 1);
-        else if (!leaves || !fast_store_leaf(x, s->elem_leaf, e, d, &r))
+        else if (!leaves || !fast_store_leaf(x, s->elem_leaf, e, ld, &r))
             r = st(x, s->elem, e, NULL, d, NULL, level + 1);
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
