@@ -495,6 +495,35 @@ static SV_ALWAYS_INLINE const sv_value *field_val(const sv_value *m, uint32_t i)
     return v;
 }
 
+/* The fields of a map or object, read in the loops below as two strided
+ * runs of values: the keys and the values of the pairs side by side (a step
+ * of two values), or a compact object's values with the keys in its shape
+ * (a step of one). The same fields sv_key_at and sv_val_at answer, but with
+ * the layout read once per container: the loops store through the output
+ * cursor, which the compiler cannot tell apart from the container, so each
+ * accessor call read the layout again. */
+typedef struct fields {
+    const sv_value *key, *val;
+    size_t step;
+} fields;
+
+static SV_ALWAYS_INLINE fields fields_of(const sv_value *m)
+{
+    const sv_container *box = m->as.box;
+    fields f = {NULL, NULL, 2};
+    if (!box) return f; /* (no fields: the callers' loops do not run) */
+    if (box->layout == SV_LAYOUT_COMPACT) {
+        f.key = sv_shape_keys((const sv_shape *)(const void *)box->cls);
+        f.val = (const sv_value *)(const void *)(box + 1);
+        f.step = 1;
+    } else {
+        const sv_pair *pairs = (const sv_pair *)(const void *)(box + 1);
+        f.key = &pairs->key;
+        f.val = &pairs->val;
+    }
+    return f;
+}
+
 static void path_of_field(sv_jw *w, const sv_value *key, uint32_t i)
 {
     /* as sv_walk names it: a string key by its text, any other by position */
@@ -513,11 +542,11 @@ static void path_of_field(sv_jw *w, const sv_value *key, uint32_t i)
  * and its index in *bad. A bad key is reported at the map that holds it: the
  * key itself cannot be a readable path segment.
  *
- * Fields are read through sv_key_at / sv_val_at, which answer on every
- * layout of a container (pairs, or a compact object's values with the keys
- * in its shape). They read a local copy of the container value: its kind
- * and length cannot change behind the loop's stores, so their checks are
- * made once, outside the loop. */
+ * Fields are read as fields_of lays them out, on every layout of a
+ * container (pairs, or a compact object's values with the keys in its
+ * shape), from a local copy of the container value: its kind and length
+ * cannot change behind the loop's stores, so their checks are made once,
+ * outside the loop. */
 static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint8_t open,
                                                uint32_t *bad, const bool pretty)
 {
@@ -529,8 +558,9 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint
     size_t ci = w->ind, outer = ci - w->indent;
     unsigned kflags = SV_JW_STR_KEY | (w->plain ? 0u : SV_JW_STR_DOLLAR);
     cursor c = cursor_open(w, loop_room(MEMBER_ROOM, ci, pretty));
+    const fields f = fields_of(&obj);
     for (uint32_t i = 0; i < n; i++) {
-        const sv_value *key = field_key(&obj, i);
+        const sv_value *key = f.key + i * f.step;
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
@@ -550,7 +580,7 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint
             cursor_take(w, &c);
             if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         }
-        sv_status st = write_item(w, &c, field_val(&obj, i));
+        sv_status st = write_item(w, &c, f.val + i * f.step);
         if (st) {
             path_of_field(w, key, i);
             return st;
@@ -638,8 +668,9 @@ static bool all_object_keys(const sv_jw *w, const sv_value *m)
 {
     const sv_value map = *m; /* (a local copy: see members_loop) */
     if (!has_fields(&map)) return false;
+    const fields f = fields_of(&map);
     for (uint32_t i = 0; i < map.len; i++) {
-        const sv_value *k = field_key(&map, i);
+        const sv_value *k = f.key + i * f.step;
         if (!sv__json_jw_object_key(w, k)) return false;
         /* A key that is not UTF-8 text (from a Godot 3 string, say) can only
          * be written in a pair, as {"$str": ...}. A remembered key was
