@@ -788,7 +788,7 @@ sv_status sv__json_jw_object(sv_jw *w, const sv_value *v)
     if (st) return st;
     sv_container *box = v->as.box;
     if (!box) return sv__json_jw_malformed(w, "an object without a class", v);
-    const sv_value *cls = sv_object_class(v);
+    const sv_value *cls = box->cls; /* sv_object_class, read here: v is an object with storage */
     uint32_t n = v->len, bad = 0;
     if (!w->plain && (n || box->meta)) {
         /* {"$class": "X", "$meta": m, "k": v, ...} */
