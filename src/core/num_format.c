@@ -910,7 +910,8 @@ static SV_NOINLINE size_t fmt_f32_few_fraction_bits(char *out, bool neg, uint32_
     return fmt_f32_slow(out, neg, c & ((UINT32_C(1) << 23) - 1), be);
 }
 
-size_t sv__core_fmt_f32(float f, char *out)
+/* sv__core_fmt_f32, inlined into it and into the loop of sv__core_fmt_f32s. */
+static SV_ALWAYS_INLINE size_t fmt_f32(float f, char *out)
 {
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
@@ -936,4 +937,27 @@ size_t sv__core_fmt_f32(float f, char *out)
     dec.f *= pow10_u64[short_by];
     dec.e -= (int)short_by;
     return write9(out, neg, (uint32_t)dec.f, dec.e);
+}
+
+size_t sv__core_fmt_f32(float f, char *out)
+{
+    return fmt_f32(f, out);
+}
+
+/* One call for a run of floats (a vector's or a colour's components): the
+ * registers fmt_f32 needs are saved once, not once per number. Each number
+ * is followed by ", " stored whole and advanced by sep, the last one taken
+ * back. */
+size_t sv__core_fmt_f32s(const void *data, size_t n, size_t sep, char *out)
+{
+    const unsigned char *d = (const unsigned char *)data;
+    char *p = out;
+    for (size_t i = 0; i < n; i++) {
+        float f;
+        memcpy(&f, d + 4 * i, sizeof f);
+        p += fmt_f32(f, p);
+        memcpy(p, ", ", 2);
+        p += sep;
+    }
+    return (size_t)(p - out) - (n ? sep : 0);
 }

@@ -669,6 +669,48 @@ static void test_fmt_short_fractions_bulk(void **state)
         }
 }
 
+/* sv__core_fmt_f32s writes a run of floats exactly as sv__core_fmt_f32 one by
+ * one with ',' or ", " between them, within its room (guard bytes after
+ * n * (SV_FMT_F32_MAX + 2) stay untouched): runs of 1 to 16 numbers of
+ * every kind (random bits, whole numbers, halves, short decimals). */
+static void test_fmt_f32_runs(void **state)
+{
+    (void)state;
+    enum { MAX_RUN = 16, ROOM = MAX_RUN * (SV_FMT_F32_MAX + 2) };
+    for (int i = 0; i < 20000; i++) {
+        size_t n = 1 + (size_t)(rnd() % MAX_RUN), sep = 1 + (size_t)(rnd() & 1);
+        float f[MAX_RUN];
+        for (size_t k = 0; k < n; k++) {
+            uint64_t r = rnd();
+            switch (r % 4) {
+            case 0: f[k] = f32_from_bits((uint32_t)(r >> 32)); break;
+            case 1: f[k] = (float)(int32_t)(r >> 40); break;
+            case 2: f[k] = ldexpf((float)(uint32_t)(r >> 44), -(int)(r >> 8 & 7)); break;
+            default: f[k] = (float)(r >> 32 & 0xFFFF) / 100.0f; break;
+            }
+            if (!isfinite(f[k])) f[k] = 1.5f;
+        }
+        char want[ROOM + 64], got[ROOM + 64];
+        size_t wn = 0;
+        for (size_t k = 0; k < n; k++) {
+            char one[SV_FMT_F32_MAX + 1];
+            size_t m = sv__core_fmt_f32(f[k], one);
+            memcpy(want + wn, one, m);
+            wn += m;
+            if (k + 1 < n) {
+                memcpy(want + wn, ", ", sep);
+                wn += sep;
+            }
+        }
+        memset(got, 0x5A, sizeof got);
+        size_t gn = sv__core_fmt_f32s(f, n, sep, got);
+        if (gn != wn || memcmp(got, want, wn) != 0)
+            fail_msg("run of %zu: %.*s, one by one %.*s", n, (int)gn, got, (int)wn, want);
+        for (size_t k = n * (SV_FMT_F32_MAX + 2); k < sizeof got; k++)
+            assert_int_equal((unsigned char)got[k], 0x5A);
+    }
+}
+
 /* 2^-n prints as its exact decimal value while that is the shortest (n <= 23
  * for doubles, 11 for floats); glibc's "%.nf" gives it. check_* adds the
  * oracle checks for every negative power, through the subnormals. */
@@ -1101,6 +1143,7 @@ int main(void)
         cmocka_unit_test(test_fmt_negative_powers_of_two),
         cmocka_unit_test(test_fmt_short_fractions),
         cmocka_unit_test(test_fmt_short_fractions_bulk),
+        cmocka_unit_test(test_fmt_f32_runs),
         cmocka_unit_test(test_fmt_integers),
         cmocka_unit_test(test_exponent_text),
         cmocka_unit_test(test_exponent_table),

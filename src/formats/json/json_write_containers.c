@@ -144,16 +144,12 @@ static SV_ALWAYS_INLINE uint8_t *f32_tuple(const sv_jw *w, uint8_t *p, const sv_
     p += w->pretty;
     *p++ = '[';
     const uint8_t *d = v->as.data;
-    size_t sep = w->pretty ? 2 : 1;
     for (size_t j = 0; j < n; j++) {
         float f;
         memcpy(&f, d + 4 * j, 4);
         if (!f32_finite(f)) return NULL;
-        p += sv__core_fmt_f32(f, (char *)p);
-        memcpy(p, ", ", 2);
-        p += sep;
     }
-    p -= sep;
+    p += sv__core_fmt_f32s(d, n, w->pretty ? 2 : 1, (char *)p);
     memcpy(p, "]}", 2);
     return p + 2;
 }
