@@ -186,6 +186,47 @@ static SV_ALWAYS_INLINE uint8_t *short_bytes(const sv_jw *w, uint8_t *p, const s
  * untagged float32 ({"$f32": n} in typed mode), bool or null inline; the
  * other untagged values and tuples by a call to their kind's writer
  * (sv__jw_by_kind), tagged ones through sv__json_jw_value. */
+/* The items of a small array of the commonest scalars (an entity's velocity,
+ * its tags: untagged finite float64s, int64s and short strings that need no
+ * escape), compact, written at p as sv__json_jw_array would, without its
+ * call: the end, or NULL when the array is not such a one. Then nothing
+ * meaningful was written, and the call writes the array or reports what is
+ * wrong with it: what enter() and the array writer check first (a sink to
+ * hand the output to, the depth, the storage, a "$meta" form, pretty
+ * layout) is checked here before anything is written, and an item of any
+ * other kind gives the array back to the call. Room: checked here. */
+#define SMALL_ARRAY 8
+#define SMALL_ARRAY_ROOM (1 + SMALL_ARRAY * (FAST_ROOM + 1))
+
+static SV_ALWAYS_INLINE uint8_t *small_array(const sv_jw *w, uint8_t *p, const sv_value *v)
+{
+    const sv_container *box = v->as.box;
+    uint32_t n = v->len;
+    if (n - 1 >= SMALL_ARRAY || w->pretty || !box || box->meta || n > box->cap ||
+        w->buf->sink != NULL || w->depth >= SV_JW_MAX_DEPTH ||
+        (size_t)(w->end - p) < SMALL_ARRAY_ROOM)
+        return NULL;
+    const sv_value *items = (const sv_value *)(const void *)(box + 1); /* sv__core_items */
+    *p++ = '[';
+    for (uint32_t i = 0; i < n; i++) {
+        const sv_value *x = &items[i];
+        uint32_t h = sv__json_jw_head(x);
+        if (h == HEAD(SV_FLOAT, 0, 8, 0) && f64_finite(x->as.f64)) {
+            p += sv__core_fmt_f64(x->as.f64, (char *)p);
+        } else if (h == HEAD(SV_INT, 0, 8, 0) && (!sv__json_jw_wide_i64(x->as.i) || w->plain)) {
+            p += sv__json_jw_fmt_i64(x->as.i, p);
+        } else if ((h & w->mask_string) == HEAD(SV_STRING, 0, 0, 0) && x->as.str) {
+            p = sv__json_jw_short_string(p, x->as.str, x->len);
+            if (!p) return NULL;
+        } else {
+            return NULL;
+        }
+        *p++ = ',';
+    }
+    p[-1] = ']';
+    return p;
+}
+
 static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value *v)
 {
     uint8_t *p = c->p;
@@ -252,7 +293,14 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
          * and blobs) by direct calls, tested one by one: through the table
          * (or a jump table), one branch would go to a different writer item
          * after item, which indirect branch prediction misses more often. */
-        if (v->kind == SV_ARRAY) return lend_call(w, c, v, sv__json_jw_array);
+        if (v->kind == SV_ARRAY) {
+            uint8_t *q = small_array(w, p, v);
+            if (q) {
+                c->p = q;
+                return SV_OK;
+            }
+            return lend_call(w, c, v, sv__json_jw_array);
+        }
         if (v->kind == SV_MAP) return lend_call(w, c, v, sv__json_jw_map);
         if (v->kind == SV_BYTES) {
             uint8_t *q = short_bytes(w, p, v);
