@@ -6,8 +6,9 @@
  * cursor in a local variable (a cursor), check the room with one compare
  * per item, and write the common items right there (write_item): untagged
  * finite float64s, int64s, short strings that need no escape, float32s,
- * narrow uints, bools and nulls, float32 tuples, and object keys from the
- * key cache; everything else is a call. Each loop exists twice, compact and
+ * narrow uints, bools and nulls, float32 tuples, short bytes, small arrays
+ * of the first three (compact), and object keys from the key cache;
+ * everything else is a call. Each loop exists twice, compact and
  * pretty (a constant parameter of an inline function), so that the compact
  * one has no layout tests. */
 #include "core/base64.h"
