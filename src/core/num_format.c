@@ -31,10 +31,12 @@
  *    over to the exact code (see pick_fast). That is about half the work, and
  *    exact by construction.
  *
- * Two kinds of value skip the search: whole numbers below 2^53 (2^24 for
- * floats), which print as the integer and ".0", and the negative powers of
- * two down to 2^-19 (2^-11), whose exact decimal value is the shortest (see
- * fmt_f64_slow).
+ * Three kinds of value skip the search: whole numbers below 2^53 (2^24 for
+ * floats), which print as the integer and ".0"; values with at most 8
+ * fraction bits and enough precision to spare (9.5, 0.0625, 1234.375: see
+ * put_short_fraction), which print as their exact decimal value; and the
+ * negative powers of two down to 2^-19 (2^-11), whose exact decimal value is
+ * also the shortest (see fmt_f64_slow).
  *
  * The digits are then written without a loop: 16 of the 17 (doubles) come
  * out of one SSE2 register (a SWAR word pair elsewhere), the trailing zeros
@@ -558,40 +560,41 @@ static decimal shortest64(uint64_t c, int q)
  * exact values then fall on the same side, ties and values exactly on an end
  * of R included (those are never decided here). (If V is a multiple of 10
  * and its approximation falls just below, m is 10 too low and dist just
- * below 10 * 2^59: the m + 10 test then takes V, as it should.) */
+ * below 10 * 2^59: the multiple of 10 nearest V is then m + 10, and that is
+ * the one taken.)
+ *
+ * Only the multiple of 10 nearest V can be in R: were the other one in R,
+ * the nearer one would be too, and R holds at most one. So the three cases
+ * come down to one distance, from V to its nearest multiple of 10 (dist, or
+ * ten - dist when V is in the upper half): below W/2 (clearly), that
+ * multiple is the answer; above W/2 (clearly), the integer nearest V is,
+ * unless V is too close to a tie. Each case is computed without a branch:
+ * which one holds depends on where V falls between multiples of 10, which
+ * random data makes unpredictable (R holds one with a chance of W / 10,
+ * about 0.4 averaged over the binades), and a mispredicted branch costs more
+ * than computing both. The error bounds hold for ten - dist as for dist
+ * (ten - dist is above its true value by less than eps / 2), and V near the
+ * middle between two multiples of 10 is 5 * 2^59 from both, far more than
+ * W/2 + eps (W < 9.99): whichever is picked, the case is the same. */
 static SV_ALWAYS_INLINE bool pick_fast(uint64_t m, uint64_t dist, uint64_t half_w, uint64_t eps,
                                        uint64_t *f)
 {
     const uint64_t ten = (uint64_t)10 << 59, half = (uint64_t)1 << 58;
-    /* The three cases, each tested without a branch: which one holds
-     * depends on where V falls between multiples of 10, which random data
-     * makes unpredictable (R holds one with a chance of W / 10, about 0.4
-     * averaged over the binades), and a mispredicted branch costs more than
-     * computing all three.
-     * At most one of them holds (W < 10 keeps them apart).
-     *  - neither multiple of 10 in R, each clearly (the common case):
-     *    half_w + eps < dist < ten - half_w - eps, as one unsigned test
-     *    (W < 9.99, so the range is never empty). Then V rounds to nearest,
-     *    when clearly not a tie; the fraction of V is dist's low 59 bits,
-     *    and it is within eps of 1/2 when that of V + 1/2 + eps is within
-     *    2 eps of 0 (<< 5 keeps those 59 bits);
-     *  - m clearly in R: dist + eps < half_w;
-     *  - m + 10 clearly in R: dist > ten - half_w + eps.
-     * Anything else is too close to call. */
+    uint64_t alt = ten - dist;
+    bool upper = dist > alt; /* the nearest multiple of 10 is m + 10 */
+    uint64_t to_ten = upper ? alt : dist;
+    bool in = to_ten + eps < half_w;
+    bool out = to_ten > half_w + eps;
+    /* the fraction of V is dist's low 59 bits; it is within eps of 1/2 when
+     * that of V + 1/2 + eps is within 2 eps of 0 (<< 5 keeps those 59 bits) */
     uint64_t up = dist + half;
-    bool neither = dist - (half_w + eps + 1) < ten - 2 * (half_w + eps + 1);
     bool clear = (up + eps) << 5 > (2 * eps) << 5;
-    bool low = dist + eps < half_w;
-    bool high = dist > ten - half_w + eps;
-    /* What is added to m: 0 (low), 10 (high) or the rounding of V, selected
-     * with masks: written as conditional expressions, GCC 12 made branches
-     * of them, and low or high holds for about 4 random numbers in 10, in
-     * no order a predictor can learn. */
-    uint64_t low_mask = 0 - (uint64_t)low, high_mask = 0 - (uint64_t)high;
-    *f = m + (((up >> 59) & ~(low_mask | high_mask)) | (10 & high_mask));
-    /* one test for the caller (as "low | high | ...", a branch on low and
-     * high again) */
-    uint64_t decided = low_mask | high_mask | (0 - (uint64_t)(neither & clear));
+    /* m + 0 or 10 when in, else V rounded: selected with a mask, and the
+     * result tested once (written as conditional expressions, GCC 12 made
+     * a branch on in, which random data mispredicts four times in ten) */
+    uint64_t in_mask = 0 - (uint64_t)in, r = up >> 59, ten_r = upper ? 10 : 0;
+    *f = m + (r ^ ((r ^ ten_r) & in_mask));
+    uint64_t decided = in_mask | (0 - (uint64_t)(out & clear));
     return decided != 0;
 }
 
@@ -760,6 +763,44 @@ static SV_ALWAYS_INLINE size_t put_whole(char *out, bool neg, uint64_t u)
     return (size_t)neg + (size_t)n + 2;
 }
 
+/* A value with few fraction bits, u / 2^j with u odd and 1 <= j <= 8,
+ * is exactly a decimal with j fraction digits, the last of them a 5
+ * (1 / 2^j = 5^j / 10^j). That decimal is the shortest that reads back
+ * when half the gap to the next value, 2^(q-1) with q = -(j + tz) and tz
+ * the trailing zero bits of the significand, is below 5 * 10^-j: any
+ * decimal with fewer digits is at least that far from the value (the
+ * nearest multiple of 10 to a number ending in 5 is 5 away), and of those
+ * with as many digits the value itself is the closest. The condition is
+ * 5^(j-1) < 2^(tz+1), that is tz >= short_fraction_min_tz[j]. A random
+ * double has about 50 fraction bits; short ones come from halves, quarters
+ * and the like (9.5, 0.75, 1234.375), common in game data. */
+static const uint8_t short_fraction_min_tz[9] = {0, 0, 2, 4, 6, 9, 11, 13, 16};
+static const uint32_t pow5_u32[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
+
+/* Writes u / 2^j (u < 2^53, 1 <= j <= 8, as above): the whole part, the
+ * point and the j fraction digits (u mod 2^j) * 5^j, zero-padded, from a
+ * digits8 word shifted down to its last j digits. The value is at least
+ * 2^-8 > 1e-6 and below 2^53 < 1e21, so the layout is positional. Stores at
+ * most 26 bytes. */
+static SV_ALWAYS_INLINE size_t put_short_fraction(char *out, bool neg, uint64_t u, int j)
+{
+    uint64_t whole = u >> j;
+    uint32_t frac = (uint32_t)(u & ((UINT64_C(1) << j) - 1)) * pow5_u32[j]; /* < 10^j */
+    out[0] = '-'; /* overwritten by the first digit when positive */
+    char *p = out + neg;
+    int n;
+    if (whole == 0) {
+        p[0] = '0';
+        n = 1;
+    } else {
+        n = whole < 100000000 ? put_up_to_8_digits(p, (uint32_t)whole)
+                              : put_9_to_16_digits(p, whole);
+    }
+    p[n] = '.';
+    store64(p + n + 1, (digits8(frac) | ASCII_ZEROS) >> (8 * (8 - j)));
+    return (size_t)neg + (size_t)n + 1 + (size_t)j;
+}
+
 /* Zero, subnormals, the lowest double of each binade and what
  * shortest64_fast cannot decide, off the common path. It takes the double
  * itself, so that the common path keeps nothing alive for it. */
@@ -797,6 +838,19 @@ static SV_COLD size_t fmt_f64_slow(double d, char *out)
     return write17(out, neg, dec.f, dec.e);
 }
 
+/* A double c * 2^q with at most 8 fraction bits, j = -q - tz of them (tz:
+ * the trailing zero bits of c): a whole number (j <= 0), a short fraction
+ * when it has the precision to spare (put_short_fraction), else the search.
+ * Called, not inlined, so that the registers it uses are not saved on the
+ * path of every other number. */
+static SV_NOINLINE size_t fmt_f64_few_fraction_bits(double d, char *out, bool neg, uint64_t c,
+                                                    int tz, int j)
+{
+    if (j <= 0) return put_whole(out, neg, c >> (j + tz));
+    if (tz >= short_fraction_min_tz[j]) return put_short_fraction(out, neg, c >> tz, j);
+    return fmt_f64_slow(d, out);
+}
+
 size_t sv__core_fmt_f64(double d, char *out)
 {
     uint64_t bits;
@@ -809,10 +863,14 @@ size_t sv__core_fmt_f64(double d, char *out)
     uint64_t c = frac | (UINT64_C(1) << 52);
     int q = be - 1075;
     decimal dec;
-    /* Whole numbers below 2^53: every integer there is a double, so the
-     * integer itself is the shortest text. (For q < -52 the test fails by
-     * itself: c has at most 52 trailing zero bits.) */
-    if (q <= 0 && sv__core_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
+    if (q <= 0) {
+        /* Whole numbers below 2^53: every integer there is a double, so the
+         * integer itself is the shortest text. (For q < -52 the test fails
+         * by itself: c has at most 52 trailing zero bits.) Then values with
+         * few fraction bits (put_short_fraction; j <= 8 keeps -q below 64). */
+        int tz = sv__core_ctz64(c), j = -q - tz;
+        if (j <= 8) return fmt_f64_few_fraction_bits(d, out, neg, c, tz, j);
+    }
     /* frac == 0: the lowest double of a binade, see fmt_f64_slow. */
     if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
     /* A normal double's shortest digits number 16 or 17 (c >= 2^52 and
@@ -843,7 +901,17 @@ static SV_COLD size_t fmt_f32_slow(char *out, bool neg, uint32_t frac, int be)
     return write9(out, neg, (uint32_t)dec.f, dec.e);
 }
 
-size_t sv__core_fmt_f32(float f, char *out)
+/* The same for floats. */
+static SV_NOINLINE size_t fmt_f32_few_fraction_bits(char *out, bool neg, uint32_t c, int tz, int j,
+                                                    int be)
+{
+    if (j <= 0) return put_whole(out, neg, c >> (j + tz));
+    if (tz >= short_fraction_min_tz[j]) return put_short_fraction(out, neg, c >> tz, j);
+    return fmt_f32_slow(out, neg, c & ((UINT32_C(1) << 23) - 1), be);
+}
+
+/* sv__core_fmt_f32, inlined into it and into the loop of sv__core_fmt_f32s. */
+static SV_ALWAYS_INLINE size_t fmt_f32(float f, char *out)
 {
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
@@ -855,8 +923,12 @@ size_t sv__core_fmt_f32(float f, char *out)
     uint32_t c = frac | (UINT32_C(1) << 23);
     int q = be - 150;
     decimal dec;
-    /* Whole numbers below 2^24 (see sv__core_fmt_f64). */
-    if (q <= 0 && sv__core_ctz64(c) >= -q) return put_whole(out, neg, c >> -q);
+    if (q <= 0) {
+        /* Whole numbers below 2^24, then values with few fraction bits (see
+         * sv__core_fmt_f64). */
+        int tz = sv__core_ctz64(c), j = -q - tz;
+        if (j <= 8) return fmt_f32_few_fraction_bits(out, neg, c, tz, j, be);
+    }
     if (frac == 0 || !shortest32_fast(c, q, &dec)) return fmt_f32_slow(out, neg, frac, be);
     /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8.
      * The digits short of 9, without a branch (unpredictable, as in
@@ -865,4 +937,27 @@ size_t sv__core_fmt_f32(float f, char *out)
     dec.f *= pow10_u64[short_by];
     dec.e -= (int)short_by;
     return write9(out, neg, (uint32_t)dec.f, dec.e);
+}
+
+size_t sv__core_fmt_f32(float f, char *out)
+{
+    return fmt_f32(f, out);
+}
+
+/* One call for a run of floats (a vector's or a colour's components): the
+ * registers fmt_f32 needs are saved once, not once per number. Each number
+ * is followed by ", " stored whole and advanced by sep, the last one taken
+ * back. */
+size_t sv__core_fmt_f32s(const void *data, size_t n, size_t sep, char *out)
+{
+    const unsigned char *d = (const unsigned char *)data;
+    char *p = out;
+    for (size_t i = 0; i < n; i++) {
+        float f;
+        memcpy(&f, d + 4 * i, sizeof f);
+        p += fmt_f32(f, p);
+        memcpy(p, ", ", 2);
+        p += sep;
+    }
+    return (size_t)(p - out) - (n ? sep : 0);
 }

@@ -30,6 +30,10 @@
  * number of characters of the text at out (see the room needed above). */
 size_t sv__core_fmt_f64(double d, char *out);
 size_t sv__core_fmt_f32(float f, char *out);
+/* n finite floats stored one after another (4 bytes each, native order) at
+ * data, as sv__core_fmt_f32 writes them, separated by ',' (sep 1) or ", "
+ * (sep 2). Room: n * (SV_FMT_F32_MAX + 2); the same scratch rule. */
+size_t sv__core_fmt_f32s(const void *data, size_t n, size_t sep, char *out);
 size_t sv__core_fmt_u64(uint64_t u, char *out);
 size_t sv__core_fmt_i64(int64_t i, char *out);
 

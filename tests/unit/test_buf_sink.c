@@ -199,6 +199,38 @@ static void test_json_streams_through_a_small_window(void **state)
     sv_doc_free(doc);
 }
 
+/* An array of small arrays ([k,0.5], which the writer writes inline when it
+ * holds the whole output) through a small window: still handed over a
+ * window at a time, as each container starts. */
+static void test_json_small_arrays_through_a_small_window(void **state)
+{
+    (void)state;
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value arr = sv_array(doc, 0);
+    for (unsigned k = 0; k < 2000; k++) {
+        sv_value item = sv_array(doc, 0);
+        assert_int_equal(sv_array_append(doc, &item, sv_int((int64_t)(k % 10))), SV_OK);
+        assert_int_equal(sv_array_append(doc, &item, sv_f64(0.5)), SV_OK);
+        assert_int_equal(sv_array_append(doc, &arr, item), SV_OK);
+    }
+    sv_error err;
+    sv_buf whole, streamed;
+    sv_buf_init(&whole, NULL);
+    sv_buf_init(&streamed, NULL);
+    assert_int_equal(sv_json_encode(&arr, NULL, &whole, &err), SV_OK);
+    assert_int_equal(whole.len, 2000 * 8 + 1); /* "[" then "[k,0.5]," 2000 times, the last ']' */
+    memset(&col, 0, sizeof col);
+    sv_buf_set_sink(&streamed, collect, &col, 256);
+    assert_int_equal(sv_json_encode(&arr, NULL, &streamed, &err), SV_OK);
+    assert_int_equal(sv_buf_flush(&streamed), SV_OK);
+    assert_int_equal(col.len, whole.len);
+    assert_memory_equal(col.bytes, whole.data, whole.len);
+    assert_true(col.largest < 512); /* a window and one item at most */
+    sv_buf_free(&whole);
+    sv_buf_free(&streamed);
+    sv_doc_free(doc);
+}
+
 static void test_json_stops_at_a_failing_sink(void **state)
 {
     (void)state;
@@ -227,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_default_window),
         cmocka_unit_test(test_failing_sink_is_sticky),
         cmocka_unit_test(test_json_streams_through_a_small_window),
+        cmocka_unit_test(test_json_small_arrays_through_a_small_window),
         cmocka_unit_test(test_json_stops_at_a_failing_sink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

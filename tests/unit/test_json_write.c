@@ -815,6 +815,65 @@ static void test_items_inline(void **state)
     }
 }
 
+/* Small arrays of float64s, int64s and short strings inside a container are
+ * written inline (small_array); anything else in them, or around them, gives
+ * the array back to the array writer. Every expected text is worked by hand
+ * from docs/json.md; each case nests the array, as only items are written
+ * inline. */
+static void test_small_arrays(void **state)
+{
+    (void)state;
+    CHECK(tree_arr(1, tree_arr(3, sv_f64(-46.097620814772036), sv_f64(0.5), sv_f64(12.0))),
+          "[[-46.097620814772036,0.5,12.0]]");
+    CHECK(tree_arr(1, tree_arr(3, S("loot"), sv_int(15), S("hidden"))),
+          "[[\"loot\",15,\"hidden\"]]");
+    CHECK(tree_map(1, S("v"), tree_arr(1, sv_int(-7))), "{\"v\":[-7]}");
+    CHECK(tree_obj(S("E"), 1, "t", tree_arr(2, S("a"), sv_f64(1e21))),
+          "{\"$class\":\"E\",\"t\":[\"a\",1e+21]}");
+    /* eight items (the most written inline) and nine (the writer) */
+    CHECK(tree_arr(1, tree_arr(8, sv_int(1), sv_int(2), sv_int(3), sv_int(4), sv_int(5),
+                               sv_int(6), sv_int(7), sv_int(8))),
+          "[[1,2,3,4,5,6,7,8]]");
+    CHECK(tree_arr(1, tree_arr(9, sv_int(1), sv_int(2), sv_int(3), sv_int(4), sv_int(5),
+                               sv_int(6), sv_int(7), sv_int(8), sv_int(9))),
+          "[[1,2,3,4,5,6,7,8,9]]");
+    /* empty; an item of another kind last, after inline ones were written */
+    CHECK(tree_arr(1, tree_arr(0)), "[[]]");
+    CHECK(tree_arr(1, tree_arr(3, sv_int(1), S("b"), S("needs \"escape\""))),
+          "[[1,\"b\",\"needs \\\"escape\\\"\"]]");
+    CHECK(tree_arr(1, tree_arr(3, sv_f64(1.5), sv_int(2), sv_bool(true))), "[[1.5,2,true]]");
+    CHECK(tree_arr(1, tree_arr(2, sv_f64(1.5), f64_bits(0x7ff8000000000000ull))),
+          "[[1.5,{\"$f64\":\"nan\"}]]");
+    CHECK(tree_arr(1, tree_arr(2, sv_int(1), sv_int(INT64_C(9007199254740993)))),
+          "[[1,{\"$int\":\"9007199254740993\"}]]");
+    CHECK(tree_arr(1, tree_arr(2, sv_int(1), tree_arr(1, sv_int(2)))), "[[1,[2]]]");
+    CHECK(tree_arr(1, tree_arr(2, sv_f64(2.5), sv_f32(2.5f))), "[[2.5,{\"$f32\":2.5}]]");
+    CHECK(tree_arr(1, tree_arr(1, S("caf\xc3\xa9"))), "[[\"caf\xc3\xa9\"]]");
+    /* with "$meta", pretty, plain */
+    CHECK(tree_arr(1, with_meta(tree_arr(2, sv_int(1), sv_int(2)), S("m"))),
+          "[{\"$array\":[1,2],\"$meta\":\"m\"}]");
+    CHECK_PRETTY(tree_arr(1, tree_arr(2, sv_int(1), S("x"))), 2,
+                 "[\n  [\n    1,\n    \"x\"\n  ]\n]");
+    CHECK_PLAIN(tree_arr(1, tree_arr(2, sv_int(INT64_C(9007199254740993)), sv_f64(0.25))),
+                "[[9007199254740993,0.25]]");
+    /* a hundred thousand small arrays in one: the output buffer grows while
+     * they are written inline */
+    sv_value big = sv_array(test_doc, 0);
+    size_t n = 100000;
+    char *exp = malloc(n * 12 + 2);
+    assert_non_null(exp);
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        assert_int_equal(
+            sv_array_append(test_doc, &big, tree_arr(2, sv_int((int64_t)(k % 10)), sv_f64(0.5))),
+            SV_OK);
+        at += (size_t)sprintf(exp + at, "%c[%d,0.5]", k ? ',' : '[', (int)(k % 10));
+    }
+    exp[at++] = ']';
+    check_with(big, 0, false, exp, at);
+    free(exp);
+}
+
 static void test_packed_flat(void **state)
 {
     (void)state;
@@ -1599,6 +1658,7 @@ int main(void)
         cmocka_unit_test(test_tuples_every_shape),
         cmocka_unit_test(test_tuples_other_elems),
         cmocka_unit_test(test_items_inline),
+        cmocka_unit_test(test_small_arrays),
         cmocka_unit_test(test_packed_flat),
         cmocka_unit_test(test_packed_shaped),
         cmocka_unit_test(test_many_keys),

@@ -62,6 +62,12 @@
 #ifndef FAST_PATH_F32
 #define FAST_PATH_F32 300000
 #endif
+#ifndef SHORT_FRACTION_F64
+#define SHORT_FRACTION_F64 1000000
+#endif
+#ifndef SHORT_FRACTION_F32_STRIDE
+#define SHORT_FRACTION_F32_STRIDE 61 /* odd: every trailing zero count of u is met */
+#endif
 #ifndef DIGITS16_RANDOM
 #define DIGITS16_RANDOM 200000
 #endif
@@ -570,6 +576,141 @@ static void test_fmt_whole_numbers(void **state)
     }
 }
 
+/* Values with at most 8 fraction bits print as their exact decimal value
+ * when that is the shortest (put_short_fraction): u / 2^j, u odd, with the
+ * significand's trailing zero count tz at least short_fraction_min_tz[j].
+ * The expected texts are Python's repr(float) (shortest digits, independent
+ * of this code; for float32 the shortest "%.{p}g" that struct.pack('<f')
+ * reads back to the same bits), computed once and written here. For each j
+ * where it matters, the first value with tz one below the minimum has a
+ * shorter text than its exact decimal: the fast path must refuse it. */
+static void test_fmt_short_fractions(void **state)
+{
+    (void)state;
+    expect_f64(9.5, "9.5");
+    expect_f64(-12.5, "-12.5");
+    expect_f64(0.75, "0.75");
+    expect_f64(0.0625, "0.0625");
+    expect_f64(1234.375, "1234.375");
+    expect_f64(0.00390625, "0.00390625");     /* 2^-8: the smallest j = 8 value */
+    expect_f64(3.0 / 512, "0.005859375");      /* j = 9: the search */
+    expect_f64(1.5 + 0x1p-46, "1.5000000000000142"); /* j = 46 */
+    /* The edges of the table for doubles (53-bit significands): the largest
+     * taken (tz at the minimum) and the first refused (tz one below). */
+    expect_f64((0x1p53 - 1) / 2, "4503599627370495.5"); /* j = 1, tz = 0 */
+    expect_f64((0x1p51 - 1) / 4, "562949953421311.75"); /* j = 2, tz = 2 */
+    expect_f64((0x1p52 - 1) / 4, "1125899906842623.8"); /* tz = 1: refused */
+    expect_f64((0x1p44 - 1) / 32, "549755813887.96875"); /* j = 5, tz = 9 */
+    expect_f64((0x1p45 - 1) / 32, "1099511627775.9688"); /* tz = 8: refused */
+    expect_f64((0x1p37 - 1) / 256, "536870911.99609375"); /* j = 8, tz = 16 */
+    expect_f64((0x1p38 - 1) / 256, "1073741823.9960938"); /* tz = 15: refused */
+    /* The same for floats (24-bit significands), every j. */
+    expect_f32(9.5f, "9.5");
+    expect_f32(-12.375f, "-12.375");
+    expect_f32(0.0625f, "0.0625");
+    expect_f32(0.00390625f, "0.00390625");
+    expect_f32(8388607.5f, "8388607.5");   /* j = 1, tz = 0 */
+    expect_f32(1048575.75f, "1048575.75"); /* j = 2, tz = 2 */
+    expect_f32(2097151.75f, "2097151.8");  /* tz = 1: refused */
+    expect_f32(131071.875f, "131071.875"); /* j = 3, tz = 4 */
+    expect_f32(262143.875f, "262143.88");  /* refused */
+    expect_f32(16383.9375f, "16383.9375"); /* j = 4, tz = 6 */
+    expect_f32(32767.9375f, "32767.938");  /* refused */
+    expect_f32(1023.96875f, "1023.96875"); /* j = 5, tz = 9 */
+    expect_f32(2047.96875f, "2047.9688");  /* refused */
+    expect_f32(127.984375f, "127.984375"); /* j = 6, tz = 11 */
+    expect_f32(255.984375f, "255.98438");  /* refused */
+    expect_f32(15.9921875f, "15.9921875"); /* j = 7, tz = 13 */
+    expect_f32(31.9921875f, "31.992188");  /* refused */
+    expect_f32(0.99609375f, "0.99609375"); /* j = 8, tz = 16 */
+    expect_f32(1.99609375f, "1.9960938");  /* refused */
+}
+
+/* The fast path for few fraction bits against the exact search it skips
+ * (fmt_f64_slow / fmt_f32_slow, which take any finite value), byte for
+ * byte, and against the glibc oracle for some: random u / 2^j for j = 0 to
+ * 10 (both sides of the path's range) and every size of u, both signs; for
+ * floats, u / 2^j for j <= 9 and u below 2^24 in an odd stride. */
+static void compare_with_search_f64(double x)
+{
+    char fast[SV_FMT_F64_MAX + 8], slow[SV_FMT_F64_MAX + 8];
+    size_t n = sv__core_fmt_f64(x, fast), m = fmt_f64_slow(x, slow);
+    if (n != m || memcmp(fast, slow, n) != 0)
+        fail_msg("%a: %.*s, the search gives %.*s", x, (int)n, fast, (int)m, slow);
+}
+
+static void compare_with_search_f32(float x)
+{
+    char fast[SV_FMT_F32_MAX + 8], slow[SV_FMT_F32_MAX + 8];
+    uint32_t bits = f32_bits(x);
+    size_t n = sv__core_fmt_f32(x, fast);
+    size_t m = fmt_f32_slow(slow, bits >> 31, bits & ((UINT32_C(1) << 23) - 1),
+                            (int)((bits >> 23) & 0xFF));
+    if (n != m || memcmp(fast, slow, n) != 0)
+        fail_msg("%a: %.*s, the search gives %.*s", (double)x, (int)n, fast, (int)m, slow);
+}
+
+static void test_fmt_short_fractions_bulk(void **state)
+{
+    (void)state;
+    for (int i = 0; i < SHORT_FRACTION_F64; i++) {
+        uint64_t u = rnd() >> (11 + rnd() % 53); /* 0 to 53 bits */
+        int j = (int)(rnd() % 11);
+        double x = ldexp((double)u, -j) * (rnd() & 1 ? -1 : 1);
+        compare_with_search_f64(x);
+        if (i % 16 == 0) check_f64(x);
+    }
+    for (int j = 0; j <= 9; j++)
+        for (uint32_t u = 1; u < (UINT32_C(1) << 24); u += SHORT_FRACTION_F32_STRIDE) {
+            float x = ldexpf((float)u, -j);
+            compare_with_search_f32(x);
+            compare_with_search_f32(-x);
+            if (u % 1024 == 1) check_f32(x);
+        }
+}
+
+/* sv__core_fmt_f32s writes a run of floats exactly as sv__core_fmt_f32 one by
+ * one with ',' or ", " between them, within its room (guard bytes after
+ * n * (SV_FMT_F32_MAX + 2) stay untouched): runs of 1 to 16 numbers of
+ * every kind (random bits, whole numbers, halves, short decimals). */
+static void test_fmt_f32_runs(void **state)
+{
+    (void)state;
+    enum { MAX_RUN = 16, ROOM = MAX_RUN * (SV_FMT_F32_MAX + 2) };
+    for (int i = 0; i < 20000; i++) {
+        size_t n = 1 + (size_t)(rnd() % MAX_RUN), sep = 1 + (size_t)(rnd() & 1);
+        float f[MAX_RUN];
+        for (size_t k = 0; k < n; k++) {
+            uint64_t r = rnd();
+            switch (r % 4) {
+            case 0: f[k] = f32_from_bits((uint32_t)(r >> 32)); break;
+            case 1: f[k] = (float)(int32_t)(r >> 40); break;
+            case 2: f[k] = ldexpf((float)(uint32_t)(r >> 44), -(int)(r >> 8 & 7)); break;
+            default: f[k] = (float)(r >> 32 & 0xFFFF) / 100.0f; break;
+            }
+            if (!isfinite(f[k])) f[k] = 1.5f;
+        }
+        char want[ROOM + 64], got[ROOM + 64];
+        size_t wn = 0;
+        for (size_t k = 0; k < n; k++) {
+            char one[SV_FMT_F32_MAX + 1];
+            size_t m = sv__core_fmt_f32(f[k], one);
+            memcpy(want + wn, one, m);
+            wn += m;
+            if (k + 1 < n) {
+                memcpy(want + wn, ", ", sep);
+                wn += sep;
+            }
+        }
+        memset(got, 0x5A, sizeof got);
+        size_t gn = sv__core_fmt_f32s(f, n, sep, got);
+        if (gn != wn || memcmp(got, want, wn) != 0)
+            fail_msg("run of %zu: %.*s, one by one %.*s", n, (int)gn, got, (int)wn, want);
+        for (size_t k = n * (SV_FMT_F32_MAX + 2); k < sizeof got; k++)
+            assert_int_equal((unsigned char)got[k], 0x5A);
+    }
+}
+
 /* 2^-n prints as its exact decimal value while that is the shortest (n <= 23
  * for doubles, 11 for floats); glibc's "%.nf" gives it. check_* adds the
  * oracle checks for every negative power, through the subnormals. */
@@ -1000,6 +1141,9 @@ int main(void)
         cmocka_unit_test(test_fmt_binade_bottom),
         cmocka_unit_test(test_fmt_whole_numbers),
         cmocka_unit_test(test_fmt_negative_powers_of_two),
+        cmocka_unit_test(test_fmt_short_fractions),
+        cmocka_unit_test(test_fmt_short_fractions_bulk),
+        cmocka_unit_test(test_fmt_f32_runs),
         cmocka_unit_test(test_fmt_integers),
         cmocka_unit_test(test_exponent_text),
         cmocka_unit_test(test_exponent_table),

@@ -6,8 +6,9 @@
  * cursor in a local variable (a cursor), check the room with one compare
  * per item, and write the common items right there (write_item): untagged
  * finite float64s, int64s, short strings that need no escape, float32s,
- * narrow uints, bools and nulls, float32 tuples, and object keys from the
- * key cache; everything else is a call. Each loop exists twice, compact and
+ * narrow uints, bools and nulls, float32 tuples, short bytes, small arrays
+ * of the first three (compact), and object keys from the key cache;
+ * everything else is a call. Each loop exists twice, compact and
  * pretty (a constant parameter of an inline function), so that the compact
  * one has no layout tests. */
 #include "core/base64.h"
@@ -144,16 +145,12 @@ static SV_ALWAYS_INLINE uint8_t *f32_tuple(const sv_jw *w, uint8_t *p, const sv_
     p += w->pretty;
     *p++ = '[';
     const uint8_t *d = v->as.data;
-    size_t sep = w->pretty ? 2 : 1;
     for (size_t j = 0; j < n; j++) {
         float f;
         memcpy(&f, d + 4 * j, 4);
         if (!f32_finite(f)) return NULL;
-        p += sv__core_fmt_f32(f, (char *)p);
-        memcpy(p, ", ", 2);
-        p += sep;
     }
-    p -= sep;
+    p += sv__core_fmt_f32s(d, n, w->pretty ? 2 : 1, (char *)p);
     memcpy(p, "]}", 2);
     return p + 2;
 }
@@ -190,6 +187,47 @@ static SV_ALWAYS_INLINE uint8_t *short_bytes(const sv_jw *w, uint8_t *p, const s
  * untagged float32 ({"$f32": n} in typed mode), bool or null inline; the
  * other untagged values and tuples by a call to their kind's writer
  * (sv__jw_by_kind), tagged ones through sv__json_jw_value. */
+/* The items of a small array of the commonest scalars (an entity's velocity,
+ * its tags: untagged finite float64s, int64s and short strings that need no
+ * escape), compact, written at p as sv__json_jw_array would, without its
+ * call: the end, or NULL when the array is not such a one. Then nothing
+ * meaningful was written, and the call writes the array or reports what is
+ * wrong with it: what enter() and the array writer check first (a sink to
+ * hand the output to, the depth, the storage, a "$meta" form, pretty
+ * layout) is checked here before anything is written, and an item of any
+ * other kind gives the array back to the call. Room: checked here. */
+#define SMALL_ARRAY 8
+#define SMALL_ARRAY_ROOM (1 + SMALL_ARRAY * (FAST_ROOM + 1))
+
+static SV_ALWAYS_INLINE uint8_t *small_array(const sv_jw *w, uint8_t *p, const sv_value *v)
+{
+    const sv_container *box = v->as.box;
+    uint32_t n = v->len;
+    if (n - 1 >= SMALL_ARRAY || w->pretty || !box || box->meta || n > box->cap ||
+        w->buf->sink != NULL || w->depth >= SV_JW_MAX_DEPTH ||
+        (size_t)(w->end - p) < SMALL_ARRAY_ROOM)
+        return NULL;
+    const sv_value *items = (const sv_value *)(const void *)(box + 1); /* sv__core_items */
+    *p++ = '[';
+    for (uint32_t i = 0; i < n; i++) {
+        const sv_value *x = &items[i];
+        uint32_t h = sv__json_jw_head(x);
+        if (h == HEAD(SV_FLOAT, 0, 8, 0) && f64_finite(x->as.f64)) {
+            p += sv__core_fmt_f64(x->as.f64, (char *)p);
+        } else if (h == HEAD(SV_INT, 0, 8, 0) && (!sv__json_jw_wide_i64(x->as.i) || w->plain)) {
+            p += sv__json_jw_fmt_i64(x->as.i, p);
+        } else if ((h & w->mask_string) == HEAD(SV_STRING, 0, 0, 0) && x->as.str) {
+            p = sv__json_jw_short_string(p, x->as.str, x->len);
+            if (!p) return NULL;
+        } else {
+            return NULL;
+        }
+        *p++ = ',';
+    }
+    p[-1] = ']';
+    return p;
+}
+
 static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value *v)
 {
     uint8_t *p = c->p;
@@ -256,7 +294,14 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
          * and blobs) by direct calls, tested one by one: through the table
          * (or a jump table), one branch would go to a different writer item
          * after item, which indirect branch prediction misses more often. */
-        if (v->kind == SV_ARRAY) return lend_call(w, c, v, sv__json_jw_array);
+        if (v->kind == SV_ARRAY) {
+            uint8_t *q = small_array(w, p, v);
+            if (q) {
+                c->p = q;
+                return SV_OK;
+            }
+            return lend_call(w, c, v, sv__json_jw_array);
+        }
         if (v->kind == SV_MAP) return lend_call(w, c, v, sv__json_jw_map);
         if (v->kind == SV_BYTES) {
             uint8_t *q = short_bytes(w, p, v);
@@ -495,6 +540,35 @@ static SV_ALWAYS_INLINE const sv_value *field_val(const sv_value *m, uint32_t i)
     return v;
 }
 
+/* The fields of a map or object, read in the loops below as two strided
+ * runs of values: the keys and the values of the pairs side by side (a step
+ * of two values), or a compact object's values with the keys in its shape
+ * (a step of one). The same fields sv_key_at and sv_val_at answer, but with
+ * the layout read once per container: the loops store through the output
+ * cursor, which the compiler cannot tell apart from the container, so each
+ * accessor call read the layout again. */
+typedef struct fields {
+    const sv_value *key, *val;
+    size_t step;
+} fields;
+
+static SV_ALWAYS_INLINE fields fields_of(const sv_value *m)
+{
+    const sv_container *box = m->as.box;
+    fields f = {NULL, NULL, 2};
+    if (!box) return f; /* (no fields: the callers' loops do not run) */
+    if (box->layout == SV_LAYOUT_COMPACT) {
+        f.key = sv_shape_keys((const sv_shape *)(const void *)box->cls);
+        f.val = (const sv_value *)(const void *)(box + 1);
+        f.step = 1;
+    } else {
+        const sv_pair *pairs = (const sv_pair *)(const void *)(box + 1);
+        f.key = &pairs->key;
+        f.val = &pairs->val;
+    }
+    return f;
+}
+
 static void path_of_field(sv_jw *w, const sv_value *key, uint32_t i)
 {
     /* as sv_walk names it: a string key by its text, any other by position */
@@ -513,11 +587,11 @@ static void path_of_field(sv_jw *w, const sv_value *key, uint32_t i)
  * and its index in *bad. A bad key is reported at the map that holds it: the
  * key itself cannot be a readable path segment.
  *
- * Fields are read through sv_key_at / sv_val_at, which answer on every
- * layout of a container (pairs, or a compact object's values with the keys
- * in its shape). They read a local copy of the container value: its kind
- * and length cannot change behind the loop's stores, so their checks are
- * made once, outside the loop. */
+ * Fields are read as fields_of lays them out, on every layout of a
+ * container (pairs, or a compact object's values with the keys in its
+ * shape), from a local copy of the container value: its kind and length
+ * cannot change behind the loop's stores, so their checks are made once,
+ * outside the loop. */
 static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint8_t open,
                                                uint32_t *bad, const bool pretty)
 {
@@ -529,8 +603,9 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint
     size_t ci = w->ind, outer = ci - w->indent;
     unsigned kflags = SV_JW_STR_KEY | (w->plain ? 0u : SV_JW_STR_DOLLAR);
     cursor c = cursor_open(w, loop_room(MEMBER_ROOM, ci, pretty));
+    const fields f = fields_of(&obj);
     for (uint32_t i = 0; i < n; i++) {
-        const sv_value *key = field_key(&obj, i);
+        const sv_value *key = f.key + i * f.step;
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
@@ -550,7 +625,7 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint
             cursor_take(w, &c);
             if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         }
-        sv_status st = write_item(w, &c, field_val(&obj, i));
+        sv_status st = write_item(w, &c, f.val + i * f.step);
         if (st) {
             path_of_field(w, key, i);
             return st;
@@ -638,8 +713,9 @@ static bool all_object_keys(const sv_jw *w, const sv_value *m)
 {
     const sv_value map = *m; /* (a local copy: see members_loop) */
     if (!has_fields(&map)) return false;
+    const fields f = fields_of(&map);
     for (uint32_t i = 0; i < map.len; i++) {
-        const sv_value *k = field_key(&map, i);
+        const sv_value *k = f.key + i * f.step;
         if (!sv__json_jw_object_key(w, k)) return false;
         /* A key that is not UTF-8 text (from a Godot 3 string, say) can only
          * be written in a pair, as {"$str": ...}. A remembered key was
@@ -757,7 +833,7 @@ sv_status sv__json_jw_object(sv_jw *w, const sv_value *v)
     if (st) return st;
     sv_container *box = v->as.box;
     if (!box) return sv__json_jw_malformed(w, "an object without a class", v);
-    const sv_value *cls = sv_object_class(v);
+    const sv_value *cls = box->cls; /* sv_object_class, read here: v is an object with storage */
     uint32_t n = v->len, bad = 0;
     if (!w->plain && (n || box->meta)) {
         /* {"$class": "X", "$meta": m, "k": v, ...} */
