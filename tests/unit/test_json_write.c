@@ -1071,6 +1071,52 @@ static void test_compact_objects(void **state)
     assert_string_equal(err.path, "/0/flags");
 }
 
+/* Maps of 200 interned keys, more than the writer remembers (64 slots): keys
+ * find their home slot taken and sit in a later one, or push another out.
+ * Each map is written as an object twice (the second time from the
+ * remembered keys), then once more with a last key that is not an object
+ * key, which makes it a list of pairs however many of its keys are
+ * remembered. Expected: {"k0":0,...,"k199":199} and its pairs, laid out by
+ * hand below. */
+static void test_map_keys_past_the_cache(void **state)
+{
+    (void)state;
+    enum { KEYS = 200 };
+    sv_value m = sv_map(test_doc, 0), with_null = sv_map(test_doc, 0);
+    char name[8];
+    char *obj = malloc(KEYS * 16 + 8), *pairs = malloc(KEYS * 20 + 32);
+    assert_non_null(obj);
+    assert_non_null(pairs);
+    size_t on = 0, pn = 0;
+    pn += (size_t)sprintf(pairs + pn, "{\"$map\":[");
+    for (int i = 0; i < KEYS; i++) {
+        snprintf(name, sizeof name, "k%d", i);
+        assert_int_equal(sv_map_append_str(test_doc, &m, name, sv_int(i)), SV_OK);
+        assert_int_equal(sv_map_append_str(test_doc, &with_null, name, sv_int(i)), SV_OK);
+        on += (size_t)sprintf(obj + on, "%c\"k%d\":%d", i ? ',' : '{', i, i);
+        pn += (size_t)sprintf(pairs + pn, "[\"k%d\",%d],", i, i);
+    }
+    obj[on++] = '}';
+    obj[on] = '\0';
+    assert_int_equal(sv_map_append(test_doc, &with_null, sv_null(), sv_int(KEYS)), SV_OK);
+    pn += (size_t)sprintf(pairs + pn, "[null,%d]]}", KEYS);
+    /* [obj,obj] */
+    char *twice = malloc(2 * on + 4);
+    assert_non_null(twice);
+    sprintf(twice, "[%s,%s]", obj, obj);
+    check_str(tree_arr(2, m, m), twice);
+    /* [obj,pairs]: the keys remembered from the first map do not make the
+     * second an object */
+    char *mixed = malloc(on + pn + 4);
+    assert_non_null(mixed);
+    sprintf(mixed, "[%s,%s]", obj, pairs);
+    check_str(tree_arr(2, m, with_null), mixed);
+    free(obj);
+    free(pairs);
+    free(twice);
+    free(mixed);
+}
+
 /* A decoded typed JSON document whose objects are all made compact
  * (sv_compact_objects) writes back the bytes it was read from. */
 static void test_compact_objects_round_trip(void **state)
@@ -1653,6 +1699,7 @@ int main(void)
         cmocka_unit_test(test_nested_maps_with_other_keys),
         cmocka_unit_test(test_objects),
         cmocka_unit_test(test_compact_objects),
+        cmocka_unit_test(test_map_keys_past_the_cache),
         cmocka_unit_test(test_compact_objects_round_trip),
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_tuples_every_shape),

@@ -470,6 +470,20 @@ static inline uint64_t key_head(const sv_value *k)
     return h;
 }
 
+/* Whether k is a remembered key: in its home slot or one of the next
+ * KEY_PROBES - 1, where key_miss puts a key whose home slot is taken. */
+static SV_ALWAYS_INLINE bool key_known(const sv_jw *w, const sv_value *k)
+{
+    const char *s = k->as.str;
+    uint64_t head = key_head(k);
+    size_t home = key_home(s);
+    for (size_t j = 0; j < KEY_PROBES; j++) {
+        const sv_jw_key *c = &w->keys[(home + j) & (SV_JW_KEY_CACHE - 1)];
+        if (c->str == s && c->head == head) return true;
+    }
+    return false;
+}
+
 /* A key that is not in its home slot: the other slots, else writes it (a
  * non-key is NOT_OBJECT_KEYS) and remembers it when its text is short. */
 static SV_NOINLINE sv_status key_miss(sv_jw *w, const sv_value *k, unsigned kflags)
@@ -716,14 +730,14 @@ static bool all_object_keys(const sv_jw *w, const sv_value *m)
     const fields f = fields_of(&map);
     for (uint32_t i = 0; i < map.len; i++) {
         const sv_value *k = f.key + i * f.step;
+        /* A remembered key passed these checks when it was written (in any
+         * of its slots: a key whose home slot is taken would otherwise be
+         * scanned again in every map that holds it). */
+        if (key_known(w, k)) continue;
         if (!sv__json_jw_object_key(w, k)) return false;
         /* A key that is not UTF-8 text (from a Godot 3 string, say) can only
-         * be written in a pair, as {"$str": ...}. A remembered key was
-         * written before, so it is text. */
-        const sv_jw_key *c = &w->keys[key_home(k->as.str)];
-        if (!(c->str == k->as.str && c->head == key_head(k)) &&
-            !sv__json_jw_text_ok(k->as.str, k->len, (k->flags & SV_F_UTF16) != 0))
-            return false;
+         * be written in a pair, as {"$str": ...}. */
+        if (!sv__json_jw_text_ok(k->as.str, k->len, (k->flags & SV_F_UTF16) != 0)) return false;
     }
     return true;
 }
