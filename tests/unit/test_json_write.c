@@ -1083,7 +1083,7 @@ static void test_map_keys_past_the_cache(void **state)
     (void)state;
     enum { KEYS = 200 };
     sv_value m = sv_map(test_doc, 0), with_null = sv_map(test_doc, 0);
-    char name[8];
+    char name[16];
     char *obj = malloc(KEYS * 16 + 8), *pairs = malloc(KEYS * 20 + 32);
     assert_non_null(obj);
     assert_non_null(pairs);
