@@ -386,7 +386,10 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
     sv_buf_putc(out, '{');
     size_t written = 0;
     o3_res result = sv_o3de_result_none(WV);
-    for (size_t i = 0; i < pl->n && o3_ok(c); i++) {
+    /* The context can fail only in the general path (st, plan_seq): c is
+     * checked after those, not per member (st_object checked it before). */
+    bool go = true;
+    for (size_t i = 0; i < pl->n && go; i++) {
         const o3_step *s = &pl->steps[i];
         /* the walk stops at a failed buffer: the store's error is then
          * the buffer's (out of memory or its limit) */
@@ -424,6 +427,7 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
                 r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, fdp,
                        dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
             }
+            go = o3_ok(c);
         }
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (keep || o3_out(r) != SV_O3DE_DEFAULTS_USED)
@@ -498,7 +502,8 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
     o3_res result = sv_o3de_result_none(WV);
     bool leaves = c->depth < c->max_depth;           /* st's checks for a leaf pass */
     const uint8_t *ld = c->keep_defaults ? NULL : d; /* what leaves compare with */
-    for (size_t i = 0; i < n && o3_ok(c); i++) {
+    bool go = true; /* o3_ok(c), checked after the general path (as in plan_class) */
+    for (size_t i = 0; i < n && go; i++) {
         if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* as in plan_class */
         char *q = (char *)out->data + out->len;
         *q = ',';
@@ -514,6 +519,7 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
                 r = st_object(x, s->elem->cls, epl, e, d, level + 1);
             else
                 r = st(x, s->elem, e, NULL, d, NULL, level + 1); /* not a plain leaf */
+            go = o3_ok(c);
         }
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
