@@ -435,6 +435,61 @@ static void test_store_text(void **state)
     sv_buf_free(&b);
 }
 
+/* Storing with every allocation failed in turn (the plans, the default
+ * instances, the output's growth, once in the middle of a long array):
+ * each run gives the text written out by hand, or stops with
+ * SV_ERR_NOMEM and leaks nothing. */
+static void test_store_struct_faults(void **state)
+{
+    (void)state;
+    enum { N = 5000 }; /* 14 bytes each: the output passes 64 KiB */
+    Part *parts = calloc(N, sizeof *parts);
+    assert_non_null(parts);
+    for (size_t i = 0; i < N; i++) {
+        parts[i].kind = 3;
+        parts[i].rot[3] = 1.0f; /* the identity, the default */
+    }
+    Holder h;
+    memset(&h, 0, sizeof h);
+    h.title = "T";
+    h.main.rot[3] = 1.0f; /* main all default: left out */
+    h.parts = parts;
+    h.n_parts = N;
+    size_t want_len = 22 + 14 * (size_t)N + 1;
+    char *want = malloc(want_len + 1);
+    assert_non_null(want);
+    memcpy(want, "{\"title\":\"T\",\"parts\":[", 22);
+    for (size_t i = 0; i < N; i++) memcpy(want + 22 + 14 * i, "{\"kind\":\"AB\"},", 14);
+    memcpy(want + want_len - 2, "]}", 3);
+    long n = 1, failed = 0;
+    for (; n < 1000; n++) {
+        test_alloc t;
+        test_alloc_init(&t, n);
+        sv_buf b;
+        sv_buf_init(&b, &t.alloc);
+        sv_error err;
+        sv_error_clear(&err);
+        sv_o3de_result r;
+        sv_status st = sv_o3de_store_struct_text(schema, holder_cls, &h, 0, &b, NULL, &r, &err);
+        if (t.failures == 0) {
+            assert_int_equal(st, SV_OK);
+            assert_int_equal(b.len, want_len);
+            assert_memory_equal(b.data, want, want_len);
+        } else {
+            assert_int_equal(st, SV_ERR_NOMEM);
+            assert_int_equal(err.status, SV_ERR_NOMEM);
+            if (getenv("O3T_PRINT_FAULTS")) printf("fault %ld: %s\n", n, err.message);
+            failed++;
+        }
+        sv_buf_free(&b);
+        assert_int_equal(t.live_bytes, 0);
+        if (t.failures == 0) break;
+    }
+    assert_true(failed >= 2); /* at least the output's first room and its growth */
+    free(want);
+    free(parts);
+}
+
 /* Integers at every digit count and at the limits of their widths, as C
  * prints them in decimal (the store writes short ones two digits at a time
  * and hands the long ones to the general formatter). */
@@ -757,6 +812,7 @@ int main(void)
         cmocka_unit_test(test_store_plan_edges),
         cmocka_unit_test(test_store_integers),
         cmocka_unit_test(test_load_struct_faults),
+        cmocka_unit_test(test_store_struct_faults),
         cmocka_unit_test(test_stream_equals_tree),
         cmocka_unit_test(test_stream_truncated),
         cmocka_unit_test(test_stream_hostile),

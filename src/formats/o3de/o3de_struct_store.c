@@ -36,34 +36,35 @@
 #define STORE_STEP ((size_t)2 << 20)
 #define STORE_ROOM ((size_t)256)
 
-static SV_NOINLINE void store_room_slow(o3_sctx *x)
+static SV_NOINLINE bool store_room_slow(o3_sctx *x)
 {
     sv_buf *b = x->w.out;
+    if (b->failed) return false;
     if (b->cap - b->len < STORE_ROOM) {
         size_t want = b->cap > 65536 ? b->cap : 65536;
-        if (sv_buf_ensure(b, want) != SV_OK) { /* sticky: the appends do nothing */
-            x->ready = SIZE_MAX;
-            return;
-        }
+        if (sv_buf_ensure(b, want) != SV_OK) return false; /* failed, sticky */
     }
     if (b->cap < 2 * STORE_STEP) {
         x->ready = b->cap;
-        return;
+        return true;
     }
     size_t from = x->ready > b->len ? x->ready : b->len;
     size_t upto = from + STORE_STEP < b->cap ? from + STORE_STEP : b->cap;
     sv__core_mem_populate(b->data + from, b->data + upto);
     x->ready = upto;
+    return true;
 }
 
-static inline void store_room(o3_sctx *x)
+/* True when STORE_ROOM bytes are there past the output's end: a member or
+ * element that writes at most that much then stores through a cursor with
+ * no check of its own (out_leaf). False once the buffer has failed (every
+ * failure makes it fail: the store stops there, with its error). ready
+ * never exceeds cap, so len + STORE_ROOM <= ready means the room. */
+static inline bool store_room(o3_sctx *x)
 {
-    if (x->w.out->len + STORE_ROOM > x->ready) store_room_slow(x);
-}
-
-static void put_raw(o3_sctx *x, const char *s, size_t n)
-{
-    sv_buf_append(x->w.out, s, n);
+    const sv_buf *b = x->w.out;
+    if (SV_UNLIKELY(b->len + STORE_ROOM > x->ready || b->failed)) return store_room_slow(x);
+    return true;
 }
 
 /* Whether any of eight bytes is a quote, a backslash or below 0x20 (the
@@ -115,26 +116,30 @@ static void put_string(o3_sctx *x, const char *s, size_t n)
     b->len += n + 2;
 }
 
-/* Numbers printed straight into the output (one reservation, no copy) */
-static inline void put_f64(o3_sctx *x, double v)
+/* ---- leaves through a cursor ----
+ * A plain leaf (its kind from the class plan, o3s_leaf_of once per field)
+ * with its result, for a member or element whose STORE_ROOM bytes
+ * store_room has made sure of: written through q, a
+ * local pointer, with no capacity check and no store of the buffer's
+ * length per piece (every byte stored through a char pointer would make
+ * the compiler reload the buffer's fields). At most 1 + 4 * 33 bytes (a
+ * vector: brackets, commas, o3_dtoa's 32 each) or an enumerator's slot;
+ * a string, whose length has no bound, goes through put_string with the
+ * length committed first. dp: the default the value is compared with,
+ * NULL when it is written whatever it is (no default, or keep_defaults:
+ * the callers decide that once per object or sequence, not per leaf).
+ * Returns the end of what was written, or NULL when the leaf is not plain
+ * (nothing written: the general path's). out_leaf is inlined into the
+ * walks: a call per leaf (with its saved registers) costs as much as the
+ * work for short values. */
+static inline char *cur_int(char *q, bool sgn, uint64_t v)
 {
-    sv_buf *b = x->w.out;
-    if (sv_buf_ensure(b, 32) == SV_OK) b->len += o3_dtoa(v, (char *)b->data + b->len);
-}
-static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
-{
-    sv_buf *b = x->w.out;
-    if (sv_buf_ensure(b, SV_FMT_INT_MAX) != SV_OK) return;
-    char *d = (char *)b->data + b->len;
     uint64_t u = v;
-    size_t neg = 0;
     if (sgn && (int64_t)v < 0) {
-        *d = '-';
-        neg = 1;
+        *q++ = '-';
         u = (uint64_t)0 - v;
     }
     if (u >= 100000000u) { /* long ones (ids): eight digits at a time */
-        char *q = d + neg;
         uint64_t hi = u / 100000000;
         uint32_t lo = (uint32_t)(u - hi * 100000000);
         if (hi >= 100000000u) { /* up to 20 digits: 4, 8 and 8 */
@@ -146,105 +151,91 @@ static inline void put_int(o3_sctx *x, bool sgn, uint64_t v)
             q += o3_put_digits(q, (uint32_t)hi);
         }
         sv__core_store64le(q, o3_eight_digits(lo));
-        b->len = (size_t)(q + 8 - (char *)b->data);
-        return;
+        return q + 8;
     }
     if (u == 0) { /* o3_put_digits writes no digit for 0 */
-        *d = '0';
-        b->len++;
-        return;
+        *q = '0';
+        return q + 1;
     }
-    b->len += neg + o3_put_digits(d + neg, (uint32_t)u);
+    return q + o3_put_digits(q, (uint32_t)u);
 }
 
-/* o3_store_enum for a value that is one of the enumerators: its name */
-static bool fast_store_enum(o3_sctx *x, const sv_schema_enum *e, const char *names,
-                            const uint8_t *p, const uint8_t *dp, o3_res *r)
-{
-    sv_prim u = e->underlying;
-    int w = o3s_int_width(u);
-    bool sgn = o3s_int_signed(u);
-    if (w == 1 && sgn) return false;
-    uint64_t in = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
-    for (uint32_t i = 0; i < e->nvalues; i++) {
-        if (e->values[i].value != in) continue;
-        if (dp &&
-            in == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w))) {
-            put_raw(x, "{}", 2);
-            *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
-        } else {
-            if (!names) {
-                put_string(x, e->values[i].name, strlen(e->values[i].name));
-            } else if (sv_buf_ensure(x->w.out, O3_ENUM_SLOT) == SV_OK) {
-                /* the name's text from its slot (o3de_store_plan.c) */
-                const char *slot = names + (size_t)i * O3_ENUM_SLOT;
-                memcpy(x->w.out->data + x->w.out->len, slot + 1, O3_ENUM_SLOT - 1);
-                x->w.out->len += (uint8_t)slot[0];
-            }
-            *r = o3_r(WV, SV_O3DE_SUCCESS);
-        }
-        return true;
-    }
-    return false;
-}
-
-/* vector2/3/4, quaternion and colour: n floats, inlined for each constant
- * n so that the loops unroll */
-static O3_ALWAYS_INLINE bool store_floats(o3_sctx *x, const uint8_t *p, const uint8_t *dp, size_t n,
-                                          bool color, o3_res *r)
+static O3_ALWAYS_INLINE char *cur_floats(char *q, const uint8_t *p, const uint8_t *dp, size_t n,
+                                         bool color, o3_res *r)
 {
     float f[4], d[4];
-    for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4); /* fixed-size copies */
+    for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4);
     for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
     for (size_t i = 0; i < n; i++)
-        if (!isfinite(f[i])) return false;
+        if (!isfinite(f[i])) return NULL;
     /* operator== compares values (0.0 equals -0.0); f is finite, so
      * this is also every case of equal bits */
     bool same = dp != NULL;
     for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
     if (same) {
-        put_raw(x, "{}", 2);
+        memcpy(q, "{}", 2);
         *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
-        return true;
+        return q + 2;
     }
     size_t out = n;
     bool alpha_default = color && dp && f[3] == d[3];
     if (alpha_default) out = 3;
-    /* one reservation for the whole array: brackets, commas and numbers of
-     * at most 32 bytes each (o3_dtoa's bound) */
-    sv_buf *b = x->w.out;
-    if (sv_buf_ensure(b, 2 + 33 * n) == SV_OK) {
-        char *q = (char *)b->data + b->len;
-        *q++ = '[';
-        for (size_t i = 0; i < out; i++) {
-            q += o3_dtoa((double)f[i], q);
-            *q++ = ',';
-        }
-        q[-1] = ']'; /* over the last comma (out >= 3) */
-        b->len = (size_t)(q - (char *)b->data);
+    *q++ = '[';
+    for (size_t i = 0; i < out; i++) {
+        q += o3_dtoa((double)f[i], q);
+        *q++ = ',';
     }
+    q[-1] = ']'; /* over the last comma (out >= 3) */
     *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
-    return true;
+    return q;
 }
 
-/* Inlined into the class and sequence walks: a call per leaf (with its
- * saved registers) costs as much as the work for short values. The leaf's
- * kind comes from the class plan (o3s_leaf_of once per field). dp: the
- * default the value is compared with, NULL when it is written whatever it
- * is (no default, or keep_defaults: the callers decide that once per
- * object or sequence, not per leaf). */
-static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_t *p,
-                                             const uint8_t *dp, o3_res *r)
+/* put_string at q: the length committed first, the cursor taken again
+ * after (the buffer may have moved) */
+static char *cur_string(o3_sctx *x, char *q, const char *s, size_t n)
+{
+    sv_buf *b = x->w.out;
+    b->len = (size_t)((uint8_t *)q - b->data);
+    put_string(x, s, n);
+    return (char *)b->data + b->len;
+}
+
+static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, o3_leaf l, const uint8_t *p,
+                                       const uint8_t *dp, o3_res *r)
 {
     switch ((o3_op)l.op) {
-    case O3_OP_ENUM: return fast_store_enum(x, l.enm, l.names, p, dp, r);
+    case O3_OP_ENUM: {
+        const sv_schema_enum *e = l.enm;
+        sv_prim u = e->underlying;
+        int w = o3s_int_width(u);
+        bool sgn = o3s_int_signed(u);
+        if (w == 1 && sgn) return NULL;
+        uint64_t in = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
+        for (uint32_t i = 0; i < e->nvalues; i++) {
+            if (e->values[i].value != in) continue;
+            if (dp &&
+                in == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
+                goto dflt;
+            if (!l.names) { /* (a leaf outside a class plan) */
+                const char *name = e->values[i].name;
+                q = cur_string(x, q, name, strlen(name));
+                goto done;
+            }
+            /* the name's text from its slot (o3de_store_plan.c) */
+            const char *slot = l.names + (size_t)i * O3_ENUM_SLOT;
+            memcpy(q, slot + 1, O3_ENUM_SLOT - 1);
+            q += (uint8_t)slot[0];
+            goto done;
+        }
+        return NULL;
+    }
     case O3_OP_INT: {
         int w = l.width;
         bool sgn = l.sgn;
         uint64_t v = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
         if (dp && v == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
             goto dflt;
-        put_int(x, sgn, v);
+        q = cur_int(q, sgn, v);
         goto done;
     }
     case O3_OP_F32: {
@@ -252,8 +243,8 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         memcpy(&f, p, 4);
         if (dp) memcpy(&g, dp, 4);
         if (dp && fabsf(f - g) <= FLT_EPSILON) goto dflt;
-        if (!isfinite(f)) return false; /* the writer's error, the long way */
-        put_f64(x, (double)f);
+        if (!isfinite(f)) return NULL; /* the writer's error, the long way */
+        q += o3_dtoa((double)f, q);
         goto done;
     }
     case O3_OP_F64: {
@@ -261,8 +252,8 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         memcpy(&v, p, 8);
         if (dp) memcpy(&d, dp, 8);
         if (dp && fabs(v - d) <= DBL_EPSILON) goto dflt;
-        if (!isfinite(v)) return false;
-        put_f64(x, v);
+        if (!isfinite(v)) return NULL;
+        q += o3_dtoa(v, q);
         goto done;
     }
     case O3_OP_BOOL: {
@@ -270,7 +261,9 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         memcpy(&b, p, sizeof b);
         if (dp) memcpy(&e, dp, sizeof e);
         if (dp && b == e) goto dflt;
-        b ? put_raw(x, "true", 4) : put_raw(x, "false", 5);
+        /* "true" or "false" as one five-byte copy (the room is there) */
+        memcpy(q, b ? "true " : "false", 5);
+        q += b ? 4 : 5;
         goto done;
     }
     case O3_OP_STRING: {
@@ -279,24 +272,38 @@ static O3_ALWAYS_INLINE bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_
         if (dp) memcpy(&e, dp, sizeof e);
         if (!s) s = "";
         if (dp && !e) e = "";
-        /* (the usual default is "": no call to compare with it) */
         if (dp && (e[0] ? strcmp(s, e) == 0 : s[0] == 0)) goto dflt;
-        put_string(x, s, strlen(s));
+        q = cur_string(x, q, s, strlen(s));
         goto done;
     }
-    case O3_OP_VEC2: return store_floats(x, p, dp, 2, false, r);
-    case O3_OP_VEC3: return store_floats(x, p, dp, 3, false, r);
-    case O3_OP_VEC4: return store_floats(x, p, dp, 4, false, r);
-    case O3_OP_QUAT: return store_floats(x, p, dp, 4, false, r);
-    case O3_OP_COLOR: return store_floats(x, p, dp, 4, true, r);
-    default: return false;
+    case O3_OP_VEC2: return cur_floats(q, p, dp, 2, false, r);
+    case O3_OP_VEC3: return cur_floats(q, p, dp, 3, false, r);
+    case O3_OP_VEC4: return cur_floats(q, p, dp, 4, false, r);
+    case O3_OP_QUAT: return cur_floats(q, p, dp, 4, false, r);
+    case O3_OP_COLOR: return cur_floats(q, p, dp, 4, true, r);
+    default: return NULL;
     }
 dflt:
-    put_raw(x, "{}", 2);
+    memcpy(q, "{}", 2);
     *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
-    return true;
+    return q + 2;
 done:
     *r = o3_r(WV, SV_O3DE_SUCCESS);
+    return q;
+}
+
+/* A plain leaf written where nothing has made room for it yet (st and
+ * st_seq): out_leaf after store_room. false: not a plain leaf, or the
+ * buffer has failed; the general path then decides (and writes nothing to
+ * a failed buffer). */
+static inline bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_t *p, const uint8_t *dp,
+                                   o3_res *r)
+{
+    if (!store_room(x)) return false;
+    sv_buf *b = x->w.out;
+    char *end = out_leaf(x, (char *)b->data + b->len, l, p, dp, r);
+    if (!end) return false;
+    b->len = (size_t)((uint8_t *)end - b->data);
     return true;
 }
 
@@ -379,33 +386,48 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
     sv_buf_putc(out, '{');
     size_t written = 0;
     o3_res result = sv_o3de_result_none(WV);
-    for (size_t i = 0; i < pl->n && o3_ok(c); i++) {
+    /* The context can fail only in the general path (st, plan_seq): c is
+     * checked after those, not per member (st_object checked it before). */
+    bool go = true;
+    for (size_t i = 0; i < pl->n && go; i++) {
         const o3_step *s = &pl->steps[i];
-        store_room(x);
+        /* the walk stops at a failed buffer: the store's error is then
+         * the buffer's (out of memory or its limit) */
+        if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
         size_t back = out->len;
+        char *q = (char *)out->data + back;
         size_t kl = s->key_len;
         if (kl <= O3_KEY_PAD) {
-            /* the separator and the key in one reservation, the key as one
-             * fixed-size copy (the key text is padded) */
-            if (sv_buf_ensure(out, 1 + O3_KEY_PAD) == SV_OK) {
-                uint8_t *d = out->data + out->len;
-                *d = ',';
-                d += written != 0;
-                memcpy(d, keys + s->key_off, O3_KEY_PAD);
-                out->len = (size_t)(d - out->data) + kl;
-            }
+            /* the separator and the key, the key as one fixed-size copy
+             * (the key text is padded) */
+            *q = ',';
+            q += written != 0;
+            memcpy(q, keys + s->key_off, O3_KEY_PAD);
+            q += kl;
         } else {
-            if (written) sv_buf_putc(out, ',');
+            if (written) *q++ = ',';
+            out->len = (size_t)((uint8_t *)q - out->data);
             sv_buf_append(out, keys + s->key_off, kl);
+            if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* the leaf's room */
+            q = (char *)out->data + out->len;
         }
         const uint8_t *fp = p + s->off, *fdp = dp ? dp + s->off : NULL;
         o3_res r;
-        if (s->leaf.op == O3_OP_SEQ) {
-            r = plan_seq(x, s, fp, p + s->aux, level + 1);
-        } else if (!fast_store_leaf(x, s->leaf, fp, cdp ? cdp + s->off : NULL, &r)) {
-            size_t ao = s->aux;
-            r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, fdp,
-                   dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
+        char *end = NULL;
+        if (s->leaf.op != O3_OP_SEQ)
+            end = out_leaf(x, q, s->leaf, fp, cdp ? cdp + s->off : NULL, &r);
+        if (end) {
+            out->len = (size_t)((uint8_t *)end - out->data);
+        } else {
+            out->len = (size_t)((uint8_t *)q - out->data);
+            if (s->leaf.op == O3_OP_SEQ) {
+                r = plan_seq(x, s, fp, p + s->aux, level + 1);
+            } else { /* not a plain leaf */
+                size_t ao = s->aux;
+                r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, fdp,
+                       dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
+            }
+            go = o3_ok(c);
         }
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (keep || o3_out(r) != SV_O3DE_DEFAULTS_USED)
@@ -480,15 +502,25 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
     o3_res result = sv_o3de_result_none(WV);
     bool leaves = c->depth < c->max_depth;           /* st's checks for a leaf pass */
     const uint8_t *ld = c->keep_defaults ? NULL : d; /* what leaves compare with */
-    for (size_t i = 0; i < n && o3_ok(c); i++) {
-        store_room(x);
-        if (i) sv_buf_putc(out, ',');
+    bool go = true; /* o3_ok(c), checked after the general path (as in plan_class) */
+    for (size_t i = 0; i < n && go; i++) {
+        if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* as in plan_class */
+        char *q = (char *)out->data + out->len;
+        *q = ',';
+        q += i != 0;
         const uint8_t *e = items + i * es;
         o3_res r;
-        if (objects)
-            r = st_object(x, s->elem->cls, epl, e, d, level + 1);
-        else if (!leaves || !fast_store_leaf(x, s->elem_leaf, e, ld, &r))
-            r = st(x, s->elem, e, NULL, d, NULL, level + 1);
+        char *end = objects || !leaves ? NULL : out_leaf(x, q, s->elem_leaf, e, ld, &r);
+        if (end) {
+            out->len = (size_t)((uint8_t *)end - out->data);
+        } else {
+            out->len = (size_t)((uint8_t *)q - out->data);
+            if (objects)
+                r = st_object(x, s->elem->cls, epl, e, d, level + 1);
+            else
+                r = st(x, s->elem, e, NULL, d, NULL, level + 1); /* not a plain leaf */
+            go = o3_ok(c);
+        }
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
     }
