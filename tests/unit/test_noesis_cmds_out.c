@@ -11,29 +11,6 @@
  * version 4, spec §B.2, §B.3). */
 #include "test_noesis_util.h"
 
-typedef struct bld {
-    uint8_t b[4096];
-    size_t n;
-} bld;
-
-static void u8(bld *f, uint8_t v)
-{
-    f->b[f->n++] = v;
-}
-static void u32(bld *f, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) u8(f, (uint8_t)(v >> (8 * i)));
-}
-static void u64(bld *f, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) u8(f, (uint8_t)(v >> (8 * i)));
-}
-static void raw(bld *f, const void *p, size_t n)
-{
-    memcpy(f->b + f->n, p, n);
-    f->n += n;
-}
-
 static const char md[] = "zz\0a\0b"; /* 7 bytes with the last terminator */
 enum { A = 3, B = 5 };
 

@@ -11,31 +11,6 @@
 #include "helper_alloc.h"
 #include "test_noesis_util.h"
 
-typedef struct bld {
-    uint8_t b[1 << 16];
-    size_t n;
-} bld;
-
-static void u8(bld *f, uint8_t v)
-{
-    f->b[f->n++] = v;
-}
-static void u32(bld *f, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        u8(f, (uint8_t)(v >> (8 * i)));
-}
-static void u64(bld *f, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        u8(f, (uint8_t)(v >> (8 * i)));
-}
-static void raw(bld *f, const void *p, size_t n)
-{
-    if (n) memcpy(f->b + f->n, p, n);
-    f->n += n;
-}
-
 /* One chunk with strings "Root", component {0, 1}, md strings "a", "b",
  * the given commands, n_inst instances of component 0 and the data. */
 static void build(bld *f, const uint8_t *cmds, size_t ncmds, uint32_t n_inst, const uint8_t *data,

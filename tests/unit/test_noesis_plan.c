@@ -13,28 +13,6 @@
 
 #include "serval/json.h"
 
-typedef struct bld {
-    uint8_t b[1 << 14];
-    size_t n;
-} bld;
-
-static void u8(bld *f, uint8_t v)
-{
-    f->b[f->n++] = v;
-}
-static void u32(bld *f, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) u8(f, (uint8_t)(v >> (8 * i)));
-}
-static void u64(bld *f, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) u8(f, (uint8_t)(v >> (8 * i)));
-}
-static void raw(bld *f, const void *p, size_t n)
-{
-    memcpy(f->b + f->n, p, n);
-    f->n += n;
-}
 static void f32(bld *f, float x)
 {
     uint32_t u;

@@ -177,4 +177,30 @@ static inline const char *nt_class(const sv_value *obj)
     return sv_get_str(c, NULL);
 }
 
+/* ---- building files by hand: little-endian bytes appended to a fixed
+ * buffer (room for every hand-made file of these tests) ---- */
+
+typedef struct bld {
+    uint8_t b[1 << 16];
+    size_t n;
+} bld;
+
+static inline void u8(bld *f, uint8_t v)
+{
+    f->b[f->n++] = v;
+}
+static inline void u32(bld *f, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) u8(f, (uint8_t)(v >> (8 * i)));
+}
+static inline void u64(bld *f, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) u8(f, (uint8_t)(v >> (8 * i)));
+}
+static inline void raw(bld *f, const void *p, size_t n)
+{
+    if (n) memcpy(f->b + f->n, p, n); /* p may be NULL when n is 0 */
+    f->n += n;
+}
+
 #endif
