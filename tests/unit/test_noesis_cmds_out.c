@@ -36,23 +36,7 @@ static void build(bld *f)
     u8(&c, 0x80), u32(&c, 2);
     body(&c, true);
     for (uint32_t i = 0; i < 8; i++) u32(&d, 10 * i), u32(&d, 10 * i + 1);
-    f->n = 0;
-    raw(f, "HDSN\x04\x00\x00\x00\x01\x00\x00\x00", 12);
-    u64(f, 0); /* chunkSize, set below */
-    u64(f, 6);
-    raw(f, "Thing", 6);
-    u64(f, 8);
-    u32(f, 0), u32(f, 1); /* component 0: "Thing", version 1 */
-    u64(f, 16 + sizeof md + c.n);
-    u64(f, sizeof md);
-    raw(f, md, sizeof md);
-    u64(f, c.n);
-    raw(f, c.b, c.n);
-    u64(f, 4 * 8);
-    for (uint32_t i = 0; i < 8; i++) u32(f, 0);
-    u64(f, d.n);
-    raw(f, d.b, d.n);
-    for (int i = 0; i < 8; i++) f->b[12 + i] = (uint8_t)((uint64_t)(f->n - 20) >> (8 * i));
+    nt_thing_file(f, md, sizeof md, &c, &d, 8);
 }
 
 /* The file's bytes come back, from the decoder's tree and from every

@@ -11,8 +11,6 @@
  * builder below (one chunk, little-endian, version 4). */
 #include "test_noesis_util.h"
 
-#include "serval/json.h"
-
 static void f32(bld *f, float x)
 {
     uint32_t u;
@@ -92,36 +90,8 @@ static void build(bld *f, uint32_t n, uint32_t bad, uint32_t bad_ref, size_t *re
         size_t at = data(&d, i == bad ? bad_ref : 0);
         if (i == bad) bad_at = base + at;
     }
-    f->n = 0;
-    raw(f, "HDSN\x04\x00\x00\x00\x01\x00\x00\x00", 12);
-    u64(f, 0); /* patched */
-    u64(f, 6);
-    raw(f, "Thing", 6);
-    u64(f, 8);
-    u32(f, 0), u32(f, 1);
-    u64(f, 16 + sizeof md + c.n);
-    u64(f, sizeof md);
-    raw(f, md, sizeof md);
-    u64(f, c.n);
-    raw(f, c.b, c.n);
-    u64(f, 4ull * n);
-    for (uint32_t i = 0; i < n; i++) u32(f, 0);
-    data_size_at = f->n;
-    u64(f, d.n);
-    if (ref_at) *ref_at = f->n + bad_at;
-    raw(f, d.b, d.n);
-    for (int i = 0; i < 8; i++) f->b[12 + i] = (uint8_t)((uint64_t)(f->n - 20) >> (8 * i));
-}
-
-static char *json_of(const sv_value *v)
-{
-    sv_buf out;
-    sv_buf_init(&out, NULL);
-    sv_error err;
-    sv_error_clear(&err);
-    if (sv_json_encode(v, NULL, &out, &err) != SV_OK) nt_fail_with(&err);
-    sv_buf_putc(&out, 0);
-    return (char *)out.data;
+    data_size_at = nt_thing_file(f, md, sizeof md, &c, &d, n);
+    if (ref_at) *ref_at = data_size_at + 8 + bad_at;
 }
 
 static sv_value *objects_of(sv_value *root)
@@ -140,9 +110,9 @@ static void test_replayed_instances_are_the_interpreters(void **state)
     sv_doc *doc = nt_decode(f.b, f.n, &root);
     sv_value *objs = objects_of(&root);
     assert_int_equal(sv_len(objs), 4);
-    char *first = json_of(nt_at(objs, 0));
+    char *first = nt_json_of(nt_at(objs, 0));
     for (size_t i = 1; i < 4; i++) {
-        char *other = json_of(nt_at(objs, i));
+        char *other = nt_json_of(nt_at(objs, i));
         assert_string_equal(first, other);
         free(other);
     }
@@ -177,7 +147,7 @@ static void test_replayed_instances_are_the_interpreters(void **state)
     sv_buf out = nt_encode(&root, NULL);
     nt_assert_same_bytes(f.b, f.n, &out);
     sv_buf_free(&out);
-    char *text = json_of(&root);
+    char *text = nt_json_of(&root);
     sv_doc *doc2 = sv_doc_new(NULL);
     sv_value back;
     sv_error err;

@@ -10,8 +10,6 @@
  * instance it runs itself. One chunk, little-endian, version 4. */
 #include "test_noesis_util.h"
 
-#include "serval/json.h"
-
 /* metadata strings and their byte offsets */
 static const char md[] = "a\0b\0c\0r";
 enum { A = 0, B = 2, C = 4, R = 6 };
@@ -76,35 +74,7 @@ static void build(bld *f, uint32_t n, size_t keep, uint32_t ref0, size_t *data_a
     }
     assert_int_equal(d.n, (size_t)n * INSTANCE_BYTES);
     if (keep < INSTANCE_BYTES) d.n -= INSTANCE_BYTES - keep;
-    f->n = 0;
-    raw(f, "HDSN\x04\x00\x00\x00\x01\x00\x00\x00", 12);
-    u64(f, 0); /* patched */
-    u64(f, 6);
-    raw(f, "Thing", 6);
-    u64(f, 8);
-    u32(f, 0), u32(f, 1);
-    u64(f, 16 + sizeof md + c.n);
-    u64(f, sizeof md);
-    raw(f, md, sizeof md);
-    u64(f, c.n);
-    raw(f, c.b, c.n);
-    u64(f, 4ull * n);
-    for (uint32_t i = 0; i < n; i++) u32(f, 0);
-    u64(f, d.n);
-    *data_at = f->n;
-    raw(f, d.b, d.n);
-    for (int i = 0; i < 8; i++) f->b[12 + i] = (uint8_t)((uint64_t)(f->n - 20) >> (8 * i));
-}
-
-static char *json_of(const sv_value *v)
-{
-    sv_buf out;
-    sv_buf_init(&out, NULL);
-    sv_error err;
-    sv_error_clear(&err);
-    if (sv_json_encode(v, NULL, &out, &err) != SV_OK) nt_fail_with(&err);
-    sv_buf_putc(&out, 0);
-    return (char *)out.data;
+    *data_at = nt_thing_file(f, md, sizeof md, &c, &d, n) + 8;
 }
 
 static void assert_int(const sv_value *v, int width, int64_t want)
@@ -171,11 +141,11 @@ static void test_replayed_values_of_every_width(void **state)
     sv_value *objs = nt_get(nt_at(nt_get(&root, "chunks"), 0), "objects");
     assert_int_equal(sv_len(objs), 3);
     assert_null(sv_object_shape(nt_at(objs, 0)));
-    char *first = json_of(nt_at(objs, 0));
+    char *first = nt_json_of(nt_at(objs, 0));
     for (size_t i = 0; i < 3; i++) {
         if (i) assert_non_null(sv_object_shape(nt_at(objs, i)));
         assert_values(nt_at(objs, i));
-        char *other = json_of(nt_at(objs, i));
+        char *other = nt_json_of(nt_at(objs, i));
         assert_string_equal(first, other);
         free(other);
     }

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "serval/json.h"
 #include "serval/noesis.h"
 #include "serval/serval.h"
 
@@ -201,6 +202,47 @@ static inline void raw(bld *f, const void *p, size_t n)
 {
     if (n) memcpy(f->b + f->n, p, n); /* p may be NULL when n is 0 */
     f->n += n;
+}
+
+/* The file of one little-endian chunk (spec §B.3) with the class "Thing"
+ * as component 0 (version 1), the metadata strings md (md_size bytes, each
+ * NUL-terminated), the commands c, n instances of component 0 and the data
+ * d. Returns the file offset of the data's size field (the data follows
+ * it); the chunk's size is set. */
+static inline size_t nt_thing_file(bld *f, const char *md, size_t md_size, const bld *c,
+                                   const bld *d, uint32_t n)
+{
+    f->n = 0;
+    raw(f, "HDSN\x04\x00\x00\x00\x01\x00\x00\x00", 12);
+    u64(f, 0); /* chunkSize, set below */
+    u64(f, 6);
+    raw(f, "Thing", 6);
+    u64(f, 8);
+    u32(f, 0), u32(f, 1); /* component 0: "Thing", version 1 */
+    u64(f, 16 + md_size + c->n);
+    u64(f, md_size);
+    raw(f, md, md_size);
+    u64(f, c->n);
+    raw(f, c->b, c->n);
+    u64(f, 4ull * n);
+    for (uint32_t i = 0; i < n; i++) u32(f, 0);
+    const size_t data_size_at = f->n;
+    u64(f, d->n);
+    raw(f, d->b, d->n);
+    for (int i = 0; i < 8; i++) f->b[12 + i] = (uint8_t)((uint64_t)(f->n - 20) >> (8 * i));
+    return data_size_at;
+}
+
+/* The compact typed JSON of v, malloc'd and NUL-terminated. */
+static inline char *nt_json_of(const sv_value *v)
+{
+    sv_buf out;
+    sv_buf_init(&out, NULL);
+    sv_error err;
+    sv_error_clear(&err);
+    if (sv_json_encode(v, NULL, &out, &err) != SV_OK) nt_fail_with(&err);
+    sv_buf_putc(&out, 0);
+    return (char *)out.data;
 }
 
 #endif
