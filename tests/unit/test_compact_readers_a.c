@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "helper_file.h"
 #include "serval/serval.h"
 #include "test_godot_util.h"
 
@@ -213,10 +214,7 @@ static int oracle(const char *dir, const char *fmt, const char *extra)
     char path[512];
     snprintf(path, sizeof path, "%s/index.tsv", dir);
     size_t len = 0;
-    char *index = (char *)tg_read_file(path, &len);
-    assert_non_null(index);
-    index = realloc(index, len + 1);
-    index[len] = 0;
+    char *index = test_read_file(path, &len); /* NUL-terminated */
     int rows = 0;
     char *save = NULL;
     for (char *line = strtok_r(index, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -247,10 +245,7 @@ static int oracle(const char *dir, const char *fmt, const char *extra)
 static int inline_index(const char *path)
 {
     size_t len = 0;
-    char *index = (char *)tg_read_file(path, &len);
-    assert_non_null(index);
-    index = realloc(index, len + 1);
-    index[len] = 0;
+    char *index = test_read_file(path, &len); /* NUL-terminated */
     int rows = 0;
     char *save = NULL;
     for (char *line = strtok_r(index, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "helper_alloc.h"
+#include "helper_file.h"
 #include "serval/godot.h"
 #include "serval/serval.h"
 #include "test_godot_util.h"
@@ -55,10 +56,7 @@ static void assert_round_trip(sv_godot_profile prof, const sv_value *tree)
 static int for_each_oracle(void (*fn)(const char *, const uint8_t *, size_t, void *), void *ctx)
 {
     size_t len = 0;
-    char *index = (char *)tg_read_file("vectors/godot/oracle/index.tsv", &len);
-    assert_non_null(index);
-    index = realloc(index, len + 1);
-    index[len] = 0;
+    char *index = test_read_file("vectors/godot/oracle/index.tsv", &len); /* NUL-terminated */
     int n = 0;
     for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
         if (line[0] == '#') continue;

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "helper_file.h"
 #include "serval/serval.h"
 #include "test_godot_util.h"
 
@@ -455,10 +456,7 @@ static void test_oracle(void **state)
 {
     (void)state;
     size_t len = 0;
-    char *index = (char *)tg_read_file("vectors/godot/oracle/index.tsv", &len);
-    assert_non_null(index);
-    index = realloc(index, len + 1);
-    index[len] = 0;
+    char *index = test_read_file("vectors/godot/oracle/index.tsv", &len); /* NUL-terminated */
     failures = checked = 0;
     int counts[4] = {0};
     for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
@@ -499,10 +497,7 @@ static void test_oracle4(void **state)
 {
     (void)state;
     size_t len = 0;
-    char *index = (char *)tg_read_file("vectors/godot/oracle4/index.tsv", &len);
-    assert_non_null(index);
-    index = realloc(index, len + 1);
-    index[len] = 0;
+    char *index = test_read_file("vectors/godot/oracle4/index.tsv", &len); /* NUL-terminated */
     failures = checked = 0;
     int types_seen[39] = {0};
     for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
@@ -547,10 +542,7 @@ static void test_oracle4(void **state)
 static void run_inline_index(const char *path, int min_count)
 {
     size_t len = 0;
-    char *index = (char *)tg_read_file(path, &len);
-    assert_non_null(index);
-    index = realloc(index, len + 1);
-    index[len] = 0;
+    char *index = test_read_file(path, &len); /* NUL-terminated */
     failures = checked = 0;
     for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
         if (line[0] == '#') continue;

@@ -30,6 +30,7 @@
 
 #include <cmocka.h>
 
+#include "helper_file.h"
 #include "serval/serval.h"
 #include "test_godot_util.h"
 
@@ -209,10 +210,7 @@ static void test_vectors(void **state)
 static void godot_inline_index(const char *path)
 {
     size_t len = 0;
-    char *index = (char *)tg_read_file(path, &len);
-    assert_non_null(index);
-    index = realloc(index, len + 1);
-    index[len] = 0;
+    char *index = test_read_file(path, &len); /* NUL-terminated */
     for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
         char *f[7];
         if (line[0] == '#' || tg_split_tabs(line, f, 7) != 7 || strcmp(f[4], "enc") != 0) continue;
@@ -234,10 +232,7 @@ static void test_godot_vectors(void **state)
     (void)state;
     failures = passed = 0;
     size_t len = 0;
-    char *index = (char *)tg_read_file("vectors/godot/oracle/index.tsv", &len);
-    assert_non_null(index);
-    index = realloc(index, len + 1);
-    index[len] = 0;
+    char *index = test_read_file("vectors/godot/oracle/index.tsv", &len); /* NUL-terminated */
     for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
         char *f[6];
         if (line[0] == '#' || tg_split_tabs(line, f, 6) != 6) continue;
