@@ -1,9 +1,11 @@
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -37,4 +39,34 @@ sv_schema *test_load_schema(const char *path)
         fail_msg("%s: %s", path, err.message);
     free(text);
     return s;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int test_each_file(const char *dir, const char *const *suffixes,
+                   void (*fn)(const char *path, const uint8_t *data, size_t len, void *ctx),
+                   void *ctx)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        int want = 0;
+        for (const char *const *s = suffixes; *s && !want; s++) want = has_suffix(e->d_name, *s);
+        if (!want) continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len = 0;
+        char *data = test_read_file(path, &len);
+        fn(path, (const uint8_t *)data, len, ctx);
+        free(data);
+        count++;
+    }
+    closedir(d);
+    return count;
 }

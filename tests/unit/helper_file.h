@@ -3,6 +3,7 @@
 #ifndef SV_TEST_HELPER_FILE_H
 #define SV_TEST_HELPER_FILE_H
 #include <stddef.h>
+#include <stdint.h>
 
 #include "serval/schema.h"
 
@@ -13,5 +14,13 @@ char *test_read_file(const char *path, size_t *len);
 /* The schema file at path, loaded (sv_schema_load) or the test fails with
  * the loader's message. */
 sv_schema *test_load_schema(const char *path);
+
+/* fn(path, data, len, ctx) for every file in dir whose name ends with one
+ * of the NULL-ended suffixes, each read whole (test_read_file); returns how
+ * many, or -1 when dir is not there (a test over the shared samples then
+ * skips). */
+int test_each_file(const char *dir, const char *const *suffixes,
+                   void (*fn)(const char *path, const uint8_t *data, size_t len, void *ctx),
+                   void *ctx);
 
 #endif

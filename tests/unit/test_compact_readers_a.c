@@ -14,7 +14,6 @@
  * message (its path is read from the field names). A reader that looked at
  * an object's pairs instead of going through sv_key_at / sv_val_at reads
  * values as keys there and gives other bytes or another refusal. */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,35 +173,16 @@ static void compact_trip(const char *what, const char *fmt, const sv_options *o,
     sv_doc_free(doc);
 }
 
-static bool has_suffix(const char *s, const char *suffix)
+static void trip_one(const char *path, const uint8_t *data, size_t len, void *ctx)
 {
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
+    compact_trip(path, (const char *)ctx, NULL, data, len, true);
 }
 
 /* compact_trip over every file of dir whose name ends with one of the
  * suffixes; how many, or -1 when dir is not there. */
 static int folder(const char *dir, const char *fmt, const char *const *suffixes)
 {
-    DIR *d = opendir(dir);
-    if (!d) return -1;
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        bool want = false;
-        for (const char *const *s = suffixes; *s && !want; s++) want = has_suffix(e->d_name, *s);
-        if (!want) continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len = 0;
-        uint8_t *data = tg_read_file(path, &len);
-        assert_non_null(data);
-        compact_trip(path, fmt, NULL, data, len, true);
-        free(data);
-        count++;
-    }
-    closedir(d);
-    return count;
+    return test_each_file(dir, suffixes, trip_one, (void *)fmt);
 }
 
 /* The rows of an oracle index (name, kind, options, ...; the bytes in

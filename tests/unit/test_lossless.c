@@ -19,7 +19,6 @@
  * 1 MiB: an encoder that releases bytes it later patches or rereads, or
  * keeps an offset across a release, gives other bytes (or, under the
  * sanitizers, an invalid access). */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,39 +137,6 @@ static void json_trip(const char *what, const char *fmt, const sv_options *o, co
     sv_doc_free(doc2);
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* fn(path, data, len) for every file in dir whose name ends with one of
- * the suffixes; returns how many, or -1 when dir is not there. */
-static int each_file(const char *dir, const char *const *suffixes,
-                     void (*fn)(const char *path, const uint8_t *data, size_t len, void *ctx),
-                     void *ctx)
-{
-    DIR *d = opendir(dir);
-    if (!d) return -1;
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        bool want = false;
-        for (const char *const *s = suffixes; *s && !want; s++) want = has_suffix(e->d_name, *s);
-        if (!want) continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len = 0;
-        uint8_t *data = tg_read_file(path, &len);
-        assert_non_null(data);
-        fn(path, data, len, ctx);
-        free(data);
-        count++;
-    }
-    closedir(d);
-    return count;
-}
-
 static void trip_file(const char *path, const uint8_t *data, size_t len, void *ctx)
 {
     json_trip(path, (const char *)ctx, NULL, data, len);
@@ -182,7 +148,7 @@ static void folder(const char *dir, const char *fmt, const char *const *suffixes
         printf("skipped: %s (the %s format is not built)\n", dir, fmt);
         return;
     }
-    int n = each_file(dir, suffixes, trip_file, (void *)fmt);
+    int n = test_each_file(dir, suffixes, trip_file, (void *)fmt);
     if (n < 0 && !strncmp(dir, SAMPLES, strlen(SAMPLES))) {
         printf("skipped: %s not found (the shared samples folder is absent)\n", dir);
         return;
@@ -279,7 +245,7 @@ static void test_json_vectors(void **state)
     (void)state;
     failures = passed = 0;
     static const char *const js[] = {".json", NULL};
-    int n = each_file("vectors/json", js, json_file, NULL);
+    int n = test_each_file("vectors/json", js, json_file, NULL);
     assert_true(n >= 8);
     assert_int_equal(failures, 0);
 }
@@ -325,7 +291,7 @@ static void test_samples(void **state)
     folder(SAMPLES "brson", "resonite", brson, 3);
     int members = 0;
 #if SERVAL_WITH_RESONITE
-    int n = each_file(SAMPLES "resonitepackage", pkg, package_file, &members);
+    int n = test_each_file(SAMPLES "resonitepackage", pkg, package_file, &members);
 #else
     (void)pkg;
     int n = -1; /* the packages are Resonite's */
