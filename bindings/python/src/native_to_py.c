@@ -732,6 +732,21 @@ PyObject *nv_reader_key(nv_reader *r, const sv_value *k)
     return plain_key(k) ? key_str(r, k->as.str, k->len) : NULL;
 }
 
+PyObject *nv_reader_int(nv_reader *r, int64_t i)
+{
+    return shared_int(r, i);
+}
+
+PyObject *nv_reader_float(nv_reader *r, double d)
+{
+    return shared_float(r, d);
+}
+
+PyObject *nv_reader_text(nv_reader *r, const char *s, uint32_t len)
+{
+    return len <= SHORT_MAX ? short_str(r, s, len) : utf8_or_null(s, len);
+}
+
 PyObject *nv_to_python(const sv_value *v)
 {
     reader *r = nv_reader_new(1);
