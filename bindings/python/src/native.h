@@ -98,6 +98,9 @@ PyObject *nv_reader_key(nv_reader *r, const sv_value *k);
 PyObject *nv_reader_int(nv_reader *r, int64_t i);
 PyObject *nv_reader_float(nv_reader *r, double d);
 PyObject *nv_reader_text(nv_reader *r, const char *s, uint32_t len);
+/* The same for a text of at most 8 bytes, given as word too (its bytes,
+ * zero-padded, as a little-endian load gives them). */
+PyObject *nv_reader_short_text(nv_reader *r, const char *s, uint32_t len, uint64_t word);
 
 /* loads of godot3 and godot4 (godot4: which) read here, straight from the
  * bytes into Python objects, for the values most files are made of
