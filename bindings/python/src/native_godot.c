@@ -4,8 +4,9 @@
  * The streaming path (native_stream.c) hands every value through the
  * library's item reader and a callback; for the values most files are made
  * of that costs about as much as making the Python objects. So the plain
- * shapes are read here: nil, bool, int, float, String, the math tuples
- * without header flags, Array and Dictionary (String keys). Each scalar is
+ * shapes are read here: nil, bool, int, float, String, the math tuples and
+ * packed arrays without header flags (not PackedStringArray), Array and
+ * Dictionary (String keys). Each scalar is
  * made by the tree converter's own code (nv_reader_value and the pieces of
  * it in native.h) from the sv_value the library's decoder makes of the same
  * bytes, with the same rules for width and explicitness, so the objects
@@ -35,6 +36,15 @@ enum { DICT3 = 18, ARRAY3 = 19, DICT4 = 27, ARRAY4 = 28 };
 /* godot_file_meta.h: inputs above this size are not probed for frames */
 #define PROBE_MAX (UINT64_C(64) << 20)
 
+/* The scalars of tuples and packed arrays are handed to the converter where
+ * they lie in the input, which holds them little-endian: on other hosts
+ * those types are declined. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LITTLE_ENDIAN_LOADS 1
+#else
+#define LITTLE_ENDIAN_LOADS 0
+#endif
+
 /* A math tuple's type: its tag, its number of scalars and whether they are
  * int32 (Vector2i ...) rather than float32. */
 typedef struct shape {
@@ -62,6 +72,30 @@ static const shape shapes4[21] = {
     [19] = {SV_TAG_PROJECTION, 16, 0},  [20] = {SV_TAG_COLOR, 4, 0},
 };
 
+/* A packed number array's type: its element, the numbers per item and its
+ * shape tag (SV_TAG_NONE for one number per item). */
+typedef struct packed {
+    uint8_t elem;
+    uint8_t per;
+    uint16_t tag;
+} packed;
+
+static const packed packed3[27] = {
+    [21] = {SV_ELEM_I32, 1, SV_TAG_NONE},           [22] = {SV_ELEM_F32, 1, SV_TAG_NONE},
+    [24] = {SV_ELEM_F32, 2, SV_TAG_PACKED_VECTOR2}, [25] = {SV_ELEM_F32, 3, SV_TAG_PACKED_VECTOR3},
+    [26] = {SV_ELEM_F32, 4, SV_TAG_PACKED_COLOR},
+};
+
+static const packed packed4[39] = {
+    [30] = {SV_ELEM_I32, 1, SV_TAG_NONE},           [31] = {SV_ELEM_I64, 1, SV_TAG_NONE},
+    [32] = {SV_ELEM_F32, 1, SV_TAG_NONE},           [33] = {SV_ELEM_F64, 1, SV_TAG_NONE},
+    [35] = {SV_ELEM_F32, 2, SV_TAG_PACKED_VECTOR2}, [36] = {SV_ELEM_F32, 3, SV_TAG_PACKED_VECTOR3},
+    [37] = {SV_ELEM_F32, 4, SV_TAG_PACKED_COLOR},   [38] = {SV_ELEM_F32, 4, SV_TAG_PACKED_VECTOR4},
+};
+
+/* PackedByteArray's type code in each profile */
+enum { BYTES3 = 20, BYTES4 = 29 };
+
 /* Dictionary keys by their bytes: the input spells each key anew at every
  * Dictionary, so the tree converter's cache by address would never hit. */
 #define KEY_SLOTS 256
@@ -77,7 +111,8 @@ typedef struct reader {
     const uint8_t *p, *end;
     nv_reader *conv;
     const shape *shapes;
-    unsigned shape_count, dict_code, array_code;
+    const packed *packs;
+    unsigned shape_count, pack_count, dict_code, array_code, bytes_code;
     uint32_t max_depth;
     uint64_t max_string;
     int declined; /* set with no exception: the input is for the paths behind */
@@ -130,12 +165,6 @@ static int has_nul(const char *s, uint32_t n)
 {
     return n && memchr(s, 0, n) != NULL;
 }
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define LITTLE_ENDIAN_LOADS 1
-#else
-#define LITTLE_ENDIAN_LOADS 0
-#endif
 
 /* A text of n <= 8 bytes at s as one word, zero-padded, as memcpy into a
  * zeroed word gives it; with 8 bytes readable at s (room), one load and a
@@ -273,6 +302,46 @@ static PyObject *tuple(reader *g, const shape *sh, unsigned depth)
     return nv_reader_value(g->conv, &v, depth);
 }
 
+/* PackedByteArray (spec §5.1, §7): i32 count, the bytes, zero padding to 4
+ * (the decoder keeps other padding, or none, in the tree's records). */
+static PyObject *byte_array(reader *g, unsigned depth)
+{
+    if (left(g) < 4) return decline(g);
+    uint32_t count = load32(g->p);
+    g->p += 4;
+    size_t pad = (4 - (count & 3)) & 3;
+    if (count > INT32_MAX || count > g->max_string || (size_t)count + pad > left(g))
+        return decline(g);
+    for (size_t i = 0; i < pad; i++)
+        if (g->p[count + i]) return decline(g);
+    sv_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = SV_BYTES;
+    v.len = count;
+    v.as.bytes = g->p;
+    g->p += count + pad;
+    return nv_reader_value(g->conv, &v, depth);
+}
+
+/* A packed number array: i32 count, then count items of pk->per numbers. */
+static PyObject *numbers(reader *g, const packed *pk, unsigned depth)
+{
+    if (left(g) < 4) return decline(g);
+    uint32_t count = load32(g->p);
+    g->p += 4;
+    size_t item = (size_t)(pk->elem == SV_ELEM_I64 || pk->elem == SV_ELEM_F64 ? 8 : 4) * pk->per;
+    if (count > INT32_MAX || (size_t)count > left(g) / item) return decline(g);
+    sv_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = SV_PACKED;
+    v.sub = pk->elem;
+    v.tag = pk->tag;
+    v.len = count * pk->per;
+    v.as.data = g->p;
+    g->p += (size_t)count * item;
+    return nv_reader_value(g->conv, &v, depth);
+}
+
 /* float32 and float64 as the decoder keeps them (godot_decode.c, spec
  * §6.2): a width the float would not be written in again, and any value
  * whose plain form reads back otherwise, is explicit and takes a wrapper. */
@@ -353,7 +422,10 @@ static PyObject *item(reader *g, unsigned depth)
         return decline(g);
     if (hdr == g->array_code) return array(g, depth);
     if (hdr == g->dict_code) return dict(g, depth);
+    if (hdr == g->bytes_code) return byte_array(g, depth);
+    if (!LITTLE_ENDIAN_LOADS) return decline(g);
     if (hdr < g->shape_count && g->shapes[hdr].scalars) return tuple(g, &g->shapes[hdr], depth);
+    if (hdr < g->pack_count && g->packs[hdr].per) return numbers(g, &g->packs[hdr], depth);
     return decline(g);
 }
 
@@ -419,6 +491,9 @@ PyObject *nv_godot_loads(int godot4, const uint8_t *data, size_t len, const sv_o
         g->end = data + len;
         g->shapes = godot4 ? shapes4 : shapes3;
         g->shape_count = godot4 ? 21 : 15;
+        g->packs = godot4 ? packed4 : packed3;
+        g->pack_count = godot4 ? 39 : 27;
+        g->bytes_code = godot4 ? BYTES4 : BYTES3;
         g->dict_code = godot4 ? DICT4 : DICT3;
         g->array_code = godot4 ? ARRAY4 : ARRAY3;
         g->max_depth = lim.max_depth;

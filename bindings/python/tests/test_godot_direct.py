@@ -103,6 +103,21 @@ class GodotDirect(unittest.TestCase):
         data = (u32(27, 2) + gstr("k") + u32(6, 3, -4) + gstr("c") +
                 u32(20) + struct.pack("<4f", 0, 0.5, 1, 1))
         self.assertTrue(self.check("by hand", "godot4", data))
+        # Godot 4: [PackedByteArray 010203, PackedInt64Array [5, -6],
+        # PackedVector2Array [(1, 2)], PackedFloat64Array [0.5]]; Godot 3:
+        # [PackedColorArray [(0, 0.5, 1, 1)], PackedInt32Array []]
+        data = (u32(28, 4) + u32(29, 3) + b"\1\2\3\0" + u32(31, 2) + struct.pack("<2q", 5, -6) +
+                u32(35, 1) + struct.pack("<2f", 1, 2) + u32(33, 1) + struct.pack("<d", 0.5))
+        self.assertTrue(self.check("packed by hand", "godot4", data))
+        got = native_loads(data, "godot4", DIRECT)
+        self.assertEqual(got[0], b"\1\2\3")
+        self.assertIs(type(got[1]), serval.I64s)
+        self.assertEqual(list(got[1]), [5, -6])
+        self.assertIs(type(got[2]), serval.PackedVector2)
+        self.assertEqual([list(x) for x in got[2]], [[1.0, 2.0]])
+        self.assertEqual(list(got[3]), [0.5])
+        data = u32(19, 2) + u32(26, 1) + struct.pack("<4f", 0, 0.5, 1, 1) + u32(21, 0)
+        self.assertTrue(self.check("packed by hand", "godot3", data))
 
     def test_declined(self):
         """Each input the direct reader must leave to the paths behind."""
@@ -118,7 +133,13 @@ class GodotDirect(unittest.TestCase):
             "flag bits on a Vector2": u32(28, 1) + u32(5 | 1 << 16) + struct.pack("<2d", 1, 2),
             "a typed Array": u32(28 | 1 << 16, 0),
             "the shared bit": u32(28, 0x80000000),
-            "a Color (3.x) in 4.x shape": u32(28, 1) + u32(29, 0),
+            "a StringName": u32(28, 1) + u32(21, 1) + b"a\0\0\0",
+            "a PackedStringArray": u32(28, 1) + u32(34, 1) + gstr("ab"),
+            "a NUL in a key": u32(27, 1) + gstr(b"k\0") + u32(2, 1),
+            "a NUL in a text, not last": u32(28, 2) + gstr(b"a\0b") + u32(2, 1),
+            "byte padding not zero": u32(28, 1) + u32(29, 1) + b"\1\0\1\0",
+            "byte padding missing": u32(28, 1) + u32(29, 5) + b"\1\2\3\4\5",
+            "a packed count past the end": u32(28, 1) + u32(36, 2) + struct.pack("<3f", 1, 2, 3),
             "bytes after the value": u32(28, 0, 0),
             "store_var frames": u32(8, 2, 7),
         }
