@@ -223,11 +223,16 @@ static PyObject *key(reader *g)
         }
         uint64_t h = (w[0] ^ (w[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ (w[2] * 31) ^ n) *
                      UINT64_C(0x9E3779B97F4A7C15);
-        k = &g->keys[(size_t)(h >> 56) & (KEY_SLOTS - 1)];
-        if (k->obj && k->len == n && k->w[0] == w[0] && k->w[1] == w[1] && k->w[2] == w[2]) {
-            Py_INCREF(k->obj);
-            return k->obj;
-        }
+        /* two ways: a few keys that share a slot ("name" and "tags" do)
+         * would otherwise push each other out at every Dictionary */
+        key_slot *pair = &g->keys[(size_t)(h >> 56) & (KEY_SLOTS - 2)];
+        for (k = pair; k < pair + 2; k++)
+            if (k->obj && k->len == n && k->w[0] == w[0] && k->w[1] == w[1] && k->w[2] == w[2]) {
+                Py_INCREF(k->obj);
+                return k->obj;
+            }
+        /* an empty way, else the second: the first keeps the older key */
+        k = pair->obj ? pair + 1 : pair;
     }
     /* a hit is text checked when it was cached: the same bytes */
     if (has_nul(s, n)) return decline(g);
