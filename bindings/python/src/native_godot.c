@@ -100,6 +100,7 @@ enum { BYTES3 = 20, BYTES4 = 29 };
  * Dictionary, so the tree converter's cache by address would never hit. */
 #define KEY_SLOTS 256
 #define KEY_MAX 24
+#define PLACES 32
 
 typedef struct key_slot {
     uint64_t w[3]; /* the text, zero-padded */
@@ -117,6 +118,7 @@ typedef struct reader {
     uint64_t max_string;
     int declined; /* set with no exception: the input is for the paths behind */
     key_slot keys[KEY_SLOTS];
+    key_slot *by_place[PLACES]; /* the slot of the key last met at each place */
 } reader;
 
 static uint32_t load32(const uint8_t *p)
@@ -199,7 +201,13 @@ static PyObject *utf8(reader *g, const char *s, uint32_t n)
 }
 
 /* A Dictionary key: a String, as an interned str. */
-static PyObject *key(reader *g)
+static int same_key(const key_slot *k, uint32_t n, const uint64_t w[3])
+{
+    return k->obj && k->len == n && k->w[0] == w[0] && k->w[1] == w[1] && k->w[2] == w[2];
+}
+
+/* at: the key's place in its Dictionary */
+static PyObject *key(reader *g, uint32_t at)
 {
     const char *s;
     uint32_t n;
@@ -221,18 +229,28 @@ static PyObject *key(reader *g)
         } else {
             memcpy(w, s, n);
         }
+        /* Dictionaries of one array mostly spell the same keys in the same
+         * order: the slot that held the key at this place last time is
+         * tried first, without the hash */
+        key_slot **seen = at < PLACES ? &g->by_place[at] : NULL;
+        if (seen && *seen && same_key(*seen, n, w)) {
+            Py_INCREF((*seen)->obj);
+            return (*seen)->obj;
+        }
         uint64_t h = (w[0] ^ (w[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ (w[2] * 31) ^ n) *
                      UINT64_C(0x9E3779B97F4A7C15);
         /* two ways: a few keys that share a slot ("name" and "tags" do)
          * would otherwise push each other out at every Dictionary */
         key_slot *pair = &g->keys[(size_t)(h >> 56) & (KEY_SLOTS - 2)];
         for (k = pair; k < pair + 2; k++)
-            if (k->obj && k->len == n && k->w[0] == w[0] && k->w[1] == w[1] && k->w[2] == w[2]) {
+            if (same_key(k, n, w)) {
+                if (seen) *seen = k;
                 Py_INCREF(k->obj);
                 return k->obj;
             }
         /* an empty way, else the second: the first keeps the older key */
         k = pair->obj ? pair + 1 : pair;
+        if (seen) *seen = k;
     }
     /* a hit is text checked when it was cached: the same bytes */
     if (has_nul(s, n)) return decline(g);
@@ -276,7 +294,7 @@ static PyObject *dict(reader *g, unsigned depth)
     if ((count & 0x80000000u) || count > left(g) / 8) return decline(g);
     PyObject *d = PyDict_New();
     for (uint32_t i = 0; d && i < count; i++) {
-        PyObject *k = depth + 1 > g->max_depth ? decline(g) : key(g);
+        PyObject *k = depth + 1 > g->max_depth ? decline(g) : key(g, i);
         PyObject *x = k ? item(g, depth + 1) : NULL;
         if (!x || PyDict_SetItem(d, k, x) < 0) Py_CLEAR(d);
         Py_XDECREF(k);
