@@ -353,7 +353,9 @@ static PyObject *numbers(reader *g, const packed *pk, unsigned depth)
     uint32_t count = load32(g->p);
     g->p += 4;
     size_t item = (size_t)(pk->elem == SV_ELEM_I64 || pk->elem == SV_ELEM_F64 ? 8 : 4) * pk->per;
-    if (count > INT32_MAX || (size_t)count > left(g) / item) return decline(g);
+    /* the engine's ERR_FAIL_MUL_OF: count * item must fit int32 */
+    if ((size_t)count > (size_t)INT32_MAX / item || (size_t)count > left(g) / item)
+        return decline(g);
     sv_value v;
     memset(&v, 0, sizeof v);
     v.kind = SV_PACKED;
