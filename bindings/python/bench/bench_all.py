@@ -19,7 +19,7 @@ with it off around every peer's call. Runs are interleaved; a full
 collection precedes each. Both wall time and the process's CPU time are
 taken: on a shared machine CPU time moves less.
 
-    python3 bindings/python/bench/bench_all.py [--runs N] [--scale F] [--loads-path tree] [--keep]
+    python3 bindings/python/bench/bench_all.py [--runs N] [--scale F] [--loads-path tree|stream] [--keep]
 
 --keep times each call as a caller who keeps its result sees it: the result
 lives on past the clock (its freeing is not timed, on either side), and one
@@ -31,7 +31,10 @@ takes its freeing in and leaves that collection out.
 
 --loads-path tree times serval.loads as it was before it read Godot and BSON
 straight from the bytes: through the library's value tree (the path it
-still takes for what the streaming decoder declines).
+still takes for what the streaming decoder declines). --loads-path stream
+times the library's streaming decoder alone (sv_visit_decode), the path a
+raw Godot Variant took before the extension read it itself
+(native_godot.c) and still takes where that reader declines.
 
 Prints per workload and direction the medians and the ratio peer / serval
 (above 1: serval is faster). For godot loads it also times marshal.loads
@@ -70,17 +73,21 @@ def bson_docs(count):
 
 
 def loads_via(path):
-    """serval.loads, or with path "tree" the extension's tree path."""
-    if path != "tree":
+    """serval.loads, or with path "tree" or "stream" that path of the extension."""
+    if path == "auto":
         return serval.loads
     if serval.BACKEND != "native":
-        sys.exit("--loads-path tree needs serval._native")
+        sys.exit("--loads-path %s needs serval._native" % path)
+    number = {"tree": 1, "stream": 2}[path]
     import ctypes
     from serval import _options
 
     def loads(data, fmt):
         opts = _options.Options(serval._find(fmt), {}, "loads", serval._schema_of)
-        return serval._native.loads(data, fmt, ctypes.addressof(opts.struct), 1)
+        out = serval._native.loads(data, fmt, ctypes.addressof(opts.struct), number)
+        if out is NotImplemented:
+            sys.exit("the %s path declines this input" % path)
+        return out
     return loads
 
 
@@ -140,7 +147,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0)
-    ap.add_argument("--loads-path", choices=("auto", "tree"), default="auto")
+    ap.add_argument("--loads-path", choices=("auto", "tree", "stream"), default="auto")
     ap.add_argument("--only", choices=("godot", "bson"), default=None)
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()

@@ -90,6 +90,27 @@ PyObject *nv_reader_value(nv_reader *r, const sv_value *v, unsigned depth);
  * NULL: with no exception when the key is not one. */
 PyObject *nv_reader_key(nv_reader *r, const sv_value *k);
 
+/* What value() makes of the untagged, not explicit int i and finite float
+ * d (shared with an equal one made just before), and of the text s that
+ * is a plain string value (a str, or NULL without an exception when it is
+ * not UTF-8): the pieces the direct Godot reader (native_godot.c) shares
+ * with this converter, so that its objects are the ones the tree gives. */
+PyObject *nv_reader_int(nv_reader *r, int64_t i);
+PyObject *nv_reader_float(nv_reader *r, double d);
+PyObject *nv_reader_text(nv_reader *r, const char *s, uint32_t len);
+/* The same for a text of at most 8 bytes, given as word too (its bytes,
+ * zero-padded, as a little-endian load gives them). */
+PyObject *nv_reader_short_text(nv_reader *r, const char *s, uint32_t len, uint64_t word);
+
+/* loads of godot3 and godot4 (godot4: which) read here, straight from the
+ * bytes into Python objects, for the values most files are made of
+ * (native_godot.c). *declined (no exception) where the input holds anything
+ * else, or anything the tree would keep more of than a plain object says;
+ * the caller then takes the streaming path. NULL with an exception set on a
+ * Python failure. */
+PyObject *nv_godot_loads(int godot4, const uint8_t *data, size_t len, const sv_options *opts,
+                         int *declined);
+
 /* loads by sv_visit_decode (serval/visit.h): the objects made straight from
  * the events, without a tree. *declined (no exception) when the format
  * declined the input or a Dictionary needs another class than dict (a key

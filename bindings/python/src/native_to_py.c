@@ -189,12 +189,13 @@ static int same_id(const short_id *a, const short_id *b)
     return a->s == b->s && a->word == b->word && a->len == b->len;
 }
 
-static PyObject *short_str(reader *r, const char *s, uint32_t len)
+/* word: the text zero-padded when len <= WORD_MAX (else unused) */
+static PyObject *short_str_word(reader *r, const char *s, uint32_t len, uint64_t word)
 {
     short_id id = {NULL, 0, len};
     size_t at;
     if (len <= WORD_MAX) {
-        memcpy(&id.word, s, len);
+        id.word = word;
         at = (size_t)((id.word ^ len) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
     } else if (r->by_address) {
         id.s = s;
@@ -219,6 +220,13 @@ static PyObject *short_str(reader *r, const char *s, uint32_t len)
     k->obj = o;
     Py_INCREF(o);
     return o;
+}
+
+static PyObject *short_str(reader *r, const char *s, uint32_t len)
+{
+    uint64_t word = 0;
+    if (len <= WORD_MAX) memcpy(&word, s, len);
+    return short_str_word(r, s, len, word);
 }
 
 static size_t num_at(uint64_t bits)
@@ -730,6 +738,26 @@ PyObject *nv_reader_value(nv_reader *r, const sv_value *v, unsigned depth)
 PyObject *nv_reader_key(nv_reader *r, const sv_value *k)
 {
     return plain_key(k) ? key_str(r, k->as.str, k->len) : NULL;
+}
+
+PyObject *nv_reader_int(nv_reader *r, int64_t i)
+{
+    return shared_int(r, i);
+}
+
+PyObject *nv_reader_float(nv_reader *r, double d)
+{
+    return shared_float(r, d);
+}
+
+PyObject *nv_reader_text(nv_reader *r, const char *s, uint32_t len)
+{
+    return len <= SHORT_MAX ? short_str(r, s, len) : utf8_or_null(s, len);
+}
+
+PyObject *nv_reader_short_text(nv_reader *r, const char *s, uint32_t len, uint64_t word)
+{
+    return short_str_word(r, s, len, word);
 }
 
 PyObject *nv_to_python(const sv_value *v)

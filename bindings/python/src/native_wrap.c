@@ -59,6 +59,13 @@ static PyObject *call1(unsigned c, PyObject *arg)
 
 PyObject *nv_wrap_float(unsigned c, double d)
 {
+    /* a float's body is its double (PyFloatObject): written in place, with
+     * no plain float made and freed for it; setup()'s probes come this way */
+    if (body_bytes[c] == (Py_ssize_t)sizeof d) {
+        PyObject *o = allocs[c]((PyTypeObject *)nv.classes[c].cls, alloc_items[c]);
+        if (o) memcpy((char *)o + sizeof(PyObject), &d, sizeof d);
+        return o;
+    }
     PyObject *plain = PyFloat_FromDouble(d);
     if (!plain || !body_bytes[c]) return call1(c, plain);
     PyObject *o = clone_into(c, plain);
