@@ -172,7 +172,7 @@ static int f32_of(writer *w, double d, uint32_t *bits)
 
 static int put_f32(writer *w, double d, sv_value *out)
 {
-    uint32_t bits;
+    uint32_t bits = 0; /* refuse() is -1, but gcc -O2 cannot see it */
     if (f32_of(w, d, &bits)) return -1;
     float f;
     memcpy(&f, &bits, 4);
@@ -480,7 +480,7 @@ static int put_number(writer *w, PyObject *x, unsigned elem, uint8_t *d)
             memcpy(d, &v, 8);
             return 0;
         }
-        uint32_t bits;
+        uint32_t bits = 0; /* as in put_f32 */
         if (f32_of(w, v, &bits)) return -1;
         memcpy(d, &bits, 4);
         return 0;
