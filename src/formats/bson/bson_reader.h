@@ -5,6 +5,7 @@
 #define SV_FORMATS_BSON_READER_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/bump.h"
@@ -143,6 +144,62 @@ static SV_ALWAYS_INLINE sv_value br_ptr(sv_kind kind, uint32_t len, const void *
 {
     sv_value v = {.kind = kind & 0xF, .len = len, .as.data = p};
     return v;
+}
+
+/* A value as the reader's hot loop holds it: the two 8-byte words of an
+ * sv_value (its head, kind to len, and its payload). A struct with
+ * bitfields that the elements fill in field by field is kept by the
+ * compiler in pieces, on the stack, and put together again for each pair;
+ * two plain words stay in registers from the element to its pair. */
+typedef struct bval {
+    uint64_t head;
+    uint64_t u;
+} bval;
+
+_Static_assert(sizeof(bval) == sizeof(sv_value), "bval is an sv_value's two words");
+_Static_assert(offsetof(sv_value, as) == sizeof(uint64_t), "the payload is the second word");
+
+/* The head word of a value with these fields: the layout is the
+ * compiler's own (the fields are set on a real sv_value), and constant
+ * arguments fold into a constant. */
+static SV_ALWAYS_INLINE uint64_t bval_head(sv_kind kind, unsigned flags, unsigned sub, unsigned tag,
+                                           uint32_t len)
+{
+    sv_value v = {.kind = kind & 0xF,
+                  .flags = flags & 0xF,
+                  .sub = (uint8_t)sub,
+                  .tag = (uint16_t)tag,
+                  .len = len};
+    uint64_t h;
+    memcpy(&h, &v, sizeof h);
+    return h;
+}
+
+static SV_ALWAYS_INLINE bval bval_ptr(sv_kind kind, uint32_t len, const void *p)
+{
+    bval v = {bval_head(kind, 0, 0, 0, len), (uint64_t)(uintptr_t)p};
+    return v;
+}
+
+static SV_ALWAYS_INLINE bval bval_of(sv_value v)
+{
+    bval w;
+    memcpy(&w, &v, sizeof w);
+    return w;
+}
+
+static SV_ALWAYS_INLINE sv_value bval_value(bval w)
+{
+    sv_value v;
+    memcpy(&v, &w, sizeof v);
+    return v;
+}
+
+/* Stores w as the sv_value at dst. */
+static SV_ALWAYS_INLINE void bval_store(void *dst, bval w)
+{
+    memcpy(dst, &w.head, sizeof w.head);
+    memcpy((uint8_t *)dst + sizeof w.head, &w.u, sizeof w.u);
 }
 
 /* n bytes (n >= 1) from s to d, short ones as two overlapping fixed-size
