@@ -147,18 +147,18 @@ static bool key_miss(br *r, uint32_t h, const uint8_t *k, size_t n, uint64_t a, 
 /* key_miss through a local: the caller's key is then never in memory whose
  * address a call took, so it stays in registers until its pair is stored. */
 static SV_ALWAYS_INLINE bool key_miss_into(br *r, uint32_t h, const uint8_t *k, size_t n,
-                                           uint64_t a, uint64_t b, bval *out)
+                                           uint64_t a, uint64_t b, bval_out out)
 {
     sv_value v;
     if (!key_miss(r, h, k, n, a, b, &v)) return false;
-    *out = bval_of(v);
+    bval_put(out, bval_of(v));
     return true;
 }
 
 /* The key at q, which must end (00) before last: its interned string in
  * *out, its length in *n. Returns the byte after its 00, NULL on failure. */
 static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last,
-                                                bool fast, bval *out, size_t *n)
+                                                bool fast, bval_out out, size_t *n)
 {
     /* When the whole document is there (fast), the 16 bytes may run past its
      * end into the bytes after it: they are input too (r->avail), and a key
@@ -183,7 +183,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const u
         *n = len;
         const sv_key_slot *s = sv__core_key_find_short(r->cache, h, a, b, len);
         if (s) {
-            *out = bval_ptr(SV_STRING, (uint32_t)len, s->str);
+            bval_put(out, bval_ptr(SV_STRING, (uint32_t)len, s->str));
             return q + len + 1;
         }
         return key_miss_into(r, h, q, len, a, b, out) ? q + len + 1 : NULL;
@@ -201,7 +201,7 @@ long_key:;
     *n = len;
     const sv_key_slot *s = sv__core_key_find(r->cache, h, a, b, q, len);
     if (s) {
-        *out = bval_ptr(SV_STRING, (uint32_t)len, s->str);
+        bval_put(out, bval_ptr(SV_STRING, (uint32_t)len, s->str));
         return z + 1;
     }
     return key_miss_into(r, h, q, len, a, b, out) ? z + 1 : NULL;
@@ -273,13 +273,13 @@ static inline uint64_t bool_payload(uint8_t b)
 
 static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
                                                   const uint8_t *last, uint32_t depth, bool fast,
-                                                  bool build, bval *out);
+                                                  bool build, bval_out out);
 static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
                                                 uint32_t depth, bool is_array, bool in_whole,
-                                                bool build, bval *out);
+                                                bool build, bval_out out);
 
 static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last,
-                                                   bool fast, bool build, bval *out)
+                                                   bool fast, bool build, bval_out out)
 {
     const uint8_t *s = NULL;
     size_t n = 0;
@@ -293,28 +293,30 @@ static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, cons
     }
     if (r->in_arena) {
         /* BSON strings end with 00 in place, as tree strings must */
-        *out = (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n), (uint64_t)(uintptr_t)s};
+        bval_put(out, (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n), (uint64_t)(uintptr_t)s});
     } else if (r->borrow) {
-        *out = (bval){bval_head(SV_STRING, SV_F_BORROWED, 0, tag, (uint32_t)n),
-                      (uint64_t)(uintptr_t)s};
+        bval_put(out, (bval){bval_head(SV_STRING, SV_F_BORROWED, 0, tag, (uint32_t)n),
+                             (uint64_t)(uintptr_t)s});
     } else {
         sv_value v;
         if (!copy_terminated(r, s, n, &v)) return sv__bson_br_fail_alloc(r, q);
-        *out = (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n), (uint64_t)(uintptr_t)v.as.str};
+        bval_put(out, (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n),
+                             (uint64_t)(uintptr_t)v.as.str});
     }
     return next;
 }
 
 static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
                                                   const uint8_t *last, uint32_t depth, bool fast,
-                                                  bool build, bval *out)
+                                                  bool build, bval_out out)
 {
     switch (type) {
     case BSON_DOUBLE: {
         if ((size_t)(last - q) < 8) return need(r, q, last, 8, "a double");
         if (!ENSURE_F(fast, r, q + 8)) return sv__bson_br_fail_stream(r, r->avail);
         uint64_t bits = sv__core_load_u64le(q);
-        *out = (bval){bval_head(SV_FLOAT, whole_double(bits) ? SV_F_EXPLICIT : 0, 8, 0, 0), bits};
+        bval_put(out, (bval){bval_head(SV_FLOAT, whole_double(bits) ? SV_F_EXPLICIT : 0, 8, 0, 0),
+                             bits});
         return q + 8;
     }
     case BSON_STRING: return read_string(r, q, last, fast, build, out);
@@ -325,14 +327,14 @@ static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const ui
         if (!ENSURE_F(fast, r, q + 1)) return sv__bson_br_fail_stream(r, r->avail);
         if (*q > 1)
             return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "a bool must be 00 or 01, not %02x", *q);
-        *out = (bval){bval_head(SV_BOOL, 0, 0, 0, 0), bool_payload(*q)};
+        bval_put(out, (bval){bval_head(SV_BOOL, 0, 0, 0, 0), bool_payload(*q)});
         return q + 1;
-    case BSON_NULL: *out = (bval){bval_head(SV_NULL, 0, 0, 0, 0), 0}; return q;
+    case BSON_NULL: bval_put(out, (bval){bval_head(SV_NULL, 0, 0, 0, 0), 0}); return q;
     case BSON_INT32: {
         if ((size_t)(last - q) < 4) return need(r, q, last, 4, "an int32");
         if (!ENSURE_F(fast, r, q + 4)) return sv__bson_br_fail_stream(r, r->avail);
-        *out = (bval){bval_head(SV_INT, SV_F_EXPLICIT, 4, 0, 0),
-                      (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(q)};
+        bval_put(out, (bval){bval_head(SV_INT, SV_F_EXPLICIT, 4, 0, 0),
+                             (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(q)});
         return q + 4;
     }
     case BSON_INT64:
@@ -340,13 +342,13 @@ static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const ui
         if ((size_t)(last - q) < 8) return need(r, q, last, 8, "an int64");
         if (!ENSURE_F(fast, r, q + 8)) return sv__bson_br_fail_stream(r, r->avail);
         unsigned tag = type == BSON_DATETIME ? SV_TAG_DATETIME : SV_TAG_NONE;
-        *out = (bval){bval_head(SV_INT, 0, 8, tag, 0), sv__core_load_u64le(q)};
+        bval_put(out, (bval){bval_head(SV_INT, 0, 8, tag, 0), sv__core_load_u64le(q)});
         return q + 8;
     }
     default: {
         sv_value rare;
         const uint8_t *next = sv__bson_br_read_rare(r, type, q, last, depth, &rare);
-        if (next) *out = bval_of(rare);
+        if (next) bval_put(out, bval_of(rare));
         return next;
     }
     }
@@ -371,12 +373,12 @@ static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv
         unsigned type = *q++;
         size_t klen = 0;
         bval key;
-        q = read_key(r, q, last, true, &key, &klen);
+        q = read_key(r, q, last, true, BVAL_OUT(key), &klen);
         if (!q) return false;
         items[i] = bval_value(key);
         /* skip the value: read it again into a throwaway (cheap: rare path) */
         bval tmp;
-        q = read_value(r, type, q, last, 0, true, true, &tmp);
+        q = read_value(r, type, q, last, 0, true, true, BVAL_OUT(tmp));
         if (!q) return false;
         i++;
     }
@@ -407,7 +409,7 @@ static SV_NOINLINE const uint8_t *check_array_streaming(br *r, const uint8_t *p,
  * last, then its container in *out. */
 static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
                                                  uint32_t depth, bool is_array, bool fast,
-                                                 bool build, bval *out)
+                                                 bool build, bval_out out)
 {
     const uint8_t *q = p + 4;
     size_t mark = is_array ? r->nitems : r->npairs;
@@ -430,7 +432,9 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
             return sv__bson_br_fail(r, elem, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x",
                                     type);
         }
-        bval v;
+        /* the element's value and key, as plain scalars (see bval) */
+        uint64_t vh = 0, vu = 0;
+        const bval_out v = {&vh, &vu};
         if (is_array) {
             /* the key is nearly always its index: compared, not interned */
             const uint8_t *key = q;
@@ -448,7 +452,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
                 keyed = true;
                 q = z + 1;
             }
-            q = read_value(r, type, q, last, depth, fast, build, &v);
+            q = read_value(r, type, q, last, depth, fast, build, v);
             if (!q) {
                 if (!r->low) sv_error_path_index(r->err, index);
                 return NULL;
@@ -459,14 +463,15 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
             if (r->nitems == r->cap_items &&
                 !grow(r, elem, (void **)&r->items, &r->cap_items, sizeof(sv_value), r->nitems + 1))
                 return NULL;
-            bval_store(&r->items[r->nitems++], v);
+            bval_store(&r->items[r->nitems++], (bval){vh, vu});
         } else {
-            bval k;
+            uint64_t kh = 0, ku = 0;
+            const bval_out k = {&kh, &ku};
             size_t klen = 0;
             const uint8_t *key = q;
-            q = build ? read_key(r, q, last, fast, &k, &klen) : check_key(r, q, last, &klen);
+            q = build ? read_key(r, q, last, fast, k, &klen) : check_key(r, q, last, &klen);
             if (!q) return NULL;
-            q = read_value(r, type, q, last, depth, fast, build, &v);
+            q = read_value(r, type, q, last, depth, fast, build, v);
             if (!q) {
                 if (!r->low) sv_error_path_key(r->err, (const char *)key, klen);
                 return NULL;
@@ -476,8 +481,8 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
                 !grow(r, elem, (void **)&r->pairs, &r->cap_pairs, sizeof(sv_pair), r->npairs + 1))
                 return NULL;
             sv_pair *pr = &r->pairs[r->npairs++];
-            bval_store(&pr->key, k);
-            bval_store(&pr->val, v);
+            bval_store(&pr->key, (bval){kh, ku});
+            bval_store(&pr->val, (bval){vh, vu});
         }
     }
     if (!fast) {
@@ -492,18 +497,19 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
         sv_container *box = make_box(r, cnt ? r->items + mark : NULL, cnt, sizeof(sv_value));
         r->nitems = mark;
         if (!box) return sv__bson_br_fail_alloc(r, p);
-        *out = bval_ptr(SV_ARRAY, (uint32_t)cnt, box);
+        bval a = bval_ptr(SV_ARRAY, (uint32_t)cnt, box);
         if (keyed) {
-            sv_value arr = bval_value(*out);
+            sv_value arr = bval_value(a);
             if (!array_keys_meta(r, p + 4, last, &arr)) return sv__bson_br_fail_alloc(r, p);
-            *out = bval_of(arr);
+            a = bval_of(arr);
         }
+        bval_put(out, a);
     } else {
         size_t cnt = r->npairs - mark;
         sv_container *box = make_box(r, cnt ? r->pairs + mark : NULL, cnt, sizeof(sv_pair));
         r->npairs = mark;
         if (!box) return sv__bson_br_fail_alloc(r, p);
-        *out = bval_ptr(SV_MAP, (uint32_t)cnt, box);
+        bval_put(out, bval_ptr(SV_MAP, (uint32_t)cnt, box));
     }
     return last + 1;
 }
@@ -511,60 +517,60 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
 static SV_NOINLINE bval read_map_whole(br *r, const uint8_t *p, const uint8_t *last, uint32_t depth)
 {
     bval v = {0, 0};
-    if (!read_body(r, p, last, depth, false, true, true, &v)) v.head = 0;
+    if (!read_body(r, p, last, depth, false, true, true, BVAL_OUT(v))) v.head = 0;
     return v;
 }
 static SV_NOINLINE bval read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
                                          uint32_t depth)
 {
     bval v = {0, 0};
-    if (!read_body(r, p, last, depth, true, true, true, &v)) v.head = 0;
+    if (!read_body(r, p, last, depth, true, true, true, BVAL_OUT(v))) v.head = 0;
     return v;
 }
 static SV_NOINLINE bval read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
                                            uint32_t depth)
 {
     bval v = {0, 0};
-    if (!read_body(r, p, last, depth, false, false, true, &v)) v.head = 0;
+    if (!read_body(r, p, last, depth, false, false, true, BVAL_OUT(v))) v.head = 0;
     return v;
 }
 static SV_NOINLINE bval read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
                                              uint32_t depth)
 {
     bval v = {0, 0};
-    if (!read_body(r, p, last, depth, true, false, true, &v)) v.head = 0;
+    if (!read_body(r, p, last, depth, true, false, true, BVAL_OUT(v))) v.head = 0;
     return v;
 }
 static SV_NOINLINE const uint8_t *check_map_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                   uint32_t depth)
 {
     bval unused;
-    return read_body(r, p, last, depth, false, true, false, &unused);
+    return read_body(r, p, last, depth, false, true, false, BVAL_OUT(unused));
 }
 static SV_NOINLINE const uint8_t *check_array_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                     uint32_t depth)
 {
     bval unused;
-    return read_body(r, p, last, depth, true, true, false, &unused);
+    return read_body(r, p, last, depth, true, true, false, BVAL_OUT(unused));
 }
 static SV_NOINLINE const uint8_t *check_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
                                                       uint32_t depth)
 {
     bval unused;
-    return read_body(r, p, last, depth, false, false, false, &unused);
+    return read_body(r, p, last, depth, false, false, false, BVAL_OUT(unused));
 }
 static SV_NOINLINE const uint8_t *check_array_streaming(br *r, const uint8_t *p,
                                                         const uint8_t *last, uint32_t depth)
 {
     bval unused;
-    return read_body(r, p, last, depth, true, false, false, &unused);
+    return read_body(r, p, last, depth, true, false, false, BVAL_OUT(unused));
 }
 
 /* The document at p within limit. in_whole: limit is inside a document
  * that is all there, so this one is too (no waiting, no avail checks). */
 static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
                                                 uint32_t depth, bool is_array, bool in_whole,
-                                                bool build, bval *out)
+                                                bool build, bval_out out)
 {
     if (limit - p < 4)
         return sv__bson_br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
@@ -590,7 +596,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
                             : check_map_whole(r, p, last, depth);
         bval v = is_array ? read_array_whole(r, p, last, depth) : read_map_whole(r, p, last, depth);
         if (!v.head) return NULL;
-        *out = v;
+        bval_put(out, v);
         return last + 1;
     }
     if (!build)
@@ -599,7 +605,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
     bval v =
         is_array ? read_array_streaming(r, p, last, depth) : read_map_streaming(r, p, last, depth);
     if (!v.head) return NULL;
-    *out = v;
+    bval_put(out, v);
     return last + 1;
 }
 
@@ -608,8 +614,8 @@ const uint8_t *sv__bson_br_read_doc(br *r, const uint8_t *p, const uint8_t *limi
 {
     bval v = {0, 0};
     *out = sv_null();
-    if (r->check) return read_doc(r, p, limit, depth, is_array, false, false, &v);
-    const uint8_t *next = read_doc(r, p, limit, depth, is_array, false, true, &v);
+    if (r->check) return read_doc(r, p, limit, depth, is_array, false, false, BVAL_OUT(v));
+    const uint8_t *next = read_doc(r, p, limit, depth, is_array, false, true, BVAL_OUT(v));
     if (next) *out = bval_value(v);
     return next;
 }
@@ -680,7 +686,7 @@ const uint8_t *sv__bson_br_read_element(br *r, unsigned type, const uint8_t *q, 
                                         uint32_t depth, sv_value *out)
 {
     bval v = {0, 0};
-    const uint8_t *next = read_value(r, type, q, last, depth, true, true, &v);
+    const uint8_t *next = read_value(r, type, q, last, depth, true, true, BVAL_OUT(v));
     if (next) *out = bval_value(v);
     return next;
 }
@@ -689,7 +695,7 @@ const uint8_t *sv__bson_br_read_key(br *r, const uint8_t *q, const uint8_t *last
 {
     size_t n;
     bval k = {0, 0};
-    const uint8_t *next = read_key(r, q, last, true, &k, &n);
+    const uint8_t *next = read_key(r, q, last, true, BVAL_OUT(k), &n);
     if (next) *out = bval_value(k);
     return next;
 }

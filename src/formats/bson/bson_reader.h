@@ -195,6 +195,21 @@ static SV_ALWAYS_INLINE sv_value bval_value(bval w)
     return v;
 }
 
+/* Where an element's value goes: two words, which the hot loop keeps as
+ * two scalars of its own (a struct would again be kept whole, on the
+ * stack). */
+typedef struct bval_out {
+    uint64_t *head, *u;
+} bval_out;
+
+#define BVAL_OUT(w) ((bval_out){&(w).head, &(w).u})
+
+static SV_ALWAYS_INLINE void bval_put(bval_out o, bval w)
+{
+    *o.head = w.head;
+    *o.u = w.u;
+}
+
 /* Stores w as the sv_value at dst. */
 static SV_ALWAYS_INLINE void bval_store(void *dst, bval w)
 {
