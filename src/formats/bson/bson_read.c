@@ -95,6 +95,8 @@ static inline sv_container *make_box(br *r, const void *items, size_t n, size_t 
 {
     sv_container *box = bump_aligned(r, sizeof(sv_container) + n * item_size);
     if (!box) return NULL;
+    /* the tree is written where the next boxes go (see PREFETCH_AHEAD) */
+    PREFETCH_WRITE(box, PREFETCH_AHEAD);
     sv__core_box_init(box, n);
     /* most Resonite documents hold two pairs ({"ID", "Data"}): copied inline */
     size_t bytes = n * item_size;
@@ -586,6 +588,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
     if (depth > r->max_depth)
         return sv__bson_br_fail(r, p, SV_ERR_DEPTH, "nesting deeper than %u", r->max_depth);
     const uint8_t *last = p + n - 1;
+    PREFETCH_READ(p, PREFETCH_AHEAD);
     /* Checked first when the whole document is there (so hostile lengths
      * fail at once), at its end when it is still streaming in. */
     if (in_whole || last < r->avail) {

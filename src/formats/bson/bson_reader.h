@@ -27,6 +27,26 @@
 #define BUMP_FIRST 4096u
 #define BUMP_MAX (256u * 1024u)
 
+/* How far ahead of the document being read, and of the box being written,
+ * the reader asks for the bytes it will touch next. Both are walked in
+ * order, yet a decode bigger than the caches waited on memory at each new
+ * line (perf: the first load of a document's last byte and the stores of
+ * its box were a third of the samples) and the hardware prefetchers of the
+ * test VM did not hide it. On the 100 MB Resonite input (serval-bench
+ * resonite.bson-decode, one reset document, CPU ms per decode): 48 without,
+ * 44 with the box's, 37 with both; 1, 2 and 4 KiB ahead within 1 ms. */
+#define PREFETCH_AHEAD 2048u
+
+#if defined(__GNUC__) || defined(__clang__)
+/* (through an integer: the address may be past the input, which a
+ * prefetch may name but pointer arithmetic may not) */
+#define PREFETCH_READ(p, ahead) __builtin_prefetch((const void *)((uintptr_t)(p) + (ahead)), 0, 3)
+#define PREFETCH_WRITE(p, ahead) __builtin_prefetch((const void *)((uintptr_t)(p) + (ahead)), 1, 3)
+#else
+#define PREFETCH_READ(p, ahead) ((void)(p))
+#define PREFETCH_WRITE(p, ahead) ((void)(p))
+#endif
+
 typedef struct br {
     sv_doc *doc;
     const uint8_t *base;
