@@ -4,7 +4,8 @@
  * a value as two machine words instead of field by field, so a shift or a
  * flag put in the wrong place shows here even where a round trip would not
  * look (a borrowed flag, a tag the writer ignores). The input is built here
- * byte by byte after bsonspec.org 1.1. */
+ * byte by byte after bsonspec.org 1.1. And every byte of strings of every
+ * length up to 80 goes through the string check. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -290,12 +291,67 @@ static void test_values_after_reset(void **state)
     sv_doc_free(doc);
 }
 
+/* {"s": text} with text n bytes of 'a' and bad at i (bad2 at i + 1 when not
+ * 0): the text starts at byte 11. */
+static sv_status decode_text(size_t n, size_t i, uint8_t bad, uint8_t bad2, sv_error *err)
+{
+    bb w;
+    memset(&w, 0, sizeof w);
+    char text[128];
+    assert_true(n < sizeof text);
+    memset(text, 'a', n);
+    text[n] = 0;
+    text[i] = (char)bad;
+    if (bad2) text[i + 1] = (char)bad2;
+    begin(&w);
+    size_t at = str(&w, "s", text);
+    end(&w);
+    assert_int_equal(at, 11);
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value root;
+    sv_error_clear(err);
+    sv_status st = sv_bson_decode(doc, w.b, w.n, NULL, &root, err);
+    if (st == SV_OK) {
+        size_t len = 0;
+        const char *got = sv_get_str(sv_map_getz(&root, "s"), &len);
+        assert_int_equal(len, n);
+        assert_memory_equal(got, text, n);
+    }
+    sv_doc_free(doc);
+    return st;
+}
+
+/* Strings are checked for ASCII a word at a time, in overlapping words
+ * for lengths up to 64 (a 36-byte GUID is the most common value): a byte
+ * that is not ASCII anywhere in a string of any length up to 80 must be
+ * seen. A lone continuation byte (80) is not UTF-8 (RFC 3629) and fails
+ * at the string's first byte; a whole two-byte sequence (C3 A9, e acute)
+ * at the same place is kept. */
+static void test_every_byte_of_a_string_is_checked(void **state)
+{
+    (void)state;
+    for (size_t n = 1; n <= 80; n++) {
+        for (size_t i = 0; i < n; i++) {
+            sv_error err;
+            sv_status st = decode_text(n, i, 0x80, 0, &err);
+            if (st != SV_ERR_UTF8)
+                fail_msg("length %zu, 80 at %zu: got %s, want SV_ERR_UTF8", n, i,
+                         sv_status_name(st));
+            assert_int_equal(err.byte_offset, 11);
+            assert_string_equal(err.message, "the string is not valid UTF-8");
+            assert_string_equal(err.path, "/s");
+            if (i + 1 < n) assert_int_equal(decode_text(n, i, 0xC3, 0xA9, &err), SV_OK);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_copied),
         cmocka_unit_test(test_values_borrowed),
         cmocka_unit_test(test_values_after_reset),
+        cmocka_unit_test(test_every_byte_of_a_string_is_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

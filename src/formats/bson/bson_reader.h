@@ -302,7 +302,13 @@ static SV_ALWAYS_INLINE bool ascii_or_utf8(const uint8_t *s, size_t n)
         /* names and most short strings: a fixed number of overlapping words */
         acc = sv__core_load64(s) | sv__core_load64(s + n - 8);
         if (n > 16) acc |= sv__core_load64(s + 8) | sv__core_load64(s + n - 16);
-    } else if (n > 32) {
+    } else if (n > 32 && n <= 64) {
+        /* GUIDs (36 bytes, a third of a Resonite tree's values): the first
+         * and the last 32 bytes, which overlap, without a loop */
+        acc = sv__core_load64(s) | sv__core_load64(s + 8) | sv__core_load64(s + 16) |
+              sv__core_load64(s + 24) | sv__core_load64(s + n - 32) | sv__core_load64(s + n - 24) |
+              sv__core_load64(s + n - 16) | sv__core_load64(s + n - 8);
+    } else if (n > 64) {
         for (size_t i = 0; i + 8 <= n; i += 8) acc |= sv__core_load64(s + i);
         acc |= sv__core_load64(s + n - 8); /* the tail, overlapping */
     } else {
