@@ -299,15 +299,15 @@ static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, cons
     }
     if (r->in_arena) {
         /* BSON strings end with 00 in place, as tree strings must */
-        bval_put(out, (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n), (uint64_t)(uintptr_t)s});
+        bval_put(out, (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n), bval_ptr_word(s)});
     } else if (r->borrow) {
         bval_put(out, (bval){bval_head(SV_STRING, SV_F_BORROWED, 0, tag, (uint32_t)n),
-                             (uint64_t)(uintptr_t)s});
+                             bval_ptr_word(s)});
     } else {
         sv_value v;
         if (!copy_terminated(r, s, n, &v)) return sv__bson_br_fail_alloc(r, q);
-        bval_put(out, (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n),
-                             (uint64_t)(uintptr_t)v.as.str});
+        bval_put(out,
+                 (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n), bval_ptr_word(v.as.str)});
     }
     return next;
 }

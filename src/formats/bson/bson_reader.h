@@ -195,9 +195,21 @@ static SV_ALWAYS_INLINE uint64_t bval_head(sv_kind kind, unsigned flags, unsigne
     return h;
 }
 
+/* The payload word of a value pointing at p (set on a real sv_value too:
+ * where a pointer sits in the word is the host's). */
+static SV_ALWAYS_INLINE uint64_t bval_ptr_word(const void *p)
+{
+    sv_value v;
+    memset(&v, 0, sizeof v); /* the word's other bytes, where a pointer is 4 */
+    v.as.data = p;
+    uint64_t u;
+    memcpy(&u, (const uint8_t *)&v + offsetof(sv_value, as), sizeof u);
+    return u;
+}
+
 static SV_ALWAYS_INLINE bval bval_ptr(sv_kind kind, uint32_t len, const void *p)
 {
-    bval v = {bval_head(kind, 0, 0, 0, len), (uint64_t)(uintptr_t)p};
+    bval v = {bval_head(kind, 0, 0, 0, len), bval_ptr_word(p)};
     return v;
 }
 
