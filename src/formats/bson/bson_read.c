@@ -95,6 +95,12 @@ static inline sv_container *make_box(br *r, const void *items, size_t n, size_t 
 {
     sv_container *box = bump_aligned(r, sizeof(sv_container) + n * item_size);
     if (!box) return NULL;
+    /* the tree is written where the next boxes go (see PREFETCH_AHEAD): two
+     * lines, as a box takes more than one on average (104 bytes for a
+     * Resonite tree); 37 -> 35 ms against one line, while a second line of
+     * the input gained nothing */
+    PREFETCH_WRITE(box, PREFETCH_AHEAD);
+    PREFETCH_WRITE(box, PREFETCH_AHEAD + 64);
     sv__core_box_init(box, n);
     /* most Resonite documents hold two pairs ({"ID", "Data"}): copied inline */
     size_t bytes = n * item_size;
@@ -144,10 +150,21 @@ static bool key_miss(br *r, uint32_t h, const uint8_t *k, size_t n, uint64_t a, 
     return true;
 }
 
+/* key_miss through a local: the caller's key is then never in memory whose
+ * address a call took, so it stays in registers until its pair is stored. */
+static SV_ALWAYS_INLINE bool key_miss_into(br *r, uint32_t h, const uint8_t *k, size_t n,
+                                           uint64_t a, uint64_t b, bval_out out)
+{
+    sv_value v;
+    if (!key_miss(r, h, k, n, a, b, &v)) return false;
+    bval_put(out, bval_of(v));
+    return true;
+}
+
 /* The key at q, which must end (00) before last: its interned string in
  * *out, its length in *n. Returns the byte after its 00, NULL on failure. */
 static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const uint8_t *last,
-                                                bool fast, sv_value *out, size_t *n)
+                                                bool fast, bval_out out, size_t *n)
 {
     /* When the whole document is there (fast), the 16 bytes may run past its
      * end into the bytes after it: they are input too (r->avail), and a key
@@ -172,10 +189,10 @@ static SV_ALWAYS_INLINE const uint8_t *read_key(br *r, const uint8_t *q, const u
         *n = len;
         const sv_key_slot *s = sv__core_key_find_short(r->cache, h, a, b, len);
         if (s) {
-            *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
+            bval_put(out, bval_ptr(SV_STRING, (uint32_t)len, s->str));
             return q + len + 1;
         }
-        return key_miss(r, h, q, len, a, b, out) ? q + len + 1 : NULL;
+        return key_miss_into(r, h, q, len, a, b, out) ? q + len + 1 : NULL;
     }
 long_key:;
     const uint8_t *z = find_nul_words(r, q, last);
@@ -190,10 +207,10 @@ long_key:;
     *n = len;
     const sv_key_slot *s = sv__core_key_find(r->cache, h, a, b, q, len);
     if (s) {
-        *out = br_ptr(SV_STRING, (uint32_t)len, s->str);
+        bval_put(out, bval_ptr(SV_STRING, (uint32_t)len, s->str));
         return z + 1;
     }
-    return key_miss(r, h, q, len, a, b, out) ? z + 1 : NULL;
+    return key_miss_into(r, h, q, len, a, b, out) ? z + 1 : NULL;
 }
 
 /* The key at q when only checking: the same rules as read_key (it ends
@@ -243,6 +260,14 @@ static inline bool whole_double(uint64_t u)
     return (u & ((UINT64_C(1) << (1075 - exp)) - 1)) == 0;
 }
 
+/* The payload word of a BOOL holding b (as.b, the rest of the word 0). */
+static inline uint64_t bool_payload(uint8_t b)
+{
+    sv_value v = br_scalar(SV_BOOL, 0, 0, 0);
+    v.as.b = b;
+    return bval_of(v).u;
+}
+
 /* ---- elements ---------------------------------------------------------------- */
 
 /* Every reader below takes fast: true when the whole enclosing document is
@@ -254,13 +279,13 @@ static inline bool whole_double(uint64_t u)
 
 static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
                                                   const uint8_t *last, uint32_t depth, bool fast,
-                                                  bool build, sv_value *out);
+                                                  bool build, bval_out out);
 static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
                                                 uint32_t depth, bool is_array, bool in_whole,
-                                                bool build, sv_value *out);
+                                                bool build, bval_out out);
 
 static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, const uint8_t *last,
-                                                   bool fast, bool build, sv_value *out)
+                                                   bool fast, bool build, bval_out out)
 {
     const uint8_t *s = NULL;
     size_t n = 0;
@@ -274,27 +299,30 @@ static SV_ALWAYS_INLINE const uint8_t *read_string(br *r, const uint8_t *q, cons
     }
     if (r->in_arena) {
         /* BSON strings end with 00 in place, as tree strings must */
-        *out = br_ptr(SV_STRING, (uint32_t)n, s);
+        bval_put(out, (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n), bval_ptr_word(s)});
     } else if (r->borrow) {
-        *out = br_ptr(SV_STRING, (uint32_t)n, s);
-        out->flags = SV_F_BORROWED;
-    } else if (!copy_terminated(r, s, n, out)) {
-        return sv__bson_br_fail_alloc(r, q);
+        bval_put(out, (bval){bval_head(SV_STRING, SV_F_BORROWED, 0, tag, (uint32_t)n),
+                             bval_ptr_word(s)});
+    } else {
+        sv_value v;
+        if (!copy_terminated(r, s, n, &v)) return sv__bson_br_fail_alloc(r, q);
+        bval_put(out,
+                 (bval){bval_head(SV_STRING, 0, 0, tag, (uint32_t)n), bval_ptr_word(v.as.str)});
     }
-    out->tag = (uint16_t)tag;
     return next;
 }
 
 static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const uint8_t *q,
                                                   const uint8_t *last, uint32_t depth, bool fast,
-                                                  bool build, sv_value *out)
+                                                  bool build, bval_out out)
 {
     switch (type) {
     case BSON_DOUBLE: {
         if ((size_t)(last - q) < 8) return need(r, q, last, 8, "a double");
         if (!ENSURE_F(fast, r, q + 8)) return sv__bson_br_fail_stream(r, r->avail);
         uint64_t bits = sv__core_load_u64le(q);
-        *out = br_scalar(SV_FLOAT, 8, whole_double(bits) ? SV_F_EXPLICIT : 0, bits);
+        bval_put(out, (bval){bval_head(SV_FLOAT, whole_double(bits) ? SV_F_EXPLICIT : 0, 8, 0, 0),
+                             bits});
         return q + 8;
     }
     case BSON_STRING: return read_string(r, q, last, fast, build, out);
@@ -305,27 +333,30 @@ static SV_ALWAYS_INLINE const uint8_t *read_value(br *r, unsigned type, const ui
         if (!ENSURE_F(fast, r, q + 1)) return sv__bson_br_fail_stream(r, r->avail);
         if (*q > 1)
             return sv__bson_br_fail(r, q, SV_ERR_SYNTAX, "a bool must be 00 or 01, not %02x", *q);
-        *out = br_scalar(SV_BOOL, 0, 0, 0);
-        out->as.b = *q;
+        bval_put(out, (bval){bval_head(SV_BOOL, 0, 0, 0, 0), bool_payload(*q)});
         return q + 1;
-    case BSON_NULL: *out = br_scalar(SV_NULL, 0, 0, 0); return q;
+    case BSON_NULL: bval_put(out, (bval){bval_head(SV_NULL, 0, 0, 0, 0), 0}); return q;
     case BSON_INT32: {
         if ((size_t)(last - q) < 4) return need(r, q, last, 4, "an int32");
         if (!ENSURE_F(fast, r, q + 4)) return sv__bson_br_fail_stream(r, r->avail);
-        *out =
-            br_scalar(SV_INT, 4, SV_F_EXPLICIT, (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(q));
+        bval_put(out, (bval){bval_head(SV_INT, SV_F_EXPLICIT, 4, 0, 0),
+                             (uint64_t)(int64_t)(int32_t)sv__core_load_u32le(q)});
         return q + 4;
     }
     case BSON_INT64:
     case BSON_DATETIME: {
         if ((size_t)(last - q) < 8) return need(r, q, last, 8, "an int64");
         if (!ENSURE_F(fast, r, q + 8)) return sv__bson_br_fail_stream(r, r->avail);
-        sv_value v = br_scalar(SV_INT, 8, 0, sv__core_load_u64le(q));
-        if (type == BSON_DATETIME) v.tag = SV_TAG_DATETIME;
-        *out = v;
+        unsigned tag = type == BSON_DATETIME ? SV_TAG_DATETIME : SV_TAG_NONE;
+        bval_put(out, (bval){bval_head(SV_INT, 0, 8, tag, 0), sv__core_load_u64le(q)});
         return q + 8;
     }
-    default: return sv__bson_br_read_rare(r, type, q, last, depth, out);
+    default: {
+        sv_value rare;
+        const uint8_t *next = sv__bson_br_read_rare(r, type, q, last, depth, &rare);
+        if (next) bval_put(out, bval_of(rare));
+        return next;
+    }
     }
 }
 
@@ -347,11 +378,13 @@ static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv
     while (q < last && i < n) {
         unsigned type = *q++;
         size_t klen = 0;
-        q = read_key(r, q, last, true, &items[i], &klen);
+        bval key;
+        q = read_key(r, q, last, true, BVAL_OUT(key), &klen);
         if (!q) return false;
+        items[i] = bval_value(key);
         /* skip the value: read it again into a throwaway (cheap: rare path) */
-        sv_value tmp;
-        q = read_value(r, type, q, last, 0, true, true, &tmp);
+        bval tmp;
+        q = read_value(r, type, q, last, 0, true, true, BVAL_OUT(tmp));
         if (!q) return false;
         i++;
     }
@@ -361,14 +394,14 @@ static bool array_keys_meta(br *r, const uint8_t *first, const uint8_t *last, sv
 /* The eight copies of read_body (below): documents and arrays, whole or
  * streaming, building or checking. Not inlined: they are where the
  * recursion goes through. */
-static SV_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                                 uint32_t depth, sv_value *out);
-static SV_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                                   uint32_t depth, sv_value *out);
-static SV_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                                     uint32_t depth, sv_value *out);
-static SV_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                                       uint32_t depth, sv_value *out);
+static SV_NOINLINE bval read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                       uint32_t depth);
+static SV_NOINLINE bval read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                         uint32_t depth);
+static SV_NOINLINE bval read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                           uint32_t depth);
+static SV_NOINLINE bval read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                             uint32_t depth);
 static SV_NOINLINE const uint8_t *check_map_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                   uint32_t depth);
 static SV_NOINLINE const uint8_t *check_array_whole(br *r, const uint8_t *p, const uint8_t *last,
@@ -382,7 +415,7 @@ static SV_NOINLINE const uint8_t *check_array_streaming(br *r, const uint8_t *p,
  * last, then its container in *out. */
 static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const uint8_t *last,
                                                  uint32_t depth, bool is_array, bool fast,
-                                                 bool build, sv_value *out)
+                                                 bool build, bval_out out)
 {
     const uint8_t *q = p + 4;
     size_t mark = is_array ? r->nitems : r->npairs;
@@ -405,7 +438,9 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
             return sv__bson_br_fail(r, elem, SV_ERR_SYNTAX, "unknown BSON element type 0x%02x",
                                     type);
         }
-        sv_value v;
+        /* the element's value and key, as plain scalars (see bval) */
+        uint64_t vh = 0, vu = 0;
+        const bval_out v = {&vh, &vu};
         if (is_array) {
             /* the key is nearly always its index: compared, not interned */
             const uint8_t *key = q;
@@ -423,7 +458,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
                 keyed = true;
                 q = z + 1;
             }
-            q = read_value(r, type, q, last, depth, fast, build, &v);
+            q = read_value(r, type, q, last, depth, fast, build, v);
             if (!q) {
                 if (!r->low) sv_error_path_index(r->err, index);
                 return NULL;
@@ -434,14 +469,15 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
             if (r->nitems == r->cap_items &&
                 !grow(r, elem, (void **)&r->items, &r->cap_items, sizeof(sv_value), r->nitems + 1))
                 return NULL;
-            r->items[r->nitems++] = v;
+            bval_store(&r->items[r->nitems++], (bval){vh, vu});
         } else {
-            sv_value k;
+            uint64_t kh = 0, ku = 0;
+            const bval_out k = {&kh, &ku};
             size_t klen = 0;
             const uint8_t *key = q;
-            q = build ? read_key(r, q, last, fast, &k, &klen) : check_key(r, q, last, &klen);
+            q = build ? read_key(r, q, last, fast, k, &klen) : check_key(r, q, last, &klen);
             if (!q) return NULL;
-            q = read_value(r, type, q, last, depth, fast, build, &v);
+            q = read_value(r, type, q, last, depth, fast, build, v);
             if (!q) {
                 if (!r->low) sv_error_path_key(r->err, (const char *)key, klen);
                 return NULL;
@@ -451,8 +487,8 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
                 !grow(r, elem, (void **)&r->pairs, &r->cap_pairs, sizeof(sv_pair), r->npairs + 1))
                 return NULL;
             sv_pair *pr = &r->pairs[r->npairs++];
-            pr->key = k;
-            pr->val = v;
+            bval_store(&pr->key, (bval){kh, ku});
+            bval_store(&pr->val, (bval){vh, vu});
         }
     }
     if (!fast) {
@@ -467,68 +503,80 @@ static SV_ALWAYS_INLINE const uint8_t *read_body(br *r, const uint8_t *p, const 
         sv_container *box = make_box(r, cnt ? r->items + mark : NULL, cnt, sizeof(sv_value));
         r->nitems = mark;
         if (!box) return sv__bson_br_fail_alloc(r, p);
-        *out = br_ptr(SV_ARRAY, (uint32_t)cnt, box);
-        if (keyed && !array_keys_meta(r, p + 4, last, out)) return sv__bson_br_fail_alloc(r, p);
+        bval a = bval_ptr(SV_ARRAY, (uint32_t)cnt, box);
+        if (keyed) {
+            sv_value arr = bval_value(a);
+            if (!array_keys_meta(r, p + 4, last, &arr)) return sv__bson_br_fail_alloc(r, p);
+            a = bval_of(arr);
+        }
+        bval_put(out, a);
     } else {
         size_t cnt = r->npairs - mark;
         sv_container *box = make_box(r, cnt ? r->pairs + mark : NULL, cnt, sizeof(sv_pair));
         r->npairs = mark;
         if (!box) return sv__bson_br_fail_alloc(r, p);
-        *out = br_ptr(SV_MAP, (uint32_t)cnt, box);
+        bval_put(out, bval_ptr(SV_MAP, (uint32_t)cnt, box));
     }
     return last + 1;
 }
 
-static SV_NOINLINE const uint8_t *read_map_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                                 uint32_t depth, sv_value *out)
+static SV_NOINLINE bval read_map_whole(br *r, const uint8_t *p, const uint8_t *last, uint32_t depth)
 {
-    return read_body(r, p, last, depth, false, true, true, out);
+    bval v = {0, 0};
+    if (!read_body(r, p, last, depth, false, true, true, BVAL_OUT(v))) v.head = 0;
+    return v;
 }
-static SV_NOINLINE const uint8_t *read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
-                                                   uint32_t depth, sv_value *out)
+static SV_NOINLINE bval read_array_whole(br *r, const uint8_t *p, const uint8_t *last,
+                                         uint32_t depth)
 {
-    return read_body(r, p, last, depth, true, true, true, out);
+    bval v = {0, 0};
+    if (!read_body(r, p, last, depth, true, true, true, BVAL_OUT(v))) v.head = 0;
+    return v;
 }
-static SV_NOINLINE const uint8_t *read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                                     uint32_t depth, sv_value *out)
+static SV_NOINLINE bval read_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                           uint32_t depth)
 {
-    return read_body(r, p, last, depth, false, false, true, out);
+    bval v = {0, 0};
+    if (!read_body(r, p, last, depth, false, false, true, BVAL_OUT(v))) v.head = 0;
+    return v;
 }
-static SV_NOINLINE const uint8_t *read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
-                                                       uint32_t depth, sv_value *out)
+static SV_NOINLINE bval read_array_streaming(br *r, const uint8_t *p, const uint8_t *last,
+                                             uint32_t depth)
 {
-    return read_body(r, p, last, depth, true, false, true, out);
+    bval v = {0, 0};
+    if (!read_body(r, p, last, depth, true, false, true, BVAL_OUT(v))) v.head = 0;
+    return v;
 }
 static SV_NOINLINE const uint8_t *check_map_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                   uint32_t depth)
 {
-    sv_value unused;
-    return read_body(r, p, last, depth, false, true, false, &unused);
+    bval unused;
+    return read_body(r, p, last, depth, false, true, false, BVAL_OUT(unused));
 }
 static SV_NOINLINE const uint8_t *check_array_whole(br *r, const uint8_t *p, const uint8_t *last,
                                                     uint32_t depth)
 {
-    sv_value unused;
-    return read_body(r, p, last, depth, true, true, false, &unused);
+    bval unused;
+    return read_body(r, p, last, depth, true, true, false, BVAL_OUT(unused));
 }
 static SV_NOINLINE const uint8_t *check_map_streaming(br *r, const uint8_t *p, const uint8_t *last,
                                                       uint32_t depth)
 {
-    sv_value unused;
-    return read_body(r, p, last, depth, false, false, false, &unused);
+    bval unused;
+    return read_body(r, p, last, depth, false, false, false, BVAL_OUT(unused));
 }
 static SV_NOINLINE const uint8_t *check_array_streaming(br *r, const uint8_t *p,
                                                         const uint8_t *last, uint32_t depth)
 {
-    sv_value unused;
-    return read_body(r, p, last, depth, true, false, false, &unused);
+    bval unused;
+    return read_body(r, p, last, depth, true, false, false, BVAL_OUT(unused));
 }
 
 /* The document at p within limit. in_whole: limit is inside a document
  * that is all there, so this one is too (no waiting, no avail checks). */
 static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const uint8_t *limit,
                                                 uint32_t depth, bool is_array, bool in_whole,
-                                                bool build, sv_value *out)
+                                                bool build, bval_out out)
 {
     if (limit - p < 4)
         return sv__bson_br_fail(r, p, SV_ERR_TRUNCATED, "a document length needs 4 bytes");
@@ -544,6 +592,7 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
     if (depth > r->max_depth)
         return sv__bson_br_fail(r, p, SV_ERR_DEPTH, "nesting deeper than %u", r->max_depth);
     const uint8_t *last = p + n - 1;
+    PREFETCH_READ(p, PREFETCH_AHEAD);
     /* Checked first when the whole document is there (so hostile lengths
      * fail at once), at its end when it is still streaming in. */
     if (in_whole || last < r->avail) {
@@ -552,24 +601,30 @@ static SV_ALWAYS_INLINE const uint8_t *read_doc(br *r, const uint8_t *p, const u
         if (!build)
             return is_array ? check_array_whole(r, p, last, depth)
                             : check_map_whole(r, p, last, depth);
-        return is_array ? read_array_whole(r, p, last, depth, out)
-                        : read_map_whole(r, p, last, depth, out);
+        bval v = is_array ? read_array_whole(r, p, last, depth) : read_map_whole(r, p, last, depth);
+        if (!v.head) return NULL;
+        bval_put(out, v);
+        return last + 1;
     }
     if (!build)
         return is_array ? check_array_streaming(r, p, last, depth)
                         : check_map_streaming(r, p, last, depth);
-    return is_array ? read_array_streaming(r, p, last, depth, out)
-                    : read_map_streaming(r, p, last, depth, out);
+    bval v =
+        is_array ? read_array_streaming(r, p, last, depth) : read_map_streaming(r, p, last, depth);
+    if (!v.head) return NULL;
+    bval_put(out, v);
+    return last + 1;
 }
 
 const uint8_t *sv__bson_br_read_doc(br *r, const uint8_t *p, const uint8_t *limit, uint32_t depth,
                                     bool is_array, sv_value *out)
 {
-    if (r->check) {
-        *out = sv_null();
-        return read_doc(r, p, limit, depth, is_array, false, false, out);
-    }
-    return read_doc(r, p, limit, depth, is_array, false, true, out);
+    bval v = {0, 0};
+    *out = sv_null();
+    if (r->check) return read_doc(r, p, limit, depth, is_array, false, false, BVAL_OUT(v));
+    const uint8_t *next = read_doc(r, p, limit, depth, is_array, false, true, BVAL_OUT(v));
+    if (next) *out = bval_value(v);
+    return next;
 }
 
 br *sv__bson_br_open(sv_doc *doc, const uint8_t *data, size_t len, const sv_bson_opts *caller_opts,
@@ -637,13 +692,19 @@ void sv__bson_br_close(br *r, size_t size)
 const uint8_t *sv__bson_br_read_element(br *r, unsigned type, const uint8_t *q, const uint8_t *last,
                                         uint32_t depth, sv_value *out)
 {
-    return read_value(r, type, q, last, depth, true, true, out);
+    bval v = {0, 0};
+    const uint8_t *next = read_value(r, type, q, last, depth, true, true, BVAL_OUT(v));
+    if (next) *out = bval_value(v);
+    return next;
 }
 
 const uint8_t *sv__bson_br_read_key(br *r, const uint8_t *q, const uint8_t *last, sv_value *out)
 {
     size_t n;
-    return read_key(r, q, last, true, out, &n);
+    bval k = {0, 0};
+    const uint8_t *next = read_key(r, q, last, true, BVAL_OUT(k), &n);
+    if (next) *out = bval_value(k);
+    return next;
 }
 
 /* Decodes into doc, or only checks (check: sv_bson_validate, which
