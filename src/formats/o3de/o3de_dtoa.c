@@ -611,17 +611,18 @@ static O3_ALWAYS_INLINE char *prettify(char *buf, int len, int k)
  * tests/tools/o3de_ftoa_exhaustive.c (a non-default target) and on a
  * sample by tests/unit/test_o3de_dtoa.c. */
 
-/* The sixteen decimal digits of v < 10^16 (leading zeros included) at dst,
- * one 16-byte store. With SSE2 the two halves of eight (v / 10^8 and the
- * rest) are split side by side into four groups of four (x / 10^4 is
- * x 109951163 >> 40, exact below 10^8), each group copied into four 16-bit
- * lanes, and lane j of a group becomes its prefix of j + 1 digits, g /
- * 10^(3 - j): (4 g * a_j >> 16) * b_j >> 16, with a_j / 2^14 * b_j / 2^16
- * close enough to 10^(j - 3) below 10^4 (1000: 8389 and 2^7; 100: 5243
- * and 2^11; 10: 13108 and 2^13; 1: 2^15 and 2^15); a digit is its prefix
- * less ten times the prefix one lane before (none for the group's first).
- * Without SSE2, o3_eight_digits twice. */
-static inline void sixteen_digits(char *dst, uint64_t v)
+/* The sixteen decimal digits of v < 10^16 (leading zeros included) as two
+ * words of ASCII, the first digit in the lowest byte of *first. With SSE2
+ * the two halves of eight (v / 10^8 and the rest) are split side by side
+ * into four groups of four (x / 10^4 is x 109951163 >> 40, exact below
+ * 10^8), each group copied into four 16-bit lanes, and lane j of a group
+ * becomes its prefix of j + 1 digits, g / 10^(3 - j): (4 g * a_j >> 16) *
+ * b_j >> 16, with a_j / 2^14 * b_j / 2^16 close enough to 10^(j - 3)
+ * below 10^4 (1000: 8389 and 2^7; 100: 5243 and 2^11; 10: 13108 and 2^13;
+ * 1: 2^15 and 2^15); a digit is its prefix less ten times the prefix one
+ * lane before (none for the group's first). Without SSE2, o3_eight_digits
+ * twice. */
+static inline void sixteen_digits(uint64_t v, uint64_t *first, uint64_t *second)
 {
     uint32_t hi = (uint32_t)(v / 100000000), lo = (uint32_t)(v - (uint64_t)hi * 100000000);
 #if defined(__SSE2__) && defined(__x86_64__)
@@ -641,11 +642,20 @@ static inline void sixteen_digits(char *dst, uint64_t v)
         groups[i] = _mm_sub_epi16(prefix, tens);
     }
     __m128i text = _mm_add_epi8(_mm_packus_epi16(groups[0], groups[1]), _mm_set1_epi8('0'));
-    _mm_storeu_si128((__m128i *)(void *)dst, text);
+    *first = (uint64_t)_mm_cvtsi128_si64(text);
+    *second = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(text, text));
 #else
-    sv__core_store64le(dst, o3_eight_digits(hi));
-    sv__core_store64le(dst + 8, o3_eight_digits(lo));
+    *first = o3_eight_digits(hi);
+    *second = o3_eight_digits(lo);
 #endif
+}
+
+/* x / 10 by a multiplication (exact for every 64-bit x): the compiler
+ * may otherwise divide where it thinks the code cold, and a division
+ * takes as long as the rest of a float's digits. */
+static inline uint64_t div10(uint64_t x)
+{
+    return (uint64_t)(((unsigned __int128)x * UINT64_C(0xcccccccccccccccd)) >> 67);
 }
 
 /* The high half of a x b, rounded on the dropped half's top bit (mul). */
@@ -678,54 +688,81 @@ static O3_ALWAYS_INLINE char *float_text(uint32_t m, int be, char *buf)
     uint64_t high = (uint64_t)(scaled >> 64), low = (uint64_t)scaled;
     uint64_t dv = (high << (64 - s)) | (low >> s), rest = low & (one - 1);
     if (SV_UNLIKELY((high >> s) != 0 || dv < UINT64_C(1000000000000000) ||
-                    dv >= UINT64_C(1000000000000000000)))
+                    dv >= UINT64_C(100000000000000000)))
         return NULL; /* (never, by the exhaustive check: 16 or 17 digits) */
     uint64_t big_delta = delta * p10;
-    /* D's 16 to 18 digits in t: the top one or two, then sixteen */
-    char t[32];
+    int n = 16 + (dv >= UINT64_C(10000000000000000)); /* D's digits */
+    if (n <= places) return NULL;                     /* no integer digit: grisu2() decides */
+    /* The stop and the rounding are decided on D itself, not on its text:
+     * their branches then wait for two products, not for the digits
+     * (which the processor writes meanwhile). */
+    uint64_t above = div10(dv), last = dv - above * 10, next = div10(above);
+    uint64_t stop_rest = (last << s) + rest; /* last <= 9 and s <= 60: no wrap */
+    /* one digit dropped when its stop holds (strict in the fraction,
+     * "at or below" in the integer part); more only while the digits
+     * above the last are zeros (rare: a loop) */
+    int cut = stop_rest < big_delta || (stop_rest == big_delta && places <= 1);
+    if (SV_UNLIKELY(stop_rest <= big_delta && above == next * 10)) {
+        cut = 0;
+        for (int i = 1;; i++) {
+            if (stop_rest < big_delta || places - i <= 0) cut = i;
+            if (i + 1 >= n || above != next * 10) break; /* the digit above is not 0 */
+            above = next;
+            next = div10(above);
+        }
+    }
+    if (cut >= places) return NULL; /* an integer-part stop */
+    /* grisu_round's steps down of the last digit, counted at once: only
+     * with no digit dropped (never below 0: a step needs big_delta - rest
+     * >= 2^s, and big_delta <= last 2^s + rest, or the stop would have
+     * been one place higher). Step j (from 0) is taken when rest + j 2^s
+     * is below wp_w and closer to it after the step, i.e. (2j + 1) 2^s <
+     * 2 (wp_w - rest), and big_delta - rest >= (j + 1) 2^s: both hold for
+     * the j below a bound, so the count is the smaller bound. */
+    /* (computed whatever cut is, and then kept or not: a branch on cut
+     * would be mispredicted about as often as it is taken) */
+    uint64_t wp_w = (mp - mul_high(big, cf)) * p10;
+    uint64_t half = one >> 1, gap = wp_w - rest;
+    uint64_t to_w = rest < wp_w && gap > half ? ((gap - half - 1) >> s) + 1 : 0;
+    uint64_t to_delta = (big_delta - rest) >> s;
+    uint64_t down = to_w < to_delta ? to_w : to_delta;
+    down = cut == 0 ? down : 0;
+    /* D's 16 or 17 digits: the top one (hi 0..9), then sixteen in two words */
     uint64_t hi = dv / UINT64_C(10000000000000000);
     uint64_t r16 = dv - hi * UINT64_C(10000000000000000);
-    int n = 16 + (hi > 0) + (hi > 9);
-    if (n <= places) return NULL; /* no integer digit: grisu2() decides */
-    memcpy(t, o3_digit_pairs + 2 * hi + (n == 17), 2);
-    sixteen_digits(t + (n - 16), r16);
-    /* the coarsest stop: cut digits dropped */
-    uint64_t last = (uint64_t)(t[n - 1] - '0');
-    uint64_t stop_rest = (last << s) + rest; /* last <= 9 and s <= 60: no wrap */
-    int cut = 0;
-    if (stop_rest <= big_delta) {
-        for (int i = 1;; i++) {
-            /* strict in the fraction, "at or below" in the integer part */
-            if (stop_rest < big_delta || places - i <= 0) cut = i;
-            if (i + 1 >= n || t[n - 1 - i] != '0') break;
-        }
-        if (cut >= places) return NULL; /* an integer-part stop */
-    }
-    if (cut == 0) {
-        /* only here can the rounding move the last digit; w is needed
-         * for nothing else */
-        uint64_t wp_w = mp - mul_high(big, cf);
-        grisu_round(t, n, big_delta, rest, one, wp_w * p10);
-    }
-    int len = n - cut;
+    uint64_t first, second;
+    sixteen_digits(r16, &first, &second);
+    second -= down << 56; /* the last digit, the top byte */
     /* prettify's decimal point: after kk digits (the cut moves the last
-     * digit's exponent with the digits' count, not kk) */
+     * digit's exponent with the digits' count, not kk). Below 1 (kk
+     * -5..0) the digits go after "0." and its zeros; from 1 up to 10^7
+     * (kk 1..7) digit i goes to d[i] = buf[i + 1] (one byte up: right for
+     * the digits after the point), and the first eight bytes are stored
+     * again at the end with the point put in. Only stores: nothing is read
+     * back. The rest (from 10^7, below 10^-6) go to grisu2(). */
     int k10 = 348 - 8 * (int)fp->index;
     int kk = n + k10 - places;
-    if (kk <= 0 && kk > -6) { /* below 1: the digits after "0." and zeros */
+    char *d;
+    if (kk <= 0 && kk > -6) {
         memcpy(buf, "0.000000", 8);
-        memcpy(buf + 2 - kk, t, 24);
-        return buf + 2 - kk + len;
+        d = buf + 2 - kk;
+    } else if (kk >= 1 && kk <= 7) {
+        d = buf + 1;
+    } else {
+        return NULL;
     }
-    if (kk >= 1 && kk <= 14 && kk < len && len <= 17) { /* the point among the digits */
-        memcpy(buf, t, 16);
-        memcpy(buf + kk + 1, t + kk, 16);
-        buf[kk] = '.';
-        return buf + len + 1;
-    }
-    /* the rest (from 10^14 up, below 10^-6: the exponent's form) is rare
-     * in authored data: grisu2() and prettify */
-    return NULL;
+    d[0] = (char)('0' + hi); /* (written over by the words when n is 16) */
+    sv__core_store64le(d + n - 16, first);
+    sv__core_store64le(d + n - 8, second);
+    int len = n - cut;
+    if (kk <= 0) return d + len;
+    if (kk >= len) return NULL; /* a whole number's layout: prettify's */
+    /* the first eight digits, the point after kk of them */
+    uint64_t head = n == 17 ? first << 8 | (uint64_t)('0' + hi) : first;
+    uint64_t before = (UINT64_C(1) << (8 * kk)) - 1;
+    uint64_t after = ~(before << 8 | 0xff);
+    sv__core_store64le(buf, (head & before) | (uint64_t)'.' << (8 * kk) | (head << 8 & after));
+    return buf + len + 1;
 }
 
 /* Grisu2 and prettify for what the float's short cuts leave, out of line:
