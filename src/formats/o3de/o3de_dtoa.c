@@ -504,7 +504,7 @@ static O3_ALWAYS_INLINE char *quarters_text(uint32_t m, char *buf)
     if (ip == 0)
         *p++ = '0';
     else
-        p += int_digits(p, ip, count_digits32(ip));
+        p += o3_put_digits(p, ip); /* ip < 2^22 < 10^8: one word, no digit count */
     *p++ = '.';
     memcpy(p, frac_text[f], 2);
     return p + frac_len[f];
