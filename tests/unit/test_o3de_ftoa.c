@@ -152,11 +152,43 @@ static void test_sample_matches_grisu2(void **state)
     assert_true(decided >= 1500000);
 }
 
+/* A vector's components in one call: each number's own text, a comma
+ * between them, nothing after the last (checked against o3_ftoa one at a
+ * time, and one fixed vector against its text worked by hand). */
+static void test_list_matches_single(void **state)
+{
+    (void)state;
+    const float fixed[3] = {0.25f, -0.1f, 1000.0f};
+    char buf[4 * 40], want[4 * 40];
+    size_t n = o3_ftoa_list(fixed, 3, buf);
+    buf[n] = 0;
+    assert_string_equal(buf, "0.25,-0.10000000149011612,1000.0");
+    for (int i = 0; i < 200000; i++) {
+        float v[4];
+        for (int j = 0; j < 4; j++) {
+            uint64_t r = rng();
+            v[j] = (r & 1) ? float_of((uint32_t)(r >> 32))
+                           : (float)((double)(r >> 11) * 0x1p-53 * 200.0 - 100.0);
+            if (v[j] != v[j] || v[j] - v[j] != 0) v[j] = 0.5f;
+        }
+        size_t count = 1 + (size_t)(i % 4), w = 0;
+        for (size_t j = 0; j < count; j++) {
+            if (j) want[w++] = ',';
+            w += o3_ftoa(v[j], want + w);
+        }
+        n = o3_ftoa_list(v, count, buf);
+        if (n != w || memcmp(buf, want, w) != 0)
+            fail_msg("vector %d: o3_ftoa_list '%.*s', one at a time '%.*s'", i, (int)n, buf, (int)w,
+                     want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rapidjson_floats),
         cmocka_unit_test(test_sample_matches_grisu2),
+        cmocka_unit_test(test_list_matches_single),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -863,6 +863,16 @@ size_t o3_ftoa(float f, char *buf)
     return ftoa_text(f, buf);
 }
 
+size_t o3_ftoa_list(const float *f, size_t n, char *buf)
+{
+    char *p = buf;
+    for (size_t i = 0; i < n; i++) {
+        if (i) *p++ = ',';
+        p += ftoa_text(f[i], p);
+    }
+    return (size_t)(p - buf);
+}
+
 size_t o3_dtoa_float_digits(float f, char *buf)
 {
     uint32_t u;

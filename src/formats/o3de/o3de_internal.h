@@ -413,6 +413,10 @@ void o3_write_newline(o3_writer *w, unsigned level);
 size_t o3_dtoa(double d, char *buf);
 /* o3_dtoa((double)f, buf), the same text, by a path made for floats. */
 size_t o3_ftoa(float f, char *buf);
+/* The n floats' texts one after the other with a comma between, as
+ * o3_ftoa writes them (one call for a vector's components: the saved
+ * registers once, not per number); at most 33 bytes stored per number. */
+size_t o3_ftoa_list(const float *f, size_t n, char *buf);
 /* "00" to "99", for writing integers two digits at a time */
 extern const char o3_digit_pairs[201];
 /* The eight decimal digits of v < 10^8 (leading zeros included) as ASCII

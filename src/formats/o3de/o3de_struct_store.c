@@ -181,11 +181,8 @@ static O3_ALWAYS_INLINE char *cur_floats(char *q, const uint8_t *p, const uint8_
     bool alpha_default = color && dp && f[3] == d[3];
     if (alpha_default) out = 3;
     *q++ = '[';
-    for (size_t i = 0; i < out; i++) {
-        q += o3_ftoa(f[i], q);
-        *q++ = ',';
-    }
-    q[-1] = ']'; /* over the last comma (out >= 3) */
+    q += o3_ftoa_list(f, out, q);
+    *q++ = ']';
     *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
     return q;
 }
