@@ -609,7 +609,7 @@ static O3_ALWAYS_INLINE char *prettify(char *buf, int len, int k)
  * Integer-part stops (a fraction of zeros) are left to grisu2(). The
  * equality with grisu2() is checked over every positive finite float by
  * tests/tools/o3de_ftoa_exhaustive.c (a non-default target) and on a
- * sample by tests/unit/test_o3de_dtoa.c. */
+ * sample by tests/unit/test_o3de_ftoa.c. */
 
 /* The sixteen decimal digits of v < 10^16 (leading zeros included) as two
  * words of ASCII, the first digit in the lowest byte of *first. With SSE2
