@@ -13,7 +13,12 @@
 #include <string.h>
 
 #include "core/compiler.h"
+#include "o3de_float_powers.h" /* float_powers, for float_text */
 #include "o3de_internal.h"
+
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 typedef struct diyfp {
     uint64_t f;
@@ -463,6 +468,7 @@ static char *integer_text(uint64_t n, char *buf)
  * from 2^22 up to 2^53 go to integer_text. Returns the end of the text, or
  * NULL for anything else. tests/unit/test_o3de_dtoa.c checks both against
  * Grisu2 itself. */
+static inline char *quarters_text(uint32_t m, char *buf);
 static char *quarter_text(double d, char *buf)
 {
     /* d > 0 (zero and the sign are handled by the caller) is in
@@ -480,7 +486,12 @@ static char *quarter_text(double d, char *buf)
         return integer_text(sig >> (52 - be), buf);
     }
     if (sig & ((UINT64_C(1) << (50 - be)) - 1)) return NULL;
-    uint32_t m = (uint32_t)(sig >> (50 - be));
+    return quarters_text((uint32_t)(sig >> (50 - be)), buf);
+}
+
+/* The text of m / 4 (0 < m < 2^24), as quarter_text says. */
+static O3_ALWAYS_INLINE char *quarters_text(uint32_t m, char *buf)
+{
     uint32_t ip = m >> 2;
     /* Laid out as prettify lays out those digits: the value is below
      * 10^21 and at least 0.25, so always positionally; the integer part
@@ -493,7 +504,7 @@ static char *quarter_text(double d, char *buf)
     if (ip == 0)
         *p++ = '0';
     else
-        p += int_digits(p, ip, count_digits32(ip));
+        p += o3_put_digits(p, ip); /* ip < 2^22 < 10^8: one word, no digit count */
     *p++ = '.';
     memcpy(p, frac_text[f], 2);
     return p + frac_len[f];
@@ -576,6 +587,231 @@ static O3_ALWAYS_INLINE char *prettify(char *buf, int len, int k)
     return write_exponent(kk - 1, buf + len + 2);
 }
 
+/* ---- doubles that are exact floats ----
+ * Most of O3DE's numbers are floats widened to doubles. For those Grisu2's
+ * digits are found from one product instead of digit by digit, with the
+ * same w, M+ and delta as grisu2() above (the same products, rounded the
+ * same way) and the same stop and rounding decisions, taken on the whole
+ * digit string at once:
+ *
+ * With s = -M+.e and the fraction scaled by 10^J, D = floor(M+ 10^J / 2^s)
+ * is every digit Grisu2 can write down to 10^-J and R = M+ 10^J mod 2^s the
+ * remainder after them. Grisu2 stops at the first (coarsest) place where
+ * the remainder is below delta (at or below, in the integer part). J is
+ * taken as the fewest places with delta 10^J >= 2^s, so that Grisu2 stops
+ * at 10^-J at the latest (its remainder there is below 2^s). The remainder
+ * i places higher, times 10^J, is (D mod 10^i) 2^s + R (exact integers),
+ * and its test is against Delta = delta 10^J < 10 2^s: so it can pass only
+ * while D mod 10^i < 10, i.e. when the i - 1 digits above D's last are
+ * zeros; that is all this looks at. Grisu2's rounding can move the last
+ * digit only when it stops at 10^-J (one place higher, delta - remainder
+ * >= 10^i 2^s cannot hold), with its remainder R and its wp_w * 10^J.
+ * Integer-part stops (a fraction of zeros) are left to grisu2(). The
+ * equality with grisu2() is checked over every positive finite float by
+ * tests/tools/o3de_ftoa_exhaustive.c (a non-default target) and on a
+ * sample by tests/unit/test_o3de_ftoa.c. */
+
+/* The sixteen decimal digits of v < 10^16 (leading zeros included) as two
+ * words of ASCII, the first digit in the lowest byte of *first. With SSE2
+ * the two halves of eight (v / 10^8 and the rest) are split side by side
+ * into four groups of four (x / 10^4 is x 109951163 >> 40, exact below
+ * 10^8), each group copied into four 16-bit lanes, and lane j of a group
+ * becomes its prefix of j + 1 digits, g / 10^(3 - j): (4 g * a_j >> 16) *
+ * b_j >> 16, with a_j / 2^14 * b_j / 2^16 close enough to 10^(j - 3)
+ * below 10^4 (1000: 8389 and 2^7; 100: 5243 and 2^11; 10: 13108 and 2^13;
+ * 1: 2^15 and 2^15); a digit is its prefix less ten times the prefix one
+ * lane before (none for the group's first). Without SSE2, o3_eight_digits
+ * twice. */
+static inline void sixteen_digits(uint64_t v, uint64_t *first, uint64_t *second)
+{
+    uint32_t hi = (uint32_t)(v / 100000000), lo = (uint32_t)(v - (uint64_t)hi * 100000000);
+#if defined(__SSE2__) && defined(__x86_64__)
+    __m128i x = _mm_unpacklo_epi64(_mm_cvtsi32_si128((int)hi), _mm_cvtsi32_si128((int)lo));
+    __m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32(109951163)), 40);
+    __m128i r = _mm_sub_epi32(x, _mm_mul_epu32(q, _mm_set1_epi32(10000)));
+    /* 16-bit lanes: q_hi r_hi 0 0 q_lo r_lo 0 0 -> q_hi r_hi q_hi r_hi q_lo ... */
+    __m128i pairs = _mm_shuffle_epi32(_mm_or_si128(q, _mm_slli_epi64(r, 16)), 0xa0);
+    __m128i spread = _mm_shufflehi_epi16(_mm_shufflelo_epi16(pairs, 0x50), 0x50);
+    __m128i groups[2] = {_mm_unpacklo_epi32(spread, spread), _mm_unpackhi_epi32(spread, spread)};
+    const __m128i mul_a = _mm_set_epi16(-32768, 13108, 5243, 8389, -32768, 13108, 5243, 8389);
+    const __m128i mul_b = _mm_set_epi16(-32768, 8192, 2048, 128, -32768, 8192, 2048, 128);
+    for (int i = 0; i < 2; i++) {
+        __m128i prefix =
+            _mm_mulhi_epu16(_mm_mulhi_epu16(_mm_slli_epi16(groups[i], 2), mul_a), mul_b);
+        __m128i tens = _mm_slli_epi64(_mm_mullo_epi16(prefix, _mm_set1_epi16(10)), 16);
+        groups[i] = _mm_sub_epi16(prefix, tens);
+    }
+    __m128i text = _mm_add_epi8(_mm_packus_epi16(groups[0], groups[1]), _mm_set1_epi8('0'));
+    *first = (uint64_t)_mm_cvtsi128_si64(text);
+    *second = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(text, text));
+#else
+    *first = o3_eight_digits(hi);
+    *second = o3_eight_digits(lo);
+#endif
+}
+
+/* x / 10 by a multiplication (exact for every 64-bit x): the compiler
+ * may otherwise divide where it thinks the code cold, and a division
+ * takes as long as the rest of a float's digits. */
+static inline uint64_t div10(uint64_t x)
+{
+    return (uint64_t)(((unsigned __int128)x * UINT64_C(0xcccccccccccccccd)) >> 67);
+}
+
+/* The high half of a x b, rounded on the dropped half's top bit (mul). */
+static inline uint64_t mul_high(uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    return (uint64_t)(p >> 64) + (((uint64_t)p >> 63) & 1);
+}
+
+/* Grisu2's text of the double m 2^(be - 150) (a normal float: 2^23 <= m <
+ * 2^24, 1 <= be <= 254), laid out as prettify lays it, at buf (at most 32
+ * bytes stored, as o3_dtoa); the end of the text, or NULL when this path
+ * leaves the number to grisu2() (then anything may have been written at
+ * buf). */
+static O3_ALWAYS_INLINE char *float_text(uint32_t m, int be, char *buf)
+{
+    const o3_float_power *fp = &float_powers[be];
+    uint64_t cf = cached_f[fp->index];
+    int s = fp->shift; /* 32..60 */
+    /* the double's significand normalized is m 2^40; its boundaries (as
+     * boundaries() makes them, at the same exponent) are that plus and
+     * minus 2^10, or minus 2^9 below a power of two */
+    uint64_t big = (uint64_t)m << 40;
+    uint64_t mp = mul_high(big + (UINT64_C(1) << 10), cf) - 1;
+    uint64_t mm = mul_high(big - (m == (UINT32_C(1) << 23) ? 1u << 9 : 1u << 10), cf) + 1;
+    uint64_t delta = mp - mm, one = UINT64_C(1) << s;
+    int places = fp->places + (delta < fp->threshold);
+    uint64_t p10 = pow10_u64[places];
+    unsigned __int128 scaled = (unsigned __int128)mp * p10;
+    uint64_t high = (uint64_t)(scaled >> 64), low = (uint64_t)scaled;
+    uint64_t dv = (high << (64 - s)) | (low >> s), rest = low & (one - 1);
+    if (SV_UNLIKELY((high >> s) != 0 || dv < UINT64_C(1000000000000000) ||
+                    dv >= UINT64_C(100000000000000000)))
+        return NULL; /* (never, by the exhaustive check: 16 or 17 digits) */
+    uint64_t big_delta = delta * p10;
+    int n = 16 + (dv >= UINT64_C(10000000000000000)); /* D's digits */
+    if (n <= places) return NULL;                     /* no integer digit: grisu2() decides */
+    /* The stop and the rounding are decided on D itself, not on its text:
+     * their branches then wait for two products, not for the digits
+     * (which the processor writes meanwhile). */
+    uint64_t above = div10(dv), last = dv - above * 10, next = div10(above);
+    uint64_t stop_rest = (last << s) + rest; /* last <= 9 and s <= 60: no wrap */
+    /* one digit dropped when its stop holds (strict in the fraction,
+     * "at or below" in the integer part); more only while the digits
+     * above the last are zeros (rare: a loop) */
+    int cut = stop_rest < big_delta || (stop_rest == big_delta && places <= 1);
+    if (SV_UNLIKELY(stop_rest <= big_delta && above == next * 10)) {
+        cut = 0;
+        for (int i = 1;; i++) {
+            if (stop_rest < big_delta || places - i <= 0) cut = i;
+            if (i + 1 >= n || above != next * 10) break; /* the digit above is not 0 */
+            above = next;
+            next = div10(above);
+        }
+    }
+    if (cut >= places) return NULL; /* an integer-part stop */
+    /* grisu_round's steps down of the last digit, counted at once: only
+     * with no digit dropped (never below 0: a step needs big_delta - rest
+     * >= 2^s, and big_delta <= last 2^s + rest, or the stop would have
+     * been one place higher). Step j (from 0) is taken when rest + j 2^s
+     * is below wp_w and closer to it after the step, i.e. (2j + 1) 2^s <
+     * 2 (wp_w - rest), and big_delta - rest >= (j + 1) 2^s: both hold for
+     * the j below a bound, so the count is the smaller bound. */
+    /* (computed whatever cut is, and then kept or not: a branch on cut
+     * would be mispredicted about as often as it is taken) */
+    uint64_t wp_w = (mp - mul_high(big, cf)) * p10;
+    uint64_t half = one >> 1, gap = wp_w - rest;
+    uint64_t to_w = rest < wp_w && gap > half ? ((gap - half - 1) >> s) + 1 : 0;
+    uint64_t to_delta = (big_delta - rest) >> s;
+    uint64_t down = to_w < to_delta ? to_w : to_delta;
+    down = cut == 0 ? down : 0;
+    /* D's 16 or 17 digits: the top one (hi 0..9), then sixteen in two words */
+    uint64_t hi = dv / UINT64_C(10000000000000000);
+    uint64_t r16 = dv - hi * UINT64_C(10000000000000000);
+    uint64_t first, second;
+    sixteen_digits(r16, &first, &second);
+    second -= down << 56; /* the last digit, the top byte */
+    /* prettify's decimal point: after kk digits (the cut moves the last
+     * digit's exponent with the digits' count, not kk). Below 1 (kk
+     * -5..0) the digits go after "0." and its zeros; from 1 up to 10^7
+     * (kk 1..7) digit i goes to d[i] = buf[i + 1] (one byte up: right for
+     * the digits after the point), and the first eight bytes are stored
+     * again at the end with the point put in. Only stores: nothing is read
+     * back. The rest (from 10^7, below 10^-6) go to grisu2(). */
+    int k10 = 348 - 8 * (int)fp->index;
+    int kk = n + k10 - places;
+    char *d;
+    if (kk <= 0 && kk > -6) {
+        memcpy(buf, "0.000000", 8);
+        d = buf + 2 - kk;
+    } else if (kk >= 1 && kk <= 7) {
+        d = buf + 1;
+    } else {
+        return NULL;
+    }
+    d[0] = (char)('0' + hi); /* (written over by the words when n is 16) */
+    sv__core_store64le(d + n - 16, first);
+    sv__core_store64le(d + n - 8, second);
+    int len = n - cut;
+    if (kk <= 0) return d + len;
+    if (kk >= len) return NULL; /* a whole number's layout: prettify's */
+    /* the first eight digits, the point after kk of them */
+    uint64_t head = n == 17 ? first << 8 | (uint64_t)('0' + hi) : first;
+    uint64_t before = (UINT64_C(1) << (8 * kk)) - 1;
+    uint64_t after = ~(before << 8 | 0xff);
+    sv__core_store64le(buf, (head & before) | (uint64_t)'.' << (8 * kk) | (head << 8 & after));
+    return buf + len + 1;
+}
+
+/* Grisu2 and prettify for what the float's short cuts leave, out of line:
+ * inlined, their registers would be saved on every float's way in. */
+static SV_NOINLINE char *float_by_grisu2(float magnitude, char *p)
+{
+    int len, k;
+    if (grisu2((double)magnitude, p, &len, &k)) return p + len + 1;
+    return prettify(p, len, k);
+}
+
+/* A float's text: o3_dtoa((double)f, buf) with the float's own short cuts
+ * (its multiples of 1/4 below 2^22, its whole numbers below 2^53) and
+ * float_text, Grisu2 for what they leave. */
+static O3_ALWAYS_INLINE size_t ftoa_text(float f, char *buf)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    char *p = buf;
+    if (u >> 31) *p++ = '-';
+    uint32_t a = u & 0x7fffffff;
+    int be = (int)(a >> 23);
+    if (SV_UNLIKELY(be == 0 || be == 255)) { /* zero, subnormals (and not finite) */
+        if (a == 0) {
+            memcpy(p, "0.0", 3);
+            return (size_t)(p + 3 - buf);
+        }
+        return o3_dtoa((double)f, buf);
+    }
+    uint32_t m = (a & 0x7fffff) | (UINT32_C(1) << 23);
+    char *e = NULL;
+    /* f = m 2^(be - 150): 4 f = m 2^(be - 148), a whole number when no bit
+     * of m below 2^(148 - be) is set; f >= 2^22 from be = 149 */
+    if (be >= 125 && be <= 148) {
+        if ((m & ((UINT32_C(1) << (148 - be)) - 1)) == 0) e = quarters_text(m >> (148 - be), p);
+    } else if (be >= 150 && be <= 179) {
+        e = integer_text((uint64_t)m << (be - 150), p);
+    } else if (be == 149 && (m & 1) == 0) {
+        e = integer_text(m >> 1, p);
+    }
+    if (!e) e = float_text(m, be, p);
+    if (SV_UNLIKELY(!e)) {
+        float magnitude;
+        memcpy(&magnitude, &a, sizeof magnitude);
+        e = float_by_grisu2(magnitude, p);
+    }
+    return (size_t)(e - buf);
+}
+
 static O3_ALWAYS_INLINE size_t dtoa_text(double d, char *buf)
 {
     char *p = buf;
@@ -592,6 +828,14 @@ static O3_ALWAYS_INLINE size_t dtoa_text(double d, char *buf)
     }
     char *q = quarter_text(d, p);
     if (q) return (size_t)(q - buf);
+    /* an exact float (no significand bit below a float's, a normal
+     * float's exponent): float_text */
+    int dexp = (int)(u >> 52) & 0x7ff;
+    if ((u & ((UINT64_C(1) << 29) - 1)) == 0 && dexp >= 1023 - 126 && dexp <= 1023 + 127) {
+        q = float_text((uint32_t)((u & (HIDDEN_BIT - 1)) >> 29) | (UINT32_C(1) << 23), dexp - 896,
+                       p);
+        if (q) return (size_t)(q - buf);
+    }
     int len, k;
     if (grisu2(d, p, &len, &k)) return (size_t)(p + len + 1 - buf);
     return (size_t)(prettify(p, len, k) - buf);
@@ -612,6 +856,33 @@ size_t o3_dtoa_grisu(double d, char *buf)
     int len, k;
     if (grisu2(d, p, &len, &k)) return (size_t)(p + len + 1 - buf);
     return (size_t)(prettify(p, len, k) - buf);
+}
+
+size_t o3_ftoa(float f, char *buf)
+{
+    return ftoa_text(f, buf);
+}
+
+size_t o3_ftoa_list(const float *f, size_t n, char *buf)
+{
+    char *p = buf;
+    for (size_t i = 0; i < n; i++) {
+        if (i) *p++ = ',';
+        p += ftoa_text(f[i], p);
+    }
+    return (size_t)(p - buf);
+}
+
+size_t o3_dtoa_float_digits(float f, char *buf)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    int be = (int)((u >> 23) & 0xff);
+    if (be == 0 || be == 255) return 0;
+    char *p = buf;
+    if (u >> 31) *p++ = '-';
+    char *e = float_text((u & 0x7fffff) | (UINT32_C(1) << 23), be, p);
+    return e ? (size_t)(e - buf) : 0;
 }
 
 size_t sv_o3de_format_double(double d, char *buf)

@@ -411,6 +411,12 @@ void o3_write_newline(o3_writer *w, unsigned level);
 
 /* Grisu2 as RapidJSON 1.1 prints doubles (o3de_dtoa.c). */
 size_t o3_dtoa(double d, char *buf);
+/* o3_dtoa((double)f, buf), the same text, by a path made for floats. */
+size_t o3_ftoa(float f, char *buf);
+/* The n floats' texts one after the other with a comma between, as
+ * o3_ftoa writes them (one call for a vector's components: the saved
+ * registers once, not per number); at most 33 bytes stored per number. */
+size_t o3_ftoa_list(const float *f, size_t n, char *buf);
 /* "00" to "99", for writing integers two digits at a time */
 extern const char o3_digit_pairs[201];
 /* The eight decimal digits of v < 10^8 (leading zeros included) as ASCII
@@ -439,5 +445,9 @@ static inline size_t o3_put_digits(char *start, uint32_t v)
 }
 /* The same through Grisu2 always (no short cut), for the tests. */
 size_t o3_dtoa_grisu(double d, char *buf);
+/* A normal float's text through o3de_dtoa.c's exact-float path alone (no
+ * short cut before it, no fallback after it): 0 when that path leaves the
+ * float to grisu2(); for the tests and tests/tools/o3de_ftoa_exhaustive.c. */
+size_t o3_dtoa_float_digits(float f, char *buf);
 
 #endif

@@ -181,11 +181,8 @@ static O3_ALWAYS_INLINE char *cur_floats(char *q, const uint8_t *p, const uint8_
     bool alpha_default = color && dp && f[3] == d[3];
     if (alpha_default) out = 3;
     *q++ = '[';
-    for (size_t i = 0; i < out; i++) {
-        q += o3_dtoa((double)f[i], q);
-        *q++ = ',';
-    }
-    q[-1] = ']'; /* over the last comma (out >= 3) */
+    q += o3_ftoa_list(f, out, q);
+    *q++ = ']';
     *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
     return q;
 }
@@ -244,7 +241,7 @@ static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, o3_leaf l, const uin
         if (dp) memcpy(&g, dp, 4);
         if (dp && fabsf(f - g) <= FLT_EPSILON) goto dflt;
         if (!isfinite(f)) return NULL; /* the writer's error, the long way */
-        q += o3_dtoa((double)f, q);
+        q += o3_ftoa(f, q);
         goto done;
     }
     case O3_OP_F64: {
