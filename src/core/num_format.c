@@ -950,14 +950,18 @@ size_t sv__core_fmt_f32(float f, char *out)
  * back. */
 size_t sv__core_fmt_f32s(const void *data, size_t n, size_t sep, char *out)
 {
+    if (n == 0) return 0;
+    /* (a pointer to the last number, compared after each: the loop keeps
+     * fewer values alive than with a count, and none on the stack) */
     const unsigned char *d = (const unsigned char *)data;
+    const unsigned char *last = d + 4 * (n - 1);
     char *p = out;
-    for (size_t i = 0; i < n; i++) {
+    for (;; d += 4) {
         float f;
-        memcpy(&f, d + 4 * i, sizeof f);
+        memcpy(&f, d, sizeof f);
         p += fmt_f32(f, p);
+        if (d == last) return (size_t)(p - out);
         memcpy(p, ", ", 2);
         p += sep;
     }
-    return (size_t)(p - out) - (n ? sep : 0);
 }
