@@ -611,6 +611,7 @@ typedef struct {
     uint16_t g_offset; /* bytes from sv_pow5_128 (rows of 16 bytes) */
     uint8_t h;         /* h' + 4: 1..4 */
     uint8_t h_shift;   /* 9 - h */
+    uint16_t unused;   /* (8 bytes a row: the row's address is one scaled index) */
 } exponent_info;
 
 #define KH_K(be) (((-1075 + (be)) * 78913) >> 18)
@@ -618,7 +619,7 @@ typedef struct {
 #define KH(be)                                                                                     \
     {                                                                                              \
         (int16_t) KH_K(be), (uint16_t)((-KH_K(be) - 1 - SV_POW5_MIN) * 16), (uint8_t)KH_H(be),     \
-            (uint8_t)(9 - KH_H(be))                                                                \
+            (uint8_t)(9 - KH_H(be)), 0                                                             \
     }
 #define KH4(b) KH(b), KH((b) + 1), KH((b) + 2), KH((b) + 3)
 #define KH16(b) KH4(b), KH4((b) + 4), KH4((b) + 8), KH4((b) + 12)
