@@ -869,8 +869,9 @@ size_t sv__core_fmt_f64(double d, char *out)
          * integer itself is the shortest text. (For q < -52 the test fails
          * by itself: c has at most 52 trailing zero bits.) Then values with
          * few fraction bits (put_short_fraction; j <= 8 keeps -q below 64). */
-        int tz = sv__core_ctz64(c), j = -q - tz;
-        if (j <= 8) return fmt_f64_few_fraction_bits(d, out, neg, c, tz, j);
+        int tz = sv__core_ctz64(c);
+        /* j = -q - tz <= 8, written on be: one addition on the common path */
+        if (be + tz >= 1075 - 8) return fmt_f64_few_fraction_bits(d, out, neg, c, tz, -q - tz);
     }
     /* frac == 0: the lowest double of a binade, see fmt_f64_slow. */
     if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
@@ -927,8 +928,8 @@ static SV_ALWAYS_INLINE size_t fmt_f32(float f, char *out)
     if (q <= 0) {
         /* Whole numbers below 2^24, then values with few fraction bits (see
          * sv__core_fmt_f64). */
-        int tz = sv__core_ctz64(c), j = -q - tz;
-        if (j <= 8) return fmt_f32_few_fraction_bits(out, neg, c, tz, j, be);
+        int tz = sv__core_ctz64(c);
+        if (be + tz >= 150 - 8) return fmt_f32_few_fraction_bits(out, neg, c, tz, -q - tz, be);
     }
     if (frac == 0 || !shortest32_fast(c, q, &dec)) return fmt_f32_slow(out, neg, frac, be);
     /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8.
