@@ -611,6 +611,7 @@ typedef struct {
     uint16_t g_offset; /* bytes from sv_pow5_128 (rows of 16 bytes) */
     uint8_t h;         /* h' + 4: 1..4 */
     uint8_t h_shift;   /* 9 - h */
+    uint16_t unused;   /* (8 bytes a row: the row's address is one scaled index) */
 } exponent_info;
 
 #define KH_K(be) (((-1075 + (be)) * 78913) >> 18)
@@ -618,7 +619,7 @@ typedef struct {
 #define KH(be)                                                                                     \
     {                                                                                              \
         (int16_t) KH_K(be), (uint16_t)((-KH_K(be) - 1 - SV_POW5_MIN) * 16), (uint8_t)KH_H(be),     \
-            (uint8_t)(9 - KH_H(be))                                                                \
+            (uint8_t)(9 - KH_H(be)), 0                                                             \
     }
 #define KH4(b) KH(b), KH((b) + 1), KH((b) + 2), KH((b) + 3)
 #define KH16(b) KH4(b), KH4((b) + 4), KH4((b) + 8), KH4((b) + 12)
@@ -868,8 +869,9 @@ size_t sv__core_fmt_f64(double d, char *out)
          * integer itself is the shortest text. (For q < -52 the test fails
          * by itself: c has at most 52 trailing zero bits.) Then values with
          * few fraction bits (put_short_fraction; j <= 8 keeps -q below 64). */
-        int tz = sv__core_ctz64(c), j = -q - tz;
-        if (j <= 8) return fmt_f64_few_fraction_bits(d, out, neg, c, tz, j);
+        int tz = sv__core_ctz64(c);
+        /* j = -q - tz <= 8, written on be: one addition on the common path */
+        if (be + tz >= 1075 - 8) return fmt_f64_few_fraction_bits(d, out, neg, c, tz, -q - tz);
     }
     /* frac == 0: the lowest double of a binade, see fmt_f64_slow. */
     if (frac == 0 || !shortest64_fast(c, q, &dec)) return fmt_f64_slow(d, out);
@@ -926,8 +928,8 @@ static SV_ALWAYS_INLINE size_t fmt_f32(float f, char *out)
     if (q <= 0) {
         /* Whole numbers below 2^24, then values with few fraction bits (see
          * sv__core_fmt_f64). */
-        int tz = sv__core_ctz64(c), j = -q - tz;
-        if (j <= 8) return fmt_f32_few_fraction_bits(out, neg, c, tz, j, be);
+        int tz = sv__core_ctz64(c);
+        if (be + tz >= 150 - 8) return fmt_f32_few_fraction_bits(out, neg, c, tz, -q - tz, be);
     }
     if (frac == 0 || !shortest32_fast(c, q, &dec)) return fmt_f32_slow(out, neg, frac, be);
     /* 7 to 9 digits: c >= 2^23 and 1 <= W < 10 give 8.3e6 <= V < 1.7e8.
@@ -950,14 +952,18 @@ size_t sv__core_fmt_f32(float f, char *out)
  * back. */
 size_t sv__core_fmt_f32s(const void *data, size_t n, size_t sep, char *out)
 {
+    if (n == 0) return 0;
+    /* (a pointer to the last number, compared after each: the loop keeps
+     * fewer values alive than with a count, and none on the stack) */
     const unsigned char *d = (const unsigned char *)data;
+    const unsigned char *last = d + 4 * (n - 1);
     char *p = out;
-    for (size_t i = 0; i < n; i++) {
+    for (;; d += 4) {
         float f;
-        memcpy(&f, d + 4 * i, sizeof f);
+        memcpy(&f, d, sizeof f);
         p += fmt_f32(f, p);
+        if (d == last) return (size_t)(p - out);
         memcpy(p, ", ", 2);
         p += sep;
     }
-    return (size_t)(p - out) - (n ? sep : 0);
 }

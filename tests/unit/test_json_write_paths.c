@@ -491,6 +491,31 @@ static void test_key_cache_many(void **state)
     free(e.s);
 }
 
+/* An object field whose name cannot be a key is reported by its index, on
+ * both layouts (pairs, and a compact object's shape), past the first field:
+ * the members loop walks the fields by pointer and works the index out
+ * again only then. */
+static void test_bad_field_name_index(void **state)
+{
+    (void)state;
+    sv_value wide = sv_with_flags(K("c"), SV_F_UTF16);
+    sv_value pairs = sv_object(test_doc, K("C"), 0);
+    assert_int_equal(sv_map_append(test_doc, &pairs, K("a"), sv_int(1)), SV_OK);
+    assert_int_equal(sv_map_append(test_doc, &pairs, K("b"), sv_int(2)), SV_OK);
+    assert_int_equal(sv_map_append(test_doc, &pairs, wide, sv_int(3)), SV_OK);
+    sv_error err = expect_fail(tree_arr(2, obj1(K("C"), K("a"), sv_int(0)), pairs), false, SV_ERR_TYPE);
+    assert_string_equal(err.path, "/1/2");
+
+    sv_value keys[4] = {K("a"), K("b"), K("d"), wide};
+    const sv_shape *shape = sv_shape_new(test_doc, K("D"), keys, 4);
+    assert_non_null(shape);
+    sv_value compact = sv_object_compact(test_doc, shape);
+    for (size_t i = 0; i < 4; i++)
+        *sv_val_at(&compact, i) = sv_int((int64_t)i);
+    err = expect_fail(tree_arr(1, compact), false, SV_ERR_TYPE);
+    assert_string_equal(err.path, "/0/3");
+}
+
 static void test_class_cache(void **state)
 {
     (void)state;
@@ -586,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_base64),
         cmocka_unit_test(test_key_cache_identity),
         cmocka_unit_test(test_key_cache_many),
+        cmocka_unit_test(test_bad_field_name_index),
         cmocka_unit_test(test_class_cache),
         cmocka_unit_test(test_growth_positions),
     };

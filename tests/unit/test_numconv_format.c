@@ -39,6 +39,7 @@
 
 #include "core/numconv.h"
 #include "core/pow10_table.h"
+#include "float_repr_vectors.h"
 
 /* Sample sizes: about 13 s in all in the Debug ASan+UBSan build (make test),
  * 4 s in the release build. Every float was also compared once, outside the
@@ -1132,6 +1133,79 @@ static void test_fast_path_f32(void **state)
     assert_int_equal(far_declined, 0);
 }
 
+/* ---- against digits worked out by Python --------------------------------- */
+
+/* The significant digits of a formatted number (no sign, point, leading or
+ * trailing zeros) into ds, and the decimal exponent of the last one:
+ * "-0.00125" -> "125", -5; "1.5e+300" -> "15", 299; "100.0" -> "1", 2. */
+static void text_digits(const char *t, size_t n, char *ds, int *exp)
+{
+    size_t i = 0, nd = 0;
+    int e = 0, frac = 0;
+    bool point = false;
+    if (i < n && t[i] == '-') i++;
+    for (; i < n && t[i] != 'e'; i++) {
+        if (t[i] == '.') {
+            point = true;
+            continue;
+        }
+        assert_true(t[i] >= '0' && t[i] <= '9');
+        if (point) frac++;
+        if (nd || t[i] != '0') ds[nd++] = t[i];
+    }
+    if (i < n) e = atoi(t + i + 1); /* 'e', sign, digits */
+    e -= frac;
+    while (nd > 1 && ds[nd - 1] == '0') {
+        nd--;
+        e++;
+    }
+    ds[nd] = '\0';
+    *exp = e;
+}
+
+/* Every double of float_repr_vectors.h (random bits, powers of two and of
+ * ten with their neighbours, subnormals, the extremes) prints Python's repr
+ * digits, and the sign of its bits. */
+static void test_fmt_f64_python_repr(void **state)
+{
+    (void)state;
+    size_t count = sizeof f64_repr_vectors / sizeof f64_repr_vectors[0];
+    assert_true(count > 3000);
+    for (size_t i = 0; i < count; i++) {
+        const f64_repr_vector *x = &f64_repr_vectors[i];
+        double d;
+        memcpy(&d, &x->bits, sizeof d);
+        char out[SV_FMT_F64_MAX + 1], ds[32];
+        size_t n = sv__core_fmt_f64(d, out);
+        int e;
+        text_digits(out, n, ds, &e);
+        if (strcmp(ds, x->digits) != 0 || e != x->exp || (out[0] == '-') != (x->bits >> 63))
+            fail_msg("%016llx: printed %.*s, Python's repr digits %se%d",
+                     (unsigned long long)x->bits, (int)n, out, x->digits, x->exp);
+    }
+}
+
+/* The same for floats, against digits worked out with exact rational
+ * arithmetic (Python has no float32 repr). */
+static void test_fmt_f32_python_shortest(void **state)
+{
+    (void)state;
+    size_t count = sizeof f32_repr_vectors / sizeof f32_repr_vectors[0];
+    assert_true(count > 2000);
+    for (size_t i = 0; i < count; i++) {
+        const f32_repr_vector *x = &f32_repr_vectors[i];
+        float f;
+        memcpy(&f, &x->bits, sizeof f);
+        char out[SV_FMT_F32_MAX + 1], ds[32];
+        size_t n = sv__core_fmt_f32(f, out);
+        int e;
+        text_digits(out, n, ds, &e);
+        if (strcmp(ds, x->digits) != 0 || e != x->exp || (out[0] == '-') != (x->bits >> 31))
+            fail_msg("%08x: printed %.*s, expected digits %se%d", x->bits, (int)n, out, x->digits,
+                     x->exp);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1156,6 +1230,8 @@ int main(void)
         cmocka_unit_test(test_fmt_f64_random_decimals),
         cmocka_unit_test(test_fmt_f32_values),
         cmocka_unit_test(test_fmt_f32_random),
+        cmocka_unit_test(test_fmt_f64_python_repr),
+        cmocka_unit_test(test_fmt_f32_python_shortest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

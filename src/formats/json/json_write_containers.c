@@ -583,6 +583,12 @@ static SV_ALWAYS_INLINE fields fields_of(const sv_value *m)
     return f;
 }
 
+/* The index of the field whose key is at key. */
+static uint32_t field_index(const fields *f, const sv_value *key)
+{
+    return (uint32_t)((size_t)(key - f->key) / f->step);
+}
+
 static void path_of_field(sv_jw *w, const sv_value *key, uint32_t i)
 {
     /* as sv_walk names it: a string key by its text, any other by position */
@@ -618,8 +624,12 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint
     unsigned kflags = SV_JW_STR_KEY | (w->plain ? 0u : SV_JW_STR_DOLLAR);
     cursor c = cursor_open(w, loop_room(MEMBER_ROOM, ci, pretty));
     const fields f = fields_of(&obj);
-    for (uint32_t i = 0; i < n; i++) {
-        const sv_value *key = f.key + i * f.step;
+    /* Pointers walk the keys and the values; a field's index is only
+     * needed on errors: fewer live counters than the loop has registers
+     * for. */
+    const sv_value *const end = f.key + (size_t)n * f.step;
+    const sv_value *val = f.val;
+    for (const sv_value *key = f.key; key != end; key += f.step, val += f.step) {
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
@@ -632,16 +642,16 @@ static SV_ALWAYS_INLINE sv_status members_loop(sv_jw *w, const sv_value *m, uint
             cursor_lend(w, &c);
             sv_status st = key_miss(w, key, kflags);
             if (st) {
-                if (st == NOT_OBJECT_KEYS) *bad = i;
+                if (st == NOT_OBJECT_KEYS) *bad = field_index(&f, key);
                 return st;
             }
             /* a long key may have used the room the value counted on */
             cursor_take(w, &c);
             if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         }
-        sv_status st = write_item(w, &c, f.val + i * f.step);
+        sv_status st = write_item(w, &c, val);
         if (st) {
-            path_of_field(w, key, i);
+            path_of_field(w, key, field_index(&f, key));
             return st;
         }
     }
