@@ -369,6 +369,24 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
 static o3_res plan_seq(o3_sctx *x, const o3_step *s, const uint8_t *p, const uint8_t *aux,
                        unsigned level);
 
+/* ---- results of the plain walks ----
+ * A plain leaf's result is success, defaults used or partial defaults of
+ * WV (out_leaf). Folded into a result that is no result yet or one of
+ * those three, o3_combine gives the OR of the two: the outcomes are 1, 4
+ * and 5 and their pairs combine to 1|4 = 5 (the partial one), 1|5 and 4|5
+ * = 5, and no result (the task alone) ORed with one is that one. So the
+ * walks OR a leaf's result in while the result stays in that set (the
+ * usual case: it leaves it only after a general member's result, an
+ * altered or skipped one) and combine it otherwise. */
+#define RES_NONE ((o3_res)WV) /* sv_o3de_result_none(WV) */
+static inline bool leaf_ors(o3_res r)
+{
+    uint32_t o = (uint32_t)r >> 16;
+    if (r == RES_NONE) return true;
+    return ((uint32_t)r & 0xffffu) == ((uint32_t)SV_O3DE_COMPLETED << 8 | (uint32_t)WV) &&
+           (o == SV_O3DE_SUCCESS || o == SV_O3DE_DEFAULTS_USED || o == SV_O3DE_PARTIAL_DEFAULTS);
+}
+
 /* The member walk without callback or indentation (st_class's output and
  * results, member for member): the fields from the class plan, plain
  * leaves written in place, sequences walked here, the rest through st. */
@@ -380,13 +398,12 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
     const char *keys = pl->keys;
     const bool keep = c->keep_defaults;
     const uint8_t *cdp = keep ? NULL : dp; /* what the leaves compare with */
+    const o3_res dflt = o3_r(WV, SV_O3DE_DEFAULTS_USED);
     sv_buf_putc(out, '{');
-    size_t written = 0;
-    o3_res result = sv_o3de_result_none(WV);
-    /* The context can fail only in the general path (st, plan_seq): c is
-     * checked after those, not per member (st_object checked it before). */
-    bool go = true;
-    for (size_t i = 0; i < pl->n && go; i++) {
+    bool written = false;
+    o3_res result = RES_NONE;
+    bool ors = true; /* leaf_ors(result) */
+    for (size_t i = 0; i < pl->n; i++) {
         const o3_step *s = &pl->steps[i];
         /* the walk stops at a failed buffer: the store's error is then
          * the buffer's (out of memory or its limit) */
@@ -398,7 +415,7 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
             /* the separator and the key, the key as one fixed-size copy
              * (the key text is padded) */
             *q = ',';
-            q += written != 0;
+            q += written;
             memcpy(q, keys + s->key_off, O3_KEY_PAD);
             q += kl;
         } else {
@@ -408,30 +425,39 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
             if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* the leaf's room */
             q = (char *)out->data + out->len;
         }
-        const uint8_t *fp = p + s->off, *fdp = dp ? dp + s->off : NULL;
+        const uint8_t *fp = p + s->off;
         o3_res r;
         char *end = NULL;
         if (s->leaf.op != O3_OP_SEQ)
             end = out_leaf(x, q, s->leaf, fp, cdp ? cdp + s->off : NULL, &r);
         if (end) {
-            out->len = (size_t)((uint8_t *)end - out->data);
-        } else {
-            out->len = (size_t)((uint8_t *)q - out->data);
-            if (s->leaf.op == O3_OP_SEQ) {
-                r = plan_seq(x, s, fp, p + s->aux, level + 1);
-            } else { /* not a plain leaf */
-                size_t ao = s->aux;
-                r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, fdp,
-                       dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
-            }
-            go = o3_ok(c);
+            /* a plain leaf: never halted; omitted when it is the default
+             * (only ever so without keep_defaults: it has no default then) */
+            bool omit = r == dflt;
+            out->len = omit ? back : (size_t)((uint8_t *)end - out->data);
+            written |= !omit;
+            result = ors ? result | r : o3_combine(result, r);
+            continue;
+        }
+        out->len = (size_t)((uint8_t *)q - out->data);
+        if (s->leaf.op == O3_OP_SEQ) {
+            r = plan_seq(x, s, fp, p + s->aux, level + 1);
+        } else { /* not a plain leaf */
+            size_t ao = s->aux;
+            r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, dp ? dp + s->off : NULL,
+                   dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
         }
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (keep || o3_out(r) != SV_O3DE_DEFAULTS_USED)
-            written++;
+            written = true;
         else if (sv_buf_ok(out))
             out->len = back; /* omitted: cut the member off again */
         result = o3_combine(result, r);
+        ors = leaf_ors(result);
+        /* The context can fail only in the general path (st, plan_seq):
+         * c is checked after those, not per member (st_object checked it
+         * before). */
+        if (!o3_ok(c)) break;
     }
     sv_buf_putc(out, '}');
     return result;
@@ -496,11 +522,11 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
         if (!epl) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     }
     sv_buf_putc(out, '[');
-    o3_res result = sv_o3de_result_none(WV);
+    o3_res result = RES_NONE;
+    bool ors = true; /* leaf_ors(result), as in plan_class */
     bool leaves = c->depth < c->max_depth;           /* st's checks for a leaf pass */
     const uint8_t *ld = c->keep_defaults ? NULL : d; /* what leaves compare with */
-    bool go = true; /* o3_ok(c), checked after the general path (as in plan_class) */
-    for (size_t i = 0; i < n && go; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* as in plan_class */
         char *q = (char *)out->data + out->len;
         *q = ',';
@@ -510,16 +536,18 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
         char *end = objects || !leaves ? NULL : out_leaf(x, q, s->elem_leaf, e, ld, &r);
         if (end) {
             out->len = (size_t)((uint8_t *)end - out->data);
-        } else {
-            out->len = (size_t)((uint8_t *)q - out->data);
-            if (objects)
-                r = st_object(x, s->elem->cls, epl, e, d, level + 1);
-            else
-                r = st(x, s->elem, e, NULL, d, NULL, level + 1); /* not a plain leaf */
-            go = o3_ok(c);
+            result = ors ? result | r : o3_combine(result, r);
+            continue;
         }
+        out->len = (size_t)((uint8_t *)q - out->data);
+        if (objects)
+            r = st_object(x, s->elem->cls, epl, e, d, level + 1);
+        else
+            r = st(x, s->elem, e, NULL, d, NULL, level + 1); /* not a plain leaf */
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
+        ors = leaf_ors(result);
+        if (!o3_ok(c)) break; /* checked after the general path (as in plan_class) */
     }
     sv_buf_putc(out, ']');
     return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
