@@ -523,7 +523,7 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
     }
     sv_buf_putc(out, '[');
     o3_res result = RES_NONE;
-    bool ors = true; /* leaf_ors(result), as in plan_class */
+    bool ors = true;                                 /* leaf_ors(result), as in plan_class */
     bool leaves = c->depth < c->max_depth;           /* st's checks for a leaf pass */
     const uint8_t *ld = c->keep_defaults ? NULL : d; /* what leaves compare with */
     for (size_t i = 0; i < n; i++) {
