@@ -8,6 +8,7 @@
  * the same way against reading the text and loading the tree, over those
  * inputs, more of its own and hostile ones (every truncation, deep nesting,
  * enormous numbers), and with allocation faults. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -437,6 +438,47 @@ static void test_store_results_mixed(void **state)
         assert_string_equal((const char *)y.data, keep ? "{\"xs\":[0,7]}" : "{\"xs\":[{},7]}");
         assert_int_equal(qb, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
                                                  keep ? SV_O3DE_SUCCESS : SV_O3DE_PARTIAL_DEFAULTS));
+        sv_buf_free(&y);
+    }
+    sv_schema_free(s);
+}
+
+/* A vector leaf's lanes, each one decisive: a -0.0 in any lane still
+ * equals the default's 0.0 (operator== on values: the member is left
+ * out), and an infinity in any lane has no JSON text (the store fails, as
+ * the tree's writer does). */
+static void test_store_vector_lanes(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_schema *s = sv_schema_new(NULL);
+    assert_non_null(s);
+    assert_int_equal(sv_schema_bind(s, &inner_class, &err), SV_OK);
+    assert_int_equal(sv_schema_bind(s, &odd_class, &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "Odd", 3);
+    assert_non_null(cls);
+    for (int lane = 0; lane < 3; lane++) {
+        Odd o;
+        memset(&o, 0, sizeof o);
+        o.a = 1;
+        o.v[lane] = -0.0f;
+        sv_buf y;
+        sv_buf_init(&y, NULL);
+        sv_o3de_result r = 0;
+        assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
+        sv_buf_putc(&y, 0);
+        assert_string_equal((const char *)y.data, "{\"a\":1}");
+        sv_buf_free(&y);
+        o.v[lane] = INFINITY;
+        sv_buf_init(&y, NULL);
+        sv_error_clear(&err);
+        assert_int_not_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
+        sv_buf_free(&y);
+        sv_buf_init(&y, NULL);
+        sv_error_clear(&err);
+        assert_int_not_equal(o3_store_struct_tree_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
         sv_buf_free(&y);
     }
     sv_schema_free(s);
@@ -910,6 +952,7 @@ int main(void)
         cmocka_unit_test(test_store_text),
         cmocka_unit_test(test_store_plan_edges),
         cmocka_unit_test(test_store_results_mixed),
+        cmocka_unit_test(test_store_vector_lanes),
         cmocka_unit_test(test_store_integers),
         cmocka_unit_test(test_load_struct_faults),
         cmocka_unit_test(test_store_struct_faults),

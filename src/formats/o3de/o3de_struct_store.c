@@ -16,6 +16,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/compiler.h"
 #include "core/mem.h"
@@ -160,25 +163,46 @@ static inline char *cur_int(char *q, bool sgn, uint64_t v)
     return q + o3_put_digits(q, (uint32_t)u);
 }
 
+/* Which of a vector's n floats (bits 0..n-1) are finite and which equal
+ * the default's (operator==: values, so 0.0 equals -0.0); lanes past n are
+ * zero in both, so they count as finite and equal. On SSE2 all four lanes
+ * at once: f - f is 0 for a finite f and NaN otherwise, and a NaN equals
+ * nothing. */
+static O3_ALWAYS_INLINE void floats_finite_equal(const float *f, const float *d, unsigned *finite,
+                                                 unsigned *equal)
+{
+#if defined(__SSE2__)
+    __m128 vf = _mm_loadu_ps(f), vd = _mm_loadu_ps(d);
+    *finite = (unsigned)_mm_movemask_ps(_mm_cmpeq_ps(_mm_sub_ps(vf, vf), _mm_setzero_ps()));
+    *equal = (unsigned)_mm_movemask_ps(_mm_cmpeq_ps(vf, vd));
+#else
+    unsigned fin = 0, eq = 0;
+    for (int i = 0; i < 4; i++) {
+        fin |= (unsigned)(isfinite(f[i]) != 0) << i;
+        eq |= (unsigned)(f[i] == d[i]) << i;
+    }
+    *finite = fin;
+    *equal = eq;
+#endif
+}
+
 static O3_ALWAYS_INLINE char *cur_floats(char *q, const uint8_t *p, const uint8_t *dp, size_t n,
                                          bool color, o3_res *r)
 {
-    float f[4], d[4];
-    for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4);
-    for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(f[i])) return NULL;
-    /* operator== compares values (0.0 equals -0.0); f is finite, so
-     * this is also every case of equal bits */
-    bool same = dp != NULL;
-    for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
-    if (same) {
+    float f[4] = {0, 0, 0, 0}, d[4] = {0, 0, 0, 0};
+    memcpy(f, p, 4 * n);
+    if (dp) memcpy(d, dp, 4 * n);
+    unsigned finite, equal;
+    floats_finite_equal(f, d, &finite, &equal);
+    if (finite != 15) return NULL; /* the writer's error, the long way */
+    /* f is finite, so equal values are also every case of equal bits */
+    if (dp && equal == 15) {
         memcpy(q, "{}", 2);
         *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
         return q + 2;
     }
     size_t out = n;
-    bool alpha_default = color && dp && f[3] == d[3];
+    bool alpha_default = color && dp && (equal & 8);
     if (alpha_default) out = 3;
     *q++ = '[';
     q += o3_ftoa_list(f, out, q);
