@@ -484,6 +484,56 @@ static void test_store_vector_lanes(void **state)
     sv_schema_free(s);
 }
 
+/* The room the plain walk makes for all of a class's members at once
+ * holds only until a member that grows the buffer by itself: a string
+ * whose text is much longer than the room leaves the buffer with a few
+ * bytes to spare (it grows by exactly what the string needs), and the
+ * members after it must make their own room again (under AddressSanitizer
+ * a member that did not would write past the buffer). */
+typedef struct LongText {
+    char *s;
+    int32_t a;
+    float v[4];
+} LongText;
+#define LONG_TEXT_FIELDS(X)                                                                        \
+    X(LongText, PLAIN, s, _, "string")                                                             \
+    X(LongText, PLAIN, a, _, "i32")                                                                \
+    X(LongText, PLAIN, v, _, "vector4")
+static const sv_cfield long_text_fields[] = {LONG_TEXT_FIELDS(SV_CFIELD_X)};
+static const sv_cclass long_text_class = SV_CCLASS(LongText, NULL, long_text_fields);
+
+static void test_store_room_after_string(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_schema *s = sv_schema_new(NULL);
+    assert_non_null(s);
+    assert_int_equal(sv_schema_bind(s, &long_text_class, &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "LongText", 8);
+    assert_non_null(cls);
+    enum { N = 200000 };
+    char *text = malloc(N + 1);
+    assert_non_null(text);
+    memset(text, 'x', N);
+    text[N] = 0;
+    LongText o = {text, 5, {1, 2, 3, 4}};
+    sv_buf y;
+    sv_buf_init(&y, NULL);
+    sv_o3de_result r = 0;
+    assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
+    const char head[] = "{\"s\":\"", tail[] = "\",\"a\":5,\"v\":[1.0,2.0,3.0,4.0]}";
+    assert_int_equal(y.len, sizeof head - 1 + N + sizeof tail - 1);
+    assert_memory_equal(y.data, head, sizeof head - 1);
+    for (size_t i = 0; i < N; i++)
+        if (y.data[sizeof head - 1 + i] != 'x') fail_msg("byte %zu of the string", i);
+    assert_memory_equal(y.data + sizeof head - 1 + N, tail, sizeof tail - 1);
+    sv_buf_free(&y);
+    free(text);
+    sv_schema_free(s);
+}
+
 /* What the loads give, from O3DE's rules (not from the code under test). */
 static void test_load_values(void **state)
 {
@@ -953,6 +1003,7 @@ int main(void)
         cmocka_unit_test(test_store_plan_edges),
         cmocka_unit_test(test_store_results_mixed),
         cmocka_unit_test(test_store_vector_lanes),
+        cmocka_unit_test(test_store_room_after_string),
         cmocka_unit_test(test_store_integers),
         cmocka_unit_test(test_load_struct_faults),
         cmocka_unit_test(test_store_struct_faults),

@@ -37,20 +37,22 @@
  * sequence element (STORE_ROOM covers what a leaf writes; longer pieces
  * grow the buffer through sv_buf as before). */
 #define STORE_STEP ((size_t)2 << 20)
-#define STORE_ROOM ((size_t)256)
+#define STORE_ROOM O3_MEMBER_ROOM
 
-static SV_NOINLINE bool store_room_slow(o3_sctx *x)
+static SV_NOINLINE bool store_room_slow(o3_sctx *x, size_t need)
 {
     sv_buf *b = x->w.out;
     if (b->failed) return false;
-    if (b->cap - b->len < STORE_ROOM) {
+    if (b->cap - b->len < need) {
         size_t want = b->cap > 65536 ? b->cap : 65536;
+        if (want < need) want = need;
         if (sv_buf_ensure(b, want) != SV_OK) return false; /* failed, sticky */
     }
     if (b->cap < 2 * STORE_STEP) {
         x->ready = b->cap;
         return true;
     }
+    /* need <= STORE_STEP: the step faulted in covers it */
     size_t from = x->ready > b->len ? x->ready : b->len;
     size_t upto = from + STORE_STEP < b->cap ? from + STORE_STEP : b->cap;
     sv__core_mem_populate(b->data + from, b->data + upto);
@@ -58,16 +60,21 @@ static SV_NOINLINE bool store_room_slow(o3_sctx *x)
     return true;
 }
 
-/* True when STORE_ROOM bytes are there past the output's end: a member or
- * element that writes at most that much then stores through a cursor with
- * no check of its own (out_leaf). False once the buffer has failed (every
- * failure makes it fail: the store stops there, with its error). ready
- * never exceeds cap, so len + STORE_ROOM <= ready means the room. */
-static inline bool store_room(o3_sctx *x)
+/* True when need bytes (at most STORE_STEP) are there past the output's
+ * end: members or elements that write at most STORE_ROOM each then store
+ * through a cursor with no check of their own (out_leaf). False once the
+ * buffer has failed (every failure makes it fail: the store stops there,
+ * with its error). ready never exceeds cap, so len + need <= ready means
+ * the room. */
+static inline bool store_room_for(o3_sctx *x, size_t need)
 {
     const sv_buf *b = x->w.out;
-    if (SV_UNLIKELY(b->len + STORE_ROOM > x->ready || b->failed)) return store_room_slow(x);
+    if (SV_UNLIKELY(b->len + need > x->ready || b->failed)) return store_room_slow(x, need);
     return true;
+}
+static inline bool store_room(o3_sctx *x)
+{
+    return store_room_for(x, STORE_ROOM);
 }
 
 /* Whether any of eight bytes is a quote, a backslash or below 0x20 (the
@@ -427,11 +434,20 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
     bool written = false;
     o3_res result = RES_NONE;
     bool ors = true; /* leaf_ors(result) */
-    for (size_t i = 0; i < pl->n; i++) {
-        const o3_step *s = &pl->steps[i];
-        /* the walk stops at a failed buffer: the store's error is then
-         * the buffer's (out of memory or its limit) */
-        if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    /* Room for every member at once when the object has few: then the
+     * members that write at most STORE_ROOM with no growth of their own
+     * (s->bounded) need no check, until one that may grow the buffer or
+     * write more (a string, a sequence, the general path). The walk stops
+     * at a failed buffer: the store's error is then the buffer's (out of
+     * memory or its limit). */
+    bool roomy = false;
+    if (pl->room) {
+        if (!store_room_for(x, pl->room)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+        roomy = true;
+    }
+    for (const o3_step *s = pl->steps, *last = pl->steps + pl->n; s < last; s++) {
+        if (!roomy && !store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+        roomy = roomy && s->bounded;
         size_t back = out->len;
         char *q = (char *)out->data + back;
         size_t kl = s->key_len;
