@@ -172,17 +172,31 @@ static inline char *cur_int(char *q, bool sgn, uint64_t v)
 
 /* Which of a vector's n floats (bits 0..n-1) are finite and which equal
  * the default's (operator==: values, so 0.0 equals -0.0); lanes past n are
- * zero in both, so they count as finite and equal. On SSE2 all four lanes
- * at once: f - f is 0 for a finite f and NaN otherwise, and a NaN equals
+ * zero in both, so they count as finite and equal. dp NULL: no default.
+ * On SSE2 all four lanes at once, loaded straight into a register (through
+ * a copy on the stack, a 16-byte load would wait for the narrower stores
+ * before it): f - f is 0 for a finite f and NaN otherwise, and a NaN equals
  * nothing. */
-static O3_ALWAYS_INLINE void floats_finite_equal(const float *f, const float *d, unsigned *finite,
-                                                 unsigned *equal)
+#if defined(__SSE2__)
+static O3_ALWAYS_INLINE __m128 load_floats(const uint8_t *p, size_t n)
+{
+    if (n == 4) return _mm_loadu_ps((const float *)(const void *)p);
+    __m128 lo = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)p));
+    if (n == 2) return lo;
+    return _mm_movelh_ps(lo, _mm_load_ss((const float *)(const void *)(p + 8)));
+}
+#endif
+static O3_ALWAYS_INLINE void floats_finite_equal(const uint8_t *p, const uint8_t *dp, size_t n,
+                                                 unsigned *finite, unsigned *equal)
 {
 #if defined(__SSE2__)
-    __m128 vf = _mm_loadu_ps(f), vd = _mm_loadu_ps(d);
+    __m128 vf = load_floats(p, n), vd = dp ? load_floats(dp, n) : _mm_setzero_ps();
     *finite = (unsigned)_mm_movemask_ps(_mm_cmpeq_ps(_mm_sub_ps(vf, vf), _mm_setzero_ps()));
     *equal = (unsigned)_mm_movemask_ps(_mm_cmpeq_ps(vf, vd));
 #else
+    float f[4] = {0, 0, 0, 0}, d[4] = {0, 0, 0, 0};
+    memcpy(f, p, 4 * n);
+    if (dp) memcpy(d, dp, 4 * n);
     unsigned fin = 0, eq = 0;
     for (int i = 0; i < 4; i++) {
         fin |= (unsigned)(isfinite(f[i]) != 0) << i;
@@ -193,14 +207,13 @@ static O3_ALWAYS_INLINE void floats_finite_equal(const float *f, const float *d,
 #endif
 }
 
+/* p: the vector's floats in C memory (float-aligned, as the struct lays
+ * them out) */
 static O3_ALWAYS_INLINE char *cur_floats(char *q, const uint8_t *p, const uint8_t *dp, size_t n,
                                          bool color, o3_res *r)
 {
-    float f[4] = {0, 0, 0, 0}, d[4] = {0, 0, 0, 0};
-    memcpy(f, p, 4 * n);
-    if (dp) memcpy(d, dp, 4 * n);
     unsigned finite, equal;
-    floats_finite_equal(f, d, &finite, &equal);
+    floats_finite_equal(p, dp, n, &finite, &equal);
     if (finite != 15) return NULL; /* the writer's error, the long way */
     /* f is finite, so equal values are also every case of equal bits */
     if (dp && equal == 15) {
@@ -212,7 +225,7 @@ static O3_ALWAYS_INLINE char *cur_floats(char *q, const uint8_t *p, const uint8_
     bool alpha_default = color && dp && (equal & 8);
     if (alpha_default) out = 3;
     *q++ = '[';
-    q += o3_ftoa_list(f, out, q);
+    q += o3_ftoa_list((const float *)(const void *)p, out, q);
     *q++ = ']';
     *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
     return q;
