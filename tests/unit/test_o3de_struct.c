@@ -8,6 +8,7 @@
  * the same way against reading the text and loading the tree, over those
  * inputs, more of its own and hostile ones (every truncation, deep nesting,
  * enormous numbers), and with allocation faults. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -340,6 +341,196 @@ static void test_store_plan_edges(void **state)
             sv_buf_free(&y);
         }
     }
+    sv_schema_free(s);
+}
+
+/* The result of a plain walk that folds its leaves' results (success,
+ * defaults used) with a member of the general path between them (a
+ * nested object): worked by O3DE's rules, success with defaults used is
+ * partial defaults whatever comes after, and all success (keep_defaults:
+ * nothing compared) is success. The texts: the default member left out.
+ * The same for the elements of a sequence (the element 0 as {}). */
+typedef struct Inner {
+    int32_t q;
+} Inner;
+typedef struct Odd {
+    int32_t a;
+    int32_t z;
+    Inner in;
+    int32_t b;
+    float v[3];
+} Odd;
+#define INNER_FIELDS(X) X(Inner, PLAIN, q, _, "i32")
+#define ODD_FIELDS(X)                                                                              \
+    X(Odd, PLAIN, a, _, "i32")                                                                     \
+    X(Odd, PLAIN, z, _, "i32")                                                                     \
+    X(Odd, PLAIN, in, _, "Inner")                                                                  \
+    X(Odd, PLAIN, b, _, "i32")                                                                     \
+    X(Odd, PLAIN, v, _, "vector3")
+typedef struct Tags {
+    int32_t *xs;
+    size_t n_xs;
+} Tags;
+#define TAGS_FIELDS(X) X(Tags, COUNTED, xs, n_xs, "vector<i32>")
+static const sv_cfield tags_fields[] = {TAGS_FIELDS(SV_CFIELD_X)};
+static const sv_cclass tags_class = SV_CCLASS(Tags, NULL, tags_fields);
+static const sv_cfield inner_fields[] = {INNER_FIELDS(SV_CFIELD_X)};
+static const sv_cfield odd_fields[] = {ODD_FIELDS(SV_CFIELD_X)};
+static const sv_cclass inner_class = SV_CCLASS(Inner, NULL, inner_fields);
+static const sv_cclass odd_class = SV_CCLASS(Odd, NULL, odd_fields);
+
+static void test_store_results_mixed(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_schema *s = sv_schema_new(NULL);
+    assert_non_null(s);
+    assert_int_equal(sv_schema_bind(s, &inner_class, &err), SV_OK);
+    assert_int_equal(sv_schema_bind(s, &odd_class, &err), SV_OK);
+    assert_int_equal(sv_schema_bind(s, &tags_class, &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "Odd", 3);
+    assert_non_null(cls);
+    Odd o;
+    memset(&o, 0, sizeof o);
+    o.a = 3; /* z stays 0, the default: left out */
+    o.in.q = 5;
+    o.b = -2;
+    o.v[1] = 0.5f;
+    for (int keep = 0; keep < 2; keep++) {
+        sv_o3de_opts opt;
+        sv_o3de_opts_init(&opt);
+        opt.keep_defaults = keep;
+        sv_buf x, y;
+        sv_buf_init(&x, NULL);
+        sv_buf_init(&y, NULL);
+        sv_o3de_result qa = 0, qb = 0;
+        assert_int_equal(o3_store_struct_tree_text(s, cls, &o, 0, &x, &opt, &qa, &err), SV_OK);
+        assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, &opt, &qb, &err), SV_OK);
+        sv_buf_putc(&x, 0);
+        sv_buf_putc(&y, 0);
+        assert_string_equal((const char *)y.data, (const char *)x.data);
+        assert_string_equal((const char *)y.data,
+                            keep ? "{\"a\":3,\"z\":0,\"in\":{\"q\":5},\"b\":-2,\"v\":[0.0,0.5,0.0]}"
+                                 : "{\"a\":3,\"in\":{\"q\":5},\"b\":-2,\"v\":[0.0,0.5,0.0]}");
+        assert_int_equal(sv_o3de_result_task(qb), SV_O3DE_WRITE_VALUE);
+        assert_int_equal(sv_o3de_result_outcome(qb),
+                         keep ? SV_O3DE_SUCCESS : SV_O3DE_PARTIAL_DEFAULTS);
+        assert_int_equal(sv_o3de_result_processing(qb), SV_O3DE_COMPLETED);
+        assert_int_equal(qb, qa);
+        sv_buf_free(&x);
+        sv_buf_free(&y);
+    }
+    const sv_schema_class *tcls = sv_schema_class_by_name(s, "Tags", 4);
+    assert_non_null(tcls);
+    int32_t xs[2] = {0, 7};
+    Tags t = {xs, 2};
+    for (int keep = 0; keep < 2; keep++) {
+        sv_o3de_opts opt;
+        sv_o3de_opts_init(&opt);
+        opt.keep_defaults = keep;
+        sv_buf y;
+        sv_buf_init(&y, NULL);
+        sv_o3de_result qb = 0;
+        assert_int_equal(sv_o3de_store_struct_text(s, tcls, &t, 0, &y, &opt, &qb, &err), SV_OK);
+        sv_buf_putc(&y, 0);
+        assert_string_equal((const char *)y.data, keep ? "{\"xs\":[0,7]}" : "{\"xs\":[{},7]}");
+        assert_int_equal(qb, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
+                                                 keep ? SV_O3DE_SUCCESS : SV_O3DE_PARTIAL_DEFAULTS));
+        sv_buf_free(&y);
+    }
+    sv_schema_free(s);
+}
+
+/* A vector leaf's lanes, each one decisive: a -0.0 in any lane still
+ * equals the default's 0.0 (operator== on values: the member is left
+ * out), and an infinity in any lane has no JSON text (the store fails, as
+ * the tree's writer does). */
+static void test_store_vector_lanes(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_schema *s = sv_schema_new(NULL);
+    assert_non_null(s);
+    assert_int_equal(sv_schema_bind(s, &inner_class, &err), SV_OK);
+    assert_int_equal(sv_schema_bind(s, &odd_class, &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "Odd", 3);
+    assert_non_null(cls);
+    for (int lane = 0; lane < 3; lane++) {
+        Odd o;
+        memset(&o, 0, sizeof o);
+        o.a = 1;
+        o.v[lane] = -0.0f;
+        sv_buf y;
+        sv_buf_init(&y, NULL);
+        sv_o3de_result r = 0;
+        assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
+        sv_buf_putc(&y, 0);
+        assert_string_equal((const char *)y.data, "{\"a\":1}");
+        sv_buf_free(&y);
+        o.v[lane] = INFINITY;
+        sv_buf_init(&y, NULL);
+        sv_error_clear(&err);
+        assert_int_not_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
+        sv_buf_free(&y);
+        sv_buf_init(&y, NULL);
+        sv_error_clear(&err);
+        assert_int_not_equal(o3_store_struct_tree_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
+        sv_buf_free(&y);
+    }
+    sv_schema_free(s);
+}
+
+/* The room the plain walk makes for all of a class's members at once
+ * holds only until a member that grows the buffer by itself: a string
+ * whose text is much longer than the room leaves the buffer with a few
+ * bytes to spare (it grows by exactly what the string needs), and the
+ * members after it must make their own room again (under AddressSanitizer
+ * a member that did not would write past the buffer). */
+typedef struct LongText {
+    char *s;
+    int32_t a;
+    float v[4];
+} LongText;
+#define LONG_TEXT_FIELDS(X)                                                                        \
+    X(LongText, PLAIN, s, _, "string")                                                             \
+    X(LongText, PLAIN, a, _, "i32")                                                                \
+    X(LongText, PLAIN, v, _, "vector4")
+static const sv_cfield long_text_fields[] = {LONG_TEXT_FIELDS(SV_CFIELD_X)};
+static const sv_cclass long_text_class = SV_CCLASS(LongText, NULL, long_text_fields);
+
+static void test_store_room_after_string(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_schema *s = sv_schema_new(NULL);
+    assert_non_null(s);
+    assert_int_equal(sv_schema_bind(s, &long_text_class, &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "LongText", 8);
+    assert_non_null(cls);
+    enum { N = 200000 };
+    char *text = malloc(N + 1);
+    assert_non_null(text);
+    memset(text, 'x', N);
+    text[N] = 0;
+    LongText o = {text, 5, {1, 2, 3, 4}};
+    sv_buf y;
+    sv_buf_init(&y, NULL);
+    sv_o3de_result r = 0;
+    assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
+    const char head[] = "{\"s\":\"", tail[] = "\",\"a\":5,\"v\":[1.0,2.0,3.0,4.0]}";
+    assert_int_equal(y.len, sizeof head - 1 + N + sizeof tail - 1);
+    assert_memory_equal(y.data, head, sizeof head - 1);
+    for (size_t i = 0; i < N; i++)
+        if (y.data[sizeof head - 1 + i] != 'x') fail_msg("byte %zu of the string", i);
+    assert_memory_equal(y.data + sizeof head - 1 + N, tail, sizeof tail - 1);
+    sv_buf_free(&y);
+    free(text);
     sv_schema_free(s);
 }
 
@@ -810,6 +1001,9 @@ int main(void)
         cmocka_unit_test(test_load_values),
         cmocka_unit_test(test_store_text),
         cmocka_unit_test(test_store_plan_edges),
+        cmocka_unit_test(test_store_results_mixed),
+        cmocka_unit_test(test_store_vector_lanes),
+        cmocka_unit_test(test_store_room_after_string),
         cmocka_unit_test(test_store_integers),
         cmocka_unit_test(test_load_struct_faults),
         cmocka_unit_test(test_store_struct_faults),

@@ -87,6 +87,27 @@ static void plan_enum_names(o3_writer *tw, o3_step *s)
     s->names_off = (uint32_t)start;
 }
 
+/* Whether a leaf of this kind writes within O3_MEMBER_ROOM and never grows
+ * the buffer itself (the store's out_leaf): numbers, bools, vectors and
+ * enumerators with their names' slots; not strings (any length) nor
+ * enumerators written by name. */
+static bool writes_bounded(const o3_leaf *l)
+{
+    switch ((o3_op)l->op) {
+    case O3_OP_INT:
+    case O3_OP_F32:
+    case O3_OP_F64:
+    case O3_OP_BOOL:
+    case O3_OP_VEC2:
+    case O3_OP_VEC3:
+    case O3_OP_VEC4:
+    case O3_OP_QUAT:
+    case O3_OP_COLOR: return true;
+    case O3_OP_ENUM: return l->names != NULL;
+    default: return false;
+    }
+}
+
 static const o3_plan *build(o3_sctx *x, o3_plan *pl, const sv_schema_class *cls)
 {
     const o3_class_info *ci = o3_class(x->c, cls);
@@ -118,9 +139,12 @@ static const o3_plan *build(o3_sctx *x, o3_plan *pl, const sv_schema_class *cls)
     if (!sv_buf_ok(&b) || b.len > UINT32_MAX || !o3_ok(x->c)) goto nomem;
     pl->keys = (char *)sv_buf_take(&b, &pl->keys_len, &pl->keys_cap);
     if (!pl->keys) goto nomem;
-    for (size_t i = 0; i < n; i++)
-        if (pl->steps[i].names_off != UINT32_MAX)
-            pl->steps[i].leaf.names = pl->keys + pl->steps[i].names_off;
+    for (size_t i = 0; i < n; i++) {
+        o3_step *s = &pl->steps[i];
+        if (s->names_off != UINT32_MAX) s->leaf.names = pl->keys + s->names_off;
+        s->bounded = s->key_len <= O3_KEY_PAD && writes_bounded(&s->leaf);
+    }
+    pl->room = n <= O3_ROOM_MEMBERS ? n * O3_MEMBER_ROOM : 0;
     pl->n = n;
     pl->ready = true;
     return pl;

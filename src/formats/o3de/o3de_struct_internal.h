@@ -48,7 +48,12 @@ typedef struct o3_step {
     o3_leaf leaf;
     uint32_t key_off, key_len;
     uint32_t names_off; /* leaf.names' offset in the key text, or UINT32_MAX */
-    size_t off, aux;    /* aux: SV_CFIELD_NO_AUX or the count's offset */
+    /* the member (separator, key and leaf) writes at most the store's
+     * per-member room and never grows the buffer itself: a number, a bool,
+     * a vector, an enumerator from its slot, with a key of at most
+     * O3_KEY_PAD bytes (o3de_store_plan.c) */
+    bool bounded;
+    size_t off, aux; /* aux: SV_CFIELD_NO_AUX or the count's offset */
     const sv_type *t;
     /* O3_OP_SEQ: the element type, its size and leaf kind, and (for a leaf
      * element) the fresh default each element is compared with */
@@ -63,12 +68,22 @@ typedef struct o3_step {
  * that a key is copied in one fixed-size move), so that the walk does no
  * lookup by name or type per field of each object. */
 #define O3_KEY_PAD 32
+/* What one member of a plain walk may write past the output's end without
+ * a check of its own: its separator, its key's fixed-size copy and the
+ * longest plain leaf (a vector of four floats, 1 + 4 * 33 bytes); the
+ * room the store makes sure of per member, or at once for a class of up
+ * to O3_ROOM_MEMBERS members. */
+#define O3_MEMBER_ROOM ((size_t)256)
+#define O3_ROOM_MEMBERS 16
 typedef struct o3_plan {
     bool ready;
     char *keys;
     size_t keys_len, keys_cap; /* the block's size, for the allocator */
     o3_step *steps;
     size_t n;
+    /* the room reserved at once for all members (n times the per-member
+     * room), or 0 for a class with many members (then each checks) */
+    size_t room;
 } o3_plan;
 
 typedef struct o3_sctx {

@@ -16,6 +16,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/compiler.h"
 #include "core/mem.h"
@@ -34,20 +37,22 @@
  * sequence element (STORE_ROOM covers what a leaf writes; longer pieces
  * grow the buffer through sv_buf as before). */
 #define STORE_STEP ((size_t)2 << 20)
-#define STORE_ROOM ((size_t)256)
+#define STORE_ROOM O3_MEMBER_ROOM
 
-static SV_NOINLINE bool store_room_slow(o3_sctx *x)
+static SV_NOINLINE bool store_room_slow(o3_sctx *x, size_t need)
 {
     sv_buf *b = x->w.out;
     if (b->failed) return false;
-    if (b->cap - b->len < STORE_ROOM) {
+    if (b->cap - b->len < need) {
         size_t want = b->cap > 65536 ? b->cap : 65536;
+        if (want < need) want = need;
         if (sv_buf_ensure(b, want) != SV_OK) return false; /* failed, sticky */
     }
     if (b->cap < 2 * STORE_STEP) {
         x->ready = b->cap;
         return true;
     }
+    /* need <= STORE_STEP: the step faulted in covers it */
     size_t from = x->ready > b->len ? x->ready : b->len;
     size_t upto = from + STORE_STEP < b->cap ? from + STORE_STEP : b->cap;
     sv__core_mem_populate(b->data + from, b->data + upto);
@@ -55,16 +60,21 @@ static SV_NOINLINE bool store_room_slow(o3_sctx *x)
     return true;
 }
 
-/* True when STORE_ROOM bytes are there past the output's end: a member or
- * element that writes at most that much then stores through a cursor with
- * no check of its own (out_leaf). False once the buffer has failed (every
- * failure makes it fail: the store stops there, with its error). ready
- * never exceeds cap, so len + STORE_ROOM <= ready means the room. */
-static inline bool store_room(o3_sctx *x)
+/* True when need bytes (at most STORE_STEP) are there past the output's
+ * end: members or elements that write at most STORE_ROOM each then store
+ * through a cursor with no check of their own (out_leaf). False once the
+ * buffer has failed (every failure makes it fail: the store stops there,
+ * with its error). ready never exceeds cap, so len + need <= ready means
+ * the room. */
+static inline bool store_room_for(o3_sctx *x, size_t need)
 {
     const sv_buf *b = x->w.out;
-    if (SV_UNLIKELY(b->len + STORE_ROOM > x->ready || b->failed)) return store_room_slow(x);
+    if (SV_UNLIKELY(b->len + need > x->ready || b->failed)) return store_room_slow(x, need);
     return true;
+}
+static inline bool store_room(o3_sctx *x)
+{
+    return store_room_for(x, STORE_ROOM);
 }
 
 /* Whether any of eight bytes is a quote, a backslash or below 0x20 (the
@@ -160,28 +170,62 @@ static inline char *cur_int(char *q, bool sgn, uint64_t v)
     return q + o3_put_digits(q, (uint32_t)u);
 }
 
+/* Which of a vector's n floats (bits 0..n-1) are finite and which equal
+ * the default's (operator==: values, so 0.0 equals -0.0); lanes past n are
+ * zero in both, so they count as finite and equal. dp NULL: no default.
+ * On SSE2 all four lanes at once, loaded straight into a register (through
+ * a copy on the stack, a 16-byte load would wait for the narrower stores
+ * before it): f - f is 0 for a finite f and NaN otherwise, and a NaN equals
+ * nothing. */
+#if defined(__SSE2__)
+static O3_ALWAYS_INLINE __m128 load_floats(const uint8_t *p, size_t n)
+{
+    if (n == 4) return _mm_loadu_ps((const float *)(const void *)p);
+    __m128 lo = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)p));
+    if (n == 2) return lo;
+    return _mm_movelh_ps(lo, _mm_load_ss((const float *)(const void *)(p + 8)));
+}
+#endif
+static O3_ALWAYS_INLINE void floats_finite_equal(const uint8_t *p, const uint8_t *dp, size_t n,
+                                                 unsigned *finite, unsigned *equal)
+{
+#if defined(__SSE2__)
+    __m128 vf = load_floats(p, n), vd = dp ? load_floats(dp, n) : _mm_setzero_ps();
+    *finite = (unsigned)_mm_movemask_ps(_mm_cmpeq_ps(_mm_sub_ps(vf, vf), _mm_setzero_ps()));
+    *equal = (unsigned)_mm_movemask_ps(_mm_cmpeq_ps(vf, vd));
+#else
+    float f[4] = {0, 0, 0, 0}, d[4] = {0, 0, 0, 0};
+    memcpy(f, p, 4 * n);
+    if (dp) memcpy(d, dp, 4 * n);
+    unsigned fin = 0, eq = 0;
+    for (int i = 0; i < 4; i++) {
+        fin |= (unsigned)(isfinite(f[i]) != 0) << i;
+        eq |= (unsigned)(f[i] == d[i]) << i;
+    }
+    *finite = fin;
+    *equal = eq;
+#endif
+}
+
+/* p: the vector's floats in C memory (float-aligned, as the struct lays
+ * them out) */
 static O3_ALWAYS_INLINE char *cur_floats(char *q, const uint8_t *p, const uint8_t *dp, size_t n,
                                          bool color, o3_res *r)
 {
-    float f[4], d[4];
-    for (size_t i = 0; i < n; i++) memcpy(&f[i], p + 4 * i, 4);
-    for (size_t i = 0; i < n && dp; i++) memcpy(&d[i], dp + 4 * i, 4);
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(f[i])) return NULL;
-    /* operator== compares values (0.0 equals -0.0); f is finite, so
-     * this is also every case of equal bits */
-    bool same = dp != NULL;
-    for (size_t i = 0; i < n && same; i++) same = f[i] == d[i];
-    if (same) {
+    unsigned finite, equal;
+    floats_finite_equal(p, dp, n, &finite, &equal);
+    if (finite != 15) return NULL; /* the writer's error, the long way */
+    /* f is finite, so equal values are also every case of equal bits */
+    if (dp && equal == 15) {
         memcpy(q, "{}", 2);
         *r = o3_r(WV, SV_O3DE_DEFAULTS_USED);
         return q + 2;
     }
     size_t out = n;
-    bool alpha_default = color && dp && f[3] == d[3];
+    bool alpha_default = color && dp && (equal & 8);
     if (alpha_default) out = 3;
     *q++ = '[';
-    q += o3_ftoa_list(f, out, q);
+    q += o3_ftoa_list((const float *)(const void *)p, out, q);
     *q++ = ']';
     *r = o3_r(WV, alpha_default ? SV_O3DE_PARTIAL_DEFAULTS : SV_O3DE_SUCCESS);
     return q;
@@ -369,6 +413,24 @@ static o3_res st_class(o3_sctx *x, const sv_schema_class *cls, const uint8_t *p,
 static o3_res plan_seq(o3_sctx *x, const o3_step *s, const uint8_t *p, const uint8_t *aux,
                        unsigned level);
 
+/* ---- results of the plain walks ----
+ * A plain leaf's result is success, defaults used or partial defaults of
+ * WV (out_leaf). Folded into a result that is no result yet or one of
+ * those three, o3_combine gives the OR of the two: the outcomes are 1, 4
+ * and 5 and their pairs combine to 1|4 = 5 (the partial one), 1|5 and 4|5
+ * = 5, and no result (the task alone) ORed with one is that one. So the
+ * walks OR a leaf's result in while the result stays in that set (the
+ * usual case: it leaves it only after a general member's result, an
+ * altered or skipped one) and combine it otherwise. */
+#define RES_NONE ((o3_res)WV) /* sv_o3de_result_none(WV) */
+static inline bool leaf_ors(o3_res r)
+{
+    uint32_t o = (uint32_t)r >> 16;
+    if (r == RES_NONE) return true;
+    return ((uint32_t)r & 0xffffu) == ((uint32_t)SV_O3DE_COMPLETED << 8 | (uint32_t)WV) &&
+           (o == SV_O3DE_SUCCESS || o == SV_O3DE_DEFAULTS_USED || o == SV_O3DE_PARTIAL_DEFAULTS);
+}
+
 /* The member walk without callback or indentation (st_class's output and
  * results, member for member): the fields from the class plan, plain
  * leaves written in place, sequences walked here, the rest through st. */
@@ -380,17 +442,25 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
     const char *keys = pl->keys;
     const bool keep = c->keep_defaults;
     const uint8_t *cdp = keep ? NULL : dp; /* what the leaves compare with */
+    const o3_res dflt = o3_r(WV, SV_O3DE_DEFAULTS_USED);
     sv_buf_putc(out, '{');
-    size_t written = 0;
-    o3_res result = sv_o3de_result_none(WV);
-    /* The context can fail only in the general path (st, plan_seq): c is
-     * checked after those, not per member (st_object checked it before). */
-    bool go = true;
-    for (size_t i = 0; i < pl->n && go; i++) {
-        const o3_step *s = &pl->steps[i];
-        /* the walk stops at a failed buffer: the store's error is then
-         * the buffer's (out of memory or its limit) */
-        if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+    bool written = false;
+    o3_res result = RES_NONE;
+    bool ors = true; /* leaf_ors(result) */
+    /* Room for every member at once when the object has few: then the
+     * members that write at most STORE_ROOM with no growth of their own
+     * (s->bounded) need no check, until one that may grow the buffer or
+     * write more (a string, a sequence, the general path). The walk stops
+     * at a failed buffer: the store's error is then the buffer's (out of
+     * memory or its limit). */
+    bool roomy = false;
+    if (pl->room) {
+        if (!store_room_for(x, pl->room)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+        roomy = true;
+    }
+    for (const o3_step *s = pl->steps, *last = pl->steps + pl->n; s < last; s++) {
+        if (!roomy && !store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+        roomy = roomy && s->bounded;
         size_t back = out->len;
         char *q = (char *)out->data + back;
         size_t kl = s->key_len;
@@ -398,7 +468,7 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
             /* the separator and the key, the key as one fixed-size copy
              * (the key text is padded) */
             *q = ',';
-            q += written != 0;
+            q += written;
             memcpy(q, keys + s->key_off, O3_KEY_PAD);
             q += kl;
         } else {
@@ -408,30 +478,39 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
             if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* the leaf's room */
             q = (char *)out->data + out->len;
         }
-        const uint8_t *fp = p + s->off, *fdp = dp ? dp + s->off : NULL;
+        const uint8_t *fp = p + s->off;
         o3_res r;
         char *end = NULL;
         if (s->leaf.op != O3_OP_SEQ)
             end = out_leaf(x, q, s->leaf, fp, cdp ? cdp + s->off : NULL, &r);
         if (end) {
-            out->len = (size_t)((uint8_t *)end - out->data);
-        } else {
-            out->len = (size_t)((uint8_t *)q - out->data);
-            if (s->leaf.op == O3_OP_SEQ) {
-                r = plan_seq(x, s, fp, p + s->aux, level + 1);
-            } else { /* not a plain leaf */
-                size_t ao = s->aux;
-                r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, fdp,
-                       dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
-            }
-            go = o3_ok(c);
+            /* a plain leaf: never halted; omitted when it is the default
+             * (only ever so without keep_defaults: it has no default then) */
+            bool omit = r == dflt;
+            out->len = omit ? back : (size_t)((uint8_t *)end - out->data);
+            written |= !omit;
+            result = ors ? result | r : o3_combine(result, r);
+            continue;
+        }
+        out->len = (size_t)((uint8_t *)q - out->data);
+        if (s->leaf.op == O3_OP_SEQ) {
+            r = plan_seq(x, s, fp, p + s->aux, level + 1);
+        } else { /* not a plain leaf */
+            size_t ao = s->aux;
+            r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, dp ? dp + s->off : NULL,
+                   dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
         }
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (keep || o3_out(r) != SV_O3DE_DEFAULTS_USED)
-            written++;
+            written = true;
         else if (sv_buf_ok(out))
             out->len = back; /* omitted: cut the member off again */
         result = o3_combine(result, r);
+        ors = leaf_ors(result);
+        /* The context can fail only in the general path (st, plan_seq):
+         * c is checked after those, not per member (st_object checked it
+         * before). */
+        if (!o3_ok(c)) break;
     }
     sv_buf_putc(out, '}');
     return result;
@@ -496,11 +575,11 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
         if (!epl) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     }
     sv_buf_putc(out, '[');
-    o3_res result = sv_o3de_result_none(WV);
+    o3_res result = RES_NONE;
+    bool ors = true;                                 /* leaf_ors(result), as in plan_class */
     bool leaves = c->depth < c->max_depth;           /* st's checks for a leaf pass */
     const uint8_t *ld = c->keep_defaults ? NULL : d; /* what leaves compare with */
-    bool go = true; /* o3_ok(c), checked after the general path (as in plan_class) */
-    for (size_t i = 0; i < n && go; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* as in plan_class */
         char *q = (char *)out->data + out->len;
         *q = ',';
@@ -510,16 +589,18 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
         char *end = objects || !leaves ? NULL : out_leaf(x, q, s->elem_leaf, e, ld, &r);
         if (end) {
             out->len = (size_t)((uint8_t *)end - out->data);
-        } else {
-            out->len = (size_t)((uint8_t *)q - out->data);
-            if (objects)
-                r = st_object(x, s->elem->cls, epl, e, d, level + 1);
-            else
-                r = st(x, s->elem, e, NULL, d, NULL, level + 1); /* not a plain leaf */
-            go = o3_ok(c);
+            result = ors ? result | r : o3_combine(result, r);
+            continue;
         }
+        out->len = (size_t)((uint8_t *)q - out->data);
+        if (objects)
+            r = st_object(x, s->elem->cls, epl, e, d, level + 1);
+        else
+            r = st(x, s->elem, e, NULL, d, NULL, level + 1); /* not a plain leaf */
         if (o3_halted(r)) return r;
         result = o3_combine(result, r);
+        ors = leaf_ors(result);
+        if (!o3_ok(c)) break; /* checked after the general path (as in plan_class) */
     }
     sv_buf_putc(out, ']');
     return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
