@@ -70,3 +70,24 @@ int test_each_file(const char *dir, const char *const *suffixes,
     closedir(d);
     return count;
 }
+
+int test_each_row(const char *path, void (*fn)(const char *input, const char *want, void *ctx),
+                  void *ctx)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot open %s (the tests run from tests/)", path);
+    char line[256];
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char *tab = strchr(line, '\t');
+        if (!tab) fail_msg("%s: no tab in '%s'", path, line);
+        *tab = 0;
+        char *want = tab + 1;
+        want[strcspn(want, "\r\n")] = 0;
+        fn(line, want, ctx);
+        rows++;
+    }
+    fclose(f);
+    return rows;
+}

@@ -23,4 +23,10 @@ int test_each_file(const char *dir, const char *const *suffixes,
                    void (*fn)(const char *path, const uint8_t *data, size_t len, void *ctx),
                    void *ctx);
 
+/* fn(input, want, ctx) for every row "INPUT<TAB>WANT" of the text table at
+ * path (lines starting with '#' and empty lines skipped, the line end
+ * cut off); a row without a tab fails the test. Returns how many rows. */
+int test_each_row(const char *path, void (*fn)(const char *input, const char *want, void *ctx),
+                  void *ctx);
+
 #endif

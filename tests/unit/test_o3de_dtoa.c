@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "formats/o3de/o3de_internal.h"
+#include "helper_file.h"
 #include "o3de_dtoa_reference.h"
 
 static void check(double d)
@@ -126,31 +127,22 @@ static void test_known_texts(void **state)
     }
 }
 
+/* One row of RapidJSON's table: the double's text and what its Writer wrote. */
+static void writer_row(const char *input, const char *want, void *ctx)
+{
+    char got[40];
+    got[o3_dtoa(strtod(input, NULL), got)] = 0;
+    if (strcmp(got, want) != 0) {
+        print_error("%s: RapidJSON '%s', serval '%s'\n", input, want, got);
+        (*(int *)ctx)++;
+    }
+}
+
 static void test_rapidjson_table(void **state)
 {
     (void)state;
-    const char *path = "vectors/o3de/dtoa/rapidjson_writer.txt";
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot open %s (tests run from tests/)", path);
-    char line[256];
-    int rows = 0, wrong = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[0] == '\n') continue;
-        char *tab = strchr(line, '\t');
-        if (!tab) fail_msg("%s: no tab in '%s'", path, line);
-        *tab = 0;
-        char *want = tab + 1;
-        want[strcspn(want, "\r\n")] = 0;
-        double d = strtod(line, NULL);
-        char got[40];
-        got[o3_dtoa(d, got)] = 0;
-        rows++;
-        if (strcmp(got, want) != 0) {
-            print_error("%s: RapidJSON '%s', serval '%s'\n", line, want, got);
-            wrong++;
-        }
-    }
-    fclose(f);
+    int wrong = 0;
+    int rows = test_each_row("vectors/o3de/dtoa/rapidjson_writer.txt", writer_row, &wrong);
     assert_true(rows >= 100);
     assert_int_equal(wrong, 0);
 }

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "formats/o3de/o3de_internal.h"
+#include "helper_file.h"
 
 static float float_of(uint32_t bits)
 {
@@ -54,36 +55,28 @@ static void expect_texts(float f, const char *want)
     }
 }
 
+/* One row of RapidJSON's float table: the float's bits in hex and the text
+ * its Writer wrote; ctx counts the rows the exact-float path decides. */
+static void float_row(const char *input, const char *want, void *ctx)
+{
+    float v = float_of((uint32_t)strtoul(input, NULL, 16));
+    expect_texts(v, want);
+    char alone[40];
+    size_t n = o3_dtoa_float_digits(v, alone);
+    if (n) {
+        (*(int *)ctx)++;
+        alone[n] = 0;
+        if (strcmp(alone, want) != 0 && wrong_texts++ < 10)
+            print_error("float %s: RapidJSON '%s', the exact-float path '%s'\n", input, want, alone);
+    }
+}
+
 static void test_rapidjson_floats(void **state)
 {
     (void)state;
-    const char *path = "vectors/o3de/dtoa/rapidjson_floats.txt";
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot open %s (tests run from tests/)", path);
-    char line[256];
-    int rows = 0, by_path = 0;
+    int by_path = 0;
     wrong_texts = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[0] == '\n') continue;
-        char *tab = strchr(line, '\t');
-        if (!tab) fail_msg("%s: no tab in '%s'", path, line);
-        *tab = 0;
-        char *want = tab + 1;
-        want[strcspn(want, "\r\n")] = 0;
-        float v = float_of((uint32_t)strtoul(line, NULL, 16));
-        expect_texts(v, want);
-        char alone[40];
-        size_t n = o3_dtoa_float_digits(v, alone);
-        if (n) {
-            by_path++;
-            alone[n] = 0;
-            if (strcmp(alone, want) != 0 && wrong_texts++ < 10)
-                print_error("float %s: RapidJSON '%s', the exact-float path '%s'\n", line, want,
-                            alone);
-        }
-        rows++;
-    }
-    fclose(f);
+    int rows = test_each_row("vectors/o3de/dtoa/rapidjson_floats.txt", float_row, &by_path);
     assert_true(rows >= 3500);
     /* most rows go through the path (not whole numbers, not subnormals,
      * not outside 10^-6 .. 10^7): a table it never sees checks nothing */
