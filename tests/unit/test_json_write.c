@@ -874,6 +874,41 @@ static void test_small_arrays(void **state)
     free(exp);
 }
 
+/* Small arrays whose items are all finite float64s are written as one run
+ * of the formatter (sv__core_fmt_f64s); any other item, a non-finite one
+ * included, sends the array to the item loop. Texts as docs/json.md
+ * lays numbers out (shortest digits, exponents unpadded). */
+static void test_small_float_arrays(void **state)
+{
+    (void)state;
+    /* one number; the eight the run takes at most, every layout in one run:
+     * 17 digits, a short fraction, a whole number, exponents both ways, the
+     * smallest subnormal, the largest double, negative zero */
+    CHECK(tree_arr(1, tree_arr(1, sv_f64(0.1))), "[[0.1]]");
+    CHECK(tree_arr(1, tree_arr(8, sv_f64(0.1 + 0.2), sv_f64(-2.5), sv_f64(123456789.0),
+                               sv_f64(1e300), sv_f64(1e-7), f64_bits(1), f64_bits(0x7fefffffffffffffull),
+                               sv_f64(-0.0))),
+          "[[0.30000000000000004,-2.5,123456789.0,1e+300,1e-7,5e-324,"
+          "1.7976931348623157e+308,-0.0]]");
+    /* nine: the array writer, the same text */
+    CHECK(tree_arr(1, tree_arr(9, sv_f64(1.5), sv_f64(2.5), sv_f64(3.5), sv_f64(4.5), sv_f64(5.5),
+                               sv_f64(6.5), sv_f64(7.5), sv_f64(8.5), sv_f64(1e21))),
+          "[[1.5,2.5,3.5,4.5,5.5,6.5,7.5,8.5,1e+21]]");
+    /* a non-finite number first, last; another kind last */
+    CHECK(tree_arr(1, tree_arr(2, f64_bits(0xfff0000000000000ull), sv_f64(0.75))),
+          "[[{\"$f64\":\"-inf\"},0.75]]");
+    CHECK(tree_arr(1, tree_arr(3, sv_f64(0.75), sv_f64(-46.097620814772036),
+                               f64_bits(0x7ff8000000000000ull))),
+          "[[0.75,-46.097620814772036,{\"$f64\":\"nan\"}]]");
+    CHECK(tree_arr(1, tree_arr(2, sv_f64(0.75), sv_f32(0.75f))), "[[0.75,{\"$f32\":0.75}]]");
+    /* a field's velocity; pretty and plain */
+    CHECK(tree_obj(S("E"), 1, "vel", tree_arr(3, sv_f64(-3.25), sv_f64(0.0), sv_f64(49.999))),
+          "{\"$class\":\"E\",\"vel\":[-3.25,0.0,49.999]}");
+    CHECK_PRETTY(tree_arr(1, tree_arr(2, sv_f64(1.25), sv_f64(-1e-300))), 1,
+                 "[\n [\n  1.25,\n  -1e-300\n ]\n]");
+    CHECK_PLAIN(tree_arr(1, tree_arr(2, sv_f64(1.25), sv_f64(2.0))), "[[1.25,2.0]]");
+}
+
 static void test_packed_flat(void **state)
 {
     (void)state;
@@ -1706,6 +1741,7 @@ int main(void)
         cmocka_unit_test(test_tuples_other_elems),
         cmocka_unit_test(test_items_inline),
         cmocka_unit_test(test_small_arrays),
+        cmocka_unit_test(test_small_float_arrays),
         cmocka_unit_test(test_packed_flat),
         cmocka_unit_test(test_packed_shaped),
         cmocka_unit_test(test_many_keys),

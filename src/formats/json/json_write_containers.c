@@ -376,6 +376,28 @@ static inline size_t loop_room(size_t item, size_t ci, bool pretty)
     return item + (pretty ? ci + 1 + SV_JW_NL_SLACK : 0);
 }
 
+/* Lists of objects or maps (a document's entities) are written with the
+ * header and first fields of the container PREFETCH_AHEAD items ahead asked
+ * for (PREFETCH_LINES cache lines: a dozen fields as pairs): the tree is
+ * far larger than the caches, and the container loops otherwise wait on
+ * each container's memory in turn. The CPU time of the bench document's
+ * encode falls by about 6%; further ahead, or more lines, did no better. */
+#define PREFETCH_AHEAD 4
+#define PREFETCH_LINES 6
+
+static inline void prefetch_fields(const sv_value *a)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    /* (a hint: never faults, whatever the address) */
+    if ((a->kind == SV_OBJECT || a->kind == SV_MAP) && a->as.box) {
+        const char *b = (const char *)a->as.box;
+        for (int k = 0; k < PREFETCH_LINES; k++) __builtin_prefetch(b + 64 * k);
+    }
+#else
+    (void)a;
+#endif
+}
+
 /* ---- arrays ----------------------------------------------------------------- */
 
 /* The items of a non-empty array, each preceded by '[' or ',' and, when
@@ -388,6 +410,7 @@ static SV_ALWAYS_INLINE sv_status array_items(sv_jw *w, const sv_value *items, u
     cursor c = cursor_open(w, loop_room(ITEM_ROOM, ci, pretty));
     uint8_t open = '[';
     for (uint32_t i = 0; i < n; i++) {
+        if (i + PREFETCH_AHEAD < n) prefetch_fields(&items[i + PREFETCH_AHEAD]);
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
