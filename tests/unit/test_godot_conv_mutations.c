@@ -184,7 +184,7 @@ static void oracle(tally *t)
         if (line[0] == '#' || !strncmp(line, "name\t", 5)) continue;
         char *fields[6];
         if (tg_split_tabs(line, fields, 6) < 3) continue;
-        char path[512];
+        char path[sizeof line + 32]; /* room for any name the line holds */
         snprintf(path, sizeof path, "vectors/godot/oracle/%s.bin", fields[0]);
         size_t len = 0;
         uint8_t *in = tg_read_file(path, &len);
