@@ -611,9 +611,9 @@ static O3_ALWAYS_INLINE char *prettify(char *buf, int len, int k)
  * tests/tools/o3de_ftoa_exhaustive.c (a non-default target) and on a
  * sample by tests/unit/test_o3de_ftoa.c. */
 
-/* The sixteen decimal digits of v < 10^16 (leading zeros included) as two
- * words of ASCII, the first digit in the lowest byte of *first. With SSE2
- * the two halves of eight (v / 10^8 and the rest) are split side by side
+/* The sixteen decimal digits of hi 10^8 + lo (each below 10^8, leading
+ * zeros included) as two words of ASCII, the first digit in the lowest
+ * byte of *first. With SSE2 the two halves of eight are split side by side
  * into four groups of four (x / 10^4 is x 109951163 >> 40, exact below
  * 10^8), each group copied into four 16-bit lanes, and lane j of a group
  * becomes its prefix of j + 1 digits, g / 10^(3 - j): (4 g * a_j >> 16) *
@@ -622,9 +622,8 @@ static O3_ALWAYS_INLINE char *prettify(char *buf, int len, int k)
  * 1: 2^15 and 2^15); a digit is its prefix less ten times the prefix one
  * lane before (none for the group's first). Without SSE2, o3_eight_digits
  * twice. */
-static inline void sixteen_digits(uint64_t v, uint64_t *first, uint64_t *second)
+static inline void sixteen_digits(uint32_t hi, uint32_t lo, uint64_t *first, uint64_t *second)
 {
-    uint32_t hi = (uint32_t)(v / 100000000), lo = (uint32_t)(v - (uint64_t)hi * 100000000);
 #if defined(__SSE2__) && defined(__x86_64__)
     __m128i x = _mm_unpacklo_epi64(_mm_cvtsi32_si128((int)hi), _mm_cvtsi32_si128((int)lo));
     __m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32(109951163)), 40);
@@ -682,8 +681,13 @@ static O3_ALWAYS_INLINE char *float_text(uint32_t m, int be, char *buf)
     uint64_t mp = mul_high(big + (UINT64_C(1) << 10), cf) - 1;
     uint64_t mm = mul_high(big - (m == (UINT32_C(1) << 23) ? 1u << 9 : 1u << 10), cf) + 1;
     uint64_t delta = mp - mm, one = UINT64_C(1) << s;
-    int places = fp->places + (delta < fp->threshold);
-    uint64_t p10 = pow10_u64[places];
+    /* both candidate powers loaded before delta is known (they depend on
+     * the exponent alone): the choice is a select, not a load that waits
+     * for the two products */
+    int narrow = delta < fp->threshold;
+    int places = fp->places + narrow;
+    uint64_t p10_few = pow10_u64[fp->places], p10_more = pow10_u64[fp->places + 1];
+    uint64_t p10 = narrow ? p10_more : p10_few;
     unsigned __int128 scaled = (unsigned __int128)mp * p10;
     uint64_t high = (uint64_t)(scaled >> 64), low = (uint64_t)scaled;
     uint64_t dv = (high << (64 - s)) | (low >> s), rest = low & (one - 1);
@@ -728,10 +732,14 @@ static O3_ALWAYS_INLINE char *float_text(uint32_t m, int be, char *buf)
     uint64_t down = to_w < to_delta ? to_w : to_delta;
     down = cut == 0 ? down : 0;
     /* D's 16 or 17 digits: the top one (hi 0..9), then sixteen in two words */
-    uint64_t hi = dv / UINT64_C(10000000000000000);
-    uint64_t r16 = dv - hi * UINT64_C(10000000000000000);
+    /* (split by 10^8 first: the last eight digits then wait for one
+     * division, not two) */
+    uint64_t top = dv / 100000000; /* below 10^9 */
+    uint32_t low8 = (uint32_t)(dv - top * 100000000);
+    uint32_t hi = (uint32_t)top / 100000000;
+    uint32_t mid8 = (uint32_t)top - hi * 100000000;
     uint64_t first, second;
-    sixteen_digits(r16, &first, &second);
+    sixteen_digits(mid8, low8, &first, &second);
     second -= down << 56; /* the last digit, the top byte */
     /* prettify's decimal point: after kk digits (the cut moves the last
      * digit's exponent with the digits' count, not kk). Below 1 (kk
