@@ -231,6 +231,57 @@ static void test_json_small_arrays_through_a_small_window(void **state)
     sv_doc_free(doc);
 }
 
+/* Outputs many times longer than the distance the array loop asks for the
+ * output ahead (8 KiB), after a prefix of every length 0..63 (every
+ * alignment of the cursor to a cache line), into a buffer that grows from
+ * empty (the output moves) and into the same buffer kept (len = 0): the
+ * text is the one worked out by hand for each object. */
+static void test_json_long_outputs_at_every_alignment(void **state)
+{
+    (void)state;
+    enum { N = 6000 };
+    sv_doc *doc = sv_doc_new(NULL);
+    sv_value arr = sv_array(doc, 0);
+    sv_buf want, kept;
+    sv_buf_init(&want, NULL);
+    sv_buf_init(&kept, NULL);
+    assert_int_equal(sv_buf_append(&want, "[", 1), SV_OK);
+    for (unsigned k = 0; k < N; k++) {
+        char name[32], one[96];
+        snprintf(name, sizeof name, "item %u", k);
+        sv_value obj = sv_object(doc, sv_strz(doc, "P"), 0);
+        assert_int_equal(sv_map_append_str(doc, &obj, "i", sv_int((int64_t)k)), SV_OK);
+        assert_int_equal(sv_map_append_str(doc, &obj, "name", sv_strz(doc, name)), SV_OK);
+        assert_int_equal(sv_array_append(doc, &arr, obj), SV_OK);
+        int m = snprintf(one, sizeof one, "%s{\"$class\":\"P\",\"i\":%u,\"name\":\"item %u\"}",
+                         k ? "," : "", k, k);
+        assert_int_equal(sv_buf_append(&want, one, (size_t)m), SV_OK);
+    }
+    assert_int_equal(sv_buf_append(&want, "]", 1), SV_OK);
+    assert_true(want.len > 30 * 8192);
+    static const char prefix[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    sv_error err;
+    for (size_t pre = 0; pre < 64; pre++) {
+        sv_buf grown;
+        sv_buf_init(&grown, NULL);
+        assert_int_equal(sv_buf_append(&grown, prefix, pre), SV_OK);
+        assert_int_equal(sv_json_encode(&arr, NULL, &grown, &err), SV_OK);
+        assert_int_equal(grown.len, pre + want.len);
+        assert_memory_equal(grown.data, prefix, pre);
+        assert_memory_equal(grown.data + pre, want.data, want.len);
+        sv_buf_free(&grown);
+
+        kept.len = 0;
+        assert_int_equal(sv_buf_append(&kept, prefix, pre), SV_OK);
+        assert_int_equal(sv_json_encode(&arr, NULL, &kept, &err), SV_OK);
+        assert_int_equal(kept.len, pre + want.len);
+        assert_memory_equal(kept.data + pre, want.data, want.len);
+    }
+    sv_buf_free(&want);
+    sv_buf_free(&kept);
+    sv_doc_free(doc);
+}
+
 static void test_json_stops_at_a_failing_sink(void **state)
 {
     (void)state;
@@ -260,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_failing_sink_is_sticky),
         cmocka_unit_test(test_json_streams_through_a_small_window),
         cmocka_unit_test(test_json_small_arrays_through_a_small_window),
+        cmocka_unit_test(test_json_long_outputs_at_every_alignment),
         cmocka_unit_test(test_json_stops_at_a_failing_sink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

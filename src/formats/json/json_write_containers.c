@@ -398,6 +398,27 @@ static inline void prefetch_fields(const sv_value *a)
 #endif
 }
 
+/* Arrays (the document's list of entities) ask for the output WRITE_AHEAD
+ * bytes past the cursor, for writing, one cache line at a time as the cursor moves on: a kept
+ * output buffer larger than the caches otherwise reads each new line on
+ * the store that first touches it. ahead is the next line to ask for; it
+ * starts again from the cursor when the output moved (the buffer grew, or
+ * a sink took the window). 4, 8 and 16 KiB ahead all took about 5% off the
+ * bench document's encode; 1 KiB did no better than none. */
+#define WRITE_AHEAD 8192
+
+static inline uintptr_t prefetch_output(uintptr_t ahead, uintptr_t at)
+{
+    if (ahead < at || ahead - at > 2 * WRITE_AHEAD) ahead = at + WRITE_AHEAD;
+#if defined(__GNUC__) || defined(__clang__)
+    /* (a hint: never faults, whatever the address) */
+    for (; ahead < at + WRITE_AHEAD + 64; ahead += 64) __builtin_prefetch((const void *)ahead, 1);
+#else
+    ahead = at + WRITE_AHEAD + 64;
+#endif
+    return ahead;
+}
+
 /* ---- arrays ----------------------------------------------------------------- */
 
 /* The items of a non-empty array, each preceded by '[' or ',' and, when
@@ -409,8 +430,10 @@ static SV_ALWAYS_INLINE sv_status array_items(sv_jw *w, const sv_value *items, u
 {
     cursor c = cursor_open(w, loop_room(ITEM_ROOM, ci, pretty));
     uint8_t open = '[';
+    uintptr_t ahead = (uintptr_t)c.p + WRITE_AHEAD;
     for (uint32_t i = 0; i < n; i++) {
         if (i + PREFETCH_AHEAD < n) prefetch_fields(&items[i + PREFETCH_AHEAD]);
+        ahead = prefetch_output(ahead, (uintptr_t)c.p);
         if (!cursor_room(w, &c)) return SV_ERR_NOMEM;
         *c.p++ = open;
         open = ',';
