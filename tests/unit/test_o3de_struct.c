@@ -283,16 +283,26 @@ static const sv_cfield outer_fields[] = {OUTER_FIELDS(SV_CFIELD_X)};
 static const sv_cclass long_class = SV_CCLASS(LongKeys, NULL, long_fields);
 static const sv_cclass outer_class = SV_CCLASS(Outer, NULL, outer_fields);
 
+/* A schema with the classes bound, in order, and finalized (the test fails
+ * when one is refused). */
+static sv_schema *bound_schema(const sv_cclass *const *classes, size_t n)
+{
+    sv_error err;
+    sv_error_clear(&err);
+    sv_schema *s = sv_schema_new(NULL);
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++) assert_int_equal(sv_schema_bind(s, classes[i], &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    return s;
+}
+
 static void test_store_plan_edges(void **state)
 {
     (void)state;
     sv_error err;
     sv_error_clear(&err);
-    sv_schema *s = sv_schema_new(NULL);
-    assert_non_null(s);
-    assert_int_equal(sv_schema_bind(s, &long_class, &err), SV_OK);
-    assert_int_equal(sv_schema_bind(s, &outer_class, &err), SV_OK);
-    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_cclass *const classes[] = {&long_class, &outer_class};
+    sv_schema *s = bound_schema(classes, 2);
     const sv_schema_class *cls = sv_schema_class_by_name(s, "Outer", 5);
     assert_non_null(cls);
     LongKeys items[3] = {{0, {0, 0, 0}}, {-7, {1.5f, 0, 0}}, {12, {0.1f, 2, 3}}};
@@ -384,12 +394,8 @@ static void test_store_results_mixed(void **state)
     (void)state;
     sv_error err;
     sv_error_clear(&err);
-    sv_schema *s = sv_schema_new(NULL);
-    assert_non_null(s);
-    assert_int_equal(sv_schema_bind(s, &inner_class, &err), SV_OK);
-    assert_int_equal(sv_schema_bind(s, &odd_class, &err), SV_OK);
-    assert_int_equal(sv_schema_bind(s, &tags_class, &err), SV_OK);
-    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_cclass *const classes[] = {&inner_class, &odd_class, &tags_class};
+    sv_schema *s = bound_schema(classes, 3);
     const sv_schema_class *cls = sv_schema_class_by_name(s, "Odd", 3);
     assert_non_null(cls);
     Odd o;
@@ -452,11 +458,8 @@ static void test_store_vector_lanes(void **state)
     (void)state;
     sv_error err;
     sv_error_clear(&err);
-    sv_schema *s = sv_schema_new(NULL);
-    assert_non_null(s);
-    assert_int_equal(sv_schema_bind(s, &inner_class, &err), SV_OK);
-    assert_int_equal(sv_schema_bind(s, &odd_class, &err), SV_OK);
-    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_cclass *const classes[] = {&inner_class, &odd_class};
+    sv_schema *s = bound_schema(classes, 2);
     const sv_schema_class *cls = sv_schema_class_by_name(s, "Odd", 3);
     assert_non_null(cls);
     for (int lane = 0; lane < 3; lane++) {
@@ -507,10 +510,8 @@ static void test_store_room_after_string(void **state)
     (void)state;
     sv_error err;
     sv_error_clear(&err);
-    sv_schema *s = sv_schema_new(NULL);
-    assert_non_null(s);
-    assert_int_equal(sv_schema_bind(s, &long_text_class, &err), SV_OK);
-    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_cclass *const classes[] = {&long_text_class};
+    sv_schema *s = bound_schema(classes, 1);
     const sv_schema_class *cls = sv_schema_class_by_name(s, "LongText", 8);
     assert_non_null(cls);
     enum { N = 200000 };
