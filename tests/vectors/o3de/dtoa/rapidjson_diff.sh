@@ -12,7 +12,7 @@
 # O3DE's RapidJSON has upstream commit bb06211 (2021: DigitGen's rounding
 # factor from a 20-entry 64-bit table instead of a 10-entry 32-bit one);
 # Debian's 1.1.0 predates it, so its headers are copied and that one change
-# is made to the copy, and the script checks the change took.
+# is made to the copy (rapidjson_fixed_copy.sh, which checks it took).
 set -euo pipefail
 lib=$1 inc=$2 geninc=$3 count=${4:-1000000}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,16 +23,7 @@ if [ ! -f "$rj/rapidjson/internal/dtoa.h" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp -r "$rj/rapidjson" "$work/"
-dtoa=$work/rapidjson/internal/dtoa.h
-if ! grep -q 'index < 20' "$dtoa"; then
-    sed -i \
-        -e 's/static const uint32_t kPow10\[\] = {[^}]*};/static const uint64_t kPow10[] = { 1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL };/' \
-        -e 's/index < 9 ?/index < 20 ?/' "$dtoa"
-    if ! grep -q 'index < 20 ?' "$dtoa" || ! grep -q 'static const uint64_t kPow10' "$dtoa"; then
-        echo "FAIL: could not apply RapidJSON's DigitGen fix to $dtoa" >&2; exit 1
-    fi
-fi
+bash "$here/rapidjson_fixed_copy.sh" "$rj" "$work"
 g++ -O2 -std=c++11 -I"$work" -I"$inc" -I"$geninc" "$here/rapidjson_diff.cpp" \
     "$lib" -Wl,-rpath,"$(dirname "$lib")" -o "$work/rapidjson_diff"
 "$work/rapidjson_diff" "$count"
