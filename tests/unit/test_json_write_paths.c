@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "core/base64.h"
+#include "helper_bits.h"
 #include "helper_tree.h"
 #include "serval/serval.h"
 
@@ -112,20 +113,6 @@ static void add(text *t, const char *s)
     t->n += k;
 }
 
-static float f32_of(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-static double f64_of(uint64_t bits)
-{
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
 /* ---- every scalar inside containers ------------------------------------------- */
 
 /* v alone and as an item of arrays, maps and objects (compact): the
@@ -176,14 +163,14 @@ static void test_scalars_everywhere(void **state)
     check_everywhere(sv_f64(1.5), "1.5");
     check_everywhere(sv_f64(-0.0), "-0.0");
     check_everywhere(sv_f64(1e300), "1e+300");
-    check_everywhere(sv_f64(f64_of(UINT64_C(0x7ff8000000000000))), "{\"$f64\":\"nan\"}");
-    check_everywhere(sv_f64(f64_of(UINT64_C(0xfff0000000000000))), "{\"$f64\":\"-inf\"}");
+    check_everywhere(sv_f64(f64_from_bits(UINT64_C(0x7ff8000000000000))), "{\"$f64\":\"nan\"}");
+    check_everywhere(sv_f64(f64_from_bits(UINT64_C(0xfff0000000000000))), "{\"$f64\":\"-inf\"}");
     check_everywhere(sv_with_flags(sv_f64(1.5), SV_F_EXPLICIT), "{\"$f64\":1.5}");
     check_everywhere(sv_f32(0.5f), "{\"$f32\":0.5}");
     check_everywhere(sv_f32(0.1f), "{\"$f32\":0.1}");
-    check_everywhere(sv_f32(f32_of(0x7f7fffffu)), "{\"$f32\":3.4028235e+38}");
-    check_everywhere(sv_f32(f32_of(0x7f800000u)), "{\"$f32\":\"inf\"}");
-    check_everywhere(sv_f32(f32_of(0x7fc00000u)), "{\"$f32\":\"nan\"}");
+    check_everywhere(sv_f32(f32_from_bits(0x7f7fffffu)), "{\"$f32\":3.4028235e+38}");
+    check_everywhere(sv_f32(f32_from_bits(0x7f800000u)), "{\"$f32\":\"inf\"}");
+    check_everywhere(sv_f32(f32_from_bits(0x7fc00000u)), "{\"$f32\":\"nan\"}");
     sv_value f = sv_f32(2.0f);
     f.flags = 0; /* a float32 is a float32 whether or not marked explicit */
     check_everywhere(f, "{\"$f32\":2.0}");

@@ -19,21 +19,8 @@
 #include <cmocka.h>
 
 #include "formats/o3de/o3de_internal.h"
+#include "helper_bits.h"
 #include "helper_file.h"
-
-static float float_of(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-static uint32_t bits_of(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
 
 /* Each entry's text for f and -f against want (f's text), counting the
  * wrong ones in wrong_texts and printing the first few. */
@@ -51,7 +38,7 @@ static void expect_texts(float f, const char *want)
     if (strcmp(a, want) != 0 || strcmp(b, want) != 0 || strcmp(c, neg) != 0) {
         if (wrong_texts++ < 10)
             print_error("float 0x%08x: want '%s', o3_ftoa '%s' (negated '%s'), o3_dtoa '%s'\n",
-                        bits_of(f), want, a, c, b);
+                        f32_bits(f), want, a, c, b);
     }
 }
 
@@ -59,7 +46,7 @@ static void expect_texts(float f, const char *want)
  * its Writer wrote; ctx counts the rows the exact-float path decides. */
 static void float_row(const char *input, const char *want, void *ctx)
 {
-    float v = float_of((uint32_t)strtoul(input, NULL, 16));
+    float v = f32_from_bits((uint32_t)strtoul(input, NULL, 16));
     expect_texts(v, want);
     char alone[40];
     size_t n = o3_dtoa_float_digits(v, alone);
@@ -99,19 +86,10 @@ static void same_as_grisu2(float f)
         decided++;
         alone[n] = 0;
         if (strcmp(alone, want) != 0 && wrong_texts++ < 10)
-            print_error("float 0x%08x: Grisu2 '%s', the exact-float path '%s'\n", bits_of(f), want,
+            print_error("float 0x%08x: Grisu2 '%s', the exact-float path '%s'\n", f32_bits(f), want,
                         alone);
     }
     wrong_vs_grisu += wrong_texts != before;
-}
-
-static uint64_t rng_state = UINT64_C(0x6f3364667470616e);
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
 }
 
 static void test_sample_matches_grisu2(void **state)
@@ -122,23 +100,23 @@ static void test_sample_matches_grisu2(void **state)
      * middle */
     for (uint32_t e = 0; e < 255; e++) {
         for (uint32_t m = 0; m < 8; m++) {
-            same_as_grisu2(float_of(e << 23 | m));
-            same_as_grisu2(float_of(e << 23 | (0x7fffff - m)));
+            same_as_grisu2(f32_from_bits(e << 23 | m));
+            same_as_grisu2(f32_from_bits(e << 23 | (0x7fffff - m)));
         }
-        same_as_grisu2(float_of(e << 23 | 0x400000));
+        same_as_grisu2(f32_from_bits(e << 23 | 0x400000));
     }
     /* the floats nearest each power of ten, three ulps either way */
     for (int p = -45; p <= 38; p++) {
         char text[16];
         snprintf(text, sizeof text, "1e%d", p);
-        uint32_t b = bits_of(strtof(text, NULL));
-        for (uint32_t j = b - 3; j <= b + 3; j++) same_as_grisu2(float_of(j));
+        uint32_t b = f32_bits(strtof(text, NULL));
+        for (uint32_t j = b - 3; j <= b + 3; j++) same_as_grisu2(f32_from_bits(j));
     }
     /* random bit patterns (every exponent alike), and floats below 100
      * the way authored data has them */
     for (int i = 0; i < 1500000; i++) {
-        uint64_t r = rng();
-        same_as_grisu2(float_of((uint32_t)r));
+        uint64_t r = rnd();
+        same_as_grisu2(f32_from_bits((uint32_t)r));
         same_as_grisu2((float)((double)(r >> 11) * 0x1p-53 * 200.0 - 100.0));
     }
     assert_int_equal(wrong_vs_grisu, 0);
@@ -159,8 +137,8 @@ static void test_list_matches_single(void **state)
     for (int i = 0; i < 200000; i++) {
         float v[4];
         for (int j = 0; j < 4; j++) {
-            uint64_t r = rng();
-            v[j] = (r & 1) ? float_of((uint32_t)(r >> 32))
+            uint64_t r = rnd();
+            v[j] = (r & 1) ? f32_from_bits((uint32_t)(r >> 32))
                            : (float)((double)(r >> 11) * 0x1p-53 * 200.0 - 100.0);
             if (v[j] != v[j] || v[j] - v[j] != 0) v[j] = 0.5f;
         }
