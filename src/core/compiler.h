@@ -20,6 +20,11 @@
 #define SV_COLD __attribute__((noinline, cold))
 #define SV_MAYBE_UNUSED __attribute__((unused))
 #define SV_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+/* Asks for the cache line at address a, to read or to write soon: a hint,
+ * which never faults whatever the address (so it may name bytes past an
+ * input or a buffer). */
+#define SV_PREFETCH_READ(a) __builtin_prefetch((const void *)(a), 0, 3)
+#define SV_PREFETCH_WRITE(a) __builtin_prefetch((const void *)(a), 1, 3)
 #else
 #define SV_LIKELY(x) (x)
 #define SV_UNLIKELY(x) (x)
@@ -28,6 +33,8 @@
 #define SV_COLD
 #define SV_MAYBE_UNUSED
 #define SV_PRINTF(fmt, args)
+#define SV_PREFETCH_READ(a) ((void)(a))
+#define SV_PREFETCH_WRITE(a) ((void)(a))
 #endif
 
 /* The host's byte order; a host that says neither is taken as big-endian,

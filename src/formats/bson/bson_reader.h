@@ -37,15 +37,10 @@
  * 44 with the box's, 37 with both; 1, 2 and 4 KiB ahead within 1 ms. */
 #define PREFETCH_AHEAD 2048u
 
-#if defined(__GNUC__) || defined(__clang__)
 /* (through an integer: the address may be past the input, which a
  * prefetch may name but pointer arithmetic may not) */
-#define PREFETCH_READ(p, ahead) __builtin_prefetch((const void *)((uintptr_t)(p) + (ahead)), 0, 3)
-#define PREFETCH_WRITE(p, ahead) __builtin_prefetch((const void *)((uintptr_t)(p) + (ahead)), 1, 3)
-#else
-#define PREFETCH_READ(p, ahead) ((void)(p))
-#define PREFETCH_WRITE(p, ahead) ((void)(p))
-#endif
+#define PREFETCH_READ(p, ahead) SV_PREFETCH_READ((uintptr_t)(p) + (ahead))
+#define PREFETCH_WRITE(p, ahead) SV_PREFETCH_WRITE((uintptr_t)(p) + (ahead))
 
 typedef struct br {
     sv_doc *doc;

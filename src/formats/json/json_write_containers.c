@@ -12,6 +12,7 @@
  * pretty (a constant parameter of an inline function), so that the compact
  * one has no layout tests. */
 #include "core/base64.h"
+#include "core/compiler.h"
 #include "formats/json/json_write_internal.h"
 
 #define SV_JW_MAX_DEPTH SV_MAX_DEPTH_LIMIT
@@ -387,15 +388,10 @@ static inline size_t loop_room(size_t item, size_t ci, bool pretty)
 
 static inline void prefetch_fields(const sv_value *a)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    /* (a hint: never faults, whatever the address) */
     if ((a->kind == SV_OBJECT || a->kind == SV_MAP) && a->as.box) {
         const char *b = (const char *)a->as.box;
-        for (int k = 0; k < PREFETCH_LINES; k++) __builtin_prefetch(b + 64 * k);
+        for (int k = 0; k < PREFETCH_LINES; k++) SV_PREFETCH_READ(b + 64 * k);
     }
-#else
-    (void)a;
-#endif
 }
 
 /* Arrays (the document's list of entities) ask for the output WRITE_AHEAD
@@ -410,12 +406,7 @@ static inline void prefetch_fields(const sv_value *a)
 static inline uintptr_t prefetch_output(uintptr_t ahead, uintptr_t at)
 {
     if (ahead < at || ahead - at > 2 * WRITE_AHEAD) ahead = at + WRITE_AHEAD;
-#if defined(__GNUC__) || defined(__clang__)
-    /* (a hint: never faults, whatever the address) */
-    for (; ahead < at + WRITE_AHEAD + 64; ahead += 64) __builtin_prefetch((const void *)ahead, 1);
-#else
-    ahead = at + WRITE_AHEAD + 64;
-#endif
+    for (; ahead < at + WRITE_AHEAD + 64; ahead += 64) SV_PREFETCH_WRITE(ahead);
     return ahead;
 }
 

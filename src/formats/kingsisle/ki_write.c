@@ -7,6 +7,7 @@
 
 #include "serval/buf_seekable.h"
 
+#include "core/compiler.h"
 #include "core/error_record.h"
 #include "core/utf16.h"
 #include "core/value_internal.h"
@@ -16,11 +17,6 @@
 #include <emmintrin.h>
 #endif
 
-#if defined(__GNUC__)
-#define KI_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define KI_PREFETCH(p) ((void)(p))
-#endif
 /* How many elements ahead a list of objects has its next objects' headers
  * loaded: a decoded tree's objects are far apart, and reaching each one's
  * class and fields is otherwise a cache miss the encoder waits for. */
@@ -375,8 +371,8 @@ static sv_status w_value(ki_enc *e, const ki_prop *p, const sv_value *v)
         if (objects && i + KI_PREFETCH_AHEAD < n) {
             const sv_value *ahead = &items[i + KI_PREFETCH_AHEAD];
             if (ahead->kind == SV_OBJECT) {
-                KI_PREFETCH(ahead->as.box);
-                KI_PREFETCH((const char *)ahead->as.box + 64); /* its first fields */
+                SV_PREFETCH_READ(ahead->as.box);
+                SV_PREFETCH_READ((const char *)ahead->as.box + 64); /* its first fields */
             }
         }
         sv_status st = w_elem(e, p, &items[i]);
