@@ -705,7 +705,9 @@ static O3_ALWAYS_INLINE char *float_text(uint32_t m, int be, char *buf)
     /* one digit dropped when its stop holds (strict in the fraction,
      * "at or below" in the integer part); more only while the digits
      * above the last are zeros (rare: a loop) */
-    int cut = stop_rest < big_delta || (stop_rest == big_delta && places <= 1);
+    /* (& and |, not && and ||: on arbitrary digits each branch of those
+     * would be a coin toss, mispredicted half the time) */
+    int cut = (stop_rest < big_delta) | ((stop_rest == big_delta) & (places <= 1));
     if (SV_UNLIKELY(stop_rest <= big_delta && above == next * 10)) {
         cut = 0;
         for (int i = 1;; i++) {
@@ -723,11 +725,12 @@ static O3_ALWAYS_INLINE char *float_text(uint32_t m, int be, char *buf)
      * is below wp_w and closer to it after the step, i.e. (2j + 1) 2^s <
      * 2 (wp_w - rest), and big_delta - rest >= (j + 1) 2^s: both hold for
      * the j below a bound, so the count is the smaller bound. */
-    /* (computed whatever cut is, and then kept or not: a branch on cut
-     * would be mispredicted about as often as it is taken) */
+    /* (computed whatever cut is, and then kept or not, its bound's test
+     * by a mask: a branch on either would be mispredicted about as often
+     * as it is taken) */
     uint64_t wp_w = (mp - mul_high(big, cf)) * p10;
     uint64_t half = one >> 1, gap = wp_w - rest;
-    uint64_t to_w = rest < wp_w && gap > half ? ((gap - half - 1) >> s) + 1 : 0;
+    uint64_t to_w = (((gap - half - 1) >> s) + 1) & -(uint64_t)((rest < wp_w) & (gap > half));
     uint64_t to_delta = (big_delta - rest) >> s;
     uint64_t down = to_w < to_delta ? to_w : to_delta;
     down = cut == 0 ? down : 0;
@@ -766,7 +769,8 @@ static O3_ALWAYS_INLINE char *float_text(uint32_t m, int be, char *buf)
     if (kk <= 0) return d + len;
     if (kk >= len) return NULL; /* a whole number's layout: prettify's */
     /* the first eight digits, the point after kk of them */
-    uint64_t head = n == 17 ? first << 8 | (uint64_t)('0' + hi) : first;
+    unsigned long_d = (unsigned)n - 16; /* 1 for 17 digits: the top digit goes first */
+    uint64_t head = first << (8 * long_d) | ((uint64_t)('0' + hi) & -(uint64_t)long_d);
     uint64_t before = (UINT64_C(1) << (8 * kk)) - 1;
     uint64_t after = ~(before << 8 | 0xff);
     sv__core_store64le(buf, (head & before) | (uint64_t)'.' << (8 * kk) | (head << 8 & after));
@@ -790,7 +794,8 @@ static O3_ALWAYS_INLINE size_t ftoa_text(float f, char *buf)
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     char *p = buf;
-    if (u >> 31) *p++ = '-';
+    *p = '-'; /* kept by a negative number only: no branch on the sign */
+    p += u >> 31;
     uint32_t a = u & 0x7fffffff;
     int be = (int)(a >> 23);
     if (SV_UNLIKELY(be == 0 || be == 255)) { /* zero, subnormals (and not finite) */
