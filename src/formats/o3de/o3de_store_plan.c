@@ -11,10 +11,12 @@
 
 o3_leaf o3s_leaf_of(const sv_type *t)
 {
-    o3_leaf l = {O3_OP_OTHER, 0, false, NULL, NULL};
+    o3_leaf l = {O3_OP_OTHER, 0, false, NULL, NULL, 0};
     if (t->kind == SV_TYPE_ENUM) {
         l.op = O3_OP_ENUM;
         l.enm = t->enm;
+        l.width = (uint8_t)o3s_int_width(t->enm->underlying);
+        l.sgn = o3s_int_signed(t->enm->underlying);
         return l;
     }
     if (t->kind == SV_TYPE_CLASS) {
@@ -60,31 +62,56 @@ static void plan_sequence(o3_sctx *x, o3_step *s)
     s->leaf.op = O3_OP_SEQ;
 }
 
+/* Whether every value of e is below O3_ENUM_BY_VALUE (a signed one not
+ * negative); their count of slots by value (the largest plus one), or 0. */
+static uint32_t enum_slots_by_value(const sv_schema_enum *e, bool sgn)
+{
+    uint64_t top = 0;
+    for (uint32_t i = 0; i < e->nvalues; i++) {
+        uint64_t v = e->values[i].value;
+        if ((sgn && (int64_t)v < 0) || v >= O3_ENUM_BY_VALUE) return 0;
+        if (v > top) top = v;
+    }
+    return (uint32_t)top + 1;
+}
+
 /* The names of an enum field's enumerators, each as the JSON text the
  * store writes (o3_write_string) in a slot of O3_ENUM_SLOT bytes: its
  * length, then the text, so that the walk copies a name in one fixed-size
- * move instead of measuring and scanning it. Slots are only made for up to
- * 256 enumerators whose texts all fit; s->names_off stays UINT32_MAX
- * otherwise (the name is written the long way). */
+ * move instead of measuring and scanning it. Enums with small values get
+ * one slot per value, so that the walk finds a name by its value without
+ * searching (o3_leaf.by_value; the first enumerator of a value is the one
+ * a search finds); others one slot per enumerator, in their order. Slots
+ * are only made for up to 256 enumerators whose texts all fit;
+ * s->names_off stays UINT32_MAX otherwise (the name is written the long
+ * way). */
 static void plan_enum_names(o3_writer *tw, o3_step *s)
 {
     sv_buf *b = tw->out;
     const sv_schema_enum *e = s->leaf.enm;
     if (!e || e->nvalues == 0 || e->nvalues > 256 || b->len > UINT32_MAX) return;
+    if (s->leaf.width == 1 && s->leaf.sgn) return; /* the walk leaves these to the long way */
+    uint32_t by_value = enum_slots_by_value(e, s->leaf.sgn);
+    uint32_t nslots = by_value ? by_value : e->nvalues;
     size_t start = b->len;
+    for (uint32_t k = 0; k < nslots * O3_ENUM_SLOT; k++) sv_buf_putc(b, 0);
+    if (!sv_buf_ok(b)) return;
     for (uint32_t i = 0; i < e->nvalues; i++) {
-        size_t slot = b->len;
-        sv_buf_putc(b, 0);
+        size_t slot = start + (size_t)(by_value ? e->values[i].value : i) * O3_ENUM_SLOT;
+        if (b->data[slot]) continue; /* a value's first enumerator already there */
+        size_t at = b->len;
         o3_write_string(tw, e->values[i].name, strlen(e->values[i].name));
-        size_t len = b->len - slot - 1;
+        size_t len = b->len - at;
         if (!sv_buf_ok(b) || len >= O3_ENUM_SLOT) {
             if (sv_buf_ok(b)) b->len = start;
             return;
         }
+        memcpy(b->data + slot + 1, b->data + at, len);
         b->data[slot] = (uint8_t)len;
-        while (b->len < slot + O3_ENUM_SLOT) sv_buf_putc(b, 0);
+        b->len = at;
     }
     s->names_off = (uint32_t)start;
+    s->leaf.by_value = by_value;
 }
 
 /* Whether a leaf of this kind writes within O3_MEMBER_ROOM and never grows
@@ -144,7 +171,13 @@ static const o3_plan *build(o3_sctx *x, o3_plan *pl, const sv_schema_class *cls)
         if (s->names_off != UINT32_MAX) s->leaf.names = pl->keys + s->names_off;
         s->bounded = s->key_len <= O3_KEY_PAD && writes_bounded(&s->leaf);
     }
-    pl->room = n <= O3_ROOM_MEMBERS ? n * O3_MEMBER_ROOM : 0;
+    /* each run of members the walk makes room for at once: up to and
+     * including the next one that is not bounded */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = 1;
+        while (k < O3_ROOM_MEMBERS && i + k < n && pl->steps[i + k - 1].bounded) k++;
+        pl->steps[i].room_n = k;
+    }
     pl->n = n;
     pl->ready = true;
     return pl;

@@ -31,16 +31,22 @@ typedef enum o3_op {
 } o3_op;
 
 typedef struct o3_leaf {
-    uint8_t op; /* o3_op */
-    uint8_t width;
+    uint8_t op;    /* o3_op */
+    uint8_t width; /* O3_OP_INT, and O3_OP_ENUM's underlying integer */
     bool sgn;
     const sv_schema_enum *enm; /* O3_OP_ENUM */
-    /* O3_OP_ENUM in a class plan, or NULL: each enumerator's name as JSON
-     * text in a slot of O3_ENUM_SLOT bytes (its length, then the text,
-     * padded), in the order of enm->values */
+    /* O3_OP_ENUM in a class plan, or NULL: enumerator names as JSON text
+     * in slots of O3_ENUM_SLOT bytes (its length, then the text, padded).
+     * With by_value 0, one slot per enumerator in the order of enm->values
+     * (the walk searches the values); else by_value slots, the one of
+     * value v at v * O3_ENUM_SLOT (the first enumerator of that value; a
+     * length 0 where no enumerator has it), looked up without a search. */
     const char *names;
+    uint32_t by_value;
 } o3_leaf;
 #define O3_ENUM_SLOT 32
+/* enums whose values are all below this get the table by value */
+#define O3_ENUM_BY_VALUE 64
 
 /* One field of a class plan: where it is, how it is written, and its key
  * as JSON text with its quotes and colon at keys + key_off. */
@@ -53,6 +59,12 @@ typedef struct o3_step {
      * a vector, an enumerator from its slot, with a key of at most
      * O3_KEY_PAD bytes (o3de_store_plan.c) */
     bool bounded;
+    /* how many members, from this one, the walk makes room for at once
+     * (O3_MEMBER_ROOM each) when it reaches this one with none made: this
+     * one and the members after it up to and including the next that is
+     * not bounded, at most O3_ROOM_MEMBERS; the bounded ones among them
+     * then need no check of their own */
+    uint32_t room_n;
     size_t off, aux; /* aux: SV_CFIELD_NO_AUX or the count's offset */
     const sv_type *t;
     /* O3_OP_SEQ: the element type, its size and leaf kind, and (for a leaf
@@ -71,8 +83,8 @@ typedef struct o3_step {
 /* What one member of a plain walk may write past the output's end without
  * a check of its own: its separator, its key's fixed-size copy and the
  * longest plain leaf (a vector of four floats, 1 + 4 * 33 bytes); the
- * room the store makes sure of per member, or at once for a class of up
- * to O3_ROOM_MEMBERS members. */
+ * room the store makes sure of per member, or at once for a run of up to
+ * O3_ROOM_MEMBERS members (o3_step.room_n). */
 #define O3_MEMBER_ROOM ((size_t)256)
 #define O3_ROOM_MEMBERS 16
 typedef struct o3_plan {
@@ -81,9 +93,6 @@ typedef struct o3_plan {
     size_t keys_len, keys_cap; /* the block's size, for the allocator */
     o3_step *steps;
     size_t n;
-    /* the room reserved at once for all members (n times the per-member
-     * room), or 0 for a class with many members (then each checks) */
-    size_t room;
 } o3_plan;
 
 typedef struct o3_sctx {

@@ -247,11 +247,23 @@ static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, o3_leaf l, const uin
     switch ((o3_op)l.op) {
     case O3_OP_ENUM: {
         const sv_schema_enum *e = l.enm;
-        sv_prim u = e->underlying;
-        int w = o3s_int_width(u);
-        bool sgn = o3s_int_signed(u);
+        int w = l.width;
+        bool sgn = l.sgn;
         if (w == 1 && sgn) return NULL;
         uint64_t in = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
+        if (l.by_value) {
+            /* the name's slot by its value (o3de_store_plan.c): a value
+             * with no slot or an empty one names no enumerator */
+            if (in >= l.by_value) return NULL;
+            const char *slot = l.names + (size_t)in * O3_ENUM_SLOT;
+            if (!slot[0]) return NULL;
+            if (dp &&
+                in == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
+                goto dflt;
+            memcpy(q, slot + 1, O3_ENUM_SLOT - 1);
+            q += (uint8_t)slot[0];
+            goto done;
+        }
         for (uint32_t i = 0; i < e->nvalues; i++) {
             if (e->values[i].value != in) continue;
             if (dp &&
@@ -434,35 +446,41 @@ static inline bool leaf_ors(o3_res r)
 /* The member walk without callback or indentation (st_class's output and
  * results, member for member): the fields from the class plan, plain
  * leaves written in place, sequences walked here, the rest through st. */
-static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const uint8_t *dp,
-                         unsigned level)
+static O3_ALWAYS_INLINE o3_res plan_class_as(o3_sctx *x, const o3_plan *pl, const uint8_t *p,
+                                             const uint8_t *dp, unsigned level, const bool cmp)
 {
     o3_ctx *c = x->c;
     sv_buf *out = x->w.out;
     const char *keys = pl->keys;
     const bool keep = c->keep_defaults;
-    const uint8_t *cdp = keep ? NULL : dp; /* what the leaves compare with */
     const o3_res dflt = o3_r(WV, SV_O3DE_DEFAULTS_USED);
     sv_buf_putc(out, '{');
     bool written = false;
     o3_res result = RES_NONE;
     bool ors = true; /* leaf_ors(result) */
-    /* Room for every member at once when the object has few: then the
-     * members that write at most STORE_ROOM with no growth of their own
-     * (s->bounded) need no check, until one that may grow the buffer or
-     * write more (a string, a sequence, the general path). The walk stops
-     * at a failed buffer: the store's error is then the buffer's (out of
-     * memory or its limit). */
-    bool roomy = false;
-    if (pl->room) {
-        if (!store_room_for(x, pl->room)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
-        roomy = true;
-    }
+    /* Room for a run of members at once (s->room_n from the plan): the
+     * bounded members of the run (s->bounded: they write at most
+     * STORE_ROOM with no growth of their own) need no check, until one
+     * that may grow the buffer or write more (a string, a sequence, the
+     * general path), after which the next member makes room for the next
+     * run. The walk stops at a failed buffer: the store's error is then
+     * the buffer's (out of memory or its limit).
+     * q is the output's end while members are written in place: kept in
+     * a register and stored to out->len only before anything that grows
+     * the buffer or reads its length (every byte stored through a char
+     * pointer would otherwise make the compiler reload the buffer's
+     * fields). */
+    uint32_t left = 0; /* members the room made covers */
+    char *q = (char *)out->data + out->len;
     for (const o3_step *s = pl->steps, *last = pl->steps + pl->n; s < last; s++) {
-        if (!roomy && !store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
-        roomy = roomy && s->bounded;
-        size_t back = out->len;
-        char *q = (char *)out->data + back;
+        if (left == 0) {
+            out->len = (size_t)((uint8_t *)q - out->data);
+            if (!store_room_for(x, s->room_n * STORE_ROOM)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
+            q = (char *)out->data + out->len;
+            left = s->room_n;
+        }
+        left = s->bounded ? left - 1 : 0;
+        char *m = q; /* the member's start, where an omitted one is cut */
         size_t kl = s->key_len;
         if (kl <= O3_KEY_PAD) {
             /* the separator and the key, the key as one fixed-size copy
@@ -474,24 +492,28 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
         } else {
             if (written) *q++ = ',';
             out->len = (size_t)((uint8_t *)q - out->data);
+            size_t back = (size_t)((uint8_t *)m - out->data);
             sv_buf_append(out, keys + s->key_off, kl);
             if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* the leaf's room */
             q = (char *)out->data + out->len;
+            m = (char *)out->data + back;
         }
         const uint8_t *fp = p + s->off;
         o3_res r;
-        char *end = NULL;
-        if (s->leaf.op != O3_OP_SEQ)
-            end = out_leaf(x, q, s->leaf, fp, cdp ? cdp + s->off : NULL, &r);
+        /* (a sequence is no leaf: NULL) */
+        char *end = out_leaf(x, q, s->leaf, fp, cmp ? dp + s->off : NULL, &r);
         if (end) {
             /* a plain leaf: never halted; omitted when it is the default
-             * (only ever so without keep_defaults: it has no default then) */
+             * (only ever so without keep_defaults: it has no default then).
+             * Only a string may have moved the buffer, and a default one
+             * writes nothing but {}: m still holds when it is cut. */
             bool omit = r == dflt;
-            out->len = omit ? back : (size_t)((uint8_t *)end - out->data);
+            q = omit ? m : end;
             written |= !omit;
             result = ors ? result | r : o3_combine(result, r);
             continue;
         }
+        size_t back = (size_t)((uint8_t *)m - out->data);
         out->len = (size_t)((uint8_t *)q - out->data);
         if (s->leaf.op == O3_OP_SEQ) {
             r = plan_seq(x, s, fp, p + s->aux, level + 1);
@@ -500,11 +522,13 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
             r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, dp ? dp + s->off : NULL,
                    dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
         }
+        left = 0; /* the general path and sequences write any length */
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (keep || o3_out(r) != SV_O3DE_DEFAULTS_USED)
             written = true;
         else if (sv_buf_ok(out))
             out->len = back; /* omitted: cut the member off again */
+        q = (char *)out->data + out->len;
         result = o3_combine(result, r);
         ors = leaf_ors(result);
         /* The context can fail only in the general path (st, plan_seq):
@@ -512,8 +536,17 @@ static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const 
          * before). */
         if (!o3_ok(c)) break;
     }
+    out->len = (size_t)((uint8_t *)q - out->data);
     sv_buf_putc(out, '}');
     return result;
+}
+/* The walk in two copies, with and without a default to compare leaves
+ * with (keep_defaults, or none), so that neither tests for it per leaf. */
+static o3_res plan_class(o3_sctx *x, const o3_plan *pl, const uint8_t *p, const uint8_t *dp,
+                         unsigned level)
+{
+    if (dp && !x->c->keep_defaults) return plan_class_as(x, pl, p, dp, level, true);
+    return plan_class_as(x, pl, p, dp, level, false);
 }
 
 /* st for a class value: the nesting checks, then the plain walk when
@@ -542,6 +575,60 @@ static o3_res st_object(o3_sctx *x, const sv_schema_class *cls, const o3_plan *p
     }
     c->depth--;
     return r;
+}
+
+/* A sequence of integers (n > 0) in one tight loop: room for up to
+ * INT_ITEMS_STEP elements at once (INT_ITEM_ROOM each: a comma, a sign and
+ * 20 digits, o3_put_digits's eight-byte stores included), each written or
+ * {} when it equals the default dp (NULL: none); *res gets the elements'
+ * results folded (success, defaults used: their OR, as in plan_class).
+ * Specialized per width and sign (int_items picks one). */
+#define INT_ITEM_ROOM 24
+#define INT_ITEMS_STEP 256
+static O3_ALWAYS_INLINE bool int_items_as(o3_sctx *x, const uint8_t *items, size_t n, size_t es,
+                                          int w, bool sgn, const uint8_t *dp, o3_res *res)
+{
+    sv_buf *out = x->w.out;
+    const o3_res ok = o3_r(WV, SV_O3DE_SUCCESS), dflt = o3_r(WV, SV_O3DE_DEFAULTS_USED);
+    uint64_t dv = 0;
+    if (dp) dv = sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w);
+    o3_res acc = RES_NONE;
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < INT_ITEMS_STEP ? n - i : INT_ITEMS_STEP;
+        if (!store_room_for(x, m * INT_ITEM_ROOM)) return false;
+        char *q = (char *)out->data + out->len;
+        for (size_t stop = i + m; i < stop; i++) {
+            *q = ',';
+            q += i != 0;
+            const uint8_t *e = items + i * es;
+            uint64_t v = sgn ? (uint64_t)sv__core_native_int(e, w) : sv__core_native_uint(e, w);
+            if (dp && v == dv) {
+                memcpy(q, "{}", 2);
+                q += 2;
+                acc |= dflt;
+            } else {
+                q = cur_int(q, sgn, v);
+                acc |= ok;
+            }
+        }
+        out->len = (size_t)((uint8_t *)q - out->data);
+    }
+    *res = acc;
+    return true;
+}
+static bool int_items(o3_sctx *x, o3_leaf l, const uint8_t *items, size_t n, size_t es,
+                      const uint8_t *dp, o3_res *res)
+{
+    switch (l.width * 2 + l.sgn) {
+    case 2: return int_items_as(x, items, n, es, 1, false, dp, res);
+    case 3: return int_items_as(x, items, n, es, 1, true, dp, res);
+    case 4: return int_items_as(x, items, n, es, 2, false, dp, res);
+    case 5: return int_items_as(x, items, n, es, 2, true, dp, res);
+    case 8: return int_items_as(x, items, n, es, 4, false, dp, res);
+    case 9: return int_items_as(x, items, n, es, 4, true, dp, res);
+    case 16: return int_items_as(x, items, n, es, 8, false, dp, res);
+    default: return int_items_as(x, items, n, es, 8, true, dp, res);
+    }
 }
 
 /* A sequence's elements (st_seq's output and results), the element kind,
@@ -579,6 +666,31 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
     bool ors = true;                                 /* leaf_ors(result), as in plan_class */
     bool leaves = c->depth < c->max_depth;           /* st's checks for a leaf pass */
     const uint8_t *ld = c->keep_defaults ? NULL : d; /* what leaves compare with */
+    if (leaves && s->elem_leaf.op == O3_OP_INT) {
+        if (!int_items(x, s->elem_leaf, items, n, es, ld, &result))
+            return o3_r(WV, SV_O3DE_CATASTROPHIC);
+        sv_buf_putc(out, ']');
+        return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
+    }
+    if (objects && epl->n && c->depth + 2 < c->max_depth) {
+        /* every element passes st_object's checks and takes the plain walk
+         * (nothing reports or indents here: plan_class called this): the
+         * checks once for the sequence, the depth raised once for all */
+        c->depth++;
+        for (size_t i = 0; i < n; i++) {
+            if (i) sv_buf_putc(out, ',');
+            o3_res r = plan_class(x, epl, items + i * es, d, level + 1);
+            if (o3_halted(r)) {
+                c->depth--;
+                return r;
+            }
+            result = o3_combine(result, r);
+            if (!o3_ok(c)) break;
+        }
+        c->depth--;
+        sv_buf_putc(out, ']');
+        return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
+    }
     for (size_t i = 0; i < n; i++) {
         if (!store_room(x)) return o3_r(WV, SV_O3DE_CATASTROPHIC); /* as in plan_class */
         char *q = (char *)out->data + out->len;
