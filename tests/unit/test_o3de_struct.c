@@ -432,6 +432,25 @@ static void test_store_results_mixed(void **state)
     assert_non_null(tcls);
     int32_t xs[2] = {0, 7};
     Tags t = {xs, 2};
+    /* every element the default: each is {} with defaults used, which the
+     * sequence's own success makes partial defaults (and the member is
+     * written, not left out) */
+    int32_t zeros[2] = {0, 0};
+    Tags tz = {zeros, 2};
+    for (int keep = 0; keep < 2; keep++) {
+        sv_o3de_opts opt;
+        sv_o3de_opts_init(&opt);
+        opt.keep_defaults = keep;
+        sv_buf y;
+        sv_buf_init(&y, NULL);
+        sv_o3de_result qb = 0;
+        assert_int_equal(sv_o3de_store_struct_text(s, tcls, &tz, 0, &y, &opt, &qb, &err), SV_OK);
+        sv_buf_putc(&y, 0);
+        assert_string_equal((const char *)y.data, keep ? "{\"xs\":[0,0]}" : "{\"xs\":[{},{}]}");
+        assert_int_equal(qb, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
+                                                 keep ? SV_O3DE_SUCCESS : SV_O3DE_PARTIAL_DEFAULTS));
+        sv_buf_free(&y);
+    }
     for (int keep = 0; keep < 2; keep++) {
         sv_o3de_opts opt;
         sv_o3de_opts_init(&opt);
@@ -532,6 +551,138 @@ static void test_store_room_after_string(void **state)
     assert_memory_equal(y.data + sizeof head - 1 + N, tail, sizeof tail - 1);
     sv_buf_free(&y);
     free(text);
+    sv_schema_free(s);
+}
+
+/* Strings around the walk's two-word copy (8 to 16 bytes), each in a block
+ * of its own size: every length from 1 to 20 as it is (distinct letters, so
+ * that a word copied to the wrong place shows), then with one byte JSON
+ * escapes at each position (a quote, a backslash, a newline, 0x1F), whose
+ * text is the JSON escape worked from the rule (RFC 8259, uppercase hex as
+ * RapidJSON's Writer) around the same letters; the members after the
+ * string follow it at the right place. */
+static size_t json_escape_byte(char ch, char *out)
+{
+    switch (ch) {
+    case '"': memcpy(out, "\\\"", 2); return 2;
+    case '\\': memcpy(out, "\\\\", 2); return 2;
+    case '\n': memcpy(out, "\\n", 2); return 2;
+    default: memcpy(out, "\\u001F", 6); return 6; /* 0x1F, the only other one used */
+    }
+}
+
+static void test_store_short_strings(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    const sv_cclass *const classes[] = {&long_text_class};
+    sv_schema *s = bound_schema(classes, 1);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "LongText", 8);
+    assert_non_null(cls);
+    static const char special[] = {'"', '\\', '\n', 0x1f};
+    for (size_t n = 1; n <= 20; n++) {
+        for (int k = -1; k < (int)n; k++) {
+            for (size_t e = 0; e < (k < 0 ? 1 : sizeof special); e++) {
+                char *text = malloc(n + 1);
+                assert_non_null(text);
+                char want[128];
+                size_t wl = 0;
+                memcpy(want, "{\"s\":\"", 6);
+                wl = 6;
+                for (size_t i = 0; i < n; i++) {
+                    text[i] = (char)('a' + i);
+                    if ((int)i == k) {
+                        text[i] = special[e];
+                        wl += json_escape_byte(special[e], want + wl);
+                    } else {
+                        want[wl++] = text[i];
+                    }
+                }
+                text[n] = 0;
+                const char tail[] = "\",\"a\":5}";
+                memcpy(want + wl, tail, sizeof tail);
+                LongText o = {text, 5, {0, 0, 0, 0}};
+                sv_buf y;
+                sv_buf_init(&y, NULL);
+                sv_o3de_result r = 0;
+                assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err),
+                                 SV_OK);
+                sv_buf_putc(&y, 0);
+                if (strcmp((const char *)y.data, want) != 0)
+                    fail_msg("length %zu, escape at %d: %s, want %s", n, k, (const char *)y.data,
+                             want);
+                assert_int_equal(r, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
+                                                        SV_O3DE_PARTIAL_DEFAULTS));
+                sv_buf_free(&y);
+                free(text);
+            }
+        }
+    }
+    sv_schema_free(s);
+}
+
+/* An enum whose values leave gaps and repeat one (the walk finds a name by
+ * its value in a table): a value with an enumerator is written as the
+ * first enumerator's name, the default left out, and a value with none (in
+ * a gap, or past the largest) the way the tree path writes it. */
+typedef struct Gap {
+    uint32_t g;
+    int32_t after;
+} Gap;
+#define GAP_FIELDS(X)                                                                              \
+    X(Gap, PLAIN, g, _, "Gappy")                                                                   \
+    X(Gap, PLAIN, after, _, "i32")
+static const sv_cfield gap_fields[] = {GAP_FIELDS(SV_CFIELD_X)};
+static const sv_cclass gap_class = SV_CCLASS(Gap, NULL, gap_fields);
+
+static void test_store_enum_by_value(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    sv_schema *s = sv_schema_new(NULL);
+    assert_non_null(s);
+    sv_schema_enum *e = NULL;
+    assert_int_equal(sv_schema_add_enum(s, "Gappy", SV_PRIM_U32, false, &e, &err), SV_OK);
+    assert_int_equal(sv_schema_enum_add(s, e, "None", 0, &err), SV_OK);
+    assert_int_equal(sv_schema_enum_add(s, e, "Two", 2, &err), SV_OK);
+    assert_int_equal(sv_schema_enum_add(s, e, "Deux", 2, &err), SV_OK);
+    assert_int_equal(sv_schema_enum_add(s, e, "Five", 5, &err), SV_OK);
+    assert_int_equal(sv_schema_bind(s, &gap_class, &err), SV_OK);
+    assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "Gap", 3);
+    assert_non_null(cls);
+    static const struct {
+        uint32_t g;
+        const char *text; /* NULL: as the tree path writes it */
+    } cases[] = {{0, "{\"after\":1}"},
+                 {2, "{\"g\":\"Two\",\"after\":1}"},
+                 {5, "{\"g\":\"Five\",\"after\":1}"},
+                 {1, NULL},
+                 {3, NULL},
+                 {4, NULL},
+                 {6, NULL},
+                 {64, NULL},
+                 {1000, NULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Gap o = {cases[i].g, 1};
+        sv_buf x, y;
+        sv_buf_init(&x, NULL);
+        sv_buf_init(&y, NULL);
+        sv_o3de_result qa = 0, qb = 0;
+        sv_status sa = o3_store_struct_tree_text(s, cls, &o, 0, &x, NULL, &qa, &err);
+        sv_status sb = sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &qb, &err);
+        assert_int_equal(sb, sa);
+        sv_buf_putc(&x, 0);
+        sv_buf_putc(&y, 0);
+        if (cases[i].text) assert_string_equal((const char *)y.data, cases[i].text);
+        if (strcmp((const char *)x.data, (const char *)y.data) != 0 || qa != qb)
+            fail_msg("value %u: tree %s (%08x), direct %s (%08x)", (unsigned)cases[i].g,
+                     (const char *)x.data, (unsigned)qa, (const char *)y.data, (unsigned)qb);
+        sv_buf_free(&x);
+        sv_buf_free(&y);
+    }
     sv_schema_free(s);
 }
 
@@ -1005,6 +1156,8 @@ int main(void)
         cmocka_unit_test(test_store_results_mixed),
         cmocka_unit_test(test_store_vector_lanes),
         cmocka_unit_test(test_store_room_after_string),
+        cmocka_unit_test(test_store_short_strings),
+        cmocka_unit_test(test_store_enum_by_value),
         cmocka_unit_test(test_store_integers),
         cmocka_unit_test(test_load_struct_faults),
         cmocka_unit_test(test_store_struct_faults),

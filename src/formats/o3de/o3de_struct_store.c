@@ -80,12 +80,15 @@ static inline bool store_room(o3_sctx *x)
 /* Whether any of eight bytes is a quote, a backslash or below 0x20 (the
  * bytes a JSON string escapes): the zero-byte test on w ^ '"' and w ^ '\\',
  * and the borrow of w - 0x20 in a byte whose top bit is clear. */
-static inline bool needs_escape8(uint64_t w)
+static inline uint64_t escape_bits8(uint64_t w)
 {
     const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
     uint64_t quote = w ^ (ones * '"'), bs = w ^ (ones * '\\');
-    return ((((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high) !=
-           0;
+    return (((quote - ones) & ~quote) | ((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & high;
+}
+static inline bool needs_escape8(uint64_t w)
+{
+    return escape_bits8(w) != 0;
 }
 
 /* o3_write_string for the usual string, which needs no escape: copied
@@ -133,9 +136,10 @@ static void put_string(o3_sctx *x, const char *s, size_t n)
  * local pointer, with no capacity check and no store of the buffer's
  * length per piece (every byte stored through a char pointer would make
  * the compiler reload the buffer's fields). At most 1 + 4 * 33 bytes (a
- * vector: brackets, commas, o3_dtoa's 32 each) or an enumerator's slot;
- * a string, whose length has no bound, goes through put_string with the
- * length committed first. dp: the default the value is compared with,
+ * vector: brackets, commas, o3_dtoa's 32 each), an enumerator's slot or a
+ * string of up to 16 bytes that needs no escape (18); a longer string,
+ * whose length has no bound, goes through put_string with the length
+ * committed first. dp: the default the value is compared with,
  * NULL when it is written whatever it is (no default, or keep_defaults:
  * the callers decide that once per object or sequence, not per leaf).
  * Returns the end of what was written, or NULL when the leaf is not plain
@@ -326,7 +330,24 @@ static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, o3_leaf l, const uin
         if (!s) s = "";
         if (dp && !e) e = "";
         if (dp && (e[0] ? strcmp(s, e) == 0 : s[0] == 0)) goto dflt;
-        q = cur_string(x, q, s, strlen(s));
+        size_t n = strlen(s);
+        if (n - 8 <= 8) {
+            /* 8 to 16 bytes (most names), within the leaf's room: the
+             * first eight and the last eight (overlapping) tested and
+             * copied as two words when neither needs an escape */
+            uint64_t a, z;
+            memcpy(&a, s, 8);
+            memcpy(&z, s + n - 8, 8);
+            if (!(escape_bits8(a) | escape_bits8(z))) {
+                *q = '"';
+                memcpy(q + 1, &a, 8);
+                memcpy(q + 1 + n - 8, &z, 8);
+                q[n + 1] = '"';
+                q += n + 2;
+                goto done;
+            }
+        }
+        q = cur_string(x, q, s, n);
         goto done;
     }
     case O3_OP_VEC2: return cur_floats(q, p, dp, 2, false, r);
@@ -443,6 +464,62 @@ static inline bool leaf_ors(o3_res r)
            (o == SV_O3DE_SUCCESS || o == SV_O3DE_DEFAULTS_USED || o == SV_O3DE_PARTIAL_DEFAULTS);
 }
 
+/* The elements of a sequence of integers (n > 0, the '[' written) and its
+ * ']' in one tight loop: room for up to INT_ITEMS_STEP elements at once
+ * (INT_ITEM_ROOM each: a comma, a sign and 20 digits, o3_put_digits's
+ * eight-byte stores included), each written or {} when it equals the
+ * default dp (NULL: none); *res gets the elements' results folded
+ * (success, defaults used: their OR, as in plan_class). Specialized per
+ * width and sign (int_items picks one). False: the buffer failed. */
+#define INT_ITEM_ROOM 24
+#define INT_ITEMS_STEP 256
+static O3_ALWAYS_INLINE bool int_items_as(o3_sctx *x, const uint8_t *items, size_t n, size_t es,
+                                          int w, bool sgn, const uint8_t *dp, o3_res *res)
+{
+    sv_buf *out = x->w.out;
+    const o3_res ok = o3_r(WV, SV_O3DE_SUCCESS), dflt = o3_r(WV, SV_O3DE_DEFAULTS_USED);
+    uint64_t dv = 0;
+    if (dp) dv = sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w);
+    o3_res acc = RES_NONE;
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < INT_ITEMS_STEP ? n - i : INT_ITEMS_STEP;
+        if (!store_room_for(x, m * INT_ITEM_ROOM + 1)) return false; /* and the ']' */
+        char *q = (char *)out->data + out->len;
+        for (size_t stop = i + m; i < stop; i++) {
+            *q = ',';
+            q += i != 0;
+            const uint8_t *e = items + i * es;
+            uint64_t v = sgn ? (uint64_t)sv__core_native_int(e, w) : sv__core_native_uint(e, w);
+            if (dp && v == dv) {
+                memcpy(q, "{}", 2);
+                q += 2;
+                acc |= dflt;
+            } else {
+                q = cur_int(q, sgn, v);
+                acc |= ok;
+            }
+        }
+        if (i == n) *q++ = ']';
+        out->len = (size_t)((uint8_t *)q - out->data);
+    }
+    *res = acc;
+    return true;
+}
+static bool int_items(o3_sctx *x, o3_leaf l, const uint8_t *items, size_t n, size_t es,
+                      const uint8_t *dp, o3_res *res)
+{
+    switch (l.width * 2 + l.sgn) {
+    case 2: return int_items_as(x, items, n, es, 1, false, dp, res);
+    case 3: return int_items_as(x, items, n, es, 1, true, dp, res);
+    case 4: return int_items_as(x, items, n, es, 2, false, dp, res);
+    case 5: return int_items_as(x, items, n, es, 2, true, dp, res);
+    case 8: return int_items_as(x, items, n, es, 4, false, dp, res);
+    case 9: return int_items_as(x, items, n, es, 4, true, dp, res);
+    case 16: return int_items_as(x, items, n, es, 8, false, dp, res);
+    default: return int_items_as(x, items, n, es, 8, true, dp, res);
+    }
+}
+
 /* The member walk without callback or indentation (st_class's output and
  * results, member for member): the fields from the class plan, plain
  * leaves written in place, sequences walked here, the rest through st. */
@@ -471,6 +548,11 @@ static O3_ALWAYS_INLINE o3_res plan_class_as(o3_sctx *x, const o3_plan *pl, cons
      * pointer would otherwise make the compiler reload the buffer's
      * fields). */
     uint32_t left = 0; /* members the room made covers */
+    /* plan_seq's checks pass for a sequence here and its leaves are within
+     * the depth limit (the depth is the object's throughout: what the
+     * members raise they lower again), and the context is sound (checked
+     * after every general path below, and before this walk) */
+    const bool int_seqs = c->depth + 1 < c->max_depth;
     char *q = (char *)out->data + out->len;
     for (const o3_step *s = pl->steps, *last = pl->steps + pl->n; s < last; s++) {
         if (left == 0) {
@@ -513,6 +595,29 @@ static O3_ALWAYS_INLINE o3_res plan_class_as(o3_sctx *x, const o3_plan *pl, cons
             result = ors ? result | r : o3_combine(result, r);
             continue;
         }
+        left = 0; /* what follows writes any length */
+        if (s->leaf.op == O3_OP_SEQ && s->elem_leaf.op == O3_OP_INT && int_seqs) {
+            /* a sequence of integers, as plan_seq would write it: its
+             * elements' results folded are in the leaves' set, and so is
+             * that with the sequence's own success (their OR); never the
+             * default (success is in it), so never omitted */
+            const uint8_t *items;
+            size_t n;
+            memcpy(&items, fp, sizeof items);
+            memcpy(&n, p + s->aux, sizeof n);
+            if (items && n) {
+                *q++ = '[';
+                out->len = (size_t)((uint8_t *)q - out->data);
+                if (!int_items(x, s->elem_leaf, items, n, s->elem_size,
+                               keep ? NULL : s->elem_default, &r))
+                    return o3_r(WV, SV_O3DE_CATASTROPHIC);
+                q = (char *)out->data + out->len;
+                r |= o3_r(WV, SV_O3DE_SUCCESS);
+                written = true;
+                result = ors ? result | r : o3_combine(result, r);
+                continue;
+            }
+        }
         size_t back = (size_t)((uint8_t *)m - out->data);
         out->len = (size_t)((uint8_t *)q - out->data);
         if (s->leaf.op == O3_OP_SEQ) {
@@ -522,7 +627,6 @@ static O3_ALWAYS_INLINE o3_res plan_class_as(o3_sctx *x, const o3_plan *pl, cons
             r = st(x, s->t, fp, ao != SV_CFIELD_NO_AUX ? p + ao : NULL, dp ? dp + s->off : NULL,
                    dp && ao != SV_CFIELD_NO_AUX ? dp + ao : NULL, level + 1);
         }
-        left = 0; /* the general path and sequences write any length */
         if (o3_halted(r)) return o3_report(c, r, "Storing of element has failed.");
         if (keep || o3_out(r) != SV_O3DE_DEFAULTS_USED)
             written = true;
@@ -577,60 +681,6 @@ static o3_res st_object(o3_sctx *x, const sv_schema_class *cls, const o3_plan *p
     return r;
 }
 
-/* A sequence of integers (n > 0) in one tight loop: room for up to
- * INT_ITEMS_STEP elements at once (INT_ITEM_ROOM each: a comma, a sign and
- * 20 digits, o3_put_digits's eight-byte stores included), each written or
- * {} when it equals the default dp (NULL: none); *res gets the elements'
- * results folded (success, defaults used: their OR, as in plan_class).
- * Specialized per width and sign (int_items picks one). */
-#define INT_ITEM_ROOM 24
-#define INT_ITEMS_STEP 256
-static O3_ALWAYS_INLINE bool int_items_as(o3_sctx *x, const uint8_t *items, size_t n, size_t es,
-                                          int w, bool sgn, const uint8_t *dp, o3_res *res)
-{
-    sv_buf *out = x->w.out;
-    const o3_res ok = o3_r(WV, SV_O3DE_SUCCESS), dflt = o3_r(WV, SV_O3DE_DEFAULTS_USED);
-    uint64_t dv = 0;
-    if (dp) dv = sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w);
-    o3_res acc = RES_NONE;
-    for (size_t i = 0; i < n;) {
-        size_t m = n - i < INT_ITEMS_STEP ? n - i : INT_ITEMS_STEP;
-        if (!store_room_for(x, m * INT_ITEM_ROOM)) return false;
-        char *q = (char *)out->data + out->len;
-        for (size_t stop = i + m; i < stop; i++) {
-            *q = ',';
-            q += i != 0;
-            const uint8_t *e = items + i * es;
-            uint64_t v = sgn ? (uint64_t)sv__core_native_int(e, w) : sv__core_native_uint(e, w);
-            if (dp && v == dv) {
-                memcpy(q, "{}", 2);
-                q += 2;
-                acc |= dflt;
-            } else {
-                q = cur_int(q, sgn, v);
-                acc |= ok;
-            }
-        }
-        out->len = (size_t)((uint8_t *)q - out->data);
-    }
-    *res = acc;
-    return true;
-}
-static bool int_items(o3_sctx *x, o3_leaf l, const uint8_t *items, size_t n, size_t es,
-                      const uint8_t *dp, o3_res *res)
-{
-    switch (l.width * 2 + l.sgn) {
-    case 2: return int_items_as(x, items, n, es, 1, false, dp, res);
-    case 3: return int_items_as(x, items, n, es, 1, true, dp, res);
-    case 4: return int_items_as(x, items, n, es, 2, false, dp, res);
-    case 5: return int_items_as(x, items, n, es, 2, true, dp, res);
-    case 8: return int_items_as(x, items, n, es, 4, false, dp, res);
-    case 9: return int_items_as(x, items, n, es, 4, true, dp, res);
-    case 16: return int_items_as(x, items, n, es, 8, false, dp, res);
-    default: return int_items_as(x, items, n, es, 8, true, dp, res);
-    }
-}
-
 /* A sequence's elements (st_seq's output and results), the element kind,
  * size and default from the field's plan step. */
 static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, const uint8_t *aux,
@@ -669,7 +719,6 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
     if (leaves && s->elem_leaf.op == O3_OP_INT) {
         if (!int_items(x, s->elem_leaf, items, n, es, ld, &result))
             return o3_r(WV, SV_O3DE_CATASTROPHIC);
-        sv_buf_putc(out, ']');
         return o3_combine(result, o3_r(WV, SV_O3DE_SUCCESS));
     }
     if (objects && epl->n && c->depth + 2 < c->max_depth) {
