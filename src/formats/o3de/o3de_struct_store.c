@@ -245,21 +245,21 @@ static char *cur_string(o3_sctx *x, char *q, const char *s, size_t n)
     return (char *)b->data + b->len;
 }
 
-static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, o3_leaf l, const uint8_t *p,
+static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, const o3_leaf *lp, const uint8_t *p,
                                        const uint8_t *dp, o3_res *r)
 {
-    switch ((o3_op)l.op) {
+    switch ((o3_op)lp->op) {
     case O3_OP_ENUM: {
-        const sv_schema_enum *e = l.enm;
-        int w = l.width;
-        bool sgn = l.sgn;
+        const sv_schema_enum *e = lp->enm;
+        int w = lp->width;
+        bool sgn = lp->sgn;
         if (w == 1 && sgn) return NULL;
         uint64_t in = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
-        if (l.by_value) {
+        if (lp->by_value) {
             /* the name's slot by its value (o3de_store_plan.c): a value
              * with no slot or an empty one names no enumerator */
-            if (in >= l.by_value) return NULL;
-            const char *slot = l.names + (size_t)in * O3_ENUM_SLOT;
+            if (in >= lp->by_value) return NULL;
+            const char *slot = lp->names + (size_t)in * O3_ENUM_SLOT;
             if (!slot[0]) return NULL;
             if (dp &&
                 in == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
@@ -273,13 +273,13 @@ static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, o3_leaf l, const uin
             if (dp &&
                 in == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
                 goto dflt;
-            if (!l.names) { /* (a leaf outside a class plan) */
+            if (!lp->names) { /* (a leaf outside a class plan) */
                 const char *name = e->values[i].name;
                 q = cur_string(x, q, name, strlen(name));
                 goto done;
             }
             /* the name's text from its slot (o3de_store_plan.c) */
-            const char *slot = l.names + (size_t)i * O3_ENUM_SLOT;
+            const char *slot = lp->names + (size_t)i * O3_ENUM_SLOT;
             memcpy(q, slot + 1, O3_ENUM_SLOT - 1);
             q += (uint8_t)slot[0];
             goto done;
@@ -287,8 +287,8 @@ static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, o3_leaf l, const uin
         return NULL;
     }
     case O3_OP_INT: {
-        int w = l.width;
-        bool sgn = l.sgn;
+        int w = lp->width;
+        bool sgn = lp->sgn;
         uint64_t v = sgn ? (uint64_t)sv__core_native_int(p, w) : sv__core_native_uint(p, w);
         if (dp && v == (sgn ? (uint64_t)sv__core_native_int(dp, w) : sv__core_native_uint(dp, w)))
             goto dflt;
@@ -375,7 +375,7 @@ static inline bool fast_store_leaf(o3_sctx *x, o3_leaf l, const uint8_t *p, cons
 {
     if (!store_room(x)) return false;
     sv_buf *b = x->w.out;
-    char *end = out_leaf(x, (char *)b->data + b->len, l, p, dp, r);
+    char *end = out_leaf(x, (char *)b->data + b->len, &l, p, dp, r);
     if (!end) return false;
     b->len = (size_t)((uint8_t *)end - b->data);
     return true;
@@ -583,7 +583,7 @@ static O3_ALWAYS_INLINE o3_res plan_class_as(o3_sctx *x, const o3_plan *pl, cons
         const uint8_t *fp = p + s->off;
         o3_res r;
         /* (a sequence is no leaf: NULL) */
-        char *end = out_leaf(x, q, s->leaf, fp, cmp ? dp + s->off : NULL, &r);
+        char *end = out_leaf(x, q, &s->leaf, fp, cmp ? dp + s->off : NULL, &r);
         if (end) {
             /* a plain leaf: never halted; omitted when it is the default
              * (only ever so without keep_defaults: it has no default then).
@@ -747,7 +747,7 @@ static o3_res plan_seq_items(o3_sctx *x, const o3_step *s, const uint8_t *p, con
         q += i != 0;
         const uint8_t *e = items + i * es;
         o3_res r;
-        char *end = objects || !leaves ? NULL : out_leaf(x, q, s->elem_leaf, e, ld, &r);
+        char *end = objects || !leaves ? NULL : out_leaf(x, q, &s->elem_leaf, e, ld, &r);
         if (end) {
             out->len = (size_t)((uint8_t *)end - out->data);
             result = ors ? result | r : o3_combine(result, r);
