@@ -557,16 +557,18 @@ static void test_store_room_after_string(void **state)
 /* Strings around the walk's two-word copy (8 to 16 bytes), each in a block
  * of its own size: every length from 1 to 20 as it is (distinct letters, so
  * that a word copied to the wrong place shows), then with one byte JSON
- * escapes at each position (a quote, a backslash, a newline, 0x1F), whose
- * text is the JSON escape worked from the rule (RFC 8259, uppercase hex as
- * RapidJSON's Writer) around the same letters; the members after the
- * string follow it at the right place. */
+ * escapes at each position (a quote, a backslash, a newline, 0x1F) and
+ * with a byte from 0x80 up (0xE9, written as it is), whose text is the
+ * JSON escape worked from the rule (RFC 8259, uppercase hex as RapidJSON's
+ * Writer) around the same letters; the members after the string follow
+ * it at the right place. */
 static size_t json_escape_byte(char ch, char *out)
 {
     switch (ch) {
     case '"': memcpy(out, "\\\"", 2); return 2;
     case '\\': memcpy(out, "\\\\", 2); return 2;
     case '\n': memcpy(out, "\\n", 2); return 2;
+    case (char)0xE9: *out = ch; return 1; /* no escape from 0x80 up (UTF-8 as it is) */
     default: memcpy(out, "\\u001F", 6); return 6; /* 0x1F, the only other one used */
     }
 }
@@ -580,7 +582,7 @@ static void test_store_short_strings(void **state)
     sv_schema *s = bound_schema(classes, 1);
     const sv_schema_class *cls = sv_schema_class_by_name(s, "LongText", 8);
     assert_non_null(cls);
-    static const char special[] = {'"', '\\', '\n', 0x1f};
+    static const char special[] = {'"', '\\', '\n', 0x1f, (char)0xE9};
     for (size_t n = 1; n <= 20; n++) {
         for (int k = -1; k < (int)n; k++) {
             for (size_t e = 0; e < (k < 0 ? 1 : sizeof special); e++) {
