@@ -631,10 +631,14 @@ static void test_store_short_strings(void **state)
 typedef struct Gap {
     uint32_t g;
     int32_t after;
+    int16_t h;  /* enum Small (two bytes, signed) */
+    int32_t sg; /* enum Signy (four bytes, signed) */
 } Gap;
 #define GAP_FIELDS(X)                                                                              \
     X(Gap, PLAIN, g, _, "Gappy")                                                                   \
-    X(Gap, PLAIN, after, _, "i32")
+    X(Gap, PLAIN, after, _, "i32")                                                                 \
+    X(Gap, PLAIN, h, _, "Small")                                                                   \
+    X(Gap, PLAIN, sg, _, "Signy")
 static const sv_cfield gap_fields[] = {GAP_FIELDS(SV_CFIELD_X)};
 static const sv_cclass gap_class = SV_CCLASS(Gap, NULL, gap_fields);
 
@@ -651,24 +655,32 @@ static void test_store_enum_by_value(void **state)
     assert_int_equal(sv_schema_enum_add(s, e, "Two", 2, &err), SV_OK);
     assert_int_equal(sv_schema_enum_add(s, e, "Deux", 2, &err), SV_OK);
     assert_int_equal(sv_schema_enum_add(s, e, "Five", 5, &err), SV_OK);
+    assert_int_equal(sv_schema_add_enum(s, "Small", SV_PRIM_I16, false, &e, &err), SV_OK);
+    assert_int_equal(sv_schema_enum_add(s, e, "Zero", 0, &err), SV_OK);
+    assert_int_equal(sv_schema_enum_add(s, e, "Three", 3, &err), SV_OK);
+    assert_int_equal(sv_schema_add_enum(s, "Signy", SV_PRIM_I32, false, &e, &err), SV_OK);
+    assert_int_equal(sv_schema_enum_add(s, e, "Nil", 0, &err), SV_OK);
+    assert_int_equal(sv_schema_enum_add(s, e, "Seven", 7, &err), SV_OK);
     assert_int_equal(sv_schema_bind(s, &gap_class, &err), SV_OK);
     assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
     const sv_schema_class *cls = sv_schema_class_by_name(s, "Gap", 3);
     assert_non_null(cls);
     static const struct {
         uint32_t g;
+        int16_t h;
+        int32_t sg;
         const char *text; /* NULL: as the tree path writes it */
-    } cases[] = {{0, "{\"after\":1}"},
-                 {2, "{\"g\":\"Two\",\"after\":1}"},
-                 {5, "{\"g\":\"Five\",\"after\":1}"},
-                 {1, NULL},
-                 {3, NULL},
-                 {4, NULL},
-                 {6, NULL},
-                 {64, NULL},
-                 {1000, NULL}};
+    } cases[] = {{0, 0, 0, "{\"after\":1}"},
+                 {2, 3, 7, "{\"g\":\"Two\",\"after\":1,\"h\":\"Three\",\"sg\":\"Seven\"}"},
+                 {5, 0, 0, "{\"g\":\"Five\",\"after\":1}"},
+                 {1, 1, 1, NULL},
+                 {3, -1, -1, NULL},
+                 {4, -3, -7, NULL},
+                 {6, 64, 8, NULL},
+                 {64, 2, INT32_MIN, NULL},
+                 {1000, 0, 64, NULL}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        Gap o = {cases[i].g, 1};
+        Gap o = {cases[i].g, 1, cases[i].h, cases[i].sg};
         sv_buf x, y;
         sv_buf_init(&x, NULL);
         sv_buf_init(&y, NULL);

@@ -112,6 +112,7 @@ static void plan_enum_names(o3_writer *tw, o3_step *s)
     }
     s->names_off = (uint32_t)start;
     s->leaf.by_value = by_value;
+    if (by_value && s->leaf.width == 4) s->leaf.op = O3_OP_ENUM4;
 }
 
 /* Whether a leaf of this kind writes within O3_MEMBER_ROOM and never grows
@@ -130,7 +131,8 @@ static bool writes_bounded(const o3_leaf *l)
     case O3_OP_VEC4:
     case O3_OP_QUAT:
     case O3_OP_COLOR: return true;
-    case O3_OP_ENUM: return l->names != NULL;
+    case O3_OP_ENUM:
+    case O3_OP_ENUM4: return l->names != NULL;
     default: return false;
     }
 }

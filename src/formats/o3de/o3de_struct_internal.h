@@ -27,7 +27,8 @@ typedef enum o3_op {
     O3_OP_COLOR,
     O3_OP_ENUM,
     O3_OP_CLASS, /* sequence elements only */
-    O3_OP_SEQ    /* a counted sequence field (pointer and count) */
+    O3_OP_SEQ,   /* a counted sequence field (pointer and count) */
+    O3_OP_ENUM4  /* O3_OP_ENUM of four bytes with slots by value */
 } o3_op;
 
 typedef struct o3_leaf {

@@ -264,6 +264,23 @@ static O3_ALWAYS_INLINE char *out_leaf(o3_sctx *x, char *q, const o3_leaf *lp, c
                                        const uint8_t *dp, o3_res *r)
 {
     switch ((o3_op)lp->op) {
+    case O3_OP_ENUM4: {
+        /* O3_OP_ENUM's table by value for the usual four-byte enum, the
+         * value read as unsigned: a negative one is past the table either
+         * way, and values are equal exactly when their bytes are */
+        uint32_t in, d;
+        memcpy(&in, p, 4);
+        if (in >= lp->by_value) return NULL;
+        const char *slot = lp->names + (size_t)in * O3_ENUM_SLOT;
+        if (!slot[0]) return NULL;
+        if (dp) {
+            memcpy(&d, dp, 4);
+            if (in == d) goto dflt;
+        }
+        memcpy(q, slot + 1, O3_ENUM_SLOT - 1);
+        q += (uint8_t)slot[0];
+        goto done;
+    }
     case O3_OP_ENUM: {
         const sv_schema_enum *e = lp->enm;
         int w = lp->width;
