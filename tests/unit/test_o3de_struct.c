@@ -893,6 +893,55 @@ static void test_store_integers(void **state)
     }
 }
 
+/* Sequences of integers of the other widths (the walk writes i32 elements
+ * inline and the rest through one loop per width and sign): the limits of
+ * each and the default 0 as {}, as C prints them in decimal. */
+typedef struct Widths {
+    uint16_t *us;
+    size_t n_us;
+    int64_t *ls;
+    size_t n_ls;
+    int8_t *bs;
+    size_t n_bs;
+    uint64_t *qs;
+    size_t n_qs;
+} Widths;
+#define WIDTHS_FIELDS(X)                                                                           \
+    X(Widths, COUNTED, us, n_us, "vector<u16>")                                                    \
+    X(Widths, COUNTED, ls, n_ls, "vector<i64>")                                                    \
+    X(Widths, COUNTED, bs, n_bs, "vector<i8>")                                                     \
+    X(Widths, COUNTED, qs, n_qs, "vector<u64>")
+static const sv_cfield widths_fields[] = {WIDTHS_FIELDS(SV_CFIELD_X)};
+static const sv_cclass widths_class = SV_CCLASS(Widths, NULL, widths_fields);
+
+static void test_store_integer_sequences(void **state)
+{
+    (void)state;
+    sv_error err;
+    sv_error_clear(&err);
+    const sv_cclass *const classes[] = {&widths_class};
+    sv_schema *s = bound_schema(classes, 1);
+    const sv_schema_class *cls = sv_schema_class_by_name(s, "Widths", 6);
+    assert_non_null(cls);
+    uint16_t us[] = {0, 1, 65535};
+    int64_t ls[] = {INT64_MIN, -1, 0, INT64_MAX};
+    int8_t bs[] = {-128, 0, 127};
+    uint64_t qs[] = {UINT64_MAX, 0, 100000000};
+    Widths o = {us, 3, ls, 4, bs, 3, qs, 3};
+    sv_buf y;
+    sv_buf_init(&y, NULL);
+    sv_o3de_result r = 0;
+    assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
+    sv_buf_putc(&y, 0);
+    assert_string_equal((const char *)y.data,
+                        "{\"us\":[{},1,65535],\"ls\":[-9223372036854775808,-1,{},"
+                        "9223372036854775807],\"bs\":[-128,{},127],"
+                        "\"qs\":[18446744073709551615,{},100000000]}");
+    assert_int_equal(r, sv_o3de_result_make(SV_O3DE_WRITE_VALUE, SV_O3DE_PARTIAL_DEFAULTS));
+    sv_buf_free(&y);
+    sv_schema_free(s);
+}
+
 /* Allocation failures while loading into a struct: SV_ERR_NOMEM with
  * nothing left allocated (the struct freed and zeroed), or the same struct
  * as without faults. */
@@ -1173,6 +1222,7 @@ int main(void)
         cmocka_unit_test(test_store_short_strings),
         cmocka_unit_test(test_store_enum_by_value),
         cmocka_unit_test(test_store_integers),
+        cmocka_unit_test(test_store_integer_sequences),
         cmocka_unit_test(test_load_struct_faults),
         cmocka_unit_test(test_store_struct_faults),
         cmocka_unit_test(test_stream_equals_tree),

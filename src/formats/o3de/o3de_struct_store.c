@@ -640,9 +640,13 @@ static O3_ALWAYS_INLINE o3_res plan_class_as(o3_sctx *x, const o3_plan *pl, cons
             if (items && n) {
                 *q++ = '[';
                 out->len = (size_t)((uint8_t *)q - out->data);
-                if (!int_items(x, s->elem_leaf, items, n, s->elem_size,
-                               keep ? NULL : s->elem_default, &r))
-                    return o3_r(WV, SV_O3DE_CATASTROPHIC);
+                const uint8_t *ed = keep ? NULL : s->elem_default;
+                /* the usual i32 elements inline here (a call's saved
+                 * registers and set-up cost as much as a short sequence) */
+                bool ok = s->elem_leaf.width == 4 && s->elem_leaf.sgn
+                              ? int_items_as(x, items, n, s->elem_size, 4, true, ed, &r)
+                              : int_items(x, s->elem_leaf, items, n, s->elem_size, ed, &r);
+                if (!ok) return o3_r(WV, SV_O3DE_CATASTROPHIC);
                 q = (char *)out->data + out->len;
                 r |= o3_r(WV, SV_O3DE_SUCCESS);
                 written = true;
