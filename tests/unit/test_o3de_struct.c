@@ -296,6 +296,28 @@ static sv_schema *bound_schema(const sv_cclass *const *classes, size_t n)
     return s;
 }
 
+/* The class named name in s (there: the test bound it). */
+static const sv_schema_class *class_named(const sv_schema *s, const char *name)
+{
+    const sv_schema_class *cls = sv_schema_class_by_name(s, name, strlen(name));
+    assert_non_null(cls);
+    return cls;
+}
+
+/* The compact text sv_o3de_store_struct_text writes for obj (opt NULL: the
+ * defaults), which must succeed: NUL-terminated in y (the caller frees
+ * it), the store's result in *r. */
+static const char *stored_text(const sv_schema *s, const sv_schema_class *cls, const void *obj,
+                               const sv_o3de_opts *opt, sv_buf *y, sv_o3de_result *r)
+{
+    sv_error err;
+    sv_error_clear(&err);
+    sv_buf_init(y, NULL);
+    assert_int_equal(sv_o3de_store_struct_text(s, cls, obj, 0, y, opt, r, &err), SV_OK);
+    sv_buf_putc(y, 0);
+    return (const char *)y->data;
+}
+
 static void test_store_plan_edges(void **state)
 {
     (void)state;
@@ -303,18 +325,14 @@ static void test_store_plan_edges(void **state)
     sv_error_clear(&err);
     const sv_cclass *const classes[] = {&long_class, &outer_class};
     sv_schema *s = bound_schema(classes, 2);
-    const sv_schema_class *cls = sv_schema_class_by_name(s, "Outer", 5);
-    assert_non_null(cls);
+    const sv_schema_class *cls = class_named(s, "Outer");
     LongKeys items[3] = {{0, {0, 0, 0}}, {-7, {1.5f, 0, 0}}, {12, {0.1f, 2, 3}}};
     float vs[6] = {0, 0, 0, 0.25f, -1, 1e10f};
     Outer o = {items, 3, vs, 2, {5, {0, 0, 1}}};
     /* the long key, written by the direct walk as the tree writes it */
     sv_buf b;
-    sv_buf_init(&b, NULL);
     sv_o3de_result r;
-    assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &b, NULL, &r, &err), SV_OK);
-    sv_buf_putc(&b, 0);
-    assert_string_equal((const char *)b.data,
+    assert_string_equal(stored_text(s, cls, &o, NULL, &b, &r),
                         "{\"items\":[{},{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":-7,"
                         "\"v\":[1.5,0.0,0.0]},{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":12,"
                         "\"v\":[0.10000000149011612,2.0,3.0]}],\"vs\":[{},[0.25,-1.0,10000000000.0]],"
@@ -396,8 +414,7 @@ static void test_store_results_mixed(void **state)
     sv_error_clear(&err);
     const sv_cclass *const classes[] = {&inner_class, &odd_class, &tags_class};
     sv_schema *s = bound_schema(classes, 3);
-    const sv_schema_class *cls = sv_schema_class_by_name(s, "Odd", 3);
-    assert_non_null(cls);
+    const sv_schema_class *cls = class_named(s, "Odd");
     Odd o;
     memset(&o, 0, sizeof o);
     o.a = 3; /* z stays 0, the default: left out */
@@ -428,8 +445,7 @@ static void test_store_results_mixed(void **state)
         sv_buf_free(&x);
         sv_buf_free(&y);
     }
-    const sv_schema_class *tcls = sv_schema_class_by_name(s, "Tags", 4);
-    assert_non_null(tcls);
+    const sv_schema_class *tcls = class_named(s, "Tags");
     int32_t xs[2] = {0, 7};
     Tags t = {xs, 2};
     /* every element the default: each is {} with defaults used, which the
@@ -479,19 +495,15 @@ static void test_store_vector_lanes(void **state)
     sv_error_clear(&err);
     const sv_cclass *const classes[] = {&inner_class, &odd_class};
     sv_schema *s = bound_schema(classes, 2);
-    const sv_schema_class *cls = sv_schema_class_by_name(s, "Odd", 3);
-    assert_non_null(cls);
+    const sv_schema_class *cls = class_named(s, "Odd");
     for (int lane = 0; lane < 3; lane++) {
         Odd o;
         memset(&o, 0, sizeof o);
         o.a = 1;
         o.v[lane] = -0.0f;
         sv_buf y;
-        sv_buf_init(&y, NULL);
         sv_o3de_result r = 0;
-        assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
-        sv_buf_putc(&y, 0);
-        assert_string_equal((const char *)y.data, "{\"a\":1}");
+        assert_string_equal(stored_text(s, cls, &o, NULL, &y, &r), "{\"a\":1}");
         sv_buf_free(&y);
         o.v[lane] = INFINITY;
         sv_buf_init(&y, NULL);
@@ -531,8 +543,7 @@ static void test_store_room_after_string(void **state)
     sv_error_clear(&err);
     const sv_cclass *const classes[] = {&long_text_class};
     sv_schema *s = bound_schema(classes, 1);
-    const sv_schema_class *cls = sv_schema_class_by_name(s, "LongText", 8);
-    assert_non_null(cls);
+    const sv_schema_class *cls = class_named(s, "LongText");
     enum { N = 200000 };
     char *text = malloc(N + 1);
     assert_non_null(text);
@@ -576,12 +587,9 @@ static size_t json_escape_byte(char ch, char *out)
 static void test_store_short_strings(void **state)
 {
     (void)state;
-    sv_error err;
-    sv_error_clear(&err);
     const sv_cclass *const classes[] = {&long_text_class};
     sv_schema *s = bound_schema(classes, 1);
-    const sv_schema_class *cls = sv_schema_class_by_name(s, "LongText", 8);
-    assert_non_null(cls);
+    const sv_schema_class *cls = class_named(s, "LongText");
     static const char special[] = {'"', '\\', '\n', 0x1f, (char)0xE9};
     for (size_t n = 1; n <= 20; n++) {
         for (int k = -1; k < (int)n; k++) {
@@ -606,14 +614,10 @@ static void test_store_short_strings(void **state)
                 memcpy(want + wl, tail, sizeof tail);
                 LongText o = {text, 5, {0, 0, 0, 0}};
                 sv_buf y;
-                sv_buf_init(&y, NULL);
                 sv_o3de_result r = 0;
-                assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err),
-                                 SV_OK);
-                sv_buf_putc(&y, 0);
-                if (strcmp((const char *)y.data, want) != 0)
-                    fail_msg("length %zu, escape at %d: %s, want %s", n, k, (const char *)y.data,
-                             want);
+                const char *got = stored_text(s, cls, &o, NULL, &y, &r);
+                if (strcmp(got, want) != 0)
+                    fail_msg("length %zu, escape at %d: %s, want %s", n, k, got, want);
                 assert_int_equal(r, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
                                                         SV_O3DE_PARTIAL_DEFAULTS));
                 sv_buf_free(&y);
@@ -663,8 +667,7 @@ static void test_store_enum_by_value(void **state)
     assert_int_equal(sv_schema_enum_add(s, e, "Seven", 7, &err), SV_OK);
     assert_int_equal(sv_schema_bind(s, &gap_class, &err), SV_OK);
     assert_int_equal(sv_schema_finalize(s, &err), SV_OK);
-    const sv_schema_class *cls = sv_schema_class_by_name(s, "Gap", 3);
-    assert_non_null(cls);
+    const sv_schema_class *cls = class_named(s, "Gap");
     static const struct {
         uint32_t g;
         int16_t h;
@@ -917,23 +920,17 @@ static const sv_cclass widths_class = SV_CCLASS(Widths, NULL, widths_fields);
 static void test_store_integer_sequences(void **state)
 {
     (void)state;
-    sv_error err;
-    sv_error_clear(&err);
     const sv_cclass *const classes[] = {&widths_class};
     sv_schema *s = bound_schema(classes, 1);
-    const sv_schema_class *cls = sv_schema_class_by_name(s, "Widths", 6);
-    assert_non_null(cls);
+    const sv_schema_class *cls = class_named(s, "Widths");
     uint16_t us[] = {0, 1, 65535};
     int64_t ls[] = {INT64_MIN, -1, 0, INT64_MAX};
     int8_t bs[] = {-128, 0, 127};
     uint64_t qs[] = {UINT64_MAX, 0, 100000000};
     Widths o = {us, 3, ls, 4, bs, 3, qs, 3};
     sv_buf y;
-    sv_buf_init(&y, NULL);
     sv_o3de_result r = 0;
-    assert_int_equal(sv_o3de_store_struct_text(s, cls, &o, 0, &y, NULL, &r, &err), SV_OK);
-    sv_buf_putc(&y, 0);
-    assert_string_equal((const char *)y.data,
+    assert_string_equal(stored_text(s, cls, &o, NULL, &y, &r),
                         "{\"us\":[{},1,65535],\"ls\":[-9223372036854775808,-1,{},"
                         "9223372036854775807],\"bs\":[-128,{},127],"
                         "\"qs\":[18446744073709551615,{},100000000]}");
