@@ -87,10 +87,11 @@ static int setup(void **state)
     schema = sv_schema_new(NULL);
     sv_schema_enum *e = NULL;
     if (sv_schema_add_enum(schema, "Kind", SV_PRIM_U32, true, &e, &err) ||
-        sv_schema_enum_add(schema, e, "None", 0, &err) || sv_schema_enum_add(schema, e, "A", 1, &err) ||
-        sv_schema_enum_add(schema, e, "B", 2, &err) || sv_schema_enum_add(schema, e, "AB", 3, &err) ||
-        sv_schema_bind(schema, &part_class, &err) || sv_schema_bind(schema, &holder_class, &err) ||
-        sv_schema_finalize(schema, &err))
+        sv_schema_enum_add(schema, e, "None", 0, &err) ||
+        sv_schema_enum_add(schema, e, "A", 1, &err) ||
+        sv_schema_enum_add(schema, e, "B", 2, &err) ||
+        sv_schema_enum_add(schema, e, "AB", 3, &err) || sv_schema_bind(schema, &part_class, &err) ||
+        sv_schema_bind(schema, &holder_class, &err) || sv_schema_finalize(schema, &err))
         return -1;
     holder_cls = sv_schema_class_by_name(schema, "Holder", 6);
     return holder_cls ? 0 : -1;
@@ -113,7 +114,8 @@ typedef struct rec {
 static sv_o3de_result record(void *ctx, const char *message, sv_o3de_result r, const char *path)
 {
     rec *x = ctx;
-    int n = snprintf(x->text + x->len, sizeof x->text - x->len, "%s|%08x|%s\n", path, (unsigned)r, message);
+    int n = snprintf(x->text + x->len, sizeof x->text - x->len, "%s|%08x|%s\n", path, (unsigned)r,
+                     message);
     if (n > 0 && x->len + (size_t)n < sizeof x->text) x->len += (size_t)n;
     return r;
 }
@@ -170,27 +172,33 @@ static const char *const inputs[] = {
     "{}",
     "{\"title\":\"t\",\"main\":{\"kind\":[\"A\",\"B\"],\"name\":\"n\",\"pos\":[1.0,2.5,-3.0],"
     "\"rot\":[0.0,0.0,0.7071067811865476,0.7071067811865476],\"tint\":[1.0,0.5,0.25,0.125],"
-    "\"scale\":2.5,\"weight\":1e-300,\"on\":true,\"small\":-128,\"mid\":65535,\"big\":-9223372036854775808,"
+    "\"scale\":2.5,\"weight\":1e-300,\"on\":true,\"small\":-128,\"mid\":65535,\"big\":-"
+    "9223372036854775808,"
     "\"tags\":[-1,0,2147483647]}}",
     /* conversions: strings to numbers, numbers to strings, floats truncated */
-    "{\"title\":12.5,\"main\":{\"scale\":\"1.5\",\"small\":\"0x7f\",\"mid\":3.9,\"on\":\"TRUE\",\"big\":\"010\","
+    "{\"title\":12.5,\"main\":{\"scale\":\"1.5\",\"small\":\"0x7f\",\"mid\":3.9,\"on\":\"TRUE\","
+    "\"big\":\"010\","
     "\"name\":true,\"kind\":\"2\"}}",
     /* out of range, wrong types, unknown fields, case-insensitive names */
-    "{\"TITLE\":\"upper\",\"main\":{\"small\":128,\"mid\":-1,\"scale\":1e300,\"pos\":[1,2],\"rot\":\"x\","
+    "{\"TITLE\":\"upper\",\"main\":{\"small\":128,\"mid\":-1,\"scale\":1e300,\"pos\":[1,2],\"rot\":"
+    "\"x\","
     "\"tint\":[1,0,0],\"bogus\":1,\"tags\":{}},\"parts\":7,\"labels\":[1,true,null,\"ok\"]}",
     /* objects for vectors, colours by name, 3-channel colours */
-    "{\"main\":{\"pos\":{\"X\":1.0,\"z\":3.0},\"tint\":{\"HEX\":\"FF8000\"},\"rot\":{\"yaw\":90.0}},"
+    "{\"main\":{\"pos\":{\"X\":1.0,\"z\":3.0},\"tint\":{\"HEX\":\"FF8000\"},\"rot\":{\"yaw\":90.0}}"
+    ","
     "\"parts\":[{\"tint\":[0.5,0.5,0.5]},{},{\"name\":\"p2\",\"tags\":[5]},[1],{\"rot\":{}}]}",
     /* explicit defaults for new elements and halting inside a sequence */
     "{\"pts\":[{},[0.5,0.25],[1.0]],\"labels\":[{}],\"main\":{\"tags\":[1,\"2\",[3],4]}}",
     /* enum arrays with numbers, bad enum names */
-    "{\"main\":{\"kind\":[\"a\",2,\"nope\"]},\"parts\":[{\"kind\":\"Nope\"},{\"kind\":\"AB\"},{\"kind\":256}]}",
+    "{\"main\":{\"kind\":[\"a\",2,\"nope\"]},\"parts\":[{\"kind\":\"Nope\"},{\"kind\":\"AB\"},{"
+    "\"kind\":256}]}",
     /* strings with escapes */
     "{\"title\":\"tab\\tquote\\\"slash\\\\u\\u00e9\\u0001\",\"labels\":[\"\",\"\\n\"]}",
     /* strings of 8 bytes and more (copied eight at a time, the last bytes
      * as the eight that end the string): an escape in the first eight with
      * a clean end, an escape or a control in the last bytes, none at all */
-    "{\"title\":\"ab\\\"cdefghijklmnop\",\"labels\":[\"abcdefghi\\\"k\",\"abcdefghijk\",\"abcdefgh\\u0001\","
+    "{\"title\":\"ab\\\"cdefghijklmnop\",\"labels\":[\"abcdefghi\\\"k\",\"abcdefghijk\","
+    "\"abcdefgh\\u0001\","
     "\"abcdefgh\",\"abcdefghijklmnop\\\\\",\"a\\tbcdefghijklmnopqrstu\"]}",
     /* integers of every length the store writes eight digits at a time */
     "{\"main\":{\"big\":1234567890123456789,\"mid\":10,\"small\":-9,"
@@ -213,7 +221,8 @@ static void test_direct_equals_tree(void **state)
             load_with(false, inputs[i], listen, clear, &a, &ra, &la);
             load_with(true, inputs[i], listen, clear, &b, &rb, &lb);
             if (ra != rb)
-                fail_msg("input %zu mode %d: tree %08x, direct %08x", i, mode, (unsigned)ra, (unsigned)rb);
+                fail_msg("input %zu mode %d: tree %08x, direct %08x", i, mode, (unsigned)ra,
+                         (unsigned)rb);
             assert_string_equal(lb.text, la.text);
             static char ta[16384], tb[16384];
             struct_text(&a, ta, sizeof ta);
@@ -236,11 +245,13 @@ static void test_direct_equals_tree(void **state)
                 sv_o3de_result qa, qb;
                 o.report = listen ? record : NULL;
                 o.report_ctx = &sa;
-                assert_int_equal(o3_store_struct_tree_text(schema, holder_cls, &a, indent, &x, &o, &qa, &err),
-                                 SV_OK);
+                assert_int_equal(
+                    o3_store_struct_tree_text(schema, holder_cls, &a, indent, &x, &o, &qa, &err),
+                    SV_OK);
                 o.report_ctx = &sb;
-                assert_int_equal(sv_o3de_store_struct_text(schema, holder_cls, &a, indent, &y, &o, &qb, &err),
-                                 SV_OK);
+                assert_int_equal(
+                    sv_o3de_store_struct_text(schema, holder_cls, &a, indent, &y, &o, &qb, &err),
+                    SV_OK);
                 sv_buf_putc(&x, 0);
                 sv_buf_putc(&y, 0);
                 assert_string_equal((const char *)y.data, (const char *)x.data);
@@ -272,7 +283,7 @@ typedef struct Outer {
     LongKeys one;
 } Outer;
 #define LONG_FIELDS(X)                                                                             \
-    X(LongKeys, PLAIN, a_field_whose_name_is_longer_than_thirty_two_bytes, _, "i32")                \
+    X(LongKeys, PLAIN, a_field_whose_name_is_longer_than_thirty_two_bytes, _, "i32")               \
     X(LongKeys, PLAIN, v, _, "vector3")
 #define OUTER_FIELDS(X)                                                                            \
     X(Outer, COUNTED, items, n_items, "vector<LongKeys>")                                          \
@@ -332,12 +343,13 @@ static void test_store_plan_edges(void **state)
     /* the long key, written by the direct walk as the tree writes it */
     sv_buf b;
     sv_o3de_result r;
-    assert_string_equal(stored_text(s, cls, &o, NULL, &b, &r),
-                        "{\"items\":[{},{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":-7,"
-                        "\"v\":[1.5,0.0,0.0]},{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":12,"
-                        "\"v\":[0.10000000149011612,2.0,3.0]}],\"vs\":[{},[0.25,-1.0,10000000000.0]],"
-                        "\"one\":{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":5,"
-                        "\"v\":[0.0,0.0,1.0]}}");
+    assert_string_equal(
+        stored_text(s, cls, &o, NULL, &b, &r),
+        "{\"items\":[{},{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":-7,"
+        "\"v\":[1.5,0.0,0.0]},{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":12,"
+        "\"v\":[0.10000000149011612,2.0,3.0]}],\"vs\":[{},[0.25,-1.0,10000000000.0]],"
+        "\"one\":{\"a_field_whose_name_is_longer_than_thirty_two_bytes\":5,"
+        "\"v\":[0.0,0.0,1.0]}}");
     sv_buf_free(&b);
     for (uint32_t depth = 1; depth <= 5; depth++) {
         for (int mode = 0; mode < 8; mode++) {
@@ -362,8 +374,9 @@ static void test_store_plan_edges(void **state)
             sv_buf_putc(&x, 0);
             sv_buf_putc(&y, 0);
             if (strcmp((const char *)x.data, (const char *)y.data) != 0 || qa != qb)
-                fail_msg("depth %u mode %d: tree %s (%08x), direct %s (%08x)", (unsigned)depth, mode,
-                         (const char *)x.data, (unsigned)qa, (const char *)y.data, (unsigned)qb);
+                fail_msg("depth %u mode %d: tree %s (%08x), direct %s (%08x)", (unsigned)depth,
+                         mode, (const char *)x.data, (unsigned)qa, (const char *)y.data,
+                         (unsigned)qb);
             assert_string_equal(lb.text, la.text);
             sv_buf_free(&x);
             sv_buf_free(&y);
@@ -453,33 +466,24 @@ static void test_store_results_mixed(void **state)
      * written, not left out) */
     int32_t zeros[2] = {0, 0};
     Tags tz = {zeros, 2};
-    for (int keep = 0; keep < 2; keep++) {
-        sv_o3de_opts opt;
-        sv_o3de_opts_init(&opt);
-        opt.keep_defaults = keep;
-        sv_buf y;
-        sv_buf_init(&y, NULL);
-        sv_o3de_result qb = 0;
-        assert_int_equal(sv_o3de_store_struct_text(s, tcls, &tz, 0, &y, &opt, &qb, &err), SV_OK);
-        sv_buf_putc(&y, 0);
-        assert_string_equal((const char *)y.data, keep ? "{\"xs\":[0,0]}" : "{\"xs\":[{},{}]}");
-        assert_int_equal(qb, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
-                                                 keep ? SV_O3DE_SUCCESS : SV_O3DE_PARTIAL_DEFAULTS));
-        sv_buf_free(&y);
-    }
-    for (int keep = 0; keep < 2; keep++) {
-        sv_o3de_opts opt;
-        sv_o3de_opts_init(&opt);
-        opt.keep_defaults = keep;
-        sv_buf y;
-        sv_buf_init(&y, NULL);
-        sv_o3de_result qb = 0;
-        assert_int_equal(sv_o3de_store_struct_text(s, tcls, &t, 0, &y, &opt, &qb, &err), SV_OK);
-        sv_buf_putc(&y, 0);
-        assert_string_equal((const char *)y.data, keep ? "{\"xs\":[0,7]}" : "{\"xs\":[{},7]}");
-        assert_int_equal(qb, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
-                                                 keep ? SV_O3DE_SUCCESS : SV_O3DE_PARTIAL_DEFAULTS));
-        sv_buf_free(&y);
+    /* both with and without keep_defaults: {} for a default element only
+     * without; the result partial defaults only without */
+    static const char *const want[2][2] = {{"{\"xs\":[{},{}]}", "{\"xs\":[0,0]}"},
+                                           {"{\"xs\":[{},7]}", "{\"xs\":[0,7]}"}};
+    const Tags *const values[2] = {&tz, &t};
+    for (int v = 0; v < 2; v++) {
+        for (int keep = 0; keep < 2; keep++) {
+            sv_o3de_opts opt;
+            sv_o3de_opts_init(&opt);
+            opt.keep_defaults = keep;
+            sv_buf y;
+            sv_o3de_result qb = 0;
+            assert_string_equal(stored_text(s, tcls, values[v], &opt, &y, &qb), want[v][keep]);
+            assert_int_equal(
+                qb, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
+                                        keep ? SV_O3DE_SUCCESS : SV_O3DE_PARTIAL_DEFAULTS));
+            sv_buf_free(&y);
+        }
     }
     sv_schema_free(s);
 }
@@ -579,7 +583,7 @@ static size_t json_escape_byte(char ch, char *out)
     case '"': memcpy(out, "\\\"", 2); return 2;
     case '\\': memcpy(out, "\\\\", 2); return 2;
     case '\n': memcpy(out, "\\n", 2); return 2;
-    case (char)0xE9: *out = ch; return 1; /* no escape from 0x80 up (UTF-8 as it is) */
+    case (char)0xE9: *out = ch; return 1;         /* no escape from 0x80 up (UTF-8 as it is) */
     default: memcpy(out, "\\u001F", 6); return 6; /* 0x1F, the only other one used */
     }
 }
@@ -618,8 +622,8 @@ static void test_store_short_strings(void **state)
                 const char *got = stored_text(s, cls, &o, NULL, &y, &r);
                 if (strcmp(got, want) != 0)
                     fail_msg("length %zu, escape at %d: %s, want %s", n, k, got, want);
-                assert_int_equal(r, sv_o3de_result_make(SV_O3DE_WRITE_VALUE,
-                                                        SV_O3DE_PARTIAL_DEFAULTS));
+                assert_int_equal(
+                    r, sv_o3de_result_make(SV_O3DE_WRITE_VALUE, SV_O3DE_PARTIAL_DEFAULTS));
                 sv_buf_free(&y);
                 free(text);
             }
@@ -713,10 +717,10 @@ static void test_load_values(void **state)
     load_with(true, inputs[2], false, false, &h, &r, &log);
     assert_string_equal(h.title, "12.500000"); /* a double as %f */
     assert_true(h.main.scale == 1.5f);
-    assert_int_equal(h.main.small, 127);  /* "0x7f": strtoll base 0 */
-    assert_int_equal(h.main.mid, 3);      /* 3.9 truncated */
-    assert_true(h.main.on);               /* "TRUE" */
-    assert_int_equal(h.main.big, 8);      /* "010" is octal */
+    assert_int_equal(h.main.small, 127); /* "0x7f": strtoll base 0 */
+    assert_int_equal(h.main.mid, 3);     /* 3.9 truncated */
+    assert_true(h.main.on);              /* "TRUE" */
+    assert_int_equal(h.main.big, 8);     /* "010" is octal */
     assert_string_equal(h.main.name, "True");
     assert_int_equal(h.main.kind, 2);
     assert_int_equal(h.main.n_tags, 2); /* kept from the start */
@@ -782,7 +786,8 @@ static void test_store_text(void **state)
     sv_error err;
     sv_error_clear(&err);
     sv_o3de_result r;
-    assert_int_equal(sv_o3de_store_struct_text(schema, holder_cls, &h, 0, &b, NULL, &r, &err), SV_OK);
+    assert_int_equal(sv_o3de_store_struct_text(schema, holder_cls, &h, 0, &b, NULL, &r, &err),
+                     SV_OK);
     sv_buf_putc(&b, 0);
     /* floats widened (0.1f), default members left out (the default
      * quaternion is the identity, so a zero one is written), an element
@@ -884,7 +889,8 @@ static void test_store_integers(void **state)
         sv_error err;
         sv_error_clear(&err);
         sv_o3de_result r;
-        assert_int_equal(sv_o3de_store_struct_text(schema, holder_cls, &h, 0, &b, NULL, &r, &err), SV_OK);
+        assert_int_equal(sv_o3de_store_struct_text(schema, holder_cls, &h, 0, &b, NULL, &r, &err),
+                         SV_OK);
         sv_buf_putc(&b, 0);
         char want[512];
         snprintf(want, sizeof want,
@@ -964,7 +970,8 @@ static void test_load_struct_faults(void **state)
         test_alloc_init(&t, n);
         memset(&h, 0, sizeof h);
         sv_status st = sv_o3de_load_struct(schema, holder_cls, &j, &h, &t.alloc, NULL, &r, &err);
-        if (st == SV_OK) st = sv_o3de_load_struct(schema, holder_cls, &j2, &h, &t.alloc, NULL, &r, &err);
+        if (st == SV_OK)
+            st = sv_o3de_load_struct(schema, holder_cls, &j2, &h, &t.alloc, NULL, &r, &err);
         if (st != SV_OK) {
             assert_int_equal(st, SV_ERR_NOMEM);
         } else {
@@ -1035,7 +1042,8 @@ static void text_equals_tree(const char *text, size_t len, bool listen, bool cle
     sv_status sb = sv_o3de_load_struct_text(schema, holder_cls, text, len, &b, NULL, &o, &rb, &eb);
     if (sa != sb) fail_msg("%.*s: tree status %d, text %d", (int)len, text, (int)sa, (int)sb);
     if (sa == SV_OK) {
-        if (ra != rb) fail_msg("%.*s: tree %08x, text %08x", (int)len, text, (unsigned)ra, (unsigned)rb);
+        if (ra != rb)
+            fail_msg("%.*s: tree %08x, text %08x", (int)len, text, (unsigned)ra, (unsigned)rb);
         static char ta[1 << 18], tb[1 << 18];
         struct_text(&a, ta, sizeof ta);
         struct_text(&b, tb, sizeof tb);
@@ -1059,9 +1067,11 @@ static const char *const stream_inputs[] = {
     "\"mid\":1E2,\"small\":-0,\"pos\":[0.1234567890123456789012,1e-45,-3.4028234663852886e38]}}",
     "{\"main\":{\"weight\":123456789012345678901234567890,\"big\":-9223372036854775809,"
     "\"scale\":1e-400,\"tags\":[1,2.5,-3]}}",
-    "{\"zzz\":{\"a\":[1,{\"b\":[[],{}]},\"s\",true,false,null]},\"$type\":\"Holder\",\"title\":\"x\","
+    "{\"zzz\":{\"a\":[1,{\"b\":[[],{}]},\"s\",true,false,null]},\"$type\":\"Holder\",\"title\":"
+    "\"x\","
     "\"title\":\"y\",\"Title\":\"z\"}",
-    "{\"parts\":[{\"name\":\"a\",\"tags\":[1,2,3]},{},{\"kind\":\"B\",\"pos\":[1,2,3],\"rot\":[0,0,0,1]}],"
+    "{\"parts\":[{\"name\":\"a\",\"tags\":[1,2,3]},{},{\"kind\":\"B\",\"pos\":[1,2,3],\"rot\":[0,0,"
+    "0,1]}],"
     "\"pts\":[[1,2],[3.5,4.5],{}],\"labels\":[\"p\",\"q\",5]}",
     "{\"parts\":[],\"labels\":[],\"pts\":[],\"main\":{}}",
     "{\"parts\":[7,{\"on\":true}],\"main\":{\"tags\":[\"1\",{},[2]]}}",
@@ -1073,15 +1083,15 @@ static const char *const stream_inputs[] = {
 
 /* Inputs it gives up on, each for the tree path to read. */
 static const char *const tree_inputs[] = {
-    "{\"title\":\"caf\\u00e9\"}",         /* an escape */
-    "{\"t\\u0069tle\":\"x\"}",            /* an escaped key */
-    "{\"title\":\"caf\xc3\xa9\"}",        /* UTF-8 */
-    "{/* c */\"title\":\"x\"}",           /* a comment */
-    "{\"main\":{\"pos\":{\"x\":1.0}}}",   /* an object for a vector */
-    "{\"title\":\"x\"} x",                /* something after the value */
-    "{\"title\":\"x\",}",                 /* a trailing comma: an error */
-    "{\"main\":{\"scale\":1e400}}",       /* beyond float64: an error */
-    "{\"main\":{\"scale\":01}}",          /* a leading zero: an error */
+    "{\"title\":\"caf\\u00e9\"}",       /* an escape */
+    "{\"t\\u0069tle\":\"x\"}",          /* an escaped key */
+    "{\"title\":\"caf\xc3\xa9\"}",      /* UTF-8 */
+    "{/* c */\"title\":\"x\"}",         /* a comment */
+    "{\"main\":{\"pos\":{\"x\":1.0}}}", /* an object for a vector */
+    "{\"title\":\"x\"} x",              /* something after the value */
+    "{\"title\":\"x\",}",               /* a trailing comma: an error */
+    "{\"main\":{\"scale\":1e400}}",     /* beyond float64: an error */
+    "{\"main\":{\"scale\":01}}",        /* a leading zero: an error */
     "{\"main\":{\"scale\":-}}",
     "{\"title\":tru}",
     "",
@@ -1093,16 +1103,19 @@ static void test_stream_equals_tree(void **state)
     for (size_t i = 0; i < sizeof stream_inputs / sizeof *stream_inputs; i++) {
         const char *t = stream_inputs[i];
         if (!streams(t, strlen(t))) fail_msg("not streamed: %s", t);
-        for (int mode = 0; mode < 4; mode++) text_equals_tree(t, strlen(t), mode & 1, (mode & 2) != 0);
+        for (int mode = 0; mode < 4; mode++)
+            text_equals_tree(t, strlen(t), mode & 1, (mode & 2) != 0);
     }
     for (size_t i = 0; i < sizeof tree_inputs / sizeof *tree_inputs; i++) {
         const char *t = tree_inputs[i];
         if (streams(t, strlen(t))) fail_msg("streamed: %s", t);
-        for (int mode = 0; mode < 4; mode++) text_equals_tree(t, strlen(t), mode & 1, (mode & 2) != 0);
+        for (int mode = 0; mode < 4; mode++)
+            text_equals_tree(t, strlen(t), mode & 1, (mode & 2) != 0);
     }
     /* the direct path's inputs too (escapes among them) */
     for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++)
-        for (int mode = 0; mode < 4; mode++) text_equals_tree(inputs[i], strlen(inputs[i]), mode & 1, mode & 2);
+        for (int mode = 0; mode < 4; mode++)
+            text_equals_tree(inputs[i], strlen(inputs[i]), mode & 1, mode & 2);
 }
 
 /* Every prefix of every input: an error (or, for a prefix that is a whole
@@ -1111,7 +1124,8 @@ static void test_stream_truncated(void **state)
 {
     (void)state;
     const char *const *sets[2] = {stream_inputs, inputs};
-    size_t counts[2] = {sizeof stream_inputs / sizeof *stream_inputs, sizeof inputs / sizeof *inputs};
+    size_t counts[2] = {sizeof stream_inputs / sizeof *stream_inputs,
+                        sizeof inputs / sizeof *inputs};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < counts[k]; i++) {
             size_t n = strlen(sets[k][i]);
@@ -1156,8 +1170,8 @@ static void test_stream_hostile(void **state)
     size_t big = 100000;
     char *t = malloc(big + 64);
     assert_non_null(t);
-    const char *heads[] = {"{\"main\":{\"big\":", "{\"main\":{\"weight\":0.", "{\"main\":{\"scale\":-1",
-                           "{\"title\":\""};
+    const char *heads[] = {"{\"main\":{\"big\":", "{\"main\":{\"weight\":0.",
+                           "{\"main\":{\"scale\":-1", "{\"title\":\""};
     for (size_t h = 0; h < 4; h++) {
         size_t len = (size_t)sprintf(t, "%s", heads[h]);
         memset(t + len, h == 3 ? 'a' : '7', big);
@@ -1182,8 +1196,9 @@ static void test_stream_faults(void **state)
     sv_error err;
     sv_error_clear(&err);
     sv_o3de_result r;
-    assert_int_equal(sv_o3de_load_struct_text(schema, holder_cls, text, strlen(text), &h, NULL, NULL, &r, &err),
-                     SV_OK);
+    assert_int_equal(
+        sv_o3de_load_struct_text(schema, holder_cls, text, strlen(text), &h, NULL, NULL, &r, &err),
+        SV_OK);
     struct_text(&h, want, sizeof want);
     sv_struct_free(schema, holder_cls, &h, NULL);
     long n = 1;
@@ -1191,8 +1206,8 @@ static void test_stream_faults(void **state)
         test_alloc t;
         test_alloc_init(&t, n);
         memset(&h, 0, sizeof h);
-        sv_status st = sv_o3de_load_struct_text(schema, holder_cls, text, strlen(text), &h, &t.alloc, NULL, &r,
-                                                &err);
+        sv_status st = sv_o3de_load_struct_text(schema, holder_cls, text, strlen(text), &h,
+                                                &t.alloc, NULL, &r, &err);
         if (st != SV_OK) {
             assert_int_equal(st, SV_ERR_NOMEM);
         } else {
