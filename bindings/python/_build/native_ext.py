@@ -25,7 +25,7 @@ import sys
 import sysconfig
 
 SOURCES = ("native_module.c", "native_to_py.c", "native_from_py.c", "native_stream.c",
-           "native_wrap.c", "native_godot.c")
+           "native_wrap.c", "native_godot.c", "native_bson.c")
 
 
 class Built(object):

@@ -94,7 +94,8 @@ PyObject *nv_reader_key(nv_reader *r, const sv_value *k);
  * d (shared with an equal one made just before), and of the text s that
  * is a plain string value (a str, or NULL without an exception when it is
  * not UTF-8): the pieces the direct Godot reader (native_godot.c) shares
- * with this converter, so that its objects are the ones the tree gives. */
+ * with this converter, and native_bson.c too, so that its objects are the
+ * ones the tree gives. */
 PyObject *nv_reader_int(nv_reader *r, int64_t i);
 PyObject *nv_reader_float(nv_reader *r, double d);
 PyObject *nv_reader_text(nv_reader *r, const char *s, uint32_t len);
@@ -110,6 +111,11 @@ PyObject *nv_reader_short_text(nv_reader *r, const char *s, uint32_t len, uint64
  * Python failure. */
 PyObject *nv_godot_loads(int godot4, const uint8_t *data, size_t len, const sv_options *opts,
                          int *declined);
+
+/* loads of bson read here the same way, for the common element types of
+ * one document or a stream of them (native_bson.c); *declined as for
+ * nv_godot_loads. */
+PyObject *nv_bson_loads(const uint8_t *data, size_t len, const sv_options *opts, int *declined);
 
 /* loads by sv_visit_decode (serval/visit.h): the objects made straight from
  * the events, without a tree. *declined (no exception) when the format

@@ -215,9 +215,9 @@ static int ready(void)
 }
 
 /* loads' optional last argument: which path (the tests compare them). Any
- * takes the first that does not decline of: direct (godot3 and godot4 read
- * here, native_godot.c), stream (sv_visit_decode), tree. Direct and stream
- * alone give NotImplemented where they decline. */
+ * takes the first that does not decline of: direct (godot3, godot4 and bson
+ * read here, native_godot.c and native_bson.c), stream (sv_visit_decode),
+ * tree. Direct and stream alone give NotImplemented where they decline. */
 enum { LOADS_ANY = 0, LOADS_TREE = 1, LOADS_STREAM = 2, LOADS_DIRECT = 3 };
 
 static PyObject *loads(PyObject *self, PyObject *args)
@@ -235,11 +235,15 @@ static PyObject *loads(PyObject *self, PyObject *args)
     if (!f->decode)
         return nv_raise_status(SV_ERR_USAGE, "", "", "format %s cannot be read", name);
     int godot4 = !strcmp(f->name, "godot4");
-    if ((path == LOADS_ANY || path == LOADS_DIRECT) && (godot4 || !strcmp(f->name, "godot3"))) {
+    int bson = !strcmp(f->name, "bson");
+    if ((path == LOADS_ANY || path == LOADS_DIRECT) &&
+        (bson || godot4 || !strcmp(f->name, "godot3"))) {
         int gc_was = nv_gc_pause();
         if (gc_was < 0) return NULL;
         int declined = 0;
-        PyObject *out = nv_godot_loads(godot4, (const uint8_t *)data, (size_t)len, opts, &declined);
+        PyObject *out =
+            bson ? nv_bson_loads((const uint8_t *)data, (size_t)len, opts, &declined)
+                 : nv_godot_loads(godot4, (const uint8_t *)data, (size_t)len, opts, &declined);
         nv_gc_resume(gc_was);
         if (out || !declined) return out;
     }
