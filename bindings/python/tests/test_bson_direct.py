@@ -81,7 +81,8 @@ class BsonDirect(unittest.TestCase):
             try:
                 tree = native_loads(data, "bson", TREE, **options)
             except serval.Error:
-                self.assertIs(direct, NotImplemented, "the tree fails, the direct path gives a value")
+                self.assertIs(direct, NotImplemented,
+                              "the tree fails, the direct path gives a value")
                 return False
             if direct is NotImplemented:
                 self.assertIsNone(same(native_loads(data, "bson", ANY, **options), tree))
