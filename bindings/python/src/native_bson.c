@@ -193,12 +193,16 @@ static PyObject *string(reader *g, const uint8_t **qp, const uint8_t *last)
 /* The 24 lower-case hex digits of an ObjectId, as the reader keeps it. */
 static PyObject *object_id(reader *g, const uint8_t *q, unsigned depth)
 {
-    static const char digits[] = "0123456789abcdef";
+    /* the two digits of each byte value, made once: one load and one store
+     * a byte rather than two of each */
+    static char pairs[256][2];
+    if (!pairs[255][0])
+        for (unsigned b = 0; b < 256; b++) {
+            pairs[b][0] = "0123456789abcdef"[b >> 4];
+            pairs[b][1] = "0123456789abcdef"[b & 15];
+        }
     char text[25];
-    for (unsigned i = 0; i < 12; i++) {
-        text[2 * i] = digits[q[i] >> 4];
-        text[2 * i + 1] = digits[q[i] & 15];
-    }
+    for (unsigned i = 0; i < 12; i++) memcpy(text + 2 * i, pairs[q[i]], 2);
     text[24] = 0;
     sv_value v;
     memset(&v, 0, sizeof v);
