@@ -33,8 +33,9 @@ takes its freeing in and leaves that collection out.
 straight from the bytes: through the library's value tree (the path it
 still takes for what the streaming decoder declines). --loads-path stream
 times the library's streaming decoder alone (sv_visit_decode), the path a
-raw Godot Variant took before the extension read it itself
-(native_godot.c) and still takes where that reader declines.
+raw Godot Variant and BSON took before the extension read them itself
+(native_godot.c, native_bson.c) and still take where those readers
+decline.
 
 Prints per workload and direction the medians and the ratio peer / serval
 (above 1: serval is faster). For godot loads it also times marshal.loads
