@@ -365,6 +365,22 @@ static void test_short_strings_every_length(void **state)
     }
 }
 
+/* true and false as items, small-array items, map values and fields, in
+ * runs that change from one to the next (the inline writer picks the text
+ * with a mask), compact and pretty. */
+static void test_bool_items(void **state)
+{
+    (void)state;
+    sv_value t = sv_bool(true), f = sv_bool(false);
+    CHECK(tree_arr(5, t, f, f, t, f), "[true,false,false,true,false]");
+    CHECK(tree_arr(2, tree_arr(3, f, t, f), tree_arr(1, t)), "[[false,true,false],[true]]");
+    CHECK(tree_map(3, S("a"), f, S("b"), t, S("c"), f), "{\"a\":false,\"b\":true,\"c\":false}");
+    CHECK(tree_obj(S("C"), 3, "x", t, "y", f, "z", t),
+          "{\"$class\":\"C\",\"x\":true,\"y\":false,\"z\":true}");
+    CHECK_PRETTY(tree_arr(3, f, t, f), 1, "[\n false,\n true,\n false\n]");
+    CHECK_PLAIN(tree_obj(S("C"), 2, "x", f, "y", t), "{\"x\":false,\"y\":true}");
+}
+
 static void test_long_strings(void **state)
 {
     (void)state;
@@ -1755,6 +1771,7 @@ int main(void)
         cmocka_unit_test(test_escape_positions),
         cmocka_unit_test(test_short_string_pieces),
         cmocka_unit_test(test_short_strings_every_length),
+        cmocka_unit_test(test_bool_items),
         cmocka_unit_test(test_long_strings),
         cmocka_unit_test(test_utf8_boundaries),
         cmocka_unit_test(test_invalid_utf8),
