@@ -168,9 +168,9 @@ enum {
 
 #define SV_JW_ONES UINT64_C(0x0101010101010101)
 
-/* The text of each number below 1000, its digits in the low three bytes
- * (first digit lowest) and its length in the high byte. */
-extern const uint32_t sv__jw_digits3[1000];
+/* The text of each number below 1000: its digits in the first three bytes
+ * of its entry, its length in the fourth. */
+extern const char sv__jw_digits3[1000][4];
 
 /* The decimal digits of u (no sign, no leading zeros), written with
  * constant-size stores: up to 8 bytes whatever the length (room:
@@ -190,9 +190,8 @@ extern const uint32_t sv__jw_digits3[1000];
 static SV_ALWAYS_INLINE size_t sv__json_jw_fmt_u64(uint64_t u, uint8_t *p)
 {
     if (u < 1000) {
-        uint32_t e = sv__jw_digits3[u];
-        memcpy(p, &e, 4); /* (the length byte lands past the text: room only) */
-        return e >> 24;
+        memcpy(p, sv__jw_digits3[u], 4); /* (the length byte lands past the text: room only) */
+        return (size_t)sv__jw_digits3[u][3];
     }
 #if SV_SWAR
     if (u < 100000000) {
@@ -389,7 +388,11 @@ static SV_ALWAYS_INLINE uint8_t *sv__json_jw_short_string(uint8_t *p, const char
         uint64_t x = (uint64_t)s[0] | (SV_JW_ONES * 'A' << 56); /* the 8th byte: no escape */
         for (size_t k = 1; k < 7; k++) x |= (uint64_t)s[sv__json_jw_min(k, last)] << (8 * k);
         if (sv__json_jw_special(x)) return NULL;
-        memcpy(p + 1, &x, 8);
+#if SV_LITTLE_ENDIAN
+        memcpy(p + 1, &x, 8); /* the first byte lowest */
+#else
+        for (size_t k = 0; k < 7; k++) p[1 + k] = (uint8_t)(x >> (8 * k));
+#endif
     }
     p[0] = '"';
     p[1 + len] = '"';

@@ -42,15 +42,21 @@ static int width_index(unsigned width)
     }
 }
 
-/* The text of each number below 1000 in the low three bytes of its entry,
- * first digit lowest (the first in memory on a little-endian machine), and
- * its length in the high byte. */
+/* The text of each number below 1000 in the first three bytes of its entry,
+ * and its length in the fourth. */
 #define DIGITS3(u)                                                                                 \
-    ((u) < 10 ? (uint32_t)('0' + (u)) | UINT32_C(1) << 24                                          \
-     : (u) < 100                                                                                   \
-         ? (uint32_t)('0' + (u) / 10) | (uint32_t)('0' + (u) % 10) << 8 | UINT32_C(2) << 24        \
-         : (uint32_t)('0' + (u) / 100) | (uint32_t)('0' + (u) / 10 % 10) << 8 |                    \
-               (uint32_t)('0' + (u) % 10) << 16 | UINT32_C(3) << 24)
+    {                                                                                              \
+        (char)((u) < 10    ? '0' + (u)                                                             \
+               : (u) < 100 ? '0' + (u) / 10                                                        \
+                           : '0' + (u) / 100),                                                     \
+            (char)((u) < 10    ? 0                                                                 \
+                   : (u) < 100 ? '0' + (u) % 10                                                    \
+                               : '0' + (u) / 10 % 10),                                             \
+            (char)((u) < 100 ? 0 : '0' + (u) % 10),                                                \
+            (char)((u) < 10    ? 1                                                                 \
+                   : (u) < 100 ? 2                                                                 \
+                               : 3)                                                                \
+    }
 #define DIGITS3_10(u)                                                                              \
     DIGITS3(u), DIGITS3((u) + 1), DIGITS3((u) + 2), DIGITS3((u) + 3), DIGITS3((u) + 4),            \
         DIGITS3((u) + 5), DIGITS3((u) + 6), DIGITS3((u) + 7), DIGITS3((u) + 8), DIGITS3((u) + 9)
@@ -58,7 +64,7 @@ static int width_index(unsigned width)
     DIGITS3_10(u), DIGITS3_10((u) + 10), DIGITS3_10((u) + 20), DIGITS3_10((u) + 30),               \
         DIGITS3_10((u) + 40), DIGITS3_10((u) + 50), DIGITS3_10((u) + 60), DIGITS3_10((u) + 70),    \
         DIGITS3_10((u) + 80), DIGITS3_10((u) + 90)
-const uint32_t sv__jw_digits3[1000] = {
+const char sv__jw_digits3[1000][4] = {
     DIGITS3_100(0),   DIGITS3_100(100), DIGITS3_100(200), DIGITS3_100(300), DIGITS3_100(400),
     DIGITS3_100(500), DIGITS3_100(600), DIGITS3_100(700), DIGITS3_100(800), DIGITS3_100(900)};
 #undef DIGITS3_100
