@@ -732,13 +732,14 @@ static size_t put_zero(char *out, bool neg)
     return 3;
 }
 
-/* Writes 0 < u < 10^8 at p without leading zeros; returns the digit count.
- * digits8 puts the leading zeros in the low bytes (the word is not zero):
- * shifted down past them, the digits start at p. Stores 8 bytes. */
+/* Writes u < 10^8 at p without leading zeros ("0" for 0); returns the digit
+ * count. digits8 puts the leading zeros in the low bytes: shifted down past
+ * them, the digits start at p. The last digit's byte stands in for the first
+ * non-zero one when u is 0. Stores 8 bytes. */
 static inline int put_up_to_8_digits(char *p, uint32_t u)
 {
     uint64_t r = digits8(u);
-    int lead = sv__core_ctz64(r) >> 3;
+    int lead = sv__core_ctz64(r | UINT64_C(1) << 56) >> 3;
     store64(p, (r | ASCII_ZEROS) >> (8 * lead));
     return 8 - lead;
 }
@@ -750,18 +751,6 @@ static inline int put_9_to_16_digits(char *p, uint64_t u)
     int n = put_up_to_8_digits(p, (uint32_t)hi);
     store64(p + n, digits8((uint32_t)(u - hi * 100000000)) | ASCII_ZEROS);
     return n + 8;
-}
-
-/* A whole number 0 < u < 2^53 (below 1e21, so positional): its integer
- * digits, then ".0". Much shorter than the search and write17 for the small
- * counts and ids that documents hold. Stores at most 19 bytes. */
-static SV_ALWAYS_INLINE size_t put_whole(char *out, bool neg, uint64_t u)
-{
-    out[0] = '-'; /* overwritten by the first digit when positive */
-    char *p = out + neg;
-    int n = u < 100000000 ? put_up_to_8_digits(p, (uint32_t)u) : put_9_to_16_digits(p, u);
-    memcpy(p + n, ".0", 2);
-    return (size_t)neg + (size_t)n + 2;
 }
 
 /* A value with few fraction bits, u / 2^j with u odd and 1 <= j <= 8,
@@ -778,7 +767,8 @@ static SV_ALWAYS_INLINE size_t put_whole(char *out, bool neg, uint64_t u)
 static const uint8_t short_fraction_min_tz[9] = {0, 0, 2, 4, 6, 9, 11, 13, 16};
 static const uint32_t pow5_u32[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
 
-/* Writes u / 2^j (u < 2^53, 1 <= j <= 8, as above): the whole part, the
+/* Writes u / 2^j (u < 2^54, 1 <= j <= 8, as above, or a whole number
+ * u / 2 with j = 1 and u even: see few_fraction_bits): the whole part, the
  * point and the j fraction digits (u mod 2^j) * 5^j, zero-padded, from a
  * digits8 word shifted down to its last j digits. The value is at least
  * 2^-8 > 1e-6 and below 2^53 < 1e21, so the layout is positional. Stores at
@@ -789,17 +779,34 @@ static SV_ALWAYS_INLINE size_t put_short_fraction(char *out, bool neg, uint64_t 
     uint32_t frac = (uint32_t)(u & ((UINT64_C(1) << j) - 1)) * pow5_u32[j]; /* < 10^j */
     out[0] = '-'; /* overwritten by the first digit when positive */
     char *p = out + neg;
-    int n;
-    if (whole == 0) {
-        p[0] = '0';
-        n = 1;
-    } else {
-        n = whole < 100000000 ? put_up_to_8_digits(p, (uint32_t)whole)
-                              : put_9_to_16_digits(p, whole);
-    }
+    int n =
+        whole < 100000000 ? put_up_to_8_digits(p, (uint32_t)whole) : put_9_to_16_digits(p, whole);
     p[n] = '.';
     store64(p + n + 1, (digits8(frac) | ASCII_ZEROS) >> (8 * (8 - j)));
     return (size_t)neg + (size_t)n + 1 + (size_t)j;
+}
+
+/* The fraction put_short_fraction writes for c * 2^q with j = -q - tz <= 8
+ * fraction bits (tz: the trailing zero bits of c): u / 2^j with u = c >> tz,
+ * or for a whole number (j <= 0) u = 2 * (c >> -q) over j = 1, whose one
+ * fraction digit is the 0 of "12.0". Chosen with masks, not a branch: whole
+ * numbers and halves alternate at random in game data (a stat of 9.5, then
+ * 12.0), and a test on j missed about every other time. short_fraction_min_tz[1]
+ * is 0, so a whole number never takes the search. */
+typedef struct few_fraction_bits {
+    uint64_t u;
+    int j;
+} few_fraction_bits;
+
+static SV_ALWAYS_INLINE few_fraction_bits few_fraction_bits_of(uint64_t c, int tz, int j)
+{
+    /* (j + tz = -q: 0 to 60 here, a valid shift either way) */
+    uint64_t whole_mask = 0 - (uint64_t)(j <= 0);
+    uint64_t as_whole = (c >> (j + tz)) << 1, as_fraction = c >> tz;
+    few_fraction_bits x;
+    x.u = (as_whole & whole_mask) | (as_fraction & ~whole_mask);
+    x.j = j ^ ((j ^ 1) & (int)whole_mask);
+    return x;
 }
 
 /* Zero, subnormals, the lowest double of each binade and what
@@ -847,8 +854,8 @@ static SV_COLD size_t fmt_f64_slow(double d, char *out)
 static SV_NOINLINE size_t fmt_f64_few_fraction_bits(double d, char *out, bool neg, uint64_t c,
                                                     int tz, int j)
 {
-    if (j <= 0) return put_whole(out, neg, c >> (j + tz));
-    if (tz >= short_fraction_min_tz[j]) return put_short_fraction(out, neg, c >> tz, j);
+    few_fraction_bits x = few_fraction_bits_of(c, tz, j);
+    if (tz >= short_fraction_min_tz[x.j]) return put_short_fraction(out, neg, x.u, x.j);
     return fmt_f64_slow(d, out);
 }
 
@@ -907,8 +914,8 @@ static SV_COLD size_t fmt_f32_slow(char *out, bool neg, uint32_t frac, int be)
 static SV_NOINLINE size_t fmt_f32_few_fraction_bits(char *out, bool neg, uint32_t c, int tz, int j,
                                                     int be)
 {
-    if (j <= 0) return put_whole(out, neg, c >> (j + tz));
-    if (tz >= short_fraction_min_tz[j]) return put_short_fraction(out, neg, c >> tz, j);
+    few_fraction_bits x = few_fraction_bits_of(c, tz, j);
+    if (tz >= short_fraction_min_tz[x.j]) return put_short_fraction(out, neg, x.u, x.j);
     return fmt_f32_slow(out, neg, c & ((UINT32_C(1) << 23) - 1), be);
 }
 

@@ -333,6 +333,54 @@ static void test_short_string_pieces(void **state)
     }
 }
 
+/* Strings of 1 to 40 bytes with every byte different, each in a block of
+ * exactly its own size (the sanitizer build then catches a load past its
+ * end): strings up to 32 bytes are read and stored in overlapping pieces
+ * whose offsets follow from the length, and a piece read or stored at a
+ * wrong offset shows as a wrong letter. Written as items of an array and of
+ * a small array, as a map key and as an object field; the text is the
+ * string in quotes. */
+static void test_short_strings_every_length(void **state)
+{
+    (void)state;
+    static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    for (size_t len = 1; len <= 40; len++) {
+        char *block = malloc(len);
+        assert_non_null(block);
+        memcpy(block, letters, len);
+        sv_value s = SN(block, len);
+        s.as.str = block; /* the value reads the block itself */
+        char exp[256];
+        int n = (int)len;
+        snprintf(exp, sizeof exp, "[\"%.*s\",1,\"%.*s\"]", n, letters, n, letters);
+        check_str(tree_arr(3, s, sv_int(1), s), exp);
+        snprintf(exp, sizeof exp, "[[\"%.*s\",\"%.*s\"],[2,\"%.*s\"]]", n, letters, n, letters, n,
+                 letters);
+        check_str(tree_arr(2, tree_arr(2, s, s), tree_arr(2, sv_int(2), s)), exp);
+        snprintf(exp, sizeof exp, "{\"%.*s\":1,\"b\":\"%.*s\"}", n, letters, n, letters);
+        check_str(tree_map(2, s, sv_int(1), S("b"), s), exp);
+        snprintf(exp, sizeof exp, "{\"$class\":\"C\",\"s\":\"%.*s\"}", n, letters);
+        check_str(tree_obj(S("C"), 1, "s", s), exp);
+        free(block);
+    }
+}
+
+/* true and false as items, small-array items, map values and fields, in
+ * runs that change from one to the next (the inline writer picks the text
+ * with a mask), compact and pretty. */
+static void test_bool_items(void **state)
+{
+    (void)state;
+    sv_value t = sv_bool(true), f = sv_bool(false);
+    CHECK(tree_arr(5, t, f, f, t, f), "[true,false,false,true,false]");
+    CHECK(tree_arr(2, tree_arr(3, f, t, f), tree_arr(1, t)), "[[false,true,false],[true]]");
+    CHECK(tree_map(3, S("a"), f, S("b"), t, S("c"), f), "{\"a\":false,\"b\":true,\"c\":false}");
+    CHECK(tree_obj(S("C"), 3, "x", t, "y", f, "z", t),
+          "{\"$class\":\"C\",\"x\":true,\"y\":false,\"z\":true}");
+    CHECK_PRETTY(tree_arr(3, f, t, f), 1, "[\n false,\n true,\n false\n]");
+    CHECK_PLAIN(tree_obj(S("C"), 2, "x", f, "y", t), "{\"x\":false,\"y\":true}");
+}
+
 static void test_long_strings(void **state)
 {
     (void)state;
@@ -1722,6 +1770,8 @@ int main(void)
         cmocka_unit_test(test_control_escapes),
         cmocka_unit_test(test_escape_positions),
         cmocka_unit_test(test_short_string_pieces),
+        cmocka_unit_test(test_short_strings_every_length),
+        cmocka_unit_test(test_bool_items),
         cmocka_unit_test(test_long_strings),
         cmocka_unit_test(test_utf8_boundaries),
         cmocka_unit_test(test_invalid_utf8),

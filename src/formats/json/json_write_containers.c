@@ -266,9 +266,15 @@ static SV_ALWAYS_INLINE sv_status write_item(sv_jw *w, cursor *c, const sv_value
             break;
         case SV_BOOL: {
             if (v->len) break; /* a kept stored value: write_bool's form */
-            bool b = v->as.b;
-            memcpy(p, b ? "true" : "false", 5); /* one size: "true" and its NUL */
-            c->p = p + (b ? 4 : 5);
+            /* The text chosen with a mask, not a branch (GCC made one of
+             * the conditional expressions here): a flag is true or false
+             * at random from one object to the next. */
+            uint64_t b = v->as.b != 0, t, f, m = 0 - b;
+            memcpy(&t, "true\0\0\0\0", 8);
+            memcpy(&f, "false\0\0\0", 8);
+            t = (t & m) | (f & ~m);
+            memcpy(p, &t, 8); /* room: FAST_ROOM */
+            c->p = p + 5 - b;
             return SV_OK;
         }
         case SV_NULL:

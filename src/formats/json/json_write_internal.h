@@ -168,50 +168,40 @@ enum {
 
 #define SV_JW_ONES UINT64_C(0x0101010101010101)
 
-/* "00" to "99": the two digits of each number below 100. */
-extern const char sv__jw_digits2[200];
+/* The text of each number below 1000: its digits in the first three bytes
+ * of its entry, its length in the fourth. */
+extern const char sv__jw_digits3[1000][4];
 
 /* The decimal digits of u (no sign, no leading zeros), written with
  * constant-size stores: up to 8 bytes whatever the length (room:
- * SV_FMT_INT_MAX). Small values, the commonest in game data (counts, ids,
- * flags), take a table of digit pairs. Below 10^8 the eight digits are
- * computed side by side in one word (SWAR): u splits into two 4-digit halves
- * in the two 32-bit lanes, each lane into two 2-digit halves, each of those
- * into two digits, one per byte, the most significant digit in the lowest
- * byte (the first in memory on a little-endian machine). The divisions by
- * 100 and 10 are multiplications by 10486 / 2^20 and 103 / 2^10, exact for
- * every lane value that can occur (below 10^4 and 10^2; the unit tests write
- * every one). The leading zero digits are shifted out and the word stored
- * whole. Larger values go to sv__core_fmt_u64. */
+ * SV_FMT_INT_MAX). Numbers below 1000, the commonest in game data (flags,
+ * counts, small ids), are one entry of a table: text and length, stored
+ * whole, without a test on the number of digits (a flag or a count has a
+ * random number of digits, and such tests missed about every other time).
+ * Below 10^8 the eight digits are computed side by side in one word (SWAR):
+ * u splits into two 4-digit halves in the two 32-bit lanes, each lane into
+ * two 2-digit halves, each of those into two digits, one per byte, the most
+ * significant digit in the lowest byte (the first in memory on a
+ * little-endian machine). The divisions by 100 and 10 are multiplications
+ * by 10486 / 2^20 and 103 / 2^10, exact for every lane value that can
+ * occur (below 10^4 and 10^2; the unit tests write every one). The leading
+ * zero digits are shifted out and the word stored whole. Larger values go
+ * to sv__core_fmt_u64. */
 static SV_ALWAYS_INLINE size_t sv__json_jw_fmt_u64(uint64_t u, uint8_t *p)
 {
-    if (u < 10) {
-        *p = (uint8_t)('0' + u);
-        return 1;
-    }
-    if (u < 100) {
-        memcpy(p, sv__jw_digits2 + 2 * u, 2);
-        return 2;
-    }
-    if (u < 10000) {
-        uint32_t x = (uint32_t)u, hi = x / 100, lo = x % 100; /* (32-bit division: cheaper) */
-        if (hi < 10) {
-            *p = (uint8_t)('0' + hi);
-            memcpy(p + 1, sv__jw_digits2 + 2 * lo, 2);
-            return 3;
-        }
-        memcpy(p, sv__jw_digits2 + 2 * hi, 2);
-        memcpy(p + 2, sv__jw_digits2 + 2 * lo, 2);
-        return 4;
+    if (u < 1000) {
+        memcpy(p, sv__jw_digits3[u], 4); /* (the length byte lands past the text: room only) */
+        return (size_t)sv__jw_digits3[u][3];
     }
 #if SV_SWAR
     if (u < 100000000) {
-        uint64_t x = u / 10000 | (u % 10000) << 32;
+        uint32_t u32 = (uint32_t)u; /* (32-bit division: cheaper) */
+        uint64_t x = u32 / 10000 | (uint64_t)(u32 % 10000) << 32;
         uint64_t hund = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
         x = hund | (x - hund * 100) << 16;
         uint64_t tens = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
         x = tens | (x - tens * 10) << 8;
-        /* u >= 10^4, so x != 0: its lowest non-zero byte is the first digit */
+        /* u >= 10^3, so x != 0: its lowest non-zero byte is the first digit */
         unsigned zeros = (unsigned)__builtin_ctzll(x) >> 3;
         x = (x >> (8 * zeros)) + SV_JW_ONES * '0';
         memcpy(p, &x, 8);
@@ -332,61 +322,77 @@ static inline uint32_t sv__json_jw_load32(const uint8_t *s)
 #define SV_JW_SHORT_MAX 32
 #define SV_JW_SHORT_ROOM (SV_JW_SHORT_MAX + 2)
 
-/* Whether 16 bytes hold one that needs an escape or is not ASCII: one
- * signed compare finds both the controls and the bytes >= 0x80. */
+/* Whether one of the 32 bytes in the words a, b, c, d needs an escape or is
+ * not ASCII. */
 #if SV_JW_SSE2
-static inline bool sv__json_jw_special16(const uint8_t *s)
+static inline bool sv__json_jw_special4x8(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
-                               _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-                                            _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+    __m128i lo = _mm_set_epi64x((long long)b, (long long)a);
+    __m128i hi = _mm_set_epi64x((long long)d, (long long)c);
+    __m128i ctl = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    __m128i bad = _mm_or_si128(
+        _mm_or_si128(_mm_cmplt_epi8(lo, ctl), _mm_cmplt_epi8(hi, ctl)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(lo, quote), _mm_cmpeq_epi8(hi, quote)),
+                     _mm_or_si128(_mm_cmpeq_epi8(lo, bslash), _mm_cmpeq_epi8(hi, bslash))));
     return _mm_movemask_epi8(bad) != 0;
 }
 #else
-static inline bool sv__json_jw_special16(const uint8_t *s)
+static inline bool sv__json_jw_special4x8(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 {
-    return (sv__json_jw_special(sv__core_load64(s)) |
-            sv__json_jw_special(sv__core_load64(s + 8))) != 0;
+    return (sv__json_jw_special(a) | sv__json_jw_special(b) | sv__json_jw_special(c) |
+            sv__json_jw_special(d)) != 0;
 }
 #endif
 
+/* The smaller of a and b, without a branch (a cmov). */
+static inline size_t sv__json_jw_min(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
 /* The quoted text of a string of 1 to SV_JW_SHORT_MAX bytes with nothing to
  * escape (keys, names, short values) at p; returns the end, or NULL
- * (nothing meaningful written) when the string is not such a one. Room:
- * SV_JW_SHORT_ROOM. The string is read as two pieces that overlap when it
- * is shorter than both (its first and its last 16, 8 or 4 bytes: every load
- * stays inside it) and stored the same way: the overlapping bytes are
- * written twice, with the same value. Bytes >= 0x80 take the slow path, so
- * the UTF-8 check is done there. */
+ * (nothing meaningful written) when the string is not such one. Room:
+ * SV_JW_SHORT_ROOM. Bytes >= 0x80 take the slow path, so the UTF-8 check
+ * is done there.
+ *
+ * The length of a name or a tag is data: a test on it (> 16, >= 8, >= 4)
+ * went one way or the other at random from one string to the next, and
+ * missed about every other time. So there are two cases only, each without
+ * a test on the length within it:
+ * - 8 to 32 bytes: four 8-byte pieces at offsets 0, min(8, len - 8),
+ *   min(16, len - 8) and len - 8. They overlap as much as the string is
+ *   shorter than 32 bytes, cover it whole and never read past it; each is
+ *   stored at its own offset, so overlapping bytes are written twice with
+ *   the same value.
+ * - 1 to 7 bytes: the bytes at offsets min(k, len - 1), k = 0..6, gathered
+ *   into one word (past the end the last byte repeats, inside the string)
+ *   and stored whole: its bytes past the string are overwritten by the
+ *   closing quote and what follows it. */
 static SV_ALWAYS_INLINE uint8_t *sv__json_jw_short_string(uint8_t *p, const char *str, size_t len)
 {
     const uint8_t *s = (const uint8_t *)str;
     if (len - 1 >= SV_JW_SHORT_MAX) return NULL;
-    if (len > 16) {
-        if (sv__json_jw_special16(s) || sv__json_jw_special16(s + len - 16)) return NULL;
-        memcpy(p + 1, s, 16);
-        memcpy(p + len - 15, s + len - 16, 16);
-    } else if (len >= 8) {
-        uint64_t a = sv__core_load64(s), b = sv__core_load64(s + len - 8);
-        if (sv__json_jw_special(a) | sv__json_jw_special(b)) return NULL;
+    if (len >= 8) {
+        size_t last = len - 8;
+        size_t o1 = sv__json_jw_min(8, last), o2 = sv__json_jw_min(16, last);
+        uint64_t a = sv__core_load64(s), b = sv__core_load64(s + o1);
+        uint64_t c = sv__core_load64(s + o2), d = sv__core_load64(s + last);
+        if (sv__json_jw_special4x8(a, b, c, d)) return NULL;
         memcpy(p + 1, &a, 8);
-        memcpy(p + len - 7, &b, 8);
-    } else if (len >= 4) {
-        uint32_t a = sv__json_jw_load32(s), b = sv__json_jw_load32(s + len - 4);
-        if (sv__json_jw_special((uint64_t)a | (uint64_t)b << 32)) return NULL;
-        memcpy(p + 1, &a, 4);
-        memcpy(p + len - 3, &b, 4);
+        memcpy(p + 1 + o1, &b, 8);
+        memcpy(p + 1 + o2, &c, 8);
+        memcpy(p + 1 + last, &d, 8);
     } else {
-        /* 1 to 3 bytes: the first, the middle and the last (some the same),
-         * checked in one word whose other bytes are 'A' (no escape) */
-        uint8_t c0 = s[0], c1 = s[len / 2], c2 = s[len - 1];
-        if (sv__json_jw_special(c0 | (uint64_t)c1 << 8 | (uint64_t)c2 << 16 |
-                                (SV_JW_ONES * 'A' << 24)))
-            return NULL;
-        p[1] = c0;
-        p[1 + len / 2] = c1;
-        p[len] = c2;
+        size_t last = len - 1;
+        uint64_t x = (uint64_t)s[0] | (SV_JW_ONES * 'A' << 56); /* the 8th byte: no escape */
+        for (size_t k = 1; k < 7; k++) x |= (uint64_t)s[sv__json_jw_min(k, last)] << (8 * k);
+        if (sv__json_jw_special(x)) return NULL;
+#if SV_LITTLE_ENDIAN
+        memcpy(p + 1, &x, 8); /* the first byte lowest */
+#else
+        for (size_t k = 0; k < 7; k++) p[1 + k] = (uint8_t)(x >> (8 * k));
+#endif
     }
     p[0] = '"';
     p[1 + len] = '"';

@@ -42,12 +42,34 @@ static int width_index(unsigned width)
     }
 }
 
-const char sv__jw_digits2[200] = {
-#define D(t) t, '0', t, '1', t, '2', t, '3', t, '4', t, '5', t, '6', t, '7', t, '8', t, '9'
-    D('0'), D('1'), D('2'), D('3'), D('4'), D('5'),
-    D('6'), D('7'), D('8'), D('9')
-#undef D
-};
+/* The text of each number below 1000 in the first three bytes of its entry,
+ * and its length in the fourth. */
+#define DIGITS3(u)                                                                                 \
+    {                                                                                              \
+        (char)((u) < 10    ? '0' + (u)                                                             \
+               : (u) < 100 ? '0' + (u) / 10                                                        \
+                           : '0' + (u) / 100),                                                     \
+            (char)((u) < 10    ? 0                                                                 \
+                   : (u) < 100 ? '0' + (u) % 10                                                    \
+                               : '0' + (u) / 10 % 10),                                             \
+            (char)((u) < 100 ? 0 : '0' + (u) % 10),                                                \
+            (char)((u) < 10    ? 1                                                                 \
+                   : (u) < 100 ? 2                                                                 \
+                               : 3)                                                                \
+    }
+#define DIGITS3_10(u)                                                                              \
+    DIGITS3(u), DIGITS3((u) + 1), DIGITS3((u) + 2), DIGITS3((u) + 3), DIGITS3((u) + 4),            \
+        DIGITS3((u) + 5), DIGITS3((u) + 6), DIGITS3((u) + 7), DIGITS3((u) + 8), DIGITS3((u) + 9)
+#define DIGITS3_100(u)                                                                             \
+    DIGITS3_10(u), DIGITS3_10((u) + 10), DIGITS3_10((u) + 20), DIGITS3_10((u) + 30),               \
+        DIGITS3_10((u) + 40), DIGITS3_10((u) + 50), DIGITS3_10((u) + 60), DIGITS3_10((u) + 70),    \
+        DIGITS3_10((u) + 80), DIGITS3_10((u) + 90)
+const char sv__jw_digits3[1000][4] = {
+    DIGITS3_100(0),   DIGITS3_100(100), DIGITS3_100(200), DIGITS3_100(300), DIGITS3_100(400),
+    DIGITS3_100(500), DIGITS3_100(600), DIGITS3_100(700), DIGITS3_100(800), DIGITS3_100(900)};
+#undef DIGITS3_100
+#undef DIGITS3_10
+#undef DIGITS3
 
 static const char hex_lower[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
                                    '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
