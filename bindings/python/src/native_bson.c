@@ -21,55 +21,35 @@
  * Declining is never an error: the paths behind give the value or the
  * error with its offset and path. */
 #include "native.h"
+#include "native_keys.h"
 
 #include <string.h>
 
 /* BSON element types read here (bsonspec.org 1.1) */
 enum {
-    T_DOUBLE = 0x01, T_STRING = 0x02, T_DOCUMENT = 0x03, T_ARRAY = 0x04, T_OBJECTID = 0x07,
-    T_BOOL = 0x08, T_DATETIME = 0x09, T_NULL = 0x0A, T_INT32 = 0x10, T_INT64 = 0x12
+    T_DOUBLE = 0x01,
+    T_STRING = 0x02,
+    T_DOCUMENT = 0x03,
+    T_ARRAY = 0x04,
+    T_OBJECTID = 0x07,
+    T_BOOL = 0x08,
+    T_DATETIME = 0x09,
+    T_NULL = 0x0A,
+    T_INT32 = 0x10,
+    T_INT64 = 0x12
 };
 
 /* the library reader's own bound on nesting, whatever the limits say */
 #define NESTING_MAX 2048u
-
-/* Keys by their bytes: the input spells each key anew in every document,
- * so the tree converter's cache by address would never hit. */
-#define KEY_SLOTS 256
-#define KEY_MAX 24
-#define PLACES 32
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define LITTLE_ENDIAN_LOADS 1
-#else
-#define LITTLE_ENDIAN_LOADS 0
-#endif
-
-typedef struct key_slot {
-    uint64_t w[3]; /* the text, zero-padded */
-    uint32_t len;
-    PyObject *obj; /* interned str (strong), or NULL */
-} key_slot;
 
 typedef struct reader {
     const uint8_t *end; /* the input's end: loads up to it are in bounds */
     nv_reader *conv;
     uint32_t max_depth;
     uint64_t max_string;
-    int declined; /* set with no exception: the input is for the paths behind */
-    key_slot keys[KEY_SLOTS];
-    key_slot *by_place[PLACES]; /* the slot of the key last met at each place */
+    int declined;      /* set with no exception: the input is for the paths behind */
+    nv_key_cache keys; /* keys by their bytes (native_keys.h) */
 } reader;
-
-static uint32_t load32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t load64(const uint8_t *p)
-{
-    return (uint64_t)load32(p) | (uint64_t)load32(p + 4) << 32;
-}
 
 static PyObject *decline(reader *g)
 {
@@ -88,24 +68,19 @@ static uint64_t keep_bytes(uint64_t x, size_t have)
     return have >= 8 ? x : x & ((UINT64_C(1) << (8 * have)) - 1);
 }
 
-static int same_key(const key_slot *k, uint32_t n, const uint64_t w[3])
-{
-    return k->obj && k->len == n && k->w[0] == w[0] && k->w[1] == w[1] && k->w[2] == w[2];
-}
-
 /* The key at *q, which must end (00) before last, as an interned str; *q
  * moved past its 00. at: the key's place in its document. */
 static PyObject *key(reader *g, const uint8_t **qp, const uint8_t *last, uint32_t at)
 {
     const uint8_t *q = *qp;
     uint64_t w[3] = {0, 0, 0};
-    size_t n = KEY_MAX + 1;
-    if (LITTLE_ENDIAN_LOADS && g->end - q >= 24) {
+    size_t n = NV_KEY_MAX + 1;
+    if (NV_LITTLE_ENDIAN && g->end - q >= 24) {
         /* the 00 and the words of a short key in three loads: the bytes
          * past the document's end are input too, and a 00 at or past last
          * is refused below */
         for (unsigned i = 0; i < 3; i++) {
-            uint64_t x = load64(q + 8 * i), z = zero_bytes(x);
+            uint64_t x = nv_load64le(q + 8 * i), z = zero_bytes(x);
             if (z) {
                 n = 8 * i + ((size_t)__builtin_ctzll(z) >> 3);
                 w[i] = keep_bytes(x, n - 8 * i);
@@ -114,38 +89,19 @@ static PyObject *key(reader *g, const uint8_t **qp, const uint8_t *last, uint32_
             w[i] = x;
         }
     }
-    if (n > KEY_MAX) {
+    if (n > NV_KEY_MAX) {
         const uint8_t *z = memchr(q, 0, (size_t)(last - q));
         if (!z) return decline(g);
         n = (size_t)(z - q);
         memset(w, 0, sizeof w);
-        if (n <= KEY_MAX) memcpy(w, q, n);
+        if (n <= NV_KEY_MAX) memcpy(w, q, n);
     }
     if (q + n >= last) return decline(g); /* runs into the document's own 00 */
     *qp = q + n + 1;
-    key_slot *k = NULL;
-    if (n <= KEY_MAX) {
-        /* documents of one collection mostly spell the same keys in the
-         * same order: the slot that held the key at this place last time is
-         * tried first, without the hash */
-        key_slot **seen = at < PLACES ? &g->by_place[at] : NULL;
-        if (seen && *seen && same_key(*seen, (uint32_t)n, w)) {
-            Py_INCREF((*seen)->obj);
-            return (*seen)->obj;
-        }
-        uint64_t h = (w[0] ^ (w[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ (w[2] * 31) ^ n) *
-                     UINT64_C(0x9E3779B97F4A7C15);
-        /* two ways, so that two keys sharing a slot do not push each other
-         * out at every document */
-        key_slot *pair = &g->keys[(size_t)(h >> 56) & (KEY_SLOTS - 2)];
-        for (k = pair; k < pair + 2; k++)
-            if (same_key(k, (uint32_t)n, w)) {
-                if (seen) *seen = k;
-                Py_INCREF(k->obj);
-                return k->obj;
-            }
-        k = pair->obj ? pair + 1 : pair;
-        if (seen) *seen = k;
+    nv_key_slot *k = NULL;
+    if (n <= NV_KEY_MAX) {
+        PyObject *hit = nv_key_cache_get(&g->keys, w, (uint32_t)n, at, &k);
+        if (hit) return hit;
     }
     /* a hit is text checked when it was cached: the same bytes */
     PyObject *o = PyUnicode_DecodeUTF8((const char *)q, (Py_ssize_t)n, NULL);
@@ -155,13 +111,7 @@ static PyObject *key(reader *g, const uint8_t **qp, const uint8_t *last, uint32_
         return decline(g);
     }
     PyUnicode_InternInPlace(&o);
-    if (k) {
-        Py_XDECREF(k->obj);
-        memcpy(k->w, w, sizeof w);
-        k->len = (uint32_t)n;
-        k->obj = o;
-        Py_INCREF(o);
-    }
+    if (k) nv_key_cache_put(k, w, (uint32_t)n, o);
     return o;
 }
 
@@ -171,7 +121,7 @@ static PyObject *string(reader *g, const uint8_t **qp, const uint8_t *last)
 {
     const uint8_t *q = *qp;
     if (last - q < 4) return decline(g);
-    uint32_t len = load32(q);
+    uint32_t len = nv_load32le(q);
     if (len == 0 || len > INT32_MAX || (size_t)(last - q - 4) < len || len - 1 > g->max_string ||
         q[4 + len - 1] != 0)
         return decline(g);
@@ -179,10 +129,10 @@ static PyObject *string(reader *g, const uint8_t **qp, const uint8_t *last)
     uint32_t n = len - 1;
     *qp = q + 4 + len;
     PyObject *o;
-    if (LITTLE_ENDIAN_LOADS && n <= 8 && g->end - (const uint8_t *)s >= 8) {
+    if (NV_LITTLE_ENDIAN && n <= 8 && g->end - (const uint8_t *)s >= 8) {
         /* the word the converter keys short texts by, in one load (the
          * bytes after the text are input too) */
-        o = nv_reader_short_text(g->conv, s, n, keep_bytes(load64((const uint8_t *)s), n));
+        o = nv_reader_short_text(g->conv, s, n, keep_bytes(nv_load64le((const uint8_t *)s), n));
     } else {
         o = nv_reader_text(g->conv, s, n);
     }
@@ -237,7 +187,7 @@ static PyObject *element(reader *g, unsigned type, const uint8_t **qp, const uin
     switch (type) {
     case T_DOUBLE: {
         if (room < 8) return decline(g);
-        uint64_t bits = load64(q);
+        uint64_t bits = nv_load64le(q);
         *qp = q + 8;
         double d;
         memcpy(&d, &bits, 8);
@@ -254,7 +204,7 @@ static PyObject *element(reader *g, unsigned type, const uint8_t **qp, const uin
     case T_ARRAY: {
         const uint8_t *p = q;
         PyObject *o = document(g, p, last, depth + 1, type == T_ARRAY);
-        if (o) *qp = p + load32(p);
+        if (o) *qp = p + nv_load32le(p);
         return o;
     }
     case T_OBJECTID:
@@ -273,12 +223,12 @@ static PyObject *element(reader *g, unsigned type, const uint8_t **qp, const uin
         v.kind = SV_INT;
         v.sub = 4;
         v.flags = SV_F_EXPLICIT;
-        v.as.i = (int32_t)load32(q);
+        v.as.i = (int32_t)nv_load32le(q);
         return nv_reader_value(g->conv, &v, depth);
     case T_INT64:
         if (room < 8) return decline(g);
         *qp = q + 8;
-        return nv_reader_int(g->conv, (int64_t)load64(q));
+        return nv_reader_int(g->conv, (int64_t)nv_load64le(q));
     case T_DATETIME:
         if (room < 8) return decline(g);
         *qp = q + 8;
@@ -286,7 +236,7 @@ static PyObject *element(reader *g, unsigned type, const uint8_t **qp, const uin
         v.kind = SV_INT;
         v.sub = 8;
         v.tag = SV_TAG_DATETIME;
-        v.as.i = (int64_t)load64(q);
+        v.as.i = (int64_t)nv_load64le(q);
         return nv_reader_value(g->conv, &v, depth);
     default: return decline(g);
     }
@@ -313,7 +263,7 @@ static PyObject *document(reader *g, const uint8_t *p, const uint8_t *limit, uns
                           int is_array)
 {
     if (limit - p < 4) return decline(g);
-    uint32_t n = load32(p);
+    uint32_t n = nv_load32le(p);
     /* the converter's nesting bound counts the stream's list too */
     if (n < 5 || n > INT32_MAX || n > (size_t)(limit - p) || depth > g->max_depth ||
         depth + 1 >= SV_MAX_DEPTH_LIMIT)
@@ -371,13 +321,13 @@ PyObject *nv_bson_loads(const uint8_t *data, size_t len, const sv_options *opts,
         g->end = end;
         g->max_depth = lim.max_depth < NESTING_MAX ? lim.max_depth : NESTING_MAX;
         g->max_string = lim.max_string;
-        if (load32(data) < len) {
+        if (nv_load32le(data) < len) {
             /* a stream: the documents one after the other, as a list */
             out = PyList_New(0);
             for (const uint8_t *p = data; out && p < end;) {
-                size_t n = end - p >= 4 ? load32(p) : 0;
-                PyObject *d = n >= 5 && n <= (size_t)(end - p) ? document(g, p, p + n, 1, 0)
-                                                               : decline(g);
+                size_t n = end - p >= 4 ? nv_load32le(p) : 0;
+                PyObject *d =
+                    n >= 5 && n <= (size_t)(end - p) ? document(g, p, p + n, 1, 0) : decline(g);
                 if (!d || PyList_Append(out, d) < 0) Py_CLEAR(out);
                 Py_XDECREF(d);
                 p += n;
@@ -390,7 +340,7 @@ PyObject *nv_bson_loads(const uint8_t *data, size_t len, const sv_options *opts,
     } else {
         *declined = 0;
     }
-    for (size_t i = 0; i < KEY_SLOTS; i++) Py_XDECREF(g->keys[i].obj);
+    nv_key_cache_clear(&g->keys);
     nv_reader_free(g->conv);
     PyMem_Free(g);
     return out;

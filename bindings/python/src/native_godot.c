@@ -22,6 +22,7 @@
  * Declining is never an error: the paths behind give the value or the
  * error with its offset and path. */
 #include "native.h"
+#include "native_keys.h"
 
 #include <math.h>
 #include <string.h>
@@ -38,12 +39,7 @@ enum { DICT3 = 18, ARRAY3 = 19, DICT4 = 27, ARRAY4 = 28 };
 
 /* The scalars of tuples and packed arrays are handed to the converter where
  * they lie in the input, which holds them little-endian: on other hosts
- * those types are declined. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define LITTLE_ENDIAN_LOADS 1
-#else
-#define LITTLE_ENDIAN_LOADS 0
-#endif
+ * (NV_LITTLE_ENDIAN 0, native_keys.h) those types are declined. */
 
 /* A math tuple's type: its tag, its number of scalars and whether they are
  * int32 (Vector2i ...) rather than float32. */
@@ -54,22 +50,22 @@ typedef struct shape {
 } shape;
 
 static const shape shapes3[15] = {
-    [5] = {SV_TAG_VECTOR2, 2, 0},      [6] = {SV_TAG_RECT2, 4, 0},
-    [7] = {SV_TAG_VECTOR3, 3, 0},      [8] = {SV_TAG_TRANSFORM2D, 6, 0},
-    [9] = {SV_TAG_PLANE, 4, 0},        [10] = {SV_TAG_QUATERNION, 4, 0},
-    [11] = {SV_TAG_AABB, 6, 0},        [12] = {SV_TAG_BASIS, 9, 0},
+    [5] = {SV_TAG_VECTOR2, 2, 0},       [6] = {SV_TAG_RECT2, 4, 0},
+    [7] = {SV_TAG_VECTOR3, 3, 0},       [8] = {SV_TAG_TRANSFORM2D, 6, 0},
+    [9] = {SV_TAG_PLANE, 4, 0},         [10] = {SV_TAG_QUATERNION, 4, 0},
+    [11] = {SV_TAG_AABB, 6, 0},         [12] = {SV_TAG_BASIS, 9, 0},
     [13] = {SV_TAG_TRANSFORM3D, 12, 0}, [14] = {SV_TAG_COLOR, 4, 0},
 };
 
 static const shape shapes4[21] = {
-    [5] = {SV_TAG_VECTOR2, 2, 0},       [6] = {SV_TAG_VECTOR2I, 2, 1},
-    [7] = {SV_TAG_RECT2, 4, 0},         [8] = {SV_TAG_RECT2I, 4, 1},
-    [9] = {SV_TAG_VECTOR3, 3, 0},       [10] = {SV_TAG_VECTOR3I, 3, 1},
-    [11] = {SV_TAG_TRANSFORM2D, 6, 0},  [12] = {SV_TAG_VECTOR4, 4, 0},
-    [13] = {SV_TAG_VECTOR4I, 4, 1},     [14] = {SV_TAG_PLANE, 4, 0},
-    [15] = {SV_TAG_QUATERNION, 4, 0},   [16] = {SV_TAG_AABB, 6, 0},
-    [17] = {SV_TAG_BASIS, 9, 0},        [18] = {SV_TAG_TRANSFORM3D, 12, 0},
-    [19] = {SV_TAG_PROJECTION, 16, 0},  [20] = {SV_TAG_COLOR, 4, 0},
+    [5] = {SV_TAG_VECTOR2, 2, 0},      [6] = {SV_TAG_VECTOR2I, 2, 1},
+    [7] = {SV_TAG_RECT2, 4, 0},        [8] = {SV_TAG_RECT2I, 4, 1},
+    [9] = {SV_TAG_VECTOR3, 3, 0},      [10] = {SV_TAG_VECTOR3I, 3, 1},
+    [11] = {SV_TAG_TRANSFORM2D, 6, 0}, [12] = {SV_TAG_VECTOR4, 4, 0},
+    [13] = {SV_TAG_VECTOR4I, 4, 1},    [14] = {SV_TAG_PLANE, 4, 0},
+    [15] = {SV_TAG_QUATERNION, 4, 0},  [16] = {SV_TAG_AABB, 6, 0},
+    [17] = {SV_TAG_BASIS, 9, 0},       [18] = {SV_TAG_TRANSFORM3D, 12, 0},
+    [19] = {SV_TAG_PROJECTION, 16, 0}, [20] = {SV_TAG_COLOR, 4, 0},
 };
 
 /* A packed number array's type: its element, the numbers per item and its
@@ -96,18 +92,6 @@ static const packed packed4[39] = {
 /* PackedByteArray's type code in each profile */
 enum { BYTES3 = 20, BYTES4 = 29 };
 
-/* Dictionary keys by their bytes: the input spells each key anew at every
- * Dictionary, so the tree converter's cache by address would never hit. */
-#define KEY_SLOTS 256
-#define KEY_MAX 24
-#define PLACES 32
-
-typedef struct key_slot {
-    uint64_t w[3]; /* the text, zero-padded */
-    uint32_t len;
-    PyObject *obj; /* interned str (strong), or NULL */
-} key_slot;
-
 typedef struct reader {
     const uint8_t *p, *end;
     nv_reader *conv;
@@ -116,20 +100,9 @@ typedef struct reader {
     unsigned shape_count, pack_count, dict_code, array_code, bytes_code;
     uint32_t max_depth;
     uint64_t max_string;
-    int declined; /* set with no exception: the input is for the paths behind */
-    key_slot keys[KEY_SLOTS];
-    key_slot *by_place[PLACES]; /* the slot of the key last met at each place */
+    int declined;      /* set with no exception: the input is for the paths behind */
+    nv_key_cache keys; /* keys by their bytes (native_keys.h) */
 } reader;
-
-static uint32_t load32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t load64(const uint8_t *p)
-{
-    return (uint64_t)load32(p) | (uint64_t)load32(p + 4) << 32;
-}
 
 static PyObject *decline(reader *g)
 {
@@ -149,7 +122,7 @@ static size_t left(const reader *g)
 static int text(reader *g, const char **s, uint32_t *n)
 {
     if (left(g) < 4) return 0;
-    uint32_t len = load32(g->p);
+    uint32_t len = nv_load32le(g->p);
     size_t pad = (4 - (len & 3)) & 3;
     if (len > INT32_MAX || len > g->max_string || (size_t)len + pad > left(g) - 4) return 0;
     const uint8_t *b = g->p + 4;
@@ -175,7 +148,7 @@ static int has_nul(const char *s, uint32_t n)
 static uint64_t short_word(const char *s, uint32_t n, int room, int *nul)
 {
     uint64_t w = 0;
-    if (LITTLE_ENDIAN_LOADS && room) {
+    if (NV_LITTLE_ENDIAN && room) {
         memcpy(&w, s, 8);
         uint64_t keep = n >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * n)) - 1;
         w &= keep;
@@ -200,70 +173,39 @@ static PyObject *utf8(reader *g, const char *s, uint32_t n)
     return o;
 }
 
-/* A Dictionary key: a String, as an interned str. */
-static int same_key(const key_slot *k, uint32_t n, const uint64_t w[3])
-{
-    return k->obj && k->len == n && k->w[0] == w[0] && k->w[1] == w[1] && k->w[2] == w[2];
-}
-
-/* at: the key's place in its Dictionary */
+/* A Dictionary key: a String, as an interned str. at: the key's place in
+ * its Dictionary. */
 static PyObject *key(reader *g, uint32_t at)
 {
     const char *s;
     uint32_t n;
-    if (left(g) < 4 || load32(g->p) != T_STRING) return decline(g);
+    if (left(g) < 4 || nv_load32le(g->p) != T_STRING) return decline(g);
     g->p += 4;
     if (!text(g, &s, &n)) return decline(g);
-    key_slot *k = NULL;
+    nv_key_slot *k = NULL;
     uint64_t w[3] = {0, 0, 0};
-    if (n <= KEY_MAX) {
+    if (n <= NV_KEY_MAX) {
         /* three loads and masks where 24 bytes are there to read: a memcpy
          * of n bytes into w is stored in pieces that the 8-byte loads of
          * the hash then wait for (a quarter of this file's time) */
         if (g->end - (const uint8_t *)s >= 24) {
             for (unsigned i = 0; i < 3; i++) {
                 uint32_t have = n > 8 * i ? n - 8 * i : 0;
-                uint64_t x = load64((const uint8_t *)s + 8 * i);
+                uint64_t x = nv_load64le((const uint8_t *)s + 8 * i);
                 w[i] = have >= 8 ? x : x & ((UINT64_C(1) << (8 * have)) - 1);
             }
         } else {
             memcpy(w, s, n);
         }
-        /* Dictionaries of one array mostly spell the same keys in the same
-         * order: the slot that held the key at this place last time is
-         * tried first, without the hash */
-        key_slot **seen = at < PLACES ? &g->by_place[at] : NULL;
-        if (seen && *seen && same_key(*seen, n, w)) {
-            Py_INCREF((*seen)->obj);
-            return (*seen)->obj;
-        }
-        uint64_t h = (w[0] ^ (w[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ (w[2] * 31) ^ n) *
-                     UINT64_C(0x9E3779B97F4A7C15);
-        /* two ways: a few keys that share a slot ("name" and "tags" do)
-         * would otherwise push each other out at every Dictionary */
-        key_slot *pair = &g->keys[(size_t)(h >> 56) & (KEY_SLOTS - 2)];
-        for (k = pair; k < pair + 2; k++)
-            if (same_key(k, n, w)) {
-                if (seen) *seen = k;
-                Py_INCREF(k->obj);
-                return k->obj;
-            }
-        /* an empty way, else the second: the first keeps the older key */
-        k = pair->obj ? pair + 1 : pair;
-        if (seen) *seen = k;
+        PyObject *hit = nv_key_cache_get(&g->keys, w, n, at, &k);
+        if (hit) return hit;
     }
     /* a hit is text checked when it was cached: the same bytes */
     if (has_nul(s, n)) return decline(g);
     PyObject *o = utf8(g, s, n);
     if (!o) return NULL;
     PyUnicode_InternInPlace(&o);
-    if (k) {
-        Py_XDECREF(k->obj);
-        memcpy(k->w, w, sizeof w);
-        k->len = n;
-        k->obj = o;
-        Py_INCREF(o);
-    }
+    if (k) nv_key_cache_put(k, w, n, o);
     return o;
 }
 
@@ -274,14 +216,16 @@ static PyObject *array(reader *g, unsigned depth)
     /* the count's "shared" bit is kept in the tree's meta; more items than
      * the bytes left can hold is the decoder's error */
     if (left(g) < 4) return decline(g);
-    uint32_t count = load32(g->p);
+    uint32_t count = nv_load32le(g->p);
     g->p += 4;
     if ((count & 0x80000000u) || count > left(g) / 4) return decline(g);
     PyObject *list = PyList_New((Py_ssize_t)count);
     for (uint32_t i = 0; list && i < count; i++) {
         PyObject *x = item(g, depth + 1);
-        if (!x) Py_CLEAR(list);
-        else PyList_SetItem(list, (Py_ssize_t)i, x);
+        if (!x)
+            Py_CLEAR(list);
+        else
+            PyList_SetItem(list, (Py_ssize_t)i, x);
     }
     return list;
 }
@@ -289,7 +233,7 @@ static PyObject *array(reader *g, unsigned depth)
 static PyObject *dict(reader *g, unsigned depth)
 {
     if (left(g) < 4) return decline(g);
-    uint32_t count = load32(g->p);
+    uint32_t count = nv_load32le(g->p);
     g->p += 4;
     if ((count & 0x80000000u) || count > left(g) / 8) return decline(g);
     PyObject *d = PyDict_New();
@@ -330,7 +274,7 @@ static PyObject *tuple(reader *g, const shape *sh, unsigned depth)
 static PyObject *byte_array(reader *g, unsigned depth)
 {
     if (left(g) < 4) return decline(g);
-    uint32_t count = load32(g->p);
+    uint32_t count = nv_load32le(g->p);
     g->p += 4;
     size_t pad = (4 - (count & 3)) & 3;
     if (count > INT32_MAX || count > g->max_string || (size_t)count + pad > left(g))
@@ -350,7 +294,7 @@ static PyObject *byte_array(reader *g, unsigned depth)
 static PyObject *numbers(reader *g, const packed *pk, unsigned depth)
 {
     if (left(g) < 4) return decline(g);
-    uint32_t count = load32(g->p);
+    uint32_t count = nv_load32le(g->p);
     g->p += 4;
     size_t item = (size_t)(pk->elem == SV_ELEM_I64 || pk->elem == SV_ELEM_F64 ? 8 : 4) * pk->per;
     /* the engine's ERR_FAIL_MUL_OF: count * item must fit int32 */
@@ -372,7 +316,7 @@ static PyObject *numbers(reader *g, const packed *pk, unsigned depth)
  * whose plain form reads back otherwise, is explicit and takes a wrapper. */
 static PyObject *float32(reader *g, unsigned depth)
 {
-    uint32_t u = load32(g->p);
+    uint32_t u = nv_load32le(g->p);
     g->p += 4;
     float f;
     memcpy(&f, &u, 4);
@@ -383,7 +327,7 @@ static PyObject *float32(reader *g, unsigned depth)
 
 static PyObject *float64(reader *g, unsigned depth)
 {
-    uint64_t u = load64(g->p);
+    uint64_t u = nv_load64le(g->p);
     g->p += 8;
     double d;
     memcpy(&d, &u, 8);
@@ -396,7 +340,7 @@ static PyObject *float64(reader *g, unsigned depth)
 
 static PyObject *int64(reader *g, unsigned depth)
 {
-    int64_t i = (int64_t)load64(g->p);
+    int64_t i = (int64_t)nv_load64le(g->p);
     g->p += 8;
     /* spec §6.1: 64 bits only outside int32; the width is kept when not */
     if (i < INT32_MIN || i > INT32_MAX) return nv_reader_int(g->conv, i);
@@ -407,20 +351,20 @@ static PyObject *int64(reader *g, unsigned depth)
 static PyObject *item(reader *g, unsigned depth)
 {
     if (depth > g->max_depth || left(g) < 4) return decline(g);
-    uint32_t hdr = load32(g->p);
+    uint32_t hdr = nv_load32le(g->p);
     g->p += 4;
     switch (hdr) {
     case T_NIL: Py_RETURN_NONE;
     case T_BOOL: {
-        if (left(g) < 4 || load32(g->p) > 1) return decline(g);
-        uint32_t b = load32(g->p);
+        if (left(g) < 4 || nv_load32le(g->p) > 1) return decline(g);
+        uint32_t b = nv_load32le(g->p);
         g->p += 4;
         return PyBool_FromLong((long)b);
     }
     case T_INT:
         if (left(g) < 4) return decline(g);
         g->p += 4;
-        return nv_reader_int(g->conv, (int32_t)load32(g->p - 4));
+        return nv_reader_int(g->conv, (int32_t)nv_load32le(g->p - 4));
     case T_INT | FLAG_64: return left(g) < 8 ? decline(g) : int64(g, depth);
     case T_FLOAT: return left(g) < 4 ? decline(g) : float32(g, depth);
     case T_FLOAT | FLAG_64: return left(g) < 8 ? decline(g) : float64(g, depth);
@@ -448,7 +392,7 @@ static PyObject *item(reader *g, unsigned depth)
     if (hdr == g->array_code) return array(g, depth);
     if (hdr == g->dict_code) return dict(g, depth);
     if (hdr == g->bytes_code) return byte_array(g, depth);
-    if (!LITTLE_ENDIAN_LOADS) return decline(g);
+    if (!NV_LITTLE_ENDIAN) return decline(g);
     if (hdr < g->shape_count && g->shapes[hdr].scalars) return tuple(g, &g->shapes[hdr], depth);
     if (hdr < g->pack_count && g->packs[hdr].per) return numbers(g, &g->packs[hdr], depth);
     return decline(g);
@@ -465,8 +409,9 @@ static int frames_fit(int godot4, const uint8_t *data, size_t len, int be)
     while (at < len) {
         if (len - at < 8) return 0;
         const uint8_t *q = data + at;
-        uint32_t size = be ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
-                           : load32(q);
+        uint32_t size =
+            be ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
+               : nv_load32le(q);
         if (size > len - at - 4 || size < 4 || (size & 3)) return 0;
         at += 4 + (size_t)size;
     }
@@ -478,8 +423,9 @@ static int frames_fit(int godot4, const uint8_t *data, size_t len, int be)
     int fit = 1;
     for (at = 0; fit && at < len;) {
         const uint8_t *q = data + at;
-        uint32_t size = be ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
-                           : load32(q);
+        uint32_t size =
+            be ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
+               : nv_load32le(q);
         sv_value v;
         size_t used = 0;
         fit = sv_godot_decode(doc, q + 4, size, &o, &v, &used, NULL) == SV_OK && used == size;
@@ -532,7 +478,7 @@ PyObject *nv_godot_loads(int godot4, const uint8_t *data, size_t len, const sv_o
     } else {
         *declined = 0;
     }
-    for (size_t i = 0; i < KEY_SLOTS; i++) Py_XDECREF(g->keys[i].obj);
+    nv_key_cache_clear(&g->keys);
     nv_reader_free(g->conv);
     PyMem_Free(g);
     return out;
