@@ -564,6 +564,10 @@ static O3_ALWAYS_INLINE o3_res plan_class_as(o3_sctx *x, const o3_plan *pl, cons
     const bool keep = c->keep_defaults;
     const o3_res dflt = o3_r(WV, SV_O3DE_DEFAULTS_USED);
     sv_buf_putc(out, '{');
+    /* a failed buffer may have no data yet: the cursor below is taken
+     * from a buffer that holds at least the brace (the first member's room
+     * check would fail the store just the same) */
+    if (!sv_buf_ok(out)) return o3_r(WV, SV_O3DE_CATASTROPHIC);
     bool written = false;
     o3_res result = RES_NONE;
     bool ors = true; /* leaf_ors(result) */
