@@ -192,11 +192,7 @@ static PyObject *element(reader *g, unsigned type, const uint8_t **qp, const uin
         double d;
         memcpy(&d, &bits, 8);
         if (!whole_double(bits)) return nv_reader_float(g->conv, d);
-        memset(&v, 0, sizeof v);
-        v.kind = SV_FLOAT;
-        v.sub = 8;
-        v.flags = SV_F_EXPLICIT;
-        v.as.f64 = d;
+        v = sv_with_flags(sv_f64(d), SV_F_EXPLICIT);
         return nv_reader_value(g->conv, &v, depth);
     }
     case T_STRING: return string(g, qp, last);
@@ -219,11 +215,7 @@ static PyObject *element(reader *g, unsigned type, const uint8_t **qp, const uin
     case T_INT32:
         if (room < 4) return decline(g);
         *qp = q + 4;
-        memset(&v, 0, sizeof v);
-        v.kind = SV_INT;
-        v.sub = 4;
-        v.flags = SV_F_EXPLICIT;
-        v.as.i = (int32_t)nv_load32le(q);
+        v = sv_int_w((int32_t)nv_load32le(q), 4);
         return nv_reader_value(g->conv, &v, depth);
     case T_INT64:
         if (room < 8) return decline(g);
@@ -232,11 +224,7 @@ static PyObject *element(reader *g, unsigned type, const uint8_t **qp, const uin
     case T_DATETIME:
         if (room < 8) return decline(g);
         *qp = q + 8;
-        memset(&v, 0, sizeof v);
-        v.kind = SV_INT;
-        v.sub = 8;
-        v.tag = SV_TAG_DATETIME;
-        v.as.i = (int64_t)nv_load64le(q);
+        v = sv_with_tag(sv_int((int64_t)nv_load64le(q)), SV_TAG_DATETIME);
         return nv_reader_value(g->conv, &v, depth);
     default: return decline(g);
     }
